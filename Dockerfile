@@ -1,0 +1,14 @@
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+RUN apt-get update && apt-get install -y --no-install-recommends \
+      libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY pyproject.toml ./
+COPY . .
+RUN pip install --no-cache-dir . \
+    && DJANGO_SETTINGS_MODULE=configurator.settings.local python manage.py collectstatic --noinput
+RUN useradd --system app && mkdir -p /app/media && chown app /app/media
+USER app
+EXPOSE 8000
+CMD ["gunicorn", "configurator.wsgi", "--bind", "0.0.0.0:8000", "--workers", "2"]

@@ -1,0 +1,133 @@
+"""Catalogue admin: search, filters, spec and slot inlines, price-list import and export."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path
+from django.utils.translation import gettext_lazy as _
+
+from . import pricelist
+from .models import Adapter, Bridge, CatalogRelease, Gpu, Media, Part, PcieSwitch, Server, ServerSlot, Switch
+
+
+class SpecInline(admin.StackedInline):
+    extra = 0
+    max_num = 1
+    can_delete = False
+
+
+class ServerInline(SpecInline):
+    model = Server
+    filter_horizontal = ["accepts"]
+
+
+class GpuInline(SpecInline):
+    model = Gpu
+
+
+class BridgeInline(SpecInline):
+    model = Bridge
+
+
+class AdapterInline(SpecInline):
+    model = Adapter
+
+
+class SwitchInline(SpecInline):
+    model = Switch
+
+
+class MediaInline(SpecInline):
+    model = Media
+
+
+INLINES = {
+    "server": ServerInline, "gpu": GpuInline, "bridge": BridgeInline, "adapter": AdapterInline,
+    "switch": SwitchInline, "cable": MediaInline, "transceiver": MediaInline,
+}
+
+
+class PriceListForm(forms.Form):
+    file = forms.FileField(label=_("Price list (CSV or XLSX)"))
+
+
+@admin.register(Part)
+class PartAdmin(admin.ModelAdmin):
+    list_display = ["part_number", "name", "manufacturer", "category", "list_price_eur", "lead_time_days", "lifecycle"]
+    list_filter = ["category", "manufacturer", "lifecycle"]
+    search_fields = ["part_number", "name", "description"]
+    ordering = ["category", "part_number"]
+    change_list_template = "admin/catalog/part/change_list.html"
+
+    def get_inlines(self, request, obj):
+        return [INLINES[obj.category]] if obj and obj.category in INLINES else []
+
+    def get_urls(self):
+        own = [
+            path("export.csv", self.admin_site.admin_view(self.export_csv), name="catalog_part_export_csv"),
+            path("export.xlsx", self.admin_site.admin_view(self.export_xlsx), name="catalog_part_export_xlsx"),
+            path("import/", self.admin_site.admin_view(self.import_view), name="catalog_part_import"),
+        ]
+        return own + super().get_urls()
+
+    def export_csv(self, request):
+        resp = HttpResponse(pricelist.export_csv(), content_type="text/csv; charset=utf-8")
+        resp["Content-Disposition"] = 'attachment; filename="price-list.csv"'
+        return resp
+
+    def export_xlsx(self, request):
+        resp = HttpResponse(
+            pricelist.export_xlsx(), content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+        )
+        resp["Content-Disposition"] = 'attachment; filename="price-list.xlsx"'
+        return resp
+
+    def import_view(self, request):
+        if not self.has_change_permission(request):
+            return redirect("admin:catalog_part_changelist")
+        errors = []
+        form = PriceListForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            upload = form.cleaned_data["file"]
+            try:
+                report = pricelist.import_price_list(filename=upload.name, content=upload.read())
+            except pricelist.PriceListError as exc:
+                errors = exc.errors
+                messages.error(request, _("Nothing was imported: %(n)d row(s) have errors.") % {"n": len(errors)})
+            else:
+                messages.success(request, _("Price list imported: %(u)d updated, %(n)d unchanged.")
+                                 % {"u": report.updated, "n": report.unchanged})
+                return redirect("admin:catalog_part_changelist")
+        context = {**self.admin_site.each_context(request), "form": form, "errors": errors,
+                   "title": _("Import price list"), "opts": self.model._meta}
+        return render(request, "admin/catalog/part/import.html", context)
+
+
+class SlotInline(admin.TabularInline):
+    model = ServerSlot
+    extra = 0
+    fields = ["position", "name", "form", "pcie_gen", "lanes", "cpu_socket", "pcie_switch", "gpus", "for_gpu", "source"]
+
+
+class PcieSwitchInline(admin.TabularInline):
+    model = PcieSwitch
+    extra = 0
+
+
+@admin.register(Server)
+class ServerAdmin(admin.ModelAdmin):
+    list_display = ["part", "height_u", "cpu_platform", "psu_count", "psu_watts", "psu_redundant", "cooling",
+                    "slots_known"]
+    list_filter = ["cooling", "slots_known"]
+    search_fields = ["part__part_number", "part__name"]
+    inlines = [PcieSwitchInline, SlotInline]
+    filter_horizontal = ["accepts"]
+
+
+@admin.register(CatalogRelease)
+class CatalogReleaseAdmin(admin.ModelAdmin):
+    list_display = ["version", "source", "created_at"]
+    readonly_fields = ["version", "checksum", "source", "created_at"]

@@ -1,0 +1,161 @@
+"""Price-list export and import (CSV and XLSX).
+
+The import is all or nothing: every row is checked first, every bad row is reported with its line number and
+field, and only a clean file is written, in one transaction. Columns: part_number, list_price_eur,
+lead_time_days, lifecycle (name and manufacturer are exported for reading and ignored on import).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from django.db import transaction
+
+from .models import CatalogRelease, Lifecycle, Part
+
+COLUMNS = ["part_number", "manufacturer", "name", "category", "list_price_eur", "lead_time_days", "lifecycle"]
+REQUIRED = ["part_number", "list_price_eur"]
+
+
+@dataclass(frozen=True)
+class RowError:
+    line: int
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}, {self.field}: {self.message}"
+
+
+class PriceListError(Exception):
+    def __init__(self, errors: list[RowError]):
+        self.errors = errors
+        super().__init__("; ".join(str(e) for e in errors[:20]))
+
+
+@dataclass
+class ImportReport:
+    updated: int
+    unchanged: int
+
+
+def _rows(parts: Iterable[Part]) -> Iterator[list[str]]:
+    for p in parts:
+        yield [p.part_number, p.manufacturer, p.name, p.category,
+               "" if p.list_price_eur is None else f"{p.list_price_eur:.2f}",
+               "" if p.lead_time_days is None else str(p.lead_time_days), p.lifecycle]
+
+
+def export_csv() -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(COLUMNS)
+    writer.writerows(_rows(Part.objects.order_by("category", "part_number")))
+    return out.getvalue()
+
+
+def export_xlsx() -> bytes:
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Price list"
+    ws.append(COLUMNS)
+    for row in _rows(Part.objects.order_by("category", "part_number")):
+        ws.append([Decimal(v) if i == 4 and v else (int(v) if i == 5 and v else v) for i, v in enumerate(row)])
+    buf = io.BytesIO()
+    wb.save(buf)
+    return buf.getvalue()
+
+
+def _read(filename: str, content: bytes) -> list[tuple[int, dict[str, str]]]:
+    """Rows as (line number, {column: text}); line 1 is the header."""
+    if filename.lower().endswith(".xlsx"):
+        from openpyxl import load_workbook
+
+        try:
+            wb = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
+        except Exception as exc:
+            raise PriceListError([RowError(1, "file", f"not a readable XLSX file ({type(exc).__name__})")]) from exc
+        rows = [["" if c is None else str(c).strip() for c in r] for r in wb.active.iter_rows(values_only=True)]
+    else:
+        try:
+            text = content.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise PriceListError([RowError(1, "file", "not UTF-8 text; save the CSV as UTF-8")]) from exc
+        rows = [[c.strip() for c in r] for r in csv.reader(io.StringIO(text))]
+    if not rows:
+        raise PriceListError([RowError(1, "file", "the file is empty")])
+    header = [h.lower() for h in rows[0]]
+    missing = [c for c in REQUIRED if c not in header]
+    if missing:
+        raise PriceListError([RowError(1, c, "column missing from the header") for c in missing])
+    return [(i, dict(zip(header, r, strict=False))) for i, r in enumerate(rows[1:], start=2) if any(r)]
+
+
+def import_price_list(*, filename: str, content: bytes) -> ImportReport:
+    """Check every row, then apply all of them atomically, or none and raise PriceListError."""
+    rows = _read(filename, content)
+    parts = {p.part_number: p for p in Part.objects.filter(part_number__in=[r.get("part_number", "") for _, r in rows])}
+    errors: list[RowError] = []
+    changes: list[tuple[Part, dict]] = []
+    seen: set[str] = set()
+    for line, row in rows:
+        pn = row.get("part_number", "")
+        part = parts.get(pn)
+        if not pn:
+            errors.append(RowError(line, "part_number", "empty"))
+            continue
+        if part is None:
+            errors.append(RowError(line, "part_number", f"unknown part number {pn!r}"))
+            continue
+        if pn in seen:
+            errors.append(RowError(line, "part_number", f"{pn} appears more than once"))
+        seen.add(pn)
+        values: dict = {}
+        price = row.get("list_price_eur", "")
+        if price == "":
+            values["list_price_eur"] = None
+        else:
+            try:
+                value = Decimal(price.replace(",", ".")) if price.count(",") == 1 and "." not in price else Decimal(price)
+                if not value.is_finite() or value < 0:
+                    raise InvalidOperation
+                values["list_price_eur"] = value.quantize(Decimal("0.01"))
+            except InvalidOperation:
+                errors.append(RowError(line, "list_price_eur", f"{price!r} is not a price in EUR (0 or more)"))
+        lead = row.get("lead_time_days")
+        if lead not in (None, ""):
+            try:
+                days = int(float(lead)) if float(lead).is_integer() else -1
+                if days < 0:
+                    raise ValueError
+                values["lead_time_days"] = days
+            except ValueError:
+                errors.append(RowError(line, "lead_time_days", f"{lead!r} is not a whole number of days"))
+        life = row.get("lifecycle")
+        if life not in (None, ""):
+            if life not in Lifecycle.values:
+                errors.append(RowError(line, "lifecycle", f"{life!r} is not one of {', '.join(Lifecycle.values)}"))
+            else:
+                values["lifecycle"] = life
+        changes.append((part, values))
+    if errors:
+        raise PriceListError(errors)
+    updated = 0
+    with transaction.atomic():
+        for part, values in changes:
+            if any(getattr(part, k) != v for k, v in values.items()):
+                for k, v in values.items():
+                    setattr(part, k, v)
+                part.save()
+                updated += 1
+        if updated:
+            latest = CatalogRelease.objects.order_by("-created_at", "-id").first()
+            base = latest.version.split("+")[0] if latest else "unversioned"
+            CatalogRelease.objects.create(version=f"{base}+prices", checksum=str(updated), source=f"price list {filename}")
+    return ImportReport(updated=updated, unchanged=len(changes) - updated)

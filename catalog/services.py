@@ -1,0 +1,195 @@
+"""Services that write the catalogue: the seed loader and the price-list import."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from django.db import transaction
+
+from .models import SPEC_MODELS, CatalogRelease, Part, PcieSwitch, ServerSlot
+
+SEED_PATH = Path(__file__).resolve().parent / "seed" / "catalog.json"
+PART_FIELDS = ("manufacturer", "name", "category", "description", "list_price_eur", "lead_time_days", "lifecycle")
+
+
+class SeedError(Exception):
+    """The seed file is malformed; the message names the part and field."""
+
+
+@dataclass
+class LoadReport:
+    version: str
+    created: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: int = 0
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.created or self.updated)
+
+
+def _spec_values(category: str, spec: dict[str, Any]) -> dict[str, Any]:
+    """Map the seed's spec names (the engines' dataclass names) onto model fields."""
+    values = dict(spec)
+    for end, prefix in (("end_a", "a_"), ("end_b", "b_")):
+        if end in values:
+            for key, val in values.pop(end).items():
+                values[prefix + key] = val
+    for key in ("top", "a_top", "b_top", "form", "connector", "cage_connector", "fibre", "cooling"):
+        if key in values and values[key] is None:
+            values[key] = ""
+    if "bridge_sizes" in values:
+        values["bridge_sizes"] = sorted(values["bridge_sizes"])
+    return values
+
+
+def _normalise(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return str(value.normalize()) if value == value.to_integral() else str(value)
+    if isinstance(value, float):
+        return _normalise(Decimal(str(value)))
+    return value
+
+
+def _state(obj, names) -> dict[str, Any]:
+    return {n: _normalise(getattr(obj, n)) for n in names}
+
+
+def catalog_load_seed(*, path: Path = SEED_PATH) -> LoadReport:
+    """Load the versioned seed file idempotently: create missing parts, update changed ones, touch nothing else.
+
+    Loading the same file twice changes nothing and records no new release.
+    """
+    raw = path.read_bytes()
+    try:
+        data = json.loads(raw)
+        version = data["version"]
+        parts = data["parts"]
+    except (ValueError, KeyError) as exc:
+        raise SeedError(f"{path.name}: not a catalogue seed file ({exc})") from exc
+    report = LoadReport(version=version)
+    checksum = hashlib.sha256(raw).hexdigest()
+    with transaction.atomic():
+        existing = {p.part_number: p for p in Part.objects.all()}
+        accepts: dict[str, list[str]] = {}
+        for index, item in enumerate(parts):
+            pn = item.get("part_number")
+            if not pn or item.get("category") not in SPEC_MODELS and item.get("category") != "other":
+                raise SeedError(f"parts[{index}]: missing part_number or unknown category {item.get('category')!r}")
+            changed = _load_part(item, existing.get(pn))
+            if pn not in existing:
+                report.created.append(pn)
+            elif changed:
+                report.updated.append(pn)
+            else:
+                report.unchanged += 1
+            if item["category"] == "server":
+                accepts[pn] = item.get("accepts", [])
+        _load_accepts(accepts, report)
+        latest = CatalogRelease.objects.order_by("-created_at", "-id").first()
+        if report.changed or latest is None or latest.checksum != checksum:
+            CatalogRelease.objects.create(version=version, checksum=checksum, source=f"seed {path.name}")
+    return report
+
+
+def _load_part(item: dict[str, Any], part: Part | None) -> bool:
+    values = {f: item.get(f) for f in PART_FIELDS}
+    values["description"] = values["description"] or ""
+    values["lifecycle"] = values["lifecycle"] or "active"
+    if values["list_price_eur"] is not None:
+        values["list_price_eur"] = Decimal(str(values["list_price_eur"]))
+    changed = False
+    if part is None:
+        part = Part(part_number=item["part_number"], **values)
+        part.full_clean()
+        part.save()
+        changed = True
+    elif _state(part, PART_FIELDS) != {k: _normalise(v) for k, v in values.items()}:
+        for k, v in values.items():
+            setattr(part, k, v)
+        part.full_clean()
+        part.save()
+        changed = True
+    model = SPEC_MODELS.get(item["category"])
+    if model is None:
+        return changed
+    spec_values = _spec_values(item["category"], item.get("spec", {}))
+    spec_values["sources"] = item.get("sources", {})
+    spec = model.objects.filter(part=part).first()
+    names = list(spec_values)
+    if spec is None or _state(spec, names) != {k: _normalise(v) for k, v in spec_values.items()}:
+        spec = spec or model(part=part)
+        for k, v in spec_values.items():
+            setattr(spec, k, v)
+        try:
+            spec.full_clean()
+        except Exception as exc:
+            raise SeedError(f"{part.part_number}: {exc}") from exc
+        spec.save()
+        changed = True
+    if item["category"] == "server":
+        changed |= _load_slots(spec, item.get("pcie_switches", []), item.get("slots", []))
+    return changed
+
+
+def _load_slots(server, switches: list[dict], slots: list[dict]) -> bool:
+    """Replace the slot list only when it differs from the seed."""
+    want_switches = [
+        {"name": s["name"], "cpu_socket": s.get("cpu_socket"), "uplink_gen": s.get("uplink_gen"),
+         "uplink_lanes": s.get("uplink_lanes"), "gpus": s.get("gpus", []), "source": s.get("source", "")}
+        for s in switches
+    ]
+    want_slots = [
+        {"position": i, "name": s["name"], "form": s.get("form") or "", "pcie_gen": s.get("pcie_gen"),
+         "lanes": s.get("lanes"), "cpu_socket": s.get("cpu_socket"), "pcie_switch": s.get("pcie_switch"),
+         "gpus": s.get("gpus", []), "for_gpu": s.get("for_gpu", False), "source": s.get("source", "")}
+        for i, s in enumerate(slots)
+    ]
+    have_switches = [
+        _state(s, ("name", "cpu_socket", "uplink_gen", "uplink_lanes", "gpus", "source"))
+        for s in server.pcie_switches.order_by("name")
+    ]
+    have_slots = [
+        {**_state(s, ("position", "name", "form", "pcie_gen", "lanes", "cpu_socket", "gpus", "for_gpu", "source")),
+         "pcie_switch": s.pcie_switch.name if s.pcie_switch else None}
+        for s in server.slots.select_related("pcie_switch").order_by("position")
+    ]
+    if have_switches == sorted(want_switches, key=lambda s: s["name"]) and have_slots == want_slots:
+        return False
+    server.slots.all().delete()
+    server.pcie_switches.all().delete()
+    by_name = {}
+    for s in want_switches:
+        sw = PcieSwitch(server=server, **s)
+        sw.full_clean()
+        sw.save()
+        by_name[sw.name] = sw
+    for s in want_slots:
+        switch_name = s.pop("pcie_switch")
+        slot = ServerSlot(server=server, pcie_switch=by_name.get(switch_name), **s)
+        try:
+            slot.full_clean()
+        except Exception as exc:
+            raise SeedError(f"{server.part.part_number} slot {s['name']}: {exc}") from exc
+        slot.save()
+    return True
+
+
+def _load_accepts(accepts: dict[str, list[str]], report: LoadReport) -> None:
+    parts = {p.part_number: p for p in Part.objects.filter(category="gpu")}
+    for server_pn, gpu_pns in accepts.items():
+        missing = [g for g in gpu_pns if g not in parts]
+        if missing:
+            raise SeedError(f"{server_pn}: accepts unknown GPU part(s) {', '.join(missing)}")
+        part = Part.objects.select_related("server").get(part_number=server_pn)
+        have = set(part.server.accepts.values_list("part_number", flat=True))
+        if have != set(gpu_pns):
+            part.server.accepts.set([parts[g] for g in gpu_pns])
+            if server_pn not in report.created and server_pn not in report.updated:
+                report.updated.append(server_pn)
+                report.unchanged -= 1

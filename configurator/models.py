@@ -1,0 +1,76 @@
+"""The configuration domain: stored designs (drafts) and acknowledged warnings.
+
+A configuration holds a design document (contract design/v1) exactly as the wizard, the API and the quote
+task see it. Customers reach their draft through an unguessable token; staff see every draft.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Configuration(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        QUOTE_REQUESTED = "quote_requested", _("Quote requested")
+        QUOTED = "quoted", _("Quoted")
+
+    class Channel(models.TextChoices):
+        WEB = "web", _("Online customer")
+        STAFF = "staff", _("Sales engineer")
+        API = "api", _("CRM (API)")
+
+    token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    name = models.CharField(_("name"), max_length=200, blank=True)
+    document = models.JSONField(_("design document"), default=dict)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT, db_index=True)
+    channel = models.CharField(max_length=8, choices=Channel.choices, default=Channel.WEB)
+    language = models.CharField(max_length=8, default="en")
+    crm_reference = models.CharField(_("CRM reference"), max_length=100, blank=True, db_index=True)
+    customer_name = models.CharField(max_length=200, blank=True)
+    customer_company = models.CharField(max_length=200, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    assigned_to = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                    related_name="assigned_configurations", verbose_name=_("sales engineer"))
+    # The last validation verdict, kept for lists and dashboards; the validation service is the authority.
+    valid = models.BooleanField(null=True)
+    error_count = models.PositiveIntegerField(default=0)
+    warning_count = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+        permissions = [("take_over_configuration", "Can take over a customer's configuration")]
+
+    def __str__(self) -> str:
+        return self.name or f"Configuration {self.pk}"
+
+
+class WarningAcknowledgement(models.Model):
+    """A sales engineer accepts a warning with a reason; the reason is printed on the quote."""
+
+    configuration = models.ForeignKey(Configuration, on_delete=models.CASCADE, related_name="acknowledgements")
+    code = models.CharField(max_length=64)
+    subject = models.CharField(max_length=200)
+    reason = models.TextField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["configuration", "code", "subject"], name="ack_unique_per_finding"),
+            models.CheckConstraint(condition=~models.Q(reason=""), name="ack_reason_required"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.code} @ {self.subject}"

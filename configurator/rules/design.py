@@ -1,0 +1,73 @@
+"""The design document (contract design/v1), parsed into frozen dataclasses.
+
+configurator.rules.parse turns the JSON into these, naming the field path of every bad field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+SCHEMA = "design/v1"
+
+
+class DesignInputError(Exception):
+    """A malformed design or fabric request. ``errors`` maps field paths to messages (English)."""
+
+    def __init__(self, errors: dict[str, str]):
+        self.errors = dict(errors)
+        super().__init__("; ".join(f"{path}: {msg}" for path, msg in self.errors.items()))
+
+
+@dataclass(frozen=True, kw_only=True)
+class ComponentIn:
+    part: str
+    quantity: int
+    role: str | None = None  # compute, storage, management; None: the engine infers it
+    slots: tuple[str, ...] | None = None  # explicit placement by slot name
+
+
+@dataclass(frozen=True, kw_only=True)
+class NodeGroupIn:
+    name: str
+    count: int
+    server: str
+    components: tuple[ComponentIn, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class WorkloadIn:
+    kind: str  # training or inference
+    model_parameters_billion: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class RackIn:
+    """Overrides of the documented rack model (all optional)."""
+
+    nodes_per_rack: int | None = None
+    in_rack_m: float | None = None  # node to leaf when the leaf is in the same rack
+    node_to_leaf_m: float | None = None  # row run from a node rack to the middle-of-row leaf rack
+    leaf_to_spine_m: float | None = None
+    spine_to_core_m: float | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class FabricIn:
+    switch: str
+    oversubscription: str = "1:1"
+    topology: str = "rail-optimized"  # or fat-tree
+    hca: str | None = None
+    rails: int | None = None  # default: compute NICs per node
+    rack: RackIn = field(default_factory=RackIn)
+
+
+@dataclass(frozen=True, kw_only=True)
+class DesignIn:
+    name: str = ""
+    workload: WorkloadIn | None = None
+    node_groups: tuple[NodeGroupIn, ...] = ()
+    fabric: FabricIn | None = None
+
+    @property
+    def node_count(self) -> int:
+        return sum(g.count for g in self.node_groups)

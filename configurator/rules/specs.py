@@ -1,0 +1,273 @@
+"""Frozen facts the engines reason about.
+
+configurator.snapshot builds these from the catalogue (the only ORM-aware bridge); engine tests build them
+directly. ``None`` always means *unknown*: the engines must say so in a finding rather than guess.
+Nothing in this module imports Django.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from enum import StrEnum
+
+
+class Category(StrEnum):
+    SERVER = "server"
+    GPU = "gpu"
+    ADAPTER = "adapter"
+    SWITCH = "switch"
+    CABLE = "cable"
+    TRANSCEIVER = "transceiver"
+    BRIDGE = "bridge"
+    OTHER = "other"
+
+
+class SlotForm(StrEnum):
+    """Physical form of a server slot."""
+
+    LP = "LP"  # low-profile: takes half-height cards only
+    FHHL = "FHHL"
+    FHFL = "FHFL"
+    OCP3 = "OCP3"  # OCP 3.0 (AIOM) bay
+    INTEGRATED = "INTEGRATED"  # a NIC soldered to the board, not a slot
+
+
+class CardForm(StrEnum):
+    """Physical form of an add-in card."""
+
+    HHHL = "HHHL"  # half-height half-length: fits LP and full-height slots
+    FHHL = "FHHL"
+    FHFL = "FHFL"
+    OCP3 = "OCP3"
+
+
+# Which slot forms take which card form. A physical rule (PCI-SIG CEM and OCP 3.0 outlines), not a
+# product fact, so it lives here rather than in the catalogue.
+CARD_FITS: Mapping[CardForm, frozenset[SlotForm]] = {
+    CardForm.HHHL: frozenset({SlotForm.LP, SlotForm.FHHL, SlotForm.FHFL}),
+    CardForm.FHHL: frozenset({SlotForm.FHHL, SlotForm.FHFL}),
+    CardForm.FHFL: frozenset({SlotForm.FHFL}),
+    CardForm.OCP3: frozenset({SlotForm.OCP3}),
+}
+
+
+class Protocol(StrEnum):
+    INFINIBAND = "infiniband"
+    ETHERNET = "ethernet"
+    VPI = "vpi"  # either, chosen by firmware/port type
+
+
+class Connector(StrEnum):
+    OSFP = "OSFP"
+    QSFP112 = "QSFP112"
+    QSFP56 = "QSFP56"
+    QSFP28 = "QSFP28"
+    RJ45 = "RJ45"
+    MPO12 = "MPO-12"  # optical side of SR/DR transceivers
+    LC = "LC"
+
+
+class Top(StrEnum):
+    """OSFP plug top: finned at air-cooled switch cages, flat (riding heat sink) at ConnectX-7 OSFP cards."""
+
+    FINNED = "finned"
+    FLAT = "flat"
+
+
+class MediaKind(StrEnum):
+    DAC = "dac"  # passive direct-attach copper (straight or splitter)
+    ACC = "acc"  # active copper
+    AOC = "aoc"  # active optical cable
+    TRANSCEIVER = "transceiver"
+    FIBRE = "fibre"
+
+
+class Role(StrEnum):
+    COMPUTE = "compute"
+    STORAGE = "storage"
+    MANAGEMENT = "management"
+
+
+class Cooling(StrEnum):
+    AIR = "air"
+    LIQUID = "liquid"
+
+
+@dataclass(frozen=True, kw_only=True)
+class PartBase:
+    part_number: str
+    name: str
+    manufacturer: str = ""
+    price_eur: Decimal | None = None  # indicative list price; None = price on request
+    lifecycle: str = "active"
+    category: Category = Category.OTHER
+
+
+@dataclass(frozen=True, kw_only=True)
+class PcieSwitchSpec:
+    """A PCIe switch on the server board: its uplink to the CPU and the GPUs that hang off it."""
+
+    name: str
+    cpu_socket: int | None = None
+    uplink_gen: int | None = None
+    uplink_lanes: int | None = None
+    gpus: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class SlotSpec:
+    """One expansion slot. ``gpus`` are the GPU indices local to it (same PCIe switch or root port)."""
+
+    name: str
+    form: SlotForm | None = None  # None: unknown
+    pcie_gen: int | None = None
+    lanes: int | None = None
+    cpu_socket: int | None = None
+    pcie_switch: str | None = None  # PcieSwitchSpec.name
+    gpus: tuple[int, ...] = ()
+    for_gpu: bool = False  # a slot meant for a PCIe GPU (the FHFL GPU slots of a PCIe GPU server)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServerSpec(PartBase):
+    category: Category = Category.SERVER
+    height_u: int | None = None
+    cpu_platform: str = ""
+    cpu_sockets: int | None = None
+    cpu_tdp_w: int | None = None  # per socket, the highest the platform takes; None = unknown
+    dimm_slots: int | None = None
+    psu_count: int | None = None
+    psu_watts: int | None = None
+    psu_redundant: int | None = None  # M of N+M; N = psu_count - M
+    cooling: Cooling | None = None
+    accepts: frozenset[str] = frozenset()  # GPU part numbers (boards or cards) this server takes
+    max_gpu_cards: int | None = None  # for PCIe GPU servers
+    slots_known: bool = False  # False: no sourced slot list at all
+    slots_complete: bool = False  # False: the list is sourced but other positions may exist
+    slots: tuple[SlotSpec, ...] = ()
+    pcie_switches: tuple[PcieSwitchSpec, ...] = ()
+    integrated_nics: int = 0  # compute NICs built into the system (SYS-822GS-NB3RT: 8x ConnectX-8)
+    integrated_nic_speed_gbps: int | None = None
+
+    @property
+    def psu_capacity_w(self) -> int | None:
+        """Capacity of the N supplies of an N+M configuration (the redundant M do not count)."""
+        if self.psu_count is None or self.psu_watts is None or self.psu_redundant is None:
+            return None
+        return (self.psu_count - self.psu_redundant) * self.psu_watts
+
+
+@dataclass(frozen=True, kw_only=True)
+class GpuSpec(PartBase):
+    """An HGX baseboard (``is_board``) or a PCIe GPU card. Per-GPU figures are per GPU, not per board."""
+
+    category: Category = Category.GPU
+    gpu_model: str = ""
+    generation: str = ""  # Ampere, Hopper, Ada, Blackwell, Blackwell Ultra
+    is_board: bool = False
+    gpu_count: int = 1
+    memory_gb: float | None = None
+    nvlink_gen: int | None = None  # None with bridge_sizes empty and not a board: no NVLink
+    nvlink_gbps: int | None = None  # GB/s per GPU, bidirectional
+    nvswitch_count: int | None = None  # None: unknown; 0: none
+    tdp_w: int | None = None  # per GPU
+    form: CardForm | None = None  # cards only
+    slot_width: int = 2  # cards only: slots wide
+    bridge_sizes: frozenset[int] = frozenset()  # NVLink bridge sizes supported (2, 4); empty = none
+    host_pcie_gen: int | None = None
+
+    @property
+    def has_nvlink(self) -> bool:
+        return self.nvlink_gen is not None
+
+
+@dataclass(frozen=True, kw_only=True)
+class BridgeSpec(PartBase):
+    category: Category = Category.BRIDGE
+    ways: int = 2  # GPUs joined by one bridge set
+
+
+@dataclass(frozen=True, kw_only=True)
+class AdapterSpec(PartBase):
+    category: Category = Category.ADAPTER
+    family: str = ""
+    ports: int = 1
+    speed_gbps: int | None = None  # per port
+    connector: Connector | None = None
+    protocol: Protocol = Protocol.VPI
+    host_pcie_gen: int | None = None
+    host_lanes: int | None = None
+    form: CardForm | None = None  # None: unknown
+    slot_width: int = 1
+    watts: float | None = None  # typical; None = unknown
+    top: Top | None = None  # plug top the cage needs (flat at ConnectX-7 OSFP)
+    is_dpu: bool = False
+    socket_direct: bool = False  # can take a second x16 through an extension (Socket Direct)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SwitchSpec(PartBase):
+    category: Category = Category.SWITCH
+    protocol: Protocol = Protocol.INFINIBAND
+    generation: str = ""  # HDR, NDR, XDR, Spectrum-3, Spectrum-4, ...
+    cages: int = 0
+    cage_connector: Connector | None = None
+    logical_ports_per_cage: int = 1
+    port_speed_gbps: int = 0  # per logical port
+    max_split: int = 1  # a logical port can split into this many slower ports (NDR -> 2x NDR200)
+    height_u: int | None = None
+    managed: bool = False  # runs an embedded subnet manager / NOS
+    watts: float | None = None
+    management: bool = False  # an out-of-band (BMC) management switch such as SN2201
+    rj45_ports: int = 0  # 1 GbE copper ports (management switches)
+    top: Top | None = None  # plug top of its cages
+
+    @property
+    def logical_ports(self) -> int:
+        return self.cages * self.logical_ports_per_cage
+
+
+@dataclass(frozen=True, kw_only=True)
+class MediaEnd:
+    """One end of a cable, or the electrical side of a transceiver. ``legs`` > 1 for a splitter end."""
+
+    connector: Connector
+    speed_gbps: int  # per leg
+    top: Top | None = None
+    legs: int = 1
+    twin: bool = False  # a twin-port plug (2 logical ports in one cage)
+
+
+@dataclass(frozen=True, kw_only=True)
+class MediaSpec(PartBase):
+    """A cable, a transceiver or a fibre. Cables and fibres have a length; transceivers a reach."""
+
+    category: Category = Category.CABLE
+    kind: MediaKind = MediaKind.DAC
+    end_a: MediaEnd
+    end_b: MediaEnd
+    length_m: float | None = None
+    reach_m: float | None = None
+    fibre: str | None = None  # "mm" or "sm"
+    watts: float | None = None
+    protocol: Protocol = Protocol.VPI
+
+
+PartSpec = ServerSpec | GpuSpec | BridgeSpec | AdapterSpec | SwitchSpec | MediaSpec | PartBase
+
+
+@dataclass(frozen=True, kw_only=True)
+class CatalogView:
+    """What the engines may know of the catalogue: the parts a design names, plus every switch and
+    every cable, transceiver and fibre (the fabric planner chooses among them)."""
+
+    version: str
+    parts: Mapping[str, PartSpec] = field(default_factory=dict)
+
+    def get(self, part_number: str) -> PartSpec | None:
+        return self.parts.get(part_number)
+
+    def of_type(self, kind: type) -> list:
+        return [p for p in self.parts.values() if isinstance(p, kind)]
