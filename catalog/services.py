@@ -45,14 +45,16 @@ def _spec_values(category: str, spec: dict[str, Any]) -> dict[str, Any]:
             values[key] = ""
     if "bridge_sizes" in values:
         values["bridge_sizes"] = sorted(values["bridge_sizes"])
-    return values
+    # JSON numbers with a fraction go to DecimalFields through their text, so 16.7 stays 16.7.
+    return {k: Decimal(str(v)) if isinstance(v, float) else v for k, v in values.items()}
 
 
 def _normalise(value: Any) -> Any:
-    if isinstance(value, Decimal):
-        return str(value.normalize()) if value == value.to_integral() else str(value)
+    """One comparable form for numbers from JSON (int, float) and from the database (Decimal)."""
     if isinstance(value, float):
-        return _normalise(Decimal(str(value)))
+        value = Decimal(str(value))
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else format(value.normalize(), "f")
     return value
 
 

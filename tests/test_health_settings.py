@@ -1,0 +1,49 @@
+"""/healthz and the production settings guard."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+
+@pytest.mark.django_db
+def test_healthz_reports_database_and_broker(client):
+    resp = client.get("/healthz")
+    body = resp.json()
+    assert resp.status_code == 200
+    assert body["database"]["ok"] is True and body["broker"]["ok"] is True
+
+
+@pytest.mark.django_db
+def test_healthz_is_503_when_the_broker_is_unreachable(client, settings):
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"
+    from configurator.celery import app
+
+    old = app.conf.broker_url
+    app.conf.broker_url = "redis://127.0.0.1:1/0"
+    try:
+        resp = client.get("/healthz")
+    finally:
+        app.conf.broker_url = old
+    assert resp.status_code == 503
+    assert resp.json()["broker"]["ok"] is False
+
+
+def _check_production(env):
+    full = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    full.update(env, DJANGO_SETTINGS_MODULE="configurator.settings.production")
+    return subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+                          capture_output=True, text=True, env=full)
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    result = _check_production({"DATABASE_URL": "sqlite:///tmp.db", "DJANGO_ALLOWED_HOSTS": "x.example.com"})
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_production_passes_deploy_checks_with_its_secrets():
+    result = _check_production({"DATABASE_URL": "sqlite:///tmp.db", "DJANGO_ALLOWED_HOSTS": "x.example.com",
+                                "DJANGO_SECRET_KEY": "k" * 20 + "-Zq8!x7Rw2#Lm4^Pb6&Tn0*Vs9" + "y" * 20})
+    assert result.returncode == 0, result.stdout + result.stderr
