@@ -1,0 +1,105 @@
+"""The cabling list of a fabric plan as CSV, one row per link, streamed.
+
+Naming: ``node-0001/nic3`` (NIC 3 = rail 3), ``su01-leaf-r3/p17`` (leaf of rail 3 in SU 1, logical port 17;
+``p9.2`` is the second half of split port 9), ``leaf-007`` (fat-tree), ``spine-05/p33``, ``pod02-spine-05``
+(3 tiers) and ``core-0012``. Leaf ports 1..down face the nodes, down+1..k the spines; spine ports
+1..k/2 face the leaves in a 3-tier fabric. Wiring follows the planner's arithmetic: leaf uplink j goes to
+spine j // m (m links per leaf-spine pair); spine uplink i of spine j in pod p goes to core i // mc of plane j.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .planner import LEAF_SPINE, NODE_LEAF, SPINE_CORE, FabricPlan
+
+HEADER = "a_end,a_port,z_end,z_port,link_class,cable_part,length_m"
+
+
+def _field(value: object) -> str:
+    text = "" if value is None else str(value)
+    if any(c in text for c in ',"\n\r'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def _media(plan: FabricPlan, name: str) -> tuple[str, str]:
+    lp = plan.link(name)
+    if lp is None or lp.cable_part is None:
+        return "", ""
+    return _field(lp.cable_part), f"{lp.length_m:g}"
+
+
+def _port(index: int, split: int) -> str:
+    """Logical port of the index-th (0-based) node-facing port; split halves get a suffix."""
+    if split == 1:
+        return f"p{index + 1}"
+    return f"p{index // split + 1}.{index % split + 1}"
+
+
+def iter_cabling_csv(plan: FabricPlan) -> Iterator[str]:
+    """Yield the header, then one CSV line per link (node links, leaf-spine, spine-core), each ending in a
+    newline, so ``"".join(...)`` is the file and a streaming response can send it as it comes."""
+    for row in _rows(plan):
+        yield row + "\n"
+
+
+def _rows(plan: FabricPlan) -> Iterator[str]:
+    yield HEADER
+    if not plan.tiers:
+        return
+    width = max(4, len(str(plan.nodes)))
+    s = plan.split
+    part, length = _media(plan, NODE_LEAF)
+    rail = plan.topology == "rail-optimized"
+
+    def leaf_name(index: int) -> str:
+        if plan.tiers == 1:
+            return "switch-01"
+        if rail:
+            unit, r = divmod(index, plan.rails)
+            return f"su{unit + 1:02d}-leaf-r{r + 1}"
+        return f"leaf-{index + 1:03d}"
+
+    per_leaf = plan.leaf_downlinks * s
+    for n in range(plan.nodes):
+        node = f"node-{n + 1:0{width}d}"
+        for r in range(plan.rails):
+            if plan.tiers == 1:
+                leaf, pos = 0, n * plan.rails + r
+            elif rail:
+                unit, pos = divmod(n, plan.nodes_per_unit)
+                leaf = unit * plan.rails + r
+            else:
+                leaf, pos = divmod(n * plan.rails + r, per_leaf)
+            yield f"{node},nic{r + 1},{leaf_name(leaf)},{_port(pos, s)},{NODE_LEAF},{part},{length}"
+
+    if plan.tiers < 2:
+        return
+    part, length = _media(plan, LEAF_SPINE)
+    m = plan.links_per_leaf_spine_pair
+    down = plan.leaf_downlinks
+    per_pod = plan.leaves_per_pod
+    for leaf in range(plan.leaf_switches):
+        name = leaf_name(leaf)
+        pod, local = divmod(leaf, per_pod) if plan.tiers == 3 else (0, leaf)
+        for j in range(plan.leaf_uplinks):
+            spine, t = divmod(j, m)
+            spine_name = f"pod{pod + 1:02d}-spine-{spine + 1:02d}" if plan.tiers == 3 else f"spine-{spine + 1:02d}"
+            yield f"{name},p{down + j + 1},{spine_name},p{local * m + t + 1},{LEAF_SPINE},{part},{length}"
+
+    if plan.tiers < 3:
+        return
+    part, length = _media(plan, SPINE_CORE)
+    mc = plan.links_per_spine_core_pair
+    cpp = plan.cores_per_plane
+    for pod in range(plan.pods):
+        for spine in range(plan.spines_per_pod):
+            name = f"pod{pod + 1:02d}-spine-{spine + 1:02d}"
+            for i in range(plan.spine_uplinks):
+                core, t = divmod(i, mc)
+                core_name = f"core-{spine * cpp + core + 1:04d}"
+                yield (
+                    f"{name},p{plan.spine_downlinks + i + 1},{core_name},p{pod * mc + t + 1},{SPINE_CORE},"
+                    f"{part},{length}"
+                )

@@ -1,0 +1,178 @@
+"""The stateless fabric-plan request (contract design/v1, "Fabric plan"): parsing and part resolution.
+
+``parse_fabric_request`` checks the shape and ranges of the JSON body and names every bad field;
+``resolve`` looks the named parts up in the catalogue. Both raise ``DesignInputError`` ({field: message}).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from configurator.rules.design import DesignInputError, RackIn
+from configurator.rules.specs import AdapterSpec, CatalogView, SwitchSpec
+
+TOPOLOGIES = ("rail-optimized", "fat-tree")
+MAX_ENDPOINTS = 1_000_000  # nodes x rails; far beyond any 3-tier fabric, bounds the work a request may ask
+_OVERSUB = re.compile(r"^\s*(\d+)\s*:\s*(\d+)\s*$")
+_FIELDS = {"nodes", "rails", "switch", "oversubscription", "topology", "hca", "rack", "node_height_u", "node_power_w"}
+_RACK_FIELDS = ("nodes_per_rack", "in_rack_m", "node_to_leaf_m", "leaf_to_spine_m", "spine_to_core_m")
+
+
+@dataclass(frozen=True, kw_only=True)
+class FabricRequestIn:
+    nodes: int
+    rails: int
+    switch: str
+    oversubscription: tuple[int, int] = (1, 1)
+    topology: str = "rail-optimized"
+    hca: str | None = None
+    rack: RackIn = field(default_factory=RackIn)
+    node_height_u: int | None = None
+    node_power_w: int | None = None
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def parse_oversubscription(value: Any) -> tuple[int, int]:
+    """'d:u' with d >= u >= 1 (1:1 non-blocking, 2:1 ...). Raises ValueError with the reason."""
+    if not isinstance(value, str):
+        raise ValueError("must be a string such as '1:1' or '2:1'")
+    match = _OVERSUB.match(value)
+    if not match:
+        raise ValueError(f"'{value}' is not of the form downlinks:uplinks, such as '1:1' or '2:1'")
+    down, up = int(match.group(1)), int(match.group(2))
+    if down < 1 or up < 1:
+        raise ValueError(f"'{value}': both sides must be at least 1")
+    if down < up:
+        raise ValueError(f"'{value}': a leaf cannot have more uplinks than downlinks; use 1:1 or d:u with d > u")
+    return down, up
+
+
+def _positive_int(raw: dict, key: str, errors: dict[str, str], *, required: bool, path: str = "") -> int | None:
+    name = f"{path}{key}"
+    if key not in raw or raw[key] is None:
+        if required:
+            errors[name] = "is required"
+        return None
+    value = raw[key]
+    if not _is_int(value):
+        errors[name] = f"must be a whole number, got {value!r}"
+        return None
+    if value < 1:
+        errors[name] = f"must be at least 1, got {value}"
+        return None
+    return value
+
+
+def parse_rack(raw: Any, errors: dict[str, str], path: str = "rack") -> RackIn:
+    """Rack-model overrides: nodes_per_rack a positive whole number, distances positive metres."""
+    if raw is None:
+        return RackIn()
+    if not isinstance(raw, dict):
+        errors[path] = "must be an object"
+        return RackIn()
+    values: dict[str, Any] = {}
+    for key in raw:
+        if key not in _RACK_FIELDS:
+            errors[f"{path}.{key}"] = f"unknown field; expected one of {', '.join(_RACK_FIELDS)}"
+    values["nodes_per_rack"] = _positive_int(raw, "nodes_per_rack", errors, required=False, path=f"{path}.")
+    for key in _RACK_FIELDS[1:]:
+        value = raw.get(key)
+        if value is None:
+            continue
+        if not _is_number(value) or value <= 0 or value > 100_000:
+            errors[f"{path}.{key}"] = f"must be a positive distance in metres, got {value!r}"
+            continue
+        values[key] = float(value)
+    return RackIn(**values)
+
+
+def parse_fabric_request(raw: dict) -> FabricRequestIn:
+    """Parse ``{"nodes", "rails", "switch", ["oversubscription", "topology", "hca", "rack"]}``."""
+    if not isinstance(raw, dict):
+        raise DesignInputError({"(body)": "must be a JSON object"})
+    errors: dict[str, str] = {}
+    for key in raw:
+        if key not in _FIELDS:
+            errors[key] = "unknown field"
+    nodes = _positive_int(raw, "nodes", errors, required=True)
+    rails = _positive_int(raw, "rails", errors, required=True)
+    if nodes and rails and nodes * rails > MAX_ENDPOINTS:
+        errors["nodes"] = (
+            f"{nodes} nodes x {rails} rails = {nodes * rails:,} endpoints exceeds the planner's limit of "
+            f"{MAX_ENDPOINTS:,}"
+        )
+    switch = raw.get("switch")
+    if switch is None or (isinstance(switch, str) and not switch.strip()):
+        errors["switch"] = "is required"
+    elif not isinstance(switch, str):
+        errors["switch"] = f"must be a part number string, got {switch!r}"
+    oversub = (1, 1)
+    if raw.get("oversubscription") is not None:
+        try:
+            oversub = parse_oversubscription(raw["oversubscription"])
+        except ValueError as exc:
+            errors["oversubscription"] = str(exc)
+    topology = raw.get("topology") or "rail-optimized"
+    if topology not in TOPOLOGIES:
+        errors["topology"] = f"must be one of {', '.join(TOPOLOGIES)}, got {topology!r}"
+    hca = raw.get("hca")
+    if hca is not None and (not isinstance(hca, str) or not hca.strip()):
+        errors["hca"] = f"must be a part number string, got {hca!r}"
+    rack = parse_rack(raw.get("rack"), errors)
+    height = _positive_int(raw, "node_height_u", errors, required=False)
+    power = _positive_int(raw, "node_power_w", errors, required=False)
+    if errors:
+        raise DesignInputError(errors)
+    return FabricRequestIn(
+        nodes=nodes,
+        rails=rails,
+        switch=switch.strip(),
+        oversubscription=oversub,
+        topology=topology,
+        hca=hca.strip() if hca else None,
+        rack=rack,
+        node_height_u=height,
+        node_power_w=power,
+    )
+
+
+def _kind(part: Any) -> str:
+    category = str(getattr(part, "category", "other"))
+    article = "an" if category[:1] in "aeiou" else "a"
+    return f"{article} {'GPU' if category == 'gpu' else category}"
+
+
+def resolve_parts(
+    catalog: CatalogView, switch: str, hca: str | None, *, switch_field: str = "switch", hca_field: str = "hca"
+) -> tuple[SwitchSpec, AdapterSpec | None]:
+    """Look up the switch and HCA part numbers; name the field of an unknown or wrong-kind part."""
+    errors: dict[str, str] = {}
+    sw = catalog.get(switch)
+    if sw is None:
+        errors[switch_field] = f"unknown part '{switch}'"
+    elif not isinstance(sw, SwitchSpec):
+        errors[switch_field] = f"'{switch}' is {_kind(sw)}, not a switch"
+    adapter = None
+    if hca is not None:
+        adapter = catalog.get(hca)
+        if adapter is None:
+            errors[hca_field] = f"unknown part '{hca}'"
+        elif not isinstance(adapter, AdapterSpec):
+            errors[hca_field] = f"'{hca}' is {_kind(adapter)}, not an adapter"
+    if errors:
+        raise DesignInputError(errors)
+    return sw, adapter
+
+
+def resolve(req: FabricRequestIn, catalog: CatalogView) -> tuple[SwitchSpec, AdapterSpec | None]:
+    """The request's switch and HCA as catalogue specs."""
+    return resolve_parts(catalog, req.switch, req.hca)

@@ -1,0 +1,96 @@
+"""The SVG diagram and the streamed cabling CSV."""
+
+import csv
+import io
+import itertools
+import types
+import xml.etree.ElementTree as ET
+
+from configurator.fabric.cabling import HEADER, iter_cabling_csv
+from configurator.fabric.diagram import render_svg
+from configurator.fabric.planner import plan_fabric
+
+from .parts import CATALOG, CX7_NDR, CX7_NDR200, QM9700
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def plan(nodes, **kw):
+    kw.setdefault("hca", CX7_NDR)
+    return plan_fabric(nodes=nodes, rails=8, switch=QM9700, catalog=CATALOG, **kw)
+
+
+def test_diagram_of_two_nodes_is_well_formed_with_title():
+    root = ET.fromstring(render_svg(plan(2)))
+    assert root.tag == f"{SVG}svg"
+    assert "2 nodes x 8 rails" in root.find(f"{SVG}title").text
+    texts = " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
+    assert "16 node-leaf links" in texts
+
+
+def test_diagram_of_2000_nodes_aggregates_and_stays_small():
+    p = plan(2000)
+    svg = render_svg(p)
+    root = ET.fromstring(svg)
+    assert len(svg) < 60_000
+    assert len(list(root.iter(f"{SVG}rect"))) <= 4 * 16
+    texts = " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
+    assert "+" in texts and "more" in texts  # 63 SUs capped with a "+N more" box
+    assert f"{p.spine_core_links:,} spine-core links" in texts
+
+
+def test_diagram_escapes_text():
+    p = plan(2)
+    p = type(p)(**{**p.__dict__, "switch": "<evil & co>"})
+    root = ET.fromstring(render_svg(p))
+    assert "<evil & co>" in root.find(f"{SVG}title").text
+
+
+def test_diagram_of_an_unsizeable_plan_still_renders():
+    ET.fromstring(render_svg(plan(16384)))
+
+
+def test_plan_round_trips_through_its_dict_for_diagram_and_cabling():
+    for nodes in (4, 128, 600):
+        p = plan(nodes)
+        q = type(p).from_dict(p.to_dict())
+        assert q.to_dict() == {**p.to_dict(), "findings": []}
+        assert render_svg(q) == render_svg(p)
+        assert list(itertools.islice(iter_cabling_csv(q), 5000)) == list(itertools.islice(iter_cabling_csv(p), 5000))
+
+
+def test_cabling_is_a_generator_and_rows_match_links():
+    p = plan(64)
+    rows = iter_cabling_csv(p)
+    assert isinstance(rows, types.GeneratorType)
+    assert next(rows) == HEADER + "\n"
+    parsed = list(csv.reader(io.StringIO("".join(rows))))
+    assert len(parsed) == p.node_links + p.leaf_spine_links + p.spine_core_links
+    assert parsed[0] == [
+        "node-0001",
+        "nic1",
+        "su01-leaf-r1",
+        "p1",
+        "node-leaf",
+        "MMA4Z00-NS + MFP7E10-N020 + MMA4Z00-NS400",
+        "20",
+    ]
+    # NIC 3 of node 34 (second SU, position 2) -> leaf of rail 3 in SU 2, port 2.
+    assert ["node-0034", "nic3", "su02-leaf-r3", "p2"] in [r[:4] for r in parsed]
+    assert parsed[-1][:4] == ["su02-leaf-r8", "p64", "spine-08", "p64"]
+
+
+def test_cabling_names_split_ports_and_three_tier_switches():
+    rows = list(itertools.islice(iter_cabling_csv(plan(16, hca=CX7_NDR200)), 1, 4))
+    assert [r.split(",")[3] for r in rows] == ["p1.1", "p1.2", "p2.1"]
+    p = plan(512)
+    last = list(
+        itertools.islice(iter_cabling_csv(p), p.node_links + p.leaf_spine_links, p.node_links + p.leaf_spine_links + 1)
+    )[0]
+    assert last.startswith("su16-leaf-r8,p64,pod04-spine-32,p32,leaf-spine")
+
+
+def test_cabling_streams_a_large_plan_lazily():
+    p = plan(2048)
+    first = list(itertools.islice(iter_cabling_csv(p), 3))
+    assert len(first) == 3  # no full list is built to get here
