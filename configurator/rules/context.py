@@ -1,0 +1,167 @@
+"""One node group, resolved against the catalogue view: the specs its part numbers name, sorted by kind.
+
+The rules read this instead of looking parts up themselves. Parts that are missing or of the wrong kind
+become findings here and are left out of every later rule, so the engine never raises on them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import fmt
+from .catalogue import Code, finding
+from .design import ComponentIn, NodeGroupIn
+from .findings import Finding
+from .parse import component_misuse, describe_misuse
+from .specs import AdapterSpec, BridgeSpec, CatalogView, GpuSpec, PartSpec, Role, ServerSpec
+
+# Role inference, used when a component gives no role (documented in README.md):
+#   * on a server with integrated compute NICs, a slotted adapter is storage (the compute NICs are built in);
+#   * otherwise a single-port, non-DPU adapter of 200 Gb/s or more is compute (NDR 400, NDR200 and the
+#     HDR 200 of A100-era clusters are all compute-fabric speeds); anything else (dual-port, DPU, slower
+#     or unknown speed) is storage.
+COMPUTE_MIN_GBPS = 200
+
+
+@dataclass(frozen=True)
+class Part:
+    """One component of a node: its spec, how many per node, and (adapters) its role."""
+
+    index: int
+    path: str
+    comp: ComponentIn
+    spec: PartSpec
+    role: str = ""
+    role_inferred: bool = False
+
+    @property
+    def quantity(self) -> int:
+        return self.comp.quantity
+
+
+@dataclass
+class GroupContext:
+    index: int
+    group: NodeGroupIn
+    server: ServerSpec | None
+    gpus: list[Part] = field(default_factory=list)
+    adapters: list[Part] = field(default_factory=list)
+    bridges: list[Part] = field(default_factory=list)
+    others: list[Part] = field(default_factory=list)
+
+    @property
+    def path(self) -> str:
+        return f"node_groups[{self.index}]"
+
+    @property
+    def gpus_per_node(self) -> int:
+        return sum(p.quantity * p.spec.gpu_count for p in self.gpus)
+
+    @property
+    def gpu_cards(self) -> list[Part]:
+        return [p for p in self.gpus if not p.spec.is_board]
+
+    @property
+    def compute_adapters(self) -> list[Part]:
+        return [p for p in self.adapters if p.role == Role.COMPUTE]
+
+    @property
+    def compute_nics_per_node(self) -> int:
+        """Slotted compute adapters plus the NICs built into the system (SYS-822GS-NB3RT)."""
+        integrated = self.server.integrated_nics if self.server else 0
+        return sum(p.quantity for p in self.compute_adapters) + integrated
+
+    @property
+    def gpu_memory_gb_per_node(self) -> float | None:
+        if any(p.spec.memory_gb is None for p in self.gpus):
+            return None
+        return sum(p.quantity * p.spec.gpu_count * p.spec.memory_gb for p in self.gpus)
+
+    @property
+    def gpu_specs(self) -> list[GpuSpec]:
+        return [p.spec for p in self.gpus]
+
+
+def infer_role(spec: AdapterSpec, server: ServerSpec | None) -> str:
+    """The role of an adapter given without one (see the comment at COMPUTE_MIN_GBPS)."""
+    if server is not None and server.integrated_nics > 0:
+        return Role.STORAGE
+    speed = spec.speed_gbps or 0
+    if not spec.is_dpu and spec.ports == 1 and speed >= COMPUTE_MIN_GBPS:
+        return Role.COMPUTE
+    return Role.STORAGE
+
+
+def resolve_group(index: int, group: NodeGroupIn, catalog: CatalogView, findings: list[Finding]) -> GroupContext:
+    """Look up the group's parts; unknown or misplaced ones become findings and are left out."""
+    path = f"node_groups[{index}]"
+    server_spec = catalog.get(group.server)
+    server: ServerSpec | None = None
+    if server_spec is None:
+        findings.append(_unknown(f"{path}.server", group.server, "server"))
+    elif not isinstance(server_spec, ServerSpec):
+        why = describe_misuse(server_spec, "a server")
+        findings.append(_misplaced(f"{path}.server", server_spec, why, why_nl=f"{group.server!r} is geen server"))
+    else:
+        server = server_spec
+    ctx = GroupContext(index=index, group=group, server=server)
+    for j, comp in enumerate(group.components):
+        cpath = f"{path}.components[{j}]"
+        spec = catalog.get(comp.part)
+        if spec is None:
+            findings.append(_unknown(cpath, comp.part, "component"))
+            continue
+        why = component_misuse(spec)
+        if why is not None:
+            findings.append(_misplaced(cpath, spec, why, why_nl=f"{comp.part!r} hoort niet als component in een node"))
+            continue
+        if isinstance(spec, GpuSpec):
+            ctx.gpus.append(Part(j, cpath, comp, spec, role="gpu"))
+        elif isinstance(spec, AdapterSpec):
+            role = comp.role or infer_role(spec, server)
+            ctx.adapters.append(Part(j, cpath, comp, spec, role=role, role_inferred=comp.role is None))
+        elif isinstance(spec, BridgeSpec):
+            ctx.bridges.append(Part(j, cpath, comp, spec))
+        else:
+            ctx.others.append(Part(j, cpath, comp, spec))
+    return ctx
+
+
+def _unknown(subject: str, pn: str, what: str) -> Finding:
+    what_nl = {"server": "server", "component": "component"}[what]
+    return finding(
+        Code.PART_UNKNOWN,
+        subject,
+        fmt.text(
+            f"{pn!r} is not in the catalogue, so this {what} is left out of every check.",
+            f"{pn!r} staat niet in de catalogus; deze {what_nl} telt bij geen enkele controle mee.",
+        ),
+        fmt.text(
+            "Check the part number, or ask us to add the part.",
+            "Controleer het artikelnummer, of vraag ons het onderdeel toe te voegen.",
+        ),
+        part=pn,
+    )
+
+
+CATEGORY_NL = {
+    "server": "server",
+    "gpu": "GPU",
+    "adapter": "adapter",
+    "switch": "switch",
+    "cable": "kabel",
+    "transceiver": "transceiver",
+    "bridge": "NVLink-brug",
+    "other": "ander onderdeel",
+}
+
+
+def _misplaced(subject: str, spec: PartSpec, why: str, *, why_nl: str) -> Finding:
+    return finding(
+        Code.PART_WRONG_CATEGORY,
+        subject,
+        fmt.text(f"{why}.", f"{why_nl}: het is een {CATEGORY_NL.get(str(spec.category), str(spec.category))}."),
+        fmt.text("Move the part to the field it belongs in.", "Zet het onderdeel in het veld waar het thuishoort."),
+        part=spec.part_number,
+        category=str(spec.category),
+    )

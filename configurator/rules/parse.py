@@ -1,0 +1,365 @@
+"""Parsing the design document (contract design/v1) and checking its part references.
+
+``parse_design`` checks shape and types only and reports every bad field at once, keyed by its path
+(``node_groups[0].components[1].quantity``). ``check_references`` then checks the part numbers against the
+catalogue view. Both raise DesignInputError; a design that passes both is *well-formed*, and the engine
+reports everything else as findings.
+
+Unknown extra keys are ignored, so the contract can grow optional fields.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from .design import (
+    SCHEMA,
+    ComponentIn,
+    DesignIn,
+    DesignInputError,
+    FabricIn,
+    NodeGroupIn,
+    RackIn,
+    WorkloadIn,
+)
+from .specs import AdapterSpec, BridgeSpec, CatalogView, GpuSpec, MediaSpec, PartSpec, ServerSpec, SwitchSpec
+
+MAX_NODES = 100_000  # "absurd size": no quote covers more nodes than this
+MAX_QUANTITY = 1_000  # per node; no server holds more parts of one kind
+MAX_PARAMS_BILLION = 100_000
+MAX_DISTANCE_M = 10_000
+WORKLOAD_KINDS = ("training", "inference")
+ROLES = ("compute", "storage", "management")
+TOPOLOGIES = ("rail-optimized", "fat-tree")
+_RATIO = re.compile(r"^(\d+):(\d+)$")
+ROOT = "design"  # the path of the document itself
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+class _Checker:
+    """Collects errors by path while reading the document."""
+
+    def __init__(self) -> None:
+        self.errors: dict[str, str] = {}
+
+    def fail(self, path: str, message: str) -> None:
+        self.errors.setdefault(path, message)
+
+    def string(self, obj: dict, key: str, path: str, *, required: bool, default: str | None = None) -> str | None:
+        if key not in obj or obj[key] is None:
+            if required:
+                self.fail(path, "is required")
+            return default
+        value = obj[key]
+        if not isinstance(value, str):
+            self.fail(path, f"must be a string, not {_type_name(value)}")
+            return default
+        if required and not value.strip():
+            self.fail(path, "must not be empty")
+            return default
+        return value
+
+    def choice(
+        self,
+        obj: dict,
+        key: str,
+        path: str,
+        choices: tuple[str, ...],
+        *,
+        required: bool = False,
+        default: str | None = None,
+    ) -> str | None:
+        value = self.string(obj, key, path, required=required, default=default)
+        if value is not None and value != default and value not in choices:
+            self.fail(path, f"must be one of {', '.join(choices)}, not {value!r}")
+            return default
+        return value
+
+    def integer(
+        self, obj: dict, key: str, path: str, *, required: bool, low: int, high: int, what: str = ""
+    ) -> int | None:
+        if key not in obj or obj[key] is None:
+            if required:
+                self.fail(path, "is required")
+            return None
+        value = obj[key]
+        # bool is an int in Python but not in JSON; a float such as 2.0 is not a count either.
+        if isinstance(value, bool) or not isinstance(value, int):
+            shown = value if isinstance(value, float) else _type_name(value)
+            self.fail(path, f"must be a whole number, not {shown}")
+            return None
+        if value < low:
+            self.fail(path, f"must be at least {low}, not {value}")
+            return None
+        if value > high:
+            self.fail(path, f"{value} is an absurd size{what}; the most this tool accepts is {high:,}")
+            return None
+        return value
+
+    def number(self, obj: dict, key: str, path: str, *, required: bool, high: float) -> float | None:
+        """A positive finite number no larger than ``high``."""
+        if key not in obj or obj[key] is None:
+            if required:
+                self.fail(path, "is required")
+            return None
+        value = obj[key]
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            self.fail(path, f"must be a number, not {_type_name(value)}")
+            return None
+        if not math.isfinite(value) or value <= 0:
+            self.fail(path, f"must be a positive number, not {value}")
+            return None
+        if value > high:
+            self.fail(path, f"{value} is an absurd size; the most this tool accepts is {high:,}")
+            return None
+        return float(value)
+
+    def obj(self, value: Any, path: str) -> dict | None:
+        if not isinstance(value, dict):
+            self.fail(path, f"must be an object, not {_type_name(value)}")
+            return None
+        return value
+
+
+def parse_design(raw: object) -> DesignIn:
+    """Turn a design/v1 document (parsed JSON) into a DesignIn, or raise DesignInputError naming every bad field."""
+    c = _Checker()
+    doc = c.obj(raw, ROOT)
+    if doc is None:
+        raise DesignInputError(c.errors)
+
+    if "schema" not in doc:
+        c.fail("schema", f'is required and must be "{SCHEMA}"')
+    elif doc["schema"] != SCHEMA:
+        c.fail("schema", f'must be "{SCHEMA}", not {doc["schema"]!r}')
+
+    name = c.string(doc, "name", "name", required=False, default="") or ""
+    workload = _workload(c, doc.get("workload"))
+    groups = _node_groups(c, doc)
+    fabric = _fabric(c, doc.get("fabric"))
+
+    if c.errors:
+        raise DesignInputError(c.errors)
+    return DesignIn(name=name, workload=workload, node_groups=groups, fabric=fabric)
+
+
+def _workload(c: _Checker, raw: Any) -> WorkloadIn | None:
+    if raw is None:
+        return None
+    w = c.obj(raw, "workload")
+    if w is None:
+        return None
+    kind = c.choice(w, "kind", "workload.kind", WORKLOAD_KINDS, required=True)
+    params = c.number(
+        w, "model_parameters_billion", "workload.model_parameters_billion", required=True, high=MAX_PARAMS_BILLION
+    )
+    if kind is None or params is None:
+        return None
+    return WorkloadIn(kind=kind, model_parameters_billion=params)
+
+
+def _node_groups(c: _Checker, doc: dict) -> tuple[NodeGroupIn, ...]:
+    raw = doc.get("node_groups")
+    if raw is None:
+        c.fail("node_groups", "is required: one or more node groups")
+        return ()
+    if not isinstance(raw, list):
+        c.fail("node_groups", f"must be a list, not {_type_name(raw)}")
+        return ()
+    if not raw:
+        c.fail("node_groups", "must hold at least one node group")
+        return ()
+    groups = []
+    for i, item in enumerate(raw):
+        path = f"node_groups[{i}]"
+        g = c.obj(item, path)
+        if g is None:
+            continue
+        name = c.string(g, "name", f"{path}.name", required=False, default=f"group {i + 1}") or f"group {i + 1}"
+        count = c.integer(g, "count", f"{path}.count", required=True, low=1, high=MAX_NODES, what=" for a node count")
+        server = c.string(g, "server", f"{path}.server", required=True)
+        components = _components(c, g.get("components"), path)
+        if count is not None and server is not None and components is not None:
+            groups.append(NodeGroupIn(name=name, count=count, server=server, components=components))
+    total = sum(g.count for g in groups)
+    if total > MAX_NODES:
+        c.fail(
+            "node_groups", f"{total:,} nodes in total is an absurd size; the most this tool accepts is {MAX_NODES:,}"
+        )
+    return tuple(groups)
+
+
+def _components(c: _Checker, raw: Any, group_path: str) -> tuple[ComponentIn, ...] | None:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        c.fail(f"{group_path}.components", f"must be a list, not {_type_name(raw)}")
+        return None
+    out: list[ComponentIn] = []
+    ok = True
+    for j, item in enumerate(raw):
+        path = f"{group_path}.components[{j}]"
+        comp = c.obj(item, path)
+        if comp is None:
+            ok = False
+            continue
+        part = c.string(comp, "part", f"{path}.part", required=True)
+        quantity = c.integer(
+            comp, "quantity", f"{path}.quantity", required=True, low=1, high=MAX_QUANTITY, what=" for one node"
+        )
+        role = c.choice(comp, "role", f"{path}.role", ROLES)
+        slots = _slots(c, comp.get("slots"), f"{path}.slots", quantity)
+        if part is None or quantity is None or slots is False:
+            ok = False
+            continue
+        out.append(ComponentIn(part=part, quantity=quantity, role=role, slots=slots))
+    return tuple(out) if ok else None
+
+
+def _slots(c: _Checker, raw: Any, path: str, quantity: int | None) -> tuple[str, ...] | None | bool:
+    """None: not given (the engine places the parts). False: bad."""
+    if raw is None:
+        return None
+    if not isinstance(raw, list):
+        c.fail(path, f"must be a list of slot names, not {_type_name(raw)}")
+        return False
+    bad = False
+    for k, name in enumerate(raw):
+        if not isinstance(name, str) or not name.strip():
+            c.fail(f"{path}[{k}]", f"must be a slot name (a non-empty string), not {_type_name(name)}")
+            bad = True
+    if bad:
+        return False
+    if quantity is not None and len(raw) != quantity:
+        c.fail(path, f"names {len(raw)} slots for a quantity of {quantity}; give one slot per part")
+        return False
+    return tuple(raw)
+
+
+def _fabric(c: _Checker, raw: Any) -> FabricIn | None:
+    if raw is None:
+        return None
+    f = c.obj(raw, "fabric")
+    if f is None:
+        return None
+    errors_before = len(c.errors)
+    switch = c.string(f, "switch", "fabric.switch", required=True)
+    ratio = c.string(f, "oversubscription", "fabric.oversubscription", required=False, default="1:1") or "1:1"
+    m = _RATIO.match(ratio)
+    if m is None or int(m.group(1)) == 0 or int(m.group(2)) == 0:
+        c.fail("fabric.oversubscription", f"must look like 1:1 or 2:1 (two whole numbers above 0), not {ratio!r}")
+    topology = c.choice(f, "topology", "fabric.topology", TOPOLOGIES, default="rail-optimized")
+    hca = c.string(f, "hca", "fabric.hca", required=False)
+    rails = c.integer(f, "rails", "fabric.rails", required=False, low=1, high=MAX_QUANTITY, what=" for rails")
+    rack = _rack(c, f.get("rack"))
+    if len(c.errors) > errors_before or switch is None:
+        return None
+    return FabricIn(
+        switch=switch, oversubscription=ratio, topology=topology or "rail-optimized", hca=hca, rails=rails, rack=rack
+    )
+
+
+def _rack(c: _Checker, raw: Any) -> RackIn:
+    if raw is None:
+        return RackIn()
+    r = c.obj(raw, "fabric.rack")
+    if r is None:
+        return RackIn()
+    nodes = c.integer(
+        r,
+        "nodes_per_rack",
+        "fabric.rack.nodes_per_rack",
+        required=False,
+        low=1,
+        high=MAX_QUANTITY,
+        what=" for one rack",
+    )
+    distances = {
+        key: c.number(r, key, f"fabric.rack.{key}", required=False, high=MAX_DISTANCE_M)
+        for key in ("in_rack_m", "node_to_leaf_m", "leaf_to_spine_m", "spine_to_core_m")
+    }
+    return RackIn(nodes_per_rack=nodes, **distances)
+
+
+# --- references -------------------------------------------------------------------------------------------
+
+_ARTICLE = {"adapter": "an adapter", "other": "another kind of part"}
+
+
+def _kind(spec: PartSpec) -> str:
+    cat = str(spec.category)
+    return _ARTICLE.get(cat, f"a {cat}")
+
+
+def describe_misuse(spec: PartSpec, expected: str) -> str:
+    """ "'MQM9700-NS2F' is a switch, not a server"."""
+    return f"{spec.part_number!r} is {_kind(spec)}, not {expected}"
+
+
+def component_misuse(spec: PartSpec) -> str | None:
+    """Why this part cannot be a node component, or None if it can.
+
+    Components are GPUs, adapters, NVLink bridges and other in-node parts. Servers and switches are not; cables
+    and optics are chosen by the fabric plan, not listed per node.
+    """
+    if isinstance(spec, (GpuSpec, AdapterSpec, BridgeSpec)):
+        return None
+    if isinstance(spec, (ServerSpec, SwitchSpec)):
+        return f"{describe_misuse(spec, 'a node component')}; list it as a node group's server or as fabric.switch"
+    if isinstance(spec, MediaSpec):
+        return f"{describe_misuse(spec, 'a node component')}; cables and optics come from the fabric plan"
+    return None
+
+
+def check_references(design: DesignIn, catalog: CatalogView) -> None:
+    """Raise DesignInputError for unknown part numbers and parts used where another kind belongs."""
+    errors: dict[str, str] = {}
+
+    def unknown(pn: str) -> str:
+        return f"unknown part number {pn!r}: not in catalogue {catalog.version}"
+
+    for i, group in enumerate(design.node_groups):
+        path = f"node_groups[{i}].server"
+        spec = catalog.get(group.server)
+        if spec is None:
+            errors[path] = unknown(group.server)
+        elif not isinstance(spec, ServerSpec):
+            errors[path] = describe_misuse(spec, "a server")
+        for j, comp in enumerate(group.components):
+            path = f"node_groups[{i}].components[{j}].part"
+            spec = catalog.get(comp.part)
+            if spec is None:
+                errors[path] = unknown(comp.part)
+            elif (why := component_misuse(spec)) is not None:
+                errors[path] = why
+    if design.fabric is not None:
+        spec = catalog.get(design.fabric.switch)
+        if spec is None:
+            errors["fabric.switch"] = unknown(design.fabric.switch)
+        elif not isinstance(spec, SwitchSpec):
+            errors["fabric.switch"] = describe_misuse(spec, "a switch")
+        if design.fabric.hca is not None:
+            spec = catalog.get(design.fabric.hca)
+            if spec is None:
+                errors["fabric.hca"] = unknown(design.fabric.hca)
+            elif not isinstance(spec, AdapterSpec):
+                errors["fabric.hca"] = describe_misuse(spec, "an adapter (HCA)")
+    if errors:
+        raise DesignInputError(errors)

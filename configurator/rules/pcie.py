@@ -1,0 +1,735 @@
+"""PCIe slot placement and the PCIe rules: fit, free slots, link bandwidth, PCIe-switch uplinks, GPU locality.
+
+Placement runs once per node group (never per node): every node of a group is built the same.
+
+PCIe bandwidth per lane and direction, in GB/s (fabric.md §5; Linux ``PCIE_SPEED2MBS_ENC``):
+  Gen3  8 GT/s x 128/130 / 8 = 0.985
+  Gen4 16 GT/s x 128/130 / 8 = 1.969
+  Gen5 32 GT/s x 128/130 / 8 = 3.938
+  Gen6 64 GT/s PAM4, FLIT mode: 8 GB/s raw x 242/256 (FLIT payload share) = 7.563
+A card needs ports x speed_gbps / 8 GB/s per direction: NDR 400 = 50 GB/s; PCIe 4.0 x16 = 31.5 GB/s, so an NDR
+card in a Gen4 x16 slot is capped at about 252 Gb/s ([CX7-SPEC]: "a Gen4 x16 slot sustains only about 200G"
+in practice, after protocol overhead).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import fmt
+from .catalogue import Code, finding
+from .context import GroupContext, Part
+from .findings import Finding
+from .specs import CARD_FITS, AdapterSpec, CardForm, GpuSpec, Role, ServerSpec, SlotForm, SlotSpec
+
+PCIE_GBYTES_PER_LANE: dict[int, float] = {1: 0.25, 2: 0.5, 3: 0.985, 4: 1.969, 5: 3.938, 6: 7.563}
+
+FORM_EN = {
+    SlotForm.LP: "low-profile",
+    SlotForm.FHHL: "full-height half-length (FHHL)",
+    SlotForm.FHFL: "full-height full-length (FHFL)",
+    SlotForm.OCP3: "OCP 3.0",
+    SlotForm.INTEGRATED: "integrated",
+    None: "unknown-size",
+}
+FORM_NL = {
+    SlotForm.LP: "low-profile",
+    SlotForm.FHHL: "full-height half-length (FHHL)",
+    SlotForm.FHFL: "full-height full-length (FHFL)",
+    SlotForm.OCP3: "OCP 3.0",
+    SlotForm.INTEGRATED: "ingebouwde",
+    None: "onbekende",
+}
+CARD_EN = {
+    CardForm.HHHL: "half-height (HHHL)",
+    CardForm.FHHL: "full-height (FHHL)",
+    CardForm.FHFL: "full-length (FHFL)",
+    CardForm.OCP3: "OCP 3.0",
+    None: "unknown-size",
+}
+CARD_NL = {
+    CardForm.HHHL: "half-height (HHHL)",
+    CardForm.FHHL: "full-height (FHHL)",
+    CardForm.FHFL: "full-length (FHFL)",
+    CardForm.OCP3: "OCP 3.0",
+    None: "onbekende",
+}
+_TIGHTNESS = {SlotForm.LP: 0, SlotForm.OCP3: 0, SlotForm.FHHL: 1, SlotForm.FHFL: 2, None: 3}
+# Most constrained cards first, so the greedy placement fills the nested slot sizes optimally.
+_CARD_RANK = {CardForm.FHFL: 1, CardForm.FHHL: 2, CardForm.OCP3: 3, CardForm.HHHL: 4, None: 5}
+_ROLE_RANK = {"gpu": 0, Role.COMPUTE: 0, Role.STORAGE: 1, Role.MANAGEMENT: 2}
+
+
+def link_gbytes(gen: int | None, lanes: int | None) -> float | None:
+    """GB/s per direction of a PCIe link, or None when the generation or width is unknown."""
+    if gen is None or lanes is None or gen not in PCIE_GBYTES_PER_LANE:
+        return None
+    return PCIE_GBYTES_PER_LANE[gen] * lanes
+
+
+def card_need_gbytes(spec: AdapterSpec) -> float | None:
+    """What an adapter's ports can push, GB/s per direction: ports x Gb/s / 8."""
+    if spec.speed_gbps is None:
+        return None
+    return spec.ports * spec.speed_gbps / 8
+
+
+@dataclass
+class SlotState:
+    spec: SlotSpec
+    position: int
+    part: Part | None = None
+    rail: int | None = None
+    unverified_fit: bool = False
+
+    @property
+    def usable(self) -> bool:
+        return self.spec.form != SlotForm.INTEGRATED
+
+
+def fits(card: CardForm | None, slot: SlotForm | None) -> bool | None:
+    """True/False when both sizes are known; None when either is unknown (allowed, but flagged)."""
+    if slot == SlotForm.INTEGRATED:
+        return False
+    if card is None or slot is None:
+        return None
+    return slot in CARD_FITS[card]
+
+
+def effective_link(spec: AdapterSpec, slot: SlotSpec) -> float | None:
+    """GB/s per direction the card gets in the slot: the lower generation and the narrower width of the two."""
+    if None in (spec.host_pcie_gen, spec.host_lanes, slot.pcie_gen, slot.lanes):
+        return None
+    return link_gbytes(min(spec.host_pcie_gen, slot.pcie_gen), min(spec.host_lanes, slot.lanes))
+
+
+def _card_form(part: Part) -> CardForm | None:
+    return part.spec.form
+
+
+@dataclass
+class Placement:
+    slots: list[SlotState]
+    unplaced: list[dict]
+
+    def to_dict(self, ctx: GroupContext) -> dict:
+        server = ctx.server
+        return {
+            "group": ctx.group.name,
+            "node_group": ctx.index,
+            "server": ctx.group.server,
+            "slots_known": bool(server and server.slots_known),
+            "slots_complete": bool(server and server.slots_complete),
+            "integrated_nics": server.integrated_nics if server else 0,
+            "slots": [
+                {
+                    "slot": s.spec.name,
+                    "part": s.part.spec.part_number if s.part else None,
+                    "component": s.part.path if s.part else None,
+                    "role": s.part.role if s.part else None,
+                    "rail": s.rail,
+                    "form": str(s.spec.form) if s.spec.form else None,
+                    "pcie_gen": s.spec.pcie_gen,
+                    "lanes": s.spec.lanes,
+                    "gpus": list(s.spec.gpus),
+                    "cpu_socket": s.spec.cpu_socket,
+                    "pcie_switch": s.spec.pcie_switch,
+                    "for_gpu": s.spec.for_gpu,
+                    "usable": s.usable,
+                }
+                for s in self.slots
+            ],
+            "unplaced": self.unplaced,
+        }
+
+
+def place_group(ctx: GroupContext, findings: list[Finding]) -> Placement:
+    """Place every GPU card and adapter of one node into the server's slots, and check the result.
+
+    Rule (issue "PCIe slot placement"): explicit ``slots`` are checked (unknown name, used twice, does not fit);
+    the rest are placed automatically, most constrained first: PCIe GPU cards into ``for_gpu`` slots, compute
+    NICs into the slots local to a GPU (same PCIe switch, so GPUDirect RDMA stays local) in GPU order, one NIC
+    per GPU on its own rail, storage and management adapters into the other slots first.
+    """
+    server = ctx.server
+    assert server is not None
+    slots = [SlotState(spec, i) for i, spec in enumerate(server.slots)]
+    placement = Placement(slots=slots, unplaced=[])
+
+    cards: list[Part] = []
+    for part in ctx.adapters:
+        if server.integrated_nics > 0 and part.role == Role.COMPUTE:
+            findings.append(_integrated_nics(ctx, part))
+            placement.unplaced.append(_unplaced(part, part.quantity, "compute NICs are integrated in this server"))
+            continue
+        cards.append(part)
+    for part in ctx.gpu_cards:
+        if server.accepts and part.spec.part_number not in server.accepts:
+            placement.unplaced.append(_unplaced(part, part.quantity, "GPU not supported by this server"))
+            continue
+        cards.append(part)
+    if not cards:
+        return placement
+    if not server.slots_known:
+        findings.append(_slots_unknown(ctx, cards))
+        placement.unplaced.extend(_unplaced(p, p.quantity, "slot list unknown") for p in cards)
+        return placement
+
+    by_name = {s.spec.name: s for s in slots}
+    remaining: dict[int, int] = {}  # part index in cards -> units still to place automatically
+    for k, part in enumerate(cards):
+        explicit = part.comp.slots[: part.quantity] if part.comp.slots else ()
+        if explicit:
+            _place_explicit(ctx, part, explicit, by_name, placement, findings)
+        remaining[k] = part.quantity - len(explicit)
+
+    overflow: list[tuple[Part, int]] = []
+    order = sorted(
+        range(len(cards)),
+        key=lambda k: (
+            0 if isinstance(cards[k].spec, GpuSpec) else _CARD_RANK[_card_form(cards[k])],
+            _ROLE_RANK.get(cards[k].role, 3),
+            k,
+        ),
+    )
+    for k in order:
+        part, left = cards[k], remaining[k]
+        if left <= 0:
+            continue
+        candidates = sorted(
+            (s for s in slots if s.part is None and fits(_card_form(part), s.spec.form) is not False),
+            key=lambda s: _preference(part, s),
+        )
+        for slot in candidates[:left]:
+            slot.part = part
+            slot.unverified_fit = fits(_card_form(part), slot.spec.form) is None
+        placed = min(left, len(candidates))
+        if placed < left:
+            overflow.append((part, left - placed))
+            placement.unplaced.append(_unplaced(part, left - placed, "no free slot it fits"))
+
+    _assign_rails(slots)
+    n_gpu_cards = sum(p.quantity for p in cards if isinstance(p.spec, GpuSpec))
+    if server.max_gpu_cards is not None and n_gpu_cards > server.max_gpu_cards:
+        overflow = [(p, n) for p, n in overflow if not isinstance(p.spec, GpuSpec)]  # GPU_TOO_MANY says it
+    if overflow:
+        findings.append(_no_free_slot(ctx, server, cards, overflow))
+    findings.extend(_form_unknown(ctx, slots))
+    findings.extend(_not_gpu_local(ctx, slots))
+    findings.extend(_link_findings(ctx, slots))
+    findings.extend(_switch_uplinks(ctx, server, slots))
+    return placement
+
+
+def _preference(part: Part, slot: SlotState) -> tuple:
+    """Lower is better: a verified fit; GPU slots for GPU cards only; compute NICs next to a GPU (in GPU order,
+    so NIC i lands by GPU i), storage and management away from the GPUs; the tightest slot that fits."""
+    spec = slot.spec
+    is_gpu = isinstance(part.spec, GpuSpec)
+    unverified = fits(_card_form(part), spec.form) is None
+    gpu_slot_mismatch = spec.for_gpu != is_gpu
+    if is_gpu:
+        locality = 0
+    elif part.role == Role.COMPUTE:
+        locality = 0 if spec.gpus else 1
+    else:
+        locality = 1 if spec.gpus else 0
+    first_gpu = min(spec.gpus) if spec.gpus else 1 << 20
+    return (unverified, gpu_slot_mismatch, locality, _TIGHTNESS.get(spec.form, 3), first_gpu, slot.position)
+
+
+def _assign_rails(slots: list[SlotState]) -> None:
+    """Rail i is the compute NIC next to GPU i (fabric.md §0.1: NIC i of every node goes to the leaf of rail i)."""
+    compute = [s for s in slots if s.part is not None and s.part.role == Role.COMPUTE]
+    compute.sort(key=lambda s: (min(s.spec.gpus) if s.spec.gpus else 1 << 20, s.position))
+    for rail, slot in enumerate(compute):
+        slot.rail = rail
+
+
+def _place_explicit(
+    ctx: GroupContext,
+    part: Part,
+    names: tuple[str, ...],
+    by_name: dict[str, SlotState],
+    placement: Placement,
+    findings: list[Finding],
+) -> None:
+    """Check an explicit placement: each named slot must exist, be free, and take the card."""
+    unknown, taken, misfit = [], [], []
+    for name in names:
+        slot = by_name.get(name)
+        if slot is None:
+            unknown.append(name)
+        elif slot.part is not None:
+            taken.append((name, slot.part))
+        elif fits(_card_form(part), slot.spec.form) is False:
+            misfit.append(slot)
+        else:
+            slot.part = part
+            slot.unverified_fit = fits(_card_form(part), slot.spec.form) is None
+    server = ctx.server
+    pn = part.spec.part_number
+    if unknown:
+        have = ", ".join(by_name) or "none"
+        listed = ", ".join(unknown)
+        findings.append(
+            finding(
+                Code.PCIE_UNKNOWN_SLOT,
+                f"{part.path}.slots",
+                fmt.text(
+                    f"{ctx.group.server} has no slot named {listed}; its slots are {have}.",
+                    f"{ctx.group.server} heeft geen slot met de naam {listed}; de slots heten {have}.",
+                ),
+                fmt.text(
+                    "Pick slot names from the server's slot list, or leave slots out and let us place the card.",
+                    "Kies slotnamen uit de slotlijst van de server, of laat slots weg zodat wij de kaart plaatsen.",
+                ),
+                slots=unknown,
+            )
+        )
+        placement.unplaced.append(_unplaced(part, len(unknown), "no such slot"))
+    if taken:
+        desc_en = "; ".join(f"{name} already holds {holder.spec.part_number} ({holder.path})" for name, holder in taken)
+        desc_nl = "; ".join(f"in {name} zit al {holder.spec.part_number} ({holder.path})" for name, holder in taken)
+        findings.append(
+            finding(
+                Code.PCIE_SLOT_USED_TWICE,
+                f"{part.path}.slots",
+                fmt.text(
+                    f"{pn} is placed in a slot that is already used: {desc_en}.",
+                    f"{pn} staat in een slot dat al bezet is: {desc_nl}.",
+                ),
+                fmt.text("Give every card its own slot.", "Geef elke kaart een eigen slot."),
+                slots=[name for name, _ in taken],
+            )
+        )
+        placement.unplaced.append(_unplaced(part, len(taken), "slot already used"))
+    if misfit:
+        names_text = ", ".join(s.spec.name for s in misfit)
+        form = misfit[0].spec.form
+        card = _card_form(part)
+        allowed = sorted(str(f) for f in CARD_FITS[card]) if card else []
+        findings.append(
+            finding(
+                Code.PCIE_CARD_DOES_NOT_FIT,
+                f"{part.path}.slots",
+                fmt.text(
+                    f"{pn} is a {CARD_EN[card]} card; it does not fit the {FORM_EN[form]} slot {names_text} "
+                    f"of {server.part_number}.",
+                    f"{pn} is een {CARD_NL[card]} kaart; die past niet in het {FORM_NL[form]} slot {names_text} "
+                    f"van {server.part_number}.",
+                ),
+                fmt.text(
+                    f"Choose a {' or '.join(allowed)} slot, or leave slots out and let us place the card.",
+                    f"Kies een {' of '.join(allowed)}-slot, of laat slots weg zodat wij de kaart plaatsen.",
+                ),
+                slots=[s.spec.name for s in misfit],
+            )
+        )
+        placement.unplaced.append(_unplaced(part, len(misfit), "does not fit the chosen slot"))
+
+
+def _unplaced(part: Part, quantity: int, reason: str) -> dict:
+    return {"part": part.spec.part_number, "component": part.path, "quantity": quantity, "reason": reason}
+
+
+def _integrated_nics(ctx: GroupContext, part: Part) -> Finding:
+    """Rule: a server with integrated compute NICs (ServerSpec.integrated_nics, SYS-822GS-NB3RT: 8x ConnectX-8,
+    one per GPU) has no slots for compute adapters. Source: [DIST-PM], [MLCT-822NB3]."""
+    server = ctx.server
+    speed = server.integrated_nic_speed_gbps
+    speed_en = f"{speed} Gb/s " if speed else ""
+    n_free = sum(1 for s in server.slots if s.form != SlotForm.INTEGRATED)
+    return finding(
+        Code.PCIE_INTEGRATED_NICS,
+        part.path,
+        fmt.text(
+            f"{server.part_number} has {server.integrated_nics} integrated {speed_en}compute NICs, one per GPU; "
+            f"its {n_free} expansion {fmt.plural(n_free, 'slot is', 'slots are')} for storage or management, "
+            f"so the {part.quantity} {part.spec.part_number} compute adapters have nowhere to go.",
+            f"{server.part_number} heeft {server.integrated_nics} ingebouwde {speed_en}compute-NIC's, één per "
+            f"GPU; {fmt.plural(n_free, 'het', 'de')} {n_free} uitbreidingsslot{fmt.plural(n_free, '', 's')} "
+            f"{fmt.plural(n_free, 'is', 'zijn')} voor storage of beheer, dus de {part.quantity} "
+            f"{part.spec.part_number} compute-adapters kunnen nergens heen.",
+        ),
+        fmt.text(
+            "Remove the compute adapters: the built-in NICs connect to the compute fabric. For a storage "
+            "network, give the adapter the role storage.",
+            "Verwijder de compute-adapters: de ingebouwde NIC's sluiten aan op de compute-fabric. Voor een "
+            "storagenetwerk geef je de adapter de rol storage.",
+        ),
+        integrated_nics=server.integrated_nics,
+        adapters=part.quantity,
+        free_slots=n_free,
+    )
+
+
+def _slots_unknown(ctx: GroupContext, cards: list[Part]) -> Finding:
+    """Rule: a server without a sourced slot list (slots_known False) cannot have its placement verified; say
+    so, and raise no slot errors. Source: hardware.md §5 (slot lists not found for SYS-821GE-TNHR and others)."""
+    n = sum(p.quantity for p in cards)
+    pn = ctx.group.server
+    return finding(
+        Code.PCIE_SLOTS_UNKNOWN,
+        f"{ctx.path}.server",
+        fmt.text(
+            f"We have no verified slot list for {pn}, so we cannot check where the {n} "
+            f"{fmt.plural(n, 'card', 'cards')} go or whether they fit.",
+            f"Voor {pn} hebben we geen geverifieerde slotindeling, dus we kunnen niet controleren waar de "
+            f"{n} {fmt.plural(n, 'kaart', 'kaarten')} komen of ze passen.",
+        ),
+        fmt.text(
+            "Check the placement against the Supermicro datasheet before quoting.",
+            "Controleer de plaatsing met de Supermicro-datasheet voordat je offreert.",
+        ),
+        cards=n,
+    )
+
+
+def slot_summary(server: ServerSpec) -> tuple[str, str]:
+    """'8 low-profile PCIe 5.0 x16 slots and 2 full-height ... slots' in English and Dutch."""
+    groups: dict[tuple, int] = {}
+    for s in server.slots:
+        if s.form == SlotForm.INTEGRATED:
+            continue
+        key = (s.form, s.pcie_gen, s.lanes, s.for_gpu)
+        groups[key] = groups.get(key, 0) + 1
+    en, nl = [], []
+    for (form, gen, lanes, for_gpu), n in groups.items():
+        gpu_en = " GPU" if for_gpu else ""
+        gpu_nl = "GPU-" if for_gpu else ""
+        en.append(f"{n} {FORM_EN[form]} {fmt.pcie_en(gen, lanes)}{gpu_en} {fmt.plural(n, 'slot', 'slots')}")
+        nl.append(f"{n} {FORM_NL[form]} {fmt.pcie_nl(gen, lanes)}-{gpu_nl}{fmt.plural(n, 'slot', 'slots')}")
+    if not en:
+        return "no expansion slots", "geen uitbreidingsslots"
+    join_en = ", ".join(en[:-1]) + (" and " if len(en) > 1 else "") + en[-1]
+    join_nl = ", ".join(nl[:-1]) + (" en " if len(nl) > 1 else "") + nl[-1]
+    return join_en, join_nl
+
+
+def _count_word(n: int) -> tuple[str, str]:
+    return ("one", "één") if n == 1 else (str(n), str(n))
+
+
+def _no_free_slot(
+    ctx: GroupContext, server: ServerSpec, cards: list[Part], overflow: list[tuple[Part, int]]
+) -> Finding:
+    """Rule: every card needs a free slot it physically fits (specs.CARD_FITS: a full-height card does not fit a
+    low-profile slot; an OCP card only an OCP bay). Source: PCI-SIG CEM / OCP 3.0; slot lists hardware.md §1b."""
+    summary_en, summary_nl = slot_summary(server)
+    usable = sum(1 for s in server.slots if s.form != SlotForm.INTEGRATED)
+    total = sum(p.quantity for p in cards)
+    excess = sum(n for _, n in overflow)
+    all_adapters = all(isinstance(p.spec, AdapterSpec) for p in cards)
+    noun_en = "adapters" if all_adapters else "cards"
+    noun_nl = "adapters" if all_adapters else "kaarten"
+    first = overflow[0][0]
+    if total > usable:
+        msg_en = f"{server.part_number} has {summary_en}; {total} {noun_en} need one each."
+        msg_nl = f"{server.part_number} heeft {summary_nl}; {total} {noun_nl} hebben er elk één nodig."
+        w_en, w_nl = _count_word(total - usable)
+        one = total - usable == 1
+        fix_en = f"Remove {w_en} {noun_en[:-1] if one else noun_en}, or choose a server with more slots."
+        noun_one_nl = "adapter" if all_adapters else "kaart"
+        fix_nl = f"Verwijder {w_nl} {noun_one_nl if one else noun_nl}, of kies een server met meer slots."
+    else:
+        usable_slots = [x for x in server.slots if x.form != SlotForm.INTEGRATED]
+        sent_en, sent_nl = [], []
+        for p, n in overflow:
+            form = _card_form(p)
+            fit_n = sum(1 for x in usable_slots if fits(form, x.form) is not False)
+            article = "an" if CARD_EN[form][0] in "aeiouOU" else "a"
+            if fit_n == 0:
+                sent_en.append(f"{p.spec.part_number} is {article} {CARD_EN[form]} card and none of them takes it.")
+                sent_nl.append(f"{p.spec.part_number} is een {CARD_NL[form]} kaart en past in geen daarvan.")
+                continue
+            sent_en.append(
+                f"{p.spec.part_number} is {article} {CARD_EN[form]} card that fits only {fit_n} of them, "
+                f"so {n} of the {p.quantity} {fmt.plural(n, 'has', 'have')} no slot."
+            )
+            sent_nl.append(
+                f"{p.spec.part_number} is een {CARD_NL[form]} kaart die maar in {fit_n} daarvan past, dus "
+                f"{n} van de {p.quantity} {fmt.plural(n, 'heeft', 'hebben')} geen slot."
+            )
+        msg_en = f"{server.part_number} has {summary_en}. " + " ".join(sent_en)
+        msg_nl = f"{server.part_number} heeft {summary_nl}. " + " ".join(sent_nl)
+        if any(_card_form(p) == CardForm.OCP3 for p, _ in overflow):
+            fix_en = "Choose the PCIe (HHHL) version of the card, or a server with an OCP 3.0 bay."
+            fix_nl = "Kies de PCIe-uitvoering (HHHL) van de kaart, of een server met een OCP 3.0-bay."
+        else:
+            fix_en = (
+                "Choose the low-profile (HHHL) version of the card, fewer full-height cards, or a server with "
+                "more full-height slots."
+            )
+            fix_nl = (
+                "Kies de low-profile (HHHL) uitvoering van de kaart, minder full-height kaarten, of een server "
+                "met meer full-height slots."
+            )
+    if not server.slots_complete:
+        msg_en += (
+            " Our slot list for this chassis may be incomplete, so other positions are unverified; "
+            "check the datasheet before ruling it out."
+        )
+        msg_nl += (
+            " Onze slotlijst van dit chassis is mogelijk onvolledig, dus andere posities zijn niet "
+            "geverifieerd; controleer de datasheet voordat je hem afschrijft."
+        )
+    return finding(
+        Code.PCIE_NO_FREE_SLOT,
+        first.path,
+        fmt.text(msg_en, msg_nl),
+        fmt.text(fix_en, fix_nl),
+        slots=usable,
+        cards=total,
+        unplaced=excess,
+    )
+
+
+def _form_unknown(ctx: GroupContext, slots: list[SlotState]) -> list[Finding]:
+    """Rule: where a card's or slot's size is not sourced, the fit is placed but not verified: say so, never
+    guess. Source: hardware.md §5 (e.g. the form factor of MCX653105A-HDAT is unknown)."""
+    by_part: dict[str, list[SlotState]] = {}
+    for s in slots:
+        if s.part is not None and s.unverified_fit:
+            by_part.setdefault(s.part.path, []).append(s)
+    out = []
+    for path, taken in by_part.items():
+        part = taken[0].part
+        names = ", ".join(s.spec.name for s in taken)
+        what_en = "card size" if _card_form(part) is None else "slot size"
+        what_nl = "kaartformaat" if _card_form(part) is None else "slotformaat"
+        out.append(
+            finding(
+                Code.PCIE_FORM_UNKNOWN,
+                path,
+                fmt.text(
+                    f"{part.spec.part_number} is placed in {names}, but the {what_en} is unknown, so we cannot "
+                    f"confirm it fits.",
+                    f"{part.spec.part_number} staat in {names}, maar het {what_nl} is onbekend; we kunnen niet "
+                    f"bevestigen dat hij past.",
+                ),
+                fmt.text(
+                    "Check the card's bracket and length against the slot before quoting.",
+                    "Controleer bracket en lengte van de kaart tegen het slot voordat je offreert.",
+                ),
+                slots=[s.spec.name for s in taken],
+            )
+        )
+    return out
+
+
+def _not_gpu_local(ctx: GroupContext, slots: list[SlotState]) -> list[Finding]:
+    """Rule: a compute NIC belongs in a slot behind the same PCIe switch as a GPU, so GPUDirect RDMA stays local;
+    on HGX systems one NIC per GPU, each on its own rail. Source: [DIST-PM] (SYS-822GS-NBRT: 8 LP slots "for
+    1:1 GPU-to-NIC networking"); fabric.md §0.1."""
+    if not ctx.gpus or not any(s.spec.gpus for s in slots):
+        return []
+    far: dict[str, list[SlotState]] = {}
+    for s in slots:
+        if s.part is not None and s.part.role == Role.COMPUTE and not s.spec.gpus:
+            far.setdefault(s.part.path, []).append(s)
+    out = []
+    for path, taken in far.items():
+        part = taken[0].part
+        n, names = len(taken), ", ".join(s.spec.name for s in taken)
+        free_local = sum(1 for s in slots if s.part is None and s.spec.gpus)
+        nic_nl = "compute-NIC zit" if n == 1 else "compute-NIC's zitten"
+        if free_local:
+            fix = fmt.text(
+                "Move the compute NICs to the free slots next to the GPUs (or leave slots out and let us place them).",
+                "Verplaats de compute-NIC's naar de vrije slots bij de GPU's (of laat slots weg zodat wij "
+                "ze plaatsen).",
+            )
+        else:
+            fix = fmt.text(
+                "Use one compute NIC per GPU; give extra adapters the role storage.",
+                "Gebruik één compute-NIC per GPU; geef extra adapters de rol storage.",
+            )
+        out.append(
+            finding(
+                Code.PCIE_NIC_NOT_GPU_LOCAL,
+                path,
+                fmt.text(
+                    f"{n} {part.spec.part_number} compute {fmt.plural(n, 'NIC sits', 'NICs sit')} in {names}, "
+                    f"with no GPU behind the same PCIe switch: GPUDirect RDMA traffic crosses the CPU instead of "
+                    f"staying local.",
+                    f"{n} {part.spec.part_number} {nic_nl} in {names}, zonder GPU achter dezelfde PCIe-switch: "
+                    f"GPUDirect RDMA-verkeer gaat dan via de CPU in plaats van lokaal te blijven.",
+                ),
+                fix,
+                slots=[s.spec.name for s in taken],
+            )
+        )
+    return out
+
+
+def _link_findings(ctx: GroupContext, slots: list[SlotState]) -> list[Finding]:
+    """Rule: a card in a slot of a lower PCIe generation or fewer lanes than it needs is capped at the slot's
+    bandwidth (NDR 400 needs 50 GB/s; Gen4 x16 gives 31.5 GB/s, so about 252 Gb/s); a Gen6 ConnectX-8 in a Gen5
+    slot likewise. Unknown generations or widths are reported as unknown, never guessed.
+    Source: fabric.md §5; [CX7-SPEC]; [CX8-ID], [DOCA-CX8] (Socket Direct 2x Gen5 for 800G)."""
+    out = []
+    done_unknown: set[str] = set()
+    reported: set[tuple] = set()
+    for s in slots:
+        part = s.part
+        if part is None or not isinstance(part.spec, AdapterSpec):
+            continue
+        spec = part.spec
+        need = card_need_gbytes(spec)
+        card_link = link_gbytes(spec.host_pcie_gen, spec.host_lanes)
+        slot_gen, slot_lanes = s.spec.pcie_gen, s.spec.lanes
+        if need is None or card_link is None or effective_link(spec, s.spec) is None:
+            if part.path not in done_unknown:
+                done_unknown.add(part.path)
+                out.append(_link_unknown(part, s))
+            continue
+        eff = effective_link(spec, s.spec)
+        key = (part.path, slot_gen, slot_lanes)
+        if eff >= need or eff >= card_link or key in reported:
+            continue
+        reported.add(key)
+        names = ", ".join(
+            x.spec.name for x in slots if x.part is part and (x.spec.pcie_gen, x.spec.lanes) == (slot_gen, slot_lanes)
+        )
+        out.append(_link_shortfall(part, spec, names, slot_gen, slot_lanes, need, eff))
+    return out
+
+
+def _link_unknown(part: Part, slot: SlotState) -> Finding:
+    spec = part.spec
+    need = card_need_gbytes(spec)
+    if need is not None:
+        n_en, n_nl = fmt.num(need, 1)
+        need_en, need_nl = f" (it needs {n_en} GB/s per direction)", f" (hij vraagt {n_nl} GB/s per richting)"
+    else:
+        need_en = need_nl = ""
+    return finding(
+        Code.PCIE_LINK_UNKNOWN,
+        part.path,
+        fmt.text(
+            f"The PCIe link of {spec.part_number} in {slot.spec.name} is unknown: slot "
+            f"{fmt.pcie_en(slot.spec.pcie_gen, slot.spec.lanes)}, card "
+            f"{fmt.pcie_en(spec.host_pcie_gen, spec.host_lanes)}. We cannot confirm it runs at full "
+            f"speed{need_en}.",
+            f"De PCIe-link van {spec.part_number} in {slot.spec.name} is onbekend: slot "
+            f"{fmt.pcie_nl(slot.spec.pcie_gen, slot.spec.lanes)}, kaart "
+            f"{fmt.pcie_nl(spec.host_pcie_gen, spec.host_lanes)}. We kunnen niet bevestigen dat hij op volle "
+            f"snelheid draait{need_nl}.",
+        ),
+        fmt.text(
+            "Check the slot's PCIe generation and width in the datasheet.",
+            "Controleer PCIe-generatie en -breedte van het slot in de datasheet.",
+        ),
+    )
+
+
+def _link_shortfall(
+    part: Part, spec: AdapterSpec, names: str, slot_gen: int, slot_lanes: int, need: float, eff: float
+) -> Finding:
+    need_en, need_nl = fmt.num(need, 1)
+    eff_en, eff_nl = fmt.num(eff, 1)
+    cap_en, cap_nl = fmt.num(eff * 8)
+    line_en, line_nl = fmt.num(spec.ports * spec.speed_gbps)
+    slot_en, slot_nl = fmt.pcie_en(slot_gen, slot_lanes), fmt.pcie_nl(slot_gen, slot_lanes)
+    card_en = fmt.pcie_en(spec.host_pcie_gen, spec.host_lanes)
+    gen6 = spec.host_pcie_gen >= 6 and slot_gen == 5
+    code = Code.PCIE_GEN6_IN_GEN5 if gen6 else Code.PCIE_LINK_BANDWIDTH
+    many = "," in names
+    label = f"{spec.part_number} ({spec.family})" if spec.family else spec.part_number
+    where_en = f"the {slot_en} slots {names} give" if many else f"the {slot_en} slot {names} gives"
+    where_nl = f"de {slot_nl}-slots {names} leveren" if many else f"het {slot_nl}-slot {names} levert"
+    msg_en = (
+        f"{label} is a {card_en} card; its {line_en} Gb/s need about {need_en} GB/s per direction, "
+        f"but {where_en} {eff_en} GB/s, so the link caps it at about {cap_en} Gb/s."
+    )
+    msg_nl = (
+        f"{label} is een {card_en}-kaart; {line_nl} Gb/s vraagt zo'n {need_nl} GB/s per richting, "
+        f"maar {where_nl} {eff_nl} GB/s, dus de link beperkt hem tot ongeveer {cap_nl} Gb/s."
+    )
+    if spec.socket_direct:
+        fix_en = (
+            f"Put it in a PCIe {spec.host_pcie_gen}.0 x{spec.host_lanes} slot, or use Socket Direct (a second "
+            f"x16 through the auxiliary card) for full speed."
+        )
+        fix_nl = (
+            f"Plaats hem in een PCIe {spec.host_pcie_gen}.0 x{spec.host_lanes}-slot, of gebruik Socket Direct "
+            f"(een tweede x16 via de hulpkaart) voor volle snelheid."
+        )
+    else:
+        fix_en = f"Put it in a PCIe {spec.host_pcie_gen}.0 x{spec.host_lanes} slot, or choose a slower card."
+        fix_nl = f"Plaats hem in een PCIe {spec.host_pcie_gen}.0 x{spec.host_lanes}-slot, of kies een tragere kaart."
+    return finding(
+        code,
+        part.path,
+        fmt.text(msg_en, msg_nl),
+        fmt.text(fix_en, fix_nl),
+        need_gbytes=round(need, 2),
+        link_gbytes=round(eff, 2),
+        cap_gbps=round(eff * 8),
+    )
+
+
+def _switch_uplinks(ctx: GroupContext, server: ServerSpec, slots: list[SlotState]) -> list[Finding]:
+    """Rule: the adapters behind one PCIe switch must not need more bandwidth than its uplink to the CPU gives.
+    GPU traffic to a NIC on the same switch is peer-to-peer and does not cross the uplink, so only adapters
+    count, each at the lesser of its line rate and its slot link. Source: PCIe arithmetic, fabric.md §5."""
+    out: list[Finding] = []
+    over: dict[tuple, list] = {}
+    for sw in server.pcie_switches:
+        behind = [
+            s
+            for s in slots
+            if s.spec.pcie_switch == sw.name and s.part is not None and isinstance(s.part.spec, AdapterSpec)
+        ]
+        if not behind:
+            continue
+        uplink = link_gbytes(sw.uplink_gen, sw.uplink_lanes)
+        needs: list[float] | None = []
+        for s in behind:
+            need = card_need_gbytes(s.part.spec)
+            if need is None:
+                needs = None
+                break
+            link = effective_link(s.part.spec, s.spec)
+            needs.append(min(need, link) if link is not None else need)
+        if uplink is None or needs is None:
+            continue  # unknown uplink or card speed: nothing sourced to compare; the slot rules report unknowns
+        total = sum(needs)
+        if total > uplink:
+            cards = ", ".join(sorted({x.part.spec.part_number for x in behind}))
+            over.setdefault((sw.uplink_gen, sw.uplink_lanes, round(total, 1), len(behind), cards), []).append(
+                (sw, behind[0].part.path, total, uplink)
+            )
+    for (gen, lanes, total, n_cards, cards), items in over.items():
+        names = ", ".join(sw.name for sw, _, _, _ in items)
+        uplink = items[0][3]
+        t_en, t_nl = fmt.num(total, 1)
+        u_en, u_nl = fmt.num(uplink, 1)
+        many = len(items) > 1
+        subject_en = f"PCIe switches {names} each have" if many else f"PCIe switch {names} has"
+        subject_nl = f"PCIe-switches {names} hebben elk" if many else f"PCIe-switch {names} heeft"
+        out.append(
+            finding(
+                Code.PCIE_SWITCH_UPLINK,
+                items[0][1],
+                fmt.text(
+                    f"{subject_en} a {fmt.pcie_en(gen, lanes)} uplink ({u_en} GB/s per direction), but the "
+                    f"{n_cards} adapters behind {'each' if many else 'it'} ({cards}) can move {t_en} GB/s; traffic "
+                    f"between those adapters and CPU memory will queue.",
+                    f"{subject_nl} een {fmt.pcie_nl(gen, lanes)}-uplink ({u_nl} GB/s per richting), maar de "
+                    f"{n_cards} adapters erachter ({cards}) kunnen {t_nl} GB/s verplaatsen; verkeer tussen die "
+                    f"adapters en het CPU-geheugen loopt dan vast in de wachtrij.",
+                ),
+                fmt.text(
+                    "Spread the adapters over slots behind different PCIe switches, or accept it if their traffic "
+                    "is GPU-to-NIC (GPUDirect) and stays below the uplink.",
+                    "Verdeel de adapters over slots achter verschillende PCIe-switches, of accepteer het als het "
+                    "verkeer GPU-naar-NIC (GPUDirect) is en onder de uplink blijft.",
+                ),
+                switches=[sw.name for sw, _, _, _ in items],
+                need_gbytes=total,
+                uplink_gbytes=round(uplink, 2),
+            )
+        )
+    return out

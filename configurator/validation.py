@@ -1,0 +1,64 @@
+"""Composes the node rules and the fabric planner into one validation result (contract design/v1).
+
+Pure: takes the parsed design and the catalogue view, returns plain data. Every door reaches it through
+configurator.services.design_validate, so the wizard, the API, the CLI and the quote task never disagree.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from configurator.fabric.check import check_design_fabric
+from configurator.rules.context import resolve_group
+from configurator.rules.design import DesignIn
+from configurator.rules.engine import validate_nodes
+from configurator.rules.findings import SEVERITY_ORDER, Finding, Severity
+from configurator.rules.specs import CatalogView
+
+
+def design_hash(document: Any) -> str:
+    """A stable hash of the design document (canonical JSON), printed on quote receipts."""
+    canonical = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _fabric_inputs(design: DesignIn, catalog: CatalogView) -> dict[str, Any]:
+    """The fabric's view of the nodes: the GPU groups (or all groups) and their compute NICs."""
+    scratch: list[Finding] = []
+    groups = [resolve_group(i, g, catalog, scratch) for i, g in enumerate(design.node_groups)]
+    gpu_groups = [g for g in groups if g.gpus_per_node > 0] or groups
+    nodes = sum(g.group.count for g in gpu_groups)
+    nics = max((g.compute_nics_per_node for g in gpu_groups), default=0)
+    nic = next((p.spec for g in gpu_groups for p in g.compute_adapters), None)
+    gpus = max((g.gpus_per_node for g in gpu_groups), default=0)
+    generation = next((p.spec.generation for g in gpu_groups for p in g.gpus), "")
+    return {"nodes": nodes, "compute_nics_per_node": nics, "nic": nic, "gpus_per_node": gpus,
+            "gpu_generation": generation}
+
+
+def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, language: str = "en") -> dict[str, Any]:
+    node = validate_nodes(design, catalog)
+    findings: list[Finding] = list(node.findings)
+    plan_dict = None
+    if design.fabric is not None or design.node_count >= 2:
+        fabric_findings, plan = check_design_fabric(design=design, catalog=catalog, **_fabric_inputs(design, catalog))
+        # The node rules already warn about fewer compute NICs than GPUs, with its cost; one warning is enough.
+        if any(f.code == "NIC_FEWER_THAN_GPUS" for f in findings):
+            fabric_findings = [f for f in fabric_findings if f.code != "FABRIC_FEWER_RAILS_THAN_GPUS"]
+        findings.extend(fabric_findings)
+        plan_dict = plan.to_dict() if plan is not None else None
+    findings.sort(key=lambda f: (SEVERITY_ORDER[f.severity], f.subject, str(f.code)))
+    sizing = getattr(node, "sizing", None)
+    return {
+        "valid": not any(f.severity == Severity.ERROR for f in findings),
+        "findings": [f.to_dict(language) for f in findings],
+        "placement": node.placement,
+        "fabric_plan": plan_dict,
+        "totals": node.totals,
+        "sizing": sizing.to_dict() if hasattr(sizing, "to_dict") else None,
+        "catalog_version": catalog.version,
+        "design_hash": design_hash(document),
+        "language": language,
+    }

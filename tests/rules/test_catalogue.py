@@ -1,0 +1,86 @@
+"""The rule catalogue, number formatting, and the engine's tolerance of parts it cannot use."""
+
+import pytest
+
+from configurator.rules import fmt
+from configurator.rules.catalogue import RULES, Code, RuleInfo, all_rules
+from configurator.rules.findings import SEVERITY_ORDER, Severity, Text
+
+from .parts import CX7_NDR, HGX_H200, SYS_821GE_TNHR, comp, design, group, hgx_node, run
+
+
+def test_every_code_has_a_catalogue_entry_in_both_languages():
+    assert set(RULES) == set(Code)
+    for code, info in RULES.items():
+        assert code == code.upper() and " " not in code
+        assert info.title.en and info.title.nl and info.explanation.en and info.explanation.nl and info.source
+        assert info.to_dict(code, "nl")["title"] == info.title.nl
+
+
+def test_all_rules_merges_the_fabric_catalogue():
+    fabric = {
+        "FABRIC_TOO_MANY_TIERS": RuleInfo(
+            severity=Severity.ERROR, title=Text("a", "b"), explanation=Text("c", "d"), source="fabric.md"
+        )
+    }
+    merged = all_rules(fabric)
+    assert "FABRIC_TOO_MANY_TIERS" in merged and "PCIE_NO_FREE_SLOT" in merged
+    assert len(merged) == len(RULES) + 1
+
+
+def test_all_rules_refuses_a_code_defined_twice():
+    clash = {
+        "PCIE_NO_FREE_SLOT": RuleInfo(
+            severity=Severity.INFO, title=Text("a", "b"), explanation=Text("c", "d"), source="x"
+        )
+    }
+    with pytest.raises(ValueError):
+        all_rules(clash)
+
+
+@pytest.mark.parametrize(
+    "value, decimals, en, nl",
+    [
+        (31.5, 1, "31.5", "31,5"),
+        (12000, 0, "12,000", "12.000"),
+        (1260.0, 0, "1,260", "1.260"),
+        (63.0, 1, "63", "63"),  # a trailing .0 is dropped
+        (126.9, 1, "126.9", "126,9"),
+        (1234567.25, 2, "1,234,567.25", "1.234.567,25"),
+    ],
+)
+def test_numbers_are_formatted_per_language(value, decimals, en, nl):
+    assert fmt.num(value, decimals) == (en, nl)
+
+
+def test_engine_reports_unknown_and_misplaced_parts_instead_of_raising():
+    # check_references would reject these; the engine must still answer (issue: never raises).
+    d = design(
+        group("SYS-NOPE", comp(HGX_H200)),
+        group(SYS_821GE_TNHR, comp("NOPE-GPU"), comp("MQM9700-NS2F", 1), comp(CX7_NDR, 8, "compute"), name="b"),
+    )
+    r = run(d)
+    found = {(f.code, f.subject) for f in r.findings}
+    assert ("PART_UNKNOWN", "node_groups[0].server") in found
+    assert ("PART_UNKNOWN", "node_groups[1].components[0]") in found
+    assert ("PART_WRONG_CATEGORY", "node_groups[1].components[1]") in found
+    assert not r.valid
+
+
+def test_switch_as_server_is_reported_in_both_languages():
+    r = run(design(group("MQM9700-NS2F")))
+    f = next(f for f in r.findings if f.code == "PART_WRONG_CATEGORY")
+    assert "'MQM9700-NS2F' is a switch, not a server" in f.message.en
+    assert "is geen server" in f.message.nl
+
+
+def test_findings_come_errors_first():
+    r = run(design(hgx_node(nics=9)))  # an error (no free slot) and an info (NICs not needed)
+    order = [SEVERITY_ORDER[f.severity] for f in r.findings]
+    assert order == sorted(order) and order[0] == 0
+
+
+def test_finding_to_dict_speaks_the_requested_language():
+    f = next(f for f in run(design(hgx_node(nics=9))).findings if f.code == "PCIE_NO_FREE_SLOT")
+    assert f.to_dict("nl")["fix"] == "Verwijder één adapter, of kies een server met meer slots."
+    assert f.to_dict("en")["severity"] == "error"
