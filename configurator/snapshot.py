@@ -90,7 +90,7 @@ def _spec(part: Part, slots, switches, accepts) -> s.PartSpec:
             length_m=_f(m.length_m), reach_m=_f(m.reach_m), fibre=m.fibre or None, watts=_f(m.watts),
             protocol=s.Protocol(m.protocol),
         )
-    return s.PartBase(**common, category=s.Category(cat) if cat in s.Category else s.Category.OTHER)
+    return s.PartBase(**common, category=s.Category(cat) if cat in set(s.Category) else s.Category.OTHER)
 
 
 def catalog_version() -> str:

@@ -1,0 +1,146 @@
+"""The one validation service, on the real seeded catalogue: the verdicts an expert would give."""
+
+import copy
+
+import pytest
+
+from catalog.models import Part
+from configurator.rules.design import DesignInputError
+from configurator.services import design_validate, fabric_plan_build
+from configurator.snapshot import catalog_snapshot, clear_cache
+
+pytestmark = pytest.mark.django_db
+
+H200_NODE = {
+    "schema": "design/v1",
+    "name": "4 x HGX H200 training cluster",
+    "workload": {"kind": "training", "model_parameters_billion": 70},
+    "node_groups": [{
+        "name": "gpu", "count": 4, "server": "SYS-821GE-TNHR",
+        "components": [{"part": "HGX-H200-8GPU", "quantity": 1},
+                       {"part": "MCX75310AAS-NEAT", "quantity": 8, "role": "compute"}],
+    }],
+    "fabric": {"switch": "MQM9700-NS2F", "oversubscription": "1:1", "topology": "rail-optimized"},
+}
+
+
+def _design(**changes):
+    doc = copy.deepcopy(H200_NODE)
+    for key, value in changes.items():
+        if value is None:
+            doc.pop(key, None)
+        else:
+            doc[key] = value
+    return doc
+
+
+def _codes(result, severity=None):
+    return {f["code"] for f in result["findings"] if severity is None or f["severity"] == severity}
+
+
+def test_single_h200_node_with_eight_ndr_nics_is_valid(seeded_catalog):
+    # Issue "Done when": SYS-821GE-TNHR + HGX-H200-8GPU + 8x MCX75310AAS-NEAT is valid.
+    doc = _design(fabric=None, workload=None)
+    doc["node_groups"][0]["count"] = 1
+    result = design_validate(document=doc)
+    assert result["valid"] is True, result["findings"]
+    assert result["totals"]["gpus"] == 8 and result["totals"]["gpu_memory_gb"] == 8 * 141
+    placed = [s for s in result["placement"][0]["slots"] if s["part"] == "MCX75310AAS-NEAT"]
+    assert len(placed) == 8
+
+
+def test_b200_board_in_an_h100_generation_server_is_rejected(seeded_catalog):
+    doc = _design(fabric=None, workload=None)
+    doc["node_groups"][0]["count"] = 1
+    doc["node_groups"][0]["components"][0]["part"] = "HGX-B200-8GPU"
+    result = design_validate(document=doc)
+    assert result["valid"] is False
+    assert "GPU_NOT_ACCEPTED" in _codes(result, "error")
+
+
+def test_eleven_adapters_in_a_ten_slot_server_are_rejected(seeded_catalog):
+    # SYS-822GS-NBRT: 8x LP + 2x FHHL PCIe 5.0 x16 (hardware.md §1b, DIST-PM).
+    doc = _design(fabric=None, workload=None)
+    doc["node_groups"][0].update(count=1, server="SYS-822GS-NBRT", components=[
+        {"part": "HGX-B200-8GPU", "quantity": 1},
+        {"part": "MCX75310AAS-NEAT", "quantity": 11, "role": "compute"},
+    ])
+    result = design_validate(document=doc)
+    assert result["valid"] is False
+    assert "PCIE_NO_FREE_SLOT" in _codes(result, "error")
+
+
+def test_four_h200_nodes_training_70b_without_fabric_are_rejected(seeded_catalog):
+    result = design_validate(document=_design(fabric=None))
+    assert result["valid"] is False
+    assert "WORKLOAD_NEEDS_FABRIC" in _codes(result, "error")
+
+
+def test_four_h200_nodes_with_a_qm9700_fabric_get_a_plan(seeded_catalog):
+    result = design_validate(document=_design())
+    assert result["valid"] is True, [f for f in result["findings"] if f["severity"] == "error"]
+    plan = result["fabric_plan"]
+    # 4 nodes x 8 rails = 32 NDR ports: one 64-port QM9700 (fabric.md §0 rule 5, §3).
+    assert plan["tiers"] == 1 and plan["leaf_switches"] == 1 and plan["node_links"] == 32
+    assert any(item["part"] == "MQM9700-NS2F" for item in plan["bom"])
+
+
+def test_findings_come_in_dutch_when_asked(seeded_catalog):
+    english = design_validate(document=_design(fabric=None), language="en")
+    dutch = design_validate(document=_design(fabric=None), language="nl")
+    en = next(f for f in english["findings"] if f["code"] == "WORKLOAD_NEEDS_FABRIC")
+    nl = next(f for f in dutch["findings"] if f["code"] == "WORKLOAD_NEEDS_FABRIC")
+    assert en["message"] != nl["message"] and en["fix"] != nl["fix"]
+    assert "fabric" in en["message"].lower()
+
+
+def test_malformed_design_names_every_bad_field(seeded_catalog):
+    doc = _design(schema=None)
+    doc["node_groups"][0]["count"] = 0
+    doc["node_groups"][0]["components"][1]["part"] = "NO-SUCH-PART"
+    with pytest.raises(DesignInputError) as err:
+        design_validate(document=doc)
+    assert "schema" in err.value.errors
+    assert "node_groups[0].count" in err.value.errors
+
+
+def test_unknown_part_and_wrong_category_are_input_errors(seeded_catalog):
+    doc = _design()
+    doc["node_groups"][0]["components"][1]["part"] = "NO-SUCH-PART"
+    doc["node_groups"][0]["server"] = "MQM9700-NS2F"
+    with pytest.raises(DesignInputError) as err:
+        design_validate(document=doc)
+    assert set(err.value.errors) >= {"node_groups[0].server", "node_groups[0].components[1].part"}
+
+
+def test_the_planner_sizes_128_h200_nodes_like_nvidias_reference(seeded_catalog):
+    # NVIDIA DGX SuperPOD H100 RA: 4 SUs of 32 nodes, 32 leaves and 16 spines of QM9700 at 1:1.
+    plan = fabric_plan_build(request={"nodes": 128, "rails": 8, "switch": "MQM9700-NS2F",
+                                      "hca": "MCX75310AAS-NEAT"})
+    assert (plan["tiers"], plan["units"], plan["leaf_switches"], plan["spine_switches"]) == (2, 4, 32, 16)
+    assert plan["node_links"] == 1024 and plan["leaf_spine_links"] == 1024
+
+
+def test_snapshot_costs_a_fixed_number_of_queries_whatever_the_catalogue_size(
+    seeded_catalog, django_assert_max_num_queries
+):
+    clear_cache()
+    with django_assert_max_num_queries(8) as small:
+        catalog_snapshot()
+    Part.objects.bulk_create(
+        Part(part_number=f"EXTRA-{i}", manufacturer="T", name="extra", category="other") for i in range(300)
+    )
+    clear_cache()
+    with django_assert_max_num_queries(len(small.captured_queries)):
+        view = catalog_snapshot()
+    assert "EXTRA-299" in view.parts
+    with django_assert_max_num_queries(2):  # warm: only the freshness check
+        catalog_snapshot()
+
+
+def test_a_price_change_refreshes_the_snapshot(seeded_catalog):
+    before = catalog_snapshot().get("MQM9700-NS2F").price_eur
+    Part.objects.filter(part_number="MQM9700-NS2F").update(list_price_eur=before + 100)
+    part = Part.objects.get(part_number="MQM9700-NS2F")
+    part.save()  # bumps updated_at as the admin and the import do
+    assert catalog_snapshot().get("MQM9700-NS2F").price_eur == before + 100
