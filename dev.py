@@ -36,7 +36,8 @@ def ensure_system(packages: list[str]) -> None:
     if not shutil.which("dpkg-query"):
         return
     missing = [
-        p for p in packages
+        p
+        for p in packages
         if subprocess.run(["dpkg-query", "-W", "-f=${Status}", p], capture_output=True, text=True).stdout
         != "install ok installed"
     ]

@@ -45,8 +45,13 @@ class MediaInline(SpecInline):
 
 
 INLINES = {
-    "server": ServerInline, "gpu": GpuInline, "bridge": BridgeInline, "adapter": AdapterInline,
-    "switch": SwitchInline, "cable": MediaInline, "transceiver": MediaInline,
+    "server": ServerInline,
+    "gpu": GpuInline,
+    "bridge": BridgeInline,
+    "adapter": AdapterInline,
+    "switch": SwitchInline,
+    "cable": MediaInline,
+    "transceiver": MediaInline,
 }
 
 
@@ -98,11 +103,19 @@ class PartAdmin(admin.ModelAdmin):
                 errors = exc.errors
                 messages.error(request, _("Nothing was imported: %(n)d row(s) have errors.") % {"n": len(errors)})
             else:
-                messages.success(request, _("Price list imported: %(u)d updated, %(n)d unchanged.")
-                                 % {"u": report.updated, "n": report.unchanged})
+                messages.success(
+                    request,
+                    _("Price list imported: %(u)d updated, %(n)d unchanged.")
+                    % {"u": report.updated, "n": report.unchanged},
+                )
                 return redirect("admin:catalog_part_changelist")
-        context = {**self.admin_site.each_context(request), "form": form, "errors": errors,
-                   "title": _("Import price list"), "opts": self.model._meta}
+        context = {
+            **self.admin_site.each_context(request),
+            "form": form,
+            "errors": errors,
+            "title": _("Import price list"),
+            "opts": self.model._meta,
+        }
         return render(request, "admin/catalog/part/import.html", context)
 
 
@@ -119,8 +132,16 @@ class PcieSwitchInline(admin.TabularInline):
 
 @admin.register(Server)
 class ServerAdmin(admin.ModelAdmin):
-    list_display = ["part", "height_u", "cpu_platform", "psu_count", "psu_watts", "psu_redundant", "cooling",
-                    "slots_known"]
+    list_display = [
+        "part",
+        "height_u",
+        "cpu_platform",
+        "psu_count",
+        "psu_watts",
+        "psu_redundant",
+        "cooling",
+        "slots_known",
+    ]
     list_filter = ["cooling", "slots_known"]
     search_fields = ["part__part_number", "part__name"]
     inlines = [PcieSwitchInline, SlotInline]

@@ -46,8 +46,13 @@ class Part(models.Model):
     category = models.CharField(_("category"), max_length=16, choices=CATEGORY_CHOICES, db_index=True)
     description = models.TextField(_("description"), blank=True)
     list_price_eur = models.DecimalField(
-        _("list price (EUR)"), max_digits=12, decimal_places=2, null=True, blank=True,
-        validators=[MinValueValidator(0)], help_text=_("Empty means price on request."),
+        _("list price (EUR)"),
+        max_digits=12,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0)],
+        help_text=_("Empty means price on request."),
     )
     lead_time_days = models.PositiveIntegerField(_("lead time (days)"), null=True, blank=True)
     lifecycle = models.CharField(_("lifecycle"), max_length=16, choices=Lifecycle.choices, default=Lifecycle.ACTIVE)
@@ -56,10 +61,12 @@ class Part(models.Model):
     class Meta:
         ordering = ["category", "part_number"]
         constraints = [
-            models.CheckConstraint(condition=Q(list_price_eur__gte=0) | Q(list_price_eur__isnull=True),
-                                   name="part_price_not_negative"),
-            models.CheckConstraint(condition=Q(category__in=[c for c, _ in CATEGORY_CHOICES]),
-                                   name="part_category_known"),
+            models.CheckConstraint(
+                condition=Q(list_price_eur__gte=0) | Q(list_price_eur__isnull=True), name="part_price_not_negative"
+            ),
+            models.CheckConstraint(
+                condition=Q(category__in=[c for c, _ in CATEGORY_CHOICES]), name="part_category_known"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -94,15 +101,22 @@ class Server(SpecBase):
     slots_complete = models.BooleanField(_("slot list complete"), default=False)
     integrated_nics = models.PositiveSmallIntegerField(_("integrated compute NICs"), default=0)
     integrated_nic_speed_gbps = models.PositiveIntegerField(_("integrated NIC speed (Gb/s)"), null=True, blank=True)
-    accepts = models.ManyToManyField(Part, related_name="accepted_by", blank=True,
-                                     limit_choices_to={"category": Category.GPU.value}, verbose_name=_("accepts GPUs"))
+    accepts = models.ManyToManyField(
+        Part,
+        related_name="accepted_by",
+        blank=True,
+        limit_choices_to={"category": Category.GPU.value},
+        verbose_name=_("accepts GPUs"),
+    )
 
     class Meta:
         verbose_name = _("server specs")
         verbose_name_plural = _("server specs")
         constraints = [
             models.CheckConstraint(
-                condition=Q(psu_redundant__isnull=True) | Q(psu_count__isnull=True) | Q(psu_redundant__lt=models.F("psu_count")),
+                condition=Q(psu_redundant__isnull=True)
+                | Q(psu_count__isnull=True)
+                | Q(psu_redundant__lt=models.F("psu_count")),
                 name="server_redundancy_below_count",
             ),
             models.CheckConstraint(condition=Q(cooling__in=["", *Cooling]), name="server_cooling_known"),
@@ -146,10 +160,12 @@ class ServerSlot(models.Model):
         ordering = ["server", "position", "name"]
         constraints = [
             models.UniqueConstraint(fields=["server", "name"], name="slot_unique_name"),
-            models.CheckConstraint(condition=Q(lanes__isnull=True) | Q(lanes__in=[1, 2, 4, 8, 16, 32]),
-                                   name="slot_lanes_valid"),
-            models.CheckConstraint(condition=Q(pcie_gen__isnull=True) | Q(pcie_gen__gte=1, pcie_gen__lte=7),
-                                   name="slot_gen_valid"),
+            models.CheckConstraint(
+                condition=Q(lanes__isnull=True) | Q(lanes__in=[1, 2, 4, 8, 16, 32]), name="slot_lanes_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(pcie_gen__isnull=True) | Q(pcie_gen__gte=1, pcie_gen__lte=7), name="slot_gen_valid"
+            ),
             models.CheckConstraint(condition=Q(form__in=["", *SlotForm]), name="slot_form_known"),
         ]
 
@@ -203,8 +219,9 @@ class Adapter(SpecBase):
         constraints = [
             models.CheckConstraint(condition=Q(connector__in=["", *Connector]), name="adapter_connector_known"),
             models.CheckConstraint(condition=Q(protocol__in=list(Protocol)), name="adapter_protocol_known"),
-            models.CheckConstraint(condition=Q(host_lanes__isnull=True) | Q(host_lanes__gt=0),
-                                   name="adapter_lanes_positive"),
+            models.CheckConstraint(
+                condition=Q(host_lanes__isnull=True) | Q(host_lanes__gt=0), name="adapter_lanes_positive"
+            ),
         ]
 
 
@@ -260,7 +277,9 @@ class Media(SpecBase):
             models.CheckConstraint(condition=Q(a_connector__in=list(Connector)), name="media_a_connector_known"),
             models.CheckConstraint(condition=Q(b_connector__in=list(Connector)), name="media_b_connector_known"),
             models.CheckConstraint(condition=Q(kind__in=list(MediaKind)), name="media_kind_known"),
-            models.CheckConstraint(condition=Q(length_m__isnull=True) | Q(length_m__gt=0), name="media_length_positive"),
+            models.CheckConstraint(
+                condition=Q(length_m__isnull=True) | Q(length_m__gt=0), name="media_length_positive"
+            ),
         ]
 
 

@@ -45,9 +45,15 @@ class ImportReport:
 
 def _rows(parts: Iterable[Part]) -> Iterator[list[str]]:
     for p in parts:
-        yield [p.part_number, p.manufacturer, p.name, p.category,
-               "" if p.list_price_eur is None else f"{p.list_price_eur:.2f}",
-               "" if p.lead_time_days is None else str(p.lead_time_days), p.lifecycle]
+        yield [
+            p.part_number,
+            p.manufacturer,
+            p.name,
+            p.category,
+            "" if p.list_price_eur is None else f"{p.list_price_eur:.2f}",
+            "" if p.lead_time_days is None else str(p.lead_time_days),
+            p.lifecycle,
+        ]
 
 
 def export_csv() -> str:
@@ -122,7 +128,9 @@ def import_price_list(*, filename: str, content: bytes) -> ImportReport:
             values["list_price_eur"] = None
         else:
             try:
-                value = Decimal(price.replace(",", ".")) if price.count(",") == 1 and "." not in price else Decimal(price)
+                value = (
+                    Decimal(price.replace(",", ".")) if price.count(",") == 1 and "." not in price else Decimal(price)
+                )
                 if not value.is_finite() or value < 0:
                     raise InvalidOperation
                 values["list_price_eur"] = value.quantize(Decimal("0.01"))
@@ -157,5 +165,7 @@ def import_price_list(*, filename: str, content: bytes) -> ImportReport:
         if updated:
             latest = CatalogRelease.objects.order_by("-created_at", "-id").first()
             base = latest.version.split("+")[0] if latest else "unversioned"
-            CatalogRelease.objects.create(version=f"{base}+prices", checksum=str(updated), source=f"price list {filename}")
+            CatalogRelease.objects.create(
+                version=f"{base}+prices", checksum=str(updated), source=f"price list {filename}"
+            )
     return ImportReport(updated=updated, unchanged=len(changes) - updated)

@@ -142,14 +142,29 @@ def _load_part(item: dict[str, Any], part: Part | None) -> bool:
 def _load_slots(server, switches: list[dict], slots: list[dict]) -> bool:
     """Replace the slot list only when it differs from the seed."""
     want_switches = [
-        {"name": s["name"], "cpu_socket": s.get("cpu_socket"), "uplink_gen": s.get("uplink_gen"),
-         "uplink_lanes": s.get("uplink_lanes"), "gpus": s.get("gpus", []), "source": s.get("source", "")}
+        {
+            "name": s["name"],
+            "cpu_socket": s.get("cpu_socket"),
+            "uplink_gen": s.get("uplink_gen"),
+            "uplink_lanes": s.get("uplink_lanes"),
+            "gpus": s.get("gpus", []),
+            "source": s.get("source", ""),
+        }
         for s in switches
     ]
     want_slots = [
-        {"position": i, "name": s["name"], "form": s.get("form") or "", "pcie_gen": s.get("pcie_gen"),
-         "lanes": s.get("lanes"), "cpu_socket": s.get("cpu_socket"), "pcie_switch": s.get("pcie_switch"),
-         "gpus": s.get("gpus", []), "for_gpu": s.get("for_gpu", False), "source": s.get("source", "")}
+        {
+            "position": i,
+            "name": s["name"],
+            "form": s.get("form") or "",
+            "pcie_gen": s.get("pcie_gen"),
+            "lanes": s.get("lanes"),
+            "cpu_socket": s.get("cpu_socket"),
+            "pcie_switch": s.get("pcie_switch"),
+            "gpus": s.get("gpus", []),
+            "for_gpu": s.get("for_gpu", False),
+            "source": s.get("source", ""),
+        }
         for i, s in enumerate(slots)
     ]
     have_switches = [
@@ -157,8 +172,10 @@ def _load_slots(server, switches: list[dict], slots: list[dict]) -> bool:
         for s in server.pcie_switches.order_by("name")
     ]
     have_slots = [
-        {**_state(s, ("position", "name", "form", "pcie_gen", "lanes", "cpu_socket", "gpus", "for_gpu", "source")),
-         "pcie_switch": s.pcie_switch.name if s.pcie_switch else None}
+        {
+            **_state(s, ("position", "name", "form", "pcie_gen", "lanes", "cpu_socket", "gpus", "for_gpu", "source")),
+            "pcie_switch": s.pcie_switch.name if s.pcie_switch else None,
+        }
         for s in server.slots.select_related("pcie_switch").order_by("position")
     ]
     if have_switches == sorted(want_switches, key=lambda s: s["name"]) and have_slots == want_slots:

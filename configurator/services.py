@@ -43,9 +43,18 @@ def fabric_plan_build(*, request: Any, language: str = "en") -> dict[str, Any]:
     req = parse_fabric_request(request)
     catalog = catalog_snapshot()
     switch, hca = resolve(req, catalog)
-    plan = plan_fabric(nodes=req.nodes, rails=req.rails, switch=switch, oversubscription=req.oversubscription,
-                       topology=req.topology, hca=hca, catalog=catalog, rack=req.rack,
-                       node_height_u=req.node_height_u, node_power_w=req.node_power_w)
+    plan = plan_fabric(
+        nodes=req.nodes,
+        rails=req.rails,
+        switch=switch,
+        oversubscription=req.oversubscription,
+        topology=req.topology,
+        hca=hca,
+        catalog=catalog,
+        rack=req.rack,
+        node_height_u=req.node_height_u,
+        node_power_w=req.node_power_w,
+    )
     return plan.to_dict(_lang(language))
 
 
@@ -74,20 +83,36 @@ def configuration_validate(*, configuration: Configuration, language: str = "en"
         warnings = sum(1 for f in result["findings"] if f["severity"] == "warning")
         valid = result["valid"]
     if configuration.pk and (configuration.valid, configuration.error_count, configuration.warning_count) != (
-        valid, errors, warnings
+        valid,
+        errors,
+        warnings,
     ):
-        Configuration.objects.filter(pk=configuration.pk).update(valid=valid, error_count=errors,
-                                                                 warning_count=warnings)
+        Configuration.objects.filter(pk=configuration.pk).update(
+            valid=valid, error_count=errors, warning_count=warnings
+        )
         configuration.valid, configuration.error_count, configuration.warning_count = valid, errors, warnings
     return outcome
 
 
 @transaction.atomic
-def configuration_create(*, document: dict, name: str = "", user=None, channel: str = Configuration.Channel.WEB,
-                         crm_reference: str = "", language: str = "en") -> Configuration:
+def configuration_create(
+    *,
+    document: dict,
+    name: str = "",
+    user=None,
+    channel: str = Configuration.Channel.WEB,
+    crm_reference: str = "",
+    language: str = "en",
+) -> Configuration:
     """Store a design (a draft may be incomplete: validation reports what is missing)."""
-    config = Configuration(document=document, name=name or str(document.get("name", ""))[:200], created_by=user,
-                           channel=channel, crm_reference=crm_reference, language=_lang(language))
+    config = Configuration(
+        document=document,
+        name=name or str(document.get("name", ""))[:200],
+        created_by=user,
+        channel=channel,
+        crm_reference=crm_reference,
+        language=_lang(language),
+    )
     if user is not None and getattr(user, "is_staff", False):
         config.assigned_to = user
     config.full_clean()
@@ -97,8 +122,13 @@ def configuration_create(*, document: dict, name: str = "", user=None, channel: 
 
 
 @transaction.atomic
-def configuration_update(*, configuration: Configuration, document: dict | None = None, name: str | None = None,
-                         crm_reference: str | None = None) -> Configuration:
+def configuration_update(
+    *,
+    configuration: Configuration,
+    document: dict | None = None,
+    name: str | None = None,
+    crm_reference: str | None = None,
+) -> Configuration:
     """Change a draft's design. Acknowledgements of warnings that no longer occur are kept but not printed."""
     if configuration.status == Configuration.Status.QUOTED and document is not None:
         configuration.status = Configuration.Status.DRAFT
@@ -119,9 +149,14 @@ def configuration_update(*, configuration: Configuration, document: dict | None 
 @transaction.atomic
 def configuration_clone(*, configuration: Configuration, user=None) -> Configuration:
     """A new draft with the same design, owned by whoever cloned it."""
-    return configuration_create(document=dict(configuration.document), name=f"{configuration.name} (copy)".strip(),
-                                user=user, channel=Configuration.Channel.STAFF if user else configuration.channel,
-                                crm_reference=configuration.crm_reference, language=configuration.language)
+    return configuration_create(
+        document=dict(configuration.document),
+        name=f"{configuration.name} (copy)".strip(),
+        user=user,
+        channel=Configuration.Channel.STAFF if user else configuration.channel,
+        crm_reference=configuration.crm_reference,
+        language=configuration.language,
+    )
 
 
 @transaction.atomic
@@ -133,8 +168,9 @@ def configuration_take_over(*, configuration: Configuration, user) -> Configurat
 
 
 @transaction.atomic
-def warning_acknowledge(*, configuration: Configuration, code: str, subject: str, reason: str,
-                        user) -> WarningAcknowledgement:
+def warning_acknowledge(
+    *, configuration: Configuration, code: str, subject: str, reason: str, user
+) -> WarningAcknowledgement:
     """Record that a sales engineer accepts a warning, with the reason printed on the quote."""
     reason = (reason or "").strip()
     if not reason:

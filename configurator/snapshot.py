@@ -31,63 +31,138 @@ def _server(part: Part, common: dict, slots, switches, accepts) -> s.ServerSpec:
     sv = part.server
     return s.ServerSpec(
         **common,
-        height_u=sv.height_u, cpu_platform=sv.cpu_platform, cpu_sockets=sv.cpu_sockets, cpu_tdp_w=sv.cpu_tdp_w,
-        dimm_slots=sv.dimm_slots, psu_count=sv.psu_count, psu_watts=sv.psu_watts, psu_redundant=sv.psu_redundant,
-        cooling=_enum(s.Cooling, sv.cooling), accepts=frozenset(accepts), max_gpu_cards=sv.max_gpu_cards,
-        slots_known=sv.slots_known, slots_complete=sv.slots_complete,
-        integrated_nics=sv.integrated_nics, integrated_nic_speed_gbps=sv.integrated_nic_speed_gbps,
+        height_u=sv.height_u,
+        cpu_platform=sv.cpu_platform,
+        cpu_sockets=sv.cpu_sockets,
+        cpu_tdp_w=sv.cpu_tdp_w,
+        dimm_slots=sv.dimm_slots,
+        psu_count=sv.psu_count,
+        psu_watts=sv.psu_watts,
+        psu_redundant=sv.psu_redundant,
+        cooling=_enum(s.Cooling, sv.cooling),
+        accepts=frozenset(accepts),
+        max_gpu_cards=sv.max_gpu_cards,
+        slots_known=sv.slots_known,
+        slots_complete=sv.slots_complete,
+        integrated_nics=sv.integrated_nics,
+        integrated_nic_speed_gbps=sv.integrated_nic_speed_gbps,
         pcie_switches=tuple(
-            s.PcieSwitchSpec(name=w.name, cpu_socket=w.cpu_socket, uplink_gen=w.uplink_gen,
-                             uplink_lanes=w.uplink_lanes, gpus=tuple(w.gpus))
+            s.PcieSwitchSpec(
+                name=w.name,
+                cpu_socket=w.cpu_socket,
+                uplink_gen=w.uplink_gen,
+                uplink_lanes=w.uplink_lanes,
+                gpus=tuple(w.gpus),
+            )
             for w in switches
         ),
         slots=tuple(
-            s.SlotSpec(name=sl.name, form=_enum(s.SlotForm, sl.form), pcie_gen=sl.pcie_gen, lanes=sl.lanes,
-                       cpu_socket=sl.cpu_socket, pcie_switch=sl.pcie_switch.name if sl.pcie_switch else None,
-                       gpus=tuple(sl.gpus), for_gpu=sl.for_gpu)
+            s.SlotSpec(
+                name=sl.name,
+                form=_enum(s.SlotForm, sl.form),
+                pcie_gen=sl.pcie_gen,
+                lanes=sl.lanes,
+                cpu_socket=sl.cpu_socket,
+                pcie_switch=sl.pcie_switch.name if sl.pcie_switch else None,
+                gpus=tuple(sl.gpus),
+                for_gpu=sl.for_gpu,
+            )
             for sl in slots
         ),
     )
 
 
 def _spec(part: Part, slots, switches, accepts) -> s.PartSpec:
-    common = dict(part_number=part.part_number, name=part.name, manufacturer=part.manufacturer,
-                  price_eur=part.list_price_eur, lifecycle=part.lifecycle)
+    common = {
+        "part_number": part.part_number,
+        "name": part.name,
+        "manufacturer": part.manufacturer,
+        "price_eur": part.list_price_eur,
+        "lifecycle": part.lifecycle,
+    }
     cat = part.category
     if cat == "server" and hasattr(part, "server"):
         return _server(part, common, slots, switches, accepts)
     if cat == "gpu" and hasattr(part, "gpu"):
         g = part.gpu
-        return s.GpuSpec(**common, gpu_model=g.gpu_model, generation=g.generation, is_board=g.is_board,
-                         gpu_count=g.gpu_count, memory_gb=_f(g.memory_gb), nvlink_gen=g.nvlink_gen,
-                         nvlink_gbps=g.nvlink_gbps, nvswitch_count=g.nvswitch_count, tdp_w=g.tdp_w,
-                         form=_enum(s.CardForm, g.form), slot_width=g.slot_width,
-                         bridge_sizes=frozenset(g.bridge_sizes), host_pcie_gen=g.host_pcie_gen)
+        return s.GpuSpec(
+            **common,
+            gpu_model=g.gpu_model,
+            generation=g.generation,
+            is_board=g.is_board,
+            gpu_count=g.gpu_count,
+            memory_gb=_f(g.memory_gb),
+            nvlink_gen=g.nvlink_gen,
+            nvlink_gbps=g.nvlink_gbps,
+            nvswitch_count=g.nvswitch_count,
+            tdp_w=g.tdp_w,
+            form=_enum(s.CardForm, g.form),
+            slot_width=g.slot_width,
+            bridge_sizes=frozenset(g.bridge_sizes),
+            host_pcie_gen=g.host_pcie_gen,
+        )
     if cat == "bridge" and hasattr(part, "bridge"):
         return s.BridgeSpec(**common, ways=part.bridge.ways)
     if cat == "adapter" and hasattr(part, "adapter"):
         a = part.adapter
-        return s.AdapterSpec(**common, family=a.family, ports=a.ports, speed_gbps=a.speed_gbps,
-                             connector=_enum(s.Connector, a.connector), protocol=s.Protocol(a.protocol),
-                             host_pcie_gen=a.host_pcie_gen, host_lanes=a.host_lanes, form=_enum(s.CardForm, a.form),
-                             slot_width=a.slot_width, watts=_f(a.watts), top=_enum(s.Top, a.top), is_dpu=a.is_dpu,
-                             socket_direct=a.socket_direct)
+        return s.AdapterSpec(
+            **common,
+            family=a.family,
+            ports=a.ports,
+            speed_gbps=a.speed_gbps,
+            connector=_enum(s.Connector, a.connector),
+            protocol=s.Protocol(a.protocol),
+            host_pcie_gen=a.host_pcie_gen,
+            host_lanes=a.host_lanes,
+            form=_enum(s.CardForm, a.form),
+            slot_width=a.slot_width,
+            watts=_f(a.watts),
+            top=_enum(s.Top, a.top),
+            is_dpu=a.is_dpu,
+            socket_direct=a.socket_direct,
+        )
     if cat == "switch" and hasattr(part, "switch"):
         w = part.switch
-        return s.SwitchSpec(**common, protocol=s.Protocol(w.protocol), generation=w.generation, cages=w.cages,
-                            cage_connector=_enum(s.Connector, w.cage_connector),
-                            logical_ports_per_cage=w.logical_ports_per_cage, port_speed_gbps=w.port_speed_gbps,
-                            max_split=w.max_split, height_u=w.height_u, managed=w.managed, watts=_f(w.watts),
-                            management=w.management, rj45_ports=w.rj45_ports, top=_enum(s.Top, w.top))
+        return s.SwitchSpec(
+            **common,
+            protocol=s.Protocol(w.protocol),
+            generation=w.generation,
+            cages=w.cages,
+            cage_connector=_enum(s.Connector, w.cage_connector),
+            logical_ports_per_cage=w.logical_ports_per_cage,
+            port_speed_gbps=w.port_speed_gbps,
+            max_split=w.max_split,
+            height_u=w.height_u,
+            managed=w.managed,
+            watts=_f(w.watts),
+            management=w.management,
+            rj45_ports=w.rj45_ports,
+            top=_enum(s.Top, w.top),
+        )
     if cat in ("cable", "transceiver") and hasattr(part, "media"):
         m = part.media
         return s.MediaSpec(
-            **common, category=s.Category(cat), kind=s.MediaKind(m.kind),
-            end_a=s.MediaEnd(connector=s.Connector(m.a_connector), speed_gbps=m.a_speed_gbps,
-                             top=_enum(s.Top, m.a_top), legs=m.a_legs, twin=m.a_twin),
-            end_b=s.MediaEnd(connector=s.Connector(m.b_connector), speed_gbps=m.b_speed_gbps,
-                             top=_enum(s.Top, m.b_top), legs=m.b_legs, twin=m.b_twin),
-            length_m=_f(m.length_m), reach_m=_f(m.reach_m), fibre=m.fibre or None, watts=_f(m.watts),
+            **common,
+            category=s.Category(cat),
+            kind=s.MediaKind(m.kind),
+            end_a=s.MediaEnd(
+                connector=s.Connector(m.a_connector),
+                speed_gbps=m.a_speed_gbps,
+                top=_enum(s.Top, m.a_top),
+                legs=m.a_legs,
+                twin=m.a_twin,
+            ),
+            end_b=s.MediaEnd(
+                connector=s.Connector(m.b_connector),
+                speed_gbps=m.b_speed_gbps,
+                top=_enum(s.Top, m.b_top),
+                legs=m.b_legs,
+                twin=m.b_twin,
+            ),
+            length_m=_f(m.length_m),
+            reach_m=_f(m.reach_m),
+            fibre=m.fibre or None,
+            watts=_f(m.watts),
             protocol=s.Protocol(m.protocol),
         )
     return s.PartBase(**common, category=s.Category(cat) if cat in set(s.Category) else s.Category.OTHER)
@@ -132,5 +207,3 @@ def catalog_snapshot() -> s.CatalogView:
 
 def clear_cache() -> None:
     _cache["key"], _cache["view"] = None, None
-
-

@@ -34,8 +34,13 @@ def _fabric_inputs(design: DesignIn, catalog: CatalogView) -> dict[str, Any]:
     nic = next((p.spec for g in gpu_groups for p in g.compute_adapters), None)
     gpus = max((g.gpus_per_node for g in gpu_groups), default=0)
     generation = next((p.spec.generation for g in gpu_groups for p in g.gpus), "")
-    return {"nodes": nodes, "compute_nics_per_node": nics, "nic": nic, "gpus_per_node": gpus,
-            "gpu_generation": generation}
+    return {
+        "nodes": nodes,
+        "compute_nics_per_node": nics,
+        "nic": nic,
+        "gpus_per_node": gpus,
+        "gpu_generation": generation,
+    }
 
 
 def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, language: str = "en") -> dict[str, Any]:

@@ -33,8 +33,12 @@ def test_healthz_is_503_when_the_broker_is_unreachable(client, settings):
 def _check_production(env):
     full = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
     full.update(env, DJANGO_SETTINGS_MODULE="configurator.settings.production")
-    return subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-                          capture_output=True, text=True, env=full)
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        capture_output=True,
+        text=True,
+        env=full,
+    )
 
 
 def test_production_refuses_to_start_without_a_secret_key():
@@ -44,6 +48,11 @@ def test_production_refuses_to_start_without_a_secret_key():
 
 
 def test_production_passes_deploy_checks_with_its_secrets():
-    result = _check_production({"DATABASE_URL": "sqlite:///tmp.db", "DJANGO_ALLOWED_HOSTS": "x.example.com",
-                                "DJANGO_SECRET_KEY": "k" * 20 + "-Zq8!x7Rw2#Lm4^Pb6&Tn0*Vs9" + "y" * 20})
+    result = _check_production(
+        {
+            "DATABASE_URL": "sqlite:///tmp.db",
+            "DJANGO_ALLOWED_HOSTS": "x.example.com",
+            "DJANGO_SECRET_KEY": "k" * 20 + "-Zq8!x7Rw2#Lm4^Pb6&Tn0*Vs9" + "y" * 20,
+        }
+    )
     assert result.returncode == 0, result.stdout + result.stderr

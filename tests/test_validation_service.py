@@ -15,11 +15,17 @@ H200_NODE = {
     "schema": "design/v1",
     "name": "4 x HGX H200 training cluster",
     "workload": {"kind": "training", "model_parameters_billion": 70},
-    "node_groups": [{
-        "name": "gpu", "count": 4, "server": "SYS-821GE-TNHR",
-        "components": [{"part": "HGX-H200-8GPU", "quantity": 1},
-                       {"part": "MCX75310AAS-NEAT", "quantity": 8, "role": "compute"}],
-    }],
+    "node_groups": [
+        {
+            "name": "gpu",
+            "count": 4,
+            "server": "SYS-821GE-TNHR",
+            "components": [
+                {"part": "HGX-H200-8GPU", "quantity": 1},
+                {"part": "MCX75310AAS-NEAT", "quantity": 8, "role": "compute"},
+            ],
+        }
+    ],
     "fabric": {"switch": "MQM9700-NS2F", "oversubscription": "1:1", "topology": "rail-optimized"},
 }
 
@@ -61,10 +67,14 @@ def test_b200_board_in_an_h100_generation_server_is_rejected(seeded_catalog):
 def test_eleven_adapters_in_a_ten_slot_server_are_rejected(seeded_catalog):
     # SYS-822GS-NBRT: 8x LP + 2x FHHL PCIe 5.0 x16 (hardware.md §1b, DIST-PM).
     doc = _design(fabric=None, workload=None)
-    doc["node_groups"][0].update(count=1, server="SYS-822GS-NBRT", components=[
-        {"part": "HGX-B200-8GPU", "quantity": 1},
-        {"part": "MCX75310AAS-NEAT", "quantity": 11, "role": "compute"},
-    ])
+    doc["node_groups"][0].update(
+        count=1,
+        server="SYS-822GS-NBRT",
+        components=[
+            {"part": "HGX-B200-8GPU", "quantity": 1},
+            {"part": "MCX75310AAS-NEAT", "quantity": 11, "role": "compute"},
+        ],
+    )
     result = design_validate(document=doc)
     assert result["valid"] is False
     assert "PCIE_NO_FREE_SLOT" in _codes(result, "error")
@@ -115,8 +125,7 @@ def test_unknown_part_and_wrong_category_are_input_errors(seeded_catalog):
 
 def test_the_planner_sizes_128_h200_nodes_like_nvidias_reference(seeded_catalog):
     # NVIDIA DGX SuperPOD H100 RA: 4 SUs of 32 nodes, 32 leaves and 16 spines of QM9700 at 1:1.
-    plan = fabric_plan_build(request={"nodes": 128, "rails": 8, "switch": "MQM9700-NS2F",
-                                      "hca": "MCX75310AAS-NEAT"})
+    plan = fabric_plan_build(request={"nodes": 128, "rails": 8, "switch": "MQM9700-NS2F", "hca": "MCX75310AAS-NEAT"})
     assert (plan["tiers"], plan["units"], plan["leaf_switches"], plan["spine_switches"]) == (2, 4, 32, 16)
     assert plan["node_links"] == 1024 and plan["leaf_spine_links"] == 1024
 

@@ -23,8 +23,14 @@ def test_unknown_connector_is_rejected_by_the_database():
     with pytest.raises(IntegrityError), transaction.atomic():
         Adapter.objects.create(part=_part("NIC-T", "adapter"), family="X", protocol="vpi", connector="SFP-FANTASY")
     with pytest.raises(IntegrityError), transaction.atomic():
-        Media.objects.create(part=_part("CBL-T", "cable"), kind="dac", a_connector="OSFP", a_speed_gbps=400,
-                             b_connector="USB-C", b_speed_gbps=400)
+        Media.objects.create(
+            part=_part("CBL-T", "cable"),
+            kind="dac",
+            a_connector="OSFP",
+            a_speed_gbps=400,
+            b_connector="USB-C",
+            b_speed_gbps=400,
+        )
 
 
 def test_full_clean_names_the_bad_field():

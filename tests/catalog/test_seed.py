@@ -13,12 +13,36 @@ pytestmark = pytest.mark.django_db
 
 SEED = json.loads(SEED_PATH.read_text())
 REQUIRED = {
-    "server": ["SYS-821GE-TNHR", "AS-8125GS-TNHR", "SYS-421GE-TNHR2-LCC", "SYS-822GS-NBRT", "SYS-422GS-NBRT-LCC",
-               "SYS-822GS-NB3RT", "SYS-421GE-TNRT3", "AS-4125GS-TNRT", "SYS-521GE-TNRT"],
-    "gpu": ["HGX-A100-8GPU", "HGX-H100-8GPU", "HGX-H200-8GPU", "HGX-B200-8GPU", "HGX-B300-8GPU", "H100-NVL",
-            "H200-NVL", "L40S", "RTX-PRO-6000-SE"],
-    "adapter": ["MCX653105A-HDAT", "MCX75310AAS-NEAT", "MCX75310AAS-HEAT", "MCX755106AS-HEAT", "MCX715105AS-WEAT",
-                "MCX75343AMS-NEAC"],
+    "server": [
+        "SYS-821GE-TNHR",
+        "AS-8125GS-TNHR",
+        "SYS-421GE-TNHR2-LCC",
+        "SYS-822GS-NBRT",
+        "SYS-422GS-NBRT-LCC",
+        "SYS-822GS-NB3RT",
+        "SYS-421GE-TNRT3",
+        "AS-4125GS-TNRT",
+        "SYS-521GE-TNRT",
+    ],
+    "gpu": [
+        "HGX-A100-8GPU",
+        "HGX-H100-8GPU",
+        "HGX-H200-8GPU",
+        "HGX-B200-8GPU",
+        "HGX-B300-8GPU",
+        "H100-NVL",
+        "H200-NVL",
+        "L40S",
+        "RTX-PRO-6000-SE",
+    ],
+    "adapter": [
+        "MCX653105A-HDAT",
+        "MCX75310AAS-NEAT",
+        "MCX75310AAS-HEAT",
+        "MCX755106AS-HEAT",
+        "MCX715105AS-WEAT",
+        "MCX75343AMS-NEAC",
+    ],
     "switch": ["MQM8700-HS2F", "MQM9700-NS2F", "MQM9790-NS2F", "SN5600", "SN4600C", "SN2201"],
 }
 
@@ -32,8 +56,20 @@ def test_seed_contains_every_required_part(seeded_catalog):
     assert any("BlueField-3" in f for f in families) and any("ConnectX-8" in f for f in families)
     assert Part.objects.filter(category="switch", part_number__startswith="Q3400").exists()
     cables = set(Part.objects.filter(category__in=["cable", "transceiver"]).values_list("part_number", flat=True))
-    for prefix in ["MCP4Y10-N", "MCP7Y00-N", "MCP7Y10-N", "MCA4J80-N", "MMA4Z00-NS", "MMA4Z00-NS400",
-                   "MMA1Z00-NS400", "MMS4X00-NS", "MMS4X00-NS400", "MMS4X00-NM", "MFP7E10-N", "MFP7E20-N"]:
+    for prefix in [
+        "MCP4Y10-N",
+        "MCP7Y00-N",
+        "MCP7Y10-N",
+        "MCA4J80-N",
+        "MMA4Z00-NS",
+        "MMA4Z00-NS400",
+        "MMA1Z00-NS400",
+        "MMS4X00-NS",
+        "MMS4X00-NS400",
+        "MMS4X00-NM",
+        "MFP7E10-N",
+        "MFP7E20-N",
+    ]:
         assert any(c.startswith(prefix) for c in cables), prefix
     assert sum(c.startswith("MFP7E10-N") for c in cables) >= 3, "straight fibres in several lengths"
     hdr = Part.objects.filter(media__a_connector=Connector.QSFP56, media__b_connector=Connector.QSFP56)
