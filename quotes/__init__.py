@@ -1,0 +1,1 @@
+"""Quotes: priced, numbered, revisable offers frozen from a validated design, with PDF and XLSX documents."""

@@ -1,0 +1,165 @@
+"""Quotes in the admin: readable, never edited by hand.
+
+Every field is read-only and saving the change form writes nothing: status, discounts and amounts change only
+through quotes.services, so the approval rule cannot be bypassed here. Issuing, approving and rebuilding are
+admin actions that call the services (approval needs ``quotes.approve_quote``; the service checks it again).
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from . import services
+from .models import Quote
+
+
+@admin.register(Quote)
+class QuoteAdmin(admin.ModelAdmin):
+    list_display = [
+        "number",
+        "status_badge",
+        "customer_name",
+        "customer_company",
+        "total",
+        "doc_status",
+        "valid_until",
+        "created_at",
+    ]
+    list_filter = ["status", "doc_status", "customer_country", "channel"]
+    search_fields = ["number", "customer_name", "customer_company", "customer_email", "crm_reference"]
+    date_hierarchy = "created_at"
+    actions = ["approve_selected", "issue_selected", "rebuild_documents"]
+    fieldsets = [
+        (
+            None,
+            {
+                "fields": [
+                    "number",
+                    "revision",
+                    "status",
+                    "configuration",
+                    "channel",
+                    "crm_reference",
+                    "language",
+                    "created_by",
+                    "approved_by",
+                    "approved_at",
+                    "issued_at",
+                    "valid_until",
+                    "links",
+                ]
+            },
+        ),
+        (
+            _("Customer"),
+            {
+                "fields": [
+                    "customer_name",
+                    "customer_company",
+                    "customer_email",
+                    "customer_country",
+                    "customer_vat_number",
+                ]
+            },
+        ),
+        (
+            _("Amounts (EUR)"),
+            {
+                "fields": [
+                    "discount_percent",
+                    "line_discounts",
+                    "subtotal",
+                    "discount",
+                    "net",
+                    "vat_category",
+                    "vat_rate",
+                    "vat_amount",
+                    "total",
+                    "vat_notice",
+                ]
+            },
+        ),
+        (
+            _("Documents"),
+            {
+                "fields": [
+                    "doc_status",
+                    "progress",
+                    "failure_message",
+                    "build_attempts",
+                    "claimed_at",
+                    "enqueued_at",
+                    "emailed_at",
+                    "pdf",
+                    "xlsx",
+                ]
+            },
+        ),
+        (_("Snapshot"), {"classes": ["collapse"], "fields": ["frozen"]}),
+    ]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [f.name for f in Quote._meta.fields] + ["links"]
+
+    def has_add_permission(self, request):
+        return False  # quotes come from a validated design through quotes.services.quote_request
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # an issued quote is a business record
+
+    def save_model(self, request, obj, form, change):
+        """Nothing on the form is editable; never write the (possibly stale) row back over the services."""
+
+    def save_related(self, request, form, formsets, change):
+        pass
+
+    @admin.display(description=_("status"), ordering="status")
+    def status_badge(self, obj: Quote) -> str:
+        return obj.display_status
+
+    @admin.display(description=_("links"))
+    def links(self, obj: Quote) -> str:
+        if obj.pk is None:
+            return ""
+        return format_html(
+            '<a href="{}">{}</a> · <a href="{}">PDF</a> · <a href="{}">XLSX</a>',
+            reverse("quotes:status", args=[obj.token]),
+            _("customer page"),
+            reverse("quotes:staff_pdf", args=[obj.pk]),
+            reverse("quotes:staff_xlsx", args=[obj.pk]),
+        )
+
+    def _run(self, request, queryset, service, done: str) -> None:
+        for quote in queryset:
+            try:
+                service(quote=quote, user=request.user)
+            except PermissionDenied as exc:
+                self.message_user(request, f"{quote.number}: {exc}", messages.ERROR)
+            except services.QuoteError as exc:
+                self.message_user(request, f"{quote.number}: {'; '.join(exc.errors.values())}", messages.ERROR)
+            else:
+                self.message_user(request, f"{quote.number}: {done}", messages.SUCCESS)
+
+    @admin.action(description=_("Approve the discount and issue"), permissions=["approve"])
+    def approve_selected(self, request, queryset):
+        self._run(request, queryset, services.quote_approve, str(_("approved")))
+
+    def has_approve_permission(self, request) -> bool:
+        return request.user.has_perm("quotes.approve_quote")
+
+    @admin.action(description=_("Issue (warnings accepted)"))
+    def issue_selected(self, request, queryset):
+        self._run(request, queryset, services.quote_issue, str(_("issued")))
+
+    @admin.action(description=_("Rebuild the documents from the snapshot"))
+    def rebuild_documents(self, request, queryset):
+        for quote in queryset:
+            try:
+                services.quote_documents_rebuild(quote=quote)
+            except services.QuoteError as exc:
+                self.message_user(request, f"{quote.number}: {'; '.join(exc.errors.values())}", messages.ERROR)
+        self.message_user(request, _("Rebuild requested."), messages.INFO)

@@ -1,0 +1,253 @@
+"""Quote documents: a PDF (WeasyPrint, from a Django template) and an XLSX bill of materials (openpyxl).
+
+Both are a pure rendering of ``Quote.frozen`` (schema quote/v1): no catalogue, configuration or settings are
+read, so a document rebuilt years later prints what was issued. The PDF loads nothing from the network: the
+pictures (topology diagram, slot maps) are embedded as data URIs and the font is a system font.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import logging
+from collections import OrderedDict
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.utils import formats, translation
+from django.utils.translation import gettext as _
+
+logger = logging.getLogger(__name__)
+# WeasyPrint reports every layout step at INFO; one line per step per quote drowns the worker log.
+logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)
+
+
+def money(value: Any, language: str) -> str:
+    """€ 1,234.56 (en) or € 1.234,56 (nl)."""
+    if value in (None, ""):
+        return ""
+    with translation.override(language):
+        return "€ " + formats.number_format(Decimal(str(value)), 2, use_l10n=True, force_grouping=True)
+
+
+def percent(value: Any, language: str) -> str:
+    number = Decimal(str(value or "0"))
+    if not number:
+        return ""
+    with translation.override(language):
+        text = formats.number_format(
+            number.normalize() if number == number.to_integral() else number, None, use_l10n=True
+        )
+    return f"{text}%"
+
+
+def _date(value: str | None) -> date | None:
+    return date.fromisoformat(value) if value else None
+
+
+def _datetime(value: str | None) -> datetime | None:
+    return datetime.fromisoformat(value) if value else None
+
+
+def _svg_data_uri(svg: str | bytes) -> str:
+    data = svg.encode() if isinstance(svg, str) else svg
+    return "data:image/svg+xml;base64," + base64.b64encode(data).decode()
+
+
+def _topology_picture(plan: dict[str, Any] | None, language: str) -> str | None:
+    """The fabric diagram (configurator.fabric.diagram.render_svg) of the frozen plan, or None if there is no
+    plan or no renderer. The plan is a dict in the snapshot; configurator.selectors rebuilds the FabricPlan."""
+    if not plan or not plan.get("tiers"):
+        return None
+    try:
+        from configurator.selectors import fabric_diagram_svg
+    except ImportError:
+        return None
+    try:
+        svg = fabric_diagram_svg(plan)
+    except Exception:  # a picture must never stop the quote
+        logger.warning("Topology diagram could not be drawn", exc_info=True)
+        return None
+    return _svg_data_uri(svg) if svg else None
+
+
+def _slot_pictures(placement: Any, language: str) -> list[dict[str, str]]:
+    """One slot map per node group, if the wizard's renderer exists."""
+    if not placement:
+        return []
+    try:
+        from configurator.slotmap import render_slot_map_svg
+    except ImportError:
+        return []
+    groups = (
+        placement if isinstance(placement, list) else list(placement.values()) if isinstance(placement, dict) else []
+    )
+    pictures = []
+    for index, group in enumerate(groups):
+        try:
+            try:
+                svg = render_slot_map_svg(group, language=language)
+            except TypeError:
+                svg = render_slot_map_svg(group)
+        except Exception:
+            logger.warning("Slot map of node group %s could not be drawn", index, exc_info=True)
+            continue
+        if svg:
+            name = group.get("name") or group.get("group") if isinstance(group, dict) else None
+            pictures.append({"name": name or f"#{index + 1}", "src": _svg_data_uri(svg)})
+    return pictures
+
+
+def _sections(frozen: dict[str, Any], language: str) -> list[dict[str, Any]]:
+    sections: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
+    for line in frozen.get("lines", []):
+        sections.setdefault(line["section"], []).append(line)
+    out = []
+    for name, lines in sections.items():
+        rows = []
+        for line in lines:
+            discount = Decimal(line["line_discount"]) + Decimal(line["quote_discount"])
+            rows.append(
+                {
+                    **line,
+                    "unit_price_fmt": money(line["unit_price"], language),
+                    "list_total_fmt": money(line["list_total"], language),
+                    "discount_fmt": money(discount, language) if discount else "",
+                    "line_discount_percent_fmt": percent(line["line_discount_percent"], language),
+                    "net_fmt": money(line["net"], language),
+                }
+            )
+        net = sum((Decimal(line["net"]) for line in lines), Decimal("0.00"))
+        out.append({"name": name, "is_fabric": name == "fabric", "lines": rows, "net_fmt": money(net, language)})
+    return out
+
+
+def pdf_context(frozen: dict[str, Any]) -> dict[str, Any]:
+    language = frozen.get("language", "en")
+    totals = frozen.get("totals", {})
+    validation = frozen.get("validation") or {}
+    return {
+        "q": frozen,
+        "language": language,
+        "issued_at": _datetime(frozen.get("issued_at")),
+        "valid_until": _date(frozen.get("valid_until")),
+        "sections": _sections(frozen, language),
+        "totals": {
+            key: money(totals.get(key), language) for key in ("subtotal", "discount", "net", "vat_amount", "total")
+        },
+        "has_discount": Decimal(totals.get("discount") or "0") > 0,
+        "discount_percent": percent(frozen.get("discount_percent"), language),
+        "vat_rate": percent(totals.get("vat_rate"), language) or "0%",
+        "topology": _topology_picture(validation.get("fabric_plan"), language),
+        "fabric_plan": validation.get("fabric_plan"),
+        "slot_maps": _slot_pictures(validation.get("placement"), language),
+    }
+
+
+def render_pdf_html(frozen: dict[str, Any]) -> str:
+    with translation.override(frozen.get("language", "en")):
+        return render_to_string("quotes/pdf/quote.html", pdf_context(frozen))
+
+
+def render_pdf(frozen: dict[str, Any]) -> bytes:
+    """The quote PDF, in the customer's language."""
+    from weasyprint import HTML
+
+    html = render_pdf_html(frozen)
+    # A fixed identifier keeps a rebuild byte-for-byte closer to the first build.
+    return HTML(string=html, base_url=None).write_pdf(pdf_identifier=frozen.get("number", "").encode())
+
+
+XLSX_COLUMNS = (
+    "section",
+    "part_number",
+    "description",
+    "quantity",
+    "unit_price",
+    "list_total",
+    "line_discount_percent",
+    "line_discount",
+    "quote_discount_percent",
+    "quote_discount",
+    "net",
+)
+
+
+def _xlsx_headers() -> list[str]:
+    return [
+        _("Section"),
+        _("Part number"),
+        _("Description"),
+        _("Quantity"),
+        _("Unit list price (EUR)"),
+        _("List value (EUR)"),
+        _("Line discount (%)"),
+        _("Line discount (EUR)"),
+        _("Quote discount (%)"),
+        _("Quote discount (EUR)"),
+        _("Net (EUR)"),
+    ]
+
+
+def render_xlsx(frozen: dict[str, Any]) -> bytes:
+    """The bill of materials as a workbook: sheet 1 holds exactly the frozen lines (one row each, in order,
+    below a header row); sheet 2 the totals."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+
+    language = frozen.get("language", "en")
+    wb = Workbook()
+    issued = _datetime(frozen.get("issued_at"))
+    if issued is not None:
+        wb.properties.created = issued.replace(tzinfo=None)
+    wb.properties.creator = (frozen.get("seller") or {}).get("name", "")
+    wb.properties.title = frozen.get("number", "")
+    with translation.override(language):
+        ws = wb.active
+        ws.title = _("Bill of materials")[:31]
+        ws.append(_xlsx_headers())
+        for cell in ws[1]:
+            cell.font = Font(bold=True)
+        for line in frozen.get("lines", []):
+            row = []
+            for key in XLSX_COLUMNS:
+                value = line[key]
+                if key == "quantity":
+                    value = int(value)
+                elif key not in ("section", "part_number", "description"):
+                    value = Decimal(value)
+                row.append(value)
+            ws.append(row)
+        for column, width in zip("ABCDEFGHIJK", (14, 22, 48, 9, 16, 16, 10, 14, 10, 14, 16)):
+            ws.column_dimensions[column].width = width
+        ws.freeze_panes = "A2"
+
+        summary = wb.create_sheet(_("Summary")[:31])
+        totals = frozen.get("totals", {})
+        customer = frozen.get("customer", {})
+        rows = [
+            (_("Quote"), frozen.get("number", "")),
+            (_("Revision"), frozen.get("revision", 1)),
+            (_("Issued"), frozen.get("issued_at", "")[:10] if frozen.get("issued_at") else ""),
+            (_("Valid until"), frozen.get("valid_until") or ""),
+            (_("Customer"), customer.get("company") or customer.get("name", "")),
+            (_("Currency"), "EUR"),
+            (_("List value"), Decimal(totals.get("subtotal", "0"))),
+            (_("Discount"), Decimal(totals.get("discount", "0"))),
+            (_("Net, excl. VAT"), Decimal(totals.get("net", "0"))),
+            (_("VAT rate (%)"), Decimal(totals.get("vat_rate", "0"))),
+            (_("VAT"), Decimal(totals.get("vat_amount", "0"))),
+            (_("Total, incl. VAT"), Decimal(totals.get("total", "0"))),
+            (_("VAT notice"), (frozen.get("vat") or {}).get("notice", "")),
+            (_("Design hash"), (frozen.get("receipt") or {}).get("design_hash", "")),
+            (_("Catalogue version"), (frozen.get("receipt") or {}).get("catalog_version", "")),
+        ]
+        for row in rows:
+            summary.append(list(row))
+        summary.column_dimensions["A"].width = 22
+        summary.column_dimensions["B"].width = 70
+    buffer = io.BytesIO()
+    wb.save(buffer)
+    return buffer.getvalue()

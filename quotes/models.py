@@ -1,0 +1,164 @@
+"""Quotes: a numbered, priced offer for one configuration, frozen when issued.
+
+Lifecycle (``status``): a request becomes ``awaiting_review`` when the design has warnings no sales engineer has
+accepted yet, ``awaiting_approval`` when its discount exceeds the approval threshold, otherwise ``issued``.
+A newer revision of the same number makes the older one ``superseded`` (still readable). Issuing freezes the
+lines, totals, VAT, design and validation receipt into ``frozen``; the documents are a pure rendering of it.
+
+Documents (``doc_status``): ``pending`` → ``building`` → ``ready`` | ``failed``, built by a Celery task that
+claims the row with a conditional update (see quotes.services.quote_documents_build).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+class QuoteCounter(models.Model):
+    """The last quote number handed out in a year. Locked (SELECT … FOR UPDATE) while a number is taken.
+
+    The counter is incremented inside the transaction that creates the quote, so a rolled-back request
+    returns its number; a number is never handed out twice. Gaps are tolerated (e.g. a deleted test quote).
+    """
+
+    year = models.PositiveSmallIntegerField(primary_key=True)
+    last = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.year}: {self.last}"
+
+
+class Quote(models.Model):
+    class Status(models.TextChoices):
+        AWAITING_REVIEW = "awaiting_review", _("Awaiting review by a sales engineer")
+        AWAITING_APPROVAL = "awaiting_approval", _("Awaiting discount approval")
+        ISSUED = "issued", _("Issued")
+        SUPERSEDED = "superseded", _("Superseded by a newer revision")
+
+    class DocStatus(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        BUILDING = "building", _("Building")
+        READY = "ready", _("Ready")
+        FAILED = "failed", _("Failed")
+
+    class VatCategory(models.TextChoices):
+        DOMESTIC = "domestic", _("Netherlands")
+        REVERSE_CHARGE = "reverse_charge", _("EU business, reverse charged")
+        EU_CONSUMER = "eu_consumer", _("EU consumer")
+        EXPORT = "export", _("Export outside the EU")
+
+    number = models.CharField(_("number"), max_length=32, unique=True)
+    base_number = models.CharField(_("base number"), max_length=24, db_index=True)
+    revision = models.PositiveSmallIntegerField(_("revision"), default=1)
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, db_index=True)
+    token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    configuration = models.ForeignKey("configurator.Configuration", on_delete=models.PROTECT, related_name="quotes")
+    channel = models.CharField(_("channel"), max_length=8, default="web")
+    crm_reference = models.CharField(_("CRM reference"), max_length=100, blank=True, db_index=True)
+    language = models.CharField(_("language"), max_length=8, default="en")
+
+    customer_name = models.CharField(_("customer name"), max_length=200)
+    customer_company = models.CharField(_("company"), max_length=200, blank=True)
+    customer_email = models.EmailField(_("e-mail"))
+    customer_country = models.CharField(_("country"), max_length=2)
+    customer_vat_number = models.CharField(_("VAT number"), max_length=20, blank=True)
+
+    currency = models.CharField(max_length=3, default="EUR", editable=False)
+    discount_percent = models.DecimalField(_("quote discount (%)"), max_digits=5, decimal_places=2, default=0)
+    line_discounts = models.JSONField(
+        _("line discounts (%)"), default=dict, blank=True, help_text=_("Part number → discount percentage")
+    )
+    subtotal = models.DecimalField(_("list value"), max_digits=14, decimal_places=2, default=0)
+    discount = models.DecimalField(_("discount"), max_digits=14, decimal_places=2, default=0)
+    net = models.DecimalField(_("net, excl. VAT"), max_digits=14, decimal_places=2, default=0)
+    vat_category = models.CharField(max_length=16, choices=VatCategory.choices, blank=True)
+    vat_rate = models.DecimalField(_("VAT rate (%)"), max_digits=5, decimal_places=2, default=0)
+    vat_amount = models.DecimalField(_("VAT"), max_digits=14, decimal_places=2, default=0)
+    total = models.DecimalField(_("total, incl. VAT"), max_digits=14, decimal_places=2, default=0)
+    vat_notice = models.CharField(_("VAT notice"), max_length=200, blank=True)
+
+    issued_at = models.DateTimeField(_("issued at"), null=True, blank=True)
+    valid_until = models.DateField(_("valid until"), null=True, blank=True)
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("approved by"),
+    )
+    approved_at = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    # Everything the documents print, frozen at issue (schema "quote/v1"); before issue, a preview.
+    frozen = models.JSONField(default=dict, blank=True)
+
+    doc_status = models.CharField(
+        _("document status"), max_length=10, choices=DocStatus.choices, default=DocStatus.PENDING, db_index=True
+    )
+    progress = models.PositiveSmallIntegerField(default=0)
+    failure_message = models.TextField(blank=True)
+    enqueued_at = models.DateTimeField(null=True, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    build_attempts = models.PositiveSmallIntegerField(default=0)
+    pdf = models.FileField(upload_to="quotes/", max_length=255, blank=True)
+    xlsx = models.FileField(upload_to="quotes/", max_length=255, blank=True)
+    emailed_at = models.DateTimeField(null=True, blank=True)
+
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        permissions = [("approve_quote", "Can approve quotes with a discount above the threshold")]
+        constraints = [
+            models.UniqueConstraint(fields=["base_number", "revision"], name="quote_unique_revision"),
+            models.CheckConstraint(
+                condition=Q(discount_percent__gte=0, discount_percent__lte=100), name="quote_discount_0_100"
+            ),
+            models.CheckConstraint(condition=Q(progress__lte=100), name="quote_progress_0_100"),
+            models.CheckConstraint(condition=Q(revision__gte=1), name="quote_revision_positive"),
+            # An issued quote always carries its frozen snapshot and validity.
+            models.CheckConstraint(
+                condition=~Q(status="issued") | Q(issued_at__isnull=False, valid_until__isnull=False),
+                name="quote_issued_has_snapshot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.number
+
+    @property
+    def is_expired(self) -> bool:
+        """An offer is binding until the end of ``valid_until`` (Europe/Amsterdam)."""
+        return self.valid_until is not None and timezone.localdate() > self.valid_until
+
+    @property
+    def is_active(self) -> bool:
+        return self.status != self.Status.SUPERSEDED
+
+    @property
+    def display_status(self) -> str:
+        if self.status == self.Status.ISSUED and self.is_expired:
+            return str(_("Expired"))
+        return str(self.get_status_display())
+
+    @property
+    def lines(self) -> list[dict]:
+        return list(self.frozen.get("lines", []))

@@ -1,0 +1,156 @@
+"""Quote pricing: pure Decimal arithmetic, no floats, no database.
+
+Rounding rule (documented on the quote): every amount is rounded to whole cents, half up (0.005 → 0.01),
+at these points and nowhere else:
+
+1. line list value   = unit list price × quantity                        → cents
+2. line discount     = line list value × line discount % / 100            → cents
+3. quote discount    = (line list value − line discount) × quote % / 100  → cents, per line
+4. line net          = line list value − line discount − quote discount   (exact, already cents)
+5. subtotal          = Σ line list values; discount = Σ (line + quote discounts); net = Σ line nets (exact)
+6. VAT               = net × VAT rate / 100                               → cents, once on the quote total
+7. total             = net + VAT
+
+Applying the quote discount per line keeps every printed line consistent with the totals: the lines of the
+bill of materials always add up to the net amount exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+
+CENT = Decimal("0.01")
+HUNDRED = Decimal("100")
+ZERO = Decimal("0.00")
+
+
+def cents(value: Decimal) -> Decimal:
+    return value.quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+@dataclass(frozen=True)
+class PricedLine:
+    section: str
+    part_number: str
+    description: str
+    quantity: int
+    unit_price: Decimal
+    list_total: Decimal
+    line_discount_percent: Decimal
+    line_discount: Decimal
+    quote_discount_percent: Decimal
+    quote_discount: Decimal
+    net: Decimal
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "section": self.section,
+            "part_number": self.part_number,
+            "description": self.description,
+            "quantity": self.quantity,
+            "unit_price": str(self.unit_price),
+            "list_total": str(self.list_total),
+            "line_discount_percent": str(self.line_discount_percent),
+            "line_discount": str(self.line_discount),
+            "quote_discount_percent": str(self.quote_discount_percent),
+            "quote_discount": str(self.quote_discount),
+            "net": str(self.net),
+        }
+
+
+@dataclass(frozen=True)
+class Totals:
+    subtotal: Decimal
+    discount: Decimal
+    net: Decimal
+    vat_rate: Decimal
+    vat_amount: Decimal
+    total: Decimal
+
+    @property
+    def effective_discount_percent(self) -> Decimal:
+        """The discount as a share of the list value, for the approval rule."""
+        return ZERO if not self.subtotal else (self.discount * HUNDRED / self.subtotal)
+
+    def to_dict(self) -> dict[str, str]:
+        return {
+            "currency": "EUR",
+            "subtotal": str(self.subtotal),
+            "discount": str(self.discount),
+            "net": str(self.net),
+            "vat_rate": str(self.vat_rate),
+            "vat_amount": str(self.vat_amount),
+            "total": str(self.total),
+        }
+
+
+@dataclass(frozen=True)
+class RawLine:
+    section: str
+    part_number: str
+    description: str
+    quantity: int
+    unit_price: Decimal
+
+
+def price_line(raw: RawLine, *, line_discount_percent: Decimal, quote_discount_percent: Decimal) -> PricedLine:
+    list_total = cents(raw.unit_price * raw.quantity)
+    line_discount = cents(list_total * line_discount_percent / HUNDRED)
+    quote_discount = cents((list_total - line_discount) * quote_discount_percent / HUNDRED)
+    return PricedLine(
+        section=raw.section,
+        part_number=raw.part_number,
+        description=raw.description,
+        quantity=raw.quantity,
+        unit_price=cents(raw.unit_price),
+        list_total=list_total,
+        line_discount_percent=line_discount_percent,
+        line_discount=line_discount,
+        quote_discount_percent=quote_discount_percent,
+        quote_discount=quote_discount,
+        net=list_total - line_discount - quote_discount,
+    )
+
+
+def price_lines(
+    raw_lines: Iterable[RawLine], *, quote_discount_percent: Decimal, line_discounts: Mapping[str, Decimal]
+) -> list[PricedLine]:
+    """Price every line; ``line_discounts`` maps a part number to its discount on every line of that part."""
+    return [
+        price_line(
+            raw,
+            line_discount_percent=line_discounts.get(raw.part_number, Decimal("0")),
+            quote_discount_percent=quote_discount_percent,
+        )
+        for raw in raw_lines
+    ]
+
+
+def price_totals(lines: Iterable[PricedLine], *, vat_rate: Decimal) -> Totals:
+    lines = list(lines)
+    subtotal = sum((line.list_total for line in lines), ZERO)
+    discount = sum((line.line_discount + line.quote_discount for line in lines), ZERO)
+    net = sum((line.net for line in lines), ZERO)
+    vat_amount = cents(net * vat_rate / HUNDRED)
+    return Totals(
+        subtotal=subtotal, discount=discount, net=net, vat_rate=vat_rate, vat_amount=vat_amount, total=net + vat_amount
+    )
+
+
+def needs_approval(
+    *,
+    quote_discount_percent: Decimal,
+    line_discounts: Mapping[str, Decimal],
+    lines: Iterable[PricedLine],
+    threshold: Decimal,
+) -> bool:
+    """A discount above the threshold needs approval: the quote discount, any line discount, or both combined
+    on any line (10% on a line plus 10% on the quote is 19% off that line)."""
+    if quote_discount_percent > threshold or any(value > threshold for value in line_discounts.values()):
+        return True
+    return any(
+        line.list_total and (line.line_discount + line.quote_discount) * HUNDRED > threshold * line.list_total
+        for line in lines
+    )

@@ -1,0 +1,784 @@
+"""Services of the quote lifecycle (write side). Every door (wizard, API, admin, tasks) calls these.
+
+Business rules, in one home:
+
+* A quote is only made for a design that validates without error findings (configurator.services.design_validate,
+  the same service every door uses). Input errors are reported per field; nothing is stored.
+* Warnings must be accepted by a sales engineer (configurator WarningAcknowledgement); until then the quote waits
+  in ``awaiting_review``. The accepted warnings and their reasons are printed on the quote.
+* A discount above settings.QUOTE_DISCOUNT_APPROVAL_THRESHOLD (quote discount, any line discount, or both
+  combined on a line) waits in ``awaiting_approval`` until someone with ``quotes.approve_quote`` approves it.
+  There is no other way to issue it: the admin makes status and discounts read-only, the API calls these.
+* Issuing freezes lines, totals, VAT, the design and the validation receipt into ``Quote.frozen``; later
+  catalogue changes never alter an issued quote. The documents are rendered from ``frozen`` alone, by a Celery
+  task enqueued after commit.
+* Pricing and rounding: quotes.pricing; VAT: quotes.vat; numbers: quotes.numbering.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.conf import settings
+from django.core import signing
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.core.validators import validate_email
+from django.db import transaction
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from . import pricing, signals
+from .models import Quote
+from .numbering import next_base_number, revision_number
+from .vat import VatDecision, VatInputError, normalise_country, normalise_vat_number, vat_decide
+
+logger = logging.getLogger(__name__)
+
+LANGUAGES = ("en", "nl")
+CHANNELS = ("web", "staff", "api")
+LINK_SALT = "quotes.download-link"
+FILE_KINDS = ("pdf", "xlsx")
+
+
+class QuoteError(Exception):
+    """Bad input for a quote. ``errors`` maps a field name (``customer.country``, ``discount_percent``,
+    ``line_discounts.<part>``, ``design.<path>``, ``status`` …) to a clear message."""
+
+    def __init__(self, errors: dict[str, str]):
+        self.errors = dict(errors)
+        super().__init__("; ".join(f"{field}: {message}" for field, message in self.errors.items()))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Input cleaning: every problem is collected and reported at once, before anything is written.
+
+
+def _clean_percent(value: Any, field: str, errors: dict[str, str]) -> Decimal:
+    if value is None or value == "":
+        return Decimal("0")
+    if isinstance(value, bool):
+        errors[field] = "Enter the discount as a number between 0 and 100."
+        return Decimal("0")
+    try:
+        number = Decimal(str(value).strip().replace(",", ".") if isinstance(value, str) else str(value))
+    except (InvalidOperation, ValueError):
+        errors[field] = f"“{str(value)[:20]}” is not a number; enter a percentage between 0 and 100."
+        return Decimal("0")
+    if not number.is_finite():
+        errors[field] = "Enter a finite percentage between 0 and 100."
+    elif number < 0:
+        errors[field] = "A discount cannot be negative."
+    elif number > 100:
+        errors[field] = "A discount cannot exceed 100%."
+    elif number != number.quantize(Decimal("0.01")):
+        errors[field] = "Give the discount with at most two decimals."
+    else:
+        return number.quantize(Decimal("0.01"))
+    return Decimal("0")
+
+
+def _clean_line_discounts(value: Any, errors: dict[str, str]) -> dict[str, Decimal]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        errors["line_discounts"] = "Give line discounts as an object of part number → percentage."
+        return {}
+    cleaned = {}
+    for part, percent in value.items():
+        number = _clean_percent(percent, f"line_discounts.{part}", errors)
+        if number:
+            cleaned[str(part)] = number
+    return cleaned
+
+
+def _clean_customer(customer: Any, errors: dict[str, str]) -> dict[str, str]:
+    if not isinstance(customer, dict):
+        errors["customer"] = "Give the customer as an object with name, company, email, country and vat_number."
+        return {}
+    out: dict[str, str] = {}
+    name = str(customer.get("name") or "").strip()
+    if not name:
+        errors["customer.name"] = "Enter the customer's name."
+    elif len(name) > 200:
+        errors["customer.name"] = "The name is longer than 200 characters."
+    out["name"] = name[:200]
+    company = str(customer.get("company") or "").strip()
+    if len(company) > 200:
+        errors["customer.company"] = "The company name is longer than 200 characters."
+    out["company"] = company[:200]
+    email = str(customer.get("email") or "").strip()
+    try:
+        validate_email(email)
+    except ValidationError:
+        errors["customer.email"] = "Enter a valid e-mail address." if email else "Enter the customer's e-mail address."
+    out["email"] = email
+    try:
+        out["country"] = normalise_country(customer.get("country"))
+    except VatInputError as exc:
+        errors[f"customer.{exc.field}"] = str(exc)
+        out["country"] = ""
+    out["vat_number"] = ""
+    if out["country"]:
+        try:
+            out["vat_number"] = normalise_vat_number(customer.get("vat_number"), out["country"])
+        except VatInputError as exc:
+            errors[f"customer.{exc.field}"] = str(exc)
+    return out
+
+
+def _clean_language(language: Any, errors: dict[str, str]) -> str:
+    code = str(language or "en").strip()[:2].lower()
+    if code not in LANGUAGES:
+        errors["language"] = "Choose English (en) or Dutch (nl)."
+        return "en"
+    return code
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Evaluation: validate the design and price it (no writes).
+
+
+@dataclass(frozen=True)
+class _Evaluation:
+    document: dict[str, Any]
+    result: dict[str, Any]
+    lines: list[pricing.PricedLine]
+    totals: pricing.Totals
+    vat: VatDecision
+    unacknowledged: list[dict[str, Any]]
+    needs_approval: bool
+
+
+def _evaluate(
+    *,
+    configuration,
+    language: str,
+    country: str,
+    vat_number: str,
+    discount_percent: Decimal,
+    line_discounts: dict[str, Decimal],
+) -> _Evaluation:
+    """Validate the stored design and price it. Raises QuoteError on input errors or error findings."""
+    # Imported here: the engines may land after this app, and nothing else in Django should fail meanwhile.
+    from configurator.bom import design_bom
+    from configurator.rules.design import DesignInputError
+    from configurator.rules.parse import parse_design
+    from configurator.services import design_validate, unacknowledged_warnings
+    from configurator.snapshot import catalog_snapshot
+
+    document = configuration.document
+    try:
+        result = design_validate(document=document, language=language)
+    except DesignInputError as exc:
+        raise QuoteError({f"design.{path}": message for path, message in exc.errors.items()}) from None
+    if not result["valid"]:
+        errors: dict[str, str] = {}
+        for finding in result["findings"]:
+            if finding["severity"] == "error":
+                key = f"design.{finding['subject']}" if finding.get("subject") else "design"
+                errors[key] = f"{errors[key]} " if key in errors else ""
+                errors[key] += f"{finding['message']} ({finding['code']})"
+        raise QuoteError(errors or {"design": "The design has errors; fix them before requesting a quote."})
+
+    bom = design_bom(parse_design(document), result.get("fabric_plan"), catalog_snapshot())
+    unpriced = sorted({line.part_number for line in bom if line.unit_price_eur is None})
+    if unpriced:
+        raise QuoteError(
+            {
+                "design": f"No list price for {', '.join(unpriced)} (price on request); "
+                "a sales engineer will quote these parts."
+            }
+        )
+    unknown = sorted(set(line_discounts) - {line.part_number for line in bom})
+    if unknown:
+        raise QuoteError({f"line_discounts.{part}": f"{part} is not on this quote." for part in unknown})
+    raw = [
+        pricing.RawLine(
+            section=line.section,
+            part_number=line.part_number,
+            description=line.description,
+            quantity=line.quantity,
+            unit_price=Decimal(line.unit_price_eur),
+        )
+        for line in bom
+    ]
+    lines = pricing.price_lines(raw, quote_discount_percent=discount_percent, line_discounts=line_discounts)
+    vat = vat_decide(country=country, vat_number=vat_number)
+    totals = pricing.price_totals(lines, vat_rate=vat.rate)
+    approval = pricing.needs_approval(
+        quote_discount_percent=discount_percent,
+        line_discounts=line_discounts,
+        lines=lines,
+        threshold=Decimal(settings.QUOTE_DISCOUNT_APPROVAL_THRESHOLD),
+    )
+    return _Evaluation(
+        document=document,
+        result=result,
+        lines=lines,
+        totals=totals,
+        vat=vat,
+        unacknowledged=unacknowledged_warnings(configuration=configuration, result=result),
+        needs_approval=approval,
+    )
+
+
+def _evaluate_quote(quote: Quote) -> _Evaluation:
+    return _evaluate(
+        configuration=quote.configuration,
+        language=quote.language,
+        country=quote.customer_country,
+        vat_number=quote.customer_vat_number,
+        discount_percent=quote.discount_percent,
+        line_discounts={k: Decimal(v) for k, v in quote.line_discounts.items()},
+    )
+
+
+def _acknowledgements(configuration, result: dict[str, Any]) -> list[dict[str, str]]:
+    """The accepted warnings of this validation, with who accepted them and why (printed on the quote)."""
+    warnings = {(f["code"], f["subject"]): f for f in result["findings"] if f["severity"] == "warning"}
+    out = []
+    for ack in configuration.acknowledgements.select_related("user").order_by("code", "subject"):
+        finding = warnings.get((ack.code, ack.subject))
+        if finding is None:
+            continue  # an acknowledgement of a warning that no longer occurs is not printed
+        out.append(
+            {
+                "code": ack.code,
+                "subject": ack.subject,
+                "message": finding["message"],
+                "reason": ack.reason,
+                "by": (ack.user.get_full_name() or ack.user.get_username()) if ack.user else "",
+                "at": ack.created_at.isoformat(),
+            }
+        )
+    return out
+
+
+def _apply(quote: Quote, ev: _Evaluation) -> None:
+    """Copy the evaluation onto the row, with a preview snapshot (frozen for good at issue)."""
+    quote.subtotal, quote.discount, quote.net = ev.totals.subtotal, ev.totals.discount, ev.totals.net
+    quote.vat_rate, quote.vat_amount, quote.total = ev.totals.vat_rate, ev.totals.vat_amount, ev.totals.total
+    quote.vat_category = ev.vat.category
+    with translation.override(quote.language):
+        quote.vat_notice = ev.vat.notice
+    result = ev.result
+    quote.frozen = {
+        "schema": "quote/v1",
+        "number": quote.number,
+        "revision": quote.revision,
+        "language": quote.language,
+        "currency": "EUR",
+        "issued_at": quote.issued_at.isoformat() if quote.issued_at else None,
+        "valid_until": quote.valid_until.isoformat() if quote.valid_until else None,
+        "seller": dict(settings.SELLER),
+        "customer": {
+            "name": quote.customer_name,
+            "company": quote.customer_company,
+            "email": quote.customer_email,
+            "country": quote.customer_country,
+            "vat_number": quote.customer_vat_number,
+        },
+        "crm_reference": quote.crm_reference,
+        "design": ev.document,
+        "validation": result,
+        "lines": [line.to_dict() for line in ev.lines],
+        "discount_percent": str(quote.discount_percent),
+        "line_discounts": {k: str(v) for k, v in quote.line_discounts.items()},
+        "totals": ev.totals.to_dict(),
+        "vat": {"category": ev.vat.category, "rate": str(ev.vat.rate), "notice": quote.vat_notice},
+        "acknowledgements": _acknowledgements(quote.configuration, result),
+        "approval": (
+            {"by": quote.approved_by.get_username(), "at": quote.approved_at.isoformat()}
+            if quote.approved_by_id and quote.approved_at
+            else None
+        ),
+        "receipt": {
+            "design_hash": result.get("design_hash"),
+            "catalog_version": result.get("catalog_version"),
+            "findings": result["findings"],
+        },
+    }
+
+
+def _status_for(ev: _Evaluation, *, approved: bool) -> str:
+    if ev.unacknowledged:
+        return Quote.Status.AWAITING_REVIEW
+    if ev.needs_approval and not approved:
+        return Quote.Status.AWAITING_APPROVAL
+    return Quote.Status.ISSUED
+
+
+def _issue(quote: Quote, ev: _Evaluation) -> None:
+    """Freeze the quote and enqueue its documents after commit. Caller holds the transaction."""
+    from configurator.models import Configuration
+
+    now = timezone.now()
+    quote.status = Quote.Status.ISSUED
+    quote.issued_at = now
+    quote.valid_until = timezone.localdate(now) + timedelta(days=settings.QUOTE_VALIDITY_DAYS)
+    quote.doc_status, quote.progress, quote.failure_message = Quote.DocStatus.PENDING, 0, ""
+    quote.enqueued_at = now
+    _apply(quote, ev)
+    quote.full_clean()
+    quote.save()
+    Configuration.objects.filter(pk=quote.configuration_id).update(status=Configuration.Status.QUOTED)
+    quote_id = quote.pk
+    transaction.on_commit(lambda: enqueue_build(quote_id))
+
+
+def _is_staff(user) -> bool:
+    return bool(user is not None and user.is_active and user.is_staff)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Public services.
+
+
+def quote_request(
+    *,
+    configuration,
+    customer: dict,
+    user=None,
+    channel: str = "web",
+    crm_reference: str = "",
+    language: str = "en",
+    discount_percent=None,
+    line_discounts: dict[str, Decimal] | None = None,
+) -> Quote:
+    """Request a quote for a stored configuration.
+
+    ``customer``: name, company, email, country (ISO 3166 alpha-2), vat_number (optional). Raises QuoteError
+    (field → message) on any bad input or a design with errors, leaving nothing behind. The new quote is
+    ``awaiting_review`` if warnings are not yet accepted, ``awaiting_approval`` if the discount exceeds the
+    threshold, otherwise ``issued`` at once (frozen, documents built after commit). The configuration becomes
+    ``quote_requested`` (or ``quoted`` when issued).
+    """
+    errors: dict[str, str] = {}
+    cust = _clean_customer(customer, errors)
+    language = _clean_language(language, errors)
+    if channel not in CHANNELS:
+        errors["channel"] = f"Channel must be one of {', '.join(CHANNELS)}."
+    crm_reference = str(crm_reference or "").strip()
+    if len(crm_reference) > 100:
+        errors["crm_reference"] = "The CRM reference is longer than 100 characters."
+    percent = _clean_percent(discount_percent, "discount_percent", errors)
+    lines = _clean_line_discounts(line_discounts, errors)
+    if configuration is None or getattr(configuration, "pk", None) is None:
+        errors["configuration"] = "Save the configuration before requesting a quote."
+    if errors:
+        raise QuoteError(errors)
+    ev = _evaluate(
+        configuration=configuration,
+        language=language,
+        country=cust["country"],
+        vat_number=cust["vat_number"],
+        discount_percent=percent,
+        line_discounts=lines,
+    )
+    return _create(
+        configuration=configuration,
+        customer=cust,
+        user=user,
+        channel=channel,
+        crm_reference=crm_reference,
+        language=language,
+        discount_percent=percent,
+        line_discounts=lines,
+        ev=ev,
+    )
+
+
+@transaction.atomic
+def _create(
+    *,
+    configuration,
+    customer: dict[str, str],
+    user,
+    channel: str,
+    crm_reference: str,
+    language: str,
+    discount_percent: Decimal,
+    line_discounts: dict[str, Decimal],
+    ev: _Evaluation,
+    previous: Quote | None = None,
+) -> Quote:
+    from configurator.models import Configuration
+
+    if previous is not None:
+        base, revision = previous.base_number, previous.revision + 1
+    else:
+        base, revision = next_base_number(), 1
+    quote = Quote(
+        number=revision_number(base, revision),
+        base_number=base,
+        revision=revision,
+        configuration=configuration,
+        channel=channel,
+        crm_reference=crm_reference,
+        language=language,
+        customer_name=customer["name"],
+        customer_company=customer["company"],
+        customer_email=customer["email"],
+        customer_country=customer["country"],
+        customer_vat_number=customer["vat_number"],
+        discount_percent=discount_percent,
+        line_discounts={k: str(v) for k, v in line_discounts.items()},
+        created_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+    status = _status_for(ev, approved=False)
+    if status == Quote.Status.ISSUED:
+        _issue(quote, ev)
+    else:
+        quote.status = status
+        _apply(quote, ev)
+        quote.full_clean()
+        quote.save()
+        Configuration.objects.filter(pk=configuration.pk).update(status=Configuration.Status.QUOTE_REQUESTED)
+    if previous is not None:
+        Quote.objects.filter(pk=previous.pk).update(status=Quote.Status.SUPERSEDED, updated_at=timezone.now())
+    return quote
+
+
+def quote_issue(*, quote: Quote, user) -> Quote:
+    """A sales engineer issues a quote that waited for review, after accepting its warnings.
+
+    Re-validates the design: errors or still unaccepted warnings raise QuoteError. A discount above the threshold
+    that nobody approved yet moves the quote to ``awaiting_approval`` instead of issuing it.
+    """
+    if not _is_staff(user):
+        raise PermissionDenied("Only a sales engineer can issue a quote.")
+    with transaction.atomic():
+        quote = Quote.objects.select_for_update().select_related("configuration").get(pk=quote.pk)
+        if quote.status != Quote.Status.AWAITING_REVIEW:
+            raise QuoteError(
+                {
+                    "status": f"Only a quote awaiting review can be issued; {quote.number} is "
+                    f"{quote.get_status_display().lower()}."
+                }
+            )
+        ev = _evaluate_quote(quote)
+        if ev.unacknowledged:
+            pending = ", ".join(f"{f['code']} ({f['subject']})" for f in ev.unacknowledged)
+            raise QuoteError({"warnings": f"Accept these warnings, with a reason, before issuing: {pending}."})
+        if _status_for(ev, approved=quote.approved_by_id is not None) == Quote.Status.AWAITING_APPROVAL:
+            quote.status = Quote.Status.AWAITING_APPROVAL
+            _apply(quote, ev)
+            quote.save()
+        else:
+            _issue(quote, ev)
+    return quote
+
+
+def quote_approve(*, quote: Quote, user) -> Quote:
+    """Approve a discount above the threshold (permission ``quotes.approve_quote``) and issue the quote.
+
+    Raises PermissionDenied without the permission, QuoteError if the quote is not awaiting approval or the
+    design no longer validates. If new warnings appeared meanwhile, the quote goes back to review, approved.
+    """
+    if user is None or not user.is_active or not user.has_perm("quotes.approve_quote"):
+        raise PermissionDenied("You may not approve quote discounts.")
+    with transaction.atomic():
+        quote = Quote.objects.select_for_update().select_related("configuration").get(pk=quote.pk)
+        if quote.status != Quote.Status.AWAITING_APPROVAL:
+            raise QuoteError(
+                {
+                    "status": f"Only a quote awaiting approval can be approved; {quote.number} is "
+                    f"{quote.get_status_display().lower()}."
+                }
+            )
+        ev = _evaluate_quote(quote)
+        quote.approved_by, quote.approved_at = user, timezone.now()
+        if ev.unacknowledged:
+            quote.status = Quote.Status.AWAITING_REVIEW
+            _apply(quote, ev)
+            quote.save()
+        else:
+            _issue(quote, ev)
+        transaction.on_commit(lambda: signals.send_quote_event(quote, signals.APPROVED))
+    return quote
+
+
+def quote_revise(*, quote: Quote, user=None, discount_percent=None, line_discounts=None, configuration=None) -> Quote:
+    """A new revision (Q-YYYY-NNNNN-R2, -R3 …) of the newest revision of a quote.
+
+    Unchanged arguments are taken over from ``quote``; ``configuration`` may point at another (e.g. a changed)
+    design. The same validation and approval rules apply. The older revision becomes ``superseded`` and stays
+    readable. Only the newest revision can be revised (QuoteError otherwise).
+    """
+    errors: dict[str, str] = {}
+    percent = (
+        quote.discount_percent
+        if discount_percent is None
+        else _clean_percent(discount_percent, "discount_percent", errors)
+    )
+    lines = (
+        {k: Decimal(v) for k, v in quote.line_discounts.items()}
+        if line_discounts is None
+        else _clean_line_discounts(line_discounts, errors)
+    )
+    configuration = configuration or quote.configuration
+    if errors:
+        raise QuoteError(errors)
+    ev = _evaluate(
+        configuration=configuration,
+        language=quote.language,
+        country=quote.customer_country,
+        vat_number=quote.customer_vat_number,
+        discount_percent=percent,
+        line_discounts=lines,
+    )
+    with transaction.atomic():
+        newest = Quote.objects.select_for_update().filter(base_number=quote.base_number).order_by("-revision").first()
+        # A concurrent revision may have superseded it while we waited for the lock (READ COMMITTED returns the
+        # locked row's new version, not the new revision): refuse rather than hit the unique constraint.
+        if newest is None or newest.pk != quote.pk or newest.status == Quote.Status.SUPERSEDED:
+            raise QuoteError(
+                {
+                    "quote": f"{quote.number} is not the newest revision"
+                    f"{f' ({newest.number})' if newest else ''}; revise that one."
+                }
+            )
+        customer = {
+            "name": quote.customer_name,
+            "company": quote.customer_company,
+            "email": quote.customer_email,
+            "country": quote.customer_country,
+            "vat_number": quote.customer_vat_number,
+        }
+        return _create(
+            configuration=configuration,
+            customer=customer,
+            user=user or quote.created_by,
+            channel=quote.channel,
+            crm_reference=quote.crm_reference,
+            language=quote.language,
+            discount_percent=percent,
+            line_discounts=lines,
+            ev=ev,
+            previous=newest,
+        )
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Documents: built by quotes.tasks.quote_build_documents from the frozen snapshot alone.
+
+
+def enqueue_build(quote_id: int) -> bool:
+    """Send the build task. A broker outage is logged, not raised: the request stays recorded (pending) and the
+    periodic requeue (quotes_requeue_stuck) sends it again."""
+    from .tasks import quote_build_documents
+
+    try:
+        quote_build_documents.delay(quote_id)
+    except Exception:  # kombu raises several types for an unreachable broker
+        logger.warning(
+            "Could not enqueue documents of quote %s; the periodic requeue will retry", quote_id, exc_info=True
+        )
+        return False
+    Quote.objects.filter(pk=quote_id).update(enqueued_at=timezone.now())
+    return True
+
+
+def quote_documents_claim(*, quote_id: int) -> datetime | None:
+    """Claim the build of a quote's documents; None when another worker holds it or it is done.
+
+    One conditional UPDATE decides: a pending quote, or one stuck in building longer than the lease
+    (settings.QUOTE_STUCK_AFTER: its worker died). The claim time identifies the holder afterwards.
+    """
+    now = timezone.now()
+    claimed = (
+        Quote.objects.filter(pk=quote_id, issued_at__isnull=False)
+        .filter(
+            Q(doc_status=Quote.DocStatus.PENDING)
+            | Q(doc_status=Quote.DocStatus.BUILDING, claimed_at__lt=now - settings.QUOTE_STUCK_AFTER)
+        )
+        .update(
+            doc_status=Quote.DocStatus.BUILDING,
+            claimed_at=now,
+            progress=5,
+            failure_message="",
+            build_attempts=F("build_attempts") + 1,
+            updated_at=now,
+        )
+    )
+    return now if claimed else None
+
+
+def _store(name: str, content: bytes) -> str:
+    """Write a file under a fixed name, replacing an earlier build (re-running yields the same names)."""
+    if default_storage.exists(name):
+        default_storage.delete(name)
+    stored = default_storage.save(name, ContentFile(content))
+    if stored != name:  # a concurrent builder wrote the same name first: keep one copy
+        default_storage.delete(stored)
+    return name
+
+
+def document_names(quote: Quote) -> dict[str, str]:
+    folder = f"quotes/{quote.token}"
+    return {"pdf": f"{folder}/{quote.number}.pdf", "xlsx": f"{folder}/{quote.number}-bom.xlsx"}
+
+
+def quote_documents_build(*, quote_id: int, claim: datetime) -> bool:
+    """Render the PDF and the XLSX from the frozen snapshot and store them; mark the quote ready.
+
+    Only the holder of ``claim`` writes progress and the result, so a worker that lost its lease cannot undo
+    a newer build. Transient errors (database, storage) propagate for the task to retry. Returns whether this
+    call finished the build.
+    """
+    from .documents import render_pdf, render_xlsx
+
+    mine = Quote.objects.filter(pk=quote_id, doc_status=Quote.DocStatus.BUILDING, claimed_at=claim)
+    quote = Quote.objects.get(pk=quote_id)
+    delay = float(getattr(settings, "QUOTE_BUILD_DELAY_SECONDS", 0) or 0)
+    if delay:
+        mine.update(progress=10)
+        time.sleep(delay)  # test-only: lets the fault tests kill a worker mid-build
+    pdf = render_pdf(quote.frozen)
+    mine.update(progress=60)
+    xlsx = render_xlsx(quote.frozen)
+    mine.update(progress=80)
+    names = document_names(quote)
+    _store(names["pdf"], pdf)
+    _store(names["xlsx"], xlsx)
+    with transaction.atomic():
+        done = mine.update(
+            doc_status=Quote.DocStatus.READY,
+            progress=100,
+            pdf=names["pdf"],
+            xlsx=names["xlsx"],
+            failure_message="",
+            updated_at=timezone.now(),
+        )
+        if done:
+            transaction.on_commit(lambda: _after_ready(quote_id))
+    return bool(done)
+
+
+def _after_ready(quote_id: int) -> None:
+    quote = Quote.objects.select_related("created_by", "configuration__assigned_to").get(pk=quote_id)
+    signals.send_quote_event(quote, signals.READY)
+    try:
+        quote_notify_ready(quote=quote)
+    except Exception:
+        logger.exception("Could not send the ready e-mail of quote %s", quote.number)
+
+
+def quote_documents_release(*, quote_id: int, claim: datetime, message: str = "") -> None:
+    """Give a claim back after a transient error so that the retry can claim it again."""
+    Quote.objects.filter(pk=quote_id, doc_status=Quote.DocStatus.BUILDING, claimed_at=claim).update(
+        doc_status=Quote.DocStatus.PENDING, progress=0, failure_message=message[:2000], updated_at=timezone.now()
+    )
+
+
+def quote_documents_fail(*, quote_id: int, claim: datetime | None, message: str) -> None:
+    """Mark a build failed for good, with a message staff can read, and send ``quote.failed``."""
+    rows = Quote.objects.filter(pk=quote_id).exclude(doc_status=Quote.DocStatus.READY)
+    if claim is not None:
+        rows = rows.filter(claimed_at=claim)
+    with transaction.atomic():
+        if rows.update(
+            doc_status=Quote.DocStatus.FAILED, progress=0, failure_message=message[:2000], updated_at=timezone.now()
+        ):
+            transaction.on_commit(lambda: signals.send_quote_event(Quote.objects.get(pk=quote_id), signals.FAILED))
+
+
+def quote_documents_rebuild(*, quote: Quote) -> Quote:
+    """Build the documents again from the snapshot (after a failure, or a template change)."""
+    if quote.issued_at is None:
+        raise QuoteError({"status": f"{quote.number} is not issued yet; it has no documents."})
+    with transaction.atomic():
+        Quote.objects.filter(pk=quote.pk).exclude(doc_status=Quote.DocStatus.BUILDING).update(
+            doc_status=Quote.DocStatus.PENDING, progress=0, failure_message="", updated_at=timezone.now()
+        )
+        transaction.on_commit(lambda: enqueue_build(quote.pk))
+    quote.refresh_from_db()
+    return quote
+
+
+def quotes_requeue_stuck(*, older_than: timedelta | None = None) -> list[int]:
+    """Enqueue again the builds stuck in pending (never delivered: the broker was down) or in building (the
+    worker died) for longer than settings.QUOTE_STUCK_AFTER. Safe to run any time: the claim is conditional."""
+    cutoff = timezone.now() - (settings.QUOTE_STUCK_AFTER if older_than is None else older_than)
+    ids = list(
+        Quote.objects.filter(issued_at__isnull=False)
+        .filter(
+            Q(doc_status=Quote.DocStatus.PENDING, enqueued_at__lte=cutoff)
+            | Q(doc_status=Quote.DocStatus.PENDING, enqueued_at__isnull=True)
+            | Q(doc_status=Quote.DocStatus.BUILDING, claimed_at__lte=cutoff)
+        )
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    return [pk for pk in ids if enqueue_build(pk)]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Links and e-mail.
+
+
+def download_link_sign(*, quote: Quote, kind: str) -> str:
+    """A signed token for an e-mailed download link; it expires after settings.QUOTE_LINK_MAX_AGE."""
+    if kind not in FILE_KINDS:
+        raise ValueError(kind)
+    return signing.dumps({"t": quote.token, "k": kind}, salt=LINK_SALT, compress=True)
+
+
+def download_link_open(signed: str) -> tuple[str, str] | None:
+    """(quote token, kind) of a valid, unexpired signed link; None otherwise."""
+    try:
+        data = signing.loads(signed, salt=LINK_SALT, max_age=settings.QUOTE_LINK_MAX_AGE)
+    except signing.BadSignature:  # SignatureExpired is a BadSignature
+        return None
+    if not isinstance(data, dict) or data.get("k") not in FILE_KINDS:
+        return None
+    return str(data.get("t")), data["k"]
+
+
+def absolute_url(path: str) -> str:
+    return settings.QUOTE_SITE_URL.rstrip("/") + path
+
+
+def quote_notify_ready(*, quote: Quote) -> bool:
+    """E-mail the customer (in their language) that the quote is ready, with signed expiring download links,
+    and copy the sales engineer (who created it, or to whom the configuration is assigned). Sent once."""
+    from django.core.mail import EmailMultiAlternatives
+    from django.template.loader import render_to_string
+
+    now = timezone.now()
+    if not Quote.objects.filter(pk=quote.pk, emailed_at__isnull=True).update(emailed_at=now):
+        return False
+    engineers = {
+        u.email for u in (quote.created_by, quote.configuration.assigned_to) if u is not None and u.email and u.is_staff
+    }
+    engineers.discard(quote.customer_email)
+    context = {
+        "quote": quote,
+        "seller": settings.SELLER,
+        "status_url": absolute_url(reverse("quotes:status", args=[quote.token])),
+        "pdf_url": absolute_url(reverse("quotes:link", args=[download_link_sign(quote=quote, kind="pdf")])),
+        "xlsx_url": absolute_url(reverse("quotes:link", args=[download_link_sign(quote=quote, kind="xlsx")])),
+        "link_days": settings.QUOTE_LINK_MAX_AGE.days,
+    }
+    with translation.override(quote.language):
+        subject = render_to_string("emails/quote_ready_subject.txt", context).strip()
+        body = render_to_string("emails/quote_ready.txt", context)
+        html = render_to_string("emails/quote_ready.html", context)
+    message = EmailMultiAlternatives(
+        subject=subject, body=body, to=[quote.customer_email], cc=sorted(engineers), reply_to=[settings.SELLER["email"]]
+    )
+    message.attach_alternative(html, "text/html")
+    try:
+        message.send()
+    except Exception:
+        Quote.objects.filter(pk=quote.pk).update(emailed_at=None)  # let a rebuild or retry send it again
+        raise
+    return True

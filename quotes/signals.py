@@ -1,0 +1,30 @@
+"""Signals of the quote lifecycle.
+
+``quote_event`` is sent after the change is committed, with ``quote`` (the Quote) and ``event``, one of
+``quote.ready`` (documents built), ``quote.failed`` (the build failed for good; ``quote.failure_message`` says
+why) and ``quote.approved`` (a discount above the threshold was approved). The API subscribes to it for
+webhooks. Receivers run through ``send_robust``: a failing receiver is logged and never undoes the change.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.dispatch import Signal
+
+logger = logging.getLogger(__name__)
+
+quote_event = Signal()
+
+READY = "quote.ready"
+FAILED = "quote.failed"
+APPROVED = "quote.approved"
+
+
+def send_quote_event(quote, event: str) -> None:
+    """Send ``quote_event`` now; call it from ``transaction.on_commit``."""
+    from .models import Quote
+
+    for receiver, result in quote_event.send_robust(sender=Quote, quote=quote, event=event):
+        if isinstance(result, Exception):
+            logger.error("quote_event receiver %r failed for %s (%s): %r", receiver, quote.number, event, result)

@@ -1,0 +1,253 @@
+"""The quote lifecycle through quotes.services: request, review, approval, revision, snapshot."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal as D
+
+import pytest
+from conftest import ERROR_DESIGN, WARNING_DESIGN, design
+from django.core.exceptions import PermissionDenied
+
+from catalog.models import Part
+from configurator.models import Configuration, WarningAcknowledgement
+from quotes.models import Quote, QuoteCounter
+from quotes.services import QuoteError, quote_approve, quote_issue, quote_request, quote_revise
+from quotes.signals import quote_event
+
+pytestmark = pytest.mark.django_db
+
+
+def test_issues_a_quote_at_once_with_a_number_and_frozen_lines(configuration, customer, media, build):
+    quote = build(quote_request, configuration=configuration, customer=customer, crm_reference="CRM-1")
+    quote.refresh_from_db()
+
+    assert re.fullmatch(r"Q-\d{4}-00001", quote.number)
+    assert (quote.status, quote.revision, quote.doc_status) == ("issued", 1, "ready")
+    assert quote.valid_until == quote.issued_at.astimezone().date() + __import__("datetime").timedelta(days=30)
+    lines = {(line["section"], line["part_number"]): line["quantity"] for line in quote.frozen["lines"]}
+    assert lines == {("gpu", "SYS-821GE-TNHR"): 1, ("gpu", "HGX-H200-8GPU"): 1, ("gpu", "MCX75310AAS-NEAT"): 8}
+    # NL customer: 21% on the net total
+    assert quote.vat_rate == D("21") and quote.vat_amount == (quote.net * D("0.21")).quantize(D("0.01"))
+    assert quote.total == quote.net + quote.vat_amount
+    receipt = quote.frozen["receipt"]
+    assert len(receipt["design_hash"]) == 64 and receipt["catalog_version"].startswith("2026.11.1")
+    assert quote.frozen["design"] == configuration.document
+    configuration.refresh_from_db()
+    assert configuration.status == Configuration.Status.QUOTED
+
+
+def test_cluster_lines_multiply_by_node_count_and_include_the_fabric(make_configuration, customer, media, build):
+    quote = build(quote_request, configuration=make_configuration(design(4)), customer=customer)
+    lines = {(line["section"], line["part_number"]): line["quantity"] for line in quote.frozen["lines"]}
+    assert lines[("gpu", "SYS-821GE-TNHR")] == 4
+    assert lines[("gpu", "MCX75310AAS-NEAT")] == 32
+    assert lines[("fabric", "MQM9700-NS2F")] >= 1
+    fabric_bom = {item["part"]: item["quantity"] for item in quote.frozen["validation"]["fabric_plan"]["bom"]}
+    assert {pn: q for (section, pn), q in lines.items() if section == "fabric"} == fabric_bom
+
+
+def test_numbers_count_up_per_year(make_configuration, customer, media, build):
+    numbers = [build(quote_request, configuration=make_configuration(), customer=customer).number for _ in range(3)]
+    year = numbers[0][2:6]
+    assert numbers == [f"Q-{year}-00001", f"Q-{year}-00002", f"Q-{year}-00003"]
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"discount_percent": "-5"}, "discount_percent"),
+        ({"discount_percent": "ten"}, "discount_percent"),
+        ({"discount_percent": "100.5"}, "discount_percent"),
+        ({"discount_percent": "NaN"}, "discount_percent"),
+        ({"discount_percent": "1.234"}, "discount_percent"),
+        ({"line_discounts": {"HGX-H200-8GPU": "-1"}}, "line_discounts.HGX-H200-8GPU"),
+        ({"line_discounts": {"HGX-H200-8GPU": "abc"}}, "line_discounts.HGX-H200-8GPU"),
+        ({"line_discounts": {"NOT-ON-QUOTE": "5"}}, "line_discounts.NOT-ON-QUOTE"),
+        ({"customer": {"vat_number": "DE12345", "country": "DE"}}, "customer.vat_number"),
+        ({"customer": {"country": "ZZ"}}, "customer.country"),
+        ({"customer": {"email": "not-an-address"}}, "customer.email"),
+        ({"customer": {"name": ""}}, "customer.name"),
+        ({"language": "fr"}, "language"),
+        ({"channel": "fax"}, "channel"),
+    ],
+)
+def test_rejects_bad_input_naming_the_field_and_leaves_nothing_behind(configuration, customer, changes, field, build):
+    kwargs = {"configuration": configuration, "customer": customer}
+    for key, value in changes.items():
+        kwargs[key] = {**customer, **value} if key == "customer" else value
+
+    with pytest.raises(QuoteError) as exc:
+        build(quote_request, **kwargs)
+
+    assert field in exc.value.errors, exc.value.errors
+    assert exc.value.errors[field]
+    assert not Quote.objects.exists()
+    assert not QuoteCounter.objects.filter(last__gt=0).exists()
+    configuration.refresh_from_db()
+    assert configuration.status == Configuration.Status.DRAFT
+
+
+def test_rejects_a_design_with_errors(make_configuration, customer, build):
+    with pytest.raises(QuoteError) as exc:
+        build(quote_request, configuration=make_configuration(ERROR_DESIGN), customer=customer)
+    assert "design.node_groups[0].components[1]" in exc.value.errors
+    assert "PCIE_NO_FREE_SLOT" in exc.value.errors["design.node_groups[0].components[1]"]
+    assert not Quote.objects.exists()
+
+
+def test_rejects_a_malformed_design_naming_its_field(make_configuration, customer, build):
+    bad = design()
+    bad["node_groups"][0]["count"] = 0
+    with pytest.raises(QuoteError) as exc:
+        build(quote_request, configuration=make_configuration(bad), customer=customer)
+    assert any(key.startswith("design.node_groups[0]") for key in exc.value.errors), exc.value.errors
+    assert not Quote.objects.exists()
+
+
+def test_unaccepted_warnings_wait_for_review_and_accepted_ones_are_printed(
+    make_configuration, customer, staff, media, build
+):
+    configuration = make_configuration(WARNING_DESIGN)
+    quote = build(quote_request, configuration=configuration, customer=customer)
+    assert quote.status == "awaiting_review" and quote.issued_at is None
+    configuration.refresh_from_db()
+    assert configuration.status == Configuration.Status.QUOTE_REQUESTED
+
+    with pytest.raises(QuoteError) as exc:
+        build(quote_issue, quote=quote, user=staff)
+    assert "POWER_CAPACITY_UNKNOWN" in exc.value.errors["warnings"]
+
+    WarningAcknowledgement.objects.create(
+        configuration=configuration,
+        code="POWER_CAPACITY_UNKNOWN",
+        subject="node_groups[0].server",
+        reason="PSU rating confirmed by phone",
+        user=staff,
+    )
+    quote = build(quote_issue, quote=quote, user=staff)
+    quote.refresh_from_db()
+    assert quote.status == "issued" and quote.doc_status == "ready"
+    assert quote.frozen["acknowledgements"][0]["reason"] == "PSU rating confirmed by phone"
+    assert quote.frozen["acknowledgements"][0]["by"] == "Sam Sales"
+
+
+def test_only_staff_can_issue(make_configuration, customer, django_user_model, build):
+    quote = build(quote_request, configuration=make_configuration(WARNING_DESIGN), customer=customer)
+    customer_user = django_user_model.objects.create_user("cust", "c@example.com", "pw")
+    with pytest.raises(PermissionDenied):
+        quote_issue(quote=quote, user=customer_user)
+
+
+def test_discount_above_threshold_waits_for_approval_by_a_permitted_user(
+    configuration, customer, staff, approver, media, build
+):
+    events = []
+    quote_event.connect(lambda **kw: events.append(kw["event"]), weak=False, dispatch_uid="test-approval")
+    try:
+        quote = build(quote_request, configuration=configuration, customer=customer, discount_percent="20")
+        assert quote.status == "awaiting_approval" and not quote.pdf
+
+        with pytest.raises(PermissionDenied):
+            quote_approve(quote=quote, user=staff)
+        with pytest.raises(QuoteError):  # issuing is for reviewed warnings, not discounts
+            quote_issue(quote=quote, user=staff)
+        quote.refresh_from_db()
+        assert quote.status == "awaiting_approval"
+
+        quote = build(quote_approve, quote=quote, user=approver)
+        quote.refresh_from_db()
+        assert quote.status == "issued" and quote.approved_by == approver and quote.doc_status == "ready"
+        assert quote.discount == (quote.subtotal * D("0.20")).quantize(D("0.01"))
+        assert "quote.approved" in events and "quote.ready" in events
+    finally:
+        quote_event.disconnect(dispatch_uid="test-approval")
+
+
+def test_threshold_is_configurable(configuration, customer, settings, build, media):
+    settings.QUOTE_DISCOUNT_APPROVAL_THRESHOLD = D("25")
+    assert (
+        build(quote_request, configuration=configuration, customer=customer, discount_percent="20").status == "issued"
+    )
+
+
+def test_combined_line_and_quote_discounts_need_approval(configuration, customer, build):
+    quote = build(
+        quote_request,
+        configuration=configuration,
+        customer=customer,
+        discount_percent="10",
+        line_discounts={"SYS-821GE-TNHR": "10"},
+    )
+    assert quote.status == "awaiting_approval"
+
+
+def test_revision_supersedes_the_older_one_which_stays_readable(configuration, customer, media, build, client):
+    first = build(quote_request, configuration=configuration, customer=customer, discount_percent="5")
+    second = build(quote_revise, quote=first, discount_percent="10")
+    first.refresh_from_db()
+
+    assert second.number == f"{first.number}-R2" and second.revision == 2
+    assert (first.status, second.status) == ("superseded", "issued")
+    assert second.discount_percent == D("10") and second.customer_email == customer["email"]
+    page = client.get(f"/quotes/{first.token}/")
+    assert page.status_code == 200 and second.number.encode() in page.content
+
+    third = build(quote_revise, quote=second, discount_percent="30")
+    assert third.number == f"{first.number}-R3" and third.status == "awaiting_approval"
+    with pytest.raises(QuoteError) as exc:
+        quote_revise(quote=first)
+    assert "quote" in exc.value.errors
+    assert Quote.objects.filter(base_number=first.base_number).exclude(status="superseded").count() == 1
+
+
+def test_revision_of_a_design_with_errors_changes_nothing(configuration, make_configuration, customer, build, media):
+    first = build(quote_request, configuration=configuration, customer=customer)
+    with pytest.raises(QuoteError):
+        quote_revise(quote=first, configuration=make_configuration(ERROR_DESIGN))
+    first.refresh_from_db()
+    assert first.status == "issued" and Quote.objects.count() == 1
+
+
+def test_catalogue_price_change_leaves_an_issued_quote_unchanged(configuration, customer, media, build):
+    from quotes.services import quote_documents_rebuild
+
+    quote = build(quote_request, configuration=configuration, customer=customer)
+    before = (quote.total, list(quote.frozen["lines"]), quote.frozen["receipt"])
+    part = Part.objects.get(part_number="HGX-H200-8GPU")
+    part.list_price_eur = D("1.00")
+    part.save()
+
+    build(quote_documents_rebuild, quote=quote)
+    quote.refresh_from_db()
+    assert (quote.total, quote.frozen["lines"], quote.frozen["receipt"]) == before
+    assert quote.doc_status == "ready"
+    # a new quote for the same design sees the new price
+    newer = build(quote_request, configuration=configuration, customer=customer)
+    assert newer.total < quote.total
+
+
+def test_reverse_charge_for_an_eu_business_in_dutch(configuration, customer, media, build):
+    customer.update(country="DE", vat_number="DE 136 695 976")
+    quote = build(quote_request, configuration=configuration, customer=customer, language="nl")
+    assert (quote.vat_category, quote.vat_rate, quote.vat_amount) == ("reverse_charge", D("0"), D("0.00"))
+    assert quote.customer_vat_number == "DE136695976"
+    assert quote.vat_notice.startswith("BTW verlegd")
+    assert quote.total == quote.net
+
+
+def test_export_outside_the_eu(configuration, customer, media, build):
+    customer.update(country="us")
+    quote = build(quote_request, configuration=configuration, customer=customer)
+    assert (quote.vat_category, quote.vat_amount, quote.customer_country) == ("export", D("0.00"), "US")
+    assert "Export" in quote.vat_notice
+
+
+def test_expired_quote_shows_as_expired(configuration, customer, media, build, client):
+    import datetime
+
+    quote = build(quote_request, configuration=configuration, customer=customer)
+    Quote.objects.filter(pk=quote.pk).update(valid_until=datetime.date(2020, 1, 31))
+    quote.refresh_from_db()
+    assert quote.is_expired and quote.display_status == "Expired"
+    assert b"Expired" in client.get(f"/quotes/{quote.token}/").content
