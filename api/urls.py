@@ -1,7 +1,38 @@
-from django.urls import path
+"""API URLs. Version 1 lives under /api/v1/ (namespace "api"); the schema and its docs under /api/."""
+
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.routers import SimpleRouter
+
+from .views.catalog import PartViewSet
+from .views.configurations import ConfigurationViewSet
+from .views.designs import DesignValidateView, FabricPlanView
+from .views.errors import not_found
+from .views.quotes import QuoteViewSet
+from .views.webhooks import WebhookViewSet
+
+router = SimpleRouter()
+router.register("catalog/parts", PartViewSet, basename="part")
+router.register("configurations", ConfigurationViewSet, basename="configuration")
+router.register("quotes", QuoteViewSet, basename="quote")
+router.register("webhooks", WebhookViewSet, basename="webhook")
+
+v1 = [
+    path("designs/validate/", DesignValidateView.as_view(), name="design-validate"),
+    path("fabric-plans/", FabricPlanView.as_view(), name="fabric-plan"),
+    # The contract's document paths end in the file name, without a trailing slash.
+    path(
+        "quotes/<int:pk>/document.pdf",
+        QuoteViewSet.as_view({"get": "document_pdf"}, detail=True),
+        name="quote-document-pdf",
+    ),
+    path("quotes/<int:pk>/bom.xlsx", QuoteViewSet.as_view({"get": "bom_xlsx"}, detail=True), name="quote-bom-xlsx"),
+    *router.urls,
+]
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("v1/", include((v1, "api"))),
+    re_path(r"^", not_found),  # JSON 404 for any other /api/ URL
 ]

@@ -1,0 +1,97 @@
+"""Bearer-token authentication for API clients.
+
+``Authorization: Bearer <prefix>.<secret>``: the prefix finds the client, the SHA-256 of the secret is compared
+in constant time. ``request.auth`` is the ApiClient; ``request.user`` is the Django user the client acts as
+(or anonymous when none is linked), so services record who did what and permission checks use that user.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AnonymousUser
+from django.core.cache import cache
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
+from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework import authentication, exceptions
+
+from .models import ApiClient
+
+LAST_USED_RESOLUTION_SECONDS = 60  # write last_used_at at most once a minute per client
+# A client row is cached this long (Django's default cache) so a request costs no query for it. Saving or deleting
+# the client (revoking, rotating, changing its scope) clears the entry; with a per-process cache, other processes
+# see such a change within this many seconds. Use a shared cache (Redis) to make it immediate everywhere.
+CLIENT_CACHE_SECONDS = 10
+
+
+def _cache_key(prefix: str) -> str:
+    return f"api-client:{prefix}"
+
+
+def _lookup(prefix: str) -> ApiClient | None:
+    client = cache.get(_cache_key(prefix))
+    if client is None:
+        client = ApiClient.objects.filter(token_prefix=prefix).first()
+        if client is not None:
+            cache.set(_cache_key(prefix), client, CLIENT_CACHE_SECONDS)
+    return client
+
+
+def forget_client(prefix: str) -> None:
+    cache.delete(_cache_key(prefix))
+
+
+@receiver([post_save, post_delete], sender=ApiClient, dispatch_uid="api.auth.forget_client")
+def _forget_client(sender, instance: ApiClient, **kwargs) -> None:
+    forget_client(instance.token_prefix)
+
+
+def _acting_user(client: ApiClient):
+    user = client.user if client.user_id is not None else None
+    return user if user is not None and user.is_active else AnonymousUser()
+
+
+class BearerTokenAuthentication(authentication.BaseAuthentication):
+    keyword = "Bearer"
+
+    def authenticate(self, request):
+        header = authentication.get_authorization_header(request).split()
+        if not header or header[0].lower() != self.keyword.lower().encode():
+            return None
+        if len(header) != 2:
+            raise exceptions.AuthenticationFailed(_("Malformed Authorization header: use 'Bearer <token>'."))
+        try:
+            token = header[1].decode("ascii")
+        except UnicodeDecodeError as exc:
+            raise exceptions.AuthenticationFailed(_("Invalid token.")) from exc
+        prefix, _sep, secret = token.partition(".")
+        if not prefix or not secret or len(prefix) > 16 or "\x00" in token:
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
+        client = _lookup(prefix)
+        if client is None or not client.check_secret(secret):
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
+        if not client.is_active:
+            raise exceptions.AuthenticationFailed(_("This token has been revoked."))
+        if cache.add(f"api-client-used:{client.pk}", 1, LAST_USED_RESOLUTION_SECONDS):
+            ApiClient.objects.filter(pk=client.pk).update(last_used_at=timezone.now())
+        # The user is loaded only when a view needs it (quotes record it; approving checks its permissions).
+        return SimpleLazyObject(lambda: _acting_user(client)), client
+
+    def authenticate_header(self, request) -> str:
+        # Makes DRF answer 401 (not 403) to a missing or bad token.
+        return 'Bearer realm="api"'
+
+
+class BearerTokenScheme(OpenApiAuthenticationExtension):
+    target_class = "api.auth.BearerTokenAuthentication"
+    name = "bearerAuth"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "A per-client API token, `<prefix>.<secret>`, from `manage.py create_api_client` "
+            "or the admin. Shown once when created.",
+        }

@@ -1,0 +1,79 @@
+"""A JSON parser that refuses what the database or the engines cannot hold, with a 400 instead of a 500.
+
+Rejected: invalid UTF-8 or JSON, NaN and infinities (``1e999``), NUL characters and lone surrogates in strings
+(PostgreSQL cannot store them), nesting deeper than ``MAX_DEPTH``, and bodies over ``MAX_BYTES``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+from django.utils.translation import gettext as _
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import JSONParser
+
+MAX_DEPTH = 32
+MAX_BYTES = 1_000_000
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not a number in JSON")
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError(f"number {text[:40]} is out of range")
+    return value
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > 30:  # far beyond any quantity; keeps arithmetic and storage cheap
+        raise ValueError(f"number {text[:40]}… is out of range")
+    return int(text)
+
+
+def check_value(value, depth: int = 0, path: str = "") -> None:
+    """Raise ValueError naming the path of a value that cannot be stored or processed."""
+    if depth > MAX_DEPTH:
+        raise ValueError(f"nesting deeper than {MAX_DEPTH} levels at {path or 'the top'}")
+    if isinstance(value, str):
+        _check_text(value, path)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_text(key, path)
+            check_value(item, depth + 1, f"{path}.{key}" if path else key)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            check_value(item, depth + 1, f"{path}[{index}]")
+
+
+def _check_text(text: str, path: str) -> None:
+    if "\x00" in text:
+        raise ValueError(f"NUL character in a string at {path or 'the top'}")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"invalid Unicode (lone surrogate) at {path or 'the top'}") from exc
+
+
+class StrictJSONParser(JSONParser):
+    def parse(self, stream, media_type=None, parser_context=None):
+        raw = stream.read(MAX_BYTES + 1) if stream is not None else b""
+        if len(raw) > MAX_BYTES:
+            raise ParseError(_("The request body is larger than %(max)d bytes.") % {"max": MAX_BYTES})
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ParseError(_("The request body is not valid UTF-8.")) from exc
+        if not text.strip():
+            raise ParseError(_("The request body is empty; send a JSON document."))
+        try:
+            data = json.loads(text, parse_constant=_reject_constant, parse_float=_float, parse_int=_int)
+            check_value(data)
+        except RecursionError as exc:
+            raise ParseError(_("JSON parse error: nesting too deep.")) from exc
+        except ValueError as exc:
+            raise ParseError(_("JSON parse error: %(reason)s") % {"reason": str(exc)[:300]}) from exc
+        return data

@@ -1,0 +1,179 @@
+"""Catalogue output: parts, their typed specs with sources (unknown shown as null) and server slots."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
+from rest_framework import serializers
+
+from catalog.models import Adapter, Bridge, Gpu, Media, Part, PcieSwitch, Server, ServerSlot, Switch
+
+
+@lru_cache(maxsize=1)
+def source_titles() -> dict[str, str]:
+    """Source keys of the seed catalogue → their titles (spec sheets, reference architectures)."""
+    from catalog.services import SEED_PATH
+
+    try:
+        return dict(json.loads(SEED_PATH.read_text()).get("sources", {}))
+    except (OSError, ValueError, AttributeError):
+        return {}
+
+
+class _SpecSerializer(serializers.ModelSerializer):
+    """Every spec field; an unknown value (null or empty) is shown as null, never guessed."""
+
+    def get_fields(self):
+        fields = super().get_fields()
+        for field in fields.values():
+            field.allow_null = True
+        return fields
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        return {k: (None if v == "" else v) for k, v in data.items()}
+
+    @classmethod
+    def for_model(cls, model, name: str, exclude=("part", "sources", "accepts")):
+        fields = [f.name for f in model._meta.concrete_fields if f.name not in exclude]
+        meta = type("Meta", (), {"model": model, "fields": fields})
+        return type(name, (cls,), {"Meta": meta})
+
+
+ServerSpecsSerializer = _SpecSerializer.for_model(Server, "ServerSpecs")
+GpuSpecsSerializer = _SpecSerializer.for_model(Gpu, "GpuSpecs")
+BridgeSpecsSerializer = _SpecSerializer.for_model(Bridge, "BridgeSpecs")
+AdapterSpecsSerializer = _SpecSerializer.for_model(Adapter, "AdapterSpecs")
+SwitchSpecsSerializer = _SpecSerializer.for_model(Switch, "SwitchSpecs")
+MediaSpecsSerializer = _SpecSerializer.for_model(Media, "MediaSpecs")
+
+SPEC_SERIALIZERS = {
+    "server": ServerSpecsSerializer,
+    "gpu": GpuSpecsSerializer,
+    "bridge": BridgeSpecsSerializer,
+    "adapter": AdapterSpecsSerializer,
+    "switch": SwitchSpecsSerializer,
+    "media": MediaSpecsSerializer,
+}
+
+
+class SlotSerializer(serializers.ModelSerializer):
+    pcie_switch = serializers.CharField(source="pcie_switch.name", allow_null=True, default=None)
+    form = serializers.CharField(allow_null=True)
+    source = serializers.CharField(allow_null=True)
+
+    class Meta:
+        model = ServerSlot
+        fields = [
+            "name",
+            "position",
+            "form",
+            "pcie_gen",
+            "lanes",
+            "cpu_socket",
+            "pcie_switch",
+            "gpus",
+            "for_gpu",
+            "source",
+        ]
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        return {k: (None if v == "" and k in ("form", "source") else v) for k, v in data.items()}
+
+
+class PcieSwitchSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = PcieSwitch
+        fields = ["name", "cpu_socket", "uplink_gen", "uplink_lanes", "gpus", "source"]
+
+
+class SourceSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    title = serializers.CharField(allow_null=True)
+
+
+class PartSerializer(serializers.ModelSerializer):
+    url = serializers.HyperlinkedIdentityField(view_name="api:part-detail", lookup_field="part_number")
+    list_price_eur = serializers.DecimalField(
+        max_digits=12,
+        decimal_places=2,
+        allow_null=True,
+        help_text="Indicative list price (EUR, excl. VAT); null: on request.",
+    )
+
+    class Meta:
+        model = Part
+        fields = [
+            "part_number",
+            "manufacturer",
+            "name",
+            "category",
+            "description",
+            "list_price_eur",
+            "lead_time_days",
+            "lifecycle",
+            "url",
+        ]
+
+
+_SPECS_SCHEMA = PolymorphicProxySerializer(
+    component_name="PartSpecs",
+    serializers=list(SPEC_SERIALIZERS.values()),
+    resource_type_field_name=None,
+)
+
+
+class PartDetailSerializer(PartSerializer):
+    specs = serializers.SerializerMethodField(help_text="Typed specs of the category; null values are unknown.")
+    sources = serializers.SerializerMethodField(help_text="For each spec field, the source it was taken from.")
+    slots = serializers.SerializerMethodField(help_text="Expansion slots (servers only).")
+    pcie_switches = serializers.SerializerMethodField(help_text="PCIe switches on the board (servers only).")
+    accepts = serializers.SerializerMethodField(help_text="GPU part numbers this server accepts (servers only).")
+    accepted_by = serializers.SerializerMethodField(help_text="Servers that accept this GPU (GPUs only).")
+
+    class Meta(PartSerializer.Meta):
+        fields = [*PartSerializer.Meta.fields, "specs", "sources", "slots", "pcie_switches", "accepts", "accepted_by"]
+
+    @staticmethod
+    def _spec(part: Part):
+        for name in SPEC_SERIALIZERS:
+            spec = getattr(part, name, None)  # a missing one-to-one raises an AttributeError subclass
+            if spec is not None:
+                return name, spec
+        return None, None
+
+    @extend_schema_field(_SPECS_SCHEMA)
+    def get_specs(self, part: Part):
+        name, spec = self._spec(part)
+        return None if spec is None else SPEC_SERIALIZERS[name](spec).data
+
+    @extend_schema_field(serializers.DictField(child=SourceSerializer()))
+    def get_sources(self, part: Part):
+        _name, spec = self._spec(part)
+        titles = source_titles()
+        sources = getattr(spec, "sources", None) or {}
+        return {field: {"key": key, "title": titles.get(key)} for field, key in sources.items()}
+
+    @extend_schema_field(SlotSerializer(many=True))
+    def get_slots(self, part: Part):
+        server = getattr(part, "server", None) if part.category == "server" else None
+        return [] if server is None else SlotSerializer(server.slots.all(), many=True).data
+
+    @extend_schema_field(PcieSwitchSerializer(many=True))
+    def get_pcie_switches(self, part: Part):
+        server = getattr(part, "server", None) if part.category == "server" else None
+        return [] if server is None else PcieSwitchSerializer(server.pcie_switches.all(), many=True).data
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_accepts(self, part: Part):
+        server = getattr(part, "server", None) if part.category == "server" else None
+        return [] if server is None else sorted(p.part_number for p in server.accepts.all())
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_accepted_by(self, part: Part):
+        if part.category != "gpu":
+            return []
+        return sorted(s.part.part_number for s in part.accepted_by.all())

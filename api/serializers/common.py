@@ -1,0 +1,61 @@
+"""The error body and the language parameter, as the schema describes them."""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from rest_framework import serializers
+
+
+class FieldErrorSerializer(serializers.Serializer):
+    path = serializers.CharField(help_text="Field path, e.g. node_groups[0].count; empty for the whole body.")
+    message = serializers.CharField()
+
+
+class ErrorDetailSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Stable machine-readable code, e.g. malformed_design, not_found.")
+    message = serializers.CharField(help_text="Human-readable, in the request's language.")
+    fields = FieldErrorSerializer(many=True)
+
+
+class ErrorSerializer(serializers.Serializer):
+    error = ErrorDetailSerializer()
+
+
+_DESCRIPTIONS = {
+    400: "Malformed request: the body is not JSON, or fields are missing or wrong (see `error.fields`).",
+    401: "No token, an unknown token, or a revoked token (`WWW-Authenticate: Bearer`).",
+    403: "The token is valid but its scope (or linked user) does not allow this request.",
+    404: "No such object among this client's own (other clients' objects are never visible).",
+    409: "The object is not in a state that allows this request; the message says why.",
+    415: "The body is not `application/json`.",
+    422: "The request is well-formed but cannot be carried out (e.g. an Idempotency-Key reused with another "
+    "body, or a quote the business rules refuse).",
+    429: "Too many requests for this client; retry after `Retry-After` seconds.",
+}
+
+
+def errors(*codes: int) -> dict:
+    """Schema responses for the given error statuses, always with 401 and 429."""
+    wanted = sorted({401, 429, *codes})
+    return {
+        (code, "application/json"): OpenApiResponse(ErrorSerializer, description=_DESCRIPTIONS[code]) for code in wanted
+    }
+
+
+LANG_PARAMETER = OpenApiParameter(
+    "lang",
+    OpenApiTypes.STR,
+    OpenApiParameter.QUERY,
+    enum=["en", "nl"],
+    required=False,
+    description="Language of messages and fixes; overrides Accept-Language. English or Dutch.",
+)
+IDEMPOTENCY_PARAMETER = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="Makes a retry safe: the same key and body within 24 hours return the original response; the "
+    "same key with another body gets 422. 1-255 visible ASCII characters, e.g. a UUID.",
+)

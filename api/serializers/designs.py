@@ -1,0 +1,120 @@
+"""The design/v1 contract and the validation / fabric-plan results, described for the OpenAPI schema.
+
+These serializers document the shapes; they do not validate. Parsing is done by the one service every door
+calls (configurator.services), so the API, the CLI and the wizard reject exactly the same documents with
+exactly the same field paths.
+"""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from configurator.rules.parse import (
+    MAX_DISTANCE_M,
+    MAX_NODES,
+    MAX_PARAMS_BILLION,
+    MAX_QUANTITY,
+    ROLES,
+    TOPOLOGIES,
+    WORKLOAD_KINDS,
+)
+
+
+class ComponentSerializer(serializers.Serializer):
+    part = serializers.CharField(help_text="Catalogue part number, e.g. HGX-H200-8GPU or MCX75310AAS-NEAT.")
+    quantity = serializers.IntegerField(min_value=1, max_value=MAX_QUANTITY, help_text="Per node.")
+    role = serializers.ChoiceField(
+        choices=ROLES, required=False, help_text="Optional; without it the service infers one."
+    )
+    slots = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="Optional explicit placement: one slot name of the server per part.",
+    )
+
+
+class NodeGroupSerializer(serializers.Serializer):
+    name = serializers.CharField(required=False)
+    count = serializers.IntegerField(min_value=1, max_value=MAX_NODES)
+    server = serializers.CharField(help_text="A server part number, e.g. SYS-821GE-TNHR.")
+    components = ComponentSerializer(many=True, required=False)
+
+
+class WorkloadSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=WORKLOAD_KINDS)
+    model_parameters_billion = serializers.FloatField(min_value=0, max_value=MAX_PARAMS_BILLION)
+
+
+class RackSerializer(serializers.Serializer):
+    nodes_per_rack = serializers.IntegerField(min_value=1, max_value=MAX_QUANTITY, required=False)
+    in_rack_m = serializers.FloatField(min_value=0, max_value=MAX_DISTANCE_M, required=False)
+    node_to_leaf_m = serializers.FloatField(min_value=0, max_value=MAX_DISTANCE_M, required=False)
+    leaf_to_spine_m = serializers.FloatField(min_value=0, max_value=MAX_DISTANCE_M, required=False)
+    spine_to_core_m = serializers.FloatField(min_value=0, max_value=MAX_DISTANCE_M, required=False)
+
+
+class FabricSerializer(serializers.Serializer):
+    switch = serializers.CharField(help_text="A switch part number, e.g. MQM9700-NS2F.")
+    oversubscription = serializers.CharField(required=False, default="1:1", help_text="downlinks:uplinks, e.g. 2:1.")
+    topology = serializers.ChoiceField(choices=TOPOLOGIES, required=False, default="rail-optimized")
+    hca = serializers.CharField(required=False, help_text="Optional adapter part number of the compute NICs.")
+    rails = serializers.IntegerField(
+        min_value=1, max_value=MAX_QUANTITY, required=False, help_text="Default: the compute NICs per node."
+    )
+    rack = RackSerializer(required=False)
+
+
+class DesignSerializer(serializers.Serializer):
+    """A design document, contract design/v1."""
+
+    schema = serializers.ChoiceField(choices=["design/v1"])
+    name = serializers.CharField(required=False, allow_blank=True)
+    workload = WorkloadSerializer(required=False, allow_null=True)
+    node_groups = NodeGroupSerializer(many=True, allow_empty=False)
+    fabric = FabricSerializer(required=False, allow_null=True, help_text="null or absent: no compute fabric.")
+
+
+class FindingSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Stable upper-snake code, documented in the rule catalogue.")
+    severity = serializers.ChoiceField(choices=["error", "warning", "info"])
+    subject = serializers.CharField(help_text="Field path the finding concerns, e.g. node_groups[0].components[1].")
+    message = serializers.CharField()
+    fix = serializers.CharField(allow_null=True)
+
+
+class BomLineSerializer(serializers.Serializer):
+    part = serializers.CharField()
+    quantity = serializers.IntegerField()
+
+
+class FabricPlanSerializer(serializers.Serializer):
+    """The planned fabric; the keys below are guaranteed, more may be present."""
+
+    tiers = serializers.IntegerField()
+    nodes_per_unit = serializers.IntegerField()
+    units = serializers.IntegerField()
+    leaf_switches = serializers.IntegerField()
+    spine_switches = serializers.IntegerField()
+    core_switches = serializers.IntegerField()
+    node_links = serializers.IntegerField()
+    leaf_spine_links = serializers.IntegerField()
+    spine_core_links = serializers.IntegerField()
+    bom = BomLineSerializer(many=True)
+
+
+class ValidationResultSerializer(serializers.Serializer):
+    valid = serializers.BooleanField(help_text="False exactly when a finding has severity error.")
+    findings = FindingSerializer(many=True)
+    placement = serializers.ListField(child=serializers.DictField(), help_text="Which part sits in which slot.")
+    fabric_plan = FabricPlanSerializer(allow_null=True)
+    totals = serializers.DictField(help_text="GPUs, power and other totals.")
+
+
+class FabricPlanRequestSerializer(serializers.Serializer):
+    nodes = serializers.IntegerField(min_value=1, max_value=MAX_NODES)
+    rails = serializers.IntegerField(min_value=1, max_value=MAX_QUANTITY)
+    switch = serializers.CharField(help_text="A switch part number, e.g. MQM9700-NS2F.")
+    oversubscription = serializers.CharField(required=False, default="1:1")
+    topology = serializers.ChoiceField(choices=TOPOLOGIES, required=False, default="rail-optimized")
+    hca = serializers.CharField(required=False)
+    rack = RackSerializer(required=False)

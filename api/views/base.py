@@ -1,0 +1,64 @@
+"""What every API view shares: the request language, JSON errors, and the client's own objects."""
+
+from __future__ import annotations
+
+from django.http import QueryDict
+from django.utils import translation
+from rest_framework.renderers import JSONRenderer
+from rest_framework.response import Response
+
+from ..permissions import client_of
+
+LANGUAGES = ("en", "nl")
+
+
+def request_language(request) -> str:
+    """``?lang=`` first, then Accept-Language (resolved by LocaleMiddleware); English or Dutch."""
+    wanted = request.query_params.get("lang") if hasattr(request, "query_params") else request.GET.get("lang")
+    for candidate in (wanted, getattr(request, "LANGUAGE_CODE", None)):
+        code = (candidate or "")[:2].lower()
+        if code in LANGUAGES:
+            return code
+    return "en"
+
+
+def json_body(request):
+    """The parsed JSON body; an absent body is an empty object (DRF gives an empty QueryDict then)."""
+    data = request.data
+    return {} if isinstance(data, QueryDict) else data
+
+
+class ApiViewMixin:
+    """Activates the request's language and renders every error as JSON, whatever the Accept header said."""
+
+    stateless = False  # True: computes and stores nothing, so scope "read" may POST (see permissions)
+
+    def initial(self, request, *args, **kwargs):
+        language = request_language(request)
+        translation.activate(language)
+        request.LANGUAGE_CODE = language
+        super().initial(request, *args, **kwargs)
+
+    def perform_content_negotiation(self, request, force=False):
+        # Errors and JSON answers never fail on an odd Accept header; file endpoints pick their own type.
+        return super().perform_content_negotiation(request, force=True)
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if isinstance(response, Response) and response.status_code >= 400:
+            response.accepted_renderer = JSONRenderer()
+            response.accepted_media_type = "application/json"
+        response.setdefault("Content-Language", translation.get_language() or "en")
+        return response
+
+    @property
+    def client(self):
+        return client_of(self.request)
+
+    @property
+    def acting_user(self):
+        """The Django user this client acts as (services record it), or None."""
+        client = self.client
+        if client is None or client.user_id is None:
+            return None
+        return client.user if client.user.is_active else None

@@ -1,0 +1,67 @@
+"""The catalogue, read-only: parts with their typed specs, sources and slots, and which servers take a GPU."""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from catalog.models import SPEC_RELATED, Part, ServerSlot
+
+from ..filters import PartFilter
+from ..serializers.catalog import PartDetailSerializer, PartSerializer
+from ..serializers.common import errors
+from .base import ApiViewMixin
+
+PART_NUMBER_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._+\-]{0,63}"
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="List parts",
+        responses={200: PartSerializer(many=True), **errors(400, 404)},
+        description="Paginated; filter by category, manufacturer, lifecycle, text (`q`), "
+        "`accepted_by_server` (GPUs a server accepts) or `accepts` (servers that "
+        "accept a GPU). A page past the end is a 404.",
+    ),
+    retrieve=extend_schema(
+        summary="One part with specs, sources and slots", responses={200: PartDetailSerializer, **errors(404)}
+    ),
+)
+class PartViewSet(ApiViewMixin, viewsets.ReadOnlyModelViewSet):
+    """Parts that can be sold. Unknown spec values are null: the catalogue never guesses."""
+
+    queryset = Part.objects.all()
+    serializer_class = PartSerializer
+    filterset_class = PartFilter
+    lookup_field = "part_number"
+    lookup_value_regex = PART_NUMBER_PATTERN
+
+    def get_queryset(self):
+        queryset = Part.objects.order_by("category", "part_number")
+        if self.action == "retrieve":
+            queryset = queryset.select_related(*SPEC_RELATED).prefetch_related(
+                Prefetch("server__slots", queryset=ServerSlot.objects.select_related("pcie_switch")),
+                "server__pcie_switches",
+                "server__accepts",
+                "accepted_by__part",
+            )
+        return queryset
+
+    def get_serializer_class(self):
+        return PartDetailSerializer if self.action == "retrieve" else PartSerializer
+
+    @extend_schema(
+        summary="Servers that accept this part",
+        filters=False,
+        responses={200: PartSerializer(many=True), **errors(404)},
+        description="The servers whose catalogue entry lists this GPU as accepted (empty for other "
+        "categories: adapters and bridges are checked by validating a design).",
+    )
+    @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
+    def servers(self, request, part_number=None):
+        part = self.get_object()
+        servers = Part.objects.filter(server__accepts=part).order_by("part_number").distinct()
+        return Response(PartSerializer(servers, many=True, context=self.get_serializer_context()).data)

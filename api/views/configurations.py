@@ -1,0 +1,160 @@
+"""Stored designs: create, read, change, delete, validate. Each client sees only its own."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from configurator.models import Configuration
+from configurator.rules.design import DesignInputError
+from configurator.services import (
+    configuration_create,
+    configuration_update,
+    configuration_validate,
+    design_validate,
+)
+
+from ..exceptions import Conflict
+from ..filters import ConfigurationFilter
+from ..idempotency import idempotent
+from ..models import ClientConfiguration
+from ..serializers.common import IDEMPOTENCY_PARAMETER, LANG_PARAMETER, errors
+from ..serializers.configurations import ConfigurationInputSerializer, ConfigurationSerializer
+from ..serializers.designs import ValidationResultSerializer
+from .base import ApiViewMixin, request_language
+
+ID_PATTERN = r"[0-9]{1,18}"
+
+
+def owned_configurations(client):
+    return Configuration.objects.filter(api_owner__client=client)
+
+
+def check_well_formed(document: dict, *, language: str, prefix: str = "document") -> None:
+    """Refuse a malformed design (400 naming every bad field, under ``prefix``); an invalid one may be stored."""
+    try:
+        design_validate(document=document, language=language)
+    except DesignInputError as exc:
+        raise DesignInputError(
+            {
+                f"{prefix}.{path}" if path and path != "design" else prefix: message
+                for path, message in exc.errors.items()
+            }
+        ) from None
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="List this client's configurations",
+        responses={200: ConfigurationSerializer(many=True), **errors(400, 404)},
+    ),
+    retrieve=extend_schema(summary="One configuration", responses={200: ConfigurationSerializer, **errors(404)}),
+    create=extend_schema(
+        summary="Store a design",
+        request=ConfigurationInputSerializer,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={201: ConfigurationSerializer, **errors(400, 403, 415, 422)},
+        description="The design must be well-formed (else 400 with the path of every bad field); "
+        "it may be invalid (`valid: false`), as drafts often are.",
+    ),
+    update=extend_schema(
+        summary="Replace a configuration's design",
+        request=ConfigurationInputSerializer,
+        responses={200: ConfigurationSerializer, **errors(400, 403, 404, 415)},
+    ),
+    partial_update=extend_schema(
+        summary="Change some fields of a configuration",
+        responses={200: ConfigurationSerializer, **errors(400, 403, 404, 415)},
+    ),
+    destroy=extend_schema(
+        summary="Delete a configuration",
+        responses={204: None, **errors(403, 404, 409)},
+        description="A configuration with quotes cannot be deleted (409).",
+    ),
+)
+class ConfigurationViewSet(
+    ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.DestroyModelMixin, viewsets.GenericViewSet
+):
+    serializer_class = ConfigurationSerializer
+    filterset_class = ConfigurationFilter
+    lookup_value_regex = ID_PATTERN
+    queryset = Configuration.objects.none()
+
+    def get_queryset(self):
+        return owned_configurations(self.client).prefetch_related("quotes").order_by("-updated_at", "-id")
+
+    def get_serializer_class(self):
+        if self.action in ("create", "update", "partial_update"):
+            return ConfigurationInputSerializer
+        return ConfigurationSerializer
+
+    def _output(self, configuration, status_code=status.HTTP_200_OK, headers=None):
+        configuration = self.get_queryset().get(pk=configuration.pk)
+        data = ConfigurationSerializer(configuration, context=self.get_serializer_context()).data
+        return Response(data, status=status_code, headers=headers)
+
+    @idempotent
+    def create(self, request, *args, **kwargs):
+        serializer = ConfigurationInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        language = data.get("language") or request_language(request)
+        check_well_formed(data["document"], language=language)
+        with transaction.atomic():
+            configuration = configuration_create(
+                document=data["document"],
+                name=data.get("name", ""),
+                user=self.acting_user,
+                channel=Configuration.Channel.API,
+                crm_reference=data.get("crm_reference", ""),
+                language=language,
+            )
+            ClientConfiguration.objects.create(client=self.client, configuration=configuration)
+        response = self._output(configuration, status.HTTP_201_CREATED)
+        response["Location"] = response.data["url"]
+        return response
+
+    def update(self, request, *args, **kwargs):
+        partial = kwargs.pop("partial", False)
+        configuration = self.get_object()
+        serializer = ConfigurationInputSerializer(data=request.data, partial=partial)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        if "document" in data:
+            check_well_formed(data["document"], language=configuration.language)
+        configuration = configuration_update(
+            configuration=configuration,
+            document=data.get("document"),
+            name=data.get("name"),
+            crm_reference=data.get("crm_reference"),
+        )
+        return self._output(configuration)
+
+    def partial_update(self, request, *args, **kwargs):
+        kwargs["partial"] = True
+        return self.update(request, *args, **kwargs)
+
+    def perform_destroy(self, instance):
+        if instance.quotes.exists():
+            raise Conflict(_("This configuration has quotes and cannot be deleted."), code="has_quotes")
+        instance.delete()
+
+    @extend_schema(
+        summary="Validate a stored configuration",
+        request=None,
+        parameters=[LANG_PARAMETER],
+        responses={200: ValidationResultSerializer, **errors(400, 404)},
+        description="The same result as POST /api/v1/designs/validate/ for the stored design; the "
+        "verdict is also kept on the configuration (`valid`, counts).",
+    )
+    @action(detail=True, methods=["post"], stateless=True)
+    def validate(self, request, pk=None):
+        configuration = self.get_object()
+        outcome = configuration_validate(configuration=configuration, language=request_language(request))
+        if outcome.input_errors:
+            raise DesignInputError({f"document.{p}": m for p, m in outcome.input_errors.items()})
+        return Response(outcome.result)

@@ -1,0 +1,76 @@
+"""Stateless doors: validate a design, plan a fabric. The same service and JSON as the command line."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from configurator.services import design_validate, fabric_plan_build
+
+from ..serializers.common import LANG_PARAMETER, errors
+from ..serializers.designs import (
+    DesignSerializer,
+    FabricPlanRequestSerializer,
+    FabricPlanSerializer,
+    ValidationResultSerializer,
+)
+from .base import ApiViewMixin, json_body, request_language
+
+EXAMPLE_DESIGN = {
+    "schema": "design/v1",
+    "name": "4 x HGX H200 training cluster",
+    "workload": {"kind": "training", "model_parameters_billion": 70},
+    "node_groups": [
+        {
+            "name": "gpu",
+            "count": 4,
+            "server": "SYS-821GE-TNHR",
+            "components": [
+                {"part": "HGX-H200-8GPU", "quantity": 1},
+                {"part": "MCX75310AAS-NEAT", "quantity": 8, "role": "compute"},
+            ],
+        }
+    ],
+    "fabric": {"switch": "MQM9700-NS2F", "oversubscription": "1:1", "topology": "rail-optimized"},
+}
+
+
+class DesignValidateView(ApiViewMixin, APIView):
+    stateless = True  # computes, stores nothing: allowed for scope "read"
+
+    @extend_schema(
+        operation_id="designs_validate",
+        summary="Validate a design",
+        tags=["designs"],
+        request=DesignSerializer,
+        parameters=[LANG_PARAMETER],
+        examples=[OpenApiExample("4-node HGX H200 cluster", value=EXAMPLE_DESIGN, request_only=True)],
+        responses={200: ValidationResultSerializer, **errors(400, 415)},
+        description="A well-formed design gets 200 with `valid` true or false and the findings; a malformed one "
+        "gets 400 with the path of every bad field. Same JSON as `manage.py validate_design`.",
+    )
+    def post(self, request):
+        return Response(design_validate(document=json_body(request), language=request_language(request)))
+
+
+class FabricPlanView(ApiViewMixin, APIView):
+    stateless = True
+
+    @extend_schema(
+        operation_id="fabric_plans_create",
+        summary="Plan a compute fabric",
+        tags=["designs"],
+        request=FabricPlanRequestSerializer,
+        parameters=[LANG_PARAMETER],
+        examples=[
+            OpenApiExample(
+                "128 nodes, 8 rails", request_only=True, value={"nodes": 128, "rails": 8, "switch": "MQM9700-NS2F"}
+            )
+        ],
+        responses={200: FabricPlanSerializer, **errors(400, 415)},
+        description="Switch counts per tier, links and a bill of materials (switches, cables, transceivers, "
+        "fibres). Same JSON as `manage.py plan_fabric`.",
+    )
+    def post(self, request):
+        return Response(fabric_plan_build(request=json_body(request), language=request_language(request)))

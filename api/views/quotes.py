@@ -1,0 +1,254 @@
+"""Quotes: request (202), read, download the documents, revise, approve. Each client sees only its own.
+
+A client's quotes are the quotes of its configurations. Requests, revisions and approvals go through
+quotes.services, the same rules as the web app: a design with errors is refused, warnings wait for a sales
+engineer's review, a discount above the threshold waits for approval by a user with ``quotes.approve_quote``.
+"""
+
+from __future__ import annotations
+
+import django_filters
+from django.db import transaction
+from django.http import FileResponse
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.response import Response
+
+from configurator.models import Configuration
+from configurator.services import configuration_create
+from quotes.models import Quote
+from quotes.services import quote_approve, quote_request, quote_revise
+
+from ..exceptions import Conflict
+from ..idempotency import idempotent
+from ..models import ClientConfiguration
+from ..permissions import CanApproveQuotes, ClientScopePermission
+from ..serializers.common import IDEMPOTENCY_PARAMETER, errors
+from ..serializers.quotes import (
+    QuoteAcceptedSerializer,
+    QuoteRequestSerializer,
+    QuoteReviseSerializer,
+    QuoteSerializer,
+)
+from .base import ApiViewMixin, request_language
+from .configurations import ID_PATTERN, check_well_formed, owned_configurations
+
+RETRY_AFTER_SECONDS = 5
+
+
+class QuoteFilter(django_filters.FilterSet):
+    crm_reference = django_filters.CharFilter(max_length=100, help_text="Exact CRM reference.")
+    status = django_filters.ChoiceFilter(choices=Quote.Status.choices)
+    number = django_filters.CharFilter(
+        field_name="base_number", max_length=32, help_text="Quote number without revision suffix: all its revisions."
+    )
+
+    class Meta:
+        model = Quote
+        fields = ["crm_reference", "status", "number"]
+
+
+class _FileRenderer(BaseRenderer):
+    format = None
+    charset = None
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        return data
+
+
+class PdfRenderer(_FileRenderer):
+    media_type = "application/pdf"
+    format = "pdf"
+
+
+class XlsxRenderer(_FileRenderer):
+    media_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    format = "xlsx"
+
+
+def owned_quotes(client):
+    return Quote.objects.filter(configuration__api_owner__client=client)
+
+
+def _configuration_field(client, pk: int, field: str = "configuration") -> Configuration:
+    configuration = owned_configurations(client).filter(pk=pk).first()
+    if configuration is None:
+        from rest_framework.exceptions import ValidationError
+
+        raise ValidationError({field: [_("No configuration with this id belongs to this client.")]})
+    return configuration
+
+
+def _decimal_map(value):
+    return None if value is None else {str(k): v for k, v in value.items()}
+
+
+def _file_schema(media_type: str, what: str, operation_id: str):
+    return extend_schema(
+        operation_id=operation_id,
+        summary=f"Download the {what}",
+        responses={
+            (200, media_type): OpenApiResponse(OpenApiTypes.BINARY, description=f"The {what}."),
+            **errors(404, 409),
+        },
+        description="409 (`document_not_ready` with `Retry-After`, or `document_failed`) until the quote's "
+        "`doc_status` is `ready`.",
+    )
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="List this client's quotes", responses={200: QuoteSerializer(many=True), **errors(400, 404)}
+    ),
+    retrieve=extend_schema(
+        summary="A quote: status, document progress and totals", responses={200: QuoteSerializer, **errors(404)}
+    ),
+)
+class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    serializer_class = QuoteSerializer
+    filterset_class = QuoteFilter
+    lookup_value_regex = ID_PATTERN
+    queryset = Quote.objects.none()
+
+    def get_queryset(self):
+        return owned_quotes(self.client).order_by("-created_at", "-id")
+
+    def get_renderers(self):
+        if self.action == "document_pdf":
+            return [PdfRenderer(), JSONRenderer()]
+        if self.action == "bom_xlsx":
+            return [XlsxRenderer(), JSONRenderer()]
+        return super().get_renderers()
+
+    def _accepted(self, quote: Quote) -> Response:
+        data = QuoteAcceptedSerializer(quote, context=self.get_serializer_context()).data
+        return Response(data, status=status.HTTP_202_ACCEPTED, headers={"Location": data["url"]})
+
+    @extend_schema(
+        summary="Request a quote",
+        request=QuoteRequestSerializer,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={202: QuoteAcceptedSerializer, **errors(400, 403, 415, 422)},
+        description="Give a stored `configuration` id or an inline `design`, the customer and your "
+        "`crm_reference`. Answers 202 with the quote's id, number, status and URL; poll the URL (or "
+        "wait for the `quote.ready` webhook) until `doc_status` is `ready`, then download the PDF. "
+        "A malformed inline design is a 400 with `design.<path>` fields; a design with errors or "
+        "other refused input is a 422 (`quote_rejected`).",
+    )
+    @idempotent
+    def create(self, request, *args, **kwargs):
+        serializer = QuoteRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        language = data.get("language") or request_language(request)
+        with transaction.atomic():
+            if "design" in data:
+                check_well_formed(data["design"], language=language, prefix="design")
+                configuration = configuration_create(
+                    document=data["design"],
+                    user=self.acting_user,
+                    channel=Configuration.Channel.API,
+                    crm_reference=data["crm_reference"],
+                    language=language,
+                )
+                ClientConfiguration.objects.create(client=self.client, configuration=configuration)
+            else:
+                configuration = _configuration_field(self.client, data["configuration"])
+            quote = quote_request(
+                configuration=configuration,
+                customer=dict(data["customer"]),
+                user=self.acting_user,
+                channel="api",
+                crm_reference=data["crm_reference"],
+                language=language,
+                discount_percent=data.get("discount_percent"),
+                line_discounts=_decimal_map(data.get("line_discounts")),
+            )
+        return self._accepted(quote)
+
+    @extend_schema(
+        summary="Revise a quote",
+        request=QuoteReviseSerializer,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={202: QuoteAcceptedSerializer, **errors(400, 403, 404, 415, 422)},
+        description="Makes the next revision (…-R2, -R3) with changed discounts or another configuration of this "
+        "client; the same validation and approval rules apply. The revised quote becomes "
+        "`superseded`. Only the newest revision can be revised (422).",
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def revise(self, request, pk=None):
+        quote = self.get_object()
+        serializer = QuoteReviseSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        configuration = _configuration_field(self.client, data["configuration"]) if data.get("configuration") else None
+        revised = quote_revise(
+            quote=quote,
+            user=self.acting_user,
+            discount_percent=data.get("discount_percent"),
+            line_discounts=_decimal_map(data.get("line_discounts")),
+            configuration=configuration,
+        )
+        return self._accepted(revised)
+
+    @extend_schema(
+        summary="Approve a quote's discount",
+        request=None,
+        responses={200: QuoteSerializer, **errors(403, 404, 422)},
+        description="Needs scope `quote` and an API client that acts as an active staff user with the "
+        "permission `quotes.approve_quote` (403 otherwise). Only a quote `awaiting_approval` can be "
+        "approved (422 otherwise). Sends the `quote.approved` webhook.",
+    )
+    @action(detail=True, methods=["post"], permission_classes=[ClientScopePermission, CanApproveQuotes])
+    def approve(self, request, pk=None):
+        quote = self.get_object()
+        quote = quote_approve(quote=quote, user=self.acting_user)
+        return Response(
+            QuoteSerializer(self.get_queryset().get(pk=quote.pk), context=self.get_serializer_context()).data
+        )
+
+    def _file(self, kind: str, content_type: str, extension: str):
+        quote = self.get_object()
+        field = getattr(quote, kind)
+        if quote.doc_status == Quote.DocStatus.FAILED:
+            raise Conflict(
+                _("Building the documents of %(number)s failed: %(reason)s")
+                % {"number": quote.number, "reason": quote.failure_message or _("unknown reason")},
+                code="document_failed",
+            )
+        if quote.doc_status != Quote.DocStatus.READY or not field:
+            if quote.status != Quote.Status.ISSUED:
+                message = _("Quote %(number)s is %(status)s; documents are made when it is issued.") % {
+                    "number": quote.number,
+                    "status": quote.status,
+                }
+            else:
+                message = _(
+                    "The documents of %(number)s are not ready yet (%(progress)s%%); try again shortly "
+                    "or wait for the quote.ready webhook."
+                ) % {"number": quote.number, "progress": quote.progress}
+            raise Conflict(message, code="document_not_ready", headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+        try:
+            handle = field.open("rb")
+        except FileNotFoundError:
+            raise Conflict(
+                _("The document file of %(number)s is missing; ask for it to be rebuilt.") % {"number": quote.number},
+                code="document_missing",
+            ) from None
+        return FileResponse(
+            handle, as_attachment=True, filename=f"{quote.number}.{extension}", content_type=content_type
+        )
+
+    # Routed explicitly in api/urls.py: the contract's paths end in ".pdf" and ".xlsx", without a slash.
+    @_file_schema(PdfRenderer.media_type, "quote as PDF", "quotes_document_pdf")
+    def document_pdf(self, request, pk=None):
+        return self._file("pdf", PdfRenderer.media_type, "pdf")
+
+    @_file_schema(XlsxRenderer.media_type, "bill of materials as xlsx", "quotes_bom_xlsx")
+    def bom_xlsx(self, request, pk=None):
+        return self._file("xlsx", XlsxRenderer.media_type, "xlsx")

@@ -1,0 +1,85 @@
+"""``manage.py validate_design PATH|-``: the command-line door to the one validation service.
+
+Prints the validation result as JSON (the same JSON as POST /api/v1/designs/validate/). Exit status: 0 valid,
+1 not valid, 2 malformed input (the message on stderr names the field). Never prints a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from django.core.management.base import BaseCommand
+
+from configurator.rules.design import DesignInputError
+from configurator.services import design_validate
+
+EXIT_VALID, EXIT_INVALID, EXIT_MALFORMED = 0, 1, 2
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"number {text[:40]} is out of range")
+    return value
+
+
+def _reject(name: str):
+    raise ValueError(f"{name} is not a number in JSON")
+
+
+def load_json(path: str, stdin) -> object:
+    """Read and parse JSON from a file or ``-`` (stdin); raise ValueError with a readable reason."""
+    try:
+        if path == "-":
+            raw = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read()
+        else:
+            with open(path, "rb") as handle:
+                raw = handle.read()
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"{path}: not UTF-8 text") from exc
+    try:
+        return json.loads(raw, parse_constant=_reject, parse_float=_finite)
+    except RecursionError as exc:
+        raise ValueError(f"{path}: JSON nested too deeply") from exc
+    except ValueError as exc:
+        raise ValueError(f"{path}: not valid JSON ({exc})") from exc
+
+
+class Command(BaseCommand):
+    help = "Validate a design document (design/v1) and print the result as JSON. Exit 0 valid, 1 not, 2 malformed."
+    requires_system_checks = []
+
+    def add_arguments(self, parser):
+        parser.add_argument("path", help="A JSON file with the design, or - to read standard input.")
+        parser.add_argument("--lang", default="en", choices=["en", "nl"], help="Language of messages and fixes.")
+        parser.add_argument("--indent", type=int, default=2, help="JSON indentation (0: one line).")
+
+    def run_from_argv(self, argv):
+        # Bad arguments exit 2 through argparse; anything else is reported on stderr without a traceback.
+        try:
+            super().run_from_argv(argv)
+        except SystemExit:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the contract: never a traceback
+            sys.stderr.write(f"error: {type(exc).__name__}: {exc}\n")
+            sys.exit(EXIT_MALFORMED)
+
+    def handle(self, *args, **options):
+        try:
+            document = load_json(options["path"], sys.stdin)
+            result = design_validate(document=document, language=options["lang"])
+        except DesignInputError as exc:
+            for path, message in exc.errors.items():
+                self.stderr.write(f"{path}: {message}")
+            sys.exit(EXIT_MALFORMED)
+        except ValueError as exc:
+            self.stderr.write(str(exc))
+            sys.exit(EXIT_MALFORMED)
+        self.stdout.write(json.dumps(result, indent=options["indent"] or None, ensure_ascii=False, default=str))
+        sys.exit(EXIT_VALID if result["valid"] else EXIT_INVALID)

@@ -1,0 +1,97 @@
+"""Fixtures of the API tests: API clients with tokens, and DRF test clients that send them."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+DESIGN = {
+    "schema": "design/v1",
+    "name": "4 x HGX H200 training cluster",
+    "workload": {"kind": "training", "model_parameters_billion": 70},
+    "node_groups": [
+        {
+            "name": "gpu",
+            "count": 4,
+            "server": "SYS-821GE-TNHR",
+            "components": [
+                {"part": "HGX-H200-8GPU", "quantity": 1},
+                {"part": "MCX75310AAS-NEAT", "quantity": 8, "role": "compute"},
+            ],
+        }
+    ],
+    "fabric": {"switch": "MQM9700-NS2F", "oversubscription": "1:1", "topology": "rail-optimized"},
+}
+
+CUSTOMER = {
+    "name": "Ada Lovelace",
+    "company": "Analytical Engines BV",
+    "email": "ada@example.nl",
+    "country": "NL",
+    "vat_number": "",
+}
+
+
+@pytest.fixture
+def design():
+    return copy.deepcopy(DESIGN)
+
+
+@pytest.fixture
+def customer():
+    return dict(CUSTOMER)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttle_buckets():
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def make_client(seeded_catalog):
+    """make_client(name, scope="quote", user=None) -> (ApiClient, token, APIClient sending the token)."""
+    from rest_framework.test import APIClient
+
+    from api.models import ApiClient
+
+    def make(name: str = "crm", scope: str = "quote", user=None):
+        client = ApiClient(name=name, scope=scope, user=user)
+        token = client.set_new_token()
+        client.save()
+        http = APIClient()
+        http.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+        return client, token, http
+
+    return make
+
+
+@pytest.fixture
+def api(make_client):
+    """An HTTP client for a CRM client with scope "quote"."""
+    return make_client("crm-a")[2]
+
+
+@pytest.fixture
+def other_api(make_client):
+    """A second, unrelated CRM client."""
+    return make_client("crm-b")[2]
+
+
+@pytest.fixture
+def read_api(make_client):
+    return make_client("crm-read", scope="read")[2]
+
+
+@pytest.fixture
+def approver(db):
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Permission
+
+    user = get_user_model().objects.create_user("manager", "manager@example.nl", "x", is_staff=True)
+    user.user_permissions.add(Permission.objects.get(codename="approve_quote", content_type__app_label="quotes"))
+    return user

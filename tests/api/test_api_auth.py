@@ -1,0 +1,160 @@
+"""Tokens, scopes, throttling: who gets in, what they may do, and the 401/403/429 answers."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+
+import pytest
+from django.core.management import call_command
+from django.test import override_settings
+from rest_framework.test import APIClient
+
+from api.models import ApiClient
+
+PARTS = "/api/v1/catalog/parts/"
+
+
+def _error(response):
+    body = response.json()
+    assert set(body) == {"error"}
+    assert set(body["error"]) == {"code", "message", "fields"}
+    return body["error"]
+
+
+@pytest.mark.django_db
+def test_missing_token_is_401_with_bearer_challenge(seeded_catalog):
+    response = APIClient().get(PARTS)
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"].startswith("Bearer")
+    assert _error(response)["code"] == "not_authenticated"
+
+
+@pytest.mark.parametrize("header", ["Bearer nonsense", "Bearer abc.def", "Bearer", "Bearer a b", "Token x.y"])
+def test_bad_token_is_401(seeded_catalog, make_client, header):
+    make_client("crm")
+    http = APIClient()
+    http.credentials(HTTP_AUTHORIZATION=header)
+    response = http.get(PARTS)
+    assert response.status_code == 401
+    assert _error(response)["code"] in {"authentication_failed", "not_authenticated"}
+
+
+def test_token_is_stored_hashed_and_works(make_client):
+    client, token, http = make_client("crm")
+    prefix, secret = token.split(".", 1)
+    client.refresh_from_db()
+    assert client.token_prefix == prefix
+    assert client.token_hash == hashlib.sha256(secret.encode()).hexdigest()
+    assert secret not in client.token_hash
+    assert http.get(PARTS).status_code == 200
+
+
+def test_wrong_secret_with_right_prefix_is_401(make_client):
+    _client, token, _http = make_client("crm")
+    http = APIClient()
+    http.credentials(HTTP_AUTHORIZATION=f"Bearer {token.split('.')[0]}.wrong-secret")
+    assert http.get(PARTS).status_code == 401
+
+
+def test_revoked_token_is_401(make_client):
+    from api.services import api_client_revoke
+
+    client, _token, http = make_client("crm")
+    api_client_revoke(client=client)
+    response = http.get(PARTS)
+    assert response.status_code == 401
+    assert "revoked" in _error(response)["message"]
+
+
+def test_rotated_token_replaces_the_old_one(make_client):
+    from api.services import api_client_rotate
+
+    client, _token, old = make_client("crm")
+    new_token = api_client_rotate(client=client)
+    assert old.get(PARTS).status_code == 401
+    new = APIClient()
+    new.credentials(HTTP_AUTHORIZATION=f"Bearer {new_token}")
+    assert new.get(PARTS).status_code == 200
+
+
+def test_read_scope_may_read_and_validate_but_not_write(read_api, design):
+    assert read_api.get(PARTS).status_code == 200
+    assert read_api.post("/api/v1/designs/validate/", design, format="json").status_code == 200
+    response = read_api.post("/api/v1/configurations/", {"document": design}, format="json")
+    assert response.status_code == 403
+    assert _error(response)["code"] == "permission_denied"
+    assert "quote" in _error(response)["message"]
+
+
+def test_create_api_client_command_prints_the_token_once(seeded_catalog):
+    out, err = io.StringIO(), io.StringIO()
+    call_command("create_api_client", "Salesforce", "--scope", "quote", stdout=out, stderr=err)
+    token = out.getvalue().strip()
+    client = ApiClient.objects.get(name="Salesforce")
+    assert client.scope == "quote"
+    assert token.startswith(client.token_prefix + ".")
+    assert token not in err.getvalue()
+    http = APIClient()
+    http.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert http.get(PARTS).status_code == 200
+
+
+def test_create_api_client_refuses_a_duplicate_name(seeded_catalog):
+    from django.core.management.base import CommandError
+
+    call_command("create_api_client", "crm", stdout=io.StringIO(), stderr=io.StringIO())
+    with pytest.raises(CommandError):
+        call_command("create_api_client", "crm", stdout=io.StringIO(), stderr=io.StringIO())
+
+
+def test_admin_shows_a_new_token_once(admin_client, seeded_catalog):
+    response = admin_client.post(
+        "/admin/api/apiclient/add/", {"name": "HubSpot", "scope": "read", "rate": "", "is_active": "on"}, follow=True
+    )
+    assert response.status_code == 200
+    client = ApiClient.objects.get(name="HubSpot")
+    shown = [str(m) for m in response.context["messages"]]
+    token = next(m.rsplit(" ", 1)[1] for m in shown if client.token_prefix in m)
+    assert hashlib.sha256(token.split(".", 1)[1].encode()).hexdigest() == client.token_hash
+    again = admin_client.get(f"/admin/api/apiclient/{client.pk}/change/")
+    assert token not in again.content.decode()
+
+
+def _rates(**rates):
+    from django.conf import settings
+
+    return override_settings(
+        REST_FRAMEWORK={
+            **settings.REST_FRAMEWORK,
+            "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], **rates},
+        }
+    )
+
+
+def test_throttle_answers_429_per_client(make_client):
+    _a, _ta, first = make_client("crm-a")
+    _b, _tb, second = make_client("crm-b")
+    with _rates(client="3/min"):
+        assert [first.get(PARTS).status_code for _ in range(3)] == [200, 200, 200]
+        response = first.get(PARTS)
+        assert response.status_code == 429
+        assert int(response["Retry-After"]) > 0
+        assert _error(response)["code"] == "throttled"
+        assert second.get(PARTS).status_code == 200  # another client has its own bucket
+
+
+def test_client_rate_override(make_client):
+    client, _token, http = make_client("crm")
+    client.rate = "1/hour"
+    client.save()
+    assert http.get(PARTS).status_code == 200
+    assert http.get(PARTS).status_code == 429
+
+
+def test_write_throttle_counts_only_writes(api, design):
+    with _rates(client_write="1/min"):
+        assert api.post("/api/v1/configurations/", {"document": design}, format="json").status_code == 201
+        assert api.post("/api/v1/configurations/", {"document": design}, format="json").status_code == 429
+        assert api.get(PARTS).status_code == 200
+        assert api.post("/api/v1/designs/validate/", design, format="json").status_code == 200

@@ -1,0 +1,110 @@
+"""Stored designs: CRUD, ownership by the API client, crm_reference filter, isolation between clients."""
+
+from __future__ import annotations
+
+import pytest
+
+CONFIGS = "/api/v1/configurations/"
+
+
+def _create(http, document, **extra):
+    response = http.post(CONFIGS, {"document": document, **extra}, format="json")
+    assert response.status_code == 201, response.content
+    return response.json()
+
+
+def test_create_read_update_delete(api, design):
+    created = _create(api, design, crm_reference="OPP-1001")
+    assert created["name"] == design["name"]
+    assert created["valid"] is True
+    assert created["crm_reference"] == "OPP-1001"
+    url = f"{CONFIGS}{created['id']}/"
+    assert created["url"].endswith(url)
+
+    assert api.get(url).json()["document"] == design
+
+    design["node_groups"][0]["count"] = 2
+    updated = api.put(url, {"document": design, "name": "Two nodes"}, format="json")
+    assert updated.status_code == 200
+    assert updated.json()["name"] == "Two nodes"
+    assert updated.json()["document"]["node_groups"][0]["count"] == 2
+
+    patched = api.patch(url, {"crm_reference": "OPP-2002"}, format="json")
+    assert patched.status_code == 200
+    assert patched.json()["crm_reference"] == "OPP-2002"
+    assert patched.json()["document"]["node_groups"][0]["count"] == 2
+
+    assert api.delete(url).status_code == 204
+    assert api.get(url).status_code == 404
+
+
+def test_create_answers_location(api, design):
+    response = api.post(CONFIGS, {"document": design}, format="json")
+    assert response["Location"].endswith(f"{CONFIGS}{response.json()['id']}/")
+
+
+def test_an_invalid_design_may_be_stored_and_says_so(api, design):
+    design["node_groups"][0]["components"][1]["quantity"] = 9
+    created = _create(api, design)
+    assert created["valid"] is False
+    assert created["error_count"] >= 1
+    result = api.post(f"{CONFIGS}{created['id']}/validate/", format="json")
+    assert result.status_code == 200
+    assert result.json()["valid"] is False
+
+
+def test_malformed_design_is_400_with_document_paths(api, design):
+    design["node_groups"][0]["count"] = -1
+    response = api.post(CONFIGS, {"document": design}, format="json")
+    assert response.status_code == 400
+    assert "document.node_groups[0].count" in {f["path"] for f in response.json()["error"]["fields"]}
+
+
+def test_document_must_be_an_object(api):
+    response = api.post(CONFIGS, {"document": [1, 2]}, format="json")
+    assert response.status_code == 400
+    assert response.json()["error"]["fields"][0]["path"] == "document"
+
+
+def test_filter_by_crm_reference(api, design):
+    _create(api, design, crm_reference="OPP-1")
+    _create(api, design, crm_reference="OPP-2")
+    listed = api.get(CONFIGS, {"crm_reference": "OPP-2"}).json()
+    assert listed["count"] == 1
+    assert listed["results"][0]["crm_reference"] == "OPP-2"
+
+
+def test_clients_see_only_their_own_configurations(api, other_api, design):
+    mine = _create(api, design)
+    theirs = _create(other_api, design)
+    assert [c["id"] for c in api.get(CONFIGS).json()["results"]] == [mine["id"]]
+    url = f"{CONFIGS}{theirs['id']}/"
+    assert api.get(url).status_code == 404
+    assert api.patch(url, {"name": "mine now"}, format="json").status_code == 404
+    assert api.delete(url).status_code == 404
+    assert api.post(f"{url}validate/").status_code == 404
+    assert other_api.get(url).status_code == 200
+
+
+def test_owner_is_recorded(make_client, design):
+    client, _token, http = make_client("crm-owner")
+    created = _create(http, design)
+    from configurator.models import Configuration
+
+    configuration = Configuration.objects.get(pk=created["id"])
+    assert configuration.api_owner.client == client
+    assert configuration.channel == "api"
+
+
+@pytest.mark.parametrize("bad_id", ["0", "99999999", "99999999999999999999999", "abc"])
+def test_unknown_ids_are_404(api, bad_id):
+    assert api.get(f"{CONFIGS}{bad_id}/").status_code == 404
+
+
+def test_read_scope_may_list_but_not_change(make_client, design):
+    _client, _token, writer = make_client("crm-w")
+    created = _create(writer, design)
+    _reader, _t, reader = make_client("crm-r", scope="read")
+    assert reader.get(CONFIGS).json()["count"] == 0  # a read client still sees only its own
+    assert reader.post(CONFIGS, {"document": design}, format="json").status_code == 403
+    assert reader.patch(f"{CONFIGS}{created['id']}/", {"name": "x"}, format="json").status_code == 403

@@ -1,0 +1,142 @@
+"""Stateless validation and planning: the same JSON as the CLI, 400 with field paths, never a 500."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+
+VALIDATE = "/api/v1/designs/validate/"
+PLAN = "/api/v1/fabric-plans/"
+
+
+def test_valid_design_gets_200_valid_true(api, design):
+    response = api.post(VALIDATE, design, format="json")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["valid"] is True
+    assert body["fabric_plan"]["leaf_switches"] >= 1
+    assert not [f for f in body["findings"] if f["severity"] == "error"]
+
+
+def test_well_formed_but_invalid_design_gets_200_valid_false(api, design):
+    design["node_groups"][0]["components"][1]["quantity"] = 40  # far more adapters than the server has slots
+    response = api.post(VALIDATE, design, format="json")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["valid"] is False
+    assert any(f["severity"] == "error" for f in body["findings"])
+
+
+def test_malformed_design_gets_400_with_every_bad_field(api, design):
+    design["node_groups"][0]["count"] = 0
+    design["node_groups"][0]["components"][0]["quantity"] = "one"
+    design["fabric"]["topology"] = "star"
+    response = api.post(VALIDATE, design, format="json")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "malformed_design"
+    paths = {f["path"] for f in error["fields"]}
+    assert {"node_groups[0].count", "node_groups[0].components[0].quantity", "fabric.topology"} <= paths
+
+
+def test_unknown_part_is_400_naming_the_field(api, design):
+    design["node_groups"][0]["server"] = "SYS-DOES-NOT-EXIST"
+    response = api.post(VALIDATE, design, format="json")
+    assert response.status_code == 400
+    assert "node_groups[0].server" in {f["path"] for f in response.json()["error"]["fields"]}
+
+
+def test_same_json_as_the_cli(api, design, tmp_path):
+    path = tmp_path / "design.json"
+    path.write_text(json.dumps(design))
+    out = io.StringIO()
+    with pytest.raises(SystemExit) as exit_info:
+        call_command("validate_design", str(path), stdout=out)
+    assert exit_info.value.code == 0
+    assert json.loads(out.getvalue()) == api.post(VALIDATE, design, format="json").json()
+
+
+@pytest.mark.parametrize("how", ["query", "header"])
+def test_language_from_query_or_accept_language(api, design, how):
+    english = api.post(VALIDATE, design, format="json").json()
+    if how == "query":
+        dutch = api.post(f"{VALIDATE}?lang=nl", design, format="json").json()
+    else:
+        dutch = api.post(VALIDATE, design, format="json", HTTP_ACCEPT_LANGUAGE="nl-NL,nl;q=0.9").json()
+    assert dutch["language"] == "nl"
+    assert [f["code"] for f in dutch["findings"]] == [f["code"] for f in english["findings"]]
+    assert [f["message"] for f in dutch["findings"]] != [f["message"] for f in english["findings"]]
+
+
+def test_fabric_plan(api):
+    response = api.post(PLAN, {"nodes": 128, "rails": 8, "switch": "MQM9700-NS2F"}, format="json")
+    assert response.status_code == 200
+    plan = response.json()
+    for key in (
+        "tiers",
+        "nodes_per_unit",
+        "units",
+        "leaf_switches",
+        "spine_switches",
+        "core_switches",
+        "node_links",
+        "leaf_spine_links",
+        "spine_core_links",
+        "bom",
+    ):
+        assert key in plan
+    assert plan["node_links"] == 128 * 8
+    assert all({"part", "quantity"} <= set(line) for line in plan["bom"])
+
+
+def test_fabric_plan_same_json_as_the_cli(api):
+    out = io.StringIO()
+    call_command("plan_fabric", "--nodes", "64", "--rails", "8", "--switch", "MQM9700-NS2F", stdout=out)
+    api_plan = api.post(PLAN, {"nodes": 64, "rails": 8, "switch": "MQM9700-NS2F"}, format="json").json()
+    assert json.loads(out.getvalue()) == api_plan
+
+
+def test_fabric_plan_bad_input_is_400_with_fields(api):
+    response = api.post(PLAN, {"nodes": 0, "rails": "eight", "switch": "HGX-H200-8GPU"}, format="json")
+    assert response.status_code == 400
+    paths = {f["path"] for f in response.json()["error"]["fields"]}
+    assert {"nodes", "rails"} <= paths
+
+
+GARBAGE = [
+    ("not json", "application/json"),
+    ("{", "application/json"),
+    ("", "application/json"),
+    ("null", "application/json"),
+    ("[]", "application/json"),
+    ('"design"', "application/json"),
+    ("12", "application/json"),
+    ('{"schema": "design/v1", "node_groups": null, "fabric": null, "workload": null}', "application/json"),
+    ('{"schema": "design/v1", "node_groups": [{"count": 1e999, "server": "x"}]}', "application/json"),
+    ('{"schema": "design/v1", "node_groups": [{"count": 99999999999999999999999, "server": "x"}]}', "application/json"),
+    ('{"schema": "design/v1", "node_groups": [{"count": 1' + "0" * 5000 + ', "server": "x"}]}', "application/json"),
+    ('{"schema": "design/v1", "node_groups": [{"count": NaN, "server": "x"}]}', "application/json"),
+    ('{"schema": "design/v1", "node_groups": [{"count": 2, "server": "\\u0000"}]}', "application/json"),
+    ('{"schema": "design/v1", "node_groups": [{"count": 2, "server": "\\ud800"}]}', "application/json"),
+    (
+        '{"schema": "design/v1", "name": "集群 🚀", "node_groups": [{"count": 2, "server": "SŸS-821"}]}',
+        "application/json",
+    ),
+    ("[" * 5000 + "]" * 5000, "application/json"),
+    ("schema=design/v1", "application/x-www-form-urlencoded"),
+    ("<design/>", "application/xml"),
+    ("\xff\xfe", "application/json"),
+]
+
+
+@pytest.mark.parametrize(("body", "content_type"), GARBAGE)
+@pytest.mark.parametrize("url", [VALIDATE, PLAN, "/api/v1/configurations/", "/api/v1/quotes/"])
+def test_garbage_never_gets_a_server_error(api, url, body, content_type):
+    data = body.encode("latin-1") if body == "\xff\xfe" else body.encode()
+    response = api.generic("POST", url, data, content_type=content_type)
+    assert response.status_code in {400, 415}, (response.status_code, response.content[:300])
+    error = response.json()["error"]
+    assert error["code"] and error["message"]
