@@ -42,7 +42,7 @@ class Configuration(models.Model):
     assigned_to = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                     related_name="assigned_configurations", verbose_name=_("sales engineer"))
     # The last validation verdict, kept for lists and dashboards; the validation service is the authority.
-    valid = models.BooleanField(null=True)
+    valid = models.BooleanField(null=True, blank=True)
     error_count = models.PositiveIntegerField(default=0)
     warning_count = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)

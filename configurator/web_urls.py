@@ -1,8 +1,27 @@
-"""URLs of the web app (wizard, dashboard, rule catalogue)."""
+"""URLs of the web app: the home page, the wizard (one URL per step), staff actions, dashboard, rule catalogue.
 
-from django.urls import path
-from django.views.generic import TemplateView
+The home page keeps the bare name "home"; everything else is in the "configurator" namespace. A customer's
+draft lives under /d/<token>/, the token being the unguessable key to it.
+"""
+
+from django.urls import include, path, re_path
+
+from configurator import views
+from configurator.wizard import STEP_SLUGS
+
+app_name_patterns = [
+    path("start/", views.start, name="start"),
+    path("d/<slug:token>/", views.draft, name="draft"),
+    re_path(rf"^d/(?P<token>[-\w]+)/(?P<step>{'|'.join(STEP_SLUGS)})/$", views.step, name="step"),
+    path("d/<slug:token>/acknowledge/", views.acknowledge, name="acknowledge"),
+    path("d/<slug:token>/clone/", views.clone, name="clone"),
+    path("d/<slug:token>/copy/", views.customer_copy, name="copy"),
+    path("d/<slug:token>/take-over/", views.take_over, name="take_over"),
+    path("dashboard/", views.dashboard, name="dashboard"),
+    path("rules/", views.rules, name="rules"),
+]
 
 urlpatterns = [
-    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("", views.home, name="home"),
+    path("", include((app_name_patterns, "configurator"))),
 ]

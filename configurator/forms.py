@@ -1,0 +1,226 @@
+"""Forms of the wizard, the dashboard and the quote request.
+
+Forms check shape only (numbers in range, a part number that exists in the catalogue); whether a part *fits*
+is the engines' call and comes back as a finding. Choices are built from the catalogue view, so a new part
+needs a catalogue row, not a code change.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from configurator.models import Configuration
+from configurator.rules.specs import AdapterSpec, CatalogView, GpuSpec, ServerSpec, SwitchSpec
+
+MAX_NODES = 100_000  # the contract's "absurd size" bound (configurator.rules.parse.MAX_NODES)
+MAX_PER_NODE = 64
+MAX_PARAMS_BILLION = 100_000
+OVERSUBSCRIPTIONS = ("1:1", "2:1", "3:1", "4:1")
+
+
+class Form(forms.Form):
+    """Labels without a trailing colon (they sit above the field)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
+
+def _parts(catalog: CatalogView, kind: type) -> list:
+    return sorted(catalog.of_type(kind), key=lambda p: p.part_number)
+
+
+class GoalForm(Form):
+    kind = forms.ChoiceField(
+        label=_("Workload"),
+        choices=[("training", _("Training")), ("inference", _("Inference"))],
+        widget=forms.RadioSelect,
+        initial="training",
+    )
+    params_billion = forms.DecimalField(
+        label=_("Model size (billions of parameters)"),
+        min_value=0.1,
+        max_value=MAX_PARAMS_BILLION,
+        decimal_places=1,
+        max_digits=8,
+        help_text=_("For example 8 for Llama 3 8B, 70 for Llama 3 70B, 405 for Llama 3.1 405B."),
+        widget=forms.NumberInput(attrs={"step": "0.1", "inputmode": "decimal"}),
+    )
+    gpus = forms.IntegerField(
+        label=_("Number of GPUs (optional)"),
+        required=False,
+        min_value=1,
+        max_value=MAX_NODES,
+        help_text=_("Leave empty and we size it for you."),
+    )
+    nodes = forms.IntegerField(
+        label=_("Number of servers (optional)"),
+        required=False,
+        min_value=1,
+        max_value=MAX_NODES,
+        help_text=_("Leave empty and we size it for you."),
+    )
+
+
+class PlatformForm(Form):
+    nodes = forms.IntegerField(label=_("Number of servers (nodes)"), min_value=1, max_value=MAX_NODES)
+    server = forms.ChoiceField(label=_("Server"), widget=forms.RadioSelect)
+    gpu = forms.ChoiceField(label=_("GPU board or cards"), widget=forms.RadioSelect, required=False)
+    gpu_quantity = forms.IntegerField(
+        label=_("GPU cards per server"),
+        min_value=1,
+        max_value=MAX_PER_NODE,
+        required=False,
+        help_text=_("An HGX board counts as one; PCIe GPU cards count one by one."),
+    )
+
+    def __init__(self, *args, catalog: CatalogView, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["server"].choices = [(s.part_number, s.part_number) for s in _parts(catalog, ServerSpec)]
+        self.fields["gpu"].choices = [("", _("No GPU"))] + [
+            (g.part_number, g.part_number) for g in _parts(catalog, GpuSpec)
+        ]
+        self.catalog = catalog
+
+    def clean(self):
+        data = super().clean()
+        gpu = data.get("gpu")
+        if gpu:
+            spec = self.catalog.get(gpu)
+            if spec is not None and getattr(spec, "is_board", False):
+                data["gpu_quantity"] = 1  # one HGX board per server; the board carries its 8 GPUs
+            elif not data.get("gpu_quantity"):
+                self.add_error("gpu_quantity", _("Give the number of GPU cards per server."))
+        return data
+
+
+class AdaptersForm(Form):
+    compute_adapter = forms.ChoiceField(label=_("Compute adapter (GPU fabric)"), required=False)
+    compute_quantity = forms.IntegerField(
+        label=_("Compute adapters per server"), min_value=0, max_value=MAX_PER_NODE, required=False
+    )
+    storage_adapter = forms.ChoiceField(label=_("Storage and in-band adapter"), required=False)
+    storage_quantity = forms.IntegerField(
+        label=_("Storage adapters per server"), min_value=0, max_value=MAX_PER_NODE, required=False
+    )
+
+    def __init__(self, *args, catalog: CatalogView, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [("", _("None"))] + [(a.part_number, adapter_label(a)) for a in _parts(catalog, AdapterSpec)]
+        self.fields["compute_adapter"].choices = choices
+        self.fields["storage_adapter"].choices = choices
+
+    def clean(self):
+        data = super().clean()
+        for role in ("compute", "storage"):
+            part, qty = data.get(f"{role}_adapter"), data.get(f"{role}_quantity")
+            if part and not qty:
+                self.add_error(f"{role}_quantity", _("Give how many of this adapter each server gets, or choose None."))
+            if not part:
+                data[f"{role}_quantity"] = 0
+        return data
+
+
+def adapter_label(a: AdapterSpec) -> str:
+    speed = f"{a.ports}× {a.speed_gbps} Gb/s" if a.speed_gbps else f"{a.ports}×"
+    return f"{a.part_number} · {a.name} ({speed})"
+
+
+class FabricForm(Form):
+    switch = forms.ChoiceField(label=_("Fabric switch"), widget=forms.RadioSelect, required=False)
+    oversubscription = forms.ChoiceField(
+        label=_("Oversubscription"),
+        choices=[(o, o) for o in OVERSUBSCRIPTIONS],
+        initial="1:1",
+        help_text=_("1:1 is non-blocking, as NVIDIA's reference architectures use for training."),
+    )
+    topology = forms.ChoiceField(
+        label=_("Topology"),
+        initial="rail-optimized",
+        choices=[("rail-optimized", _("Rail-optimized")), ("fat-tree", _("Fat tree"))],
+    )
+    nodes_per_rack = forms.IntegerField(
+        label=_("Servers per rack"),
+        min_value=1,
+        max_value=1000,
+        required=False,
+        help_text=_("Empty: from the server height and power."),
+    )
+    in_rack_m = forms.DecimalField(
+        label=_("Cable run within a rack (m)"), min_value=0.5, max_value=10_000, decimal_places=1, required=False
+    )
+    node_to_leaf_m = forms.DecimalField(
+        label=_("Server rack to leaf switch (m)"), min_value=0.5, max_value=10_000, decimal_places=1, required=False
+    )
+    leaf_to_spine_m = forms.DecimalField(
+        label=_("Leaf to spine switch (m)"), min_value=0.5, max_value=10_000, decimal_places=1, required=False
+    )
+
+    def __init__(self, *args, catalog: CatalogView, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["switch"].choices = [("", _("No compute fabric (single server)"))] + [
+            (s.part_number, s.part_number) for s in fabric_switches(catalog)
+        ]
+
+
+def fabric_switches(catalog: CatalogView) -> list[SwitchSpec]:
+    """Switches that can carry a compute fabric (not the out-of-band management switches)."""
+    return [s for s in _parts(catalog, SwitchSpec) if not s.management]
+
+
+class AcknowledgeForm(Form):
+    code = forms.CharField(max_length=64, widget=forms.HiddenInput)
+    subject = forms.CharField(max_length=200, widget=forms.HiddenInput)
+    reason = forms.CharField(
+        label=_("Reason for accepting this warning"), max_length=1000, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+
+COUNTRIES = (
+    ("NL", _("Netherlands")),
+    ("BE", _("Belgium")),
+    ("DE", _("Germany")),
+    ("FR", _("France")),
+    ("LU", _("Luxembourg")),
+    ("AT", _("Austria")),
+    ("DK", _("Denmark")),
+    ("SE", _("Sweden")),
+    ("FI", _("Finland")),
+    ("IE", _("Ireland")),
+    ("IT", _("Italy")),
+    ("ES", _("Spain")),
+    ("PT", _("Portugal")),
+    ("PL", _("Poland")),
+    ("CZ", _("Czechia")),
+    ("GB", _("United Kingdom")),
+    ("CH", _("Switzerland")),
+    ("NO", _("Norway")),
+    ("US", _("United States")),
+)
+
+
+class QuoteRequestForm(Form):
+    name = forms.CharField(label=_("Your name"), max_length=200, widget=forms.TextInput(attrs={"autocomplete": "name"}))
+    company = forms.CharField(
+        label=_("Company"), max_length=200, widget=forms.TextInput(attrs={"autocomplete": "organization"})
+    )
+    email = forms.EmailField(label=_("E-mail"), widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    country = forms.ChoiceField(
+        label=_("Country"), choices=COUNTRIES, initial="NL", widget=forms.Select(attrs={"autocomplete": "country"})
+    )
+    vat_number = forms.CharField(
+        label=_("VAT number"),
+        max_length=20,
+        required=False,
+        help_text=_("For example NL123456789B01. Needed for reverse-charged EU deliveries."),
+    )
+
+
+class DashboardFilterForm(Form):
+    status = forms.ChoiceField(
+        label=_("Status"), required=False, choices=[("", _("Any status"))] + list(Configuration.Status.choices)
+    )
+    customer = forms.CharField(label=_("Customer"), required=False, max_length=200)
+    date_from = forms.DateField(label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    date_to = forms.DateField(label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}))

@@ -1,0 +1,343 @@
+"""Selectors of the web app: what the wizard, the dashboard and the rule catalogue read.
+
+Every selector runs a fixed number of queries whatever the catalogue size (the catalogue itself comes from
+configurator.snapshot, cached in memory). Nothing here decides a hardware question: option lists mark what the
+catalogue's compatibility data says (Server.accepts), and findings come from configurator.services.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time as clock
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import date, datetime, time
+from decimal import Decimal
+from functools import lru_cache
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from configurator.bom import BomLine, bom_total, design_bom
+from configurator.models import Configuration
+from configurator.rules.design import DesignInputError
+from configurator.rules.parse import parse_design
+from configurator.rules.specs import AdapterSpec, CatalogView, GpuSpec, ServerSpec, SwitchSpec
+from configurator.snapshot import catalog_snapshot
+
+# --- catalogue ---------------------------------------------------------------------------------------------
+
+
+CATALOG_RECHECK_SECONDS = 2.0  # how stale a price or spec change may be on a wizard page, per process
+_catalog_memo: dict[str, Any] = {"at": 0.0, "view": None}
+
+
+def catalog() -> CatalogView:
+    """The catalogue as the engines see it.
+
+    configurator.snapshot asks the database on every call whether any part changed (one aggregate query). The
+    wizard asks at most every CATALOG_RECHECK_SECONDS per process, so a page view usually costs no catalogue
+    query at all; a change in the admin shows on the wizard within that time. Validation itself (services)
+    always uses the snapshot's own check.
+    """
+    now = clock.monotonic()
+    view = _catalog_memo["view"]
+    if view is None or now - _catalog_memo["at"] > CATALOG_RECHECK_SECONDS:
+        view = catalog_snapshot()
+        _catalog_memo["view"], _catalog_memo["at"] = view, now
+    return view
+
+
+def catalog_forget() -> None:
+    """Drop the memo (tests that change the catalogue call this with snapshot.clear_cache)."""
+    _catalog_memo["view"], _catalog_memo["at"] = None, 0.0
+
+
+_lead_lock = threading.Lock()
+_lead_cache: dict[str, dict[str, int | None]] = {}
+
+
+def lead_times(view: CatalogView) -> dict[str, int | None]:
+    """Lead time in days per part number (not part of the engines' view). One query per catalogue version."""
+    cached = _lead_cache.get(view.version)
+    if cached is not None:
+        return cached
+    from catalog.models import Part
+
+    data = dict(Part.objects.values_list("part_number", "lead_time_days"))
+    with _lead_lock:
+        _lead_cache.clear()
+        _lead_cache[view.version] = data
+    return data
+
+
+def part_sets(view: CatalogView) -> tuple[set[str], set[str]]:
+    """Part numbers of GPUs and of adapters: how the wizard tells a document's component lines apart."""
+    return ({p.part_number for p in view.of_type(GpuSpec)}, {p.part_number for p in view.of_type(AdapterSpec)})
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice on a wizard step, with why it is unavailable (``reason``) when it is."""
+
+    value: str
+    spec: Any
+    disabled: bool = False
+    reason: str = ""
+    selected: bool = False
+    tags: tuple[str, ...] = ()
+
+
+def server_options(view: CatalogView, selected: str) -> list[Option]:
+    """Every server; none is excluded by itself (the GPUs follow from the server)."""
+    out = []
+    for s in sorted(view.of_type(ServerSpec), key=lambda s: (s.lifecycle == "eol", s.part_number)):
+        tags = []
+        if s.cooling is not None:
+            tags.append(str(s.cooling))
+        if s.height_u:
+            tags.append(f"{s.height_u}U")
+        out.append(Option(value=s.part_number, spec=s, selected=s.part_number == selected, tags=tuple(tags)))
+    return out
+
+
+def gpu_options(view: CatalogView, server: str, selected: str, reason_template) -> list[Option]:
+    """GPUs the chosen server accepts first; the others greyed out with the reason, from Server.accepts.
+
+    The selected GPU stays selectable even when the server does not take it, so the engine's finding about it
+    (GPU_NOT_ACCEPTED) can be seen and fixed rather than the choice silently disappearing.
+    """
+    spec = view.get(server)
+    accepts = spec.accepts if isinstance(spec, ServerSpec) else None
+    out = []
+    for g in view.of_type(GpuSpec):
+        ok = accepts is None or g.part_number in accepts
+        reason = ""
+        if not ok:
+            reason = reason_template(
+                server=server, gpu=g.part_number, accepted=", ".join(sorted(accepts)) if accepts else "—"
+            )
+        out.append(
+            Option(
+                value=g.part_number,
+                spec=g,
+                disabled=not ok and g.part_number != selected,
+                reason=reason,
+                selected=g.part_number == selected,
+            )
+        )
+    out.sort(key=lambda o: (o.disabled, not o.spec.is_board, o.spec.part_number))
+    return out
+
+
+def switch_options(view: CatalogView, selected: str) -> list[Option]:
+    out = []
+    for s in sorted(view.of_type(SwitchSpec), key=lambda s: s.part_number):
+        if s.management:
+            continue
+        tags = (str(s.protocol), s.generation, f"{s.logical_ports} × {s.port_speed_gbps} Gb/s")
+        out.append(Option(value=s.part_number, spec=s, selected=s.part_number == selected, tags=tags))
+    return out
+
+
+# --- validation ------------------------------------------------------------------------------------------
+
+_validation_lock = threading.Lock()
+_validations: OrderedDict[tuple, Any] = OrderedDict()
+VALIDATION_CACHE_SIZE = 2048
+
+
+def design_outcome(*, document: dict, language: str, view: CatalogView):
+    """The validation service's verdict on a document, memoised per (catalogue version, language, document).
+
+    Validation is a pure function of those three (configurator.validation), so a step that is only looked at
+    again costs no validation at all. The result is shared: callers must not mutate it.
+    """
+    from configurator.services import Outcome, design_validate
+
+    key = (view.version, language, json.dumps(document, sort_keys=True, separators=(",", ":"), default=str))
+    hit = _validations.get(key)
+    if hit is not None:
+        return hit
+    try:
+        outcome = Outcome(result=design_validate(document=document, language=language), input_errors=None)
+    except DesignInputError as exc:
+        outcome = Outcome(result=None, input_errors=exc.errors)
+    with _validation_lock:
+        _validations[key] = outcome
+        while len(_validations) > VALIDATION_CACHE_SIZE:
+            _validations.popitem(last=False)
+    return outcome
+
+
+def verdict(outcome) -> tuple[bool, int, int]:
+    """(valid, errors, warnings) as configurator.services.configuration_validate stores them on the row."""
+    if outcome.result is None:
+        return False, len(outcome.input_errors or {}), 0
+    findings = outcome.result["findings"]
+    return (
+        outcome.result["valid"],
+        sum(1 for f in findings if f["severity"] == "error"),
+        sum(1 for f in findings if f["severity"] == "warning"),
+    )
+
+
+# --- bill of materials -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Bill:
+    lines: list[BomLine]
+    total: Decimal
+    on_request: int
+
+    @property
+    def sections(self) -> list[tuple[str, list[BomLine]]]:
+        out: dict[str, list[BomLine]] = {}
+        for line in self.lines:
+            out.setdefault(line.section, []).append(line)
+        return list(out.items())
+
+
+def design_bill(*, document: dict, result: dict | None, catalog: CatalogView | None = None) -> Bill | None:
+    """The design's bill of materials with list prices, or None when the document cannot be read yet."""
+    try:
+        design = parse_design(document)
+    except DesignInputError:
+        return None
+    view = catalog or catalog_snapshot()
+    lines = design_bom(design, (result or {}).get("fabric_plan"), view)
+    total, missing = bom_total(lines)
+    return Bill(lines=lines, total=total, on_request=missing)
+
+
+# --- fabric diagram ----------------------------------------------------------------------------------------
+
+
+def fabric_diagram_svg(plan: dict | None) -> str:
+    """The planner's topology diagram for the plan in a validation result (``fabric_plan``), or ''.
+
+    The validation result carries the plan as a dict; FabricPlan.from_dict rebuilds the planner's object for the
+    diagram. Memoised: the picture is a pure function of the plan.
+    """
+    if not plan or not plan.get("tiers"):
+        return ""
+    return _diagram(json.dumps(plan, sort_keys=True, default=str))
+
+
+def slot_map_svg(placement_group: dict, language: str) -> str:
+    """configurator.slotmap's picture of one node group, memoised (a pure function of its input)."""
+    return _slot_map(json.dumps(placement_group, sort_keys=True, default=str), language)
+
+
+@lru_cache(maxsize=512)
+def _slot_map(placement_json: str, language: str) -> str:
+    from configurator.slotmap import render_slot_map_svg
+
+    return render_slot_map_svg(json.loads(placement_json), language=language)
+
+
+@lru_cache(maxsize=512)
+def _diagram(plan_json: str) -> str:
+    from configurator.fabric.diagram import render_svg
+    from configurator.fabric.planner import FabricPlan
+
+    fp = FabricPlan.from_dict(json.loads(plan_json))
+    try:
+        return render_svg(fp)
+    except Exception:  # noqa: BLE001 - a picture must never take the step down; the plan table still shows
+        return ""
+
+
+# --- quotes (the quotes app is optional at import time) -----------------------------------------------------
+
+
+def quotes_for(configuration: Configuration) -> list:
+    try:
+        from quotes.selectors import quotes_for_configuration
+    except ImportError:
+        return []
+    return list(quotes_for_configuration(configuration))
+
+
+def quote_requests(
+    *,
+    status: str | None = None,
+    customer: str | None = None,
+    date_from: date | None = None,
+    date_to: date | None = None,
+    limit: int = 100,
+) -> list:
+    try:
+        from quotes.selectors import quote_list
+    except ImportError:
+        return []
+    qs = quote_list(status=status or None, customer=customer or None, date_from=date_from, date_to=date_to)
+    if hasattr(qs, "select_related"):
+        qs = qs.select_related("configuration")
+    return list(qs[:limit])
+
+
+# --- dashboard ---------------------------------------------------------------------------------------------
+
+
+def _day_start(d: date) -> datetime:
+    return timezone.make_aware(datetime.combine(d, time.min))
+
+
+def configuration_list(
+    *,
+    status: str | None = None,
+    customer: str | None = None,
+    date_from: date | None = None,
+    date_to: date | None = None,
+) -> QuerySet[Configuration]:
+    """Drafts and requests for the sales dashboard, newest first, filtered by status, customer and date."""
+    qs = Configuration.objects.select_related("assigned_to").order_by("-updated_at", "-id")
+    if status:
+        qs = qs.filter(status=status)
+    if customer:
+        qs = qs.filter(
+            Q(customer_name__icontains=customer)
+            | Q(customer_company__icontains=customer)
+            | Q(crm_reference__icontains=customer)
+            | Q(name__icontains=customer)
+        )
+    if date_from:
+        qs = qs.filter(updated_at__gte=_day_start(date_from))
+    if date_to:
+        qs = qs.filter(updated_at__lt=_day_start(date_to) + timezone.timedelta(days=1))
+    return qs
+
+
+# --- rule catalogue ----------------------------------------------------------------------------------------
+
+
+def _rule_text(info: Any, key: str, language: str) -> str:
+    value = info.get(key) if isinstance(info, dict) else getattr(info, key)
+    if isinstance(value, dict):
+        return value.get(language) or value.get("en", "")
+    return value.get(language) if hasattr(value, "get") else str(value)
+
+
+def rule_catalogue() -> list[dict]:
+    """Every finding code of the node rules and the fabric planner, with both languages and its source."""
+    from configurator.fabric.codes import FABRIC_RULES
+    from configurator.rules.catalogue import all_rules
+
+    out = []
+    for code, info in sorted(all_rules(FABRIC_RULES).items()):
+        severity = info.get("severity") if isinstance(info, dict) else info.severity
+        source = info.get("source") if isinstance(info, dict) else info.source
+        out.append(
+            {
+                "code": str(code),
+                "severity": str(severity),
+                "title": {lang: _rule_text(info, "title", lang) for lang in ("en", "nl")},
+                "explanation": {lang: _rule_text(info, "explanation", lang) for lang in ("en", "nl")},
+                "source": source,
+            }
+        )
+    return out

@@ -1,0 +1,112 @@
+"""Fixtures of the web tests: drafts in known states, a sales engineer, and a larger catalogue."""
+
+from __future__ import annotations
+
+import pytest
+
+H200_CLUSTER = {
+    "schema": "design/v1",
+    "name": "4 × SYS-821GE-TNHR, HGX-H200-8GPU",
+    "workload": {"kind": "training", "model_parameters_billion": 70},
+    "node_groups": [
+        {
+            "name": "gpu",
+            "count": 4,
+            "server": "SYS-821GE-TNHR",
+            "components": [
+                {"part": "HGX-H200-8GPU", "quantity": 1},
+                {"part": "MCX75310AAS-NEAT", "quantity": 8, "role": "compute"},
+            ],
+        }
+    ],
+    "fabric": {"switch": "MQM9700-NS2F", "oversubscription": "1:1", "topology": "rail-optimized"},
+}
+B200_IN_H100_SERVER = {
+    "schema": "design/v1",
+    "name": "B200 in an H100-generation server",
+    "node_groups": [
+        {
+            "name": "gpu",
+            "count": 1,
+            "server": "SYS-821GE-TNHR",
+            "components": [{"part": "HGX-B200-8GPU", "quantity": 1}],
+        }
+    ],
+}
+WITH_WARNING = {**H200_CLUSTER, "fabric": {"switch": "MQM9790-NS2F"}}  # unmanaged: FABRIC_SM_REQUIRED
+
+
+@pytest.fixture(autouse=True)
+def fresh_catalog_memo():
+    """The wizard memoises the catalogue view for a couple of seconds; each test starts from the database."""
+    from configurator.selectors import catalog_forget
+
+    catalog_forget()
+    yield
+    catalog_forget()
+
+
+@pytest.fixture
+def make_config(seeded_catalog):
+    from configurator.services import configuration_create
+
+    def make(document=None, **kwargs):
+        import copy
+
+        return configuration_create(document=copy.deepcopy(document or H200_CLUSTER), **kwargs)
+
+    return make
+
+
+@pytest.fixture
+def staff(django_user_model):
+    return django_user_model.objects.create_user("sven", "sven@ncs.nl", "correct-horse-battery", is_staff=True)
+
+
+@pytest.fixture
+def staff_client(client, staff):
+    client.force_login(staff, backend="django.contrib.auth.backends.ModelBackend")
+    return client
+
+
+@pytest.fixture
+def bigger_catalog(seeded_catalog):
+    """The seed catalogue plus 60 more adapters and 20 more servers with 8 slots each."""
+    from catalog.models import Adapter, Part, Server, ServerSlot
+    from configurator.selectors import catalog_forget
+    from configurator.snapshot import clear_cache
+
+    for i in range(60):
+        part = Part.objects.create(
+            part_number=f"TEST-NIC-{i:03d}",
+            manufacturer="Test",
+            name=f"Test NIC {i}",
+            category="adapter",
+            list_price_eur="100.00",
+        )
+        Adapter.objects.create(
+            part=part,
+            family="Test",
+            ports=1,
+            speed_gbps=100,
+            protocol="ethernet",
+            form="HHHL",
+            host_pcie_gen=4,
+            host_lanes=16,
+        )
+    h200 = Part.objects.get(part_number="HGX-H200-8GPU")
+    for i in range(20):
+        part = Part.objects.create(
+            part_number=f"TEST-SRV-{i:03d}",
+            manufacturer="Test",
+            name=f"Test server {i}",
+            category="server",
+            list_price_eur="1000.00",
+        )
+        server = Server.objects.create(part=part, slots_known=True, slots_complete=True)
+        server.accepts.add(h200)
+        for s in range(8):
+            ServerSlot.objects.create(server=server, position=s, name=f"S{s}", form="LP", pcie_gen=5, lanes=16)
+    clear_cache()
+    catalog_forget()
+    return Part.objects

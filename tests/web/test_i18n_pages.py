@@ -1,0 +1,164 @@
+"""Dutch throughout (UI, findings, amounts), the rule catalogue, and the slot map picture."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+
+from configurator.slotmap import render_slot_map_svg
+
+from .conftest import B200_IN_H100_SERVER
+
+pytestmark = pytest.mark.django_db
+
+
+def url(config, step):
+    return reverse("configurator:step", kwargs={"token": config.token, "step": step})
+
+
+@pytest.fixture
+def dutch(client):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "nl"
+    return client
+
+
+def test_dutch_ui_findings_and_fixes(dutch, make_config):
+    body = dutch.get(url(make_config(B200_IN_H100_SERVER), "review")).content.decode()
+    assert '<html lang="nl">' in body
+    assert "Bevindingen" in body and "Stuklijst" in body
+    assert "SYS-821GE-TNHR ondersteunt HGX-B200-8GPU niet" in body  # the engine's Dutch message
+    assert "Kies een van HGX-H100-8GPU, HGX-H200-8GPU" in body  # and its Dutch fix
+
+
+def test_amounts_are_formatted_per_locale(dutch, make_config):
+    from django.test import Client
+
+    config = make_config()
+    assert "€ 1,164,440.00" in Client().get(url(config, "review")).content.decode()
+    assert "€ 1.164.440,00" in dutch.get(url(config, "review")).content.decode()
+
+
+def test_switching_language_through_the_switcher_keeps_the_page(client, make_config):
+    config = make_config()
+    response = client.post(reverse("set_language"), {"language": "nl", "next": url(config, "platform")})
+    assert response["Location"] == url(config, "platform")
+    assert "Aantal servers (nodes)" in client.get(url(config, "platform")).content.decode()
+
+
+def test_the_message_catalogue_is_compiled():
+    from pathlib import Path
+
+    mo = Path(settings.BASE_DIR) / "locale" / "nl" / "LC_MESSAGES" / "django.mo"
+    po = mo.with_suffix(".po")
+    assert mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime - 1
+
+
+def test_rule_catalogue_lists_every_code_in_both_languages(dutch, seeded_catalog):
+    from django.test import Client
+
+    from configurator.fabric.codes import FABRIC_RULES
+    from configurator.rules.catalogue import all_rules
+
+    body = Client().get(reverse("configurator:rules")).content.decode()
+    rules = all_rules(FABRIC_RULES)
+    for code in rules:
+        assert f'id="{code}"' in body
+    gpu = rules["GPU_NOT_ACCEPTED"]
+    assert gpu.title.en in body and gpu.title.nl in body and gpu.source in body
+    fabric = rules["FABRIC_SM_REQUIRED"]
+    assert fabric["explanation"]["en"] in body and fabric["explanation"]["nl"] in body
+    assert 'lang="nl"' in body and 'lang="en"' in body  # both languages side by side
+    nl = dutch.get(reverse("configurator:rules")).content.decode()
+    assert "Regelcatalogus" in nl
+
+
+def test_findings_link_to_their_rule(client, make_config):
+    body = client.get(url(make_config(B200_IN_H100_SERVER), "review")).content.decode()
+    assert 'href="/rules/#GPU_NOT_ACCEPTED"' in body
+
+
+# --- slot map ---------------------------------------------------------------------------------------------
+
+PLACEMENT = {
+    "group": "gpu",
+    "node_group": 0,
+    "server": "SYS-TEST",
+    "slots_known": True,
+    "slots_complete": True,
+    "integrated_nics": 0,
+    "slots": [
+        {
+            "slot": "LP1",
+            "part": "MCX75310AAS-NEAT",
+            "role": "compute",
+            "rail": 0,
+            "form": "LP",
+            "pcie_gen": 5,
+            "lanes": 16,
+            "gpus": [0, 1],
+            "pcie_switch": "SW1",
+            "usable": True,
+        },
+        {
+            "slot": "LP2",
+            "part": None,
+            "role": None,
+            "rail": None,
+            "form": "LP",
+            "pcie_gen": 5,
+            "lanes": 16,
+            "gpus": [0, 1],
+            "pcie_switch": "SW1",
+            "usable": True,
+        },
+        {
+            "slot": "X1",
+            "part": None,
+            "role": None,
+            "rail": None,
+            "form": None,
+            "pcie_gen": None,
+            "lanes": None,
+            "gpus": [],
+            "pcie_switch": None,
+            "usable": True,
+        },
+        {
+            "slot": "NIC0",
+            "part": None,
+            "role": None,
+            "rail": None,
+            "form": "INTEGRATED",
+            "pcie_gen": 5,
+            "lanes": 16,
+            "gpus": [],
+            "pcie_switch": None,
+            "usable": False,
+        },
+    ],
+    "unplaced": [{"part": "MCX755106AS-HEAT", "quantity": 1, "reason": "no free slot it fits"}],
+}
+
+
+def test_slot_map_draws_cards_switch_groups_empty_unknown_and_unusable_slots():
+    svg = render_slot_map_svg(PLACEMENT)
+    assert svg.startswith("<svg") and svg.endswith("</svg>")
+    assert "MCX75310AAS-NEAT (compute · rail 0)" in svg
+    assert "PCIe switch SW1 · shared by GPUs 0, 1" in svg
+    assert svg.count(">empty<") == 2
+    assert "PCIe unknown" in svg and ">unknown<" in svg  # the slot whose form and link are not sourced
+    assert ">unusable<" in svg
+    assert "Not placed: MCX755106AS-HEAT × 1 (no free slot it fits)" in svg
+
+
+def test_slot_map_without_a_slot_list_says_so_instead_of_guessing():
+    svg = render_slot_map_svg(
+        {"server": "AS-8125GS-TNHR", "slots": [], "unplaced": [], "slots_known": False}, language="nl"
+    )
+    assert "Geen bronvermelde slotlijst" in svg
+
+
+def test_slot_map_escapes_text():
+    svg = render_slot_map_svg({**PLACEMENT, "server": "<script>alert(1)</script>"})
+    assert "<script>" not in svg and "&lt;script&gt;" in svg

@@ -1,0 +1,258 @@
+"""The wizard without JavaScript (plain Django test client): every step renders, submits and re-renders."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from .conftest import B200_IN_H100_SERVER
+
+pytestmark = pytest.mark.django_db
+
+STEPS = ("goal", "platform", "adapters", "fabric", "review", "quote")
+
+
+def url(config, step):
+    return reverse("configurator:step", kwargs={"token": config.token, "step": step})
+
+
+def test_home_form_starts_a_draft_and_shows_the_recommendation(client, seeded_catalog):
+    response = client.post(reverse("configurator:start"), {"kind": "training", "params_billion": "70", "nodes": "4"})
+    assert response.status_code == 302
+    page = client.get(response["Location"])
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert "4 × SYS-821GE-TNHR" in body
+    assert "8 × MCX75310AAS-NEAT" in body
+    assert "MQM9700-NS2F" in body
+
+
+def test_accepting_the_recommendation_stores_it_as_the_draft_design(client, seeded_catalog):
+    start = client.post(reverse("configurator:start"), {"kind": "training", "params_billion": "70", "nodes": "4"})
+    response = client.post(
+        start["Location"], {"kind": "training", "params_billion": "70", "nodes": "4", "action": "accept"}
+    )
+    assert response.status_code == 302 and response["Location"].endswith("/platform/")
+    from configurator.models import Configuration
+
+    config = Configuration.objects.get()
+    group = config.document["node_groups"][0]
+    assert (group["count"], group["server"]) == (4, "SYS-821GE-TNHR")
+    assert {"part": "HGX-H200-8GPU", "quantity": 1} in group["components"]
+    assert config.document["fabric"]["switch"] == "MQM9700-NS2F"
+    assert config.valid is True
+
+
+def test_small_inference_is_recommended_on_pcie_gpus(seeded_catalog):
+    from configurator import selectors
+    from configurator.recommend import recommend
+
+    view = selectors.catalog()
+    rec = recommend(kind="inference", params_billion=70, catalog=view, lead_times=selectors.lead_times(view))
+    assert rec is not None and not rec.gpu_is_board and rec.nodes == 1 and rec.switch is None
+    assert rec.errors == 0
+
+
+def test_start_blank_opens_the_platform_step_with_the_missing_server_explained(client, seeded_catalog):
+    response = client.post(reverse("configurator:start"), {"blank": "1"})
+    assert response["Location"].endswith("/platform/")
+    body = client.get(response["Location"]).content.decode()
+    assert "No server has been chosen yet." in body
+    assert "Choose the number of servers, a server and its GPUs" in body
+
+
+@pytest.mark.parametrize("step", STEPS)
+def test_every_step_renders_for_a_complete_design(client, make_config, step):
+    config = make_config()
+    response = client.get(url(config, step))
+    assert response.status_code == 200
+    assert 'aria-current="step"' in response.content.decode()
+
+
+def test_platform_step_submits_and_re_renders_with_field_errors(client, make_config):
+    config = make_config()
+    response = client.post(
+        url(config, "platform"), {"nodes": "0", "server": "SYS-821GE-TNHR", "gpu": "HGX-H200-8GPU", "next": "1"}
+    )
+    assert response.status_code == 422
+    body = response.content.decode()
+    assert 'aria-invalid="true"' in body
+    assert 'id="id_nodes_error"' in body and 'aria-describedby="id_nodes_error"' in body
+    config.refresh_from_db()
+    assert config.document["node_groups"][0]["count"] == 4  # nothing saved
+
+
+def test_platform_submit_with_an_incompatible_board_saves_and_shows_the_error_with_its_fix(client, make_config):
+    config = make_config()
+    response = client.post(
+        url(config, "platform"),
+        {"nodes": "1", "server": "SYS-821GE-TNHR", "gpu": "HGX-B200-8GPU", "save": "1"},
+        follow=True,
+    )
+    body = response.content.decode()
+    assert "GPU_NOT_ACCEPTED" in body
+    assert "SYS-821GE-TNHR does not take HGX-B200-8GPU" in body
+    assert "Choose one of HGX-H100-8GPU, HGX-H200-8GPU" in body
+
+
+def test_next_button_moves_to_the_next_step(client, make_config):
+    config = make_config()
+    response = client.post(
+        url(config, "adapters"),
+        {
+            "compute_adapter": "MCX75310AAS-NEAT",
+            "compute_quantity": "8",
+            "storage_adapter": "",
+            "storage_quantity": "0",
+            "next": "1",
+        },
+    )
+    assert response.status_code == 302 and response["Location"] == url(config, "fabric")
+
+
+def test_adapters_step_adds_a_storage_adapter_and_draws_it_in_the_slot_map(client, make_config):
+    config = make_config()
+    client.post(
+        url(config, "adapters"),
+        {
+            "compute_adapter": "MCX75310AAS-NEAT",
+            "compute_quantity": "7",
+            "storage_adapter": "MCX755106AS-HEAT",
+            "storage_quantity": "1",
+        },
+    )
+    config.refresh_from_db()
+    comps = config.document["node_groups"][0]["components"]
+    assert {"part": "MCX755106AS-HEAT", "quantity": 1, "role": "storage"} in comps
+    body = client.get(url(config, "adapters")).content.decode()
+    assert "<svg" in body and "MCX755106AS-HEAT (storage)" in body
+
+
+def test_fabric_step_shows_the_plan_the_diagram_and_the_cables(client, make_config):
+    body = client.get(url(make_config(), "fabric")).content.decode()
+    assert "Fabric plan" in body and "Bisection bandwidth" in body
+    assert body.count("<svg") >= 1
+    assert "MMA4Z00-NS" in body  # the transceivers of the plan
+
+
+def test_fabric_step_sets_rack_distances_and_removes_the_fabric(client, make_config):
+    config = make_config()
+    client.post(
+        url(config, "fabric"),
+        {"switch": "MQM9700-NS2F", "oversubscription": "2:1", "topology": "fat-tree", "node_to_leaf_m": "25"},
+    )
+    config.refresh_from_db()
+    assert config.document["fabric"] == {
+        "switch": "MQM9700-NS2F",
+        "oversubscription": "2:1",
+        "topology": "fat-tree",
+        "rack": {"node_to_leaf_m": 25},
+    }
+    client.post(url(config, "fabric"), {"switch": "", "oversubscription": "1:1", "topology": "rail-optimized"})
+    config.refresh_from_db()
+    assert config.document["fabric"] is None
+
+
+def test_review_lists_findings_by_severity_and_the_priced_bill_of_materials(client, make_config):
+    body = client.get(url(make_config(), "review")).content.decode()
+    assert "Bill of materials" in body
+    assert "€ 1,164,440.00" in body  # the seed's list prices for the 4-node H200 cluster
+    assert 'href="' + url(make_config(), "quote") in body or 'id="to-quote"' in body
+
+
+def test_an_error_disables_the_quote_buttons(client, make_config):
+    config = make_config(B200_IN_H100_SERVER)
+    review = client.get(url(config, "review")).content.decode()
+    assert (
+        '<button type="button" class="btn primary" disabled aria-describedby="quote-blocked" id="to-quote">' in review
+    )
+    quote = client.get(url(config, "quote")).content.decode()
+    assert 'id="request-quote" disabled' in quote
+
+
+def test_htmx_change_saves_and_returns_only_the_step_body(client, make_config):
+    config = make_config()
+    response = client.post(
+        url(config, "platform"),
+        {"nodes": "2", "server": "SYS-821GE-TNHR", "gpu": "HGX-B200-8GPU"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert body.lstrip().startswith('<div id="step-body"')
+    assert "<html" not in body
+    assert "GPU_NOT_ACCEPTED" in body
+    assert 'hx-swap-oob="true"' in body  # the screen-reader status line
+    config.refresh_from_db()
+    assert config.document["node_groups"][0]["count"] == 2
+
+
+def test_htmx_invalid_input_returns_200_with_the_errors_so_htmx_swaps_them_in(client, make_config):
+    config = make_config()
+    response = client.post(url(config, "goal"), {"kind": "training", "params_billion": "-3"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert 'id="id_params_billion_error"' in response.content.decode()
+
+
+def test_unknown_token_is_404(client, seeded_catalog):
+    assert client.get("/d/not-a-real-token/review/").status_code == 404
+
+
+def test_each_step_runs_a_constant_number_of_queries_whatever_the_catalogue_size(
+    client, make_config, bigger_catalog, django_assert_max_num_queries
+):
+    """With the seed catalogue plus 80 parts: one query for the draft (two on the quote step), the catalogue cached."""
+    config = make_config()
+    for step in STEPS:
+        client.get(url(config, step))  # warm the catalogue snapshot and the recommendation
+    for step in STEPS:
+        with django_assert_max_num_queries(3):  # the draft, plus the quotes on the quote step
+            assert client.get(url(config, step)).status_code == 200
+
+
+def test_query_count_does_not_grow_with_the_catalogue(client, make_config, django_assert_num_queries, seeded_catalog):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from catalog.models import Adapter, Part
+    from configurator.selectors import catalog_forget
+    from configurator.snapshot import clear_cache
+
+    config = make_config()
+
+    def counts():
+        out = {}
+        for step in STEPS:
+            client.get(url(config, step))
+            with CaptureQueriesContext(connection) as ctx:
+                client.get(url(config, step))
+            out[step] = len(ctx.captured_queries)
+        return out
+
+    before = counts()
+    for i in range(50):
+        part = Part.objects.create(part_number=f"X-NIC-{i}", manufacturer="X", name="X", category="adapter")
+        Adapter.objects.create(part=part, family="X", ports=1, protocol="ethernet")
+    clear_cache()
+    catalog_forget()
+    assert counts() == before
+
+
+def test_a_finding_about_a_field_is_announced_with_that_field(client, make_config):
+    config = make_config()
+    client.post(
+        url(config, "adapters"),
+        {
+            "compute_adapter": "MCX75343AMS-NEAC",
+            "compute_quantity": "8",
+            "storage_adapter": "",
+            "storage_quantity": "0",
+        },
+    )
+    body = client.get(url(config, "adapters")).content.decode()
+    import re
+
+    select = re.search(r'<select name="compute_adapter"[^>]*>', body).group(0)
+    described = re.search(r'aria-describedby="([^"]+)"', select).group(1).split()
+    assert described and all(f'id="{d}"' in body for d in described)
+    assert any(d.endswith("-at-field") for d in described)
