@@ -13,6 +13,7 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/", include("api.urls")),
+    path("quotes/", include("quotes.urls")),
     path("", include("configurator.web_urls")),
 ]
 if settings.DEBUG:

@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "axes",
     "catalog",
     "configurator",
+    "quotes",
     "api",
 ]
 
@@ -71,6 +72,15 @@ TEMPLATES = [
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=0)
+
+# Rate limits and throttles count in the cache: set CACHE_URL (redis://…) when several processes serve the app.
+_cache_url = env("CACHE_URL", default="")
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}
+    if _cache_url.startswith(("redis://", "rediss://"))
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
@@ -128,23 +138,67 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
-    "requeue-stuck-quotes": {"task": "configurator.tasks.quotes_requeue_stuck", "schedule": 60.0},
+    "requeue-stuck-quotes": {"task": "quotes.tasks.quotes_requeue_stuck", "schedule": 60.0},
+    "retry-pending-webhooks": {"task": "api.tasks.webhook_retry_pending", "schedule": 300.0},
+    "purge-idempotency-keys": {"task": "api.tasks.idempotency_purge", "schedule": 3600.0},
 }
 
+# The REST API for CRM clients (api/). Clients authenticate with per-client Bearer tokens; every client is
+# throttled on its own bucket. Rates come from the environment so tests and benchmarks can change them.
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_AUTHENTICATION_CLASSES": ["api.auth.BearerTokenAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["api.permissions.ClientScopePermission"],
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttling.ClientRateThrottle", "api.throttling.ClientWriteRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        "client": env("API_THROTTLE_RATE", default="600/min"),  # every request of one API client
+        "client_write": env("API_THROTTLE_WRITE_RATE", default="120/min"),  # requests that create or change
+    },
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.StrictJSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    "URL_FORMAT_OVERRIDE": None,  # JSON only; documents are their own URLs
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "GPU Cluster Configurator API",
-    "DESCRIPTION": "Configure, validate, plan and quote Supermicro/NVIDIA GPU servers and clusters.",
+    "DESCRIPTION": (
+        "Configure, validate, plan and quote Supermicro/NVIDIA GPU servers and clusters.\n\n"
+        "Authenticate with `Authorization: Bearer <token>` (a token from `manage.py create_api_client` or the "
+        "admin). Scope `read` may read and validate; scope `quote` may also store designs, request and revise "
+        "quotes and register webhooks. Every error has the body "
+        '`{"error": {"code", "message", "fields": [{"path", "message"}]}}`. '
+        "POSTs that create something accept an `Idempotency-Key` header (24 hours, per client)."
+    ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": r"/api/v1",  # tags and operation ids from the first path segment after it
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SERVE_AUTHENTICATION": [],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "SWAGGER_UI_SETTINGS": {"persistAuthorization": True, "displayOperationId": False},
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "QuoteStatusEnum": "quotes.models.Quote.Status",
+        "DocStatusEnum": "quotes.models.Quote.DocStatus",
+        "ConfigurationStatusEnum": "configurator.models.Configuration.Status",
+        "DeliveryStatusEnum": "api.models.WebhookDelivery.Status",
+        "ConnectorEnum": "api.schema.connector_choices",
+        "PlugTopEnum": "api.schema.top_choices",
+    },
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums"],
+    "TAGS": [
+        {"name": "catalog", "description": "Parts that can be sold, with their typed specs and sources."},
+        {"name": "designs", "description": "Stateless validation of a design and fabric planning."},
+        {"name": "configurations", "description": "Designs stored by this client."},
+        {"name": "quotes", "description": "Quotes, their documents, revisions and approval."},
+        {"name": "webhooks", "description": "Where this client receives signed quote events."},
+    ],
 }
 
 # Business settings.
@@ -152,6 +206,15 @@ QUOTE_VALIDITY_DAYS = env.int("QUOTE_VALIDITY_DAYS", default=30)
 QUOTE_DISCOUNT_APPROVAL_THRESHOLD = Decimal(env.str("QUOTE_DISCOUNT_APPROVAL_THRESHOLD", default="15"))
 QUOTE_STUCK_AFTER = timedelta(seconds=env.int("QUOTE_STUCK_AFTER_SECONDS", default=300))
 QUOTE_LINK_MAX_AGE = timedelta(days=env.int("QUOTE_LINK_MAX_AGE_DAYS", default=30))
+QUOTE_VAT_RATE_NL = Decimal(env.str("QUOTE_VAT_RATE_NL", default="21"))  # Dutch standard rate (Wet OB 1968 art. 9)
+QUOTE_SITE_URL = env("QUOTE_SITE_URL", default="http://127.0.0.1:8000")  # for links in e-mails
+QUOTE_BUILD_MAX_RETRIES = env.int("QUOTE_BUILD_MAX_RETRIES", default=5)
+# Customer quote requests: at most this many per browser session and per client address in the window.
+QUOTE_REQUEST_LIMIT = env.int("QUOTE_REQUEST_LIMIT", default=5)
+QUOTE_REQUEST_LIMIT_PER_IP = env.int("QUOTE_REQUEST_LIMIT_PER_IP", default=20)
+QUOTE_REQUEST_WINDOW_SECONDS = env.int("QUOTE_REQUEST_WINDOW_SECONDS", default=3600)
+# Test-only: slows the document build so the fault tests can kill a worker mid-build. Never set in production.
+QUOTE_BUILD_DELAY_SECONDS = env.float("QUOTE_BUILD_DELAY_SECONDS", default=0.0)
 SELLER = {
     "name": env("SELLER_NAME", default="NCS International"),
     "address": env.list("SELLER_ADDRESS", default=["Den Sliem 89", "7141 JG Groenlo", "The Netherlands"]),

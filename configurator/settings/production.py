@@ -12,6 +12,7 @@ if len(SECRET_KEY) < 50 or SECRET_KEY.startswith("local-development"):
 if not env("DATABASE_URL", default=""):
     raise ImproperlyConfigured("DATABASE_URL must be set in production.")
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS")
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=600)  # noqa: F405
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
