@@ -16,5 +16,8 @@ class Command(BaseCommand):
             User.objects.create_superuser("admin", "admin@example.com", "admin")
         if not User.objects.filter(username="sales").exists():
             user = User.objects.create_user("sales", "sales@example.com", "sales", is_staff=True)
-            user.user_permissions.set(Permission.objects.filter(content_type__app_label__in=["configurator", "catalog"]))
-        self.stdout.write("Demo users: admin/admin (superuser), sales/sales (sales engineer). Local use only.")
+            apps = ["configurator", "catalog", "quotes"]
+            # A sales engineer may not approve discounts above the threshold; the admin user can.
+            perms = Permission.objects.filter(content_type__app_label__in=apps).exclude(codename="approve_quote")
+            user.user_permissions.set(perms)
+        self.stdout.write("Demo users: admin/admin (superuser), sales/sales (sales engineer, cannot approve discounts). Local use only.")
