@@ -20,4 +20,7 @@ class Command(BaseCommand):
             # A sales engineer may not approve discounts above the threshold; the admin user can.
             perms = Permission.objects.filter(content_type__app_label__in=apps).exclude(codename="approve_quote")
             user.user_permissions.set(perms)
-        self.stdout.write("Demo users: admin/admin (superuser), sales/sales (sales engineer, cannot approve discounts). Local use only.")
+        self.stdout.write(
+            "Demo users: admin/admin (superuser), sales/sales (sales engineer, cannot approve discounts). "
+            "Local use only."
+        )
