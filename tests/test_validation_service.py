@@ -93,6 +93,12 @@ def test_four_h200_nodes_with_a_qm9700_fabric_get_a_plan(seeded_catalog):
     # 4 nodes x 8 rails = 32 NDR ports: one 64-port QM9700 (fabric.md §0 rule 5, §3).
     assert plan["tiers"] == 1 and plan["leaf_switches"] == 1 and plan["node_links"] == 32
     assert any(item["part"] == "MQM9700-NS2F" for item in plan["bom"])
+    # In-rack runs of 2-3 m take a 1:2 DAC splitter (finned twin OSFP to 2x flat OSFP), 2 node links each,
+    # not optics (fabric.md §4: MCP7Y00 up to 3 m, switch to ConnectX-7).
+    bom = {item["part"]: item["quantity"] for item in plan["bom"]}
+    dac = [pn for pn in bom if pn.startswith("MCP7Y00-")]
+    assert len(dac) == 1 and bom[dac[0]] == 16
+    assert not any(pn.startswith("MMA4Z00") for pn in bom)
 
 
 def test_findings_come_in_dutch_when_asked(seeded_catalog):

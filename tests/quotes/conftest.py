@@ -34,7 +34,7 @@ def design(
     }
 
 
-# The seed catalogue (2026.11.1) says: 9 NICs do not fit SYS-821GE-TNHR's 8 LP slots (PCIE_NO_FREE_SLOT, error);
+# The seed catalogue says: 9 NICs do not fit SYS-821GE-TNHR's 8 LP slots (PCIE_NO_FREE_SLOT, error);
 # the HGX A100 system has no sourced PSU figures (POWER_CAPACITY_UNKNOWN, warning).
 ERROR_DESIGN = design(
     components=[{"part": "HGX-H200-8GPU", "quantity": 1}, {"part": "MCX75310AAS-NEAT", "quantity": 9}]

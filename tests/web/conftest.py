@@ -110,3 +110,15 @@ def bigger_catalog(seeded_catalog):
     clear_cache()
     catalog_forget()
     return Part.objects
+
+
+def list_total(config):
+    """The design's list total as the BOM service computes it (the pages must show this amount)."""
+    from configurator.bom import bom_total, design_bom
+    from configurator.rules.parse import parse_design
+    from configurator.services import design_validate
+    from configurator.snapshot import catalog_snapshot
+
+    result = design_validate(document=config.document)
+    total, _ = bom_total(design_bom(parse_design(config.document), result["fabric_plan"], catalog_snapshot()))
+    return total
