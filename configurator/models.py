@@ -37,10 +37,17 @@ class Configuration(models.Model):
     crm_reference = models.CharField(_("CRM reference"), max_length=100, blank=True, db_index=True)
     customer_name = models.CharField(max_length=200, blank=True)
     customer_company = models.CharField(max_length=200, blank=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                   related_name="+")
-    assigned_to = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                    related_name="assigned_configurations", verbose_name=_("sales engineer"))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    assigned_to = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="assigned_configurations",
+        verbose_name=_("sales engineer"),
+    )
     # The last validation verdict, kept for lists and dashboards; the validation service is the authority.
     valid = models.BooleanField(null=True, blank=True)
     error_count = models.PositiveIntegerField(default=0)

@@ -253,9 +253,16 @@ def test_admin_shows_attempts_and_refuses_private_urls(admin_client, make_client
     assert "HTTP 502" in page.content.decode()
 
     with _resolves_to("10.0.0.1"):
-        response = admin_client.post("/admin/api/webhook/add/", {
-            "client": client.pk, "url": "http://intranet.example.com/", "events": '["quote.ready"]',
-            "description": "", "is_active": "on"})
+        response = admin_client.post(
+            "/admin/api/webhook/add/",
+            {
+                "client": client.pk,
+                "url": "http://intranet.example.com/",
+                "events": '["quote.ready"]',
+                "description": "",
+                "is_active": "on",
+            },
+        )
     assert response.status_code == 200  # the form again, with the error
     assert "not a public address" in response.content.decode()
     assert Webhook.objects.count() == 1
