@@ -26,6 +26,11 @@ v1 = [
         QuoteViewSet.as_view({"get": "document_pdf"}, detail=True),
         name="quote-document-pdf",
     ),
+    path(
+        "configurations/<int:pk>/cabling.csv",
+        ConfigurationViewSet.as_view({"get": "cabling_csv"}, detail=True),
+        name="configuration-cabling-csv",
+    ),
     path("quotes/<int:pk>/bom.xlsx", QuoteViewSet.as_view({"get": "bom_xlsx"}, detail=True), name="quote-bom-xlsx"),
     *router.urls,
 ]

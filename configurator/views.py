@@ -15,7 +15,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import user_passes_test
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
@@ -664,6 +664,23 @@ def take_over(request: HttpRequest, token: str) -> HttpResponse:
 
 
 # --- dashboard and rules -----------------------------------------------------------------------------------
+
+
+@require_GET
+def cabling_csv(request: HttpRequest, token: str) -> StreamingHttpResponse:
+    """The per-port cabling plan of the draft's fabric (A end, Z end, port, cable part, length), streamed row by
+    row so that a 2,000-node plan never sits in memory."""
+    from configurator.fabric.cabling import iter_cabling_csv
+    from configurator.fabric.planner import FabricPlan
+
+    config = _config(token)
+    outcome = selectors.design_outcome(document=config.document, language=_language(), view=selectors.catalog())
+    plan = outcome.result and outcome.result.get("fabric_plan")
+    if not plan or not plan.get("tiers"):
+        raise Http404(_("This design has no fabric plan to cable."))
+    response = StreamingHttpResponse(iter_cabling_csv(FabricPlan.from_dict(plan)), content_type="text/csv")
+    response["Content-Disposition"] = f'attachment; filename="cabling-{token[:8]}.csv"'
+    return response
 
 
 @staff_required

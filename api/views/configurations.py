@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.http import StreamingHttpResponse
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
 from configurator.models import Configuration
@@ -28,6 +31,15 @@ from ..serializers.designs import ValidationResultSerializer
 from .base import ApiViewMixin, request_language
 
 ID_PATTERN = r"[0-9]{1,18}"
+
+
+class CsvRenderer(BaseRenderer):
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        return data
 
 
 def owned_configurations(client):
@@ -158,3 +170,35 @@ class ConfigurationViewSet(
         if outcome.input_errors:
             raise DesignInputError({f"document.{p}": m for p, m in outcome.input_errors.items()})
         return Response(outcome.result)
+
+    def get_renderers(self):
+        if self.action == "cabling_csv":
+            return [CsvRenderer(), JSONRenderer()]
+        return super().get_renderers()
+
+    # Routed explicitly in api/urls.py: the path ends in ".csv", without a slash.
+    @extend_schema(
+        operation_id="configurations_cabling_csv",
+        summary="Download the per-port cabling plan of the configuration's fabric",
+        parameters=[LANG_PARAMETER],
+        responses={
+            (200, "text/csv"): OpenApiResponse(
+                OpenApiTypes.STR,
+                description="One row per link: a_end,a_port,z_end,z_port,link_class,cable_part,length_m. Streamed.",
+            ),
+            **errors(404, 409),
+        },
+        description="409 (`no_fabric_plan`) when the stored design has no fabric, or is malformed.",
+    )
+    def cabling_csv(self, request, pk=None):
+        from configurator.fabric.cabling import iter_cabling_csv
+        from configurator.fabric.planner import FabricPlan
+
+        configuration = self.get_object()
+        outcome = configuration_validate(configuration=configuration, language=request_language(request))
+        plan = outcome.result.get("fabric_plan") if outcome.result else None
+        if not plan or not plan.get("tiers"):
+            raise Conflict(_("This configuration has no fabric plan to cable."), code="no_fabric_plan")
+        response = StreamingHttpResponse(iter_cabling_csv(FabricPlan.from_dict(plan)), content_type="text/csv")
+        response["Content-Disposition"] = f'attachment; filename="cabling-{configuration.pk}.csv"'
+        return response

@@ -108,3 +108,25 @@ def test_read_scope_may_list_but_not_change(make_client, design):
     assert reader.get(CONFIGS).json()["count"] == 0  # a read client still sees only its own
     assert reader.post(CONFIGS, {"document": design}, format="json").status_code == 403
     assert reader.patch(f"{CONFIGS}{created['id']}/", {"name": "x"}, format="json").status_code == 403
+
+
+def test_cabling_plan_streams_one_row_per_link_and_only_to_the_owner(api, other_api, design):
+    design["fabric"] = {"switch": "MQM9700-NS2F"}
+    design["node_groups"][0]["count"] = 4
+    created = _create(api, design)
+    url = f"{CONFIGS}{created['id']}/cabling.csv"
+    response = api.get(url)
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+    lines = b"".join(response.streaming_content).decode().splitlines()
+    assert lines[0] == "a_end,a_port,z_end,z_port,link_class,cable_part,length_m"
+    plan = api.post(f"{CONFIGS}{created['id']}/validate/").json()["fabric_plan"]
+    assert len(lines) - 1 == plan["node_links"] + plan["leaf_spine_links"] + plan["spine_core_links"]
+    assert other_api.get(url).status_code == 404
+
+
+def test_cabling_plan_without_a_fabric_is_409(api, design):
+    design["fabric"] = None
+    created = _create(api, design)
+    response = api.get(f"{CONFIGS}{created['id']}/cabling.csv")
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "no_fabric_plan"

@@ -264,3 +264,27 @@ def test_a_finding_about_a_field_is_announced_with_that_field(client, make_confi
     described = re.search(r'aria-describedby="([^"]+)"', select).group(1).split()
     assert described and all(f'id="{d}"' in body for d in described)
     assert any(d.endswith("-at-field") for d in described)
+
+
+def test_cabling_plan_downloads_as_csv_with_one_row_per_link(client, make_config):
+    import csv
+    import io
+
+    from configurator.services import design_validate
+
+    config = make_config()
+    plan = design_validate(document=config.document)["fabric_plan"]
+    response = client.get(reverse("configurator:cabling_csv", args=[config.token]))
+    assert response.status_code == 200 and response.streaming
+    rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
+    assert rows[0] == ["a_end", "a_port", "z_end", "z_port", "link_class", "cable_part", "length_m"]
+    links = plan["node_links"] + plan["leaf_spine_links"] + plan["spine_core_links"]
+    assert len(rows) - 1 == links
+    assert len({(r[2], r[3]) for r in rows[1:]}) == links  # every node port appears once
+
+
+def test_cabling_plan_of_a_design_without_fabric_is_404(client, make_config):
+    config = make_config()
+    config.document = {**config.document, "fabric": None}
+    config.save()
+    assert client.get(reverse("configurator:cabling_csv", args=[config.token])).status_code == 404
