@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time as clock
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import date, datetime, time
@@ -25,34 +24,23 @@ from configurator.models import Configuration
 from configurator.rules.design import DesignInputError
 from configurator.rules.parse import parse_design
 from configurator.rules.specs import AdapterSpec, CatalogView, GpuSpec, ServerSpec, SwitchSpec
-from configurator.snapshot import catalog_snapshot
+from configurator.snapshot import catalog_snapshot, clear_cache
 
 # --- catalogue ---------------------------------------------------------------------------------------------
 
 
 CATALOG_RECHECK_SECONDS = 2.0  # how stale a price or spec change may be on a wizard page, per process
-_catalog_memo: dict[str, Any] = {"at": 0.0, "view": None}
 
 
 def catalog() -> CatalogView:
-    """The catalogue as the engines see it.
-
-    configurator.snapshot asks the database on every call whether any part changed (one aggregate query). The
-    wizard asks at most every CATALOG_RECHECK_SECONDS per process, so a page view usually costs no catalogue
-    query at all; a change in the admin shows on the wizard within that time. Validation itself (services)
-    always uses the snapshot's own check.
-    """
-    now = clock.monotonic()
-    view = _catalog_memo["view"]
-    if view is None or now - _catalog_memo["at"] > CATALOG_RECHECK_SECONDS:
-        view = catalog_snapshot()
-        _catalog_memo["view"], _catalog_memo["at"] = view, now
-    return view
+    """The catalogue as the engines see it. The wizard lets configurator.snapshot check for changes at most every
+    CATALOG_RECHECK_SECONDS per process, so a page view usually costs no catalogue query at all."""
+    return catalog_snapshot(max_age=CATALOG_RECHECK_SECONDS)
 
 
 def catalog_forget() -> None:
-    """Drop the memo (tests that change the catalogue call this with snapshot.clear_cache)."""
-    _catalog_memo["view"], _catalog_memo["at"] = None, 0.0
+    """Forget the in-memory catalogue (tests that change the catalogue call this)."""
+    clear_cache()
 
 
 _lead_lock = threading.Lock()

@@ -8,8 +8,10 @@ snapshot therefore costs one query per request when warm and five when cold, wha
 from __future__ import annotations
 
 import threading
+import time
 from collections import defaultdict
 
+from django.conf import settings
 from django.db import connection
 from django.db.models import Max
 
@@ -17,7 +19,7 @@ from catalog.models import SPEC_RELATED, CatalogRelease, Part, PcieSwitch, Serve
 from configurator.rules import specs as s
 
 _lock = threading.Lock()
-_cache: dict[str, object] = {"key": None, "view": None}
+_cache: dict[str, object] = {"key": None, "view": None, "checked": 0.0}
 # One round trip tells whether any part or release changed (table names come from the models, not from input).
 _FRESHNESS_SQL = (
     f"SELECT (SELECT COUNT(*) FROM {Part._meta.db_table}), (SELECT MAX(updated_at) FROM {Part._meta.db_table}), "  # noqa: S608
@@ -199,18 +201,30 @@ def _load() -> s.CatalogView:
     return s.CatalogView(version=catalog_version(), parts=view_parts)
 
 
-def catalog_snapshot() -> s.CatalogView:
-    """The catalogue as the engines see it, rebuilt only when a part or release changed."""
+def catalog_snapshot(*, max_age: float | None = None) -> s.CatalogView:
+    """The catalogue as the engines see it, rebuilt only when a part or release changed.
+
+    The freshness check runs at most every ``max_age`` seconds per process (default: the setting
+    CATALOG_SNAPSHOT_MAX_AGE, 1 s), so a price or spec change reaches every door within that time and a busy
+    process does not pay a query per request. 0 checks on every call.
+    """
+    if max_age is None:
+        max_age = getattr(settings, "CATALOG_SNAPSHOT_MAX_AGE", 1.0)
+    now = time.monotonic()
+    view = _cache["view"]
+    if view is not None and max_age > 0 and now - _cache["checked"] < max_age:  # type: ignore[operator]
+        return view  # type: ignore[return-value]
     with connection.cursor() as cursor:
         cursor.execute(_FRESHNESS_SQL)
         key = tuple(cursor.fetchone())
-    if _cache["key"] == key and _cache["view"] is not None:
-        return _cache["view"]  # type: ignore[return-value]
+    if _cache["key"] == key and view is not None:
+        _cache["checked"] = now
+        return view  # type: ignore[return-value]
     with _lock:
         view = _load()
-        _cache["key"], _cache["view"] = key, view
+        _cache["key"], _cache["view"], _cache["checked"] = key, view, now
     return view
 
 
 def clear_cache() -> None:
-    _cache["key"], _cache["view"] = None, None
+    _cache["key"], _cache["view"], _cache["checked"] = None, None, 0.0

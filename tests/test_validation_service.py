@@ -159,3 +159,9 @@ def test_a_price_change_refreshes_the_snapshot(seeded_catalog):
     part = Part.objects.get(part_number="MQM9700-NS2F")
     part.save()  # bumps updated_at as the admin and the import do
     assert catalog_snapshot().get("MQM9700-NS2F").price_eur == before + 100
+
+
+def test_a_warm_snapshot_within_its_max_age_costs_no_query(seeded_catalog, django_assert_num_queries):
+    catalog_snapshot(max_age=60)
+    with django_assert_num_queries(0):
+        catalog_snapshot(max_age=60)

@@ -18,6 +18,7 @@ per leg, length (cables, fibres) and reach (transceivers). Conventions (see READ
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -115,7 +116,40 @@ def _per_link(*pairs: tuple[Decimal | None, int]) -> Decimal | None:
     return total
 
 
+# The choice is a pure function of the catalogue and the two sides, and a catalogue view never changes once
+# built, so choices are remembered per view (weakly: a replaced view takes its memo with it).
+_MEMO: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_MEMO_SIZE = 256
+
+
 def select_media(
+    catalog: CatalogView,
+    a: Side,
+    b: Side,
+    *,
+    speed_gbps: int,
+    distance_m: float,
+    protocol: Protocol,
+    pair_links: int | None = None,
+) -> MediaResult:
+    """Cheapest catalogue option joining side A and side B (see ``_select_media``), memoised per catalogue view."""
+    try:
+        memo = _MEMO.setdefault(catalog, {})
+    except TypeError:  # a view that cannot be weakly referenced: no memo
+        memo = {}
+    key = (a, b, speed_gbps, distance_m, protocol, pair_links)
+    result = memo.get(key)
+    if result is None:
+        result = _select_media(
+            catalog, a, b, speed_gbps=speed_gbps, distance_m=distance_m, protocol=protocol, pair_links=pair_links
+        )
+        if len(memo) >= _MEMO_SIZE:
+            memo.clear()
+        memo[key] = result
+    return result
+
+
+def _select_media(
     catalog: CatalogView,
     a: Side,
     b: Side,

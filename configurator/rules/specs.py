@@ -258,7 +258,7 @@ class MediaSpec(PartBase):
 PartSpec = ServerSpec | GpuSpec | BridgeSpec | AdapterSpec | SwitchSpec | MediaSpec | PartBase
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)  # identity: a view is one catalogue state
 class CatalogView:
     """What the engines may know of the catalogue: the parts a design names, plus every switch and
     every cable, transceiver and fibre (the fabric planner chooses among them)."""

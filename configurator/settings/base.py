@@ -201,6 +201,9 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
+# How stale the engines' in-memory catalogue may be, per process (configurator.snapshot).
+CATALOG_SNAPSHOT_MAX_AGE = env.float("CATALOG_SNAPSHOT_MAX_AGE", default=1.0)
+
 # Business settings.
 QUOTE_VALIDITY_DAYS = env.int("QUOTE_VALIDITY_DAYS", default=30)
 QUOTE_DISCOUNT_APPROVAL_THRESHOLD = Decimal(env.str("QUOTE_DISCOUNT_APPROVAL_THRESHOLD", default="15"))

@@ -14,3 +14,6 @@ STORAGES = {
 # Tests run tasks in-process unless a test starts a real worker; CELERY_BROKER_URL is kept for those.
 CELERY_TASK_ALWAYS_EAGER = True
 AXES_ENABLED = env.bool("AXES_ENABLED", default=True)
+
+# Tests change prices and specs and expect the next call to see them.
+CATALOG_SNAPSHOT_MAX_AGE = 0.0
