@@ -594,6 +594,8 @@ def _quote_staff_action(request: HttpRequest, config: Configuration, action: str
     except QuoteError as exc:
         for message in exc.errors.values():
             messages.error(request, message)
+    except PermissionDenied:
+        messages.error(request, _("Only a user with the approve permission can approve this discount."))
     else:
         messages.success(
             request, _("Quote %(number)s: %(status)s.") % {"number": quote.number, "status": quote.display_status}

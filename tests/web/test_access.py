@@ -189,3 +189,18 @@ def test_login_locks_out_after_repeated_failures(client, staff, settings):
 def test_login_works_with_the_right_password(client, staff):
     response = client.post(reverse("login"), {"username": "sven", "password": "correct-horse-battery"})
     assert response.status_code == 302 and response["Location"] == reverse("configurator:dashboard")
+
+
+def test_a_sales_engineer_without_the_approve_permission_cannot_approve_a_big_discount(staff_client, make_config):
+    from quotes.models import Quote
+    from quotes.services import quote_request
+
+    config = make_config()
+    customer = {k: v for k, v in CUSTOMER.items() if k != "action"}
+    quote = quote_request(configuration=config, customer=customer, discount_percent=30)
+    assert quote.status == Quote.Status.AWAITING_APPROVAL
+    response = staff_client.post(url(config, "quote"), {"action": "approve", "quote": quote.token}, follow=True)
+    assert response.status_code == 200
+    assert "approve permission" in response.content.decode()
+    quote.refresh_from_db()
+    assert quote.status == Quote.Status.AWAITING_APPROVAL
