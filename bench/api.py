@@ -22,95 +22,33 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import os
-import secrets
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import threading
 import time
-import urllib.parse
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-PY = ROOT / ".venv" / "bin" / "python"
-GUNICORN = ROOT / ".venv" / "bin" / "gunicorn"
+# bench/ is first on sys.path when run as a script; _server also puts the project root there.
+from _server import (
+    create_database,
+    drop_database,
+    env_for,
+    free_port,
+    manage,
+    migrate_and_seed,
+    server_url,
+    start_gunicorn,
+    stop_gunicorn,
+    wait_for,
+    with_db,
+)
+
+from configurator.examples import h200_training_cluster
+
 DB_NAME = "bench_api"
 TARGET_RATIO = 0.5
 LOG = Path("/tmp/bench-api-gunicorn.log")
-DESIGN = {
-    "schema": "design/v1",
-    "name": "4 x HGX H200 training cluster",
-    "workload": {"kind": "training", "model_parameters_billion": 70},
-    "node_groups": [
-        {
-            "name": "gpu",
-            "count": 4,
-            "server": "SYS-821GE-TNHR",
-            "components": [
-                {"part": "HGX-H200-8GPU", "quantity": 1},
-                {"part": "MCX75310AAS-NEAT", "quantity": 8, "role": "compute"},
-            ],
-        }
-    ],
-    "fabric": {"switch": "MQM9700-NS2F", "oversubscription": "1:1", "topology": "rail-optimized"},
-}
-
-
-def server_url() -> urllib.parse.ParseResult:
-    raw = os.environ.get("BENCH_DATABASE_URL") or os.environ.get("DATABASE_URL") or ""
-    if not raw.startswith("postgres"):
-        raw = "postgres://postgres@/postgres?host=/var/run/postgresql"
-    return urllib.parse.urlparse(raw)
-
-
-def with_db(url: urllib.parse.ParseResult, name: str) -> str:
-    return urllib.parse.urlunparse(url._replace(path=f"/{name}"))
-
-
-def admin_sql(url: urllib.parse.ParseResult, sql: str) -> None:
-    import psycopg
-
-    with psycopg.connect(with_db(url, "postgres"), autocommit=True) as conn:
-        conn.execute(sql)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def env_for(database_url: str) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(
-        {
-            "DJANGO_SETTINGS_MODULE": "configurator.settings.production",
-            "DJANGO_SECRET_KEY": secrets.token_urlsafe(60),
-            "DATABASE_URL": database_url,
-            "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-            "DJANGO_SECURE_SSL_REDIRECT": "false",
-            "DJANGO_LOG_LEVEL": "WARNING",
-            "CELERY_BROKER_URL": "",
-            "API_THROTTLE_RATE": "100000000/min",
-            "API_THROTTLE_WRITE_RATE": "100000000/min",
-        }
-    )
-    return env
-
-
-def wait_for(port: int, deadline: float) -> None:
-    while time.time() < deadline:
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/healthz")
-            if conn.getresponse().status == 200:
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit(f"gunicorn did not come up in time; see {LOG}")
+DESIGN = h200_training_cluster()
 
 
 def one_request(port: int, method: str, path: str, body: bytes | None, headers: dict[str, str]) -> tuple[int, bytes]:
@@ -189,44 +127,15 @@ def main() -> int:
     args = parser.parse_args()
 
     url = server_url()
-    database_url = with_db(url, DB_NAME)
-    env = env_for(database_url)
-    admin_sql(url, f"DROP DATABASE IF EXISTS {DB_NAME}")
-    admin_sql(url, f"CREATE DATABASE {DB_NAME}")
+    env = env_for(with_db(url, DB_NAME), API_THROTTLE_RATE="100000000/min", API_THROTTLE_WRITE_RATE="100000000/min")
+    create_database(url, DB_NAME)
     server = None
     try:
-        for command in (["migrate", "--noinput", "-v0"], ["load_catalog"]):
-            subprocess.run([PY, "manage.py", *command], cwd=ROOT, env=env, check=True, capture_output=True)
-        token = subprocess.run(
-            [PY, "manage.py", "create_api_client", "bench", "--scope", "read"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout.strip()
+        migrate_and_seed(env)
+        token = manage(env, "create_api_client", "bench", "--scope", "read").strip()
         port = free_port()
-        with LOG.open("w") as log:
-            server = subprocess.Popen(
-                [
-                    GUNICORN,
-                    "configurator.wsgi",
-                    "--bind",
-                    f"127.0.0.1:{port}",
-                    "--workers",
-                    str(args.workers),
-                    "--access-logfile",
-                    "-",
-                    "--log-level",
-                    "warning",
-                ],
-                cwd=ROOT,
-                env=env,
-                stdout=subprocess.DEVNULL,
-                stderr=log,
-                start_new_session=True,
-            )
-        wait_for(port, time.time() + 60)
+        server = start_gunicorn(port, args.workers, env, LOG, ["--access-logfile", "-"])
+        wait_for(port, time.time() + 60, LOG)
         for name in ("healthz", "validate"):  # warm-up: imports, catalogue snapshot, connections
             run_phase(port, name, 10 * args.workers, args.threads, args.timeout, token)
 
@@ -237,16 +146,9 @@ def main() -> int:
                 rounds[name].append(run_phase(port, name, half, args.threads, args.timeout, token))
     finally:
         if server is not None:
-            os.killpg(server.pid, signal.SIGTERM)
-            try:
-                server.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(server.pid, signal.SIGKILL)
+            stop_gunicorn(server)
         if not args.keep:
-            try:
-                admin_sql(url, f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-            except Exception as exc:  # noqa: BLE001 - report and go on
-                print(f"note: could not drop {DB_NAME}: {exc}", file=sys.stderr)
+            drop_database(url, DB_NAME)
 
     health, validate = merge(rounds["healthz"]), merge(rounds["validate"])
     ratio = validate["rps"] / health["rps"] if health["rps"] else 0.0

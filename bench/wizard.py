@@ -26,21 +26,27 @@ import os
 import random
 import re
 import resource
-import secrets
-import signal
-import socket
 import statistics
-import subprocess
-import sys
 import threading
 import time
 import urllib.parse
 from collections import defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-PY = ROOT / ".venv" / "bin" / "python"
-GUNICORN = ROOT / ".venv" / "bin" / "gunicorn"
+# bench/ is first on sys.path when run as a script
+from _server import (
+    create_database,
+    drop_database,
+    env_for,
+    free_port,
+    migrate_and_seed,
+    server_url,
+    start_gunicorn,
+    stop_gunicorn,
+    wait_for,
+    with_db,
+)
+
 DB_NAME = "bench_wizard"
 TARGET_P95_MS = 100.0
 LOG = Path("/tmp/bench-wizard-gunicorn.log")  # the server's own output, for when a run reports errors
@@ -51,63 +57,6 @@ GOALS = [  # a few customers with different goals, so the recommendation cache s
     {"kind": "inference", "params_billion": "8", "nodes": ""},
 ]
 CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
-
-
-# --- database and server -----------------------------------------------------------------------------------
-
-
-def server_url() -> urllib.parse.ParseResult:
-    raw = os.environ.get("BENCH_DATABASE_URL") or os.environ.get("DATABASE_URL") or ""
-    if not raw.startswith("postgres"):
-        raw = "postgres://postgres@/postgres?host=/var/run/postgresql"
-    return urllib.parse.urlparse(raw)
-
-
-def with_db(url: urllib.parse.ParseResult, name: str) -> str:
-    query = "&".join(p for p in url.query.split("&") if p.startswith("host="))  # keep only the socket path
-    return urllib.parse.urlunparse(url._replace(path=f"/{name}", query=query))
-
-
-def admin(url: urllib.parse.ParseResult, sql: str) -> None:
-    import psycopg
-
-    with psycopg.connect(with_db(url, "postgres"), autocommit=True) as conn:
-        conn.execute(sql)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def env_for(database_url: str) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(
-        {
-            "DJANGO_SETTINGS_MODULE": "configurator.settings.production",
-            "DJANGO_SECRET_KEY": secrets.token_urlsafe(60),
-            "DATABASE_URL": database_url,
-            "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-            "DJANGO_SECURE_SSL_REDIRECT": "false",
-            "DJANGO_LOG_LEVEL": "WARNING",
-            "CELERY_BROKER_URL": "",
-            "QUOTE_REQUEST_LIMIT": "1000000",
-        }
-    )
-    return env
-
-
-def wait_for(port: int, deadline: float) -> None:
-    while time.time() < deadline:
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/healthz")
-            if conn.getresponse().status in (200, 503):
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit("gunicorn did not come up in time")
 
 
 # --- one simulated customer --------------------------------------------------------------------------------
@@ -271,50 +220,20 @@ def main() -> int:
     if args.persistent_connections:  # django-environ reads CONN_MAX_AGE from the URL; production should set it too
         sep = "&" if urllib.parse.urlparse(database_url).query else "?"
         database_url += f"{sep}conn_max_age=600&conn_health_checks=true"
-    env = env_for(database_url)
+    env = env_for(database_url, QUOTE_REQUEST_LIMIT="1000000")
     print(
         f"database: {DB_NAME} on {url.hostname or url.query or 'local socket'} "
         f"({'persistent' if args.persistent_connections else 'per-request'} connections); "
         f"gunicorn {args.workers} workers; "
         f"{args.clients} clients; {args.duration:.0f} s after {args.warmup:.0f} s warm-up; think {args.think} s"
     )
-    admin(url, f"DROP DATABASE IF EXISTS {DB_NAME}")
-    admin(url, f"CREATE DATABASE {DB_NAME}")
+    create_database(url, DB_NAME)
     gunicorn = None
     try:
-        subprocess.run(
-            [str(PY), "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True, timeout=300
-        )
-        subprocess.run(
-            [str(PY), "manage.py", "load_catalog"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-            timeout=300,
-            stdout=subprocess.DEVNULL,
-        )
+        migrate_and_seed(env)
         port = free_port()
-        log = open(LOG, "w")  # noqa: SIM115 - closed with the server
-        gunicorn = subprocess.Popen(
-            [
-                str(GUNICORN),
-                "configurator.wsgi:application",
-                "--workers",
-                str(args.workers),
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--log-level",
-                "warning",
-                "--timeout",
-                "60",
-            ],
-            cwd=ROOT,
-            env=env,
-            start_new_session=True,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        wait_for(port, time.time() + 60)
+        gunicorn = start_gunicorn(port, args.workers, env, LOG, ["--timeout", "60"])
+        wait_for(port, time.time() + 60, LOG, ok=(200, 503))
         timings: dict[str, list[float]] = defaultdict(list)
         errors: list[str] = []
         lock = threading.Lock()
@@ -343,16 +262,9 @@ def main() -> int:
         return 0 if worst <= TARGET_P95_MS and not errors else 1
     finally:
         if gunicorn is not None:
-            os.killpg(gunicorn.pid, signal.SIGTERM)
-            try:
-                gunicorn.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(gunicorn.pid, signal.SIGKILL)
+            stop_gunicorn(gunicorn)
         if not args.keep:
-            try:
-                admin(url, f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-            except Exception as exc:  # noqa: BLE001
-                print(f"could not drop {DB_NAME}: {exc}", file=sys.stderr)
+            drop_database(url, DB_NAME)
 
 
 def report(timings: dict[str, list[float]], errors: list[str], args) -> None:

@@ -79,7 +79,10 @@ def step_url(config: Configuration, slug: str) -> str:
 
 
 def _remember(request: HttpRequest, config: Configuration) -> None:
-    tokens = [t for t in request.session.get(SESSION_DRAFTS, []) if t != config.token]
+    current = request.session.get(SESSION_DRAFTS, [])
+    if current[:1] == [config.token]:
+        return  # already the latest: leave the session untouched, so it is not written back
+    tokens = [t for t in current if t != config.token]
     request.session[SESSION_DRAFTS] = [config.token, *tokens][:MAX_SESSION_DRAFTS]
 
 

@@ -1,37 +1,18 @@
 """The one validation service, on the real seeded catalogue: the verdicts an expert would give."""
 
-import copy
-
 import pytest
 
 from catalog.models import Part
+from configurator.examples import h200_training_cluster
 from configurator.rules.design import DesignInputError
 from configurator.services import design_validate, fabric_plan_build
 from configurator.snapshot import catalog_snapshot, clear_cache
 
 pytestmark = pytest.mark.django_db
 
-H200_NODE = {
-    "schema": "design/v1",
-    "name": "4 x HGX H200 training cluster",
-    "workload": {"kind": "training", "model_parameters_billion": 70},
-    "node_groups": [
-        {
-            "name": "gpu",
-            "count": 4,
-            "server": "SYS-821GE-TNHR",
-            "components": [
-                {"part": "HGX-H200-8GPU", "quantity": 1},
-                {"part": "MCX75310AAS-NEAT", "quantity": 8, "role": "compute"},
-            ],
-        }
-    ],
-    "fabric": {"switch": "MQM9700-NS2F", "oversubscription": "1:1", "topology": "rail-optimized"},
-}
-
 
 def _design(**changes):
-    doc = copy.deepcopy(H200_NODE)
+    doc = h200_training_cluster()
     for key, value in changes.items():
         if value is None:
             doc.pop(key, None)

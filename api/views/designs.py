@@ -6,6 +6,7 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from configurator.examples import h200_training_cluster
 from configurator.services import design_validate, fabric_plan_build
 
 from ..serializers.common import LANG_PARAMETER, errors
@@ -17,23 +18,7 @@ from ..serializers.designs import (
 )
 from .base import ApiViewMixin, json_body, request_language
 
-EXAMPLE_DESIGN = {
-    "schema": "design/v1",
-    "name": "4 x HGX H200 training cluster",
-    "workload": {"kind": "training", "model_parameters_billion": 70},
-    "node_groups": [
-        {
-            "name": "gpu",
-            "count": 4,
-            "server": "SYS-821GE-TNHR",
-            "components": [
-                {"part": "HGX-H200-8GPU", "quantity": 1},
-                {"part": "MCX75310AAS-NEAT", "quantity": 8, "role": "compute"},
-            ],
-        }
-    ],
-    "fabric": {"switch": "MQM9700-NS2F", "oversubscription": "1:1", "topology": "rail-optimized"},
-}
+EXAMPLE_DESIGN = h200_training_cluster()
 
 
 class DesignValidateView(ApiViewMixin, APIView):

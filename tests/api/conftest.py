@@ -2,27 +2,9 @@
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 
-DESIGN = {
-    "schema": "design/v1",
-    "name": "4 x HGX H200 training cluster",
-    "workload": {"kind": "training", "model_parameters_billion": 70},
-    "node_groups": [
-        {
-            "name": "gpu",
-            "count": 4,
-            "server": "SYS-821GE-TNHR",
-            "components": [
-                {"part": "HGX-H200-8GPU", "quantity": 1},
-                {"part": "MCX75310AAS-NEAT", "quantity": 8, "role": "compute"},
-            ],
-        }
-    ],
-    "fabric": {"switch": "MQM9700-NS2F", "oversubscription": "1:1", "topology": "rail-optimized"},
-}
+from configurator.examples import h200_training_cluster
 
 CUSTOMER = {
     "name": "Ada Lovelace",
@@ -35,7 +17,7 @@ CUSTOMER = {
 
 @pytest.fixture
 def design():
-    return copy.deepcopy(DESIGN)
+    return h200_training_cluster()
 
 
 @pytest.fixture

@@ -4,23 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-H200_CLUSTER = {
-    "schema": "design/v1",
-    "name": "4 × SYS-821GE-TNHR, HGX-H200-8GPU",
-    "workload": {"kind": "training", "model_parameters_billion": 70},
-    "node_groups": [
-        {
-            "name": "gpu",
-            "count": 4,
-            "server": "SYS-821GE-TNHR",
-            "components": [
-                {"part": "HGX-H200-8GPU", "quantity": 1},
-                {"part": "MCX75310AAS-NEAT", "quantity": 8, "role": "compute"},
-            ],
-        }
-    ],
-    "fabric": {"switch": "MQM9700-NS2F", "oversubscription": "1:1", "topology": "rail-optimized"},
-}
+from configurator.examples import h200_training_cluster
+
+H200_CLUSTER = {**h200_training_cluster(), "name": "4 × SYS-821GE-TNHR, HGX-H200-8GPU"}
 B200_IN_H100_SERVER = {
     "schema": "design/v1",
     "name": "B200 in an H100-generation server",
