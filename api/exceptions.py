@@ -12,7 +12,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import ProtectedError, RestrictedError
 from django.http import Http404
@@ -118,6 +120,14 @@ def exception_handler(exc: Exception, context: dict) -> Response:
             error_body("in_use", _("This object is in use (for example by a quote) and cannot be deleted.")),
             status=status.HTTP_409_CONFLICT,
         )
+    if isinstance(exc, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        return Response(
+            error_body("too_large", _("The request body is larger than %(limit)s bytes.") % {"limit": limit}),
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
+    if isinstance(exc, SuspiciousOperation):
+        return Response(error_body("bad_request", _("The request cannot be read.")), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

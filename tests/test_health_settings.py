@@ -49,3 +49,19 @@ def test_production_passes_deploy_checks_with_its_secrets():
         }
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_configured_bucket_switches_documents_to_s3_storage():
+    code = (
+        "import django; django.setup(); from django.core.files.storage import default_storage as s; "
+        "s._setup(); print(type(s._wrapped).__name__, s.bucket_name, s.endpoint_url)"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "AWS_"))}
+    env.update(
+        DJANGO_SETTINGS_MODULE="configurator.settings.local",
+        AWS_STORAGE_BUCKET_NAME="quotes-docs",
+        AWS_S3_ENDPOINT_URL="http://127.0.0.1:9000",
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["S3Storage", "quotes-docs", "http://127.0.0.1:9000"]

@@ -28,6 +28,7 @@ _DESCRIPTIONS = {
     403: "The token is valid but its scope (or linked user) does not allow this request.",
     404: "No such object among this client's own (other clients' objects are never visible).",
     409: "The object is not in a state that allows this request; the message says why.",
+    413: "The request body is larger than the server accepts (2.5 MB).",
     415: "The body is not `application/json`.",
     422: "The request is well-formed but cannot be carried out (e.g. an Idempotency-Key reused with another "
     "body, or a quote the business rules refuse).",
@@ -36,8 +37,8 @@ _DESCRIPTIONS = {
 
 
 def errors(*codes: int) -> dict:
-    """Schema responses for the given error statuses, always with 401 and 429."""
-    wanted = sorted({401, 429, *codes})
+    """Schema responses for the given error statuses, always with 401 and 429 (and 413 where a body is read)."""
+    wanted = sorted({401, 429, *codes, *({413} if 415 in codes else set())})
     return {
         (code, "application/json"): OpenApiResponse(ErrorSerializer, description=_DESCRIPTIONS[code]) for code in wanted
     }

@@ -127,7 +127,7 @@ class ConfigurationViewSet(
             )
             ClientConfiguration.objects.create(client=self.client, configuration=configuration)
         response = self._output(configuration, status.HTTP_201_CREATED)
-        response["Location"] = response.data["url"]
+        response["Location"] = str(response.data["url"])
         return response
 
     def update(self, request, *args, **kwargs):

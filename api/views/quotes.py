@@ -126,7 +126,7 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
 
     def _accepted(self, quote: Quote) -> Response:
         data = QuoteAcceptedSerializer(quote, context=self.get_serializer_context()).data
-        return Response(data, status=status.HTTP_202_ACCEPTED, headers={"Location": data["url"]})
+        return Response(data, status=status.HTTP_202_ACCEPTED, headers={"Location": str(data["url"])})
 
     @extend_schema(
         summary="Request a quote",

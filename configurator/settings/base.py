@@ -119,7 +119,17 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
-if env("AWS_STORAGE_BUCKET_NAME", default=""):  # S3-compatible storage for quote documents, when configured
+# Quote documents go to S3-compatible object storage when a bucket is configured (django-storages reads the
+# AWS_* variables: AWS_STORAGE_BUCKET_NAME, AWS_S3_ENDPOINT_URL, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+# AWS_S3_REGION_NAME); otherwise to MEDIA_ROOT.
+AWS_STORAGE_BUCKET_NAME = env("AWS_STORAGE_BUCKET_NAME", default="")
+if AWS_STORAGE_BUCKET_NAME:
+    AWS_S3_ENDPOINT_URL = env("AWS_S3_ENDPOINT_URL", default=None)
+    AWS_S3_REGION_NAME = env("AWS_S3_REGION_NAME", default=None)
+    AWS_ACCESS_KEY_ID = env("AWS_ACCESS_KEY_ID", default=None)
+    AWS_SECRET_ACCESS_KEY = env("AWS_SECRET_ACCESS_KEY", default=None)
+    AWS_DEFAULT_ACL = None
+    AWS_QUERYSTRING_AUTH = True  # private bucket: downloads go through the app's own checks anyway
     STORAGES["default"] = {"BACKEND": "storages.backends.s3.S3Storage"}
 
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")

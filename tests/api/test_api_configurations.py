@@ -130,3 +130,9 @@ def test_cabling_plan_without_a_fabric_is_409(api, design):
     response = api.get(f"{CONFIGS}{created['id']}/cabling.csv")
     assert response.status_code == 409
     assert response.json()["error"]["code"] == "no_fabric_plan"
+
+
+def test_location_is_a_plain_string_header(api, design):
+    # wsgiref (runserver) refuses header values that are not str; a lazy URL object would be a 500 there.
+    response = api.post(CONFIGS, {"document": design}, format="json")
+    assert type(response.headers["Location"]) is str

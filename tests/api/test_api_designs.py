@@ -140,3 +140,10 @@ def test_garbage_never_gets_a_server_error(api, url, body, content_type):
     assert response.status_code in {400, 415}, (response.status_code, response.content[:300])
     error = response.json()["error"]
     assert error["code"] and error["message"]
+
+
+def test_a_body_over_the_upload_limit_is_413_not_500(api):
+    huge = '{"schema": "design/v1", "name": "' + "x" * 3_000_000 + '"}'
+    response = api.post("/api/v1/designs/validate/", huge, content_type="application/json")
+    assert response.status_code == 413
+    assert response.json()["error"]["code"] == "too_large"
