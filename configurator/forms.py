@@ -7,6 +7,8 @@ needs a catalogue row, not a code change.
 
 from __future__ import annotations
 
+import unicodedata
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -177,27 +179,72 @@ class AcknowledgeForm(Form):
     )
 
 
-COUNTRIES = (
-    ("NL", _("Netherlands")),
-    ("BE", _("Belgium")),
-    ("DE", _("Germany")),
-    ("FR", _("France")),
-    ("LU", _("Luxembourg")),
-    ("AT", _("Austria")),
-    ("DK", _("Denmark")),
-    ("SE", _("Sweden")),
-    ("FI", _("Finland")),
-    ("IE", _("Ireland")),
-    ("IT", _("Italy")),
-    ("ES", _("Spain")),
-    ("PT", _("Portugal")),
-    ("PL", _("Poland")),
-    ("CZ", _("Czechia")),
-    ("GB", _("United Kingdom")),
-    ("CH", _("Switzerland")),
-    ("NO", _("Norway")),
-    ("US", _("United States")),
-)
+# Countries the quote form offers: the EU member states and the countries we export to, all ISO 3166-1 alpha-2
+# codes that quotes.services accepts (quotes.countries). No country library is a dependency, so the names are
+# here, translated with gettext; the choices are sorted by the name in the active language, the Netherlands first.
+COUNTRY_NAMES = {
+    # EU member states (quotes.countries.EU_MEMBER_STATES)
+    "AT": _("Austria"),
+    "BE": _("Belgium"),
+    "BG": _("Bulgaria"),
+    "CY": _("Cyprus"),
+    "CZ": _("Czechia"),
+    "DE": _("Germany"),
+    "DK": _("Denmark"),
+    "EE": _("Estonia"),
+    "ES": _("Spain"),
+    "FI": _("Finland"),
+    "FR": _("France"),
+    "GR": _("Greece"),
+    "HR": _("Croatia"),
+    "HU": _("Hungary"),
+    "IE": _("Ireland"),
+    "IT": _("Italy"),
+    "LT": _("Lithuania"),
+    "LU": _("Luxembourg"),
+    "LV": _("Latvia"),
+    "MT": _("Malta"),
+    "NL": _("Netherlands"),
+    "PL": _("Poland"),
+    "PT": _("Portugal"),
+    "RO": _("Romania"),
+    "SE": _("Sweden"),
+    "SI": _("Slovenia"),
+    "SK": _("Slovakia"),
+    # Export (0% VAT)
+    "AE": _("United Arab Emirates"),
+    "AU": _("Australia"),
+    "BR": _("Brazil"),
+    "CA": _("Canada"),
+    "CH": _("Switzerland"),
+    "GB": _("United Kingdom"),
+    "IL": _("Israel"),
+    "IN": _("India"),
+    "IS": _("Iceland"),
+    "JP": _("Japan"),
+    "KR": _("South Korea"),
+    "LI": _("Liechtenstein"),
+    "MX": _("Mexico"),
+    "NO": _("Norway"),
+    "NZ": _("New Zealand"),
+    "QA": _("Qatar"),
+    "SA": _("Saudi Arabia"),
+    "SG": _("Singapore"),
+    "TR": _("Türkiye"),
+    "TW": _("Taiwan"),
+    "US": _("United States"),
+    "ZA": _("South Africa"),
+}
+
+
+def _sort_key(name: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c)).casefold()
+
+
+def country_choices() -> list[tuple[str, str]]:
+    """(code, name) in the active language, sorted by name, the Netherlands first. Called at each render."""
+    named = [(code, str(name)) for code, name in COUNTRY_NAMES.items()]
+    return sorted(named, key=lambda c: (c[0] != "NL", _sort_key(c[1])))
 
 
 class QuoteRequestForm(Form):
@@ -207,7 +254,10 @@ class QuoteRequestForm(Form):
     )
     email = forms.EmailField(label=_("E-mail"), widget=forms.EmailInput(attrs={"autocomplete": "email"}))
     country = forms.ChoiceField(
-        label=_("Country"), choices=COUNTRIES, initial="NL", widget=forms.Select(attrs={"autocomplete": "country"})
+        label=_("Country"),
+        choices=country_choices,
+        initial="NL",
+        widget=forms.Select(attrs={"autocomplete": "country"}),
     )
     vat_number = forms.CharField(
         label=_("VAT number"),
@@ -221,6 +271,60 @@ class DashboardFilterForm(Form):
     status = forms.ChoiceField(
         label=_("Status"), required=False, choices=[("", _("Any status"))] + list(Configuration.Status.choices)
     )
+    quote_status = forms.ChoiceField(label=_("Quote status"), required=False, choices=lambda: _quote_statuses())
     customer = forms.CharField(label=_("Customer"), required=False, max_length=200)
     date_from = forms.DateField(label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     date_to = forms.DateField(label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+
+
+def _quote_statuses() -> list:
+    from quotes.models import Quote
+
+    return [("", _("Any status"))] + list(Quote.Status.choices)
+
+
+class DiscountForm(Form):
+    """A sales engineer's discounts for a quote request or a new revision: the quote discount and one optional
+    discount per part number of the bill of materials (field ``line_discounts.<part>``, the key quotes.services
+    reports errors under). Only shape is checked here; quotes.services checks the range and the approval rule."""
+
+    discount_percent = forms.CharField(
+        label=_("Quote discount (%)"),
+        required=False,
+        max_length=20,
+        help_text=_("Above %(threshold)s%% the quote waits for approval."),
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "size": 6}),
+    )
+
+    LINE_PREFIX = "line_discounts."
+
+    def __init__(self, *args, parts: list[tuple[str, str]] = (), threshold=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        help_text = self.fields["discount_percent"].help_text
+        self.fields["discount_percent"].help_text = help_text % {"threshold": threshold} if threshold else ""
+        for part, description in parts:
+            self.fields[f"{self.LINE_PREFIX}{part}"] = forms.CharField(
+                label=part,
+                required=False,
+                max_length=20,
+                help_text=description,
+                widget=forms.TextInput(attrs={"inputmode": "decimal", "size": 6}),
+            )
+
+    def line_fields(self) -> list:
+        return [self[name] for name in self.fields if name.startswith(self.LINE_PREFIX)]
+
+    @property
+    def lines_open(self) -> bool:
+        """Show the line inputs unfolded when one has a value or an error."""
+        return any(f.errors or f.value() for f in self.line_fields())
+
+    def discounts(self) -> tuple[str, dict[str, str]]:
+        """(quote discount, {part: line discount}) as typed; empty line inputs are left out."""
+        data = self.cleaned_data
+        lines = {
+            name.removeprefix(self.LINE_PREFIX): value.strip()
+            for name, value in data.items()
+            if name.startswith(self.LINE_PREFIX) and value and value.strip()
+        }
+        return (data.get("discount_percent") or "").strip(), lines

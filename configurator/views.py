@@ -28,6 +28,7 @@ from configurator.forms import (
     AcknowledgeForm,
     AdaptersForm,
     DashboardFilterForm,
+    DiscountForm,
     FabricForm,
     GoalForm,
     PlatformForm,
@@ -177,6 +178,8 @@ def _context(request: HttpRequest, config: Configuration, slug: str, view, ev: E
         for i, s in enumerate(wizard.STEPS)
     ]
     prev_slug, next_slug = wizard.previous_step(slug), wizard.next_step(slug)
+    if "quotes" not in extra:
+        extra["quotes"] = selectors.quotes_for(config)
     return {
         "config": config,
         "step": slug,
@@ -190,8 +193,18 @@ def _context(request: HttpRequest, config: Configuration, slug: str, view, ev: E
         "is_staff": _is_staff(request),
         "can_edit": _can_edit(request, config),
         "catalog": view,
+        "changed_quote": _changed_since_issue(config, extra["quotes"]),
         **extra,
     }
+
+
+def _changed_since_issue(config: Configuration, quotes: list):
+    """The newest quote of the design when it is issued and the design was changed since (staff edit a quoted
+    design in place): the steps then say that the quote no longer matches the design shown."""
+    latest = quotes[0] if quotes else None
+    if latest is None or latest.status != "issued":
+        return None
+    return latest if (latest.frozen or {}).get("design") != config.document else None
 
 
 def _describe(form, field_findings: dict[str, list[dict]]) -> None:
@@ -512,27 +525,56 @@ def _quote(request: HttpRequest, config: Configuration) -> HttpResponse:
 
     view = selectors.catalog()
     status = 200
+    staff = _is_staff(request)
     form = QuoteRequestForm(initial={"name": config.customer_name, "company": config.customer_company})
+    discount_form = revise_form = None
+    ev = _evaluate(request, config, view) if staff else None
     if request.method == "POST":
         action = request.POST.get("action", "request")
-        if action in ("issue", "approve", "revise"):
+        if action in ("issue", "approve"):
             return _quote_staff_action(request, config, action)
-        form = QuoteRequestForm(request.POST)
-        if _rate_limit_exceeded(request):
-            form.add_error(
-                None,
-                _("Too many quote requests from this browser. Please try again in an hour, or call us on %(phone)s.")
-                % {"phone": settings.SELLER.get("phone", "")},
-            )
-            status = 429
-        elif form.is_valid():
-            if (response := _quote_request(request, config, form)) is not None:
+        if action == "revise":
+            if not staff:
+                raise PermissionDenied
+            revise_form = _discount_form(ev, request.POST, prefix="revise")
+            if (response := _quote_revise(request, config, revise_form)) is not None:
                 return response
             status = 422
         else:
-            status = 422
-    ev = _evaluate(request, config, view)
+            form = QuoteRequestForm(request.POST)
+            # Only sales engineers give discounts; a customer's POST carrying discount fields is not read.
+            discount_form = _discount_form(ev, request.POST) if staff else None
+            if _rate_limit_exceeded(request):
+                form.add_error(
+                    None,
+                    _(
+                        "Too many quote requests from this browser. Please try again in an hour, or call us on "
+                        "%(phone)s."
+                    )
+                    % {"phone": settings.SELLER.get("phone", "")},
+                )
+                status = 429
+            elif all([form.is_valid(), discount_form is None or discount_form.is_valid()]):
+                if (response := _quote_request(request, config, form, discount_form)) is not None:
+                    return response
+                status = 422
+            else:
+                status = 422
+    if ev is None:
+        ev = _evaluate(request, config, view)
     quotes = quotes_for(config)
+    latest = quotes[0] if quotes else None
+    if staff:
+        discount_form = discount_form or _discount_form(ev)
+        if revise_form is None and latest is not None:
+            revise_form = _discount_form(
+                ev,
+                prefix="revise",
+                initial={
+                    "discount_percent": latest.discount_percent or "",
+                    **{f"{DiscountForm.LINE_PREFIX}{k}": v for k, v in latest.line_discounts.items()},
+                },
+            )
     ctx = _context(
         request,
         config,
@@ -540,11 +582,40 @@ def _quote(request: HttpRequest, config: Configuration) -> HttpResponse:
         view,
         ev,
         form=form,
+        discount_form=discount_form,
+        revise_form=revise_form,
         quotes=quotes,
-        latest=quotes[0] if quotes else None,
+        latest=latest,
         ack_form=AcknowledgeForm(),
     )
     return _render_step(request, "quote", ctx, status=status)
+
+
+def _discount_form(ev: Evaluation, data=None, *, prefix: str | None = None, initial=None) -> DiscountForm:
+    """The staff discount form: a quote discount and one input per part number of the bill of materials."""
+    parts: dict[str, str] = {}
+    for line in ev.bill.lines if ev.bill else []:
+        parts.setdefault(line.part_number, line.description)
+    return DiscountForm(
+        data,
+        parts=list(parts.items()),
+        threshold=settings.QUOTE_DISCOUNT_APPROVAL_THRESHOLD,
+        prefix=prefix,
+        initial=initial,
+    )
+
+
+def _discount_errors(form: DiscountForm, errors: dict[str, str]) -> dict[str, str]:
+    """Tie the discount errors of a QuoteError to the fields; return the other errors."""
+    rest = {}
+    for key, message in errors.items():
+        if key in form.fields:
+            form.add_error(key, message)
+        elif key == "line_discounts" or key.startswith(DiscountForm.LINE_PREFIX):
+            form.add_error(None, message)
+        else:
+            rest[key] = message
+    return rest
 
 
 QUOTE_FIELDS = {
@@ -556,11 +627,14 @@ QUOTE_FIELDS = {
 }
 
 
-def _quote_request(request: HttpRequest, config: Configuration, form: QuoteRequestForm) -> HttpResponse | None:
+def _quote_request(
+    request: HttpRequest, config: Configuration, form: QuoteRequestForm, discount_form: DiscountForm | None
+) -> HttpResponse | None:
     from quotes.services import QuoteError, quote_request
 
     d = form.cleaned_data
     staff = _is_staff(request)
+    percent, lines = discount_form.discounts() if discount_form is not None else (None, None)
     try:
         quote_request(
             configuration=config,
@@ -569,9 +643,12 @@ def _quote_request(request: HttpRequest, config: Configuration, form: QuoteReque
             channel="staff" if staff else "web",
             crm_reference=config.crm_reference,
             language=_language(),
+            discount_percent=percent,
+            line_discounts=lines,
         )
     except QuoteError as exc:
-        for key, message in exc.errors.items():
+        errors = _discount_errors(discount_form, exc.errors) if discount_form is not None else exc.errors
+        for key, message in errors.items():
             field = QUOTE_FIELDS.get(key)
             form.add_error(field if field in form.fields else None, message)
         return None
@@ -579,21 +656,56 @@ def _quote_request(request: HttpRequest, config: Configuration, form: QuoteReque
     return redirect(step_url(config, "quote"))
 
 
-def _quote_staff_action(request: HttpRequest, config: Configuration, action: str) -> HttpResponse:
-    if not _is_staff(request):
-        raise PermissionDenied
-    from quotes.services import QuoteError, quote_approve, quote_issue, quote_revise
+def _quote_revise(request: HttpRequest, config: Configuration, form: DiscountForm) -> HttpResponse | None:
+    """A new revision from the current design, with the discounts of the form (the earlier revision's when the
+    form was not sent). None when the discounts are wrong: the page shows the form with its errors."""
+    from quotes.services import QuoteError, quote_revise
 
+    quote = _posted_quote(request, config)
+    if not form.is_valid():
+        return None
+    percent, lines = form.discounts()
+    sent = {form.add_prefix(name) for name in form.fields} & set(request.POST)
+    try:
+        quote = quote_revise(
+            quote=quote,
+            user=request.user,
+            discount_percent=percent if form.add_prefix("discount_percent") in sent else None,
+            line_discounts=lines if sent - {form.add_prefix("discount_percent")} else None,
+        )
+    except QuoteError as exc:
+        rest = _discount_errors(form, exc.errors)
+        if form.errors:
+            for message in rest.values():
+                form.add_error(None, message)
+            return None
+        for message in rest.values():
+            messages.error(request, message)
+    else:
+        messages.success(
+            request, _("Quote %(number)s: %(status)s.") % {"number": quote.number, "status": quote.display_status}
+        )
+    return redirect(step_url(config, "quote"))
+
+
+def _posted_quote(request: HttpRequest, config: Configuration):
     quote = next((q for q in selectors.quotes_for(config) if q.token == request.POST.get("quote")), None)
     if quote is None:
         raise Http404
+    return quote
+
+
+def _quote_staff_action(request: HttpRequest, config: Configuration, action: str) -> HttpResponse:
+    if not _is_staff(request):
+        raise PermissionDenied
+    from quotes.services import QuoteError, quote_approve, quote_issue
+
+    quote = _posted_quote(request, config)
     try:
         if action == "issue":
             quote = quote_issue(quote=quote, user=request.user)
-        elif action == "approve":
-            quote = quote_approve(quote=quote, user=request.user)
         else:
-            quote = quote_revise(quote=quote, user=request.user)
+            quote = quote_approve(quote=quote, user=request.user)
     except QuoteError as exc:
         for message in exc.errors.values():
             messages.error(request, message)
@@ -693,29 +805,18 @@ def cabling_csv(request: HttpRequest, token: str) -> StreamingHttpResponse:
 def dashboard(request: HttpRequest) -> HttpResponse:
     form = DashboardFilterForm(request.GET or None)
     filters: dict[str, Any] = {}
-    if form.is_valid():
+    if form.is_bound:
+        form.is_valid()  # a field with a bad value (e.g. quote_status=%00) shows its error and filters nothing
         filters = {k: v for k, v in form.cleaned_data.items() if v}
+    quote_status = filters.pop("quote_status", None)
     configs = list(selectors.configuration_list(**filters)[:100])
-    quote_status = request.GET.get("quote_status") or None
     quotes = selectors.quote_requests(
         status=quote_status,
         customer=filters.get("customer"),
         date_from=filters.get("date_from"),
         date_to=filters.get("date_to"),
     )
-    from quotes.models import Quote
-
-    return render(
-        request,
-        "configurator/dashboard.html",
-        {
-            "form": form,
-            "configs": configs,
-            "quotes": quotes,
-            "quote_statuses": Quote.Status.choices,
-            "quote_status": quote_status or "",
-        },
-    )
+    return render(request, "configurator/dashboard.html", {"form": form, "configs": configs, "quotes": quotes})
 
 
 @require_GET

@@ -34,6 +34,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from . import pricing, signals
 from .models import Quote
@@ -65,21 +66,23 @@ def _clean_percent(value: Any, field: str, errors: dict[str, str]) -> Decimal:
     if value is None or value == "":
         return Decimal("0")
     if isinstance(value, bool):
-        errors[field] = "Enter the discount as a number between 0 and 100."
+        errors[field] = _("Enter the discount as a number between 0 and 100.")
         return Decimal("0")
     try:
         number = Decimal(str(value).strip().replace(",", ".") if isinstance(value, str) else str(value))
     except (InvalidOperation, ValueError):
-        errors[field] = f"“{str(value)[:20]}” is not a number; enter a percentage between 0 and 100."
+        errors[field] = _("“%(value)s” is not a number; enter a percentage between 0 and 100.") % {
+            "value": str(value)[:20]
+        }
         return Decimal("0")
     if not number.is_finite():
-        errors[field] = "Enter a finite percentage between 0 and 100."
+        errors[field] = _("Enter a finite percentage between 0 and 100.")
     elif number < 0:
-        errors[field] = "A discount cannot be negative."
+        errors[field] = _("A discount cannot be negative.")
     elif number > 100:
-        errors[field] = "A discount cannot exceed 100%."
+        errors[field] = _("A discount cannot exceed 100%.")
     elif number != number.quantize(Decimal("0.01")):
-        errors[field] = "Give the discount with at most two decimals."
+        errors[field] = _("Give the discount with at most two decimals.")
     else:
         return number.quantize(Decimal("0.01"))
     return Decimal("0")
@@ -89,7 +92,7 @@ def _clean_line_discounts(value: Any, errors: dict[str, str]) -> dict[str, Decim
     if value is None:
         return {}
     if not isinstance(value, dict):
-        errors["line_discounts"] = "Give line discounts as an object of part number → percentage."
+        errors["line_discounts"] = _("Give line discounts as an object of part number → percentage.")
         return {}
     cleaned = {}
     for part, percent in value.items():
@@ -101,24 +104,26 @@ def _clean_line_discounts(value: Any, errors: dict[str, str]) -> dict[str, Decim
 
 def _clean_customer(customer: Any, errors: dict[str, str]) -> dict[str, str]:
     if not isinstance(customer, dict):
-        errors["customer"] = "Give the customer as an object with name, company, email, country and vat_number."
+        errors["customer"] = _("Give the customer as an object with name, company, email, country and vat_number.")
         return {}
     out: dict[str, str] = {}
     name = str(customer.get("name") or "").strip()
     if not name:
-        errors["customer.name"] = "Enter the customer's name."
+        errors["customer.name"] = _("Enter the customer's name.")
     elif len(name) > 200:
-        errors["customer.name"] = "The name is longer than 200 characters."
+        errors["customer.name"] = _("The name is longer than 200 characters.")
     out["name"] = name[:200]
     company = str(customer.get("company") or "").strip()
     if len(company) > 200:
-        errors["customer.company"] = "The company name is longer than 200 characters."
+        errors["customer.company"] = _("The company name is longer than 200 characters.")
     out["company"] = company[:200]
     email = str(customer.get("email") or "").strip()
     try:
         validate_email(email)
     except ValidationError:
-        errors["customer.email"] = "Enter a valid e-mail address." if email else "Enter the customer's e-mail address."
+        errors["customer.email"] = (
+            _("Enter a valid e-mail address.") if email else _("Enter the customer's e-mail address.")
+        )
     out["email"] = email
     try:
         out["country"] = normalise_country(customer.get("country"))
@@ -137,7 +142,7 @@ def _clean_customer(customer: Any, errors: dict[str, str]) -> dict[str, str]:
 def _clean_language(language: Any, errors: dict[str, str]) -> str:
     code = str(language or "en").strip()[:2].lower()
     if code not in LANGUAGES:
-        errors["language"] = "Choose English (en) or Dutch (nl)."
+        errors["language"] = _("Choose English (en) or Dutch (nl).")
         return "en"
     return code
 
@@ -186,20 +191,22 @@ def _evaluate(
                 key = f"design.{finding['subject']}" if finding.get("subject") else "design"
                 errors[key] = f"{errors[key]} " if key in errors else ""
                 errors[key] += f"{finding['message']} ({finding['code']})"
-        raise QuoteError(errors or {"design": "The design has errors; fix them before requesting a quote."})
+        raise QuoteError(errors or {"design": _("The design has errors; fix them before requesting a quote.")})
 
     bom = design_bom(parse_design(document), result.get("fabric_plan"), catalog_snapshot())
     unpriced = sorted({line.part_number for line in bom if line.unit_price_eur is None})
     if unpriced:
         raise QuoteError(
             {
-                "design": f"No list price for {', '.join(unpriced)} (price on request); "
-                "a sales engineer will quote these parts."
+                "design": _("No list price for %(parts)s (price on request); a sales engineer will quote these parts.")
+                % {"parts": ", ".join(unpriced)}
             }
         )
     unknown = sorted(set(line_discounts) - {line.part_number for line in bom})
     if unknown:
-        raise QuoteError({f"line_discounts.{part}": f"{part} is not on this quote." for part in unknown})
+        raise QuoteError(
+            {f"line_discounts.{part}": _("%(part)s is not on this quote.") % {"part": part} for part in unknown}
+        )
     raw = [
         pricing.RawLine(
             section=line.section,
@@ -365,14 +372,14 @@ def quote_request(
     cust = _clean_customer(customer, errors)
     language = _clean_language(language, errors)
     if channel not in CHANNELS:
-        errors["channel"] = f"Channel must be one of {', '.join(CHANNELS)}."
+        errors["channel"] = _("Channel must be one of %(channels)s.") % {"channels": ", ".join(CHANNELS)}
     crm_reference = str(crm_reference or "").strip()
     if len(crm_reference) > 100:
-        errors["crm_reference"] = "The CRM reference is longer than 100 characters."
+        errors["crm_reference"] = _("The CRM reference is longer than 100 characters.")
     percent = _clean_percent(discount_percent, "discount_percent", errors)
     lines = _clean_line_discounts(line_discounts, errors)
     if configuration is None or getattr(configuration, "pk", None) is None:
-        errors["configuration"] = "Save the configuration before requesting a quote."
+        errors["configuration"] = _("Save the configuration before requesting a quote.")
     if errors:
         raise QuoteError(errors)
     ev = _evaluate(
@@ -454,20 +461,21 @@ def quote_issue(*, quote: Quote, user) -> Quote:
     that nobody approved yet moves the quote to ``awaiting_approval`` instead of issuing it.
     """
     if not _is_staff(user):
-        raise PermissionDenied("Only a sales engineer can issue a quote.")
+        raise PermissionDenied(_("Only a sales engineer can issue a quote."))
     with transaction.atomic():
         quote = Quote.objects.select_for_update().select_related("configuration").get(pk=quote.pk)
         if quote.status != Quote.Status.AWAITING_REVIEW:
             raise QuoteError(
                 {
-                    "status": f"Only a quote awaiting review can be issued; {quote.number} is "
-                    f"{quote.get_status_display().lower()}."
+                    "status": _("Only a quote awaiting review can be issued; %(number)s is %(status)s.")
+                    % {"number": quote.number, "status": quote.get_status_display().lower()}
                 }
             )
         ev = _evaluate_quote(quote)
         if ev.unacknowledged:
             pending = ", ".join(f"{f['code']} ({f['subject']})" for f in ev.unacknowledged)
-            raise QuoteError({"warnings": f"Accept these warnings, with a reason, before issuing: {pending}."})
+            message = _("Accept these warnings, with a reason, before issuing: %(pending)s.")
+            raise QuoteError({"warnings": message % {"pending": pending}})
         if _status_for(ev, approved=quote.approved_by_id is not None) == Quote.Status.AWAITING_APPROVAL:
             quote.status = Quote.Status.AWAITING_APPROVAL
             _apply(quote, ev)
@@ -484,14 +492,14 @@ def quote_approve(*, quote: Quote, user) -> Quote:
     design no longer validates. If new warnings appeared meanwhile, the quote goes back to review, approved.
     """
     if user is None or not user.is_active or not user.has_perm("quotes.approve_quote"):
-        raise PermissionDenied("You may not approve quote discounts.")
+        raise PermissionDenied(_("You may not approve quote discounts."))
     with transaction.atomic():
         quote = Quote.objects.select_for_update().select_related("configuration").get(pk=quote.pk)
         if quote.status != Quote.Status.AWAITING_APPROVAL:
             raise QuoteError(
                 {
-                    "status": f"Only a quote awaiting approval can be approved; {quote.number} is "
-                    f"{quote.get_status_display().lower()}."
+                    "status": _("Only a quote awaiting approval can be approved; %(number)s is %(status)s.")
+                    % {"number": quote.number, "status": quote.get_status_display().lower()}
                 }
             )
         ev = _evaluate_quote(quote)
@@ -542,8 +550,13 @@ def quote_revise(*, quote: Quote, user=None, discount_percent=None, line_discoun
         if newest is None or newest.pk != quote.pk or newest.status == Quote.Status.SUPERSEDED:
             raise QuoteError(
                 {
-                    "quote": f"{quote.number} is not the newest revision"
-                    f"{f' ({newest.number})' if newest else ''}; revise that one."
+                    "quote": (
+                        _("%(number)s is not the newest revision (%(newest)s); revise that one.")
+                        % {"number": quote.number, "newest": newest.number}
+                        if newest
+                        else _("%(number)s is not the newest revision; revise the newest one.")
+                        % {"number": quote.number}
+                    )
                 }
             )
         customer = {
@@ -694,7 +707,7 @@ def quote_documents_fail(*, quote_id: int, claim: datetime | None, message: str)
 def quote_documents_rebuild(*, quote: Quote) -> Quote:
     """Build the documents again from the snapshot (after a failure, or a template change)."""
     if quote.issued_at is None:
-        raise QuoteError({"status": f"{quote.number} is not issued yet; it has no documents."})
+        raise QuoteError({"status": _("%(number)s is not issued yet; it has no documents.") % {"number": quote.number}})
     with transaction.atomic():
         Quote.objects.filter(pk=quote.pk).exclude(doc_status=Quote.DocStatus.BUILDING).update(
             doc_status=Quote.DocStatus.PENDING, progress=0, failure_message="", updated_at=timezone.now()

@@ -255,3 +255,38 @@ def test_expired_quote_shows_as_expired(configuration, customer, media, build, c
     quote.refresh_from_db()
     assert quote.is_expired and quote.display_status == "Expired"
     assert b"Expired" in client.get(f"/quotes/{quote.token}/").content
+
+
+def test_input_errors_are_translated(configuration, customer, build):
+    from django.utils import translation
+
+    with translation.override("nl"), pytest.raises(QuoteError) as exc:
+        build(
+            quote_request,
+            configuration=configuration,
+            customer={**customer, "name": ""},
+            discount_percent="-5",
+            line_discounts={"NOT-ON-QUOTE": "5", "HGX-H200-8GPU": "ten"},
+        )
+    errors = exc.value.errors
+    assert errors["discount_percent"] == "Een korting kan niet negatief zijn."
+    assert errors["line_discounts.HGX-H200-8GPU"] == "“ten” is geen getal; geef een percentage tussen 0 en 100."
+    assert errors["customer.name"] == "Vul de naam van de klant in."
+    with translation.override("nl"), pytest.raises(QuoteError) as exc:
+        build(quote_request, configuration=configuration, customer=customer, line_discounts={"NOT-ON-QUOTE": "5"})
+    assert exc.value.errors["line_discounts.NOT-ON-QUOTE"] == "NOT-ON-QUOTE staat niet op deze offerte."
+    with translation.override("en"), pytest.raises(QuoteError) as exc:
+        build(quote_request, configuration=configuration, customer=customer, discount_percent="-5")
+    assert exc.value.errors["discount_percent"] == "A discount cannot be negative."
+
+
+def test_a_revision_of_an_older_revision_is_refused_in_dutch(configuration, customer, build):
+    from django.utils import translation
+
+    first = build(quote_request, configuration=configuration, customer=customer)
+    second = build(quote_revise, quote=first)
+    with translation.override("nl"), pytest.raises(QuoteError) as exc:
+        quote_revise(quote=first)
+    assert exc.value.errors["quote"] == (
+        f"{first.number} is niet de nieuwste revisie ({second.number}); maak een revisie van die."
+    )

@@ -166,3 +166,8 @@ def test_slot_map_without_a_slot_list_says_so_instead_of_guessing():
 def test_slot_map_escapes_text():
     svg = render_slot_map_svg({**PLACEMENT, "server": "<script>alert(1)</script>"})
     assert "<script>" not in svg and "&lt;script&gt;" in svg
+
+
+def test_the_no_script_language_button_is_dutch_in_dutch(dutch, seeded_catalog):
+    body = dutch.get("/").content.decode()
+    assert "<noscript><button type=\"submit\">Wisselen</button></noscript>" in body
