@@ -99,6 +99,14 @@ class Server(SpecBase):
     max_gpu_cards = models.PositiveSmallIntegerField(_("max PCIe GPU cards"), null=True, blank=True)
     slots_known = models.BooleanField(_("slot list sourced"), default=False)
     slots_complete = models.BooleanField(_("slot list complete"), default=False)
+    accepts_complete = models.BooleanField(
+        _("GPU list complete"),
+        default=False,
+        help_text=_(
+            "True when the sources name the GPU baseboard socket (HGX servers), so a GPU not in the list is "
+            "refused. False: the list holds the GPUs the sources happen to name; others are unverified, not refused."
+        ),
+    )
     integrated_nics = models.PositiveSmallIntegerField(_("integrated compute NICs"), default=0)
     integrated_nic_speed_gbps = models.PositiveIntegerField(_("integrated NIC speed (Gb/s)"), null=True, blank=True)
     accepts = models.ManyToManyField(
@@ -235,7 +243,13 @@ class Switch(SpecBase):
     port_speed_gbps = models.PositiveIntegerField(default=0)
     max_split = models.PositiveSmallIntegerField(default=1, validators=[MinValueValidator(1)])
     height_u = models.PositiveSmallIntegerField(null=True, blank=True)
-    managed = models.BooleanField(default=False)
+    managed = models.BooleanField(
+        _("managed (embedded subnet manager / NOS)"),
+        null=True,
+        blank=True,
+        default=None,
+        help_text=_("Empty means not sourced: shown as unknown, never as unmanaged."),
+    )
     watts = models.DecimalField(max_digits=7, decimal_places=1, null=True, blank=True)
     management = models.BooleanField(_("out-of-band management switch"), default=False)
     rj45_ports = models.PositiveSmallIntegerField(default=0)

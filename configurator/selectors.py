@@ -92,16 +92,20 @@ def server_options(view: CatalogView, selected: str) -> list[Option]:
 
 
 def gpu_options(view: CatalogView, server: str, selected: str, reason_template) -> list[Option]:
-    """GPUs the chosen server accepts first; the others greyed out with the reason, from Server.accepts.
+    """GPUs the chosen server accepts first; those the rules reject greyed out with the reason (the engine's
+    gpu_acceptance: a complete list that lacks the GPU, or a board in a PCIe server). GPUs a partial list does not
+    name stay selectable; the engine warns about them.
 
     The selected GPU stays selectable even when the server does not take it, so the engine's finding about it
     (GPU_NOT_ACCEPTED) can be seen and fixed rather than the choice silently disappearing.
     """
+    from configurator.rules.gpu import gpu_acceptance
+
     spec = view.get(server)
     accepts = spec.accepts if isinstance(spec, ServerSpec) else None
     out = []
     for g in view.of_type(GpuSpec):
-        ok = accepts is None or g.part_number in accepts
+        ok = not isinstance(spec, ServerSpec) or gpu_acceptance(spec, g) != "rejected"
         reason = ""
         if not ok:
             reason = reason_template(

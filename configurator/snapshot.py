@@ -49,6 +49,7 @@ def _server(part: Part, common: dict, slots, switches, accepts) -> s.ServerSpec:
         psu_redundant=sv.psu_redundant,
         cooling=_enum(s.Cooling, sv.cooling),
         accepts=frozenset(accepts),
+        accepts_complete=sv.accepts_complete,
         max_gpu_cards=sv.max_gpu_cards,
         slots_known=sv.slots_known,
         slots_complete=sv.slots_complete,

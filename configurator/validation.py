@@ -15,7 +15,37 @@ from configurator.rules.context import resolve_group
 from configurator.rules.design import DesignIn
 from configurator.rules.engine import validate_nodes
 from configurator.rules.findings import SEVERITY_ORDER, Finding, Severity
-from configurator.rules.specs import CatalogView
+from configurator.rules.specs import AdapterSpec, CatalogView, Connector, Protocol, ServerSpec
+
+# Connector of a server's integrated compute NICs, where a source names it (the catalogue has no field for it
+# yet; a ServerSpec.integrated_nic_connector, once added, wins). Anything not listed stays unknown (None), and
+# the planner then says it cannot choose a cable rather than guessing one.
+#   SYS-822GS-NB3RT: "8x integrated ConnectX-8 SuperNIC, 8x 800G OSFP" (hardware.md section 1b, DIST-PM, MLCT-822NB3).
+INTEGRATED_NIC_CONNECTOR: dict[str, Connector] = {"SYS-822GS-NB3RT": Connector.OSFP}
+
+
+def integrated_nic_spec(server: ServerSpec) -> AdapterSpec | None:
+    """The compute HCA built into a server, as an adapter spec for the fabric planner; None without one.
+
+    Speed from ``integrated_nic_speed_gbps`` (None stays None: the planner then uses the switch port's speed
+    and says nothing of a mismatch it cannot know). Connector from the sourced table above. Protocol VPI: the
+    integrated NICs are ConnectX SuperNICs (InfiniBand or Ethernet per port, hardware.md adapters). Plug top
+    and price: unknown (None) — no source gives them, and the NICs come with the server.
+    """
+    if getattr(server, "integrated_nics", 0) <= 0:
+        return None
+    connector = getattr(server, "integrated_nic_connector", None) or INTEGRATED_NIC_CONNECTOR.get(server.part_number)
+    return AdapterSpec(
+        part_number=f"{server.part_number} integrated NIC",
+        name=f"Integrated compute NIC of {server.part_number}",
+        manufacturer=server.manufacturer,
+        price_eur=None,
+        ports=1,
+        speed_gbps=getattr(server, "integrated_nic_speed_gbps", None),
+        connector=connector,
+        protocol=Protocol.VPI,
+        top=None,
+    )
 
 
 def design_hash(document: Any) -> str:
@@ -32,6 +62,10 @@ def _fabric_inputs(design: DesignIn, catalog: CatalogView) -> dict[str, Any]:
     nodes = sum(g.group.count for g in gpu_groups)
     nics = max((g.compute_nics_per_node for g in gpu_groups), default=0)
     nic = next((p.spec for g in gpu_groups for p in g.compute_adapters), None)
+    if nic is None:
+        # No slotted compute adapter: the compute NICs may be built into the server (SYS-822GS-NB3RT); plan with
+        # those instead of assuming an HCA that matches the switch.
+        nic = next((spec for g in gpu_groups if g.server is not None and (spec := integrated_nic_spec(g.server))), None)
     gpus = max((g.gpus_per_node for g in gpu_groups), default=0)
     generation = next((p.spec.generation for g in gpu_groups for p in g.gpus), "")
     return {

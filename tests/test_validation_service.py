@@ -146,3 +146,56 @@ def test_a_warm_snapshot_within_its_max_age_costs_no_query(seeded_catalog, djang
     catalog_snapshot(max_age=60)
     with django_assert_num_queries(0):
         catalog_snapshot(max_age=60)
+
+
+def _b300_integrated_nic_design():
+    # SYS-822GS-NB3RT: 8 integrated ConnectX-8 SuperNICs, 800G OSFP, one per GPU (hardware.md §1b); no slotted
+    # compute adapter.
+    doc = _design(workload=None)
+    doc["node_groups"][0].update(server="SYS-822GS-NB3RT", components=[{"part": "HGX-B300-8GPU", "quantity": 1}])
+    return doc
+
+
+def test_integrated_800g_nics_are_planned_at_their_speed_not_assumed(seeded_catalog):
+    result = design_validate(document=_b300_integrated_nic_design())
+    codes = _codes(result)
+    assert "FABRIC_HCA_ASSUMED" not in codes
+    speed = next(f for f in result["findings"] if f["code"] == "FABRIC_SPEED_MISMATCH")
+    assert "SYS-822GS-NB3RT integrated NIC runs at 800 Gb/s" in speed["message"]
+    assert "400 Gb/s" in speed["message"] and "Q3400" in speed["fix"]
+    plan = result["fabric_plan"]
+    assert plan["hca"] == "SYS-822GS-NB3RT integrated NIC" and plan["link_speed_gbps"] == 400
+    assert plan["rails"] == 8 and plan["node_links"] == 32
+    # The 800G OSFP ports take the twin-OSFP -> 2x OSFP splitter in the rack (top not sourced: any top fits).
+    assert any(item["part"].startswith("MCP7Y00-") for item in plan["bom"])
+
+
+def test_hdr_adapter_on_qm9700_is_beyond_reach_not_no_cable(seeded_catalog):
+    doc = _design(workload=None)
+    doc["node_groups"][0]["components"][1]["part"] = "MCX653105A-HDAT"
+    result = design_validate(document=doc)
+    codes = _codes(result)
+    assert "FABRIC_NO_CABLE" not in codes and {"FABRIC_BEYOND_REACH", "FABRIC_SPEED_MISMATCH"} <= codes
+    reach = next(f for f in result["findings"] if f["code"] == "FABRIC_BEYOND_REACH")
+    assert "at least 2.5 m" in reach["message"] and "reaches 2 m" in reach["message"]
+    assert "rack.in_rack_m" in reach["fix"]
+    # With the rack override the 2 m MCP7Y60 splitter serves the in-rack run.
+    doc["fabric"]["rack"] = {"in_rack_m": 1.5}
+    result = design_validate(document=doc)
+    assert not _codes(result) & {"FABRIC_NO_CABLE", "FABRIC_BEYOND_REACH"}
+    bom = {item["part"]: item["quantity"] for item in result["fabric_plan"]["bom"]}
+    assert bom.get("MCP7Y60-H002") == 16
+
+
+def test_xdr_and_qsfp28_fabrics_say_the_catalogue_lacks_the_media(seeded_catalog):
+    xdr = fabric_plan_build(request={"nodes": 16, "rails": 8, "switch": "Q3400-RA", "hca": "900-9X81E-00EX-ST0"})
+    f = next(f for f in xdr["findings"] if f["code"] == "FABRIC_NO_CABLE")
+    assert f["message"].startswith("The catalogue has no 800 Gb/s OSFP cables or optics yet")
+    eth = fabric_plan_build(request={"nodes": 16, "rails": 1, "switch": "SN4600C"})
+    assert any("no 100 Gb/s QSFP28 cables or optics" in f["message"] for f in eth["findings"])
+
+
+def test_absurd_rails_are_an_input_error_naming_rails(seeded_catalog):
+    with pytest.raises(DesignInputError) as err:
+        fabric_plan_build(request={"nodes": 4, "rails": 100, "switch": "MQM9700-NS2F"})
+    assert set(err.value.errors) == {"rails"} and "at most 64 rails" in err.value.errors["rails"]

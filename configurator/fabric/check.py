@@ -14,7 +14,7 @@ from configurator.rules.findings import Finding, Severity, Text
 from configurator.rules.specs import AdapterSpec, CatalogView, Protocol, ServerSpec, SwitchSpec
 
 from .codes import FabricCode
-from .planner import FabricPlan, plan_fabric
+from .planner import FabricPlan, article, plan_fabric
 from .request import TOPOLOGIES, parse_oversubscription, resolve_parts
 
 NEW_GENERATIONS = ("hopper", "blackwell")  # GpuSpec.generation prefixes the seeds advise NDR for
@@ -58,7 +58,8 @@ def check_hdr_for_new_gpus(switch: SwitchSpec, gpu_generation: str) -> Finding |
         FabricCode.HDR_FOR_NEW_GPUS,
         Severity.WARNING,
         "fabric.switch",
-        f"{switch.part_number} is a {gen} switch ({switch.port_speed_gbps} Gb/s per port) for {gpu_generation} "
+        f"{switch.part_number} is {article(gen)} {gen} switch ({switch.port_speed_gbps} Gb/s per port) for "
+        f"{gpu_generation} "
         "nodes; NDR (400 Gb/s) is the advised fabric for this GPU generation.",
         f"{switch.part_number} is een {gen}-switch ({switch.port_speed_gbps} Gb/s per poort) voor "
         f"{gpu_generation}-nodes; NDR (400 Gb/s) is de aanbevolen fabric voor deze GPU-generatie.",

@@ -26,6 +26,7 @@ class FabricCode(StrEnum):
     SM_REQUIRED = "FABRIC_SM_REQUIRED"
     SM_EMBEDDED = "FABRIC_SM_EMBEDDED"
     SM_LIMIT = "FABRIC_SM_LIMIT"
+    SM_UNKNOWN = "FABRIC_SM_UNKNOWN"
     HCA_ASSUMED = "FABRIC_HCA_ASSUMED"
     NO_MGMT_SWITCH = "FABRIC_NO_MGMT_SWITCH"
     SINGLE_NODE = "FABRIC_SINGLE_NODE"
@@ -111,10 +112,12 @@ FABRIC_RULES: dict[FabricCode, dict] = {
         "Geen kabel in de catalogus verbindt beide connectoren",
         "Switch cages take twin-port finned-top OSFP plugs, ConnectX-7 OSFP cards flat-top OSFP and "
         "BlueField-3/QSFP112 cards QSFP112 ends; some catalogue cable or optic set must join both ends at the "
-        "link speed.",
+        "link speed. Where the catalogue has no media at all for a connector and speed (such as 800 Gb/s XDR "
+        "OSFP or 100 Gb/s QSFP28), the finding says so: add them or quote the cabling separately.",
         "Switchkooien nemen twin-port OSFP-stekkers met koelribben, ConnectX-7 OSFP-kaarten vlakke OSFP en "
         "BlueField-3/QSFP112-kaarten QSFP112; een kabel of optiekset uit de catalogus moet beide kanten op de "
-        "linksnelheid verbinden.",
+        "linksnelheid verbinden. Heeft de catalogus voor een connector en snelheid nog helemaal geen media (zoals "
+        "800 Gb/s XDR-OSFP of 100 Gb/s QSFP28), dan zegt de melding dat: voeg ze toe of offreer de bekabeling apart.",
         SRC_LINKX + "; " + SRC_SEED_MISTAKES,
     ),
     FabricCode.BEYOND_REACH: _rule(
@@ -122,9 +125,11 @@ FABRIC_RULES: dict[FabricCode, dict] = {
         "Distance beyond every medium's reach",
         "Afstand groter dan het bereik van elk medium",
         "Passive DAC reaches 2-3 m, multimode SR optics 50 m (OM4), single-mode DR 100 m or 500 m; a run "
-        "longer than every matching catalogue medium cannot be built.",
+        "longer than every matching catalogue medium cannot be built. Every run gets 0.5 m slack; the finding "
+        "names the length needed and the rack override that shortens the run.",
         "Passieve DAC reikt 2-3 m, multimode SR-optiek 50 m (OM4), single-mode DR 100 m of 500 m; een "
-        "verbinding langer dan elk passend medium uit de catalogus kan niet worden gebouwd.",
+        "verbinding langer dan elk passend medium uit de catalogus kan niet worden gebouwd. Elke verbinding krijgt "
+        "0,5 m speling; de melding noemt de benodigde lengte en de rack-instelling die de verbinding korter maakt.",
         SRC_LINKX + "; " + SRC_SEED_MISTAKES,
     ),
     FabricCode.SPEED_MISMATCH: _rule(
@@ -171,19 +176,33 @@ FABRIC_RULES: dict[FabricCode, dict] = {
         Severity.INFO,
         "Embedded subnet manager on the managed switches",
         "Ingebouwde subnet manager op de managed switches",
-        "Managed switches run an embedded SM for fabrics up to 2,048 InfiniBand nodes, without adaptive "
-        "routing or SHARP; UFM is recommended for AI training fabrics and above that size.",
-        "Managed switches draaien een ingebouwde SM voor fabrics tot 2.048 InfiniBand-nodes, zonder adaptive "
-        "routing of SHARP; UFM wordt aangeraden voor AI-trainingsfabrics en boven die omvang.",
+        "Managed switches run an embedded SM for fabrics up to 2,048 InfiniBand endpoints (HCA ports and "
+        "switches), without adaptive routing or SHARP; UFM is recommended for AI training fabrics and above that "
+        "size.",
+        "Managed switches draaien een ingebouwde SM voor fabrics tot 2.048 InfiniBand-eindpunten (HCA-poorten en "
+        "switches), zonder adaptive routing of SHARP; UFM wordt aangeraden voor AI-trainingsfabrics en boven die "
+        "omvang.",
         SRC_MLNXOS_SM,
     ),
     FabricCode.SM_LIMIT: _rule(
         Severity.WARNING,
         "Fabric larger than the embedded subnet manager handles",
         "Fabric groter dan de ingebouwde subnet manager aankan",
-        "The embedded SM manages fabrics up to 2,048 InfiniBand nodes; larger fabrics need UFM or SM hosts.",
-        "De ingebouwde SM beheert fabrics tot 2.048 InfiniBand-nodes; grotere fabrics hebben UFM of SM-hosts nodig.",
+        "The embedded SM manages fabrics up to 2,048 InfiniBand endpoints (HCA ports and switches); larger "
+        "fabrics need UFM or SM hosts.",
+        "De ingebouwde SM beheert fabrics tot 2.048 InfiniBand-eindpunten (HCA-poorten en switches); grotere "
+        "fabrics hebben UFM of SM-hosts nodig.",
         SRC_MLNXOS_SM,
+    ),
+    FabricCode.SM_UNKNOWN: _rule(
+        Severity.WARNING,
+        "Subnet-manager status of the switch unknown",
+        "Subnet-managerstatus van de switch onbekend",
+        "The sources do not say whether the switch is managed (runs an embedded subnet manager); an InfiniBand "
+        "fabric needs one, so plan UFM or an SM host until the status is confirmed.",
+        "De bronnen zeggen niet of de switch managed is (een ingebouwde subnet manager draait); een "
+        "InfiniBand-fabric heeft er een nodig, dus plan UFM of een SM-host tot de status bevestigd is.",
+        SRC_SUPERPOD + " (UFM on dedicated servers)",
     ),
     FabricCode.HCA_ASSUMED: _rule(
         Severity.INFO,

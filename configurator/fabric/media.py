@@ -67,6 +67,18 @@ class MediaResult:
     choice: MediaChoice | None
     matched: bool  # some catalogue option joins both connectors at the speed
     longest_m: float | None  # the longest run a matching option covers
+    # The sides ("a", "b") whose connector no catalogue medium has at all at the link speed (no cable end, no
+    # transceiver): the catalogue lacks that media class, as opposed to lacking the cable that joins two sides.
+    bare: tuple[str, ...] = ()
+
+
+def side_has_media(media: Iterable[MediaSpec], side: Side, speed_gbps: int) -> bool:
+    """Some medium has an end of the side's connector at the link speed or faster (any top, twin or legs)."""
+    if side.connector is None:
+        return False
+    return any(
+        end.connector == side.connector and end.speed_gbps >= speed_gbps for m in media for end in (m.end_a, m.end_b)
+    )
 
 
 def _fits(end: MediaEnd, side: Side) -> bool:
@@ -257,7 +269,12 @@ def _select_media(
                     )
                     candidates.append((_rank(choice), choice))
     if not candidates:
-        return MediaResult(choice=None, matched=matched, longest_m=longest)
+        bare = (
+            ()
+            if matched
+            else tuple(n for n, side in (("a", a), ("b", b)) if not side_has_media(media, side, speed_gbps))
+        )
+        return MediaResult(choice=None, matched=matched, longest_m=longest, bare=bare)
     candidates.sort(key=lambda c: c[0])
     return MediaResult(choice=candidates[0][1], matched=True, longest_m=longest)
 

@@ -387,6 +387,20 @@ def _dec(x: float) -> str:
     return f"{x:g}".replace(".", ",")
 
 
+def article(word: str) -> str:
+    """English 'a' or 'an' by sound: initialisms letter by letter (an HDR, an NDR, a QDR), numbers as spoken
+    (an 800, an 11, a 200), other words by their first letter (a Spectrum, an InfiniBand, an Ethernet)."""
+    head = word.split(" ", 1)[0]
+    if head[:1].isdigit():
+        digits = head.replace(",", "")
+        vowel = digits.startswith("8") or (digits[:2] in ("11", "18") and len(digits) % 3 == 2)
+    elif len(head) > 1 and head.isupper():
+        vowel = head[0] in "AEFHILMNORSX"
+    else:
+        vowel = head[:1].lower() in "aeiou"
+    return "an" if vowel else "a"
+
+
 def _side_label(side: Side, both: bool = False) -> tuple[str, str]:
     """'the MQM9700-NS2F cages (twin-port OSFP, finned top)' in English and Dutch; Side.label is the part."""
     top_en = {Top.FINNED: ", finned top", Top.FLAT: ", flat top"}.get(side.top, "")
@@ -405,7 +419,9 @@ def _side_label(side: Side, both: bool = False) -> tuple[str, str]:
     return f"{en} ({twin}{conn_en}{top_en})", f"{nl} ({twin}{conn_nl}{top_nl})"
 
 
-def _media_finding(name: str, result: MediaResult, a: Side, b: Side, speed: int, distance: float) -> Finding:
+def _media_finding(
+    name: str, result: MediaResult, a: Side, b: Side, speed: int, distance: float, field_name: str = ""
+) -> Finding:
     if a == b:
         a_en, a_nl = _side_label(a, both=True)
         join_en, join_nl = a_en, a_nl
@@ -414,6 +430,46 @@ def _media_finding(name: str, result: MediaResult, a: Side, b: Side, speed: int,
         b_en, b_nl = _side_label(b)
         join_en, join_nl = f"{a_en} and {b_en}", f"{a_nl} en {b_nl}"
     if not result.matched:
+        sides = [side for n, side in (("a", a), ("b", b)) if n in result.bare]
+        unknown = [side for side in sides if side.connector is None]
+        if unknown:
+            # An unsourced connector stays unknown, visibly: no cable can be chosen for it.
+            lab_en, lab_nl = _side_label(unknown[0])
+            return _finding(
+                FabricCode.NO_CABLE,
+                Severity.ERROR,
+                f"The connector of {lab_en} is not known from the sources, so no cable can be chosen for the "
+                f"{name} links.",
+                f"De connector van {lab_nl} is uit de bronnen niet bekend, dus er kan geen kabel worden gekozen voor "
+                f"de {name}-verbindingen.",
+                "Complete the connector in the catalogue from the datasheet, or quote the cabling separately.",
+                "Vul de connector in de catalogus aan uit het datasheet, of offreer de bekabeling apart.",
+                link_class=name,
+                unknown_connector=True,
+            )
+        if sides:
+            # The catalogue has no media class at all for this connector and speed (XDR OSFP, 100G QSFP28):
+            # say so plainly instead of suggesting that another cable would join the two sides.
+            kinds = list(dict.fromkeys(side.connector.value for side in sides))
+            what_en = " or ".join(f"{speed} Gb/s {c}" for c in kinds)
+            what_nl = " of ".join(f"{speed} Gb/s {c}" for c in kinds)
+            if a == b:
+                links_en, links_nl = f"the {name} links of {join_en}", f"de {name}-verbindingen van {join_nl}"
+            else:
+                links_en = f"the {name} links between {a_en} and {b_en}"
+                links_nl = f"de {name}-verbindingen tussen {a_nl} en {b_nl}"
+            return _finding(
+                FabricCode.NO_CABLE,
+                Severity.ERROR,
+                f"The catalogue has no {what_en} cables or optics yet, so {links_en} cannot be cabled; add them to "
+                "the catalogue or quote the cabling separately.",
+                f"De catalogus heeft nog geen kabels of optiek voor {what_nl}, dus {links_nl} kunnen niet worden "
+                "bekabeld; voeg ze toe aan de catalogus of offreer de bekabeling apart.",
+                f"Add {what_en} cables or optics to the catalogue, or quote the cabling separately.",
+                f"Voeg kabels of optiek voor {what_nl} toe aan de catalogus, of offreer de bekabeling apart.",
+                link_class=name,
+                missing_media=[{"connector": c, "speed_gbps": speed} for c in kinds],
+            )
         return _finding(
             FabricCode.NO_CABLE,
             Severity.ERROR,
@@ -424,36 +480,76 @@ def _media_finding(name: str, result: MediaResult, a: Side, b: Side, speed: int,
             link_class=name,
         )
     longest = result.longest_m or 0
+    required = distance + SLACK_M
+    en = (
+        f"The {name} run of {distance:g} m (+{SLACK_M:g} m slack) needs a medium of at least {required:g} m, but "
+        f"the longest catalogue medium that joins {join_en} reaches {longest:g} m."
+    )
+    nl = (
+        f"De {name}-verbinding van {_dec(distance)} m (+{_dec(SLACK_M)} m speling) vraagt een medium van minstens "
+        f"{_dec(required)} m, maar het langste medium uit de catalogus dat {join_nl} verbindt reikt "
+        f"{_dec(longest)} m."
+    )
+    fix_en = "Place the switches closer (shorter runs), or add a medium with longer reach to the catalogue."
+    fix_nl = "Plaats de switches dichter bij elkaar (kortere verbindingen), of voeg een medium met groter bereik toe."
+    fits = longest - SLACK_M
+    if field_name and fits > 0:
+        fix_en = (
+            f"If the run is shorter, set the rack override rack.{field_name} to at most {fits:g} m and the "
+            f"{longest:g} m medium reaches; otherwise place the switches closer or add a longer medium (active "
+            "copper, AOC or optics) to the catalogue."
+        )
+        fix_nl = (
+            f"Is de verbinding korter, zet dan de rack-instelling rack.{field_name} op hooguit {_dec(fits)} m en "
+            f"het medium van {_dec(longest)} m reikt; plaats anders de switches dichter bij elkaar of voeg een "
+            "langer medium (actief koper, AOC of optiek) toe aan de catalogus."
+        )
     return _finding(
         FabricCode.BEYOND_REACH,
         Severity.ERROR,
-        f"The {name} run of {distance:g} m (+{SLACK_M:g} m slack) is beyond every catalogue medium that joins "
-        f"{join_en}; the longest reaches {longest:g} m.",
-        f"De {name}-verbinding van {_dec(distance)} m (+{_dec(SLACK_M)} m speling) is langer dan elk medium "
-        f"uit de catalogus dat {join_nl} verbindt; het langste reikt {_dec(longest)} m.",
-        "Place the switches closer (shorter row runs), or add single-mode optics with longer reach.",
-        "Plaats de switches dichter bij elkaar (kortere rijverbindingen), of voeg single-mode optiek met groter "
-        "bereik toe.",
+        en,
+        nl,
+        fix_en,
+        fix_nl,
         link_class=name,
         distance_m=distance,
+        required_m=required,
         longest_m=longest,
+        rack_field=field_name or None,
     )
 
 
 def _subnet_manager_finding(switch: SwitchSpec, ib_nodes: int) -> Finding | None:
     """An InfiniBand fabric needs a subnet manager (fabric.md section 0 rule 6). Managed Quantum switches embed
     one for fabrics up to 2,048 nodes, without adaptive routing or SHARP (MLNX-OS manual); unmanaged switches
-    run none, so UFM or an SM host is required."""
+    run none, so UFM or an SM host is required. ``SwitchSpec.managed`` None: not known from the sources, said
+    so, never read as unmanaged. ``ib_nodes`` counts InfiniBand endpoints in the SM's sense: HCA ports and
+    switches (not servers)."""
     if switch.protocol != Protocol.INFINIBAND:
         return None
-    if not switch.managed:
+    managed = getattr(switch, "managed", None)
+    if managed is None:
+        return _finding(
+            FabricCode.SM_UNKNOWN,
+            Severity.WARNING,
+            f"The subnet-manager status of {switch.part_number} is not known from the sources: plan UFM or an SM "
+            f"host for the fabric of {ib_nodes:,} InfiniBand endpoints (HCA ports and switches).",
+            f"Of de {switch.part_number} een subnet manager draait, is uit de bronnen niet bekend: plan UFM of een "
+            f"SM-host voor de fabric van {_nl(ib_nodes)} InfiniBand-eindpunten (HCA-poorten en switches).",
+            "Plan UFM or a subnet-manager host attached to a leaf port, or confirm the switch's management status "
+            "from its datasheet.",
+            "Plan UFM of een subnet-manager-host aan een leafpoort, of bevestig de managementstatus van de switch "
+            "uit het datasheet.",
+            ib_nodes=ib_nodes,
+        )
+    if not managed:
         return _finding(
             FabricCode.SM_REQUIRED,
             Severity.WARNING,
             f"{switch.part_number} is unmanaged and runs no subnet manager; the fabric of {ib_nodes:,} "
-            "InfiniBand nodes will not come up without one.",
+            "InfiniBand endpoints (HCA ports and switches) will not come up without one.",
             f"{switch.part_number} is unmanaged en draait geen subnet manager; de fabric van {_nl(ib_nodes)} "
-            "InfiniBand-nodes komt zonder subnet manager niet op.",
+            "InfiniBand-eindpunten (HCA-poorten en switches) komt zonder subnet manager niet op.",
             "Add UFM or a subnet-manager host attached to a leaf port, or choose the managed switch model.",
             "Voeg UFM of een subnet-manager-host aan een leafpoort toe, of kies het managed switchmodel.",
             ib_nodes=ib_nodes,
@@ -462,10 +558,10 @@ def _subnet_manager_finding(switch: SwitchSpec, ib_nodes: int) -> Finding | None
         return _finding(
             FabricCode.SM_LIMIT,
             Severity.WARNING,
-            f"The fabric has {ib_nodes:,} InfiniBand nodes (HCAs and switches); the embedded subnet manager of "
-            f"the managed switches handles at most {EMBEDDED_SM_MAX_NODES:,}.",
-            f"De fabric telt {_nl(ib_nodes)} InfiniBand-nodes (HCA's en switches); de ingebouwde subnet manager "
-            f"van de managed switches beheert er hooguit {_nl(EMBEDDED_SM_MAX_NODES)}.",
+            f"The fabric has {ib_nodes:,} InfiniBand endpoints (HCA ports and switches); the embedded subnet "
+            f"manager of the managed switches handles at most {EMBEDDED_SM_MAX_NODES:,}.",
+            f"De fabric telt {_nl(ib_nodes)} InfiniBand-eindpunten (HCA-poorten en switches); de ingebouwde subnet "
+            f"manager van de managed switches beheert er hooguit {_nl(EMBEDDED_SM_MAX_NODES)}.",
             "Add UFM appliances (NVIDIA runs them on dedicated servers attached to leaf ports).",
             "Voeg UFM-appliances toe (NVIDIA draait ze op aparte servers aan leafpoorten).",
             ib_nodes=ib_nodes,
@@ -474,11 +570,13 @@ def _subnet_manager_finding(switch: SwitchSpec, ib_nodes: int) -> Finding | None
         FabricCode.SM_EMBEDDED,
         Severity.INFO,
         f"The managed {switch.part_number} switches run an embedded subnet manager, enough for these "
-        f"{ib_nodes:,} InfiniBand nodes (up to {EMBEDDED_SM_MAX_NODES:,}), but without adaptive routing or SHARP.",
+        f"{ib_nodes:,} InfiniBand endpoints (HCA ports and switches; up to {EMBEDDED_SM_MAX_NODES:,}), but without "
+        "adaptive routing or SHARP.",
         f"De managed {switch.part_number}-switches draaien een ingebouwde subnet manager, genoeg voor deze "
-        f"{_nl(ib_nodes)} InfiniBand-nodes (tot {_nl(EMBEDDED_SM_MAX_NODES)}), maar zonder adaptive routing of SHARP.",
-        f"UFM is recommended for AI training fabrics, and required above {EMBEDDED_SM_MAX_NODES:,} nodes.",
-        f"UFM wordt aangeraden voor AI-trainingsfabrics, en is nodig boven {_nl(EMBEDDED_SM_MAX_NODES)} nodes.",
+        f"{_nl(ib_nodes)} InfiniBand-eindpunten (HCA-poorten en switches; tot {_nl(EMBEDDED_SM_MAX_NODES)}), maar "
+        "zonder adaptive routing of SHARP.",
+        f"UFM is recommended for AI training fabrics, and required above {EMBEDDED_SM_MAX_NODES:,} endpoints.",
+        f"UFM wordt aangeraden voor AI-trainingsfabrics, en is nodig boven {_nl(EMBEDDED_SM_MAX_NODES)} eindpunten.",
         ib_nodes=ib_nodes,
     )
 
@@ -493,15 +591,23 @@ def protocol_finding(switch: SwitchSpec, hca: AdapterSpec | None) -> Finding | N
     return _finding(
         FabricCode.PROTOCOL_MISMATCH,
         Severity.ERROR,
-        f"{switch.part_number} is an {sw_p} switch but {hca.part_number} speaks only {hca_p}; the links will not "
-        "come up.",
+        f"{switch.part_number} is {article(sw_p)} {sw_p} switch but {hca.part_number} speaks only {hca_p}; the "
+        "links will not come up.",
         f"{switch.part_number} is een {sw_p}-switch, maar {hca.part_number} spreekt alleen {hca_p}; de "
         "verbindingen komen niet op.",
-        f"Choose a {sw_p} or VPI adapter (such as ConnectX-7), or a {hca_p} switch.",
+        f"Choose {article(sw_p)} {sw_p} or VPI adapter (such as ConnectX-7), or {article(hca_p)} {hca_p} switch.",
         f"Kies een {sw_p}- of VPI-adapter (zoals ConnectX-7), of een {hca_p}-switch.",
         switch_protocol=str(switch.protocol),
         hca_protocol=str(hca.protocol),
     )
+
+
+# InfiniBand generation and switch family per adapter speed (fabric.md sections 3 and 6), for fix texts.
+_IB_SWITCH_FOR_SPEED = {
+    200: ("HDR", "Quantum QM8700"),
+    400: ("NDR", "Quantum-2 QM9700"),
+    800: ("XDR", "Quantum-X800 Q3400"),
+}
 
 
 def speed_finding(switch: SwitchSpec, hca: AdapterSpec | None, split: int) -> Finding | None:
@@ -522,9 +628,17 @@ def speed_finding(switch: SwitchSpec, hca: AdapterSpec | None, split: int) -> Fi
             f"{hca.part_number} loopt op {hca.speed_gbps} Gb/s, maar de poorten van de {switch.part_number} op "
             f"{port} Gb/s; de verbindingen onderhandelen terug naar {common} Gb/s."
         )
+        example = _IB_SWITCH_FOR_SPEED.get(hca.speed_gbps) if switch.protocol == Protocol.INFINIBAND else None
         fix_en, fix_nl = (
-            "Choose a switch of the adapter's generation (NDR adapters: Quantum-2 QM9700).",
-            "Kies een switch van de generatie van de adapter (NDR-adapters: Quantum-2 QM9700).",
+            (
+                f"Choose a switch of the adapter's generation ({example[0]} adapters: {example[1]}).",
+                f"Kies een switch van de generatie van de adapter ({example[0]}-adapters: {example[1]}).",
+            )
+            if example
+            else (
+                f"Choose a switch with {hca.speed_gbps} Gb/s ports.",
+                f"Kies een switch met poorten van {hca.speed_gbps} Gb/s.",
+            )
         )
     else:
         en = (
@@ -608,6 +722,41 @@ def _empty(
     )
 
 
+def _pod_downlinks(switch: SwitchSpec) -> int:
+    """Downlinks of a three-tier spine (half its ports, whole cages): the most leaves one pod can hold."""
+    cage = max(1, switch.logical_ports_per_cage)
+    return switch.logical_ports // 2 // cage * cage
+
+
+def _rails_exceeded_finding(nodes: int, rails: int, switch: SwitchSpec, size: _Size) -> Finding:
+    """Rail-optimized needs one leaf per rail in every SU, and an SU's leaves share their spines: two tiers take
+    at most k leaves in all, a three-tier pod at most k/2 (whole SUs). More rails than a pod holds cannot be
+    wired rail-optimized beyond the SUs two tiers take; say that instead of a meaningless capacity."""
+    k, pod = switch.logical_ports, _pod_downlinks(switch)
+    pn = switch.part_number
+    return _finding(
+        FabricCode.PORTS_EXCEEDED,
+        Severity.ERROR,
+        f"{nodes:,} nodes x {rails} rails cannot be wired rail-optimized on {pn} ({k} ports): every scalable unit "
+        f"of up to {size.nodes_per_unit} nodes has one leaf per rail, so {size.units:,} units need "
+        f"{size.leaves:,} leaves, more than two tiers take ({k}); and a three-tier pod holds whole units under "
+        f"spines with {pod} downlinks, fewer than the {rails} leaves of one unit. Beyond two tiers, rail-optimized "
+        f"{pn} fabrics take at most {pod} rails.",
+        f"{_nl(nodes)} nodes x {rails} rails zijn niet rail-geoptimaliseerd te bekabelen op {pn} ({k} poorten): elke "
+        f"scalable unit van hooguit {size.nodes_per_unit} nodes heeft één leaf per rail, dus {_nl(size.units)} "
+        f"units vragen {_nl(size.leaves)} leaves, meer dan twee lagen aankunnen ({k}); en een pod van drie lagen "
+        f"houdt hele units onder spines met {pod} downlinks, minder dan de {rails} leaves van één unit. Boven "
+        f"twee lagen nemen rail-geoptimaliseerde {pn}-fabrics hooguit {pod} rails.",
+        "Use topology fat-tree (endpoints packed onto leaves by port count), or fewer rails: one compute NIC per "
+        "GPU, usually 8.",
+        "Kies topologie fat-tree (eindpunten op poortaantal over de leaves verdeeld), of minder rails: één "
+        "compute-NIC per GPU, meestal 8.",
+        rails=rails,
+        max_rails=pod,
+        leaves=size.leaves,
+    )
+
+
 def plan_fabric(
     *,
     nodes: int,
@@ -679,23 +828,30 @@ def plan_fabric(
     for split in _split_options(switch, hca_speed):
         size = size_fabric(nodes, rails, k, split, oversubscription, topology, switch.logical_ports_per_cage)
         if not size.tiers:
-            options.append((split, size, None, None, None, 0.0))
+            options.append((split, size, None, None, None, 0.0, ""))
             continue
+        # In-rack rule (README "Rack model"): the node runs are in-rack only when the whole fabric is one
+        # switch and every node fits one rack, so that switch sits in the nodes' rack.
         in_rack = size.tiers == 1 and nodes <= npr
-        distance = (
-            _distance(rack, "in_rack_m", IN_RACK_M) if in_rack else _distance(rack, "node_to_leaf_m", NODE_TO_LEAF_M)
-        )
+        field_name, default = ("in_rack_m", IN_RACK_M) if in_rack else ("node_to_leaf_m", NODE_TO_LEAF_M)
+        distance = _distance(rack, field_name, default)
         a, b = _switch_side(switch, split, switch_label), _hca_side(switch, hca)
         result = select_media(
             catalog, a, b, speed_gbps=min(hca_speed, port_speed // split), distance_m=distance, protocol=protocol
         )
-        options.append((split, size, result, a, b, distance))
+        options.append((split, size, result, a, b, distance, field_name))
         if result.choice is not None:
             break
+    # A split that a cable makes wins; else the split whose cables join the connectors but fall short (so the
+    # finding is BEYOND_REACH with the lengths, not a false NO_CABLE of the split nothing makes); else any sized.
     chosen = next((o for o in options if o[2] is not None and o[2].choice is not None), None)
+    chosen = chosen or next((o for o in options if o[2] is not None and o[2].matched), None)
     chosen = chosen or next((o for o in options if o[1].tiers), options[0])
-    split, size, node_media, a_node, b_node, node_distance = chosen
+    split, size, node_media, a_node, b_node, node_distance, node_field = chosen
 
+    if not size.tiers and topology == "rail-optimized" and rails > _pod_downlinks(switch):
+        findings.append(_rails_exceeded_finding(nodes, rails, switch, size))
+        return _empty(*common, findings, logical_ports=k, split=split)
     if not size.tiers:
         endpoints = nodes * rails
         findings.append(
@@ -729,10 +885,19 @@ def plan_fabric(
     link_plans: list[LinkPlan] = []
 
     def add_class(
-        name: str, links: int, lspeed: int, distance: float, result: MediaResult, a: Side, b: Side, a_groups, b_groups
+        name: str,
+        links: int,
+        lspeed: int,
+        distance: float,
+        result: MediaResult,
+        a: Side,
+        b: Side,
+        a_groups,
+        b_groups,
+        field_name: str,
     ) -> None:
         if result.choice is None:
-            findings.append(_media_finding(name, result, a, b, lspeed, distance))
+            findings.append(_media_finding(name, result, a, b, lspeed, distance, field_name))
             link_plans.append(LinkPlan(name, links, lspeed, distance, None, None, None, (), a.links_per_plug))
             return
         choice = result.choice
@@ -741,7 +906,9 @@ def plan_fabric(
             LinkPlan(name, links, lspeed, distance, choice.kind, choice.length_m, choice.label, parts, a.links_per_plug)
         )
 
-    add_class(NODE_LEAF, node_links, speed, node_distance, node_media, a_node, b_node, size.node_groups, None)
+    add_class(
+        NODE_LEAF, node_links, speed, node_distance, node_media, a_node, b_node, size.node_groups, None, node_field
+    )
     if size.tiers >= 2:
         up_side = _switch_side(switch, 1, switch_label)
         d_ls = _distance(rack, "leaf_to_spine_m", LEAF_TO_SPINE_M)
@@ -758,6 +925,7 @@ def plan_fabric(
             up_side,
             ((size.leaves, size.up),),
             size.spine_groups,
+            "leaf_to_spine_m",
         )
     if size.tiers == 3:
         d_sc = _distance(rack, "spine_to_core_m", SPINE_TO_CORE_M)
@@ -774,6 +942,7 @@ def plan_fabric(
             up_side,
             ((size.spines, size.spine_up),),
             ((size.cores, size.pods * size.mc),),
+            "spine_to_core_m",
         )
 
     # Ports per tier (logical ports; a split port counts once).

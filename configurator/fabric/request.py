@@ -174,5 +174,27 @@ def resolve_parts(
 
 
 def resolve(req: FabricRequestIn, catalog: CatalogView) -> tuple[SwitchSpec, AdapterSpec | None]:
-    """The request's switch and HCA as catalogue specs."""
-    return resolve_parts(catalog, req.switch, req.hca)
+    """The request's switch and HCA as catalogue specs. Rails a rail-optimized fabric of that switch can never
+    wire are bad input, naming ``rails`` (see ``rails_beyond_radix``)."""
+    switch, hca = resolve_parts(catalog, req.switch, req.hca)
+    message = rails_beyond_radix(req.nodes, req.rails, switch, req.topology)
+    if message:
+        raise DesignInputError({"rails": message})
+    return switch, hca
+
+
+def rails_beyond_radix(nodes: int, rails: int, switch: SwitchSpec, topology: str) -> str | None:
+    """Rail-optimized puts one leaf per rail in every scalable unit, and every leaf needs a link to every spine,
+    so one spine layer of k-port switches takes at most k leaves: more than k rails (k = the switch's logical
+    ports, 64 on a QM9700) cannot be wired rail-optimized at all, unless every endpoint fits on one switch
+    (k x max_split ports). Such a rail count is not a design but a typo; fewer rails that still do not fit
+    (between k/2 and k, beyond one SU) are explained by the planner's FABRIC_PORTS_EXCEEDED finding."""
+    k = switch.logical_ports
+    if topology != "rail-optimized" or k <= 0 or rails <= k or nodes * rails <= k * max(1, switch.max_split):
+        return None
+    return (
+        f"{rails} rails is more than a rail-optimized fabric of {switch.part_number} can wire: every scalable "
+        f"unit has one leaf per rail and every leaf needs a link to every spine, so {k}-port switches take at "
+        f"most {k} rails (and {nodes} x {rails} endpoints do not fit on one switch); use at most {k} rails (one "
+        "compute NIC per GPU, usually 8) or topology fat-tree"
+    )

@@ -39,6 +39,7 @@ class Code(StrEnum):
     # GPUs and NVLink
     GPU_NOT_ACCEPTED = "GPU_NOT_ACCEPTED"
     GPU_COMPATIBILITY_UNKNOWN = "GPU_COMPATIBILITY_UNKNOWN"
+    GPU_COMPATIBILITY_UNVERIFIED = "GPU_COMPATIBILITY_UNVERIFIED"
     GPU_MIXED_MODELS = "GPU_MIXED_MODELS"
     GPU_TOO_MANY = "GPU_TOO_MANY"
     GPU_NONE = "GPU_NONE"
@@ -223,8 +224,12 @@ RULES: dict[Code, RuleInfo] = {
         E,
         "GPU not supported by this server",
         "GPU niet ondersteund door deze server",
-        "The server does not take this GPU board or card.",
-        "De server ondersteunt dit GPU-board of deze GPU-kaart niet.",
+        "The server does not take this GPU: its GPU list is definitive (an HGX server, whose sources name the "
+        "baseboard it takes) and does not name it, or an HGX baseboard is put in a PCIe GPU server, which has "
+        "slots for GPU cards and no baseboard socket.",
+        "De server ondersteunt deze GPU niet: de GPU-lijst is definitief (een HGX-server, waarvan de bronnen het "
+        "baseboard noemen) en noemt hem niet, of een HGX-baseboard staat in een PCIe-GPU-server, die slots voor "
+        "GPU-kaarten heeft en geen baseboard-aansluiting.",
         "hardware.md §1a (GPU column)",
     ),
     Code.GPU_COMPATIBILITY_UNKNOWN: _r(
@@ -234,6 +239,18 @@ RULES: dict[Code, RuleInfo] = {
         "No sourced list of GPUs exists for this server; check the datasheet.",
         "Voor deze server is geen gedocumenteerde lijst van GPU's bekend; controleer de datasheet.",
         "hardware.md §5",
+    ),
+    Code.GPU_COMPATIBILITY_UNVERIFIED: _r(
+        W,
+        "GPU not on the server's partial GPU list",
+        "GPU niet op de onvolledige GPU-lijst van de server",
+        "For PCIe GPU servers the sources name only some of the GPUs the server takes (SYS-421GE-TNRT3: H100, "
+        "L40S, A100, RTX 6000 Ada). A GPU the list does not name may still fit, but is unverified: confirm it with "
+        "Supermicro before quoting.",
+        "Voor PCIe-GPU-servers noemen de bronnen maar een deel van de GPU's die de server neemt (SYS-421GE-TNRT3: "
+        "H100, L40S, A100, RTX 6000 Ada). Een GPU die de lijst niet noemt, kan toch passen, maar is niet "
+        "gecontroleerd: laat Supermicro het bevestigen voordat je offreert.",
+        "hardware.md §1a (GPU column: partial lists for PCIe GPU servers)",
     ),
     Code.GPU_MIXED_MODELS: _r(
         E,

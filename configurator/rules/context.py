@@ -13,7 +13,7 @@ from .catalogue import Code, finding
 from .design import ComponentIn, NodeGroupIn
 from .findings import Finding
 from .parse import component_misuse, describe_misuse
-from .specs import AdapterSpec, BridgeSpec, CatalogView, GpuSpec, PartSpec, Role, ServerSpec
+from .specs import AdapterSpec, BridgeSpec, CatalogView, GpuSpec, MediaSpec, PartSpec, Role, ServerSpec, SwitchSpec
 
 # Role inference, used when a component gives no role (documented in README.md):
 #   * on a server with integrated compute NICs, a slotted adapter is storage (the compute NICs are built in);
@@ -48,6 +48,7 @@ class GroupContext:
     adapters: list[Part] = field(default_factory=list)
     bridges: list[Part] = field(default_factory=list)
     others: list[Part] = field(default_factory=list)
+    catalog: CatalogView | None = None  # the whole view, for rules that suggest an alternative part
 
     @property
     def path(self) -> str:
@@ -101,19 +102,26 @@ def resolve_group(index: int, group: NodeGroupIn, catalog: CatalogView, findings
         findings.append(_unknown(f"{path}.server", group.server, "server"))
     elif not isinstance(server_spec, ServerSpec):
         why = describe_misuse(server_spec, "a server")
-        findings.append(_misplaced(f"{path}.server", server_spec, why, why_nl=f"{group.server!r} is geen server"))
+        findings.append(
+            _misplaced(
+                f"{path}.server",
+                server_spec,
+                why,
+                why_nl=f"{group.server!r} is geen server: het is een {_cat_nl(server_spec)}",
+            )
+        )
     else:
         server = server_spec
-    ctx = GroupContext(index=index, group=group, server=server)
+    ctx = GroupContext(index=index, group=group, server=server, catalog=catalog)
     for j, comp in enumerate(group.components):
         cpath = f"{path}.components[{j}]"
         spec = catalog.get(comp.part)
         if spec is None:
             findings.append(_unknown(cpath, comp.part, "component"))
             continue
-        why = component_misuse(spec)
+        why = component_misuse(spec, index)
         if why is not None:
-            findings.append(_misplaced(cpath, spec, why, why_nl=f"{comp.part!r} hoort niet als component in een node"))
+            findings.append(_misplaced(cpath, spec, why, why_nl=_component_misuse_nl(spec, comp.part, index)))
             continue
         if isinstance(spec, GpuSpec):
             ctx.gpus.append(Part(j, cpath, comp, spec, role="gpu"))
@@ -125,6 +133,18 @@ def resolve_group(index: int, group: NodeGroupIn, catalog: CatalogView, findings
         else:
             ctx.others.append(Part(j, cpath, comp, spec))
     return ctx
+
+
+def _component_misuse_nl(spec: PartSpec, pn: str, index: int) -> str:
+    """The Dutch of parse.component_misuse: what the part is and where it belongs instead."""
+    why = f"{pn!r} is een {_cat_nl(spec)}, geen node-component"
+    if isinstance(spec, ServerSpec):
+        return f"{why}; een server hoort in node_groups[{index}].server"
+    if isinstance(spec, SwitchSpec):
+        return f"{why}; een switch hoort in fabric.switch"
+    if isinstance(spec, MediaSpec):
+        return f"{why}; kabels en optiek komen uit het fabricplan"
+    return why
 
 
 def _unknown(subject: str, pn: str, what: str) -> Finding:
@@ -156,11 +176,15 @@ CATEGORY_NL = {
 }
 
 
+def _cat_nl(spec: PartSpec) -> str:
+    return CATEGORY_NL.get(str(spec.category), str(spec.category))
+
+
 def _misplaced(subject: str, spec: PartSpec, why: str, *, why_nl: str) -> Finding:
     return finding(
         Code.PART_WRONG_CATEGORY,
         subject,
-        fmt.text(f"{why}.", f"{why_nl}: het is een {CATEGORY_NL.get(str(spec.category), str(spec.category))}."),
+        fmt.text(f"{why}.", f"{why_nl}."),
         fmt.text("Move the part to the field it belongs in.", "Zet het onderdeel in het veld waar het thuishoort."),
         part=spec.part_number,
         category=str(spec.category),

@@ -27,14 +27,43 @@ def gpu_findings(ctx: GroupContext) -> list[Finding]:
     return out
 
 
+def is_pcie_gpu_server(server) -> bool:
+    """A server built for PCIe GPU cards (a card maximum or GPU card slots), which has no HGX baseboard socket."""
+    return server.max_gpu_cards is not None or any(s.for_gpu for s in server.slots)
+
+
+def gpu_acceptance(server, gpu) -> str:
+    """Whether ``server`` takes ``gpu``, by the catalogue's data alone (the rule below explains each answer):
+    "accepted", "rejected" (a board in a PCIe server, or missing from a complete list), "unverified" (missing from
+    a partial list) or "unknown" (no sourced list). The wizard greys out only "rejected" choices."""
+    if gpu.is_board and is_pcie_gpu_server(server):
+        return "rejected"
+    if not server.accepts:
+        return "unknown"
+    if gpu.part_number in server.accepts:
+        return "accepted"
+    return "rejected" if server.accepts_complete else "unverified"
+
+
 def not_accepted(ctx: GroupContext) -> list[Finding]:
-    """Rule: the server must take the GPU board or card (ServerSpec.accepts). An empty list means no sourced
-    list: say it is unknown. Source: hardware.md §1a (SYS-821GE-TNHR: HGX H100 or HGX H200 8-GPU)."""
+    """Rule: the server must take the GPU board or card (ServerSpec.accepts).
+
+    * An HGX baseboard needs an HGX server: in a PCIe GPU server it is an error whatever the list says.
+    * ``accepts_complete`` (the sources name the baseboard socket, as for the HGX servers): a GPU not in the
+      list is an error.
+    * An incomplete list (PCIe GPU servers: the GPUs the sources happen to name) that does not name the GPU:
+      a warning to verify it with Supermicro, not an error.
+    * An empty list means no sourced list at all: say it is unknown.
+    Source: hardware.md §1a (SYS-821GE-TNHR: HGX H100 or HGX H200 8-GPU; SYS-421GE-TNRT3: "H100, L40S, A100,
+    RTX 6000 Ada" listed; AS-4125GS-TNRT: no model named)."""
     server = ctx.server
     out = []
     for p in ctx.gpus:
         pn = p.spec.part_number
-        if not server.accepts:
+        verdict = gpu_acceptance(server, p.spec)
+        if verdict == "rejected" and p.spec.is_board and is_pcie_gpu_server(server):
+            out.append(_board_in_pcie_server(server, p))
+        elif verdict == "unknown":
             out.append(
                 finding(
                     Code.GPU_COMPATIBILITY_UNKNOWN,
@@ -50,7 +79,9 @@ def not_accepted(ctx: GroupContext) -> list[Finding]:
                     ),
                 )
             )
-        elif pn not in server.accepts:
+        elif verdict == "accepted":
+            continue
+        elif verdict == "rejected":
             takes = ", ".join(sorted(server.accepts))
             out.append(
                 finding(
@@ -61,14 +92,67 @@ def not_accepted(ctx: GroupContext) -> list[Finding]:
                         f"{server.part_number} ondersteunt {pn} niet; wel {takes}.",
                     ),
                     fmt.text(
-                        f"Choose one of {takes}, or a server built for {pn}.",
-                        f"Kies een van {takes}, of een server die voor {pn} gebouwd is.",
+                        f"Choose {fmt.plural(len(server.accepts), '', 'one of ')}{takes}, or a server built for {pn}.",
+                        f"Kies {fmt.plural(len(server.accepts), '', 'een van ')}{takes}, of een server die voor "
+                        f"{pn} gebouwd is.",
+                    ),
+                    gpu=pn,
+                    accepts=sorted(server.accepts),
+                )
+            )
+        else:
+            takes = ", ".join(sorted(server.accepts))
+            out.append(
+                finding(
+                    Code.GPU_COMPATIBILITY_UNVERIFIED,
+                    p.path,
+                    fmt.text(
+                        f"The GPU list we have for {server.part_number} is partial: it names {takes}, not {pn}. "
+                        f"{pn} may well be supported, but we cannot verify it.",
+                        f"Onze GPU-lijst voor {server.part_number} is onvolledig: die noemt {takes}, niet {pn}. "
+                        f"{pn} wordt misschien wel ondersteund, maar we kunnen het niet controleren.",
+                    ),
+                    fmt.text(
+                        f"Verify with Supermicro that {server.part_number} supports {pn} before quoting, or choose "
+                        f"{fmt.plural(len(server.accepts), '', 'one of ')}{takes}.",
+                        f"Laat Supermicro bevestigen dat {server.part_number} {pn} ondersteunt voordat je offreert, "
+                        f"of kies {fmt.plural(len(server.accepts), '', 'een van ')}{takes}.",
                     ),
                     gpu=pn,
                     accepts=sorted(server.accepts),
                 )
             )
     return out
+
+
+def _board_in_pcie_server(server, p) -> Finding:
+    """An HGX baseboard needs a server with a baseboard socket; a PCIe GPU server has GPU card slots only."""
+    pn = p.spec.part_number
+    cards = ", ".join(sorted(server.accepts))
+    if cards:
+        fix = fmt.text(
+            f"Choose an HGX server for {pn}, or PCIe GPU cards for {server.part_number} (for example {cards}).",
+            f"Kies een HGX-server voor {pn}, of PCIe-GPU-kaarten voor {server.part_number} (bijvoorbeeld {cards}).",
+        )
+    else:
+        fix = fmt.text(
+            f"Choose an HGX server for {pn}, or PCIe GPU cards for {server.part_number}.",
+            f"Kies een HGX-server voor {pn}, of PCIe-GPU-kaarten voor {server.part_number}.",
+        )
+    return finding(
+        Code.GPU_NOT_ACCEPTED,
+        p.path,
+        fmt.text(
+            f"{pn} is an HGX baseboard, which needs an HGX server; {server.part_number} is a PCIe GPU server with "
+            f"slots for GPU cards and no baseboard socket.",
+            f"{pn} is een HGX-baseboard en heeft een HGX-server nodig; {server.part_number} is een PCIe-GPU-server "
+            f"met slots voor GPU-kaarten en zonder baseboard-aansluiting.",
+        ),
+        fix,
+        gpu=pn,
+        accepts=sorted(server.accepts),
+        reason="form_factor",
+    )
 
 
 def mixed_models(ctx: GroupContext) -> list[Finding]:

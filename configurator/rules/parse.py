@@ -313,16 +313,20 @@ def describe_misuse(spec: PartSpec, expected: str) -> str:
     return f"{spec.part_number!r} is {_kind(spec)}, not {expected}"
 
 
-def component_misuse(spec: PartSpec) -> str | None:
-    """Why this part cannot be a node component, or None if it can.
+def component_misuse(spec: PartSpec, group_index: int | None = None) -> str | None:
+    """Why this part cannot be a node component, or None if it can, and where it belongs instead.
 
-    Components are GPUs, adapters, NVLink bridges and other in-node parts. Servers and switches are not; cables
-    and optics are chosen by the fabric plan, not listed per node.
+    Components are GPUs, adapters, NVLink bridges and other in-node parts. A server belongs in the node group's
+    ``server`` field, a switch in ``fabric.switch``; cables and optics are chosen by the fabric plan, not listed
+    per node.
     """
     if isinstance(spec, (GpuSpec, AdapterSpec, BridgeSpec)):
         return None
-    if isinstance(spec, (ServerSpec, SwitchSpec)):
-        return f"{describe_misuse(spec, 'a node component')}; list it as a node group's server or as fabric.switch"
+    if isinstance(spec, ServerSpec):
+        where = f"node_groups[{group_index}].server" if group_index is not None else "a node group's server"
+        return f"{describe_misuse(spec, 'a node component')}; a server belongs in {where}"
+    if isinstance(spec, SwitchSpec):
+        return f"{describe_misuse(spec, 'a node component')}; a switch belongs in fabric.switch"
     if isinstance(spec, MediaSpec):
         return f"{describe_misuse(spec, 'a node component')}; cables and optics come from the fabric plan"
     return None
@@ -347,7 +351,7 @@ def check_references(design: DesignIn, catalog: CatalogView) -> None:
             spec = catalog.get(comp.part)
             if spec is None:
                 errors[path] = unknown(comp.part)
-            elif (why := component_misuse(spec)) is not None:
+            elif (why := component_misuse(spec, i)) is not None:
                 errors[path] = why
     if design.fabric is not None:
         spec = catalog.get(design.fabric.switch)

@@ -164,7 +164,7 @@ def place_group(ctx: GroupContext, findings: list[Finding]) -> Placement:
             continue
         cards.append(part)
     for part in ctx.gpu_cards:
-        if server.accepts and part.spec.part_number not in server.accepts:
+        if server.accepts_complete and part.spec.part_number not in server.accepts:  # GPU_NOT_ACCEPTED says it
             placement.unplaced.append(_unplaced(part, part.quantity, "GPU not supported by this server"))
             continue
         cards.append(part)
@@ -213,7 +213,7 @@ def place_group(ctx: GroupContext, findings: list[Finding]) -> Placement:
     if server.max_gpu_cards is not None and n_gpu_cards > server.max_gpu_cards:
         overflow = [(p, n) for p, n in overflow if not isinstance(p.spec, GpuSpec)]  # GPU_TOO_MANY says it
     if overflow:
-        findings.append(_no_free_slot(ctx, server, cards, overflow))
+        findings.append(_no_free_slot(ctx, server, cards, overflow, slots))
     findings.extend(_form_unknown(ctx, slots))
     findings.extend(_not_gpu_local(ctx, slots))
     findings.extend(_link_findings(ctx, slots))
@@ -396,10 +396,10 @@ def slot_summary(server: ServerSpec) -> tuple[str, str]:
         groups[key] = groups.get(key, 0) + 1
     en, nl = [], []
     for (form, gen, lanes, for_gpu), n in groups.items():
-        gpu_en = " GPU" if for_gpu else ""
+        gpu_en = "GPU " if for_gpu else ""
         gpu_nl = "GPU-" if for_gpu else ""
-        en.append(f"{n} {FORM_EN[form]} {fmt.pcie_en(gen, lanes)}{gpu_en} {fmt.plural(n, 'slot', 'slots')}")
-        nl.append(f"{n} {FORM_NL[form]} {fmt.pcie_nl(gen, lanes)}-{gpu_nl}{fmt.plural(n, 'slot', 'slots')}")
+        en.append(f"{n} {FORM_EN[form]} {fmt.pcie_en(gen, lanes, gpu_en + fmt.plural(n, 'slot', 'slots'))}")
+        nl.append(f"{n} {FORM_NL[form]} {fmt.pcie_nl(gen, lanes, gpu_nl + fmt.plural(n, 'slot', 'slots'))}")
     if not en:
         return "no expansion slots", "geen uitbreidingsslots"
     join_en = ", ".join(en[:-1]) + (" and " if len(en) > 1 else "") + en[-1]
@@ -411,11 +411,86 @@ def _count_word(n: int) -> tuple[str, str]:
     return ("one", "één") if n == 1 else (str(n), str(n))
 
 
+# Short slot words for "the 8 full-height slots it fits"; OCP 3.0 positions are bays.
+SHORT_EN = {SlotForm.LP: "low-profile", SlotForm.FHHL: "full-height", SlotForm.FHFL: "full-height"}
+SHORT_NL = {SlotForm.LP: "low-profile", SlotForm.FHHL: "full-height", SlotForm.FHFL: "full-height"}
+
+
+def _slot_words(form: SlotForm | None, n: int) -> tuple[str, str]:
+    """'8 full-height slots' / '8 full-height slots'; 'OCP 3.0 bay' / 'OCP 3.0-bay'."""
+    if form == SlotForm.OCP3:
+        return f"OCP 3.0 {fmt.plural(n, 'bay', 'bays')}", f"OCP 3.0-{fmt.plural(n, 'bay', 'bays')}"
+    en = SHORT_EN.get(form, FORM_EN[form])
+    nl = SHORT_NL.get(form, FORM_NL[form])
+    return f"{en} {fmt.plural(n, 'slot', 'slots')}", f"{nl} {fmt.plural(n, 'slot', 'slots')}"
+
+
+def _nl_compound(adjective: str, noun: str) -> str:
+    """Dutch joins 'OCP 3.0' and 'kaarten' with a hyphen, but not after a bracket: 'half-height (HHHL) kaarten'."""
+    return f"{adjective}-{noun}" if adjective[-1:].isalnum() else f"{adjective} {noun}"
+
+
+def _cards_for(form: SlotForm | None) -> tuple[str, str]:
+    """The card forms a slot form takes, from specs.CARD_FITS: 'OCP 3.0', 'half-height (HHHL)'."""
+    forms = [c for c in CardForm if form in CARD_FITS[c]]
+    return " or ".join(CARD_EN[c] for c in forms), " of ".join(CARD_NL[c] for c in forms)
+
+
+def _holders(part: Part, fit: list[SlotState]) -> tuple[str, str, bool]:
+    """Who holds the slots a card fits: 'the 8 L40S GPU cards', 'the other 8' (its own units). Also whether
+    GPU cards are among them."""
+    counts: dict[str, list] = {}
+    for s in fit:
+        if s.part is not None:
+            counts.setdefault(s.part.path, [s.part, 0])[1] += 1
+    en, nl, gpus = [], [], False
+    for holder, k in counts.values():
+        pn = holder.spec.part_number
+        if holder is part:
+            en.append(f"the other {k}")
+            nl.append(f"de andere {k}")
+        elif isinstance(holder.spec, GpuSpec):
+            gpus = True
+            en.append(f"the {k} {pn} GPU {fmt.plural(k, 'card', 'cards')}")
+            nl.append(f"de {k} {pn}-GPU-{fmt.plural(k, 'kaart', 'kaarten')}")
+        else:
+            en.append(f"{k} {pn} {fmt.plural(k, 'adapter', 'adapters')}")
+            nl.append(f"{k} {pn}-{fmt.plural(k, 'adapter', 'adapters')}")
+    if not en:
+        return "other cards", "andere kaarten", False
+    join_en = ", ".join(en[:-1]) + (" and " if len(en) > 1 else "") + en[-1]
+    join_nl = ", ".join(nl[:-1]) + (" en " if len(nl) > 1 else "") + nl[-1]
+    return join_en, join_nl, gpus
+
+
+def _alternatives(ctx: GroupContext, spec: AdapterSpec, forms: set[SlotForm | None]) -> list[str]:
+    """Catalogue adapters of the same family line, protocol, ports and speed whose form fits one of ``forms``:
+    ConnectX-7 (HHHL) -> ConnectX-7 OCP (OCP 3.0) for a free OCP bay. Data only, no product names in code."""
+    if ctx.catalog is None or not spec.family:
+        return []
+    out = []
+    for a in ctx.catalog.of_type(AdapterSpec):
+        if a.part_number == spec.part_number or a.form is None or a.lifecycle == "eol":
+            continue
+        related = a.family.startswith(spec.family) or spec.family.startswith(a.family)
+        same = (a.protocol, a.ports, a.speed_gbps) == (spec.protocol, spec.ports, spec.speed_gbps)
+        if related and same and any(fits(a.form, f) for f in forms):
+            out.append(a.part_number)
+    return sorted(out)
+
+
 def _no_free_slot(
-    ctx: GroupContext, server: ServerSpec, cards: list[Part], overflow: list[tuple[Part, int]]
+    ctx: GroupContext,
+    server: ServerSpec,
+    cards: list[Part],
+    overflow: list[tuple[Part, int]],
+    slots: list[SlotState],
 ) -> Finding:
     """Rule: every card needs a free slot it physically fits (specs.CARD_FITS: a full-height card does not fit a
-    low-profile slot; an OCP card only an OCP bay). Source: PCI-SIG CEM / OCP 3.0; slot lists hardware.md §1b."""
+    low-profile slot; an OCP card only an OCP bay). When there are slots enough but not of the right kind, say
+    which slots the card fits and what holds them, which free slots it does not fit and why, and suggest a
+    catalogue adapter of the same line that fits the free slots. Source: PCI-SIG CEM / OCP 3.0; slot lists
+    hardware.md §1b."""
     summary_en, summary_nl = slot_summary(server)
     usable = sum(1 for s in server.slots if s.form != SlotForm.INTEGRATED)
     total = sum(p.quantity for p in cards)
@@ -433,38 +508,17 @@ def _no_free_slot(
         noun_one_nl = "adapter" if all_adapters else "kaart"
         fix_nl = f"Verwijder {w_nl} {noun_one_nl if one else noun_nl}, of kies een server met meer slots."
     else:
-        usable_slots = [x for x in server.slots if x.form != SlotForm.INTEGRATED]
-        sent_en, sent_nl = [], []
+        sent_en, sent_nl, fix_en_parts, fix_nl_parts = [], [], [], []
         for p, n in overflow:
-            form = _card_form(p)
-            fit_n = sum(1 for x in usable_slots if fits(form, x.form) is not False)
-            article = "an" if CARD_EN[form][0] in "aeiouOU" else "a"
-            if fit_n == 0:
-                sent_en.append(f"{p.spec.part_number} is {article} {CARD_EN[form]} card and none of them takes it.")
-                sent_nl.append(f"{p.spec.part_number} is een {CARD_NL[form]} kaart en past in geen daarvan.")
-                continue
-            sent_en.append(
-                f"{p.spec.part_number} is {article} {CARD_EN[form]} card that fits only {fit_n} of them, "
-                f"so {n} of the {p.quantity} {fmt.plural(n, 'has', 'have')} no slot."
-            )
-            sent_nl.append(
-                f"{p.spec.part_number} is een {CARD_NL[form]} kaart die maar in {fit_n} daarvan past, dus "
-                f"{n} van de {p.quantity} {fmt.plural(n, 'heeft', 'hebben')} geen slot."
-            )
+            en, nl, fx_en, fx_nl = _why_no_slot(ctx, p, n, slots)
+            sent_en.append(en)
+            sent_nl.append(nl)
+            fix_en_parts += [f for f in fx_en if f not in fix_en_parts]
+            fix_nl_parts += [f for f in fx_nl if f not in fix_nl_parts]
         msg_en = f"{server.part_number} has {summary_en}. " + " ".join(sent_en)
         msg_nl = f"{server.part_number} heeft {summary_nl}. " + " ".join(sent_nl)
-        if any(_card_form(p) == CardForm.OCP3 for p, _ in overflow):
-            fix_en = "Choose the PCIe (HHHL) version of the card, or a server with an OCP 3.0 bay."
-            fix_nl = "Kies de PCIe-uitvoering (HHHL) van de kaart, of een server met een OCP 3.0-bay."
-        else:
-            fix_en = (
-                "Choose the low-profile (HHHL) version of the card, fewer full-height cards, or a server with "
-                "more full-height slots."
-            )
-            fix_nl = (
-                "Kies de low-profile (HHHL) uitvoering van de kaart, minder full-height kaarten, of een server "
-                "met meer full-height slots."
-            )
+        fix_en = _or_list(fix_en_parts, "or") + "."
+        fix_nl = _or_list(fix_nl_parts, "of") + "."
     if not server.slots_complete:
         msg_en += (
             " Our slot list for this chassis may be incomplete, so other positions are unverified; "
@@ -483,6 +537,106 @@ def _no_free_slot(
         cards=total,
         unplaced=excess,
     )
+
+
+def _or_list(items: list[str], word: str) -> str:
+    text = ", ".join(items[:-1]) + (f", {word} " if len(items) > 2 else f" {word} " if len(items) == 2 else "")
+    text += items[-1]
+    return text[0].upper() + text[1:]
+
+
+def _why_no_slot(ctx: GroupContext, p: Part, n: int, slots: list[SlotState]) -> tuple[str, str, list[str], list[str]]:
+    """One card's reason for having no slot, in both languages, with the fixes that apply to it."""
+    form = _card_form(p)
+    pn = p.spec.part_number
+    card_en, card_nl = CARD_EN[form], CARD_NL[form]
+    usable = [s for s in slots if s.usable]
+    fit = [s for s in usable if fits(form, s.spec.form) is not False]
+    free_unfit = [s for s in usable if s.part is None and fits(form, s.spec.form) is False]
+    if p.quantity == 1:
+        tail_en, tail_nl = "so it has no slot", "dus heeft hij geen slot"
+    elif n == p.quantity:
+        tail_en, tail_nl = f"so none of the {n} has a slot", f"dus geen van de {n} heeft een slot"
+    else:
+        tail_en = f"so {n} of the {p.quantity} {fmt.plural(n, 'has', 'have')} no slot"
+        tail_nl = f"dus {n} van de {p.quantity} {fmt.plural(n, 'heeft', 'hebben')} geen slot"
+    if not fit:
+        en = f"{pn} is {fmt.a_en(card_en)} {card_en} card and none of them takes it."
+        nl = f"{pn} is een {card_nl} kaart en past in geen daarvan."
+        free_forms = {s.spec.form for s in usable if s.part is None}
+        alts = _alternatives(ctx, p.spec, free_forms) if isinstance(p.spec, AdapterSpec) else []
+        also_en = f" ({', '.join(alts)})" if alts else ""
+        if form == CardForm.OCP3:
+            return (
+                en,
+                nl,
+                [f"choose the PCIe (HHHL) version of the card{also_en}", "a server with an OCP 3.0 bay"],
+                [f"kies de PCIe-uitvoering (HHHL) van de kaart{also_en}", "een server met een OCP 3.0-bay"],
+            )
+        return (
+            en,
+            nl,
+            [f"choose a card that fits these slots{also_en}", "another server"],
+            [f"kies een kaart die in deze slots past{also_en}", "een andere server"],
+        )
+    fit_forms = {s.spec.form for s in fit}
+    one_form = next(iter(fit_forms)) if len(fit_forms) == 1 else None
+    words_en, words_nl = (
+        _slot_words(one_form, len(fit))
+        if one_form is not None
+        else (
+            fmt.plural(len(fit), "slot", "slots"),
+            fmt.plural(len(fit), "slot", "slots"),
+        )
+    )
+    holders_en, holders_nl, gpus = _holders(p, fit)
+    if len(fit) == 1:
+        enige = "de enige" if one_form == SlotForm.OCP3 else "het enige"
+        the_en, the_nl = f"the one {words_en} it fits is", f"{enige} {words_nl} waar hij in past, is"
+    else:
+        the_en, the_nl = f"the {len(fit)} {words_en} it fits are", f"de {len(fit)} {words_nl} waar hij in past, zijn"
+    en = f"{pn} is {fmt.a_en(card_en)} {card_en} card: {the_en} taken by {holders_en}"
+    nl = f"{pn} is een {card_nl} kaart: {the_nl} bezet door {holders_nl}"
+    fix_en, fix_nl = [], []
+    by_form: dict[SlotForm | None, list[str]] = {}
+    for s in free_unfit:
+        by_form.setdefault(s.spec.form, []).append(s.spec.name)
+    for slot_form, names in by_form.items():
+        k = len(names)
+        w_en, w_nl = _slot_words(slot_form, k)
+        takes_en, takes_nl = _cards_for(slot_form)
+        en += f", and the free {w_en} {', '.join(names)} {fmt.plural(k, 'takes', 'take')} only {takes_en} cards"
+        art_nl = "het vrije" if k == 1 and slot_form != SlotForm.OCP3 else "de vrije"
+        nl += (
+            f", en {art_nl} {w_nl} {', '.join(names)} {fmt.plural(k, 'neemt', 'nemen')} alleen "
+            f"{_nl_compound(takes_nl, 'kaarten')}"
+        )
+        if isinstance(p.spec, AdapterSpec):
+            alts = _alternatives(ctx, p.spec, {slot_form})
+            where_en = f"the free {w_en} {', '.join(names)}"
+            where_nl = f"{art_nl} {w_nl} {', '.join(names)}"
+            if alts:
+                fix_en.append(
+                    f"use {fmt.a_en(takes_en)} {takes_en} {p.spec.family} adapter ({', '.join(alts)}) in {where_en}"
+                )
+                fix_nl.append(f"gebruik een {takes_nl} {p.spec.family}-adapter ({', '.join(alts)}) in {where_nl}")
+            else:
+                fix_en.append(f"use {fmt.a_en(takes_en)} {takes_en} adapter in {where_en}")
+                fix_nl.append(f"gebruik een {_nl_compound(takes_nl, 'adapter')} in {where_nl}")
+    en += f", {tail_en}."
+    nl += f", {tail_nl}."
+    if gpus:
+        fix_en.append("use fewer GPU cards")
+        fix_nl.append("gebruik minder GPU-kaarten")
+    elif one_form is not None:
+        short_en, short_nl = _slot_words(one_form, 2)
+        fix_en.append(f"use fewer cards that need {short_en}")
+        fix_nl.append(f"gebruik minder kaarten die {short_nl} nodig hebben")
+    if one_form is not None:
+        more_en, more_nl = _slot_words(one_form, 2)
+        fix_en.append(f"choose a server with more {more_en}")
+        fix_nl.append(f"kies een server met meer {more_nl}")
+    return en, nl, fix_en, fix_nl
 
 
 def _form_unknown(ctx: GroupContext, slots: list[SlotState]) -> list[Finding]:
@@ -604,18 +758,19 @@ def _link_unknown(part: Part, slot: SlotState) -> Finding:
         need_en, need_nl = f" (it needs {n_en} GB/s per direction)", f" (hij vraagt {n_nl} GB/s per richting)"
     else:
         need_en = need_nl = ""
+    slot_en = fmt.pcie_en(slot.spec.pcie_gen, slot.spec.lanes, "slot")
+    card_en = fmt.pcie_en(spec.host_pcie_gen, spec.host_lanes, "card")
     return finding(
         Code.PCIE_LINK_UNKNOWN,
         part.path,
         fmt.text(
-            f"The PCIe link of {spec.part_number} in {slot.spec.name} is unknown: slot "
-            f"{fmt.pcie_en(slot.spec.pcie_gen, slot.spec.lanes)}, card "
-            f"{fmt.pcie_en(spec.host_pcie_gen, spec.host_lanes)}. We cannot confirm it runs at full "
-            f"speed{need_en}.",
-            f"De PCIe-link van {spec.part_number} in {slot.spec.name} is onbekend: slot "
-            f"{fmt.pcie_nl(slot.spec.pcie_gen, slot.spec.lanes)}, kaart "
-            f"{fmt.pcie_nl(spec.host_pcie_gen, spec.host_lanes)}. We kunnen niet bevestigen dat hij op volle "
-            f"snelheid draait{need_nl}.",
+            f"The PCIe link of {spec.part_number} in {slot.spec.name} is unknown: {slot.spec.name} is "
+            f"{fmt.a_en(slot_en)} {slot_en} and {spec.part_number} is {fmt.a_en(card_en)} {card_en}. We cannot "
+            f"confirm it runs at full speed{need_en}.",
+            f"De PCIe-link van {spec.part_number} in {slot.spec.name} is onbekend: {slot.spec.name} is een "
+            f"{fmt.pcie_nl(slot.spec.pcie_gen, slot.spec.lanes, 'slot')} en {spec.part_number} is een "
+            f"{fmt.pcie_nl(spec.host_pcie_gen, spec.host_lanes, 'kaart')}. We kunnen niet bevestigen dat hij op "
+            f"volle snelheid draait{need_nl}.",
         ),
         fmt.text(
             "Check the slot's PCIe generation and width in the datasheet.",

@@ -143,6 +143,9 @@ class ServerSpec(PartBase):
     psu_redundant: int | None = None  # M of N+M; N = psu_count - M
     cooling: Cooling | None = None
     accepts: frozenset[str] = frozenset()  # GPU part numbers (boards or cards) this server takes
+    # True: ``accepts`` is definitive (the sources name the HGX baseboard socket), so any other GPU is refused.
+    # False: the GPUs the sources happen to name (PCIe GPU servers); another GPU is unverified, not refused.
+    accepts_complete: bool = False
     max_gpu_cards: int | None = None  # for PCIe GPU servers
     slots_known: bool = False  # False: no sourced slot list at all
     slots_complete: bool = False  # False: the list is sourced but other positions may exist
@@ -218,7 +221,7 @@ class SwitchSpec(PartBase):
     port_speed_gbps: int = 0  # per logical port
     max_split: int = 1  # a logical port can split into this many slower ports (NDR -> 2x NDR200)
     height_u: int | None = None
-    managed: bool = False  # runs an embedded subnet manager / NOS
+    managed: bool | None = None  # runs an embedded subnet manager / NOS; None: not sourced (unknown)
     watts: float | None = None
     management: bool = False  # an out-of-band (BMC) management switch such as SN2201
     rj45_ports: int = 0  # 1 GbE copper ports (management switches)

@@ -105,24 +105,29 @@ def _not_needed(ctx: GroupContext, subject: str, adapters: int) -> Finding:
         saving = float(sum(prices))
         s_en, s_nl = fmt.num(saving)
         save_en, save_nl = (
-            f" Removing them saves about EUR {s_en} (list price).",
+            f" Removing {fmt.plural(adapters, 'it', 'them')} saves about EUR {s_en} (list price).",
             f" Weglaten bespaart zo'n € {s_nl} (lijstprijs).",
         )
     else:
-        save_en, save_nl = " Removing them saves money.", " Weglaten bespaart geld."
+        save_en = f" Removing {fmt.plural(adapters, 'it', 'them')} saves money."
+        save_nl = " Weglaten bespaart geld."
+    one = adapters == 1
+    nics_en = f"{adapters} compute NIC carries" if one else f"{adapters} compute NICs carry"
+    nics_nl = f"{adapters} compute-NIC draagt" if one else f"{adapters} compute-NIC's dragen"
+    drop_en = "NIC, or keep it" if one else "NICs, or keep them"
+    drop_nl = "compute-NIC weg, of houd hem" if one else "compute-NIC's weg, of houd ze"
     return finding(
         Code.NIC_NOT_NEEDED,
         subject,
         fmt.text(
-            f"This is a single node without a compute fabric, so the {adapters} compute "
-            f"{fmt.plural(adapters, 'NIC', 'NICs')} carry no GPU traffic: NVLink does that inside the node."
-            f"{save_en}",
-            f"Dit is één node zonder compute-fabric, dus de {adapters} compute-NIC's dragen geen GPU-verkeer: "
-            f"dat doet NVLink binnen de node.{save_nl}",
+            f"This is a single node without a compute fabric, so the {nics_en} no GPU traffic: NVLink does that "
+            f"inside the node.{save_en}",
+            f"Dit is één node zonder compute-fabric, dus de {nics_nl} geen GPU-verkeer: dat doet NVLink binnen "
+            f"de node.{save_nl}",
         ),
         fmt.text(
-            "Remove the compute NICs, or keep them if you plan to add nodes and a fabric later.",
-            "Laat de compute-NIC's weg, of houd ze als je later nodes en een fabric wilt toevoegen.",
+            f"Remove the compute {drop_en} if you plan to add nodes and a fabric later.",
+            f"Laat de {drop_nl} als je later nodes en een fabric wilt toevoegen.",
         ),
         nics=adapters,
     )

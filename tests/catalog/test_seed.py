@@ -141,3 +141,68 @@ def test_unknown_facts_stay_unknown(seeded_catalog):
     assert b300.gpu.nvswitch_count is None
     slotless = Part.objects.select_related("server").get(part_number="AS-8125GS-TNHR")
     assert slotless.server.slots_known is False and slotless.server.slots.count() == 0
+
+
+# --- audit: unknown management status; definitive versus partial GPU lists ------------------------------------
+HGX_WITH_SOURCED_BOARD = {
+    "SYS-821GE-TNHR",
+    "AS-8125GS-TNHR",
+    "SYS-421GE-TNHR2-LCC",
+    "SYS-822GS-NBRT",
+    "SYS-422GS-NBRT-LCC",
+    "SYS-822GS-NB3RT",
+    "SYS-420GP-TNAR",
+}
+
+
+def test_unsourced_switch_management_is_unknown_not_unmanaged(seeded_catalog):
+    # fabric.md: QM9700 managed, QM9790 unmanaged; Q3400-RA and SN5600 management "not sourced".
+    managed = dict(Part.objects.filter(category="switch").values_list("part_number", "switch__managed"))
+    assert managed["MQM9700-NS2F"] is True and managed["MQM9790-NS2F"] is False
+    assert managed["Q3400-RA"] is None and managed["SN5600"] is None
+    for item in SEED["parts"]:
+        if item["category"] == "switch" and "managed" not in item["spec"]:
+            assert managed[item["part_number"]] is None, item["part_number"]
+
+
+def test_snapshot_passes_unknown_management_and_list_completeness_through(seeded_catalog):
+    from configurator.snapshot import catalog_snapshot
+
+    view = catalog_snapshot(max_age=0)
+    assert view.get("Q3400-RA").managed is None
+    assert view.get("MQM9790-NS2F").managed is False
+    assert view.get("SYS-821GE-TNHR").accepts_complete is True
+    assert view.get("SYS-421GE-TNRT3").accepts_complete is False
+
+
+def test_only_hgx_servers_whose_sources_name_the_board_have_a_definitive_gpu_list(seeded_catalog):
+    complete = set(Part.objects.filter(server__accepts_complete=True).values_list("part_number", flat=True))
+    assert complete == HGX_WITH_SOURCED_BOARD
+    for item in SEED["parts"]:
+        if item["spec"].get("accepts_complete"):
+            assert item.get("accepts"), f"{item['part_number']}: a definitive but empty GPU list"
+
+
+def test_pcie_gpu_servers_list_the_gpus_the_reference_names(seeded_catalog):
+    # hardware.md §1a: SYS-521GE-TNRT observed with 8x H200 NVL [OBS-521]; up to 8x RTX PRO 6000 [DIST-PM].
+    accepts = set(Server.objects.get(part__part_number="SYS-521GE-TNRT").accepts.values_list("part_number", flat=True))
+    assert {"H200-NVL", "RTX-PRO-6000-SE"} <= accepts
+    # SYS-421GE-TNRT3 lists L40S among others the catalogue does not hold [DS-421TNRT3]; AS-4125GS-TNRT none.
+    assert "L40S" in Server.objects.get(part__part_number="SYS-421GE-TNRT3").accepts.values_list(
+        "part_number", flat=True
+    )
+    assert not Server.objects.get(part__part_number="AS-4125GS-TNRT").accepts.exists()
+
+
+def test_migration_makes_unsourced_management_unknown(seeded_catalog):
+    import importlib
+
+    from django.apps import apps
+
+    from catalog.models import Switch
+
+    migration = importlib.import_module("catalog.migrations.0002_server_accepts_complete_alter_switch_managed")
+    Switch.objects.filter(part__part_number="Q3400-RA").update(managed=False)  # the pre-0002 stored default
+    migration.unsourced_management_is_unknown(apps, None)
+    assert Switch.objects.get(part__part_number="Q3400-RA").managed is None
+    assert Switch.objects.get(part__part_number="MQM9790-NS2F").managed is False  # sourced: kept

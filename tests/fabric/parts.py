@@ -84,6 +84,33 @@ SN5600 = SwitchSpec(
     managed=True,
     top=Top.FINNED,
 )
+# Quantum-X800 Q3400-RA: 72 OSFP, 144 x 800G (fabric.md section 3, [S]); plug top not sourced.
+Q3400 = SwitchSpec(
+    part_number="Q3400-RA",
+    name="Quantum-X800 Q3400-RA, 72 OSFP, 144x XDR",
+    price_eur=None,
+    protocol=Protocol.INFINIBAND,
+    generation="XDR",
+    cages=72,
+    cage_connector=OSFP,
+    logical_ports_per_cage=2,
+    port_speed_gbps=800,
+    height_u=4,
+    managed=None,
+)
+# Spectrum-3 SN4600C: 64 x QSFP28 100GbE (fabric.md section 3, [V] H100 RA Table 1).
+SN4600C = SwitchSpec(
+    part_number="SN4600C",
+    name="Spectrum-3 SN4600C, 64x QSFP28 100GbE",
+    price_eur=None,
+    protocol=Protocol.ETHERNET,
+    generation="Spectrum-3",
+    cages=64,
+    cage_connector=Connector.QSFP28,
+    logical_ports_per_cage=1,
+    port_speed_gbps=100,
+    height_u=2,
+)
 SN2201 = SwitchSpec(
     part_number="MSN2201-CB2FC",
     name="Spectrum SN2201, 48x 1GbE RJ45 + 4x QSFP28",
@@ -153,6 +180,27 @@ CX6_HDR = AdapterSpec(
     speed_gbps=200,
     connector=QSFP56,
     protocol=Protocol.VPI,
+)
+# ConnectX-8 C8180: 800 Gb/s XDR, single-cage OSFP, VPI (hardware.md adapters); top not sourced.
+CX8 = AdapterSpec(
+    part_number="900-9X81E-00EX-ST0",
+    name="ConnectX-8 C8180 1x OSFP XDR",
+    price_eur=None,
+    family="ConnectX-8",
+    ports=1,
+    speed_gbps=800,
+    connector=OSFP,
+    protocol=Protocol.VPI,
+)
+# A 100GbE QSFP28 NIC (test part) for the SN4600C.
+ETH_100G = AdapterSpec(
+    part_number="ETH-100G-QSFP28",
+    name="Ethernet 100GbE QSFP28 NIC (test part)",
+    price_eur=Decimal(400),
+    ports=1,
+    speed_gbps=100,
+    connector=Connector.QSFP28,
+    protocol=Protocol.ETHERNET,
 )
 ETH_ONLY = AdapterSpec(
     part_number="ETH-400G-OSFP",
@@ -259,6 +307,17 @@ FIBRE_SM = _cables(
     2,
     fibre="sm",
 )
+# MCP7Y60-Hxxx: twin-port 2x200G OSFP (finned) -> 2 x 200G QSFP56 DAC splitter; 30AWG 1-1.5 m, 26AWG 2 m
+# (fabric.md section 4, "HDR / mixed-generation"). Twin end at 200G per logical port, as in the seeded catalogue.
+DAC_SPLIT_HDR = _cables(
+    "MCP7Y60-H",
+    MediaKind.DAC,
+    MediaEnd(connector=OSFP, speed_gbps=200, top=Top.FINNED, twin=True),
+    MediaEnd(connector=QSFP56, speed_gbps=200, legs=2),
+    (1, 1.5, 2),
+    260,
+    50,
+)
 HDR_DAC = _cables("MCP1650-H", MediaKind.DAC, QSFP56_END, QSFP56_END, (1, 2, 3), 120, 30)
 HDR_AOC = _cables("MFS1S00-H", MediaKind.AOC, QSFP56_END, QSFP56_END, (3, 5, 10, 15, 20, 30, 50, 100), 500, 8)
 
@@ -269,6 +328,7 @@ MEDIA = [
     *DAC_SPLIT_OSFP,
     *DAC_SPLIT_QSFP112,
     *DAC_SPLIT_NDR200,
+    *DAC_SPLIT_HDR,
     SR8_TWIN,
     SR4_OSFP,
     SR4_QSFP112,

@@ -53,6 +53,28 @@ def test_numbers_are_formatted_per_language(value, decimals, en, nl):
     assert fmt.num(value, decimals) == (en, nl)
 
 
+@pytest.mark.parametrize(
+    "gen, lanes, noun, en, nl",
+    [
+        (5, 16, "slots", "PCIe 5.0 x16 slots", "PCIe 5.0 x16-slots"),
+        (5, None, "slots", "PCIe 5.0 slots of unknown width", "PCIe 5.0-slots met onbekende breedte"),
+        (None, 16, "slot", "x16 slot of unknown PCIe generation", "x16-slot met onbekende PCIe-generatie"),
+        (
+            None,
+            None,
+            "slots",
+            "slots of unknown PCIe generation and width",
+            "slots met onbekende PCIe-generatie en -breedte",
+        ),
+        (4, 16, "", "PCIe 4.0 x16", "PCIe 4.0 x16"),
+        (None, None, "", "PCIe of unknown generation and width", "PCIe met onbekende generatie en breedte"),
+    ],
+)
+def test_pcie_links_say_unknown_in_words(gen, lanes, noun, en, nl):
+    assert fmt.pcie_en(gen, lanes, noun) == en
+    assert fmt.pcie_nl(gen, lanes, noun) == nl
+
+
 def test_engine_reports_unknown_and_misplaced_parts_instead_of_raising():
     # check_references would reject these; the engine must still answer (issue: never raises).
     d = design(
@@ -72,6 +94,21 @@ def test_switch_as_server_is_reported_in_both_languages():
     f = next(f for f in r.findings if f.code == "PART_WRONG_CATEGORY")
     assert "'MQM9700-NS2F' is a switch, not a server" in f.message.en
     assert "is geen server" in f.message.nl
+
+
+def test_server_as_a_component_is_told_to_go_in_the_groups_server_field():
+    r = run(design(group(SYS_821GE_TNHR, comp(HGX_H200), comp("SYS-822GS-NBRT", 1))))
+    f = next(f for f in r.findings if f.code == "PART_WRONG_CATEGORY")
+    assert "a server belongs in node_groups[0].server" in f.message.en and "fabric.switch" not in f.message.en
+    assert f.message.nl == (
+        "'SYS-822GS-NBRT' is een server, geen node-component; een server hoort in node_groups[0].server."
+    )
+
+
+def test_switch_as_a_component_is_told_to_go_in_fabric_switch():
+    r = run(design(group(SYS_821GE_TNHR, comp(HGX_H200), comp("MQM9700-NS2F", 1))))
+    f = next(f for f in r.findings if f.code == "PART_WRONG_CATEGORY")
+    assert "a switch belongs in fabric.switch" in f.message.en and "een switch hoort in fabric.switch" in f.message.nl
 
 
 def test_findings_come_errors_first():

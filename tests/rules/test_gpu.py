@@ -141,3 +141,70 @@ def test_auto_placement_keeps_bridged_groups_within_a_socket():
     assert not {"NVLINK_BRIDGE_CROSS_SOCKET", "NVLINK_BRIDGE_SIZE", "NVLINK_BRIDGE_TOO_MANY"} & found
     # (8 x 600 W H200 NVL do exceed the 5.4 kW of 2 of 4 x 2700 W supplies: a power error, not a bridge one)
     assert errors(d, CAT) == {"POWER_OVER_CAPACITY"}
+
+
+# --- partial and definitive GPU lists (audit: compatibility lists) ----------------------------------------------
+# HGX servers' lists are definitive: the sources name the baseboard (accepts_complete). PCIe GPU servers' lists
+# hold only the GPUs the sources happen to name (hardware.md §1a: SYS-421GE-TNRT3 lists "H100, L40S, A100, RTX 6000
+# Ada"; AS-4125GS-TNRT names no model), so a GPU they do not name is unverified, not refused.
+TNRT3_NO_LIST = variant(SYS_421GE_TNRT3, "TEST-TNRT3-NO-LIST", accepts=frozenset())
+LIST_CAT = catalog(TNRT3_NO_LIST)
+
+
+@pytest.mark.parametrize(
+    "d, present, absent",
+    [
+        # A PCIe card the partial list does not name: a warning to verify, not an error.
+        (
+            design(group(SYS_421GE_TNRT3, comp(RTX_PRO_6000, 4))),
+            {"GPU_COMPATIBILITY_UNVERIFIED"},
+            {"GPU_NOT_ACCEPTED", "GPU_COMPATIBILITY_UNKNOWN"},
+        ),
+        # A card the partial list names: nothing to say.
+        (
+            design(group(SYS_421GE_TNRT3, comp(L40S, 4))),
+            set(),
+            {"GPU_NOT_ACCEPTED", "GPU_COMPATIBILITY_UNVERIFIED", "GPU_COMPATIBILITY_UNKNOWN"},
+        ),
+        # An HGX board in a PCIe GPU server is an error whatever the list says: the board needs an HGX server.
+        (design(group(SYS_421GE_TNRT3, comp(HGX_H200))), {"GPU_NOT_ACCEPTED"}, {"GPU_COMPATIBILITY_UNVERIFIED"}),
+        (design(group(TNRT3_NO_LIST, comp(HGX_H200))), {"GPU_NOT_ACCEPTED"}, {"GPU_COMPATIBILITY_UNKNOWN"}),
+        # No list at all: unknown (info), as before.
+        (design(group(TNRT3_NO_LIST, comp(L40S, 4))), {"GPU_COMPATIBILITY_UNKNOWN"}, {"GPU_NOT_ACCEPTED"}),
+        # A definitive HGX list refuses a PCIe card it does not name.
+        (design(group(SYS_821GE_TNHR, comp(L40S, 4))), {"GPU_NOT_ACCEPTED"}, {"GPU_COMPATIBILITY_UNVERIFIED"}),
+    ],
+)
+def test_partial_and_definitive_gpu_lists(d, present, absent):
+    found = codes(d, LIST_CAT)
+    assert present <= found, found
+    assert not (absent & found), found
+
+
+def test_gpu_off_a_partial_list_is_a_warning_that_says_to_verify_and_is_still_placed():
+    r = run(design(group(SYS_421GE_TNRT3, comp(RTX_PRO_6000, 4))))
+    f = next(f for f in r.findings if f.code == "GPU_COMPATIBILITY_UNVERIFIED")
+    assert f.severity == "warning" and r.valid
+    assert "The GPU list we have for SYS-421GE-TNRT3 is partial: it names H100-NVL, L40S, not RTX-PRO-6000-SE" in (
+        f.message.en
+    )
+    assert "Verify with Supermicro that SYS-421GE-TNRT3 supports RTX-PRO-6000-SE" in f.fix.en
+    assert "onvolledig" in f.message.nl and "Laat Supermicro bevestigen" in f.fix.nl
+    placed = [s["slot"] for s in r.placement[0]["slots"] if s["part"] == "RTX-PRO-6000-SE"]
+    assert len(placed) == 4 and not r.placement[0]["unplaced"]
+
+
+def test_board_in_a_pcie_server_says_it_needs_an_hgx_server():
+    f = next(f for f in run(design(group(SYS_421GE_TNRT3, comp(HGX_H200)))).findings if f.code == "GPU_NOT_ACCEPTED")
+    assert f.severity == "error"
+    assert "HGX-H200-8GPU is an HGX baseboard, which needs an HGX server" in f.message.en
+    assert "SYS-421GE-TNRT3 is a PCIe GPU server" in f.message.en
+    assert "heeft een HGX-server nodig" in f.message.nl
+    assert f.fix.en.startswith("Choose an HGX server for HGX-H200-8GPU, or PCIe GPU cards for SYS-421GE-TNRT3")
+
+
+def test_gpu_off_a_definitive_list_is_refused_with_the_list_in_both_languages():
+    f = next(f for f in run(design(group(SYS_822GS_NB3RT, comp(HGX_H200)))).findings if f.code == "GPU_NOT_ACCEPTED")
+    assert f.message.en == "SYS-822GS-NB3RT does not take HGX-H200-8GPU; it takes HGX-B300-8GPU."
+    assert f.fix.en == "Choose HGX-B300-8GPU, or a server built for HGX-H200-8GPU."
+    assert f.fix.nl == "Kies HGX-B300-8GPU, of een server die voor HGX-H200-8GPU gebouwd is."

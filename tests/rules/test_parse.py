@@ -201,12 +201,17 @@ def refs_errors(d) -> dict[str, str]:
         (
             design(group(SYS_821GE_TNHR, comp(HGX_H200), comp("SYS-822GS-NBRT", 8))),
             "node_groups[0].components[1].part",
-            "'SYS-822GS-NBRT' is a server, not a node component",
+            "'SYS-822GS-NBRT' is a server, not a node component; a server belongs in node_groups[0].server",
+        ),
+        (
+            design(hgx_node(), group(SYS_821GE_TNHR, comp(HGX_H200), comp("SYS-822GS-NBRT", 1), name="b")),
+            "node_groups[1].components[1].part",
+            "a server belongs in node_groups[1].server",
         ),
         (
             design(group(SYS_821GE_TNHR, comp(HGX_H200), comp("MQM9700-NS2F", 1))),
             "node_groups[0].components[1].part",
-            "'MQM9700-NS2F' is a switch, not a node component",
+            "'MQM9700-NS2F' is a switch, not a node component; a switch belongs in fabric.switch",
         ),
         (
             design(group(SYS_821GE_TNHR, comp(HGX_H200), comp("MCP4Y10-N001", 8))),

@@ -253,3 +253,56 @@ def test_slot_forms_are_reported_for_the_slot_map():
     r = run(design(group(SYS_421GE_TNRT3, comp(L40S, 2))))
     forms = {s["slot"]: s["form"] for s in r.placement[0]["slots"]}
     assert forms["GPU1"] == SlotForm.FHFL and forms["AIOM"] == SlotForm.OCP3
+
+
+def test_no_slot_for_a_nic_says_the_gpus_hold_the_full_height_slots_and_the_ocp_bay_takes_ocp_cards():
+    # SYS-421GE-TNRT3: 8 FHFL GPU slots + 1 AIOM/OCP 3.0 bay [DS-421TNRT3]; 8 L40S fill the FHFL slots, and an HHHL
+    # ConnectX-7 does not fit the OCP bay. The fix names the catalogue's OCP 3.0 card of the same line.
+    r = run(design(group(SYS_421GE_TNRT3, comp(L40S, 8), comp(CX7_NDR, 1, "storage"))))
+    f = next(f for f in r.findings if f.code == "PCIE_NO_FREE_SLOT")
+    en, nl = f.message.en, f.message.nl
+    assert "1 of the 1" not in en and "fits only" not in en
+    assert (
+        "MCX75310AAS-NEAT is a half-height (HHHL) card: the 8 full-height slots it fits are taken by the 8 L40S GPU "
+        "cards, and the free OCP 3.0 bay AIOM takes only OCP 3.0 cards, so it has no slot." in en
+    )
+    assert (
+        "MCX75310AAS-NEAT is een half-height (HHHL) kaart: de 8 full-height slots waar hij in past, zijn bezet door "
+        "de 8 L40S-GPU-kaarten, en de vrije OCP 3.0-bay AIOM neemt alleen OCP 3.0-kaarten, dus heeft hij geen slot."
+        in nl
+    )
+    assert f.fix.en.startswith(
+        "Use an OCP 3.0 ConnectX-7 adapter (MCX75343AMS-NEAC) in the free OCP 3.0 bay AIOM, use fewer GPU cards"
+    )
+    assert f.fix.nl.startswith(
+        "Gebruik een OCP 3.0 ConnectX-7-adapter (MCX75343AMS-NEAC) in de vrije OCP 3.0-bay AIOM, gebruik minder "
+        "GPU-kaarten"
+    )
+
+
+def test_an_ocp_card_without_an_ocp_bay_is_pointed_to_its_pcie_version():
+    f = next(
+        f for f in run(b200(SYS_822GS_NBRT, comp(CX7_OCP, 1, "storage"))).findings if f.code == "PCIE_NO_FREE_SLOT"
+    )
+    assert "MCX75343AMS-NEAC is an OCP 3.0 card and none of them takes it." in f.message.en
+    assert f.fix.en.startswith("Choose the PCIe (HHHL) version of the card (MCX75310AAS-NEAT)")
+
+
+def test_slot_summary_says_unknown_pcie_in_words():
+    # The AIOM bay's PCIe generation and width are not sourced [DS-421TNRT3].
+    r = run(design(group(SYS_421GE_TNRT3, comp(L40S, 8), comp(CX7_NDR, 1, "storage"))))
+    f = next(f for f in r.findings if f.code == "PCIE_NO_FREE_SLOT")
+    assert "1 OCP 3.0 slot of unknown PCIe generation and width" in f.message.en
+    assert "1 OCP 3.0 slot met onbekende PCIe-generatie en -breedte" in f.message.nl
+    assert "(generation unknown)" not in f.message.en and "(lanes unknown)" not in f.message.en
+    assert "onbekend)" not in f.message.nl
+
+
+def test_link_unknown_says_what_is_unknown_in_words():
+    f = next(
+        f for f in run(b200(UNKNOWN_GEN, comp(CX7_NDR, 8, "compute")), CAT).findings if f.code == "PCIE_LINK_UNKNOWN"
+    )
+    assert "NIC1 is an x16 slot of unknown PCIe generation and MCX75310AAS-NEAT is a PCIe 5.0 x16 card" in f.message.en
+    assert "NIC1 is een x16-slot met onbekende PCIe-generatie en MCX75310AAS-NEAT is een PCIe 5.0 x16-kaart" in (
+        f.message.nl
+    )

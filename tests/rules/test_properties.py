@@ -132,6 +132,7 @@ def servers(draw, pn: str) -> ServerSpec:
         psu_redundant=draw(st.none() | st.integers(0, psu_count or 0)),
         cooling=draw(st.none() | st.sampled_from(list(Cooling))),
         accepts=frozenset(draw(st.lists(st.sampled_from(GPU_PNS), max_size=3))),
+        accepts_complete=draw(st.booleans()),
         max_gpu_cards=draw(st.none() | st.integers(0, 10)),
         slots_known=draw(st.booleans()),
         slots_complete=draw(st.booleans()),

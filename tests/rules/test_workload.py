@@ -159,3 +159,29 @@ def test_totals_report_gpus_memory_and_nics():
     assert (t["nodes"], t["gpus"], t["compute_nics"]) == (6, 4 * 8 + 2 * 4, 32)
     assert t["gpu_memory_gb"] == 4 * 8 * HGX_H200.memory_gb + 2 * 4 * L40S.memory_gb
     assert [g["gpus_per_node"] for g in t["groups"]] == [8, 4]
+
+
+@pytest.mark.parametrize(
+    "nics, en, nl, fix_en, fix_nl",
+    [
+        (
+            1,
+            "so the 1 compute NIC carries no GPU traffic",
+            "dus de 1 compute-NIC draagt geen GPU-verkeer",
+            "Remove the compute NIC, or keep it if",
+            "Laat de compute-NIC weg, of houd hem als",
+        ),
+        (
+            8,
+            "so the 8 compute NICs carry no GPU traffic",
+            "dus de 8 compute-NIC's dragen geen GPU-verkeer",
+            "Remove the compute NICs, or keep them if",
+            "Laat de compute-NIC's weg, of houd ze als",
+        ),
+    ],
+)
+def test_nics_not_needed_agrees_in_number(nics, en, nl, fix_en, fix_nl):
+    f = next(f for f in run(design(hgx_node(count=1, nics=nics))).findings if f.code == "NIC_NOT_NEEDED")
+    assert en in f.message.en and nl in f.message.nl
+    assert ("Removing it saves" if nics == 1 else "Removing them saves") in f.message.en
+    assert f.fix.en.startswith(fix_en) and f.fix.nl.startswith(fix_nl)

@@ -170,4 +170,4 @@ def test_slot_map_escapes_text():
 
 def test_the_no_script_language_button_is_dutch_in_dutch(dutch, seeded_catalog):
     body = dutch.get("/").content.decode()
-    assert "<noscript><button type=\"submit\">Wisselen</button></noscript>" in body
+    assert '<noscript><button type="submit">Wisselen</button></noscript>' in body

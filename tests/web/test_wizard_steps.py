@@ -288,3 +288,20 @@ def test_cabling_plan_of_a_design_without_fabric_is_404(client, make_config):
     config.document = {**config.document, "fabric": None}
     config.save()
     assert client.get(reverse("configurator:cabling_csv", args=[config.token])).status_code == 404
+
+
+def test_platform_greys_out_only_gpus_the_rules_reject(client, make_config):
+    # SYS-421GE-TNRT3's GPU list is partial (hardware.md §1a): cards it does not name stay selectable (the
+    # engine warns), an HGX baseboard is greyed out (it needs an HGX server).
+    import re
+
+    config = make_config()
+    saved = client.post(
+        url(config, "platform"),
+        {"nodes": "1", "server": "SYS-421GE-TNRT3", "gpu": "L40S", "gpu_quantity": "8", "save": "1"},
+    )
+    assert saved.status_code == 302, saved.content.decode()[:500]
+    body = client.get(url(config, "platform")).content.decode()
+    inputs = {m.group(1): m.group(0) for m in re.finditer(r'<input[^>]*name="gpu" value="([^"]+)"[^>]*>', body)}
+    assert "disabled" not in inputs["RTX-PRO-6000-SE"]
+    assert "disabled" in inputs["HGX-H200-8GPU"]

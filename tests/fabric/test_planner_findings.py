@@ -1,0 +1,199 @@
+"""Findings the planner must get right (audit): HDR on NDR, unknown SM status, missing media classes, rails
+beyond the radix, and the wording of the subnet-manager and generation findings."""
+
+import dataclasses
+
+import pytest
+
+from configurator.fabric.check import check_hdr_for_new_gpus
+from configurator.fabric.codes import FABRIC_RULES, FabricCode
+from configurator.fabric.planner import NODE_LEAF, article, plan_fabric
+from configurator.fabric.request import parse_fabric_request, resolve
+from configurator.rules.design import DesignInputError, RackIn
+from configurator.rules.findings import Severity
+
+from .parts import CATALOG, CX6_HDR, CX7_NDR, CX8, ETH_100G, Q3400, QM8700, QM9700, QM9790, SN4600C, catalog
+
+
+def plan(nodes, rails=8, switch=QM9700, hca=CX7_NDR, **kw):
+    kw.setdefault("catalog", CATALOG)
+    return plan_fabric(nodes=nodes, rails=rails, switch=switch, hca=hca, **kw)
+
+
+def finding(p, code):
+    return next(f for f in p.findings if f.code == code)
+
+
+def codes(p) -> set[str]:
+    return {f.code for f in p.findings}
+
+
+# --- 1. HDR adapter on an NDR switch -----------------------------------------------------------------------
+
+
+def test_hdr_adapter_on_ndr_switch_in_rack_is_beyond_reach_not_no_cable():
+    # 4 nodes x 8 rails = 32 ports: one QM9700 in the nodes' rack. Split 2 (4 x 200G per cage) has no cable;
+    # whole ports take MCP7Y60 (twin 2x200G OSFP -> 2x QSFP56), up to 2 m; the in-rack run is 2 m + 0.5 m.
+    p = plan(4, hca=CX6_HDR)
+    assert FabricCode.NO_CABLE not in codes(p)
+    reach = finding(p, FabricCode.BEYOND_REACH)
+    assert reach.data["required_m"] == 2.5 and reach.data["longest_m"] == 2 and reach.data["rack_field"] == "in_rack_m"
+    assert "at least 2.5 m" in reach.message.en and "reaches 2 m" in reach.message.en
+    assert "minstens 2,5 m" in reach.message.nl and "reikt 2 m" in reach.message.nl
+    assert "rack.in_rack_m" in reach.fix.en and "at most 1.5 m" in reach.fix.en
+    assert "rack.in_rack_m" in reach.fix.nl and "hooguit 1,5 m" in reach.fix.nl
+    speed = finding(p, FabricCode.SPEED_MISMATCH)
+    assert "runs at 200 Gb/s" in speed.message.en and speed.data["link_gbps"] == 200
+    assert p.split == 1 and p.link(NODE_LEAF).speed_gbps == 200
+
+
+def test_hdr_adapter_on_ndr_switch_with_a_shorter_in_rack_run_takes_the_2m_splitter():
+    # The rack override shortens the run: 1.5 m + 0.5 m slack = 2 m, which MCP7Y60-H002 reaches.
+    p = plan(4, hca=CX6_HDR, rack=RackIn(in_rack_m=1.5))
+    assert not codes(p) & {FabricCode.NO_CABLE, FabricCode.BEYOND_REACH}
+    assert {part: q for part, q, _ in p.link(NODE_LEAF).parts} == {"MCP7Y60-H002": 16}
+
+
+def test_hdr_adapter_on_ndr_leaves_over_a_row_run_is_beyond_reach_of_the_splitter():
+    p = plan(64, hca=CX6_HDR)
+    reach = finding(p, FabricCode.BEYOND_REACH)
+    assert reach.data["rack_field"] == "node_to_leaf_m" and reach.data["distance_m"] == 15
+
+
+# --- 2. unknown subnet-manager status ---------------------------------------------------------------------
+
+
+def test_unknown_managed_status_is_said_not_read_as_unmanaged():
+    unknown = dataclasses.replace(QM9700, managed=None)
+    p = plan(64, switch=unknown)
+    assert not codes(p) & {FabricCode.SM_REQUIRED, FabricCode.SM_EMBEDDED, FabricCode.SM_LIMIT}
+    f = finding(p, FabricCode.SM_UNKNOWN)
+    assert f.severity == Severity.WARNING
+    assert "subnet-manager status of MQM9700-NS2F is not known from the sources: plan UFM or an SM host" in (
+        f.message.en
+    )
+    assert "niet bekend" in f.message.nl and "UFM" in f.message.nl
+    assert "unmanaged" not in f.message.en
+    # True and False keep their findings.
+    assert FabricCode.SM_EMBEDDED in codes(plan(64))
+    assert FabricCode.SM_REQUIRED in codes(plan(64, switch=QM9790))
+
+
+def test_subnet_manager_findings_count_endpoints_not_servers():
+    # 128 nodes x 8 rails = 1,024 HCA ports + 48 switches = 1,072: endpoints in the SM's sense, not servers.
+    p = plan(128)
+    f = finding(p, FabricCode.SM_EMBEDDED)
+    assert "1,072 InfiniBand endpoints (HCA ports and switches" in f.message.en
+    assert "1.072 InfiniBand-eindpunten (HCA-poorten en switches" in f.message.nl
+    assert "nodes" not in f.message.en.split("SHARP")[0].replace("1,072", "")
+    req = finding(plan(128, switch=QM9790), FabricCode.SM_REQUIRED)
+    assert "1,072 InfiniBand endpoints (HCA ports and switches)" in req.message.en
+    assert "InfiniBand-eindpunten (HCA-poorten en switches)" in req.message.nl
+    limit = finding(plan(512), FabricCode.SM_LIMIT)
+    assert "InfiniBand endpoints (HCA ports and switches)" in limit.message.en
+    assert "InfiniBand-eindpunten" in limit.message.nl
+    for code in (FabricCode.SM_EMBEDDED, FabricCode.SM_LIMIT):
+        rule = FABRIC_RULES[code]
+        assert "endpoints" in rule["explanation"]["en"] and "eindpunten" in rule["explanation"]["nl"]
+        assert "InfiniBand nodes" not in rule["explanation"]["en"]
+
+
+# --- 3. an 800G adapter on a 400G switch (integrated ConnectX-8: see tests/test_validation_service.py) ---
+
+
+def test_xdr_adapter_on_ndr_switch_warns_and_points_to_quantum_x800():
+    p = plan(4, hca=CX8)
+    f = finding(p, FabricCode.SPEED_MISMATCH)
+    assert "800 Gb/s" in f.message.en and "400 Gb/s" in f.message.en and f.data["link_gbps"] == 400
+    assert "XDR" in f.fix.en and "Q3400" in f.fix.en and "XDR-adapters" in f.fix.nl
+
+
+# --- 4. media classes the catalogue does not have --------------------------------------------------------
+
+
+def test_xdr_fabric_says_the_catalogue_has_no_800g_osfp_media():
+    p = plan(16, switch=Q3400, hca=CX8)
+    f = finding(p, FabricCode.NO_CABLE)
+    assert f.message.en.startswith("The catalogue has no 800 Gb/s OSFP cables or optics yet")
+    assert "add them to the catalogue or quote the cabling separately" in f.message.en
+    assert "nog geen kabels of optiek voor 800 Gb/s OSFP" in f.message.nl and "apart" in f.fix.nl
+    assert f.data["missing_media"] == [{"connector": "OSFP", "speed_gbps": 800}]
+    assert "joins" not in f.message.en
+
+
+def test_100g_qsfp28_fabric_says_the_catalogue_has_no_qsfp28_media():
+    p = plan(16, switch=SN4600C, hca=ETH_100G)
+    f = finding(p, FabricCode.NO_CABLE)
+    assert "no 100 Gb/s QSFP28 cables or optics yet" in f.message.en
+    assert "100 Gb/s QSFP28" in f.message.nl and "100 Gb/s QSFP28" in f.fix.en
+
+
+def test_connectors_with_media_but_no_joining_cable_keep_the_join_message():
+    # NDR OSFP adapter on an HDR QSFP56 switch: both connectors have media, none joins them.
+    f = finding(plan(64, switch=QM8700, hca=CX7_NDR), FabricCode.NO_CABLE)
+    assert f.message.en.startswith("No catalogue cable or optic set joins") and "missing_media" not in f.data
+
+
+def test_an_unknown_hca_connector_stays_unknown_visibly():
+    nameless = dataclasses.replace(CX7_NDR, part_number="X-NIC", connector=None, top=None)
+    f = finding(plan(4, hca=nameless), FabricCode.NO_CABLE)
+    assert "not known from the sources" in f.message.en and "niet bekend" in f.message.nl
+    assert f.data["unknown_connector"] is True
+
+
+# --- 5. rails beyond what a rail-optimized fabric can wire ------------------------------------------------
+
+
+def test_rails_beyond_a_pod_explain_the_rail_limit_and_suggest_fat_tree():
+    # QM9700, k = 64: 100 nodes x 40 rails -> 4 SUs of 32 nodes, 160 leaves > 64 (two tiers); a three-tier pod
+    # holds whole SUs under spines of 32 downlinks, fewer than the 40 leaves of one SU.
+    p = plan(100, rails=40)
+    f = finding(p, FabricCode.PORTS_EXCEEDED)
+    assert p.tiers == 0 and f.data["max_rails"] == 32 and f.data["leaves"] == 160
+    assert "reach at most 0" not in f.message.en and "at most 32 rails" in f.message.en
+    assert "hooguit 32 rails" in f.message.nl and "fat-tree" in f.fix.en and "fat-tree" in f.fix.nl
+    # The same nodes and rails as a fat tree: sized.
+    assert plan(100, rails=40, topology="fat-tree").tiers == 3
+
+
+def test_absurd_rails_are_bad_input_naming_rails():
+    req = parse_fabric_request({"nodes": 4, "rails": 100, "switch": "MQM9700-NS2F"})
+    with pytest.raises(DesignInputError) as info:
+        resolve(req, catalog())
+    assert set(info.value.errors) == {"rails"}
+    assert "at most 64 rails" in info.value.errors["rails"] and "fat-tree" in info.value.errors["rails"]
+    # A fat tree packs endpoints by port count: not an input error.
+    fat = parse_fabric_request({"nodes": 4, "rails": 100, "switch": "MQM9700-NS2F", "topology": "fat-tree"})
+    assert resolve(fat, catalog())[0].part_number == "MQM9700-NS2F"
+    # Everything on one switch is wireable, if odd.
+    one = parse_fabric_request({"nodes": 1, "rails": 100, "switch": "MQM9700-NS2F"})
+    resolve(one, catalog())
+
+
+# --- 6. wording -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [
+        ("HDR", "an"),
+        ("NDR", "an"),
+        ("XDR", "an"),
+        ("EDR", "an"),
+        ("QDR", "a"),
+        ("Spectrum-3", "a"),
+        ("InfiniBand", "an"),
+        ("Ethernet", "an"),
+        ("200 Gb/s", "a"),
+        ("800 Gb/s", "an"),
+        ("11", "an"),
+        ("110", "a"),
+    ],
+)
+def test_article(word, expected):
+    assert article(word) == expected
+
+
+def test_hdr_switch_reads_an_hdr_switch():
+    f = check_hdr_for_new_gpus(QM8700, "Hopper")
+    assert "is an HDR switch" in f.message.en and "is een HDR-switch" in f.message.nl
