@@ -207,6 +207,8 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--think", type=float, default=0.0, help="mean seconds a client waits before each request")
     ap.add_argument("--keep", action="store_true", help="keep the benchmark database")
+    ap.add_argument("--gunicorn-arg", dest="gunicorn_args", action="append", default=[],
+                    help="extra gunicorn argument, repeatable (e.g. --gunicorn-arg=--threads=2)")
     ap.add_argument(
         "--no-persistent-connections",
         dest="persistent_connections",
@@ -232,7 +234,7 @@ def main() -> int:
     try:
         migrate_and_seed(env)
         port = free_port()
-        gunicorn = start_gunicorn(port, args.workers, env, LOG, ["--timeout", "60"])
+        gunicorn = start_gunicorn(port, args.workers, env, LOG, ["--timeout", "60", *args.gunicorn_args])
         wait_for(port, time.time() + 60, LOG, ok=(200, 503))
         timings: dict[str, list[float]] = defaultdict(list)
         errors: list[str] = []
