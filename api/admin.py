@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .models import ApiClient, IdempotencyRecord, Webhook, WebhookAttempt, WebhookDelivery
@@ -59,10 +60,21 @@ class WebhookAttemptInline(admin.TabularInline):
 
 @admin.register(WebhookDelivery)
 class WebhookDeliveryAdmin(admin.ModelAdmin):
-    list_display = ["event", "webhook", "status", "attempts", "created_at", "finished_at"]
+    list_display = ["event", "webhook", "status", "attempts", "next_attempt_at", "created_at", "finished_at"]
     list_filter = ["status", "event"]
     search_fields = ["event_id", "webhook__url", "webhook__client__name"]
-    readonly_fields = ["webhook", "event", "event_id", "payload", "status", "attempts", "created_at", "finished_at"]
+    readonly_fields = [
+        "webhook",
+        "event",
+        "event_id",
+        "payload",
+        "status",
+        "attempts",
+        "next_attempt_at",
+        "claimed_at",
+        "created_at",
+        "finished_at",
+    ]
     inlines = [WebhookAttemptInline]
     actions = ["retry"]
 
@@ -76,7 +88,7 @@ class WebhookDeliveryAdmin(admin.ModelAdmin):
         count = 0
         for delivery in queryset:
             WebhookDelivery.objects.filter(pk=delivery.pk).update(
-                status=WebhookDelivery.Status.PENDING, finished_at=None
+                status=WebhookDelivery.Status.PENDING, finished_at=None, next_attempt_at=timezone.now()
             )
             webhook_deliver.delay(delivery.pk)
             count += 1

@@ -190,6 +190,9 @@ class Webhook(models.Model):
 class WebhookDelivery(models.Model):
     """One event for one webhook; retried with backoff until delivered or out of attempts.
 
+    ``next_attempt_at`` says when the next attempt is due; ``claimed_at`` marks the attempt in progress, so two
+    workers never send the same delivery at once (see ``api.tasks.claim_delivery``).
+
     ``event_id`` is sent as ``X-Webhook-Id`` and stays the same across retries, so receivers can drop repeats.
     """
 
@@ -204,12 +207,22 @@ class WebhookDelivery(models.Model):
     payload = models.JSONField()
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING, db_index=True)
     attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        default=timezone.now,
+        help_text=_("When the next attempt is due (after a failure: the backoff); empty once finished."),
+    )
+    claimed_at = models.DateTimeField(
+        null=True, blank=True, help_text=_("Set while a worker is making an attempt (a lease, see api.tasks).")
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name_plural = _("webhook deliveries")
+        indexes = [models.Index(fields=["status", "next_attempt_at"], name="webhook_delivery_due")]
 
     def __str__(self) -> str:
         return f"{self.event} → {self.webhook}"

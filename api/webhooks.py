@@ -6,7 +6,8 @@ refuse timestamps older than a few minutes (replays). ``X-Webhook-Id`` is the sa
 
 URL safety: only http(s); outside DEBUG the host must resolve, and every address it resolves to must be a
 public unicast address (no loopback, private, link-local, multicast, reserved or unspecified ranges), checked
-when the webhook is saved and again before every attempt (DNS may change).
+when the webhook is saved and again before every attempt (DNS may change). An attempt resolves the name once
+and connects only to an address it just checked.
 """
 
 from __future__ import annotations
@@ -49,8 +50,13 @@ def _address_allowed(address: str) -> bool:
     )
 
 
-def check_webhook_url(url: str) -> None:
-    """Raise ValidationError when ``url`` is not a URL we may call (see the module docstring)."""
+def check_webhook_url(url: str) -> list[str]:
+    """Raise ValidationError when ``url`` is not a URL we may call (see the module docstring).
+
+    Returns the addresses the host resolved to, every one of them checked, in the resolver's order: callers
+    connect to one of these and never resolve the name again (a second lookup could answer differently: DNS
+    rebinding). In DEBUG nothing is resolved and the list is empty.
+    """
     try:
         parts = urlsplit(url)
         port = parts.port
@@ -64,12 +70,12 @@ def check_webhook_url(url: str) -> None:
     if parts.username or parts.password:
         raise ValidationError(_("Credentials in the URL are not allowed; verify the signature instead."))
     if settings.DEBUG:
-        return
+        return []
     try:
         infos = socket.getaddrinfo(host, port or (443 if parts.scheme == "https" else 80), proto=socket.IPPROTO_TCP)
     except (OSError, UnicodeError) as exc:
         raise ValidationError(_("The host %(host)s cannot be resolved.") % {"host": host}) from exc
-    addresses = {info[4][0] for info in infos}
+    addresses = list(dict.fromkeys(info[4][0] for info in infos))
     if not addresses:
         raise ValidationError(_("The host %(host)s cannot be resolved.") % {"host": host})
     for address in sorted(addresses):
@@ -78,6 +84,7 @@ def check_webhook_url(url: str) -> None:
                 _("The host %(host)s resolves to %(address)s, which is not a public address.")
                 % {"host": host, "address": address}
             )
+    return addresses
 
 
 def _absolute(path: str) -> str:

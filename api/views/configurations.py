@@ -14,12 +14,10 @@ from rest_framework.response import Response
 
 from configurator.models import Configuration
 from configurator.rules.design import DesignInputError
-from configurator.services import (
-    configuration_create,
-    configuration_update,
-    configuration_validate,
-    design_validate,
-)
+from configurator.rules.parse import check_references, parse_design
+from configurator.services import configuration_create, configuration_update, design_validate
+from configurator.snapshot import catalog_snapshot
+from quotes.models import Quote
 
 from ..exceptions import Conflict
 from ..filters import ConfigurationFilter
@@ -31,6 +29,7 @@ from ..serializers.designs import ValidationResultSerializer
 from .base import ApiViewMixin, request_language
 
 ID_PATTERN = r"[0-9]{1,18}"
+OPEN_QUOTE_STATUSES = (Quote.Status.AWAITING_REVIEW, Quote.Status.AWAITING_APPROVAL)
 
 
 class CsvRenderer(BaseRenderer):
@@ -46,10 +45,14 @@ def owned_configurations(client):
     return Configuration.objects.filter(api_owner__client=client)
 
 
-def check_well_formed(document: dict, *, language: str, prefix: str = "document") -> None:
-    """Refuse a malformed design (400 naming every bad field, under ``prefix``); an invalid one may be stored."""
+def check_well_formed(document: dict, *, prefix: str = "document") -> None:
+    """Refuse a malformed design (400 naming every bad field, under ``prefix``); an invalid one may be stored.
+
+    Only parses the document and checks its part numbers against the catalogue: the full validation runs once,
+    in the service that stores the design.
+    """
     try:
-        design_validate(document=document, language=language)
+        check_references(parse_design(document), catalog_snapshot())
     except DesignInputError as exc:
         raise DesignInputError(
             {
@@ -76,11 +79,15 @@ def check_well_formed(document: dict, *, language: str, prefix: str = "document"
     update=extend_schema(
         summary="Replace a configuration's design",
         request=ConfigurationInputSerializer,
-        responses={200: ConfigurationSerializer, **errors(400, 403, 404, 415)},
+        responses={200: ConfigurationSerializer, **errors(400, 403, 404, 409, 415)},
+        description="409 (`quote_open`) while a quote of the configuration awaits review or approval: the "
+        "review and the accepted warnings are for the design as it was.",
     ),
     partial_update=extend_schema(
         summary="Change some fields of a configuration",
-        responses={200: ConfigurationSerializer, **errors(400, 403, 404, 415)},
+        responses={200: ConfigurationSerializer, **errors(400, 403, 404, 409, 415)},
+        description="Changing `document` is refused with 409 (`quote_open`) while a quote of the configuration "
+        "awaits review or approval; `name` and `crm_reference` may still change.",
     ),
     destroy=extend_schema(
         summary="Delete a configuration",
@@ -115,7 +122,7 @@ class ConfigurationViewSet(
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         language = data.get("language") or request_language(request)
-        check_well_formed(data["document"], language=language)
+        check_well_formed(data["document"])
         with transaction.atomic():
             configuration = configuration_create(
                 document=data["document"],
@@ -137,13 +144,29 @@ class ConfigurationViewSet(
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         if "document" in data:
-            check_well_formed(data["document"], language=configuration.language)
-        configuration = configuration_update(
-            configuration=configuration,
-            document=data.get("document"),
-            name=data.get("name"),
-            crm_reference=data.get("crm_reference"),
-        )
+            check_well_formed(data["document"])
+        with transaction.atomic():
+            if "document" in data:
+                # Locked so a quote request cannot slip in between the check and the change.
+                configuration = Configuration.objects.select_for_update().get(pk=configuration.pk)
+                open_quote = configuration.quotes.filter(status__in=OPEN_QUOTE_STATUSES).order_by("-id").first()
+                if open_quote is not None:
+                    raise Conflict(
+                        _(
+                            "Quote %(number)s for this configuration is %(status)s; its design cannot be "
+                            "replaced while the request is open, because the review and any accepted warnings "
+                            "are for the design as it was. Store the new design as another configuration, or "
+                            "wait until the quote is issued."
+                        )
+                        % {"number": open_quote.number, "status": open_quote.get_status_display().lower()},
+                        code="quote_open",
+                    )
+            configuration = configuration_update(
+                configuration=configuration,
+                document=data.get("document"),
+                name=data.get("name"),
+                crm_reference=data.get("crm_reference"),
+            )
         return self._output(configuration)
 
     def partial_update(self, request, *args, **kwargs):
@@ -160,16 +183,18 @@ class ConfigurationViewSet(
         request=None,
         parameters=[LANG_PARAMETER],
         responses={200: ValidationResultSerializer, **errors(400, 404)},
-        description="The same result as POST /api/v1/designs/validate/ for the stored design; the "
-        "verdict is also kept on the configuration (`valid`, counts).",
+        description="The same result as POST /api/v1/designs/validate/ for the stored design. Stores "
+        "nothing (the configuration's `valid` and counts are kept when the design is stored), so scope "
+        "`read` may call it.",
     )
     @action(detail=True, methods=["post"], stateless=True)
     def validate(self, request, pk=None):
         configuration = self.get_object()
-        outcome = configuration_validate(configuration=configuration, language=request_language(request))
-        if outcome.input_errors:
-            raise DesignInputError({f"document.{p}": m for p, m in outcome.input_errors.items()})
-        return Response(outcome.result)
+        try:
+            result = design_validate(document=configuration.document, language=request_language(request))
+        except DesignInputError as exc:
+            raise DesignInputError({f"document.{p}": m for p, m in exc.errors.items()}) from None
+        return Response(result)
 
     def get_renderers(self):
         if self.action == "cabling_csv":
@@ -195,8 +220,11 @@ class ConfigurationViewSet(
         from configurator.fabric.planner import FabricPlan
 
         configuration = self.get_object()
-        outcome = configuration_validate(configuration=configuration, language=request_language(request))
-        plan = outcome.result.get("fabric_plan") if outcome.result else None
+        try:
+            result = design_validate(document=configuration.document, language=request_language(request))
+        except DesignInputError:
+            result = None
+        plan = result.get("fabric_plan") if result else None
         if not plan or not plan.get("tiers"):
             raise Conflict(_("This configuration has no fabric plan to cable."), code="no_fabric_plan")
         response = StreamingHttpResponse(iter_cabling_csv(FabricPlan.from_dict(plan)), content_type="text/csv")

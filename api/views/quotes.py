@@ -147,7 +147,7 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
         language = data.get("language") or request_language(request)
         with transaction.atomic():
             if "design" in data:
-                check_well_formed(data["design"], language=language, prefix="design")
+                check_well_formed(data["design"], prefix="design")
                 configuration = configuration_create(
                     document=data["design"],
                     user=self.acting_user,

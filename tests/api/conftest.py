@@ -77,3 +77,19 @@ def approver(db):
     user = get_user_model().objects.create_user("manager", "manager@example.nl", "x", is_staff=True)
     user.user_permissions.add(Permission.objects.get(codename="approve_quote", content_type__app_label="quotes"))
     return user
+
+
+@pytest.fixture
+def validations():
+    """A mock wrapping configurator.services.design_validate, counting full validations wherever the API or the
+    services it calls make them."""
+    from unittest import mock
+
+    import configurator.services
+
+    counter = mock.MagicMock(wraps=configurator.services.design_validate)
+    with (
+        mock.patch("configurator.services.design_validate", counter),
+        mock.patch("api.views.configurations.design_validate", counter),
+    ):
+        yield counter

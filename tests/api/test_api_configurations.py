@@ -136,3 +136,91 @@ def test_location_is_a_plain_string_header(api, design):
     # wsgiref (runserver) refuses header values that are not str; a lazy URL object would be a 500 there.
     response = api.post(CONFIGS, {"document": design}, format="json")
     assert type(response.headers["Location"]) is str
+
+
+def test_storing_a_design_validates_it_once(api, design, validations):
+    _create(api, design)
+    assert validations.call_count == 1
+
+
+def test_storing_a_design_with_unknown_parts_is_400_without_validating(api, design, validations):
+    design["node_groups"][0]["server"] = "NO-SUCH-SERVER"
+    response = api.post(CONFIGS, {"document": design}, format="json")
+    assert response.status_code == 400
+    assert "document.node_groups[0].server" in {f["path"] for f in response.json()["error"]["fields"]}
+    validations.assert_not_called()
+
+
+def _make_stale(configuration_id):
+    from configurator.models import Configuration
+
+    Configuration.objects.filter(pk=configuration_id).update(valid=False, error_count=42, warning_count=7)
+
+
+def _verdict(configuration_id):
+    from configurator.models import Configuration
+
+    return Configuration.objects.values_list("valid", "error_count", "warning_count").get(pk=configuration_id)
+
+
+def test_validate_action_answers_like_designs_validate_and_stores_nothing(make_client, design):
+    client, _token, writer = make_client("crm-w")
+    created = _create(writer, design)
+    _make_stale(created["id"])
+    client.scope = "read"  # the same client, later given read access only
+    client.save(update_fields=["scope"])
+    response = writer.post(f"{CONFIGS}{created['id']}/validate/", format="json")
+    assert response.status_code == 200
+    assert response.json() == writer.post("/api/v1/designs/validate/", design, format="json").json()
+    assert _verdict(created["id"]) == (False, 42, 7)  # a read-scope call wrote nothing
+
+
+def test_validate_action_of_a_malformed_stored_design_is_400_with_document_paths(api, design):
+    from configurator.models import Configuration
+
+    created = _create(api, design)
+    broken = dict(design, node_groups=[dict(design["node_groups"][0], count=-1)])
+    Configuration.objects.filter(pk=created["id"]).update(document=broken)
+    response = api.post(f"{CONFIGS}{created['id']}/validate/", format="json")
+    assert response.status_code == 400
+    assert "document.node_groups[0].count" in {f["path"] for f in response.json()["error"]["fields"]}
+
+
+def test_cabling_plan_stores_nothing(api, design):
+    design["fabric"] = {"switch": "MQM9700-NS2F"}
+    design["node_groups"][0]["count"] = 4
+    created = _create(api, design)
+    _make_stale(created["id"])
+    response = api.get(f"{CONFIGS}{created['id']}/cabling.csv")
+    assert response.status_code == 200
+    b"".join(response.streaming_content)
+    assert _verdict(created["id"]) == (False, 42, 7)
+
+
+@pytest.mark.parametrize("status", ["awaiting_review", "awaiting_approval"])
+def test_design_of_a_configuration_with_an_open_quote_cannot_be_replaced(api, design, customer, status):
+    from quotes.models import Quote
+
+    created = _create(api, design)
+    url = f"{CONFIGS}{created['id']}/"
+    quote = api.post("/api/v1/quotes/", {"configuration": created["id"], "customer": customer}, format="json")
+    assert quote.status_code == 202, quote.content
+    Quote.objects.filter(pk=quote.json()["id"]).update(status=status)
+
+    changed = dict(design, node_groups=[dict(design["node_groups"][0], count=2)])
+    for response in (
+        api.put(url, {"document": changed}, format="json"),
+        api.patch(url, {"document": changed, "name": "Two nodes"}, format="json"),
+    ):
+        assert response.status_code == 409, response.content
+        error = response.json()["error"]
+        assert error["code"] == "quote_open"
+        assert quote.json()["number"] in error["message"] and "cannot be replaced" in error["message"]
+    stored = api.get(url).json()
+    assert stored["document"] == design and stored["name"] == created["name"]
+
+    renamed = api.patch(url, {"name": "Renamed", "crm_reference": "OPP-9"}, format="json")
+    assert renamed.status_code == 200  # only the design is frozen while the request is open
+
+    Quote.objects.filter(pk=quote.json()["id"]).update(status="issued")
+    assert api.put(url, {"document": changed}, format="json").status_code == 200

@@ -212,3 +212,11 @@ def test_configuration_with_quotes_cannot_be_deleted(api, configuration_id, cust
     response = api.delete(f"{CONFIGS}{configuration_id}/")
     assert response.status_code == 409
     assert response.json()["error"]["code"] == "has_quotes"
+
+
+def test_quote_with_an_inline_design_validates_no_more_than_needed(api, design, customer, validations):
+    response = _request(api, {"design": design, "customer": customer})
+    assert response.status_code == 202
+    # Once to store the configuration's verdict, once by the quote rules; the API's well-formedness check
+    # only parses the design and checks its part numbers.
+    assert validations.call_count <= 2

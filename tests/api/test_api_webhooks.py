@@ -266,3 +266,152 @@ def test_admin_shows_attempts_and_refuses_private_urls(admin_client, make_client
     assert response.status_code == 200  # the form again, with the error
     assert "not a public address" in response.content.decode()
     assert Webhook.objects.count() == 1
+
+
+def _rebinding(first, then):
+    """A resolver that answers ``first`` on the first lookup and ``then`` on every later one (DNS rebinding)."""
+    calls = []
+
+    def fake(host, port, *args, **kwargs):
+        calls.append(host)
+        address = first if len(calls) == 1 else then
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port))]
+
+    return mock.patch("socket.getaddrinfo", side_effect=fake), calls
+
+
+def test_delivery_connects_only_to_the_address_it_checked(settings):
+    from api.tasks import post
+
+    settings.DEBUG = False
+    resolver, lookups = _rebinding(PUBLIC_IP, "127.0.0.1")
+    connected = []
+
+    def refuse(address, *args, **kwargs):
+        connected.append(address[0])
+        raise ConnectionRefusedError("test: no network")
+
+    with resolver, mock.patch("socket.create_connection", side_effect=refuse), pytest.raises(OSError):
+        post("https://crm.example.com/hook", b"{}", {})
+    assert connected == [PUBLIC_IP]
+    assert "127.0.0.1" not in connected
+    assert lookups == ["crm.example.com"]  # resolved once: the answer that was checked is the one used
+
+
+def test_delivery_refuses_a_host_with_any_private_address(settings):
+    from django.core.exceptions import ValidationError
+
+    from api.tasks import post
+
+    settings.DEBUG = False
+    with (
+        _resolves_to(PUBLIC_IP, "127.0.0.1"),
+        mock.patch("socket.create_connection") as connect,
+        pytest.raises(ValidationError),
+    ):
+        post("http://crm.example.com/hook", b"{}", {})
+    connect.assert_not_called()
+
+
+def test_connection_keeps_the_host_name_for_host_header_and_sni():
+    from api.tasks import _PinnedHTTPConnection, _PinnedHTTPSConnection
+
+    plain = _PinnedHTTPConnection("crm.example.com", 80, addresses=[PUBLIC_IP])
+    tls = _PinnedHTTPSConnection("crm.example.com", 443, addresses=[PUBLIC_IP])
+    assert plain.host == tls.host == "crm.example.com"
+    sock = mock.MagicMock()
+    with (
+        mock.patch("socket.create_connection", return_value=sock) as connect,
+        mock.patch.object(tls._context, "wrap_socket") as wrap,
+    ):
+        tls.connect()
+    connect.assert_called_once_with((PUBLIC_IP, 443), mock.ANY)
+    wrap.assert_called_once_with(sock, server_hostname="crm.example.com")
+
+
+def _pending_delivery(make_client, **fields):
+    client, _token, _http = make_client("crm-sweep")
+    with _resolves_to(PUBLIC_IP):
+        webhook = Webhook.objects.create(client=client, url="https://crm.example.com/hook")
+    return WebhookDelivery.objects.create(webhook=webhook, event="quote.ready", payload={}, **fields)
+
+
+def test_sweep_leaves_deliveries_waiting_for_their_retry_alone(make_client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from api.tasks import webhook_retry_pending
+
+    now = timezone.now()
+    waiting = _pending_delivery(make_client, attempts=1, next_attempt_at=now + timedelta(minutes=2))
+    overdue = WebhookDelivery.objects.create(
+        webhook=waiting.webhook, event="quote.ready", payload={}, attempts=1, next_attempt_at=now - timedelta(hours=1)
+    )
+    in_flight = WebhookDelivery.objects.create(
+        webhook=waiting.webhook,
+        event="quote.ready",
+        payload={},
+        next_attempt_at=now - timedelta(hours=1),
+        claimed_at=now - timedelta(seconds=5),
+    )
+    with mock.patch("api.tasks.webhook_deliver.delay") as delay:
+        assert webhook_retry_pending() == 1
+    assert [c.args[0] for c in delay.call_args_list] == [overdue.pk]
+    assert in_flight.pk not in [c.args[0] for c in delay.call_args_list]
+
+
+def test_a_delivery_is_not_sent_before_its_next_attempt(make_client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    delivery = _pending_delivery(make_client, attempts=1, next_attempt_at=timezone.now() + timedelta(minutes=2))
+    with mock.patch("api.tasks.post") as post:
+        assert webhook_deliver.apply(args=[delivery.pk]).get() == "skipped"
+    post.assert_not_called()
+
+
+def test_only_one_of_two_claims_wins(make_client):
+    from api.tasks import claim_delivery
+
+    delivery = _pending_delivery(make_client)
+    assert claim_delivery(delivery.pk) is True
+    assert claim_delivery(delivery.pk) is False
+    delivery.refresh_from_db()
+    assert delivery.claimed_at is not None and delivery.attempts == 1
+
+
+def test_an_expired_claim_can_be_taken_over(make_client):
+    from django.utils import timezone
+
+    from api.tasks import CLAIM_LEASE, claim_delivery
+
+    delivery = _pending_delivery(make_client, claimed_at=timezone.now() - CLAIM_LEASE * 2)
+    assert claim_delivery(delivery.pk) is True
+
+
+def test_a_failed_attempt_schedules_the_next_and_releases_the_claim(make_client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    delivery = _pending_delivery(make_client)
+    with mock.patch("api.tasks.post", return_value=503):
+        assert webhook_deliver.apply(args=[delivery.pk]).get() == "retry-pending"  # in-process mode
+    delivery.refresh_from_db()
+    assert delivery.status == "pending" and delivery.claimed_at is None
+    due_in = delivery.next_attempt_at - timezone.now()
+    assert timedelta(seconds=20) < due_in <= timedelta(seconds=30)  # backoff after attempt 1
+    with mock.patch("api.tasks.post", return_value=200) as post:
+        assert webhook_deliver.apply(args=[delivery.pk]).get() == "skipped"  # not due yet
+    post.assert_not_called()
+
+
+def test_a_scheduled_retry_that_was_overtaken_does_not_send_again(make_client):
+    from api.tasks import claim_delivery
+
+    delivery = _pending_delivery(make_client, attempts=2)
+    # The retry scheduled after attempt 1 arrives after someone already made attempt 2.
+    assert claim_delivery(delivery.pk, after_attempt=1) is False
+    assert claim_delivery(delivery.pk, after_attempt=2) is True
