@@ -207,8 +207,13 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--think", type=float, default=0.0, help="mean seconds a client waits before each request")
     ap.add_argument("--keep", action="store_true", help="keep the benchmark database")
-    ap.add_argument("--gunicorn-arg", dest="gunicorn_args", action="append", default=[],
-                    help="extra gunicorn argument, repeatable (e.g. --gunicorn-arg=--threads=2)")
+    ap.add_argument(
+        "--gunicorn-arg",
+        dest="gunicorn_args",
+        action="append",
+        default=[],
+        help="extra gunicorn argument, repeatable (e.g. --gunicorn-arg=--threads=2)",
+    )
     ap.add_argument(
         "--no-persistent-connections",
         dest="persistent_connections",

@@ -142,6 +142,7 @@ class ServerAdmin(admin.ModelAdmin):
         "cooling",
         "slots_known",
     ]
+    list_select_related = ["part"]  # the list shows the part: one join, not one query per server
     list_filter = ["cooling", "slots_known"]
     search_fields = ["part__part_number", "part__name"]
     inlines = [PcieSwitchInline, SlotInline]

@@ -109,6 +109,13 @@ class Server(SpecBase):
     )
     integrated_nics = models.PositiveSmallIntegerField(_("integrated compute NICs"), default=0)
     integrated_nic_speed_gbps = models.PositiveIntegerField(_("integrated NIC speed (Gb/s)"), null=True, blank=True)
+    integrated_nic_connector = models.CharField(
+        _("integrated NIC connector"),
+        max_length=12,
+        choices=_choices(Connector),
+        blank=True,
+        help_text=_("Cage of the integrated compute NICs. Empty means not sourced: the planner picks no cable."),
+    )
     accepts = models.ManyToManyField(
         Part,
         related_name="accepted_by",
@@ -128,6 +135,9 @@ class Server(SpecBase):
                 name="server_redundancy_below_count",
             ),
             models.CheckConstraint(condition=Q(cooling__in=["", *Cooling]), name="server_cooling_known"),
+            models.CheckConstraint(
+                condition=Q(integrated_nic_connector__in=["", *Connector]), name="server_nic_connector_known"
+            ),
         ]
 
 

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from .models import CatalogRelease, Lifecycle, Part
@@ -103,6 +104,18 @@ def _read(filename: str, content: bytes) -> list[tuple[int, dict[str, str]]]:
     return [(i, dict(zip(header, r, strict=False))) for i, r in enumerate(rows[1:], start=2) if any(r)]
 
 
+def _field_errors(line: int, row: dict[str, str], values: dict) -> list[RowError]:
+    """The model's own checks of each parsed value (max_digits, the column's integer range, choices), so a
+    value the database cannot hold is a row error here, not a crash at the write."""
+    errors = []
+    for name, value in values.items():
+        try:
+            Part._meta.get_field(name).clean(value, None)
+        except ValidationError as exc:
+            errors.append(RowError(line, name, f"{row.get(name, '')!r}: {' '.join(exc.messages)}"))
+    return errors
+
+
 def import_price_list(*, filename: str, content: bytes) -> ImportReport:
     """Check every row, then apply all of them atomically, or none and raise PriceListError."""
     rows = _read(filename, content)
@@ -139,11 +152,11 @@ def import_price_list(*, filename: str, content: bytes) -> ImportReport:
         lead = row.get("lead_time_days")
         if lead not in (None, ""):
             try:
-                days = int(float(lead)) if float(lead).is_integer() else -1
-                if days < 0:
-                    raise ValueError
-                values["lead_time_days"] = days
-            except ValueError:
+                number = Decimal(lead)  # "21", "21.0" (XLSX) and "2e1" alike, without a float's rounding
+                if not number.is_finite() or number != number.to_integral_value() or number < 0:
+                    raise InvalidOperation
+                values["lead_time_days"] = int(number)
+            except InvalidOperation:
                 errors.append(RowError(line, "lead_time_days", f"{lead!r} is not a whole number of days"))
         life = row.get("lifecycle")
         if life not in (None, ""):
@@ -151,6 +164,7 @@ def import_price_list(*, filename: str, content: bytes) -> ImportReport:
                 errors.append(RowError(line, "lifecycle", f"{life!r} is not one of {', '.join(Lifecycle.values)}"))
             else:
                 values["lifecycle"] = life
+        errors.extend(_field_errors(line, row, values))
         changes.append((part, values))
     if errors:
         raise PriceListError(errors)

@@ -40,7 +40,17 @@ def _spec_values(category: str, spec: dict[str, Any]) -> dict[str, Any]:
         if end in values:
             for key, val in values.pop(end).items():
                 values[prefix + key] = val
-    for key in ("top", "a_top", "b_top", "form", "connector", "cage_connector", "fibre", "cooling"):
+    for key in (
+        "top",
+        "a_top",
+        "b_top",
+        "form",
+        "connector",
+        "cage_connector",
+        "integrated_nic_connector",
+        "fibre",
+        "cooling",
+    ):
         if key in values and values[key] is None:
             values[key] = ""
     if "bridge_sizes" in values:

@@ -12,12 +12,15 @@ import unicodedata
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from configurator.fabric.request import parse_oversubscription
 from configurator.models import Configuration
+from configurator.rules.parse import MAX_NODES
 from configurator.rules.specs import AdapterSpec, CatalogView, GpuSpec, ServerSpec, SwitchSpec
 
-MAX_NODES = 100_000  # the contract's "absurd size" bound (configurator.rules.parse.MAX_NODES)
 MAX_PER_NODE = 64
 MAX_PARAMS_BILLION = 100_000
+# The ratios the wizard offers. The engine accepts any d:u with d >= u >= 1; a design that has another one
+# (from the API) keeps it as an extra choice (FabricForm), so a save from the wizard does not reset it.
 OVERSUBSCRIPTIONS = ("1:1", "2:1", "3:1", "4:1")
 
 
@@ -90,9 +93,9 @@ class PlatformForm(Form):
         gpu = data.get("gpu")
         if gpu:
             spec = self.catalog.get(gpu)
-            if spec is not None and getattr(spec, "is_board", False):
-                data["gpu_quantity"] = 1  # one HGX board per server; the board carries its 8 GPUs
-            elif not data.get("gpu_quantity"):
+            # An HGX board's quantity stays as entered (empty: one): more than one board per server is the
+            # engine's GPU_TOO_MANY error, shown with its fix, not silently corrected here.
+            if not (spec is not None and getattr(spec, "is_board", False)) and not data.get("gpu_quantity"):
                 self.add_error("gpu_quantity", _("Give the number of GPU cards per server."))
         return data
 
@@ -164,6 +167,19 @@ class FabricForm(Form):
         self.fields["switch"].choices = [("", _("No compute fabric (single server)"))] + [
             (s.part_number, s.part_number) for s in fabric_switches(catalog)
         ]
+        # The design's own ratio stays selectable when the list does not offer it (8:1 from the API), so the
+        # form shows it selected and saving keeps it. Only ratios the engine accepts are added.
+        current = self["oversubscription"].value()
+        if isinstance(current, str) and current not in OVERSUBSCRIPTIONS and _valid_ratio(current):
+            self.fields["oversubscription"].choices = [*self.fields["oversubscription"].choices, (current, current)]
+
+
+def _valid_ratio(value: str) -> bool:
+    try:
+        parse_oversubscription(value)
+    except ValueError:
+        return False
+    return True
 
 
 def fabric_switches(catalog: CatalogView) -> list[SwitchSpec]:
@@ -252,7 +268,9 @@ class QuoteRequestForm(Form):
     company = forms.CharField(
         label=_("Company"), max_length=200, widget=forms.TextInput(attrs={"autocomplete": "organization"})
     )
-    email = forms.EmailField(label=_("E-mail"), widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    email = forms.EmailField(
+        label=_("E-mail"), max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"})
+    )
     country = forms.ChoiceField(
         label=_("Country"),
         choices=country_choices,

@@ -64,18 +64,28 @@ class Configuration(models.Model):
 
 
 class WarningAcknowledgement(models.Model):
-    """A sales engineer accepts a warning with a reason; the reason is printed on the quote."""
+    """A sales engineer accepts a warning with a reason; the reason is printed on the quote.
+
+    An acknowledgement holds for the design it was given for (``design_hash``, configurator.validation): once
+    the design changes, the same warning must be accepted again. Rows from before the hash was kept have an
+    empty hash and match no design (the engineer's reason was about a design nobody can tell any more).
+    """
 
     configuration = models.ForeignKey(Configuration, on_delete=models.CASCADE, related_name="acknowledgements")
     code = models.CharField(max_length=64)
     subject = models.CharField(max_length=200)
+    design_hash = models.CharField(
+        max_length=64, blank=True, default="", help_text=_("Hash of the design the warning was accepted for.")
+    )
     reason = models.TextField()
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["configuration", "code", "subject"], name="ack_unique_per_finding"),
+            models.UniqueConstraint(
+                fields=["configuration", "code", "subject", "design_hash"], name="ack_unique_per_finding_and_design"
+            ),
             models.CheckConstraint(condition=~models.Q(reason=""), name="ack_reason_required"),
         ]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date, datetime, time
 from decimal import Decimal
@@ -20,11 +21,13 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from configurator.bom import BomLine, bom_total, design_bom
+from configurator.forms import fabric_switches
 from configurator.models import Configuration
 from configurator.rules.design import DesignInputError
 from configurator.rules.parse import parse_design
-from configurator.rules.specs import AdapterSpec, CatalogView, GpuSpec, ServerSpec, SwitchSpec
+from configurator.rules.specs import AdapterSpec, CatalogView, GpuSpec, ServerSpec
 from configurator.snapshot import catalog_snapshot, clear_cache
+from quotes.selectors import quote_list, quotes_for_configuration
 
 # --- catalogue ---------------------------------------------------------------------------------------------
 
@@ -125,10 +128,9 @@ def gpu_options(view: CatalogView, server: str, selected: str, reason_template) 
 
 
 def switch_options(view: CatalogView, selected: str) -> list[Option]:
+    """The switches the fabric step offers: forms.fabric_switches (the form's choices), with their tags."""
     out = []
-    for s in sorted(view.of_type(SwitchSpec), key=lambda s: s.part_number):
-        if s.management:
-            continue
+    for s in fabric_switches(view):
         tags = (str(s.protocol), s.generation, f"{s.logical_ports} × {s.port_speed_gbps} Gb/s")
         out.append(Option(value=s.part_number, spec=s, selected=s.part_number == selected, tags=tags))
     return out
@@ -243,15 +245,18 @@ def _diagram(plan_json: str) -> str:
         return ""
 
 
-# --- quotes (the quotes app is optional at import time) -----------------------------------------------------
+# --- quotes ------------------------------------------------------------------------------------------------
 
 
-def quotes_for(configuration: Configuration) -> list:
-    try:
-        from quotes.selectors import quotes_for_configuration
-    except ImportError:
-        return []
-    return list(quotes_for_configuration(configuration))
+def quotes_for(configuration: Configuration, *, tokens: Collection[str] | None = None) -> list:
+    """The configuration's quotes, newest first. With ``tokens`` (a customer's browser): only the quotes with
+    those tokens and the other revisions of their numbers (a sales engineer's revision of the customer's quote)."""
+    quotes = list(quotes_for_configuration(configuration))
+    if tokens is None:
+        return quotes
+    wanted = set(tokens)
+    numbers = {q.base_number for q in quotes if q.token in wanted}
+    return [q for q in quotes if q.base_number in numbers]
 
 
 def quote_requests(
@@ -262,14 +267,8 @@ def quote_requests(
     date_to: date | None = None,
     limit: int = 100,
 ) -> list:
-    try:
-        from quotes.selectors import quote_list
-    except ImportError:
-        return []
     qs = quote_list(status=status or None, customer=customer or None, date_from=date_from, date_to=date_to)
-    if hasattr(qs, "select_related"):
-        qs = qs.select_related("configuration")
-    return list(qs[:limit])
+    return list(qs.select_related("configuration")[:limit])
 
 
 # --- dashboard ---------------------------------------------------------------------------------------------

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import copy
+import json
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,7 +17,7 @@ from configurator.rules.parse import check_references, parse_design
 
 from .models import Configuration, WarningAcknowledgement
 from .snapshot import catalog_snapshot
-from .validation import run_validation
+from .validation import design_hash, run_validation
 
 LANGUAGES = ("en", "nl")
 
@@ -23,16 +27,62 @@ def _lang(language: str | None) -> str:
     return code if code in LANGUAGES else "en"
 
 
+# In-process memo of design_validate: an htmx save validates the same document twice (configuration_update,
+# then the wizard's page). Keyed by the catalogue view object (a new object after any catalogue change), the
+# canonical JSON of the document and the language; least recently used entries go first. The view itself is
+# kept with the entries, so an id() cannot be reused by a newer view while they live.
+MEMO_SIZE = 256
+_memo: OrderedDict[tuple[int, str, str], dict[str, Any]] = OrderedDict()
+_memo_catalog: list[object] = [None]
+_memo_lock = threading.Lock()
+
+
+def _memo_key(catalog: object, document: Any, language: str) -> tuple[int, str, str] | None:
+    try:
+        canonical = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    except (TypeError, ValueError):
+        return None  # not JSON: parse_design refuses it anyway
+    return (id(catalog), canonical, language)
+
+
+def clear_validation_memo() -> None:
+    with _memo_lock:
+        _memo.clear()
+        _memo_catalog[0] = None
+
+
 def design_validate(*, document: Any, language: str = "en") -> dict[str, Any]:
     """Validate a design document (contract design/v1).
 
     Raises DesignInputError (``.errors``: field path → message) when the document is malformed or names
     unknown or misplaced parts; otherwise returns the validation result, ``valid`` false on any error finding.
+    The same document against the same catalogue is validated once per process (a bounded memo); each caller
+    gets its own copy of the result.
     """
-    design = parse_design(document)
+    language = _lang(language)
     catalog = catalog_snapshot()
+    key = _memo_key(catalog, document, language)
+    if key is not None:
+        with _memo_lock:
+            if _memo_catalog[0] is not catalog:  # the catalogue changed: every memoised verdict is stale
+                _memo.clear()
+                _memo_catalog[0] = catalog
+            hit = _memo.get(key)
+            if hit is not None:
+                _memo.move_to_end(key)
+        if hit is not None:
+            return copy.deepcopy(hit)
+    design = parse_design(document)
     check_references(design, catalog)
-    return run_validation(design, catalog, document=document, language=_lang(language))
+    result = run_validation(design, catalog, document=document, language=language)
+    if key is not None:
+        with _memo_lock:
+            if _memo_catalog[0] is catalog:
+                _memo[key] = copy.deepcopy(result)
+                _memo.move_to_end(key)
+                while len(_memo) > MEMO_SIZE:
+                    _memo.popitem(last=False)
+    return result
 
 
 def fabric_plan_build(*, request: Any, language: str = "en") -> dict[str, Any]:
@@ -171,19 +221,32 @@ def configuration_take_over(*, configuration: Configuration, user) -> Configurat
 def warning_acknowledge(
     *, configuration: Configuration, code: str, subject: str, reason: str, user
 ) -> WarningAcknowledgement:
-    """Record that a sales engineer accepts a warning, with the reason printed on the quote."""
+    """Record that a sales engineer accepts a warning for the configuration's current design, with the reason
+    printed on the quote. A changed design needs a new acknowledgement (see acknowledgements_in_force)."""
     reason = (reason or "").strip()
     if not reason:
         from django.core.exceptions import ValidationError
 
         raise ValidationError({"reason": "Give a reason for accepting this warning."})
     ack, _ = WarningAcknowledgement.objects.update_or_create(
-        configuration=configuration, code=code, subject=subject, defaults={"reason": reason, "user": user}
+        configuration=configuration,
+        code=code,
+        subject=subject,
+        design_hash=design_hash(configuration.document),
+        defaults={"reason": reason, "user": user},
     )
     return ack
 
 
+def acknowledgements_in_force(*, configuration: Configuration, result: dict[str, Any]) -> list[WarningAcknowledgement]:
+    """The acknowledgements given for the design ``result`` validated (same code, subject and design hash) whose
+    warning it still reports: the ones a quote prints. Legacy rows without a design hash never match."""
+    current = {(f["code"], f["subject"]) for f in result["findings"] if f["severity"] == "warning"}
+    acks = configuration.acknowledgements.filter(design_hash=result["design_hash"]).exclude(design_hash="")
+    return [a for a in acks.select_related("user").order_by("code", "subject", "id") if (a.code, a.subject) in current]
+
+
 def unacknowledged_warnings(*, configuration: Configuration, result: dict[str, Any]) -> list[dict[str, Any]]:
-    """Warnings in ``result`` that no sales engineer has accepted yet (quoting requires none)."""
-    acked = set(configuration.acknowledgements.values_list("code", "subject"))
+    """Warnings in ``result`` that no sales engineer has accepted for this design yet (quoting requires none)."""
+    acked = {(a.code, a.subject) for a in acknowledgements_in_force(configuration=configuration, result=result)}
     return [f for f in result["findings"] if f["severity"] == "warning" and (f["code"], f["subject"]) not in acked]

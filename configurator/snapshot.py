@@ -3,6 +3,10 @@
 The whole catalogue is read in a fixed number of queries (parts with their specs, slots, PCIe switches and
 accepted GPUs) and kept in memory until any part changes: a cheap aggregate over ``Part`` tells when. The
 snapshot therefore costs one query per request when warm and five when cold, whatever the catalogue size.
+
+Every write to a part's specs (spec row, slot, PCIe switch, accepted GPUs) touches ``Part.updated_at``
+(catalog/signals.py), so the aggregate sees spec changes as well as price changes; a deleted part changes the
+part count.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from collections import defaultdict
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Max
+from django.db.models import Count, Max
 
 from catalog.models import SPEC_RELATED, CatalogRelease, Part, PcieSwitch, Server, ServerSlot
 from configurator.rules import specs as s
@@ -55,6 +59,7 @@ def _server(part: Part, common: dict, slots, switches, accepts) -> s.ServerSpec:
         slots_complete=sv.slots_complete,
         integrated_nics=sv.integrated_nics,
         integrated_nic_speed_gbps=sv.integrated_nic_speed_gbps,
+        integrated_nic_connector=_enum(s.Connector, sv.integrated_nic_connector),
         pcie_switches=tuple(
             s.PcieSwitchSpec(
                 name=w.name,
@@ -178,11 +183,13 @@ def _spec(part: Part, slots, switches, accepts) -> s.PartSpec:
 
 
 def catalog_version() -> str:
-    """The version quoted on receipts: the seed or price-list release plus the last change to any part."""
+    """The version quoted on receipts: the seed or price-list release, the last change to any part or its specs
+    (to the microsecond) and the part count, so an edit, an addition and a deletion each give a new version:
+    ``2026.11.3+20261130061900123456-412``."""
     release = CatalogRelease.objects.order_by("-created_at", "-id").first()
-    stamp = Part.objects.aggregate(m=Max("updated_at"))["m"]
+    agg = Part.objects.aggregate(m=Max("updated_at"), n=Count("id"))
     base = release.version if release else "unversioned"
-    return f"{base}+{stamp:%Y%m%d%H%M%S}" if stamp else base
+    return f"{base}+{agg['m']:%Y%m%d%H%M%S%f}-{agg['n']}" if agg["m"] else base
 
 
 def _load() -> s.CatalogView:

@@ -15,26 +15,21 @@ from configurator.rules.context import resolve_group
 from configurator.rules.design import DesignIn
 from configurator.rules.engine import validate_nodes
 from configurator.rules.findings import SEVERITY_ORDER, Finding, Severity
-from configurator.rules.specs import AdapterSpec, CatalogView, Connector, Protocol, ServerSpec
-
-# Connector of a server's integrated compute NICs, where a source names it (the catalogue has no field for it
-# yet; a ServerSpec.integrated_nic_connector, once added, wins). Anything not listed stays unknown (None), and
-# the planner then says it cannot choose a cable rather than guessing one.
-#   SYS-822GS-NB3RT: "8x integrated ConnectX-8 SuperNIC, 8x 800G OSFP" (hardware.md section 1b, DIST-PM, MLCT-822NB3).
-INTEGRATED_NIC_CONNECTOR: dict[str, Connector] = {"SYS-822GS-NB3RT": Connector.OSFP}
+from configurator.rules.specs import AdapterSpec, CatalogView, Protocol, ServerSpec
 
 
 def integrated_nic_spec(server: ServerSpec) -> AdapterSpec | None:
     """The compute HCA built into a server, as an adapter spec for the fabric planner; None without one.
 
     Speed from ``integrated_nic_speed_gbps`` (None stays None: the planner then uses the switch port's speed
-    and says nothing of a mismatch it cannot know). Connector from the sourced table above. Protocol VPI: the
-    integrated NICs are ConnectX SuperNICs (InfiniBand or Ethernet per port, hardware.md adapters). Plug top
-    and price: unknown (None) — no source gives them, and the NICs come with the server.
+    and says nothing of a mismatch it cannot know). Connector from ``integrated_nic_connector``, a sourced
+    catalogue fact (None stays None: the planner then says it cannot choose a cable rather than guessing one).
+    Protocol VPI: the integrated NICs are ConnectX SuperNICs (InfiniBand or Ethernet per port, hardware.md
+    adapters). Plug top and price: unknown (None) — no source gives them, and the NICs come with the server.
     """
     if getattr(server, "integrated_nics", 0) <= 0:
         return None
-    connector = getattr(server, "integrated_nic_connector", None) or INTEGRATED_NIC_CONNECTOR.get(server.part_number)
+    connector = server.integrated_nic_connector
     return AdapterSpec(
         part_number=f"{server.part_number} integrated NIC",
         name=f"Integrated compute NIC of {server.part_number}",

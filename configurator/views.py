@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from configurator import selectors, wizard
+from configurator.clientip import client_ip
 from configurator.forms import (
     AcknowledgeForm,
     AdaptersForm,
@@ -48,6 +49,8 @@ from configurator.services import (
 
 SESSION_DRAFTS = "configurator.drafts"  # tokens of the drafts this browser started ("continue where you left off")
 MAX_SESSION_DRAFTS = 10
+SESSION_QUOTES = "configurator.quotes"  # tokens of the quotes this browser requested (the only ones it is shown)
+MAX_SESSION_QUOTES = 50
 SEVERITIES = (("error", gettext_lazy("Errors")), ("warning", gettext_lazy("Warnings")), ("info", gettext_lazy("Notes")))
 
 
@@ -70,9 +73,15 @@ def _config(token: str) -> Configuration:
     return get_object_or_404(Configuration.objects.select_related("assigned_to"), token=token)
 
 
+def _taken_over(config: Configuration) -> bool:
+    """A sales engineer took a customer's (web) design into their queue: from then on they own it."""
+    return config.assigned_to_id is not None and config.channel == Configuration.Channel.WEB
+
+
 def _can_edit(request: HttpRequest, config: Configuration) -> bool:
-    """Customers edit their draft until they request a quote; then a sales engineer owns the design."""
-    return _is_staff(request) or config.status == Configuration.Status.DRAFT
+    """Customers edit their draft until they request a quote or a sales engineer takes it over; then a sales
+    engineer owns the design (the customer can edit a copy)."""
+    return _is_staff(request) or (config.status == Configuration.Status.DRAFT and not _taken_over(config))
 
 
 def step_url(config: Configuration, slug: str) -> str:
@@ -85,6 +94,27 @@ def _remember(request: HttpRequest, config: Configuration) -> None:
         return  # already the latest: leave the session untouched, so it is not written back
     tokens = [t for t in current if t != config.token]
     request.session[SESSION_DRAFTS] = [config.token, *tokens][:MAX_SESSION_DRAFTS]
+
+
+def _session_drafts(request: HttpRequest) -> list[Configuration]:
+    """The drafts this browser started, most recently changed first (the home page's "continue" list)."""
+    tokens = request.session.get(SESSION_DRAFTS, []) if request.session.session_key else []
+    if not tokens:
+        return []
+    return list(Configuration.objects.filter(token__in=tokens).order_by("-updated_at")[:MAX_SESSION_DRAFTS])
+
+
+def _remember_quote(request: HttpRequest, token: str) -> None:
+    tokens = [t for t in request.session.get(SESSION_QUOTES, []) if t != token]
+    request.session[SESSION_QUOTES] = [token, *tokens][:MAX_SESSION_QUOTES]
+
+
+def _visible_quotes(request: HttpRequest, config: Configuration) -> list:
+    """The design's quotes this user may see, newest first: all of them for staff; for a customer only those
+    this browser requested (and their revisions), never another customer's quote of the same design."""
+    if _is_staff(request):
+        return selectors.quotes_for(config)
+    return selectors.quotes_for(config, tokens=request.session.get(SESSION_QUOTES, []))
 
 
 INPUT_MESSAGES = {
@@ -154,8 +184,10 @@ class Evaluation:
 
 def _evaluate(request: HttpRequest, config: Configuration, view) -> Evaluation:
     outcome = selectors.design_outcome(document=config.document, language=_language(), view=view)
-    if selectors.verdict(outcome) != (config.valid, config.error_count, config.warning_count):
-        # The catalogue changed since the row's verdict was stored (or it never was): store the new one.
+    stale = selectors.verdict(outcome) != (config.valid, config.error_count, config.warning_count)
+    if stale and request.method == "POST":
+        # The catalogue changed since the row's verdict was stored (or it never was): store the new one. Only a
+        # POST writes; a GET shows the computed outcome and leaves the row alone.
         outcome = configuration_validate(configuration=config, language=_language())
     acks = {}
     if outcome.result and any(f["severity"] == "warning" for f in outcome.result["findings"]):
@@ -179,7 +211,7 @@ def _context(request: HttpRequest, config: Configuration, slug: str, view, ev: E
     ]
     prev_slug, next_slug = wizard.previous_step(slug), wizard.next_step(slug)
     if "quotes" not in extra:
-        extra["quotes"] = selectors.quotes_for(config)
+        extra["quotes"] = _visible_quotes(request, config)
     return {
         "config": config,
         "step": slug,
@@ -192,6 +224,7 @@ def _context(request: HttpRequest, config: Configuration, slug: str, view, ev: E
         "field_findings": ev.by_field(),
         "is_staff": _is_staff(request),
         "can_edit": _can_edit(request, config),
+        "taken_over": _taken_over(config),
         "catalog": view,
         "changed_quote": _changed_since_issue(config, extra["quotes"]),
         **extra,
@@ -246,9 +279,9 @@ def _after_save(request: HttpRequest, config: Configuration, slug: str) -> HttpR
     return redirect(step_url(config, target))
 
 
-def _read_only(request: HttpRequest, config: Configuration) -> HttpResponse:
+def _read_only(request: HttpRequest, config: Configuration, slug: str = "review") -> HttpResponse:
     messages.info(request, _("This design is with our sales engineers now. Make a copy to change it."))
-    return redirect(step_url(config, "review"))
+    return redirect(step_url(config, slug))
 
 
 # --- home and start ----------------------------------------------------------------------------------------
@@ -256,9 +289,7 @@ def _read_only(request: HttpRequest, config: Configuration) -> HttpResponse:
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    tokens = request.session.get(SESSION_DRAFTS, []) if request.session.session_key else []
-    drafts = list(Configuration.objects.filter(token__in=tokens).order_by("-updated_at")[:MAX_SESSION_DRAFTS])
-    return render(request, "home.html", {"form": GoalForm(), "drafts": drafts})
+    return render(request, "home.html", {"form": GoalForm(), "drafts": _session_drafts(request)})
 
 
 @require_POST
@@ -267,9 +298,7 @@ def start(request: HttpRequest) -> HttpResponse:
     blank = "blank" in request.POST
     form = GoalForm(request.POST)
     if not blank and not form.is_valid():
-        tokens = request.session.get(SESSION_DRAFTS, [])
-        drafts = list(Configuration.objects.filter(token__in=tokens).order_by("-updated_at")[:MAX_SESSION_DRAFTS])
-        return render(request, "home.html", {"form": form, "drafts": drafts}, status=422)
+        return render(request, "home.html", {"form": form, "drafts": _session_drafts(request)}, status=422)
     doc = wizard.blank_document()
     if not blank:
         d = form.cleaned_data
@@ -498,10 +527,11 @@ def _rate_limit_exceeded(request: HttpRequest) -> bool:
 
     Settings: QUOTE_REQUEST_LIMIT (per session, default 5), QUOTE_REQUEST_LIMIT_PER_IP (default 20),
     QUOTE_REQUEST_WINDOW_SECONDS (default 3600). Uses the default cache; production configures a shared one.
+    The address is configurator.clientip.client_ip's (X-Forwarded-For only behind TRUSTED_PROXY_COUNT proxies).
     """
     window = int(getattr(settings, "QUOTE_REQUEST_WINDOW_SECONDS", 3600))
     limits = {
-        f"quote-rl:ip:{request.META.get('REMOTE_ADDR', '')}": int(getattr(settings, "QUOTE_REQUEST_LIMIT_PER_IP", 20)),
+        f"quote-rl:ip:{client_ip(request)}": int(getattr(settings, "QUOTE_REQUEST_LIMIT_PER_IP", 20)),
     }
     if not request.session.session_key:
         request.session.save()
@@ -521,8 +551,6 @@ def _rate_limit_exceeded(request: HttpRequest) -> bool:
 
 
 def _quote(request: HttpRequest, config: Configuration) -> HttpResponse:
-    from configurator.selectors import quotes_for
-
     view = selectors.catalog()
     status = 200
     staff = _is_staff(request)
@@ -540,6 +568,9 @@ def _quote(request: HttpRequest, config: Configuration) -> HttpResponse:
             if (response := _quote_revise(request, config, revise_form)) is not None:
                 return response
             status = 422
+        elif not staff and _taken_over(config):
+            # A sales engineer handles this design: the customer edits a copy rather than request again.
+            return _read_only(request, config, "quote")
         else:
             form = QuoteRequestForm(request.POST)
             # Only sales engineers give discounts; a customer's POST carrying discount fields is not read.
@@ -562,7 +593,7 @@ def _quote(request: HttpRequest, config: Configuration) -> HttpResponse:
                 status = 422
     if ev is None:
         ev = _evaluate(request, config, view)
-    quotes = quotes_for(config)
+    quotes = _visible_quotes(request, config)
     latest = quotes[0] if quotes else None
     if staff:
         discount_form = discount_form or _discount_form(ev)
@@ -636,7 +667,7 @@ def _quote_request(
     staff = _is_staff(request)
     percent, lines = discount_form.discounts() if discount_form is not None else (None, None)
     try:
-        quote_request(
+        quote = quote_request(
             configuration=config,
             customer={k: d[k] for k in ("name", "company", "email", "country", "vat_number")},
             user=request.user if staff else None,
@@ -652,6 +683,8 @@ def _quote_request(
             field = QUOTE_FIELDS.get(key)
             form.add_error(field if field in form.fields else None, message)
         return None
+    if not staff:
+        _remember_quote(request, quote.token)  # this browser is shown this quote (and its revisions) from now on
     Configuration.objects.filter(pk=config.pk).update(customer_name=d["name"], customer_company=d["company"])
     return redirect(step_url(config, "quote"))
 
@@ -709,8 +742,11 @@ def _quote_staff_action(request: HttpRequest, config: Configuration, action: str
     except QuoteError as exc:
         for message in exc.errors.values():
             messages.error(request, message)
-    except PermissionDenied:
-        messages.error(request, _("Only a user with the approve permission can approve this discount."))
+    except PermissionDenied as exc:
+        if action == "issue":
+            messages.error(request, str(exc) or _("You do not have the permission to issue quotes."))
+        else:  # no permission, or the user set the discount themselves (four eyes): the service says which
+            messages.error(request, str(exc) or _("Only a user with the approve permission can approve this discount."))
     else:
         messages.success(
             request, _("Quote %(number)s: %(status)s.") % {"number": quote.number, "status": quote.display_status}
@@ -771,10 +807,16 @@ def customer_copy(request: HttpRequest, token: str) -> HttpResponse:
     return redirect(step_url(copy, "platform"))
 
 
+TAKE_OVER_PERMISSION = "configurator.take_over_configuration"
+
+
 @staff_required
 @require_POST
 def take_over(request: HttpRequest, token: str) -> HttpResponse:
     config = _config(token)
+    if not request.user.has_perm(TAKE_OVER_PERMISSION):
+        messages.error(request, _("You do not have the permission to take over designs."))
+        return redirect(step_url(config, "review"))
     configuration_take_over(configuration=config, user=request.user)
     messages.success(request, _("You now handle this request."))
     return redirect(step_url(config, "review"))

@@ -2,7 +2,8 @@
 
 Every field is read-only and saving the change form writes nothing: status, discounts and amounts change only
 through quotes.services, so the approval rule cannot be bypassed here. Issuing, approving and rebuilding are
-admin actions that call the services (approval needs ``quotes.approve_quote``; the service checks it again).
+admin actions that call the services: approving needs ``quotes.approve_quote`` and issuing ``quotes.issue_quote``
+(the services check both again); rebuilding the documents needs ``quotes.change_quote``.
 """
 
 from __future__ import annotations
@@ -151,11 +152,14 @@ class QuoteAdmin(admin.ModelAdmin):
     def has_approve_permission(self, request) -> bool:
         return request.user.has_perm("quotes.approve_quote")
 
-    @admin.action(description=_("Issue (warnings accepted)"))
+    @admin.action(description=_("Issue (warnings accepted)"), permissions=["issue"])
     def issue_selected(self, request, queryset):
         self._run(request, queryset, services.quote_issue, str(_("issued")))
 
-    @admin.action(description=_("Rebuild the documents from the snapshot"))
+    def has_issue_permission(self, request) -> bool:
+        return request.user.has_perm("quotes.issue_quote")
+
+    @admin.action(description=_("Rebuild the documents from the snapshot"), permissions=["rebuild"])
     def rebuild_documents(self, request, queryset):
         for quote in queryset:
             try:
@@ -163,3 +167,7 @@ class QuoteAdmin(admin.ModelAdmin):
             except services.QuoteError as exc:
                 self.message_user(request, f"{quote.number}: {'; '.join(exc.errors.values())}", messages.ERROR)
         self.message_user(request, _("Rebuild requested."), messages.INFO)
+
+    def has_rebuild_permission(self, request) -> bool:
+        # Rebuilding renders the frozen snapshot again and changes no business data: ``quotes.change_quote``.
+        return request.user.has_perm("quotes.change_quote")

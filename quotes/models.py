@@ -24,6 +24,12 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+def new_download_id() -> str:
+    """The opaque id an e-mailed download link signs. Not a credential by itself: only a signed, unexpired link
+    (quotes.services.download_link_sign) opens the documents with it."""
+    return secrets.token_urlsafe(18)
+
+
 class QuoteCounter(models.Model):
     """The last quote number handed out in a year. Locked (SELECT … FOR UPDATE) while a number is taken.
 
@@ -62,6 +68,7 @@ class Quote(models.Model):
     revision = models.PositiveSmallIntegerField(_("revision"), default=1)
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, db_index=True)
     token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    download_id = models.CharField(max_length=32, unique=True, default=new_download_id, editable=False)
     configuration = models.ForeignKey("configurator.Configuration", on_delete=models.PROTECT, related_name="quotes")
     channel = models.CharField(_("channel"), max_length=8, default="web")
     crm_reference = models.CharField(_("CRM reference"), max_length=100, blank=True, db_index=True)
@@ -126,7 +133,10 @@ class Quote(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        permissions = [("approve_quote", "Can approve quotes with a discount above the threshold")]
+        permissions = [
+            ("approve_quote", "Can approve quotes with a discount above the threshold"),
+            ("issue_quote", "Can issue quotes whose design warnings were accepted"),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["base_number", "revision"], name="quote_unique_revision"),
             models.CheckConstraint(

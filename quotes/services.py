@@ -12,7 +12,18 @@ Business rules, in one home:
 * Issuing freezes lines, totals, VAT, the design and the validation receipt into ``Quote.frozen``; later
   catalogue changes never alter an issued quote. The documents are rendered from ``frozen`` alone, by a Celery
   task enqueued after commit.
+* Issuing a reviewed quote needs the permission ``quotes.issue_quote`` (a staff user without it is refused).
+  Approving needs ``quotes.approve_quote`` and, in the wizard and the admin, four eyes: whoever set the discount
+  (``created_by``: the requester, or the user who made the revision) cannot approve it. API quotes are exempt:
+  a CRM client acts through one linked user and sees only its own quotes, so it approves through a client
+  whose linked user holds the permission, and the CRM keeps its own approval trail.
+* One request at a time per configuration: the configuration row is locked while a quote is created, and a new
+  request is refused while the configuration has a quote awaiting review or approval (revise that one), or when
+  the same request (same channel, customer e-mail and CRM reference) was issued less than DUPLICATE_WINDOW ago
+  (a double click or a retried submit).
 * Pricing and rounding: quotes.pricing; VAT: quotes.vat; numbers: quotes.numbering.
+* E-mailed download links sign an opaque ``Quote.download_id`` (never the token) and expire after
+  settings.QUOTE_LINK_MAX_AGE; the e-mail carries nothing else that opens the quote.
 """
 
 from __future__ import annotations
@@ -26,7 +37,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core import signing
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.core.validators import validate_email
@@ -45,8 +56,19 @@ logger = logging.getLogger(__name__)
 
 LANGUAGES = ("en", "nl")
 CHANNELS = ("web", "staff", "api")
-LINK_SALT = "quotes.download-link"
+LINK_SALT = "quotes.download-link.v2"
 FILE_KINDS = ("pdf", "xlsx")
+EMAIL_MAX_LENGTH = 254  # RFC 5321 path limit, and Quote.customer_email's max_length
+DUPLICATE_WINDOW = timedelta(seconds=10)
+
+# Model field → the input field name QuoteError reports (what the wizard and the API show the error next to).
+MODEL_FIELDS = {
+    "customer_name": "customer.name",
+    "customer_company": "customer.company",
+    "customer_email": "customer.email",
+    "customer_country": "customer.country",
+    "customer_vat_number": "customer.vat_number",
+}
 
 
 class QuoteError(Exception):
@@ -118,12 +140,17 @@ def _clean_customer(customer: Any, errors: dict[str, str]) -> dict[str, str]:
         errors["customer.company"] = _("The company name is longer than 200 characters.")
     out["company"] = company[:200]
     email = str(customer.get("email") or "").strip()
-    try:
-        validate_email(email)
-    except ValidationError:
-        errors["customer.email"] = (
-            _("Enter a valid e-mail address.") if email else _("Enter the customer's e-mail address.")
-        )
+    if len(email) > EMAIL_MAX_LENGTH:
+        errors["customer.email"] = _("The e-mail address is longer than %(max)s characters.") % {
+            "max": EMAIL_MAX_LENGTH
+        }
+    else:
+        try:
+            validate_email(email)
+        except ValidationError:
+            errors["customer.email"] = (
+                _("Enter a valid e-mail address.") if email else _("Enter the customer's e-mail address.")
+            )
     out["email"] = email
     try:
         out["country"] = normalise_country(customer.get("country"))
@@ -249,24 +276,24 @@ def _evaluate_quote(quote: Quote) -> _Evaluation:
 
 
 def _acknowledgements(configuration, result: dict[str, Any]) -> list[dict[str, str]]:
-    """The accepted warnings of this validation, with who accepted them and why (printed on the quote)."""
-    warnings = {(f["code"], f["subject"]): f for f in result["findings"] if f["severity"] == "warning"}
-    out = []
-    for ack in configuration.acknowledgements.select_related("user").order_by("code", "subject"):
-        finding = warnings.get((ack.code, ack.subject))
-        if finding is None:
-            continue  # an acknowledgement of a warning that no longer occurs is not printed
-        out.append(
-            {
-                "code": ack.code,
-                "subject": ack.subject,
-                "message": finding["message"],
-                "reason": ack.reason,
-                "by": (ack.user.get_full_name() or ack.user.get_username()) if ack.user else "",
-                "at": ack.created_at.isoformat(),
-            }
-        )
-    return out
+    """The accepted warnings of this validation, with who accepted them and why (printed on the quote).
+
+    Which acknowledgements count is configurator.services.acknowledgements_in_force's decision alone (it matches
+    them against the design hash in ``result``: an acceptance given for another design does not count)."""
+    from configurator.services import acknowledgements_in_force
+
+    messages = {(f["code"], f["subject"]): f["message"] for f in result["findings"] if f["severity"] == "warning"}
+    return [
+        {
+            "code": ack.code,
+            "subject": ack.subject,
+            "message": messages.get((ack.code, ack.subject), ""),
+            "reason": ack.reason,
+            "by": (ack.user.get_full_name() or ack.user.get_username()) if ack.user else "",
+            "at": ack.created_at.isoformat(),
+        }
+        for ack in acknowledgements_in_force(configuration=configuration, result=result)
+    ]
 
 
 def _apply(quote: Quote, ev: _Evaluation) -> None:
@@ -315,6 +342,21 @@ def _apply(quote: Quote, ev: _Evaluation) -> None:
     }
 
 
+def _full_clean(quote: Quote) -> None:
+    """The model's own checks, reported like every other input error (QuoteError naming the fields), never a 500.
+    Raised inside the creating transaction, so nothing (no number, no row) is left behind."""
+    try:
+        quote.full_clean()
+    except ValidationError as exc:
+        if not hasattr(exc, "error_dict"):
+            raise QuoteError({"quote": " ".join(exc.messages)}) from None
+        errors = {}
+        for field, messages in exc.message_dict.items():
+            key = "quote" if field == NON_FIELD_ERRORS else MODEL_FIELDS.get(field, field)
+            errors[key] = " ".join(messages)
+        raise QuoteError(errors) from None
+
+
 def _status_for(ev: _Evaluation, *, approved: bool) -> str:
     if ev.unacknowledged:
         return Quote.Status.AWAITING_REVIEW
@@ -334,7 +376,7 @@ def _issue(quote: Quote, ev: _Evaluation) -> None:
     quote.doc_status, quote.progress, quote.failure_message = Quote.DocStatus.PENDING, 0, ""
     quote.enqueued_at = now
     _apply(quote, ev)
-    quote.full_clean()
+    _full_clean(quote)
     quote.save()
     Configuration.objects.filter(pk=quote.configuration_id).update(status=Configuration.Status.QUOTED)
     quote_id = quote.pk
@@ -403,6 +445,43 @@ def quote_request(
     )
 
 
+def _refuse_duplicate(*, configuration, channel: str, customer: dict[str, str], crm_reference: str) -> None:
+    """Lock the configuration row for the rest of the transaction, then refuse a second request (QuoteError on
+    ``quote``) while the configuration has a quote awaiting review or approval, or when the same request (channel,
+    customer e-mail, CRM reference) was issued less than DUPLICATE_WINDOW ago. Two concurrent requests (a double
+    click) queue on the lock, so the second one sees the first."""
+    from configurator.models import Configuration
+
+    list(Configuration.objects.select_for_update().filter(pk=configuration.pk).values_list("pk", flat=True))
+    quotes = Quote.objects.filter(configuration_id=configuration.pk)
+    open_quote = quotes.filter(status__in=[Quote.Status.AWAITING_REVIEW, Quote.Status.AWAITING_APPROVAL]).first()
+    if open_quote is not None:
+        raise QuoteError(
+            {
+                "quote": _("Quote %(number)s for this design is %(status)s; revise it instead of requesting another.")
+                % {"number": open_quote.number, "status": open_quote.get_status_display().lower()}
+            }
+        )
+    recent = (
+        quotes.filter(
+            status=Quote.Status.ISSUED,
+            channel=channel,
+            customer_email__iexact=customer["email"],
+            crm_reference=crm_reference,
+            created_at__gte=timezone.now() - DUPLICATE_WINDOW,
+        )
+        .order_by("-created_at")
+        .first()
+    )
+    if recent is not None:
+        raise QuoteError(
+            {
+                "quote": _("Quote %(number)s was just issued for this request; it is not requested twice.")
+                % {"number": recent.number}
+            }
+        )
+
+
 @transaction.atomic
 def _create(
     *,
@@ -422,6 +501,7 @@ def _create(
     if previous is not None:
         base, revision = previous.base_number, previous.revision + 1
     else:
+        _refuse_duplicate(configuration=configuration, channel=channel, customer=customer, crm_reference=crm_reference)
         base, revision = next_base_number(), 1
     quote = Quote(
         number=revision_number(base, revision),
@@ -446,7 +526,7 @@ def _create(
     else:
         quote.status = status
         _apply(quote, ev)
-        quote.full_clean()
+        _full_clean(quote)
         quote.save()
         Configuration.objects.filter(pk=configuration.pk).update(status=Configuration.Status.QUOTE_REQUESTED)
     if previous is not None:
@@ -455,13 +535,14 @@ def _create(
 
 
 def quote_issue(*, quote: Quote, user) -> Quote:
-    """A sales engineer issues a quote that waited for review, after accepting its warnings.
+    """A sales engineer (active staff with ``quotes.issue_quote``) issues a quote that waited for review, after
+    accepting its warnings. Raises PermissionDenied otherwise.
 
     Re-validates the design: errors or still unaccepted warnings raise QuoteError. A discount above the threshold
     that nobody approved yet moves the quote to ``awaiting_approval`` instead of issuing it.
     """
-    if not _is_staff(user):
-        raise PermissionDenied(_("Only a sales engineer can issue a quote."))
+    if not _is_staff(user) or not user.has_perm("quotes.issue_quote"):
+        raise PermissionDenied(_("Only a sales engineer with the issue permission can issue a quote."))
     with transaction.atomic():
         quote = Quote.objects.select_for_update().select_related("configuration").get(pk=quote.pk)
         if quote.status != Quote.Status.AWAITING_REVIEW:
@@ -488,13 +569,20 @@ def quote_issue(*, quote: Quote, user) -> Quote:
 def quote_approve(*, quote: Quote, user) -> Quote:
     """Approve a discount above the threshold (permission ``quotes.approve_quote``) and issue the quote.
 
-    Raises PermissionDenied without the permission, QuoteError if the quote is not awaiting approval or the
-    design no longer validates. If new warnings appeared meanwhile, the quote goes back to review, approved.
+    Raises PermissionDenied without the permission, or when the user set the discount themselves (four eyes:
+    ``created_by`` is whoever requested the quote or made this revision, i.e. set its discounts); QuoteError if
+    the quote is not awaiting approval or the design no longer validates. If new warnings appeared meanwhile,
+    the quote goes back to review, approved.
     """
     if user is None or not user.is_active or not user.has_perm("quotes.approve_quote"):
-        raise PermissionDenied(_("You may not approve quote discounts."))
+        raise PermissionDenied(_("Only a user with the approve permission may approve quote discounts."))
     with transaction.atomic():
         quote = Quote.objects.select_for_update().select_related("configuration").get(pk=quote.pk)
+        if quote.channel != "api" and quote.created_by_id is not None and quote.created_by_id == user.pk:
+            message = _(
+                "You set the discount of %(number)s yourself; another user with the approve permission must approve it."
+            )
+            raise PermissionDenied(message % {"number": quote.number})
         if quote.status != Quote.Status.AWAITING_APPROVAL:
             raise QuoteError(
                 {
@@ -738,22 +826,40 @@ def quotes_requeue_stuck(*, older_than: timedelta | None = None) -> list[int]:
 # Links and e-mail.
 
 
+class DownloadLinkError(Exception):
+    """A download link that does not open: ``expired`` (older than QUOTE_LINK_MAX_AGE) or invalid."""
+
+    def __init__(self, *, expired: bool):
+        self.expired = expired
+        super().__init__("expired" if expired else "invalid")
+
+
+def _link_signer() -> signing.TimestampSigner:
+    return signing.TimestampSigner(salt=LINK_SALT)
+
+
 def download_link_sign(*, quote: Quote, kind: str) -> str:
-    """A signed token for an e-mailed download link; it expires after settings.QUOTE_LINK_MAX_AGE."""
+    """The signed part of an e-mailed download link: the quote's opaque download id and the kind, timestamped;
+    it expires after settings.QUOTE_LINK_MAX_AGE. It carries no token: the link is the only credential the
+    e-mail holds, and it stops working."""
     if kind not in FILE_KINDS:
         raise ValueError(kind)
-    return signing.dumps({"t": quote.token, "k": kind}, salt=LINK_SALT, compress=True)
+    return _link_signer().sign(f"{quote.download_id}.{kind}")
 
 
-def download_link_open(signed: str) -> tuple[str, str] | None:
-    """(quote token, kind) of a valid, unexpired signed link; None otherwise."""
+def download_link_open(signed: str) -> tuple[Quote, str]:
+    """(quote, kind) of a valid, unexpired signed link. Raises DownloadLinkError (expired or invalid)."""
     try:
-        data = signing.loads(signed, salt=LINK_SALT, max_age=settings.QUOTE_LINK_MAX_AGE)
-    except signing.BadSignature:  # SignatureExpired is a BadSignature
-        return None
-    if not isinstance(data, dict) or data.get("k") not in FILE_KINDS:
-        return None
-    return str(data.get("t")), data["k"]
+        value = _link_signer().unsign(signed, max_age=settings.QUOTE_LINK_MAX_AGE)
+    except signing.SignatureExpired:
+        raise DownloadLinkError(expired=True) from None
+    except signing.BadSignature:
+        raise DownloadLinkError(expired=False) from None
+    download_id, _sep, kind = value.rpartition(".")
+    quote = Quote.objects.filter(download_id=download_id).first() if download_id else None
+    if quote is None or kind not in FILE_KINDS:
+        raise DownloadLinkError(expired=False)
+    return quote, kind
 
 
 def absolute_url(path: str) -> str:
@@ -762,7 +868,10 @@ def absolute_url(path: str) -> str:
 
 def quote_notify_ready(*, quote: Quote) -> bool:
     """E-mail the customer (in their language) that the quote is ready, with signed expiring download links,
-    and copy the sales engineer (who created it, or to whom the configuration is assigned). Sent once."""
+    and copy the sales engineer (who created it, or to whom the configuration is assigned). Sent once.
+
+    The e-mail holds the expiring links only: not the quote's token, nor its status page (an e-mail is forwarded
+    and archived; a token in it would open the quote for good)."""
     from django.core.mail import EmailMultiAlternatives
     from django.template.loader import render_to_string
 
@@ -776,7 +885,6 @@ def quote_notify_ready(*, quote: Quote) -> bool:
     context = {
         "quote": quote,
         "seller": settings.SELLER,
-        "status_url": absolute_url(reverse("quotes:status", args=[quote.token])),
         "pdf_url": absolute_url(reverse("quotes:link", args=[download_link_sign(quote=quote, kind="pdf")])),
         "xlsx_url": absolute_url(reverse("quotes:link", args=[download_link_sign(quote=quote, kind="xlsx")])),
         "link_days": settings.QUOTE_LINK_MAX_AGE.days,

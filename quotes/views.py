@@ -1,11 +1,14 @@
 """Quote pages: the customer's status page (by token), its htmx progress partial, and the downloads.
 
-Customers reach a quote through its unguessable token, or through a signed link from the ready e-mail that
-expires after settings.QUOTE_LINK_MAX_AGE. Staff download any quote by id after logging in.
+The customer who requested a quote reaches it through its unguessable token (the wizard's quote step links it;
+it is never e-mailed). The ready e-mail holds only signed links to the documents, which sign an opaque download
+id and expire after settings.QUOTE_LINK_MAX_AGE; an expired or broken link gets a page that says so (404).
+Staff download any quote by id after logging in.
 """
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.admin.views.decorators import staff_member_required
 from django.core.files.storage import default_storage
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
@@ -15,7 +18,7 @@ from django.views.decorators.http import require_GET
 
 from . import selectors
 from .models import Quote
-from .services import download_link_open
+from .services import DownloadLinkError, download_link_open
 
 CONTENT_TYPES = {
     "pdf": "application/pdf",
@@ -77,13 +80,22 @@ def quote_document(request: HttpRequest, token: str, kind: str) -> FileResponse:
 
 
 @require_GET
-def quote_link(request: HttpRequest, signed: str) -> FileResponse:
-    """A download link from the ready e-mail: signed, and refused once older than QUOTE_LINK_MAX_AGE."""
-    opened = download_link_open(signed)
-    if opened is None:
-        raise Http404("This link is invalid or has expired")
-    token, kind = opened
-    return _serve(_quote_or_404(token), kind)
+@never_cache
+def quote_link(request: HttpRequest, signed: str) -> HttpResponse:
+    """A download link from the ready e-mail: signed, and refused once older than QUOTE_LINK_MAX_AGE with a page
+    that says the link expired (or is invalid) and how to get a new one."""
+    try:
+        quote, kind = download_link_open(signed)
+    except DownloadLinkError as exc:
+        context = {
+            "expired": exc.expired,
+            "link_days": settings.QUOTE_LINK_MAX_AGE.days,
+            "seller": settings.SELLER,
+        }
+        response = render(request, "quotes/link_refused.html", context, status=404)
+        response["X-Robots-Tag"] = "noindex"
+        return response
+    return _serve(quote, kind)
 
 
 @require_GET

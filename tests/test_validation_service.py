@@ -170,6 +170,19 @@ def test_integrated_800g_nics_are_planned_at_their_speed_not_assumed(seeded_cata
     assert any(item["part"].startswith("MCP7Y00-") for item in plan["bom"])
 
 
+def test_the_integrated_nic_connector_is_catalogue_data(seeded_catalog):
+    from catalog.models import Server
+    from configurator.rules.specs import Connector
+
+    assert catalog_snapshot().get("SYS-822GS-NB3RT").integrated_nic_connector == Connector.OSFP
+    # Without the sourced connector the planner chooses no cable rather than assuming OSFP from a code table.
+    Server.objects.filter(part__part_number="SYS-822GS-NB3RT").update(integrated_nic_connector="")
+    Part.objects.get(part_number="SYS-822GS-NB3RT").save()  # queryset update() sends no signal: touch the part
+    assert catalog_snapshot().get("SYS-822GS-NB3RT").integrated_nic_connector is None
+    plan = design_validate(document=_b300_integrated_nic_design())["fabric_plan"]
+    assert not any(item["part"].startswith("MCP7Y00-") for item in plan["bom"])
+
+
 def test_hdr_adapter_on_qm9700_is_beyond_reach_not_no_cable(seeded_catalog):
     doc = _design(workload=None)
     doc["node_groups"][0]["components"][1]["part"] = "MCX653105A-HDAT"

@@ -153,6 +153,7 @@ class ServerSpec(PartBase):
     pcie_switches: tuple[PcieSwitchSpec, ...] = ()
     integrated_nics: int = 0  # compute NICs built into the system (SYS-822GS-NB3RT: 8x ConnectX-8)
     integrated_nic_speed_gbps: int | None = None
+    integrated_nic_connector: Connector | None = None  # cage of the integrated NICs; None = not sourced
 
     @property
     def psu_capacity_w(self) -> int | None:

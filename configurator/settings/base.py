@@ -102,6 +102,10 @@ AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(hours=1)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# Both the lockout and the quote rate limit key on configurator.clientip.client_ip: REMOTE_ADDR, or behind
+# TRUSTED_PROXY_COUNT reverse proxies the address that many entries from the right of X-Forwarded-For.
+AXES_CLIENT_IP_CALLABLE = "configurator.clientip.client_ip"
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("nl", _("Dutch"))]

@@ -116,8 +116,10 @@ def test_documents_are_409_until_ready_then_downloadable(
     assert pending["Retry-After"]
     assert api.get(f"{QUOTES}{quote['id']}/bom.xlsx").status_code == 409
 
-    with django_capture_on_commit_callbacks(execute=True):
-        built = _request(api, {"configuration": configuration_id, "customer": customer}).json()
+    with django_capture_on_commit_callbacks(execute=True):  # a second, different request: another CRM reference
+        built = _request(api, {"configuration": configuration_id, "customer": customer, "crm_reference": "OPP-2"})
+        assert built.status_code == 202, built.content
+        built = built.json()
     detail = api.get(f"{QUOTES}{built['id']}/").json()
     assert detail["doc_status"] == "ready", detail
     assert detail["progress"] == 100

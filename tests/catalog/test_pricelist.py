@@ -83,3 +83,22 @@ def test_admin_lists_seeded_catalogue_and_exports(admin_client, seeded_catalog):
     part = Part.objects.get(part_number="SYS-821GE-TNHR")
     resp = admin_client.get(f"/admin/catalog/part/{part.pk}/change/")
     assert resp.status_code == 200
+
+
+@pytest.mark.parametrize("lead", ["1e20", "99999999999999999999999"])
+def test_lead_time_beyond_the_column_is_a_row_error_not_a_crash(seeded_catalog, lead):
+    with pytest.raises(pricelist.PriceListError) as err:
+        pricelist.import_price_list(filename="p.csv", content=_csv([["MQM9700-NS2F", "100.00", lead]]))
+    assert [(e.line, e.field) for e in err.value.errors] == [(2, "lead_time_days")]
+
+
+def test_price_with_more_than_twelve_digits_is_a_row_error(seeded_catalog):
+    before = Part.objects.get(part_number="MQM9700-NS2F").list_price_eur
+    with pytest.raises(pricelist.PriceListError) as err:
+        pricelist.import_price_list(filename="p.csv", content=_csv([["MQM9700-NS2F", "12345678901.00", "10"]]))
+    assert [(e.line, e.field) for e in err.value.errors] == [(2, "list_price_eur")]
+    assert "12 digits" in err.value.errors[0].message
+    assert Part.objects.get(part_number="MQM9700-NS2F").list_price_eur == before
+    # Ten digits before the point is the most the column holds, and passes.
+    report = pricelist.import_price_list(filename="p.csv", content=_csv([["MQM9700-NS2F", "1234567890.99", "10"]]))
+    assert report.updated == 1

@@ -83,7 +83,11 @@ def test_customer_gets_a_pdf_quote_for_a_recommended_4_node_h200_cluster(live_se
 
 
 def _staff(django_user_model):
+    from django.contrib.auth.models import Permission
+
     user = django_user_model.objects.create_user("sven", "sven@ncs.nl", "correct-horse-battery", is_staff=True)
+    codenames = ("issue_quote", "take_over_configuration")
+    user.user_permissions.add(*Permission.objects.filter(codename__in=codenames))
     return user
 
 

@@ -72,9 +72,14 @@ def customer() -> dict:
 
 @pytest.fixture
 def staff(django_user_model):
-    return django_user_model.objects.create_user(
+    """A sales engineer: staff with ``quotes.issue_quote`` (issues reviewed quotes), not an approver."""
+    from django.contrib.auth.models import Permission
+
+    user = django_user_model.objects.create_user(
         "sam", "sam@ncs.nl", "pw", is_staff=True, first_name="Sam", last_name="Sales"
     )
+    user.user_permissions.add(Permission.objects.get(codename="issue_quote", content_type__app_label="quotes"))
+    return django_user_model.objects.get(pk=user.pk)  # fresh permission cache
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import timedelta
 from decimal import Decimal as D
 
 import pytest
@@ -12,7 +13,8 @@ from django.core.exceptions import PermissionDenied
 
 from catalog.models import Part
 from catalog.services import SEED_PATH
-from configurator.models import Configuration, WarningAcknowledgement
+from configurator.models import Configuration
+from configurator.services import warning_acknowledge
 from quotes.models import Quote, QuoteCounter
 from quotes.services import QuoteError, quote_approve, quote_issue, quote_request, quote_revise
 from quotes.signals import quote_event
@@ -122,7 +124,7 @@ def test_unaccepted_warnings_wait_for_review_and_accepted_ones_are_printed(
         build(quote_issue, quote=quote, user=staff)
     assert "POWER_CAPACITY_UNKNOWN" in exc.value.errors["warnings"]
 
-    WarningAcknowledgement.objects.create(
+    warning_acknowledge(
         configuration=configuration,
         code="POWER_CAPACITY_UNKNOWN",
         subject="node_groups[0].server",
@@ -226,7 +228,8 @@ def test_catalogue_price_change_leaves_an_issued_quote_unchanged(configuration, 
     quote.refresh_from_db()
     assert (quote.total, quote.frozen["lines"], quote.frozen["receipt"]) == before
     assert quote.doc_status == "ready"
-    # a new quote for the same design sees the new price
+    # a new quote for the same design sees the new price (a later request: not a double click)
+    Quote.objects.filter(pk=quote.pk).update(created_at=quote.created_at - timedelta(minutes=1))
     newer = build(quote_request, configuration=configuration, customer=customer)
     assert newer.total < quote.total
 

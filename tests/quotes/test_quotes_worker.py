@@ -324,3 +324,45 @@ def test_fifty_concurrent_requests_get_fifty_numbers_and_fifty_ready_quotes(work
         workers=workers,
     )
     assert not Quote.objects.exclude(doc_status="ready").exists()
+
+
+def test_two_concurrent_requests_for_one_configuration_make_one_quote(seeded_catalog, monkeypatch):
+    """A double click: two threads (two PostgreSQL transactions) request a quote for one configuration at once.
+    The configuration row lock queues the second behind the first, which then sees the first quote and refuses.
+    (No worker needed: the design waits for review, so nothing is enqueued.)"""
+    from conftest import WARNING_DESIGN
+    from django.db import connections
+
+    from quotes import services
+    from quotes.models import Quote, QuoteCounter
+
+    configuration = _configuration(WARNING_DESIGN)
+    real_next = services.next_base_number
+
+    def slow_next_base_number():
+        time.sleep(0.5)  # widen the window between the duplicate check and the insert
+        return real_next()
+
+    monkeypatch.setattr(services, "next_base_number", slow_next_base_number)
+    barrier = threading.Barrier(2)
+    numbers, refused, errors = [], [], []
+
+    def request() -> None:
+        try:
+            barrier.wait(30)
+            numbers.append(services.quote_request(configuration=configuration, customer=_customer()).number)
+        except services.QuoteError as exc:
+            refused.append(exc.errors)
+        except Exception as exc:  # reported below
+            errors.append(repr(exc))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=request) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not errors, errors
+    assert len(numbers) == 1 and len(refused) == 1 and "quote" in refused[0], (numbers, refused)
+    assert Quote.objects.count() == 1 and QuoteCounter.objects.get().last == 1

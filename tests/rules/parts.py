@@ -96,6 +96,7 @@ SYS_822GS_NB3RT = ServerSpec(  # [DIST-PM], [MLCT-822NB3]: 2x FHHL, 8 integrated
     slots=FHHL_2,
     integrated_nics=8,
     integrated_nic_speed_gbps=800,
+    integrated_nic_connector=Connector.OSFP,  # "8x 800G OSFP" [DIST-PM]
 )
 SYS_422GS_NBRT_LCC = ServerSpec(  # [DIST-PM]: liquid, 4x 6.6 kW 2+2, 8 LP + 2 FHHL
     part_number="SYS-422GS-NBRT-LCC",

@@ -98,6 +98,16 @@ def bigger_catalog(seeded_catalog):
     return Part.objects
 
 
+def grant(user, *codenames):
+    """Give a user permissions by codename (and forget the permission cache of the object)."""
+    from django.contrib.auth.models import Permission
+
+    user.user_permissions.add(*Permission.objects.filter(codename__in=codenames))
+    for attr in ("_perm_cache", "_user_perm_cache"):
+        user.__dict__.pop(attr, None)
+    return user
+
+
 def list_total(config):
     """The design's list total as the BOM service computes it (the pages must show this amount)."""
     from configurator.bom import bom_total, design_bom

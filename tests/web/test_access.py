@@ -6,7 +6,7 @@ import pytest
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from .conftest import WITH_WARNING
+from .conftest import WITH_WARNING, grant
 
 pytestmark = pytest.mark.django_db
 
@@ -132,6 +132,7 @@ def test_dashboard_filters_drafts_and_quote_requests(staff_client, make_config):
 
 
 def test_sales_engineer_clones_takes_over_and_acknowledges_a_warning(staff_client, staff, make_config):
+    grant(staff, "take_over_configuration")
     config = make_config(WITH_WARNING)
     clone = staff_client.post(reverse("configurator:clone", kwargs={"token": config.token}))
     assert clone.status_code == 302 and config.token not in clone["Location"]
@@ -155,9 +156,10 @@ def test_sales_engineer_clones_takes_over_and_acknowledges_a_warning(staff_clien
     assert "Customer runs UFM" in staff_client.get(url(config, "review")).content.decode()
 
 
-def test_sales_engineer_issues_a_quote_waiting_for_review(staff_client, make_config):
+def test_sales_engineer_issues_a_quote_waiting_for_review(staff_client, staff, make_config):
     from quotes.services import quote_request
 
+    grant(staff, "issue_quote")
     config = make_config(WITH_WARNING)
     quote = quote_request(configuration=config, customer={k: v for k, v in CUSTOMER.items() if k != "action"})
     assert quote.status == "awaiting_review"
@@ -167,6 +169,21 @@ def test_sales_engineer_issues_a_quote_waiting_for_review(staff_client, make_con
     staff_client.post(url(config, "quote"), {"action": "issue", "quote": quote.token})
     quote.refresh_from_db()
     assert quote.status == "issued"
+
+
+def test_a_sales_engineer_without_the_issue_permission_is_told_so(staff_client, make_config):
+    from django.contrib.messages import get_messages
+
+    from quotes.services import quote_request
+
+    config = make_config(WITH_WARNING)
+    quote = quote_request(configuration=config, customer={k: v for k, v in CUSTOMER.items() if k != "action"})
+    response = staff_client.post(url(config, "quote"), {"action": "issue", "quote": quote.token})
+    assert response.status_code == 302
+    (message,) = [str(m) for m in get_messages(response.wsgi_request)]
+    assert "issue" in message and "approve" not in message
+    quote.refresh_from_db()
+    assert quote.status == "awaiting_review"
 
 
 def test_customers_cannot_issue_quotes(client, make_config):

@@ -255,10 +255,10 @@ def test_the_dashboard_filters_quotes_by_a_valid_status(staff_client, make_confi
 def test_a_design_changed_after_its_quote_was_issued_says_so_on_the_steps(client, staff_client, make_config):
     from django.test import Client
 
-    from quotes.services import quote_request
-
     config = make_config()
-    quote = quote_request(configuration=config, customer={k: v for k, v in CUSTOMER.items() if k != "action"})
+    customer = Client()  # the customer who requested the quote: the banner names it to them
+    assert customer.post(url(config, "quote"), CUSTOMER).status_code == 302
+    (quote,) = quotes_of(config)
     assert quote.status == "issued"
     assert "has changed since quote" not in staff_client.get(url(config, "review")).content.decode()
 
@@ -269,8 +269,9 @@ def test_a_design_changed_after_its_quote_was_issued_says_so_on_the_steps(client
     banner = f"This design has changed since quote {quote.number} was issued"
     for step in ("platform", "review", "quote"):
         assert banner in staff_client.get(url(config, step)).content.decode()
-    customer_page = Client().get(url(config, "review")).content.decode()
+    customer_page = customer.get(url(config, "review")).content.decode()
     assert banner in customer_page and "a sales engineer sends a new revision" in customer_page
+    assert quote.number not in Client().get(url(config, "review")).content.decode()  # not another browser's quote
 
     # An htmx update of a step swaps the banner in out of band.
     hx = staff_client.post(url(config, "platform"), {**platform, "nodes": 3}, HTTP_HX_REQUEST="true")

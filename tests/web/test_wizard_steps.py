@@ -305,3 +305,23 @@ def test_platform_greys_out_only_gpus_the_rules_reject(client, make_config):
     inputs = {m.group(1): m.group(0) for m in re.finditer(r'<input[^>]*name="gpu" value="([^"]+)"[^>]*>', body)}
     assert "disabled" not in inputs["RTX-PRO-6000-SE"]
     assert "disabled" in inputs["HGX-H200-8GPU"]
+
+
+def test_a_get_never_writes_the_verdict_a_post_does(client, make_config):
+    """The catalogue may change under a stored verdict. Looking at a step shows the current findings but does not
+    write; the next change (a POST) stores the new verdict."""
+    from configurator.models import Configuration
+
+    config = make_config()
+    Configuration.objects.filter(pk=config.pk).update(valid=False, error_count=7, warning_count=3)
+    for step in ("goal", "platform", "adapters", "fabric", "review", "quote"):
+        assert client.get(url(config, step)).status_code == 200
+    config.refresh_from_db()
+    assert (config.valid, config.error_count, config.warning_count) == (False, 7, 3)
+    assert "This design has errors" not in client.get(url(config, "quote")).content.decode()  # the computed verdict
+
+    # An htmx change of a step (here: the same platform again, so nothing to save) re-stores the verdict.
+    platform = {"nodes": 4, "server": "SYS-821GE-TNHR", "gpu": "HGX-H200-8GPU", "gpu_quantity": 1}
+    assert client.post(url(config, "platform"), platform, HTTP_HX_REQUEST="true").status_code == 200
+    config.refresh_from_db()
+    assert (config.valid, config.error_count, config.warning_count) == (True, 0, 0)
