@@ -251,7 +251,8 @@ def _diagram(plan_json: str) -> str:
 def quotes_for(configuration: Configuration, *, tokens: Collection[str] | None = None) -> list:
     """The configuration's quotes, newest first. With ``tokens`` (a customer's browser): only the quotes with
     those tokens and the other revisions of their numbers (a sales engineer's revision of the customer's quote)."""
-    quotes = list(quotes_for_configuration(configuration))
+    # The frozen snapshot is large and only the newest issued quote's design is ever read (the "changed" banner).
+    quotes = list(quotes_for_configuration(configuration).defer("frozen"))
     if tokens is None:
         return quotes
     wanted = set(tokens)

@@ -114,7 +114,8 @@ def _visible_quotes(request: HttpRequest, config: Configuration) -> list:
     this browser requested (and their revisions), never another customer's quote of the same design."""
     if _is_staff(request):
         return selectors.quotes_for(config)
-    return selectors.quotes_for(config, tokens=request.session.get(SESSION_QUOTES, []))
+    tokens = request.session.get(SESSION_QUOTES, [])
+    return selectors.quotes_for(config, tokens=tokens) if tokens else []  # no request from this browser: no query
 
 
 INPUT_MESSAGES = {
