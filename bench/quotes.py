@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
 from urllib.parse import quote as urlquote
 from urllib.parse import urlsplit, urlunsplit
@@ -65,7 +66,8 @@ def new_quote(count: int):
     configuration = Configuration.objects.create(document=design(count))
     real, services.enqueue_build = services.enqueue_build, lambda pk: False  # no build here
     try:
-        return services.quote_request(configuration=configuration, customer=CUSTOMER)
+        # A distinct CRM reference per run: the same request twice within seconds is refused as a double submit.
+        return services.quote_request(configuration=configuration, customer=CUSTOMER, crm_reference=uuid.uuid4().hex)
     finally:
         services.enqueue_build = real
 
@@ -106,8 +108,8 @@ def throughput(n: int = 100, workers: int = 2) -> str:
     app.amqp._producer_pool = None
 
     configuration = Configuration.objects.create(document=design(4))
-    for _ in range(n):  # queued before any worker runs
-        quote_request(configuration=configuration, customer=CUSTOMER)
+    for i in range(n):  # queued before any worker runs; distinct requests (see above)
+        quote_request(configuration=configuration, customer=CUSTOMER, crm_reference=f"bench-{i}")
     s = connection.settings_dict
     auth = urlquote(s["USER"] or "", safe="") + (":" + urlquote(s["PASSWORD"], safe="") if s["PASSWORD"] else "")
     database_url = f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
