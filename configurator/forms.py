@@ -16,6 +16,7 @@ from configurator.fabric.request import parse_oversubscription
 from configurator.models import Configuration
 from configurator.rules.parse import MAX_NODES
 from configurator.rules.specs import AdapterSpec, CatalogView, GpuSpec, ServerSpec, SwitchSpec
+from configurator.widgets import FastSelect
 
 MAX_PER_NODE = 64
 MAX_PARAMS_BILLION = 100_000
@@ -101,11 +102,11 @@ class PlatformForm(Form):
 
 
 class AdaptersForm(Form):
-    compute_adapter = forms.ChoiceField(label=_("Compute adapter (GPU fabric)"), required=False)
+    compute_adapter = forms.ChoiceField(label=_("Compute adapter (GPU fabric)"), required=False, widget=FastSelect)
     compute_quantity = forms.IntegerField(
         label=_("Compute adapters per server"), min_value=0, max_value=MAX_PER_NODE, required=False
     )
-    storage_adapter = forms.ChoiceField(label=_("Storage and in-band adapter"), required=False)
+    storage_adapter = forms.ChoiceField(label=_("Storage and in-band adapter"), required=False, widget=FastSelect)
     storage_quantity = forms.IntegerField(
         label=_("Storage adapters per server"), min_value=0, max_value=MAX_PER_NODE, required=False
     )
@@ -138,12 +139,14 @@ class FabricForm(Form):
         label=_("Oversubscription"),
         choices=[(o, o) for o in OVERSUBSCRIPTIONS],
         initial="1:1",
+        widget=FastSelect,
         help_text=_("1:1 is non-blocking, as NVIDIA's reference architectures use for training."),
     )
     topology = forms.ChoiceField(
         label=_("Topology"),
         initial="rail-optimized",
         choices=[("rail-optimized", _("Rail-optimized")), ("fat-tree", _("Fat tree"))],
+        widget=FastSelect,
     )
     nodes_per_rack = forms.IntegerField(
         label=_("Servers per rack"),
@@ -275,7 +278,7 @@ class QuoteRequestForm(Form):
         label=_("Country"),
         choices=country_choices,
         initial="NL",
-        widget=forms.Select(attrs={"autocomplete": "country"}),
+        widget=FastSelect(attrs={"autocomplete": "country"}),
     )
     vat_number = forms.CharField(
         label=_("VAT number"),
@@ -287,9 +290,14 @@ class QuoteRequestForm(Form):
 
 class DashboardFilterForm(Form):
     status = forms.ChoiceField(
-        label=_("Status"), required=False, choices=[("", _("Any status"))] + list(Configuration.Status.choices)
+        label=_("Status"),
+        required=False,
+        choices=[("", _("Any status"))] + list(Configuration.Status.choices),
+        widget=FastSelect,
     )
-    quote_status = forms.ChoiceField(label=_("Quote status"), required=False, choices=lambda: _quote_statuses())
+    quote_status = forms.ChoiceField(
+        label=_("Quote status"), required=False, choices=lambda: _quote_statuses(), widget=FastSelect
+    )
     customer = forms.CharField(label=_("Customer"), required=False, max_length=200)
     date_from = forms.DateField(label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     date_to = forms.DateField(label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
