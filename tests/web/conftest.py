@@ -118,3 +118,20 @@ def list_total(config):
     result = design_validate(document=config.document)
     total, _ = bom_total(design_bom(parse_design(config.document), result["fabric_plan"], catalog_snapshot()))
     return total
+
+
+# A customer's quote-request form as the quote step posts it.
+CUSTOMER = {
+    "name": "Anna de Vries",
+    "company": "Rekenkracht B.V.",
+    "email": "anna@example.nl",
+    "country": "NL",
+    "vat_number": "",
+    "action": "request",
+}
+
+
+def url(config, step):
+    from django.urls import reverse
+
+    return reverse("configurator:step", kwargs={"token": config.token, "step": step})

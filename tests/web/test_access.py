@@ -6,23 +6,9 @@ import pytest
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from .conftest import WITH_WARNING, grant
+from .conftest import CUSTOMER, WITH_WARNING, grant, url
 
 pytestmark = pytest.mark.django_db
-
-
-def url(config, step):
-    return reverse("configurator:step", kwargs={"token": config.token, "step": step})
-
-
-CUSTOMER = {
-    "name": "Anna de Vries",
-    "company": "Rekenkracht B.V.",
-    "email": "anna@example.nl",
-    "country": "NL",
-    "vat_number": "",
-    "action": "request",
-}
 
 
 def test_drafts_are_reached_only_through_their_unguessable_token(client, make_config):

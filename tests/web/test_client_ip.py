@@ -10,18 +10,7 @@ from django.urls import reverse
 
 from configurator.clientip import client_ip
 
-CUSTOMER = {
-    "name": "Anna de Vries",
-    "company": "Rekenkracht B.V.",
-    "email": "anna@example.nl",
-    "country": "NL",
-    "vat_number": "",
-    "action": "request",
-}
-
-
-def url(config, step):
-    return reverse("configurator:step", kwargs={"token": config.token, "step": step})
+from .conftest import CUSTOMER, url
 
 
 def request_with(xff: str | None, remote: str = "10.0.0.1"):

@@ -8,13 +8,9 @@ from django.urls import reverse
 
 from configurator.slotmap import render_slot_map_svg
 
-from .conftest import B200_IN_H100_SERVER
+from .conftest import B200_IN_H100_SERVER, url
 
 pytestmark = pytest.mark.django_db
-
-
-def url(config, step):
-    return reverse("configurator:step", kwargs={"token": config.token, "step": step})
 
 
 @pytest.fixture

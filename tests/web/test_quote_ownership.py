@@ -11,7 +11,7 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 
-from .conftest import grant
+from .conftest import grant, url
 
 pytestmark = pytest.mark.django_db
 
@@ -23,10 +23,6 @@ ANNA = {
     "vat_number": "",
 }
 BOB = {"name": "Bob Jansen", "company": "Datahal B.V.", "email": "bob@example.nl", "country": "NL", "vat_number": ""}
-
-
-def url(config, step):
-    return reverse("configurator:step", kwargs={"token": config.token, "step": step})
 
 
 def quotes_of(config):

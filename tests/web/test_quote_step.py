@@ -10,22 +10,9 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
-from .conftest import H200_CLUSTER
+from .conftest import CUSTOMER, H200_CLUSTER, url
 
 pytestmark = pytest.mark.django_db
-
-CUSTOMER = {
-    "name": "Anna de Vries",
-    "company": "Rekenkracht B.V.",
-    "email": "anna@example.nl",
-    "country": "NL",
-    "vat_number": "",
-    "action": "request",
-}
-
-
-def url(config, step):
-    return reverse("configurator:step", kwargs={"token": config.token, "step": step})
 
 
 def quotes_of(config):

@@ -5,15 +5,11 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from .conftest import B200_IN_H100_SERVER
+from .conftest import B200_IN_H100_SERVER, url
 
 pytestmark = pytest.mark.django_db
 
 STEPS = ("goal", "platform", "adapters", "fabric", "review", "quote")
-
-
-def url(config, step):
-    return reverse("configurator:step", kwargs={"token": config.token, "step": step})
 
 
 def test_home_form_starts_a_draft_and_shows_the_recommendation(client, seeded_catalog):
