@@ -7,6 +7,8 @@ re-validated, and the step's body partial (``#step-body``) comes back with the f
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from typing import Any
 
@@ -174,6 +176,14 @@ class Evaluation:
         self.sizing = (outcome.result or {}).get("sizing")
         self.bill = selectors.design_bill(document=config.document, result=outcome.result, catalog=view)
         self.quotable = outcome.valid
+        # What the side panel shows depends only on this key (design, catalogue, accepted warnings), so the page
+        # caches the customer's panel under it; the language and step are added in the template.
+        if outcome.result:
+            basis = f"{outcome.result['catalog_version']}:{outcome.result['design_hash']}"
+        else:
+            basis = "input:" + json.dumps(outcome.input_errors, sort_keys=True)
+        acked = ",".join(sorted(f"{getattr(a, 'pk', a)}:{getattr(a, 'reason', '')}" for a in acks.values()))
+        self.cache_key = hashlib.sha256(f"{basis}|{acked}".encode()).hexdigest()
 
     def by_field(self) -> dict[str, list[dict]]:
         out: dict[str, list[dict]] = {}

@@ -207,3 +207,23 @@ def test_a_sales_engineer_without_the_approve_permission_cannot_approve_a_big_di
     assert "approve permission" in response.content.decode()
     quote.refresh_from_db()
     assert quote.status == Quote.Status.AWAITING_APPROVAL
+
+
+def test_the_customers_cached_panel_follows_accepted_warnings_and_their_reasons(client, staff, make_config):
+    # The customer's side panel is cached per design state; an acceptance, or a new reason, must show at once.
+    from configurator.services import design_validate, warning_acknowledge
+
+    config = make_config(WITH_WARNING)
+    assert "Customer runs UFM" not in client.get(url(config, "platform")).content.decode()
+    finding = next(
+        f for f in design_validate(document=config.document)["findings"] if f["code"] == "FABRIC_SM_REQUIRED"
+    )
+    warning_acknowledge(
+        configuration=config, code=finding["code"], subject=finding["subject"], reason="Customer runs UFM", user=staff
+    )
+    assert "Customer runs UFM" in client.get(url(config, "platform")).content.decode()
+    warning_acknowledge(
+        configuration=config, code=finding["code"], subject=finding["subject"], reason="UFM on two hosts", user=staff
+    )
+    body = client.get(url(config, "platform")).content.decode()
+    assert "UFM on two hosts" in body and "Customer runs UFM" not in body
