@@ -4,28 +4,13 @@ import copy
 
 import pytest
 
+from configurator.examples import h200_training_cluster
 from configurator.rules.design import DesignInputError
 from configurator.rules.parse import check_references, parse_design
 
 from .parts import CATALOG, CX7_NDR, HGX_H200, SYS_821GE_TNHR, as_json, comp, design, group, hgx_node
 
-CONTRACT_EXAMPLE = {  # verbatim from contracts/design-v1.md
-    "schema": "design/v1",
-    "name": "4 x HGX H200 training cluster",
-    "workload": {"kind": "training", "model_parameters_billion": 70},
-    "node_groups": [
-        {
-            "name": "gpu",
-            "count": 4,
-            "server": "SYS-821GE-TNHR",
-            "components": [
-                {"part": "HGX-H200-8GPU", "quantity": 1},
-                {"part": "MCX75310AAS-NEAT", "quantity": 8, "role": "compute"},
-            ],
-        }
-    ],
-    "fabric": {"switch": "MQM9700-NS2F", "oversubscription": "1:1", "topology": "rail-optimized"},
-}
+CONTRACT_EXAMPLE = h200_training_cluster()  # verbatim from contracts/design-v1.md
 
 
 def bad(raw) -> dict[str, str]:
