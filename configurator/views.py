@@ -2,13 +2,12 @@
 
 Thin: parse the request, call one service or selector, render. Every step is one URL (/d/<token>/<step>/) that
 works by full-page GET/POST without JavaScript; with htmx, a changed field posts the form, the draft is saved,
-re-validated, and the step's body partial (``#step-body``) comes back with the findings and the price.
+re-validated, and the step's body (``configurator/steps/<step>.html``, swapped into ``#step-body``) comes back with
+the findings and the price.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from typing import Any
 
@@ -176,14 +175,6 @@ class Evaluation:
         self.sizing = (outcome.result or {}).get("sizing")
         self.bill = selectors.design_bill(document=config.document, result=outcome.result, catalog=view)
         self.quotable = outcome.valid
-        # What the side panel shows depends only on this key (design, catalogue, accepted warnings), so the page
-        # caches the customer's panel under it; the language and step are added in the template.
-        if outcome.result:
-            basis = f"{outcome.result['catalog_version']}:{outcome.result['design_hash']}"
-        else:
-            basis = "input:" + json.dumps(outcome.input_errors, sort_keys=True)
-        acked = ",".join(sorted(f"{getattr(a, 'pk', a)}:{getattr(a, 'reason', '')}" for a in acks.values()))
-        self.cache_key = hashlib.sha256(f"{basis}|{acked}".encode()).hexdigest()
 
     def by_field(self) -> dict[str, list[dict]]:
         out: dict[str, list[dict]] = {}
@@ -268,9 +259,9 @@ def _describe(form, field_findings: dict[str, list[dict]]) -> None:
 
 def _render_step(request: HttpRequest, slug: str, context: dict, *, status: int = 200) -> HttpResponse:
     _describe(context.get("form"), context.get("field_findings") or {})
-    template = f"configurator/steps/{slug}.html"
+    template = "configurator/step.html"  # the whole page; it includes configurator/steps/<slug>.html
     if request.htmx and not request.htmx.boosted:
-        template += "#step-body"
+        template = f"configurator/steps/{slug}.html"  # the step body alone, swapped into #step-body
         status = 200  # htmx swaps only 2xx responses; the form errors are in the body
     return render(request, template, context, status=status)
 
@@ -529,7 +520,7 @@ def _plan_parts(plan: dict | None, view) -> list[dict]:
 def _review(request: HttpRequest, config: Configuration) -> HttpResponse:
     view = selectors.catalog()
     ev = _evaluate(request, config, view)
-    ctx = _context(request, config, "review", view, ev, ack_form=AcknowledgeForm())
+    ctx = _context(request, config, "review", view, ev, ack_form=AcknowledgeForm(), show_ack=True, full=True)
     return _render_step(request, "review", ctx)
 
 
@@ -629,6 +620,7 @@ def _quote(request: HttpRequest, config: Configuration) -> HttpResponse:
         quotes=quotes,
         latest=latest,
         ack_form=AcknowledgeForm(),
+        show_ack=staff,
     )
     return _render_step(request, "quote", ctx, status=status)
 

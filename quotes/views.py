@@ -55,7 +55,7 @@ def quote_progress(request: HttpRequest, token: str) -> HttpResponse:
     """The progress fragment: polled by htmx every second while the documents are being built; a plain GET
     returns the same fragment, with the download links once they are ready."""
     quote = _quote_or_404(token)
-    return render(request, "quotes/status.html#progress", _context(quote))
+    return render(request, "quotes/_progress.html", _context(quote))
 
 
 def _serve(quote: Quote, kind: str) -> FileResponse:

@@ -24,12 +24,12 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    "django.forms",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_filters",
     "django_htmx",
-    "template_partials",
     "axes",
     "catalog",
     "configurator",
@@ -54,21 +54,34 @@ MIDDLEWARE = [
 ROOT_URLCONF = "configurator.urls"
 WSGI_APPLICATION = "configurator.wsgi.application"
 
+# Site pages are Jinja2 (templates/ and <app>/jinja2/; configurator/templating.py says why); the admin, the
+# e-mails, the quote PDF and third-party apps use Django templates from the apps' templates/ directories.
+_CONTEXT_PROCESSORS = [
+    "django.template.context_processors.request",
+    "django.template.context_processors.i18n",
+    "django.contrib.auth.context_processors.auth",
+    "django.contrib.messages.context_processors.messages",
+]
 TEMPLATES = [
     {
-        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
-            "context_processors": [
-                "django.template.context_processors.request",
-                "django.template.context_processors.i18n",
-                "django.contrib.auth.context_processors.auth",
-                "django.contrib.messages.context_processors.messages",
-            ],
+            "environment": "configurator.templating.environment",
+            "context_processors": _CONTEXT_PROCESSORS,
         },
-    }
+    },
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {"context_processors": _CONTEXT_PROCESSORS},
+    },
 ]
+# Form widgets render through the engines above: Django's own widgets from its Jinja2 widget templates (the same
+# markup, rendered faster; "django.forms" is installed for them), the admin's widgets from Django templates.
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
