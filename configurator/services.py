@@ -120,23 +120,24 @@ class Outcome:
         return self.result is not None and self.result["valid"]
 
 
+def _verdict(document: dict, language: str) -> tuple[Outcome, bool, int, int]:
+    """The validation outcome of a design and the verdict a row keeps of it: (outcome, valid, errors, warnings)."""
+    try:
+        result = design_validate(document=document, language=language)
+    except DesignInputError as exc:
+        return Outcome(result=None, input_errors=exc.errors), False, len(exc.errors), 0
+    errors = sum(1 for f in result["findings"] if f["severity"] == "error")
+    warnings = sum(1 for f in result["findings"] if f["severity"] == "warning")
+    return Outcome(result=result, input_errors=None), result["valid"], errors, warnings
+
+
 def configuration_validate(*, configuration: Configuration, language: str = "en") -> Outcome:
     """Validate a stored design and remember the verdict on the row (for lists and dashboards)."""
-    try:
-        result = design_validate(document=configuration.document, language=language)
-    except DesignInputError as exc:
-        outcome = Outcome(result=None, input_errors=exc.errors)
-        errors, warnings, valid = len(exc.errors), 0, False
-    else:
-        outcome = Outcome(result=result, input_errors=None)
-        errors = sum(1 for f in result["findings"] if f["severity"] == "error")
-        warnings = sum(1 for f in result["findings"] if f["severity"] == "warning")
-        valid = result["valid"]
-    if configuration.pk and (configuration.valid, configuration.error_count, configuration.warning_count) != (
-        valid,
-        errors,
-        warnings,
+    outcome, *verdict = _verdict(configuration.document, language)
+    if configuration.pk and (configuration.valid, configuration.error_count, configuration.warning_count) != tuple(
+        verdict
     ):
+        valid, errors, warnings = verdict
         Configuration.objects.filter(pk=configuration.pk).update(
             valid=valid, error_count=errors, warning_count=warnings
         )
@@ -144,7 +145,6 @@ def configuration_validate(*, configuration: Configuration, language: str = "en"
     return outcome
 
 
-@transaction.atomic
 def configuration_create(
     *,
     document: dict,
@@ -154,7 +154,8 @@ def configuration_create(
     crm_reference: str = "",
     language: str = "en",
 ) -> Configuration:
-    """Store a design (a draft may be incomplete: validation reports what is missing)."""
+    """Store a design with its verdict in one INSERT (a draft may be incomplete: validation reports what is
+    missing)."""
     config = Configuration(
         document=document,
         name=name or str(document.get("name", ""))[:200],
@@ -165,13 +166,13 @@ def configuration_create(
     )
     if user is not None and getattr(user, "is_staff", False):
         config.assigned_to = user
-    config.full_clean()
+    _outcome, config.valid, config.error_count, config.warning_count = _verdict(document, language)
+    # The token is 192 random bits, and the database's unique index stands behind it: no uniqueness query.
+    config.full_clean(validate_unique=False)
     config.save()
-    configuration_validate(configuration=config, language=language)
     return config
 
 
-@transaction.atomic
 def configuration_update(
     *,
     configuration: Configuration,
@@ -179,7 +180,9 @@ def configuration_update(
     name: str | None = None,
     crm_reference: str | None = None,
 ) -> Configuration:
-    """Change a draft's design. Acknowledgements of warnings that no longer occur are kept but not printed."""
+    """Change a draft's design. Acknowledgements of warnings that no longer occur are kept but not printed.
+
+    One UPDATE stores the design and its verdict together (so it needs no transaction of its own)."""
     if configuration.status == Configuration.Status.QUOTED and document is not None:
         configuration.status = Configuration.Status.DRAFT
     if document is not None:
@@ -190,9 +193,12 @@ def configuration_update(
         configuration.name = name[:200]
     if crm_reference is not None:
         configuration.crm_reference = crm_reference
-    configuration.full_clean()
+    _outcome, configuration.valid, configuration.error_count, configuration.warning_count = _verdict(
+        configuration.document, configuration.language
+    )
+    # The token, the one unique field, is set at creation and never changes: no uniqueness query on update.
+    configuration.full_clean(validate_unique=False)
     configuration.save()
-    configuration_validate(configuration=configuration, language=configuration.language)
     return configuration
 
 

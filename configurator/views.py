@@ -102,7 +102,8 @@ def _session_drafts(request: HttpRequest) -> list[Configuration]:
     tokens = request.session.get(SESSION_DRAFTS, []) if request.session.session_key else []
     if not tokens:
         return []
-    return list(Configuration.objects.filter(token__in=tokens).order_by("-updated_at")[:MAX_SESSION_DRAFTS])
+    drafts = Configuration.objects.filter(token__in=tokens).only("token", "name", "updated_at")  # not the designs
+    return list(drafts.order_by("-updated_at")[:MAX_SESSION_DRAFTS])
 
 
 def _remember_quote(request: HttpRequest, token: str) -> None:
