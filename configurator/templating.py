@@ -20,10 +20,12 @@ import datetime
 from decimal import Decimal
 
 from django.contrib.humanize.templatetags.humanize import intcomma
+from django.middleware.csrf import get_token
 from django.template import defaultfilters
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import formats, translation
+from django.utils.html import format_html
 from django.utils.timezone import template_localtime
 from jinja2 import Environment, Undefined
 
@@ -39,6 +41,16 @@ def date(value, arg: str | None = None) -> str:
     if value in (None, ""):
         return ""
     return defaultfilters.date(template_localtime(value), arg)
+
+
+def csrf(request) -> dict:
+    """Context processor: one masked CSRF token per page. Django's Jinja2 backend passes lazy values that mask
+    the token anew (32 random characters) at every use, and a wizard page uses it three to five times."""
+    token = get_token(request)
+    return {
+        "csrf_token": token,
+        "csrf_input": format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token),
+    }
 
 
 def _finalize(value):

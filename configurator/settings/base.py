@@ -69,7 +69,7 @@ TEMPLATES = [
         "APP_DIRS": True,
         "OPTIONS": {
             "environment": "configurator.templating.environment",
-            "context_processors": _CONTEXT_PROCESSORS,
+            "context_processors": [*_CONTEXT_PROCESSORS, "configurator.templating.csrf"],
         },
     },
     {
@@ -79,9 +79,10 @@ TEMPLATES = [
         "OPTIONS": {"context_processors": _CONTEXT_PROCESSORS},
     },
 ]
-# Form widgets render through the engines above: Django's own widgets from its Jinja2 widget templates (the same
-# markup, rendered faster; "django.forms" is installed for them), the admin's widgets from Django templates.
-FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
+# Form widgets: inputs, options and labels written in Python (configurator/widgets.py, the same markup); every other
+# widget through the engines above: Django's own from its Jinja2 widget templates ("django.forms" is installed for
+# them), the admin's from Django templates.
+FORM_RENDERER = "configurator.widgets.FastRenderer"
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
