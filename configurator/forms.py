@@ -7,9 +7,12 @@ needs a catalogue row, not a code change.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 from django import forms
+from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from configurator.fabric.request import parse_oversubscription
@@ -262,8 +265,14 @@ def _sort_key(name: str) -> str:
 
 def country_choices() -> list[tuple[str, str]]:
     """(code, name) in the active language, sorted by name, the Netherlands first. Called at each render."""
-    named = [(code, str(name)) for code, name in COUNTRY_NAMES.items()]
-    return sorted(named, key=lambda c: (c[0] != "NL", _sort_key(c[1])))
+    return list(_country_choices(translation.get_language() or settings.LANGUAGE_CODE))
+
+
+@functools.lru_cache(maxsize=8)
+def _country_choices(language: str) -> tuple[tuple[str, str], ...]:
+    with translation.override(language):
+        named = [(code, str(name)) for code, name in COUNTRY_NAMES.items()]
+    return tuple(sorted(named, key=lambda c: (c[0] != "NL", _sort_key(c[1]))))
 
 
 class QuoteRequestForm(Form):
