@@ -87,6 +87,21 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def cache_url() -> str:
+    """The shared cache production configures when several processes serve the app (README): ``BENCH_CACHE_URL``,
+    else Redis on 127.0.0.1:6379 (database 2) when it answers, else "" (each worker keeps its own cache)."""
+    if "BENCH_CACHE_URL" in os.environ:
+        return os.environ["BENCH_CACHE_URL"]
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=1) as sock:
+            sock.sendall(b"PING\r\n")
+            if sock.recv(16).startswith(b"+PONG"):
+                return "redis://127.0.0.1:6379/2"
+    except OSError:
+        pass
+    return ""
+
+
 def env_for(database_url: str, **extra_env: str) -> dict[str, str]:
     """This process's environment with the production settings on ``database_url``, plus ``extra_env``."""
     env = dict(os.environ)
@@ -99,6 +114,7 @@ def env_for(database_url: str, **extra_env: str) -> dict[str, str]:
             "DJANGO_SECURE_SSL_REDIRECT": "false",
             "DJANGO_LOG_LEVEL": "WARNING",
             "CELERY_BROKER_URL": "",
+            "CACHE_URL": cache_url(),
             **extra_env,
         }
     )

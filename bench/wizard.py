@@ -7,7 +7,9 @@ What it does, all on loopback and bounded in time:
 1. creates its own PostgreSQL database (``bench_wizard``; dropped afterwards unless ``--keep``) on the server of
    ``BENCH_DATABASE_URL``, else ``DATABASE_URL``, else the local socket as user postgres; migrates it and
    loads the seed catalogue;
-2. starts gunicorn with the production settings (``--workers`` sync workers, default 2) on a free port;
+2. starts gunicorn with the production settings (``--workers`` sync workers, default 2) on a free port, with the
+   shared Redis cache (sessions, rate limits) as production runs it, when Redis answers on 127.0.0.1:6379
+   (``BENCH_CACHE_URL`` overrides; empty for none);
 3. runs ``--clients`` threads (stdlib http.client, one cookie jar each) that walk the wizard like a customer:
    home → start (goal form) → goal → accept the recommendation → platform → an htmx change → adapters → an htmx
    change → fabric → an htmx change → review → quote page, again and again, for ``--duration`` seconds after a
@@ -231,7 +233,7 @@ def main() -> int:
     print(
         f"database: {DB_NAME} on {url.hostname or url.query or 'local socket'} "
         f"({'persistent' if args.persistent_connections else 'per-request'} connections); "
-        f"gunicorn {args.workers} workers; "
+        f"cache {env['CACHE_URL'] or 'per process (no Redis)'}; gunicorn {args.workers} workers; "
         f"{args.clients} clients; {args.duration:.0f} s after {args.warmup:.0f} s warm-up; think {args.think} s"
     )
     create_database(url, DB_NAME)

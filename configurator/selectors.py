@@ -35,6 +35,14 @@ from quotes.selectors import quote_list, quotes_for_configuration
 CATALOG_RECHECK_SECONDS = 2.0  # how stale a price or spec change may be on a wizard page, per process
 
 
+def configuration_by_token(token: str) -> Configuration | None:
+    """The design behind a token, or None. Every wizard request starts here, so it is one plain SELECT rather than
+    an ORM query, whose building costs more than the query itself; ``assigned_to`` loads when a page asks."""
+    table = Configuration._meta.db_table
+    found = list(Configuration.objects.raw(f'SELECT * FROM "{table}" WHERE "token" = %s', [token]))  # noqa: S608
+    return found[0] if found else None
+
+
 def catalog() -> CatalogView:
     """The catalogue as the engines see it. The wizard lets configurator.snapshot check for changes at most every
     CATALOG_RECHECK_SECONDS per process, so a page view usually costs no catalogue query at all."""

@@ -17,7 +17,7 @@ from django.contrib.auth.decorators import user_passes_test
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -71,7 +71,10 @@ def _language() -> str:
 
 def _config(token: str) -> Configuration:
     """The draft behind an unguessable token. The token is the customer's key; there is no listing for them."""
-    return get_object_or_404(Configuration.objects.select_related("assigned_to"), token=token)
+    config = selectors.configuration_by_token(token)
+    if config is None:
+        raise Http404("No such design")
+    return config
 
 
 def _taken_over(config: Configuration) -> bool:
@@ -86,7 +89,14 @@ def _can_edit(request: HttpRequest, config: Configuration) -> bool:
 
 
 def step_url(config: Configuration, slug: str) -> str:
-    return reverse("configurator:step", kwargs={"token": config.token, "step": slug})
+    """/d/<token>/<slug>/. A page links every step and every finding's step: the URL is reversed once per
+    design object (a request loads its own) and the slug appended."""
+    prefix = getattr(config, "_step_url_prefix", None)
+    if prefix is None:
+        first = wizard.STEPS[0].slug
+        prefix = reverse("configurator:step", kwargs={"token": config.token, "step": first})[: -len(first) - 1]
+        config._step_url_prefix = prefix
+    return f"{prefix}{slug}/"
 
 
 def _remember(request: HttpRequest, config: Configuration) -> None:

@@ -107,6 +107,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+SESSION_ENGINE = "configurator.sessions"  # Django's database sessions, read with one plain SELECT
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "configurator:dashboard"
 LOGOUT_REDIRECT_URL = "home"

@@ -321,3 +321,12 @@ def test_a_get_never_writes_the_verdict_a_post_does(client, make_config):
     assert client.post(url(config, "platform"), platform, HTTP_HX_REQUEST="true").status_code == 200
     config.refresh_from_db()
     assert (config.valid, config.error_count, config.warning_count) == (True, 0, 0)
+
+
+def test_step_links_are_the_step_urls(make_config):
+    from configurator import wizard
+    from configurator.views import step_url
+
+    config = make_config()
+    for step in wizard.STEPS:
+        assert step_url(config, step.slug) == url(config, step.slug)
