@@ -54,7 +54,11 @@ def csrf(request) -> dict:
 
 
 def _finalize(value):
-    return formats.localize(value) if isinstance(value, _LOCALISED) else value
+    if not isinstance(value, _LOCALISED):
+        return value
+    if isinstance(value, datetime.datetime):
+        value = template_localtime(value)  # aware datetimes print in the site's time zone, as in Django templates
+    return formats.localize(value)
 
 
 def environment(**options) -> Environment:
