@@ -54,7 +54,7 @@ MIDDLEWARE = [
 ROOT_URLCONF = "configurator.urls"
 WSGI_APPLICATION = "configurator.wsgi.application"
 
-# Site pages are Jinja2 (templates/ and <app>/jinja2/; configurator/templating.py says why); the admin, the
+# Site pages are Jinja2 (templates/; configurator/templating.py says why); the admin, the
 # e-mails, the quote PDF and third-party apps use Django templates from the apps' templates/ directories.
 _CONTEXT_PROCESSORS = [
     "django.template.context_processors.request",

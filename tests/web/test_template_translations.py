@@ -12,7 +12,7 @@ from django.template import engines
 from django.utils.translation import trans_real
 
 ROOT = Path(settings.BASE_DIR)
-TEMPLATE_DIRS = [ROOT / "templates", *sorted(ROOT.glob("*/jinja2"))]
+TEMPLATE_DIRS = [ROOT / "templates"]
 
 
 def _messages():
