@@ -7,6 +7,8 @@ in constant time. ``request.auth`` is the ApiClient; ``request.user`` is the Dja
 
 from __future__ import annotations
 
+import time
+
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.db.models.signals import post_delete, post_save
@@ -48,6 +50,20 @@ def _forget_client(sender, instance: ApiClient, **kwargs) -> None:
     forget_client(instance.token_prefix)
 
 
+_noted: dict[int, float] = {}  # client pk -> when this process last noted a use (monotonic seconds)
+
+
+def _note_use(client: ApiClient) -> None:
+    """Record ``last_used_at`` at most once a minute per client: this process asks the shared cache only when it
+    has not noted the client within the minute itself, and the cache lets one process write the row."""
+    now = time.monotonic()
+    if now - _noted.get(client.pk, -LAST_USED_RESOLUTION_SECONDS) < LAST_USED_RESOLUTION_SECONDS:
+        return
+    _noted[client.pk] = now
+    if cache.add(f"api-client-used:{client.pk}", 1, LAST_USED_RESOLUTION_SECONDS):
+        ApiClient.objects.filter(pk=client.pk).update(last_used_at=timezone.now())
+
+
 def _acting_user(client: ApiClient):
     user = client.user if client.user_id is not None else None
     return user if user is not None and user.is_active else AnonymousUser()
@@ -74,8 +90,7 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         if not client.is_active:
             raise exceptions.AuthenticationFailed(_("This token has been revoked."))
-        if cache.add(f"api-client-used:{client.pk}", 1, LAST_USED_RESOLUTION_SECONDS):
-            ApiClient.objects.filter(pk=client.pk).update(last_used_at=timezone.now())
+        _note_use(client)
         # The user is loaded only when a view needs it (quotes record it; approving checks its permissions).
         return SimpleLazyObject(lambda: _acting_user(client)), client
 

@@ -4,7 +4,7 @@ Every request of a client counts against its ``client`` rate; requests that writ
 ``client_write``. Rates come from ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` (read on each request, so tests
 can override them) or, for ``client``, from the client's own ``rate`` field.
 
-A fixed window (one counter per client, scope and window, ``cache.incr``) costs the same whatever the rate,
+A fixed window (one counter per client, scope and window, configurator.counters) costs the same whatever the rate,
 unlike DRF's sliding log, which stores and re-pickles a timestamp per request. Its price is that a burst of up to
 twice the rate can straddle a window boundary; the limit protects capacity, it is not a billing meter.
 Counters live in Django's default cache: with the local-memory cache each process counts on its own, so
@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import time
 
-from django.core.cache import cache
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
+
+from configurator.counters import count_hit
 
 from .permissions import client_of
 
@@ -48,14 +49,7 @@ class ClientRateThrottle(BaseThrottle):
         now = time.time()
         window = int(now // duration)
         key = f"throttle:{self.scope}:{client.pk}:{duration}:{window}"
-        if cache.add(key, 1, duration + 1):
-            count = 1
-        else:
-            try:
-                count = cache.incr(key)
-            except ValueError:  # expired between add and incr
-                cache.add(key, 1, duration + 1)
-                count = 1
+        count = count_hit(key, duration + 1)
         if count <= limit:
             return True
         self.retry_after = max(1, int((window + 1) * duration - now) + 1)

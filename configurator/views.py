@@ -14,7 +14,6 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import user_passes_test
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
@@ -26,6 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from configurator import selectors, wizard
 from configurator.clientip import client_ip
+from configurator.counters import count_hit
 from configurator.forms import (
     AcknowledgeForm,
     AdaptersForm,
@@ -552,14 +552,7 @@ def _rate_limit_exceeded(request: HttpRequest) -> bool:
     bucket = int(time.time() // window)
     exceeded = False
     for key, limit in limits.items():
-        k = f"{key}:{bucket}"
-        cache.add(k, 0, timeout=window)
-        try:
-            count = cache.incr(k)
-        except ValueError:
-            cache.set(k, 1, timeout=window)
-            count = 1
-        exceeded = exceeded or count > limit
+        exceeded = count_hit(f"{key}:{bucket}", window) > limit or exceeded
     return exceeded
 
 

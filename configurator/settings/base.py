@@ -91,7 +91,7 @@ DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=0)
 # Rate limits and throttles count in the cache: set CACHE_URL (redis://…) when several processes serve the app.
 _cache_url = env("CACHE_URL", default="")
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}
+    "default": {"BACKEND": "configurator.cache.RedisCache", "LOCATION": _cache_url}
     if _cache_url.startswith(("redis://", "rediss://"))
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }

@@ -50,6 +50,21 @@ def test_token_is_stored_hashed_and_works(make_client):
     assert http.get(PARTS).status_code == 200
 
 
+def test_a_request_records_when_the_client_was_last_used(make_client, monkeypatch):
+    from api import auth
+
+    monkeypatch.setattr(auth, "_noted", {})
+    client, _token, http = make_client()
+    assert client.last_used_at is None
+    assert http.get(PARTS).status_code == 200
+    client.refresh_from_db()
+    first = client.last_used_at
+    assert first is not None
+    assert http.get(PARTS).status_code == 200  # within the minute: the row is not written again
+    client.refresh_from_db()
+    assert client.last_used_at == first
+
+
 def test_wrong_secret_with_right_prefix_is_401(make_client):
     _client, token, _http = make_client("crm")
     http = APIClient()
