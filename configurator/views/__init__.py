@@ -1,0 +1,27 @@
+"""Views of the web app: home, the six wizard steps, staff actions, the dashboard and the rule catalogue.
+
+Thin: parse the request, call one service or selector, render. Every step is one URL (/d/<token>/<step>/) that
+works by full-page GET/POST without JavaScript; with htmx, a changed field posts the form, the draft is saved,
+re-validated, and the step's body (``configurator/steps/<step>.html``, swapped into ``#step-body``) comes back with
+the findings and the price.
+"""
+
+from configurator.views.common import step_url
+from configurator.views.pages import cabling_csv, dashboard, draft, home, rules, start
+from configurator.views.staff import acknowledge, clone, customer_copy, take_over
+from configurator.views.steps import step
+
+__all__ = [
+    "acknowledge",
+    "cabling_csv",
+    "clone",
+    "customer_copy",
+    "dashboard",
+    "draft",
+    "home",
+    "rules",
+    "start",
+    "step",
+    "step_url",
+    "take_over",
+]

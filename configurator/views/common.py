@@ -1,0 +1,270 @@
+"""What every page of the wizard shares: finding the design, the findings panel, the step frame and saving."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import user_passes_test
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from configurator import selectors, wizard
+from configurator.models import Configuration
+from configurator.services import (
+    Outcome,
+    configuration_update,
+    configuration_validate,
+)
+
+SESSION_DRAFTS = "configurator.drafts"  # tokens of the drafts this browser started ("continue where you left off")
+MAX_SESSION_DRAFTS = 10
+SESSION_QUOTES = "configurator.quotes"  # tokens of the quotes this browser requested (the only ones it is shown)
+MAX_SESSION_QUOTES = 50
+SEVERITIES = (("error", gettext_lazy("Errors")), ("warning", gettext_lazy("Warnings")), ("info", gettext_lazy("Notes")))
+
+
+# --- helpers -----------------------------------------------------------------------------------------------
+
+
+def _is_staff(request: HttpRequest) -> bool:
+    return bool(request.user.is_authenticated and request.user.is_staff)
+
+
+staff_required = user_passes_test(lambda u: u.is_authenticated and u.is_active and u.is_staff)
+
+
+def _language() -> str:
+    return (translation.get_language() or "en")[:2]
+
+
+def _config(token: str) -> Configuration:
+    """The draft behind an unguessable token. The token is the customer's key; there is no listing for them."""
+    config = selectors.configuration_by_token(token)
+    if config is None:
+        raise Http404("No such design")
+    return config
+
+
+def _taken_over(config: Configuration) -> bool:
+    """A sales engineer took a customer's (web) design into their queue: from then on they own it."""
+    return config.assigned_to_id is not None and config.channel == Configuration.Channel.WEB
+
+
+def _can_edit(request: HttpRequest, config: Configuration) -> bool:
+    """Customers edit their draft until they request a quote or a sales engineer takes it over; then a sales
+    engineer owns the design (the customer can edit a copy)."""
+    return _is_staff(request) or (config.status == Configuration.Status.DRAFT and not _taken_over(config))
+
+
+def step_url(config: Configuration, slug: str) -> str:
+    """/d/<token>/<slug>/. A page links every step and every finding's step: the URL is reversed once per
+    design object (a request loads its own) and the slug appended."""
+    prefix = getattr(config, "_step_url_prefix", None)
+    if prefix is None:
+        first = wizard.STEPS[0].slug
+        prefix = reverse("configurator:step", kwargs={"token": config.token, "step": first})[: -len(first) - 1]
+        config._step_url_prefix = prefix
+    return f"{prefix}{slug}/"
+
+
+def _remember(request: HttpRequest, config: Configuration) -> None:
+    current = request.session.get(SESSION_DRAFTS, [])
+    if current[:1] == [config.token]:
+        return  # already the latest: leave the session untouched, so it is not written back
+    tokens = [t for t in current if t != config.token]
+    request.session[SESSION_DRAFTS] = [config.token, *tokens][:MAX_SESSION_DRAFTS]
+
+
+def _session_drafts(request: HttpRequest) -> list[Configuration]:
+    """The drafts this browser started, most recently changed first (the home page's "continue" list)."""
+    tokens = request.session.get(SESSION_DRAFTS, []) if request.session.session_key else []
+    if not tokens:
+        return []
+    drafts = Configuration.objects.filter(token__in=tokens).only("token", "name", "updated_at")  # not the designs
+    return list(drafts.order_by("-updated_at")[:MAX_SESSION_DRAFTS])
+
+
+def _remember_quote(request: HttpRequest, token: str) -> None:
+    tokens = [t for t in request.session.get(SESSION_QUOTES, []) if t != token]
+    request.session[SESSION_QUOTES] = [token, *tokens][:MAX_SESSION_QUOTES]
+
+
+def _visible_quotes(request: HttpRequest, config: Configuration) -> list:
+    """The design's quotes this user may see, newest first: all of them for staff; for a customer only those
+    this browser requested (and their revisions), never another customer's quote of the same design."""
+    if _is_staff(request):
+        return selectors.quotes_for(config)
+    tokens = request.session.get(SESSION_QUOTES, [])
+    return selectors.quotes_for(config, tokens=tokens) if tokens else []  # no request from this browser: no query
+
+
+INPUT_MESSAGES = {
+    "node_groups": (
+        gettext_lazy("No server has been chosen yet."),
+        gettext_lazy("Choose the number of servers, a server and its GPUs on the Platform step."),
+    ),
+}
+
+
+def _input_findings(errors: dict[str, str]) -> list[dict]:
+    """A draft the contract cannot read yet (no server, a bad number) reported like the engine's findings."""
+    out = []
+    for path, message in errors.items():
+        friendly = INPUT_MESSAGES.get(path)
+        if friendly:
+            msg, fix = str(friendly[0]), str(friendly[1])
+        else:
+            msg = _("%(field)s: %(message)s") % {"field": path, "message": message}
+            fix = _("Correct this value on the step that sets it.")
+        out.append({"code": "DESIGN_INCOMPLETE", "severity": "error", "subject": path, "message": msg, "fix": fix})
+    return out
+
+
+class Evaluation:
+    """Everything a step shows about the stored design: findings (decorated for the page), totals and price."""
+
+    def __init__(self, config: Configuration, outcome: Outcome, view, *, acks: dict[tuple[str, str], Any]):
+        gpu_parts, adapter_parts = selectors.part_sets(view)
+        self.outcome = outcome
+        self.result = outcome.result
+        raw = outcome.result["findings"] if outcome.result else _input_findings(outcome.input_errors or {})
+        self.findings: list[dict] = []
+        for i, f in enumerate(raw):
+            field = wizard.field_for_subject(
+                config.document, f["subject"], gpu_parts=gpu_parts, adapter_parts=adapter_parts
+            )
+            ack = acks.get((f["code"], f["subject"])) if f["severity"] == "warning" else None
+            fix_step = wizard.step_for_field(field, f["subject"])
+            self.findings.append(
+                {
+                    **f,
+                    "id": f"finding-{i}",
+                    "field": field,
+                    "step": fix_step,
+                    "step_url": step_url(config, fix_step),
+                    "step_title": wizard.STEPS[wizard.step_index(fix_step)].title,
+                    "ack": ack,
+                }
+            )
+        self.errors = [f for f in self.findings if f["severity"] == "error"]
+        self.warnings = [f for f in self.findings if f["severity"] == "warning"]
+        self.unacknowledged = [f for f in self.warnings if f["ack"] is None]
+        self.grouped = [(sev, label, [f for f in self.findings if f["severity"] == sev]) for sev, label in SEVERITIES]
+        self.totals = (outcome.result or {}).get("totals") or {}
+        self.sizing = (outcome.result or {}).get("sizing")
+        self.bill = selectors.design_bill(document=config.document, result=outcome.result, catalog=view)
+        self.quotable = outcome.valid
+
+    def by_field(self) -> dict[str, list[dict]]:
+        out: dict[str, list[dict]] = {}
+        for f in self.findings:
+            if f["field"] and f["severity"] in ("error", "warning"):
+                out.setdefault(f["field"], []).append(f)
+        return out
+
+
+def _evaluate(request: HttpRequest, config: Configuration, view) -> Evaluation:
+    outcome = selectors.design_outcome(document=config.document, language=_language(), view=view)
+    stale = selectors.verdict(outcome) != (config.valid, config.error_count, config.warning_count)
+    if stale and request.method == "POST":
+        # The catalogue changed since the row's verdict was stored (or it never was): store the new one. Only a
+        # POST writes; a GET shows the computed outcome and leaves the row alone.
+        outcome = configuration_validate(configuration=config, language=_language())
+    acks = {}
+    if outcome.result and any(f["severity"] == "warning" for f in outcome.result["findings"]):
+        acks = {(a.code, a.subject): a for a in config.acknowledgements.select_related("user")}
+    return Evaluation(config, outcome, view, acks=acks)
+
+
+def _context(request: HttpRequest, config: Configuration, slug: str, view, ev: Evaluation, **extra) -> dict:
+    index = wizard.step_index(slug)
+    steps = [
+        {
+            "slug": s.slug,
+            "title": s.title,
+            "summary": s.summary,
+            "url": step_url(config, s.slug),
+            "current": s.slug == slug,
+            "done": i < index,
+            "number": i + 1,
+        }
+        for i, s in enumerate(wizard.STEPS)
+    ]
+    prev_slug, next_slug = wizard.previous_step(slug), wizard.next_step(slug)
+    if "quotes" not in extra:
+        extra["quotes"] = _visible_quotes(request, config)
+    return {
+        "config": config,
+        "step": slug,
+        "step_title": wizard.STEPS[index].title,
+        "steps": steps,
+        "prev_url": step_url(config, prev_slug) if prev_slug else None,
+        "next_url": step_url(config, next_slug) if next_slug else None,
+        "action": step_url(config, slug),
+        "ev": ev,
+        "field_findings": ev.by_field(),
+        "is_staff": _is_staff(request),
+        "can_edit": _can_edit(request, config),
+        "taken_over": _taken_over(config),
+        "catalog": view,
+        "changed_quote": _changed_since_issue(config, extra["quotes"]),
+        **extra,
+    }
+
+
+def _changed_since_issue(config: Configuration, quotes: list):
+    """The newest quote of the design when it is issued and the design was changed since (staff edit a quoted
+    design in place): the steps then say that the quote no longer matches the design shown."""
+    latest = quotes[0] if quotes else None
+    if latest is None or latest.status != "issued":
+        return None
+    return latest if (latest.frozen or {}).get("design") != config.document else None
+
+
+def _describe(form, field_findings: dict[str, list[dict]]) -> None:
+    """Tie each field to its help text, its errors and the engine's findings about it (aria-describedby)."""
+    if form is None:
+        return
+    for name, findings in field_findings.items():
+        if name not in form.fields:
+            continue
+        bound = form[name]
+        ids = [f"{bound.auto_id}_helptext"] if bound.help_text else []
+        if bound.errors:
+            ids.append(f"{bound.auto_id}_error")
+        ids += [f"{f['id']}-at-field" for f in findings]
+        form.fields[name].widget.attrs["aria-describedby"] = " ".join(ids)
+
+
+def _render_step(request: HttpRequest, slug: str, context: dict, *, status: int = 200) -> HttpResponse:
+    _describe(context.get("form"), context.get("field_findings") or {})
+    template = "configurator/step.html"  # the whole page; it includes configurator/steps/<slug>.html
+    if request.htmx and not request.htmx.boosted:
+        template = f"configurator/steps/{slug}.html"  # the step body alone, swapped into #step-body
+        status = 200  # htmx swaps only 2xx responses; the form errors are in the body
+    return render(request, template, context, status=status)
+
+
+def _save(request: HttpRequest, config: Configuration, document: dict) -> None:
+    if document != config.document:
+        configuration_update(configuration=config, document=document)
+
+
+def _after_save(request: HttpRequest, config: Configuration, slug: str) -> HttpResponse | None:
+    """Without htmx, a submit moves on (the "next" button) or comes back to the step (post/redirect/get)."""
+    if request.htmx:
+        return None
+    target = wizard.next_step(slug) if "next" in request.POST else slug
+    if "back" in request.POST:
+        target = wizard.previous_step(slug) or slug
+    return redirect(step_url(config, target))
+
+
+def _read_only(request: HttpRequest, config: Configuration, slug: str = "review") -> HttpResponse:
+    messages.info(request, _("This design is with our sales engineers now. Make a copy to change it."))
+    return redirect(step_url(config, slug))

@@ -1,0 +1,115 @@
+"""Home, start, the draft link, the cabling download, the staff dashboard and the rule catalogue."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from configurator import selectors, wizard
+from configurator.forms import (
+    DashboardFilterForm,
+    GoalForm,
+)
+from configurator.models import Configuration
+from configurator.services import (
+    configuration_create,
+)
+from configurator.views.common import (
+    _config,
+    _is_staff,
+    _language,
+    _remember,
+    _session_drafts,
+    staff_required,
+    step_url,
+)
+
+# --- home and start ----------------------------------------------------------------------------------------
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html", {"form": GoalForm(), "drafts": _session_drafts(request)})
+
+
+@require_POST
+def start(request: HttpRequest) -> HttpResponse:
+    """Create a draft from the goal form on the home page (or a blank one) and open its goal step."""
+    blank = "blank" in request.POST
+    form = GoalForm(request.POST)
+    if not blank and not form.is_valid():
+        return render(request, "home.html", {"form": form, "drafts": _session_drafts(request)}, status=422)
+    doc = wizard.blank_document()
+    if not blank:
+        d = form.cleaned_data
+        doc = wizard.apply_goal(
+            doc, kind=d["kind"], params_billion=d["params_billion"], gpus=d["gpus"], nodes=d["nodes"]
+        )
+    staff = _is_staff(request)
+    config = configuration_create(
+        document=doc,
+        user=request.user if staff else None,
+        language=_language(),
+        channel=Configuration.Channel.STAFF if staff else Configuration.Channel.WEB,
+    )
+    _remember(request, config)
+    return redirect(step_url(config, "platform" if blank else "goal"))
+
+
+@require_GET
+def draft(request: HttpRequest, token: str) -> HttpResponse:
+    config = _config(token)
+    slug = "goal" if not wizard.group(config.document) else "review"
+    return redirect(step_url(config, slug))
+
+
+# --- cabling plan, dashboard and rules --------------------------------------------------------------------
+
+
+@require_GET
+def cabling_csv(request: HttpRequest, token: str) -> StreamingHttpResponse:
+    """The per-port cabling plan of the draft's fabric (A end, Z end, port, cable part, length), streamed row by
+    row so that a 2,000-node plan never sits in memory."""
+    from configurator.fabric.cabling import iter_cabling_csv
+    from configurator.fabric.planner import FabricPlan
+
+    config = _config(token)
+    outcome = selectors.design_outcome(document=config.document, language=_language(), view=selectors.catalog())
+    plan = outcome.result and outcome.result.get("fabric_plan")
+    if not plan or not plan.get("tiers"):
+        raise Http404(_("This design has no fabric plan to cable."))
+    response = StreamingHttpResponse(iter_cabling_csv(FabricPlan.from_dict(plan)), content_type="text/csv")
+    response["Content-Disposition"] = f'attachment; filename="cabling-{token[:8]}.csv"'
+    return response
+
+
+@staff_required
+@require_GET
+def dashboard(request: HttpRequest) -> HttpResponse:
+    form = DashboardFilterForm(request.GET or None)
+    filters: dict[str, Any] = {}
+    if form.is_bound:
+        form.is_valid()  # a field with a bad value (e.g. quote_status=%00) shows its error and filters nothing
+        filters = {k: v for k, v in form.cleaned_data.items() if v}
+    quote_status = filters.pop("quote_status", None)
+    configs = list(selectors.configuration_list(**filters)[:100])
+    quotes = selectors.quote_requests(
+        status=quote_status,
+        customer=filters.get("customer"),
+        date_from=filters.get("date_from"),
+        date_to=filters.get("date_to"),
+    )
+    return render(request, "configurator/dashboard.html", {"form": form, "configs": configs, "quotes": quotes})
+
+
+@require_GET
+def rules(request: HttpRequest) -> HttpResponse:
+    lang = _language()
+    entries = selectors.rule_catalogue()
+    return render(
+        request, "configurator/rules.html", {"rules": entries, "lang": lang, "other": "nl" if lang == "en" else "en"}
+    )

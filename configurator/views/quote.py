@@ -1,0 +1,261 @@
+"""The quote step: customers request a quote (rate-limited), sales engineers discount, issue, approve and revise."""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+
+from configurator import selectors
+from configurator.clientip import client_ip
+from configurator.counters import count_hit
+from configurator.forms import (
+    AcknowledgeForm,
+    DiscountForm,
+    QuoteRequestForm,
+)
+from configurator.models import Configuration
+from configurator.views.common import (
+    Evaluation,
+    _context,
+    _evaluate,
+    _is_staff,
+    _language,
+    _read_only,
+    _remember_quote,
+    _render_step,
+    _taken_over,
+    _visible_quotes,
+    step_url,
+)
+
+
+def _rate_limit_exceeded(request: HttpRequest) -> bool:
+    """Quote requests per client: per address and per browser session, in a cache window (configurable).
+
+    Settings: QUOTE_REQUEST_LIMIT (per session, default 5), QUOTE_REQUEST_LIMIT_PER_IP (default 20),
+    QUOTE_REQUEST_WINDOW_SECONDS (default 3600). Uses the default cache; production configures a shared one.
+    The address is configurator.clientip.client_ip's (X-Forwarded-For only behind TRUSTED_PROXY_COUNT proxies).
+    """
+    window = int(getattr(settings, "QUOTE_REQUEST_WINDOW_SECONDS", 3600))
+    limits = {
+        f"quote-rl:ip:{client_ip(request)}": int(getattr(settings, "QUOTE_REQUEST_LIMIT_PER_IP", 20)),
+    }
+    if not request.session.session_key:
+        request.session.save()
+    limits[f"quote-rl:session:{request.session.session_key}"] = int(getattr(settings, "QUOTE_REQUEST_LIMIT", 5))
+    bucket = int(time.time() // window)
+    exceeded = False
+    for key, limit in limits.items():
+        exceeded = count_hit(f"{key}:{bucket}", window) > limit or exceeded
+    return exceeded
+
+
+def _quote(request: HttpRequest, config: Configuration) -> HttpResponse:
+    view = selectors.catalog()
+    status = 200
+    staff = _is_staff(request)
+    form = QuoteRequestForm(initial={"name": config.customer_name, "company": config.customer_company})
+    discount_form = revise_form = None
+    ev = _evaluate(request, config, view) if staff else None
+    if request.method == "POST":
+        action = request.POST.get("action", "request")
+        if action in ("issue", "approve"):
+            return _quote_staff_action(request, config, action)
+        if action == "revise":
+            if not staff:
+                raise PermissionDenied
+            revise_form = _discount_form(ev, request.POST, prefix="revise")
+            if (response := _quote_revise(request, config, revise_form)) is not None:
+                return response
+            status = 422
+        elif not staff and _taken_over(config):
+            # A sales engineer handles this design: the customer edits a copy rather than request again.
+            return _read_only(request, config, "quote")
+        else:
+            form = QuoteRequestForm(request.POST)
+            # Only sales engineers give discounts; a customer's POST carrying discount fields is not read.
+            discount_form = _discount_form(ev, request.POST) if staff else None
+            if _rate_limit_exceeded(request):
+                form.add_error(
+                    None,
+                    _(
+                        "Too many quote requests from this browser. Please try again in an hour, or call us on "
+                        "%(phone)s."
+                    )
+                    % {"phone": settings.SELLER.get("phone", "")},
+                )
+                status = 429
+            elif all([form.is_valid(), discount_form is None or discount_form.is_valid()]):
+                if (response := _quote_request(request, config, form, discount_form)) is not None:
+                    return response
+                status = 422
+            else:
+                status = 422
+    if ev is None:
+        ev = _evaluate(request, config, view)
+    quotes = _visible_quotes(request, config)
+    latest = quotes[0] if quotes else None
+    if staff:
+        discount_form = discount_form or _discount_form(ev)
+        if revise_form is None and latest is not None:
+            revise_form = _discount_form(
+                ev,
+                prefix="revise",
+                initial={
+                    "discount_percent": latest.discount_percent or "",
+                    **{f"{DiscountForm.LINE_PREFIX}{k}": v for k, v in latest.line_discounts.items()},
+                },
+            )
+    ctx = _context(
+        request,
+        config,
+        "quote",
+        view,
+        ev,
+        form=form,
+        discount_form=discount_form,
+        revise_form=revise_form,
+        quotes=quotes,
+        latest=latest,
+        ack_form=AcknowledgeForm(),
+        show_ack=staff,
+    )
+    return _render_step(request, "quote", ctx, status=status)
+
+
+def _discount_form(ev: Evaluation, data=None, *, prefix: str | None = None, initial=None) -> DiscountForm:
+    """The staff discount form: a quote discount and one input per part number of the bill of materials."""
+    parts: dict[str, str] = {}
+    for line in ev.bill.lines if ev.bill else []:
+        parts.setdefault(line.part_number, line.description)
+    return DiscountForm(
+        data,
+        parts=list(parts.items()),
+        threshold=settings.QUOTE_DISCOUNT_APPROVAL_THRESHOLD,
+        prefix=prefix,
+        initial=initial,
+    )
+
+
+def _discount_errors(form: DiscountForm, errors: dict[str, str]) -> dict[str, str]:
+    """Tie the discount errors of a QuoteError to the fields; return the other errors."""
+    rest = {}
+    for key, message in errors.items():
+        if key in form.fields:
+            form.add_error(key, message)
+        elif key == "line_discounts" or key.startswith(DiscountForm.LINE_PREFIX):
+            form.add_error(None, message)
+        else:
+            rest[key] = message
+    return rest
+
+
+QUOTE_FIELDS = {
+    "customer.name": "name",
+    "customer.company": "company",
+    "customer.email": "email",
+    "customer.country": "country",
+    "customer.vat_number": "vat_number",
+}
+
+
+def _quote_request(
+    request: HttpRequest, config: Configuration, form: QuoteRequestForm, discount_form: DiscountForm | None
+) -> HttpResponse | None:
+    from quotes.services import QuoteError, quote_request
+
+    d = form.cleaned_data
+    staff = _is_staff(request)
+    percent, lines = discount_form.discounts() if discount_form is not None else (None, None)
+    try:
+        quote = quote_request(
+            configuration=config,
+            customer={k: d[k] for k in ("name", "company", "email", "country", "vat_number")},
+            user=request.user if staff else None,
+            channel="staff" if staff else "web",
+            crm_reference=config.crm_reference,
+            language=_language(),
+            discount_percent=percent,
+            line_discounts=lines,
+        )
+    except QuoteError as exc:
+        errors = _discount_errors(discount_form, exc.errors) if discount_form is not None else exc.errors
+        for key, message in errors.items():
+            field = QUOTE_FIELDS.get(key)
+            form.add_error(field if field in form.fields else None, message)
+        return None
+    if not staff:
+        _remember_quote(request, quote.token)  # this browser is shown this quote (and its revisions) from now on
+    Configuration.objects.filter(pk=config.pk).update(customer_name=d["name"], customer_company=d["company"])
+    return redirect(step_url(config, "quote"))
+
+
+def _quote_revise(request: HttpRequest, config: Configuration, form: DiscountForm) -> HttpResponse | None:
+    """A new revision from the current design, with the discounts of the form (the earlier revision's when the
+    form was not sent). None when the discounts are wrong: the page shows the form with its errors."""
+    from quotes.services import QuoteError, quote_revise
+
+    quote = _posted_quote(request, config)
+    if not form.is_valid():
+        return None
+    percent, lines = form.discounts()
+    sent = {form.add_prefix(name) for name in form.fields} & set(request.POST)
+    try:
+        quote = quote_revise(
+            quote=quote,
+            user=request.user,
+            discount_percent=percent if form.add_prefix("discount_percent") in sent else None,
+            line_discounts=lines if sent - {form.add_prefix("discount_percent")} else None,
+        )
+    except QuoteError as exc:
+        rest = _discount_errors(form, exc.errors)
+        if form.errors:
+            for message in rest.values():
+                form.add_error(None, message)
+            return None
+        for message in rest.values():
+            messages.error(request, message)
+    else:
+        messages.success(
+            request, _("Quote %(number)s: %(status)s.") % {"number": quote.number, "status": quote.display_status}
+        )
+    return redirect(step_url(config, "quote"))
+
+
+def _posted_quote(request: HttpRequest, config: Configuration):
+    quote = next((q for q in selectors.quotes_for(config) if q.token == request.POST.get("quote")), None)
+    if quote is None:
+        raise Http404
+    return quote
+
+
+def _quote_staff_action(request: HttpRequest, config: Configuration, action: str) -> HttpResponse:
+    if not _is_staff(request):
+        raise PermissionDenied
+    from quotes.services import QuoteError, quote_approve, quote_issue
+
+    quote = _posted_quote(request, config)
+    try:
+        if action == "issue":
+            quote = quote_issue(quote=quote, user=request.user)
+        else:
+            quote = quote_approve(quote=quote, user=request.user)
+    except QuoteError as exc:
+        for message in exc.errors.values():
+            messages.error(request, message)
+    except PermissionDenied as exc:
+        if action == "issue":
+            messages.error(request, str(exc) or _("You do not have the permission to issue quotes."))
+        else:  # no permission, or the user set the discount themselves (four eyes): the service says which
+            messages.error(request, str(exc) or _("Only a user with the approve permission can approve this discount."))
+    else:
+        messages.success(
+            request, _("Quote %(number)s: %(status)s.") % {"number": quote.number, "status": quote.display_status}
+        )
+    return redirect(step_url(config, "quote"))

@@ -1,0 +1,240 @@
+"""The wizard's steps: one URL each (/d/<token>/<step>/), goal to review; the quote step is in views.quote."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from configurator import selectors, wizard
+from configurator.forms import (
+    AcknowledgeForm,
+    AdaptersForm,
+    FabricForm,
+    GoalForm,
+    PlatformForm,
+)
+from configurator.models import Configuration
+from configurator.recommend import recommend
+from configurator.views.common import (
+    _after_save,
+    _can_edit,
+    _config,
+    _context,
+    _evaluate,
+    _language,
+    _read_only,
+    _render_step,
+    _save,
+    step_url,
+)
+from configurator.views.quote import _quote
+
+# --- the steps ---------------------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def step(request: HttpRequest, token: str, step: str) -> HttpResponse:
+    handler = STEP_VIEWS.get(step)
+    if handler is None:
+        raise Http404
+    config = _config(token)
+    if request.method == "POST" and not _can_edit(request, config) and step != "quote":
+        return _read_only(request, config)
+    return handler(request, config)
+
+
+def _goal(request: HttpRequest, config: Configuration) -> HttpResponse:
+    view = selectors.catalog()
+    status = 200
+    if request.method == "POST":
+        form = GoalForm(request.POST)
+        action = request.POST.get("action", "update")
+        if form.is_valid():
+            d = form.cleaned_data
+            doc = wizard.apply_goal(
+                config.document, kind=d["kind"], params_billion=d["params_billion"], gpus=d["gpus"], nodes=d["nodes"]
+            )
+            if action == "accept":
+                rec = _recommendation(doc, view)
+                if rec is not None:
+                    doc = {**rec.document, "name": config.document.get("name") or rec.document["name"]}
+                    if wizard.AUTO_NAME.match(str(config.document.get("name", ""))):
+                        doc["name"] = rec.document["name"]
+                _save(request, config, doc)
+                return redirect(step_url(config, "platform"))
+            if action == "blank":
+                doc = {k: v for k, v in doc.items() if k not in ("fabric",)}
+                doc["node_groups"] = []
+                _save(request, config, doc)
+                return redirect(step_url(config, "platform"))
+            _save(request, config, doc)
+            if not request.htmx:
+                return redirect(step_url(config, "goal"))
+        else:
+            status = 422
+    else:
+        form = GoalForm(initial=wizard.workload_initial(config.document))
+    ev = _evaluate(request, config, view)
+    rec = _recommendation(config.document, view)
+    return _render_step(
+        request,
+        "goal",
+        _context(request, config, "goal", view, ev, form=form, rec=rec, has_design=bool(wizard.group(config.document))),
+        status=status,
+    )
+
+
+def _recommendation(doc: dict, view):
+    w = doc.get("workload") if isinstance(doc.get("workload"), dict) else None
+    if not w or not w.get("kind") or not w.get("model_parameters_billion"):
+        return None
+    return recommend(
+        kind=w["kind"],
+        params_billion=float(w["model_parameters_billion"]),
+        gpus=w.get("target_gpus"),
+        nodes=w.get("target_nodes"),
+        catalog=view,
+        lead_times=selectors.lead_times(view),
+    )
+
+
+def _platform(request: HttpRequest, config: Configuration) -> HttpResponse:
+    view = selectors.catalog()
+    gpu_parts, _adapters = selectors.part_sets(view)
+    status = 200
+    if request.method == "POST":
+        form = PlatformForm(request.POST, catalog=view)
+        if form.is_valid():
+            d = form.cleaned_data
+            doc = wizard.apply_platform(
+                config.document,
+                nodes=d["nodes"],
+                server=d["server"],
+                gpu=d["gpu"],
+                gpu_quantity=d["gpu_quantity"] or 1,
+                gpu_parts=gpu_parts,
+            )
+            _save(request, config, doc)
+            if (response := _after_save(request, config, "platform")) is not None:
+                return response
+        else:
+            status = 422
+    else:
+        form = PlatformForm(initial=wizard.platform_initial(config.document, gpu_parts), catalog=view)
+    server = form["server"].value() or ""
+    gpu = form["gpu"].value() or ""
+    ev = _evaluate(request, config, view)
+    reason = lambda **kw: _("%(server)s does not take %(gpu)s; it takes %(accepted)s.") % kw  # noqa: E731
+    ctx = _context(
+        request,
+        config,
+        "platform",
+        view,
+        ev,
+        form=form,
+        servers=selectors.server_options(view, server),
+        gpus=selectors.gpu_options(view, server, gpu, reason) if server else [],
+        selected_gpu=view.get(gpu) if gpu else None,
+    )
+    return _render_step(request, "platform", ctx, status=status)
+
+
+def _adapters(request: HttpRequest, config: Configuration) -> HttpResponse:
+    view = selectors.catalog()
+    _gpus, adapter_parts = selectors.part_sets(view)
+    status = 200
+    if request.method == "POST":
+        form = AdaptersForm(request.POST, catalog=view)
+        if form.is_valid():
+            doc = wizard.apply_adapters(config.document, adapter_parts=adapter_parts, **form.cleaned_data)
+            _save(request, config, doc)
+            if (response := _after_save(request, config, "adapters")) is not None:
+                return response
+        else:
+            status = 422
+    else:
+        form = AdaptersForm(initial=wizard.adapters_initial(config.document, adapter_parts), catalog=view)
+    ev = _evaluate(request, config, view)
+    placement = (ev.result or {}).get("placement") or []
+    slot_map = selectors.slot_map_svg(placement[0], _language()) if placement else ""
+    g = wizard.group(config.document) or {}
+    ctx = _context(
+        request,
+        config,
+        "adapters",
+        view,
+        ev,
+        form=form,
+        slot_map=slot_map,
+        server=view.get(g.get("server", "")) if g else None,
+        adapters=sorted(view.of_type(selectors.AdapterSpec), key=lambda a: a.part_number),
+    )
+    return _render_step(request, "adapters", ctx, status=status)
+
+
+def _fabric(request: HttpRequest, config: Configuration) -> HttpResponse:
+    view = selectors.catalog()
+    status = 200
+    if request.method == "POST":
+        form = FabricForm(request.POST, catalog=view)
+        if form.is_valid():
+            doc = wizard.apply_fabric(config.document, **form.cleaned_data)
+            _save(request, config, doc)
+            if (response := _after_save(request, config, "fabric")) is not None:
+                return response
+        else:
+            status = 422
+    else:
+        form = FabricForm(initial=wizard.fabric_initial(config.document), catalog=view)
+    ev = _evaluate(request, config, view)
+    plan = (ev.result or {}).get("fabric_plan")
+    ctx = _context(
+        request,
+        config,
+        "fabric",
+        view,
+        ev,
+        form=form,
+        plan=plan,
+        switches=selectors.switch_options(view, form["switch"].value() or ""),
+        diagram=selectors.fabric_diagram_svg(plan),
+        plan_parts=_plan_parts(plan, view),
+    )
+    return _render_step(request, "fabric", ctx, status=status)
+
+
+def _plan_parts(plan: dict | None, view) -> list[dict]:
+    """The cable and optics list of the plan, with descriptions from the catalogue."""
+    if not plan:
+        return []
+    out = []
+    for item in plan.get("bom", []):
+        spec = view.get(item["part"])
+        out.append(
+            {
+                "part": item["part"],
+                "quantity": item["quantity"],
+                "name": spec.name if spec else "",
+                "category": str(spec.category) if spec else "",
+            }
+        )
+    return out
+
+
+def _review(request: HttpRequest, config: Configuration) -> HttpResponse:
+    view = selectors.catalog()
+    ev = _evaluate(request, config, view)
+    ctx = _context(request, config, "review", view, ev, ack_form=AcknowledgeForm(), show_ack=True, full=True)
+    return _render_step(request, "review", ctx)
+
+
+STEP_VIEWS = {
+    "goal": _goal,
+    "platform": _platform,
+    "adapters": _adapters,
+    "fabric": _fabric,
+    "review": _review,
+    "quote": _quote,
+}
