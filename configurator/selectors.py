@@ -157,33 +157,18 @@ def design_outcome(*, document: dict, language: str, view: CatalogView):
     Validation is a pure function of those three (configurator.validation), so a step that is only looked at
     again costs no validation at all. The result is shared: callers must not mutate it.
     """
-    from configurator.services import Outcome, design_validate
+    from configurator.services import design_evaluate
 
     key = (view.version, language, json.dumps(document, sort_keys=True, separators=(",", ":"), default=str))
     hit = _validations.get(key)
     if hit is not None:
         return hit
-    try:
-        outcome = Outcome(result=design_validate(document=document, language=language), input_errors=None)
-    except DesignInputError as exc:
-        outcome = Outcome(result=None, input_errors=exc.errors)
+    outcome = design_evaluate(document=document, language=language)
     with _validation_lock:
         _validations[key] = outcome
         while len(_validations) > VALIDATION_CACHE_SIZE:
             _validations.popitem(last=False)
     return outcome
-
-
-def verdict(outcome) -> tuple[bool, int, int]:
-    """(valid, errors, warnings) as configurator.services.configuration_validate stores them on the row."""
-    if outcome.result is None:
-        return False, len(outcome.input_errors or {}), 0
-    findings = outcome.result["findings"]
-    return (
-        outcome.result["valid"],
-        sum(1 for f in findings if f["severity"] == "error"),
-        sum(1 for f in findings if f["severity"] == "warning"),
-    )
 
 
 # --- bill of materials -------------------------------------------------------------------------------------

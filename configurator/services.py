@@ -119,25 +119,36 @@ class Outcome:
     def valid(self) -> bool:
         return self.result is not None and self.result["valid"]
 
+    @property
+    def verdict(self) -> tuple[bool, int, int]:
+        """(valid, errors, warnings), as a configuration row keeps them for lists and dashboards."""
+        if self.result is None:
+            return False, len(self.input_errors or {}), 0
+        findings = self.result["findings"]
+        return (
+            self.result["valid"],
+            sum(1 for f in findings if f["severity"] == "error"),
+            sum(1 for f in findings if f["severity"] == "warning"),
+        )
 
-def _verdict(document: dict, language: str) -> tuple[Outcome, bool, int, int]:
-    """The validation outcome of a design and the verdict a row keeps of it: (outcome, valid, errors, warnings)."""
+
+def design_evaluate(*, document: dict, language: str = "en") -> Outcome:
+    """The outcome of validating a stored design: the result, or the input errors that prevent one."""
     try:
-        result = design_validate(document=document, language=language)
+        return Outcome(result=design_validate(document=document, language=language), input_errors=None)
     except DesignInputError as exc:
-        return Outcome(result=None, input_errors=exc.errors), False, len(exc.errors), 0
-    errors = sum(1 for f in result["findings"] if f["severity"] == "error")
-    warnings = sum(1 for f in result["findings"] if f["severity"] == "warning")
-    return Outcome(result=result, input_errors=None), result["valid"], errors, warnings
+        return Outcome(result=None, input_errors=exc.errors)
 
 
 def configuration_validate(*, configuration: Configuration, language: str = "en") -> Outcome:
     """Validate a stored design and remember the verdict on the row (for lists and dashboards)."""
-    outcome, *verdict = _verdict(configuration.document, language)
-    if configuration.pk and (configuration.valid, configuration.error_count, configuration.warning_count) != tuple(
-        verdict
+    outcome = design_evaluate(document=configuration.document, language=language)
+    valid, errors, warnings = outcome.verdict
+    if configuration.pk and (configuration.valid, configuration.error_count, configuration.warning_count) != (
+        valid,
+        errors,
+        warnings,
     ):
-        valid, errors, warnings = verdict
         Configuration.objects.filter(pk=configuration.pk).update(
             valid=valid, error_count=errors, warning_count=warnings
         )
@@ -166,7 +177,9 @@ def configuration_create(
     )
     if user is not None and getattr(user, "is_staff", False):
         config.assigned_to = user
-    _outcome, config.valid, config.error_count, config.warning_count = _verdict(document, language)
+    config.valid, config.error_count, config.warning_count = design_evaluate(
+        document=document, language=language
+    ).verdict
     # The token is 192 random bits, and the database's unique index stands behind it: no uniqueness query.
     config.full_clean(validate_unique=False)
     config.save()
@@ -193,9 +206,9 @@ def configuration_update(
         configuration.name = name[:200]
     if crm_reference is not None:
         configuration.crm_reference = crm_reference
-    _outcome, configuration.valid, configuration.error_count, configuration.warning_count = _verdict(
-        configuration.document, configuration.language
-    )
+    configuration.valid, configuration.error_count, configuration.warning_count = design_evaluate(
+        document=configuration.document, language=configuration.language
+    ).verdict
     # The token, the one unique field, is set at creation and never changes: no uniqueness query on update.
     configuration.full_clean(validate_unique=False)
     configuration.save()

@@ -170,7 +170,7 @@ class Evaluation:
 
 def _evaluate(request: HttpRequest, config: Configuration, view) -> Evaluation:
     outcome = selectors.design_outcome(document=config.document, language=_language(), view=view)
-    stale = selectors.verdict(outcome) != (config.valid, config.error_count, config.warning_count)
+    stale = outcome.verdict != (config.valid, config.error_count, config.warning_count)
     if stale and request.method == "POST":
         # The catalogue changed since the row's verdict was stored (or it never was): store the new one. Only a
         # POST writes; a GET shows the computed outcome and leaves the row alone.
