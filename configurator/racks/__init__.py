@@ -11,6 +11,7 @@ fabric plan (switches by role, SU size), and renders finding messages from gette
 * ``elevation.py``: ``render_elevation_svg(plan, labels, *, columns=2, number=...) -> str``.
 """
 
+from .distances import LINK_CLASSES, Geometry, LinkLength, link_distances
 from .model import (
     Cooling,
     Facility,
@@ -31,11 +32,14 @@ from .plan import AIR_COOLING_LIMIT_W, DEFAULT_RACK_POWER_W, plan_racks
 __all__ = [
     "AIR_COOLING_LIMIT_W",
     "DEFAULT_RACK_POWER_W",
+    "LINK_CLASSES",
     "Cooling",
     "Facility",
     "Feeds",
     "Finding",
+    "Geometry",
     "LeafPlacement",
+    "LinkLength",
     "NodeGroup",
     "PduOption",
     "Rack",
@@ -44,5 +48,6 @@ __all__ = [
     "Severity",
     "SwitchGroup",
     "SwitchRole",
+    "link_distances",
     "plan_racks",
 ]
