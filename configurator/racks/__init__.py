@@ -12,6 +12,7 @@ fabric plan (switches by role, SU size), and renders finding messages from gette
 """
 
 from .distances import LINK_CLASSES, Geometry, LinkLength, link_distances
+from .elevation import ElevationLabels, render_elevation_svg
 from .model import (
     Cooling,
     Facility,
@@ -34,6 +35,7 @@ __all__ = [
     "DEFAULT_RACK_POWER_W",
     "LINK_CLASSES",
     "Cooling",
+    "ElevationLabels",
     "Facility",
     "Feeds",
     "Finding",
@@ -50,4 +52,5 @@ __all__ = [
     "SwitchRole",
     "link_distances",
     "plan_racks",
+    "render_elevation_svg",
 ]

@@ -5,7 +5,7 @@ SYS-421GE-TNHR2-LCC 4U liquid). Node and switch powers are test inputs, round nu
 arithmetic visible, not catalogue facts (switch power is unknown in the catalogue: fabric.md section 3).
 """
 
-from configurator.racks import Cooling, NodeGroup, PduOption, SwitchGroup, SwitchRole
+from configurator.racks import Cooling, ElevationLabels, NodeGroup, PduOption, SwitchGroup, SwitchRole
 
 HGX_W = 10_200  # estimated maximum per node (test input, the order of hardware.md's "about 10.2 kW")
 MGMT_W = 200
@@ -58,3 +58,34 @@ def cores(count: int, power_w: int | None = LEAF_W) -> SwitchGroup:
 
 PDU_22K = PduOption(part="PDU-3P-32A", rating_w=22_000, outlets=24, cord="IEC 60309 32A 3P+N+E", outlet_type="C19")
 PDU_7K = PduOption(part="PDU-1P-32A", rating_w=7_000, outlets=12, cord="IEC 60309 32A 1P+N+E", outlet_type="C19")
+
+EN = ElevationLabels(
+    title="Rack elevation",
+    node="Node",
+    leaf="Leaf",
+    spine="Spine",
+    core="Core",
+    management="Management",
+    pdu="PDU",
+    blank="Blank",
+    count="×{n}",
+    power="{kw} kW",
+    power_at_least="at least {kw} kW",
+    power_unknown="power unknown",
+    feed="feed {feed}",
+)
+NL = ElevationLabels(
+    title="Rackaanzicht",
+    node="Server",
+    leaf="Leaf-switch",
+    spine="Spine-switch",
+    core="Core-switch",
+    management="Beheerswitch",
+    pdu="PDU",
+    blank="Afdekplaat",
+    count="×{n}",
+    power="{kw} kW",
+    power_at_least="minstens {kw} kW",
+    power_unknown="vermogen onbekend",
+    feed="voeding {feed}",
+)
