@@ -24,7 +24,7 @@ plan has ``length_m=None`` unless overridden.
 Geometry (``Geometry``; every figure a stated assumption that a caller may change):
 
 * one rack unit is 44.45 mm (1.75 in, EIA-310 [V]); racks are ``rack_width_m`` = 0.6 m wide, the common width of
-  a 19-inch cabinet for servers (NVIDIA's H100 SuperPOD RA lists 600 mm-wide Legrand NVIDPD13 racks [S]);
+  a 19-inch server cabinet (an assumption: the site's cabinets may be 0.8 m, e.g. for network racks);
 * cables leave a device, run ``rack_exit_m`` = 0.3 m to the rack's vertical cable manager, rise to the top of the
   rack and ``tray_rise_m`` = 0.3 m more into an overhead tray, run horizontally, and come down the same way;
 * rows stand ``row_pitch_m`` = 2.4 m apart (1.2 m rack depth plus a 1.2 m aisle, the cold-aisle width commonly

@@ -8,6 +8,7 @@ fact, it says what it could not check (see ``RackCode``).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -78,6 +79,36 @@ class RackCode(StrEnum):
 # ----------------------------------------------------------------------------------------------------------
 # Inputs
 
+MAX_RACK_UNITS = 60  # a bound against nonsense input (the elevation draws every unit), above any rack on offer
+
+
+class RackInputError(ValueError):
+    """Planner input that makes no sense, naming the field; the service edge reports it as a field error."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"{field}: {problem}")
+        self.field = field
+        self.problem = problem
+
+
+def _check_whole(obj: object, name: str, minimum: int, maximum: int | None = None, optional: bool = False) -> None:
+    value = getattr(obj, name)
+    if value is None and optional:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum or (maximum and value > maximum):
+        bound = f"from {minimum} to {maximum}" if maximum else f"of at least {minimum}"
+        raise RackInputError(name, f"must be a whole number {bound}")
+
+
+def _check_enum(obj: object, name: str, enum: type[StrEnum], optional: bool = False) -> None:
+    value = getattr(obj, name)
+    if value is None and optional:
+        return
+    try:
+        object.__setattr__(obj, name, enum(value))
+    except ValueError:
+        raise RackInputError(name, f"must be one of {', '.join(e.value for e in enum)}") from None
+
 
 @dataclass(frozen=True, kw_only=True)
 class NodeGroup:
@@ -93,6 +124,14 @@ class NodeGroup:
     inlet_type: str | None = None  # e.g. "C20"; None: unknown
     su_nodes: int | None = None  # None: not on the compute fabric, or SU size unknown
 
+    def __post_init__(self) -> None:
+        _check_whole(self, "count", 0)
+        _check_whole(self, "height_u", 1, MAX_RACK_UNITS)
+        _check_whole(self, "power_w", 0, optional=True)
+        _check_enum(self, "cooling", Cooling, optional=True)
+        _check_whole(self, "inlets", 0, optional=True)
+        _check_whole(self, "su_nodes", 1, optional=True)
+
 
 @dataclass(frozen=True, kw_only=True)
 class SwitchGroup:
@@ -103,6 +142,12 @@ class SwitchGroup:
     count: int
     height_u: int | None
     power_w: int | None
+
+    def __post_init__(self) -> None:
+        _check_enum(self, "role", SwitchRole)
+        _check_whole(self, "count", 0)
+        _check_whole(self, "height_u", 1, MAX_RACK_UNITS, optional=True)
+        _check_whole(self, "power_w", 0, optional=True)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -118,6 +163,16 @@ class Facility:
     cooling: Cooling | None = None  # None: liquid if any node group is liquid-cooled, else air
     pdu_feeds: Feeds = Feeds.AB
 
+    def __post_init__(self) -> None:
+        _check_whole(self, "rack_units", 1, MAX_RACK_UNITS)
+        power = self.rack_power_kw
+        if power is not None and (
+            isinstance(power, bool) or not isinstance(power, int | float) or not 0 < power < math.inf
+        ):
+            raise RackInputError("rack_power_kw", "must be a positive number of kilowatts")
+        _check_enum(self, "cooling", Cooling, optional=True)
+        _check_enum(self, "pdu_feeds", Feeds)
+
 
 @dataclass(frozen=True, kw_only=True)
 class PduOption:
@@ -129,6 +184,11 @@ class PduOption:
     cord: str  # the PDU's own input cord / plug, e.g. "IEC 60309 32A 3P+N+E"; the site must offer it
     outlet_type: str | None = None  # e.g. "C19"
     height_u: int = 0  # 0: a vertical zero-U PDU beside the rails
+
+    def __post_init__(self) -> None:
+        _check_whole(self, "rating_w", 1)
+        _check_whole(self, "outlets", 1, optional=True)
+        _check_whole(self, "height_u", 0, MAX_RACK_UNITS)
 
 
 # ----------------------------------------------------------------------------------------------------------

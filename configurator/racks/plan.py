@@ -43,7 +43,9 @@ Rules (each with its basis)
   (``leaf_placement`` "in-rack"), as a one-rack system needs no network rack.
 * **Spine and core switches** fill network racks of their own row, placed in the middle of the compute rows
   (which halves the longest leaf-to-spine run), when there are two or more compute rows; with one row they stand
-  at its end (the SuperPOD RAs keep spines in separate network/management racks [V]).
+  at its end. NVIDIA's RAs show the networking switches in racks of their own, apart from the DGX racks (B200
+  RA-11334-001, "Figure 3 ... an example management rack configuration with networking switches, management
+  servers, storage arrays, and UFM appliances") [V].
 * **Management switch**: one per rack, every rack (compute and network), at the top.
 * **PDUs**: one option is chosen for the plan: the one that carries the rack power limit with the fewest PDUs per
   feed, zero-U before horizontal, then the smallest rating. Per rack and feed: enough PDUs for the rack's power

@@ -15,6 +15,7 @@ from configurator.racks import (
     LeafPlacement,
     PduOption,
     RackCode,
+    RackInputError,
     Severity,
     plan_racks,
 )
@@ -303,3 +304,31 @@ def test_no_rack_overflows_its_units_or_power(nodes, cooling):
                 used[u] = True
         assert rack.power_w <= p.rack_power_limit_w
     assert sum(r.nodes for r in p.racks) == nodes
+
+
+# -- bad input ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("build", "field"),
+    [
+        (lambda: Facility(rack_units=0), "rack_units"),
+        (lambda: Facility(rack_units=1000), "rack_units"),
+        (lambda: Facility(rack_power_kw=-5), "rack_power_kw"),
+        (lambda: Facility(rack_power_kw=float("inf")), "rack_power_kw"),
+        (lambda: Facility(cooling="water"), "cooling"),
+        (lambda: Facility(pdu_feeds="C"), "pdu_feeds"),
+        (lambda: air_nodes(-1), "count"),
+        (lambda: leaves(1, height_u=0), "height_u"),
+        (lambda: PduOption(part="P", rating_w=0, outlets=10, cord="x"), "rating_w"),
+    ],
+)
+def test_bad_input_names_its_field(build, field):
+    with pytest.raises(RackInputError) as err:
+        build()
+    assert err.value.field == field
+
+
+def test_plain_strings_from_the_design_become_enums():
+    facility = Facility(cooling="liquid", pdu_feeds="A")
+    assert (facility.cooling, facility.pdu_feeds) == (Cooling.LIQUID, Feeds.A)
