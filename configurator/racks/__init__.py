@@ -8,11 +8,13 @@ fabric plan (switches by role, SU size), and renders finding messages from gette
   (``to_dict()`` for ``rack_plan``, ``totals()`` for ``totals.racks`` and ``totals.facility_power_w``), ``RackCode``.
 * ``plan.py``: ``plan_racks(*, node_groups, switches, facility, pdu_options, leaf_placement, other_it_power_w)``.
 * ``distances.py``: ``link_distances(plan, *, override, geometry) -> {link class: LinkLength}``.
+* ``locate.py``: ``node_location(plan, node_group, index)``, ``switch_locations(plan, role)`` (rack, unit).
 * ``elevation.py``: ``render_elevation_svg(plan, labels, *, columns=2, number=...) -> str``.
 """
 
 from .distances import LINK_CLASSES, Geometry, LinkLength, link_distances
 from .elevation import ElevationLabels, render_elevation_svg
+from .locate import node_location, switch_locations
 from .model import (
     Cooling,
     Facility,
@@ -53,6 +55,8 @@ __all__ = [
     "SwitchGroup",
     "SwitchRole",
     "link_distances",
+    "node_location",
     "plan_racks",
     "render_elevation_svg",
+    "switch_locations",
 ]

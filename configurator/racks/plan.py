@@ -363,8 +363,9 @@ def _leaves_in_rack(ctx: _Ctx, b: _Builder, groups: Sequence[NodeGroup], leaves:
     leaf_u = sum(s.height_u for s in leaves)
     leaf_w = sum(s.power_w or 0 for s in leaves)
     npr = _nodes_per_rack(ctx, b, g, leaf_u, leaf_w)
-    fits_power = g.power_w is None or g.power_w * g.count + leaf_w + b.mgmt_w <= ctx.limit_w
-    return npr >= g.count and fits_power
+    fits_power = (g.power_w or 0) * g.count + leaf_w + b.mgmt_w <= ctx.limit_w  # unknown node power counts 0
+    one_row = g.su_nodes is None or g.count <= g.su_nodes  # a second SU would be a second row
+    return npr >= g.count and one_row and fits_power
 
 
 def _equipment(b: _Builder, d: _Draft) -> tuple[tuple[PduLine, ...], tuple[CordLine, ...], bool, bool, int]:

@@ -13,6 +13,7 @@ from configurator.racks import (
     Facility,
     Feeds,
     LeafPlacement,
+    NodeGroup,
     PduOption,
     RackCode,
     RackInputError,
@@ -168,6 +169,21 @@ def test_unknown_node_power_stays_unknown():
     assert p.racks[0].power_w is None and p.racks[0].power_known_w == LEAF_W + MGMT_W
     assert p.facility_power_w is None and p.totals()["facility_power_w"] is None
     assert codes(p)[RackCode.PDU_KNOWN_LOAD_ONLY] == "warning"
+
+
+def test_leaves_whose_power_overfills_the_rack_get_their_own_even_when_node_power_is_unknown():
+    # 30 leaves x 1 kW + 200 W management switch = 30.2 kW > the 30 kW air default
+    p = plan(air_nodes(1, power_w=None), [leaves(30)])
+    assert p.leaf_placement == "middle"
+    assert all(r.power_known_w <= 30_000 for r in p.racks)
+
+
+def test_two_scalable_units_in_one_rack_s_worth_of_units_still_get_a_leaf_rack():
+    # 17 x 1U nodes fit a 20U rack, but SUs of 16 make two rows; the one leaf must be placed once
+    small = NodeGroup(name="gpu", part="SRV", count=17, height_u=1, power_w=None, cooling=Cooling.AIR, su_nodes=16)
+    p = plan(small, [leaves(1)], facility=Facility(rack_units=20))
+    assert p.leaf_placement == "middle"
+    assert sum(1 for r in p.racks for d in r.devices if d.role == DeviceRole.LEAF) == 1
 
 
 def test_unknown_switch_power_and_height_are_said_not_guessed():
