@@ -283,6 +283,7 @@ class Rack:
             "slot": self.slot,
             "u_total": self.u_total,
             "u_used": self.u_used,
+            "blank_u": self.u_total - self.u_used,  # units to close with blanking panels
             "power_w": self.power_w,
             "power_known_w": self.power_known_w,
             "cooling": str(self.cooling),

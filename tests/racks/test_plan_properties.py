@@ -1,12 +1,27 @@
 """Invariants of every rack plan (hypothesis): units, power, PDUs, every node and switch placed exactly once."""
 
+import re
+import xml.etree.ElementTree as ET
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from configurator.racks import Cooling, Facility, Feeds, NodeGroup, PduOption, RackCode, plan_racks
+from configurator.racks import (
+    Cooling,
+    Facility,
+    Feeds,
+    NodeGroup,
+    PduOption,
+    RackCode,
+    link_distances,
+    plan_racks,
+    render_elevation_svg,
+)
 from configurator.racks.model import DeviceRole
 
-from .parts import cores, leaves, mgmt, spines
+from .parts import EN, cores, leaves, mgmt, spines
+
+SVG = "{http://www.w3.org/2000/svg}"
 
 groups = st.builds(
     NodeGroup,
@@ -68,3 +83,25 @@ def test_every_plan_keeps_its_racks_within_units_and_power(group, facility, pdu,
         assert [d.role for d in rack.devices].count(DeviceRole.MANAGEMENT) == 1
     assert placed[DeviceRole.LEAF] == n_leaf
     assert placed[DeviceRole.SPINE] == n_spine and placed[DeviceRole.CORE] == n_spine // 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(group=groups, facility=facilities, pdu=pdus, n_leaf=st.integers(0, 40), n_spine=st.integers(0, 40))
+def test_every_plan_has_sane_distances_and_a_well_formed_elevation(group, facility, pdu, n_leaf, n_spine):
+    p = plan_racks(
+        node_groups=[group],
+        switches=[mgmt(), leaves(n_leaf), spines(n_spine), cores(n_spine // 2)],
+        facility=facility,
+        pdu_options=[pdu],
+    )
+    d = link_distances(p)
+    if p.racks:
+        assert 0 < d["management_m"].length_m <= d["in_rack_m"].length_m
+    if n_leaf and any(r.nodes for r in p.racks):
+        assert d["node_to_leaf_m"].length_m > 0
+        assert d["node_to_leaf_m"].route == ("in-rack" if p.leaf_placement == "in-rack" else "row")
+    if n_leaf and n_spine and any(r.nodes for r in p.racks):
+        assert d["leaf_to_spine_m"].length_m > 0
+    root = ET.fromstring(render_elevation_svg(p, EN))
+    headers = [t.text for t in root.iter(f"{SVG}text") if t.text and re.match(r"R\d\d-\d\d", t.text)]
+    assert sum(int(h.split("×")[1]) if "×" in h else 1 for h in headers) == len(p.racks)
