@@ -1,0 +1,62 @@
+"""Rack planning for GPU clusters: rack plan, cable distances from it, and the rack elevation picture.
+
+Pure Python (no Django, no I/O): frozen dataclasses in, dataclasses and plain dicts out. The service edge builds
+the inputs from the design (``facility``), the catalogue (server height, power, cooling; PDU options) and the
+fabric plan (switches by role, SU size), and renders finding messages from gettext by code.
+
+* ``model.py``: inputs ``NodeGroup``, ``SwitchGroup``, ``Facility``, ``PduOption``; output ``RackPlan``
+  (``to_dict()`` for ``rack_plan``, ``totals()`` for ``totals.racks`` and ``totals.facility_power_w``), ``RackCode``.
+* ``plan.py``: ``plan_racks(*, node_groups, switches, facility, pdu_options, leaf_placement, other_it_power_w)``.
+* ``distances.py``: ``link_distances(plan, *, override, geometry) -> {link class: LinkLength}``.
+* ``locate.py``: ``node_location(plan, node_group, index)``, ``switch_locations(plan, role)`` (rack, unit).
+* ``elevation.py``: ``render_elevation_svg(plan, labels, *, columns=2, number=...) -> str``.
+"""
+
+from .distances import LINK_CLASSES, Geometry, LinkLength, link_distances
+from .elevation import ElevationLabels, render_elevation_svg
+from .locate import node_location, switch_locations
+from .model import (
+    Cooling,
+    Facility,
+    Feeds,
+    Finding,
+    LeafPlacement,
+    NodeGroup,
+    PduOption,
+    Rack,
+    RackCode,
+    RackInputError,
+    RackPlan,
+    Severity,
+    SwitchGroup,
+    SwitchRole,
+)
+from .plan import AIR_COOLING_LIMIT_W, DEFAULT_RACK_POWER_W, plan_racks
+
+__all__ = [
+    "AIR_COOLING_LIMIT_W",
+    "DEFAULT_RACK_POWER_W",
+    "LINK_CLASSES",
+    "Cooling",
+    "ElevationLabels",
+    "Facility",
+    "Feeds",
+    "Finding",
+    "Geometry",
+    "LeafPlacement",
+    "LinkLength",
+    "NodeGroup",
+    "PduOption",
+    "Rack",
+    "RackCode",
+    "RackInputError",
+    "RackPlan",
+    "Severity",
+    "SwitchGroup",
+    "SwitchRole",
+    "link_distances",
+    "node_location",
+    "plan_racks",
+    "render_elevation_svg",
+    "switch_locations",
+]
