@@ -20,16 +20,34 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from configurator.racks import (  # noqa: E402
     Cooling,
+    ElevationLabels,
     Facility,
     NodeGroup,
+    PduOption,
     SwitchGroup,
     SwitchRole,
     link_distances,
     plan_racks,
     render_elevation_svg,
 )
-from tests.racks.parts import EN as LABELS  # noqa: E402  (the English labels the tests use)
-from tests.racks.parts import PDU_22K as PDU  # noqa: E402
+
+# English labels, as the service edge would pass them, and a 3-phase 32 A PDU (planning input, not a catalogue fact).
+LABELS = ElevationLabels(
+    title="Rack elevation",
+    node="Node",
+    leaf="Leaf",
+    spine="Spine",
+    core="Core",
+    management="Management",
+    pdu="PDU",
+    blank="Blank",
+    count="×{n}",
+    power="{kw} kW",
+    power_at_least="at least {kw} kW",
+    power_unknown="power unknown",
+    feed="feed {feed}",
+)
+PDU = PduOption(part="PDU-3P-32A", rating_w=22_000, outlets=24, cord="IEC 60309 32A 3P+N+E", outlet_type="C19")
 
 # (nodes, leaves, spines, cores): B200 RA-11334-001 component table, 8 rails, SUs of 32 nodes
 SIZES = [(1, 8, 0, 0), (4, 8, 0, 0), (32, 8, 0, 0), (128, 32, 16, 0), (2048, 512, 512, 256), (16384, 4096, 4096, 2048)]
