@@ -78,6 +78,9 @@ def test_qsfp112_cards_and_their_plugs_are_flat_top(seeded_catalog):
     assert qsfp112_cards.count() >= 4
     assert all(p.adapter.top == Top.FLAT for p in qsfp112_cards.select_related("adapter"))
     assert Media.objects.get(part__part_number="MMA1Z00-NS400").a_top == Top.FLAT
+    # MCP7Y60: flat-top QSFP56 ends "for use in ConnectX-6/7 adapters" (the HDR card's cage has a riding sink).
+    assert Part.objects.get(part_number="MCX653105A-HDAT").adapter.top == Top.FLAT
+    assert {m.b_top for m in Media.objects.filter(part__part_number__startswith="MCP7Y60-")} == {Top.FLAT}
 
 
 def test_connectx8_plug_top_stays_unknown_until_sourced(seeded_catalog):
