@@ -42,6 +42,12 @@ class SwitchInline(SpecInline):
 
 class MediaInline(SpecInline):
     model = Media
+    fieldsets = [
+        (None, {"fields": ["kind", "purpose", "protocol", "length_m", "reach_m", "fibre", "watts"]}),
+        (_("End A (switch side)"), {"fields": ["a_connector", "a_speed_gbps", "a_top", "a_legs", "a_twin"]}),
+        (_("End B"), {"fields": ["b_connector", "b_speed_gbps", "b_top", "b_legs", "b_twin"]}),
+        (_("Sources"), {"fields": ["sources"]}),
+    ]
 
 
 INLINES = {
@@ -61,9 +67,18 @@ class PriceListForm(forms.Form):
 
 @admin.register(Part)
 class PartAdmin(admin.ModelAdmin):
-    list_display = ["part_number", "name", "manufacturer", "category", "list_price_eur", "lead_time_days", "lifecycle"]
+    list_display = [
+        "part_number",
+        "name",
+        "manufacturer",
+        "category",
+        "list_price_eur",
+        "lead_time_days",
+        "lifecycle",
+        "replacement",
+    ]
     list_filter = ["category", "manufacturer", "lifecycle"]
-    search_fields = ["part_number", "name", "description"]
+    search_fields = ["part_number", "name", "description", "replacement"]
     ordering = ["category", "part_number"]
     change_list_template = "admin/catalog/part/change_list.html"
 
@@ -147,6 +162,35 @@ class ServerAdmin(admin.ModelAdmin):
     search_fields = ["part__part_number", "part__name"]
     inlines = [PcieSwitchInline, SlotInline]
     filter_horizontal = ["accepts"]
+
+
+@admin.register(Media)
+class MediaAdmin(admin.ModelAdmin):
+    """Cables, fibres and transceivers with both ends, purpose and lifecycle, to review against the LinkX pages."""
+
+    list_display = [
+        "part",
+        "kind",
+        "purpose",
+        "a_connector",
+        "a_top",
+        "a_twin",
+        "b_connector",
+        "b_top",
+        "b_legs",
+        "length_m",
+        "reach_m",
+        "watts",
+        "lifecycle",
+    ]
+    list_select_related = ["part"]
+    list_filter = ["kind", "purpose", "a_connector", "b_connector", "part__lifecycle"]
+    search_fields = ["part__part_number", "part__name"]
+    fieldsets = MediaInline.fieldsets
+
+    @admin.display(description=_("lifecycle"), ordering="part__lifecycle")
+    def lifecycle(self, obj):
+        return obj.part.get_lifecycle_display()
 
 
 @admin.register(CatalogRelease)

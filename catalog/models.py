@@ -12,7 +12,17 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from configurator.rules.specs import CardForm, Category, Connector, Cooling, MediaKind, Protocol, SlotForm, Top
+from configurator.rules.specs import (
+    CardForm,
+    Category,
+    Connector,
+    Cooling,
+    MediaKind,
+    MediaPurpose,
+    Protocol,
+    SlotForm,
+    Top,
+)
 
 
 def _choices(enum) -> list[tuple[str, str]]:
@@ -34,6 +44,7 @@ CATEGORY_CHOICES = [
 class Lifecycle(models.TextChoices):
     ACTIVE = "active", _("Active")
     PREVIEW = "preview", _("Pre-release")
+    DISCONTINUED = "discontinued", _("Discontinued")
     EOL = "eol", _("End of life")
 
 
@@ -56,6 +67,18 @@ class Part(models.Model):
     )
     lead_time_days = models.PositiveIntegerField(_("lead time (days)"), null=True, blank=True)
     lifecycle = models.CharField(_("lifecycle"), max_length=16, choices=Lifecycle.choices, default=Lifecycle.ACTIVE)
+    lifecycle_source = models.CharField(
+        _("lifecycle source"),
+        max_length=32,
+        blank=True,
+        help_text=_("Source key of the seed catalogue that states the lifecycle. Empty: a commercial assumption."),
+    )
+    replacement = models.CharField(
+        _("replacement"),
+        max_length=200,
+        blank=True,
+        help_text=_("What the source names instead of a discontinued or end-of-life part (part numbers or a type)."),
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -67,6 +90,7 @@ class Part(models.Model):
             models.CheckConstraint(
                 condition=Q(category__in=[c for c, _ in CATEGORY_CHOICES]), name="part_category_known"
             ),
+            models.CheckConstraint(condition=Q(lifecycle__in=Lifecycle.values), name="part_lifecycle_known"),
         ]
 
     def __str__(self) -> str:
@@ -206,6 +230,18 @@ class Gpu(SpecBase):
     slot_width = models.PositiveSmallIntegerField(default=2)
     bridge_sizes = models.JSONField(_("NVLink bridge sizes"), default=list, blank=True)
     host_pcie_gen = models.PositiveSmallIntegerField(null=True, blank=True)
+    ref_system = models.CharField(
+        _("reference system"),
+        max_length=64,
+        blank=True,
+        help_text=_("NVIDIA's own system built on this baseboard, whose published maximum power calibrates estimates."),
+    )
+    ref_system_max_w = models.PositiveIntegerField(
+        _("reference system maximum power (W)"),
+        null=True,
+        blank=True,
+        help_text=_("Published maximum input power of the reference system. Empty means not sourced."),
+    )
 
     class Meta:
         verbose_name = _("GPU specs")
@@ -293,6 +329,13 @@ class Media(SpecBase):
     fibre = models.CharField(max_length=2, choices=[("mm", "multimode"), ("sm", "single-mode")], blank=True)
     watts = models.DecimalField(max_digits=6, decimal_places=1, null=True, blank=True)
     protocol = models.CharField(max_length=12, choices=_choices(Protocol), default=Protocol.VPI.value)
+    purpose = models.CharField(
+        _("purpose"),
+        max_length=16,
+        choices=_choices(MediaPurpose),
+        blank=True,
+        help_text=_("What the source says the cable links: switch to switch, or switch to adapter. Empty: not stated."),
+    )
 
     class Meta:
         verbose_name = _("cable or transceiver specs")
@@ -301,6 +344,7 @@ class Media(SpecBase):
             models.CheckConstraint(condition=Q(a_connector__in=list(Connector)), name="media_a_connector_known"),
             models.CheckConstraint(condition=Q(b_connector__in=list(Connector)), name="media_b_connector_known"),
             models.CheckConstraint(condition=Q(kind__in=list(MediaKind)), name="media_kind_known"),
+            models.CheckConstraint(condition=Q(purpose__in=["", *MediaPurpose]), name="media_purpose_known"),
             models.CheckConstraint(
                 condition=Q(length_m__isnull=True) | Q(length_m__gt=0), name="media_length_positive"
             ),

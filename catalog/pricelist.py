@@ -2,7 +2,8 @@
 
 The import is all or nothing: every row is checked first, every bad row is reported with its line number and
 field, and only a clean file is written, in one transaction. Columns: part_number, list_price_eur,
-lead_time_days, lifecycle (name and manufacturer are exported for reading and ignored on import).
+lead_time_days, lifecycle and, optionally, replacement (what replaces a discontinued or end-of-life part); name
+and manufacturer are exported for reading and ignored on import.
 """
 
 from __future__ import annotations
@@ -18,7 +19,16 @@ from django.db import transaction
 
 from .models import CatalogRelease, Lifecycle, Part
 
-COLUMNS = ["part_number", "manufacturer", "name", "category", "list_price_eur", "lead_time_days", "lifecycle"]
+COLUMNS = [
+    "part_number",
+    "manufacturer",
+    "name",
+    "category",
+    "list_price_eur",
+    "lead_time_days",
+    "lifecycle",
+    "replacement",
+]
 REQUIRED = ["part_number", "list_price_eur"]
 
 
@@ -54,6 +64,7 @@ def _rows(parts: Iterable[Part]) -> Iterator[list[str]]:
             "" if p.list_price_eur is None else f"{p.list_price_eur:.2f}",
             "" if p.lead_time_days is None else str(p.lead_time_days),
             p.lifecycle,
+            p.replacement,
         ]
 
 
@@ -164,6 +175,8 @@ def import_price_list(*, filename: str, content: bytes) -> ImportReport:
                 errors.append(RowError(line, "lifecycle", f"{life!r} is not one of {', '.join(Lifecycle.values)}"))
             else:
                 values["lifecycle"] = life
+        if "replacement" in row:
+            values["replacement"] = row["replacement"]
         errors.extend(_field_errors(line, row, values))
         changes.append((part, values))
     if errors:

@@ -14,7 +14,17 @@ from django.db import transaction
 from .models import SPEC_MODELS, CatalogRelease, Part, PcieSwitch, ServerSlot
 
 SEED_PATH = Path(__file__).resolve().parent / "seed" / "catalog.json"
-PART_FIELDS = ("manufacturer", "name", "category", "description", "list_price_eur", "lead_time_days", "lifecycle")
+PART_FIELDS = (
+    "manufacturer",
+    "name",
+    "category",
+    "description",
+    "list_price_eur",
+    "lead_time_days",
+    "lifecycle",
+    "lifecycle_source",
+    "replacement",
+)
 
 
 class SeedError(Exception):
@@ -50,6 +60,8 @@ def _spec_values(category: str, spec: dict[str, Any]) -> dict[str, Any]:
         "integrated_nic_connector",
         "fibre",
         "cooling",
+        "purpose",
+        "ref_system",
     ):
         if key in values and values[key] is None:
             values[key] = ""
@@ -111,7 +123,8 @@ def catalog_load_seed(*, path: Path = SEED_PATH) -> LoadReport:
 
 def _load_part(item: dict[str, Any], part: Part | None) -> bool:
     values = {f: item.get(f) for f in PART_FIELDS}
-    values["description"] = values["description"] or ""
+    for text in ("description", "lifecycle_source", "replacement"):
+        values[text] = values[text] or ""
     values["lifecycle"] = values["lifecycle"] or "active"
     if values["list_price_eur"] is not None:
         values["list_price_eur"] = Decimal(str(values["list_price_eur"]))

@@ -93,6 +93,7 @@ def _spec(part: Part, slots, switches, accepts) -> s.PartSpec:
         "manufacturer": part.manufacturer,
         "price_eur": part.list_price_eur,
         "lifecycle": part.lifecycle,
+        "replacement": part.replacement,
     }
     cat = part.category
     if cat == "server" and hasattr(part, "server"):
@@ -114,6 +115,8 @@ def _spec(part: Part, slots, switches, accepts) -> s.PartSpec:
             slot_width=g.slot_width,
             bridge_sizes=frozenset(g.bridge_sizes),
             host_pcie_gen=g.host_pcie_gen,
+            ref_system=g.ref_system,
+            ref_system_max_w=g.ref_system_max_w,
         )
     if cat == "bridge" and hasattr(part, "bridge"):
         return s.BridgeSpec(**common, ways=part.bridge.ways)
@@ -178,6 +181,7 @@ def _spec(part: Part, slots, switches, accepts) -> s.PartSpec:
             fibre=m.fibre or None,
             watts=_f(m.watts),
             protocol=s.Protocol(m.protocol),
+            purpose=_enum(s.MediaPurpose, m.purpose),
         )
     return s.PartBase(**common, category=s.Category(cat) if cat in set(s.Category) else s.Category.OTHER)
 

@@ -84,6 +84,13 @@ class MediaKind(StrEnum):
     FIBRE = "fibre"
 
 
+class MediaPurpose(StrEnum):
+    """What NVIDIA's LinkX pages say a cable links. MCA4J80 (twin-port 800G ACC) is switch to switch only."""
+
+    SWITCH_SWITCH = "switch-switch"
+    SWITCH_HCA = "switch-hca"  # a switch cage to adapter (HCA, DPU) ports
+
+
 class Role(StrEnum):
     COMPUTE = "compute"
     STORAGE = "storage"
@@ -101,7 +108,8 @@ class PartBase:
     name: str
     manufacturer: str = ""
     price_eur: Decimal | None = None  # indicative list price; None = price on request
-    lifecycle: str = "active"
+    lifecycle: str = "active"  # active, preview, discontinued, eol
+    replacement: str = ""  # what the source names instead of a discontinued or end-of-life part
     category: Category = Category.OTHER
 
 
@@ -181,6 +189,8 @@ class GpuSpec(PartBase):
     slot_width: int = 2  # cards only: slots wide
     bridge_sizes: frozenset[int] = frozenset()  # NVLink bridge sizes supported (2, 4); empty = none
     host_pcie_gen: int | None = None
+    ref_system: str = ""  # NVIDIA's own system on this baseboard (DGX H100 on HGX H100)
+    ref_system_max_w: int | None = None  # its published maximum input power; None = not sourced
 
     @property
     def has_nvlink(self) -> bool:
@@ -257,6 +267,7 @@ class MediaSpec(PartBase):
     fibre: str | None = None  # "mm" or "sm"
     watts: float | None = None
     protocol: Protocol = Protocol.VPI
+    purpose: MediaPurpose | None = None  # None: the source does not say
 
 
 PartSpec = ServerSpec | GpuSpec | BridgeSpec | AdapterSpec | SwitchSpec | MediaSpec | PartBase
