@@ -508,7 +508,7 @@ class DefaultPart(models.Model):
     ROLES = [("cpu", "cpu"), ("memory", "memory"), ("boot", "boot")]
 
     server = models.ForeignKey(Server, on_delete=models.CASCADE, related_name="default_parts")
-    part = models.ForeignKey(Part, on_delete=models.PROTECT, related_name="+")
+    part = models.ForeignKey(Part, on_delete=models.CASCADE, related_name="+")
     quantity = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
     role = models.CharField(max_length=8, choices=ROLES)
     source = models.CharField(max_length=32, blank=True)

@@ -276,3 +276,29 @@ def _load_defaults(defaults: dict[str, list[dict]], report: LoadReport) -> None:
         if server_pn not in report.created and server_pn not in report.updated:
             report.updated.append(server_pn)
             report.unchanged -= 1
+
+
+@dataclass(frozen=True)
+class ReferenceSystem:
+    """A vendor's own 8-GPU system as it ships: system memory against GPU memory, with the source key."""
+
+    system: str
+    gpus: int
+    gpu_memory_gb: int
+    system_memory_gb: int
+    system_memory_max_gb: int | None
+    source: str
+
+    @property
+    def memory_ratio(self) -> Decimal:
+        """System memory per GB of GPU memory, e.g. 3.2 for DGX H100 (2 TB for 640 GB)."""
+        return (Decimal(self.system_memory_gb) / Decimal(self.gpu_memory_gb)).quantize(Decimal("0.01"))
+
+
+def reference_systems(*, path: Path = SEED_PATH) -> list[ReferenceSystem]:
+    """The seed's ``reference_systems``: NVIDIA's DGX systems, the yardstick of the system-memory rule."""
+    data = json.loads(path.read_text())
+    fields = ReferenceSystem.__dataclass_fields__
+    return [
+        ReferenceSystem(**{k: v for k, v in row.items() if k in fields}) for row in data.get("reference_systems", [])
+    ]
