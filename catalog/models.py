@@ -472,6 +472,13 @@ class DriveBay(models.Model):
     count = models.PositiveSmallIntegerField(_("bays"), validators=[MinValueValidator(1)])
     form_factor = models.CharField(_("form factor"), max_length=12, choices=DriveForm.choices)
     interface = models.CharField(_("interface"), max_length=8, choices=DriveInterface.choices)
+    shares_slot_lanes = models.BooleanField(
+        _("shares PCIe lanes with the slots"),
+        null=True,
+        blank=True,
+        default=None,
+        help_text=_("Empty means not sourced: the lanes of these bays are not known to be separate or shared."),
+    )
     source = models.CharField(max_length=32, blank=True)
 
     class Meta:

@@ -153,7 +153,9 @@ def _load_part(item: dict[str, Any], part: Part | None) -> bool:
         changed = True
     if item["category"] == "server":
         changed |= _load_slots(spec, item.get("pcie_switches", []), item.get("slots", []))
-        changed |= _load_rows(spec, DriveBay, "drive_bays", ("count", "form_factor", "interface"), item)
+        changed |= _load_rows(
+            spec, DriveBay, "drive_bays", ("count", "form_factor", "interface", "shares_slot_lanes"), item
+        )
         changed |= _load_rows(spec, PsuOption, "psu_options", ("count", "watts", "redundancy", "default"), item)
     return changed
 

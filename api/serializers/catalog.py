@@ -123,7 +123,7 @@ class PcieSwitchSerializer(serializers.ModelSerializer):
 class DriveBaySerializer(serializers.ModelSerializer):
     class Meta:
         model = DriveBay
-        fields = ["count", "form_factor", "interface", "source"]
+        fields = ["count", "form_factor", "interface", "shares_slot_lanes", "source"]
 
 
 class PsuOptionSerializer(serializers.ModelSerializer):

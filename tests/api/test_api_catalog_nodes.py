@@ -46,7 +46,13 @@ def test_cpu_detail_has_typed_specs_with_sources_and_unknowns_as_null(api):
 def test_server_detail_lists_bays_psu_options_and_default_node_set(api):
     body = api.get(f"{PARTS}SYS-821GE-TNHR/").json()
     assert body["specs"]["cpu_socket"] == "LGA4677" and body["specs"]["memory_channels_per_socket"] == 8
-    assert {"count": 16, "form_factor": "U.2", "interface": "nvme", "source": "STH-821"} in body["drive_bays"]
+    assert {
+        "count": 16,
+        "form_factor": "U.2",
+        "interface": "nvme",
+        "shares_slot_lanes": None,
+        "source": "STH-821",
+    } in body["drive_bays"]
     assert [(p["count"], p["watts"], p["redundancy"]) for p in body["psu_options"]] == [
         (6, 3000, "4+2"),
         (8, 3000, "4+4"),
