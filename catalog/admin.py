@@ -10,7 +10,27 @@ from django.urls import path
 from django.utils.translation import gettext_lazy as _
 
 from . import pricelist
-from .models import Adapter, Bridge, CatalogRelease, Gpu, Media, Part, PcieSwitch, Server, ServerSlot, Switch
+from .models import (
+    Adapter,
+    Bridge,
+    CatalogRelease,
+    Cpu,
+    DefaultPart,
+    Drive,
+    DriveBay,
+    Gpu,
+    Media,
+    Memory,
+    Part,
+    PcieSwitch,
+    Pdu,
+    PowerCord,
+    PsuOption,
+    Rack,
+    Server,
+    ServerSlot,
+    Switch,
+)
 
 
 class SpecInline(admin.StackedInline):
@@ -59,6 +79,22 @@ INLINES = {
     "cable": MediaInline,
     "transceiver": MediaInline,
 }
+
+
+# Node contents and rack-level parts.
+INLINES.update(
+    {
+        category: type(f"{model.__name__}Inline", (SpecInline,), {"model": model})
+        for category, model in {
+            "cpu": Cpu,
+            "memory": Memory,
+            "drive": Drive,
+            "rack": Rack,
+            "pdu": Pdu,
+            "power_cord": PowerCord,
+        }.items()
+    }
+)
 
 
 class PriceListForm(forms.Form):
@@ -162,6 +198,25 @@ class ServerAdmin(admin.ModelAdmin):
     search_fields = ["part__part_number", "part__name"]
     inlines = [PcieSwitchInline, SlotInline]
     filter_horizontal = ["accepts"]
+
+    def get_inlines(self, request, obj):
+        return [*self.inlines, DriveBayInline, PsuOptionInline, DefaultPartInline]
+
+
+class DriveBayInline(admin.TabularInline):
+    model = DriveBay
+    extra = 0
+
+
+class PsuOptionInline(admin.TabularInline):
+    model = PsuOption
+    extra = 0
+
+
+class DefaultPartInline(admin.TabularInline):
+    model = DefaultPart
+    extra = 0
+    autocomplete_fields = ["part"]
 
 
 @admin.register(Media)

@@ -40,6 +40,18 @@ CATEGORY_CHOICES = [
     (Category.OTHER.value, _("Other")),
 ]
 
+# Node contents and rack-level parts. The engines do not know these categories yet (their snapshot maps them to
+# "other"); the catalogue, its API filter and the price list do.
+NODE_CATEGORY_CHOICES = [
+    ("cpu", _("Processor (CPU)")),
+    ("memory", _("Memory module (DIMM)")),
+    ("drive", _("Drive (boot or data)")),
+    ("rack", _("Rack")),
+    ("pdu", _("Power distribution unit (PDU)")),
+    ("power_cord", _("Power cord")),
+]
+CATEGORY_CHOICES += NODE_CATEGORY_CHOICES
+
 
 class Lifecycle(models.TextChoices):
     ACTIVE = "active", _("Active")
@@ -147,6 +159,22 @@ class Server(SpecBase):
         limit_choices_to={"category": Category.GPU.value},
         verbose_name=_("accepts GPUs"),
     )
+    # Node contents: what the board takes. Empty or null means not sourced, shown as unknown.
+    cpu_socket = models.CharField(_("CPU socket"), max_length=16, blank=True, help_text=_("e.g. LGA4677, LGA4710, SP5"))
+    cpu_families = models.JSONField(
+        _("supported CPU families"), default=list, blank=True, help_text=_("CPU family names as the CPUs carry them")
+    )
+    memory_channels_per_socket = models.PositiveSmallIntegerField(
+        _("memory channels per socket"), null=True, blank=True
+    )
+    dimms_per_channel = models.PositiveSmallIntegerField(_("DIMM slots per channel"), null=True, blank=True)
+    memory_speed_1dpc_mts = models.PositiveIntegerField(
+        _("memory speed, 1 DIMM per channel (MT/s)"), null=True, blank=True
+    )
+    memory_speed_2dpc_mts = models.PositiveIntegerField(
+        _("memory speed, 2 DIMMs per channel (MT/s)"), null=True, blank=True
+    )
+    m2_slots = models.PositiveSmallIntegerField(_("M.2 slots"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("server specs")
@@ -367,6 +395,186 @@ class CatalogRelease(models.Model):
         return self.version
 
 
+class DriveForm(models.TextChoices):
+    M2_2280 = "M.2 2280", "M.2 2280"
+    M2_22110 = "M.2 22110", "M.2 22110"
+    U2 = "U.2", 'U.2 (2.5")'
+    U3 = "U.3", 'U.3 (2.5")'
+    E1S = "E1.S", "E1.S"
+    E3S = "E3.S", "E3.S"
+    SATA_25 = "2.5in", '2.5" SATA/SAS'
+
+
+class DriveInterface(models.TextChoices):
+    NVME = "nvme", "NVMe"
+    SATA = "sata", "SATA"
+
+
+M2_FORMS = (DriveForm.M2_2280, DriveForm.M2_22110)
+
+
+class Cpu(SpecBase):
+    """A processor. Memory speeds are the vendor's maximum at one and at two DIMMs per channel."""
+
+    part = models.OneToOneField(Part, on_delete=models.CASCADE, primary_key=True, related_name="cpu")
+    vendor = models.CharField(_("vendor"), max_length=16)
+    family = models.CharField(_("family"), max_length=64)
+    socket = models.CharField(_("socket"), max_length=16, blank=True)
+    tdp_w = models.PositiveIntegerField(_("TDP (W)"), null=True, blank=True)
+    cores = models.PositiveSmallIntegerField(_("cores"), null=True, blank=True)
+    memory_channels = models.PositiveSmallIntegerField(_("memory channels"), null=True, blank=True)
+    memory_speed_mts = models.PositiveIntegerField(
+        _("max memory speed, 1 DIMM per channel (MT/s)"), null=True, blank=True
+    )
+    memory_speed_2dpc_mts = models.PositiveIntegerField(
+        _("max memory speed, 2 DIMMs per channel (MT/s)"), null=True, blank=True
+    )
+    pcie_lanes = models.PositiveSmallIntegerField(_("PCIe lanes"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("CPU specs")
+        verbose_name_plural = _("CPU specs")
+
+
+class Memory(SpecBase):
+    """A DDR5 registered DIMM."""
+
+    part = models.OneToOneField(Part, on_delete=models.CASCADE, primary_key=True, related_name="memory")
+    memory_type = models.CharField(_("type"), max_length=16, default="DDR5 RDIMM")
+    size_gb = models.PositiveIntegerField(_("size (GB)"), validators=[MinValueValidator(1)])
+    speed_mts = models.PositiveIntegerField(_("speed (MT/s)"), null=True, blank=True)
+    ranks = models.PositiveSmallIntegerField(_("ranks"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("memory specs")
+        verbose_name_plural = _("memory specs")
+
+
+class Drive(SpecBase):
+    """An SSD. ``use`` says whether it is sold as a boot drive (M.2) or a data drive (front bays)."""
+
+    part = models.OneToOneField(Part, on_delete=models.CASCADE, primary_key=True, related_name="drive")
+    use = models.CharField(_("use"), max_length=8, choices=[("boot", _("boot")), ("data", _("data"))])
+    form_factor = models.CharField(_("form factor"), max_length=12, choices=DriveForm.choices, blank=True)
+    capacity_gb = models.PositiveIntegerField(_("capacity (GB)"), null=True, blank=True)
+    interface = models.CharField(_("interface"), max_length=8, choices=DriveInterface.choices, blank=True)
+    pcie_gen = models.PositiveSmallIntegerField(_("PCIe generation"), null=True, blank=True)
+    pcie_lanes = models.PositiveSmallIntegerField(_("PCIe lanes"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("drive specs")
+        verbose_name_plural = _("drive specs")
+        constraints = [
+            models.CheckConstraint(condition=Q(use__in=["boot", "data"]), name="drive_use_known"),
+            models.CheckConstraint(condition=Q(form_factor__in=["", *DriveForm.values]), name="drive_form_known"),
+        ]
+
+
+class Rack(SpecBase):
+    part = models.OneToOneField(Part, on_delete=models.CASCADE, primary_key=True, related_name="rack")
+    height_u = models.PositiveSmallIntegerField(_("height (U)"), validators=[MinValueValidator(1)])
+    width_mm = models.PositiveIntegerField(_("width (mm)"), null=True, blank=True)
+    depth_mm = models.PositiveIntegerField(_("depth (mm)"), null=True, blank=True)
+    static_load_kg = models.PositiveIntegerField(_("static load (kg)"), null=True, blank=True)
+
+
+class Pdu(SpecBase):
+    """A rack power distribution unit: its feed (phases, amps, volts) and outlets."""
+
+    part = models.OneToOneField(Part, on_delete=models.CASCADE, primary_key=True, related_name="pdu")
+    phases = models.PositiveSmallIntegerField(_("phases"), null=True, blank=True)
+    current_a = models.PositiveSmallIntegerField(_("input current per phase (A)"), null=True, blank=True)
+    voltage_v = models.PositiveSmallIntegerField(_("input voltage (V)"), null=True, blank=True)
+    power_kw = models.DecimalField(_("rated power (kW)"), max_digits=6, decimal_places=2, null=True, blank=True)
+    outlets_c13 = models.PositiveSmallIntegerField(_("C13 outlets"), null=True, blank=True)
+    outlets_c19 = models.PositiveSmallIntegerField(_("C19 outlets"), null=True, blank=True)
+    height_u = models.PositiveSmallIntegerField(_("height (U), 0 for vertical"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("PDU specs")
+        verbose_name_plural = _("PDU specs")
+
+
+class PowerCord(SpecBase):
+    """A power cord: the connector at the PDU (end A) and at the device (end B)."""
+
+    part = models.OneToOneField(Part, on_delete=models.CASCADE, primary_key=True, related_name="power_cord")
+    a_connector = models.CharField(_("end A connector"), max_length=8)
+    b_connector = models.CharField(_("end B connector"), max_length=8)
+    current_a = models.PositiveSmallIntegerField(_("rated current (A)"), null=True, blank=True)
+    length_m = models.DecimalField(_("length (m)"), max_digits=5, decimal_places=2, null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("power cord specs")
+        verbose_name_plural = _("power cord specs")
+
+
+class DriveBay(models.Model):
+    """A group of identical drive bays in a server."""
+
+    server = models.ForeignKey(Server, on_delete=models.CASCADE, related_name="drive_bays")
+    count = models.PositiveSmallIntegerField(_("bays"), validators=[MinValueValidator(1)])
+    form_factor = models.CharField(_("form factor"), max_length=12, choices=DriveForm.choices)
+    interface = models.CharField(_("interface"), max_length=8, choices=DriveInterface.choices)
+    shares_slot_lanes = models.BooleanField(
+        _("shares PCIe lanes with the slots"),
+        null=True,
+        blank=True,
+        default=None,
+        help_text=_("Empty means not sourced: the lanes of these bays are not known to be separate or shared."),
+    )
+    source = models.CharField(max_length=32, blank=True)
+
+    class Meta:
+        ordering = ["server", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(form_factor__in=DriveForm.values), name="bay_form_known"),
+            models.CheckConstraint(condition=Q(interface__in=DriveInterface.values), name="bay_interface_known"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.count}x {self.form_factor} {self.interface}"
+
+
+class PsuOption(models.Model):
+    """A power-supply configuration a server ships with: count, watts each, redundancy as published (``3+3``)."""
+
+    server = models.ForeignKey(Server, on_delete=models.CASCADE, related_name="psu_options")
+    count = models.PositiveSmallIntegerField(_("power supplies"), validators=[MinValueValidator(1)])
+    watts = models.PositiveIntegerField(_("watts per supply"), null=True, blank=True)
+    redundancy = models.CharField(_("redundancy"), max_length=8, blank=True, help_text=_("as published, e.g. 3+3"))
+    default = models.BooleanField(_("standard configuration"), default=False)
+    source = models.CharField(max_length=32, blank=True)
+
+    class Meta:
+        ordering = ["server", "-default", "count"]
+
+    def __str__(self) -> str:
+        return f"{self.count}x {self.watts or '?'} W {self.redundancy}".strip()
+
+
+class DefaultPart(models.Model):
+    """The platform's sensible default node set: parts added to a node that names none of its role."""
+
+    ROLES = [("cpu", "cpu"), ("memory", "memory"), ("boot", "boot")]
+
+    server = models.ForeignKey(Server, on_delete=models.CASCADE, related_name="default_parts")
+    part = models.ForeignKey(Part, on_delete=models.CASCADE, related_name="+")
+    quantity = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
+    role = models.CharField(max_length=8, choices=ROLES)
+    source = models.CharField(max_length=32, blank=True)
+
+    class Meta:
+        ordering = ["server", "role"]
+        constraints = [
+            models.UniqueConstraint(fields=["server", "role"], name="default_part_one_per_role"),
+            models.CheckConstraint(condition=Q(role__in=["cpu", "memory", "boot"]), name="default_part_role_known"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.quantity}x {self.part.part_number}"
+
+
 SPEC_MODELS: dict[str, type[SpecBase]] = {
     Category.SERVER.value: Server,
     Category.GPU.value: Gpu,
@@ -377,3 +585,6 @@ SPEC_MODELS: dict[str, type[SpecBase]] = {
     Category.TRANSCEIVER.value: Media,
 }
 SPEC_RELATED = ["server", "gpu", "bridge", "adapter", "switch", "media"]
+# Node contents and rack-level parts, kept apart from the entries above.
+SPEC_MODELS.update({"cpu": Cpu, "memory": Memory, "drive": Drive, "rack": Rack, "pdu": Pdu, "power_cord": PowerCord})
+SPEC_RELATED += ["cpu", "memory", "drive", "rack", "pdu", "power_cord"]

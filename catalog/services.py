@@ -11,7 +11,7 @@ from typing import Any
 
 from django.db import transaction
 
-from .models import SPEC_MODELS, CatalogRelease, Part, PcieSwitch, ServerSlot
+from .models import SPEC_MODELS, CatalogRelease, DefaultPart, DriveBay, Part, PcieSwitch, PsuOption, ServerSlot
 
 SEED_PATH = Path(__file__).resolve().parent / "seed" / "catalog.json"
 PART_FIELDS = (
@@ -62,6 +62,10 @@ def _spec_values(category: str, spec: dict[str, Any]) -> dict[str, Any]:
         "cooling",
         "purpose",
         "ref_system",
+        "cpu_socket",
+        "socket",
+        "form_factor",
+        "interface",
     ):
         if key in values and values[key] is None:
             values[key] = ""
@@ -101,6 +105,7 @@ def catalog_load_seed(*, path: Path = SEED_PATH) -> LoadReport:
     with transaction.atomic():
         existing = {p.part_number: p for p in Part.objects.all()}
         accepts: dict[str, list[str]] = {}
+        defaults: dict[str, list[dict]] = {}
         for index, item in enumerate(parts):
             pn = item.get("part_number")
             if not pn or item.get("category") not in SPEC_MODELS and item.get("category") != "other":
@@ -114,7 +119,9 @@ def catalog_load_seed(*, path: Path = SEED_PATH) -> LoadReport:
                 report.unchanged += 1
             if item["category"] == "server":
                 accepts[pn] = item.get("accepts", [])
+                defaults[pn] = item.get("defaults", [])
         _load_accepts(accepts, report)
+        _load_defaults(defaults, report)
         latest = CatalogRelease.objects.order_by("-created_at", "-id").first()
         if report.changed or latest is None or latest.checksum != checksum:
             CatalogRelease.objects.create(version=version, checksum=checksum, source=f"seed {path.name}")
@@ -159,7 +166,29 @@ def _load_part(item: dict[str, Any], part: Part | None) -> bool:
         changed = True
     if item["category"] == "server":
         changed |= _load_slots(spec, item.get("pcie_switches", []), item.get("slots", []))
+        changed |= _load_rows(
+            spec, DriveBay, "drive_bays", ("count", "form_factor", "interface", "shares_slot_lanes"), item
+        )
+        changed |= _load_rows(spec, PsuOption, "psu_options", ("count", "watts", "redundancy", "default"), item)
     return changed
+
+
+def _load_rows(server, model, key: str, names: tuple[str, ...], item: dict[str, Any]) -> bool:
+    """Replace a server's drive bays or PSU options only when they differ from the seed."""
+    blank = {n: model._meta.get_field(n).get_default() for n in (*names, "source")}
+    want = [{n: row.get(n, blank[n]) for n in (*names, "source")} for row in item.get(key, [])]
+    have = [_state(r, (*names, "source")) for r in getattr(server, key).order_by("id")]
+    if have == want:
+        return False
+    getattr(server, key).all().delete()
+    for values in want:
+        row = model(server=server, **values)
+        try:
+            row.full_clean()
+        except Exception as exc:
+            raise SeedError(f"{server.part.part_number} {key}: {exc}") from exc
+        row.save()
+    return True
 
 
 def _load_slots(server, switches: list[dict], slots: list[dict]) -> bool:
@@ -235,3 +264,56 @@ def _load_accepts(accepts: dict[str, list[str]], report: LoadReport) -> None:
             if server_pn not in report.created and server_pn not in report.updated:
                 report.updated.append(server_pn)
                 report.unchanged -= 1
+
+
+def _load_defaults(defaults: dict[str, list[dict]], report: LoadReport) -> None:
+    """Each server's default node set (CPU, memory, boot drive), by part number; replaced only when it differs."""
+    known = {p.part_number: p for p in Part.objects.filter(category__in=["cpu", "memory", "drive"])}
+    for server_pn, rows in defaults.items():
+        missing = [r.get("part") for r in rows if r.get("part") not in known]
+        if missing:
+            raise SeedError(f"{server_pn}: defaults name unknown part(s) {', '.join(map(str, missing))}")
+        server = Part.objects.select_related("server").get(part_number=server_pn).server
+        want = sorted((r["role"], r["part"], r["quantity"], r.get("source", "")) for r in rows)
+        have = sorted(
+            (d.role, d.part.part_number, d.quantity, d.source) for d in server.default_parts.select_related("part")
+        )
+        if want == have:
+            continue
+        server.default_parts.all().delete()
+        for role, pn, quantity, source in want:
+            row = DefaultPart(server=server, part=known[pn], quantity=quantity, role=role, source=source)
+            try:
+                row.full_clean()
+            except Exception as exc:
+                raise SeedError(f"{server_pn} defaults ({role}): {exc}") from exc
+            row.save()
+        if server_pn not in report.created and server_pn not in report.updated:
+            report.updated.append(server_pn)
+            report.unchanged -= 1
+
+
+@dataclass(frozen=True)
+class ReferenceSystem:
+    """A vendor's own 8-GPU system as it ships: system memory against GPU memory, with the source key."""
+
+    system: str
+    gpus: int
+    gpu_memory_gb: int
+    system_memory_gb: int
+    system_memory_max_gb: int | None
+    source: str
+
+    @property
+    def memory_ratio(self) -> Decimal:
+        """System memory per GB of GPU memory, e.g. 3.2 for DGX H100 (2 TB for 640 GB)."""
+        return (Decimal(self.system_memory_gb) / Decimal(self.gpu_memory_gb)).quantize(Decimal("0.01"))
+
+
+def reference_systems(*, path: Path = SEED_PATH) -> list[ReferenceSystem]:
+    """The seed's ``reference_systems``: NVIDIA's DGX systems, the yardstick of the system-memory rule."""
+    data = json.loads(path.read_text())
+    fields = ReferenceSystem.__dataclass_fields__
+    return [
+        ReferenceSystem(**{k: v for k, v in row.items() if k in fields}) for row in data.get("reference_systems", [])
+    ]

@@ -8,7 +8,26 @@ from functools import lru_cache
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from catalog.models import Adapter, Bridge, Gpu, Media, Part, PcieSwitch, Server, ServerSlot, Switch
+from catalog.models import (
+    Adapter,
+    Bridge,
+    Cpu,
+    DefaultPart,
+    Drive,
+    DriveBay,
+    Gpu,
+    Media,
+    Memory,
+    Part,
+    PcieSwitch,
+    Pdu,
+    PowerCord,
+    PsuOption,
+    Rack,
+    Server,
+    ServerSlot,
+    Switch,
+)
 
 
 @lru_cache(maxsize=1)
@@ -57,6 +76,17 @@ SPEC_SERIALIZERS = {
     "switch": SwitchSpecsSerializer,
     "media": MediaSpecsSerializer,
 }
+# Node contents and rack-level parts; the key is the part's one-to-one spec relation.
+SPEC_SERIALIZERS.update(
+    {
+        "cpu": _SpecSerializer.for_model(Cpu, "CpuSpecs"),
+        "memory": _SpecSerializer.for_model(Memory, "MemorySpecs"),
+        "drive": _SpecSerializer.for_model(Drive, "DriveSpecs"),
+        "rack": _SpecSerializer.for_model(Rack, "RackSpecs"),
+        "pdu": _SpecSerializer.for_model(Pdu, "PduSpecs"),
+        "power_cord": _SpecSerializer.for_model(PowerCord, "PowerCordSpecs"),
+    }
+)
 
 
 class SlotSerializer(serializers.ModelSerializer):
@@ -88,6 +118,32 @@ class PcieSwitchSerializer(serializers.ModelSerializer):
     class Meta:
         model = PcieSwitch
         fields = ["name", "cpu_socket", "uplink_gen", "uplink_lanes", "gpus", "source"]
+
+
+class DriveBaySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = DriveBay
+        fields = ["count", "form_factor", "interface", "shares_slot_lanes", "source"]
+
+
+class PsuOptionSerializer(serializers.ModelSerializer):
+    redundancy = serializers.CharField(allow_null=True, help_text="As published, e.g. 3+3; null: not sourced.")
+
+    class Meta:
+        model = PsuOption
+        fields = ["count", "watts", "redundancy", "default", "source"]
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        return {**data, "redundancy": data["redundancy"] or None}
+
+
+class DefaultPartSerializer(serializers.ModelSerializer):
+    part = serializers.CharField(source="part.part_number")
+
+    class Meta:
+        model = DefaultPart
+        fields = ["role", "part", "quantity", "source"]
 
 
 class SourceSerializer(serializers.Serializer):
@@ -133,9 +189,16 @@ class PartDetailSerializer(PartSerializer):
     pcie_switches = serializers.SerializerMethodField(help_text="PCIe switches on the board (servers only).")
     accepts = serializers.SerializerMethodField(help_text="GPU part numbers this server accepts (servers only).")
     accepted_by = serializers.SerializerMethodField(help_text="Servers that accept this GPU (GPUs only).")
+    drive_bays = serializers.SerializerMethodField(help_text="Drive bays by form factor and interface (servers only).")
+    psu_options = serializers.SerializerMethodField(help_text="Power-supply configurations (servers only).")
+    default_parts = serializers.SerializerMethodField(
+        help_text="The platform's default node set: CPUs, memory and boot drive added where a design names none "
+        "(servers only)."
+    )
 
     class Meta(PartSerializer.Meta):
         fields = [*PartSerializer.Meta.fields, "specs", "sources", "slots", "pcie_switches", "accepts", "accepted_by"]
+        fields += ["drive_bays", "psu_options", "default_parts"]
 
     @staticmethod
     def _spec(part: Part):
@@ -177,3 +240,22 @@ class PartDetailSerializer(PartSerializer):
         if part.category != "gpu":
             return []
         return sorted(s.part.part_number for s in part.accepted_by.all())
+
+    @staticmethod
+    def _server(part: Part):
+        return getattr(part, "server", None) if part.category == "server" else None
+
+    @extend_schema_field(DriveBaySerializer(many=True))
+    def get_drive_bays(self, part: Part):
+        server = self._server(part)
+        return [] if server is None else DriveBaySerializer(server.drive_bays.all(), many=True).data
+
+    @extend_schema_field(PsuOptionSerializer(many=True))
+    def get_psu_options(self, part: Part):
+        server = self._server(part)
+        return [] if server is None else PsuOptionSerializer(server.psu_options.all(), many=True).data
+
+    @extend_schema_field(DefaultPartSerializer(many=True))
+    def get_default_parts(self, part: Part):
+        server = self._server(part)
+        return [] if server is None else DefaultPartSerializer(server.default_parts.all(), many=True).data

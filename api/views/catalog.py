@@ -8,7 +8,7 @@ from rest_framework import viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from catalog.models import SPEC_RELATED, Part, ServerSlot
+from catalog.models import SPEC_RELATED, DefaultPart, Part, ServerSlot
 
 from ..filters import PartFilter
 from ..serializers.catalog import PartDetailSerializer, PartSerializer
@@ -46,6 +46,9 @@ class PartViewSet(ApiViewMixin, viewsets.ReadOnlyModelViewSet):
                 Prefetch("server__slots", queryset=ServerSlot.objects.select_related("pcie_switch")),
                 "server__pcie_switches",
                 "server__accepts",
+                "server__drive_bays",
+                "server__psu_options",
+                Prefetch("server__default_parts", queryset=DefaultPart.objects.select_related("part")),
                 "accepted_by__part",
             )
         return queryset
