@@ -201,7 +201,9 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
         request=None,
         responses={200: QuoteSerializer, **errors(403, 404, 422)},
         description="Needs scope `quote` and an API client that acts as an active staff user with the "
-        "permission `quotes.approve_quote` (403 otherwise). Only a quote `awaiting_approval` can be "
+        "permission `quotes.approve_quote` (403 otherwise), and who did not set the discount (four eyes: "
+        "403 when that user set it or made this revision, through this or any other door). "
+        "Only a quote `awaiting_approval` can be "
         "approved (422 otherwise). Sends the `quote.approved` webhook.",
     )
     @action(detail=True, methods=["post"], permission_classes=[ClientScopePermission, CanApproveQuotes])

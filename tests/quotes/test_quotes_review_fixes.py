@@ -261,6 +261,51 @@ def test_four_eyes_follow_whoever_set_the_discount_of_a_revision(
     assert build(quote_approve, quote=revised, user=second_approver).status == "issued"
 
 
+def test_four_eyes_hold_for_a_quote_that_came_through_the_api(
+    configuration, customer, approver, second_approver, build, media
+):
+    """An API quote keeps channel "api" through its revisions; an approver who revises it to 70 % (the wizard and
+    the admin call the same service) still cannot approve it himself."""
+    first = build(quote_request, configuration=configuration, customer=customer, channel="api")
+    revised = build(quote_revise, quote=first, user=approver, discount_percent="70")
+    assert revised.channel == "api" and revised.discount_set_by == approver
+    with pytest.raises(PermissionDenied, match="yourself"):
+        quote_approve(quote=revised, user=approver)
+    assert build(quote_approve, quote=revised, user=second_approver).status == "issued"
+
+
+def test_a_revision_that_keeps_the_discount_keeps_who_set_it(
+    make_configuration, configuration, customer, approver, second_approver, build, media
+):
+    """Re-pointing a quote at another design does not make the reviser the one who set its discount, and does not
+    let the one who did approve it."""
+    first = build(quote_request, configuration=configuration, customer=customer, user=approver, discount_percent="40")
+    revised = build(quote_revise, quote=first, user=second_approver, configuration=make_configuration())
+    assert revised.discount_set_by == approver
+    with pytest.raises(PermissionDenied):
+        quote_approve(quote=revised, user=approver)
+    with pytest.raises(PermissionDenied):  # the reviser made this revision: he cannot approve it either
+        quote_approve(quote=revised, user=second_approver)
+
+
+def test_the_admin_approve_action_refuses_the_user_who_set_the_discount(
+    configuration, customer, approver, client, build, media
+):
+    quote = build(
+        quote_request,
+        configuration=configuration,
+        customer=customer,
+        channel="api",
+        user=approver,
+        discount_percent="60",
+    )
+    perms(approver, "view_quote", "change_quote")
+    client.force_login(approver)
+    client.post("/admin/quotes/quote/", {"action": "approve_selected", "_selected_action": [quote.pk]})
+    quote.refresh_from_db()
+    assert quote.status == "awaiting_approval" and quote.approved_by is None
+
+
 # --- 5. One request at a time per configuration -----------------------------------------------------------------
 
 
@@ -327,8 +372,8 @@ def test_an_acknowledgement_for_another_design_is_neither_counted_nor_printed(
     assert quote.frozen["acknowledgements"][0]["message"]
 
 
-def test_four_eyes_does_not_apply_to_api_quotes(seeded_catalog, django_user_model):
-    # A CRM client acts through one linked user and sees only its own quotes; its approval trail is the CRM's.
+def test_four_eyes_apply_to_api_quotes(seeded_catalog, django_user_model):
+    # A CRM client acts through one linked user: that user set the discount, so it cannot approve it as well.
     from django.contrib.auth.models import Permission
 
     from configurator.examples import h200_training_cluster
@@ -342,5 +387,6 @@ def test_four_eyes_does_not_apply_to_api_quotes(seeded_catalog, django_user_mode
     config = configuration_create(document=h200_training_cluster(), channel="api")
     customer = {"name": "A", "company": "B", "email": "a@example.nl", "country": "NL", "vat_number": ""}
     quote = quote_request(configuration=config, customer=customer, user=manager, channel="api", discount_percent=30)
-    assert quote.status == Quote.Status.AWAITING_APPROVAL
-    assert quote_approve(quote=quote, user=manager).status == Quote.Status.ISSUED
+    assert quote.status == Quote.Status.AWAITING_APPROVAL and quote.discount_set_by == manager
+    with pytest.raises(PermissionDenied, match="yourself"):
+        quote_approve(quote=quote, user=manager)
