@@ -56,11 +56,26 @@ def _rate_limit_exceeded(request: HttpRequest) -> bool:
     return exceeded
 
 
+CUSTOMER_SESSION_KEY = "quote_customer"
+
+
+def _own_details(request: HttpRequest) -> dict[str, str]:
+    """What the request form is prefilled with: the visitor's own details only, from this browser's session (her
+    last quote request) or her account, never from the draft, which anyone holding its link can open."""
+    own = request.session.get(CUSTOMER_SESSION_KEY)
+    if isinstance(own, dict):
+        return {k: str(own.get(k) or "") for k in ("name", "company")}
+    user = request.user
+    if user.is_authenticated and not user.is_staff:
+        return {"name": user.get_full_name()}
+    return {}
+
+
 def _quote(request: HttpRequest, config: Configuration) -> HttpResponse:
     view = selectors.catalog()
     status = 200
     staff = _is_staff(request)
-    form = QuoteRequestForm(initial={"name": config.customer_name, "company": config.customer_company})
+    form = QuoteRequestForm(initial=_own_details(request))
     discount_form = revise_form = None
     ev = _evaluate(request, config, view) if staff else None
     if request.method == "POST":
@@ -192,6 +207,7 @@ def _quote_request(
         return None
     if not staff:
         _remember_quote(request, quote.token)  # this browser is shown this quote (and its revisions) from now on
+        request.session[CUSTOMER_SESSION_KEY] = {"name": d["name"], "company": d["company"]}
     Configuration.objects.filter(pk=config.pk).update(customer_name=d["name"], customer_company=d["company"])
     return redirect(step_url(config, "quote"))
 
