@@ -230,6 +230,12 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
+# Webhook receivers (api/webhooks.py): the ports a webhook URL may use, and networks an operator allows on purpose
+# although they are not public (e.g. "127.0.0.1/32" for a receiver on the same host). The address check runs in
+# every setting, DEBUG or not.
+WEBHOOK_ALLOWED_PORTS = env.list("WEBHOOK_ALLOWED_PORTS", cast=int, default=[80, 443])
+WEBHOOK_ALLOWED_NETWORKS = env.list("WEBHOOK_ALLOWED_NETWORKS", default=[])
+
 # How stale the engines' in-memory catalogue may be, per process (configurator.snapshot).
 CATALOG_SNAPSHOT_MAX_AGE = env.float("CATALOG_SNAPSHOT_MAX_AGE", default=1.0)
 
