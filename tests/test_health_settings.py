@@ -3,8 +3,11 @@
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.django_db
@@ -38,6 +41,43 @@ def test_production_refuses_to_start_without_a_secret_key():
     result = _check_production({"DATABASE_URL": "sqlite:///tmp.db", "DJANGO_ALLOWED_HOSTS": "x.example.com"})
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY" in result.stderr
+
+
+def _env_example_secret_key() -> str:
+    for line in (ROOT / ".env.example").read_text().splitlines():
+        if line.startswith("DJANGO_SECRET_KEY="):
+            return line.partition("=")[2]
+    raise AssertionError(".env.example lists no DJANGO_SECRET_KEY")
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        _env_example_secret_key(),  # the sample everyone copies
+        "local-development-key-not-for-production",  # the development default
+        "django-insecure-" + "a1b2c3d4e5" * 5,  # startproject's marker
+        "x" * 49 + "Q",  # long enough but only two characters
+        "Zq8!x7Rw2#Lm4^Pb6&Tn0*Vs9",  # random but shorter than 50
+    ],
+)
+def test_production_refuses_sample_and_short_secret_keys(key):
+    result = _check_production(
+        {"DATABASE_URL": "sqlite:///tmp.db", "DJANGO_ALLOWED_HOSTS": "x.example.com", "DJANGO_SECRET_KEY": key}
+    )
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_a_worker_without_settings_runs_production_unless_debug_is_asked_for(tmp_path):
+    """`celery -A configurator worker` as the README starts it: production settings by default, never DEBUG."""
+    code = "import os, configurator; print(os.environ['DJANGO_SETTINGS_MODULE'])"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    plain = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT)
+    assert plain.stdout.strip() == "configurator.settings.production", plain.stderr
+    debug = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env={**env, "DJANGO_DEBUG": "true"}, cwd=ROOT
+    )
+    assert debug.stdout.strip() == "configurator.settings.local", debug.stderr
 
 
 def test_production_passes_deploy_checks_with_its_secrets():
