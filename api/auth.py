@@ -11,6 +11,7 @@ import time
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
+from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.utils import timezone
@@ -23,9 +24,13 @@ from .models import ApiClient
 
 LAST_USED_RESOLUTION_SECONDS = 60  # write last_used_at at most once a minute per client
 # A client row is cached this long (Django's default cache) so a request costs no query for it. Saving or deleting
-# the client (revoking, rotating, changing its scope) clears the entry; with a per-process cache, other processes
-# see such a change within this many seconds. Use a shared cache (Redis) to make it immediate everywhere.
+# the client (revoking, rotating, changing its scope) takes effect at once on every process that shares the cache:
+# after the change commits, the entry is replaced by a marker that lives this long, and lookups only ever *add*
+# to the cache. A request that read the row before the change committed can therefore never put the old row back
+# (its add finds the marker); while the marker lives, lookups read the database. With a per-process cache, other
+# processes see a change within this many seconds: use a shared cache (Redis) in production.
 CLIENT_CACHE_SECONDS = 10
+_CHANGED = "changed"
 
 
 def _cache_key(prefix: str) -> str:
@@ -33,21 +38,28 @@ def _cache_key(prefix: str) -> str:
 
 
 def _lookup(prefix: str) -> ApiClient | None:
-    client = cache.get(_cache_key(prefix))
-    if client is None:
-        client = ApiClient.objects.filter(token_prefix=prefix).first()
-        if client is not None:
-            cache.set(_cache_key(prefix), client, CLIENT_CACHE_SECONDS)
+    key = _cache_key(prefix)
+    cached = cache.get(key)
+    if isinstance(cached, ApiClient):
+        return cached
+    client = ApiClient.objects.filter(token_prefix=prefix).first()
+    if client is not None and cached is None:
+        cache.add(key, client, CLIENT_CACHE_SECONDS)  # never overwrites a change marker
     return client
 
 
 def forget_client(prefix: str) -> None:
-    cache.delete(_cache_key(prefix))
+    """Drop the cached row of ``prefix`` now and once more after the current transaction commits, and keep
+    lookups from caching it again for CLIENT_CACHE_SECONDS (see above)."""
+    key = _cache_key(prefix)
+    cache.set(key, _CHANGED, CLIENT_CACHE_SECONDS)
+    transaction.on_commit(lambda: cache.set(key, _CHANGED, CLIENT_CACHE_SECONDS))
 
 
 @receiver([post_save, post_delete], sender=ApiClient, dispatch_uid="api.auth.forget_client")
-def _forget_client(sender, instance: ApiClient, **kwargs) -> None:
-    forget_client(instance.token_prefix)
+def _forget_client(sender, instance: ApiClient, created: bool = False, **kwargs) -> None:
+    if not created:  # a new client's prefix was never cached
+        forget_client(instance.token_prefix)
 
 
 _noted: dict[int, float] = {}  # client pk -> when this process last noted a use (monotonic seconds)

@@ -82,6 +82,39 @@ def test_revoked_token_is_401(make_client):
     assert "revoked" in _error(response)["message"]
 
 
+def test_revocation_takes_effect_at_once_for_a_request_in_flight(make_client, django_capture_on_commit_callbacks):
+    """Two requests race: one reads the client row just before an admin's revoke commits and finishes after it.
+    That request may finish (it started first), but it must not put the active row back in the cache: the very
+    next request is refused, not for the next 10 s."""
+    from unittest import mock
+
+    from django.core.cache import cache
+
+    from api.models import ApiClient
+    from api.services import api_client_revoke
+
+    client, _token, http = make_client("crm")
+    cache.clear()
+    real_filter = ApiClient.objects.filter
+    raced = []
+
+    def read_then_revoke(*args, **kwargs):
+        row = real_filter(*args, **kwargs).first()
+        if raced:
+            return real_filter(*args, **kwargs)
+        raced.append(row)
+        with django_capture_on_commit_callbacks(execute=True):  # the admin's revoke commits meanwhile
+            api_client_revoke(client=ApiClient.objects.get(pk=client.pk))
+        return mock.Mock(first=lambda: row)
+
+    with mock.patch.object(ApiClient.objects, "filter", side_effect=read_then_revoke):
+        assert http.get(PARTS).status_code == 200  # in flight before the revoke
+    assert raced and raced[0].is_active
+    response = http.get(PARTS)
+    assert response.status_code == 401
+    assert "revoked" in _error(response)["message"]
+
+
 def test_rotated_token_replaces_the_old_one(make_client):
     from api.services import api_client_rotate
 
