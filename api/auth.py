@@ -8,6 +8,7 @@ in constant time. ``request.auth`` is the ApiClient; ``request.user`` is the Dja
 from __future__ import annotations
 
 import time
+from typing import NoReturn
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
@@ -81,6 +82,16 @@ def _acting_user(client: ApiClient):
     return user if user is not None and user.is_active else AnonymousUser()
 
 
+def _refuse(request, message) -> NoReturn:
+    """401 for a bad token, or 429 once this address sent more bad tokens than the ``bad_token`` rate allows."""
+    from .throttling import BadTokenThrottle
+
+    throttle = BadTokenThrottle()
+    if not throttle.allow_request(request, None):
+        raise exceptions.Throttled(throttle.wait())
+    raise exceptions.AuthenticationFailed(message)
+
+
 class BearerTokenAuthentication(authentication.BaseAuthentication):
     keyword = "Bearer"
 
@@ -89,19 +100,19 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         if not header or header[0].lower() != self.keyword.lower().encode():
             return None
         if len(header) != 2:
-            raise exceptions.AuthenticationFailed(_("Malformed Authorization header: use 'Bearer <token>'."))
+            _refuse(request, _("Malformed Authorization header: use 'Bearer <token>'."))
         try:
             token = header[1].decode("ascii")
-        except UnicodeDecodeError as exc:
-            raise exceptions.AuthenticationFailed(_("Invalid token.")) from exc
+        except UnicodeDecodeError:
+            _refuse(request, _("Invalid token."))
         prefix, _sep, secret = token.partition(".")
         if not prefix or not secret or len(prefix) > 16 or "\x00" in token:
-            raise exceptions.AuthenticationFailed(_("Invalid token."))
+            _refuse(request, _("Invalid token."))
         client = _lookup(prefix)
         if client is None or not client.check_secret(secret):
-            raise exceptions.AuthenticationFailed(_("Invalid token."))
+            _refuse(request, _("Invalid token."))
         if not client.is_active:
-            raise exceptions.AuthenticationFailed(_("This token has been revoked."))
+            _refuse(request, _("This token has been revoked."))
         _note_use(client)
         # The user is loaded only when a view needs it (quotes record it; approving checks its permissions).
         return SimpleLazyObject(lambda: _acting_user(client)), client

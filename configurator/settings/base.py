@@ -91,7 +91,7 @@ DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=0)
 # Rate limits and throttles count in the cache: set CACHE_URL (redis://…) when several processes serve the app.
 _cache_url = env("CACHE_URL", default="")
 CACHES = {
-    "default": {"BACKEND": "configurator.cache.RedisCache", "LOCATION": _cache_url}
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}
     if _cache_url.startswith(("redis://", "rediss://"))
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
@@ -182,6 +182,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "client": env("API_THROTTLE_RATE", default="600/min"),  # every request of one API client
         "client_write": env("API_THROTTLE_WRITE_RATE", default="120/min"),  # requests that create or change
+        "bad_token": env("API_BAD_TOKEN_RATE", default="30/min"),  # requests with a failing token, per address
     },
     "DEFAULT_PARSER_CLASSES": ["api.parsers.StrictJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
@@ -251,6 +252,11 @@ QUOTE_BUILD_MAX_RETRIES = env.int("QUOTE_BUILD_MAX_RETRIES", default=5)
 QUOTE_REQUEST_LIMIT = env.int("QUOTE_REQUEST_LIMIT", default=5)
 QUOTE_REQUEST_LIMIT_PER_IP = env.int("QUOTE_REQUEST_LIMIT_PER_IP", default=20)
 QUOTE_REQUEST_WINDOW_SECONDS = env.int("QUOTE_REQUEST_WINDOW_SECONDS", default=3600)
+# Anonymous wizard use (configurator.ratelimits): new drafts per address, and cabling CSVs of drafts with more than
+# CABLING_CSV_LARGE_NODES nodes per address. Rates are "<count>/<s|m|h|d>".
+WIZARD_START_RATE = env("WIZARD_START_RATE", default="30/h")
+CABLING_CSV_LARGE_NODES = env.int("CABLING_CSV_LARGE_NODES", default=256)
+CABLING_CSV_LARGE_RATE = env("CABLING_CSV_LARGE_RATE", default="10/h")
 # Test-only: slows the document build so the fault tests can kill a worker mid-build. Never set in production.
 QUOTE_BUILD_DELAY_SECONDS = env.float("QUOTE_BUILD_DELAY_SECONDS", default=0.0)
 SELLER = {

@@ -192,6 +192,26 @@ def test_throttle_answers_429_per_client(make_client):
         assert second.get(PARTS).status_code == 200  # another client has its own bucket
 
 
+def test_requests_with_a_bad_token_are_throttled_per_address(make_client):
+    _client, token, good = make_client("crm")
+    guesser = APIClient()
+    prefix = token.split(".")[0]
+    with _rates(bad_token="3/min"):
+        codes = []
+        for i in range(4):
+            guesser.credentials(HTTP_AUTHORIZATION=f"Bearer {prefix}.guess-{i}")
+            codes.append(guesser.get(PARTS).status_code)
+        assert codes == [401, 401, 401, 429]
+        guesser.credentials(HTTP_AUTHORIZATION="Bearer deadbeef.another-guess")
+        refused = guesser.get(PARTS)
+        assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+        assert _error(refused)["code"] == "throttled"
+        other = APIClient(REMOTE_ADDR="198.51.100.9")
+        other.credentials(HTTP_AUTHORIZATION=f"Bearer {prefix}.guess")
+        assert other.get(PARTS).status_code == 401  # another address has its own count
+        assert good.get(PARTS).status_code == 200  # a good token is not counted
+
+
 def test_client_rate_override(make_client):
     client, _token, http = make_client("crm")
     client.rate = "1/hour"
