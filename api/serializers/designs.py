@@ -10,7 +10,9 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from configurator.rules.parse import (
+    MAX_COMPONENTS_PER_GROUP,
     MAX_DISTANCE_M,
+    MAX_NODE_GROUPS,
     MAX_NODES,
     MAX_PARAMS_BILLION,
     MAX_QUANTITY,
@@ -37,7 +39,12 @@ class NodeGroupSerializer(serializers.Serializer):
     name = serializers.CharField(required=False)
     count = serializers.IntegerField(min_value=1, max_value=MAX_NODES)
     server = serializers.CharField(help_text="A server part number, e.g. SYS-821GE-TNHR.")
-    components = ComponentSerializer(many=True, required=False)
+    components = serializers.ListField(
+        child=ComponentSerializer(),
+        required=False,
+        max_length=MAX_COMPONENTS_PER_GROUP,
+        help_text=f"At most {MAX_COMPONENTS_PER_GROUP} per group.",
+    )
 
 
 class WorkloadSerializer(serializers.Serializer):
@@ -70,7 +77,13 @@ class DesignSerializer(serializers.Serializer):
     schema = serializers.ChoiceField(choices=["design/v1"])
     name = serializers.CharField(required=False, allow_blank=True)
     workload = WorkloadSerializer(required=False, allow_null=True)
-    node_groups = NodeGroupSerializer(many=True, allow_empty=False)
+    node_groups = serializers.ListField(
+        child=NodeGroupSerializer(),
+        min_length=1,
+        max_length=MAX_NODE_GROUPS,
+        help_text=f"One to {MAX_NODE_GROUPS} groups, with at most {MAX_NODES:,} nodes together (400 otherwise, "
+        "naming the limit).",
+    )
     fabric = FabricSerializer(required=False, allow_null=True, help_text="null or absent: no compute fabric.")
 
 
