@@ -105,3 +105,25 @@ def test_a_configured_bucket_switches_documents_to_s3_storage():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["S3Storage", "quotes-docs", "http://127.0.0.1:9000"]
+
+
+def test_compose_puts_a_buffering_proxy_with_timeouts_in_front_of_gunicorn():
+    """Two half-sent requests must not starve compose's two sync gunicorn workers: nginx reads requests whole,
+    with header and body timeouts and a body limit, and only it publishes a port."""
+    import re
+
+    import yaml
+
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    assert "name" not in compose  # docker-compose v1 refuses a top-level name
+    services = compose["services"]
+    assert services["proxy"]["image"].startswith("nginx")
+    assert "ports" not in services["web"] and services["proxy"]["ports"]
+    assert services["web"]["environment"]["TRUSTED_PROXY_COUNT"] == "1"
+    mount = next(v for v in services["proxy"]["volumes"] if v.endswith("/etc/nginx/nginx.conf:ro"))
+    conf = (ROOT / mount.split(":")[0]).read_text()
+    settings = dict(re.findall(r"^\s*(\w+)\s+([^;#]+);", conf, re.M))
+    assert settings["client_header_timeout"] == "10s" and settings["client_body_timeout"] == "30s"
+    assert settings["client_max_body_size"] == "10m"
+    assert settings["proxy_request_buffering"].strip() == "on" and settings["proxy_buffering"].strip() == "on"
+    assert "server web:8000" in conf
