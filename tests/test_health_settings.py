@@ -91,6 +91,22 @@ def test_production_passes_deploy_checks_with_its_secrets():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_production_sends_the_language_cookie_over_https_only():
+    code = (
+        "from django.conf import settings as s; "
+        "print(s.LANGUAGE_COOKIE_SECURE, s.LANGUAGE_COOKIE_SAMESITE, s.SESSION_COOKIE_SECURE)"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    env.update(
+        DJANGO_SETTINGS_MODULE="configurator.settings.production",
+        DATABASE_URL="sqlite:///tmp.db",
+        DJANGO_ALLOWED_HOSTS="x.example.com",
+        DJANGO_SECRET_KEY="k" * 20 + "-Zq8!x7Rw2#Lm4^Pb6&Tn0*Vs9" + "y" * 20,
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT)
+    assert result.stdout.split() == ["True", "Lax", "True"], result.stderr
+
+
 def test_a_configured_bucket_switches_documents_to_s3_storage():
     code = (
         "import django; django.setup(); from django.core.files.storage import default_storage as s; "
