@@ -166,8 +166,19 @@ def deliveries_enqueue(*, client, event: str, data: dict[str, Any], webhooks=Non
         }
         delivery.save(update_fields=["payload"])
         ids.append(delivery.pk)
-        transaction.on_commit(lambda pk=delivery.pk: webhook_deliver.delay(pk))
+        transaction.on_commit(lambda pk=delivery.pk: _send(webhook_deliver, pk))
     return ids
+
+
+def _send(task, delivery_id: int) -> None:
+    """Enqueue one delivery. A broker outage is logged, not raised: the delivery is recorded (pending, due now),
+    so the ``webhook_retry_pending`` sweep sends it once the broker is back, and the caller still gets its 202."""
+    try:
+        task.delay(delivery_id)
+    except Exception:  # kombu raises several types for an unreachable broker
+        logger.warning(
+            "Could not enqueue webhook delivery %s; the retry sweep will send it", delivery_id, exc_info=True
+        )
 
 
 def on_quote_event(sender, *, quote, event: str, **kwargs) -> None:

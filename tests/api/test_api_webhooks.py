@@ -147,6 +147,20 @@ def test_the_address_check_runs_with_debug_on(api, settings):
     assert not Webhook.objects.exists()
 
 
+def test_ping_answers_202_when_the_broker_is_down_and_the_delivery_is_recorded(api, django_capture_on_commit_callbacks):
+    from kombu.exceptions import OperationalError
+
+    with _resolves_to(PUBLIC_IP):
+        hook = api.post(HOOKS, {"url": "https://crm.example.com/hook"}, format="json").json()
+    broker_down = mock.patch("api.tasks.webhook_deliver.delay", side_effect=OperationalError("connection refused"))
+    with broker_down, django_capture_on_commit_callbacks(execute=True):
+        response = api.post(f"{HOOKS}{hook['id']}/ping/")
+    assert response.status_code == 202, response.content
+    (delivery_id,) = response.json()["deliveries"]
+    delivery = WebhookDelivery.objects.get(pk=delivery_id)
+    assert delivery.status == "pending" and delivery.event == "ping" and delivery.claimed_at is None
+
+
 def test_unresolvable_host_is_refused(api):
     with mock.patch("socket.getaddrinfo", side_effect=socket.gaierror("no such host")):
         response = api.post(HOOKS, {"url": "https://nowhere.invalid/hook"}, format="json")
