@@ -4,6 +4,7 @@ addresses, issue and approve permissions (four eyes), duplicate requests, acknow
 from __future__ import annotations
 
 import io
+import re
 import time
 import types
 from datetime import timedelta
@@ -82,7 +83,7 @@ def test_an_expired_link_is_refused_with_a_clear_page(
     assert "Deze downloadlink is verlopen" in dutch
 
 
-def test_a_link_expires_at_max_age_zero_but_the_customers_token_urls_keep_working(
+def test_a_link_expires_at_max_age_zero_but_the_customers_status_page_keeps_working(
     configuration, customer, media, build, client, settings
 ):
     quote = build(quote_request, configuration=configuration, customer=customer)
@@ -90,9 +91,12 @@ def test_a_link_expires_at_max_age_zero_but_the_customers_token_urls_keep_workin
     settings.QUOTE_LINK_MAX_AGE = timedelta(0)
     time.sleep(1.1)  # timestamps have whole seconds
     assert b"expired" in client.get(pdf_link).content
-    # the wizard's quote step (the customer who requested it) still opens the quote by token
-    assert client.get(f"/quotes/{quote.token}/").status_code == 200
-    assert client.get(f"/quotes/{quote.token}/document.pdf").status_code == 200
+    # the wizard's quote step (the customer who requested it) still opens the quote by token, with fresh links
+    page = client.get(f"/quotes/{quote.token}/")
+    assert page.status_code == 200
+    settings.QUOTE_LINK_MAX_AGE = timedelta(days=30)
+    fresh = re.search(r'href="(/quotes/link/[^"]+)"', page.content.decode()).group(1)
+    assert client.get(fresh).status_code == 200
 
 
 def test_tampered_and_old_style_links_are_refused_as_invalid(configuration, customer, media, build, client, settings):
