@@ -7,8 +7,10 @@ exactly the same field paths.
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from configurator.fabric.request import MAX_ENDPOINTS
 from configurator.rules.parse import (
     MAX_COMPONENTS_PER_GROUP,
     MAX_DISTANCE_M,
@@ -20,6 +22,18 @@ from configurator.rules.parse import (
     TOPOLOGIES,
     WORKLOAD_KINDS,
 )
+
+
+@extend_schema_field({"type": "number", "format": "double", "minimum": 0, "exclusiveMinimum": True})
+class PositiveNumberField(serializers.FloatField):
+    """A number above zero (the parser refuses zero and negative distances and sizes)."""
+
+
+def _positive(high: float, **kwargs) -> PositiveNumberField:
+    return PositiveNumberField(max_value=high, **kwargs)
+
+
+MAX_PLAN_DISTANCE_M = 100_000  # configurator.fabric.request's own limit (the design parser's is MAX_DISTANCE_M)
 
 
 class ComponentSerializer(serializers.Serializer):
@@ -49,15 +63,15 @@ class NodeGroupSerializer(serializers.Serializer):
 
 class WorkloadSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=WORKLOAD_KINDS)
-    model_parameters_billion = serializers.FloatField(min_value=0, max_value=MAX_PARAMS_BILLION)
+    model_parameters_billion = _positive(MAX_PARAMS_BILLION)
 
 
 class RackSerializer(serializers.Serializer):
     nodes_per_rack = serializers.IntegerField(min_value=1, max_value=MAX_QUANTITY, required=False)
-    in_rack_m = serializers.FloatField(min_value=0, max_value=MAX_DISTANCE_M, required=False)
-    node_to_leaf_m = serializers.FloatField(min_value=0, max_value=MAX_DISTANCE_M, required=False)
-    leaf_to_spine_m = serializers.FloatField(min_value=0, max_value=MAX_DISTANCE_M, required=False)
-    spine_to_core_m = serializers.FloatField(min_value=0, max_value=MAX_DISTANCE_M, required=False)
+    in_rack_m = _positive(MAX_DISTANCE_M, required=False)
+    node_to_leaf_m = _positive(MAX_DISTANCE_M, required=False)
+    leaf_to_spine_m = _positive(MAX_DISTANCE_M, required=False)
+    spine_to_core_m = _positive(MAX_DISTANCE_M, required=False)
 
 
 class FabricSerializer(serializers.Serializer):
@@ -123,11 +137,40 @@ class ValidationResultSerializer(serializers.Serializer):
     totals = serializers.DictField(help_text="GPUs, power and other totals.")
 
 
+class PlanRackSerializer(serializers.Serializer):
+    """The rack model of ``/fabric-plans/`` (configurator.fabric.request): distances up to 100,000 m."""
+
+    nodes_per_rack = serializers.IntegerField(min_value=1, required=False)
+    in_rack_m = _positive(MAX_PLAN_DISTANCE_M, required=False)
+    node_to_leaf_m = _positive(MAX_PLAN_DISTANCE_M, required=False)
+    leaf_to_spine_m = _positive(MAX_PLAN_DISTANCE_M, required=False)
+    spine_to_core_m = _positive(MAX_PLAN_DISTANCE_M, required=False)
+
+
 class FabricPlanRequestSerializer(serializers.Serializer):
-    nodes = serializers.IntegerField(min_value=1, max_value=MAX_NODES)
-    rails = serializers.IntegerField(min_value=1, max_value=MAX_QUANTITY)
+    nodes = serializers.IntegerField(
+        min_value=1, max_value=MAX_ENDPOINTS, help_text=f"nodes × rails is at most {MAX_ENDPOINTS:,}."
+    )
+    rails = serializers.IntegerField(min_value=1, max_value=MAX_ENDPOINTS)
     switch = serializers.CharField(help_text="A switch part number, e.g. MQM9700-NS2F.")
     oversubscription = serializers.CharField(required=False, default="1:1")
     topology = serializers.ChoiceField(choices=TOPOLOGIES, required=False, default="rail-optimized")
     hca = serializers.CharField(required=False)
-    rack = RackSerializer(required=False)
+    rack = PlanRackSerializer(required=False)
+
+
+# Both parsers read an optional field given as null as absent: the schema says so.
+for _serializer in (
+    ComponentSerializer,
+    NodeGroupSerializer,
+    WorkloadSerializer,
+    RackSerializer,
+    FabricSerializer,
+    DesignSerializer,
+    PlanRackSerializer,
+    FabricPlanRequestSerializer,
+):
+    for _field in _serializer._declared_fields.values():
+        if not _field.required:
+            _field.allow_null = True
+            _field._kwargs["allow_null"] = True  # fields are re-made from their arguments for each serializer

@@ -24,6 +24,7 @@ from quotes.models import Quote
 from quotes.services import quote_approve, quote_request, quote_revise
 
 from ..exceptions import Conflict
+from ..filters import StrictFilterSet
 from ..idempotency import idempotent
 from ..models import ClientConfiguration
 from ..permissions import CanApproveQuotes, ClientScopePermission
@@ -40,7 +41,7 @@ from .configurations import ID_PATTERN, check_well_formed, owned_configurations
 RETRY_AFTER_SECONDS = 5
 
 
-class QuoteFilter(django_filters.FilterSet):
+class QuoteFilter(StrictFilterSet):
     crm_reference = django_filters.CharFilter(max_length=100, help_text="Exact CRM reference.")
     status = django_filters.ChoiceFilter(choices=Quote.Status.choices)
     number = django_filters.CharFilter(

@@ -244,7 +244,10 @@ SPECTACULAR_SETTINGS = {
         "ConnectorEnum": "api.schema.connector_choices",
         "PlugTopEnum": "api.schema.top_choices",
     },
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.postprocess_request_strings",
+    ],
     "TAGS": [
         {"name": "catalog", "description": "Parts that can be sold, with their typed specs and sources."},
         {"name": "designs", "description": "Stateless validation of a design and fabric planning."},
