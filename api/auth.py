@@ -8,9 +8,11 @@ in constant time. ``request.auth`` is the ApiClient; ``request.user`` is the Dja
 from __future__ import annotations
 
 import time
+from typing import NoReturn
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
+from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.utils import timezone
@@ -23,9 +25,13 @@ from .models import ApiClient
 
 LAST_USED_RESOLUTION_SECONDS = 60  # write last_used_at at most once a minute per client
 # A client row is cached this long (Django's default cache) so a request costs no query for it. Saving or deleting
-# the client (revoking, rotating, changing its scope) clears the entry; with a per-process cache, other processes
-# see such a change within this many seconds. Use a shared cache (Redis) to make it immediate everywhere.
+# the client (revoking, rotating, changing its scope) takes effect at once on every process that shares the cache:
+# after the change commits, the entry is replaced by a marker that lives this long, and lookups only ever *add*
+# to the cache. A request that read the row before the change committed can therefore never put the old row back
+# (its add finds the marker); while the marker lives, lookups read the database. With a per-process cache, other
+# processes see a change within this many seconds: use a shared cache (Redis) in production.
 CLIENT_CACHE_SECONDS = 10
+_CHANGED = "changed"
 
 
 def _cache_key(prefix: str) -> str:
@@ -33,21 +39,28 @@ def _cache_key(prefix: str) -> str:
 
 
 def _lookup(prefix: str) -> ApiClient | None:
-    client = cache.get(_cache_key(prefix))
-    if client is None:
-        client = ApiClient.objects.filter(token_prefix=prefix).first()
-        if client is not None:
-            cache.set(_cache_key(prefix), client, CLIENT_CACHE_SECONDS)
+    key = _cache_key(prefix)
+    cached = cache.get(key)
+    if isinstance(cached, ApiClient):
+        return cached
+    client = ApiClient.objects.filter(token_prefix=prefix).first()
+    if client is not None and cached is None:
+        cache.add(key, client, CLIENT_CACHE_SECONDS)  # never overwrites a change marker
     return client
 
 
 def forget_client(prefix: str) -> None:
-    cache.delete(_cache_key(prefix))
+    """Drop the cached row of ``prefix`` now and once more after the current transaction commits, and keep
+    lookups from caching it again for CLIENT_CACHE_SECONDS (see above)."""
+    key = _cache_key(prefix)
+    cache.set(key, _CHANGED, CLIENT_CACHE_SECONDS)
+    transaction.on_commit(lambda: cache.set(key, _CHANGED, CLIENT_CACHE_SECONDS))
 
 
 @receiver([post_save, post_delete], sender=ApiClient, dispatch_uid="api.auth.forget_client")
-def _forget_client(sender, instance: ApiClient, **kwargs) -> None:
-    forget_client(instance.token_prefix)
+def _forget_client(sender, instance: ApiClient, created: bool = False, **kwargs) -> None:
+    if not created:  # a new client's prefix was never cached
+        forget_client(instance.token_prefix)
 
 
 _noted: dict[int, float] = {}  # client pk -> when this process last noted a use (monotonic seconds)
@@ -69,6 +82,16 @@ def _acting_user(client: ApiClient):
     return user if user is not None and user.is_active else AnonymousUser()
 
 
+def _refuse(request, message) -> NoReturn:
+    """401 for a bad token, or 429 once this address sent more bad tokens than the ``bad_token`` rate allows."""
+    from .throttling import BadTokenThrottle
+
+    throttle = BadTokenThrottle()
+    if not throttle.allow_request(request, None):
+        raise exceptions.Throttled(throttle.wait())
+    raise exceptions.AuthenticationFailed(message)
+
+
 class BearerTokenAuthentication(authentication.BaseAuthentication):
     keyword = "Bearer"
 
@@ -77,19 +100,19 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         if not header or header[0].lower() != self.keyword.lower().encode():
             return None
         if len(header) != 2:
-            raise exceptions.AuthenticationFailed(_("Malformed Authorization header: use 'Bearer <token>'."))
+            _refuse(request, _("Malformed Authorization header: use 'Bearer <token>'."))
         try:
             token = header[1].decode("ascii")
-        except UnicodeDecodeError as exc:
-            raise exceptions.AuthenticationFailed(_("Invalid token.")) from exc
+        except UnicodeDecodeError:
+            _refuse(request, _("Invalid token."))
         prefix, _sep, secret = token.partition(".")
         if not prefix or not secret or len(prefix) > 16 or "\x00" in token:
-            raise exceptions.AuthenticationFailed(_("Invalid token."))
+            _refuse(request, _("Invalid token."))
         client = _lookup(prefix)
         if client is None or not client.check_secret(secret):
-            raise exceptions.AuthenticationFailed(_("Invalid token."))
+            _refuse(request, _("Invalid token."))
         if not client.is_active:
-            raise exceptions.AuthenticationFailed(_("This token has been revoked."))
+            _refuse(request, _("This token has been revoked."))
         _note_use(client)
         # The user is loaded only when a view needs it (quotes record it; approving checks its permissions).
         return SimpleLazyObject(lambda: _acting_user(client)), client

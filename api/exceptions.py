@@ -131,7 +131,7 @@ def exception_handler(exc: Exception, context: dict) -> Response:
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
-        exc = exceptions.PermissionDenied()
+        exc = exceptions.PermissionDenied(str(exc) or None)  # the service's reason (e.g. four eyes), if it gave one
 
     if isinstance(exc, ApiError):
         fields = [{"path": p, "message": m} for p, m in exc.fields.items()]

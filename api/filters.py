@@ -3,13 +3,46 @@
 from __future__ import annotations
 
 import django_filters
+from django import forms
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from catalog.models import CATEGORY_CHOICES, Lifecycle, Part
 from configurator.models import Configuration
 
 
-class PartFilter(django_filters.FilterSet):
+class StrictFilterSet(django_filters.FilterSet):
+    """A choice or true/false parameter given with an empty value is a 400, like any other value outside the
+    schema's enum (django-filter would ignore it and return everything)."""
+
+    def is_valid(self) -> bool:
+        valid = super().is_valid()
+        for name, flt in self.filters.items():
+            strict = isinstance(flt, django_filters.ChoiceFilter | django_filters.BooleanFilter)
+            if strict and self.data.get(name) == "":
+                self.form.add_error(name, _("Give one of the listed values, or leave the parameter out."))
+                valid = False
+        return valid
+
+
+class _StrictBooleanField(forms.ChoiceField):
+    """Only ``true`` or ``false`` (django-filter's own also takes ``null``, ``unknown``, ``1``… and ignores them)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.pop("empty_label", None)
+        kwargs.pop("null_label", None)
+        super().__init__(*args, choices=[("true", "true"), ("false", "false")], **kwargs)
+
+    def clean(self, value):
+        value = super().clean(value)
+        return None if value in ("", None) else value == "true"
+
+
+class StrictBooleanFilter(django_filters.BooleanFilter):
+    field_class = _StrictBooleanField
+
+
+class PartFilter(StrictFilterSet):
     category = django_filters.MultipleChoiceFilter(
         choices=CATEGORY_CHOICES, help_text="One or more categories (repeat the parameter)."
     )
@@ -46,10 +79,10 @@ class PartFilter(django_filters.FilterSet):
         return queryset.filter(server__accepts__part_number=value).distinct()
 
 
-class ConfigurationFilter(django_filters.FilterSet):
+class ConfigurationFilter(StrictFilterSet):
     crm_reference = django_filters.CharFilter(max_length=100, help_text="Exact CRM reference.")
     status = django_filters.ChoiceFilter(choices=Configuration.Status.choices)
-    valid = django_filters.BooleanFilter()
+    valid = StrictBooleanFilter(help_text="true or false.")
 
     class Meta:
         model = Configuration
@@ -60,7 +93,7 @@ def quote_filter_class():
     """Built on first use: the API must import even while the quotes app is absent."""
     from quotes.models import Quote
 
-    class QuoteFilter(django_filters.FilterSet):
+    class QuoteFilter(StrictFilterSet):
         crm_reference = django_filters.CharFilter(max_length=100, help_text="Exact CRM reference.")
         status = django_filters.ChoiceFilter(choices=Quote.Status.choices)
         number = django_filters.CharFilter(

@@ -86,34 +86,50 @@ def idempotent(view_method):
         if record is not None:
             return _replay(record, fingerprint)
         try:
-            with transaction.atomic():
-                response = view_method(self, request, *args, **kwargs)
-                if 200 <= response.status_code < 300:
-                    body = json.loads(JSONRenderer().render(response.data) or b"null")
-                    try:
-                        with transaction.atomic():
-                            IdempotencyRecord.objects.create(
-                                client=client,
-                                key=key,
-                                method=request.method,
-                                path=request.path[:500],
-                                request_hash=fingerprint,
-                                status_code=response.status_code,
-                                response_body=body,
-                                location=(response.get("Location") or "")[:500],
-                            )
-                    except IntegrityError as exc:
-                        raise _KeyTaken from exc
-        except _KeyTaken:
+            response = _run_once(self, request, args, kwargs, view_method, client, key, fingerprint)
+        except Exception:
+            # A concurrent retry with this key may have finished first, so that this one was refused for it (a
+            # quote "was just issued" for the same request): the client gets that first answer, not the refusal.
             record = _live_record(client, key)
-            if record is None:
-                raise Conflict(
-                    _("A request with this Idempotency-Key is in progress; retry shortly."),
-                    code="idempotency_in_progress",
-                    headers={"Retry-After": "1"},
-                ) from None
+            if record is not None:
+                return _replay(record, fingerprint)
+            raise
+        if not 200 <= response.status_code < 300 and (record := _live_record(client, key)) is not None:
             return _replay(record, fingerprint)
-        IdempotencyRecord.objects.filter(client=client, created_at__lt=timezone.now() - IDEMPOTENCY_TTL).delete()
         return response
 
     return wrapper
+
+
+def _run_once(self, request, args, kwargs, view_method, client, key: str, fingerprint: str):
+    """Run the view and store its successful response under the key, in one transaction (see the module doc)."""
+    try:
+        with transaction.atomic():
+            response = view_method(self, request, *args, **kwargs)
+            if 200 <= response.status_code < 300:
+                body = json.loads(JSONRenderer().render(response.data) or b"null")
+                try:
+                    with transaction.atomic():
+                        IdempotencyRecord.objects.create(
+                            client=client,
+                            key=key,
+                            method=request.method,
+                            path=request.path[:500],
+                            request_hash=fingerprint,
+                            status_code=response.status_code,
+                            response_body=body,
+                            location=(response.get("Location") or "")[:500],
+                        )
+                except IntegrityError as exc:
+                    raise _KeyTaken from exc
+    except _KeyTaken:
+        record = _live_record(client, key)
+        if record is None:
+            raise Conflict(
+                _("A request with this Idempotency-Key is in progress; retry shortly."),
+                code="idempotency_in_progress",
+                headers={"Retry-After": "1"},
+            ) from None
+        return _replay(record, fingerprint)
+    IdempotencyRecord.objects.filter(client=client, created_at__lt=timezone.now() - IDEMPOTENCY_TTL).delete()
+    return response

@@ -79,12 +79,6 @@ class _PinnedHTTPSConnection(http.client.HTTPSConnection):
         self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
 
 
-def _resolve_unchecked(host: str, port: int) -> list[str]:
-    """DEBUG only (check_webhook_url resolves nothing then, and loopback receivers are allowed)."""
-    infos = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
-    return list(dict.fromkeys(info[4][0] for info in infos))
-
-
 def post(url: str, body: bytes, headers: dict[str, str]) -> int:
     """POST ``body`` to ``url`` without following redirects; return the status code. Raises OSError on failure.
 
@@ -95,10 +89,8 @@ def post(url: str, body: bytes, headers: dict[str, str]) -> int:
     parts = urlsplit(url)
     https = parts.scheme == "https"
     port = parts.port or (443 if https else 80)
-    if not addresses:
-        if not settings.DEBUG:  # check_webhook_url returns addresses outside DEBUG; never connect unchecked
-            raise OSError(f"{parts.hostname} did not resolve")
-        addresses = _resolve_unchecked(parts.hostname, port)
+    if not addresses:  # check_webhook_url raises rather than return none; never connect unchecked
+        raise OSError(f"{parts.hostname} did not resolve")
     cls = _PinnedHTTPSConnection if https else _PinnedHTTPConnection
     conn = cls(parts.hostname, port, addresses=addresses, timeout=TIMEOUT_SECONDS)
     path = parts.path or "/"

@@ -1,69 +1,66 @@
-"""Per-client rate limits, as fixed-window counters in Django's cache.
+"""Per-client rate limits, with DRF's throttles (a sliding window per client and scope in Django's cache).
 
 Every request of a client counts against its ``client`` rate; requests that write also count against
 ``client_write``. Rates come from ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` (read on each request, so tests
-can override them) or, for ``client``, from the client's own ``rate`` field.
-
-A fixed window (one counter per client, scope and window, configurator.counters) costs the same whatever the rate,
-unlike DRF's sliding log, which stores and re-pickles a timestamp per request. Its price is that a burst of up to
-twice the rate can straddle a window boundary; the limit protects capacity, it is not a billing meter.
-Counters live in Django's default cache: with the local-memory cache each process counts on its own, so
-configure a shared cache (Redis) in production for exact limits.
+can override them) or, for ``client``, from the client's own ``rate`` field. Requests with a bad token (unknown,
+wrong secret, revoked) count against ``bad_token`` per client address (api.auth), so guessing tokens is slow.
+The cache is Django's default: with the local-memory cache each process counts on its own, so configure a shared
+cache (CACHE_URL=redis://…) in production for exact limits.
 """
 
 from __future__ import annotations
 
-import time
-
 from rest_framework.settings import api_settings
-from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
+from rest_framework.throttling import SimpleRateThrottle
 
-from configurator.counters import count_hit
+from configurator.clientip import client_ip
 
 from .permissions import client_of
 
-_parse_rate = SimpleRateThrottle.parse_rate
+
+class _SettingsRateThrottle(SimpleRateThrottle):
+    def get_rate(self) -> str | None:
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
 
 
-class ClientRateThrottle(BaseThrottle):
+class ClientRateThrottle(_SettingsRateThrottle):
     scope = "client"
 
     def rate_for(self, client) -> str | None:
-        return client.rate or api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+        return client.rate or self.get_rate()
 
     def applies(self, request, view) -> bool:
         return True
 
     def allow_request(self, request, view) -> bool:
-        self.retry_after = None
         client = client_of(request)
         if client is None or not self.applies(request, view):
             return True
-        rate = self.rate_for(client)
-        try:
-            limit, duration = _parse_rate(None, rate)
+        try:  # the client's own rate; a malformed one (the admin validates it) falls back to the default
+            self.num_requests, self.duration = self.parse_rate(self.rate_for(client))
         except (ValueError, KeyError, IndexError, TypeError):
-            limit, duration = _parse_rate(None, api_settings.DEFAULT_THROTTLE_RATES.get(self.scope))
-        if limit is None:
-            return True
-        now = time.time()
-        window = int(now // duration)
-        key = f"throttle:{self.scope}:{client.pk}:{duration}:{window}"
-        count = count_hit(key, duration + 1)
-        if count <= limit:
-            return True
-        self.retry_after = max(1, int((window + 1) * duration - now) + 1)
-        return False
+            self.num_requests, self.duration = self.parse_rate(self.get_rate())
+        self.rate = f"{self.num_requests}/{self.duration}"
+        return super().allow_request(request, view)
 
-    def wait(self):
-        return self.retry_after
+    def get_cache_key(self, request, view) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": client_of(request).pk}
 
 
 class ClientWriteRateThrottle(ClientRateThrottle):
     scope = "client_write"
 
     def rate_for(self, client) -> str | None:
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+        return self.get_rate()
 
     def applies(self, request, view) -> bool:
         return request.method not in ("GET", "HEAD", "OPTIONS") and not getattr(view, "stateless", False)
+
+
+class BadTokenThrottle(_SettingsRateThrottle):
+    """Requests whose token fails, per client address (configurator.clientip, as the wizard's limits)."""
+
+    scope = "bad_token"
+
+    def get_cache_key(self, request, view) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": client_ip(request)}

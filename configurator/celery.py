@@ -1,10 +1,25 @@
-"""Celery application. Without CELERY_BROKER_URL the settings make every task run in-process (eager)."""
+"""Celery application. Without CELERY_BROKER_URL the settings make every task run in-process (eager).
+
+A worker or beat started without DJANGO_SETTINGS_MODULE runs the production settings (which refuse to start
+without their secrets), unless the environment (or .env) turns DEBUG on with DJANGO_DEBUG=true: a worker never
+falls back to development settings on a production host.
+"""
 
 import os
 
+import environ
 from celery import Celery
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "configurator.settings.local")
+
+def default_settings_module() -> str:
+    env = environ.Env()
+    environ.Env.read_env(os.path.join(os.path.dirname(os.path.dirname(__file__)), ".env"), overwrite=False)
+    return (
+        "configurator.settings.local" if env.bool("DJANGO_DEBUG", default=False) else "configurator.settings.production"
+    )
+
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", default_settings_module())
 
 app = Celery("configurator")
 app.config_from_object("django.conf:settings", namespace="CELERY")

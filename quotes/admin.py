@@ -47,6 +47,7 @@ class QuoteAdmin(admin.ModelAdmin):
                     "crm_reference",
                     "language",
                     "created_by",
+                    "discount_set_by",
                     "approved_by",
                     "approved_at",
                     "issued_at",

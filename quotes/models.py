@@ -113,6 +113,16 @@ class Quote(models.Model):
         related_name="+",
         verbose_name=_("created by"),
     )
+    # Four eyes: who set this revision's discounts (the staff user, or the user behind the API client). Nobody
+    # approves a discount they set themselves, whatever the door (quotes.services.quote_approve).
+    discount_set_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("discount set by"),
+    )
     # Everything the documents print, frozen at issue (schema "quote/v1"); before issue, a preview.
     frozen = models.JSONField(default=dict, blank=True)
 

@@ -13,10 +13,10 @@ Business rules, in one home:
   catalogue changes never alter an issued quote. The documents are rendered from ``frozen`` alone, by a Celery
   task enqueued after commit.
 * Issuing a reviewed quote needs the permission ``quotes.issue_quote`` (a staff user without it is refused).
-  Approving needs ``quotes.approve_quote`` and, in the wizard and the admin, four eyes: whoever set the discount
-  (``created_by``: the requester, or the user who made the revision) cannot approve it. API quotes are exempt:
-  a CRM client acts through one linked user and sees only its own quotes, so it approves through a client
-  whose linked user holds the permission, and the CRM keeps its own approval trail.
+  Approving needs ``quotes.approve_quote`` and four eyes on every door and channel (wizard, admin, API): whoever
+  set the discount (``discount_set_by``: the staff user, or the user an API client acts as, recorded on the quote
+  and carried over to revisions that keep its discounts) cannot approve it, nor can the user who made the
+  revision (``created_by``). An API client approves only where its linked user differs from both.
 * One request at a time per configuration: the configuration row is locked while a quote is created, and a new
   request is refused while the configuration has a quote awaiting review or approval (revise that one), or when
   the same request (same channel, customer e-mail and CRM reference) was issued less than DUPLICATE_WINDOW ago
@@ -482,6 +482,13 @@ def _refuse_duplicate(*, configuration, channel: str, customer: dict[str, str], 
         )
 
 
+_UNSET = object()
+
+
+def _user_or_none(user):
+    return user if getattr(user, "is_authenticated", False) else None
+
+
 @transaction.atomic
 def _create(
     *,
@@ -495,6 +502,7 @@ def _create(
     line_discounts: dict[str, Decimal],
     ev: _Evaluation,
     previous: Quote | None = None,
+    discount_set_by=_UNSET,
 ) -> Quote:
     from configurator.models import Configuration
 
@@ -519,6 +527,7 @@ def _create(
         discount_percent=discount_percent,
         line_discounts={k: str(v) for k, v in line_discounts.items()},
         created_by=user if getattr(user, "is_authenticated", False) else None,
+        discount_set_by=discount_set_by if discount_set_by is not _UNSET else _user_or_none(user),
     )
     status = _status_for(ev, approved=False)
     if status == Quote.Status.ISSUED:
@@ -569,8 +578,9 @@ def quote_issue(*, quote: Quote, user) -> Quote:
 def quote_approve(*, quote: Quote, user) -> Quote:
     """Approve a discount above the threshold (permission ``quotes.approve_quote``) and issue the quote.
 
-    Raises PermissionDenied without the permission, or when the user set the discount themselves (four eyes:
-    ``created_by`` is whoever requested the quote or made this revision, i.e. set its discounts); QuoteError if
+    Raises PermissionDenied without the permission, or when the user set the discount themselves (four eyes, on
+    every channel: ``discount_set_by`` set the discounts, ``created_by`` requested the quote or made this
+    revision; an API client counts as the user it acts as); QuoteError if
     the quote is not awaiting approval or the design no longer validates. If new warnings appeared meanwhile,
     the quote goes back to review, approved.
     """
@@ -578,7 +588,7 @@ def quote_approve(*, quote: Quote, user) -> Quote:
         raise PermissionDenied(_("Only a user with the approve permission may approve quote discounts."))
     with transaction.atomic():
         quote = Quote.objects.select_for_update().select_related("configuration").get(pk=quote.pk)
-        if quote.channel != "api" and quote.created_by_id is not None and quote.created_by_id == user.pk:
+        if user.pk in {quote.created_by_id, quote.discount_set_by_id}:
             message = _(
                 "You set the discount of %(number)s yourself; another user with the approve permission must approve it."
             )
@@ -654,10 +664,15 @@ def quote_revise(*, quote: Quote, user=None, discount_percent=None, line_discoun
             "country": quote.customer_country,
             "vat_number": quote.customer_vat_number,
         }
+        same_discounts = percent == newest.discount_percent and lines == {
+            k: Decimal(v) for k, v in newest.line_discounts.items()
+        }
         return _create(
             configuration=configuration,
             customer=customer,
             user=user or quote.created_by,
+            # Whoever changes the discounts sets them; a revision that keeps them keeps who set them.
+            discount_set_by=newest.discount_set_by if same_discounts else _user_or_none(user),
             channel=quote.channel,
             crm_reference=quote.crm_reference,
             language=quote.language,

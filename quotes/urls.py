@@ -10,6 +10,4 @@ urlpatterns = [
     path("staff/<int:pk>/bom.xlsx", views.quote_document_staff, {"kind": "xlsx"}, name="staff_xlsx"),
     path("<str:token>/", views.quote_status, name="status"),
     path("<str:token>/progress/", views.quote_progress, name="progress"),
-    path("<str:token>/document.pdf", views.quote_document, {"kind": "pdf"}, name="pdf"),
-    path("<str:token>/bom.xlsx", views.quote_document, {"kind": "xlsx"}, name="xlsx"),
 ]

@@ -1,8 +1,9 @@
 """Quote pages: the customer's status page (by token), its htmx progress partial, and the downloads.
 
 The customer who requested a quote reaches it through its unguessable token (the wizard's quote step links it;
-it is never e-mailed). The ready e-mail holds only signed links to the documents, which sign an opaque download
-id and expire after settings.QUOTE_LINK_MAX_AGE; an expired or broken link gets a page that says so (404).
+it is never e-mailed). Documents are downloaded only through signed links, which sign an opaque download id and
+expire after settings.QUOTE_LINK_MAX_AGE: the ready e-mail holds them, and the status page makes fresh ones each
+time it is shown. An expired or broken link gets a page that says so (404).
 Staff download any quote by id after logging in.
 """
 
@@ -13,12 +14,13 @@ from django.contrib.admin.views.decorators import staff_member_required
 from django.core.files.storage import default_storage
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from . import selectors
 from .models import Quote
-from .services import DownloadLinkError, download_link_open
+from .services import DownloadLinkError, download_link_open, download_link_sign
 
 CONTENT_TYPES = {
     "pdf": "application/pdf",
@@ -34,8 +36,13 @@ def _quote_or_404(token: str) -> Quote:
 
 
 def _context(quote: Quote) -> dict:
+    ready = quote.doc_status == Quote.DocStatus.READY
     return {
         "quote": quote,
+        # Signed when the page is shown, so they expire after QUOTE_LINK_MAX_AGE like the e-mailed ones: a
+        # copied or forwarded document link stops working; the page itself makes fresh ones.
+        "pdf_url": reverse("quotes:link", args=[download_link_sign(quote=quote, kind="pdf")]) if ready else "",
+        "xlsx_url": reverse("quotes:link", args=[download_link_sign(quote=quote, kind="xlsx")]) if ready else "",
         "building": quote.issued_at is not None
         and quote.doc_status in (Quote.DocStatus.PENDING, Quote.DocStatus.BUILDING),
         "newest": selectors.quote_revisions(quote).last(),
@@ -72,11 +79,6 @@ def _serve(quote: Quote, kind: str) -> FileResponse:
     response["X-Robots-Tag"] = "noindex"
     response["Cache-Control"] = "private, no-store"
     return response
-
-
-@require_GET
-def quote_document(request: HttpRequest, token: str, kind: str) -> FileResponse:
-    return _serve(_quote_or_404(token), kind)
 
 
 @require_GET

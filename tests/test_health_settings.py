@@ -3,8 +3,11 @@
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.django_db
@@ -40,6 +43,43 @@ def test_production_refuses_to_start_without_a_secret_key():
     assert "DJANGO_SECRET_KEY" in result.stderr
 
 
+def _env_example_secret_key() -> str:
+    for line in (ROOT / ".env.example").read_text().splitlines():
+        if line.startswith("DJANGO_SECRET_KEY="):
+            return line.partition("=")[2]
+    raise AssertionError(".env.example lists no DJANGO_SECRET_KEY")
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        _env_example_secret_key(),  # the sample everyone copies
+        "local-development-key-not-for-production",  # the development default
+        "django-insecure-" + "a1b2c3d4e5" * 5,  # startproject's marker
+        "x" * 49 + "Q",  # long enough but only two characters
+        "Zq8!x7Rw2#Lm4^Pb6&Tn0*Vs9",  # random but shorter than 50
+    ],
+)
+def test_production_refuses_sample_and_short_secret_keys(key):
+    result = _check_production(
+        {"DATABASE_URL": "sqlite:///tmp.db", "DJANGO_ALLOWED_HOSTS": "x.example.com", "DJANGO_SECRET_KEY": key}
+    )
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_a_worker_without_settings_runs_production_unless_debug_is_asked_for(tmp_path):
+    """`celery -A configurator worker` as the README starts it: production settings by default, never DEBUG."""
+    code = "import os, configurator; print(os.environ['DJANGO_SETTINGS_MODULE'])"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    plain = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT)
+    assert plain.stdout.strip() == "configurator.settings.production", plain.stderr
+    debug = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env={**env, "DJANGO_DEBUG": "true"}, cwd=ROOT
+    )
+    assert debug.stdout.strip() == "configurator.settings.local", debug.stderr
+
+
 def test_production_passes_deploy_checks_with_its_secrets():
     result = _check_production(
         {
@@ -49,6 +89,22 @@ def test_production_passes_deploy_checks_with_its_secrets():
         }
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_production_sends_the_language_cookie_over_https_only():
+    code = (
+        "from django.conf import settings as s; "
+        "print(s.LANGUAGE_COOKIE_SECURE, s.LANGUAGE_COOKIE_SAMESITE, s.SESSION_COOKIE_SECURE)"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    env.update(
+        DJANGO_SETTINGS_MODULE="configurator.settings.production",
+        DATABASE_URL="sqlite:///tmp.db",
+        DJANGO_ALLOWED_HOSTS="x.example.com",
+        DJANGO_SECRET_KEY="k" * 20 + "-Zq8!x7Rw2#Lm4^Pb6&Tn0*Vs9" + "y" * 20,
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT)
+    assert result.stdout.split() == ["True", "Lax", "True"], result.stderr
 
 
 def test_a_configured_bucket_switches_documents_to_s3_storage():
@@ -65,3 +121,25 @@ def test_a_configured_bucket_switches_documents_to_s3_storage():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["S3Storage", "quotes-docs", "http://127.0.0.1:9000"]
+
+
+def test_compose_puts_a_buffering_proxy_with_timeouts_in_front_of_gunicorn():
+    """Two half-sent requests must not starve compose's two sync gunicorn workers: nginx reads requests whole,
+    with header and body timeouts and a body limit, and only it publishes a port."""
+    import re
+
+    import yaml
+
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    assert "name" not in compose  # docker-compose v1 refuses a top-level name
+    services = compose["services"]
+    assert services["proxy"]["image"].startswith("nginx")
+    assert "ports" not in services["web"] and services["proxy"]["ports"]
+    assert services["web"]["environment"]["TRUSTED_PROXY_COUNT"] == "1"
+    mount = next(v for v in services["proxy"]["volumes"] if v.endswith("/etc/nginx/nginx.conf:ro"))
+    conf = (ROOT / mount.split(":")[0]).read_text()
+    settings = dict(re.findall(r"^\s*(\w+)\s+([^;#]+);", conf, re.M))
+    assert settings["client_header_timeout"] == "10s" and settings["client_body_timeout"] == "30s"
+    assert settings["client_max_body_size"] == "10m"
+    assert settings["proxy_request_buffering"].strip() == "on" and settings["proxy_buffering"].strip() == "on"
+    assert "server web:8000" in conf

@@ -44,29 +44,35 @@ def source_titles() -> dict[str, str]:
 class _SpecSerializer(serializers.ModelSerializer):
     """Every spec field; an unknown value (null or empty) is shown as null, never guessed."""
 
-    def get_fields(self):
-        fields = super().get_fields()
-        for field in fields.values():
-            field.allow_null = True
-        return fields
+    spec_kind: str = ""
 
     def to_representation(self, instance):
         data = super().to_representation(instance)
-        return {k: (None if v == "" else v) for k, v in data.items()}
+        return {"kind": self.spec_kind, **{k: (None if v == "" else v) for k, v in data.items() if k != "kind"}}
 
     @classmethod
-    def for_model(cls, model, name: str, exclude=("part", "sources", "accepts")):
-        fields = [f.name for f in model._meta.concrete_fields if f.name not in exclude]
+    def for_model(cls, model, name: str, kind: str, exclude=("part", "sources", "accepts")):
+        """The specs serializer of one category; ``kind`` (the category) tells the PartSpecs variants apart."""
+        fields = ["kind", *(f.name for f in model._meta.concrete_fields if f.name not in exclude)]
         meta = type("Meta", (), {"model": model, "fields": fields})
-        return type(name, (cls,), {"Meta": meta})
+        kind_field = serializers.ChoiceField(
+            choices=[kind], read_only=True, source="pk", help_text="The kind of specs (the part's category)."
+        )
+        return type(name, (cls,), {"Meta": meta, "spec_kind": kind, "kind": kind_field})
+
+    def get_fields(self):
+        fields = super().get_fields()
+        for name, field in fields.items():
+            field.allow_null = name != "kind"
+        return fields
 
 
-ServerSpecsSerializer = _SpecSerializer.for_model(Server, "ServerSpecs")
-GpuSpecsSerializer = _SpecSerializer.for_model(Gpu, "GpuSpecs")
-BridgeSpecsSerializer = _SpecSerializer.for_model(Bridge, "BridgeSpecs")
-AdapterSpecsSerializer = _SpecSerializer.for_model(Adapter, "AdapterSpecs")
-SwitchSpecsSerializer = _SpecSerializer.for_model(Switch, "SwitchSpecs")
-MediaSpecsSerializer = _SpecSerializer.for_model(Media, "MediaSpecs")
+ServerSpecsSerializer = _SpecSerializer.for_model(Server, "ServerSpecs", "server")
+GpuSpecsSerializer = _SpecSerializer.for_model(Gpu, "GpuSpecs", "gpu")
+BridgeSpecsSerializer = _SpecSerializer.for_model(Bridge, "BridgeSpecs", "bridge")
+AdapterSpecsSerializer = _SpecSerializer.for_model(Adapter, "AdapterSpecs", "adapter")
+SwitchSpecsSerializer = _SpecSerializer.for_model(Switch, "SwitchSpecs", "switch")
+MediaSpecsSerializer = _SpecSerializer.for_model(Media, "MediaSpecs", "media")
 
 SPEC_SERIALIZERS = {
     "server": ServerSpecsSerializer,
@@ -75,18 +81,14 @@ SPEC_SERIALIZERS = {
     "adapter": AdapterSpecsSerializer,
     "switch": SwitchSpecsSerializer,
     "media": MediaSpecsSerializer,
+    # Node contents and rack-level parts; the key is the part's one-to-one spec relation.
+    "cpu": _SpecSerializer.for_model(Cpu, "CpuSpecs", "cpu"),
+    "memory": _SpecSerializer.for_model(Memory, "MemorySpecs", "memory"),
+    "drive": _SpecSerializer.for_model(Drive, "DriveSpecs", "drive"),
+    "rack": _SpecSerializer.for_model(Rack, "RackSpecs", "rack"),
+    "pdu": _SpecSerializer.for_model(Pdu, "PduSpecs", "pdu"),
+    "power_cord": _SpecSerializer.for_model(PowerCord, "PowerCordSpecs", "power_cord"),
 }
-# Node contents and rack-level parts; the key is the part's one-to-one spec relation.
-SPEC_SERIALIZERS.update(
-    {
-        "cpu": _SpecSerializer.for_model(Cpu, "CpuSpecs"),
-        "memory": _SpecSerializer.for_model(Memory, "MemorySpecs"),
-        "drive": _SpecSerializer.for_model(Drive, "DriveSpecs"),
-        "rack": _SpecSerializer.for_model(Rack, "RackSpecs"),
-        "pdu": _SpecSerializer.for_model(Pdu, "PduSpecs"),
-        "power_cord": _SpecSerializer.for_model(PowerCord, "PowerCordSpecs"),
-    }
-)
 
 
 class SlotSerializer(serializers.ModelSerializer):
@@ -177,8 +179,8 @@ class PartSerializer(serializers.ModelSerializer):
 
 _SPECS_SCHEMA = PolymorphicProxySerializer(
     component_name="PartSpecs",
-    serializers=list(SPEC_SERIALIZERS.values()),
-    resource_type_field_name=None,
+    serializers=SPEC_SERIALIZERS,  # kind → serializer: a discriminator on "kind" with this mapping
+    resource_type_field_name="kind",
 )
 
 

@@ -37,8 +37,9 @@ _DESCRIPTIONS = {
 
 
 def errors(*codes: int) -> dict:
-    """Schema responses for the given error statuses, always with 401 and 429 (and 413 where a body is read)."""
-    wanted = sorted({401, 429, *codes, *({413} if 415 in codes else set())})
+    """Schema responses for the given error statuses, always with 400 (a bad ``lang``, ``page_size`` or other
+    parameter), 401 and 429 (and 413 where a body is read)."""
+    wanted = sorted({400, 401, 429, *codes, *({413} if 415 in codes else set())})
     return {
         (code, "application/json"): OpenApiResponse(ErrorSerializer, description=_DESCRIPTIONS[code]) for code in wanted
     }
@@ -54,7 +55,7 @@ LANG_PARAMETER = OpenApiParameter(
 )
 IDEMPOTENCY_PARAMETER = OpenApiParameter(
     "Idempotency-Key",
-    OpenApiTypes.STR,
+    {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[!-~]{1,255}$"},
     OpenApiParameter.HEADER,
     required=False,
     description="Makes a retry safe: the same key and body within 24 hours return the original response; the "

@@ -7,10 +7,14 @@ exactly the same field paths.
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from configurator.fabric.request import MAX_ENDPOINTS
 from configurator.rules.parse import (
+    MAX_COMPONENTS_PER_GROUP,
     MAX_DISTANCE_M,
+    MAX_NODE_GROUPS,
     MAX_NODES,
     MAX_PARAMS_BILLION,
     MAX_QUANTITY,
@@ -18,6 +22,18 @@ from configurator.rules.parse import (
     TOPOLOGIES,
     WORKLOAD_KINDS,
 )
+
+
+@extend_schema_field({"type": "number", "format": "double", "minimum": 0, "exclusiveMinimum": True})
+class PositiveNumberField(serializers.FloatField):
+    """A number above zero (the parser refuses zero and negative distances and sizes)."""
+
+
+def _positive(high: float, **kwargs) -> PositiveNumberField:
+    return PositiveNumberField(max_value=high, **kwargs)
+
+
+MAX_PLAN_DISTANCE_M = 100_000  # configurator.fabric.request's own limit (the design parser's is MAX_DISTANCE_M)
 
 
 class ComponentSerializer(serializers.Serializer):
@@ -37,20 +53,25 @@ class NodeGroupSerializer(serializers.Serializer):
     name = serializers.CharField(required=False)
     count = serializers.IntegerField(min_value=1, max_value=MAX_NODES)
     server = serializers.CharField(help_text="A server part number, e.g. SYS-821GE-TNHR.")
-    components = ComponentSerializer(many=True, required=False)
+    components = serializers.ListField(
+        child=ComponentSerializer(),
+        required=False,
+        max_length=MAX_COMPONENTS_PER_GROUP,
+        help_text=f"At most {MAX_COMPONENTS_PER_GROUP} per group.",
+    )
 
 
 class WorkloadSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=WORKLOAD_KINDS)
-    model_parameters_billion = serializers.FloatField(min_value=0, max_value=MAX_PARAMS_BILLION)
+    model_parameters_billion = _positive(MAX_PARAMS_BILLION)
 
 
 class RackSerializer(serializers.Serializer):
     nodes_per_rack = serializers.IntegerField(min_value=1, max_value=MAX_QUANTITY, required=False)
-    in_rack_m = serializers.FloatField(min_value=0, max_value=MAX_DISTANCE_M, required=False)
-    node_to_leaf_m = serializers.FloatField(min_value=0, max_value=MAX_DISTANCE_M, required=False)
-    leaf_to_spine_m = serializers.FloatField(min_value=0, max_value=MAX_DISTANCE_M, required=False)
-    spine_to_core_m = serializers.FloatField(min_value=0, max_value=MAX_DISTANCE_M, required=False)
+    in_rack_m = _positive(MAX_DISTANCE_M, required=False)
+    node_to_leaf_m = _positive(MAX_DISTANCE_M, required=False)
+    leaf_to_spine_m = _positive(MAX_DISTANCE_M, required=False)
+    spine_to_core_m = _positive(MAX_DISTANCE_M, required=False)
 
 
 class FabricSerializer(serializers.Serializer):
@@ -70,7 +91,13 @@ class DesignSerializer(serializers.Serializer):
     schema = serializers.ChoiceField(choices=["design/v1"])
     name = serializers.CharField(required=False, allow_blank=True)
     workload = WorkloadSerializer(required=False, allow_null=True)
-    node_groups = NodeGroupSerializer(many=True, allow_empty=False)
+    node_groups = serializers.ListField(
+        child=NodeGroupSerializer(),
+        min_length=1,
+        max_length=MAX_NODE_GROUPS,
+        help_text=f"One to {MAX_NODE_GROUPS} groups, with at most {MAX_NODES:,} nodes together (400 otherwise, "
+        "naming the limit).",
+    )
     fabric = FabricSerializer(required=False, allow_null=True, help_text="null or absent: no compute fabric.")
 
 
@@ -110,11 +137,40 @@ class ValidationResultSerializer(serializers.Serializer):
     totals = serializers.DictField(help_text="GPUs, power and other totals.")
 
 
+class PlanRackSerializer(serializers.Serializer):
+    """The rack model of ``/fabric-plans/`` (configurator.fabric.request): distances up to 100,000 m."""
+
+    nodes_per_rack = serializers.IntegerField(min_value=1, required=False)
+    in_rack_m = _positive(MAX_PLAN_DISTANCE_M, required=False)
+    node_to_leaf_m = _positive(MAX_PLAN_DISTANCE_M, required=False)
+    leaf_to_spine_m = _positive(MAX_PLAN_DISTANCE_M, required=False)
+    spine_to_core_m = _positive(MAX_PLAN_DISTANCE_M, required=False)
+
+
 class FabricPlanRequestSerializer(serializers.Serializer):
-    nodes = serializers.IntegerField(min_value=1, max_value=MAX_NODES)
-    rails = serializers.IntegerField(min_value=1, max_value=MAX_QUANTITY)
+    nodes = serializers.IntegerField(
+        min_value=1, max_value=MAX_ENDPOINTS, help_text=f"nodes × rails is at most {MAX_ENDPOINTS:,}."
+    )
+    rails = serializers.IntegerField(min_value=1, max_value=MAX_ENDPOINTS)
     switch = serializers.CharField(help_text="A switch part number, e.g. MQM9700-NS2F.")
     oversubscription = serializers.CharField(required=False, default="1:1")
     topology = serializers.ChoiceField(choices=TOPOLOGIES, required=False, default="rail-optimized")
     hca = serializers.CharField(required=False)
-    rack = RackSerializer(required=False)
+    rack = PlanRackSerializer(required=False)
+
+
+# Both parsers read an optional field given as null as absent: the schema says so.
+for _serializer in (
+    ComponentSerializer,
+    NodeGroupSerializer,
+    WorkloadSerializer,
+    RackSerializer,
+    FabricSerializer,
+    DesignSerializer,
+    PlanRackSerializer,
+    FabricPlanRequestSerializer,
+):
+    for _field in _serializer._declared_fields.values():
+        if not _field.required:
+            _field.allow_null = True
+            _field._kwargs["allow_null"] = True  # fields are re-made from their arguments for each serializer

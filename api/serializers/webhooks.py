@@ -9,6 +9,15 @@ from ..models import SUBSCRIBABLE_EVENTS, Webhook, WebhookAttempt, WebhookDelive
 from ..webhooks import check_webhook_url
 
 
+class StrictCharField(serializers.CharField):
+    """A JSON string only: a number or a boolean is refused, not turned into text (the schema says string)."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class WebhookSerializer(serializers.ModelSerializer):
     url = serializers.URLField(
         max_length=500,
@@ -18,10 +27,11 @@ class WebhookSerializer(serializers.ModelSerializer):
         child=serializers.ChoiceField(choices=[str(e) for e in SUBSCRIBABLE_EVENTS]),
         required=False,
         allow_empty=False,
+        min_length=1,
         max_length=len(SUBSCRIBABLE_EVENTS),
         help_text="Default: every event.",
     )
-    description = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    description = StrictCharField(max_length=200, required=False, allow_blank=True)
 
     class Meta:
         model = Webhook

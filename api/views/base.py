@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import QueryDict
 from django.utils import translation
+from django.utils.translation import gettext as _
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
@@ -13,8 +14,13 @@ LANGUAGES = ("en", "nl")
 
 
 def request_language(request) -> str:
-    """``?lang=`` first, then Accept-Language (resolved by LocaleMiddleware); English or Dutch."""
+    """``?lang=`` first, then Accept-Language (resolved by LocaleMiddleware); English or Dutch. A ``lang`` other
+    than ``en`` or ``nl`` is a 400, as the schema says (an Accept-Language the app lacks falls back to English)."""
     wanted = request.query_params.get("lang") if hasattr(request, "query_params") else request.GET.get("lang")
+    if wanted is not None and wanted not in LANGUAGES:
+        from rest_framework.exceptions import ValidationError
+
+        raise ValidationError({"lang": [_("Use en or nl.")]})
     for candidate in (wanted, getattr(request, "LANGUAGE_CODE", None)):
         code = (candidate or "")[:2].lower()
         if code in LANGUAGES:
@@ -34,10 +40,27 @@ class ApiViewMixin:
     stateless = False  # True: computes and stores nothing, so scope "read" may POST (see permissions)
 
     def initial(self, request, *args, **kwargs):
+        translation.activate(getattr(request, "LANGUAGE_CODE", None) or "en")  # for an error about ?lang itself
+        self._refuse_unknown_parameters(request)
         language = request_language(request)
         translation.activate(language)
         request.LANGUAGE_CODE = language
         super().initial(request, *args, **kwargs)
+
+    def _refuse_unknown_parameters(self, request) -> None:
+        """A query parameter the schema does not list for this operation is a 400 naming it, not ignored."""
+        known = {"lang"}
+        paginator = getattr(self, "paginator", None)
+        if paginator is not None and getattr(self, "action", None) == "list":
+            known |= {paginator.page_query_param, paginator.page_size_query_param}
+        filterset = getattr(self, "filterset_class", None)
+        if filterset is not None and getattr(self, "action", None) == "list":
+            known |= set(filterset.base_filters)
+        unknown = sorted(set(request.query_params) - known)
+        if unknown:
+            from rest_framework.exceptions import ValidationError
+
+            raise ValidationError({name or "(empty name)": [_("Unknown query parameter.")] for name in unknown})
 
     def perform_content_negotiation(self, request, force=False):
         # Errors and JSON answers never fail on an odd Accept header; file endpoints pick their own type.

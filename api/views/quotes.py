@@ -24,6 +24,7 @@ from quotes.models import Quote
 from quotes.services import quote_approve, quote_request, quote_revise
 
 from ..exceptions import Conflict
+from ..filters import StrictFilterSet
 from ..idempotency import idempotent
 from ..models import ClientConfiguration
 from ..permissions import CanApproveQuotes, ClientScopePermission
@@ -40,7 +41,7 @@ from .configurations import ID_PATTERN, check_well_formed, owned_configurations
 RETRY_AFTER_SECONDS = 5
 
 
-class QuoteFilter(django_filters.FilterSet):
+class QuoteFilter(StrictFilterSet):
     crm_reference = django_filters.CharFilter(max_length=100, help_text="Exact CRM reference.")
     status = django_filters.ChoiceFilter(choices=Quote.Status.choices)
     number = django_filters.CharFilter(
@@ -201,7 +202,9 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
         request=None,
         responses={200: QuoteSerializer, **errors(403, 404, 422)},
         description="Needs scope `quote` and an API client that acts as an active staff user with the "
-        "permission `quotes.approve_quote` (403 otherwise). Only a quote `awaiting_approval` can be "
+        "permission `quotes.approve_quote` (403 otherwise), and who did not set the discount (four eyes: "
+        "403 when that user set it or made this revision, through this or any other door). "
+        "Only a quote `awaiting_approval` can be "
         "approved (422 otherwise). Sends the `quote.approved` webhook.",
     )
     @action(detail=True, methods=["post"], permission_classes=[ClientScopePermission, CanApproveQuotes])

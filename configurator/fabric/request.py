@@ -121,7 +121,7 @@ def parse_fabric_request(raw: dict) -> FabricRequestIn:
             oversub = parse_oversubscription(raw["oversubscription"])
         except ValueError as exc:
             errors["oversubscription"] = str(exc)
-    topology = raw.get("topology") or "rail-optimized"
+    topology = "rail-optimized" if raw.get("topology") is None else raw["topology"]  # {} or "" is no default
     if topology not in TOPOLOGIES:
         errors["topology"] = f"must be one of {', '.join(TOPOLOGIES)}, got {topology!r}"
     hca = raw.get("hca")

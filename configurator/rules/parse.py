@@ -26,7 +26,12 @@ from .design import (
 )
 from .specs import AdapterSpec, BridgeSpec, CatalogView, GpuSpec, MediaSpec, PartSpec, ServerSpec, SwitchSpec
 
-MAX_NODES = 100_000  # "absurd size": no quote covers more nodes than this
+MAX_NODES = 100_000  # "absurd size": no quote covers more nodes than this, in one group or all together
+# Bounded work per document: checking costs about 0.6 ms per node group, so a document is refused (with the limit
+# named) before anything else is checked, rather than let 60,000 groups run for minutes. Real clusters use a
+# handful of groups (compute, storage, management) and a dozen kinds of parts per server.
+MAX_NODE_GROUPS = 100
+MAX_COMPONENTS_PER_GROUP = 64
 MAX_QUANTITY = 1_000  # per node; no server holds more parts of one kind
 MAX_PARAMS_BILLION = 100_000
 MAX_DISTANCE_M = 10_000
@@ -186,6 +191,9 @@ def _node_groups(c: _Checker, doc: dict) -> tuple[NodeGroupIn, ...]:
     if not raw:
         c.fail("node_groups", "must hold at least one node group")
         return ()
+    if len(raw) > MAX_NODE_GROUPS:
+        c.fail("node_groups", f"holds {len(raw):,} node groups; the most a design may have is {MAX_NODE_GROUPS}")
+        return ()
     groups = []
     for i, item in enumerate(raw):
         path = f"node_groups[{i}]"
@@ -211,6 +219,12 @@ def _components(c: _Checker, raw: Any, group_path: str) -> tuple[ComponentIn, ..
         return ()
     if not isinstance(raw, list):
         c.fail(f"{group_path}.components", f"must be a list, not {_type_name(raw)}")
+        return None
+    if len(raw) > MAX_COMPONENTS_PER_GROUP:
+        c.fail(
+            f"{group_path}.components",
+            f"holds {len(raw):,} components; the most a node group may have is {MAX_COMPONENTS_PER_GROUP}",
+        )
         return None
     out: list[ComponentIn] = []
     ok = True

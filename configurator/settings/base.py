@@ -31,6 +31,7 @@ INSTALLED_APPS = [
     "django_filters",
     "django_htmx",
     "axes",
+    "csp",
     "catalog",
     "configurator",
     "quotes",
@@ -39,6 +40,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -50,6 +52,27 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
+
+# Content-Security-Policy on every response (django-csp): scripts, styles, images and fonts from this server only
+# (htmx and Swagger UI are served from static files; no inline script anywhere). Inline style *attributes* stay
+# allowed: Swagger UI and the admin write a few; they cannot run code.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+# The language cookie, like the session and CSRF cookies: never sent cross-site, and HTTPS-only in production.
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_HTTPONLY = True
 
 ROOT_URLCONF = "configurator.urls"
 WSGI_APPLICATION = "configurator.wsgi.application"
@@ -91,7 +114,7 @@ DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=0)
 # Rate limits and throttles count in the cache: set CACHE_URL (redis://…) when several processes serve the app.
 _cache_url = env("CACHE_URL", default="")
 CACHES = {
-    "default": {"BACKEND": "configurator.cache.RedisCache", "LOCATION": _cache_url}
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}
     if _cache_url.startswith(("redis://", "rediss://"))
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
@@ -182,6 +205,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "client": env("API_THROTTLE_RATE", default="600/min"),  # every request of one API client
         "client_write": env("API_THROTTLE_WRITE_RATE", default="120/min"),  # requests that create or change
+        "bad_token": env("API_BAD_TOKEN_RATE", default="30/min"),  # requests with a failing token, per address
     },
     "DEFAULT_PARSER_CLASSES": ["api.parsers.StrictJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
@@ -220,7 +244,10 @@ SPECTACULAR_SETTINGS = {
         "ConnectorEnum": "api.schema.connector_choices",
         "PlugTopEnum": "api.schema.top_choices",
     },
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.postprocess_request_strings",
+    ],
     "TAGS": [
         {"name": "catalog", "description": "Parts that can be sold, with their typed specs and sources."},
         {"name": "designs", "description": "Stateless validation of a design and fabric planning."},
@@ -229,6 +256,12 @@ SPECTACULAR_SETTINGS = {
         {"name": "webhooks", "description": "Where this client receives signed quote events."},
     ],
 }
+
+# Webhook receivers (api/webhooks.py): the ports a webhook URL may use, and networks an operator allows on purpose
+# although they are not public (e.g. "127.0.0.1/32" for a receiver on the same host). The address check runs in
+# every setting, DEBUG or not.
+WEBHOOK_ALLOWED_PORTS = env.list("WEBHOOK_ALLOWED_PORTS", cast=int, default=[80, 443])
+WEBHOOK_ALLOWED_NETWORKS = env.list("WEBHOOK_ALLOWED_NETWORKS", default=[])
 
 # How stale the engines' in-memory catalogue may be, per process (configurator.snapshot).
 CATALOG_SNAPSHOT_MAX_AGE = env.float("CATALOG_SNAPSHOT_MAX_AGE", default=1.0)
@@ -245,6 +278,11 @@ QUOTE_BUILD_MAX_RETRIES = env.int("QUOTE_BUILD_MAX_RETRIES", default=5)
 QUOTE_REQUEST_LIMIT = env.int("QUOTE_REQUEST_LIMIT", default=5)
 QUOTE_REQUEST_LIMIT_PER_IP = env.int("QUOTE_REQUEST_LIMIT_PER_IP", default=20)
 QUOTE_REQUEST_WINDOW_SECONDS = env.int("QUOTE_REQUEST_WINDOW_SECONDS", default=3600)
+# Anonymous wizard use (configurator.ratelimits): new drafts per address, and cabling CSVs of drafts with more than
+# CABLING_CSV_LARGE_NODES nodes per address. Rates are "<count>/<s|m|h|d>".
+WIZARD_START_RATE = env("WIZARD_START_RATE", default="30/h")
+CABLING_CSV_LARGE_NODES = env.int("CABLING_CSV_LARGE_NODES", default=256)
+CABLING_CSV_LARGE_RATE = env("CABLING_CSV_LARGE_RATE", default="10/h")
 # Test-only: slows the document build so the fault tests can kill a worker mid-build. Never set in production.
 QUOTE_BUILD_DELAY_SECONDS = env.float("QUOTE_BUILD_DELAY_SECONDS", default=0.0)
 SELLER = {

@@ -3,12 +3,42 @@
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
-from .base import env
+from .base import BASE_DIR, env
+
+# Values that are published (samples, defaults, docs) and so are no secret. .env.example's own is read from it.
+KNOWN_SAMPLE_SECRET_KEYS = {
+    "local-development-key-not-for-production",
+    "change-me-to-a-long-random-string-of-at-least-fifty-characters-0123456789",
+}
+SAMPLE_KEY_PREFIXES = ("change-me", "changeme", "django-insecure-", "local-development", "your-secret-key")
+
+
+def _sample_keys() -> set[str]:
+    keys = set(KNOWN_SAMPLE_SECRET_KEYS)
+    example = BASE_DIR / ".env.example"
+    if example.exists():
+        for line in example.read_text().splitlines():
+            name, sep, value = line.partition("=")
+            if sep and name.strip() == "DJANGO_SECRET_KEY" and value.strip():
+                keys.add(value.strip())
+    return keys
+
+
+def secret_key_problem(key: str) -> str | None:
+    """Why ``key`` must not sign production sessions and links, or None when it may."""
+    if len(key) < 50:
+        return "DJANGO_SECRET_KEY must be set to a random value of at least 50 characters."
+    if key in _sample_keys() or key.lower().startswith(SAMPLE_KEY_PREFIXES):
+        return "DJANGO_SECRET_KEY is a published sample value; generate a random one of at least 50 characters."
+    if len(set(key)) < 5:
+        return "DJANGO_SECRET_KEY has fewer than 5 distinct characters; generate a random one."
+    return None
+
 
 DEBUG = False
 SECRET_KEY = env("DJANGO_SECRET_KEY", default="")
-if len(SECRET_KEY) < 50 or SECRET_KEY.startswith("local-development"):
-    raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set to a random value of at least 50 characters.")
+if problem := secret_key_problem(SECRET_KEY):
+    raise ImproperlyConfigured(problem + ' For example: python3 -c "import secrets; print(secrets.token_urlsafe(60))"')
 if not env("DATABASE_URL", default=""):
     raise ImproperlyConfigured("DATABASE_URL must be set in production.")
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS")
@@ -21,5 +51,6 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
+LANGUAGE_COOKIE_SECURE = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from configurator import selectors, wizard
+from configurator import ratelimits, selectors, wizard
 from configurator.forms import (
     DashboardFilterForm,
     GoalForm,
@@ -38,9 +39,16 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def start(request: HttpRequest) -> HttpResponse:
-    """Create a draft from the goal form on the home page (or a blank one) and open its goal step."""
+    """Create a draft from the goal form on the home page (or a blank one) and open its goal step. Anonymous
+    visitors create at most WIZARD_START_RATE drafts per address (429 with the home page and a message)."""
     blank = "blank" in request.POST
     form = GoalForm(request.POST)
+    rate = settings.WIZARD_START_RATE
+    if not _is_staff(request) and ratelimits.hit(request, group="wizard-start", rate=rate):
+        form.add_error(None, _("Too many new designs from this address. Please try again later, or open one you have."))
+        response = render(request, "home.html", {"form": form, "drafts": _session_drafts(request)}, status=429)
+        response["Retry-After"] = ratelimits.retry_after(rate)
+        return response
     if not blank and not form.is_valid():
         return render(request, "home.html", {"form": form, "drafts": _session_drafts(request)}, status=422)
     doc = wizard.blank_document()
@@ -78,6 +86,19 @@ def cabling_csv(request: HttpRequest, token: str) -> StreamingHttpResponse:
     from configurator.fabric.planner import FabricPlan
 
     config = _config(token)
+    rate = settings.CABLING_CSV_LARGE_RATE
+    if (
+        not _is_staff(request)
+        and _node_count(config.document) > settings.CABLING_CSV_LARGE_NODES
+        and ratelimits.hit(request, group="cabling-csv-large", rate=rate)
+    ):
+        response = HttpResponse(
+            _("Too many cabling plans of large designs from this address. Please try again later."),
+            status=429,
+            content_type="text/plain; charset=utf-8",
+        )
+        response["Retry-After"] = ratelimits.retry_after(rate)
+        return response
     outcome = selectors.design_outcome(document=config.document, language=_language(), view=selectors.catalog())
     plan = outcome.result and outcome.result.get("fabric_plan")
     if not plan or not plan.get("tiers"):
@@ -85,6 +106,11 @@ def cabling_csv(request: HttpRequest, token: str) -> StreamingHttpResponse:
     response = StreamingHttpResponse(iter_cabling_csv(FabricPlan.from_dict(plan)), content_type="text/csv")
     response["Content-Disposition"] = f'attachment; filename="cabling-{token[:8]}.csv"'
     return response
+
+
+def _node_count(document: dict) -> int:
+    groups = document.get("node_groups") if isinstance(document, dict) else None
+    return sum(g.get("count", 0) for g in groups or [] if isinstance(g, dict) and isinstance(g.get("count"), int))
 
 
 @staff_required

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
@@ -11,9 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
-from configurator import selectors
-from configurator.clientip import client_ip
-from configurator.counters import count_hit
+from configurator import ratelimits, selectors
 from configurator.forms import (
     AcknowledgeForm,
     DiscountForm,
@@ -39,28 +35,38 @@ def _rate_limit_exceeded(request: HttpRequest) -> bool:
     """Quote requests per client: per address and per browser session, in a cache window (configurable).
 
     Settings: QUOTE_REQUEST_LIMIT (per session, default 5), QUOTE_REQUEST_LIMIT_PER_IP (default 20),
-    QUOTE_REQUEST_WINDOW_SECONDS (default 3600). Uses the default cache; production configures a shared one.
-    The address is configurator.clientip.client_ip's (X-Forwarded-For only behind TRUSTED_PROXY_COUNT proxies).
+    QUOTE_REQUEST_WINDOW_SECONDS (default 3600). Counted by django-ratelimit (configurator.ratelimits) in the
+    default cache; production configures a shared one. The address is configurator.clientip.client_ip's
+    (X-Forwarded-For only behind TRUSTED_PROXY_COUNT proxies).
     """
     window = int(getattr(settings, "QUOTE_REQUEST_WINDOW_SECONDS", 3600))
-    limits = {
-        f"quote-rl:ip:{client_ip(request)}": int(getattr(settings, "QUOTE_REQUEST_LIMIT_PER_IP", 20)),
-    }
-    if not request.session.session_key:
-        request.session.save()
-    limits[f"quote-rl:session:{request.session.session_key}"] = int(getattr(settings, "QUOTE_REQUEST_LIMIT", 5))
-    bucket = int(time.time() // window)
-    exceeded = False
-    for key, limit in limits.items():
-        exceeded = count_hit(f"{key}:{bucket}", window) > limit or exceeded
-    return exceeded
+    per_ip = (int(getattr(settings, "QUOTE_REQUEST_LIMIT_PER_IP", 20)), window)
+    per_session = (int(getattr(settings, "QUOTE_REQUEST_LIMIT", 5)), window)
+    by_ip = ratelimits.hit(request, group="quote-request:ip", rate=per_ip)
+    by_session = ratelimits.hit(request, group="quote-request:session", rate=per_session, key=ratelimits.by_session)
+    return by_ip or by_session
+
+
+CUSTOMER_SESSION_KEY = "quote_customer"
+
+
+def _own_details(request: HttpRequest) -> dict[str, str]:
+    """What the request form is prefilled with: the visitor's own details only, from this browser's session (her
+    last quote request) or her account, never from the draft, which anyone holding its link can open."""
+    own = request.session.get(CUSTOMER_SESSION_KEY)
+    if isinstance(own, dict):
+        return {k: str(own.get(k) or "") for k in ("name", "company")}
+    user = request.user
+    if user.is_authenticated and not user.is_staff:
+        return {"name": user.get_full_name()}
+    return {}
 
 
 def _quote(request: HttpRequest, config: Configuration) -> HttpResponse:
     view = selectors.catalog()
     status = 200
     staff = _is_staff(request)
-    form = QuoteRequestForm(initial={"name": config.customer_name, "company": config.customer_company})
+    form = QuoteRequestForm(initial=_own_details(request))
     discount_form = revise_form = None
     ev = _evaluate(request, config, view) if staff else None
     if request.method == "POST":
@@ -192,6 +198,7 @@ def _quote_request(
         return None
     if not staff:
         _remember_quote(request, quote.token)  # this browser is shown this quote (and its revisions) from now on
+        request.session[CUSTOMER_SESSION_KEY] = {"name": d["name"], "company": d["company"]}
     Configuration.objects.filter(pk=config.pk).update(customer_name=d["name"], customer_company=d["company"])
     return redirect(step_url(config, "quote"))
 

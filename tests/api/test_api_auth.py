@@ -82,6 +82,39 @@ def test_revoked_token_is_401(make_client):
     assert "revoked" in _error(response)["message"]
 
 
+def test_revocation_takes_effect_at_once_for_a_request_in_flight(make_client, django_capture_on_commit_callbacks):
+    """Two requests race: one reads the client row just before an admin's revoke commits and finishes after it.
+    That request may finish (it started first), but it must not put the active row back in the cache: the very
+    next request is refused, not for the next 10 s."""
+    from unittest import mock
+
+    from django.core.cache import cache
+
+    from api.models import ApiClient
+    from api.services import api_client_revoke
+
+    client, _token, http = make_client("crm")
+    cache.clear()
+    real_filter = ApiClient.objects.filter
+    raced = []
+
+    def read_then_revoke(*args, **kwargs):
+        row = real_filter(*args, **kwargs).first()
+        if raced:
+            return real_filter(*args, **kwargs)
+        raced.append(row)
+        with django_capture_on_commit_callbacks(execute=True):  # the admin's revoke commits meanwhile
+            api_client_revoke(client=ApiClient.objects.get(pk=client.pk))
+        return mock.Mock(first=lambda: row)
+
+    with mock.patch.object(ApiClient.objects, "filter", side_effect=read_then_revoke):
+        assert http.get(PARTS).status_code == 200  # in flight before the revoke
+    assert raced and raced[0].is_active
+    response = http.get(PARTS)
+    assert response.status_code == 401
+    assert "revoked" in _error(response)["message"]
+
+
 def test_rotated_token_replaces_the_old_one(make_client):
     from api.services import api_client_rotate
 
@@ -157,6 +190,26 @@ def test_throttle_answers_429_per_client(make_client):
         assert int(response["Retry-After"]) > 0
         assert _error(response)["code"] == "throttled"
         assert second.get(PARTS).status_code == 200  # another client has its own bucket
+
+
+def test_requests_with_a_bad_token_are_throttled_per_address(make_client):
+    _client, token, good = make_client("crm")
+    guesser = APIClient()
+    prefix = token.split(".")[0]
+    with _rates(bad_token="3/min"):
+        codes = []
+        for i in range(4):
+            guesser.credentials(HTTP_AUTHORIZATION=f"Bearer {prefix}.guess-{i}")
+            codes.append(guesser.get(PARTS).status_code)
+        assert codes == [401, 401, 401, 429]
+        guesser.credentials(HTTP_AUTHORIZATION="Bearer deadbeef.another-guess")
+        refused = guesser.get(PARTS)
+        assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+        assert _error(refused)["code"] == "throttled"
+        other = APIClient(REMOTE_ADDR="198.51.100.9")
+        other.credentials(HTTP_AUTHORIZATION=f"Bearer {prefix}.guess")
+        assert other.get(PARTS).status_code == 401  # another address has its own count
+        assert good.get(PARTS).status_code == 200  # a good token is not counted
 
 
 def test_client_rate_override(make_client):

@@ -73,3 +73,33 @@ def test_without_a_key_every_post_creates(api, design):
     api.post(CONFIGS, {"document": design}, format="json")
     api.post(CONFIGS, {"document": design}, format="json")
     assert Configuration.objects.count() == 2
+
+
+def test_concurrent_retries_of_a_quote_request_all_get_the_replay(api, design, customer):
+    """Two retries with one key race: both look for the key before either finishes, the first one issues the quote
+    and the second, queued on the configuration's lock, then finds it "just issued". The second must get the
+    first one's answer replayed, never a 422."""
+    from unittest import mock
+
+    from api import idempotency
+    from quotes.models import Quote
+
+    configuration = api.post("/api/v1/configurations/", {"document": design}, format="json").json()["id"]
+    body = {"configuration": configuration, "customer": customer, "crm_reference": "OPP-9"}
+    real_lookup = idempotency._live_record
+    first = {}
+
+    def lookup_then_let_the_other_retry_finish(client, key):
+        record = real_lookup(client, key)
+        if not first:  # this retry looked before the other one finished; now the other one runs to the end
+            first["started"] = True
+            first["response"] = api.post("/api/v1/quotes/", body, format="json", HTTP_IDEMPOTENCY_KEY="opp-9")
+        return record
+
+    with mock.patch.object(idempotency, "_live_record", side_effect=lookup_then_let_the_other_retry_finish):
+        second = api.post("/api/v1/quotes/", body, format="json", HTTP_IDEMPOTENCY_KEY="opp-9")
+    first = [first["response"]]
+    assert first[0].status_code == 202, first[0].content
+    assert second.status_code == 202, second.content
+    assert second.json() == first[0].json() and second["Idempotent-Replayed"] == "true"
+    assert Quote.objects.filter(configuration_id=configuration).count() == 1

@@ -185,14 +185,34 @@ def test_big_discount_waits_for_approval_by_a_permitted_user(make_client, approv
     assert manager.post(f"{QUOTES}{quote['id']}/approve/").status_code == 404
 
 
-def test_approve_with_the_permission(make_client, approver, design, customer):
+def test_a_client_cannot_approve_the_discount_its_own_user_set(make_client, approver, design, customer):
+    """Four eyes on the API too: the client acts as the approver, who set 60 % through this same token."""
     _c, _t, manager = make_client("crm-manager", user=approver)
     configuration = manager.post(CONFIGS, {"document": design}, format="json").json()["id"]
-    quote = _request(manager, {"configuration": configuration, "customer": customer, "discount_percent": "30"}).json()
+    quote = _request(manager, {"configuration": configuration, "customer": customer, "discount_percent": "60"}).json()
+    assert quote["status"] == "awaiting_approval"
     response = manager.post(f"{QUOTES}{quote['id']}/approve/")
+    assert response.status_code == 403, response.content
+    assert "yourself" in response.json()["error"]["message"]
+    assert Quote.objects.get(pk=quote["id"]).status == "awaiting_approval"
+
+
+def test_approve_with_the_permission_a_discount_another_user_set(
+    make_client, approver, design, customer, django_user_model
+):
+    from quotes.services import quote_revise
+
+    sales = django_user_model.objects.create_user("sales", "sales@example.nl", "x", is_staff=True)
+    _c, _t, manager = make_client("crm-manager", user=approver)
+    configuration = manager.post(CONFIGS, {"document": design}, format="json").json()["id"]
+    quote = _request(manager, {"configuration": configuration, "customer": customer}).json()
+    # A sales engineer revises the CRM's quote in the wizard and sets the discount: the manager may approve it.
+    revised = quote_revise(quote=Quote.objects.get(pk=quote["id"]), user=sales, discount_percent="30")
+    assert revised.status == "awaiting_approval" and revised.discount_set_by == sales
+    response = manager.post(f"{QUOTES}{revised.pk}/approve/")
     assert response.status_code == 200, response.content
     assert response.json()["status"] == "issued"
-    again = manager.post(f"{QUOTES}{quote['id']}/approve/")
+    again = manager.post(f"{QUOTES}{revised.pk}/approve/")
     assert again.status_code == 422  # no longer awaiting approval
 
 

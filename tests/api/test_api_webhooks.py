@@ -64,10 +64,16 @@ class Receiver:
         self.server.server_close()
 
 
+def _allow(settings, receiver: Receiver) -> Receiver:
+    """A loopback receiver is refused unless the operator allows its network and port (DEBUG changes nothing)."""
+    settings.WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.1/32"]
+    settings.WEBHOOK_ALLOWED_PORTS = [receiver.server.server_port]
+    return receiver
+
+
 @pytest.fixture
 def receiver(settings):
-    settings.DEBUG = True  # loopback targets are only allowed in DEBUG
-    rec = Receiver()
+    rec = _allow(settings, Receiver())
     yield rec
     rec.close()
 
@@ -98,6 +104,15 @@ def test_register_returns_the_secret_once(api):
         ("http://0.0.0.0/hook", ["0.0.0.0"]),
         ("http://rebind.example.com/hook", [PUBLIC_IP, "10.0.0.5"]),  # every address must be public
         ("http://[::ffff:127.0.0.1]/hook", ["::ffff:127.0.0.1"]),
+        ("http://sixtofour.example.com/hook", ["2002:7f00:1::1"]),  # 6to4 of 127.0.0.1
+        ("http://sixtofour.example.com/hook", ["2002:a9fe:a9fe::1"]),  # 6to4 of the metadata address
+        ("http://teredo.example.com/hook", ["2001:0:4136:e378:8000:63bf:f5ff:fffe"]),  # Teredo client 10.0.0.1
+        ("http://nat64.example.com/hook", ["64:ff9b::a9fe:a9fe"]),  # NAT64 of 169.254.169.254
+        ("http://nat64.example.com/hook", ["64:ff9b:1::a00:5"]),  # local-use NAT64 of 10.0.0.5
+        ("http://compat.example.com/hook", ["::7f00:1"]),  # IPv4-compatible 127.0.0.1
+        ("http://isatap.example.com/hook", ["2a00:1450:4001::5efe:c0a8:101"]),  # ISATAP 192.168.1.1
+        ("http://crm.example.com:8080/hook", [PUBLIC_IP]),  # ports 80 and 443 only
+        ("https://crm.example.com:6379/hook", [PUBLIC_IP]),
         ("ftp://crm.example.com/hook", [PUBLIC_IP]),
         ("https://user:pw@crm.example.com/hook", [PUBLIC_IP]),
     ],
@@ -108,6 +123,42 @@ def test_unsafe_urls_are_refused(api, url, addresses):
     assert response.status_code == 400, (url, response.content)
     assert response.json()["error"]["fields"][0]["path"] == "url"
     assert not Webhook.objects.exists()
+
+
+def test_public_ipv6_and_nat64_of_a_public_address_are_accepted(api):
+    with _resolves_to("2606:2800:21f:cb07:6820:80da:af6b:8b2c", "64:ff9b::5db8:d70e"):
+        response = api.post(HOOKS, {"url": "https://crm.example.com/hook"}, format="json")
+    assert response.status_code == 201, response.content
+
+
+def test_the_refusal_never_repeats_what_the_resolver_answered(api):
+    with _resolves_to("10.11.12.13"):
+        response = api.post(HOOKS, {"url": "https://crm.example.com/hook"}, format="json")
+    assert response.status_code == 400
+    assert "10.11.12.13" not in response.content.decode()
+    assert "crm.example.com" in response.json()["error"]["fields"][0]["message"]
+
+
+def test_the_address_check_runs_with_debug_on(api, settings):
+    settings.DEBUG = True
+    with _resolves_to("127.0.0.1"):
+        response = api.post(HOOKS, {"url": "http://localhost/hook"}, format="json")
+    assert response.status_code == 400
+    assert not Webhook.objects.exists()
+
+
+def test_ping_answers_202_when_the_broker_is_down_and_the_delivery_is_recorded(api, django_capture_on_commit_callbacks):
+    from kombu.exceptions import OperationalError
+
+    with _resolves_to(PUBLIC_IP):
+        hook = api.post(HOOKS, {"url": "https://crm.example.com/hook"}, format="json").json()
+    broker_down = mock.patch("api.tasks.webhook_deliver.delay", side_effect=OperationalError("connection refused"))
+    with broker_down, django_capture_on_commit_callbacks(execute=True):
+        response = api.post(f"{HOOKS}{hook['id']}/ping/")
+    assert response.status_code == 202, response.content
+    (delivery_id,) = response.json()["deliveries"]
+    delivery = WebhookDelivery.objects.get(pk=delivery_id)
+    assert delivery.status == "pending" and delivery.event == "ping" and delivery.claimed_at is None
 
 
 def test_unresolvable_host_is_refused(api):
@@ -166,8 +217,7 @@ def test_other_clients_do_not_get_my_events(
 
 
 def test_failures_are_retried_with_backoff_and_recorded(api, settings):
-    settings.DEBUG = True
-    receiver = Receiver(statuses=[500, 503, 200])
+    receiver = _allow(settings, Receiver(statuses=[500, 503, 200]))
     try:
         hook = api.post(HOOKS, {"url": receiver.url}, format="json").json()
         webhook = Webhook.objects.get(pk=hook["id"])
@@ -190,8 +240,7 @@ def test_failures_are_retried_with_backoff_and_recorded(api, settings):
 def test_gives_up_after_the_last_attempt(api, settings):
     from api.tasks import MAX_ATTEMPTS
 
-    settings.DEBUG = True
-    receiver = Receiver(statuses=[500])
+    receiver = _allow(settings, Receiver(statuses=[500]))
     try:
         hook = api.post(HOOKS, {"url": receiver.url}, format="json").json()
         delivery = WebhookDelivery.objects.create(webhook_id=hook["id"], event="quote.failed", payload={})
@@ -213,7 +262,7 @@ def test_delivery_refuses_a_url_that_now_resolves_privately(api):
         webhook_deliver.apply(args=[delivery.pk])
     delivery.refresh_from_db()
     assert delivery.status == "failed"
-    assert "not a public address" in delivery.attempt_log.get().error
+    assert "public addresses only" in delivery.attempt_log.get().error
 
 
 def test_ping_sends_a_signed_test_event(api, receiver, django_capture_on_commit_callbacks):
@@ -264,7 +313,7 @@ def test_admin_shows_attempts_and_refuses_private_urls(admin_client, make_client
             },
         )
     assert response.status_code == 200  # the form again, with the error
-    assert "not a public address" in response.content.decode()
+    assert "public addresses only" in response.content.decode()
     assert Webhook.objects.count() == 1
 
 

@@ -56,6 +56,20 @@ def test_malformed_design_exits_2_naming_the_field(seeded_catalog, design):
     assert "node_groups[0].count" in err
 
 
+def test_a_design_beyond_the_size_caps_exits_2_naming_the_limit(seeded_catalog, design):
+    from configurator.rules.parse import MAX_COMPONENTS_PER_GROUP, MAX_NODE_GROUPS
+
+    too_many_groups = {**design, "node_groups": design["node_groups"] * (MAX_NODE_GROUPS + 1)}
+    code, out, err = run("validate_design", "-", stdin=json.dumps(too_many_groups))
+    assert code == 2 and out == ""
+    assert "node_groups" in err and f"{MAX_NODE_GROUPS}" in err
+    group = design["node_groups"][0]
+    too_many_parts = {**design, "node_groups": [{**group, "components": group["components"] * 40}]}
+    assert len(too_many_parts["node_groups"][0]["components"]) > MAX_COMPONENTS_PER_GROUP
+    code, out, err = run("validate_design", "-", stdin=json.dumps(too_many_parts))
+    assert code == 2 and "node_groups[0].components" in err and f"{MAX_COMPONENTS_PER_GROUP}" in err
+
+
 @pytest.mark.parametrize("text", ["", "not json", "[1, 2", "NaN", "1e999"])
 def test_unparseable_input_exits_2(seeded_catalog, text):
     code, _out, err = run("validate_design", "-", stdin=text)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from datetime import timedelta
 from decimal import Decimal as D
 from pathlib import Path
@@ -188,14 +189,20 @@ def test_ready_email_in_the_customers_language_with_an_expiring_link(
     assert client.get(path[:-3] + "xyz/").status_code == 404  # tampered
 
 
-def test_customer_pages_by_token_and_staff_downloads_by_login(configuration, customer, staff, media, build, client):
+def test_customer_pages_by_token_and_staff_downloads_by_login(
+    configuration, customer, staff, media, build, client, settings
+):
     quote = build(quote_request, configuration=configuration, customer=customer)
     page = client.get(f"/quotes/{quote.token}/")
     assert page.status_code == 200 and quote.number.encode() in page.content
-    assert f"/quotes/{quote.token}/document.pdf".encode() in page.content
-    assert client.get(f"/quotes/{quote.token}/document.pdf").status_code == 200
-    xlsx = client.get(f"/quotes/{quote.token}/bom.xlsx")
+    pdf_link, xlsx_link = re.findall(r'href="(/quotes/link/[^"]+)"', page.content.decode())
+    assert client.get(pdf_link).status_code == 200
+    xlsx = client.get(xlsx_link)
     assert xlsx.status_code == 200 and "attachment" in xlsx["Content-Disposition"]
+    # The page's links expire like the e-mailed ones; the token itself opens no document.
+    assert client.get(f"/quotes/{quote.token}/document.pdf").status_code == 404
+    settings.QUOTE_LINK_MAX_AGE = timedelta(seconds=-1)
+    assert client.get(pdf_link).status_code == 404
     assert client.get("/quotes/not-a-token/").status_code == 404
 
     staff_url = f"/quotes/staff/{quote.pk}/document.pdf"
@@ -211,7 +218,7 @@ def test_progress_partial_polls_while_building_and_works_without_js(configuratio
     assert b"<html" not in partial.content
     Quote.objects.filter(pk=quote.pk).update(doc_status="ready", pdf="x.pdf", xlsx="x.xlsx", progress=100)
     ready = client.get(f"/quotes/{quote.token}/progress/")
-    assert b"hx-trigger" not in ready.content and b"document.pdf" in ready.content
+    assert b"hx-trigger" not in ready.content and b"/quotes/link/" in ready.content
 
 
 def test_admin_change_form_cannot_bypass_approval(configuration, customer, staff, approver, client, build, media):

@@ -4,6 +4,7 @@ addresses, issue and approve permissions (four eyes), duplicate requests, acknow
 from __future__ import annotations
 
 import io
+import re
 import time
 import types
 from datetime import timedelta
@@ -82,7 +83,7 @@ def test_an_expired_link_is_refused_with_a_clear_page(
     assert "Deze downloadlink is verlopen" in dutch
 
 
-def test_a_link_expires_at_max_age_zero_but_the_customers_token_urls_keep_working(
+def test_a_link_expires_at_max_age_zero_but_the_customers_status_page_keeps_working(
     configuration, customer, media, build, client, settings
 ):
     quote = build(quote_request, configuration=configuration, customer=customer)
@@ -90,9 +91,12 @@ def test_a_link_expires_at_max_age_zero_but_the_customers_token_urls_keep_workin
     settings.QUOTE_LINK_MAX_AGE = timedelta(0)
     time.sleep(1.1)  # timestamps have whole seconds
     assert b"expired" in client.get(pdf_link).content
-    # the wizard's quote step (the customer who requested it) still opens the quote by token
-    assert client.get(f"/quotes/{quote.token}/").status_code == 200
-    assert client.get(f"/quotes/{quote.token}/document.pdf").status_code == 200
+    # the wizard's quote step (the customer who requested it) still opens the quote by token, with fresh links
+    page = client.get(f"/quotes/{quote.token}/")
+    assert page.status_code == 200
+    settings.QUOTE_LINK_MAX_AGE = timedelta(days=30)
+    fresh = re.search(r'href="(/quotes/link/[^"]+)"', page.content.decode()).group(1)
+    assert client.get(fresh).status_code == 200
 
 
 def test_tampered_and_old_style_links_are_refused_as_invalid(configuration, customer, media, build, client, settings):
@@ -261,6 +265,51 @@ def test_four_eyes_follow_whoever_set_the_discount_of_a_revision(
     assert build(quote_approve, quote=revised, user=second_approver).status == "issued"
 
 
+def test_four_eyes_hold_for_a_quote_that_came_through_the_api(
+    configuration, customer, approver, second_approver, build, media
+):
+    """An API quote keeps channel "api" through its revisions; an approver who revises it to 70 % (the wizard and
+    the admin call the same service) still cannot approve it himself."""
+    first = build(quote_request, configuration=configuration, customer=customer, channel="api")
+    revised = build(quote_revise, quote=first, user=approver, discount_percent="70")
+    assert revised.channel == "api" and revised.discount_set_by == approver
+    with pytest.raises(PermissionDenied, match="yourself"):
+        quote_approve(quote=revised, user=approver)
+    assert build(quote_approve, quote=revised, user=second_approver).status == "issued"
+
+
+def test_a_revision_that_keeps_the_discount_keeps_who_set_it(
+    make_configuration, configuration, customer, approver, second_approver, build, media
+):
+    """Re-pointing a quote at another design does not make the reviser the one who set its discount, and does not
+    let the one who did approve it."""
+    first = build(quote_request, configuration=configuration, customer=customer, user=approver, discount_percent="40")
+    revised = build(quote_revise, quote=first, user=second_approver, configuration=make_configuration())
+    assert revised.discount_set_by == approver
+    with pytest.raises(PermissionDenied):
+        quote_approve(quote=revised, user=approver)
+    with pytest.raises(PermissionDenied):  # the reviser made this revision: he cannot approve it either
+        quote_approve(quote=revised, user=second_approver)
+
+
+def test_the_admin_approve_action_refuses_the_user_who_set_the_discount(
+    configuration, customer, approver, client, build, media
+):
+    quote = build(
+        quote_request,
+        configuration=configuration,
+        customer=customer,
+        channel="api",
+        user=approver,
+        discount_percent="60",
+    )
+    perms(approver, "view_quote", "change_quote")
+    client.force_login(approver)
+    client.post("/admin/quotes/quote/", {"action": "approve_selected", "_selected_action": [quote.pk]})
+    quote.refresh_from_db()
+    assert quote.status == "awaiting_approval" and quote.approved_by is None
+
+
 # --- 5. One request at a time per configuration -----------------------------------------------------------------
 
 
@@ -327,8 +376,8 @@ def test_an_acknowledgement_for_another_design_is_neither_counted_nor_printed(
     assert quote.frozen["acknowledgements"][0]["message"]
 
 
-def test_four_eyes_does_not_apply_to_api_quotes(seeded_catalog, django_user_model):
-    # A CRM client acts through one linked user and sees only its own quotes; its approval trail is the CRM's.
+def test_four_eyes_apply_to_api_quotes(seeded_catalog, django_user_model):
+    # A CRM client acts through one linked user: that user set the discount, so it cannot approve it as well.
     from django.contrib.auth.models import Permission
 
     from configurator.examples import h200_training_cluster
@@ -342,5 +391,6 @@ def test_four_eyes_does_not_apply_to_api_quotes(seeded_catalog, django_user_mode
     config = configuration_create(document=h200_training_cluster(), channel="api")
     customer = {"name": "A", "company": "B", "email": "a@example.nl", "country": "NL", "vat_number": ""}
     quote = quote_request(configuration=config, customer=customer, user=manager, channel="api", discount_percent=30)
-    assert quote.status == Quote.Status.AWAITING_APPROVAL
-    assert quote_approve(quote=quote, user=manager).status == Quote.Status.ISSUED
+    assert quote.status == Quote.Status.AWAITING_APPROVAL and quote.discount_set_by == manager
+    with pytest.raises(PermissionDenied, match="yourself"):
+        quote_approve(quote=quote, user=manager)

@@ -227,3 +227,37 @@ def test_the_customers_cached_panel_follows_accepted_warnings_and_their_reasons(
     )
     body = client.get(url(config, "platform")).content.decode()
     assert "UFM on two hosts" in body and "Customer runs UFM" not in body
+
+
+@override_settings(WIZARD_START_RATE="2/h")
+def test_anonymous_draft_creation_is_rate_limited_per_address(staff_client, seeded_catalog):
+    from django.core.cache import cache
+
+    from configurator.models import Configuration
+
+    cache.clear()
+    client = Client()
+    start = reverse("configurator:start")
+    assert [client.post(start, {"blank": "1"}).status_code for _ in range(2)] == [302, 302]
+    refused = client.post(start, {"blank": "1"})
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert "Too many new designs" in refused.content.decode()
+    assert Configuration.objects.count() == 2
+    assert Client(REMOTE_ADDR="198.51.100.7").post(start, {"blank": "1"}).status_code == 302  # another address
+    assert staff_client.post(start, {"blank": "1"}).status_code == 302  # sales engineers are not limited
+
+
+@override_settings(CABLING_CSV_LARGE_NODES=3, CABLING_CSV_LARGE_RATE="1/h")
+def test_the_cabling_plan_of_a_large_draft_is_rate_limited(staff_client, make_config):
+    from django.core.cache import cache
+
+    cache.clear()
+    client = Client()
+    large = make_config()  # four nodes: above the (lowered) size for "large"
+    csv_url = reverse("configurator:cabling_csv", args=[large.token])
+    assert client.get(csv_url).status_code == 200
+    refused = client.get(csv_url)
+    assert refused.status_code == 429 and "Too many cabling plans" in refused.content.decode()
+    assert staff_client.get(csv_url).status_code == 200
+    with override_settings(CABLING_CSV_LARGE_NODES=4):  # a draft not above the size is not limited
+        assert client.get(csv_url).status_code == 200

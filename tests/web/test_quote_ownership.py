@@ -147,3 +147,24 @@ def test_the_take_over_notice_is_in_dutch(staff, make_config):
     dutch.cookies[settings.LANGUAGE_COOKIE_NAME] = "nl"
     page = dutch.get(url(config, "quote")).content.decode()
     assert "Een sales engineer behandelt dit ontwerp" in page and "Een kopie bewerken" in page
+
+
+def test_a_shared_draft_link_never_shows_the_first_requesters_details(make_config, django_user_model):
+    """Anna requests a quote and shares the design's link: another browser gets an empty form, not Anna's name
+    and company; Anna's own browser keeps them; a customer account prefills its own name."""
+    config = make_config()
+    anna = Client()
+    assert anna.post(url(config, "quote"), {**ANNA, "action": "request"}).status_code == 302
+
+    stranger = Client().get(url(config, "quote")).content.decode()
+    assert ANNA["name"] not in stranger and ANNA["company"] not in stranger
+
+    # Anna's own browser fills in her details on her next design.
+    own = anna.get(url(make_config(), "quote")).content.decode()
+    assert f'value="{ANNA["name"]}"' in own and f'value="{ANNA["company"]}"' in own
+
+    bob = django_user_model.objects.create_user("bob", "bob@example.nl", "pw", first_name="Bob", last_name="Jansen")
+    account = Client()
+    account.force_login(bob)
+    page = account.get(url(config, "quote")).content.decode()
+    assert 'value="Bob Jansen"' in page and ANNA["name"] not in page
