@@ -17,8 +17,11 @@ def _continue(page):
     page.get_by_role("button", name=re.compile("Save and continue")).click()
 
 
-def test_customer_gets_a_pdf_quote_for_a_recommended_4_node_h200_cluster(live_server, catalog_ready, page, shots):
-    # Given the home page, with no instructions
+def test_customer_gets_a_pdf_quote_for_a_recommended_4_node_h200_cluster(
+    live_server, catalog_ready, page, shots, settings
+):
+    # Given an instant-quote limit above this cluster's price (quotes.policy), and the home page
+    settings.QUOTE_INSTANT_LIMIT_EUR = 2_000_000
     page.goto(live_server.url)
     shots.take(page, "home")
     page.get_by_label("Training").check()
@@ -72,6 +75,9 @@ def test_customer_gets_a_pdf_quote_for_a_recommended_4_node_h200_cluster(live_se
     page.get_by_label("Company").fill("Rekenkracht B.V.")
     page.get_by_label("E-mail").fill("anna@example.nl")
     page.get_by_label("Country").select_option("NL")
+    page.get_by_label("Street and number").fill("Stationsplein 1")
+    page.get_by_label("Postal code").fill("3511 ED")
+    page.get_by_label("City").fill("Utrecht")
     shots.take(page, "quote-form")
     page.get_by_role("button", name="Request quote").click()
     pdf_link = page.get_by_role("link", name="Quote (PDF)")
