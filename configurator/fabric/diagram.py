@@ -67,7 +67,7 @@ def _label(y: float, text: str) -> str:
     # renderers (WeasyPrint) ignore paint-order and paint the white stroke over the text, hiding the label.
     width = 7 * len(text) + 8
     return (
-        f'<rect x="{MARGIN - 4}" y="{y - 13:.1f}" width="{width}" height="17" fill="#fff" fill-opacity="0.85"/>'
+        f'<path d="M{MARGIN - 4} {y - 13:.1f}h{width}v17h-{width}z" fill="#fff" fill-opacity="0.85"/>'
         f'<text x="{MARGIN}" y="{y:.1f}" class="edge">{escape(text)}</text>'
     )
 

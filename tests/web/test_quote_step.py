@@ -277,14 +277,17 @@ def test_the_language_button_has_its_own_dutch_translation():
         assert translation.gettext("Switch") == "Switch"
 
 
-def test_a_customer_request_above_the_instant_limit_waits_and_the_page_says_why(client, make_config, settings):
+def test_a_customer_request_above_the_instant_limit_waits_and_the_page_says_why(
+    client, make_config, settings, django_capture_on_commit_callbacks
+):
     from django.core import mail
 
     from quotes.models import Quote
 
     settings.QUOTE_INSTANT_LIMIT_EUR = 500_000
     config = make_config()
-    response = client.post(url(config, "quote"), CUSTOMER, follow=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url(config, "quote"), CUSTOMER, follow=True)
     page = response.content.decode()
     quote = Quote.objects.get(configuration=config)
     assert quote.status == "awaiting_review" and quote.review_reason == "amount"
