@@ -316,3 +316,12 @@ def test_the_quote_form_asks_for_the_billing_address(client, make_config):
         "Utrecht",
     )
     assert quote.frozen["customer"]["address"]["city"] == "Utrecht"
+
+
+def test_an_instant_quote_says_it_is_indicative_in_the_customers_language(client, make_config):
+    config = make_config()
+    page = client.post(url(config, "quote"), CUSTOMER, follow=True).content.decode()
+    assert 'id="indicative-note"' in page and "This is an indicative quote" in page
+
+    dutch = client.get(url(config, "quote"), HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "Dit is een indicatieve offerte" in dutch
