@@ -289,12 +289,7 @@ def _evaluate(
         lines=lines,
         threshold=Decimal(settings.QUOTE_DISCOUNT_APPROVAL_THRESHOLD),
     )
-    from catalog.models import Part
-
-    part_numbers = {line.part_number for line in lines}
-    lead_times = dict(Part.objects.filter(part_number__in=part_numbers).values_list("part_number", "lead_time_days"))
     return _Evaluation(
-        lead_times=lead_times,
         document=document,
         result=result,
         lines=lines,
@@ -302,7 +297,15 @@ def _evaluate(
         vat=vat,
         unacknowledged=unacknowledged_warnings(configuration=configuration, result=result),
         needs_approval=approval,
+        lead_times=_lead_times({line.part_number for line in lines}),
     )
+
+
+def _lead_times(part_numbers: set[str]) -> dict[str, int | None]:
+    """The catalogue's lead time (days) of each part, frozen on the quote's lines (None: not known)."""
+    from catalog.models import Part
+
+    return dict(Part.objects.filter(part_number__in=part_numbers).values_list("part_number", "lead_time_days"))
 
 
 def _evaluate_quote(quote: Quote) -> _Evaluation:
