@@ -66,8 +66,11 @@ def new_quote(count: int):
     configuration = Configuration.objects.create(document=design(count))
     real, services.enqueue_build = services.enqueue_build, lambda pk: False  # no build here
     try:
-        # A distinct CRM reference per run: the same request twice within seconds is refused as a double submit.
-        return services.quote_request(configuration=configuration, customer=CUSTOMER, crm_reference=uuid.uuid4().hex)
+        # A CRM request (issued at once at any size; a customer's online request above the instant-quote limit would
+        # wait for review), with a distinct CRM reference per run: the same request twice within seconds is refused.
+        return services.quote_request(
+            configuration=configuration, customer=CUSTOMER, channel="api", crm_reference=uuid.uuid4().hex
+        )
     finally:
         services.enqueue_build = real
 
@@ -109,7 +112,7 @@ def throughput(n: int = 100, workers: int = 2) -> str:
 
     configuration = Configuration.objects.create(document=design(4))
     for i in range(n):  # queued before any worker runs; distinct requests (see above)
-        quote_request(configuration=configuration, customer=CUSTOMER, crm_reference=f"bench-{i}")
+        quote_request(configuration=configuration, customer=CUSTOMER, channel="api", crm_reference=f"bench-{i}")
     s = connection.settings_dict
     auth = urlquote(s["USER"] or "", safe="") + (":" + urlquote(s["PASSWORD"], safe="") if s["PASSWORD"] else "")
     database_url = f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"

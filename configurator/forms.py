@@ -20,6 +20,7 @@ from configurator.models import Configuration
 from configurator.rules.parse import MAX_NODES
 from configurator.rules.specs import AdapterSpec, CatalogView, GpuSpec, ServerSpec, SwitchSpec
 from configurator.widgets import FastSelect
+from quotes.countries import COUNTRY_NAMES
 
 MAX_PER_NODE = 64
 MAX_PARAMS_BILLION = 100_000
@@ -201,62 +202,7 @@ class AcknowledgeForm(Form):
     )
 
 
-# Countries the quote form offers: the EU member states and the countries we export to, all ISO 3166-1 alpha-2
-# codes that quotes.services accepts (quotes.countries). No country library is a dependency, so the names are
-# here, translated with gettext; the choices are sorted by the name in the active language, the Netherlands first.
-COUNTRY_NAMES = {
-    # EU member states (quotes.countries.EU_MEMBER_STATES)
-    "AT": _("Austria"),
-    "BE": _("Belgium"),
-    "BG": _("Bulgaria"),
-    "CY": _("Cyprus"),
-    "CZ": _("Czechia"),
-    "DE": _("Germany"),
-    "DK": _("Denmark"),
-    "EE": _("Estonia"),
-    "ES": _("Spain"),
-    "FI": _("Finland"),
-    "FR": _("France"),
-    "GR": _("Greece"),
-    "HR": _("Croatia"),
-    "HU": _("Hungary"),
-    "IE": _("Ireland"),
-    "IT": _("Italy"),
-    "LT": _("Lithuania"),
-    "LU": _("Luxembourg"),
-    "LV": _("Latvia"),
-    "MT": _("Malta"),
-    "NL": _("Netherlands"),
-    "PL": _("Poland"),
-    "PT": _("Portugal"),
-    "RO": _("Romania"),
-    "SE": _("Sweden"),
-    "SI": _("Slovenia"),
-    "SK": _("Slovakia"),
-    # Export (0% VAT)
-    "AE": _("United Arab Emirates"),
-    "AU": _("Australia"),
-    "BR": _("Brazil"),
-    "CA": _("Canada"),
-    "CH": _("Switzerland"),
-    "GB": _("United Kingdom"),
-    "IL": _("Israel"),
-    "IN": _("India"),
-    "IS": _("Iceland"),
-    "JP": _("Japan"),
-    "KR": _("South Korea"),
-    "LI": _("Liechtenstein"),
-    "MX": _("Mexico"),
-    "NO": _("Norway"),
-    "NZ": _("New Zealand"),
-    "QA": _("Qatar"),
-    "SA": _("Saudi Arabia"),
-    "SG": _("Singapore"),
-    "TR": _("Türkiye"),
-    "TW": _("Taiwan"),
-    "US": _("United States"),
-    "ZA": _("South Africa"),
-}
+# The quote form's countries and their names: quotes.countries.COUNTRY_NAMES (the offer prints them too).
 
 
 def _sort_key(name: str) -> str:
@@ -294,6 +240,15 @@ class QuoteRequestForm(Form):
         max_length=20,
         required=False,
         help_text=_("For example NL123456789B01. Needed for reverse-charged EU deliveries."),
+    )
+    street = forms.CharField(
+        label=_("Street and number"), max_length=200, widget=forms.TextInput(attrs={"autocomplete": "address-line1"})
+    )
+    postal_code = forms.CharField(
+        label=_("Postal code"), max_length=16, widget=forms.TextInput(attrs={"autocomplete": "postal-code"})
+    )
+    city = forms.CharField(
+        label=_("City"), max_length=100, widget=forms.TextInput(attrs={"autocomplete": "address-level2"})
     )
 
 

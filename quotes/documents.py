@@ -16,8 +16,11 @@ from decimal import Decimal
 from typing import Any
 
 from django.template.loader import render_to_string
-from django.utils import formats, translation
+from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from .countries import country_name
 
 logger = logging.getLogger(__name__)
 # WeasyPrint reports every layout step at INFO; one line per step per quote drowns the worker log.
@@ -100,6 +103,13 @@ def _slot_pictures(placement: Any, language: str) -> list[dict[str, str]]:
     return pictures
 
 
+def lead_time(days: Any) -> str:
+    """A line's lead time as the offer prints it: "35 days" (from the catalogue), or "on request" when unknown."""
+    if days in (None, ""):
+        return _("on request")
+    return ngettext("%(days)s day", "%(days)s days", int(days)) % {"days": int(days)}
+
+
 def _sections(frozen: dict[str, Any], language: str) -> list[dict[str, Any]]:
     sections: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
     for line in frozen.get("lines", []):
@@ -117,6 +127,7 @@ def _sections(frozen: dict[str, Any], language: str) -> list[dict[str, Any]]:
                     "discount_fmt": money(discount, language) if discount else "",
                     "line_discount_percent_fmt": percent(line["line_discount_percent"], language),
                     "net_fmt": money(line["net"], language),
+                    "lead_time": lead_time(line.get("lead_time_days")),
                 }
             )
         net = sum((Decimal(line["net"]) for line in lines), Decimal("0.00"))
@@ -124,20 +135,51 @@ def _sections(frozen: dict[str, Any], language: str) -> list[dict[str, Any]]:
     return out
 
 
+def local_datetime(value: str | None) -> datetime | None:
+    """A frozen ISO timestamp in the site's time zone (settings.TIME_ZONE): what both documents print."""
+    moment = _datetime(value)
+    if moment is None:
+        return None
+    return timezone.localtime(moment) if timezone.is_aware(moment) else moment
+
+
+def _discounts(frozen: dict[str, Any], language: str) -> dict[str, str]:
+    """The line discounts and the quote discount as separate totals: the quote discount's line never silently
+    holds the line discounts."""
+    lines = frozen.get("lines", [])
+    line_total = sum((Decimal(line["line_discount"]) for line in lines), Decimal("0.00"))
+    quote_total = sum((Decimal(line["quote_discount"]) for line in lines), Decimal("0.00"))
+    return {
+        "line": money(line_total, language) if line_total else "",
+        "quote": money(quote_total, language) if quote_total else "",
+    }
+
+
+def _party(party: dict[str, Any]) -> dict[str, Any]:
+    return {**party, "country_name": country_name(party.get("country", ""))}
+
+
 def pdf_context(frozen: dict[str, Any]) -> dict[str, Any]:
     language = frozen.get("language", "en")
     totals = frozen.get("totals", {})
     validation = frozen.get("validation") or {}
+    discounts = _discounts(frozen, language)
     return {
         "q": frozen,
         "language": language,
-        "issued_at": _datetime(frozen.get("issued_at")),
+        "seller": _party(frozen.get("seller") or {}),
+        "customer": _party(frozen.get("customer") or {}),
+        "terms": frozen.get("terms") or {},
+        "contact": frozen.get("sales_contact") or {},
+        "issued_at": local_datetime(frozen.get("issued_at")),
         "valid_until": _date(frozen.get("valid_until")),
         "sections": _sections(frozen, language),
         "totals": {
             key: money(totals.get(key), language) for key in ("subtotal", "discount", "net", "vat_amount", "total")
         },
         "has_discount": Decimal(totals.get("discount") or "0") > 0,
+        "line_discounts": discounts["line"],
+        "quote_discount": discounts["quote"],
         "discount_percent": percent(frozen.get("discount_percent"), language),
         "vat_rate": percent(totals.get("vat_rate"), language) or "0%",
         "topology": _topology_picture(validation.get("fabric_plan"), language),
@@ -172,7 +214,14 @@ XLSX_COLUMNS = (
     "quote_discount_percent",
     "quote_discount",
     "net",
+    "lead_time_days",
 )
+MONEY_COLUMNS = frozenset({"unit_price", "list_total", "line_discount", "quote_discount", "net"})
+PERCENT_COLUMNS = frozenset({"line_discount_percent", "quote_discount_percent"})
+# A euro amount: the cell holds the number; the reader's locale chooses the separators (€ 1.234,56 or € 1,234.56).
+CURRENCY_FORMAT = '"€" #,##0.00'
+PERCENT_FORMAT = "0.00"
+DATE_FORMAT = "yyyy-mm-dd"
 
 
 def _xlsx_headers() -> list[str]:
@@ -188,6 +237,7 @@ def _xlsx_headers() -> list[str]:
         _("Quote discount (%)"),
         _("Quote discount (EUR)"),
         _("Net (EUR)"),
+        _("Lead time (days)"),
     ]
 
 
@@ -228,25 +278,31 @@ def render_xlsx(frozen: dict[str, Any]) -> bytes:
         for line in frozen.get("lines", []):
             row = []
             for key in XLSX_COLUMNS:
-                value = line[key]
-                if key == "quantity":
-                    value = int(value)
+                value = line.get(key)
+                if key in ("quantity", "lead_time_days"):
+                    value = None if value in (None, "") else int(value)
                 elif key not in ("section", "part_number", "description"):
                     value = Decimal(value)
                 row.append(value)
             ws.append(row)
-        for column, width in zip("ABCDEFGHIJK", (14, 22, 48, 9, 16, 16, 10, 14, 10, 14, 16)):
+            for cell, key in zip(ws[ws.max_row], XLSX_COLUMNS):
+                if key in MONEY_COLUMNS:
+                    cell.number_format = CURRENCY_FORMAT
+                elif key in PERCENT_COLUMNS:
+                    cell.number_format = PERCENT_FORMAT
+        for column, width in zip("ABCDEFGHIJKL", (14, 22, 48, 9, 16, 16, 10, 14, 10, 14, 16, 12)):
             ws.column_dimensions[column].width = width
         ws.freeze_panes = "A2"
 
         summary = wb.create_sheet(_("Summary")[:31])
         totals = frozen.get("totals", {})
         customer = frozen.get("customer", {})
+        issued_local = local_datetime(frozen.get("issued_at"))
         rows = [
             (_("Quote"), frozen.get("number", "")),
             (_("Revision"), frozen.get("revision", 1)),
-            (_("Issued"), frozen.get("issued_at", "")[:10] if frozen.get("issued_at") else ""),
-            (_("Valid until"), frozen.get("valid_until") or ""),
+            (_("Issued"), issued_local.date() if issued_local else ""),
+            (_("Valid until"), _date(frozen.get("valid_until")) or ""),
             (_("Customer"), customer.get("company") or customer.get("name", "")),
             (_("Currency"), "EUR"),
             (_("List value"), Decimal(totals.get("subtotal", "0"))),
@@ -259,8 +315,14 @@ def render_xlsx(frozen: dict[str, Any]) -> bytes:
             (_("Design hash"), (frozen.get("receipt") or {}).get("design_hash", "")),
             (_("Catalogue version"), (frozen.get("receipt") or {}).get("catalog_version", "")),
         ]
-        for row in rows:
-            summary.append(list(row))
+        money_rows = {_("List value"), _("Discount"), _("Net, excl. VAT"), _("VAT"), _("Total, incl. VAT")}
+        for label, value in rows:
+            summary.append([label, value])
+            cell = summary.cell(row=summary.max_row, column=2)
+            if label in money_rows:
+                cell.number_format = CURRENCY_FORMAT
+            elif isinstance(value, date):
+                cell.number_format = DATE_FORMAT
         summary.column_dimensions["A"].width = 22
         summary.column_dimensions["B"].width = 70
     for sheet in wb.worksheets:

@@ -1,7 +1,8 @@
 """Quotes: a numbered, priced offer for one configuration, frozen when issued.
 
 Lifecycle (``status``): a request becomes ``awaiting_review`` when the design has warnings no sales engineer has
-accepted yet, ``awaiting_approval`` when its discount exceeds the approval threshold, otherwise ``issued``.
+accepted yet (or, for a customer's online request, when it is above the instant-quote limit: quotes.policy),
+``awaiting_approval`` when its discount exceeds the approval threshold, otherwise ``issued``.
 A newer revision of the same number makes the older one ``superseded`` (still readable). Issuing freezes the
 lines, totals, VAT, design and validation receipt into ``frozen``; the documents are a pure rendering of it.
 
@@ -51,6 +52,13 @@ class Quote(models.Model):
         ISSUED = "issued", _("Issued")
         SUPERSEDED = "superseded", _("Superseded by a newer revision")
 
+    class ReviewReason(models.TextChoices):
+        """Why a customer's online request waits for a sales engineer (quotes.policy); empty otherwise."""
+
+        NONE = "", _("None")
+        WARNINGS = "warnings", _("The design has warnings")
+        AMOUNT = "amount", _("Above the instant-quote limit")
+
     class DocStatus(models.TextChoices):
         PENDING = "pending", _("Pending")
         BUILDING = "building", _("Building")
@@ -67,6 +75,9 @@ class Quote(models.Model):
     base_number = models.CharField(_("base number"), max_length=24, db_index=True)
     revision = models.PositiveSmallIntegerField(_("revision"), default=1)
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, db_index=True)
+    review_reason = models.CharField(
+        _("review reason"), max_length=10, choices=ReviewReason.choices, default="", blank=True
+    )
     token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     download_id = models.CharField(max_length=32, unique=True, default=new_download_id, editable=False)
     configuration = models.ForeignKey("configurator.Configuration", on_delete=models.PROTECT, related_name="quotes")
@@ -79,6 +90,10 @@ class Quote(models.Model):
     customer_email = models.EmailField(_("e-mail"))
     customer_country = models.CharField(_("country"), max_length=2)
     customer_vat_number = models.CharField(_("VAT number"), max_length=20, blank=True)
+    # The billing address: asked in the wizard, optional in the API (the offer then says it is to be confirmed).
+    customer_street = models.CharField(_("street and number"), max_length=200, blank=True)
+    customer_postal_code = models.CharField(_("postal code"), max_length=16, blank=True)
+    customer_city = models.CharField(_("city"), max_length=100, blank=True)
 
     currency = models.CharField(max_length=3, default="EUR", editable=False)
     discount_percent = models.DecimalField(_("quote discount (%)"), max_digits=5, decimal_places=2, default=0)

@@ -17,6 +17,10 @@ Business rules, in one home:
   set the discount (``discount_set_by``: the staff user, or the user an API client acts as, recorded on the quote
   and carried over to revisions that keep its discounts) cannot approve it, nor can the user who made the
   revision (``created_by``). An API client approves only where its linked user differs from both.
+* Customers' online requests (channel ``web``) follow quotes.policy: up to settings.QUOTE_INSTANT_LIMIT_EUR and
+  without warnings they are issued at once as indicative quotes; larger ones and all with warnings wait for a
+  sales engineer (``review_reason``), who is e-mailed at settings.QUOTE_SALES_EMAIL; a repeated request for an
+  unchanged design returns the open quote. Staff and CRM quotes keep the rules below.
 * One request at a time per configuration: the configuration row is locked while a quote is created, and a new
   request is refused while the configuration has a quote awaiting review or approval (revise that one), or when
   the same request (same channel, customer e-mail and CRM reference) was issued less than DUPLICATE_WINDOW ago
@@ -47,7 +51,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from . import pricing, signals
+from . import policy, pricing, signals
 from .models import Quote
 from .numbering import next_base_number, revision_number
 from .vat import VatDecision, VatInputError, normalise_country, normalise_vat_number, vat_decide
@@ -68,6 +72,9 @@ MODEL_FIELDS = {
     "customer_email": "customer.email",
     "customer_country": "customer.country",
     "customer_vat_number": "customer.vat_number",
+    "customer_street": "customer.address.street",
+    "customer_postal_code": "customer.address.postal_code",
+    "customer_city": "customer.address.city",
 }
 
 
@@ -163,7 +170,35 @@ def _clean_customer(customer: Any, errors: dict[str, str]) -> dict[str, str]:
             out["vat_number"] = normalise_vat_number(customer.get("vat_number"), out["country"])
         except VatInputError as exc:
             errors[f"customer.{exc.field}"] = str(exc)
+    out.update(_clean_address(customer.get("address"), errors))
     return out
+
+
+ADDRESS_FIELDS = {"street": 200, "postal_code": 16, "city": 100}
+
+
+def _clean_address(address: Any, errors: dict[str, str]) -> dict[str, str]:
+    """The billing address (street, postal_code, city): optional as a whole, complete when given."""
+    empty = {f"address_{key}": "" for key in ADDRESS_FIELDS}
+    if address in (None, "", {}):
+        return empty
+    if not isinstance(address, dict):
+        errors["customer.address"] = _("Give the billing address as an object with street, postal_code and city.")
+        return empty
+    values = {key: str(address.get(key) or "").strip() for key in ADDRESS_FIELDS}
+    if not any(values.values()):
+        return empty
+    missing = {
+        "street": _("Enter the street and house number of the billing address."),
+        "postal_code": _("Enter the postal code of the billing address."),
+        "city": _("Enter the city of the billing address."),
+    }
+    for key, limit in ADDRESS_FIELDS.items():
+        if not values[key]:
+            errors[f"customer.address.{key}"] = missing[key]
+        elif len(values[key]) > limit:
+            errors[f"customer.address.{key}"] = _("This is longer than %(max)s characters.") % {"max": limit}
+    return {f"address_{key}": value[: ADDRESS_FIELDS[key]] for key, value in values.items()}
 
 
 def _clean_language(language: Any, errors: dict[str, str]) -> str:
@@ -187,6 +222,7 @@ class _Evaluation:
     vat: VatDecision
     unacknowledged: list[dict[str, Any]]
     needs_approval: bool
+    lead_times: dict[str, int | None]
 
 
 def _evaluate(
@@ -261,7 +297,15 @@ def _evaluate(
         vat=vat,
         unacknowledged=unacknowledged_warnings(configuration=configuration, result=result),
         needs_approval=approval,
+        lead_times=_lead_times({line.part_number for line in lines}),
     )
+
+
+def _lead_times(part_numbers: set[str]) -> dict[str, int | None]:
+    """The catalogue's lead time (days) of each part, frozen on the quote's lines (None: not known)."""
+    from catalog.models import Part
+
+    return dict(Part.objects.filter(part_number__in=part_numbers).values_list("part_number", "lead_time_days"))
 
 
 def _evaluate_quote(quote: Quote) -> _Evaluation:
@@ -319,11 +363,27 @@ def _apply(quote: Quote, ev: _Evaluation) -> None:
             "email": quote.customer_email,
             "country": quote.customer_country,
             "vat_number": quote.customer_vat_number,
+            "address": (
+                {
+                    "street": quote.customer_street,
+                    "postal_code": quote.customer_postal_code,
+                    "city": quote.customer_city,
+                }
+                if quote.customer_street
+                else None
+            ),
         },
+        "sales_contact": _sales_contact(quote),
+        "terms": {
+            "payment_days": settings.QUOTE_PAYMENT_DAYS,
+            "incoterm": settings.QUOTE_INCOTERM,
+            "general_terms_url": settings.QUOTE_GENERAL_TERMS_URL,
+        },
+        "indicative": False,
         "crm_reference": quote.crm_reference,
         "design": ev.document,
         "validation": result,
-        "lines": [line.to_dict() for line in ev.lines],
+        "lines": [{**line.to_dict(), "lead_time_days": ev.lead_times.get(line.part_number)} for line in ev.lines],
         "discount_percent": str(quote.discount_percent),
         "line_discounts": {k: str(v) for k, v in quote.line_discounts.items()},
         "totals": ev.totals.to_dict(),
@@ -340,6 +400,25 @@ def _apply(quote: Quote, ev: _Evaluation) -> None:
             "findings": result["findings"],
         },
     }
+
+
+def _contact_of(user) -> dict[str, str] | None:
+    if user is None or not user.is_staff:
+        return None
+    return {
+        "name": user.get_full_name() or user.get_username(),
+        "email": user.email or settings.QUOTE_SALES_EMAIL,
+        "phone": settings.SELLER["phone"],
+    }
+
+
+def _sales_contact(quote: Quote, issued_by=None) -> dict[str, str]:
+    """Who answers for the offer: the sales engineer who issued or made it, else the one the design is assigned
+    to, else the sales team's address (settings.QUOTE_SALES_EMAIL)."""
+    for user in (issued_by, quote.created_by, quote.configuration.assigned_to):
+        if (contact := _contact_of(user)) is not None:
+            return contact
+    return {"name": "", "email": settings.QUOTE_SALES_EMAIL, "phone": settings.SELLER["phone"]}
 
 
 def _full_clean(quote: Quote) -> None:
@@ -365,8 +444,10 @@ def _status_for(ev: _Evaluation, *, approved: bool) -> str:
     return Quote.Status.ISSUED
 
 
-def _issue(quote: Quote, ev: _Evaluation) -> None:
-    """Freeze the quote and enqueue its documents after commit. Caller holds the transaction."""
+def _issue(quote: Quote, ev: _Evaluation, *, indicative: bool = False, issued_by=None) -> None:
+    """Freeze the quote and enqueue its documents after commit. Caller holds the transaction.
+
+    ``indicative``: issued at once for a customer's online request, without a sales engineer (quotes.policy)."""
     from configurator.models import Configuration
 
     now = timezone.now()
@@ -376,6 +457,9 @@ def _issue(quote: Quote, ev: _Evaluation) -> None:
     quote.doc_status, quote.progress, quote.failure_message = Quote.DocStatus.PENDING, 0, ""
     quote.enqueued_at = now
     _apply(quote, ev)
+    quote.frozen["indicative"] = indicative
+    if issued_by is not None:
+        quote.frozen["sales_contact"] = _sales_contact(quote, issued_by)
     _full_clean(quote)
     quote.save()
     Configuration.objects.filter(pk=quote.configuration_id).update(status=Configuration.Status.QUOTED)
@@ -407,7 +491,9 @@ def quote_request(
     ``customer``: name, company, email, country (ISO 3166 alpha-2), vat_number (optional). Raises QuoteError
     (field → message) on any bad input or a design with errors, leaving nothing behind. The new quote is
     ``awaiting_review`` if warnings are not yet accepted, ``awaiting_approval`` if the discount exceeds the
-    threshold, otherwise ``issued`` at once (frozen, documents built after commit). The configuration becomes
+    threshold, otherwise ``issued`` at once (frozen, documents built after commit). A customer's online request
+    (``channel="web"``) follows quotes.policy instead: it may wait for review above the instant-quote limit, and a
+    repeat for an unchanged design returns the open quote (with ``repeated`` set on it). The configuration becomes
     ``quote_requested`` (or ``quoted`` when issued).
     """
     errors: dict[str, str] = {}
@@ -443,6 +529,13 @@ def quote_request(
         line_discounts=lines,
         ev=ev,
     )
+
+
+def _lock_configuration(configuration) -> None:
+    """Lock the configuration row for the rest of the transaction: concurrent requests for it queue here."""
+    from configurator.models import Configuration
+
+    list(Configuration.objects.select_for_update().filter(pk=configuration.pk).values_list("pk", flat=True))
 
 
 def _refuse_duplicate(*, configuration, channel: str, customer: dict[str, str], crm_reference: str) -> None:
@@ -509,6 +602,16 @@ def _create(
     if previous is not None:
         base, revision = previous.base_number, previous.revision + 1
     else:
+        _lock_configuration(configuration)
+        if channel == policy.ONLINE_CHANNEL:
+            repeat = policy.repeated_request(
+                configuration=configuration,
+                customer_email=customer["email"],
+                design_hash=ev.result.get("design_hash"),
+            )
+            if repeat is not None:
+                repeat.repeated = True  # the door tells the customer this is the quote they already have
+                return repeat
         _refuse_duplicate(configuration=configuration, channel=channel, customer=customer, crm_reference=crm_reference)
         base, revision = next_base_number(), 1
     quote = Quote(
@@ -524,20 +627,31 @@ def _create(
         customer_email=customer["email"],
         customer_country=customer["country"],
         customer_vat_number=customer["vat_number"],
+        customer_street=customer.get("address_street", ""),
+        customer_postal_code=customer.get("address_postal_code", ""),
+        customer_city=customer.get("address_city", ""),
         discount_percent=discount_percent,
         line_discounts={k: str(v) for k, v in line_discounts.items()},
         created_by=user if getattr(user, "is_authenticated", False) else None,
         discount_set_by=discount_set_by if discount_set_by is not _UNSET else _user_or_none(user),
     )
     status = _status_for(ev, approved=False)
+    online = previous is None and channel == policy.ONLINE_CHANNEL
+    if online:
+        quote.review_reason = policy.review_reason(channel=channel, net=ev.totals.net, findings=ev.result["findings"])
+        if quote.review_reason:
+            status = Quote.Status.AWAITING_REVIEW
     if status == Quote.Status.ISSUED:
-        _issue(quote, ev)
+        _issue(quote, ev, indicative=online)
     else:
         quote.status = status
         _apply(quote, ev)
         _full_clean(quote)
         quote.save()
         Configuration.objects.filter(pk=configuration.pk).update(status=Configuration.Status.QUOTE_REQUESTED)
+        if quote.review_reason:
+            quote_id = quote.pk
+            transaction.on_commit(lambda: _notify_review_quietly(quote_id))
     if previous is not None:
         Quote.objects.filter(pk=previous.pk).update(status=Quote.Status.SUPERSEDED, updated_at=timezone.now())
     return quote
@@ -571,7 +685,7 @@ def quote_issue(*, quote: Quote, user) -> Quote:
             _apply(quote, ev)
             quote.save()
         else:
-            _issue(quote, ev)
+            _issue(quote, ev, issued_by=user)
     return quote
 
 
@@ -663,6 +777,9 @@ def quote_revise(*, quote: Quote, user=None, discount_percent=None, line_discoun
             "email": quote.customer_email,
             "country": quote.customer_country,
             "vat_number": quote.customer_vat_number,
+            "address_street": quote.customer_street,
+            "address_postal_code": quote.customer_postal_code,
+            "address_city": quote.customer_city,
         }
         same_discounts = percent == newest.discount_percent and lines == {
             k: Decimal(v) for k, v in newest.line_discounts.items()
@@ -917,4 +1034,38 @@ def quote_notify_ready(*, quote: Quote) -> bool:
     except Exception:
         Quote.objects.filter(pk=quote.pk).update(emailed_at=None)  # let a rebuild or retry send it again
         raise
+    return True
+
+
+def _notify_review_quietly(quote_id: int) -> None:
+    try:
+        quote_notify_review(quote=Quote.objects.select_related("configuration").get(pk=quote_id))
+    except Exception:  # the request is recorded and on the dashboard; a mail outage must not fail it
+        logger.exception("Could not tell the sales team about quote %s", quote_id)
+
+
+def quote_notify_review(*, quote: Quote) -> bool:
+    """E-mail the sales team (settings.QUOTE_SALES_EMAIL) that a customer's online request waits for a sales
+    engineer, and why (design warnings, or above the instant-quote limit). In the site's default language."""
+    from django.core.mail import EmailMessage
+    from django.template.loader import render_to_string
+    from django.urls import NoReverseMatch
+
+    if not settings.QUOTE_SALES_EMAIL:
+        return False
+    try:
+        url = absolute_url(reverse("configurator:step", args=[quote.configuration.token, "quote"]))
+    except NoReverseMatch:
+        url = absolute_url("/")
+    with translation.override(settings.LANGUAGE_CODE):
+        context = {
+            "quote": quote,
+            "reason": quote.get_review_reason_display(),
+            "limit": policy.limit_text(),
+            "net": quote.net,
+            "url": url,
+        }
+        subject = render_to_string("emails/quote_review_subject.txt", context).strip()
+        body = render_to_string("emails/quote_review.txt", context)
+    EmailMessage(subject=subject, body=body, to=[settings.QUOTE_SALES_EMAIL], reply_to=[quote.customer_email]).send()
     return True

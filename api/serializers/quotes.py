@@ -13,6 +13,12 @@ from quotes.models import Quote
 from .configurations import DesignDocumentField
 
 
+class AddressSerializer(serializers.Serializer):
+    street = serializers.CharField(max_length=200, help_text="Street and house number.")
+    postal_code = serializers.CharField(max_length=16)
+    city = serializers.CharField(max_length=100)
+
+
 class CustomerSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200)
     company = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
@@ -24,6 +30,12 @@ class CustomerSerializer(serializers.Serializer):
         allow_blank=True,
         default="",
         help_text="EU VAT number (business customers; decides reverse charge).",
+    )
+    address = AddressSerializer(
+        required=False,
+        allow_null=True,
+        help_text="Billing address, printed on the offer. Optional: without it the offer says the billing address "
+        "is to be confirmed.",
     )
 
 
@@ -96,6 +108,13 @@ class QuoteCustomerOutSerializer(serializers.Serializer):
     email = serializers.CharField(source="customer_email")
     country = serializers.CharField(source="customer_country")
     vat_number = serializers.CharField(source="customer_vat_number")
+    address = serializers.SerializerMethodField()
+
+    @extend_schema_field(AddressSerializer(allow_null=True))
+    def get_address(self, quote) -> dict | None:
+        if not quote.customer_street:
+            return None
+        return {"street": quote.customer_street, "postal_code": quote.customer_postal_code, "city": quote.customer_city}
 
 
 class _QuoteLinks(serializers.ModelSerializer):

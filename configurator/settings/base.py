@@ -92,7 +92,7 @@ TEMPLATES = [
         "APP_DIRS": True,
         "OPTIONS": {
             "environment": "configurator.templating.environment",
-            "context_processors": [*_CONTEXT_PROCESSORS, "configurator.templating.csrf"],
+            "context_processors": [*_CONTEXT_PROCESSORS, "configurator.templating.csrf", "quotes.policy.context"],
         },
     },
     {
@@ -285,11 +285,33 @@ CABLING_CSV_LARGE_NODES = env.int("CABLING_CSV_LARGE_NODES", default=256)
 CABLING_CSV_LARGE_RATE = env("CABLING_CSV_LARGE_RATE", default="10/h")
 # Test-only: slows the document build so the fault tests can kill a worker mid-build. Never set in production.
 QUOTE_BUILD_DELAY_SECONDS = env.float("QUOTE_BUILD_DELAY_SECONDS", default=0.0)
+# Customers' online requests (quotes.policy): up to this net amount (EUR, excl. VAT) and without design warnings a
+# request is issued at once as an indicative quote; larger ones, and every one with warnings, wait for a sales
+# engineer, who is told by e-mail at QUOTE_SALES_EMAIL and sees it on the dashboard. Staff and CRM quotes keep
+# their own rules (warnings reviewed, discounts approved).
+QUOTE_INSTANT_LIMIT_EUR = Decimal(env.str("QUOTE_INSTANT_LIMIT_EUR", default="500000"))
+QUOTE_SALES_EMAIL = env("QUOTE_SALES_EMAIL", default="sales@ncs.nl")
+# The offer's terms: payment within this many days of invoice, delivery under this Incoterm (Incoterms 2020) to the
+# customer's address, and where the general terms can be read (empty: "sent on request").
+QUOTE_PAYMENT_DAYS = env.int("QUOTE_PAYMENT_DAYS", default=30)
+QUOTE_INCOTERM = env("QUOTE_INCOTERM", default="DAP")
+QUOTE_GENERAL_TERMS_URL = env("QUOTE_GENERAL_TERMS_URL", default="")
+# The seller as every offer prints it. Without SELLER_KVK the registration, tax and bank details are development
+# placeholders, and each document says so on its first page ("not valid for orders").
 SELLER = {
     "name": env("SELLER_NAME", default="NCS International"),
-    "address": env.list("SELLER_ADDRESS", default=["Den Sliem 89", "7141 JG Groenlo", "The Netherlands"]),
+    "street": env("SELLER_STREET", default="Den Sliem 89"),
+    "postal_code": env("SELLER_POSTAL_CODE", default="7141 JG"),
+    "city": env("SELLER_CITY", default="Groenlo"),
+    "country": env("SELLER_COUNTRY", default="NL"),
     "phone": env("SELLER_PHONE", default="+31 544 470 000"),
     "email": env("SELLER_EMAIL", default="info@ncs.nl"),
+    "kvk": env("SELLER_KVK", default="") or "00000000",
+    "vat_id": env("SELLER_VAT_ID", default="") or "NL000000000B00",
+    "iban": env("SELLER_IBAN", default="") or "NL00 BANK 0000 0000 00",
+    "bic": env("SELLER_BIC", default="") or "BANKNL2A",
+    "bank": env("SELLER_BANK", default=""),
+    "development": not env("SELLER_KVK", default=""),
 }
 
 LOGGING = {

@@ -168,6 +168,9 @@ QUOTE_FIELDS = {
     "customer.email": "email",
     "customer.country": "country",
     "customer.vat_number": "vat_number",
+    "customer.address.street": "street",
+    "customer.address.postal_code": "postal_code",
+    "customer.address.city": "city",
 }
 
 
@@ -182,7 +185,10 @@ def _quote_request(
     try:
         quote = quote_request(
             configuration=config,
-            customer={k: d[k] for k in ("name", "company", "email", "country", "vat_number")},
+            customer={
+                **{k: d[k] for k in ("name", "company", "email", "country", "vat_number")},
+                "address": {k: d[k] for k in ("street", "postal_code", "city")},
+            },
             user=request.user if staff else None,
             channel="staff" if staff else "web",
             crm_reference=config.crm_reference,
@@ -196,6 +202,8 @@ def _quote_request(
             field = QUOTE_FIELDS.get(key)
             form.add_error(field if field in form.fields else None, message)
         return None
+    if getattr(quote, "repeated", False):
+        messages.info(request, _("You already have quote %(number)s for this design.") % {"number": quote.number})
     if not staff:
         _remember_quote(request, quote.token)  # this browser is shown this quote (and its revisions) from now on
         request.session[CUSTOMER_SESSION_KEY] = {"name": d["name"], "company": d["company"]}

@@ -242,3 +242,24 @@ def test_quote_with_an_inline_design_validates_no_more_than_needed(api, design, 
     # Once to store the configuration's verdict, once by the quote rules; the API's well-formedness check
     # only parses the design and checks its part numbers.
     assert validations.call_count <= 2
+
+
+def test_the_billing_address_is_optional_and_shown_when_given(api, design, customer, media):
+    without = _request(api, {"design": design, "customer": customer, "crm_reference": "OPP-20"})
+    assert without.status_code == 202, without.content
+    assert api.get(without.json()["url"]).json()["customer"]["address"] is None
+
+    address = {"street": "Keizersgracht 123", "postal_code": "1015 CJ", "city": "Amsterdam"}
+    given = _request(api, {"design": design, "customer": {**customer, "address": address}, "crm_reference": "OPP-21"})
+    assert given.status_code == 202, given.content
+    assert api.get(given.json()["url"]).json()["customer"]["address"] == address
+    assert Quote.objects.get(pk=given.json()["id"]).frozen["customer"]["address"] == address
+
+
+def test_an_incomplete_billing_address_names_the_missing_field(api, design, customer):
+    body = {"design": design, "customer": {**customer, "address": {"street": "Keizersgracht 123", "city": ""}}}
+    response = _request(api, body)
+    assert response.status_code == 400
+    paths = {field["path"] for field in response.json()["error"]["fields"]}
+    assert {"customer.address.postal_code", "customer.address.city"} <= paths
+    assert not Quote.objects.exists()

@@ -17,8 +17,11 @@ def _continue(page):
     page.get_by_role("button", name=re.compile("Save and continue")).click()
 
 
-def test_customer_gets_a_pdf_quote_for_a_recommended_4_node_h200_cluster(live_server, catalog_ready, page, shots):
-    # Given the home page, with no instructions
+def test_customer_gets_a_pdf_quote_for_a_recommended_4_node_h200_cluster(
+    live_server, catalog_ready, page, shots, settings
+):
+    # Given an instant-quote limit above this cluster's price (quotes.policy), and the home page
+    settings.QUOTE_INSTANT_LIMIT_EUR = 2_000_000
     page.goto(live_server.url)
     shots.take(page, "home")
     page.get_by_label("Training").check()
@@ -72,6 +75,9 @@ def test_customer_gets_a_pdf_quote_for_a_recommended_4_node_h200_cluster(live_se
     page.get_by_label("Company").fill("Rekenkracht B.V.")
     page.get_by_label("E-mail").fill("anna@example.nl")
     page.get_by_label("Country").select_option("NL")
+    page.get_by_label("Street and number").fill("Stationsplein 1")
+    page.get_by_label("Postal code").fill("3511 ED")
+    page.get_by_label("City").fill("Utrecht")
     shots.take(page, "quote-form")
     page.get_by_role("button", name="Request quote").click()
     pdf_link = page.get_by_role("link", name="Quote (PDF)")
@@ -242,3 +248,48 @@ def test_steps_fit_a_phone_screen_and_work_from_the_keyboard(live_server, catalo
         expect(page).to_have_url(re.compile("#main$"))
     finally:
         context.close()
+
+
+def _request_quote(page, live_server, config) -> None:
+    page.goto(f"{live_server.url}/d/{config.token}/quote/")
+    page.get_by_label("Your name").fill("Anna de Vries")
+    page.get_by_label("Company").fill("Rekenkracht B.V.")
+    page.get_by_label("E-mail").fill("anna@example.nl")
+    page.get_by_label("Street and number").fill("Stationsplein 1")
+    page.get_by_label("Postal code").fill("3511 ED")
+    page.get_by_label("City").fill("Utrecht")
+    page.get_by_role("button", name="Request quote").click()
+
+
+def test_a_large_request_waits_for_a_sales_engineer_and_asking_again_returns_it(
+    live_server, catalog_ready, page, shots, settings
+):
+    from django.core import mail
+
+    from configurator.examples import h200_training_cluster
+    from configurator.services import configuration_create
+    from quotes.models import Quote
+
+    # Given the 4-node H200 example (about € 1.1 M) and an instant-quote limit of € 500,000
+    settings.QUOTE_INSTANT_LIMIT_EUR = 500_000
+    config = configuration_create(document=h200_training_cluster())
+    expect_footer = page.locator("#quote-policy")
+
+    # When the customer requests a quote, it waits for a sales engineer, who is e-mailed
+    _request_quote(page, live_server, config)
+    expect(page.locator("#review-note")).to_contain_text("Requests above € 500,000 are reviewed by a sales engineer")
+    expect(expect_footer).to_contain_text("Requests up to € 500,000 without design warnings")
+    shots.take(page, "waiting")
+    quote = Quote.objects.get(configuration=config)
+    assert quote.status == "awaiting_review"
+    assert [m.to for m in mail.outbox] == [[settings.QUOTE_SALES_EMAIL]]
+    assert quote.number in mail.outbox[0].subject
+
+    # And asking again for the same design from another browser returns the same quote, not a new number
+    other = page.context.browser.new_page()
+    _request_quote(other, live_server, config)
+    expect(other.locator(".messages")).to_contain_text(f"You already have quote {quote.number} for this design.")
+    expect(other.locator(".quote-status h3")).to_contain_text(quote.number)
+    shots.take(other, "repeat")
+    assert Quote.objects.filter(configuration=config).count() == 1
+    other.close()

@@ -45,7 +45,7 @@ def assert_rows_equal_lines(rows: list[list], lines: list[dict]) -> None:
 
 
 def test_pdf_and_xlsx_hold_every_frozen_line(make_configuration, customer, media, build):
-    quote = build(quote_request, configuration=make_configuration(design(4)), customer=customer)
+    quote = build(quote_request, configuration=make_configuration(design(4)), customer=customer, channel="api")
     quote.refresh_from_db()
     assert quote.doc_status == "ready" and quote.progress == 100
 
@@ -61,7 +61,7 @@ def test_pdf_and_xlsx_hold_every_frozen_line(make_configuration, customer, media
         "info@ncs.nl",
         quote.frozen["receipt"]["design_hash"][:16],
         "Analytical Engines B.V.",
-        "Validation receipt",
+        "Appendix: validation receipt",
         "Terms",
     ):
         assert expected in text.replace("\n", " ") or expected in text

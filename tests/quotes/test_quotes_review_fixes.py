@@ -171,13 +171,13 @@ def test_a_254_character_email_is_accepted(configuration, customer, build, media
 def test_any_other_model_check_becomes_a_quote_error_naming_the_field(
     configuration, customer, build, media, monkeypatch
 ):
-    first = build(quote_request, configuration=configuration, customer=customer)
+    first = build(quote_request, configuration=configuration, customer=customer, channel="api")
     long_notice = types.SimpleNamespace(category="domestic", rate=D("21"), notice="x" * 300)
     monkeypatch.setattr(services, "vat_decide", lambda **kw: long_notice)
     Quote.objects.filter(pk=first.pk).update(created_at=timezone.now() - timedelta(minutes=1))
 
     with pytest.raises(QuoteError) as exc:
-        build(quote_request, configuration=configuration, customer=customer)
+        build(quote_request, configuration=configuration, customer=customer, channel="api")
     assert "vat_notice" in exc.value.errors
     with pytest.raises(QuoteError) as exc:
         build(quote_revise, quote=first, discount_percent="5")
@@ -314,19 +314,21 @@ def test_the_admin_approve_action_refuses_the_user_who_set_the_discount(
 
 
 def test_a_double_click_makes_one_quote(configuration, customer, build, media):
-    first = build(quote_request, configuration=configuration, customer=customer)
+    # A CRM's retried call is refused; a customer's repeat gets the same quote back (tests/quotes/test_quotes_policy).
+    first = build(quote_request, configuration=configuration, customer=customer, channel="api")
     with pytest.raises(QuoteError) as exc:
-        build(quote_request, configuration=configuration, customer=customer)
+        build(quote_request, configuration=configuration, customer=customer, channel="api")
     assert first.number in exc.value.errors["quote"]
     assert Quote.objects.count() == 1 and QuoteCounter.objects.get().last == 1
 
 
 def test_the_same_request_later_or_a_different_request_is_a_new_quote(configuration, customer, build, media):
-    first = build(quote_request, configuration=configuration, customer=customer)
-    other = build(quote_request, configuration=configuration, customer=customer, crm_reference="CRM-2")
+    api = {"configuration": configuration, "customer": customer, "channel": "api"}
+    first = build(quote_request, **api)
+    other = build(quote_request, **api, crm_reference="CRM-2")
     assert other.number != first.number
     Quote.objects.update(created_at=timezone.now() - services.DUPLICATE_WINDOW - timedelta(seconds=1))
-    assert build(quote_request, configuration=configuration, customer=customer).pk
+    assert build(quote_request, **api).pk
     assert Quote.objects.count() == 3
 
 

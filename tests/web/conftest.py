@@ -23,6 +23,14 @@ WITH_WARNING = {**H200_CLUSTER, "fabric": {"switch": "MQM9790-NS2F"}}  # unmanag
 
 
 @pytest.fixture(autouse=True)
+def instant_quotes_for_the_example_cluster(settings):
+    """The wizard tests quote the 4-node H200 example (about € 1.1 M): raise the instant-quote limit above it so a
+    customer's request is issued at once, as the tests of the quote step expect. The limit itself is tested in
+    tests/quotes/test_quotes_policy.py and by the tests here that lower it again."""
+    settings.QUOTE_INSTANT_LIMIT_EUR = 2_000_000
+
+
+@pytest.fixture(autouse=True)
 def fresh_catalog_memo():
     """The wizard memoises the catalogue view for a couple of seconds; each test starts from the database."""
     from configurator.selectors import catalog_forget
@@ -127,6 +135,9 @@ CUSTOMER = {
     "email": "anna@example.nl",
     "country": "NL",
     "vat_number": "",
+    "street": "Stationsplein 1",
+    "postal_code": "3511 ED",
+    "city": "Utrecht",
     "action": "request",
 }
 

@@ -21,8 +21,20 @@ ANNA = {
     "email": "anna@example.nl",
     "country": "NL",
     "vat_number": "",
+    "street": "Stationsplein 1",
+    "postal_code": "3511 ED",
+    "city": "Utrecht",
 }
-BOB = {"name": "Bob Jansen", "company": "Datahal B.V.", "email": "bob@example.nl", "country": "NL", "vat_number": ""}
+BOB = {
+    "name": "Bob Jansen",
+    "company": "Datahal B.V.",
+    "email": "bob@example.nl",
+    "country": "NL",
+    "vat_number": "",
+    "street": "Hoofdstraat 2",
+    "postal_code": "7141 AB",
+    "city": "Groenlo",
+}
 
 
 def quotes_of(config):

@@ -275,3 +275,53 @@ def test_the_language_button_has_its_own_dutch_translation():
     with translation.override("nl"):
         assert translation.pgettext("language switch button", "Switch") == "Wisselen"
         assert translation.gettext("Switch") == "Switch"
+
+
+def test_a_customer_request_above_the_instant_limit_waits_and_the_page_says_why(
+    client, make_config, settings, django_capture_on_commit_callbacks
+):
+    from django.core import mail
+
+    from quotes.models import Quote
+
+    settings.QUOTE_INSTANT_LIMIT_EUR = 500_000
+    config = make_config()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url(config, "quote"), CUSTOMER, follow=True)
+    page = response.content.decode()
+    quote = Quote.objects.get(configuration=config)
+    assert quote.status == "awaiting_review" and quote.review_reason == "amount"
+    assert "Requests above € 500,000 are reviewed by a sales engineer" in page
+    assert [m.to for m in mail.outbox] == [[settings.QUOTE_SALES_EMAIL]]
+
+    again = client.post(url(config, "quote"), CUSTOMER, follow=True).content.decode()
+    assert Quote.objects.filter(configuration=config).count() == 1
+    assert f"You already have quote {quote.number} for this design." in again
+
+
+def test_the_quote_form_asks_for_the_billing_address(client, make_config):
+    from quotes.models import Quote
+
+    config = make_config()
+    response = client.post(url(config, "quote"), {**CUSTOMER, "street": "", "city": ""})
+    assert response.status_code == 422 and not Quote.objects.exists()
+    page = response.content.decode()
+    assert 'id="id_street_error"' in page and 'id="id_city_error"' in page
+
+    client.post(url(config, "quote"), CUSTOMER)
+    quote = Quote.objects.get()
+    assert (quote.customer_street, quote.customer_postal_code, quote.customer_city) == (
+        "Stationsplein 1",
+        "3511 ED",
+        "Utrecht",
+    )
+    assert quote.frozen["customer"]["address"]["city"] == "Utrecht"
+
+
+def test_an_instant_quote_says_it_is_indicative_in_the_customers_language(client, make_config):
+    config = make_config()
+    page = client.post(url(config, "quote"), CUSTOMER, follow=True).content.decode()
+    assert 'id="indicative-note"' in page and "This is an indicative quote" in page
+
+    dutch = client.get(url(config, "quote"), HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "Dit is een indicatieve offerte" in dutch
