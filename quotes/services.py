@@ -47,6 +47,19 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from configurator.bom import design_bom
+from configurator.models import Configuration
+from configurator.rules.design import DesignInputError
+from configurator.rules.parse import parse_design
+from configurator.services import (
+    acknowledgements_in_force,
+    configuration_mark_quote_requested,
+    configuration_mark_quoted,
+    design_validate,
+    unacknowledged_warnings,
+)
+from configurator.snapshot import catalog_snapshot
+
 from . import pricing, signals
 from .models import Quote
 from .numbering import next_base_number, revision_number
@@ -199,13 +212,6 @@ def _evaluate(
     line_discounts: dict[str, Decimal],
 ) -> _Evaluation:
     """Validate the stored design and price it. Raises QuoteError on input errors or error findings."""
-    # Imported here: the engines may land after this app, and nothing else in Django should fail meanwhile.
-    from configurator.bom import design_bom
-    from configurator.rules.design import DesignInputError
-    from configurator.rules.parse import parse_design
-    from configurator.services import design_validate, unacknowledged_warnings
-    from configurator.snapshot import catalog_snapshot
-
     document = configuration.document
     try:
         result = design_validate(document=document, language=language)
@@ -280,8 +286,6 @@ def _acknowledgements(configuration, result: dict[str, Any]) -> list[dict[str, s
 
     Which acknowledgements count is configurator.services.acknowledgements_in_force's decision alone (it matches
     them against the design hash in ``result``: an acceptance given for another design does not count)."""
-    from configurator.services import acknowledgements_in_force
-
     messages = {(f["code"], f["subject"]): f["message"] for f in result["findings"] if f["severity"] == "warning"}
     return [
         {
@@ -367,8 +371,6 @@ def _status_for(ev: _Evaluation, *, approved: bool) -> str:
 
 def _issue(quote: Quote, ev: _Evaluation) -> None:
     """Freeze the quote and enqueue its documents after commit. Caller holds the transaction."""
-    from configurator.models import Configuration
-
     now = timezone.now()
     quote.status = Quote.Status.ISSUED
     quote.issued_at = now
@@ -378,7 +380,7 @@ def _issue(quote: Quote, ev: _Evaluation) -> None:
     _apply(quote, ev)
     _full_clean(quote)
     quote.save()
-    Configuration.objects.filter(pk=quote.configuration_id).update(status=Configuration.Status.QUOTED)
+    configuration_mark_quoted(configuration_id=quote.configuration_id)
     quote_id = quote.pk
     transaction.on_commit(lambda: enqueue_build(quote_id))
 
@@ -450,8 +452,6 @@ def _refuse_duplicate(*, configuration, channel: str, customer: dict[str, str], 
     ``quote``) while the configuration has a quote awaiting review or approval, or when the same request (channel,
     customer e-mail, CRM reference) was issued less than DUPLICATE_WINDOW ago. Two concurrent requests (a double
     click) queue on the lock, so the second one sees the first."""
-    from configurator.models import Configuration
-
     list(Configuration.objects.select_for_update().filter(pk=configuration.pk).values_list("pk", flat=True))
     quotes = Quote.objects.filter(configuration_id=configuration.pk)
     open_quote = quotes.filter(status__in=[Quote.Status.AWAITING_REVIEW, Quote.Status.AWAITING_APPROVAL]).first()
@@ -496,8 +496,6 @@ def _create(
     ev: _Evaluation,
     previous: Quote | None = None,
 ) -> Quote:
-    from configurator.models import Configuration
-
     if previous is not None:
         base, revision = previous.base_number, previous.revision + 1
     else:
@@ -528,7 +526,7 @@ def _create(
         _apply(quote, ev)
         _full_clean(quote)
         quote.save()
-        Configuration.objects.filter(pk=configuration.pk).update(status=Configuration.Status.QUOTE_REQUESTED)
+        configuration_mark_quote_requested(configuration_id=configuration.pk)
     if previous is not None:
         Quote.objects.filter(pk=previous.pk).update(status=Quote.Status.SUPERSEDED, updated_at=timezone.now())
     return quote

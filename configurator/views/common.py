@@ -16,7 +16,10 @@ from django.utils.translation import gettext_lazy
 from configurator import selectors, wizard
 from configurator.models import Configuration
 from configurator.services import (
+    ConfigurationLocked,
     Outcome,
+    configuration_edit_refusal,
+    configuration_taken_over,
     configuration_update,
     configuration_validate,
 )
@@ -50,15 +53,15 @@ def _config(token: str) -> Configuration:
     return config
 
 
-def _taken_over(config: Configuration) -> bool:
-    """A sales engineer took a customer's (web) design into their queue: from then on they own it."""
-    return config.assigned_to_id is not None and config.channel == Configuration.Channel.WEB
+def _edit_refusal(request: HttpRequest, config: Configuration) -> ConfigurationLocked | None:
+    """configuration_edit_refusal for this request's user, asked once per request (the page and the save)."""
+    if not hasattr(config, "_edit_refusal"):
+        config._edit_refusal = configuration_edit_refusal(configuration=config, user=request.user)
+    return config._edit_refusal
 
 
 def _can_edit(request: HttpRequest, config: Configuration) -> bool:
-    """Customers edit their draft until they request a quote or a sales engineer takes it over; then a sales
-    engineer owns the design (the customer can edit a copy)."""
-    return _is_staff(request) or (config.status == Configuration.Status.DRAFT and not _taken_over(config))
+    return _edit_refusal(request, config) is None
 
 
 def step_url(config: Configuration, slug: str) -> str:
@@ -210,7 +213,7 @@ def _context(request: HttpRequest, config: Configuration, slug: str, view, ev: E
         "field_findings": ev.by_field(),
         "is_staff": _is_staff(request),
         "can_edit": _can_edit(request, config),
-        "taken_over": _taken_over(config),
+        "taken_over": configuration_taken_over(config),
         "catalog": view,
         "changed_quote": _changed_since_issue(config, extra["quotes"]),
         **extra,
@@ -251,8 +254,14 @@ def _render_step(request: HttpRequest, slug: str, context: dict, *, status: int 
 
 
 def _save(request: HttpRequest, config: Configuration, document: dict) -> None:
-    if document != config.document:
-        configuration_update(configuration=config, document=document)
+    """Store the step's change, passing the page's own validation along so the save does not validate again."""
+    if document == config.document:
+        return
+    outcome = selectors.design_outcome(document=document, language=_language(), view=selectors.catalog())
+    try:
+        configuration_update(configuration=config, user=request.user, document=document, outcome=outcome)
+    except ConfigurationLocked as exc:  # the state changed since the step checked (another tab, a quote request)
+        messages.info(request, exc.message)
 
 
 def _after_save(request: HttpRequest, config: Configuration, slug: str) -> HttpResponse | None:
@@ -266,5 +275,7 @@ def _after_save(request: HttpRequest, config: Configuration, slug: str) -> HttpR
 
 
 def _read_only(request: HttpRequest, config: Configuration, slug: str = "review") -> HttpResponse:
-    messages.info(request, _("This design is with our sales engineers now. Make a copy to change it."))
+    """Refuse a change this user may not make (configuration_edit_refusal says why) and show the design."""
+    refusal = _edit_refusal(request, config)
+    messages.info(request, refusal.message if refusal else _("This design is with our sales engineers now."))
     return redirect(step_url(config, slug))

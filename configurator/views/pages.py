@@ -6,7 +6,6 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from configurator import selectors, wizard
@@ -15,9 +14,7 @@ from configurator.forms import (
     GoalForm,
 )
 from configurator.models import Configuration
-from configurator.services import (
-    configuration_create,
-)
+from configurator.services import ConfigurationLocked, cabling_plan, configuration_create
 from configurator.views.common import (
     _config,
     _is_staff,
@@ -74,15 +71,13 @@ def draft(request: HttpRequest, token: str) -> HttpResponse:
 def cabling_csv(request: HttpRequest, token: str) -> StreamingHttpResponse:
     """The per-port cabling plan of the draft's fabric (A end, Z end, port, cable part, length), streamed row by
     row so that a 2,000-node plan never sits in memory."""
-    from configurator.fabric.cabling import iter_cabling_csv
-    from configurator.fabric.planner import FabricPlan
-
     config = _config(token)
     outcome = selectors.design_outcome(document=config.document, language=_language(), view=selectors.catalog())
-    plan = outcome.result and outcome.result.get("fabric_plan")
-    if not plan or not plan.get("tiers"):
-        raise Http404(_("This design has no fabric plan to cable."))
-    response = StreamingHttpResponse(iter_cabling_csv(FabricPlan.from_dict(plan)), content_type="text/csv")
+    try:
+        rows = cabling_plan(configuration=config, outcome=outcome)
+    except ConfigurationLocked as exc:
+        raise Http404(exc.message) from None
+    response = StreamingHttpResponse(rows, content_type="text/csv")
     response["Content-Disposition"] = f'attachment; filename="cabling-{token[:8]}.csv"'
     return response
 

@@ -20,6 +20,7 @@ from configurator.forms import (
     QuoteRequestForm,
 )
 from configurator.models import Configuration
+from configurator.services import configuration_taken_over
 from configurator.views.common import (
     Evaluation,
     _context,
@@ -29,7 +30,6 @@ from configurator.views.common import (
     _read_only,
     _remember_quote,
     _render_step,
-    _taken_over,
     _visible_quotes,
     step_url,
 )
@@ -74,7 +74,7 @@ def _quote(request: HttpRequest, config: Configuration) -> HttpResponse:
             if (response := _quote_revise(request, config, revise_form)) is not None:
                 return response
             status = 422
-        elif not staff and _taken_over(config):
+        elif not staff and configuration_taken_over(config):
             # A sales engineer handles this design: the customer edits a copy rather than request again.
             return _read_only(request, config, "quote")
         else:

@@ -142,6 +142,7 @@ def test_the_take_over_notice_is_in_dutch(staff, make_config):
 
     from configurator.services import configuration_take_over
 
+    grant(staff, "take_over_configuration")
     config = configuration_take_over(configuration=make_config(), user=staff)
     dutch = Client()
     dutch.cookies[settings.LANGUAGE_COOKIE_NAME] = "nl"

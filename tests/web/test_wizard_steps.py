@@ -330,3 +330,17 @@ def test_step_links_are_the_step_urls(make_config):
     config = make_config()
     for step in wizard.STEPS:
         assert step_url(config, step.slug) == url(config, step.slug)
+
+
+def test_an_htmx_change_validates_the_new_design_once(client, make_config):
+    from unittest import mock
+
+    from configurator import services
+
+    config = make_config()
+    change = {"nodes": "7", "server": "SYS-821GE-TNHR", "gpu": "HGX-H200-8GPU", "gpu_quantity": "1"}
+    with mock.patch.object(services, "run_validation", wraps=services.run_validation) as engine:
+        assert client.post(url(config, "platform"), change, HTTP_HX_REQUEST="true").status_code == 200
+    assert engine.call_count == 1  # the save stores the verdict of the validation the page shows
+    config.refresh_from_db()
+    assert config.document["node_groups"][0]["count"] == 7 and config.valid is True
