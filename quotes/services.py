@@ -40,9 +40,11 @@ from django.core import signing
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
+from django.core.mail import EmailMultiAlternatives
 from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import F, Q
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -60,7 +62,7 @@ from configurator.services import (
 )
 from configurator.snapshot import catalog_snapshot
 
-from . import pricing, signals
+from . import documents, pricing, signals
 from .models import Quote
 from .numbering import next_base_number, revision_number
 from .vat import VatDecision, VatInputError, normalise_country, normalise_vat_number, vat_decide
@@ -673,7 +675,7 @@ def quote_revise(*, quote: Quote, user=None, discount_percent=None, line_discoun
 def enqueue_build(quote_id: int) -> bool:
     """Send the build task. A broker outage is logged, not raised: the request stays recorded (pending) and the
     periodic requeue (quotes_requeue_stuck) sends it again."""
-    from .tasks import quote_build_documents
+    from .tasks import quote_build_documents  # quotes.tasks calls these services: a real cycle, broken here
 
     try:
         quote_build_documents.delay(quote_id)
@@ -733,17 +735,15 @@ def quote_documents_build(*, quote_id: int, claim: datetime) -> bool:
     a newer build. Transient errors (database, storage) propagate for the task to retry. Returns whether this
     call finished the build.
     """
-    from .documents import render_pdf, render_xlsx
-
     mine = Quote.objects.filter(pk=quote_id, doc_status=Quote.DocStatus.BUILDING, claimed_at=claim)
     quote = Quote.objects.get(pk=quote_id)
     delay = float(getattr(settings, "QUOTE_BUILD_DELAY_SECONDS", 0) or 0)
     if delay:
         mine.update(progress=10)
         time.sleep(delay)  # test-only: lets the fault tests kill a worker mid-build
-    pdf = render_pdf(quote.frozen)
+    pdf = documents.render_pdf(quote.frozen)
     mine.update(progress=60)
-    xlsx = render_xlsx(quote.frozen)
+    xlsx = documents.render_xlsx(quote.frozen)
     mine.update(progress=80)
     names = document_names(quote)
     _store(names["pdf"], pdf)
@@ -870,9 +870,6 @@ def quote_notify_ready(*, quote: Quote) -> bool:
 
     The e-mail holds the expiring links only: not the quote's token, nor its status page (an e-mail is forwarded
     and archived; a token in it would open the quote for good)."""
-    from django.core.mail import EmailMultiAlternatives
-    from django.template.loader import render_to_string
-
     now = timezone.now()
     if not Quote.objects.filter(pk=quote.pk, emailed_at__isnull=True).update(emailed_at=now):
         return False

@@ -68,8 +68,8 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
-            "environment": "configurator.templating.environment",
-            "context_processors": [*_CONTEXT_PROCESSORS, "configurator.templating.csrf"],
+            "environment": "web.templating.environment",
+            "context_processors": [*_CONTEXT_PROCESSORS, "web.templating.csrf"],
         },
     },
     {
@@ -82,7 +82,7 @@ TEMPLATES = [
 # Form widgets: inputs, options and labels written in Python (configurator/widgets.py, the same markup); every other
 # widget through the engines above: Django's own from its Jinja2 widget templates ("django.forms" is installed for
 # them), the admin's from Django templates.
-FORM_RENDERER = "configurator.widgets.FastRenderer"
+FORM_RENDERER = "web.widgets.FastRenderer"
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False

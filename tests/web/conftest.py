@@ -25,7 +25,7 @@ WITH_WARNING = {**H200_CLUSTER, "fabric": {"switch": "MQM9790-NS2F"}}  # unmanag
 @pytest.fixture(autouse=True)
 def fresh_catalog_memo():
     """The wizard memoises the catalogue view for a couple of seconds; each test starts from the database."""
-    from configurator.selectors import catalog_forget
+    from web.selectors import catalog_forget
 
     catalog_forget()
     yield
@@ -59,8 +59,8 @@ def staff_client(client, staff):
 def bigger_catalog(seeded_catalog):
     """The seed catalogue plus 60 more adapters and 20 more servers with 8 slots each."""
     from catalog.models import Adapter, Part, Server, ServerSlot
-    from configurator.selectors import catalog_forget
     from configurator.snapshot import clear_cache
+    from web.selectors import catalog_forget
 
     for i in range(60):
         part = Part.objects.create(

@@ -66,15 +66,15 @@ def test_a_customer_sees_the_revisions_of_their_own_quote(staff, make_config):
 
 
 def test_a_refused_second_request_is_shown_at_the_form(client, make_config, monkeypatch):
-    from quotes import services
     from quotes.services import QuoteError
+    from web.views import quote
 
     message = "A quote request for this design is already open."
 
     def refuse(**kwargs):
         raise QuoteError({"quote": message})
 
-    monkeypatch.setattr(services, "quote_request", refuse)
+    monkeypatch.setattr(quote, "quote_request", refuse)
     config = make_config()
     response = client.post(url(config, "quote"), {**ANNA, "action": "request"})
     assert response.status_code == 422

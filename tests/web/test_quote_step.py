@@ -180,8 +180,8 @@ def test_discount_errors_are_in_dutch_for_a_dutch_sales_engineer(staff_client, m
 
 
 def test_the_country_list_has_every_eu_member_state_and_only_codes_the_quote_service_accepts():
-    from configurator.forms import QuoteRequestForm, country_choices
     from quotes.countries import EU_MEMBER_STATES, ISO_3166_ALPHA2
+    from web.forms import QuoteRequestForm, country_choices
 
     codes = [code for code, _name in country_choices()]
     assert set(codes) >= EU_MEMBER_STATES and set(codes) <= ISO_3166_ALPHA2

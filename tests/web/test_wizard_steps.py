@@ -40,8 +40,8 @@ def test_accepting_the_recommendation_stores_it_as_the_draft_design(client, seed
 
 
 def test_small_inference_is_recommended_on_pcie_gpus(seeded_catalog):
-    from configurator import selectors
     from configurator.recommend import recommend
+    from web import selectors
 
     view = selectors.catalog()
     rec = recommend(kind="inference", params_billion=70, catalog=view, lead_times=selectors.lead_times(view))
@@ -219,8 +219,8 @@ def test_query_count_does_not_grow_with_the_catalogue(client, make_config, djang
     from django.test.utils import CaptureQueriesContext
 
     from catalog.models import Adapter, Part
-    from configurator.selectors import catalog_forget
     from configurator.snapshot import clear_cache
+    from web.selectors import catalog_forget
 
     config = make_config()
 
@@ -324,8 +324,8 @@ def test_a_get_never_writes_the_verdict_a_post_does(client, make_config):
 
 
 def test_step_links_are_the_step_urls(make_config):
-    from configurator import wizard
-    from configurator.views import step_url
+    from web import wizard
+    from web.views import step_url
 
     config = make_config()
     for step in wizard.STEPS:

@@ -11,17 +11,19 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
-from configurator import selectors
 from configurator.clientip import client_ip
 from configurator.counters import count_hit
-from configurator.forms import (
+from configurator.models import Configuration
+from configurator.services import configuration_taken_over
+from quotes import selectors as quote_selectors
+from quotes.services import QuoteError, quote_approve, quote_issue, quote_request, quote_revise
+from web import selectors
+from web.forms import (
     AcknowledgeForm,
     DiscountForm,
     QuoteRequestForm,
 )
-from configurator.models import Configuration
-from configurator.services import configuration_taken_over
-from configurator.views.common import (
+from web.views.common import (
     Evaluation,
     _context,
     _evaluate,
@@ -168,8 +170,6 @@ QUOTE_FIELDS = {
 def _quote_request(
     request: HttpRequest, config: Configuration, form: QuoteRequestForm, discount_form: DiscountForm | None
 ) -> HttpResponse | None:
-    from quotes.services import QuoteError, quote_request
-
     d = form.cleaned_data
     staff = _is_staff(request)
     percent, lines = discount_form.discounts() if discount_form is not None else (None, None)
@@ -199,8 +199,6 @@ def _quote_request(
 def _quote_revise(request: HttpRequest, config: Configuration, form: DiscountForm) -> HttpResponse | None:
     """A new revision from the current design, with the discounts of the form (the earlier revision's when the
     form was not sent). None when the discounts are wrong: the page shows the form with its errors."""
-    from quotes.services import QuoteError, quote_revise
-
     quote = _posted_quote(request, config)
     if not form.is_valid():
         return None
@@ -229,7 +227,7 @@ def _quote_revise(request: HttpRequest, config: Configuration, form: DiscountFor
 
 
 def _posted_quote(request: HttpRequest, config: Configuration):
-    quote = next((q for q in selectors.quotes_for(config) if q.token == request.POST.get("quote")), None)
+    quote = next((q for q in quote_selectors.quotes_for(config) if q.token == request.POST.get("quote")), None)
     if quote is None:
         raise Http404
     return quote
@@ -238,8 +236,6 @@ def _posted_quote(request: HttpRequest, config: Configuration):
 def _quote_staff_action(request: HttpRequest, config: Configuration, action: str) -> HttpResponse:
     if not _is_staff(request):
         raise PermissionDenied
-    from quotes.services import QuoteError, quote_approve, quote_issue
-
     quote = _posted_quote(request, config)
     try:
         if action == "issue":

@@ -13,7 +13,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from configurator import selectors, wizard
+from configurator.bom import design_bill
 from configurator.models import Configuration
 from configurator.services import (
     ConfigurationLocked,
@@ -23,6 +23,8 @@ from configurator.services import (
     configuration_update,
     configuration_validate,
 )
+from quotes import selectors as quote_selectors
+from web import selectors, wizard
 
 SESSION_DRAFTS = "configurator.drafts"  # tokens of the drafts this browser started ("continue where you left off")
 MAX_SESSION_DRAFTS = 10
@@ -101,9 +103,9 @@ def _visible_quotes(request: HttpRequest, config: Configuration) -> list:
     """The design's quotes this user may see, newest first: all of them for staff; for a customer only those
     this browser requested (and their revisions), never another customer's quote of the same design."""
     if _is_staff(request):
-        return selectors.quotes_for(config)
+        return quote_selectors.quotes_for(config)
     tokens = request.session.get(SESSION_QUOTES, [])
-    return selectors.quotes_for(config, tokens=tokens) if tokens else []  # no request from this browser: no query
+    return quote_selectors.quotes_for(config, tokens=tokens) if tokens else []  # no request from this browser: no query
 
 
 INPUT_MESSAGES = {
@@ -160,7 +162,7 @@ class Evaluation:
         self.grouped = [(sev, label, [f for f in self.findings if f["severity"] == sev]) for sev, label in SEVERITIES]
         self.totals = (outcome.result or {}).get("totals") or {}
         self.sizing = (outcome.result or {}).get("sizing")
-        self.bill = selectors.design_bill(document=config.document, result=outcome.result, catalog=view)
+        self.bill = design_bill(document=config.document, result=outcome.result, catalog=view)
         self.quotable = outcome.valid
 
     def by_field(self) -> dict[str, list[dict]]:

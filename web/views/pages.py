@@ -8,14 +8,15 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from configurator import selectors, wizard
-from configurator.forms import (
+from configurator.models import Configuration
+from configurator.services import ConfigurationLocked, cabling_plan, configuration_create
+from quotes import selectors as quote_selectors
+from web import selectors, wizard
+from web.forms import (
     DashboardFilterForm,
     GoalForm,
 )
-from configurator.models import Configuration
-from configurator.services import ConfigurationLocked, cabling_plan, configuration_create
-from configurator.views.common import (
+from web.views.common import (
     _config,
     _is_staff,
     _language,
@@ -92,7 +93,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         filters = {k: v for k, v in form.cleaned_data.items() if v}
     quote_status = filters.pop("quote_status", None)
     configs = list(selectors.configuration_list(**filters)[:100])
-    quotes = selectors.quote_requests(
+    quotes = quote_selectors.quote_requests(
         status=quote_status,
         customer=filters.get("customer"),
         date_from=filters.get("date_from"),

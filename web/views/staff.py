@@ -9,16 +9,16 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from configurator import wizard
-from configurator.forms import (
-    AcknowledgeForm,
-)
 from configurator.services import (
     configuration_clone,
     configuration_take_over,
     warning_acknowledge,
 )
-from configurator.views.common import _config, _remember, staff_required, step_url
+from web import wizard
+from web.forms import (
+    AcknowledgeForm,
+)
+from web.views.common import _config, _remember, staff_required, step_url
 
 # --- staff actions -----------------------------------------------------------------------------------------
 
