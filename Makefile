@@ -7,4 +7,4 @@ test:
 ci:
 	bash .ci/run
 lint:
-	.venv/bin/ruff check . && .venv/bin/ruff format --check .
+	.venv/bin/ruff check . && .venv/bin/ruff format --check . && .venv/bin/lint-imports
