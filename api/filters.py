@@ -54,4 +54,3 @@ class ConfigurationFilter(django_filters.FilterSet):
     class Meta:
         model = Configuration
         fields = ["crm_reference", "status", "valid"]
-

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import Permission
 from django.core.exceptions import PermissionDenied
 
 from configurator.examples import h200_training_cluster
@@ -17,6 +16,7 @@ from configurator.services import (
     configuration_update,
 )
 from quotes.services import quote_request
+from tests.factories import StaffFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -29,12 +29,6 @@ def _with_warning() -> dict:
 
 def _smaller(document: dict) -> dict:
     return {**document, "node_groups": [{**document["node_groups"][0], "count": 2}]}
-
-
-def _user(django_user_model, name: str, *, staff: bool = True, perms: tuple[str, ...] = ()):
-    user = django_user_model.objects.create_user(name, f"{name}@ncs.nl", "x", is_staff=staff)
-    user.user_permissions.add(*Permission.objects.filter(codename__in=perms))
-    return django_user_model.objects.get(pk=user.pk)  # without a stale permission cache
 
 
 def _under_review(channel=Configuration.Channel.WEB) -> Configuration:
@@ -62,26 +56,26 @@ def test_a_crm_client_cannot_change_a_design_under_review_but_may_rename_it(seed
     assert configuration_update(configuration=config, user=None, name="Renamed").name == "Renamed"
 
 
-def test_only_a_sales_engineer_who_may_issue_changes_a_design_under_review(seeded_catalog, django_user_model):
+def test_only_a_sales_engineer_who_may_issue_changes_a_design_under_review(seeded_catalog):
     config = _under_review()
-    trainee = _user(django_user_model, "trainee")
+    trainee = StaffFactory(username="trainee")
     with pytest.raises(ConfigurationLocked) as exc:
         configuration_update(configuration=config, user=trainee, document=_smaller(config.document))
     assert exc.value.code == "quote_open"
 
-    reviewer = _user(django_user_model, "sven", perms=("issue_quote",))
+    reviewer = StaffFactory(username="sven", permissions=("issue_quote",))
     changed = configuration_update(configuration=config, user=reviewer, document=_smaller(config.document))
     assert changed.document["node_groups"][0]["count"] == 2
     assert changed.status == Configuration.Status.QUOTE_REQUESTED
 
 
-def test_a_sales_engineers_change_keeps_a_quoted_design_quoted(seeded_catalog, django_user_model):
+def test_a_sales_engineers_change_keeps_a_quoted_design_quoted(seeded_catalog):
     config = configuration_create(document=h200_training_cluster())
     assert quote_request(configuration=config, customer=CUSTOMER).status == "issued"
     config.refresh_from_db()
     assert config.status == Configuration.Status.QUOTED
 
-    sales = _user(django_user_model, "sven")
+    sales = StaffFactory(username="sven")
     configuration_update(configuration=config, user=sales, document=_smaller(config.document))
     config.refresh_from_db()
     assert config.status == Configuration.Status.QUOTED  # not a draft the customer could edit again
@@ -101,14 +95,14 @@ def test_a_configuration_with_quotes_is_not_deleted(seeded_catalog):
     assert not Configuration.objects.filter(pk=draft.pk).exists()
 
 
-def test_taking_over_needs_the_permission(seeded_catalog, django_user_model):
+def test_taking_over_needs_the_permission(seeded_catalog):
     config = configuration_create(document=h200_training_cluster())
     with pytest.raises(PermissionDenied):
-        configuration_take_over(configuration=config, user=_user(django_user_model, "trainee"))
+        configuration_take_over(configuration=config, user=StaffFactory(username="trainee"))
     config.refresh_from_db()
     assert config.assigned_to is None
 
-    sven = _user(django_user_model, "sven", perms=("take_over_configuration",))
+    sven = StaffFactory(username="sven", permissions=("take_over_configuration",))
     assert configuration_take_over(configuration=config, user=sven).assigned_to == sven
 
 

@@ -11,7 +11,7 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 
-from .conftest import grant, url
+from tests.web.pages import grant, url
 
 pytestmark = pytest.mark.django_db
 

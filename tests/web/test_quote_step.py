@@ -10,7 +10,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
-from .conftest import CUSTOMER, H200_CLUSTER, url
+from tests.web.pages import CUSTOMER, H200_CLUSTER, url
 
 pytestmark = pytest.mark.django_db
 
@@ -76,7 +76,7 @@ def test_staff_discount_above_the_threshold_waits_for_approval_they_cannot_give(
 
 
 def test_staff_discount_below_the_threshold_is_issued_at_once_with_discounted_totals(staff_client, make_config):
-    from .conftest import list_total
+    from tests.web.pages import list_total
 
     config = make_config()
     staff_client.post(url(config, "quote"), {**CUSTOMER, "discount_percent": "10"})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from .conftest import B200_IN_H100_SERVER, url
+from tests.web.pages import B200_IN_H100_SERVER, url
 
 pytestmark = pytest.mark.django_db
 
@@ -155,7 +155,7 @@ def test_fabric_step_sets_rack_distances_and_removes_the_fabric(client, make_con
 
 
 def test_review_lists_findings_by_severity_and_the_priced_bill_of_materials(client, make_config):
-    from tests.web.conftest import list_total
+    from tests.web.pages import list_total
 
     config = make_config()
     body = client.get(url(config, "review")).content.decode()
