@@ -54,7 +54,7 @@ MIDDLEWARE = [
 ROOT_URLCONF = "configurator.urls"
 WSGI_APPLICATION = "configurator.wsgi.application"
 
-# Site pages are Jinja2 (templates/; configurator/templating.py says why); the admin, the
+# Site pages are Jinja2 (templates/; web/templating.py says why); the admin, the
 # e-mails, the quote PDF and third-party apps use Django templates from the apps' templates/ directories.
 _CONTEXT_PROCESSORS = [
     "django.template.context_processors.request",
@@ -79,7 +79,7 @@ TEMPLATES = [
         "OPTIONS": {"context_processors": _CONTEXT_PROCESSORS},
     },
 ]
-# Form widgets: inputs, options and labels written in Python (configurator/widgets.py, the same markup); every other
+# Form widgets: inputs, options and labels written in Python (web/widgets.py, the same markup); every other
 # widget through the engines above: Django's own from its Jinja2 widget templates ("django.forms" is installed for
 # them), the admin's from Django templates.
 FORM_RENDERER = "web.widgets.FastRenderer"

@@ -279,5 +279,6 @@ def _after_save(request: HttpRequest, config: Configuration, slug: str) -> HttpR
 def _read_only(request: HttpRequest, config: Configuration, slug: str = "review") -> HttpResponse:
     """Refuse a change this user may not make (configuration_edit_refusal says why) and show the design."""
     refusal = _edit_refusal(request, config)
-    messages.info(request, refusal.message if refusal else _("This design is with our sales engineers now."))
+    fallback = _("This design is with our sales engineers now. Make a copy to change it.")
+    messages.info(request, refusal.message if refusal else fallback)
     return redirect(step_url(config, slug))
