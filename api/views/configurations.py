@@ -85,7 +85,8 @@ def check_well_formed(document: dict, *, prefix: str = "document") -> None:
         request=ConfigurationInputSerializer,
         responses={200: ConfigurationSerializer, **errors(400, 403, 404, 409, 415)},
         description="409 (`quote_open`) while a quote of the configuration awaits review or approval: the "
-        "review and the accepted warnings are for the design as it was.",
+        "review and the accepted warnings are for the design as it was. Only a client acting as a sales engineer "
+        "who may issue quotes changes a design under review (the same rule as the wizard's).",
     ),
     partial_update=extend_schema(
         summary="Change some fields of a configuration",
