@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -166,7 +166,9 @@ def configuration_taken_over(configuration: Configuration) -> bool:
     return configuration.assigned_to_id is not None and configuration.channel == Configuration.Channel.WEB
 
 
-def configuration_edit_refusal(*, configuration: Configuration, user) -> ConfigurationLocked | None:
+def configuration_edit_refusal(
+    *, configuration: Configuration, user, quotes: Iterable[Any] | None = None
+) -> ConfigurationLocked | None:
     """Why ``user`` may not change this configuration's design now, or None when they may. The one edit rule,
     the same at every door (wizard, API, admin, CLI, tasks):
 
@@ -180,17 +182,25 @@ def configuration_edit_refusal(*, configuration: Configuration, user) -> Configu
     3. Otherwise sales engineers and the configuration's owner (the CRM client that stored it, the customer
        holding its link) may change it.
 
+    A customer's online draft needs no look at its quotes: opening a quote request moves it out of the draft
+    status in the same transaction, and nothing moves it back. ``quotes``: all the configuration's quotes, when
+    the caller has them loaded already (a page showing them), to save the query.
+
     Name and CRM reference are not the design: they may change whatever the state. Changing the design never
     changes the configuration's status (only requesting and issuing quotes do): a quoted design stays quoted,
     and its issued quote keeps the design it was issued for.
     """
     staff = _is_sales_engineer(user)
-    customer_locked = configuration.status != Configuration.Status.DRAFT or configuration_taken_over(configuration)
-    if not staff and configuration.channel == Configuration.Channel.WEB and customer_locked:
-        return ConfigurationLocked(
-            "with_sales", _("This design is with our sales engineers now. Make a copy to change it.")
-        )
-    open_quote = configuration.quotes.filter(status__in=OPEN_QUOTE_STATUSES).order_by("-id").first()
+    if not staff and configuration.channel == Configuration.Channel.WEB:
+        if configuration.status != Configuration.Status.DRAFT or configuration_taken_over(configuration):
+            return ConfigurationLocked(
+                "with_sales", _("This design is with our sales engineers now. Make a copy to change it.")
+            )
+        return None
+    if quotes is None:
+        open_quote = configuration.quotes.filter(status__in=OPEN_QUOTE_STATUSES).order_by("-id").first()
+    else:
+        open_quote = max((q for q in quotes if q.status in OPEN_QUOTE_STATUSES), key=lambda q: q.pk, default=None)
     if open_quote is not None and not (staff and user.has_perm(ISSUE_PERMISSION)):
         return ConfigurationLocked(
             "quote_open",

@@ -26,6 +26,8 @@ from configurator.services import (
 from quotes import selectors as quote_selectors
 from web import selectors, wizard
 
+Refusal = ConfigurationLocked | None
+
 SESSION_DRAFTS = "configurator.drafts"  # tokens of the drafts this browser started ("continue where you left off")
 MAX_SESSION_DRAFTS = 10
 SESSION_QUOTES = "configurator.quotes"  # tokens of the quotes this browser requested (the only ones it is shown)
@@ -55,10 +57,13 @@ def _config(token: str) -> Configuration:
     return config
 
 
-def _edit_refusal(request: HttpRequest, config: Configuration) -> ConfigurationLocked | None:
-    """configuration_edit_refusal for this request's user, asked once per request (the page and the save)."""
+def _edit_refusal(
+    request: HttpRequest, config: Configuration, quotes: list | None = None
+) -> ConfigurationLocked | None:
+    """configuration_edit_refusal for this request's user, asked once per request (the page and the save);
+    ``quotes``: all the design's quotes when the page has loaded them (a sales engineer's)."""
     if not hasattr(config, "_edit_refusal"):
-        config._edit_refusal = configuration_edit_refusal(configuration=config, user=request.user)
+        config._edit_refusal = configuration_edit_refusal(configuration=config, user=request.user, quotes=quotes)
     return config._edit_refusal
 
 
@@ -214,7 +219,7 @@ def _context(request: HttpRequest, config: Configuration, slug: str, view, ev: E
         "ev": ev,
         "field_findings": ev.by_field(),
         "is_staff": _is_staff(request),
-        "can_edit": _can_edit(request, config),
+        "can_edit": _edit_refusal(request, config, extra["quotes"] if _is_staff(request) else None) is None,
         "taken_over": configuration_taken_over(config),
         "catalog": view,
         "changed_quote": _changed_since_issue(config, extra["quotes"]),
