@@ -1,4 +1,4 @@
-from django.apps import AppConfig, apps
+from django.apps import AppConfig
 
 
 class ApiConfig(AppConfig):
@@ -7,14 +7,9 @@ class ApiConfig(AppConfig):
     verbose_name = "API"
 
     def ready(self) -> None:
-        from . import auth  # noqa: F401 - registers the OpenAPI security scheme
+        from quotes.signals import quote_event
 
-        if not apps.is_installed("quotes"):
-            return
-        try:
-            from quotes.signals import quote_event
-        except ImportError:  # the quotes app is being built; webhooks start when it is there
-            return
+        from . import auth  # noqa: F401 - registers the OpenAPI security scheme
         from .webhooks import on_quote_event
 
         quote_event.connect(on_quote_event, dispatch_uid="api.webhooks.on_quote_event")

@@ -24,6 +24,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from configurator.rules.design import DesignInputError
+from quotes.services import QuoteError
 
 logger = logging.getLogger(__name__)
 
@@ -87,14 +88,6 @@ def error_body(code: str, message: str, fields: list[dict[str, str]] | None = No
     return {"error": {"code": code, "message": message, "fields": fields or []}}
 
 
-def _quote_error_class():
-    try:
-        from quotes.services import QuoteError
-    except ImportError:
-        return None
-    return QuoteError
-
-
 def exception_handler(exc: Exception, context: dict) -> Response:
     headers: dict[str, str] = {}
     if isinstance(exc, DesignInputError):
@@ -103,8 +96,7 @@ def exception_handler(exc: Exception, context: dict) -> Response:
             error_body("malformed_design", _("The request is malformed; see the fields."), fields),
             status=status.HTTP_400_BAD_REQUEST,
         )
-    quote_error = _quote_error_class()
-    if quote_error is not None and isinstance(exc, quote_error):
+    if isinstance(exc, QuoteError):
         errors = getattr(exc, "errors", None) or {}
         fields = [{"path": str(p), "message": str(m)} for p, m in errors.items()]
         message = "; ".join(f["message"] for f in fields) or str(exc) or _("The quote cannot be made.")

@@ -87,21 +87,3 @@ class ConfigurationFilter(StrictFilterSet):
     class Meta:
         model = Configuration
         fields = ["crm_reference", "status", "valid"]
-
-
-def quote_filter_class():
-    """Built on first use: the API must import even while the quotes app is absent."""
-    from quotes.models import Quote
-
-    class QuoteFilter(StrictFilterSet):
-        crm_reference = django_filters.CharFilter(max_length=100, help_text="Exact CRM reference.")
-        status = django_filters.ChoiceFilter(choices=Quote.Status.choices)
-        number = django_filters.CharFilter(
-            field_name="base_number", max_length=32, help_text="Quote number without revision: every revision."
-        )
-
-        class Meta:
-            model = Quote
-            fields = ["crm_reference", "status", "number"]
-
-    return QuoteFilter

@@ -49,7 +49,7 @@ from _server import (
     with_db,
 )
 
-DB_NAME = "bench_wizard"
+DB_NAME = os.environ.get("BENCH_DB_NAME", "bench_wizard")  # another name lets two runs share a server
 TARGET_P95_MS = 100.0
 LOG = Path("/tmp/bench-wizard-gunicorn.log")  # the server's own output, for when a run reports errors
 GOALS = [  # a few customers with different goals, so the recommendation cache sees several keys

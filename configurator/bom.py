@@ -1,7 +1,8 @@
 """Bill of materials of a design: every part with its quantity and indicative list price.
 
 Node groups give server × count and each component × quantity × count; the fabric plan adds its switches,
-cables, optics and management switches. Pure: takes the parsed design, the fabric plan and the catalogue view.
+cables, optics and management switches. design_bom is pure: it takes the parsed design, the fabric plan and the
+catalogue view; design_bill reads a stored document (the catalogue snapshot when no view is given).
 """
 
 from __future__ import annotations
@@ -10,8 +11,10 @@ from dataclasses import asdict, dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from configurator.rules.design import DesignIn
+from configurator.rules.design import DesignIn, DesignInputError
+from configurator.rules.parse import parse_design
 from configurator.rules.specs import CatalogView
+from configurator.snapshot import catalog_snapshot
 
 CENT = Decimal("0.01")
 
@@ -62,3 +65,31 @@ def bom_total(lines: list[BomLine]) -> tuple[Decimal, int]:
     """Sum of priced lines, and the number of lines without a price (on request)."""
     total = sum((line.total_eur for line in lines if line.total_eur is not None), Decimal("0.00"))
     return total, sum(1 for line in lines if line.total_eur is None)
+
+
+@dataclass(frozen=True)
+class Bill:
+    """A design's bill of materials with list prices: lines, their total and how many are priced on request."""
+
+    lines: list[BomLine]
+    total: Decimal
+    on_request: int
+
+    @property
+    def sections(self) -> list[tuple[str, list[BomLine]]]:
+        out: dict[str, list[BomLine]] = {}
+        for line in self.lines:
+            out.setdefault(line.section, []).append(line)
+        return list(out.items())
+
+
+def design_bill(*, document: dict, result: dict | None, catalog: CatalogView | None = None) -> Bill | None:
+    """The design's bill of materials with list prices, or None when the document cannot be read yet."""
+    try:
+        design = parse_design(document)
+    except DesignInputError:
+        return None
+    view = catalog or catalog_snapshot()
+    lines = design_bom(design, (result or {}).get("fabric_plan"), view)
+    total, missing = bom_total(lines)
+    return Bill(lines=lines, total=total, on_request=missing)

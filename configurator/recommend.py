@@ -24,9 +24,11 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from configurator.bom import design_bill
 from configurator.rules.design import DesignInputError
 from configurator.rules.sizing import Sizing, size_workload
 from configurator.rules.specs import AdapterSpec, CatalogView, Cooling, GpuSpec, Protocol, ServerSpec, SwitchSpec
+from configurator.services import design_validate
 
 MAX_VALIDATED = 8  # candidates judged by the engine per recommendation; bounds the work of one goal step
 _TP_DEGREES = (1, 2, 4, 8, 16)  # tensor-parallel degrees: PCIe cards are proposed in these counts
@@ -240,8 +242,6 @@ def recommend(
 
     Cached per input and catalogue version: the same goal always gets the same proposal, at no cost.
     """
-    from configurator.selectors import design_bill  # selectors import this module's callers, not the reverse
-    from configurator.services import design_validate
 
     key = (kind, float(params_billion), gpus, nodes, catalog.version)
     if key in _cache:

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-import copy
-import json
-import threading
-from collections import OrderedDict
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
-from configurator.fabric.request import parse_fabric_request
+from configurator.fabric.cabling import iter_cabling_csv
+from configurator.fabric.planner import FabricPlan, plan_fabric
+from configurator.fabric.request import parse_fabric_request, resolve
 from configurator.rules.design import DesignInputError
 from configurator.rules.parse import check_references, parse_design
 
@@ -27,69 +28,22 @@ def _lang(language: str | None) -> str:
     return code if code in LANGUAGES else "en"
 
 
-# In-process memo of design_validate: an htmx save validates the same document twice (configuration_update,
-# then the wizard's page). Keyed by the catalogue view object (a new object after any catalogue change), the
-# canonical JSON of the document and the language; least recently used entries go first. The view itself is
-# kept with the entries, so an id() cannot be reused by a newer view while they live.
-MEMO_SIZE = 256
-_memo: OrderedDict[tuple[int, str, str], dict[str, Any]] = OrderedDict()
-_memo_catalog: list[object] = [None]
-_memo_lock = threading.Lock()
-
-
-def _memo_key(catalog: object, document: Any, language: str) -> tuple[int, str, str] | None:
-    try:
-        canonical = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    except (TypeError, ValueError):
-        return None  # not JSON: parse_design refuses it anyway
-    return (id(catalog), canonical, language)
-
-
-def clear_validation_memo() -> None:
-    with _memo_lock:
-        _memo.clear()
-        _memo_catalog[0] = None
-
-
 def design_validate(*, document: Any, language: str = "en") -> dict[str, Any]:
     """Validate a design document (contract design/v1).
 
     Raises DesignInputError (``.errors``: field path → message) when the document is malformed or names
     unknown or misplaced parts; otherwise returns the validation result, ``valid`` false on any error finding.
-    The same document against the same catalogue is validated once per process (a bounded memo); each caller
-    gets its own copy of the result.
+    A save that has validated already passes its Outcome along (configuration_update's ``outcome``) rather than
+    validating twice, so there is no memo here: each call validates, and the result is the caller's own.
     """
-    language = _lang(language)
     catalog = catalog_snapshot()
-    key = _memo_key(catalog, document, language)
-    if key is not None:
-        with _memo_lock:
-            if _memo_catalog[0] is not catalog:  # the catalogue changed: every memoised verdict is stale
-                _memo.clear()
-                _memo_catalog[0] = catalog
-            hit = _memo.get(key)
-            if hit is not None:
-                _memo.move_to_end(key)
-        if hit is not None:
-            return copy.deepcopy(hit)
     design = parse_design(document)
     check_references(design, catalog)
-    result = run_validation(design, catalog, document=document, language=language)
-    if key is not None:
-        with _memo_lock:
-            if _memo_catalog[0] is catalog:
-                _memo[key] = copy.deepcopy(result)
-                _memo.move_to_end(key)
-                while len(_memo) > MEMO_SIZE:
-                    _memo.popitem(last=False)
-    return result
+    return run_validation(design, catalog, document=document, language=_lang(language))
 
 
 def fabric_plan_build(*, request: Any, language: str = "en") -> dict[str, Any]:
     """Plan a compute fabric from the stateless request of the contract. Raises DesignInputError on bad input."""
-    from configurator.fabric.planner import plan_fabric
-    from configurator.fabric.request import resolve
-
     req = parse_fabric_request(request)
     catalog = catalog_snapshot()
     switch, hca = resolve(req, catalog)
@@ -186,54 +140,181 @@ def configuration_create(
     return config
 
 
+class ConfigurationLocked(Exception):
+    """A change the configuration's state refuses (``code``: a stable reason; ``message``: for people).
+
+    Codes: ``quote_open`` (the design is under review), ``with_sales`` (a customer's design a sales engineer
+    now handles), ``has_quotes`` (a configuration with quotes is kept), ``no_fabric_plan`` (nothing to cable).
+    """
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+OPEN_QUOTE_STATUSES = ("awaiting_review", "awaiting_approval")  # quotes.models.Quote.Status: a request under review
+ISSUE_PERMISSION = "quotes.issue_quote"
+
+
+def _is_sales_engineer(user) -> bool:
+    return bool(user is not None and getattr(user, "is_authenticated", False) and user.is_active and user.is_staff)
+
+
+def configuration_taken_over(configuration: Configuration) -> bool:
+    """A sales engineer took a customer's (web) design into their queue: from then on they own it."""
+    return configuration.assigned_to_id is not None and configuration.channel == Configuration.Channel.WEB
+
+
+def configuration_edit_refusal(
+    *, configuration: Configuration, user, quotes: Iterable[Any] | None = None
+) -> ConfigurationLocked | None:
+    """Why ``user`` may not change this configuration's design now, or None when they may. The one edit rule,
+    the same at every door (wizard, API, admin, CLI, tasks):
+
+    1. While a quote of the configuration awaits review or approval, only a sales engineer who may issue it
+       (active staff with ``quotes.issue_quote``) changes the design: they are the reviewers, issuing
+       re-validates the current design, and an accepted warning holds only for the design it was accepted for.
+       Anyone else (a customer, a CRM client, staff without that permission) is refused (``quote_open``): the
+       review and any accepted warnings are for the design as it was.
+    2. A customer's online (``web``) design is the customer's only while it is a draft that no sales engineer
+       took over; after that only sales engineers change it (``with_sales``) and the customer edits a copy.
+    3. Otherwise sales engineers and the configuration's owner (the CRM client that stored it, the customer
+       holding its link) may change it.
+
+    A customer's online draft needs no look at its quotes: opening a quote request moves it out of the draft
+    status in the same transaction, and nothing moves it back. ``quotes``: all the configuration's quotes, when
+    the caller has them loaded already (a page showing them), to save the query.
+
+    Name and CRM reference are not the design: they may change whatever the state. Changing the design never
+    changes the configuration's status (only requesting and issuing quotes do): a quoted design stays quoted,
+    and its issued quote keeps the design it was issued for.
+    """
+    staff = _is_sales_engineer(user)
+    if not staff and configuration.channel == Configuration.Channel.WEB:
+        if configuration.status != Configuration.Status.DRAFT or configuration_taken_over(configuration):
+            return ConfigurationLocked(
+                "with_sales", _("This design is with our sales engineers now. Make a copy to change it.")
+            )
+        return None
+    if quotes is None:
+        open_quote = configuration.quotes.filter(status__in=OPEN_QUOTE_STATUSES).order_by("-id").first()
+    else:
+        open_quote = max((q for q in quotes if q.status in OPEN_QUOTE_STATUSES), key=lambda q: q.pk, default=None)
+    if open_quote is not None and not (staff and user.has_perm(ISSUE_PERMISSION)):
+        return ConfigurationLocked(
+            "quote_open",
+            _(
+                "Quote %(number)s for this configuration is %(status)s; its design cannot be "
+                "replaced while the request is open, because the review and any accepted warnings "
+                "are for the design as it was. Store the new design as another configuration, or "
+                "wait until the quote is issued."
+            )
+            % {"number": open_quote.number, "status": open_quote.get_status_display().lower()},
+        )
+    return None
+
+
 def configuration_update(
     *,
     configuration: Configuration,
+    user=None,
     document: dict | None = None,
     name: str | None = None,
     crm_reference: str | None = None,
+    outcome: Outcome | None = None,
 ) -> Configuration:
-    """Change a draft's design. Acknowledgements of warnings that no longer occur are kept but not printed.
+    """Change a configuration's design, name or CRM reference on behalf of ``user`` (None: a customer or a CRM
+    client without a user). A design change follows configuration_edit_refusal (ConfigurationLocked otherwise);
+    the row is locked for the check, so a quote request cannot slip in between. Acknowledgements of warnings that
+    no longer occur are kept but not printed.
 
-    One UPDATE stores the design and its verdict together (so it needs no transaction of its own)."""
-    if configuration.status == Configuration.Status.QUOTED and document is not None:
-        configuration.status = Configuration.Status.DRAFT
-    if document is not None:
-        configuration.document = document
-        if name is None and document.get("name"):
-            configuration.name = str(document["name"])[:200]
-    if name is not None:
-        configuration.name = name[:200]
-    if crm_reference is not None:
-        configuration.crm_reference = crm_reference
-    configuration.valid, configuration.error_count, configuration.warning_count = design_evaluate(
-        document=configuration.document, language=configuration.language
-    ).verdict
-    # The token, the one unique field, is set at creation and never changes: no uniqueness query on update.
-    configuration.full_clean(validate_unique=False)
-    configuration.save()
+    ``outcome``: the caller's validation of ``document`` (design_evaluate), when it has one already, so a save
+    validates once; the stored verdict (valid, counts) does not depend on the language it was made in.
+    """
+    with transaction.atomic():
+        if document is not None and configuration.pk:
+            locked = Configuration.objects.select_for_update().get(pk=configuration.pk)
+            if (refusal := configuration_edit_refusal(configuration=locked, user=user)) is not None:
+                raise refusal
+            configuration.status = locked.status
+        if document is not None:
+            configuration.document = document
+            if name is None and document.get("name"):
+                configuration.name = str(document["name"])[:200]
+        if name is not None:
+            configuration.name = name[:200]
+        if crm_reference is not None:
+            configuration.crm_reference = crm_reference
+        if outcome is None or document is None:
+            outcome = design_evaluate(document=configuration.document, language=configuration.language)
+        configuration.valid, configuration.error_count, configuration.warning_count = outcome.verdict
+        # The token, the one unique field, is set at creation and never changes: no uniqueness query on update.
+        configuration.full_clean(validate_unique=False)
+        configuration.save()
     return configuration
 
 
 @transaction.atomic
+def configuration_delete(*, configuration: Configuration, user=None) -> None:
+    """Delete a configuration, unless it has quotes (``has_quotes``): a quote is a record of what was offered and
+    keeps its configuration. The same for every door and every user."""
+    if configuration.quotes.exists():
+        raise ConfigurationLocked("has_quotes", _("This configuration has quotes and cannot be deleted."))
+    configuration.delete()
+
+
+@transaction.atomic
 def configuration_clone(*, configuration: Configuration, user=None) -> Configuration:
-    """A new draft with the same design, owned by whoever cloned it."""
+    """A new draft with the same design, owned by whoever cloned it: a sales engineer's copy is theirs (staff
+    channel); a customer's copy (``user`` None) is a new online draft with its own secret link."""
+    staff = _is_sales_engineer(user)
     return configuration_create(
         document=dict(configuration.document),
         name=f"{configuration.name} (copy)".strip(),
-        user=user,
-        channel=Configuration.Channel.STAFF if user else configuration.channel,
+        user=user if staff else None,
+        channel=Configuration.Channel.STAFF if staff else configuration.channel,
         crm_reference=configuration.crm_reference,
         language=configuration.language,
     )
 
 
+TAKE_OVER_PERMISSION = "configurator.take_over_configuration"
+
+
 @transaction.atomic
 def configuration_take_over(*, configuration: Configuration, user) -> Configuration:
-    """A sales engineer takes a customer's draft or request into their own queue."""
+    """A sales engineer with the take-over permission takes a customer's draft or request into their own queue;
+    anyone else gets PermissionDenied."""
+    if not _is_sales_engineer(user) or not user.has_perm(TAKE_OVER_PERMISSION):
+        raise PermissionDenied(_("You do not have the permission to take over designs."))
     configuration.assigned_to = user
     configuration.save(update_fields=["assigned_to", "updated_at"])
     return configuration
+
+
+def configuration_mark_quote_requested(*, configuration_id: int) -> None:
+    """A quote of the configuration now awaits review or approval (called by the quote services only)."""
+    Configuration.objects.filter(pk=configuration_id).update(status=Configuration.Status.QUOTE_REQUESTED)
+
+
+def configuration_mark_quoted(*, configuration_id: int) -> None:
+    """A quote of the configuration was issued (called by the quote services only)."""
+    Configuration.objects.filter(pk=configuration_id).update(status=Configuration.Status.QUOTED)
+
+
+def cabling_plan(*, configuration: Configuration, outcome: Outcome | None = None) -> Iterator[str]:
+    """The per-port cabling plan of the configuration's fabric as CSV lines (A end, Z end, port, cable part,
+    length), to be streamed row by row so that a 2,000-node plan never sits in memory. ConfigurationLocked
+    (``no_fabric_plan``) when the design has no fabric with tiers, or cannot be read.
+
+    ``outcome``: the caller's validation of the stored design, when it has one already."""
+    if outcome is None:
+        outcome = design_evaluate(document=configuration.document, language=configuration.language)
+    plan = outcome.result.get("fabric_plan") if outcome.result else None
+    if not plan or not plan.get("tiers"):
+        raise ConfigurationLocked("no_fabric_plan", _("This configuration has no fabric plan to cable."))
+    return iter_cabling_csv(FabricPlan.from_dict(plan))
 
 
 @transaction.atomic
@@ -244,8 +325,6 @@ def warning_acknowledge(
     printed on the quote. A changed design needs a new acknowledgement (see acknowledgements_in_force)."""
     reason = (reason or "").strip()
     if not reason:
-        from django.core.exceptions import ValidationError
-
         raise ValidationError({"reason": "Give a reason for accepting this warning."})
     ack, _ = WarningAcknowledgement.objects.update_or_create(
         configuration=configuration,

@@ -20,6 +20,8 @@ from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from configurator.pictures import fabric_diagram_svg, slot_map_svg
+
 from .countries import country_name
 
 logger = logging.getLogger(__name__)
@@ -61,12 +63,8 @@ def _svg_data_uri(svg: str | bytes) -> str:
 
 def _topology_picture(plan: dict[str, Any] | None, language: str) -> str | None:
     """The fabric diagram (configurator.fabric.diagram.render_svg) of the frozen plan, or None if there is no
-    plan or no renderer. The plan is a dict in the snapshot; configurator.selectors rebuilds the FabricPlan."""
+    plan. The plan is a dict in the snapshot; configurator.pictures draws it as the fabric step does."""
     if not plan or not plan.get("tiers"):
-        return None
-    try:
-        from configurator.selectors import fabric_diagram_svg
-    except ImportError:
         return None
     try:
         svg = fabric_diagram_svg(plan)
@@ -77,12 +75,8 @@ def _topology_picture(plan: dict[str, Any] | None, language: str) -> str | None:
 
 
 def _slot_pictures(placement: Any, language: str) -> list[dict[str, str]]:
-    """One slot map per node group, if the wizard's renderer exists."""
+    """One slot map per node group (configurator.pictures, as the adapters step draws it)."""
     if not placement:
-        return []
-    try:
-        from configurator.slotmap import render_slot_map_svg
-    except ImportError:
         return []
     groups = (
         placement if isinstance(placement, list) else list(placement.values()) if isinstance(placement, dict) else []
@@ -90,10 +84,7 @@ def _slot_pictures(placement: Any, language: str) -> list[dict[str, str]]:
     pictures = []
     for index, group in enumerate(groups):
         try:
-            try:
-                svg = render_slot_map_svg(group, language=language)
-            except TypeError:
-                svg = render_slot_map_svg(group)
+            svg = slot_map_svg(group, language)
         except Exception:
             logger.warning("Slot map of node group %s could not be drawn", index, exc_info=True)
             continue

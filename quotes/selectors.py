@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import date
 
 from django.db.models import Q, QuerySet
@@ -49,3 +50,29 @@ def quote_list(
     if date_to:
         qs = qs.filter(created_at__date__lte=date_to)
     return qs
+
+
+def quotes_for(configuration, *, tokens: Collection[str] | None = None) -> list[Quote]:
+    """The configuration's quotes, newest first, for its quote page. With ``tokens`` (a customer's browser): only
+    the quotes with those tokens and the other revisions of their numbers (a sales engineer's revision of the
+    customer's quote)."""
+    # The frozen snapshot is large and only the newest issued quote's design is ever read (the "changed" banner).
+    quotes = list(quotes_for_configuration(configuration).defer("frozen"))
+    if tokens is None:
+        return quotes
+    wanted = set(tokens)
+    numbers = {q.base_number for q in quotes if q.token in wanted}
+    return [q for q in quotes if q.base_number in numbers]
+
+
+def quote_requests(
+    *,
+    status: str | None = None,
+    customer: str | None = None,
+    date_from: date | None = None,
+    date_to: date | None = None,
+    limit: int = 100,
+) -> list[Quote]:
+    """The newest quote requests for the sales dashboard, filtered like quote_list."""
+    qs = quote_list(status=status or None, customer=customer or None, date_from=date_from, date_to=date_to)
+    return list(qs.select_related("configuration")[:limit])

@@ -44,14 +44,30 @@ from django.core import signing
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
+from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import F, Q
-from django.urls import reverse
+from django.template.loader import render_to_string
+from django.urls import NoReverseMatch, reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from . import policy, pricing, signals
+from catalog.models import Part
+from configurator.bom import design_bom
+from configurator.models import Configuration
+from configurator.rules.design import DesignInputError
+from configurator.rules.parse import parse_design
+from configurator.services import (
+    acknowledgements_in_force,
+    configuration_mark_quote_requested,
+    configuration_mark_quoted,
+    design_validate,
+    unacknowledged_warnings,
+)
+from configurator.snapshot import catalog_snapshot
+
+from . import documents, policy, pricing, signals
 from .models import Quote
 from .numbering import next_base_number, revision_number
 from .vat import VatDecision, VatInputError, normalise_country, normalise_vat_number, vat_decide
@@ -235,13 +251,6 @@ def _evaluate(
     line_discounts: dict[str, Decimal],
 ) -> _Evaluation:
     """Validate the stored design and price it. Raises QuoteError on input errors or error findings."""
-    # Imported here: the engines may land after this app, and nothing else in Django should fail meanwhile.
-    from configurator.bom import design_bom
-    from configurator.rules.design import DesignInputError
-    from configurator.rules.parse import parse_design
-    from configurator.services import design_validate, unacknowledged_warnings
-    from configurator.snapshot import catalog_snapshot
-
     document = configuration.document
     try:
         result = design_validate(document=document, language=language)
@@ -303,8 +312,6 @@ def _evaluate(
 
 def _lead_times(part_numbers: set[str]) -> dict[str, int | None]:
     """The catalogue's lead time (days) of each part, frozen on the quote's lines (None: not known)."""
-    from catalog.models import Part
-
     return dict(Part.objects.filter(part_number__in=part_numbers).values_list("part_number", "lead_time_days"))
 
 
@@ -324,8 +331,6 @@ def _acknowledgements(configuration, result: dict[str, Any]) -> list[dict[str, s
 
     Which acknowledgements count is configurator.services.acknowledgements_in_force's decision alone (it matches
     them against the design hash in ``result``: an acceptance given for another design does not count)."""
-    from configurator.services import acknowledgements_in_force
-
     messages = {(f["code"], f["subject"]): f["message"] for f in result["findings"] if f["severity"] == "warning"}
     return [
         {
@@ -448,8 +453,6 @@ def _issue(quote: Quote, ev: _Evaluation, *, indicative: bool = False, issued_by
     """Freeze the quote and enqueue its documents after commit. Caller holds the transaction.
 
     ``indicative``: issued at once for a customer's online request, without a sales engineer (quotes.policy)."""
-    from configurator.models import Configuration
-
     now = timezone.now()
     quote.status = Quote.Status.ISSUED
     quote.issued_at = now
@@ -462,7 +465,7 @@ def _issue(quote: Quote, ev: _Evaluation, *, indicative: bool = False, issued_by
         quote.frozen["sales_contact"] = _sales_contact(quote, issued_by)
     _full_clean(quote)
     quote.save()
-    Configuration.objects.filter(pk=quote.configuration_id).update(status=Configuration.Status.QUOTED)
+    configuration_mark_quoted(configuration_id=quote.configuration_id)
     quote_id = quote.pk
     transaction.on_commit(lambda: enqueue_build(quote_id))
 
@@ -533,8 +536,6 @@ def quote_request(
 
 def _lock_configuration(configuration) -> None:
     """Lock the configuration row for the rest of the transaction: concurrent requests for it queue here."""
-    from configurator.models import Configuration
-
     list(Configuration.objects.select_for_update().filter(pk=configuration.pk).values_list("pk", flat=True))
 
 
@@ -543,8 +544,6 @@ def _refuse_duplicate(*, configuration, channel: str, customer: dict[str, str], 
     ``quote``) while the configuration has a quote awaiting review or approval, or when the same request (channel,
     customer e-mail, CRM reference) was issued less than DUPLICATE_WINDOW ago. Two concurrent requests (a double
     click) queue on the lock, so the second one sees the first."""
-    from configurator.models import Configuration
-
     list(Configuration.objects.select_for_update().filter(pk=configuration.pk).values_list("pk", flat=True))
     quotes = Quote.objects.filter(configuration_id=configuration.pk)
     open_quote = quotes.filter(status__in=[Quote.Status.AWAITING_REVIEW, Quote.Status.AWAITING_APPROVAL]).first()
@@ -597,8 +596,6 @@ def _create(
     previous: Quote | None = None,
     discount_set_by=_UNSET,
 ) -> Quote:
-    from configurator.models import Configuration
-
     if previous is not None:
         base, revision = previous.base_number, previous.revision + 1
     else:
@@ -648,7 +645,7 @@ def _create(
         _apply(quote, ev)
         _full_clean(quote)
         quote.save()
-        Configuration.objects.filter(pk=configuration.pk).update(status=Configuration.Status.QUOTE_REQUESTED)
+        configuration_mark_quote_requested(configuration_id=configuration.pk)
         if quote.review_reason:
             quote_id = quote.pk
             transaction.on_commit(lambda: _notify_review_quietly(quote_id))
@@ -807,7 +804,7 @@ def quote_revise(*, quote: Quote, user=None, discount_percent=None, line_discoun
 def enqueue_build(quote_id: int) -> bool:
     """Send the build task. A broker outage is logged, not raised: the request stays recorded (pending) and the
     periodic requeue (quotes_requeue_stuck) sends it again."""
-    from .tasks import quote_build_documents
+    from .tasks import quote_build_documents  # quotes.tasks calls these services: a real cycle, broken here
 
     try:
         quote_build_documents.delay(quote_id)
@@ -867,17 +864,15 @@ def quote_documents_build(*, quote_id: int, claim: datetime) -> bool:
     a newer build. Transient errors (database, storage) propagate for the task to retry. Returns whether this
     call finished the build.
     """
-    from .documents import render_pdf, render_xlsx
-
     mine = Quote.objects.filter(pk=quote_id, doc_status=Quote.DocStatus.BUILDING, claimed_at=claim)
     quote = Quote.objects.get(pk=quote_id)
     delay = float(getattr(settings, "QUOTE_BUILD_DELAY_SECONDS", 0) or 0)
     if delay:
         mine.update(progress=10)
         time.sleep(delay)  # test-only: lets the fault tests kill a worker mid-build
-    pdf = render_pdf(quote.frozen)
+    pdf = documents.render_pdf(quote.frozen)
     mine.update(progress=60)
-    xlsx = render_xlsx(quote.frozen)
+    xlsx = documents.render_xlsx(quote.frozen)
     mine.update(progress=80)
     names = document_names(quote)
     _store(names["pdf"], pdf)
@@ -1004,9 +999,6 @@ def quote_notify_ready(*, quote: Quote) -> bool:
 
     The e-mail holds the expiring links only: not the quote's token, nor its status page (an e-mail is forwarded
     and archived; a token in it would open the quote for good)."""
-    from django.core.mail import EmailMultiAlternatives
-    from django.template.loader import render_to_string
-
     now = timezone.now()
     if not Quote.objects.filter(pk=quote.pk, emailed_at__isnull=True).update(emailed_at=now):
         return False
@@ -1047,10 +1039,6 @@ def _notify_review_quietly(quote_id: int) -> None:
 def quote_notify_review(*, quote: Quote) -> bool:
     """E-mail the sales team (settings.QUOTE_SALES_EMAIL) that a customer's online request waits for a sales
     engineer, and why (design warnings, or above the instant-quote limit). In the site's default language."""
-    from django.core.mail import EmailMessage
-    from django.template.loader import render_to_string
-    from django.urls import NoReverseMatch
-
     if not settings.QUOTE_SALES_EMAIL:
         return False
     try:

@@ -12,6 +12,8 @@ import logging
 
 from django.dispatch import Signal
 
+from .models import Quote
+
 logger = logging.getLogger(__name__)
 
 quote_event = Signal()
@@ -23,8 +25,6 @@ APPROVED = "quote.approved"
 
 def send_quote_event(quote, event: str) -> None:
     """Send ``quote_event`` now; call it from ``transaction.on_commit``."""
-    from .models import Quote
-
     for receiver, result in quote_event.send_robust(sender=Quote, quote=quote, event=event):
         if isinstance(result, Exception):
             logger.error("quote_event receiver %r failed for %s (%s): %r", receiver, quote.number, event, result)

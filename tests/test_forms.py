@@ -2,9 +2,9 @@
 
 import pytest
 
-from configurator import forms
 from configurator.rules import parse
 from configurator.snapshot import catalog_snapshot
+from web import forms
 
 pytestmark = pytest.mark.django_db
 

@@ -70,7 +70,7 @@ def test_production_refuses_sample_and_short_secret_keys(key):
 
 def test_a_worker_without_settings_runs_production_unless_debug_is_asked_for(tmp_path):
     """`celery -A configurator worker` as the README starts it: production settings by default, never DEBUG."""
-    code = "import os, configurator; print(os.environ['DJANGO_SETTINGS_MODULE'])"
+    code = "import os, configurator.celery; print(os.environ['DJANGO_SETTINGS_MODULE'])"
     env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
     plain = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT)
     assert plain.stdout.strip() == "configurator.settings.production", plain.stderr

@@ -1,4 +1,4 @@
-"""Configuration services: warning acknowledgements hold for one design; design_validate's memo."""
+"""Configuration services: warning acknowledgements hold for one design; a save validates once."""
 
 from unittest import mock
 
@@ -80,37 +80,29 @@ def test_an_acknowledgement_of_a_warning_that_went_away_is_not_in_force(seeded_c
     assert acknowledgements_in_force(configuration=config, result=result) == []
 
 
-def test_design_validate_runs_the_engine_once_per_document_catalogue_and_language(seeded_catalog):
-    services.clear_validation_memo()
-    doc = h200_training_cluster()
+def test_a_save_that_passes_its_validation_along_runs_the_engine_once(seeded_catalog):
+    config = configuration_create(document=h200_training_cluster())
+    doc = _four_nics_design()
     with mock.patch.object(services, "run_validation", wraps=services.run_validation) as engine:
-        first = design_validate(document=doc)
-        second = design_validate(document=h200_training_cluster())
-        assert engine.call_count == 1
-        assert first == second
-
-        # Callers get copies: changing one result does not change the next.
-        second["findings"].clear()
-        second["totals"]["gpus"] = -1
-        assert design_validate(document=doc) == first
-        assert engine.call_count == 1
-
-        design_validate(document=doc, language="nl")
-        assert engine.call_count == 2
-
-        # A catalogue change (a spec edit) invalidates the memo.
-        server = Server.objects.get(part__part_number="SYS-821GE-TNHR")
-        server.psu_watts = (server.psu_watts or 0) + 1
-        server.save()
-        design_validate(document=doc)
-        assert engine.call_count == 3
+        outcome = services.design_evaluate(document=doc)
+        configuration_update(configuration=config, document=doc, outcome=outcome)
+    assert engine.call_count == 1
+    config.refresh_from_db()
+    assert (config.valid, config.error_count, config.warning_count) == outcome.verdict == (True, 0, 1)
 
 
-def test_the_memo_is_bounded(seeded_catalog, monkeypatch):
-    services.clear_validation_memo()
-    monkeypatch.setattr(services, "MEMO_SIZE", 3)
-    for count in range(1, 6):
-        doc = h200_training_cluster()
-        doc["node_groups"][0]["count"] = count
-        design_validate(document=doc)
-    assert len(services._memo) == 3
+def test_each_validation_is_the_callers_own(seeded_catalog):
+    first = design_validate(document=h200_training_cluster())
+    first["findings"].append({"code": "X"})
+    first["totals"]["gpus"] = -1
+    second = design_validate(document=h200_training_cluster())
+    assert {"code": "X"} not in second["findings"] and second["totals"]["gpus"] == 32
+
+
+def test_a_catalogue_change_changes_the_next_validation(seeded_catalog):
+    doc = h200_training_cluster()
+    before = design_validate(document=doc)
+    server = Server.objects.get(part__part_number="SYS-821GE-TNHR")
+    server.psu_watts = (server.psu_watts or 0) + 1
+    server.save()
+    assert design_validate(document=doc)["catalog_version"] != before["catalog_version"]

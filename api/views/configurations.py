@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.http import StreamingHttpResponse
-from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
@@ -15,9 +14,15 @@ from rest_framework.response import Response
 from configurator.models import Configuration
 from configurator.rules.design import DesignInputError
 from configurator.rules.parse import check_references, parse_design
-from configurator.services import configuration_create, configuration_update, design_validate
+from configurator.services import (
+    ConfigurationLocked,
+    cabling_plan,
+    configuration_create,
+    configuration_delete,
+    configuration_update,
+    design_validate,
+)
 from configurator.snapshot import catalog_snapshot
-from quotes.models import Quote
 
 from ..exceptions import Conflict
 from ..filters import ConfigurationFilter
@@ -29,7 +34,6 @@ from ..serializers.designs import ValidationResultSerializer
 from .base import ApiViewMixin, request_language
 
 ID_PATTERN = r"[0-9]{1,18}"
-OPEN_QUOTE_STATUSES = (Quote.Status.AWAITING_REVIEW, Quote.Status.AWAITING_APPROVAL)
 
 
 class CsvRenderer(BaseRenderer):
@@ -81,7 +85,8 @@ def check_well_formed(document: dict, *, prefix: str = "document") -> None:
         request=ConfigurationInputSerializer,
         responses={200: ConfigurationSerializer, **errors(400, 403, 404, 409, 415)},
         description="409 (`quote_open`) while a quote of the configuration awaits review or approval: the "
-        "review and the accepted warnings are for the design as it was.",
+        "review and the accepted warnings are for the design as it was. Only a client acting as a sales engineer "
+        "who may issue quotes changes a design under review (the same rule as the wizard's).",
     ),
     partial_update=extend_schema(
         summary="Change some fields of a configuration",
@@ -145,28 +150,16 @@ class ConfigurationViewSet(
         data = serializer.validated_data
         if "document" in data:
             check_well_formed(data["document"])
-        with transaction.atomic():
-            if "document" in data:
-                # Locked so a quote request cannot slip in between the check and the change.
-                configuration = Configuration.objects.select_for_update().get(pk=configuration.pk)
-                open_quote = configuration.quotes.filter(status__in=OPEN_QUOTE_STATUSES).order_by("-id").first()
-                if open_quote is not None:
-                    raise Conflict(
-                        _(
-                            "Quote %(number)s for this configuration is %(status)s; its design cannot be "
-                            "replaced while the request is open, because the review and any accepted warnings "
-                            "are for the design as it was. Store the new design as another configuration, or "
-                            "wait until the quote is issued."
-                        )
-                        % {"number": open_quote.number, "status": open_quote.get_status_display().lower()},
-                        code="quote_open",
-                    )
+        try:
             configuration = configuration_update(
                 configuration=configuration,
+                user=self.acting_user,
                 document=data.get("document"),
                 name=data.get("name"),
                 crm_reference=data.get("crm_reference"),
             )
+        except ConfigurationLocked as exc:
+            raise Conflict(exc.message, code=exc.code) from None
         return self._output(configuration)
 
     def partial_update(self, request, *args, **kwargs):
@@ -174,9 +167,10 @@ class ConfigurationViewSet(
         return self.update(request, *args, **kwargs)
 
     def perform_destroy(self, instance):
-        if instance.quotes.exists():
-            raise Conflict(_("This configuration has quotes and cannot be deleted."), code="has_quotes")
-        instance.delete()
+        try:
+            configuration_delete(configuration=instance, user=self.acting_user)
+        except ConfigurationLocked as exc:
+            raise Conflict(exc.message, code=exc.code) from None
 
     @extend_schema(
         summary="Validate a stored configuration",
@@ -216,17 +210,11 @@ class ConfigurationViewSet(
         description="409 (`no_fabric_plan`) when the stored design has no fabric, or is malformed.",
     )
     def cabling_csv(self, request, pk=None):
-        from configurator.fabric.cabling import iter_cabling_csv
-        from configurator.fabric.planner import FabricPlan
-
         configuration = self.get_object()
         try:
-            result = design_validate(document=configuration.document, language=request_language(request))
-        except DesignInputError:
-            result = None
-        plan = result.get("fabric_plan") if result else None
-        if not plan or not plan.get("tiers"):
-            raise Conflict(_("This configuration has no fabric plan to cable."), code="no_fabric_plan")
-        response = StreamingHttpResponse(iter_cabling_csv(FabricPlan.from_dict(plan)), content_type="text/csv")
+            rows = cabling_plan(configuration=configuration)
+        except ConfigurationLocked as exc:
+            raise Conflict(exc.message, code=exc.code) from None
+        response = StreamingHttpResponse(rows, content_type="text/csv")
         response["Content-Disposition"] = f'attachment; filename="cabling-{configuration.pk}.csv"'
         return response

@@ -77,7 +77,7 @@ LANGUAGE_COOKIE_HTTPONLY = True
 ROOT_URLCONF = "configurator.urls"
 WSGI_APPLICATION = "configurator.wsgi.application"
 
-# Site pages are Jinja2 (templates/; configurator/templating.py says why); the admin, the
+# Site pages are Jinja2 (templates/; web/templating.py says why); the admin, the
 # e-mails, the quote PDF and third-party apps use Django templates from the apps' templates/ directories.
 _CONTEXT_PROCESSORS = [
     "django.template.context_processors.request",
@@ -91,8 +91,8 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
-            "environment": "configurator.templating.environment",
-            "context_processors": [*_CONTEXT_PROCESSORS, "configurator.templating.csrf", "quotes.policy.context"],
+            "environment": "web.templating.environment",
+            "context_processors": [*_CONTEXT_PROCESSORS, "web.templating.csrf", "quotes.policy.context"],
         },
     },
     {
@@ -102,10 +102,10 @@ TEMPLATES = [
         "OPTIONS": {"context_processors": _CONTEXT_PROCESSORS},
     },
 ]
-# Form widgets: inputs, options and labels written in Python (configurator/widgets.py, the same markup); every other
+# Form widgets: inputs, options and labels written in Python (web/widgets.py, the same markup); every other
 # widget through the engines above: Django's own from its Jinja2 widget templates ("django.forms" is installed for
 # them), the admin's from Django templates.
-FORM_RENDERER = "configurator.widgets.FastRenderer"
+FORM_RENDERER = "web.widgets.FastRenderer"
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False

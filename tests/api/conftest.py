@@ -71,12 +71,9 @@ def read_api(make_client):
 
 @pytest.fixture
 def approver(db):
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.models import Permission
+    from tests.factories import StaffFactory
 
-    user = get_user_model().objects.create_user("manager", "manager@example.nl", "x", is_staff=True)
-    user.user_permissions.add(Permission.objects.get(codename="approve_quote", content_type__app_label="quotes"))
-    return user
+    return StaffFactory(username="manager", permissions=("approve_quote",))
 
 
 @pytest.fixture

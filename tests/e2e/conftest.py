@@ -92,7 +92,7 @@ def shots(request):
 @pytest.fixture
 def catalog_ready(transactional_db, seeded_catalog):
     """The live server runs in another thread, so tests use real transactions and reload the seed."""
-    from configurator.selectors import catalog_forget
+    from web.selectors import catalog_forget
 
     catalog_forget()
     return seeded_catalog

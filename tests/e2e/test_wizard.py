@@ -225,7 +225,7 @@ def test_switching_to_dutch_shows_dutch_findings(live_server, catalog_ready, pag
 @pytest.mark.parametrize("step", ["platform", "fabric", "review"])
 def test_steps_fit_a_phone_screen_and_work_from_the_keyboard(live_server, catalog_ready, browser, shots, step):
     from configurator.services import configuration_create
-    from tests.web.conftest import H200_CLUSTER
+    from tests.web.pages import H200_CLUSTER
 
     config = configuration_create(document=H200_CLUSTER)
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")

@@ -9,7 +9,6 @@ from decimal import Decimal as D
 from pathlib import Path
 
 import pytest
-from conftest import design
 from django.core import mail
 from django.core.files.storage import default_storage
 from django.utils import timezone
@@ -21,6 +20,7 @@ from quotes.documents import XLSX_COLUMNS, render_pdf, render_xlsx
 from quotes.models import Quote
 from quotes.services import quote_request
 from quotes.signals import quote_event
+from tests.factories import design
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,6 @@ from datetime import date
 from decimal import Decimal as D
 
 import pytest
-from conftest import WARNING_DESIGN, design
 from django.utils import formats, translation
 from openpyxl import load_workbook
 from pypdf import PdfReader
@@ -19,6 +18,7 @@ from catalog.models import Part
 from configurator.services import warning_acknowledge
 from quotes.documents import XLSX_COLUMNS, render_pdf, render_xlsx
 from quotes.services import quote_issue, quote_request
+from tests.factories import WARNING_DESIGN, design
 
 pytestmark = pytest.mark.django_db
 

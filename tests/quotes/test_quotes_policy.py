@@ -5,12 +5,12 @@ CRM quotes keep their rules."""
 from __future__ import annotations
 
 import pytest
-from conftest import WARNING_DESIGN, design
 from django.core import mail
 from django.urls import reverse
 
 from quotes.models import Quote
 from quotes.services import quote_issue, quote_request
+from tests.factories import WARNING_DESIGN, design
 
 pytestmark = pytest.mark.django_db
 

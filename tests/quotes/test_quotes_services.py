@@ -8,7 +8,6 @@ from datetime import timedelta
 from decimal import Decimal as D
 
 import pytest
-from conftest import ERROR_DESIGN, WARNING_DESIGN, design
 from django.core.exceptions import PermissionDenied
 
 from catalog.models import Part
@@ -18,6 +17,7 @@ from configurator.services import warning_acknowledge
 from quotes.models import Quote, QuoteCounter
 from quotes.services import QuoteError, quote_approve, quote_issue, quote_request, quote_revise
 from quotes.signals import quote_event
+from tests.factories import ERROR_DESIGN, WARNING_DESIGN, design
 
 SEED_VERSION = json.loads(SEED_PATH.read_text())["version"]
 

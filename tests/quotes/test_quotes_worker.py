@@ -25,8 +25,9 @@ from urllib.parse import quote as urlquote
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
-from conftest import design
 from django.db import connection
+
+from tests.factories import design
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -333,11 +334,11 @@ def test_two_concurrent_requests_for_one_configuration_make_one_quote(seeded_cat
     The configuration row lock queues the second behind the first, which then sees the first quote: a customer's
     online request gets that quote back (quotes.policy), a CRM's is refused.
     (No worker needed: the design waits for review, so nothing is enqueued.)"""
-    from conftest import WARNING_DESIGN
     from django.db import connections
 
     from quotes import services
     from quotes.models import Quote, QuoteCounter
+    from tests.factories import WARNING_DESIGN
 
     configuration = _configuration(WARNING_DESIGN)
     real_next = services.next_base_number

@@ -4,22 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from configurator.examples import h200_training_cluster
-
-H200_CLUSTER = {**h200_training_cluster(), "name": "4 × SYS-821GE-TNHR, HGX-H200-8GPU"}
-B200_IN_H100_SERVER = {
-    "schema": "design/v1",
-    "name": "B200 in an H100-generation server",
-    "node_groups": [
-        {
-            "name": "gpu",
-            "count": 1,
-            "server": "SYS-821GE-TNHR",
-            "components": [{"part": "HGX-B200-8GPU", "quantity": 1}],
-        }
-    ],
-}
-WITH_WARNING = {**H200_CLUSTER, "fabric": {"switch": "MQM9790-NS2F"}}  # unmanaged: FABRIC_SM_REQUIRED
+from tests.factories import StaffFactory
+from tests.web.pages import H200_CLUSTER
 
 
 @pytest.fixture(autouse=True)
@@ -33,7 +19,7 @@ def instant_quotes_for_the_example_cluster(settings):
 @pytest.fixture(autouse=True)
 def fresh_catalog_memo():
     """The wizard memoises the catalogue view for a couple of seconds; each test starts from the database."""
-    from configurator.selectors import catalog_forget
+    from web.selectors import catalog_forget
 
     catalog_forget()
     yield
@@ -53,8 +39,11 @@ def make_config(seeded_catalog):
 
 
 @pytest.fixture
-def staff(django_user_model):
-    return django_user_model.objects.create_user("sven", "sven@ncs.nl", "correct-horse-battery", is_staff=True)
+def staff(db):
+    user = StaffFactory(username="sven")
+    user.set_password("correct-horse-battery")
+    user.save(update_fields=["password"])
+    return user
 
 
 @pytest.fixture
@@ -67,8 +56,8 @@ def staff_client(client, staff):
 def bigger_catalog(seeded_catalog):
     """The seed catalogue plus 60 more adapters and 20 more servers with 8 slots each."""
     from catalog.models import Adapter, Part, Server, ServerSlot
-    from configurator.selectors import catalog_forget
     from configurator.snapshot import clear_cache
+    from web.selectors import catalog_forget
 
     for i in range(60):
         part = Part.objects.create(
@@ -104,45 +93,3 @@ def bigger_catalog(seeded_catalog):
     clear_cache()
     catalog_forget()
     return Part.objects
-
-
-def grant(user, *codenames):
-    """Give a user permissions by codename (and forget the permission cache of the object)."""
-    from django.contrib.auth.models import Permission
-
-    user.user_permissions.add(*Permission.objects.filter(codename__in=codenames))
-    for attr in ("_perm_cache", "_user_perm_cache"):
-        user.__dict__.pop(attr, None)
-    return user
-
-
-def list_total(config):
-    """The design's list total as the BOM service computes it (the pages must show this amount)."""
-    from configurator.bom import bom_total, design_bom
-    from configurator.rules.parse import parse_design
-    from configurator.services import design_validate
-    from configurator.snapshot import catalog_snapshot
-
-    result = design_validate(document=config.document)
-    total, _ = bom_total(design_bom(parse_design(config.document), result["fabric_plan"], catalog_snapshot()))
-    return total
-
-
-# A customer's quote-request form as the quote step posts it.
-CUSTOMER = {
-    "name": "Anna de Vries",
-    "company": "Rekenkracht B.V.",
-    "email": "anna@example.nl",
-    "country": "NL",
-    "vat_number": "",
-    "street": "Stationsplein 1",
-    "postal_code": "3511 ED",
-    "city": "Utrecht",
-    "action": "request",
-}
-
-
-def url(config, step):
-    from django.urls import reverse
-
-    return reverse("configurator:step", kwargs={"token": config.token, "step": step})

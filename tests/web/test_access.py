@@ -6,7 +6,7 @@ import pytest
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from .conftest import CUSTOMER, WITH_WARNING, grant, url
+from tests.web.pages import CUSTOMER, WITH_WARNING, grant, url
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,7 @@ from django.test import Client, RequestFactory, override_settings
 from django.urls import reverse
 
 from configurator.clientip import client_ip
-
-from .conftest import CUSTOMER, url
+from tests.web.pages import CUSTOMER, url
 
 
 def request_with(xff: str | None, remote: str = "10.0.0.1"):

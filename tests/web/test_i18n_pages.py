@@ -7,8 +7,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from configurator.slotmap import render_slot_map_svg
-
-from .conftest import B200_IN_H100_SERVER, url
+from tests.web.pages import B200_IN_H100_SERVER, url
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +29,7 @@ def test_dutch_ui_findings_and_fixes(dutch, make_config):
 def test_amounts_are_formatted_per_locale(dutch, make_config):
     from django.test import Client
 
-    from tests.web.conftest import list_total
+    from tests.web.pages import list_total
 
     config = make_config()
     english = f"€ {list_total(config):,.2f}"  # e.g. € 1,164,440.00

@@ -11,7 +11,7 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 
-from .conftest import grant, url
+from tests.web.pages import grant, url
 
 pytestmark = pytest.mark.django_db
 
@@ -78,15 +78,15 @@ def test_a_customer_sees_the_revisions_of_their_own_quote(staff, make_config):
 
 
 def test_a_refused_second_request_is_shown_at_the_form(client, make_config, monkeypatch):
-    from quotes import services
     from quotes.services import QuoteError
+    from web.views import quote
 
     message = "A quote request for this design is already open."
 
     def refuse(**kwargs):
         raise QuoteError({"quote": message})
 
-    monkeypatch.setattr(services, "quote_request", refuse)
+    monkeypatch.setattr(quote, "quote_request", refuse)
     config = make_config()
     response = client.post(url(config, "quote"), {**ANNA, "action": "request"})
     assert response.status_code == 422
@@ -154,6 +154,7 @@ def test_the_take_over_notice_is_in_dutch(staff, make_config):
 
     from configurator.services import configuration_take_over
 
+    grant(staff, "take_over_configuration")
     config = configuration_take_over(configuration=make_config(), user=staff)
     dutch = Client()
     dutch.cookies[settings.LANGUAGE_COOKIE_NAME] = "nl"

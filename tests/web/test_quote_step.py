@@ -10,7 +10,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
-from .conftest import CUSTOMER, H200_CLUSTER, url
+from tests.web.pages import CUSTOMER, H200_CLUSTER, url
 
 pytestmark = pytest.mark.django_db
 
@@ -76,7 +76,7 @@ def test_staff_discount_above_the_threshold_waits_for_approval_they_cannot_give(
 
 
 def test_staff_discount_below_the_threshold_is_issued_at_once_with_discounted_totals(staff_client, make_config):
-    from .conftest import list_total
+    from tests.web.pages import list_total
 
     config = make_config()
     staff_client.post(url(config, "quote"), {**CUSTOMER, "discount_percent": "10"})
@@ -180,8 +180,8 @@ def test_discount_errors_are_in_dutch_for_a_dutch_sales_engineer(staff_client, m
 
 
 def test_the_country_list_has_every_eu_member_state_and_only_codes_the_quote_service_accepts():
-    from configurator.forms import QuoteRequestForm, country_choices
     from quotes.countries import EU_MEMBER_STATES, ISO_3166_ALPHA2
+    from web.forms import QuoteRequestForm, country_choices
 
     codes = [code for code, _name in country_choices()]
     assert set(codes) >= EU_MEMBER_STATES and set(codes) <= ISO_3166_ALPHA2

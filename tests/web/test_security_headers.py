@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from .conftest import url
+from tests.web.pages import url
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ from html.parser import HTMLParser
 
 from django import forms
 
-from configurator.widgets import FastSelect
+from web.widgets import FastSelect
 
 
 class _Collect(HTMLParser):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from .conftest import B200_IN_H100_SERVER, url
+from tests.web.pages import B200_IN_H100_SERVER, url
 
 pytestmark = pytest.mark.django_db
 
@@ -40,8 +40,8 @@ def test_accepting_the_recommendation_stores_it_as_the_draft_design(client, seed
 
 
 def test_small_inference_is_recommended_on_pcie_gpus(seeded_catalog):
-    from configurator import selectors
     from configurator.recommend import recommend
+    from web import selectors
 
     view = selectors.catalog()
     rec = recommend(kind="inference", params_billion=70, catalog=view, lead_times=selectors.lead_times(view))
@@ -155,7 +155,7 @@ def test_fabric_step_sets_rack_distances_and_removes_the_fabric(client, make_con
 
 
 def test_review_lists_findings_by_severity_and_the_priced_bill_of_materials(client, make_config):
-    from tests.web.conftest import list_total
+    from tests.web.pages import list_total
 
     config = make_config()
     body = client.get(url(config, "review")).content.decode()
@@ -219,8 +219,8 @@ def test_query_count_does_not_grow_with_the_catalogue(client, make_config, djang
     from django.test.utils import CaptureQueriesContext
 
     from catalog.models import Adapter, Part
-    from configurator.selectors import catalog_forget
     from configurator.snapshot import clear_cache
+    from web.selectors import catalog_forget
 
     config = make_config()
 
@@ -324,9 +324,23 @@ def test_a_get_never_writes_the_verdict_a_post_does(client, make_config):
 
 
 def test_step_links_are_the_step_urls(make_config):
-    from configurator import wizard
-    from configurator.views import step_url
+    from web import wizard
+    from web.views import step_url
 
     config = make_config()
     for step in wizard.STEPS:
         assert step_url(config, step.slug) == url(config, step.slug)
+
+
+def test_an_htmx_change_validates_the_new_design_once(client, make_config):
+    from unittest import mock
+
+    from configurator import services
+
+    config = make_config()
+    change = {"nodes": "7", "server": "SYS-821GE-TNHR", "gpu": "HGX-H200-8GPU", "gpu_quantity": "1"}
+    with mock.patch.object(services, "run_validation", wraps=services.run_validation) as engine:
+        assert client.post(url(config, "platform"), change, HTTP_HX_REQUEST="true").status_code == 200
+    assert engine.call_count == 1  # the save stores the verdict of the validation the page shows
+    config.refresh_from_db()
+    assert config.document["node_groups"][0]["count"] == 7 and config.valid is True

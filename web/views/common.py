@@ -13,13 +13,20 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from configurator import selectors, wizard
+from configurator.bom import design_bill
 from configurator.models import Configuration
 from configurator.services import (
+    ConfigurationLocked,
     Outcome,
+    configuration_edit_refusal,
+    configuration_taken_over,
     configuration_update,
     configuration_validate,
 )
+from quotes import selectors as quote_selectors
+from web import selectors, wizard
+
+Refusal = ConfigurationLocked | None
 
 SESSION_DRAFTS = "configurator.drafts"  # tokens of the drafts this browser started ("continue where you left off")
 MAX_SESSION_DRAFTS = 10
@@ -50,15 +57,18 @@ def _config(token: str) -> Configuration:
     return config
 
 
-def _taken_over(config: Configuration) -> bool:
-    """A sales engineer took a customer's (web) design into their queue: from then on they own it."""
-    return config.assigned_to_id is not None and config.channel == Configuration.Channel.WEB
+def _edit_refusal(
+    request: HttpRequest, config: Configuration, quotes: list | None = None
+) -> ConfigurationLocked | None:
+    """configuration_edit_refusal for this request's user, asked once per request (the page and the save);
+    ``quotes``: all the design's quotes when the page has loaded them (a sales engineer's)."""
+    if not hasattr(config, "_edit_refusal"):
+        config._edit_refusal = configuration_edit_refusal(configuration=config, user=request.user, quotes=quotes)
+    return config._edit_refusal
 
 
 def _can_edit(request: HttpRequest, config: Configuration) -> bool:
-    """Customers edit their draft until they request a quote or a sales engineer takes it over; then a sales
-    engineer owns the design (the customer can edit a copy)."""
-    return _is_staff(request) or (config.status == Configuration.Status.DRAFT and not _taken_over(config))
+    return _edit_refusal(request, config) is None
 
 
 def step_url(config: Configuration, slug: str) -> str:
@@ -98,9 +108,9 @@ def _visible_quotes(request: HttpRequest, config: Configuration) -> list:
     """The design's quotes this user may see, newest first: all of them for staff; for a customer only those
     this browser requested (and their revisions), never another customer's quote of the same design."""
     if _is_staff(request):
-        return selectors.quotes_for(config)
+        return quote_selectors.quotes_for(config)
     tokens = request.session.get(SESSION_QUOTES, [])
-    return selectors.quotes_for(config, tokens=tokens) if tokens else []  # no request from this browser: no query
+    return quote_selectors.quotes_for(config, tokens=tokens) if tokens else []  # no request from this browser: no query
 
 
 INPUT_MESSAGES = {
@@ -157,7 +167,7 @@ class Evaluation:
         self.grouped = [(sev, label, [f for f in self.findings if f["severity"] == sev]) for sev, label in SEVERITIES]
         self.totals = (outcome.result or {}).get("totals") or {}
         self.sizing = (outcome.result or {}).get("sizing")
-        self.bill = selectors.design_bill(document=config.document, result=outcome.result, catalog=view)
+        self.bill = design_bill(document=config.document, result=outcome.result, catalog=view)
         self.quotable = outcome.valid
 
     def by_field(self) -> dict[str, list[dict]]:
@@ -209,8 +219,8 @@ def _context(request: HttpRequest, config: Configuration, slug: str, view, ev: E
         "ev": ev,
         "field_findings": ev.by_field(),
         "is_staff": _is_staff(request),
-        "can_edit": _can_edit(request, config),
-        "taken_over": _taken_over(config),
+        "can_edit": _edit_refusal(request, config, extra["quotes"] if _is_staff(request) else None) is None,
+        "taken_over": configuration_taken_over(config),
         "catalog": view,
         "changed_quote": _changed_since_issue(config, extra["quotes"]),
         **extra,
@@ -251,8 +261,14 @@ def _render_step(request: HttpRequest, slug: str, context: dict, *, status: int 
 
 
 def _save(request: HttpRequest, config: Configuration, document: dict) -> None:
-    if document != config.document:
-        configuration_update(configuration=config, document=document)
+    """Store the step's change, passing the page's own validation along so the save does not validate again."""
+    if document == config.document:
+        return
+    outcome = selectors.design_outcome(document=document, language=_language(), view=selectors.catalog())
+    try:
+        configuration_update(configuration=config, user=request.user, document=document, outcome=outcome)
+    except ConfigurationLocked as exc:  # the state changed since the step checked (another tab, a quote request)
+        messages.info(request, exc.message)
 
 
 def _after_save(request: HttpRequest, config: Configuration, slug: str) -> HttpResponse | None:
@@ -266,5 +282,8 @@ def _after_save(request: HttpRequest, config: Configuration, slug: str) -> HttpR
 
 
 def _read_only(request: HttpRequest, config: Configuration, slug: str = "review") -> HttpResponse:
-    messages.info(request, _("This design is with our sales engineers now. Make a copy to change it."))
+    """Refuse a change this user may not make (configuration_edit_refusal says why) and show the design."""
+    refusal = _edit_refusal(request, config)
+    fallback = _("This design is with our sales engineers now. Make a copy to change it.")
+    messages.info(request, refusal.message if refusal else fallback)
     return redirect(step_url(config, slug))

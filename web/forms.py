@@ -19,8 +19,9 @@ from configurator.fabric.request import parse_oversubscription
 from configurator.models import Configuration
 from configurator.rules.parse import MAX_NODES
 from configurator.rules.specs import AdapterSpec, CatalogView, GpuSpec, ServerSpec, SwitchSpec
-from configurator.widgets import FastSelect
 from quotes.countries import COUNTRY_NAMES
+from quotes.models import Quote
+from web.widgets import FastSelect
 
 MAX_PER_NODE = 64
 MAX_PARAMS_BILLION = 100_000
@@ -268,8 +269,6 @@ class DashboardFilterForm(Form):
 
 
 def _quote_statuses() -> list:
-    from quotes.models import Quote
-
     return [("", _("Any status"))] + list(Quote.Status.choices)
 
 

@@ -10,16 +10,16 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from configurator import ratelimits, selectors, wizard
-from configurator.forms import (
+from configurator import ratelimits
+from configurator.models import Configuration
+from configurator.services import ConfigurationLocked, cabling_plan, configuration_create
+from quotes import selectors as quote_selectors
+from web import selectors, wizard
+from web.forms import (
     DashboardFilterForm,
     GoalForm,
 )
-from configurator.models import Configuration
-from configurator.services import (
-    configuration_create,
-)
-from configurator.views.common import (
+from web.views.common import (
     _config,
     _is_staff,
     _language,
@@ -82,9 +82,6 @@ def draft(request: HttpRequest, token: str) -> HttpResponse:
 def cabling_csv(request: HttpRequest, token: str) -> StreamingHttpResponse:
     """The per-port cabling plan of the draft's fabric (A end, Z end, port, cable part, length), streamed row by
     row so that a 2,000-node plan never sits in memory."""
-    from configurator.fabric.cabling import iter_cabling_csv
-    from configurator.fabric.planner import FabricPlan
-
     config = _config(token)
     rate = settings.CABLING_CSV_LARGE_RATE
     if (
@@ -100,10 +97,11 @@ def cabling_csv(request: HttpRequest, token: str) -> StreamingHttpResponse:
         response["Retry-After"] = ratelimits.retry_after(rate)
         return response
     outcome = selectors.design_outcome(document=config.document, language=_language(), view=selectors.catalog())
-    plan = outcome.result and outcome.result.get("fabric_plan")
-    if not plan or not plan.get("tiers"):
-        raise Http404(_("This design has no fabric plan to cable."))
-    response = StreamingHttpResponse(iter_cabling_csv(FabricPlan.from_dict(plan)), content_type="text/csv")
+    try:
+        rows = cabling_plan(configuration=config, outcome=outcome)
+    except ConfigurationLocked as exc:
+        raise Http404(exc.message) from None
+    response = StreamingHttpResponse(rows, content_type="text/csv")
     response["Content-Disposition"] = f'attachment; filename="cabling-{token[:8]}.csv"'
     return response
 
@@ -123,7 +121,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         filters = {k: v for k, v in form.cleaned_data.items() if v}
     quote_status = filters.pop("quote_status", None)
     configs = list(selectors.configuration_list(**filters)[:100])
-    quotes = selectors.quote_requests(
+    quotes = quote_selectors.quote_requests(
         status=quote_status,
         customer=filters.get("customer"),
         date_from=filters.get("date_from"),

@@ -7,17 +7,18 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from configurator import selectors, wizard
-from configurator.forms import (
+from configurator.models import Configuration
+from configurator.pictures import fabric_diagram_svg, slot_map_svg
+from configurator.recommend import recommend
+from web import selectors, wizard
+from web.forms import (
     AcknowledgeForm,
     AdaptersForm,
     FabricForm,
     GoalForm,
     PlatformForm,
 )
-from configurator.models import Configuration
-from configurator.recommend import recommend
-from configurator.views.common import (
+from web.views.common import (
     _after_save,
     _can_edit,
     _config,
@@ -29,7 +30,7 @@ from configurator.views.common import (
     _save,
     step_url,
 )
-from configurator.views.quote import _quote
+from web.views.quote import _quote
 
 # --- the steps ---------------------------------------------------------------------------------------------
 
@@ -158,7 +159,7 @@ def _adapters(request: HttpRequest, config: Configuration) -> HttpResponse:
         form = AdaptersForm(initial=wizard.adapters_initial(config.document, adapter_parts), catalog=view)
     ev = _evaluate(request, config, view)
     placement = (ev.result or {}).get("placement") or []
-    slot_map = selectors.slot_map_svg(placement[0], _language()) if placement else ""
+    slot_map = slot_map_svg(placement[0], _language()) if placement else ""
     g = wizard.group(config.document) or {}
     ctx = _context(
         request,
@@ -199,7 +200,7 @@ def _fabric(request: HttpRequest, config: Configuration) -> HttpResponse:
         form=form,
         plan=plan,
         switches=selectors.switch_options(view, form["switch"].value() or ""),
-        diagram=selectors.fabric_diagram_svg(plan),
+        diagram=fabric_diagram_svg(plan),
         plan_parts=_plan_parts(plan, view),
     )
     return _render_step(request, "fabric", ctx, status=status)

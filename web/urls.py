@@ -6,8 +6,8 @@ draft lives under /d/<token>/, the token being the unguessable key to it.
 
 from django.urls import include, path, re_path
 
-from configurator import views
-from configurator.wizard import STEP_SLUGS
+from web import views
+from web.wizard import STEP_SLUGS
 
 app_name_patterns = [
     path("start/", views.start, name="start"),

@@ -1,4 +1,4 @@
-"""Selectors of the web app: what the wizard, the dashboard and the rule catalogue read.
+"""Selectors of the web door: what the wizard, the dashboard and the rule catalogue read.
 
 Every selector runs a fixed number of queries whatever the catalogue size (the catalogue itself comes from
 configurator.snapshot, cached in memory). Nothing here decides a hardware question: option lists mark what the
@@ -10,24 +10,22 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date, datetime, time
-from decimal import Decimal
-from functools import lru_cache
 from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from configurator.bom import BomLine, bom_total, design_bom
-from configurator.forms import fabric_switches
+from catalog.models import Part
+from configurator.fabric.codes import FABRIC_RULES
 from configurator.models import Configuration
-from configurator.rules.design import DesignInputError
-from configurator.rules.parse import parse_design
+from configurator.rules.catalogue import all_rules
+from configurator.rules.gpu import gpu_acceptance
 from configurator.rules.specs import AdapterSpec, CatalogView, GpuSpec, ServerSpec
+from configurator.services import Outcome, design_evaluate
 from configurator.snapshot import catalog_snapshot, clear_cache
-from quotes.selectors import quote_list, quotes_for_configuration
+from web.forms import fabric_switches
 
 # --- catalogue ---------------------------------------------------------------------------------------------
 
@@ -63,8 +61,6 @@ def lead_times(view: CatalogView) -> dict[str, int | None]:
     cached = _lead_cache.get(view.version)
     if cached is not None:
         return cached
-    from catalog.models import Part
-
     data = dict(Part.objects.values_list("part_number", "lead_time_days"))
     with _lead_lock:
         _lead_cache.clear()
@@ -110,8 +106,6 @@ def gpu_options(view: CatalogView, server: str, selected: str, reason_template) 
     The selected GPU stays selectable even when the server does not take it, so the engine's finding about it
     (GPU_NOT_ACCEPTED) can be seen and fixed rather than the choice silently disappearing.
     """
-    from configurator.rules.gpu import gpu_acceptance
-
     spec = view.get(server)
     accepts = spec.accepts if isinstance(spec, ServerSpec) else None
     out = []
@@ -151,14 +145,12 @@ _validations: OrderedDict[tuple, Any] = OrderedDict()
 VALIDATION_CACHE_SIZE = 2048
 
 
-def design_outcome(*, document: dict, language: str, view: CatalogView):
+def design_outcome(*, document: dict, language: str, view: CatalogView) -> Outcome:
     """The validation service's verdict on a document, memoised per (catalogue version, language, document).
 
     Validation is a pure function of those three (configurator.validation), so a step that is only looked at
     again costs no validation at all. The result is shared: callers must not mutate it.
     """
-    from configurator.services import design_evaluate
-
     key = (view.version, language, json.dumps(document, sort_keys=True, separators=(",", ":"), default=str))
     hit = _validations.get(key)
     if hit is not None:
@@ -169,100 +161,6 @@ def design_outcome(*, document: dict, language: str, view: CatalogView):
         while len(_validations) > VALIDATION_CACHE_SIZE:
             _validations.popitem(last=False)
     return outcome
-
-
-# --- bill of materials -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Bill:
-    lines: list[BomLine]
-    total: Decimal
-    on_request: int
-
-    @property
-    def sections(self) -> list[tuple[str, list[BomLine]]]:
-        out: dict[str, list[BomLine]] = {}
-        for line in self.lines:
-            out.setdefault(line.section, []).append(line)
-        return list(out.items())
-
-
-def design_bill(*, document: dict, result: dict | None, catalog: CatalogView | None = None) -> Bill | None:
-    """The design's bill of materials with list prices, or None when the document cannot be read yet."""
-    try:
-        design = parse_design(document)
-    except DesignInputError:
-        return None
-    view = catalog or catalog_snapshot()
-    lines = design_bom(design, (result or {}).get("fabric_plan"), view)
-    total, missing = bom_total(lines)
-    return Bill(lines=lines, total=total, on_request=missing)
-
-
-# --- fabric diagram ----------------------------------------------------------------------------------------
-
-
-def fabric_diagram_svg(plan: dict | None) -> str:
-    """The planner's topology diagram for the plan in a validation result (``fabric_plan``), or ''.
-
-    The validation result carries the plan as a dict; FabricPlan.from_dict rebuilds the planner's object for the
-    diagram. Memoised: the picture is a pure function of the plan.
-    """
-    if not plan or not plan.get("tiers"):
-        return ""
-    return _diagram(json.dumps(plan, sort_keys=True, default=str))
-
-
-def slot_map_svg(placement_group: dict, language: str) -> str:
-    """configurator.slotmap's picture of one node group, memoised (a pure function of its input)."""
-    return _slot_map(json.dumps(placement_group, sort_keys=True, default=str), language)
-
-
-@lru_cache(maxsize=512)
-def _slot_map(placement_json: str, language: str) -> str:
-    from configurator.slotmap import render_slot_map_svg
-
-    return render_slot_map_svg(json.loads(placement_json), language=language)
-
-
-@lru_cache(maxsize=512)
-def _diagram(plan_json: str) -> str:
-    from configurator.fabric.diagram import render_svg
-    from configurator.fabric.planner import FabricPlan
-
-    fp = FabricPlan.from_dict(json.loads(plan_json))
-    try:
-        return render_svg(fp)
-    except Exception:  # noqa: BLE001 - a picture must never take the step down; the plan table still shows
-        return ""
-
-
-# --- quotes ------------------------------------------------------------------------------------------------
-
-
-def quotes_for(configuration: Configuration, *, tokens: Collection[str] | None = None) -> list:
-    """The configuration's quotes, newest first. With ``tokens`` (a customer's browser): only the quotes with
-    those tokens and the other revisions of their numbers (a sales engineer's revision of the customer's quote)."""
-    # The frozen snapshot is large and only the newest issued quote's design is ever read (the "changed" banner).
-    quotes = list(quotes_for_configuration(configuration).defer("frozen"))
-    if tokens is None:
-        return quotes
-    wanted = set(tokens)
-    numbers = {q.base_number for q in quotes if q.token in wanted}
-    return [q for q in quotes if q.base_number in numbers]
-
-
-def quote_requests(
-    *,
-    status: str | None = None,
-    customer: str | None = None,
-    date_from: date | None = None,
-    date_to: date | None = None,
-    limit: int = 100,
-) -> list:
-    qs = quote_list(status=status or None, customer=customer or None, date_from=date_from, date_to=date_to)
-    return list(qs.select_related("configuration")[:limit])
 
 
 # --- dashboard ---------------------------------------------------------------------------------------------
@@ -309,9 +207,6 @@ def _rule_text(info: Any, key: str, language: str) -> str:
 
 def rule_catalogue() -> list[dict]:
     """Every finding code of the node rules and the fabric planner, with both languages and its source."""
-    from configurator.fabric.codes import FABRIC_RULES
-    from configurator.rules.catalogue import all_rules
-
     out = []
     for code, info in sorted(all_rules(FABRIC_RULES).items()):
         severity = info.get("severity") if isinstance(info, dict) else info.severity

@@ -6,10 +6,10 @@ re-validated, and the step's body (``configurator/steps/<step>.html``, swapped i
 the findings and the price.
 """
 
-from configurator.views.common import step_url
-from configurator.views.pages import cabling_csv, dashboard, draft, home, rules, start
-from configurator.views.staff import acknowledge, clone, customer_copy, take_over
-from configurator.views.steps import step
+from web.views.common import step_url
+from web.views.pages import cabling_csv, dashboard, draft, home, rules, start
+from web.views.staff import acknowledge, clone, customer_copy, take_over
+from web.views.steps import step
 
 __all__ = [
     "acknowledge",

@@ -87,7 +87,7 @@ def _forget(**kwargs) -> None:
     _texts.clear()
 
 
-setting_changed.connect(_forget, dispatch_uid="configurator.templating.forget")
+setting_changed.connect(_forget, dispatch_uid="web.templating.forget")
 
 
 def date(value, arg: str | None = None) -> str:

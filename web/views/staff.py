@@ -3,23 +3,22 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from configurator import wizard
-from configurator.forms import (
-    AcknowledgeForm,
-)
 from configurator.services import (
     configuration_clone,
     configuration_take_over,
     warning_acknowledge,
 )
-from configurator.views.common import _config, _remember, staff_required, step_url
-from configurator.views.steps import STEP_VIEWS
+from web import wizard
+from web.forms import (
+    AcknowledgeForm,
+)
+from web.views.common import _config, _remember, staff_required, step_url
 
 # --- staff actions -----------------------------------------------------------------------------------------
 
@@ -40,9 +39,8 @@ def acknowledge(request: HttpRequest, token: str) -> HttpResponse:
             messages.success(request, _("Warning %(code)s accepted.") % {"code": form.cleaned_data["code"]})
     else:
         messages.error(request, _("Give a reason for accepting this warning."))
-    if request.htmx:
-        request.method = "GET"
-        return STEP_VIEWS[back](request, config)
+    # Post/redirect/get, with htmx too: the browser follows the redirect with the htmx headers, so the GET
+    # answers with the step's body for #step-body.
     return redirect(step_url(config, back) + "#findings")
 
 
@@ -64,16 +62,14 @@ def customer_copy(request: HttpRequest, token: str) -> HttpResponse:
     return redirect(step_url(copy, "platform"))
 
 
-TAKE_OVER_PERMISSION = "configurator.take_over_configuration"
-
-
 @staff_required
 @require_POST
 def take_over(request: HttpRequest, token: str) -> HttpResponse:
     config = _config(token)
-    if not request.user.has_perm(TAKE_OVER_PERMISSION):
-        messages.error(request, _("You do not have the permission to take over designs."))
-        return redirect(step_url(config, "review"))
-    configuration_take_over(configuration=config, user=request.user)
-    messages.success(request, _("You now handle this request."))
+    try:
+        configuration_take_over(configuration=config, user=request.user)
+    except PermissionDenied as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("You now handle this request."))
     return redirect(step_url(config, "review"))

@@ -9,14 +9,18 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
-from configurator import ratelimits, selectors
-from configurator.forms import (
+from configurator import ratelimits
+from configurator.models import Configuration
+from configurator.services import configuration_taken_over
+from quotes import selectors as quote_selectors
+from quotes.services import QuoteError, quote_approve, quote_issue, quote_request, quote_revise
+from web import selectors
+from web.forms import (
     AcknowledgeForm,
     DiscountForm,
     QuoteRequestForm,
 )
-from configurator.models import Configuration
-from configurator.views.common import (
+from web.views.common import (
     Evaluation,
     _context,
     _evaluate,
@@ -25,7 +29,6 @@ from configurator.views.common import (
     _read_only,
     _remember_quote,
     _render_step,
-    _taken_over,
     _visible_quotes,
     step_url,
 )
@@ -63,48 +66,31 @@ def _own_details(request: HttpRequest) -> dict[str, str]:
 
 
 def _quote(request: HttpRequest, config: Configuration) -> HttpResponse:
+    """The quote step: GET shows it; a POST names what it does in ``action`` (one handler each, QUOTE_ACTIONS)."""
+    if request.method != "POST":
+        return _quote_page(request, config)
+    handler = QUOTE_ACTIONS.get(request.POST.get("action", "request"), request_quote)
+    return handler(request, config)
+
+
+def _quote_page(
+    request: HttpRequest,
+    config: Configuration,
+    *,
+    ev: Evaluation | None = None,
+    form: QuoteRequestForm | None = None,
+    discount_form: DiscountForm | None = None,
+    revise_form: DiscountForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The quote step with the request form, and for sales engineers the discount and revision forms (each the
+    one a refused POST brings back with its errors, or a fresh one)."""
     view = selectors.catalog()
-    status = 200
     staff = _is_staff(request)
-    form = QuoteRequestForm(initial=_own_details(request))
-    discount_form = revise_form = None
-    ev = _evaluate(request, config, view) if staff else None
-    if request.method == "POST":
-        action = request.POST.get("action", "request")
-        if action in ("issue", "approve"):
-            return _quote_staff_action(request, config, action)
-        if action == "revise":
-            if not staff:
-                raise PermissionDenied
-            revise_form = _discount_form(ev, request.POST, prefix="revise")
-            if (response := _quote_revise(request, config, revise_form)) is not None:
-                return response
-            status = 422
-        elif not staff and _taken_over(config):
-            # A sales engineer handles this design: the customer edits a copy rather than request again.
-            return _read_only(request, config, "quote")
-        else:
-            form = QuoteRequestForm(request.POST)
-            # Only sales engineers give discounts; a customer's POST carrying discount fields is not read.
-            discount_form = _discount_form(ev, request.POST) if staff else None
-            if _rate_limit_exceeded(request):
-                form.add_error(
-                    None,
-                    _(
-                        "Too many quote requests from this browser. Please try again in an hour, or call us on "
-                        "%(phone)s."
-                    )
-                    % {"phone": settings.SELLER.get("phone", "")},
-                )
-                status = 429
-            elif all([form.is_valid(), discount_form is None or discount_form.is_valid()]):
-                if (response := _quote_request(request, config, form, discount_form)) is not None:
-                    return response
-                status = 422
-            else:
-                status = 422
     if ev is None:
         ev = _evaluate(request, config, view)
+    if form is None:
+        form = QuoteRequestForm(initial=_own_details(request))
     quotes = _visible_quotes(request, config)
     latest = quotes[0] if quotes else None
     if staff:
@@ -133,6 +119,52 @@ def _quote(request: HttpRequest, config: Configuration) -> HttpResponse:
         show_ack=staff,
     )
     return _render_step(request, "quote", ctx, status=status)
+
+
+def request_quote(request: HttpRequest, config: Configuration) -> HttpResponse:
+    """A customer requests a quote (rate-limited), or a sales engineer requests one with discounts."""
+    staff = _is_staff(request)
+    if not staff and configuration_taken_over(config):
+        # A sales engineer handles this design: the customer edits a copy rather than request again.
+        return _read_only(request, config, "quote")
+    ev = _evaluate(request, config, selectors.catalog()) if staff else None
+    form = QuoteRequestForm(request.POST)
+    # Only sales engineers give discounts; a customer's POST carrying discount fields is not read.
+    discount_form = _discount_form(ev, request.POST) if staff else None
+    if _rate_limit_exceeded(request):
+        form.add_error(
+            None,
+            _("Too many quote requests from this browser. Please try again in an hour, or call us on %(phone)s.")
+            % {"phone": settings.SELLER.get("phone", "")},
+        )
+        return _quote_page(request, config, ev=ev, form=form, discount_form=discount_form, status=429)
+    valid = all([form.is_valid(), discount_form is None or discount_form.is_valid()])
+    if valid and (response := _quote_request(request, config, form, discount_form)) is not None:
+        return response
+    return _quote_page(request, config, ev=ev, form=form, discount_form=discount_form, status=422)
+
+
+def revise_quote(request: HttpRequest, config: Configuration) -> HttpResponse:
+    """A sales engineer makes a new revision of a quote from the current design."""
+    if not _is_staff(request):
+        raise PermissionDenied
+    ev = _evaluate(request, config, selectors.catalog())
+    revise_form = _discount_form(ev, request.POST, prefix="revise")
+    if (response := _quote_revise(request, config, revise_form)) is not None:
+        return response
+    return _quote_page(request, config, ev=ev, revise_form=revise_form, status=422)
+
+
+def issue_quote(request: HttpRequest, config: Configuration) -> HttpResponse:
+    """A sales engineer issues a reviewed quote."""
+    return _staff_quote_change(request, config, quote_issue, _("You do not have the permission to issue quotes."))
+
+
+def approve_quote(request: HttpRequest, config: Configuration) -> HttpResponse:
+    """A second sales engineer approves a quote's discount."""
+    return _staff_quote_change(
+        request, config, quote_approve, _("Only a user with the approve permission can approve this discount.")
+    )
 
 
 def _discount_form(ev: Evaluation, data=None, *, prefix: str | None = None, initial=None) -> DiscountForm:
@@ -177,8 +209,6 @@ QUOTE_FIELDS = {
 def _quote_request(
     request: HttpRequest, config: Configuration, form: QuoteRequestForm, discount_form: DiscountForm | None
 ) -> HttpResponse | None:
-    from quotes.services import QuoteError, quote_request
-
     d = form.cleaned_data
     staff = _is_staff(request)
     percent, lines = discount_form.discounts() if discount_form is not None else (None, None)
@@ -214,8 +244,6 @@ def _quote_request(
 def _quote_revise(request: HttpRequest, config: Configuration, form: DiscountForm) -> HttpResponse | None:
     """A new revision from the current design, with the discounts of the form (the earlier revision's when the
     form was not sent). None when the discounts are wrong: the page shows the form with its errors."""
-    from quotes.services import QuoteError, quote_revise
-
     quote = _posted_quote(request, config)
     if not form.is_valid():
         return None
@@ -244,33 +272,30 @@ def _quote_revise(request: HttpRequest, config: Configuration, form: DiscountFor
 
 
 def _posted_quote(request: HttpRequest, config: Configuration):
-    quote = next((q for q in selectors.quotes_for(config) if q.token == request.POST.get("quote")), None)
+    quote = next((q for q in quote_selectors.quotes_for(config) if q.token == request.POST.get("quote")), None)
     if quote is None:
         raise Http404
     return quote
 
 
-def _quote_staff_action(request: HttpRequest, config: Configuration, action: str) -> HttpResponse:
+def _staff_quote_change(request: HttpRequest, config: Configuration, change, refused: str) -> HttpResponse:
+    """Apply a quote service (``change(quote=, user=)``) to the posted quote as the signed-in sales engineer and
+    report the outcome as a message; ``refused`` when the service refuses without saying why."""
     if not _is_staff(request):
         raise PermissionDenied
-    from quotes.services import QuoteError, quote_approve, quote_issue
-
     quote = _posted_quote(request, config)
     try:
-        if action == "issue":
-            quote = quote_issue(quote=quote, user=request.user)
-        else:
-            quote = quote_approve(quote=quote, user=request.user)
+        quote = change(quote=quote, user=request.user)
     except QuoteError as exc:
         for message in exc.errors.values():
             messages.error(request, message)
-    except PermissionDenied as exc:
-        if action == "issue":
-            messages.error(request, str(exc) or _("You do not have the permission to issue quotes."))
-        else:  # no permission, or the user set the discount themselves (four eyes): the service says which
-            messages.error(request, str(exc) or _("Only a user with the approve permission can approve this discount."))
+    except PermissionDenied as exc:  # no permission, or four eyes on a discount: the service says which
+        messages.error(request, str(exc) or refused)
     else:
         messages.success(
             request, _("Quote %(number)s: %(status)s.") % {"number": quote.number, "status": quote.display_status}
         )
     return redirect(step_url(config, "quote"))
+
+
+QUOTE_ACTIONS = {"request": request_quote, "revise": revise_quote, "issue": issue_quote, "approve": approve_quote}

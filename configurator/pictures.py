@@ -1,0 +1,44 @@
+"""The pictures of a validation result: the fabric's topology diagram and a node group's slot map.
+
+Pure functions of the validation result (contract design/v1: ``fabric_plan`` and one ``placement`` entry), so
+the wizard's pages and the quote PDF draw the same picture from the same data; neither imports the other.
+Memoised per process: a picture depends on its input alone, and the fabric step redraws the same plan on every
+change of an unrelated field.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from configurator.fabric.diagram import render_svg
+from configurator.fabric.planner import FabricPlan
+from configurator.slotmap import render_slot_map_svg
+
+
+def fabric_diagram_svg(plan: dict[str, Any] | None) -> str:
+    """The planner's topology diagram for the plan in a validation result (``fabric_plan``), or '' when the
+    design has no fabric with tiers. FabricPlan.from_dict rebuilds the planner's object for the diagram."""
+    if not plan or not plan.get("tiers"):
+        return ""
+    return _diagram(json.dumps(plan, sort_keys=True, default=str))
+
+
+def slot_map_svg(placement_group: dict[str, Any], language: str) -> str:
+    """configurator.slotmap's picture of one node group (one entry of the result's ``placement``)."""
+    return _slot_map(json.dumps(placement_group, sort_keys=True, default=str), language)
+
+
+@lru_cache(maxsize=512)
+def _slot_map(placement_json: str, language: str) -> str:
+    return render_slot_map_svg(json.loads(placement_json), language=language)
+
+
+@lru_cache(maxsize=512)
+def _diagram(plan_json: str) -> str:
+    fp = FabricPlan.from_dict(json.loads(plan_json))
+    try:
+        return render_svg(fp)
+    except Exception:  # noqa: BLE001 - a picture must never take a page or a quote down; the plan table still shows
+        return ""

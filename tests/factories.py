@@ -1,0 +1,99 @@
+"""factory_boy factories of the models the tests store (users, configurations, acknowledgements, API clients),
+and the design documents they hold: one home, so every test builds the same rows the same way."""
+
+from __future__ import annotations
+
+import factory
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+
+from configurator.models import Configuration, WarningAcknowledgement
+
+H200_NODE = [{"part": "HGX-H200-8GPU", "quantity": 1}, {"part": "MCX75310AAS-NEAT", "quantity": 8, "role": "compute"}]
+
+
+def design(
+    count: int = 1,
+    *,
+    fabric: bool | None = None,
+    components=None,
+    server: str = "SYS-821GE-TNHR",
+    name: str = "H200 cluster",
+) -> dict:
+    """A design of ``count`` HGX H200 nodes; with an InfiniBand fabric when ``fabric`` (default: count > 1)."""
+    fabric = count > 1 if fabric is None else fabric
+    return {
+        "schema": "design/v1",
+        "name": name,
+        "node_groups": [
+            {
+                "name": "gpu",
+                "count": count,
+                "server": server,
+                "components": components if components is not None else H200_NODE,
+            }
+        ],
+        "fabric": {"switch": "MQM9700-NS2F", "oversubscription": "1:1", "topology": "rail-optimized"}
+        if fabric
+        else None,
+    }
+
+
+# The seed catalogue says: 9 NICs do not fit SYS-821GE-TNHR's 8 LP slots (PCIE_NO_FREE_SLOT, error);
+# the HGX A100 system has no sourced PSU figures (POWER_CAPACITY_UNKNOWN, warning).
+ERROR_DESIGN = design(
+    components=[{"part": "HGX-H200-8GPU", "quantity": 1}, {"part": "MCX75310AAS-NEAT", "quantity": 9}]
+)
+WARNING_DESIGN = design(server="SYS-420GP-TNAR", components=[{"part": "HGX-A100-8GPU", "quantity": 1}])
+
+
+def grant(user, *codenames: str):
+    """Give ``user`` these permissions (by codename) and forget the object's permission cache; returns it."""
+    user.user_permissions.add(*Permission.objects.filter(codename__in=codenames))
+    for attr in ("_perm_cache", "_user_perm_cache", "_group_perm_cache"):
+        user.__dict__.pop(attr, None)
+    return user
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    """A signed-in person; ``permissions=("issue_quote", ...)`` grants permissions by codename."""
+
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    email = factory.LazyAttribute(lambda u: f"{u.username}@ncs.nl")
+    password = factory.django.Password("pw")
+
+    @factory.post_generation
+    def permissions(self, create, codenames, **kwargs):
+        if create and codenames:
+            self.user_permissions.add(*Permission.objects.filter(codename__in=codenames))
+
+
+class StaffFactory(UserFactory):
+    """A sales engineer (staff); permissions as given."""
+
+    is_staff = True
+
+
+class ConfigurationFactory(factory.django.DjangoModelFactory):
+    """A stored design, created directly (as the quote tests need it: not through the wizard's services)."""
+
+    class Meta:
+        model = Configuration
+
+    document = factory.LazyFunction(design)
+    name = factory.LazyAttribute(lambda c: c.document.get("name", ""))
+
+
+class WarningAcknowledgementFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = WarningAcknowledgement
+
+    configuration = factory.SubFactory(ConfigurationFactory)
+    code = "POWER_CAPACITY_UNKNOWN"
+    subject = "node_groups[0]"
+    reason = "Checked with the customer."

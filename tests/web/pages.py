@@ -1,0 +1,54 @@
+"""What the web tests share: designs in known states, the quote form as a customer posts it, step URLs."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from configurator.bom import bom_total, design_bom
+from configurator.examples import h200_training_cluster
+from configurator.rules.parse import parse_design
+from configurator.services import design_validate
+from configurator.snapshot import catalog_snapshot
+from tests.factories import grant
+
+__all__ = ["B200_IN_H100_SERVER", "CUSTOMER", "H200_CLUSTER", "WITH_WARNING", "grant", "list_total", "url"]
+
+H200_CLUSTER = {**h200_training_cluster(), "name": "4 × SYS-821GE-TNHR, HGX-H200-8GPU"}
+B200_IN_H100_SERVER = {
+    "schema": "design/v1",
+    "name": "B200 in an H100-generation server",
+    "node_groups": [
+        {
+            "name": "gpu",
+            "count": 1,
+            "server": "SYS-821GE-TNHR",
+            "components": [{"part": "HGX-B200-8GPU", "quantity": 1}],
+        }
+    ],
+}
+WITH_WARNING = {**H200_CLUSTER, "fabric": {"switch": "MQM9790-NS2F"}}  # unmanaged: FABRIC_SM_REQUIRED
+
+
+def list_total(config):
+    """The design's list total as the BOM service computes it (the pages must show this amount)."""
+    result = design_validate(document=config.document)
+    total, _ = bom_total(design_bom(parse_design(config.document), result["fabric_plan"], catalog_snapshot()))
+    return total
+
+
+# A customer's quote-request form as the quote step posts it.
+CUSTOMER = {
+    "name": "Anna de Vries",
+    "company": "Rekenkracht B.V.",
+    "email": "anna@example.nl",
+    "country": "NL",
+    "vat_number": "",
+    "street": "Stationsplein 1",
+    "postal_code": "3511 ED",
+    "city": "Utrecht",
+    "action": "request",
+}
+
+
+def url(config, step):
+    return reverse("configurator:step", kwargs={"token": config.token, "step": step})
