@@ -300,29 +300,8 @@ def configuration_list(
 # --- rule catalogue ----------------------------------------------------------------------------------------
 
 
-def _rule_text(info: Any, key: str, language: str) -> str:
-    value = info.get(key) if isinstance(info, dict) else getattr(info, key)
-    if isinstance(value, dict):
-        return value.get(language) or value.get("en", "")
-    return value.get(language) if hasattr(value, "get") else str(value)
-
-
 def rule_catalogue() -> list[dict]:
     """Every finding code of the node rules and the fabric planner, with both languages and its source."""
-    from configurator.fabric.codes import FABRIC_RULES
-    from configurator.rules.catalogue import all_rules
+    from configurator.messages import rule_entries
 
-    out = []
-    for code, info in sorted(all_rules(FABRIC_RULES).items()):
-        severity = info.get("severity") if isinstance(info, dict) else info.severity
-        source = info.get("source") if isinstance(info, dict) else info.source
-        out.append(
-            {
-                "code": str(code),
-                "severity": str(severity),
-                "title": {lang: _rule_text(info, "title", lang) for lang in ("en", "nl")},
-                "explanation": {lang: _rule_text(info, "explanation", lang) for lang in ("en", "nl")},
-                "source": source,
-            }
-        )
-    return out
+    return rule_entries()

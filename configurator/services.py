@@ -12,6 +12,7 @@ from typing import Any
 from django.db import transaction
 
 from configurator.fabric.request import parse_fabric_request
+from configurator.messages import finding_dicts
 from configurator.rules.design import DesignInputError
 from configurator.rules.parse import check_references, parse_design
 
@@ -105,7 +106,7 @@ def fabric_plan_build(*, request: Any, language: str = "en") -> dict[str, Any]:
         node_height_u=req.node_height_u,
         node_power_w=req.node_power_w,
     )
-    return plan.to_dict(_lang(language))
+    return plan.to_dict(finding_dicts(plan.findings, _lang(language)))
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from configurator.fabric.check import check_design_fabric
+from configurator.messages import finding_dicts
 from configurator.rules.context import resolve_group
 from configurator.rules.design import DesignIn
 from configurator.rules.engine import validate_nodes
@@ -82,12 +83,12 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
         if any(f.code == "NIC_FEWER_THAN_GPUS" for f in findings):
             fabric_findings = [f for f in fabric_findings if f.code != "FABRIC_FEWER_RAILS_THAN_GPUS"]
         findings.extend(fabric_findings)
-        plan_dict = plan.to_dict() if plan is not None else None
+        plan_dict = plan.to_dict(finding_dicts(plan.findings, "en")) if plan is not None else None
     findings.sort(key=lambda f: (SEVERITY_ORDER[f.severity], f.subject, str(f.code)))
     sizing = getattr(node, "sizing", None)
     return {
         "valid": not any(f.severity == Severity.ERROR for f in findings),
-        "findings": [f.to_dict(language) for f in findings],
+        "findings": finding_dicts(findings, language),
         "placement": node.placement,
         "fabric_plan": plan_dict,
         "totals": node.totals,

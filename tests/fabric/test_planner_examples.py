@@ -8,6 +8,7 @@ import pytest
 
 from configurator.fabric.codes import FabricCode
 from configurator.fabric.planner import LEAF_SPINE, NODE_LEAF, SPINE_CORE, plan_fabric
+from configurator.messages import both
 from configurator.rules.design import RackIn
 from configurator.rules.findings import Severity
 
@@ -176,9 +177,9 @@ def test_ndr_osfp_adapter_on_hdr_switch_has_no_cable_and_runs_at_200():
     p = plan(64, switch=QM8700, hca=CX7_NDR)
     assert {FabricCode.NO_CABLE, FabricCode.SPEED_MISMATCH} <= codes(p)
     no_cable = next(f for f in p.findings if f.code == FabricCode.NO_CABLE)
-    assert "QSFP56" in no_cable.message.en and "OSFP" in no_cable.message.nl
+    assert "QSFP56" in both(no_cable).message.en and "OSFP" in both(no_cable).message.nl
     speed = next(f for f in p.findings if f.code == FabricCode.SPEED_MISMATCH)
-    assert "200 Gb/s" in speed.message.en
+    assert "200 Gb/s" in both(speed).message.en
     assert p.link(NODE_LEAF).parts == ()
 
 
@@ -188,13 +189,13 @@ def test_beyond_three_tiers_is_an_error_with_the_numbers():
     assert p.tiers == 0 and p.bom == ()
     f = next(f for f in p.findings if f.code == FabricCode.PORTS_EXCEEDED)
     assert f.severity == Severity.ERROR
-    assert "131,072" in f.message.en and "65,536" in f.message.en and "65.536" in f.message.nl
+    assert "131,072" in both(f).message.en and "65,536" in both(f).message.en and "65.536" in both(f).message.nl
 
 
 def test_run_beyond_every_medium_is_an_error():
     p = plan(600, rack=RackIn(spine_to_core_m=800))
     f = next(f for f in p.findings if f.code == FabricCode.BEYOND_REACH)
-    assert f.severity == Severity.ERROR and f.data["longest_m"] == 500
+    assert f.severity == Severity.ERROR and f.params["longest_m"] == 500
     assert p.link(SPINE_CORE).media is None
 
 

@@ -1,0 +1,1 @@
+"""Messages of the node rules engine's findings (codes in configurator.rules.catalogue)."""
