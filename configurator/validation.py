@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from configurator.fabric.check import check_design_fabric
-from configurator.messages import finding_dicts
+from configurator.messages import finding_dicts, totals_dict
 from configurator.rules.context import resolve_group
 from configurator.rules.design import DesignIn
 from configurator.rules.engine import validate_nodes
@@ -91,7 +91,7 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
         "findings": finding_dicts(findings, language),
         "placement": node.placement,
         "fabric_plan": plan_dict,
-        "totals": node.totals,
+        "totals": totals_dict(node.totals),
         "sizing": sizing.to_dict() if hasattr(sizing, "to_dict") else None,
         "catalog_version": catalog.version,
         "design_hash": design_hash(document),

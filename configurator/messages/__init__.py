@@ -19,6 +19,7 @@ from configurator.rules.registry import REGISTRY
 
 from . import fabric as _fabric  # noqa: F401  (registers the fabric renderers)
 from . import nodes as _nodes  # noqa: F401  (registers the node renderers)
+from . import power as _power
 from .base import RENDERERS
 
 
@@ -93,3 +94,16 @@ def both(finding: Finding) -> Both:
     with translation.override("nl"):
         m_nl, f_nl = render(finding)
     return Both(message=Said(m_en, m_nl), fix=Said(f_en, f_nl))
+
+
+def totals_dict(totals: dict[str, Any]) -> dict[str, Any]:
+    """The node engine's totals with each power assumption said in English and Dutch (contract design/v1:
+    ``{"group", "en", "nl"}``)."""
+    said = []
+    for a in totals.get("power_assumptions", []):
+        texts = {}
+        for lang in ("en", "nl"):
+            with translation.override(lang):
+                texts[lang] = _power.assumption(a)
+        said.append({"group": a["group"], **texts})
+    return {**totals, "power_assumptions": said}
