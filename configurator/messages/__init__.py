@@ -19,6 +19,7 @@ from configurator.rules.registry import REGISTRY
 
 from . import fabric as _fabric  # noqa: F401  (registers the fabric renderers)
 from . import nodes as _nodes  # noqa: F401  (registers the node renderers)
+from . import pcie as _pcie  # noqa: F401  (registers the PCIe renderers)
 from . import power as _power
 from . import workload as _workload  # noqa: F401  (registers the workload renderers)
 from .base import RENDERERS

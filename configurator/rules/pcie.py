@@ -17,9 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import fmt
-from .catalogue import Code, finding
+from .catalogue import Code
+from .catalogue import finding as legacy_finding
 from .context import GroupContext, Part
 from .findings import Finding
+from .registry import finding
 from .specs import CARD_FITS, AdapterSpec, CardForm, GpuSpec, Role, ServerSpec, SlotForm, SlotSpec
 
 PCIE_GBYTES_PER_LANE: dict[int, float] = {1: 0.25, 2: 0.5, 3: 0.985, 4: 1.969, 5: 3.938, 6: 7.563}
@@ -270,42 +272,28 @@ def _place_explicit(
     server = ctx.server
     pn = part.spec.part_number
     if unknown:
-        have = ", ".join(by_name) or "none"
-        listed = ", ".join(unknown)
         findings.append(
             finding(
                 Code.PCIE_UNKNOWN_SLOT,
                 f"{part.path}.slots",
-                fmt.text(
-                    f"{ctx.group.server} has no slot named {listed}; its slots are {have}.",
-                    f"{ctx.group.server} heeft geen slot met de naam {listed}; de slots heten {have}.",
-                ),
-                fmt.text(
-                    "Pick slot names from the server's slot list, or leave slots out and let us place the card.",
-                    "Kies slotnamen uit de slotlijst van de server, of laat slots weg zodat wij de kaart plaatsen.",
-                ),
                 slots=unknown,
+                server=ctx.group.server,
+                known=list(by_name),
             )
         )
         placement.unplaced.append(_unplaced(part, len(unknown), "no such slot"))
     if taken:
-        desc_en = "; ".join(f"{name} already holds {holder.spec.part_number} ({holder.path})" for name, holder in taken)
-        desc_nl = "; ".join(f"in {name} zit al {holder.spec.part_number} ({holder.path})" for name, holder in taken)
         findings.append(
             finding(
                 Code.PCIE_SLOT_USED_TWICE,
                 f"{part.path}.slots",
-                fmt.text(
-                    f"{pn} is placed in a slot that is already used: {desc_en}.",
-                    f"{pn} staat in een slot dat al bezet is: {desc_nl}.",
-                ),
-                fmt.text("Give every card its own slot.", "Geef elke kaart een eigen slot."),
                 slots=[name for name, _ in taken],
+                part=pn,
+                holders=[{"slot": name, "part": h.spec.part_number, "path": h.path} for name, h in taken],
             )
         )
         placement.unplaced.append(_unplaced(part, len(taken), "slot already used"))
     if misfit:
-        names_text = ", ".join(s.spec.name for s in misfit)
         form = misfit[0].spec.form
         card = _card_form(part)
         allowed = sorted(str(f) for f in CARD_FITS[card]) if card else []
@@ -313,17 +301,12 @@ def _place_explicit(
             finding(
                 Code.PCIE_CARD_DOES_NOT_FIT,
                 f"{part.path}.slots",
-                fmt.text(
-                    f"{pn} is a {CARD_EN[card]} card; it does not fit the {FORM_EN[form]} slot {names_text} "
-                    f"of {server.part_number}.",
-                    f"{pn} is een {CARD_NL[card]} kaart; die past niet in het {FORM_NL[form]} slot {names_text} "
-                    f"van {server.part_number}.",
-                ),
-                fmt.text(
-                    f"Choose a {' or '.join(allowed)} slot, or leave slots out and let us place the card.",
-                    f"Kies een {' of '.join(allowed)}-slot, of laat slots weg zodat wij de kaart plaatsen.",
-                ),
                 slots=[s.spec.name for s in misfit],
+                part=pn,
+                server=server.part_number,
+                card_form=str(card) if card else None,
+                slot_form=str(form) if form else None,
+                allowed_forms=allowed,
             )
         )
         placement.unplaced.append(_unplaced(part, len(misfit), "does not fit the chosen slot"))
@@ -338,29 +321,16 @@ def _integrated_nics(ctx: GroupContext, part: Part) -> Finding:
     one per GPU) has no slots for compute adapters. Source: [DIST-PM], [MLCT-822NB3]."""
     server = ctx.server
     speed = server.integrated_nic_speed_gbps
-    speed_en = f"{speed} Gb/s " if speed else ""
     n_free = sum(1 for s in server.slots if s.form != SlotForm.INTEGRATED)
     return finding(
         Code.PCIE_INTEGRATED_NICS,
         part.path,
-        fmt.text(
-            f"{server.part_number} has {server.integrated_nics} integrated {speed_en}compute NICs, one per GPU; "
-            f"its {n_free} expansion {fmt.plural(n_free, 'slot is', 'slots are')} for storage or management, "
-            f"so the {part.quantity} {part.spec.part_number} compute adapters have nowhere to go.",
-            f"{server.part_number} heeft {server.integrated_nics} ingebouwde {speed_en}compute-NIC's, één per "
-            f"GPU; {fmt.plural(n_free, 'het', 'de')} {n_free} uitbreidingsslot{fmt.plural(n_free, '', 's')} "
-            f"{fmt.plural(n_free, 'is', 'zijn')} voor storage of beheer, dus de {part.quantity} "
-            f"{part.spec.part_number} compute-adapters kunnen nergens heen.",
-        ),
-        fmt.text(
-            "Remove the compute adapters: the built-in NICs connect to the compute fabric. For a storage "
-            "network, give the adapter the role storage.",
-            "Verwijder de compute-adapters: de ingebouwde NIC's sluiten aan op de compute-fabric. Voor een "
-            "storagenetwerk geef je de adapter de rol storage.",
-        ),
         integrated_nics=server.integrated_nics,
         adapters=part.quantity,
         free_slots=n_free,
+        server=server.part_number,
+        part=part.spec.part_number,
+        speed_gbps=speed,
     )
 
 
@@ -372,17 +342,8 @@ def _slots_unknown(ctx: GroupContext, cards: list[Part]) -> Finding:
     return finding(
         Code.PCIE_SLOTS_UNKNOWN,
         f"{ctx.path}.server",
-        fmt.text(
-            f"We have no verified slot list for {pn}, so we cannot check where the {n} "
-            f"{fmt.plural(n, 'card', 'cards')} go or whether they fit.",
-            f"Voor {pn} hebben we geen geverifieerde slotindeling, dus we kunnen niet controleren waar de "
-            f"{n} {fmt.plural(n, 'kaart', 'kaarten')} komen of ze passen.",
-        ),
-        fmt.text(
-            "Check the placement against the Supermicro datasheet before quoting.",
-            "Controleer de plaatsing met de Supermicro-datasheet voordat je offreert.",
-        ),
         cards=n,
+        server=pn,
     )
 
 
@@ -528,7 +489,7 @@ def _no_free_slot(
             " Onze slotlijst van dit chassis is mogelijk onvolledig, dus andere posities zijn niet "
             "geverifieerd; controleer de datasheet voordat je hem afschrijft."
         )
-    return finding(
+    return legacy_finding(
         Code.PCIE_NO_FREE_SLOT,
         first.path,
         fmt.text(msg_en, msg_nl),
@@ -649,24 +610,13 @@ def _form_unknown(ctx: GroupContext, slots: list[SlotState]) -> list[Finding]:
     out = []
     for path, taken in by_part.items():
         part = taken[0].part
-        names = ", ".join(s.spec.name for s in taken)
-        what_en = "card size" if _card_form(part) is None else "slot size"
-        what_nl = "kaartformaat" if _card_form(part) is None else "slotformaat"
         out.append(
             finding(
                 Code.PCIE_FORM_UNKNOWN,
                 path,
-                fmt.text(
-                    f"{part.spec.part_number} is placed in {names}, but the {what_en} is unknown, so we cannot "
-                    f"confirm it fits.",
-                    f"{part.spec.part_number} staat in {names}, maar het {what_nl} is onbekend; we kunnen niet "
-                    f"bevestigen dat hij past.",
-                ),
-                fmt.text(
-                    "Check the card's bracket and length against the slot before quoting.",
-                    "Controleer bracket en lengte van de kaart tegen het slot voordat je offreert.",
-                ),
                 slots=[s.spec.name for s in taken],
+                part=part.spec.part_number,
+                unknown="card" if _card_form(part) is None else "slot",
             )
         )
     return out
@@ -685,33 +635,14 @@ def _not_gpu_local(ctx: GroupContext, slots: list[SlotState]) -> list[Finding]:
     out = []
     for path, taken in far.items():
         part = taken[0].part
-        n, names = len(taken), ", ".join(s.spec.name for s in taken)
         free_local = sum(1 for s in slots if s.part is None and s.spec.gpus)
-        nic_nl = "compute-NIC zit" if n == 1 else "compute-NIC's zitten"
-        if free_local:
-            fix = fmt.text(
-                "Move the compute NICs to the free slots next to the GPUs (or leave slots out and let us place them).",
-                "Verplaats de compute-NIC's naar de vrije slots bij de GPU's (of laat slots weg zodat wij "
-                "ze plaatsen).",
-            )
-        else:
-            fix = fmt.text(
-                "Use one compute NIC per GPU; give extra adapters the role storage.",
-                "Gebruik één compute-NIC per GPU; geef extra adapters de rol storage.",
-            )
         out.append(
             finding(
                 Code.PCIE_NIC_NOT_GPU_LOCAL,
                 path,
-                fmt.text(
-                    f"{n} {part.spec.part_number} compute {fmt.plural(n, 'NIC sits', 'NICs sit')} in {names}, "
-                    f"with no GPU behind the same PCIe switch: GPUDirect RDMA traffic crosses the CPU instead of "
-                    f"staying local.",
-                    f"{n} {part.spec.part_number} {nic_nl} in {names}, zonder GPU achter dezelfde PCIe-switch: "
-                    f"GPUDirect RDMA-verkeer gaat dan via de CPU in plaats van lokaal te blijven.",
-                ),
-                fix,
                 slots=[s.spec.name for s in taken],
+                part=part.spec.part_number,
+                free_local=free_local,
             )
         )
     return out
@@ -752,76 +683,40 @@ def _link_findings(ctx: GroupContext, slots: list[SlotState]) -> list[Finding]:
 
 def _link_unknown(part: Part, slot: SlotState) -> Finding:
     spec = part.spec
-    need = card_need_gbytes(spec)
-    if need is not None:
-        n_en, n_nl = fmt.num(need, 1)
-        need_en, need_nl = f" (it needs {n_en} GB/s per direction)", f" (hij vraagt {n_nl} GB/s per richting)"
-    else:
-        need_en = need_nl = ""
-    slot_en = fmt.pcie_en(slot.spec.pcie_gen, slot.spec.lanes, "slot")
-    card_en = fmt.pcie_en(spec.host_pcie_gen, spec.host_lanes, "card")
     return finding(
         Code.PCIE_LINK_UNKNOWN,
         part.path,
-        fmt.text(
-            f"The PCIe link of {spec.part_number} in {slot.spec.name} is unknown: {slot.spec.name} is "
-            f"{fmt.a_en(slot_en)} {slot_en} and {spec.part_number} is {fmt.a_en(card_en)} {card_en}. We cannot "
-            f"confirm it runs at full speed{need_en}.",
-            f"De PCIe-link van {spec.part_number} in {slot.spec.name} is onbekend: {slot.spec.name} is een "
-            f"{fmt.pcie_nl(slot.spec.pcie_gen, slot.spec.lanes, 'slot')} en {spec.part_number} is een "
-            f"{fmt.pcie_nl(spec.host_pcie_gen, spec.host_lanes, 'kaart')}. We kunnen niet bevestigen dat hij op "
-            f"volle snelheid draait{need_nl}.",
-        ),
-        fmt.text(
-            "Check the slot's PCIe generation and width in the datasheet.",
-            "Controleer PCIe-generatie en -breedte van het slot in de datasheet.",
-        ),
+        part=spec.part_number,
+        slot=slot.spec.name,
+        slot_gen=slot.spec.pcie_gen,
+        slot_lanes=slot.spec.lanes,
+        card_gen=spec.host_pcie_gen,
+        card_lanes=spec.host_lanes,
+        need_gbytes=card_need_gbytes(spec),
     )
 
 
 def _link_shortfall(
     part: Part, spec: AdapterSpec, names: str, slot_gen: int, slot_lanes: int, need: float, eff: float
 ) -> Finding:
-    need_en, need_nl = fmt.num(need, 1)
-    eff_en, eff_nl = fmt.num(eff, 1)
-    cap_en, cap_nl = fmt.num(eff * 8)
-    line_en, line_nl = fmt.num(spec.ports * spec.speed_gbps)
-    slot_en, slot_nl = fmt.pcie_en(slot_gen, slot_lanes), fmt.pcie_nl(slot_gen, slot_lanes)
-    card_en = fmt.pcie_en(spec.host_pcie_gen, spec.host_lanes)
     gen6 = spec.host_pcie_gen >= 6 and slot_gen == 5
-    code = Code.PCIE_GEN6_IN_GEN5 if gen6 else Code.PCIE_LINK_BANDWIDTH
-    many = "," in names
-    label = f"{spec.part_number} ({spec.family})" if spec.family else spec.part_number
-    where_en = f"the {slot_en} slots {names} give" if many else f"the {slot_en} slot {names} gives"
-    where_nl = f"de {slot_nl}-slots {names} leveren" if many else f"het {slot_nl}-slot {names} levert"
-    msg_en = (
-        f"{label} is a {card_en} card; its {line_en} Gb/s need about {need_en} GB/s per direction, "
-        f"but {where_en} {eff_en} GB/s, so the link caps it at about {cap_en} Gb/s."
-    )
-    msg_nl = (
-        f"{label} is een {card_en}-kaart; {line_nl} Gb/s vraagt zo'n {need_nl} GB/s per richting, "
-        f"maar {where_nl} {eff_nl} GB/s, dus de link beperkt hem tot ongeveer {cap_nl} Gb/s."
-    )
-    if spec.socket_direct:
-        fix_en = (
-            f"Put it in a PCIe {spec.host_pcie_gen}.0 x{spec.host_lanes} slot, or use Socket Direct (a second "
-            f"x16 through the auxiliary card) for full speed."
-        )
-        fix_nl = (
-            f"Plaats hem in een PCIe {spec.host_pcie_gen}.0 x{spec.host_lanes}-slot, of gebruik Socket Direct "
-            f"(een tweede x16 via de hulpkaart) voor volle snelheid."
-        )
-    else:
-        fix_en = f"Put it in a PCIe {spec.host_pcie_gen}.0 x{spec.host_lanes} slot, or choose a slower card."
-        fix_nl = f"Plaats hem in een PCIe {spec.host_pcie_gen}.0 x{spec.host_lanes}-slot, of kies een tragere kaart."
     return finding(
-        code,
+        Code.PCIE_GEN6_IN_GEN5 if gen6 else Code.PCIE_LINK_BANDWIDTH,
         part.path,
-        fmt.text(msg_en, msg_nl),
-        fmt.text(fix_en, fix_nl),
         need_gbytes=round(need, 2),
         link_gbytes=round(eff, 2),
         cap_gbps=round(eff * 8),
+        part=spec.part_number,
+        family=spec.family or None,
+        slots=names.split(", "),
+        slot_gen=slot_gen,
+        slot_lanes=slot_lanes,
+        card_gen=spec.host_pcie_gen,
+        card_lanes=spec.host_lanes,
+        line_gbps=spec.ports * spec.speed_gbps,
+        need_exact=need,
+        link_exact=eff,
+        socket_direct=bool(spec.socket_direct),
     )
 
 
@@ -857,34 +752,19 @@ def _switch_uplinks(ctx: GroupContext, server: ServerSpec, slots: list[SlotState
                 (sw, behind[0].part.path, total, uplink)
             )
     for (gen, lanes, total, n_cards, cards), items in over.items():
-        names = ", ".join(sw.name for sw, _, _, _ in items)
         uplink = items[0][3]
-        t_en, t_nl = fmt.num(total, 1)
-        u_en, u_nl = fmt.num(uplink, 1)
-        many = len(items) > 1
-        subject_en = f"PCIe switches {names} each have" if many else f"PCIe switch {names} has"
-        subject_nl = f"PCIe-switches {names} hebben elk" if many else f"PCIe-switch {names} heeft"
         out.append(
             finding(
                 Code.PCIE_SWITCH_UPLINK,
                 items[0][1],
-                fmt.text(
-                    f"{subject_en} a {fmt.pcie_en(gen, lanes)} uplink ({u_en} GB/s per direction), but the "
-                    f"{n_cards} adapters behind {'each' if many else 'it'} ({cards}) can move {t_en} GB/s; traffic "
-                    f"between those adapters and CPU memory will queue.",
-                    f"{subject_nl} een {fmt.pcie_nl(gen, lanes)}-uplink ({u_nl} GB/s per richting), maar de "
-                    f"{n_cards} adapters erachter ({cards}) kunnen {t_nl} GB/s verplaatsen; verkeer tussen die "
-                    f"adapters en het CPU-geheugen loopt dan vast in de wachtrij.",
-                ),
-                fmt.text(
-                    "Spread the adapters over slots behind different PCIe switches, or accept it if their traffic "
-                    "is GPU-to-NIC (GPUDirect) and stays below the uplink.",
-                    "Verdeel de adapters over slots achter verschillende PCIe-switches, of accepteer het als het "
-                    "verkeer GPU-naar-NIC (GPUDirect) is en onder de uplink blijft.",
-                ),
                 switches=[sw.name for sw, _, _, _ in items],
                 need_gbytes=total,
                 uplink_gbytes=round(uplink, 2),
+                uplink_exact=uplink,
+                uplink_gen=gen,
+                uplink_lanes=lanes,
+                adapters=n_cards,
+                cards=cards.split(", "),
             )
         )
     return out
