@@ -260,3 +260,202 @@ def _switch_uplink(p: dict[str, Any]) -> tuple[str, str]:
             "GPU-to-NIC (GPUDirect) and stays below the uplink."
         ),
     )
+
+
+# --- PCIE_NO_FREE_SLOT --------------------------------------------------------------------------------------
+
+
+def _pcie_noun(gen: int | None, lanes: int | None, noun: str) -> str:
+    """'PCIe 5.0 x16 slots', 'x16 slots of unknown PCIe generation': a PCIe link joined to a (translated) noun."""
+    values = {"gen": gen, "lanes": lanes, "noun": noun}
+    if gen is not None and lanes is not None:
+        return _("PCIe %(gen)s.0 x%(lanes)s %(noun)s") % values
+    if gen is not None:
+        return _("PCIe %(gen)s.0 %(noun)s of unknown width") % values
+    if lanes is not None:
+        return _("x%(lanes)s %(noun)s of unknown PCIe generation") % values
+    return _("%(noun)s of unknown PCIe generation and width") % values
+
+
+def _and_list(items: list[str]) -> str:
+    if len(items) == 1:
+        return items[0]
+    return _("%(a)s and %(b)s") % {"a": ", ".join(items[:-1]), "b": items[-1]}
+
+
+def slot_summary(groups: list[dict[str, Any]]) -> str:
+    """'8 low-profile PCIe 5.0 x16 slots and 2 full-height ... slots': a server's expansion slots."""
+    parts = []
+    for g in groups:
+        n = g["count"]
+        if g["for_gpu"]:
+            noun = _("GPU slot") if n == 1 else _("GPU slots")  # "GPU slot" is also a catalogue label
+        else:
+            noun = ngettext("slot", "slots", n)
+        parts.append(f"{n} {slot_form(g['form'])} {_pcie_noun(g['gen'], g['lanes'], noun)}")
+    if not parts:
+        return _("no expansion slots")
+    return _and_list(parts)
+
+
+def _slot_words(form: str | None, n: int) -> str:
+    """'8 full-height slots' -> 'full-height slots'; OCP 3.0 positions are bays; None: slots of mixed forms."""
+    if form == "OCP3":
+        return ngettext("OCP 3.0 bay", "OCP 3.0 bays", n)
+    if form is None:
+        return ngettext("slot", "slots", n)
+    short = {"LP": _("low-profile"), "FHHL": _("full-height"), "FHFL": _("full-height")}
+    return ngettext("%(form)s slot", "%(form)s slots", n) % {"form": short.get(form) or slot_form(form)}
+
+
+def _or_chain(items: list[str]) -> str:
+    """'a or b or c': the card forms a slot takes."""
+    text = items[0]
+    for item in items[1:]:
+        text = _("%(a)s or %(b)s") % {"a": text, "b": item}
+    return text
+
+
+def _or_join(items: list[str]) -> str:
+    """'a, b or c' in the active language (the engine's English read 'a, b, or c' for three or more)."""
+    if len(items) == 1:
+        return items[0]
+    if len(items) == 2:
+        return _("%(a)s or %(b)s") % {"a": items[0], "b": items[1]}
+    return _("%(a)s, or %(b)s") % {"a": ", ".join(items[:-1]), "b": items[-1]}
+
+
+def _holders(holders: list[dict[str, Any]]) -> str:
+    if not holders:
+        return _("other cards")
+    said = []
+    for h in holders:
+        values = {"k": h["count"], "part": h["part"]}
+        if h["kind"] == "self":
+            said.append(_("the other %(k)s") % values)
+        elif h["kind"] == "gpu":
+            said.append(ngettext("the %(k)s %(part)s GPU card", "the %(k)s %(part)s GPU cards", h["count"]) % values)
+        else:
+            said.append(ngettext("%(k)s %(part)s adapter", "%(k)s %(part)s adapters", h["count"]) % values)
+    return _and_list(said)
+
+
+def _tail(r: dict[str, Any]) -> str:
+    n, q = r["without"], r["quantity"]
+    if q == 1:
+        return _("so it has no slot")
+    if n == q:
+        return _("so none of the %(n)s has a slot") % {"n": n}
+    return ngettext("so %(n)s of the %(q)s has no slot", "so %(n)s of the %(q)s have no slot", n) % {"n": n, "q": q}
+
+
+def _free_where(g: dict[str, Any]) -> str:
+    k, values = len(g["names"]), {"names": ", ".join(g["names"]), "words": _slot_words(g["form"], len(g["names"]))}
+    if g["form"] == "OCP3":
+        return ngettext("the free OCP 3.0 bay %(names)s", "the free OCP 3.0 bays %(names)s", k) % values
+    return ngettext("the free %(words)s %(names)s", "the free %(words)s %(names)s", k) % values
+
+
+def _why_no_slot(r: dict[str, Any]) -> tuple[str, list[str]]:
+    """One card's reason for having no slot, with the fixes that apply to it."""
+    values = {"part": r["part"], "card": card_form(r["card_form"])}
+    ocp_card = r["card_form"] == "OCP3"
+    also = f" ({', '.join(r['alternatives'])})" if r.get("alternatives") else ""
+    if r["fit"] == 0:
+        if ocp_card:
+            sentence = _("%(part)s is an OCP 3.0 card and none of them takes it.")
+            fixes = [
+                _("choose the PCIe (HHHL) version of the card%(also)s") % {"also": also},
+                _("a server with an OCP 3.0 bay"),
+            ]
+        else:
+            sentence = _("%(part)s is a %(card)s card and none of them takes it.")
+            fixes = [
+                _("choose a card that fits these slots%(also)s") % {"also": also},
+                _("another server"),
+            ]
+        return sentence % values, fixes
+    form, n = r["fit_form"], r["fit"]
+    words = {"words": _slot_words(form, n), "n": n}
+    if n > 1:
+        the = _("the %(n)s %(words)s it fits are") % words
+    elif form == "OCP3":
+        the = _("the one OCP 3.0 bay it fits is")
+    else:
+        the = _("the one %(words)s it fits is") % words
+    values.update(the=the, holders=_holders(r["holders"]))
+    if ocp_card:
+        sentence = _("%(part)s is an OCP 3.0 card: %(the)s taken by %(holders)s") % values
+    elif r["card_form"] is None:
+        sentence = _("%(part)s is an %(card)s card: %(the)s taken by %(holders)s") % values
+    else:
+        sentence = _("%(part)s is a %(card)s card: %(the)s taken by %(holders)s") % values
+    fixes = []
+    for g in r["free_unfit"]:
+        k = len(g["names"])
+        takes = _or_chain([card_form(c) for c in g["takes"]])
+        gv = {"where": _free_where(g), "takes": takes, "family": g.get("family"), "alts": ", ".join(g["alternatives"])}
+        if g["form"] == "OCP3":
+            clause = ngettext(", and %(where)s takes only OCP 3.0 cards", ", and %(where)s take only OCP 3.0 cards", k)
+        else:
+            clause = ngettext(
+                ", and %(where)s takes only %(takes)s cards", ", and %(where)s take only %(takes)s cards", k
+            )
+        sentence += clause % gv
+        if not g["adapter"]:
+            continue
+        if g["alternatives"]:
+            if g["form"] == "OCP3":
+                fix = _("use an OCP 3.0 %(family)s adapter (%(alts)s) in %(where)s")
+            else:
+                fix = _("use a %(takes)s %(family)s adapter (%(alts)s) in %(where)s")
+        elif g["form"] == "OCP3":
+            fix = _("use an OCP 3.0 adapter in %(where)s")
+        else:
+            fix = _("use a %(takes)s adapter in %(where)s")
+        fixes.append(fix % gv)
+    sentence += ", " + _tail(r) + "."
+    if r["gpus"]:
+        fixes.append(_("use fewer GPU cards"))
+    elif form is not None:
+        fixes.append(_("use fewer cards that need %(words)s") % {"words": _slot_words(form, 2)})
+    if form is not None:
+        fixes.append(_("choose a server with more %(words)s") % {"words": _slot_words(form, 2)})
+    return sentence, fixes
+
+
+@renders(C.PCIE_NO_FREE_SLOT)
+def _no_free_slot(p: dict[str, Any]) -> tuple[str, str]:
+    values = {"server": p["server"], "summary": slot_summary(p["slot_groups"]), "total": p["cards"]}
+    if p["reasons"] is None:
+        excess = p["cards"] - p["slots"]
+        if p["all_adapters"]:
+            message = _("%(server)s has %(summary)s; %(total)s adapters need one each.")
+            fix = ngettext(
+                "Remove one adapter, or choose a server with more slots.",
+                "Remove %(n)s adapters, or choose a server with more slots.",
+                excess,
+            )
+        else:
+            message = _("%(server)s has %(summary)s; %(total)s cards need one each.")
+            fix = ngettext(
+                "Remove one card, or choose a server with more slots.",
+                "Remove %(n)s cards, or choose a server with more slots.",
+                excess,
+            )
+        message, fix = message % values, fix % {"n": excess}
+    else:
+        sentences, fixes = [], []
+        for r in p["reasons"]:
+            sentence, more = _why_no_slot(r)
+            sentences.append(sentence)
+            fixes += [f for f in more if f not in fixes]
+        message = (_("%(server)s has %(summary)s.") % values) + " " + " ".join(sentences)
+        fix = _or_join(fixes)
+        fix = fix[0].upper() + fix[1:] + "."
+    if not p["slots_complete"]:
+        message += _(
+            " Our slot list for this chassis may be incomplete, so other positions are unverified; check the "
+            "datasheet before ruling it out."
+        )
+    return message, fix
