@@ -29,9 +29,6 @@ def render(finding: Finding) -> tuple[str, str]:
     """(message, fix) of ``finding`` in the active language."""
     renderer = RENDERERS.get(finding.code)
     if renderer is None:
-        if finding.message is not None and finding.fix is not None:  # legacy sentences written by an engine
-            lang = translation.get_language() or "en"
-            return finding.message.get(lang[:2]), finding.fix.get(lang[:2])
         raise LookupError(f"no message for finding code {finding.code}")
     return renderer(finding.params)
 

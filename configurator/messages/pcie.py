@@ -265,7 +265,7 @@ def _switch_uplink(p: dict[str, Any]) -> tuple[str, str]:
 # --- PCIE_NO_FREE_SLOT --------------------------------------------------------------------------------------
 
 
-def _pcie_noun(gen: int | None, lanes: int | None, noun: str) -> str:
+def pcie_noun(gen: int | None, lanes: int | None, noun: str) -> str:
     """'PCIe 5.0 x16 slots', 'x16 slots of unknown PCIe generation': a PCIe link joined to a (translated) noun."""
     values = {"gen": gen, "lanes": lanes, "noun": noun}
     if gen is not None and lanes is not None:
@@ -292,7 +292,7 @@ def slot_summary(groups: list[dict[str, Any]]) -> str:
             noun = _("GPU slot") if n == 1 else _("GPU slots")  # "GPU slot" is also a catalogue label
         else:
             noun = ngettext("slot", "slots", n)
-        parts.append(f"{n} {slot_form(g['form'])} {_pcie_noun(g['gen'], g['lanes'], noun)}")
+        parts.append(f"{n} {slot_form(g['form'])} {pcie_noun(g['gen'], g['lanes'], noun)}")
     if not parts:
         return _("no expansion slots")
     return _and_list(parts)

@@ -57,13 +57,3 @@ class Code(StrEnum):
     WORKLOAD_NOT_ENOUGH_GPUS = "WORKLOAD_NOT_ENOUGH_GPUS"
     WORKLOAD_NEEDS_FABRIC = "WORKLOAD_NEEDS_FABRIC"
     WORKLOAD_NVLINK_BANDWIDTH = "WORKLOAD_NVLINK_BANDWIDTH"
-
-
-def finding(code: Code, subject: str, message, fix, **data: object):
-    """Legacy: a finding with sentences written by the engine (being retired for ``registry.finding``)."""
-    from .findings import Finding
-    from .registry import REGISTRY
-
-    return Finding(
-        code=str(code), severity=REGISTRY[str(code)].severity, subject=subject, params=data, message=message, fix=fix
-    )

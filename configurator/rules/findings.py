@@ -22,21 +22,8 @@ SEVERITY_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 
 @dataclass(frozen=True)
-class Text:
-    """Legacy: a sentence in both languages, written by an engine. Being replaced by gettext messages."""
-
-    en: str
-    nl: str
-
-    def get(self, language: str) -> str:
-        return self.nl if language == "nl" else self.en
-
-
-@dataclass(frozen=True)
 class Finding:
     code: str  # a stable upper-snake code, listed in the rule registry
     severity: Severity
     subject: str  # the field path it concerns, e.g. node_groups[0].components[1]
     params: dict[str, Any] = field(default_factory=dict)  # the values the message is rendered from
-    message: Text | None = None  # legacy: a sentence written by the engine (being retired)
-    fix: Text | None = None

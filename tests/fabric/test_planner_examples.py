@@ -4,6 +4,8 @@ QM9700: 32 OSFP cages x 2 = k = 64 logical NDR ports (fabric.md section 3). At 1
 64 x 1/2 = 32 downlinks and 32 uplinks.
 """
 
+import dataclasses
+
 import pytest
 
 from configurator.fabric.codes import FabricCode
@@ -213,6 +215,18 @@ def test_subnet_manager_findings():
 def test_management_switch_cannot_be_the_fabric():
     p = plan(8, switch=SN2201)
     assert p.tiers == 0 and codes(p) == {FabricCode.SWITCH_IS_MANAGEMENT}
+
+
+def test_a_switch_without_sourced_ports_cannot_be_sized():
+    unsourced = dataclasses.replace(QM9700, part_number="TEST-SWITCH-NO-PORTS", cages=0)
+    p = plan(8, switch=unsourced)
+    assert p.tiers == 0 and codes(p) == {FabricCode.SWITCH_PORTS_UNKNOWN}
+    f = p.findings[0]
+    assert f.severity == Severity.ERROR
+    assert both(f).message.en == (
+        "The catalogue gives no ports or port speed for TEST-SWITCH-NO-PORTS; the fabric cannot be sized."
+    )
+    assert both(f).message.nl.startswith("De catalogus geeft geen poorten of poortsnelheid voor TEST-SWITCH-NO-PORTS")
 
 
 def test_protocol_mismatch_ib_switch_ethernet_adapter():

@@ -1,10 +1,12 @@
 """The rule catalogue, number formatting, and the engine's tolerance of parts it cannot use."""
 
 import pytest
+from django.utils import translation
 
 from configurator.fabric.codes import FabricCode
 from configurator.messages import both, finding_dict, rule_entries
-from configurator.rules import fmt
+from configurator.messages.base import num
+from configurator.messages.pcie import pcie_link, pcie_noun
 from configurator.rules.catalogue import Code
 from configurator.rules.findings import SEVERITY_ORDER, Severity
 from configurator.rules.registry import REGISTRY, finding
@@ -46,7 +48,10 @@ def test_a_finding_takes_its_severity_from_the_registry():
     ],
 )
 def test_numbers_are_formatted_per_language(value, decimals, en, nl):
-    assert fmt.num(value, decimals) == (en, nl)
+    with translation.override("en"):
+        assert num(value, decimals) == en
+    with translation.override("nl"):
+        assert num(value, decimals) == nl
 
 
 @pytest.mark.parametrize(
@@ -67,8 +72,10 @@ def test_numbers_are_formatted_per_language(value, decimals, en, nl):
     ],
 )
 def test_pcie_links_say_unknown_in_words(gen, lanes, noun, en, nl):
-    assert fmt.pcie_en(gen, lanes, noun) == en
-    assert fmt.pcie_nl(gen, lanes, noun) == nl
+    for language, expected in (("en", en), ("nl", nl)):
+        with translation.override(language):
+            said = pcie_noun(gen, lanes, noun) if noun else pcie_link(gen, lanes)
+        assert said == expected
 
 
 def test_engine_reports_unknown_and_misplaced_parts_instead_of_raising():
@@ -123,3 +130,8 @@ def test_finding_dict_speaks_the_requested_language():
     assert finding_dict(f, "nl")["fix"] == "Verwijder één adapter, of kies een server met meer slots."
     assert finding_dict(f, "en")["severity"] == "error"
     assert finding_dict(f, "en")["fix"] == "Remove one adapter, or choose a server with more slots."
+
+
+def test_an_unregistered_code_cannot_be_emitted():
+    with pytest.raises(KeyError):
+        finding("NOT_A_REGISTERED_CODE", "x")
