@@ -15,11 +15,9 @@ from configurator.rules.registry import finding
 from configurator.rules.specs import AdapterSpec, CatalogView, Protocol, ServerSpec, SwitchSpec
 
 from .codes import FabricCode
+from .facts import NDR_ADVISED_GPU_GENERATIONS, NDR_GBPS
 from .planner import FabricPlan, plan_fabric
 from .request import TOPOLOGIES, parse_oversubscription, resolve_parts
-
-NEW_GENERATIONS = ("hopper", "blackwell")  # GpuSpec.generation prefixes the seeds advise NDR for
-NDR_GBPS = 400
 
 
 def check_single_node(nodes: int) -> Finding | None:
@@ -35,7 +33,7 @@ def check_hdr_for_new_gpus(switch: SwitchSpec, gpu_generation: str) -> Finding |
     existing HDR fabric (distributor article seeds/000)."""
     if switch.protocol != Protocol.INFINIBAND or not switch.port_speed_gbps or switch.port_speed_gbps >= NDR_GBPS:
         return None
-    if not gpu_generation.lower().startswith(NEW_GENERATIONS):
+    if not gpu_generation.lower().startswith(NDR_ADVISED_GPU_GENERATIONS):
         return None
     return finding(
         FabricCode.HDR_FOR_NEW_GPUS,

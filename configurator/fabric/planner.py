@@ -28,6 +28,7 @@ from configurator.rules.registry import finding
 from configurator.rules.specs import AdapterSpec, CatalogView, Connector, Protocol, SwitchSpec, Top
 
 from .codes import FabricCode
+from .facts import EMBEDDED_SM_MAX_NODES, IB_SWITCH_FOR_SPEED
 from .media import SLACK_M, MediaResult, Side, item_quantity, select_media
 
 # Rack model defaults (README "Rack model"); every one can be overridden through RackIn.
@@ -39,7 +40,6 @@ IN_RACK_M = 2.0
 NODE_TO_LEAF_M = 15.0
 LEAF_TO_SPINE_M = 30.0
 SPINE_TO_CORE_M = 50.0
-EMBEDDED_SM_MAX_NODES = 2048  # MLNX-OS embedded SM: "fabrics up to 2048 nodes"
 
 NODE_LEAF, LEAF_SPINE, SPINE_CORE = "node-leaf", "leaf-spine", "spine-core"
 
@@ -455,14 +455,6 @@ def protocol_finding(switch: SwitchSpec, hca: AdapterSpec | None) -> Finding | N
     )
 
 
-# InfiniBand generation and switch family per adapter speed (fabric.md sections 3 and 6), for fix texts.
-_IB_SWITCH_FOR_SPEED = {
-    200: ("HDR", "Quantum QM8700"),
-    400: ("NDR", "Quantum-2 QM9700"),
-    800: ("XDR", "Quantum-X800 Q3400"),
-}
-
-
 def speed_finding(switch: SwitchSpec, hca: AdapterSpec | None, split: int) -> Finding | None:
     """Mixed speeds negotiate down to the common speed ("InfiniBand speed is auto-adjusted", QM97X0 manual):
     NDR adapters on an HDR QM8700 run at 200 Gb/s; a slower adapter on an unsplit port wastes the rest."""
@@ -473,7 +465,7 @@ def speed_finding(switch: SwitchSpec, hca: AdapterSpec | None, split: int) -> Fi
         return None
     example = None
     if hca.speed_gbps > port and switch.protocol == Protocol.INFINIBAND:
-        example = _IB_SWITCH_FOR_SPEED.get(hca.speed_gbps)
+        example = IB_SWITCH_FOR_SPEED.get(hca.speed_gbps)
     return _finding(
         FabricCode.SPEED_MISMATCH,
         hca=hca.part_number,
