@@ -54,20 +54,13 @@ def pytest_testnodedown(node, error):
     _EMITTED.update(node.workeroutput.get("emitted_codes", []))
 
 
-def _whole_suite_args(session) -> tuple:
-    return ([], ["tests"], [str(session.config.rootpath / "tests")])
-
-
 def pytest_sessionfinish(session, exitstatus):
     if hasattr(session.config, "workerinput"):
         session.config.workeroutput["emitted_codes"] = sorted(_EMITTED)
         return
     whole_suite = (
         exitstatus == 0
-        and not session.config.option.keyword
-        and not session.config.option.markexpr
-        and not session.config.option.deselect
-        and not session.config.option.lf
+        and not any(getattr(session.config.option, name, None) for name in ("keyword", "markexpr", "deselect", "lf"))
         and [str(a).rstrip("/") for a in session.config.args]
         in ([], ["tests"], [str(session.config.rootpath / "tests")])
     )
