@@ -2,7 +2,8 @@
 
 Compatibility is data: which GPUs a server takes, which slot sits behind which PCIe switch, which
 connector and plug top each cable end has. A nullable spec field means *unknown* and is shown as such.
-The enums are the engines' own (configurator.rules.specs), so the catalogue and the rules speak one language.
+The enums are the shared hardware vocabulary (configurator.vocabulary), so the catalogue and the engines speak one
+language without the catalogue importing an engine.
 """
 
 from __future__ import annotations
@@ -12,17 +13,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from configurator.rules.specs import (
-    CardForm,
-    Category,
-    Connector,
-    Cooling,
-    MediaKind,
-    MediaPurpose,
-    Protocol,
-    SlotForm,
-    Top,
-)
+from configurator.vocabulary import CardForm, Category, Connector, Cooling, MediaKind, MediaPurpose, Protocol, SlotForm, Top
 
 
 def _choices(enum) -> list[tuple[str, str]]:

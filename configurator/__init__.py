@@ -1,6 +1,12 @@
-"""The project package (settings, urls, Celery, wsgi/asgi) and the configuration domain with its pure engines.
+"""The project package. The Celery app is loaded when Django starts (ConfiguratorConfig.ready) or when asked for
+(``configurator.celery_app``, ``celery -A configurator``), never on import: importing an engine module
+(configurator.rules, configurator.fabric) loads neither Celery nor Django."""
 
-The Celery app is loaded when Django starts (ConfiguratorConfig.ready) and found by ``celery -A configurator`` as
-``configurator.celery``; it is not imported here, so importing an engine (configurator.rules, configurator.fabric)
-loads neither Celery nor Django.
-"""
+
+def __getattr__(name: str):
+    if name == "celery_app":
+        from .celery import app
+
+        return app
+    raise AttributeError(f"module 'configurator' has no attribute {name!r}")
+

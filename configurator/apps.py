@@ -7,4 +7,4 @@ class ConfiguratorConfig(AppConfig):
     verbose_name = "Configurator"
 
     def ready(self) -> None:
-        from . import celery  # noqa: F401 - the Celery app, so that tasks sent from the web use its settings
+        from . import celery  # noqa: F401  (the Celery app, so that shared tasks bind to it)

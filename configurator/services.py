@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from configurator.fabric.cabling import iter_cabling_csv
 from configurator.fabric.planner import FabricPlan, plan_fabric
 from configurator.fabric.request import parse_fabric_request, resolve
+from configurator.messages import finding_dicts
 from configurator.rules.design import DesignInputError
 from configurator.rules.parse import check_references, parse_design
 
@@ -59,7 +60,7 @@ def fabric_plan_build(*, request: Any, language: str = "en") -> dict[str, Any]:
         node_height_u=req.node_height_u,
         node_power_w=req.node_power_w,
     )
-    return plan.to_dict(_lang(language))
+    return plan.to_dict(finding_dicts(plan.findings, _lang(language)))
 
 
 @dataclass(frozen=True)

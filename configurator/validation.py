@@ -11,11 +11,13 @@ import json
 from typing import Any
 
 from configurator.fabric.check import check_design_fabric
+from configurator.fabric.facts import INTEGRATED_NIC_PROTOCOL
+from configurator.messages import finding_dicts, totals_dict
 from configurator.rules.context import resolve_group
 from configurator.rules.design import DesignIn
 from configurator.rules.engine import validate_nodes
 from configurator.rules.findings import SEVERITY_ORDER, Finding, Severity
-from configurator.rules.specs import AdapterSpec, CatalogView, Protocol, ServerSpec
+from configurator.rules.specs import AdapterSpec, CatalogView, ServerSpec
 
 
 def integrated_nic_spec(server: ServerSpec) -> AdapterSpec | None:
@@ -24,8 +26,8 @@ def integrated_nic_spec(server: ServerSpec) -> AdapterSpec | None:
     Speed from ``integrated_nic_speed_gbps`` (None stays None: the planner then uses the switch port's speed
     and says nothing of a mismatch it cannot know). Connector from ``integrated_nic_connector``, a sourced
     catalogue fact (None stays None: the planner then says it cannot choose a cable rather than guessing one).
-    Protocol VPI: the integrated NICs are ConnectX SuperNICs (InfiniBand or Ethernet per port, hardware.md
-    adapters). Plug top and price: unknown (None) — no source gives them, and the NICs come with the server.
+    Protocol from the fabric facts table (INTEGRATED_NIC_PROTOCOL: VPI, ConnectX SuperNICs). Plug top and price:
+    unknown (None) — no source gives them, and the NICs come with the server.
     """
     if getattr(server, "integrated_nics", 0) <= 0:
         return None
@@ -38,7 +40,7 @@ def integrated_nic_spec(server: ServerSpec) -> AdapterSpec | None:
         ports=1,
         speed_gbps=getattr(server, "integrated_nic_speed_gbps", None),
         connector=connector,
-        protocol=Protocol.VPI,
+        protocol=INTEGRATED_NIC_PROTOCOL,
         top=None,
     )
 
@@ -82,15 +84,15 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
         if any(f.code == "NIC_FEWER_THAN_GPUS" for f in findings):
             fabric_findings = [f for f in fabric_findings if f.code != "FABRIC_FEWER_RAILS_THAN_GPUS"]
         findings.extend(fabric_findings)
-        plan_dict = plan.to_dict() if plan is not None else None
+        plan_dict = plan.to_dict(finding_dicts(plan.findings, "en")) if plan is not None else None
     findings.sort(key=lambda f: (SEVERITY_ORDER[f.severity], f.subject, str(f.code)))
     sizing = getattr(node, "sizing", None)
     return {
         "valid": not any(f.severity == Severity.ERROR for f in findings),
-        "findings": [f.to_dict(language) for f in findings],
+        "findings": finding_dicts(findings, language),
         "placement": node.placement,
         "fabric_plan": plan_dict,
-        "totals": node.totals,
+        "totals": totals_dict(node.totals),
         "sizing": sizing.to_dict() if hasattr(sizing, "to_dict") else None,
         "catalog_version": catalog.version,
         "design_hash": design_hash(document),

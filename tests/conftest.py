@@ -25,3 +25,52 @@ def seeded_catalog(db):
         catalog_load_seed()
     clear_cache()
     return Part.objects
+
+
+# --- rule coverage ------------------------------------------------------------------------------------------
+# Every code in the rule registry must be emitted by some test. The engines' findings are recorded as the suite
+# runs (per xdist worker, sent back through ``workeroutput``); a whole-suite run that leaves a registered code
+# unemitted fails. Emitting an unregistered code is impossible: ``registry.finding`` looks the severity up.
+
+_EMITTED: set[str] = set()
+
+
+def _record_findings() -> None:
+    from configurator.rules import findings
+
+    original = findings.Finding.__init__
+
+    def record(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        _EMITTED.add(str(self.code))
+
+    findings.Finding.__init__ = record
+
+
+_record_findings()
+
+
+def pytest_testnodedown(node, error):
+    _EMITTED.update(node.workeroutput.get("emitted_codes", []))
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if hasattr(session.config, "workerinput"):
+        session.config.workeroutput["emitted_codes"] = sorted(_EMITTED)
+        return
+    whole_suite = (
+        exitstatus == 0
+        and not any(getattr(session.config.option, name, None) for name in ("keyword", "markexpr", "deselect", "lf"))
+        and [str(a).rstrip("/") for a in session.config.args]
+        in ([], ["tests"], [str(session.config.rootpath / "tests")])
+    )
+    if not whole_suite:
+        return
+    from configurator.rules.registry import REGISTRY
+
+    missing = sorted(set(REGISTRY) - _EMITTED)
+    if missing:
+        session.config.get_terminal_writer().line(
+            f"rule registry: no test emits {', '.join(missing)}; add a test that raises each of them", red=True
+        )
+        session.exitstatus = 1

@@ -18,9 +18,8 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from catalog.models import Part
-from configurator.fabric.codes import FABRIC_RULES
+from configurator.messages import rule_entries
 from configurator.models import Configuration
-from configurator.rules.catalogue import all_rules
 from configurator.rules.gpu import gpu_acceptance
 from configurator.rules.specs import AdapterSpec, CatalogView, GpuSpec, ServerSpec
 from configurator.services import Outcome, design_evaluate
@@ -198,26 +197,6 @@ def configuration_list(
 # --- rule catalogue ----------------------------------------------------------------------------------------
 
 
-def _rule_text(info: Any, key: str, language: str) -> str:
-    value = info.get(key) if isinstance(info, dict) else getattr(info, key)
-    if isinstance(value, dict):
-        return value.get(language) or value.get("en", "")
-    return value.get(language) if hasattr(value, "get") else str(value)
-
-
 def rule_catalogue() -> list[dict]:
     """Every finding code of the node rules and the fabric planner, with both languages and its source."""
-    out = []
-    for code, info in sorted(all_rules(FABRIC_RULES).items()):
-        severity = info.get("severity") if isinstance(info, dict) else info.severity
-        source = info.get("source") if isinstance(info, dict) else info.source
-        out.append(
-            {
-                "code": str(code),
-                "severity": str(severity),
-                "title": {lang: _rule_text(info, "title", lang) for lang in ("en", "nl")},
-                "explanation": {lang: _rule_text(info, "explanation", lang) for lang in ("en", "nl")},
-                "source": source,
-            }
-        )
-    return out
+    return rule_entries()

@@ -23,10 +23,12 @@ from dataclasses import replace as _replace
 from typing import Any
 
 from configurator.rules.design import RackIn
-from configurator.rules.findings import Finding, Severity, Text
+from configurator.rules.findings import Finding
+from configurator.rules.registry import finding
 from configurator.rules.specs import AdapterSpec, CatalogView, Connector, Protocol, SwitchSpec, Top
 
 from .codes import FabricCode
+from .facts import EMBEDDED_SM_MAX_NODES, IB_SWITCH_FOR_SPEED
 from .media import SLACK_M, MediaResult, Side, item_quantity, select_media
 
 # Rack model defaults (README "Rack model"); every one can be overridden through RackIn.
@@ -38,7 +40,6 @@ IN_RACK_M = 2.0
 NODE_TO_LEAF_M = 15.0
 LEAF_TO_SPINE_M = 30.0
 SPINE_TO_CORE_M = 50.0
-EMBEDDED_SM_MAX_NODES = 2048  # MLNX-OS embedded SM: "fabrics up to 2048 nodes"
 
 NODE_LEAF, LEAF_SPINE, SPINE_CORE = "node-leaf", "leaf-spine", "spine-core"
 
@@ -148,7 +149,9 @@ class FabricPlan:
     def link(self, name: str) -> LinkPlan | None:
         return next((lp for lp in self.links if lp.name == name), None)
 
-    def to_dict(self, language: str = "en") -> dict[str, Any]:
+    def to_dict(self, findings: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """The plan as JSON; ``findings`` are its findings as the service edge rendered them (messages are not
+        the engine's business)."""
         ports = {tier: {"used": used, "free": total - used, "total": total} for tier, used, total in self.ports}
         return {
             "nodes": self.nodes,
@@ -190,7 +193,7 @@ class FabricPlan:
             "nodes_per_rack": self.nodes_per_rack,
             "node_racks": self.node_racks,
             "bom": [{"part": p, "quantity": q} for p, q in self.bom],
-            "findings": [f.to_dict(language) for f in self.findings],
+            "findings": findings or [],
         }
 
     @classmethod
@@ -371,149 +374,49 @@ def _distance(rack: RackIn | None, name: str, default: float) -> float:
 # Findings raised by the planner itself
 
 
-def _finding(code: FabricCode, severity: Severity, en: str, nl: str, fix_en: str, fix_nl: str, **data: Any) -> Finding:
-    return Finding(
-        code=str(code), severity=severity, subject="fabric", message=Text(en, nl), fix=Text(fix_en, fix_nl), data=data
-    )
+def _finding(code: FabricCode, **params: Any) -> Finding:
+    return finding(code, "fabric", **params)
 
 
-def _nl(n: int | float) -> str:
-    """Dutch thousands separator."""
-    return f"{n:,}".replace(",", ".")
-
-
-def _dec(x: float) -> str:
-    """Dutch decimal comma."""
-    return f"{x:g}".replace(".", ",")
-
-
-def article(word: str) -> str:
-    """English 'a' or 'an' by sound: initialisms letter by letter (an HDR, an NDR, a QDR), numbers as spoken
-    (an 800, an 11, a 200), other words by their first letter (a Spectrum, an InfiniBand, an Ethernet)."""
-    head = word.split(" ", 1)[0]
-    if head[:1].isdigit():
-        digits = head.replace(",", "")
-        vowel = digits.startswith("8") or (digits[:2] in ("11", "18") and len(digits) % 3 == 2)
-    elif len(head) > 1 and head.isupper():
-        vowel = head[0] in "AEFHILMNORSX"
-    else:
-        vowel = head[:1].lower() in "aeiou"
-    return "an" if vowel else "a"
-
-
-def _side_label(side: Side, both: bool = False) -> tuple[str, str]:
-    """'the MQM9700-NS2F cages (twin-port OSFP, finned top)' in English and Dutch; Side.label is the part."""
-    top_en = {Top.FINNED: ", finned top", Top.FLAT: ", flat top"}.get(side.top, "")
-    top_nl = {Top.FINNED: ", met koelribben", Top.FLAT: ", vlak"}.get(side.top, "")
-    twin = "twin-port " if side.twin else ""
-    conn_en = side.connector.value if side.connector else "unknown connector"
-    conn_nl = side.connector.value if side.connector else "onbekende connector"
-    if side.is_switch:
-        en, nl = f"the {side.label} cages", f"de kooien van de {side.label}"
-        if both:
-            en, nl = f"{en} at both ends", f"{nl} aan beide kanten"
-    elif side.label:
-        en, nl = f"the {side.label} port", f"de poort van de {side.label}"
-    else:
-        en, nl = "the assumed HCA port", "de aangenomen HCA-poort"
-    return f"{en} ({twin}{conn_en}{top_en})", f"{nl} ({twin}{conn_nl}{top_nl})"
+def _side(side: Side) -> dict[str, Any]:
+    """One end of a link class as plain values, for messages: the part (empty for an assumed HCA), whether it is
+    a switch's cages, twin-port, the connector (None: not known from the sources) and the OSFP top."""
+    return {
+        "part": side.label,
+        "is_switch": side.is_switch,
+        "twin": side.twin,
+        "connector": side.connector.value if side.connector else None,
+        "top": side.top.value if side.top else None,
+    }
 
 
 def _media_finding(
     name: str, result: MediaResult, a: Side, b: Side, speed: int, distance: float, field_name: str = ""
 ) -> Finding:
-    if a == b:
-        a_en, a_nl = _side_label(a, both=True)
-        join_en, join_nl = a_en, a_nl
-    else:
-        a_en, a_nl = _side_label(a)
-        b_en, b_nl = _side_label(b)
-        join_en, join_nl = f"{a_en} and {b_en}", f"{a_nl} en {b_nl}"
+    """No catalogue medium for a link class (a connector unknown, no media class at all for the connector and
+    speed, or none joining the two ends), or none reaching the run's length."""
+    ends = {"link_class": name, "a": _side(a), "b": None if a == b else _side(b)}
     if not result.matched:
         sides = [side for n, side in (("a", a), ("b", b)) if n in result.bare]
         unknown = [side for side in sides if side.connector is None]
         if unknown:
             # An unsourced connector stays unknown, visibly: no cable can be chosen for it.
-            lab_en, lab_nl = _side_label(unknown[0])
-            return _finding(
-                FabricCode.NO_CABLE,
-                Severity.ERROR,
-                f"The connector of {lab_en} is not known from the sources, so no cable can be chosen for the "
-                f"{name} links.",
-                f"De connector van {lab_nl} is uit de bronnen niet bekend, dus er kan geen kabel worden gekozen voor "
-                f"de {name}-verbindingen.",
-                "Complete the connector in the catalogue from the datasheet, or quote the cabling separately.",
-                "Vul de connector in de catalogus aan uit het datasheet, of offreer de bekabeling apart.",
-                link_class=name,
-                unknown_connector=True,
-            )
+            return _finding(FabricCode.NO_CABLE, **ends, unknown_side=_side(unknown[0]), unknown_connector=True)
         if sides:
             # The catalogue has no media class at all for this connector and speed (XDR OSFP, 100G QSFP28):
             # say so plainly instead of suggesting that another cable would join the two sides.
             kinds = list(dict.fromkeys(side.connector.value for side in sides))
-            what_en = " or ".join(f"{speed} Gb/s {c}" for c in kinds)
-            what_nl = " of ".join(f"{speed} Gb/s {c}" for c in kinds)
-            if a == b:
-                links_en, links_nl = f"the {name} links of {join_en}", f"de {name}-verbindingen van {join_nl}"
-            else:
-                links_en = f"the {name} links between {a_en} and {b_en}"
-                links_nl = f"de {name}-verbindingen tussen {a_nl} en {b_nl}"
             return _finding(
-                FabricCode.NO_CABLE,
-                Severity.ERROR,
-                f"The catalogue has no {what_en} cables or optics yet, so {links_en} cannot be cabled; add them to "
-                "the catalogue or quote the cabling separately.",
-                f"De catalogus heeft nog geen kabels of optiek voor {what_nl}, dus {links_nl} kunnen niet worden "
-                "bekabeld; voeg ze toe aan de catalogus of offreer de bekabeling apart.",
-                f"Add {what_en} cables or optics to the catalogue, or quote the cabling separately.",
-                f"Voeg kabels of optiek voor {what_nl} toe aan de catalogus, of offreer de bekabeling apart.",
-                link_class=name,
-                missing_media=[{"connector": c, "speed_gbps": speed} for c in kinds],
+                FabricCode.NO_CABLE, **ends, missing_media=[{"connector": c, "speed_gbps": speed} for c in kinds]
             )
-        return _finding(
-            FabricCode.NO_CABLE,
-            Severity.ERROR,
-            f"No catalogue cable or optic set joins {join_en} at {speed} Gb/s for the {name} links.",
-            f"Geen kabel of optiekset uit de catalogus verbindt {join_nl} op {speed} Gb/s voor de {name}-verbindingen.",
-            "Choose a switch and adapter with matching connectors, or add the joining cable to the catalogue.",
-            "Kies een switch en adapter met passende connectoren, of voeg de verbindende kabel toe aan de catalogus.",
-            link_class=name,
-        )
+        return _finding(FabricCode.NO_CABLE, **ends, speed_gbps=speed)
     longest = result.longest_m or 0
-    required = distance + SLACK_M
-    en = (
-        f"The {name} run of {distance:g} m (+{SLACK_M:g} m slack) needs a medium of at least {required:g} m, but "
-        f"the longest catalogue medium that joins {join_en} reaches {longest:g} m."
-    )
-    nl = (
-        f"De {name}-verbinding van {_dec(distance)} m (+{_dec(SLACK_M)} m speling) vraagt een medium van minstens "
-        f"{_dec(required)} m, maar het langste medium uit de catalogus dat {join_nl} verbindt reikt "
-        f"{_dec(longest)} m."
-    )
-    fix_en = "Place the switches closer (shorter runs), or add a medium with longer reach to the catalogue."
-    fix_nl = "Plaats de switches dichter bij elkaar (kortere verbindingen), of voeg een medium met groter bereik toe."
-    fits = longest - SLACK_M
-    if field_name and fits > 0:
-        fix_en = (
-            f"If the run is shorter, set the rack override rack.{field_name} to at most {fits:g} m and the "
-            f"{longest:g} m medium reaches; otherwise place the switches closer or add a longer medium (active "
-            "copper, AOC or optics) to the catalogue."
-        )
-        fix_nl = (
-            f"Is de verbinding korter, zet dan de rack-instelling rack.{field_name} op hooguit {_dec(fits)} m en "
-            f"het medium van {_dec(longest)} m reikt; plaats anders de switches dichter bij elkaar of voeg een "
-            "langer medium (actief koper, AOC of optiek) toe aan de catalogus."
-        )
     return _finding(
         FabricCode.BEYOND_REACH,
-        Severity.ERROR,
-        en,
-        nl,
-        fix_en,
-        fix_nl,
-        link_class=name,
+        **ends,
         distance_m=distance,
-        required_m=required,
+        slack_m=SLACK_M,
+        required_m=distance + SLACK_M,
         longest_m=longest,
         rack_field=field_name or None,
     )
@@ -528,57 +431,14 @@ def _subnet_manager_finding(switch: SwitchSpec, ib_nodes: int) -> Finding | None
     if switch.protocol != Protocol.INFINIBAND:
         return None
     managed = getattr(switch, "managed", None)
+    params = {"switch": switch.part_number, "ib_nodes": ib_nodes, "sm_limit": EMBEDDED_SM_MAX_NODES}
     if managed is None:
-        return _finding(
-            FabricCode.SM_UNKNOWN,
-            Severity.WARNING,
-            f"The subnet-manager status of {switch.part_number} is not known from the sources: plan UFM or an SM "
-            f"host for the fabric of {ib_nodes:,} InfiniBand endpoints (HCA ports and switches).",
-            f"Of de {switch.part_number} een subnet manager draait, is uit de bronnen niet bekend: plan UFM of een "
-            f"SM-host voor de fabric van {_nl(ib_nodes)} InfiniBand-eindpunten (HCA-poorten en switches).",
-            "Plan UFM or a subnet-manager host attached to a leaf port, or confirm the switch's management status "
-            "from its datasheet.",
-            "Plan UFM of een subnet-manager-host aan een leafpoort, of bevestig de managementstatus van de switch "
-            "uit het datasheet.",
-            ib_nodes=ib_nodes,
-        )
+        return _finding(FabricCode.SM_UNKNOWN, **params)
     if not managed:
-        return _finding(
-            FabricCode.SM_REQUIRED,
-            Severity.WARNING,
-            f"{switch.part_number} is unmanaged and runs no subnet manager; the fabric of {ib_nodes:,} "
-            "InfiniBand endpoints (HCA ports and switches) will not come up without one.",
-            f"{switch.part_number} is unmanaged en draait geen subnet manager; de fabric van {_nl(ib_nodes)} "
-            "InfiniBand-eindpunten (HCA-poorten en switches) komt zonder subnet manager niet op.",
-            "Add UFM or a subnet-manager host attached to a leaf port, or choose the managed switch model.",
-            "Voeg UFM of een subnet-manager-host aan een leafpoort toe, of kies het managed switchmodel.",
-            ib_nodes=ib_nodes,
-        )
+        return _finding(FabricCode.SM_REQUIRED, **params)
     if ib_nodes > EMBEDDED_SM_MAX_NODES:
-        return _finding(
-            FabricCode.SM_LIMIT,
-            Severity.WARNING,
-            f"The fabric has {ib_nodes:,} InfiniBand endpoints (HCA ports and switches); the embedded subnet "
-            f"manager of the managed switches handles at most {EMBEDDED_SM_MAX_NODES:,}.",
-            f"De fabric telt {_nl(ib_nodes)} InfiniBand-eindpunten (HCA-poorten en switches); de ingebouwde subnet "
-            f"manager van de managed switches beheert er hooguit {_nl(EMBEDDED_SM_MAX_NODES)}.",
-            "Add UFM appliances (NVIDIA runs them on dedicated servers attached to leaf ports).",
-            "Voeg UFM-appliances toe (NVIDIA draait ze op aparte servers aan leafpoorten).",
-            ib_nodes=ib_nodes,
-        )
-    return _finding(
-        FabricCode.SM_EMBEDDED,
-        Severity.INFO,
-        f"The managed {switch.part_number} switches run an embedded subnet manager, enough for these "
-        f"{ib_nodes:,} InfiniBand endpoints (HCA ports and switches; up to {EMBEDDED_SM_MAX_NODES:,}), but without "
-        "adaptive routing or SHARP.",
-        f"De managed {switch.part_number}-switches draaien een ingebouwde subnet manager, genoeg voor deze "
-        f"{_nl(ib_nodes)} InfiniBand-eindpunten (HCA-poorten en switches; tot {_nl(EMBEDDED_SM_MAX_NODES)}), maar "
-        "zonder adaptive routing of SHARP.",
-        f"UFM is recommended for AI training fabrics, and required above {EMBEDDED_SM_MAX_NODES:,} endpoints.",
-        f"UFM wordt aangeraden voor AI-trainingsfabrics, en is nodig boven {_nl(EMBEDDED_SM_MAX_NODES)} eindpunten.",
-        ib_nodes=ib_nodes,
-    )
+        return _finding(FabricCode.SM_LIMIT, **params)
+    return _finding(FabricCode.SM_EMBEDDED, **params)
 
 
 def protocol_finding(switch: SwitchSpec, hca: AdapterSpec | None) -> Finding | None:
@@ -586,28 +446,13 @@ def protocol_finding(switch: SwitchSpec, hca: AdapterSpec | None) -> Finding | N
     (ConnectX-7 and BlueField-3 are VPI: either protocol per port; hardware.md section adapters)."""
     if hca is None or Protocol.VPI in (hca.protocol, switch.protocol) or hca.protocol == switch.protocol:
         return None
-    names = {Protocol.INFINIBAND: "InfiniBand", Protocol.ETHERNET: "Ethernet"}
-    sw_p, hca_p = names.get(switch.protocol, switch.protocol), names.get(hca.protocol, hca.protocol)
     return _finding(
         FabricCode.PROTOCOL_MISMATCH,
-        Severity.ERROR,
-        f"{switch.part_number} is {article(sw_p)} {sw_p} switch but {hca.part_number} speaks only {hca_p}; the "
-        "links will not come up.",
-        f"{switch.part_number} is een {sw_p}-switch, maar {hca.part_number} spreekt alleen {hca_p}; de "
-        "verbindingen komen niet op.",
-        f"Choose {article(sw_p)} {sw_p} or VPI adapter (such as ConnectX-7), or {article(hca_p)} {hca_p} switch.",
-        f"Kies een {sw_p}- of VPI-adapter (zoals ConnectX-7), of een {hca_p}-switch.",
+        switch=switch.part_number,
+        hca=hca.part_number,
         switch_protocol=str(switch.protocol),
         hca_protocol=str(hca.protocol),
     )
-
-
-# InfiniBand generation and switch family per adapter speed (fabric.md sections 3 and 6), for fix texts.
-_IB_SWITCH_FOR_SPEED = {
-    200: ("HDR", "Quantum QM8700"),
-    400: ("NDR", "Quantum-2 QM9700"),
-    800: ("XDR", "Quantum-X800 Q3400"),
-}
 
 
 def speed_finding(switch: SwitchSpec, hca: AdapterSpec | None, split: int) -> Finding | None:
@@ -618,52 +463,18 @@ def speed_finding(switch: SwitchSpec, hca: AdapterSpec | None, split: int) -> Fi
     port = switch.port_speed_gbps // split
     if hca.speed_gbps == port:
         return None
-    common = min(hca.speed_gbps, port)
-    if hca.speed_gbps > port:
-        en = (
-            f"{hca.part_number} runs at {hca.speed_gbps} Gb/s but the {switch.part_number} ports at {port} Gb/s; "
-            f"the links negotiate down to {common} Gb/s."
-        )
-        nl = (
-            f"{hca.part_number} loopt op {hca.speed_gbps} Gb/s, maar de poorten van de {switch.part_number} op "
-            f"{port} Gb/s; de verbindingen onderhandelen terug naar {common} Gb/s."
-        )
-        example = _IB_SWITCH_FOR_SPEED.get(hca.speed_gbps) if switch.protocol == Protocol.INFINIBAND else None
-        fix_en, fix_nl = (
-            (
-                f"Choose a switch of the adapter's generation ({example[0]} adapters: {example[1]}).",
-                f"Kies een switch van de generatie van de adapter ({example[0]}-adapters: {example[1]}).",
-            )
-            if example
-            else (
-                f"Choose a switch with {hca.speed_gbps} Gb/s ports.",
-                f"Kies een switch met poorten van {hca.speed_gbps} Gb/s.",
-            )
-        )
-    else:
-        en = (
-            f"{hca.part_number} runs at {hca.speed_gbps} Gb/s on {port} Gb/s {switch.part_number} ports; the links "
-            f"run at {common} Gb/s and the rest of each port's bandwidth stays unused."
-        )
-        nl = (
-            f"{hca.part_number} loopt op {hca.speed_gbps} Gb/s op poorten van {port} Gb/s van de "
-            f"{switch.part_number}; de verbindingen lopen op {common} Gb/s en de rest van de poortbandbreedte "
-            "blijft onbenut."
-        )
-        fix_en, fix_nl = (
-            "Choose adapters at the switch's speed, or split ports with a catalogue splitter cable.",
-            "Kies adapters op de snelheid van de switch, of splits poorten met een splitterkabel uit de catalogus.",
-        )
+    example = None
+    if hca.speed_gbps > port and switch.protocol == Protocol.INFINIBAND:
+        example = IB_SWITCH_FOR_SPEED.get(hca.speed_gbps)
     return _finding(
         FabricCode.SPEED_MISMATCH,
-        Severity.WARNING,
-        en,
-        nl,
-        fix_en,
-        fix_nl,
+        hca=hca.part_number,
+        switch=switch.part_number,
         hca_gbps=hca.speed_gbps,
         port_gbps=port,
-        link_gbps=common,
+        link_gbps=min(hca.speed_gbps, port),
+        advised_generation=example[0] if example else None,
+        advised_switch=example[1] if example else None,
     )
 
 
@@ -733,25 +544,14 @@ def _rails_exceeded_finding(nodes: int, rails: int, switch: SwitchSpec, size: _S
     at most k leaves in all, a three-tier pod at most k/2 (whole SUs). More rails than a pod holds cannot be
     wired rail-optimized beyond the SUs two tiers take; say that instead of a meaningless capacity."""
     k, pod = switch.logical_ports, _pod_downlinks(switch)
-    pn = switch.part_number
     return _finding(
         FabricCode.PORTS_EXCEEDED,
-        Severity.ERROR,
-        f"{nodes:,} nodes x {rails} rails cannot be wired rail-optimized on {pn} ({k} ports): every scalable unit "
-        f"of up to {size.nodes_per_unit} nodes has one leaf per rail, so {size.units:,} units need "
-        f"{size.leaves:,} leaves, more than two tiers take ({k}); and a three-tier pod holds whole units under "
-        f"spines with {pod} downlinks, fewer than the {rails} leaves of one unit. Beyond two tiers, rail-optimized "
-        f"{pn} fabrics take at most {pod} rails.",
-        f"{_nl(nodes)} nodes x {rails} rails zijn niet rail-geoptimaliseerd te bekabelen op {pn} ({k} poorten): elke "
-        f"scalable unit van hooguit {size.nodes_per_unit} nodes heeft één leaf per rail, dus {_nl(size.units)} "
-        f"units vragen {_nl(size.leaves)} leaves, meer dan twee lagen aankunnen ({k}); en een pod van drie lagen "
-        f"houdt hele units onder spines met {pod} downlinks, minder dan de {rails} leaves van één unit. Boven "
-        f"twee lagen nemen rail-geoptimaliseerde {pn}-fabrics hooguit {pod} rails.",
-        "Use topology fat-tree (endpoints packed onto leaves by port count), or fewer rails: one compute NIC per "
-        "GPU, usually 8.",
-        "Kies topologie fat-tree (eindpunten op poortaantal over de leaves verdeeld), of minder rails: één "
-        "compute-NIC per GPU, meestal 8.",
+        nodes=nodes,
         rails=rails,
+        switch=switch.part_number,
+        ports=k,
+        nodes_per_unit=size.nodes_per_unit,
+        units=size.units,
         max_rails=pod,
         leaves=size.leaves,
     )
@@ -775,45 +575,13 @@ def plan_fabric(
     k = switch.logical_ports
     common = (nodes, rails, switch, hca, topology, oversubscription)
     if switch.management:
-        findings.append(
-            _finding(
-                FabricCode.SWITCH_IS_MANAGEMENT,
-                Severity.ERROR,
-                f"{switch.part_number} is an out-of-band management switch (1 GbE RJ45); it cannot carry the "
-                "compute fabric.",
-                f"{switch.part_number} is een out-of-band managementswitch (1 GbE RJ45); die kan de compute-fabric "
-                "niet dragen.",
-                "Choose an InfiniBand (Quantum) or Spectrum Ethernet switch as fabric switch.",
-                "Kies een InfiniBand- (Quantum) of Spectrum-Ethernetswitch als fabric-switch.",
-            )
-        )
+        findings.append(_finding(FabricCode.SWITCH_IS_MANAGEMENT, switch=switch.part_number))
         return _empty(*common, findings)
     if k <= 0 or switch.port_speed_gbps <= 0:
-        findings.append(
-            _finding(
-                FabricCode.SWITCH_PORTS_UNKNOWN,
-                Severity.ERROR,
-                f"The catalogue gives no ports or port speed for {switch.part_number}; the fabric cannot be sized.",
-                f"De catalogus geeft geen poorten of poortsnelheid voor {switch.part_number}; de fabric kan niet "
-                "worden berekend.",
-                "Complete the switch's cages, ports per cage and port speed in the catalogue.",
-                "Vul de kooien, poorten per kooi en poortsnelheid van de switch aan in de catalogus.",
-            )
-        )
+        findings.append(_finding(FabricCode.SWITCH_PORTS_UNKNOWN, switch=switch.part_number))
         return _empty(*common, findings)
     if hca is None:
-        findings.append(
-            _finding(
-                FabricCode.HCA_ASSUMED,
-                Severity.INFO,
-                f"No HCA given: node cables assume a single-port HCA at {switch.port_speed_gbps} Gb/s matching the "
-                f"{switch.part_number} port.",
-                f"Geen HCA opgegeven: de nodekabels gaan uit van een enkelpoorts HCA op {switch.port_speed_gbps} Gb/s "
-                f"die past bij de poort van de {switch.part_number}.",
-                "Name the HCA to have its connector and speed checked.",
-                "Geef de HCA op om connector en snelheid te laten controleren.",
-            )
-        )
+        findings.append(_finding(FabricCode.HCA_ASSUMED, switch=switch.part_number, port_gbps=switch.port_speed_gbps))
     mismatch = protocol_finding(switch, hca)
     if mismatch is not None:
         findings.append(mismatch)
@@ -857,16 +625,11 @@ def plan_fabric(
         findings.append(
             _finding(
                 FabricCode.PORTS_EXCEEDED,
-                Severity.ERROR,
-                f"{nodes:,} nodes x {rails} rails need {endpoints:,} switch ports; three tiers of {switch.part_number} "
-                f"({k} ports) at {oversubscription[0]}:{oversubscription[1]} reach at most {size.capacity:,}.",
-                f"{_nl(nodes)} nodes x {rails} rails vragen {_nl(endpoints)} switchpoorten; drie lagen "
-                f"{switch.part_number} ({k} poorten) bij {oversubscription[0]}:{oversubscription[1]} bereiken er "
-                f"hooguit {_nl(size.capacity)}.",
-                "Choose a switch with more ports (such as Quantum-X800, 144 ports), fewer rails or nodes, or split "
-                "the cluster into separate fabrics.",
-                "Kies een switch met meer poorten (zoals Quantum-X800, 144 poorten), minder rails of nodes, of deel "
-                "het cluster op in aparte fabrics.",
+                nodes=nodes,
+                rails=rails,
+                switch=switch.part_number,
+                ports=k,
+                oversubscription=f"{oversubscription[0]}:{oversubscription[1]}",
                 endpoints=endpoints,
                 capacity=size.capacity,
             )
@@ -962,18 +725,7 @@ def plan_fabric(
         mgmt_part = mgmt_switch.part_number
         mgmt_count = -(-(nodes + fabric_switches) // mgmt_switch.rj45_ports)
     else:
-        findings.append(
-            _finding(
-                FabricCode.NO_MGMT_SWITCH,
-                Severity.INFO,
-                f"No out-of-band management switch in the catalogue for the {nodes + fabric_switches:,} BMC and switch "
-                "management ports (1 GbE).",
-                f"Geen out-of-band managementswitch in de catalogus voor de {_nl(nodes + fabric_switches)} BMC- en "
-                "switchmanagementpoorten (1 GbE).",
-                "Add an SN2201-class management switch to the quote.",
-                "Voeg een managementswitch van de SN2201-klasse toe aan de offerte.",
-            )
-        )
+        findings.append(_finding(FabricCode.NO_MGMT_SWITCH, ports=nodes + fabric_switches))
 
     sm = _subnet_manager_finding(switch, node_links + fabric_switches)
     if sm is not None:

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import fmt
-from .catalogue import Code, finding
+from .catalogue import Code
 from .design import ComponentIn, NodeGroupIn
 from .findings import Finding
-from .parse import component_misuse, describe_misuse
-from .specs import AdapterSpec, BridgeSpec, CatalogView, GpuSpec, MediaSpec, PartSpec, Role, ServerSpec, SwitchSpec
+from .parse import component_misuse
+from .registry import finding
+from .specs import AdapterSpec, BridgeSpec, CatalogView, GpuSpec, PartSpec, Role, ServerSpec, SwitchSpec
 
 # Role inference, used when a component gives no role (documented in README.md):
 #   * on a server with integrated compute NICs, a slotted adapter is storage (the compute NICs are built in);
@@ -101,13 +101,11 @@ def resolve_group(index: int, group: NodeGroupIn, catalog: CatalogView, findings
     if server_spec is None:
         findings.append(_unknown(f"{path}.server", group.server, "server"))
     elif not isinstance(server_spec, ServerSpec):
-        why = describe_misuse(server_spec, "a server")
         findings.append(
             _misplaced(
                 f"{path}.server",
                 server_spec,
-                why,
-                why_nl=f"{group.server!r} is geen server: het is een {_cat_nl(server_spec)}",
+                field="server",
             )
         )
     else:
@@ -121,7 +119,7 @@ def resolve_group(index: int, group: NodeGroupIn, catalog: CatalogView, findings
             continue
         why = component_misuse(spec, index)
         if why is not None:
-            findings.append(_misplaced(cpath, spec, why, why_nl=_component_misuse_nl(spec, comp.part, index)))
+            findings.append(_misplaced(cpath, spec, field="component", group_index=index))
             continue
         if isinstance(spec, GpuSpec):
             ctx.gpus.append(Part(j, cpath, comp, spec, role="gpu"))
@@ -135,57 +133,27 @@ def resolve_group(index: int, group: NodeGroupIn, catalog: CatalogView, findings
     return ctx
 
 
-def _component_misuse_nl(spec: PartSpec, pn: str, index: int) -> str:
-    """The Dutch of parse.component_misuse: what the part is and where it belongs instead."""
-    why = f"{pn!r} is een {_cat_nl(spec)}, geen node-component"
-    if isinstance(spec, ServerSpec):
-        return f"{why}; een server hoort in node_groups[{index}].server"
-    if isinstance(spec, SwitchSpec):
-        return f"{why}; een switch hoort in fabric.switch"
-    if isinstance(spec, MediaSpec):
-        return f"{why}; kabels en optiek komen uit het fabricplan"
-    return why
-
-
 def _unknown(subject: str, pn: str, what: str) -> Finding:
-    what_nl = {"server": "server", "component": "component"}[what]
     return finding(
         Code.PART_UNKNOWN,
         subject,
-        fmt.text(
-            f"{pn!r} is not in the catalogue, so this {what} is left out of every check.",
-            f"{pn!r} staat niet in de catalogus; deze {what_nl} telt bij geen enkele controle mee.",
-        ),
-        fmt.text(
-            "Check the part number, or ask us to add the part.",
-            "Controleer het artikelnummer, of vraag ons het onderdeel toe te voegen.",
-        ),
         part=pn,
+        field=what,
     )
 
 
-CATEGORY_NL = {
-    "server": "server",
-    "gpu": "GPU",
-    "adapter": "adapter",
-    "switch": "switch",
-    "cable": "kabel",
-    "transceiver": "transceiver",
-    "bridge": "NVLink-brug",
-    "other": "ander onderdeel",
-}
-
-
-def _cat_nl(spec: PartSpec) -> str:
-    return CATEGORY_NL.get(str(spec.category), str(spec.category))
-
-
-def _misplaced(subject: str, spec: PartSpec, why: str, *, why_nl: str) -> Finding:
+def _misplaced(subject: str, spec: PartSpec, *, field: str, group_index: int | None = None) -> Finding:
+    """A part used where another kind belongs: ``field`` is the field it was given in (server or component);
+    ``belongs`` says where it goes instead (server, switch or media, for a component)."""
+    belongs = None
+    if field == "component":
+        belongs = "server" if isinstance(spec, ServerSpec) else "switch" if isinstance(spec, SwitchSpec) else "media"
     return finding(
         Code.PART_WRONG_CATEGORY,
         subject,
-        fmt.text(f"{why}.", f"{why_nl}."),
-        fmt.text("Move the part to the field it belongs in.", "Zet het onderdeel in het veld waar het thuishoort."),
         part=spec.part_number,
         category=str(spec.category),
+        field=field,
+        belongs=belongs,
+        belongs_in=f"node_groups[{group_index}].server" if belongs == "server" else None,
     )

@@ -114,7 +114,7 @@ def _totals(contexts: list[GroupContext], power: list[PowerEstimate | None]) -> 
         if peak is not None:
             tot["peak_power_w"] += count * peak
         if est is not None:
-            assumptions += [{"group": ctx.group.name, "en": en, "nl": nl} for en, nl in est.assumptions]
+            assumptions += [{"group": ctx.group.name, **a} for a in est.assumptions]
     tot["gpu_memory_gb"] = round(tot["gpu_memory_gb"], 1) if memory_known else None
     if not power_known:
         tot["peak_power_w"] = None  # part of the design has no estimate: a partial sum would mislead

@@ -7,11 +7,11 @@ part-number branches. Sources: hardware.md §2 and its PCIe-card NVLink rule [NV
 
 from __future__ import annotations
 
-from . import fmt
-from .catalogue import Code, finding
+from .catalogue import Code
 from .context import GroupContext
 from .findings import Finding
 from .pcie import Placement
+from .registry import finding
 
 NVSWITCH_ADVISED_FROM = 8  # NCS seeds: "kiezen voor een systeem zonder NVSwitch bij 8 of meer GPU's" is a mistake
 
@@ -68,56 +68,28 @@ def not_accepted(ctx: GroupContext) -> list[Finding]:
                 finding(
                     Code.GPU_COMPATIBILITY_UNKNOWN,
                     p.path,
-                    fmt.text(
-                        f"We have no sourced GPU list for {server.part_number}, so {pn} is not verified.",
-                        f"Voor {server.part_number} hebben we geen gedocumenteerde GPU-lijst; {pn} is niet "
-                        f"gecontroleerd.",
-                    ),
-                    fmt.text(
-                        "Check the GPU against the Supermicro datasheet.",
-                        "Controleer de GPU tegen de Supermicro-datasheet.",
-                    ),
+                    server=server.part_number,
+                    gpu=pn,
                 )
             )
         elif verdict == "accepted":
             continue
         elif verdict == "rejected":
-            takes = ", ".join(sorted(server.accepts))
             out.append(
                 finding(
                     Code.GPU_NOT_ACCEPTED,
                     p.path,
-                    fmt.text(
-                        f"{server.part_number} does not take {pn}; it takes {takes}.",
-                        f"{server.part_number} ondersteunt {pn} niet; wel {takes}.",
-                    ),
-                    fmt.text(
-                        f"Choose {fmt.plural(len(server.accepts), '', 'one of ')}{takes}, or a server built for {pn}.",
-                        f"Kies {fmt.plural(len(server.accepts), '', 'een van ')}{takes}, of een server die voor "
-                        f"{pn} gebouwd is.",
-                    ),
+                    server=server.part_number,
                     gpu=pn,
                     accepts=sorted(server.accepts),
                 )
             )
         else:
-            takes = ", ".join(sorted(server.accepts))
             out.append(
                 finding(
                     Code.GPU_COMPATIBILITY_UNVERIFIED,
                     p.path,
-                    fmt.text(
-                        f"The GPU list we have for {server.part_number} is partial: it names {takes}, not {pn}. "
-                        f"{pn} may well be supported, but we cannot verify it.",
-                        f"Onze GPU-lijst voor {server.part_number} is onvolledig: die noemt {takes}, niet {pn}. "
-                        f"{pn} wordt misschien wel ondersteund, maar we kunnen het niet controleren.",
-                    ),
-                    fmt.text(
-                        f"Verify with Supermicro that {server.part_number} supports {pn} before quoting, or choose "
-                        f"{fmt.plural(len(server.accepts), '', 'one of ')}{takes}.",
-                        f"Laat Supermicro bevestigen dat {server.part_number} {pn} ondersteunt voordat je offreert, "
-                        f"of kies {fmt.plural(len(server.accepts), '', 'een van ')}{takes}.",
-                    ),
+                    server=server.part_number,
                     gpu=pn,
                     accepts=sorted(server.accepts),
                 )
@@ -128,27 +100,10 @@ def not_accepted(ctx: GroupContext) -> list[Finding]:
 def _board_in_pcie_server(server, p) -> Finding:
     """An HGX baseboard needs a server with a baseboard socket; a PCIe GPU server has GPU card slots only."""
     pn = p.spec.part_number
-    cards = ", ".join(sorted(server.accepts))
-    if cards:
-        fix = fmt.text(
-            f"Choose an HGX server for {pn}, or PCIe GPU cards for {server.part_number} (for example {cards}).",
-            f"Kies een HGX-server voor {pn}, of PCIe-GPU-kaarten voor {server.part_number} (bijvoorbeeld {cards}).",
-        )
-    else:
-        fix = fmt.text(
-            f"Choose an HGX server for {pn}, or PCIe GPU cards for {server.part_number}.",
-            f"Kies een HGX-server voor {pn}, of PCIe-GPU-kaarten voor {server.part_number}.",
-        )
     return finding(
         Code.GPU_NOT_ACCEPTED,
         p.path,
-        fmt.text(
-            f"{pn} is an HGX baseboard, which needs an HGX server; {server.part_number} is a PCIe GPU server with "
-            f"slots for GPU cards and no baseboard socket.",
-            f"{pn} is een HGX-baseboard en heeft een HGX-server nodig; {server.part_number} is een PCIe-GPU-server "
-            f"met slots voor GPU-kaarten en zonder baseboard-aansluiting.",
-        ),
-        fix,
+        server=server.part_number,
         gpu=pn,
         accepts=sorted(server.accepts),
         reason="form_factor",
@@ -161,21 +116,10 @@ def mixed_models(ctx: GroupContext) -> list[Finding]:
     models = {p.spec.gpu_model or p.spec.part_number for p in ctx.gpus}
     if len(models) < 2:
         return []
-    listed = ", ".join(sorted(models))
     return [
         finding(
             Code.GPU_MIXED_MODELS,
             ctx.gpus[1].path,
-            fmt.text(
-                f"This node mixes GPU models ({listed}); NVLink only joins identical GPUs, so the node cannot work "
-                f"as one GPU domain.",
-                f"Deze node mengt GPU-modellen ({listed}); NVLink verbindt alleen identieke GPU's, dus de node kan "
-                f"niet als één GPU-domein werken.",
-            ),
-            fmt.text(
-                "Use one GPU model per node; put other GPUs in a node group of their own.",
-                "Gebruik één GPU-model per node; zet andere GPU's in een eigen nodegroep.",
-            ),
             models=sorted(models),
         )
     ]
@@ -193,14 +137,7 @@ def too_many(ctx: GroupContext) -> list[Finding]:
             finding(
                 Code.GPU_TOO_MANY,
                 boards[0].path,
-                fmt.text(
-                    f"{server.part_number} holds one GPU baseboard; the design has {n_boards}.",
-                    f"{server.part_number} heeft plaats voor één GPU-baseboard; het ontwerp heeft er {n_boards}.",
-                ),
-                fmt.text(
-                    "Use one baseboard per node and raise the node count instead.",
-                    "Gebruik één baseboard per node en verhoog in plaats daarvan het aantal nodes.",
-                ),
+                server=server.part_number,
                 boards=n_boards,
             )
         )
@@ -211,16 +148,7 @@ def too_many(ctx: GroupContext) -> list[Finding]:
             finding(
                 Code.GPU_TOO_MANY,
                 ctx.gpu_cards[0].path,
-                fmt.text(
-                    f"{server.part_number} takes up to {m} PCIe GPU {fmt.plural(m, 'card', 'cards')}; the design "
-                    f"has {n_cards}.",
-                    f"{server.part_number} neemt maximaal {m} PCIe-GPU-{fmt.plural(m, 'kaart', 'kaarten')}; het "
-                    f"ontwerp heeft er {n_cards}.",
-                ),
-                fmt.text(
-                    f"Use at most {m} GPU cards per node and add nodes for the rest.",
-                    f"Gebruik maximaal {m} GPU-kaarten per node en voeg nodes toe voor de rest.",
-                ),
+                server=server.part_number,
                 cards=n_cards,
                 max_cards=m,
             )
@@ -234,20 +162,12 @@ def no_gpu(ctx: GroupContext) -> list[Finding]:
     server = ctx.server
     if ctx.gpus or not (server.accepts or server.max_gpu_cards):
         return []
-    takes = ", ".join(sorted(server.accepts)) or "PCIe GPU cards"
-    takes_nl = ", ".join(sorted(server.accepts)) or "PCIe-GPU-kaarten"
     return [
         finding(
             Code.GPU_NONE,
             f"{ctx.path}.components",
-            fmt.text(
-                f"{server.part_number} is a GPU server, but this node group lists no GPU.",
-                f"{server.part_number} is een GPU-server, maar deze nodegroep noemt geen GPU.",
-            ),
-            fmt.text(
-                f"Add the GPUs ({takes}), or choose a server without GPU bays for this role.",
-                f"Voeg de GPU's toe ({takes_nl}), of kies voor deze rol een server zonder GPU-plaatsen.",
-            ),
+            server=server.part_number,
+            accepts=sorted(server.accepts),
         )
     ]
 
@@ -265,14 +185,8 @@ def bridges(ctx: GroupContext) -> list[Finding]:
             finding(
                 Code.NVLINK_BRIDGE_UNSUPPORTED,
                 b.path,
-                fmt.text(
-                    f"{b.spec.part_number} is an NVLink bridge, but this node has no GPU to bridge.",
-                    f"{b.spec.part_number} is een NVLink-brug, maar deze node heeft geen GPU om te overbruggen.",
-                ),
-                fmt.text(
-                    "Remove the bridge, or add the PCIe GPUs it is meant for.",
-                    "Verwijder de brug, of voeg de PCIe-GPU's toe waarvoor hij bedoeld is.",
-                ),
+                bridge=b.spec.part_number,
+                reason="no_gpu",
             )
         ]
     gpu = ctx.gpus[0].spec  # mixed models are an error of their own
@@ -283,13 +197,9 @@ def bridges(ctx: GroupContext) -> list[Finding]:
                 finding(
                     Code.NVLINK_BRIDGE_UNSUPPORTED,
                     b.path,
-                    fmt.text(
-                        f"{gpu.part_number} is an HGX baseboard: its GPUs are joined by NVSwitch on the board, so "
-                        f"the NVLink bridge {b.spec.part_number} has nothing to connect.",
-                        f"{gpu.part_number} is een HGX-baseboard: de GPU's zijn op het board via NVSwitch "
-                        f"verbonden, dus NVLink-brug {b.spec.part_number} heeft niets te verbinden.",
-                    ),
-                    fmt.text("Remove the bridge.", "Verwijder de brug."),
+                    bridge=b.spec.part_number,
+                    gpu=gpu.part_number,
+                    reason="baseboard",
                 )
             )
         elif not gpu.bridge_sizes:
@@ -297,32 +207,18 @@ def bridges(ctx: GroupContext) -> list[Finding]:
                 finding(
                     Code.NVLINK_BRIDGE_UNSUPPORTED,
                     b.path,
-                    fmt.text(
-                        f"{gpu.part_number} has no NVLink bridge connector, so {b.spec.part_number} cannot be "
-                        f"fitted; these GPUs talk to each other over PCIe only.",
-                        f"{gpu.part_number} heeft geen NVLink-brugconnector, dus {b.spec.part_number} past er niet "
-                        f"op; deze GPU's communiceren onderling alleen via PCIe.",
-                    ),
-                    fmt.text(
-                        "Remove the bridge; for NVLink between PCIe cards choose H100 NVL or H200 NVL.",
-                        "Verwijder de brug; kies voor NVLink tussen PCIe-kaarten H100 NVL of H200 NVL.",
-                    ),
+                    bridge=b.spec.part_number,
                     gpu=gpu.part_number,
+                    reason="no_connector",
                 )
             )
         elif ways not in gpu.bridge_sizes:
-            sizes = " or ".join(f"{s}-way" for s in sorted(gpu.bridge_sizes))
-            sizes_nl = " of ".join(f"{s}-weg" for s in sorted(gpu.bridge_sizes))
             out.append(
                 finding(
                     Code.NVLINK_BRIDGE_SIZE,
                     b.path,
-                    fmt.text(
-                        f"{b.spec.part_number} joins {ways} GPUs, but {gpu.part_number} supports {sizes} bridges only.",
-                        f"{b.spec.part_number} verbindt {ways} GPU's, maar {gpu.part_number} ondersteunt alleen "
-                        f"{sizes_nl}-bruggen.",
-                    ),
-                    fmt.text(f"Use a {sizes} bridge.", f"Gebruik een {sizes_nl}-brug."),
+                    bridge=b.spec.part_number,
+                    gpu=gpu.part_number,
                     ways=ways,
                     supported=sorted(gpu.bridge_sizes),
                 )
@@ -337,35 +233,16 @@ def bridges(ctx: GroupContext) -> list[Finding]:
             finding(
                 Code.NVLINK_BRIDGE_TOO_MANY,
                 ctx.bridges[0].path,
-                fmt.text(
-                    f"{sets} bridge {fmt.plural(sets, 'set joins', 'sets join')} {joined} GPUs, but the node has "
-                    f"{n_gpus}.",
-                    f"{sets} brugset{fmt.plural(sets, '', 's')} {fmt.plural(sets, 'verbindt', 'verbinden')} "
-                    f"{joined} GPU's, maar de node heeft er {n_gpus}.",
-                ),
-                fmt.text(
-                    "Order one bridge set per group of GPUs it joins.",
-                    "Bestel één brugset per groep GPU's die hij verbindt.",
-                ),
+                sets=sets,
                 joined=joined,
                 gpus=n_gpus,
             )
         )
     elif joined < n_gpus:
-        left = n_gpus - joined
         out.append(
             finding(
                 Code.NVLINK_BRIDGE_PARTIAL,
                 ctx.bridges[0].path,
-                fmt.text(
-                    f"The bridges join {joined} of the {n_gpus} GPUs; the other {left} talk over PCIe only.",
-                    f"De bruggen verbinden {joined} van de {n_gpus} GPU's; de andere {left} communiceren alleen "
-                    f"via PCIe.",
-                ),
-                fmt.text(
-                    "Add bridge sets if those GPUs work on the same job.",
-                    "Voeg brugsets toe als die GPU's aan dezelfde job werken.",
-                ),
                 joined=joined,
                 gpus=n_gpus,
             )
@@ -388,47 +265,18 @@ def nvswitch(ctx: GroupContext) -> list[Finding]:
             finding(
                 Code.NVLINK_NVSWITCH_UNKNOWN,
                 path,
-                fmt.text(
-                    f"The number of NVSwitch chips on {gpu.part_number} is not published in our sources; NVIDIA "
-                    f"lists the board as NVSwitch-based, but we cannot show the count.",
-                    f"Het aantal NVSwitch-chips op {gpu.part_number} staat niet in onze bronnen; NVIDIA noemt het "
-                    f"board NVSwitch-gebaseerd, maar het aantal kunnen we niet tonen.",
-                ),
-                fmt.text(
-                    "No action needed; check the NVIDIA HGX documentation if the count matters.",
-                    "Geen actie nodig; controleer de NVIDIA HGX-documentatie als het aantal ertoe doet.",
-                ),
+                gpu=gpu.part_number,
             )
         ]
     if n < NVSWITCH_ADVISED_FROM or (gpu.is_board and gpu.nvswitch_count):
         return []
-    if ctx.bridges and gpu.bridge_sizes:
-        ways = max(b.spec.ways for b in ctx.bridges)
-        group_en = "pairs" if ways == 2 else f"groups of {ways}"
-        group_nl = "paren" if ways == 2 else f"groepen van {ways}"
-        msg_en = (
-            f"{n} GPUs without NVSwitch: only the bridged {group_en} talk at NVLink speed; all other "
-            f"GPU-to-GPU traffic crosses PCIe."
-        )
-        msg_nl = (
-            f"{n} GPU's zonder NVSwitch: alleen de overbrugde {group_nl} praten op NVLink-snelheid; al het "
-            f"andere GPU-verkeer gaat via PCIe."
-        )
-    else:
-        msg_en = f"{n} GPUs without NVSwitch or NVLink bridges: all GPU-to-GPU traffic crosses PCIe."
-        msg_nl = f"{n} GPU's zonder NVSwitch of NVLink-bruggen: al het GPU-verkeer gaat via PCIe."
+    bridge_ways = max(b.spec.ways for b in ctx.bridges) if ctx.bridges and gpu.bridge_sizes else None
     return [
         finding(
             Code.NVLINK_NO_NVSWITCH,
             path,
-            fmt.text(msg_en, msg_nl),
-            fmt.text(
-                "For training that spreads a model over all GPUs, choose an HGX system with NVSwitch; for "
-                "independent inference jobs this is fine.",
-                "Kies voor training die een model over alle GPU's verdeelt een HGX-systeem met NVSwitch; voor "
-                "losse inferentiejobs is dit prima.",
-            ),
             gpus=n,
+            bridge_ways=bridge_ways,
         )
     ]
 
@@ -454,29 +302,14 @@ def bridge_sockets(ctx: GroupContext, placement: Placement) -> list[Finding]:
         if b.quantity <= possible:
             continue
         cross = b.quantity - possible
-        layout_en = ", ".join(f"{n} on CPU {sock}" for sock, n in sorted(per_socket.items()))
-        layout_nl = ", ".join(f"{n} op CPU {sock}" for sock, n in sorted(per_socket.items()))
-        if b.quantity == 1:
-            which_en, which_nl = f"the {ways}-way bridge must join", f"moet de {ways}-weg-brug"
-        else:
-            which_en = f"{cross} of the {b.quantity} {ways}-way bridges must join"
-            which_nl = f"{fmt.plural(cross, 'moet', 'moeten')} {cross} van de {b.quantity} {ways}-weg-bruggen"
         out.append(
             finding(
                 Code.NVLINK_BRIDGE_CROSS_SOCKET,
                 b.path,
-                fmt.text(
-                    f"The GPUs sit {layout_en}, so {which_en} GPUs under different CPU sockets. NVIDIA calls that "
-                    f"acceptable but not recommended.",
-                    f"De GPU's zitten {layout_nl}, dus {which_nl} GPU's onder verschillende CPU-sockets verbinden. "
-                    f"NVIDIA noemt dat acceptabel maar niet aanbevolen.",
-                ),
-                fmt.text(
-                    f"Use a GPU count per CPU socket that is a multiple of {ways}, or place the GPUs explicitly.",
-                    f"Gebruik per CPU-socket een aantal GPU's dat een veelvoud van {ways} is, of plaats de GPU's "
-                    f"expliciet.",
-                ),
                 per_socket={str(k): v for k, v in per_socket.items()},
+                bridges=b.quantity,
+                cross=cross,
+                ways=ways,
             )
         )
     return out

@@ -16,44 +16,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import fmt
-from .catalogue import Code, finding
+from .catalogue import Code
 from .context import GroupContext, Part
 from .findings import Finding
+from .registry import finding
 from .specs import CARD_FITS, AdapterSpec, CardForm, GpuSpec, Role, ServerSpec, SlotForm, SlotSpec
 
 PCIE_GBYTES_PER_LANE: dict[int, float] = {1: 0.25, 2: 0.5, 3: 0.985, 4: 1.969, 5: 3.938, 6: 7.563}
 
-FORM_EN = {
-    SlotForm.LP: "low-profile",
-    SlotForm.FHHL: "full-height half-length (FHHL)",
-    SlotForm.FHFL: "full-height full-length (FHFL)",
-    SlotForm.OCP3: "OCP 3.0",
-    SlotForm.INTEGRATED: "integrated",
-    None: "unknown-size",
-}
-FORM_NL = {
-    SlotForm.LP: "low-profile",
-    SlotForm.FHHL: "full-height half-length (FHHL)",
-    SlotForm.FHFL: "full-height full-length (FHFL)",
-    SlotForm.OCP3: "OCP 3.0",
-    SlotForm.INTEGRATED: "ingebouwde",
-    None: "onbekende",
-}
-CARD_EN = {
-    CardForm.HHHL: "half-height (HHHL)",
-    CardForm.FHHL: "full-height (FHHL)",
-    CardForm.FHFL: "full-length (FHFL)",
-    CardForm.OCP3: "OCP 3.0",
-    None: "unknown-size",
-}
-CARD_NL = {
-    CardForm.HHHL: "half-height (HHHL)",
-    CardForm.FHHL: "full-height (FHHL)",
-    CardForm.FHFL: "full-length (FHFL)",
-    CardForm.OCP3: "OCP 3.0",
-    None: "onbekende",
-}
 _TIGHTNESS = {SlotForm.LP: 0, SlotForm.OCP3: 0, SlotForm.FHHL: 1, SlotForm.FHFL: 2, None: 3}
 # Most constrained cards first, so the greedy placement fills the nested slot sizes optimally.
 _CARD_RANK = {CardForm.FHFL: 1, CardForm.FHHL: 2, CardForm.OCP3: 3, CardForm.HHHL: 4, None: 5}
@@ -270,42 +240,28 @@ def _place_explicit(
     server = ctx.server
     pn = part.spec.part_number
     if unknown:
-        have = ", ".join(by_name) or "none"
-        listed = ", ".join(unknown)
         findings.append(
             finding(
                 Code.PCIE_UNKNOWN_SLOT,
                 f"{part.path}.slots",
-                fmt.text(
-                    f"{ctx.group.server} has no slot named {listed}; its slots are {have}.",
-                    f"{ctx.group.server} heeft geen slot met de naam {listed}; de slots heten {have}.",
-                ),
-                fmt.text(
-                    "Pick slot names from the server's slot list, or leave slots out and let us place the card.",
-                    "Kies slotnamen uit de slotlijst van de server, of laat slots weg zodat wij de kaart plaatsen.",
-                ),
                 slots=unknown,
+                server=ctx.group.server,
+                known=list(by_name),
             )
         )
         placement.unplaced.append(_unplaced(part, len(unknown), "no such slot"))
     if taken:
-        desc_en = "; ".join(f"{name} already holds {holder.spec.part_number} ({holder.path})" for name, holder in taken)
-        desc_nl = "; ".join(f"in {name} zit al {holder.spec.part_number} ({holder.path})" for name, holder in taken)
         findings.append(
             finding(
                 Code.PCIE_SLOT_USED_TWICE,
                 f"{part.path}.slots",
-                fmt.text(
-                    f"{pn} is placed in a slot that is already used: {desc_en}.",
-                    f"{pn} staat in een slot dat al bezet is: {desc_nl}.",
-                ),
-                fmt.text("Give every card its own slot.", "Geef elke kaart een eigen slot."),
                 slots=[name for name, _ in taken],
+                part=pn,
+                holders=[{"slot": name, "part": h.spec.part_number, "path": h.path} for name, h in taken],
             )
         )
         placement.unplaced.append(_unplaced(part, len(taken), "slot already used"))
     if misfit:
-        names_text = ", ".join(s.spec.name for s in misfit)
         form = misfit[0].spec.form
         card = _card_form(part)
         allowed = sorted(str(f) for f in CARD_FITS[card]) if card else []
@@ -313,17 +269,12 @@ def _place_explicit(
             finding(
                 Code.PCIE_CARD_DOES_NOT_FIT,
                 f"{part.path}.slots",
-                fmt.text(
-                    f"{pn} is a {CARD_EN[card]} card; it does not fit the {FORM_EN[form]} slot {names_text} "
-                    f"of {server.part_number}.",
-                    f"{pn} is een {CARD_NL[card]} kaart; die past niet in het {FORM_NL[form]} slot {names_text} "
-                    f"van {server.part_number}.",
-                ),
-                fmt.text(
-                    f"Choose a {' or '.join(allowed)} slot, or leave slots out and let us place the card.",
-                    f"Kies een {' of '.join(allowed)}-slot, of laat slots weg zodat wij de kaart plaatsen.",
-                ),
                 slots=[s.spec.name for s in misfit],
+                part=pn,
+                server=server.part_number,
+                card_form=str(card) if card else None,
+                slot_form=str(form) if form else None,
+                allowed_forms=allowed,
             )
         )
         placement.unplaced.append(_unplaced(part, len(misfit), "does not fit the chosen slot"))
@@ -338,29 +289,16 @@ def _integrated_nics(ctx: GroupContext, part: Part) -> Finding:
     one per GPU) has no slots for compute adapters. Source: [DIST-PM], [MLCT-822NB3]."""
     server = ctx.server
     speed = server.integrated_nic_speed_gbps
-    speed_en = f"{speed} Gb/s " if speed else ""
     n_free = sum(1 for s in server.slots if s.form != SlotForm.INTEGRATED)
     return finding(
         Code.PCIE_INTEGRATED_NICS,
         part.path,
-        fmt.text(
-            f"{server.part_number} has {server.integrated_nics} integrated {speed_en}compute NICs, one per GPU; "
-            f"its {n_free} expansion {fmt.plural(n_free, 'slot is', 'slots are')} for storage or management, "
-            f"so the {part.quantity} {part.spec.part_number} compute adapters have nowhere to go.",
-            f"{server.part_number} heeft {server.integrated_nics} ingebouwde {speed_en}compute-NIC's, één per "
-            f"GPU; {fmt.plural(n_free, 'het', 'de')} {n_free} uitbreidingsslot{fmt.plural(n_free, '', 's')} "
-            f"{fmt.plural(n_free, 'is', 'zijn')} voor storage of beheer, dus de {part.quantity} "
-            f"{part.spec.part_number} compute-adapters kunnen nergens heen.",
-        ),
-        fmt.text(
-            "Remove the compute adapters: the built-in NICs connect to the compute fabric. For a storage "
-            "network, give the adapter the role storage.",
-            "Verwijder de compute-adapters: de ingebouwde NIC's sluiten aan op de compute-fabric. Voor een "
-            "storagenetwerk geef je de adapter de rol storage.",
-        ),
         integrated_nics=server.integrated_nics,
         adapters=part.quantity,
         free_slots=n_free,
+        server=server.part_number,
+        part=part.spec.part_number,
+        speed_gbps=speed,
     )
 
 
@@ -372,95 +310,38 @@ def _slots_unknown(ctx: GroupContext, cards: list[Part]) -> Finding:
     return finding(
         Code.PCIE_SLOTS_UNKNOWN,
         f"{ctx.path}.server",
-        fmt.text(
-            f"We have no verified slot list for {pn}, so we cannot check where the {n} "
-            f"{fmt.plural(n, 'card', 'cards')} go or whether they fit.",
-            f"Voor {pn} hebben we geen geverifieerde slotindeling, dus we kunnen niet controleren waar de "
-            f"{n} {fmt.plural(n, 'kaart', 'kaarten')} komen of ze passen.",
-        ),
-        fmt.text(
-            "Check the placement against the Supermicro datasheet before quoting.",
-            "Controleer de plaatsing met de Supermicro-datasheet voordat je offreert.",
-        ),
         cards=n,
+        server=pn,
     )
 
 
-def slot_summary(server: ServerSpec) -> tuple[str, str]:
-    """'8 low-profile PCIe 5.0 x16 slots and 2 full-height ... slots' in English and Dutch."""
+def slot_groups(server: ServerSpec) -> list[dict]:
+    """The server's expansion slots grouped by form, PCIe link and GPU use, with counts (for messages)."""
     groups: dict[tuple, int] = {}
     for s in server.slots:
         if s.form == SlotForm.INTEGRATED:
             continue
         key = (s.form, s.pcie_gen, s.lanes, s.for_gpu)
         groups[key] = groups.get(key, 0) + 1
-    en, nl = [], []
-    for (form, gen, lanes, for_gpu), n in groups.items():
-        gpu_en = "GPU " if for_gpu else ""
-        gpu_nl = "GPU-" if for_gpu else ""
-        en.append(f"{n} {FORM_EN[form]} {fmt.pcie_en(gen, lanes, gpu_en + fmt.plural(n, 'slot', 'slots'))}")
-        nl.append(f"{n} {FORM_NL[form]} {fmt.pcie_nl(gen, lanes, gpu_nl + fmt.plural(n, 'slot', 'slots'))}")
-    if not en:
-        return "no expansion slots", "geen uitbreidingsslots"
-    join_en = ", ".join(en[:-1]) + (" and " if len(en) > 1 else "") + en[-1]
-    join_nl = ", ".join(nl[:-1]) + (" en " if len(nl) > 1 else "") + nl[-1]
-    return join_en, join_nl
+    return [
+        {"form": str(form) if form else None, "gen": gen, "lanes": lanes, "for_gpu": for_gpu, "count": n}
+        for (form, gen, lanes, for_gpu), n in groups.items()
+    ]
 
 
-def _count_word(n: int) -> tuple[str, str]:
-    return ("one", "één") if n == 1 else (str(n), str(n))
-
-
-# Short slot words for "the 8 full-height slots it fits"; OCP 3.0 positions are bays.
-SHORT_EN = {SlotForm.LP: "low-profile", SlotForm.FHHL: "full-height", SlotForm.FHFL: "full-height"}
-SHORT_NL = {SlotForm.LP: "low-profile", SlotForm.FHHL: "full-height", SlotForm.FHFL: "full-height"}
-
-
-def _slot_words(form: SlotForm | None, n: int) -> tuple[str, str]:
-    """'8 full-height slots' / '8 full-height slots'; 'OCP 3.0 bay' / 'OCP 3.0-bay'."""
-    if form == SlotForm.OCP3:
-        return f"OCP 3.0 {fmt.plural(n, 'bay', 'bays')}", f"OCP 3.0-{fmt.plural(n, 'bay', 'bays')}"
-    en = SHORT_EN.get(form, FORM_EN[form])
-    nl = SHORT_NL.get(form, FORM_NL[form])
-    return f"{en} {fmt.plural(n, 'slot', 'slots')}", f"{nl} {fmt.plural(n, 'slot', 'slots')}"
-
-
-def _nl_compound(adjective: str, noun: str) -> str:
-    """Dutch joins 'OCP 3.0' and 'kaarten' with a hyphen, but not after a bracket: 'half-height (HHHL) kaarten'."""
-    return f"{adjective}-{noun}" if adjective[-1:].isalnum() else f"{adjective} {noun}"
-
-
-def _cards_for(form: SlotForm | None) -> tuple[str, str]:
-    """The card forms a slot form takes, from specs.CARD_FITS: 'OCP 3.0', 'half-height (HHHL)'."""
-    forms = [c for c in CardForm if form in CARD_FITS[c]]
-    return " or ".join(CARD_EN[c] for c in forms), " of ".join(CARD_NL[c] for c in forms)
-
-
-def _holders(part: Part, fit: list[SlotState]) -> tuple[str, str, bool]:
-    """Who holds the slots a card fits: 'the 8 L40S GPU cards', 'the other 8' (its own units). Also whether
-    GPU cards are among them."""
+def _holders(part: Part, fit: list[SlotState]) -> tuple[list[dict], bool]:
+    """Who holds the slots a card fits (its own units, GPU cards, adapters), and whether GPU cards are among
+    them."""
     counts: dict[str, list] = {}
     for s in fit:
         if s.part is not None:
             counts.setdefault(s.part.path, [s.part, 0])[1] += 1
-    en, nl, gpus = [], [], False
+    out, gpus = [], False
     for holder, k in counts.values():
-        pn = holder.spec.part_number
-        if holder is part:
-            en.append(f"the other {k}")
-            nl.append(f"de andere {k}")
-        elif isinstance(holder.spec, GpuSpec):
-            gpus = True
-            en.append(f"the {k} {pn} GPU {fmt.plural(k, 'card', 'cards')}")
-            nl.append(f"de {k} {pn}-GPU-{fmt.plural(k, 'kaart', 'kaarten')}")
-        else:
-            en.append(f"{k} {pn} {fmt.plural(k, 'adapter', 'adapters')}")
-            nl.append(f"{k} {pn}-{fmt.plural(k, 'adapter', 'adapters')}")
-    if not en:
-        return "other cards", "andere kaarten", False
-    join_en = ", ".join(en[:-1]) + (" and " if len(en) > 1 else "") + en[-1]
-    join_nl = ", ".join(nl[:-1]) + (" en " if len(nl) > 1 else "") + nl[-1]
-    return join_en, join_nl, gpus
+        kind = "self" if holder is part else "gpu" if isinstance(holder.spec, GpuSpec) else "adapter"
+        gpus = gpus or kind == "gpu"
+        out.append({"kind": kind, "count": k, "part": holder.spec.part_number})
+    return out, gpus
 
 
 def _alternatives(ctx: GroupContext, spec: AdapterSpec, forms: set[SlotForm | None]) -> list[str]:
@@ -491,152 +372,65 @@ def _no_free_slot(
     which slots the card fits and what holds them, which free slots it does not fit and why, and suggest a
     catalogue adapter of the same line that fits the free slots. Source: PCI-SIG CEM / OCP 3.0; slot lists
     hardware.md §1b."""
-    summary_en, summary_nl = slot_summary(server)
     usable = sum(1 for s in server.slots if s.form != SlotForm.INTEGRATED)
     total = sum(p.quantity for p in cards)
-    excess = sum(n for _, n in overflow)
-    all_adapters = all(isinstance(p.spec, AdapterSpec) for p in cards)
-    noun_en = "adapters" if all_adapters else "cards"
-    noun_nl = "adapters" if all_adapters else "kaarten"
-    first = overflow[0][0]
-    if total > usable:
-        msg_en = f"{server.part_number} has {summary_en}; {total} {noun_en} need one each."
-        msg_nl = f"{server.part_number} heeft {summary_nl}; {total} {noun_nl} hebben er elk één nodig."
-        w_en, w_nl = _count_word(total - usable)
-        one = total - usable == 1
-        fix_en = f"Remove {w_en} {noun_en[:-1] if one else noun_en}, or choose a server with more slots."
-        noun_one_nl = "adapter" if all_adapters else "kaart"
-        fix_nl = f"Verwijder {w_nl} {noun_one_nl if one else noun_nl}, of kies een server met meer slots."
-    else:
-        sent_en, sent_nl, fix_en_parts, fix_nl_parts = [], [], [], []
-        for p, n in overflow:
-            en, nl, fx_en, fx_nl = _why_no_slot(ctx, p, n, slots)
-            sent_en.append(en)
-            sent_nl.append(nl)
-            fix_en_parts += [f for f in fx_en if f not in fix_en_parts]
-            fix_nl_parts += [f for f in fx_nl if f not in fix_nl_parts]
-        msg_en = f"{server.part_number} has {summary_en}. " + " ".join(sent_en)
-        msg_nl = f"{server.part_number} heeft {summary_nl}. " + " ".join(sent_nl)
-        fix_en = _or_list(fix_en_parts, "or") + "."
-        fix_nl = _or_list(fix_nl_parts, "of") + "."
-    if not server.slots_complete:
-        msg_en += (
-            " Our slot list for this chassis may be incomplete, so other positions are unverified; "
-            "check the datasheet before ruling it out."
-        )
-        msg_nl += (
-            " Onze slotlijst van dit chassis is mogelijk onvolledig, dus andere posities zijn niet "
-            "geverifieerd; controleer de datasheet voordat je hem afschrijft."
-        )
+    reasons = None if total > usable else [_why_no_slot(ctx, p, n, slots) for p, n in overflow]
     return finding(
         Code.PCIE_NO_FREE_SLOT,
-        first.path,
-        fmt.text(msg_en, msg_nl),
-        fmt.text(fix_en, fix_nl),
+        overflow[0][0].path,
         slots=usable,
         cards=total,
-        unplaced=excess,
+        unplaced=sum(n for _, n in overflow),
+        server=server.part_number,
+        slot_groups=slot_groups(server),
+        slots_complete=server.slots_complete,
+        all_adapters=all(isinstance(p.spec, AdapterSpec) for p in cards),
+        reasons=reasons,
     )
 
 
-def _or_list(items: list[str], word: str) -> str:
-    text = ", ".join(items[:-1]) + (f", {word} " if len(items) > 2 else f" {word} " if len(items) == 2 else "")
-    text += items[-1]
-    return text[0].upper() + text[1:]
-
-
-def _why_no_slot(ctx: GroupContext, p: Part, n: int, slots: list[SlotState]) -> tuple[str, str, list[str], list[str]]:
-    """One card's reason for having no slot, in both languages, with the fixes that apply to it."""
+def _why_no_slot(ctx: GroupContext, p: Part, n: int, slots: list[SlotState]) -> dict:
+    """One card's reason for having no slot, as values: the slots it fits and who holds them, and the free
+    slots it does not fit, with catalogue adapters of the same line that would."""
     form = _card_form(p)
-    pn = p.spec.part_number
-    card_en, card_nl = CARD_EN[form], CARD_NL[form]
     usable = [s for s in slots if s.usable]
     fit = [s for s in usable if fits(form, s.spec.form) is not False]
     free_unfit = [s for s in usable if s.part is None and fits(form, s.spec.form) is False]
-    if p.quantity == 1:
-        tail_en, tail_nl = "so it has no slot", "dus heeft hij geen slot"
-    elif n == p.quantity:
-        tail_en, tail_nl = f"so none of the {n} has a slot", f"dus geen van de {n} heeft een slot"
-    else:
-        tail_en = f"so {n} of the {p.quantity} {fmt.plural(n, 'has', 'have')} no slot"
-        tail_nl = f"dus {n} van de {p.quantity} {fmt.plural(n, 'heeft', 'hebben')} geen slot"
+    reason: dict = {
+        "part": p.spec.part_number,
+        "card_form": str(form) if form else None,
+        "quantity": p.quantity,
+        "without": n,
+        "fit": len(fit),
+    }
     if not fit:
-        en = f"{pn} is {fmt.a_en(card_en)} {card_en} card and none of them takes it."
-        nl = f"{pn} is een {card_nl} kaart en past in geen daarvan."
         free_forms = {s.spec.form for s in usable if s.part is None}
-        alts = _alternatives(ctx, p.spec, free_forms) if isinstance(p.spec, AdapterSpec) else []
-        also_en = f" ({', '.join(alts)})" if alts else ""
-        if form == CardForm.OCP3:
-            return (
-                en,
-                nl,
-                [f"choose the PCIe (HHHL) version of the card{also_en}", "a server with an OCP 3.0 bay"],
-                [f"kies de PCIe-uitvoering (HHHL) van de kaart{also_en}", "een server met een OCP 3.0-bay"],
-            )
-        return (
-            en,
-            nl,
-            [f"choose a card that fits these slots{also_en}", "another server"],
-            [f"kies een kaart die in deze slots past{also_en}", "een andere server"],
-        )
+        reason["alternatives"] = _alternatives(ctx, p.spec, free_forms) if isinstance(p.spec, AdapterSpec) else []
+        return reason
     fit_forms = {s.spec.form for s in fit}
     one_form = next(iter(fit_forms)) if len(fit_forms) == 1 else None
-    words_en, words_nl = (
-        _slot_words(one_form, len(fit))
-        if one_form is not None
-        else (
-            fmt.plural(len(fit), "slot", "slots"),
-            fmt.plural(len(fit), "slot", "slots"),
-        )
-    )
-    holders_en, holders_nl, gpus = _holders(p, fit)
-    if len(fit) == 1:
-        enige = "de enige" if one_form == SlotForm.OCP3 else "het enige"
-        the_en, the_nl = f"the one {words_en} it fits is", f"{enige} {words_nl} waar hij in past, is"
-    else:
-        the_en, the_nl = f"the {len(fit)} {words_en} it fits are", f"de {len(fit)} {words_nl} waar hij in past, zijn"
-    en = f"{pn} is {fmt.a_en(card_en)} {card_en} card: {the_en} taken by {holders_en}"
-    nl = f"{pn} is een {card_nl} kaart: {the_nl} bezet door {holders_nl}"
-    fix_en, fix_nl = [], []
+    holders, gpus = _holders(p, fit)
     by_form: dict[SlotForm | None, list[str]] = {}
     for s in free_unfit:
         by_form.setdefault(s.spec.form, []).append(s.spec.name)
-    for slot_form, names in by_form.items():
-        k = len(names)
-        w_en, w_nl = _slot_words(slot_form, k)
-        takes_en, takes_nl = _cards_for(slot_form)
-        en += f", and the free {w_en} {', '.join(names)} {fmt.plural(k, 'takes', 'take')} only {takes_en} cards"
-        art_nl = "het vrije" if k == 1 and slot_form != SlotForm.OCP3 else "de vrije"
-        nl += (
-            f", en {art_nl} {w_nl} {', '.join(names)} {fmt.plural(k, 'neemt', 'nemen')} alleen "
-            f"{_nl_compound(takes_nl, 'kaarten')}"
-        )
-        if isinstance(p.spec, AdapterSpec):
-            alts = _alternatives(ctx, p.spec, {slot_form})
-            where_en = f"the free {w_en} {', '.join(names)}"
-            where_nl = f"{art_nl} {w_nl} {', '.join(names)}"
-            if alts:
-                fix_en.append(
-                    f"use {fmt.a_en(takes_en)} {takes_en} {p.spec.family} adapter ({', '.join(alts)}) in {where_en}"
-                )
-                fix_nl.append(f"gebruik een {takes_nl} {p.spec.family}-adapter ({', '.join(alts)}) in {where_nl}")
-            else:
-                fix_en.append(f"use {fmt.a_en(takes_en)} {takes_en} adapter in {where_en}")
-                fix_nl.append(f"gebruik een {_nl_compound(takes_nl, 'adapter')} in {where_nl}")
-    en += f", {tail_en}."
-    nl += f", {tail_nl}."
-    if gpus:
-        fix_en.append("use fewer GPU cards")
-        fix_nl.append("gebruik minder GPU-kaarten")
-    elif one_form is not None:
-        short_en, short_nl = _slot_words(one_form, 2)
-        fix_en.append(f"use fewer cards that need {short_en}")
-        fix_nl.append(f"gebruik minder kaarten die {short_nl} nodig hebben")
-    if one_form is not None:
-        more_en, more_nl = _slot_words(one_form, 2)
-        fix_en.append(f"choose a server with more {more_en}")
-        fix_nl.append(f"kies een server met meer {more_nl}")
-    return en, nl, fix_en, fix_nl
+    is_adapter = isinstance(p.spec, AdapterSpec)
+    reason.update(
+        fit_form=str(one_form) if one_form else None,
+        holders=holders,
+        gpus=gpus,
+        free_unfit=[
+            {
+                "form": str(slot_form) if slot_form else None,
+                "names": names,
+                "takes": [str(c) for c in CardForm if slot_form in CARD_FITS[c]],
+                "adapter": is_adapter,
+                "family": p.spec.family if is_adapter else None,
+                "alternatives": _alternatives(ctx, p.spec, {slot_form}) if is_adapter else [],
+            }
+            for slot_form, names in by_form.items()
+        ],
+    )
+    return reason
 
 
 def _form_unknown(ctx: GroupContext, slots: list[SlotState]) -> list[Finding]:
@@ -649,24 +443,13 @@ def _form_unknown(ctx: GroupContext, slots: list[SlotState]) -> list[Finding]:
     out = []
     for path, taken in by_part.items():
         part = taken[0].part
-        names = ", ".join(s.spec.name for s in taken)
-        what_en = "card size" if _card_form(part) is None else "slot size"
-        what_nl = "kaartformaat" if _card_form(part) is None else "slotformaat"
         out.append(
             finding(
                 Code.PCIE_FORM_UNKNOWN,
                 path,
-                fmt.text(
-                    f"{part.spec.part_number} is placed in {names}, but the {what_en} is unknown, so we cannot "
-                    f"confirm it fits.",
-                    f"{part.spec.part_number} staat in {names}, maar het {what_nl} is onbekend; we kunnen niet "
-                    f"bevestigen dat hij past.",
-                ),
-                fmt.text(
-                    "Check the card's bracket and length against the slot before quoting.",
-                    "Controleer bracket en lengte van de kaart tegen het slot voordat je offreert.",
-                ),
                 slots=[s.spec.name for s in taken],
+                part=part.spec.part_number,
+                unknown="card" if _card_form(part) is None else "slot",
             )
         )
     return out
@@ -685,33 +468,14 @@ def _not_gpu_local(ctx: GroupContext, slots: list[SlotState]) -> list[Finding]:
     out = []
     for path, taken in far.items():
         part = taken[0].part
-        n, names = len(taken), ", ".join(s.spec.name for s in taken)
         free_local = sum(1 for s in slots if s.part is None and s.spec.gpus)
-        nic_nl = "compute-NIC zit" if n == 1 else "compute-NIC's zitten"
-        if free_local:
-            fix = fmt.text(
-                "Move the compute NICs to the free slots next to the GPUs (or leave slots out and let us place them).",
-                "Verplaats de compute-NIC's naar de vrije slots bij de GPU's (of laat slots weg zodat wij "
-                "ze plaatsen).",
-            )
-        else:
-            fix = fmt.text(
-                "Use one compute NIC per GPU; give extra adapters the role storage.",
-                "Gebruik één compute-NIC per GPU; geef extra adapters de rol storage.",
-            )
         out.append(
             finding(
                 Code.PCIE_NIC_NOT_GPU_LOCAL,
                 path,
-                fmt.text(
-                    f"{n} {part.spec.part_number} compute {fmt.plural(n, 'NIC sits', 'NICs sit')} in {names}, "
-                    f"with no GPU behind the same PCIe switch: GPUDirect RDMA traffic crosses the CPU instead of "
-                    f"staying local.",
-                    f"{n} {part.spec.part_number} {nic_nl} in {names}, zonder GPU achter dezelfde PCIe-switch: "
-                    f"GPUDirect RDMA-verkeer gaat dan via de CPU in plaats van lokaal te blijven.",
-                ),
-                fix,
                 slots=[s.spec.name for s in taken],
+                part=part.spec.part_number,
+                free_local=free_local,
             )
         )
     return out
@@ -752,76 +516,40 @@ def _link_findings(ctx: GroupContext, slots: list[SlotState]) -> list[Finding]:
 
 def _link_unknown(part: Part, slot: SlotState) -> Finding:
     spec = part.spec
-    need = card_need_gbytes(spec)
-    if need is not None:
-        n_en, n_nl = fmt.num(need, 1)
-        need_en, need_nl = f" (it needs {n_en} GB/s per direction)", f" (hij vraagt {n_nl} GB/s per richting)"
-    else:
-        need_en = need_nl = ""
-    slot_en = fmt.pcie_en(slot.spec.pcie_gen, slot.spec.lanes, "slot")
-    card_en = fmt.pcie_en(spec.host_pcie_gen, spec.host_lanes, "card")
     return finding(
         Code.PCIE_LINK_UNKNOWN,
         part.path,
-        fmt.text(
-            f"The PCIe link of {spec.part_number} in {slot.spec.name} is unknown: {slot.spec.name} is "
-            f"{fmt.a_en(slot_en)} {slot_en} and {spec.part_number} is {fmt.a_en(card_en)} {card_en}. We cannot "
-            f"confirm it runs at full speed{need_en}.",
-            f"De PCIe-link van {spec.part_number} in {slot.spec.name} is onbekend: {slot.spec.name} is een "
-            f"{fmt.pcie_nl(slot.spec.pcie_gen, slot.spec.lanes, 'slot')} en {spec.part_number} is een "
-            f"{fmt.pcie_nl(spec.host_pcie_gen, spec.host_lanes, 'kaart')}. We kunnen niet bevestigen dat hij op "
-            f"volle snelheid draait{need_nl}.",
-        ),
-        fmt.text(
-            "Check the slot's PCIe generation and width in the datasheet.",
-            "Controleer PCIe-generatie en -breedte van het slot in de datasheet.",
-        ),
+        part=spec.part_number,
+        slot=slot.spec.name,
+        slot_gen=slot.spec.pcie_gen,
+        slot_lanes=slot.spec.lanes,
+        card_gen=spec.host_pcie_gen,
+        card_lanes=spec.host_lanes,
+        need_gbytes=card_need_gbytes(spec),
     )
 
 
 def _link_shortfall(
     part: Part, spec: AdapterSpec, names: str, slot_gen: int, slot_lanes: int, need: float, eff: float
 ) -> Finding:
-    need_en, need_nl = fmt.num(need, 1)
-    eff_en, eff_nl = fmt.num(eff, 1)
-    cap_en, cap_nl = fmt.num(eff * 8)
-    line_en, line_nl = fmt.num(spec.ports * spec.speed_gbps)
-    slot_en, slot_nl = fmt.pcie_en(slot_gen, slot_lanes), fmt.pcie_nl(slot_gen, slot_lanes)
-    card_en = fmt.pcie_en(spec.host_pcie_gen, spec.host_lanes)
     gen6 = spec.host_pcie_gen >= 6 and slot_gen == 5
-    code = Code.PCIE_GEN6_IN_GEN5 if gen6 else Code.PCIE_LINK_BANDWIDTH
-    many = "," in names
-    label = f"{spec.part_number} ({spec.family})" if spec.family else spec.part_number
-    where_en = f"the {slot_en} slots {names} give" if many else f"the {slot_en} slot {names} gives"
-    where_nl = f"de {slot_nl}-slots {names} leveren" if many else f"het {slot_nl}-slot {names} levert"
-    msg_en = (
-        f"{label} is a {card_en} card; its {line_en} Gb/s need about {need_en} GB/s per direction, "
-        f"but {where_en} {eff_en} GB/s, so the link caps it at about {cap_en} Gb/s."
-    )
-    msg_nl = (
-        f"{label} is een {card_en}-kaart; {line_nl} Gb/s vraagt zo'n {need_nl} GB/s per richting, "
-        f"maar {where_nl} {eff_nl} GB/s, dus de link beperkt hem tot ongeveer {cap_nl} Gb/s."
-    )
-    if spec.socket_direct:
-        fix_en = (
-            f"Put it in a PCIe {spec.host_pcie_gen}.0 x{spec.host_lanes} slot, or use Socket Direct (a second "
-            f"x16 through the auxiliary card) for full speed."
-        )
-        fix_nl = (
-            f"Plaats hem in een PCIe {spec.host_pcie_gen}.0 x{spec.host_lanes}-slot, of gebruik Socket Direct "
-            f"(een tweede x16 via de hulpkaart) voor volle snelheid."
-        )
-    else:
-        fix_en = f"Put it in a PCIe {spec.host_pcie_gen}.0 x{spec.host_lanes} slot, or choose a slower card."
-        fix_nl = f"Plaats hem in een PCIe {spec.host_pcie_gen}.0 x{spec.host_lanes}-slot, of kies een tragere kaart."
     return finding(
-        code,
+        Code.PCIE_GEN6_IN_GEN5 if gen6 else Code.PCIE_LINK_BANDWIDTH,
         part.path,
-        fmt.text(msg_en, msg_nl),
-        fmt.text(fix_en, fix_nl),
         need_gbytes=round(need, 2),
         link_gbytes=round(eff, 2),
         cap_gbps=round(eff * 8),
+        part=spec.part_number,
+        family=spec.family or None,
+        slots=names.split(", "),
+        slot_gen=slot_gen,
+        slot_lanes=slot_lanes,
+        card_gen=spec.host_pcie_gen,
+        card_lanes=spec.host_lanes,
+        line_gbps=spec.ports * spec.speed_gbps,
+        need_exact=need,
+        link_exact=eff,
+        socket_direct=bool(spec.socket_direct),
     )
 
 
@@ -857,34 +585,19 @@ def _switch_uplinks(ctx: GroupContext, server: ServerSpec, slots: list[SlotState
                 (sw, behind[0].part.path, total, uplink)
             )
     for (gen, lanes, total, n_cards, cards), items in over.items():
-        names = ", ".join(sw.name for sw, _, _, _ in items)
         uplink = items[0][3]
-        t_en, t_nl = fmt.num(total, 1)
-        u_en, u_nl = fmt.num(uplink, 1)
-        many = len(items) > 1
-        subject_en = f"PCIe switches {names} each have" if many else f"PCIe switch {names} has"
-        subject_nl = f"PCIe-switches {names} hebben elk" if many else f"PCIe-switch {names} heeft"
         out.append(
             finding(
                 Code.PCIE_SWITCH_UPLINK,
                 items[0][1],
-                fmt.text(
-                    f"{subject_en} a {fmt.pcie_en(gen, lanes)} uplink ({u_en} GB/s per direction), but the "
-                    f"{n_cards} adapters behind {'each' if many else 'it'} ({cards}) can move {t_en} GB/s; traffic "
-                    f"between those adapters and CPU memory will queue.",
-                    f"{subject_nl} een {fmt.pcie_nl(gen, lanes)}-uplink ({u_nl} GB/s per richting), maar de "
-                    f"{n_cards} adapters erachter ({cards}) kunnen {t_nl} GB/s verplaatsen; verkeer tussen die "
-                    f"adapters en het CPU-geheugen loopt dan vast in de wachtrij.",
-                ),
-                fmt.text(
-                    "Spread the adapters over slots behind different PCIe switches, or accept it if their traffic "
-                    "is GPU-to-NIC (GPUDirect) and stays below the uplink.",
-                    "Verdeel de adapters over slots achter verschillende PCIe-switches, of accepteer het als het "
-                    "verkeer GPU-naar-NIC (GPUDirect) is en onder de uplink blijft.",
-                ),
                 switches=[sw.name for sw, _, _, _ in items],
                 need_gbytes=total,
                 uplink_gbytes=round(uplink, 2),
+                uplink_exact=uplink,
+                uplink_gen=gen,
+                uplink_lanes=lanes,
+                adapters=n_cards,
+                cards=cards.split(", "),
             )
         )
     return out

@@ -6,9 +6,11 @@ import pathlib
 import pytest
 
 from configurator.fabric.check import check_design_fabric
-from configurator.fabric.codes import FABRIC_RULES, FabricCode
+from configurator.fabric.codes import FabricCode
+from configurator.messages import both
 from configurator.rules.design import DesignIn, DesignInputError, FabricIn, NodeGroupIn
 from configurator.rules.findings import Severity
+from configurator.rules.registry import REGISTRY
 
 from .parts import CATALOG, CX7_NDR, CX7_NDR200, QM8700, SN5600
 
@@ -48,7 +50,7 @@ def test_plans_with_rails_from_compute_nics():
     assert not [f for f in findings if f.severity == Severity.ERROR]
     # InfiniBand: the RoCE alternative is shown, with the Spectrum-4 switch from the catalogue.
     roce = next(f for f in findings if f.code == FabricCode.ROCE_ALTERNATIVE)
-    assert "MSN5600-MS2FC" in roce.message.en and "latentie" in roce.message.nl
+    assert "MSN5600-MS2FC" in both(roce).message.en and "latentie" in both(roce).message.nl
 
 
 def test_fabric_rails_overrides_nic_count():
@@ -65,7 +67,7 @@ def test_hdr_for_hopper_and_blackwell_warns_not_for_ampere():
     for generation in ("Hopper", "Blackwell", "Blackwell Ultra"):
         findings, _ = check(design(8, switch=QM8700.part_number), generation=generation)
         f = next(f for f in findings if f.code == FabricCode.HDR_FOR_NEW_GPUS)
-        assert f.severity == Severity.WARNING and "200 Gb/s" in f.message.en and "budgetoptie" in f.fix.nl
+        assert f.severity == Severity.WARNING and "200 Gb/s" in both(f).message.en and "budgetoptie" in both(f).fix.nl
     findings, _ = check(design(8, switch=QM8700.part_number), generation="Ampere")
     assert FabricCode.HDR_FOR_NEW_GPUS not in codes(findings)
 
@@ -78,7 +80,7 @@ def test_ndr_adapters_on_hdr_switch_warn_speed_and_error_on_cable():
 def test_fewer_rails_than_gpus_warns_in_rail_optimized_only():
     findings, _ = check(design(16), nics=4)
     f = next(f for f in findings if f.code == FabricCode.FEWER_RAILS_THAN_GPUS)
-    assert "4 rails for 8 GPUs" in f.message.en
+    assert "4 rails for 8 GPUs" in both(f).message.en
     findings, _ = check(design(16, topology="fat-tree"), nics=4)
     assert FabricCode.FEWER_RAILS_THAN_GPUS not in codes(findings)
 
@@ -131,21 +133,27 @@ def test_every_finding_is_bilingual_with_numbers_and_catalogued():
     for findings in scenarios:
         for f in findings:
             seen.add(f.code)
-            assert f.code in FABRIC_RULES
-            assert f.message.en and f.message.nl and f.message.en != f.message.nl
-            assert f.fix.en and f.fix.nl and f.fix.en != f.fix.nl
+            assert f.code in REGISTRY
+            assert both(f).message.en and both(f).message.nl and both(f).message.en != both(f).message.nl
+            assert both(f).fix.en and both(f).fix.nl and both(f).fix.en != both(f).fix.nl
     assert len(seen) >= 8
 
 
-def test_rule_catalogue_covers_every_code_in_both_languages():
-    assert set(FABRIC_RULES) == set(FabricCode)
-    for code, rule in FABRIC_RULES.items():
+def test_rule_registry_covers_every_fabric_code():
+    for code in FabricCode:
         assert code == code.upper() and code.startswith("FABRIC_")
-        assert rule["title"]["en"] and rule["title"]["nl"] and rule["explanation"]["nl"] and rule["source"]
+        rule = REGISTRY[code]
+        assert rule.title and rule.explanation and rule.source and rule.checks
 
 
 def test_fabric_package_imports_no_django_or_other_apps():
-    allowed = ("configurator.rules.specs", "configurator.rules.findings", "configurator.rules.design")
+    allowed = (
+        "configurator.rules.specs",
+        "configurator.rules.findings",
+        "configurator.rules.design",
+        "configurator.rules.registry",
+        "configurator.vocabulary",
+    )
     package = pathlib.Path(__file__).resolve().parents[2] / "configurator" / "fabric"
     for path in package.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):

@@ -4,10 +4,13 @@ QM9700: 32 OSFP cages x 2 = k = 64 logical NDR ports (fabric.md section 3). At 1
 64 x 1/2 = 32 downlinks and 32 uplinks.
 """
 
+import dataclasses
+
 import pytest
 
 from configurator.fabric.codes import FabricCode
 from configurator.fabric.planner import LEAF_SPINE, NODE_LEAF, SPINE_CORE, plan_fabric
+from configurator.messages import both
 from configurator.rules.design import RackIn
 from configurator.rules.findings import Severity
 
@@ -176,9 +179,9 @@ def test_ndr_osfp_adapter_on_hdr_switch_has_no_cable_and_runs_at_200():
     p = plan(64, switch=QM8700, hca=CX7_NDR)
     assert {FabricCode.NO_CABLE, FabricCode.SPEED_MISMATCH} <= codes(p)
     no_cable = next(f for f in p.findings if f.code == FabricCode.NO_CABLE)
-    assert "QSFP56" in no_cable.message.en and "OSFP" in no_cable.message.nl
+    assert "QSFP56" in both(no_cable).message.en and "OSFP" in both(no_cable).message.nl
     speed = next(f for f in p.findings if f.code == FabricCode.SPEED_MISMATCH)
-    assert "200 Gb/s" in speed.message.en
+    assert "200 Gb/s" in both(speed).message.en
     assert p.link(NODE_LEAF).parts == ()
 
 
@@ -188,13 +191,13 @@ def test_beyond_three_tiers_is_an_error_with_the_numbers():
     assert p.tiers == 0 and p.bom == ()
     f = next(f for f in p.findings if f.code == FabricCode.PORTS_EXCEEDED)
     assert f.severity == Severity.ERROR
-    assert "131,072" in f.message.en and "65,536" in f.message.en and "65.536" in f.message.nl
+    assert "131,072" in both(f).message.en and "65,536" in both(f).message.en and "65.536" in both(f).message.nl
 
 
 def test_run_beyond_every_medium_is_an_error():
     p = plan(600, rack=RackIn(spine_to_core_m=800))
     f = next(f for f in p.findings if f.code == FabricCode.BEYOND_REACH)
-    assert f.severity == Severity.ERROR and f.data["longest_m"] == 500
+    assert f.severity == Severity.ERROR and f.params["longest_m"] == 500
     assert p.link(SPINE_CORE).media is None
 
 
@@ -212,6 +215,18 @@ def test_subnet_manager_findings():
 def test_management_switch_cannot_be_the_fabric():
     p = plan(8, switch=SN2201)
     assert p.tiers == 0 and codes(p) == {FabricCode.SWITCH_IS_MANAGEMENT}
+
+
+def test_a_switch_without_sourced_ports_cannot_be_sized():
+    unsourced = dataclasses.replace(QM9700, part_number="TEST-SWITCH-NO-PORTS", cages=0)
+    p = plan(8, switch=unsourced)
+    assert p.tiers == 0 and codes(p) == {FabricCode.SWITCH_PORTS_UNKNOWN}
+    f = p.findings[0]
+    assert f.severity == Severity.ERROR
+    assert both(f).message.en == (
+        "The catalogue gives no ports or port speed for TEST-SWITCH-NO-PORTS; the fabric cannot be sized."
+    )
+    assert both(f).message.nl.startswith("De catalogus geeft geen poorten of poortsnelheid voor TEST-SWITCH-NO-PORTS")
 
 
 def test_protocol_mismatch_ib_switch_ethernet_adapter():

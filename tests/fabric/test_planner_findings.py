@@ -6,9 +6,11 @@ import dataclasses
 import pytest
 
 from configurator.fabric.check import check_hdr_for_new_gpus
-from configurator.fabric.codes import FABRIC_RULES, FabricCode
-from configurator.fabric.planner import NODE_LEAF, article, plan_fabric
+from configurator.fabric.codes import FabricCode
+from configurator.fabric.planner import NODE_LEAF, plan_fabric
 from configurator.fabric.request import parse_fabric_request, resolve
+from configurator.messages import both, rule_entries
+from configurator.messages.base import article
 from configurator.rules.design import DesignInputError, RackIn
 from configurator.rules.findings import Severity
 
@@ -37,13 +39,17 @@ def test_hdr_adapter_on_ndr_switch_in_rack_is_beyond_reach_not_no_cable():
     p = plan(4, hca=CX6_HDR)
     assert FabricCode.NO_CABLE not in codes(p)
     reach = finding(p, FabricCode.BEYOND_REACH)
-    assert reach.data["required_m"] == 2.5 and reach.data["longest_m"] == 2 and reach.data["rack_field"] == "in_rack_m"
-    assert "at least 2.5 m" in reach.message.en and "reaches 2 m" in reach.message.en
-    assert "minstens 2,5 m" in reach.message.nl and "reikt 2 m" in reach.message.nl
-    assert "rack.in_rack_m" in reach.fix.en and "at most 1.5 m" in reach.fix.en
-    assert "rack.in_rack_m" in reach.fix.nl and "hooguit 1,5 m" in reach.fix.nl
+    assert (
+        reach.params["required_m"] == 2.5
+        and reach.params["longest_m"] == 2
+        and reach.params["rack_field"] == "in_rack_m"
+    )
+    assert "at least 2.5 m" in both(reach).message.en and "reaches 2 m" in both(reach).message.en
+    assert "minstens 2,5 m" in both(reach).message.nl and "reikt 2 m" in both(reach).message.nl
+    assert "rack.in_rack_m" in both(reach).fix.en and "at most 1.5 m" in both(reach).fix.en
+    assert "rack.in_rack_m" in both(reach).fix.nl and "hooguit 1,5 m" in both(reach).fix.nl
     speed = finding(p, FabricCode.SPEED_MISMATCH)
-    assert "runs at 200 Gb/s" in speed.message.en and speed.data["link_gbps"] == 200
+    assert "runs at 200 Gb/s" in both(speed).message.en and speed.params["link_gbps"] == 200
     assert p.split == 1 and p.link(NODE_LEAF).speed_gbps == 200
 
 
@@ -57,7 +63,7 @@ def test_hdr_adapter_on_ndr_switch_with_a_shorter_in_rack_run_takes_the_2m_split
 def test_hdr_adapter_on_ndr_leaves_over_a_row_run_is_beyond_reach_of_the_splitter():
     p = plan(64, hca=CX6_HDR)
     reach = finding(p, FabricCode.BEYOND_REACH)
-    assert reach.data["rack_field"] == "node_to_leaf_m" and reach.data["distance_m"] == 15
+    assert reach.params["rack_field"] == "node_to_leaf_m" and reach.params["distance_m"] == 15
 
 
 # --- 2. unknown subnet-manager status ---------------------------------------------------------------------
@@ -70,10 +76,10 @@ def test_unknown_managed_status_is_said_not_read_as_unmanaged():
     f = finding(p, FabricCode.SM_UNKNOWN)
     assert f.severity == Severity.WARNING
     assert "subnet-manager status of MQM9700-NS2F is not known from the sources: plan UFM or an SM host" in (
-        f.message.en
+        both(f).message.en
     )
-    assert "niet bekend" in f.message.nl and "UFM" in f.message.nl
-    assert "unmanaged" not in f.message.en
+    assert "niet bekend" in both(f).message.nl and "UFM" in both(f).message.nl
+    assert "unmanaged" not in both(f).message.en
     # True and False keep their findings.
     assert FabricCode.SM_EMBEDDED in codes(plan(64))
     assert FabricCode.SM_REQUIRED in codes(plan(64, switch=QM9790))
@@ -83,17 +89,18 @@ def test_subnet_manager_findings_count_endpoints_not_servers():
     # 128 nodes x 8 rails = 1,024 HCA ports + 48 switches = 1,072: endpoints in the SM's sense, not servers.
     p = plan(128)
     f = finding(p, FabricCode.SM_EMBEDDED)
-    assert "1,072 InfiniBand endpoints (HCA ports and switches" in f.message.en
-    assert "1.072 InfiniBand-eindpunten (HCA-poorten en switches" in f.message.nl
-    assert "nodes" not in f.message.en.split("SHARP")[0].replace("1,072", "")
+    assert "1,072 InfiniBand endpoints (HCA ports and switches" in both(f).message.en
+    assert "1.072 InfiniBand-eindpunten (HCA-poorten en switches" in both(f).message.nl
+    assert "nodes" not in both(f).message.en.split("SHARP")[0].replace("1,072", "")
     req = finding(plan(128, switch=QM9790), FabricCode.SM_REQUIRED)
-    assert "1,072 InfiniBand endpoints (HCA ports and switches)" in req.message.en
-    assert "InfiniBand-eindpunten (HCA-poorten en switches)" in req.message.nl
+    assert "1,072 InfiniBand endpoints (HCA ports and switches)" in both(req).message.en
+    assert "InfiniBand-eindpunten (HCA-poorten en switches)" in both(req).message.nl
     limit = finding(plan(512), FabricCode.SM_LIMIT)
-    assert "InfiniBand endpoints (HCA ports and switches)" in limit.message.en
-    assert "InfiniBand-eindpunten" in limit.message.nl
+    assert "InfiniBand endpoints (HCA ports and switches)" in both(limit).message.en
+    assert "InfiniBand-eindpunten" in both(limit).message.nl
+    rules = {e["code"]: e for e in rule_entries()}
     for code in (FabricCode.SM_EMBEDDED, FabricCode.SM_LIMIT):
-        rule = FABRIC_RULES[code]
+        rule = rules[code]
         assert "endpoints" in rule["explanation"]["en"] and "eindpunten" in rule["explanation"]["nl"]
         assert "InfiniBand nodes" not in rule["explanation"]["en"]
 
@@ -104,8 +111,8 @@ def test_subnet_manager_findings_count_endpoints_not_servers():
 def test_xdr_adapter_on_ndr_switch_warns_and_points_to_quantum_x800():
     p = plan(4, hca=CX8)
     f = finding(p, FabricCode.SPEED_MISMATCH)
-    assert "800 Gb/s" in f.message.en and "400 Gb/s" in f.message.en and f.data["link_gbps"] == 400
-    assert "XDR" in f.fix.en and "Q3400" in f.fix.en and "XDR-adapters" in f.fix.nl
+    assert "800 Gb/s" in both(f).message.en and "400 Gb/s" in both(f).message.en and f.params["link_gbps"] == 400
+    assert "XDR" in both(f).fix.en and "Q3400" in both(f).fix.en and "XDR-adapters" in both(f).fix.nl
 
 
 # --- 4. media classes the catalogue does not have --------------------------------------------------------
@@ -114,31 +121,31 @@ def test_xdr_adapter_on_ndr_switch_warns_and_points_to_quantum_x800():
 def test_xdr_fabric_says_the_catalogue_has_no_800g_osfp_media():
     p = plan(16, switch=Q3400, hca=CX8)
     f = finding(p, FabricCode.NO_CABLE)
-    assert f.message.en.startswith("The catalogue has no 800 Gb/s OSFP cables or optics yet")
-    assert "add them to the catalogue or quote the cabling separately" in f.message.en
-    assert "nog geen kabels of optiek voor 800 Gb/s OSFP" in f.message.nl and "apart" in f.fix.nl
-    assert f.data["missing_media"] == [{"connector": "OSFP", "speed_gbps": 800}]
-    assert "joins" not in f.message.en
+    assert both(f).message.en.startswith("The catalogue has no 800 Gb/s OSFP cables or optics yet")
+    assert "add them to the catalogue or quote the cabling separately" in both(f).message.en
+    assert "nog geen kabels of optiek voor 800 Gb/s OSFP" in both(f).message.nl and "apart" in both(f).fix.nl
+    assert f.params["missing_media"] == [{"connector": "OSFP", "speed_gbps": 800}]
+    assert "joins" not in both(f).message.en
 
 
 def test_100g_qsfp28_fabric_says_the_catalogue_has_no_qsfp28_media():
     p = plan(16, switch=SN4600C, hca=ETH_100G)
     f = finding(p, FabricCode.NO_CABLE)
-    assert "no 100 Gb/s QSFP28 cables or optics yet" in f.message.en
-    assert "100 Gb/s QSFP28" in f.message.nl and "100 Gb/s QSFP28" in f.fix.en
+    assert "no 100 Gb/s QSFP28 cables or optics yet" in both(f).message.en
+    assert "100 Gb/s QSFP28" in both(f).message.nl and "100 Gb/s QSFP28" in both(f).fix.en
 
 
 def test_connectors_with_media_but_no_joining_cable_keep_the_join_message():
     # NDR OSFP adapter on an HDR QSFP56 switch: both connectors have media, none joins them.
     f = finding(plan(64, switch=QM8700, hca=CX7_NDR), FabricCode.NO_CABLE)
-    assert f.message.en.startswith("No catalogue cable or optic set joins") and "missing_media" not in f.data
+    assert both(f).message.en.startswith("No catalogue cable or optic set joins") and "missing_media" not in f.params
 
 
 def test_an_unknown_hca_connector_stays_unknown_visibly():
     nameless = dataclasses.replace(CX7_NDR, part_number="X-NIC", connector=None, top=None)
     f = finding(plan(4, hca=nameless), FabricCode.NO_CABLE)
-    assert "not known from the sources" in f.message.en and "niet bekend" in f.message.nl
-    assert f.data["unknown_connector"] is True
+    assert "not known from the sources" in both(f).message.en and "niet bekend" in both(f).message.nl
+    assert f.params["unknown_connector"] is True
 
 
 # --- 5. rails beyond what a rail-optimized fabric can wire ------------------------------------------------
@@ -149,9 +156,9 @@ def test_rails_beyond_a_pod_explain_the_rail_limit_and_suggest_fat_tree():
     # holds whole SUs under spines of 32 downlinks, fewer than the 40 leaves of one SU.
     p = plan(100, rails=40)
     f = finding(p, FabricCode.PORTS_EXCEEDED)
-    assert p.tiers == 0 and f.data["max_rails"] == 32 and f.data["leaves"] == 160
-    assert "reach at most 0" not in f.message.en and "at most 32 rails" in f.message.en
-    assert "hooguit 32 rails" in f.message.nl and "fat-tree" in f.fix.en and "fat-tree" in f.fix.nl
+    assert p.tiers == 0 and f.params["max_rails"] == 32 and f.params["leaves"] == 160
+    assert "reach at most 0" not in both(f).message.en and "at most 32 rails" in both(f).message.en
+    assert "hooguit 32 rails" in both(f).message.nl and "fat-tree" in both(f).fix.en and "fat-tree" in both(f).fix.nl
     # The same nodes and rails as a fat tree: sized.
     assert plan(100, rails=40, topology="fat-tree").tiers == 3
 
@@ -196,4 +203,4 @@ def test_article(word, expected):
 
 def test_hdr_switch_reads_an_hdr_switch():
     f = check_hdr_for_new_gpus(QM8700, "Hopper")
-    assert "is an HDR switch" in f.message.en and "is een HDR-switch" in f.message.nl
+    assert "is an HDR switch" in both(f).message.en and "is een HDR-switch" in both(f).message.nl

@@ -1,41 +1,39 @@
 """The rule catalogue, number formatting, and the engine's tolerance of parts it cannot use."""
 
 import pytest
+from django.utils import translation
 
-from configurator.rules import fmt
-from configurator.rules.catalogue import RULES, Code, RuleInfo, all_rules
-from configurator.rules.findings import SEVERITY_ORDER, Severity, Text
+from configurator.fabric.codes import FabricCode
+from configurator.messages import both, finding_dict, rule_entries
+from configurator.messages.base import num
+from configurator.messages.pcie import pcie_link, pcie_noun
+from configurator.rules.catalogue import Code
+from configurator.rules.findings import SEVERITY_ORDER, Severity
+from configurator.rules.registry import REGISTRY, finding
 
 from .parts import CX7_NDR, HGX_H200, SYS_821GE_TNHR, comp, design, group, hgx_node, run
 
 
-def test_every_code_has_a_catalogue_entry_in_both_languages():
-    assert set(RULES) == set(Code)
-    for code, info in RULES.items():
-        assert code == code.upper() and " " not in code
-        assert info.title.en and info.title.nl and info.explanation.en and info.explanation.nl and info.source
-        assert info.to_dict(code, "nl")["title"] == info.title.nl
+def test_one_registry_holds_every_code_of_both_engines():
+    assert set(REGISTRY) == {str(c) for c in Code} | {str(c) for c in FabricCode}
+    for code, rule in REGISTRY.items():
+        assert code == code.upper() and " " not in code and rule.code == code
+        assert rule.title and rule.explanation and rule.source and rule.checks
 
 
-def test_all_rules_merges_the_fabric_catalogue():
-    fabric = {
-        "FABRIC_TOO_MANY_TIERS": RuleInfo(
-            severity=Severity.ERROR, title=Text("a", "b"), explanation=Text("c", "d"), source="fabric.md"
-        )
-    }
-    merged = all_rules(fabric)
-    assert "FABRIC_TOO_MANY_TIERS" in merged and "PCIE_NO_FREE_SLOT" in merged
-    assert len(merged) == len(RULES) + 1
+def test_every_rule_has_its_title_and_explanation_in_both_languages(db):
+    entries = rule_entries()
+    assert [e["code"] for e in entries] == sorted(REGISTRY)
+    for e in entries:
+        assert e["title"]["en"] == REGISTRY[e["code"]].title
+        assert e["title"]["nl"] and e["title"]["nl"] != e["title"]["en"], e["code"]
+        assert e["explanation"]["nl"] and e["explanation"]["nl"] != e["explanation"]["en"], e["code"]
 
 
-def test_all_rules_refuses_a_code_defined_twice():
-    clash = {
-        "PCIE_NO_FREE_SLOT": RuleInfo(
-            severity=Severity.INFO, title=Text("a", "b"), explanation=Text("c", "d"), source="x"
-        )
-    }
-    with pytest.raises(ValueError):
-        all_rules(clash)
+def test_a_finding_takes_its_severity_from_the_registry():
+    assert finding(Code.PCIE_NO_FREE_SLOT, "x").severity == Severity.ERROR
+    assert finding(FabricCode.SINGLE_NODE, "fabric", nodes=1).severity == Severity.INFO
+    assert finding(FabricCode.SINGLE_NODE, "fabric", nodes=1).params == {"nodes": 1}
 
 
 @pytest.mark.parametrize(
@@ -50,7 +48,10 @@ def test_all_rules_refuses_a_code_defined_twice():
     ],
 )
 def test_numbers_are_formatted_per_language(value, decimals, en, nl):
-    assert fmt.num(value, decimals) == (en, nl)
+    with translation.override("en"):
+        assert num(value, decimals) == en
+    with translation.override("nl"):
+        assert num(value, decimals) == nl
 
 
 @pytest.mark.parametrize(
@@ -71,8 +72,10 @@ def test_numbers_are_formatted_per_language(value, decimals, en, nl):
     ],
 )
 def test_pcie_links_say_unknown_in_words(gen, lanes, noun, en, nl):
-    assert fmt.pcie_en(gen, lanes, noun) == en
-    assert fmt.pcie_nl(gen, lanes, noun) == nl
+    for language, expected in (("en", en), ("nl", nl)):
+        with translation.override(language):
+            said = pcie_noun(gen, lanes, noun) if noun else pcie_link(gen, lanes)
+        assert said == expected
 
 
 def test_engine_reports_unknown_and_misplaced_parts_instead_of_raising():
@@ -92,15 +95,17 @@ def test_engine_reports_unknown_and_misplaced_parts_instead_of_raising():
 def test_switch_as_server_is_reported_in_both_languages():
     r = run(design(group("MQM9700-NS2F")))
     f = next(f for f in r.findings if f.code == "PART_WRONG_CATEGORY")
-    assert "'MQM9700-NS2F' is a switch, not a server" in f.message.en
-    assert "is geen server" in f.message.nl
+    assert "'MQM9700-NS2F' is a switch, not a server" in both(f).message.en
+    assert "is geen server" in both(f).message.nl
 
 
 def test_server_as_a_component_is_told_to_go_in_the_groups_server_field():
     r = run(design(group(SYS_821GE_TNHR, comp(HGX_H200), comp("SYS-822GS-NBRT", 1))))
     f = next(f for f in r.findings if f.code == "PART_WRONG_CATEGORY")
-    assert "a server belongs in node_groups[0].server" in f.message.en and "fabric.switch" not in f.message.en
-    assert f.message.nl == (
+    assert (
+        "a server belongs in node_groups[0].server" in both(f).message.en and "fabric.switch" not in both(f).message.en
+    )
+    assert both(f).message.nl == (
         "'SYS-822GS-NBRT' is een server, geen node-component; een server hoort in node_groups[0].server."
     )
 
@@ -108,7 +113,10 @@ def test_server_as_a_component_is_told_to_go_in_the_groups_server_field():
 def test_switch_as_a_component_is_told_to_go_in_fabric_switch():
     r = run(design(group(SYS_821GE_TNHR, comp(HGX_H200), comp("MQM9700-NS2F", 1))))
     f = next(f for f in r.findings if f.code == "PART_WRONG_CATEGORY")
-    assert "a switch belongs in fabric.switch" in f.message.en and "een switch hoort in fabric.switch" in f.message.nl
+    assert (
+        "a switch belongs in fabric.switch" in both(f).message.en
+        and "een switch hoort in fabric.switch" in both(f).message.nl
+    )
 
 
 def test_findings_come_errors_first():
@@ -117,7 +125,13 @@ def test_findings_come_errors_first():
     assert order == sorted(order) and order[0] == 0
 
 
-def test_finding_to_dict_speaks_the_requested_language():
+def test_finding_dict_speaks_the_requested_language():
     f = next(f for f in run(design(hgx_node(nics=9))).findings if f.code == "PCIE_NO_FREE_SLOT")
-    assert f.to_dict("nl")["fix"] == "Verwijder één adapter, of kies een server met meer slots."
-    assert f.to_dict("en")["severity"] == "error"
+    assert finding_dict(f, "nl")["fix"] == "Verwijder één adapter, of kies een server met meer slots."
+    assert finding_dict(f, "en")["severity"] == "error"
+    assert finding_dict(f, "en")["fix"] == "Remove one adapter, or choose a server with more slots."
+
+
+def test_an_unregistered_code_cannot_be_emitted():
+    with pytest.raises(KeyError):
+        finding("NOT_A_REGISTERED_CODE", "x")

@@ -4,6 +4,8 @@ import dataclasses
 
 import pytest
 
+from configurator.messages import both
+
 from .parts import (
     AS_4125GS_TNRT,
     CX7_NDR,
@@ -110,15 +112,17 @@ def test_expert_verdicts_on_the_reference_node():
 def test_not_accepted_names_what_the_server_takes():
     f = next(f for f in run(design(hgx_node(board=HGX_B200))).findings if f.code == "GPU_NOT_ACCEPTED")
     assert f.subject == "node_groups[0].components[0]"
-    assert "SYS-821GE-TNHR does not take HGX-B200-8GPU" in f.message.en
-    assert "HGX-H100-8GPU, HGX-H200-8GPU" in f.message.en and "ondersteunt HGX-B200-8GPU niet" in f.message.nl
+    assert "SYS-821GE-TNHR does not take HGX-B200-8GPU" in both(f).message.en
+    assert (
+        "HGX-H100-8GPU, HGX-H200-8GPU" in both(f).message.en and "ondersteunt HGX-B200-8GPU niet" in both(f).message.nl
+    )
 
 
 def test_no_nvswitch_message_says_only_pairs_talk_at_nvlink_speed():
     r = run(design(group(SYS_421GE_TNRT3, comp(H100_NVL, 8), comp(NVL2_BRIDGE, 4))))
     f = next(f for f in r.findings if f.code == "NVLINK_NO_NVSWITCH")
-    assert "only the bridged pairs talk at NVLink speed" in f.message.en
-    assert "alleen de overbrugde paren" in f.message.nl
+    assert "only the bridged pairs talk at NVLink speed" in both(f).message.en
+    assert "alleen de overbrugde paren" in both(f).message.nl
 
 
 @pytest.mark.parametrize(
@@ -186,10 +190,10 @@ def test_gpu_off_a_partial_list_is_a_warning_that_says_to_verify_and_is_still_pl
     f = next(f for f in r.findings if f.code == "GPU_COMPATIBILITY_UNVERIFIED")
     assert f.severity == "warning" and r.valid
     assert "The GPU list we have for SYS-421GE-TNRT3 is partial: it names H100-NVL, L40S, not RTX-PRO-6000-SE" in (
-        f.message.en
+        both(f).message.en
     )
-    assert "Verify with Supermicro that SYS-421GE-TNRT3 supports RTX-PRO-6000-SE" in f.fix.en
-    assert "onvolledig" in f.message.nl and "Laat Supermicro bevestigen" in f.fix.nl
+    assert "Verify with Supermicro that SYS-421GE-TNRT3 supports RTX-PRO-6000-SE" in both(f).fix.en
+    assert "onvolledig" in both(f).message.nl and "Laat Supermicro bevestigen" in both(f).fix.nl
     placed = [s["slot"] for s in r.placement[0]["slots"] if s["part"] == "RTX-PRO-6000-SE"]
     assert len(placed) == 4 and not r.placement[0]["unplaced"]
 
@@ -197,14 +201,14 @@ def test_gpu_off_a_partial_list_is_a_warning_that_says_to_verify_and_is_still_pl
 def test_board_in_a_pcie_server_says_it_needs_an_hgx_server():
     f = next(f for f in run(design(group(SYS_421GE_TNRT3, comp(HGX_H200)))).findings if f.code == "GPU_NOT_ACCEPTED")
     assert f.severity == "error"
-    assert "HGX-H200-8GPU is an HGX baseboard, which needs an HGX server" in f.message.en
-    assert "SYS-421GE-TNRT3 is a PCIe GPU server" in f.message.en
-    assert "heeft een HGX-server nodig" in f.message.nl
-    assert f.fix.en.startswith("Choose an HGX server for HGX-H200-8GPU, or PCIe GPU cards for SYS-421GE-TNRT3")
+    assert "HGX-H200-8GPU is an HGX baseboard, which needs an HGX server" in both(f).message.en
+    assert "SYS-421GE-TNRT3 is a PCIe GPU server" in both(f).message.en
+    assert "heeft een HGX-server nodig" in both(f).message.nl
+    assert both(f).fix.en.startswith("Choose an HGX server for HGX-H200-8GPU, or PCIe GPU cards for SYS-421GE-TNRT3")
 
 
 def test_gpu_off_a_definitive_list_is_refused_with_the_list_in_both_languages():
     f = next(f for f in run(design(group(SYS_822GS_NB3RT, comp(HGX_H200)))).findings if f.code == "GPU_NOT_ACCEPTED")
-    assert f.message.en == "SYS-822GS-NB3RT does not take HGX-H200-8GPU; it takes HGX-B300-8GPU."
-    assert f.fix.en == "Choose HGX-B300-8GPU, or a server built for HGX-H200-8GPU."
-    assert f.fix.nl == "Kies HGX-B300-8GPU, of een server die voor HGX-H200-8GPU gebouwd is."
+    assert both(f).message.en == "SYS-822GS-NB3RT does not take HGX-H200-8GPU; it takes HGX-B300-8GPU."
+    assert both(f).fix.en == "Choose HGX-B300-8GPU, or a server built for HGX-H200-8GPU."
+    assert both(f).fix.nl == "Kies HGX-B300-8GPU, of een server die voor HGX-H200-8GPU gebouwd is."

@@ -9,7 +9,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE_DIRS = [ROOT / "configurator" / "rules", ROOT / "configurator" / "fabric"]
 FORBIDDEN_TOPS = {"django", "rest_framework", "celery", "catalog", "api"}
-ALLOWED_CONFIGURATOR = ("configurator.rules", "configurator.fabric")
+ALLOWED_CONFIGURATOR = ("configurator.rules", "configurator.fabric", "configurator.vocabulary")
 
 
 def _imports(path: Path) -> list[str]:

@@ -4,6 +4,7 @@ import dataclasses
 
 import pytest
 
+from configurator.messages import both
 from configurator.rules.pcie import PCIE_GBYTES_PER_LANE, card_need_gbytes, link_gbytes
 from configurator.rules.specs import SlotForm
 
@@ -129,10 +130,12 @@ def test_contract_example_message_for_too_many_adapters():
     f = next(f for f in r.findings if f.code == "PCIE_NO_FREE_SLOT")
     assert f.severity == "error"
     assert f.subject == "node_groups[0].components[1]"
-    assert f.message.en.startswith("SYS-821GE-TNHR has 8 low-profile PCIe 5.0 x16 slots; 9 adapters need one each.")
-    assert f.fix.en == "Remove one adapter, or choose a server with more slots."
-    assert "unverified" in f.message.en  # slots_complete False: other positions are not verified
-    assert f.message.nl.startswith("SYS-821GE-TNHR heeft 8 low-profile PCIe 5.0 x16-slots; 9 adapters hebben")
+    assert both(f).message.en.startswith(
+        "SYS-821GE-TNHR has 8 low-profile PCIe 5.0 x16 slots; 9 adapters need one each."
+    )
+    assert both(f).fix.en == "Remove one adapter, or choose a server with more slots."
+    assert "unverified" in both(f).message.en  # slots_complete False: other positions are not verified
+    assert both(f).message.nl.startswith("SYS-821GE-TNHR heeft 8 low-profile PCIe 5.0 x16-slots; 9 adapters hebben")
 
 
 def test_placement_puts_nic_i_next_to_gpu_i_on_rail_i():
@@ -178,14 +181,14 @@ def test_slot_used_twice_across_components():
         b200(SYS_822GS_NBRT, comp(CX7_NDR, 1, "compute", slots=["FH1"]), comp(BF3_B3220, 1, "storage", slots=["FH1"]))
     )
     f = next(f for f in r.findings if f.code == "PCIE_SLOT_USED_TWICE")
-    assert "FH1 already holds MCX75310AAS-NEAT" in f.message.en
+    assert "FH1 already holds MCX75310AAS-NEAT" in both(f).message.en
 
 
 def test_full_height_card_in_a_low_profile_slot_does_not_fit():
     # PCI-SIG CEM: an FHHL card does not fit an LP slot (specs.CARD_FITS).
     r = run(b200(SYS_822GS_NBRT, comp(BF3_B3220, 1, "storage", slots=["NIC3"])))
     f = next(f for f in r.findings if f.code == "PCIE_CARD_DOES_NOT_FIT")
-    assert "NIC3" in f.message.en and "FHHL" in f.fix.en
+    assert "NIC3" in both(f).message.en and "FHHL" in both(f).fix.en
     assert r.placement[0]["unplaced"] == [
         {
             "part": BF3_B3220.part_number,
@@ -206,16 +209,16 @@ def test_gen4_link_message_has_the_arithmetic():
     f = next(
         f for f in run(b200(GEN4_HGX, comp(CX7_NDR, 8, "compute")), CAT).findings if f.code == "PCIE_LINK_BANDWIDTH"
     )
-    assert "50 GB/s" in f.message.en and "31.5 GB/s" in f.message.en and "252 Gb/s" in f.message.en
-    assert "31,5 GB/s" in f.message.nl and "252 Gb/s" in f.message.nl
-    assert f.data["cap_gbps"] == 252
+    assert "50 GB/s" in both(f).message.en and "31.5 GB/s" in both(f).message.en and "252 Gb/s" in both(f).message.en
+    assert "31,5 GB/s" in both(f).message.nl and "252 Gb/s" in both(f).message.nl
+    assert f.params["cap_gbps"] == 252
 
 
 def test_gen6_card_fix_mentions_socket_direct():
     f = next(
         f for f in run(b200(SYS_822GS_NBRT, comp(CX8_C8180, 8, "compute"))).findings if f.code == "PCIE_GEN6_IN_GEN5"
     )
-    assert "504 Gb/s" in f.message.en and "Socket Direct" in f.fix.en and "Socket Direct" in f.fix.nl
+    assert "504 Gb/s" in both(f).message.en and "Socket Direct" in both(f).fix.en and "Socket Direct" in both(f).fix.nl
 
 
 def test_pcie_per_lane_constants():
@@ -246,7 +249,7 @@ def test_four_full_length_slots_overflow_names_the_card():
     # AS-4125GS-TNRT: 9 FHFL slots [SR-4125]; 8 GPUs + 2 DPUs = 10 cards.
     r = run(design(group(AS_4125GS_TNRT, comp(L40S, 8), comp(BF3_B3220, 2, "storage"))))
     f = next(f for f in r.findings if f.code == "PCIE_NO_FREE_SLOT")
-    assert "9 full-height full-length (FHFL) PCIe 5.0 x16 slots; 10 cards need one each" in f.message.en
+    assert "9 full-height full-length (FHFL) PCIe 5.0 x16 slots; 10 cards need one each" in both(f).message.en
 
 
 def test_slot_forms_are_reported_for_the_slot_map():
@@ -260,7 +263,7 @@ def test_no_slot_for_a_nic_says_the_gpus_hold_the_full_height_slots_and_the_ocp_
     # ConnectX-7 does not fit the OCP bay. The fix names the catalogue's OCP 3.0 card of the same line.
     r = run(design(group(SYS_421GE_TNRT3, comp(L40S, 8), comp(CX7_NDR, 1, "storage"))))
     f = next(f for f in r.findings if f.code == "PCIE_NO_FREE_SLOT")
-    en, nl = f.message.en, f.message.nl
+    en, nl = both(f).message.en, both(f).message.nl
     assert "1 of the 1" not in en and "fits only" not in en
     assert (
         "MCX75310AAS-NEAT is a half-height (HHHL) card: the 8 full-height slots it fits are taken by the 8 L40S GPU "
@@ -271,10 +274,10 @@ def test_no_slot_for_a_nic_says_the_gpus_hold_the_full_height_slots_and_the_ocp_
         "de 8 L40S-GPU-kaarten, en de vrije OCP 3.0-bay AIOM neemt alleen OCP 3.0-kaarten, dus heeft hij geen slot."
         in nl
     )
-    assert f.fix.en.startswith(
+    assert both(f).fix.en.startswith(
         "Use an OCP 3.0 ConnectX-7 adapter (MCX75343AMS-NEAC) in the free OCP 3.0 bay AIOM, use fewer GPU cards"
     )
-    assert f.fix.nl.startswith(
+    assert both(f).fix.nl.startswith(
         "Gebruik een OCP 3.0 ConnectX-7-adapter (MCX75343AMS-NEAC) in de vrije OCP 3.0-bay AIOM, gebruik minder "
         "GPU-kaarten"
     )
@@ -284,25 +287,28 @@ def test_an_ocp_card_without_an_ocp_bay_is_pointed_to_its_pcie_version():
     f = next(
         f for f in run(b200(SYS_822GS_NBRT, comp(CX7_OCP, 1, "storage"))).findings if f.code == "PCIE_NO_FREE_SLOT"
     )
-    assert "MCX75343AMS-NEAC is an OCP 3.0 card and none of them takes it." in f.message.en
-    assert f.fix.en.startswith("Choose the PCIe (HHHL) version of the card (MCX75310AAS-NEAT)")
+    assert "MCX75343AMS-NEAC is an OCP 3.0 card and none of them takes it." in both(f).message.en
+    assert both(f).fix.en.startswith("Choose the PCIe (HHHL) version of the card (MCX75310AAS-NEAT)")
 
 
 def test_slot_summary_says_unknown_pcie_in_words():
     # The AIOM bay's PCIe generation and width are not sourced [DS-421TNRT3].
     r = run(design(group(SYS_421GE_TNRT3, comp(L40S, 8), comp(CX7_NDR, 1, "storage"))))
     f = next(f for f in r.findings if f.code == "PCIE_NO_FREE_SLOT")
-    assert "1 OCP 3.0 slot of unknown PCIe generation and width" in f.message.en
-    assert "1 OCP 3.0 slot met onbekende PCIe-generatie en -breedte" in f.message.nl
-    assert "(generation unknown)" not in f.message.en and "(lanes unknown)" not in f.message.en
-    assert "onbekend)" not in f.message.nl
+    assert "1 OCP 3.0 slot of unknown PCIe generation and width" in both(f).message.en
+    assert "1 OCP 3.0 slot met onbekende PCIe-generatie en -breedte" in both(f).message.nl
+    assert "(generation unknown)" not in both(f).message.en and "(lanes unknown)" not in both(f).message.en
+    assert "onbekend)" not in both(f).message.nl
 
 
 def test_link_unknown_says_what_is_unknown_in_words():
     f = next(
         f for f in run(b200(UNKNOWN_GEN, comp(CX7_NDR, 8, "compute")), CAT).findings if f.code == "PCIE_LINK_UNKNOWN"
     )
-    assert "NIC1 is an x16 slot of unknown PCIe generation and MCX75310AAS-NEAT is a PCIe 5.0 x16 card" in f.message.en
+    assert (
+        "NIC1 is an x16 slot of unknown PCIe generation and MCX75310AAS-NEAT is a PCIe 5.0 x16 card"
+        in both(f).message.en
+    )
     assert "NIC1 is een x16-slot met onbekende PCIe-generatie en MCX75310AAS-NEAT is een PCIe 5.0 x16-kaart" in (
-        f.message.nl
+        both(f).message.nl
     )

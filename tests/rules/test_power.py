@@ -2,6 +2,7 @@
 
 import pytest
 
+from configurator.messages import both, totals_dict
 from configurator.rules.power import ASSUMED_CPU_TDP_W, FAN_MARGIN, MEMORY_AND_DRIVES_W, OPTIC_W_PER_PORT
 
 from .parts import (
@@ -70,7 +71,8 @@ def test_peak_estimate_follows_the_documented_formula():
     per_node = round(expected_peak(8 * 700, 2 * ASSUMED_CPU_TDP_W, 8 * CX7_NDR.watts, 8))
     assert r.totals["groups"][0]["peak_power_w_per_node"] == per_node == 7902
     assert r.totals["peak_power_w"] == 4 * per_node
-    assert any("350 W per socket" in a["en"] and "350 W per socket" in a["nl"] for a in r.totals["power_assumptions"])
+    said = totals_dict(r.totals)["power_assumptions"]
+    assert any("350 W per socket" in a["en"] and "350 W per socket" in a["nl"] for a in said)
 
 
 def test_over_capacity_message_shows_the_numbers_in_both_languages():
@@ -78,10 +80,10 @@ def test_over_capacity_message_shows_the_numbers_in_both_languages():
         f for f in run(design(group(TNRT3_RTX, comp(RTX_PRO_6000, 8))), CAT).findings if f.code == "POWER_OVER_CAPACITY"
     )
     # (4800 + 700 + 300) x 1.15 = 6,670 W vs 2 x 2700 = 5,400 W
-    assert "6,670 W" in f.message.en and "5,400 W" in f.message.en and "(2+2)" in f.message.en
-    assert "6.670 W" in f.message.nl and "5.400 W" in f.message.nl
-    assert "350 W per socket" in f.message.en  # the CPU assumption is stated, not hidden
-    assert f.data == {"peak_w": 6670, "capacity_w": 5400, "fraction": 1.235}
+    assert "6,670 W" in both(f).message.en and "5,400 W" in both(f).message.en and "(2+2)" in both(f).message.en
+    assert "6.670 W" in both(f).message.nl and "5.400 W" in both(f).message.nl
+    assert "350 W per socket" in both(f).message.en  # the CPU assumption is stated, not hidden
+    assert (f.params["peak_w"], f.params["capacity_w"], f.params["fraction"]) == (6670, 5400, 1.235)
 
 
 def test_power_cost_does_not_depend_on_count():

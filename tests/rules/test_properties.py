@@ -16,11 +16,13 @@ import math
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from configurator.rules.catalogue import RULES, Code
+from configurator.messages import both
+from configurator.rules.catalogue import Code
 from configurator.rules.design import ComponentIn, DesignIn, DesignInputError, FabricIn, NodeGroupIn, WorkloadIn
 from configurator.rules.engine import validate_nodes
 from configurator.rules.parse import check_references, parse_design
 from configurator.rules.pcie import fits
+from configurator.rules.registry import REGISTRY
 from configurator.rules.specs import (
     AdapterSpec,
     CardForm,
@@ -254,8 +256,8 @@ def test_engine_never_raises_and_its_output_is_consistent(cat, d):
     severities = {f.severity for f in r.findings}
     assert r.valid is ("error" not in severities)
     for f in r.findings:
-        assert f.code in Code.__members__ and f.severity == RULES[Code(f.code)].severity
-        assert f.message.en and f.message.nl and f.fix.en and f.fix.nl
+        assert f.code in Code.__members__ and f.severity == REGISTRY[f.code].severity
+        assert both(f).message.en and both(f).message.nl and both(f).fix.en and both(f).fix.nl
         assert f.subject.split("[")[0].split(".")[0] in {"node_groups", "workload", "fabric"}
     assert len(r.placement) == len(d.node_groups)
     for gi, (group, placed) in enumerate(zip(d.node_groups, r.placement)):

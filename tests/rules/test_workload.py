@@ -2,6 +2,7 @@
 
 import pytest
 
+from configurator.messages import both
 from configurator.rules.sizing import size_workload
 
 from .parts import (
@@ -129,27 +130,31 @@ def test_expert_verdict_four_h200_nodes_70b_without_fabric_is_invalid():
     assert not r.valid
     assert errors(design(hgx_node(count=4), workload=("training", 70))) == {"WORKLOAD_NEEDS_FABRIC"}
     f = next(f for f in r.findings if f.code == "WORKLOAD_NEEDS_FABRIC")
-    assert f.subject == "fabric" and "at least 2 nodes" in f.message.en and "compute-fabric" in f.message.nl
+    assert f.subject == "fabric" and "at least 2 nodes" in both(f).message.en and "compute-fabric" in both(f).message.nl
     assert (r.sizing.min_gpus, r.sizing.min_nodes) == (10, 2)
 
 
 def test_sizing_message_uses_dutch_numbers():
     r = run(design(hgx_node(count=1), workload=("training", 70)))
     f = next(f for f in r.findings if f.code == "WORKLOAD_NOT_ENOUGH_GPUS")
-    assert "1,260 GB" in f.message.en and "126.9 GB" in f.message.en
-    assert "1.260 GB" in f.message.nl and "126,9 GB" in f.message.nl
+    assert "1,260 GB" in both(f).message.en and "126.9 GB" in both(f).message.en
+    assert "1.260 GB" in both(f).message.nl and "126,9 GB" in both(f).message.nl
 
 
 def test_fewer_nics_says_what_it_costs():
     f = next(f for f in run(design(hgx_node(count=2, nics=4), fabric=True)).findings if f.code == "NIC_FEWER_THAN_GPUS")
-    assert "shared by 2 GPUs" in f.message.en and "200 Gb/s" in f.message.en and "400 Gb/s" in f.message.en
-    assert "gedeeld door 2 GPU's" in f.message.nl
+    assert (
+        "shared by 2 GPUs" in both(f).message.en
+        and "200 Gb/s" in both(f).message.en
+        and "400 Gb/s" in both(f).message.en
+    )
+    assert "gedeeld door 2 GPU's" in both(f).message.nl
 
 
 def test_nics_not_needed_names_the_saving():
     f = next(f for f in run(design(hgx_node(count=1))).findings if f.code == "NIC_NOT_NEEDED")
     assert f.severity == "info"
-    assert "EUR 17,200" in f.message.en and "€ 17.200" in f.message.nl  # 8 x the test list price of CX7_NDR
+    assert "EUR 17,200" in both(f).message.en and "€ 17.200" in both(f).message.nl  # 8 x the test list price of CX7_NDR
     assert CX7_NDR.price_eur * 8 == 17200
 
 
@@ -182,6 +187,6 @@ def test_totals_report_gpus_memory_and_nics():
 )
 def test_nics_not_needed_agrees_in_number(nics, en, nl, fix_en, fix_nl):
     f = next(f for f in run(design(hgx_node(count=1, nics=nics))).findings if f.code == "NIC_NOT_NEEDED")
-    assert en in f.message.en and nl in f.message.nl
-    assert ("Removing it saves" if nics == 1 else "Removing them saves") in f.message.en
-    assert f.fix.en.startswith(fix_en) and f.fix.nl.startswith(fix_nl)
+    assert en in both(f).message.en and nl in both(f).message.nl
+    assert ("Removing it saves" if nics == 1 else "Removing them saves") in both(f).message.en
+    assert both(f).fix.en.startswith(fix_en) and both(f).fix.nl.startswith(fix_nl)

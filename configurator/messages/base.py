@@ -1,0 +1,57 @@
+"""The renderer table and the locale formatting that finding messages share."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.utils.formats import get_format, number_format
+
+Renderer = Callable[[dict[str, Any]], tuple[str, str]]
+RENDERERS: dict[str, Renderer] = {}
+
+
+def renders(*codes: object) -> Callable[[Renderer], Renderer]:
+    """Registers a function as the renderer of ``codes``: it takes the finding's parameters and returns
+    (message, fix) in the active language."""
+
+    def register(fn: Renderer) -> Renderer:
+        for code in codes:
+            RENDERERS[str(code)] = fn
+        return fn
+
+    return register
+
+
+def num(value: float, decimals: int = 0) -> str:
+    """A figure in the active locale (English 12,000 and 31.5; Dutch 12.000 and 31,5); with ``decimals``, a
+    whole result drops its decimals (2.0 -> 2)."""
+    value = round(value, decimals) if decimals else round(value)
+    if decimals and float(value).is_integer():
+        decimals = 0
+    return number_format(value, decimal_pos=decimals, use_l10n=True, force_grouping=True)
+
+
+def pct(fraction: float) -> str:
+    """A fraction as a whole percentage (0.653 -> '65%')."""
+    return f"{round(fraction * 100)}%"
+
+
+def dec(value: float) -> str:
+    """A length or other measure as given, without grouping (2.5 -> '2.5' in English, '2,5' in Dutch)."""
+    return f"{value:g}".replace(".", get_format("DECIMAL_SEPARATOR"))
+
+
+def article(word: str) -> str:
+    """English 'a' or 'an' by sound: initialisms letter by letter (an HDR, an NDR, a QDR), numbers as spoken
+    (an 800, an 11, a 200), other words by their first letter (a Spectrum, an InfiniBand, an Ethernet). Only
+    English messages use it; other languages' translations leave the ``%(a)s`` placeholder out."""
+    head = word.split(" ", 1)[0]
+    if head[:1].isdigit():
+        digits = head.replace(",", "")
+        vowel = digits.startswith("8") or (digits[:2] in ("11", "18") and len(digits) % 3 == 2)
+    elif len(head) > 1 and head.isupper():
+        vowel = head[0] in "AEFHILMNORSX"
+    else:
+        vowel = head[:1].lower() in "aeiou"
+    return "an" if vowel else "a"

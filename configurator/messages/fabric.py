@@ -1,0 +1,361 @@
+"""Messages of the fabric planner's and fabric checks' findings (codes in configurator.fabric.codes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from configurator.fabric.codes import FabricCode as C
+
+from .base import article, dec, num, renders
+
+
+@renders(C.SINGLE_NODE)
+def _single_node(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _("The design has a single node: its GPUs talk over NVLink and a compute fabric is not needed."),
+        _("Remove the fabric, or keep it only to prepare for more nodes."),
+    )
+
+
+@renders(C.HDR_FOR_NEW_GPUS)
+def _hdr_for_new_gpus(p: dict[str, Any]) -> tuple[str, str]:
+    gen = p["generation"] or f"{p['port_gbps']} Gb/s"
+    if article(gen) == "an":  # English 'an HDR switch', 'a 200 Gb/s switch'
+        message = _(
+            "%(switch)s is an %(gen)s switch (%(port_gbps)s Gb/s per port) for %(gpu_generation)s nodes; NDR "
+            "(400 Gb/s) is the advised fabric for this GPU generation."
+        )
+    else:
+        message = _(
+            "%(switch)s is a %(gen)s switch (%(port_gbps)s Gb/s per port) for %(gpu_generation)s nodes; NDR "
+            "(400 Gb/s) is the advised fabric for this GPU generation."
+        )
+    return (
+        message % {**p, "gen": gen},
+        _(
+            "Choose a Quantum-2 NDR switch (QM9700); keep HDR only as a budget option or to extend an existing HDR "
+            "fabric."
+        ),
+    )
+
+
+@renders(C.FEWER_RAILS_THAN_GPUS)
+def _fewer_rails(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _(
+            "The rail-optimized fabric has %(rails)s rails for %(gpus_per_node)s GPUs per node: GPUs share compute "
+            "NICs and get %(rails)s/%(gpus_per_node)s of a NIC each."
+        )
+        % p,
+        _("Fit %(gpus_per_node)s compute NICs per node, one per GPU.") % p,
+    )
+
+
+@renders(C.ROCE_ALTERNATIVE)
+def _roce(p: dict[str, Any]) -> tuple[str, str]:
+    alt = p.get("alternative")
+    if alt:
+        name = f"{alt['part']} ({alt['generation'] or 'Spectrum'}, {alt['ports']} x {alt['gbps']}GbE)"
+    else:
+        name = "Spectrum-4 SN5600 (128 x 400GbE)"
+    return (
+        _(
+            "If the customer prefers Ethernet, RoCE on %(name)s is a serious alternative; InfiniBand keeps an edge "
+            "in latency and consistency under high load, which shows in the training time of large distributed "
+            "jobs."
+        )
+        % {"name": name},
+        _("Keep InfiniBand for the most demanding training; offer RoCE where Ethernet skills or cost weigh most."),
+    )
+
+
+@renders(C.PART_INVALID)
+def _part_invalid(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _("%(path)s: %(reason)s.") % p,
+        _("Choose a switch (and adapter) from the catalogue."),
+    )
+
+
+@renders(C.NO_RAILS)
+def _no_rails(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _("The design has a compute fabric but no compute NICs in its nodes to connect to it."),
+        _("Add compute NICs (one per GPU), or remove the fabric."),
+    )
+
+
+# --- the planner -------------------------------------------------------------------------------------------
+
+
+def side_label(side: dict[str, Any], both: bool = False) -> str:
+    """'the MQM9700-NS2F cages (twin-port OSFP, finned top)': one end of a link class."""
+    top = {
+        "finned": _(", finned top"),
+        "flat": _(", flat top"),
+    }.get(side["top"] or "", "")
+    twin = _("twin-port ") if side["twin"] else ""
+    connector = side["connector"] or _("unknown connector")
+    if side["is_switch"]:
+        if both:
+            where = _("the %(part)s cages at both ends")
+        else:
+            where = _("the %(part)s cages")
+    elif side["part"]:
+        where = _("the %(part)s port")
+    else:
+        where = _("the assumed HCA port")
+    return f"{where % {'part': side['part']}} ({twin}{connector}{top})"
+
+
+def _join(p: dict[str, Any]) -> str:
+    if p["b"] is None:
+        return side_label(p["a"], both=True)
+    return _("%(a)s and %(b)s") % {"a": side_label(p["a"]), "b": side_label(p["b"])}
+
+
+@renders(C.NO_CABLE)
+def _no_cable(p: dict[str, Any]) -> tuple[str, str]:
+    if p.get("unknown_side"):
+        return (
+            _(
+                "The connector of %(side)s is not known from the sources, so no cable can be chosen for the "
+                "%(link_class)s links."
+            )
+            % {"side": side_label(p["unknown_side"]), "link_class": p["link_class"]},
+            _("Complete the connector in the catalogue from the datasheet, or quote the cabling separately."),
+        )
+    if p.get("missing_media"):
+        what = ""
+        for m in p["missing_media"]:
+            one = f"{m['speed_gbps']} Gb/s {m['connector']}"
+            what = _("%(a)s or %(b)s") % {"a": what, "b": one} if what else one
+        if p["b"] is None:
+            links = _("the %(link_class)s links of %(join)s") % {
+                "link_class": p["link_class"],
+                "join": _join(p),
+            }
+        else:
+            links = _("the %(link_class)s links between %(a)s and %(b)s") % {
+                "link_class": p["link_class"],
+                "a": side_label(p["a"]),
+                "b": side_label(p["b"]),
+            }
+        return (
+            _(
+                "The catalogue has no %(what)s cables or optics yet, so %(links)s cannot be cabled; add them to the "
+                "catalogue or quote the cabling separately."
+            )
+            % {"what": what, "links": links},
+            _("Add %(what)s cables or optics to the catalogue, or quote the cabling separately.") % {"what": what},
+        )
+    return (
+        _("No catalogue cable or optic set joins %(join)s at %(speed_gbps)s Gb/s for the %(link_class)s links.")
+        % {**p, "join": _join(p)},
+        _("Choose a switch and adapter with matching connectors, or add the joining cable to the catalogue."),
+    )
+
+
+@renders(C.BEYOND_REACH)
+def _beyond_reach(p: dict[str, Any]) -> tuple[str, str]:
+    values = {
+        "link_class": p["link_class"],
+        "distance": dec(p["distance_m"]),
+        "slack": dec(p["slack_m"]),
+        "required": dec(p["required_m"]),
+        "join": _join(p),
+        "longest": dec(p["longest_m"]),
+        "fits": dec(p["longest_m"] - p["slack_m"]),
+        "rack_field": p["rack_field"],
+    }
+    message = (
+        _(
+            "The %(link_class)s run of %(distance)s m (+%(slack)s m slack) needs a medium of at least %(required)s m, "
+            "but the longest catalogue medium that joins %(join)s reaches %(longest)s m."
+        )
+        % values
+    )
+    if p["rack_field"] and p["longest_m"] - p["slack_m"] > 0:
+        fix = (
+            _(
+                "If the run is shorter, set the rack override rack.%(rack_field)s to at most %(fits)s m and the "
+                "%(longest)s m medium reaches; otherwise place the switches closer or add a longer medium (active "
+                "copper, AOC or optics) to the catalogue."
+            )
+            % values
+        )
+    else:
+        fix = _("Place the switches closer (shorter runs), or add a medium with longer reach to the catalogue.")
+    return message, fix
+
+
+@renders(C.SM_UNKNOWN)
+def _sm_unknown(p: dict[str, Any]) -> tuple[str, str]:
+    values = {"switch": p["switch"], "ib_nodes": num(p["ib_nodes"])}
+    return (
+        _(
+            "The subnet-manager status of %(switch)s is not known from the sources: plan UFM or an SM host for the "
+            "fabric of %(ib_nodes)s InfiniBand endpoints (HCA ports and switches)."
+        )
+        % values,
+        _(
+            "Plan UFM or a subnet-manager host attached to a leaf port, or confirm the switch's management status "
+            "from its datasheet."
+        ),
+    )
+
+
+@renders(C.SM_REQUIRED)
+def _sm_required(p: dict[str, Any]) -> tuple[str, str]:
+    values = {"switch": p["switch"], "ib_nodes": num(p["ib_nodes"])}
+    return (
+        _(
+            "%(switch)s is unmanaged and runs no subnet manager; the fabric of %(ib_nodes)s InfiniBand endpoints "
+            "(HCA ports and switches) will not come up without one."
+        )
+        % values,
+        _("Add UFM or a subnet-manager host attached to a leaf port, or choose the managed switch model."),
+    )
+
+
+@renders(C.SM_LIMIT)
+def _sm_limit(p: dict[str, Any]) -> tuple[str, str]:
+    values = {"ib_nodes": num(p["ib_nodes"]), "limit": num(p["sm_limit"])}
+    return (
+        _(
+            "The fabric has %(ib_nodes)s InfiniBand endpoints (HCA ports and switches); the embedded subnet manager "
+            "of the managed switches handles at most %(limit)s."
+        )
+        % values,
+        _("Add UFM appliances (NVIDIA runs them on dedicated servers attached to leaf ports)."),
+    )
+
+
+@renders(C.SM_EMBEDDED)
+def _sm_embedded(p: dict[str, Any]) -> tuple[str, str]:
+    values = {"switch": p["switch"], "ib_nodes": num(p["ib_nodes"]), "limit": num(p["sm_limit"])}
+    return (
+        _(
+            "The managed %(switch)s switches run an embedded subnet manager, enough for these %(ib_nodes)s "
+            "InfiniBand endpoints (HCA ports and switches; up to %(limit)s), but without adaptive routing or SHARP."
+        )
+        % values,
+        _("UFM is recommended for AI training fabrics, and required above %(limit)s endpoints.") % values,
+    )
+
+
+def _protocol_name(protocol: str) -> str:
+    return {"infiniband": "InfiniBand", "ethernet": "Ethernet"}.get(protocol, protocol)
+
+
+@renders(C.PROTOCOL_MISMATCH)
+def _protocol_mismatch(p: dict[str, Any]) -> tuple[str, str]:
+    # Only InfiniBand and Ethernet mismatch (VPI speaks both), so English always reads 'an'.
+    sw, hca = _protocol_name(p["switch_protocol"]), _protocol_name(p["hca_protocol"])
+    values = {
+        "switch": p["switch"],
+        "hca": p["hca"],
+        "sw_p": sw,
+        "hca_p": hca,
+    }
+    return (
+        _("%(switch)s is an %(sw_p)s switch but %(hca)s speaks only %(hca_p)s; the links will not come up.") % values,
+        _("Choose an %(sw_p)s or VPI adapter (such as ConnectX-7), or an %(hca_p)s switch.") % values,
+    )
+
+
+@renders(C.SPEED_MISMATCH)
+def _speed_mismatch(p: dict[str, Any]) -> tuple[str, str]:
+    if p["hca_gbps"] > p["port_gbps"]:
+        message = _(
+            "%(hca)s runs at %(hca_gbps)s Gb/s but the %(switch)s ports at %(port_gbps)s Gb/s; the links negotiate "
+            "down to %(link_gbps)s Gb/s."
+        )
+        if p.get("advised_generation"):
+            fix = _(
+                "Choose a switch of the adapter's generation (%(advised_generation)s adapters: %(advised_switch)s)."
+            )
+        else:
+            fix = _("Choose a switch with %(hca_gbps)s Gb/s ports.")
+    else:
+        message = _(
+            "%(hca)s runs at %(hca_gbps)s Gb/s on %(port_gbps)s Gb/s %(switch)s ports; the links run at "
+            "%(link_gbps)s Gb/s and the rest of each port's bandwidth stays unused."
+        )
+        fix = _("Choose adapters at the switch's speed, or split ports with a catalogue splitter cable.")
+    return message % p, fix % p
+
+
+@renders(C.PORTS_EXCEEDED)
+def _ports_exceeded(p: dict[str, Any]) -> tuple[str, str]:
+    if p.get("max_rails") is not None:
+        values = {
+            **p,
+            "nodes": num(p["nodes"]),
+            "units": num(p["units"]),
+            "leaves": num(p["leaves"]),
+        }
+        return (
+            _(
+                "%(nodes)s nodes x %(rails)s rails cannot be wired rail-optimized on %(switch)s (%(ports)s ports): "
+                "every scalable unit of up to %(nodes_per_unit)s nodes has one leaf per rail, so %(units)s units "
+                "need %(leaves)s leaves, more than two tiers take (%(ports)s); and a three-tier pod holds whole "
+                "units under spines with %(max_rails)s downlinks, fewer than the %(rails)s leaves of one unit. "
+                "Beyond two tiers, rail-optimized %(switch)s fabrics take at most %(max_rails)s rails."
+            )
+            % values,
+            _(
+                "Use topology fat-tree (endpoints packed onto leaves by port count), or fewer rails: one compute NIC "
+                "per GPU, usually 8."
+            ),
+        )
+    values = {**p, "nodes": num(p["nodes"]), "endpoints": num(p["endpoints"]), "capacity": num(p["capacity"])}
+    return (
+        _(
+            "%(nodes)s nodes x %(rails)s rails need %(endpoints)s switch ports; three tiers of %(switch)s "
+            "(%(ports)s ports) at %(oversubscription)s reach at most %(capacity)s."
+        )
+        % values,
+        _(
+            "Choose a switch with more ports (such as Quantum-X800, 144 ports), fewer rails or nodes, or split the "
+            "cluster into separate fabrics."
+        ),
+    )
+
+
+@renders(C.SWITCH_IS_MANAGEMENT)
+def _switch_is_management(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _("%(switch)s is an out-of-band management switch (1 GbE RJ45); it cannot carry the compute fabric.") % p,
+        _("Choose an InfiniBand (Quantum) or Spectrum Ethernet switch as fabric switch."),
+    )
+
+
+@renders(C.SWITCH_PORTS_UNKNOWN)
+def _switch_ports_unknown(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _("The catalogue gives no ports or port speed for %(switch)s; the fabric cannot be sized.") % p,
+        _("Complete the switch's cages, ports per cage and port speed in the catalogue."),
+    )
+
+
+@renders(C.HCA_ASSUMED)
+def _hca_assumed(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _("No HCA given: node cables assume a single-port HCA at %(port_gbps)s Gb/s matching the %(switch)s port.") % p,
+        _("Name the HCA to have its connector and speed checked."),
+    )
+
+
+@renders(C.NO_MGMT_SWITCH)
+def _no_mgmt_switch(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _(
+            "No out-of-band management switch in the catalogue for the %(ports)s BMC and switch management ports "
+            "(1 GbE)."
+        )
+        % {"ports": num(p["ports"])},
+        _("Add an SN2201-class management switch to the quote."),
+    )

@@ -1,0 +1,124 @@
+"""Messages of the power and cooling findings, and the power estimate's stated assumptions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from configurator.rules.catalogue import Code as C
+
+from .base import num, pct, renders
+
+
+def assumption(a: dict[str, Any]) -> str:
+    """One assumption of a power estimate, in the active language."""
+    kind = a["kind"]
+    if kind == "sockets":
+        return _("socket count not sourced, %(sockets)s assumed") % a
+    if kind == "cpu_tdp":
+        return _("CPU TDP not sourced, %(watts)s W per socket assumed") % {"watts": a["watts"]}
+    if kind == "adapter":
+        return _("%(part)s power not sourced, %(watts)s W assumed") % {"part": a["part"], "watts": num(a["watts"])}
+    if kind == "integrated_nics":
+        return _("%(count)s integrated NICs, %(watts)s W each assumed") % {
+            "count": a["count"],
+            "watts": num(a["watts"]),
+        }
+    return _("optics %(watts)s W per adapter port assumed (a 400G optic; copper draws almost nothing)") % {
+        "watts": num(a["watts"])
+    }
+
+
+def _estimate(p: dict[str, Any]) -> dict[str, str]:
+    """The peak, its breakdown and the closing 'Assumptions: ...' sentence of a power finding."""
+    b = p["breakdown"]
+    values = {"gpu": num(b["gpu_w"]), "cpu": num(b["cpu_w"]), "memory": num(b["memory_w"]), "fans": b["fan_pct"]}
+    if b["adapters_w"]:
+        values["adapters"] = num(b["adapters_w"])
+        breakdown = (
+            _(
+                "GPUs %(gpu)s W, CPUs %(cpu)s W, memory and drives %(memory)s W, adapters and optics %(adapters)s W, "
+                "plus %(fans)s%% for fans"
+            )
+            % values
+        )
+    else:
+        breakdown = (
+            _("GPUs %(gpu)s W, CPUs %(cpu)s W, memory and drives %(memory)s W, plus %(fans)s%% for fans") % values
+        )
+    basis = ""
+    if p["assumptions"]:
+        basis = " " + _("Assumptions: %(list)s.") % {"list": "; ".join(assumption(a) for a in p["assumptions"])}
+    out = {"peak": num(p["peak_w"]), "breakdown": breakdown, "basis": basis, "server": p["server"]}
+    if "capacity_w" in p:
+        n = p["psu_count"] - p["psu_redundant"]
+        out["pct"] = pct(p["load"])
+        out["supplies"] = _(
+            "%(cap)s W from the %(n)s of %(count)s supplies that carry the load (%(n)s+%(redundant)s)"
+        ) % {"cap": num(p["capacity_w"]), "n": n, "count": p["psu_count"], "redundant": p["psu_redundant"]}
+    return out
+
+
+@renders(C.POWER_ESTIMATE_INCOMPLETE)
+def _incomplete(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _(
+            "The TDP of %(listed)s is unknown, so its GPUs are left out of the power estimate, which is therefore "
+            "too low."
+        )
+        % {"listed": ", ".join(p["gpus"])},
+        _("Check the GPU power in the NVIDIA datasheet before quoting."),
+    )
+
+
+@renders(C.POWER_CAPACITY_UNKNOWN)
+def _capacity_unknown(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _(
+            "Estimated peak per node is %(peak)s W (%(breakdown)s), but the PSU configuration of %(server)s is not "
+            "sourced, so we cannot check it against the supplies.%(basis)s"
+        )
+        % _estimate(p),
+        _("Confirm the PSU count, wattage and redundancy with Supermicro."),
+    )
+
+
+@renders(C.POWER_OVER_CAPACITY)
+def _over_capacity(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _(
+            "Estimated peak per node is %(peak)s W (%(breakdown)s), %(pct)s of %(supplies)s. Under full load the "
+            "node loses redundancy or shuts down.%(basis)s"
+        )
+        % _estimate(p),
+        _("Choose lower-power GPUs or fewer of them, cap the GPU power, or choose a server with larger supplies."),
+    )
+
+
+@renders(C.POWER_NEAR_CAPACITY)
+def _near_capacity(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _(
+            "Estimated peak per node is %(peak)s W (%(breakdown)s), %(pct)s of %(supplies)s. That leaves little "
+            "headroom above the 80%% we advise.%(basis)s"
+        )
+        % _estimate(p),
+        _("Acceptable if the GPUs rarely peak together; otherwise cap GPU power or choose larger supplies."),
+    )
+
+
+@renders(C.COOLING_LIQUID)
+def _cooling_liquid(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        ngettext(
+            "%(server)s is liquid-cooled: the node needs a coolant distribution unit (CDU) or facility water in the "
+            "data centre.",
+            "%(server)s is liquid-cooled: the %(nodes)s nodes need a coolant distribution unit (CDU) or facility "
+            "water in the data centre.",
+            p["nodes"],
+        )
+        % p,
+        _("Confirm the site's water loop, or add a CDU to the quote."),
+    )

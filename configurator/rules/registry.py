@@ -1,0 +1,619 @@
+# ruff: noqa: E501  (message ids and sources are kept whole, one line each, as translators see them)
+"""The rule registry: every stable finding code of both engines (node rules and fabric), with its severity,
+title, short rationale (explanation), source and the checks that emit it.
+
+The engines take a finding's severity from here (``finding``), never from the call site, so a code can never
+change severity by accident. The rule catalogue page, the API and the docs list this registry. Titles and
+explanations are English message ids, translated at the service edge (``configurator.messages``); nothing here
+imports Django. Source keys such as [CX7-SPEC] are those of the shared hardware reference (reference/hardware.md
+§6); "NCS seeds" are the distributor's own articles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from configurator.fabric.codes import FabricCode
+
+from .catalogue import Code
+from .findings import Finding, Severity
+
+E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
+
+
+def gettext_noop(message: str) -> str:
+    """Marks an English message id for translation (makemessages extracts it); translated at the service edge."""
+    return message
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One registry entry. ``checks`` name the functions (under ``configurator.``) that emit the code."""
+
+    code: str
+    severity: Severity
+    title: str
+    explanation: str
+    source: str
+    checks: tuple[str, ...]
+
+
+def _rule(
+    code: Code | FabricCode, severity: Severity, title: str, explanation: str, source: str, checks: tuple[str, ...]
+) -> Rule:
+    return Rule(str(code), severity, title, explanation, source, checks)
+
+
+REGISTRY: dict[str, Rule] = {
+    rule.code: rule
+    for rule in (
+        # node rules engine
+        _rule(
+            Code.PART_UNKNOWN,
+            E,
+            gettext_noop("Unknown part number"),
+            gettext_noop("The design names a part number the catalogue does not hold."),
+            "catalogue",
+            ("rules.context._unknown",),
+        ),
+        _rule(
+            Code.PART_WRONG_CATEGORY,
+            E,
+            gettext_noop("Part in the wrong place"),
+            gettext_noop(
+                "A part is used where another kind belongs, such as a switch given as a server or a server as a component."
+            ),
+            "contract design/v1",
+            ("rules.context._misplaced",),
+        ),
+        _rule(
+            Code.PCIE_SLOTS_UNKNOWN,
+            W,
+            gettext_noop("Slot list unknown"),
+            gettext_noop("No sourced slot list exists for this server, so the placement of cards cannot be verified."),
+            "hardware.md §5 (unknown slot lists)",
+            ("rules.pcie._slots_unknown",),
+        ),
+        _rule(
+            Code.PCIE_NO_FREE_SLOT,
+            E,
+            gettext_noop("More cards than slots"),
+            gettext_noop(
+                "Every add-in card needs a slot it physically fits: a full-height card does not fit a low-profile slot and an OCP card only fits an OCP bay."
+            ),
+            "PCI-SIG CEM and OCP 3.0 outlines; slot lists hardware.md §1b",
+            ("rules.pcie._no_free_slot",),
+        ),
+        _rule(
+            Code.PCIE_CARD_DOES_NOT_FIT,
+            E,
+            gettext_noop("Card does not fit the chosen slot"),
+            gettext_noop("An explicitly chosen slot has a form factor the card does not fit."),
+            "PCI-SIG CEM and OCP 3.0 outlines",
+            ("rules.pcie._place_explicit",),
+        ),
+        _rule(
+            Code.PCIE_SLOT_USED_TWICE,
+            E,
+            gettext_noop("Slot used twice"),
+            gettext_noop("Two cards are placed in the same slot."),
+            "physical constraint",
+            ("rules.pcie._place_explicit",),
+        ),
+        _rule(
+            Code.PCIE_UNKNOWN_SLOT,
+            E,
+            gettext_noop("No such slot"),
+            gettext_noop("An explicit placement names a slot the server does not have."),
+            "slot lists hardware.md §1b",
+            ("rules.pcie._place_explicit",),
+        ),
+        _rule(
+            Code.PCIE_INTEGRATED_NICS,
+            E,
+            gettext_noop("Compute NICs are built in"),
+            gettext_noop(
+                "Servers with integrated compute NICs (SYS-822GS-NB3RT: 8x ConnectX-8, one per GPU) have no slots for compute adapters; their few slots are for storage or management."
+            ),
+            "[DIST-PM], [MLCT-822NB3]",
+            ("rules.pcie._integrated_nics",),
+        ),
+        _rule(
+            Code.PCIE_FORM_UNKNOWN,
+            W,
+            gettext_noop("Card or slot size unknown"),
+            gettext_noop("The form factor of a card or slot is not sourced, so the fit cannot be verified."),
+            "hardware.md §5",
+            ("rules.pcie._form_unknown",),
+        ),
+        _rule(
+            Code.PCIE_LINK_BANDWIDTH,
+            W,
+            gettext_noop("PCIe link slower than the card"),
+            gettext_noop(
+                "A card in a slot of a lower PCIe generation or fewer lanes than it needs cannot reach its line rate. One NDR 400 Gb/s port needs about 50 GB/s per direction; PCIe 4.0 x16 gives about 31.5 GB/s."
+            ),
+            "[CX7-SPEC]; fabric.md §5 (PCIe arithmetic)",
+            ("rules.pcie._link_shortfall",),
+        ),
+        _rule(
+            Code.PCIE_GEN6_IN_GEN5,
+            W,
+            gettext_noop("PCIe Gen6 card in a Gen5 slot"),
+            gettext_noop(
+                "An 800 Gb/s ConnectX-8 needs about 100 GB/s per direction; PCIe 5.0 x16 gives about 63 GB/s. Full speed on Gen5 hosts needs Socket Direct (2x Gen5 x16)."
+            ),
+            "[CX8-ID], [DOCA-CX8]; fabric.md §5",
+            ("rules.pcie._link_shortfall",),
+        ),
+        _rule(
+            Code.PCIE_LINK_UNKNOWN,
+            INFO,
+            gettext_noop("PCIe link unknown"),
+            gettext_noop(
+                "The PCIe generation or lane count of a slot or card is not sourced; the link bandwidth is not checked."
+            ),
+            "hardware.md §5",
+            ("rules.pcie._link_unknown",),
+        ),
+        _rule(
+            Code.PCIE_SWITCH_UPLINK,
+            W,
+            gettext_noop("PCIe switch uplink oversubscribed"),
+            gettext_noop("The cards behind one PCIe switch need more bandwidth than its uplink to the CPU provides."),
+            "PCIe arithmetic (fabric.md §5)",
+            ("rules.pcie._switch_uplinks",),
+        ),
+        _rule(
+            Code.PCIE_NIC_NOT_GPU_LOCAL,
+            W,
+            gettext_noop("Compute NIC away from its GPU"),
+            gettext_noop(
+                "GPUDirect RDMA stays local only when a compute NIC sits behind the same PCIe switch as its GPU; HGX systems take one NIC per GPU, each on its own rail."
+            ),
+            "[DIST-PM] (8 LP slots for 1:1 GPU-to-NIC); fabric.md §0.1 (rail-optimized)",
+            ("rules.pcie._not_gpu_local",),
+        ),
+        _rule(
+            Code.GPU_NOT_ACCEPTED,
+            E,
+            gettext_noop("GPU not supported by this server"),
+            gettext_noop(
+                "The server does not take this GPU: its GPU list is definitive (an HGX server, whose sources name the baseboard it takes) and does not name it, or an HGX baseboard is put in a PCIe GPU server, which has slots for GPU cards and no baseboard socket."
+            ),
+            "hardware.md §1a (GPU column)",
+            (
+                "rules.gpu.not_accepted",
+                "rules.gpu._board_in_pcie_server",
+            ),
+        ),
+        _rule(
+            Code.GPU_COMPATIBILITY_UNKNOWN,
+            INFO,
+            gettext_noop("GPU compatibility unknown"),
+            gettext_noop("No sourced list of GPUs exists for this server; check the datasheet."),
+            "hardware.md §5",
+            ("rules.gpu.not_accepted",),
+        ),
+        _rule(
+            Code.GPU_COMPATIBILITY_UNVERIFIED,
+            W,
+            gettext_noop("GPU not on the server's partial GPU list"),
+            gettext_noop(
+                "For PCIe GPU servers the sources name only some of the GPUs the server takes (SYS-421GE-TNRT3: H100, L40S, A100, RTX 6000 Ada). A GPU the list does not name may still fit, but is unverified: confirm it with Supermicro before quoting."
+            ),
+            "hardware.md §1a (GPU column: partial lists for PCIe GPU servers)",
+            ("rules.gpu.not_accepted",),
+        ),
+        _rule(
+            Code.GPU_MIXED_MODELS,
+            E,
+            gettext_noop("Mixed GPU models in one node"),
+            gettext_noop("A node takes one GPU model; NVLink and the NVSwitch domain join identical GPUs only."),
+            "[NV-AIE-RA]; NCS seeds",
+            ("rules.gpu.mixed_models",),
+        ),
+        _rule(
+            Code.GPU_TOO_MANY,
+            E,
+            gettext_noop("Too many GPUs for this server"),
+            gettext_noop(
+                "An HGX server takes one baseboard; a PCIe GPU server takes up to its maximum number of cards."
+            ),
+            "hardware.md §1a",
+            ("rules.gpu.too_many",),
+        ),
+        _rule(
+            Code.GPU_NONE,
+            W,
+            gettext_noop("GPU server without GPUs"),
+            gettext_noop("The node group uses a GPU server but lists no GPU board or card."),
+            "hardware.md §1a",
+            ("rules.gpu.no_gpu",),
+        ),
+        _rule(
+            Code.NVLINK_BRIDGE_UNSUPPORTED,
+            E,
+            gettext_noop("NVLink bridge on a GPU without NVLink bridges"),
+            gettext_noop(
+                "L40S and RTX PRO 6000 have no NVLink; HGX boards connect their GPUs through NVSwitch, not bridges."
+            ),
+            "[NV-AIE-RA], [NV-DS]",
+            ("rules.gpu.bridges",),
+        ),
+        _rule(
+            Code.NVLINK_BRIDGE_SIZE,
+            E,
+            gettext_noop("NVLink bridge size not supported"),
+            gettext_noop("H100 NVL bridges pairs only; H200 NVL bridges pairs or groups of four."),
+            "[NV-AIE-RA], [H100NVL-S]",
+            ("rules.gpu.bridges",),
+        ),
+        _rule(
+            Code.NVLINK_BRIDGE_TOO_MANY,
+            E,
+            gettext_noop("More NVLink bridges than GPUs"),
+            gettext_noop(
+                "Each bridge set joins a fixed number of GPUs; the sets together cannot join more GPUs than the node has."
+            ),
+            "[NV-AIE-RA]",
+            ("rules.gpu.bridges",),
+        ),
+        _rule(
+            Code.NVLINK_BRIDGE_PARTIAL,
+            INFO,
+            gettext_noop("Some GPUs unbridged"),
+            gettext_noop("The bridge sets join fewer GPUs than the node has; the others talk over PCIe only."),
+            "[NV-AIE-RA]",
+            ("rules.gpu.bridges",),
+        ),
+        _rule(
+            Code.NVLINK_BRIDGE_CROSS_SOCKET,
+            W,
+            gettext_noop("Bridged GPUs under different CPUs"),
+            gettext_noop(
+                "NVIDIA advises bridging cards under the same CPU socket; across sockets is acceptable but not recommended."
+            ),
+            "[NV-AIE-RA]",
+            ("rules.gpu.bridge_sockets",),
+        ),
+        _rule(
+            Code.NVLINK_NO_NVSWITCH,
+            W,
+            gettext_noop("Eight or more GPUs without NVSwitch"),
+            gettext_noop(
+                "Without NVSwitch only bridged pairs (or fours) talk at NVLink speed; the rest goes over PCIe."
+            ),
+            'NCS seeds ("zonder NVSwitch kunnen GPU\'s alleen in paren direct communiceren")',
+            ("rules.gpu.nvswitch",),
+        ),
+        _rule(
+            Code.NVLINK_NVSWITCH_UNKNOWN,
+            INFO,
+            gettext_noop("NVSwitch count unknown"),
+            gettext_noop("The number of NVSwitch chips on this board is not sourced (HGX B300)."),
+            "hardware.md §2, §5",
+            ("rules.gpu.nvswitch",),
+        ),
+        _rule(
+            Code.NIC_FEWER_THAN_GPUS,
+            W,
+            gettext_noop("Fewer compute NICs than GPUs"),
+            gettext_noop(
+                "Multi-node training uses one compute NIC per GPU; with fewer, GPUs share NICs and inter-node bandwidth per GPU drops."
+            ),
+            "fabric.md §0.1 (one NIC per GPU); [STH-821]",
+            ("rules.workload._fewer_nics",),
+        ),
+        _rule(
+            Code.NIC_NOT_NEEDED,
+            INFO,
+            gettext_noop("Compute NICs without a fabric"),
+            gettext_noop(
+                "A single node without a compute fabric needs no compute NICs; NVLink carries the GPU traffic."
+            ),
+            'NCS seeds ("voor single-node setups ... is InfiniBand niet nodig")',
+            ("rules.workload._not_needed",),
+        ),
+        _rule(
+            Code.NIC_MISSING,
+            E,
+            gettext_noop("GPU nodes without compute NICs"),
+            gettext_noop(
+                "The design has a compute fabric and compute NICs in some GPU nodes, but one GPU node group has none."
+            ),
+            "fabric.md §0.1",
+            ("rules.workload.nic_findings",),
+        ),
+        _rule(
+            Code.POWER_OVER_CAPACITY,
+            E,
+            gettext_noop("Peak power above PSU capacity"),
+            gettext_noop("Estimated peak draw exceeds the capacity of the N supplies of the N+M configuration."),
+            "hardware.md §4 (budget rule); [STH-ASR]",
+            ("rules.power.power_findings",),
+        ),
+        _rule(
+            Code.POWER_NEAR_CAPACITY,
+            W,
+            gettext_noop("Peak power above 80% of PSU capacity"),
+            gettext_noop(
+                "Estimated peak draw is above about 80% of the N supplies' capacity; there is little headroom."
+            ),
+            "hardware.md §4 (budget rule)",
+            ("rules.power.power_findings",),
+        ),
+        _rule(
+            Code.POWER_CAPACITY_UNKNOWN,
+            W,
+            gettext_noop("PSU capacity unknown"),
+            gettext_noop(
+                "The PSU count, wattage or redundancy of this server is not sourced, so the budget cannot be checked."
+            ),
+            "hardware.md §5",
+            ("rules.power.power_findings",),
+        ),
+        _rule(
+            Code.POWER_ESTIMATE_INCOMPLETE,
+            INFO,
+            gettext_noop("Power estimate incomplete"),
+            gettext_noop("A GPU's TDP is unknown, so it is left out of the estimate, which is therefore too low."),
+            "hardware.md §2",
+            ("rules.power.power_findings",),
+        ),
+        _rule(
+            Code.COOLING_LIQUID,
+            INFO,
+            gettext_noop("Liquid cooling needs a CDU or facility water"),
+            gettext_noop(
+                "Liquid-cooled servers need a coolant distribution unit (CDU) or facility water in the data centre."
+            ),
+            "hardware.md §1a (cooling column)",
+            ("rules.power.cooling_findings",),
+        ),
+        _rule(
+            Code.WORKLOAD_NOT_SIZED,
+            INFO,
+            gettext_noop("Workload not sized"),
+            gettext_noop("The design has no GPU with known memory, so the workload cannot be sized."),
+            "sizing.py",
+            ("rules.workload.workload_findings",),
+        ),
+        _rule(
+            Code.WORKLOAD_TENSOR_PARALLEL,
+            INFO,
+            gettext_noop("Model does not fit one GPU"),
+            gettext_noop(
+                "The model needs more memory than one GPU has; tensor parallelism inside the NVLink domain is required."
+            ),
+            "NCS seeds; sizing.py (16-20 bytes/param training, 2 bytes + KV margin inference)",
+            ("rules.workload.workload_findings",),
+        ),
+        _rule(
+            Code.WORKLOAD_SPANS_NODES,
+            INFO,
+            gettext_noop("Model spans nodes"),
+            gettext_noop("The model needs more memory than one node has; the job spans nodes over the compute fabric."),
+            "NCS seeds; sizing.py",
+            ("rules.workload.workload_findings",),
+        ),
+        _rule(
+            Code.WORKLOAD_NOT_ENOUGH_GPUS,
+            E,
+            gettext_noop("Not enough GPU memory for the model"),
+            gettext_noop("All GPUs of the design together hold less memory than the model needs."),
+            "sizing.py",
+            ("rules.workload.workload_findings",),
+        ),
+        _rule(
+            Code.WORKLOAD_NEEDS_FABRIC,
+            E,
+            gettext_noop("Multi-node job without a compute fabric"),
+            gettext_noop("A model that spans nodes needs a compute fabric (InfiniBand or Spectrum-X) between them."),
+            'NCS seeds ("InfiniBand is de aangewezen technologie zodra je workloads over meerdere nodes verdeelt")',
+            ("rules.workload.workload_findings",),
+        ),
+        _rule(
+            Code.WORKLOAD_NVLINK_BANDWIDTH,
+            W,
+            gettext_noop("NVLink bandwidth low for 70B-class training"),
+            gettext_noop(
+                "70B-class training needs tensor parallelism over 8 GPUs; H100-class NVLink (900 GB/s) or better is advised over A100 (600 GB/s)."
+            ),
+            'NCS seeds ("H100-GPU\'s en 900 GB/s NVLink-bandbreedte is een solide minimumvereiste")',
+            ("rules.workload._nvlink_bandwidth",),
+        ),
+        # fabric planner and checks
+        _rule(
+            FabricCode.PART_INVALID,
+            E,
+            gettext_noop("Fabric part unknown or of the wrong kind"),
+            gettext_noop("The fabric switch must be a switch in the catalogue and the HCA an adapter."),
+            "Design contract design/v1",
+            ("fabric.check.check_design_fabric",),
+        ),
+        _rule(
+            FabricCode.NO_RAILS,
+            E,
+            gettext_noop("Fabric without compute NICs"),
+            gettext_noop("A compute fabric needs at least one compute NIC per node to connect."),
+            "NVIDIA DGX SuperPOD reference architectures H100 RA-11333-001 / B200 RA-11334-001 (compute fabric)",
+            ("fabric.check.check_design_fabric",),
+        ),
+        _rule(
+            FabricCode.SWITCH_PORTS_UNKNOWN,
+            E,
+            gettext_noop("Switch port count unknown"),
+            gettext_noop("The catalogue does not give the switch's cages and ports, so the fabric cannot be sized."),
+            "Catalogue data",
+            ("fabric.planner.plan_fabric",),
+        ),
+        _rule(
+            FabricCode.SWITCH_IS_MANAGEMENT,
+            E,
+            gettext_noop("Management switch chosen as fabric switch"),
+            gettext_noop(
+                "An out-of-band management switch (1 GbE RJ45, such as SN2201) cannot carry the compute fabric."
+            ),
+            "NVIDIA DGX SuperPOD H100 RA: four separate fabrics (compute, storage, in-band, out-of-band)",
+            ("fabric.planner.plan_fabric",),
+        ),
+        _rule(
+            FabricCode.PROTOCOL_MISMATCH,
+            E,
+            gettext_noop("Adapter and switch speak different protocols"),
+            gettext_noop(
+                "An InfiniBand-only switch needs InfiniBand or VPI adapters; an Ethernet switch needs Ethernet or VPI."
+            ),
+            "NVIDIA ConnectX-7 / BlueField-3 port protocols; LinkX cables follow the switch's protocol",
+            ("fabric.planner.protocol_finding",),
+        ),
+        _rule(
+            FabricCode.PORTS_EXCEEDED,
+            E,
+            gettext_noop("More ports needed than three tiers provide"),
+            gettext_noop(
+                "A 3-tier non-blocking fat tree of k-port switches reaches at most k³/4 endpoints; larger fabrics need a higher-radix switch, more oversubscription or fewer endpoints."
+            ),
+            "Al-Fares, Loukissas, Vahdat, 'A Scalable, Commodity Data Center Network Architecture', SIGCOMM 2008; Distributor article 'NVLink en InfiniBand' (seeds/000): too few switch ports, wrong cables",
+            (
+                "fabric.planner._rails_exceeded_finding",
+                "fabric.planner.plan_fabric",
+            ),
+        ),
+        _rule(
+            FabricCode.NO_CABLE,
+            E,
+            gettext_noop("No catalogue cable joins the two connectors"),
+            gettext_noop(
+                "Switch cages take twin-port finned-top OSFP plugs, ConnectX-7 OSFP cards flat-top OSFP and BlueField-3/QSFP112 cards QSFP112 ends; some catalogue cable or optic set must join both ends at the link speed. Where the catalogue has no media at all for a connector and speed (such as 800 Gb/s XDR OSFP or 100 Gb/s QSFP28), the finding says so: add them or quote the cabling separately."
+            ),
+            "NVIDIA LinkX documentation (MCP4Y10, MCP7Y00, MCP7Y10, MMA4Z00-NS, MMA4Z00-NS400, MMS4X00-NS, MFP7E10/20/30); Distributor article 'NVLink en InfiniBand' (seeds/000): too few switch ports, wrong cables",
+            ("fabric.planner._media_finding",),
+        ),
+        _rule(
+            FabricCode.BEYOND_REACH,
+            E,
+            gettext_noop("Distance beyond every medium's reach"),
+            gettext_noop(
+                "Passive DAC reaches 2-3 m, multimode SR optics 50 m (OM4), single-mode DR 100 m or 500 m; a run longer than every matching catalogue medium cannot be built. Every run gets 0.5 m slack; the finding names the length needed and the rack override that shortens the run."
+            ),
+            "NVIDIA LinkX documentation (MCP4Y10, MCP7Y00, MCP7Y10, MMA4Z00-NS, MMA4Z00-NS400, MMS4X00-NS, MFP7E10/20/30); Distributor article 'NVLink en InfiniBand' (seeds/000): too few switch ports, wrong cables",
+            ("fabric.planner._media_finding",),
+        ),
+        _rule(
+            FabricCode.SPEED_MISMATCH,
+            W,
+            gettext_noop("Adapter and switch port speeds differ"),
+            gettext_noop(
+                "InfiniBand auto-negotiates to the common speed: NDR adapters on an HDR switch run at 200 Gb/s, and a slower adapter on a full-speed port leaves bandwidth unused."
+            ),
+            "NVIDIA QM97X0 user manual, Interfaces; Linux mlx-platform commit for MQM97xx ('InfiniBand speed is auto-adjusted')",
+            ("fabric.planner.speed_finding",),
+        ),
+        _rule(
+            FabricCode.HDR_FOR_NEW_GPUS,
+            W,
+            gettext_noop("HDR fabric for Hopper or Blackwell nodes"),
+            gettext_noop(
+                "For new H100/H200/B200 clusters NDR is the advised fabric; HDR only as a budget option or to extend an existing HDR fabric."
+            ),
+            "Distributor article 'NVLink en InfiniBand' (seeds/000): NDR for H100/B200, HDR as budget or extension",
+            ("fabric.check.check_hdr_for_new_gpus",),
+        ),
+        _rule(
+            FabricCode.FEWER_RAILS_THAN_GPUS,
+            W,
+            gettext_noop("Fewer rails than GPUs"),
+            gettext_noop(
+                "A rail-optimized fabric gives each GPU its own compute NIC and rail; with fewer NICs, GPUs share rails and inter-node bandwidth per GPU drops."
+            ),
+            "NVIDIA DGX SuperPOD reference architectures H100 RA-11333-001 / B200 RA-11334-001 (compute fabric)",
+            ("fabric.check.check_rails_per_gpu",),
+        ),
+        _rule(
+            FabricCode.SM_REQUIRED,
+            W,
+            gettext_noop("Unmanaged InfiniBand switches need a subnet manager"),
+            gettext_noop(
+                "An InfiniBand fabric needs a subnet manager; unmanaged switches (QM8790, QM9790) run none, so UFM or an SM host attached to a leaf port is required."
+            ),
+            "NVIDIA DGX SuperPOD reference architectures H100 RA-11333-001 / B200 RA-11334-001 (compute fabric) (UFM on dedicated servers)",
+            ("fabric.planner._subnet_manager_finding",),
+        ),
+        _rule(
+            FabricCode.SM_EMBEDDED,
+            INFO,
+            gettext_noop("Embedded subnet manager on the managed switches"),
+            gettext_noop(
+                "Managed switches run an embedded SM for fabrics up to 2,048 InfiniBand endpoints (HCA ports and switches), without adaptive routing or SHARP; UFM is recommended for AI training fabrics and above that size."
+            ),
+            "NVIDIA MLNX-OS user manual, Subnet Manager ('fabrics up to 2048 nodes'; no adaptive routing or SHARP)",
+            ("fabric.planner._subnet_manager_finding",),
+        ),
+        _rule(
+            FabricCode.SM_LIMIT,
+            W,
+            gettext_noop("Fabric larger than the embedded subnet manager handles"),
+            gettext_noop(
+                "The embedded SM manages fabrics up to 2,048 InfiniBand endpoints (HCA ports and switches); larger fabrics need UFM or SM hosts."
+            ),
+            "NVIDIA MLNX-OS user manual, Subnet Manager ('fabrics up to 2048 nodes'; no adaptive routing or SHARP)",
+            ("fabric.planner._subnet_manager_finding",),
+        ),
+        _rule(
+            FabricCode.SM_UNKNOWN,
+            W,
+            gettext_noop("Subnet-manager status of the switch unknown"),
+            gettext_noop(
+                "The sources do not say whether the switch is managed (runs an embedded subnet manager); an InfiniBand fabric needs one, so plan UFM or an SM host until the status is confirmed."
+            ),
+            "NVIDIA DGX SuperPOD reference architectures H100 RA-11333-001 / B200 RA-11334-001 (compute fabric) (UFM on dedicated servers)",
+            ("fabric.planner._subnet_manager_finding",),
+        ),
+        _rule(
+            FabricCode.HCA_ASSUMED,
+            INFO,
+            gettext_noop("No HCA given: a matching one assumed"),
+            gettext_noop(
+                "Without an HCA the planner assumes a single-port HCA at the switch's port speed (flat-top OSFP for OSFP switches) to choose node cables."
+            ),
+            "NVIDIA LinkX documentation (MCP4Y10, MCP7Y00, MCP7Y10, MMA4Z00-NS, MMA4Z00-NS400, MMS4X00-NS, MFP7E10/20/30)",
+            ("fabric.planner.plan_fabric",),
+        ),
+        _rule(
+            FabricCode.NO_MGMT_SWITCH,
+            INFO,
+            gettext_noop("No management switch in the catalogue"),
+            gettext_noop(
+                "Every node BMC and every fabric switch needs a 1 GbE out-of-band port; no management switch was found to count them on."
+            ),
+            "NVIDIA DGX SuperPOD H100 RA: out-of-band management network (SN2201)",
+            ("fabric.planner.plan_fabric",),
+        ),
+        _rule(
+            FabricCode.SINGLE_NODE,
+            INFO,
+            gettext_noop("A single node needs no fabric"),
+            gettext_noop("Within one server the GPUs talk over NVLink; a compute fabric only pays off from two nodes."),
+            "Distributor article 'NVLink en InfiniBand' (seeds/000): single-node setups do not need InfiniBand",
+            ("fabric.check.check_single_node",),
+        ),
+        _rule(
+            FabricCode.ROCE_ALTERNATIVE,
+            INFO,
+            gettext_noop("RoCE on Spectrum-4 as the Ethernet alternative"),
+            gettext_noop(
+                "RoCE on 400GbE (Spectrum-4 SN5600) is a serious alternative where Ethernet is preferred; InfiniBand keeps an edge in latency and consistency under high load."
+            ),
+            "Distributor article 'NVLink en InfiniBand' (seeds/000): RoCE on 400GbE as the alternative",
+            ("fabric.check.check_roce_alternative",),
+        ),
+    )
+}
+
+
+def finding(code: Code | FabricCode, subject: str, **params: object) -> Finding:
+    """A finding whose severity comes from the registry. ``params`` are plain values (numbers, part numbers,
+    enum values, lists) from which the service edge renders the message and the fix."""
+    return Finding(code=str(code), severity=REGISTRY[str(code)].severity, subject=subject, params=params)
