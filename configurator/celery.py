@@ -13,7 +13,9 @@ from celery import Celery
 
 def default_settings_module() -> str:
     env = environ.Env()
-    environ.Env.read_env(os.path.join(os.path.dirname(os.path.dirname(__file__)), ".env"), overwrite=False)
+    dotenv = os.path.join(os.path.dirname(os.path.dirname(__file__)), ".env")
+    if os.path.exists(dotenv):
+        environ.Env.read_env(dotenv, overwrite=False)
     return (
         "configurator.settings.local" if env.bool("DJANGO_DEBUG", default=False) else "configurator.settings.production"
     )

@@ -9,7 +9,8 @@ from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 env = environ.Env()
-environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+if (BASE_DIR / ".env").exists():  # optional: the environment alone is enough
+    environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 SECRET_KEY = env("DJANGO_SECRET_KEY", default="local-development-key-not-for-production")
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
@@ -140,6 +141,7 @@ AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(hours=1)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False  # no start-up banner on stderr: the CLI prints JSON on stdout and errors on stderr
 # Both the lockout and the quote rate limit key on configurator.clientip.client_ip: REMOTE_ADDR, or behind
 # TRUSTED_PROXY_COUNT reverse proxies the address that many entries from the right of X-Forwarded-For.
 AXES_CLIENT_IP_CALLABLE = "configurator.clientip.client_ip"
