@@ -37,8 +37,8 @@ def design_validate(*, document: Any, language: str = "en") -> dict[str, Any]:
     A save that has validated already passes its Outcome along (configuration_update's ``outcome``) rather than
     validating twice, so there is no memo here: each call validates, and the result is the caller's own.
     """
+    design = parse_design(document)  # a malformed or oversized document is refused before the catalogue is read
     catalog = catalog_snapshot()
-    design = parse_design(document)
     check_references(design, catalog)
     return run_validation(design, catalog, document=document, language=_lang(language))
 

@@ -27,6 +27,15 @@ def seeded_catalog(db):
     return Part.objects
 
 
+@pytest.fixture(autouse=True)
+def fresh_rate_limits():
+    """Each test starts with no requests counted: the test client, the live server and every test share
+    127.0.0.1, so the per-address quote and draft limits would otherwise carry over from earlier tests."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 # --- rule coverage ------------------------------------------------------------------------------------------
 # Every code in the rule registry must be emitted by some test. The engines' findings are recorded as the suite
 # runs (per xdist worker, sent back through ``workeroutput``); a whole-suite run that leaves a registered code
