@@ -276,7 +276,8 @@ class Rack:
     first_node: int = 0
     nodes: int = 0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, devices: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """``devices``: the devices already as dicts (racks sharing one devices tuple share one list)."""
         return {
             "name": self.name,
             "kind": str(self.kind),
@@ -288,7 +289,7 @@ class Rack:
             "power_w": self.power_w,
             "power_known_w": self.power_known_w,
             "cooling": str(self.cooling),
-            "devices": [d.to_dict() for d in self.devices],
+            "devices": devices if devices is not None else [d.to_dict() for d in self.devices],
             "pdus": [p.to_dict() for p in self.pdus],
             "cords": [c.to_dict() for c in self.cords],
             "node_group": self.node_group,
@@ -333,8 +334,17 @@ class RackPlan:
         return len(self.racks)
 
     def to_dict(self) -> dict[str, Any]:
+        # Identical racks share one devices tuple, and so one list of device dicts: a 2,048-node plan writes a
+        # few dozen lists instead of thousands of dicts (the result is read, never changed in place).
+        shared: dict[int, list[dict[str, Any]]] = {}
+        racks = []
+        for r in self.racks:
+            devices = shared.get(id(r.devices))
+            if devices is None:
+                devices = shared[id(r.devices)] = [d.to_dict() for d in r.devices]
+            racks.append(r.to_dict(devices))
         return {
-            "racks": [r.to_dict() for r in self.racks],
+            "racks": racks,
             "rows": [r.to_dict() for r in self.rows],
             "pdus": [p.to_dict() for p in self.pdus],
             "cords": [c.to_dict() for c in self.cords],
