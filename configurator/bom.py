@@ -7,13 +7,13 @@ catalogue view; design_bill reads a stored document (the catalogue snapshot when
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from configurator.rules.design import DesignIn, DesignInputError
 from configurator.rules.parse import parse_design
-from configurator.rules.specs import CatalogView
+from configurator.rules.specs import CatalogView, PowerCordSpec, RackPartSpec
 from configurator.snapshot import catalog_snapshot
 
 CENT = Decimal("0.01")
@@ -40,7 +40,9 @@ class BomLine:
         return d
 
 
-def design_bom(design: DesignIn, fabric_plan: dict[str, Any] | None, catalog: CatalogView) -> list[BomLine]:
+def design_bom(
+    design: DesignIn, fabric_plan: dict[str, Any] | None, catalog: CatalogView, rack_plan: dict[str, Any] | None = None
+) -> list[BomLine]:
     lines: list[BomLine] = []
 
     def add(section: str, pn: str, qty: int) -> None:
@@ -58,7 +60,89 @@ def design_bom(design: DesignIn, fabric_plan: dict[str, Any] | None, catalog: Ca
         for item in fabric_plan.get("bom", []):
             if item.get("quantity", 0) > 0 and catalog.get(item["part"]) is not None:
                 add("fabric", item["part"], int(item["quantity"]))
+    for pn, qty in rack_lines(rack_plan, catalog):
+        add(RACKS, pn, qty)
     return lines
+
+
+RACKS = "racks"  # the BOM section of racks, PDUs and power cords
+
+
+def _rack_part(rack_plan: dict[str, Any], catalog: CatalogView) -> RackPartSpec | None:
+    racks = [p for p in catalog.of_type(RackPartSpec) if p.height_u == rack_plan.get("rack_units")]
+    return min(racks, key=lambda p: (p.price_eur is None, p.price_eur or 0, p.part_number), default=None)
+
+
+def _cord_part(outlet: str | None, inlet: str | None, catalog: CatalogView) -> PowerCordSpec | None:
+    """A cord whose plug (end A) fits the PDU outlet (C19 takes C20, C13 takes C14) and whose socket (end B) fits
+    the device inlet (a C20 inlet takes C19, a C14 inlet takes C13); None when either side is unknown."""
+    mate = {"C19": "C20", "C13": "C14", "C20": "C19", "C14": "C13"}
+    if not outlet or not inlet:
+        return None
+    cords = [
+        c
+        for c in catalog.of_type(PowerCordSpec)
+        if c.a_connector == mate.get(outlet) and c.b_connector == mate.get(inlet)
+    ]
+    return min(cords, key=lambda c: (c.price_eur is None, c.price_eur or 0, c.part_number), default=None)
+
+
+def rack_lines(rack_plan: dict[str, Any] | None, catalog: CatalogView) -> list[tuple[str, int]]:
+    """Priced rack-level lines of the plan: the rack enclosures, the PDUs it sized and the power cords whose type
+    is known. What the catalogue cannot price is in ``rack_needs``, never a guessed part."""
+    if not rack_plan or not rack_plan.get("racks"):
+        return []
+    out: list[tuple[str, int]] = []
+    rack = _rack_part(rack_plan, catalog)
+    if rack is not None:
+        out.append((rack.part_number, len(rack_plan["racks"])))
+    out += [(p["part"], p["quantity"]) for p in rack_plan.get("pdus", []) if catalog.get(p["part"]) and p["quantity"]]
+    for c in rack_plan.get("cords", []):
+        cord = _cord_part(c["pdu_outlet"], c["node_inlet"], catalog)
+        if cord is not None and c["quantity"]:
+            out.append((cord.part_number, c["quantity"]))
+    return out
+
+
+@dataclass(frozen=True)
+class RackNeed:
+    """Something the rack plan needs that the bill cannot price: ``what`` is rack, pdu or power_cord."""
+
+    what: str
+    quantity: int
+    rack_units: int = 0
+    feeds: str = ""
+    max_rack_power_kw: float | None = None
+
+
+def rack_needs(rack_plan: dict[str, Any] | None, catalog: CatalogView) -> list[RackNeed]:
+    """The plan's needs without a catalogue part: racks of an unstocked height, PDUs when the catalogue holds none
+    (at least one per feed per rack, each carrying the whole rack), and power cords of unknown type."""
+    if not rack_plan or not rack_plan.get("racks"):
+        return []
+    racks = rack_plan["racks"]
+    needs = []
+    if _rack_part(rack_plan, catalog) is None:
+        needs.append(RackNeed("rack", len(racks), rack_units=rack_plan.get("rack_units", 0)))
+    if not rack_plan.get("pdus"):
+        feeds = rack_plan.get("pdu_feeds", "A+B")
+        power = [r["power_known_w"] for r in racks if r.get("power_known_w")]
+        needs.append(
+            RackNeed(
+                "pdu",
+                len(racks) * (2 if feeds == "A+B" else 1),
+                feeds=feeds,
+                max_rack_power_kw=round(max(power) / 1000, 1) if power else None,
+            )
+        )
+    unpriced = sum(
+        c["quantity"]
+        for c in rack_plan.get("cords", [])
+        if _cord_part(c["pdu_outlet"], c["node_inlet"], catalog) is None
+    )
+    if unpriced:
+        needs.append(RackNeed("power_cord", unpriced))
+    return needs
 
 
 def bom_total(lines: list[BomLine]) -> tuple[Decimal, int]:
@@ -74,6 +158,7 @@ class Bill:
     lines: list[BomLine]
     total: Decimal
     on_request: int
+    needs: list[RackNeed] = field(default_factory=list)  # what the rack plan needs and nothing here prices
 
     @property
     def sections(self) -> list[tuple[str, list[BomLine]]]:
@@ -90,6 +175,7 @@ def design_bill(*, document: dict, result: dict | None, catalog: CatalogView | N
     except DesignInputError:
         return None
     view = catalog or catalog_snapshot()
-    lines = design_bom(design, (result or {}).get("fabric_plan"), view)
+    rack_plan = (result or {}).get("rack_plan")
+    lines = design_bom(design, (result or {}).get("fabric_plan"), view, rack_plan)
     total, missing = bom_total(lines)
-    return Bill(lines=lines, total=total, on_request=missing)
+    return Bill(lines=lines, total=total, on_request=missing, needs=rack_needs(rack_plan, view))

@@ -1,4 +1,5 @@
-"""The pictures of a validation result: the fabric's topology diagram and a node group's slot map.
+"""The pictures of a validation result: the fabric's topology diagram, a node group's slot map and the rack
+elevation.
 
 Pure functions of the validation result (contract design/v1: ``fabric_plan`` and one ``placement`` entry), so
 the wizard's pages and the quote PDF draw the same picture from the same data; neither imports the other.
@@ -9,11 +10,13 @@ change of an unrelated field.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
 from configurator.fabric.diagram import render_svg
 from configurator.fabric.planner import FabricPlan
+from configurator.racks import ElevationLabels, RackPlan, render_elevation_svg
 from configurator.slotmap import render_slot_map_svg
 
 
@@ -41,4 +44,17 @@ def _diagram(plan_json: str) -> str:
     try:
         return render_svg(fp)
     except Exception:  # noqa: BLE001 - a picture must never take a page or a quote down; the plan table still shows
+        return ""
+
+
+def rack_elevation_svg(
+    rack_plan: dict[str, Any] | None, labels: ElevationLabels, number: Callable[[float], str], *, columns: int = 2
+) -> str:
+    """The rack elevation (configurator.racks.elevation) of the result's ``rack_plan``: each distinct rack once,
+    with a count; '' when there are no racks. ``labels`` and ``number`` come translated from the caller."""
+    if not rack_plan or not rack_plan.get("racks"):
+        return ""
+    try:
+        return render_elevation_svg(RackPlan.from_dict(rack_plan), labels, columns=columns, number=number)
+    except Exception:  # noqa: BLE001 - a picture must never take a page or a quote down; the rack table still shows
         return ""

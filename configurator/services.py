@@ -14,6 +14,7 @@ from configurator.fabric.cabling import iter_cabling_csv
 from configurator.fabric.planner import FabricPlan, plan_fabric
 from configurator.fabric.request import parse_fabric_request, resolve
 from configurator.messages import finding_dicts
+from configurator.rackplan import fabric_locator
 from configurator.rules.design import DesignInputError
 from configurator.rules.parse import check_references, parse_design
 
@@ -306,8 +307,9 @@ def configuration_mark_quoted(*, configuration_id: int) -> None:
 
 def cabling_plan(*, configuration: Configuration, outcome: Outcome | None = None) -> Iterator[str]:
     """The per-port cabling plan of the configuration's fabric as CSV lines (A end, Z end, port, cable part,
-    length), to be streamed row by row so that a 2,000-node plan never sits in memory. ConfigurationLocked
-    (``no_fabric_plan``) when the design has no fabric with tiers, or cannot be read.
+    length, then the rack and unit of both ends from the rack plan), to be streamed row by row so that a
+    2,000-node plan never sits in memory. ConfigurationLocked (``no_fabric_plan``) when the design has no fabric
+    with tiers, or cannot be read.
 
     ``outcome``: the caller's validation of the stored design, when it has one already."""
     if outcome is None:
@@ -315,7 +317,8 @@ def cabling_plan(*, configuration: Configuration, outcome: Outcome | None = None
     plan = outcome.result.get("fabric_plan") if outcome.result else None
     if not plan or not plan.get("tiers"):
         raise ConfigurationLocked("no_fabric_plan", _("This configuration has no fabric plan to cable."))
-    return iter_cabling_csv(FabricPlan.from_dict(plan))
+    counts = {g["group"]: g["count"] for g in outcome.result.get("totals", {}).get("groups", [])}
+    return iter_cabling_csv(FabricPlan.from_dict(plan), fabric_locator(outcome.result.get("rack_plan"), counts))
 
 
 @transaction.atomic

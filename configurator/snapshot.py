@@ -86,6 +86,29 @@ def _server(part: Part, common: dict, slots, switches, accepts) -> s.ServerSpec:
     )
 
 
+def _rack_level(part: Part, common: dict) -> s.PartSpec | None:
+    """Racks, PDUs and power cords, for the rack plan and its bill of materials; None for other categories."""
+    cat = part.category
+    if cat == "rack" and hasattr(part, "rack"):
+        return s.RackPartSpec(**common, height_u=part.rack.height_u)
+    if cat == "pdu" and hasattr(part, "pdu"):
+        p = part.pdu
+        return s.PduSpec(
+            **common,
+            power_kw=_f(p.power_kw),
+            outlets_c13=p.outlets_c13,
+            outlets_c19=p.outlets_c19,
+            height_u=p.height_u,
+            phases=p.phases,
+            current_a=p.current_a,
+            voltage_v=p.voltage_v,
+        )
+    if cat == "power_cord" and hasattr(part, "power_cord"):
+        c = part.power_cord
+        return s.PowerCordSpec(**common, a_connector=c.a_connector, b_connector=c.b_connector, length_m=_f(c.length_m))
+    return None
+
+
 def _spec(part: Part, slots, switches, accepts) -> s.PartSpec:
     common = {
         "part_number": part.part_number,
@@ -183,6 +206,8 @@ def _spec(part: Part, slots, switches, accepts) -> s.PartSpec:
             protocol=s.Protocol(m.protocol),
             purpose=_enum(s.MediaPurpose, m.purpose),
         )
+    if (rack_level := _rack_level(part, common)) is not None:
+        return rack_level
     return s.PartBase(**common, category=s.Category(cat) if cat in set(s.Category) else s.Category.OTHER)
 
 

@@ -6,6 +6,7 @@ configurator.services.design_validate, so the wizard, the API, the CLI and the q
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 from configurator.fabric.check import check_design_fabric
 from configurator.fabric.facts import INTEGRATED_NIC_PROTOCOL
 from configurator.messages import finding_dicts, totals_dict
+from configurator.rackplan import build_rack_plan, distances, fabric_rack_with_distances, rack_plan_dict
 from configurator.rules.context import resolve_group
 from configurator.rules.design import DesignIn
 from configurator.rules.engine import validate_nodes
@@ -77,14 +79,28 @@ def _fabric_inputs(design: DesignIn, catalog: CatalogView) -> dict[str, Any]:
 def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, language: str = "en") -> dict[str, Any]:
     node = validate_nodes(design, catalog)
     findings: list[Finding] = list(node.findings)
-    plan_dict = None
+    plan_dict = plan = None
     if design.fabric is not None or design.node_count >= 2:
-        fabric_findings, plan = check_design_fabric(design=design, catalog=catalog, **_fabric_inputs(design, catalog))
+        fabric_args = _fabric_inputs(design, catalog)
+        fabric_findings, plan = check_design_fabric(design=design, catalog=catalog, **fabric_args)
+        # Switch counts first, then the racks, then the media chosen with the racks' distances (rackplan).
+        racks, rack_findings = build_rack_plan(design, catalog, node.totals, plan)
+        lengths = distances(racks, design)
+        if plan is not None and design.fabric is not None:
+            laid_out = dataclasses.replace(
+                design,
+                fabric=dataclasses.replace(design.fabric, rack=fabric_rack_with_distances(racks, design, lengths)),
+            )
+            fabric_findings, plan = check_design_fabric(design=laid_out, catalog=catalog, **fabric_args)
         # The node rules already warn about fewer compute NICs than GPUs, with its cost; one warning is enough.
         if any(f.code == "NIC_FEWER_THAN_GPUS" for f in findings):
             fabric_findings = [f for f in fabric_findings if f.code != "FABRIC_FEWER_RAILS_THAN_GPUS"]
         findings.extend(fabric_findings)
         plan_dict = plan.to_dict(finding_dicts(plan.findings, "en")) if plan is not None else None
+    else:
+        racks, rack_findings = build_rack_plan(design, catalog, node.totals, None)
+        lengths = distances(racks, design)
+    findings.extend(rack_findings)
     findings.sort(key=lambda f: (SEVERITY_ORDER[f.severity], f.subject, str(f.code)))
     sizing = getattr(node, "sizing", None)
     return {
@@ -92,7 +108,8 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
         "findings": finding_dicts(findings, language),
         "placement": node.placement,
         "fabric_plan": plan_dict,
-        "totals": totals_dict(node.totals),
+        "totals": {**totals_dict(node.totals), **racks.totals()},
+        "rack_plan": rack_plan_dict(racks, lengths, design, node.totals),
         "sizing": sizing.to_dict() if hasattr(sizing, "to_dict") else None,
         "catalog_version": catalog.version,
         "design_hash": design_hash(document),

@@ -20,7 +20,8 @@ from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from configurator.pictures import fabric_diagram_svg, slot_map_svg
+from configurator.messages.racks import elevation_labels, kw_number
+from configurator.pictures import fabric_diagram_svg, rack_elevation_svg, slot_map_svg
 
 from .countries import country_name
 
@@ -72,6 +73,28 @@ def _topology_picture(plan: dict[str, Any] | None, language: str) -> str | None:
         logger.warning("Topology diagram could not be drawn", exc_info=True)
         return None
     return _svg_data_uri(svg) if svg else None
+
+
+def _rack_picture(rack_plan: dict[str, Any] | None) -> str | None:
+    """The rack elevation of the frozen rack plan (configurator.pictures, as the fabric step draws it)."""
+    svg = rack_elevation_svg(rack_plan, elevation_labels(), kw_number)
+    return _svg_data_uri(svg) if svg else None
+
+
+def _pdus_needed(rack_plan: dict[str, Any] | None) -> int:
+    """PDUs the plan needs but did not size (no PDU in the catalogue): one per feed in every rack, at least."""
+    if not rack_plan or not rack_plan.get("racks") or rack_plan.get("pdus"):
+        return 0
+    return len(rack_plan["racks"]) * (2 if rack_plan.get("pdu_feeds") == "A+B" else 1)
+
+
+def _rack_power(totals: dict[str, Any]) -> dict[str, str]:
+    """The facility power of the frozen totals in kW, or the known part of it when some power is unknown."""
+    power, known = totals.get("facility_power_w"), totals.get("facility_power_known_w")
+    return {
+        "rack_power": kw_number(power / 1000) if power else "",
+        "rack_power_known": kw_number(known / 1000) if known and not power else "",
+    }
 
 
 def _slot_pictures(placement: Any, language: str) -> list[dict[str, str]]:
@@ -176,6 +199,10 @@ def pdf_context(frozen: dict[str, Any]) -> dict[str, Any]:
         "topology": _topology_picture(validation.get("fabric_plan"), language),
         "fabric_plan": validation.get("fabric_plan"),
         "slot_maps": _slot_pictures(validation.get("placement"), language),
+        "rack_plan": validation.get("rack_plan"),
+        **_rack_power(validation.get("totals") or {}),
+        "pdus_needed": _pdus_needed(validation.get("rack_plan")),
+        "elevation": _rack_picture(validation.get("rack_plan")),
     }
 
 

@@ -265,7 +265,7 @@ def _evaluate(
                 errors[key] += f"{finding['message']} ({finding['code']})"
         raise QuoteError(errors or {"design": _("The design has errors; fix them before requesting a quote.")})
 
-    bom = design_bom(parse_design(document), result.get("fabric_plan"), catalog_snapshot())
+    bom = design_bom(parse_design(document), result.get("fabric_plan"), catalog_snapshot(), result.get("rack_plan"))
     unpriced = sorted({line.part_number for line in bom if line.unit_price_eur is None})
     if unpriced:
         raise QuoteError(

@@ -68,12 +68,14 @@ def test_four_h200_nodes_training_70b_without_fabric_are_rejected(seeded_catalog
 
 
 def test_four_h200_nodes_with_a_qm9700_fabric_get_a_plan(seeded_catalog):
-    result = design_validate(document=_design())
+    # A hall that carries 40 kW per rack: the four nodes (about 7.9 kW each) and their switch share one rack.
+    result = design_validate(document=_design(facility={"rack_power_kw": 40}))
     assert result["valid"] is True, [f for f in result["findings"] if f["severity"] == "error"]
     plan = result["fabric_plan"]
     # 4 nodes x 8 rails = 32 NDR ports: one 64-port QM9700 (fabric.md §0 rule 5, §3).
     assert plan["tiers"] == 1 and plan["leaf_switches"] == 1 and plan["node_links"] == 32
     assert any(item["part"] == "MQM9700-NS2F" for item in plan["bom"])
+    assert result["rack_plan"]["leaf_placement"] == "in-rack" and len(result["rack_plan"]["racks"]) == 1
     # In-rack runs of 2-3 m take a 1:2 DAC splitter (finned twin OSFP to 2x flat OSFP), 2 node links each,
     # not optics (fabric.md §4: MCP7Y00 up to 3 m, switch to ConnectX-7).
     bom = {item["part"]: item["quantity"] for item in plan["bom"]}
@@ -153,6 +155,7 @@ def _b300_integrated_nic_design():
     # compute adapter.
     doc = _design(workload=None)
     doc["node_groups"][0].update(server="SYS-822GS-NB3RT", components=[{"part": "HGX-B300-8GPU", "quantity": 1}])
+    doc["facility"] = {"rack_power_kw": 80}  # the four nodes and their switch in one rack: in-rack runs
     return doc
 
 
@@ -184,13 +187,16 @@ def test_the_integrated_nic_connector_is_catalogue_data(seeded_catalog):
 
 
 def test_hdr_adapter_on_qm9700_is_beyond_reach_not_no_cable(seeded_catalog):
-    doc = _design(workload=None)
+    doc = _design(workload=None, facility={"rack_power_kw": 40})
     doc["node_groups"][0]["components"][1]["part"] = "MCX653105A-HDAT"
     result = design_validate(document=doc)
     codes = _codes(result)
     assert "FABRIC_NO_CABLE" not in codes and {"FABRIC_BEYOND_REACH", "FABRIC_SPEED_MISMATCH"} <= codes
     reach = next(f for f in result["findings"] if f["code"] == "FABRIC_BEYOND_REACH")
-    assert "at least 2.5 m" in reach["message"] and "reaches 2 m" in reach["message"]
+    # The rack plan's longest in-rack run: the lowest node (U1) up to the top of the rack (U42), 41 x 44.45 mm
+    # + 2 x 0.3 m = 2.42 m, rounded up to 2.5 m; with the 0.5 m slack the medium must reach 3 m.
+    assert result["rack_plan"]["distances"]["in_rack_m"]["length_m"] == 2.5
+    assert "at least 3 m" in reach["message"] and "reaches 2 m" in reach["message"]
     assert "rack.in_rack_m" in reach["fix"]
     # With the rack override the 2 m MCP7Y60 splitter serves the in-rack run.
     doc["fabric"]["rack"] = {"in_rack_m": 1.5}

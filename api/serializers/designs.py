@@ -12,12 +12,17 @@ from rest_framework import serializers
 
 from configurator.fabric.request import MAX_ENDPOINTS
 from configurator.rules.parse import (
+    COOLING_TYPES,
     MAX_COMPONENTS_PER_GROUP,
     MAX_DISTANCE_M,
     MAX_NODE_GROUPS,
     MAX_NODES,
     MAX_PARAMS_BILLION,
     MAX_QUANTITY,
+    MAX_RACK_POWER_KW,
+    MAX_RACK_UNITS,
+    MIN_RACK_UNITS,
+    PDU_FEEDS,
     ROLES,
     TOPOLOGIES,
     WORKLOAD_KINDS,
@@ -85,6 +90,26 @@ class FabricSerializer(serializers.Serializer):
     rack = RackSerializer(required=False)
 
 
+class FacilitySerializer(serializers.Serializer):
+    """The site the racks stand in (design/v1 "Additions"); every field optional."""
+
+    rack_units = serializers.IntegerField(
+        min_value=MIN_RACK_UNITS, max_value=MAX_RACK_UNITS, required=False, default=42, help_text="Units per rack."
+    )
+    rack_power_kw = _positive(
+        MAX_RACK_POWER_KW,
+        required=False,
+        help_text="The most one rack may draw, in kW. Absent: 30 kW for air cooling, 80 kW for liquid (stated in "
+        "the result's rack_plan.rack_power_basis and a RACK_POWER_DEFAULT finding).",
+    )
+    cooling = serializers.ChoiceField(
+        choices=COOLING_TYPES, required=False, help_text="Absent: liquid if any server is liquid-cooled, else air."
+    )
+    pdu_feeds = serializers.ChoiceField(
+        choices=PDU_FEEDS, required=False, default="A+B", help_text="A: one feed; A+B: two, each carrying the rack."
+    )
+
+
 class DesignSerializer(serializers.Serializer):
     """A design document, contract design/v1."""
 
@@ -99,6 +124,7 @@ class DesignSerializer(serializers.Serializer):
         "naming the limit).",
     )
     fabric = FabricSerializer(required=False, allow_null=True, help_text="null or absent: no compute fabric.")
+    facility = FacilitySerializer(required=False, allow_null=True, help_text="null or absent: the defaults.")
 
 
 class FindingSerializer(serializers.Serializer):
@@ -129,12 +155,63 @@ class FabricPlanSerializer(serializers.Serializer):
     bom = BomLineSerializer(many=True)
 
 
+class RackDeviceSerializer(serializers.Serializer):
+    part = serializers.CharField()
+    name = serializers.CharField()
+    role = serializers.ChoiceField(choices=["node", "leaf", "spine", "core", "management", "pdu"])
+    position_u = serializers.IntegerField(help_text="Lowest unit, counted from U1 at the bottom (EIA-310).")
+    height_u = serializers.IntegerField()
+
+
+class RackSummarySerializer(serializers.Serializer):
+    name = serializers.CharField(help_text="R<row>-<slot>, e.g. R01-03.")
+    kind = serializers.ChoiceField(choices=["compute", "network"])
+    row = serializers.IntegerField()
+    slot = serializers.IntegerField()
+    u_total = serializers.IntegerField()
+    u_used = serializers.IntegerField()
+    power_w = serializers.IntegerField(allow_null=True, help_text="null when any device's power is unknown.")
+    power_known_w = serializers.IntegerField()
+    cooling = serializers.ChoiceField(choices=COOLING_TYPES)
+    devices = RackDeviceSerializer(many=True)
+    pdus = BomLineSerializer(many=True)
+
+
+class RowSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    name = serializers.CharField()
+    racks = serializers.ListField(child=serializers.CharField())
+
+
+class RackPlanSerializer(serializers.Serializer):
+    """The rack plan; the keys below are guaranteed, more may be present."""
+
+    racks = RackSummarySerializer(many=True)
+    rows = RowSerializer(many=True)
+    pdus = BomLineSerializer(many=True, help_text="Over all racks; empty when the catalogue holds no PDU.")
+    rack_units = serializers.IntegerField()
+    rack_power_limit_w = serializers.IntegerField()
+    rack_power_basis = serializers.CharField(help_text="facility, default-air or default-liquid.")
+    cooling = serializers.ChoiceField(choices=COOLING_TYPES)
+    pdu_feeds = serializers.ChoiceField(choices=PDU_FEEDS)
+    distances = serializers.DictField(
+        child=serializers.DictField(),
+        help_text="Per link class (in_rack_m, node_to_leaf_m, leaf_to_spine_m, spine_to_core_m, management_m): "
+        "length_m, basis (plan, override or none) and route.",
+    )
+
+
 class ValidationResultSerializer(serializers.Serializer):
     valid = serializers.BooleanField(help_text="False exactly when a finding has severity error.")
     findings = FindingSerializer(many=True)
     placement = serializers.ListField(child=serializers.DictField(), help_text="Which part sits in which slot.")
     fabric_plan = FabricPlanSerializer(allow_null=True)
-    totals = serializers.DictField(help_text="GPUs, power and other totals.")
+    rack_plan = RackPlanSerializer()
+    totals = serializers.DictField(
+        help_text="GPUs, power and other totals; racks (count) and facility_power_w (nodes, switches and "
+        "transceivers; null when any of their power is unknown, facility_power_known_w then sums the known part; "
+        "PDU losses and cooling are not included, as overhead_included says)."
+    )
 
 
 class PlanRackSerializer(serializers.Serializer):
@@ -166,6 +243,7 @@ for _serializer in (
     WorkloadSerializer,
     RackSerializer,
     FabricSerializer,
+    FacilitySerializer,
     DesignSerializer,
     PlanRackSerializer,
     FabricPlanRequestSerializer,

@@ -9,11 +9,15 @@ spine j // m (m links per leaf-spine pair); spine uplink i of spine j in pod p g
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from .planner import LEAF_SPINE, NODE_LEAF, SPINE_CORE, FabricPlan
 
 HEADER = "a_end,a_port,z_end,z_port,link_class,cable_part,length_m"
+RACK_COLUMNS = ",a_rack,a_u,z_rack,z_u"  # appended when the rack plan is known: rack and lowest unit of both ends
+
+# (kind, index) -> (rack, lowest unit) or None; kind is node, leaf, spine or core, index 0-based in plan order.
+Locate = Callable[[str, int], tuple[str, int] | None]
 
 
 def _field(value: object) -> str:
@@ -37,15 +41,24 @@ def _port(index: int, split: int) -> str:
     return f"p{index // split + 1}.{index % split + 1}"
 
 
-def iter_cabling_csv(plan: FabricPlan) -> Iterator[str]:
+def iter_cabling_csv(plan: FabricPlan, locate: Locate | None = None) -> Iterator[str]:
     """Yield the header, then one CSV line per link (node links, leaf-spine, spine-core), each ending in a
-    newline, so ``"".join(...)`` is the file and a streaming response can send it as it comes."""
-    for row in _rows(plan):
+    newline, so ``"".join(...)`` is the file and a streaming response can send it as it comes. With ``locate``
+    (the rack plan's positions), four columns are appended: the rack and unit of the A end and of the Z end."""
+    for row in _rows(plan, locate):
         yield row + "\n"
 
 
-def _rows(plan: FabricPlan) -> Iterator[str]:
-    yield HEADER
+def _at(locate: Locate | None, kind: str, index: int) -> str:
+    where = locate(kind, index) if locate else None
+    return ",," if where is None else f"{_field(where[0])},{where[1]}"
+
+
+def _rows(plan: FabricPlan, locate: Locate | None = None) -> Iterator[str]:
+    def ends(a_kind: str, a: int, z_kind: str, z: int) -> str:
+        return f",{_at(locate, a_kind, a)},{_at(locate, z_kind, z)}" if locate else ""
+
+    yield HEADER + (RACK_COLUMNS if locate else "")
     if not plan.tiers:
         return
     width = max(4, len(str(plan.nodes)))
@@ -72,7 +85,10 @@ def _rows(plan: FabricPlan) -> Iterator[str]:
                 leaf = unit * plan.rails + r
             else:
                 leaf, pos = divmod(n * plan.rails + r, per_leaf)
-            yield f"{node},nic{r + 1},{leaf_name(leaf)},{_port(pos, s)},{NODE_LEAF},{part},{length}"
+            yield (
+                f"{node},nic{r + 1},{leaf_name(leaf)},{_port(pos, s)},{NODE_LEAF},{part},{length}"
+                + ends("node", n, "leaf", leaf)
+            )
 
     if plan.tiers < 2:
         return
@@ -86,7 +102,10 @@ def _rows(plan: FabricPlan) -> Iterator[str]:
         for j in range(plan.leaf_uplinks):
             spine, t = divmod(j, m)
             spine_name = f"pod{pod + 1:02d}-spine-{spine + 1:02d}" if plan.tiers == 3 else f"spine-{spine + 1:02d}"
-            yield f"{name},p{down + j + 1},{spine_name},p{local * m + t + 1},{LEAF_SPINE},{part},{length}"
+            yield (
+                f"{name},p{down + j + 1},{spine_name},p{local * m + t + 1},{LEAF_SPINE},{part},{length}"
+                + ends("leaf", leaf, "spine", pod * plan.spines_per_pod + spine if plan.tiers == 3 else spine)
+            )
 
     if plan.tiers < 3:
         return
@@ -101,5 +120,5 @@ def _rows(plan: FabricPlan) -> Iterator[str]:
                 core_name = f"core-{spine * cpp + core + 1:04d}"
                 yield (
                     f"{name},p{plan.spine_downlinks + i + 1},{core_name},p{pod * mc + t + 1},{SPINE_CORE},"
-                    f"{part},{length}"
+                    f"{part},{length}" + ends("spine", pod * plan.spines_per_pod + spine, "core", spine * cpp + core)
                 )

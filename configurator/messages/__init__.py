@@ -21,6 +21,7 @@ from . import fabric as _fabric  # noqa: F401  (registers the fabric renderers)
 from . import nodes as _nodes  # noqa: F401  (registers the node renderers)
 from . import pcie as _pcie  # noqa: F401  (registers the PCIe renderers)
 from . import power as _power
+from . import racks as _racks  # noqa: F401  (registers the rack renderers)
 from . import workload as _workload  # noqa: F401  (registers the workload renderers)
 from .base import RENDERERS
 

@@ -74,6 +74,7 @@ class RackCode(StrEnum):
     NO_MANAGEMENT_SWITCH = "RACK_NO_MANAGEMENT_SWITCH"
     MANAGEMENT_SWITCH_COUNT = "RACK_MANAGEMENT_SWITCH_COUNT"
     NODE_INLET_UNKNOWN = "RACK_NODE_INLET_UNKNOWN"
+    NODE_HEIGHT_UNKNOWN = "RACK_NODE_HEIGHT_UNKNOWN"  # raised at the service edge: the server's height is unknown
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -275,7 +276,8 @@ class Rack:
     first_node: int = 0
     nodes: int = 0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, devices: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """``devices``: the devices already as dicts (racks sharing one devices tuple share one list)."""
         return {
             "name": self.name,
             "kind": str(self.kind),
@@ -287,7 +289,7 @@ class Rack:
             "power_w": self.power_w,
             "power_known_w": self.power_known_w,
             "cooling": str(self.cooling),
-            "devices": [d.to_dict() for d in self.devices],
+            "devices": devices if devices is not None else [d.to_dict() for d in self.devices],
             "pdus": [p.to_dict() for p in self.pdus],
             "cords": [c.to_dict() for c in self.cords],
             "node_group": self.node_group,
@@ -332,8 +334,17 @@ class RackPlan:
         return len(self.racks)
 
     def to_dict(self) -> dict[str, Any]:
+        # Identical racks share one devices tuple, and so one list of device dicts: a 2,048-node plan writes a
+        # few dozen lists instead of thousands of dicts (the result is read, never changed in place).
+        shared: dict[int, list[dict[str, Any]]] = {}
+        racks = []
+        for r in self.racks:
+            devices = shared.get(id(r.devices))
+            if devices is None:
+                devices = shared[id(r.devices)] = [d.to_dict() for d in r.devices]
+            racks.append(r.to_dict(devices))
         return {
-            "racks": [r.to_dict() for r in self.racks],
+            "racks": racks,
             "rows": [r.to_dict() for r in self.rows],
             "pdus": [p.to_dict() for p in self.pdus],
             "cords": [c.to_dict() for c in self.cords],
@@ -345,6 +356,55 @@ class RackPlan:
             "pdu_feeds": str(self.feeds),
             "leaf_placement": self.leaf_placement,
         }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> RackPlan:
+        """The plan back from ``to_dict()`` (a stored validation result), for the elevation and the cabling list.
+        Device power, totals and findings are not in the dict and come back as unknown / empty; identical racks
+        share one ``devices`` tuple again, as the planner made them."""
+        shared: dict[tuple, tuple[Device, ...]] = {}
+        racks = []
+        for r in d.get("racks", []):
+            devices = tuple(
+                Device(x["part"], x["name"], DeviceRole(x["role"]), x["position_u"], x["height_u"], None)
+                for x in r.get("devices", [])
+            )
+            devices = shared.setdefault(devices, devices)
+            racks.append(
+                Rack(
+                    r["name"],
+                    RackKind(r["kind"]),
+                    r["row"],
+                    r["slot"],
+                    r["u_total"],
+                    r["u_used"],
+                    r["power_w"],
+                    r["power_known_w"],
+                    Cooling(r["cooling"]),
+                    devices,
+                    tuple(PduLine(p["part"], p["quantity"], p["cord"]) for p in r.get("pdus", [])),
+                    tuple(CordLine(c["pdu_outlet"], c["node_inlet"], c["quantity"]) for c in r.get("cords", [])),
+                    r.get("node_group"),
+                    r.get("first_node", 0),
+                    r.get("nodes", 0),
+                )
+            )
+        return cls(
+            racks=tuple(racks),
+            rows=tuple(Row(w["index"], w["name"], tuple(w["racks"])) for w in d.get("rows", [])),
+            pdus=tuple(PduLine(p["part"], p["quantity"], p["cord"]) for p in d.get("pdus", [])),
+            cords=tuple(CordLine(c["pdu_outlet"], c["node_inlet"], c["quantity"]) for c in d.get("cords", [])),
+            rack_units=d["rack_units"],
+            rack_power_limit_w=d["rack_power_limit_w"],
+            rack_power_basis=d["rack_power_basis"],
+            cooling=Cooling(d["cooling"]),
+            cooling_basis=d["cooling_basis"],
+            feeds=Feeds(d["pdu_feeds"]),
+            leaf_placement=d["leaf_placement"],
+            facility_power_w=None,
+            facility_power_known_w=0,
+            findings=(),
+        )
 
     def totals(self) -> dict[str, Any]:
         """``totals.racks`` and ``totals.facility_power_w``; overheads are named as not included."""

@@ -62,11 +62,25 @@ class FabricIn:
 
 
 @dataclass(frozen=True, kw_only=True)
+class FacilityIn:
+    """The design's ``facility`` (contract design/v1, "Additions"): the racks and power the site offers.
+
+    ``None`` means not given: the rack planner then uses its stated default (per cooling type for the power).
+    """
+
+    rack_units: int = 42
+    rack_power_kw: float | None = None  # the most one rack may draw
+    cooling: str | None = None  # air or liquid
+    pdu_feeds: str = "A+B"  # A or A+B
+
+
+@dataclass(frozen=True, kw_only=True)
 class DesignIn:
     name: str = ""
     workload: WorkloadIn | None = None
     node_groups: tuple[NodeGroupIn, ...] = ()
     fabric: FabricIn | None = None
+    facility: FacilityIn = field(default_factory=FacilityIn)
 
     @property
     def node_count(self) -> int:

@@ -20,6 +20,7 @@ from .design import (
     DesignIn,
     DesignInputError,
     FabricIn,
+    FacilityIn,
     NodeGroupIn,
     RackIn,
     WorkloadIn,
@@ -38,6 +39,11 @@ MAX_DISTANCE_M = 10_000
 WORKLOAD_KINDS = ("training", "inference")
 ROLES = ("compute", "storage", "management")
 TOPOLOGIES = ("rail-optimized", "fat-tree")
+# facility (design/v1 "Additions"); the rack planner (configurator.racks) draws every unit, so a rack has a bound
+MIN_RACK_UNITS, MAX_RACK_UNITS = 1, 60
+MAX_RACK_POWER_KW = 1_000
+COOLING_TYPES = ("air", "liquid")
+PDU_FEEDS = ("A", "A+B")
 _RATIO = re.compile(r"^(\d+):(\d+)$")
 ROOT = "design"  # the path of the document itself
 
@@ -159,10 +165,11 @@ def parse_design(raw: object) -> DesignIn:
     workload = _workload(c, doc.get("workload"))
     groups = _node_groups(c, doc)
     fabric = _fabric(c, doc.get("fabric"))
+    facility = _facility(c, doc.get("facility"))
 
     if c.errors:
         raise DesignInputError(c.errors)
-    return DesignIn(name=name, workload=workload, node_groups=groups, fabric=fabric)
+    return DesignIn(name=name, workload=workload, node_groups=groups, fabric=fabric, facility=facility)
 
 
 def _workload(c: _Checker, raw: Any) -> WorkloadIn | None:
@@ -310,6 +317,31 @@ def _rack(c: _Checker, raw: Any) -> RackIn:
         for key in ("in_rack_m", "node_to_leaf_m", "leaf_to_spine_m", "spine_to_core_m")
     }
     return RackIn(nodes_per_rack=nodes, **distances)
+
+
+def _facility(c: _Checker, raw: Any) -> FacilityIn:
+    """The optional ``facility``: rack units (default 42), the most one rack may draw (kW), air or liquid cooling,
+    and the PDU feeds (A, or A+B for two independent feeds)."""
+    if raw is None:
+        return FacilityIn()
+    f = c.obj(raw, "facility")
+    if f is None:
+        return FacilityIn()
+    units = c.integer(
+        f,
+        "rack_units",
+        "facility.rack_units",
+        required=False,
+        low=MIN_RACK_UNITS,
+        high=MAX_RACK_UNITS,
+        what=" for a rack",
+    )
+    power = c.number(f, "rack_power_kw", "facility.rack_power_kw", required=False, high=MAX_RACK_POWER_KW)
+    cooling = c.choice(f, "cooling", "facility.cooling", COOLING_TYPES)
+    feeds = c.choice(f, "pdu_feeds", "facility.pdu_feeds", PDU_FEEDS, default="A+B")
+    return FacilityIn(
+        rack_units=units or FacilityIn.rack_units, rack_power_kw=power, cooling=cooling, pdu_feeds=feeds or "A+B"
+    )
 
 
 # --- references -------------------------------------------------------------------------------------------

@@ -210,3 +210,32 @@ class CatalogView:
 
     def of_type(self, kind: type) -> list:
         return [p for p in self.parts.values() if isinstance(p, kind)]
+
+
+@dataclass(frozen=True, kw_only=True)
+class RackPartSpec(PartBase):
+    """A rack enclosure (catalogue category ``rack``)."""
+
+    height_u: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class PduSpec(PartBase):
+    """A rack PDU (catalogue category ``pdu``). ``power_kw``: the rated power of one PDU; None: unknown."""
+
+    power_kw: float | None = None
+    outlets_c13: int | None = None
+    outlets_c19: int | None = None
+    height_u: int | None = None  # 0: vertical (zero-U)
+    phases: int | None = None
+    current_a: int | None = None
+    voltage_v: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class PowerCordSpec(PartBase):
+    """A power cord (catalogue category ``power_cord``): end A plugs into the PDU, end B into the device."""
+
+    a_connector: str = ""
+    b_connector: str = ""
+    length_m: float | None = None

@@ -179,3 +179,21 @@ def test_a_body_over_the_upload_limit_is_413_not_500(api):
     response = api.post("/api/v1/designs/validate/", huge, content_type="application/json")
     assert response.status_code == 413
     assert response.json()["error"]["code"] == "too_large"
+
+
+def test_api_and_cli_give_the_same_rack_plan_and_refuse_a_bad_facility_alike(api, design, tmp_path):
+    design["facility"] = {"rack_units": 48, "cooling": "air", "pdu_feeds": "A"}
+    response = api.post(VALIDATE, design, format="json")
+    assert response.status_code == 200
+    from_api = response.json()
+    path = tmp_path / "design.json"
+    path.write_text(json.dumps(design))
+    out = io.StringIO()
+    with pytest.raises(SystemExit):
+        call_command("validate_design", str(path), stdout=out)
+    from_cli = json.loads(out.getvalue())
+    assert from_api["rack_plan"] == from_cli["rack_plan"] and from_api["rack_plan"]["rack_units"] == 48
+    assert from_api["totals"]["racks"] == from_cli["totals"]["racks"] == len(from_api["rack_plan"]["racks"])
+    design["facility"] = {"cooling": "water"}
+    bad = api.post(VALIDATE, design, format="json")
+    assert bad.status_code == 400 and "facility.cooling" in json.dumps(bad.json())

@@ -32,7 +32,12 @@ def test_issues_a_quote_at_once_with_a_number_and_frozen_lines(configuration, cu
     assert (quote.status, quote.revision, quote.doc_status) == ("issued", 1, "ready")
     assert quote.valid_until == quote.issued_at.astimezone().date() + __import__("datetime").timedelta(days=30)
     lines = {(line["section"], line["part_number"]): line["quantity"] for line in quote.frozen["lines"]}
-    assert lines == {("gpu", "SYS-821GE-TNHR"): 1, ("gpu", "HGX-H200-8GPU"): 1, ("gpu", "MCX75310AAS-NEAT"): 8}
+    assert lines == {
+        ("gpu", "SYS-821GE-TNHR"): 1,
+        ("gpu", "HGX-H200-8GPU"): 1,
+        ("gpu", "MCX75310AAS-NEAT"): 8,
+        ("racks", "RACK-42U"): 1,  # the rack plan's one rack, priced from the catalogue
+    }
     # NL customer: 21% on the net total
     assert quote.vat_rate == D("21") and quote.vat_amount == (quote.net * D("0.21")).quantize(D("0.01"))
     assert quote.total == quote.net + quote.vat_amount

@@ -7,6 +7,7 @@ from configurator.fabric.codes import FabricCode
 from configurator.messages import both, finding_dict, rule_entries
 from configurator.messages.base import num
 from configurator.messages.pcie import pcie_link, pcie_noun
+from configurator.racks import RackCode
 from configurator.rules.catalogue import Code
 from configurator.rules.findings import SEVERITY_ORDER, Severity
 from configurator.rules.registry import REGISTRY, finding
@@ -15,7 +16,7 @@ from .parts import CX7_NDR, HGX_H200, SYS_821GE_TNHR, comp, design, group, hgx_n
 
 
 def test_one_registry_holds_every_code_of_both_engines():
-    assert set(REGISTRY) == {str(c) for c in Code} | {str(c) for c in FabricCode}
+    assert set(REGISTRY) == {str(c) for c in Code} | {str(c) for c in FabricCode} | {str(c) for c in RackCode}
     for code, rule in REGISTRY.items():
         assert code == code.upper() and " " not in code and rule.code == code
         assert rule.title and rule.explanation and rule.source and rule.checks

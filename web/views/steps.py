@@ -7,8 +7,9 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from configurator.messages.racks import elevation_labels, kw_number
 from configurator.models import Configuration
-from configurator.pictures import fabric_diagram_svg, slot_map_svg
+from configurator.pictures import fabric_diagram_svg, rack_elevation_svg, slot_map_svg
 from configurator.recommend import recommend
 from web import selectors, wizard
 from web.forms import (
@@ -202,6 +203,8 @@ def _fabric(request: HttpRequest, config: Configuration) -> HttpResponse:
         switches=selectors.switch_options(view, form["switch"].value() or ""),
         diagram=fabric_diagram_svg(plan),
         plan_parts=_plan_parts(plan, view),
+        rack_plan=(ev.result or {}).get("rack_plan"),
+        elevation=rack_elevation_svg((ev.result or {}).get("rack_plan"), elevation_labels(), kw_number),
     )
     return _render_step(request, "fabric", ctx, status=status)
 

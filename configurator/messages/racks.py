@@ -1,0 +1,193 @@
+"""Messages of the rack planner's findings (codes in configurator.racks.model.RackCode)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from configurator.racks import ElevationLabels
+from configurator.racks import RackCode as C
+
+from .base import num, renders
+
+
+def _kw(watts: float) -> str:
+    return num(watts / 1000, 1)
+
+
+def _cooling(value: str) -> str:
+    return _("liquid cooling") if value == "liquid" else _("air cooling")
+
+
+@renders(C.POWER_DEFAULT)
+def _power_default(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _("The facility names no rack power: the plan allows %(kw)s kW per rack, the default for %(cooling)s.")
+        % {"kw": _kw(p["limit_w"]), "cooling": _cooling(p["cooling"])},
+        _("Give facility.rack_power_kw: the most one rack of your site may draw."),
+    )
+
+
+@renders(C.COOLING_DEFAULT)
+def _cooling_default(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _("The facility names no cooling: the plan assumes %(cooling)s, as the servers need.")
+        % {"cooling": _cooling(p["cooling"])},
+        _("Give facility.cooling (air or liquid) as your site offers it."),
+    )
+
+
+@renders(C.NODE_TOO_TALL)
+def _too_tall(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _("%(part)s is %(height_u)sU high; a rack has only %(usable_u)sU left for servers.") % p,
+        _("Choose taller racks (facility.rack_units) or a lower server."),
+    )
+
+
+@renders(C.NODE_OVER_POWER)
+def _over_power(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _("One %(part)s draws up to %(power)s kW, more than the %(limit)s kW a rack may draw.")
+        % {"part": p["part"], "power": _kw(p["power_w"]), "limit": _kw(p["limit_w"])},
+        _("Raise facility.rack_power_kw if your site carries more per rack, or choose a server that draws less."),
+    )
+
+
+@renders(C.NODE_POWER_UNKNOWN)
+def _node_power_unknown(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _("The power of %(part)s is unknown: its racks are filled by height only and their power is unknown.") % p,
+        _("Check the server's power with the vendor before the racks are ordered."),
+    )
+
+
+@renders(C.SWITCH_POWER_UNKNOWN)
+def _switch_power_unknown(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _("The power of %(part)s is not known from the sources; rack and facility power leave it out.") % p,
+        _("Add the switch's power from its data sheet to count it."),
+    )
+
+
+@renders(C.SWITCH_HEIGHT_UNKNOWN)
+def _switch_height_unknown(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _("The height of %(part)s is not known from the sources; the plan reserves %(assumed_u)sU for it.") % p,
+        _("Add the switch's height from its data sheet."),
+    )
+
+
+@renders(C.AIR_DENSITY)
+def _air_density(p: dict[str, Any]) -> tuple[str, str]:
+    message = ngettext(
+        "%(racks)s air-cooled rack draws up to %(max)s kW (%(first)s), above the %(limit)s kW room air carries.",
+        "%(racks)s air-cooled racks draw up to %(max)s kW (first %(first)s), above the %(limit)s kW room air carries.",
+        p["racks"],
+    )
+    return (
+        message
+        % {
+            "racks": num(p["racks"]),
+            "max": _kw(p["max_power_w"]),
+            "first": p["first_rack"],
+            "limit": _kw(p["air_limit_w"]),
+        },
+        _("Plan containment or rear-door heat exchangers, choose liquid cooling, or lower facility.rack_power_kw."),
+    )
+
+
+@renders(C.LIQUID_NODE_IN_AIR)
+def _liquid_in_air(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _("%(part)s is liquid-cooled, but the facility is air-cooled.") % p,
+        _("Set facility.cooling to liquid, or choose an air-cooled server."),
+    )
+
+
+@renders(C.NO_PDU)
+def _no_pdu(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _("The catalogue holds no PDU: the racks' PDUs are stated as a need and not priced."),
+        _("Quote the PDUs separately, or add a PDU with its rating to the catalogue."),
+    )
+
+
+@renders(C.PDU_KNOWN_LOAD_ONLY)
+def _pdu_known_load(p: dict[str, Any]) -> tuple[str, str]:
+    message = ngettext(
+        "Part of the load of %(racks)s rack (%(first)s) is unknown: its PDUs cover the known load only.",
+        "Part of the load of %(racks)s racks (first %(first)s) is unknown: their PDUs cover the known load only.",
+        p["racks"],
+    )
+    return (
+        message % {"racks": num(p["racks"]), "first": p["first_rack"]},
+        _("Check the PDUs against the full load before ordering."),
+    )
+
+
+@renders(C.PDU_OUTLETS_UNKNOWN)
+def _pdu_outlets(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _("PDU outlets or server power inlets are unknown: PDUs are sized by power only."),
+        _("Check that the PDUs have an outlet for every power supply."),
+    )
+
+
+@renders(C.NODE_INLET_UNKNOWN)
+def _inlet_unknown(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _("The power supplies of %(part)s are not known: its power cords are not counted.") % p,
+        _("Add the server's power supply count to the catalogue."),
+    )
+
+
+@renders(C.NO_MANAGEMENT_SWITCH)
+def _no_mgmt(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _("No management switch was found: none is placed in the racks."),
+        _("Add an out-of-band management switch to the catalogue."),
+    )
+
+
+@renders(C.MANAGEMENT_SWITCH_COUNT)
+def _mgmt_count(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _("The racks need one %(part)s each, %(needed)s in all; the fabric plan counts %(listed)s by ports.")
+        % {"part": p["part"], "needed": num(p["needed"]), "listed": num(p["listed"])},
+        _("Order one management switch per rack, as the rack plan places them."),
+    )
+
+
+@renders(C.NODE_HEIGHT_UNKNOWN)
+def _height_unknown(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _("The height of %(part)s is not known from the sources: its nodes are left out of the rack plan.") % p,
+        _("Add the server's height to the catalogue, or plan its racks separately."),
+    )
+
+
+def elevation_labels() -> ElevationLabels:
+    """Every word of the rack elevation picture in the active language."""
+    return ElevationLabels(
+        title=_("Rack elevation"),
+        node=_("Node"),
+        leaf=_("Leaf"),
+        spine=_("Spine"),
+        core=_("Core"),
+        management=_("Management"),
+        pdu=_("PDU"),
+        blank=_("Blanking"),
+        count="×{n}",
+        power="{kw} kW",
+        power_at_least=_("at least {kw} kW"),
+        power_unknown=_("power unknown"),
+        feed=_("feed {feed}"),
+    )
+
+
+def kw_number(value: float) -> str:
+    """Kilowatts in the active locale, one decimal (31.5 / 31,5)."""
+    return num(value, 1)

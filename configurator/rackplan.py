@@ -1,0 +1,235 @@
+"""The rack plan of a design, built at the service edge from the design, the catalogue, the node rules' power
+estimates and the fabric plan's switch counts (configurator.racks is the pure planner).
+
+Order (configurator.validation): the fabric's switch counts are planned first, then the racks, then the fabric's
+media are chosen with the distances the racks give (``fabric_rack_with_distances``); the design's ``rack``
+override always wins over a distance from the plan.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from configurator.fabric.planner import FabricPlan
+from configurator.racks import (
+    Facility,
+    LinkLength,
+    NodeGroup,
+    PduOption,
+    RackPlan,
+    SwitchGroup,
+    SwitchRole,
+    link_distances,
+    plan_racks,
+    switch_locations,
+)
+from configurator.racks.model import DeviceRole, RackCode
+from configurator.rules.design import DesignIn, RackIn
+from configurator.rules.findings import Finding
+from configurator.rules.registry import finding
+from configurator.rules.specs import CatalogView, MediaSpec, PduSpec, ServerSpec, SwitchSpec
+
+
+def _watts(spec: SwitchSpec | None) -> int | None:
+    return None if spec is None or spec.watts is None else round(spec.watts)
+
+
+def _management_switch(catalog: CatalogView) -> SwitchSpec | None:
+    """The fabric planner's choice of out-of-band switch (cheapest, then most ports), for designs without one."""
+    mgmt = [s for s in catalog.of_type(SwitchSpec) if s.management and s.rj45_ports > 0]
+    return min(mgmt, key=lambda s: (s.price_eur is None, s.price_eur or 0, -s.rj45_ports, s.part_number), default=None)
+
+
+def _switch_groups(plan: FabricPlan | None, catalog: CatalogView) -> list[SwitchGroup]:
+    out: list[SwitchGroup] = []
+    if plan is not None and plan.tiers:
+        spec = catalog.get(plan.switch)
+        spec = spec if isinstance(spec, SwitchSpec) else None
+        for role, count in (
+            (SwitchRole.LEAF, plan.leaf_switches),
+            (SwitchRole.SPINE, plan.spine_switches),
+            (SwitchRole.CORE, plan.core_switches),
+        ):
+            if count:
+                height = spec.height_u if spec else None
+                out.append(SwitchGroup(role=role, part=plan.switch, count=count, height_u=height, power_w=_watts(spec)))
+    mgmt_part = plan.management_switch if plan is not None else None
+    mgmt = catalog.get(mgmt_part) if mgmt_part else _management_switch(catalog)
+    if isinstance(mgmt, SwitchSpec):
+        listed = plan.management_switches if plan is not None and plan.management_switch else 0
+        out.append(
+            SwitchGroup(
+                role=SwitchRole.MANAGEMENT,
+                part=mgmt.part_number,
+                count=listed,
+                height_u=mgmt.height_u,
+                power_w=_watts(mgmt),
+            )
+        )
+    return out
+
+
+def _pdu_options(catalog: CatalogView) -> list[PduOption]:
+    """PDUs of the catalogue with a known rating; outlets are the C13 and C19 ones (None when neither is known)."""
+    out = []
+    for p in catalog.of_type(PduSpec):
+        if not p.power_kw or p.height_u is None:
+            continue
+        outlets = (
+            None if p.outlets_c13 is None and p.outlets_c19 is None else (p.outlets_c13 or 0) + (p.outlets_c19 or 0)
+        )
+        feed = " ".join(x for x in (f"{p.phases}P" if p.phases else "", f"{p.current_a}A" if p.current_a else "") if x)
+        out.append(
+            PduOption(
+                part=p.part_number,
+                rating_w=round(p.power_kw * 1000),
+                outlets=outlets or None,
+                cord=feed or p.part_number,
+                outlet_type="C19" if p.outlets_c19 else ("C13" if p.outlets_c13 else None),
+                height_u=p.height_u,
+            )
+        )
+    return out
+
+
+def _transceiver_power(plan: FabricPlan | None, catalog: CatalogView) -> int | None:
+    """Power of the fabric's transceivers (facility total); None when any transceiver's power is unknown."""
+    if plan is None:
+        return 0
+    total = 0.0
+    for part, qty in plan.bom:
+        spec = catalog.get(part)
+        if isinstance(spec, MediaSpec) and str(spec.category) == "transceiver" and qty:
+            if spec.watts is None:
+                return None
+            total += spec.watts * qty
+    return round(total)
+
+
+def build_rack_plan(
+    design: DesignIn, catalog: CatalogView, node_totals: dict[str, Any], fabric: FabricPlan | None
+) -> tuple[RackPlan, list[Finding]]:
+    """Plan the design's racks. Returns the plan and the findings at the edge (a server of unknown height cannot
+    be racked: RACK_NODE_HEIGHT_UNKNOWN, and its nodes are left out of the plan rather than given a guessed size)."""
+    findings: list[Finding] = []
+    peaks = {g.get("node_group"): g.get("peak_power_w_per_node") for g in node_totals.get("groups", [])}
+    su = (
+        fabric.nodes_per_unit
+        if fabric is not None and fabric.tiers >= 2 and fabric.topology == "rail-optimized"
+        else None
+    )
+    groups = []
+    for i, g in enumerate(design.node_groups):
+        server = catalog.get(g.server)
+        server = server if isinstance(server, ServerSpec) else None
+        if server is None or not server.height_u:
+            findings.append(finding(RackCode.NODE_HEIGHT_UNKNOWN, f"node_groups[{i}].server", part=g.server))
+            continue
+        groups.append(
+            NodeGroup(
+                name=g.name,
+                part=server.part_number,
+                count=g.count,
+                height_u=server.height_u,
+                power_w=peaks.get(i),
+                cooling=str(server.cooling) if server.cooling else None,
+                inlets=server.psu_count,
+                inlet_type=None,  # the catalogue does not record the supplies' inlet type
+                su_nodes=su,
+            )
+        )
+    f = design.facility
+    plan = plan_racks(
+        node_groups=groups,
+        switches=_switch_groups(fabric, catalog),
+        facility=Facility(
+            rack_units=f.rack_units, rack_power_kw=f.rack_power_kw, cooling=f.cooling, pdu_feeds=f.pdu_feeds
+        ),
+        pdu_options=_pdu_options(catalog),
+        other_it_power_w=_transceiver_power(fabric, catalog),
+    )
+    # Severity comes from the registry, as for every other finding.
+    findings.extend(finding(str(r.code), _subject(r.subject, design), **r.params) for r in plan.findings)
+    return plan, findings
+
+
+def _subject(subject: str, design: DesignIn) -> str:
+    """The planner's subjects are design paths, except its switch groups: those belong to the fabric."""
+    if subject.startswith("switches."):
+        return "fabric" if design.fabric is not None else "facility"
+    return subject
+
+
+def distances(plan: RackPlan, design: DesignIn) -> dict[str, LinkLength]:
+    override = design.fabric.rack if design.fabric is not None else None
+    return link_distances(plan, override=override)
+
+
+def fabric_rack_with_distances(plan: RackPlan, design: DesignIn, lengths: dict[str, LinkLength]) -> RackIn:
+    """The fabric's ``rack`` input with every distance the design does not override taken from the rack plan.
+
+    Nodes per rack: the most nodes a compute rack of the plan holds (so the planner's in-rack rule agrees with
+    the plan); the in-rack run is the node-to-leaf run when the leaves are not in the nodes' racks.
+    """
+    given = design.fabric.rack if design.fabric is not None else RackIn()
+    in_rack = lengths["in_rack_m"].length_m
+    if plan.leaf_placement != "in-rack" and given.in_rack_m is None:
+        in_rack = lengths["node_to_leaf_m"].length_m or in_rack
+    most = max((r.nodes for r in plan.racks), default=0)
+    return replace(
+        given,
+        nodes_per_rack=given.nodes_per_rack or most or None,
+        in_rack_m=in_rack,
+        node_to_leaf_m=lengths["node_to_leaf_m"].length_m,
+        leaf_to_spine_m=lengths["leaf_to_spine_m"].length_m,
+        spine_to_core_m=lengths["spine_to_core_m"].length_m,
+    )
+
+
+def rack_plan_dict(
+    plan: RackPlan, lengths: dict[str, LinkLength], design: DesignIn, node_totals: dict[str, Any]
+) -> dict[str, Any]:
+    """``rack_plan`` of the validation result (design/v1 "Additions"), with the distance of each link class and
+    the node groups on the compute fabric in the fabric's node order (the GPU groups, or all groups; as
+    configurator.validation hands them to the fabric planner), so a fabric node number finds its rack."""
+    gpu = [g["group"] for g in node_totals.get("groups", []) if g.get("gpus_per_node")]
+    return {
+        **plan.to_dict(),
+        "distances": {k: v.to_dict() for k, v in lengths.items()},
+        "fabric_node_groups": gpu or [g.name for g in design.node_groups],
+    }
+
+
+def _placed(plan: RackPlan, group: str, count: int) -> list[tuple[str, int] | None]:
+    """(rack, unit) of each of a group's ``count`` nodes in order; None for a node the plan could not place."""
+    out: list[tuple[str, int] | None] = [None] * count
+    for rack in plan.racks:
+        if rack.node_group != group:
+            continue
+        units = [d.position_u for d in rack.devices if d.role == DeviceRole.NODE]
+        for k, unit in enumerate(units[: rack.nodes]):
+            if rack.first_node + k < count:
+                out[rack.first_node + k] = (rack.name, unit)
+    return out
+
+
+def fabric_locator(rack_plan: dict[str, Any] | None, group_counts: dict[str, int]):
+    """(kind, index) -> (rack, unit) for the cabling list: node *n* of the fabric, leaf/spine/core *i* of the fabric
+    plan; None without a rack plan. ``group_counts``: nodes per node-group name."""
+    if not rack_plan or not rack_plan.get("racks"):
+        return None
+    plan = RackPlan.from_dict(rack_plan)
+    # Every node's place, in fabric order: the fabric's node groups one after another (node_location per node
+    # would scan the racks again for each of a 2,048-node plan's 16,384 links).
+    nodes: list[tuple[str, int] | None] = []
+    for name in rack_plan.get("fabric_node_groups", []):
+        nodes += _placed(plan, name, group_counts.get(name, 0))
+    switches = {role: switch_locations(plan, DeviceRole(role)) for role in ("leaf", "spine", "core")}
+    switches["node"] = nodes
+
+    def locate(kind: str, index: int) -> tuple[str, int] | None:
+        found = switches.get(kind, [])
+        return found[index] if index < len(found) else None
+
+    return locate

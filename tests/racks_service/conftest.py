@@ -1,0 +1,1 @@
+from tests.quotes.conftest import build, customer, make_configuration, media  # noqa: F401

@@ -1,0 +1,240 @@
+"""The rack plan through the one validation service, on the seeded catalogue: racks, power and cooling, the
+distances the fabric's media follow, the bill, the cabling list, the elevation on the page and in the offer."""
+
+from __future__ import annotations
+
+import copy
+import io
+import re
+
+import pytest
+from django.test import Client
+from pypdf import PdfReader
+
+from configurator.bom import design_bill
+from configurator.examples import h200_training_cluster
+from configurator.rules.design import DesignInputError
+from configurator.services import cabling_plan, configuration_create, design_validate
+from quotes.documents import render_pdf, render_pdf_html
+from quotes.services import quote_request
+
+pytestmark = pytest.mark.django_db
+
+
+def _doc(nodes: int, *, fabric: dict | None | bool = True, facility: dict | None = None, server: str | None = None):
+    doc = h200_training_cluster()
+    doc["node_groups"][0]["count"] = nodes
+    if fabric is None or fabric is False:
+        doc.pop("fabric")
+    elif isinstance(fabric, dict):
+        doc["fabric"] = {**doc["fabric"], **fabric}
+    if facility is not None:
+        doc["facility"] = facility
+    if server is not None:
+        doc["node_groups"][0]["server"] = server
+    return doc
+
+
+def _codes(result) -> set[str]:
+    return {f["code"] for f in result["findings"]}
+
+
+def _nodes_placed(plan) -> int:
+    return sum(r["nodes"] for r in plan["racks"])
+
+
+def _link(result, name):
+    return next(link for link in result["fabric_plan"]["links"] if link["class"] == name)
+
+
+@pytest.mark.parametrize(
+    ("nodes", "racks", "rows"),
+    [
+        # 7.9 kW per H200 node (the power rule's estimate) in 30 kW air-cooled racks: 3 nodes per rack.
+        (1, 1, 1),
+        (4, 3, 1),  # one switch (one tier) in a network rack between the 2 compute racks of the row
+        (32, 13, 1),  # 11 compute racks, the 8 leaves in the middle of the row, the 4 spines at its end
+        (128, 49, 5),  # 4 SUs of 11 compute + 1 leaf rack, and the spine row in the middle
+    ],
+)
+def test_rack_plan_holds_every_node_and_the_totals_count_the_racks(seeded_catalog, nodes, racks, rows):
+    result = design_validate(document=_doc(nodes, fabric=None if nodes == 1 else True))
+    plan = result["rack_plan"]
+    assert _nodes_placed(plan) == nodes
+    assert len(plan["racks"]) == racks == result["totals"]["racks"]
+    assert len(plan["rows"]) == rows
+    assert all(r["power_known_w"] <= plan["rack_power_limit_w"] == 30_000 for r in plan["racks"])
+    assert plan["rack_power_basis"] == "default-air" and "RACK_POWER_DEFAULT" in _codes(result)
+    # Every rack has its management switch at the top unit.
+    assert all(
+        [(d["position_u"], d["part"]) for d in r["devices"] if d["role"] == "management"] == [(42, "SN2201")]
+        for r in plan["racks"]
+    )
+    # Switch power is not sourced: the facility power is unknown, its known part is stated with what it leaves out.
+    assert result["totals"]["facility_power_w"] is None or nodes == 1
+    assert result["totals"]["facility_power_known_w"] >= nodes * result["totals"]["groups"][0]["peak_power_w_per_node"]
+    assert result["totals"]["overhead_included"] == {"pdu_losses": False, "cooling": False}
+
+
+def test_a_2048_node_cluster_gets_a_three_tier_layout(seeded_catalog):
+    result = design_validate(document=_doc(2048))
+    plan = result["rack_plan"]
+    assert _nodes_placed(plan) == 2048
+    kinds = {r["kind"] for r in plan["racks"]}
+    assert kinds == {"compute", "network"}
+    roles = {d["role"] for r in plan["racks"] for d in r["devices"]}
+    assert {"leaf", "spine", "core", "management"} <= roles
+    assert result["totals"]["racks"] == len(plan["racks"]) > 2048 // 3
+    assert plan["distances"]["spine_to_core_m"]["basis"] == "plan"
+
+
+def test_one_node_stands_alone_in_one_rack_without_a_fabric(seeded_catalog):
+    result = design_validate(document=_doc(1, fabric=None))
+    (rack,) = result["rack_plan"]["racks"]
+    assert [d["role"] for d in rack["devices"]] == ["node", "management"]
+    assert rack["u_used"] == 9 and rack["u_total"] == 42
+    assert result["totals"]["facility_power_known_w"] == result["totals"]["groups"][0]["peak_power_w_per_node"]
+
+
+def test_liquid_cooled_servers_get_liquid_racks_of_80_kw_and_air_cannot_carry_them(seeded_catalog):
+    liquid = design_validate(document=_doc(8, fabric=None, server="SYS-421GE-TNHR2-LCC"))
+    plan = liquid["rack_plan"]
+    assert plan["cooling"] == "liquid" and plan["rack_power_limit_w"] == 80_000
+    assert plan["rack_power_basis"] == "default-liquid"
+    air = design_validate(document=_doc(8, fabric=None, server="SYS-421GE-TNHR2-LCC", facility={"cooling": "air"}))
+    assert air["valid"] is False
+    error = next(f for f in air["findings"] if f["code"] == "RACK_LIQUID_NODE_IN_AIR")
+    assert error["severity"] == "error" and "SYS-421GE-TNHR2-LCC" in error["message"]
+
+
+def test_air_cooled_racks_above_the_air_ceiling_get_a_warning(seeded_catalog):
+    result = design_validate(document=_doc(8, fabric=None, facility={"cooling": "air", "rack_power_kw": 60}))
+    warning = next(f for f in result["findings"] if f["code"] == "RACK_AIR_DENSITY")
+    assert warning["severity"] == "warning" and warning["subject"] == "facility.cooling"
+    assert max(r["power_known_w"] for r in result["rack_plan"]["racks"]) > 30_000
+    nl = design_validate(document=_doc(8, fabric=None, facility={"cooling": "air", "rack_power_kw": 60}), language="nl")
+    assert "luchtgekoeld rack" in next(f["message"] for f in nl["findings"] if f["code"] == "RACK_AIR_DENSITY")
+
+
+def test_a_server_taller_than_the_rack_is_an_error_naming_the_units(seeded_catalog):
+    result = design_validate(document=_doc(2, fabric=None, facility={"rack_units": 8}))
+    error = next(f for f in result["findings"] if f["code"] == "RACK_NODE_TOO_TALL")
+    assert result["valid"] is False and "8U" in error["message"]
+
+
+def test_a_server_of_unknown_height_is_left_out_and_said_so(seeded_catalog):
+    doc = _doc(2, fabric=None)
+    doc["node_groups"][0] = {"name": "a100", "count": 2, "server": "SYS-420GP-TNAR"}
+    result = design_validate(document=doc)
+    assert "RACK_NODE_HEIGHT_UNKNOWN" in _codes(result)
+    assert _nodes_placed(result["rack_plan"]) == 0
+
+
+def test_the_rack_rows_set_the_node_distance_and_a_long_row_turns_dac_into_optics(seeded_catalog):
+    # 32 nodes in one row: the row run from the farthest compute rack to the leaf rack is several metres.
+    laid_out = design_validate(document=_doc(32))
+    plan_m = laid_out["rack_plan"]["distances"]["node_to_leaf_m"]
+    assert plan_m["basis"] == "plan" and plan_m["route"] == "row" and plan_m["length_m"] > 3
+    node_link = _link(laid_out, "node-leaf")
+    assert node_link["distance_m"] == plan_m["length_m"] and node_link["media"] == "optics"
+    # The same fabric with the switches next to the nodes (an override of 1 m) takes copper.
+    short = design_validate(document=_doc(32, fabric={"rack": {"node_to_leaf_m": 1}}))
+    assert _link(short, "node-leaf")["distance_m"] == 1 and _link(short, "node-leaf")["media"] == "dac"
+
+
+def test_the_design_override_always_wins_over_the_plan(seeded_catalog):
+    result = design_validate(document=_doc(128, fabric={"rack": {"leaf_to_spine_m": 45}}))
+    assert result["rack_plan"]["distances"]["leaf_to_spine_m"] == {
+        "link": "leaf_to_spine_m",
+        "length_m": 45.0,
+        "basis": "override",
+        "route": None,
+    }
+    assert _link(result, "leaf-spine")["distance_m"] == 45
+    planned = design_validate(document=_doc(128))
+    assert (
+        _link(planned, "leaf-spine")["distance_m"] == planned["rack_plan"]["distances"]["leaf_to_spine_m"]["length_m"]
+    )
+    assert _link(planned, "leaf-spine")["distance_m"] != 45
+
+
+@pytest.mark.parametrize(
+    ("facility", "field", "words"),
+    [
+        ({"rack_units": "42"}, "facility.rack_units", "whole number"),
+        ({"rack_units": 500}, "facility.rack_units", "absurd"),
+        ({"rack_power_kw": -3}, "facility.rack_power_kw", "positive"),
+        ({"cooling": "water"}, "facility.cooling", "air, liquid"),
+        ({"pdu_feeds": "B"}, "facility.pdu_feeds", "A, A+B"),
+        ("big", "facility", "object"),
+    ],
+)
+def test_a_bad_facility_is_refused_naming_the_field(seeded_catalog, facility, field, words):
+    with pytest.raises(DesignInputError) as err:
+        design_validate(document=_doc(4, facility=facility))
+    assert words in err.value.errors[field]
+
+
+def test_the_facility_sets_rack_size_power_and_feeds(seeded_catalog):
+    result = design_validate(
+        document=_doc(4, fabric=None, facility={"rack_units": 48, "rack_power_kw": 20, "pdu_feeds": "A"})
+    )
+    plan = result["rack_plan"]
+    assert plan["rack_units"] == 48 and plan["rack_power_limit_w"] == 20_000 and plan["pdu_feeds"] == "A"
+    assert "RACK_POWER_DEFAULT" not in _codes(result)
+    assert all(r["nodes"] <= 2 for r in plan["racks"])  # 2 x 7.9 kW within 20 kW
+
+
+def test_the_bill_lists_the_racks_and_states_the_unpriced_pdus_and_cords(seeded_catalog):
+    doc = _doc(32)
+    result = design_validate(document=doc)
+    bill = design_bill(document=doc, result=result)
+    racks = [line for line in bill.lines if line.section == "racks"]
+    assert [(line.part_number, line.quantity) for line in racks] == [("RACK-42U", result["totals"]["racks"])]
+    assert racks[0].unit_price_eur is not None
+    needs = {n.what: n for n in bill.needs}
+    assert needs["pdu"].quantity == 2 * result["totals"]["racks"] and needs["pdu"].feeds == "A+B"
+    assert needs["power_cord"].quantity == 32 * 6  # six supplies per SYS-821GE-TNHR, one cord each
+    # A rack height the catalogue does not stock is a need, not a guessed part.
+    tall = _doc(4, fabric=None, facility={"rack_units": 48})
+    tall_bill = design_bill(document=tall, result=design_validate(document=tall))
+    assert not [line for line in tall_bill.lines if line.section == "racks"]
+    assert "rack" in {n.what for n in tall_bill.needs}
+
+
+def test_the_cabling_list_names_the_rack_and_unit_of_both_ends(seeded_catalog):
+    config = configuration_create(document=_doc(32))
+    rows = "".join(cabling_plan(configuration=config)).splitlines()
+    assert rows[0].endswith(",length_m,a_rack,a_u,z_rack,z_u")
+    first = rows[1].split(",")
+    assert first[0] == "node-0001" and first[7:9] == ["R01-01", "1"]
+    plan = design_validate(document=config.document)["rack_plan"]
+    leaf_racks = {r["name"] for r in plan["racks"] if any(d["role"] == "leaf" for d in r["devices"])}
+    assert first[9] in leaf_racks and int(first[10]) > 1
+    spine_rows = [r.split(",") for r in rows[1:] if r.split(",")[4] == "leaf-spine"]
+    assert spine_rows and all(r[7] in leaf_racks and r[9] and r[9] not in leaf_racks for r in spine_rows)
+
+
+def test_the_fabric_step_shows_the_rack_elevation_in_both_languages(seeded_catalog):
+    config = configuration_create(document=_doc(32))
+    page = Client().get(f"/d/{config.token}/fabric/").content.decode()
+    assert '<svg xmlns="http://www.w3.org/2000/svg"' in page and "Rack elevation" in page and "R01-01" in page
+    page_nl = Client(headers={"accept-language": "nl"}).get(f"/d/{config.token}/fabric/").content.decode()
+    assert "Rackaanzicht" in page_nl
+
+
+def test_the_offer_pdf_shows_the_racks_and_their_elevation(seeded_catalog, make_configuration, customer, media, build):
+    quote = build(quote_request, configuration=make_configuration(_doc(4)), customer=customer, channel="api")
+    quote.refresh_from_db()
+    frozen = quote.frozen
+    assert any(line["part_number"] == "RACK-42U" for line in frozen["lines"])
+    html = render_pdf_html(frozen)
+    assert re.search(r'<img class="picture" src="data:image/svg\+xml;base64,[^"]+" alt="Rack elevation"', html)
+    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(render_pdf(frozen))).pages)
+    racks = frozen["validation"]["totals"]["racks"]
+    assert f"{racks} racks of 42U." in text and "PDUs are needed" in text and "Racks and power" in text
+    dutch = copy.deepcopy(frozen)
+    dutch["language"] = "nl"
+    assert f"{racks} racks van 42U." in "\n".join(
+        p.extract_text() for p in PdfReader(io.BytesIO(render_pdf(dutch))).pages
+    )
