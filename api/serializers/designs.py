@@ -129,12 +129,24 @@ class FabricPlanSerializer(serializers.Serializer):
     bom = BomLineSerializer(many=True)
 
 
+class DefaultAddedSerializer(serializers.Serializer):
+    node_group = serializers.CharField(help_text="Name of the node group the part was added to.")
+    part = serializers.CharField(help_text="Part number of the added part.")
+    quantity = serializers.IntegerField(help_text="Per node.")
+    role = serializers.ChoiceField(choices=["cpu", "memory", "boot"])
+
+
 class ValidationResultSerializer(serializers.Serializer):
     valid = serializers.BooleanField(help_text="False exactly when a finding has severity error.")
     findings = FindingSerializer(many=True)
     placement = serializers.ListField(child=serializers.DictField(), help_text="Which part sits in which slot.")
     fabric_plan = FabricPlanSerializer(allow_null=True)
     totals = serializers.DictField(help_text="GPUs, power and other totals.")
+    defaults_added = DefaultAddedSerializer(
+        many=True,
+        help_text="Parts the service added to make each node complete (CPUs, memory, boot drive) where the design "
+        "named none: the server's default node set, priced on the bill of materials. Empty when complete.",
+    )
 
 
 class PlanRackSerializer(serializers.Serializer):
