@@ -10,6 +10,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from api.schema import default_role_choices
 from configurator.fabric.request import MAX_ENDPOINTS
 from configurator.rules.parse import (
     MAX_COMPONENTS_PER_GROUP,
@@ -133,7 +134,7 @@ class DefaultAddedSerializer(serializers.Serializer):
     node_group = serializers.CharField(help_text="Name of the node group the part was added to.")
     part = serializers.CharField(help_text="Part number of the added part.")
     quantity = serializers.IntegerField(help_text="Per node.")
-    role = serializers.ChoiceField(choices=["cpu", "memory", "boot"])
+    role = serializers.ChoiceField(choices=default_role_choices())
 
 
 class ValidationResultSerializer(serializers.Serializer):
