@@ -11,6 +11,18 @@ def top_choices() -> list[tuple[str, str]]:
     return [(t.value, t.value) for t in Top]
 
 
+def component_role_choices() -> list[tuple[str, str]]:
+    """The roles a design component may take (contract design/v1 and its additions)."""
+    from configurator.rules.parse import ROLES
+
+    return [(r, r) for r in ROLES]
+
+
+def default_role_choices() -> list[tuple[str, str]]:
+    """The roles of the default node parts the service adds (``defaults_added``)."""
+    return [(r, r) for r in ("cpu", "memory", "boot")]
+
+
 NO_NUL = "^[^\\u0000]*$"  # api.parsers refuses NUL characters in any string of a request body
 
 

@@ -14,9 +14,24 @@ from collections.abc import Iterable
 from django.db.models.signals import m2m_changed, post_delete, post_save
 from django.utils import timezone
 
-from .models import Adapter, Bridge, Gpu, Media, Part, PcieSwitch, Server, ServerSlot, Switch
+from .models import (
+    Adapter,
+    Bridge,
+    Cpu,
+    DefaultPart,
+    Drive,
+    DriveBay,
+    Gpu,
+    Media,
+    Memory,
+    Part,
+    PcieSwitch,
+    Server,
+    ServerSlot,
+    Switch,
+)
 
-SPEC_ROW_MODELS = (Server, Gpu, Bridge, Adapter, Switch, Media)
+SPEC_ROW_MODELS = (Server, Gpu, Bridge, Adapter, Switch, Media, Cpu, Memory, Drive)
 
 
 def touch_parts(part_ids: Iterable[int | None]) -> None:
@@ -55,7 +70,7 @@ def connect() -> None:
     for model in SPEC_ROW_MODELS:
         post_save.connect(_spec_row_changed, sender=model, dispatch_uid=f"catalog_touch_save_{model.__name__}")
         post_delete.connect(_spec_row_changed, sender=model, dispatch_uid=f"catalog_touch_delete_{model.__name__}")
-    for model in (ServerSlot, PcieSwitch):
+    for model in (ServerSlot, PcieSwitch, DriveBay, DefaultPart):
         post_save.connect(_server_child_changed, sender=model, dispatch_uid=f"catalog_touch_save_{model.__name__}")
         post_delete.connect(_server_child_changed, sender=model, dispatch_uid=f"catalog_touch_delete_{model.__name__}")
     m2m_changed.connect(_accepts_changed, sender=Server.accepts.through, dispatch_uid="catalog_touch_accepts")

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from configurator.defaults import complete_design
 from configurator.rules.design import DesignIn, DesignInputError
 from configurator.rules.parse import parse_design
 from configurator.rules.specs import CatalogView, PowerCordSpec, RackPartSpec
@@ -44,6 +45,8 @@ def design_bom(
     design: DesignIn, fabric_plan: dict[str, Any] | None, catalog: CatalogView, rack_plan: dict[str, Any] | None = None
 ) -> list[BomLine]:
     lines: list[BomLine] = []
+    # The same default node set validation added (CPUs, memory, boot drive), so every quoted node is complete.
+    design, _added, _findings = complete_design(design, catalog)
 
     def add(section: str, pn: str, qty: int) -> None:
         spec = catalog.get(pn)

@@ -54,6 +54,7 @@ class Recommendation:
     price_eur: Decimal | None = None
     priced_lines_missing: int = 0
     alternatives: tuple[str, ...] = field(default_factory=tuple)
+    node_parts: tuple[dict, ...] = ()  # the complete node: CPUs, memory, boot drive ({"part", "quantity", "role"})
 
     @property
     def total_gpus(self) -> int:
@@ -76,6 +77,15 @@ class _Candidate:
     def gpus_per_node(self) -> int:
         return self.gpu_quantity * self.gpu.gpu_count
 
+    def node_parts(self) -> list[dict]:
+        """The server's default node set (CPUs, memory, boot drive), named in the proposal so the node is complete
+        and changeable on the platform step."""
+        order = {"cpu": 0, "memory": 1, "boot": 2}
+        return [
+            {"part": d.part_number, "quantity": d.quantity, "role": d.role}
+            for d in sorted(self.server.default_parts, key=lambda d: order.get(d.role, 9))
+        ]
+
     def document(self, kind: str, params: float, gpus: int | None, nodes: int | None) -> dict:
         workload: dict[str, Any] = {"kind": kind, "model_parameters_billion": _json_number(params)}
         if gpus:
@@ -85,6 +95,7 @@ class _Candidate:
         comps: list[dict] = [{"part": self.gpu.part_number, "quantity": self.gpu_quantity}]
         if self.nic is not None and self.nic_quantity:
             comps.append({"part": self.nic.part_number, "quantity": self.nic_quantity, "role": "compute"})
+        comps += self.node_parts()
         doc: dict[str, Any] = {
             "schema": "design/v1",
             "name": f"{self.nodes} × {self.server.part_number}, {self.gpu.part_number}",
@@ -295,6 +306,7 @@ def recommend(
             warnings=warnings,
             price_eur=bill.total if bill else None,
             priced_lines_missing=bill.on_request if bill else 0,
+            node_parts=tuple(cand.node_parts()),
         )
     with _lock:
         if len(_cache) > 512:

@@ -2,7 +2,7 @@
 
 The whole catalogue is read in a fixed number of queries (parts with their specs, slots, PCIe switches and
 accepted GPUs) and kept in memory until any part changes: a cheap aggregate over ``Part`` tells when. The
-snapshot therefore costs one query per request when warm and five when cold, whatever the catalogue size.
+snapshot therefore costs one query per request when warm and seven when cold, whatever the catalogue size.
 
 Every write to a part's specs (spec row, slot, PCIe switch, accepted GPUs) touches ``Part.updated_at``
 (catalog/signals.py), so the aggregate sees spec changes as well as price changes; a deleted part changes the
@@ -19,7 +19,8 @@ from django.conf import settings
 from django.db import connection
 from django.db.models import Count, Max
 
-from catalog.models import SPEC_RELATED, CatalogRelease, Part, PcieSwitch, Server, ServerSlot
+from catalog.models import SPEC_RELATED, CatalogRelease, DefaultPart, DriveBay, Part, PcieSwitch, Server, ServerSlot
+from catalog.services import reference_systems
 from configurator.rules import specs as s
 
 _lock = threading.Lock()
@@ -39,7 +40,27 @@ def _enum(enum, value):
     return enum(value) if value else None
 
 
-def _server(part: Part, common: dict, slots, switches, accepts) -> s.ServerSpec:
+def _node_contents(sv: Server, bays, defaults) -> dict:
+    """What the board takes: sockets, memory channels, M.2 slots, drive bays and the default node set."""
+    return {
+        "cpu_socket": sv.cpu_socket,
+        "cpu_families": tuple(sv.cpu_families or ()),
+        "memory_channels_per_socket": sv.memory_channels_per_socket,
+        "dimms_per_channel": sv.dimms_per_channel,
+        "memory_speed_1dpc_mts": sv.memory_speed_1dpc_mts,
+        "memory_speed_2dpc_mts": sv.memory_speed_2dpc_mts,
+        "m2_slots": sv.m2_slots,
+        "drive_bays": tuple(
+            s.DriveBaySpec(count=b.count, form_factor=b.form_factor, interface=b.interface) for b in bays
+        ),
+        "default_parts": tuple(
+            s.DefaultPartSpec(role=d.role, part_number=d.part.part_number, quantity=d.quantity, source=d.source)
+            for d in defaults
+        ),
+    }
+
+
+def _server(part: Part, common: dict, slots, switches, accepts, bays=(), defaults=()) -> s.ServerSpec:
     sv = part.server
     return s.ServerSpec(
         **common,
@@ -60,6 +81,7 @@ def _server(part: Part, common: dict, slots, switches, accepts) -> s.ServerSpec:
         integrated_nics=sv.integrated_nics,
         integrated_nic_speed_gbps=sv.integrated_nic_speed_gbps,
         integrated_nic_connector=_enum(s.Connector, sv.integrated_nic_connector),
+        **_node_contents(sv, bays, defaults),
         pcie_switches=tuple(
             s.PcieSwitchSpec(
                 name=w.name,
@@ -109,7 +131,43 @@ def _rack_level(part: Part, common: dict) -> s.PartSpec | None:
     return None
 
 
-def _spec(part: Part, slots, switches, accepts) -> s.PartSpec:
+def _node_part(part: Part, common: dict) -> s.PartSpec | None:
+    """A CPU, DIMM or drive as the engines see it; None for any other part."""
+    cat = part.category
+    if cat == "cpu" and hasattr(part, "cpu"):
+        c = part.cpu
+        return s.CpuSpec(
+            **common,
+            vendor=c.vendor,
+            family=c.family,
+            socket=c.socket,
+            tdp_w=c.tdp_w,
+            cores=c.cores,
+            memory_channels=c.memory_channels,
+            memory_speed_mts=c.memory_speed_mts,
+            memory_speed_2dpc_mts=c.memory_speed_2dpc_mts,
+            pcie_lanes=c.pcie_lanes,
+        )
+    if cat == "memory" and hasattr(part, "memory"):
+        m = part.memory
+        return s.MemorySpec(
+            **common, memory_type=m.memory_type, size_gb=m.size_gb, speed_mts=m.speed_mts, ranks=m.ranks
+        )
+    if cat == "drive" and hasattr(part, "drive"):
+        d = part.drive
+        return s.DriveSpec(
+            **common,
+            use=d.use,
+            form_factor=d.form_factor,
+            capacity_gb=d.capacity_gb,
+            interface=d.interface,
+            pcie_gen=d.pcie_gen,
+            pcie_lanes=d.pcie_lanes,
+        )
+    return None
+
+
+def _spec(part: Part, slots, switches, accepts, bays=(), defaults=()) -> s.PartSpec:
     common = {
         "part_number": part.part_number,
         "name": part.name,
@@ -120,7 +178,9 @@ def _spec(part: Part, slots, switches, accepts) -> s.PartSpec:
     }
     cat = part.category
     if cat == "server" and hasattr(part, "server"):
-        return _server(part, common, slots, switches, accepts)
+        return _server(part, common, slots, switches, accepts, bays, defaults)
+    if (node_part := _node_part(part, common)) is not None:
+        return node_part
     if cat == "gpu" and hasattr(part, "gpu"):
         g = part.gpu
         return s.GpuSpec(
@@ -234,8 +294,30 @@ def _load() -> s.CatalogView:
     pn = {p.pk: p.part_number for p in parts}
     for row in through.objects.values_list("server_id", "part_id"):
         accepts[row[0]].append(pn[row[1]])
-    view_parts = {p.part_number: _spec(p, slots[p.pk], switches[p.pk], accepts[p.pk]) for p in parts}
-    return s.CatalogView(version=catalog_version(), parts=view_parts)
+    bays = defaultdict(list)
+    for bay in DriveBay.objects.order_by("server_id", "id"):
+        bays[bay.server_id].append(bay)
+    defaults = defaultdict(list)
+    for d in DefaultPart.objects.select_related("part").order_by("server_id", "role"):
+        defaults[d.server_id].append(d)
+    view_parts = {
+        p.part_number: _spec(p, slots[p.pk], switches[p.pk], accepts[p.pk], bays[p.pk], defaults[p.pk]) for p in parts
+    }
+    return s.CatalogView(version=catalog_version(), parts=view_parts, reference_systems=_reference_systems())
+
+
+def _reference_systems() -> tuple[s.ReferenceSystemSpec, ...]:
+    """NVIDIA's own 8-GPU systems as shipped (catalog.services.reference_systems), for the system-memory rule."""
+    return tuple(
+        s.ReferenceSystemSpec(
+            system=r.system,
+            gpu_memory_gb=float(r.gpu_memory_gb),
+            system_memory_gb=float(r.system_memory_gb),
+            source=r.source,
+        )
+        for r in reference_systems()
+        if r.gpu_memory_gb and r.system_memory_gb
+    )
 
 
 def catalog_snapshot(*, max_age: float | None = None) -> s.CatalogView:

@@ -11,6 +11,7 @@ import hashlib
 import json
 from typing import Any
 
+from configurator.defaults import complete_design
 from configurator.fabric.check import check_design_fabric
 from configurator.fabric.facts import INTEGRATED_NIC_PROTOCOL
 from configurator.messages import finding_dicts, totals_dict
@@ -77,8 +78,10 @@ def _fabric_inputs(design: DesignIn, catalog: CatalogView) -> dict[str, Any]:
 
 
 def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, language: str = "en") -> dict[str, Any]:
+    # Nodes that name no CPUs, memory or boot drive get their server's default node set before any rule runs.
+    design, defaults_added, default_findings = complete_design(design, catalog)
     node = validate_nodes(design, catalog)
-    findings: list[Finding] = list(node.findings)
+    findings: list[Finding] = list(node.findings) + default_findings
     plan_dict = plan = None
     if design.fabric is not None or design.node_count >= 2:
         fabric_args = _fabric_inputs(design, catalog)
@@ -110,6 +113,7 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
         "fabric_plan": plan_dict,
         "totals": {**totals_dict(node.totals), **racks.totals()},
         "rack_plan": rack_plan_dict(racks, lengths, design, node.totals),
+        "defaults_added": defaults_added,
         "sizing": sizing.to_dict() if hasattr(sizing, "to_dict") else None,
         "catalog_version": catalog.version,
         "design_hash": design_hash(document),

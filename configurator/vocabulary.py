@@ -19,6 +19,10 @@ class Category(StrEnum):
     TRANSCEIVER = "transceiver"
     BRIDGE = "bridge"
     OTHER = "other"
+    # node contents (catalog.models NODE_CATEGORY_CHOICES)
+    CPU = "cpu"
+    MEMORY = "memory"
+    DRIVE = "drive"
 
 
 class SlotForm(StrEnum):
@@ -92,6 +96,10 @@ class Role(StrEnum):
     COMPUTE = "compute"
     STORAGE = "storage"
     MANAGEMENT = "management"
+    # node contents (contract design/v1 "Additions"); STORAGE also names a data drive
+    CPU = "cpu"
+    MEMORY = "memory"
+    BOOT = "boot"
 
 
 class Cooling(StrEnum):

@@ -18,7 +18,16 @@ from django.utils.translation import gettext_lazy as _
 from configurator.fabric.request import parse_oversubscription
 from configurator.models import Configuration
 from configurator.rules.parse import MAX_NODES
-from configurator.rules.specs import AdapterSpec, CatalogView, GpuSpec, ServerSpec, SwitchSpec
+from configurator.rules.specs import (
+    AdapterSpec,
+    CatalogView,
+    CpuSpec,
+    DriveSpec,
+    GpuSpec,
+    MemorySpec,
+    ServerSpec,
+    SwitchSpec,
+)
 from quotes.countries import COUNTRY_NAMES
 from quotes.models import Quote
 from web.widgets import FastSelect
@@ -85,10 +94,16 @@ class PlatformForm(Form):
         required=False,
         help_text=_("An HGX board counts as one; PCIe GPU cards count one by one."),
     )
+    # The complete node: empty means the server's default part for the role (added by the service).
+    cpu = forms.ChoiceField(label=_("CPUs"), required=False)
+    memory = forms.ChoiceField(label=_("Memory (DIMMs)"), required=False)
+    boot = forms.ChoiceField(label=_("Boot drive"), required=False)
 
     def __init__(self, *args, catalog: CatalogView, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["server"].choices = [(s.part_number, s.part_number) for s in _parts(catalog, ServerSpec)]
+        for role, kind in (("cpu", CpuSpec), ("memory", MemorySpec), ("boot", DriveSpec)):
+            self.fields[role].choices = [("", "")] + [(p.part_number, p.part_number) for p in _parts(catalog, kind)]
         self.fields["gpu"].choices = [("", _("No GPU"))] + [
             (g.part_number, g.part_number) for g in _parts(catalog, GpuSpec)
         ]

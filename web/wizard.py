@@ -167,8 +167,29 @@ def _ensure_group(doc: dict) -> dict:
     return g
 
 
-def apply_platform(doc: dict, *, nodes: int, server: str, gpu: str, gpu_quantity: int, gpu_parts: set[str]) -> dict:
-    """Set the node count, server and GPU line; adapters and other components stay as they were."""
+def node_parts_initial(doc: dict, node_sets: dict[str, set[str]]) -> dict[str, str]:
+    """The CPU, memory and boot-drive part the design names, per role ("" where it names none)."""
+    out = {}
+    for role, parts in node_sets.items():
+        line = next((c for c in components(doc) if c.get("part") in parts), None)
+        out[role] = line.get("part", "") if line else ""
+    return out
+
+
+def apply_platform(
+    doc: dict,
+    *,
+    nodes: int,
+    server: str,
+    gpu: str,
+    gpu_quantity: int,
+    gpu_parts: set[str],
+    node_parts: dict[str, tuple[str, int]] | None = None,
+    node_sets: dict[str, set[str]] | None = None,
+) -> dict:
+    """Set the node count, server and GPU line, and the CPU, memory and boot-drive lines named in ``node_parts``
+    (role -> (part, quantity per node); a line of that role is replaced, keeping its quantity); adapters and other
+    components stay as they were."""
     new = copy.deepcopy(doc)
     g = _ensure_group(new)
     g["count"] = int(nodes)
@@ -176,6 +197,14 @@ def apply_platform(doc: dict, *, nodes: int, server: str, gpu: str, gpu_quantity
     comps = [c for c in g["components"] if not (isinstance(c, dict) and c.get("part") in gpu_parts)]
     if gpu:
         comps.insert(0, {"part": gpu, "quantity": int(gpu_quantity or 1)})
+    for role, (part, quantity) in (node_parts or {}).items():
+        parts = (node_sets or {}).get(role, set())
+        old = next((c for c in comps if isinstance(c, dict) and c.get("part") in parts), None)
+        if old is not None and old.get("part") != part and role == "cpu":
+            old = None  # another CPU: as many as the server has sockets, not the old count
+        keep = old.get("quantity") if old is not None and isinstance(old.get("quantity"), int) else None
+        comps = [c for c in comps if not (isinstance(c, dict) and c.get("part") in parts)]
+        comps.append({"part": part, "quantity": keep or int(quantity), "role": role})
     g["components"] = comps
     _name(new)
     return new
@@ -265,6 +294,8 @@ def field_for_subject(doc: dict, subject: str, *, gpu_parts: set[str], adapter_p
             part = comp.get("part")
             if part in gpu_parts:
                 return "gpu_quantity" if subject.endswith(".quantity") else "gpu"
+            if comp.get("role") in ("cpu", "memory", "boot"):
+                return comp["role"]
             if part in adapter_parts:
                 role = comp.get("role") or "compute"
                 suffix = "quantity" if subject.endswith(".quantity") else "adapter"
@@ -274,7 +305,7 @@ def field_for_subject(doc: dict, subject: str, *, gpu_parts: set[str], adapter_p
 
 STEP_FIELDS = {
     "goal": {"kind", "params_billion", "gpus", "nodes"},
-    "platform": {"nodes", "server", "gpu", "gpu_quantity"},
+    "platform": {"nodes", "server", "gpu", "gpu_quantity", "cpu", "memory", "boot"},
     "adapters": {"compute_adapter", "compute_quantity", "storage_adapter", "storage_quantity"},
     "fabric": {"switch", "oversubscription", "topology", *RACK_KEYS},
 }

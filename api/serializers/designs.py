@@ -10,6 +10,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from api.schema import default_role_choices
 from configurator.fabric.request import MAX_ENDPOINTS
 from configurator.rules.parse import (
     COOLING_TYPES,
@@ -201,6 +202,13 @@ class RackPlanSerializer(serializers.Serializer):
     )
 
 
+class DefaultAddedSerializer(serializers.Serializer):
+    node_group = serializers.CharField(help_text="Name of the node group the part was added to.")
+    part = serializers.CharField(help_text="Part number of the added part.")
+    quantity = serializers.IntegerField(help_text="Per node.")
+    role = serializers.ChoiceField(choices=default_role_choices())
+
+
 class ValidationResultSerializer(serializers.Serializer):
     valid = serializers.BooleanField(help_text="False exactly when a finding has severity error.")
     findings = FindingSerializer(many=True)
@@ -211,6 +219,11 @@ class ValidationResultSerializer(serializers.Serializer):
         help_text="GPUs, power and other totals; racks (count) and facility_power_w (nodes, switches and "
         "transceivers; null when any of their power is unknown, facility_power_known_w then sums the known part; "
         "PDU losses and cooling are not included, as overhead_included says)."
+    )
+    defaults_added = DefaultAddedSerializer(
+        many=True,
+        help_text="Parts the service added to make each node complete (CPUs, memory, boot drive) where the design "
+        "named none: the server's default node set, priced on the bill of materials. Empty when complete.",
     )
 
 

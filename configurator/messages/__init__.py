@@ -18,6 +18,7 @@ from configurator.rules.findings import Finding
 from configurator.rules.registry import REGISTRY
 
 from . import fabric as _fabric  # noqa: F401  (registers the fabric renderers)
+from . import node_contents as _node_contents  # noqa: F401  (registers the node-contents renderers)
 from . import nodes as _nodes  # noqa: F401  (registers the node renderers)
 from . import pcie as _pcie  # noqa: F401  (registers the PCIe renderers)
 from . import power as _power

@@ -13,7 +13,19 @@ from .design import ComponentIn, NodeGroupIn
 from .findings import Finding
 from .parse import component_misuse
 from .registry import finding
-from .specs import AdapterSpec, BridgeSpec, CatalogView, GpuSpec, PartSpec, Role, ServerSpec, SwitchSpec
+from .specs import (
+    AdapterSpec,
+    BridgeSpec,
+    CatalogView,
+    CpuSpec,
+    DriveSpec,
+    GpuSpec,
+    MemorySpec,
+    PartSpec,
+    Role,
+    ServerSpec,
+    SwitchSpec,
+)
 
 # Role inference, used when a component gives no role (documented in README.md):
 #   * on a server with integrated compute NICs, a slotted adapter is storage (the compute NICs are built in);
@@ -48,6 +60,9 @@ class GroupContext:
     adapters: list[Part] = field(default_factory=list)
     bridges: list[Part] = field(default_factory=list)
     others: list[Part] = field(default_factory=list)
+    cpus: list[Part] = field(default_factory=list)
+    memory: list[Part] = field(default_factory=list)
+    drives: list[Part] = field(default_factory=list)  # role boot or storage (data)
     catalog: CatalogView | None = None  # the whole view, for rules that suggest an alternative part
 
     @property
@@ -93,6 +108,17 @@ def infer_role(spec: AdapterSpec, server: ServerSpec | None) -> str:
     return Role.STORAGE
 
 
+def node_part_role(spec: PartSpec) -> str | None:
+    """The role of a CPU, DIMM or drive given without one: from its category (a drive by its ``use``)."""
+    if isinstance(spec, CpuSpec):
+        return Role.CPU
+    if isinstance(spec, MemorySpec):
+        return Role.MEMORY
+    if isinstance(spec, DriveSpec):
+        return Role.BOOT if spec.use == "boot" else Role.STORAGE
+    return None
+
+
 def resolve_group(index: int, group: NodeGroupIn, catalog: CatalogView, findings: list[Finding]) -> GroupContext:
     """Look up the group's parts; unknown or misplaced ones become findings and are left out."""
     path = f"node_groups[{index}]"
@@ -128,6 +154,10 @@ def resolve_group(index: int, group: NodeGroupIn, catalog: CatalogView, findings
             ctx.adapters.append(Part(j, cpath, comp, spec, role=role, role_inferred=comp.role is None))
         elif isinstance(spec, BridgeSpec):
             ctx.bridges.append(Part(j, cpath, comp, spec))
+        elif isinstance(spec, (CpuSpec, MemorySpec, DriveSpec)):
+            role = comp.role or node_part_role(spec)
+            part = Part(j, cpath, comp, spec, role=role, role_inferred=comp.role is None)
+            {CpuSpec: ctx.cpus, MemorySpec: ctx.memory, DriveSpec: ctx.drives}[type(spec)].append(part)
         else:
             ctx.others.append(Part(j, cpath, comp, spec))
     return ctx

@@ -15,6 +15,7 @@ from .context import GroupContext, resolve_group
 from .design import DesignIn
 from .findings import SEVERITY_ORDER, Finding, Severity
 from .gpu import bridge_sockets, gpu_findings
+from .node_contents import node_content_findings
 from .pcie import place_group
 from .power import PowerEstimate, cooling_findings, estimate, power_findings
 from .sizing import Sizing
@@ -69,6 +70,7 @@ def validate_nodes(design: DesignIn, catalog: CatalogView) -> NodeResult:
         power.append(est)
         findings.extend(power_findings(ctx, est))
         findings.extend(cooling_findings(ctx))
+        findings.extend(node_content_findings(ctx))
         placement.append(placed.to_dict(ctx))
     findings.extend(nic_findings(design, contexts))
     workload, sizing = workload_findings(design, contexts)

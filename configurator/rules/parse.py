@@ -25,7 +25,28 @@ from .design import (
     RackIn,
     WorkloadIn,
 )
-from .specs import AdapterSpec, BridgeSpec, CatalogView, GpuSpec, MediaSpec, PartSpec, ServerSpec, SwitchSpec
+from .specs import (
+    AdapterSpec,
+    BridgeSpec,
+    CatalogView,
+    CpuSpec,
+    DriveSpec,
+    GpuSpec,
+    MediaSpec,
+    MemorySpec,
+    PartSpec,
+    ServerSpec,
+    SwitchSpec,
+)
+
+# The roles each kind of node part may take (contract design/v1 "Additions"); a drive is a boot or a data
+# (storage) drive, an adapter a compute, storage or management NIC.
+ROLES_BY_KIND: tuple[tuple[type, tuple[str, ...]], ...] = (
+    (CpuSpec, ("cpu",)),
+    (MemorySpec, ("memory",)),
+    (DriveSpec, ("boot", "storage")),
+    (AdapterSpec, ("compute", "storage", "management")),
+)
 
 MAX_NODES = 100_000  # "absurd size": no quote covers more nodes than this, in one group or all together
 # Bounded work per document: checking costs about 0.6 ms per node group, so a document is refused (with the limit
@@ -37,7 +58,7 @@ MAX_QUANTITY = 1_000  # per node; no server holds more parts of one kind
 MAX_PARAMS_BILLION = 100_000
 MAX_DISTANCE_M = 10_000
 WORKLOAD_KINDS = ("training", "inference")
-ROLES = ("compute", "storage", "management")
+ROLES = ("compute", "storage", "management", "cpu", "memory", "boot")
 TOPOLOGIES = ("rail-optimized", "fat-tree")
 # facility (design/v1 "Additions"); the rack planner (configurator.racks) draws every unit, so a rack has a bound
 MIN_RACK_UNITS, MAX_RACK_UNITS = 1, 60
@@ -346,7 +367,7 @@ def _facility(c: _Checker, raw: Any) -> FacilityIn:
 
 # --- references -------------------------------------------------------------------------------------------
 
-_ARTICLE = {"adapter": "an adapter", "other": "another kind of part"}
+_ARTICLE = {"adapter": "an adapter", "other": "another kind of part", "memory": "a memory module (DIMM)"}
 
 
 def _kind(spec: PartSpec) -> str:
@@ -366,7 +387,7 @@ def component_misuse(spec: PartSpec, group_index: int | None = None) -> str | No
     ``server`` field, a switch in ``fabric.switch``; cables and optics are chosen by the fabric plan, not listed
     per node.
     """
-    if isinstance(spec, (GpuSpec, AdapterSpec, BridgeSpec)):
+    if isinstance(spec, (GpuSpec, AdapterSpec, BridgeSpec, CpuSpec, MemorySpec, DriveSpec)):
         return None
     if isinstance(spec, ServerSpec):
         where = f"node_groups[{group_index}].server" if group_index is not None else "a node group's server"
@@ -375,6 +396,17 @@ def component_misuse(spec: PartSpec, group_index: int | None = None) -> str | No
         return f"{describe_misuse(spec, 'a node component')}; a switch belongs in fabric.switch"
     if isinstance(spec, MediaSpec):
         return f"{describe_misuse(spec, 'a node component')}; cables and optics come from the fabric plan"
+    return None
+
+
+def role_misfit(spec: PartSpec, role: str) -> str | None:
+    """Why ``role`` does not fit this part (a CPU given as memory, a DIMM as a boot drive), or None if it does.
+    GPUs and bridges take no role; their role field is ignored as before."""
+    for kind, roles in ROLES_BY_KIND:
+        if isinstance(spec, kind):
+            if role in roles:
+                return None
+            return f"{spec.part_number!r} is {_kind(spec)}; its role is {' or '.join(roles)}, not {role!r}"
     return None
 
 
@@ -399,6 +431,8 @@ def check_references(design: DesignIn, catalog: CatalogView) -> None:
                 errors[path] = unknown(comp.part)
             elif (why := component_misuse(spec, i)) is not None:
                 errors[path] = why
+            elif comp.role is not None and (why := role_misfit(spec, comp.role)) is not None:
+                errors[f"node_groups[{i}].components[{j}].role"] = why
     if design.fabric is not None:
         spec = catalog.get(design.fabric.switch)
         if spec is None:

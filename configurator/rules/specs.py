@@ -63,6 +63,25 @@ class SlotSpec:
 
 
 @dataclass(frozen=True, kw_only=True)
+class DriveBaySpec:
+    """A group of identical drive bays: how many, their form factor (U.2, E1.S, 2.5in...) and interface."""
+
+    count: int
+    form_factor: str
+    interface: str  # nvme or sata
+
+
+@dataclass(frozen=True, kw_only=True)
+class DefaultPartSpec:
+    """One line of the platform's default node set: the part a node gets for ``role`` when it names none."""
+
+    role: str  # cpu, memory or boot
+    part_number: str
+    quantity: int
+    source: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
 class ServerSpec(PartBase):
     category: Category = Category.SERVER
     height_u: int | None = None
@@ -86,6 +105,16 @@ class ServerSpec(PartBase):
     integrated_nics: int = 0  # compute NICs built into the system (SYS-822GS-NB3RT: 8x ConnectX-8)
     integrated_nic_speed_gbps: int | None = None
     integrated_nic_connector: Connector | None = None  # cage of the integrated NICs; None = not sourced
+    # node contents: what the board takes (empty or None = not sourced, unknown)
+    cpu_socket: str = ""
+    cpu_families: tuple[str, ...] = ()
+    memory_channels_per_socket: int | None = None
+    dimms_per_channel: int | None = None
+    memory_speed_1dpc_mts: int | None = None
+    memory_speed_2dpc_mts: int | None = None
+    m2_slots: int | None = None
+    drive_bays: tuple[DriveBaySpec, ...] = ()  # empty: bays not sourced
+    default_parts: tuple[DefaultPartSpec, ...] = ()
 
     @property
     def psu_capacity_w(self) -> int | None:
@@ -194,7 +223,70 @@ class MediaSpec(PartBase):
     purpose: MediaPurpose | None = None  # None: the source does not say
 
 
-PartSpec = ServerSpec | GpuSpec | BridgeSpec | AdapterSpec | SwitchSpec | MediaSpec | PartBase
+@dataclass(frozen=True, kw_only=True)
+class CpuSpec(PartBase):
+    """A processor. Memory speeds are the vendor's maximum at one and at two DIMMs per channel."""
+
+    category: Category = Category.CPU
+    vendor: str = ""
+    family: str = ""
+    socket: str = ""
+    tdp_w: int | None = None
+    cores: int | None = None
+    memory_channels: int | None = None
+    memory_speed_mts: int | None = None  # one DIMM per channel
+    memory_speed_2dpc_mts: int | None = None
+    pcie_lanes: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemorySpec(PartBase):
+    """A DDR5 registered DIMM."""
+
+    category: Category = Category.MEMORY
+    memory_type: str = "DDR5 RDIMM"
+    size_gb: int | None = None
+    speed_mts: int | None = None
+    ranks: int | None = None
+
+
+M2_FORMS = frozenset({"M.2 2280", "M.2 22110"})
+
+
+@dataclass(frozen=True, kw_only=True)
+class DriveSpec(PartBase):
+    """An SSD; ``use`` says whether it is sold as a boot drive (M.2) or a data drive (front bays)."""
+
+    category: Category = Category.DRIVE
+    use: str = "data"  # boot or data
+    form_factor: str = ""  # "" = unknown
+    capacity_gb: int | None = None
+    interface: str = ""  # nvme or sata; "" = unknown
+    pcie_gen: int | None = None
+    pcie_lanes: int | None = None
+
+    @property
+    def is_m2(self) -> bool:
+        return self.form_factor in M2_FORMS
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReferenceSystemSpec:
+    """NVIDIA's own 8-GPU system as it ships: the yardstick of the system-memory rule."""
+
+    system: str
+    gpu_memory_gb: float
+    system_memory_gb: float
+    source: str
+
+    @property
+    def memory_ratio(self) -> float:
+        return self.system_memory_gb / self.gpu_memory_gb
+
+
+PartSpec = (
+    ServerSpec | GpuSpec | CpuSpec | MemorySpec | DriveSpec | BridgeSpec | AdapterSpec | SwitchSpec | MediaSpec
+) | PartBase
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)  # identity: a view is one catalogue state
@@ -204,6 +296,7 @@ class CatalogView:
 
     version: str
     parts: Mapping[str, PartSpec] = field(default_factory=dict)
+    reference_systems: tuple[ReferenceSystemSpec, ...] = ()  # NVIDIA's own 8-GPU systems (system-memory rule)
 
     def get(self, part_number: str) -> PartSpec | None:
         return self.parts.get(part_number)

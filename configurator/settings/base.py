@@ -245,6 +245,8 @@ SPECTACULAR_SETTINGS = {
         "DeliveryStatusEnum": "api.models.WebhookDelivery.Status",
         "ConnectorEnum": "api.schema.connector_choices",
         "PlugTopEnum": "api.schema.top_choices",
+        "RoleEnum": "api.schema.component_role_choices",
+        "DefaultAddedRoleEnum": "api.schema.default_role_choices",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -10,7 +10,7 @@ from decimal import Decimal as D
 import pytest
 from django.core.exceptions import PermissionDenied
 
-from catalog.models import Part
+from catalog.models import DefaultPart, Part
 from catalog.services import SEED_PATH
 from configurator.models import Configuration
 from configurator.services import warning_acknowledge
@@ -32,12 +32,17 @@ def test_issues_a_quote_at_once_with_a_number_and_frozen_lines(configuration, cu
     assert (quote.status, quote.revision, quote.doc_status) == ("issued", 1, "ready")
     assert quote.valid_until == quote.issued_at.astimezone().date() + __import__("datetime").timedelta(days=30)
     lines = {(line["section"], line["part_number"]): line["quantity"] for line in quote.frozen["lines"]}
-    assert lines == {
+    assert {
         ("gpu", "SYS-821GE-TNHR"): 1,
         ("gpu", "HGX-H200-8GPU"): 1,
         ("gpu", "MCX75310AAS-NEAT"): 8,
         ("racks", "RACK-42U"): 1,  # the rack plan's one rack, priced from the catalogue
-    }
+    }.items() <= lines.items()
+    # The design names no CPUs, memory or boot drive: the server's default node set is quoted with it.
+    defaults = DefaultPart.objects.filter(server__part__part_number="SYS-821GE-TNHR").select_related("part")
+    assert {("gpu", d.part.part_number): d.quantity for d in defaults}.items() <= lines.items()
+    assert len(defaults) == 3
+    assert len(lines) == 4 + len(defaults)  # nothing else on the bill
     # NL customer: 21% on the net total
     assert quote.vat_rate == D("21") and quote.vat_amount == (quote.net * D("0.21")).quantize(D("0.01"))
     assert quote.total == quote.net + quote.vat_amount

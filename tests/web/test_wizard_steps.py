@@ -21,6 +21,7 @@ def test_home_form_starts_a_draft_and_shows_the_recommendation(client, seeded_ca
     assert "4 × SYS-821GE-TNHR" in body
     assert "8 × MCX75310AAS-NEAT" in body
     assert "MQM9700-NS2F" in body
+    assert "2 × XEON-8468" in body  # CPUs, memory and boot drive per server
 
 
 def test_accepting_the_recommendation_stores_it_as_the_draft_design(client, seeded_catalog):
@@ -37,6 +38,16 @@ def test_accepting_the_recommendation_stores_it_as_the_draft_design(client, seed
     assert {"part": "HGX-H200-8GPU", "quantity": 1} in group["components"]
     assert config.document["fabric"]["switch"] == "MQM9700-NS2F"
     assert config.valid is True
+    # The complete node: the server's default CPUs, memory and boot drive are named in the accepted design, so the
+    # quote lists them and the platform step shows them (catalogue DefaultPart rows of SYS-821GE-TNHR).
+    from catalog.models import DefaultPart
+
+    defaults = DefaultPart.objects.filter(server__part__part_number="SYS-821GE-TNHR").select_related("part")
+    for d in defaults:
+        assert {"part": d.part.part_number, "quantity": d.quantity, "role": d.role} in group["components"]
+    assert len(defaults) == 3
+    page = client.get(response["Location"]).content.decode()
+    assert 'value="XEON-8468" selected' in page
 
 
 def test_small_inference_is_recommended_on_pcie_gpus(seeded_catalog):
@@ -345,3 +356,35 @@ def test_an_htmx_change_validates_the_new_design_once(client, make_config):
     assert engine.call_count == 1  # the save stores the verdict of the validation the page shows
     config.refresh_from_db()
     assert config.document["node_groups"][0]["count"] == 7 and config.valid is True
+
+
+def test_platform_step_shows_the_complete_node_and_a_changed_cpu_is_stored(client, make_config):
+    """The server's default node set is preselected (catalogue DefaultPart rows); choosing another CPU the server
+    takes stores it with one per socket, and memory and boot drive become explicit lines too."""
+    from catalog.models import DefaultPart
+
+    config = make_config()
+    defaults = {
+        d.role: d for d in DefaultPart.objects.filter(server__part__part_number="SYS-821GE-TNHR").select_related("part")
+    }
+    body = client.get(url(config, "platform")).content.decode()
+    assert 'name="cpu"' in body and 'name="memory"' in body and 'name="boot"' in body
+    assert f'value="{defaults["cpu"].part.part_number}" selected' in body
+    assert "EPYC" not in body  # an SP5 CPU does not fit the LGA4677 board
+    form = {
+        "nodes": 4,
+        "server": "SYS-821GE-TNHR",
+        "gpu": "HGX-H200-8GPU",
+        "gpu_quantity": 1,
+        "cpu": "XEON-8480+",
+        "memory": defaults["memory"].part.part_number,
+        "boot": defaults["boot"].part.part_number,
+    }
+    assert client.post(url(config, "platform"), form, HTTP_HX_REQUEST="true").status_code == 200
+    config.refresh_from_db()
+    lines = {c["part"]: (c["quantity"], c.get("role")) for c in config.document["node_groups"][0]["components"]}
+    assert lines["XEON-8480+"] == (2, "cpu")
+    assert lines[defaults["memory"].part.part_number] == (defaults["memory"].quantity, "memory")
+    assert defaults["cpu"].part.part_number not in lines
+    nl = client.get(url(config, "platform"), HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert 'value="XEON-8480+" selected' in nl

@@ -117,6 +117,8 @@ def _platform(request: HttpRequest, config: Configuration) -> HttpResponse:
                 gpu=d["gpu"],
                 gpu_quantity=d["gpu_quantity"] or 1,
                 gpu_parts=gpu_parts,
+                node_parts=_node_parts(view, d),
+                node_sets=selectors.node_part_sets(view),
             )
             _save(request, config, doc)
             if (response := _after_save(request, config, "platform")) is not None:
@@ -139,8 +141,22 @@ def _platform(request: HttpRequest, config: Configuration) -> HttpResponse:
         servers=selectors.server_options(view, server),
         gpus=selectors.gpu_options(view, server, gpu, reason) if server else [],
         selected_gpu=view.get(gpu) if gpu else None,
+        node_roles=selectors.node_part_choices(
+            view, server, wizard.node_parts_initial(config.document, selectors.node_part_sets(view))
+        ),
     )
     return _render_step(request, "platform", ctx, status=status)
+
+
+def _node_parts(view, d: dict) -> dict[str, tuple[str, int]]:
+    """The CPU, memory and boot drive chosen on the platform step, per role: a part the server takes (a choice it
+    does not take, left from another server, becomes the server's default) with its default quantity."""
+    chosen = {role: d.get(role) or "" for role in selectors.NODE_ROLES}
+    out = {}
+    for row in selectors.node_part_choices(view, d["server"], chosen):
+        if chosen[row["role"]] and row["chosen"]:
+            out[row["role"]] = (row["chosen"], row["quantity"] or 1)
+    return out
 
 
 def _adapters(request: HttpRequest, config: Configuration) -> HttpResponse:

@@ -1,0 +1,210 @@
+"""Messages of the node-contents findings: CPUs, memory, drives and the default node set the service adds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from configurator.rules.catalogue import Code as C
+
+from .base import num, renders
+
+
+def role_name(role: str) -> str:
+    """A node-part role as users read it ('CPUs', 'memory', 'boot drive')."""
+    return {
+        "cpu": _("CPUs"),
+        "memory": _("memory"),
+        "boot": _("boot drive"),
+        "storage": _("data drives"),
+    }.get(role, role)
+
+
+def _parts(parts: list[str]) -> str:
+    return ", ".join(parts)
+
+
+@renders(C.NODE_DEFAULTS_ADDED)
+def _defaults_added(p: dict[str, Any]) -> tuple[str, str]:
+    added = "; ".join(_("%(quantity)s × %(part)s (%(role)s)") % {**a, "role": role_name(a["role"])} for a in p["added"])
+    return (
+        _("The design names no %(roles)s for %(server)s, so its default node set was added and priced: %(added)s.")
+        % {"roles": ", ".join(role_name(a["role"]) for a in p["added"]), "server": p["server"], "added": added},
+        _("Keep the defaults, or name the CPUs, memory and boot drive yourself to change them."),
+    )
+
+
+@renders(C.NODE_INCOMPLETE)
+def _incomplete(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _(
+            "This node names no %(missing)s and the catalogue holds no default set for %(server)s, so the quote "
+            "leaves them out and the node cannot start as quoted."
+        )
+        % {"missing": ", ".join(role_name(r) for r in p["missing"]), "server": p["server"]},
+        _("Add the CPUs, memory and boot drive by part number, or ask us to quote them."),
+    )
+
+
+@renders(C.NODE_CPU_MIXED)
+def _cpu_mixed(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _("This node mixes CPU models (%(parts)s); every socket of %(server)s takes the same CPU.")
+        % {"parts": _parts(p["parts"]), "server": p["server"]},
+        _("Choose one CPU model for all sockets."),
+    )
+
+
+@renders(C.NODE_CPU_COUNT)
+def _cpu_count(p: dict[str, Any]) -> tuple[str, str]:
+    values = {"server": p["server"], "sockets": p["sockets"], "cpus": p["cpus"], "part": p["part"]}
+    if p["cpus"] < p["sockets"]:
+        message = ngettext(
+            "%(server)s has %(sockets)s CPU sockets and needs every one populated for its PCIe and GPU lanes; "
+            "this node has %(cpus)s CPU.",
+            "%(server)s has %(sockets)s CPU sockets and needs every one populated for its PCIe and GPU lanes; "
+            "this node has %(cpus)s CPUs.",
+            p["cpus"],
+        )
+    else:
+        message = ngettext(
+            "%(server)s has %(sockets)s CPU sockets; %(cpus)s CPU does not fit.",
+            "%(server)s has %(sockets)s CPU sockets; %(cpus)s CPUs do not fit.",
+            p["cpus"],
+        )
+    return message % values, _("Set the quantity of %(part)s to %(sockets)s.") % values
+
+
+@renders(C.NODE_CPU_NOT_ACCEPTED)
+def _cpu_not_accepted(p: dict[str, Any]) -> tuple[str, str]:
+    values = {
+        "part": p["part"],
+        "server": p["server"],
+        "socket": p["socket"] or "?",
+        "family": p["family"] or "?",
+        "server_socket": p["server_socket"] or "?",
+        "families": _parts(p["families"]) or "?",
+        "suggestion": p.get("suggestion") or "",
+    }
+    message = _(
+        "%(part)s (%(family)s, %(socket)s) does not fit %(server)s, which takes %(families)s in %(server_socket)s."
+    )
+    if p.get("suggestion"):
+        fix = _("Choose a CPU the server takes, such as %(suggestion)s.")
+    else:
+        fix = _("Choose a CPU of a family the server takes.")
+    return message % values, fix % values
+
+
+@renders(C.NODE_CPU_TDP)
+def _cpu_tdp(p: dict[str, Any]) -> tuple[str, str]:
+    values = {"part": p["part"], "tdp": num(p["tdp_w"]), "limit": num(p["limit_w"]), "server": p["server"]}
+    return (
+        _("%(part)s has a TDP of %(tdp)s W; %(server)s takes CPUs up to %(limit)s W per socket.") % values,
+        _("Choose a CPU of at most %(limit)s W.") % values,
+    )
+
+
+@renders(C.MEMORY_MIXED)
+def _memory_mixed(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _("This node mixes DIMM models (%(parts)s); all DIMMs of a node must be identical.")
+        % {"parts": _parts(p["parts"])},
+        _("Choose one DIMM model for the whole node."),
+    )
+
+
+@renders(C.MEMORY_TOO_MANY)
+def _memory_too_many(p: dict[str, Any]) -> tuple[str, str]:
+    values = {"dimms": num(p["dimms"]), "slots": num(p["slots"]), "server": p["server"], "part": p["part"]}
+    return (
+        _("%(dimms)s DIMMs do not fit %(server)s, which has %(slots)s DIMM slots.") % values,
+        _("Set the quantity of %(part)s to at most %(slots)s, or choose larger DIMMs.") % values,
+    )
+
+
+@renders(C.MEMORY_UNBALANCED)
+def _memory_unbalanced(p: dict[str, Any]) -> tuple[str, str]:
+    values = {
+        "dimms": num(p["dimms"]),
+        "channels": num(p["channels"]),
+        "sockets": p["sockets"],
+        "part": p["part"],
+        "options": _(" or ").join(num(n) for n in p["options"]) or "?",
+    }
+    return (
+        ngettext(
+            "%(dimms)s DIMMs cannot be spread evenly over the %(channels)s memory channels of %(sockets)s socket.",
+            "%(dimms)s DIMMs cannot be spread evenly over the %(channels)s memory channels of %(sockets)s sockets.",
+            p["sockets"],
+        )
+        % values,
+        _("Set the quantity of %(part)s to %(options)s (the same number on every channel).") % values,
+    )
+
+
+@renders(C.MEMORY_TWO_PER_CHANNEL)
+def _memory_two_per_channel(p: dict[str, Any]) -> tuple[str, str]:
+    values = {"dimms": num(p["dimms"]), "channels": num(p["channels"]), "server": p["server"]}
+    if p.get("speed_1dpc") and p.get("speed_2dpc"):
+        values.update(one=num(p["speed_1dpc"]), two=num(p["speed_2dpc"]), drop=p["drop_pct"])
+        message = _(
+            "%(dimms)s DIMMs on %(channels)s channels is two per channel, so memory runs at %(two)s MT/s instead of "
+            "%(one)s MT/s (%(drop)s%% slower)."
+        )
+    else:
+        message = _(
+            "%(dimms)s DIMMs on %(channels)s channels is two per channel, so memory runs slower than at one per "
+            "channel; the sources do not say by how much."
+        )
+    return (
+        message % values,
+        _("For full memory speed use one DIMM per channel, with larger DIMMs for the same capacity."),
+    )
+
+
+@renders(C.MEMORY_BELOW_REFERENCE)
+def _memory_below_reference(p: dict[str, Any]) -> tuple[str, str]:
+    values = {
+        "system": num(p["system_gb"]),
+        "gpu": num(p["gpu_gb"]),
+        "ratio": num(p["ratio"], 2),
+        "ref": p["ref_system"],
+        "ref_ratio": num(p["ref_ratio"], 2),
+        "needed": num(p["needed_gb"]),
+    }
+    return (
+        _(
+            "%(system)s GB of system memory for %(gpu)s GB of GPU memory is %(ratio)s GB per GB, below the "
+            "%(ref_ratio)s that %(ref)s ships with."
+        )
+        % values,
+        _("Choose more or larger DIMMs: at least %(needed)s GB per node.") % values,
+    )
+
+
+@renders(C.DRIVE_NO_BAY)
+def _drive_no_bay(p: dict[str, Any]) -> tuple[str, str]:
+    values = {
+        "drives": num(p["drives"]),
+        "form": f"{p['form']} {p['interface']}".strip(),
+        "bays": num(p["bays"]),
+        "server": p["server"],
+        "server_bays": _parts(p["server_bays"]),
+    }
+    if p["bays"]:
+        message = _("%(drives)s %(form)s drives do not fit the %(bays)s bays of that type in %(server)s.")
+    else:
+        message = _("%(server)s has no bays for %(form)s drives (its bays: %(server_bays)s).")
+    return message % values, _("Choose drives for the server's bays (%(server_bays)s), or fewer drives.") % values
+
+
+@renders(C.DRIVE_M2_SLOTS)
+def _drive_m2_slots(p: dict[str, Any]) -> tuple[str, str]:
+    values = {"drives": num(p["drives"]), "slots": num(p["slots"]), "server": p["server"]}
+    return (
+        _("%(drives)s M.2 drives do not fit the %(slots)s M.2 slots of %(server)s.") % values,
+        _("Use at most %(slots)s M.2 drives per node.") % values,
+    )
