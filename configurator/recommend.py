@@ -7,6 +7,8 @@ validation service judge the best few. It proposes the best-ranked candidate the
 preferring fewer warnings. So a rule added to the engine changes the recommendation without a change here.
 
 Ranking, the distributor's selling order (NCS articles: NVLink inside the node, InfiniBand NDR between nodes):
+0. the fewest nodes that hold the workload (sizing.py, advised memory): one HGX H200 node for 405B inference in
+   BF16 before two HGX H100 nodes plus an InfiniBand fabric at about twice the price;
 1. air-cooled before liquid-cooled (liquid needs facility work most buyers do not have);
 2. the shortest lead time of the parts (what can ship soonest);
 3. a server whose slot list is sourced (so the engine can verify the card placement);
@@ -88,6 +90,8 @@ class _Candidate:
 
     def document(self, kind: str, params: float, gpus: int | None, nodes: int | None) -> dict:
         workload: dict[str, Any] = {"kind": kind, "model_parameters_billion": _json_number(params)}
+        workload["mode"] = self.sizing.mode
+        workload["precision"] = self.sizing.precision
         if gpus:
             workload["target_gpus"] = gpus
         if nodes:
@@ -137,6 +141,8 @@ def candidates(
     nodes: int | None,
     catalog: CatalogView,
     lead_times: dict[str, int | None],
+    mode: str | None = None,
+    precision: str = "bf16",
 ) -> list[_Candidate]:
     """Every catalogue combination worth judging, best-ranked first."""
     servers = [s for s in catalog.of_type(ServerSpec) if _active(s)]
@@ -153,7 +159,9 @@ def candidates(
                 per_node_cap = server.max_gpu_cards or 0
                 if per_node_cap < 1:
                     continue
-            sizing = size_workload(kind, params_billion, float(gpu.memory_gb), per_node_cap)
+            sizing = size_workload(
+                kind, params_billion, float(gpu.memory_gb), per_node_cap, mode=mode, precision=precision
+            )
             if not gpu.is_board:
                 # PCIe cards only where the model fits one server: across servers, cards lack the NVLink domain.
                 if nodes and nodes > 1:
@@ -177,6 +185,8 @@ def _with_fabric(
     sizing: Sizing,
     catalog: CatalogView,
     lead_times: dict[str, int | None],
+    mode: str | None = None,
+    precision: str = "bf16",
 ) -> list[_Candidate]:
     gpus_per_node = quantity * gpu.gpu_count
     liquid = server.cooling == Cooling.LIQUID
@@ -189,6 +199,7 @@ def _with_fabric(
         memory = float(gpu.memory_gb or 0) * gpus_per_node * nodes
         per_gb = float(total) / memory if memory else math.inf
         rank = (
+            nodes,  # the fewest nodes that fit before scaling out (no fabric, no second chassis)
             liquid,
             _lead(lead_times, server, gpu, nic, switch),
             not server.slots_known,
@@ -248,13 +259,15 @@ def recommend(
     nodes: int | None = None,
     catalog: CatalogView,
     lead_times: dict[str, int | None],
+    mode: str | None = None,
+    precision: str = "bf16",
 ) -> Recommendation | None:
     """The proposed starting design, or None when the catalogue holds nothing that can run the workload.
 
     Cached per input and catalogue version: the same goal always gets the same proposal, at no cost.
     """
 
-    key = (kind, float(params_billion), gpus, nodes, catalog.version)
+    key = (kind, float(params_billion), gpus, nodes, mode, precision, catalog.version)
     if key in _cache:
         return _cache[key]
     best: tuple | None = None
@@ -267,6 +280,8 @@ def recommend(
             nodes=nodes,
             catalog=catalog,
             lead_times=lead_times,
+            mode=mode,
+            precision=precision,
         )
     ):
         if judged >= MAX_VALIDATED and best is not None:

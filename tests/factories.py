@@ -39,10 +39,12 @@ def design(
     }
 
 
-# The seed catalogue says: 9 NICs do not fit SYS-821GE-TNHR's 8 LP slots (PCIE_NO_FREE_SLOT, error);
+# The seed catalogue says: 11 NICs do not fit SYS-822GS-NBRT's complete list of 10 slots (PCIE_NO_FREE_SLOT, error;
+# 9 NICs in SYS-821GE-TNHR, whose slot list is not complete, are a warning to confirm with Supermicro);
 # the HGX A100 system has no sourced PSU figures (POWER_CAPACITY_UNKNOWN, warning).
 ERROR_DESIGN = design(
-    components=[{"part": "HGX-H200-8GPU", "quantity": 1}, {"part": "MCX75310AAS-NEAT", "quantity": 9}]
+    server="SYS-822GS-NBRT",
+    components=[{"part": "HGX-B200-8GPU", "quantity": 1}, {"part": "MCX75310AAS-NEAT", "quantity": 11}],
 )
 WARNING_DESIGN = design(server="SYS-420GP-TNAR", components=[{"part": "HGX-A100-8GPU", "quantity": 1}])
 

@@ -15,6 +15,8 @@ from configurator.fabric.request import MAX_ENDPOINTS
 from configurator.rules.parse import (
     COOLING_TYPES,
     MAX_COMPONENTS_PER_GROUP,
+    MAX_CONCURRENCY,
+    MAX_CONTEXT_TOKENS,
     MAX_DISTANCE_M,
     MAX_NODE_GROUPS,
     MAX_NODES,
@@ -27,6 +29,8 @@ from configurator.rules.parse import (
     ROLES,
     TOPOLOGIES,
     WORKLOAD_KINDS,
+    WORKLOAD_MODES,
+    WORKLOAD_PRECISIONS,
 )
 
 
@@ -68,8 +72,21 @@ class NodeGroupSerializer(serializers.Serializer):
 
 
 class WorkloadSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=WORKLOAD_KINDS)
+    kind = serializers.ChoiceField(choices=WORKLOAD_KINDS, required=False, help_text="Required unless mode is given.")
     model_parameters_billion = _positive(MAX_PARAMS_BILLION)
+    mode = serializers.ChoiceField(
+        choices=WORKLOAD_MODES, required=False, help_text="Default: pretraining or inference."
+    )
+    precision = serializers.ChoiceField(choices=WORKLOAD_PRECISIONS, required=False, default="bf16")
+    context_tokens = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_CONTEXT_TOKENS,
+        required=False,
+        help_text="Inference: tokens per sequence (KV cache).",
+    )
+    concurrency = serializers.IntegerField(
+        min_value=1, max_value=MAX_CONCURRENCY, required=False, help_text="Inference: sequences served at once."
+    )
 
 
 class RackSerializer(serializers.Serializer):

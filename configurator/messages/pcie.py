@@ -459,3 +459,18 @@ def _no_free_slot(p: dict[str, Any]) -> tuple[str, str]:
             "datasheet before ruling it out."
         )
     return message, fix
+
+
+@renders(C.PCIE_NO_FREE_SLOT_UNVERIFIED)
+def _no_free_slot_unverified(p: dict[str, Any]) -> tuple[str, str]:
+    """The same count against a slot list that is not complete: what to confirm with Supermicro."""
+    message, fix = _no_free_slot({**p, "slots_complete": True})
+    message += " " + _(
+        "Our slot list for %(server)s is not complete (other positions, such as an AIOM/OCP bay or a side NIC "
+        "position, may exist), so this is unverified rather than impossible."
+    ) % {"server": p["server"]}
+    confirm = _("Or confirm with Supermicro that %(server)s has a position for every card (%(cards)s in all).") % {
+        "server": p["server"],
+        "cards": p["cards"],
+    }
+    return message, fix + " " + confirm

@@ -122,3 +122,73 @@ def _cooling_liquid(p: dict[str, Any]) -> tuple[str, str]:
         % p,
         _("Confirm the site's water loop, or add a CDU to the quote."),
     )
+
+
+def basis_sentence(p: dict[str, Any]) -> str:
+    """How the peak was estimated: the sum of parts, or the published maximum of NVIDIA's own system."""
+    if p.get("basis") == "reference_system":
+        return _(
+            "The sum of parts is %(parts)s W; NVIDIA publishes %(reference)s W as the maximum of %(system)s, its own "
+            "system on this baseboard (baseboard and NVSwitch overhead, fans at full speed, PSU losses), so the "
+            "estimate uses %(reference)s W."
+        ) % {"parts": num(p["parts_w"]), "reference": num(p["reference_w"]), "system": p["reference_system"]}
+    return _(
+        "The estimate is the sum of the parts with a fan margin; it does not include PSU losses, whose efficiency "
+        "is not sourced."
+    )
+
+
+@renders(C.POWER_ESTIMATE_BASIS)
+def _estimate_basis(p: dict[str, Any]) -> tuple[str, str]:
+    values = _estimate(p)
+    return (
+        _("Estimated peak per node is %(peak)s W (%(breakdown)s).") % values
+        + " "
+        + basis_sentence(p)
+        + values["basis"],
+        _("Plan the facility's power and cooling for this peak per node."),
+    )
+
+
+def _redundancy_values(p: dict[str, Any]) -> dict[str, str]:
+    half = p["psu_count"] // 2
+    return {
+        **_estimate(p),
+        "count": p["psu_count"],
+        "watts": num(p["psu_watts"]),
+        "half": half,
+        "nn": num(p["n_plus_n_w"]),
+        "n0": num(p["n_plus_0_w"]),
+        "pct_nn": pct(p["load_n_plus_n"]) if p["load_n_plus_n"] is not None else "-",
+        "pct_n0": pct(p["load_n_plus_0"]),
+    }
+
+
+@renders(C.POWER_REDUNDANCY_N_PLUS_N)
+def _redundancy_nn(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _(
+            "Estimated peak per node is %(peak)s W. %(server)s has %(count)s supplies of %(watts)s W, but their "
+            "redundancy mode is not sourced. With N+N (%(half)s+%(half)s, %(nn)s W) the load is %(pct_nn)s, so the "
+            "node holds with full redundancy and without it."
+        )
+        % _redundancy_values(p),
+        _("Confirm the redundancy mode with Supermicro when quoting."),
+    )
+
+
+@renders(C.POWER_REDUNDANCY_N_PLUS_0)
+def _redundancy_n0(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _(
+            "Estimated peak per node is %(peak)s W. %(server)s has %(count)s supplies of %(watts)s W, but their "
+            "redundancy mode is not sourced. With N+N (%(half)s+%(half)s, %(nn)s W) the load would be %(pct_nn)s: "
+            "it does not hold. Only with all supplies carrying the load (N+0, %(n0)s W, %(pct_n0)s) does it hold, "
+            "without redundancy."
+        )
+        % _redundancy_values(p),
+        _(
+            "Confirm the redundancy mode with Supermicro; if the node must survive a supply failure, cap GPU power or "
+            "choose a server with larger supplies."
+        ),
+    )

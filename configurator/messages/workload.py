@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 
 from configurator.rules.catalogue import Code as C
 
@@ -83,41 +83,66 @@ def _not_sized(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
+MODE_WORDS = {
+    "pretraining": gettext_noop("pre-training"),
+    "full-finetune": gettext_noop("full fine-tuning"),
+    "lora": gettext_noop("LoRA fine-tuning"),
+    "inference": gettext_noop("inference"),
+}
+
+
 def _basis(p: dict[str, Any]) -> str:
     """What the model needs and what one GPU offers, the reasoning behind a sizing finding."""
     values = {
+        "mode": _(MODE_WORDS.get(p.get("mode") or "", p["kind"])),
+        "precision": (p.get("precision") or "bf16").upper(),
         "params": num(p["model_parameters_billion"], 1),
         "need": num(p["need_gb"]),
-        "bpp": num(p["bytes_per_param"], 1),
+        "bpp": num(p["bytes_per_param"], 2),
         "usable": num(p["usable_gb"], 1),
         "memory": num(p["gpu_memory_gb"], 1),
     }
-    if p["kind"] == "training":
-        return (
-            _(
-                "training of a %(params)sB-parameter model needs about %(need)s GB (%(bpp)s bytes per parameter); one "
-                "GPU offers %(usable)s GB usable (90%% of %(memory)s GB)"
-            )
-            % values
-        )
-    return (
+    text = (
         _(
-            "inference of a %(params)sB-parameter model needs about %(need)s GB (%(bpp)s bytes per parameter); one GPU "
-            "offers %(usable)s GB usable (90%% of %(memory)s GB)"
+            "%(mode)s of a %(params)sB-parameter model in %(precision)s needs about %(need)s GB (%(bpp)s bytes per "
+            "parameter"
         )
         % values
     )
+    if p.get("kv_cache_gb"):
+        text += _(
+            " plus a %(kv)s GB KV cache for %(concurrency)s sequences of %(context)s tokens, with the layers and KV "
+            "heads of %(kv_model)s"
+        ) % {
+            "kv": num(p["kv_cache_gb"], 1),
+            "concurrency": num(p["concurrency"]),
+            "context": num(p["context_tokens"]),
+            "kv_model": p["kv_model"],
+        }
+    return text + (_("); one GPU offers %(usable)s GB usable (90%% of %(memory)s GB)") % values)
 
 
 @renders(C.WORKLOAD_TENSOR_PARALLEL)
 def _tensor_parallel(p: dict[str, Any]) -> tuple[str, str]:
+    if p.get("nvlink", True):
+        return (
+            _(
+                "The model does not fit one GPU: %(basis)s. It needs at least %(min_gpus)s GPUs with tensor "
+                "parallelism inside the NVLink domain."
+            )
+            % {**p, "basis": _basis(p)},
+            _("Keep the tensor-parallel group inside one node, where NVLink carries it."),
+        )
     return (
         _(
-            "The model does not fit one GPU: %(basis)s. It needs at least %(min_gpus)s GPUs with tensor parallelism "
-            "inside the NVLink domain."
+            "The model does not fit one GPU: %(basis)s. It needs at least %(min_gpus)s GPUs, and these GPUs have no "
+            "NVLink, so tensor parallelism runs over PCIe, which is much slower."
         )
         % {**p, "basis": _basis(p)},
-        _("Keep the tensor-parallel group inside one node, where NVLink carries it."),
+        _(
+            "Expect lower throughput: prefer pipeline parallelism between the cards, a lower precision so fewer "
+            "cards hold the model, or GPUs with NVLink (HGX) for this model size."
+        ),
     )
 
 
@@ -133,19 +158,63 @@ def _spans_nodes(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
+def _minimum(p: dict[str, Any]) -> str:
+    values = {"minimum": num(p["minimum_gb"]), "bpp": num(p["minimum_bytes_per_param"], 2)}
+    if p.get("mode") in ("pretraining", "full-finetune"):
+        return (
+            _(
+                "even fully sharded (ZeRO-3 or FSDP) with activation checkpointing, the weights, gradients and Adam "
+                "state alone take %(minimum)s GB (%(bpp)s bytes per parameter)"
+            )
+            % values
+        )
+    return _("the weights alone take %(minimum)s GB (%(bpp)s bytes per parameter)") % values
+
+
 @renders(C.WORKLOAD_NOT_ENOUGH_GPUS)
 def _not_enough_gpus(p: dict[str, Any]) -> tuple[str, str]:
     return (
         ngettext(
-            "Not enough GPU memory: %(basis)s, so at least %(min_gpus)s GPUs (%(min_nodes)s nodes of %(per_node)s); "
-            "the design has %(total_gpus)s in %(gpu_nodes)s node.",
-            "Not enough GPU memory: %(basis)s, so at least %(min_gpus)s GPUs (%(min_nodes)s nodes of %(per_node)s); "
-            "the design has %(total_gpus)s in %(gpu_nodes)s nodes.",
+            "The workload cannot run on this design: %(minimum)s, more than the %(total)s GB usable (90%%) of all "
+            "%(total_gpus)s GPUs in %(gpu_nodes)s node together.",
+            "The workload cannot run on this design: %(minimum)s, more than the %(total)s GB usable (90%%) of all "
+            "%(total_gpus)s GPUs in %(gpu_nodes)s nodes together.",
             p["gpu_nodes"],
         )
-        % {**p, "basis": _basis(p)},
-        _("Raise the node count to at least %(min_nodes)s, or choose GPUs with more memory.") % p,
+        % {**p, "minimum": _minimum(p), "total": num(p["total_gb"])},
+        _(
+            "Raise the node count (advised: %(min_nodes)s nodes of %(per_node)s), choose GPUs with more memory, or a "
+            "lower precision."
+        )
+        % p,
     )
+
+
+@renders(C.WORKLOAD_MEMORY_TIGHT)
+def _memory_tight(p: dict[str, Any]) -> tuple[str, str]:
+    if p.get("mode") in ("pretraining", "full-finetune"):
+        setup = _(
+            "It can run fully sharded (ZeRO-3 or FSDP) with activation checkpointing and small micro-batches, as "
+            "published setups do, with little room to spare."
+        )
+    else:
+        setup = _("The weights fit, but less memory is left for the KV cache and activations than advised.")
+    return (
+        _(
+            "%(basis)s, so %(min_gpus)s GPUs are advised; the design has %(total_gpus)s (%(total)s GB usable in all). "
+            "%(setup)s"
+        )
+        % {**p, "basis": _capital(_basis(p)), "total": num(p["total_gb"]), "setup": setup},
+        _(
+            "Acceptable for a planned setup; for headroom use %(min_nodes)s nodes of %(per_node)s, or a shorter "
+            "context or fewer concurrent sequences for inference."
+        )
+        % p,
+    )
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 @renders(C.WORKLOAD_NEEDS_FABRIC)

@@ -38,6 +38,10 @@ class NodeGroupIn:
 class WorkloadIn:
     kind: str  # training or inference
     model_parameters_billion: float
+    mode: str = ""  # pretraining, full-finetune, lora, inference; "" = the kind's default (sizing.default_mode)
+    precision: str = "bf16"  # bf16, fp8, int4
+    context_tokens: int | None = None  # inference: tokens per sequence held in the KV cache
+    concurrency: int | None = None  # inference: sequences served at once
 
 
 @dataclass(frozen=True, kw_only=True)

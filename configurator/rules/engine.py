@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .catalogue import Code
 from .context import GroupContext, resolve_group
 from .design import DesignIn
 from .findings import SEVERITY_ORDER, Finding, Severity
@@ -63,12 +64,14 @@ def validate_nodes(design: DesignIn, catalog: CatalogView) -> NodeResult:
                 }
             )
             continue
-        findings.extend(gpu_findings(ctx))
+        gpu = gpu_findings(ctx)
+        findings.extend(gpu)
         placed = place_group(ctx, findings)
         findings.extend(bridge_sockets(ctx, placed))
         est = estimate(ctx)
         power.append(est)
-        findings.extend(power_findings(ctx, est))
+        refused = any(f.code == Code.GPU_NOT_ACCEPTED for f in gpu)
+        findings.extend(power_findings(ctx, est, refused=refused))
         findings.extend(cooling_findings(ctx))
         findings.extend(node_content_findings(ctx))
         placement.append(placed.to_dict(ctx))
@@ -80,9 +83,11 @@ def validate_nodes(design: DesignIn, catalog: CatalogView) -> NodeResult:
 
 
 def _totals(contexts: list[GroupContext], power: list[PowerEstimate | None]) -> dict:
-    """Per-group and design totals: GPUs, GPU memory, estimated peak power (W), NICs, and the power assumptions."""
+    """Per-group and design totals: GPUs, GPU memory, estimated peak power (W), NICs, the power assumptions and
+    the basis of each group's power estimate (sum of parts, or the published maximum of NVIDIA's system)."""
     groups = []
     assumptions = []
+    basis: list[dict] = []
     tot = {"nodes": 0, "gpus": 0, "gpu_memory_gb": 0.0, "peak_power_w": 0, "compute_nics": 0, "nics": 0}
     memory_known = power_known = True
     for ctx, est in zip(contexts, power):
@@ -91,6 +96,8 @@ def _totals(contexts: list[GroupContext], power: list[PowerEstimate | None]) -> 
         nics = sum(p.quantity for p in ctx.adapters) + integrated
         mem = ctx.gpu_memory_gb_per_node
         peak = round(est.peak_w) if est is not None else None
+        if est is not None:
+            basis.append({"group": ctx.group.name, "node_group": ctx.index, **est.basis_params()})
         groups.append(
             {
                 "group": ctx.group.name,
@@ -99,6 +106,7 @@ def _totals(contexts: list[GroupContext], power: list[PowerEstimate | None]) -> 
                 "gpus_per_node": ctx.gpus_per_node,
                 "gpu_memory_gb_per_node": mem,
                 "peak_power_w_per_node": peak,
+                "optics_w_per_node": est.optics_w if est is not None else 0.0,
                 "compute_nics_per_node": ctx.compute_nics_per_node,
                 "nics_per_node": nics,
             }
@@ -120,4 +128,4 @@ def _totals(contexts: list[GroupContext], power: list[PowerEstimate | None]) -> 
     tot["gpu_memory_gb"] = round(tot["gpu_memory_gb"], 1) if memory_known else None
     if not power_known:
         tot["peak_power_w"] = None  # part of the design has no estimate: a partial sum would mislead
-    return {**tot, "groups": groups, "power_assumptions": assumptions}
+    return {**tot, "groups": groups, "power_assumptions": assumptions, "power_basis": basis}

@@ -25,6 +25,7 @@ from .design import (
     RackIn,
     WorkloadIn,
 )
+from .sizing import FULL_TRAINING_MODES, MODES, PRECISIONS, kind_of
 from .specs import (
     AdapterSpec,
     BridgeSpec,
@@ -58,6 +59,10 @@ MAX_QUANTITY = 1_000  # per node; no server holds more parts of one kind
 MAX_PARAMS_BILLION = 100_000
 MAX_DISTANCE_M = 10_000
 WORKLOAD_KINDS = ("training", "inference")
+WORKLOAD_MODES = MODES
+WORKLOAD_PRECISIONS = PRECISIONS
+MAX_CONTEXT_TOKENS = 10_000_000
+MAX_CONCURRENCY = 1_000_000
 ROLES = ("compute", "storage", "management", "cpu", "memory", "boot")
 TOPOLOGIES = ("rail-optimized", "fat-tree")
 # facility (design/v1 "Additions"); the rack planner (configurator.racks) draws every unit, so a rack has a bound
@@ -199,13 +204,49 @@ def _workload(c: _Checker, raw: Any) -> WorkloadIn | None:
     w = c.obj(raw, "workload")
     if w is None:
         return None
-    kind = c.choice(w, "kind", "workload.kind", WORKLOAD_KINDS, required=True)
+    errors_before = len(c.errors)
+    mode = c.choice(w, "mode", "workload.mode", WORKLOAD_MODES)
+    # kind may be left out when mode says it (mode "inference" is kind inference, every other mode training)
+    kind = c.choice(w, "kind", "workload.kind", WORKLOAD_KINDS, required=mode is None)
+    if kind is None and mode is not None:
+        kind = kind_of(mode)
+    if kind is not None and mode is not None and kind_of(mode) != kind:
+        c.fail("workload.mode", f"{mode!r} is not a mode of kind {kind!r}")
+    precision = c.choice(w, "precision", "workload.precision", WORKLOAD_PRECISIONS, default="bf16") or "bf16"
+    if precision == "int4" and (mode in FULL_TRAINING_MODES or (mode is None and kind == "training")):
+        c.fail(
+            "workload.precision",
+            "int4 applies to inference and LoRA (QLoRA) only; full training keeps bf16 or fp8 weights",
+        )
     params = c.number(
         w, "model_parameters_billion", "workload.model_parameters_billion", required=True, high=MAX_PARAMS_BILLION
     )
-    if kind is None or params is None:
+    context = c.integer(
+        w,
+        "context_tokens",
+        "workload.context_tokens",
+        required=False,
+        low=1,
+        high=MAX_CONTEXT_TOKENS,
+        what=" of tokens",
+    )
+    concurrency = c.integer(
+        w, "concurrency", "workload.concurrency", required=False, low=1, high=MAX_CONCURRENCY, what=" of sequences"
+    )
+    if kind == "training":
+        for key, value in (("context_tokens", context), ("concurrency", concurrency)):
+            if value is not None:
+                c.fail(f"workload.{key}", "applies to inference only (it sizes the KV cache)")
+    if kind is None or params is None or len(c.errors) > errors_before:
         return None
-    return WorkloadIn(kind=kind, model_parameters_billion=params)
+    return WorkloadIn(
+        kind=kind,
+        model_parameters_billion=params,
+        mode=mode or "",
+        precision=precision,
+        context_tokens=context,
+        concurrency=concurrency,
+    )
 
 
 def _node_groups(c: _Checker, doc: dict) -> tuple[NodeGroupIn, ...]:

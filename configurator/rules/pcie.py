@@ -375,8 +375,10 @@ def _no_free_slot(
     usable = sum(1 for s in server.slots if s.form != SlotForm.INTEGRATED)
     total = sum(p.quantity for p in cards)
     reasons = None if total > usable else [_why_no_slot(ctx, p, n, slots) for p, n in overflow]
+    # A refusal needs a complete slot list; with other positions possible the card is unverified, not impossible.
+    code = Code.PCIE_NO_FREE_SLOT if server.slots_complete else Code.PCIE_NO_FREE_SLOT_UNVERIFIED
     return finding(
-        Code.PCIE_NO_FREE_SLOT,
+        code,
         overflow[0][0].path,
         slots=usable,
         cards=total,

@@ -9,10 +9,22 @@ servers [STH-ASR]):
              + adapter watts                (AdapterSpec.watts; ASSUMED 25 W per adapter or integrated NIC when
                                              unknown, a ConnectX-7 400G OSFP is 24.9 W)
              + 9 W per adapter port optic   (ASSUMED: a 400G OSFP optic is 9 W max [NV-OSFP]; copper is ~0)
-    peak     = subtotal x 1.15              (fan margin, the middle of the 10-20% range)
+    parts    = subtotal x 1.15              (fan margin, the middle of the 10-20% range)
+
+Calibration: the sum of parts leaves out the HGX baseboard and its NVSwitch chips, fans at full speed and the
+losses of the supplies. NVIDIA publishes the maximum input power of its own 8-GPU systems (DGX H100/H200 10.2 kW,
+DGX B200 about 14.3 kW, DGX B300 about 14 kW, DGX A100 6.5 kW; GpuSpec.ref_system_max_w, sources in
+catalog/seed/README.md "Power calibration basis"). For a node with such a baseboard the peak is the larger of the
+sum of parts and that published maximum (basis "reference_system"); otherwise the sum of parts (basis "parts").
+The sum of parts was 7.9 kW for an HGX H100 node and 10.7 kW for HGX B200, about 77% and 75% of the maxima.
+The basis is stated in an info finding (POWER_ESTIMATE_BASIS) and in ``totals.power_basis``.
 
 Compared with the capacity of the N supplies of an N+M configuration (ServerSpec.psu_capacity_w): above it is an
-error, above 80% of it a warning, unknown capacity a warning. Every assumption is listed in the totals.
+error, above 80% of it a warning (for a sum-of-parts estimate; a published maximum is the worst case already),
+unknown capacity a warning. When the PSU count and wattage are known but the
+redundancy is not, both N+N (half the supplies) and N+0 (all of them) are checked and the finding says which
+holds. A group whose GPU the server refuses gets no capacity finding (the refusal is the one error that matters).
+Every assumption is listed in the totals.
 """
 
 from __future__ import annotations
@@ -23,7 +35,7 @@ from .catalogue import Code
 from .context import GroupContext
 from .findings import Finding
 from .registry import finding
-from .specs import Cooling
+from .specs import Cooling, MediaKind, MediaSpec, SwitchSpec
 
 ASSUMED_CPU_TDP_W = 350  # Xeon 6700P / 5th Gen Xeon top bins; hardware.md §1a "up to 350 W"
 ASSUMED_SOCKETS = 2  # every GPU server in hardware.md §1a is dual-socket but GH200
@@ -43,6 +55,8 @@ class PowerEstimate:
     optics_w: float = 0.0
     assumptions: list[dict] = field(default_factory=list)  # what was not sourced: {"kind": ..., values}
     unknown_gpu_tdp: list[str] = field(default_factory=list)
+    reference_system: str = ""  # NVIDIA's own system on the node's baseboard (DGX H100)
+    reference_w: float | None = None  # its published maximum input power
 
     @property
     def subtotal_w(self) -> float:
@@ -53,8 +67,26 @@ class PowerEstimate:
         return self.subtotal_w * FAN_MARGIN
 
     @property
-    def peak_w(self) -> float:
+    def parts_w(self) -> float:
+        """The sum of parts with the fan margin."""
         return self.subtotal_w + self.fans_w
+
+    @property
+    def basis(self) -> str:
+        """ "reference_system" when the published system maximum sets the peak, else "parts"."""
+        return "reference_system" if self.reference_w is not None and self.reference_w > self.parts_w else "parts"
+
+    @property
+    def peak_w(self) -> float:
+        return max(self.parts_w, self.reference_w or 0.0)
+
+    def basis_params(self) -> dict:
+        return {
+            "basis": self.basis,
+            "parts_w": round(self.parts_w),
+            "reference_system": self.reference_system or None,
+            "reference_w": self.reference_w,
+        }
 
 
 def estimate(ctx: GroupContext) -> PowerEstimate:
@@ -66,6 +98,10 @@ def estimate(ctx: GroupContext) -> PowerEstimate:
             est.unknown_gpu_tdp.append(p.spec.part_number)
         else:
             est.gpu_w += p.quantity * p.spec.gpu_count * p.spec.tdp_w
+        if p.spec.is_board and p.spec.ref_system_max_w:
+            ref = float(p.spec.ref_system_max_w) * p.quantity
+            if est.reference_w is None or ref > est.reference_w:
+                est.reference_w, est.reference_system = ref, p.spec.ref_system
     sockets = server.cpu_sockets if server.cpu_sockets is not None else ASSUMED_SOCKETS
     if server.cpu_sockets is None:
         est.assumptions.append({"kind": "sockets", "sockets": ASSUMED_SOCKETS})
@@ -92,16 +128,17 @@ def estimate(ctx: GroupContext) -> PowerEstimate:
     return est
 
 
-def power_findings(ctx: GroupContext, est: PowerEstimate) -> list[Finding]:
+def power_findings(ctx: GroupContext, est: PowerEstimate, *, refused: bool = False) -> list[Finding]:
     """Rule: estimated peak draw must stay within the capacity of the N supplies of an N+M configuration (the M
-    redundant supplies do not count); above 80% of it there is too little headroom. Source: hardware.md §4
-    (budget rule, a derived rule; SYS-821GE-TNHR 6x 3 kW 4+2 = 12 kW), [STH-ASR]."""
+    redundant supplies do not count); above 80% of it there is too little headroom. With the redundancy not
+    sourced, N+N and N+0 are both checked. ``refused``: the server refuses the group's GPU, so no capacity finding
+    (one refusal does not cascade). Source: hardware.md §4 (budget rule, a derived rule; SYS-821GE-TNHR 6x 3 kW
+    4+2 = 12 kW), [STH-ASR]; the calibration in the module docstring."""
     server = ctx.server
     path = f"{ctx.path}.server"
     out = []
     if est.unknown_gpu_tdp:
         out.append(finding(Code.POWER_ESTIMATE_INCOMPLETE, path, gpus=list(est.unknown_gpu_tdp)))
-    cap = server.psu_capacity_w
     estimate_params = {
         "server": server.part_number,
         "peak_w": round(est.peak_w),
@@ -113,24 +150,85 @@ def power_findings(ctx: GroupContext, est: PowerEstimate) -> list[Finding]:
             "fan_pct": round(FAN_MARGIN * 100),
         },
         "assumptions": list(est.assumptions),
+        **est.basis_params(),
     }
+    if ctx.gpus:
+        out.append(finding(Code.POWER_ESTIMATE_BASIS, path, **estimate_params))
+    if refused:
+        return out
+    if server.psu_redundant is None and server.psu_count and server.psu_watts:
+        return out + _redundancy_unknown(server, est, path, estimate_params)
+    cap = server.psu_capacity_w
     if cap is None or cap <= 0:
         out.append(finding(Code.POWER_CAPACITY_UNKNOWN, path, **estimate_params))
         return out
+    out += _capacity(server, est, path, estimate_params, server.psu_count, server.psu_redundant)
+    return out
+
+
+def _capacity(server, est: PowerEstimate, path: str, params: dict, count: int, redundant: int) -> list[Finding]:
+    cap = (count - redundant) * server.psu_watts
     fraction = est.peak_w / cap
     data = {
-        **estimate_params,
+        **params,
         "capacity_w": cap,
         "fraction": round(fraction, 3),
         "load": fraction,
-        "psu_count": server.psu_count,
-        "psu_redundant": server.psu_redundant,
+        "psu_count": count,
+        "psu_redundant": redundant,
     }
     if fraction > 1:
-        out.append(finding(Code.POWER_OVER_CAPACITY, path, **data))
-    elif fraction > WARN_FRACTION:
-        out.append(finding(Code.POWER_NEAR_CAPACITY, path, **data))
-    return out
+        return [finding(Code.POWER_OVER_CAPACITY, path, **data)]
+    # The 80% headroom covers the uncertainty of a sum-of-parts estimate; a published system maximum is already
+    # the worst case (every part at its maximum, fans at full speed), so only the supplies' capacity applies.
+    if fraction > WARN_FRACTION and est.basis == "parts":
+        return [finding(Code.POWER_NEAR_CAPACITY, path, **data)]
+    return []
+
+
+def _redundancy_unknown(server, est: PowerEstimate, path: str, params: dict) -> list[Finding]:
+    """PSU count and wattage known, redundancy not: say whether the peak holds with N+N (half the supplies carry
+    the load) or only with N+0 (all of them); above all of them it is over capacity."""
+    count, watts = server.psu_count, server.psu_watts
+    half = count // 2
+    data = {
+        **params,
+        "psu_count": count,
+        "psu_watts": watts,
+        "n_plus_n_w": half * watts,
+        "n_plus_0_w": count * watts,
+        "load_n_plus_n": est.peak_w / (half * watts) if half else None,
+        "load_n_plus_0": est.peak_w / (count * watts),
+    }
+    if half and est.peak_w <= half * watts:
+        return [finding(Code.POWER_REDUNDANCY_N_PLUS_N, path, **data)]
+    if est.peak_w <= count * watts:
+        return [finding(Code.POWER_REDUNDANCY_N_PLUS_0, path, **data)]
+    return _capacity(server, est, path, params, count, 0)
+
+
+def network_power(bom: list[tuple[str, int]], parts: dict) -> dict:
+    """Switch and transceiver (and active cable) power of a fabric bill of materials, from the catalogue's
+    per-part ``watts``: ``{"switches_w", "media_w", "unknown": [part numbers without a sourced figure]}``.
+    Passive fibres draw nothing and are skipped; an unknown figure is listed, never counted as zero.
+    ``parts`` maps part numbers to specs (SwitchSpec, MediaSpec)."""
+    switches = media = 0.0
+    unknown: list[str] = []
+    for pn, qty in bom:
+        spec = parts.get(pn)
+        if isinstance(spec, SwitchSpec):
+            if spec.watts is None:
+                unknown.append(pn)
+            else:
+                switches += qty * spec.watts
+        elif isinstance(spec, MediaSpec):
+            if spec.kind == MediaKind.FIBRE:
+                continue
+            if spec.watts is None:
+                unknown.append(pn)
+            else:
+                media += qty * spec.watts
+    return {"switches_w": switches, "media_w": media, "unknown": sorted(set(unknown))}
 
 
 def cooling_findings(ctx: GroupContext) -> list[Finding]:

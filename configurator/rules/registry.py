@@ -85,6 +85,16 @@ REGISTRY: dict[str, Rule] = {
             ("rules.pcie._no_free_slot",),
         ),
         _rule(
+            Code.PCIE_NO_FREE_SLOT_UNVERIFIED,
+            W,
+            gettext_noop("More cards than the known slots"),
+            gettext_noop(
+                "The server's slot list is sourced but not complete (other positions, such as AIOM/OCP bays or a side NIC position, may exist), so a card without a known slot is not proven impossible: confirm with Supermicro where it goes."
+            ),
+            "catalog/seed/README.md (completeness flags); hardware.md §1b",
+            ("rules.pcie._no_free_slot",),
+        ),
+        _rule(
             Code.PCIE_CARD_DOES_NOT_FIT,
             E,
             gettext_noop("Card does not fit the chosen slot"),
@@ -362,6 +372,36 @@ REGISTRY: dict[str, Rule] = {
             ("rules.power.power_findings",),
         ),
         _rule(
+            Code.POWER_ESTIMATE_BASIS,
+            INFO,
+            gettext_noop("Basis of the power estimate"),
+            gettext_noop(
+                "The node's peak power is the sum of its parts (GPU TDP, CPUs, memory and drives, adapters, optics, fans) or, for an HGX baseboard, at least the published maximum of NVIDIA's own system on that board (DGX H100/H200 10.2 kW, DGX B200 about 14.3 kW), which includes the baseboard and NVSwitch overhead, fans at full speed and PSU losses."
+            ),
+            "DGX-H100-PWR, DGX-B200-PWR, NV-DS, DGX-A100-PWR (catalog/seed/README.md, power calibration basis)",
+            ("rules.power.power_findings",),
+        ),
+        _rule(
+            Code.POWER_REDUNDANCY_N_PLUS_N,
+            INFO,
+            gettext_noop("PSU redundancy not sourced; N+N holds"),
+            gettext_noop(
+                "The PSU count and wattage are known but the redundancy mode is not; the estimated peak fits half the supplies, so it holds with N+N redundancy and without."
+            ),
+            "hardware.md §4 (budget rule)",
+            ("rules.power.power_findings",),
+        ),
+        _rule(
+            Code.POWER_REDUNDANCY_N_PLUS_0,
+            W,
+            gettext_noop("PSU redundancy not sourced; only N+0 holds"),
+            gettext_noop(
+                "The PSU count and wattage are known but the redundancy mode is not; the estimated peak needs more than half the supplies, so it holds only without full redundancy (N+0 or a partial N+M)."
+            ),
+            "hardware.md §4 (budget rule)",
+            ("rules.power.power_findings",),
+        ),
+        _rule(
             Code.COOLING_LIQUID,
             INFO,
             gettext_noop("Liquid cooling needs a CDU or facility water"),
@@ -401,8 +441,20 @@ REGISTRY: dict[str, Rule] = {
             Code.WORKLOAD_NOT_ENOUGH_GPUS,
             E,
             gettext_noop("Not enough GPU memory for the model"),
-            gettext_noop("All GPUs of the design together hold less memory than the model needs."),
-            "sizing.py",
+            gettext_noop(
+                "All GPUs of the design together hold less memory than the model's weights alone (inference, LoRA) or its fully sharded training states (16 bytes per parameter): it cannot run on them."
+            ),
+            "sizing.py (ZeRO, Rajbhandari et al. 2020, 16 bytes per parameter)",
+            ("rules.workload.workload_findings",),
+        ),
+        _rule(
+            Code.WORKLOAD_MEMORY_TIGHT,
+            W,
+            gettext_noop("GPU memory below the advised size"),
+            gettext_noop(
+                "The workload can run (its weights, or its fully sharded training states, fit the GPUs' memory), but less memory than advised is left for activations or the KV cache: it needs full sharding with activation checkpointing, or a shorter context or fewer concurrent sequences."
+            ),
+            "sizing.py (ZeRO, Rajbhandari et al. 2020; QLoRA, Dettmers et al. 2023; Llama 3.1 model cards)",
             ("rules.workload.workload_findings",),
         ),
         _rule(

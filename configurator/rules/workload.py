@@ -11,7 +11,7 @@ from .context import GroupContext
 from .design import DesignIn
 from .findings import Finding
 from .registry import finding
-from .sizing import Sizing, size_workload
+from .sizing import FULL_TRAINING_MODES, USABLE_MEMORY_FRACTION, Sizing, size_workload
 
 SEVENTY_B_CLASS = 60.0  # billion parameters: "70B-class" starts here
 NVLINK_ADVISED_GBPS = 900  # H100-class; A100 is 600 (NCS seeds: 600 -> 900 GB/s is +50%)
@@ -71,28 +71,37 @@ def _not_needed(ctx: GroupContext, subject: str, adapters: int) -> Finding:
 
 
 def workload_findings(design: DesignIn, contexts: list[GroupContext]) -> tuple[list[Finding], Sizing | None]:
-    """Rules: size the workload (sizing.py) against the design's GPUs. Not fitting one GPU: tensor parallelism
-    inside the NVLink domain is required (info). Not fitting one node: the job spans nodes (info), which needs
-    enough GPUs in total (error) and a compute fabric between the nodes (error, WORKLOAD_NEEDS_FABRIC). 70B-class
-    training on NVLink of 600 GB/s or less: H100-class 900 GB/s advised (warning). With mixed GPU groups the
-    smallest GPU memory and the fewest GPUs per node are used (the conservative choice).
-    Source: NCS seeds; sizing.py for the bytes per parameter."""
+    """Rules: size the workload (sizing.py: mode, precision, KV cache) against the design's GPUs. Sizing is advice;
+    an error only where the workload physically cannot run: all usable GPU memory (90%) below the weights alone
+    (inference, LoRA) or below the fully sharded training states (16 bytes per parameter, ZeRO-3 / FSDP with
+    activation checkpointing). Between that minimum and the advised memory: a warning naming the setup it needs.
+    Not fitting one GPU: tensor parallelism, inside the NVLink domain where the GPUs have NVLink, over PCIe where
+    they have none (info). Not fitting one node: the job spans nodes (info) and needs a compute fabric (error).
+    70B-class full training on NVLink of 600 GB/s or less: H100-class 900 GB/s advised (warning). With mixed GPU
+    groups the smallest GPU memory and the fewest GPUs per node are used (the conservative choice).
+    Source: NCS seeds; sizing.py for the bytes per parameter and their sources."""
     wl = design.workload
     if wl is None:
         return [], None
     gpu_groups = [c for c in contexts if c.gpus and all(g.memory_gb for g in c.gpu_specs)]
     if not gpu_groups:
-        return [
-            finding(
-                Code.WORKLOAD_NOT_SIZED,
-                "workload",
-            )
-        ], None
+        return [finding(Code.WORKLOAD_NOT_SIZED, "workload")], None
     mem = min(g.memory_gb for c in gpu_groups for g in c.gpu_specs)
     per_node = min(c.gpus_per_node for c in gpu_groups)
-    sizing = size_workload(wl.kind, wl.model_parameters_billion, mem, per_node)
+    sizing = size_workload(
+        wl.kind,
+        wl.model_parameters_billion,
+        mem,
+        per_node,
+        mode=wl.mode or None,
+        precision=wl.precision,
+        context_tokens=wl.context_tokens,
+        concurrency=wl.concurrency,
+    )
     gpu_nodes = sum(c.group.count for c in gpu_groups)
     total_gpus = sum(c.group.count * c.gpus_per_node for c in gpu_groups)
+    total_gb = sum(c.group.count * (c.gpu_memory_gb_per_node or 0) for c in gpu_groups) * USABLE_MEMORY_FRACTION
+    nvlink = all(_has_nvlink(c) for c in gpu_groups)
     out: list[Finding] = []
     data = {
         **sizing.to_dict(),
@@ -100,30 +109,31 @@ def workload_findings(design: DesignIn, contexts: list[GroupContext]) -> tuple[l
         "need_gb": sizing.memory_needed_gb,
         "usable_gb": sizing.usable_gb_per_gpu,
         "per_node": per_node,
+        "nvlink": nvlink,
     }
     if not sizing.fits_one_gpu:
-        out.append(
-            finding(
-                Code.WORKLOAD_TENSOR_PARALLEL,
-                "workload",
-                **data,
-            )
-        )
+        out.append(finding(Code.WORKLOAD_TENSOR_PARALLEL, "workload", **data))
     if not sizing.fits_one_node:
-        out.append(
-            finding(
-                Code.WORKLOAD_SPANS_NODES,
-                "workload",
-                **data,
-            )
-        )
-    if total_gpus < sizing.min_gpus:
+        out.append(finding(Code.WORKLOAD_SPANS_NODES, "workload", **data))
+    if total_gb < sizing.minimum_gb:
         out.append(
             finding(
                 Code.WORKLOAD_NOT_ENOUGH_GPUS,
                 "node_groups",
                 total_gpus=total_gpus,
                 gpu_nodes=gpu_nodes,
+                total_gb=total_gb,
+                **data,
+            )
+        )
+    elif total_gpus < sizing.min_gpus:
+        out.append(
+            finding(
+                Code.WORKLOAD_MEMORY_TIGHT,
+                "node_groups",
+                total_gpus=total_gpus,
+                gpu_nodes=gpu_nodes,
+                total_gb=total_gb,
                 **data,
             )
         )
@@ -136,9 +146,17 @@ def workload_findings(design: DesignIn, contexts: list[GroupContext]) -> tuple[l
                 nodes=gpu_nodes,
             )
         )
-    if wl.kind == "training" and wl.model_parameters_billion >= SEVENTY_B_CLASS:
+    if sizing.mode in FULL_TRAINING_MODES and wl.model_parameters_billion >= SEVENTY_B_CLASS:
         out.extend(_nvlink_bandwidth(gpu_groups, wl.model_parameters_billion))
     return out, sizing
+
+
+def _has_nvlink(ctx: GroupContext) -> bool:
+    """The group's GPUs talk over NVLink: an HGX board (NVSwitch) or cards with NVLink bridges fitted."""
+    gpu = ctx.gpus[0].spec
+    if gpu.is_board:
+        return gpu.has_nvlink or bool(gpu.nvswitch_count)
+    return bool(gpu.bridge_sizes) and bool(ctx.bridges)
 
 
 def _nvlink_bandwidth(gpu_groups: list[GroupContext], params_billion: float) -> list[Finding]:

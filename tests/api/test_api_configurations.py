@@ -44,7 +44,7 @@ def test_create_answers_location(api, design):
 
 
 def test_an_invalid_design_may_be_stored_and_says_so(api, design):
-    design["node_groups"][0]["components"][1]["quantity"] = 9
+    design["node_groups"][0]["components"][0]["part"] = "HGX-B200-8GPU"  # refused: SYS-821GE-TNHR takes H100/H200
     created = _create(api, design)
     assert created["valid"] is False
     assert created["error_count"] >= 1

@@ -65,7 +65,7 @@ def test_malformed_inline_design_names_design_fields(api, design, customer):
 
 
 def test_design_with_errors_is_refused_with_422_and_nothing_stored(api, design, customer):
-    design["node_groups"][0]["components"][1]["quantity"] = 9
+    design["node_groups"][0]["components"][0]["part"] = "HGX-B200-8GPU"  # refused: SYS-821GE-TNHR takes H100/H200
     response = _request(api, {"design": design, "customer": customer})
     assert response.status_code == 422
     assert response.json()["error"]["code"] == "quote_rejected"

@@ -42,7 +42,7 @@ def test_valid_design_exits_0_with_the_result(seeded_catalog, design, tmp_path):
 
 
 def test_invalid_design_exits_1(seeded_catalog, design):
-    design["node_groups"][0]["components"][1]["quantity"] = 9
+    design["node_groups"][0]["components"][0]["part"] = "HGX-B200-8GPU"  # refused: SYS-821GE-TNHR takes H100/H200
     code, out, _err = run("validate_design", "-", stdin=json.dumps(design))
     assert code == 1
     assert json.loads(out)["valid"] is False

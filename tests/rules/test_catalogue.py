@@ -12,7 +12,7 @@ from configurator.rules.catalogue import Code
 from configurator.rules.findings import SEVERITY_ORDER, Severity
 from configurator.rules.registry import REGISTRY, finding
 
-from .parts import CX7_NDR, HGX_H200, SYS_821GE_TNHR, comp, design, group, hgx_node, run
+from .parts import CX7_NDR, HGX_B200, HGX_H200, SYS_821GE_TNHR, SYS_822GS_NBRT, comp, design, group, hgx_node, run
 
 
 def test_one_registry_holds_every_code_of_both_engines():
@@ -121,13 +121,16 @@ def test_switch_as_a_component_is_told_to_go_in_fabric_switch():
 
 
 def test_findings_come_errors_first():
-    r = run(design(hgx_node(nics=9)))  # an error (no free slot) and an info (NICs not needed)
+    # an error (11 cards, a complete list of 10 slots) and infos (NICs not needed, power basis)
+    r = run(design(hgx_node(SYS_822GS_NBRT, HGX_B200, nics=11)))
     order = [SEVERITY_ORDER[f.severity] for f in r.findings]
     assert order == sorted(order) and order[0] == 0
 
 
 def test_finding_dict_speaks_the_requested_language():
-    f = next(f for f in run(design(hgx_node(nics=9))).findings if f.code == "PCIE_NO_FREE_SLOT")
+    f = next(
+        f for f in run(design(hgx_node(SYS_822GS_NBRT, HGX_B200, nics=11))).findings if f.code == "PCIE_NO_FREE_SLOT"
+    )
     assert finding_dict(f, "nl")["fix"] == "Verwijder één adapter, of kies een server met meer slots."
     assert finding_dict(f, "en")["severity"] == "error"
     assert finding_dict(f, "en")["fix"] == "Remove one adapter, or choose a server with more slots."

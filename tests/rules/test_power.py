@@ -40,8 +40,9 @@ def expected_peak(gpu_w, cpu_w, adapters_w, ports):
     [
         # hardware.md §4 worked example: SYS-821GE-TNHR with H200 draws 5.6 kW for GPUs against 12 kW (4+2): fine.
         (design(hgx_node()), set(), {"POWER_OVER_CAPACITY", "POWER_NEAR_CAPACITY", "POWER_CAPACITY_UNKNOWN"}),
-        # B200 is 8 kW of GPUs: ~10.7 kW estimated, 89% of 12 kW -> above the advised 80%.
-        (design(hgx_node(board=HGX_B200)), {"POWER_NEAR_CAPACITY"}, {"POWER_OVER_CAPACITY"}),
+        # HGX B200 in SYS-821GE-TNHR is refused (GPU_NOT_ACCEPTED); one refusal does not cascade into a power
+        # finding on the same board (issue #13 item 4).
+        (design(hgx_node(board=HGX_B200)), {"GPU_NOT_ACCEPTED"}, {"POWER_OVER_CAPACITY", "POWER_NEAR_CAPACITY"}),
         # SYS-822GS-NBRT: 6x 6.6 kW 3+3 = 19.8 kW [DIST-PM]: B200 fits comfortably.
         (design(hgx_node(SYS_822GS_NBRT, HGX_B200)), set(), {"POWER_OVER_CAPACITY", "POWER_NEAR_CAPACITY"}),
         # 8x RTX PRO 6000 at 600 W (hardware.md §2) in 2 of 4 x 2700 W (5.4 kW, [DS-421TNRT3]): over capacity.
@@ -49,8 +50,20 @@ def expected_peak(gpu_w, cpu_w, adapters_w, ports):
         # 8x L40S at 350 W: (2800 + 700 + 300) x 1.15 = 4,370 W = 81% of 5.4 kW.
         (design(group(SYS_421GE_TNRT3, comp(L40S, 8))), {"POWER_NEAR_CAPACITY"}, {"POWER_OVER_CAPACITY"}),
         (design(group(SYS_421GE_TNRT3, comp(L40S, 4))), set(), {"POWER_NEAR_CAPACITY"}),
-        # AS-4125GS-TNRT: 4x 2000 W, redundancy mode unknown (hardware.md §5): cannot be checked.
-        (design(group(AS_4125GS_TNRT, comp(L40S, 4))), {"POWER_CAPACITY_UNKNOWN"}, {"POWER_OVER_CAPACITY"}),
+        # AS-4125GS-TNRT: 4x 2000 W [SR-4125], redundancy mode unknown: both N+N and N+0 are checked.
+        # 4x L40S: (1400 + 700 + 300) x 1.15 = 2,760 W <= 2 x 2000 W: holds with N+N.
+        (
+            design(group(AS_4125GS_TNRT, comp(L40S, 4))),
+            {"POWER_REDUNDANCY_N_PLUS_N"},
+            {"POWER_CAPACITY_UNKNOWN", "POWER_REDUNDANCY_N_PLUS_0", "POWER_OVER_CAPACITY"},
+        ),
+        # 8x L40S: (2800 + 700 + 300) x 1.15 = 4,370 W > 4,000 W (N+N), <= 8,000 W (N+0): holds only without
+        # redundancy.
+        (
+            design(group(AS_4125GS_TNRT, comp(L40S, 8))),
+            {"POWER_REDUNDANCY_N_PLUS_0"},
+            {"POWER_REDUNDANCY_N_PLUS_N", "POWER_OVER_CAPACITY"},
+        ),
         # A GPU of unknown TDP is left out, and the finding says the estimate is too low.
         (design(group(TNRT3_ANY, comp(NO_TDP_GPU, 2))), {"POWER_ESTIMATE_INCOMPLETE"}, set()),
         # Liquid-cooled SYS-422GS-NBRT-LCC [DIST-PM]: a CDU or facility water is needed. (Its 2 of 4 x 6.6 kW

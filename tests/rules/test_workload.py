@@ -35,11 +35,12 @@ CAT = catalog(A100_SERVER)
         # training: 18 bytes/param (16 for mixed-precision Adam + ~2 activations); 90% of 141 GB = 126.9 GB usable
         ("training", 70, 141, 8, 1260, 10, 2),
         ("training", 7, 80, 8, 126, 2, 1),
-        # inference: 2 bytes/param + 20% KV margin = 2.4 bytes/param
-        ("inference", 70, 141, 8, 168, 2, 1),
-        ("inference", 8, 80, 8, 19.2, 1, 1),
-        # boundary: 37.5B x 2.4 = 90 GB exactly fills 90% of 100 GB
-        ("inference", 37.5, 100, 8, 90, 1, 1),
+        # inference, bf16: 2 bytes/param + the KV cache of one 8,192-token sequence, 2 x layers x 8 KV heads x 128 x
+        # 2 bytes per token (Llama 3.1 model cards: 70B 80 layers -> 2.68 GB; 8B 32 layers -> 1.07 GB)
+        ("inference", 70, 141, 8, 140 + 2.68435456, 2, 1),
+        ("inference", 8, 80, 8, 16 + 1.073741824, 1, 1),
+        # 37.5B takes the layers of the nearest Llama 3.1 size (70B)
+        ("inference", 37.5, 100, 8, 75 + 2.68435456, 1, 1),
         ("training", 405, 80, 8, 7290, 102, 13),
     ],
 )
@@ -135,10 +136,11 @@ def test_expert_verdict_four_h200_nodes_70b_without_fabric_is_invalid():
 
 
 def test_sizing_message_uses_dutch_numbers():
+    # 70B x 16 bytes = 1,120 GB of fully sharded states; 8 x 141 GB x 90% = 1,015.2 GB usable
     r = run(design(hgx_node(count=1), workload=("training", 70)))
     f = next(f for f in r.findings if f.code == "WORKLOAD_NOT_ENOUGH_GPUS")
-    assert "1,260 GB" in both(f).message.en and "126.9 GB" in both(f).message.en
-    assert "1.260 GB" in both(f).message.nl and "126,9 GB" in both(f).message.nl
+    assert "1,120 GB" in both(f).message.en and "1,015 GB usable" in both(f).message.en
+    assert "1.120 GB" in both(f).message.nl and "1.015 GB bruikbaar" in both(f).message.nl
 
 
 def test_fewer_nics_says_what_it_costs():
