@@ -16,6 +16,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from configurator.fabric.request import parse_oversubscription
+from configurator.messages.diagram import TOPOLOGIES
 from configurator.models import Configuration
 from configurator.rules.parse import MAX_NODES
 from configurator.rules.specs import AdapterSpec, CatalogView, GpuSpec, ServerSpec, SwitchSpec
@@ -150,7 +151,7 @@ class FabricForm(Form):
     topology = forms.ChoiceField(
         label=_("Topology"),
         initial="rail-optimized",
-        choices=[("rail-optimized", _("Rail-optimized")), ("fat-tree", _("Fat tree"))],
+        choices=list(TOPOLOGIES.items()),
         widget=FastSelect,
     )
     nodes_per_rack = forms.IntegerField(
