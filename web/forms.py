@@ -253,6 +253,15 @@ class QuoteRequestForm(Form):
         label=_("City"), max_length=100, widget=forms.TextInput(attrs={"autocomplete": "address-level2"})
     )
 
+    def __init__(self, *args, for_staff: bool = False, **kwargs):
+        """``for_staff``: a sales engineer fills it in for a customer, so the labels speak of the customer."""
+        super().__init__(*args, **kwargs)
+        if for_staff:
+            self.fields["name"].label = _("Customer's name")
+            self.fields["email"].label = _("Customer's e-mail")
+            for field in self.fields.values():
+                field.widget.attrs.pop("autocomplete", None)  # the customer's details, not the engineer's own
+
 
 class DashboardFilterForm(Form):
     status = forms.ChoiceField(
