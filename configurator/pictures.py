@@ -10,22 +10,40 @@ change of an unrelated field.
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from configurator.fabric.diagram import render_svg
+from configurator.fabric.diagram import ENGLISH, Words, render_svg
 from configurator.fabric.planner import FabricPlan
 from configurator.racks import ElevationLabels, RackPlan, render_elevation_svg
 from configurator.slotmap import render_slot_map_svg
 
+_DIAGRAMS: OrderedDict[tuple[str, str], str] = OrderedDict()
+_DIAGRAMS_LOCK = threading.Lock()
 
-def fabric_diagram_svg(plan: dict[str, Any] | None) -> str:
+
+def fabric_diagram_svg(plan: dict[str, Any] | None, words: Words = ENGLISH, language: str = "en") -> str:
     """The planner's topology diagram for the plan in a validation result (``fabric_plan``), or '' when the
-    design has no fabric with tiers. FabricPlan.from_dict rebuilds the planner's object for the diagram."""
+    design has no fabric with tiers. Its texts come from ``words`` (configurator.messages.diagram.words() in the
+    caller's language, which ``language`` names for the cache). FabricPlan.from_dict rebuilds the planner's
+    object for the diagram."""
     if not plan or not plan.get("tiers"):
         return ""
-    return _diagram(json.dumps(plan, sort_keys=True, default=str))
+    key = (json.dumps(plan, sort_keys=True, default=str), language)
+    with _DIAGRAMS_LOCK:
+        svg = _DIAGRAMS.get(key)
+        if svg is not None:
+            _DIAGRAMS.move_to_end(key)
+            return svg
+    svg = _diagram(key[0], words)
+    with _DIAGRAMS_LOCK:
+        _DIAGRAMS[key] = svg
+        while len(_DIAGRAMS) > 512:
+            _DIAGRAMS.popitem(last=False)
+    return svg
 
 
 def slot_map_svg(placement_group: dict[str, Any], language: str) -> str:
@@ -38,11 +56,10 @@ def _slot_map(placement_json: str, language: str) -> str:
     return render_slot_map_svg(json.loads(placement_json), language=language)
 
 
-@lru_cache(maxsize=512)
-def _diagram(plan_json: str) -> str:
+def _diagram(plan_json: str, words: Words) -> str:
     fp = FabricPlan.from_dict(json.loads(plan_json))
     try:
-        return render_svg(fp)
+        return render_svg(fp, words)
     except Exception:  # noqa: BLE001 - a picture must never take a page or a quote down; the plan table still shows
         return ""
 

@@ -20,6 +20,7 @@ from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from configurator.messages.diagram import words as diagram_words
 from configurator.messages.racks import elevation_labels, kw_number
 from configurator.pictures import fabric_diagram_svg, rack_elevation_svg, slot_map_svg
 
@@ -68,7 +69,8 @@ def _topology_picture(plan: dict[str, Any] | None, language: str) -> str | None:
     if not plan or not plan.get("tiers"):
         return None
     try:
-        svg = fabric_diagram_svg(plan)
+        with translation.override(language):
+            svg = fabric_diagram_svg(plan, diagram_words(), language)
     except Exception:  # a picture must never stop the quote
         logger.warning("Topology diagram could not be drawn", exc_info=True)
         return None

@@ -197,7 +197,7 @@ def test_hdr_adapter_on_qm9700_is_beyond_reach_not_no_cable(seeded_catalog):
     # + 2 x 0.3 m = 2.42 m, rounded up to 2.5 m; with the 0.5 m slack the medium must reach 3 m.
     assert result["rack_plan"]["distances"]["in_rack_m"]["length_m"] == 2.5
     assert "at least 3 m" in reach["message"] and "reaches 2 m" in reach["message"]
-    assert "rack.in_rack_m" in reach["fix"]
+    assert "“Cable run within a rack (m)”" in reach["fix"] and "rack.in_rack_m" not in reach["fix"]
     # With the rack override the 2 m MCP7Y60 splitter serves the in-rack run.
     doc["fabric"]["rack"] = {"in_rack_m": 1.5}
     result = design_validate(document=doc)
@@ -209,7 +209,7 @@ def test_hdr_adapter_on_qm9700_is_beyond_reach_not_no_cable(seeded_catalog):
 def test_xdr_and_qsfp28_fabrics_say_the_catalogue_lacks_the_media(seeded_catalog):
     xdr = fabric_plan_build(request={"nodes": 16, "rails": 8, "switch": "Q3400-RA", "hca": "900-9X81E-00EX-ST0"})
     f = next(f for f in xdr["findings"] if f["code"] == "FABRIC_NO_CABLE")
-    assert f["message"].startswith("The catalogue has no 800 Gb/s OSFP cables or optics yet")
+    assert f["message"].startswith("We offer no 800 Gb/s OSFP cables or optics yet")
     eth = fabric_plan_build(request={"nodes": 16, "rails": 1, "switch": "SN4600C"})
     assert any("no 100 Gb/s QSFP28 cables or optics" in f["message"] for f in eth["findings"])
 

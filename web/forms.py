@@ -16,6 +16,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from configurator.fabric.request import parse_oversubscription
+from configurator.messages.diagram import TOPOLOGIES
 from configurator.models import Configuration
 from configurator.rules.parse import MAX_NODES
 from configurator.rules.specs import (
@@ -165,7 +166,7 @@ class FabricForm(Form):
     topology = forms.ChoiceField(
         label=_("Topology"),
         initial="rail-optimized",
-        choices=[("rail-optimized", _("Rail-optimized")), ("fat-tree", _("Fat tree"))],
+        choices=list(TOPOLOGIES.items()),
         widget=FastSelect,
     )
     nodes_per_rack = forms.IntegerField(
@@ -266,6 +267,15 @@ class QuoteRequestForm(Form):
     city = forms.CharField(
         label=_("City"), max_length=100, widget=forms.TextInput(attrs={"autocomplete": "address-level2"})
     )
+
+    def __init__(self, *args, for_staff: bool = False, **kwargs):
+        """``for_staff``: a sales engineer fills it in for a customer, so the labels speak of the customer."""
+        super().__init__(*args, **kwargs)
+        if for_staff:
+            self.fields["name"].label = _("Customer's name")
+            self.fields["email"].label = _("Customer's e-mail")
+            for field in self.fields.values():
+                field.widget.attrs.pop("autocomplete", None)  # the customer's details, not the engineer's own
 
 
 class DashboardFilterForm(Form):

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import pgettext_lazy
 
 from catalog.models import Part
 from configurator.messages import rule_entries
@@ -125,13 +126,22 @@ class Option:
     tags: tuple[str, ...] = ()
 
 
+# The words for catalogue values that a page shows as tags (the catalogue stores the vocabulary's codes).
+COOLING_TAGS = {"air": pgettext_lazy("cooling", "air-cooled"), "liquid": pgettext_lazy("cooling", "liquid-cooled")}
+PROTOCOL_TAGS = {
+    "infiniband": pgettext_lazy("protocol", "InfiniBand"),
+    "ethernet": pgettext_lazy("protocol", "Ethernet"),
+    "vpi": pgettext_lazy("protocol", "InfiniBand or Ethernet (VPI)"),
+}
+
+
 def server_options(view: CatalogView, selected: str) -> list[Option]:
     """Every server; none is excluded by itself (the GPUs follow from the server)."""
     out = []
     for s in sorted(view.of_type(ServerSpec), key=lambda s: (s.lifecycle == "eol", s.part_number)):
         tags = []
         if s.cooling is not None:
-            tags.append(str(s.cooling))
+            tags.append(str(COOLING_TAGS.get(str(s.cooling), s.cooling)))
         if s.height_u:
             tags.append(f"{s.height_u}U")
         out.append(Option(value=s.part_number, spec=s, selected=s.part_number == selected, tags=tuple(tags)))
@@ -173,7 +183,8 @@ def switch_options(view: CatalogView, selected: str) -> list[Option]:
     """The switches the fabric step offers: forms.fabric_switches (the form's choices), with their tags."""
     out = []
     for s in fabric_switches(view):
-        tags = (str(s.protocol), s.generation, f"{s.logical_ports} × {s.port_speed_gbps} Gb/s")
+        protocol = str(PROTOCOL_TAGS.get(str(s.protocol), s.protocol))
+        tags = (protocol, s.generation, f"{s.logical_ports} × {s.port_speed_gbps} Gb/s")
         out.append(Option(value=s.part_number, spec=s, selected=s.part_number == selected, tags=tags))
     return out
 

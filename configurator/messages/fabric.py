@@ -9,6 +9,12 @@ from django.utils.translation import gettext as _
 from configurator.fabric.codes import FabricCode as C
 
 from .base import article, dec, num, renders
+from .diagram import LINK_CLASSES, RACK_FIELDS
+
+
+def _link_class(p: dict[str, Any]) -> str:
+    """The finding's link class (node-leaf, leaf-spine, spine-core) in the active language."""
+    return str(LINK_CLASSES.get(p["link_class"], p["link_class"]))
 
 
 @renders(C.SINGLE_NODE)
@@ -75,7 +81,7 @@ def _roce(p: dict[str, Any]) -> tuple[str, str]:
 def _part_invalid(p: dict[str, Any]) -> tuple[str, str]:
     return (
         _("%(path)s: %(reason)s.") % p,
-        _("Choose a switch (and adapter) from the catalogue."),
+        _("Choose a switch (and adapter) from the lists on the fabric and adapters steps."),
     )
 
 
@@ -124,8 +130,8 @@ def _no_cable(p: dict[str, Any]) -> tuple[str, str]:
                 "The connector of %(side)s is not known from the sources, so no cable can be chosen for the "
                 "%(link_class)s links."
             )
-            % {"side": side_label(p["unknown_side"]), "link_class": p["link_class"]},
-            _("Complete the connector in the catalogue from the datasheet, or quote the cabling separately."),
+            % {"side": side_label(p["unknown_side"]), "link_class": _link_class(p)},
+            _("Choose another adapter or switch, or ask us to quote the cabling separately."),
         )
     if p.get("missing_media"):
         what = ""
@@ -134,41 +140,42 @@ def _no_cable(p: dict[str, Any]) -> tuple[str, str]:
             what = _("%(a)s or %(b)s") % {"a": what, "b": one} if what else one
         if p["b"] is None:
             links = _("the %(link_class)s links of %(join)s") % {
-                "link_class": p["link_class"],
+                "link_class": _link_class(p),
                 "join": _join(p),
             }
         else:
             links = _("the %(link_class)s links between %(a)s and %(b)s") % {
-                "link_class": p["link_class"],
+                "link_class": _link_class(p),
                 "a": side_label(p["a"]),
                 "b": side_label(p["b"]),
             }
         return (
             _(
-                "The catalogue has no %(what)s cables or optics yet, so %(links)s cannot be cabled; add them to the "
-                "catalogue or quote the cabling separately."
+                "We offer no %(what)s cables or optics yet, so %(links)s cannot be cabled here; we can quote the "
+                "cabling separately."
             )
             % {"what": what, "links": links},
-            _("Add %(what)s cables or optics to the catalogue, or quote the cabling separately.") % {"what": what},
+            _("Choose a switch or adapter with other connectors, or ask us to quote the %(what)s cabling.")
+            % {"what": what},
         )
     return (
         _("No catalogue cable or optic set joins %(join)s at %(speed_gbps)s Gb/s for the %(link_class)s links.")
-        % {**p, "join": _join(p)},
-        _("Choose a switch and adapter with matching connectors, or add the joining cable to the catalogue."),
+        % {**p, "join": _join(p), "link_class": _link_class(p)},
+        _("Choose a switch and adapter with matching connectors, or ask us to quote the joining cable."),
     )
 
 
 @renders(C.BEYOND_REACH)
 def _beyond_reach(p: dict[str, Any]) -> tuple[str, str]:
     values = {
-        "link_class": p["link_class"],
+        "link_class": _link_class(p),
         "distance": dec(p["distance_m"]),
         "slack": dec(p["slack_m"]),
         "required": dec(p["required_m"]),
         "join": _join(p),
         "longest": dec(p["longest_m"]),
         "fits": dec(p["longest_m"] - p["slack_m"]),
-        "rack_field": p["rack_field"],
+        "rack_field": RACK_FIELDS.get(p["rack_field"] or "", p["rack_field"]),
     }
     message = (
         _(
@@ -180,14 +187,14 @@ def _beyond_reach(p: dict[str, Any]) -> tuple[str, str]:
     if p["rack_field"] and p["longest_m"] - p["slack_m"] > 0:
         fix = (
             _(
-                "If the run is shorter, set the rack override rack.%(rack_field)s to at most %(fits)s m and the "
-                "%(longest)s m medium reaches; otherwise place the switches closer or add a longer medium (active "
-                "copper, AOC or optics) to the catalogue."
+                "If the run is shorter, enter at most %(fits)s m as “%(rack_field)s” on the fabric step and the "
+                "%(longest)s m medium reaches; otherwise move the switches closer, or ask us to quote a longer "
+                "medium (active copper, AOC or optics)."
             )
             % values
         )
     else:
-        fix = _("Place the switches closer (shorter runs), or add a medium with longer reach to the catalogue.")
+        fix = _("Move the switches closer (shorter runs), or ask us to quote a medium with longer reach.")
     return message, fix
 
 
@@ -284,7 +291,7 @@ def _speed_mismatch(p: dict[str, Any]) -> tuple[str, str]:
             "%(hca)s runs at %(hca_gbps)s Gb/s on %(port_gbps)s Gb/s %(switch)s ports; the links run at "
             "%(link_gbps)s Gb/s and the rest of each port's bandwidth stays unused."
         )
-        fix = _("Choose adapters at the switch's speed, or split ports with a catalogue splitter cable.")
+        fix = _("Choose adapters at the switch's speed, or split ports with a splitter cable.")
     return message % p, fix % p
 
 
@@ -337,7 +344,7 @@ def _switch_is_management(p: dict[str, Any]) -> tuple[str, str]:
 def _switch_ports_unknown(p: dict[str, Any]) -> tuple[str, str]:
     return (
         _("The catalogue gives no ports or port speed for %(switch)s; the fabric cannot be sized.") % p,
-        _("Complete the switch's cages, ports per cage and port speed in the catalogue."),
+        _("Choose another switch, or ask us to confirm this switch's ports."),
     )
 
 

@@ -48,14 +48,17 @@ def _part_wrong_category(p: dict[str, Any]) -> tuple[str, str]:
     if p["field"] == "server":
         message = _("%(part)s is %(kind)s, not a server.")
     elif belongs == "server":
-        message = _("%(part)s is %(kind)s, not a node component; a server belongs in %(where)s.")
+        message = _("%(part)s is %(kind)s, not a node component; servers are chosen on the platform step.")
     elif belongs == "switch":
-        message = _("%(part)s is %(kind)s, not a node component; a switch belongs in fabric.switch.")
+        message = _("%(part)s is %(kind)s, not a node component; switches are chosen on the fabric step.")
     else:
         message = _("%(part)s is %(kind)s, not a node component; cables and optics come from the fabric plan.")
     return (
         message % values,
-        _("Move the part to the field it belongs in."),
+        _(
+            "Remove it here and choose it on the step it belongs to: servers and GPUs on the platform step, "
+            "adapters on the adapters step, switches on the fabric step."
+        ),
     )
 
 

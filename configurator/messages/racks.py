@@ -26,7 +26,7 @@ def _power_default(p: dict[str, Any]) -> tuple[str, str]:
     return (
         _("The facility names no rack power: the plan allows %(kw)s kW per rack, the default for %(cooling)s.")
         % {"kw": _kw(p["limit_w"]), "cooling": _cooling(p["cooling"])},
-        _("Give facility.rack_power_kw: the most one rack of your site may draw."),
+        _("Tell us the most power one rack of your site may draw."),
     )
 
 
@@ -35,7 +35,7 @@ def _cooling_default(p: dict[str, Any]) -> tuple[str, str]:
     return (
         _("The facility names no cooling: the plan assumes %(cooling)s, as the servers need.")
         % {"cooling": _cooling(p["cooling"])},
-        _("Give facility.cooling (air or liquid) as your site offers it."),
+        _("Tell us whether your site cools its racks with air or with liquid."),
     )
 
 
@@ -43,7 +43,7 @@ def _cooling_default(p: dict[str, Any]) -> tuple[str, str]:
 def _too_tall(p: dict[str, Any]) -> tuple[str, str]:
     return (
         _("%(part)s is %(height_u)sU high; a rack has only %(usable_u)sU left for servers.") % p,
-        _("Choose taller racks (facility.rack_units) or a lower server."),
+        _("Choose taller racks or a lower server."),
     )
 
 
@@ -52,7 +52,7 @@ def _over_power(p: dict[str, Any]) -> tuple[str, str]:
     return (
         _("One %(part)s draws up to %(power)s kW, more than the %(limit)s kW a rack may draw.")
         % {"part": p["part"], "power": _kw(p["power_w"]), "limit": _kw(p["limit_w"])},
-        _("Raise facility.rack_power_kw if your site carries more per rack, or choose a server that draws less."),
+        _("If your site carries more power per rack, tell us; otherwise choose a server that draws less."),
     )
 
 
@@ -95,7 +95,7 @@ def _air_density(p: dict[str, Any]) -> tuple[str, str]:
             "first": p["first_rack"],
             "limit": _kw(p["air_limit_w"]),
         },
-        _("Plan containment or rear-door heat exchangers, choose liquid cooling, or lower facility.rack_power_kw."),
+        _("Plan containment or rear-door heat exchangers, choose liquid cooling, or put fewer servers in each rack."),
     )
 
 
@@ -103,7 +103,7 @@ def _air_density(p: dict[str, Any]) -> tuple[str, str]:
 def _liquid_in_air(p: dict[str, Any]) -> tuple[str, str]:
     return (
         _("%(part)s is liquid-cooled, but the facility is air-cooled.") % p,
-        _("Set facility.cooling to liquid, or choose an air-cooled server."),
+        _("Plan liquid cooling for these racks, or choose an air-cooled server."),
     )
 
 

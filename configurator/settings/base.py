@@ -150,6 +150,7 @@ TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("nl", _("Dutch"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["configurator.formats"]  # English dates day-first (1 December 2026), not US style
 TIME_ZONE = "Europe/Amsterdam"
 USE_I18N = True
 USE_TZ = True

@@ -46,8 +46,10 @@ def test_hdr_adapter_on_ndr_switch_in_rack_is_beyond_reach_not_no_cable():
     )
     assert "at least 2.5 m" in both(reach).message.en and "reaches 2 m" in both(reach).message.en
     assert "minstens 2,5 m" in both(reach).message.nl and "reikt 2 m" in both(reach).message.nl
-    assert "rack.in_rack_m" in both(reach).fix.en and "at most 1.5 m" in both(reach).fix.en
-    assert "rack.in_rack_m" in both(reach).fix.nl and "hooguit 1,5 m" in both(reach).fix.nl
+    # The fix names the fabric step's field a user fills in, not the design's field path
+    assert "“Cable run within a rack (m)”" in both(reach).fix.en and "at most 1.5 m" in both(reach).fix.en
+    assert "rack.in_rack_m" not in both(reach).fix.en
+    assert "“Kabellengte binnen een rack (m)”" in both(reach).fix.nl and "hooguit 1,5 m" in both(reach).fix.nl
     speed = finding(p, FabricCode.SPEED_MISMATCH)
     assert "runs at 200 Gb/s" in both(speed).message.en and speed.params["link_gbps"] == 200
     assert p.split == 1 and p.link(NODE_LEAF).speed_gbps == 200
@@ -121,9 +123,10 @@ def test_xdr_adapter_on_ndr_switch_warns_and_points_to_quantum_x800():
 def test_xdr_fabric_says_the_catalogue_has_no_800g_osfp_media():
     p = plan(16, switch=Q3400, hca=CX8)
     f = finding(p, FabricCode.NO_CABLE)
-    assert both(f).message.en.startswith("The catalogue has no 800 Gb/s OSFP cables or optics yet")
-    assert "add them to the catalogue or quote the cabling separately" in both(f).message.en
-    assert "nog geen kabels of optiek voor 800 Gb/s OSFP" in both(f).message.nl and "apart" in both(f).fix.nl
+    assert both(f).message.en.startswith("We offer no 800 Gb/s OSFP cables or optics yet")
+    assert "we can quote the cabling separately" in both(f).message.en
+    assert "ask us to quote the 800 Gb/s OSFP cabling" in both(f).fix.en
+    assert "nog geen kabels of optiek voor 800 Gb/s OSFP" in both(f).message.nl and "vraag ons" in both(f).fix.nl
     assert f.params["missing_media"] == [{"connector": "OSFP", "speed_gbps": 800}]
     assert "joins" not in both(f).message.en
 

@@ -177,7 +177,7 @@ def test_ready_email_in_the_customers_language_with_an_expiring_link(
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
     assert message.to == [customer["email"]] and message.cc == [staff.email]
-    assert quote.number in message.subject and message.subject.startswith("Uw offerte")
+    assert quote.number in message.subject and message.subject.startswith("Je offerte")
     link = next(word for word in message.body.split() if "/quotes/link/" in word)
     path = link.removeprefix(settings.QUOTE_SITE_URL)
     response = client.get(path)

@@ -230,7 +230,7 @@ def test_the_topology_link_labels_are_painted_not_covered_by_a_white_stroke(make
     (text render mode 2) over its own fill, so the link labels were invisible in the PDF."""
     quote = build(quote_request, configuration=make_configuration(design(2)), customer=customer, channel="api")
     data = render_pdf(quote.frozen)
-    assert "node-leaf links" in pdf_text(data)
+    assert "node–leaf links" in pdf_text(data)
     streams = _content_streams(data)
     assert b" Tr" in streams  # the text of the picture is there
     assert not re.search(rb"\b[12] Tr\b", streams)  # and none of it is stroked

@@ -103,11 +103,10 @@ def test_switch_as_server_is_reported_in_both_languages():
 def test_server_as_a_component_is_told_to_go_in_the_groups_server_field():
     r = run(design(group(SYS_821GE_TNHR, comp(HGX_H200), comp("SYS-822GS-NBRT", 1))))
     f = next(f for f in r.findings if f.code == "PART_WRONG_CATEGORY")
-    assert (
-        "a server belongs in node_groups[0].server" in both(f).message.en and "fabric.switch" not in both(f).message.en
-    )
+    # The message names the wizard's step, not the design's field path (node_groups[0].server)
+    assert "servers are chosen on the platform step" in both(f).message.en and "node_groups" not in both(f).message.en
     assert both(f).message.nl == (
-        "'SYS-822GS-NBRT' is een server, geen node-component; een server hoort in node_groups[0].server."
+        "'SYS-822GS-NBRT' is een server, geen node-component; servers kies je bij de stap Platform."
     )
 
 
@@ -115,8 +114,9 @@ def test_switch_as_a_component_is_told_to_go_in_fabric_switch():
     r = run(design(group(SYS_821GE_TNHR, comp(HGX_H200), comp("MQM9700-NS2F", 1))))
     f = next(f for f in r.findings if f.code == "PART_WRONG_CATEGORY")
     assert (
-        "a switch belongs in fabric.switch" in both(f).message.en
-        and "een switch hoort in fabric.switch" in both(f).message.nl
+        "switches are chosen on the fabric step" in both(f).message.en
+        and "switches kies je bij de stap Fabric" in both(f).message.nl
+        and "fabric.switch" not in both(f).message.en
     )
 
 

@@ -90,7 +90,7 @@ def _quote_page(
     if ev is None:
         ev = _evaluate(request, config, view)
     if form is None:
-        form = QuoteRequestForm(initial=_own_details(request))
+        form = QuoteRequestForm(initial=_own_details(request), for_staff=staff)
     quotes = _visible_quotes(request, config)
     latest = quotes[0] if quotes else None
     if staff:
@@ -117,8 +117,15 @@ def _quote_page(
         latest=latest,
         ack_form=AcknowledgeForm(),
         show_ack=staff,
+        may_approve=staff and latest is not None and _may_approve(request.user, latest),
     )
     return _render_step(request, "quote", ctx, status=status)
+
+
+def _may_approve(user, quote) -> bool:
+    """Whether ``user`` may approve ``quote``'s discount, as quotes.services.quote_approve decides it: the approve
+    permission, and not the user who requested the quote or set its discount (four eyes)."""
+    return user.has_perm("quotes.approve_quote") and user.pk not in {quote.created_by_id, quote.discount_set_by_id}
 
 
 def request_quote(request: HttpRequest, config: Configuration) -> HttpResponse:
@@ -128,7 +135,7 @@ def request_quote(request: HttpRequest, config: Configuration) -> HttpResponse:
         # A sales engineer handles this design: the customer edits a copy rather than request again.
         return _read_only(request, config, "quote")
     ev = _evaluate(request, config, selectors.catalog()) if staff else None
-    form = QuoteRequestForm(request.POST)
+    form = QuoteRequestForm(request.POST, for_staff=staff)
     # Only sales engineers give discounts; a customer's POST carrying discount fields is not read.
     discount_form = _discount_form(ev, request.POST) if staff else None
     if _rate_limit_exceeded(request):

@@ -7,6 +7,8 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from configurator.messages.diagram import LINK_CLASSES
+from configurator.messages.diagram import words as diagram_words
 from configurator.messages.racks import elevation_labels, kw_number
 from configurator.models import Configuration
 from configurator.pictures import fabric_diagram_svg, rack_elevation_svg, slot_map_svg
@@ -217,7 +219,8 @@ def _fabric(request: HttpRequest, config: Configuration) -> HttpResponse:
         form=form,
         plan=plan,
         switches=selectors.switch_options(view, form["switch"].value() or ""),
-        diagram=fabric_diagram_svg(plan),
+        diagram=fabric_diagram_svg(plan, diagram_words(), _language()),
+        link_classes=LINK_CLASSES,
         plan_parts=_plan_parts(plan, view),
         rack_plan=(ev.result or {}).get("rack_plan"),
         elevation=rack_elevation_svg((ev.result or {}).get("rack_plan"), elevation_labels(), kw_number),
