@@ -13,7 +13,17 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from configurator.vocabulary import CardForm, Category, Connector, Cooling, MediaKind, MediaPurpose, Protocol, SlotForm, Top
+from configurator.vocabulary import (
+    CardForm,
+    Category,
+    Connector,
+    Cooling,
+    MediaKind,
+    MediaPurpose,
+    Protocol,
+    SlotForm,
+    Top,
+)
 
 
 def _choices(enum) -> list[tuple[str, str]]:

@@ -9,4 +9,3 @@ def __getattr__(name: str):
 
         return app
     raise AttributeError(f"module 'configurator' has no attribute {name!r}")
-
