@@ -22,12 +22,10 @@ from dataclasses import dataclass, field
 from dataclasses import replace as _replace
 from typing import Any
 
+from configurator.findings import FabricCode, Finding, finding
 from configurator.rules.design import RackIn
-from configurator.rules.findings import Finding
-from configurator.rules.registry import finding
 from configurator.rules.specs import AdapterSpec, CatalogView, Connector, Protocol, SwitchSpec, Top
 
-from .codes import FabricCode
 from .facts import EMBEDDED_SM_MAX_NODES, IB_SWITCH_FOR_SPEED
 from .media import SLACK_M, MediaResult, Side, item_quantity, select_media
 

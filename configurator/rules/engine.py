@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from configurator.findings import SEVERITY_ORDER, Finding, Severity
+
 from .context import GroupContext, resolve_group
 from .design import DesignIn
-from .findings import SEVERITY_ORDER, Finding, Severity
 from .gpu import bridge_sockets, gpu_findings
 from .pcie import place_group
 from .power import PowerEstimate, cooling_findings, estimate, power_findings

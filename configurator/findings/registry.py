@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from configurator.fabric.codes import FabricCode
-
-from .catalogue import Code
-from .findings import Finding, Severity
+from .codes import Code
+from .fabric_codes import FabricCode
+from .finding import Finding, Severity
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
