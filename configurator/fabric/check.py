@@ -14,7 +14,8 @@ from configurator.rules.design import DesignIn, DesignInputError
 from configurator.rules.specs import AdapterSpec, CatalogView, Protocol, ServerSpec, SwitchSpec
 
 from .facts import NDR_ADVISED_GPU_GENERATIONS, NDR_GBPS
-from .planner import FabricPlan, plan_fabric
+from .model import FabricPlan
+from .plan import plan_fabric
 from .request import TOPOLOGIES, parse_oversubscription, resolve_parts
 
 

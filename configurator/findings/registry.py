@@ -445,7 +445,7 @@ REGISTRY: dict[str, Rule] = {
             gettext_noop("Switch port count unknown"),
             gettext_noop("The catalogue does not give the switch's cages and ports, so the fabric cannot be sized."),
             "Catalogue data",
-            ("fabric.planner.plan_fabric",),
+            ("fabric.plan.plan_fabric",),
         ),
         _rule(
             FabricCode.SWITCH_IS_MANAGEMENT,
@@ -455,7 +455,7 @@ REGISTRY: dict[str, Rule] = {
                 "An out-of-band management switch (1 GbE RJ45, such as SN2201) cannot carry the compute fabric."
             ),
             "NVIDIA DGX SuperPOD H100 RA: four separate fabrics (compute, storage, in-band, out-of-band)",
-            ("fabric.planner.plan_fabric",),
+            ("fabric.plan.plan_fabric",),
         ),
         _rule(
             FabricCode.PROTOCOL_MISMATCH,
@@ -465,7 +465,7 @@ REGISTRY: dict[str, Rule] = {
                 "An InfiniBand-only switch needs InfiniBand or VPI adapters; an Ethernet switch needs Ethernet or VPI."
             ),
             "NVIDIA ConnectX-7 / BlueField-3 port protocols; LinkX cables follow the switch's protocol",
-            ("fabric.planner.protocol_finding",),
+            ("fabric.findings.protocol_finding",),
         ),
         _rule(
             FabricCode.PORTS_EXCEEDED,
@@ -476,8 +476,8 @@ REGISTRY: dict[str, Rule] = {
             ),
             "Al-Fares, Loukissas, Vahdat, 'A Scalable, Commodity Data Center Network Architecture', SIGCOMM 2008; Distributor article 'NVLink en InfiniBand' (seeds/000): too few switch ports, wrong cables",
             (
-                "fabric.planner._rails_exceeded_finding",
-                "fabric.planner.plan_fabric",
+                "fabric.findings.rails_exceeded_finding",
+                "fabric.plan._infeasible",
             ),
         ),
         _rule(
@@ -488,7 +488,7 @@ REGISTRY: dict[str, Rule] = {
                 "Switch cages take twin-port finned-top OSFP plugs, ConnectX-7 OSFP cards flat-top OSFP and BlueField-3/QSFP112 cards QSFP112 ends; some catalogue cable or optic set must join both ends at the link speed. Where the catalogue has no media at all for a connector and speed (such as 800 Gb/s XDR OSFP or 100 Gb/s QSFP28), the finding says so: add them or quote the cabling separately."
             ),
             "NVIDIA LinkX documentation (MCP4Y10, MCP7Y00, MCP7Y10, MMA4Z00-NS, MMA4Z00-NS400, MMS4X00-NS, MFP7E10/20/30); Distributor article 'NVLink en InfiniBand' (seeds/000): too few switch ports, wrong cables",
-            ("fabric.planner._media_finding",),
+            ("fabric.findings.media_finding",),
         ),
         _rule(
             FabricCode.BEYOND_REACH,
@@ -498,7 +498,7 @@ REGISTRY: dict[str, Rule] = {
                 "Passive DAC reaches 2-3 m, multimode SR optics 50 m (OM4), single-mode DR 100 m or 500 m; a run longer than every matching catalogue medium cannot be built. Every run gets 0.5 m slack; the finding names the length needed and the rack override that shortens the run."
             ),
             "NVIDIA LinkX documentation (MCP4Y10, MCP7Y00, MCP7Y10, MMA4Z00-NS, MMA4Z00-NS400, MMS4X00-NS, MFP7E10/20/30); Distributor article 'NVLink en InfiniBand' (seeds/000): too few switch ports, wrong cables",
-            ("fabric.planner._media_finding",),
+            ("fabric.findings.media_finding",),
         ),
         _rule(
             FabricCode.SPEED_MISMATCH,
@@ -508,7 +508,7 @@ REGISTRY: dict[str, Rule] = {
                 "InfiniBand auto-negotiates to the common speed: NDR adapters on an HDR switch run at 200 Gb/s, and a slower adapter on a full-speed port leaves bandwidth unused."
             ),
             "NVIDIA QM97X0 user manual, Interfaces; Linux mlx-platform commit for MQM97xx ('InfiniBand speed is auto-adjusted')",
-            ("fabric.planner.speed_finding",),
+            ("fabric.findings.speed_finding",),
         ),
         _rule(
             FabricCode.HDR_FOR_NEW_GPUS,
@@ -538,7 +538,7 @@ REGISTRY: dict[str, Rule] = {
                 "An InfiniBand fabric needs a subnet manager; unmanaged switches (QM8790, QM9790) run none, so UFM or an SM host attached to a leaf port is required."
             ),
             "NVIDIA DGX SuperPOD reference architectures H100 RA-11333-001 / B200 RA-11334-001 (compute fabric) (UFM on dedicated servers)",
-            ("fabric.planner._subnet_manager_finding",),
+            ("fabric.findings.subnet_manager_finding",),
         ),
         _rule(
             FabricCode.SM_EMBEDDED,
@@ -548,7 +548,7 @@ REGISTRY: dict[str, Rule] = {
                 "Managed switches run an embedded SM for fabrics up to 2,048 InfiniBand endpoints (HCA ports and switches), without adaptive routing or SHARP; UFM is recommended for AI training fabrics and above that size."
             ),
             "NVIDIA MLNX-OS user manual, Subnet Manager ('fabrics up to 2048 nodes'; no adaptive routing or SHARP)",
-            ("fabric.planner._subnet_manager_finding",),
+            ("fabric.findings.subnet_manager_finding",),
         ),
         _rule(
             FabricCode.SM_LIMIT,
@@ -558,7 +558,7 @@ REGISTRY: dict[str, Rule] = {
                 "The embedded SM manages fabrics up to 2,048 InfiniBand endpoints (HCA ports and switches); larger fabrics need UFM or SM hosts."
             ),
             "NVIDIA MLNX-OS user manual, Subnet Manager ('fabrics up to 2048 nodes'; no adaptive routing or SHARP)",
-            ("fabric.planner._subnet_manager_finding",),
+            ("fabric.findings.subnet_manager_finding",),
         ),
         _rule(
             FabricCode.SM_UNKNOWN,
@@ -568,7 +568,7 @@ REGISTRY: dict[str, Rule] = {
                 "The sources do not say whether the switch is managed (runs an embedded subnet manager); an InfiniBand fabric needs one, so plan UFM or an SM host until the status is confirmed."
             ),
             "NVIDIA DGX SuperPOD reference architectures H100 RA-11333-001 / B200 RA-11334-001 (compute fabric) (UFM on dedicated servers)",
-            ("fabric.planner._subnet_manager_finding",),
+            ("fabric.findings.subnet_manager_finding",),
         ),
         _rule(
             FabricCode.HCA_ASSUMED,
@@ -578,7 +578,7 @@ REGISTRY: dict[str, Rule] = {
                 "Without an HCA the planner assumes a single-port HCA at the switch's port speed (flat-top OSFP for OSFP switches) to choose node cables."
             ),
             "NVIDIA LinkX documentation (MCP4Y10, MCP7Y00, MCP7Y10, MMA4Z00-NS, MMA4Z00-NS400, MMS4X00-NS, MFP7E10/20/30)",
-            ("fabric.planner.plan_fabric",),
+            ("fabric.plan.plan_fabric",),
         ),
         _rule(
             FabricCode.NO_MGMT_SWITCH,
@@ -588,7 +588,7 @@ REGISTRY: dict[str, Rule] = {
                 "Every node BMC and every fabric switch needs a 1 GbE out-of-band port; no management switch was found to count them on."
             ),
             "NVIDIA DGX SuperPOD H100 RA: out-of-band management network (SN2201)",
-            ("fabric.planner.plan_fabric",),
+            ("fabric.plan._management",),
         ),
         _rule(
             FabricCode.SINGLE_NODE,
