@@ -71,7 +71,7 @@ REGISTRY: dict[str, Rule] = {
             gettext_noop("Slot list unknown"),
             gettext_noop("No sourced slot list exists for this server, so the placement of cards cannot be verified."),
             "hardware.md §5 (unknown slot lists)",
-            ("rules.pcie._slots_unknown",),
+            ("rules.pcie.placement._slots_unknown",),
         ),
         _rule(
             Code.PCIE_NO_FREE_SLOT,
@@ -81,7 +81,7 @@ REGISTRY: dict[str, Rule] = {
                 "Every add-in card needs a slot it physically fits: a full-height card does not fit a low-profile slot and an OCP card only fits an OCP bay."
             ),
             "PCI-SIG CEM and OCP 3.0 outlines; slot lists hardware.md §1b",
-            ("rules.pcie._no_free_slot",),
+            ("rules.pcie.placement._no_free_slot",),
         ),
         _rule(
             Code.PCIE_CARD_DOES_NOT_FIT,
@@ -89,7 +89,7 @@ REGISTRY: dict[str, Rule] = {
             gettext_noop("Card does not fit the chosen slot"),
             gettext_noop("An explicitly chosen slot has a form factor the card does not fit."),
             "PCI-SIG CEM and OCP 3.0 outlines",
-            ("rules.pcie._place_explicit",),
+            ("rules.pcie.placement._place_explicit",),
         ),
         _rule(
             Code.PCIE_SLOT_USED_TWICE,
@@ -97,7 +97,7 @@ REGISTRY: dict[str, Rule] = {
             gettext_noop("Slot used twice"),
             gettext_noop("Two cards are placed in the same slot."),
             "physical constraint",
-            ("rules.pcie._place_explicit",),
+            ("rules.pcie.placement._place_explicit",),
         ),
         _rule(
             Code.PCIE_UNKNOWN_SLOT,
@@ -105,7 +105,7 @@ REGISTRY: dict[str, Rule] = {
             gettext_noop("No such slot"),
             gettext_noop("An explicit placement names a slot the server does not have."),
             "slot lists hardware.md §1b",
-            ("rules.pcie._place_explicit",),
+            ("rules.pcie.placement._place_explicit",),
         ),
         _rule(
             Code.PCIE_INTEGRATED_NICS,
@@ -115,7 +115,7 @@ REGISTRY: dict[str, Rule] = {
                 "Servers with integrated compute NICs (SYS-822GS-NB3RT: 8x ConnectX-8, one per GPU) have no slots for compute adapters; their few slots are for storage or management."
             ),
             "[DIST-PM], [MLCT-822NB3]",
-            ("rules.pcie._integrated_nics",),
+            ("rules.pcie.placement._integrated_nics",),
         ),
         _rule(
             Code.PCIE_FORM_UNKNOWN,
@@ -123,7 +123,7 @@ REGISTRY: dict[str, Rule] = {
             gettext_noop("Card or slot size unknown"),
             gettext_noop("The form factor of a card or slot is not sourced, so the fit cannot be verified."),
             "hardware.md §5",
-            ("rules.pcie._form_unknown",),
+            ("rules.pcie.slots.form_unknown",),
         ),
         _rule(
             Code.PCIE_LINK_BANDWIDTH,
@@ -133,7 +133,7 @@ REGISTRY: dict[str, Rule] = {
                 "A card in a slot of a lower PCIe generation or fewer lanes than it needs cannot reach its line rate. One NDR 400 Gb/s port needs about 50 GB/s per direction; PCIe 4.0 x16 gives about 31.5 GB/s."
             ),
             "[CX7-SPEC]; fabric.md §5 (PCIe arithmetic)",
-            ("rules.pcie._link_shortfall",),
+            ("rules.pcie.bandwidth._link_shortfall",),
         ),
         _rule(
             Code.PCIE_GEN6_IN_GEN5,
@@ -143,7 +143,7 @@ REGISTRY: dict[str, Rule] = {
                 "An 800 Gb/s ConnectX-8 needs about 100 GB/s per direction; PCIe 5.0 x16 gives about 63 GB/s. Full speed on Gen5 hosts needs Socket Direct (2x Gen5 x16)."
             ),
             "[CX8-ID], [DOCA-CX8]; fabric.md §5",
-            ("rules.pcie._link_shortfall",),
+            ("rules.pcie.bandwidth._link_shortfall",),
         ),
         _rule(
             Code.PCIE_LINK_UNKNOWN,
@@ -153,7 +153,7 @@ REGISTRY: dict[str, Rule] = {
                 "The PCIe generation or lane count of a slot or card is not sourced; the link bandwidth is not checked."
             ),
             "hardware.md §5",
-            ("rules.pcie._link_unknown",),
+            ("rules.pcie.bandwidth._link_unknown",),
         ),
         _rule(
             Code.PCIE_SWITCH_UPLINK,
@@ -161,7 +161,7 @@ REGISTRY: dict[str, Rule] = {
             gettext_noop("PCIe switch uplink oversubscribed"),
             gettext_noop("The cards behind one PCIe switch need more bandwidth than its uplink to the CPU provides."),
             "PCIe arithmetic (fabric.md §5)",
-            ("rules.pcie._switch_uplinks",),
+            ("rules.pcie.bandwidth.switch_uplinks",),
         ),
         _rule(
             Code.PCIE_NIC_NOT_GPU_LOCAL,
@@ -171,7 +171,7 @@ REGISTRY: dict[str, Rule] = {
                 "GPUDirect RDMA stays local only when a compute NIC sits behind the same PCIe switch as its GPU; HGX systems take one NIC per GPU, each on its own rail."
             ),
             "[DIST-PM] (8 LP slots for 1:1 GPU-to-NIC); fabric.md §0.1 (rail-optimized)",
-            ("rules.pcie._not_gpu_local",),
+            ("rules.pcie.locality.not_gpu_local",),
         ),
         _rule(
             Code.GPU_NOT_ACCEPTED,
