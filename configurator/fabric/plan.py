@@ -64,7 +64,7 @@ def _empty(
     )
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _NodeRun:
     """The chosen split of node-facing ports, the sizing it gives and the media of its node links."""
 
