@@ -29,11 +29,15 @@ def seeded_catalog(db):
 
 @pytest.fixture(autouse=True)
 def fresh_rate_limits():
-    """Each test starts with no requests counted: the test client, the live server and every test share
-    127.0.0.1, so the per-address quote and draft limits would otherwise carry over from earlier tests."""
+    """Each test starts with no requests counted (the test client, the live server and every test share
+    127.0.0.1, so the per-address quote and draft limits would otherwise carry over from earlier tests) and ends
+    in the site's default language."""
     from django.core.cache import cache
+    from django.utils import translation
 
     cache.clear()
+    yield
+    translation.deactivate()  # a Dutch page rendered by the test client leaves its language active
 
 
 # --- rule coverage ------------------------------------------------------------------------------------------

@@ -68,8 +68,9 @@ def test_four_h200_nodes_training_70b_without_fabric_are_rejected(seeded_catalog
 
 
 def test_four_h200_nodes_with_a_qm9700_fabric_get_a_plan(seeded_catalog):
-    # A hall that carries 40 kW per rack: the four nodes (about 7.9 kW each) and their switch share one rack.
-    result = design_validate(document=_design(facility={"rack_power_kw": 40}))
+    # A hall that carries 50 kW per rack: the four nodes (10.2 kW each, DGX H200's maximum) and their switch
+    # share one rack.
+    result = design_validate(document=_design(facility={"rack_power_kw": 50}))
     assert result["valid"] is True, [f for f in result["findings"] if f["severity"] == "error"]
     plan = result["fabric_plan"]
     # 4 nodes x 8 rails = 32 NDR ports: one 64-port QM9700 (fabric.md §0 rule 5, §3).
@@ -187,7 +188,7 @@ def test_the_integrated_nic_connector_is_catalogue_data(seeded_catalog):
 
 
 def test_hdr_adapter_on_qm9700_is_beyond_reach_not_no_cable(seeded_catalog):
-    doc = _design(workload=None, facility={"rack_power_kw": 40})
+    doc = _design(workload=None, facility={"rack_power_kw": 50})
     doc["node_groups"][0]["components"][1]["part"] = "MCX653105A-HDAT"
     result = design_validate(document=doc)
     codes = _codes(result)

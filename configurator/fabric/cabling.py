@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from .planner import LEAF_SPINE, NODE_LEAF, SPINE_CORE, FabricPlan
+from .model import LEAF_SPINE, NODE_LEAF, SPINE_CORE, FabricPlan
 
 HEADER = "a_end,a_port,z_end,z_port,link_class,cable_part,length_m"
 RACK_COLUMNS = ",a_rack,a_u,z_rack,z_u"  # appended when the rack plan is known: rack and lowest unit of both ends

@@ -9,14 +9,13 @@ Multi-node designs without a fabric are the node rules engine's business, not th
 
 from __future__ import annotations
 
+from configurator.findings import FabricCode, Finding, finding
 from configurator.rules.design import DesignIn, DesignInputError
-from configurator.rules.findings import Finding
-from configurator.rules.registry import finding
 from configurator.rules.specs import AdapterSpec, CatalogView, Protocol, ServerSpec, SwitchSpec
 
-from .codes import FabricCode
 from .facts import NDR_ADVISED_GPU_GENERATIONS, NDR_GBPS
-from .planner import FabricPlan, plan_fabric
+from .model import FabricPlan
+from .plan import plan_fabric
 from .request import TOPOLOGIES, parse_oversubscription, resolve_parts
 
 

@@ -1,31 +1,6 @@
-"""Stable finding codes of the fabric planner and checks. Codes are stable; never rename one.
+"""The fabric planner's finding codes live in ``configurator.findings.fabric_codes``, below both engines; this
+import path stays for code written against it."""
 
-Severity, title, explanation and source of each code are in the one rule registry
-(``configurator.rules.registry``).
-"""
+from configurator.findings.fabric_codes import FabricCode
 
-from __future__ import annotations
-
-from enum import StrEnum
-
-
-class FabricCode(StrEnum):
-    PART_INVALID = "FABRIC_PART_INVALID"
-    NO_RAILS = "FABRIC_NO_RAILS"
-    SWITCH_PORTS_UNKNOWN = "FABRIC_SWITCH_PORTS_UNKNOWN"
-    SWITCH_IS_MANAGEMENT = "FABRIC_SWITCH_IS_MANAGEMENT"
-    PROTOCOL_MISMATCH = "FABRIC_PROTOCOL_MISMATCH"
-    PORTS_EXCEEDED = "FABRIC_PORTS_EXCEEDED"
-    NO_CABLE = "FABRIC_NO_CABLE"
-    BEYOND_REACH = "FABRIC_BEYOND_REACH"
-    SPEED_MISMATCH = "FABRIC_SPEED_MISMATCH"
-    HDR_FOR_NEW_GPUS = "FABRIC_HDR_FOR_NEW_GPUS"
-    FEWER_RAILS_THAN_GPUS = "FABRIC_FEWER_RAILS_THAN_GPUS"
-    SM_REQUIRED = "FABRIC_SM_REQUIRED"
-    SM_EMBEDDED = "FABRIC_SM_EMBEDDED"
-    SM_LIMIT = "FABRIC_SM_LIMIT"
-    SM_UNKNOWN = "FABRIC_SM_UNKNOWN"
-    HCA_ASSUMED = "FABRIC_HCA_ASSUMED"
-    NO_MGMT_SWITCH = "FABRIC_NO_MGMT_SWITCH"
-    SINGLE_NODE = "FABRIC_SINGLE_NODE"
-    ROCE_ALTERNATIVE = "FABRIC_ROCE_ALTERNATIVE"
+__all__ = ["FabricCode"]

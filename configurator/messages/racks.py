@@ -111,7 +111,7 @@ def _liquid_in_air(p: dict[str, Any]) -> tuple[str, str]:
 def _no_pdu(p: dict[str, Any]) -> tuple[str, str]:
     return (
         _("The catalogue holds no PDU: the racks' PDUs are stated as a need and not priced."),
-        _("Quote the PDUs separately, or add a PDU with its rating to the catalogue."),
+        _("Ask us to quote PDUs for these racks."),
     )
 
 
@@ -140,7 +140,7 @@ def _pdu_outlets(p: dict[str, Any]) -> tuple[str, str]:
 def _inlet_unknown(p: dict[str, Any]) -> tuple[str, str]:
     return (
         _("The power supplies of %(part)s are not known: its power cords are not counted.") % p,
-        _("Add the server's power supply count to the catalogue."),
+        _("Ask us to confirm the server's power supplies and cords."),
     )
 
 
@@ -148,7 +148,7 @@ def _inlet_unknown(p: dict[str, Any]) -> tuple[str, str]:
 def _no_mgmt(p: dict[str, Any]) -> tuple[str, str]:
     return (
         _("No management switch was found: none is placed in the racks."),
-        _("Add an out-of-band management switch to the catalogue."),
+        _("Ask us to quote an out-of-band management switch for each rack."),
     )
 
 
@@ -165,7 +165,7 @@ def _mgmt_count(p: dict[str, Any]) -> tuple[str, str]:
 def _height_unknown(p: dict[str, Any]) -> tuple[str, str]:
     return (
         _("The height of %(part)s is not known from the sources: its nodes are left out of the rack plan.") % p,
-        _("Add the server's height to the catalogue, or plan its racks separately."),
+        _("Ask us to confirm the server's height, or plan its racks separately."),
     )
 
 

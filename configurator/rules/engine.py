@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from configurator.findings import SEVERITY_ORDER, Finding, Severity
+
 from .catalogue import Code
 from .context import GroupContext, resolve_group
 from .design import DesignIn
-from .findings import SEVERITY_ORDER, Finding, Severity
 from .gpu import bridge_sockets, gpu_findings
 from .node_contents import node_content_findings
 from .pcie import place_group

@@ -12,10 +12,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULES = sorted(
-    ".".join(path.relative_to(ROOT).with_suffix("").parts)
-    for folder in ("configurator/rules", "configurator/fabric")
-    for path in (ROOT / folder).glob("*.py")
-    if path.name != "__init__.py"
+    ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+    for folder in ("configurator/rules", "configurator/fabric", "configurator/findings")
+    for path in (ROOT / folder).rglob("*.py")
+    if path.parent.name != folder.rsplit("/", 1)[1] or path.name != "__init__.py"
 )
 FORBIDDEN = ("django", "rest_framework", "celery", "catalog", "api", "quotes")
 

@@ -1,5 +1,5 @@
-"""The engines stay pure: nothing in configurator/rules or configurator/fabric imports Django or the apps
-(CONVENTIONS.md: "configurator.rules and configurator.fabric import nothing from Django or the apps")."""
+"""The engines stay pure: nothing in configurator/rules, configurator/fabric or their findings base imports Django
+or the apps (CONVENTIONS.md: "configurator.rules and configurator.fabric import nothing from Django or the apps")."""
 
 import ast
 from pathlib import Path
@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-ENGINE_DIRS = [ROOT / "configurator" / "rules", ROOT / "configurator" / "fabric"]
+ENGINE_DIRS = [ROOT / "configurator" / d for d in ("rules", "fabric", "findings")]
 FORBIDDEN_TOPS = {"django", "rest_framework", "celery", "catalog", "api"}
-ALLOWED_CONFIGURATOR = ("configurator.rules", "configurator.fabric", "configurator.vocabulary")
+ALLOWED_CONFIGURATOR = ("configurator.rules", "configurator.fabric", "configurator.findings", "configurator.vocabulary")
 
 
 def _imports(path: Path) -> list[str]:

@@ -10,7 +10,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from tests.web.pages import B200_IN_H100_SERVER, CUSTOMER, WITH_WARNING, url
+from tests.web.pages import B200_IN_H100_SERVER, CUSTOMER, H200_CLUSTER, WITH_WARNING, url
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +26,7 @@ LEAKS = [
     re.compile(r"\(\d+\.\d+ m\)|\b\d+\.\d+ m\b(?!.*LinkX)"),
     re.compile(r"\d GPUs\b"),
     re.compile(r"The Netherlands|\bYour\b|\bYou\b|\byou\b"),
-    re.compile(r"\b(?:U|Uw|uw|u)\b(?! \))"),
+    re.compile(r"\b(?:U|Uw|uw|u)\b(?! \)|\.\d)"),  # not the U of a U.2 drive bay
 ]
 
 
@@ -65,11 +65,14 @@ def test_every_wizard_step_is_dutch(dutch, make_config, document):
 
 
 def test_the_fabric_diagram_speaks_dutch(dutch, make_config):
-    body = dutch.get(url(make_config(), "fabric")).content.decode()
+    # One rack, its runs set to 2 m: with the slack, 2.5 m DACs, a length with a decimal comma in Dutch.
+    fabric = {**H200_CLUSTER["fabric"], "rack": {"in_rack_m": 2}}
+    one_rack = {**H200_CLUSTER, "facility": {"rack_power_kw": 80}, "fabric": fabric}
+    body = dutch.get(url(make_config(one_rack), "fabric")).content.decode()
     svg = body[body.index("<svg") : body.index("</svg>")]
     assert "4 nodes × 8 rails, 1 laag" in svg and "32 van 64 poorten" in svg and "elk 8 NIC's" in svg
     assert "node–leaf-verbindingen op 400 Gb/s" in svg and "(2,5 m)" in svg
-    assert "Rail-geoptimaliseerd" in body and "luchtgekoeld" not in body  # the switch list has protocol tags
+    assert "Rail-geoptimaliseerd" in body and ">luchtgekoeld<" not in body  # the switch list has protocol tags
     assert "InfiniBand" in body
 
 

@@ -1,80 +1,26 @@
-"""PCIe slot placement and the PCIe rules: fit, free slots, link bandwidth, PCIe-switch uplinks, GPU locality.
+"""PCIe slot placement: explicit slots checked, the rest placed automatically, and the cards that find no slot.
 
-Placement runs once per node group (never per node): every node of a group is built the same.
-
-PCIe bandwidth per lane and direction, in GB/s (fabric.md §5; Linux ``PCIE_SPEED2MBS_ENC``):
-  Gen3  8 GT/s x 128/130 / 8 = 0.985
-  Gen4 16 GT/s x 128/130 / 8 = 1.969
-  Gen5 32 GT/s x 128/130 / 8 = 3.938
-  Gen6 64 GT/s PAM4, FLIT mode: 8 GB/s raw x 242/256 (FLIT payload share) = 7.563
-A card needs ports x speed_gbps / 8 GB/s per direction: NDR 400 = 50 GB/s; PCIe 4.0 x16 = 31.5 GB/s, so an NDR
-card in a Gen4 x16 slot is capped at about 252 Gb/s ([CX7-SPEC]: "a Gen4 x16 slot sustains only about 200G"
-in practice, after protocol overhead).
+Placement runs once per node group (never per node): every node of a group is built the same. After placing,
+``place_group`` runs the checks of the result: fit unknown (``slots.py``), GPU locality (``locality.py``), link
+bandwidth and PCIe-switch uplinks (``bandwidth.py``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .catalogue import Code
-from .context import GroupContext, Part
-from .findings import Finding
-from .registry import finding
-from .specs import CARD_FITS, AdapterSpec, CardForm, GpuSpec, Role, ServerSpec, SlotForm, SlotSpec
+from configurator.findings import Code, Finding, finding
 
-PCIE_GBYTES_PER_LANE: dict[int, float] = {1: 0.25, 2: 0.5, 3: 0.985, 4: 1.969, 5: 3.938, 6: 7.563}
+from ..context import GroupContext, Part
+from ..specs import CARD_FITS, AdapterSpec, CardForm, GpuSpec, Role, ServerSpec, SlotForm
+from .bandwidth import link_findings, switch_uplinks
+from .locality import not_gpu_local
+from .slots import SlotState, card_form, fits, form_unknown, slot_groups
 
 _TIGHTNESS = {SlotForm.LP: 0, SlotForm.OCP3: 0, SlotForm.FHHL: 1, SlotForm.FHFL: 2, None: 3}
 # Most constrained cards first, so the greedy placement fills the nested slot sizes optimally.
 _CARD_RANK = {CardForm.FHFL: 1, CardForm.FHHL: 2, CardForm.OCP3: 3, CardForm.HHHL: 4, None: 5}
 _ROLE_RANK = {"gpu": 0, Role.COMPUTE: 0, Role.STORAGE: 1, Role.MANAGEMENT: 2}
-
-
-def link_gbytes(gen: int | None, lanes: int | None) -> float | None:
-    """GB/s per direction of a PCIe link, or None when the generation or width is unknown."""
-    if gen is None or lanes is None or gen not in PCIE_GBYTES_PER_LANE:
-        return None
-    return PCIE_GBYTES_PER_LANE[gen] * lanes
-
-
-def card_need_gbytes(spec: AdapterSpec) -> float | None:
-    """What an adapter's ports can push, GB/s per direction: ports x Gb/s / 8."""
-    if spec.speed_gbps is None:
-        return None
-    return spec.ports * spec.speed_gbps / 8
-
-
-@dataclass
-class SlotState:
-    spec: SlotSpec
-    position: int
-    part: Part | None = None
-    rail: int | None = None
-    unverified_fit: bool = False
-
-    @property
-    def usable(self) -> bool:
-        return self.spec.form != SlotForm.INTEGRATED
-
-
-def fits(card: CardForm | None, slot: SlotForm | None) -> bool | None:
-    """True/False when both sizes are known; None when either is unknown (allowed, but flagged)."""
-    if slot == SlotForm.INTEGRATED:
-        return False
-    if card is None or slot is None:
-        return None
-    return slot in CARD_FITS[card]
-
-
-def effective_link(spec: AdapterSpec, slot: SlotSpec) -> float | None:
-    """GB/s per direction the card gets in the slot: the lower generation and the narrower width of the two."""
-    if None in (spec.host_pcie_gen, spec.host_lanes, slot.pcie_gen, slot.lanes):
-        return None
-    return link_gbytes(min(spec.host_pcie_gen, slot.pcie_gen), min(spec.host_lanes, slot.lanes))
-
-
-def _card_form(part: Part) -> CardForm | None:
-    return part.spec.form
 
 
 @dataclass
@@ -145,6 +91,25 @@ def place_group(ctx: GroupContext, findings: list[Finding]) -> Placement:
         placement.unplaced.extend(_unplaced(p, p.quantity, "slot list unknown") for p in cards)
         return placement
 
+    overflow = _place_all(ctx, cards, slots, placement, findings)
+    _assign_rails(slots)
+    n_gpu_cards = sum(p.quantity for p in cards if isinstance(p.spec, GpuSpec))
+    if server.max_gpu_cards is not None and n_gpu_cards > server.max_gpu_cards:
+        overflow = [(p, n) for p, n in overflow if not isinstance(p.spec, GpuSpec)]  # GPU_TOO_MANY says it
+    if overflow:
+        findings.append(_no_free_slot(ctx, server, cards, overflow, slots))
+    findings.extend(form_unknown(ctx, slots))
+    findings.extend(not_gpu_local(ctx, slots))
+    findings.extend(link_findings(ctx, slots))
+    findings.extend(switch_uplinks(ctx, server, slots))
+    return placement
+
+
+def _place_all(
+    ctx: GroupContext, cards: list[Part], slots: list[SlotState], placement: Placement, findings: list[Finding]
+) -> list[tuple[Part, int]]:
+    """Explicit slots first (checked), then the rest automatically, most constrained cards first, each into the
+    slot it prefers (``_preference``). Returns the cards, with their counts, that found no slot."""
     by_name = {s.spec.name: s for s in slots}
     remaining: dict[int, int] = {}  # part index in cards -> units still to place automatically
     for k, part in enumerate(cards):
@@ -157,7 +122,7 @@ def place_group(ctx: GroupContext, findings: list[Finding]) -> Placement:
     order = sorted(
         range(len(cards)),
         key=lambda k: (
-            0 if isinstance(cards[k].spec, GpuSpec) else _CARD_RANK[_card_form(cards[k])],
+            0 if isinstance(cards[k].spec, GpuSpec) else _CARD_RANK[card_form(cards[k])],
             _ROLE_RANK.get(cards[k].role, 3),
             k,
         ),
@@ -167,28 +132,17 @@ def place_group(ctx: GroupContext, findings: list[Finding]) -> Placement:
         if left <= 0:
             continue
         candidates = sorted(
-            (s for s in slots if s.part is None and fits(_card_form(part), s.spec.form) is not False),
+            (s for s in slots if s.part is None and fits(card_form(part), s.spec.form) is not False),
             key=lambda s: _preference(part, s),
         )
         for slot in candidates[:left]:
             slot.part = part
-            slot.unverified_fit = fits(_card_form(part), slot.spec.form) is None
+            slot.unverified_fit = fits(card_form(part), slot.spec.form) is None
         placed = min(left, len(candidates))
         if placed < left:
             overflow.append((part, left - placed))
             placement.unplaced.append(_unplaced(part, left - placed, "no free slot it fits"))
-
-    _assign_rails(slots)
-    n_gpu_cards = sum(p.quantity for p in cards if isinstance(p.spec, GpuSpec))
-    if server.max_gpu_cards is not None and n_gpu_cards > server.max_gpu_cards:
-        overflow = [(p, n) for p, n in overflow if not isinstance(p.spec, GpuSpec)]  # GPU_TOO_MANY says it
-    if overflow:
-        findings.append(_no_free_slot(ctx, server, cards, overflow, slots))
-    findings.extend(_form_unknown(ctx, slots))
-    findings.extend(_not_gpu_local(ctx, slots))
-    findings.extend(_link_findings(ctx, slots))
-    findings.extend(_switch_uplinks(ctx, server, slots))
-    return placement
+    return overflow
 
 
 def _preference(part: Part, slot: SlotState) -> tuple:
@@ -196,7 +150,7 @@ def _preference(part: Part, slot: SlotState) -> tuple:
     so NIC i lands by GPU i), storage and management away from the GPUs; the tightest slot that fits."""
     spec = slot.spec
     is_gpu = isinstance(part.spec, GpuSpec)
-    unverified = fits(_card_form(part), spec.form) is None
+    unverified = fits(card_form(part), spec.form) is None
     gpu_slot_mismatch = spec.for_gpu != is_gpu
     if is_gpu:
         locality = 0
@@ -224,7 +178,8 @@ def _place_explicit(
     placement: Placement,
     findings: list[Finding],
 ) -> None:
-    """Check an explicit placement: each named slot must exist, be free, and take the card."""
+    """Check an explicit placement: each named slot must exist, be free, and take the card. Slightly over 60
+    lines: the three checks collect their slots first, so each becomes one finding naming all of them."""
     unknown, taken, misfit = [], [], []
     for name in names:
         slot = by_name.get(name)
@@ -232,11 +187,11 @@ def _place_explicit(
             unknown.append(name)
         elif slot.part is not None:
             taken.append((name, slot.part))
-        elif fits(_card_form(part), slot.spec.form) is False:
+        elif fits(card_form(part), slot.spec.form) is False:
             misfit.append(slot)
         else:
             slot.part = part
-            slot.unverified_fit = fits(_card_form(part), slot.spec.form) is None
+            slot.unverified_fit = fits(card_form(part), slot.spec.form) is None
     server = ctx.server
     pn = part.spec.part_number
     if unknown:
@@ -263,7 +218,7 @@ def _place_explicit(
         placement.unplaced.append(_unplaced(part, len(taken), "slot already used"))
     if misfit:
         form = misfit[0].spec.form
-        card = _card_form(part)
+        card = card_form(part)
         allowed = sorted(str(f) for f in CARD_FITS[card]) if card else []
         findings.append(
             finding(
@@ -313,20 +268,6 @@ def _slots_unknown(ctx: GroupContext, cards: list[Part]) -> Finding:
         cards=n,
         server=pn,
     )
-
-
-def slot_groups(server: ServerSpec) -> list[dict]:
-    """The server's expansion slots grouped by form, PCIe link and GPU use, with counts (for messages)."""
-    groups: dict[tuple, int] = {}
-    for s in server.slots:
-        if s.form == SlotForm.INTEGRATED:
-            continue
-        key = (s.form, s.pcie_gen, s.lanes, s.for_gpu)
-        groups[key] = groups.get(key, 0) + 1
-    return [
-        {"form": str(form) if form else None, "gen": gen, "lanes": lanes, "for_gpu": for_gpu, "count": n}
-        for (form, gen, lanes, for_gpu), n in groups.items()
-    ]
 
 
 def _holders(part: Part, fit: list[SlotState]) -> tuple[list[dict], bool]:
@@ -394,7 +335,7 @@ def _no_free_slot(
 def _why_no_slot(ctx: GroupContext, p: Part, n: int, slots: list[SlotState]) -> dict:
     """One card's reason for having no slot, as values: the slots it fits and who holds them, and the free
     slots it does not fit, with catalogue adapters of the same line that would."""
-    form = _card_form(p)
+    form = card_form(p)
     usable = [s for s in slots if s.usable]
     fit = [s for s in usable if fits(form, s.spec.form) is not False]
     free_unfit = [s for s in usable if s.part is None and fits(form, s.spec.form) is False]
@@ -433,173 +374,3 @@ def _why_no_slot(ctx: GroupContext, p: Part, n: int, slots: list[SlotState]) -> 
         ],
     )
     return reason
-
-
-def _form_unknown(ctx: GroupContext, slots: list[SlotState]) -> list[Finding]:
-    """Rule: where a card's or slot's size is not sourced, the fit is placed but not verified: say so, never
-    guess. Source: hardware.md §5 (e.g. the form factor of MCX653105A-HDAT is unknown)."""
-    by_part: dict[str, list[SlotState]] = {}
-    for s in slots:
-        if s.part is not None and s.unverified_fit:
-            by_part.setdefault(s.part.path, []).append(s)
-    out = []
-    for path, taken in by_part.items():
-        part = taken[0].part
-        out.append(
-            finding(
-                Code.PCIE_FORM_UNKNOWN,
-                path,
-                slots=[s.spec.name for s in taken],
-                part=part.spec.part_number,
-                unknown="card" if _card_form(part) is None else "slot",
-            )
-        )
-    return out
-
-
-def _not_gpu_local(ctx: GroupContext, slots: list[SlotState]) -> list[Finding]:
-    """Rule: a compute NIC belongs in a slot behind the same PCIe switch as a GPU, so GPUDirect RDMA stays local;
-    on HGX systems one NIC per GPU, each on its own rail. Source: [DIST-PM] (SYS-822GS-NBRT: 8 LP slots "for
-    1:1 GPU-to-NIC networking"); fabric.md §0.1."""
-    if not ctx.gpus or not any(s.spec.gpus for s in slots):
-        return []
-    far: dict[str, list[SlotState]] = {}
-    for s in slots:
-        if s.part is not None and s.part.role == Role.COMPUTE and not s.spec.gpus:
-            far.setdefault(s.part.path, []).append(s)
-    out = []
-    for path, taken in far.items():
-        part = taken[0].part
-        free_local = sum(1 for s in slots if s.part is None and s.spec.gpus)
-        out.append(
-            finding(
-                Code.PCIE_NIC_NOT_GPU_LOCAL,
-                path,
-                slots=[s.spec.name for s in taken],
-                part=part.spec.part_number,
-                free_local=free_local,
-            )
-        )
-    return out
-
-
-def _link_findings(ctx: GroupContext, slots: list[SlotState]) -> list[Finding]:
-    """Rule: a card in a slot of a lower PCIe generation or fewer lanes than it needs is capped at the slot's
-    bandwidth (NDR 400 needs 50 GB/s; Gen4 x16 gives 31.5 GB/s, so about 252 Gb/s); a Gen6 ConnectX-8 in a Gen5
-    slot likewise. Unknown generations or widths are reported as unknown, never guessed.
-    Source: fabric.md §5; [CX7-SPEC]; [CX8-ID], [DOCA-CX8] (Socket Direct 2x Gen5 for 800G)."""
-    out = []
-    done_unknown: set[str] = set()
-    reported: set[tuple] = set()
-    for s in slots:
-        part = s.part
-        if part is None or not isinstance(part.spec, AdapterSpec):
-            continue
-        spec = part.spec
-        need = card_need_gbytes(spec)
-        card_link = link_gbytes(spec.host_pcie_gen, spec.host_lanes)
-        slot_gen, slot_lanes = s.spec.pcie_gen, s.spec.lanes
-        if need is None or card_link is None or effective_link(spec, s.spec) is None:
-            if part.path not in done_unknown:
-                done_unknown.add(part.path)
-                out.append(_link_unknown(part, s))
-            continue
-        eff = effective_link(spec, s.spec)
-        key = (part.path, slot_gen, slot_lanes)
-        if eff >= need or eff >= card_link or key in reported:
-            continue
-        reported.add(key)
-        names = ", ".join(
-            x.spec.name for x in slots if x.part is part and (x.spec.pcie_gen, x.spec.lanes) == (slot_gen, slot_lanes)
-        )
-        out.append(_link_shortfall(part, spec, names, slot_gen, slot_lanes, need, eff))
-    return out
-
-
-def _link_unknown(part: Part, slot: SlotState) -> Finding:
-    spec = part.spec
-    return finding(
-        Code.PCIE_LINK_UNKNOWN,
-        part.path,
-        part=spec.part_number,
-        slot=slot.spec.name,
-        slot_gen=slot.spec.pcie_gen,
-        slot_lanes=slot.spec.lanes,
-        card_gen=spec.host_pcie_gen,
-        card_lanes=spec.host_lanes,
-        need_gbytes=card_need_gbytes(spec),
-    )
-
-
-def _link_shortfall(
-    part: Part, spec: AdapterSpec, names: str, slot_gen: int, slot_lanes: int, need: float, eff: float
-) -> Finding:
-    gen6 = spec.host_pcie_gen >= 6 and slot_gen == 5
-    return finding(
-        Code.PCIE_GEN6_IN_GEN5 if gen6 else Code.PCIE_LINK_BANDWIDTH,
-        part.path,
-        need_gbytes=round(need, 2),
-        link_gbytes=round(eff, 2),
-        cap_gbps=round(eff * 8),
-        part=spec.part_number,
-        family=spec.family or None,
-        slots=names.split(", "),
-        slot_gen=slot_gen,
-        slot_lanes=slot_lanes,
-        card_gen=spec.host_pcie_gen,
-        card_lanes=spec.host_lanes,
-        line_gbps=spec.ports * spec.speed_gbps,
-        need_exact=need,
-        link_exact=eff,
-        socket_direct=bool(spec.socket_direct),
-    )
-
-
-def _switch_uplinks(ctx: GroupContext, server: ServerSpec, slots: list[SlotState]) -> list[Finding]:
-    """Rule: the adapters behind one PCIe switch must not need more bandwidth than its uplink to the CPU gives.
-    GPU traffic to a NIC on the same switch is peer-to-peer and does not cross the uplink, so only adapters
-    count, each at the lesser of its line rate and its slot link. Source: PCIe arithmetic, fabric.md §5."""
-    out: list[Finding] = []
-    over: dict[tuple, list] = {}
-    for sw in server.pcie_switches:
-        behind = [
-            s
-            for s in slots
-            if s.spec.pcie_switch == sw.name and s.part is not None and isinstance(s.part.spec, AdapterSpec)
-        ]
-        if not behind:
-            continue
-        uplink = link_gbytes(sw.uplink_gen, sw.uplink_lanes)
-        needs: list[float] | None = []
-        for s in behind:
-            need = card_need_gbytes(s.part.spec)
-            if need is None:
-                needs = None
-                break
-            link = effective_link(s.part.spec, s.spec)
-            needs.append(min(need, link) if link is not None else need)
-        if uplink is None or needs is None:
-            continue  # unknown uplink or card speed: nothing sourced to compare; the slot rules report unknowns
-        total = sum(needs)
-        if total > uplink:
-            cards = ", ".join(sorted({x.part.spec.part_number for x in behind}))
-            over.setdefault((sw.uplink_gen, sw.uplink_lanes, round(total, 1), len(behind), cards), []).append(
-                (sw, behind[0].part.path, total, uplink)
-            )
-    for (gen, lanes, total, n_cards, cards), items in over.items():
-        uplink = items[0][3]
-        out.append(
-            finding(
-                Code.PCIE_SWITCH_UPLINK,
-                items[0][1],
-                switches=[sw.name for sw, _, _, _ in items],
-                need_gbytes=total,
-                uplink_gbytes=round(uplink, 2),
-                uplink_exact=uplink,
-                uplink_gen=gen,
-                uplink_lanes=lanes,
-                adapters=n_cards,
-                cards=cards.split(", "),
-            )
-        )
-    return out

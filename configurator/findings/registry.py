@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from configurator.fabric.codes import FabricCode
-
-from .catalogue import Code
-from .findings import Finding, Severity
+from .codes import Code
+from .fabric_codes import FabricCode
+from .finding import Finding, Severity
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
@@ -72,7 +71,7 @@ REGISTRY: dict[str, Rule] = {
             gettext_noop("Slot list unknown"),
             gettext_noop("No sourced slot list exists for this server, so the placement of cards cannot be verified."),
             "hardware.md §5 (unknown slot lists)",
-            ("rules.pcie._slots_unknown",),
+            ("rules.pcie.placement._slots_unknown",),
         ),
         _rule(
             Code.PCIE_NO_FREE_SLOT,
@@ -82,7 +81,7 @@ REGISTRY: dict[str, Rule] = {
                 "Every add-in card needs a slot it physically fits: a full-height card does not fit a low-profile slot and an OCP card only fits an OCP bay."
             ),
             "PCI-SIG CEM and OCP 3.0 outlines; slot lists hardware.md §1b",
-            ("rules.pcie._no_free_slot",),
+            ("rules.pcie.placement._no_free_slot",),
         ),
         _rule(
             Code.PCIE_NO_FREE_SLOT_UNVERIFIED,
@@ -92,7 +91,7 @@ REGISTRY: dict[str, Rule] = {
                 "The server's slot list is sourced but not complete (other positions, such as AIOM/OCP bays or a side NIC position, may exist), so a card without a known slot is not proven impossible: confirm with Supermicro where it goes."
             ),
             "catalog/seed/README.md (completeness flags); hardware.md §1b",
-            ("rules.pcie._no_free_slot",),
+            ("rules.pcie.placement._no_free_slot",),
         ),
         _rule(
             Code.PCIE_CARD_DOES_NOT_FIT,
@@ -100,7 +99,7 @@ REGISTRY: dict[str, Rule] = {
             gettext_noop("Card does not fit the chosen slot"),
             gettext_noop("An explicitly chosen slot has a form factor the card does not fit."),
             "PCI-SIG CEM and OCP 3.0 outlines",
-            ("rules.pcie._place_explicit",),
+            ("rules.pcie.placement._place_explicit",),
         ),
         _rule(
             Code.PCIE_SLOT_USED_TWICE,
@@ -108,7 +107,7 @@ REGISTRY: dict[str, Rule] = {
             gettext_noop("Slot used twice"),
             gettext_noop("Two cards are placed in the same slot."),
             "physical constraint",
-            ("rules.pcie._place_explicit",),
+            ("rules.pcie.placement._place_explicit",),
         ),
         _rule(
             Code.PCIE_UNKNOWN_SLOT,
@@ -116,7 +115,7 @@ REGISTRY: dict[str, Rule] = {
             gettext_noop("No such slot"),
             gettext_noop("An explicit placement names a slot the server does not have."),
             "slot lists hardware.md §1b",
-            ("rules.pcie._place_explicit",),
+            ("rules.pcie.placement._place_explicit",),
         ),
         _rule(
             Code.PCIE_INTEGRATED_NICS,
@@ -126,7 +125,7 @@ REGISTRY: dict[str, Rule] = {
                 "Servers with integrated compute NICs (SYS-822GS-NB3RT: 8x ConnectX-8, one per GPU) have no slots for compute adapters; their few slots are for storage or management."
             ),
             "[DIST-PM], [MLCT-822NB3]",
-            ("rules.pcie._integrated_nics",),
+            ("rules.pcie.placement._integrated_nics",),
         ),
         _rule(
             Code.PCIE_FORM_UNKNOWN,
@@ -134,7 +133,7 @@ REGISTRY: dict[str, Rule] = {
             gettext_noop("Card or slot size unknown"),
             gettext_noop("The form factor of a card or slot is not sourced, so the fit cannot be verified."),
             "hardware.md §5",
-            ("rules.pcie._form_unknown",),
+            ("rules.pcie.slots.form_unknown",),
         ),
         _rule(
             Code.PCIE_LINK_BANDWIDTH,
@@ -144,7 +143,7 @@ REGISTRY: dict[str, Rule] = {
                 "A card in a slot of a lower PCIe generation or fewer lanes than it needs cannot reach its line rate. One NDR 400 Gb/s port needs about 50 GB/s per direction; PCIe 4.0 x16 gives about 31.5 GB/s."
             ),
             "[CX7-SPEC]; fabric.md §5 (PCIe arithmetic)",
-            ("rules.pcie._link_shortfall",),
+            ("rules.pcie.bandwidth._link_shortfall",),
         ),
         _rule(
             Code.PCIE_GEN6_IN_GEN5,
@@ -154,7 +153,7 @@ REGISTRY: dict[str, Rule] = {
                 "An 800 Gb/s ConnectX-8 needs about 100 GB/s per direction; PCIe 5.0 x16 gives about 63 GB/s. Full speed on Gen5 hosts needs Socket Direct (2x Gen5 x16)."
             ),
             "[CX8-ID], [DOCA-CX8]; fabric.md §5",
-            ("rules.pcie._link_shortfall",),
+            ("rules.pcie.bandwidth._link_shortfall",),
         ),
         _rule(
             Code.PCIE_LINK_UNKNOWN,
@@ -164,7 +163,7 @@ REGISTRY: dict[str, Rule] = {
                 "The PCIe generation or lane count of a slot or card is not sourced; the link bandwidth is not checked."
             ),
             "hardware.md §5",
-            ("rules.pcie._link_unknown",),
+            ("rules.pcie.bandwidth._link_unknown",),
         ),
         _rule(
             Code.PCIE_SWITCH_UPLINK,
@@ -172,7 +171,7 @@ REGISTRY: dict[str, Rule] = {
             gettext_noop("PCIe switch uplink oversubscribed"),
             gettext_noop("The cards behind one PCIe switch need more bandwidth than its uplink to the CPU provides."),
             "PCIe arithmetic (fabric.md §5)",
-            ("rules.pcie._switch_uplinks",),
+            ("rules.pcie.bandwidth.switch_uplinks",),
         ),
         _rule(
             Code.PCIE_NIC_NOT_GPU_LOCAL,
@@ -182,7 +181,7 @@ REGISTRY: dict[str, Rule] = {
                 "GPUDirect RDMA stays local only when a compute NIC sits behind the same PCIe switch as its GPU; HGX systems take one NIC per GPU, each on its own rail."
             ),
             "[DIST-PM] (8 LP slots for 1:1 GPU-to-NIC); fabric.md §0.1 (rail-optimized)",
-            ("rules.pcie._not_gpu_local",),
+            ("rules.pcie.locality.not_gpu_local",),
         ),
         _rule(
             Code.GPU_NOT_ACCEPTED,
@@ -619,7 +618,7 @@ REGISTRY: dict[str, Rule] = {
             gettext_noop("Switch port count unknown"),
             gettext_noop("The catalogue does not give the switch's cages and ports, so the fabric cannot be sized."),
             "Catalogue data",
-            ("fabric.planner.plan_fabric",),
+            ("fabric.plan.plan_fabric",),
         ),
         _rule(
             FabricCode.SWITCH_IS_MANAGEMENT,
@@ -629,7 +628,7 @@ REGISTRY: dict[str, Rule] = {
                 "An out-of-band management switch (1 GbE RJ45, such as SN2201) cannot carry the compute fabric."
             ),
             "NVIDIA DGX SuperPOD H100 RA: four separate fabrics (compute, storage, in-band, out-of-band)",
-            ("fabric.planner.plan_fabric",),
+            ("fabric.plan.plan_fabric",),
         ),
         _rule(
             FabricCode.PROTOCOL_MISMATCH,
@@ -639,7 +638,7 @@ REGISTRY: dict[str, Rule] = {
                 "An InfiniBand-only switch needs InfiniBand or VPI adapters; an Ethernet switch needs Ethernet or VPI."
             ),
             "NVIDIA ConnectX-7 / BlueField-3 port protocols; LinkX cables follow the switch's protocol",
-            ("fabric.planner.protocol_finding",),
+            ("fabric.findings.protocol_finding",),
         ),
         _rule(
             FabricCode.PORTS_EXCEEDED,
@@ -650,8 +649,8 @@ REGISTRY: dict[str, Rule] = {
             ),
             "Al-Fares, Loukissas, Vahdat, 'A Scalable, Commodity Data Center Network Architecture', SIGCOMM 2008; Distributor article 'NVLink en InfiniBand' (seeds/000): too few switch ports, wrong cables",
             (
-                "fabric.planner._rails_exceeded_finding",
-                "fabric.planner.plan_fabric",
+                "fabric.findings.rails_exceeded_finding",
+                "fabric.plan._infeasible",
             ),
         ),
         _rule(
@@ -662,7 +661,7 @@ REGISTRY: dict[str, Rule] = {
                 "Switch cages take twin-port finned-top OSFP plugs, ConnectX-7 OSFP cards flat-top OSFP and BlueField-3/QSFP112 cards QSFP112 ends; some catalogue cable or optic set must join both ends at the link speed. Where the catalogue has no media at all for a connector and speed (such as 800 Gb/s XDR OSFP or 100 Gb/s QSFP28), the finding says so: add them or quote the cabling separately."
             ),
             "NVIDIA LinkX documentation (MCP4Y10, MCP7Y00, MCP7Y10, MMA4Z00-NS, MMA4Z00-NS400, MMS4X00-NS, MFP7E10/20/30); Distributor article 'NVLink en InfiniBand' (seeds/000): too few switch ports, wrong cables",
-            ("fabric.planner._media_finding",),
+            ("fabric.findings.media_finding",),
         ),
         _rule(
             FabricCode.BEYOND_REACH,
@@ -672,7 +671,7 @@ REGISTRY: dict[str, Rule] = {
                 "Passive DAC reaches 2-3 m, multimode SR optics 50 m (OM4), single-mode DR 100 m or 500 m; a run longer than every matching catalogue medium cannot be built. Every run gets 0.5 m slack; the finding names the length needed and the rack override that shortens the run."
             ),
             "NVIDIA LinkX documentation (MCP4Y10, MCP7Y00, MCP7Y10, MMA4Z00-NS, MMA4Z00-NS400, MMS4X00-NS, MFP7E10/20/30); Distributor article 'NVLink en InfiniBand' (seeds/000): too few switch ports, wrong cables",
-            ("fabric.planner._media_finding",),
+            ("fabric.findings.media_finding",),
         ),
         _rule(
             FabricCode.SPEED_MISMATCH,
@@ -682,7 +681,7 @@ REGISTRY: dict[str, Rule] = {
                 "InfiniBand auto-negotiates to the common speed: NDR adapters on an HDR switch run at 200 Gb/s, and a slower adapter on a full-speed port leaves bandwidth unused."
             ),
             "NVIDIA QM97X0 user manual, Interfaces; Linux mlx-platform commit for MQM97xx ('InfiniBand speed is auto-adjusted')",
-            ("fabric.planner.speed_finding",),
+            ("fabric.findings.speed_finding",),
         ),
         _rule(
             FabricCode.HDR_FOR_NEW_GPUS,
@@ -712,7 +711,7 @@ REGISTRY: dict[str, Rule] = {
                 "An InfiniBand fabric needs a subnet manager; unmanaged switches (QM8790, QM9790) run none, so UFM or an SM host attached to a leaf port is required."
             ),
             "NVIDIA DGX SuperPOD reference architectures H100 RA-11333-001 / B200 RA-11334-001 (compute fabric) (UFM on dedicated servers)",
-            ("fabric.planner._subnet_manager_finding",),
+            ("fabric.findings.subnet_manager_finding",),
         ),
         _rule(
             FabricCode.SM_EMBEDDED,
@@ -722,7 +721,7 @@ REGISTRY: dict[str, Rule] = {
                 "Managed switches run an embedded SM for fabrics up to 2,048 InfiniBand endpoints (HCA ports and switches), without adaptive routing or SHARP; UFM is recommended for AI training fabrics and above that size."
             ),
             "NVIDIA MLNX-OS user manual, Subnet Manager ('fabrics up to 2048 nodes'; no adaptive routing or SHARP)",
-            ("fabric.planner._subnet_manager_finding",),
+            ("fabric.findings.subnet_manager_finding",),
         ),
         _rule(
             FabricCode.SM_LIMIT,
@@ -732,7 +731,7 @@ REGISTRY: dict[str, Rule] = {
                 "The embedded SM manages fabrics up to 2,048 InfiniBand endpoints (HCA ports and switches); larger fabrics need UFM or SM hosts."
             ),
             "NVIDIA MLNX-OS user manual, Subnet Manager ('fabrics up to 2048 nodes'; no adaptive routing or SHARP)",
-            ("fabric.planner._subnet_manager_finding",),
+            ("fabric.findings.subnet_manager_finding",),
         ),
         _rule(
             FabricCode.SM_UNKNOWN,
@@ -742,7 +741,7 @@ REGISTRY: dict[str, Rule] = {
                 "The sources do not say whether the switch is managed (runs an embedded subnet manager); an InfiniBand fabric needs one, so plan UFM or an SM host until the status is confirmed."
             ),
             "NVIDIA DGX SuperPOD reference architectures H100 RA-11333-001 / B200 RA-11334-001 (compute fabric) (UFM on dedicated servers)",
-            ("fabric.planner._subnet_manager_finding",),
+            ("fabric.findings.subnet_manager_finding",),
         ),
         _rule(
             FabricCode.HCA_ASSUMED,
@@ -752,7 +751,7 @@ REGISTRY: dict[str, Rule] = {
                 "Without an HCA the planner assumes a single-port HCA at the switch's port speed (flat-top OSFP for OSFP switches) to choose node cables."
             ),
             "NVIDIA LinkX documentation (MCP4Y10, MCP7Y00, MCP7Y10, MMA4Z00-NS, MMA4Z00-NS400, MMS4X00-NS, MFP7E10/20/30)",
-            ("fabric.planner.plan_fabric",),
+            ("fabric.plan.plan_fabric",),
         ),
         _rule(
             FabricCode.NO_MGMT_SWITCH,
@@ -762,7 +761,7 @@ REGISTRY: dict[str, Rule] = {
                 "Every node BMC and every fabric switch needs a 1 GbE out-of-band port; no management switch was found to count them on."
             ),
             "NVIDIA DGX SuperPOD H100 RA: out-of-band management network (SN2201)",
-            ("fabric.planner.plan_fabric",),
+            ("fabric.plan._management",),
         ),
         _rule(
             FabricCode.SINGLE_NODE,

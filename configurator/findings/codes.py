@@ -1,7 +1,7 @@
 """Stable finding codes of the node rules engine. Codes are stable; never rename one.
 
 What each code means, how serious it is and where the rule comes from is in the one rule registry
-(``configurator.rules.registry``), shared with the fabric planner's codes.
+(``configurator.findings.registry``), shared with the fabric planner's codes.
 """
 
 from __future__ import annotations

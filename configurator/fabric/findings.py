@@ -1,0 +1,136 @@
+"""Findings the fabric planner raises itself: switch and HCA that do not match (protocol, speed), ports beyond
+what the fabric reaches, no medium or none long enough for a link class, and the subnet manager. Each returns a
+finding with plain parameters; the service edge renders the message (``configurator.messages.fabric``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from configurator.findings import FabricCode, Finding, finding
+from configurator.rules.specs import AdapterSpec, Protocol, SwitchSpec
+
+from .facts import EMBEDDED_SM_MAX_NODES, IB_SWITCH_FOR_SPEED
+from .media import SLACK_M, MediaResult, Side
+from .sizing import Size, pod_downlinks
+
+
+def _finding(code: FabricCode, **params: Any) -> Finding:
+    return finding(code, "fabric", **params)
+
+
+def _side(side: Side) -> dict[str, Any]:
+    """One end of a link class as plain values, for messages: the part (empty for an assumed HCA), whether it is
+    a switch's cages, twin-port, the connector (None: not known from the sources) and the OSFP top."""
+    return {
+        "part": side.label,
+        "is_switch": side.is_switch,
+        "twin": side.twin,
+        "connector": side.connector.value if side.connector else None,
+        "top": side.top.value if side.top else None,
+    }
+
+
+def media_finding(
+    name: str, result: MediaResult, a: Side, b: Side, speed: int, distance: float, field_name: str = ""
+) -> Finding:
+    """No catalogue medium for a link class (a connector unknown, no media class at all for the connector and
+    speed, or none joining the two ends), or none reaching the run's length."""
+    ends = {"link_class": name, "a": _side(a), "b": None if a == b else _side(b)}
+    if not result.matched:
+        sides = [side for n, side in (("a", a), ("b", b)) if n in result.bare]
+        unknown = [side for side in sides if side.connector is None]
+        if unknown:
+            # An unsourced connector stays unknown, visibly: no cable can be chosen for it.
+            return _finding(FabricCode.NO_CABLE, **ends, unknown_side=_side(unknown[0]), unknown_connector=True)
+        if sides:
+            # The catalogue has no media class at all for this connector and speed (XDR OSFP, 100G QSFP28):
+            # say so plainly instead of suggesting that another cable would join the two sides.
+            kinds = list(dict.fromkeys(side.connector.value for side in sides))
+            return _finding(
+                FabricCode.NO_CABLE, **ends, missing_media=[{"connector": c, "speed_gbps": speed} for c in kinds]
+            )
+        return _finding(FabricCode.NO_CABLE, **ends, speed_gbps=speed)
+    longest = result.longest_m or 0
+    return _finding(
+        FabricCode.BEYOND_REACH,
+        **ends,
+        distance_m=distance,
+        slack_m=SLACK_M,
+        required_m=distance + SLACK_M,
+        longest_m=longest,
+        rack_field=field_name or None,
+    )
+
+
+def subnet_manager_finding(switch: SwitchSpec, ib_nodes: int) -> Finding | None:
+    """An InfiniBand fabric needs a subnet manager (fabric.md section 0 rule 6). Managed Quantum switches embed
+    one for fabrics up to 2,048 nodes, without adaptive routing or SHARP (MLNX-OS manual); unmanaged switches
+    run none, so UFM or an SM host is required. ``SwitchSpec.managed`` None: not known from the sources, said
+    so, never read as unmanaged. ``ib_nodes`` counts InfiniBand endpoints in the SM's sense: HCA ports and
+    switches (not servers)."""
+    if switch.protocol != Protocol.INFINIBAND:
+        return None
+    managed = getattr(switch, "managed", None)
+    params = {"switch": switch.part_number, "ib_nodes": ib_nodes, "sm_limit": EMBEDDED_SM_MAX_NODES}
+    if managed is None:
+        return _finding(FabricCode.SM_UNKNOWN, **params)
+    if not managed:
+        return _finding(FabricCode.SM_REQUIRED, **params)
+    if ib_nodes > EMBEDDED_SM_MAX_NODES:
+        return _finding(FabricCode.SM_LIMIT, **params)
+    return _finding(FabricCode.SM_EMBEDDED, **params)
+
+
+def protocol_finding(switch: SwitchSpec, hca: AdapterSpec | None) -> Finding | None:
+    """An InfiniBand-only switch needs InfiniBand or VPI adapters, an Ethernet switch Ethernet or VPI ones
+    (ConnectX-7 and BlueField-3 are VPI: either protocol per port; hardware.md section adapters)."""
+    if hca is None or Protocol.VPI in (hca.protocol, switch.protocol) or hca.protocol == switch.protocol:
+        return None
+    return _finding(
+        FabricCode.PROTOCOL_MISMATCH,
+        switch=switch.part_number,
+        hca=hca.part_number,
+        switch_protocol=str(switch.protocol),
+        hca_protocol=str(hca.protocol),
+    )
+
+
+def speed_finding(switch: SwitchSpec, hca: AdapterSpec | None, split: int) -> Finding | None:
+    """Mixed speeds negotiate down to the common speed ("InfiniBand speed is auto-adjusted", QM97X0 manual):
+    NDR adapters on an HDR QM8700 run at 200 Gb/s; a slower adapter on an unsplit port wastes the rest."""
+    if hca is None or not hca.speed_gbps or not switch.port_speed_gbps:
+        return None
+    port = switch.port_speed_gbps // split
+    if hca.speed_gbps == port:
+        return None
+    example = None
+    if hca.speed_gbps > port and switch.protocol == Protocol.INFINIBAND:
+        example = IB_SWITCH_FOR_SPEED.get(hca.speed_gbps)
+    return _finding(
+        FabricCode.SPEED_MISMATCH,
+        hca=hca.part_number,
+        switch=switch.part_number,
+        hca_gbps=hca.speed_gbps,
+        port_gbps=port,
+        link_gbps=min(hca.speed_gbps, port),
+        advised_generation=example[0] if example else None,
+        advised_switch=example[1] if example else None,
+    )
+
+
+def rails_exceeded_finding(nodes: int, rails: int, switch: SwitchSpec, size: Size) -> Finding:
+    """Rail-optimized needs one leaf per rail in every SU, and an SU's leaves share their spines: two tiers take
+    at most k leaves in all, a three-tier pod at most k/2 (whole SUs). More rails than a pod holds cannot be
+    wired rail-optimized beyond the SUs two tiers take; say that instead of a meaningless capacity."""
+    k, pod = switch.logical_ports, pod_downlinks(switch)
+    return _finding(
+        FabricCode.PORTS_EXCEEDED,
+        nodes=nodes,
+        rails=rails,
+        switch=switch.part_number,
+        ports=k,
+        nodes_per_unit=size.nodes_per_unit,
+        units=size.units,
+        max_rails=pod,
+        leaves=size.leaves,
+    )

@@ -1,0 +1,145 @@
+"""Fabric sizing: switch and link counts per tier from the switch's logical ports, the split of node-facing ports,
+the oversubscription and the topology (README "Sizing arithmetic"). Pure arithmetic on counts.
+
+Sizing in short (k = logical ports of the switch, s = split factor of node-facing ports):
+
+* 1 tier when every endpoint (nodes x rails) fits on one switch (k x s ports).
+* Leaf: down = floor(k d / (d + u)) logical ports to the nodes, up = k - down to the spines.
+* Rail-optimized: an SU holds down x s nodes; each SU has one leaf per rail; a partial SU is wired full.
+  Fat-tree: endpoints packed onto leaves by port count.
+* 2 tiers while leaves <= k (each leaf needs at least one link to every spine); spines: the smallest count
+  that divides every leaf's uplinks evenly and has ports for all of them.
+* 3 tiers: spines split half down, half up; pods of at most k/2 leaves (whole SUs) with their own spines;
+  the spines of position j in every pod form plane j, balanced over the core switches of that plane.
+  Up to k pods (k^3/4 endpoints at 1:1); beyond, ``tiers`` 0 and the capacity reached.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from dataclasses import replace as _replace
+
+from configurator.rules.specs import SwitchSpec
+
+
+@dataclass(frozen=True)
+class Size:
+    tiers: int
+    down: int = 0
+    up: int = 0
+    nodes_per_unit: int = 0
+    units: int = 0
+    leaves: int = 0
+    node_groups: tuple[tuple[int, int], ...] = ()  # (leaves, node links on each)
+    spines: int = 0
+    m: int = 0  # links per leaf-spine pair
+    pods: int = 0
+    leaves_per_pod: int = 0
+    spines_per_pod: int = 0
+    spine_down: int = 0
+    spine_up: int = 0
+    spine_groups: tuple[tuple[int, int], ...] = ()  # (spines, leaf links on each)
+    cores_per_plane: int = 0
+    mc: int = 0  # links per spine-core pair
+    cores: int = 0
+    capacity: int = 0  # endpoints the largest fabric of this switch and ratio reaches (when infeasible)
+
+
+def balanced_uppers(lowers: int, uplinks: int, upper_ports: int) -> int | None:
+    """Smallest number of upper switches that divides each lower switch's uplinks evenly and has ports for
+    all of them (fabric.md section 0 rule 4), or None when even one link per pair overflows the uppers."""
+    need = lowers * uplinks
+    for n in range(max(1, -(-need // upper_ports)), uplinks + 1):
+        if uplinks % n == 0 and n * upper_ports >= need:
+            return n
+    return None
+
+
+def _groups(*pairs: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+    return tuple((c, e) for c, e in pairs if c > 0 and e > 0)
+
+
+def size_fabric(
+    nodes: int, rails: int, k: int, split: int, oversub: tuple[int, int], topology: str, cage_ports: int = 1
+) -> Size:
+    """Switch and link counts. ``cage_ports``: logical ports per cage; down/up are kept to whole cages so a
+    twin-port plug never serves a node and a spine at once."""
+    endpoints = nodes * rails
+    if endpoints <= k * split:
+        return Size(tiers=1, nodes_per_unit=nodes, units=1, leaves=1, node_groups=((1, endpoints),))
+    d, u = oversub
+    down = k * d // (d + u) // cage_ports * cage_ports
+    up = k - down
+    per_leaf = down * split
+    if topology == "rail-optimized":
+        npu = per_leaf
+        units = -(-nodes // npu)
+        leaves = units * rails
+        full, rem = divmod(nodes, npu)
+        node_groups = _groups((full * rails, npu), (rails if rem else 0, rem))
+    else:
+        npu, units = nodes, 1
+        leaves = -(-endpoints // per_leaf)
+        full, rem = divmod(endpoints, per_leaf)
+        node_groups = _groups((full, per_leaf), (1 if rem else 0, rem))
+    base = Size(tiers=2, down=down, up=up, nodes_per_unit=npu, units=units, leaves=leaves, node_groups=node_groups)
+    spines = balanced_uppers(leaves, up, k)
+    if spines is not None:
+        return _replace(
+            base, spines=spines, m=up // spines, spine_down=k, spine_groups=((spines, leaves * up // spines),)
+        )
+    return _three_tiers(base, rails, k, topology, cage_ports, per_leaf)
+
+
+def _three_tiers(base: Size, rails: int, k: int, topology: str, cage_ports: int, per_leaf: int) -> Size:
+    """Three tiers: spines non-blocking (half down, half up), pods of whole SUs; ``tiers`` 0 with the capacity
+    reached when even three tiers do not hold the endpoints."""
+    up, units, leaves, npu = base.up, base.units, base.leaves, base.nodes_per_unit
+    spine_down = k // 2 // cage_ports * cage_ports
+    spine_up = k - spine_down
+    if topology == "rail-optimized":
+        units_per_pod = spine_down // rails
+        leaves_per_pod = units_per_pod * rails
+        pods = -(-units // units_per_pod) if units_per_pod else 0
+    else:
+        leaves_per_pod = spine_down
+        pods = -(-leaves // leaves_per_pod)
+    spp = balanced_uppers(leaves_per_pod, up, spine_down) if leaves_per_pod else None
+    cpp = balanced_uppers(pods, spine_up, k) if spp else None
+    if not leaves_per_pod or spp is None or cpp is None:
+        units_per_pod = leaves_per_pod // rails if topology == "rail-optimized" else 0
+        per_pod = units_per_pod * npu * rails if topology == "rail-optimized" else leaves_per_pod * per_leaf
+        return _replace(base, tiers=0, capacity=k * per_pod)
+    m = up // spp
+    last = leaves - (pods - 1) * leaves_per_pod
+    spine_groups = _groups(((pods - 1) * spp, leaves_per_pod * m), (spp, last * m))
+    return _replace(
+        base,
+        tiers=3,
+        spines=pods * spp,
+        m=m,
+        pods=pods,
+        leaves_per_pod=leaves_per_pod,
+        spines_per_pod=spp,
+        spine_down=spine_down,
+        spine_up=spine_up,
+        spine_groups=spine_groups,
+        cores_per_plane=cpp,
+        mc=spine_up // cpp,
+        cores=spp * cpp,
+    )
+
+
+def split_options(switch: SwitchSpec, hca_speed: int) -> list[int]:
+    """Split factors to try, largest first: an NDR200 HCA on an NDR port may use half a split port."""
+    port = switch.port_speed_gbps
+    if hca_speed and port and hca_speed < port and switch.max_split > 1:
+        best = min(switch.max_split, port // hca_speed)
+        return list(range(best, 0, -1))
+    return [1]
+
+
+def pod_downlinks(switch: SwitchSpec) -> int:
+    """Downlinks of a three-tier spine (half its ports, whole cages): the most leaves one pod can hold."""
+    cage = max(1, switch.logical_ports_per_cage)
+    return switch.logical_ports // 2 // cage * cage

@@ -1,0 +1,29 @@
+"""Findings: what the engines say about a design, as a stable code, a severity, a subject and parameters.
+
+The engines never write sentences. A finding carries plain values (numbers, part numbers, enum values, lists);
+the service edge (``configurator.messages``) renders its message and fix from one gettext message per code, in
+the visitor's language.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+SEVERITY_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str  # a stable upper-snake code, listed in the rule registry
+    severity: Severity
+    subject: str  # the field path it concerns, e.g. node_groups[0].components[1]
+    params: dict[str, Any] = field(default_factory=dict)  # the values the message is rendered from
