@@ -10,6 +10,6 @@ class ApiConfig(AppConfig):
         from quotes.signals import quote_event
 
         from . import auth  # noqa: F401 - registers the OpenAPI security scheme
-        from .webhooks import on_quote_event
+        from .events import on_quote_event
 
-        quote_event.connect(on_quote_event, dispatch_uid="api.webhooks.on_quote_event")
+        quote_event.connect(on_quote_event, dispatch_uid="api.events.on_quote_event")

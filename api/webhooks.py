@@ -1,4 +1,4 @@
-"""Webhooks: URL safety, signing, and turning quote events into deliveries.
+"""Webhooks on the wire: URL safety, signing and the body bytes. Turning events into deliveries is api/events.py.
 
 Signature (what a receiver checks): ``X-Webhook-Signature: sha256=<hex>`` where ``<hex>`` is
 HMAC-SHA256(secret, ``"<X-Webhook-Timestamp>.<raw body>"``). Receivers should compare in constant time and
@@ -18,19 +18,13 @@ import hashlib
 import hmac
 import ipaddress
 import json
-import logging
 import socket
 from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
-from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
-
-logger = logging.getLogger(__name__)
 
 SIGNATURE_HEADER = "X-Webhook-Signature"
 TIMESTAMP_HEADER = "X-Webhook-Timestamp"
@@ -123,76 +117,6 @@ def check_webhook_url(url: str) -> list[str]:
     if not all(_address_allowed(address) for address in addresses):
         raise ValidationError(_("The host %(host)s does not resolve to public addresses only.") % {"host": host})
     return addresses
-
-
-def _absolute(path: str) -> str:
-    return (getattr(settings, "QUOTE_SITE_URL", "") or getattr(settings, "SITE_URL", "")).rstrip("/") + path
-
-
-def quote_payload(quote) -> dict[str, Any]:
-    """What a receiver needs to act on a quote event without another call (links for the documents)."""
-    return {
-        "id": quote.pk,
-        "number": quote.number,
-        "revision": quote.revision,
-        "status": quote.status,
-        "doc_status": quote.doc_status,
-        "crm_reference": quote.crm_reference,
-        "configuration": quote.configuration_id,
-        "failure_message": quote.failure_message or None,
-        "total": str(quote.total),
-        "currency": quote.currency,
-        "url": _absolute(reverse("api:quote-detail", args=[quote.pk])),
-        "document_url": _absolute(reverse("api:quote-document-pdf", args=[quote.pk])),
-        "bom_url": _absolute(reverse("api:quote-bom-xlsx", args=[quote.pk])),
-    }
-
-
-def deliveries_enqueue(*, client, event: str, data: dict[str, Any], webhooks=None) -> list[int]:
-    """Record one delivery per active webhook of ``client`` subscribed to ``event`` and send them on commit."""
-    from .models import WebhookDelivery
-    from .tasks import webhook_deliver
-
-    ids = []
-    for webhook in webhooks if webhooks is not None else client.webhooks.filter(is_active=True):
-        if event != "ping" and event not in (webhook.events or []):
-            continue
-        delivery = WebhookDelivery.objects.create(webhook=webhook, event=event, payload={})
-        delivery.payload = {
-            "id": str(delivery.event_id),
-            "event": event,
-            "created_at": timezone.now().isoformat(),
-            "data": data,
-        }
-        delivery.save(update_fields=["payload"])
-        ids.append(delivery.pk)
-        transaction.on_commit(lambda pk=delivery.pk: _send(webhook_deliver, pk))
-    return ids
-
-
-def _send(task, delivery_id: int) -> None:
-    """Enqueue one delivery. A broker outage is logged, not raised: the delivery is recorded (pending, due now),
-    so the ``webhook_retry_pending`` sweep sends it once the broker is back, and the caller still gets its 202."""
-    try:
-        task.delay(delivery_id)
-    except Exception:  # kombu raises several types for an unreachable broker
-        logger.warning(
-            "Could not enqueue webhook delivery %s; the retry sweep will send it", delivery_id, exc_info=True
-        )
-
-
-def on_quote_event(sender, *, quote, event: str, **kwargs) -> None:
-    """quotes.signals.quote_event receiver: the owner of the quote's configuration gets the event."""
-    from .models import ClientConfiguration
-
-    owner = (
-        ClientConfiguration.objects.select_related("client")
-        .filter(configuration_id=quote.configuration_id, client__is_active=True)
-        .first()
-    )
-    if owner is None:
-        return
-    deliveries_enqueue(client=owner.client, event=event, data={"quote": quote_payload(quote)})
 
 
 def body_bytes(payload: dict[str, Any]) -> bytes:

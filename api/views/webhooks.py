@@ -9,6 +9,7 @@ from rest_framework import status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from ..events import deliveries_enqueue
 from ..idempotency import idempotent
 from ..models import Webhook, WebhookDelivery
 from ..serializers.common import IDEMPOTENCY_PARAMETER, errors
@@ -18,7 +19,6 @@ from ..serializers.webhooks import (
     WebhookDeliverySerializer,
     WebhookSerializer,
 )
-from ..webhooks import deliveries_enqueue
 from .base import ApiViewMixin
 from .configurations import ID_PATTERN
 
