@@ -278,7 +278,7 @@ def test_a_customer_compares_two_of_their_drafts_and_continues_with_either(clien
     assert "Four H200 nodes" in body and "Just a goal" in body
     assert f'href="/d/{a.token}/"' in body and f'href="/d/{b.token}/"' in body
     # the draft without servers cannot be validated yet: its column says what is missing, not a number
-    assert "node_groups" in body
+    assert "No server has been chosen yet." in body
 
 
 def test_the_compare_page_offers_only_the_users_own_drafts(client, make_config):
@@ -322,3 +322,12 @@ def test_comparing_with_one_draft_missing_names_the_field(client, make_config):
     response = client.get("/compare/", {"a": a.token})
     assert response.status_code == 422
     assert 'id="id_b_error"' in response.content.decode() or "This field is required" in response.content.decode()
+
+
+def test_the_comparison_of_two_drafts_is_dutch_in_dutch(client, make_config):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "nl"
+    a, b = make_config(), make_config(TRAINING_70B)
+    _session_drafts(client, a, b)
+    text = _text(client.get("/compare/", {"a": a.token, "b": b.token}).content.decode())
+    assert "Vergelijk je ontwerpen" in text and "Ga verder met dit ontwerp" in text
+    assert not _leaks(text), _leaks(text)

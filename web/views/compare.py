@@ -7,6 +7,8 @@ service as the home page's start; comparing drafts shows only the user's own (an
 
 from __future__ import annotations
 
+import dataclasses
+
 from django import forms
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
@@ -20,7 +22,7 @@ from configurator.models import Configuration
 from configurator.recommend import ALTERNATIVE_KEYS
 from configurator.services import configuration_create
 from web import comparison, selectors
-from web.views.common import SESSION_DRAFTS, _config, _is_staff, _language, _remember, step_url
+from web.views.common import SESSION_DRAFTS, _config, _input_findings, _is_staff, _language, _remember, step_url
 
 
 def _alternatives(config: Configuration):
@@ -79,6 +81,14 @@ def alternative_start(request: HttpRequest, token: str) -> HttpResponse:
     return redirect(step_url(draft, "platform"))
 
 
+def _readable(column: comparison.Column) -> comparison.Column:
+    """A draft that cannot be validated yet says what is missing the way its steps do (no server chosen yet)."""
+    if column.readable:
+        return column
+    top = _input_findings(column.input_errors)[: comparison.TOP_FINDINGS]
+    return dataclasses.replace(column, top=top, input_errors={})
+
+
 class CompareForm(forms.Form):
     """Two of the user's own drafts, by their tokens."""
 
@@ -106,7 +116,7 @@ def compare_drafts(request: HttpRequest) -> HttpResponse:
     if form.is_bound:
         if form.is_valid():
             view = selectors.catalog()
-            columns = [comparison.draft_column(own[form.cleaned_data[n]], view, _language()) for n in ("a", "b")]
+            columns = [_readable(comparison.draft_column(own[form.cleaned_data[n]], view, _language())) for n in "ab"]
         else:
             status = 422
     return render(
