@@ -330,7 +330,10 @@ def recommend(
 # --- alternatives side by side -------------------------------------------------------------------------------
 
 # NVIDIA's data-centre GPU generations, oldest first: "the next generation" is the next one in this order. A GPU
-# whose generation is not listed (or not known) is never proposed as a next generation.
+# whose generation is not listed (or not known) is never proposed as a next generation. Blackwell follows Hopper;
+# Blackwell Ultra (B300) is the later member of the Blackwell family with 50 % more HBM per GPU, which the catalogue
+# lists as its own generation. Source: NVIDIA, "Inside NVIDIA Blackwell Ultra",
+# https://developer.nvidia.com/blog/inside-nvidia-blackwell-ultra-the-chip-powering-the-ai-factory-era
 GENERATIONS = ("Ampere", "Hopper", "Blackwell", "Blackwell Ultra")
 MAX_ALTERNATIVES = 3  # beside the recommended design
 ALTERNATIVE_KEYS = ("recommended", "cheapest", "ethernet", "next_generation", "fewer_nodes", "more_nodes")
