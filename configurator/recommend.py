@@ -187,7 +187,10 @@ def _with_fabric(
     lead_times: dict[str, int | None],
     mode: str | None = None,
     precision: str = "bf16",
+    protocol: Protocol = Protocol.INFINIBAND,
 ) -> list[_Candidate]:
+    """The candidate with each compute fabric of ``protocol`` the node can reach: a NIC per GPU of the switch's
+    port speed (InfiniBand adapters, or VPI ones that also run Ethernet), or the server's integrated NICs."""
     gpus_per_node = quantity * gpu.gpu_count
     liquid = server.cooling == Cooling.LIQUID
 
@@ -222,9 +225,7 @@ def _with_fabric(
 
     if nodes < 2:
         return [make(None, 0, None)]
-    switches = [
-        s for s in catalog.of_type(SwitchSpec) if _active(s) and not s.management and s.protocol == Protocol.INFINIBAND
-    ]
+    switches = [s for s in catalog.of_type(SwitchSpec) if _active(s) and not s.management and s.protocol == protocol]
     out: list[_Candidate] = []
     if server.integrated_nics >= gpus_per_node and server.integrated_nic_speed_gbps:
         for sw in switches:
@@ -234,11 +235,7 @@ def _with_fabric(
     nics = [
         a
         for a in catalog.of_type(AdapterSpec)
-        if _active(a)
-        and not a.is_dpu
-        and a.ports == 1
-        and a.speed_gbps
-        and a.protocol in (Protocol.INFINIBAND, Protocol.VPI)
+        if _active(a) and not a.is_dpu and a.ports == 1 and a.speed_gbps and a.protocol in (protocol, Protocol.VPI)
     ]
     for nic in nics:
         for sw in switches:
@@ -328,3 +325,176 @@ def recommend(
             _cache.clear()
         _cache[key] = rec
     return rec
+
+
+# --- alternatives side by side -------------------------------------------------------------------------------
+
+# NVIDIA's data-centre GPU generations, oldest first: "the next generation" is the next one in this order. A GPU
+# whose generation is not listed (or not known) is never proposed as a next generation. Blackwell follows Hopper;
+# Blackwell Ultra (B300) is the later member of the Blackwell family with 50 % more HBM per GPU, which the catalogue
+# lists as its own generation. Source: NVIDIA, "Inside NVIDIA Blackwell Ultra",
+# https://developer.nvidia.com/blog/inside-nvidia-blackwell-ultra-the-chip-powering-the-ai-factory-era
+GENERATIONS = ("Ampere", "Hopper", "Blackwell", "Blackwell Ultra")
+MAX_ALTERNATIVES = 3  # beside the recommended design
+ALTERNATIVE_KEYS = ("recommended", "cheapest", "ethernet", "next_generation", "fewer_nodes", "more_nodes")
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """One design of the comparison: which question it answers (``key``, one of ALTERNATIVE_KEYS; ``also``: other
+    questions the same design answers, e.g. the recommendation that is also the cheapest) and the validation
+    service's result for it, in the reader's language: every figure the comparison shows comes from ``result``."""
+
+    key: str
+    document: dict
+    result: dict
+    also: tuple[str, ...] = ()
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for f in self.result["findings"] if f["severity"] == "error")
+
+
+def _generation_index(gpu: GpuSpec) -> int | None:
+    return GENERATIONS.index(gpu.generation) if gpu.generation in GENERATIONS else None
+
+
+def _list_total(c: _Candidate) -> Any:
+    return c.rank[-1]  # the candidate's list price (servers, GPUs, NICs, one switch): the ranking's last key
+
+
+_alt_cache: dict[tuple, tuple[Alternative, ...]] = {}
+
+
+def alternatives(
+    *,
+    kind: str,
+    params_billion: float,
+    gpus: int | None = None,
+    nodes: int | None = None,
+    catalog: CatalogView,
+    lead_times: dict[str, int | None],
+    mode: str | None = None,
+    precision: str = "bf16",
+    language: str = "en",
+) -> tuple[Alternative, ...]:
+    """The recommended design first, then up to MAX_ALTERNATIVES others that answer the seeds' comparisons: the
+    cheapest design that fits (list price, no errors), the same nodes on an Ethernet (RoCE) fabric, the next GPU
+    generation, and fewer bigger nodes or more smaller ones. Only what the catalogue holds for the workload: a
+    question without a candidate is left out, and a design the engine finds errors in is kept only when no
+    other answers its question (its findings then say why it does not fit). Empty when nothing is recommended.
+
+    Every design is judged by the one validation service, in ``language``; cached per input and catalogue."""
+    params = float(params_billion)
+    key = (kind, params, gpus, nodes, mode, precision, language, catalog.version)
+    if key in _alt_cache:
+        return _alt_cache[key]
+    args = {"kind": kind, "params_billion": params, "gpus": gpus, "nodes": nodes, "catalog": catalog}
+    rec = recommend(**args, lead_times=lead_times, mode=mode, precision=precision)
+    out: tuple[Alternative, ...] = ()
+    if rec is not None:
+        out = _Alternatives(kind, params, gpus, nodes, language).build(
+            rec, candidates(**args, lead_times=lead_times, mode=mode, precision=precision), catalog, lead_times
+        )
+    with _lock:
+        if len(_alt_cache) > 256:
+            _alt_cache.clear()
+        _alt_cache[key] = out
+    return out
+
+
+class _Alternatives:
+    """The choosing of one comparison: validates each candidate document once and remembers the verdict."""
+
+    def __init__(self, kind: str, params: float, gpus: int | None, nodes: int | None, language: str):
+        self.kind, self.params, self.gpus, self.nodes, self.language = kind, params, gpus, nodes, language
+        self.results: dict[str, dict | None] = {}
+        self.chosen: list[Alternative] = []
+
+    def doc(self, cand: _Candidate) -> dict:
+        return cand.document(self.kind, self.params, self.gpus, self.nodes)
+
+    def judge(self, doc: dict) -> dict | None:
+        name = repr(sorted(doc.items()))
+        if name not in self.results:
+            try:
+                self.results[name] = design_validate(document=doc, language=self.language)
+            except DesignInputError:
+                self.results[name] = None
+        return self.results[name]
+
+    def pick(self, key: str, pool: list[_Candidate]) -> None:
+        """The first of ``pool`` (in its order) the engine finds no error in, else the one with the fewest errors,
+        judging at most MAX_VALIDATED; a design already in the comparison only gains ``key`` in ``also``."""
+        if len(self.chosen) > MAX_ALTERNATIVES or not pool:
+            return
+        best: tuple[int, dict, dict] | None = None
+        for cand in pool[:MAX_VALIDATED]:
+            doc = self.doc(cand)
+            result = self.judge(doc)
+            if result is None:
+                continue
+            errors = sum(1 for f in result["findings"] if f["severity"] == "error")
+            if best is None or errors < best[0]:
+                best = (errors, doc, result)
+            if errors == 0:
+                break
+        if best is None:
+            return
+        _errors, doc, result = best
+        self.add(key, doc, result)
+
+    def pick_cheapest(self, pool: list[_Candidate], catalog: CatalogView) -> None:
+        """The design without errors whose bill of materials costs least, among the recommendation and the
+        MAX_VALIDATED candidates cheapest by their main parts (the bill adds switches, cables and racks, so the
+        order of the estimate is not the order of the bills)."""
+        judged = [(self.chosen[0].document, self.chosen[0].result)]
+        judged += [(doc, self.judge(doc)) for doc in (self.doc(c) for c in pool[:MAX_VALIDATED])]
+        priced = []
+        for doc, result in judged:
+            if result is None or not result["valid"]:
+                continue
+            bill = design_bill(document=doc, result=result, catalog=catalog)
+            if bill is not None:
+                priced.append((bill.total, bill.on_request, doc, result))
+        if priced:
+            _total, _missing, doc, result = min(priced, key=lambda p: (p[0], p[1]))
+            self.add("cheapest", doc, result)
+
+    def add(self, key: str, doc: dict, result: dict) -> None:
+        for i, alt in enumerate(self.chosen):
+            if alt.document == doc:
+                self.chosen[i] = Alternative(alt.key, alt.document, alt.result, (*alt.also, key))
+                return
+        self.chosen.append(Alternative(key, doc, result))
+
+    def build(
+        self, rec: Recommendation, pool: list[_Candidate], catalog: CatalogView, lead_times: dict[str, int | None]
+    ) -> tuple[Alternative, ...]:
+        base = next((c for c in pool if self.doc(c) == rec.document), None)
+        result = self.judge(rec.document)
+        if base is None or result is None:
+            return ()
+        self.chosen.append(Alternative("recommended", rec.document, result))
+        ethernet: list[_Candidate] = []
+        if base.switch is not None:
+            ethernet = _with_fabric(
+                base.server, base.gpu, base.gpu_quantity, base.nodes, base.sizing, catalog, lead_times,
+                protocol=Protocol.ETHERNET,
+            )  # fmt: skip
+        self.pick_cheapest(sorted(pool + ethernet, key=_list_total), catalog)
+        self.pick("ethernet", sorted(ethernet, key=lambda c: c.rank))
+        here = _generation_index(base.gpu)
+        later = [c for c in pool if here is not None and (_generation_index(c.gpu) or -1) > here]
+        if later:
+            following = min(_generation_index(c.gpu) for c in later)
+            same_form = sorted(
+                (c for c in later if _generation_index(c.gpu) == following),
+                key=lambda c: (c.gpu.is_board != base.gpu.is_board, c.rank),  # a board for a board, a card for a card
+            )
+            self.pick("next_generation", same_form)
+        fewer = [c for c in pool if c.nodes < base.nodes]
+        more = [c for c in pool if c.nodes > base.nodes and c.gpu.memory_gb and base.gpu.memory_gb]
+        self.pick("fewer_nodes", fewer)
+        self.pick("more_nodes", [c for c in more if c.gpu.memory_gb <= base.gpu.memory_gb])
+        return tuple(self.chosen[: MAX_ALTERNATIVES + 1])

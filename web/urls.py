@@ -18,6 +18,9 @@ app_name_patterns = [
     path("d/<slug:token>/clone/", views.clone, name="clone"),
     path("d/<slug:token>/copy/", views.customer_copy, name="copy"),
     path("d/<slug:token>/take-over/", views.take_over, name="take_over"),
+    path("d/<slug:token>/alternatives/", views.alternatives, name="alternatives"),
+    path("d/<slug:token>/alternatives/start/", views.alternative_start, name="alternative_start"),
+    path("compare/", views.compare_drafts, name="compare"),
     path("dashboard/", views.dashboard, name="dashboard"),
     path("rules/", views.rules, name="rules"),
 ]

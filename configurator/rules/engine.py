@@ -22,7 +22,7 @@ from .pcie import place_group
 from .power import PowerEstimate, cooling_findings, estimate, power_findings
 from .sizing import Sizing
 from .specs import CatalogView
-from .workload import nic_findings, workload_findings
+from .workload import _has_nvlink, nic_findings, workload_findings
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,22 @@ def validate_nodes(design: DesignIn, catalog: CatalogView) -> NodeResult:
     return NodeResult(findings=tuple(findings), placement=placement, totals=_totals(contexts, power), sizing=sizing)
 
 
+def _bandwidth_per_gpu(ctx: GroupContext) -> dict:
+    """What one GPU of the group gets: NVLink in GB/s (the catalogue's per-GPU figure, bidirectional; 0 when the
+    GPUs have no NVLink fitted) and the compute fabric in Gb/s (the compute NICs' line rate shared by the node's
+    GPUs; 0 without compute NICs). None: not known (a part without the figure), never a guess."""
+    gpus = ctx.gpus_per_node
+    if not gpus:
+        return {"nvlink_gbps_per_gpu": None, "compute_gbps_per_gpu": None}
+    nvlink = ctx.gpus[0].spec.nvlink_gbps if _has_nvlink(ctx) else 0
+    speeds = [(p.quantity, p.spec.speed_gbps) for p in ctx.compute_adapters]
+    if ctx.server is not None and ctx.server.integrated_nics:
+        speeds.append((ctx.server.integrated_nics, ctx.server.integrated_nic_speed_gbps))
+    known = all(speed is not None for _q, speed in speeds)
+    fabric = round(sum(q * (speed or 0) for q, speed in speeds) / gpus, 1) if known else None
+    return {"nvlink_gbps_per_gpu": nvlink, "compute_gbps_per_gpu": fabric}
+
+
 def _totals(contexts: list[GroupContext], power: list[PowerEstimate | None]) -> dict:
     """Per-group and design totals: GPUs, GPU memory, estimated peak power (W), NICs, the power assumptions and
     the basis of each group's power estimate (sum of parts, or the published maximum of NVIDIA's system)."""
@@ -110,6 +126,7 @@ def _totals(contexts: list[GroupContext], power: list[PowerEstimate | None]) -> 
                 "optics_w_per_node": est.optics_w if est is not None else 0.0,
                 "compute_nics_per_node": ctx.compute_nics_per_node,
                 "nics_per_node": nics,
+                **_bandwidth_per_gpu(ctx),
             }
         )
         tot["nodes"] += count

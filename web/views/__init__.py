@@ -7,14 +7,18 @@ the findings and the price.
 """
 
 from web.views.common import step_url
+from web.views.compare import alternative_start, alternatives, compare_drafts
 from web.views.pages import cabling_csv, dashboard, draft, home, rules, start
 from web.views.staff import acknowledge, clone, customer_copy, take_over
 from web.views.steps import step
 
 __all__ = [
     "acknowledge",
+    "alternative_start",
+    "alternatives",
     "cabling_csv",
     "clone",
+    "compare_drafts",
     "customer_copy",
     "dashboard",
     "draft",

@@ -12,8 +12,7 @@ from configurator.messages.diagram import words as diagram_words
 from configurator.messages.racks import elevation_labels, kw_number
 from configurator.models import Configuration
 from configurator.pictures import fabric_diagram_svg, rack_elevation_svg, slot_map_svg
-from configurator.recommend import recommend
-from web import selectors, wizard
+from web import comparison, selectors, wizard
 from web.forms import (
     AcknowledgeForm,
     AdaptersForm,
@@ -91,17 +90,7 @@ def _goal(request: HttpRequest, config: Configuration) -> HttpResponse:
 
 
 def _recommendation(doc: dict, view):
-    w = doc.get("workload") if isinstance(doc.get("workload"), dict) else None
-    if not w or not w.get("kind") or not w.get("model_parameters_billion"):
-        return None
-    return recommend(
-        kind=w["kind"],
-        params_billion=float(w["model_parameters_billion"]),
-        gpus=w.get("target_gpus"),
-        nodes=w.get("target_nodes"),
-        catalog=view,
-        lead_times=selectors.lead_times(view),
-    )
+    return comparison.recommendation(doc, view)
 
 
 def _platform(request: HttpRequest, config: Configuration) -> HttpResponse:

@@ -1,0 +1,207 @@
+"""Selectors of the comparison pages: designs side by side (a workload's alternatives, or two of a user's drafts).
+
+Every figure of a column comes from the validation service's result for that design (totals, fabric plan,
+rack plan, findings) and the price from the quotes' own pricing code, so a comparison never shows a second set
+of numbers. A figure the result does not know is None here and "not known" on the page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Q
+from django.http import HttpRequest
+
+from configurator.bom import design_bill
+from configurator.models import Configuration
+from configurator.recommend import Alternative, alternatives, recommend
+from configurator.rules.specs import CatalogView, SwitchSpec
+from quotes import pricing
+from web import selectors
+
+TOP_FINDINGS = 3  # findings named in a column (errors first); the counts cover all of them
+MAX_OWN_DRAFTS = 50  # a sales engineer's drafts offered for comparison, most recently changed first
+
+
+def workload_inputs(document: dict) -> dict[str, Any] | None:
+    """What the recommender needs from a design's workload, or None when the goal is not set yet."""
+    w = document.get("workload") if isinstance(document, dict) else None
+    if not isinstance(w, dict) or not w.get("kind") or not w.get("model_parameters_billion"):
+        return None
+    out: dict[str, Any] = {
+        "kind": w["kind"],
+        "params_billion": float(w["model_parameters_billion"]),
+        "gpus": w.get("target_gpus"),
+        "nodes": w.get("target_nodes"),
+    }
+    if w.get("mode"):
+        out["mode"] = w["mode"]
+    if w.get("precision"):
+        out["precision"] = w["precision"]
+    return out
+
+
+def recommendation(document: dict, view: CatalogView):
+    """The goal step's proposal for the design's workload (None without a workload or a fitting design)."""
+    inputs = workload_inputs(document)
+    return recommend(**inputs, catalog=view, lead_times=selectors.lead_times(view)) if inputs else None
+
+
+def workload_alternatives(document: dict, view: CatalogView, language: str) -> tuple[Alternative, ...]:
+    """The recommended design and its alternatives for the design's workload (empty without one)."""
+    inputs = workload_inputs(document)
+    if inputs is None:
+        return ()
+    return alternatives(**inputs, catalog=view, lead_times=selectors.lead_times(view), language=language)
+
+
+@dataclass(frozen=True)
+class Column:
+    """One design of a comparison table, as the page shows it."""
+
+    key: str  # which question it answers ("recommended", "cheapest", ... or "draft")
+    name: str
+    also: tuple[str, ...]
+    nodes: int | None
+    server: str
+    gpu: str
+    gpus: int | None
+    gpu_memory_gb: float | None
+    nvlink_gbps_per_gpu: float | None  # GB/s; 0: no NVLink
+    fabric: str | None  # the compute switch's part number; None: no compute fabric
+    fabric_protocol: str | None
+    compute_gbps_per_gpu: float | None  # Gb/s; 0: no compute NICs
+    net_eur: Decimal | None  # the priced lines' net; None: nothing could be priced
+    on_request: int  # lines and rack needs without a price: the net is then a lower bound
+    power_w: int | None
+    power_at_least: bool
+    racks: int | None
+    counts: dict[str, int]
+    top: list[dict] = field(default_factory=list)
+    readable: bool = True  # False: the document cannot be validated yet (input errors instead of a result)
+    input_errors: dict[str, str] = field(default_factory=dict)
+
+
+def net_price(document: dict, result: dict | None, view: CatalogView) -> tuple[Decimal | None, int]:
+    """The design's net price without discounts, by the quote's own pricing (per line to the cent), and how many
+    lines or rack needs have no price (the amount is then at least this)."""
+    bill = design_bill(document=document, result=result, catalog=view)
+    if bill is None:
+        return None, 0
+    raw = [
+        pricing.RawLine(
+            section=line.section,
+            part_number=line.part_number,
+            description=line.description,
+            quantity=line.quantity,
+            unit_price=Decimal(line.unit_price_eur),
+        )
+        for line in bill.lines
+        if line.unit_price_eur is not None
+    ]
+    lines = pricing.price_lines(raw, quote_discount_percent=Decimal("0"), line_discounts={})
+    totals = pricing.price_totals(lines, vat_rate=Decimal("0"))
+    return (totals.net if raw else None), bill.on_request + len(bill.needs)
+
+
+def _least(values: list[Any]) -> Any:
+    """The smallest of the GPU groups' figures (what every GPU gets at least); None when any is unknown."""
+    if not values or any(v is None for v in values):
+        return None
+    return min(values)
+
+
+def column(
+    key: str,
+    document: dict,
+    result: dict | None,
+    view: CatalogView,
+    *,
+    name: str = "",
+    also: tuple[str, ...] = (),
+    input_errors: dict[str, str] | None = None,
+) -> Column:
+    """A comparison column from the validation service's result for ``document``."""
+    group = next((g for g in document.get("node_groups") or [] if isinstance(g, dict)), {})
+    gpu = next(
+        (c.get("part", "") for c in group.get("components") or [] if isinstance(c, dict) and _is_gpu(view, c)), ""
+    )
+    name = name or str(document.get("name") or "")
+    if result is None:
+        return Column(
+            key=key, name=name, also=tuple(also), nodes=None, server=str(group.get("server") or ""), gpu=gpu,
+            gpus=None, gpu_memory_gb=None, nvlink_gbps_per_gpu=None, fabric=None, fabric_protocol=None,
+            compute_gbps_per_gpu=None, net_eur=None, on_request=0, power_w=None, power_at_least=False, racks=None,
+            counts={"error": len(input_errors or {}), "warning": 0, "info": 0}, readable=False,
+            input_errors=dict(input_errors or {}),
+        )  # fmt: skip
+    totals = result.get("totals") or {}
+    gpu_groups = [g for g in totals.get("groups", []) if g.get("gpus_per_node")]
+    plan = result.get("fabric_plan")
+    fabric = (document.get("fabric") or {}).get("switch") if plan else None
+    switch = view.get(fabric) if fabric else None
+    net, on_request = net_price(document, result, view)
+    findings = result.get("findings") or []
+    counts = {sev: sum(1 for f in findings if f["severity"] == sev) for sev in ("error", "warning", "info")}
+    power = totals.get("cluster_power_w")
+    return Column(
+        key=key,
+        name=name,
+        also=tuple(also),
+        nodes=totals.get("nodes"),
+        server=str(group.get("server") or ""),
+        gpu=gpu,
+        gpus=totals.get("gpus"),
+        gpu_memory_gb=totals.get("gpu_memory_gb"),
+        nvlink_gbps_per_gpu=_least([g.get("nvlink_gbps_per_gpu") for g in gpu_groups]),
+        fabric=fabric,
+        fabric_protocol=str(switch.protocol) if isinstance(switch, SwitchSpec) and switch.protocol else None,
+        compute_gbps_per_gpu=_least([g.get("compute_gbps_per_gpu") for g in gpu_groups]) if plan else None,
+        net_eur=net,
+        on_request=on_request,
+        power_w=power if power is not None else totals.get("peak_power_w"),
+        power_at_least=bool(totals.get("cluster_power_at_least")) and power is not None,
+        racks=totals.get("racks"),
+        counts=counts,
+        top=[f for f in findings if f["severity"] in ("error", "warning")][:TOP_FINDINGS],
+    )
+
+
+def _is_gpu(view: CatalogView, component: dict) -> bool:
+    gpus, _adapters = selectors.part_sets(view)
+    return component.get("part") in gpus
+
+
+def alternative_columns(alts: tuple[Alternative, ...], view: CatalogView) -> list[Column]:
+    return [column(a.key, a.document, a.result, view, also=a.also) for a in alts]
+
+
+def draft_column(config: Configuration, view: CatalogView, language: str) -> Column:
+    """A stored draft as a column: validated by the same service (memoised per document and language)."""
+    outcome = selectors.design_outcome(document=config.document, language=language, view=view)
+    return column(
+        "draft",
+        config.document,
+        outcome.result,
+        view,
+        name=config.name or config.token[:8],
+        input_errors=outcome.input_errors,
+    )
+
+
+# --- whose drafts ------------------------------------------------------------------------------------------
+
+
+def own_drafts(request: HttpRequest, session_tokens: list[str]) -> list[Configuration]:
+    """The drafts this user may compare, most recently changed first: a sales engineer's own (created by them or
+    in their queue); a customer's those this browser started. Never anyone else's."""
+    user = request.user
+    if user.is_authenticated and user.is_active and user.is_staff:
+        qs = Configuration.objects.filter(Q(created_by=user) | Q(assigned_to=user))
+    elif session_tokens:
+        qs = Configuration.objects.filter(token__in=session_tokens)
+    else:
+        return []
+    return list(qs.only("token", "name", "updated_at", "document").order_by("-updated_at", "-id")[:MAX_OWN_DRAFTS])
