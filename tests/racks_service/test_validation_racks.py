@@ -4,8 +4,10 @@ distances the fabric's media follow, the bill, the cabling list, the elevation o
 from __future__ import annotations
 
 import copy
+import dataclasses
 import io
 import re
+from decimal import Decimal
 
 import pytest
 from django.test import Client
@@ -15,6 +17,7 @@ from configurator.bom import design_bill
 from configurator.examples import h200_training_cluster
 from configurator.rules.design import DesignInputError
 from configurator.services import cabling_plan, configuration_create, design_validate
+from configurator.snapshot import catalog_snapshot
 from quotes.documents import render_pdf, render_pdf_html
 from quotes.services import quote_request
 
@@ -231,6 +234,18 @@ def test_the_fabric_step_shows_the_rack_elevation_in_both_languages(seeded_catal
     assert '<svg xmlns="http://www.w3.org/2000/svg"' in page and "Rack elevation" in page and "R01-01" in page
     page_nl = Client(headers={"accept-language": "nl"}).get(f"/d/{config.token}/fabric/").content.decode()
     assert "Rackaanzicht" in page_nl
+
+
+def test_once_the_pdu_has_a_list_price_it_is_a_priced_line_and_no_longer_a_need(seeded_catalog):
+    doc = _doc(8)
+    result = design_validate(document=doc)
+    view = catalog_snapshot()
+    priced = dataclasses.replace(view.get("AP8886"), price_eur=Decimal("1200.00"))
+    view = dataclasses.replace(view, parts={**view.parts, "AP8886": priced})
+    bill = design_bill(document=doc, result=result, catalog=view)
+    pdu = [line for line in bill.lines if line.part_number == "AP8886"]
+    assert [(line.section, line.quantity) for line in pdu] == [("racks", 2 * result["totals"]["racks"])]
+    assert "pdu" not in {n.what for n in bill.needs}
 
 
 def test_the_review_step_names_the_unpriced_pdu_in_both_languages(seeded_catalog):
