@@ -90,6 +90,11 @@ def _cord_part(outlet: str | None, inlet: str | None, catalog: CatalogView) -> P
     return min(cords, key=lambda c: (c.price_eur is None, c.price_eur or 0, c.part_number), default=None)
 
 
+def _priced(part_number: str, catalog: CatalogView) -> bool:
+    part = catalog.get(part_number)
+    return part is not None and part.price_eur is not None
+
+
 def rack_lines(rack_plan: dict[str, Any] | None, catalog: CatalogView) -> list[tuple[str, int]]:
     """Priced rack-level lines of the plan: the rack enclosures, the PDUs it sized and the power cords whose type
     is known. What the catalogue cannot price is in ``rack_needs``, never a guessed part."""
@@ -99,7 +104,8 @@ def rack_lines(rack_plan: dict[str, Any] | None, catalog: CatalogView) -> list[t
     rack = _rack_part(rack_plan, catalog)
     if rack is not None:
         out.append((rack.part_number, len(rack_plan["racks"])))
-    out += [(p["part"], p["quantity"]) for p in rack_plan.get("pdus", []) if catalog.get(p["part"]) and p["quantity"]]
+    pdus = rack_plan.get("pdus", [])
+    out += [(p["part"], p["quantity"]) for p in pdus if _priced(p["part"], catalog) and p["quantity"]]
     for c in rack_plan.get("cords", []):
         cord = _cord_part(c["pdu_outlet"], c["node_inlet"], catalog)
         if cord is not None and c["quantity"]:
@@ -109,24 +115,30 @@ def rack_lines(rack_plan: dict[str, Any] | None, catalog: CatalogView) -> list[t
 
 @dataclass(frozen=True)
 class RackNeed:
-    """Something the rack plan needs that the bill cannot price: ``what`` is rack, pdu or power_cord."""
+    """Something the rack plan needs that the bill cannot price: ``what`` is rack, pdu or power_cord. ``part`` names
+    the catalogue part the plan sized when it has no list price (a PDU priced on request); empty when none fits."""
 
     what: str
     quantity: int
+    part: str = ""
     rack_units: int = 0
     feeds: str = ""
     max_rack_power_kw: float | None = None
 
 
 def rack_needs(rack_plan: dict[str, Any] | None, catalog: CatalogView) -> list[RackNeed]:
-    """The plan's needs without a catalogue part: racks of an unstocked height, PDUs when the catalogue holds none
-    (at least one per feed per rack, each carrying the whole rack), and power cords of unknown type."""
+    """The plan's needs without a priced catalogue part: racks of an unstocked height, PDUs when the catalogue holds
+    none (at least one per feed per rack, each carrying the whole rack) or when the PDU the plan sized has no list
+    price (named, with the plan's count), and power cords of unknown type."""
     if not rack_plan or not rack_plan.get("racks"):
         return []
     racks = rack_plan["racks"]
     needs = []
     if _rack_part(rack_plan, catalog) is None:
         needs.append(RackNeed("rack", len(racks), rack_units=rack_plan.get("rack_units", 0)))
+    for p in rack_plan.get("pdus", []):
+        if p["quantity"] and catalog.get(p["part"]) is not None and not _priced(p["part"], catalog):
+            needs.append(RackNeed("pdu", p["quantity"], feeds=rack_plan.get("pdu_feeds", "A+B"), part=p["part"]))
     if not rack_plan.get("pdus"):
         feeds = rack_plan.get("pdu_feeds", "A+B")
         power = [r["power_known_w"] for r in racks if r.get("power_known_w")]

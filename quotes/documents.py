@@ -90,6 +90,13 @@ def _pdus_needed(rack_plan: dict[str, Any] | None) -> int:
     return len(rack_plan["racks"]) * (2 if rack_plan.get("pdu_feeds") == "A+B" else 1)
 
 
+def _pdus_unpriced(rack_plan: dict[str, Any] | None, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """PDUs the plan sized that are not on the quote (a catalogue PDU without a list price), with their count."""
+    quoted = {line.get("part_number") for line in lines}
+    pdus = (rack_plan or {}).get("pdus") or []
+    return [{"part": p["part"], "quantity": p["quantity"]} for p in pdus if p["quantity"] and p["part"] not in quoted]
+
+
 def _rack_power(totals: dict[str, Any]) -> dict[str, str]:
     """The facility power of the frozen totals in kW, or the known part of it when some power is unknown."""
     power, known = totals.get("facility_power_w"), totals.get("facility_power_known_w")
@@ -204,6 +211,7 @@ def pdf_context(frozen: dict[str, Any]) -> dict[str, Any]:
         "rack_plan": validation.get("rack_plan"),
         **_rack_power(validation.get("totals") or {}),
         "pdus_needed": _pdus_needed(validation.get("rack_plan")),
+        "pdus_unpriced": _pdus_unpriced(validation.get("rack_plan"), frozen.get("lines", [])),
         "elevation": _rack_picture(validation.get("rack_plan")),
     }
 

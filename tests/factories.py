@@ -40,7 +40,7 @@ def design(
 
 
 # The seed catalogue says: 11 NICs do not fit SYS-822GS-NBRT's complete list of 10 slots (PCIE_NO_FREE_SLOT, error;
-# 9 NICs in SYS-821GE-TNHR, whose slot list is not complete, are a warning to confirm with Supermicro);
+# a 13th card in SYS-821GE-TNHR, whose 12-slot list is not complete, is a warning to confirm with Supermicro);
 # the HGX A100 system has no sourced PSU figures (POWER_CAPACITY_UNKNOWN, warning).
 ERROR_DESIGN = design(
     server="SYS-822GS-NBRT",

@@ -37,17 +37,33 @@ def test_hgx_h200_in_the_liquid_cooled_h100_system_is_unverified_not_refused(see
     assert f["severity"] == "warning" and "Verify with Supermicro" in f["fix"]
 
 
-def test_eight_connectx7_plus_one_bluefield3_is_a_warning_where_the_slot_list_is_incomplete(seeded_catalog):
-    # SYS-821GE-TNHR slots_complete is false (STH-821: 8 LP slots plus unnamed positions)
-    doc = _doc(
+def _hgx_821(nics: int, bluefields: int = 1):
+    return _doc(
         _node(
             "SYS-821GE-TNHR",
             {"part": "HGX-H200-8GPU", "quantity": 1},
-            {"part": "MCX75310AAS-NEAT", "quantity": 8, "role": "compute"},
-            {"part": "900-9D3B6-00CN-AB0", "quantity": 1, "role": "storage"},
+            {"part": "MCX75310AAS-NEAT", "quantity": nics, "role": "compute"},
+            {"part": "900-9D3B6-00CN-AB0", "quantity": bluefields, "role": "storage"},
         )
     )
-    result = design_validate(document=doc)
+
+
+def test_eight_connectx7_plus_one_bluefield3_fit_the_sys_821ge_tnhr_slots(seeded_catalog):
+    # SMC-RF-821: the BMC lists 12 PCIe 5.0 x16 slots, 8 in the NIC tray and 4 on two risers, so the common build
+    # of eight ConnectX-7 plus one BlueField-3 gets a slot for every card and the Gen5 check runs.
+    result = design_validate(document=_hgx_821(8))
+    assert result["valid"], [f["code"] for f in result["findings"] if f["severity"] == "error"]
+    assert not _by_code(result, "PCIE_NO_FREE_SLOT_UNVERIFIED") and not _by_code(result, "PCIE_NO_FREE_SLOT")
+    slots = {s["slot"]: s for s in result["placement"][0]["slots"]}
+    assert len(slots) == 12 and all(s["pcie_gen"] == 5 and s["lanes"] == 16 for s in slots.values())
+    assert [slots[f"LP{i}"]["part"] for i in range(1, 9)] == ["MCX75310AAS-NEAT"] * 8
+    riser = [s for name, s in slots.items() if name.startswith("RISER") and s["part"]]
+    assert [s["part"] for s in riser] == ["900-9D3B6-00CN-AB0"]
+
+
+def test_more_cards_than_the_sys_821ge_tnhr_slot_table_is_a_warning_to_confirm(seeded_catalog):
+    # The slot table is one unit's (slots_complete false): a 13th card is to confirm with Supermicro, not refused.
+    result = design_validate(document=_hgx_821(8, bluefields=5))
     assert result["valid"], [f["code"] for f in result["findings"] if f["severity"] == "error"]
     f = _by_code(result, "PCIE_NO_FREE_SLOT_UNVERIFIED")[0]
     assert f["severity"] == "warning" and "confirm with Supermicro" in f["fix"]

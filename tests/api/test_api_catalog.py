@@ -69,7 +69,9 @@ def test_detail_has_typed_specs_sources_and_unknowns_as_null(api):
     assert part["sources"]["height_u"]["key"] == "STH-821"
     assert part["sources"]["height_u"]["title"]
     assert [s["name"] for s in part["slots"]][:2] == ["LP1", "LP2"]
-    assert part["slots"][0]["pcie_gen"] is None
+    assert (part["slots"][0]["pcie_gen"], part["slots"][0]["lanes"]) == (5, 16)  # the BMC's slot table
+    riser = next(s for s in part["slots"] if s["name"] == "RISER0-1")
+    assert riser["form"] is None and riser["pcie_switch"] is None and riser["cpu_socket"] is None  # unknown
     assert "HGX-H200-8GPU" in part["accepts"]
 
 

@@ -83,10 +83,17 @@ def test_qsfp112_cards_and_their_plugs_are_flat_top(seeded_catalog):
     assert {m.b_top for m in Media.objects.filter(part__part_number__startswith="MCP7Y60-")} == {Top.FLAT}
 
 
-def test_connectx8_plug_top_stays_unknown_until_sourced(seeded_catalog):
+def test_connectx8_cages_take_flat_top_plugs_and_the_xdr_switch_finned_ones(seeded_catalog):
+    # NVIDIA XDR LinkX list: "RHS devices are used in ConnectX-8 cages for ... ConnectX-8 PCIe cards" (flat top);
+    # "IHS transceivers or copper cables are only used in air-cooled switches (Q3400, Q3200)" (finned top).
     cx8 = Part.objects.select_related("adapter").get(adapter__family__icontains="ConnectX-8")
-    assert cx8.adapter.top == "" and "top" not in PARTS[cx8.part_number]["sources"]
-    assert "ConnectX-8" in FACTS and "plug top" in FACTS
+    assert cx8.adapter.top == Top.FLAT and PARTS[cx8.part_number]["sources"]["top"] == "NV-XDR-LX"
+    q3400 = Part.objects.select_related("switch").get(part_number="Q3400-RA")
+    assert q3400.switch.top == Top.FINNED and PARTS["Q3400-RA"]["sources"]["top"] == "NV-XDR-LX"
+    assert "NV-XDR-LX" in SEED["sources"] and "NV-XDR-LX" in FACTS
+    # Both were listed as unknown before; neither is any more.
+    unknown = README.split("## What stayed unknown")[1].split("## Node contents")[0]
+    assert "plug top of ConnectX-8" not in unknown and "plug top of Q3400-RA" not in unknown
 
 
 def test_reference_system_maxima_are_stored_on_the_baseboards(seeded_catalog):
@@ -136,13 +143,30 @@ def test_sys_421ge_tnhr2_lcc_gpu_list_is_not_definitive(seeded_catalog):
     assert Server.objects.get(part__part_number="AS-4125GS-TNRT").slots_complete is False
 
 
-def test_sys_821ge_tnhr_has_a_sourced_slot_list_whose_unknowns_are_listed(seeded_catalog):
+def test_sys_821ge_tnhr_has_twelve_gen5_x16_slots_from_its_bmc_and_the_rest_stays_unknown(seeded_catalog):
+    # SMC-RF-821: the BMC's PCIeSlots table lists PCIe Slot 1-8 and two slots on each of two risers, all Gen5 x16.
     server = Server.objects.get(part__part_number="SYS-821GE-TNHR")
-    assert server.slots_known and server.slots.count() == 8
-    assert all(s.source == "STH-821" for s in server.slots.all())
-    # Generation and lanes are not in any source found, so they stay unknown and are listed.
-    assert all(s.pcie_gen is None and s.lanes is None for s in server.slots.all())
-    assert "SYS-821GE-TNHR" in README.split("## What stayed unknown")[1]
+    slots = list(server.slots.all())
+    assert server.slots_known and len(slots) == 12
+    assert all((s.pcie_gen, s.lanes, s.source) == (5, 16, "SMC-RF-821") for s in slots)
+    assert [s.name for s in slots if s.form == "LP"] == [f"LP{i}" for i in range(1, 9)]
+    assert {s.name for s in slots if s.form == ""} == {"RISER0-1", "RISER0-2", "RISER1-1", "RISER1-2"}
+    # One unit's slot table is not a statement that no other position exists; GPU and switch links are not in it.
+    assert server.slots_complete is False
+    assert all(s.gpus == [] and s.pcie_switch_id is None and s.cpu_socket is None for s in slots)
+    unknown = README.split("## What stayed unknown")[1]
+    assert "SYS-821GE-TNHR" in unknown and "riser slots" in unknown
+    assert "SMC-RF-821" in SEED["sources"] and "SMC-RF-821" in FACTS
+
+
+def test_an_apc_pdu_with_a_sourced_rating_is_seeded_without_an_invented_price(seeded_catalog):
+    pdu = Part.objects.select_related("pdu").get(part_number="AP8886")
+    assert pdu.category == "pdu" and pdu.list_price_eur is None and pdu.lead_time_days is None
+    spec = pdu.pdu
+    assert (float(spec.power_kw), spec.current_a, spec.voltage_v, spec.phases) == (22.0, 32, 230, 3)
+    assert (spec.outlets_c13, spec.outlets_c19, spec.height_u) == (30, 12, 0)
+    assert set(PARTS["AP8886"]["sources"].values()) == {"NB-AP8886"} and "NB-AP8886" in FACTS
+    assert "AP8886" in README.split("### What stayed unknown (node contents)")[1]  # plug, price, derating unknown
 
 
 def test_facts_file_lists_every_new_source_key():

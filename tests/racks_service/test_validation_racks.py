@@ -4,8 +4,10 @@ distances the fabric's media follow, the bill, the cabling list, the elevation o
 from __future__ import annotations
 
 import copy
+import dataclasses
 import io
 import re
+from decimal import Decimal
 
 import pytest
 from django.test import Client
@@ -15,6 +17,7 @@ from configurator.bom import design_bill
 from configurator.examples import h200_training_cluster
 from configurator.rules.design import DesignInputError
 from configurator.services import cabling_plan, configuration_create, design_validate
+from configurator.snapshot import catalog_snapshot
 from quotes.documents import render_pdf, render_pdf_html
 from quotes.services import quote_request
 
@@ -186,15 +189,24 @@ def test_the_facility_sets_rack_size_power_and_feeds(seeded_catalog):
     assert all(r["nodes"] <= 2 for r in plan["racks"])  # 2 x 7.9 kW within 20 kW
 
 
-def test_the_bill_lists_the_racks_and_states_the_unpriced_pdus_and_cords(seeded_catalog):
+def test_the_bill_lists_the_racks_and_names_the_unpriced_pdu_the_plan_sized(seeded_catalog):
     doc = _doc(32)
     result = design_validate(document=doc)
     bill = design_bill(document=doc, result=result)
     racks = [line for line in bill.lines if line.section == "racks"]
-    assert [(line.part_number, line.quantity) for line in racks] == [("RACK-42U", result["totals"]["racks"])]
-    assert racks[0].unit_price_eur is not None
+    # The cords are priced lines; the PDU has no list price, so it is no line that would hold up a quote.
+    assert [(line.part_number, line.quantity) for line in racks if line.part_number.startswith("RACK")] == [
+        ("RACK-42U", result["totals"]["racks"])
+    ]
+    assert all(line.unit_price_eur is not None for line in racks)
+    assert "AP8886" not in {line.part_number for line in racks}
+    # The plan sizes the racks' PDUs with the seeded APC AP8886 (22 kW, zero-U): one per feed per rack here.
+    plan = result["rack_plan"]
+    assert [(p["part"], p["quantity"]) for p in plan["pdus"]] == [("AP8886", 2 * result["totals"]["racks"])]
+    assert "RACK_NO_PDU" not in _codes(result)
     needs = {n.what: n for n in bill.needs}
-    assert needs["pdu"].quantity == 2 * result["totals"]["racks"] and needs["pdu"].feeds == "A+B"
+    assert needs["pdu"].part == "AP8886" and needs["pdu"].quantity == 2 * result["totals"]["racks"]
+    assert needs["pdu"].feeds == "A+B"
     assert needs["power_cord"].quantity == 32 * 6  # six supplies per SYS-821GE-TNHR, one cord each
     # A rack height the catalogue does not stock is a need, not a guessed part.
     tall = _doc(4, fabric=None, facility={"rack_units": 48})
@@ -224,6 +236,28 @@ def test_the_fabric_step_shows_the_rack_elevation_in_both_languages(seeded_catal
     assert "Rackaanzicht" in page_nl
 
 
+def test_once_the_pdu_has_a_list_price_it_is_a_priced_line_and_no_longer_a_need(seeded_catalog):
+    doc = _doc(8)
+    result = design_validate(document=doc)
+    view = catalog_snapshot()
+    priced = dataclasses.replace(view.get("AP8886"), price_eur=Decimal("1200.00"))
+    view = dataclasses.replace(view, parts={**view.parts, "AP8886": priced})
+    bill = design_bill(document=doc, result=result, catalog=view)
+    pdu = [line for line in bill.lines if line.part_number == "AP8886"]
+    assert [(line.section, line.quantity) for line in pdu] == [("racks", 2 * result["totals"]["racks"])]
+    assert "pdu" not in {n.what for n in bill.needs}
+
+
+def test_the_review_step_names_the_unpriced_pdu_in_both_languages(seeded_catalog):
+    config = configuration_create(document=_doc(32))
+    page = " ".join(Client().get(f"/d/{config.token}/review/").content.decode().split())
+    assert "AP8886, as many as the rack plan sized for feeds A+B; it has no list price yet" in page
+    page_nl = " ".join(
+        Client(headers={"accept-language": "nl"}).get(f"/d/{config.token}/review/").content.decode().split()
+    )
+    assert "AP8886, zoveel als het rackplan voor voedingen A+B heeft berekend" in page_nl
+
+
 def test_the_offer_pdf_shows_the_racks_and_their_elevation(seeded_catalog, make_configuration, customer, media, build):
     quote = build(quote_request, configuration=make_configuration(_doc(4)), customer=customer, channel="api")
     quote.refresh_from_db()
@@ -233,9 +267,13 @@ def test_the_offer_pdf_shows_the_racks_and_their_elevation(seeded_catalog, make_
     assert re.search(r'<img class="picture" src="data:image/svg\+xml;base64,[^"]+" alt="Rack elevation"', html)
     text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(render_pdf(frozen))).pages)
     racks = frozen["validation"]["totals"]["racks"]
-    assert f"{racks} racks of 42U." in text and "PDUs are needed" in text and "Racks and power" in text
+    assert f"{racks} racks of 42U." in text and "Racks and power" in text
+    # The PDU the plan sized has no list price: the quote says so, with the count, instead of leaving it out.
+    assert not any(line["part_number"] == "AP8886" for line in frozen["lines"])
+    flat = " ".join(text.split())
+    assert f"{2 * racks} × AP8886 PDUs are sized by the rack plan and not included in this quote" in flat
     dutch = copy.deepcopy(frozen)
     dutch["language"] = "nl"
-    assert f"{racks} racks van 42U." in "\n".join(
-        p.extract_text() for p in PdfReader(io.BytesIO(render_pdf(dutch))).pages
-    )
+    dutch_text = " ".join("\n".join(p.extract_text() for p in PdfReader(io.BytesIO(render_pdf(dutch))).pages).split())
+    assert f"{racks} racks van 42U." in dutch_text
+    assert f"{2 * racks} × AP8886 PDU's zijn door het rackplan berekend" in dutch_text
