@@ -18,6 +18,7 @@ app_name_patterns = [
     path("d/<slug:token>/clone/", views.clone, name="clone"),
     path("d/<slug:token>/copy/", views.customer_copy, name="copy"),
     path("d/<slug:token>/take-over/", views.take_over, name="take_over"),
+    path("d/<slug:token>/price-preview/", views.price_preview, name="price_preview"),
     path("dashboard/", views.dashboard, name="dashboard"),
     path("rules/", views.rules, name="rules"),
 ]
