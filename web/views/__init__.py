@@ -7,9 +7,9 @@ the findings and the price.
 """
 
 from web.views.common import step_url
-from web.views.pages import cabling_csv, dashboard, draft, home, rules, start
+from web.views.pages import cabling_csv, draft, home, rules, start
 from web.views.quote import price_preview
-from web.views.staff import acknowledge, clone, customer_copy, take_over
+from web.views.staff import acknowledge, clone, customer_copy, dashboard, take_over
 from web.views.steps import step
 
 __all__ = [
