@@ -97,6 +97,21 @@ class RawLine:
     unit_price: Decimal
 
 
+def raw_lines(bom_lines: Iterable) -> list[RawLine]:
+    """The lines to price from a bill of materials (configurator.bom.BomLine: section, part_number, description,
+    quantity, unit_price_eur; every line priced)."""
+    return [
+        RawLine(
+            section=line.section,
+            part_number=line.part_number,
+            description=line.description,
+            quantity=line.quantity,
+            unit_price=Decimal(line.unit_price_eur),
+        )
+        for line in bom_lines
+    ]
+
+
 def price_line(raw: RawLine, *, line_discount_percent: Decimal, quote_discount_percent: Decimal) -> PricedLine:
     list_total = cents(raw.unit_price * raw.quantity)
     line_discount = cents(list_total * line_discount_percent / HUNDRED)

@@ -79,27 +79,11 @@ QUOTE_SORTS = {
 DEFAULT_QUOTE_SORT = "-date"
 
 
-def quote_requests(
-    *,
-    status: str | None = None,
-    customer: str | None = None,
-    date_from: date | None = None,
-    date_to: date | None = None,
-    search: str | None = None,
-    owner: int | str | None = None,
-    sort: str = DEFAULT_QUOTE_SORT,
-) -> QuerySet[Quote]:
-    """Quote requests for the sales dashboard, filtered like quote_list and sorted by ``sort`` (a key of
-    QUOTE_SORTS, "-" first for descending). One query for any page of it: the design and who handles it come
-    along, the frozen snapshot and the design document stay in the database."""
-    qs = quote_list(
-        status=status or None,
-        customer=customer or None,
-        date_from=date_from,
-        date_to=date_to,
-        search=search or None,
-        owner=owner or None,
-    )
+def quote_requests(*, sort: str = DEFAULT_QUOTE_SORT, **filters) -> QuerySet[Quote]:
+    """Quote requests for the sales dashboard, filtered like quote_list (its keyword arguments; empty values filter
+    nothing) and sorted by ``sort`` (a key of QUOTE_SORTS, "-" first for descending). One query for any page of
+    it: the design and who handles it come along, the frozen snapshot and the design document stay in the database."""
+    qs = quote_list(**{key: value for key, value in filters.items() if value})
     descending = sort.startswith("-")
     columns = QUOTE_SORTS.get(sort.removeprefix("-")) or QUOTE_SORTS[DEFAULT_QUOTE_SORT.removeprefix("-")]
     order = [c.desc() if descending else c.asc() for c in columns]

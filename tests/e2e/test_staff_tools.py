@@ -8,6 +8,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.web.pages import CUSTOMER as FORM
+
 pytestmark = pytest.mark.e2e
 
 TIMEOUT = 15_000
@@ -30,13 +32,10 @@ def _login(page, live_server, username):
     expect(page).to_have_url(re.compile(r"/dashboard/"))
 
 
+ADDRESS = ("street", "postal_code", "city")
 CUSTOMER = {
-    "name": "Anna de Vries",
-    "company": "Rekenkracht B.V.",
-    "email": "anna@example.nl",
-    "country": "NL",
-    "vat_number": "",
-    "address": {"street": "Stationsplein 1", "postal_code": "3511 ED", "city": "Utrecht"},
+    **{k: v for k, v in FORM.items() if k not in (*ADDRESS, "action")},
+    "address": {k: FORM[k] for k in ADDRESS},
 }
 
 

@@ -379,18 +379,8 @@ def _price_preview(ev: Evaluation, dform: DiscountForm, *, which: str, country, 
     out.unpriced = sorted({line.part_number for line in bill.lines if line.unit_price_eur is None})
     if out.unpriced:
         return out
-    raw = [
-        pricing.RawLine(
-            section=line.section,
-            part_number=line.part_number,
-            description=line.description,
-            quantity=line.quantity,
-            unit_price=Decimal(line.unit_price_eur),
-        )
-        for line in bill.lines
-    ]
     out.result = pricing.price_preview(
-        raw,
+        pricing.raw_lines(bill.lines),
         quote_discount_percent=percent,
         line_discounts=lines,
         vat_rate=out.vat.rate if out.vat else Decimal("0"),
