@@ -397,14 +397,12 @@ def _percent(bound, label: str, errors: list[tuple[str, str]]) -> Decimal:
         return Decimal("0")
 
 
-def _preview_for(request: HttpRequest, config: Configuration, ev: Evaluation, data: QueryDict):
-    """(which form, its bound discount form, the preview) for the discounts in ``data`` (GET or POST)."""
+def _preview_for(request: HttpRequest, config: Configuration, ev: Evaluation):
+    """(which form, its bound discount form, the preview) for the discounts the request posts; a revision's
+    preview names its quote (404 when the design has no such quote)."""
+    data = request.POST
     which = data.get("preview_form") if data.get("preview_form") in PREVIEW_FORMS else "request"
-    quote = None
-    if which == "revise":
-        quote = next((q for q in quote_selectors.quotes_for(config) if q.token == data.get("quote")), None)
-        if quote is None:
-            raise Http404
+    quote = _posted_quote(request, config) if which == "revise" else None
     dform = _discount_form(ev, data, prefix="revise" if which == "revise" else None)
     return which, dform, _price_preview(ev, dform, which=which, **_vat_inputs(which, data, quote))
 
@@ -417,7 +415,7 @@ def price_preview(request: HttpRequest, token: str) -> HttpResponse:
         raise PermissionDenied
     config = _config(token)
     ev = _evaluate(request, config, selectors.catalog())
-    _which, _dform, preview = _preview_for(request, config, ev, request.POST)
+    _which, _dform, preview = _preview_for(request, config, ev)
     return render(request, "configurator/partials/_price_preview.html", {"preview": preview})
 
 
@@ -427,7 +425,7 @@ def preview_prices(request: HttpRequest, config: Configuration) -> HttpResponse:
     if not _is_staff(request):
         raise PermissionDenied
     ev = _evaluate(request, config, selectors.catalog())
-    which, dform, preview = _preview_for(request, config, ev, request.POST)
+    which, dform, preview = _preview_for(request, config, ev)
     if which == "revise":
         return _quote_page(request, config, ev=ev, revise_form=dform, previews={which: preview})
     typed = {name: request.POST.get(name, "") for name in QuoteRequestForm.base_fields if name in request.POST}
