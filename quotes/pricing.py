@@ -1,4 +1,4 @@
-"""Quote pricing: pure Decimal arithmetic, no floats, no database.
+"""Quote pricing: pure Decimal arithmetic, no floats, no database (messages through gettext only).
 
 Rounding rule (documented on the quote): every amount is rounded to whole cents, half up (0.005 → 0.01),
 at these points and nowhere else:
@@ -19,7 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
+from django.utils.translation import gettext as _
 
 CENT = Decimal("0.01")
 HUNDRED = Decimal("100")
@@ -95,6 +97,21 @@ class RawLine:
     unit_price: Decimal
 
 
+def raw_lines(bom_lines: Iterable) -> list[RawLine]:
+    """The lines to price from a bill of materials (configurator.bom.BomLine: section, part_number, description,
+    quantity, unit_price_eur; every line priced)."""
+    return [
+        RawLine(
+            section=line.section,
+            part_number=line.part_number,
+            description=line.description,
+            quantity=line.quantity,
+            unit_price=Decimal(line.unit_price_eur),
+        )
+        for line in bom_lines
+    ]
+
+
 def price_line(raw: RawLine, *, line_discount_percent: Decimal, quote_discount_percent: Decimal) -> PricedLine:
     list_total = cents(raw.unit_price * raw.quantity)
     line_discount = cents(list_total * line_discount_percent / HUNDRED)
@@ -153,4 +170,71 @@ def needs_approval(
     return any(
         line.list_total and (line.line_discount + line.quote_discount) * HUNDRED > threshold * line.list_total
         for line in lines
+    )
+
+
+class PercentError(ValueError):
+    """A discount percentage that cannot be used; the message says why, in the active language."""
+
+
+def parse_percent(value: object) -> Decimal:
+    """A discount as typed (``12,5``, ``12.5``, empty for none) → Decimal with two decimals, 0 ≤ x ≤ 100.
+
+    The same rules and messages as the quote services apply when a quote is requested, so a discount the preview
+    accepts is one the quote accepts. Raises PercentError."""
+    if value is None or value == "":
+        return Decimal("0")
+    if isinstance(value, bool):
+        raise PercentError(_("Enter the discount as a number between 0 and 100."))
+    text = str(value).strip().replace(",", ".") if isinstance(value, str) else str(value)
+    if not text:
+        return Decimal("0")
+    try:
+        number = Decimal(text)
+    except (InvalidOperation, ValueError):
+        raise PercentError(
+            _("“%(value)s” is not a number; enter a percentage between 0 and 100.") % {"value": str(value)[:20]}
+        ) from None
+    if not number.is_finite():
+        raise PercentError(_("Enter a finite percentage between 0 and 100."))
+    if number < 0:
+        raise PercentError(_("A discount cannot be negative."))
+    if number > 100:
+        raise PercentError(_("A discount cannot exceed 100%."))
+    if number != number.quantize(CENT):
+        raise PercentError(_("Give the discount with at most two decimals."))
+    return number.quantize(CENT)
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What a quote with these discounts comes to, before it is requested: the priced lines, the totals and
+    whether the discount waits for a second person's approval."""
+
+    lines: list[PricedLine]
+    totals: Totals
+    needs_approval: bool
+    threshold: Decimal
+
+
+def price_preview(
+    raw_lines: Iterable[RawLine],
+    *,
+    quote_discount_percent: Decimal,
+    line_discounts: Mapping[str, Decimal],
+    vat_rate: Decimal,
+    threshold: Decimal,
+) -> Preview:
+    """Price a quote exactly as issuing it does (price_lines, price_totals, needs_approval), without storing it."""
+    lines = price_lines(raw_lines, quote_discount_percent=quote_discount_percent, line_discounts=line_discounts)
+    return Preview(
+        lines=lines,
+        totals=price_totals(lines, vat_rate=vat_rate),
+        needs_approval=needs_approval(
+            quote_discount_percent=quote_discount_percent,
+            line_discounts=line_discounts,
+            lines=lines,
+            threshold=threshold,
+        ),
+        threshold=threshold,
     )

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from datetime import date
 
-from django.db.models import Q, QuerySet
+from django.db.models import Case, F, Q, QuerySet, Value, When
+from django.db.models.functions import Coalesce, Lower, NullIf
 
 from .models import Quote
 
@@ -33,23 +34,61 @@ def quote_list(
     customer: str | None = None,
     date_from: date | None = None,
     date_to: date | None = None,
+    search: str | None = None,
+    owner: int | str | None = None,
 ) -> QuerySet[Quote]:
-    """Quotes for staff lists. ``customer`` matches name, company or e-mail (contains, any case); the dates
-    bound the creation day (inclusive, local time)."""
+    """Quotes for staff lists. ``customer`` matches name, company or e-mail (contains, any case); ``search`` matches
+    those and the quote number; ``owner`` is the id of the user who handles the design (its ``assigned_to``) or
+    UNASSIGNED; the dates bound the creation day (inclusive, local time)."""
     qs = Quote.objects.select_related("configuration", "created_by").order_by("-created_at", "-id")
     if status:
         qs = qs.filter(status=status)
-    if customer:
-        qs = qs.filter(
-            Q(customer_name__icontains=customer)
-            | Q(customer_company__icontains=customer)
-            | Q(customer_email__icontains=customer)
-        )
+    for text, by_number in ((customer, False), (search, True)):
+        if text:
+            match = Q(customer_name__icontains=text) | Q(customer_company__icontains=text)
+            match |= Q(customer_email__icontains=text)
+            qs = qs.filter(match | Q(number__icontains=text) if by_number else match)
+    if owner == UNASSIGNED:
+        qs = qs.filter(configuration__assigned_to__isnull=True)
+    elif owner:
+        qs = qs.filter(configuration__assigned_to_id=owner)
     if date_from:
         qs = qs.filter(created_at__date__gte=date_from)
     if date_to:
         qs = qs.filter(created_at__date__lte=date_to)
     return qs
+
+
+UNASSIGNED = "none"
+
+# The dashboard's sortable columns: key → the ordering (ascending); "-key" sorts descending. Ties: newest id last.
+_STATUS_ORDER = Case(
+    *(When(status=value, then=Value(i)) for i, value in enumerate(Quote.Status.values)),
+    default=Value(len(Quote.Status.values)),
+)
+QUOTE_SORTS = {
+    "number": (F("number"),),
+    "date": (F("created_at"),),
+    "customer": (
+        Lower(Coalesce(NullIf("customer_company", Value("")), "customer_name")),
+        Lower("customer_name"),
+    ),
+    "total": (F("total"),),
+    "status": (_STATUS_ORDER,),
+}
+DEFAULT_QUOTE_SORT = "-date"
+
+
+def quote_requests(*, sort: str = DEFAULT_QUOTE_SORT, **filters) -> QuerySet[Quote]:
+    """Quote requests for the sales dashboard, filtered like quote_list (its keyword arguments; empty values filter
+    nothing) and sorted by ``sort`` (a key of QUOTE_SORTS, "-" first for descending). One query for any page of
+    it: the design and who handles it come along, the frozen snapshot and the design document stay in the database."""
+    qs = quote_list(**{key: value for key, value in filters.items() if value})
+    descending = sort.startswith("-")
+    columns = QUOTE_SORTS.get(sort.removeprefix("-")) or QUOTE_SORTS[DEFAULT_QUOTE_SORT.removeprefix("-")]
+    order = [c.desc() if descending else c.asc() for c in columns]
+    order.append(F("id").desc() if descending else F("id").asc())
+    return qs.select_related("configuration__assigned_to").defer("frozen", "configuration__document").order_by(*order)
 
 
 def quotes_for(configuration, *, tokens: Collection[str] | None = None) -> list[Quote]:
@@ -63,16 +102,3 @@ def quotes_for(configuration, *, tokens: Collection[str] | None = None) -> list[
     wanted = set(tokens)
     numbers = {q.base_number for q in quotes if q.token in wanted}
     return [q for q in quotes if q.base_number in numbers]
-
-
-def quote_requests(
-    *,
-    status: str | None = None,
-    customer: str | None = None,
-    date_from: date | None = None,
-    date_to: date | None = None,
-    limit: int = 100,
-) -> list[Quote]:
-    """The newest quote requests for the sales dashboard, filtered like quote_list."""
-    qs = quote_list(status=status or None, customer=customer or None, date_from=date_from, date_to=date_to)
-    return list(qs.select_related("configuration")[:limit])

@@ -31,6 +31,7 @@ from configurator.rules.specs import (
 )
 from quotes.countries import COUNTRY_NAMES
 from quotes.models import Quote
+from quotes.selectors import QUOTE_SORTS, UNASSIGNED
 from web.widgets import FastSelect
 
 MAX_PER_NODE = 64
@@ -279,8 +280,17 @@ class QuoteRequestForm(Form):
 
 
 class DashboardFilterForm(Form):
+    """The sales dashboard's search, filters and sort; every value is in the URL (GET), so a view can be shared."""
+
+    q = forms.CharField(
+        label=_("Search"),
+        required=False,
+        max_length=200,
+        help_text=_("Quote number, customer's name or e-mail, or company"),
+        widget=forms.TextInput(attrs={"type": "search"}),
+    )
     status = forms.ChoiceField(
-        label=_("Status"),
+        label=_("Design status"),
         required=False,
         choices=[("", _("Any status"))] + list(Configuration.Status.choices),
         widget=FastSelect,
@@ -288,9 +298,36 @@ class DashboardFilterForm(Form):
     quote_status = forms.ChoiceField(
         label=_("Quote status"), required=False, choices=lambda: _quote_statuses(), widget=FastSelect
     )
-    customer = forms.CharField(label=_("Customer"), required=False, max_length=200)
+    owner = forms.ChoiceField(label=_("Handled by"), required=False, widget=FastSelect)
     date_from = forms.DateField(label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     date_to = forms.DateField(label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    sort = forms.ChoiceField(required=False, choices=lambda: _sorts(), widget=forms.HiddenInput)
+
+    MINE = "mine"
+
+    def __init__(self, data=None, *args, owners: list[tuple[int, str]] = (), **kwargs):
+        """``owners``: (user id, name) of the staff users a design can be handled by."""
+        if data is not None and "customer" in data and "q" not in data:  # links from before the search box
+            data = data.copy()
+            data["q"] = data.pop("customer")[-1]
+        super().__init__(data, *args, **kwargs)
+        self.fields["owner"].choices = [
+            ("", _("Anyone")),
+            (self.MINE, _("Me")),
+            (UNASSIGNED, _("Nobody yet")),
+            *((str(pk), name) for pk, name in owners),
+        ]
+
+    def owner_filter(self, user) -> int | str | None:
+        """The owner to filter by: a user id, quote_selectors.UNASSIGNED, or None for anyone."""
+        value = self.cleaned_data.get("owner") if self.is_bound and not self.errors.get("owner") else ""
+        if value == self.MINE:
+            return user.pk
+        return value if value == UNASSIGNED else (int(value) if value else None)
+
+
+def _sorts() -> list[tuple[str, str]]:
+    return [(f"{sign}{key}", f"{sign}{key}") for key in QUOTE_SORTS for sign in ("", "-")]
 
 
 def _quote_statuses() -> list:

@@ -1,8 +1,6 @@
-"""Home, start, the draft link, the cabling download, the staff dashboard and the rule catalogue."""
+"""Home, start, the draft link, the cabling download and the rule catalogue."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
@@ -13,19 +11,14 @@ from django.views.decorators.http import require_GET, require_POST
 from configurator import ratelimits
 from configurator.models import Configuration
 from configurator.services import ConfigurationLocked, cabling_plan, configuration_create
-from quotes import selectors as quote_selectors
 from web import selectors, wizard
-from web.forms import (
-    DashboardFilterForm,
-    GoalForm,
-)
+from web.forms import GoalForm
 from web.views.common import (
     _config,
     _is_staff,
     _language,
     _remember,
     _session_drafts,
-    staff_required,
     step_url,
 )
 
@@ -75,7 +68,7 @@ def draft(request: HttpRequest, token: str) -> HttpResponse:
     return redirect(step_url(config, slug))
 
 
-# --- cabling plan, dashboard and rules --------------------------------------------------------------------
+# --- cabling plan and rules --------------------------------------------------------------------
 
 
 @require_GET
@@ -109,25 +102,6 @@ def cabling_csv(request: HttpRequest, token: str) -> StreamingHttpResponse:
 def _node_count(document: dict) -> int:
     groups = document.get("node_groups") if isinstance(document, dict) else None
     return sum(g.get("count", 0) for g in groups or [] if isinstance(g, dict) and isinstance(g.get("count"), int))
-
-
-@staff_required
-@require_GET
-def dashboard(request: HttpRequest) -> HttpResponse:
-    form = DashboardFilterForm(request.GET or None)
-    filters: dict[str, Any] = {}
-    if form.is_bound:
-        form.is_valid()  # a field with a bad value (e.g. quote_status=%00) shows its error and filters nothing
-        filters = {k: v for k, v in form.cleaned_data.items() if v}
-    quote_status = filters.pop("quote_status", None)
-    configs = list(selectors.configuration_list(**filters)[:100])
-    quotes = quote_selectors.quote_requests(
-        status=quote_status,
-        customer=filters.get("customer"),
-        date_from=filters.get("date_from"),
-        date_to=filters.get("date_to"),
-    )
-    return render(request, "configurator/dashboard.html", {"form": form, "configs": configs, "quotes": quotes})
 
 
 @require_GET

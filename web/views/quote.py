@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from decimal import Decimal
+
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from configurator import ratelimits
 from configurator.models import Configuration
 from configurator.services import configuration_taken_over
+from quotes import pricing
 from quotes import selectors as quote_selectors
 from quotes.services import QuoteError, quote_approve, quote_issue, quote_request, quote_revise
+from quotes.vat import VatDecision, VatInputError, normalise_country, normalise_vat_number, vat_decide
 from web import selectors
 from web.forms import (
     AcknowledgeForm,
@@ -22,6 +28,7 @@ from web.forms import (
 )
 from web.views.common import (
     Evaluation,
+    _config,
     _context,
     _evaluate,
     _is_staff,
@@ -81,6 +88,7 @@ def _quote_page(
     form: QuoteRequestForm | None = None,
     discount_form: DiscountForm | None = None,
     revise_form: DiscountForm | None = None,
+    previews: dict[str, PricePreview] | None = None,
     status: int = 200,
 ) -> HttpResponse:
     """The quote step with the request form, and for sales engineers the discount and revision forms (each the
@@ -104,6 +112,11 @@ def _quote_page(
                     **{f"{DiscountForm.LINE_PREFIX}{k}": v for k, v in latest.line_discounts.items()},
                 },
             )
+    previews = dict(previews or {})
+    if staff:
+        for which, dform in (("request", discount_form), ("revise", revise_form)):
+            if dform is not None and which not in previews:
+                previews[which] = _price_preview(ev, dform, which=which, **_vat_inputs(which, form, latest))
     ctx = _context(
         request,
         config,
@@ -111,6 +124,7 @@ def _quote_page(
         view,
         ev,
         form=form,
+        previews=previews,
         discount_form=discount_form,
         revise_form=revise_form,
         quotes=quotes,
@@ -305,4 +319,124 @@ def _staff_quote_change(request: HttpRequest, config: Configuration, change, ref
     return redirect(step_url(config, "quote"))
 
 
-QUOTE_ACTIONS = {"request": request_quote, "revise": revise_quote, "issue": issue_quote, "approve": approve_quote}
+# --- price preview -----------------------------------------------------------------------------------------
+
+
+@dataclass
+class PricePreview:
+    """What a quote with the discounts typed so far comes to, priced by quotes.pricing as issuing it prices it.
+
+    ``which``: the form it belongs to ("request": a new quote; "revise": a new revision of the latest quote).
+    ``errors``: (field label, message) for each input that cannot be used; ``result`` is None while a discount
+    is wrong or the design cannot be priced. ``vat`` is None while the country or VAT number is wrong."""
+
+    which: str
+    errors: list[tuple[str, str]] = field(default_factory=list)
+    result: pricing.Preview | None = None
+    vat: VatDecision | None = None
+    unpriced: list[str] = field(default_factory=list)
+
+    @property
+    def dom_id(self) -> str:
+        return "price-preview" if self.which == "request" else "revise-price-preview"
+
+
+PREVIEW_FORMS = ("request", "revise")
+
+
+def _vat_inputs(which: str, form, quote) -> dict[str, object]:
+    """The customer's country and VAT number the preview prices with: as typed in the request form, or the
+    latest quote's (a revision keeps its customer)."""
+    if which == "revise" and quote is not None:
+        return {"country": quote.customer_country, "vat_number": quote.customer_vat_number}
+    if form is None:
+        return {"country": "NL", "vat_number": ""}
+    if isinstance(form, QueryDict):
+        return {"country": form.get("country") or "NL", "vat_number": form.get("vat_number") or ""}
+    return {"country": form["country"].value() or "NL", "vat_number": form["vat_number"].value() or ""}
+
+
+def _price_preview(ev: Evaluation, dform: DiscountForm, *, which: str, country, vat_number) -> PricePreview:
+    """Price the design with the discounts of ``dform`` (bound: as typed; unbound: its initial values) for a
+    customer in ``country`` with ``vat_number``. Nothing is stored."""
+    out = PricePreview(which=which)
+    percent = _percent(dform["discount_percent"], str(dform.fields["discount_percent"].label), out.errors)
+    lines: dict[str, Decimal] = {}
+    for bound in dform.line_fields():
+        part = bound.name.removeprefix(DiscountForm.LINE_PREFIX)
+        if value := _percent(bound, _("Line discount %(part)s (%%)") % {"part": part}, out.errors):
+            lines[part] = value
+    discounts_ok = not out.errors
+    try:
+        country = normalise_country(country)
+        out.vat = vat_decide(country=country, vat_number=normalise_vat_number(vat_number, country))
+    except VatInputError as exc:
+        label = QuoteRequestForm.base_fields["vat_number" if exc.field == "vat_number" else "country"].label
+        out.errors.append((str(label), str(exc)))
+    bill = ev.bill
+    if not discounts_ok or bill is None or not bill.lines:
+        return out
+    out.unpriced = sorted({line.part_number for line in bill.lines if line.unit_price_eur is None})
+    if out.unpriced:
+        return out
+    out.result = pricing.price_preview(
+        pricing.raw_lines(bill.lines),
+        quote_discount_percent=percent,
+        line_discounts=lines,
+        vat_rate=out.vat.rate if out.vat else Decimal("0"),
+        threshold=Decimal(settings.QUOTE_DISCOUNT_APPROVAL_THRESHOLD),
+    )
+    return out
+
+
+def _percent(bound, label: str, errors: list[tuple[str, str]]) -> Decimal:
+    try:
+        return pricing.parse_percent(bound.value())
+    except pricing.PercentError as exc:
+        errors.append((label, str(exc)))
+        return Decimal("0")
+
+
+def _preview_for(request: HttpRequest, config: Configuration, ev: Evaluation):
+    """(which form, its bound discount form, the preview) for the discounts the request posts; a revision's
+    preview names its quote (404 when the design has no such quote)."""
+    data = request.POST
+    which = data.get("preview_form") if data.get("preview_form") in PREVIEW_FORMS else "request"
+    quote = _posted_quote(request, config) if which == "revise" else None
+    dform = _discount_form(ev, data, prefix="revise" if which == "revise" else None)
+    return which, dform, _price_preview(ev, dform, which=which, **_vat_inputs(which, data, quote))
+
+
+@require_POST
+def price_preview(request: HttpRequest, token: str) -> HttpResponse:
+    """Staff only: the price preview panel for the discounts typed so far (htmx, on every change of the form; a
+    POST, so the customer's details never end up in a URL)."""
+    if not _is_staff(request):
+        raise PermissionDenied
+    config = _config(token)
+    ev = _evaluate(request, config, selectors.catalog())
+    _which, _dform, preview = _preview_for(request, config, ev)
+    return render(request, "configurator/partials/_price_preview.html", {"preview": preview})
+
+
+def preview_prices(request: HttpRequest, config: Configuration) -> HttpResponse:
+    """The preview without JavaScript: the form's "Update price" button posts it and gets the step back with the
+    preview and the values as typed (nothing is requested)."""
+    if not _is_staff(request):
+        raise PermissionDenied
+    ev = _evaluate(request, config, selectors.catalog())
+    which, dform, preview = _preview_for(request, config, ev)
+    if which == "revise":
+        return _quote_page(request, config, ev=ev, revise_form=dform, previews={which: preview})
+    typed = {name: request.POST.get(name, "") for name in QuoteRequestForm.base_fields if name in request.POST}
+    form = QuoteRequestForm(initial=typed, for_staff=True)
+    return _quote_page(request, config, ev=ev, form=form, discount_form=dform, previews={which: preview})
+
+
+QUOTE_ACTIONS = {
+    "request": request_quote,
+    "revise": revise_quote,
+    "issue": issue_quote,
+    "approve": approve_quote,
+    "preview": preview_prices,
+}

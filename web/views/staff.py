@@ -1,24 +1,112 @@
-"""Sales engineers' actions on a design: accept a warning, clone, take over; and a customer's own copy."""
+"""Sales engineers' dashboard and actions on a design: accept a warning, clone, take over; and a customer's own
+copy."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from configurator.services import (
     configuration_clone,
     configuration_take_over,
     warning_acknowledge,
 )
-from web import wizard
+from quotes import selectors as quote_selectors
+from web import selectors, wizard
 from web.forms import (
     AcknowledgeForm,
+    DashboardFilterForm,
 )
 from web.views.common import _config, _remember, staff_required, step_url
+
+# --- dashboard -----------------------------------------------------------------------------------------------
+
+QUOTES_PER_PAGE = 25
+DESIGNS_PER_PAGE = 25
+SORT_COLUMNS = ("number", "date", "customer", "total", "status")
+
+
+@staff_required
+@require_GET
+def dashboard(request: HttpRequest) -> HttpResponse:
+    """Quote requests (searchable, sortable by column, filterable by status, owner and date, paginated) and the
+    designs (same search and filters). The whole state is in the URL. Four queries for any page: the staff users
+    of the owner filter, and a count and a page of each list."""
+    form = DashboardFilterForm(request.GET or None, owners=_staff_users())
+    filters: dict[str, Any] = {}
+    if form.is_bound:
+        form.is_valid()  # a field with a bad value (e.g. quote_status=%00) shows its error and filters nothing
+        filters = {k: v for k, v in form.cleaned_data.items() if v}
+    owner = form.owner_filter(request.user)
+    sort = filters.get("sort") or quote_selectors.DEFAULT_QUOTE_SORT
+    quotes = quote_selectors.quote_requests(
+        status=filters.get("quote_status"),
+        search=filters.get("q"),
+        owner=owner,
+        date_from=filters.get("date_from"),
+        date_to=filters.get("date_to"),
+        sort=sort,
+    )
+    configs = selectors.configuration_list(
+        status=filters.get("status"),
+        customer=filters.get("q"),
+        date_from=filters.get("date_from"),
+        date_to=filters.get("date_to"),
+    ).defer("document")
+    if owner == quote_selectors.UNASSIGNED:
+        configs = configs.filter(assigned_to__isnull=True)
+    elif owner:
+        configs = configs.filter(assigned_to_id=owner)
+    quote_page = Paginator(quotes, QUOTES_PER_PAGE).get_page(request.GET.get("page"))
+    design_page = Paginator(configs, DESIGNS_PER_PAGE).get_page(request.GET.get("dpage"))
+    return render(
+        request,
+        "configurator/dashboard.html",
+        {
+            "form": form,
+            "quote_page": quote_page,
+            "design_page": design_page,
+            "sort": sort,
+            "columns": _sort_columns(request, sort),
+            "page_url": lambda key, number: _query(request, **{key: number}),
+        },
+    )
+
+
+def _staff_users() -> list[tuple[int, str]]:
+    """(id, name) of every active staff user, by user name: whom the dashboard filters by as the owner."""
+    users = get_user_model().objects.filter(is_staff=True, is_active=True).order_by("username")
+    return [(u.pk, u.get_full_name() or u.get_username()) for u in users.only("username", "first_name", "last_name")]
+
+
+def _query(request: HttpRequest, **changes) -> str:
+    """This dashboard URL's query string with ``changes`` (None removes a key)."""
+    query = request.GET.copy()
+    for key, value in changes.items():
+        query.pop(key, None)
+        if value is not None:
+            query[key] = value
+    return "?" + query.urlencode()
+
+
+def _sort_columns(request: HttpRequest, sort: str) -> dict[str, dict[str, str]]:
+    """Per sortable column: the link that sorts by it (ascending first, descending when it already sorts up; back
+    to page 1) and its aria-sort state."""
+    out = {}
+    for key in SORT_COLUMNS:
+        state = "ascending" if sort == key else "descending" if sort == f"-{key}" else "none"
+        target = f"-{key}" if state == "ascending" else key
+        out[key] = {"url": _query(request, sort=target, page=None), "aria_sort": state}
+    return out
+
 
 # --- staff actions -----------------------------------------------------------------------------------------
 
