@@ -21,7 +21,6 @@ app_name_patterns = [
     path("d/<slug:token>/alternatives/", views.alternatives, name="alternatives"),
     path("d/<slug:token>/alternatives/start/", views.alternative_start, name="alternative_start"),
     path("compare/", views.compare_drafts, name="compare"),
-
     path("d/<slug:token>/price-preview/", views.price_preview, name="price_preview"),
     path("dashboard/", views.dashboard, name="dashboard"),
     path("rules/", views.rules, name="rules"),
