@@ -212,12 +212,14 @@ def _ports(size: Size, split: int, k: int, leaf_spine_links: int, spine_core_lin
 
 def _management(catalog: CatalogView, ports: int, findings: list[Finding]) -> tuple[str | None, int]:
     """Out-of-band: one 1 GbE port per node BMC and per fabric switch (the management switches' own ports aside),
-    on the cheapest management switch in the catalogue."""
+    on the cheapest active management switch in the catalogue (a discontinued one only if no other exists)."""
     mgmt = [s for s in catalog.of_type(SwitchSpec) if s.management and s.rj45_ports > 0]
     if not mgmt:
         findings.append(finding(FabricCode.NO_MGMT_SWITCH, "fabric", ports=ports))
         return None, 0
-    mgmt_switch = min(mgmt, key=lambda s: (s.price_eur is None, s.price_eur or 0, -s.rj45_ports, s.part_number))
+    mgmt_switch = min(
+        mgmt, key=lambda s: (s.retired, s.price_eur is None, s.price_eur or 0, -s.rj45_ports, s.part_number)
+    )
     return mgmt_switch.part_number, -(-ports // mgmt_switch.rj45_ports)
 
 

@@ -397,7 +397,7 @@ def _plug_top_unknown(p: dict[str, Any]) -> tuple[str, str]:
     else:
         what = _("The plug top that %(side)s takes is not known from the sources") % values
     return (
-        _("%(what)s, so the %(link_class)s links assume that %(medium)s fits there.") % {**values, "what": what},
+        _("%(what)s, so the %(link_class)s links assume that %(medium)s fits %(side)s.") % {**values, "what": what},
         _("Confirm the plug top (flat or finned) with us before ordering."),
     )
 
