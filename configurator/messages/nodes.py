@@ -196,7 +196,9 @@ def _bridge_unsupported(p: dict[str, Any]) -> tuple[str, str]:
             "over PCIe only."
         )
         % p,
-        _("Remove the bridge; for NVLink between PCIe cards choose H100 NVL or H200 NVL."),
+        _("Remove the bridge; for NVLink between PCIe cards choose %(cards)s.") % {"cards": ", ".join(cards)}
+        if (cards := p.get("bridgeable"))
+        else _("Remove the bridge; for NVLink between PCIe cards choose cards that take an NVLink bridge."),
     )
 
 
