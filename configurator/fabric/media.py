@@ -282,8 +282,9 @@ def _fibre_families(media: list[MediaSpec]) -> dict[tuple, list[MediaSpec]]:
 def _optic_pairings(media: list[MediaSpec], a: Side, b: Side, speed: int) -> Iterable[_OpticPairing]:
     """Every transceiver + fibre + transceiver combination whose plugs, speeds, fibre type and leg counts fit."""
     at_b = _transceivers_at(media, b, speed)
+    fibre_families = _fibre_families(media)
     for ta, el_a, opt_a in _transceivers_at(media, a, speed):
-        for (fe_a, fe_b, fibre_type), fibres in _fibre_families(media).items():
+        for (fe_a, fe_b, fibre_type), fibres in fibre_families.items():
             for fa, fb in ((fe_a, fe_b), (fe_b, fe_a)):
                 if fa.connector != opt_a.connector or not _same_fibre(ta.fibre, fibre_type):
                     continue

@@ -68,10 +68,10 @@ def lifecycle_word(lifecycle: str) -> str:
 
 
 def replacement_sentence(p: dict[str, Any]) -> str:
-    """What the source names instead of a retired part, or that it names nothing."""
+    """What replaces a retired part, or that no replacement is known."""
     if p.get("replacement"):
         return _("Its replacement: %(replacement)s.") % p
-    return _("The source names no replacement.")
+    return _("No replacement is known to us.")
 
 
 @renders(C.PART_DISCONTINUED)
