@@ -162,6 +162,8 @@ def named_part_findings(switch: SwitchSpec, hca: AdapterSpec | None) -> list[Fin
 def choice_findings(name: str, choice: MediaChoice, a: Side, b: Side) -> list[Finding]:
     """What the chosen medium of a link class leaves open: a plug top not known at an end (the fit is assumed),
     and a discontinued or end-of-life part chosen because no active option reaches."""
+    if not choice.unknown_tops and not choice.retired:
+        return []
     found: list[Finding] = []
     sides = {"a": a, "b": b}
     for side_name in choice.unknown_tops:

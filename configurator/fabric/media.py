@@ -26,6 +26,7 @@ import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import cached_property
 
 from configurator.rules.specs import CatalogView, Connector, MediaEnd, MediaKind, MediaSpec, Protocol, Top
 
@@ -67,7 +68,7 @@ class MediaChoice:
     def label(self) -> str:
         return " + ".join(i.part.part_number for i in self.items)
 
-    @property
+    @cached_property
     def retired(self) -> tuple[MediaSpec, ...]:
         """The discontinued or end-of-life parts of this choice (chosen only when no active option reaches)."""
         return tuple(i.part for i in self.items if i.part.retired)
