@@ -1,6 +1,6 @@
 """Helpers for drf-spectacular settings: enum choice sets named once (see SPECTACULAR_SETTINGS)."""
 
-from configurator.rules.specs import Connector, Top
+from configurator.rules.specs import Connector, Protocol, Top
 
 
 def connector_choices() -> list[tuple[str, str]]:
@@ -9,6 +9,10 @@ def connector_choices() -> list[tuple[str, str]]:
 
 def top_choices() -> list[tuple[str, str]]:
     return [(t.value, t.value) for t in Top]
+
+
+def protocol_choices() -> list[tuple[str, str]]:
+    return [(p.value, p.value) for p in Protocol]
 
 
 def component_role_choices() -> list[tuple[str, str]]:

@@ -153,6 +153,13 @@ class Server(SpecBase):
         blank=True,
         help_text=_("Cage of the integrated compute NICs. Empty means not sourced: the planner picks no cable."),
     )
+    integrated_nic_protocol = models.CharField(
+        _("integrated NIC protocol"),
+        max_length=12,
+        choices=_choices(Protocol),
+        blank=True,
+        help_text=_("InfiniBand, Ethernet or VPI (either per port). Empty means not sourced: no protocol check."),
+    )
     accepts = models.ManyToManyField(
         Part,
         related_name="accepted_by",
@@ -190,6 +197,9 @@ class Server(SpecBase):
             models.CheckConstraint(condition=Q(cooling__in=["", *Cooling]), name="server_cooling_known"),
             models.CheckConstraint(
                 condition=Q(integrated_nic_connector__in=["", *Connector]), name="server_nic_connector_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(integrated_nic_protocol__in=["", *Protocol]), name="server_nic_protocol_known"
             ),
         ]
 
@@ -271,6 +281,12 @@ class Gpu(SpecBase):
         blank=True,
         help_text=_("Published maximum input power of the reference system. Empty means not sourced."),
     )
+    advised_fabric_gbps = models.PositiveIntegerField(
+        _("advised fabric speed (Gb/s per port)"),
+        null=True,
+        blank=True,
+        help_text=_("The compute-fabric port speed advised for clusters of this GPU. Empty means no advice sourced."),
+    )
 
     class Meta:
         verbose_name = _("GPU specs")
@@ -329,6 +345,12 @@ class Switch(SpecBase):
     management = models.BooleanField(_("out-of-band management switch"), default=False)
     rj45_ports = models.PositiveSmallIntegerField(default=0)
     top = models.CharField(_("plug top"), max_length=8, choices=_choices(Top), blank=True)
+    embedded_sm_max_nodes = models.PositiveIntegerField(
+        _("embedded subnet manager limit (nodes)"),
+        null=True,
+        blank=True,
+        help_text=_("InfiniBand nodes the switch's embedded subnet manager handles. Empty means not sourced."),
+    )
 
     class Meta:
         verbose_name_plural = _("switches")

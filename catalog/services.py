@@ -58,6 +58,7 @@ def _spec_values(category: str, spec: dict[str, Any]) -> dict[str, Any]:
         "connector",
         "cage_connector",
         "integrated_nic_connector",
+        "integrated_nic_protocol",
         "fibre",
         "cooling",
         "purpose",

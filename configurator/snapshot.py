@@ -81,6 +81,7 @@ def _server(part: Part, common: dict, slots, switches, accepts, bays=(), default
         integrated_nics=sv.integrated_nics,
         integrated_nic_speed_gbps=sv.integrated_nic_speed_gbps,
         integrated_nic_connector=_enum(s.Connector, sv.integrated_nic_connector),
+        integrated_nic_protocol=_enum(s.Protocol, sv.integrated_nic_protocol),
         **_node_contents(sv, bays, defaults),
         pcie_switches=tuple(
             s.PcieSwitchSpec(
@@ -200,6 +201,7 @@ def _spec(part: Part, slots, switches, accepts, bays=(), defaults=()) -> s.PartS
             host_pcie_gen=g.host_pcie_gen,
             ref_system=g.ref_system,
             ref_system_max_w=g.ref_system_max_w,
+            advised_fabric_gbps=g.advised_fabric_gbps,
         )
     if cat == "bridge" and hasattr(part, "bridge"):
         return s.BridgeSpec(**common, ways=part.bridge.ways)
@@ -238,6 +240,7 @@ def _spec(part: Part, slots, switches, accepts, bays=(), defaults=()) -> s.PartS
             management=w.management,
             rj45_ports=w.rj45_ports,
             top=_enum(s.Top, w.top),
+            embedded_sm_max_nodes=w.embedded_sm_max_nodes,
         )
     if cat in ("cable", "transceiver") and hasattr(part, "media"):
         m = part.media

@@ -13,7 +13,6 @@ from typing import Any
 
 from configurator.defaults import complete_design
 from configurator.fabric.check import check_design_fabric
-from configurator.fabric.facts import INTEGRATED_NIC_PROTOCOL
 from configurator.messages import finding_dicts, totals_dict
 from configurator.rackplan import build_rack_plan, distances, fabric_rack_with_distances, rack_plan_dict
 from configurator.rules.context import resolve_group
@@ -30,7 +29,7 @@ def integrated_nic_spec(server: ServerSpec) -> AdapterSpec | None:
     Speed from ``integrated_nic_speed_gbps`` (None stays None: the planner then uses the switch port's speed
     and says nothing of a mismatch it cannot know). Connector from ``integrated_nic_connector``, a sourced
     catalogue fact (None stays None: the planner then says it cannot choose a cable rather than guessing one).
-    Protocol from the fabric facts table (INTEGRATED_NIC_PROTOCOL: VPI, ConnectX SuperNICs). Plug top and price:
+    Protocol from ``integrated_nic_protocol`` (None stays None: no protocol mismatch is claimed). Plug top and price:
     unknown (None) — no source gives them, and the NICs come with the server.
     """
     if getattr(server, "integrated_nics", 0) <= 0:
@@ -44,7 +43,7 @@ def integrated_nic_spec(server: ServerSpec) -> AdapterSpec | None:
         ports=1,
         speed_gbps=getattr(server, "integrated_nic_speed_gbps", None),
         connector=connector,
-        protocol=INTEGRATED_NIC_PROTOCOL,
+        protocol=server.integrated_nic_protocol,
         top=None,
     )
 
@@ -69,12 +68,14 @@ def _fabric_inputs(design: DesignIn, catalog: CatalogView) -> dict[str, Any]:
         nic = next((spec for g in gpu_groups if g.server is not None and (spec := integrated_nic_spec(g.server))), None)
     gpus = max((g.gpus_per_node for g in gpu_groups), default=0)
     generation = next((p.spec.generation for g in gpu_groups for p in g.gpus), "")
+    advised = [p.spec.advised_fabric_gbps for g in gpu_groups for p in g.gpus if p.spec.advised_fabric_gbps]
     return {
         "nodes": nodes,
         "compute_nics_per_node": nics,
         "nic": nic,
         "gpus_per_node": gpus,
         "gpu_generation": generation,
+        "advised_fabric_gbps": max(advised, default=None),
     }
 
 

@@ -41,12 +41,13 @@ def design(
 
 # The seed catalogue says: 11 NICs do not fit SYS-822GS-NBRT's complete list of 10 slots (PCIE_NO_FREE_SLOT, error;
 # a 13th card in SYS-821GE-TNHR, whose 12-slot list is not complete, is a warning to confirm with Supermicro);
-# the HGX A100 system has no sourced PSU figures (POWER_CAPACITY_UNKNOWN, warning).
+# the liquid-cooled HGX H100 system has no sourced PSU figures (POWER_CAPACITY_UNKNOWN, warning; an active part,
+# so no lifecycle warning joins it).
 ERROR_DESIGN = design(
     server="SYS-822GS-NBRT",
     components=[{"part": "HGX-B200-8GPU", "quantity": 1}, {"part": "MCX75310AAS-NEAT", "quantity": 11}],
 )
-WARNING_DESIGN = design(server="SYS-420GP-TNAR", components=[{"part": "HGX-A100-8GPU", "quantity": 1}])
+WARNING_DESIGN = design(server="SYS-421GE-TNHR2-LCC", components=[{"part": "HGX-H100-8GPU", "quantity": 1}])
 
 
 def grant(user, *codenames: str):

@@ -55,25 +55,37 @@ def _at(locate: Locate | None, kind: str, index: int) -> str:
 
 
 def _rows(plan: FabricPlan, locate: Locate | None = None) -> Iterator[str]:
-    def ends(a_kind: str, a: int, z_kind: str, z: int) -> str:
-        return f",{_at(locate, a_kind, a)},{_at(locate, z_kind, z)}" if locate else ""
-
+    """The header, then the node links, the leaf-spine links and the spine-core links the plan's tiers have."""
     yield HEADER + (RACK_COLUMNS if locate else "")
     if not plan.tiers:
         return
+    yield from _node_rows(plan, locate)
+    if plan.tiers >= 2:
+        yield from _leaf_spine_rows(plan, locate)
+    if plan.tiers >= 3:
+        yield from _spine_core_rows(plan, locate)
+
+
+def _ends(locate: Locate | None, a_kind: str, a: int, z_kind: str, z: int) -> str:
+    """The rack columns of one row (empty without a rack plan)."""
+    return f",{_at(locate, a_kind, a)},{_at(locate, z_kind, z)}" if locate else ""
+
+
+def _leaf_name(plan: FabricPlan, index: int) -> str:
+    if plan.tiers == 1:
+        return "switch-01"
+    if plan.topology == "rail-optimized":
+        unit, r = divmod(index, plan.rails)
+        return f"su{unit + 1:02d}-leaf-r{r + 1}"
+    return f"leaf-{index + 1:03d}"
+
+
+def _node_rows(plan: FabricPlan, locate: Locate | None) -> Iterator[str]:
+    """One row per node NIC: rail r of node n to its leaf's node-facing port (split halves numbered p9.2)."""
     width = max(4, len(str(plan.nodes)))
     s = plan.split
     part, length = _media(plan, NODE_LEAF)
     rail = plan.topology == "rail-optimized"
-
-    def leaf_name(index: int) -> str:
-        if plan.tiers == 1:
-            return "switch-01"
-        if rail:
-            unit, r = divmod(index, plan.rails)
-            return f"su{unit + 1:02d}-leaf-r{r + 1}"
-        return f"leaf-{index + 1:03d}"
-
     per_leaf = plan.leaf_downlinks * s
     for n in range(plan.nodes):
         node = f"node-{n + 1:0{width}d}"
@@ -86,29 +98,31 @@ def _rows(plan: FabricPlan, locate: Locate | None = None) -> Iterator[str]:
             else:
                 leaf, pos = divmod(n * plan.rails + r, per_leaf)
             yield (
-                f"{node},nic{r + 1},{leaf_name(leaf)},{_port(pos, s)},{NODE_LEAF},{part},{length}"
-                + ends("node", n, "leaf", leaf)
+                f"{node},nic{r + 1},{_leaf_name(plan, leaf)},{_port(pos, s)},{NODE_LEAF},{part},{length}"
+                + _ends(locate, "node", n, "leaf", leaf)
             )
 
-    if plan.tiers < 2:
-        return
+
+def _leaf_spine_rows(plan: FabricPlan, locate: Locate | None) -> Iterator[str]:
+    """Leaf uplink j goes to spine j // m (m links per leaf-spine pair), within the leaf's pod in three tiers."""
     part, length = _media(plan, LEAF_SPINE)
     m = plan.links_per_leaf_spine_pair
     down = plan.leaf_downlinks
     per_pod = plan.leaves_per_pod
     for leaf in range(plan.leaf_switches):
-        name = leaf_name(leaf)
+        name = _leaf_name(plan, leaf)
         pod, local = divmod(leaf, per_pod) if plan.tiers == 3 else (0, leaf)
         for j in range(plan.leaf_uplinks):
             spine, t = divmod(j, m)
             spine_name = f"pod{pod + 1:02d}-spine-{spine + 1:02d}" if plan.tiers == 3 else f"spine-{spine + 1:02d}"
             yield (
                 f"{name},p{down + j + 1},{spine_name},p{local * m + t + 1},{LEAF_SPINE},{part},{length}"
-                + ends("leaf", leaf, "spine", pod * plan.spines_per_pod + spine if plan.tiers == 3 else spine)
+                + _ends(locate, "leaf", leaf, "spine", pod * plan.spines_per_pod + spine if plan.tiers == 3 else spine)
             )
 
-    if plan.tiers < 3:
-        return
+
+def _spine_core_rows(plan: FabricPlan, locate: Locate | None) -> Iterator[str]:
+    """Spine uplink i of spine j in pod p goes to core i // mc of plane j."""
     part, length = _media(plan, SPINE_CORE)
     mc = plan.links_per_spine_core_pair
     cpp = plan.cores_per_plane
@@ -120,5 +134,6 @@ def _rows(plan: FabricPlan, locate: Locate | None = None) -> Iterator[str]:
                 core_name = f"core-{spine * cpp + core + 1:04d}"
                 yield (
                     f"{name},p{plan.spine_downlinks + i + 1},{core_name},p{pod * mc + t + 1},{SPINE_CORE},"
-                    f"{part},{length}" + ends("spine", pod * plan.spines_per_pod + spine, "core", spine * cpp + core)
+                    f"{part},{length}"
+                    + _ends(locate, "spine", pod * plan.spines_per_pod + spine, "core", spine * cpp + core)
                 )

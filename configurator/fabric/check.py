@@ -13,7 +13,7 @@ from configurator.findings import FabricCode, Finding, finding
 from configurator.rules.design import DesignIn, DesignInputError
 from configurator.rules.specs import AdapterSpec, CatalogView, Protocol, ServerSpec, SwitchSpec
 
-from .facts import NDR_ADVISED_GPU_GENERATIONS, NDR_GBPS
+from .findings import switch_for_speed
 from .model import FabricPlan
 from .plan import plan_fabric
 from .request import TOPOLOGIES, parse_oversubscription, resolve_parts
@@ -27,13 +27,17 @@ def check_single_node(nodes: int) -> Finding | None:
     return finding(FabricCode.SINGLE_NODE, "fabric", nodes=nodes)
 
 
-def check_hdr_for_new_gpus(switch: SwitchSpec, gpu_generation: str) -> Finding | None:
-    """New Hopper/Blackwell clusters should get NDR (400 Gb/s); HDR only as a budget option or to extend an
-    existing HDR fabric (distributor article seeds/000)."""
-    if switch.protocol != Protocol.INFINIBAND or not switch.port_speed_gbps or switch.port_speed_gbps >= NDR_GBPS:
+def check_hdr_for_new_gpus(
+    switch: SwitchSpec, gpu_generation: str, advised_gbps: int | None, catalog: CatalogView
+) -> Finding | None:
+    """An InfiniBand switch slower than the fabric speed advised for the nodes' GPUs (the GPU's catalogue fact
+    ``advised_fabric_gbps``: NDR, 400 Gb/s, for Hopper and Blackwell, distributor article seeds/000; HDR only as a
+    budget option or to extend an existing HDR fabric). The fix names the catalogue's switch at that speed."""
+    if switch.protocol != Protocol.INFINIBAND or not switch.port_speed_gbps or advised_gbps is None:
         return None
-    if not gpu_generation.lower().startswith(NDR_ADVISED_GPU_GENERATIONS):
+    if switch.port_speed_gbps >= advised_gbps:
         return None
+    advised = switch_for_speed(catalog, switch.protocol, advised_gbps)
     return finding(
         FabricCode.HDR_FOR_NEW_GPUS,
         "fabric.switch",
@@ -41,6 +45,9 @@ def check_hdr_for_new_gpus(switch: SwitchSpec, gpu_generation: str) -> Finding |
         generation=switch.generation,
         port_gbps=switch.port_speed_gbps,
         gpu_generation=gpu_generation,
+        advised_gbps=advised_gbps,
+        advised_generation=(advised.generation or None) if advised else None,
+        advised_switch=advised.part_number if advised else None,
     )
 
 
@@ -60,9 +67,9 @@ def check_roce_alternative(switch: SwitchSpec, catalog: CatalogView) -> Finding 
     ethernet = [
         s
         for s in catalog.of_type(SwitchSpec)
-        if s.protocol == Protocol.ETHERNET and not s.management and s.port_speed_gbps >= NDR_GBPS
+        if s.protocol == Protocol.ETHERNET and not s.management and s.port_speed_gbps >= switch.port_speed_gbps
     ]
-    best = max(ethernet, key=lambda s: (s.logical_ports, s.part_number), default=None)
+    best = max(ethernet, key=lambda s: (not s.retired, s.logical_ports, s.part_number), default=None)
     alternative = (
         {
             "part": best.part_number,
@@ -73,7 +80,7 @@ def check_roce_alternative(switch: SwitchSpec, catalog: CatalogView) -> Finding 
         if best
         else None
     )
-    return finding(FabricCode.ROCE_ALTERNATIVE, "fabric.switch", alternative=alternative)
+    return finding(FabricCode.ROCE_ALTERNATIVE, "fabric.switch", alternative=alternative, gbps=switch.port_speed_gbps)
 
 
 def _node_height(design: DesignIn, catalog: CatalogView) -> int | None:
@@ -92,6 +99,7 @@ def check_design_fabric(
     gpus_per_node: int,
     gpu_generation: str,
     catalog: CatalogView,
+    advised_fabric_gbps: int | None = None,
 ) -> tuple[list[Finding], FabricPlan | None]:
     """Plan the design's compute fabric and check it. No fabric: nothing to say here."""
     fabric = design.fabric
@@ -130,10 +138,11 @@ def check_design_fabric(
         catalog=catalog,
         rack=fabric.rack,
         node_height_u=_node_height(design, catalog),
+        hca_named=fabric.hca is not None,
     )
     findings.extend(plan.findings)
     for extra in (
-        check_hdr_for_new_gpus(switch, gpu_generation),
+        check_hdr_for_new_gpus(switch, gpu_generation, advised_fabric_gbps, catalog),
         check_rails_per_gpu(fabric.topology, rails, gpus_per_node),
         check_roce_alternative(switch, catalog),
     ):

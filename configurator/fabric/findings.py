@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from configurator.findings import FabricCode, Finding, finding
-from configurator.rules.specs import AdapterSpec, Protocol, SwitchSpec
+from configurator.findings import FabricCode, Finding, finding, retired_finding
+from configurator.rules.specs import AdapterSpec, CatalogView, MediaKind, MediaSpec, Protocol, SwitchSpec
 
-from .facts import EMBEDDED_SM_MAX_NODES, IB_SWITCH_FOR_SPEED
-from .media import SLACK_M, MediaResult, Side
+from .media import OPTICAL, SLACK_M, MediaChoice, MediaResult, Side
 from .sizing import Size, pod_downlinks
 
 
@@ -59,32 +58,50 @@ def media_finding(
         required_m=distance + SLACK_M,
         longest_m=longest,
         rack_field=field_name or None,
+        # No optics join these ends at all: the longest catalogued cable is the limit, and whether a longer one
+        # exists is not known from the sources (HDR AOCs beyond 30 m, for one).
+        cables_only=not result.optics_matched,
     )
 
 
 def subnet_manager_finding(switch: SwitchSpec, ib_nodes: int) -> Finding | None:
     """An InfiniBand fabric needs a subnet manager (fabric.md section 0 rule 6). Managed Quantum switches embed
-    one for fabrics up to 2,048 nodes, without adaptive routing or SHARP (MLNX-OS manual); unmanaged switches
-    run none, so UFM or an SM host is required. ``SwitchSpec.managed`` None: not known from the sources, said
-    so, never read as unmanaged. ``ib_nodes`` counts InfiniBand endpoints in the SM's sense: HCA ports and
-    switches (not servers)."""
+    one, without adaptive routing or SHARP, for fabrics up to the switch's ``embedded_sm_max_nodes`` (a catalogue
+    fact: 2,048 in the MLNX-OS manual); unmanaged switches run none, so UFM or an SM host is required.
+    ``SwitchSpec.managed`` None: not known from the sources, said so, never read as unmanaged; a managed switch
+    whose limit is not sourced gets the embedded-SM note with the limit said to be unknown. ``ib_nodes`` counts
+    InfiniBand endpoints in the SM's sense: HCA ports and switches (not servers)."""
     if switch.protocol != Protocol.INFINIBAND:
         return None
     managed = getattr(switch, "managed", None)
-    params = {"switch": switch.part_number, "ib_nodes": ib_nodes, "sm_limit": EMBEDDED_SM_MAX_NODES}
+    limit = switch.embedded_sm_max_nodes
+    params = {"switch": switch.part_number, "ib_nodes": ib_nodes, "sm_limit": limit}
     if managed is None:
         return _finding(FabricCode.SM_UNKNOWN, **params)
     if not managed:
         return _finding(FabricCode.SM_REQUIRED, **params)
-    if ib_nodes > EMBEDDED_SM_MAX_NODES:
+    if limit is not None and ib_nodes > limit:
         return _finding(FabricCode.SM_LIMIT, **params)
     return _finding(FabricCode.SM_EMBEDDED, **params)
+
+
+def switch_for_speed(catalog: CatalogView, protocol: Protocol, gbps: int) -> SwitchSpec | None:
+    """The catalogue's fabric switch of this protocol at ``gbps`` per port, for fix texts: active before retired,
+    managed before not, then the most ports; None when the catalogue holds none."""
+    found = [
+        s
+        for s in catalog.of_type(SwitchSpec)
+        if s.protocol == protocol and not s.management and s.port_speed_gbps == gbps
+    ]
+    return min(found, key=lambda s: (s.retired, s.managed is not True, -s.logical_ports, s.part_number), default=None)
 
 
 def protocol_finding(switch: SwitchSpec, hca: AdapterSpec | None) -> Finding | None:
     """An InfiniBand-only switch needs InfiniBand or VPI adapters, an Ethernet switch Ethernet or VPI ones
     (ConnectX-7 and BlueField-3 are VPI: either protocol per port; hardware.md section adapters)."""
-    if hca is None or Protocol.VPI in (hca.protocol, switch.protocol) or hca.protocol == switch.protocol:
+    if hca is None or hca.protocol is None or hca.protocol == switch.protocol:
+        return None
+    if Protocol.VPI in (hca.protocol, switch.protocol):
         return None
     return _finding(
         FabricCode.PROTOCOL_MISMATCH,
@@ -95,7 +112,7 @@ def protocol_finding(switch: SwitchSpec, hca: AdapterSpec | None) -> Finding | N
     )
 
 
-def speed_finding(switch: SwitchSpec, hca: AdapterSpec | None, split: int) -> Finding | None:
+def speed_finding(switch: SwitchSpec, hca: AdapterSpec | None, split: int, catalog: CatalogView) -> Finding | None:
     """Mixed speeds negotiate down to the common speed ("InfiniBand speed is auto-adjusted", QM97X0 manual):
     NDR adapters on an HDR QM8700 run at 200 Gb/s; a slower adapter on an unsplit port wastes the rest."""
     if hca is None or not hca.speed_gbps or not switch.port_speed_gbps:
@@ -104,8 +121,8 @@ def speed_finding(switch: SwitchSpec, hca: AdapterSpec | None, split: int) -> Fi
     if hca.speed_gbps == port:
         return None
     example = None
-    if hca.speed_gbps > port and switch.protocol == Protocol.INFINIBAND:
-        example = IB_SWITCH_FOR_SPEED.get(hca.speed_gbps)
+    if hca.speed_gbps > port:
+        example = switch_for_speed(catalog, switch.protocol, hca.speed_gbps)
     return _finding(
         FabricCode.SPEED_MISMATCH,
         hca=hca.part_number,
@@ -113,8 +130,8 @@ def speed_finding(switch: SwitchSpec, hca: AdapterSpec | None, split: int) -> Fi
         hca_gbps=hca.speed_gbps,
         port_gbps=port,
         link_gbps=min(hca.speed_gbps, port),
-        advised_generation=example[0] if example else None,
-        advised_switch=example[1] if example else None,
+        advised_generation=(example.generation or None) if example else None,
+        advised_switch=example.part_number if example else None,
     )
 
 
@@ -134,3 +151,49 @@ def rails_exceeded_finding(nodes: int, rails: int, switch: SwitchSpec, size: Siz
         max_rails=pod,
         leaves=size.leaves,
     )
+
+
+def named_part_findings(switch: SwitchSpec, hca: AdapterSpec | None) -> list[Finding]:
+    """Lifecycle warnings for the fabric's switch and HCA as the request names them."""
+    named = [("fabric.switch", switch), ("fabric.hca", hca)]
+    return [retired_finding(subject, spec) for subject, spec in named if spec is not None and spec.retired]
+
+
+def choice_findings(name: str, choice: MediaChoice, a: Side, b: Side) -> list[Finding]:
+    """What the chosen medium of a link class leaves open: a plug top not known at an end (the fit is assumed),
+    and a discontinued or end-of-life part chosen because no active option reaches."""
+    if not choice.unknown_tops and not choice.retired:
+        return []
+    found: list[Finding] = []
+    sides = {"a": a, "b": b}
+    for side_name in choice.unknown_tops:
+        part = next((i.part for i in choice.items if i.at == side_name), choice.items[0].part)
+        found.append(
+            _finding(
+                FabricCode.PLUG_TOP_UNKNOWN,
+                link_class=name,
+                side=_side(sides[side_name]),
+                medium=part.part_number,
+                medium_top=_end_top(part, side_name),
+            )
+        )
+    for part in choice.retired:
+        found.append(
+            _finding(
+                FabricCode.MEDIA_DISCONTINUED,
+                link_class=name,
+                part=part.part_number,
+                lifecycle=part.lifecycle,
+                replacement=part.replacement or None,
+            )
+        )
+    return found
+
+
+def _end_top(part: MediaSpec, side_name: str) -> str | None:
+    """The plug top of the medium's end at the side (a transceiver's electrical end, a cable's end A or B)."""
+    if part.kind == MediaKind.TRANSCEIVER:
+        end = part.end_a if part.end_b.connector in OPTICAL else part.end_b
+    else:
+        end = part.end_a if side_name == "a" else part.end_b
+    return end.top.value if end.top else None

@@ -15,7 +15,15 @@ from configurator.findings import FabricCode, Finding, finding
 from configurator.rules.design import RackIn
 from configurator.rules.specs import AdapterSpec, CatalogView, Connector, SwitchSpec, Top
 
-from .findings import media_finding, protocol_finding, rails_exceeded_finding, speed_finding, subnet_manager_finding
+from .findings import (
+    choice_findings,
+    media_finding,
+    named_part_findings,
+    protocol_finding,
+    rails_exceeded_finding,
+    speed_finding,
+    subnet_manager_finding,
+)
 from .media import MediaResult, Side, item_quantity, select_media
 from .model import LEAF_SPINE, NODE_LEAF, SPINE_CORE, FabricPlan, LinkPlan
 from .rack_model import IN_RACK_M, LEAF_TO_SPINE_M, NODE_TO_LEAF_M, SPINE_TO_CORE_M, distance, nodes_per_rack
@@ -111,11 +119,17 @@ def _choose_split(
         speed = min(hca_speed, switch.port_speed_gbps // split)
         result = select_media(catalog, a, b, speed_gbps=speed, distance_m=run, protocol=switch.protocol)
         options.append(_NodeRun(split, size, result, a, b, run, field_name))
-        if result.choice is not None:
+        if result.choice is not None and not result.choice.retired:
             break
-    chosen = next((o for o in options if o.media is not None and o.media.choice is not None), None)
+    chosen = next((o for o in options if o.media is not None and _active_choice(o.media)), None)
+    chosen = chosen or next((o for o in options if o.media is not None and o.media.choice is not None), None)
     chosen = chosen or next((o for o in options if o.media is not None and o.media.matched), None)
     return chosen or next((o for o in options if o.size.tiers), options[0])
+
+
+def _active_choice(result: MediaResult) -> bool:
+    """A medium was chosen and none of its parts is discontinued or end-of-life."""
+    return result.choice is not None and not result.choice.retired
 
 
 def _link_class(
@@ -135,6 +149,7 @@ def _link_class(
         findings.append(media_finding(name, result, a, b, speed, run, field_name))
         return LinkPlan(name, links, speed, run, None, None, None, (), a.links_per_plug)
     choice = result.choice
+    findings.extend(choice_findings(name, choice, a, b))
     parts = tuple((i.part.part_number, item_quantity(i, groups[0], groups[1], links), i.role) for i in choice.items)
     return LinkPlan(name, links, speed, run, choice.kind, choice.length_m, choice.label, parts, a.links_per_plug)
 
@@ -197,12 +212,14 @@ def _ports(size: Size, split: int, k: int, leaf_spine_links: int, spine_core_lin
 
 def _management(catalog: CatalogView, ports: int, findings: list[Finding]) -> tuple[str | None, int]:
     """Out-of-band: one 1 GbE port per node BMC and per fabric switch (the management switches' own ports aside),
-    on the cheapest management switch in the catalogue."""
+    on the cheapest active management switch in the catalogue (a discontinued one only if no other exists)."""
     mgmt = [s for s in catalog.of_type(SwitchSpec) if s.management and s.rj45_ports > 0]
     if not mgmt:
         findings.append(finding(FabricCode.NO_MGMT_SWITCH, "fabric", ports=ports))
         return None, 0
-    mgmt_switch = min(mgmt, key=lambda s: (s.price_eur is None, s.price_eur or 0, -s.rj45_ports, s.part_number))
+    mgmt_switch = min(
+        mgmt, key=lambda s: (s.retired, s.price_eur is None, s.price_eur or 0, -s.rj45_ports, s.part_number)
+    )
     return mgmt_switch.part_number, -(-ports // mgmt_switch.rj45_ports)
 
 
@@ -256,9 +273,11 @@ def plan_fabric(
     rack: RackIn | None = None,
     node_height_u: int | None = None,
     node_power_w: int | None = None,
+    hca_named: bool = True,
 ) -> FabricPlan:
-    """Size the compute fabric and its bill of materials; problems come back as findings on the plan."""
-    findings: list[Finding] = []
+    """Size the compute fabric and its bill of materials; problems come back as findings on the plan.
+    ``hca_named``: the HCA was named for the fabric (False: taken from the nodes, where it is already checked)."""
+    findings: list[Finding] = named_part_findings(switch, hca if hca_named else None)
     k = switch.logical_ports
     common = (nodes, rails, switch, hca, topology, oversubscription)
     if switch.management:
@@ -297,7 +316,7 @@ def _sized_plan(
     Over 60 lines because it fills every field of the plan, one a line."""
     nodes, rails, switch, hca, topology, oversubscription = common
     size, split, k, port_speed = node.size, node.split, switch.logical_ports, switch.port_speed_gbps
-    speed_warning = speed_finding(switch, hca, split)
+    speed_warning = speed_finding(switch, hca, split, catalog)
     if speed_warning is not None:
         findings.append(speed_warning)
     hca_speed = (hca.speed_gbps if hca is not None else None) or port_speed

@@ -12,6 +12,17 @@ both import it; it imports neither engine nor Django.
 from .codes import Code
 from .fabric_codes import FabricCode
 from .finding import SEVERITY_ORDER, Finding, Severity
+from .lifecycle import retired_finding
 from .registry import REGISTRY, Rule, finding
 
-__all__ = ["REGISTRY", "SEVERITY_ORDER", "Code", "FabricCode", "Finding", "Rule", "Severity", "finding"]
+__all__ = [
+    "REGISTRY",
+    "SEVERITY_ORDER",
+    "Code",
+    "FabricCode",
+    "Finding",
+    "Rule",
+    "Severity",
+    "finding",
+    "retired_finding",
+]

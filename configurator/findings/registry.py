@@ -66,6 +66,16 @@ REGISTRY: dict[str, Rule] = {
             ("rules.context._misplaced",),
         ),
         _rule(
+            Code.PART_DISCONTINUED,
+            W,
+            gettext_noop("Discontinued or end-of-life part"),
+            gettext_noop(
+                "The design names a part its maker has discontinued or declared end-of-life; the finding names the replacement the source gives."
+            ),
+            "catalogue lifecycle with its source (NVIDIA LinkX 'Copper DAC and LACC Cables Overview' for the splitters)",
+            ("findings.lifecycle.retired_finding",),
+        ),
+        _rule(
             Code.PCIE_SLOTS_UNKNOWN,
             W,
             gettext_noop("Slot list unknown"),
@@ -780,6 +790,26 @@ REGISTRY: dict[str, Rule] = {
             ),
             "Distributor article 'NVLink en InfiniBand' (seeds/000): RoCE on 400GbE as the alternative",
             ("fabric.check.check_roce_alternative",),
+        ),
+        _rule(
+            FabricCode.PLUG_TOP_UNKNOWN,
+            W,
+            gettext_noop("Plug top not known"),
+            gettext_noop(
+                "Switch cages take finned-top plugs and adapter cages with riding heat sinks flat-top plugs; a medium whose plug top, or whose cage's top, the sources do not give is an assumed fit, to confirm before ordering."
+            ),
+            "NVIDIA LinkX OSFP and XDR pages (finned top for switch cages, flat top for ConnectX-7/8 and BlueField-3 cages)",
+            ("fabric.findings.choice_findings",),
+        ),
+        _rule(
+            FabricCode.MEDIA_DISCONTINUED,
+            W,
+            gettext_noop("Discontinued cable or optic chosen"),
+            gettext_noop(
+                "The planner chooses a discontinued or end-of-life cable or optic only when no active one reaches; the finding names the replacement the source gives."
+            ),
+            "NVIDIA LinkX 'Copper DAC and LACC Cables Overview': 1:2 and 1:4 splitters discontinued, use transceivers",
+            ("fabric.findings.choice_findings",),
         ),
     )
 }

@@ -10,6 +10,7 @@ from configurator.fabric.codes import FabricCode as C
 
 from .base import article, dec, num, renders
 from .diagram import LINK_CLASSES, RACK_FIELDS
+from .nodes import lifecycle_word, replacement_sentence
 
 
 def _link_class(p: dict[str, Any]) -> str:
@@ -30,21 +31,25 @@ def _hdr_for_new_gpus(p: dict[str, Any]) -> tuple[str, str]:
     gen = p["generation"] or f"{p['port_gbps']} Gb/s"
     if article(gen) == "an":  # English 'an HDR switch', 'a 200 Gb/s switch'
         message = _(
-            "%(switch)s is an %(gen)s switch (%(port_gbps)s Gb/s per port) for %(gpu_generation)s nodes; NDR "
-            "(400 Gb/s) is the advised fabric for this GPU generation."
+            "%(switch)s is an %(gen)s switch (%(port_gbps)s Gb/s per port) for %(gpu_generation)s nodes; "
+            "%(advised_gbps)s Gb/s per port is the advised fabric for this GPU generation."
         )
     else:
         message = _(
-            "%(switch)s is a %(gen)s switch (%(port_gbps)s Gb/s per port) for %(gpu_generation)s nodes; NDR "
-            "(400 Gb/s) is the advised fabric for this GPU generation."
+            "%(switch)s is a %(gen)s switch (%(port_gbps)s Gb/s per port) for %(gpu_generation)s nodes; "
+            "%(advised_gbps)s Gb/s per port is the advised fabric for this GPU generation."
         )
-    return (
-        message % {**p, "gen": gen},
-        _(
-            "Choose a Quantum-2 NDR switch (QM9700); keep HDR only as a budget option or to extend an existing HDR "
-            "fabric."
-        ),
-    )
+    if p.get("advised_switch"):
+        fix = _(
+            "Choose a %(advised_gbps)s Gb/s switch (%(advised_switch)s); keep the slower fabric only as a budget "
+            "option or to extend an existing one."
+        )
+    else:
+        fix = _(
+            "Choose a switch with %(advised_gbps)s Gb/s ports; keep the slower fabric only as a budget option or to "
+            "extend an existing one."
+        )
+    return message % {**p, "gen": gen}, fix % p
 
 
 @renders(C.FEWER_RAILS_THAN_GPUS)
@@ -65,7 +70,7 @@ def _roce(p: dict[str, Any]) -> tuple[str, str]:
     if alt:
         name = f"{alt['part']} ({alt['generation'] or 'Spectrum'}, {alt['ports']} x {alt['gbps']}GbE)"
     else:
-        name = "Spectrum-4 SN5600 (128 x 400GbE)"
+        name = _("an Ethernet switch of %(gbps)s GbE or faster") % {"gbps": p.get("gbps", 400)}
     return (
         _(
             "If the customer prefers Ethernet, RoCE on %(name)s is a serious alternative; InfiniBand keeps an edge "
@@ -184,6 +189,11 @@ def _beyond_reach(p: dict[str, Any]) -> tuple[str, str]:
         )
         % values
     )
+    if p.get("cables_only"):
+        message += " " + _(
+            "No optics for these ports are on offer and no longer cable of this kind is known from the sources, so "
+            "these links cannot be quoted as they stand."
+        )
     if p["rack_field"] and p["longest_m"] - p["slack_m"] > 0:
         fix = (
             _(
@@ -229,6 +239,7 @@ def _sm_required(p: dict[str, Any]) -> tuple[str, str]:
 
 @renders(C.SM_LIMIT)
 def _sm_limit(p: dict[str, Any]) -> tuple[str, str]:
+    # Emitted only with a known limit.
     values = {"ib_nodes": num(p["ib_nodes"]), "limit": num(p["sm_limit"])}
     return (
         _(
@@ -242,6 +253,17 @@ def _sm_limit(p: dict[str, Any]) -> tuple[str, str]:
 
 @renders(C.SM_EMBEDDED)
 def _sm_embedded(p: dict[str, Any]) -> tuple[str, str]:
+    if p["sm_limit"] is None:
+        values = {"switch": p["switch"], "ib_nodes": num(p["ib_nodes"])}
+        return (
+            _(
+                "The managed %(switch)s switches run an embedded subnet manager, without adaptive routing or SHARP; "
+                "how many InfiniBand endpoints it handles is not known from the sources (this fabric has "
+                "%(ib_nodes)s: HCA ports and switches)."
+            )
+            % values,
+            _("Plan UFM for AI training fabrics, or ask us to confirm the embedded subnet manager's limit."),
+        )
     values = {"switch": p["switch"], "ib_nodes": num(p["ib_nodes"]), "limit": num(p["sm_limit"])}
     return (
         _(
@@ -269,7 +291,7 @@ def _protocol_mismatch(p: dict[str, Any]) -> tuple[str, str]:
     }
     return (
         _("%(switch)s is an %(sw_p)s switch but %(hca)s speaks only %(hca_p)s; the links will not come up.") % values,
-        _("Choose an %(sw_p)s or VPI adapter (such as ConnectX-7), or an %(hca_p)s switch.") % values,
+        _("Choose an %(sw_p)s or VPI adapter, or an %(hca_p)s switch.") % values,
     )
 
 
@@ -325,10 +347,7 @@ def _ports_exceeded(p: dict[str, Any]) -> tuple[str, str]:
             "(%(ports)s ports) at %(oversubscription)s reach at most %(capacity)s."
         )
         % values,
-        _(
-            "Choose a switch with more ports (such as Quantum-X800, 144 ports), fewer rails or nodes, or split the "
-            "cluster into separate fabrics."
-        ),
+        _("Choose a switch with more ports, fewer rails or nodes, or split the cluster into separate fabrics."),
     )
 
 
@@ -336,7 +355,7 @@ def _ports_exceeded(p: dict[str, Any]) -> tuple[str, str]:
 def _switch_is_management(p: dict[str, Any]) -> tuple[str, str]:
     return (
         _("%(switch)s is an out-of-band management switch (1 GbE RJ45); it cannot carry the compute fabric.") % p,
-        _("Choose an InfiniBand (Quantum) or Spectrum Ethernet switch as fabric switch."),
+        _("Choose an InfiniBand or Ethernet fabric switch on the fabric step."),
     )
 
 
@@ -364,5 +383,36 @@ def _no_mgmt_switch(p: dict[str, Any]) -> tuple[str, str]:
             "(1 GbE)."
         )
         % {"ports": num(p["ports"])},
-        _("Add an SN2201-class management switch to the quote."),
+        _("Ask us to add a 1 GbE management switch to the quote."),
+    )
+
+
+@renders(C.PLUG_TOP_UNKNOWN)
+def _plug_top_unknown(p: dict[str, Any]) -> tuple[str, str]:
+    values = {"medium": p["medium"], "side": side_label(p["side"]), "link_class": _link_class(p)}
+    if p["medium_top"] is None and p["side"]["top"] is None:
+        what = _("The plug tops of %(medium)s and of %(side)s are not known from the sources") % values
+    elif p["medium_top"] is None:
+        what = _("The plug top of %(medium)s is not known from the sources") % values
+    else:
+        what = _("The plug top that %(side)s takes is not known from the sources") % values
+    return (
+        _("%(what)s, so the %(link_class)s links assume that %(medium)s fits %(side)s.") % {**values, "what": what},
+        _("Confirm the plug top (flat or finned) with us before ordering."),
+    )
+
+
+@renders(C.MEDIA_DISCONTINUED)
+def _media_discontinued(p: dict[str, Any]) -> tuple[str, str]:
+    values = {"part": p["part"], "lifecycle": lifecycle_word(p["lifecycle"]), "link_class": _link_class(p)}
+    message = (
+        _(
+            "No active cable or optic reaches for the %(link_class)s links, so the plan uses %(part)s, which is "
+            "%(lifecycle)s."
+        )
+        % values
+    )
+    return (
+        message + " " + replacement_sentence(p),
+        _("Move the switches closer so an active cable or optic reaches, or ask us to quote the replacement."),
     )

@@ -62,6 +62,29 @@ def _part_wrong_category(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
+def lifecycle_word(lifecycle: str) -> str:
+    """A retired part's lifecycle in the active language."""
+    return str({"discontinued": _("discontinued"), "eol": _("end-of-life")}.get(lifecycle, lifecycle))
+
+
+def replacement_sentence(p: dict[str, Any]) -> str:
+    """What replaces a retired part, or that no replacement is known."""
+    if p.get("replacement"):
+        return _("Its replacement: %(replacement)s.") % p
+    return _("No replacement is known to us.")
+
+
+@renders(C.PART_DISCONTINUED)
+def _part_discontinued(p: dict[str, Any]) -> tuple[str, str]:
+    values = {"part": p["part"], "lifecycle": lifecycle_word(p["lifecycle"])}
+    message = _("%(part)s is %(lifecycle)s.") % values + " " + replacement_sentence(p)
+    if p.get("replacement"):
+        fix = _("Choose the replacement instead (%(replacement)s).") % p
+    else:
+        fix = _("Choose an active part instead, or ask us which one replaces it.")
+    return message, fix
+
+
 # --- GPUs and NVLink ---------------------------------------------------------------------------------------
 
 
@@ -173,7 +196,9 @@ def _bridge_unsupported(p: dict[str, Any]) -> tuple[str, str]:
             "over PCIe only."
         )
         % p,
-        _("Remove the bridge; for NVLink between PCIe cards choose H100 NVL or H200 NVL."),
+        _("Remove the bridge; for NVLink between PCIe cards choose %(cards)s.") % {"cards": ", ".join(cards)}
+        if (cards := p.get("bridgeable"))
+        else _("Remove the bridge; for NVLink between PCIe cards choose cards that take an NVLink bridge."),
     )
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from configurator.findings import retired_finding
+
 from .catalogue import Code
 from .design import ComponentIn, NodeGroupIn
 from .findings import Finding
@@ -136,6 +138,8 @@ def resolve_group(index: int, group: NodeGroupIn, catalog: CatalogView, findings
         )
     else:
         server = server_spec
+    if server_spec is not None and server_spec.retired:
+        findings.append(retired_finding(f"{path}.server", server_spec))
     ctx = GroupContext(index=index, group=group, server=server, catalog=catalog)
     for j, comp in enumerate(group.components):
         cpath = f"{path}.components[{j}]"
@@ -143,6 +147,8 @@ def resolve_group(index: int, group: NodeGroupIn, catalog: CatalogView, findings
         if spec is None:
             findings.append(_unknown(cpath, comp.part, "component"))
             continue
+        if spec.retired:
+            findings.append(retired_finding(cpath, spec))
         why = component_misuse(spec, index)
         if why is not None:
             findings.append(_misplaced(cpath, spec, field="component", group_index=index))

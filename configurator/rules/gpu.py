@@ -12,6 +12,7 @@ from .context import GroupContext
 from .findings import Finding
 from .pcie import Placement
 from .registry import finding
+from .specs import GpuSpec
 
 NVSWITCH_ADVISED_FROM = 8  # NCS seeds: "kiezen voor een systeem zonder NVSwitch bij 8 of meer GPU's" is a mistake
 
@@ -172,6 +173,14 @@ def no_gpu(ctx: GroupContext) -> list[Finding]:
     ]
 
 
+def _bridgeable_cards(ctx: GroupContext) -> list[str]:
+    """The catalogue's active PCIe GPU cards that take an NVLink bridge, for the fix text."""
+    if ctx.catalog is None:
+        return []
+    cards = ctx.catalog.of_type(GpuSpec)
+    return sorted(g.part_number for g in cards if not g.is_board and g.bridge_sizes and not g.retired)
+
+
 def bridges(ctx: GroupContext) -> list[Finding]:
     """Rule: NVLink bridges only on PCIe GPUs that support them, in a supported size (H100 NVL: pairs only;
     H200 NVL: pairs or fours; L40S and RTX PRO 6000: none), and no more bridge sets than the GPUs can take.
@@ -210,6 +219,7 @@ def bridges(ctx: GroupContext) -> list[Finding]:
                     bridge=b.spec.part_number,
                     gpu=gpu.part_number,
                     reason="no_connector",
+                    bridgeable=_bridgeable_cards(ctx),
                 )
             )
         elif ways not in gpu.bridge_sizes:

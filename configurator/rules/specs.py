@@ -36,6 +36,11 @@ class PartBase:
     replacement: str = ""  # what the source names instead of a discontinued or end-of-life part
     category: Category = Category.OTHER
 
+    @property
+    def retired(self) -> bool:
+        """Discontinued or end-of-life: never chosen while an active alternative exists; named, it gets a warning."""
+        return self.lifecycle in ("discontinued", "eol")
+
 
 @dataclass(frozen=True, kw_only=True)
 class PcieSwitchSpec:
@@ -105,6 +110,7 @@ class ServerSpec(PartBase):
     integrated_nics: int = 0  # compute NICs built into the system (SYS-822GS-NB3RT: 8x ConnectX-8)
     integrated_nic_speed_gbps: int | None = None
     integrated_nic_connector: Connector | None = None  # cage of the integrated NICs; None = not sourced
+    integrated_nic_protocol: Protocol | None = None  # of the integrated NICs; None = not sourced
     # node contents: what the board takes (empty or None = not sourced, unknown)
     cpu_socket: str = ""
     cpu_families: tuple[str, ...] = ()
@@ -144,6 +150,7 @@ class GpuSpec(PartBase):
     host_pcie_gen: int | None = None
     ref_system: str = ""  # NVIDIA's own system on this baseboard (DGX H100 on HGX H100)
     ref_system_max_w: int | None = None  # its published maximum input power; None = not sourced
+    advised_fabric_gbps: int | None = None  # compute-fabric port speed advised for this GPU; None = no advice
 
     @property
     def has_nvlink(self) -> bool:
@@ -163,7 +170,7 @@ class AdapterSpec(PartBase):
     ports: int = 1
     speed_gbps: int | None = None  # per port
     connector: Connector | None = None
-    protocol: Protocol = Protocol.VPI
+    protocol: Protocol | None = Protocol.VPI  # None: not sourced (a server's integrated NIC without a source)
     host_pcie_gen: int | None = None
     host_lanes: int | None = None
     form: CardForm | None = None  # None: unknown
@@ -190,6 +197,7 @@ class SwitchSpec(PartBase):
     management: bool = False  # an out-of-band (BMC) management switch such as SN2201
     rj45_ports: int = 0  # 1 GbE copper ports (management switches)
     top: Top | None = None  # plug top of its cages
+    embedded_sm_max_nodes: int | None = None  # InfiniBand nodes its embedded subnet manager handles; None = unknown
 
     @property
     def logical_ports(self) -> int:

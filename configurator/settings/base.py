@@ -250,6 +250,7 @@ SPECTACULAR_SETTINGS = {
         "DeliveryStatusEnum": "api.models.WebhookDelivery.Status",
         "ConnectorEnum": "api.schema.connector_choices",
         "PlugTopEnum": "api.schema.top_choices",
+        "ProtocolEnum": "api.schema.protocol_choices",
         "RoleEnum": "api.schema.component_role_choices",
         "DefaultAddedRoleEnum": "api.schema.default_role_choices",
     },

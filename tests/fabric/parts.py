@@ -38,6 +38,7 @@ QM9700 = SwitchSpec(
     max_split=2,
     height_u=1,
     managed=True,
+    embedded_sm_max_nodes=2048,  # MLNX-OS user manual, Subnet Manager
     top=Top.FINNED,
 )
 QM9790 = SwitchSpec(
@@ -68,6 +69,7 @@ QM8700 = SwitchSpec(
     max_split=1,
     height_u=1,
     managed=True,
+    embedded_sm_max_nodes=2048,  # MLNX-OS user manual, Subnet Manager
 )
 SN5600 = SwitchSpec(
     part_number="MSN5600-MS2FC",

@@ -31,6 +31,7 @@ def check(d: DesignIn, nodes=None, nics=8, nic=CX7_NDR, gpus=8, generation="Hopp
         nic=nic,
         gpus_per_node=gpus,
         gpu_generation=generation,
+        advised_fabric_gbps=400 if generation.startswith(("Hopper", "Blackwell")) else None,
         catalog=CATALOG,
     )
 

@@ -14,7 +14,21 @@ from configurator.messages.base import article
 from configurator.rules.design import DesignInputError, RackIn
 from configurator.rules.findings import Severity
 
-from .parts import CATALOG, CX6_HDR, CX7_NDR, CX8, ETH_100G, Q3400, QM8700, QM9700, QM9790, SN4600C, catalog
+from .parts import (
+    CATALOG,
+    CX6_HDR,
+    CX7_NDR,
+    CX8,
+    ETH_100G,
+    MEDIA,
+    Q3400,
+    QM8700,
+    QM9700,
+    QM9790,
+    SN4600C,
+    SWITCHES,
+    catalog,
+)
 
 
 def plan(nodes, rails=8, switch=QM9700, hca=CX7_NDR, **kw):
@@ -111,10 +125,19 @@ def test_subnet_manager_findings_count_endpoints_not_servers():
 
 
 def test_xdr_adapter_on_ndr_switch_warns_and_points_to_quantum_x800():
-    p = plan(4, hca=CX8)
+    p = plan(4, hca=CX8, catalog=catalog(*SWITCHES, Q3400, CX8, *MEDIA))
     f = finding(p, FabricCode.SPEED_MISMATCH)
     assert "800 Gb/s" in both(f).message.en and "400 Gb/s" in both(f).message.en and f.params["link_gbps"] == 400
     assert "XDR" in both(f).fix.en and "Q3400" in both(f).fix.en and "XDR-adapters" in both(f).fix.nl
+
+
+def test_faster_adapter_fix_names_the_switch_the_catalogue_holds_at_that_speed():
+    """The advised switch comes from the catalogue: without an 800 Gb/s switch the fix asks for the speed only."""
+    f = finding(plan(4, hca=CX8), FabricCode.SPEED_MISMATCH)
+    assert f.params["advised_switch"] is None and "800 Gb/s ports" in both(f).fix.en
+    newer = dataclasses.replace(Q3400, part_number="Q3450-LD", name="Quantum-X800 Q3450-LD")
+    f = finding(plan(4, hca=CX8, catalog=catalog(*SWITCHES, newer, CX8, *MEDIA)), FabricCode.SPEED_MISMATCH)
+    assert f.params["advised_switch"] == "Q3450-LD" and "Q3450-LD" in both(f).fix.en
 
 
 # --- 4. media classes the catalogue does not have --------------------------------------------------------
@@ -205,5 +228,5 @@ def test_article(word, expected):
 
 
 def test_hdr_switch_reads_an_hdr_switch():
-    f = check_hdr_for_new_gpus(QM8700, "Hopper")
+    f = check_hdr_for_new_gpus(QM8700, "Hopper", 400, CATALOG)
     assert "is an HDR switch" in both(f).message.en and "is een HDR-switch" in both(f).message.nl

@@ -164,6 +164,9 @@ AS_4125GS_TNRT = ServerSpec(  # [SR-4125]: 9x Gen5 x16 FHFL; 4x 2000 W, redundan
 
 # --- GPUs (hardware.md §2) -------------------------------------------------------------------------------------
 
+# NDR (400 Gb/s) is the advised fabric for Hopper and Blackwell clusters (distributor article seeds/000).
+NDR_ADVISED = ("Hopper", "Blackwell", "Blackwell Ultra")
+
 
 def _board(
     pn: str, model: str, gen: str, mem: float, nvl_gen: int, nvl: int, nvs: int | None, tdp: int, host: int = 5
@@ -174,6 +177,7 @@ def _board(
         manufacturer="NVIDIA",
         gpu_model=model,
         generation=gen,
+        advised_fabric_gbps=400 if gen in NDR_ADVISED else None,
         is_board=True,
         gpu_count=8,
         memory_gb=mem,
@@ -201,6 +205,7 @@ def _card(
         manufacturer="NVIDIA",
         gpu_model=model,
         generation=gen,
+        advised_fabric_gbps=400 if gen in NDR_ADVISED else None,
         memory_gb=mem,
         nvlink_gen=nvl_gen,
         nvlink_gbps=nvl,
@@ -306,6 +311,7 @@ QM9700 = SwitchSpec(
     height_u=1,
     managed=True,
     top=Top.FINNED,
+    embedded_sm_max_nodes=2048,
 )
 DAC_MCP4Y10 = MediaSpec(
     part_number="MCP4Y10-N001",

@@ -1,0 +1,27 @@
+"""The lifecycle finding shared by both engines: a design that names a discontinued or end-of-life part."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from .codes import Code
+from .finding import Finding
+from .registry import finding
+
+
+class LifecyclePart(Protocol):
+    part_number: str
+    lifecycle: str
+    replacement: str
+
+
+def retired_finding(subject: str, part: LifecyclePart) -> Finding:
+    """A warning that ``part`` (named at ``subject``) is discontinued or end-of-life, with the replacement the
+    catalogue gives for it (None when the source names none)."""
+    return finding(
+        Code.PART_DISCONTINUED,
+        subject,
+        part=part.part_number,
+        lifecycle=part.lifecycle,
+        replacement=part.replacement or None,
+    )
