@@ -261,7 +261,7 @@ def test_four_full_length_slots_overflow_names_the_card():
 def test_slot_forms_are_reported_for_the_slot_map():
     r = run(design(group(SYS_421GE_TNRT3, comp(L40S, 2))))
     forms = {s["slot"]: s["form"] for s in r.placement[0]["slots"]}
-    assert forms["GPU1"] == SlotForm.FHFL and forms["AIOM"] == SlotForm.OCP3
+    assert forms["GPU1"] == SlotForm.FHFL and forms["AIOM1"] == SlotForm.OCP3
 
 
 def test_no_slot_for_a_nic_says_the_gpus_hold_the_full_height_slots_and_the_ocp_bay_takes_ocp_cards():
@@ -273,18 +273,18 @@ def test_no_slot_for_a_nic_says_the_gpus_hold_the_full_height_slots_and_the_ocp_
     assert "1 of the 1" not in en and "fits only" not in en
     assert (
         "MCX75310AAS-NEAT is a half-height (HHHL) card: the 8 full-height slots it fits are taken by the 8 L40S GPU "
-        "cards, and the free OCP 3.0 bay AIOM takes only OCP 3.0 cards, so it has no slot." in en
+        "cards, and the free OCP 3.0 bay AIOM1 takes only OCP 3.0 cards, so it has no slot." in en
     )
     assert (
         "MCX75310AAS-NEAT is een half-height (HHHL) kaart: de 8 full-height slots waar hij in past, zijn bezet door "
-        "de 8 L40S-GPU-kaarten, en de vrije OCP 3.0-bay AIOM neemt alleen OCP 3.0-kaarten, dus heeft hij geen slot."
+        "de 8 L40S-GPU-kaarten, en de vrije OCP 3.0-bay AIOM1 neemt alleen OCP 3.0-kaarten, dus heeft hij geen slot."
         in nl
     )
     assert both(f).fix.en.startswith(
-        "Use an OCP 3.0 ConnectX-7 adapter (MCX75343AMS-NEAC) in the free OCP 3.0 bay AIOM, use fewer GPU cards"
+        "Use an OCP 3.0 ConnectX-7 adapter (MCX75343AMS-NEAC) in the free OCP 3.0 bay AIOM1, use fewer GPU cards"
     )
     assert both(f).fix.nl.startswith(
-        "Gebruik een OCP 3.0 ConnectX-7-adapter (MCX75343AMS-NEAC) in de vrije OCP 3.0-bay AIOM, gebruik minder "
+        "Gebruik een OCP 3.0 ConnectX-7-adapter (MCX75343AMS-NEAC) in de vrije OCP 3.0-bay AIOM1, gebruik minder "
         "GPU-kaarten"
     )
 
