@@ -29,20 +29,19 @@ def variant(spec, part_number: str, **changes):
     return dataclasses.replace(spec, part_number=part_number, **changes)
 
 
-# The tests place NICs by name in NIC1..NIC8, the 8 LP slots "for 1:1 GPU-to-NIC networking" [DIST-PM], NIC i by
-# GPU i; the seed names them LP1..LP8 (and leaves the SYS-821GE-TNHR's generation and width unknown).
+# The SYS-821GE-TNHR's 8 LP NIC slots as the tests know them: PCIe 5.0 x16, NIC i by GPU i, named NIC1..NIC8
+# (the seed names them LP1..LP8 and leaves their generation, width and GPU affinity unknown).
 HGX_8GPU_SERVER_SLOTS = tuple(
     SlotSpec(name=f"NIC{i + 1}", form=SlotForm.LP, pcie_gen=5, lanes=16, gpus=(i,)) for i in range(8)
 )
-FHHL_2 = tuple(SlotSpec(name=f"FH{i + 1}", form=SlotForm.FHHL, pcie_gen=5, lanes=16) for i in range(2))
 
 # --- servers -----------------------------------------------------------------------------------------------------
 
 SYS_821GE_TNHR = seeded("SYS-821GE-TNHR", slots=HGX_8GPU_SERVER_SLOTS)
-SYS_822GS_NBRT = seeded("SYS-822GS-NBRT", slots=HGX_8GPU_SERVER_SLOTS + FHHL_2)
-# the CPU power the tests count (Xeon 6 up to 350 W [DIST-PM]); the seed leaves this server's unknown
-SYS_822GS_NB3RT = seeded("SYS-822GS-NB3RT", slots=FHHL_2, cpu_tdp_w=350)
-SYS_422GS_NBRT_LCC = seeded("SYS-422GS-NBRT-LCC", slots=HGX_8GPU_SERVER_SLOTS + FHHL_2, cpu_tdp_w=350)
+SYS_822GS_NBRT = seeded("SYS-822GS-NBRT")
+# the CPU power the tests count (Xeon 6 up to 350 W [DIST-PM]); the seed leaves these servers' unknown
+SYS_822GS_NB3RT = seeded("SYS-822GS-NB3RT", cpu_tdp_w=350)
+SYS_422GS_NBRT_LCC = seeded("SYS-422GS-NBRT-LCC", cpu_tdp_w=350)
 # an HGX B200 server whose slot list no source gives (hardware.md section 5): a variant of the SYS-822GS-NBRT
 SYS_A21GE_NBRT = variant(
     SYS_822GS_NBRT, "SYS-A21GE-NBRT", slots_known=False, slots_complete=False, slots=(), psu_watts=5250
@@ -198,8 +197,9 @@ def as_json(d: DesignIn) -> dict:
 SWITCHED = variant(
     SYS_822GS_NBRT,
     "TEST-SWITCHED-HGX",
-    slots=tuple(dataclasses.replace(s, pcie_switch=f"PEX{i // 2}") for i, s in enumerate(HGX_8GPU_SERVER_SLOTS))
-    + FHHL_2,
+    slots=tuple(
+        dataclasses.replace(s, pcie_switch=f"PEX{i // 2}") if s.gpus else s for i, s in enumerate(SYS_822GS_NBRT.slots)
+    ),
     pcie_switches=tuple(
         PcieSwitchSpec(name=f"PEX{k}", uplink_gen=5, uplink_lanes=16, gpus=(2 * k, 2 * k + 1)) for k in range(4)
     ),
