@@ -51,22 +51,7 @@ def apply_evaluation(quote: Quote, ev: Evaluation) -> None:
         "issued_at": quote.issued_at.isoformat() if quote.issued_at else None,
         "valid_until": quote.valid_until.isoformat() if quote.valid_until else None,
         "seller": dict(settings.SELLER),
-        "customer": {
-            "name": quote.customer_name,
-            "company": quote.customer_company,
-            "email": quote.customer_email,
-            "country": quote.customer_country,
-            "vat_number": quote.customer_vat_number,
-            "address": (
-                {
-                    "street": quote.customer_street,
-                    "postal_code": quote.customer_postal_code,
-                    "city": quote.customer_city,
-                }
-                if quote.customer_street
-                else None
-            ),
-        },
+        "customer": _customer(quote),
         "sales_contact": sales_contact(quote),
         "terms": {
             "payment_days": settings.QUOTE_PAYMENT_DAYS,
@@ -93,6 +78,22 @@ def apply_evaluation(quote: Quote, ev: Evaluation) -> None:
             "catalog_version": result.get("catalog_version"),
             "findings": result["findings"],
         },
+    }
+
+
+def _customer(quote: Quote) -> dict[str, Any]:
+    address = (
+        {"street": quote.customer_street, "postal_code": quote.customer_postal_code, "city": quote.customer_city}
+        if quote.customer_street
+        else None
+    )
+    return {
+        "name": quote.customer_name,
+        "company": quote.customer_company,
+        "email": quote.customer_email,
+        "country": quote.customer_country,
+        "vat_number": quote.customer_vat_number,
+        "address": address,
     }
 
 
