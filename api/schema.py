@@ -1,5 +1,6 @@
 """Helpers for drf-spectacular settings: enum choice sets named once (see SPECTACULAR_SETTINGS)."""
 
+from configurator.contract import ROLES
 from configurator.rules.specs import Connector, Protocol, Top
 
 
@@ -17,8 +18,6 @@ def protocol_choices() -> list[tuple[str, str]]:
 
 def component_role_choices() -> list[tuple[str, str]]:
     """The roles a design component may take (contract design/v1 and its additions)."""
-    from configurator.rules.parse import ROLES
-
     return [(r, r) for r in ROLES]
 
 

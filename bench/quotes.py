@@ -64,7 +64,7 @@ def new_quote(count: int):
     from quotes import services
 
     configuration = Configuration.objects.create(document=design(count))
-    real, services.enqueue_build = services.enqueue_build, lambda pk: False  # no build here
+    real, services.issuing.enqueue_build = services.issuing.enqueue_build, lambda pk: False  # no build here
     try:
         # A CRM request (issued at once at any size; a customer's online request above the instant-quote limit would
         # wait for review), with a distinct CRM reference per run: the same request twice within seconds is refused.
@@ -72,7 +72,7 @@ def new_quote(count: int):
             configuration=configuration, customer=CUSTOMER, channel="api", crm_reference=uuid.uuid4().hex
         )
     finally:
-        services.enqueue_build = real
+        services.issuing.enqueue_build = real
 
 
 def time_pdf(frozen: dict, runs: int = 5) -> tuple[float, int]:

@@ -1,74 +1,59 @@
 """Benchmark of the node rules engine: engine-only median time for 1 and for 50 distinct node groups.
 
-Run from the project root: ``.venv/bin/python bench/rules.py [runs]``. Specs are built in memory from the test
-factory (tests/rules/parts.py, no database). The target is at most 1 ms per node group, and the cost must grow
-with distinct node groups, not with ``count``: the last lines time the same design at count 1 and 10,000.
+Run from the project root: ``.venv/bin/python bench/rules.py [runs]``. Specs are the seed catalogue's, built in
+memory by the snapshot's conversion (bench/_seed.py, no database). The target is at most 1 ms per node group, and
+the cost must grow with distinct node groups, not with ``count``: the last lines time the same design at count 1
+and 10,000.
 """
 
 from __future__ import annotations
 
-import pathlib
 import statistics
 import sys
 import time
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+# bench/ is first on sys.path when run as a script
+from _seed import CATALOG, comp, design, group, hgx_node
 
-from configurator.rules.design import DesignIn  # noqa: E402
-from configurator.rules.engine import validate_nodes  # noqa: E402
-from tests.rules.parts import (  # noqa: E402
-    BF3_B3220,
-    CATALOG,
-    CX6_HDR,
-    CX7_2X200,
-    CX7_NDR,
-    CX7_NDR200,
-    CX8_C8180,
-    H100_NVL,
-    HGX_B200,
-    HGX_B300,
-    HGX_H100,
-    HGX_H200,
-    L40S,
-    NVL2_BRIDGE,
-    SYS_421GE_TNRT3,
-    SYS_422GS_NBRT_LCC,
-    SYS_821GE_TNHR,
-    SYS_822GS_NB3RT,
-    SYS_822GS_NBRT,
-    SYS_A21GE_NBRT,
-    comp,
-    design,
-    group,
-    hgx_node,
-)
+from configurator.rules.design import DesignIn
+from configurator.rules.engine import validate_nodes
+
+CX7_NDR, CX7_NDR200, CX7_2X200 = "MCX75310AAS-NEAT", "MCX75310AAS-HEAT", "MCX755106AS-HEAT"
+CX8_C8180, CX6_HDR, BF3_B3140H = "900-9X81E-00EX-ST0", "MCX653105A-HDAT", "900-9D3D4-00EN-HA0"
 
 
 def fifty_groups() -> list:
-    """50 distinct node groups over every server kind, each with a different component mix."""
+    """50 distinct node groups over seven server kinds, each with a different component mix."""
     shapes = [  # k = n // 7 varies the quantities so that no two groups are alike
         lambda n, k: group(
-            SYS_821GE_TNHR, comp(HGX_H200 if k % 2 else HGX_H100), comp(CX7_NDR, 1 + k, "compute"), name=f"g{n}"
+            "SYS-821GE-TNHR",
+            comp("HGX-H200-8GPU" if k % 2 else "HGX-H100-8GPU"),
+            comp(CX7_NDR, 1 + k, "compute"),
+            name=f"g{n}",
         ),
         lambda n, k: group(
-            SYS_822GS_NBRT,
-            comp(HGX_B200),
+            "SYS-822GS-NBRT",
+            comp("HGX-B200-8GPU"),
             comp(CX8_C8180 if k % 2 else CX7_NDR, 1 + k, "compute"),
-            comp(BF3_B3220, 1 + k % 3, "storage"),
+            comp(BF3_B3140H, 1 + k % 3, "storage"),
             name=f"g{n}",
         ),
-        lambda n, k: group(SYS_822GS_NB3RT, comp(HGX_B300), comp(CX7_2X200, 1 + k, "storage"), name=f"g{n}"),
+        lambda n, k: group("SYS-822GS-NB3RT", comp("HGX-B300-8GPU"), comp(CX7_2X200, 1 + k, "storage"), name=f"g{n}"),
         lambda n, k: group(
-            SYS_421GE_TNRT3, comp(H100_NVL, 1 + k), comp(NVL2_BRIDGE, 1 + k // 2), comp(CX6_HDR, 1), name=f"g{n}"
-        ),
-        lambda n, k: group(SYS_421GE_TNRT3, comp(L40S, 1 + k), name=f"g{n}"),
-        lambda n, k: group(
-            SYS_422GS_NBRT_LCC,
-            comp(HGX_B200),
-            comp(CX7_NDR200, 1 + k, "compute", slots=[f"NIC{i + 1}" for i in range(1 + k)]),
+            "SYS-521GE-TNRT",
+            comp("H200-NVL", 1 + k),
+            comp("NVLINK-BRIDGE-2WAY", 1 + k // 2),
+            comp(CX6_HDR, 1),
             name=f"g{n}",
         ),
-        lambda n, k: group(SYS_A21GE_NBRT, comp(HGX_B200), comp(CX7_NDR, 1 + k, "compute"), name=f"g{n}"),
+        lambda n, k: group("SYS-421GE-TNRT3", comp("L40S", 1 + k), name=f"g{n}"),
+        lambda n, k: group(
+            "SYS-422GS-NBRT-LCC",
+            comp("HGX-B200-8GPU"),
+            comp(CX7_NDR200, 1 + k, "compute", slots=[f"LP{i + 1}" for i in range(1 + k)]),
+            name=f"g{n}",
+        ),
+        lambda n, k: group("AS-8125GS-TNHR", comp("HGX-H100-8GPU"), comp(CX7_NDR, 1 + k, "compute"), name=f"g{n}"),
     ]
     return [shapes[n % len(shapes)](n, n // len(shapes)) for n in range(50)]
 

@@ -129,13 +129,24 @@ def catalog_load_seed(*, path: Path = SEED_PATH) -> LoadReport:
     return report
 
 
-def _load_part(item: dict[str, Any], part: Part | None) -> bool:
+def part_values(item: dict[str, Any]) -> dict[str, Any]:
+    """A seed part's ``Part`` fields (blank texts, the default lifecycle, the price as a Decimal)."""
     values = {f: item.get(f) for f in PART_FIELDS}
     for text in ("description", "lifecycle_source", "replacement"):
         values[text] = values[text] or ""
     values["lifecycle"] = values["lifecycle"] or "active"
     if values["list_price_eur"] is not None:
         values["list_price_eur"] = Decimal(str(values["list_price_eur"]))
+    return values
+
+
+def spec_values(category: str, spec: dict[str, Any]) -> dict[str, Any]:
+    """A seed part's spec model fields (see _spec_values)."""
+    return _spec_values(category, spec)
+
+
+def _load_part(item: dict[str, Any], part: Part | None) -> bool:
+    values = part_values(item)
     changed = False
     if part is None:
         part = Part(part_number=item["part_number"], **values)

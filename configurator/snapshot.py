@@ -11,16 +11,28 @@ part count.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections import defaultdict
+from pathlib import Path
 
 from django.conf import settings
 from django.db import connection
 from django.db.models import Count, Max
 
-from catalog.models import SPEC_RELATED, CatalogRelease, DefaultPart, DriveBay, Part, PcieSwitch, Server, ServerSlot
-from catalog.services import reference_systems
+from catalog.models import (
+    SPEC_MODELS,
+    SPEC_RELATED,
+    CatalogRelease,
+    DefaultPart,
+    DriveBay,
+    Part,
+    PcieSwitch,
+    Server,
+    ServerSlot,
+)
+from catalog.services import SEED_PATH, part_values, reference_systems, spec_values
 from configurator.rules import specs as s
 
 _lock = threading.Lock()
@@ -350,3 +362,54 @@ def catalog_snapshot(*, max_age: float | None = None) -> s.CatalogView:
 
 def clear_cache() -> None:
     _cache["key"], _cache["view"], _cache["checked"] = None, None, 0.0
+
+
+def seed_view(*, path: Path = SEED_PATH) -> s.CatalogView:
+    """The seed catalogue (catalog/seed/catalog.json) as the engines see it, built in memory by the same conversion
+    as the snapshot, without a database: the engine tests and the benchmarks run on the catalogue's own facts.
+    Its version is ``seed <version>``."""
+    data = json.loads(path.read_text())
+    parts: dict[str, tuple[Part, dict]] = {}
+    for item in data["parts"]:
+        part = Part(part_number=item["part_number"], **part_values(item))
+        model = SPEC_MODELS.get(item["category"])
+        if model is not None:
+            model(part=part, **spec_values(item["category"], item.get("spec", {})))  # the part's spec, in memory
+        parts[part.part_number] = (part, item)
+    view = {pn: _seed_spec(part, item, parts) for pn, (part, item) in parts.items()}
+    return s.CatalogView(version=f"seed {data['version']}", parts=view, reference_systems=_reference_systems())
+
+
+def _seed_spec(part: Part, item: dict, parts: dict[str, tuple[Part, dict]]) -> s.PartSpec:
+    """One seed part as a spec; a server with its slots, PCIe switches, drive bays and default node set."""
+    if item["category"] != "server":
+        return _spec(part, (), (), ())
+    keys = ("name", "cpu_socket", "uplink_gen", "uplink_lanes", "gpus")
+    switches = sorted(
+        (PcieSwitch(**{k: w.get(k, [] if k == "gpus" else None) for k in keys}) for w in item.get("pcie_switches", [])),
+        key=lambda w: w.name,
+    )
+    by_name = {w.name: w for w in switches}
+    slots = [
+        ServerSlot(
+            position=i,
+            name=sl["name"],
+            form=sl.get("form") or "",
+            pcie_gen=sl.get("pcie_gen"),
+            lanes=sl.get("lanes"),
+            cpu_socket=sl.get("cpu_socket"),
+            pcie_switch=by_name.get(sl.get("pcie_switch")),
+            gpus=sl.get("gpus", []),
+            for_gpu=sl.get("for_gpu", False),
+        )
+        for i, sl in enumerate(item.get("slots", []))
+    ]
+    bays = [
+        DriveBay(count=b["count"], form_factor=b.get("form_factor", ""), interface=b.get("interface", ""))
+        for b in item.get("drive_bays", [])
+    ]
+    defaults = [
+        DefaultPart(role=d["role"], part=parts[d["part"]][0], quantity=d["quantity"], source=d.get("source", ""))
+        for d in sorted(item.get("defaults", []), key=lambda d: d["role"])
+    ]
+    return _spec(part, slots, switches, item.get("accepts", []), bays, defaults)

@@ -12,11 +12,12 @@ import unicodedata
 
 from django import forms
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from configurator.fabric.request import parse_oversubscription
-from configurator.messages.diagram import TOPOLOGIES
+from configurator.contract import DEFAULT_TOPOLOGY, MAX_DISTANCE_M, MAX_NODES_PER_RACK, Topology, parse_oversubscription
+from configurator.messages.diagram import TOPOLOGIES as TOPOLOGY_LABELS
 from configurator.models import Configuration
 from configurator.rules.parse import MAX_NODES
 from configurator.rules.specs import (
@@ -155,6 +156,22 @@ def adapter_label(a: AdapterSpec) -> str:
     return f"{a.part_number} · {a.name} ({speed})"
 
 
+def _positive_distance(value) -> None:
+    if value is not None and value <= 0:
+        raise ValidationError(_("Enter a distance above 0 m."), code="min_value")
+
+
+class DistanceField(forms.DecimalField):
+    """A cable run in metres: above 0, at most configurator.contract.MAX_DISTANCE_M; optional."""
+
+    default_validators = [_positive_distance]
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_value", MAX_DISTANCE_M)
+        kwargs.setdefault("required", False)
+        super().__init__(**kwargs)
+
+
 class FabricForm(Form):
     switch = forms.ChoiceField(label=_("Fabric switch"), widget=forms.RadioSelect, required=False)
     oversubscription = forms.ChoiceField(
@@ -166,26 +183,22 @@ class FabricForm(Form):
     )
     topology = forms.ChoiceField(
         label=_("Topology"),
-        initial="rail-optimized",
-        choices=list(TOPOLOGIES.items()),
+        initial=DEFAULT_TOPOLOGY,
+        choices=[(t.value, TOPOLOGY_LABELS[t.value]) for t in Topology],
         widget=FastSelect,
     )
+    # The rack model's limits are the design's (configurator.contract), so the wizard accepts exactly what the
+    # API and the command line accept.
     nodes_per_rack = forms.IntegerField(
         label=_("Servers per rack"),
         min_value=1,
-        max_value=1000,
+        max_value=MAX_NODES_PER_RACK,
         required=False,
         help_text=_("Empty: from the server height and power."),
     )
-    in_rack_m = forms.DecimalField(
-        label=_("Cable run within a rack (m)"), min_value=0.5, max_value=10_000, decimal_places=1, required=False
-    )
-    node_to_leaf_m = forms.DecimalField(
-        label=_("Server rack to leaf switch (m)"), min_value=0.5, max_value=10_000, decimal_places=1, required=False
-    )
-    leaf_to_spine_m = forms.DecimalField(
-        label=_("Leaf to spine switch (m)"), min_value=0.5, max_value=10_000, decimal_places=1, required=False
-    )
+    in_rack_m = DistanceField(label=_("Cable run within a rack (m)"))
+    node_to_leaf_m = DistanceField(label=_("Server rack to leaf switch (m)"))
+    leaf_to_spine_m = DistanceField(label=_("Leaf to spine switch (m)"))
 
     def __init__(self, *args, catalog: CatalogView, **kwargs):
         super().__init__(*args, **kwargs)

@@ -11,23 +11,29 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api.schema import default_role_choices
-from configurator.fabric.request import MAX_ENDPOINTS
-from configurator.rules.parse import (
+from configurator.contract import (
     COOLING_TYPES,
-    MAX_COMPONENTS_PER_GROUP,
-    MAX_CONCURRENCY,
-    MAX_CONTEXT_TOKENS,
+    DEFAULT_PDU_FEEDS,
+    DEFAULT_RACK_UNITS,
+    DEFAULT_TOPOLOGY,
     MAX_DISTANCE_M,
-    MAX_NODE_GROUPS,
-    MAX_NODES,
-    MAX_PARAMS_BILLION,
-    MAX_QUANTITY,
+    MAX_NODES_PER_RACK,
     MAX_RACK_POWER_KW,
     MAX_RACK_UNITS,
     MIN_RACK_UNITS,
     PDU_FEEDS,
     ROLES,
     TOPOLOGIES,
+)
+from configurator.fabric.request import MAX_ENDPOINTS
+from configurator.rules.parse import (
+    MAX_COMPONENTS_PER_GROUP,
+    MAX_CONCURRENCY,
+    MAX_CONTEXT_TOKENS,
+    MAX_NODE_GROUPS,
+    MAX_NODES,
+    MAX_PARAMS_BILLION,
+    MAX_QUANTITY,
     WORKLOAD_KINDS,
     WORKLOAD_MODES,
     WORKLOAD_PRECISIONS,
@@ -41,9 +47,6 @@ class PositiveNumberField(serializers.FloatField):
 
 def _positive(high: float, **kwargs) -> PositiveNumberField:
     return PositiveNumberField(max_value=high, **kwargs)
-
-
-MAX_PLAN_DISTANCE_M = 100_000  # configurator.fabric.request's own limit (the design parser's is MAX_DISTANCE_M)
 
 
 class ComponentSerializer(serializers.Serializer):
@@ -90,7 +93,10 @@ class WorkloadSerializer(serializers.Serializer):
 
 
 class RackSerializer(serializers.Serializer):
-    nodes_per_rack = serializers.IntegerField(min_value=1, max_value=MAX_QUANTITY, required=False)
+    """The rack model's overrides, the same in a design's ``fabric.rack`` and a fabric-plan request's ``rack``
+    (limits: configurator.contract)."""
+
+    nodes_per_rack = serializers.IntegerField(min_value=1, max_value=MAX_NODES_PER_RACK, required=False)
     in_rack_m = _positive(MAX_DISTANCE_M, required=False)
     node_to_leaf_m = _positive(MAX_DISTANCE_M, required=False)
     leaf_to_spine_m = _positive(MAX_DISTANCE_M, required=False)
@@ -100,7 +106,7 @@ class RackSerializer(serializers.Serializer):
 class FabricSerializer(serializers.Serializer):
     switch = serializers.CharField(help_text="A switch part number, e.g. MQM9700-NS2F.")
     oversubscription = serializers.CharField(required=False, default="1:1", help_text="downlinks:uplinks, e.g. 2:1.")
-    topology = serializers.ChoiceField(choices=TOPOLOGIES, required=False, default="rail-optimized")
+    topology = serializers.ChoiceField(choices=TOPOLOGIES, required=False, default=DEFAULT_TOPOLOGY)
     hca = serializers.CharField(required=False, help_text="Optional adapter part number of the compute NICs.")
     rails = serializers.IntegerField(
         min_value=1, max_value=MAX_QUANTITY, required=False, help_text="Default: the compute NICs per node."
@@ -112,7 +118,11 @@ class FacilitySerializer(serializers.Serializer):
     """The site the racks stand in (design/v1 "Additions"); every field optional."""
 
     rack_units = serializers.IntegerField(
-        min_value=MIN_RACK_UNITS, max_value=MAX_RACK_UNITS, required=False, default=42, help_text="Units per rack."
+        min_value=MIN_RACK_UNITS,
+        max_value=MAX_RACK_UNITS,
+        required=False,
+        default=DEFAULT_RACK_UNITS,
+        help_text="Units per rack.",
     )
     rack_power_kw = _positive(
         MAX_RACK_POWER_KW,
@@ -124,7 +134,10 @@ class FacilitySerializer(serializers.Serializer):
         choices=COOLING_TYPES, required=False, help_text="Absent: liquid if any server is liquid-cooled, else air."
     )
     pdu_feeds = serializers.ChoiceField(
-        choices=PDU_FEEDS, required=False, default="A+B", help_text="A: one feed; A+B: two, each carrying the rack."
+        choices=PDU_FEEDS,
+        required=False,
+        default=DEFAULT_PDU_FEEDS,
+        help_text="A: one feed; A+B: two, each carrying the rack.",
     )
 
 
@@ -244,16 +257,6 @@ class ValidationResultSerializer(serializers.Serializer):
     )
 
 
-class PlanRackSerializer(serializers.Serializer):
-    """The rack model of ``/fabric-plans/`` (configurator.fabric.request): distances up to 100,000 m."""
-
-    nodes_per_rack = serializers.IntegerField(min_value=1, required=False)
-    in_rack_m = _positive(MAX_PLAN_DISTANCE_M, required=False)
-    node_to_leaf_m = _positive(MAX_PLAN_DISTANCE_M, required=False)
-    leaf_to_spine_m = _positive(MAX_PLAN_DISTANCE_M, required=False)
-    spine_to_core_m = _positive(MAX_PLAN_DISTANCE_M, required=False)
-
-
 class FabricPlanRequestSerializer(serializers.Serializer):
     nodes = serializers.IntegerField(
         min_value=1, max_value=MAX_ENDPOINTS, help_text=f"nodes × rails is at most {MAX_ENDPOINTS:,}."
@@ -261,9 +264,9 @@ class FabricPlanRequestSerializer(serializers.Serializer):
     rails = serializers.IntegerField(min_value=1, max_value=MAX_ENDPOINTS)
     switch = serializers.CharField(help_text="A switch part number, e.g. MQM9700-NS2F.")
     oversubscription = serializers.CharField(required=False, default="1:1")
-    topology = serializers.ChoiceField(choices=TOPOLOGIES, required=False, default="rail-optimized")
+    topology = serializers.ChoiceField(choices=TOPOLOGIES, required=False, default=DEFAULT_TOPOLOGY)
     hca = serializers.CharField(required=False)
-    rack = PlanRackSerializer(required=False)
+    rack = RackSerializer(required=False)
 
 
 # Both parsers read an optional field given as null as absent: the schema says so.
@@ -275,7 +278,6 @@ for _serializer in (
     FabricSerializer,
     FacilitySerializer,
     DesignSerializer,
-    PlanRackSerializer,
     FabricPlanRequestSerializer,
 ):
     for _field in _serializer._declared_fields.values():

@@ -6,18 +6,24 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from configurator.contract import (
+    DEFAULT_TOPOLOGY,
+    RACK_FIELDS,
+    TOPOLOGIES,
+    Checker,
+    parse_oversubscription,
+    rack_values,
+)
 from configurator.rules.design import DesignInputError, RackIn
 from configurator.rules.specs import AdapterSpec, CatalogView, SwitchSpec
 
-TOPOLOGIES = ("rail-optimized", "fat-tree")
+__all__ = ["TOPOLOGIES", "FabricRequestIn", "parse_fabric_request", "parse_oversubscription", "parse_rack", "resolve"]
+
 MAX_ENDPOINTS = 1_000_000  # nodes x rails; far beyond any 3-tier fabric, bounds the work a request may ask
-_OVERSUB = re.compile(r"^\s*(\d+)\s*:\s*(\d+)\s*$")
 _FIELDS = {"nodes", "rails", "switch", "oversubscription", "topology", "hca", "rack", "node_height_u", "node_power_w"}
-_RACK_FIELDS = ("nodes_per_rack", "in_rack_m", "node_to_leaf_m", "leaf_to_spine_m", "spine_to_core_m")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -26,7 +32,7 @@ class FabricRequestIn:
     rails: int
     switch: str
     oversubscription: tuple[int, int] = (1, 1)
-    topology: str = "rail-optimized"
+    topology: str = DEFAULT_TOPOLOGY
     hca: str | None = None
     rack: RackIn = field(default_factory=RackIn)
     node_height_u: int | None = None
@@ -35,25 +41,6 @@ class FabricRequestIn:
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def parse_oversubscription(value: Any) -> tuple[int, int]:
-    """'d:u' with d >= u >= 1 (1:1 non-blocking, 2:1 ...). Raises ValueError with the reason."""
-    if not isinstance(value, str):
-        raise ValueError("must be a string such as '1:1' or '2:1'")
-    match = _OVERSUB.match(value)
-    if not match:
-        raise ValueError(f"'{value}' is not of the form downlinks:uplinks, such as '1:1' or '2:1'")
-    down, up = int(match.group(1)), int(match.group(2))
-    if down < 1 or up < 1:
-        raise ValueError(f"'{value}': both sides must be at least 1")
-    if down < up:
-        raise ValueError(f"'{value}': a leaf cannot have more uplinks than downlinks; use 1:1 or d:u with d > u")
-    return down, up
 
 
 def _positive_int(raw: dict, key: str, errors: dict[str, str], *, required: bool, path: str = "") -> int | None:
@@ -73,26 +60,12 @@ def _positive_int(raw: dict, key: str, errors: dict[str, str], *, required: bool
 
 
 def parse_rack(raw: Any, errors: dict[str, str], path: str = "rack") -> RackIn:
-    """Rack-model overrides: nodes_per_rack a positive whole number, distances positive metres."""
-    if raw is None:
-        return RackIn()
-    if not isinstance(raw, dict):
-        errors[path] = "must be an object"
-        return RackIn()
-    values: dict[str, Any] = {}
-    for key in raw:
-        if key not in _RACK_FIELDS:
-            errors[f"{path}.{key}"] = f"unknown field; expected one of {', '.join(_RACK_FIELDS)}"
-    values["nodes_per_rack"] = _positive_int(raw, "nodes_per_rack", errors, required=False, path=f"{path}.")
-    for key in _RACK_FIELDS[1:]:
-        value = raw.get(key)
-        if value is None:
-            continue
-        if not _is_number(value) or value <= 0 or value > 100_000:
-            errors[f"{path}.{key}"] = f"must be a positive distance in metres, got {value!r}"
-            continue
-        values[key] = float(value)
-    return RackIn(**values)
+    """Rack-model overrides, with the design's limits (configurator.contract); unknown fields are refused, as
+    everywhere in this request."""
+    c = Checker(errors)
+    if isinstance(raw, dict):
+        c.unknown_fields(raw, RACK_FIELDS, prefix=f"{path}.")
+    return RackIn(**rack_values(c, raw, path))
 
 
 def parse_fabric_request(raw: dict) -> FabricRequestIn:
@@ -121,7 +94,7 @@ def parse_fabric_request(raw: dict) -> FabricRequestIn:
             oversub = parse_oversubscription(raw["oversubscription"])
         except ValueError as exc:
             errors["oversubscription"] = str(exc)
-    topology = "rail-optimized" if raw.get("topology") is None else raw["topology"]  # {} or "" is no default
+    topology = DEFAULT_TOPOLOGY if raw.get("topology") is None else raw["topology"]  # {} or "" is no default
     if topology not in TOPOLOGIES:
         errors["topology"] = f"must be one of {', '.join(TOPOLOGIES)}, got {topology!r}"
     hca = raw.get("hca")

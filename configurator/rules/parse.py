@@ -10,9 +10,18 @@ Unknown extra keys are ignored, so the contract can grow optional fields.
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any
+
+from configurator.contract import (
+    DEFAULT_TOPOLOGY,
+    ROLES,
+    TOPOLOGIES,
+    Checker,
+    facility_values,
+    rack_values,
+    type_name,
+)
 
 from .design import (
     SCHEMA,
@@ -57,122 +66,15 @@ MAX_NODE_GROUPS = 100
 MAX_COMPONENTS_PER_GROUP = 64
 MAX_QUANTITY = 1_000  # per node; no server holds more parts of one kind
 MAX_PARAMS_BILLION = 100_000
-MAX_DISTANCE_M = 10_000
 WORKLOAD_KINDS = ("training", "inference")
 WORKLOAD_MODES = MODES
 WORKLOAD_PRECISIONS = PRECISIONS
 MAX_CONTEXT_TOKENS = 10_000_000
 MAX_CONCURRENCY = 1_000_000
-ROLES = ("compute", "storage", "management", "cpu", "memory", "boot")
-TOPOLOGIES = ("rail-optimized", "fat-tree")
-# facility (design/v1 "Additions"); the rack planner (configurator.racks) draws every unit, so a rack has a bound
-MIN_RACK_UNITS, MAX_RACK_UNITS = 1, 60
-MAX_RACK_POWER_KW = 1_000
-COOLING_TYPES = ("air", "liquid")
-PDU_FEEDS = ("A", "A+B")
 _RATIO = re.compile(r"^(\d+):(\d+)$")
 ROOT = "design"  # the path of the document itself
-
-
-def _type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
-
-
-class _Checker:
-    """Collects errors by path while reading the document."""
-
-    def __init__(self) -> None:
-        self.errors: dict[str, str] = {}
-
-    def fail(self, path: str, message: str) -> None:
-        self.errors.setdefault(path, message)
-
-    def string(self, obj: dict, key: str, path: str, *, required: bool, default: str | None = None) -> str | None:
-        if key not in obj or obj[key] is None:
-            if required:
-                self.fail(path, "is required")
-            return default
-        value = obj[key]
-        if not isinstance(value, str):
-            self.fail(path, f"must be a string, not {_type_name(value)}")
-            return default
-        if required and not value.strip():
-            self.fail(path, "must not be empty")
-            return default
-        return value
-
-    def choice(
-        self,
-        obj: dict,
-        key: str,
-        path: str,
-        choices: tuple[str, ...],
-        *,
-        required: bool = False,
-        default: str | None = None,
-    ) -> str | None:
-        value = self.string(obj, key, path, required=required, default=default)
-        if value is not None and value != default and value not in choices:
-            self.fail(path, f"must be one of {', '.join(choices)}, not {value!r}")
-            return default
-        return value
-
-    def integer(
-        self, obj: dict, key: str, path: str, *, required: bool, low: int, high: int, what: str = ""
-    ) -> int | None:
-        if key not in obj or obj[key] is None:
-            if required:
-                self.fail(path, "is required")
-            return None
-        value = obj[key]
-        # bool is an int in Python but not in JSON; a float such as 2.0 is not a count either.
-        if isinstance(value, bool) or not isinstance(value, int):
-            shown = value if isinstance(value, float) else _type_name(value)
-            self.fail(path, f"must be a whole number, not {shown}")
-            return None
-        if value < low:
-            self.fail(path, f"must be at least {low}, not {value}")
-            return None
-        if value > high:
-            self.fail(path, f"{value} is an absurd size{what}; the most this tool accepts is {high:,}")
-            return None
-        return value
-
-    def number(self, obj: dict, key: str, path: str, *, required: bool, high: float) -> float | None:
-        """A positive finite number no larger than ``high``."""
-        if key not in obj or obj[key] is None:
-            if required:
-                self.fail(path, "is required")
-            return None
-        value = obj[key]
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            self.fail(path, f"must be a number, not {_type_name(value)}")
-            return None
-        if not math.isfinite(value) or value <= 0:
-            self.fail(path, f"must be a positive number, not {value}")
-            return None
-        if value > high:
-            self.fail(path, f"{value} is an absurd size; the most this tool accepts is {high:,}")
-            return None
-        return float(value)
-
-    def obj(self, value: Any, path: str) -> dict | None:
-        if not isinstance(value, dict):
-            self.fail(path, f"must be an object, not {_type_name(value)}")
-            return None
-        return value
+_Checker = Checker  # the component parser's name for it
+_type_name = type_name
 
 
 def parse_design(raw: object) -> DesignIn:
@@ -348,62 +250,24 @@ def _fabric(c: _Checker, raw: Any) -> FabricIn | None:
     m = _RATIO.match(ratio)
     if m is None or int(m.group(1)) == 0 or int(m.group(2)) == 0:
         c.fail("fabric.oversubscription", f"must look like 1:1 or 2:1 (two whole numbers above 0), not {ratio!r}")
-    topology = c.choice(f, "topology", "fabric.topology", TOPOLOGIES, default="rail-optimized")
+    topology = c.choice(f, "topology", "fabric.topology", TOPOLOGIES, default=DEFAULT_TOPOLOGY)
     hca = c.string(f, "hca", "fabric.hca", required=False)
     rails = c.integer(f, "rails", "fabric.rails", required=False, low=1, high=MAX_QUANTITY, what=" for rails")
     rack = _rack(c, f.get("rack"))
     if len(c.errors) > errors_before or switch is None:
         return None
     return FabricIn(
-        switch=switch, oversubscription=ratio, topology=topology or "rail-optimized", hca=hca, rails=rails, rack=rack
+        switch=switch, oversubscription=ratio, topology=topology or DEFAULT_TOPOLOGY, hca=hca, rails=rails, rack=rack
     )
 
 
 def _rack(c: _Checker, raw: Any) -> RackIn:
-    if raw is None:
-        return RackIn()
-    r = c.obj(raw, "fabric.rack")
-    if r is None:
-        return RackIn()
-    nodes = c.integer(
-        r,
-        "nodes_per_rack",
-        "fabric.rack.nodes_per_rack",
-        required=False,
-        low=1,
-        high=MAX_QUANTITY,
-        what=" for one rack",
-    )
-    distances = {
-        key: c.number(r, key, f"fabric.rack.{key}", required=False, high=MAX_DISTANCE_M)
-        for key in ("in_rack_m", "node_to_leaf_m", "leaf_to_spine_m", "spine_to_core_m")
-    }
-    return RackIn(nodes_per_rack=nodes, **distances)
+    return RackIn(**rack_values(c, raw, "fabric.rack"))
 
 
 def _facility(c: _Checker, raw: Any) -> FacilityIn:
-    """The optional ``facility``: rack units (default 42), the most one rack may draw (kW), air or liquid cooling,
-    and the PDU feeds (A, or A+B for two independent feeds)."""
-    if raw is None:
-        return FacilityIn()
-    f = c.obj(raw, "facility")
-    if f is None:
-        return FacilityIn()
-    units = c.integer(
-        f,
-        "rack_units",
-        "facility.rack_units",
-        required=False,
-        low=MIN_RACK_UNITS,
-        high=MAX_RACK_UNITS,
-        what=" for a rack",
-    )
-    power = c.number(f, "rack_power_kw", "facility.rack_power_kw", required=False, high=MAX_RACK_POWER_KW)
-    cooling = c.choice(f, "cooling", "facility.cooling", COOLING_TYPES)
-    feeds = c.choice(f, "pdu_feeds", "facility.pdu_feeds", PDU_FEEDS, default="A+B")
-    return FacilityIn(
-        rack_units=units or FacilityIn.rack_units, rack_power_kw=power, cooling=cooling, pdu_feeds=feeds or "A+B"
-    )
+    """The optional ``facility`` (configurator.contract.facility_values)."""
+    return FacilityIn(**facility_values(c, raw, "facility"))
 
 
 # --- references -------------------------------------------------------------------------------------------

@@ -1,223 +1,60 @@
-"""Test specs mirroring shared/reference/fabric.md (sections 3 and 4) and hardware.md (adapters).
+"""Fabric test specs from the seed catalogue (catalog/seed/catalog.json, via tests.rules.parts.seeded).
 
-Connectors, tops, twin plugs, legs and reach follow the reference. Prices are plausible relative list
-prices for test data only: they only have to make copper cheaper than optics and multimode cheaper than
-single-mode, as in any real price list. Twin-port ends carry the speed of one logical port (400G).
+Switches, adapters, the server and every cable and transceiver the seed holds are the seed's own specs. The
+test catalogue adds cable lengths the seed does not stock (priced base + per metre, copper cheaper than optics
+and multimode cheaper than single-mode, as in any real price list) and two hypothetical Ethernet-only NICs; those
+follow shared/reference/fabric.md (sections 3 and 4): connectors, tops, twin plugs, legs and reach. Twin-port ends
+carry the speed of one logical port (400G).
 """
 
 from __future__ import annotations
 
 from decimal import Decimal
 
-from configurator.rules.specs import (
-    AdapterSpec,
-    CatalogView,
-    Connector,
-    MediaEnd,
-    MediaKind,
-    MediaSpec,
-    Protocol,
-    ServerSpec,
-    SwitchSpec,
-    Top,
-)
+from configurator.rules.specs import CatalogView, Connector, MediaEnd, MediaKind, MediaSpec, Protocol, Top
+from tests.rules.parts import SEED, seeded, variant
 
 OSFP, QSFP112, QSFP56, MPO = Connector.OSFP, Connector.QSFP112, Connector.QSFP56, Connector.MPO12
 
-# --- switches (fabric.md section 3) ---------------------------------------------------------------------
-QM9700 = SwitchSpec(
-    part_number="MQM9700-NS2F",
-    name="Quantum-2 QM9700, 32 OSFP, 64x NDR, managed",
-    price_eur=Decimal(28000),
-    protocol=Protocol.INFINIBAND,
-    generation="NDR",
-    cages=32,
-    cage_connector=OSFP,
-    logical_ports_per_cage=2,
-    port_speed_gbps=400,
-    max_split=2,
-    height_u=1,
-    managed=True,
-    embedded_sm_max_nodes=2048,  # MLNX-OS user manual, Subnet Manager
-    top=Top.FINNED,
-)
-QM9790 = SwitchSpec(
-    part_number="MQM9790-NS2F",
-    name="Quantum-2 QM9790, 32 OSFP, 64x NDR, unmanaged",
-    price_eur=Decimal(25000),
-    protocol=Protocol.INFINIBAND,
-    generation="NDR",
-    cages=32,
-    cage_connector=OSFP,
-    logical_ports_per_cage=2,
-    port_speed_gbps=400,
-    max_split=2,
-    height_u=1,
-    managed=False,
-    top=Top.FINNED,
-)
-QM8700 = SwitchSpec(
-    part_number="MQM8700-HS2F",
-    name="Quantum QM8700, 40x QSFP56 HDR, managed",
-    price_eur=Decimal(16000),
-    protocol=Protocol.INFINIBAND,
-    generation="HDR",
-    cages=40,
-    cage_connector=QSFP56,
-    logical_ports_per_cage=1,
-    port_speed_gbps=200,
-    max_split=1,
-    height_u=1,
-    managed=True,
-    embedded_sm_max_nodes=2048,  # MLNX-OS user manual, Subnet Manager
-)
-SN5600 = SwitchSpec(
-    part_number="MSN5600-MS2FC",
-    name="Spectrum-4 SN5600, 64x OSFP 800GbE",
-    price_eur=Decimal(45000),
-    protocol=Protocol.ETHERNET,
-    generation="Spectrum-4",
-    cages=64,
-    cage_connector=OSFP,
-    logical_ports_per_cage=2,
-    port_speed_gbps=400,
-    max_split=2,
-    height_u=2,
-    managed=True,
-    top=Top.FINNED,
-)
-# Quantum-X800 Q3400-RA: 72 OSFP, 144 x 800G (fabric.md section 3, [S]); plug top not sourced.
-Q3400 = SwitchSpec(
-    part_number="Q3400-RA",
-    name="Quantum-X800 Q3400-RA, 72 OSFP, 144x XDR",
-    price_eur=None,
-    protocol=Protocol.INFINIBAND,
-    generation="XDR",
-    cages=72,
-    cage_connector=OSFP,
-    logical_ports_per_cage=2,
-    port_speed_gbps=800,
-    height_u=4,
-    managed=None,
-)
-# Spectrum-3 SN4600C: 64 x QSFP28 100GbE (fabric.md section 3, [V] H100 RA Table 1).
-SN4600C = SwitchSpec(
-    part_number="SN4600C",
-    name="Spectrum-3 SN4600C, 64x QSFP28 100GbE",
-    price_eur=None,
-    protocol=Protocol.ETHERNET,
-    generation="Spectrum-3",
-    cages=64,
-    cage_connector=Connector.QSFP28,
-    logical_ports_per_cage=1,
-    port_speed_gbps=100,
-    height_u=2,
-)
-SN2201 = SwitchSpec(
-    part_number="MSN2201-CB2FC",
-    name="Spectrum SN2201, 48x 1GbE RJ45 + 4x QSFP28",
-    price_eur=Decimal(6000),
-    protocol=Protocol.ETHERNET,
-    generation="Spectrum",
-    cages=4,
-    cage_connector=Connector.QSFP28,
-    logical_ports_per_cage=1,
-    port_speed_gbps=100,
-    height_u=1,
-    managed=True,
-    management=True,
-    rj45_ports=48,
-)
+# --- switches and adapters: the seed catalogue's (tests.rules.parts.seeded) -------------------------------------
+QM9700 = seeded("MQM9700-NS2F")
+QM9790 = seeded("MQM9790-NS2F")
+QM8700 = seeded("MQM8700-HS2F")
+Q3400 = seeded("Q3400-RA")
+SN4600C = seeded("SN4600C")
+# the tests name the Spectrum switches by their orderable numbers
+SN5600 = variant(seeded("SN5600"), "MSN5600-MS2FC")
+SN2201 = variant(seeded("SN2201"), "MSN2201-CB2FC")
 
-# --- adapters (hardware.md) ------------------------------------------------------------------------------
-CX7_NDR = AdapterSpec(
-    part_number="MCX75310AAS-NEAT",
-    name="ConnectX-7 1x OSFP NDR",
-    price_eur=Decimal(1900),
-    family="ConnectX-7",
-    ports=1,
-    speed_gbps=400,
-    connector=OSFP,
-    protocol=Protocol.VPI,
-    top=Top.FLAT,
-)
-CX7_NDR200 = AdapterSpec(
-    part_number="MCX75310AAS-HEAT",
-    name="ConnectX-7 1x OSFP NDR200",
-    price_eur=Decimal(1400),
-    family="ConnectX-7",
-    ports=1,
-    speed_gbps=200,
-    connector=OSFP,
-    protocol=Protocol.VPI,
-    top=Top.FLAT,
-)
-CX7_QSFP112 = AdapterSpec(
-    part_number="MCX715105AS-WEAT",
-    name="ConnectX-7 1x QSFP112 400G",
-    price_eur=Decimal(1800),
-    family="ConnectX-7",
-    ports=1,
-    speed_gbps=400,
-    connector=QSFP112,
-    protocol=Protocol.VPI,
-)
-BF3 = AdapterSpec(
-    part_number="900-9D3D4-00EN-HA0",
-    name="BlueField-3 B3140H 1x QSFP112 400G",
-    price_eur=Decimal(2500),
-    family="BlueField-3",
-    ports=1,
-    speed_gbps=400,
-    connector=QSFP112,
-    protocol=Protocol.VPI,
-    is_dpu=True,
-)
-CX6_HDR = AdapterSpec(
-    part_number="MCX653105A-HDAT",
-    name="ConnectX-6 1x QSFP56 HDR",
-    price_eur=Decimal(1100),
-    family="ConnectX-6",
-    ports=1,
-    speed_gbps=200,
-    connector=QSFP56,
-    protocol=Protocol.VPI,
-)
-# ConnectX-8 C8180: 800 Gb/s XDR, single-cage OSFP, VPI (hardware.md adapters); top not sourced.
-CX8 = AdapterSpec(
-    part_number="900-9X81E-00EX-ST0",
-    name="ConnectX-8 C8180 1x OSFP XDR",
-    price_eur=None,
-    family="ConnectX-8",
-    ports=1,
-    speed_gbps=800,
-    connector=OSFP,
-    protocol=Protocol.VPI,
-)
-# A 100GbE QSFP28 NIC (test part) for the SN4600C.
-ETH_100G = AdapterSpec(
-    part_number="ETH-100G-QSFP28",
+CX7_NDR = seeded("MCX75310AAS-NEAT")
+CX7_NDR200 = seeded("MCX75310AAS-HEAT")
+CX7_QSFP112 = seeded("MCX715105AS-WEAT")
+BF3 = seeded("900-9D3D4-00EN-HA0")
+CX6_HDR = seeded("MCX653105A-HDAT")
+CX8 = seeded("900-9X81E-00EX-ST0")
+# Ethernet-only NICs (hypothetical test parts), variants of ConnectX-7 cards: a 100GbE QSFP28 one for the SN4600C
+# and a 400GbE OSFP one
+ETH_100G = variant(
+    CX7_QSFP112,
+    "ETH-100G-QSFP28",
     name="Ethernet 100GbE QSFP28 NIC (test part)",
-    price_eur=Decimal(400),
-    ports=1,
+    family="",
     speed_gbps=100,
     connector=Connector.QSFP28,
     protocol=Protocol.ETHERNET,
+    top=None,
+    price_eur=Decimal(400),
 )
-ETH_ONLY = AdapterSpec(
-    part_number="ETH-400G-OSFP",
+ETH_ONLY = variant(
+    CX7_NDR,
+    "ETH-400G-OSFP",
     name="Ethernet-only 400GbE OSFP NIC (test part)",
-    price_eur=Decimal(900),
-    ports=1,
-    speed_gbps=400,
-    connector=OSFP,
+    family="",
     protocol=Protocol.ETHERNET,
-    top=Top.FLAT,
+    price_eur=Decimal(900),
 )
 
-SERVER = ServerSpec(part_number="SYS-821GE-TNHR", name="Supermicro 8U HGX H100/H200", height_u=8)
-
-# --- media (fabric.md section 4) ------------------------------------------------------------------------
+SERVER = seeded("SYS-821GE-TNHR")
 TWIN = MediaEnd(connector=OSFP, speed_gbps=400, top=Top.FINNED, twin=True)
 OSFP_FLAT = MediaEnd(connector=OSFP, speed_gbps=400, top=Top.FLAT)
 QSFP112_END = MediaEnd(connector=QSFP112, speed_gbps=400)
@@ -231,8 +68,10 @@ def _code(m: float) -> str:
 
 
 def _cables(prefix: str, kind: MediaKind, a: MediaEnd, b: MediaEnd, lengths, base: int, per_m: int, **kw):
+    """The seed's cables of these lengths; lengths the seed does not stock are test parts priced base + per_m x m."""
     return [
-        MediaSpec(
+        SEED.parts.get(f"{prefix}{_code(m)}")
+        or MediaSpec(
             part_number=f"{prefix}{_code(m)}",
             name=f"{prefix} {m:g} m",
             price_eur=Decimal(base + per_m * m),
@@ -247,7 +86,8 @@ def _cables(prefix: str, kind: MediaKind, a: MediaEnd, b: MediaEnd, lengths, bas
 
 
 def _transceiver(pn: str, el: MediaEnd, optical_legs: int, reach: float, fibre: str, price: int) -> MediaSpec:
-    return MediaSpec(
+    """The seed's transceiver, or a test part when the seed does not hold ``pn``."""
+    return SEED.parts.get(pn) or MediaSpec(
         part_number=pn,
         name=pn,
         price_eur=Decimal(price),

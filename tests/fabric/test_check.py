@@ -153,6 +153,7 @@ def test_fabric_package_imports_no_django_or_other_apps():
         "configurator.rules.design",
         "configurator.findings",
         "configurator.findings.fabric_codes",
+        "configurator.contract",
         "configurator.vocabulary",
     )
     package = pathlib.Path(__file__).resolve().parents[2] / "configurator" / "fabric"

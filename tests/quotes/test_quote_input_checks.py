@@ -38,7 +38,7 @@ def test_any_other_model_check_becomes_a_quote_error_naming_the_field(
 ):
     first = build(quote_request, configuration=configuration, customer=customer, channel="api")
     long_notice = types.SimpleNamespace(category="domestic", rate=D("21"), notice="x" * 300)
-    monkeypatch.setattr(services, "vat_decide", lambda **kw: long_notice)
+    monkeypatch.setattr(services.evaluation, "vat_decide", lambda **kw: long_notice)
     Quote.objects.filter(pk=first.pk).update(created_at=timezone.now() - timedelta(minutes=1))
 
     with pytest.raises(QuoteError) as exc:

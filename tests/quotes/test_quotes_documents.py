@@ -130,7 +130,7 @@ def test_requeue_sends_quotes_stuck_in_pending_or_building(configuration, custom
 
 
 def test_transient_storage_error_is_retried(configuration, customer, media, monkeypatch, build):
-    real_store, calls = services._store, []
+    real_store, calls = services.builds._store, []
 
     def flaky(name, content):
         calls.append(name)
@@ -138,7 +138,7 @@ def test_transient_storage_error_is_retried(configuration, customer, media, monk
             raise OSError("disk briefly unavailable")
         return real_store(name, content)
 
-    monkeypatch.setattr(services, "_store", flaky)
+    monkeypatch.setattr(services.builds, "_store", flaky)
     quote = build(quote_request, configuration=configuration, customer=customer)
     quote.refresh_from_db()
     assert quote.doc_status == "ready" and quote.build_attempts == 2

@@ -338,16 +338,17 @@ def test_two_concurrent_requests_for_one_configuration_make_one_quote(seeded_cat
 
     from quotes import services
     from quotes.models import Quote, QuoteCounter
+    from quotes.services import requesting
     from tests.factories import WARNING_DESIGN
 
     configuration = _configuration(WARNING_DESIGN)
-    real_next = services.next_base_number
+    real_next = requesting.next_base_number
 
     def slow_next_base_number():
         time.sleep(0.5)  # widen the window between the duplicate check and the insert
         return real_next()
 
-    monkeypatch.setattr(services, "next_base_number", slow_next_base_number)
+    monkeypatch.setattr(requesting, "next_base_number", slow_next_base_number)
     barrier = threading.Barrier(2)
     numbers, refused, errors = [], [], []
 

@@ -9,7 +9,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE_DIRS = [ROOT / "configurator" / d for d in ("rules", "fabric", "findings")]
 FORBIDDEN_TOPS = {"django", "rest_framework", "celery", "catalog", "api"}
-ALLOWED_CONFIGURATOR = ("configurator.rules", "configurator.fabric", "configurator.findings", "configurator.vocabulary")
+ALLOWED_CONFIGURATOR = (
+    "configurator.rules",
+    "configurator.fabric",
+    "configurator.findings",
+    "configurator.contract",
+    "configurator.vocabulary",
+)
 
 
 def _imports(path: Path) -> list[str]:

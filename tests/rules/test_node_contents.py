@@ -170,13 +170,23 @@ def test_the_vendors_own_units_raise_no_error_or_warning_of_their_own():
 
 
 def test_unknown_facts_never_give_an_error():
-    """A server whose node facts are unknown (the engine tests' plain SYS-821GE-TNHR: no socket, families, bays or
+    """A server whose node facts are unknown (a SYS-821GE-TNHR without socket, families, channels, bays or
     M.2 slots) is not checked for them: an AMD CPU, 40 U.2 drives and 9 M.2 drives raise nothing. The channel count
     then comes from the CPU (12 on EPYC 9004 [AMD-DS]), so 7 DIMMs are still unbalanced."""
-    cat = CatalogView(version="t", parts={**CAT.parts, SYS_821GE_TNHR.part_number: SYS_821GE_TNHR})
+    unknown = dataclasses.replace(
+        SYS_821GE_TNHR,
+        cpu_socket="",
+        cpu_families=(),
+        memory_channels_per_socket=None,
+        dimms_per_channel=None,
+        m2_slots=None,
+        drive_bays=(),
+        default_parts=(),
+    )
+    cat = CatalogView(version="t", parts={**CAT.parts, unknown.part_number: unknown})
     plain = design(
         group(
-            SYS_821GE_TNHR,
+            unknown,
             comp(HGX_H100),
             comp(EPYC_9474F, 2),
             comp(DIMM_64, 7),

@@ -149,17 +149,17 @@ def test_placement_puts_nic_i_next_to_gpu_i_on_rail_i():
     r = run(b200(SYS_822GS_NBRT, comp(BF3_B3220, 1, "storage"), comp(CX7_NDR, 8, "compute")))
     slots = {s["slot"]: s for s in r.placement[0]["slots"]}
     for i in range(8):
-        assert slots[f"NIC{i + 1}"]["part"] == CX7_NDR.part_number
-        assert slots[f"NIC{i + 1}"]["rail"] == i and slots[f"NIC{i + 1}"]["gpus"] == [i]
-    assert slots["FH1"]["part"] == BF3_B3220.part_number and slots["FH1"]["role"] == "storage"
-    assert slots["FH2"]["part"] is None and slots["FH2"]["usable"]
+        assert slots[f"LP{i + 1}"]["part"] == CX7_NDR.part_number
+        assert slots[f"LP{i + 1}"]["rail"] == i and slots[f"LP{i + 1}"]["gpus"] == [i]
+    assert slots["FHHL1"]["part"] == BF3_B3220.part_number and slots["FHHL1"]["role"] == "storage"
+    assert slots["FHHL2"]["part"] is None and slots["FHHL2"]["usable"]
 
 
 def test_storage_adapters_keep_clear_of_the_gpu_slots():
     # HHHL storage cards go to the non-GPU slots first, leaving the GPU-local ones for compute NICs.
     r = run(b200(SYS_822GS_NBRT, comp(CX7_2X200, 2, "storage")))
     taken = {s["slot"] for s in r.placement[0]["slots"] if s["part"]}
-    assert taken == {"FH1", "FH2"}
+    assert taken == {"FHHL1", "FHHL2"}
 
 
 def test_role_is_inferred_when_missing():
@@ -172,8 +172,8 @@ def test_role_is_inferred_when_missing():
 @pytest.mark.parametrize(
     "slots, code",
     [
-        (["NIC1", "NIC2", "NIC3", "NIC4", "NIC5", "NIC6", "NIC7", "NIC9"], "PCIE_UNKNOWN_SLOT"),  # no NIC9 [DIST-PM]
-        (["NIC1", "NIC1", "NIC3", "NIC4", "NIC5", "NIC6", "NIC7", "NIC8"], "PCIE_SLOT_USED_TWICE"),
+        (["LP1", "LP2", "LP3", "LP4", "LP5", "LP6", "LP7", "LP9"], "PCIE_UNKNOWN_SLOT"),  # no LP9 [DIST-PM]
+        (["LP1", "LP1", "LP3", "LP4", "LP5", "LP6", "LP7", "LP8"], "PCIE_SLOT_USED_TWICE"),
     ],
 )
 def test_explicit_slot_errors(slots, code):
@@ -184,17 +184,19 @@ def test_explicit_slot_errors(slots, code):
 
 def test_slot_used_twice_across_components():
     r = run(
-        b200(SYS_822GS_NBRT, comp(CX7_NDR, 1, "compute", slots=["FH1"]), comp(BF3_B3220, 1, "storage", slots=["FH1"]))
+        b200(
+            SYS_822GS_NBRT, comp(CX7_NDR, 1, "compute", slots=["FHHL1"]), comp(BF3_B3220, 1, "storage", slots=["FHHL1"])
+        )
     )
     f = next(f for f in r.findings if f.code == "PCIE_SLOT_USED_TWICE")
-    assert "FH1 already holds MCX75310AAS-NEAT" in both(f).message.en
+    assert "FHHL1 already holds MCX75310AAS-NEAT" in both(f).message.en
 
 
 def test_full_height_card_in_a_low_profile_slot_does_not_fit():
     # PCI-SIG CEM: an FHHL card does not fit an LP slot (specs.CARD_FITS).
-    r = run(b200(SYS_822GS_NBRT, comp(BF3_B3220, 1, "storage", slots=["NIC3"])))
+    r = run(b200(SYS_822GS_NBRT, comp(BF3_B3220, 1, "storage", slots=["LP3"])))
     f = next(f for f in r.findings if f.code == "PCIE_CARD_DOES_NOT_FIT")
-    assert "NIC3" in both(f).message.en and "FHHL" in both(f).fix.en
+    assert "LP3" in both(f).message.en and "FHHL" in both(f).fix.en
     assert r.placement[0]["unplaced"] == [
         {
             "part": BF3_B3220.part_number,
@@ -206,7 +208,7 @@ def test_full_height_card_in_a_low_profile_slot_does_not_fit():
 
 
 def test_explicit_compute_nic_away_from_gpus_warns():
-    r = run(b200(SYS_822GS_NBRT, comp(CX7_NDR, 1, "compute", slots=["FH1"])))
+    r = run(b200(SYS_822GS_NBRT, comp(CX7_NDR, 1, "compute", slots=["FHHL1"])))
     assert "PCIE_NIC_NOT_GPU_LOCAL" in {f.code for f in r.findings}
 
 
@@ -261,7 +263,7 @@ def test_four_full_length_slots_overflow_names_the_card():
 def test_slot_forms_are_reported_for_the_slot_map():
     r = run(design(group(SYS_421GE_TNRT3, comp(L40S, 2))))
     forms = {s["slot"]: s["form"] for s in r.placement[0]["slots"]}
-    assert forms["GPU1"] == SlotForm.FHFL and forms["AIOM"] == SlotForm.OCP3
+    assert forms["GPU1"] == SlotForm.FHFL and forms["AIOM1"] == SlotForm.OCP3
 
 
 def test_no_slot_for_a_nic_says_the_gpus_hold_the_full_height_slots_and_the_ocp_bay_takes_ocp_cards():
@@ -273,18 +275,18 @@ def test_no_slot_for_a_nic_says_the_gpus_hold_the_full_height_slots_and_the_ocp_
     assert "1 of the 1" not in en and "fits only" not in en
     assert (
         "MCX75310AAS-NEAT is a half-height (HHHL) card: the 8 full-height slots it fits are taken by the 8 L40S GPU "
-        "cards, and the free OCP 3.0 bay AIOM takes only OCP 3.0 cards, so it has no slot." in en
+        "cards, and the free OCP 3.0 bay AIOM1 takes only OCP 3.0 cards, so it has no slot." in en
     )
     assert (
         "MCX75310AAS-NEAT is een half-height (HHHL) kaart: de 8 full-height slots waar hij in past, zijn bezet door "
-        "de 8 L40S-GPU-kaarten, en de vrije OCP 3.0-bay AIOM neemt alleen OCP 3.0-kaarten, dus heeft hij geen slot."
+        "de 8 L40S-GPU-kaarten, en de vrije OCP 3.0-bay AIOM1 neemt alleen OCP 3.0-kaarten, dus heeft hij geen slot."
         in nl
     )
     assert both(f).fix.en.startswith(
-        "Use an OCP 3.0 ConnectX-7 adapter (MCX75343AMS-NEAC) in the free OCP 3.0 bay AIOM, use fewer GPU cards"
+        "Use an OCP 3.0 ConnectX-7 adapter (MCX75343AMS-NEAC) in the free OCP 3.0 bay AIOM1, use fewer GPU cards"
     )
     assert both(f).fix.nl.startswith(
-        "Gebruik een OCP 3.0 ConnectX-7-adapter (MCX75343AMS-NEAC) in de vrije OCP 3.0-bay AIOM, gebruik minder "
+        "Gebruik een OCP 3.0 ConnectX-7-adapter (MCX75343AMS-NEAC) in de vrije OCP 3.0-bay AIOM1, gebruik minder "
         "GPU-kaarten"
     )
 
@@ -312,9 +314,9 @@ def test_link_unknown_says_what_is_unknown_in_words():
         f for f in run(b200(UNKNOWN_GEN, comp(CX7_NDR, 8, "compute")), CAT).findings if f.code == "PCIE_LINK_UNKNOWN"
     )
     assert (
-        "NIC1 is an x16 slot of unknown PCIe generation and MCX75310AAS-NEAT is a PCIe 5.0 x16 card"
+        "LP1 is an x16 slot of unknown PCIe generation and MCX75310AAS-NEAT is a PCIe 5.0 x16 card"
         in both(f).message.en
     )
-    assert "NIC1 is een x16-slot met onbekende PCIe-generatie en MCX75310AAS-NEAT is een PCIe 5.0 x16-kaart" in (
+    assert "LP1 is een x16-slot met onbekende PCIe-generatie en MCX75310AAS-NEAT is een PCIe 5.0 x16-kaart" in (
         both(f).message.nl
     )

@@ -11,6 +11,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
+from configurator.contract import DEFAULT_TOPOLOGY, TOPOLOGIES
 from configurator.rules.design import DesignInputError
 from configurator.services import fabric_plan_build
 
@@ -26,7 +27,7 @@ class Command(BaseCommand):
         parser.add_argument("--rails", type=int, required=True, help="Compute NICs (rails) per node.")
         parser.add_argument("--switch", required=True, help="Switch part number, e.g. MQM9700-NS2F.")
         parser.add_argument("--oversubscription", default=None, help="downlinks:uplinks, default 1:1.")
-        parser.add_argument("--topology", default=None, help="rail-optimized (default) or fat-tree.")
+        parser.add_argument("--topology", default=None, help=f"{' or '.join(TOPOLOGIES)} (default {DEFAULT_TOPOLOGY}).")
         parser.add_argument("--hca", default=None, help="Adapter part number of the compute NICs.")
         parser.add_argument("--lang", default="en", choices=["en", "nl"])
         parser.add_argument("--indent", type=int, default=2, help="JSON indentation (0: one line).")

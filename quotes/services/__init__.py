@@ -1,0 +1,82 @@
+"""Services of the quote lifecycle (write side). Every door (wizard, API, admin, tasks) calls these.
+
+Business rules, in one home:
+
+* A quote is only made for a design that validates without error findings (configurator.services.design_validate,
+  the same service every door uses). Input errors are reported per field; nothing is stored.
+* Warnings must be accepted by a sales engineer (configurator WarningAcknowledgement); until then the quote waits
+  in ``awaiting_review``. The accepted warnings and their reasons are printed on the quote.
+* A discount above settings.QUOTE_DISCOUNT_APPROVAL_THRESHOLD (quote discount, any line discount, or both
+  combined on a line) waits in ``awaiting_approval`` until someone with ``quotes.approve_quote`` approves it.
+  There is no other way to issue it: the admin makes status and discounts read-only, the API calls these.
+* Issuing freezes lines, totals, VAT, the design and the validation receipt into ``Quote.frozen``; later
+  catalogue changes never alter an issued quote. The documents are rendered from ``frozen`` alone, by a Celery
+  task enqueued after commit.
+* Issuing a reviewed quote needs the permission ``quotes.issue_quote`` (a staff user without it is refused).
+  Approving needs ``quotes.approve_quote`` and four eyes on every door and channel (wizard, admin, API): whoever
+  set the discount (``discount_set_by``: the staff user, or the user an API client acts as, recorded on the quote
+  and carried over to revisions that keep its discounts) cannot approve it, nor can the user who made the
+  revision (``created_by``). An API client approves only where its linked user differs from both.
+* Customers' online requests (channel ``web``) follow quotes.policy: up to settings.QUOTE_INSTANT_LIMIT_EUR and
+  without warnings they are issued at once as indicative quotes; larger ones and all with warnings wait for a
+  sales engineer (``review_reason``), who is e-mailed at settings.QUOTE_SALES_EMAIL; a repeated request for an
+  unchanged design returns the open quote. Staff and CRM quotes keep the rules below.
+* One request at a time per configuration: the configuration row is locked while a quote is created, and a new
+  request is refused while the configuration has a quote awaiting review or approval (revise that one), or when
+  the same request (same channel, customer e-mail and CRM reference) was issued less than DUPLICATE_WINDOW ago
+  (a double click or a retried submit).
+* Pricing and rounding: quotes.pricing; VAT: quotes.vat; numbers: quotes.numbering.
+* E-mailed download links sign an opaque ``Quote.download_id`` (never the token) and expire after
+
+Modules, by what they do: ``inputs`` (cleaning, QuoteError), ``evaluation`` (validate and price a design),
+``freezing`` (the snapshot on the quote), ``requesting`` (request and revise), ``issuing`` (issue, approve),
+``builds`` (the documents), ``links`` (signed download links) and ``mail``. Import the services from here.
+"""
+
+from __future__ import annotations
+
+from .builds import (
+    document_names,
+    enqueue_build,
+    quote_documents_build,
+    quote_documents_claim,
+    quote_documents_fail,
+    quote_documents_rebuild,
+    quote_documents_release,
+    quotes_requeue_stuck,
+)
+from .inputs import ADDRESS_FIELDS, CHANNELS, EMAIL_MAX_LENGTH, LANGUAGES, MODEL_FIELDS, QuoteError
+from .issuing import quote_approve, quote_issue
+from .links import FILE_KINDS, LINK_SALT, DownloadLinkError, absolute_url, download_link_open, download_link_sign
+from .mail import quote_notify_ready, quote_notify_review
+from .requesting import DUPLICATE_WINDOW, quote_request, quote_revise
+
+__all__ = [
+    "ADDRESS_FIELDS",
+    "CHANNELS",
+    "DUPLICATE_WINDOW",
+    "EMAIL_MAX_LENGTH",
+    "FILE_KINDS",
+    "LANGUAGES",
+    "LINK_SALT",
+    "MODEL_FIELDS",
+    "DownloadLinkError",
+    "QuoteError",
+    "absolute_url",
+    "document_names",
+    "download_link_open",
+    "download_link_sign",
+    "enqueue_build",
+    "quote_approve",
+    "quote_documents_build",
+    "quote_documents_claim",
+    "quote_documents_fail",
+    "quote_documents_rebuild",
+    "quote_documents_release",
+    "quote_issue",
+    "quote_notify_ready",
+    "quote_notify_review",
+    "quote_request",
+    "quote_revise",
+    "quotes_requeue_stuck",
+]

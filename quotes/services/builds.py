@@ -1,0 +1,172 @@
+"""The quote documents (PDF and XLSX), built by quotes.tasks.quote_build_documents from the frozen snapshot
+alone: enqueueing, claiming a build (one worker at a time, with a lease), storing, failing, rebuilding and
+requeueing stuck builds."""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .. import documents, signals
+from ..models import Quote
+from .inputs import QuoteError
+from .mail import quote_notify_ready
+
+logger = logging.getLogger("quotes.services")
+
+
+def enqueue_build(quote_id: int) -> bool:
+    """Send the build task. A broker outage is logged, not raised: the request stays recorded (pending) and the
+    periodic requeue (quotes_requeue_stuck) sends it again."""
+    from ..tasks import quote_build_documents  # quotes.tasks calls these services: a real cycle, broken here
+
+    try:
+        quote_build_documents.delay(quote_id)
+    except Exception:  # kombu raises several types for an unreachable broker
+        logger.warning(
+            "Could not enqueue documents of quote %s; the periodic requeue will retry", quote_id, exc_info=True
+        )
+        return False
+    Quote.objects.filter(pk=quote_id).update(enqueued_at=timezone.now())
+    return True
+
+
+def quote_documents_claim(*, quote_id: int) -> datetime | None:
+    """Claim the build of a quote's documents; None when another worker holds it or it is done.
+
+    One conditional UPDATE decides: a pending quote, or one stuck in building longer than the lease
+    (settings.QUOTE_STUCK_AFTER: its worker died). The claim time identifies the holder afterwards.
+    """
+    now = timezone.now()
+    claimed = (
+        Quote.objects.filter(pk=quote_id, issued_at__isnull=False)
+        .filter(
+            Q(doc_status=Quote.DocStatus.PENDING)
+            | Q(doc_status=Quote.DocStatus.BUILDING, claimed_at__lt=now - settings.QUOTE_STUCK_AFTER)
+        )
+        .update(
+            doc_status=Quote.DocStatus.BUILDING,
+            claimed_at=now,
+            progress=5,
+            failure_message="",
+            build_attempts=F("build_attempts") + 1,
+            updated_at=now,
+        )
+    )
+    return now if claimed else None
+
+
+def _store(name: str, content: bytes) -> str:
+    """Write a file under a fixed name, replacing an earlier build (re-running yields the same names)."""
+    if default_storage.exists(name):
+        default_storage.delete(name)
+    stored = default_storage.save(name, ContentFile(content))
+    if stored != name:  # a concurrent builder wrote the same name first: keep one copy
+        default_storage.delete(stored)
+    return name
+
+
+def document_names(quote: Quote) -> dict[str, str]:
+    folder = f"quotes/{quote.token}"
+    return {"pdf": f"{folder}/{quote.number}.pdf", "xlsx": f"{folder}/{quote.number}-bom.xlsx"}
+
+
+def quote_documents_build(*, quote_id: int, claim: datetime) -> bool:
+    """Render the PDF and the XLSX from the frozen snapshot and store them; mark the quote ready.
+
+    Only the holder of ``claim`` writes progress and the result, so a worker that lost its lease cannot undo
+    a newer build. Transient errors (database, storage) propagate for the task to retry. Returns whether this
+    call finished the build.
+    """
+    mine = Quote.objects.filter(pk=quote_id, doc_status=Quote.DocStatus.BUILDING, claimed_at=claim)
+    quote = Quote.objects.get(pk=quote_id)
+    delay = float(getattr(settings, "QUOTE_BUILD_DELAY_SECONDS", 0) or 0)
+    if delay:
+        mine.update(progress=10)
+        time.sleep(delay)  # test-only: lets the fault tests kill a worker mid-build
+    pdf = documents.render_pdf(quote.frozen)
+    mine.update(progress=60)
+    xlsx = documents.render_xlsx(quote.frozen)
+    mine.update(progress=80)
+    names = document_names(quote)
+    _store(names["pdf"], pdf)
+    _store(names["xlsx"], xlsx)
+    with transaction.atomic():
+        done = mine.update(
+            doc_status=Quote.DocStatus.READY,
+            progress=100,
+            pdf=names["pdf"],
+            xlsx=names["xlsx"],
+            failure_message="",
+            updated_at=timezone.now(),
+        )
+        if done:
+            transaction.on_commit(lambda: _after_ready(quote_id))
+    return bool(done)
+
+
+def _after_ready(quote_id: int) -> None:
+    quote = Quote.objects.select_related("created_by", "configuration__assigned_to").get(pk=quote_id)
+    signals.send_quote_event(quote, signals.READY)
+    try:
+        quote_notify_ready(quote=quote)
+    except Exception:
+        logger.exception("Could not send the ready e-mail of quote %s", quote.number)
+
+
+def quote_documents_release(*, quote_id: int, claim: datetime, message: str = "") -> None:
+    """Give a claim back after a transient error so that the retry can claim it again."""
+    Quote.objects.filter(pk=quote_id, doc_status=Quote.DocStatus.BUILDING, claimed_at=claim).update(
+        doc_status=Quote.DocStatus.PENDING, progress=0, failure_message=message[:2000], updated_at=timezone.now()
+    )
+
+
+def quote_documents_fail(*, quote_id: int, claim: datetime | None, message: str) -> None:
+    """Mark a build failed for good, with a message staff can read, and send ``quote.failed``."""
+    rows = Quote.objects.filter(pk=quote_id).exclude(doc_status=Quote.DocStatus.READY)
+    if claim is not None:
+        rows = rows.filter(claimed_at=claim)
+    with transaction.atomic():
+        if rows.update(
+            doc_status=Quote.DocStatus.FAILED, progress=0, failure_message=message[:2000], updated_at=timezone.now()
+        ):
+            transaction.on_commit(lambda: signals.send_quote_event(Quote.objects.get(pk=quote_id), signals.FAILED))
+
+
+def quote_documents_rebuild(*, quote: Quote) -> Quote:
+    """Build the documents again from the snapshot (after a failure, or a template change)."""
+    if quote.issued_at is None:
+        raise QuoteError({"status": _("%(number)s is not issued yet; it has no documents.") % {"number": quote.number}})
+    with transaction.atomic():
+        Quote.objects.filter(pk=quote.pk).exclude(doc_status=Quote.DocStatus.BUILDING).update(
+            doc_status=Quote.DocStatus.PENDING, progress=0, failure_message="", updated_at=timezone.now()
+        )
+        transaction.on_commit(lambda: enqueue_build(quote.pk))
+    quote.refresh_from_db()
+    return quote
+
+
+def quotes_requeue_stuck(*, older_than: timedelta | None = None) -> list[int]:
+    """Enqueue again the builds stuck in pending (never delivered: the broker was down) or in building (the
+    worker died) for longer than settings.QUOTE_STUCK_AFTER. Safe to run any time: the claim is conditional."""
+    cutoff = timezone.now() - (settings.QUOTE_STUCK_AFTER if older_than is None else older_than)
+    ids = list(
+        Quote.objects.filter(issued_at__isnull=False)
+        .filter(
+            Q(doc_status=Quote.DocStatus.PENDING, enqueued_at__lte=cutoff)
+            | Q(doc_status=Quote.DocStatus.PENDING, enqueued_at__isnull=True)
+            | Q(doc_status=Quote.DocStatus.BUILDING, claimed_at__lte=cutoff)
+        )
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    return [pk for pk in ids if enqueue_build(pk)]

@@ -1,0 +1,132 @@
+"""Evaluating a quote: validate the stored design and price it (no writes)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+
+from catalog.models import Part
+from configurator.bom import design_bom
+from configurator.rules.design import DesignInputError
+from configurator.rules.parse import parse_design
+from configurator.services import design_validate, unacknowledged_warnings
+from configurator.snapshot import catalog_snapshot
+
+from .. import pricing
+from ..models import Quote
+from ..vat import VatDecision, vat_decide
+from .inputs import QuoteError
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    document: dict[str, Any]
+    result: dict[str, Any]
+    lines: list[pricing.PricedLine]
+    totals: pricing.Totals
+    vat: VatDecision
+    unacknowledged: list[dict[str, Any]]
+    needs_approval: bool
+    lead_times: dict[str, int | None]
+
+
+def evaluate(
+    *,
+    configuration,
+    language: str,
+    country: str,
+    vat_number: str,
+    discount_percent: Decimal,
+    line_discounts: dict[str, Decimal],
+) -> Evaluation:
+    """Validate the stored design and price it. Raises QuoteError on input errors or error findings."""
+    document = configuration.document
+    result = _validated(document, language)
+    raw = _raw_lines(document, result, line_discounts)
+    lines = pricing.price_lines(raw, quote_discount_percent=discount_percent, line_discounts=line_discounts)
+    vat = vat_decide(country=country, vat_number=vat_number)
+    totals = pricing.price_totals(lines, vat_rate=vat.rate)
+    approval = pricing.needs_approval(
+        quote_discount_percent=discount_percent,
+        line_discounts=line_discounts,
+        lines=lines,
+        threshold=Decimal(settings.QUOTE_DISCOUNT_APPROVAL_THRESHOLD),
+    )
+    return Evaluation(
+        document=document,
+        result=result,
+        lines=lines,
+        totals=totals,
+        vat=vat,
+        unacknowledged=unacknowledged_warnings(configuration=configuration, result=result),
+        needs_approval=approval,
+        lead_times=_lead_times({line.part_number for line in lines}),
+    )
+
+
+def _validated(document: dict[str, Any], language: str) -> dict[str, Any]:
+    """The validation result of a design without error findings; QuoteError naming each error otherwise."""
+    try:
+        result = design_validate(document=document, language=language)
+    except DesignInputError as exc:
+        raise QuoteError({f"design.{path}": message for path, message in exc.errors.items()}) from None
+    if not result["valid"]:
+        errors: dict[str, str] = {}
+        for finding in result["findings"]:
+            if finding["severity"] == "error":
+                key = f"design.{finding['subject']}" if finding.get("subject") else "design"
+                errors[key] = f"{errors[key]} " if key in errors else ""
+                errors[key] += f"{finding['message']} ({finding['code']})"
+        raise QuoteError(errors or {"design": _("The design has errors; fix them before requesting a quote.")})
+    return result
+
+
+def _raw_lines(
+    document: dict[str, Any], result: dict[str, Any], line_discounts: dict[str, Decimal]
+) -> list[pricing.RawLine]:
+    """The design's bill of materials at list price. QuoteError for a part without a list price, or a line
+    discount for a part that is not on the bill."""
+    bom = design_bom(parse_design(document), result.get("fabric_plan"), catalog_snapshot(), result.get("rack_plan"))
+    unpriced = sorted({line.part_number for line in bom if line.unit_price_eur is None})
+    if unpriced:
+        raise QuoteError(
+            {
+                "design": _("No list price for %(parts)s (price on request); a sales engineer will quote these parts.")
+                % {"parts": ", ".join(unpriced)}
+            }
+        )
+    unknown = sorted(set(line_discounts) - {line.part_number for line in bom})
+    if unknown:
+        raise QuoteError(
+            {f"line_discounts.{part}": _("%(part)s is not on this quote.") % {"part": part} for part in unknown}
+        )
+    return [
+        pricing.RawLine(
+            section=line.section,
+            part_number=line.part_number,
+            description=line.description,
+            quantity=line.quantity,
+            unit_price=Decimal(line.unit_price_eur),
+        )
+        for line in bom
+    ]
+
+
+def _lead_times(part_numbers: set[str]) -> dict[str, int | None]:
+    """The catalogue's lead time (days) of each part, frozen on the quote's lines (None: not known)."""
+    return dict(Part.objects.filter(part_number__in=part_numbers).values_list("part_number", "lead_time_days"))
+
+
+def evaluate_quote(quote: Quote) -> Evaluation:
+    return evaluate(
+        configuration=quote.configuration,
+        language=quote.language,
+        country=quote.customer_country,
+        vat_number=quote.customer_vat_number,
+        discount_percent=quote.discount_percent,
+        line_discounts={k: Decimal(v) for k, v in quote.line_discounts.items()},
+    )

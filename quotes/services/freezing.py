@@ -1,0 +1,116 @@
+"""The quote's snapshot (``Quote.frozen``): lines, totals, VAT, the design, the validation receipt, the accepted
+warnings and the sales contact, copied onto the row from an evaluation. Frozen for good when the quote is issued;
+the documents are rendered from it alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.utils import translation
+
+from configurator.services import acknowledgements_in_force
+
+from ..models import Quote
+from .evaluation import Evaluation
+
+
+def _acknowledgements(configuration, result: dict[str, Any]) -> list[dict[str, str]]:
+    """The accepted warnings of this validation, with who accepted them and why (printed on the quote).
+
+    Which acknowledgements count is configurator.services.acknowledgements_in_force's decision alone (it matches
+    them against the design hash in ``result``: an acceptance given for another design does not count)."""
+    messages = {(f["code"], f["subject"]): f["message"] for f in result["findings"] if f["severity"] == "warning"}
+    return [
+        {
+            "code": ack.code,
+            "subject": ack.subject,
+            "message": messages.get((ack.code, ack.subject), ""),
+            "reason": ack.reason,
+            "by": (ack.user.get_full_name() or ack.user.get_username()) if ack.user else "",
+            "at": ack.created_at.isoformat(),
+        }
+        for ack in acknowledgements_in_force(configuration=configuration, result=result)
+    ]
+
+
+def apply_evaluation(quote: Quote, ev: Evaluation) -> None:
+    """Copy the evaluation onto the row, with a preview snapshot (frozen for good at issue)."""
+    quote.subtotal, quote.discount, quote.net = ev.totals.subtotal, ev.totals.discount, ev.totals.net
+    quote.vat_rate, quote.vat_amount, quote.total = ev.totals.vat_rate, ev.totals.vat_amount, ev.totals.total
+    quote.vat_category = ev.vat.category
+    with translation.override(quote.language):
+        quote.vat_notice = ev.vat.notice
+    result = ev.result
+    quote.frozen = {
+        "schema": "quote/v1",
+        "number": quote.number,
+        "revision": quote.revision,
+        "language": quote.language,
+        "currency": "EUR",
+        "issued_at": quote.issued_at.isoformat() if quote.issued_at else None,
+        "valid_until": quote.valid_until.isoformat() if quote.valid_until else None,
+        "seller": dict(settings.SELLER),
+        "customer": _customer(quote),
+        "sales_contact": sales_contact(quote),
+        "terms": {
+            "payment_days": settings.QUOTE_PAYMENT_DAYS,
+            "incoterm": settings.QUOTE_INCOTERM,
+            "general_terms_url": settings.QUOTE_GENERAL_TERMS_URL,
+        },
+        "indicative": False,
+        "crm_reference": quote.crm_reference,
+        "design": ev.document,
+        "validation": result,
+        "lines": [{**line.to_dict(), "lead_time_days": ev.lead_times.get(line.part_number)} for line in ev.lines],
+        "discount_percent": str(quote.discount_percent),
+        "line_discounts": {k: str(v) for k, v in quote.line_discounts.items()},
+        "totals": ev.totals.to_dict(),
+        "vat": {"category": ev.vat.category, "rate": str(ev.vat.rate), "notice": quote.vat_notice},
+        "acknowledgements": _acknowledgements(quote.configuration, result),
+        "approval": (
+            {"by": quote.approved_by.get_username(), "at": quote.approved_at.isoformat()}
+            if quote.approved_by_id and quote.approved_at
+            else None
+        ),
+        "receipt": {
+            "design_hash": result.get("design_hash"),
+            "catalog_version": result.get("catalog_version"),
+            "findings": result["findings"],
+        },
+    }
+
+
+def _customer(quote: Quote) -> dict[str, Any]:
+    address = (
+        {"street": quote.customer_street, "postal_code": quote.customer_postal_code, "city": quote.customer_city}
+        if quote.customer_street
+        else None
+    )
+    return {
+        "name": quote.customer_name,
+        "company": quote.customer_company,
+        "email": quote.customer_email,
+        "country": quote.customer_country,
+        "vat_number": quote.customer_vat_number,
+        "address": address,
+    }
+
+
+def _contact_of(user) -> dict[str, str] | None:
+    if user is None or not user.is_staff:
+        return None
+    return {
+        "name": user.get_full_name() or user.get_username(),
+        "email": user.email or settings.QUOTE_SALES_EMAIL,
+        "phone": settings.SELLER["phone"],
+    }
+
+
+def sales_contact(quote: Quote, issued_by=None) -> dict[str, str]:
+    """Who answers for the offer: the sales engineer who issued or made it, else the one the design is assigned
+    to, else the sales team's address (settings.QUOTE_SALES_EMAIL)."""
+    for user in (issued_by, quote.created_by, quote.configuration.assigned_to):
+        if (contact := _contact_of(user)) is not None:
+            return contact
+    return {"name": "", "email": settings.QUOTE_SALES_EMAIL, "phone": settings.SELLER["phone"]}

@@ -1,0 +1,172 @@
+"""Cleaning a quote request's input: every problem is collected and reported at once (QuoteError, field →
+message), before anything is written."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.core.validators import validate_email
+from django.utils.translation import gettext as _
+
+from ..models import Quote
+from ..vat import VatInputError, normalise_country, normalise_vat_number
+
+LANGUAGES = ("en", "nl")
+CHANNELS = ("web", "staff", "api")
+EMAIL_MAX_LENGTH = 254  # RFC 5321 path limit, and Quote.customer_email's max_length
+
+# Model field → the input field name QuoteError reports (what the wizard and the API show the error next to).
+MODEL_FIELDS = {
+    "customer_name": "customer.name",
+    "customer_company": "customer.company",
+    "customer_email": "customer.email",
+    "customer_country": "customer.country",
+    "customer_vat_number": "customer.vat_number",
+    "customer_street": "customer.address.street",
+    "customer_postal_code": "customer.address.postal_code",
+    "customer_city": "customer.address.city",
+}
+
+
+class QuoteError(Exception):
+    """Bad input for a quote. ``errors`` maps a field name (``customer.country``, ``discount_percent``,
+    ``line_discounts.<part>``, ``design.<path>``, ``status`` …) to a clear message."""
+
+    def __init__(self, errors: dict[str, str]):
+        self.errors = dict(errors)
+        super().__init__("; ".join(f"{field}: {message}" for field, message in self.errors.items()))
+
+
+def clean_percent(value: Any, field: str, errors: dict[str, str]) -> Decimal:
+    if value is None or value == "":
+        return Decimal("0")
+    if isinstance(value, bool):
+        errors[field] = _("Enter the discount as a number between 0 and 100.")
+        return Decimal("0")
+    try:
+        number = Decimal(str(value).strip().replace(",", ".") if isinstance(value, str) else str(value))
+    except (InvalidOperation, ValueError):
+        errors[field] = _("“%(value)s” is not a number; enter a percentage between 0 and 100.") % {
+            "value": str(value)[:20]
+        }
+        return Decimal("0")
+    if not number.is_finite():
+        errors[field] = _("Enter a finite percentage between 0 and 100.")
+    elif number < 0:
+        errors[field] = _("A discount cannot be negative.")
+    elif number > 100:
+        errors[field] = _("A discount cannot exceed 100%.")
+    elif number != number.quantize(Decimal("0.01")):
+        errors[field] = _("Give the discount with at most two decimals.")
+    else:
+        return number.quantize(Decimal("0.01"))
+    return Decimal("0")
+
+
+def clean_line_discounts(value: Any, errors: dict[str, str]) -> dict[str, Decimal]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        errors["line_discounts"] = _("Give line discounts as an object of part number → percentage.")
+        return {}
+    cleaned = {}
+    for part, percent in value.items():
+        number = clean_percent(percent, f"line_discounts.{part}", errors)
+        if number:
+            cleaned[str(part)] = number
+    return cleaned
+
+
+def clean_customer(customer: Any, errors: dict[str, str]) -> dict[str, str]:
+    if not isinstance(customer, dict):
+        errors["customer"] = _("Give the customer as an object with name, company, email, country and vat_number.")
+        return {}
+    out: dict[str, str] = {}
+    name = str(customer.get("name") or "").strip()
+    if not name:
+        errors["customer.name"] = _("Enter the customer's name.")
+    elif len(name) > 200:
+        errors["customer.name"] = _("The name is longer than 200 characters.")
+    out["name"] = name[:200]
+    company = str(customer.get("company") or "").strip()
+    if len(company) > 200:
+        errors["customer.company"] = _("The company name is longer than 200 characters.")
+    out["company"] = company[:200]
+    email = str(customer.get("email") or "").strip()
+    if len(email) > EMAIL_MAX_LENGTH:
+        errors["customer.email"] = _("The e-mail address is longer than %(max)s characters.") % {
+            "max": EMAIL_MAX_LENGTH
+        }
+    else:
+        try:
+            validate_email(email)
+        except ValidationError:
+            errors["customer.email"] = (
+                _("Enter a valid e-mail address.") if email else _("Enter the customer's e-mail address.")
+            )
+    out["email"] = email
+    try:
+        out["country"] = normalise_country(customer.get("country"))
+    except VatInputError as exc:
+        errors[f"customer.{exc.field}"] = str(exc)
+        out["country"] = ""
+    out["vat_number"] = ""
+    if out["country"]:
+        try:
+            out["vat_number"] = normalise_vat_number(customer.get("vat_number"), out["country"])
+        except VatInputError as exc:
+            errors[f"customer.{exc.field}"] = str(exc)
+    out.update(_clean_address(customer.get("address"), errors))
+    return out
+
+
+ADDRESS_FIELDS = {"street": 200, "postal_code": 16, "city": 100}
+
+
+def _clean_address(address: Any, errors: dict[str, str]) -> dict[str, str]:
+    """The billing address (street, postal_code, city): optional as a whole, complete when given."""
+    empty = {f"address_{key}": "" for key in ADDRESS_FIELDS}
+    if address in (None, "", {}):
+        return empty
+    if not isinstance(address, dict):
+        errors["customer.address"] = _("Give the billing address as an object with street, postal_code and city.")
+        return empty
+    values = {key: str(address.get(key) or "").strip() for key in ADDRESS_FIELDS}
+    if not any(values.values()):
+        return empty
+    missing = {
+        "street": _("Enter the street and house number of the billing address."),
+        "postal_code": _("Enter the postal code of the billing address."),
+        "city": _("Enter the city of the billing address."),
+    }
+    for key, limit in ADDRESS_FIELDS.items():
+        if not values[key]:
+            errors[f"customer.address.{key}"] = missing[key]
+        elif len(values[key]) > limit:
+            errors[f"customer.address.{key}"] = _("This is longer than %(max)s characters.") % {"max": limit}
+    return {f"address_{key}": value[: ADDRESS_FIELDS[key]] for key, value in values.items()}
+
+
+def clean_language(language: Any, errors: dict[str, str]) -> str:
+    code = str(language or "en").strip()[:2].lower()
+    if code not in LANGUAGES:
+        errors["language"] = _("Choose English (en) or Dutch (nl).")
+        return "en"
+    return code
+
+
+def full_clean_or_refuse(quote: Quote) -> None:
+    """The model's own checks, reported like every other input error (QuoteError naming the fields), never a 500.
+    Raised inside the creating transaction, so nothing (no number, no row) is left behind."""
+    try:
+        quote.full_clean()
+    except ValidationError as exc:
+        if not hasattr(exc, "error_dict"):
+            raise QuoteError({"quote": " ".join(exc.messages)}) from None
+        errors = {}
+        for field, messages in exc.message_dict.items():
+            key = "quote" if field == NON_FIELD_ERRORS else MODEL_FIELDS.get(field, field)
+            errors[key] = " ".join(messages)
+        raise QuoteError(errors) from None

@@ -1,0 +1,299 @@
+"""Requesting a quote for a stored configuration, and revising one: input cleaning, one request at a time per
+configuration, numbering, and the first status (issued at once, or waiting for review or approval)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from decimal import Decimal
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from configurator.models import Configuration
+from configurator.services import configuration_mark_quote_requested
+
+from .. import policy
+from ..models import Quote
+from ..numbering import next_base_number, revision_number
+from .evaluation import Evaluation, evaluate
+from .freezing import apply_evaluation
+from .inputs import (
+    CHANNELS,
+    QuoteError,
+    clean_customer,
+    clean_language,
+    clean_line_discounts,
+    clean_percent,
+    full_clean_or_refuse,
+)
+from .issuing import freeze_and_issue, status_for
+from .mail import notify_review_quietly
+
+DUPLICATE_WINDOW = timedelta(seconds=10)
+
+
+def quote_request(
+    *,
+    configuration,
+    customer: dict,
+    user=None,
+    channel: str = "web",
+    crm_reference: str = "",
+    language: str = "en",
+    discount_percent=None,
+    line_discounts: dict[str, Decimal] | None = None,
+) -> Quote:
+    """Request a quote for a stored configuration.
+
+    ``customer``: name, company, email, country (ISO 3166 alpha-2), vat_number (optional). Raises QuoteError
+    (field → message) on any bad input or a design with errors, leaving nothing behind. The new quote is
+    ``awaiting_review`` if warnings are not yet accepted, ``awaiting_approval`` if the discount exceeds the
+    threshold, otherwise ``issued`` at once (frozen, documents built after commit). A customer's online request
+    (``channel="web"``) follows quotes.policy instead: it may wait for review above the instant-quote limit, and a
+    repeat for an unchanged design returns the open quote (with ``repeated`` set on it). The configuration becomes
+    ``quote_requested`` (or ``quoted`` when issued).
+    """
+    errors: dict[str, str] = {}
+    cust = clean_customer(customer, errors)
+    language = clean_language(language, errors)
+    if channel not in CHANNELS:
+        errors["channel"] = _("Channel must be one of %(channels)s.") % {"channels": ", ".join(CHANNELS)}
+    crm_reference = str(crm_reference or "").strip()
+    if len(crm_reference) > 100:
+        errors["crm_reference"] = _("The CRM reference is longer than 100 characters.")
+    percent = clean_percent(discount_percent, "discount_percent", errors)
+    lines = clean_line_discounts(line_discounts, errors)
+    if configuration is None or getattr(configuration, "pk", None) is None:
+        errors["configuration"] = _("Save the configuration before requesting a quote.")
+    if errors:
+        raise QuoteError(errors)
+    ev = evaluate(
+        configuration=configuration,
+        language=language,
+        country=cust["country"],
+        vat_number=cust["vat_number"],
+        discount_percent=percent,
+        line_discounts=lines,
+    )
+    return _create(
+        configuration=configuration,
+        customer=cust,
+        user=user,
+        channel=channel,
+        crm_reference=crm_reference,
+        language=language,
+        discount_percent=percent,
+        line_discounts=lines,
+        ev=ev,
+    )
+
+
+def _lock_configuration(configuration) -> None:
+    """Lock the configuration row for the rest of the transaction: concurrent requests for it queue here."""
+    list(Configuration.objects.select_for_update().filter(pk=configuration.pk).values_list("pk", flat=True))
+
+
+def _refuse_duplicate(*, configuration, channel: str, customer: dict[str, str], crm_reference: str) -> None:
+    """Lock the configuration row for the rest of the transaction, then refuse a second request (QuoteError on
+    ``quote``) while the configuration has a quote awaiting review or approval, or when the same request (channel,
+    customer e-mail, CRM reference) was issued less than DUPLICATE_WINDOW ago. Two concurrent requests (a double
+    click) queue on the lock, so the second one sees the first."""
+    list(Configuration.objects.select_for_update().filter(pk=configuration.pk).values_list("pk", flat=True))
+    quotes = Quote.objects.filter(configuration_id=configuration.pk)
+    open_quote = quotes.filter(status__in=[Quote.Status.AWAITING_REVIEW, Quote.Status.AWAITING_APPROVAL]).first()
+    if open_quote is not None:
+        raise QuoteError(
+            {
+                "quote": _("Quote %(number)s for this design is %(status)s; revise it instead of requesting another.")
+                % {"number": open_quote.number, "status": open_quote.get_status_display().lower()}
+            }
+        )
+    recent = (
+        quotes.filter(
+            status=Quote.Status.ISSUED,
+            channel=channel,
+            customer_email__iexact=customer["email"],
+            crm_reference=crm_reference,
+            created_at__gte=timezone.now() - DUPLICATE_WINDOW,
+        )
+        .order_by("-created_at")
+        .first()
+    )
+    if recent is not None:
+        raise QuoteError(
+            {
+                "quote": _("Quote %(number)s was just issued for this request; it is not requested twice.")
+                % {"number": recent.number}
+            }
+        )
+
+
+_UNSET = object()
+
+
+def _user_or_none(user):
+    return user if getattr(user, "is_authenticated", False) else None
+
+
+@transaction.atomic
+def _create(
+    *,
+    configuration,
+    customer: dict[str, str],
+    user,
+    channel: str,
+    crm_reference: str,
+    language: str,
+    discount_percent: Decimal,
+    line_discounts: dict[str, Decimal],
+    ev: Evaluation,
+    previous: Quote | None = None,
+    discount_set_by=_UNSET,
+) -> Quote:
+    if previous is not None:
+        base, revision = previous.base_number, previous.revision + 1
+    else:
+        _lock_configuration(configuration)
+        if channel == policy.ONLINE_CHANNEL:
+            repeat = policy.repeated_request(
+                configuration=configuration,
+                customer_email=customer["email"],
+                design_hash=ev.result.get("design_hash"),
+            )
+            if repeat is not None:
+                repeat.repeated = True  # the door tells the customer this is the quote they already have
+                return repeat
+        _refuse_duplicate(configuration=configuration, channel=channel, customer=customer, crm_reference=crm_reference)
+        base, revision = next_base_number(), 1
+    quote = Quote(
+        number=revision_number(base, revision),
+        base_number=base,
+        revision=revision,
+        configuration=configuration,
+        channel=channel,
+        crm_reference=crm_reference,
+        language=language,
+        customer_name=customer["name"],
+        customer_company=customer["company"],
+        customer_email=customer["email"],
+        customer_country=customer["country"],
+        customer_vat_number=customer["vat_number"],
+        customer_street=customer.get("address_street", ""),
+        customer_postal_code=customer.get("address_postal_code", ""),
+        customer_city=customer.get("address_city", ""),
+        discount_percent=discount_percent,
+        line_discounts={k: str(v) for k, v in line_discounts.items()},
+        created_by=user if getattr(user, "is_authenticated", False) else None,
+        discount_set_by=discount_set_by if discount_set_by is not _UNSET else _user_or_none(user),
+    )
+    _save_with_first_status(quote, ev, online=previous is None and channel == policy.ONLINE_CHANNEL)
+    if previous is not None:
+        Quote.objects.filter(pk=previous.pk).update(status=Quote.Status.SUPERSEDED, updated_at=timezone.now())
+    return quote
+
+
+def _save_with_first_status(quote: Quote, ev: Evaluation, *, online: bool) -> None:
+    """Issue the new quote at once, or save it waiting for review or approval (a customer's online request may
+    wait for a sales engineer, who is then e-mailed)."""
+    status = status_for(ev, approved=False)
+    if online:
+        quote.review_reason = policy.review_reason(
+            channel=quote.channel, net=ev.totals.net, findings=ev.result["findings"]
+        )
+        if quote.review_reason:
+            status = Quote.Status.AWAITING_REVIEW
+    if status == Quote.Status.ISSUED:
+        freeze_and_issue(quote, ev, indicative=online)
+        return
+    quote.status = status
+    apply_evaluation(quote, ev)
+    full_clean_or_refuse(quote)
+    quote.save()
+    configuration_mark_quote_requested(configuration_id=quote.configuration_id)
+    if quote.review_reason:
+        quote_id = quote.pk
+        transaction.on_commit(lambda: notify_review_quietly(quote_id))
+
+
+def quote_revise(*, quote: Quote, user=None, discount_percent=None, line_discounts=None, configuration=None) -> Quote:
+    """A new revision (Q-YYYY-NNNNN-R2, -R3 …) of the newest revision of a quote.
+
+    Unchanged arguments are taken over from ``quote``; ``configuration`` may point at another (e.g. a changed)
+    design. The same validation and approval rules apply. The older revision becomes ``superseded`` and stays
+    readable. Only the newest revision can be revised (QuoteError otherwise).
+    """
+    errors: dict[str, str] = {}
+    percent = (
+        quote.discount_percent
+        if discount_percent is None
+        else clean_percent(discount_percent, "discount_percent", errors)
+    )
+    lines = (
+        {k: Decimal(v) for k, v in quote.line_discounts.items()}
+        if line_discounts is None
+        else clean_line_discounts(line_discounts, errors)
+    )
+    configuration = configuration or quote.configuration
+    if errors:
+        raise QuoteError(errors)
+    ev = evaluate(
+        configuration=configuration,
+        language=quote.language,
+        country=quote.customer_country,
+        vat_number=quote.customer_vat_number,
+        discount_percent=percent,
+        line_discounts=lines,
+    )
+    with transaction.atomic():
+        newest = _newest_revision_locked(quote)
+        same_discounts = percent == newest.discount_percent and lines == {
+            k: Decimal(v) for k, v in newest.line_discounts.items()
+        }
+        return _create(
+            configuration=configuration,
+            customer=_customer_of(quote),
+            user=user or quote.created_by,
+            # Whoever changes the discounts sets them; a revision that keeps them keeps who set them.
+            discount_set_by=newest.discount_set_by if same_discounts else _user_or_none(user),
+            channel=quote.channel,
+            crm_reference=quote.crm_reference,
+            language=quote.language,
+            discount_percent=percent,
+            line_discounts=lines,
+            ev=ev,
+            previous=newest,
+        )
+
+
+def _newest_revision_locked(quote: Quote) -> Quote:
+    """Lock the newest revision of ``quote``'s number; QuoteError unless that is ``quote`` itself."""
+    newest = Quote.objects.select_for_update().filter(base_number=quote.base_number).order_by("-revision").first()
+    # A concurrent revision may have superseded it while we waited for the lock (READ COMMITTED returns the
+    # locked row's new version, not the new revision): refuse rather than hit the unique constraint.
+    if newest is None or newest.pk != quote.pk or newest.status == Quote.Status.SUPERSEDED:
+        raise QuoteError(
+            {
+                "quote": (
+                    _("%(number)s is not the newest revision (%(newest)s); revise that one.")
+                    % {"number": quote.number, "newest": newest.number}
+                    if newest
+                    else _("%(number)s is not the newest revision; revise the newest one.") % {"number": quote.number}
+                )
+            }
+        )
+    return newest
+
+
+def _customer_of(quote: Quote) -> dict[str, str]:
+    """The customer of a quote, as clean_customer gives it (a revision keeps it)."""
+    return {
+        "name": quote.customer_name,
+        "company": quote.customer_company,
+        "email": quote.customer_email,
+        "country": quote.customer_country,
+        "vat_number": quote.customer_vat_number,
+        "address_street": quote.customer_street,
+        "address_postal_code": quote.customer_postal_code,
+        "address_city": quote.customer_city,
+    }
