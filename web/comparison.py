@@ -90,17 +90,7 @@ def net_price(document: dict, result: dict | None, view: CatalogView) -> tuple[D
     bill = design_bill(document=document, result=result, catalog=view)
     if bill is None:
         return None, 0
-    raw = [
-        pricing.RawLine(
-            section=line.section,
-            part_number=line.part_number,
-            description=line.description,
-            quantity=line.quantity,
-            unit_price=Decimal(line.unit_price_eur),
-        )
-        for line in bill.lines
-        if line.unit_price_eur is not None
-    ]
+    raw = pricing.raw_lines(line for line in bill.lines if line.unit_price_eur is not None)
     lines = pricing.price_lines(raw, quote_discount_percent=Decimal("0"), line_discounts={})
     totals = pricing.price_totals(lines, vat_rate=Decimal("0"))
     return (totals.net if raw else None), bill.on_request + len(bill.needs)

@@ -104,16 +104,7 @@ def _raw_lines(
         raise QuoteError(
             {f"line_discounts.{part}": _("%(part)s is not on this quote.") % {"part": part} for part in unknown}
         )
-    return [
-        pricing.RawLine(
-            section=line.section,
-            part_number=line.part_number,
-            description=line.description,
-            quantity=line.quantity,
-            unit_price=Decimal(line.unit_price_eur),
-        )
-        for line in bom
-    ]
+    return pricing.raw_lines(bom)
 
 
 def _lead_times(part_numbers: set[str]) -> dict[str, int | None]:

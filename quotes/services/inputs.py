@@ -3,13 +3,14 @@ message), before anything is written."""
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.validators import validate_email
 from django.utils.translation import gettext as _
 
+from .. import pricing
 from ..models import Quote
 from ..vat import VatInputError, normalise_country, normalise_vat_number
 
@@ -40,29 +41,12 @@ class QuoteError(Exception):
 
 
 def clean_percent(value: Any, field: str, errors: dict[str, str]) -> Decimal:
-    if value is None or value == "":
-        return Decimal("0")
-    if isinstance(value, bool):
-        errors[field] = _("Enter the discount as a number between 0 and 100.")
-        return Decimal("0")
+    """``pricing.parse_percent`` (the preview's rules and messages), with its message recorded under ``field``."""
     try:
-        number = Decimal(str(value).strip().replace(",", ".") if isinstance(value, str) else str(value))
-    except (InvalidOperation, ValueError):
-        errors[field] = _("“%(value)s” is not a number; enter a percentage between 0 and 100.") % {
-            "value": str(value)[:20]
-        }
+        return pricing.parse_percent(value)
+    except pricing.PercentError as exc:
+        errors[field] = str(exc)
         return Decimal("0")
-    if not number.is_finite():
-        errors[field] = _("Enter a finite percentage between 0 and 100.")
-    elif number < 0:
-        errors[field] = _("A discount cannot be negative.")
-    elif number > 100:
-        errors[field] = _("A discount cannot exceed 100%.")
-    elif number != number.quantize(Decimal("0.01")):
-        errors[field] = _("Give the discount with at most two decimals.")
-    else:
-        return number.quantize(Decimal("0.01"))
-    return Decimal("0")
 
 
 def clean_line_discounts(value: Any, errors: dict[str, str]) -> dict[str, Decimal]:

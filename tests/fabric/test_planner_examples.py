@@ -154,9 +154,12 @@ def test_ndr200_without_splitters_falls_back_to_whole_ports_and_warns():
     assert FabricCode.SPEED_MISMATCH in codes(p)
 
 
-def test_bluefield3_in_rack_uses_qsfp112_splitter():
+def test_bluefield3_in_rack_uses_optics_not_the_discontinued_qsfp112_splitter():
+    # MCP7Y10 (OSFP to 2 x QSFP112 DAC) reaches, but NVIDIA discontinued it and names transceivers instead (NV-LX-CU):
+    # a twin-port OSFP transceiver in the switch feeds two QSFP112 transceivers in the cards over fibre.
     p = plan(4, hca=BF3)
-    assert parts(p, NODE_LEAF) == {"MCP7Y10-N02A": 16}
+    assert parts(p, NODE_LEAF) == {"MMA4Z00-NS": 16, "MFP7E10-N003": 32, "MMA1Z00-NS400": 32}
+    assert FabricCode.MEDIA_DISCONTINUED not in codes(p)
 
 
 def test_short_leaf_spine_runs_use_twin_dacs_only_with_even_links_per_pair():
