@@ -123,7 +123,9 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
                 design,
                 fabric=dataclasses.replace(design.fabric, rack=fabric_rack_with_distances(racks, design, lengths)),
             )
-            fabric_findings, plan = check_design_fabric(design=laid_out, catalog=catalog, **fabric_args)
+            fabric_findings, plan = check_design_fabric(
+                design=laid_out, catalog=catalog, given_rack=design.fabric.rack, **fabric_args
+            )
         # The node rules already warn about fewer compute NICs than GPUs, with its cost; one warning is enough.
         if any(f.code == "NIC_FEWER_THAN_GPUS" for f in findings):
             fabric_findings = [f for f in fabric_findings if f.code != "FABRIC_FEWER_RAILS_THAN_GPUS"]

@@ -10,7 +10,7 @@ Multi-node designs without a fabric are the node rules engine's business, not th
 from __future__ import annotations
 
 from configurator.findings import FabricCode, Finding, finding
-from configurator.rules.design import DesignIn, DesignInputError
+from configurator.rules.design import DesignIn, DesignInputError, RackIn
 from configurator.rules.specs import AdapterSpec, CatalogView, Protocol, ServerSpec, SwitchSpec
 
 from .facts import NDR_ADVISED_GPU_GENERATIONS, NDR_GBPS
@@ -92,8 +92,10 @@ def check_design_fabric(
     gpus_per_node: int,
     gpu_generation: str,
     catalog: CatalogView,
+    given_rack: RackIn | None = None,
 ) -> tuple[list[Finding], FabricPlan | None]:
-    """Plan the design's compute fabric and check it. No fabric: nothing to say here."""
+    """Plan the design's compute fabric and check it. No fabric: nothing to say here. ``given_rack``: the
+    distances the design itself gives when ``design.fabric.rack`` also holds the rack plan's estimates."""
     fabric = design.fabric
     if fabric is None:
         return [], None
@@ -130,6 +132,7 @@ def check_design_fabric(
         catalog=catalog,
         rack=fabric.rack,
         node_height_u=_node_height(design, catalog),
+        given_rack=given_rack,
     )
     findings.extend(plan.findings)
     for extra in (

@@ -7,11 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from configurator.findings import FabricCode, Finding, finding
+from configurator.rules.design import RackIn
 from configurator.rules.specs import AdapterSpec, Protocol, SwitchSpec
 
 from .facts import EMBEDDED_SM_MAX_NODES, IB_SWITCH_FOR_SPEED
 from .media import SLACK_M, MediaResult, Side
-from .sizing import Size, pod_downlinks
+from .rack_model import IN_RACK_PLAUSIBLE_M, ROW_PLAUSIBLE_M, given_distances
+from .sizing import Reserve, Size, pod_downlinks
 
 
 def _finding(code: FabricCode, **params: Any) -> Finding:
@@ -134,3 +136,37 @@ def rails_exceeded_finding(nodes: int, rails: int, switch: SwitchSpec, size: Siz
         max_rails=pod,
         leaves=size.leaves,
     )
+
+
+def growth_reserve_finding(switch: SwitchSpec, reserve: Reserve) -> Finding:
+    """A plan that holds switches beyond what its links need says so, with what they cost and the room they give
+    (info: a balanced fabric or whole pods are sound design, but the customer pays for them)."""
+    price = switch.price_eur
+    return _finding(
+        FabricCode.GROWTH_RESERVE,
+        switch=switch.part_number,
+        reserve_switches=reserve.switches,
+        cost_eur=float(price) * reserve.switches if price is not None else None,
+        room_nodes=reserve.room_nodes,
+        free_ports=dict(reserve.free_ports),
+        three_tier=reserve.three_tier,
+    )
+
+
+def distance_findings(rack: RackIn | None, tiers: int, node_field: str) -> list[Finding]:
+    """Distances the design gives are never passed over in silence: an implausible one is a warning (a run inside
+    one rack beyond a few metres, kilometres between rows), one the plan has no link for is said (info)."""
+    given = given_distances(rack)
+    out: list[Finding] = []
+    for name in sorted(given):
+        value = float(getattr(rack, name))
+        limit = IN_RACK_PLAUSIBLE_M if name == "in_rack_m" else ROW_PLAUSIBLE_M
+        if value > limit:
+            out.append(_finding(FabricCode.DISTANCE_IMPLAUSIBLE, rack_field=name, distance_m=value, limit_m=limit))
+    used = (
+        {node_field} | ({"leaf_to_spine_m"} if tiers >= 2 else set()) | ({"spine_to_core_m"} if tiers >= 3 else set())
+    )
+    unused = sorted(given - used)
+    if unused:
+        out.append(_finding(FabricCode.DISTANCE_UNUSED, rack_fields=unused, tiers=tiers, node_field=node_field))
+    return out
