@@ -84,15 +84,22 @@ def size_fabric(
         npu = per_leaf
         units = -(-nodes // npu)
         leaves = units * rails
-        full, rem = divmod(nodes, npu)
-        node_groups = _groups((full * rails, npu), (rails if rem else 0, rem))
     else:
         npu, units = nodes, 1
         leaves = -(-endpoints // per_leaf)
-        full, rem = divmod(endpoints, per_leaf)
-        node_groups = _groups((full, per_leaf), (1 if rem else 0, rem))
+    node_groups = _node_groups(nodes, rails, npu, per_leaf, topology)
     base = Size(tiers=2, down=down, up=up, nodes_per_unit=npu, units=units, leaves=leaves, node_groups=node_groups)
     return _three_tiers(base, rails, k, topology, cage_ports, per_leaf)
+
+
+def _node_groups(nodes: int, rails: int, npu: int, per_leaf: int, topology: str) -> tuple[tuple[int, int], ...]:
+    """(leaves, node links on each): rail-optimized, full SUs of ``npu`` nodes and the last one's leaves;
+    fat-tree, endpoints packed ``per_leaf`` to a leaf."""
+    if topology == "rail-optimized":
+        full, rem = divmod(nodes, npu)
+        return _groups((full * rails, npu), (rails if rem else 0, rem))
+    full, rem = divmod(nodes * rails, per_leaf)
+    return _groups((full, per_leaf), (1 if rem else 0, rem))
 
 
 def _leaf_layout(nodes: int, rails: int, down: int, split: int, topology: str, cage: int) -> tuple[int, int, int, int]:
@@ -145,12 +152,6 @@ def _two_tier_size(
     nodes: int, rails: int, split: int, topology: str, down: int, up: int, npu: int, units: int, leaves: int,
     spines: int, k: int,
 ) -> Size:  # fmt: skip
-    if topology == "rail-optimized":
-        full, rem = divmod(nodes, npu)
-        node_groups = _groups((full * rails, npu), (rails if rem else 0, rem))
-    else:
-        full, rem = divmod(nodes * rails, down * split)
-        node_groups = _groups((full, down * split), (1 if rem else 0, rem))
     return Size(
         tiers=2,
         down=down,
@@ -158,7 +159,7 @@ def _two_tier_size(
         nodes_per_unit=npu,
         units=units,
         leaves=leaves,
-        node_groups=node_groups,
+        node_groups=_node_groups(nodes, rails, npu, down * split, topology),
         spines=spines,
         m=up // spines,
         spine_down=k,

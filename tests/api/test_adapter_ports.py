@@ -9,6 +9,8 @@ import json
 import pytest
 from django.core.management import call_command
 
+from configurator.examples import h200_training_cluster
+
 
 def run(command: str, *args: str) -> tuple[int, str, str]:
     """A management command in-process: (exit status, stdout, stderr)."""
@@ -110,3 +112,19 @@ def test_plan_fabric_exits_1_when_the_plan_has_errors(seeded_catalog):
     assert any(f["severity"] == "error" and f["code"] == "FABRIC_PORTS_EXCEEDED" for f in plan["findings"])
     ok, _out, _err = run("plan_fabric", "--nodes", "16", "--rails", "8", "--switch", "MQM9700-NS2F")
     assert ok == 0
+
+
+def test_the_cabling_plan_has_a_row_for_every_port_of_every_card(api, design):
+    created = api.post("/api/v1/configurations/", {"document": dual_port(design)}, format="json").json()
+    response = api.get(f"/api/v1/configurations/{created['id']}/cabling.csv")
+    rows = [line.split(",") for line in b"".join(response.streaming_content).decode().splitlines()[1:]]
+    node_rows = [r for r in rows if r[4] == "node-leaf"]
+    # 4 nodes x 4 cards x 2 ports: 32 node rows, NICs 1..8 of every node, each on the leaf of its rail.
+    assert len(node_rows) == 32
+    assert {r[1] for r in node_rows} == {f"nic{i}" for i in range(1, 9)}
+    assert len({(r[0], r[1]) for r in node_rows}) == 32
+    one_port = api.post(
+        "/api/v1/configurations/", {"document": dual_port(h200_training_cluster(), ports_used=1)}, format="json"
+    ).json()
+    lines = b"".join(api.get(f"/api/v1/configurations/{one_port['id']}/cabling.csv").streaming_content)
+    assert sum(1 for line in lines.decode().splitlines() if ",node-leaf," in line) == 16

@@ -77,6 +77,30 @@ def test_counts_are_consistent(nodes, rails, setup, ratio, topology):
         assert p.leaf_uplinks >= p.leaf_downlinks
 
 
+def _whole_su_switches(nodes, rails, k, split, ratio, topology, cage):
+    """Two-tier switch count of leaves built whole (the widest d:u leaf, full SUs), or None beyond two tiers."""
+    d, u = ratio
+    down = k * d // (d + u) // cage * cage
+    per_leaf = down * split
+    leaves = -(-nodes // per_leaf) * rails if topology == "rail-optimized" else -(-(nodes * rails) // per_leaf)
+    spines = balanced_uppers(leaves, k - down, k)
+    return None if spines is None else leaves + spines
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 3_000), st.integers(1, 8), setups, ratios, topologies)
+def test_sized_to_the_nodes_never_needs_more_switches_than_whole_scalable_units(nodes, rails, setup, ratio, topology):
+    p = make(nodes, rails, setup, ratio, topology)
+    if p.tiers != 2:
+        return
+    whole = _whole_su_switches(nodes, rails, p.logical_ports, p.split, ratio, topology, setup[0].logical_ports_per_cage)
+    assert whole is not None and p.switches <= whole
+    # No leaf is bought for growth alone: the last leaf of each rail (or the last fat-tree leaf) has nodes.
+    per_leaf = p.nodes_per_unit if topology == "rail-optimized" else p.leaf_downlinks * p.split
+    total = nodes if topology == "rail-optimized" else nodes * rails
+    assert (p.units if topology == "rail-optimized" else p.leaf_switches) == -(-total // per_leaf)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.integers(1, 20_000), st.integers(1, 8), setups, ratios, topologies)
 def test_cable_counts_match_link_counts(nodes, rails, setup, ratio, topology):
