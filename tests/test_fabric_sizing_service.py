@@ -46,3 +46,24 @@ def test_the_design_reports_a_reserve_with_its_cost(seeded_catalog):
     reserve = next(f for f in result["findings"] if f["code"] == "FABRIC_GROWTH_RESERVE")
     assert reserve["severity"] == "info"
     assert "reserve" in reserve["message"] and "EUR" in reserve["fix"]
+
+
+def test_a_60_m_node_to_leaf_distance_is_used_for_a_one_switch_fabric(seeded_catalog):
+    # 4 nodes x 8 rails = 32 ports: one QM9700. The design says the switch is 60 m from the node racks.
+    doc = h200_training_cluster()
+    doc["fabric"]["rack"] = {"node_to_leaf_m": 60}
+    result = design_validate(document=doc)
+    plan = result["fabric_plan"]
+    assert plan["tiers"] == 1
+    node_leaf = next(link for link in plan["links"] if link["class"] == "node-leaf")
+    assert node_leaf["distance_m"] == 60 and node_leaf["length_m"] >= 60.5
+    assert "FABRIC_DISTANCE_UNUSED" not in {f["code"] for f in result["findings"]}
+
+
+def test_a_design_with_a_kilometre_between_rows_gets_a_warning(seeded_catalog):
+    doc = h200_training_cluster()
+    doc["node_groups"][0]["count"] = 16
+    doc["fabric"]["rack"] = {"node_to_leaf_m": 5000}
+    result = design_validate(document=doc, language="nl")
+    f = next(f for f in result["findings"] if f["code"] == "FABRIC_DISTANCE_IMPLAUSIBLE")
+    assert f["severity"] == "warning" and "5.000 m" in f["message"]

@@ -163,10 +163,10 @@ def distance_findings(rack: RackIn | None, tiers: int, node_field: str) -> list[
         limit = IN_RACK_PLAUSIBLE_M if name == "in_rack_m" else ROW_PLAUSIBLE_M
         if value > limit:
             out.append(_finding(FabricCode.DISTANCE_IMPLAUSIBLE, rack_field=name, distance_m=value, limit_m=limit))
-    used = (
-        {node_field} | ({"leaf_to_spine_m"} if tiers >= 2 else set()) | ({"spine_to_core_m"} if tiers >= 3 else set())
-    )
-    unused = sorted(given - used)
+    # An in-rack run is never called unused: the rack plan may put leaves (or the management switch) in the nodes'
+    # racks and route the node runs over it.
+    used = {node_field, "in_rack_m"} | ({"leaf_to_spine_m"} if tiers >= 2 else set())
+    unused = sorted(given - used - ({"spine_to_core_m"} if tiers >= 3 else set()))
     if unused:
         out.append(_finding(FabricCode.DISTANCE_UNUSED, rack_fields=unused, tiers=tiers, node_field=node_field))
     return out

@@ -816,7 +816,7 @@ REGISTRY: dict[str, Rule] = {
             INFO,
             gettext_noop("Distance given for a link the fabric does not have"),
             gettext_noop(
-                "The design gives a distance for a link class this fabric does not have (a leaf-to-spine run for a one-switch fabric, an in-rack run where the leaves sit in a network rack); it is not used."
+                "The design gives a distance for a link class this fabric does not have (a leaf-to-spine run for a one-switch fabric, a spine-to-core run without core switches); it is not used."
             ),
             "configurator/fabric/README.md, Rack model",
             ("fabric.findings.distance_findings",),

@@ -457,7 +457,6 @@ def _distance_implausible(p: dict[str, Any]) -> tuple[str, str]:
 @renders(C.DISTANCE_UNUSED)
 def _distance_unused(p: dict[str, Any]) -> tuple[str, str]:
     why = {
-        "in_rack_m": _("the nodes reach their switches through row runs, not inside their own rack"),
         "node_to_leaf_m": _("the one switch sits in the nodes' rack, so the run within a rack applies"),
         "leaf_to_spine_m": _("the fabric is one switch, without spines"),
         "spine_to_core_m": _("the fabric has no core switches"),
