@@ -128,3 +128,10 @@ def test_the_cabling_plan_has_a_row_for_every_port_of_every_card(api, design):
     ).json()
     lines = b"".join(api.get(f"/api/v1/configurations/{one_port['id']}/cabling.csv").streaming_content)
     assert sum(1 for line in lines.decode().splitlines() if ",node-leaf," in line) == 16
+
+
+def test_node_optics_power_counts_the_cabled_ports_only(api, design):
+    both = api.post(VALIDATE, dual_port(design), format="json").json()["totals"]["groups"][0]
+    one = api.post(VALIDATE, dual_port(h200_training_cluster(), ports_used=1), format="json").json()["totals"]
+    # Four dual-port cards: 8 cabled ports per node against 4 with one port each unused.
+    assert both["optics_w_per_node"] == 2 * one["groups"][0]["optics_w_per_node"] > 0
