@@ -212,7 +212,7 @@ def _link_classes(
     )
     groups = {
         LEAF_SPINE: (((size.leaves, size.up),), size.spine_groups),
-        SPINE_CORE: (((size.spines, size.spine_up),), ((size.cores, size.pods * size.mc),)),
+        SPINE_CORE: (((size.spines, size.spine_up),), _core_groups(size)),
     }
     for name, tiers, field_name, default, links, pair_links in uplinks:
         if size.tiers < tiers:
@@ -224,6 +224,17 @@ def _link_classes(
             findings.append(_assumed(name, assumed, run, field_name))
         plans.append(_link_class(name, links, port_speed, run, res, (up, up), groups[name], field_name, findings))
     return plans
+
+
+def _core_groups(size: Size) -> tuple[tuple[int, int], ...]:
+    """(cores, spine links on each): the planes the last pod has a spine in carry every pod; the others one
+    pod fewer."""
+    full = size.last_pod_spines or size.spines_per_pod
+    return tuple(
+        (planes * size.cores_per_plane, pods * size.mc)
+        for planes, pods in ((full, size.pods), (size.spines_per_pod - full, size.pods - 1))
+        if planes and pods
+    )
 
 
 def _assumed(name: str, default_m: float, planned_m: float, field_name: str) -> Finding:
@@ -409,6 +420,7 @@ def _sized_plan(
         pods=size.pods,
         leaves_per_pod=size.leaves_per_pod,
         spines_per_pod=size.spines_per_pod,
+        last_pod_spines=size.last_pod_spines,
         cores_per_plane=size.cores_per_plane,
         spine_downlinks=size.spine_down,
         spine_uplinks=size.spine_up,

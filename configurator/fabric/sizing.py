@@ -36,6 +36,7 @@ class Size:
     pods: int = 0
     leaves_per_pod: int = 0
     spines_per_pod: int = 0
+    last_pod_spines: int = 0  # spines of the last pod, sized to its leaves (= spines_per_pod when it is full)
     spine_down: int = 0
     spine_up: int = 0
     spine_groups: tuple[tuple[int, int], ...] = ()  # (spines, leaf links on each)
@@ -187,16 +188,20 @@ def _three_tiers(base: Size, rails: int, k: int, topology: str, cage_ports: int,
         per_pod = units_per_pod * npu * rails if topology == "rail-optimized" else leaves_per_pod * per_leaf
         return _replace(base, tiers=0, capacity=k * per_pod)
     m = up // spp
+    # The last pod's spines are sized to its leaves (balanced as any pod's); planes it has no spine in simply
+    # have one pod fewer on their cores.
     last = leaves - (pods - 1) * leaves_per_pod
-    spine_groups = _groups(((pods - 1) * spp, leaves_per_pod * m), (spp, last * m))
+    last_spp = balanced_uppers(last, up, spine_down) or spp
+    spine_groups = _groups(((pods - 1) * spp, leaves_per_pod * m), (last_spp, last * (up // last_spp)))
     return _replace(
         base,
         tiers=3,
-        spines=pods * spp,
+        spines=(pods - 1) * spp + last_spp,
         m=m,
         pods=pods,
         leaves_per_pod=leaves_per_pod,
         spines_per_pod=spp,
+        last_pod_spines=last_spp,
         spine_down=spine_down,
         spine_up=spine_up,
         spine_groups=spine_groups,
@@ -256,10 +261,13 @@ def growth_reserve(
     else:
         spines = -(-uplinks // size.spine_down)
         least = size.leaves + spines + -(-uplinks // k)
+        # Leaves the built spines take: whole pods, and the last pod as far as its spines' down-ports reach.
+        last = min(size.leaves_per_pod, (size.last_pod_spines or size.spines_per_pod) * size.spine_down // size.up)
+        held = (size.pods - 1) * size.leaves_per_pod + last
         if topology == "rail-optimized":
-            capacity = size.pods * (size.leaves_per_pod // rails) * size.nodes_per_unit
+            capacity = held // rails * size.nodes_per_unit
         else:
-            capacity = size.pods * size.leaves_per_pod * size.down * split // rails
+            capacity = held * size.down * split // rails
         free = {
             "leaf": free_leaf,
             "spine": size.spines * k - size.leaves * size.up - size.spines * size.spine_up,

@@ -388,9 +388,9 @@ def _growth_reserve(p: dict[str, Any]) -> tuple[str, str]:
     if p["three_tier"]:
         why = (
             _(
-                "The fabric builds whole pods: the last pod has a full pod's spines and the core switches serve "
-                "whole pods, so %(n)s %(switch)s switches more than the links need are a reserve for growth "
-                "(%(spine)s spine and %(core)s core ports free)."
+                "A three-tier fabric is balanced per pod and per plane: the spines of a pod and the core switches "
+                "of a plane are whole, so %(n)s %(switch)s switches more than the links need are a reserve for "
+                "growth (%(spine)s spine and %(core)s core ports free)."
             )
             % values
         )

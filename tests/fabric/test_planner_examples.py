@@ -5,9 +5,11 @@ QM9700: 32 OSFP cages x 2 = k = 64 logical NDR ports (fabric.md section 3). At 1
 """
 
 import dataclasses
+from collections import Counter
 
 import pytest
 
+from configurator.fabric.cabling import iter_cabling_csv
 from configurator.fabric.codes import FabricCode
 from configurator.fabric.planner import LEAF_SPINE, NODE_LEAF, SPINE_CORE, plan_fabric
 from configurator.messages import both
@@ -118,6 +120,21 @@ def test_partial_pod_keeps_full_pod_spines_and_balanced_cores():
     # Plane: 5 x 32 = 160 links / 64 = 2.5 -> 3, not a divisor of 32 -> 4 cores per plane, 8 links each pair.
     assert (p.cores_per_plane, p.core_switches, p.links_per_spine_core_pair) == (4, 128, 8)
     assert p.spine_core_links == 160 * 32
+
+
+def test_the_last_pod_gets_spines_for_its_own_leaves():
+    # 520 nodes: 17 SUs; pods of 4 SUs -> 5 pods, the last with 1 SU = 8 leaves. Those 8 leaves x 32 uplinks
+    # fill 8 spines' 32 down-ports (4 links per pair), so the last pod has 8 spines, not a full pod's 32.
+    p = plan(520)
+    assert (p.tiers, p.pods, p.spines_per_pod, p.last_pod_spines) == (3, 5, 32, 8)
+    assert p.spine_switches == 4 * 32 + 8
+    assert p.spine_core_links == p.spine_switches * 32
+    # Every leaf still reaches every spine of its pod evenly: 4 links to each of the last pod's 8 spines.
+    rows = [line.split(",") for line in iter_cabling_csv(p)][1:]
+    last_pod = Counter((a, z) for a, _ap, z, _zp, cls, *_ in rows if cls == LEAF_SPINE and z.startswith("pod05"))
+    assert set(last_pod.values()) == {4} and len(last_pod) == 8 * 8
+    full = plan(512)  # whole pods: unchanged, NVIDIA's 128 spines
+    assert (full.spine_switches, full.last_pod_spines) == (128, 32)
 
 
 def test_two_to_one_oversubscription():

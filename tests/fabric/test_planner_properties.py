@@ -73,6 +73,12 @@ def test_counts_are_consistent(nodes, rails, setup, ratio, topology):
         assert p.pods * p.links_per_spine_core_pair <= k  # core ports
         assert p.core_switches == p.spines_per_pod * p.cores_per_plane
         assert p.spine_core_links == p.spine_switches * p.spine_uplinks
+        # The last pod's spines: balanced for its own leaves, never more than a full pod's.
+        last_leaves = p.leaf_switches - (p.pods - 1) * p.leaves_per_pod
+        assert p.spine_switches == (p.pods - 1) * p.spines_per_pod + p.last_pod_spines
+        assert p.last_pod_spines <= p.spines_per_pod and p.leaf_uplinks % p.last_pod_spines == 0
+        assert last_leaves * (p.leaf_uplinks // p.last_pod_spines) <= p.spine_downlinks
+        assert p.last_pod_spines == balanced_uppers(last_leaves, p.leaf_uplinks, p.spine_downlinks)
     if ratio == (1, 1) and p.tiers >= 2:
         assert p.leaf_uplinks >= p.leaf_downlinks
 
@@ -159,8 +165,9 @@ def test_cabling_csv_connects_every_port_once(nodes, rails, setup, ratio, topolo
     # Balance: every leaf has the same number of links to every spine it reaches.
     pairs = Counter((a, z) for a, _, z, _, cls, *_ in rows if cls == LEAF_SPINE)
     if pairs:
-        assert set(pairs.values()) == {p.links_per_leaf_spine_pair}
-        assert len(pairs) * p.links_per_leaf_spine_pair == p.leaf_spine_links
+        last_m = p.leaf_uplinks // p.last_pod_spines if p.tiers == 3 else p.links_per_leaf_spine_pair
+        assert set(pairs.values()) <= {p.links_per_leaf_spine_pair, last_m}
+        assert sum(pairs.values()) == p.leaf_spine_links
     core_pairs = Counter((a, z) for a, _, z, _, cls, *_ in rows if cls == SPINE_CORE)
     if core_pairs:
         assert set(core_pairs.values()) == {p.links_per_spine_core_pair}
