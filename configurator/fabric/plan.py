@@ -8,6 +8,7 @@ this module puts them together. The rules, their sources and the worked arithmet
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -207,7 +208,7 @@ def _link_classes(
     ]
     up = _switch_side(switch, 1, switch.part_number)
     uplinks = (
-        (LEAF_SPINE, 2, "leaf_to_spine_m", LEAF_TO_SPINE_M, size.leaves * size.up, size.m),
+        (LEAF_SPINE, 2, "leaf_to_spine_m", LEAF_TO_SPINE_M, size.leaves * size.up, _pair_links(size)),
         (SPINE_CORE, 3, "spine_to_core_m", SPINE_TO_CORE_M, size.spines * size.spine_up, size.mc),
     )
     groups = {
@@ -224,6 +225,13 @@ def _link_classes(
             findings.append(_assumed(name, assumed, run, field_name))
         plans.append(_link_class(name, links, port_speed, run, res, (up, up), groups[name], field_name, findings))
     return plans
+
+
+def _pair_links(size: Size) -> int:
+    """Links per leaf-spine pair that every pair shares a multiple of (the last pod of three tiers may have
+    more per pair): a twin cable carrying two links to one spine needs it even."""
+    last = size.up // size.last_pod_spines if size.last_pod_spines else size.m
+    return math.gcd(size.m, last)
 
 
 def _core_groups(size: Size) -> tuple[tuple[int, int], ...]:
