@@ -188,6 +188,15 @@ def main() -> None:
                 f"{nodes:>7} {label:>8} {plan.tiers:>5} {plan.leaf_switches:>6} {plan.spine_switches:>6} "
                 f"{plan.core_switches:>6} {plan.switches:>8} {ms:10.3f} {per}{note}"
             )
+    # Two tiers try every whole-cage down/up split of the leaves for the fewest switches (the worst case of that
+    # search is an oversubscribed fabric just below the three-tier boundary).
+    for nodes, ratio in ((16, (1, 1)), (48, (2, 1)), (250, (2, 1)), (250, (5, 3))):
+        ms, plan = median_ms(runs, nodes=nodes, hca=NDR, oversubscription=ratio)
+        print(
+            f"{nodes:>7} {'NDR ' + ':'.join(map(str, ratio)):>8} {plan.tiers:>5} {plan.leaf_switches:>6} "
+            f"{plan.spine_switches:>6} {plan.core_switches:>6} {plan.switches:>8} {ms:10.3f} "
+            f"{ms * 1000 / plan.switches:10.3f}  (two-tier split search)"
+        )
     # The cabling CSV is the one part that is linear in links (one row each), streamed.
     _, plan = median_ms(1, nodes=2048, hca=NDR)
     start = time.perf_counter()

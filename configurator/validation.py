@@ -13,10 +13,11 @@ from typing import Any
 
 from configurator.defaults import complete_design
 from configurator.fabric.check import check_design_fabric
+from configurator.fabric.rack_model import DISTANCE_FIELDS
 from configurator.messages import finding_dicts, totals_dict
 from configurator.rackplan import build_rack_plan, distances, fabric_rack_with_distances, rack_plan_dict
 from configurator.rules.context import resolve_group
-from configurator.rules.design import DesignIn
+from configurator.rules.design import DesignIn, RackIn
 from configurator.rules.engine import validate_nodes
 from configurator.rules.findings import SEVERITY_ORDER, Finding, Severity
 from configurator.rules.power import FAN_MARGIN, network_power
@@ -100,6 +101,17 @@ def cluster_power(totals: dict[str, Any], bom: list[tuple[str, int]] | None, cat
     }
 
 
+def _given_rack(laid_rack: RackIn, lengths: dict[str, Any]) -> RackIn:
+    """The laid-out distances that come from the design itself (the rack plan marks them "override"; an in-rack
+    leaf's node run follows the design's in-rack run), as opposed to the rack plan's estimates."""
+    given = {
+        name: getattr(laid_rack, name)
+        for name in DISTANCE_FIELDS
+        if (length := lengths.get(name)) is not None and length.basis == "override"
+    }
+    return RackIn(**given)
+
+
 def _fabric_bom(design: DesignIn, plan: Any) -> list[tuple[str, int]] | None:
     """The bill of materials of the design's own fabric (none without one)."""
     if design.fabric is None or plan is None:
@@ -120,11 +132,11 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
         racks, rack_findings = build_rack_plan(design, catalog, node.totals, plan)
         lengths = distances(racks, design)
         if plan is not None and design.fabric is not None:
-            laid_out = dataclasses.replace(
-                design,
-                fabric=dataclasses.replace(design.fabric, rack=fabric_rack_with_distances(racks, design, lengths)),
+            laid_rack = fabric_rack_with_distances(racks, design, lengths)
+            laid_out = dataclasses.replace(design, fabric=dataclasses.replace(design.fabric, rack=laid_rack))
+            fabric_findings, plan = check_design_fabric(
+                design=laid_out, catalog=catalog, given_rack=_given_rack(laid_rack, lengths), **fabric_args
             )
-            fabric_findings, plan = check_design_fabric(design=laid_out, catalog=catalog, **fabric_args)
         # The node rules already warn about fewer compute NICs than GPUs, with its cost; one warning is enough.
         if any(f.code == "NIC_FEWER_THAN_GPUS" for f in findings):
             fabric_findings = [f for f in fabric_findings if f.code != "FABRIC_FEWER_RAILS_THAN_GPUS"]

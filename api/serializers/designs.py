@@ -33,6 +33,7 @@ from configurator.rules.parse import (
     MAX_NODE_GROUPS,
     MAX_NODES,
     MAX_PARAMS_BILLION,
+    MAX_PORTS_USED,
     MAX_QUANTITY,
     WORKLOAD_KINDS,
     WORKLOAD_MODES,
@@ -59,6 +60,16 @@ class ComponentSerializer(serializers.Serializer):
         child=serializers.CharField(),
         required=False,
         help_text="Optional explicit placement: one slot name of the server per part.",
+    )
+    ports_used = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_PORTS_USED,
+        required=False,
+        help_text=(
+            "Adapters only: ports cabled per card, 1 up to the adapter's port count (more is a 400 naming this "
+            "field). Default: every port. A compute adapter's cabled ports are its rails: a dual-port card with "
+            "both ports used is two links to two rail leaves."
+        ),
     )
 
 

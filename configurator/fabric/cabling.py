@@ -4,7 +4,8 @@ Naming: ``node-0001/nic3`` (NIC 3 = rail 3), ``su01-leaf-r3/p17`` (leaf of rail 
 ``p9.2`` is the second half of split port 9), ``leaf-007`` (fat-tree), ``spine-05/p33``, ``pod02-spine-05``
 (3 tiers) and ``core-0012``. Leaf ports 1..down face the nodes, down+1..k the spines; spine ports
 1..k/2 face the leaves in a 3-tier fabric. Wiring follows the planner's arithmetic: leaf uplink j goes to
-spine j // m (m links per leaf-spine pair); spine uplink i of spine j in pod p goes to core i // mc of plane j.
+spine j // m (m links per leaf-spine pair; in the last pod of three tiers, uplinks / its spines); spine uplink
+i of spine j in pod p goes to core i // mc of plane j.
 """
 
 from __future__ import annotations
@@ -112,6 +113,8 @@ def _leaf_spine_rows(plan: FabricPlan, locate: Locate | None) -> Iterator[str]:
     for leaf in range(plan.leaf_switches):
         name = _leaf_name(plan, leaf)
         pod, local = divmod(leaf, per_pod) if plan.tiers == 3 else (0, leaf)
+        if plan.tiers == 3:
+            m = plan.leaf_uplinks // plan.pod_spines(pod)  # the last pod's fewer spines take more links each
         for j in range(plan.leaf_uplinks):
             spine, t = divmod(j, m)
             spine_name = f"pod{pod + 1:02d}-spine-{spine + 1:02d}" if plan.tiers == 3 else f"spine-{spine + 1:02d}"
@@ -127,7 +130,7 @@ def _spine_core_rows(plan: FabricPlan, locate: Locate | None) -> Iterator[str]:
     mc = plan.links_per_spine_core_pair
     cpp = plan.cores_per_plane
     for pod in range(plan.pods):
-        for spine in range(plan.spines_per_pod):
+        for spine in range(plan.pod_spines(pod)):
             name = f"pod{pod + 1:02d}-spine-{spine + 1:02d}"
             for i in range(plan.spine_uplinks):
                 core, t = divmod(i, mc)

@@ -10,7 +10,7 @@ Multi-node designs without a fabric are the node rules engine's business, not th
 from __future__ import annotations
 
 from configurator.findings import FabricCode, Finding, finding
-from configurator.rules.design import DesignIn, DesignInputError
+from configurator.rules.design import DesignIn, DesignInputError, RackIn
 from configurator.rules.specs import AdapterSpec, CatalogView, Protocol, ServerSpec, SwitchSpec
 
 from .findings import switch_for_speed
@@ -100,8 +100,10 @@ def check_design_fabric(
     gpu_generation: str,
     catalog: CatalogView,
     advised_fabric_gbps: int | None = None,
+    given_rack: RackIn | None = None,
 ) -> tuple[list[Finding], FabricPlan | None]:
-    """Plan the design's compute fabric and check it. No fabric: nothing to say here."""
+    """Plan the design's compute fabric and check it. No fabric: nothing to say here. ``given_rack``: the
+    distances the design itself gives when ``design.fabric.rack`` also holds the rack plan's estimates."""
     fabric = design.fabric
     if fabric is None:
         return [], None
@@ -139,6 +141,7 @@ def check_design_fabric(
         rack=fabric.rack,
         node_height_u=_node_height(design, catalog),
         hca_named=fabric.hca is not None,
+        given_rack=given_rack,
     )
     findings.extend(plan.findings)
     for extra in (

@@ -158,7 +158,7 @@ def render_svg(plan: FabricPlan, words: Words = ENGLISH) -> str:
     if plan.tiers >= 2:
         if plan.tiers == 3:
             shown = range(min(plan.pods, MAX_BOXES))
-            labels = [[w.pod(f"{p + 1:02d}"), w.spines(n(plan.spines_per_pod))] for p in shown]
+            labels = [[w.pod(f"{p + 1:02d}"), w.spines(n(plan.pod_spines(p)))] for p in shown]
             svg, centres = _row(labels, plan.pods, y, "#cfe0f5", w.pods_of(n(plan.spines_per_pod)), w)
         else:
             count = plan.spine_switches

@@ -7,10 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from configurator.findings import FabricCode, Finding, finding, retired_finding
+from configurator.rules.design import RackIn
 from configurator.rules.specs import AdapterSpec, CatalogView, MediaKind, MediaSpec, Protocol, SwitchSpec
 
 from .media import OPTICAL, SLACK_M, MediaChoice, MediaResult, Side
-from .sizing import Size, pod_downlinks
+from .rack_model import IN_RACK_PLAUSIBLE_M, ROW_PLAUSIBLE_M, given_distances
+from .sizing import Reserve, Size, pod_downlinks
 
 
 def _finding(code: FabricCode, **params: Any) -> Finding:
@@ -197,3 +199,37 @@ def _end_top(part: MediaSpec, side_name: str) -> str | None:
     else:
         end = part.end_a if side_name == "a" else part.end_b
     return end.top.value if end.top else None
+
+
+def growth_reserve_finding(switch: SwitchSpec, reserve: Reserve) -> Finding:
+    """A plan that holds switches beyond what its links need says so, with what they cost and the room they give
+    (info: a balanced fabric or whole pods are sound design, but the customer pays for them)."""
+    price = switch.price_eur
+    return _finding(
+        FabricCode.GROWTH_RESERVE,
+        switch=switch.part_number,
+        reserve_switches=reserve.switches,
+        cost_eur=float(price) * reserve.switches if price is not None else None,
+        room_nodes=reserve.room_nodes,
+        free_ports=dict(reserve.free_ports),
+        three_tier=reserve.three_tier,
+    )
+
+
+def distance_findings(rack: RackIn | None, tiers: int, node_field: str) -> list[Finding]:
+    """Distances the design gives are never passed over in silence: an implausible one is a warning (a run inside
+    one rack beyond a few metres, kilometres between rows), one the plan has no link for is said (info)."""
+    given = given_distances(rack)
+    out: list[Finding] = []
+    for name in sorted(given):
+        value = float(getattr(rack, name))
+        limit = IN_RACK_PLAUSIBLE_M if name == "in_rack_m" else ROW_PLAUSIBLE_M
+        if value > limit:
+            out.append(_finding(FabricCode.DISTANCE_IMPLAUSIBLE, rack_field=name, distance_m=value, limit_m=limit))
+    # An in-rack run is never called unused: the rack plan may put leaves (or the management switch) in the nodes'
+    # racks and route the node runs over it.
+    used = {node_field, "in_rack_m"} | ({"leaf_to_spine_m"} if tiers >= 2 else set())
+    unused = sorted(given - used - ({"spine_to_core_m"} if tiers >= 3 else set()))
+    if unused:
+        out.append(_finding(FabricCode.DISTANCE_UNUSED, rack_fields=unused, tiers=tiers, node_field=node_field))
+    return out

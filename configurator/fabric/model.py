@@ -71,6 +71,7 @@ class FabricPlan:
     pods: int = 0
     leaves_per_pod: int = 0
     spines_per_pod: int = 0
+    last_pod_spines: int = 0  # three tiers: the last pod's spines, sized to its leaves; 0 in older plans: full
     cores_per_plane: int = 0
     spine_downlinks: int = 0  # logical ports per spine reserved for leaves
     spine_uplinks: int = 0
@@ -113,6 +114,12 @@ class FabricPlan:
             caps.append(self.spine_core_links * self.uplink_speed_gbps)
         return min(caps) // 2
 
+    def pod_spines(self, pod: int) -> int:
+        """Spines of pod ``pod`` (0-based) of a three-tier plan: the last pod's may be fewer."""
+        if pod == self.pods - 1 and self.last_pod_spines:
+            return self.last_pod_spines
+        return self.spines_per_pod
+
     def link(self, name: str) -> LinkPlan | None:
         return next((lp for lp in self.links if lp.name == name), None)
 
@@ -137,6 +144,7 @@ class FabricPlan:
             "pods": self.pods,
             "leaves_per_pod": self.leaves_per_pod,
             "spines_per_pod": self.spines_per_pod,
+            "last_pod_spines": self.last_pod_spines,
             "cores_per_plane": self.cores_per_plane,
             "spine_downlinks": self.spine_downlinks,
             "spine_uplinks": self.spine_uplinks,
@@ -188,6 +196,7 @@ class FabricPlan:
             pods=d.get("pods", 0),
             leaves_per_pod=d.get("leaves_per_pod", 0),
             spines_per_pod=d.get("spines_per_pod", 0),
+            last_pod_spines=d.get("last_pod_spines", 0),
             cores_per_plane=d.get("cores_per_plane", 0),
             spine_downlinks=d.get("spine_downlinks", 0),
             spine_uplinks=d.get("spine_uplinks", 0),

@@ -8,6 +8,7 @@ this module puts them together. The rules, their sources and the worked arithmet
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +18,8 @@ from configurator.rules.specs import AdapterSpec, CatalogView, Connector, Switch
 
 from .findings import (
     choice_findings,
+    distance_findings,
+    growth_reserve_finding,
     media_finding,
     named_part_findings,
     protocol_finding,
@@ -24,10 +27,18 @@ from .findings import (
     speed_finding,
     subnet_manager_finding,
 )
-from .media import MediaResult, Side, item_quantity, select_media
+from .media import SLACK_M, MediaResult, Side, item_quantity, select_media
 from .model import LEAF_SPINE, NODE_LEAF, SPINE_CORE, FabricPlan, LinkPlan
-from .rack_model import IN_RACK_M, LEAF_TO_SPINE_M, NODE_TO_LEAF_M, SPINE_TO_CORE_M, distance, nodes_per_rack
-from .sizing import Size, pod_downlinks, size_fabric, split_options
+from .rack_model import (
+    IN_RACK_M,
+    LEAF_TO_SPINE_M,
+    NODE_TO_LEAF_M,
+    SPINE_TO_CORE_M,
+    distance,
+    given_distances,
+    nodes_per_rack,
+)
+from .sizing import Size, growth_reserve, pod_downlinks, size_fabric, split_options
 
 
 def _switch_side(switch: SwitchSpec, split: int, label: str) -> Side:
@@ -83,6 +94,7 @@ class _NodeRun:
     b: Side | None = None
     distance_m: float = 0.0
     field_name: str = ""
+    assumed_m: float | None = None  # the default run the medium did not reach (then distance_m is what it reaches)
 
 
 def _choose_split(
@@ -96,6 +108,7 @@ def _choose_split(
     catalog: CatalogView,
     rack: RackIn | None,
     npr: int,
+    given: frozenset[str],
 ) -> _NodeRun:
     """Prefer split ports when the HCA is slower and a catalogue splitter makes them; fall back to whole ports.
 
@@ -112,13 +125,16 @@ def _choose_split(
             continue
         # In-rack rule (README "Rack model"): the node runs are in-rack only when the whole fabric is one
         # switch and every node fits one rack, so that switch sits in the nodes' rack.
-        in_rack = size.tiers == 1 and nodes <= npr
+        # A node-to-leaf distance the design gives is never overridden by the in-rack default: with it (and no
+        # in-rack run given) the one switch sits that far from the nodes.
+        in_rack = size.tiers == 1 and nodes <= npr and ("in_rack_m" in given or "node_to_leaf_m" not in given)
         field_name, default = ("in_rack_m", IN_RACK_M) if in_rack else ("node_to_leaf_m", NODE_TO_LEAF_M)
         run = distance(rack, field_name, default)
         a, b = _switch_side(switch, split, switch.part_number), _hca_side(switch, hca)
         speed = min(hca_speed, switch.port_speed_gbps // split)
-        result = select_media(catalog, a, b, speed_gbps=speed, distance_m=run, protocol=switch.protocol)
-        options.append(_NodeRun(split, size, result, a, b, run, field_name))
+        select = {"speed_gbps": speed, "protocol": switch.protocol}
+        result, run, assumed = _reach(catalog, a, b, run, field_name in given, select)
+        options.append(_NodeRun(split, size, result, a, b, run, field_name, assumed))
         if result.choice is not None and not result.choice.retired:
             break
     chosen = next((o for o in options if o.media is not None and _active_choice(o.media)), None)
@@ -130,6 +146,23 @@ def _choose_split(
 def _active_choice(result: MediaResult) -> bool:
     """A medium was chosen and none of its parts is discontinued or end-of-life."""
     return result.choice is not None and not result.choice.retired
+
+
+def _reach(
+    catalog: CatalogView, a: Side, b: Side, run: float, given: bool, select: dict[str, Any]
+) -> tuple[MediaResult, float, float | None]:
+    """Media for a run. A default run (the design gives none) that no joining medium reaches is an assumption,
+    not evidence: the plan then takes the longest medium that joins the ends and says the runs must stay within
+    it (``FABRIC_DISTANCE_ASSUMED``) instead of refusing the fabric. Returns (result, run planned, default run
+    that did not fit or None)."""
+    result = select_media(catalog, a, b, distance_m=run, **select)
+    if given or result.choice is not None or not result.matched or not result.longest_m:
+        return result, run, None
+    fits = result.longest_m - SLACK_M
+    if fits <= 0:
+        return result, run, None
+    shorter = select_media(catalog, a, b, distance_m=fits, **select)
+    return (shorter, fits, run) if shorter.choice is not None else (result, run, None)
 
 
 def _link_class(
@@ -162,10 +195,13 @@ def _link_classes(
     switch: SwitchSpec,
     catalog: CatalogView,
     rack: RackIn | None,
+    given: frozenset[str],
     findings: list[Finding],
 ) -> list[LinkPlan]:
     """Media per link class: node to leaf, and leaf to spine and spine to core where the fabric has those tiers."""
     size, port_speed, protocol = node.size, switch.port_speed_gbps, switch.protocol
+    if node.assumed_m is not None:
+        findings.append(_assumed(NODE_LEAF, node.assumed_m, node.distance_m, node.field_name))
     plans = [
         _link_class(
             NODE_LEAF,
@@ -181,22 +217,53 @@ def _link_classes(
     ]
     up = _switch_side(switch, 1, switch.part_number)
     uplinks = (
-        (LEAF_SPINE, 2, "leaf_to_spine_m", LEAF_TO_SPINE_M, size.leaves * size.up, size.m),
+        (LEAF_SPINE, 2, "leaf_to_spine_m", LEAF_TO_SPINE_M, size.leaves * size.up, _pair_links(size)),
         (SPINE_CORE, 3, "spine_to_core_m", SPINE_TO_CORE_M, size.spines * size.spine_up, size.mc),
     )
     groups = {
         LEAF_SPINE: (((size.leaves, size.up),), size.spine_groups),
-        SPINE_CORE: (((size.spines, size.spine_up),), ((size.cores, size.pods * size.mc),)),
+        SPINE_CORE: (((size.spines, size.spine_up),), _core_groups(size)),
     }
     for name, tiers, field_name, default, links, pair_links in uplinks:
         if size.tiers < tiers:
             continue
         run = distance(rack, field_name, default)
-        res = select_media(
-            catalog, up, up, speed_gbps=port_speed, distance_m=run, protocol=protocol, pair_links=pair_links
-        )
+        select = {"speed_gbps": port_speed, "protocol": protocol, "pair_links": pair_links}
+        res, run, assumed = _reach(catalog, up, up, run, field_name in given, select)
+        if assumed is not None:
+            findings.append(_assumed(name, assumed, run, field_name))
         plans.append(_link_class(name, links, port_speed, run, res, (up, up), groups[name], field_name, findings))
     return plans
+
+
+def _pair_links(size: Size) -> int:
+    """Links per leaf-spine pair that every pair shares a multiple of (the last pod of three tiers may have
+    more per pair): a twin cable carrying two links to one spine needs it even."""
+    last = size.up // size.last_pod_spines if size.last_pod_spines else size.m
+    return math.gcd(size.m, last)
+
+
+def _core_groups(size: Size) -> tuple[tuple[int, int], ...]:
+    """(cores, spine links on each): the planes the last pod has a spine in carry every pod; the others one
+    pod fewer."""
+    full = size.last_pod_spines or size.spines_per_pod
+    return tuple(
+        (planes * size.cores_per_plane, pods * size.mc)
+        for planes, pods in ((full, size.pods), (size.spines_per_pod - full, size.pods - 1))
+        if planes and pods
+    )
+
+
+def _assumed(name: str, default_m: float, planned_m: float, field_name: str) -> Finding:
+    return finding(
+        FabricCode.DISTANCE_ASSUMED,
+        "fabric",
+        link_class=name,
+        default_m=default_m,
+        planned_m=planned_m,
+        slack_m=SLACK_M,
+        rack_field=field_name,
+    )
 
 
 def _ports(size: Size, split: int, k: int, leaf_spine_links: int, spine_core_links: int) -> list[tuple[str, int, int]]:
@@ -274,10 +341,16 @@ def plan_fabric(
     node_height_u: int | None = None,
     node_power_w: int | None = None,
     hca_named: bool = True,
+    given_rack: RackIn | None = None,
 ) -> FabricPlan:
     """Size the compute fabric and its bill of materials; problems come back as findings on the plan.
-    ``hca_named``: the HCA was named for the fabric (False: taken from the nodes, where it is already checked)."""
+
+    ``hca_named``: the HCA was named for the fabric (False: taken from the nodes, where it is already checked).
+    ``given_rack``: the distances the design itself gives (default: ``rack``); ``rack`` may add estimates (the
+    rack plan's). Only given distances are checked for plausibility, and only defaults may be shortened to a
+    medium's reach (``FABRIC_DISTANCE_ASSUMED``)."""
     findings: list[Finding] = named_part_findings(switch, hca if hca_named else None)
+    given = given_distances(rack if given_rack is None else given_rack)
     k = switch.logical_ports
     common = (nodes, rails, switch, hca, topology, oversubscription)
     if switch.management:
@@ -303,14 +376,23 @@ def plan_fabric(
         catalog=catalog,
         rack=rack,
         npr=npr,
+        given=given,
     )
     if not node.size.tiers:
         return _infeasible(common, node, oversubscription, findings)
-    return _sized_plan(common, node, catalog=catalog, rack=rack, npr=npr, findings=findings)
+    findings.extend(distance_findings(given_rack if given_rack is not None else rack, node.size.tiers, node.field_name))
+    return _sized_plan(common, node, catalog=catalog, rack=rack, npr=npr, given=given, findings=findings)
 
 
 def _sized_plan(
-    common: tuple, node: _NodeRun, *, catalog: CatalogView, rack: RackIn | None, npr: int, findings: list[Finding]
+    common: tuple,
+    node: _NodeRun,
+    *,
+    catalog: CatalogView,
+    rack: RackIn | None,
+    npr: int,
+    given: frozenset[str],
+    findings: list[Finding],
 ) -> FabricPlan:
     """The plan of a fabric that could be sized: its link classes, ports, companion parts and bill of materials.
     Over 60 lines because it fills every field of the plan, one a line."""
@@ -325,9 +407,19 @@ def _sized_plan(
     leaf_spine_links = size.leaves * size.up if size.tiers >= 2 else 0
     spine_core_links = size.spines * size.spine_up if size.tiers == 3 else 0
     link_plans = _link_classes(
-        node, node_links=node_links, speed=speed, switch=switch, catalog=catalog, rack=rack, findings=findings
+        node,
+        node_links=node_links,
+        speed=speed,
+        switch=switch,
+        catalog=catalog,
+        rack=rack,
+        given=given,
+        findings=findings,
     )
     fabric_switches = size.leaves + size.spines + size.cores
+    reserve = growth_reserve(size, nodes, rails, k, split, oversubscription, topology)
+    if reserve is not None:
+        findings.append(growth_reserve_finding(switch, reserve))
     mgmt = _management(catalog, nodes + fabric_switches, findings)
     sm = subnet_manager_finding(switch, node_links + fabric_switches)
     if sm is not None:
@@ -349,6 +441,7 @@ def _sized_plan(
         pods=size.pods,
         leaves_per_pod=size.leaves_per_pod,
         spines_per_pod=size.spines_per_pod,
+        last_pod_spines=size.last_pod_spines,
         cores_per_plane=size.cores_per_plane,
         spine_downlinks=size.spine_down,
         spine_uplinks=size.spine_up,

@@ -26,6 +26,18 @@ def nodes_per_rack(rack: RackIn | None, node_height_u: int | None, node_power_w:
     return max(1, min(by_u, by_w))
 
 
+DISTANCE_FIELDS = ("in_rack_m", "node_to_leaf_m", "leaf_to_spine_m", "spine_to_core_m")
+IN_RACK_PLAUSIBLE_M = 5.0  # a 42U rack is about 2 m tall: a run inside one rack is a few metres at most
+ROW_PLAUSIBLE_M = 1_000.0  # runs between the rows of one site; kilometres are a typo (mm or cm) or another site
+
+
+def given_distances(rack: RackIn | None) -> frozenset[str]:
+    """The distance fields a rack input sets."""
+    if rack is None:
+        return frozenset()
+    return frozenset(name for name in DISTANCE_FIELDS if getattr(rack, name, None) is not None)
+
+
 def distance(rack: RackIn | None, name: str, default: float) -> float:
     value = getattr(rack, name, None) if rack is not None else None
     return float(value) if value is not None else default

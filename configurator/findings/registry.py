@@ -811,6 +811,46 @@ REGISTRY: dict[str, Rule] = {
             "NVIDIA LinkX 'Copper DAC and LACC Cables Overview': 1:2 and 1:4 splitters discontinued, use transceivers",
             ("fabric.findings.choice_findings",),
         ),
+        _rule(
+            FabricCode.GROWTH_RESERVE,
+            INFO,
+            gettext_noop("Fabric switches held in reserve for growth"),
+            gettext_noop(
+                "The fabric is sized to the nodes quoted, but a balanced fat tree (every leaf the same number of links to every spine) or whole three-tier pods can need more switches than the links fill; those switches are a reserve for growth, and their cost is stated."
+            ),
+            "NVIDIA DGX SuperPOD H100 RA-11333-001, Network Fabrics (balanced, full fat tree; full SU recommended); fabric.md section 0 rules 2 and 4",
+            ("fabric.findings.growth_reserve_finding",),
+        ),
+        _rule(
+            FabricCode.DISTANCE_ASSUMED,
+            W,
+            gettext_noop("Default run longer than the longest catalogue medium"),
+            gettext_noop(
+                "The design gives no distance for this link class and the default layout's run is longer than any catalogue medium that joins the ends; the plan assumes runs within the longest one. Confirm the distance on site."
+            ),
+            "configurator/fabric/README.md, Rack model (documented default distances)",
+            ("fabric.plan._assumed",),
+        ),
+        _rule(
+            FabricCode.DISTANCE_IMPLAUSIBLE,
+            W,
+            gettext_noop("Implausible distance"),
+            gettext_noop(
+                "A run inside one rack is a few metres at most (a 42U rack is about 2 m tall), and runs between the rows of one site are not kilometres long; such a distance is most likely a unit mix-up."
+            ),
+            "EIA-310 rack units (42U = 1.87 m); configurator/fabric/README.md, Rack model",
+            ("fabric.findings.distance_findings",),
+        ),
+        _rule(
+            FabricCode.DISTANCE_UNUSED,
+            INFO,
+            gettext_noop("Distance given for a link the fabric does not have"),
+            gettext_noop(
+                "The design gives a distance for a link class this fabric does not have (a leaf-to-spine run for a one-switch fabric, a spine-to-core run without core switches); it is not used."
+            ),
+            "configurator/fabric/README.md, Rack model",
+            ("fabric.findings.distance_findings",),
+        ),
     )
 }
 

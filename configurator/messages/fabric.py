@@ -416,3 +416,105 @@ def _media_discontinued(p: dict[str, Any]) -> tuple[str, str]:
         message + " " + replacement_sentence(p),
         _("Move the switches closer so an active cable or optic reaches, or ask us to quote the replacement."),
     )
+
+
+def _rack_field(name: str) -> str:
+    """A rack distance as the fabric step labels it."""
+    if name == "spine_to_core_m":
+        return _("Spine to core switch (m)")
+    return str(RACK_FIELDS.get(name, name))
+
+
+@renders(C.GROWTH_RESERVE)
+def _growth_reserve(p: dict[str, Any]) -> tuple[str, str]:
+    free = p["free_ports"]
+    values = {
+        "n": num(p["reserve_switches"]),
+        "switch": p["switch"],
+        "room": num(p["room_nodes"]),
+        "spine": num(free.get("spine", 0)),
+        "core": num(free.get("core", 0)),
+    }
+    if p["three_tier"]:
+        why = (
+            _(
+                "A three-tier fabric is balanced per pod and per plane: the spines of a pod and the core switches "
+                "of a plane are whole, so %(n)s %(switch)s switches more than the links need are a reserve for "
+                "growth (%(spine)s spine and %(core)s core ports free)."
+            )
+            % values
+        )
+    else:
+        why = (
+            _(
+                "Every leaf needs the same number of links to every spine, so the fabric has %(n)s %(switch)s "
+                "switches more than its links fill: a reserve for growth (%(spine)s spine ports free)."
+            )
+            % values
+        )
+    room = _(" Room for %(room)s more nodes without new switches.") % values if p["room_nodes"] else ""
+    if p["cost_eur"] is not None:
+        cost = _("The reserve costs about EUR %(cost)s (list price).") % {"cost": num(p["cost_eur"])}
+    else:
+        cost = _("The reserve's cost is not known: the switch has no list price yet.")
+    return (
+        why + room,
+        cost + " " + _("Keep it if the cluster will grow; otherwise ask us for a fabric sized exactly to the nodes."),
+    )
+
+
+@renders(C.DISTANCE_ASSUMED)
+def _distance_assumed(p: dict[str, Any]) -> tuple[str, str]:
+    values = {
+        "link_class": _link_class(p),
+        "default": dec(p["default_m"]),
+        "planned": dec(p["planned_m"]),
+        "field": _rack_field(p["rack_field"]),
+    }
+    return (
+        _(
+            "No distance given for the %(link_class)s runs: the default layout assumes %(default)s m, longer "
+            "than any catalogue medium for these ports. The plan assumes runs of at most %(planned)s m."
+        )
+        % values,
+        _(
+            "Measure the runs and enter them as “%(field)s” on the fabric step; place the switches within "
+            "%(planned)s m, or ask us to quote longer optics."
+        )
+        % values,
+    )
+
+
+@renders(C.DISTANCE_IMPLAUSIBLE)
+def _distance_implausible(p: dict[str, Any]) -> tuple[str, str]:
+    values = {"field": _rack_field(p["rack_field"]), "distance": num(p["distance_m"], 1), "limit": num(p["limit_m"])}
+    if p["rack_field"] == "in_rack_m":
+        message = _(
+            "“%(field)s” is %(distance)s m, but a run inside one rack is a few metres at most (a 42U rack is "
+            "about 2 m tall; more than %(limit)s m is implausible)."
+        )
+    else:
+        message = _(
+            "“%(field)s” is %(distance)s m: runs between the rows of one site are not that long (more than "
+            "%(limit)s m is implausible)."
+        )
+    return (
+        message % values,
+        _("Check the distance and its unit (metres); the cables are chosen for it as given.") % values,
+    )
+
+
+@renders(C.DISTANCE_UNUSED)
+def _distance_unused(p: dict[str, Any]) -> tuple[str, str]:
+    why = {
+        "node_to_leaf_m": _("the one switch sits in the nodes' rack, so the run within a rack applies"),
+        "leaf_to_spine_m": _("the fabric is one switch, without spines"),
+        "spine_to_core_m": _("the fabric has no core switches"),
+    }
+    reasons = "; ".join(
+        _("“%(field)s”: %(why)s") % {"field": _rack_field(name), "why": why.get(name, "")} for name in p["rack_fields"]
+    )
+    return (
+        _("A distance you gave has no link in this fabric and is not used (%(reasons)s).") % {"reasons": reasons},
+        _("Nothing to do, unless you expected a different layout: then check the switch and the node count."),
+    )

@@ -52,6 +52,14 @@ class Part:
     def quantity(self) -> int:
         return self.comp.quantity
 
+    @property
+    def ports_cabled(self) -> int:
+        """Ports cabled per node: every port of every card unless the design marks fewer used (an adapter's
+        ports are all links by default; other parts have none)."""
+        ports = getattr(self.spec, "ports", 0) or 0
+        used = self.comp.ports_used if self.comp.ports_used is not None else ports
+        return self.quantity * min(used, ports)
+
 
 @dataclass
 class GroupContext:
@@ -85,9 +93,10 @@ class GroupContext:
 
     @property
     def compute_nics_per_node(self) -> int:
-        """Slotted compute adapters plus the NICs built into the system (SYS-822GS-NB3RT)."""
+        """Compute NIC ports (rails) per node: every cabled port of the slotted compute adapters (a dual-port card
+        is two links unless the design marks a port unused) plus the NICs built into the system (SYS-822GS-NB3RT)."""
         integrated = self.server.integrated_nics if self.server else 0
-        return sum(p.quantity for p in self.compute_adapters) + integrated
+        return sum(p.ports_cabled for p in self.compute_adapters) + integrated
 
     @property
     def gpu_memory_gb_per_node(self) -> float | None:

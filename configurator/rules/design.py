@@ -24,6 +24,7 @@ class ComponentIn:
     quantity: int
     role: str | None = None  # compute, storage, management; None: the engine infers it
     slots: tuple[str, ...] | None = None  # explicit placement by slot name
+    ports_used: int | None = None  # adapters: ports cabled per card; None: every port
 
 
 @dataclass(frozen=True, kw_only=True)

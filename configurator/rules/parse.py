@@ -65,6 +65,7 @@ MAX_NODES = 100_000  # "absurd size": no quote covers more nodes than this, in o
 MAX_NODE_GROUPS = 100
 MAX_COMPONENTS_PER_GROUP = 64
 MAX_QUANTITY = 1_000  # per node; no server holds more parts of one kind
+MAX_PORTS_USED = 16  # per adapter; the catalogue's port count is the real bound (check_references)
 MAX_PARAMS_BILLION = 100_000
 WORKLOAD_KINDS = ("training", "inference")
 WORKLOAD_MODES = MODES
@@ -211,10 +212,17 @@ def _components(c: _Checker, raw: Any, group_path: str) -> tuple[ComponentIn, ..
         )
         role = c.choice(comp, "role", f"{path}.role", ROLES)
         slots = _slots(c, comp.get("slots"), f"{path}.slots", quantity)
-        if part is None or quantity is None or slots is False:
+        # Ports cabled per adapter; the catalogue's port count bounds it (check_references).
+        ports_used = c.integer(comp, "ports_used", f"{path}.ports_used", required=False, low=1, high=MAX_PORTS_USED)
+        if (
+            part is None
+            or quantity is None
+            or slots is False
+            or (ports_used is None and comp.get("ports_used") is not None)
+        ):
             ok = False
             continue
-        out.append(ComponentIn(part=part, quantity=quantity, role=role, slots=slots))
+        out.append(ComponentIn(part=part, quantity=quantity, role=role, slots=slots, ports_used=ports_used))
     return tuple(out) if ok else None
 
 
@@ -315,6 +323,18 @@ def role_misfit(spec: PartSpec, role: str) -> str | None:
     return None
 
 
+def ports_used_misfit(spec: PartSpec, ports_used: int) -> str | None:
+    """Why ``ports_used`` does not fit this part: only adapters have ports to cable, at most as many as they have."""
+    if not isinstance(spec, AdapterSpec):
+        return f"{spec.part_number!r} is {_kind(spec)}; only adapters take ports_used"
+    if ports_used > spec.ports:
+        return (
+            f"{ports_used} ports used, but {spec.part_number} has {spec.ports} port{'s' if spec.ports != 1 else ''}; "
+            f"give at most {spec.ports}"
+        )
+    return None
+
+
 def check_references(design: DesignIn, catalog: CatalogView) -> None:
     """Raise DesignInputError for unknown part numbers and parts used where another kind belongs."""
     errors: dict[str, str] = {}
@@ -338,6 +358,8 @@ def check_references(design: DesignIn, catalog: CatalogView) -> None:
                 errors[path] = why
             elif comp.role is not None and (why := role_misfit(spec, comp.role)) is not None:
                 errors[f"node_groups[{i}].components[{j}].role"] = why
+            if spec is not None and comp.ports_used is not None and (why := ports_used_misfit(spec, comp.ports_used)):
+                errors[f"node_groups[{i}].components[{j}].ports_used"] = why
     if design.fabric is not None:
         spec = catalog.get(design.fabric.switch)
         if spec is None:

@@ -117,7 +117,7 @@ def estimate(ctx: GroupContext) -> PowerEstimate:
             est.assumptions.append({"kind": "adapter", "part": p.spec.part_number, "watts": ASSUMED_ADAPTER_W})
         else:
             est.adapters_w += p.quantity * p.spec.watts
-        ports += p.quantity * p.spec.ports
+        ports += p.ports_cabled  # optics only on the ports the design cables
     if server.integrated_nics:
         est.adapters_w += server.integrated_nics * ASSUMED_ADAPTER_W
         ports += server.integrated_nics

@@ -18,10 +18,10 @@ NVLINK_ADVISED_GBPS = 900  # H100-class; A100 is 600 (NCS seeds: 600 -> 900 GB/s
 
 
 def _nic_speed(ctx: GroupContext) -> int | None:
-    """Line rate of one compute NIC of the group, Gb/s (all ports of the first compute adapter)."""
+    """Line rate of one compute NIC port of the group, Gb/s (every cabled port is a link of its own)."""
     for p in ctx.compute_adapters:
         if p.spec.speed_gbps:
-            return p.spec.speed_gbps * p.spec.ports
+            return p.spec.speed_gbps
     return ctx.server.integrated_nic_speed_gbps if ctx.server else None
 
 

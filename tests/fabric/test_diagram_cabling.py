@@ -51,12 +51,18 @@ def test_diagram_of_an_unsizeable_plan_still_renders():
 
 
 def test_plan_round_trips_through_its_dict_for_diagram_and_cabling():
-    for nodes in (4, 128, 600):
+    for nodes in (4, 128, 520, 600):
         p = plan(nodes)
         q = type(p).from_dict(p.to_dict())
         assert q.to_dict() == {**p.to_dict(), "findings": []}
         assert render_svg(q) == render_svg(p)
         assert list(itertools.islice(iter_cabling_csv(q), 5000)) == list(itertools.islice(iter_cabling_csv(p), 5000))
+
+
+def test_diagram_shows_the_last_pods_own_spines():
+    # 520 nodes: 5 pods, the last holding one SU (8 leaves) on 8 spines; the others 32 each.
+    texts = [t.text for t in ET.fromstring(render_svg(plan(520))).iter(f"{SVG}text")]
+    assert texts.count("32 spines") == 4 and texts.count("8 spines") == 1
 
 
 def test_cabling_is_a_generator_and_rows_match_links():

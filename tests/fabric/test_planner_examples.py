@@ -5,9 +5,11 @@ QM9700: 32 OSFP cages x 2 = k = 64 logical NDR ports (fabric.md section 3). At 1
 """
 
 import dataclasses
+from collections import Counter
 
 import pytest
 
+from configurator.fabric.cabling import iter_cabling_csv
 from configurator.fabric.codes import FabricCode
 from configurator.fabric.planner import LEAF_SPINE, NODE_LEAF, SPINE_CORE, plan_fabric
 from configurator.messages import both
@@ -120,16 +122,81 @@ def test_partial_pod_keeps_full_pod_spines_and_balanced_cores():
     assert p.spine_core_links == 160 * 32
 
 
+def test_the_last_pod_gets_spines_for_its_own_leaves():
+    # 520 nodes: 17 SUs; pods of 4 SUs -> 5 pods, the last with 1 SU = 8 leaves. Those 8 leaves x 32 uplinks
+    # fill 8 spines' 32 down-ports (4 links per pair), so the last pod has 8 spines, not a full pod's 32.
+    p = plan(520)
+    assert (p.tiers, p.pods, p.spines_per_pod, p.last_pod_spines) == (3, 5, 32, 8)
+    assert p.spine_switches == 4 * 32 + 8
+    assert p.spine_core_links == p.spine_switches * 32
+    # Every leaf still reaches every spine of its pod evenly: 4 links to each of the last pod's 8 spines.
+    rows = [line.split(",") for line in iter_cabling_csv(p)][1:]
+    last_pod = Counter((a, z) for a, _ap, z, _zp, cls, *_ in rows if cls == LEAF_SPINE and z.startswith("pod05"))
+    assert set(last_pod.values()) == {4} and len(last_pod) == 8 * 8
+    full = plan(512)  # whole pods: unchanged, NVIDIA's 128 spines
+    assert (full.spine_switches, full.last_pod_spines) == (128, 32)
+
+
 def test_two_to_one_oversubscription():
     p = plan(128, oversubscription=(2, 1))
-    # Leaf: floor(64 x 2/3) = 42 down, 22 up. SU = 42 nodes: ceil(128 / 42) = 4 SUs (42+42+42+2), 32 leaves.
-    assert (p.leaf_downlinks, p.leaf_uplinks, p.nodes_per_unit, p.units) == (42, 22, 42, 4)
-    # Uplinks 32 x 22 = 704 / 64 = 11, and 11 divides 22 -> 11 spines with 2 links per pair, 64 ports each.
-    assert (p.leaf_switches, p.spine_switches, p.links_per_leaf_spine_pair) == (32, 11, 2)
-    assert p.leaf_spine_links == 704
-    # Bisection limited by the uplinks: 704 x 400 / 2.
-    assert p.bisection_bandwidth_gbps == 704 * 400 // 2
+    # The widest 2:1 leaf is 42 down / 22 up, but 128 nodes need 4 leaves per rail either way (42 x 3 < 128):
+    # spread evenly that is 32 nodes per leaf, which 2:1 serves with 16 uplinks. 32 leaves x 16 = 512 uplinks
+    # / 64 = 8 spines (8 divides 16): 40 switches, where whole 42/22 leaves needed 32 + 11 = 43.
+    assert (p.leaf_downlinks, p.leaf_uplinks, p.nodes_per_unit, p.units) == (32, 16, 32, 4)
+    assert (p.leaf_switches, p.spine_switches, p.links_per_leaf_spine_pair) == (32, 8, 2)
+    assert p.leaf_spine_links == 512
+    # Bisection limited by the uplinks: 512 x 400 / 2.
+    assert p.bisection_bandwidth_gbps == 512 * 400 // 2
     assert p.to_dict()["oversubscription"] == "2:1"
+
+
+def test_sixteen_nodes_get_a_fabric_sized_to_them():
+    # 128 endpoints > 64: two tiers. One leaf per rail with 16 nodes needs only 16 uplinks: 8 x 16 = 128
+    # uplinks on 2 spines (8 links per pair), 10 switches, where a whole 32-node SU took 8 + 4 = 12.
+    p = plan(16)
+    assert (p.leaf_switches, p.spine_switches, p.switches) == (8, 2, 10)
+    assert (p.leaf_downlinks, p.leaf_uplinks, p.links_per_leaf_spine_pair) == (16, 16, 8)
+    assert (p.node_links, p.leaf_spine_links) == (128, 128)
+    # Still non-blocking: every leaf carries as much up as down, and the BOM counts exactly these switches.
+    assert p.bisection_bandwidth_gbps == 128 * 400 // 2
+    assert dict(p.bom)["MQM9700-NS2F"] == 10
+    assert FabricCode.GROWTH_RESERVE not in codes(p)
+
+
+def test_48_nodes_at_two_to_one_choose_the_split_with_fewest_switches():
+    # Whole 42/22 leaves: 2 per rail, 16 x 22 = 352 uplinks over 11 spines (11 | 22) each half empty: 27.
+    # 24 nodes per leaf with 12 uplinks (2:1): 16 x 12 = 192 uplinks on 3 spines (3 | 12): 19 switches.
+    p = plan(48, oversubscription=(2, 1))
+    assert (p.leaf_switches, p.spine_switches) == (16, 3)
+    assert (p.nodes_per_unit, p.leaf_downlinks, p.leaf_uplinks) == (24, 24, 12)
+    assert p.to_dict()["ports_free"]["spine"] == 0
+    assert p.leaf_downlinks * 1 <= p.leaf_uplinks * 2  # never more oversubscribed than asked
+
+
+def test_balanced_spines_beyond_the_links_are_said_with_their_cost():
+    # 95 nodes: 24 leaves x 32 uplinks = 768 need 12 spines' ports, but 12 does not divide 32: 16 spines
+    # (NVIDIA's count). The 4 extra spines are a reserve: 256 spine ports free, room for 1 more node now
+    # and a whole fourth SU with only its 8 leaves.
+    p = plan(95)
+    f = next(f for f in p.findings if f.code == FabricCode.GROWTH_RESERVE)
+    assert f.severity == Severity.INFO
+    assert (f.params["reserve_switches"], f.params["room_nodes"]) == (4, 1)
+    assert f.params["free_ports"]["spine"] == 256
+    price = QM9700.price_eur
+    assert f.params["cost_eur"] == (float(price) * 4 if price is not None else None)
+    msg = both(f).message
+    assert "4" in msg.en and "256" in msg.en and "reserve" in msg.en
+    assert "reserve" in msg.nl
+
+
+def test_three_tier_whole_pods_are_a_reserve_with_its_cost():
+    # 600 nodes: 19 SUs in 5 pods of 4; the last pod (3 SUs) gets a full pod's spines and the cores are sized
+    # for 5 full pods. Against port counts alone (152 leaves, 152 spines, 76 cores) that is 8 + 52 switches.
+    p = plan(600)
+    f = next(f for f in p.findings if f.code == FabricCode.GROWTH_RESERVE)
+    assert f.params["reserve_switches"] == (152 + 160 + 128) - (152 + 152 + 76)
+    assert f.params["room_nodes"] == 5 * 4 * 32 - 600
+    assert f.params["three_tier"] is True
 
 
 def test_fat_tree_packs_endpoints_by_port_count():
@@ -173,8 +240,9 @@ def test_short_leaf_spine_runs_use_twin_dacs_only_with_even_links_per_pair():
 
 def test_hdr_fabric_uses_qsfp56_cables():
     p = plan(64, switch=QM8700, hca=CX6_HDR)
-    # k = 40: 20 down / 20 up; SU = 20 nodes; 4 SUs, 32 leaves <= 40; 640 uplinks / 40 = 16, next divisor of 20 = 20.
-    assert (p.units, p.leaf_switches, p.spine_switches) == (4, 32, 20)
+    # k = 40: at most 20 down; 64 nodes need 4 leaves per rail, evenly 16 nodes each with 16 uplinks (1:1).
+    # 32 leaves x 16 = 512 uplinks / 40 = 12.8 -> 13, next divisor of 16 = 16 spines (whole 20/20 leaves: 20).
+    assert (p.units, p.nodes_per_unit, p.leaf_switches, p.spine_switches) == (4, 16, 32, 16)
     assert p.link(NODE_LEAF).media == "aoc"
 
 

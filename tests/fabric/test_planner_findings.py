@@ -49,8 +49,8 @@ def codes(p) -> set[str]:
 
 def test_hdr_adapter_on_ndr_switch_in_rack_is_beyond_reach_not_no_cable():
     # 4 nodes x 8 rails = 32 ports: one QM9700 in the nodes' rack. Split 2 (4 x 200G per cage) has no cable;
-    # whole ports take MCP7Y60 (twin 2x200G OSFP -> 2x QSFP56), up to 2 m; the in-rack run is 2 m + 0.5 m.
-    p = plan(4, hca=CX6_HDR)
+    # whole ports take MCP7Y60 (twin 2x200G OSFP -> 2x QSFP56), up to 2 m; the given in-rack run is 2 m + 0.5 m.
+    p = plan(4, hca=CX6_HDR, rack=RackIn(in_rack_m=2))
     assert FabricCode.NO_CABLE not in codes(p)
     reach = finding(p, FabricCode.BEYOND_REACH)
     assert (
@@ -77,9 +77,23 @@ def test_hdr_adapter_on_ndr_switch_with_a_shorter_in_rack_run_takes_the_2m_split
 
 
 def test_hdr_adapter_on_ndr_leaves_over_a_row_run_is_beyond_reach_of_the_splitter():
-    p = plan(64, hca=CX6_HDR)
+    p = plan(64, hca=CX6_HDR, rack=RackIn(node_to_leaf_m=15))
     reach = finding(p, FabricCode.BEYOND_REACH)
+    assert reach.severity == Severity.ERROR
     assert reach.params["rack_field"] == "node_to_leaf_m" and reach.params["distance_m"] == 15
+
+
+def test_a_default_run_no_medium_reaches_is_an_assumption_not_an_error():
+    # Without a distance from the design the in-rack run is the 2 m default (+0.5 m), which no HDR splitter
+    # reaches: the plan takes the 2 m MCP7Y60 and warns that the runs must stay within 1.5 m.
+    p = plan(4, hca=CX6_HDR)
+    assert not codes(p) & {FabricCode.NO_CABLE, FabricCode.BEYOND_REACH}
+    f = finding(p, FabricCode.DISTANCE_ASSUMED)
+    assert f.severity == Severity.WARNING
+    assert (f.params["default_m"], f.params["planned_m"], f.params["link_class"]) == (2, 1.5, NODE_LEAF)
+    assert {part: q for part, q, _ in p.link(NODE_LEAF).parts} == {"MCP7Y60-H002": 16}
+    assert "at most 1.5 m" in both(f).message.en and "hooguit 1,5 m" in both(f).message.nl
+    assert "“Cable run within a rack (m)”" in both(f).fix.en and "in_rack_m" not in both(f).fix.en
 
 
 # --- 2. unknown subnet-manager status ---------------------------------------------------------------------

@@ -46,7 +46,8 @@ def test_counts_are_consistent(nodes, rails, setup, ratio, topology):
     for tier, used, total in p.ports:
         assert 0 <= used <= total, tier
     if p.tiers >= 2:
-        assert p.leaf_downlinks + p.leaf_uplinks == k
+        assert p.leaf_downlinks + p.leaf_uplinks <= k  # sized to the nodes: ports beyond them stay free
+        assert p.leaf_uplinks % setup[0].logical_ports_per_cage == 0
         cage = setup[0].logical_ports_per_cage
         assert p.leaf_downlinks % cage == 0  # whole cages: a twin plug never serves a node and a spine
         d, u = ratio
@@ -55,7 +56,8 @@ def test_counts_are_consistent(nodes, rails, setup, ratio, topology):
         spines_seen = p.spines_per_pod if p.tiers == 3 else p.spine_switches
         assert p.leaf_uplinks == p.links_per_leaf_spine_pair * spines_seen
         if p.topology == "rail-optimized":
-            assert p.nodes_per_unit == p.leaf_downlinks * s
+            assert p.nodes_per_unit <= p.leaf_downlinks * s
+            assert p.nodes_per_unit > (p.leaf_downlinks - setup[0].logical_ports_per_cage) * s  # no idle cage
             assert p.leaf_switches == p.units * rails
             assert p.units == math.ceil(nodes / p.nodes_per_unit)
     if p.tiers == 2:
@@ -71,8 +73,38 @@ def test_counts_are_consistent(nodes, rails, setup, ratio, topology):
         assert p.pods * p.links_per_spine_core_pair <= k  # core ports
         assert p.core_switches == p.spines_per_pod * p.cores_per_plane
         assert p.spine_core_links == p.spine_switches * p.spine_uplinks
+        # The last pod's spines: balanced for its own leaves, never more than a full pod's.
+        last_leaves = p.leaf_switches - (p.pods - 1) * p.leaves_per_pod
+        assert p.spine_switches == (p.pods - 1) * p.spines_per_pod + p.last_pod_spines
+        assert p.last_pod_spines <= p.spines_per_pod and p.leaf_uplinks % p.last_pod_spines == 0
+        assert last_leaves * (p.leaf_uplinks // p.last_pod_spines) <= p.spine_downlinks
+        assert p.last_pod_spines == balanced_uppers(last_leaves, p.leaf_uplinks, p.spine_downlinks)
     if ratio == (1, 1) and p.tiers >= 2:
-        assert p.leaf_uplinks == p.leaf_downlinks
+        assert p.leaf_uplinks >= p.leaf_downlinks
+
+
+def _whole_su_switches(nodes, rails, k, split, ratio, topology, cage):
+    """Two-tier switch count of leaves built whole (the widest d:u leaf, full SUs), or None beyond two tiers."""
+    d, u = ratio
+    down = k * d // (d + u) // cage * cage
+    per_leaf = down * split
+    leaves = -(-nodes // per_leaf) * rails if topology == "rail-optimized" else -(-(nodes * rails) // per_leaf)
+    spines = balanced_uppers(leaves, k - down, k)
+    return None if spines is None else leaves + spines
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 3_000), st.integers(1, 8), setups, ratios, topologies)
+def test_sized_to_the_nodes_never_needs_more_switches_than_whole_scalable_units(nodes, rails, setup, ratio, topology):
+    p = make(nodes, rails, setup, ratio, topology)
+    if p.tiers != 2:
+        return
+    whole = _whole_su_switches(nodes, rails, p.logical_ports, p.split, ratio, topology, setup[0].logical_ports_per_cage)
+    assert whole is not None and p.switches <= whole
+    # No leaf is bought for growth alone: the last leaf of each rail (or the last fat-tree leaf) has nodes.
+    per_leaf = p.nodes_per_unit if topology == "rail-optimized" else p.leaf_downlinks * p.split
+    total = nodes if topology == "rail-optimized" else nodes * rails
+    assert (p.units if topology == "rail-optimized" else p.leaf_switches) == -(-total // per_leaf)
 
 
 @settings(max_examples=300, deadline=None)
@@ -133,8 +165,9 @@ def test_cabling_csv_connects_every_port_once(nodes, rails, setup, ratio, topolo
     # Balance: every leaf has the same number of links to every spine it reaches.
     pairs = Counter((a, z) for a, _, z, _, cls, *_ in rows if cls == LEAF_SPINE)
     if pairs:
-        assert set(pairs.values()) == {p.links_per_leaf_spine_pair}
-        assert len(pairs) * p.links_per_leaf_spine_pair == p.leaf_spine_links
+        last_m = p.leaf_uplinks // p.last_pod_spines if p.tiers == 3 else p.links_per_leaf_spine_pair
+        assert set(pairs.values()) <= {p.links_per_leaf_spine_pair, last_m}
+        assert sum(pairs.values()) == p.leaf_spine_links
     core_pairs = Counter((a, z) for a, _, z, _, cls, *_ in rows if cls == SPINE_CORE)
     if core_pairs:
         assert set(core_pairs.values()) == {p.links_per_spine_core_pair}

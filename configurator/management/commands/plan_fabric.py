@@ -1,6 +1,7 @@
 """``manage.py plan_fabric --nodes N --rails R --switch PART [...]``: the command-line fabric planner.
 
-Prints the plan as JSON (the same JSON as POST /api/v1/fabric-plans/). Exit 2 on bad input, with the field
+Prints the plan as JSON (the same JSON as POST /api/v1/fabric-plans/). Exit 0 for a plan without errors, 1 when
+the plan has errors (like ``validate_design``: the JSON is printed all the same), 2 on bad input, with the field
 named on stderr. Never prints a traceback.
 """
 
@@ -15,11 +16,11 @@ from configurator.contract import DEFAULT_TOPOLOGY, TOPOLOGIES
 from configurator.rules.design import DesignInputError
 from configurator.services import fabric_plan_build
 
-from .validate_design import EXIT_MALFORMED
+from .validate_design import EXIT_INVALID, EXIT_MALFORMED
 
 
 class Command(BaseCommand):
-    help = "Plan a compute fabric and print the plan as JSON. Exit 2 on bad input."
+    help = "Plan a compute fabric and print the plan as JSON. Exit 1 when the plan has errors, 2 on bad input."
     requires_system_checks = []
 
     def add_arguments(self, parser):
@@ -53,3 +54,6 @@ class Command(BaseCommand):
                 self.stderr.write(f"--{path.replace('_', '-')}: {message}" if path in request else f"{path}: {message}")
             sys.exit(EXIT_MALFORMED)
         self.stdout.write(json.dumps(plan, indent=options["indent"] or None, ensure_ascii=False, default=str))
+        if any(f.get("severity") == "error" for f in plan.get("findings", [])):
+            self.stdout.flush()
+            sys.exit(EXIT_INVALID)
