@@ -235,7 +235,10 @@ class ValidationResultSerializer(serializers.Serializer):
     totals = serializers.DictField(
         help_text="GPUs, power and other totals; racks (count) and facility_power_w (nodes, switches and "
         "transceivers; null when any of their power is unknown, facility_power_known_w then sums the known part; "
-        "PDU losses and cooling are not included, as overhead_included says)."
+        "PDU losses and cooling are not included, as overhead_included says). cluster_power_w is the same sum as "
+        "facility_power_known_w, cluster_power_at_least is true exactly when facility_power_w is null, and "
+        "power_unknown lists what the sum leaves out (parts without a sourced power figure, node groups without an "
+        "estimate)."
     )
     defaults_added = DefaultAddedSerializer(
         many=True,

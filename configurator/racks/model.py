@@ -9,7 +9,7 @@ fact, it says what it could not check (see ``RackCode``).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -405,6 +405,12 @@ class RackPlan:
             facility_power_known_w=0,
             findings=(),
         )
+
+    def with_facility_power(self, known_w: int, complete: bool) -> RackPlan:
+        """The plan with its facility totals set from the cluster's one power sum (the power rules compute it
+        from the nodes and the fabric's bill of materials): ``facility_power_known_w`` is that sum,
+        ``facility_power_w`` the same or None when part of it is unknown. The racks' own loads are unchanged."""
+        return replace(self, facility_power_w=known_w if complete else None, facility_power_known_w=known_w)
 
     def totals(self) -> dict[str, Any]:
         """``totals.racks`` and ``totals.facility_power_w``; overheads are named as not included."""

@@ -108,6 +108,7 @@ def _totals(contexts: list[GroupContext], power: list[PowerEstimate | None]) -> 
                 "gpu_memory_gb_per_node": mem,
                 "peak_power_w_per_node": peak,
                 "optics_w_per_node": est.optics_w if est is not None else 0.0,
+                "power_unknown_parts": list(est.unknown_gpu_tdp) if est is not None else [],
                 "compute_nics_per_node": ctx.compute_nics_per_node,
                 "nics_per_node": nics,
             }
