@@ -87,6 +87,12 @@ class WorkloadSerializer(serializers.Serializer):
     concurrency = serializers.IntegerField(
         min_value=1, max_value=MAX_CONCURRENCY, required=False, help_text="Inference: sequences served at once."
     )
+    independent_jobs = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="True when the nodes run separate jobs (inference replicas, separate experiments) and no job "
+        "spans nodes: two or more GPU nodes without a compute fabric are then an info, not a warning.",
+    )
 
 
 class RackSerializer(serializers.Serializer):
