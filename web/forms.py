@@ -12,13 +12,16 @@ import unicodedata
 
 from django import forms
 from django.conf import settings
-from django.utils import translation
+from django.utils import formats, translation
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from configurator.fabric.request import parse_oversubscription
 from configurator.messages.diagram import TOPOLOGIES
 from configurator.models import Configuration
-from configurator.rules.parse import MAX_NODES
+from configurator.rules.parse import MAX_CONCURRENCY, MAX_CONTEXT_TOKENS, MAX_NODES
+from configurator.rules.sizing import DEFAULT_CONTEXT_TOKENS, FULL_TRAINING_MODES
 from configurator.rules.specs import (
     AdapterSpec,
     CatalogView,
@@ -82,6 +85,66 @@ class GoalForm(Form):
         max_value=MAX_NODES,
         help_text=_("Leave empty and we size it for you."),
     )
+    # What the training does (inference has one mode); shown for training only.
+    mode = forms.ChoiceField(
+        label=_("Training mode"),
+        choices=[
+            ("pretraining", _("Pre-training")),
+            ("full-finetune", _("Full fine-tune")),
+            ("lora", _("LoRA fine-tune")),
+        ],
+        widget=forms.RadioSelect,
+        required=False,
+        initial="pretraining",
+        help_text=_("LoRA trains small adapters on frozen weights and needs far less memory than a full fine-tune."),
+    )
+    precision = forms.ChoiceField(
+        label=_("Precision"),
+        choices=[("bf16", "BF16"), ("fp8", "FP8"), ("int4", "INT4")],
+        widget=forms.RadioSelect,
+        required=False,
+        initial="bf16",
+        help_text=_("The weights' number format. INT4 is for inference and LoRA (QLoRA) only."),
+    )
+    # Inference only: what the KV cache has to hold.
+    context_tokens = forms.IntegerField(
+        label=_("Context length (tokens, optional)"),
+        required=False,
+        min_value=1,
+        max_value=MAX_CONTEXT_TOKENS,
+        help_text=lazy(
+            lambda: (
+                gettext("Tokens per request held in the KV cache. Empty: %(tokens)s.")
+                % {"tokens": formats.number_format(DEFAULT_CONTEXT_TOKENS, force_grouping=True)}
+            ),
+            str,
+        )(),
+    )
+    concurrency = forms.IntegerField(
+        label=_("Concurrent requests (optional)"),
+        required=False,
+        min_value=1,
+        max_value=MAX_CONCURRENCY,
+        help_text=_("Requests served at the same time. Empty: 1."),
+    )
+
+    def clean(self):
+        data = super().clean()
+        kind = data.get("kind")
+        precision = data.get("precision") or "bf16"
+        data["precision"] = precision
+        if kind == "inference":
+            # Inference has one mode; a training mode left in the form from before does not apply.
+            data["mode"] = "inference"
+        else:
+            data["mode"] = data.get("mode") or "pretraining"
+            data["context_tokens"] = data["concurrency"] = None
+            if precision == "int4" and data["mode"] in FULL_TRAINING_MODES:
+                self.add_error(
+                    "precision",
+                    _("INT4 is for inference and LoRA only: pre-training and full fine-tuning keep BF16 or FP8."),
+                )
+        return data
 
 
 class PlatformForm(Form):

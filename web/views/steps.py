@@ -58,7 +58,15 @@ def _goal(request: HttpRequest, config: Configuration) -> HttpResponse:
         if form.is_valid():
             d = form.cleaned_data
             doc = wizard.apply_goal(
-                config.document, kind=d["kind"], params_billion=d["params_billion"], gpus=d["gpus"], nodes=d["nodes"]
+                config.document,
+                kind=d["kind"],
+                params_billion=d["params_billion"],
+                gpus=d["gpus"],
+                nodes=d["nodes"],
+                mode=d["mode"],
+                precision=d["precision"],
+                context_tokens=d["context_tokens"],
+                concurrency=d["concurrency"],
             )
             if action == "accept":
                 rec = _recommendation(doc, view)
@@ -94,14 +102,22 @@ def _recommendation(doc: dict, view):
     w = doc.get("workload") if isinstance(doc.get("workload"), dict) else None
     if not w or not w.get("kind") or not w.get("model_parameters_billion"):
         return None
-    return recommend(
-        kind=w["kind"],
-        params_billion=float(w["model_parameters_billion"]),
-        gpus=w.get("target_gpus"),
-        nodes=w.get("target_nodes"),
-        catalog=view,
-        lead_times=selectors.lead_times(view),
-    )
+    inference = w["kind"] == "inference"
+    try:
+        return recommend(
+            kind=w["kind"],
+            params_billion=float(w["model_parameters_billion"]),
+            gpus=w.get("target_gpus"),
+            nodes=w.get("target_nodes"),
+            catalog=view,
+            lead_times=selectors.lead_times(view),
+            mode=w.get("mode") or None,
+            precision=w.get("precision") or "bf16",
+            context_tokens=w.get("context_tokens") if inference else None,
+            concurrency=w.get("concurrency") if inference else None,
+        )
+    except ValueError:  # a workload the sizing cannot take (a mode of the other kind, an unknown precision)
+        return None
 
 
 def _platform(request: HttpRequest, config: Configuration) -> HttpResponse:
