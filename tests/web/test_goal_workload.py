@@ -61,7 +61,7 @@ def test_lora_is_recommended_fewer_servers_than_pretraining(client, make_config)
 def test_a_long_context_and_many_requests_grow_the_kv_cache_and_the_recommendation(client, make_config):
     config = make_config(BLANK)
     short = _post(client, config, kind="inference", params_billion="70").content.decode()
-    assert "KV cache for 1 requests of 8,192 tokens" in short
+    assert "KV cache for 1 request of 8,192 tokens" in short
     long = _post(
         client, config, kind="inference", params_billion="70", context_tokens="131072", concurrency="64"
     ).content.decode()
