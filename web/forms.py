@@ -55,6 +55,11 @@ def _parts(catalog: CatalogView, kind: type) -> list:
     return sorted(catalog.of_type(kind), key=lambda p: p.part_number)
 
 
+def _optional_count(label, high: int, help_text) -> forms.IntegerField:
+    """A count the user may leave empty (then it is sized or defaulted for them)."""
+    return forms.IntegerField(label=label, required=False, min_value=1, max_value=high, help_text=help_text)
+
+
 class GoalForm(Form):
     kind = forms.ChoiceField(
         label=_("Workload"),
@@ -71,20 +76,8 @@ class GoalForm(Form):
         help_text=_("For example 8 for Llama 3 8B, 70 for Llama 3 70B, 405 for Llama 3.1 405B."),
         widget=forms.NumberInput(attrs={"step": "0.1", "inputmode": "decimal"}),
     )
-    gpus = forms.IntegerField(
-        label=_("Number of GPUs (optional)"),
-        required=False,
-        min_value=1,
-        max_value=MAX_NODES,
-        help_text=_("Leave empty and we size it for you."),
-    )
-    nodes = forms.IntegerField(
-        label=_("Number of servers (optional)"),
-        required=False,
-        min_value=1,
-        max_value=MAX_NODES,
-        help_text=_("Leave empty and we size it for you."),
-    )
+    gpus = _optional_count(_("Number of GPUs (optional)"), MAX_NODES, _("Leave empty and we size it for you."))
+    nodes = _optional_count(_("Number of servers (optional)"), MAX_NODES, _("Leave empty and we size it for you."))
     # What the training does (inference has one mode); shown for training only.
     mode = forms.ChoiceField(
         label=_("Training mode"),
@@ -107,12 +100,10 @@ class GoalForm(Form):
         help_text=_("The weights' number format. INT4 is for inference and LoRA (QLoRA) only."),
     )
     # Inference only: what the KV cache has to hold.
-    context_tokens = forms.IntegerField(
-        label=_("Context length (tokens, optional)"),
-        required=False,
-        min_value=1,
-        max_value=MAX_CONTEXT_TOKENS,
-        help_text=lazy(
+    context_tokens = _optional_count(
+        _("Context length (tokens, optional)"),
+        MAX_CONTEXT_TOKENS,
+        lazy(
             lambda: (
                 gettext("Tokens per request held in the KV cache. Empty: %(tokens)s.")
                 % {"tokens": formats.number_format(DEFAULT_CONTEXT_TOKENS, force_grouping=True)}
@@ -120,12 +111,8 @@ class GoalForm(Form):
             str,
         )(),
     )
-    concurrency = forms.IntegerField(
-        label=_("Concurrent requests (optional)"),
-        required=False,
-        min_value=1,
-        max_value=MAX_CONCURRENCY,
-        help_text=_("Requests served at the same time. Empty: 1."),
+    concurrency = _optional_count(
+        _("Concurrent requests (optional)"), MAX_CONCURRENCY, _("Requests served at the same time. Empty: 1.")
     )
 
     def clean(self):
