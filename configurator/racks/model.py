@@ -342,19 +342,27 @@ class RackPlan:
         # Identical racks share one devices tuple, and so one list of device dicts: a 2,048-node plan writes a
         # few dozen lists instead of thousands of dicts (the result is read, never changed in place).
         # The same holds for the racks' PDU and cord lines (one tuple per distinct rack load).
+        # A rack's dict differs from an identical rack's only in its name, place and first node: the rest is
+        # written once per content and copied (keys keep their order).
         shared: dict[int, list[dict[str, Any]]] = {}
+        bases: dict[tuple, dict[str, Any]] = {}
         racks = []
         for r in self.racks:
-            devices = shared.get(id(r.devices))
-            if devices is None:
-                devices = shared[id(r.devices)] = [d.to_dict() for d in r.devices]
-            pdus = shared.get(id(r.pdus))
-            if pdus is None:
-                pdus = shared[id(r.pdus)] = [p.to_dict() for p in r.pdus]
-            cords = shared.get(id(r.cords))
-            if cords is None:
-                cords = shared[id(r.cords)] = [c.to_dict() for c in r.cords]
-            racks.append(r.to_dict(devices, pdus, cords))
+            key = (id(r.devices), id(r.pdus), id(r.cords), r.kind, r.u_total, r.u_used, r.power_w, r.power_known_w)
+            key += (r.cooling, r.node_group, r.nodes)
+            base = bases.get(key)
+            if base is None:
+                devices = shared.get(id(r.devices))
+                if devices is None:
+                    devices = shared[id(r.devices)] = [d.to_dict() for d in r.devices]
+                pdus = shared.get(id(r.pdus))
+                if pdus is None:
+                    pdus = shared[id(r.pdus)] = [p.to_dict() for p in r.pdus]
+                cords = shared.get(id(r.cords))
+                if cords is None:
+                    cords = shared[id(r.cords)] = [c.to_dict() for c in r.cords]
+                base = bases[key] = r.to_dict(devices, pdus, cords)
+            racks.append({**base, "name": r.name, "row": r.row, "slot": r.slot, "first_node": r.first_node})
         return {
             "racks": racks,
             "rows": [r.to_dict() for r in self.rows],
