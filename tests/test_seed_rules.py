@@ -115,3 +115,28 @@ def test_the_management_switch_is_listed_as_management_network_not_as_fabric(see
     sections = {line.part_number: line.section for line in bill.lines}
     assert sections["SN2201"] == "management"
     assert sections["MQM9700-NS2F"] == "fabric"
+
+
+def test_an_nvlink_board_for_a_model_that_fits_one_gpu_gets_a_pcie_hint(seeded_catalog):
+    workload = {"kind": "inference", "model_parameters_billion": 8}
+    [f] = _found(design_validate(document=_doc(count=1, nics=(), workload=workload)), "NVLINK_NOT_NEEDED")
+    assert f["severity"] == "info" and "HGX-H100-8GPU" in f["message"] and "PCIe" in f["message"]
+    nl = _found(design_validate(document=_doc(count=1, nics=(), workload=workload), language="nl"), "NVLINK_NOT_NEEDED")
+    assert "PCIe-GPU-server" in nl[0]["message"]
+
+
+@pytest.mark.parametrize(
+    "workload",
+    [
+        {"kind": "inference", "model_parameters_billion": 405},  # needs tensor parallelism over NVLink
+        {"kind": "training", "model_parameters_billion": 8},  # training exchanges gradients every step
+    ],
+)
+def test_no_pcie_hint_where_nvlink_carries_the_work(seeded_catalog, workload):
+    assert not _found(design_validate(document=_doc(count=1, nics=(), workload=workload)), "NVLINK_NOT_NEEDED")
+
+
+def test_independent_training_jobs_get_the_pcie_hint_too(seeded_catalog):
+    workload = {"kind": "training", "model_parameters_billion": 8, "independent_jobs": True}
+    [f] = _found(design_validate(document=_doc(count=2, workload=workload)), "NVLINK_NOT_NEEDED")
+    assert "independent jobs" in f["message"]

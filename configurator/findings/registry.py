@@ -633,6 +633,17 @@ REGISTRY: dict[str, Rule] = {
             ("rules.workload.fabric_advice",),
         ),
         _rule(
+            Code.NVLINK_NOT_NEEDED,
+            INFO,
+            gettext_noop("NVLink adds little to this workload"),
+            gettext_noop(
+                "Inference of a model that fits one GPU, or jobs that run independently, exchange little data between GPUs; a PCIe GPU server is often the more cost-efficient choice than an NVLink (HGX) board."
+            ),
+            'NCS seeds ("Voor inferentie met kleinere modellen of onafhankelijke GPU-taken volstaat een PCIe-setup vaak"; '
+            '"een PCIe-gebaseerde multi-GPU-setup vaak kostenefficiënter")',
+            ("rules.workload.fabric_advice",),
+        ),
+        _rule(
             FabricCode.PART_INVALID,
             E,
             gettext_noop("Fabric part unknown or of the wrong kind"),

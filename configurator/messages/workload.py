@@ -305,3 +305,18 @@ def _roce_lossless(p: dict[str, Any]) -> tuple[str, str]:
         else _("Plan the lossless settings (PFC and ECN) with us before the cluster goes live.")
     )
     return text, fix
+
+
+@renders(C.NVLINK_NOT_NEEDED)
+def _nvlink_not_needed(p: dict[str, Any]) -> tuple[str, str]:
+    if p.get("inference"):
+        text = _("The model fits one GPU, so each GPU can serve it on its own and NVLink between them adds little.")
+    else:
+        text = _("The nodes run independent jobs, so NVLink between their GPUs adds little.")
+    return (
+        text
+        + " "
+        + _("%(boards)s is an NVLink board; a PCIe GPU server is often the more cost-efficient choice.")
+        % {"boards": ", ".join(p["boards"])},
+        _("Compare with a PCIe GPU server (for example with L40S or H200 NVL) before you decide."),
+    )

@@ -195,8 +195,10 @@ def fabric_advice(
     """The distributor's fabric rules. (1) Two or more GPU nodes without a compute fabric: a fabric is advised
     (warning), or, when the design says the nodes run independent jobs (``workload.independent_jobs``), not needed
     (info). Not said when the workload's own sizing already requires one (WORKLOAD_NEEDS_FABRIC, in ``codes``).
-    (2) A fabric on an Ethernet (Spectrum) switch carries RoCE: a note on what RoCE needs (lossless PFC and ECN) and
-    which NICs Spectrum-X configures, naming the design's compute NICs outside that list.
+    (2) An inference model that fits one GPU, or independent jobs, on an NVLink (HGX) board: NVLink adds little and
+    PCIe GPUs are often the cheaper choice (info). (3) A fabric on an Ethernet (Spectrum) switch carries RoCE: a
+    note on what RoCE needs (lossless PFC and ECN) and which NICs Spectrum-X configures, naming the design's compute
+    NICs outside that list.
     Sources: NCS seeds; NV-CL-ROCE, NV-NETOP-SPCX (catalog/seed/README.md)."""
     out: list[Finding] = []
     gpu_nodes = sum(c.group.count for c in contexts if c.gpus_per_node)
@@ -205,6 +207,7 @@ def fabric_advice(
         nics = sum(c.group.count * c.compute_nics_per_node for c in contexts if c.gpus_per_node)
         code = Code.FABRIC_OPTIONAL_INDEPENDENT_JOBS if independent else Code.FABRIC_ADVISED
         out.append(finding(code, "fabric", nodes=gpu_nodes, compute_nics=nics))
+    out += _nvlink_not_needed(design, contexts, codes)
     switch = catalog.get(design.fabric.switch) if design.fabric is not None else None
     if isinstance(switch, SwitchSpec) and switch.protocol == Protocol.ETHERNET and not switch.management:
         adapters = {p.spec.part_number: p.spec.family for c in contexts for p in c.compute_adapters}
@@ -220,3 +223,18 @@ def fabric_advice(
             )
         )
     return out
+
+
+def _nvlink_not_needed(design: DesignIn, contexts: list[GroupContext], codes: set[str]) -> list[Finding]:
+    """NVLink boards where the workload exchanges little between GPUs: inference of a model that fits one GPU (no
+    WORKLOAD_TENSOR_PARALLEL in ``codes``), or jobs the design says run independently."""
+    wl = design.workload
+    if wl is None:
+        return []
+    small_inference = wl.kind == "inference" and Code.WORKLOAD_TENSOR_PARALLEL not in codes
+    if not (small_inference or wl.independent_jobs):
+        return []
+    boards = sorted({p.spec.part_number for c in contexts for p in c.gpus if p.spec.is_board and _has_nvlink(c)})
+    if not boards:
+        return []
+    return [finding(Code.NVLINK_NOT_NEEDED, "workload", boards=boards, inference=small_inference)]
