@@ -14,7 +14,7 @@ from typing import Any
 from configurator.defaults import complete_design
 from configurator.rules.design import DesignIn, DesignInputError
 from configurator.rules.parse import parse_design
-from configurator.rules.specs import CatalogView, PowerCordSpec, RackPartSpec
+from configurator.rules.specs import CatalogView, PowerCordSpec, RackPartSpec, SwitchSpec
 from configurator.snapshot import catalog_snapshot
 
 CENT = Decimal("0.01")
@@ -22,7 +22,7 @@ CENT = Decimal("0.01")
 
 @dataclass(frozen=True)
 class BomLine:
-    section: str  # node group name, or "fabric"
+    section: str  # node group name, "fabric", "management" or "racks"
     part_number: str
     description: str
     quantity: int
@@ -61,14 +61,18 @@ def design_bom(
             add(section, comp.part, comp.quantity * group.count)
     if fabric_plan:
         for item in fabric_plan.get("bom", []):
-            if item.get("quantity", 0) > 0 and catalog.get(item["part"]) is not None:
-                add("fabric", item["part"], int(item["quantity"]))
+            spec = catalog.get(item["part"])
+            if item.get("quantity", 0) > 0 and spec is not None:
+                # The out-of-band management switches are not part of the compute fabric: their own section.
+                section = MANAGEMENT if isinstance(spec, SwitchSpec) and spec.management else "fabric"
+                add(section, item["part"], int(item["quantity"]))
     for pn, qty in rack_lines(rack_plan, catalog):
         add(RACKS, pn, qty)
     return lines
 
 
 RACKS = "racks"  # the BOM section of racks, PDUs and power cords
+MANAGEMENT = "management"  # the BOM section of the out-of-band management switches
 
 
 def _rack_part(rack_plan: dict[str, Any], catalog: CatalogView) -> RackPartSpec | None:

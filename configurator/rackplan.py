@@ -28,7 +28,7 @@ from configurator.racks.model import DeviceRole, RackCode
 from configurator.rules.design import DesignIn, RackIn
 from configurator.rules.findings import Finding
 from configurator.rules.registry import finding
-from configurator.rules.specs import CatalogView, MediaSpec, PduSpec, ServerSpec, SwitchSpec
+from configurator.rules.specs import CatalogView, PduSpec, ServerSpec, SwitchSpec
 
 
 def _watts(spec: SwitchSpec | None) -> int | None:
@@ -93,20 +93,6 @@ def _pdu_options(catalog: CatalogView) -> list[PduOption]:
     return out
 
 
-def _transceiver_power(plan: FabricPlan | None, catalog: CatalogView) -> int | None:
-    """Power of the fabric's transceivers (facility total); None when any transceiver's power is unknown."""
-    if plan is None:
-        return 0
-    total = 0.0
-    for part, qty in plan.bom:
-        spec = catalog.get(part)
-        if isinstance(spec, MediaSpec) and str(spec.category) == "transceiver" and qty:
-            if spec.watts is None:
-                return None
-            total += spec.watts * qty
-    return round(total)
-
-
 def build_rack_plan(
     design: DesignIn, catalog: CatalogView, node_totals: dict[str, Any], fabric: FabricPlan | None
 ) -> tuple[RackPlan, list[Finding]]:
@@ -147,7 +133,6 @@ def build_rack_plan(
             rack_units=f.rack_units, rack_power_kw=f.rack_power_kw, cooling=f.cooling, pdu_feeds=f.pdu_feeds
         ),
         pdu_options=_pdu_options(catalog),
-        other_it_power_w=_transceiver_power(fabric, catalog),
     )
     # Severity comes from the registry, as for every other finding.
     findings.extend(finding(str(r.code), _subject(r.subject, design), **r.params) for r in plan.findings)

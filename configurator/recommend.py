@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
@@ -74,6 +74,7 @@ class _Candidate:
     nic: AdapterSpec | None
     nic_quantity: int
     switch: SwitchSpec | None
+    asked: dict = field(default_factory=dict)  # the goal's inference inputs (context_tokens, concurrency) as given
 
     @property
     def gpus_per_node(self) -> int:
@@ -92,6 +93,9 @@ class _Candidate:
         workload: dict[str, Any] = {"kind": kind, "model_parameters_billion": _json_number(params)}
         workload["mode"] = self.sizing.mode
         workload["precision"] = self.sizing.precision
+        for key in ("context_tokens", "concurrency"):
+            if self.asked.get(key):
+                workload[key] = self.asked[key]
         if gpus:
             workload["target_gpus"] = gpus
         if nodes:
@@ -143,6 +147,8 @@ def candidates(
     lead_times: dict[str, int | None],
     mode: str | None = None,
     precision: str = "bf16",
+    context_tokens: int | None = None,
+    concurrency: int | None = None,
 ) -> list[_Candidate]:
     """Every catalogue combination worth judging, best-ranked first."""
     servers = [s for s in catalog.of_type(ServerSpec) if _active(s)]
@@ -160,7 +166,14 @@ def candidates(
                 if per_node_cap < 1:
                     continue
             sizing = size_workload(
-                kind, params_billion, float(gpu.memory_gb), per_node_cap, mode=mode, precision=precision
+                kind,
+                params_billion,
+                float(gpu.memory_gb),
+                per_node_cap,
+                mode=mode,
+                precision=precision,
+                context_tokens=context_tokens,
+                concurrency=concurrency,
             )
             if not gpu.is_board:
                 # PCIe cards only where the model fits one server: across servers, cards lack the NVLink domain.
@@ -174,7 +187,8 @@ def candidates(
                 n = nodes or (math.ceil(gpus / gpu.gpu_count) if gpus else sizing.min_nodes)
             out.extend(_with_fabric(server, gpu, quantity, n, sizing, catalog, lead_times))
     out.sort(key=lambda c: c.rank)
-    return out
+    asked = {"context_tokens": context_tokens, "concurrency": concurrency}
+    return [replace(c, asked=asked) for c in out] if context_tokens or concurrency else out
 
 
 def _with_fabric(
@@ -258,13 +272,15 @@ def recommend(
     lead_times: dict[str, int | None],
     mode: str | None = None,
     precision: str = "bf16",
+    context_tokens: int | None = None,
+    concurrency: int | None = None,
 ) -> Recommendation | None:
     """The proposed starting design, or None when the catalogue holds nothing that can run the workload.
 
     Cached per input and catalogue version: the same goal always gets the same proposal, at no cost.
     """
 
-    key = (kind, float(params_billion), gpus, nodes, mode, precision, catalog.version)
+    key = (kind, float(params_billion), gpus, nodes, mode, precision, context_tokens, concurrency, catalog.version)
     if key in _cache:
         return _cache[key]
     best: tuple | None = None
@@ -279,6 +295,8 @@ def recommend(
             lead_times=lead_times,
             mode=mode,
             precision=precision,
+            context_tokens=context_tokens,
+            concurrency=concurrency,
         )
     ):
         if judged >= MAX_VALIDATED and best is not None:
@@ -376,6 +394,8 @@ def alternatives(
     lead_times: dict[str, int | None],
     mode: str | None = None,
     precision: str = "bf16",
+    context_tokens: int | None = None,
+    concurrency: int | None = None,
     language: str = "en",
 ) -> tuple[Alternative, ...]:
     """The recommended design first, then up to MAX_ALTERNATIVES others that answer the seeds' comparisons: the
@@ -386,15 +406,16 @@ def alternatives(
 
     Every design is judged by the one validation service, in ``language``; cached per input and catalogue."""
     params = float(params_billion)
-    key = (kind, params, gpus, nodes, mode, precision, language, catalog.version)
+    key = (kind, params, gpus, nodes, mode, precision, context_tokens, concurrency, language, catalog.version)
     if key in _alt_cache:
         return _alt_cache[key]
     args = {"kind": kind, "params_billion": params, "gpus": gpus, "nodes": nodes, "catalog": catalog}
-    rec = recommend(**args, lead_times=lead_times, mode=mode, precision=precision)
+    sizing = {"mode": mode, "precision": precision, "context_tokens": context_tokens, "concurrency": concurrency}
+    rec = recommend(**args, lead_times=lead_times, **sizing)
     out: tuple[Alternative, ...] = ()
     if rec is not None:
         out = _Alternatives(kind, params, gpus, nodes, language).build(
-            rec, candidates(**args, lead_times=lead_times, mode=mode, precision=precision), catalog, lead_times
+            rec, candidates(**args, lead_times=lead_times, **sizing), catalog, lead_times
         )
     with _lock:
         if len(_alt_cache) > 256:

@@ -20,7 +20,7 @@ from configurator.rules.context import resolve_group
 from configurator.rules.design import DesignIn, RackIn
 from configurator.rules.engine import validate_nodes
 from configurator.rules.findings import SEVERITY_ORDER, Finding, Severity
-from configurator.rules.power import FAN_MARGIN, network_power
+from configurator.rules.power import cluster_power
 from configurator.rules.specs import AdapterSpec, CatalogView, ServerSpec
 
 
@@ -80,27 +80,6 @@ def _fabric_inputs(design: DesignIn, catalog: CatalogView) -> dict[str, Any]:
     }
 
 
-def cluster_power(totals: dict[str, Any], bom: list[tuple[str, int]] | None, catalog: CatalogView) -> dict[str, Any]:
-    """The cluster's power: the nodes' estimated peak plus the fabric's switches and transceivers, per part from the
-    catalogue. Parts without a sourced figure are listed in ``network_power_unknown`` and the total is then a lower
-    bound (``cluster_power_at_least``). The node estimates assume 9 W per adapter port for the node-end optic; with
-    a fabric plan the plan's own transceivers replace that assumption, so it is taken out once here."""
-    net = network_power(list(bom or ()), dict(catalog.parts))
-    nodes_w = totals.get("peak_power_w")
-    replaced = 0.0
-    if bom:
-        replaced = sum(g["count"] * g.get("optics_w_per_node", 0.0) * (1 + FAN_MARGIN) for g in totals["groups"])
-    cluster = None if nodes_w is None else round(nodes_w - replaced + net["switches_w"] + net["media_w"])
-    return {
-        "switch_power_w": round(net["switches_w"]),
-        "transceiver_power_w": round(net["media_w"]),
-        "network_power_unknown": net["unknown"],
-        "node_optics_replaced_w": round(replaced),
-        "cluster_power_w": cluster,
-        "cluster_power_at_least": bool(net["unknown"]),
-    }
-
-
 def _given_rack(laid_rack: RackIn, lengths: dict[str, Any]) -> RackIn:
     """The laid-out distances that come from the design itself (the rack plan marks them "override"; an in-rack
     leaf's node run follows the design's in-rack run), as opposed to the rack plan's estimates."""
@@ -146,6 +125,10 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
         racks, rack_findings = build_rack_plan(design, catalog, node.totals, None)
         lengths = distances(racks, design)
     findings.extend(rack_findings)
+    # One power sum for the cluster, computed once from the nodes and the fabric's final bill of materials; the
+    # rack plan's facility totals are this same sum.
+    power = cluster_power(node.totals.get("groups", []), _fabric_bom(design, plan), dict(catalog.parts))
+    racks = racks.with_facility_power(power.total_w, power.complete)
     findings.sort(key=lambda f: (SEVERITY_ORDER[f.severity], f.subject, str(f.code)))
     sizing = getattr(node, "sizing", None)
     return {
@@ -156,7 +139,7 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
         "totals": {
             **totals_dict(node.totals),
             **racks.totals(),
-            **cluster_power(node.totals, _fabric_bom(design, plan), catalog),
+            **power.to_dict(),
         },
         "rack_plan": rack_plan_dict(racks, lengths, design, node.totals),
         "defaults_added": defaults_added,

@@ -40,13 +40,21 @@ def workload_inputs(document: dict) -> dict[str, Any] | None:
         out["mode"] = w["mode"]
     if w.get("precision"):
         out["precision"] = w["precision"]
+    if w["kind"] == "inference":
+        out["context_tokens"] = w.get("context_tokens")
+        out["concurrency"] = w.get("concurrency")
     return out
 
 
 def recommendation(document: dict, view: CatalogView):
     """The goal step's proposal for the design's workload (None without a workload or a fitting design)."""
     inputs = workload_inputs(document)
-    return recommend(**inputs, catalog=view, lead_times=selectors.lead_times(view)) if inputs else None
+    if inputs is None:
+        return None
+    try:
+        return recommend(**inputs, catalog=view, lead_times=selectors.lead_times(view))
+    except ValueError:  # a workload the sizing cannot take (a mode of the other kind, an unknown precision)
+        return None
 
 
 def workload_alternatives(document: dict, view: CatalogView, language: str) -> tuple[Alternative, ...]:
@@ -54,7 +62,10 @@ def workload_alternatives(document: dict, view: CatalogView, language: str) -> t
     inputs = workload_inputs(document)
     if inputs is None:
         return ()
-    return alternatives(**inputs, catalog=view, lead_times=selectors.lead_times(view), language=language)
+    try:
+        return alternatives(**inputs, catalog=view, lead_times=selectors.lead_times(view), language=language)
+    except ValueError:  # as for the recommendation
+        return ()
 
 
 @dataclass(frozen=True)

@@ -13,13 +13,16 @@ import unicodedata
 from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.utils import translation
+from django.utils import formats, translation
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from configurator.contract import DEFAULT_TOPOLOGY, MAX_DISTANCE_M, MAX_NODES_PER_RACK, Topology, parse_oversubscription
 from configurator.messages.diagram import TOPOLOGIES as TOPOLOGY_LABELS
 from configurator.models import Configuration
-from configurator.rules.parse import MAX_NODES
+from configurator.rules.parse import MAX_CONCURRENCY, MAX_CONTEXT_TOKENS, MAX_NODES
+from configurator.rules.sizing import DEFAULT_CONTEXT_TOKENS, FULL_TRAINING_MODES
 from configurator.rules.specs import (
     AdapterSpec,
     CatalogView,
@@ -54,6 +57,11 @@ def _parts(catalog: CatalogView, kind: type) -> list:
     return sorted(catalog.of_type(kind), key=lambda p: p.part_number)
 
 
+def _optional_count(label, high: int, help_text) -> forms.IntegerField:
+    """A count the user may leave empty (then it is sized or defaulted for them)."""
+    return forms.IntegerField(label=label, required=False, min_value=1, max_value=high, help_text=help_text)
+
+
 class GoalForm(Form):
     kind = forms.ChoiceField(
         label=_("Workload"),
@@ -70,20 +78,62 @@ class GoalForm(Form):
         help_text=_("For example 8 for Llama 3 8B, 70 for Llama 3 70B, 405 for Llama 3.1 405B."),
         widget=forms.NumberInput(attrs={"step": "0.1", "inputmode": "decimal"}),
     )
-    gpus = forms.IntegerField(
-        label=_("Number of GPUs (optional)"),
+    gpus = _optional_count(_("Number of GPUs (optional)"), MAX_NODES, _("Leave empty and we size it for you."))
+    nodes = _optional_count(_("Number of servers (optional)"), MAX_NODES, _("Leave empty and we size it for you."))
+    # What the training does (inference has one mode); shown for training only.
+    mode = forms.ChoiceField(
+        label=_("Training mode"),
+        choices=[
+            ("pretraining", _("Pre-training")),
+            ("full-finetune", _("Full fine-tune")),
+            ("lora", _("LoRA fine-tune")),
+        ],
+        widget=forms.RadioSelect,
         required=False,
-        min_value=1,
-        max_value=MAX_NODES,
-        help_text=_("Leave empty and we size it for you."),
+        initial="pretraining",
+        help_text=_("LoRA trains small adapters on frozen weights and needs far less memory than a full fine-tune."),
     )
-    nodes = forms.IntegerField(
-        label=_("Number of servers (optional)"),
+    precision = forms.ChoiceField(
+        label=_("Precision"),
+        choices=[("bf16", "BF16"), ("fp8", "FP8"), ("int4", "INT4")],
+        widget=forms.RadioSelect,
         required=False,
-        min_value=1,
-        max_value=MAX_NODES,
-        help_text=_("Leave empty and we size it for you."),
+        initial="bf16",
+        help_text=_("The weights' number format. INT4 is for inference and LoRA (QLoRA) only."),
     )
+    # Inference only: what the KV cache has to hold.
+    context_tokens = _optional_count(
+        _("Context length (tokens, optional)"),
+        MAX_CONTEXT_TOKENS,
+        lazy(
+            lambda: (
+                gettext("Tokens per request held in the KV cache. Empty: %(tokens)s.")
+                % {"tokens": formats.number_format(DEFAULT_CONTEXT_TOKENS, force_grouping=True)}
+            ),
+            str,
+        )(),
+    )
+    concurrency = _optional_count(
+        _("Concurrent requests (optional)"), MAX_CONCURRENCY, _("Requests served at the same time. Empty: 1.")
+    )
+
+    def clean(self):
+        data = super().clean()
+        kind = data.get("kind")
+        precision = data.get("precision") or "bf16"
+        data["precision"] = precision
+        if kind == "inference":
+            # Inference has one mode; a training mode left in the form from before does not apply.
+            data["mode"] = "inference"
+        else:
+            data["mode"] = data.get("mode") or "pretraining"
+            data["context_tokens"] = data["concurrency"] = None
+            if precision == "int4" and data["mode"] in FULL_TRAINING_MODES:
+                self.add_error(
+                    "precision",
+                    _("INT4 is for inference and LoRA only: pre-training and full fine-tuning keep BF16 or FP8."),
+                )
+        return data
 
 
 class PlatformForm(Form):

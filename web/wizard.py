@@ -81,6 +81,10 @@ def workload_initial(doc: dict) -> dict:
         "params_billion": w.get("model_parameters_billion"),
         "gpus": w.get("target_gpus"),
         "nodes": w.get("target_nodes"),
+        "mode": w.get("mode") if w.get("mode") in ("pretraining", "full-finetune", "lora") else "pretraining",
+        "precision": w.get("precision") or "bf16",
+        "context_tokens": w.get("context_tokens"),
+        "concurrency": w.get("concurrency"),
     }
 
 
@@ -142,9 +146,34 @@ def _num(value: Any) -> int | float | None:
     return int(f) if f.is_integer() else f
 
 
-def apply_goal(doc: dict, *, kind: str, params_billion: Any, gpus: int | None, nodes: int | None) -> dict:
+def apply_goal(
+    doc: dict,
+    *,
+    kind: str,
+    params_billion: Any,
+    gpus: int | None,
+    nodes: int | None,
+    mode: str | None = None,
+    precision: str | None = None,
+    context_tokens: int | None = None,
+    concurrency: int | None = None,
+) -> dict:
+    """The goal step's answers as the design's workload (contract design/v1: kind, model size, mode, precision and,
+    for inference, the KV cache's context length and concurrency), keeping a flag the wizard does not ask for."""
     new = copy.deepcopy(doc)
+    old = doc.get("workload") if isinstance(doc.get("workload"), dict) else {}
     workload: dict[str, Any] = {"kind": kind, "model_parameters_billion": _num(params_billion)}
+    if mode:
+        workload["mode"] = mode
+    if precision:
+        workload["precision"] = precision
+    if kind == "inference":
+        if context_tokens:
+            workload["context_tokens"] = int(context_tokens)
+        if concurrency:
+            workload["concurrency"] = int(concurrency)
+    if isinstance(old.get("independent_jobs"), bool):
+        workload["independent_jobs"] = old["independent_jobs"]
     if gpus:
         workload["target_gpus"] = int(gpus)
     if nodes:

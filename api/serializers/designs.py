@@ -101,6 +101,12 @@ class WorkloadSerializer(serializers.Serializer):
     concurrency = serializers.IntegerField(
         min_value=1, max_value=MAX_CONCURRENCY, required=False, help_text="Inference: sequences served at once."
     )
+    independent_jobs = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="True when the nodes run separate jobs (inference replicas, separate experiments) and no job "
+        "spans nodes: two or more GPU nodes without a compute fabric are then an info, not a warning.",
+    )
 
 
 class RackSerializer(serializers.Serializer):
@@ -259,7 +265,10 @@ class ValidationResultSerializer(serializers.Serializer):
     totals = serializers.DictField(
         help_text="GPUs, power and other totals; racks (count) and facility_power_w (nodes, switches and "
         "transceivers; null when any of their power is unknown, facility_power_known_w then sums the known part; "
-        "PDU losses and cooling are not included, as overhead_included says)."
+        "PDU losses and cooling are not included, as overhead_included says). cluster_power_w is the same sum as "
+        "facility_power_known_w, cluster_power_at_least is true exactly when facility_power_w is null, and "
+        "power_unknown lists what the sum leaves out (parts without a sourced power figure, node groups without an "
+        "estimate)."
     )
     defaults_added = DefaultAddedSerializer(
         many=True,

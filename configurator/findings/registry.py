@@ -606,6 +606,53 @@ REGISTRY: dict[str, Rule] = {
             "Server M.2 slots (DIST-PM, SR-4125)",
             ("rules.node_contents.drive_m2_slots",),
         ),
+        # the distributor's fabric advice (rules/workload.py)
+        _rule(
+            Code.FABRIC_ADVISED,
+            W,
+            gettext_noop("Two or more GPU nodes without a compute fabric"),
+            gettext_noop(
+                "From two GPU nodes on, a compute fabric (InfiniBand, or RoCE on Spectrum Ethernet) is advised: without one the nodes cannot work on one job, and an adapter in every server is not enough without the switches."
+            ),
+            'NCS seeds ("InfiniBand wordt doorgaans interessant zodra je workloads over twee of meer nodes verdeelt"; '
+            '"Een InfiniBand-adapter in elke server is niet voldoende")',
+            ("rules.workload.fabric_advice",),
+        ),
+        _rule(
+            Code.FABRIC_OPTIONAL_INDEPENDENT_JOBS,
+            INFO,
+            gettext_noop("GPU nodes running independent jobs without a fabric"),
+            gettext_noop(
+                "Nodes that each run their own jobs (inference replicas, separate experiments) exchange no GPU traffic, so they need no compute fabric; add one when a job has to span nodes."
+            ),
+            'NCS seeds ("Als je workloads meer onafhankelijk van elkaar draaien ... levert NVLink minder extra waarde"; '
+            '"InfiniBand is de aangewezen technologie zodra je workloads over meerdere nodes verdeelt")',
+            ("rules.workload.fabric_advice",),
+        ),
+        _rule(
+            Code.ROCE_LOSSLESS,
+            INFO,
+            gettext_noop("RoCE needs a lossless Ethernet fabric"),
+            gettext_noop(
+                "RoCE relies on priority flow control (PFC) and explicit congestion notification (ECN): both are set on every switch and NIC for the RoCE traffic. Spectrum-X, NVIDIA's Ethernet for AI, pairs Spectrum switches with BlueField-3 SuperNICs, ConnectX-7 NICs or ConnectX-8 SuperNICs; its hardware plane load balancing needs ConnectX-8 SuperNICs."
+            ),
+            "NV-CL-ROCE (NVIDIA Cumulus Linux, RDMA over Converged Ethernet: RoCE relies on ECN and PFC); "
+            "NV-NETOP-SPCX (NVIDIA Network Operator, Spectrum-X: Spectrum switches with BlueField-3 SuperNIC, "
+            "ConnectX-7 NIC and ConnectX-8 SuperNIC for lossless RoCE; hwplb needs ConnectX-8/9 SuperNIC); "
+            "NCS seeds (RoCE on 400GbE as the alternative)",
+            ("rules.workload.fabric_advice",),
+        ),
+        _rule(
+            Code.NVLINK_NOT_NEEDED,
+            INFO,
+            gettext_noop("NVLink adds little to this workload"),
+            gettext_noop(
+                "Inference of a model that fits one GPU, or jobs that run independently, exchange little data between GPUs; a PCIe GPU server is often the more cost-efficient choice than an NVLink (HGX) board."
+            ),
+            'NCS seeds ("Voor inferentie met kleinere modellen of onafhankelijke GPU-taken volstaat een PCIe-setup vaak"; '
+            '"een PCIe-gebaseerde multi-GPU-setup vaak kostenefficiënter")',
+            ("rules.workload.fabric_advice",),
+        ),
         _rule(
             FabricCode.PART_INVALID,
             E,

@@ -17,6 +17,8 @@ def assumption(a: dict[str, Any]) -> str:
     kind = a["kind"]
     if kind == "sockets":
         return _("socket count not sourced, %(sockets)s assumed") % a
+    if kind == "cpu_tdp" and a.get("part"):
+        return _("%(part)s TDP not sourced, %(watts)s W assumed") % {"part": a["part"], "watts": a["watts"]}
     if kind == "cpu_tdp":
         return _("CPU TDP not sourced, %(watts)s W per socket assumed") % {"watts": a["watts"]}
     if kind == "adapter":
@@ -131,11 +133,30 @@ def basis_sentence(p: dict[str, Any]) -> str:
             "The sum of parts is %(parts)s W; NVIDIA publishes %(reference)s W as the maximum of %(system)s, its own "
             "system on this baseboard (baseboard and NVSwitch overhead, fans at full speed, PSU losses), so the "
             "estimate uses %(reference)s W."
-        ) % {"parts": num(p["parts_w"]), "reference": num(p["reference_w"]), "system": p["reference_system"]}
+        ) % {
+            "parts": num(p["parts_w"]),
+            "reference": num(p["reference_w"]),
+            "system": p["reference_system"],
+        } + cpu_sentence(p)
     return _(
-        "The estimate is the sum of the parts with a fan margin; it does not include PSU losses, whose efficiency "
-        "is not sourced."
-    )
+        "The estimate is the sum of the parts with a fan margin; it does not include PSU losses, whose "
+        "efficiency is not sourced."
+    ) + cpu_sentence(p)
+
+
+def cpu_sentence(p: dict[str, Any]) -> str:
+    """Where the CPU figure of the estimate comes from (empty when it is an assumption: the assumptions say so)."""
+    parts = sorted(set(p.get("cpu_parts") or ()))
+    if p.get("cpu_basis") == "cpus" and parts:
+        return " " + _("The CPUs count at their own TDP (%(parts)s: %(watts)s W per node).") % {
+            "parts": ", ".join(parts),
+            "watts": num(p.get("cpu_w") or 0),
+        }
+    if p.get("cpu_basis") == "platform_limit":
+        return " " + _(
+            "The node names no CPUs, so every socket counts at the highest TDP the server takes (%(watts)s W per node)."
+        ) % {"watts": num(p.get("cpu_w") or 0)}
+    return ""
 
 
 @renders(C.POWER_ESTIMATE_BASIS)

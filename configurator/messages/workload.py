@@ -249,3 +249,74 @@ def _nvlink_bandwidth(p: dict[str, Any]) -> tuple[str, str]:
         message % values,
         _("Choose HGX H100, H200 or B200 for this model size."),
     )
+
+
+@renders(C.FABRIC_ADVISED)
+def _fabric_advised(p: dict[str, Any]) -> tuple[str, str]:
+    if p.get("compute_nics"):
+        detail = _(
+            "The nodes have compute NICs, but an adapter in every server is not enough: the switches that join them "
+            "are missing."
+        )
+    else:
+        detail = _("Without one the nodes cannot work on one job together.")
+    return (
+        _("The design has %(nodes)s GPU nodes but no compute fabric.") % p
+        + " "
+        + _("From two GPU nodes on, a compute fabric is advised.")
+        + " "
+        + detail,
+        _(
+            "Add a compute fabric (InfiniBand, or RoCE on Spectrum Ethernet) with one NIC per GPU, or say that the "
+            "nodes run independent jobs."
+        ),
+    )
+
+
+@renders(C.FABRIC_OPTIONAL_INDEPENDENT_JOBS)
+def _fabric_optional(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _("The %(nodes)s GPU nodes run independent jobs, so they exchange no GPU traffic and need no compute fabric.")
+        % p,
+        _("Add a compute fabric when a job has to span nodes."),
+    )
+
+
+@renders(C.ROCE_LOSSLESS)
+def _roce_lossless(p: dict[str, Any]) -> tuple[str, str]:
+    text = (
+        _(
+            "%(switch)s is an Ethernet switch, so the fabric runs RoCE. RoCE needs a lossless fabric: priority flow "
+            "control (PFC) and explicit congestion notification (ECN) set for the RoCE traffic on every switch and "
+            "NIC."
+        )
+        % p
+        + " "
+        + _(
+            "Spectrum-X, NVIDIA's Ethernet for AI, tunes BlueField-3 SuperNICs, ConnectX-7 NICs and ConnectX-8 "
+            "SuperNICs for it; its hardware plane load balancing needs ConnectX-8 SuperNICs."
+        )
+    )
+    if p.get("not_spectrum_x"):
+        text += " " + _("%(parts)s is not among those NICs.") % {"parts": ", ".join(p["not_spectrum_x"])}
+    fix = (
+        _("Choose BlueField-3 SuperNICs, ConnectX-7 or ConnectX-8 SuperNICs, and plan PFC and ECN with us.")
+        if p.get("not_spectrum_x")
+        else _("Plan the lossless settings (PFC and ECN) with us before the cluster goes live.")
+    )
+    return text, fix
+
+
+@renders(C.NVLINK_NOT_NEEDED)
+def _nvlink_not_needed(p: dict[str, Any]) -> tuple[str, str]:
+    if p.get("inference"):
+        text = _("The model fits one GPU, so each GPU can serve it on its own and NVLink between them adds little.")
+    else:
+        text = _("The nodes run independent jobs, so NVLink between their GPUs adds little.")
+    return (
+        text
+        + " "
+        + _("%(boards)s is an NVLink board; a PCIe GPU server is often the more cost-efficient choice.")
+        % {"boards": ", ".join(p["boards"])},
+        _("Compare with a PCIe GPU server (for example with L40S or H200 NVL) before you decide."),
+    )

@@ -42,6 +42,7 @@ spine (core) racks, an upper bound: in a three-tier fabric a leaf reaches only t
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -127,17 +128,49 @@ def _shape(routes: _Routes, rack: Rack) -> tuple[dict[DeviceRole, int], float | 
 def _worst_pairs(
     routes: _Routes, lows_a: list[tuple[Rack, int]], lows_b: list[tuple[Rack, int]], *, same_row: bool
 ) -> tuple[float, str] | None:
-    """The longest run between any rack of ``lows_a`` and any of ``lows_b`` (within each row if ``same_row``)."""
-    by_row: dict[int | None, list[tuple[Rack, int]]] = {}
+    """The longest run between any rack of ``lows_a`` and any of ``lows_b`` (within each row if ``same_row``).
+
+    The run is the two climbs (set by the units) plus the horizontal run, so the ``lows_b`` racks are grouped by
+    row and unit and only the candidates that can be farthest are tried: within a row the horizontal run grows
+    with the distance between slots (the group's two end racks); between rows it is the shorter way round the
+    row ends, which is largest for the slot nearest its peak (the two slots either side of it)."""
+    groups: dict[tuple[int, int], list[tuple[int, Rack]]] = {}
     for rb, pb in lows_b:
-        by_row.setdefault(rb.row if same_row else None, []).append((rb, pb))
+        groups.setdefault((rb.row, pb), []).append((rb.slot, rb))
+    everywhere: list[tuple[int, int, list[int], list[tuple[int, Rack]]]] = []
+    by_row: dict[int, list[tuple[int, int, list[int], list[tuple[int, Rack]]]]] = {}
+    for (row, pb), members in groups.items():
+        members.sort(key=_first)
+        entry = (row, pb, [m[0] for m in members], members)
+        everywhere.append(entry)
+        by_row.setdefault(row, []).append(entry)
+    w = routes.g.rack_width_m
     best: tuple[float, str] | None = None
     for ra, pa in lows_a:
-        for rb, pb in by_row.get(ra.row if same_row else None, ()):
-            cand = routes.between(ra, pa, rb, pb)
-            if best is None or cand[0] > best[0]:
-                best = cand
+        for row, pb, slots, members in by_row.get(ra.row, ()) if same_row else everywhere:
+            if row == ra.row:
+                picks = (members[0], members[-1])
+            else:
+                far = max(routes.row_len[ra.row], routes.row_len[row]) * w
+                peak = far - (ra.slot + 0.5) * w  # the xb where xa + xb meets 2 far - xa - xb
+                at = bisect_left(slots, peak / w - 0.5)
+                picks = tuple(members[i] for i in (at - 1, at) if 0 <= i < len(members))
+            for _slot_b, rb in picks:
+                cand = routes.between(ra, pa, rb, pb)
+                if best is None or cand[0] > best[0]:
+                    best = cand
     return best
+
+
+def _first(item: tuple[int, Rack]) -> int:
+    return item[0]
+
+
+_PAIRED_SWITCHES = frozenset({DeviceRole.LEAF, DeviceRole.SPINE, DeviceRole.CORE})
+
+
+def _slot(rack: Rack) -> int:
+    return rack.slot
 
 
 def link_distances(
@@ -147,16 +180,27 @@ def link_distances(
     g = geometry or Geometry()
     routes = _Routes(plan, g)
     lows: dict[DeviceRole, list[tuple[Rack, int]]] = {role: [] for role in DeviceRole}
-    shapes: dict[int, tuple[dict[DeviceRole, int], float | None]] = {}
+    # Identical racks share one devices tuple: their shape is computed once per row. Racks holding nodes and no
+    # other switch than the management one are only compared with leaf racks of their own row, where the run grows
+    # with the distance between slots, so the two at the row's ends stand for all the others (a 2,048-node plan's
+    # thousand node racks come down to a few dozen candidates).
+    alike: dict[tuple[int, int], list[Rack]] = {}
+    for rack in plan.racks:
+        key = (id(rack.devices), rack.row)
+        same = alike.get(key)
+        if same is None:
+            alike[key] = [rack]
+        else:
+            same.append(rack)
     in_rack = mgmt = 0.0
     has_in_rack = has_mgmt = False
-    for rack in plan.racks:
-        shape = shapes.get(id(rack.devices))  # identical racks share one devices tuple
-        if shape is None:
-            shape = shapes[id(rack.devices)] = _shape(routes, rack)
-        rack_lows, mgmt_run = shape
+    for same in alike.values():
+        rack_lows, mgmt_run = _shape(routes, same[0])
+        if not _PAIRED_SWITCHES.intersection(rack_lows) and len(same) > 2:
+            first, last = min(same, key=_slot), max(same, key=_slot)
+            same = [first] if first is last else [first, last]
         for role, low in rack_lows.items():
-            lows[role].append((rack, low))
+            lows[role] += [(rack, low) for rack in same]
         if mgmt_run is not None:
             has_mgmt = True
             mgmt = max(mgmt, mgmt_run)

@@ -9,7 +9,7 @@ fact, it says what it could not check (see ``RackCode``).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -276,8 +276,13 @@ class Rack:
     first_node: int = 0
     nodes: int = 0
 
-    def to_dict(self, devices: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-        """``devices``: the devices already as dicts (racks sharing one devices tuple share one list)."""
+    def to_dict(
+        self,
+        devices: list[dict[str, Any]] | None = None,
+        pdus: list[dict[str, Any]] | None = None,
+        cords: list[dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
+        """``devices``, ``pdus``, ``cords``: already as dicts (racks sharing one tuple share one list)."""
         return {
             "name": self.name,
             "kind": str(self.kind),
@@ -290,8 +295,8 @@ class Rack:
             "power_known_w": self.power_known_w,
             "cooling": str(self.cooling),
             "devices": devices if devices is not None else [d.to_dict() for d in self.devices],
-            "pdus": [p.to_dict() for p in self.pdus],
-            "cords": [c.to_dict() for c in self.cords],
+            "pdus": pdus if pdus is not None else [p.to_dict() for p in self.pdus],
+            "cords": cords if cords is not None else [c.to_dict() for c in self.cords],
             "node_group": self.node_group,
             "first_node": self.first_node,
             "nodes": self.nodes,
@@ -336,13 +341,28 @@ class RackPlan:
     def to_dict(self) -> dict[str, Any]:
         # Identical racks share one devices tuple, and so one list of device dicts: a 2,048-node plan writes a
         # few dozen lists instead of thousands of dicts (the result is read, never changed in place).
+        # The same holds for the racks' PDU and cord lines (one tuple per distinct rack load).
+        # A rack's dict differs from an identical rack's only in its name, place and first node: the rest is
+        # written once per content and copied (keys keep their order).
         shared: dict[int, list[dict[str, Any]]] = {}
+        bases: dict[tuple, dict[str, Any]] = {}
         racks = []
         for r in self.racks:
-            devices = shared.get(id(r.devices))
-            if devices is None:
-                devices = shared[id(r.devices)] = [d.to_dict() for d in r.devices]
-            racks.append(r.to_dict(devices))
+            key = (id(r.devices), id(r.pdus), id(r.cords), r.kind, r.u_total, r.u_used, r.power_w, r.power_known_w)
+            key += (r.cooling, r.node_group, r.nodes)
+            base = bases.get(key)
+            if base is None:
+                devices = shared.get(id(r.devices))
+                if devices is None:
+                    devices = shared[id(r.devices)] = [d.to_dict() for d in r.devices]
+                pdus = shared.get(id(r.pdus))
+                if pdus is None:
+                    pdus = shared[id(r.pdus)] = [p.to_dict() for p in r.pdus]
+                cords = shared.get(id(r.cords))
+                if cords is None:
+                    cords = shared[id(r.cords)] = [c.to_dict() for c in r.cords]
+                base = bases[key] = r.to_dict(devices, pdus, cords)
+            racks.append({**base, "name": r.name, "row": r.row, "slot": r.slot, "first_node": r.first_node})
         return {
             "racks": racks,
             "rows": [r.to_dict() for r in self.rows],
@@ -405,6 +425,12 @@ class RackPlan:
             facility_power_known_w=0,
             findings=(),
         )
+
+    def with_facility_power(self, known_w: int, complete: bool) -> RackPlan:
+        """The plan with its facility totals set from the cluster's one power sum (the power rules compute it
+        from the nodes and the fabric's bill of materials): ``facility_power_known_w`` is that sum,
+        ``facility_power_w`` the same or None when part of it is unknown. The racks' own loads are unchanged."""
+        return replace(self, facility_power_w=known_w if complete else None, facility_power_known_w=known_w)
 
     def totals(self) -> dict[str, Any]:
         """``totals.racks`` and ``totals.facility_power_w``; overheads are named as not included."""

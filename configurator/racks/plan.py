@@ -216,7 +216,7 @@ class _Builder:
         self.mgmt_w = (mgmt.power_w or 0) if mgmt else 0
         self._cache: dict[object, tuple[tuple[Device, ...], int, bool]] = {}
         self._network: dict[tuple[int, ...], tuple[tuple[Device, ...], int, bool]] = {}
-        self.equipment: dict[object, tuple[tuple[PduLine, ...], tuple[CordLine, ...], bool, bool, int]] = {}
+        self.equipment: dict[int, tuple[tuple[PduLine, ...], tuple[CordLine, ...], bool, bool, int]] = {}
 
     def top_devices(self, switches: Sequence[_Sw]) -> tuple[list[Device], int, bool]:
         """Management switch at the top, the given switches below it; returns devices, known W, unknown?"""
@@ -329,16 +329,20 @@ def _group_rows(ctx: _Ctx, b: _Builder, group: NodeGroup, leaves: Sequence[_Sw])
     inlets = group.inlets
     per_row = group.su_nodes if group.su_nodes else npr * MAX_COMPUTE_RACKS_PER_ROW
     rows: list[list[_Draft]] = []
+    contents: dict[int, tuple[tuple[Device, ...], int, bool, int | None, int | None]] = {}
     start = 0
     while start < group.count:
         row_nodes = min(per_row, group.count - start)
         row: list[_Draft] = []
         for first in range(start, start + row_nodes, npr):
             n = min(npr, start + row_nodes - first)
-            devices, known, unknown = b.compute(group, n, leaves)
-            per_feed = None if inlets is None else (n * _ceil(inlets, 2) if b.feeds == 2 else n * inlets)
-            total = None if inlets is None else n * inlets
-            row.append(_Draft(RackKind.COMPUTE, devices, known, unknown, per_feed, total, group, first, n))
+            content = contents.get(n)
+            if content is None:  # a full rack, or the row's last one: computed once each
+                devices, known, unknown = b.compute(group, n, leaves)
+                per_feed = None if inlets is None else (n * _ceil(inlets, 2) if b.feeds == 2 else n * inlets)
+                total = None if inlets is None else n * inlets
+                content = contents[n] = (devices, known, unknown, per_feed, total)
+            row.append(_Draft(RackKind.COMPUTE, *content, group, first, n))
         rows.append(row)
         start += row_nodes
     return rows
@@ -370,7 +374,9 @@ def _leaves_in_rack(ctx: _Ctx, b: _Builder, groups: Sequence[NodeGroup], leaves:
 
 def _equipment(b: _Builder, d: _Draft) -> tuple[tuple[PduLine, ...], tuple[CordLine, ...], bool, bool, int]:
     """PDUs and cords of a rack, whether its load is partly unknown, outlets unknown, units used (cached)."""
-    key = (id(d.devices), d.power_known_w, d.power_unknown, d.inlets_per_feed, d.inlets_total, id(d.group))
+    # One devices tuple per distinct rack content (_Builder): it fixes the group, the node count and so the load
+    # and the inlets.
+    key = id(d.devices)
     hit = b.equipment.get(key)
     if hit is not None:
         return hit

@@ -43,6 +43,7 @@ class WorkloadIn:
     precision: str = "bf16"  # bf16, fp8, int4
     context_tokens: int | None = None  # inference: tokens per sequence held in the KV cache
     concurrency: int | None = None  # inference: sequences served at once
+    independent_jobs: bool = False  # the nodes run separate jobs (no job spans nodes): no compute fabric advised
 
 
 @dataclass(frozen=True, kw_only=True)

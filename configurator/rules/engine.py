@@ -22,7 +22,7 @@ from .pcie import place_group
 from .power import PowerEstimate, cooling_findings, estimate, power_findings
 from .sizing import Sizing
 from .specs import CatalogView
-from .workload import _has_nvlink, nic_findings, workload_findings
+from .workload import _has_nvlink, fabric_advice, nic_findings, workload_findings
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,7 @@ def validate_nodes(design: DesignIn, catalog: CatalogView) -> NodeResult:
     findings.extend(nic_findings(design, contexts))
     workload, sizing = workload_findings(design, contexts)
     findings.extend(workload)
+    findings.extend(fabric_advice(design, contexts, catalog, {str(f.code) for f in workload}))
     findings.sort(key=lambda f: SEVERITY_ORDER[f.severity])  # stable: rule order kept within a severity
     return NodeResult(findings=tuple(findings), placement=placement, totals=_totals(contexts, power), sizing=sizing)
 
@@ -124,6 +125,7 @@ def _totals(contexts: list[GroupContext], power: list[PowerEstimate | None]) -> 
                 "gpu_memory_gb_per_node": mem,
                 "peak_power_w_per_node": peak,
                 "optics_w_per_node": est.optics_w if est is not None else 0.0,
+                "power_unknown_parts": list(est.unknown_gpu_tdp) if est is not None else [],
                 "compute_nics_per_node": ctx.compute_nics_per_node,
                 "nics_per_node": nics,
                 **_bandwidth_per_gpu(ctx),

@@ -140,9 +140,13 @@ def _workload(c: _Checker, raw: Any) -> WorkloadIn | None:
         for key, value in (("context_tokens", context), ("concurrency", concurrency)):
             if value is not None:
                 c.fail(f"workload.{key}", "applies to inference only (it sizes the KV cache)")
+    independent = w.get("independent_jobs", False)
+    if not isinstance(independent, bool):
+        c.fail("workload.independent_jobs", "must be true or false")
     if kind is None or params is None or len(c.errors) > errors_before:
         return None
     return WorkloadIn(
+        independent_jobs=independent,
         kind=kind,
         model_parameters_billion=params,
         mode=mode or "",

@@ -4,7 +4,10 @@ Estimated peak draw per node (hardware.md §4 budget rule; ServeTheHome's rule o
 servers [STH-ASR]):
 
     subtotal = sum of GPU TDP
-             + sockets x CPU TDP            (ServerSpec.cpu_tdp_w; ASSUMED 350 W per socket when unknown)
+             + CPU TDP                      (the node's CPUs, named or the platform's defaults: CpuSpec.tdp_w
+                                             each; a node without CPUs: sockets x the platform's highest TDP,
+                                             ServerSpec.cpu_tdp_w; ASSUMED 350 W per socket where neither is
+                                             sourced)
              + 300 W memory and drives      (top of the 250-300 W range)
              + adapter watts                (AdapterSpec.watts; ASSUMED 25 W per adapter or integrated NIC when
                                              unknown, a ConnectX-7 400G OSFP is 24.9 W)
@@ -17,7 +20,8 @@ DGX B200 about 14.3 kW, DGX B300 about 14 kW, DGX A100 6.5 kW; GpuSpec.ref_syste
 catalog/seed/README.md "Power calibration basis"). For a node with such a baseboard the peak is the larger of the
 sum of parts and that published maximum (basis "reference_system"); otherwise the sum of parts (basis "parts").
 The sum of parts was 7.9 kW for an HGX H100 node and 10.7 kW for HGX B200, about 77% and 75% of the maxima.
-The basis is stated in an info finding (POWER_ESTIMATE_BASIS) and in ``totals.power_basis``.
+The basis is stated in an info finding (POWER_ESTIMATE_BASIS) and in ``totals.power_basis``, including where
+the CPU figure comes from (``cpu_basis``: "cpus", "platform_limit" or "assumed").
 
 Compared with the capacity of the N supplies of an N+M configuration (ServerSpec.psu_capacity_w): above it is an
 error, above 80% of it a warning (for a sum-of-parts estimate; a published maximum is the worst case already),
@@ -57,6 +61,8 @@ class PowerEstimate:
     unknown_gpu_tdp: list[str] = field(default_factory=list)
     reference_system: str = ""  # NVIDIA's own system on the node's baseboard (DGX H100)
     reference_w: float | None = None  # its published maximum input power
+    cpu_basis: str = "assumed"  # cpus (the node's CPUs' TDP), platform_limit (the server's highest), assumed
+    cpu_parts: list[str] = field(default_factory=list)  # the CPUs whose TDP was used
 
     @property
     def subtotal_w(self) -> float:
@@ -86,6 +92,9 @@ class PowerEstimate:
             "parts_w": round(self.parts_w),
             "reference_system": self.reference_system or None,
             "reference_w": self.reference_w,
+            "cpu_basis": self.cpu_basis,
+            "cpu_parts": list(self.cpu_parts),
+            "cpu_w": self.cpu_w,
         }
 
 
@@ -102,14 +111,7 @@ def estimate(ctx: GroupContext) -> PowerEstimate:
             ref = float(p.spec.ref_system_max_w) * p.quantity
             if est.reference_w is None or ref > est.reference_w:
                 est.reference_w, est.reference_system = ref, p.spec.ref_system
-    sockets = server.cpu_sockets if server.cpu_sockets is not None else ASSUMED_SOCKETS
-    if server.cpu_sockets is None:
-        est.assumptions.append({"kind": "sockets", "sockets": ASSUMED_SOCKETS})
-    if server.cpu_tdp_w is None:
-        est.cpu_w = sockets * ASSUMED_CPU_TDP_W
-        est.assumptions.append({"kind": "cpu_tdp", "watts": ASSUMED_CPU_TDP_W})
-    else:
-        est.cpu_w = sockets * server.cpu_tdp_w
+    _cpu_power(ctx, est)
     ports = 0
     for p in ctx.adapters:
         if p.spec.watts is None:
@@ -126,6 +128,35 @@ def estimate(ctx: GroupContext) -> PowerEstimate:
         est.optics_w = ports * OPTIC_W_PER_PORT
         est.assumptions.append({"kind": "optics", "watts": OPTIC_W_PER_PORT})
     return est
+
+
+def _cpu_power(ctx: GroupContext, est: PowerEstimate) -> None:
+    """The CPUs' share of the estimate: the TDP of each CPU the node holds (named in the design or added as the
+    platform's default set); a CPU of unknown TDP counts the assumed 350 W and says so. A node without CPUs counts
+    every socket at the platform's highest TDP, or at the assumed 350 W where that is not sourced either."""
+    server = ctx.server
+    if ctx.cpus:
+        unknown = False
+        for p in ctx.cpus:
+            tdp = p.spec.tdp_w
+            if tdp is None:
+                unknown = True
+                tdp = ASSUMED_CPU_TDP_W
+                est.assumptions.append({"kind": "cpu_tdp", "watts": ASSUMED_CPU_TDP_W, "part": p.spec.part_number})
+            est.cpu_w += p.quantity * tdp
+            est.cpu_parts.append(p.spec.part_number)
+        est.cpu_basis = "assumed" if unknown else "cpus"
+        return
+    sockets = server.cpu_sockets if server.cpu_sockets is not None else ASSUMED_SOCKETS
+    if server.cpu_sockets is None:
+        est.assumptions.append({"kind": "sockets", "sockets": ASSUMED_SOCKETS})
+    if server.cpu_tdp_w is None:
+        est.cpu_w = sockets * ASSUMED_CPU_TDP_W
+        est.assumptions.append({"kind": "cpu_tdp", "watts": ASSUMED_CPU_TDP_W})
+        est.cpu_basis = "assumed"
+    else:
+        est.cpu_w = sockets * server.cpu_tdp_w
+        est.cpu_basis = "platform_limit"
 
 
 def power_findings(ctx: GroupContext, est: PowerEstimate, *, refused: bool = False) -> list[Finding]:
@@ -229,6 +260,71 @@ def network_power(bom: list[tuple[str, int]], parts: dict) -> dict:
             else:
                 media += qty * spec.watts
     return {"switches_w": switches, "media_w": media, "unknown": sorted(set(unknown))}
+
+
+@dataclass(frozen=True)
+class ClusterPower:
+    """The cluster's one power total: the nodes' estimated peak, the fabric's switches and its transceivers and
+    active cables, less the node-end optics the node estimates assumed where the fabric plan has its own.
+
+    ``unknown`` is the one list of what the sum leaves out: part numbers (GPU, switch, transceiver) without a
+    sourced power figure and node groups without an estimate. With anything unknown ``total_w`` is a lower bound.
+    The validation result states it twice under the names other systems read: ``cluster_power_w`` /
+    ``cluster_power_at_least`` and the rack plan's ``facility_power_known_w`` / ``facility_power_w`` (null when
+    anything is unknown), all from this one object."""
+
+    nodes_w: float
+    switches_w: float
+    media_w: float
+    replaced_w: float
+    unknown: tuple[str, ...]
+
+    @property
+    def total_w(self) -> int:
+        return round(self.nodes_w - self.replaced_w + self.switches_w + self.media_w)
+
+    @property
+    def complete(self) -> bool:
+        return not self.unknown
+
+    def to_dict(self) -> dict:
+        net_unknown = [u for u in self.unknown if not u.startswith("node_groups[")]
+        return {
+            "switch_power_w": round(self.switches_w),
+            "transceiver_power_w": round(self.media_w),
+            "network_power_unknown": net_unknown,
+            "node_optics_replaced_w": round(self.replaced_w),
+            "cluster_power_w": self.total_w,
+            "cluster_power_at_least": not self.complete,
+            "power_unknown": list(self.unknown),
+        }
+
+
+def cluster_power(groups: list[dict], bom: list[tuple[str, int]] | None, parts: dict) -> ClusterPower:
+    """The one cluster total (ClusterPower). ``groups``: the node engine's per-group totals (count,
+    ``peak_power_w_per_node``, ``optics_w_per_node``, ``power_unknown_parts``); ``bom``: the bill of materials of
+    the design's fabric (None without one); ``parts``: part number to spec. The node estimates assume 9 W per
+    adapter port for the node-end optic; with a fabric plan the plan's own transceivers replace that assumption, so
+    it is taken out once here (with its fan margin, as it was added)."""
+    net = network_power(list(bom or ()), parts)
+    nodes = replaced = 0.0
+    unknown: list[str] = list(net["unknown"])
+    for g in groups:
+        peak = g.get("peak_power_w_per_node")
+        if peak is None:
+            unknown.append(f"node_groups[{g['node_group']}]")
+            continue
+        nodes += g["count"] * peak
+        unknown += g.get("power_unknown_parts", [])
+        if bom:
+            replaced += g["count"] * g.get("optics_w_per_node", 0.0) * (1 + FAN_MARGIN)
+    return ClusterPower(
+        nodes_w=nodes,
+        switches_w=net["switches_w"],
+        media_w=net["media_w"],
+        replaced_w=replaced,
+        unknown=tuple(dict.fromkeys(unknown)),
+    )
 
 
 def cooling_findings(ctx: GroupContext) -> list[Finding]:

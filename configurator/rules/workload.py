@@ -12,6 +12,7 @@ from .design import DesignIn
 from .findings import Finding
 from .registry import finding
 from .sizing import FULL_TRAINING_MODES, USABLE_MEMORY_FRACTION, Sizing, size_workload
+from .specs import CatalogView, Protocol, SwitchSpec
 
 SEVENTY_B_CLASS = 60.0  # billion parameters: "70B-class" starts here
 NVLINK_ADVISED_GBPS = 900  # H100-class; A100 is 600 (NCS seeds: 600 -> 900 GB/s is +50%)
@@ -179,3 +180,61 @@ def _nvlink_bandwidth(gpu_groups: list[GroupContext], params_billion: float) -> 
             )
         )
     return out
+
+
+# The NICs Spectrum-X configures for lossless RoCE (NV-NETOP-SPCX: "Spectrum-X configuration applies to ConnectX-7
+# NIC, ConnectX-8 SuperNIC, ConnectX-9 SuperNIC, and BlueField-3 SuperNIC; Hardware Plane Load Balancing (hwplb)
+# additionally requires ConnectX-8 SuperNIC or ConnectX-9 SuperNIC"), by the catalogue's adapter family.
+SPECTRUM_X_NIC_FAMILIES = ("ConnectX-7", "ConnectX-8 SuperNIC", "ConnectX-9 SuperNIC", "BlueField-3 SuperNIC")
+PLANE_BALANCING_NIC_FAMILIES = ("ConnectX-8 SuperNIC", "ConnectX-9 SuperNIC")
+
+
+def fabric_advice(
+    design: DesignIn, contexts: list[GroupContext], catalog: CatalogView, codes: set[str]
+) -> list[Finding]:
+    """The distributor's fabric rules. (1) Two or more GPU nodes without a compute fabric: a fabric is advised
+    (warning), or, when the design says the nodes run independent jobs (``workload.independent_jobs``), not needed
+    (info). Not said when the workload's own sizing already requires one (WORKLOAD_NEEDS_FABRIC, in ``codes``).
+    (2) An inference model that fits one GPU, or independent jobs, on an NVLink (HGX) board: NVLink adds little and
+    PCIe GPUs are often the cheaper choice (info). (3) A fabric on an Ethernet (Spectrum) switch carries RoCE: a
+    note on what RoCE needs (lossless PFC and ECN) and which NICs Spectrum-X configures, naming the design's compute
+    NICs outside that list.
+    Sources: NCS seeds; NV-CL-ROCE, NV-NETOP-SPCX (catalog/seed/README.md)."""
+    out: list[Finding] = []
+    gpu_nodes = sum(c.group.count for c in contexts if c.gpus_per_node)
+    if design.fabric is None and gpu_nodes >= 2 and Code.WORKLOAD_NEEDS_FABRIC not in codes:
+        independent = design.workload is not None and design.workload.independent_jobs
+        nics = sum(c.group.count * c.compute_nics_per_node for c in contexts if c.gpus_per_node)
+        code = Code.FABRIC_OPTIONAL_INDEPENDENT_JOBS if independent else Code.FABRIC_ADVISED
+        out.append(finding(code, "fabric", nodes=gpu_nodes, compute_nics=nics))
+    out += _nvlink_not_needed(design, contexts, codes)
+    switch = catalog.get(design.fabric.switch) if design.fabric is not None else None
+    if isinstance(switch, SwitchSpec) and switch.protocol == Protocol.ETHERNET and not switch.management:
+        adapters = {p.spec.part_number: p.spec.family for c in contexts for p in c.compute_adapters}
+        outside = sorted(pn for pn, family in adapters.items() if family not in SPECTRUM_X_NIC_FAMILIES)
+        out.append(
+            finding(
+                Code.ROCE_LOSSLESS,
+                "fabric.switch",
+                switch=switch.part_number,
+                generation=switch.generation,
+                not_spectrum_x=outside,
+                plane_balancing=any(f in PLANE_BALANCING_NIC_FAMILIES for f in adapters.values()),
+            )
+        )
+    return out
+
+
+def _nvlink_not_needed(design: DesignIn, contexts: list[GroupContext], codes: set[str]) -> list[Finding]:
+    """NVLink boards where the workload exchanges little between GPUs: inference of a model that fits one GPU (no
+    WORKLOAD_TENSOR_PARALLEL in ``codes``), or jobs the design says run independently."""
+    wl = design.workload
+    if wl is None:
+        return []
+    small_inference = wl.kind == "inference" and Code.WORKLOAD_TENSOR_PARALLEL not in codes
+    if not (small_inference or wl.independent_jobs):
+        return []
+    boards = sorted({p.spec.part_number for c in contexts for p in c.gpus if p.spec.is_board and _has_nvlink(c)})
+    if not boards:
+        return []
+    return [finding(Code.NVLINK_NOT_NEEDED, "workload", boards=boards, inference=small_inference)]

@@ -60,7 +60,10 @@ def test_cluster_lines_multiply_by_node_count_and_include_the_fabric(make_config
     assert lines[("gpu", "MCX75310AAS-NEAT")] == 32
     assert lines[("fabric", "MQM9700-NS2F")] >= 1
     fabric_bom = {item["part"]: item["quantity"] for item in quote.frozen["validation"]["fabric_plan"]["bom"]}
-    assert {pn: q for (section, pn), q in lines.items() if section == "fabric"} == fabric_bom
+    # The fabric plan's bill: the compute fabric, and the out-of-band management switches in a section of their own
+    network = {pn: q for (section, pn), q in lines.items() if section in ("fabric", "management")}
+    assert network == fabric_bom
+    assert {pn for (section, pn) in lines if section == "management"} == {"SN2201"}
 
 
 def test_numbers_count_up_per_year(make_configuration, customer, media, build):

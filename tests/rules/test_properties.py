@@ -315,7 +315,7 @@ def test_count_changes_totals_but_not_findings_or_placement(cat, d):
     assert a.placement == b.placement
     assert a.totals["gpus"] * 7 == b.totals["gpus"]
     # node-level findings are the same; only rules that depend on the node count (single node / fabric) differ
-    node_count_rules = {"NIC_NOT_NEEDED", "NIC_FEWER_THAN_GPUS", "COOLING_LIQUID"}
+    node_count_rules = {"NIC_NOT_NEEDED", "NIC_FEWER_THAN_GPUS", "COOLING_LIQUID", "FABRIC_ADVISED"}
     strip = lambda r: [(f.code, f.subject) for f in r.findings if f.code not in node_count_rules]  # noqa: E731
     assert strip(a) == strip(b)
 

@@ -57,7 +57,15 @@ def _goal(request: HttpRequest, config: Configuration) -> HttpResponse:
         if form.is_valid():
             d = form.cleaned_data
             doc = wizard.apply_goal(
-                config.document, kind=d["kind"], params_billion=d["params_billion"], gpus=d["gpus"], nodes=d["nodes"]
+                config.document,
+                kind=d["kind"],
+                params_billion=d["params_billion"],
+                gpus=d["gpus"],
+                nodes=d["nodes"],
+                mode=d["mode"],
+                precision=d["precision"],
+                context_tokens=d["context_tokens"],
+                concurrency=d["concurrency"],
             )
             if action == "accept":
                 rec = _recommendation(doc, view)
