@@ -181,6 +181,7 @@ def _node_part(part: Part, common: dict) -> s.PartSpec | None:
 
 
 def _spec(part: Part, slots, switches, accepts, bays=(), defaults=()) -> s.PartSpec:
+    """The engines' spec of one catalogue part: its common fields plus those of its kind (one converter per kind)."""
     common = {
         "part_number": part.part_number,
         "name": part.name,
@@ -194,96 +195,125 @@ def _spec(part: Part, slots, switches, accepts, bays=(), defaults=()) -> s.PartS
         return _server(part, common, slots, switches, accepts, bays, defaults)
     if (node_part := _node_part(part, common)) is not None:
         return node_part
-    if cat == "gpu" and hasattr(part, "gpu"):
-        g = part.gpu
-        return s.GpuSpec(
-            **common,
-            gpu_model=g.gpu_model,
-            generation=g.generation,
-            is_board=g.is_board,
-            gpu_count=g.gpu_count,
-            memory_gb=_f(g.memory_gb),
-            nvlink_gen=g.nvlink_gen,
-            nvlink_gbps=g.nvlink_gbps,
-            nvswitch_count=g.nvswitch_count,
-            tdp_w=g.tdp_w,
-            form=_enum(s.CardForm, g.form),
-            slot_width=g.slot_width,
-            bridge_sizes=frozenset(g.bridge_sizes),
-            host_pcie_gen=g.host_pcie_gen,
-            ref_system=g.ref_system,
-            ref_system_max_w=g.ref_system_max_w,
-            advised_fabric_gbps=g.advised_fabric_gbps,
-        )
-    if cat == "bridge" and hasattr(part, "bridge"):
-        return s.BridgeSpec(**common, ways=part.bridge.ways)
-    if cat == "adapter" and hasattr(part, "adapter"):
-        a = part.adapter
-        return s.AdapterSpec(
-            **common,
-            family=a.family,
-            ports=a.ports,
-            speed_gbps=a.speed_gbps,
-            connector=_enum(s.Connector, a.connector),
-            protocol=s.Protocol(a.protocol),
-            host_pcie_gen=a.host_pcie_gen,
-            host_lanes=a.host_lanes,
-            form=_enum(s.CardForm, a.form),
-            slot_width=a.slot_width,
-            watts=_f(a.watts),
-            top=_enum(s.Top, a.top),
-            is_dpu=a.is_dpu,
-            socket_direct=a.socket_direct,
-        )
-    if cat == "switch" and hasattr(part, "switch"):
-        w = part.switch
-        return s.SwitchSpec(
-            **common,
-            protocol=s.Protocol(w.protocol),
-            generation=w.generation,
-            cages=w.cages,
-            cage_connector=_enum(s.Connector, w.cage_connector),
-            logical_ports_per_cage=w.logical_ports_per_cage,
-            port_speed_gbps=w.port_speed_gbps,
-            max_split=w.max_split,
-            height_u=w.height_u,
-            managed=w.managed,
-            watts=_f(w.watts),
-            management=w.management,
-            rj45_ports=w.rj45_ports,
-            top=_enum(s.Top, w.top),
-            embedded_sm_max_nodes=w.embedded_sm_max_nodes,
-        )
-    if cat in ("cable", "transceiver") and hasattr(part, "media"):
-        m = part.media
-        return s.MediaSpec(
-            **common,
-            category=s.Category(cat),
-            kind=s.MediaKind(m.kind),
-            end_a=s.MediaEnd(
-                connector=s.Connector(m.a_connector),
-                speed_gbps=m.a_speed_gbps,
-                top=_enum(s.Top, m.a_top),
-                legs=m.a_legs,
-                twin=m.a_twin,
-            ),
-            end_b=s.MediaEnd(
-                connector=s.Connector(m.b_connector),
-                speed_gbps=m.b_speed_gbps,
-                top=_enum(s.Top, m.b_top),
-                legs=m.b_legs,
-                twin=m.b_twin,
-            ),
-            length_m=_f(m.length_m),
-            reach_m=_f(m.reach_m),
-            fibre=m.fibre or None,
-            watts=_f(m.watts),
-            protocol=s.Protocol(m.protocol),
-            purpose=_enum(s.MediaPurpose, m.purpose),
-        )
+    kind = _KINDS.get(cat)
+    if kind is not None and hasattr(part, kind[0]):
+        return kind[1](part, common)
     if (rack_level := _rack_level(part, common)) is not None:
         return rack_level
     return s.PartBase(**common, category=s.Category(cat) if cat in set(s.Category) else s.Category.OTHER)
+
+
+def _gpu(part: Part, common: dict) -> s.PartSpec:
+    """A GPU or HGX baseboard."""
+    g = part.gpu
+    return s.GpuSpec(
+        **common,
+        gpu_model=g.gpu_model,
+        generation=g.generation,
+        is_board=g.is_board,
+        gpu_count=g.gpu_count,
+        memory_gb=_f(g.memory_gb),
+        nvlink_gen=g.nvlink_gen,
+        nvlink_gbps=g.nvlink_gbps,
+        nvswitch_count=g.nvswitch_count,
+        tdp_w=g.tdp_w,
+        form=_enum(s.CardForm, g.form),
+        slot_width=g.slot_width,
+        bridge_sizes=frozenset(g.bridge_sizes),
+        host_pcie_gen=g.host_pcie_gen,
+        ref_system=g.ref_system,
+        ref_system_max_w=g.ref_system_max_w,
+        advised_fabric_gbps=g.advised_fabric_gbps,
+    )
+
+
+def _bridge(part: Part, common: dict) -> s.PartSpec:
+    """An NVLink bridge."""
+    return s.BridgeSpec(**common, ways=part.bridge.ways)
+
+
+def _adapter(part: Part, common: dict) -> s.PartSpec:
+    """A network adapter (NIC, SuperNIC or DPU)."""
+    a = part.adapter
+    return s.AdapterSpec(
+        **common,
+        family=a.family,
+        ports=a.ports,
+        speed_gbps=a.speed_gbps,
+        connector=_enum(s.Connector, a.connector),
+        protocol=s.Protocol(a.protocol),
+        host_pcie_gen=a.host_pcie_gen,
+        host_lanes=a.host_lanes,
+        form=_enum(s.CardForm, a.form),
+        slot_width=a.slot_width,
+        watts=_f(a.watts),
+        top=_enum(s.Top, a.top),
+        is_dpu=a.is_dpu,
+        socket_direct=a.socket_direct,
+    )
+
+
+def _switch(part: Part, common: dict) -> s.PartSpec:
+    """A fabric or management switch."""
+    w = part.switch
+    return s.SwitchSpec(
+        **common,
+        protocol=s.Protocol(w.protocol),
+        generation=w.generation,
+        cages=w.cages,
+        cage_connector=_enum(s.Connector, w.cage_connector),
+        logical_ports_per_cage=w.logical_ports_per_cage,
+        port_speed_gbps=w.port_speed_gbps,
+        max_split=w.max_split,
+        height_u=w.height_u,
+        managed=w.managed,
+        watts=_f(w.watts),
+        management=w.management,
+        rj45_ports=w.rj45_ports,
+        top=_enum(s.Top, w.top),
+        embedded_sm_max_nodes=w.embedded_sm_max_nodes,
+    )
+
+
+def _media(part: Part, common: dict) -> s.PartSpec:
+    """A cable or transceiver, with both of its ends."""
+    m = part.media
+    return s.MediaSpec(
+        **common,
+        category=s.Category(part.category),
+        kind=s.MediaKind(m.kind),
+        end_a=s.MediaEnd(
+            connector=s.Connector(m.a_connector),
+            speed_gbps=m.a_speed_gbps,
+            top=_enum(s.Top, m.a_top),
+            legs=m.a_legs,
+            twin=m.a_twin,
+        ),
+        end_b=s.MediaEnd(
+            connector=s.Connector(m.b_connector),
+            speed_gbps=m.b_speed_gbps,
+            top=_enum(s.Top, m.b_top),
+            legs=m.b_legs,
+            twin=m.b_twin,
+        ),
+        length_m=_f(m.length_m),
+        reach_m=_f(m.reach_m),
+        fibre=m.fibre or None,
+        watts=_f(m.watts),
+        protocol=s.Protocol(m.protocol),
+        purpose=_enum(s.MediaPurpose, m.purpose),
+    )
+
+
+# Catalogue category → (the related spec row, its converter).
+_KINDS = {
+    "gpu": ("gpu", _gpu),
+    "bridge": ("bridge", _bridge),
+    "adapter": ("adapter", _adapter),
+    "switch": ("switch", _switch),
+    "cable": ("media", _media),
+    "transceiver": ("media", _media),
+}
 
 
 def catalog_version() -> str:
