@@ -247,7 +247,7 @@ def _nvlink_bandwidth(p: dict[str, Any]) -> tuple[str, str]:
         )
     return (
         message % values,
-        _("Choose HGX H100, H200 or B200 for this model size."),
+        _("Choose an 8-GPU board with NVLink at 900 GB/s per GPU or more for this model size."),
     )
 
 
@@ -318,5 +318,5 @@ def _nvlink_not_needed(p: dict[str, Any]) -> tuple[str, str]:
         + " "
         + _("%(boards)s is an NVLink board; a PCIe GPU server is often the more cost-efficient choice.")
         % {"boards": ", ".join(p["boards"])},
-        _("Compare with a PCIe GPU server (for example with L40S or H200 NVL) before you decide."),
+        _("Compare with a PCIe GPU server before you decide."),
     )
