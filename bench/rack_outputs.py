@@ -35,10 +35,10 @@ from catalog.services import catalog_load_seed  # noqa: E402
 from configurator.examples import h200_training_cluster  # noqa: E402
 from configurator.fabric.cabling import iter_cabling_csv  # noqa: E402
 from configurator.fabric.planner import FabricPlan  # noqa: E402
+from configurator.messages.racks import elevation_labels, kw_number  # noqa: E402
 from configurator.pictures import rack_elevation_svg  # noqa: E402
 from configurator.rackplan import fabric_locator  # noqa: E402
 from configurator.racks import (  # noqa: E402
-    ElevationLabels,
     Facility,
     LeafPlacement,
     NodeGroup,
@@ -54,21 +54,6 @@ from configurator.racks import (  # noqa: E402
 from configurator.racks.model import DeviceRole  # noqa: E402
 from configurator.services import DesignInputError, design_validate  # noqa: E402
 
-LABELS = ElevationLabels(
-    title="Rack elevation",
-    node="Node",
-    leaf="Leaf",
-    spine="Spine",
-    core="Core",
-    management="Management",
-    pdu="PDU",
-    blank="Blank",
-    count="×{n}",
-    power="{kw} kW",
-    power_at_least="at least {kw} kW",
-    power_unknown="power unknown",
-    feed="feed {feed}",
-)
 SIZES = (1, 2, 3, 4, 7, 16, 32, 33, 100, 128, 255, 512, 1000, 2048)
 
 
@@ -164,7 +149,7 @@ def planner_outputs(seed: int) -> dict:
         "distances_override": {
             k: v.to_dict() for k, v in link_distances(plan, override={"in_rack_m": 2, "leaf_to_spine_m": 30}).items()
         },
-        "svg": render_elevation_svg(plan, LABELS),
+        "svg": render_elevation_svg(plan, elevation_labels(), number=kw_number),
         "nodes": placed,
         "switches": {str(r): switch_locations(plan, r) for r in DeviceRole},
         "racks_attr": [
@@ -213,7 +198,7 @@ def service_outputs() -> dict:
             continue
         result.pop("catalog_version", None)  # carries the time the seed was loaded
         entry = {"result": result}
-        entry["svg"] = rack_elevation_svg(result.get("rack_plan"), LABELS, number=str)
+        entry["svg"] = rack_elevation_svg(result.get("rack_plan"), elevation_labels(), kw_number)
         plan = result.get("fabric_plan")
         if plan and plan.get("tiers"):
             counts = {g["group"]: g["count"] for g in result.get("totals", {}).get("groups", [])}
