@@ -161,7 +161,7 @@ def fabric_rack_with_distances(plan: RackPlan, design: DesignIn, lengths: dict[s
     in_rack = lengths["in_rack_m"].length_m
     if plan.leaf_placement != "in-rack" and given.in_rack_m is None:
         in_rack = lengths["node_to_leaf_m"].length_m or in_rack
-    most = max((r.nodes for r in plan.racks), default=0)
+    most = max((run.rack.nodes for run in plan.runs), default=0)
     return replace(
         given,
         nodes_per_rack=given.nodes_per_rack or most or None,
@@ -189,13 +189,16 @@ def rack_plan_dict(
 def _placed(plan: RackPlan, group: str, count: int) -> list[tuple[str, int] | None]:
     """(rack, unit) of each of a group's ``count`` nodes in order; None for a node the plan could not place."""
     out: list[tuple[str, int] | None] = [None] * count
-    for rack in plan.racks:
+    for run in plan.runs:
+        rack = run.rack
         if rack.node_group != group:
             continue
-        units = [d.position_u for d in rack.devices if d.role == DeviceRole.NODE]
-        for k, unit in enumerate(units[: rack.nodes]):
-            if rack.first_node + k < count:
-                out[rack.first_node + k] = (rack.name, unit)
+        units = [d.position_u for d in rack.devices if d.role == DeviceRole.NODE][: rack.nodes]
+        for k, name in enumerate(run.names):
+            first = rack.first_node + k * rack.nodes
+            for n, unit in enumerate(units):
+                if first + n < count:
+                    out[first + n] = (name, unit)
     return out
 
 

@@ -5,7 +5,8 @@ the inputs from the design (``facility``), the catalogue (server height, power, 
 fabric plan (switches by role, SU size), and renders finding messages from gettext by code.
 
 * ``model.py``: inputs ``NodeGroup``, ``SwitchGroup``, ``Facility``, ``PduOption``; output ``RackPlan``
-  (``to_dict()`` for ``rack_plan``, ``totals()`` for ``totals.racks`` and ``totals.facility_power_w``), ``RackCode``.
+  (``to_dict()`` for ``rack_plan``, ``totals()`` for ``totals.racks`` and ``totals.facility_power_w``; identical
+  racks kept once as a ``RackRun`` with a count, ``racks`` one by one), ``RackCode``.
 * ``plan.py``: ``plan_racks(*, node_groups, switches, facility, pdu_options, leaf_placement, other_it_power_w)``.
 * ``distances.py``: ``link_distances(plan, *, override, geometry) -> {link class: LinkLength}``.
 * ``locate.py``: ``node_location(plan, node_group, index)``, ``switch_locations(plan, role)`` (rack, unit).
@@ -27,6 +28,7 @@ from .model import (
     RackCode,
     RackInputError,
     RackPlan,
+    RackRun,
     Severity,
     SwitchGroup,
     SwitchRole,
@@ -51,6 +53,7 @@ __all__ = [
     "RackCode",
     "RackInputError",
     "RackPlan",
+    "RackRun",
     "Severity",
     "SwitchGroup",
     "SwitchRole",

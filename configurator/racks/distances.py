@@ -47,7 +47,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .model import DeviceRole, Rack, RackPlan
+from .model import DeviceRole, Rack, RackPlan, RackRun
 
 LINK_CLASSES = ("in_rack_m", "node_to_leaf_m", "leaf_to_spine_m", "spine_to_core_m", "management_m")
 UNIT_M = 0.04445  # EIA-310: 1U = 1.75 in
@@ -169,8 +169,12 @@ def _first(item: tuple[int, Rack]) -> int:
 _PAIRED_SWITCHES = frozenset({DeviceRole.LEAF, DeviceRole.SPINE, DeviceRole.CORE})
 
 
-def _slot(rack: Rack) -> int:
-    return rack.slot
+def _first_slot(run: RackRun) -> int:
+    return run.rack.slot
+
+
+def _last_slot(run: RackRun) -> int:
+    return run.rack.slot + run.count - 1
 
 
 def link_distances(
@@ -180,25 +184,35 @@ def link_distances(
     g = geometry or Geometry()
     routes = _Routes(plan, g)
     lows: dict[DeviceRole, list[tuple[Rack, int]]] = {role: [] for role in DeviceRole}
-    # Identical racks share one devices tuple: their shape is computed once per row. Racks holding nodes and no
-    # other switch than the management one are only compared with leaf racks of their own row, where the run grows
-    # with the distance between slots, so the two at the row's ends stand for all the others (a 2,048-node plan's
-    # thousand node racks come down to a few dozen candidates).
-    alike: dict[tuple[int, int], list[Rack]] = {}
-    for rack in plan.racks:
-        key = (id(rack.devices), rack.row)
+    # Identical racks share one devices tuple: their shape is computed once, and they are taken run by run of the
+    # plan. Racks holding nodes and no other switch than the management one are only compared with leaf racks of
+    # their own row, where the run grows with the distance between slots, so the two at the row's ends stand for
+    # all the others (a 2,048-node plan's thousand node racks come down to a few dozen candidates, and only those
+    # two are written out of their runs).
+    alike: dict[tuple[int, int], list[RackRun]] = {}
+    for run in plan.runs:
+        key = (id(run.rack.devices), run.rack.row)
         same = alike.get(key)
         if same is None:
-            alike[key] = [rack]
+            alike[key] = [run]
         else:
-            same.append(rack)
+            same.append(run)
     in_rack = mgmt = 0.0
     has_in_rack = has_mgmt = False
-    for same in alike.values():
-        rack_lows, mgmt_run = _shape(routes, same[0])
-        if not _PAIRED_SWITCHES.intersection(rack_lows) and len(same) > 2:
-            first, last = min(same, key=_slot), max(same, key=_slot)
+    shapes: dict[int, tuple[dict[DeviceRole, int], float | None]] = {}
+    for same_runs in alike.values():
+        devices = same_runs[0].rack.devices
+        shape = shapes.get(id(devices))
+        if shape is None:
+            shape = shapes[id(devices)] = _shape(routes, same_runs[0].rack)
+        rack_lows, mgmt_run = shape
+        if not _PAIRED_SWITCHES.intersection(rack_lows) and sum(run.count for run in same_runs) > 2:
+            first = min(same_runs, key=_first_slot).rack
+            last_run = max(same_runs, key=_last_slot)
+            last = last_run.at(last_run.count - 1)
             same = [first] if first is last else [first, last]
+        else:
+            same = [rack for run in same_runs for rack in run.racks()]
         for role, low in rack_lows.items():
             lows[role] += [(rack, low) for rack in same]
         if mgmt_run is not None:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
-from .model import Device, DeviceRole, Feeds, Rack, RackPlan
+from .model import Device, DeviceRole, Feeds, Rack, RackPlan, RackRun
 
 U_PX = 22  # height of one unit
 RACK_W = 210  # width of the rails
@@ -65,18 +65,19 @@ class ElevationLabels:
         return str(getattr(self, str(role)))
 
 
-def _group(racks: Sequence[Rack]) -> list[tuple[Rack, int]]:
+def _group(runs: Sequence[RackRun]) -> list[tuple[Rack, int]]:
     """Distinct racks in order of first appearance, with how many racks look the same."""
     seen: dict[object, int] = {}
     out: list[list] = []
-    for r in racks:
+    for run in runs:
+        r = run.rack
         key = (r.kind, r.devices, r.pdus, r.power_w, r.power_known_w, r.u_total)
         i = seen.get(key)
         if i is None:
             seen[key] = len(out)
-            out.append([r, 1])
+            out.append([r, run.count])
         else:
-            out[i][1] += 1
+            out[i][1] += run.count
     return [(r, n) for r, n in out]
 
 
@@ -162,7 +163,7 @@ def render_elevation_svg(
     plan: RackPlan, labels: ElevationLabels, *, columns: int = 2, number: Callable[[float], str] = _one_decimal
 ) -> str:
     """The plan's distinct racks as one scalable SVG (module docstring); ``number`` formats kW in the locale."""
-    groups = _group(plan.racks)
+    groups = _group(plan.runs)
     columns = max(1, min(columns, len(groups) or 1))
     rack_h = HEAD + plan.rack_units * U_PX + 20
     lines = -(-len(groups) // columns) if groups else 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
 
@@ -315,11 +316,53 @@ class Row:
         return {"index": self.index, "name": self.name, "racks": list(self.racks)}
 
 
+@dataclass(frozen=True, slots=True)
+class RackRun:
+    """``count`` identical racks side by side in one row, planned and kept once: ``rack`` is the first of them.
+
+    Rack *k* of the run (0-based) is named ``names[k]``, stands at slot ``rack.slot + k`` and holds the group's
+    nodes from ``rack.first_node + k * rack.nodes``; everything else it shares with ``rack`` (``at(k)`` builds it).
+    A 2,048-node plan's thousand compute racks are a few dozen runs.
+    """
+
+    rack: Rack
+    count: int
+    names: tuple[str, ...]
+
+    def at(self, k: int) -> Rack:
+        if k == 0:
+            return self.rack
+        r = self.rack
+        return Rack(
+            self.names[k],
+            r.kind,
+            r.row,
+            r.slot + k,
+            r.u_total,
+            r.u_used,
+            r.power_w,
+            r.power_known_w,
+            r.cooling,
+            r.devices,
+            r.pdus,
+            r.cords,
+            r.node_group,
+            r.first_node + k * r.nodes,
+            r.nodes,
+        )
+
+    def racks(self) -> list[Rack]:
+        return [self.at(k) for k in range(self.count)]
+
+
 @dataclass(frozen=True)
 class RackPlan:
-    """The rack plan (design-v1 ``rack_plan``) plus what the service needs for totals and findings."""
+    """The rack plan (design-v1 ``rack_plan``) plus what the service needs for totals and findings.
 
-    racks: tuple[Rack, ...]
+    Racks are kept as ``runs`` of identical racks; ``racks`` lists every rack one by one (built on first use) for
+    the readers that need each rack on its own."""
+
+    runs: tuple[RackRun, ...]
     rows: tuple[Row, ...]
     pdus: tuple[PduLine, ...]  # over all racks
     cords: tuple[CordLine, ...]  # over all racks
@@ -334,9 +377,13 @@ class RackPlan:
     facility_power_known_w: int
     findings: tuple[Finding, ...]
 
+    @cached_property
+    def racks(self) -> tuple[Rack, ...]:
+        return tuple(rack for run in self.runs for rack in run.racks())
+
     @property
     def rack_count(self) -> int:
-        return len(self.racks)
+        return sum(run.count for run in self.runs)
 
     def to_dict(self) -> dict[str, Any]:
         # Identical racks share one devices tuple, and so one list of device dicts: a 2,048-node plan writes a
@@ -347,7 +394,8 @@ class RackPlan:
         shared: dict[int, list[dict[str, Any]]] = {}
         bases: dict[tuple, dict[str, Any]] = {}
         racks = []
-        for r in self.racks:
+        for run in self.runs:
+            r = run.rack
             key = (id(r.devices), id(r.pdus), id(r.cords), r.kind, r.u_total, r.u_used, r.power_w, r.power_known_w)
             key += (r.cooling, r.node_group, r.nodes)
             base = bases.get(key)
@@ -362,7 +410,11 @@ class RackPlan:
                 if cords is None:
                     cords = shared[id(r.cords)] = [c.to_dict() for c in r.cords]
                 base = bases[key] = r.to_dict(devices, pdus, cords)
-            racks.append({**base, "name": r.name, "row": r.row, "slot": r.slot, "first_node": r.first_node})
+            row, slot, first, step = r.row, r.slot, r.first_node, r.nodes
+            racks += [
+                {**base, "name": name, "row": row, "slot": slot + k, "first_node": first + k * step}
+                for k, name in enumerate(run.names)
+            ]
         return {
             "racks": racks,
             "rows": [r.to_dict() for r in self.rows],
@@ -383,34 +435,36 @@ class RackPlan:
         Device power, totals and findings are not in the dict and come back as unknown / empty; identical racks
         share one ``devices`` tuple again, as the planner made them."""
         shared: dict[tuple, tuple[Device, ...]] = {}
-        racks = []
+        runs: list[tuple[Rack, list[str]]] = []
         for r in d.get("racks", []):
             devices = tuple(
                 Device(x["part"], x["name"], DeviceRole(x["role"]), x["position_u"], x["height_u"], None)
                 for x in r.get("devices", [])
             )
             devices = shared.setdefault(devices, devices)
-            racks.append(
-                Rack(
-                    r["name"],
-                    RackKind(r["kind"]),
-                    r["row"],
-                    r["slot"],
-                    r["u_total"],
-                    r["u_used"],
-                    r["power_w"],
-                    r["power_known_w"],
-                    Cooling(r["cooling"]),
-                    devices,
-                    tuple(PduLine(p["part"], p["quantity"], p["cord"]) for p in r.get("pdus", [])),
-                    tuple(CordLine(c["pdu_outlet"], c["node_inlet"], c["quantity"]) for c in r.get("cords", [])),
-                    r.get("node_group"),
-                    r.get("first_node", 0),
-                    r.get("nodes", 0),
-                )
+            rack = Rack(
+                r["name"],
+                RackKind(r["kind"]),
+                r["row"],
+                r["slot"],
+                r["u_total"],
+                r["u_used"],
+                r["power_w"],
+                r["power_known_w"],
+                Cooling(r["cooling"]),
+                devices,
+                tuple(PduLine(p["part"], p["quantity"], p["cord"]) for p in r.get("pdus", [])),
+                tuple(CordLine(c["pdu_outlet"], c["node_inlet"], c["quantity"]) for c in r.get("cords", [])),
+                r.get("node_group"),
+                r.get("first_node", 0),
+                r.get("nodes", 0),
             )
+            if runs and _continues(runs[-1][0], len(runs[-1][1]), rack):
+                runs[-1][1].append(rack.name)
+            else:
+                runs.append((rack, [rack.name]))
         return cls(
-            racks=tuple(racks),
+            runs=tuple(RackRun(rack, len(names), tuple(names)) for rack, names in runs),
             rows=tuple(Row(w["index"], w["name"], tuple(w["racks"])) for w in d.get("rows", [])),
             pdus=tuple(PduLine(p["part"], p["quantity"], p["cord"]) for p in d.get("pdus", [])),
             cords=tuple(CordLine(c["pdu_outlet"], c["node_inlet"], c["quantity"]) for c in d.get("cords", [])),
@@ -440,3 +494,17 @@ class RackPlan:
             "facility_power_known_w": self.facility_power_known_w,
             "overhead_included": {"pdu_losses": False, "cooling": False},
         }
+
+
+def _continues(first: Rack, count: int, rack: Rack) -> bool:
+    """Whether ``rack`` is the next of a run of ``count`` racks starting with ``first``: alike, and next in place."""
+    return (
+        rack.row == first.row
+        and rack.slot == first.slot + count
+        and rack.first_node == first.first_node + count * first.nodes
+        and rack.devices is first.devices
+        and (rack.kind, rack.u_total, rack.u_used, rack.power_w, rack.power_known_w, rack.cooling)
+        == (first.kind, first.u_total, first.u_used, first.power_w, first.power_known_w, first.cooling)
+        and (rack.pdus, rack.cords, rack.node_group, rack.nodes)
+        == (first.pdus, first.cords, first.node_group, first.nodes)
+    )

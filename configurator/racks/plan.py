@@ -81,6 +81,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .model import (
     Cooling,
@@ -98,6 +99,7 @@ from .model import (
     RackCode,
     RackKind,
     RackPlan,
+    RackRun,
     Row,
     Severity,
     SwitchGroup,
@@ -127,7 +129,8 @@ class _Sw:
 
 @dataclass
 class _Draft:
-    """A rack before its name is known (names follow the final slot in the row)."""
+    """``count`` alike racks side by side before their names are known (names follow the final slot in the row);
+    the nodes of rack *k* start at ``first_node + k * nodes``."""
 
     kind: RackKind
     devices: tuple[Device, ...]
@@ -138,6 +141,24 @@ class _Draft:
     group: NodeGroup | None = None
     first_node: int = 0
     nodes: int = 0
+    count: int = 1
+
+    def part(self, start: int, count: int) -> _Draft:
+        """``count`` of these racks from rack ``start`` on."""
+        d = self
+        first = d.first_node + start * d.nodes
+        return _Draft(
+            d.kind,
+            d.devices,
+            d.power_known_w,
+            d.power_unknown,
+            d.inlets_per_feed,
+            d.inlets_total,
+            d.group,
+            first,
+            d.nodes,
+            count,
+        )
 
 
 class _Ctx:
@@ -216,6 +237,7 @@ class _Builder:
         self.mgmt_w = (mgmt.power_w or 0) if mgmt else 0
         self._cache: dict[object, tuple[tuple[Device, ...], int, bool]] = {}
         self._network: dict[tuple[int, ...], tuple[tuple[Device, ...], int, bool]] = {}
+        self._packed: dict[tuple[int, ...], list[_Draft]] = {}
         self.equipment: dict[int, tuple[tuple[PduLine, ...], tuple[CordLine, ...], bool, bool, int]] = {}
 
     def top_devices(self, switches: Sequence[_Sw]) -> tuple[list[Device], int, bool]:
@@ -254,32 +276,72 @@ class _Builder:
         self._cache[key] = hit
         return hit
 
-    def network(self, switches: Sequence[_Sw]) -> _Draft:
-        key = tuple(id(s) for s in switches)
+    def network(self, batch: Sequence[tuple[_Sw, int]]) -> _Draft:
+        """A network rack of the batch's switches (each switch with how many of it, in order)."""
+        key = tuple((id(sw), n) for sw, n in batch)
         hit = self._network.get(key)
         if hit is None:
-            top, known, unknown = self.top_devices(switches)
+            top, known, unknown = self.top_devices([sw for sw, n in batch for _ in range(n)])
             pdu_devices = self.pdu_devices(self.pdu_u // self.pdu.height_u if self.pdu and self.pdu.height_u else 0)
             hit = self._network[key] = (tuple(pdu_devices + top), known, unknown)
         return _Draft(RackKind.NETWORK, hit[0], hit[1], hit[2], None, None)
 
     def pack_network(self, switches: Sequence[_Sw]) -> list[_Draft]:
-        """Fill network racks in order, by units and by the rack power limit (unknown power counts as 0)."""
+        """Fill network racks in order, by units and by the rack power limit (unknown power counts as 0).
+
+        The same switches pack the same way: every row's leaves are packed once (drafts are never changed)."""
+        key = tuple(map(id, switches))
+        hit = self._packed.get(key)
+        if hit is None:
+            hit = self._packed[key] = self._pack_network(switches)
+        return list(hit)
+
+    def _pack_network(self, switches: Sequence[_Sw]) -> list[_Draft]:
+        """A switch goes into the current rack while its units and power fit, else into a new one (an empty rack
+        takes it even when it does not fit). Taken a run of the same switch at a time; alike racks are one run."""
         room_u = self.ctx.u_total - self.mgmt_u - self.pdu_u
         room_w = self.ctx.limit_w - self.mgmt_w
         racks: list[_Draft] = []
-        batch: list[_Sw] = []
+        batch: list[tuple[_Sw, int]] = []
         used_u = used_w = 0
-        for sw in switches:
-            if batch and (used_u + sw.height_u > room_u or used_w + (sw.power_w or 0) > room_w):
-                racks.append(self.network(batch))
-                batch, used_u, used_w = [], 0, 0
-            batch.append(sw)
-            used_u += sw.height_u
-            used_w += sw.power_w or 0
+
+        def close() -> None:
+            draft = self.network(batch)
+            if racks and racks[-1].devices is draft.devices:
+                racks[-1].count += 1
+            else:
+                racks.append(draft)
+
+        for sw, left in _same_in_a_row(switches):
+            watts = sw.power_w or 0
+            while left:
+                fit_u = (room_u - used_u) // sw.height_u
+                fit_w = (room_w - used_w) // watts if watts else (left if used_w <= room_w else 0)
+                take = min(left, fit_u, fit_w)
+                if take <= 0:
+                    if batch:
+                        close()
+                        batch, used_u, used_w = [], 0, 0
+                        continue
+                    take = 1
+                batch.append((sw, take))
+                used_u += take * sw.height_u
+                used_w += take * watts
+                left -= take
         if batch:
-            racks.append(self.network(batch))
+            close()
         return racks
+
+
+def _same_in_a_row(switches: Sequence[_Sw]) -> list[tuple[_Sw, int]]:
+    """The switches as (switch, how many times in a row): the planner's lists repeat one object per group."""
+    out: list[tuple[_Sw, int]] = []
+    for sw in switches:
+        if out and out[-1][0] is sw:
+            out[-1] = (sw, out[-1][1] + 1)
+        else:
+            out.append((sw, 1))
+    return out
 
 
 def _nodes_per_rack(ctx: _Ctx, b: _Builder, group: NodeGroup, extra_u: int, extra_w: int) -> int:
@@ -330,22 +392,51 @@ def _group_rows(ctx: _Ctx, b: _Builder, group: NodeGroup, leaves: Sequence[_Sw])
     per_row = group.su_nodes if group.su_nodes else npr * MAX_COMPUTE_RACKS_PER_ROW
     rows: list[list[_Draft]] = []
     contents: dict[int, tuple[tuple[Device, ...], int, bool, int | None, int | None]] = {}
+
+    def content(n: int) -> tuple[tuple[Device, ...], int, bool, int | None, int | None]:
+        hit = contents.get(n)
+        if hit is None:  # a full rack, or the row's last one: computed once each
+            devices, known, unknown = b.compute(group, n, leaves)
+            per_feed = None if inlets is None else (n * _ceil(inlets, 2) if b.feeds == 2 else n * inlets)
+            total = None if inlets is None else n * inlets
+            hit = contents[n] = (devices, known, unknown, per_feed, total)
+        return hit
+
     start = 0
     while start < group.count:
         row_nodes = min(per_row, group.count - start)
+        full, rest = divmod(row_nodes, npr)
         row: list[_Draft] = []
-        for first in range(start, start + row_nodes, npr):
-            n = min(npr, start + row_nodes - first)
-            content = contents.get(n)
-            if content is None:  # a full rack, or the row's last one: computed once each
-                devices, known, unknown = b.compute(group, n, leaves)
-                per_feed = None if inlets is None else (n * _ceil(inlets, 2) if b.feeds == 2 else n * inlets)
-                total = None if inlets is None else n * inlets
-                content = contents[n] = (devices, known, unknown, per_feed, total)
-            row.append(_Draft(RackKind.COMPUTE, *content, group, first, n))
+        if full:  # the row's full racks, one run
+            row.append(_Draft(RackKind.COMPUTE, *content(npr), group, start, npr, full))
+        if rest:
+            row.append(_Draft(RackKind.COMPUTE, *content(rest), group, start + full * npr, rest))
         rows.append(row)
         start += row_nodes
     return rows
+
+
+@lru_cache(maxsize=64)
+def _slot_names(count: int) -> tuple[str, ...]:
+    """ "-01", "-02", ...: the ends of the names of a row's ``count`` racks (rows of a plan share a few lengths)."""
+    return tuple(f"-{s + 1:02d}" for s in range(count))
+
+
+def _row_length(row: Sequence[_Draft]) -> int:
+    return sum(d.count for d in row)
+
+
+def _insert(row: list[_Draft], at: int, drafts: Sequence[_Draft]) -> None:
+    """Put ``drafts`` before rack ``at`` of the row, splitting the run that holds it."""
+    for i, d in enumerate(row):
+        if at < d.count:
+            if at:
+                row[i : i + 1] = [d.part(0, at), *drafts, d.part(at, d.count - at)]
+            else:
+                row[i:i] = drafts
+            return
+        at -= d.count
+    row.extend(drafts)
 
 
 def _spread(items: Sequence[_Sw], parts: int) -> list[list[_Sw]]:
@@ -418,14 +509,14 @@ def _finish_rack(b: _Builder, d: _Draft, name: str, row: int, slot: int, ctx: _C
     return rack, partial, outlets_unknown
 
 
-def _sum_lines(racks: Sequence[Rack]) -> tuple[tuple[PduLine, ...], tuple[CordLine, ...]]:
+def _sum_lines(runs: Sequence[RackRun]) -> tuple[tuple[PduLine, ...], tuple[CordLine, ...]]:
     pdus: dict[tuple[str, str], int] = {}
     cords: dict[tuple[str | None, str | None], int] = {}
-    for r in racks:
-        for p in r.pdus:
-            pdus[(p.part, p.cord)] = pdus.get((p.part, p.cord), 0) + p.quantity
-        for c in r.cords:
-            cords[(c.pdu_outlet, c.node_inlet)] = cords.get((c.pdu_outlet, c.node_inlet), 0) + c.quantity
+    for run in runs:
+        for p in run.rack.pdus:
+            pdus[(p.part, p.cord)] = pdus.get((p.part, p.cord), 0) + p.quantity * run.count
+        for c in run.rack.cords:
+            cords[(c.pdu_outlet, c.node_inlet)] = cords.get((c.pdu_outlet, c.node_inlet), 0) + c.quantity * run.count
     return (
         tuple(PduLine(part, q, cord) for (part, cord), q in pdus.items()),
         tuple(CordLine(o, i, q) for (o, i), q in cords.items()),
@@ -474,8 +565,12 @@ def plan_racks(
             if not row_leaves:
                 continue
             row = rows[row_index]
-            at = len(row) // 2 if leaf_placement == LeafPlacement.MIDDLE_OF_ROW else len(row)
-            row[at:at] = b.pack_network(row_leaves)
+            length = _row_length(row)
+            _insert(
+                row,
+                length // 2 if leaf_placement == LeafPlacement.MIDDLE_OF_ROW else length,
+                b.pack_network(row_leaves),
+            )
 
     upper = b.pack_network(sw[SwitchRole.SPINE] + sw[SwitchRole.CORE])
     if upper:
@@ -486,28 +581,30 @@ def plan_racks(
         else:
             rows.append(upper)
 
-    racks: list[Rack] = []
+    runs: list[RackRun] = []
     out_rows: list[Row] = []
-    unsized: list[str] = []
+    unsized: list[RackRun] = []
     outlets_unknown = False
     for r, row in enumerate(rows):
-        names = []
-        for s, draft in enumerate(row):
-            name = f"R{r + 1:02d}-{s + 1:02d}"
-            rack, no_size, no_outlets = _finish_rack(b, draft, name, r, s, ctx)
-            racks.append(rack)
-            names.append(name)
+        prefix = f"R{r + 1:02d}"
+        names = tuple([prefix + suffix for suffix in _slot_names(_row_length(row))])
+        s = 0
+        for draft in row:
+            rack, no_size, no_outlets = _finish_rack(b, draft, names[s], r, s, ctx)
+            run = RackRun(rack, draft.count, names[s : s + draft.count])
+            runs.append(run)
             if no_size:
-                unsized.append(name)
+                unsized.append(run)
             outlets_unknown = outlets_unknown or no_outlets
-        out_rows.append(Row(r, f"R{r + 1:02d}", tuple(names)))
+            s += draft.count
+        out_rows.append(Row(r, prefix, names))
 
-    _rack_findings(ctx, racks, unsized, outlets_unknown, switches, mgmt)
-    pdus, cords = _sum_lines(racks)
-    known = sum(r.power_known_w for r in racks) + (other_it_power_w or 0)
-    unknown = any(r.power_w is None for r in racks) or other_it_power_w is None
+    _rack_findings(ctx, runs, unsized, outlets_unknown, switches, mgmt)
+    pdus, cords = _sum_lines(runs)
+    known = sum(run.rack.power_known_w * run.count for run in runs) + (other_it_power_w or 0)
+    unknown = any(run.rack.power_w is None for run in runs) or other_it_power_w is None
     return RackPlan(
-        racks=tuple(racks),
+        runs=tuple(runs),
         rows=tuple(out_rows),
         pdus=pdus,
         cords=cords,
@@ -526,23 +623,23 @@ def plan_racks(
 
 def _rack_findings(
     ctx: _Ctx,
-    racks: Sequence[Rack],
-    unsized: Sequence[str],
+    runs: Sequence[RackRun],
+    unsized: Sequence[RackRun],
     outlets_unknown: bool,
     switches: Sequence[SwitchGroup],
     mgmt: _Sw | None,
 ) -> None:
     """Findings over the finished racks, one per kind of problem (not one per rack of a 512-rack plan)."""
     if ctx.cooling == Cooling.AIR:
-        dense = [r for r in racks if r.power_known_w > AIR_COOLING_LIMIT_W]
+        dense = [run for run in runs if run.rack.power_known_w > AIR_COOLING_LIMIT_W]
         if dense:
             ctx.add(
                 RackCode.AIR_DENSITY,
                 Severity.WARNING,
                 "facility.cooling",
-                racks=len(dense),
-                first_rack=dense[0].name,
-                max_power_w=max(r.power_known_w for r in dense),
+                racks=sum(run.count for run in dense),
+                first_rack=dense[0].rack.name,
+                max_power_w=max(run.rack.power_known_w for run in dense),
                 air_limit_w=AIR_COOLING_LIMIT_W,
             )
     if unsized:
@@ -550,19 +647,20 @@ def _rack_findings(
             RackCode.PDU_KNOWN_LOAD_ONLY,
             Severity.WARNING,
             "facility.pdu_feeds",
-            racks=len(unsized),
-            first_rack=unsized[0],
+            racks=sum(run.count for run in unsized),
+            first_rack=unsized[0].rack.name,
         )
     if outlets_unknown:
         ctx.add(RackCode.PDU_OUTLETS_UNKNOWN, Severity.WARNING, "facility.pdu_feeds")
     if mgmt is not None:
         listed = sum(g.count for g in switches if g.role == SwitchRole.MANAGEMENT)
-        if listed != len(racks):
+        needed = sum(run.count for run in runs)
+        if listed != needed:
             ctx.add(
                 RackCode.MANAGEMENT_SWITCH_COUNT,
                 Severity.INFO,
                 "switches.management",
                 part=mgmt.part,
-                needed=len(racks),
+                needed=needed,
                 listed=listed,
             )
