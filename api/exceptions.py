@@ -89,7 +89,33 @@ def error_body(code: str, message: str, fields: list[dict[str, str]] | None = No
 
 
 def exception_handler(exc: Exception, context: dict) -> Response:
-    headers: dict[str, str] = {}
+    """The one error body for ``exc``: the product's and Django's own errors first, then DRF's, else a logged 500."""
+    response = _domain_error(exc)
+    if response is not None:
+        return response
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied(str(exc) or None)  # the service's reason (e.g. four eyes), if it gave one
+
+    if isinstance(exc, ApiError):
+        fields = [{"path": p, "message": m} for p, m in exc.fields.items()]
+        response = Response(error_body(exc.code, str(exc.detail), fields), status=exc.status_code)
+        for name, value in exc.headers.items():
+            response[name] = value
+        return response
+    if isinstance(exc, exceptions.APIException):
+        return _drf_error(exc)
+
+    logger.exception("Unhandled API error", exc_info=exc)
+    return Response(
+        error_body("server_error", _("An unexpected error occurred; it has been logged.")),
+        status=status.HTTP_500_INTERNAL_SERVER_ERROR,
+    )
+
+
+def _domain_error(exc: Exception) -> Response | None:
+    """The response to a design input error, a rejected quote or one of Django's own errors; None for others."""
     if isinstance(exc, DesignInputError):
         fields = [{"path": p, "message": m} for p, m in exc.errors.items()]
         return Response(
@@ -120,34 +146,22 @@ def exception_handler(exc: Exception, context: dict) -> Response:
         )
     if isinstance(exc, SuspiciousOperation):
         return Response(error_body("bad_request", _("The request cannot be read.")), status=status.HTTP_400_BAD_REQUEST)
-    if isinstance(exc, Http404):
-        exc = exceptions.NotFound()
-    elif isinstance(exc, DjangoPermissionDenied):
-        exc = exceptions.PermissionDenied(str(exc) or None)  # the service's reason (e.g. four eyes), if it gave one
+    return None
 
-    if isinstance(exc, ApiError):
-        fields = [{"path": p, "message": m} for p, m in exc.fields.items()]
-        response = Response(error_body(exc.code, str(exc.detail), fields), status=exc.status_code)
-        for name, value in exc.headers.items():
-            response[name] = value
-        return response
-    if isinstance(exc, exceptions.APIException):
-        if getattr(exc, "auth_header", None):
-            headers["WWW-Authenticate"] = exc.auth_header
-        if getattr(exc, "wait", None) is not None:
-            headers["Retry-After"] = str(int(exc.wait))
-        if isinstance(exc, exceptions.ValidationError):
-            body = error_body("invalid", _("The request is invalid; see the fields."), flatten(exc.detail))
-        else:
-            code = exc.get_codes() if not isinstance(exc.detail, dict | list) else exc.default_code
-            message = str(exc.detail) if not isinstance(exc.detail, dict | list) else str(exc.default_detail)
-            if isinstance(exc, exceptions.Throttled):
-                code = "throttled"
-            body = error_body(str(code), message)
-        return Response(body, status=exc.status_code, headers=headers)
 
-    logger.exception("Unhandled API error", exc_info=exc)
-    return Response(
-        error_body("server_error", _("An unexpected error occurred; it has been logged.")),
-        status=status.HTTP_500_INTERNAL_SERVER_ERROR,
-    )
+def _drf_error(exc: exceptions.APIException) -> Response:
+    """DRF's own exceptions in the one body, with their WWW-Authenticate and Retry-After headers."""
+    headers: dict[str, str] = {}
+    if getattr(exc, "auth_header", None):
+        headers["WWW-Authenticate"] = exc.auth_header
+    if getattr(exc, "wait", None) is not None:
+        headers["Retry-After"] = str(int(exc.wait))
+    if isinstance(exc, exceptions.ValidationError):
+        body = error_body("invalid", _("The request is invalid; see the fields."), flatten(exc.detail))
+    else:
+        code = exc.get_codes() if not isinstance(exc.detail, dict | list) else exc.default_code
+        message = str(exc.detail) if not isinstance(exc.detail, dict | list) else str(exc.default_detail)
+        if isinstance(exc, exceptions.Throttled):
+            code = "throttled"
+        body = error_body(str(code), message)
+    return Response(body, status=exc.status_code, headers=headers)

@@ -146,41 +146,62 @@ def import_price_list(*, filename: str, content: bytes) -> ImportReport:
         if pn in seen:
             errors.append(RowError(line, "part_number", f"{pn} appears more than once"))
         seen.add(pn)
-        values: dict = {}
-        price = row.get("list_price_eur", "")
-        if price == "":
-            values["list_price_eur"] = None
-        else:
-            try:
-                value = (
-                    Decimal(price.replace(",", ".")) if price.count(",") == 1 and "." not in price else Decimal(price)
-                )
-                if not value.is_finite() or value < 0:
-                    raise InvalidOperation
-                values["list_price_eur"] = value.quantize(Decimal("0.01"))
-            except InvalidOperation:
-                errors.append(RowError(line, "list_price_eur", f"{price!r} is not a price in EUR (0 or more)"))
-        lead = row.get("lead_time_days")
-        if lead not in (None, ""):
-            try:
-                number = Decimal(lead)  # "21", "21.0" (XLSX) and "2e1" alike, without a float's rounding
-                if not number.is_finite() or number != number.to_integral_value() or number < 0:
-                    raise InvalidOperation
-                values["lead_time_days"] = int(number)
-            except InvalidOperation:
-                errors.append(RowError(line, "lead_time_days", f"{lead!r} is not a whole number of days"))
-        life = row.get("lifecycle")
-        if life not in (None, ""):
-            if life not in Lifecycle.values:
-                errors.append(RowError(line, "lifecycle", f"{life!r} is not one of {', '.join(Lifecycle.values)}"))
-            else:
-                values["lifecycle"] = life
-        if "replacement" in row:
-            values["replacement"] = row["replacement"]
-        errors.extend(_field_errors(line, row, values))
+        values, row_errors = _row_values(line, row)
+        errors.extend(row_errors)
         changes.append((part, values))
     if errors:
         raise PriceListError(errors)
+    updated = _apply(changes, filename)
+    return ImportReport(updated=updated, unchanged=len(changes) - updated)
+
+
+def _row_values(line: int, row: dict) -> tuple[dict, list[RowError]]:
+    """The new values of one row's fields, and an error for each field that is not valid."""
+    values: dict = {}
+    errors: list[RowError] = []
+    _read_price(line, row.get("list_price_eur", ""), values, errors)
+    _read_lead_time(line, row.get("lead_time_days"), values, errors)
+    life = row.get("lifecycle")
+    if life not in (None, ""):
+        if life not in Lifecycle.values:
+            errors.append(RowError(line, "lifecycle", f"{life!r} is not one of {', '.join(Lifecycle.values)}"))
+        else:
+            values["lifecycle"] = life
+    if "replacement" in row:
+        values["replacement"] = row["replacement"]
+    errors.extend(_field_errors(line, row, values))
+    return values, errors
+
+
+def _read_price(line: int, price: str, values: dict, errors: list[RowError]) -> None:
+    """An empty price clears it; otherwise a price of 0 or more in EUR, with a decimal point or one comma."""
+    if price == "":
+        values["list_price_eur"] = None
+        return
+    try:
+        value = Decimal(price.replace(",", ".")) if price.count(",") == 1 and "." not in price else Decimal(price)
+        if not value.is_finite() or value < 0:
+            raise InvalidOperation
+        values["list_price_eur"] = value.quantize(Decimal("0.01"))
+    except InvalidOperation:
+        errors.append(RowError(line, "list_price_eur", f"{price!r} is not a price in EUR (0 or more)"))
+
+
+def _read_lead_time(line: int, lead, values: dict, errors: list[RowError]) -> None:
+    """A lead time, when given, is a whole number of days (0 or more)."""
+    if lead in (None, ""):
+        return
+    try:
+        number = Decimal(lead)  # "21", "21.0" (XLSX) and "2e1" alike, without a float's rounding
+        if not number.is_finite() or number != number.to_integral_value() or number < 0:
+            raise InvalidOperation
+        values["lead_time_days"] = int(number)
+    except InvalidOperation:
+        errors.append(RowError(line, "lead_time_days", f"{lead!r} is not a whole number of days"))
+
+
+def _apply(changes: list[tuple[Part, dict]], filename: str) -> int:
+    """Saves the parts whose values change, all or none, and records a catalogue release when any did."""
     updated = 0
     with transaction.atomic():
         for part, values in changes:
@@ -195,4 +216,4 @@ def import_price_list(*, filename: str, content: bytes) -> ImportReport:
             CatalogRelease.objects.create(
                 version=f"{base}+prices", checksum=str(updated), source=f"price list {filename}"
             )
-    return ImportReport(updated=updated, unchanged=len(changes) - updated)
+    return updated

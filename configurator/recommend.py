@@ -206,56 +206,71 @@ def _with_fabric(
     """The candidate with each compute fabric of ``protocol`` the node can reach: a NIC per GPU of the switch's
     port speed (InfiniBand adapters, or VPI ones that also run Ethernet), or the server's integrated NICs."""
     gpus_per_node = quantity * gpu.gpu_count
-    liquid = server.cooling == Cooling.LIQUID
 
     def make(nic: AdapterSpec | None, nic_qty: int, switch: SwitchSpec | None) -> _Candidate:
-        per_node = (
-            (server.price_eur or 0) + (gpu.price_eur or 0) * quantity + ((nic.price_eur or 0) * nic_qty if nic else 0)
-        )
-        total = per_node * nodes + ((switch.price_eur or 0) if switch else 0)
-        memory = float(gpu.memory_gb or 0) * gpus_per_node * nodes
-        per_gb = float(total) / memory if memory else math.inf
-        rank = (
-            nodes,  # the fewest nodes that fit before scaling out (no fabric, no second chassis)
-            liquid,
-            _lead(lead_times, server, gpu, nic, switch),
-            not server.slots_known,
-            -(nic.speed_gbps or 0 if nic else server.integrated_nic_speed_gbps or 0),
-            bool(switch is not None and not switch.managed),
-            round(per_gb, 1),
-            total,
-        )
-        return _Candidate(
-            rank=rank,
-            server=server,
-            gpu=gpu,
-            gpu_quantity=quantity,
-            nodes=nodes,
-            sizing=sizing,
-            nic=nic,
-            nic_quantity=nic_qty,
-            switch=switch,
-        )
+        return _ranked_candidate(server, gpu, quantity, nodes, sizing, lead_times, nic, nic_qty, switch)
 
     if nodes < 2:
         return [make(None, 0, None)]
     switches = [s for s in catalog.of_type(SwitchSpec) if _active(s) and not s.management and s.protocol == protocol]
-    out: list[_Candidate] = []
     if server.integrated_nics >= gpus_per_node and server.integrated_nic_speed_gbps:
-        for sw in switches:
-            if sw.port_speed_gbps == server.integrated_nic_speed_gbps:
-                out.append(make(None, 0, sw))
-        return out
-    nics = [
+        return [make(None, 0, sw) for sw in switches if sw.port_speed_gbps == server.integrated_nic_speed_gbps]
+    return [
+        make(nic, gpus_per_node, sw)  # one compute NIC per GPU (rail-optimized)
+        for nic in _compute_nics(catalog, protocol)
+        for sw in switches
+        if sw.port_speed_gbps == nic.speed_gbps
+    ]
+
+
+def _compute_nics(catalog: CatalogView, protocol: Protocol) -> list[AdapterSpec]:
+    """The active single-port compute adapters (no DPUs) with a known speed that run ``protocol``."""
+    return [
         a
         for a in catalog.of_type(AdapterSpec)
         if _active(a) and not a.is_dpu and a.ports == 1 and a.speed_gbps and a.protocol in (protocol, Protocol.VPI)
     ]
-    for nic in nics:
-        for sw in switches:
-            if sw.port_speed_gbps == nic.speed_gbps:
-                out.append(make(nic, gpus_per_node, sw))  # one compute NIC per GPU (rail-optimized)
-    return out
+
+
+def _ranked_candidate(
+    server: ServerSpec,
+    gpu: GpuSpec,
+    quantity: int,
+    nodes: int,
+    sizing: Sizing,
+    lead_times: dict[str, int | None],
+    nic: AdapterSpec | None,
+    nic_qty: int,
+    switch: SwitchSpec | None,
+) -> _Candidate:
+    """One candidate with its rank in the selling order of the module docstring."""
+    gpus_per_node = quantity * gpu.gpu_count
+    nic_price = (nic.price_eur or 0) * nic_qty if nic else 0
+    per_node = (server.price_eur or 0) + (gpu.price_eur or 0) * quantity + nic_price
+    total = per_node * nodes + ((switch.price_eur or 0) if switch else 0)
+    memory = float(gpu.memory_gb or 0) * gpus_per_node * nodes
+    per_gb = float(total) / memory if memory else math.inf
+    rank = (
+        nodes,  # the fewest nodes that fit before scaling out (no fabric, no second chassis)
+        server.cooling == Cooling.LIQUID,
+        _lead(lead_times, server, gpu, nic, switch),
+        not server.slots_known,
+        -(nic.speed_gbps or 0 if nic else server.integrated_nic_speed_gbps or 0),
+        bool(switch is not None and not switch.managed),
+        round(per_gb, 1),
+        total,
+    )
+    return _Candidate(
+        rank=rank,
+        server=server,
+        gpu=gpu,
+        gpu_quantity=quantity,
+        nodes=nodes,
+        sizing=sizing,
+        nic=nic,
+        nic_quantity=nic_qty,
+        switch=switch,
+    )
 
 
 _cache: dict[tuple, Recommendation | None] = {}
@@ -283,26 +298,42 @@ def recommend(
     key = (kind, float(params_billion), gpus, nodes, mode, precision, context_tokens, concurrency, catalog.version)
     if key in _cache:
         return _cache[key]
+    ranked = candidates(
+        kind=kind,
+        params_billion=float(params_billion),
+        gpus=gpus,
+        nodes=nodes,
+        catalog=catalog,
+        lead_times=lead_times,
+        mode=mode,
+        precision=precision,
+        context_tokens=context_tokens,
+        concurrency=concurrency,
+    )
+    best = _best_judged(ranked, kind, float(params_billion), gpus, nodes)
+    rec = None if best is None else _recommendation(best, kind, float(params_billion), catalog)
+    with _lock:
+        if len(_cache) > 512:
+            _cache.clear()
+        _cache[key] = rec
+    return rec
+
+
+def _best_judged(
+    ranked: list[_Candidate], kind: str, params: float, gpus: int | None, nodes: int | None
+) -> tuple | None:
+    """The best candidate the engine judged, as (score, candidate, document, result), or None.
+
+    Judges candidates in rank order: at most MAX_VALIDATED once one was judged, stopping at the first without
+    errors or warnings; the score prefers no errors, then fewer errors, fewer warnings, the better rank.
+    """
     best: tuple | None = None
     judged = 0
-    for index, cand in enumerate(
-        candidates(
-            kind=kind,
-            params_billion=float(params_billion),
-            gpus=gpus,
-            nodes=nodes,
-            catalog=catalog,
-            lead_times=lead_times,
-            mode=mode,
-            precision=precision,
-            context_tokens=context_tokens,
-            concurrency=concurrency,
-        )
-    ):
+    for index, cand in enumerate(ranked):
         if judged >= MAX_VALIDATED and best is not None:
             break
         judged += 1
-        doc = cand.document(kind, float(params_billion), gpus, nodes)
+        doc = cand.document(kind, params, gpus, nodes)
         try:
             result = design_validate(document=doc, language="en")
         except DesignInputError:  # a candidate the contract cannot express is simply not proposed
@@ -314,35 +345,33 @@ def recommend(
             best = (score, cand, doc, result)
         if errors == 0 and warnings == 0:
             break
-    rec = None
-    if best is not None:
-        (_, errors, warnings, _), cand, doc, result = best
-        bill = design_bill(document=doc, result=result, catalog=catalog)
-        rec = Recommendation(
-            document=doc,
-            kind=kind,
-            params_billion=float(params_billion),
-            server=cand.server.part_number,
-            gpu=cand.gpu.part_number,
-            gpu_is_board=cand.gpu.is_board,
-            gpu_quantity=cand.gpu_quantity,
-            gpus_per_node=cand.gpus_per_node,
-            nodes=cand.nodes,
-            nic=cand.nic.part_number if cand.nic else None,
-            nic_quantity=cand.nic_quantity,
-            switch=cand.switch.part_number if cand.switch else None,
-            sizing=cand.sizing,
-            errors=errors,
-            warnings=warnings,
-            price_eur=bill.total if bill else None,
-            priced_lines_missing=bill.on_request if bill else 0,
-            node_parts=tuple(cand.node_parts()),
-        )
-    with _lock:
-        if len(_cache) > 512:
-            _cache.clear()
-        _cache[key] = rec
-    return rec
+    return best
+
+
+def _recommendation(best: tuple, kind: str, params: float, catalog: CatalogView) -> Recommendation:
+    """The proposal for the judged candidate, priced from its bill of materials."""
+    (_, errors, warnings, _), cand, doc, result = best
+    bill = design_bill(document=doc, result=result, catalog=catalog)
+    return Recommendation(
+        document=doc,
+        kind=kind,
+        params_billion=params,
+        server=cand.server.part_number,
+        gpu=cand.gpu.part_number,
+        gpu_is_board=cand.gpu.is_board,
+        gpu_quantity=cand.gpu_quantity,
+        gpus_per_node=cand.gpus_per_node,
+        nodes=cand.nodes,
+        nic=cand.nic.part_number if cand.nic else None,
+        nic_quantity=cand.nic_quantity,
+        switch=cand.switch.part_number if cand.switch else None,
+        sizing=cand.sizing,
+        errors=errors,
+        warnings=warnings,
+        price_eur=bill.total if bill else None,
+        priced_lines_missing=bill.on_request if bill else 0,
+        node_parts=tuple(cand.node_parts()),
+    )
 
 
 # --- alternatives side by side -------------------------------------------------------------------------------

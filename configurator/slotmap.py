@@ -91,38 +91,14 @@ def render_slot_map_svg(placement_group: dict, *, language: str = "en") -> str:
     complete = placement_group.get("slots_complete", True)
     integrated = int(placement_group.get("integrated_nics") or 0)
 
-    # Slots that share a PCIe switch are drawn next to each other inside one frame, in the engine's order.
-    groups: list[tuple[str | None, list[dict]]] = []
-    for slot in slots:
-        sw = slot.get("pcie_switch")
-        if sw and groups and groups[-1][0] == sw:
-            groups[-1][1].append(slot)
-        else:
-            groups.append((sw, [slot]))
-
     body: list[str] = []
     desc: list[str] = []
-    y = HEAD
     notes: list[tuple[str, str]] = []  # (css class, text)
     if not known or not slots:
         notes.append(("warn", L["no_slots"]))
     elif not complete:
         notes.append(("muted", L["incomplete"]))
-    for sw, members in groups:
-        if sw:
-            shared = sorted({g for s in members for g in (s.get("gpus") or [])})
-            label = L["switch_gpus"].format(name=sw, gpus=_gpus(shared)) if shared else L["switch"].format(name=sw)
-            height = 22 + len(members) * ROW + 6
-            body.append(f'<rect class="sw" x="{PAD / 2}" y="{y}" width="{WIDTH - PAD}" height="{height}" rx="6"/>')
-            body.append(f'<text class="swl" x="{PAD}" y="{y + 15}">{_t(label)}</text>')
-            desc.append(label)
-            y += 22
-        for slot in members:
-            body.append(_slot_row(slot, y, L))
-            desc.append(_slot_text(slot, L))
-            y += ROW
-        if sw:
-            y += 10
+    y = _draw_slots(slots, HEAD, L, body, desc)
     if integrated:
         text = L["integrated"].format(n=integrated)
         body.append(
@@ -140,7 +116,44 @@ def render_slot_map_svg(placement_group: dict, *, language: str = "en") -> str:
         body.append(f'<text class="{css}" x="{PAD}" y="{y + 18}">{_t(text)}</text>')
         desc.append(text)
         y += 24
-    # Legend
+    y = _draw_legend(y, L, body)
+    return _svg(L["title"].format(server=server), y + PAD, desc, body, L)
+
+
+def _switch_groups(slots: list[dict]) -> list[tuple[str | None, list[dict]]]:
+    """Runs of slots behind the same PCIe switch, in the engine's order (None: slots on no switch)."""
+    groups: list[tuple[str | None, list[dict]]] = []
+    for slot in slots:
+        sw = slot.get("pcie_switch")
+        if sw and groups and groups[-1][0] == sw:
+            groups[-1][1].append(slot)
+        else:
+            groups.append((sw, [slot]))
+    return groups
+
+
+def _draw_slots(slots: list[dict], y: float, L: dict, body: list[str], desc: list[str]) -> float:
+    """Draws the slot rows from ``y`` down, slots sharing a PCIe switch inside one frame; returns the next y."""
+    for sw, members in _switch_groups(slots):
+        if sw:
+            shared = sorted({g for s in members for g in (s.get("gpus") or [])})
+            label = L["switch_gpus"].format(name=sw, gpus=_gpus(shared)) if shared else L["switch"].format(name=sw)
+            height = 22 + len(members) * ROW + 6
+            body.append(f'<rect class="sw" x="{PAD / 2}" y="{y}" width="{WIDTH - PAD}" height="{height}" rx="6"/>')
+            body.append(f'<text class="swl" x="{PAD}" y="{y + 15}">{_t(label)}</text>')
+            desc.append(label)
+            y += 22
+        for slot in members:
+            body.append(_slot_row(slot, y, L))
+            desc.append(_slot_text(slot, L))
+            y += ROW
+        if sw:
+            y += 10
+    return y
+
+
+def _draw_legend(y: float, L: dict, body: list[str]) -> float:
+    """Draws the legend of card roles below ``y``; returns the y below it."""
     y += 6
     x = PAD
     body.append(f'<text class="muted" x="{x}" y="{y + 14}">{_t(L["legend"])}:</text>')
@@ -152,10 +165,11 @@ def render_slot_map_svg(placement_group: dict, *, language: str = "en") -> str:
         )
         body.append(f'<text class="muted" x="{x + 20}" y="{y + 14}">{_t(L["roles"][role])}</text>')
         x += 110
-    y += 28
+    return y + 28
 
-    title = L["title"].format(server=server)
-    height = y + PAD
+
+def _svg(title: str, height: float, desc: list[str], body: list[str], L: dict) -> str:
+    """The SVG document around the drawn ``body``, with its title, description and styles."""
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="slotmap" viewBox="0 0 {WIDTH} {height}" '
         f'width="100%" role="img" aria-labelledby="sm-title sm-desc" font-family="system-ui, sans-serif">'

@@ -13,7 +13,7 @@ import logging
 from collections import OrderedDict
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.template.loader import render_to_string
 from django.utils import formats, timezone, translation
@@ -25,6 +25,9 @@ from configurator.messages.racks import elevation_labels, kw_number
 from configurator.pictures import fabric_diagram_svg, rack_elevation_svg, slot_map_svg
 
 from .countries import country_name
+
+if TYPE_CHECKING:
+    from openpyxl.worksheet.worksheet import Worksheet
 
 logger = logging.getLogger(__name__)
 # WeasyPrint reports every layout step at INFO; one line per step per quote drowns the worker log.
@@ -288,7 +291,6 @@ def render_xlsx(frozen: dict[str, Any]) -> bytes:
     """The bill of materials as a workbook: sheet 1 holds exactly the frozen lines (one row each, in order,
     below a header row); sheet 2 the totals."""
     from openpyxl import Workbook
-    from openpyxl.styles import Font
 
     language = frozen.get("language", "en")
     wb = Workbook()
@@ -298,63 +300,72 @@ def render_xlsx(frozen: dict[str, Any]) -> bytes:
     wb.properties.creator = (frozen.get("seller") or {}).get("name", "")
     wb.properties.title = frozen.get("number", "")
     with translation.override(language):
-        ws = wb.active
-        ws.title = _("Bill of materials")[:31]
-        ws.append(_xlsx_headers())
-        for cell in ws[1]:
-            cell.font = Font(bold=True)
-        for line in frozen.get("lines", []):
-            row = []
-            for key in XLSX_COLUMNS:
-                value = line.get(key)
-                if key in ("quantity", "lead_time_days"):
-                    value = None if value in (None, "") else int(value)
-                elif key not in ("section", "part_number", "description"):
-                    value = Decimal(value)
-                row.append(value)
-            ws.append(row)
-            for cell, key in zip(ws[ws.max_row], XLSX_COLUMNS):
-                if key in MONEY_COLUMNS:
-                    cell.number_format = CURRENCY_FORMAT
-                elif key in PERCENT_COLUMNS:
-                    cell.number_format = PERCENT_FORMAT
-        for column, width in zip("ABCDEFGHIJKL", (14, 22, 48, 9, 16, 16, 10, 14, 10, 14, 16, 12)):
-            ws.column_dimensions[column].width = width
-        ws.freeze_panes = "A2"
-
-        summary = wb.create_sheet(_("Summary")[:31])
-        totals = frozen.get("totals", {})
-        customer = frozen.get("customer", {})
-        issued_local = local_datetime(frozen.get("issued_at"))
-        rows = [
-            (_("Quote"), frozen.get("number", "")),
-            (_("Revision"), frozen.get("revision", 1)),
-            (_("Issued"), issued_local.date() if issued_local else ""),
-            (_("Valid until"), _date(frozen.get("valid_until")) or ""),
-            (_("Customer"), customer.get("company") or customer.get("name", "")),
-            (_("Currency"), "EUR"),
-            (_("List value"), Decimal(totals.get("subtotal", "0"))),
-            (_("Discount"), Decimal(totals.get("discount", "0"))),
-            (_("Net, excl. VAT"), Decimal(totals.get("net", "0"))),
-            (_("VAT rate (%)"), Decimal(totals.get("vat_rate", "0"))),
-            (_("VAT"), Decimal(totals.get("vat_amount", "0"))),
-            (_("Total, incl. VAT"), Decimal(totals.get("total", "0"))),
-            (_("VAT notice"), (frozen.get("vat") or {}).get("notice", "")),
-            (_("Design hash"), (frozen.get("receipt") or {}).get("design_hash", "")),
-            (_("Catalogue version"), (frozen.get("receipt") or {}).get("catalog_version", "")),
-        ]
-        money_rows = {_("List value"), _("Discount"), _("Net, excl. VAT"), _("VAT"), _("Total, incl. VAT")}
-        for label, value in rows:
-            summary.append([label, value])
-            cell = summary.cell(row=summary.max_row, column=2)
-            if label in money_rows:
-                cell.number_format = CURRENCY_FORMAT
-            elif isinstance(value, date):
-                cell.number_format = DATE_FORMAT
-        summary.column_dimensions["A"].width = 22
-        summary.column_dimensions["B"].width = 70
+        _xlsx_lines_sheet(wb.active, frozen)
+        _xlsx_summary_sheet(wb.create_sheet(_("Summary")[:31]), frozen)
     for sheet in wb.worksheets:
         _neutralise_formulas(sheet)
     buffer = io.BytesIO()
     wb.save(buffer)
     return buffer.getvalue()
+
+
+def _xlsx_lines_sheet(ws: Worksheet, frozen: dict[str, Any]) -> None:
+    """Sheet 1: a bold header row, then one row per frozen line, money and percentages formatted."""
+    from openpyxl.styles import Font
+
+    ws.title = _("Bill of materials")[:31]
+    ws.append(_xlsx_headers())
+    for cell in ws[1]:
+        cell.font = Font(bold=True)
+    for line in frozen.get("lines", []):
+        row = []
+        for key in XLSX_COLUMNS:
+            value = line.get(key)
+            if key in ("quantity", "lead_time_days"):
+                value = None if value in (None, "") else int(value)
+            elif key not in ("section", "part_number", "description"):
+                value = Decimal(value)
+            row.append(value)
+        ws.append(row)
+        for cell, key in zip(ws[ws.max_row], XLSX_COLUMNS):
+            if key in MONEY_COLUMNS:
+                cell.number_format = CURRENCY_FORMAT
+            elif key in PERCENT_COLUMNS:
+                cell.number_format = PERCENT_FORMAT
+    for column, width in zip("ABCDEFGHIJKL", (14, 22, 48, 9, 16, 16, 10, 14, 10, 14, 16, 12)):
+        ws.column_dimensions[column].width = width
+    ws.freeze_panes = "A2"
+
+
+def _xlsx_summary_sheet(summary: Worksheet, frozen: dict[str, Any]) -> None:
+    """Sheet 2: the quote's identity and totals, one labelled row each."""
+    totals = frozen.get("totals", {})
+    customer = frozen.get("customer", {})
+    issued_local = local_datetime(frozen.get("issued_at"))
+    rows = [
+        (_("Quote"), frozen.get("number", "")),
+        (_("Revision"), frozen.get("revision", 1)),
+        (_("Issued"), issued_local.date() if issued_local else ""),
+        (_("Valid until"), _date(frozen.get("valid_until")) or ""),
+        (_("Customer"), customer.get("company") or customer.get("name", "")),
+        (_("Currency"), "EUR"),
+        (_("List value"), Decimal(totals.get("subtotal", "0"))),
+        (_("Discount"), Decimal(totals.get("discount", "0"))),
+        (_("Net, excl. VAT"), Decimal(totals.get("net", "0"))),
+        (_("VAT rate (%)"), Decimal(totals.get("vat_rate", "0"))),
+        (_("VAT"), Decimal(totals.get("vat_amount", "0"))),
+        (_("Total, incl. VAT"), Decimal(totals.get("total", "0"))),
+        (_("VAT notice"), (frozen.get("vat") or {}).get("notice", "")),
+        (_("Design hash"), (frozen.get("receipt") or {}).get("design_hash", "")),
+        (_("Catalogue version"), (frozen.get("receipt") or {}).get("catalog_version", "")),
+    ]
+    money_rows = {_("List value"), _("Discount"), _("Net, excl. VAT"), _("VAT"), _("Total, incl. VAT")}
+    for label, value in rows:
+        summary.append([label, value])
+        cell = summary.cell(row=summary.max_row, column=2)
+        if label in money_rows:
+            cell.number_format = CURRENCY_FORMAT
+        elif isinstance(value, date):
+            cell.number_format = DATE_FORMAT
+    summary.column_dimensions["A"].width = 22
+    summary.column_dimensions["B"].width = 70

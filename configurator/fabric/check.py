@@ -10,7 +10,7 @@ Multi-node designs without a fabric are the node rules engine's business, not th
 from __future__ import annotations
 
 from configurator.findings import FabricCode, Finding, finding
-from configurator.rules.design import DesignIn, DesignInputError, RackIn
+from configurator.rules.design import DesignIn, DesignInputError, FabricIn, RackIn
 from configurator.rules.specs import AdapterSpec, CatalogView, Protocol, ServerSpec, SwitchSpec
 
 from .findings import switch_for_speed
@@ -107,12 +107,7 @@ def check_design_fabric(
     fabric = design.fabric
     if fabric is None:
         return [], None
-    try:
-        oversub = parse_oversubscription(fabric.oversubscription)
-    except ValueError as exc:
-        raise DesignInputError({"fabric.oversubscription": str(exc)}) from exc
-    if fabric.topology not in TOPOLOGIES:
-        raise DesignInputError({"fabric.topology": f"must be one of {', '.join(TOPOLOGIES)}"})
+    oversub = _oversubscription(fabric)
     findings: list[Finding] = []
     try:
         switch, hca = resolve_parts(
@@ -144,11 +139,35 @@ def check_design_fabric(
         given_rack=given_rack,
     )
     findings.extend(plan.findings)
-    for extra in (
-        check_hdr_for_new_gpus(switch, gpu_generation, advised_fabric_gbps, catalog),
-        check_rails_per_gpu(fabric.topology, rails, gpus_per_node),
-        check_roce_alternative(switch, catalog),
-    ):
-        if extra is not None:
-            findings.append(extra)
+    advice = _switch_advice(switch, fabric.topology, rails, gpus_per_node, gpu_generation, advised_fabric_gbps, catalog)
+    findings.extend(advice)
     return findings, plan if plan.tiers else None
+
+
+def _oversubscription(fabric: FabricIn) -> tuple[int, int]:
+    """The fabric's parsed oversubscription, once its topology is known; a DesignInputError naming the field if not."""
+    try:
+        oversub = parse_oversubscription(fabric.oversubscription)
+    except ValueError as exc:
+        raise DesignInputError({"fabric.oversubscription": str(exc)}) from exc
+    if fabric.topology not in TOPOLOGIES:
+        raise DesignInputError({"fabric.topology": f"must be one of {', '.join(TOPOLOGIES)}"})
+    return oversub
+
+
+def _switch_advice(
+    switch: SwitchSpec,
+    topology: str,
+    rails: int,
+    gpus_per_node: int,
+    gpu_generation: str,
+    advised_fabric_gbps: int | None,
+    catalog: CatalogView,
+) -> list[Finding]:
+    """The checks of the chosen switch against the GPUs: speed for the generation, rails per GPU, a RoCE option."""
+    checks = (
+        check_hdr_for_new_gpus(switch, gpu_generation, advised_fabric_gbps, catalog),
+        check_rails_per_gpu(topology, rails, gpus_per_node),
+        check_roce_alternative(switch, catalog),
+    )
+    return [extra for extra in checks if extra is not None]

@@ -147,7 +147,32 @@ def render_svg(plan: FabricPlan, words: Words = ENGLISH) -> str:
         return _document(title, height, body)
 
     y = MARGIN + 40
-    layers: list[tuple[list[float], float]] = []
+    layers = _upper_rows(plan, y, w, body)
+    y += ROW_GAP * len(layers)
+    svg, leaf_centres = _leaf_row(plan, y, w)
+    body += svg
+    leaf_y = y
+    y += ROW_GAP
+    svg, node_centres = _node_row(plan, y, w)
+    body += svg
+
+    # Edges and labels, from the top down.
+    body += _upper_edges(plan, layers, leaf_centres, leaf_y, w)
+    node_pairs = (
+        (lambda a, b: ((i, i) for i in range(min(a, b))))
+        if len(node_centres) > 1
+        else (lambda a, b: ((i, 0) for i in range(a)))
+    )
+    body += _edges(leaf_centres, node_centres, leaf_y, y, node_pairs)
+    body.append(_label(leaf_y + BOX_H + 22, _link_text(plan, NODE_LEAF, None, w)))
+    return _document(title, height, body)
+
+
+def _upper_rows(plan: FabricPlan, y: int, w: Words, body: list[str]) -> list[tuple[list[float], int]]:
+    """Draws the rows above the leaves from ``y`` down (core planes, then pods or spines); returns each row's box
+    centres and top."""
+    n = w.num
+    layers: list[tuple[list[float], int]] = []
     if plan.tiers == 3:
         planes = plan.spines_per_pod
         labels = [[w.plane(n(i + 1)), w.cores(n(plan.cores_per_plane))] for i in range(min(planes, MAX_BOXES))]
@@ -167,9 +192,12 @@ def render_svg(plan: FabricPlan, words: Words = ENGLISH) -> str:
             svg, centres = _row(labels, count, y, "#cfe0f5", w.spine_row(), w)
         body += svg
         layers.append((centres, y))
-        y += ROW_GAP
+    return layers
 
-    # Leaves: one box per SU (rail-optimized), per leaf (fat-tree), or the single switch.
+
+def _leaf_row(plan: FabricPlan, y: int, w: Words) -> tuple[list[str], list[float]]:
+    """Leaves: one box per SU (rail-optimized), per leaf (fat-tree), or the single switch."""
+    n = w.num
     if plan.tiers == 1:
         groups, labels = 1, [[plan.switch, w.ports_used(n(plan.node_links), n(plan.logical_ports * plan.split))]]
     elif plan.topology == "rail-optimized":
@@ -181,46 +209,42 @@ def render_svg(plan: FabricPlan, words: Words = ENGLISH) -> str:
             [f"leaf-{i + 1:03d}", w.node_ports(n(plan.leaf_downlinks * plan.split))]
             for i in range(min(groups, MAX_BOXES))
         ]
-    svg, leaf_centres = _row(labels, groups, y, "#d8efd2", w.leaf_groups(), w)
-    body += svg
-    leaf_y = y
-    y += ROW_GAP
+    return _row(labels, groups, y, "#d8efd2", w.leaf_groups(), w)
 
-    # Nodes: one box per SU, or one box for all.
+
+def _node_row(plan: FabricPlan, y: int, w: Words) -> tuple[list[str], list[float]]:
+    """Nodes: one box per SU, or one box for all."""
+    n = w.num
     if plan.topology == "rail-optimized" and plan.tiers >= 2:
         node_labels = []
         for u in range(min(plan.units, MAX_BOXES)):
             in_unit = min(plan.nodes_per_unit, plan.nodes - u * plan.nodes_per_unit)
             node_labels.append([w.nodes(n(in_unit)), w.times_nics(n(plan.rails))])
-        svg, node_centres = _row(node_labels, plan.units, y, "#eee8f6", w.node_groups(), w)
-    else:
-        svg, node_centres = _row([[w.nodes(n(plan.nodes)), w.nics_each(n(plan.rails))]], 1, y, "#eee8f6", "", w)
-    body += svg
+        return _row(node_labels, plan.units, y, "#eee8f6", w.node_groups(), w)
+    return _row([[w.nodes(n(plan.nodes)), w.nics_each(n(plan.rails))]], 1, y, "#eee8f6", "", w)
 
-    # Edges and labels, from the top down.
+
+def _upper_edges(
+    plan: FabricPlan, layers: list[tuple[list[float], int]], leaf_centres: list[float], leaf_y: int, w: Words
+) -> list[str]:
+    """The links between the rows above the leaves and down to the leaves, with their labels."""
+    out: list[str] = []
     if plan.tiers == 3:
         (core_c, core_y), (pod_c, pod_y) = layers
-        body += _edges(core_c, pod_c, core_y, pod_y, _all_pairs)
-        body.append(_label(core_y + BOX_H + 22, _link_text(plan, SPINE_CORE, plan.links_per_spine_core_pair, w)))
+        out += _edges(core_c, pod_c, core_y, pod_y, _all_pairs)
+        out.append(_label(core_y + BOX_H + 22, _link_text(plan, SPINE_CORE, plan.links_per_spine_core_pair, w)))
         units_per_pod = max(1, plan.leaves_per_pod // (plan.rails if plan.topology == "rail-optimized" else 1))
 
         def pod_pairs(a: int, b: int):
             return ((min(j // units_per_pod, a - 1), j) for j in range(b))
 
-        body += _edges(pod_c, leaf_centres, pod_y, leaf_y, pod_pairs)
-        body.append(_label(pod_y + BOX_H + 22, _link_text(plan, LEAF_SPINE, plan.links_per_leaf_spine_pair, w)))
+        out += _edges(pod_c, leaf_centres, pod_y, leaf_y, pod_pairs)
+        out.append(_label(pod_y + BOX_H + 22, _link_text(plan, LEAF_SPINE, plan.links_per_leaf_spine_pair, w)))
     elif plan.tiers == 2:
         spine_c, spine_y = layers[0]
-        body += _edges(spine_c, leaf_centres, spine_y, leaf_y, _all_pairs)
-        body.append(_label(spine_y + BOX_H + 22, _link_text(plan, LEAF_SPINE, plan.links_per_leaf_spine_pair, w)))
-    node_pairs = (
-        (lambda a, b: ((i, i) for i in range(min(a, b))))
-        if len(node_centres) > 1
-        else (lambda a, b: ((i, 0) for i in range(a)))
-    )
-    body += _edges(leaf_centres, node_centres, leaf_y, y, node_pairs)
-    body.append(_label(leaf_y + BOX_H + 22, _link_text(plan, NODE_LEAF, None, w)))
-    return _document(title, height, body)
+        out += _edges(spine_c, leaf_centres, spine_y, leaf_y, _all_pairs)
+        out.append(_label(spine_y + BOX_H + 22, _link_text(plan, LEAF_SPINE, plan.links_per_leaf_spine_pair, w)))
+    return out
 
 
 def _document(title: str, height: int, body: list[str]) -> str:

@@ -360,21 +360,8 @@ def _why_no_slot(r: dict[str, Any]) -> tuple[str, list[str]]:
     """One card's reason for having no slot, with the fixes that apply to it."""
     values = {"part": r["part"], "card": card_form(r["card_form"])}
     ocp_card = r["card_form"] == "OCP3"
-    also = f" ({', '.join(r['alternatives'])})" if r.get("alternatives") else ""
     if r["fit"] == 0:
-        if ocp_card:
-            sentence = _("%(part)s is an OCP 3.0 card and none of them takes it.")
-            fixes = [
-                _("choose the PCIe (HHHL) version of the card%(also)s") % {"also": also},
-                _("a server with an OCP 3.0 bay"),
-            ]
-        else:
-            sentence = _("%(part)s is a %(card)s card and none of them takes it.")
-            fixes = [
-                _("choose a card that fits these slots%(also)s") % {"also": also},
-                _("another server"),
-            ]
-        return sentence % values, fixes
+        return _fits_no_slot(r, values, ocp_card)
     form, n = r["fit_form"], r["fit"]
     words = {"words": _slot_words(form, n), "n": n}
     if n > 1:
@@ -390,8 +377,40 @@ def _why_no_slot(r: dict[str, Any]) -> tuple[str, list[str]]:
         sentence = _("%(part)s is an %(card)s card: %(the)s taken by %(holders)s") % values
     else:
         sentence = _("%(part)s is a %(card)s card: %(the)s taken by %(holders)s") % values
+    clauses, fixes = _free_unfit(r["free_unfit"])
+    sentence += clauses + ", " + _tail(r) + "."
+    if r["gpus"]:
+        fixes.append(_("use fewer GPU cards"))
+    elif form is not None:
+        fixes.append(_("use fewer cards that need %(words)s") % {"words": _slot_words(form, 2)})
+    if form is not None:
+        fixes.append(_("choose a server with more %(words)s") % {"words": _slot_words(form, 2)})
+    return sentence, fixes
+
+
+def _fits_no_slot(r: dict[str, Any], values: dict[str, Any], ocp_card: bool) -> tuple[str, list[str]]:
+    """A card that no slot of the server takes at all: another card, or another server."""
+    also = f" ({', '.join(r['alternatives'])})" if r.get("alternatives") else ""
+    if ocp_card:
+        sentence = _("%(part)s is an OCP 3.0 card and none of them takes it.")
+        fixes = [
+            _("choose the PCIe (HHHL) version of the card%(also)s") % {"also": also},
+            _("a server with an OCP 3.0 bay"),
+        ]
+    else:
+        sentence = _("%(part)s is a %(card)s card and none of them takes it.")
+        fixes = [
+            _("choose a card that fits these slots%(also)s") % {"also": also},
+            _("another server"),
+        ]
+    return sentence % values, fixes
+
+
+def _free_unfit(groups: list[dict[str, Any]]) -> tuple[str, list[str]]:
+    """The clauses naming the free slots that take other cards only, and the adapters that would fit them."""
+    clauses = ""
     fixes = []
-    for g in r["free_unfit"]:
+    for g in groups:
         k = len(g["names"])
         takes = _or_chain([card_form(c) for c in g["takes"]])
         gv = {"where": _free_where(g), "takes": takes, "family": g.get("family"), "alts": ", ".join(g["alternatives"])}
@@ -401,7 +420,7 @@ def _why_no_slot(r: dict[str, Any]) -> tuple[str, list[str]]:
             clause = ngettext(
                 ", and %(where)s takes only %(takes)s cards", ", and %(where)s take only %(takes)s cards", k
             )
-        sentence += clause % gv
+        clauses += clause % gv
         if not g["adapter"]:
             continue
         if g["alternatives"]:
@@ -414,14 +433,7 @@ def _why_no_slot(r: dict[str, Any]) -> tuple[str, list[str]]:
         else:
             fix = _("use a %(takes)s adapter in %(where)s")
         fixes.append(fix % gv)
-    sentence += ", " + _tail(r) + "."
-    if r["gpus"]:
-        fixes.append(_("use fewer GPU cards"))
-    elif form is not None:
-        fixes.append(_("use fewer cards that need %(words)s") % {"words": _slot_words(form, 2)})
-    if form is not None:
-        fixes.append(_("choose a server with more %(words)s") % {"words": _slot_words(form, 2)})
-    return sentence, fixes
+    return clauses, fixes
 
 
 @renders(C.PCIE_NO_FREE_SLOT)

@@ -8,7 +8,7 @@ part-number branches. Sources: hardware.md §2 and its PCIe-card NVLink rule [NV
 from __future__ import annotations
 
 from .catalogue import Code
-from .context import GroupContext
+from .context import GroupContext, Part
 from .findings import Finding
 from .pcie import Placement
 from .registry import finding
@@ -187,77 +187,51 @@ def bridges(ctx: GroupContext) -> list[Finding]:
     HGX boards use NVSwitch, not bridges. Source: [NV-AIE-RA], [H100NVL-S], [NV-DS]."""
     if not ctx.bridges:
         return []
-    out = []
     if not ctx.gpus:
         b = ctx.bridges[0]
-        return [
-            finding(
-                Code.NVLINK_BRIDGE_UNSUPPORTED,
-                b.path,
-                bridge=b.spec.part_number,
-                reason="no_gpu",
-            )
-        ]
+        return [finding(Code.NVLINK_BRIDGE_UNSUPPORTED, b.path, bridge=b.spec.part_number, reason="no_gpu")]
     gpu = ctx.gpus[0].spec  # mixed models are an error of their own
-    for b in ctx.bridges:
-        ways = b.spec.ways
-        if gpu.is_board:
-            out.append(
-                finding(
-                    Code.NVLINK_BRIDGE_UNSUPPORTED,
-                    b.path,
-                    bridge=b.spec.part_number,
-                    gpu=gpu.part_number,
-                    reason="baseboard",
-                )
-            )
-        elif not gpu.bridge_sizes:
-            out.append(
-                finding(
-                    Code.NVLINK_BRIDGE_UNSUPPORTED,
-                    b.path,
-                    bridge=b.spec.part_number,
-                    gpu=gpu.part_number,
-                    reason="no_connector",
-                    bridgeable=_bridgeable_cards(ctx),
-                )
-            )
-        elif ways not in gpu.bridge_sizes:
-            out.append(
-                finding(
-                    Code.NVLINK_BRIDGE_SIZE,
-                    b.path,
-                    bridge=b.spec.part_number,
-                    gpu=gpu.part_number,
-                    ways=ways,
-                    supported=sorted(gpu.bridge_sizes),
-                )
-            )
-    if out:
-        return out
+    out = [f for b in ctx.bridges if (f := _bridge_fit(ctx, gpu, b)) is not None]
+    return out or _bridge_count(ctx)
+
+
+def _bridge_fit(ctx: GroupContext, gpu: GpuSpec, b: Part) -> Finding | None:
+    """The finding for one bridge the GPU cannot take (a baseboard, no connector, a size it lacks), or None."""
+    if gpu.is_board:
+        return finding(
+            Code.NVLINK_BRIDGE_UNSUPPORTED, b.path, bridge=b.spec.part_number, gpu=gpu.part_number, reason="baseboard"
+        )
+    if not gpu.bridge_sizes:
+        return finding(
+            Code.NVLINK_BRIDGE_UNSUPPORTED,
+            b.path,
+            bridge=b.spec.part_number,
+            gpu=gpu.part_number,
+            reason="no_connector",
+            bridgeable=_bridgeable_cards(ctx),
+        )
+    if b.spec.ways not in gpu.bridge_sizes:
+        return finding(
+            Code.NVLINK_BRIDGE_SIZE,
+            b.path,
+            bridge=b.spec.part_number,
+            gpu=gpu.part_number,
+            ways=b.spec.ways,
+            supported=sorted(gpu.bridge_sizes),
+        )
+    return None
+
+
+def _bridge_count(ctx: GroupContext) -> list[Finding]:
+    """More GPUs joined by bridges than the node has (error), or some GPUs left unbridged."""
     n_gpus = ctx.gpus_per_node
     joined = sum(b.quantity * b.spec.ways for b in ctx.bridges)
     if joined > n_gpus:
         sets = sum(b.quantity for b in ctx.bridges)
-        out.append(
-            finding(
-                Code.NVLINK_BRIDGE_TOO_MANY,
-                ctx.bridges[0].path,
-                sets=sets,
-                joined=joined,
-                gpus=n_gpus,
-            )
-        )
-    elif joined < n_gpus:
-        out.append(
-            finding(
-                Code.NVLINK_BRIDGE_PARTIAL,
-                ctx.bridges[0].path,
-                joined=joined,
-                gpus=n_gpus,
-            )
-        )
-    return out
+        return [finding(Code.NVLINK_BRIDGE_TOO_MANY, ctx.bridges[0].path, sets=sets, joined=joined, gpus=n_gpus)]
+    if joined < n_gpus:
+        return [finding(Code.NVLINK_BRIDGE_PARTIAL, ctx.bridges[0].path, joined=joined, gpus=n_gpus)]
+    return []
 
 
 def nvswitch(ctx: GroupContext) -> list[Finding]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .catalogue import Code
 from .context import GroupContext
-from .design import DesignIn
+from .design import DesignIn, WorkloadIn
 from .findings import Finding
 from .registry import finding
 from .sizing import FULL_TRAINING_MODES, USABLE_MEMORY_FRACTION, Sizing, size_workload
@@ -87,9 +87,34 @@ def workload_findings(design: DesignIn, contexts: list[GroupContext]) -> tuple[l
     gpu_groups = [c for c in contexts if c.gpus and all(g.memory_gb for g in c.gpu_specs)]
     if not gpu_groups:
         return [finding(Code.WORKLOAD_NOT_SIZED, "workload")], None
-    mem = min(g.memory_gb for c in gpu_groups for g in c.gpu_specs)
     per_node = min(c.gpus_per_node for c in gpu_groups)
-    sizing = size_workload(
+    sizing = _size(wl, gpu_groups, per_node)
+    gpu_nodes = sum(c.group.count for c in gpu_groups)
+    data = {
+        **sizing.to_dict(),
+        "model_parameters_billion": wl.model_parameters_billion,
+        "need_gb": sizing.memory_needed_gb,
+        "usable_gb": sizing.usable_gb_per_gpu,
+        "per_node": per_node,
+        "nvlink": all(_has_nvlink(c) for c in gpu_groups),
+    }
+    out: list[Finding] = []
+    if not sizing.fits_one_gpu:
+        out.append(finding(Code.WORKLOAD_TENSOR_PARALLEL, "workload", **data))
+    if not sizing.fits_one_node:
+        out.append(finding(Code.WORKLOAD_SPANS_NODES, "workload", **data))
+    out.extend(_memory_findings(sizing, gpu_groups, gpu_nodes, data))
+    if not sizing.fits_one_node and design.fabric is None and gpu_nodes >= 2:
+        out.append(finding(Code.WORKLOAD_NEEDS_FABRIC, "fabric", min_nodes=sizing.min_nodes, nodes=gpu_nodes))
+    if sizing.mode in FULL_TRAINING_MODES and wl.model_parameters_billion >= SEVENTY_B_CLASS:
+        out.extend(_nvlink_bandwidth(gpu_groups, wl.model_parameters_billion))
+    return out, sizing
+
+
+def _size(wl: WorkloadIn, gpu_groups: list[GroupContext], per_node: int) -> Sizing:
+    """The workload sized on the smallest GPU memory of the groups and the fewest GPUs per node."""
+    mem = min(g.memory_gb for c in gpu_groups for g in c.gpu_specs)
+    return size_workload(
         wl.kind,
         wl.model_parameters_billion,
         mem,
@@ -99,57 +124,19 @@ def workload_findings(design: DesignIn, contexts: list[GroupContext]) -> tuple[l
         context_tokens=wl.context_tokens,
         concurrency=wl.concurrency,
     )
-    gpu_nodes = sum(c.group.count for c in gpu_groups)
+
+
+def _memory_findings(sizing: Sizing, gpu_groups: list[GroupContext], gpu_nodes: int, data: dict) -> list[Finding]:
+    """Not enough usable GPU memory for the minimum (error), or fewer GPUs than advised (warning)."""
     total_gpus = sum(c.group.count * c.gpus_per_node for c in gpu_groups)
     total_gb = sum(c.group.count * (c.gpu_memory_gb_per_node or 0) for c in gpu_groups) * USABLE_MEMORY_FRACTION
-    nvlink = all(_has_nvlink(c) for c in gpu_groups)
-    out: list[Finding] = []
-    data = {
-        **sizing.to_dict(),
-        "model_parameters_billion": wl.model_parameters_billion,
-        "need_gb": sizing.memory_needed_gb,
-        "usable_gb": sizing.usable_gb_per_gpu,
-        "per_node": per_node,
-        "nvlink": nvlink,
-    }
-    if not sizing.fits_one_gpu:
-        out.append(finding(Code.WORKLOAD_TENSOR_PARALLEL, "workload", **data))
-    if not sizing.fits_one_node:
-        out.append(finding(Code.WORKLOAD_SPANS_NODES, "workload", **data))
     if total_gb < sizing.minimum_gb:
-        out.append(
-            finding(
-                Code.WORKLOAD_NOT_ENOUGH_GPUS,
-                "node_groups",
-                total_gpus=total_gpus,
-                gpu_nodes=gpu_nodes,
-                total_gb=total_gb,
-                **data,
-            )
-        )
+        code = Code.WORKLOAD_NOT_ENOUGH_GPUS
     elif total_gpus < sizing.min_gpus:
-        out.append(
-            finding(
-                Code.WORKLOAD_MEMORY_TIGHT,
-                "node_groups",
-                total_gpus=total_gpus,
-                gpu_nodes=gpu_nodes,
-                total_gb=total_gb,
-                **data,
-            )
-        )
-    if not sizing.fits_one_node and design.fabric is None and gpu_nodes >= 2:
-        out.append(
-            finding(
-                Code.WORKLOAD_NEEDS_FABRIC,
-                "fabric",
-                min_nodes=sizing.min_nodes,
-                nodes=gpu_nodes,
-            )
-        )
-    if sizing.mode in FULL_TRAINING_MODES and wl.model_parameters_billion >= SEVENTY_B_CLASS:
-        out.extend(_nvlink_bandwidth(gpu_groups, wl.model_parameters_billion))
-    return out, sizing
+        code = Code.WORKLOAD_MEMORY_TIGHT
+    else:
+        return []
+    return [finding(code, "node_groups", total_gpus=total_gpus, gpu_nodes=gpu_nodes, total_gb=total_gb, **data)]
 
 
 def _has_nvlink(ctx: GroupContext) -> bool:
