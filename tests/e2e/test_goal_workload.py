@@ -36,9 +36,11 @@ def test_mode_precision_and_kv_cache_inputs_follow_the_kind_and_steer_the_recomm
     page.get_by_label("Inference", exact=True).check()
     expect(page.get_by_label(re.compile("^Context length"))).to_be_visible()
     expect(page.get_by_role("group", name="Training mode")).to_have_count(0)
+    page.wait_for_load_state("networkidle")
     page.get_by_label(re.compile("^Context length")).fill("131072")
     page.keyboard.press("Tab")  # the form is sent on change, when the field is left
     expect(rec).to_contain_text("1 request of 131,072 tokens")
+    page.wait_for_load_state("networkidle")  # no live update still in flight that would redraw the field being typed
     page.get_by_label(re.compile("^Concurrent requests")).fill("64")
     page.keyboard.press("Tab")
     expect(rec).to_contain_text("64 requests of 131,072 tokens")
