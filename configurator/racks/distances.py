@@ -181,24 +181,44 @@ def link_distances(
     plan: RackPlan, *, override: object = None, geometry: Geometry | None = None
 ) -> dict[str, LinkLength]:
     """Longest run per link class in this plan (module docstring); an override always wins."""
-    g = geometry or Geometry()
-    routes = _Routes(plan, g)
+    routes = _Routes(plan, geometry or Geometry())
+    lows, mgmt = _device_lows(routes, plan)
+    node_lows = {id(r): p for r, p in lows[DeviceRole.NODE]}
+    in_rack = 0.0
+    has_in_rack = False
+    for rack, leaf_low in lows[DeviceRole.LEAF]:
+        if id(rack) in node_lows:
+            has_in_rack = True
+            in_rack = max(in_rack, routes.in_rack(node_lows[id(rack)], leaf_low))
+    if mgmt is not None:
+        in_rack = max(in_rack, mgmt)
+        has_in_rack = True
+
+    computed: dict[str, tuple[float, str] | None] = {
+        "in_rack_m": (in_rack, "in-rack") if has_in_rack else None,
+        "management_m": (mgmt, "in-rack") if mgmt is not None else None,
+        "node_to_leaf_m": _worst_pairs(routes, lows[DeviceRole.NODE], lows[DeviceRole.LEAF], same_row=True),
+        "leaf_to_spine_m": _worst_pairs(routes, lows[DeviceRole.LEAF], lows[DeviceRole.SPINE], same_row=False),
+        "spine_to_core_m": _worst_pairs(routes, lows[DeviceRole.SPINE], lows[DeviceRole.CORE], same_row=False),
+    }
+    in_rack_leaves = plan.leaf_placement == "in-rack" and lows[DeviceRole.LEAF]
+    return _lengths(computed, override, {"node_to_leaf_m": "in_rack_m"} if in_rack_leaves else {})
+
+
+def _device_lows(routes: _Routes, plan: RackPlan) -> tuple[dict[DeviceRole, list[tuple[Rack, int]]], float | None]:
+    """Per device role, the racks that hold it with its lowest slot, and the longest management run (None: no
+    management switch).
+
+    Identical racks share one devices tuple: their shape is computed once, and they are taken run by run of the
+    plan. Racks holding nodes and no other switch than the management one are only compared with leaf racks of
+    their own row, where the run grows with the distance between slots, so the two at the row's ends stand for
+    all the others (a 2,048-node plan's thousand node racks come down to a few dozen candidates, and only those
+    two are written out of their runs)."""
     lows: dict[DeviceRole, list[tuple[Rack, int]]] = {role: [] for role in DeviceRole}
-    # Identical racks share one devices tuple: their shape is computed once, and they are taken run by run of the
-    # plan. Racks holding nodes and no other switch than the management one are only compared with leaf racks of
-    # their own row, where the run grows with the distance between slots, so the two at the row's ends stand for
-    # all the others (a 2,048-node plan's thousand node racks come down to a few dozen candidates, and only those
-    # two are written out of their runs).
     alike: dict[tuple[int, int], list[RackRun]] = {}
     for run in plan.runs:
-        key = (id(run.rack.devices), run.rack.row)
-        same = alike.get(key)
-        if same is None:
-            alike[key] = [run]
-        else:
-            same.append(run)
-    in_rack = mgmt = 0.0
-    has_in_rack = has_mgmt = False
+        alike.setdefault((id(run.rack.devices), run.rack.row), []).append(run)
+    mgmt: float | None = None
     shapes: dict[int, tuple[dict[DeviceRole, int], float | None]] = {}
     for same_runs in alike.values():
         devices = same_runs[0].rack.devices
@@ -206,38 +226,29 @@ def link_distances(
         if shape is None:
             shape = shapes[id(devices)] = _shape(routes, same_runs[0].rack)
         rack_lows, mgmt_run = shape
-        if not _PAIRED_SWITCHES.intersection(rack_lows) and sum(run.count for run in same_runs) > 2:
-            first = min(same_runs, key=_first_slot).rack
-            last_run = max(same_runs, key=_last_slot)
-            last = last_run.at(last_run.count - 1)
-            same = [first] if first is last else [first, last]
-        else:
-            same = [rack for run in same_runs for rack in run.racks()]
+        same = _standing_for(same_runs, rack_lows)
         for role, low in rack_lows.items():
             lows[role] += [(rack, low) for rack in same]
         if mgmt_run is not None:
-            has_mgmt = True
-            mgmt = max(mgmt, mgmt_run)
-    node_lows = {id(r): p for r, p in lows[DeviceRole.NODE]}
-    for rack, leaf_low in lows[DeviceRole.LEAF]:
-        if id(rack) in node_lows:
-            has_in_rack = True
-            in_rack = max(in_rack, routes.in_rack(node_lows[id(rack)], leaf_low))
-    if has_mgmt:
-        in_rack = max(in_rack, mgmt)
-        has_in_rack = True
+            mgmt = mgmt_run if mgmt is None else max(mgmt, mgmt_run)
+    return lows, mgmt
 
-    computed: dict[str, tuple[float, str] | None] = {
-        "in_rack_m": (in_rack, "in-rack") if has_in_rack else None,
-        "management_m": (mgmt, "in-rack") if has_mgmt else None,
-        "node_to_leaf_m": _worst_pairs(routes, lows[DeviceRole.NODE], lows[DeviceRole.LEAF], same_row=True),
-        "leaf_to_spine_m": _worst_pairs(routes, lows[DeviceRole.LEAF], lows[DeviceRole.SPINE], same_row=False),
-        "spine_to_core_m": _worst_pairs(routes, lows[DeviceRole.SPINE], lows[DeviceRole.CORE], same_row=False),
-    }
-    if plan.leaf_placement == "in-rack" and lows[DeviceRole.LEAF]:
-        override_key_for = {"node_to_leaf_m": "in_rack_m"}
-    else:
-        override_key_for = {}
+
+def _standing_for(same_runs: list[RackRun], rack_lows: dict[DeviceRole, int]) -> list[Rack]:
+    """The racks of alike runs whose distances must be measured: the row's two end racks stand for node racks
+    without a paired switch; otherwise every rack."""
+    if not _PAIRED_SWITCHES.intersection(rack_lows) and sum(run.count for run in same_runs) > 2:
+        first = min(same_runs, key=_first_slot).rack
+        last_run = max(same_runs, key=_last_slot)
+        last = last_run.at(last_run.count - 1)
+        return [first] if first is last else [first, last]
+    return [rack for run in same_runs for rack in run.racks()]
+
+
+def _lengths(
+    computed: dict[str, tuple[float, str] | None], override: object, override_key_for: dict[str, str]
+) -> dict[str, LinkLength]:
+    """Each link class's length: the override when given, else the plan's (rounded up), else none."""
     out: dict[str, LinkLength] = {}
     for link in LINK_CLASSES:
         forced = _override(override, override_key_for.get(link, link))

@@ -548,56 +548,11 @@ def plan_racks(
     leaves = sw[SwitchRole.LEAF]
     in_rack = _leaves_in_rack(ctx, b, groups, leaves)
 
-    rows: list[list[_Draft]] = []
-    fabric_rows: list[int] = []
-    on_fabric = {id(g) for g in groups if g.su_nodes} or {id(g) for g in groups}
-    for g in groups:
-        for row in _group_rows(ctx, b, g, leaves if in_rack else ()):
-            if id(g) in on_fabric:
-                fabric_rows.append(len(rows))
-            rows.append(row)
-
+    rows, fabric_rows = _compute_rows(ctx, b, groups, leaves if in_rack else ())
     if leaves and not in_rack:
-        if not fabric_rows:
-            rows.append([])
-            fabric_rows.append(len(rows) - 1)
-        for row_index, row_leaves in zip(fabric_rows, _spread(leaves, len(fabric_rows)), strict=True):
-            if not row_leaves:
-                continue
-            row = rows[row_index]
-            length = _row_length(row)
-            _insert(
-                row,
-                length // 2 if leaf_placement == LeafPlacement.MIDDLE_OF_ROW else length,
-                b.pack_network(row_leaves),
-            )
-
-    upper = b.pack_network(sw[SwitchRole.SPINE] + sw[SwitchRole.CORE])
-    if upper:
-        if len(rows) >= 2:
-            rows.insert(len(rows) // 2, upper)  # in the middle of the hall: the longest leaf-spine run is halved
-        elif rows:
-            rows[0].extend(upper)
-        else:
-            rows.append(upper)
-
-    runs: list[RackRun] = []
-    out_rows: list[Row] = []
-    unsized: list[RackRun] = []
-    outlets_unknown = False
-    for r, row in enumerate(rows):
-        prefix = f"R{r + 1:02d}"
-        names = tuple([prefix + suffix for suffix in _slot_names(_row_length(row))])
-        s = 0
-        for draft in row:
-            rack, no_size, no_outlets = _finish_rack(b, draft, names[s], r, s, ctx)
-            run = RackRun(rack, draft.count, names[s : s + draft.count])
-            runs.append(run)
-            if no_size:
-                unsized.append(run)
-            outlets_unknown = outlets_unknown or no_outlets
-            s += draft.count
-        out_rows.append(Row(r, prefix, names))
+        _place_leaves(b, rows, fabric_rows, leaves, leaf_placement)
+    _place_upper(rows, b.pack_network(sw[SwitchRole.SPINE] + sw[SwitchRole.CORE]))
+    runs, out_rows, unsized, outlets_unknown = _finish_rows(ctx, b, rows)
 
     _rack_findings(ctx, runs, unsized, outlets_unknown, switches, mgmt)
     pdus, cords = _sum_lines(runs)
@@ -619,6 +574,73 @@ def plan_racks(
         facility_power_known_w=known,
         findings=tuple(ctx.findings),
     )
+
+
+def _compute_rows(
+    ctx: _Ctx, b: _Builder, groups: list[NodeGroup], in_rack_leaves: Sequence
+) -> tuple[list[list[_Draft]], list[int]]:
+    """The compute rows of every node group, and which of them hold the fabric's nodes (their leaves go there)."""
+    rows: list[list[_Draft]] = []
+    fabric_rows: list[int] = []
+    on_fabric = {id(g) for g in groups if g.su_nodes} or {id(g) for g in groups}
+    for g in groups:
+        for row in _group_rows(ctx, b, g, in_rack_leaves):
+            if id(g) in on_fabric:
+                fabric_rows.append(len(rows))
+            rows.append(row)
+    return rows, fabric_rows
+
+
+def _place_leaves(
+    b: _Builder, rows: list[list[_Draft]], fabric_rows: list[int], leaves: Sequence, placement: LeafPlacement
+) -> None:
+    """Leaf racks in the middle (or at the end) of each fabric row, the leaves spread evenly over the rows."""
+    if not fabric_rows:
+        rows.append([])
+        fabric_rows.append(len(rows) - 1)
+    for row_index, row_leaves in zip(fabric_rows, _spread(leaves, len(fabric_rows)), strict=True):
+        if not row_leaves:
+            continue
+        row = rows[row_index]
+        length = _row_length(row)
+        _insert(row, length // 2 if placement == LeafPlacement.MIDDLE_OF_ROW else length, b.pack_network(row_leaves))
+
+
+def _place_upper(rows: list[list[_Draft]], upper: list[_Draft]) -> None:
+    """Spine and core racks: a row of their own in the middle of the hall (the longest leaf-spine run is halved)."""
+    if not upper:
+        return
+    if len(rows) >= 2:
+        rows.insert(len(rows) // 2, upper)
+    elif rows:
+        rows[0].extend(upper)
+    else:
+        rows.append(upper)
+
+
+def _finish_rows(
+    ctx: _Ctx, b: _Builder, rows: list[list[_Draft]]
+) -> tuple[list[RackRun], list[Row], list[RackRun], bool]:
+    """Name and finish every rack run row by row: (runs, rows, runs whose PDUs could not be sized, whether any
+    rack's outlets are unknown)."""
+    runs: list[RackRun] = []
+    out_rows: list[Row] = []
+    unsized: list[RackRun] = []
+    outlets_unknown = False
+    for r, row in enumerate(rows):
+        prefix = f"R{r + 1:02d}"
+        names = tuple([prefix + suffix for suffix in _slot_names(_row_length(row))])
+        s = 0
+        for draft in row:
+            rack, no_size, no_outlets = _finish_rack(b, draft, names[s], r, s, ctx)
+            run = RackRun(rack, draft.count, names[s : s + draft.count])
+            runs.append(run)
+            if no_size:
+                unsized.append(run)
+            outlets_unknown = outlets_unknown or no_outlets
+            s += draft.count
+        out_rows.append(Row(r, prefix, names))
+    return runs, out_rows, unsized, outlets_unknown
 
 
 def _rack_findings(
