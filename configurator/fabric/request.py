@@ -148,9 +148,10 @@ def resolve_parts(
 
 def resolve(req: FabricRequestIn, catalog: CatalogView) -> tuple[SwitchSpec, AdapterSpec | None]:
     """The request's switch and HCA as catalogue specs. Rails a rail-optimized fabric of that switch can never
-    wire are bad input, naming ``rails`` (see ``rails_beyond_radix``)."""
+    wire are bad input, naming ``rails`` (see ``rails_beyond_radix``). A management switch is not judged by its
+    radix: the plan refuses it as a fabric switch and says so (FABRIC_SWITCH_IS_MANAGEMENT)."""
     switch, hca = resolve_parts(catalog, req.switch, req.hca)
-    message = rails_beyond_radix(req.nodes, req.rails, switch, req.topology)
+    message = None if switch.management else rails_beyond_radix(req.nodes, req.rails, switch, req.topology)
     if message:
         raise DesignInputError({"rails": message})
     return switch, hca

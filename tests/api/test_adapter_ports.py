@@ -114,6 +114,14 @@ def test_plan_fabric_exits_1_when_the_plan_has_errors(seeded_catalog):
     assert ok == 0
 
 
+def test_plan_fabric_on_a_management_switch_says_it_is_no_fabric_switch(seeded_catalog):
+    # SN2201 is the out-of-band management switch: the answer is that, not a rail count its four uplinks cannot wire.
+    code, out, err = run("plan_fabric", "--nodes", "64", "--rails", "8", "--switch", "SN2201")
+    assert code == 1 and err == ""
+    codes = {f["code"] for f in json.loads(out)["findings"] if f["severity"] == "error"}
+    assert "FABRIC_SWITCH_IS_MANAGEMENT" in codes
+
+
 def test_the_cabling_plan_has_a_row_for_every_port_of_every_card(api, design):
     created = api.post("/api/v1/configurations/", {"document": dual_port(design)}, format="json").json()
     response = api.get(f"/api/v1/configurations/{created['id']}/cabling.csv")
