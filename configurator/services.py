@@ -14,6 +14,7 @@ from configurator.fabric.cabling import iter_cabling_csv
 from configurator.fabric.planner import FabricPlan, plan_fabric
 from configurator.fabric.request import parse_fabric_request, resolve
 from configurator.messages import finding_dicts
+from configurator.messages.languages import resolve_language
 from configurator.rackplan import fabric_locator
 from configurator.rules.design import DesignInputError
 from configurator.rules.parse import check_references, parse_design
@@ -21,13 +22,6 @@ from configurator.rules.parse import check_references, parse_design
 from .models import Configuration, WarningAcknowledgement
 from .snapshot import catalog_snapshot
 from .validation import design_hash, run_validation
-
-LANGUAGES = ("en", "nl")
-
-
-def _lang(language: str | None) -> str:
-    code = (language or "en")[:2].lower()
-    return code if code in LANGUAGES else "en"
 
 
 def design_validate(*, document: Any, language: str = "en") -> dict[str, Any]:
@@ -41,7 +35,7 @@ def design_validate(*, document: Any, language: str = "en") -> dict[str, Any]:
     design = parse_design(document)  # a malformed or oversized document is refused before the catalogue is read
     catalog = catalog_snapshot()
     check_references(design, catalog)
-    return run_validation(design, catalog, document=document, language=_lang(language))
+    return run_validation(design, catalog, document=document, language=resolve_language(language))
 
 
 def fabric_plan_build(*, request: Any, language: str = "en") -> dict[str, Any]:
@@ -61,7 +55,7 @@ def fabric_plan_build(*, request: Any, language: str = "en") -> dict[str, Any]:
         node_height_u=req.node_height_u,
         node_power_w=req.node_power_w,
     )
-    return plan.to_dict(finding_dicts(plan.findings, _lang(language)))
+    return plan.to_dict(finding_dicts(plan.findings, resolve_language(language)))
 
 
 @dataclass(frozen=True)
@@ -129,7 +123,7 @@ def configuration_create(
         created_by=user,
         channel=channel,
         crm_reference=crm_reference,
-        language=_lang(language),
+        language=resolve_language(language),
     )
     if user is not None and getattr(user, "is_staff", False):
         config.assigned_to = user
