@@ -24,11 +24,13 @@ from .snapshot import catalog_snapshot
 from .validation import design_hash, run_validation
 
 
-def design_validate(*, document: Any, language: str = "en") -> dict[str, Any]:
+def design_validate(*, document: Any, language: str | None = None) -> dict[str, Any]:
     """Validate a design document (contract design/v1).
 
     Raises DesignInputError (``.errors``: field path → message) when the document is malformed or names
     unknown or misplaced parts; otherwise returns the validation result, ``valid`` false on any error finding.
+    Every finding, the fabric plan's included, is said in ``language`` (one of settings.LANGUAGES; any other, or
+    none, is the default language).
     A save that has validated already passes its Outcome along (configuration_update's ``outcome``) rather than
     validating twice, so there is no memo here: each call validates, and the result is the caller's own.
     """
@@ -38,7 +40,7 @@ def design_validate(*, document: Any, language: str = "en") -> dict[str, Any]:
     return run_validation(design, catalog, document=document, language=resolve_language(language))
 
 
-def fabric_plan_build(*, request: Any, language: str = "en") -> dict[str, Any]:
+def fabric_plan_build(*, request: Any, language: str | None = None) -> dict[str, Any]:
     """Plan a compute fabric from the stateless request of the contract. Raises DesignInputError on bad input."""
     req = parse_fabric_request(request)
     catalog = catalog_snapshot()
@@ -82,7 +84,7 @@ class Outcome:
         )
 
 
-def design_evaluate(*, document: dict, language: str = "en") -> Outcome:
+def design_evaluate(*, document: dict, language: str | None = None) -> Outcome:
     """The outcome of validating a stored design: the result, or the input errors that prevent one."""
     try:
         return Outcome(result=design_validate(document=document, language=language), input_errors=None)
@@ -90,7 +92,7 @@ def design_evaluate(*, document: dict, language: str = "en") -> Outcome:
         return Outcome(result=None, input_errors=exc.errors)
 
 
-def configuration_validate(*, configuration: Configuration, language: str = "en") -> Outcome:
+def configuration_validate(*, configuration: Configuration, language: str | None = None) -> Outcome:
     """Validate a stored design and remember the verdict on the row (for lists and dashboards)."""
     outcome = design_evaluate(document=configuration.document, language=language)
     valid, errors, warnings = outcome.verdict
@@ -113,7 +115,7 @@ def configuration_create(
     user=None,
     channel: str = Configuration.Channel.WEB,
     crm_reference: str = "",
-    language: str = "en",
+    language: str | None = None,
 ) -> Configuration:
     """Store a design with its verdict in one INSERT (a draft may be incomplete: validation reports what is
     missing)."""
