@@ -19,7 +19,7 @@ from typing import Any
 from configurator.fabric.diagram import ENGLISH, Words, render_svg
 from configurator.fabric.planner import FabricPlan
 from configurator.racks import ElevationLabels, RackPlan, render_elevation_svg
-from configurator.slotmap import render_slot_map_svg
+from configurator.slotmap import SlotMapLabels, render_slot_map_svg
 
 _DIAGRAMS: OrderedDict[tuple[str, str], str] = OrderedDict()
 _DIAGRAMS_LOCK = threading.Lock()
@@ -46,14 +46,15 @@ def fabric_diagram_svg(plan: dict[str, Any] | None, words: Words = ENGLISH, lang
     return svg
 
 
-def slot_map_svg(placement_group: dict[str, Any], language: str) -> str:
-    """configurator.slotmap's picture of one node group (one entry of the result's ``placement``)."""
-    return _slot_map(json.dumps(placement_group, sort_keys=True, default=str), language)
+def slot_map_svg(placement_group: dict[str, Any], labels: SlotMapLabels) -> str:
+    """configurator.slotmap's picture of one node group (one entry of the result's ``placement``), in the words
+    of ``labels`` (configurator.messages.slotmap.slot_map_labels() in the caller's language)."""
+    return _slot_map(json.dumps(placement_group, sort_keys=True, default=str), labels)
 
 
 @lru_cache(maxsize=512)
-def _slot_map(placement_json: str, language: str) -> str:
-    return render_slot_map_svg(json.loads(placement_json), language=language)
+def _slot_map(placement_json: str, labels: SlotMapLabels) -> str:
+    return render_slot_map_svg(json.loads(placement_json), labels)
 
 
 def _diagram(plan_json: str, words: Words) -> str:

@@ -14,6 +14,7 @@ from configurator.fabric.cabling import iter_cabling_csv
 from configurator.fabric.planner import FabricPlan, plan_fabric
 from configurator.fabric.request import parse_fabric_request, resolve
 from configurator.messages import finding_dicts
+from configurator.messages.languages import resolve_language
 from configurator.rackplan import fabric_locator
 from configurator.rules.design import DesignInputError
 from configurator.rules.parse import check_references, parse_design
@@ -22,29 +23,24 @@ from .models import Configuration, WarningAcknowledgement
 from .snapshot import catalog_snapshot
 from .validation import design_hash, run_validation
 
-LANGUAGES = ("en", "nl")
 
-
-def _lang(language: str | None) -> str:
-    code = (language or "en")[:2].lower()
-    return code if code in LANGUAGES else "en"
-
-
-def design_validate(*, document: Any, language: str = "en") -> dict[str, Any]:
+def design_validate(*, document: Any, language: str | None = None) -> dict[str, Any]:
     """Validate a design document (contract design/v1).
 
     Raises DesignInputError (``.errors``: field path → message) when the document is malformed or names
     unknown or misplaced parts; otherwise returns the validation result, ``valid`` false on any error finding.
+    Every finding, the fabric plan's included, is said in ``language`` (one of settings.LANGUAGES; any other, or
+    none, is the default language).
     A save that has validated already passes its Outcome along (configuration_update's ``outcome``) rather than
     validating twice, so there is no memo here: each call validates, and the result is the caller's own.
     """
     design = parse_design(document)  # a malformed or oversized document is refused before the catalogue is read
     catalog = catalog_snapshot()
     check_references(design, catalog)
-    return run_validation(design, catalog, document=document, language=_lang(language))
+    return run_validation(design, catalog, document=document, language=resolve_language(language))
 
 
-def fabric_plan_build(*, request: Any, language: str = "en") -> dict[str, Any]:
+def fabric_plan_build(*, request: Any, language: str | None = None) -> dict[str, Any]:
     """Plan a compute fabric from the stateless request of the contract. Raises DesignInputError on bad input."""
     req = parse_fabric_request(request)
     catalog = catalog_snapshot()
@@ -61,7 +57,7 @@ def fabric_plan_build(*, request: Any, language: str = "en") -> dict[str, Any]:
         node_height_u=req.node_height_u,
         node_power_w=req.node_power_w,
     )
-    return plan.to_dict(finding_dicts(plan.findings, _lang(language)))
+    return plan.to_dict(finding_dicts(plan.findings, resolve_language(language)))
 
 
 @dataclass(frozen=True)
@@ -88,7 +84,7 @@ class Outcome:
         )
 
 
-def design_evaluate(*, document: dict, language: str = "en") -> Outcome:
+def design_evaluate(*, document: dict, language: str | None = None) -> Outcome:
     """The outcome of validating a stored design: the result, or the input errors that prevent one."""
     try:
         return Outcome(result=design_validate(document=document, language=language), input_errors=None)
@@ -96,7 +92,7 @@ def design_evaluate(*, document: dict, language: str = "en") -> Outcome:
         return Outcome(result=None, input_errors=exc.errors)
 
 
-def configuration_validate(*, configuration: Configuration, language: str = "en") -> Outcome:
+def configuration_validate(*, configuration: Configuration, language: str | None = None) -> Outcome:
     """Validate a stored design and remember the verdict on the row (for lists and dashboards)."""
     outcome = design_evaluate(document=configuration.document, language=language)
     valid, errors, warnings = outcome.verdict
@@ -119,7 +115,7 @@ def configuration_create(
     user=None,
     channel: str = Configuration.Channel.WEB,
     crm_reference: str = "",
-    language: str = "en",
+    language: str | None = None,
 ) -> Configuration:
     """Store a design with its verdict in one INSERT (a draft may be incomplete: validation reports what is
     missing)."""
@@ -129,7 +125,7 @@ def configuration_create(
         created_by=user,
         channel=channel,
         crm_reference=crm_reference,
-        language=_lang(language),
+        language=resolve_language(language),
     )
     if user is not None and getattr(user, "is_staff", False):
         config.assigned_to = user

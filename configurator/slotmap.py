@@ -13,6 +13,7 @@ its own styles and needs no fonts or scripts. It draws what the engine decided a
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from html import escape
 from typing import Any
 
@@ -24,44 +25,39 @@ HEAD = 50
 ROLE_FILL = {"gpu": "#dbeafe", "compute": "#dcfce7", "storage": "#fef3c7", "management": "#ede9fe"}
 ROLE_STROKE = {"gpu": "#1d4ed8", "compute": "#15803d", "storage": "#b45309", "management": "#6d28d9"}
 
-LABELS = {
-    "en": {
-        "title": "Slot map · {server}",
-        "per_node": "per node",
-        "empty": "empty",
-        "unusable": "unusable",
-        "unknown": "unknown",
-        "gpus": "GPUs {gpus}",
-        "switch": "PCIe switch {name}",
-        "switch_gpus": "PCIe switch {name} · shared by GPUs {gpus}",
-        "no_slots": "No sourced slot list for this server: the placement cannot be shown or verified.",
-        "incomplete": "The slot list is sourced but incomplete: other slots may exist.",
-        "integrated": "{n} × compute NIC integrated on the board",
-        "unplaced": "Not placed: {part} × {qty} ({reason})",
-        "rail": "rail {rail}",
-        "roles": {"gpu": "GPU", "compute": "compute", "storage": "storage", "management": "management"},
-        "legend": "Legend",
-    },
-    "nl": {
-        "title": "Slotindeling · {server}",
-        "per_node": "per node",
-        "empty": "leeg",
-        "unusable": "onbruikbaar",
-        "unknown": "onbekend",
-        "gpus": "GPU's {gpus}",
-        "switch": "PCIe-switch {name}",
-        "switch_gpus": "PCIe-switch {name} · gedeeld door GPU's {gpus}",
-        "no_slots": (
-            "Geen bronvermelde slotlijst voor deze server: de plaatsing kan niet worden getoond of gecontroleerd."
-        ),
-        "incomplete": "De slotlijst heeft een bron maar is onvolledig: er kunnen meer slots zijn.",
-        "integrated": "{n} × compute-NIC geïntegreerd op het moederbord",
-        "unplaced": "Niet geplaatst: {part} × {qty} ({reason})",
-        "rail": "rail {rail}",
-        "roles": {"gpu": "GPU", "compute": "compute", "storage": "opslag", "management": "beheer"},
-        "legend": "Legenda",
-    },
-}
+
+@dataclass(frozen=True)
+class SlotMapLabels:
+    """Every word of the picture, translated by the caller (configurator.messages.slotmap). Format fields:
+    ``{server}``, ``{gpus}``, ``{name}``, ``{n}``, ``{part}``, ``{qty}``, ``{reason}``, ``{rail}``."""
+
+    title: str  # "Slot map · {server}"
+    per_node: str
+    empty: str
+    unusable: str
+    unknown: str
+    gpus: str  # "GPUs {gpus}"
+    switch: str  # "PCIe switch {name}"
+    switch_gpus: str  # "PCIe switch {name} · shared by GPUs {gpus}"
+    no_slots: str
+    incomplete: str
+    integrated: str  # "{n} × compute NIC integrated on the board"
+    unplaced: str  # "Not placed: {part} × {qty} ({reason})"
+    rail: str  # "rail {rail}"
+    gpu: str
+    compute: str
+    storage: str
+    management: str
+    legend: str
+    reasons: tuple[tuple[str, str], ...] = ()  # the placement's reasons (as the engine gives them) -> said
+
+    def role(self, role: str) -> str:
+        """A card role's name; a role the picture has no word for, as given."""
+        return str(getattr(self, role)) if role in ROLE_FILL else role
+
+    def reason(self, reason: str) -> str:
+        """Why a part was not placed; a reason the picture has no words for, as the engine gave it."""
+        return dict(self.reasons).get(reason, reason)
 
 
 def _t(x: Any) -> str:
@@ -81,9 +77,9 @@ def _gpus(values: list[int] | tuple[int, ...]) -> str:
     return ", ".join(str(g) for g in values)
 
 
-def render_slot_map_svg(placement_group: dict, *, language: str = "en") -> str:
-    """One node group's slots as an accessible SVG (it has a title and a text description of every slot)."""
-    L = LABELS.get(language, LABELS["en"])
+def render_slot_map_svg(placement_group: dict, L: SlotMapLabels) -> str:
+    """One node group's slots as an accessible SVG (it has a title and a text description of every slot), in
+    the words of ``L``."""
     slots: list[dict] = list(placement_group.get("slots") or [])
     unplaced: list[dict] = list(placement_group.get("unplaced") or [])
     server = placement_group.get("server") or "?"
@@ -95,12 +91,12 @@ def render_slot_map_svg(placement_group: dict, *, language: str = "en") -> str:
     desc: list[str] = []
     notes: list[tuple[str, str]] = []  # (css class, text)
     if not known or not slots:
-        notes.append(("warn", L["no_slots"]))
+        notes.append(("warn", L.no_slots))
     elif not complete:
-        notes.append(("muted", L["incomplete"]))
+        notes.append(("muted", L.incomplete))
     y = _draw_slots(slots, HEAD, L, body, desc)
     if integrated:
-        text = L["integrated"].format(n=integrated)
+        text = L.integrated.format(n=integrated)
         body.append(
             f'<rect class="integrated" x="{PAD}" y="{y + 2}" width="{WIDTH - 2 * PAD}" height="{ROW - 6}" rx="3"/>'
         )
@@ -108,8 +104,8 @@ def render_slot_map_svg(placement_group: dict, *, language: str = "en") -> str:
         desc.append(text)
         y += ROW
     for item in unplaced:
-        text = L["unplaced"].format(
-            part=item.get("part", "?"), qty=item.get("quantity", 1), reason=item.get("reason", "")
+        text = L.unplaced.format(
+            part=item.get("part", "?"), qty=item.get("quantity", 1), reason=L.reason(str(item.get("reason", "")))
         )
         notes.append(("err", text))
     for css, text in notes:
@@ -117,7 +113,7 @@ def render_slot_map_svg(placement_group: dict, *, language: str = "en") -> str:
         desc.append(text)
         y += 24
     y = _draw_legend(y, L, body)
-    return _svg(L["title"].format(server=server), y + PAD, desc, body, L)
+    return _svg(L.title.format(server=server), y + PAD, desc, body, L)
 
 
 def _switch_groups(slots: list[dict]) -> list[tuple[str | None, list[dict]]]:
@@ -132,12 +128,12 @@ def _switch_groups(slots: list[dict]) -> list[tuple[str | None, list[dict]]]:
     return groups
 
 
-def _draw_slots(slots: list[dict], y: float, L: dict, body: list[str], desc: list[str]) -> float:
+def _draw_slots(slots: list[dict], y: float, L: SlotMapLabels, body: list[str], desc: list[str]) -> float:
     """Draws the slot rows from ``y`` down, slots sharing a PCIe switch inside one frame; returns the next y."""
     for sw, members in _switch_groups(slots):
         if sw:
             shared = sorted({g for s in members for g in (s.get("gpus") or [])})
-            label = L["switch_gpus"].format(name=sw, gpus=_gpus(shared)) if shared else L["switch"].format(name=sw)
+            label = L.switch_gpus.format(name=sw, gpus=_gpus(shared)) if shared else L.switch.format(name=sw)
             height = 22 + len(members) * ROW + 6
             body.append(f'<rect class="sw" x="{PAD / 2}" y="{y}" width="{WIDTH - PAD}" height="{height}" rx="6"/>')
             body.append(f'<text class="swl" x="{PAD}" y="{y + 15}">{_t(label)}</text>')
@@ -152,23 +148,23 @@ def _draw_slots(slots: list[dict], y: float, L: dict, body: list[str], desc: lis
     return y
 
 
-def _draw_legend(y: float, L: dict, body: list[str]) -> float:
+def _draw_legend(y: float, L: SlotMapLabels, body: list[str]) -> float:
     """Draws the legend of card roles below ``y``; returns the y below it."""
     y += 6
     x = PAD
-    body.append(f'<text class="muted" x="{x}" y="{y + 14}">{_t(L["legend"])}:</text>')
+    body.append(f'<text class="muted" x="{x}" y="{y + 14}">{_t(L.legend)}:</text>')
     x += 70
     for role in ("gpu", "compute", "storage", "management"):
         body.append(
             f'<rect x="{x}" y="{y + 3}" width="14" height="14" rx="2" fill="{ROLE_FILL[role]}" '
             f'stroke="{ROLE_STROKE[role]}"/>'
         )
-        body.append(f'<text class="muted" x="{x + 20}" y="{y + 14}">{_t(L["roles"][role])}</text>')
+        body.append(f'<text class="muted" x="{x + 20}" y="{y + 14}">{_t(L.role(role))}</text>')
         x += 110
     return y + 28
 
 
-def _svg(title: str, height: float, desc: list[str], body: list[str], L: dict) -> str:
+def _svg(title: str, height: float, desc: list[str], body: list[str], L: SlotMapLabels) -> str:
     """The SVG document around the drawn ``body``, with its title, description and styles."""
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="slotmap" viewBox="0 0 {WIDTH} {height}" '
@@ -186,12 +182,12 @@ def _svg(title: str, height: float, desc: list[str], body: list[str], L: dict) -
         '<line x1="0" y1="0" x2="0" y2="6" stroke="#d1d5db" stroke-width="3"/>'
         "</pattern></defs>"
         f'<text class="h" x="{PAD}" y="24">{_t(title)}</text>'
-        f'<text class="muted" x="{PAD}" y="40">{_t(L["per_node"])}</text>' + "".join(body) + "</svg>"
+        f'<text class="muted" x="{PAD}" y="40">{_t(L.per_node)}</text>' + "".join(body) + "</svg>"
     )
 
 
-def _slot_row(slot: dict, y: float, L: dict) -> str:
-    unknown = L["unknown"]
+def _slot_row(slot: dict, y: float, L: SlotMapLabels) -> str:
+    unknown = L.unknown
     usable = slot.get("usable", True)
     part = slot.get("part")
     role = slot.get("role") or ""
@@ -208,32 +204,32 @@ def _slot_row(slot: dict, y: float, L: dict) -> str:
     out.append(f'<text x="{PAD + 70}" y="{y + 19}">{_t(form)}</text>')
     out.append(f'<text class="muted" x="{PAD + 125}" y="{y + 19}">{_t(_link(slot, unknown))}</text>')
     if not usable:
-        content, css = L["unusable"], "muted"
+        content, css = L.unusable, "muted"
     elif part:
-        extra = L["roles"].get(role, role)
+        extra = L.role(role)
         if slot.get("rail") is not None:
-            extra += " · " + L["rail"].format(rail=slot["rail"])
+            extra += " · " + L.rail.format(rail=slot["rail"])
         content, css = f"{part} ({extra})", "mono"
     else:
-        content, css = L["empty"], "muted"
+        content, css = L.empty, "muted"
     out.append(f'<text class="{css}" x="{PAD + 265}" y="{y + 19}">{_t(content)}</text>')
     if slot.get("gpus"):
         out.append(
             f'<text class="muted" x="{WIDTH - PAD - 8}" y="{y + 19}" text-anchor="end">'
-            f"{_t(L['gpus'].format(gpus=_gpus(slot['gpus'])))}</text>"
+            f"{_t(L.gpus.format(gpus=_gpus(slot['gpus'])))}</text>"
         )
     return "".join(out)
 
 
-def _slot_text(slot: dict, L: dict) -> str:
-    unknown = L["unknown"]
+def _slot_text(slot: dict, L: SlotMapLabels) -> str:
+    unknown = L.unknown
     if not slot.get("usable", True):
-        state = L["unusable"]
+        state = L.unusable
     elif slot.get("part"):
-        state = f"{slot['part']} ({L['roles'].get(slot.get('role') or '', slot.get('role') or '')})"
+        state = f"{slot['part']} ({L.role(slot.get('role') or '')})"
     else:
-        state = L["empty"]
+        state = L.empty
     parts = [str(slot.get("slot", "?")), str(slot.get("form") or unknown), _link(slot, unknown), state]
     if slot.get("gpus"):
-        parts.append(L["gpus"].format(gpus=_gpus(slot["gpus"])))
+        parts.append(L.gpus.format(gpus=_gpus(slot["gpus"])))
     return " ".join(parts)

@@ -120,7 +120,7 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
         if any(f.code == "NIC_FEWER_THAN_GPUS" for f in findings):
             fabric_findings = [f for f in fabric_findings if f.code != "FABRIC_FEWER_RAILS_THAN_GPUS"]
         findings.extend(fabric_findings)
-        plan_dict = plan.to_dict(finding_dicts(plan.findings, "en")) if plan is not None else None
+        plan_dict = plan.to_dict(finding_dicts(plan.findings, language)) if plan is not None else None
     else:
         racks, rack_findings = build_rack_plan(design, catalog, node.totals, None)
         lengths = distances(racks, design)

@@ -22,6 +22,7 @@ from django.utils.translation import ngettext
 
 from configurator.messages.diagram import words as diagram_words
 from configurator.messages.racks import elevation_labels, kw_number
+from configurator.messages.slotmap import slot_map_labels
 from configurator.pictures import fabric_diagram_svg, rack_elevation_svg, slot_map_svg
 
 from .countries import country_name
@@ -116,10 +117,12 @@ def _slot_pictures(placement: Any, language: str) -> list[dict[str, str]]:
     groups = (
         placement if isinstance(placement, list) else list(placement.values()) if isinstance(placement, dict) else []
     )
+    with translation.override(language):
+        labels = slot_map_labels()
     pictures = []
     for index, group in enumerate(groups):
         try:
-            svg = slot_map_svg(group, language)
+            svg = slot_map_svg(group, labels)
         except Exception:
             logger.warning("Slot map of node group %s could not be drawn", index, exc_info=True)
             continue

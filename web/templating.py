@@ -36,6 +36,8 @@ from django.utils.html import format_html
 from django.utils.timezone import template_localtime
 from jinja2 import Environment, Undefined
 
+from configurator.messages.languages import language_name
+
 _LOCALISED = (float, Decimal, datetime.date, datetime.time)  # datetime.datetime is a date
 
 
@@ -127,5 +129,6 @@ def environment(**options) -> Environment:
         floatformat=floatformat,
         date=date,
         localize=formats.localize,
+        language_name=language_name,
     )
     return env

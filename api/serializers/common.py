@@ -6,6 +6,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
+from configurator.messages.languages import language_codes
+
 
 class FieldErrorSerializer(serializers.Serializer):
     path = serializers.CharField(help_text="Field path, e.g. node_groups[0].count; empty for the whole body.")
@@ -20,6 +22,17 @@ class ErrorDetailSerializer(serializers.Serializer):
 
 class ErrorSerializer(serializers.Serializer):
     error = ErrorDetailSerializer()
+
+
+class LanguageField(serializers.ChoiceField):
+    """A language code of settings.LANGUAGES (the list is read again on every validation, so it has one home)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(choices=language_codes(), **kwargs)
+
+    def to_internal_value(self, data):
+        self.choices = language_codes()
+        return super().to_internal_value(data)
 
 
 _DESCRIPTIONS = {
@@ -49,9 +62,10 @@ LANG_PARAMETER = OpenApiParameter(
     "lang",
     OpenApiTypes.STR,
     OpenApiParameter.QUERY,
-    enum=["en", "nl"],
+    enum=list(language_codes()),
     required=False,
-    description="Language of messages and fixes; overrides Accept-Language. English or Dutch.",
+    description="Language of messages and fixes; overrides Accept-Language. One of the site's languages "
+    f"(settings.LANGUAGES): {', '.join(language_codes())}.",
 )
 IDEMPOTENCY_PARAMETER = OpenApiParameter(
     "Idempotency-Key",

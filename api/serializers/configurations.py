@@ -7,6 +7,7 @@ from rest_framework import serializers
 
 from configurator.models import Configuration
 
+from .common import LanguageField
 from .designs import DesignSerializer
 
 
@@ -29,8 +30,7 @@ class ConfigurationInputSerializer(serializers.Serializer):
     crm_reference = serializers.CharField(
         max_length=100, required=False, allow_blank=True, help_text="Your CRM's reference (free text; filterable)."
     )
-    language = serializers.ChoiceField(
-        choices=["en", "nl"],
+    language = LanguageField(
         required=False,
         help_text="Language of findings and quotes for this design; set when creating (ignored on update).",
     )

@@ -10,6 +10,7 @@ from rest_framework import serializers
 
 from quotes.models import Quote
 
+from .common import LanguageField
 from .configurations import DesignDocumentField
 
 
@@ -56,9 +57,7 @@ class QuoteRequestSerializer(serializers.Serializer):
     )
     customer = CustomerSerializer()
     crm_reference = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
-    language = serializers.ChoiceField(
-        choices=["en", "nl"], required=False, help_text="Language of the quote; default from the request."
-    )
+    language = LanguageField(required=False, help_text="Language of the quote; default from the request.")
     discount_percent = serializers.DecimalField(
         required=False,
         allow_null=True,

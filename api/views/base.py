@@ -8,24 +8,26 @@ from django.utils.translation import gettext as _
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
-from ..permissions import client_of
+from configurator.messages.languages import default_language, language_codes, languages_named, supported_language
 
-LANGUAGES = ("en", "nl")
+from ..permissions import client_of
 
 
 def request_language(request) -> str:
-    """``?lang=`` first, then Accept-Language (resolved by LocaleMiddleware); English or Dutch. A ``lang`` other
-    than ``en`` or ``nl`` is a 400, as the schema says (an Accept-Language the app lacks falls back to English)."""
+    """``?lang=`` first, then Accept-Language (resolved by LocaleMiddleware); one of settings.LANGUAGES. A
+    ``lang`` the product does not speak is a 400, as the schema says (an Accept-Language the app lacks falls back
+    to the default language)."""
     wanted = request.query_params.get("lang") if hasattr(request, "query_params") else request.GET.get("lang")
-    if wanted is not None and wanted not in LANGUAGES:
+    if wanted is not None and wanted not in language_codes():
         from rest_framework.exceptions import ValidationError
 
-        raise ValidationError({"lang": [_("Use en or nl.")]})
+        message = _("Use one of these languages: %(languages)s.") % {"languages": languages_named()}
+        raise ValidationError({"lang": [message]})
     for candidate in (wanted, getattr(request, "LANGUAGE_CODE", None)):
-        code = (candidate or "")[:2].lower()
-        if code in LANGUAGES:
+        code = supported_language(candidate)
+        if code is not None:
             return code
-    return "en"
+    return default_language()
 
 
 def json_body(request):
@@ -40,7 +42,7 @@ class ApiViewMixin:
     stateless = False  # True: computes and stores nothing, so scope "read" may POST (see permissions)
 
     def initial(self, request, *args, **kwargs):
-        translation.activate(getattr(request, "LANGUAGE_CODE", None) or "en")  # for an error about ?lang itself
+        translation.activate(getattr(request, "LANGUAGE_CODE", None) or default_language())  # for an error about ?lang
         self._refuse_unknown_parameters(request)
         language = request_language(request)
         translation.activate(language)
@@ -71,7 +73,7 @@ class ApiViewMixin:
         if isinstance(response, Response) and response.status_code >= 400:
             response.accepted_renderer = JSONRenderer()
             response.accepted_media_type = "application/json"
-        response.setdefault("Content-Language", translation.get_language() or "en")
+        response.setdefault("Content-Language", translation.get_language() or default_language())
         return response
 
     @property

@@ -25,6 +25,7 @@ from . import power as _power
 from . import racks as _racks  # noqa: F401  (registers the rack renderers)
 from . import workload as _workload  # noqa: F401  (registers the workload renderers)
 from .base import RENDERERS
+from .languages import language_codes
 
 
 def render(finding: Finding) -> tuple[str, str]:
@@ -52,9 +53,11 @@ def finding_dicts(findings: Iterable[Finding], language: str = "en") -> list[dic
         return [finding_dict(f, language) for f in findings]
 
 
-def rule_entries(languages: tuple[str, ...] = ("en", "nl")) -> list[dict[str, Any]]:
+def rule_entries(languages: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
     """Every registered code with its severity, source, the checks that emit it, and its title and explanation
-    in each of ``languages`` (the rule catalogue page, the API and the docs)."""
+    in each of ``languages`` (default: every language of settings.LANGUAGES; the rule catalogue page, the API and
+    the docs)."""
+    languages = language_codes() if languages is None else languages
     texts: dict[str, dict[str, tuple[str, str]]] = {}
     for lang in languages:
         with translation.override(lang):
@@ -98,12 +101,12 @@ def both(finding: Finding) -> Both:
 
 
 def totals_dict(totals: dict[str, Any]) -> dict[str, Any]:
-    """The node engine's totals with each power assumption said in English and Dutch (contract design/v1:
-    ``{"group", "en", "nl"}``)."""
+    """The node engine's totals with each power assumption said in every language of settings.LANGUAGES
+    (contract design/v1: ``{"group", "en", "nl"}``, one key per language)."""
     said = []
     for a in totals.get("power_assumptions", []):
         texts = {}
-        for lang in ("en", "nl"):
+        for lang in language_codes():
             with translation.override(lang):
                 texts[lang] = _power.assumption(a)
         said.append({"group": a["group"], **texts})

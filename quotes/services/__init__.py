@@ -45,7 +45,7 @@ from .builds import (
     quote_documents_release,
     quotes_requeue_stuck,
 )
-from .inputs import ADDRESS_FIELDS, CHANNELS, EMAIL_MAX_LENGTH, LANGUAGES, MODEL_FIELDS, QuoteError
+from .inputs import ADDRESS_FIELDS, CHANNELS, EMAIL_MAX_LENGTH, MODEL_FIELDS, QuoteError
 from .issuing import quote_approve, quote_issue
 from .links import FILE_KINDS, LINK_SALT, DownloadLinkError, absolute_url, download_link_open, download_link_sign
 from .mail import quote_notify_ready, quote_notify_review
@@ -57,7 +57,6 @@ __all__ = [
     "DUPLICATE_WINDOW",
     "EMAIL_MAX_LENGTH",
     "FILE_KINDS",
-    "LANGUAGES",
     "LINK_SALT",
     "MODEL_FIELDS",
     "DownloadLinkError",

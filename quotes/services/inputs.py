@@ -10,11 +10,12 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.validators import validate_email
 from django.utils.translation import gettext as _
 
+from configurator.messages.languages import default_language, languages_named, supported_language
+
 from .. import pricing
 from ..models import Quote
 from ..vat import VatInputError, normalise_country, normalise_vat_number
 
-LANGUAGES = ("en", "nl")
 CHANNELS = ("web", "staff", "api")
 EMAIL_MAX_LENGTH = 254  # RFC 5321 path limit, and Quote.customer_email's max_length
 
@@ -134,10 +135,14 @@ def _clean_address(address: Any, errors: dict[str, str]) -> dict[str, str]:
 
 
 def clean_language(language: Any, errors: dict[str, str]) -> str:
-    code = str(language or "en").strip()[:2].lower()
-    if code not in LANGUAGES:
-        errors["language"] = _("Choose English (en) or Dutch (nl).")
-        return "en"
+    """The quote's language: one of settings.LANGUAGES (``nl-BE`` is Dutch), the default language when none is
+    given."""
+    if not str(language or "").strip():
+        return default_language()
+    code = supported_language(language)
+    if code is None:
+        errors["language"] = _("Choose one of these languages: %(languages)s.") % {"languages": languages_named()}
+        return default_language()
     return code
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
 
+from configurator.messages.slotmap import slot_map_labels
 from configurator.slotmap import render_slot_map_svg
 from tests.web.pages import B200_IN_H100_SERVER, url
 
@@ -139,8 +141,13 @@ PLACEMENT = {
 }
 
 
+def _labels(language: str = "en"):
+    with translation.override(language):
+        return slot_map_labels()
+
+
 def test_slot_map_draws_cards_switch_groups_empty_unknown_and_unusable_slots():
-    svg = render_slot_map_svg(PLACEMENT)
+    svg = render_slot_map_svg(PLACEMENT, _labels())
     assert svg.startswith("<svg") and svg.endswith("</svg>")
     assert "MCX75310AAS-NEAT (compute · rail 0)" in svg
     assert "PCIe switch SW1 · shared by GPUs 0, 1" in svg
@@ -152,13 +159,13 @@ def test_slot_map_draws_cards_switch_groups_empty_unknown_and_unusable_slots():
 
 def test_slot_map_without_a_slot_list_says_so_instead_of_guessing():
     svg = render_slot_map_svg(
-        {"server": "AS-8125GS-TNHR", "slots": [], "unplaced": [], "slots_known": False}, language="nl"
+        {"server": "AS-8125GS-TNHR", "slots": [], "unplaced": [], "slots_known": False}, _labels("nl")
     )
     assert "Geen bronvermelde slotlijst" in svg
 
 
 def test_slot_map_escapes_text():
-    svg = render_slot_map_svg({**PLACEMENT, "server": "<script>alert(1)</script>"})
+    svg = render_slot_map_svg({**PLACEMENT, "server": "<script>alert(1)</script>"}, _labels())
     assert "<script>" not in svg and "&lt;script&gt;" in svg
 
 

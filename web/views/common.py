@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from configurator.bom import design_bill
+from configurator.messages.languages import resolve_language
 from configurator.models import Configuration
 from configurator.services import (
     ConfigurationLocked,
@@ -46,7 +47,8 @@ staff_required = user_passes_test(lambda u: u.is_authenticated and u.is_active a
 
 
 def _language() -> str:
-    return (translation.get_language() or "en")[:2]
+    """The request's language (LocaleMiddleware activated it), as one of settings.LANGUAGES."""
+    return resolve_language(translation.get_language())
 
 
 def _config(token: str) -> Configuration:

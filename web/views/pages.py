@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from configurator import ratelimits
+from configurator.messages.languages import language_choices
 from configurator.models import Configuration
 from configurator.services import ConfigurationLocked, cabling_plan, configuration_create
 from web import selectors, wizard
@@ -108,6 +109,6 @@ def _node_count(document: dict) -> int:
 def rules(request: HttpRequest) -> HttpResponse:
     lang = _language()
     entries = selectors.rule_catalogue()
-    return render(
-        request, "configurator/rules.html", {"rules": entries, "lang": lang, "other": "nl" if lang == "en" else "en"}
-    )
+    # The reader's language first, then every other language of settings.LANGUAGES.
+    languages = sorted(language_choices(), key=lambda choice: choice[0] != lang)
+    return render(request, "configurator/rules.html", {"rules": entries, "lang": lang, "languages": languages})

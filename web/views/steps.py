@@ -10,6 +10,7 @@ from django.views.decorators.http import require_http_methods
 from configurator.messages.diagram import LINK_CLASSES
 from configurator.messages.diagram import words as diagram_words
 from configurator.messages.racks import elevation_labels, kw_number
+from configurator.messages.slotmap import slot_map_labels
 from configurator.models import Configuration
 from configurator.pictures import fabric_diagram_svg, rack_elevation_svg, slot_map_svg
 from web import comparison, selectors, wizard
@@ -175,7 +176,7 @@ def _adapters(request: HttpRequest, config: Configuration) -> HttpResponse:
         form = AdaptersForm(initial=wizard.adapters_initial(config.document, adapter_parts), catalog=view)
     ev = _evaluate(request, config, view)
     placement = (ev.result or {}).get("placement") or []
-    slot_map = slot_map_svg(placement[0], _language()) if placement else ""
+    slot_map = slot_map_svg(placement[0], slot_map_labels()) if placement else ""
     g = wizard.group(config.document) or {}
     ctx = _context(
         request,

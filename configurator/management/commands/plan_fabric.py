@@ -13,6 +13,7 @@ import sys
 from django.core.management.base import BaseCommand
 
 from configurator.contract import DEFAULT_TOPOLOGY, TOPOLOGIES
+from configurator.messages.languages import default_language, language_codes
 from configurator.rules.design import DesignInputError
 from configurator.services import fabric_plan_build
 
@@ -30,7 +31,9 @@ class Command(BaseCommand):
         parser.add_argument("--oversubscription", default=None, help="downlinks:uplinks, default 1:1.")
         parser.add_argument("--topology", default=None, help=f"{' or '.join(TOPOLOGIES)} (default {DEFAULT_TOPOLOGY}).")
         parser.add_argument("--hca", default=None, help="Adapter part number of the compute NICs.")
-        parser.add_argument("--lang", default="en", choices=["en", "nl"])
+        parser.add_argument(
+            "--lang", default=default_language(), choices=language_codes(), help="Language of messages and fixes."
+        )
         parser.add_argument("--indent", type=int, default=2, help="JSON indentation (0: one line).")
 
     def run_from_argv(self, argv):

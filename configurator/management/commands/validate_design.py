@@ -11,6 +11,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
+from configurator.messages.languages import default_language, language_codes
 from configurator.rules.design import DesignInputError
 from configurator.services import design_validate
 
@@ -57,7 +58,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("path", help="A JSON file with the design, or - to read standard input.")
-        parser.add_argument("--lang", default="en", choices=["en", "nl"], help="Language of messages and fixes.")
+        parser.add_argument(
+            "--lang", default=default_language(), choices=language_codes(), help="Language of messages and fixes."
+        )
         parser.add_argument("--indent", type=int, default=2, help="JSON indentation (0: one line).")
 
     def run_from_argv(self, argv):
