@@ -108,7 +108,6 @@ class SpecBase(models.Model):
         return str(self.part)
 
 
-
 class CatalogRelease(models.Model):
     """Each load of the seed file or of a price list: the version a quote's receipt refers to."""
 

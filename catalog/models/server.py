@@ -152,7 +152,6 @@ class ServerSlot(models.Model):
         return self.name
 
 
-
 class DriveBay(models.Model):
     """A group of identical drive bays in a server."""
 

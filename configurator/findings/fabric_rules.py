@@ -35,9 +35,7 @@ RULES: tuple[Rule, ...] = (
         FabricCode.SWITCH_IS_MANAGEMENT,
         E,
         gettext_noop("Management switch chosen as fabric switch"),
-        gettext_noop(
-            "An out-of-band management switch (1 GbE RJ45, such as SN2201) cannot carry the compute fabric."
-        ),
+        gettext_noop("An out-of-band management switch (1 GbE RJ45, such as SN2201) cannot carry the compute fabric."),
         "NVIDIA DGX SuperPOD H100 RA: four separate fabrics (compute, storage, in-band, out-of-band)",
         ("fabric.plan.plan_fabric",),
     ),

@@ -197,9 +197,7 @@ RULES: tuple[Rule, ...] = (
         Code.GPU_TOO_MANY,
         E,
         gettext_noop("Too many GPUs for this server"),
-        gettext_noop(
-            "An HGX server takes one baseboard; a PCIe GPU server takes up to its maximum number of cards."
-        ),
+        gettext_noop("An HGX server takes one baseboard; a PCIe GPU server takes up to its maximum number of cards."),
         "hardware.md §1a",
         ("rules.gpu.too_many",),
     ),
@@ -261,9 +259,7 @@ RULES: tuple[Rule, ...] = (
         Code.NVLINK_NO_NVSWITCH,
         W,
         gettext_noop("Eight or more GPUs without NVSwitch"),
-        gettext_noop(
-            "Without NVSwitch only bridged pairs (or fours) talk at NVLink speed; the rest goes over PCIe."
-        ),
+        gettext_noop("Without NVSwitch only bridged pairs (or fours) talk at NVLink speed; the rest goes over PCIe."),
         'NCS seeds ("zonder NVSwitch kunnen GPU\'s alleen in paren direct communiceren")',
         ("rules.gpu.nvswitch",),
     ),
@@ -289,9 +285,7 @@ RULES: tuple[Rule, ...] = (
         Code.NIC_NOT_NEEDED,
         INFO,
         gettext_noop("Compute NICs without a fabric"),
-        gettext_noop(
-            "A single node without a compute fabric needs no compute NICs; NVLink carries the GPU traffic."
-        ),
+        gettext_noop("A single node without a compute fabric needs no compute NICs; NVLink carries the GPU traffic."),
         'NCS seeds ("voor single-node setups ... is InfiniBand niet nodig")',
         ("rules.workload._not_needed",),
     ),
@@ -317,9 +311,7 @@ RULES: tuple[Rule, ...] = (
         Code.POWER_NEAR_CAPACITY,
         W,
         gettext_noop("Peak power above 80% of PSU capacity"),
-        gettext_noop(
-            "Estimated peak draw is above about 80% of the N supplies' capacity; there is little headroom."
-        ),
+        gettext_noop("Estimated peak draw is above about 80% of the N supplies' capacity; there is little headroom."),
         "hardware.md §4 (budget rule)",
         ("rules.power.power_findings",),
     ),
