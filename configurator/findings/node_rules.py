@@ -1,6 +1,6 @@
 # ruff: noqa: E501  (message ids and sources are kept whole, one line each, as translators see them)
 """Rule registry entries of the node rules engine (configurator.rules): parts, PCIe placement, GPUs, NVLink,
-network adapters, power, cooling and workload sizing. Listed in this order on the rule catalogue page."""
+network adapters, power, cooling and workload sizing."""
 
 from __future__ import annotations
 
