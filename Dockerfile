@@ -5,8 +5,10 @@ RUN apt-get update && apt-get install -y --no-install-recommends \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY pyproject.toml ./
+COPY requirements/base.txt requirements/
+RUN pip install --no-cache-dir --require-hashes -r requirements/base.txt
 COPY . .
-RUN pip install --no-cache-dir . \
+RUN pip install --no-cache-dir --no-deps . \
     && DJANGO_SETTINGS_MODULE=configurator.settings.local python manage.py collectstatic --noinput
 RUN useradd --system app && mkdir -p /app/media && chown app /app/media
 USER app

@@ -1,5 +1,5 @@
 # Shortcuts; the source of truth is dev.py (it needs only Python).
-.PHONY: run test ci lint messages
+.PHONY: run test ci lint lock messages
 run:
 	python3 dev.py run
 test:
@@ -8,6 +8,14 @@ ci:
 	bash .ci/run
 lint:
 	.venv/bin/ruff check . && .venv/bin/ruff format --check . && .venv/bin/lint-imports
+# The lock files dev.py, CI and the Dockerfile install from: every package pinned with its hashes, resolved for every
+# platform and Python from 3.11 on (uv's universal resolution). Run after editing the dependencies in pyproject.toml;
+# `.venv/bin/uv pip compile ... --upgrade` (or --upgrade-package NAME) moves the pins within pyproject's bounds.
+LOCK = .venv/bin/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes --quiet \
+	--custom-compile-command "make lock"
+lock:
+	$(LOCK) -o requirements/base.txt
+	$(LOCK) --extra dev -o requirements/dev.txt
 # Translations: Django's makemessages for Python and Django templates (the Jinja2 pages in templates/ left out),
 # Babel's Jinja2 extractor for the pages (babel.cfg), one template of both merged into the catalogue of LOCALE.
 # LOCALE names the catalogue (default nl): `make messages LOCALE=de` creates or updates the German one.

@@ -4,6 +4,8 @@
     python3 dev.py run    # virtualenv, install, migrate, seed the catalogue, serve on http://127.0.0.1:8000
     python3 dev.py test   # virtualenv, install with test extras, run the whole test suite
 
+Both install the locked versions: requirements/base.txt (run) and requirements/dev.txt (test, with the dev extras).
+
 `run` uses SQLite and in-process tasks unless DATABASE_URL / CELERY_BROKER_URL say otherwise.
 `test` honours DATABASE_URL and CELERY_BROKER_URL too (.ci/run points them at PostgreSQL and Redis).
 Extra arguments after `test` go to pytest.
@@ -24,6 +26,8 @@ PY = VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 # System libraries WeasyPrint (PDF) and the browser tests need; installed only where apt and root are available.
 APT_PACKAGES = ["libpango-1.0-0", "libpangoft2-1.0-0", "libharfbuzz-subset0", "fonts-dejavu-core"]
 APT_TEST_PACKAGES = ["chromium"]
+# The lock files (`make lock` writes them from pyproject.toml with uv): every package pinned, with its hashes.
+LOCKS = {"": ROOT / "requirements" / "base.txt", "dev": ROOT / "requirements" / "dev.txt"}
 
 
 def sh(*args: str | Path, env: dict | None = None) -> None:
@@ -52,14 +56,17 @@ def ensure_system(packages: list[str]) -> None:
 
 
 def ensure_venv(extras: str) -> None:
+    """The virtualenv with exactly the locked versions (requirements/*.txt, hashes checked), then the project."""
     if not PY.exists():
         sh(sys.executable, "-m", "venv", VENV)
+    lock = LOCKS[extras]
     stamp = VENV / f".installed-{extras or 'base'}"
-    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    digest = hashlib.sha256(lock.read_bytes() + (ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if stamp.exists() and stamp.read_text() == digest:
         return
     sh(PY, "-m", "pip", "install", "-q", "--upgrade", "pip")
-    sh(PY, "-m", "pip", "install", "-q", "-e", f".[{extras}]" if extras else ".")
+    sh(PY, "-m", "pip", "install", "-q", "--require-hashes", "-r", lock)
+    sh(PY, "-m", "pip", "install", "-q", "--no-deps", "-e", ".")
     stamp.write_text(digest)
 
 

@@ -11,25 +11,16 @@ from django.utils.translation import gettext_lazy as _
 
 from . import pricelist
 from .models import (
-    Adapter,
-    Bridge,
+    SPEC_MODELS,
     CatalogRelease,
-    Cpu,
     DefaultPart,
-    Drive,
     DriveBay,
-    Gpu,
     Media,
-    Memory,
     Part,
     PcieSwitch,
-    Pdu,
-    PowerCord,
     PsuOption,
-    Rack,
     Server,
     ServerSlot,
-    Switch,
 )
 
 
@@ -44,22 +35,6 @@ class ServerInline(SpecInline):
     filter_horizontal = ["accepts"]
 
 
-class GpuInline(SpecInline):
-    model = Gpu
-
-
-class BridgeInline(SpecInline):
-    model = Bridge
-
-
-class AdapterInline(SpecInline):
-    model = Adapter
-
-
-class SwitchInline(SpecInline):
-    model = Switch
-
-
 class MediaInline(SpecInline):
     model = Media
     fieldsets = [
@@ -70,31 +45,13 @@ class MediaInline(SpecInline):
     ]
 
 
+# Category → the inline of its spec model, derived from the part kinds (SPEC_MODELS): a new kind gets a plain
+# inline of all its fields unless it needs one of its own here.
+_OWN_INLINES: dict[type, type[SpecInline]] = {Server: ServerInline, Media: MediaInline}
 INLINES = {
-    "server": ServerInline,
-    "gpu": GpuInline,
-    "bridge": BridgeInline,
-    "adapter": AdapterInline,
-    "switch": SwitchInline,
-    "cable": MediaInline,
-    "transceiver": MediaInline,
+    category: _OWN_INLINES.get(model) or type(f"{model.__name__}Inline", (SpecInline,), {"model": model})
+    for category, model in SPEC_MODELS.items()
 }
-
-
-# Node contents and rack-level parts.
-INLINES.update(
-    {
-        category: type(f"{model.__name__}Inline", (SpecInline,), {"model": model})
-        for category, model in {
-            "cpu": Cpu,
-            "memory": Memory,
-            "drive": Drive,
-            "rack": Rack,
-            "pdu": Pdu,
-            "power_cord": PowerCord,
-        }.items()
-    }
-)
 
 
 class PriceListForm(forms.Form):

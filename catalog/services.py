@@ -9,7 +9,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from django.db import transaction
+from django.db import models, transaction
 
 from .models import SPEC_MODELS, CatalogRelease, DefaultPart, DriveBay, Part, PcieSwitch, PsuOption, ServerSlot
 
@@ -50,26 +50,11 @@ def _spec_values(category: str, spec: dict[str, Any]) -> dict[str, Any]:
         if end in values:
             for key, val in values.pop(end).items():
                 values[prefix + key] = val
-    for key in (
-        "top",
-        "a_top",
-        "b_top",
-        "form",
-        "connector",
-        "cage_connector",
-        "integrated_nic_connector",
-        "integrated_nic_protocol",
-        "fibre",
-        "cooling",
-        "purpose",
-        "ref_system",
-        "cpu_socket",
-        "socket",
-        "form_factor",
-        "interface",
-    ):
-        if key in values and values[key] is None:
-            values[key] = ""
+    # A text field the seed leaves null is stored blank (unknown), whichever part kind it belongs to.
+    model = SPEC_MODELS[category]
+    for text in model._meta.concrete_fields:
+        if isinstance(text, models.CharField) and not text.null and values.get(text.name, "") is None:
+            values[text.name] = ""
     if "bridge_sizes" in values:
         values["bridge_sizes"] = sorted(values["bridge_sizes"])
     # JSON numbers with a fraction go to DecimalFields through their text, so 16.7 stays 16.7.

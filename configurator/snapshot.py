@@ -15,9 +15,11 @@ import json
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 from django.db.models import Count, Max
 
@@ -121,67 +123,72 @@ def _server(part: Part, common: dict, slots, switches, accepts, bays=(), default
     )
 
 
-def _rack_level(part: Part, common: dict) -> s.PartSpec | None:
-    """Racks, PDUs and power cords, for the rack plan and its bill of materials; None for other categories."""
-    cat = part.category
-    if cat == "rack" and hasattr(part, "rack"):
-        return s.RackPartSpec(**common, height_u=part.rack.height_u)
-    if cat == "pdu" and hasattr(part, "pdu"):
-        p = part.pdu
-        return s.PduSpec(
-            **common,
-            power_kw=_f(p.power_kw),
-            outlets_c13=p.outlets_c13,
-            outlets_c19=p.outlets_c19,
-            height_u=p.height_u,
-            phases=p.phases,
-            current_a=p.current_a,
-            voltage_v=p.voltage_v,
-        )
-    if cat == "power_cord" and hasattr(part, "power_cord"):
-        c = part.power_cord
-        return s.PowerCordSpec(**common, a_connector=c.a_connector, b_connector=c.b_connector, length_m=_f(c.length_m))
-    return None
+def _rack(part: Part, common: dict) -> s.PartSpec:
+    """A rack, for the rack plan and its bill of materials."""
+    return s.RackPartSpec(**common, height_u=part.rack.height_u)
 
 
-def _node_part(part: Part, common: dict) -> s.PartSpec | None:
-    """A CPU, DIMM or drive as the engines see it; None for any other part."""
-    cat = part.category
-    if cat == "cpu" and hasattr(part, "cpu"):
-        c = part.cpu
-        return s.CpuSpec(
-            **common,
-            vendor=c.vendor,
-            family=c.family,
-            socket=c.socket,
-            tdp_w=c.tdp_w,
-            cores=c.cores,
-            memory_channels=c.memory_channels,
-            memory_speed_mts=c.memory_speed_mts,
-            memory_speed_2dpc_mts=c.memory_speed_2dpc_mts,
-            pcie_lanes=c.pcie_lanes,
-        )
-    if cat == "memory" and hasattr(part, "memory"):
-        m = part.memory
-        return s.MemorySpec(
-            **common, memory_type=m.memory_type, size_gb=m.size_gb, speed_mts=m.speed_mts, ranks=m.ranks
-        )
-    if cat == "drive" and hasattr(part, "drive"):
-        d = part.drive
-        return s.DriveSpec(
-            **common,
-            use=d.use,
-            form_factor=d.form_factor,
-            capacity_gb=d.capacity_gb,
-            interface=d.interface,
-            pcie_gen=d.pcie_gen,
-            pcie_lanes=d.pcie_lanes,
-        )
-    return None
+def _pdu(part: Part, common: dict) -> s.PartSpec:
+    """A power distribution unit: its feed and outlets."""
+    p = part.pdu
+    return s.PduSpec(
+        **common,
+        power_kw=_f(p.power_kw),
+        outlets_c13=p.outlets_c13,
+        outlets_c19=p.outlets_c19,
+        height_u=p.height_u,
+        phases=p.phases,
+        current_a=p.current_a,
+        voltage_v=p.voltage_v,
+    )
+
+
+def _power_cord(part: Part, common: dict) -> s.PartSpec:
+    """A power cord: the connector at the PDU (end A) and at the device (end B)."""
+    c = part.power_cord
+    return s.PowerCordSpec(**common, a_connector=c.a_connector, b_connector=c.b_connector, length_m=_f(c.length_m))
+
+
+def _cpu(part: Part, common: dict) -> s.PartSpec:
+    """A processor."""
+    c = part.cpu
+    return s.CpuSpec(
+        **common,
+        vendor=c.vendor,
+        family=c.family,
+        socket=c.socket,
+        tdp_w=c.tdp_w,
+        cores=c.cores,
+        memory_channels=c.memory_channels,
+        memory_speed_mts=c.memory_speed_mts,
+        memory_speed_2dpc_mts=c.memory_speed_2dpc_mts,
+        pcie_lanes=c.pcie_lanes,
+    )
+
+
+def _memory(part: Part, common: dict) -> s.PartSpec:
+    """A memory module (DIMM)."""
+    m = part.memory
+    return s.MemorySpec(**common, memory_type=m.memory_type, size_gb=m.size_gb, speed_mts=m.speed_mts, ranks=m.ranks)
+
+
+def _drive(part: Part, common: dict) -> s.PartSpec:
+    """A boot or data drive."""
+    d = part.drive
+    return s.DriveSpec(
+        **common,
+        use=d.use,
+        form_factor=d.form_factor,
+        capacity_gb=d.capacity_gb,
+        interface=d.interface,
+        pcie_gen=d.pcie_gen,
+        pcie_lanes=d.pcie_lanes,
+    )
 
 
 def _spec(part: Part, slots, switches, accepts, bays=(), defaults=()) -> s.PartSpec:
-    """The engines' spec of one catalogue part: its common fields plus those of its kind (one converter per kind)."""
+    """The engines' spec of one catalogue part: its common fields plus those of its kind (one converter per kind).
+    A part of a category without a spec model ("other"), or without its spec row, is a plain part."""
     common = {
         "part_number": part.part_number,
         "name": part.name,
@@ -191,15 +198,11 @@ def _spec(part: Part, slots, switches, accepts, bays=(), defaults=()) -> s.PartS
         "replacement": part.replacement,
     }
     cat = part.category
-    if cat == "server" and hasattr(part, "server"):
-        return _server(part, common, slots, switches, accepts, bays, defaults)
-    if (node_part := _node_part(part, common)) is not None:
-        return node_part
-    kind = _KINDS.get(cat)
-    if kind is not None and hasattr(part, kind[0]):
-        return kind[1](part, common)
-    if (rack_level := _rack_level(part, common)) is not None:
-        return rack_level
+    model = SPEC_MODELS.get(cat)
+    if model is not None and hasattr(part, model._meta.get_field("part").related_query_name()):
+        if cat == "server":
+            return _server(part, common, slots, switches, accepts, bays, defaults)
+        return CONVERTERS[cat](part, common)
     return s.PartBase(**common, category=s.Category(cat) if cat in set(s.Category) else s.Category.OTHER)
 
 
@@ -305,15 +308,25 @@ def _media(part: Part, common: dict) -> s.PartSpec:
     )
 
 
-# Catalogue category → (the related spec row, its converter).
-_KINDS = {
-    "gpu": ("gpu", _gpu),
-    "bridge": ("bridge", _bridge),
-    "adapter": ("adapter", _adapter),
-    "switch": ("switch", _switch),
-    "cable": ("media", _media),
-    "transceiver": ("media", _media),
+# Catalogue category → its converter: one for every part kind of catalog.models.SPEC_MODELS but the server, whose
+# converter also takes its slots, PCIe switches, accepted GPUs, drive bays and default node set. A kind without a
+# converter stops the snapshot from loading, so a new part kind cannot reach the engines as a plain part.
+CONVERTERS: dict[str, Callable[[Part, dict], s.PartSpec]] = {
+    "gpu": _gpu,
+    "bridge": _bridge,
+    "adapter": _adapter,
+    "switch": _switch,
+    "cable": _media,
+    "transceiver": _media,
+    "cpu": _cpu,
+    "memory": _memory,
+    "drive": _drive,
+    "rack": _rack,
+    "pdu": _pdu,
+    "power_cord": _power_cord,
 }
+if _missing := sorted(set(SPEC_MODELS) - {"server", *CONVERTERS}):
+    raise ImproperlyConfigured(f"configurator/snapshot.py has no converter for part kind(s): {', '.join(_missing)}")
 
 
 def catalog_version() -> str:

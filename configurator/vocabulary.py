@@ -1,6 +1,6 @@
 """The hardware vocabulary: part categories, slot and card form factors, protocols, connectors, plug tops, media
 kinds, adapter roles and cooling. Plain enums that the engines (configurator.rules, configurator.fabric) and the
-catalogue (catalog/models.py) share, so both speak one language. Pure Python: nothing here imports Django or an
+catalogue (catalog/models/) share, so both speak one language. Pure Python: nothing here imports Django or an
 engine. Migrations hold these values as literals, never the members, so editing an enum never breaks history.
 """
 

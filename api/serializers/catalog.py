@@ -9,24 +9,13 @@ from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_fiel
 from rest_framework import serializers
 
 from catalog.models import (
-    Adapter,
-    Bridge,
-    Cpu,
+    SPEC_MODELS,
     DefaultPart,
-    Drive,
     DriveBay,
-    Gpu,
-    Media,
-    Memory,
     Part,
     PcieSwitch,
-    Pdu,
-    PowerCord,
     PsuOption,
-    Rack,
-    Server,
     ServerSlot,
-    Switch,
 )
 
 
@@ -67,27 +56,13 @@ class _SpecSerializer(serializers.ModelSerializer):
         return fields
 
 
-ServerSpecsSerializer = _SpecSerializer.for_model(Server, "ServerSpecs", "server")
-GpuSpecsSerializer = _SpecSerializer.for_model(Gpu, "GpuSpecs", "gpu")
-BridgeSpecsSerializer = _SpecSerializer.for_model(Bridge, "BridgeSpecs", "bridge")
-AdapterSpecsSerializer = _SpecSerializer.for_model(Adapter, "AdapterSpecs", "adapter")
-SwitchSpecsSerializer = _SpecSerializer.for_model(Switch, "SwitchSpecs", "switch")
-MediaSpecsSerializer = _SpecSerializer.for_model(Media, "MediaSpecs", "media")
-
+# The specs serializer of every part kind (catalog.models.SPEC_MODELS), keyed by the part's one-to-one spec
+# relation (``media`` for cables and transceivers alike) and named ``<Model>Specs`` in the OpenAPI schema.
 SPEC_SERIALIZERS = {
-    "server": ServerSpecsSerializer,
-    "gpu": GpuSpecsSerializer,
-    "bridge": BridgeSpecsSerializer,
-    "adapter": AdapterSpecsSerializer,
-    "switch": SwitchSpecsSerializer,
-    "media": MediaSpecsSerializer,
-    # Node contents and rack-level parts; the key is the part's one-to-one spec relation.
-    "cpu": _SpecSerializer.for_model(Cpu, "CpuSpecs", "cpu"),
-    "memory": _SpecSerializer.for_model(Memory, "MemorySpecs", "memory"),
-    "drive": _SpecSerializer.for_model(Drive, "DriveSpecs", "drive"),
-    "rack": _SpecSerializer.for_model(Rack, "RackSpecs", "rack"),
-    "pdu": _SpecSerializer.for_model(Pdu, "PduSpecs", "pdu"),
-    "power_cord": _SpecSerializer.for_model(PowerCord, "PowerCordSpecs", "power_cord"),
+    related: _SpecSerializer.for_model(model, f"{model.__name__}Specs", related)
+    for related, model in {
+        model._meta.get_field("part").related_query_name(): model for model in SPEC_MODELS.values()
+    }.items()
 }
 
 

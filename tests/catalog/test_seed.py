@@ -4,9 +4,10 @@ import json
 
 import pytest
 from django.core.management import call_command
+from django.db import models
 
-from catalog.models import CatalogRelease, Part, Server
-from catalog.services import SEED_PATH, catalog_load_seed
+from catalog.models import SPEC_MODELS, CatalogRelease, Part, Server
+from catalog.services import SEED_PATH, catalog_load_seed, spec_values
 from configurator.rules.specs import Connector
 
 pytestmark = pytest.mark.django_db
@@ -206,3 +207,15 @@ def test_migration_makes_unsourced_management_unknown(seeded_catalog):
     migration.unsourced_management_is_unknown(apps, None)
     assert Switch.objects.get(part__part_number="Q3400-RA").managed is None
     assert Switch.objects.get(part__part_number="MQM9790-NS2F").managed is False  # sourced: kept
+
+
+@pytest.mark.parametrize("category", sorted(SPEC_MODELS))
+def test_a_text_spec_the_seed_leaves_null_is_stored_blank_for_every_part_kind(category):
+    # any part kind, including one added later: a null text in the seed is unknown (blank), never a crash on load
+    texts = [
+        f.name
+        for f in SPEC_MODELS[category]._meta.concrete_fields
+        if isinstance(f, models.CharField) and not f.null and f.blank
+    ]
+    values = spec_values(category, dict.fromkeys(texts))
+    assert {name: values[name] for name in texts} == dict.fromkeys(texts, "")

@@ -1,8 +1,5 @@
 """Fabric checks of a whole design (check_design_fabric) and the rule catalogue entries."""
 
-import ast
-import pathlib
-
 import pytest
 
 from configurator.fabric.check import check_design_fabric
@@ -145,26 +142,3 @@ def test_rule_registry_covers_every_fabric_code():
         assert code == code.upper() and code.startswith("FABRIC_")
         rule = REGISTRY[code]
         assert rule.title and rule.explanation and rule.source and rule.checks
-
-
-def test_fabric_package_imports_no_django_or_other_apps():
-    allowed = (
-        "configurator.rules.specs",
-        "configurator.rules.design",
-        "configurator.findings",
-        "configurator.findings.fabric_codes",
-        "configurator.contract",
-        "configurator.vocabulary",
-    )
-    package = pathlib.Path(__file__).resolve().parents[2] / "configurator" / "fabric"
-    for path in package.glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0:
-                names = [node.module or ""]
-            for name in names:
-                assert not name.startswith(("django", "rest_framework", "catalog", "api")), (path.name, name)
-                if name.startswith("configurator"):
-                    assert name in allowed, (path.name, name)

@@ -27,3 +27,9 @@ def _resolve(name: str) -> object:
 def test_every_check_named_in_the_registry_is_a_function_of_the_engines(code):
     for name in REGISTRY[code].checks:
         assert callable(_resolve(name)), (code, name)
+
+
+def test_every_registered_code_has_a_message_and_a_fix():
+    from configurator.messages import RENDERERS
+
+    assert sorted(set(REGISTRY) - set(RENDERERS)) == [], "registered codes without a renderer in configurator/messages/"

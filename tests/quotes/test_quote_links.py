@@ -3,26 +3,16 @@
 from __future__ import annotations
 
 import re
-import time
-import types
 from datetime import timedelta
 
 import pytest
 from django.core import mail
-from django.utils import translation
+from django.utils import timezone, translation
 
 from quotes import services
 from quotes.services import quote_request
 
 pytestmark = pytest.mark.django_db
-
-
-def later(monkeypatch, seconds: float) -> None:
-    """Move the clock of django.core.signing forward (freezes 'now' at real time + seconds)."""
-    import django.core.signing
-
-    frozen = time.time() + seconds
-    monkeypatch.setattr(django.core.signing, "time", types.SimpleNamespace(time=lambda: frozen))
 
 
 def _emailed_links(settings) -> list[str]:
@@ -45,14 +35,14 @@ def test_the_email_holds_only_expiring_links_and_never_the_token(configuration, 
 
 
 def test_an_expired_link_is_refused_with_a_clear_page(
-    configuration, customer, media, build, client, settings, monkeypatch
+    configuration, customer, media, build, client, settings, time_machine
 ):
     build(quote_request, configuration=configuration, customer=customer)
     pdf_link, xlsx_link = _emailed_links(settings)
     assert client.get(pdf_link).status_code == 200
     assert client.get(xlsx_link).status_code == 200
 
-    later(monkeypatch, settings.QUOTE_LINK_MAX_AGE.total_seconds() + 60)
+    time_machine.move_to(timezone.now() + settings.QUOTE_LINK_MAX_AGE + timedelta(minutes=1))
     for link in (pdf_link, xlsx_link):
         response = client.get(link)
         assert response.status_code == 404 and response["Content-Type"].startswith("text/html")
@@ -65,12 +55,12 @@ def test_an_expired_link_is_refused_with_a_clear_page(
 
 
 def test_a_link_expires_at_max_age_zero_but_the_customers_status_page_keeps_working(
-    configuration, customer, media, build, client, settings
+    configuration, customer, media, build, client, settings, time_machine
 ):
     quote = build(quote_request, configuration=configuration, customer=customer)
     pdf_link, _xlsx = _emailed_links(settings)
     settings.QUOTE_LINK_MAX_AGE = timedelta(0)
-    time.sleep(1.1)  # timestamps have whole seconds
+    time_machine.move_to(timezone.now() + timedelta(seconds=2))  # signed timestamps have whole seconds
     assert b"expired" in client.get(pdf_link).content
     # the wizard's quote step (the customer who requested it) still opens the quote by token, with fresh links
     page = client.get(f"/quotes/{quote.token}/")
