@@ -9,7 +9,10 @@ What it does, all on loopback and bounded in time:
    loads the seed catalogue;
 2. starts gunicorn with the production settings (``--workers`` sync workers, default 2) on a free port, with the
    shared Redis cache (sessions, rate limits) as production runs it, when Redis answers on 127.0.0.1:6379
-   (``BENCH_CACHE_URL`` overrides; empty for none);
+   (``BENCH_CACHE_URL`` overrides; empty for none). All its clients come from one address and each starts a new
+   draft on every round, hundreds an hour, so this server of its own gets a per-address draft limit
+   (WIZARD_START_RATE) and a quote-request limit that the load cannot reach: the limits are still counted on every
+   request, as in production, only not refused (production keeps its defaults, 30 drafts an hour per address);
 3. runs ``--clients`` threads (stdlib http.client, one cookie jar each) that walk the wizard like a customer:
    home → start (goal form) → goal → accept the recommendation → platform → an htmx change → adapters → an htmx
    change → fabric → an htmx change → review → quote page, again and again, for ``--duration`` seconds after a
@@ -229,7 +232,7 @@ def main() -> int:
     if args.persistent_connections:  # django-environ reads CONN_MAX_AGE from the URL; production should set it too
         sep = "&" if urllib.parse.urlparse(database_url).query else "?"
         database_url += f"{sep}conn_max_age=600&conn_health_checks=true"
-    env = env_for(database_url, QUOTE_REQUEST_LIMIT="1000000")
+    env = env_for(database_url, QUOTE_REQUEST_LIMIT="1000000", WIZARD_START_RATE="1000000/h")
     print(
         f"database: {DB_NAME} on {url.hostname or url.query or 'local socket'} "
         f"({'persistent' if args.persistent_connections else 'per-request'} connections); "

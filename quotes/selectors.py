@@ -102,3 +102,13 @@ def quotes_for(configuration, *, tokens: Collection[str] | None = None) -> list[
     wanted = set(tokens)
     numbers = {q.base_number for q in quotes if q.token in wanted}
     return [q for q in quotes if q.base_number in numbers]
+
+
+def quote_ids_by_configuration(configuration_ids: Collection[int]) -> dict[int, list[int]]:
+    """The ids of each configuration's quotes (revisions included), ascending, in one query that reads no quote's
+    columns but its id: a list of configurations shows which quotes they have without loading the quotes."""
+    ids: dict[int, list[int]] = {pk: [] for pk in configuration_ids}
+    rows = Quote.objects.filter(configuration_id__in=ids).order_by("id").values_list("configuration_id", "id")
+    for configuration_id, quote_id in rows:
+        ids[configuration_id].append(quote_id)
+    return ids

@@ -320,7 +320,7 @@ class QuoteRequestForm(Form):
         label=_("VAT number"),
         max_length=20,
         required=False,
-        help_text=_("For example NL123456789B01. Needed for reverse-charged EU deliveries."),
+        help_text=_("For example NL000099998B57. Needed for reverse-charged EU deliveries."),
     )
     street = forms.CharField(
         label=_("Street and number"), max_length=200, widget=forms.TextInput(attrs={"autocomplete": "address-line1"})

@@ -6,6 +6,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from configurator.models import Configuration
+from quotes.selectors import quote_ids_by_configuration
 
 from .common import LanguageField
 from .designs import DesignSerializer
@@ -36,6 +37,18 @@ class ConfigurationInputSerializer(serializers.Serializer):
     )
 
 
+class ConfigurationListSerializer(serializers.ListSerializer):
+    """Many configurations: their quote ids in one query for all of them (quotes.selectors), not a query or a
+    prefetch of whole quotes per page."""
+
+    def to_representation(self, data):
+        rows = list(data.all() if hasattr(data, "all") else data)
+        quote_ids = quote_ids_by_configuration([row.pk for row in rows])
+        for row in rows:
+            row.quote_ids = quote_ids[row.pk]
+        return super().to_representation(rows)
+
+
 class ConfigurationSerializer(serializers.ModelSerializer):
     url = serializers.HyperlinkedIdentityField(view_name="api:configuration-detail")
     document = DesignDocumentField(read_only=True)
@@ -46,6 +59,7 @@ class ConfigurationSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Configuration
+        list_serializer_class = ConfigurationListSerializer
         fields = [
             "id",
             "url",
@@ -63,6 +77,28 @@ class ConfigurationSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = fields
 
+    def to_representation(self, instance) -> dict:
+        """The fields of Meta.fields as DRF's fields render them (tests/api compare the two), read straight from
+        the row: a page of 50 configurations costs a fraction of the generic field-by-field rendering."""
+        fields = self.fields
+        return {
+            "id": instance.pk,
+            "url": fields["url"].to_representation(instance),
+            "name": instance.name,
+            "document": instance.document,
+            "status": instance.status,
+            "language": instance.language,
+            "crm_reference": instance.crm_reference,
+            "valid": instance.valid,
+            "error_count": instance.error_count,
+            "warning_count": instance.warning_count,
+            "quotes": self.get_quotes(instance),
+            "created_at": fields["created_at"].to_representation(instance.created_at),
+            "updated_at": fields["updated_at"].to_representation(instance.updated_at),
+        }
+
     def get_quotes(self, obj) -> list[int]:
-        related = getattr(obj, "quotes", None)
-        return sorted(q.pk for q in related.all()) if related is not None else []
+        ids = getattr(obj, "quote_ids", None)  # set for a page by ConfigurationListSerializer
+        if ids is None:
+            ids = quote_ids_by_configuration([obj.pk])[obj.pk]
+        return ids

@@ -109,7 +109,7 @@ class ConfigurationViewSet(
     queryset = Configuration.objects.none()
 
     def get_queryset(self):
-        return owned_configurations(self.client).prefetch_related("quotes").order_by("-updated_at", "-id")
+        return owned_configurations(self.client).order_by("-updated_at", "-id")
 
     def get_serializer_class(self):
         if self.action in ("create", "update", "partial_update"):

@@ -284,9 +284,11 @@ QUOTE_LINK_MAX_AGE = timedelta(days=env.int("QUOTE_LINK_MAX_AGE_DAYS", default=3
 QUOTE_VAT_RATE_NL = Decimal(env.str("QUOTE_VAT_RATE_NL", default="21"))  # Dutch standard rate (Wet OB 1968 art. 9)
 QUOTE_SITE_URL = env("QUOTE_SITE_URL", default="http://127.0.0.1:8000")  # for links in e-mails
 QUOTE_BUILD_MAX_RETRIES = env.int("QUOTE_BUILD_MAX_RETRIES", default=5)
-# Customer quote requests: at most this many per browser session and per client address in the window.
+# Customer quote requests: at most this many accepted per browser session and per client address in the window
+# (a form sent back with errors does not count). Sales engineers have their own limit per signed-in user instead.
 QUOTE_REQUEST_LIMIT = env.int("QUOTE_REQUEST_LIMIT", default=5)
 QUOTE_REQUEST_LIMIT_PER_IP = env.int("QUOTE_REQUEST_LIMIT_PER_IP", default=20)
+QUOTE_REQUEST_STAFF_LIMIT = env.int("QUOTE_REQUEST_STAFF_LIMIT", default=200)
 QUOTE_REQUEST_WINDOW_SECONDS = env.int("QUOTE_REQUEST_WINDOW_SECONDS", default=3600)
 # Anonymous wizard use (configurator.ratelimits): new drafts per address, and cabling CSVs of drafts with more than
 # CABLING_CSV_LARGE_NODES nodes per address. Rates are "<count>/<s|m|h|d>".

@@ -41,20 +41,36 @@ from web.views.common import (
 )
 
 
-def _rate_limit_exceeded(request: HttpRequest) -> bool:
-    """Quote requests per client: per address and per browser session, in a cache window (configurable).
+def _quote_limits(request: HttpRequest) -> list[tuple[str, tuple[int, int], object]]:
+    """The limits a quote request counts against: (group, (count, window seconds), key).
 
-    Settings: QUOTE_REQUEST_LIMIT (per session, default 5), QUOTE_REQUEST_LIMIT_PER_IP (default 20),
-    QUOTE_REQUEST_WINDOW_SECONDS (default 3600). Counted by django-ratelimit (configurator.ratelimits) in the
-    default cache; production configures a shared one. The address is configurator.clientip.client_ip's
-    (X-Forwarded-For only behind TRUSTED_PROXY_COUNT proxies).
+    Customers: QUOTE_REQUEST_LIMIT per browser session (default 5) and QUOTE_REQUEST_LIMIT_PER_IP per address
+    (default 20), the address configurator.clientip.client_ip's (X-Forwarded-For only behind TRUSTED_PROXY_COUNT
+    proxies). Sales engineers: QUOTE_REQUEST_STAFF_LIMIT per signed-in user (default 200), not per address (a sales
+    office shares one) and not against the customers' counts. Every window is QUOTE_REQUEST_WINDOW_SECONDS (default
+    3600). Counted by django-ratelimit (configurator.ratelimits) in the default cache; production configures a
+    shared one. Only accepted requests count (``_count_accepted``): a form sent back with errors costs nothing.
     """
     window = int(getattr(settings, "QUOTE_REQUEST_WINDOW_SECONDS", 3600))
+    if _is_staff(request):
+        per_user = (int(getattr(settings, "QUOTE_REQUEST_STAFF_LIMIT", 200)), window)
+        return [("quote-request:staff", per_user, ratelimits.by_user)]
     per_ip = (int(getattr(settings, "QUOTE_REQUEST_LIMIT_PER_IP", 20)), window)
     per_session = (int(getattr(settings, "QUOTE_REQUEST_LIMIT", 5)), window)
-    by_ip = ratelimits.hit(request, group="quote-request:ip", rate=per_ip)
-    by_session = ratelimits.hit(request, group="quote-request:session", rate=per_session, key=ratelimits.by_session)
-    return by_ip or by_session
+    return [
+        ("quote-request:ip", per_ip, ratelimits.by_address),
+        ("quote-request:session", per_session, ratelimits.by_session),
+    ]
+
+
+def _rate_limit_exceeded(request: HttpRequest) -> bool:
+    """Whether a limit of this client's quote requests is used up by its accepted requests."""
+    return any(ratelimits.exhausted(request, group=g, rate=rate, key=key) for g, rate, key in _quote_limits(request))
+
+
+def _count_accepted(request: HttpRequest) -> None:
+    for group, rate, key in _quote_limits(request):
+        ratelimits.count(request, group=group, rate=rate, key=key)
 
 
 CUSTOMER_SESSION_KEY = "quote_customer"
@@ -143,7 +159,8 @@ def _may_approve(user, quote) -> bool:
 
 
 def request_quote(request: HttpRequest, config: Configuration) -> HttpResponse:
-    """A customer requests a quote (rate-limited), or a sales engineer requests one with discounts."""
+    """A customer requests a quote, or a sales engineer requests one with discounts (each within their own rate
+    limits, which count accepted requests only)."""
     staff = _is_staff(request)
     if not staff and configuration_taken_over(config):
         # A sales engineer handles this design: the customer edits a copy rather than request again.
@@ -161,6 +178,7 @@ def request_quote(request: HttpRequest, config: Configuration) -> HttpResponse:
         return _quote_page(request, config, ev=ev, form=form, discount_form=discount_form, status=429)
     valid = all([form.is_valid(), discount_form is None or discount_form.is_valid()])
     if valid and (response := _quote_request(request, config, form, discount_form)) is not None:
+        _count_accepted(request)
         return response
     return _quote_page(request, config, ev=ev, form=form, discount_form=discount_form, status=422)
 
