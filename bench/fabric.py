@@ -19,9 +19,9 @@ from decimal import Decimal
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from configurator.fabric.cabling import iter_cabling_csv  # noqa: E402
-from configurator.fabric.planner import plan_fabric  # noqa: E402
-from configurator.rules.specs import (  # noqa: E402
+from engines.fabric.cabling import iter_cabling_csv  # noqa: E402
+from engines.fabric.plan import plan_fabric  # noqa: E402
+from engines.node.specs import (  # noqa: E402
     AdapterSpec,
     CatalogView,
     Connector,

@@ -2,7 +2,7 @@
 
 Compatibility is data: which GPUs a server takes, which slot sits behind which PCIe switch, which
 connector and plug top each cable end has. A nullable spec field means *unknown* and is shown as such.
-The enums are the shared hardware vocabulary (configurator.vocabulary), so the catalogue and the engines speak one
+The enums are the shared hardware vocabulary (design.vocabulary), so the catalogue and the engines speak one
 language without the catalogue importing an engine.
 """
 
@@ -13,7 +13,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from configurator.vocabulary import (
+from design.vocabulary import (
     CardForm,
     Category,
     Connector,

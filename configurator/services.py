@@ -10,13 +10,15 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from configurator.fabric.cabling import iter_cabling_csv
-from configurator.fabric.planner import FabricPlan, plan_fabric
-from configurator.fabric.request import parse_fabric_request, resolve
 from configurator.messages import finding_dicts
 from configurator.rackplan import fabric_locator
-from configurator.rules.design import DesignInputError
-from configurator.rules.parse import check_references, parse_design
+from design.model import DesignInputError
+from design.parse import parse_design
+from engines.fabric.cabling import iter_cabling_csv
+from engines.fabric.model import FabricPlan
+from engines.fabric.plan import plan_fabric
+from engines.fabric.request import parse_fabric_request, resolve
+from engines.node.references import check_references
 
 from .models import Configuration, WarningAcknowledgement
 from .snapshot import catalog_snapshot

@@ -21,10 +21,10 @@ from django.utils.translation import pgettext_lazy
 from catalog.models import Part
 from configurator.messages import rule_entries
 from configurator.models import Configuration
-from configurator.rules.gpu import gpu_acceptance
-from configurator.rules.specs import AdapterSpec, CatalogView, CpuSpec, DriveSpec, GpuSpec, MemorySpec, ServerSpec
 from configurator.services import Outcome, design_evaluate
 from configurator.snapshot import catalog_snapshot, clear_cache
+from engines.node.gpu import gpu_acceptance
+from engines.node.specs import AdapterSpec, CatalogView, CpuSpec, DriveSpec, GpuSpec, MemorySpec, ServerSpec
 from web.forms import fabric_switches
 
 # --- catalogue ---------------------------------------------------------------------------------------------

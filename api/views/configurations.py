@@ -12,8 +12,6 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
 from configurator.models import Configuration
-from configurator.rules.design import DesignInputError
-from configurator.rules.parse import check_references, parse_design
 from configurator.services import (
     ConfigurationLocked,
     cabling_plan,
@@ -23,6 +21,9 @@ from configurator.services import (
     design_validate,
 )
 from configurator.snapshot import catalog_snapshot
+from design.model import DesignInputError
+from design.parse import parse_design
+from engines.node.references import check_references
 
 from ..exceptions import Conflict
 from ..filters import ConfigurationFilter

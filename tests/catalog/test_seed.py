@@ -7,7 +7,7 @@ from django.core.management import call_command
 
 from catalog.models import CatalogRelease, Part, Server
 from catalog.services import SEED_PATH, catalog_load_seed
-from configurator.rules.specs import Connector
+from engines.node.specs import Connector
 
 pytestmark = pytest.mark.django_db
 

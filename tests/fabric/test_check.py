@@ -5,12 +5,12 @@ import pathlib
 
 import pytest
 
-from configurator.fabric.check import check_design_fabric
-from configurator.fabric.codes import FabricCode
 from configurator.messages import both
-from configurator.rules.design import DesignIn, DesignInputError, FabricIn, NodeGroupIn
-from configurator.rules.findings import Severity
-from configurator.rules.registry import REGISTRY
+from design.model import DesignIn, DesignInputError, FabricIn, NodeGroupIn
+from engines.fabric.check import check_design_fabric
+from engines.findings.fabric_codes import FabricCode
+from engines.findings.finding import Severity
+from engines.findings.registry import REGISTRY
 
 from .parts import CATALOG, CX7_NDR, CX7_NDR200, QM8700, SN5600
 
@@ -149,12 +149,12 @@ def test_rule_registry_covers_every_fabric_code():
 
 def test_fabric_package_imports_no_django_or_other_apps():
     allowed = (
-        "configurator.rules.specs",
-        "configurator.rules.design",
-        "configurator.findings",
-        "configurator.findings.fabric_codes",
-        "configurator.contract",
-        "configurator.vocabulary",
+        "engines.node.specs",
+        "design.model",
+        "engines.findings",
+        "engines.findings.fabric_codes",
+        "design.contract",
+        "design.vocabulary",
     )
     package = pathlib.Path(__file__).resolve().parents[2] / "configurator" / "fabric"
     for path in package.glob("*.py"):

@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-from configurator.findings import REGISTRY
+from engines.findings import REGISTRY
 
 
 def _resolve(name: str) -> object:

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.utils.translation import trans_real
 
 ROOT = Path(settings.BASE_DIR)
-SOURCES = sorted((ROOT / "configurator" / "messages").glob("*.py")) + [ROOT / "configurator/findings/registry.py"]
+SOURCES = sorted((ROOT / "configurator" / "messages").glob("*.py")) + [ROOT / "engines/findings/registry.py"]
 SINGULAR = {"_", "gettext", "gettext_lazy", "gettext_noop"}
 PLURAL = {"ngettext", "ngettext_lazy"}
 

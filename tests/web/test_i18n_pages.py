@@ -6,7 +6,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from configurator.slotmap import render_slot_map_svg
+from engines.node.slotmap import render_slot_map_svg
 from tests.web.pages import B200_IN_H100_SERVER, url
 
 pytestmark = pytest.mark.django_db
