@@ -23,7 +23,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
-from configurator.rules.design import DesignInputError
+from design.model import DesignInputError
 from quotes.services import QuoteError
 
 logger = logging.getLogger(__name__)

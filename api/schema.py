@@ -1,7 +1,7 @@
 """Helpers for drf-spectacular settings: enum choice sets named once (see SPECTACULAR_SETTINGS)."""
 
-from configurator.contract import ROLES
-from configurator.rules.specs import Connector, Protocol, Top
+from design.contract import ROLES
+from design.specs import Connector, Protocol, Top
 
 
 def connector_choices() -> list[tuple[str, str]]:

@@ -20,8 +20,8 @@ import django  # noqa: E402
 
 django.setup()
 
-from configurator.rules.design import ComponentIn, DesignIn, FabricIn, NodeGroupIn, WorkloadIn  # noqa: E402
 from configurator.snapshot import seed_view  # noqa: E402
+from design.model import ComponentIn, DesignIn, FabricIn, NodeGroupIn, WorkloadIn  # noqa: E402
 
 CATALOG = seed_view()
 FABRIC_SWITCH = "MQM9700-NS2F"  # Quantum-2 NDR

@@ -19,9 +19,7 @@ from decimal import Decimal
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from configurator.fabric.cabling import iter_cabling_csv  # noqa: E402
-from configurator.fabric.planner import plan_fabric  # noqa: E402
-from configurator.rules.specs import (  # noqa: E402
+from design.specs import (  # noqa: E402
     AdapterSpec,
     CatalogView,
     Connector,
@@ -32,6 +30,8 @@ from configurator.rules.specs import (  # noqa: E402
     SwitchSpec,
     Top,
 )
+from engines.fabric.cabling import iter_cabling_csv  # noqa: E402
+from engines.fabric.plan import plan_fabric  # noqa: E402
 
 OSFP, MPO = Connector.OSFP, Connector.MPO12
 TWIN = MediaEnd(connector=OSFP, speed_gbps=400, top=Top.FINNED, twin=True)

@@ -4,7 +4,7 @@ rack planner output for output (a change of representation must not change a byt
 Run from the project root: ``.venv/bin/python bench/rack_outputs.py OUT.json``; run it in each version's tree and
 compare the two files (``cmp``). Uses a throw-away SQLite test database with the seed catalogue.
 
-* Planner alone (configurator.racks), 300 seeded random inputs: 1 to 2,048 nodes in one to three node groups,
+* Planner alone (engines.racks), 300 seeded random inputs: 1 to 2,048 nodes in one to three node groups,
   air and liquid, known and unknown power/inlets/heights, leaves/spines/cores/management switches, PDUs or none,
   middle or end leaf placement: ``to_dict()``, ``totals()``, findings, ``link_distances`` (with and without an
   override), the elevation SVG, every node's and switch's location.
@@ -33,12 +33,13 @@ from django.db import connection  # noqa: E402
 
 from catalog.services import catalog_load_seed  # noqa: E402
 from configurator.examples import h200_training_cluster  # noqa: E402
-from configurator.fabric.cabling import iter_cabling_csv  # noqa: E402
-from configurator.fabric.planner import FabricPlan  # noqa: E402
 from configurator.messages.racks import elevation_labels, kw_number  # noqa: E402
 from configurator.pictures import rack_elevation_svg  # noqa: E402
 from configurator.rackplan import fabric_locator  # noqa: E402
-from configurator.racks import (  # noqa: E402
+from configurator.services import DesignInputError, design_validate  # noqa: E402
+from engines.fabric.cabling import iter_cabling_csv  # noqa: E402
+from engines.fabric.model import FabricPlan  # noqa: E402
+from engines.racks import (  # noqa: E402
     Facility,
     LeafPlacement,
     NodeGroup,
@@ -51,8 +52,7 @@ from configurator.racks import (  # noqa: E402
     render_elevation_svg,
     switch_locations,
 )
-from configurator.racks.model import DeviceRole  # noqa: E402
-from configurator.services import DesignInputError, design_validate  # noqa: E402
+from engines.racks.model import DeviceRole  # noqa: E402
 
 SIZES = (1, 2, 3, 4, 7, 16, 32, 33, 100, 128, 255, 512, 1000, 2048)
 

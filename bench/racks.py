@@ -18,7 +18,7 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from configurator.racks import (  # noqa: E402
+from engines.racks import (  # noqa: E402
     Cooling,
     ElevationLabels,
     Facility,

@@ -15,8 +15,8 @@ import time
 # bench/ is first on sys.path when run as a script
 from _seed import CATALOG, comp, design, group, hgx_node
 
-from configurator.rules.design import DesignIn
-from configurator.rules.engine import validate_nodes
+from design.model import DesignIn
+from engines.node.engine import validate_nodes
 
 CX7_NDR, CX7_NDR200, CX7_2X200 = "MCX75310AAS-NEAT", "MCX75310AAS-HEAT", "MCX755106AS-HEAT"
 CX8_C8180, CX6_HDR, BF3_B3140H = "900-9X81E-00EX-ST0", "MCX653105A-HDAT", "900-9D3D4-00EN-HA0"

@@ -30,18 +30,18 @@ from django.db import connection  # noqa: E402
 
 from catalog.services import catalog_load_seed  # noqa: E402
 from configurator.examples import h200_training_cluster  # noqa: E402
-from configurator.fabric.check import check_design_fabric  # noqa: E402
 from configurator.rackplan import (  # noqa: E402
     build_rack_plan,
     distances,
     fabric_rack_with_distances,
     rack_plan_dict,
 )
-from configurator.rules.engine import validate_nodes  # noqa: E402
-from configurator.rules.parse import parse_design  # noqa: E402
 from configurator.services import design_validate  # noqa: E402
 from configurator.snapshot import catalog_snapshot  # noqa: E402
 from configurator.validation import _fabric_inputs  # noqa: E402
+from design.parse import parse_design  # noqa: E402
+from engines.fabric.check import check_design_fabric  # noqa: E402
+from engines.node.engine import validate_nodes  # noqa: E402
 
 
 def median_ms(fn, runs: int) -> float:

@@ -1,6 +1,6 @@
 """The project package. The Celery app is loaded when Django starts (ConfiguratorConfig.ready) or when asked for
 (``configurator.celery_app``, ``celery -A configurator``), never on import: importing an engine module
-(configurator.rules, configurator.fabric) loads neither Celery nor Django."""
+(engines.node, engines.fabric) loads neither Celery nor Django."""
 
 
 def __getattr__(name: str):

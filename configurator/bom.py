@@ -12,10 +12,10 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from configurator.defaults import complete_design
-from configurator.rules.design import DesignIn, DesignInputError
-from configurator.rules.parse import parse_design
-from configurator.rules.specs import CatalogView, PowerCordSpec, RackPartSpec, SwitchSpec
 from configurator.snapshot import catalog_snapshot
+from design.model import DesignIn, DesignInputError
+from design.parse import parse_design
+from design.specs import CatalogView, PowerCordSpec, RackPartSpec, SwitchSpec
 
 CENT = Decimal("0.01")
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from configurator.rules.catalogue import Code
-from configurator.rules.context import node_part_role
-from configurator.rules.design import ComponentIn, DesignIn
-from configurator.rules.findings import Finding
-from configurator.rules.registry import finding
-from configurator.rules.specs import CatalogView, ServerSpec
+from design.model import ComponentIn, DesignIn
+from design.specs import CatalogView, ServerSpec
+from engines.findings.codes import Code
+from engines.findings.finding import Finding
+from engines.findings.registry import finding
+from engines.node.context import node_part_role
 
 DEFAULT_ROLES = ("cpu", "memory", "boot")
 

@@ -16,10 +16,10 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from configurator.fabric.diagram import ENGLISH, Words, render_svg
-from configurator.fabric.planner import FabricPlan
-from configurator.racks import ElevationLabels, RackPlan, render_elevation_svg
-from configurator.slotmap import SlotMapLabels, render_slot_map_svg
+from engines.fabric.diagram import ENGLISH, Words, render_svg
+from engines.fabric.model import FabricPlan
+from engines.node.slotmap import SlotMapLabels, render_slot_map_svg
+from engines.racks import ElevationLabels, RackPlan, render_elevation_svg
 
 _DIAGRAMS: OrderedDict[tuple[str, str], str] = OrderedDict()
 _DIAGRAMS_LOCK = threading.Lock()
@@ -47,7 +47,7 @@ def fabric_diagram_svg(plan: dict[str, Any] | None, words: Words = ENGLISH, lang
 
 
 def slot_map_svg(placement_group: dict[str, Any], labels: SlotMapLabels) -> str:
-    """configurator.slotmap's picture of one node group (one entry of the result's ``placement``), in the words
+    """engines.node.slotmap's picture of one node group (one entry of the result's ``placement``), in the words
     of ``labels`` (configurator.messages.slotmap.slot_map_labels() in the caller's language)."""
     return _slot_map(json.dumps(placement_group, sort_keys=True, default=str), labels)
 
@@ -68,7 +68,7 @@ def _diagram(plan_json: str, words: Words) -> str:
 def rack_elevation_svg(
     rack_plan: dict[str, Any] | None, labels: ElevationLabels, number: Callable[[float], str], *, columns: int = 2
 ) -> str:
-    """The rack elevation (configurator.racks.elevation) of the result's ``rack_plan``: each distinct rack once,
+    """The rack elevation (engines.racks.elevation) of the result's ``rack_plan``: each distinct rack once,
     with a count; '' when there are no racks. ``labels`` and ``number`` come translated from the caller."""
     if not rack_plan or not rack_plan.get("racks"):
         return ""

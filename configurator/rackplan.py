@@ -1,5 +1,5 @@
 """The rack plan of a design, built at the service edge from the design, the catalogue, the node rules' power
-estimates and the fabric plan's switch counts (configurator.racks is the pure planner).
+estimates and the fabric plan's switch counts (engines.racks is the pure planner).
 
 Order (configurator.validation): the fabric's switch counts are planned first, then the racks, then the fabric's
 media are chosen with the distances the racks give (``fabric_rack_with_distances``); the design's ``rack``
@@ -11,8 +11,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from configurator.fabric.planner import FabricPlan
-from configurator.racks import (
+from design.model import DesignIn, RackIn
+from design.specs import CatalogView, PduSpec, ServerSpec, SwitchSpec
+from engines.fabric.model import FabricPlan
+from engines.findings.finding import Finding
+from engines.findings.registry import finding
+from engines.racks import (
     Facility,
     LinkLength,
     NodeGroup,
@@ -24,11 +28,7 @@ from configurator.racks import (
     plan_racks,
     switch_locations,
 )
-from configurator.racks.model import DeviceRole, RackCode
-from configurator.rules.design import DesignIn, RackIn
-from configurator.rules.findings import Finding
-from configurator.rules.registry import finding
-from configurator.rules.specs import CatalogView, PduSpec, ServerSpec, SwitchSpec
+from engines.racks.model import DeviceRole, RackCode
 
 
 def _watts(spec: SwitchSpec | None) -> int | None:

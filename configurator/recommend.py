@@ -2,7 +2,7 @@
 
 No hardware rule lives here. The recommender *enumerates* candidates from the catalogue (every active GPU with
 every active server that accepts it; for clusters, every InfiniBand-capable single-port compute adapter with
-the switches of the same port speed), sizes each with configurator.rules.sizing, ranks them, and lets the one
+the switches of the same port speed), sizes each with engines.node.sizing, ranks them, and lets the one
 validation service judge the best few. It proposes the best-ranked candidate the engine finds no error in,
 preferring fewer warnings. So a rule added to the engine changes the recommendation without a change here.
 
@@ -27,10 +27,10 @@ from decimal import Decimal
 from typing import Any
 
 from configurator.bom import design_bill
-from configurator.rules.design import DesignInputError
-from configurator.rules.sizing import Sizing, size_workload
-from configurator.rules.specs import AdapterSpec, CatalogView, Cooling, GpuSpec, Protocol, ServerSpec, SwitchSpec
 from configurator.services import design_validate
+from design.model import DesignInputError
+from design.specs import AdapterSpec, CatalogView, Cooling, GpuSpec, Protocol, ServerSpec, SwitchSpec
+from engines.node.sizing import Sizing, size_workload
 
 MAX_VALIDATED = 8  # candidates judged by the engine per recommendation; bounds the work of one goal step
 _TP_DEGREES = (1, 2, 4, 8, 16)  # tensor-parallel degrees: PCIe cards are proposed in these counts

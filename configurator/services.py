@@ -10,14 +10,16 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from configurator.fabric.cabling import iter_cabling_csv
-from configurator.fabric.planner import FabricPlan, plan_fabric
-from configurator.fabric.request import parse_fabric_request, resolve
 from configurator.messages import finding_dicts
 from configurator.messages.languages import resolve_language
 from configurator.rackplan import fabric_locator
-from configurator.rules.design import DesignInputError
-from configurator.rules.parse import check_references, parse_design
+from design.model import DesignInputError
+from design.parse import parse_design
+from design.references import check_references
+from engines.fabric.cabling import iter_cabling_csv
+from engines.fabric.model import FabricPlan
+from engines.fabric.plan import plan_fabric
+from engines.fabric.request import parse_fabric_request, resolve
 
 from .models import Configuration, WarningAcknowledgement
 from .snapshot import catalog_snapshot
@@ -38,6 +40,15 @@ def design_validate(*, document: Any, language: str | None = None) -> dict[str, 
     catalog = catalog_snapshot()
     check_references(design, catalog)
     return run_validation(design, catalog, document=document, language=resolve_language(language))
+
+
+def design_check_well_formed(*, document: Any) -> None:
+    """Refuse a malformed design: DesignInputError naming every bad field, or naming unknown or misplaced parts.
+
+    Only parses the document and checks its part numbers against the catalogue (no rules run): the doors that
+    store a design call this first and run the full validation once, in the service that stores it.
+    """
+    check_references(parse_design(document), catalog_snapshot())
 
 
 def fabric_plan_build(*, request: Any, language: str | None = None) -> dict[str, Any]:

@@ -35,7 +35,7 @@ from catalog.models import (
     ServerSlot,
 )
 from catalog.services import SEED_PATH, part_values, reference_systems, spec_values
-from configurator.rules import specs as s
+from design import specs as s
 
 _lock = threading.Lock()
 _cache: dict[str, object] = {"key": None, "view": None, "checked": 0.0}

@@ -12,16 +12,16 @@ import json
 from typing import Any
 
 from configurator.defaults import complete_design
-from configurator.fabric.check import check_design_fabric
-from configurator.fabric.rack_model import DISTANCE_FIELDS
 from configurator.messages import finding_dicts, totals_dict
 from configurator.rackplan import build_rack_plan, distances, fabric_rack_with_distances, rack_plan_dict
-from configurator.rules.context import resolve_group
-from configurator.rules.design import DesignIn, RackIn
-from configurator.rules.engine import validate_nodes
-from configurator.rules.findings import SEVERITY_ORDER, Finding, Severity
-from configurator.rules.power import cluster_power
-from configurator.rules.specs import AdapterSpec, CatalogView, ServerSpec
+from design.model import DesignIn, RackIn
+from design.specs import AdapterSpec, CatalogView, ServerSpec
+from engines.fabric.check import check_design_fabric
+from engines.fabric.rack_model import DISTANCE_FIELDS
+from engines.findings.finding import SEVERITY_ORDER, Finding, Severity
+from engines.node.context import resolve_group
+from engines.node.engine import validate_nodes
+from engines.node.power import cluster_power
 
 
 def integrated_nic_spec(server: ServerSpec) -> AdapterSpec | None:

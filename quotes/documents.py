@@ -68,7 +68,7 @@ def _svg_data_uri(svg: str | bytes) -> str:
 
 
 def _topology_picture(plan: dict[str, Any] | None, language: str) -> str | None:
-    """The fabric diagram (configurator.fabric.diagram.render_svg) of the frozen plan, or None if there is no
+    """The fabric diagram (engines.fabric.diagram.render_svg) of the frozen plan, or None if there is no
     plan. The plan is a dict in the snapshot; configurator.pictures draws it as the fabric step does."""
     if not plan or not plan.get("tiers"):
         return None

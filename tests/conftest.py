@@ -49,15 +49,15 @@ _EMITTED: set[str] = set()
 
 
 def _record_findings() -> None:
-    from configurator.rules import findings
+    from engines.findings.finding import Finding
 
-    original = findings.Finding.__init__
+    original = Finding.__init__
 
     def record(self, *args, **kwargs):
         original(self, *args, **kwargs)
         _EMITTED.add(str(self.code))
 
-    findings.Finding.__init__ = record
+    Finding.__init__ = record
 
 
 _record_findings()
@@ -79,7 +79,7 @@ def pytest_sessionfinish(session, exitstatus):
     )
     if not whole_suite:
         return
-    from configurator.rules.registry import REGISTRY
+    from engines.findings.registry import REGISTRY
 
     missing = sorted(set(REGISTRY) - _EMITTED)
     if missing:

@@ -2,8 +2,8 @@
 
 import pytest
 
-from configurator.rules import parse
 from configurator.snapshot import catalog_snapshot
+from design import parse
 from web import forms
 
 pytestmark = pytest.mark.django_db

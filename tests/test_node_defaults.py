@@ -14,8 +14,8 @@ from django.core.management import call_command
 from catalog.models import DefaultPart
 from configurator.bom import design_bill
 from configurator.examples import h200_training_cluster
-from configurator.rules.design import DesignInputError
 from configurator.services import design_validate
+from design.model import DesignInputError
 
 pytestmark = pytest.mark.django_db
 

@@ -4,8 +4,8 @@ switch, and a note on what RoCE needs on Spectrum Ethernet fabrics."""
 import pytest
 
 from configurator.bom import design_bill
-from configurator.rules.design import DesignInputError
 from configurator.services import design_validate
+from design.model import DesignInputError
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ from django.http import HttpRequest
 from configurator.bom import design_bill
 from configurator.models import Configuration
 from configurator.recommend import Alternative, alternatives, recommend
-from configurator.rules.specs import CatalogView, SwitchSpec
+from design.specs import CatalogView, SwitchSpec
 from quotes import pricing
 from web import selectors
 

@@ -18,12 +18,11 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from configurator.contract import DEFAULT_TOPOLOGY, MAX_DISTANCE_M, MAX_NODES_PER_RACK, Topology, parse_oversubscription
 from configurator.messages.diagram import TOPOLOGIES as TOPOLOGY_LABELS
 from configurator.models import Configuration
-from configurator.rules.parse import MAX_CONCURRENCY, MAX_CONTEXT_TOKENS, MAX_NODES
-from configurator.rules.sizing import DEFAULT_CONTEXT_TOKENS, FULL_TRAINING_MODES
-from configurator.rules.specs import (
+from design.contract import DEFAULT_TOPOLOGY, MAX_DISTANCE_M, MAX_NODES_PER_RACK, Topology, parse_oversubscription
+from design.parse import MAX_CONCURRENCY, MAX_CONTEXT_TOKENS, MAX_NODES
+from design.specs import (
     AdapterSpec,
     CatalogView,
     CpuSpec,
@@ -33,6 +32,7 @@ from configurator.rules.specs import (
     ServerSpec,
     SwitchSpec,
 )
+from design.vocabulary import DEFAULT_CONTEXT_TOKENS, FULL_TRAINING_MODES
 from quotes.countries import COUNTRY_NAMES
 from quotes.models import Quote
 from quotes.selectors import QUOTE_SORTS, UNASSIGNED
@@ -212,7 +212,7 @@ def _positive_distance(value) -> None:
 
 
 class DistanceField(forms.DecimalField):
-    """A cable run in metres: above 0, at most configurator.contract.MAX_DISTANCE_M; optional."""
+    """A cable run in metres: above 0, at most design.contract.MAX_DISTANCE_M; optional."""
 
     default_validators = [_positive_distance]
 
@@ -237,7 +237,7 @@ class FabricForm(Form):
         choices=[(t.value, TOPOLOGY_LABELS[t.value]) for t in Topology],
         widget=FastSelect,
     )
-    # The rack model's limits are the design's (configurator.contract), so the wizard accepts exactly what the
+    # The rack model's limits are the design's (design.contract), so the wizard accepts exactly what the
     # API and the command line accept.
     nodes_per_rack = forms.IntegerField(
         label=_("Servers per rack"),

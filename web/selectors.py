@@ -21,10 +21,10 @@ from django.utils.translation import pgettext_lazy
 from catalog.models import Part
 from configurator.messages import rule_entries
 from configurator.models import Configuration
-from configurator.rules.gpu import gpu_acceptance
-from configurator.rules.specs import AdapterSpec, CatalogView, CpuSpec, DriveSpec, GpuSpec, MemorySpec, ServerSpec
+from configurator.selectors import catalog_forget as _catalog_forget
+from configurator.selectors import catalog_view, gpu_verdict
 from configurator.services import Outcome, design_evaluate
-from configurator.snapshot import catalog_snapshot, clear_cache
+from design.specs import AdapterSpec, CatalogView, CpuSpec, DriveSpec, GpuSpec, MemorySpec, ServerSpec
 from web.forms import fabric_switches
 
 # --- catalogue ---------------------------------------------------------------------------------------------
@@ -44,14 +44,14 @@ def configuration_by_token(token: str) -> Configuration | None:
 
 
 def catalog() -> CatalogView:
-    """The catalogue as the engines see it. The wizard lets configurator.snapshot check for changes at most every
+    """The catalogue as the engines see it. The wizard lets configurator.selectors check for changes at most every
     CATALOG_RECHECK_SECONDS per process, so a page view usually costs no catalogue query at all."""
-    return catalog_snapshot(max_age=CATALOG_RECHECK_SECONDS)
+    return catalog_view(max_age=CATALOG_RECHECK_SECONDS)
 
 
 def catalog_forget() -> None:
     """Forget the in-memory catalogue (tests that change the catalogue call this)."""
-    clear_cache()
+    _catalog_forget()
 
 
 _lead_lock = threading.Lock()
@@ -162,7 +162,7 @@ def gpu_options(view: CatalogView, server: str, selected: str, reason_template) 
     accepts = spec.accepts if isinstance(spec, ServerSpec) else None
     out = []
     for g in view.of_type(GpuSpec):
-        ok = not isinstance(spec, ServerSpec) or gpu_acceptance(spec, g) != "rejected"
+        ok = not isinstance(spec, ServerSpec) or gpu_verdict(spec, g) != "rejected"
         reason = ""
         if not ok:
             reason = reason_template(

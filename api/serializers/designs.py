@@ -11,12 +11,13 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api.schema import default_role_choices
-from configurator.contract import (
+from design.contract import (
     COOLING_TYPES,
     DEFAULT_PDU_FEEDS,
     DEFAULT_RACK_UNITS,
     DEFAULT_TOPOLOGY,
     MAX_DISTANCE_M,
+    MAX_ENDPOINTS,
     MAX_NODES_PER_RACK,
     MAX_RACK_POWER_KW,
     MAX_RACK_UNITS,
@@ -25,8 +26,7 @@ from configurator.contract import (
     ROLES,
     TOPOLOGIES,
 )
-from configurator.fabric.request import MAX_ENDPOINTS
-from configurator.rules.parse import (
+from design.parse import (
     MAX_COMPONENTS_PER_GROUP,
     MAX_CONCURRENCY,
     MAX_CONTEXT_TOKENS,
@@ -111,7 +111,7 @@ class WorkloadSerializer(serializers.Serializer):
 
 class RackSerializer(serializers.Serializer):
     """The rack model's overrides, the same in a design's ``fabric.rack`` and a fabric-plan request's ``rack``
-    (limits: configurator.contract)."""
+    (limits: design.contract)."""
 
     nodes_per_rack = serializers.IntegerField(min_value=1, max_value=MAX_NODES_PER_RACK, required=False)
     in_rack_m = _positive(MAX_DISTANCE_M, required=False)

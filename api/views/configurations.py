@@ -12,17 +12,16 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
 from configurator.models import Configuration
-from configurator.rules.design import DesignInputError
-from configurator.rules.parse import check_references, parse_design
 from configurator.services import (
     ConfigurationLocked,
     cabling_plan,
     configuration_create,
     configuration_delete,
     configuration_update,
+    design_check_well_formed,
     design_validate,
 )
-from configurator.snapshot import catalog_snapshot
+from design.model import DesignInputError
 
 from ..exceptions import Conflict
 from ..filters import ConfigurationFilter
@@ -56,7 +55,7 @@ def check_well_formed(document: dict, *, prefix: str = "document") -> None:
     in the service that stores the design.
     """
     try:
-        check_references(parse_design(document), catalog_snapshot())
+        design_check_well_formed(document=document)
     except DesignInputError as exc:
         raise DesignInputError(
             {

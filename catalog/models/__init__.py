@@ -2,13 +2,13 @@
 
 Compatibility is data: which GPUs a server takes, which slot sits behind which PCIe switch, which
 connector and plug top each cable end has. A nullable spec field means *unknown* and is shown as such.
-The enums are the shared hardware vocabulary (configurator.vocabulary), so the catalogue and the engines speak one
+The enums are the shared hardware vocabulary (design.vocabulary), so the catalogue and the engines speak one
 language without the catalogue importing an engine.
 """
 
 from __future__ import annotations
 
-from configurator.vocabulary import Category
+from design.vocabulary import Category
 
 from .components import Adapter, Bridge, Gpu
 from .fabric import Media, Switch

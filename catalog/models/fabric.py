@@ -7,7 +7,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from configurator.vocabulary import (
+from design.vocabulary import (
     Connector,
     MediaKind,
     MediaPurpose,

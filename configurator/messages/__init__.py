@@ -14,8 +14,8 @@ from typing import Any
 from django.utils import translation
 from django.utils.translation import gettext
 
-from configurator.rules.findings import Finding
-from configurator.rules.registry import REGISTRY
+from engines.findings.finding import Finding
+from engines.findings.registry import REGISTRY
 
 from . import fabric as _fabric  # noqa: F401  (registers the fabric renderers)
 from . import node_contents as _node_contents  # noqa: F401  (registers the node-contents renderers)

@@ -1,4 +1,4 @@
-"""The fabric diagram's words in the active language (configurator.fabric.diagram draws, this module speaks),
+"""The fabric diagram's words in the active language (engines.fabric.diagram draws, this module speaks),
 and the names of topologies and link classes that the wizard's fabric step shows beside it."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
-from configurator.fabric.diagram import Words
+from engines.fabric.diagram import Words
 
 from .base import dec, num
 

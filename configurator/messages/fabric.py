@@ -1,4 +1,4 @@
-"""Messages of the fabric planner's and fabric checks' findings (codes in configurator.fabric.codes)."""
+"""Messages of the fabric planner's and fabric checks' findings (codes in engines.fabric.codes)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from configurator.fabric.codes import FabricCode as C
+from engines.findings.fabric_codes import FabricCode as C
 
 from .base import article, dec, num, renders
 from .diagram import LINK_CLASSES, RACK_FIELDS

@@ -1,4 +1,4 @@
-"""Messages of the node rules engine's findings (codes in configurator.rules.catalogue): parts, GPUs and
+"""Messages of the node rules engine's findings (codes in engines.node.catalogue): parts, GPUs and
 NVLink. PCIe, power and workload findings are in their own modules."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from configurator.rules.catalogue import Code as C
+from engines.findings.codes import Code as C
 
 from .base import renders
 

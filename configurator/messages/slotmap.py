@@ -1,10 +1,10 @@
-"""The slot map's words in the active language (configurator.slotmap draws, this module speaks)."""
+"""The slot map's words in the active language (engines.node.slotmap draws, this module speaks)."""
 
 from __future__ import annotations
 
 from django.utils.translation import pgettext
 
-from configurator.slotmap import SlotMapLabels
+from engines.node.slotmap import SlotMapLabels
 
 
 def slot_map_labels() -> SlotMapLabels:
@@ -31,7 +31,7 @@ def slot_map_labels() -> SlotMapLabels:
         storage=pgettext("slot map", "storage"),
         management=pgettext("slot map", "management"),
         legend=pgettext("slot map", "Legend"),
-        reasons=(  # the reasons the PCIe placement (configurator.rules.pcie.placement) gives, as it gives them
+        reasons=(  # the reasons the PCIe placement (engines.node.pcie.placement) gives, as it gives them
             (
                 "compute NICs are integrated in this server",
                 pgettext("slot map placement reason", "compute NICs are integrated in this server"),

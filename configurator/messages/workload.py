@@ -7,7 +7,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
-from configurator.rules.catalogue import Code as C
+from engines.findings.codes import Code as C
 
 from .base import num, renders
 

@@ -11,10 +11,10 @@ from django.utils.translation import gettext as _
 
 from catalog.models import Part
 from configurator.bom import design_bom
-from configurator.rules.design import DesignInputError
-from configurator.rules.parse import parse_design
 from configurator.services import design_validate, unacknowledged_warnings
 from configurator.snapshot import catalog_snapshot
+from design.model import DesignInputError
+from design.parse import parse_design
 
 from .. import pricing
 from ..models import Quote

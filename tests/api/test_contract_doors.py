@@ -1,5 +1,5 @@
 """One rack object, one answer: the design validation API, the fabric-plan API, the validate_design command and
-the wizard's fabric form accept and refuse the same rack-model overrides (limits in configurator.contract)."""
+the wizard's fabric form accept and refuse the same rack-model overrides (limits in design.contract)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import sys
 import pytest
 from django.core.management import call_command
 
-from configurator.contract import MAX_DISTANCE_M, MAX_NODES_PER_RACK, RACK_DISTANCE_FIELDS, ROLES, TOPOLOGIES
 from configurator.snapshot import catalog_snapshot
+from design.contract import MAX_DISTANCE_M, MAX_NODES_PER_RACK, RACK_DISTANCE_FIELDS, ROLES, TOPOLOGIES
 from web.forms import FabricForm
 
 VALIDATE = "/api/v1/designs/validate/"

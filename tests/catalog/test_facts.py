@@ -7,7 +7,7 @@ import pytest
 
 from catalog.models import Lifecycle, Media, Part, Server
 from catalog.services import SEED_PATH, catalog_load_seed
-from configurator.rules.specs import Connector, GpuSpec, MediaPurpose, MediaSpec, Top
+from design.specs import Connector, GpuSpec, MediaPurpose, MediaSpec, Top
 
 pytestmark = pytest.mark.django_db
 
@@ -206,9 +206,9 @@ def test_media_admin_lists_both_ends_purpose_and_lifecycle(admin_client, seeded_
 def test_the_corrected_cable_ends_change_what_the_planner_can_choose(seeded_catalog):
     # With MCA4J80 modelled as NVIDIA describes it, a ConnectX-7 OSFP card 4 m from its leaf gets optics (no
     # copper cable reaches it), while a 4 m leaf-spine link gets the switch-to-switch active copper cable.
-    from configurator.fabric.media import Side, select_media
-    from configurator.rules.specs import Protocol
     from configurator.snapshot import catalog_snapshot
+    from design.specs import Protocol
+    from engines.fabric.media import Side, select_media
 
     view = catalog_snapshot(max_age=0)
     leaf = Side(

@@ -2,12 +2,12 @@
 
 import pytest
 
-from configurator.fabric.check import check_design_fabric
-from configurator.fabric.codes import FabricCode
 from configurator.messages import both
-from configurator.rules.design import DesignIn, DesignInputError, FabricIn, NodeGroupIn
-from configurator.rules.findings import Severity
-from configurator.rules.registry import REGISTRY
+from design.model import DesignIn, DesignInputError, FabricIn, NodeGroupIn
+from engines.fabric.check import check_design_fabric
+from engines.findings.fabric_codes import FabricCode
+from engines.findings.finding import Severity
+from engines.findings.registry import REGISTRY
 
 from .parts import CATALOG, CX7_NDR, CX7_NDR200, QM8700, SN5600
 

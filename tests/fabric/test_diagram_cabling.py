@@ -6,9 +6,9 @@ import itertools
 import types
 import xml.etree.ElementTree as ET
 
-from configurator.fabric.cabling import HEADER, iter_cabling_csv
-from configurator.fabric.diagram import render_svg
-from configurator.fabric.planner import plan_fabric
+from engines.fabric.cabling import HEADER, iter_cabling_csv
+from engines.fabric.diagram import render_svg
+from engines.fabric.plan import plan_fabric
 
 from .parts import CATALOG, CX7_NDR, CX7_NDR200, QM9700
 

@@ -6,13 +6,14 @@ import dataclasses
 
 import pytest
 
-from configurator.fabric.codes import FabricCode
-from configurator.fabric.planner import LEAF_SPINE, NODE_LEAF, plan_fabric
-from configurator.findings import Code
 from configurator.messages import both
-from configurator.rules.design import ComponentIn, DesignIn, NodeGroupIn, RackIn
-from configurator.rules.engine import validate_nodes
-from configurator.rules.specs import CatalogView, MediaSpec, Top
+from design.model import ComponentIn, DesignIn, NodeGroupIn, RackIn
+from design.specs import CatalogView, MediaSpec, Top
+from engines.fabric.model import LEAF_SPINE, NODE_LEAF
+from engines.fabric.plan import plan_fabric
+from engines.findings import Code
+from engines.findings.fabric_codes import FabricCode
+from engines.node.engine import validate_nodes
 
 pytestmark = pytest.mark.django_db
 

@@ -5,14 +5,15 @@ import dataclasses
 
 import pytest
 
-from configurator.fabric.check import check_hdr_for_new_gpus
-from configurator.fabric.codes import FabricCode
-from configurator.fabric.planner import NODE_LEAF, plan_fabric
-from configurator.fabric.request import parse_fabric_request, resolve
 from configurator.messages import both, rule_entries
 from configurator.messages.base import article
-from configurator.rules.design import DesignInputError, RackIn
-from configurator.rules.findings import Severity
+from design.model import DesignInputError, RackIn
+from engines.fabric.check import check_hdr_for_new_gpus
+from engines.fabric.model import NODE_LEAF
+from engines.fabric.plan import plan_fabric
+from engines.fabric.request import parse_fabric_request, resolve
+from engines.findings.fabric_codes import FabricCode
+from engines.findings.finding import Severity
 
 from .parts import (
     CATALOG,

@@ -10,8 +10,10 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from configurator.fabric.cabling import iter_cabling_csv
-from configurator.fabric.planner import LEAF_SPINE, NODE_LEAF, SPINE_CORE, balanced_uppers, plan_fabric
+from engines.fabric.cabling import iter_cabling_csv
+from engines.fabric.model import LEAF_SPINE, NODE_LEAF, SPINE_CORE
+from engines.fabric.plan import plan_fabric
+from engines.fabric.sizing import balanced_uppers
 
 from .parts import CATALOG, CX6_HDR, CX7_NDR, CX7_NDR200, QM8700, QM9700, SN5600
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from configurator.fabric.request import parse_fabric_request, resolve
-from configurator.rules.design import DesignInputError
+from design.model import DesignInputError
+from engines.fabric.request import parse_fabric_request, resolve
 
 from .parts import CATALOG, CX7_NDR, QM9700
 

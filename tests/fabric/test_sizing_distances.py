@@ -3,11 +3,12 @@ whole class of fabrics invalid."""
 
 import pytest
 
-from configurator.fabric.codes import FabricCode
-from configurator.fabric.planner import LEAF_SPINE, NODE_LEAF, plan_fabric
 from configurator.messages import both
-from configurator.rules.design import RackIn
-from configurator.rules.findings import Severity
+from design.model import RackIn
+from engines.fabric.model import LEAF_SPINE, NODE_LEAF
+from engines.fabric.plan import plan_fabric
+from engines.findings.fabric_codes import FabricCode
+from engines.findings.finding import Severity
 
 from .parts import CATALOG, CX6_HDR, CX7_NDR, QM8700, QM9700, catalog
 

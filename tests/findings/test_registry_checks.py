@@ -7,11 +7,11 @@ import importlib
 
 import pytest
 
-from configurator.findings import REGISTRY
+from engines.findings import REGISTRY
 
 
 def _resolve(name: str) -> object:
-    parts = f"configurator.{name}".split(".")
+    parts = name.split(".")
     for cut in range(len(parts) - 1, 0, -1):
         try:
             target = importlib.import_module(".".join(parts[:cut]))

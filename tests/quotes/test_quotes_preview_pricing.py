@@ -31,9 +31,9 @@ def test_the_preview_reads_a_discount_as_a_quote_request_does(configuration, cus
 
 def test_the_preview_prices_a_design_to_the_cent_of_its_quote(configuration, customer, staff):
     from configurator.bom import design_bom
-    from configurator.rules.parse import parse_design
     from configurator.services import design_validate
     from configurator.snapshot import catalog_snapshot
+    from design.parse import parse_design
 
     result = design_validate(document=configuration.document)
     design = parse_design(configuration.document)

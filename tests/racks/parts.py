@@ -5,7 +5,7 @@ SYS-421GE-TNHR2-LCC 4U liquid). Node and switch powers are test inputs, round nu
 arithmetic visible, not catalogue facts (switch power is unknown in the catalogue: fabric.md section 3).
 """
 
-from configurator.racks import Cooling, ElevationLabels, NodeGroup, PduOption, SwitchGroup, SwitchRole
+from engines.racks import Cooling, ElevationLabels, NodeGroup, PduOption, SwitchGroup, SwitchRole
 
 HGX_W = 10_200  # estimated maximum per node (test input, the order of hardware.md's "about 10.2 kW")
 MGMT_W = 200

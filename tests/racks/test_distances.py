@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from configurator.racks import Facility, Geometry, LeafPlacement, link_distances, plan_racks
+from engines.racks import Facility, Geometry, LeafPlacement, link_distances, plan_racks
 
 from .parts import PDU_22K, air_nodes, leaves, mgmt, spines
 

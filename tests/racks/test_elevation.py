@@ -3,7 +3,7 @@
 import re
 import xml.etree.ElementTree as ET
 
-from configurator.racks import Facility, Feeds, plan_racks, render_elevation_svg
+from engines.racks import Facility, Feeds, plan_racks, render_elevation_svg
 
 from .parts import EN, NL, PDU_22K, air_nodes, cores, leaves, mgmt, spines
 

@@ -1,7 +1,7 @@
 """Rack and unit of each node and switch, for the cabling plan's two ends."""
 
-from configurator.racks import Facility, node_location, plan_racks, switch_locations
-from configurator.racks.model import DeviceRole
+from engines.racks import Facility, node_location, plan_racks, switch_locations
+from engines.racks.model import DeviceRole
 
 from .parts import PDU_22K, air_nodes, leaves, mgmt, spines
 

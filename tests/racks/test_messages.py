@@ -3,8 +3,8 @@
 import pytest
 
 from configurator.messages import both, finding_dict
-from configurator.racks import Facility, RackCode, plan_racks
-from configurator.rules.registry import REGISTRY, finding
+from engines.findings.registry import REGISTRY, finding
+from engines.racks import Facility, RackCode, plan_racks
 
 from .parts import PDU_22K, air_nodes, leaves, liquid_nodes, mgmt
 

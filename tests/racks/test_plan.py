@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from configurator.racks import (
+from engines.racks import (
     Cooling,
     Facility,
     Feeds,
@@ -20,7 +20,7 @@ from configurator.racks import (
     Severity,
     plan_racks,
 )
-from configurator.racks.model import DeviceRole, RackKind
+from engines.racks.model import DeviceRole, RackKind
 
 from .parts import HGX_W, LEAF_W, MGMT_W, PDU_7K, PDU_22K, air_nodes, cores, leaves, liquid_nodes, mgmt, spines
 

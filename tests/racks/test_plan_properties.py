@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from configurator.racks import (
+from engines.racks import (
     Cooling,
     Facility,
     Feeds,
@@ -17,7 +17,7 @@ from configurator.racks import (
     plan_racks,
     render_elevation_svg,
 )
-from configurator.racks.model import DeviceRole
+from engines.racks.model import DeviceRole
 
 from .parts import EN, cores, leaves, mgmt, spines
 

@@ -6,7 +6,7 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from configurator.racks import (
+from engines.racks import (
     Cooling,
     Facility,
     Feeds,
@@ -23,7 +23,7 @@ from configurator.racks import (
     render_elevation_svg,
     switch_locations,
 )
-from configurator.racks.model import DeviceRole
+from engines.racks.model import DeviceRole
 
 from .parts import EN, PDU_22K, air_nodes, cores, leaves, liquid_nodes, mgmt, spines
 

@@ -15,9 +15,9 @@ from pypdf import PdfReader
 
 from configurator.bom import design_bill
 from configurator.examples import h200_training_cluster
-from configurator.rules.design import DesignInputError
 from configurator.services import cabling_plan, configuration_create, design_validate
 from configurator.snapshot import catalog_snapshot
+from design.model import DesignInputError
 from quotes.documents import render_pdf, render_pdf_html
 from quotes.services import quote_request
 

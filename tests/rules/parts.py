@@ -11,9 +11,9 @@ from __future__ import annotations
 import dataclasses
 from decimal import Decimal
 
-from configurator.rules.design import ComponentIn, DesignIn, FabricIn, NodeGroupIn, WorkloadIn
-from configurator.rules.specs import CardForm, CatalogView, PartBase, PcieSwitchSpec, SlotForm, SlotSpec
 from configurator.snapshot import seed_view
+from design.model import ComponentIn, DesignIn, FabricIn, NodeGroupIn, WorkloadIn
+from design.specs import CardForm, CatalogView, PartBase, PcieSwitchSpec, SlotForm, SlotSpec
 
 SEED = seed_view()
 
@@ -207,7 +207,7 @@ SWITCHED = variant(
 
 
 def run(d: DesignIn, cat: CatalogView = CATALOG):
-    from configurator.rules.engine import validate_nodes
+    from engines.node.engine import validate_nodes
 
     return validate_nodes(d, cat)
 

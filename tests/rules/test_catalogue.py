@@ -3,14 +3,14 @@
 import pytest
 from django.utils import translation
 
-from configurator.fabric.codes import FabricCode
 from configurator.messages import both, finding_dict, rule_entries
 from configurator.messages.base import num
 from configurator.messages.pcie import pcie_link, pcie_noun
-from configurator.racks import RackCode
-from configurator.rules.catalogue import Code
-from configurator.rules.findings import SEVERITY_ORDER, Severity
-from configurator.rules.registry import REGISTRY, finding
+from engines.findings.codes import Code
+from engines.findings.fabric_codes import FabricCode
+from engines.findings.finding import SEVERITY_ORDER, Severity
+from engines.findings.registry import REGISTRY, finding
+from engines.racks import RackCode
 
 from .parts import CX7_NDR, HGX_B200, HGX_H200, SYS_821GE_TNHR, SYS_822GS_NBRT, comp, design, group, hgx_node, run
 

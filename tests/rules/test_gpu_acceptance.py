@@ -2,7 +2,7 @@
 
 from dataclasses import replace
 
-from configurator.rules.gpu import gpu_acceptance
+from engines.node.gpu import gpu_acceptance
 
 from .parts import HGX_B200, HGX_H200, L40S, SYS_421GE_TNRT3, SYS_821GE_TNHR
 

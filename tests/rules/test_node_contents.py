@@ -1,4 +1,4 @@
-"""Node contents rules (configurator/rules/node_contents.py): CPUs, memory and drives against what the server takes.
+"""Node contents rules (engines/node/node_contents.py): CPUs, memory and drives against what the server takes.
 
 Each row cites where its expected answer comes from: the seed's facts (catalog/seed/catalog.json, source keys in
 brackets) or the reference systems NVIDIA ships.
@@ -11,7 +11,7 @@ import dataclasses
 import pytest
 
 from configurator.messages import both
-from configurator.rules.specs import (
+from design.specs import (
     CatalogView,
     CpuSpec,
     DefaultPartSpec,

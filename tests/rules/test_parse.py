@@ -5,8 +5,9 @@ import copy
 import pytest
 
 from configurator.examples import h200_training_cluster
-from configurator.rules.design import DesignInputError
-from configurator.rules.parse import check_references, parse_design
+from design.model import DesignInputError
+from design.parse import parse_design
+from design.references import check_references
 
 from .parts import CATALOG, CX7_NDR, HGX_H200, SYS_821GE_TNHR, as_json, comp, design, group, hgx_node
 

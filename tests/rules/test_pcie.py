@@ -5,8 +5,8 @@ import dataclasses
 import pytest
 
 from configurator.messages import both
-from configurator.rules.pcie import PCIE_GBYTES_PER_LANE, card_need_gbytes, link_gbytes
-from configurator.rules.specs import SlotForm
+from design.specs import SlotForm
+from engines.node.pcie import PCIE_GBYTES_PER_LANE, card_need_gbytes, link_gbytes
 
 from .parts import (
     AS_4125GS_TNRT,

@@ -3,7 +3,7 @@
 import pytest
 
 from configurator.messages import both, totals_dict
-from configurator.rules.power import ASSUMED_CPU_TDP_W, FAN_MARGIN, MEMORY_AND_DRIVES_W, OPTIC_W_PER_PORT
+from engines.node.power import ASSUMED_CPU_TDP_W, FAN_MARGIN, MEMORY_AND_DRIVES_W, OPTIC_W_PER_PORT
 
 from .parts import (
     AS_4125GS_TNRT,

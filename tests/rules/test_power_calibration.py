@@ -4,7 +4,7 @@ stated, PSU redundancy checked both ways when it is not sourced, and no power fi
 import pytest
 
 from configurator.messages import both
-from configurator.rules.power import FAN_MARGIN, MEMORY_AND_DRIVES_W, OPTIC_W_PER_PORT, network_power
+from engines.node.power import FAN_MARGIN, MEMORY_AND_DRIVES_W, OPTIC_W_PER_PORT, network_power
 
 from .parts import (
     AS_4125GS_TNRT,

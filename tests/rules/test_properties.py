@@ -17,13 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from configurator.messages import both
-from configurator.rules.catalogue import Code
-from configurator.rules.design import ComponentIn, DesignIn, DesignInputError, FabricIn, NodeGroupIn, WorkloadIn
-from configurator.rules.engine import validate_nodes
-from configurator.rules.parse import check_references, parse_design
-from configurator.rules.pcie import fits
-from configurator.rules.registry import REGISTRY
-from configurator.rules.specs import (
+from design.model import ComponentIn, DesignIn, DesignInputError, FabricIn, NodeGroupIn, WorkloadIn
+from design.parse import parse_design
+from design.references import check_references
+from design.specs import (
     AdapterSpec,
     CardForm,
     CatalogView,
@@ -34,6 +31,10 @@ from configurator.rules.specs import (
     SlotForm,
     SlotSpec,
 )
+from engines.findings.codes import Code
+from engines.findings.registry import REGISTRY
+from engines.node.engine import validate_nodes
+from engines.node.pcie import fits
 
 from .parts import ALL_PARTS, as_json
 

@@ -4,9 +4,9 @@ physically cannot run, and no NVLink advice for GPUs without NVLink."""
 import pytest
 
 from configurator.messages import both
-from configurator.rules.design import DesignIn, DesignInputError, WorkloadIn
-from configurator.rules.parse import parse_design
-from configurator.rules.sizing import kv_cache_gb, size_workload
+from design.model import DesignIn, DesignInputError, WorkloadIn
+from design.parse import parse_design
+from engines.node.sizing import kv_cache_gb, size_workload
 
 from .parts import (
     HGX_H100,

@@ -3,7 +3,7 @@
 import pytest
 
 from configurator.messages import both
-from configurator.rules.sizing import size_workload
+from engines.node.sizing import size_workload
 
 from .parts import (
     CX7_NDR,

@@ -6,9 +6,9 @@ from django.urls import reverse
 
 from configurator.bom import bom_total, design_bom
 from configurator.examples import h200_training_cluster
-from configurator.rules.parse import parse_design
 from configurator.services import design_validate
 from configurator.snapshot import catalog_snapshot
+from design.parse import parse_design
 from tests.factories import grant
 
 __all__ = ["B200_IN_H100_SERVER", "CUSTOMER", "H200_CLUSTER", "WITH_WARNING", "grant", "list_total", "url"]

@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from configurator.messages.slotmap import slot_map_labels
-from configurator.slotmap import render_slot_map_svg
+from engines.node.slotmap import render_slot_map_svg
 from tests.web.pages import B200_IN_H100_SERVER, url
 
 pytestmark = pytest.mark.django_db

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from configurator.messages.slotmap import slot_map_labels
-from configurator.slotmap import render_slot_map_svg
+from engines.node.slotmap import render_slot_map_svg
 from tests.web.pages import H200_CLUSTER, url
 
 pytestmark = pytest.mark.django_db
@@ -69,9 +69,9 @@ def test_the_slot_map_on_a_dutch_adapters_step_says_why_a_part_was_not_placed_in
 
 
 def _placement_reasons() -> set[str]:
-    """The reasons configurator.rules.pcie.placement gives for a part it cannot place (``_unplaced``'s third
+    """The reasons engines.node.pcie.placement gives for a part it cannot place (``_unplaced``'s third
     argument, wherever it is a literal)."""
-    source = Path(settings.BASE_DIR, "configurator/rules/pcie/placement.py").read_text()
+    source = Path(settings.BASE_DIR, "engines/node/pcie/placement.py").read_text()
     return {
         node.args[2].value
         for node in ast.walk(ast.parse(source))

@@ -12,8 +12,8 @@ import sys
 from django.core.management.base import BaseCommand
 
 from configurator.messages.languages import default_language, language_codes
-from configurator.rules.design import DesignInputError
 from configurator.services import design_validate
+from design.model import DesignInputError
 
 EXIT_VALID, EXIT_INVALID, EXIT_MALFORMED = 0, 1, 2
 

@@ -1,0 +1,34 @@
+"""One entry of the rule registry, and the helpers the registry's data modules write it with."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .codes import Code
+from .fabric_codes import FabricCode
+from .finding import Severity
+
+E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
+
+
+def gettext_noop(message: str) -> str:
+    """Marks an English message id for translation (makemessages extracts it); translated at the service edge."""
+    return message
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One registry entry. ``checks`` name the functions (full dotted paths) that emit the code."""
+
+    code: str
+    severity: Severity
+    title: str
+    explanation: str
+    source: str
+    checks: tuple[str, ...]
+
+
+def rule(
+    code: Code | FabricCode, severity: Severity, title: str, explanation: str, source: str, checks: tuple[str, ...]
+) -> Rule:
+    return Rule(str(code), severity, title, explanation, source, checks)

@@ -1,0 +1,203 @@
+"""One node group, resolved against the catalogue view: the specs its part numbers name, sorted by kind.
+
+The rules read this instead of looking parts up themselves. Parts that are missing or of the wrong kind
+become findings here and are left out of every later rule, so the engine never raises on them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from design.model import ComponentIn, NodeGroupIn
+from design.references import component_misuse
+from design.specs import (
+    AdapterSpec,
+    BridgeSpec,
+    CatalogView,
+    CpuSpec,
+    DriveSpec,
+    GpuSpec,
+    MemorySpec,
+    PartSpec,
+    Role,
+    ServerSpec,
+    SwitchSpec,
+)
+from engines.findings import retired_finding
+from engines.findings.codes import Code
+from engines.findings.finding import Finding
+from engines.findings.registry import finding
+
+# Role inference, used when a component gives no role (documented in README.md):
+#   * on a server with integrated compute NICs, a slotted adapter is storage (the compute NICs are built in);
+#   * otherwise a single-port, non-DPU adapter of 200 Gb/s or more is compute (NDR 400, NDR200 and the
+#     HDR 200 of A100-era clusters are all compute-fabric speeds); anything else (dual-port, DPU, slower
+#     or unknown speed) is storage.
+COMPUTE_MIN_GBPS = 200
+
+
+@dataclass(frozen=True)
+class Part:
+    """One component of a node: its spec, how many per node, and (adapters) its role."""
+
+    index: int
+    path: str
+    comp: ComponentIn
+    spec: PartSpec
+    role: str = ""
+    role_inferred: bool = False
+
+    @property
+    def quantity(self) -> int:
+        return self.comp.quantity
+
+    @property
+    def ports_cabled(self) -> int:
+        """Ports cabled per node: every port of every card unless the design marks fewer used (an adapter's
+        ports are all links by default; other parts have none)."""
+        ports = getattr(self.spec, "ports", 0) or 0
+        used = self.comp.ports_used if self.comp.ports_used is not None else ports
+        return self.quantity * min(used, ports)
+
+
+@dataclass
+class GroupContext:
+    index: int
+    group: NodeGroupIn
+    server: ServerSpec | None
+    gpus: list[Part] = field(default_factory=list)
+    adapters: list[Part] = field(default_factory=list)
+    bridges: list[Part] = field(default_factory=list)
+    others: list[Part] = field(default_factory=list)
+    cpus: list[Part] = field(default_factory=list)
+    memory: list[Part] = field(default_factory=list)
+    drives: list[Part] = field(default_factory=list)  # role boot or storage (data)
+    catalog: CatalogView | None = None  # the whole view, for rules that suggest an alternative part
+
+    @property
+    def path(self) -> str:
+        return f"node_groups[{self.index}]"
+
+    @property
+    def gpus_per_node(self) -> int:
+        return sum(p.quantity * p.spec.gpu_count for p in self.gpus)
+
+    @property
+    def gpu_cards(self) -> list[Part]:
+        return [p for p in self.gpus if not p.spec.is_board]
+
+    @property
+    def compute_adapters(self) -> list[Part]:
+        return [p for p in self.adapters if p.role == Role.COMPUTE]
+
+    @property
+    def compute_nics_per_node(self) -> int:
+        """Compute NIC ports (rails) per node: every cabled port of the slotted compute adapters (a dual-port card
+        is two links unless the design marks a port unused) plus the NICs built into the system (SYS-822GS-NB3RT)."""
+        integrated = self.server.integrated_nics if self.server else 0
+        return sum(p.ports_cabled for p in self.compute_adapters) + integrated
+
+    @property
+    def gpu_memory_gb_per_node(self) -> float | None:
+        if any(p.spec.memory_gb is None for p in self.gpus):
+            return None
+        return sum(p.quantity * p.spec.gpu_count * p.spec.memory_gb for p in self.gpus)
+
+    @property
+    def gpu_specs(self) -> list[GpuSpec]:
+        return [p.spec for p in self.gpus]
+
+
+def infer_role(spec: AdapterSpec, server: ServerSpec | None) -> str:
+    """The role of an adapter given without one (see the comment at COMPUTE_MIN_GBPS)."""
+    if server is not None and server.integrated_nics > 0:
+        return Role.STORAGE
+    speed = spec.speed_gbps or 0
+    if not spec.is_dpu and spec.ports == 1 and speed >= COMPUTE_MIN_GBPS:
+        return Role.COMPUTE
+    return Role.STORAGE
+
+
+def node_part_role(spec: PartSpec) -> str | None:
+    """The role of a CPU, DIMM or drive given without one: from its category (a drive by its ``use``)."""
+    if isinstance(spec, CpuSpec):
+        return Role.CPU
+    if isinstance(spec, MemorySpec):
+        return Role.MEMORY
+    if isinstance(spec, DriveSpec):
+        return Role.BOOT if spec.use == "boot" else Role.STORAGE
+    return None
+
+
+def resolve_group(index: int, group: NodeGroupIn, catalog: CatalogView, findings: list[Finding]) -> GroupContext:
+    """Look up the group's parts; unknown or misplaced ones become findings and are left out."""
+    path = f"node_groups[{index}]"
+    server_spec = catalog.get(group.server)
+    server: ServerSpec | None = None
+    if server_spec is None:
+        findings.append(_unknown(f"{path}.server", group.server, "server"))
+    elif not isinstance(server_spec, ServerSpec):
+        findings.append(
+            _misplaced(
+                f"{path}.server",
+                server_spec,
+                field="server",
+            )
+        )
+    else:
+        server = server_spec
+    if server_spec is not None and server_spec.retired:
+        findings.append(retired_finding(f"{path}.server", server_spec))
+    ctx = GroupContext(index=index, group=group, server=server, catalog=catalog)
+    for j, comp in enumerate(group.components):
+        cpath = f"{path}.components[{j}]"
+        spec = catalog.get(comp.part)
+        if spec is None:
+            findings.append(_unknown(cpath, comp.part, "component"))
+            continue
+        if spec.retired:
+            findings.append(retired_finding(cpath, spec))
+        why = component_misuse(spec, index)
+        if why is not None:
+            findings.append(_misplaced(cpath, spec, field="component", group_index=index))
+            continue
+        if isinstance(spec, GpuSpec):
+            ctx.gpus.append(Part(j, cpath, comp, spec, role="gpu"))
+        elif isinstance(spec, AdapterSpec):
+            role = comp.role or infer_role(spec, server)
+            ctx.adapters.append(Part(j, cpath, comp, spec, role=role, role_inferred=comp.role is None))
+        elif isinstance(spec, BridgeSpec):
+            ctx.bridges.append(Part(j, cpath, comp, spec))
+        elif isinstance(spec, (CpuSpec, MemorySpec, DriveSpec)):
+            role = comp.role or node_part_role(spec)
+            part = Part(j, cpath, comp, spec, role=role, role_inferred=comp.role is None)
+            {CpuSpec: ctx.cpus, MemorySpec: ctx.memory, DriveSpec: ctx.drives}[type(spec)].append(part)
+        else:
+            ctx.others.append(Part(j, cpath, comp, spec))
+    return ctx
+
+
+def _unknown(subject: str, pn: str, what: str) -> Finding:
+    return finding(
+        Code.PART_UNKNOWN,
+        subject,
+        part=pn,
+        field=what,
+    )
+
+
+def _misplaced(subject: str, spec: PartSpec, *, field: str, group_index: int | None = None) -> Finding:
+    """A part used where another kind belongs: ``field`` is the field it was given in (server or component);
+    ``belongs`` says where it goes instead (server, switch or media, for a component)."""
+    belongs = None
+    if field == "component":
+        belongs = "server" if isinstance(spec, ServerSpec) else "switch" if isinstance(spec, SwitchSpec) else "media"
+    return finding(
+        Code.PART_WRONG_CATEGORY,
+        subject,
+        part=spec.part_number,
+        category=str(spec.category),
+        field=field,
+        belongs=belongs,
+        belongs_in=f"node_groups[{group_index}].server" if belongs == "server" else None,
+    )

@@ -1,0 +1,376 @@
+"""PCIe slot placement: explicit slots checked, the rest placed automatically, and the cards that find no slot.
+
+Placement runs once per node group (never per node): every node of a group is built the same. After placing,
+``place_group`` runs the checks of the result: fit unknown (``slots.py``), GPU locality (``locality.py``), link
+bandwidth and PCIe-switch uplinks (``bandwidth.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from design.specs import CARD_FITS, AdapterSpec, CardForm, GpuSpec, Role, ServerSpec, SlotForm
+from engines.findings import Code, Finding, finding
+
+from ..context import GroupContext, Part
+from .bandwidth import link_findings, switch_uplinks
+from .locality import not_gpu_local
+from .slots import SlotState, card_form, fits, form_unknown, slot_groups
+
+_TIGHTNESS = {SlotForm.LP: 0, SlotForm.OCP3: 0, SlotForm.FHHL: 1, SlotForm.FHFL: 2, None: 3}
+# Most constrained cards first, so the greedy placement fills the nested slot sizes optimally.
+_CARD_RANK = {CardForm.FHFL: 1, CardForm.FHHL: 2, CardForm.OCP3: 3, CardForm.HHHL: 4, None: 5}
+_ROLE_RANK = {"gpu": 0, Role.COMPUTE: 0, Role.STORAGE: 1, Role.MANAGEMENT: 2}
+
+
+@dataclass
+class Placement:
+    slots: list[SlotState]
+    unplaced: list[dict]
+
+    def to_dict(self, ctx: GroupContext) -> dict:
+        server = ctx.server
+        return {
+            "group": ctx.group.name,
+            "node_group": ctx.index,
+            "server": ctx.group.server,
+            "slots_known": bool(server and server.slots_known),
+            "slots_complete": bool(server and server.slots_complete),
+            "integrated_nics": server.integrated_nics if server else 0,
+            "slots": [
+                {
+                    "slot": s.spec.name,
+                    "part": s.part.spec.part_number if s.part else None,
+                    "component": s.part.path if s.part else None,
+                    "role": s.part.role if s.part else None,
+                    "rail": s.rail,
+                    "form": str(s.spec.form) if s.spec.form else None,
+                    "pcie_gen": s.spec.pcie_gen,
+                    "lanes": s.spec.lanes,
+                    "gpus": list(s.spec.gpus),
+                    "cpu_socket": s.spec.cpu_socket,
+                    "pcie_switch": s.spec.pcie_switch,
+                    "for_gpu": s.spec.for_gpu,
+                    "usable": s.usable,
+                }
+                for s in self.slots
+            ],
+            "unplaced": self.unplaced,
+        }
+
+
+def place_group(ctx: GroupContext, findings: list[Finding]) -> Placement:
+    """Place every GPU card and adapter of one node into the server's slots, and check the result.
+
+    Rule (issue "PCIe slot placement"): explicit ``slots`` are checked (unknown name, used twice, does not fit);
+    the rest are placed automatically, most constrained first: PCIe GPU cards into ``for_gpu`` slots, compute
+    NICs into the slots local to a GPU (same PCIe switch, so GPUDirect RDMA stays local) in GPU order, one NIC
+    per GPU on its own rail, storage and management adapters into the other slots first.
+    """
+    server = ctx.server
+    assert server is not None
+    slots = [SlotState(spec, i) for i, spec in enumerate(server.slots)]
+    placement = Placement(slots=slots, unplaced=[])
+
+    cards: list[Part] = []
+    for part in ctx.adapters:
+        if server.integrated_nics > 0 and part.role == Role.COMPUTE:
+            findings.append(_integrated_nics(ctx, part))
+            placement.unplaced.append(_unplaced(part, part.quantity, "compute NICs are integrated in this server"))
+            continue
+        cards.append(part)
+    for part in ctx.gpu_cards:
+        if server.accepts_complete and part.spec.part_number not in server.accepts:  # GPU_NOT_ACCEPTED says it
+            placement.unplaced.append(_unplaced(part, part.quantity, "GPU not supported by this server"))
+            continue
+        cards.append(part)
+    if not cards:
+        return placement
+    if not server.slots_known:
+        findings.append(_slots_unknown(ctx, cards))
+        placement.unplaced.extend(_unplaced(p, p.quantity, "slot list unknown") for p in cards)
+        return placement
+
+    overflow = _place_all(ctx, cards, slots, placement, findings)
+    _assign_rails(slots)
+    n_gpu_cards = sum(p.quantity for p in cards if isinstance(p.spec, GpuSpec))
+    if server.max_gpu_cards is not None and n_gpu_cards > server.max_gpu_cards:
+        overflow = [(p, n) for p, n in overflow if not isinstance(p.spec, GpuSpec)]  # GPU_TOO_MANY says it
+    if overflow:
+        findings.append(_no_free_slot(ctx, server, cards, overflow, slots))
+    findings.extend(form_unknown(ctx, slots))
+    findings.extend(not_gpu_local(ctx, slots))
+    findings.extend(link_findings(ctx, slots))
+    findings.extend(switch_uplinks(ctx, server, slots))
+    return placement
+
+
+def _place_all(
+    ctx: GroupContext, cards: list[Part], slots: list[SlotState], placement: Placement, findings: list[Finding]
+) -> list[tuple[Part, int]]:
+    """Explicit slots first (checked), then the rest automatically, most constrained cards first, each into the
+    slot it prefers (``_preference``). Returns the cards, with their counts, that found no slot."""
+    by_name = {s.spec.name: s for s in slots}
+    remaining: dict[int, int] = {}  # part index in cards -> units still to place automatically
+    for k, part in enumerate(cards):
+        explicit = part.comp.slots[: part.quantity] if part.comp.slots else ()
+        if explicit:
+            _place_explicit(ctx, part, explicit, by_name, placement, findings)
+        remaining[k] = part.quantity - len(explicit)
+
+    overflow: list[tuple[Part, int]] = []
+    order = sorted(
+        range(len(cards)),
+        key=lambda k: (
+            0 if isinstance(cards[k].spec, GpuSpec) else _CARD_RANK[card_form(cards[k])],
+            _ROLE_RANK.get(cards[k].role, 3),
+            k,
+        ),
+    )
+    for k in order:
+        part, left = cards[k], remaining[k]
+        if left <= 0:
+            continue
+        candidates = sorted(
+            (s for s in slots if s.part is None and fits(card_form(part), s.spec.form) is not False),
+            key=lambda s: _preference(part, s),
+        )
+        for slot in candidates[:left]:
+            slot.part = part
+            slot.unverified_fit = fits(card_form(part), slot.spec.form) is None
+        placed = min(left, len(candidates))
+        if placed < left:
+            overflow.append((part, left - placed))
+            placement.unplaced.append(_unplaced(part, left - placed, "no free slot it fits"))
+    return overflow
+
+
+def _preference(part: Part, slot: SlotState) -> tuple:
+    """Lower is better: a verified fit; GPU slots for GPU cards only; compute NICs next to a GPU (in GPU order,
+    so NIC i lands by GPU i), storage and management away from the GPUs; the tightest slot that fits."""
+    spec = slot.spec
+    is_gpu = isinstance(part.spec, GpuSpec)
+    unverified = fits(card_form(part), spec.form) is None
+    gpu_slot_mismatch = spec.for_gpu != is_gpu
+    if is_gpu:
+        locality = 0
+    elif part.role == Role.COMPUTE:
+        locality = 0 if spec.gpus else 1
+    else:
+        locality = 1 if spec.gpus else 0
+    first_gpu = min(spec.gpus) if spec.gpus else 1 << 20
+    return (unverified, gpu_slot_mismatch, locality, _TIGHTNESS.get(spec.form, 3), first_gpu, slot.position)
+
+
+def _assign_rails(slots: list[SlotState]) -> None:
+    """Rail i is the compute NIC next to GPU i (fabric.md §0.1: NIC i of every node goes to the leaf of rail i)."""
+    compute = [s for s in slots if s.part is not None and s.part.role == Role.COMPUTE]
+    compute.sort(key=lambda s: (min(s.spec.gpus) if s.spec.gpus else 1 << 20, s.position))
+    for rail, slot in enumerate(compute):
+        slot.rail = rail
+
+
+def _place_explicit(
+    ctx: GroupContext,
+    part: Part,
+    names: tuple[str, ...],
+    by_name: dict[str, SlotState],
+    placement: Placement,
+    findings: list[Finding],
+) -> None:
+    """Check an explicit placement: each named slot must exist, be free, and take the card. Slightly over 60
+    lines: the three checks collect their slots first, so each becomes one finding naming all of them."""
+    unknown, taken, misfit = [], [], []
+    for name in names:
+        slot = by_name.get(name)
+        if slot is None:
+            unknown.append(name)
+        elif slot.part is not None:
+            taken.append((name, slot.part))
+        elif fits(card_form(part), slot.spec.form) is False:
+            misfit.append(slot)
+        else:
+            slot.part = part
+            slot.unverified_fit = fits(card_form(part), slot.spec.form) is None
+    server = ctx.server
+    pn = part.spec.part_number
+    if unknown:
+        findings.append(
+            finding(
+                Code.PCIE_UNKNOWN_SLOT,
+                f"{part.path}.slots",
+                slots=unknown,
+                server=ctx.group.server,
+                known=list(by_name),
+            )
+        )
+        placement.unplaced.append(_unplaced(part, len(unknown), "no such slot"))
+    if taken:
+        findings.append(
+            finding(
+                Code.PCIE_SLOT_USED_TWICE,
+                f"{part.path}.slots",
+                slots=[name for name, _ in taken],
+                part=pn,
+                holders=[{"slot": name, "part": h.spec.part_number, "path": h.path} for name, h in taken],
+            )
+        )
+        placement.unplaced.append(_unplaced(part, len(taken), "slot already used"))
+    if misfit:
+        form = misfit[0].spec.form
+        card = card_form(part)
+        allowed = sorted(str(f) for f in CARD_FITS[card]) if card else []
+        findings.append(
+            finding(
+                Code.PCIE_CARD_DOES_NOT_FIT,
+                f"{part.path}.slots",
+                slots=[s.spec.name for s in misfit],
+                part=pn,
+                server=server.part_number,
+                card_form=str(card) if card else None,
+                slot_form=str(form) if form else None,
+                allowed_forms=allowed,
+            )
+        )
+        placement.unplaced.append(_unplaced(part, len(misfit), "does not fit the chosen slot"))
+
+
+def _unplaced(part: Part, quantity: int, reason: str) -> dict:
+    return {"part": part.spec.part_number, "component": part.path, "quantity": quantity, "reason": reason}
+
+
+def _integrated_nics(ctx: GroupContext, part: Part) -> Finding:
+    """Rule: a server with integrated compute NICs (ServerSpec.integrated_nics, SYS-822GS-NB3RT: 8x ConnectX-8,
+    one per GPU) has no slots for compute adapters. Source: [DIST-PM], [MLCT-822NB3]."""
+    server = ctx.server
+    speed = server.integrated_nic_speed_gbps
+    n_free = sum(1 for s in server.slots if s.form != SlotForm.INTEGRATED)
+    return finding(
+        Code.PCIE_INTEGRATED_NICS,
+        part.path,
+        integrated_nics=server.integrated_nics,
+        adapters=part.quantity,
+        free_slots=n_free,
+        server=server.part_number,
+        part=part.spec.part_number,
+        speed_gbps=speed,
+    )
+
+
+def _slots_unknown(ctx: GroupContext, cards: list[Part]) -> Finding:
+    """Rule: a server without a sourced slot list (slots_known False) cannot have its placement verified; say
+    so, and raise no slot errors. Source: hardware.md §5 (slot lists not found for SYS-821GE-TNHR and others)."""
+    n = sum(p.quantity for p in cards)
+    pn = ctx.group.server
+    return finding(
+        Code.PCIE_SLOTS_UNKNOWN,
+        f"{ctx.path}.server",
+        cards=n,
+        server=pn,
+    )
+
+
+def _holders(part: Part, fit: list[SlotState]) -> tuple[list[dict], bool]:
+    """Who holds the slots a card fits (its own units, GPU cards, adapters), and whether GPU cards are among
+    them."""
+    counts: dict[str, list] = {}
+    for s in fit:
+        if s.part is not None:
+            counts.setdefault(s.part.path, [s.part, 0])[1] += 1
+    out, gpus = [], False
+    for holder, k in counts.values():
+        kind = "self" if holder is part else "gpu" if isinstance(holder.spec, GpuSpec) else "adapter"
+        gpus = gpus or kind == "gpu"
+        out.append({"kind": kind, "count": k, "part": holder.spec.part_number})
+    return out, gpus
+
+
+def _alternatives(ctx: GroupContext, spec: AdapterSpec, forms: set[SlotForm | None]) -> list[str]:
+    """Catalogue adapters of the same family line, protocol, ports and speed whose form fits one of ``forms``:
+    ConnectX-7 (HHHL) -> ConnectX-7 OCP (OCP 3.0) for a free OCP bay. Data only, no product names in code."""
+    if ctx.catalog is None or not spec.family:
+        return []
+    out = []
+    for a in ctx.catalog.of_type(AdapterSpec):
+        if a.part_number == spec.part_number or a.form is None or a.lifecycle == "eol":
+            continue
+        related = a.family.startswith(spec.family) or spec.family.startswith(a.family)
+        same = (a.protocol, a.ports, a.speed_gbps) == (spec.protocol, spec.ports, spec.speed_gbps)
+        if related and same and any(fits(a.form, f) for f in forms):
+            out.append(a.part_number)
+    return sorted(out)
+
+
+def _no_free_slot(
+    ctx: GroupContext,
+    server: ServerSpec,
+    cards: list[Part],
+    overflow: list[tuple[Part, int]],
+    slots: list[SlotState],
+) -> Finding:
+    """Rule: every card needs a free slot it physically fits (specs.CARD_FITS: a full-height card does not fit a
+    low-profile slot; an OCP card only an OCP bay). When there are slots enough but not of the right kind, say
+    which slots the card fits and what holds them, which free slots it does not fit and why, and suggest a
+    catalogue adapter of the same line that fits the free slots. Source: PCI-SIG CEM / OCP 3.0; slot lists
+    hardware.md §1b."""
+    usable = sum(1 for s in server.slots if s.form != SlotForm.INTEGRATED)
+    total = sum(p.quantity for p in cards)
+    reasons = None if total > usable else [_why_no_slot(ctx, p, n, slots) for p, n in overflow]
+    # A refusal needs a complete slot list; with other positions possible the card is unverified, not impossible.
+    code = Code.PCIE_NO_FREE_SLOT if server.slots_complete else Code.PCIE_NO_FREE_SLOT_UNVERIFIED
+    return finding(
+        code,
+        overflow[0][0].path,
+        slots=usable,
+        cards=total,
+        unplaced=sum(n for _, n in overflow),
+        server=server.part_number,
+        slot_groups=slot_groups(server),
+        slots_complete=server.slots_complete,
+        all_adapters=all(isinstance(p.spec, AdapterSpec) for p in cards),
+        reasons=reasons,
+    )
+
+
+def _why_no_slot(ctx: GroupContext, p: Part, n: int, slots: list[SlotState]) -> dict:
+    """One card's reason for having no slot, as values: the slots it fits and who holds them, and the free
+    slots it does not fit, with catalogue adapters of the same line that would."""
+    form = card_form(p)
+    usable = [s for s in slots if s.usable]
+    fit = [s for s in usable if fits(form, s.spec.form) is not False]
+    free_unfit = [s for s in usable if s.part is None and fits(form, s.spec.form) is False]
+    reason: dict = {
+        "part": p.spec.part_number,
+        "card_form": str(form) if form else None,
+        "quantity": p.quantity,
+        "without": n,
+        "fit": len(fit),
+    }
+    if not fit:
+        free_forms = {s.spec.form for s in usable if s.part is None}
+        reason["alternatives"] = _alternatives(ctx, p.spec, free_forms) if isinstance(p.spec, AdapterSpec) else []
+        return reason
+    fit_forms = {s.spec.form for s in fit}
+    one_form = next(iter(fit_forms)) if len(fit_forms) == 1 else None
+    holders, gpus = _holders(p, fit)
+    by_form: dict[SlotForm | None, list[str]] = {}
+    for s in free_unfit:
+        by_form.setdefault(s.spec.form, []).append(s.spec.name)
+    is_adapter = isinstance(p.spec, AdapterSpec)
+    reason.update(
+        fit_form=str(one_form) if one_form else None,
+        holders=holders,
+        gpus=gpus,
+        free_unfit=[
+            {
+                "form": str(slot_form) if slot_form else None,
+                "names": names,
+                "takes": [str(c) for c in CardForm if slot_form in CARD_FITS[c]],
+                "adapter": is_adapter,
+                "family": p.spec.family if is_adapter else None,
+                "alternatives": _alternatives(ctx, p.spec, {slot_form}) if is_adapter else [],
+            }
+            for slot_form, names in by_form.items()
+        ],
+    )
+    return reason
