@@ -6,8 +6,10 @@ compare the two files (``cmp``). Uses a throw-away SQLite test database with the
 
 * Planner alone (configurator.racks), 300 seeded random inputs: 1 to 2,048 nodes in one to three node groups,
   air and liquid, known and unknown power/inlets/heights, leaves/spines/cores/management switches, PDUs or none,
-  middle or end leaf placement: ``to_dict()``, ``totals()``, findings, ``link_distances`` (with and without an
-  override), the elevation SVG, every node's and switch's location.
+  middle or end leaf placement: ``to_dict()`` (``racks`` as runs of identical racks with their ``count``),
+  every rack as ``from_dict()`` reads the JSON back (name, place, nodes and devices one by one), ``totals()``,
+  findings, ``link_distances`` (with and without an override), the elevation SVG, every node's and switch's
+  location.
 * Through validation (configurator.services): the contract's H200 design at 1, 4, 32, 128 and 2,048 nodes, air
   and liquid servers, several facilities, and with a second node group: the whole result (``rack_plan``, totals,
   findings, BOM), the elevation SVG of its ``rack_plan`` and the cabling CSV with rack and unit of both ends.
@@ -44,6 +46,7 @@ from configurator.racks import (  # noqa: E402
     NodeGroup,
     PduOption,
     RackInputError,
+    RackPlan,
     SwitchGroup,
     link_distances,
     node_location,
@@ -139,8 +142,13 @@ def planner_outputs(seed: int) -> dict:
     placed = {}
     for g in kw["node_groups"]:
         placed[g.name] = [node_location(plan, g.name, i) for i in range(g.count + 1)]
+    written = plan.to_dict()
     return {
-        "rack_plan": plan.to_dict(),
+        "rack_plan": written,
+        "read_back": [
+            [r.name, r.row, r.slot, r.node_group, r.first_node, r.nodes, [d.to_dict() for d in r.devices]]
+            for r in RackPlan.from_dict(written).racks
+        ],
         "rack_count": plan.rack_count,
         "totals": plan.totals(),
         "facility_power": [plan.facility_power_w, plan.facility_power_known_w],

@@ -186,6 +186,12 @@ def rack_plan_dict(
     }
 
 
+def rack_count(rack_plan: dict[str, Any] | None) -> int:
+    """Every physical rack of a result's ``rack_plan``: the sum of its entries' ``count`` (an entry is a run of
+    identical racks; one stored before runs had a count is one rack)."""
+    return sum(r.get("count", 1) for r in (rack_plan or {}).get("racks", []))
+
+
 def _placed(plan: RackPlan, group: str, count: int) -> list[tuple[str, int] | None]:
     """(rack, unit) of each of a group's ``count`` nodes in order; None for a node the plan could not place."""
     out: list[tuple[str, int] | None] = [None] * count
