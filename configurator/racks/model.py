@@ -477,17 +477,19 @@ def rack_entries(runs: Sequence[RackRun]) -> list[dict[str, Any]]:
     last: tuple[Rack, int, tuple] | None = None  # the open entry's first rack, count and written lines
     for run in runs:
         r = run.rack
-        lines = (_shared(shared, r.devices, device_dicts), _shared(shared, r.pdus), _shared(shared, r.cords))
-        if (
-            last is not None
-            and r.first_node == last[0].first_node + last[1] * r.nodes
-            and _alike_written(last[0], last[2], r, lines)
-        ):
+        same = last is not None and r.first_node == last[0].first_node + last[1] * r.nodes
+        if same and (r.devices, r.pdus, r.cords) != (last[0].devices, last[0].pdus, last[0].cords):
+            lines = (_shared(shared, r.devices, device_dicts), _shared(shared, r.pdus), _shared(shared, r.cords))
+            same = _alike_written(last[0], last[2], r, lines)
+        elif same:
+            same = _alike_written(last[0], (), r, ())  # the same lines (a row's racks share one tuple each)
+        if same:
             entry = out[-1]
             entry["count"] += run.count
             entry["last_name"] = run.names[-1]
             last = (last[0], last[1] + run.count, last[2])
             continue
+        lines = (_shared(shared, r.devices, device_dicts), _shared(shared, r.pdus), _shared(shared, r.cords))
         entry = r.to_dict(*lines)
         out.append({"name": r.name, "count": run.count, "last_name": run.names[-1], **entry})
         last = (r, run.count, lines)
