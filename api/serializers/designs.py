@@ -207,8 +207,17 @@ class RackDeviceSerializer(serializers.Serializer):
     part = serializers.CharField()
     name = serializers.CharField()
     role = serializers.ChoiceField(choices=["node", "leaf", "spine", "core", "management", "pdu"])
-    position_u = serializers.IntegerField(help_text="Lowest unit, counted from U1 at the bottom (EIA-310).")
+    position_u = serializers.IntegerField(
+        help_text="Lowest unit of the (first) device, counted from U1 at the bottom (EIA-310)."
+    )
     height_u = serializers.IntegerField()
+    count = serializers.IntegerField(
+        min_value=1, help_text="Identical devices stacked next to each other, written once (1 for a single device)."
+    )
+    last_position_u = serializers.IntegerField(
+        help_text="Lowest unit of the stack's last device; each is height_u units on from the one before, in the "
+        "rack's order (nodes bottom up, switches top down)."
+    )
 
 
 class RackSummarySerializer(serializers.Serializer):

@@ -17,8 +17,12 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from api.models import ApiClient
-from configurator.bom import design_bill
+from configurator.bom import design_bill, rack_lines
 from configurator.examples import h200_training_cluster
+from configurator.messages.racks import elevation_labels, kw_number
+from configurator.pictures import rack_elevation_svg
+from configurator.rackplan import fabric_locator, rack_count
+from configurator.racks import RackPlan
 from configurator.rules.design import DesignInputError
 from configurator.services import cabling_plan, configuration_create, design_validate
 from configurator.snapshot import catalog_snapshot
@@ -347,3 +351,23 @@ def test_every_door_counts_every_rack_of_a_run(seeded_catalog, make_configuratio
     lines = "".join(cabling_plan(configuration=config)).splitlines()[1:]
     named = {line.split(",")[7] for line in lines} | {line.split(",")[9] for line in lines}
     assert {f"R01-{s:02d}" for s in range(1, 18)} <= named  # every compute rack and the leaf rack by name
+
+
+def test_a_result_stored_before_racks_had_a_count_reads_as_every_rack(seeded_catalog):
+    """A quote frozen before runs were written once (every rack and device an entry of its own) rebuilds alike:
+    the same rack count for its bill, the same elevation and the same rack and unit for every cable end."""
+    result = design_validate(document=_doc(32))
+    plan = result["rack_plan"]
+    stored = {
+        **plan,
+        "racks": [{**r.to_dict(), "devices": [d.to_dict() for d in r.devices]} for r in RackPlan.from_dict(plan).racks],
+    }
+    assert len(stored["racks"]) == rack_count(stored) == rack_count(plan) == 18
+    view = catalog_snapshot()
+    assert rack_lines(stored, view) == rack_lines(plan, view)
+    labels = elevation_labels()
+    assert rack_elevation_svg(stored, labels, kw_number) == rack_elevation_svg(plan, labels, kw_number)
+    counts = {"gpu": 32}
+    then, now = fabric_locator(stored, counts), fabric_locator(plan, counts)
+    for kind, count in (("node", 32), ("leaf", 8), ("spine", 4)):
+        assert [then(kind, i) for i in range(count)] == [now(kind, i) for i in range(count)]
