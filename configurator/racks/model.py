@@ -586,8 +586,10 @@ def _runs_from_entries(entries: Sequence[dict[str, Any]], rows: Sequence[Row]) -
         )
         count = r.get("count", 1)
         placed = names[at : at + count] if at < len(names) and names[at][2] == rack.name else []
-        if len(placed) != count:  # rows that do not name the racks: the entry's own place, slot by slot
-            placed = [(rack.row, rack.slot + k, rack.name if k == 0 else f"{rack.name}+{k}") for k in range(count)]
+        if len(placed) != count:  # rows that do not name the racks: slot by slot from the entry's own place, named
+            row_name = rack.name.rsplit("-", 1)[0]  # as the planner names racks, R<row>-<slot>
+            placed = [(rack.row, rack.slot + k, f"{row_name}-{rack.slot + k + 1:02d}") for k in range(count)]
+            placed[0] = (rack.row, rack.slot, rack.name)
         at += count
         first, start = rack, 0  # the first rack of the entry in the current row, and its place in the entry
         for k, (row, slot, name) in enumerate(placed):
