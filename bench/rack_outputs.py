@@ -2,12 +2,17 @@
 rack planner output for output (a change of representation must not change a byte of them).
 
 Run from the project root: ``.venv/bin/python bench/rack_outputs.py OUT.json``; run it in each version's tree and
-compare the two files (``cmp``). Uses a throw-away SQLite test database with the seed catalogue.
+compare the two files (``cmp``). Uses a throw-away SQLite test database with the seed catalogue. Against a file
+written before ``rack_plan.racks`` had runs with a ``count`` (every rack and device an entry of its own),
+``bench/rack_outputs.py --compare OLD.json NEW.json`` checks that every other output is the same byte for byte and
+that both rack plans read back (``RackPlan.from_dict``) as the same racks and devices, one by one.
 
 * Planner alone (engines.racks), 300 seeded random inputs: 1 to 2,048 nodes in one to three node groups,
   air and liquid, known and unknown power/inlets/heights, leaves/spines/cores/management switches, PDUs or none,
-  middle or end leaf placement: ``to_dict()``, ``totals()``, findings, ``link_distances`` (with and without an
-  override), the elevation SVG, every node's and switch's location.
+  middle or end leaf placement: ``to_dict()`` (``racks`` as runs of identical racks with their ``count``),
+  every rack as ``from_dict()`` reads the JSON back (name, place, nodes and devices one by one), ``totals()``,
+  findings, ``link_distances`` (with and without an override), the elevation SVG, every node's and switch's
+  location.
 * Through validation (configurator.services): the contract's H200 design at 1, 4, 32, 128 and 2,048 nodes, air
   and liquid servers, several facilities, and with a second node group: the whole result (``rack_plan``, totals,
   findings, BOM), the elevation SVG of its ``rack_plan`` and the cabling CSV with rack and unit of both ends.
@@ -45,6 +50,7 @@ from engines.racks import (  # noqa: E402
     NodeGroup,
     PduOption,
     RackInputError,
+    RackPlan,
     SwitchGroup,
     link_distances,
     node_location,
@@ -139,8 +145,13 @@ def planner_outputs(seed: int) -> dict:
     placed = {}
     for g in kw["node_groups"]:
         placed[g.name] = [node_location(plan, g.name, i) for i in range(g.count + 1)]
+    written = plan.to_dict()
     return {
-        "rack_plan": plan.to_dict(),
+        "rack_plan": written,
+        "read_back": [
+            [r.name, r.row, r.slot, r.node_group, r.first_node, r.nodes, [d.to_dict() for d in r.devices]]
+            for r in RackPlan.from_dict(written).racks
+        ],
         "rack_count": plan.rack_count,
         "totals": plan.totals(),
         "facility_power": [plan.facility_power_w, plan.facility_power_known_w],
@@ -209,6 +220,42 @@ def service_outputs() -> dict:
     return out
 
 
+def _one_by_one(rack_plan: dict) -> list:
+    return [
+        [r.name, r.row, r.slot, r.u_used, r.power_w, r.node_group, r.first_node, r.nodes]
+        + [[d.to_dict() for d in r.devices], [x.to_dict() for x in r.pdus], [x.to_dict() for x in r.cords]]
+        for r in RackPlan.from_dict(rack_plan).racks
+    ]
+
+
+def _same_plan(old: dict | None, new: dict | None, where: str) -> None:
+    if not old or not new or "racks" not in old:
+        assert old == new, where
+        return
+    assert {k: v for k, v in old.items() if k != "racks"} == {k: v for k, v in new.items() if k != "racks"}, where
+    assert _one_by_one(old) == _one_by_one(new), where
+
+
+def compare(old_path: str, new_path: str) -> None:
+    """Every output equal, the rack plans read back as the same racks (the racks' form aside)."""
+    old, new = (json.loads(pathlib.Path(p).read_text()) for p in (old_path, new_path))
+    for seed, was in old["planner"].items():
+        now = new["planner"][seed]
+        if "rack_plan" in was:
+            _same_plan(was["rack_plan"], now["rack_plan"], seed)
+        assert {k: v for k, v in was.items() if k != "rack_plan"} == {
+            k: v for k, v in now.items() if k not in ("rack_plan", "read_back")
+        }, seed
+    for name, was in old["service"].items():
+        now = new["service"][name]
+        if "result" in was:
+            _same_plan(was["result"].get("rack_plan"), now["result"].get("rack_plan"), name)
+            was["result"].pop("rack_plan", None)
+            now["result"].pop("rack_plan", None)
+        assert was == now, name
+    print(len(old["planner"]), "planner cases and", len(old["service"]), "designs the same, the racks' form aside")
+
+
 def main(path: str) -> None:
     connection.creation.create_test_db(verbosity=0)
     catalog_load_seed()
@@ -218,4 +265,7 @@ def main(path: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if sys.argv[1] == "--compare":
+        compare(sys.argv[2], sys.argv[3])
+    else:
+        main(sys.argv[1])

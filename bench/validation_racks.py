@@ -1,24 +1,40 @@
-"""What the rack plan adds to validation: a 2,048-node design validated in full, and the rack steps alone.
+"""What the rack plan costs in validation, in the result's size, at the command line and on the alternatives page.
 
 Run from the project root: ``.venv/bin/python bench/validation_racks.py [runs]``. Uses a throw-away SQLite test
-database with the seed catalogue (no PostgreSQL, no Redis). The design is the contract's example (SYS-821GE-TNHR,
-HGX-H200-8GPU, 8 x MCX75310AAS-NEAT, MQM9700-NS2F rail-optimized) at 2,048 nodes (and 128 for scale).
+database with the seed catalogue (no PostgreSQL, no Redis), and for the command line a throw-away SQLite file
+migrated and seeded first (not timed). The design is the contract's example (SYS-821GE-TNHR, HGX-H200-8GPU,
+8 x MCX75310AAS-NEAT, MQM9700-NS2F rail-optimized) at 128, 2,048 and 100,000 nodes (at 100,000 the fabric has too
+few ports, an error finding, and the 50,000 racks stand in 6,250 rows of 8).
 
-The rack steps are what validation does because of the racks (configurator.validation): plan the racks from the
-fabric's switch counts, take the distances, choose the fabric's media again with them, and write ``rack_plan``.
-"Without the rack plan" is the full time less those steps. Target (issue 14): a few milliseconds at 2,048 nodes.
+1. Rack steps (configurator.validation): plan the racks from the fabric's switch counts, take the distances,
+   choose the fabric's media again with them, write ``rack_plan``; "without racks" is the full time less those.
+   Each validation here plans its racks afresh (the per-process plan memo is cleared first). Target (issue 14): a
+   few milliseconds at 2,048 nodes.
+2. Result size and serialisation (issue 23 item 6): the result as ``json.dumps`` writes it (the CLI's one-line
+   form) and as the API sends it (compact), against 150 kB for 2,048 nodes and 2 MB for 100,000; ``json.dumps``
+   time against the validation's.
+3. ``manage.py validate_design`` end to end for a generated 100,000-node design (wall clock, and the process's
+   CPU time, which the load of a shared machine changes less), against 4 s.
+4. The alternatives page's first view for a 100,000-node draft (training 70B, target 100,000 nodes; the recommender's
+   caches and the plan memo empty, as in a fresh worker), against 3 s: the page validates 29 designs, whose racks
+   come down to 3 distinct plans, each planned once; what remains per validation is writing a 6,250-row result.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import pathlib
+import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "configurator.settings.test")
 os.environ.pop("DATABASE_URL", None)
 
@@ -27,8 +43,11 @@ import django  # noqa: E402
 django.setup()
 
 from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import setup_test_environment  # noqa: E402
 
 from catalog.services import catalog_load_seed  # noqa: E402
+from configurator import rackplan, recommend  # noqa: E402
 from configurator.examples import h200_training_cluster  # noqa: E402
 from configurator.rackplan import (  # noqa: E402
     build_rack_plan,
@@ -36,50 +55,149 @@ from configurator.rackplan import (  # noqa: E402
     fabric_rack_with_distances,
     rack_plan_dict,
 )
-from configurator.services import design_validate  # noqa: E402
+from configurator.services import configuration_create, design_validate  # noqa: E402
 from configurator.snapshot import catalog_snapshot  # noqa: E402
 from configurator.validation import _fabric_inputs  # noqa: E402
 from design.parse import parse_design  # noqa: E402
 from engines.fabric.check import check_design_fabric  # noqa: E402
 from engines.node.engine import validate_nodes  # noqa: E402
 
+SIZE_FLOOR = {2048: 150_000, 100_000: 2_000_000}  # bytes (issue 23 item 6)
+CLI_FLOOR_S = 4.0
+ALTERNATIVES_FLOOR_S = 3.0
+
+
+def forget_plans() -> None:
+    """Empty the per-process rack plan memo (absent before there was one), so each run plans afresh."""
+    clear = getattr(rackplan, "rack_plan_memo_clear", None)
+    if clear is not None:
+        clear()
+
 
 def median_ms(fn, runs: int) -> float:
+    forget_plans()
     fn()
     times = []
     for _ in range(runs):
+        forget_plans()
         t = time.perf_counter()
         fn()
         times.append((time.perf_counter() - t) * 1000)
     return statistics.median(times)
 
 
-def main(runs: int) -> None:
-    connection.creation.create_test_db(verbosity=0)
-    catalog_load_seed()
-    catalog = catalog_snapshot()
-    print(f"median of {runs} runs, ms")
-    print(f"{'nodes':>6} {'racks':>6} {'validate':>9} {'rack steps':>11} {'without racks':>14}")
-    for nodes in (128, 2048):
-        doc = h200_training_cluster()
-        doc["node_groups"][0]["count"] = nodes
-        design = parse_design(doc)
-        node = validate_nodes(design, catalog)
-        args = _fabric_inputs(design, catalog)
-        _, fabric = check_design_fabric(design=design, catalog=catalog, **args)
+def design(nodes: int) -> dict:
+    doc = h200_training_cluster()
+    doc["node_groups"][0]["count"] = nodes
+    return doc
 
-        def rack_steps(design=design, node=node, fabric=fabric, args=args) -> int:
-            racks, _ = build_rack_plan(design, catalog, node.totals, fabric)
-            lengths = distances(racks, design)
-            rack = fabric_rack_with_distances(racks, design, lengths)
-            laid_out = dataclasses.replace(design, fabric=dataclasses.replace(design.fabric, rack=rack))
+
+def rack_steps_table(runs: int) -> None:
+    catalog = catalog_snapshot()
+    print(f"1. rack steps inside validation, median of {runs} runs, ms")
+    print(f"{'nodes':>7} {'racks':>6} {'validate':>9} {'rack steps':>11} {'without racks':>14}")
+    for nodes in (128, 2048):
+        doc = design(nodes)
+        parsed = parse_design(doc)
+        node = validate_nodes(parsed, catalog)
+        args = _fabric_inputs(parsed, catalog)
+        _, fabric = check_design_fabric(design=parsed, catalog=catalog, **args)
+
+        def rack_steps(parsed=parsed, node=node, fabric=fabric, args=args) -> int:
+            racks, _ = build_rack_plan(parsed, catalog, node.totals, fabric)
+            lengths = distances(racks, parsed)
+            rack = fabric_rack_with_distances(racks, parsed, lengths)
+            laid_out = dataclasses.replace(parsed, fabric=dataclasses.replace(parsed.fabric, rack=rack))
             check_design_fabric(design=laid_out, catalog=catalog, **args)
-            rack_plan_dict(racks, lengths, design, node.totals)
+            rack_plan_dict(racks, lengths, parsed, node.totals)
             return racks.rack_count
 
         full = median_ms(lambda doc=doc: design_validate(document=doc), runs)
         steps = median_ms(rack_steps, runs)
-        print(f"{nodes:>6} {rack_steps():>6} {full:>9.1f} {steps:>11.1f} {full - steps:>14.1f}")
+        print(f"{nodes:>7} {rack_steps():>6} {full:>9.1f} {steps:>11.1f} {full - steps:>14.1f}")
+
+
+def size_table(runs: int) -> None:
+    print(f"\n2. result size and serialisation, median of {runs} runs")
+    head = f"{'nodes':>7} {'racks':>6} {'entries':>7} {'size kB':>8} {'API kB':>7} {'floor kB':>8}"
+    print(head, f"{'validate ms':>11} {'dumps ms':>8}  verdict")
+    for nodes in (2048, 100_000):
+        doc = design(nodes)
+        result = design_validate(document=doc)
+        size = len(json.dumps(result, ensure_ascii=False, default=str).encode())
+        compact = len(json.dumps(result, ensure_ascii=False, separators=(",", ":"), default=str).encode())
+        validate = median_ms(lambda doc=doc: design_validate(document=doc), runs)
+        dumps = median_ms(lambda result=result: json.dumps(result, ensure_ascii=False, default=str), runs)
+        floor = SIZE_FLOOR[nodes]
+        entries = len(result["rack_plan"]["racks"])
+        verdict = "ok" if size <= floor else "OVER"
+        print(
+            f"{nodes:>7} {result['totals']['racks']:>6} {entries:>7} {size / 1000:>8.1f} {compact / 1000:>7.1f} "
+            f"{floor / 1000:>8.0f} {validate:>11.1f} {dumps:>8.1f}  {verdict}"
+        )
+
+
+def cli_time(runs: int) -> None:
+    print(f"\n3. manage.py validate_design, 100,000 nodes, end to end, median of {runs} runs")
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "configurator.settings.local"}
+        env["DATABASE_URL"] = f"sqlite:///{tmp}/cli.sqlite3"
+        manage = [sys.executable, str(ROOT / "manage.py")]
+        for setup in (["migrate", "-v0"], ["load_catalog"]):
+            subprocess.run(manage + setup, env=env, cwd=ROOT, check=True, capture_output=True)
+        path = pathlib.Path(tmp) / "design.json"
+        path.write_text(json.dumps(design(100_000)))
+        walls, cpus, out = [], [], b""
+        for _ in range(runs):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t = time.perf_counter()
+            done = subprocess.run(manage + ["validate_design", str(path)], env=env, cwd=ROOT, capture_output=True)
+            walls.append(time.perf_counter() - t)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+            out = done.stdout
+        wall, cpu = statistics.median(walls), statistics.median(cpus)
+        verdict = "ok" if wall <= CLI_FLOOR_S else "OVER"
+        print(f"wall {wall:.2f} s, CPU {cpu:.2f} s, output {len(out) / 1000:.0f} kB (indent 2); floor {CLI_FLOOR_S} s")
+        print(f"exit {done.returncode} (1: the design has errors, as at 100,000 nodes on this fabric)  {verdict}")
+
+
+def alternatives_time() -> None:
+    print("\n4. alternatives page, 100,000-node draft, first view")
+    doc = {
+        "schema": "design/v1",
+        "name": "Training 70B at 100,000 nodes",
+        "workload": {"kind": "training", "model_parameters_billion": 70, "target_nodes": 100_000},
+        "node_groups": [],
+    }
+    config = configuration_create(document=doc)
+    recommend._cache.clear()
+    recommend._alt_cache.clear()
+    forget_plans()
+    planned = []
+    plan_racks = rackplan.plan_racks
+    rackplan.plan_racks = lambda **kw: planned.append(1) or plan_racks(**kw)
+    t = time.perf_counter()
+    response = Client().get(f"/d/{config.token}/alternatives/")
+    first = time.perf_counter() - t
+    rackplan.plan_racks = plan_racks
+    t = time.perf_counter()
+    Client().get(f"/d/{config.token}/alternatives/")
+    again = time.perf_counter() - t
+    verdict = "ok" if first <= ALTERNATIVES_FLOOR_S and response.status_code == 200 else "OVER"
+    made = len(planned)
+    print(f"status {response.status_code}, first view {first:.2f} s (rack plans made: {made}), again {again:.2f} s")
+    print(f"floor {ALTERNATIVES_FLOOR_S} s  {verdict}")
+
+
+def main(runs: int) -> None:
+    setup_test_environment()  # the test client's host, as in the tests
+    connection.creation.create_test_db(verbosity=0)
+    catalog_load_seed()
+    rack_steps_table(runs)
+    size_table(max(3, runs // 3))
+    alternatives_time()
+    cli_time(3)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from configurator.defaults import complete_design
+from configurator.rackplan import rack_count
 from configurator.snapshot import catalog_snapshot
 from design.model import DesignIn, DesignInputError
 from design.parse import parse_design
@@ -107,7 +108,7 @@ def rack_lines(rack_plan: dict[str, Any] | None, catalog: CatalogView) -> list[t
     out: list[tuple[str, int]] = []
     rack = _rack_part(rack_plan, catalog)
     if rack is not None:
-        out.append((rack.part_number, len(rack_plan["racks"])))
+        out.append((rack.part_number, rack_count(rack_plan)))
     pdus = rack_plan.get("pdus", [])
     out += [(p["part"], p["quantity"]) for p in pdus if _priced(p["part"], catalog) and p["quantity"]]
     for c in rack_plan.get("cords", []):
@@ -137,9 +138,10 @@ def rack_needs(rack_plan: dict[str, Any] | None, catalog: CatalogView) -> list[R
     if not rack_plan or not rack_plan.get("racks"):
         return []
     racks = rack_plan["racks"]
+    count = rack_count(rack_plan)
     needs = []
     if _rack_part(rack_plan, catalog) is None:
-        needs.append(RackNeed("rack", len(racks), rack_units=rack_plan.get("rack_units", 0)))
+        needs.append(RackNeed("rack", count, rack_units=rack_plan.get("rack_units", 0)))
     for p in rack_plan.get("pdus", []):
         if p["quantity"] and catalog.get(p["part"]) is not None and not _priced(p["part"], catalog):
             needs.append(RackNeed("pdu", p["quantity"], feeds=rack_plan.get("pdu_feeds", "A+B"), part=p["part"]))
@@ -149,7 +151,7 @@ def rack_needs(rack_plan: dict[str, Any] | None, catalog: CatalogView) -> list[R
         needs.append(
             RackNeed(
                 "pdu",
-                len(racks) * (2 if feeds == "A+B" else 1),
+                count * (2 if feeds == "A+B" else 1),
                 feeds=feeds,
                 max_rack_power_kw=round(max(power) / 1000, 1) if power else None,
             )

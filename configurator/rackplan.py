@@ -8,8 +8,11 @@ override always wins over a distance from the plan.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from design.model import DesignIn, RackIn
 from design.specs import CatalogView, PduSpec, ServerSpec, SwitchSpec
@@ -29,6 +32,53 @@ from engines.racks import (
     switch_locations,
 )
 from engines.racks.model import DeviceRole, RackCode
+
+T = TypeVar("T")
+
+# Rack plans kept per process, by their inputs. The planner is pure, so the same inputs give the same plan, and the
+# plan is never changed once made (frozen dataclasses): the alternatives page validates a dozen or more designs of
+# one size whose racks often do not differ (a 100,000-node draft's page: 29 validations, 3 distinct rack plans, each
+# planned once), and a save validates the design the step just showed. A 100,000-node plan (6,250 rows) takes
+# about 6 MB (and its written form about 3 MB), so four of them bound the memory a worker spends on this.
+PLAN_MEMO_SIZE = 4
+
+
+class _Memo:
+    """A small least-recently-used memo, safe across the threads of one worker process."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[Hashable, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+    def get(self, key: Hashable, make: Callable[[], T], *, valid: Callable[[Any], bool] = lambda _: True) -> T:
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None and valid(hit):
+                self._items.move_to_end(key)
+                return hit
+        value = make()
+        with self._lock:
+            self._items[key] = value
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return value
+
+
+_plans = _Memo(PLAN_MEMO_SIZE)
+_lengths = _Memo(4 * PLAN_MEMO_SIZE)  # per plan and override: (plan, lengths)
+_written = _Memo(PLAN_MEMO_SIZE)  # per plan: (its runs, plan.to_dict())
+
+
+def rack_plan_memo_clear() -> None:
+    """Forget the plans kept (for measurements that plan afresh each time)."""
+    _plans.clear()
+    _lengths.clear()
+    _written.clear()
 
 
 def _watts(spec: SwitchSpec | None) -> int | None:
@@ -126,13 +176,13 @@ def build_rack_plan(
             )
         )
     f = design.facility
-    plan = plan_racks(
-        node_groups=groups,
-        switches=_switch_groups(fabric, catalog),
-        facility=Facility(
-            rack_units=f.rack_units, rack_power_kw=f.rack_power_kw, cooling=f.cooling, pdu_feeds=f.pdu_feeds
-        ),
-        pdu_options=_pdu_options(catalog),
+    facility = Facility(
+        rack_units=f.rack_units, rack_power_kw=f.rack_power_kw, cooling=f.cooling, pdu_feeds=f.pdu_feeds
+    )
+    switches, pdus = tuple(_switch_groups(fabric, catalog)), tuple(_pdu_options(catalog))
+    plan = _plans.get(
+        (tuple(groups), switches, facility, pdus),
+        lambda: plan_racks(node_groups=groups, switches=switches, facility=facility, pdu_options=pdus),
     )
     # Severity comes from the registry, as for every other finding.
     findings.extend(finding(str(r.code), _subject(r.subject, design), **r.params) for r in plan.findings)
@@ -147,8 +197,12 @@ def _subject(subject: str, design: DesignIn) -> str:
 
 
 def distances(plan: RackPlan, design: DesignIn) -> dict[str, LinkLength]:
+    """The plan's link lengths with the design's overrides (measured once per plan and overrides, as planned)."""
     override = design.fabric.rack if design.fabric is not None else None
-    return link_distances(plan, override=override)
+    _plan, lengths = _lengths.get(
+        (id(plan), override), lambda: (plan, link_distances(plan, override=override)), valid=lambda hit: hit[0] is plan
+    )
+    return dict(lengths)
 
 
 def fabric_rack_with_distances(plan: RackPlan, design: DesignIn, lengths: dict[str, LinkLength]) -> RackIn:
@@ -179,11 +233,22 @@ def rack_plan_dict(
     the node groups on the compute fabric in the fabric's node order (the GPU groups, or all groups; as
     configurator.validation hands them to the fabric planner), so a fabric node number finds its rack."""
     gpu = [g["group"] for g in node_totals.get("groups", []) if g.get("gpus_per_node")]
+    # Written once per plan (its runs, rows and lines; the facility totals it may have been given since are not
+    # in it): results are read, never changed in place, and the results of one plan share its racks and rows.
+    _runs, written = _written.get(
+        id(plan.runs), lambda: (plan.runs, plan.to_dict()), valid=lambda hit: hit[0] is plan.runs
+    )
     return {
-        **plan.to_dict(),
+        **written,
         "distances": {k: v.to_dict() for k, v in lengths.items()},
         "fabric_node_groups": gpu or [g.name for g in design.node_groups],
     }
+
+
+def rack_count(rack_plan: dict[str, Any] | None) -> int:
+    """Every physical rack of a result's ``rack_plan``: the sum of its entries' ``count`` (an entry is a run of
+    identical racks; one stored before runs had a count is one rack)."""
+    return sum(r.get("count", 1) for r in (rack_plan or {}).get("racks", []))
 
 
 def _placed(plan: RackPlan, group: str, count: int) -> list[tuple[str, int] | None]:

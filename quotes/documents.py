@@ -24,6 +24,7 @@ from configurator.messages.diagram import words as diagram_words
 from configurator.messages.racks import elevation_labels, kw_number
 from configurator.messages.slotmap import slot_map_labels
 from configurator.pictures import fabric_diagram_svg, rack_elevation_svg, slot_map_svg
+from configurator.rackplan import rack_count
 
 from .countries import country_name
 
@@ -91,7 +92,7 @@ def _pdus_needed(rack_plan: dict[str, Any] | None) -> int:
     """PDUs the plan needs but did not size (no PDU in the catalogue): one per feed in every rack, at least."""
     if not rack_plan or not rack_plan.get("racks") or rack_plan.get("pdus"):
         return 0
-    return len(rack_plan["racks"]) * (2 if rack_plan.get("pdu_feeds") == "A+B" else 1)
+    return rack_count(rack_plan) * (2 if rack_plan.get("pdu_feeds") == "A+B" else 1)
 
 
 def _pdus_unpriced(rack_plan: dict[str, Any] | None, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -215,6 +216,7 @@ def pdf_context(frozen: dict[str, Any]) -> dict[str, Any]:
         "fabric_plan": validation.get("fabric_plan"),
         "slot_maps": _slot_pictures(validation.get("placement"), language),
         "rack_plan": validation.get("rack_plan"),
+        "rack_count": rack_count(validation.get("rack_plan")),
         **_rack_power(validation.get("totals") or {}),
         "pdus_needed": _pdus_needed(validation.get("rack_plan")),
         "pdus_unpriced": _pdus_unpriced(validation.get("rack_plan"), frozen.get("lines", [])),

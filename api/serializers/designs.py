@@ -207,22 +207,46 @@ class RackDeviceSerializer(serializers.Serializer):
     part = serializers.CharField()
     name = serializers.CharField()
     role = serializers.ChoiceField(choices=["node", "leaf", "spine", "core", "management", "pdu"])
-    position_u = serializers.IntegerField(help_text="Lowest unit, counted from U1 at the bottom (EIA-310).")
+    position_u = serializers.IntegerField(
+        help_text="Lowest unit of the (first) device, counted from U1 at the bottom (EIA-310)."
+    )
     height_u = serializers.IntegerField()
+    count = serializers.IntegerField(
+        min_value=1, help_text="Identical devices stacked next to each other, written once (1 for a single device)."
+    )
+    last_position_u = serializers.IntegerField(
+        help_text="Lowest unit of the stack's last device; each is height_u units on from the one before, in the "
+        "rack's order (nodes bottom up, switches top down)."
+    )
 
 
 class RackSummarySerializer(serializers.Serializer):
-    name = serializers.CharField(help_text="R<row>-<slot>, e.g. R01-03.")
+    """A run of ``count`` identical racks standing one after another in plan order (row by row, slot by slot)."""
+
+    name = serializers.CharField(help_text="The run's first rack: R<row>-<slot>, e.g. R01-03.")
+    count = serializers.IntegerField(
+        min_value=1,
+        help_text="How many identical racks the entry stands for (1 for a single rack); totals.racks sums them. The "
+        "entry's racks are the next count names of rows[].racks, from name to last_name; a run may go on into the "
+        "next row when that row starts with the same racks.",
+    )
+    last_name = serializers.CharField(help_text="The run's last rack (the same as name when count is 1).")
     kind = serializers.ChoiceField(choices=["compute", "network"])
-    row = serializers.IntegerField()
-    slot = serializers.IntegerField()
+    row = serializers.IntegerField(help_text="The first rack's row (0-based).")
+    slot = serializers.IntegerField(help_text="The first rack's place in its row (0-based).")
     u_total = serializers.IntegerField()
     u_used = serializers.IntegerField()
     power_w = serializers.IntegerField(allow_null=True, help_text="null when any device's power is unknown.")
     power_known_w = serializers.IntegerField()
     cooling = serializers.ChoiceField(choices=COOLING_TYPES)
-    devices = RackDeviceSerializer(many=True)
-    pdus = BomLineSerializer(many=True)
+    devices = RackDeviceSerializer(many=True, help_text="Of each rack of the run.")
+    pdus = BomLineSerializer(many=True, help_text="Of each rack of the run.")
+    node_group = serializers.CharField(allow_null=True, help_text="The node group whose nodes the racks hold.")
+    first_node = serializers.IntegerField(
+        help_text="The first rack's first node (0-based, in its node group); rack k of the run holds the nodes "
+        "from first_node + k * nodes."
+    )
+    nodes = serializers.IntegerField(help_text="Nodes in each rack of the run.")
 
 
 class RowSerializer(serializers.Serializer):

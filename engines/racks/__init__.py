@@ -6,8 +6,9 @@ fabric plan (switches by role, SU size), and renders finding messages from gette
 
 * ``model.py``: inputs ``NodeGroup``, ``SwitchGroup``, ``Facility``, ``PduOption``; output ``RackPlan``
   (``to_dict()`` for ``rack_plan``, ``totals()`` for ``totals.racks`` and ``totals.facility_power_w``; identical
-  racks kept once as a ``RackRun`` with a count, ``racks`` one by one), ``RackCode``.
-* ``plan.py``: ``plan_racks(*, node_groups, switches, facility, pdu_options, leaf_placement, other_it_power_w)``.
+  racks kept once as a ``RackRun`` with a count and written once with it, ``racks`` one by one), ``RackCode``.
+* ``plan.py``: ``plan_racks(*, node_groups, switches, facility, pdu_options, leaf_placement, other_it_power_w)``;
+  ``packing.py`` fills one rack (switches, PDUs, nodes), ``rows.py`` lays out and names the rows.
 * ``distances.py``: ``link_distances(plan, *, override, geometry) -> {link class: LinkLength}``.
 * ``locate.py``: ``node_location(plan, node_group, index)``, ``switch_locations(plan, role)`` (rack, unit).
 * ``elevation.py``: ``render_elevation_svg(plan, labels, *, columns=2, number=...) -> str``.
@@ -33,7 +34,8 @@ from .model import (
     SwitchGroup,
     SwitchRole,
 )
-from .plan import AIR_COOLING_LIMIT_W, DEFAULT_RACK_POWER_W, plan_racks
+from .packing import AIR_COOLING_LIMIT_W, DEFAULT_RACK_POWER_W
+from .plan import plan_racks
 
 __all__ = [
     "AIR_COOLING_LIMIT_W",

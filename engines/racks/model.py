@@ -9,6 +9,7 @@ fact, it says what it could not check (see ``RackCode``).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
@@ -295,7 +296,7 @@ class Rack:
             "power_w": self.power_w,
             "power_known_w": self.power_known_w,
             "cooling": str(self.cooling),
-            "devices": devices if devices is not None else [d.to_dict() for d in self.devices],
+            "devices": devices if devices is not None else device_dicts(self.devices),
             "pdus": pdus if pdus is not None else [p.to_dict() for p in self.pdus],
             "cords": cords if cords is not None else [c.to_dict() for c in self.cords],
             "node_group": self.node_group,
@@ -386,37 +387,10 @@ class RackPlan:
         return sum(run.count for run in self.runs)
 
     def to_dict(self) -> dict[str, Any]:
-        # Identical racks share one devices tuple, and so one list of device dicts: a 2,048-node plan writes a
-        # few dozen lists instead of thousands of dicts (the result is read, never changed in place).
-        # The same holds for the racks' PDU and cord lines (one tuple per distinct rack load).
-        # A rack's dict differs from an identical rack's only in its name, place and first node: the rest is
-        # written once per content and copied (keys keep their order).
-        shared: dict[int, list[dict[str, Any]]] = {}
-        bases: dict[tuple, dict[str, Any]] = {}
-        racks = []
-        for run in self.runs:
-            r = run.rack
-            key = (id(r.devices), id(r.pdus), id(r.cords), r.kind, r.u_total, r.u_used, r.power_w, r.power_known_w)
-            key += (r.cooling, r.node_group, r.nodes)
-            base = bases.get(key)
-            if base is None:
-                devices = shared.get(id(r.devices))
-                if devices is None:
-                    devices = shared[id(r.devices)] = [d.to_dict() for d in r.devices]
-                pdus = shared.get(id(r.pdus))
-                if pdus is None:
-                    pdus = shared[id(r.pdus)] = [p.to_dict() for p in r.pdus]
-                cords = shared.get(id(r.cords))
-                if cords is None:
-                    cords = shared[id(r.cords)] = [c.to_dict() for c in r.cords]
-                base = bases[key] = r.to_dict(devices, pdus, cords)
-            row, slot, first, step = r.row, r.slot, r.first_node, r.nodes
-            racks += [
-                {**base, "name": name, "row": row, "slot": slot + k, "first_node": first + k * step}
-                for k, name in enumerate(run.names)
-            ]
+        """The design-v1 ``rack_plan``: ``racks`` lists the plan's racks in order (row by row, slot by slot), each run
+        of identical racks once with its ``count`` (see ``rack_entries``); ``rows`` names every rack."""
         return {
-            "racks": racks,
+            "racks": rack_entries(self.runs),
             "rows": [r.to_dict() for r in self.rows],
             "pdus": [p.to_dict() for p in self.pdus],
             "cords": [c.to_dict() for c in self.cords],
@@ -433,39 +407,12 @@ class RackPlan:
     def from_dict(cls, d: dict[str, Any]) -> RackPlan:
         """The plan back from ``to_dict()`` (a stored validation result), for the elevation and the cabling list.
         Device power, totals and findings are not in the dict and come back as unknown / empty; identical racks
-        share one ``devices`` tuple again, as the planner made them."""
-        shared: dict[tuple, tuple[Device, ...]] = {}
-        runs: list[tuple[Rack, list[str]]] = []
-        for r in d.get("racks", []):
-            devices = tuple(
-                Device(x["part"], x["name"], DeviceRole(x["role"]), x["position_u"], x["height_u"], None)
-                for x in r.get("devices", [])
-            )
-            devices = shared.setdefault(devices, devices)
-            rack = Rack(
-                r["name"],
-                RackKind(r["kind"]),
-                r["row"],
-                r["slot"],
-                r["u_total"],
-                r["u_used"],
-                r["power_w"],
-                r["power_known_w"],
-                Cooling(r["cooling"]),
-                devices,
-                tuple(PduLine(p["part"], p["quantity"], p["cord"]) for p in r.get("pdus", [])),
-                tuple(CordLine(c["pdu_outlet"], c["node_inlet"], c["quantity"]) for c in r.get("cords", [])),
-                r.get("node_group"),
-                r.get("first_node", 0),
-                r.get("nodes", 0),
-            )
-            if runs and _continues(runs[-1][0], len(runs[-1][1]), rack):
-                runs[-1][1].append(rack.name)
-            else:
-                runs.append((rack, [rack.name]))
+        share one ``devices`` tuple again, as the planner made them. A result stored before racks had a ``count``
+        (every rack an entry of its own) reads back the same way."""
+        rows = tuple(Row(w["index"], w["name"], tuple(w["racks"])) for w in d.get("rows", []))
         return cls(
-            runs=tuple(RackRun(rack, len(names), tuple(names)) for rack, names in runs),
-            rows=tuple(Row(w["index"], w["name"], tuple(w["racks"])) for w in d.get("rows", [])),
+            runs=tuple(_runs_from_entries(d.get("racks", []), rows)),
+            rows=rows,
             pdus=tuple(PduLine(p["part"], p["quantity"], p["cord"]) for p in d.get("pdus", [])),
             cords=tuple(CordLine(c["pdu_outlet"], c["node_inlet"], c["quantity"]) for c in d.get("cords", [])),
             rack_units=d["rack_units"],
@@ -496,15 +443,164 @@ class RackPlan:
         }
 
 
+def _alike(a: Rack, b: Rack) -> bool:
+    """Whether two racks hold the same (their names, places and nodes aside)."""
+    return (
+        b.devices is a.devices
+        and (b.kind, b.u_total, b.u_used, b.power_w, b.power_known_w, b.cooling)
+        == (a.kind, a.u_total, a.u_used, a.power_w, a.power_known_w, a.cooling)
+        and (b.pdus, b.cords, b.node_group, b.nodes) == (a.pdus, a.cords, a.node_group, a.nodes)
+    )
+
+
 def _continues(first: Rack, count: int, rack: Rack) -> bool:
     """Whether ``rack`` is the next of a run of ``count`` racks starting with ``first``: alike, and next in place."""
     return (
         rack.row == first.row
         and rack.slot == first.slot + count
         and rack.first_node == first.first_node + count * first.nodes
-        and rack.devices is first.devices
-        and (rack.kind, rack.u_total, rack.u_used, rack.power_w, rack.power_known_w, rack.cooling)
-        == (first.kind, first.u_total, first.u_used, first.power_w, first.power_known_w, first.cooling)
-        and (rack.pdus, rack.cords, rack.node_group, rack.nodes)
-        == (first.pdus, first.cords, first.node_group, first.nodes)
+        and _alike(first, rack)
     )
+
+
+def rack_entries(runs: Sequence[RackRun]) -> list[dict[str, Any]]:
+    """``rack_plan.racks``: one entry per run of identical racks in plan order, where a run goes on into the next
+    row when that row starts with the same racks (the compute racks after one row's leaf rack and before the next
+    row's): ``name`` is the run's first rack, ``count`` how many, ``last_name`` its last; ``row``, ``slot`` and
+    ``first_node`` are the first rack's, and rack *k* of the run holds the group's nodes from
+    ``first_node + k * nodes``. The racks of an entry are the next ``count`` names of ``rows[].racks``.
+
+    Identical racks share one devices tuple and so one list of device dicts (the result is read, never changed in
+    place); the same holds for the PDU and cord lines. A 100,000-node plan's 50,000 racks are one entry."""
+    shared: dict[int, list[dict[str, Any]]] = {}
+    out: list[dict[str, Any]] = []
+    last: tuple[Rack, int, tuple] | None = None  # the open entry's first rack, count and written lines
+    for run in runs:
+        r = run.rack
+        same = last is not None and r.first_node == last[0].first_node + last[1] * r.nodes
+        if same and (r.devices, r.pdus, r.cords) != (last[0].devices, last[0].pdus, last[0].cords):
+            lines = (_shared(shared, r.devices, device_dicts), _shared(shared, r.pdus), _shared(shared, r.cords))
+            same = _alike_written(last[0], last[2], r, lines)
+        elif same:
+            same = _alike_written(last[0], (), r, ())  # the same lines (a row's racks share one tuple each)
+        if same:
+            entry = out[-1]
+            entry["count"] += run.count
+            entry["last_name"] = run.names[-1]
+            last = (last[0], last[1] + run.count, last[2])
+            continue
+        lines = (_shared(shared, r.devices, device_dicts), _shared(shared, r.pdus), _shared(shared, r.cords))
+        entry = r.to_dict(*lines)
+        out.append({"name": r.name, "count": run.count, "last_name": run.names[-1], **entry})
+        last = (r, run.count, lines)
+    return out
+
+
+def _alike_written(a: Rack, a_lines: tuple, b: Rack, b_lines: tuple) -> bool:
+    """Whether two racks write the same (their names, places and nodes aside): as the JSON reads, not as the
+    planner keeps them (a device's power is not written)."""
+    return (b.kind, b.u_total, b.u_used, b.power_w, b.power_known_w, b.cooling, b.node_group, b.nodes) == (
+        a.kind,
+        a.u_total,
+        a.u_used,
+        a.power_w,
+        a.power_known_w,
+        a.cooling,
+        a.node_group,
+        a.nodes,
+    ) and all(x is y or x == y for x, y in zip(a_lines, b_lines, strict=True))
+
+
+def _shared(shared: dict[int, list[dict[str, Any]]], lines: tuple, write=None) -> list[dict[str, Any]]:
+    found = shared.get(id(lines))
+    if found is None:
+        found = shared[id(lines)] = write(lines) if write else [line.to_dict() for line in lines]
+    return found
+
+
+def device_dicts(devices: Sequence[Device]) -> list[dict[str, Any]]:
+    """A rack's ``devices`` as written: a stack of identical devices next to each other (a rack's nodes, a leaf
+    rack's leaves) is one entry with its ``count``, from ``position_u`` (the first) to ``last_position_u`` (the
+    last), each ``height_u`` units on from the one before, in the order the rack lists them."""
+    out: list[dict[str, Any]] = []
+    last: Device | None = None
+    step = 0
+    for d in devices:
+        if last is not None and (d.part, d.name, d.role, d.height_u) == (
+            last.part,
+            last.name,
+            last.role,
+            last.height_u,
+        ):
+            moved = d.position_u - last.position_u
+            entry = out[-1]
+            if abs(moved) == d.height_u and (entry["count"] == 1 or moved == step):
+                step = moved
+                entry["count"] += 1
+                entry["last_position_u"] = d.position_u
+                last = d
+                continue
+        out.append({**d.to_dict(), "count": 1, "last_position_u": d.position_u})
+        last, step = d, 0
+    return out
+
+
+def _devices_from(entries: Sequence[dict[str, Any]]) -> tuple[Device, ...]:
+    """The devices one by one from ``device_dicts`` (or from entries without ``count``: one device each)."""
+    out: list[Device] = []
+    for x in entries:
+        count, first, height = x.get("count", 1), x["position_u"], x["height_u"]
+        step = height if x.get("last_position_u", first) >= first else -height
+        role = DeviceRole(x["role"])
+        out += [Device(x["part"], x["name"], role, first + k * step, height, None) for k in range(count)]
+    return tuple(out)
+
+
+def _runs_from_entries(entries: Sequence[dict[str, Any]], rows: Sequence[Row]) -> list[RackRun]:
+    """The plan's runs (within a row) from ``rack_plan.racks``: an entry of ``count`` racks is the next ``count``
+    names of the rows (cut where a row ends); an entry without ``count`` is one rack. Consecutive identical racks
+    of a row are one run again, and identical racks share one ``devices`` tuple."""
+    names = [(w.index, slot, name) for w in rows for slot, name in enumerate(w.racks)]
+    shared: dict[tuple, tuple[Device, ...]] = {}
+    runs: list[tuple[Rack, list[str]]] = []
+    at = 0
+    for r in entries:
+        devices = _devices_from(r.get("devices", []))
+        devices = shared.setdefault(devices, devices)
+        rack = Rack(
+            r["name"],
+            RackKind(r["kind"]),
+            r["row"],
+            r["slot"],
+            r["u_total"],
+            r["u_used"],
+            r["power_w"],
+            r["power_known_w"],
+            Cooling(r["cooling"]),
+            devices,
+            tuple(PduLine(p["part"], p["quantity"], p["cord"]) for p in r.get("pdus", [])),
+            tuple(CordLine(c["pdu_outlet"], c["node_inlet"], c["quantity"]) for c in r.get("cords", [])),
+            r.get("node_group"),
+            r.get("first_node", 0),
+            r.get("nodes", 0),
+        )
+        count = r.get("count", 1)
+        placed = names[at : at + count] if at < len(names) and names[at][2] == rack.name else []
+        if len(placed) != count:  # rows that do not name the racks: slot by slot from the entry's own place, named
+            row_name = rack.name.rsplit("-", 1)[0]  # as the planner names racks, R<row>-<slot>
+            placed = [(rack.row, rack.slot + k, f"{row_name}-{rack.slot + k + 1:02d}") for k in range(count)]
+            placed[0] = (rack.row, rack.slot, rack.name)
+        at += count
+        first, start = rack, 0  # the first rack of the entry in the current row, and its place in the entry
+        for k, (row, slot, name) in enumerate(placed):
+            if k and (row, slot) == (rack.row, rack.slot + k - start):
+                runs[-1][1].append(name)  # the same row: the run goes on
+                continue
+            if k:
+                rack = replace(first, name=name, row=row, slot=slot, first_node=first.first_node + k * first.nodes)
+                start = k
+            if runs and _continues(runs[-1][0], len(runs[-1][1]), rack):
+                runs[-1][1].append(rack.name)
+            else:
+                runs.append((rack, [rack.name]))
+    return [RackRun(rack, len(names), tuple(names)) for rack, names in runs]

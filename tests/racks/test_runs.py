@@ -95,7 +95,18 @@ def test_a_plan_of_runs_answers_as_its_racks_one_by_one(plan):
     assert [r.name for r in plan.racks] == [name for row in plan.rows for name in row.racks]
     written = plan.to_dict()
     assert written == single.to_dict()
-    assert written["racks"] == [r.to_dict() for r in plan.racks]
+    # each entry is a run of identical racks with its count: the entries cover the rows' racks in order
+    entries = written["racks"]
+    assert sum(e["count"] for e in entries) == plan.rack_count
+    in_order = [name for row in plan.rows for name in row.racks]
+    at = 0
+    for e in entries:
+        assert (e["name"], e["last_name"]) == (in_order[at], in_order[at + e["count"] - 1])
+        at += e["count"]
+    assert [r.to_dict() for r in RackPlan.from_dict(written).racks] == [r.to_dict() for r in plan.racks]
+    # a result stored with every rack an entry of its own reads back as the same plan
+    stored_before = {**written, "racks": [r.to_dict() for r in plan.racks]}
+    assert RackPlan.from_dict(stored_before).to_dict() == written
     assert link_distances(plan) == link_distances(single)
     assert render_elevation_svg(plan, EN) == render_elevation_svg(single, EN)
     for role in DeviceRole:
@@ -126,9 +137,18 @@ def test_a_2048_node_cluster_is_a_few_runs_per_row():
         facility=Facility(rack_power_kw=30),
         pdu_options=[PDU_22K],
     )
-    racks = plan.to_dict()["racks"]
-    assert len(racks) == plan.rack_count > 1024
-    assert sum(r["kind"] == "compute" for r in racks) == 1024
+    entries = plan.to_dict()["racks"]
+    # one entry per run: the compute racks right of a row's leaf rack and left of the next row's are one run of 16
+    assert sum(e["count"] for e in entries) == plan.rack_count > 1024
+    assert sum(e["count"] for e in entries if e["kind"] == "compute") == 1024
+    assert len(entries) < len(plan.runs) < plan.rack_count / 4
+    assert [(e["name"], e["count"], e["last_name"], e["first_node"]) for e in entries[:3]] == [
+        ("R01-01", 8, "R01-08", 0),
+        ("R01-09", 1, "R01-09", 0),
+        ("R01-10", 16, "R02-08", 16),
+    ]
+    racks = [r.to_dict() for r in RackPlan.from_dict(plan.to_dict()).racks]
+    assert len(racks) == plan.rack_count
     assert len(plan.runs) <= 4 * len(plan.rows) < plan.rack_count / 4
     left = racks[:8]  # the first row: 8 compute racks, the leaf rack, 8 compute racks
     assert [(r["name"], r["slot"], r["first_node"]) for r in left] == [(f"R01-{s + 1:02d}", s, 2 * s) for s in range(8)]

@@ -6,19 +6,27 @@ from __future__ import annotations
 import copy
 import dataclasses
 import io
+import json
 import re
 from decimal import Decimal
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
+from openpyxl import load_workbook
 from pypdf import PdfReader
 
-from configurator.bom import design_bill
+from api.models import ApiClient
+from configurator.bom import design_bill, rack_lines
 from configurator.examples import h200_training_cluster
+from configurator.messages.racks import elevation_labels, kw_number
+from configurator.pictures import rack_elevation_svg
+from configurator.rackplan import fabric_locator, rack_count
 from configurator.services import cabling_plan, configuration_create, design_validate
 from configurator.snapshot import catalog_snapshot
 from design.model import DesignInputError
-from quotes.documents import render_pdf, render_pdf_html
+from engines.racks import RackPlan
+from quotes.documents import render_pdf, render_pdf_html, render_xlsx
 from quotes.services import quote_request
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +51,11 @@ def _codes(result) -> set[str]:
 
 
 def _nodes_placed(plan) -> int:
-    return sum(r["nodes"] for r in plan["racks"])
+    return sum(r["nodes"] * r["count"] for r in plan["racks"])
+
+
+def _racks(plan) -> int:
+    return sum(r["count"] for r in plan["racks"])
 
 
 def _link(result, name):
@@ -65,7 +77,7 @@ def test_rack_plan_holds_every_node_and_the_totals_count_the_racks(seeded_catalo
     result = design_validate(document=_doc(nodes, fabric=None if nodes == 1 else True))
     plan = result["rack_plan"]
     assert _nodes_placed(plan) == nodes
-    assert len(plan["racks"]) == racks == result["totals"]["racks"]
+    assert _racks(plan) == racks == result["totals"]["racks"]
     assert len(plan["rows"]) == rows
     assert all(r["power_known_w"] <= plan["rack_power_limit_w"] == 30_000 for r in plan["racks"])
     assert plan["rack_power_basis"] == "default-air" and "RACK_POWER_DEFAULT" in _codes(result)
@@ -88,7 +100,7 @@ def test_a_2048_node_cluster_gets_a_three_tier_layout(seeded_catalog):
     assert kinds == {"compute", "network"}
     roles = {d["role"] for r in plan["racks"] for d in r["devices"]}
     assert {"leaf", "spine", "core", "management"} <= roles
-    assert result["totals"]["racks"] == len(plan["racks"]) > 2048 // 3
+    assert result["totals"]["racks"] == _racks(plan) > 2048 // 3
     assert plan["distances"]["spine_to_core_m"]["basis"] == "plan"
 
 
@@ -277,3 +289,85 @@ def test_the_offer_pdf_shows_the_racks_and_their_elevation(seeded_catalog, make_
     dutch_text = " ".join("\n".join(p.extract_text() for p in PdfReader(io.BytesIO(render_pdf(dutch))).pages).split())
     assert f"{racks} racks van 42U." in dutch_text
     assert f"{2 * racks} × AP8886 PDU's zijn door het rackplan berekend" in dutch_text
+
+
+def test_a_2048_node_result_writes_each_run_of_identical_racks_once_and_stays_under_150_kb(seeded_catalog):
+    """1,107 racks in 65 rows: the compute racks right of one row's leaf rack and left of the next row's are one
+    entry of 16, each rack's two nodes one device entry of 2, and the whole result is a fraction of the 862 kB it
+    was when every rack and device was written out."""
+    result = design_validate(document=_doc(2048))
+    plan = result["rack_plan"]
+    assert _racks(plan) == result["totals"]["racks"] == 1107
+    assert len(plan["racks"]) < 150
+    second = plan["racks"][2]
+    assert (second["name"], second["count"], second["last_name"], second["first_node"]) == ("R01-10", 16, "R02-08", 16)
+    assert [(d["role"], d["count"], d["position_u"], d["last_position_u"]) for d in second["devices"]] == [
+        ("node", 2, 1, 9),
+        ("management", 1, 42, 42),
+    ]
+    leaf_rack = plan["racks"][1]
+    assert [(d["role"], d["count"], d["position_u"], d["last_position_u"]) for d in leaf_rack["devices"]] == [
+        ("management", 1, 42, 42),
+        ("leaf", 8, 41, 34),
+    ]
+    # every rack of the plan is named once by the runs and the rows alike
+    names = [name for row in plan["rows"] for name in row["racks"]]
+    assert len(names) == len(set(names)) == 1107 and names[-1] == plan["racks"][-1]["last_name"]
+    assert len(json.dumps(result)) < 150_000
+
+
+def test_every_door_counts_every_rack_of_a_run(seeded_catalog, make_configuration, customer, media, build, tmp_path):
+    """32 nodes: 16 compute racks in two runs of 8 beside the leaf rack, and the spine rack: 18 racks however the
+    plan is read — the API, the CLI, the fabric step, the offer PDF, its workbook and the cabling list."""
+    doc = _doc(32)
+    result = design_validate(document=doc)
+    assert [r["count"] for r in result["rack_plan"]["racks"]] == [8, 1, 8, 1]
+    assert result["totals"]["racks"] == 18
+    crm = ApiClient(name="crm", scope="quote")
+    token = crm.set_new_token()
+    crm.save()
+    api = Client(headers={"authorization": f"Bearer {token}"}).post(
+        "/api/v1/designs/validate/", doc, content_type="application/json"
+    )
+    assert api.status_code == 200
+    assert api.json()["rack_plan"] == result["rack_plan"] and api.json()["totals"]["racks"] == 18
+    path = tmp_path / "design.json"
+    path.write_text(json.dumps(doc))
+    out = io.StringIO()
+    with pytest.raises(SystemExit):
+        call_command("validate_design", str(path), "--indent", "0", stdout=out)
+    cli = json.loads(out.getvalue())
+    assert cli["rack_plan"] == result["rack_plan"] and cli["totals"]["racks"] == 18
+    config = configuration_create(document=doc)
+    page = " ".join(Client().get(f"/d/{config.token}/fabric/").content.decode().split())
+    assert "<dd>18 × 42U</dd>" in page
+    quote = build(quote_request, configuration=make_configuration(doc), customer=customer, channel="api")
+    quote.refresh_from_db()
+    text = " ".join("\n".join(p.extract_text() for p in PdfReader(io.BytesIO(render_pdf(quote.frozen))).pages).split())
+    assert "18 racks of 42U." in text
+    bom = load_workbook(io.BytesIO(render_xlsx(quote.frozen))).worksheets[0]
+    rows = {r[1]: r[3] for r in bom.iter_rows(min_row=2, values_only=True)}
+    assert rows["RACK-42U"] == 18
+    lines = "".join(cabling_plan(configuration=config)).splitlines()[1:]
+    named = {line.split(",")[7] for line in lines} | {line.split(",")[9] for line in lines}
+    assert {f"R01-{s:02d}" for s in range(1, 18)} <= named  # every compute rack and the leaf rack by name
+
+
+def test_a_result_stored_before_racks_had_a_count_reads_as_every_rack(seeded_catalog):
+    """A quote frozen before runs were written once (every rack and device an entry of its own) rebuilds alike:
+    the same rack count for its bill, the same elevation and the same rack and unit for every cable end."""
+    result = design_validate(document=_doc(32))
+    plan = result["rack_plan"]
+    stored = {
+        **plan,
+        "racks": [{**r.to_dict(), "devices": [d.to_dict() for d in r.devices]} for r in RackPlan.from_dict(plan).racks],
+    }
+    assert len(stored["racks"]) == rack_count(stored) == rack_count(plan) == 18
+    view = catalog_snapshot()
+    assert rack_lines(stored, view) == rack_lines(plan, view)
+    labels = elevation_labels()
+    assert rack_elevation_svg(stored, labels, kw_number) == rack_elevation_svg(plan, labels, kw_number)
+    counts = {"gpu": 32}
+    then, now = fabric_locator(stored, counts), fabric_locator(plan, counts)
+    for kind, count in (("node", 32), ("leaf", 8), ("spine", 4)):
+        assert [then(kind, i) for i in range(count)] == [now(kind, i) for i in range(count)]

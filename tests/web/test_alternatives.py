@@ -212,6 +212,27 @@ def test_the_alternatives_page_shows_one_table_and_starting_from_one_makes_a_new
     assert config.document == TRAINING_70B  # the draft they came from is unchanged
 
 
+def test_the_alternatives_page_of_a_100000_node_draft_plans_each_rack_layout_once(client, make_config, monkeypatch):
+    """The page validates every design it compares; those of one size mostly share their racks (50,000 racks of
+    two nodes each), and each distinct rack layout is planned once rather than once per validation."""
+    from configurator import rackplan
+
+    planned: list[str] = []
+    plan_racks = rackplan.plan_racks
+
+    def counted(**inputs):
+        planned.append(repr(inputs))
+        return plan_racks(**inputs)
+
+    monkeypatch.setattr(rackplan, "plan_racks", counted)
+    doc = copy.deepcopy(TRAINING_70B)
+    doc["workload"]["target_nodes"] = 100_000
+    response = client.get(f"/d/{make_config(doc).token}/alternatives/")
+    assert response.status_code == 200
+    assert "50,000" in response.content.decode()  # the racks row counts every rack of a run
+    assert planned and len(planned) == len(set(planned)) < 5
+
+
 def test_a_sales_engineer_starting_from_an_alternative_owns_the_new_draft(staff_client, staff, make_config):
     from configurator.models import Configuration
 

@@ -13,6 +13,7 @@ from configurator.messages.racks import elevation_labels, kw_number
 from configurator.messages.slotmap import slot_map_labels
 from configurator.models import Configuration
 from configurator.pictures import fabric_diagram_svg, rack_elevation_svg, slot_map_svg
+from configurator.rackplan import rack_count
 from web import comparison, selectors, wizard
 from web.forms import (
     AcknowledgeForm,
@@ -221,6 +222,7 @@ def _fabric(request: HttpRequest, config: Configuration) -> HttpResponse:
         link_classes=LINK_CLASSES,
         plan_parts=_plan_parts(plan, view),
         rack_plan=(ev.result or {}).get("rack_plan"),
+        rack_count=rack_count((ev.result or {}).get("rack_plan")),
         elevation=rack_elevation_svg((ev.result or {}).get("rack_plan"), elevation_labels(), kw_number),
     )
     return _render_step(request, "fabric", ctx, status=status)

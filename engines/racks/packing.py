@@ -1,0 +1,351 @@
+"""What goes into one rack: the resolved facility, switches to place, PDU choice and sizing, and the builder that
+stacks nodes, switches and PDUs into racks (one devices tuple per distinct rack content).
+
+Rules and their basis are listed in ``engines.racks.plan``; the defaults below are explained there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .model import (
+    Cooling,
+    CordLine,
+    Device,
+    DeviceRole,
+    Facility,
+    Feeds,
+    Finding,
+    NodeGroup,
+    PduLine,
+    PduOption,
+    Rack,
+    RackCode,
+    RackKind,
+    Severity,
+    SwitchGroup,
+    SwitchRole,
+)
+
+DEFAULT_RACK_POWER_W = {Cooling.AIR: 30_000, Cooling.LIQUID: 80_000}  # basis in the module docstring
+AIR_COOLING_LIMIT_W = 30_000  # room air without containment or rear-door heat exchangers (docstring)
+MAX_COMPUTE_RACKS_PER_ROW = 8  # rows of a group without an SU size (an H100 SU's 8 compute racks)
+ASSUMED_SWITCH_U = 1  # reserved for a switch of unknown height, with a finding
+_DEVICE_ROLE = {SwitchRole(r.value): r for r in DeviceRole if r.value in SwitchRole._value2member_map_}
+
+
+def ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+@dataclass(frozen=True)
+class Switch:
+    """A switch to place, with unknown height already replaced by the assumed units (and a finding)."""
+
+    role: SwitchRole
+    part: str
+    height_u: int
+    power_w: int | None
+
+
+@dataclass
+class Draft:
+    """``count`` alike racks side by side before their names are known (names follow the final slot in the row);
+    the nodes of rack *k* start at ``first_node + k * nodes``."""
+
+    kind: RackKind
+    devices: tuple[Device, ...]
+    power_known_w: int
+    power_unknown: bool
+    inlets_per_feed: int | None
+    inlets_total: int | None
+    group: NodeGroup | None = None
+    first_node: int = 0
+    nodes: int = 0
+    count: int = 1
+
+    def part(self, start: int, count: int) -> Draft:
+        """``count`` of these racks from rack ``start`` on."""
+        d = self
+        first = d.first_node + start * d.nodes
+        return Draft(
+            d.kind,
+            d.devices,
+            d.power_known_w,
+            d.power_unknown,
+            d.inlets_per_feed,
+            d.inlets_total,
+            d.group,
+            first,
+            d.nodes,
+            count,
+        )
+
+
+class Context:
+    """Resolved facility and the findings collected while planning."""
+
+    def __init__(self, facility: Facility, node_groups: Sequence[NodeGroup]) -> None:
+        self.findings: list[Finding] = []
+        self.u_total = facility.rack_units
+        self.feeds = facility.pdu_feeds
+        if facility.cooling is not None:
+            self.cooling, self.cooling_basis = facility.cooling, "facility"
+        else:
+            liquid = any(g.cooling == Cooling.LIQUID for g in node_groups)
+            self.cooling, self.cooling_basis = (Cooling.LIQUID if liquid else Cooling.AIR), "nodes"
+            self.add(RackCode.COOLING_DEFAULT, Severity.INFO, "facility.cooling", cooling=str(self.cooling))
+        if facility.rack_power_kw is not None:
+            self.limit_w, self.limit_basis = round(facility.rack_power_kw * 1000), "facility"
+        else:
+            self.limit_w, self.limit_basis = DEFAULT_RACK_POWER_W[self.cooling], f"default-{self.cooling}"
+            self.add(
+                RackCode.POWER_DEFAULT,
+                Severity.INFO,
+                "facility.rack_power_kw",
+                cooling=str(self.cooling),
+                limit_w=self.limit_w,
+                basis=self.limit_basis,
+            )
+
+    def add(self, code: RackCode, severity: Severity, subject: str, **params: object) -> None:
+        self.findings.append(Finding(code, severity, subject, dict(params)))
+
+
+def switches_by_role(ctx: Context, groups: Sequence[SwitchGroup]) -> dict[SwitchRole, list[Switch]]:
+    out: dict[SwitchRole, list[Switch]] = {role: [] for role in SwitchRole}
+    warned: set[tuple[RackCode, str]] = set()
+    for g in groups:
+        height = g.height_u
+        subject = f"switches.{g.role}"
+        if height is None:
+            height = ASSUMED_SWITCH_U
+            if (RackCode.SWITCH_HEIGHT_UNKNOWN, g.part) not in warned:
+                warned.add((RackCode.SWITCH_HEIGHT_UNKNOWN, g.part))
+                ctx.add(
+                    RackCode.SWITCH_HEIGHT_UNKNOWN, Severity.WARNING, subject, part=g.part, assumed_u=ASSUMED_SWITCH_U
+                )
+        if g.power_w is None and (RackCode.SWITCH_POWER_UNKNOWN, g.part) not in warned:
+            warned.add((RackCode.SWITCH_POWER_UNKNOWN, g.part))
+            ctx.add(RackCode.SWITCH_POWER_UNKNOWN, Severity.WARNING, subject, part=g.part)
+        count = 1 if g.role == SwitchRole.MANAGEMENT else g.count
+        out[g.role].extend([Switch(g.role, g.part, height, g.power_w)] * count)
+    return out
+
+
+def choose_pdu(options: Sequence[PduOption], limit_w: int) -> PduOption | None:
+    if not options:
+        return None
+    return min(options, key=lambda o: (ceil_div(limit_w, o.rating_w), o.height_u > 0, o.rating_w, o.part))
+
+
+def _pdus_per_feed(pdu: PduOption, power_w: int, inlets_per_feed: int | None) -> int:
+    by_power = max(1, ceil_div(power_w, pdu.rating_w))
+    if pdu.outlets and inlets_per_feed:
+        return max(by_power, ceil_div(inlets_per_feed, pdu.outlets))
+    return by_power
+
+
+class Builder:
+    """Places devices into racks, keeping one devices tuple per distinct rack content."""
+
+    def __init__(self, ctx: Context, mgmt: Switch | None, pdu: PduOption | None) -> None:
+        self.ctx, self.mgmt, self.pdu = ctx, mgmt, pdu
+        self.feeds = 2 if ctx.feeds == Feeds.AB else 1
+        # Horizontal PDUs are reserved for the plan's limit (an upper bound of any rack's need).
+        self.pdu_u = pdu.height_u * _pdus_per_feed(pdu, ctx.limit_w, None) * self.feeds if pdu else 0
+        self.mgmt_u = mgmt.height_u if mgmt else 0
+        self.mgmt_w = (mgmt.power_w or 0) if mgmt else 0
+        self._cache: dict[object, tuple[tuple[Device, ...], int, bool]] = {}
+        self._network: dict[tuple[int, ...], tuple[tuple[Device, ...], int, bool]] = {}
+        self._packed: dict[tuple[int, ...], list[Draft]] = {}
+        self.equipment: dict[int, tuple[tuple[PduLine, ...], tuple[CordLine, ...], bool, bool, int]] = {}
+
+    def top_devices(self, switches: Sequence[Switch]) -> tuple[list[Device], int, bool]:
+        """Management switch at the top, the given switches below it; returns devices, known W, unknown?"""
+        out: list[Device] = []
+        top = self.ctx.u_total + 1
+        known, unknown = 0, False
+        for sw in ([self.mgmt] if self.mgmt else []) + list(switches):
+            top -= sw.height_u
+            out.append(Device(sw.part, sw.part, _DEVICE_ROLE[sw.role], top, sw.height_u, sw.power_w))
+            known += sw.power_w or 0
+            unknown = unknown or sw.power_w is None
+        return out, known, unknown
+
+    def pdu_devices(self, count: int) -> list[Device]:
+        if not self.pdu or not self.pdu.height_u:
+            return []
+        h = self.pdu.height_u
+        return [Device(self.pdu.part, self.pdu.part, DeviceRole.PDU, 1 + i * h, h, None) for i in range(count)]
+
+    def compute(self, group: NodeGroup, nodes: int, leaves: Sequence[Switch]) -> tuple[tuple[Device, ...], int, bool]:
+        key = (id(group), nodes, len(leaves))
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        top, known, unknown = self.top_devices(leaves)
+        pdu_devices = self.pdu_devices(self.pdu_u // self.pdu.height_u if self.pdu and self.pdu.height_u else 0)
+        base = 1 + self.pdu_u
+        node_devices = [
+            Device(group.part, group.part, DeviceRole.NODE, base + i * group.height_u, group.height_u, group.power_w)
+            for i in range(nodes)
+        ]
+        known += (group.power_w or 0) * nodes
+        unknown = unknown or group.power_w is None
+        hit = (tuple(pdu_devices + node_devices + top), known, unknown)
+        self._cache[key] = hit
+        return hit
+
+    def network(self, batch: Sequence[tuple[Switch, int]]) -> Draft:
+        """A network rack of the batch's switches (each switch with how many of it, in order)."""
+        key = tuple((id(sw), n) for sw, n in batch)
+        hit = self._network.get(key)
+        if hit is None:
+            top, known, unknown = self.top_devices([sw for sw, n in batch for _ in range(n)])
+            pdu_devices = self.pdu_devices(self.pdu_u // self.pdu.height_u if self.pdu and self.pdu.height_u else 0)
+            hit = self._network[key] = (tuple(pdu_devices + top), known, unknown)
+        return Draft(RackKind.NETWORK, hit[0], hit[1], hit[2], None, None)
+
+    def pack_network(self, switches: Sequence[Switch]) -> list[Draft]:
+        """Fill network racks in order, by units and by the rack power limit (unknown power counts as 0).
+
+        The same switches pack the same way: every row's leaves are packed once (drafts are never changed)."""
+        key = tuple(map(id, switches))
+        hit = self._packed.get(key)
+        if hit is None:
+            hit = self._packed[key] = self._pack_network(switches)
+        return list(hit)
+
+    def _pack_network(self, switches: Sequence[Switch]) -> list[Draft]:
+        """A switch goes into the current rack while its units and power fit, else into a new one (an empty rack
+        takes it even when it does not fit). Taken a run of the same switch at a time; alike racks are one run."""
+        room_u = self.ctx.u_total - self.mgmt_u - self.pdu_u
+        room_w = self.ctx.limit_w - self.mgmt_w
+        racks: list[Draft] = []
+        batch: list[tuple[Switch, int]] = []
+        used_u = used_w = 0
+
+        def close() -> None:
+            draft = self.network(batch)
+            if racks and racks[-1].devices is draft.devices:
+                racks[-1].count += 1
+            else:
+                racks.append(draft)
+
+        for sw, left in _same_in_a_row(switches):
+            watts = sw.power_w or 0
+            while left:
+                fit_u = (room_u - used_u) // sw.height_u
+                fit_w = (room_w - used_w) // watts if watts else (left if used_w <= room_w else 0)
+                take = min(left, fit_u, fit_w)
+                if take <= 0:
+                    if batch:
+                        close()
+                        batch, used_u, used_w = [], 0, 0
+                        continue
+                    take = 1
+                batch.append((sw, take))
+                used_u += take * sw.height_u
+                used_w += take * watts
+                left -= take
+        if batch:
+            close()
+        return racks
+
+
+def _same_in_a_row(switches: Sequence[Switch]) -> list[tuple[Switch, int]]:
+    """The switches as (switch, how many times in a row): the planner's lists repeat one object per group."""
+    out: list[tuple[Switch, int]] = []
+    for sw in switches:
+        if out and out[-1][0] is sw:
+            out[-1] = (sw, out[-1][1] + 1)
+        else:
+            out.append((sw, 1))
+    return out
+
+
+def nodes_per_rack(ctx: Context, b: Builder, group: NodeGroup, extra_u: int, extra_w: int) -> int:
+    """How many of the group's nodes one rack takes, or 0 when none fits by height."""
+    usable_u = ctx.u_total - b.mgmt_u - b.pdu_u - extra_u
+    if group.height_u > usable_u:
+        return 0
+    by_u = usable_u // group.height_u
+    if group.power_w is None or group.power_w <= 0:
+        return by_u
+    room_w = ctx.limit_w - b.mgmt_w - extra_w
+    return max(1, min(by_u, room_w // group.power_w))
+
+
+def check_group(ctx: Context, b: Builder, group: NodeGroup, i: int) -> bool:
+    """Findings about one group on its own; False when it cannot be racked at all."""
+    subject = f"node_groups[{i}]"
+    if group.cooling == Cooling.LIQUID and ctx.cooling == Cooling.AIR:
+        ctx.add(RackCode.LIQUID_NODE_IN_AIR, Severity.ERROR, subject, part=group.part)
+    if group.power_w is None:
+        ctx.add(RackCode.NODE_POWER_UNKNOWN, Severity.WARNING, subject, part=group.part)
+    elif group.power_w > ctx.limit_w - b.mgmt_w:
+        ctx.add(
+            RackCode.NODE_OVER_POWER,
+            Severity.ERROR,
+            subject,
+            part=group.part,
+            power_w=group.power_w,
+            limit_w=ctx.limit_w,
+        )
+    if group.inlets is None:
+        ctx.add(RackCode.NODE_INLET_UNKNOWN, Severity.WARNING, subject, part=group.part)
+    usable_u = ctx.u_total - b.mgmt_u - b.pdu_u
+    if group.height_u > usable_u:
+        ctx.add(
+            RackCode.NODE_TOO_TALL, Severity.ERROR, subject, part=group.part, height_u=group.height_u, usable_u=usable_u
+        )
+        return False
+    return True
+
+
+def equipment(b: Builder, d: Draft) -> tuple[tuple[PduLine, ...], tuple[CordLine, ...], bool, bool, int]:
+    """PDUs and cords of a rack, whether its load is partly unknown, outlets unknown, units used (cached)."""
+    # One devices tuple per distinct rack content (Builder): it fixes the group, the node count and so the load
+    # and the inlets.
+    key = id(d.devices)
+    hit = b.equipment.get(key)
+    if hit is not None:
+        return hit
+    pdus: tuple[PduLine, ...] = ()
+    partial = outlets_unknown = False
+    if b.pdu is not None:
+        # Sized from the known load; when part of it is unknown the plan says so (RACK_PDU_KNOWN_LOAD_ONLY).
+        partial = d.power_unknown
+        per_feed = _pdus_per_feed(b.pdu, d.power_known_w, d.inlets_per_feed)
+        pdus = (PduLine(b.pdu.part, per_feed * b.feeds, b.pdu.cord),)
+        outlets_unknown = d.kind == RackKind.COMPUTE and (not b.pdu.outlets or d.inlets_per_feed is None)
+    cords: tuple[CordLine, ...] = ()
+    if d.group is not None and d.inlets_total:
+        cords = (CordLine(b.pdu.outlet_type if b.pdu else None, d.group.inlet_type, d.inlets_total),)
+    hit = b.equipment[key] = (pdus, cords, partial, outlets_unknown, sum(dev.height_u for dev in d.devices))
+    return hit
+
+
+def finish_rack(b: Builder, d: Draft, name: str, row: int, slot: int, ctx: Context) -> tuple[Rack, bool, bool]:
+    """Name the draft and size its PDUs; returns the rack, whether its load is partly unknown, outlets unknown."""
+    pdus, cords, partial, outlets_unknown, used = equipment(b, d)
+    rack = Rack(
+        name,
+        d.kind,
+        row,
+        slot,
+        ctx.u_total,
+        used,
+        None if d.power_unknown else d.power_known_w,
+        d.power_known_w,
+        ctx.cooling,
+        d.devices,
+        pdus,
+        cords,
+        d.group.name if d.group else None,
+        d.first_node,
+        d.nodes,
+    )
+    return rack, partial, outlets_unknown

@@ -1,0 +1,157 @@
+"""The rows of a rack plan: compute racks cut into rows, leaf racks in their row, spine and core racks in a row of
+their own, and every rack named by its row and slot (rules in ``engines.racks.plan``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from .model import Device, LeafPlacement, NodeGroup, RackKind, RackRun, Row
+from .packing import MAX_COMPUTE_RACKS_PER_ROW, Builder, Context, Draft, Switch, ceil_div, finish_rack, nodes_per_rack
+
+
+def _group_rows(ctx: Context, b: Builder, group: NodeGroup, leaves: Sequence[Switch]) -> list[list[Draft]]:
+    """The group's compute racks, cut into rows (a row per SU, else at most MAX_COMPUTE_RACKS_PER_ROW racks)."""
+    leaf_u = sum(s.height_u for s in leaves)
+    leaf_w = sum(s.power_w or 0 for s in leaves)
+    npr = nodes_per_rack(ctx, b, group, leaf_u, leaf_w)
+    inlets = group.inlets
+    per_row = group.su_nodes if group.su_nodes else npr * MAX_COMPUTE_RACKS_PER_ROW
+    rows: list[list[Draft]] = []
+    contents: dict[int, tuple[tuple[Device, ...], int, bool, int | None, int | None]] = {}
+
+    def content(n: int) -> tuple[tuple[Device, ...], int, bool, int | None, int | None]:
+        hit = contents.get(n)
+        if hit is None:  # a full rack, or the row's last one: computed once each
+            devices, known, unknown = b.compute(group, n, leaves)
+            per_feed = None if inlets is None else (n * ceil_div(inlets, 2) if b.feeds == 2 else n * inlets)
+            total = None if inlets is None else n * inlets
+            hit = contents[n] = (devices, known, unknown, per_feed, total)
+        return hit
+
+    start = 0
+    while start < group.count:
+        row_nodes = min(per_row, group.count - start)
+        full, rest = divmod(row_nodes, npr)
+        row: list[Draft] = []
+        if full:  # the row's full racks, one run
+            row.append(Draft(RackKind.COMPUTE, *content(npr), group, start, npr, full))
+        if rest:
+            row.append(Draft(RackKind.COMPUTE, *content(rest), group, start + full * npr, rest))
+        rows.append(row)
+        start += row_nodes
+    return rows
+
+
+@lru_cache(maxsize=64)
+def _slot_names(count: int) -> tuple[str, ...]:
+    """ "-01", "-02", ...: the ends of the names of a row's ``count`` racks (rows of a plan share a few lengths)."""
+    return tuple(f"-{s + 1:02d}" for s in range(count))
+
+
+def _row_length(row: Sequence[Draft]) -> int:
+    return sum(d.count for d in row)
+
+
+def _insert(row: list[Draft], at: int, drafts: Sequence[Draft]) -> None:
+    """Put ``drafts`` before rack ``at`` of the row, splitting the run that holds it."""
+    for i, d in enumerate(row):
+        if at < d.count:
+            if at:
+                row[i : i + 1] = [d.part(0, at), *drafts, d.part(at, d.count - at)]
+            else:
+                row[i:i] = drafts
+            return
+        at -= d.count
+    row.extend(drafts)
+
+
+def _spread(items: Sequence[Switch], parts: int) -> list[list[Switch]]:
+    """Split items into ``parts`` consecutive runs whose sizes differ by at most one."""
+    base, extra = divmod(len(items), parts)
+    out, i = [], 0
+    for p in range(parts):
+        n = base + (1 if p < extra else 0)
+        out.append(list(items[i : i + n]))
+        i += n
+    return out
+
+
+def leaves_in_rack(ctx: Context, b: Builder, groups: Sequence[NodeGroup], leaves: Sequence[Switch]) -> bool:
+    """True when the whole cluster, leaves included, fits one rack (then the leaves stay with their nodes)."""
+    if not leaves or len(groups) != 1:
+        return False
+    g = groups[0]
+    leaf_u = sum(s.height_u for s in leaves)
+    leaf_w = sum(s.power_w or 0 for s in leaves)
+    npr = nodes_per_rack(ctx, b, g, leaf_u, leaf_w)
+    fits_power = (g.power_w or 0) * g.count + leaf_w + b.mgmt_w <= ctx.limit_w  # unknown node power counts 0
+    one_row = g.su_nodes is None or g.count <= g.su_nodes  # a second SU would be a second row
+    return npr >= g.count and one_row and fits_power
+
+
+def compute_rows(
+    ctx: Context, b: Builder, groups: list[NodeGroup], in_rack_leaves: Sequence
+) -> tuple[list[list[Draft]], list[int]]:
+    """The compute rows of every node group, and which of them hold the fabric's nodes (their leaves go there)."""
+    rows: list[list[Draft]] = []
+    fabric_rows: list[int] = []
+    on_fabric = {id(g) for g in groups if g.su_nodes} or {id(g) for g in groups}
+    for g in groups:
+        for row in _group_rows(ctx, b, g, in_rack_leaves):
+            if id(g) in on_fabric:
+                fabric_rows.append(len(rows))
+            rows.append(row)
+    return rows, fabric_rows
+
+
+def place_leaves(
+    b: Builder, rows: list[list[Draft]], fabric_rows: list[int], leaves: Sequence, placement: LeafPlacement
+) -> None:
+    """Leaf racks in the middle (or at the end) of each fabric row, the leaves spread evenly over the rows."""
+    if not fabric_rows:
+        rows.append([])
+        fabric_rows.append(len(rows) - 1)
+    for row_index, row_leaves in zip(fabric_rows, _spread(leaves, len(fabric_rows)), strict=True):
+        if not row_leaves:
+            continue
+        row = rows[row_index]
+        length = _row_length(row)
+        _insert(row, length // 2 if placement == LeafPlacement.MIDDLE_OF_ROW else length, b.pack_network(row_leaves))
+
+
+def place_upper(rows: list[list[Draft]], upper: list[Draft]) -> None:
+    """Spine and core racks: a row of their own in the middle of the hall (the longest leaf-spine run is halved)."""
+    if not upper:
+        return
+    if len(rows) >= 2:
+        rows.insert(len(rows) // 2, upper)
+    elif rows:
+        rows[0].extend(upper)
+    else:
+        rows.append(upper)
+
+
+def finish_rows(
+    ctx: Context, b: Builder, rows: list[list[Draft]]
+) -> tuple[list[RackRun], list[Row], list[RackRun], bool]:
+    """Name and finish every rack run row by row: (runs, rows, runs whose PDUs could not be sized, whether any
+    rack's outlets are unknown)."""
+    runs: list[RackRun] = []
+    out_rows: list[Row] = []
+    unsized: list[RackRun] = []
+    outlets_unknown = False
+    for r, row in enumerate(rows):
+        prefix = f"R{r + 1:02d}"
+        names = tuple([prefix + suffix for suffix in _slot_names(_row_length(row))])
+        s = 0
+        for draft in row:
+            rack, no_size, no_outlets = finish_rack(b, draft, names[s], r, s, ctx)
+            run = RackRun(rack, draft.count, names[s : s + draft.count])
+            runs.append(run)
+            if no_size:
+                unsized.append(run)
+            outlets_unknown = outlets_unknown or no_outlets
+            s += draft.count
+        out_rows.append(Row(r, prefix, names))
+    return runs, out_rows, unsized, outlets_unknown
