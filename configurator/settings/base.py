@@ -52,6 +52,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
+    "configurator.outage.DatabaseUnavailableMiddleware",  # innermost: sees a view's exception first
 ]
 
 # Content-Security-Policy on every response (django-csp): scripts, styles, images and fonts from this server only
@@ -111,6 +112,8 @@ FORM_RENDERER = "web.widgets.FastRenderer"
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=0)
+# While the database cannot be reached, requests are answered 503 with this Retry-After (configurator.outage).
+DATABASE_RETRY_AFTER_SECONDS = env.int("DATABASE_RETRY_AFTER_SECONDS", default=30)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # PostgreSQL's JIT compiles the catalogue snapshot's one wide query (every spec table joined) for 0.3-0.7 s
     # on a small catalogue that runs in under 10 ms without it: short OLTP queries never gain from it.
