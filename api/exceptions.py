@@ -23,8 +23,11 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
+from configurator.outage import OUTAGE, outage_message, retry_after
 from design.model import DesignInputError
 from quotes.services import QuoteError
+
+from .throttling import refund_throttles
 
 logger = logging.getLogger(__name__)
 
@@ -89,7 +92,15 @@ def error_body(code: str, message: str, fields: list[dict[str, str]] | None = No
 
 
 def exception_handler(exc: Exception, context: dict) -> Response:
-    """The one error body for ``exc``: the product's and Django's own errors first, then DRF's, else a logged 500."""
+    """The one error body for ``exc``; a request that failed on our side (5xx) is not counted by the throttles."""
+    response = _error_response(exc)
+    if response.status_code >= 500 and context.get("request") is not None:
+        refund_throttles(context["request"])
+    return response
+
+
+def _error_response(exc: Exception) -> Response:
+    """The product's and Django's own errors first, a database outage, then DRF's, else a logged 500."""
     response = _domain_error(exc)
     if response is not None:
         return response
@@ -98,6 +109,13 @@ def exception_handler(exc: Exception, context: dict) -> Response:
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)  # the service's reason (e.g. four eyes), if it gave one
 
+    if isinstance(exc, OUTAGE):
+        logger.warning("Database unavailable: answered 503", exc_info=exc)
+        return Response(
+            error_body("service_unavailable", outage_message()),
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": str(retry_after())},
+        )
     if isinstance(exc, ApiError):
         fields = [{"path": p, "message": m} for p, m in exc.fields.items()]
         response = Response(error_body(exc.code, str(exc.detail), fields), status=exc.status_code)

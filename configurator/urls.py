@@ -6,6 +6,8 @@ from django.urls import include, path
 
 from configurator.health import healthz
 
+handler500 = "configurator.outage.server_error"  # a database outage outside a view: 503, not 500
+
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),

@@ -148,6 +148,9 @@ class Quote(models.Model):
     failure_message = models.TextField(blank=True)
     enqueued_at = models.DateTimeField(null=True, blank=True)
     claimed_at = models.DateTimeField(null=True, blank=True)
+    # Until when the build claimed at claimed_at is held: the building worker renews it while it works, so a dead
+    # worker's claim runs out within settings.QUOTE_BUILD_LEASE (quotes.services.builds).
+    lease_until = models.DateTimeField(null=True, blank=True)
     build_attempts = models.PositiveSmallIntegerField(default=0)
     pdf = models.FileField(upload_to="quotes/", max_length=255, blank=True)
     xlsx = models.FileField(upload_to="quotes/", max_length=255, blank=True)

@@ -29,7 +29,8 @@ def quote_build_documents(self, quote_id: int) -> str:
     if claim is None:
         return "skipped"
     try:
-        services.quote_documents_build(quote_id=quote_id, claim=claim)
+        with services.quote_documents_lease(quote_id=quote_id, claim=claim):
+            services.quote_documents_build(quote_id=quote_id, claim=claim)
     except TRANSIENT as exc:
         message = f"{type(exc).__name__}: {exc}"
         try:
@@ -50,7 +51,7 @@ def quote_build_documents(self, quote_id: int) -> str:
 @shared_task
 def quotes_requeue_stuck() -> int:
     """Periodic (celery beat, settings.CELERY_BEAT_SCHEDULE): enqueue again the document builds stuck in pending
-    or building for longer than settings.QUOTE_STUCK_AFTER."""
+    for longer than settings.QUOTE_STUCK_AFTER, or in building after their worker's lease ran out."""
     requeued = services.quotes_requeue_stuck()
     if requeued:
         logger.info("Requeued the documents of %d quote(s): %s", len(requeued), requeued)

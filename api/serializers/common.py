@@ -46,13 +46,15 @@ _DESCRIPTIONS = {
     422: "The request is well-formed but cannot be carried out (e.g. an Idempotency-Key reused with another "
     "body, or a quote the business rules refuse).",
     429: "Too many requests for this client; retry after `Retry-After` seconds.",
+    503: "The database is briefly unreachable (`service_unavailable`); retry after `Retry-After` seconds. Such a "
+    "request is not counted against the client's rates.",
 }
 
 
 def errors(*codes: int) -> dict:
     """Schema responses for the given error statuses, always with 400 (a bad ``lang``, ``page_size`` or other
-    parameter), 401 and 429 (and 413 where a body is read)."""
-    wanted = sorted({400, 401, 429, *codes, *({413} if 415 in codes else set())})
+    parameter), 401, 429 and 503 (and 413 where a body is read)."""
+    wanted = sorted({400, 401, 429, 503, *codes, *({413} if 415 in codes else set())})
     return {
         (code, "application/json"): OpenApiResponse(ErrorSerializer, description=_DESCRIPTIONS[code]) for code in wanted
     }

@@ -52,6 +52,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
+    "configurator.outage.DatabaseUnavailableMiddleware",  # innermost: sees a view's exception first
 ]
 
 # Content-Security-Policy on every response (django-csp): scripts, styles, images and fonts from this server only
@@ -111,6 +112,8 @@ FORM_RENDERER = "web.widgets.FastRenderer"
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=0)
+# While the database cannot be reached, requests are answered 503 with this Retry-After (configurator.outage).
+DATABASE_RETRY_AFTER_SECONDS = env.int("DATABASE_RETRY_AFTER_SECONDS", default=30)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # PostgreSQL's JIT compiles the catalogue snapshot's one wide query (every spec table joined) for 0.3-0.7 s
     # on a small catalogue that runs in under 10 ms without it: short OLTP queries never gain from it.
@@ -197,7 +200,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
-    "requeue-stuck-quotes": {"task": "quotes.tasks.quotes_requeue_stuck", "schedule": 60.0},
+    "requeue-stuck-quotes": {"task": "quotes.tasks.quotes_requeue_stuck", "schedule": 15.0},  # QUOTE_BUILD_LEASE
     "retry-pending-webhooks": {"task": "api.tasks.webhook_retry_pending", "schedule": 300.0},
     "purge-idempotency-keys": {"task": "api.tasks.idempotency_purge", "schedule": 3600.0},
 }
@@ -280,6 +283,10 @@ CATALOG_SNAPSHOT_MAX_AGE = env.float("CATALOG_SNAPSHOT_MAX_AGE", default=1.0)
 QUOTE_VALIDITY_DAYS = env.int("QUOTE_VALIDITY_DAYS", default=30)
 QUOTE_DISCOUNT_APPROVAL_THRESHOLD = Decimal(env.str("QUOTE_DISCOUNT_APPROVAL_THRESHOLD", default="15"))
 QUOTE_STUCK_AFTER = timedelta(seconds=env.int("QUOTE_STUCK_AFTER_SECONDS", default=300))
+# A document build holds its claim this long and renews it every third of it while it works: a worker killed
+# mid-build (or cut off with its broker) lets go within the lease, and the periodic requeue (every 15 s) sends the
+# build again, so its documents are ready within a minute, not after QUOTE_STUCK_AFTER.
+QUOTE_BUILD_LEASE = timedelta(seconds=env.int("QUOTE_BUILD_LEASE_SECONDS", default=20))
 QUOTE_LINK_MAX_AGE = timedelta(days=env.int("QUOTE_LINK_MAX_AGE_DAYS", default=30))
 QUOTE_VAT_RATE_NL = Decimal(env.str("QUOTE_VAT_RATE_NL", default="21"))  # Dutch standard rate (Wet OB 1968 art. 9)
 QUOTE_SITE_URL = env("QUOTE_SITE_URL", default="http://127.0.0.1:8000")  # for links in e-mails

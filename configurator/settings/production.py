@@ -44,8 +44,12 @@ if not env("DATABASE_URL", default=""):
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS")
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=600)  # noqa: F405
 
+# The scheme the client used, as the TLS terminator told nginx (deploy/nginx.conf). gunicorn is reached only
+# through nginx, which sets this header on every request: a trusted terminator's value, otherwise its own scheme.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
+# Health checks (compose's, a load balancer's) ask over plain HTTP from inside; a redirect to HTTPS would fail them.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True

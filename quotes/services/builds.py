@@ -1,17 +1,20 @@
 """The quote documents (PDF and XLSX), built by quotes.tasks.quote_build_documents from the frozen snapshot
-alone: enqueueing, claiming a build (one worker at a time, with a lease), storing, failing, rebuilding and
-requeueing stuck builds."""
+alone: enqueueing, claiming a build (one worker at a time, with a lease renewed while it builds), storing,
+failing, rebuilding and requeueing stuck builds."""
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
-from django.db import transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -43,19 +46,18 @@ def enqueue_build(quote_id: int) -> bool:
 def quote_documents_claim(*, quote_id: int) -> datetime | None:
     """Claim the build of a quote's documents; None when another worker holds it or it is done.
 
-    One conditional UPDATE decides: a pending quote, or one stuck in building longer than the lease
-    (settings.QUOTE_STUCK_AFTER: its worker died). The claim time identifies the holder afterwards.
+    One conditional UPDATE decides: a pending quote, or one in building whose lease ran out (its worker died or
+    lost the database: a live builder renews it, see ``quote_documents_lease``). The claim time identifies the holder
+    afterwards. A claim made before leases existed (no lease_until) runs out after settings.QUOTE_STUCK_AFTER.
     """
     now = timezone.now()
     claimed = (
         Quote.objects.filter(pk=quote_id, issued_at__isnull=False)
-        .filter(
-            Q(doc_status=Quote.DocStatus.PENDING)
-            | Q(doc_status=Quote.DocStatus.BUILDING, claimed_at__lt=now - settings.QUOTE_STUCK_AFTER)
-        )
+        .filter(Q(doc_status=Quote.DocStatus.PENDING) | _lease_over(now, now - settings.QUOTE_STUCK_AFTER))
         .update(
             doc_status=Quote.DocStatus.BUILDING,
             claimed_at=now,
+            lease_until=now + settings.QUOTE_BUILD_LEASE,
             progress=5,
             failure_message="",
             build_attempts=F("build_attempts") + 1,
@@ -63,6 +65,42 @@ def quote_documents_claim(*, quote_id: int) -> datetime | None:
         )
     )
     return now if claimed else None
+
+
+def _lease_over(now: datetime, legacy_cutoff: datetime) -> Q:
+    """Builds whose holder let go: the lease ran out, or (claims without a lease) claimed before the cutoff."""
+    return Q(doc_status=Quote.DocStatus.BUILDING, lease_until__lt=now) | Q(
+        doc_status=Quote.DocStatus.BUILDING, lease_until__isnull=True, claimed_at__lt=legacy_cutoff
+    )
+
+
+@contextmanager
+def quote_documents_lease(*, quote_id: int, claim: datetime) -> Iterator[None]:
+    """Keep the claim ``claim`` on a quote's build while the block runs: a thread renews the lease every third of
+    settings.QUOTE_BUILD_LEASE. When the worker dies the renewals stop and the lease runs out within one lease;
+    a renewal that finds the claim gone (another worker took it) or the database down just tries again later."""
+    lease = settings.QUOTE_BUILD_LEASE
+    stop = threading.Event()
+
+    def renew() -> None:
+        try:
+            while not stop.wait(lease.total_seconds() / 3):
+                try:
+                    Quote.objects.filter(pk=quote_id, doc_status=Quote.DocStatus.BUILDING, claimed_at=claim).update(
+                        lease_until=timezone.now() + lease
+                    )
+                except DatabaseError:
+                    logger.warning("Could not renew the build lease of quote %s", quote_id, exc_info=True)
+        finally:
+            connection.close()  # this thread's own connection
+
+    thread = threading.Thread(target=renew, name=f"quote-{quote_id}-lease", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(10)
 
 
 def _store(name: str, content: bytes) -> str:
@@ -156,15 +194,17 @@ def quote_documents_rebuild(*, quote: Quote) -> Quote:
 
 
 def quotes_requeue_stuck(*, older_than: timedelta | None = None) -> list[int]:
-    """Enqueue again the builds stuck in pending (never delivered: the broker was down) or in building (the
-    worker died) for longer than settings.QUOTE_STUCK_AFTER. Safe to run any time: the claim is conditional."""
-    cutoff = timezone.now() - (settings.QUOTE_STUCK_AFTER if older_than is None else older_than)
+    """Enqueue again the builds stuck in pending (never delivered: the broker was down) for longer than
+    settings.QUOTE_STUCK_AFTER, and those in building whose lease ran out (the worker died mid-build). Safe to run
+    any time: the claim is conditional."""
+    now = timezone.now()
+    cutoff = now - (settings.QUOTE_STUCK_AFTER if older_than is None else older_than)
     ids = list(
         Quote.objects.filter(issued_at__isnull=False)
         .filter(
             Q(doc_status=Quote.DocStatus.PENDING, enqueued_at__lte=cutoff)
             | Q(doc_status=Quote.DocStatus.PENDING, enqueued_at__isnull=True)
-            | Q(doc_status=Quote.DocStatus.BUILDING, claimed_at__lte=cutoff)
+            | _lease_over(now, cutoff)
         )
         .order_by("pk")
         .values_list("pk", flat=True)

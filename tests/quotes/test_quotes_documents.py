@@ -110,7 +110,7 @@ def test_a_fresh_claim_cannot_be_taken_but_an_expired_lease_can(configuration, c
     assert claim is not None
     assert services.quote_documents_claim(quote_id=quote.pk) is None  # another worker holds it
 
-    Quote.objects.filter(pk=quote.pk).update(claimed_at=timezone.now() - settings.QUOTE_STUCK_AFTER - timedelta(1))
+    Quote.objects.filter(pk=quote.pk).update(lease_until=timezone.now() - timedelta(seconds=1))  # its worker died
     assert services.quote_documents_claim(quote_id=quote.pk) is not None
     # the first worker lost its lease: its result is not written
     assert services.quote_documents_build(quote_id=quote.pk, claim=claim) is False

@@ -89,9 +89,7 @@ class Workers:
         self.media, self.broker, self.log_dir = media, broker, log_dir
         self.procs: list[subprocess.Popen] = []
 
-    def start(self, *, delay: float = 0.0, stuck_after: int = 2, pool: str = "solo") -> subprocess.Popen:
-        name = f"quotes-test-{len(self.procs)}-{uuid.uuid4().hex[:6]}"
-        log = self.log_dir / f"{name}.log"
+    def _env(self, *, delay: float, stuck_after: int, lease: int | None) -> dict[str, str]:
         env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "configurator.settings.test",
@@ -102,6 +100,16 @@ class Workers:
             "QUOTE_STUCK_AFTER_SECONDS": str(stuck_after),
             "DJANGO_LOG_LEVEL": "WARNING",
         }
+        if lease is not None:
+            env["QUOTE_BUILD_LEASE_SECONDS"] = str(lease)
+        return env
+
+    def start(
+        self, *, delay: float = 0.0, stuck_after: int = 2, pool: str = "solo", lease: int | None = None
+    ) -> subprocess.Popen:
+        name = f"quotes-test-{len(self.procs)}-{uuid.uuid4().hex[:6]}"
+        log = self.log_dir / f"{name}.log"
+        env = self._env(delay=delay, stuck_after=stuck_after, lease=lease)
         args = [
             sys.executable,
             "-m",
@@ -131,6 +139,23 @@ class Workers:
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise AssertionError(f"worker did not start:\n{log.read_text()[-3000:]}")
             time.sleep(0.2)
+        return proc
+
+    def start_beat(self, *, stuck_after: int) -> subprocess.Popen:
+        """celery beat with the product's schedule (settings.CELERY_BEAT_SCHEDULE), sending to the test broker."""
+        log = self.log_dir / f"beat-{uuid.uuid4().hex[:6]}.log"
+        args = [sys.executable, "-m", "celery", "-A", "configurator", "beat", "-l", "info"]
+        args += ["-s", str(self.log_dir / "celerybeat-schedule"), "--pidfile", ""]
+        proc = subprocess.Popen(
+            args,
+            cwd=ROOT,
+            env=self._env(delay=0, stuck_after=stuck_after, lease=None),
+            stdout=log.open("wb"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        proc.log = log  # type: ignore[attr-defined]
+        self.procs.append(proc)
         return proc
 
     def kill(self, proc: subprocess.Popen) -> None:
@@ -193,6 +218,18 @@ def _quote_ready(pk: int):
     return quote if quote.doc_status in ("ready", "failed") else None
 
 
+def _wait_until_building(pk: int, workers: Workers) -> None:
+    """Until a slow worker (started with a build delay) has claimed the build and is inside it."""
+    from quotes.models import Quote
+
+    wait_for(
+        lambda: Quote.objects.filter(pk=pk, doc_status="building", progress=10).exists(),
+        timeout=60,
+        what="the slow worker to claim the build",
+        workers=workers,
+    )
+
+
 def _customer(n: int = 0) -> dict:
     return {"name": f"Customer {n}", "company": "Lab B.V.", "email": f"c{n}@example.nl", "country": "NL"}
 
@@ -244,29 +281,50 @@ def test_happy_path_worker_builds_pdf_and_xlsx_from_the_snapshot(workers):
     assert rows() == expected and quote.build_attempts == 2
 
 
-def test_worker_killed_mid_build_another_worker_finishes_once(workers):
+def test_worker_killed_mid_build_documents_are_ready_within_a_minute(workers, settings):
+    """kill -9 of the building worker: its lease (QUOTE_BUILD_LEASE, renewed while it builds) runs out, beat's
+    periodic requeue sends the build again and a second worker finishes it once, well before the 300 s
+    QUOTE_STUCK_AFTER. Every setting is the production default (the lease, the beat schedule, the stuck timeout)."""
     from quotes.models import Quote, QuoteCounter
-    from quotes.services import quote_request, quotes_requeue_stuck
+    from quotes.services import quote_request
 
-    slow = workers.start(delay=60)
+    stuck_after = 300  # the default: recovery must not wait for it
+    settings.QUOTE_STUCK_AFTER = timedelta(seconds=stuck_after)
+    slow = workers.start(delay=120, stuck_after=stuck_after)
     quote = quote_request(configuration=_configuration(), customer=_customer())
-    wait_for(
-        lambda: Quote.objects.filter(pk=quote.pk, doc_status="building", progress=10).exists(),
-        timeout=60,
-        what="the slow worker to claim the build",
-        workers=workers,
-    )
+    _wait_until_building(quote.pk, workers)
     workers.kill(slow)  # SIGKILL mid-build: the message is unacked, the row stays "building"
+    killed = time.monotonic()
 
-    workers.start()
-    time.sleep(2.5)  # the lease (QUOTE_STUCK_AFTER = 2 s) runs out
-    assert quotes_requeue_stuck() == [quote.pk]
-    quote = wait_for(lambda: _quote_ready(quote.pk), timeout=60, what="the second worker", workers=workers)
+    workers.start(stuck_after=stuck_after)
+    workers.start_beat(stuck_after=stuck_after)
+    quote = wait_for(lambda: _quote_ready(quote.pk), timeout=75, what="the second worker", workers=workers)
+    recovered = time.monotonic() - killed
+    print(f"documents ready {recovered:.1f} s after kill -9 of the building worker")
 
     assert quote.doc_status == "ready" and quote.build_attempts == 2
+    assert recovered < 60, workers.logs()
     assert Quote.objects.count() == 1 and QuoteCounter.objects.get().last == 1
     files = sorted(p.name for p in (workers.media / "quotes" / quote.token).iterdir())
     assert files == [f"{quote.number}-bom.xlsx", f"{quote.number}.pdf"]
+
+
+def test_a_live_worker_keeps_its_lease_past_its_length_and_builds_once(workers, settings):
+    """A build longer than the lease is not taken from a worker that is alive: it renews the lease while it
+    builds, so the requeue finds nothing to send and the documents are built once."""
+    from quotes.services import quote_request, quotes_requeue_stuck
+
+    settings.QUOTE_BUILD_LEASE = timedelta(seconds=3)
+    workers.start(delay=10, lease=3)  # builds for 10 s: three leases and more
+    quote = quote_request(configuration=_configuration(), customer=_customer())
+    _wait_until_building(quote.pk, workers)
+    workers.start(lease=3)  # idle, ready to take a requeued build
+    requeued, deadline = [], time.monotonic() + 60
+    while _quote_ready(quote.pk) is None and time.monotonic() < deadline:
+        requeued += quotes_requeue_stuck()
+        time.sleep(0.5)
+    quote = wait_for(lambda: _quote_ready(quote.pk), timeout=60, what="the slow worker", workers=workers)
+    assert quote.doc_status == "ready" and quote.build_attempts == 1 and requeued == []
 
 
 def test_broker_down_at_request_is_recorded_and_built_once_the_broker_is_back(workers):

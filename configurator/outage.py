@@ -1,0 +1,83 @@
+"""A database outage is answered 503 with Retry-After, not 500: the request may simply be sent again.
+
+PostgreSQL restarting, a failover or a full connection pool raise django.db's OperationalError or InterfaceError
+anywhere a query runs. The middleware answers those raised in a view; ``server_error`` (the project's handler500)
+those raised elsewhere (a session saved after the view, another middleware). Under /api/ the answer is the API's
+one JSON error body (code ``service_unavailable``), elsewhere a plain page that touches nothing that could need the
+database. /healthz keeps its own answer (503 with what is down). The API's throttles give back what such a request
+was charged (api.exceptions): it failed on our side, not the client's.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.html import format_html
+from django.utils.translation import get_language, ngettext
+from django.utils.translation import gettext as _
+from django.views import defaults
+
+logger = logging.getLogger(__name__)
+
+OUTAGE = (OperationalError, InterfaceError)
+
+
+def retry_after() -> int:
+    """Seconds a client should wait before sending the request again (settings.DATABASE_RETRY_AFTER_SECONDS)."""
+    return max(1, int(getattr(settings, "DATABASE_RETRY_AFTER_SECONDS", 30)))
+
+
+def outage_message() -> str:
+    seconds = retry_after()
+    return ngettext(
+        "The service is briefly unavailable (its database cannot be reached); try again in %(seconds)s second.",
+        "The service is briefly unavailable (its database cannot be reached); try again in %(seconds)s seconds.",
+        seconds,
+    ) % {"seconds": seconds}
+
+
+def unavailable_response(request: HttpRequest) -> HttpResponse:
+    """503 with Retry-After: the API's JSON error body under /api/, a plain page elsewhere."""
+    if request.path.startswith("/api/"):
+        body = {"error": {"code": "service_unavailable", "message": outage_message(), "fields": []}}
+        response: HttpResponse = JsonResponse(body, status=503)
+    else:
+        page = format_html(
+            '<!doctype html><html lang="{}"><head><meta charset="utf-8"><title>{}</title></head>'
+            "<body><h1>{}</h1><p>{}</p></body></html>",
+            get_language() or settings.LANGUAGE_CODE,
+            _("Briefly unavailable"),
+            _("Briefly unavailable"),
+            outage_message(),
+        )
+        response = HttpResponse(page, status=503, content_type="text/html; charset=utf-8")
+    response["Retry-After"] = str(retry_after())
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+class DatabaseUnavailableMiddleware:
+    """Answers a view's database outage with 503 and Retry-After (see the module docstring)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, OUTAGE):
+            return None
+        logger.warning("Database unavailable: %s %s answered 503", request.method, request.path, exc_info=exception)
+        return unavailable_response(request)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500: a database outage raised outside a view is a 503 as well; anything else Django's own 500."""
+    if isinstance(sys.exc_info()[1], OUTAGE):
+        return unavailable_response(request)
+    return defaults.server_error(request)
