@@ -15,6 +15,7 @@ ALLOWED_CONFIGURATOR = (
     "configurator.findings",
     "configurator.contract",
     "configurator.vocabulary",
+    "configurator.spreadsheets",  # pure text rules for CSV and XLSX cells (import-linter keeps it so)
 )
 
 
