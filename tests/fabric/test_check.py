@@ -155,6 +155,7 @@ def test_fabric_package_imports_no_django_or_other_apps():
         "configurator.findings.fabric_codes",
         "configurator.contract",
         "configurator.vocabulary",
+        "configurator.spreadsheets",
     )
     package = pathlib.Path(__file__).resolve().parents[2] / "configurator" / "fabric"
     for path in package.glob("*.py"):
