@@ -181,5 +181,6 @@ def _drf_error(exc: exceptions.APIException) -> Response:
         message = str(exc.detail) if not isinstance(exc.detail, dict | list) else str(exc.default_detail)
         if isinstance(exc, exceptions.Throttled):
             code = "throttled"
-        body = error_body(str(code), message)
+        fields = [{"path": p, "message": m} for p, m in getattr(exc, "fields", {}).items()]  # FieldParseError's
+        body = error_body(str(code), message, fields)
     return Response(body, status=exc.status_code, headers=headers)

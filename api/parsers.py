@@ -1,7 +1,8 @@
 """A JSON parser that refuses what the database or the engines cannot hold, with a 400 instead of a 500.
 
 Rejected: invalid UTF-8 or JSON, NaN and infinities (``1e999``), NUL characters and lone surrogates in strings
-(PostgreSQL cannot store them), nesting deeper than ``MAX_DEPTH``, and bodies over ``MAX_BYTES``.
+(PostgreSQL cannot store them), nesting deeper than ``MAX_DEPTH``, and bodies over ``MAX_BYTES``. A bad string
+or a nesting too deep is named by its field path (``customer.address.street``) in the error body's ``fields``.
 """
 
 from __future__ import annotations
@@ -34,10 +35,27 @@ def _int(text: str) -> int:
     return int(text)
 
 
+class BadValue(ValueError):
+    """A value that cannot be stored, with the field path it sits at ("" for the document itself)."""
+
+    def __init__(self, message: str, path: str):
+        self.path = path
+        self.reason = message
+        super().__init__(f"{message} at {path or 'the top'}")
+
+
+class FieldParseError(ParseError):
+    """A ParseError that names the field: the exception handler lists it in the error body's ``fields``."""
+
+    def __init__(self, detail: str, *, path: str, message: str):
+        super().__init__(detail)
+        self.fields = {path: message} if path else {}
+
+
 def check_value(value, depth: int = 0, path: str = "") -> None:
     """Raise ValueError naming the path of a value that cannot be stored or processed."""
     if depth > MAX_DEPTH:
-        raise ValueError(f"nesting deeper than {MAX_DEPTH} levels at {path or 'the top'}")
+        raise BadValue(f"nesting deeper than {MAX_DEPTH} levels", path)
     if isinstance(value, str):
         _check_text(value, path)
     elif isinstance(value, dict):
@@ -51,11 +69,11 @@ def check_value(value, depth: int = 0, path: str = "") -> None:
 
 def _check_text(text: str, path: str) -> None:
     if "\x00" in text:
-        raise ValueError(f"NUL character in a string at {path or 'the top'}")
+        raise BadValue("NUL character in a string", path)
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise ValueError(f"invalid Unicode (lone surrogate) at {path or 'the top'}") from exc
+        raise BadValue("invalid Unicode (lone surrogate)", path) from exc
 
 
 class StrictJSONParser(JSONParser):
@@ -74,6 +92,9 @@ class StrictJSONParser(JSONParser):
             check_value(data)
         except RecursionError as exc:
             raise ParseError(_("JSON parse error: nesting too deep.")) from exc
+        except BadValue as exc:
+            detail = _("JSON parse error: %(reason)s") % {"reason": str(exc)[:300]}
+            raise FieldParseError(detail, path=exc.path, message=exc.reason) from exc
         except ValueError as exc:
             raise ParseError(_("JSON parse error: %(reason)s") % {"reason": str(exc)[:300]}) from exc
         return data

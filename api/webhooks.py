@@ -101,7 +101,8 @@ def check_webhook_url(url: str) -> list[str]:
         raise ValidationError(_("The URL has no host."))
     if parts.username or parts.password:
         raise ValidationError(_("Credentials in the URL are not allowed; verify the signature instead."))
-    port = port or (443 if parts.scheme == "https" else 80)
+    if port is None:  # no port in the URL; an explicit ":0" is port 0, never the default
+        port = 443 if parts.scheme == "https" else 80
     if port not in allowed_ports():
         raise ValidationError(
             _("Port %(port)s is not allowed; use one of %(ports)s.")

@@ -4,6 +4,11 @@ The import is all or nothing: every row is checked first, every bad row is repor
 field, and only a clean file is written, in one transaction. Columns: part_number, list_price_eur,
 lead_time_days, lifecycle and, optionally, replacement (what replaces a discontinued or end-of-life part); name
 and manufacturer are exported for reading and ignored on import.
+
+An XLSX cell holding a formula (``=4000+500``) is read as the value the spreadsheet computed and saved with it;
+a formula saved without one (openpyxl and scripts write none) is a row error naming the row and field, never an
+empty price. Exports write text that looks like a formula as text (design.spreadsheets), and the CSV
+import takes off the apostrophe the CSV export put before it.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+
+from design.spreadsheets import csv_text, csv_text_value, neutralise_sheet
 
 from .models import CatalogRelease, Lifecycle, Part
 
@@ -72,7 +79,8 @@ def export_csv() -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(COLUMNS)
-    writer.writerows(_rows(Part.objects.order_by("category", "part_number")))
+    for row in _rows(Part.objects.order_by("category", "part_number")):
+        writer.writerow([csv_text(value) for value in row])
     return out.getvalue()
 
 
@@ -85,34 +93,88 @@ def export_xlsx() -> bytes:
     ws.append(COLUMNS)
     for row in _rows(Part.objects.order_by("category", "part_number")):
         ws.append([Decimal(v) if i == 4 and v else (int(v) if i == 5 and v else v) for i, v in enumerate(row)])
+    neutralise_sheet(ws)  # an imported "=HYPERLINK(...)" goes out as text, not as a live formula
     buf = io.BytesIO()
     wb.save(buf)
     return buf.getvalue()
 
 
-def _read(filename: str, content: bytes) -> list[tuple[int, dict[str, str]]]:
-    """Rows as (line number, {column: text}); line 1 is the header."""
-    if filename.lower().endswith(".xlsx"):
-        from openpyxl import load_workbook
-
-        try:
-            wb = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
-        except Exception as exc:
-            raise PriceListError([RowError(1, "file", f"not a readable XLSX file ({type(exc).__name__})")]) from exc
-        rows = [["" if c is None else str(c).strip() for c in r] for r in wb.active.iter_rows(values_only=True)]
-    else:
-        try:
-            text = content.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise PriceListError([RowError(1, "file", "not UTF-8 text; save the CSV as UTF-8")]) from exc
-        rows = [[c.strip() for c in r] for r in csv.reader(io.StringIO(text))]
+def _read(filename: str, content: bytes) -> tuple[list[tuple[int, dict[str, str]]], list[RowError]]:
+    """Rows as (line number, {column: text}), line 1 being the header, and the errors of cells that cannot be
+    read (a formula without its computed value)."""
+    errors: list[RowError] = []
+    rows = _read_xlsx(content, errors) if filename.lower().endswith(".xlsx") else _read_csv(content)
     if not rows:
         raise PriceListError([RowError(1, "file", "the file is empty")])
     header = [h.lower() for h in rows[0]]
     missing = [c for c in REQUIRED if c not in header]
     if missing:
         raise PriceListError([RowError(1, c, "column missing from the header") for c in missing])
-    return [(i, dict(zip(header, r, strict=False))) for i, r in enumerate(rows[1:], start=2) if any(r)]
+    errors = [RowError(e.line, _column(header, e.field), e.message) for e in errors]
+    return [(i, dict(zip(header, r, strict=False))) for i, r in enumerate(rows[1:], start=2) if any(r)], errors
+
+
+def _column(header: list[str], index: str) -> str:
+    """A cell error's field: the column's name from the header, or its letter where the header has none."""
+    number = int(index)
+    if number < len(header) and header[number]:
+        return header[number]
+    from openpyxl.utils import get_column_letter
+
+    return f"column {get_column_letter(number + 1)}"
+
+
+def _read_csv(content: bytes) -> list[list[str]]:
+    try:
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise PriceListError([RowError(1, "file", "not UTF-8 text; save the CSV as UTF-8")]) from exc
+    reader = csv.reader(io.StringIO(text))
+    try:
+        return [[csv_text_value(c.strip()) for c in r] for r in reader]
+    except csv.Error as exc:
+        if "field larger than field limit" in str(exc):
+            limit = csv.field_size_limit()
+            message = (
+                f"a field is longer than {limit // 1024} KiB ({limit:,} characters); no price-list field is this "
+                "long: check for a quote character that is never closed"
+            )
+        else:
+            message = f"not readable as CSV ({exc})"
+        raise PriceListError([RowError(reader.line_num, "file", message)]) from exc
+
+
+def _read_xlsx(content: bytes, errors: list[RowError]) -> list[list[str]]:
+    """The first sheet's cells as text. A formula cell gives the value the spreadsheet saved with it (the
+    workbook is read twice: once for the formulas, once for those values); without one it is an error, reported
+    with the cell's column index as its field until the header names it (see ``_read``)."""
+    from itertools import zip_longest
+
+    from openpyxl import load_workbook
+
+    try:
+        formulas = load_workbook(io.BytesIO(content), read_only=True, data_only=False)
+        values = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
+    except Exception as exc:
+        raise PriceListError([RowError(1, "file", f"not a readable XLSX file ({type(exc).__name__})")]) from exc
+    rows = []
+    cells = zip_longest(formulas.active.iter_rows(), values.active.iter_rows(values_only=True), fillvalue=())
+    for line, (formula_row, value_row) in enumerate(cells, start=1):
+        row = []
+        for index, (cell, value) in enumerate(zip_longest(formula_row, value_row)):
+            if getattr(cell, "data_type", None) == "f" and value is None:
+                formula = cell.value if isinstance(cell.value, str) else getattr(cell.value, "text", "")
+                errors.append(
+                    RowError(
+                        line,
+                        str(index),
+                        f"{formula!r} is a formula saved without its computed value; open the file in a "
+                        "spreadsheet and save it again, or enter the value itself",
+                    )
+                )
+            row.append("" if value is None else str(value).strip())
+        rows.append(row)
+    return rows
 
 
 def _field_errors(line: int, row: dict[str, str], values: dict) -> list[RowError]:
@@ -129,9 +191,8 @@ def _field_errors(line: int, row: dict[str, str], values: dict) -> list[RowError
 
 def import_price_list(*, filename: str, content: bytes) -> ImportReport:
     """Check every row, then apply all of them atomically, or none and raise PriceListError."""
-    rows = _read(filename, content)
+    rows, errors = _read(filename, content)
     parts = {p.part_number: p for p in Part.objects.filter(part_number__in=[r.get("part_number", "") for _, r in rows])}
-    errors: list[RowError] = []
     changes: list[tuple[Part, dict]] = []
     seen: set[str] = set()
     for line, row in rows:
@@ -150,7 +211,7 @@ def import_price_list(*, filename: str, content: bytes) -> ImportReport:
         errors.extend(row_errors)
         changes.append((part, values))
     if errors:
-        raise PriceListError(errors)
+        raise PriceListError(sorted(errors, key=lambda e: e.line))
     updated = _apply(changes, filename)
     return ImportReport(updated=updated, unchanged=len(changes) - updated)
 

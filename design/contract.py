@@ -14,6 +14,11 @@ Limits of the rack model, one set for all doors:
   the longest reach of any medium in the catalogue (500 m), and distances between a medium's reach and this cap
   come back as reach findings that name the link, not as refusals.
 
+Other limits, the same at every door: a name (the design's, a node group's) holds at most ``MAX_NAME_LENGTH``
+characters (200, the configuration's own name); each side of an oversubscription ``d:u`` is at most
+``MAX_OVERSUBSCRIPTION`` (1,000: a leaf has no more ports than that to share out); and a ``facility`` object
+takes only ``FACILITY_FIELDS``, so a typo such as ``rack_power_kW`` is refused, naming it, rather than ignored.
+
 Pure Python: below the engines, above the hardware vocabulary. Messages are English (DesignInputError's);
 the wizard's forms say the same in the user's language.
 """
@@ -34,8 +39,11 @@ __all__ = [
     "DEFAULT_PDU_FEEDS",
     "DEFAULT_RACK_UNITS",
     "DEFAULT_TOPOLOGY",
+    "FACILITY_FIELDS",
     "MAX_DISTANCE_M",
+    "MAX_NAME_LENGTH",
     "MAX_NODES_PER_RACK",
+    "MAX_OVERSUBSCRIPTION",
     "MAX_RACK_POWER_KW",
     "MAX_RACK_UNITS",
     "MIN_RACK_UNITS",
@@ -48,8 +56,10 @@ __all__ = [
     "TOPOLOGIES",
     "Topology",
     "facility_values",
+    "oversubscription_beyond_limit",
     "parse_oversubscription",
     "rack_values",
+    "ratio_term",
     "type_name",
 ]
 
@@ -81,6 +91,10 @@ MAX_DISTANCE_M = 10_000
 MIN_RACK_UNITS, MAX_RACK_UNITS = 1, 60
 DEFAULT_RACK_UNITS = 42
 MAX_RACK_POWER_KW = 1_000
+FACILITY_FIELDS = ("rack_units", "rack_power_kw", "cooling", "pdu_feeds")
+
+MAX_NAME_LENGTH = 200  # Configuration.name's own length; a design name becomes the configuration's name
+MAX_OVERSUBSCRIPTION = 1_000  # each side of d:u
 
 _OVERSUB = re.compile(r"^\s*(\d+)\s*:\s*(\d+)\s*$")
 
@@ -115,7 +129,16 @@ class Checker:
     def fail(self, path: str, message: str) -> None:
         self.errors.setdefault(path, message)
 
-    def string(self, obj: dict, key: str, path: str, *, required: bool, default: str | None = None) -> str | None:
+    def string(
+        self,
+        obj: dict,
+        key: str,
+        path: str,
+        *,
+        required: bool,
+        default: str | None = None,
+        max_length: int | None = None,
+    ) -> str | None:
         if key not in obj or obj[key] is None:
             if required:
                 self.fail(path, "is required")
@@ -126,6 +149,9 @@ class Checker:
             return default
         if required and not value.strip():
             self.fail(path, "must not be empty")
+            return default
+        if max_length is not None and len(value) > max_length:
+            self.fail(path, f"is {len(value):,} characters long; the most this tool accepts is {max_length:,}")
             return default
         return value
 
@@ -191,10 +217,13 @@ class Checker:
         return value
 
     def unknown_fields(self, obj: dict, allowed: tuple[str, ...], prefix: str = "") -> None:
-        """Refuse keys outside ``allowed`` (the fabric-plan request's rule; a design ignores extra keys)."""
+        """Refuse keys outside ``allowed`` (the fabric-plan request's rule and the facility's; a design ignores
+        other extra keys, so the contract can grow optional fields)."""
         for key in obj:
             if key not in allowed:
-                self.fail(f"{prefix}{key}", f"unknown field; expected one of {', '.join(allowed)}")
+                same = [name for name in allowed if name.lower() == str(key).lower()]
+                hint = f"; did you mean {same[0]}?" if same else ""
+                self.fail(f"{prefix}{key}", f"unknown field; expected one of {', '.join(allowed)}{hint}")
 
 
 def rack_values(c: Checker, raw: Any, path: str) -> dict[str, Any]:
@@ -228,6 +257,7 @@ def facility_values(c: Checker, raw: Any, path: str = "facility") -> dict[str, A
     f = c.obj(raw, path)
     if f is None:
         return {}
+    c.unknown_fields(f, FACILITY_FIELDS, prefix=f"{path}.")
     units = c.integer(
         f,
         "rack_units",
@@ -253,13 +283,33 @@ def parse_oversubscription(value: Any) -> tuple[int, int]:
     match = _OVERSUB.match(value)
     if not match:
         raise ValueError(f"'{value}' is not of the form downlinks:uplinks, such as '1:1' or '2:1'")
-    down, up = int(match.group(1)), int(match.group(2))
+    down, up = ratio_term(match.group(1)), ratio_term(match.group(2))
     if down < 1 or up < 1:
         raise ValueError(f"'{value}': both sides must be at least 1")
     if down < up:
         raise ValueError(f"'{value}': a leaf cannot have more uplinks than downlinks; use 1:1 or d:u with d > u")
+    if message := oversubscription_beyond_limit(value, down, up):
+        raise ValueError(message)
     return down, up
 
 
 # Fabric plan requests: nodes x rails at most; far beyond any 3-tier fabric, it bounds the work a request may ask.
 MAX_ENDPOINTS = 1_000_000
+
+
+def ratio_term(digits: str) -> int:
+    """One side of ``d:u`` as a number; beyond nine digits it stands for "more than the limit", so a side of
+    thousands of digits is never converted (Python refuses to, past 4,300)."""
+    significant = digits.lstrip("0")
+    return int(significant or "0") if len(significant) <= 9 else MAX_OVERSUBSCRIPTION + 1
+
+
+def oversubscription_beyond_limit(value: str, down: int, up: int) -> str | None:
+    """Why ``down:up`` is no oversubscription a fabric can have (a side above MAX_OVERSUBSCRIPTION), or None."""
+    if max(down, up) <= MAX_OVERSUBSCRIPTION:
+        return None
+    shown = value if len(value) <= 40 else value[:40] + "…"
+    return (
+        f"'{shown}' is an absurd ratio; each side may be at most {MAX_OVERSUBSCRIPTION:,} "
+        "(1:1, 2:1 and 3:1 are the usual ones)"
+    )

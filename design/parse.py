@@ -5,7 +5,8 @@
 numbers against the catalogue view. Both raise DesignInputError; a design that passes both is *well-formed*,
 and the engines report everything else as findings.
 
-Unknown extra keys are ignored, so the contract can grow optional fields.
+Unknown extra keys are ignored, so the contract can grow optional fields; the ``facility`` object is the
+exception (design.contract): a typo there would silently drop a limit the planner must keep.
 """
 
 from __future__ import annotations
@@ -15,11 +16,14 @@ from typing import Any
 
 from design.contract import (
     DEFAULT_TOPOLOGY,
+    MAX_NAME_LENGTH,
     ROLES,
     TOPOLOGIES,
     Checker,
     facility_values,
+    oversubscription_beyond_limit,
     rack_values,
+    ratio_term,
     type_name,
 )
 from design.model import (
@@ -67,7 +71,7 @@ def parse_design(raw: object) -> DesignIn:
     elif doc["schema"] != SCHEMA:
         c.fail("schema", f'must be "{SCHEMA}", not {doc["schema"]!r}')
 
-    name = c.string(doc, "name", "name", required=False, default="") or ""
+    name = c.string(doc, "name", "name", required=False, default="", max_length=MAX_NAME_LENGTH) or ""
     workload = _workload(c, doc.get("workload"))
     groups = _node_groups(c, doc)
     fabric = _fabric(c, doc.get("fabric"))
@@ -153,7 +157,10 @@ def _node_groups(c: _Checker, doc: dict) -> tuple[NodeGroupIn, ...]:
         g = c.obj(item, path)
         if g is None:
             continue
-        name = c.string(g, "name", f"{path}.name", required=False, default=f"group {i + 1}") or f"group {i + 1}"
+        name = (
+            c.string(g, "name", f"{path}.name", required=False, default=f"group {i + 1}", max_length=MAX_NAME_LENGTH)
+            or f"group {i + 1}"
+        )
         count = c.integer(g, "count", f"{path}.count", required=True, low=1, high=MAX_NODES, what=" for a node count")
         server = c.string(g, "server", f"{path}.server", required=True)
         components = _components(c, g.get("components"), path)
@@ -237,8 +244,10 @@ def _fabric(c: _Checker, raw: Any) -> FabricIn | None:
     switch = c.string(f, "switch", "fabric.switch", required=True)
     ratio = c.string(f, "oversubscription", "fabric.oversubscription", required=False, default="1:1") or "1:1"
     m = _RATIO.match(ratio)
-    if m is None or int(m.group(1)) == 0 or int(m.group(2)) == 0:
+    if m is None or ratio_term(m.group(1)) == 0 or ratio_term(m.group(2)) == 0:
         c.fail("fabric.oversubscription", f"must look like 1:1 or 2:1 (two whole numbers above 0), not {ratio!r}")
+    elif message := oversubscription_beyond_limit(ratio, ratio_term(m.group(1)), ratio_term(m.group(2))):
+        c.fail("fabric.oversubscription", message)
     topology = c.choice(f, "topology", "fabric.topology", TOPOLOGIES, default=DEFAULT_TOPOLOGY)
     hca = c.string(f, "hca", "fabric.hca", required=False)
     rails = c.integer(f, "rails", "fabric.rails", required=False, low=1, high=MAX_QUANTITY, what=" for rails")

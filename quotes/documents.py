@@ -25,6 +25,7 @@ from configurator.messages.racks import elevation_labels, kw_number
 from configurator.messages.slotmap import slot_map_labels
 from configurator.pictures import fabric_diagram_svg, rack_elevation_svg, slot_map_svg
 from configurator.rackplan import rack_count
+from design.spreadsheets import neutralise_sheet
 
 from .countries import country_name
 
@@ -277,21 +278,6 @@ def _xlsx_headers() -> list[str]:
     ]
 
 
-# A text cell starting with one of these is run as a formula by Excel or LibreOffice (or when re-typed, or exported
-# to CSV): "=HYPERLINK(…)" as a customer's company name would be a link the customer chose on our document.
-FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _neutralise_formulas(sheet) -> None:
-    """Store every text cell as plain text: a string cell (never a formula) that keeps the exact text, with the
-    quote prefix Excel itself sets for text that looks like a formula, so editing the cell keeps it text too."""
-    for row in sheet.iter_rows():
-        for cell in row:
-            if isinstance(cell.value, str) and cell.value.startswith(FORMULA_PREFIXES):
-                cell.data_type = "s"
-                cell.quotePrefix = True
-
-
 def render_xlsx(frozen: dict[str, Any]) -> bytes:
     """The bill of materials as a workbook: sheet 1 holds exactly the frozen lines (one row each, in order,
     below a header row); sheet 2 the totals."""
@@ -308,7 +294,7 @@ def render_xlsx(frozen: dict[str, Any]) -> bytes:
         _xlsx_lines_sheet(wb.active, frozen)
         _xlsx_summary_sheet(wb.create_sheet(_("Summary")[:31]), frozen)
     for sheet in wb.worksheets:
-        _neutralise_formulas(sheet)
+        neutralise_sheet(sheet)  # "=HYPERLINK(…)" as a company name stays text
     buffer = io.BytesIO()
     wb.save(buffer)
     return buffer.getvalue()

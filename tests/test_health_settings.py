@@ -58,6 +58,8 @@ def _env_example_secret_key() -> str:
         "django-insecure-" + "a1b2c3d4e5" * 5,  # startproject's marker
         "x" * 49 + "Q",  # long enough but only two characters
         "Zq8!x7Rw2#Lm4^Pb6&Tn0*Vs9",  # random but shorter than 50
+        "0123456789" * 6 + "0123",  # 64 characters, 10 distinct, but one short sequence repeated
+        "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_",  # the alphabet in order
     ],
 )
 def test_production_refuses_sample_and_short_secret_keys(key):

@@ -18,6 +18,7 @@ from design.contract import (
     DEFAULT_TOPOLOGY,
     MAX_DISTANCE_M,
     MAX_ENDPOINTS,
+    MAX_NAME_LENGTH,
     MAX_NODES_PER_RACK,
     MAX_RACK_POWER_KW,
     MAX_RACK_UNITS,
@@ -74,7 +75,7 @@ class ComponentSerializer(serializers.Serializer):
 
 
 class NodeGroupSerializer(serializers.Serializer):
-    name = serializers.CharField(required=False)
+    name = serializers.CharField(required=False, max_length=MAX_NAME_LENGTH)
     count = serializers.IntegerField(min_value=1, max_value=MAX_NODES)
     server = serializers.CharField(help_text="A server part number, e.g. SYS-821GE-TNHR.")
     components = serializers.ListField(
@@ -162,7 +163,7 @@ class DesignSerializer(serializers.Serializer):
     """A design document, contract design/v1."""
 
     schema = serializers.ChoiceField(choices=["design/v1"])
-    name = serializers.CharField(required=False, allow_blank=True)
+    name = serializers.CharField(required=False, allow_blank=True, max_length=MAX_NAME_LENGTH)
     workload = WorkloadSerializer(required=False, allow_null=True)
     node_groups = serializers.ListField(
         child=NodeGroupSerializer(),

@@ -32,7 +32,24 @@ def secret_key_problem(key: str) -> str | None:
         return "DJANGO_SECRET_KEY is a published sample value; generate a random one of at least 50 characters."
     if len(set(key)) < 5:
         return "DJANGO_SECRET_KEY has fewer than 5 distinct characters; generate a random one."
+    if _repeats(key):
+        return "DJANGO_SECRET_KEY repeats a shorter sequence (such as 0123456789 over and over); generate a random one."
+    if _mostly_runs(key):
+        return "DJANGO_SECRET_KEY is mostly runs of characters (aaaa, 0123, abcd); generate a random one."
     return None
+
+
+def _repeats(key: str) -> bool:
+    """True when the key is a shorter sequence repeated (the last repeat may be cut off): 0123456789 six times
+    and a bit is 10 characters of secret, not 64."""
+    return any(key == (key[:period] * (len(key) // period + 1))[: len(key)] for period in range(1, len(key) // 2 + 1))
+
+
+def _mostly_runs(key: str) -> bool:
+    """True when more than three in four neighbouring characters repeat or count up or down by one (a random
+    key of 64 kinds of characters has about one such pair in twenty)."""
+    steps = [abs(ord(b) - ord(a)) <= 1 for a, b in zip(key, key[1:], strict=False)]
+    return sum(steps) * 4 > len(steps) * 3
 
 
 DEBUG = False

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from design.spreadsheets import csv_text
+
 from .model import LEAF_SPINE, NODE_LEAF, SPINE_CORE, FabricPlan
 
 HEADER = "a_end,a_port,z_end,z_port,link_class,cable_part,length_m"
@@ -22,7 +24,8 @@ Locate = Callable[[str, int], tuple[str, int] | None]
 
 
 def _field(value: object) -> str:
-    text = "" if value is None else str(value)
+    """One CSV field: text that looks like a formula (a part number typed as "=HYPERLINK(...)") stays text."""
+    text = csv_text(value)
     if any(c in text for c in ',"\n\r'):
         return '"' + text.replace('"', '""') + '"'
     return text

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from quotes.models import Quote
@@ -262,4 +264,17 @@ def test_an_incomplete_billing_address_names_the_missing_field(api, design, cust
     assert response.status_code == 400
     paths = {field["path"] for field in response.json()["error"]["fields"]}
     assert {"customer.address.postal_code", "customer.address.city"} <= paths
+    assert not Quote.objects.exists()
+
+
+@pytest.mark.parametrize("bad", ["Keizers\x00gracht 123", "Keizersgracht \ud800"], ids=["NUL", "lone surrogate"])
+def test_an_unstorable_billing_address_names_the_field(api, design, customer, bad):
+    address = {"street": bad, "postal_code": "1015 CJ", "city": "Amsterdam"}
+    body = {"design": design, "customer": {**customer, "address": address}}
+    # json.dumps writes the NUL and the surrogate as \u escapes, as a client sends them
+    response = api.generic("POST", QUOTES, json.dumps(body).encode(), content_type="application/json")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert [field["path"] for field in error["fields"]] == ["customer.address.street"]
+    assert error["code"] == "parse_error" and "customer.address.street" in error["message"]
     assert not Quote.objects.exists()

@@ -113,6 +113,8 @@ def test_register_returns_the_secret_once(api):
         ("http://isatap.example.com/hook", ["2a00:1450:4001::5efe:c0a8:101"]),  # ISATAP 192.168.1.1
         ("http://crm.example.com:8080/hook", [PUBLIC_IP]),  # ports 80 and 443 only
         ("https://crm.example.com:6379/hook", [PUBLIC_IP]),
+        ("https://crm.example.com:0/hook", [PUBLIC_IP]),  # port 0 is no port to call, not the default
+        ("http://crm.example.com:00/hook", [PUBLIC_IP]),
         ("ftp://crm.example.com/hook", [PUBLIC_IP]),
         ("https://user:pw@crm.example.com/hook", [PUBLIC_IP]),
     ],

@@ -2,6 +2,7 @@
 
 import csv
 import io
+import zipfile
 from decimal import Decimal
 
 import pytest
@@ -9,6 +10,7 @@ from openpyxl import Workbook, load_workbook
 
 from catalog import pricelist
 from catalog.models import Part
+from catalog.pricelist import COLUMNS
 
 pytestmark = pytest.mark.django_db
 
@@ -102,3 +104,115 @@ def test_price_with_more_than_twelve_digits_is_a_row_error(seeded_catalog):
     # Ten digits before the point is the most the column holds, and passes.
     report = pricelist.import_price_list(filename="p.csv", content=_csv([["MQM9700-NS2F", "1234567890.99", "10"]]))
     assert report.updated == 1
+
+
+def _xlsx(rows, computed: dict[str, str] | None = None) -> bytes:
+    """A workbook as openpyxl saves it (formulas without a computed value); ``computed`` adds the value a
+    spreadsheet application saves with a formula, as Excel and LibreOffice write it: {"4000+500": "4500"}."""
+    wb = Workbook()
+    for row in rows:
+        wb.active.append(row)
+    buf = io.BytesIO()
+    wb.save(buf)
+    if not computed:
+        return buf.getvalue()
+    out = io.BytesIO()
+    with zipfile.ZipFile(buf) as src, zipfile.ZipFile(out, "w") as dst:
+        for item in src.infolist():
+            data = src.read(item.filename)
+            if item.filename == "xl/worksheets/sheet1.xml":
+                text = data.decode()
+                for formula, value in computed.items():
+                    assert f"<f>{formula}</f><v />" in text
+                    text = text.replace(f"<f>{formula}</f><v />", f"<f>{formula}</f><v>{value}</v>")
+                data = text.encode()
+            dst.writestr(item, data)
+    return out.getvalue()
+
+
+def test_xlsx_formula_with_its_computed_value_imports_that_value(seeded_catalog):
+    content = _xlsx(
+        [["part_number", "list_price_eur", "lead_time_days"], ["MQM9700-NS2F", "=4000+500", "=7*3"]],
+        computed={"4000+500": "4500", "7*3": "21"},
+    )
+    report = pricelist.import_price_list(filename="p.xlsx", content=content)
+    assert report.updated == 1
+    part = Part.objects.get(part_number="MQM9700-NS2F")
+    assert part.list_price_eur == Decimal("4500.00") and part.lead_time_days == 21
+
+
+def test_xlsx_formula_without_a_computed_value_is_refused_and_changes_nothing(seeded_catalog):
+    before = {p.part_number: (p.list_price_eur, p.lead_time_days) for p in Part.objects.all()}
+    assert before["MQM9700-NS2F"][0] is not None
+    content = _xlsx(
+        [
+            ["part_number", "list_price_eur", "lead_time_days"],
+            ["MCX75310AAS-NEAT", 999, 5],  # a clean row: not applied either
+            ["MQM9700-NS2F", "=4000+500", 10],
+        ]
+    )
+    with pytest.raises(pricelist.PriceListError) as err:
+        pricelist.import_price_list(filename="p.xlsx", content=content)
+    assert [(e.line, e.field) for e in err.value.errors] == [(3, "list_price_eur")]
+    assert "=4000+500" in err.value.errors[0].message and "computed value" in err.value.errors[0].message
+    assert {p.part_number: (p.list_price_eur, p.lead_time_days) for p in Part.objects.all()} == before
+
+
+def test_admin_import_of_a_formula_price_says_nothing_was_imported(admin_client, seeded_catalog):
+    before = Part.objects.get(part_number="MQM9700-NS2F").list_price_eur
+    upload = io.BytesIO(_xlsx([["part_number", "list_price_eur"], ["MQM9700-NS2F", "=4000+500"]]))
+    upload.name = "prices.xlsx"
+    resp = admin_client.post("/admin/catalog/part/import/", {"file": upload}, follow=True)
+    body = resp.content.decode()
+    assert "Nothing was imported" in body and "Price list imported" not in body
+    assert "list_price_eur" in body and "=4000+500" in body
+    assert Part.objects.get(part_number="MQM9700-NS2F").list_price_eur == before
+
+
+def test_csv_field_beyond_the_field_limit_is_a_clear_error(seeded_catalog):
+    content = _csv([["MQM9700-NS2F", "100.00", "10"]]) + b'MCX75310AAS-NEAT,"' + b"9" * 200_000 + b'",1\n'
+    with pytest.raises(pricelist.PriceListError) as err:
+        pricelist.import_price_list(filename="p.csv", content=content)
+    (error,) = err.value.errors
+    assert error.field == "file" and error.line == 3 and "128 KiB" in error.message
+
+
+def test_admin_import_of_an_oversized_csv_field_is_no_server_error(admin_client, seeded_catalog):
+    upload = io.BytesIO(b"part_number,list_price_eur\n" + b'X,"' + b"a" * 140_000 + b"\n")
+    upload.name = "prices.csv"
+    resp = admin_client.post("/admin/catalog/part/import/", {"file": upload})
+    assert resp.status_code == 200 and b"128 KiB" in resp.content
+
+
+HYPERLINK = '=HYPERLINK("http://evil.example/","click")'
+
+
+def test_exports_write_formula_like_text_as_text(seeded_catalog, admin_client):
+    pricelist.import_price_list(filename="p.csv", content=_csv_with_replacement("MQM9700-NS2F", HYPERLINK))
+    assert Part.objects.get(part_number="MQM9700-NS2F").replacement == HYPERLINK
+
+    sheet = load_workbook(io.BytesIO(admin_client.get("/admin/catalog/part/export.xlsx").content)).active
+    header = [c.value for c in sheet[1]]
+    (row,) = [r for r in sheet.iter_rows(min_row=2) if r[0].value == "MQM9700-NS2F"]
+    cell = row[header.index("replacement")]
+    assert cell.value == HYPERLINK and cell.data_type == "s" and cell.quotePrefix  # text, not a live formula
+    assert not [c.coordinate for r in sheet.iter_rows() for c in r if c.data_type == "f"]
+
+    text = admin_client.get("/admin/catalog/part/export.csv").content.decode()
+    (line,) = [r for r in csv.reader(io.StringIO(text)) if r[0] == "MQM9700-NS2F"]
+    assert line[COLUMNS.index("replacement")] == "'" + HYPERLINK
+    assert not [f for r in csv.reader(io.StringIO(text)) for f in r if f.startswith(("=", "+", "-", "@"))]
+
+
+def test_neutralised_exports_import_unchanged(seeded_catalog):
+    pricelist.import_price_list(filename="p.csv", content=_csv_with_replacement("MQM9700-NS2F", HYPERLINK))
+    for filename, content in (("p.csv", pricelist.export_csv().encode()), ("p.xlsx", pricelist.export_xlsx())):
+        assert pricelist.import_price_list(filename=filename, content=content).updated == 0
+        assert Part.objects.get(part_number="MQM9700-NS2F").replacement == HYPERLINK
+
+
+def _csv_with_replacement(part_number: str, replacement: str) -> bytes:
+    price = Part.objects.get(part_number=part_number).list_price_eur
+    out = io.StringIO()
+    csv.writer(out).writerows([["part_number", "list_price_eur", "replacement"], [part_number, price, replacement]])
+    return out.getvalue().encode()

@@ -100,3 +100,13 @@ def test_cabling_streams_a_large_plan_lazily():
     p = plan(2048)
     first = list(itertools.islice(iter_cabling_csv(p), 3))
     assert len(first) == 3  # no full list is built to get here
+
+
+def test_cabling_writes_formula_like_part_labels_as_text():
+    data = plan(4).to_dict()
+    label = '=HYPERLINK("http://evil.example/","MCP4Y10-N002")'
+    for link in data["links"]:
+        link["cable_part"] = label
+    rows = list(csv.reader(io.StringIO("".join(iter_cabling_csv(type(plan(4)).from_dict(data))))))
+    parts = {row[rows[0].index("cable_part")] for row in rows[1:]}
+    assert parts == {"'" + label}
