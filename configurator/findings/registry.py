@@ -544,7 +544,7 @@ REGISTRY: dict[str, Rule] = {
         ),
         _rule(
             Code.MEMORY_MIXED,
-            E,
+            W,  # best practice: the node boots, bandwidth suffers (issue #20)
             gettext_noop("Different DIMMs in one node"),
             gettext_noop("All DIMMs of a node are identical, so every memory channel is populated alike."),
             "ARK-DS, AMD-DS memory configuration; DGX H100 and MLPerf units use one DIMM model (MLC-NV-DGXH100, MLC-821)",
@@ -560,7 +560,7 @@ REGISTRY: dict[str, Rule] = {
         ),
         _rule(
             Code.MEMORY_UNBALANCED,
-            E,
+            W,  # best practice: the node boots, bandwidth suffers (issue #20)
             gettext_noop("DIMMs not balanced over the memory channels"),
             gettext_noop(
                 "DIMMs are spread evenly over all channels of every populated socket (one or two per channel); otherwise memory bandwidth is uneven and channels idle."
@@ -1041,6 +1041,70 @@ REGISTRY.update(
         code: Rule(code, severity, title, explanation, source, (_RACK_CHECKS.get(code, "racks.plan.plan_racks"),))
         for code, severity, title, explanation, source in _RACK_RULES
     }
+)
+
+
+# Issue #20: catalogue gaps are warnings, refusals only on evidence, power calibrated per chassis and cooling.
+# One small entry per code, so each merges on its own.
+REGISTRY[str(FabricCode.MEDIA_NOT_CATALOGUED)] = _rule(
+    FabricCode.MEDIA_NOT_CATALOGUED,
+    W,
+    gettext_noop("The catalogue has no medium for these links yet"),
+    gettext_noop(
+        "The link is valid hardware, but the catalogue holds no cable or optic for this connector and speed (or the connector is not known from the sources). The bill of materials leaves these links out and is marked incomplete; the cabling is quoted separately."
+    ),
+    "catalogue coverage (LinkX media per connector and speed); NVIDIA XDR LinkX page (NV-XDR-LX)",
+    ("fabric.findings.media_finding",),
+)
+REGISTRY[str(Code.POWER_ESTIMATE_ABOVE_SUPPLIES)] = _rule(
+    Code.POWER_ESTIMATE_ABOVE_SUPPLIES,
+    W,
+    gettext_noop("Estimate above the vendor's own supplies: confirm with the vendor"),
+    gettext_noop(
+        "The estimated peak exceeds the supplies that carry the load, but the server, its GPU and its supplies are the vendor's own shipping configuration, so an estimate does not refuse it: confirm the power budget with the vendor."
+    ),
+    "Supermicro product pages as catalogued (accepts, PSU options); hardware.md §4 budget rule",
+    ("rules.power.power_findings",),
+)
+REGISTRY[str(Code.NODE_CPU_UNVERIFIED)] = _rule(
+    Code.NODE_CPU_UNVERIFIED,
+    W,
+    gettext_noop("CPU family not confirmed for this server"),
+    gettext_noop(
+        "The CPU fits the board's socket, but the server's sources name other CPU families (sometimes only the CPU of one benchmarked unit): confirm BIOS support with the vendor."
+    ),
+    "server cpu_socket and cpu_families with their sources (seed README); ARK-DS / AMD-DS",
+    ("rules.node_contents.cpu_not_accepted",),
+)
+REGISTRY[str(Code.NODE_CPU_SOCKET_EMPTY)] = _rule(
+    Code.NODE_CPU_SOCKET_EMPTY,
+    W,
+    gettext_noop("A CPU socket is left empty"),
+    gettext_noop(
+        "The node boots with fewer CPUs than sockets, but loses the PCIe lanes and memory channels of the empty socket, and the slots wired to it."
+    ),
+    "hardware.md §1a (dual-socket GPU platforms); ARK-DS / AMD-DS (lanes and channels per socket)",
+    ("rules.node_contents.cpu_count",),
+)
+REGISTRY[str(Code.NODE_CPU_TDP_UNKNOWN)] = _rule(
+    Code.NODE_CPU_TDP_UNKNOWN,
+    INFO,
+    gettext_noop("CPU TDP unknown against the server's limit"),
+    gettext_noop(
+        "The server publishes a per-socket TDP limit, but the CPU's TDP is not sourced, so the limit cannot be checked."
+    ),
+    "server cpu_tdp_w (DIST-PM); CPU TDP (ARK-DS, AMD-DS) where sourced",
+    ("rules.node_contents.cpu_tdp_unknown",),
+)
+REGISTRY[str(Code.MEMORY_DOWNCLOCKED)] = _rule(
+    Code.MEMORY_DOWNCLOCKED,
+    INFO,
+    gettext_noop("DIMMs run below their rated speed"),
+    gettext_noop(
+        "DIMMs rated faster than the memory speed the CPU supports run at the CPU's speed; the faster DIMMs bring nothing."
+    ),
+    "ARK-DS, XEON6-CNEWS, AMD-DS (CPU memory speeds); RS-MICRON, SO-CWM (DIMM speeds)",
+    ("rules.node_contents.memory_downclocked",),
 )
 
 

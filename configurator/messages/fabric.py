@@ -127,8 +127,15 @@ def _join(p: dict[str, Any]) -> str:
     return _("%(a)s and %(b)s") % {"a": side_label(p["a"]), "b": side_label(p["b"])}
 
 
-@renders(C.NO_CABLE)
+@renders(C.NO_CABLE, C.MEDIA_NOT_CATALOGUED)
 def _no_cable(p: dict[str, Any]) -> tuple[str, str]:
+    message, fix = _no_cable_text(p)
+    if p.get("bom_incomplete"):
+        message = f"{message} {_('The bill of materials leaves these links out, so it is incomplete.')}"
+    return message, fix
+
+
+def _no_cable_text(p: dict[str, Any]) -> tuple[str, str]:
     if p.get("unknown_side"):
         return (
             _(

@@ -158,8 +158,13 @@ def test_faster_adapter_fix_names_the_switch_the_catalogue_holds_at_that_speed()
 
 
 def test_xdr_fabric_says_the_catalogue_has_no_800g_osfp_media():
+    # This test catalogue holds no XDR media: a catalogue gap, so a warning with the bill marked incomplete.
     p = plan(16, switch=Q3400, hca=CX8)
-    f = finding(p, FabricCode.NO_CABLE)
+    f = finding(p, FabricCode.MEDIA_NOT_CATALOGUED)
+    assert f.severity == "warning" and FabricCode.NO_CABLE not in codes(p)
+    assert "The bill of materials leaves these links out, so it is incomplete." in both(f).message.en
+    assert "stuklijst" in both(f).message.nl
+    assert p.to_dict()["bom_complete"] is False and p.to_dict()["uncabled_links"] == ["node-leaf"]
     assert both(f).message.en.startswith("We offer no 800 Gb/s OSFP cables or optics yet")
     assert "we can quote the cabling separately" in both(f).message.en
     assert "ask us to quote the 800 Gb/s OSFP cabling" in both(f).fix.en
@@ -170,7 +175,8 @@ def test_xdr_fabric_says_the_catalogue_has_no_800g_osfp_media():
 
 def test_100g_qsfp28_fabric_says_the_catalogue_has_no_qsfp28_media():
     p = plan(16, switch=SN4600C, hca=ETH_100G)
-    f = finding(p, FabricCode.NO_CABLE)
+    f = finding(p, FabricCode.MEDIA_NOT_CATALOGUED)
+    assert f.severity == "warning"
     assert "no 100 Gb/s QSFP28 cables or optics yet" in both(f).message.en
     assert "100 Gb/s QSFP28" in both(f).message.nl and "100 Gb/s QSFP28" in both(f).fix.en
 
@@ -183,7 +189,8 @@ def test_connectors_with_media_but_no_joining_cable_keep_the_join_message():
 
 def test_an_unknown_hca_connector_stays_unknown_visibly():
     nameless = dataclasses.replace(CX7_NDR, part_number="X-NIC", connector=None, top=None)
-    f = finding(plan(4, hca=nameless), FabricCode.NO_CABLE)
+    f = finding(plan(4, hca=nameless), FabricCode.MEDIA_NOT_CATALOGUED)
+    assert f.severity == "warning"
     assert "not known from the sources" in both(f).message.en and "niet bekend" in both(f).message.nl
     assert f.params["unknown_connector"] is True
 

@@ -84,9 +84,21 @@ S822 = dataclasses.replace(
     m2_slots=2,
     drive_bays=(DriveBaySpec(count=8, form_factor="E1.S", interface="nvme"),),
 )
-REFERENCE = (  # catalog.services.reference_systems(): [MLC-NV-DGXH100], [NV-DGXB200-UG]
-    ReferenceSystemSpec(system="NVIDIA DGX H100", gpu_memory_gb=640, system_memory_gb=2048, source="MLC-NV-DGXH100"),
-    ReferenceSystemSpec(system="NVIDIA DGX B200", gpu_memory_gb=1440, system_memory_gb=2048, source="NV-DGXB200-UG"),
+REFERENCE = (  # catalog.services.reference_systems(): [MLC-NV-DGXH100], [NV-DGXB200-UG], each on its own board
+    ReferenceSystemSpec(
+        system="NVIDIA DGX H100",
+        gpu_memory_gb=640,
+        system_memory_gb=2048,
+        source="MLC-NV-DGXH100",
+        board="HGX-H100-8GPU",
+    ),
+    ReferenceSystemSpec(
+        system="NVIDIA DGX B200",
+        gpu_memory_gb=1440,
+        system_memory_gb=2048,
+        source="NV-DGXB200-UG",
+        board="HGX-B200-8GPU",
+    ),
 )
 NODE_PARTS = [XEON_8468, XEON_6787P, EPYC_9474F, HOT_XEON6, DIMM_64, DIMM_32, BOOT_M2, U2_DATA]
 CAT = CatalogView(
@@ -120,8 +132,9 @@ def codes(d):
         (complete(), "NODE_CPU_COUNT", False),
         (complete(), "MEMORY_UNBALANCED", False),
         (complete(), "MEMORY_BELOW_REFERENCE", False),  # 2,048 GB for 640 GB = 3.2, DGX H100's own ratio
-        # hardware.md §1a: a 2-socket platform with one CPU, or three
-        (complete(cpus=1), "NODE_CPU_COUNT", True),
+        # hardware.md §1a: three CPUs exceed the 2 sockets (an error); one boots but leaves a socket empty (a warning)
+        (complete(cpus=1), "NODE_CPU_COUNT", False),
+        (complete(cpus=1), "NODE_CPU_SOCKET_EMPTY", True),
         (complete(cpus=3), "NODE_CPU_COUNT", True),
         # ARK-DS: identical processors in every socket
         (node(S821, comp(XEON_8468), comp(EPYC_9474F), comp(DIMM_64, 32)), "NODE_CPU_MIXED", True),
@@ -144,7 +157,7 @@ def codes(d):
         # 1 DIMM per channel is full speed; 2 per channel lowers it [ARK-DS]
         (complete(dimms=16), "MEMORY_TWO_PER_CHANNEL", False),
         (complete(dimms=32), "MEMORY_TWO_PER_CHANNEL", True),
-        # 16 x 32 GB = 512 GB for 640 GB of HGX H100 is below DGX B200's 1.42 [NV-DGXB200-UG]
+        # 16 x 32 GB = 512 GB for 640 GB of HGX H100 is below DGX H100's 3.2 [MLC-NV-DGXH100]
         (complete(dimm=DIMM_32, dimms=16), "MEMORY_BELOW_REFERENCE", True),
         # 32 x 64 GB = 2,048 GB for HGX B200's 1,440 GB: exactly DGX B200 [NV-DGXB200-UG]
         (complete(server=S822, cpu=XEON_6787P, gpu=HGX_B200), "MEMORY_BELOW_REFERENCE", False),
@@ -200,8 +213,11 @@ def test_unknown_facts_never_give_an_error():
 
 
 def test_errors_say_what_to_change_in_both_languages():
-    (one_cpu,) = [f for f in findings(complete(cpus=1)) if f.code == "NODE_CPU_COUNT"]
-    assert one_cpu.severity == "error" and one_cpu.subject == "node_groups[0].components[1]"
+    (three,) = [f for f in findings(complete(cpus=3)) if f.code == "NODE_CPU_COUNT"]
+    assert three.severity == "error" and three.subject == "node_groups[0].components[1]"
+    assert "2 CPU sockets; 3 CPUs do not fit" in both(three).message.en
+    (one_cpu,) = [f for f in findings(complete(cpus=1)) if f.code == "NODE_CPU_SOCKET_EMPTY"]
+    assert one_cpu.severity == "warning" and one_cpu.subject == "node_groups[0].components[1]"
     said = both(one_cpu)
     assert "2 CPU sockets" in said.message.en and "1 CPU." in said.message.en
     assert said.fix.en == "Set the quantity of XEON-8468 to 2."
@@ -225,11 +241,12 @@ def test_two_dimms_per_channel_says_by_how_much():
 
 
 def test_memory_below_reference_names_the_nvidia_system_and_the_amount():
-    """The floor is the lowest ratio NVIDIA ships: DGX B200, 2,048 GB for 1,440 GB [NV-DGXB200-UG]; for 640 GB
-    of HGX H100 that is 911 GB (640 x 2048 / 1440 = 910.2, rounded up)."""
+    """The yardstick is NVIDIA's own system on the same GPU: DGX H100, 2,048 GB for 640 GB [MLC-NV-DGXH100], so
+    an HGX H100 node needs 2,048 GB, not the 911 GB that DGX B200's lower ratio would give (issue #20)."""
     (f,) = [f for f in findings(complete(dimm=DIMM_32, dimms=16)) if f.code == "MEMORY_BELOW_REFERENCE"]
     assert f.severity == "warning"
-    assert f.params["needed_gb"] == 911 and f.params["ref_system"] == "NVIDIA DGX B200"
-    assert "NVIDIA DGX B200" in both(f).message.en and "911 GB" in both(f).fix.en
+    assert f.params["needed_gb"] == 2048 and f.params["ref_system"] == "NVIDIA DGX H100"
+    assert "NVIDIA DGX H100" in both(f).message.en and "2,048 GB" in both(f).fix.en
+    assert "B200" not in both(f).message.en
     without = CatalogView(version="t", parts=CAT.parts)  # no reference systems: nothing to compare with
     assert "MEMORY_BELOW_REFERENCE" not in {f.code for f in run(complete(dimm=DIMM_32, dimms=16), without).findings}
