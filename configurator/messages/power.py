@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from configurator.rules.catalogue import Code as C
 
@@ -163,7 +163,9 @@ def basis_sentence(p: dict[str, Any]) -> str:
 
 
 def _cooled(cooling: str | None) -> str:
-    return {"air": _("air-cooled"), "liquid": _("liquid-cooled")}.get(cooling or "", cooling or "?")
+    return {"air": pgettext("cooling", "air-cooled"), "liquid": pgettext("cooling", "liquid-cooled")}.get(
+        cooling or "", cooling or "?"
+    )
 
 
 def skipped_sentence(p: dict[str, Any]) -> str:
