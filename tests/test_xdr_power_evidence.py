@@ -257,11 +257,19 @@ def test_ddr5_5600_dimms_on_a_4800_cpu_get_a_down_clock_note(seeded_catalog):
     assert f["severity"] == "info" and "5,600 MT/s" in f["message"] and "run at 4,800 MT/s" in f["message"]
 
 
-def test_the_cpu_tdp_limit_says_when_the_cpus_tdp_is_unknown(seeded_catalog):
-    # SYS-822GS-NBRT takes up to 350 W per socket (DIST-PM); the Xeon 6787P's TDP is not sourced: said, not passed.
+def test_the_cpu_tdp_limit_is_checked_with_the_sourced_tdp(seeded_catalog):
+    # SYS-822GS-NBRT takes up to 350 W per socket (DIST-PM); the Xeon 6787P is 350 W (SR-SR650V4): checked, within.
     result = design_validate(document=_doc(_node("SYS-822GS-NBRT", B200)))
-    (f,) = _by_code(result, "NODE_CPU_TDP_UNKNOWN")
-    assert "XEON-6787P" in f["message"] and "350 W" in f["message"]
+    assert not _by_code(result, "NODE_CPU_TDP") and not _by_code(result, "NODE_CPU_TDP_UNKNOWN")
+    basis = result["totals"]["power_basis"][0]
+    assert (basis["cpu_basis"], basis["cpu_parts"], basis["cpu_w"]) == ("cpus", ["XEON-6787P"], 700)
+
+
+def test_the_cpu_tdp_limit_says_when_the_cpus_tdp_is_unknown(seeded_catalog):
+    # The Xeon 8570's TDP is not sourced: against a published limit that is said, never passed silently.
+    doc = _doc(_node("SYS-822GS-NBRT", B200, {"part": "XEON-8570", "quantity": 2, "role": "cpu"}))
+    (f,) = _by_code(design_validate(document=doc), "NODE_CPU_TDP_UNKNOWN")
+    assert "XEON-8570" in f["message"] and "350 W" in f["message"] and "350 W" in f["fix"]
 
 
 def test_default_nodes_get_a_mirrored_boot_pair(seeded_catalog):
