@@ -233,20 +233,22 @@ def memory_two_per_channel(ctx: GroupContext) -> Iterator[Finding]:
 def memory_downclocked(ctx: GroupContext) -> Iterator[Finding]:
     """DIMMs rated faster than the memory speed the CPU (or the server) supports run at that lower speed: DDR5-5600
     RDIMMs on a Xeon 4th Gen (DDR5-4800 at one DIMM per channel) run at 4,800 MT/s. A note, not a fault: the
-    system boots and the DIMMs clock down. At two DIMMs per channel the two-DIMM speed applies. Source: ARK-DS,
-    XEON6-CNEWS, AMD-DS (the CPU's speeds); RS-MICRON, SO-CWM (the DIMM's speed). Unknown speeds: not compared."""
+    system boots and the DIMMs clock down. Only DIMMs rated above the one-DIMM speed are noted (the slower second
+    DIMM per channel is MEMORY_TWO_PER_CHANNEL's); at two per channel the speed they run at is the two-DIMM speed.
+    Source: ARK-DS, XEON6-CNEWS, AMD-DS (the CPU's speeds); RS-MICRON, SO-CWM (the DIMM's speed). Unknown speeds:
+    not compared."""
     if not ctx.memory or ctx.memory[0].spec.speed_mts is None:
         return
     channels, populated = _channels(ctx)
     count = _qty(ctx.memory)
     two = bool(channels and populated and count == 2 * channels * populated)
     cpu = ctx.cpus[0].spec if ctx.cpus else None
+    one = ctx.server.memory_speed_1dpc_mts or (cpu.memory_speed_mts if cpu else None)
+    limit = one
     if two:
-        limit = ctx.server.memory_speed_2dpc_mts or (cpu.memory_speed_2dpc_mts if cpu else None)
-    else:
-        limit = ctx.server.memory_speed_1dpc_mts or (cpu.memory_speed_mts if cpu else None)
+        limit = ctx.server.memory_speed_2dpc_mts or (cpu.memory_speed_2dpc_mts if cpu else None) or one
     dimm = ctx.memory[0].spec
-    if limit is not None and dimm.speed_mts > limit:
+    if one is not None and limit is not None and dimm.speed_mts > one:
         yield finding(
             Code.MEMORY_DOWNCLOCKED,
             ctx.memory[0].path,

@@ -250,3 +250,54 @@ def test_memory_below_reference_names_the_nvidia_system_and_the_amount():
     assert "B200" not in both(f).message.en
     without = CatalogView(version="t", parts=CAT.parts)  # no reference systems: nothing to compare with
     assert "MEMORY_BELOW_REFERENCE" not in {f.code for f in run(complete(dimm=DIMM_32, dimms=16), without).findings}
+
+
+# --- issue #20: evidence for refusals, and the down-clock note ----------------------------------------------------
+
+DIMM_5600 = dataclasses.replace(DIMM_64, part_number="TEST-DIMM-64-5600", speed_mts=5600)
+CPU_OTHER_FAMILY = dataclasses.replace(XEON_8468, part_number="TEST-XEON-OTHER", family="Xeon (a family not listed)")
+EVIDENCE_CAT = CatalogView(
+    version="test-20",
+    parts={**CAT.parts, DIMM_5600.part_number: DIMM_5600, CPU_OTHER_FAMILY.part_number: CPU_OTHER_FAMILY},
+    reference_systems=REFERENCE,
+)
+
+
+def _evidence(d):
+    return run(d, EVIDENCE_CAT).findings
+
+
+def test_faster_dimms_say_they_run_at_the_cpus_speed_one_and_two_per_channel():
+    """Xeon 4th Gen: 4,800 MT/s at 1 DPC, 4,400 at 2 DPC [ARK-DS]; DDR5-5600 DIMMs run at those speeds."""
+    (one,) = [f for f in _evidence(complete(dimm=DIMM_5600, dimms=16)) if f.code == "MEMORY_DOWNCLOCKED"]
+    assert one.severity == "info" and (one.params["dimm_mts"], one.params["runs_mts"]) == (5600, 4800)
+    assert "rated at 5,600 MT/s, but XEON-8468 runs memory at up to 4,800 MT/s" in both(one).message.en
+    assert "5.600 MT/s" in both(one).message.nl
+    (two,) = [f for f in _evidence(complete(dimm=DIMM_5600, dimms=32)) if f.code == "MEMORY_DOWNCLOCKED"]
+    assert two.params["runs_mts"] == 4400 and two.params["two_per_channel"] is True
+    assert "MEMORY_DOWNCLOCKED" not in {f.code for f in _evidence(complete())}  # DDR5-4800 on a 4,800 CPU
+
+
+def test_a_cpu_family_the_sources_do_not_name_is_a_warning_a_socket_mismatch_an_error():
+    (f,) = [f for f in _evidence(complete(cpu=CPU_OTHER_FAMILY)) if f.code.startswith("NODE_CPU_")]
+    assert f.code == "NODE_CPU_UNVERIFIED" and f.severity == "warning"
+    assert "XEON-8468" in both(f).fix.en and "Bevestig de BIOS-ondersteuning" in both(f).fix.nl
+    amd = [f for f in _evidence(complete(cpu=EPYC_9474F)) if f.code.startswith("NODE_CPU_")]
+    assert [f.code for f in amd] == ["NODE_CPU_NOT_ACCEPTED"] and amd[0].severity == "error"
+
+
+def test_unbalanced_and_mixed_dimms_are_warnings_not_errors():
+    for d, code in (
+        (complete(dimms=24), "MEMORY_UNBALANCED"),
+        (complete(extra=(comp(DIMM_32, 16),), dimms=16), "MEMORY_MIXED"),
+    ):
+        (f,) = [f for f in findings(d) if f.code == code]
+        assert f.severity == "warning", code
+
+
+def test_a_cpu_of_unknown_tdp_against_a_published_limit_is_said():
+    unknown = dataclasses.replace(XEON_6787P, part_number="TEST-XEON6-NO-TDP", tdp_w=None)
+    cat = CatalogView(version="t", parts={**CAT.parts, unknown.part_number: unknown}, reference_systems=REFERENCE)
+    d = complete(server=S822, cpu=unknown, gpu=HGX_B200)
+    (f,) = [f for f in run(d, cat).findings if f.code == "NODE_CPU_TDP_UNKNOWN"]
+    assert f.params["limit_w"] == 350 and "350 W" in both(f).message.en
