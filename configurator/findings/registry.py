@@ -519,7 +519,7 @@ REGISTRY: dict[str, Rule] = {
             E,
             gettext_noop("CPU count does not match the sockets"),
             gettext_noop(
-                "The GPU platforms' PCIe slots, switches and DIMM slots hang off both CPU sockets, so every socket is populated; more CPUs than sockets do not fit."
+                "More CPUs than the server's sockets do not fit. (Fewer boot but lose the lanes and channels of the empty socket: NODE_CPU_SOCKET_EMPTY, a warning.)"
             ),
             "hardware.md §1a (2-socket GPU platforms); ARK-DS, AMD-DS (PCIe lanes and memory channels per socket)",
             ("rules.node_contents.cpu_count",),
@@ -529,7 +529,7 @@ REGISTRY: dict[str, Rule] = {
             E,
             gettext_noop("CPU not taken by the server"),
             gettext_noop(
-                "A CPU must fit the board's socket and be of a family the board supports (LGA4677: Xeon 4th/5th Gen; LGA4710: Xeon 6; SP5: EPYC 9004)."
+                "A CPU must fit the board's socket (LGA4677: Xeon 4th/5th Gen; LGA4710: Xeon 6; SP5: EPYC 9004). A CPU of the right socket but a family the server's sources do not name is NODE_CPU_UNVERIFIED, a warning."
             ),
             "Server facts cpu_socket and cpu_families (catalog/seed/README.md); ARK-DS, AMD-DS",
             ("rules.node_contents.cpu_not_accepted",),
@@ -583,7 +583,7 @@ REGISTRY: dict[str, Rule] = {
             W,
             gettext_noop("Less system memory than NVIDIA's own systems ship with"),
             gettext_noop(
-                "NVIDIA's own 8-GPU systems ship with at least 1.42 GB of system memory per GB of GPU memory (DGX B200: 2 TB for 1,440 GB; DGX H100: 2 TB for 640 GB); less leaves little room to stage data, checkpoints and pinned buffers."
+                "A node carries at least the system memory per GB of GPU memory that NVIDIA's own 8-GPU system on the same GPU ships with (DGX H100: 2 TB for 640 GB; NVIDIA's H200 system: 2 TB for 1,128 GB; DGX B200: 2 TB for 1,440 GB); less leaves little room to stage data, checkpoints and pinned buffers. A GPU without such a system is not compared."
             ),
             "NVIDIA DGX B200 user guide (NV-DGXB200-UG); MLCommons DGX H100 system file (MLC-NV-DGXH100); catalog.services.reference_systems()",
             ("rules.node_contents.memory_against_gpu_memory",),

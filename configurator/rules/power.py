@@ -28,8 +28,8 @@ The basis is stated in an info finding (POWER_ESTIMATE_BASIS) and in ``totals.po
 the CPU figure comes from (``cpu_basis``: "cpus", "platform_limit" or "assumed").
 
 Compared with the capacity of the N supplies of an N+M configuration (ServerSpec.psu_capacity_w): above it is an
-error, except for the vendor's own shipping configuration (a GPU the server's sources name, in the server with its
-catalogued supplies), which is never refused on an estimate: there it is a warning to confirm with the vendor
+error, except for the vendor's own shipping configuration (the HGX baseboard the server's sources name, on the
+server's catalogued supplies), which is never refused on an estimate: there it is a warning to confirm with the vendor
 (POWER_ESTIMATE_ABOVE_SUPPLIES). Above 80% of it a warning (for a sum-of-parts estimate; a published maximum is the
 worst case already), unknown capacity a warning. When the PSU count and wattage are known but the redundancy is not,
 both N+N (half the supplies) and N+0 (all of them) are checked and the finding says which holds. A group whose GPU
