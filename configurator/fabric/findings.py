@@ -63,8 +63,12 @@ def media_finding(
             )
         return _finding(FabricCode.NO_CABLE, **ends, speed_gbps=speed)
     longest = result.longest_m or 0
+    # No optics join these ends at all: the longest catalogued cable is a limit of the catalogue, not of the link
+    # (longer AOCs and optics exist for every InfiniBand generation), so the gap is a warning and the bill incomplete.
+    # Where catalogued optics join the ends, their reach is the limit and the run is refused.
+    gap = not result.optics_matched
     return _finding(
-        FabricCode.BEYOND_REACH,
+        FabricCode.REACH_NOT_CATALOGUED if gap else FabricCode.BEYOND_REACH,
         **ends,
         distance_m=distance,
         slack_m=SLACK_M,
@@ -73,7 +77,8 @@ def media_finding(
         rack_field=field_name or None,
         # No optics join these ends at all: the longest catalogued cable is the limit, and whether a longer one
         # exists is not known from the sources (HDR AOCs beyond 30 m, for one).
-        cables_only=not result.optics_matched,
+        cables_only=gap,
+        bom_incomplete=gap,
     )
 
 

@@ -1056,6 +1056,16 @@ REGISTRY[str(FabricCode.MEDIA_NOT_CATALOGUED)] = _rule(
     "catalogue coverage (LinkX media per connector and speed); NVIDIA XDR LinkX page (NV-XDR-LX)",
     ("fabric.findings.media_finding",),
 )
+REGISTRY[str(FabricCode.REACH_NOT_CATALOGUED)] = _rule(
+    FabricCode.REACH_NOT_CATALOGUED,
+    W,
+    gettext_noop("No catalogued medium reaches this run yet"),
+    gettext_noop(
+        "The run is longer than every catalogued cable that joins these ports, and the catalogue holds no optics for them at all, so a longer medium (AOC or optics) is missing from the catalogue rather than impossible. The bill of materials leaves these links out and is marked incomplete; the longer medium is quoted separately."
+    ),
+    "catalogue coverage (LinkX media per connector and speed); NVIDIA cable management guide: AOCs 'from 3 meters to about 100 meters'",
+    ("fabric.findings.media_finding",),
+)
 REGISTRY[str(Code.POWER_ESTIMATE_ABOVE_SUPPLIES)] = _rule(
     Code.POWER_ESTIMATE_ABOVE_SUPPLIES,
     W,

@@ -52,7 +52,9 @@ def test_hdr_adapter_on_ndr_switch_in_rack_is_beyond_reach_not_no_cable():
     # whole ports take MCP7Y60 (twin 2x200G OSFP -> 2x QSFP56), up to 2 m; the given in-rack run is 2 m + 0.5 m.
     p = plan(4, hca=CX6_HDR, rack=RackIn(in_rack_m=2))
     assert FabricCode.NO_CABLE not in codes(p)
-    reach = finding(p, FabricCode.BEYOND_REACH)
+    # no HDR optics in the catalogue: the longest splitter is a catalogue limit, a warning (issue #20)
+    reach = finding(p, FabricCode.REACH_NOT_CATALOGUED)
+    assert reach.severity == Severity.WARNING and reach.params["bom_incomplete"] is True
     assert (
         reach.params["required_m"] == 2.5
         and reach.params["longest_m"] == 2
@@ -72,14 +74,14 @@ def test_hdr_adapter_on_ndr_switch_in_rack_is_beyond_reach_not_no_cable():
 def test_hdr_adapter_on_ndr_switch_with_a_shorter_in_rack_run_takes_the_2m_splitter():
     # The rack override shortens the run: 1.5 m + 0.5 m slack = 2 m, which MCP7Y60-H002 reaches.
     p = plan(4, hca=CX6_HDR, rack=RackIn(in_rack_m=1.5))
-    assert not codes(p) & {FabricCode.NO_CABLE, FabricCode.BEYOND_REACH}
+    assert not codes(p) & {FabricCode.NO_CABLE, FabricCode.BEYOND_REACH, FabricCode.REACH_NOT_CATALOGUED}
     assert {part: q for part, q, _ in p.link(NODE_LEAF).parts} == {"MCP7Y60-H002": 16}
 
 
 def test_hdr_adapter_on_ndr_leaves_over_a_row_run_is_beyond_reach_of_the_splitter():
     p = plan(64, hca=CX6_HDR, rack=RackIn(node_to_leaf_m=15))
-    reach = finding(p, FabricCode.BEYOND_REACH)
-    assert reach.severity == Severity.ERROR
+    reach = finding(p, FabricCode.REACH_NOT_CATALOGUED)
+    assert reach.severity == Severity.WARNING and not p.bom_complete
     assert reach.params["rack_field"] == "node_to_leaf_m" and reach.params["distance_m"] == 15
 
 
@@ -87,7 +89,7 @@ def test_a_default_run_no_medium_reaches_is_an_assumption_not_an_error():
     # Without a distance from the design the in-rack run is the 2 m default (+0.5 m), which no HDR splitter
     # reaches: the plan takes the 2 m MCP7Y60 and warns that the runs must stay within 1.5 m.
     p = plan(4, hca=CX6_HDR)
-    assert not codes(p) & {FabricCode.NO_CABLE, FabricCode.BEYOND_REACH}
+    assert not codes(p) & {FabricCode.NO_CABLE, FabricCode.BEYOND_REACH, FabricCode.REACH_NOT_CATALOGUED}
     f = finding(p, FabricCode.DISTANCE_ASSUMED)
     assert f.severity == Severity.WARNING
     assert (f.params["default_m"], f.params["planned_m"], f.params["link_class"]) == (2, 1.5, NODE_LEAF)
