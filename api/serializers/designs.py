@@ -202,6 +202,13 @@ class FabricPlanSerializer(serializers.Serializer):
     leaf_spine_links = serializers.IntegerField()
     spine_core_links = serializers.IntegerField()
     bom = BomLineSerializer(many=True)
+    bom_complete = serializers.BooleanField(
+        help_text="false when some link class has no catalogued cable or optic: the bom leaves those links out "
+        "(finding FABRIC_MEDIA_NOT_CATALOGUED) and is incomplete."
+    )
+    uncabled_links = serializers.ListField(
+        child=serializers.CharField(), help_text="The link classes (node-leaf, leaf-spine, spine-core) left uncabled."
+    )
 
 
 class RackDeviceSerializer(serializers.Serializer):

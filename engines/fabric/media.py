@@ -14,7 +14,11 @@ per leg, length (cables, fibres) and reach (transceivers). Conventions (see READ
 
 * a cable's or fibre's end with ``legs`` > 1 is a splitter end: one plug per leg;
 * a transceiver's electrical end is the one whose connector is not optical (MPO-12, LC);
-* every end's ``speed_gbps`` must be at least the link speed (a 400G optic runs NDR200 in 200G mode);
+* every end's ``speed_gbps`` must be at least the link speed (a 400G optic runs NDR200 in 200G mode), and at most
+  the port speed of the switch cage it plugs into (``Side.port_gbps``): an 800G XDR plug (200G-PAM4 lanes) does
+  not run in a 400G NDR cage, since "200G-PAM4-based transceivers cannot downshift to 100G-PAM4" (NV-XDR-LX);
+* the two transceivers of an optic set have optical ports of the same speed (an XDR optic never links to a 400G
+  NDR optic, for the same reason);
 * fixed-length parts: the shortest length >= distance + SLACK_M; a fibre must also be within both
   transceivers' reach.
 """
@@ -45,6 +49,7 @@ class Side:
     links_per_plug: int
     label: str  # the part number (empty for an assumed HCA), for messages
     is_switch: bool
+    port_gbps: int | None = None  # a switch cage's own port speed; None (adapters, unknown): not checked
 
 
 @dataclass(frozen=True)
@@ -95,12 +100,14 @@ def side_has_media(media: Iterable[MediaSpec], side: Side, speed_gbps: int) -> b
 
 
 def _fits(end: MediaEnd, side: Side) -> bool:
-    """The end plugs into the side: same connector, same twin form, and no known top that differs."""
+    """The end plugs into the side: same connector, same twin form, no known top that differs, and no faster
+    than the side's own port speed where that is known (a plug never runs above its cage)."""
     return (
         side.connector is not None
         and end.connector == side.connector
         and (end.top is None or side.top is None or end.top == side.top)
         and end.twin == side.twin
+        and (side.port_gbps is None or end.speed_gbps <= side.port_gbps)
     )
 
 
@@ -298,7 +305,7 @@ def _optic_pairings(media: list[MediaSpec], a: Side, b: Side, speed: int) -> Ite
                     if opt_b.connector != fb.connector or not _same_fibre(tb.fibre, fibre_type):
                         continue
                     links_b = opt_b.legs * per_fibre // fb.legs
-                    if opt_b.speed_gbps < speed or links_b != b.links_per_plug:
+                    if opt_b.speed_gbps != opt_a.speed_gbps or links_b != b.links_per_plug:
                         continue
                     if ta.reach_m is None or tb.reach_m is None:
                         continue

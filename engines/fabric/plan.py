@@ -49,6 +49,7 @@ def _switch_side(switch: SwitchSpec, split: int, label: str) -> Side:
         links_per_plug=switch.logical_ports_per_cage * split,
         label=label,
         is_switch=True,
+        port_gbps=switch.port_speed_gbps or None,
     )
 
 

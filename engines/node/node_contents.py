@@ -1,9 +1,12 @@
 """Node contents rules: CPUs, memory and drives of one node group against what its server takes.
 
-Each check is a small function whose docstring states the rule and its source. Explicit choices that break a rule
-are errors that say what to change; a fact the catalogue does not hold (socket, channels, bays, TDP limit left
-unknown) never produces an error: the check is skipped, and a node that names no CPUs or memory is not checked for
-them. The service adds the platform's default node set before these rules run and says where it could not
+Each check is a small function whose docstring states the rule and its source. A refusal needs evidence: a published
+count exceeded (sockets, DIMM slots, bays, M.2 slots) or a physical mismatch (the CPU socket) is an error; a
+combination the sources do not confirm (a CPU family the server's sources do not name) is a warning naming what to
+confirm; a rule of best practice (balanced or identical DIMMs, every socket populated) is a warning. A fact the
+catalogue does not hold (socket, channels, bays, TDP limit left unknown) never produces an error: the check is
+skipped or says the fact is unknown, and a node that names no CPUs or memory is not checked for them. The service
+adds the platform's default node set before these rules run and says where it could not
 (configurator/defaults.py). Pure Python: no Django, no I/O.
 """
 
@@ -12,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from design.specs import CatalogView, CpuSpec, DriveSpec, ReferenceSystemSpec
+from design.specs import CpuSpec, DriveSpec, ReferenceSystemSpec
 from engines.findings.codes import Code
 from engines.findings.finding import Finding
 from engines.findings.registry import finding
@@ -31,10 +34,12 @@ def node_content_findings(ctx: GroupContext) -> list[Finding]:
     out += cpu_count(ctx)
     out += cpu_not_accepted(ctx)
     out += cpu_tdp(ctx)
+    out += cpu_tdp_unknown(ctx)
     out += memory_mixed(ctx)
     out += memory_slots(ctx)
     out += memory_balance(ctx)
     out += memory_two_per_channel(ctx)
+    out += memory_downclocked(ctx)
     out += memory_against_gpu_memory(ctx)
     out += drive_bays(ctx)
     out += drive_m2_slots(ctx)
@@ -59,15 +64,15 @@ def cpu_mixed(ctx: GroupContext) -> Iterator[Finding]:
 
 
 def cpu_count(ctx: GroupContext) -> Iterator[Finding]:
-    """Every socket is populated: the GPU platforms' PCIe slots and switches hang off both CPUs, so a 2-socket
-    server with one CPU loses the lanes (and the DIMM slots) of the empty socket; more CPUs than sockets do not fit.
-    Source: hardware.md §1a (every GPU platform 2 sockets); ARK-DS / AMD-DS (PCIe lanes and memory channels are per
-    socket). Skipped while the socket count is unknown."""
+    """More CPUs than the published socket count do not fit (an error). Fewer boot, but a 2-socket server with one
+    CPU loses the lanes (and the DIMM slots) of the empty socket, since the GPU platforms' PCIe slots and switches
+    hang off both CPUs: a warning (NODE_CPU_SOCKET_EMPTY). Source: hardware.md §1a (every GPU platform 2 sockets);
+    ARK-DS / AMD-DS (PCIe lanes and memory channels are per socket). Skipped while the socket count is unknown."""
     sockets = ctx.server.cpu_sockets
     count = _qty(ctx.cpus)
     if ctx.cpus and sockets is not None and count != sockets:
         yield finding(
-            Code.NODE_CPU_COUNT,
+            Code.NODE_CPU_COUNT if count > sockets else Code.NODE_CPU_SOCKET_EMPTY,
             ctx.cpus[0].path,
             server=ctx.server.part_number,
             sockets=sockets,
@@ -77,9 +82,13 @@ def cpu_count(ctx: GroupContext) -> Iterator[Finding]:
 
 
 def cpu_not_accepted(ctx: GroupContext) -> Iterator[Finding]:
-    """A CPU must fit the board's socket and be of a family the board supports (LGA4677 takes Xeon 4th/5th Gen,
-    LGA4710 Xeon 6, SP5 EPYC 9004). Source: the server's catalogue facts (cpu_socket, cpu_families; seed README),
-    ARK-DS / AMD-DS for the CPU's socket. Skipped where the server's socket and families are unknown."""
+    """A CPU must fit the board's socket (LGA4677, LGA4710, SP5): another socket is a physical mismatch, an error.
+    A CPU of the right socket but of a family the server's sources do not name is unverified, not refused
+    (NODE_CPU_UNVERIFIED, a warning to confirm BIOS support with the vendor): the families listed are those the
+    sources happen to show, sometimes one MLPerf unit's CPU (SYS-421GE-TNHR2-LCC ran a 5th Gen Xeon; a 4th Gen
+    Xeon in the same LGA4677 socket is not thereby excluded). Source: the server's catalogue facts (cpu_socket,
+    cpu_families; seed README), ARK-DS / AMD-DS for the CPU's socket. Skipped where the server's socket and
+    families are unknown."""
     server = ctx.server
     for p in ctx.cpus:
         cpu: CpuSpec = p.spec
@@ -87,7 +96,7 @@ def cpu_not_accepted(ctx: GroupContext) -> Iterator[Finding]:
         family_wrong = bool(server.cpu_families and cpu.family and cpu.family not in server.cpu_families)
         if socket_wrong or family_wrong:
             yield finding(
-                Code.NODE_CPU_NOT_ACCEPTED,
+                Code.NODE_CPU_NOT_ACCEPTED if socket_wrong else Code.NODE_CPU_UNVERIFIED,
                 p.path,
                 server=server.part_number,
                 part=cpu.part_number,
@@ -96,6 +105,7 @@ def cpu_not_accepted(ctx: GroupContext) -> Iterator[Finding]:
                 server_socket=server.cpu_socket,
                 families=list(server.cpu_families),
                 suggestion=_default_part(ctx, "cpu"),
+                vendor=server.manufacturer or None,
             )
 
 
@@ -113,6 +123,17 @@ def cpu_tdp(ctx: GroupContext) -> Iterator[Finding]:
                 tdp_w=p.spec.tdp_w,
                 limit_w=limit,
             )
+
+
+def cpu_tdp_unknown(ctx: GroupContext) -> Iterator[Finding]:
+    """Where the server publishes a per-socket TDP limit and a CPU's TDP is not sourced, the limit cannot be
+    checked: said, with the limit to confirm, never passed silently. Source: the server's cpu_tdp_w (DIST-PM)."""
+    limit = ctx.server.cpu_tdp_w
+    unknown = list(dict.fromkeys(p.spec.part_number for p in ctx.cpus if p.spec.tdp_w is None))
+    if limit is not None and unknown:
+        yield finding(
+            Code.NODE_CPU_TDP_UNKNOWN, ctx.cpus[0].path, server=ctx.server.part_number, parts=unknown, limit_w=limit
+        )
 
 
 def memory_mixed(ctx: GroupContext) -> Iterator[Finding]:
@@ -210,18 +231,53 @@ def memory_two_per_channel(ctx: GroupContext) -> Iterator[Finding]:
     )
 
 
-def reference_floor(catalog: CatalogView | None) -> ReferenceSystemSpec | None:
-    """The lowest system-to-GPU memory ratio among NVIDIA's own 8-GPU systems (DGX B200: 2 TB for 1,440 GB)."""
-    systems = catalog.reference_systems if catalog is not None else ()
-    return min(systems, key=lambda r: r.memory_ratio, default=None)
+def memory_downclocked(ctx: GroupContext) -> Iterator[Finding]:
+    """DIMMs rated faster than the memory speed the CPU (or the server) supports run at that lower speed: DDR5-5600
+    RDIMMs on a Xeon 4th Gen (DDR5-4800 at one DIMM per channel) run at 4,800 MT/s. A note, not a fault: the
+    system boots and the DIMMs clock down. Only DIMMs rated above the one-DIMM speed are noted (the slower second
+    DIMM per channel is MEMORY_TWO_PER_CHANNEL's); at two per channel the speed they run at is the two-DIMM speed.
+    Source: ARK-DS, XEON6-CNEWS, AMD-DS (the CPU's speeds); RS-MICRON, SO-CWM (the DIMM's speed). Unknown speeds:
+    not compared."""
+    if not ctx.memory or ctx.memory[0].spec.speed_mts is None:
+        return
+    channels, populated = _channels(ctx)
+    count = _qty(ctx.memory)
+    two = bool(channels and populated and count == 2 * channels * populated)
+    cpu = ctx.cpus[0].spec if ctx.cpus else None
+    one = ctx.server.memory_speed_1dpc_mts or (cpu.memory_speed_mts if cpu else None)
+    limit = one
+    if two:
+        limit = ctx.server.memory_speed_2dpc_mts or (cpu.memory_speed_2dpc_mts if cpu else None) or one
+    dimm = ctx.memory[0].spec
+    if one is not None and limit is not None and dimm.speed_mts > one:
+        yield finding(
+            Code.MEMORY_DOWNCLOCKED,
+            ctx.memory[0].path,
+            server=ctx.server.part_number,
+            part=dimm.part_number,
+            dimm_mts=dimm.speed_mts,
+            runs_mts=limit,
+            cpu=cpu.part_number if cpu else None,
+            two_per_channel=two,
+        )
+
+
+def reference_for(ctx: GroupContext) -> ReferenceSystemSpec | None:
+    """NVIDIA's own 8-GPU system on the group's GPU board (DGX H100 for HGX H100, DGX B200 for HGX B200), the
+    yardstick of the memory rule for that GPU; None where NVIDIA's system for it is not in the seed."""
+    systems = ctx.catalog.reference_systems if ctx.catalog is not None else ()
+    boards = {p.spec.part_number for p in ctx.gpus}
+    return next((r for r in systems if r.board and r.board in boards), None)
 
 
 def memory_against_gpu_memory(ctx: GroupContext) -> Iterator[Finding]:
-    """System memory should not fall below the ratio to GPU memory that NVIDIA's own 8-GPU systems ship with (the
-    lowest of them: DGX B200, 2 TB for 1,440 GB, 1.42; DGX H100 ships 3.2): data loading, checkpoints and pinned
-    buffers are staged in host memory. Source: catalog.services.reference_systems() (NV-DGXB200-UG,
-    MLC-NV-DGXH100). Unknown DIMM size or GPU memory: not compared."""
-    ref = reference_floor(ctx.catalog)
+    """System memory should not fall below the ratio to GPU memory that NVIDIA's own 8-GPU system on the same GPU
+    ships with (DGX H100: 2 TB for 640 GB, 3.2; NVIDIA's H200 system: 2 TB for 1,128 GB, 1.82; DGX B200: 2 TB for
+    1,440 GB, 1.42): data loading, checkpoints and pinned buffers are staged in host memory. A GPU without such a
+    system in the seed (HGX B300, the PCIe cards) is not compared, rather than measured against another
+    generation. Source: catalog.services.reference_systems() (MLC-NV-DGXH100, MLC-NV-H200X8, NV-DGXB200-UG).
+    Unknown DIMM size or GPU memory: not compared."""
+    ref = reference_for(ctx)
     gpu_gb = ctx.gpu_memory_gb_per_node
     if ref is None or not ctx.gpus or not gpu_gb or not ctx.memory:
         return

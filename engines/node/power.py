@@ -17,18 +17,24 @@ servers [STH-ASR]):
 Calibration: the sum of parts leaves out the HGX baseboard and its NVSwitch chips, fans at full speed and the
 losses of the supplies. NVIDIA publishes the maximum input power of its own 8-GPU systems (DGX H100/H200 10.2 kW,
 DGX B200 about 14.3 kW, DGX B300 about 14 kW, DGX A100 6.5 kW; GpuSpec.ref_system_max_w, sources in
-catalog/seed/README.md "Power calibration basis"). For a node with such a baseboard the peak is the larger of the
-sum of parts and that published maximum (basis "reference_system"); otherwise the sum of parts (basis "parts").
+catalog/seed/README.md "Power calibration basis"). A maximum calibrates only a node of the same form and cooling as
+the system it was published for: the same 8-GPU baseboard (the maximum is stored on the board) and the same cooling
+(GpuSpec.ref_system_cooling, from the seed's reference_systems: DGX H100/H200 and DGX B200 are air-cooled, and an
+air-cooled system's maximum includes its fans at full speed). For such a node the peak is the larger of the sum of
+parts and that published maximum (basis "reference_system"); otherwise the sum of parts (basis "parts"), and the
+basis names the maximum it did not apply and why (a liquid-cooled chassis, or the cooling of either not sourced).
 The sum of parts was 7.9 kW for an HGX H100 node and 10.7 kW for HGX B200, about 77% and 75% of the maxima.
 The basis is stated in an info finding (POWER_ESTIMATE_BASIS) and in ``totals.power_basis``, including where
 the CPU figure comes from (``cpu_basis``: "cpus", "platform_limit" or "assumed").
 
 Compared with the capacity of the N supplies of an N+M configuration (ServerSpec.psu_capacity_w): above it is an
-error, above 80% of it a warning (for a sum-of-parts estimate; a published maximum is the worst case already),
-unknown capacity a warning. When the PSU count and wattage are known but the
-redundancy is not, both N+N (half the supplies) and N+0 (all of them) are checked and the finding says which
-holds. A group whose GPU the server refuses gets no capacity finding (the refusal is the one error that matters).
-Every assumption is listed in the totals.
+error, except for the vendor's own shipping configuration (the HGX baseboard the server's sources name, on the
+server's catalogued supplies), which is never refused on an estimate: there it is a warning to confirm with the vendor
+(POWER_ESTIMATE_ABOVE_SUPPLIES). Above 80% of it a warning (for a sum-of-parts estimate; a published maximum is the
+worst case already), unknown capacity a warning. When the PSU count and wattage are known but the redundancy is not,
+both N+N (half the supplies) and N+0 (all of them) are checked and the finding says which holds. A group whose GPU
+the server refuses gets no capacity finding (the refusal is the one error that matters). Every assumption is listed
+in the totals.
 """
 
 from __future__ import annotations
@@ -64,6 +70,9 @@ class PowerEstimate:
     reference_w: float | None = None  # its published maximum input power
     cpu_basis: str = "assumed"  # cpus (the node's CPUs' TDP), platform_limit (the server's highest), assumed
     cpu_parts: list[str] = field(default_factory=list)  # the CPUs whose TDP was used
+    # a published maximum not applied, and why: {"system", "reference_w", "reason", "server_cooling",
+    # "reference_cooling"}; reason "cooling" (they differ) or "cooling_unknown" (either is not sourced)
+    reference_skipped: dict | None = None
 
     @property
     def subtotal_w(self) -> float:
@@ -96,6 +105,7 @@ class PowerEstimate:
             "cpu_basis": self.cpu_basis,
             "cpu_parts": list(self.cpu_parts),
             "cpu_w": self.cpu_w,
+            "reference_skipped": self.reference_skipped,
         }
 
 
@@ -109,9 +119,7 @@ def estimate(ctx: GroupContext) -> PowerEstimate:
         else:
             est.gpu_w += p.quantity * p.spec.gpu_count * p.spec.tdp_w
         if p.spec.is_board and p.spec.ref_system_max_w:
-            ref = float(p.spec.ref_system_max_w) * p.quantity
-            if est.reference_w is None or ref > est.reference_w:
-                est.reference_w, est.reference_system = ref, p.spec.ref_system
+            _reference(est, server, p.spec, float(p.spec.ref_system_max_w) * p.quantity)
     _cpu_power(ctx, est)
     ports = 0
     for p in ctx.adapters:
@@ -129,6 +137,25 @@ def estimate(ctx: GroupContext) -> PowerEstimate:
         est.optics_w = ports * OPTIC_W_PER_PORT
         est.assumptions.append({"kind": "optics", "watts": OPTIC_W_PER_PORT})
     return est
+
+
+def _reference(est: PowerEstimate, server, board, ref_w: float) -> None:
+    """Rule: a published system maximum calibrates only a node of the same form (the board it was published for)
+    and the same cooling; an air-cooled 10U DGX maximum, fans included, says nothing of a liquid-cooled 4U chassis.
+    Where the cooling of either is not sourced the maximum is not applied either, and the basis says so. Source:
+    the seed's reference_systems (MLC-NV-DGXH100, MLC-NV-H200X8 'Air-cooled'; DGXB200-AIR)."""
+    ours, theirs = server.cooling, board.ref_system_cooling
+    if ours is None or theirs is None or ours != theirs:
+        est.reference_skipped = {
+            "system": board.ref_system,
+            "reference_w": ref_w,
+            "reason": "cooling_unknown" if ours is None or theirs is None else "cooling",
+            "server_cooling": str(ours) if ours else None,
+            "reference_cooling": str(theirs) if theirs else None,
+        }
+        return
+    if est.reference_w is None or ref_w > est.reference_w:
+        est.reference_w, est.reference_system = ref_w, board.ref_system
 
 
 def _cpu_power(ctx: GroupContext, est: PowerEstimate) -> None:
@@ -188,6 +215,7 @@ def power_findings(ctx: GroupContext, est: PowerEstimate, *, refused: bool = Fal
         out.append(finding(Code.POWER_ESTIMATE_BASIS, path, **estimate_params))
     if refused:
         return out
+    estimate_params["shipping"] = shipping_configuration(ctx)
     if server.psu_redundant is None and server.psu_count and server.psu_watts:
         return out + _redundancy_unknown(server, est, path, estimate_params)
     cap = server.psu_capacity_w
@@ -196,6 +224,14 @@ def power_findings(ctx: GroupContext, est: PowerEstimate, *, refused: bool = Fal
         return out
     out += _capacity(server, est, path, estimate_params, server.psu_count, server.psu_redundant)
     return out
+
+
+def shipping_configuration(ctx: GroupContext) -> bool:
+    """The vendor's own shipping configuration: a catalogued HGX server with the GPU baseboard its sources name
+    (``accepts``), on the server's catalogued supplies (the design cannot change those). Such a node is never
+    refused on an estimate; the vendor sized its supplies for that board. PCIe card servers are not: how many cards
+    of which model a vendor ships on which supplies is not what a partial GPU list says."""
+    return bool(ctx.gpus) and all(p.spec.is_board and p.spec.part_number in ctx.server.accepts for p in ctx.gpus)
 
 
 def _capacity(server, est: PowerEstimate, path: str, params: dict, count: int, redundant: int) -> list[Finding]:
@@ -210,7 +246,9 @@ def _capacity(server, est: PowerEstimate, path: str, params: dict, count: int, r
         "psu_redundant": redundant,
     }
     if fraction > 1:
-        return [finding(Code.POWER_OVER_CAPACITY, path, **data)]
+        # An estimate above the supplies of the vendor's own configuration is a question for the vendor, not a refusal.
+        code = Code.POWER_ESTIMATE_ABOVE_SUPPLIES if params.get("shipping") else Code.POWER_OVER_CAPACITY
+        return [finding(code, path, **data, vendor=server.manufacturer or None)]
     # The 80% headroom covers the uncertainty of a sum-of-parts estimate; a published system maximum is already
     # the worst case (every part at its maximum, fans at full speed), so only the supplies' capacity applies.
     if fraction > WARN_FRACTION and est.basis == "parts":

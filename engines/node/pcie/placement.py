@@ -316,8 +316,10 @@ def _no_free_slot(
     usable = sum(1 for s in server.slots if s.form != SlotForm.INTEGRATED)
     total = sum(p.quantity for p in cards)
     reasons = None if total > usable else [_why_no_slot(ctx, p, n, slots) for p, n in overflow]
-    # A refusal needs a complete slot list; with other positions possible the card is unverified, not impossible.
-    code = Code.PCIE_NO_FREE_SLOT if server.slots_complete else Code.PCIE_NO_FREE_SLOT_UNVERIFIED
+    # A refusal needs evidence: a complete slot list, or a published count of the slots these cards fit, with the
+    # positions an incomplete list leaves open being of a kind none of them fits. Otherwise unverified.
+    open_kind = _may_fit_open_positions(server, overflow)
+    code = Code.PCIE_NO_FREE_SLOT if server.slots_complete or not open_kind else Code.PCIE_NO_FREE_SLOT_UNVERIFIED
     return finding(
         code,
         overflow[0][0].path,
@@ -327,9 +329,25 @@ def _no_free_slot(
         server=server.part_number,
         slot_groups=slot_groups(server),
         slots_complete=server.slots_complete,
+        published_count=not server.slots_complete and not open_kind,
         all_adapters=all(isinstance(p.spec, AdapterSpec) for p in cards),
         reasons=reasons,
     )
+
+
+def _may_fit_open_positions(server: ServerSpec, overflow: list[tuple[Part, int]]) -> bool:
+    """Rule: an incomplete slot list (``slots_complete`` false) whose rows mark what it leaves open, slots of unknown
+    form (the SYS-821GE-TNHR risers, one unit's BMC table) or of unconfirmed PCIe generation and width (the
+    SYS-421GE-TNRT3 AIOM bay, whose count the datasheet leaves open), leaves open only positions of those kinds. A
+    card that fits none of them has only the published slots, so exceeding their count is a refusal whether or not
+    the list is complete: eight ConnectX-7 HHHL cards beside eight double-width L40S in the 8 FHFL slots of
+    SYS-421GE-TNRT3 gain no slot from more OCP bays. A list that marks nothing open may miss a position of any kind.
+    Source: seed README (slots_known, slots_complete, slot rows); CARD_FITS (PCI-SIG CEM, OCP 3.0: a PCIe card never
+    fits an OCP bay)."""
+    open_forms = {s.form for s in server.slots if s.form is None or s.pcie_gen is None}
+    if not open_forms:
+        return True
+    return any(fits(card_form(p), form) is not False for p, _n in overflow for form in open_forms)
 
 
 def _why_no_slot(ctx: GroupContext, p: Part, n: int, slots: list[SlotState]) -> dict:
