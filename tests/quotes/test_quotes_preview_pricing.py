@@ -126,3 +126,29 @@ def test_the_preview_service_names_each_bad_input_as_a_quote_request_does(config
     for key in ("discount_percent", "line_discounts.HGX-H200-8GPU"):
         assert preview.errors[key] == refused.value.errors[key]
     assert "NOT-ON-THE-BILL" in preview.errors["line_discounts.NOT-ON-THE-BILL"]
+
+
+def test_the_quote_evaluation_reads_the_design_once_and_prices_it_from_the_catalogue_it_validated(
+    configuration, monkeypatch
+):
+    """The bill is priced from the design as parsed for its validation, from the same catalogue view: one parse,
+    one catalogue read, so a price change in between cannot give a quote validated on one catalogue and priced on
+    another."""
+    import configurator.services
+    import design.parse
+    from quotes.services.evaluation import evaluate
+
+    parses, reads = [], []
+    node_groups, snapshot = design.parse._node_groups, configurator.services.catalog_snapshot
+    monkeypatch.setattr(design.parse, "_node_groups", lambda *a: parses.append(1) or node_groups(*a))
+    monkeypatch.setattr(configurator.services, "catalog_snapshot", lambda: reads.append(1) or snapshot())
+    ev = evaluate(
+        configuration=configuration,
+        language="en",
+        country="NL",
+        vat_number="",
+        discount_percent=Decimal("0"),
+        line_discounts={},
+    )
+    assert ev.result["valid"] and ev.lines and ev.totals.net > 0
+    assert (len(parses), len(reads)) == (1, 1)
