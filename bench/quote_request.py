@@ -34,22 +34,16 @@ CUSTOMER = {"name": "Bench", "company": "Bench B.V.", "email": "bench@example.nl
 
 
 def hgx_design(count: int) -> dict:
-    return {
-        "schema": "design/v1",
-        "name": f"{count} x HGX H200",
-        "node_groups": [
-            {
-                "name": "gpu",
-                "count": count,
-                "server": "SYS-821GE-TNHR",
-                "components": [
-                    {"part": "HGX-H200-8GPU", "quantity": 1},
-                    {"part": "MCX75310AAS-NEAT", "quantity": 8, "role": "compute"},
-                ],
-            }
-        ],
-        "fabric": {"switch": "MQM9700-NS2F"} if count > 1 else None,
-    }
+    """The contract's example cluster (configurator.examples) with ``count`` nodes and no workload to size; one
+    node has no fabric."""
+    from configurator.examples import h200_training_cluster
+
+    document = h200_training_cluster()
+    document["node_groups"][0]["count"] = count
+    del document["workload"]
+    if count == 1:
+        document["fabric"] = None
+    return document
 
 
 def median_ms(call) -> float:
