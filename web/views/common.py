@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy
 from configurator.bom import design_bill
 from configurator.messages.languages import resolve_language
 from configurator.models import Configuration
+from configurator.selectors import part_sets
 from configurator.services import (
     ConfigurationLocked,
     Outcome,
@@ -141,7 +142,7 @@ class Evaluation:
     """Everything a step shows about the stored design: findings (decorated for the page), totals and price."""
 
     def __init__(self, config: Configuration, outcome: Outcome, view, *, acks: dict[tuple[str, str], Any]):
-        gpu_parts, adapter_parts = selectors.part_sets(view)
+        gpu_parts, adapter_parts = part_sets(view)
         self.outcome = outcome
         self.result = outcome.result
         raw = outcome.result["findings"] if outcome.result else _input_findings(outcome.input_errors or {})
