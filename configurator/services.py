@@ -320,6 +320,13 @@ def configuration_take_over(*, configuration: Configuration, user) -> Configurat
     return configuration
 
 
+def configuration_name_customer(*, configuration: Configuration, name: str, company: str) -> None:
+    """Record whom a design was quoted for (the sales dashboard searches designs by it), from a quote request."""
+    name, company = str(name)[:200], str(company)[:200]
+    Configuration.objects.filter(pk=configuration.pk).update(customer_name=name, customer_company=company)
+    configuration.customer_name, configuration.customer_company = name, company
+
+
 def configuration_mark_quote_requested(*, configuration_id: int) -> None:
     """A quote of the configuration now awaits review or approval (called by the quote services only)."""
     Configuration.objects.filter(pk=configuration_id).update(status=Configuration.Status.QUOTE_REQUESTED)

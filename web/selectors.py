@@ -24,6 +24,7 @@ from configurator.selectors import catalog_forget as _catalog_forget
 from configurator.selectors import catalog_view, fabric_switches, gpu_verdict, node_part_fit
 from configurator.services import Outcome, design_evaluate
 from design.specs import CatalogView, GpuSpec, ServerSpec
+from quotes.selectors import UNASSIGNED
 
 # --- catalogue ---------------------------------------------------------------------------------------------
 
@@ -179,9 +180,15 @@ def configuration_list(
     customer: str | None = None,
     date_from: date | None = None,
     date_to: date | None = None,
+    owner: int | str | None = None,
 ) -> QuerySet[Configuration]:
-    """Drafts and requests for the sales dashboard, newest first, filtered by status, customer and date."""
+    """Drafts and requests for the sales dashboard, newest first, filtered by status, customer, date and who
+    handles them (``owner``: a user id, or quotes.selectors.UNASSIGNED for nobody yet)."""
     qs = Configuration.objects.select_related("assigned_to").order_by("-updated_at", "-id")
+    if owner == UNASSIGNED:
+        qs = qs.filter(assigned_to__isnull=True)
+    elif owner:
+        qs = qs.filter(assigned_to_id=owner)
     if status:
         qs = qs.filter(status=status)
     if customer:

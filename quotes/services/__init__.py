@@ -48,7 +48,7 @@ from .builds import (
     quotes_requeue_stuck,
 )
 from .inputs import ADDRESS_FIELDS, CHANNELS, EMAIL_MAX_LENGTH, MODEL_FIELDS, QuoteError
-from .issuing import quote_approve, quote_issue
+from .issuing import quote_approve, quote_issue, quote_may_approve
 from .links import FILE_KINDS, LINK_SALT, DownloadLinkError, absolute_url, download_link_open, download_link_sign
 from .mail import quote_notify_ready, quote_notify_review
 from .preview import QuotePreview, quote_preview
@@ -78,6 +78,7 @@ __all__ = [
     "quote_documents_rebuild",
     "quote_documents_release",
     "quote_issue",
+    "quote_may_approve",
     "quote_notify_ready",
     "quote_notify_review",
     "quote_preview",

@@ -14,10 +14,18 @@ from django.views.decorators.http import require_POST
 
 from configurator import ratelimits
 from configurator.models import Configuration
-from configurator.services import configuration_taken_over
+from configurator.services import configuration_name_customer, configuration_taken_over
 from quotes import pricing
 from quotes import selectors as quote_selectors
-from quotes.services import QuoteError, quote_approve, quote_issue, quote_preview, quote_request, quote_revise
+from quotes.services import (
+    QuoteError,
+    quote_approve,
+    quote_issue,
+    quote_may_approve,
+    quote_preview,
+    quote_request,
+    quote_revise,
+)
 from quotes.vat import VatDecision
 from web import selectors
 from web.forms import (
@@ -146,15 +154,9 @@ def _quote_page(
         latest=latest,
         ack_form=AcknowledgeForm(),
         show_ack=staff,
-        may_approve=staff and latest is not None and _may_approve(request.user, latest),
+        may_approve=staff and latest is not None and quote_may_approve(quote=latest, user=request.user),
     )
     return _render_step(request, "quote", ctx, status=status)
-
-
-def _may_approve(user, quote) -> bool:
-    """Whether ``user`` may approve ``quote``'s discount, as quotes.services.quote_approve decides it: the approve
-    permission, and not the user who requested the quote or set its discount (four eyes)."""
-    return user.has_perm("quotes.approve_quote") and user.pk not in {quote.created_by_id, quote.discount_set_by_id}
 
 
 def request_quote(request: HttpRequest, config: Configuration) -> HttpResponse:
@@ -275,7 +277,7 @@ def _quote_request(
     if not staff:
         _remember_quote(request, quote.token)  # this browser is shown this quote (and its revisions) from now on
         request.session[CUSTOMER_SESSION_KEY] = {"name": d["name"], "company": d["company"]}
-    Configuration.objects.filter(pk=config.pk).update(customer_name=d["name"], customer_company=d["company"])
+    configuration_name_customer(configuration=config, name=d["name"], company=d["company"])
     return redirect(step_url(config, "quote"))
 
 
