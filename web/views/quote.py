@@ -15,10 +15,10 @@ from django.views.decorators.http import require_POST
 from configurator import ratelimits
 from configurator.models import Configuration
 from configurator.services import configuration_name_customer, configuration_taken_over
-from quotes import pricing
 from quotes import selectors as quote_selectors
 from quotes.services import (
     QuoteError,
+    QuotePreview,
     quote_approve,
     quote_issue,
     quote_may_approve,
@@ -26,7 +26,6 @@ from quotes.services import (
     quote_request,
     quote_revise,
 )
-from quotes.vat import VatDecision
 from web import selectors
 from web.forms import (
     AcknowledgeForm,
@@ -343,15 +342,25 @@ def _staff_quote_change(request: HttpRequest, config: Configuration, change, ref
 
 @dataclass
 class PricePreview:
-    """The preview panel of one form: quotes.services.quote_preview's answer, its errors named by the labels of
-    the form's fields. ``which``: the form it belongs to ("request": a new quote; "revise": a new revision of the
-    latest quote)."""
+    """The preview panel of one form: quotes.services.quote_preview's answer (``preview``), its errors named by
+    the labels of the form's fields. ``which``: the form it belongs to ("request": a new quote; "revise": a new
+    revision of the latest quote)."""
 
     which: str
+    preview: QuotePreview
     errors: list[tuple[str, str]] = field(default_factory=list)
-    result: pricing.Preview | None = None
-    vat: VatDecision | None = None
-    unpriced: list[str] = field(default_factory=list)
+
+    @property
+    def result(self):
+        return self.preview.result
+
+    @property
+    def vat(self):
+        return self.preview.vat
+
+    @property
+    def unpriced(self) -> list[str]:
+        return self.preview.unpriced
 
     @property
     def dom_id(self) -> str:
@@ -385,7 +394,7 @@ def _price_preview(ev: Evaluation, dform: DiscountForm, *, which: str, country, 
         vat_number=vat_number,
     )
     errors = [(_preview_label(dform, key), message) for key, message in preview.errors.items()]
-    return PricePreview(which, errors, preview.result, preview.vat, preview.unpriced)
+    return PricePreview(which, preview, errors)
 
 
 def _preview_label(dform: DiscountForm, key: str) -> str:
