@@ -13,9 +13,10 @@ from django.utils.translation import gettext as _
 from configurator.messages import finding_dicts
 from configurator.messages.languages import resolve_language
 from configurator.rackplan import fabric_locator
-from design.model import DesignInputError
+from design.model import DesignIn, DesignInputError
 from design.parse import parse_design
 from design.references import check_references
+from design.specs import CatalogView
 from engines.fabric.cabling import iter_cabling_csv
 from engines.fabric.model import FabricPlan
 from engines.fabric.plan import plan_fabric
@@ -36,10 +37,27 @@ def design_validate(*, document: Any, language: str | None = None) -> dict[str, 
     A save that has validated already passes its Outcome along (configuration_update's ``outcome``) rather than
     validating twice, so there is no memo here: each call validates, and the result is the caller's own.
     """
+    return design_validate_parsed(document=document, language=language).result
+
+
+@dataclass(frozen=True)
+class Validated:
+    """A validation with what it read: the parsed design and the catalogue view it was validated against."""
+
+    design: DesignIn
+    catalog: CatalogView
+    result: dict[str, Any]
+
+
+def design_validate_parsed(*, document: Any, language: str | None = None) -> Validated:
+    """design_validate, keeping the parsed design and the catalogue view beside the result, for a caller that
+    goes on to price the same design (the quote evaluation's bill of materials): the document is parsed once and
+    the design is priced from the catalogue version it was validated against."""
     design = parse_design(document)  # a malformed or oversized document is refused before the catalogue is read
     catalog = catalog_snapshot()
     check_references(design, catalog)
-    return run_validation(design, catalog, document=document, language=resolve_language(language))
+    result = run_validation(design, catalog, document=document, language=resolve_language(language))
+    return Validated(design=design, catalog=catalog, result=result)
 
 
 def design_check_well_formed(*, document: Any) -> None:
@@ -300,6 +318,13 @@ def configuration_take_over(*, configuration: Configuration, user) -> Configurat
     configuration.assigned_to = user
     configuration.save(update_fields=["assigned_to", "updated_at"])
     return configuration
+
+
+def configuration_name_customer(*, configuration: Configuration, name: str, company: str) -> None:
+    """Record whom a design was quoted for (the sales dashboard searches designs by it), from a quote request."""
+    name, company = str(name)[:200], str(company)[:200]
+    Configuration.objects.filter(pk=configuration.pk).update(customer_name=name, customer_company=company)
+    configuration.customer_name, configuration.customer_company = name, company
 
 
 def configuration_mark_quote_requested(*, configuration_id: int) -> None:

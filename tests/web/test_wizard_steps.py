@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from configurator.selectors import lead_times
 from tests.web.pages import B200_IN_H100_SERVER, url
 
 pytestmark = pytest.mark.django_db
@@ -55,7 +56,7 @@ def test_small_inference_is_recommended_on_pcie_gpus(seeded_catalog):
     from web import selectors
 
     view = selectors.catalog()
-    rec = recommend(kind="inference", params_billion=70, catalog=view, lead_times=selectors.lead_times(view))
+    rec = recommend(kind="inference", params_billion=70, catalog=view, lead_times=lead_times(view))
     assert rec is not None and not rec.gpu_is_board and rec.nodes == 1 and rec.switch is None
     assert rec.errors == 0
 
