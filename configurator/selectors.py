@@ -64,11 +64,10 @@ def node_part_sets(view: CatalogView) -> dict[str, set[str]]:
 
 
 def cpu_fits(server: ServerSpec, cpu: CpuSpec) -> bool:
-    """A CPU the server's socket and families admit, as the node rule NODE_CPU_NOT_ACCEPTED judges it
-    (engines.node.node_contents.cpu_not_accepted): unknown on either side, it fits."""
-    socket_wrong = bool(server.cpu_socket and cpu.socket and cpu.socket != server.cpu_socket)
-    family_wrong = bool(server.cpu_families and cpu.family and cpu.family not in server.cpu_families)
-    return not (socket_wrong or family_wrong)
+    """A CPU the server's socket admits, as the node rule NODE_CPU_NOT_ACCEPTED judges it
+    (engines.node.node_contents.cpu_not_accepted): unknown on either side, it fits. A family the server's sources
+    do not name is offered too: the rule makes it a warning to confirm (NODE_CPU_UNVERIFIED), not a refusal."""
+    return not (server.cpu_socket and cpu.socket and cpu.socket != server.cpu_socket)
 
 
 @dataclass(frozen=True)
