@@ -55,6 +55,8 @@ WORKLOAD_MODES = MODES
 WORKLOAD_PRECISIONS = PRECISIONS
 MAX_CONTEXT_TOKENS = 10_000_000
 MAX_CONCURRENCY = 1_000_000
+NETWORK_KEYS = ("storage", "inband", "oob")  # networks (CONTRACT-R3)
+MAX_SYSTEM_PORTS = 100_000  # networks.storage.system_ports
 _RATIO = re.compile(r"^(\d+):(\d+)$")
 ROOT = "design"  # the path of the document itself
 _Checker = Checker  # the component parser's name for it
@@ -271,10 +273,6 @@ def _rack(c: _Checker, raw: Any) -> RackIn:
 def _facility(c: _Checker, raw: Any) -> FacilityIn:
     """The optional ``facility`` (design.contract.facility_values)."""
     return FacilityIn(**facility_values(c, raw, "facility"))
-
-
-NETWORK_KEYS = ("storage", "inband", "oob")
-MAX_SYSTEM_PORTS = 100_000
 
 
 def _networks(c: _Checker, raw: Any) -> NetworksIn | None:
