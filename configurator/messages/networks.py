@@ -36,8 +36,8 @@ def _no_adapters(p: dict[str, Any]) -> tuple[str, str]:
         _("The design asks for %(network)s, but no node adapter has the role %(role)s: there is nothing to connect.")
         % {"network": network_name(p["network"]), "role": p["role"]},
         _(
-            "Give the adapters that carry this traffic the role %(role)s, or mark the network null if the customer "
-            "supplies it."
+            "Give the adapters that carry this traffic the role %(role)s, or tell us that the customer supplies "
+            "this network."
         )
         % {"role": p["role"]},
     )
@@ -72,18 +72,18 @@ def _no_switch(p: dict[str, Any]) -> tuple[str, str]:
     if p.get("uplinks"):
         return (
             _("The catalogue has no switch that takes the out-of-band switches' uplinks; they are not planned."),
-            _("Add an aggregation switch to the catalogue, or quote the out-of-band uplinks separately."),
+            _("Ask us to quote the out-of-band uplinks separately."),
         )
     if p.get("switch"):
         return (
             _("%(switch)s is not a switch in the catalogue; %(network)s is not planned.")
             % {"switch": p["switch"], "network": network_name(p["network"])},
-            _("Choose a catalogued switch for it."),
+            _("Choose one of our switches for it."),
         )
     return (
         _("The catalogue has no default switch for %(network)s; it is not planned.")
         % {"network": network_name(p["network"])},
-        _("Name a catalogued switch for it in networks."),
+        _("Ask us which switch to use for it."),
     )
 
 
@@ -122,5 +122,5 @@ def _media_missing(p: dict[str, Any]) -> tuple[str, str]:
             p["links"],
         )
         % {"links": num(p["links"]), "speed": num(p["speed_gbps"]), "connector": p.get("connector") or "?"},
-        _("Quote these cables separately, or add them to the catalogue."),
+        _("Ask us to quote these cables separately."),
     )

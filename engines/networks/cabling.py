@@ -4,7 +4,8 @@
 Names: a network's switches carry its name (``storage-leaf-001``, ``inband-switch-02``, ``oob-leaf-003``); a
 storage network's node-side ends are its ports in order (``storage-port-0001``: the nodes' storage ports, then the
 storage systems'); an in-band node end is ``node-0001/mgmt2``; out-of-band ends are ``bmc-0001``, ``switch-mgmt-001``
-and ``pdu-001``. Rack positions of these ends are not in the rack plan, so their rack columns stay empty.
+and ``pdu-001``; an in-band pair's peer link is link class ``peer``. Rack positions of these ends are not
+in the rack plan, so their rack columns stay empty.
 """
 
 from __future__ import annotations
@@ -54,6 +55,23 @@ def _switched_rows(key: str, fabric: FabricPlan, plan: dict[str, Any]) -> Iterat
         if fields[4] != "node-leaf":
             fields[0] = f"{key}-{fields[0]}"
         yield ",".join(fields)
+    if pair:
+        yield from _peer_rows(key, fabric)
+
+
+def _peer_rows(key: str, fabric: FabricPlan) -> Iterator[str]:
+    """The peer link of an in-band pair on the switches' last ports (BasePOD's swp57 and swp58 of 64)."""
+    peer = fabric.link("peer")
+    if peer is None:
+        return
+    part = peer.cable_part or ""
+    length = f"{peer.length_m:g}" if peer.length_m is not None else ""
+    k = fabric.logical_ports
+    for pair in range(fabric.leaf_switches // 2):
+        a, z = f"{key}-switch-{2 * pair + 1:02d}", f"{key}-switch-{2 * pair + 2:02d}"
+        for i in range(peer.links // max(1, fabric.leaf_switches // 2)):
+            port = f"p{k - 1 + i}"
+            yield f"{a},{port},{z},{port},peer,{part},{length}"
 
 
 def _oob_rows(plan: dict[str, Any]) -> Iterator[str]:

@@ -35,7 +35,7 @@ from design.contract import parse_oversubscription
 from design.model import DEFAULT, Default, NetworkIn, NetworksIn, RackIn
 from design.specs import AdapterSpec, CatalogView, Connector, MediaSpec, Protocol, SwitchSpec
 from engines.fabric.media import Side, item_quantity, select_media
-from engines.fabric.model import FabricPlan
+from engines.fabric.model import FabricPlan, LinkPlan
 from engines.fabric.plan import plan_fabric
 from engines.findings import FabricCode, Finding, finding
 from engines.findings.network_codes import NetworkCode
@@ -47,6 +47,9 @@ STORAGE_IB_SWITCHES = ("MQM9700-NS2F",)
 ETHERNET_SWITCHES = ("SN5600", "SN4600C")
 OOB_SWITCHES = ("SN2201",)
 UPLINK_SPEED_GBPS = 100  # SN2201's QSFP28 uplinks (SN2201-UPLINKS)
+PEER_LINKS = 2  # ports per switch joining an in-band pair (BASEPOD-INBAND: peerlink over swp57 and swp58)
+PEER = "peer"  # the link class of an in-band pair's peer link
+PEER_RUN_M = 1.0  # the two switches of a pair stacked in one rack, next to each other (an assumption, stated)
 
 # Fabric findings that belong to a storage or in-band network as well; the rest (an assumed HCA, the compute
 # fabric's own management switches, growth reserve and distance checks of the compute fabric) do not.
@@ -188,7 +191,7 @@ def _switched(
             rack=rack,
             hca_named=False,
         )
-        fabric = _pair(fabric, rails)
+        fabric = _pair(fabric, rails, switch, catalog)
         sources = ("ERA-HGX-CONVERGED", "BASEPOD-INBAND")
     own = [replace(f, subject=subject) for f in fabric.findings if f.code in {str(c) for c in _KEPT}]
     if key == INBAND and node.ports_per_node < 2 and fabric.tiers:
@@ -218,15 +221,45 @@ def _defaults(key: str, adapter: AdapterSpec | None) -> tuple[str, ...]:
     return ETHERNET_SWITCHES
 
 
-def _pair(fabric: FabricPlan, rails: int) -> FabricPlan:
+def _pair(fabric: FabricPlan, rails: int, switch: SwitchSpec, catalog: CatalogView) -> FabricPlan:
     """Nodes that fit one switch still get one switch per management port (two for the usual two ports), each
-    port of a node on a different switch (ERA-HGX-CONVERGED); larger networks already have a leaf per port and
-    group of nodes (rail-optimized sizing)."""
+    port of a node on a different switch (ERA-HGX-CONVERGED), and the two switches of a pair are joined by a
+    peer link of ``PEER_LINKS`` ports each (BASEPOD-INBAND: the MLAG peer link over swp57 and swp58), stacked
+    in one rack. Larger networks already have a leaf per port and group of nodes (rail-optimized sizing)."""
     if fabric.tiers != 1 or rails < 2:
         return fabric
-    return replace(
-        fabric, leaf_switches=rails, ports=tuple(("leaf", used, total * rails) for _t, used, total in fabric.ports)
+    pairs = rails // 2
+    twin = switch.logical_ports_per_cage >= 2
+    side = Side(switch.cage_connector, switch.top, twin, switch.logical_ports_per_cage, switch.part_number, True)
+    links = PEER_LINKS * pairs
+    result = select_media(
+        catalog,
+        side,
+        side,
+        speed_gbps=switch.port_speed_gbps,
+        distance_m=PEER_RUN_M,
+        protocol=switch.protocol,
+        pair_links=PEER_LINKS,
     )
+    parts: tuple[tuple[str, int, str], ...] = ()
+    if result.choice is not None:
+        groups = ((pairs, PEER_LINKS),)
+        parts = tuple(
+            (i.part.part_number, item_quantity(i, groups, groups, links), i.role) for i in result.choice.items
+        )
+    peer = LinkPlan(
+        PEER,
+        links,
+        switch.port_speed_gbps,
+        PEER_RUN_M,
+        result.choice.kind if result.choice else None,
+        result.choice.length_m if result.choice else None,
+        result.choice.label if result.choice else None,
+        parts,
+        side.links_per_plug,
+    )
+    ports = tuple(("leaf", used + links * 2, total * rails) for _t, used, total in fabric.ports)
+    return replace(fabric, leaf_switches=rails, ports=ports, links=(*fabric.links, peer))
 
 
 def _switched_bom(fabric: FabricPlan) -> tuple[tuple[str, int], ...]:

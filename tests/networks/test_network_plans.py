@@ -146,3 +146,14 @@ def test_an_infiniband_storage_network_reports_its_subnet_manager():
     storage = NodePorts(nodes=16, ports_per_node=2, ports=32, adapter=BF3_DPU)
     plans, _ = _plan(16, storage=storage)
     assert any(f.code.startswith("FABRIC_SM_") and f.subject == "networks.storage" for f in plans["storage"].findings)
+
+
+def test_the_two_switches_of_an_in_band_pair_are_joined_by_a_peer_link():
+    """BASEPOD-INBAND: the two in-band switches are MLAG peers over a two-port peer link (swp57, swp58)."""
+    plans, _ = _plan(4, inband=_mgmt(4))
+    inband = plans["inband"]
+    peer = inband.fabric.link("peer")
+    assert peer is not None and peer.links == 2 and peer.cable_part
+    # The peer link's cable is in the bill, and its ports are counted on the pair.
+    assert all(dict(inband.bom).get(part) for part, _q, _r in peer.parts)
+    assert dict(inband.ports_used)["leaf"] >= inband.node_links // 2 + 4

@@ -72,5 +72,7 @@ def test_the_cabling_list_carries_every_network_after_the_compute_fabric(seeded_
     inband = [r for r in by_network["inband"] if r[4] == "node-leaf"]
     # Port 1 of every node on switch 1, port 2 on switch 2: the redundant pair.
     assert {(r[1], r[2]) for r in inband} == {("mgmt1", "inband-switch-01"), ("mgmt2", "inband-switch-02")}
+    peer = [r for r in by_network["inband"] if r[4] == "peer"]
+    assert [(r[0], r[2]) for r in peer] == [("inband-switch-01", "inband-switch-02")] * 2
     oob = [r for r in by_network["oob"] if r[4] == "device-leaf"]
     assert len(oob) == result["network_plans"]["oob"]["node_links"]
