@@ -32,8 +32,8 @@ SOURCES: dict[str, str] = {
         "NVIDIA Enterprise RA, HGX H100/H200/B200 AI Factory, Network Logical Architecture: 'The CPU Converged "
         "(North/South) network connects the nodes using two 200 GbE ports to two separate switches to provide "
         "redundancy and high storage throughput. This network is used for node communications with compute, "
-        "storage, in-band management, and end-user connections' [V]; the RTX PRO and NVL72 Enterprise RAs say "
-        "the same with 200 and 400 Gb/s ports [V]"
+        "storage, in-band management, and end-user connections' [V]; the HGX B300, RTX PRO and NVL72 Enterprise "
+        "RAs say the same with 400, 200 and 400 Gb/s ports [V]"
     ),
     "ERA-OOB": (
         "NVIDIA Enterprise RA (HGX B300, RTX PRO AI Factory), Networking Physical Topologies: three physical "
