@@ -21,6 +21,7 @@ from engines.fabric.cabling import iter_cabling_csv
 from engines.fabric.model import FabricPlan
 from engines.fabric.plan import plan_fabric
 from engines.fabric.request import parse_fabric_request, resolve
+from engines.networks.cabling import network_rows
 
 from .models import Configuration, WarningAcknowledgement
 from .snapshot import catalog_snapshot
@@ -350,7 +351,15 @@ def cabling_plan(*, configuration: Configuration, outcome: Outcome | None = None
     if not plan or not plan.get("tiers"):
         raise ConfigurationLocked("no_fabric_plan", _("This configuration has no fabric plan to cable."))
     counts = {g["group"]: g["count"] for g in outcome.result.get("totals", {}).get("groups", [])}
-    return iter_cabling_csv(FabricPlan.from_dict(plan), fabric_locator(outcome.result.get("rack_plan"), counts))
+    locate = fabric_locator(outcome.result.get("rack_plan"), counts)
+    return _with_networks(iter_cabling_csv(FabricPlan.from_dict(plan), locate), outcome.result, locate is not None)
+
+
+def _with_networks(compute: Iterator[str], result: dict[str, Any], rack_columns: bool) -> Iterator[str]:
+    """The compute fabric's rows with a last ``network`` column, then the storage, in-band and out-of-band rows."""
+    for i, line in enumerate(compute):
+        yield line.rstrip("\n") + (",network\n" if i == 0 else ",compute\n")
+    yield from network_rows(result.get("network_plans"), rack_columns=rack_columns)
 
 
 @transaction.atomic

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from .codes import Code
 from .fabric_codes import FabricCode
 from .finding import Severity
+from .network_codes import NetworkCode
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
@@ -29,6 +30,11 @@ class Rule:
 
 
 def rule(
-    code: Code | FabricCode, severity: Severity, title: str, explanation: str, source: str, checks: tuple[str, ...]
+    code: Code | FabricCode | NetworkCode,
+    severity: Severity,
+    title: str,
+    explanation: str,
+    source: str,
+    checks: tuple[str, ...],
 ) -> Rule:
     return Rule(str(code), severity, title, explanation, source, checks)
