@@ -81,16 +81,21 @@ def _rack_part(rack_plan: dict[str, Any], catalog: CatalogView) -> RackPartSpec 
     return min(racks, key=lambda p: (p.price_eur is None, p.price_eur or 0, p.part_number), default=None)
 
 
-def _cord_part(outlet: str | None, inlet: str | None, catalog: CatalogView) -> PowerCordSpec | None:
+def _cord_part(
+    outlet: str | None, inlet: str | None, catalog: CatalogView, current_a: float | None = None
+) -> PowerCordSpec | None:
     """A cord whose plug (end A) fits the PDU outlet (C19 takes C20, C13 takes C14) and whose socket (end B) fits
-    the device inlet (a C20 inlet takes C19, a C14 inlet takes C13); None when either side is unknown."""
+    the device inlet (a C20 inlet takes C19, a C14 inlet takes C13), rated for the supply's current when it is
+    known (a 6.6 kW supply's 28.7 A is no 16 A cord's); None when either side is unknown or none is rated for it."""
     mate = {"C19": "C20", "C13": "C14", "C20": "C19", "C14": "C13"}
     if not outlet or not inlet:
         return None
     cords = [
         c
         for c in catalog.of_type(PowerCordSpec)
-        if c.a_connector == mate.get(outlet) and c.b_connector == mate.get(inlet)
+        if c.a_connector == mate.get(outlet)
+        and c.b_connector == mate.get(inlet)
+        and (current_a is None or c.current_a is None or c.current_a >= current_a)
     ]
     return min(cords, key=lambda c: (c.price_eur is None, c.price_eur or 0, c.part_number), default=None)
 
@@ -112,7 +117,7 @@ def rack_lines(rack_plan: dict[str, Any] | None, catalog: CatalogView) -> list[t
     pdus = rack_plan.get("pdus", [])
     out += [(p["part"], p["quantity"]) for p in pdus if _priced(p["part"], catalog) and p["quantity"]]
     for c in rack_plan.get("cords", []):
-        cord = _cord_part(c["pdu_outlet"], c["node_inlet"], catalog)
+        cord = _cord_part(c["pdu_outlet"], c["node_inlet"], catalog, c.get("current_a"))
         if cord is not None and c["quantity"]:
             out.append((cord.part_number, c["quantity"]))
     return out
@@ -159,7 +164,7 @@ def rack_needs(rack_plan: dict[str, Any] | None, catalog: CatalogView) -> list[R
     unpriced = sum(
         c["quantity"]
         for c in rack_plan.get("cords", [])
-        if _cord_part(c["pdu_outlet"], c["node_inlet"], catalog) is None
+        if _cord_part(c["pdu_outlet"], c["node_inlet"], catalog, c.get("current_a")) is None
     )
     if unpriced:
         needs.append(RackNeed("power_cord", unpriced))

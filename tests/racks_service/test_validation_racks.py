@@ -201,6 +201,11 @@ def test_the_facility_sets_rack_size_power_and_feeds(seeded_catalog):
     assert all(r["nodes"] <= 2 for r in plan["racks"])  # 2 x 7.9 kW within 20 kW
 
 
+def _pdus(plan):
+    """The PDUs of every rack of the plan (a run of alike racks counts each)."""
+    return sum(p["quantity"] * r.get("count", 1) for r in plan["racks"] for p in r["pdus"])
+
+
 def test_the_bill_lists_the_racks_and_names_the_unpriced_pdu_the_plan_sized(seeded_catalog):
     doc = _doc(32)
     result = design_validate(document=doc)
@@ -212,12 +217,16 @@ def test_the_bill_lists_the_racks_and_names_the_unpriced_pdu_the_plan_sized(seed
     ]
     assert all(line.unit_price_eur is not None for line in racks)
     assert "AP8886" not in {line.part_number for line in racks}
-    # The plan sizes the racks' PDUs with the seeded APC AP8886 (22 kW, zero-U): one per feed per rack here.
+    # The plan sizes the racks' PDUs with the seeded APC AP8886 (22 kW, zero-U). A compute rack of two nodes draws
+    # about 20 kW, above the 17.6 kW (80 %) one 22 kW PDU may carry continuously: two per feed, four per rack.
     plan = result["rack_plan"]
-    assert [(p["part"], p["quantity"]) for p in plan["pdus"]] == [("AP8886", 2 * result["totals"]["racks"])]
-    assert "RACK_NO_PDU" not in _codes(result)
+    compute = [r for r in plan["racks"] if r["kind"] == "compute" and r["nodes"] == 2]
+    assert compute and all(r["power_known_w"] > 17_600 for r in compute)
+    assert all(r["pdus"] == [{"part": "AP8886", "quantity": 4, "cord": "3P 32A"}] for r in compute)
+    assert [(p["part"], p["quantity"]) for p in plan["pdus"]] == [("AP8886", _pdus(plan))]
+    assert "RACK_NO_PDU" not in _codes(result) and "RACK_PDU_OVER_CONTINUOUS" not in _codes(result)
     needs = {n.what: n for n in bill.needs}
-    assert needs["pdu"].part == "AP8886" and needs["pdu"].quantity == 2 * result["totals"]["racks"]
+    assert needs["pdu"].part == "AP8886" and needs["pdu"].quantity == _pdus(plan)
     assert needs["pdu"].feeds == "A+B"
     assert needs["power_cord"].quantity == 32 * 6  # six supplies per SYS-821GE-TNHR, one cord each
     # A rack height the catalogue does not stock is a need, not a guessed part.
@@ -256,7 +265,7 @@ def test_once_the_pdu_has_a_list_price_it_is_a_priced_line_and_no_longer_a_need(
     view = dataclasses.replace(view, parts={**view.parts, "AP8886": priced})
     bill = design_bill(document=doc, result=result, catalog=view)
     pdu = [line for line in bill.lines if line.part_number == "AP8886"]
-    assert [(line.section, line.quantity) for line in pdu] == [("racks", 2 * result["totals"]["racks"])]
+    assert [(line.section, line.quantity) for line in pdu] == [("racks", _pdus(result["rack_plan"]))]
     assert "pdu" not in {n.what for n in bill.needs}
 
 
@@ -283,12 +292,13 @@ def test_the_offer_pdf_shows_the_racks_and_their_elevation(seeded_catalog, make_
     # The PDU the plan sized has no list price: the quote says so, with the count, instead of leaving it out.
     assert not any(line["part_number"] == "AP8886" for line in frozen["lines"])
     flat = " ".join(text.split())
-    assert f"{2 * racks} × AP8886 PDUs are sized by the rack plan and not included in this quote" in flat
+    pdus = _pdus(frozen["validation"]["rack_plan"])
+    assert f"{pdus} × AP8886 PDUs are sized by the rack plan and not included in this quote" in flat
     dutch = copy.deepcopy(frozen)
     dutch["language"] = "nl"
     dutch_text = " ".join("\n".join(p.extract_text() for p in PdfReader(io.BytesIO(render_pdf(dutch))).pages).split())
     assert f"{racks} racks van 42U." in dutch_text
-    assert f"{2 * racks} × AP8886 PDU's zijn door het rackplan berekend" in dutch_text
+    assert f"{pdus} × AP8886 PDU's zijn door het rackplan berekend" in dutch_text
 
 
 def test_a_2048_node_result_writes_each_run_of_identical_racks_once_and_stays_under_150_kb(seeded_catalog):
