@@ -112,6 +112,17 @@ class NetworksIn:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ServicesIn:
+    """``services`` (optional): the commercial lines the offer carries; each can be declined. Defaults: what a
+    professional buyer of a GPU cluster expects, three years of hardware support, installation and rack
+    integration, NVIDIA AI Enterprise for NVIDIA data-centre GPUs."""
+
+    support_years: int = 3  # 0 declines hardware warranty and support beyond the maker's base warranty
+    installation: bool = True
+    ai_enterprise: bool = True
+
+
+@dataclass(frozen=True, kw_only=True)
 class DesignIn:
     name: str = ""
     workload: WorkloadIn | None = None
@@ -119,6 +130,7 @@ class DesignIn:
     fabric: FabricIn | None = None
     facility: FacilityIn = field(default_factory=FacilityIn)
     networks: NetworksIn | None = None  # None: every network gets the service's default
+    services: ServicesIn = field(default_factory=ServicesIn)
 
     @property
     def node_count(self) -> int:

@@ -37,6 +37,7 @@ from design.model import (
     NetworksIn,
     NodeGroupIn,
     RackIn,
+    ServicesIn,
     WorkloadIn,
 )
 from design.vocabulary import FULL_TRAINING_MODES, MODES, PRECISIONS, kind_of
@@ -81,11 +82,18 @@ def parse_design(raw: object) -> DesignIn:
     fabric = _fabric(c, doc.get("fabric"))
     facility = _facility(c, doc.get("facility"))
     networks = _networks(c, doc.get("networks"))
+    services = _services(c, doc.get("services"))
 
     if c.errors:
         raise DesignInputError(c.errors)
     return DesignIn(
-        name=name, workload=workload, node_groups=groups, fabric=fabric, facility=facility, networks=networks
+        name=name,
+        workload=workload,
+        node_groups=groups,
+        fabric=fabric,
+        facility=facility,
+        networks=networks,
+        services=services,
     )
 
 
@@ -273,6 +281,38 @@ def _rack(c: _Checker, raw: Any) -> RackIn:
 def _facility(c: _Checker, raw: Any) -> FacilityIn:
     """The optional ``facility`` (design.contract.facility_values)."""
     return FacilityIn(**facility_values(c, raw, "facility"))
+
+
+SERVICE_KEYS = ("support_years", "installation", "ai_enterprise")
+MAX_SUPPORT_YEARS = 5
+
+
+def _services(c: _Checker, raw: Any) -> ServicesIn:
+    """The optional ``services``: absent or null gets every default; unknown keys are refused."""
+    if raw is None:
+        return ServicesIn()
+    s = c.obj(raw, "services")
+    if s is None:
+        return ServicesIn()
+    for key in s:
+        if key not in SERVICE_KEYS:
+            c.fail(f"services.{key}", f"unknown key '{key}'; use support_years, installation or ai_enterprise")
+    raw_years = s.get("support_years")
+    years = None
+    if isinstance(raw_years, int) and not isinstance(raw_years, bool) and raw_years > MAX_SUPPORT_YEARS:
+        c.fail("services.support_years", f"must be at most {MAX_SUPPORT_YEARS} years, not {raw_years}")
+    else:
+        years = c.integer(s, "support_years", "services.support_years", required=False, low=0, high=MAX_SUPPORT_YEARS)
+    flags = {}
+    for key in ("installation", "ai_enterprise"):
+        value = s.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, bool):
+            c.fail(f"services.{key}", f"must be true or false, not {_type_name(value)}")
+        else:
+            flags[key] = value
+    return ServicesIn(**({"support_years": years} if years is not None else {}), **flags)
 
 
 def _networks(c: _Checker, raw: Any) -> NetworksIn | None:

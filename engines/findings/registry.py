@@ -15,14 +15,21 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import contents_rules, fabric_rules, network_rules, node_rules, rack_rules
+from . import cluster_rules, contents_rules, fabric_rules, network_rules, node_rules, rack_rules
 from .codes import Code
 from .fabric_codes import FabricCode
 from .finding import Finding
 from .network_codes import NetworkCode
 from .rule import Rule
 
-_RULES = (*node_rules.RULES, *contents_rules.RULES, *fabric_rules.RULES, *rack_rules.RULES, *network_rules.RULES)
+_RULES = (
+    *node_rules.RULES,
+    *contents_rules.RULES,
+    *fabric_rules.RULES,
+    *rack_rules.RULES,
+    *network_rules.RULES,
+    *cluster_rules.RULES,
+)
 REGISTRY: dict[str, Rule] = {rule.code: rule for rule in _RULES}
 if twice := sorted(code for code, n in Counter(rule.code for rule in _RULES).items() if n > 1):
     raise ValueError(f"rule codes registered twice: {', '.join(twice)}")
