@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 
 from celery import shared_task
+from celery.signals import worker_process_init, worker_ready
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError
 
@@ -14,6 +16,21 @@ logger = logging.getLogger(__name__)
 
 # Worth a retry: the database or the file storage (disk, S3) is briefly unavailable.
 TRANSIENT = (OperationalError, InterfaceError, OSError)
+
+
+@worker_ready.connect  # solo and thread pools: the tasks run in the worker's own process
+@worker_process_init.connect  # prefork: in each child
+def warm_worker(**_) -> None:
+    """Load WeasyPrint before the first quote and take everything loaded so far (Django, WeasyPrint, fonts, the
+    translations) out of the garbage collector's scans: a PDF build allocates hundreds of thousands of objects,
+    and each collection would walk the whole start-up heap again."""
+    import weasyprint  # noqa: F401
+
+    from . import svgtext
+
+    svgtext.install()
+    gc.collect()
+    gc.freeze()
 
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None)
