@@ -150,11 +150,13 @@ def use_broker() -> str:
     url = urlsplit(os.environ["CELERY_BROKER_URL"])
     broker = urlunsplit(url._replace(path="/15")) if url.path.strip("/") in ("", "0") else urlunsplit(url)
     redis.Redis.from_url(broker).flushdb()
-    os.environ["CELERY_BROKER_URL"] = broker  # Celery prefers the environment over its settings
-    app.conf.broker_url, app.conf.task_always_eager = broker, False
-    pools.reset()
-    app._pool = None
-    app.amqp._producer_pool = None
+    if app.conf.broker_url != broker or app.conf.task_always_eager:  # once: later calls keep the pools in use
+        os.environ["CELERY_BROKER_URL"] = broker  # Celery prefers the environment over its settings
+        app.conf.broker_url, app.conf.task_always_eager = broker, False
+        app.conf.broker_pool_limit = None  # a burst's requests each take a producer at once, as web processes do
+        pools.reset()
+        app._pool = None
+        app.amqp._producer_pool = None
     return broker
 
 
@@ -232,7 +234,8 @@ def burst(count: int, n: int = 50, workers: int = 2) -> str:
     try:
         configurations = [Configuration.objects.create(document=design(count)) for _ in range(n)]
         wait_workers(workers)  # started (imports, connections) before the burst, as running workers would be
-        started: dict[int, object] = {}
+        started: dict[int, tuple[object, object]] = {}
+        errors: list[str] = []
         go = threading.Barrier(n)
 
         def request(i: int) -> None:
@@ -240,9 +243,14 @@ def burst(count: int, n: int = 50, workers: int = 2) -> str:
             try:
                 at = timezone.now()
                 quote = quote_request(
-                    configuration=configurations[i], customer=CUSTOMER, channel="api", crm_reference=f"burst-{i}"
+                    configuration=configurations[i],
+                    customer=CUSTOMER,
+                    channel="api",
+                    crm_reference=f"burst-{count}-{i}",
                 )
-                started[quote.pk] = at
+                started[quote.pk] = (at, timezone.now())
+            except Exception as exc:  # noqa: BLE001 - reported below
+                errors.append(f"{type(exc).__name__}: {exc}")
             finally:
                 connections.close_all()
 
@@ -251,16 +259,19 @@ def burst(count: int, n: int = 50, workers: int = 2) -> str:
             thread.start()
         for thread in threads:
             thread.join()
+        if errors:
+            return f"{len(errors)} of {n} requests failed, e.g. {errors[0]}"
         quotes = Quote.objects.filter(pk__in=started)
         if why := wait_ready(quotes, n):
             return why
     finally:
         stop_workers(procs)
-    seconds = sorted((q.updated_at - started[q.pk]).total_seconds() for q in quotes)
+    seconds = sorted((q.updated_at - started[q.pk][0]).total_seconds() for q in quotes)
+    answered = max(done for _, done in started.values()) - min(at for at, _ in started.values())
     p50, p95 = statistics.median(seconds), seconds[max(0, round(0.95 * n) - 1)]
     return (
-        f"{n} concurrent {count}-node requests, {workers} workers: request-to-documents p50 {p50:.1f} s, "
-        f"p95 {p95:.1f} s, max {seconds[-1]:.1f} s (target p95 ≤ 5 s)"
+        f"{n} concurrent {count}-node requests, {workers} workers: all answered in {answered.total_seconds():.1f} s; "
+        f"request-to-documents p50 {p50:.1f} s, p95 {p95:.1f} s, max {seconds[-1]:.1f} s (target p95 ≤ 5 s)"
     )
 
 
