@@ -5,15 +5,18 @@
         .venv/bin/python bench/quotes.py
 
 * PDF: the median build of a 1-node, 128-node and 2,048-node quote, beside the floor: the time WeasyPrint needs
-  for a one-page table (FLOOR_ROWS rows of the offer's bill-of-materials columns, same font), measured in the same
-  run. Target (issue 23, item 7): the 2,048-node PDF within 5x the floor. Wall time and this process's CPU time
-  (the machine may be shared: the CPU time ratio is the steadier figure).
+  for a one-page table (FLOOR_ROWS rows of a name and an amount, in the offer's font), measured in the same
+  run, in a process prepared as a worker prepares itself (quotes.tasks.warm_worker). Target (issue 23, item 7): the
+  2,048-node PDF within 5x the floor. Wall time and this process's CPU time (the machine may be shared: the CPU
+  time ratio is the steadier figure).
 * Burst: BURST concurrent quote requests (one configuration each, as many CRM clients at once) with 2 worker
   processes running; request-to-documents is from the call of quote_request to the quote's documents being ready.
-  Target: p95 <= 5 s for 50 requests.
+  Target: p95 <= 5 s for 50 requests. The workers' CPU time per quote gives the p95 the burst would have with a
+  free core per worker, beside the measured one.
 * Throughput: 100 quotes queued before 2 workers start. Target >= 60 quotes per minute.
 
-BENCH_BURST (50), BENCH_BURST_NODES (128,2048; empty skips the bursts) and BENCH_THROUGHPUT (100; 0 skips) size it.
+BENCH_BURST (50), BENCH_BURST_NODES (1,128; empty skips the bursts; a CRM request for the 2,048-node design waits
+for review, its warnings not yet accepted, so it has no documents to time) and BENCH_THROUGHPUT (100; 0 skips) size it.
 
 Runs in a throw-away test database (like the test suite), seeded with the catalogue. The burst and throughput parts
 need PostgreSQL (the workers are separate processes) and CELERY_BROKER_URL (Redis, a database of its own: it is
@@ -70,7 +73,7 @@ def design(count: int) -> dict:
 
 BURST = int(os.environ.get("BENCH_BURST", "50"))
 THROUGHPUT = int(os.environ.get("BENCH_THROUGHPUT", "100"))  # quotes; 0 skips
-BURST_NODES = tuple(int(n) for n in os.environ.get("BENCH_BURST_NODES", "128,2048").split(",") if n)
+BURST_NODES = tuple(int(n) for n in os.environ.get("BENCH_BURST_NODES", "1,128").split(",") if n)
 CUSTOMER = {"name": "Bench", "company": "Bench B.V.", "email": "bench@example.nl", "country": "NL"}
 
 
@@ -202,6 +205,19 @@ def wait_workers(workers: int, seconds: float = 120) -> None:
         time.sleep(0.5)
 
 
+def cpu_seconds(procs: list[subprocess.Popen]) -> float | None:
+    """CPU time the worker processes have used so far (Linux /proc), or None where it cannot be read."""
+    try:
+        total = 0
+        for proc in procs:
+            with open(f"/proc/{proc.pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+        return total / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def stop_workers(procs: list[subprocess.Popen]) -> None:
     for proc in procs:
         proc.terminate()
@@ -234,6 +250,7 @@ def burst(count: int, n: int = 50, workers: int = 2) -> str:
     try:
         configurations = [Configuration.objects.create(document=design(count)) for _ in range(n)]
         wait_workers(workers)  # started (imports, connections) before the burst, as running workers would be
+        cpu_before = cpu_seconds(procs)
         started: dict[int, tuple[object, object]] = {}
         errors: list[str] = []
         go = threading.Barrier(n)
@@ -262,16 +279,28 @@ def burst(count: int, n: int = 50, workers: int = 2) -> str:
         if errors:
             return f"{len(errors)} of {n} requests failed, e.g. {errors[0]}"
         quotes = Quote.objects.filter(pk__in=started)
+        if waiting := quotes.filter(issued_at__isnull=True).count():
+            return f"{waiting} of {n} requests wait for a sales engineer's review (warnings): no documents to time"
         if why := wait_ready(quotes, n):
             return why
+        cpu_after = cpu_seconds(procs)
     finally:
         stop_workers(procs)
+    per_quote = (cpu_after - cpu_before) / n if cpu_before is not None and cpu_after is not None else None
+    # With a core each and nothing else running, the 95th percentile quote is ready after its worker built its
+    # share of the first 95 % of the burst.
+    alone = (
+        f"; workers' CPU {per_quote:.2f} s per quote, so p95 ≈ {per_quote * round(0.95 * n) / workers:.1f} s "
+        f"with {workers} free cores"
+        if per_quote
+        else ""
+    )
     seconds = sorted((q.updated_at - started[q.pk][0]).total_seconds() for q in quotes)
     answered = max(done for _, done in started.values()) - min(at for at, _ in started.values())
     p50, p95 = statistics.median(seconds), seconds[max(0, round(0.95 * n) - 1)]
     return (
         f"{n} concurrent {count}-node requests, {workers} workers: all answered in {answered.total_seconds():.1f} s; "
-        f"request-to-documents p50 {p50:.1f} s, p95 {p95:.1f} s, max {seconds[-1]:.1f} s (target p95 ≤ 5 s)"
+        f"request-to-documents p50 {p50:.1f} s, p95 {p95:.1f} s, max {seconds[-1]:.1f} s (target p95 ≤ 5 s){alone}"
     )
 
 
@@ -303,6 +332,7 @@ def throughput(n: int = 100, workers: int = 2) -> str:
 
 def main() -> None:
     from catalog.services import catalog_load_seed
+    from quotes import tasks
 
     setup_test_environment()
     if connection.vendor == "postgresql":  # never clobber the test suite's test_<name> database
@@ -310,6 +340,8 @@ def main() -> None:
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
         catalog_load_seed()
+        if hasattr(tasks, "warm_worker"):
+            tasks.warm_worker()  # as a worker is at its first quote: WeasyPrint loaded, the start-up heap frozen
         floor_wall, floor_cpu = time_floor()
         print(
             f"Floor, WeasyPrint one-page table ({FLOOR_ROWS} rows): {floor_wall:.3f} s wall, {floor_cpu:.3f} s CPU "
