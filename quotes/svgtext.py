@@ -51,6 +51,14 @@ def _make(original, text_module):
         attrib = node.attrib
         if not node.text or PER_LETTER & attrib.keys() or not (_single(attrib.get("x")) and _single(attrib.get("y"))):
             return original(svg, node, font_size)
+        try:
+            style, layout, width, height, baseline = _layout(svg, node, font_size)
+        except Exception:  # noqa: BLE001 - a WeasyPrint whose internals differ: its own drawing, nothing lost
+            return original(svg, node, font_size)
+        _draw(svg, node, font_size, style, layout, width, height, baseline)
+
+    def _layout(svg, node, font_size):
+        """The label as one Pango line in the node's font: (style, layout, width, height, baseline)."""
         style = text_module.Style()
         style.update(INITIAL_VALUES)
         style.font_config = svg.font_config
@@ -61,7 +69,11 @@ def _make(original, text_module):
         if node.get("direction") in ("ltr", "rtl"):
             style["direction"] = node.get("direction")
         layout, _, _, width, height, baseline = split_first_line(node.text, style, svg.context, inf, 0)
+        return style, layout, width, height, baseline
 
+    def _draw(svg, node, font_size, style, layout, width, height, baseline):
+        """Draws the laid-out label where WeasyPrint puts its first letter, with its vertical alignment."""
+        attrib = node.attrib
         # The position as WeasyPrint's per-letter code gives its first letter, and its vertical alignment.
         x = size(attrib["x"], font_size, svg.inner_width) if "x" in attrib else None
         y = size(attrib["y"], font_size, svg.inner_height) if "y" in attrib else None
