@@ -99,7 +99,7 @@ def _edges(upper: list[float], lower: list[float], y_up: float, y_low: float, pa
     for i, j in pairs(len(upper), len(lower)):
         out.append(
             f'<line x1="{upper[i]:.1f}" y1="{y_up + BOX_H:.1f}" x2="{lower[j]:.1f}" y2="{y_low:.1f}" '
-            'stroke="#789" stroke-width="1" opacity="0.6"/>'
+            'stroke="#789" stroke-width="1" stroke-opacity="0.6"/>'
         )
     return out
 
