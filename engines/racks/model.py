@@ -3,17 +3,19 @@
 Inputs are built at the service edge from the design and the catalogue (a node group's height, estimated
 maximum power and cooling from its server part; switches from the fabric plan; PDU options from the
 catalogue). ``None`` always means *unknown*: the planner never substitutes a guessed number for a missing
-fact, it says what it could not check (see ``RackCode``).
+fact, it says what it could not check (a finding: ``engines.findings``, codes in ``RackCode``).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cached_property
 from typing import Any
+
+from engines.findings.finding import Finding
 
 
 class Cooling(StrEnum):
@@ -50,33 +52,6 @@ class RackKind(StrEnum):
 class LeafPlacement(StrEnum):
     MIDDLE_OF_ROW = "middle"  # a network rack in the middle of each row (default, see plan.py)
     END_OF_ROW = "end"  # a network rack at the end of each row
-
-
-class Severity(StrEnum):
-    ERROR = "error"
-    WARNING = "warning"
-    INFO = "info"
-
-
-class RackCode(StrEnum):
-    """Finding codes of the rack planner; what each means is listed in ``engines.racks.plan``."""
-
-    POWER_DEFAULT = "RACK_POWER_DEFAULT"
-    COOLING_DEFAULT = "RACK_COOLING_DEFAULT"
-    NODE_TOO_TALL = "RACK_NODE_TOO_TALL"
-    NODE_OVER_POWER = "RACK_NODE_OVER_POWER"
-    NODE_POWER_UNKNOWN = "RACK_NODE_POWER_UNKNOWN"
-    SWITCH_POWER_UNKNOWN = "RACK_SWITCH_POWER_UNKNOWN"
-    SWITCH_HEIGHT_UNKNOWN = "RACK_SWITCH_HEIGHT_UNKNOWN"
-    AIR_DENSITY = "RACK_AIR_DENSITY"
-    LIQUID_NODE_IN_AIR = "RACK_LIQUID_NODE_IN_AIR"
-    NO_PDU = "RACK_NO_PDU"
-    PDU_KNOWN_LOAD_ONLY = "RACK_PDU_KNOWN_LOAD_ONLY"
-    PDU_OUTLETS_UNKNOWN = "RACK_PDU_OUTLETS_UNKNOWN"
-    NO_MANAGEMENT_SWITCH = "RACK_NO_MANAGEMENT_SWITCH"
-    MANAGEMENT_SWITCH_COUNT = "RACK_MANAGEMENT_SWITCH_COUNT"
-    NODE_INLET_UNKNOWN = "RACK_NODE_INLET_UNKNOWN"
-    NODE_HEIGHT_UNKNOWN = "RACK_NODE_HEIGHT_UNKNOWN"  # raised at the service edge: the server's height is unknown
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -196,19 +171,6 @@ class PduOption:
 
 # ----------------------------------------------------------------------------------------------------------
 # Outputs
-
-
-@dataclass(frozen=True)
-class Finding:
-    """A fact about the plan: stable code, severity, subject and plain parameters; text is rendered later."""
-
-    code: RackCode
-    severity: Severity
-    subject: str
-    params: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"code": str(self.code), "severity": str(self.severity), "subject": self.subject, "params": self.params}
 
 
 @dataclass(frozen=True)
