@@ -24,34 +24,34 @@ def _n(value) -> str:
 class Words:
     """The diagram's texts as functions of their values. ``num`` formats a count, ``length`` a length in metres."""
 
-    num: Callable = _n
-    length: Callable = lambda m: f"{m:g} m"  # noqa: E731
-    topology: Callable = lambda t: t  # noqa: E731
-    link_class: Callable = lambda c: c  # noqa: E731
-    title: Callable = lambda topology, nodes, rails, tiers, switches, switch: (  # noqa: E731
+    num: Callable[..., str] = _n
+    length: Callable[..., str] = lambda m: f"{m:g} m"  # noqa: E731
+    topology: Callable[..., str] = lambda t: t  # noqa: E731
+    link_class: Callable[..., str] = lambda c: c  # noqa: E731
+    title: Callable[..., str] = lambda topology, nodes, rails, tiers, switches, switch: (  # noqa: E731
         f"{topology} fabric: {nodes} nodes x {rails} rails, {tiers} tier(s), {switches} x {switch}"
     )
-    no_fabric: Callable = lambda: "No fabric could be sized: see the findings."  # noqa: E731
-    more: Callable = lambda n: f"+{n} more"  # noqa: E731
-    plane: Callable = lambda i: f"plane {i}"  # noqa: E731
-    cores: Callable = lambda n: f"{n} cores"  # noqa: E731
-    planes_of: Callable = lambda n: f"planes of {n}"  # noqa: E731
-    pod: Callable = lambda i: f"pod {i}"  # noqa: E731
-    spines: Callable = lambda n: f"{n} spines"  # noqa: E731
-    pods_of: Callable = lambda n: f"pods of {n} spines"  # noqa: E731
-    per_leaf: Callable = lambda n: f"{n}/leaf"  # noqa: E731
-    spine_row: Callable = lambda: "spines"  # noqa: E731
-    ports_used: Callable = lambda used, total: f"{used} of {total} ports"  # noqa: E731
-    leaves: Callable = lambda n: f"{n} leaves"  # noqa: E731
-    node_ports: Callable = lambda n: f"{n} node ports"  # noqa: E731
-    leaf_groups: Callable = lambda: "leaf groups"  # noqa: E731
-    nodes: Callable = lambda n: f"{n} nodes"  # noqa: E731
-    times_nics: Callable = lambda n: f"x {n} NICs"  # noqa: E731
-    node_groups: Callable = lambda: "SUs of nodes"  # noqa: E731
-    nics_each: Callable = lambda n: f"{n} NICs each"  # noqa: E731
-    links: Callable = lambda n, kind, speed: f"{n} {kind} links at {speed} Gb/s"  # noqa: E731
-    per_pair: Callable = lambda n: f"{n} per switch pair"  # noqa: E731
-    no_medium: Callable = lambda: "no catalogue medium"  # noqa: E731
+    no_fabric: Callable[..., str] = lambda: "No fabric could be sized: see the findings."  # noqa: E731
+    more: Callable[..., str] = lambda n: f"+{n} more"  # noqa: E731
+    plane: Callable[..., str] = lambda i: f"plane {i}"  # noqa: E731
+    cores: Callable[..., str] = lambda n: f"{n} cores"  # noqa: E731
+    planes_of: Callable[..., str] = lambda n: f"planes of {n}"  # noqa: E731
+    pod: Callable[..., str] = lambda i: f"pod {i}"  # noqa: E731
+    spines: Callable[..., str] = lambda n: f"{n} spines"  # noqa: E731
+    pods_of: Callable[..., str] = lambda n: f"pods of {n} spines"  # noqa: E731
+    per_leaf: Callable[..., str] = lambda n: f"{n}/leaf"  # noqa: E731
+    spine_row: Callable[..., str] = lambda: "spines"  # noqa: E731
+    ports_used: Callable[..., str] = lambda used, total: f"{used} of {total} ports"  # noqa: E731
+    leaves: Callable[..., str] = lambda n: f"{n} leaves"  # noqa: E731
+    node_ports: Callable[..., str] = lambda n: f"{n} node ports"  # noqa: E731
+    leaf_groups: Callable[..., str] = lambda: "leaf groups"  # noqa: E731
+    nodes: Callable[..., str] = lambda n: f"{n} nodes"  # noqa: E731
+    times_nics: Callable[..., str] = lambda n: f"x {n} NICs"  # noqa: E731
+    node_groups: Callable[..., str] = lambda: "SUs of nodes"  # noqa: E731
+    nics_each: Callable[..., str] = lambda n: f"{n} NICs each"  # noqa: E731
+    links: Callable[..., str] = lambda n, kind, speed: f"{n} {kind} links at {speed} Gb/s"  # noqa: E731
+    per_pair: Callable[..., str] = lambda n: f"{n} per switch pair"  # noqa: E731
+    no_medium: Callable[..., str] = lambda: "no catalogue medium"  # noqa: E731
 
 
 ENGLISH = Words()

@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from design.model import RackIn
-from design.specs import AdapterSpec, CatalogView, MediaKind, MediaSpec, Protocol, SwitchSpec
+from design.specs import AdapterSpec, CatalogView, MediaSpec, SwitchSpec
+from design.vocabulary import MediaKind, Protocol
 from engines.findings import FabricCode, Finding, finding, retired_finding
 
 from .media import OPTICAL, SLACK_M, MediaChoice, MediaResult, Side

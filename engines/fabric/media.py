@@ -27,8 +27,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cached_property
+from typing import Any
 
-from design.specs import CatalogView, Connector, MediaEnd, MediaKind, MediaSpec, Protocol, Top
+from design.specs import CatalogView, MediaEnd, MediaSpec
+from design.vocabulary import Connector, MediaKind, Protocol, Top
 
 SLACK_M = 0.5  # service loop and routing inside the racks, added to every run before choosing a length
 OPTICAL = frozenset({Connector.MPO12, Connector.LC})
@@ -272,8 +274,8 @@ def _transceivers_at(media: list[MediaSpec], side: Side, speed: int) -> list[tup
     return found
 
 
-def _fibre_families(media: list[MediaSpec]) -> dict[tuple, list[MediaSpec]]:
-    families: dict[tuple, list[MediaSpec]] = {}
+def _fibre_families(media: list[MediaSpec]) -> dict[tuple[Any, ...], list[MediaSpec]]:
+    families: dict[tuple[Any, ...], list[MediaSpec]] = {}
     for f in media:
         if f.kind == MediaKind.FIBRE:
             families.setdefault((f.end_a, f.end_b, f.fibre), []).append(f)
@@ -311,7 +313,7 @@ class _Options:
 
     def __init__(self, required_m: float) -> None:
         self.required_m = required_m
-        self.candidates: list[tuple[tuple, MediaChoice]] = []
+        self.candidates: list[tuple[tuple[Any, ...], MediaChoice]] = []
         self.matched = False
         self.optics_matched = False
         self.longest: float | None = None
@@ -374,7 +376,7 @@ def _same_fibre(t: str | None, f: str | None) -> bool:
     return t is None or f is None or t == f
 
 
-def _rank(choice: MediaChoice) -> tuple:
+def _rank(choice: MediaChoice) -> tuple[Any, ...]:
     price = choice.price_per_link
     return (
         bool(choice.retired),

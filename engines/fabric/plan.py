@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from design.model import RackIn
-from design.specs import AdapterSpec, CatalogView, Connector, SwitchSpec, Top
+from design.specs import AdapterSpec, CatalogView, SwitchSpec
+from design.vocabulary import Connector, Top
 from engines.findings import FabricCode, Finding, finding
 
 from .findings import (
@@ -304,7 +305,7 @@ def _bom(
 
 
 def _infeasible(
-    common: tuple, node: _NodeRun, oversubscription: tuple[int, int], findings: list[Finding]
+    common: tuple[Any, ...], node: _NodeRun, oversubscription: tuple[int, int], findings: list[Finding]
 ) -> FabricPlan:
     """No fabric of this switch and ratio holds the endpoints: the rail limit or the ports exceeded, said so."""
     nodes, rails, switch, _hca, topology, _oversub = common
@@ -385,7 +386,7 @@ def plan_fabric(
 
 
 def _sized_plan(
-    common: tuple,
+    common: tuple[Any, ...],
     node: _NodeRun,
     *,
     catalog: CatalogView,

@@ -43,7 +43,9 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _positive_int(raw: dict, key: str, errors: dict[str, str], *, required: bool, path: str = "") -> int | None:
+def _positive_int(
+    raw: dict[str, Any], key: str, errors: dict[str, str], *, required: bool, path: str = ""
+) -> int | None:
     name = f"{path}{key}"
     if key not in raw or raw[key] is None:
         if required:
@@ -68,7 +70,7 @@ def parse_rack(raw: Any, errors: dict[str, str], path: str = "rack") -> RackIn:
     return RackIn(**rack_values(c, raw, path))
 
 
-def parse_fabric_request(raw: dict) -> FabricRequestIn:
+def parse_fabric_request(raw: dict[str, Any]) -> FabricRequestIn:
     """Parse ``{"nodes", "rails", "switch", ["oversubscription", "topology", "hca", "rack"]}``."""
     if not isinstance(raw, dict):
         raise DesignInputError({"(body)": "must be a JSON object"})

@@ -17,7 +17,8 @@ from .fabric_codes import FabricCode
 from .finding import SEVERITY_ORDER, Finding, Severity
 from .lifecycle import retired_finding
 from .rack_codes import RackCode
-from .registry import REGISTRY, Rule, finding
+from .registry import REGISTRY, finding
+from .rule import Rule
 
 __all__ = [
     "REGISTRY",

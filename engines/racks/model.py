@@ -436,7 +436,7 @@ def rack_entries(runs: Sequence[RackRun]) -> list[dict[str, Any]]:
     place); the same holds for the PDU and cord lines. A 100,000-node plan's 50,000 racks are one entry."""
     shared: dict[int, list[dict[str, Any]]] = {}
     out: list[dict[str, Any]] = []
-    last: tuple[Rack, int, tuple] | None = None  # the open entry's first rack, count and written lines
+    last: tuple[Rack, int, tuple[Any, ...]] | None = None  # the open entry's first rack, count and written lines
     for run in runs:
         r = run.rack
         same = last is not None and r.first_node == last[0].first_node + last[1] * r.nodes
@@ -458,7 +458,7 @@ def rack_entries(runs: Sequence[RackRun]) -> list[dict[str, Any]]:
     return out
 
 
-def _alike_written(a: Rack, a_lines: tuple, b: Rack, b_lines: tuple) -> bool:
+def _alike_written(a: Rack, a_lines: tuple[Any, ...], b: Rack, b_lines: tuple[Any, ...]) -> bool:
     """Whether two racks write the same (their names, places and nodes aside): as the JSON reads, not as the
     planner keeps them (a device's power is not written)."""
     return (b.kind, b.u_total, b.u_used, b.power_w, b.power_known_w, b.cooling, b.node_group, b.nodes) == (
@@ -473,7 +473,7 @@ def _alike_written(a: Rack, a_lines: tuple, b: Rack, b_lines: tuple) -> bool:
     ) and all(x is y or x == y for x, y in zip(a_lines, b_lines, strict=True))
 
 
-def _shared(shared: dict[int, list[dict[str, Any]]], lines: tuple, write=None) -> list[dict[str, Any]]:
+def _shared(shared: dict[int, list[dict[str, Any]]], lines: tuple[Any, ...], write=None) -> list[dict[str, Any]]:
     found = shared.get(id(lines))
     if found is None:
         found = shared[id(lines)] = write(lines) if write else [line.to_dict() for line in lines]
@@ -523,7 +523,7 @@ def _runs_from_entries(entries: Sequence[dict[str, Any]], rows: Sequence[Row]) -
     names of the rows (cut where a row ends); an entry without ``count`` is one rack. Consecutive identical racks
     of a row are one run again, and identical racks share one ``devices`` tuple."""
     names = [(w.index, slot, name) for w in rows for slot, name in enumerate(w.racks)]
-    shared: dict[tuple, tuple[Device, ...]] = {}
+    shared: dict[tuple[Any, ...], tuple[Device, ...]] = {}
     runs: list[tuple[Rack, list[str]]] = []
     at = 0
     for r in entries:
