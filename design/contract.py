@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import re
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
 from design.vocabulary import Cooling, Role
 
@@ -190,7 +190,7 @@ class Checker:
         if value > high:
             self.fail(path, f"{value} is an absurd size{what}; the most this tool accepts is {high:,}")
             return None
-        return value
+        return cast(int, value)  # checked above: a whole number, not a bool
 
     def number(self, obj: dict[str, Any], key: str, path: str, *, required: bool, high: float) -> float | None:
         """A positive finite number no larger than ``high``."""

@@ -9,14 +9,14 @@ default); the domain edge (configurator/pictures.py) passes the translated one, 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
 from engines.fabric.model import LEAF_SPINE, NODE_LEAF, SPINE_CORE, FabricPlan
 
 
-def _n(value) -> str:
+def _n(value: float) -> str:
     return f"{value:,}"
 
 
@@ -94,7 +94,13 @@ def _row(
     return parts, centres
 
 
-def _edges(upper: list[float], lower: list[float], y_up: float, y_low: float, pairs) -> list[str]:
+def _edges(
+    upper: list[float],
+    lower: list[float],
+    y_up: float,
+    y_low: float,
+    pairs: Callable[[int, int], Iterable[tuple[int, int]]],
+) -> list[str]:
     out = []
     for i, j in pairs(len(upper), len(lower)):
         out.append(
@@ -104,7 +110,7 @@ def _edges(upper: list[float], lower: list[float], y_up: float, y_low: float, pa
     return out
 
 
-def _all_pairs(a: int, b: int):
+def _all_pairs(a: int, b: int) -> Iterator[tuple[int, int]]:
     return ((i, j) for i in range(a) for j in range(b))
 
 
@@ -235,7 +241,7 @@ def _upper_edges(
         out.append(_label(core_y + BOX_H + 22, _link_text(plan, SPINE_CORE, plan.links_per_spine_core_pair, w)))
         units_per_pod = max(1, plan.leaves_per_pod // (plan.rails if plan.topology == "rail-optimized" else 1))
 
-        def pod_pairs(a: int, b: int):
+        def pod_pairs(a: int, b: int) -> Iterator[tuple[int, int]]:
             return ((min(j // units_per_pod, a - 1), j) for j in range(b))
 
         out += _edges(pod_c, leaf_centres, pod_y, leaf_y, pod_pairs)

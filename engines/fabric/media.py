@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 from design.specs import CatalogView, MediaEnd, MediaSpec
 from design.vocabulary import Connector, MediaKind, Protocol, Top
@@ -147,7 +147,7 @@ def _per_link(*pairs: tuple[Decimal | None, int]) -> Decimal | None:
 # The choice is a pure function of the catalogue and the two sides, and a catalogue view never changes once
 # built, so choices are remembered per view (weakly: a replaced view takes its memo with it). bench/fabric.py
 # shows it matters: a plan takes about 0.03 ms with the memo and 0.15 ms without (QM9700, 8 rails, 64-2,048 nodes).
-_MEMO: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_MEMO: weakref.WeakKeyDictionary[CatalogView, dict[tuple[Any, ...], MediaResult]] = weakref.WeakKeyDictionary()
 _MEMO_SIZE = 256
 
 
@@ -334,12 +334,13 @@ class _Options:
             if cable is not None:
                 items = (Item(cable, "cable", "mid", family.links),)
                 price = _per_link((cable.price_eur, family.links))
-                self._offer(MediaChoice(str(family.kind), items, cable.length_m, price, family.unknown_tops))
+                length = cast(float, cable.length_m)  # _shortest chooses among parts of known length
+                self._offer(MediaChoice(str(family.kind), items, length, price, family.unknown_tops))
                 return
 
     def add_optics(self, p: _OpticPairing) -> None:
         """The shortest fibre of the pairing within both transceivers' reach (the active one where one reaches)."""
-        reach = min(p.ta.reach_m, p.tb.reach_m)
+        reach = min(cast(float, p.ta.reach_m), cast(float, p.tb.reach_m))  # paired only when both are known
         self.optics_matched = True
         self._reach(min(reach, max((f.length_m or 0.0) for f in p.fibres)))
         for pool in (_active(p.fibres), p.fibres):
@@ -353,7 +354,7 @@ class _Options:
                 price = _per_link(
                     (p.ta.price_eur, p.links_a), (fibre.price_eur, p.per_fibre), (p.tb.price_eur, p.links_b)
                 )
-                self._offer(MediaChoice("optics", items, fibre.length_m, price, p.unknown_tops))
+                self._offer(MediaChoice("optics", items, cast(float, fibre.length_m), price, p.unknown_tops))
                 return
 
     def result(self, media: list[MediaSpec], a: Side, b: Side, speed: int) -> MediaResult:
@@ -389,7 +390,9 @@ def _rank(choice: MediaChoice) -> tuple[Any, ...]:
     )
 
 
-def item_quantity(item: Item, a_groups: Iterable[tuple[int, int]], b_groups, links: int) -> int:
+def item_quantity(
+    item: Item, a_groups: Iterable[tuple[int, int]], b_groups: Iterable[tuple[int, int]], links: int
+) -> int:
     """Parts needed: rounded up per switch, since a plug or splitter never spans two switches.
 
     ``a_groups`` / ``b_groups``: (switch count, links on each) for the switches at side A / B; ``b_groups``

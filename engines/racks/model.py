@@ -9,7 +9,7 @@ fact, it says what it could not check (a finding: ``engines.findings``, codes in
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cached_property
@@ -440,12 +440,12 @@ def rack_entries(runs: Sequence[RackRun]) -> list[dict[str, Any]]:
     for run in runs:
         r = run.rack
         same = last is not None and r.first_node == last[0].first_node + last[1] * r.nodes
-        if same and (r.devices, r.pdus, r.cords) != (last[0].devices, last[0].pdus, last[0].cords):
+        if same and last is not None and (r.devices, r.pdus, r.cords) != (last[0].devices, last[0].pdus, last[0].cords):
             lines = (_shared(shared, r.devices, device_dicts), _shared(shared, r.pdus), _shared(shared, r.cords))
             same = _alike_written(last[0], last[2], r, lines)
-        elif same:
+        elif same and last is not None:
             same = _alike_written(last[0], (), r, ())  # the same lines (a row's racks share one tuple each)
-        if same:
+        if same and last is not None:
             entry = out[-1]
             entry["count"] += run.count
             entry["last_name"] = run.names[-1]
@@ -473,7 +473,11 @@ def _alike_written(a: Rack, a_lines: tuple[Any, ...], b: Rack, b_lines: tuple[An
     ) and all(x is y or x == y for x, y in zip(a_lines, b_lines, strict=True))
 
 
-def _shared(shared: dict[int, list[dict[str, Any]]], lines: tuple[Any, ...], write=None) -> list[dict[str, Any]]:
+def _shared(
+    shared: dict[int, list[dict[str, Any]]],
+    lines: tuple[Any, ...],
+    write: Callable[[tuple[Any, ...]], list[dict[str, Any]]] | None = None,
+) -> list[dict[str, Any]]:
     found = shared.get(id(lines))
     if found is None:
         found = shared[id(lines)] = write(lines) if write else [line.to_dict() for line in lines]

@@ -155,7 +155,7 @@ class Builder:
         self.mgmt_u = mgmt.height_u if mgmt else 0
         self.mgmt_w = (mgmt.power_w or 0) if mgmt else 0
         self._cache: dict[object, tuple[tuple[Device, ...], int, bool]] = {}
-        self._network: dict[tuple[int, ...], tuple[tuple[Device, ...], int, bool]] = {}
+        self._network: dict[tuple[tuple[int, int], ...], tuple[tuple[Device, ...], int, bool]] = {}
         self._packed: dict[tuple[int, ...], list[Draft]] = {}
         self.equipment: dict[int, tuple[tuple[PduLine, ...], tuple[CordLine, ...], bool, bool, int]] = {}
 
