@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from engines.findings import RackCode, Severity
+from engines.findings import REGISTRY, Finding, RackCode, Severity
 from engines.racks import (
     Cooling,
     Facility,
@@ -293,6 +293,13 @@ def test_findings_carry_codes_and_plain_params_but_no_text():
     p = plan(liquid_nodes(4), facility=Facility(cooling=Cooling.AIR, rack_power_kw=60))
     dumped = json.loads(json.dumps([f.to_dict() for f in p.findings]))
     assert dumped and all(set(f) == {"code", "severity", "subject", "params"} for f in dumped)
+
+
+def test_the_planner_says_its_findings_as_every_engine_does_with_the_registrys_severity():
+    # unknown node power, no management switch and no PDU: three codes whose severity the planner once set itself
+    p = plan_racks(node_groups=[air_nodes(2, power_w=None)], pdu_options=[])
+    assert {RackCode.NODE_POWER_UNKNOWN, RackCode.NO_MANAGEMENT_SWITCH, RackCode.NO_PDU} <= set(codes(p))
+    assert all(type(f) is Finding and f.severity == REGISTRY[f.code].severity for f in p.findings)
 
 
 def test_rack_plan_dict_has_the_contract_fields():
