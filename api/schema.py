@@ -1,4 +1,12 @@
-"""Helpers for drf-spectacular settings: enum choice sets named once (see SPECTACULAR_SETTINGS)."""
+"""Helpers for drf-spectacular: enum choice sets named once (see SPECTACULAR_SETTINGS), the request strings'
+post-processing, and the design/v1 request bodies generated from the typed model that parses them."""
+
+import typing
+
+from drf_spectacular.extensions import OpenApiSerializerExtension
+from drf_spectacular.plumbing import ResolvedComponent
+from pydantic import BaseModel
+from pydantic.json_schema import model_json_schema
 
 from design.contract import ROLES
 from design.specs import Connector, Protocol, Top
@@ -71,10 +79,6 @@ def _component_name(model_name: str, direction: str) -> str:
 
 def _models(model, seen=None) -> dict:
     """Every model class reachable from ``model``, by class name."""
-    import typing
-
-    from pydantic import BaseModel
-
     seen = {} if seen is None else seen
     seen[model.__name__] = model
 
@@ -132,8 +136,6 @@ def _nullable_when_optional(schema: dict, model) -> None:
 
 def design_model_schema(model, direction: str, register) -> dict:
     """The OpenAPI 3.0 schema of a design.model class; its nested models go to ``register(name, schema)``."""
-    from pydantic.json_schema import model_json_schema
-
     classes = _models(model)
 
     def rename(name):
@@ -149,27 +151,20 @@ def design_model_schema(model, direction: str, register) -> dict:
     return schema
 
 
-try:
-    from drf_spectacular.extensions import OpenApiSerializerExtension
-    from drf_spectacular.plumbing import ResolvedComponent
-except ImportError:  # pragma: no cover (drf-spectacular is a dependency)
-    OpenApiSerializerExtension = object
-else:
+class DesignModelExtension(OpenApiSerializerExtension):
+    """The design and the fabric-plan request in the schema are generated from the typed model that parses them
+    (design.model), so the schema says exactly what the parser takes."""
 
-    class DesignModelExtension(OpenApiSerializerExtension):
-        """The design and the fabric-plan request in the schema are generated from the typed model that parses
-        them (design.model), so the schema says exactly what the parser takes."""
+    target_class = "design.model._Part"
+    match_subclasses = True
+    priority = 1  # before drf_spectacular.contrib.pydantic
 
-        target_class = "design.model._In"
-        match_subclasses = True
-        priority = 1  # before drf_spectacular.contrib.pydantic
+    def get_name(self, auto_schema, direction):
+        return _component_name(self.target.__name__, "response")  # drf-spectacular adds "Request" itself
 
-        def get_name(self, auto_schema, direction):
-            return _component_name(self.target.__name__, "response")  # drf-spectacular adds "Request" itself
+    def map_serializer(self, auto_schema, direction):
+        def register(name, schema):
+            component = ResolvedComponent(name=name, type=ResolvedComponent.SCHEMA, object=name, schema=schema)
+            auto_schema.registry.register_on_missing(component)
 
-        def map_serializer(self, auto_schema, direction):
-            def register(name, schema):
-                component = ResolvedComponent(name=name, type=ResolvedComponent.SCHEMA, object=name, schema=schema)
-                auto_schema.registry.register_on_missing(component)
-
-            return design_model_schema(self.target, direction, register)
+        return design_model_schema(self.target, direction, register)

@@ -529,7 +529,9 @@ class NetworksIn(_In):
     network, and a finding says so) or the customer's choices (NetworkIn)."""
 
     model_config = ConfigDict(json_schema_extra={"additionalProperties": False})
-    _nullable: ClassVar[frozenset[str]] = frozenset(NETWORK_KEYS)
+    @classmethod
+    def _prepare(cls, data: dict[str, Any]) -> dict[str, Any]:
+        return data  # a null network is the customer's; a null unknown key is still unknown
 
     storage: Network = Field(
         DEFAULT,
