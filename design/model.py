@@ -107,16 +107,15 @@ class DesignInputError(Exception):
 class Say:
     """How the refusals of one field read (design.parse.input_errors turns pydantic's errors into them).
 
-    ``kind``: ``text`` (a string), ``choice`` (one of ``choices``), ``whole`` (a count; ``what`` names it in
-    "an absurd size for one node"), ``positive`` (a positive number), ``above_zero`` (a round-3 number: "must be
-    a number above 0"), ``flag``, ``list`` (``what``: "of slot names"), ``slot``, ``schema``; the fabric-plan
-    request's own wording: ``count`` (a whole number from 1), ``part`` (a part number string), ``pick`` (one of
-    ``choices``). ``missing``: the message when the field is absent.
+    ``kind``: ``text`` (a string), ``choice`` (a string of an enum: OneOf), ``ratio`` (``d:u``), ``whole`` (a
+    count; ``what`` names it in "an absurd size for one node"), ``positive`` (a positive number), ``above_zero``
+    (a round-3 number: "must be a number above 0"), ``flag``, ``list`` (``what``: " of slot names"), ``slot``,
+    ``schema``; the fabric-plan request's own wording: ``count`` (a whole number from 1), ``part`` and ``switch``
+    (a part number string). ``missing``: the message when the field is absent (or null where it is required).
     """
 
     kind: str
     what: str = ""
-    choices: tuple[str, ...] = ()
     missing: str = "is required"
     high: float | None = None  # above_zero: the limit, named when the number is infinite
 
@@ -520,7 +519,6 @@ def _network(value: Any) -> NetworkIn | None | Default:
 Network = Annotated[
     NetworkIn | None | Default,
     PlainValidator(_network, json_schema_input_type=NetworkIn | None),
-    Say("network"),
 ]
 
 
@@ -529,6 +527,7 @@ class NetworksIn(_In):
     network, and a finding says so) or the customer's choices (NetworkIn)."""
 
     model_config = ConfigDict(json_schema_extra={"additionalProperties": False})
+
     @classmethod
     def _prepare(cls, data: dict[str, Any]) -> dict[str, Any]:
         return data  # a null network is the customer's; a null unknown key is still unknown

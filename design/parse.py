@@ -149,7 +149,7 @@ def _message(root: type[BaseModel], loc: tuple[str | int, ...], error: Any) -> s
         parent, _ = _place(root, pattern[:-1])
         unknown = getattr(parent, "unknown_key", None)
         return str(unknown(str(loc[-1]))) if unknown else "unknown field"
-    model, say = _place(root, pattern)
+    _model, say = _place(root, pattern)
     if kind in ("model_type", "model_attributes_type", "dict_type"):
         return f"must be an object, not {type_name(value)}"
     if say is None:
@@ -157,10 +157,11 @@ def _message(root: type[BaseModel], loc: tuple[str | int, ...], error: Any) -> s
     item = bool(loc) and isinstance(loc[-1], int)
     if kind == "missing" or (value is None and kind.endswith("_type") and not item and say.kind != "flag"):
         return say.missing  # absent, or null for a required field
-    return _say(say, kind, value, ctx, item=item)
+    return _say(say, kind, value, ctx, item=item) or str(error["msg"])
 
 
-def _say(say: Say, kind: str, value: Any, ctx: dict[str, Any], *, item: bool) -> str:  # noqa: C901
+def _say(say: Say, kind: str, value: Any, ctx: dict[str, Any], *, item: bool) -> str | None:  # noqa: C901
+    """Today's words for pydantic's error ``kind`` on a field that reads as ``say``; None: pydantic's own."""
     s = say.kind
     if s == "count":  # the fabric-plan request's counts
         if kind == "int_type":
@@ -171,9 +172,7 @@ def _say(say: Say, kind: str, value: Any, ctx: dict[str, Any], *, item: bool) ->
             return "is required"
         return f"must be a part number string, got {value!r}"
     if s == "list" and not item:
-        if kind == "too_short":
-            return "must hold at least one node group"
-        if kind == "too_long":
+        if kind == "too_long":  # node_groups are bounded before they are read (design.model._bounded)
             return f"holds {ctx['actual_length']:,} components; the most a node group may have is {ctx['max_length']}"
         return f"must be a list{say.what}, not {type_name(value)}"
     if s == "slot" or (s == "list" and item):
@@ -204,7 +203,7 @@ def _say(say: Say, kind: str, value: Any, ctx: dict[str, Any], *, item: bool) ->
         return f"{value} is an absurd size; the most this tool accepts is {_number(ctx['le'])}"
     if s == "flag":
         return "must be true or false"
-    return f"must be {type_name(value)}"
+    return None
 
 
 def _number(limit: float) -> str:
