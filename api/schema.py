@@ -9,7 +9,7 @@ from pydantic import BaseModel
 from pydantic.json_schema import model_json_schema
 
 from design.contract import ROLES
-from design.specs import Connector, Protocol, Top
+from design.vocabulary import Connector, Protocol, Top
 
 
 def connector_choices() -> list[tuple[str, str]]:

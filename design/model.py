@@ -70,6 +70,7 @@ from design.contract import (
     oversubscription_beyond_limit,
     parse_oversubscription,
     ratio_term,
+    type_name,
 )
 from design.vocabulary import FULL_TRAINING_MODES, MODES, PRECISIONS, kind_of
 
@@ -513,6 +514,8 @@ class NetworkIn(_In):
 def _network(value: Any) -> NetworkIn | None | Default:
     if value is None or value is DEFAULT or isinstance(value, NetworkIn):
         return value
+    if not isinstance(value, dict):  # null is the other answer a network key takes
+        raise refuse(f"must be an object or null, not {type_name(value)}")
     return NetworkIn.model_validate(value)
 
 

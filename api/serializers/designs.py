@@ -40,6 +40,13 @@ class FabricPlanSerializer(serializers.Serializer):
     leaf_spine_links = serializers.IntegerField()
     spine_core_links = serializers.IntegerField()
     bom = BomLineSerializer(many=True)
+    bom_complete = serializers.BooleanField(
+        help_text="false when some link class has no catalogued cable or optic: the bom leaves those links out "
+        "(finding FABRIC_MEDIA_NOT_CATALOGUED) and is incomplete."
+    )
+    uncabled_links = serializers.ListField(
+        child=serializers.CharField(), help_text="The link classes (node-leaf, leaf-spine, spine-core) left uncabled."
+    )
 
 
 class RackDeviceSerializer(serializers.Serializer):
@@ -88,6 +95,28 @@ class RackSummarySerializer(serializers.Serializer):
     nodes = serializers.IntegerField(help_text="Nodes in each rack of the run.")
 
 
+class NetworkPlanSerializer(serializers.Serializer):
+    """One planned network (storage, in-band or out-of-band); the keys below are guaranteed, more may be present."""
+
+    switch = serializers.CharField(allow_null=True)
+    leaf_switches = serializers.IntegerField(
+        help_text="Out-of-band: the racks' management switches (carried by the rack plan) plus any more needed."
+    )
+    spine_switches = serializers.IntegerField(help_text="Out-of-band: the aggregation switches.")
+    core_switches = serializers.IntegerField()
+    node_links = serializers.IntegerField(help_text="Out-of-band: every BMC, switch management port and rack PDU.")
+    ports_used = serializers.DictField(child=serializers.IntegerField(), help_text="Per tier.")
+    bom = BomLineSerializer(many=True, help_text="What this network adds to the bill: switches, cables, optics.")
+    findings = FindingSerializer(many=True)
+    sources = serializers.ListField(child=serializers.CharField(), help_text="Source keys of the rules used.")
+
+
+class NetworkPlansSerializer(serializers.Serializer):
+    storage = NetworkPlanSerializer(allow_null=True)
+    inband = NetworkPlanSerializer(allow_null=True)
+    oob = NetworkPlanSerializer(allow_null=True)
+
+
 class RowSerializer(serializers.Serializer):
     index = serializers.IntegerField()
     name = serializers.CharField()
@@ -124,6 +153,7 @@ class ValidationResultSerializer(serializers.Serializer):
     findings = FindingSerializer(many=True)
     placement = serializers.ListField(child=serializers.DictField(), help_text="Which part sits in which slot.")
     fabric_plan = FabricPlanSerializer(allow_null=True)
+    network_plans = NetworkPlansSerializer(help_text="The networks beside the compute fabric; null: not planned.")
     rack_plan = RackPlanSerializer()
     totals = serializers.DictField(
         help_text="GPUs, power and other totals; racks (count) and facility_power_w (nodes, switches and "

@@ -7,7 +7,7 @@ raise ``DesignInputError`` ({field: message}).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from design.contract import TOPOLOGIES, parse_oversubscription
 from design.model import DesignInputError, FabricRequestIn
@@ -42,7 +42,7 @@ def resolve_parts(
             errors[hca_field] = f"'{hca}' is {_kind(adapter)}, not an adapter"
     if errors:
         raise DesignInputError(errors)
-    return sw, adapter
+    return cast(SwitchSpec, sw), cast("AdapterSpec | None", adapter)  # no errors: each is of its kind
 
 
 def resolve(req: FabricRequestIn, catalog: CatalogView) -> tuple[SwitchSpec, AdapterSpec | None]:

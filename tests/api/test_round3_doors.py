@@ -20,8 +20,8 @@ from tests.api.test_design_limits_doors import VALIDATE, _refused_everywhere
 NETWORK_REFUSALS = [
     ({"storge": None}, "networks.storge", "unknown key 'storge'; use storage, inband or oob"),
     ("all", "networks", "must be an object, not a string"),
-    ({"storage": "SN5600"}, "networks.storage", "must be an object, not a string"),
-    ({"inband": []}, "networks.inband", "must be an object, not a list"),
+    ({"storage": "SN5600"}, "networks.storage", "must be an object or null, not a string"),
+    ({"inband": []}, "networks.inband", "must be an object or null, not a list"),
     (
         {"oob": {"oversubscription": "2:1"}},
         "networks.oob.oversubscription",
