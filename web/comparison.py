@@ -97,14 +97,14 @@ class Column:
 
 def net_price(document: dict, result: dict | None, view: CatalogView) -> tuple[Decimal | None, int]:
     """The design's net price without discounts, by the quote's own pricing (per line to the cent), and how many
-    lines or rack needs have no price (the amount is then at least this)."""
+    lines are priced on request (the amount is then at least this)."""
     bill = design_bill(document=document, result=result, catalog=view)
     if bill is None:
         return None, 0
     raw = pricing.raw_lines(line for line in bill.lines if line.unit_price_eur is not None)
     lines = pricing.price_lines(raw, quote_discount_percent=Decimal("0"), line_discounts={})
     totals = pricing.price_totals(lines, vat_rate=Decimal("0"))
-    return (totals.net if raw else None), bill.on_request + len(bill.needs)
+    return (totals.net if raw else None), bill.on_request
 
 
 def _least(values: list[Any]) -> Any:

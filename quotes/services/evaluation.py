@@ -10,11 +10,9 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from catalog.models import Part
-from configurator.bom import design_bom
+from configurator.bom import design_bill
 from configurator.services import design_validate, unacknowledged_warnings
-from configurator.snapshot import catalog_snapshot
 from design.model import DesignInputError
-from design.parse import parse_design
 
 from .. import pricing
 from ..models import Quote
@@ -88,18 +86,12 @@ def _validated(document: dict[str, Any], language: str) -> dict[str, Any]:
 def _raw_lines(
     document: dict[str, Any], result: dict[str, Any], line_discounts: dict[str, Decimal]
 ) -> list[pricing.RawLine]:
-    """The design's bill of materials at list price. QuoteError for a part without a list price, or a line
-    discount for a part that is not on the bill."""
-    bom = design_bom(parse_design(document), result.get("fabric_plan"), catalog_snapshot(), result.get("rack_plan"))
-    unpriced = sorted({line.part_number for line in bom if line.unit_price_eur is None})
-    if unpriced:
-        raise QuoteError(
-            {
-                "design": _("No list price for %(parts)s (price on request); a sales engineer will quote these parts.")
-                % {"parts": ", ".join(unpriced)}
-            }
-        )
-    unknown = sorted(set(line_discounts) - {line.part_number for line in bom})
+    """The design's one bill of materials (the validation result's ``bom``) at list price, every line of it: a
+    line priced on request stays on the quote with its quantity. QuoteError for a line discount for a part that is
+    not on the bill."""
+    bill = design_bill(document=document, result=result)
+    bom = bill.lines if bill is not None else []
+    unknown = sorted(set(line_discounts) - {line.part_number for line in bom if line.part_number})
     if unknown:
         raise QuoteError(
             {f"line_discounts.{part}": _("%(part)s is not on this quote.") % {"part": part} for part in unknown}

@@ -394,9 +394,7 @@ def _price_preview(ev: Evaluation, dform: DiscountForm, *, which: str, country, 
     bill = ev.bill
     if not discounts_ok or bill is None or not bill.lines:
         return out
-    out.unpriced = sorted({line.part_number for line in bill.lines if line.unit_price_eur is None})
-    if out.unpriced:
-        return out
+    out.unpriced = sorted({line.part_number or line.description for line in bill.lines if line.on_request})
     out.result = pricing.price_preview(
         pricing.raw_lines(bill.lines),
         quote_discount_percent=percent,
