@@ -37,7 +37,7 @@ def pdu_needed(feeds: str) -> str:
 
 def cord_needed(outlet: str | None, inlet: str | None) -> str:
     unknown = _("unknown")
-    return _("Node power cord from a %(outlet)s PDU outlet to a %(inlet)s server inlet (type not known)") % {
+    return _("Node power cord: PDU outlet %(outlet)s, server inlet %(inlet)s (cord type not known)") % {
         "outlet": outlet or unknown,
         "inlet": inlet or unknown,
     }

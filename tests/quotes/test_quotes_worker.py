@@ -262,7 +262,9 @@ def test_happy_path_worker_builds_pdf_and_xlsx_from_the_snapshot(workers):
     columns = [k for k in xlsx_columns(quote.frozen) if k != "section"]
 
     def cell(value, key):
-        return value or "" if key in ("group", "part_number", "description") else str(value)
+        if key in ("group", "part_number", "description"):
+            return value or ""
+        return value if value in (None, "on request") else D(str(value))
 
     def rows():
         sheet = load_workbook(io.BytesIO(quote.xlsx.open("rb").read())).worksheets[0]
@@ -271,7 +273,10 @@ def test_happy_path_worker_builds_pdf_and_xlsx_from_the_snapshot(workers):
         ]
 
     expected = [
-        [cell("on request" if line[k] is None and k != "lead_time_days" else line[k], k) for k in columns]
+        [
+            cell("on request" if line[k] is None and k in ("unit_price", "list_total", "net") else line[k], k)
+            for k in columns
+        ]
         for line in frozen_lines(quote.frozen)
     ]
     assert rows() == expected
