@@ -132,3 +132,13 @@ def test_a_discount_is_a_share_in_a_percent_format(make_configuration, customer,
     column = header.index("Quote discount (%)") + 1
     cell = bom.cell(row=2, column=column)
     assert cell.value == pytest.approx(0.1) and cell.number_format.endswith("%")
+
+
+def test_the_quote_page_and_the_api_say_at_least(quote_128, client):
+    from django.urls import reverse
+
+    page = " ".join(client.get(reverse("quotes:status", args=[quote_128.token])).content.decode().split())
+    assert "<strong>at least €" in page and "priced on request" in page
+    from api.serializers.quotes import QuoteSerializer
+
+    assert QuoteSerializer(quote_128).data["totals"]["at_least"] is True
