@@ -437,4 +437,14 @@ RULES: tuple[Rule, ...] = (
         'NCS seeds ("H100-GPU\'s en 900 GB/s NVLink-bandbreedte is een solide minimumvereiste")',
         ("engines.node.workload._nvlink_bandwidth",),
     ),
+    rule(
+        Code.POWER_ESTIMATE_ABOVE_SUPPLIES,
+        W,
+        gettext_noop("Estimate above the vendor's own supplies: confirm with the vendor"),
+        gettext_noop(
+            "The estimated peak exceeds the supplies that carry the load, but the server, its GPU and its supplies are the vendor's own shipping configuration, so an estimate does not refuse it: confirm the power budget with the vendor."
+        ),
+        "Supermicro product pages as catalogued (accepts, PSU options); hardware.md §4 budget rule",
+        ("engines.node.power.power_findings",),
+    ),
 )

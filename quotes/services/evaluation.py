@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from catalog.models import Part
 from configurator.bom import design_bill
-from configurator.services import design_validate, unacknowledged_warnings
+from configurator.services import Validated, design_validate_parsed, unacknowledged_warnings
 from design.model import DesignInputError
 
 from .. import pricing
@@ -43,8 +43,9 @@ def evaluate(
 ) -> Evaluation:
     """Validate the stored design and price it. Raises QuoteError on input errors or error findings."""
     document = configuration.document
-    result = _validated(document, language)
-    raw = _raw_lines(document, result, line_discounts)
+    validated = _validated(document, language)
+    result = validated.result
+    raw = _raw_lines(document, validated, line_discounts)
     lines = pricing.price_lines(raw, quote_discount_percent=discount_percent, line_discounts=line_discounts)
     vat = vat_decide(country=country, vat_number=vat_number)
     totals = pricing.price_totals(lines, vat_rate=vat.rate)
@@ -66,12 +67,14 @@ def evaluate(
     )
 
 
-def _validated(document: dict[str, Any], language: str) -> dict[str, Any]:
-    """The validation result of a design without error findings; QuoteError naming each error otherwise."""
+def _validated(document: dict[str, Any], language: str) -> Validated:
+    """The validation of a design without error findings (with the parsed design and the catalogue view it was
+    validated against, which price it); QuoteError naming each error otherwise."""
     try:
-        result = design_validate(document=document, language=language)
+        validated = design_validate_parsed(document=document, language=language)
     except DesignInputError as exc:
         raise QuoteError({f"design.{path}": message for path, message in exc.errors.items()}) from None
+    result = validated.result
     if not result["valid"]:
         errors: dict[str, str] = {}
         for finding in result["findings"]:
@@ -80,16 +83,16 @@ def _validated(document: dict[str, Any], language: str) -> dict[str, Any]:
                 errors[key] = f"{errors[key]} " if key in errors else ""
                 errors[key] += f"{finding['message']} ({finding['code']})"
         raise QuoteError(errors or {"design": _("The design has errors; fix them before requesting a quote.")})
-    return result
+    return validated
 
 
 def _raw_lines(
-    document: dict[str, Any], result: dict[str, Any], line_discounts: dict[str, Decimal]
+    document: dict[str, Any], validated: Validated, line_discounts: dict[str, Decimal]
 ) -> list[pricing.RawLine]:
-    """The design's one bill of materials (the validation result's ``bom``) at list price, every line of it: a
-    line priced on request stays on the quote with its quantity. QuoteError for a line discount for a part that is
-    not on the bill."""
-    bill = design_bill(document=document, result=result)
+    """The validated design's one bill of materials (the validation result's ``bom``, against the catalogue it was
+    validated against) at list price, every line of it: a line priced on request stays on the quote with its
+    quantity. QuoteError for a line discount for a part that is not on the bill."""
+    bill = design_bill(document=document, result=validated.result, catalog=validated.catalog)
     bom = bill.lines if bill is not None else []
     unknown = sorted(set(line_discounts) - {line.part_number for line in bom if line.part_number})
     if unknown:
