@@ -86,7 +86,7 @@ class Column:
     fabric_protocol: str | None
     compute_gbps_per_gpu: float | None  # Gb/s; 0: no compute NICs
     net_eur: Decimal | None  # the priced lines' net; None: nothing could be priced
-    on_request: int  # lines and rack needs without a price: the net is then a lower bound
+    on_request: int  # lines priced on request: the net is then a lower bound
     power_w: int | None
     power_at_least: bool
     racks: int | None
@@ -98,12 +98,12 @@ class Column:
 
 def net_price(document: dict, result: dict | None, view: CatalogView) -> tuple[Decimal | None, int]:
     """The design's net price without discounts (the bill's total of its priced lines, each to the cent), and how
-    many lines or rack needs have no price (the amount is then at least this); None when nothing is priced."""
+    many lines are priced on request (the amount is then at least this); None when nothing is priced."""
     bill = design_bill(document=document, result=result, catalog=view)
     if bill is None:
         return None, 0
     priced = any(line.unit_price_eur is not None for line in bill.lines)
-    return (bill.total if priced else None), bill.on_request + len(bill.needs)
+    return (bill.total if priced else None), bill.on_request
 
 
 def _least(values: list[Any]) -> Any:

@@ -10,6 +10,9 @@ import hashlib
 import json
 from typing import Any
 
+from django.utils import translation
+
+from configurator.bom import bom_result, design_bom
 from configurator.defaults import complete_design
 from configurator.messages import finding_dicts, totals_dict
 from configurator.rackplan import build_rack_plan, distances, fabric_rack_with_distances, rack_plan_dict
@@ -185,7 +188,7 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
     racks = racks.with_facility_power(power.total_w, power.complete)
     findings.sort(key=lambda f: (SEVERITY_ORDER[f.severity], f.subject, str(f.code)))
     sizing = getattr(node, "sizing", None)
-    return {
+    result = {
         "valid": not any(f.severity == Severity.ERROR for f in findings),
         "findings": finding_dicts(findings, language),
         "placement": node.placement,
@@ -203,3 +206,14 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
         "design_hash": design_hash(document),
         "language": language,
     }
+    return with_bill(result, design, catalog, language)
+
+
+def with_bill(result: dict[str, Any], design: DesignIn, catalog: CatalogView, language: str) -> dict[str, Any]:
+    """The result with its one bill of materials (``bom``) and the bill's list-price totals, built from the
+    result's own plans (configurator.bom): every plan added to the result before this reaches the bill."""
+    with translation.override(language):
+        bom, totals = bom_result(design_bom(design, result, catalog, complete=False))
+    result["bom"] = bom
+    result["totals"].update(totals)
+    return result

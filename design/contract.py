@@ -184,3 +184,8 @@ def oversubscription_beyond_limit(value: str, down: int, up: int) -> str | None:
         f"'{shown}' is an absurd ratio; each side may be at most {MAX_OVERSUBSCRIPTION:,} "
         "(1:1, 2:1 and 3:1 are the usual ones)"
     )
+
+
+# The sections of the validation result's bill of materials (``bom[].section``), in the order every door shows
+# them (design/v1 "Additions, round 3"): stable keys.
+BILL_SECTIONS = ("nodes", "compute_fabric", "storage", "inband", "oob", "racks_power", "control_plane", "services")

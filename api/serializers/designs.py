@@ -11,7 +11,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from api.schema import default_role_choices
-from design.contract import COOLING_TYPES, PDU_FEEDS
+from design.contract import BILL_SECTIONS, COOLING_TYPES, PDU_FEEDS
 
 
 class FindingSerializer(serializers.Serializer):
@@ -148,6 +148,25 @@ class DefaultAddedSerializer(serializers.Serializer):
     role = serializers.ChoiceField(choices=default_role_choices())
 
 
+class BillLineSerializer(serializers.Serializer):
+    """One line of the design's bill of materials: the lines the quote carries and its documents print."""
+
+    section = serializers.ChoiceField(
+        choices=list(BILL_SECTIONS),
+        help_text="nodes, compute_fabric, storage, inband, oob (the management switches the rack plan places), "
+        "racks_power (the rack plan's racks, PDUs and node power cords), control_plane, services.",
+    )
+    part = serializers.CharField(
+        allow_blank=True, help_text="Catalogue part number; empty when no catalogue part fits (see description)."
+    )
+    description = serializers.CharField()
+    quantity = serializers.IntegerField(min_value=1)
+    unit_price_eur = serializers.CharField(
+        allow_null=True, help_text='Decimal string ("1234.00"); null: priced on request, left out of every total.'
+    )
+    group = serializers.CharField(allow_null=True, help_text="The node group of a nodes line; null otherwise.")
+
+
 class ValidationResultSerializer(serializers.Serializer):
     valid = serializers.BooleanField(help_text="False exactly when a finding has severity error.")
     findings = FindingSerializer(many=True)
@@ -167,4 +186,10 @@ class ValidationResultSerializer(serializers.Serializer):
         many=True,
         help_text="Parts the service added to make each node complete (CPUs, memory, boot drive) where the design "
         "named none: the server's default node set, priced on the bill of materials. Empty when complete.",
+    )
+    bom = BillLineSerializer(
+        many=True,
+        help_text="The one bill of materials, by section. Its racks, PDUs, power cords and management switches are "
+        "exactly the rack plan's. totals.list_price_eur sums the priced lines; totals.list_price_at_least is true "
+        "when some line is priced on request.",
     )

@@ -30,14 +30,11 @@ def test_the_preview_reads_a_discount_as_a_quote_request_does(configuration, cus
 
 
 def test_the_preview_prices_a_design_to_the_cent_of_its_quote(configuration, customer, staff):
-    from configurator.bom import design_bom
+    from configurator.bom import design_bill
     from configurator.services import design_validate
-    from configurator.snapshot import catalog_snapshot
-    from design.parse import parse_design
 
     result = design_validate(document=configuration.document)
-    design = parse_design(configuration.document)
-    bom = design_bom(design, result["fabric_plan"], catalog_snapshot(), result["rack_plan"])
+    bom = design_bill(document=configuration.document, result=result).lines
     lines = {"HGX-H200-8GPU": Decimal("3.33")}
     preview = pricing.price_preview(
         pricing.raw_lines(bom),

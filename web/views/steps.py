@@ -211,7 +211,8 @@ def _fabric(request: HttpRequest, config: Configuration) -> HttpResponse:
         plan_parts=_plan_parts(plan, view),
         rack_plan=(ev.result or {}).get("rack_plan"),
         rack_count=rack_count((ev.result or {}).get("rack_plan")),
-        elevation=rack_elevation_svg((ev.result or {}).get("rack_plan"), elevation_labels(), kw_number),
+        # One line of distinct racks at their own size: as tall as one rack, readable labels, scrolls sideways.
+        elevation=rack_elevation_svg((ev.result or {}).get("rack_plan"), elevation_labels(), kw_number, columns=None),
     )
     return _render_step(request, "fabric", ctx, status=status)
 
