@@ -185,7 +185,9 @@ def candidates(
                 n = 1
             else:
                 n = nodes or (math.ceil(gpus / gpu.gpu_count) if gpus else sizing.min_nodes)
-            out.extend(_with_fabric(server, gpu, quantity, n, sizing, catalog, lead_times))
+            # Inference that fits one node is served by replicas that exchange nothing: no compute fabric for them.
+            replicas = kind == "inference" and sizing.fits_one_node
+            out.extend(_with_fabric(server, gpu, quantity, n, sizing, catalog, lead_times, fabric=not replicas))
     out.sort(key=lambda c: c.rank)
     asked = {"context_tokens": context_tokens, "concurrency": concurrency}
     return [replace(c, asked=asked) for c in out] if context_tokens or concurrency else out
@@ -202,15 +204,17 @@ def _with_fabric(
     mode: str | None = None,
     precision: str = "bf16",
     protocol: Protocol = Protocol.INFINIBAND,
+    fabric: bool = True,
 ) -> list[_Candidate]:
     """The candidate with each compute fabric of ``protocol`` the node can reach: a NIC per GPU of the switch's
-    port speed (InfiniBand adapters, or VPI ones that also run Ethernet), or the server's integrated NICs."""
+    port speed (InfiniBand adapters, or VPI ones that also run Ethernet), or the server's integrated NICs. Without
+    ``fabric`` (independent inference replicas) the nodes get neither NICs nor a fabric."""
     gpus_per_node = quantity * gpu.gpu_count
 
     def make(nic: AdapterSpec | None, nic_qty: int, switch: SwitchSpec | None) -> _Candidate:
         return _ranked_candidate(server, gpu, quantity, nodes, sizing, lead_times, nic, nic_qty, switch)
 
-    if nodes < 2:
+    if nodes < 2 or not fabric:
         return [make(None, 0, None)]
     switches = [s for s in catalog.of_type(SwitchSpec) if _active(s) and not s.management and s.protocol == protocol]
     if server.integrated_nics >= gpus_per_node and server.integrated_nic_speed_gbps:

@@ -44,6 +44,8 @@ class WorkloadIn:
     context_tokens: int | None = None  # inference: tokens per sequence held in the KV cache
     concurrency: int | None = None  # inference: sequences served at once
     independent_jobs: bool = False  # the nodes run separate jobs (no job spans nodes): no compute fabric advised
+    training_tokens_billion: float | None = None  # training: the tokens the run trains on
+    target_days: float | None = None  # training: the wall-clock time the customer wants the run to take
 
 
 @dataclass(frozen=True, kw_only=True)

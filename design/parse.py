@@ -11,6 +11,7 @@ exception (design.contract): a typo there would silently drop a limit the planne
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -53,6 +54,8 @@ WORKLOAD_MODES = MODES
 WORKLOAD_PRECISIONS = PRECISIONS
 MAX_CONTEXT_TOKENS = 10_000_000
 MAX_CONCURRENCY = 1_000_000
+MAX_TRAINING_TOKENS_BILLION = 1_000_000
+MAX_TARGET_DAYS = 3_650
 _RATIO = re.compile(r"^(\d+):(\d+)$")
 ROOT = "design"  # the path of the document itself
 _Checker = Checker  # the component parser's name for it
@@ -124,6 +127,12 @@ def _workload(c: _Checker, raw: Any) -> WorkloadIn | None:
     independent = w.get("independent_jobs", False)
     if not isinstance(independent, bool):
         c.fail("workload.independent_jobs", "must be true or false")
+    tokens = _bounded_number(c, w, "training_tokens_billion", MAX_TRAINING_TOKENS_BILLION, "1,000,000")
+    target_days = _bounded_number(c, w, "target_days", MAX_TARGET_DAYS, "3,650")
+    if kind == "inference":
+        for key, value in (("training_tokens_billion", tokens), ("target_days", target_days)):
+            if value is not None:
+                c.fail(f"workload.{key}", "applies to training only")
     if kind is None or params is None or len(c.errors) > errors_before:
         return None
     return WorkloadIn(
@@ -134,7 +143,24 @@ def _workload(c: _Checker, raw: Any) -> WorkloadIn | None:
         precision=precision,
         context_tokens=context,
         concurrency=concurrency,
+        training_tokens_billion=tokens,
+        target_days=target_days,
     )
+
+
+def _bounded_number(c: _Checker, w: dict, key: str, high: float, shown: str) -> float | None:
+    """An optional number above 0 and at most ``high`` at ``workload.<key>`` (contract round 3)."""
+    value = w.get(key)
+    if value is None:
+        return None
+    path = f"workload.{key}"
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        c.fail(path, "must be a number above 0")
+        return None
+    if value > high:
+        c.fail(path, f"must be at most {shown}")
+        return None
+    return float(value)
 
 
 def _node_groups(c: _Checker, doc: dict) -> tuple[NodeGroupIn, ...]:

@@ -36,6 +36,8 @@ from design.parse import (
     MAX_PARAMS_BILLION,
     MAX_PORTS_USED,
     MAX_QUANTITY,
+    MAX_TARGET_DAYS,
+    MAX_TRAINING_TOKENS_BILLION,
     WORKLOAD_KINDS,
     WORKLOAD_MODES,
     WORKLOAD_PRECISIONS,
@@ -107,6 +109,12 @@ class WorkloadSerializer(serializers.Serializer):
         default=False,
         help_text="True when the nodes run separate jobs (inference replicas, separate experiments) and no job "
         "spans nodes: two or more GPU nodes without a compute fabric are then an info, not a warning.",
+    )
+    training_tokens_billion = _positive(
+        MAX_TRAINING_TOKENS_BILLION, required=False, help_text="Training: the tokens the run trains on (billions)."
+    )
+    target_days = _positive(
+        MAX_TARGET_DAYS, required=False, help_text="Training: the wall-clock days the run should take at most."
     )
 
 
