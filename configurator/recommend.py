@@ -8,7 +8,8 @@ preferring fewer warnings. So a rule added to the engine changes the recommendat
 
 Ranking, the distributor's selling order (NCS articles: NVLink inside the node, InfiniBand NDR between nodes):
 0. the fewest nodes that hold the workload (sizing.py, advised memory): one HGX H200 node for 405B inference in
-   BF16 before two HGX H100 nodes plus an InfiniBand fabric at about twice the price;
+   BF16 before two HGX H100 nodes plus an InfiniBand fabric at about twice the price; for inference at a given
+   node count, replicas that each fit one node (no compute fabric between them) before a model split across nodes;
 1. air-cooled before liquid-cooled (liquid needs facility work most buyers do not have);
 2. the shortest lead time of the parts (what can ship soonest);
 3. a server whose slot list is sourced (so the engine can verify the card placement);
@@ -256,6 +257,8 @@ def _ranked_candidate(
     per_gb = float(total) / memory if memory else math.inf
     rank = (
         nodes,  # the fewest nodes that fit before scaling out (no fabric, no second chassis)
+        # inference: replicas that each fit one node (no fabric) before a model split across nodes over a fabric
+        sizing.kind == "inference" and not sizing.fits_one_node,
         server.cooling == Cooling.LIQUID,
         _lead(lead_times, server, gpu, nic, switch),
         not server.slots_known,
