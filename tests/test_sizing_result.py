@@ -63,3 +63,15 @@ def test_the_recommendation_keeps_the_fabric_for_multi_node_training(seeded_cata
     view = catalog_snapshot()
     rec = recommend(kind="training", params_billion=70, nodes=4, catalog=view, lead_times=selectors.lead_times(view))
     assert rec.nodes == 4 and rec.switch is not None
+
+
+def test_the_goal_step_keeps_a_training_runs_tokens_and_target_days():
+    from web.wizard import apply_goal
+
+    doc = _doc(
+        2, {"kind": "training", "model_parameters_billion": 70, "training_tokens_billion": 2000, "target_days": 30}
+    )
+    kept = apply_goal(doc, kind="training", params_billion="70", gpus=None, nodes=None)["workload"]
+    assert (kept["training_tokens_billion"], kept["target_days"]) == (2000, 30)
+    served = apply_goal(doc, kind="inference", params_billion="70", gpus=None, nodes=None)["workload"]
+    assert "training_tokens_billion" not in served and "target_days" not in served  # refused for inference

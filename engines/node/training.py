@@ -40,6 +40,7 @@ speed-up is not counted; the figure errs long).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from design.vocabulary import FULL_TRAINING_MODES
@@ -57,6 +58,7 @@ WEIGHT_GRAD_BYTES = 4.0  # bf16 weights + gradients
 ADAM_BYTES = TRAINING_STATE_BYTES - WEIGHT_GRAD_BYTES  # fp32 master weights and two moments
 HIDDEN = {"Llama 3.1 8B": 4096, "Llama 3.1 70B": 8192, "Llama 3.1 405B": 16384}  # config.json hidden_size
 MAX_PIPELINE = 128
+MAX_DEADLINE_NODES = 2**50  # bounds the search; a plan's GPUs grow with the nodes, so it ends far sooner
 
 MFU_SOURCE = (
     "Dubey et al. 2024, The Llama 3 Herd of Models, Table 4: 38-43 % BF16 MFU on 8,192-16,384 H100; "
@@ -227,20 +229,23 @@ def training_time(
     )
 
 
-def gpus_for_deadline(*, target_days: float, gpu_hours_at: callable, gpus_now: int, per_node: int) -> int:
-    """The fewest whole nodes' GPUs whose estimated time is within ``target_days``; ``gpu_hours_at(gpus)`` gives the
-    GPU-hours at that size (which can fall once more GPUs make checkpointing unnecessary)."""
+def gpus_for_deadline(
+    *, target_days: float, days_at: Callable[[int], float], gpus_now: int, per_node: int, least_gpu_hours: float
+) -> int:
+    """The fewest whole nodes' GPUs whose estimated time is within ``target_days``; ``days_at(gpus)`` gives the
+    days with that many GPUs, re-planned (checkpointing can drop out, and a plan may leave a few GPUs unused);
+    ``least_gpu_hours`` (the run without checkpointing on every GPU) bounds the search from below."""
 
     def meets(nodes: int) -> bool:
-        g = nodes * per_node
-        return gpu_hours_at(g) / g / 24 <= target_days
+        return days_at(nodes * per_node) <= target_days
 
-    lo = max(1, math.ceil(gpus_now / per_node))
+    floor = math.ceil(least_gpu_hours / (target_days * 24) / per_node)
+    lo = max(1, math.ceil(gpus_now / per_node), floor)
     hi = lo
-    while not meets(hi):
-        hi *= 2
-        if hi > 10_000_000:
-            return hi * per_node
+    while not meets(hi):  # a few doublings: checkpointing costs at most RECOMPUTE_FACTOR over the floor
+        if hi > MAX_DEADLINE_NODES:
+            return hi * per_node  # beyond any cluster: the figure only says "far more"
+        lo, hi = hi + 1, hi * 2
     while lo < hi:
         mid = (lo + hi) // 2
         if meets(mid):

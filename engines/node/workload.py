@@ -303,25 +303,25 @@ def _time(
     out = [finding(Code.WORKLOAD_TRAINING_TIME, "workload.training_tokens_billion", **params)]
     if wl.target_days is not None and est.days > wl.target_days:
 
-        def gpu_hours_at(gpus: int) -> float:
-            p = (
-                plan_training(sizing.params_billion, gpus, domain, sizing.gpu_memory_gb)
-                if sizing.mode in FULL_TRAINING_MODES
-                else plan
-            )
-            ckpt = p.checkpointing if p is not None else True
+        def days_at(gpus: int) -> float:
+            p = _plan(sizing, gpus, domain)
+            used = p.gpus if p is not None else gpus
             return training_time(
                 tokens_billion=tokens,
                 params_billion=sizing.params_billion,
                 mode=sizing.mode,
-                gpus=gpus,
+                gpus=used,
                 peak_tflops=peak,
                 peak_precision="bf16",
-                checkpointing=ckpt,
-            ).gpu_hours
+                checkpointing=p.checkpointing if p is not None else True,
+            ).days
 
         needed = gpus_for_deadline(
-            target_days=wl.target_days, gpu_hours_at=gpu_hours_at, gpus_now=plan.gpus, per_node=per_node
+            target_days=wl.target_days,
+            days_at=days_at,
+            gpus_now=plan.gpus,
+            per_node=per_node,
+            least_gpu_hours=est.gpu_hours / (RECOMPUTE_FACTOR if plan.checkpointing else 1.0),
         )
         out.append(
             finding(

@@ -5,6 +5,8 @@ import dataclasses
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from configurator.messages import both
 from design.model import DesignIn, DesignInputError, WorkloadIn
@@ -310,3 +312,31 @@ def test_sizing_reaches_the_finding_params_without_its_plan_dicts():
         if f.code.startswith("WORKLOAD_"):
             assert not any(isinstance(v, dict) for v in f.params.values()), f.code
     assert dataclasses.asdict(r.sizing)["parallelism"] == {"tensor": 8, "pipeline": 2, "data": 1}
+
+
+def test_a_lora_deadline_names_the_nodes_that_meet_it():
+    # LoRA re-plans its replicas at each size (a search that kept the first plan never ended)
+    wl = {"kind": "training", "mode": "lora", "model_parameters_billion": 405, "training_tokens_billion": 10}
+    r = run(h100_nodes(3, **wl, target_days=1), CAT)
+    f = next(f for f in r.findings if f.code == "WORKLOAD_DEADLINE_MISSED")
+    nodes = f.params["nodes_needed"]
+    assert "WORKLOAD_DEADLINE_MISSED" not in {x.code for x in run(h100_nodes(nodes, **wl, target_days=1), CAT).findings}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    params=st.floats(0.5, 2000),
+    tokens=st.floats(1, 100_000),
+    days=st.floats(0.5, 3650),
+    nodes=st.integers(1, 64),
+    mode=st.sampled_from(["pretraining", "full-finetune", "lora"]),
+)
+def test_the_deadline_search_ends_and_its_answer_meets_the_target(params, tokens, days, nodes, mode):
+    wl = {"kind": "training", "mode": mode, "model_parameters_billion": params, "training_tokens_billion": tokens}
+    r = run(h100_nodes(nodes, **wl, target_days=days), CAT)
+    late = [f for f in r.findings if f.code == "WORKLOAD_DEADLINE_MISSED"]
+    if late and late[0].params["nodes_needed"] <= 4096:
+        needed = late[0].params["nodes_needed"]
+        assert needed > nodes or r.sizing.gpus_used < nodes * 8
+        again = run(h100_nodes(needed, **wl, target_days=days), CAT)
+        assert again.sizing.training_days <= days
