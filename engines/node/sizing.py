@@ -179,7 +179,8 @@ def bytes_per_param(kind: str, mode: str | None = None, precision: str = DEFAULT
 
 def kv_model(params_billion: float) -> tuple[str, int, int, int]:
     """The Llama 3.1 architecture nearest in size (log scale): name, layers, KV heads, head size."""
-    best = min(KV_MODELS, key=lambda m: abs(math.log(params_billion / m[1])))
+    # log(p) - log(m), not log(p / m): a subnormal size (5e-324) would divide to 0
+    best = min(KV_MODELS, key=lambda m: abs(math.log(params_billion) - math.log(m[1])))
     return best[0], best[2], best[3], best[4]
 
 

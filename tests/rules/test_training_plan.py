@@ -340,3 +340,9 @@ def test_the_deadline_search_ends_and_its_answer_meets_the_target(params, tokens
         assert needed > nodes or r.sizing.gpus_used < nodes * 8
         again = run(h100_nodes(needed, **wl, target_days=days), CAT)
         assert again.sizing.training_days <= days
+
+
+def test_a_subnormal_model_size_is_planned_not_a_crash():
+    # the API's schema allows any positive number; 5e-324 billion divided by a model size underflowed to 0
+    r = run(h100_nodes(4, kind="training", model_parameters_billion=5e-324, training_tokens_billion=1), CAT)
+    assert r.sizing.parallelism == {"tensor": 1, "pipeline": 1, "data": 32}
