@@ -300,6 +300,9 @@ class ReferenceSystem:
     system_memory_gb: int
     system_memory_max_gb: int | None
     source: str
+    board: str = ""  # the HGX baseboard the system is built on
+    cooling: str | None = None  # air or liquid (its own source key in the seed row); None: not sourced
+    height_u: int | None = None
 
     @property
     def memory_ratio(self) -> Decimal:

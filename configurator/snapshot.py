@@ -11,6 +11,7 @@ part count.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 import time
@@ -363,7 +364,17 @@ def _load() -> s.CatalogView:
     view_parts = {
         p.part_number: _spec(p, slots[p.pk], switches[p.pk], accepts[p.pk], bays[p.pk], defaults[p.pk]) for p in parts
     }
-    return s.CatalogView(version=catalog_version(), parts=view_parts, reference_systems=_reference_systems())
+    references = _reference_systems()
+    _add_reference_cooling(view_parts, references)
+    return s.CatalogView(version=catalog_version(), parts=view_parts, reference_systems=references)
+
+
+def _add_reference_cooling(view_parts: dict, references: tuple[s.ReferenceSystemSpec, ...]) -> None:
+    """Each HGX board learns how its reference system is cooled, from the reference row built on that board."""
+    for ref in references:
+        board = view_parts.get(ref.board)
+        if isinstance(board, s.GpuSpec) and ref.cooling is not None:
+            view_parts[ref.board] = dataclasses.replace(board, ref_system_cooling=ref.cooling)
 
 
 def _reference_systems() -> tuple[s.ReferenceSystemSpec, ...]:
@@ -374,6 +385,8 @@ def _reference_systems() -> tuple[s.ReferenceSystemSpec, ...]:
             gpu_memory_gb=float(r.gpu_memory_gb),
             system_memory_gb=float(r.system_memory_gb),
             source=r.source,
+            board=r.board,
+            cooling=s.Cooling(r.cooling) if r.cooling else None,
         )
         for r in reference_systems()
         if r.gpu_memory_gb and r.system_memory_gb

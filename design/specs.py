@@ -10,20 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
-from design.vocabulary import (  # noqa: F401  (the engines' names for the shared vocabulary)
-    CARD_FITS,
-    CardForm,
-    Category,
-    Connector,
-    Cooling,
-    MediaKind,
-    MediaPurpose,
-    Protocol,
-    Role,
-    SlotForm,
-    Top,
-)
+from design.vocabulary import CardForm, Category, Connector, Cooling, MediaKind, MediaPurpose, Protocol, SlotForm, Top
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -153,6 +142,9 @@ class GpuSpec(PartBase):
     host_pcie_gen: int | None = None
     ref_system: str = ""  # NVIDIA's own system on this baseboard (DGX H100 on HGX H100)
     ref_system_max_w: int | None = None  # its published maximum input power; None = not sourced
+    # how that system is cooled (air: its maximum includes its fans at full speed); None = not sourced. Filled from
+    # the seed's reference_systems row of this board (catalog/seed/README.md "Power calibration basis").
+    ref_system_cooling: Cooling | None = None
     advised_fabric_gbps: int | None = None  # compute-fabric port speed advised for this GPU; None = no advice
     bf16_dense_tflops: float | None = None  # tensor-core peak per GPU without sparsity; None = not sourced
     fp8_dense_tflops: float | None = None
@@ -291,6 +283,8 @@ class ReferenceSystemSpec:
     gpu_memory_gb: float
     system_memory_gb: float
     source: str
+    board: str = ""  # the HGX baseboard the system is built on (HGX-H100-8GPU); empty: not tied to a board
+    cooling: Cooling | None = None  # air or liquid; None: not sourced
 
     @property
     def memory_ratio(self) -> float:
@@ -314,7 +308,7 @@ class CatalogView:
     def get(self, part_number: str) -> PartSpec | None:
         return self.parts.get(part_number)
 
-    def of_type(self, kind: type) -> list:
+    def of_type(self, kind: type) -> list[Any]:
         return [p for p in self.parts.values() if isinstance(p, kind)]
 
 

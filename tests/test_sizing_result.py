@@ -5,10 +5,10 @@ import json
 
 import pytest
 
+from configurator import selectors
 from configurator.recommend import recommend
 from configurator.services import design_validate
 from configurator.snapshot import catalog_snapshot
-from web import selectors
 
 pytestmark = pytest.mark.django_db
 

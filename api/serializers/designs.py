@@ -36,6 +36,7 @@ from design.parse import (
     MAX_PARAMS_BILLION,
     MAX_PORTS_USED,
     MAX_QUANTITY,
+    MAX_SYSTEM_PORTS,
     MAX_TARGET_DAYS,
     MAX_TRAINING_TOKENS_BILLION,
     WORKLOAD_KINDS,
@@ -167,6 +168,44 @@ class FacilitySerializer(serializers.Serializer):
     )
 
 
+class OobNetworkSerializer(serializers.Serializer):
+    """The out-of-band management network (CONTRACT-R3 ``networks.oob``); any other key is refused."""
+
+    switch = serializers.CharField(
+        required=False, allow_null=True, help_text="A management switch part number; absent: SN2201 (48 x 1 GbE)."
+    )
+
+
+class InbandNetworkSerializer(OobNetworkSerializer):
+    """The in-band (converged north-south) network (``networks.inband``); any other key is refused."""
+
+    oversubscription = serializers.CharField(
+        required=False, allow_null=True, help_text="downlinks:uplinks as in fabric.oversubscription; absent: 1:1."
+    )
+
+
+class StorageNetworkSerializer(InbandNetworkSerializer):
+    """The storage network (``networks.storage``); any other key is refused."""
+
+    system_ports = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_SYSTEM_PORTS,
+        required=False,
+        allow_null=True,
+        help_text="Switch ports the customer's storage systems need (their count times their ports each).",
+    )
+
+
+class NetworksSerializer(serializers.Serializer):
+    """The networks beside the compute fabric; each key null (the customer supplies it, a finding says so), an
+    object, or absent (planned by default: out-of-band always, storage and in-band from the adapters whose role
+    is storage or management)."""
+
+    storage = StorageNetworkSerializer(required=False, allow_null=True)
+    inband = InbandNetworkSerializer(required=False, allow_null=True)
+    oob = OobNetworkSerializer(required=False, allow_null=True)
+
+
 class DesignSerializer(serializers.Serializer):
     """A design document, contract design/v1."""
 
@@ -182,6 +221,7 @@ class DesignSerializer(serializers.Serializer):
     )
     fabric = FabricSerializer(required=False, allow_null=True, help_text="null or absent: no compute fabric.")
     facility = FacilitySerializer(required=False, allow_null=True, help_text="null or absent: the defaults.")
+    networks = NetworksSerializer(required=False, allow_null=True, help_text="null or absent: every default.")
 
 
 class FindingSerializer(serializers.Serializer):
@@ -210,6 +250,13 @@ class FabricPlanSerializer(serializers.Serializer):
     leaf_spine_links = serializers.IntegerField()
     spine_core_links = serializers.IntegerField()
     bom = BomLineSerializer(many=True)
+    bom_complete = serializers.BooleanField(
+        help_text="false when some link class has no catalogued cable or optic: the bom leaves those links out "
+        "(finding FABRIC_MEDIA_NOT_CATALOGUED) and is incomplete."
+    )
+    uncabled_links = serializers.ListField(
+        child=serializers.CharField(), help_text="The link classes (node-leaf, leaf-spine, spine-core) left uncabled."
+    )
 
 
 class RackDeviceSerializer(serializers.Serializer):
@@ -258,6 +305,28 @@ class RackSummarySerializer(serializers.Serializer):
     nodes = serializers.IntegerField(help_text="Nodes in each rack of the run.")
 
 
+class NetworkPlanSerializer(serializers.Serializer):
+    """One planned network (storage, in-band or out-of-band); the keys below are guaranteed, more may be present."""
+
+    switch = serializers.CharField(allow_null=True)
+    leaf_switches = serializers.IntegerField(
+        help_text="Out-of-band: the racks' management switches (carried by the rack plan) plus any more needed."
+    )
+    spine_switches = serializers.IntegerField(help_text="Out-of-band: the aggregation switches.")
+    core_switches = serializers.IntegerField()
+    node_links = serializers.IntegerField(help_text="Out-of-band: every BMC, switch management port and rack PDU.")
+    ports_used = serializers.DictField(child=serializers.IntegerField(), help_text="Per tier.")
+    bom = BomLineSerializer(many=True, help_text="What this network adds to the bill: switches, cables, optics.")
+    findings = FindingSerializer(many=True)
+    sources = serializers.ListField(child=serializers.CharField(), help_text="Source keys of the rules used.")
+
+
+class NetworkPlansSerializer(serializers.Serializer):
+    storage = NetworkPlanSerializer(allow_null=True)
+    inband = NetworkPlanSerializer(allow_null=True)
+    oob = NetworkPlanSerializer(allow_null=True)
+
+
 class RowSerializer(serializers.Serializer):
     index = serializers.IntegerField()
     name = serializers.CharField()
@@ -294,6 +363,7 @@ class ValidationResultSerializer(serializers.Serializer):
     findings = FindingSerializer(many=True)
     placement = serializers.ListField(child=serializers.DictField(), help_text="Which part sits in which slot.")
     fabric_plan = FabricPlanSerializer(allow_null=True)
+    network_plans = NetworkPlansSerializer(help_text="The networks beside the compute fabric; null: not planned.")
     rack_plan = RackPlanSerializer()
     totals = serializers.DictField(
         help_text="GPUs, power and other totals; racks (count) and facility_power_w (nodes, switches and "

@@ -127,8 +127,15 @@ def _join(p: dict[str, Any]) -> str:
     return _("%(a)s and %(b)s") % {"a": side_label(p["a"]), "b": side_label(p["b"])}
 
 
-@renders(C.NO_CABLE)
+@renders(C.NO_CABLE, C.MEDIA_NOT_CATALOGUED)
 def _no_cable(p: dict[str, Any]) -> tuple[str, str]:
+    message, fix = _no_cable_text(p)
+    if p.get("bom_incomplete"):
+        message = f"{message} {_('The bill of materials leaves these links out, so it is incomplete.')}"
+    return message, fix
+
+
+def _no_cable_text(p: dict[str, Any]) -> tuple[str, str]:
     if p.get("unknown_side"):
         return (
             _(
@@ -170,7 +177,7 @@ def _no_cable(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-@renders(C.BEYOND_REACH)
+@renders(C.BEYOND_REACH, C.REACH_NOT_CATALOGUED)
 def _beyond_reach(p: dict[str, Any]) -> tuple[str, str]:
     values = {
         "link_class": _link_class(p),
@@ -194,6 +201,8 @@ def _beyond_reach(p: dict[str, Any]) -> tuple[str, str]:
             "No optics for these ports are on offer and no longer cable of this kind is known from the sources, so "
             "these links cannot be quoted as they stand."
         )
+    if p.get("bom_incomplete"):
+        message += " " + _("The bill of materials leaves these links out, so it is incomplete.")
     if p["rack_field"] and p["longest_m"] - p["slack_m"] > 0:
         fix = (
             _(

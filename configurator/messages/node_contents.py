@@ -57,7 +57,7 @@ def _cpu_mixed(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-@renders(C.NODE_CPU_COUNT)
+@renders(C.NODE_CPU_COUNT, C.NODE_CPU_SOCKET_EMPTY)
 def _cpu_count(p: dict[str, Any]) -> tuple[str, str]:
     values = {"server": p["server"], "sockets": p["sockets"], "cpus": p["cpus"], "part": p["part"]}
     if p["cpus"] < p["sockets"]:
@@ -77,9 +77,9 @@ def _cpu_count(p: dict[str, Any]) -> tuple[str, str]:
     return message % values, _("Set the quantity of %(part)s to %(sockets)s.") % values
 
 
-@renders(C.NODE_CPU_NOT_ACCEPTED)
-def _cpu_not_accepted(p: dict[str, Any]) -> tuple[str, str]:
-    values = {
+def _cpu_values(p: dict[str, Any]) -> dict[str, str]:
+    """The values of a CPU-against-server message, unknowns as '?'."""
+    return {
         "part": p["part"],
         "server": p["server"],
         "socket": p["socket"] or "?",
@@ -87,7 +87,13 @@ def _cpu_not_accepted(p: dict[str, Any]) -> tuple[str, str]:
         "server_socket": p["server_socket"] or "?",
         "families": _parts(p["families"]) or "?",
         "suggestion": p.get("suggestion") or "",
+        "vendor": p.get("vendor") or _("the vendor"),
     }
+
+
+@renders(C.NODE_CPU_NOT_ACCEPTED)
+def _cpu_not_accepted(p: dict[str, Any]) -> tuple[str, str]:
+    values = _cpu_values(p)
     message = _(
         "%(part)s (%(family)s, %(socket)s) does not fit %(server)s, which takes %(families)s in %(server_socket)s."
     )
@@ -105,6 +111,48 @@ def _cpu_tdp(p: dict[str, Any]) -> tuple[str, str]:
         _("%(part)s has a TDP of %(tdp)s W; %(server)s takes CPUs up to %(limit)s W per socket.") % values,
         _("Choose a CPU of at most %(limit)s W.") % values,
     )
+
+
+@renders(C.NODE_CPU_UNVERIFIED)
+def _cpu_unverified(p: dict[str, Any]) -> tuple[str, str]:
+    values = _cpu_values(p)
+    message = _(
+        "%(part)s (%(family)s) fits the %(server_socket)s socket of %(server)s, but our sources for %(server)s name "
+        "only %(families)s, so support for %(family)s is not confirmed."
+    )
+    fix = _("Confirm BIOS support for %(part)s with %(vendor)s.") % values
+    if p.get("suggestion"):
+        fix += " " + _("Or choose %(suggestion)s, which they name.") % values
+    return message % values, fix
+
+
+@renders(C.NODE_CPU_TDP_UNKNOWN)
+def _cpu_tdp_unknown(p: dict[str, Any]) -> tuple[str, str]:
+    values = {"parts": _parts(p["parts"]), "limit": num(p["limit_w"]), "server": p["server"]}
+    return (
+        _(
+            "The TDP of %(parts)s is not sourced, so we cannot check it against the %(limit)s W per socket that "
+            "%(server)s takes."
+        )
+        % values,
+        _("Confirm that the CPU's TDP is at most %(limit)s W.") % values,
+    )
+
+
+@renders(C.MEMORY_DOWNCLOCKED)
+def _memory_downclocked(p: dict[str, Any]) -> tuple[str, str]:
+    values = {"part": p["part"], "dimm": num(p["dimm_mts"]), "runs": num(p["runs_mts"]), "cpu": p.get("cpu") or ""}
+    if p.get("cpu"):
+        message = _(
+            "%(part)s is rated at %(dimm)s MT/s, but %(cpu)s runs memory at up to %(runs)s MT/s in this "
+            "population, so the DIMMs run at %(runs)s MT/s."
+        )
+    else:
+        message = _(
+            "%(part)s is rated at %(dimm)s MT/s, but the server runs memory at up to %(runs)s MT/s in this "
+            "population, so the DIMMs run at %(runs)s MT/s."
+        )
+    return message % values, _("Nothing to change; DIMMs rated at %(runs)s MT/s would do as well.") % values
 
 
 @renders(C.MEMORY_MIXED)

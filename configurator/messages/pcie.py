@@ -465,7 +465,12 @@ def _no_free_slot(p: dict[str, Any]) -> tuple[str, str]:
         message = (_("%(server)s has %(summary)s.") % values) + " " + " ".join(sentences)
         fix = _or_join(fixes)
         fix = fix[0].upper() + fix[1:] + "."
-    if not p["slots_complete"]:
+    if not p["slots_complete"] and p.get("published_count"):
+        message += " " + _(
+            "The positions our slot list may be missing are of a kind these cards do not fit (such as an OCP bay), "
+            "so the published slot count decides."
+        )
+    elif not p["slots_complete"]:
         message += _(
             " Our slot list for this chassis may be incomplete, so other positions are unverified; check the "
             "datasheet before ruling it out."

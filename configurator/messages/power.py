@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from engines.findings.codes import Code as C
 
@@ -99,6 +99,20 @@ def _over_capacity(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
+@renders(C.POWER_ESTIMATE_ABOVE_SUPPLIES)
+def _above_supplies(p: dict[str, Any]) -> tuple[str, str]:
+    values = {**_estimate(p), "vendor": p.get("vendor") or _("the vendor")}
+    return (
+        _(
+            "Estimated peak per node is %(peak)s W (%(breakdown)s), %(pct)s of %(supplies)s. This is %(server)s with a "
+            "GPU its sources name and its own supplies, so an estimate is no reason to refuse it.%(basis)s"
+        )
+        % values,
+        _("Confirm the node's power budget with %(vendor)s before quoting; cap the GPU power if they advise it.")
+        % values,
+    )
+
+
 @renders(C.POWER_NEAR_CAPACITY)
 def _near_capacity(p: dict[str, Any]) -> tuple[str, str]:
     return (
@@ -138,10 +152,45 @@ def basis_sentence(p: dict[str, Any]) -> str:
             "reference": num(p["reference_w"]),
             "system": p["reference_system"],
         } + cpu_sentence(p)
-    return _(
-        "The estimate is the sum of the parts with a fan margin; it does not include PSU losses, whose "
-        "efficiency is not sourced."
-    ) + cpu_sentence(p)
+    return (
+        _(
+            "The estimate is the sum of the parts with a fan margin; it does not include PSU losses, whose "
+            "efficiency is not sourced."
+        )
+        + skipped_sentence(p)
+        + cpu_sentence(p)
+    )
+
+
+def _cooled(cooling: str | None) -> str:
+    return {"air": pgettext("cooling", "air-cooled"), "liquid": pgettext("cooling", "liquid-cooled")}.get(
+        cooling or "", cooling or "?"
+    )
+
+
+def skipped_sentence(p: dict[str, Any]) -> str:
+    """Why a published system maximum was not applied (another cooling, or the cooling of either not sourced)."""
+    skipped = p.get("reference_skipped")
+    if not skipped:
+        return ""
+    values = {
+        "system": skipped["system"],
+        "reference": num(skipped["reference_w"]),
+        "server": p["server"],
+        "theirs": _cooled(skipped["reference_cooling"]),
+        "ours": _cooled(skipped["server_cooling"]),
+    }
+    if skipped["reason"] == "cooling":
+        text = _(
+            "NVIDIA's maximum of %(reference)s W for %(system)s is not applied: that system is %(theirs)s and "
+            "%(server)s is %(ours)s, so its fans and chassis say nothing of this node."
+        )
+    else:
+        text = _(
+            "NVIDIA's maximum of %(reference)s W for %(system)s is not applied: the cooling of %(system)s or of "
+            "%(server)s is not sourced, so the two cannot be compared."
+        )
+    return " " + text % values
 
 
 def cpu_sentence(p: dict[str, Any]) -> str:

@@ -4,10 +4,11 @@ finding with plain parameters; the service edge renders the message (``configura
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from design.model import RackIn
-from design.specs import AdapterSpec, CatalogView, MediaKind, MediaSpec, Protocol, SwitchSpec
+from design.specs import AdapterSpec, CatalogView, MediaSpec, SwitchSpec
+from design.vocabulary import Connector, MediaKind, Protocol
 from engines.findings import FabricCode, Finding, finding, retired_finding
 
 from .media import OPTICAL, SLACK_M, MediaChoice, MediaResult, Side
@@ -35,25 +36,40 @@ def media_finding(
     name: str, result: MediaResult, a: Side, b: Side, speed: int, distance: float, field_name: str = ""
 ) -> Finding:
     """No catalogue medium for a link class (a connector unknown, no media class at all for the connector and
-    speed, or none joining the two ends), or none reaching the run's length."""
+    speed, or none joining the two ends), or none reaching the run's length. A connector unknown from the sources
+    and a connector for which the catalogue holds no medium at that speed are gaps of the catalogue, not of the
+    hardware: a warning (FABRIC_MEDIA_NOT_CATALOGUED) that the bill leaves those links out, never an error."""
     ends = {"link_class": name, "a": _side(a), "b": None if a == b else _side(b)}
     if not result.matched:
         sides = [side for n, side in (("a", a), ("b", b)) if n in result.bare]
         unknown = [side for side in sides if side.connector is None]
         if unknown:
             # An unsourced connector stays unknown, visibly: no cable can be chosen for it.
-            return _finding(FabricCode.NO_CABLE, **ends, unknown_side=_side(unknown[0]), unknown_connector=True)
+            return _finding(
+                FabricCode.MEDIA_NOT_CATALOGUED,
+                **ends,
+                unknown_side=_side(unknown[0]),
+                unknown_connector=True,
+                bom_incomplete=True,
+            )
         if sides:
             # The catalogue has no media class at all for this connector and speed (XDR OSFP, 100G QSFP28):
             # say so plainly instead of suggesting that another cable would join the two sides.
-            kinds = list(dict.fromkeys(side.connector.value for side in sides))
+            kinds = list(dict.fromkeys(cast(Connector, side.connector).value for side in sides))  # all known here
             return _finding(
-                FabricCode.NO_CABLE, **ends, missing_media=[{"connector": c, "speed_gbps": speed} for c in kinds]
+                FabricCode.MEDIA_NOT_CATALOGUED,
+                **ends,
+                missing_media=[{"connector": c, "speed_gbps": speed} for c in kinds],
+                bom_incomplete=True,
             )
         return _finding(FabricCode.NO_CABLE, **ends, speed_gbps=speed)
     longest = result.longest_m or 0
+    # No optics join these ends at all: the longest catalogued cable is a limit of the catalogue, not of the link
+    # (longer AOCs and optics exist for every InfiniBand generation), so the gap is a warning and the bill incomplete.
+    # Where catalogued optics join the ends, their reach is the limit and the run is refused.
+    gap = not result.optics_matched
     return _finding(
-        FabricCode.BEYOND_REACH,
+        FabricCode.REACH_NOT_CATALOGUED if gap else FabricCode.BEYOND_REACH,
         **ends,
         distance_m=distance,
         slack_m=SLACK_M,
@@ -62,7 +78,8 @@ def media_finding(
         rack_field=field_name or None,
         # No optics join these ends at all: the longest catalogued cable is the limit, and whether a longer one
         # exists is not known from the sources (HDR AOCs beyond 30 m, for one).
-        cables_only=not result.optics_matched,
+        cables_only=gap,
+        bom_incomplete=gap,
     )
 
 

@@ -14,7 +14,11 @@ per leg, length (cables, fibres) and reach (transceivers). Conventions (see READ
 
 * a cable's or fibre's end with ``legs`` > 1 is a splitter end: one plug per leg;
 * a transceiver's electrical end is the one whose connector is not optical (MPO-12, LC);
-* every end's ``speed_gbps`` must be at least the link speed (a 400G optic runs NDR200 in 200G mode);
+* every end's ``speed_gbps`` must be at least the link speed (a 400G optic runs NDR200 in 200G mode), and at most
+  the port speed of the switch cage it plugs into (``Side.port_gbps``): an 800G XDR plug (200G-PAM4 lanes) does
+  not run in a 400G NDR cage, since "200G-PAM4-based transceivers cannot downshift to 100G-PAM4" (NV-XDR-LX);
+* the two transceivers of an optic set have optical ports of the same speed (an XDR optic never links to a 400G
+  NDR optic, for the same reason);
 * fixed-length parts: the shortest length >= distance + SLACK_M; a fibre must also be within both
   transceivers' reach.
 """
@@ -27,8 +31,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cached_property
+from typing import Any, cast
 
-from design.specs import CatalogView, Connector, MediaEnd, MediaKind, MediaSpec, Protocol, Top
+from design.specs import CatalogView, MediaEnd, MediaSpec
+from design.vocabulary import Connector, MediaKind, Protocol, Top
 
 SLACK_M = 0.5  # service loop and routing inside the racks, added to every run before choosing a length
 OPTICAL = frozenset({Connector.MPO12, Connector.LC})
@@ -45,6 +51,7 @@ class Side:
     links_per_plug: int
     label: str  # the part number (empty for an assumed HCA), for messages
     is_switch: bool
+    port_gbps: int | None = None  # a switch cage's own port speed; None (adapters, unknown): not checked
 
 
 @dataclass(frozen=True)
@@ -95,12 +102,14 @@ def side_has_media(media: Iterable[MediaSpec], side: Side, speed_gbps: int) -> b
 
 
 def _fits(end: MediaEnd, side: Side) -> bool:
-    """The end plugs into the side: same connector, same twin form, and no known top that differs."""
+    """The end plugs into the side: same connector, same twin form, no known top that differs, and no faster
+    than the side's own port speed where that is known (a plug never runs above its cage)."""
     return (
         side.connector is not None
         and end.connector == side.connector
         and (end.top is None or side.top is None or end.top == side.top)
         and end.twin == side.twin
+        and (side.port_gbps is None or end.speed_gbps <= side.port_gbps)
     )
 
 
@@ -145,7 +154,7 @@ def _per_link(*pairs: tuple[Decimal | None, int]) -> Decimal | None:
 # The choice is a pure function of the catalogue and the two sides, and a catalogue view never changes once
 # built, so choices are remembered per view (weakly: a replaced view takes its memo with it). bench/fabric.py
 # shows it matters: a plan takes about 0.03 ms with the memo and 0.15 ms without (QM9700, 8 rails, 64-2,048 nodes).
-_MEMO: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_MEMO: weakref.WeakKeyDictionary[CatalogView, dict[tuple[Any, ...], MediaResult]] = weakref.WeakKeyDictionary()
 _MEMO_SIZE = 256
 
 
@@ -272,8 +281,8 @@ def _transceivers_at(media: list[MediaSpec], side: Side, speed: int) -> list[tup
     return found
 
 
-def _fibre_families(media: list[MediaSpec]) -> dict[tuple, list[MediaSpec]]:
-    families: dict[tuple, list[MediaSpec]] = {}
+def _fibre_families(media: list[MediaSpec]) -> dict[tuple[Any, ...], list[MediaSpec]]:
+    families: dict[tuple[Any, ...], list[MediaSpec]] = {}
     for f in media:
         if f.kind == MediaKind.FIBRE:
             families.setdefault((f.end_a, f.end_b, f.fibre), []).append(f)
@@ -298,7 +307,7 @@ def _optic_pairings(media: list[MediaSpec], a: Side, b: Side, speed: int) -> Ite
                     if opt_b.connector != fb.connector or not _same_fibre(tb.fibre, fibre_type):
                         continue
                     links_b = opt_b.legs * per_fibre // fb.legs
-                    if opt_b.speed_gbps < speed or links_b != b.links_per_plug:
+                    if opt_b.speed_gbps != opt_a.speed_gbps or links_b != b.links_per_plug:
                         continue
                     if ta.reach_m is None or tb.reach_m is None:
                         continue
@@ -311,7 +320,7 @@ class _Options:
 
     def __init__(self, required_m: float) -> None:
         self.required_m = required_m
-        self.candidates: list[tuple[tuple, MediaChoice]] = []
+        self.candidates: list[tuple[tuple[Any, ...], MediaChoice]] = []
         self.matched = False
         self.optics_matched = False
         self.longest: float | None = None
@@ -332,12 +341,13 @@ class _Options:
             if cable is not None:
                 items = (Item(cable, "cable", "mid", family.links),)
                 price = _per_link((cable.price_eur, family.links))
-                self._offer(MediaChoice(str(family.kind), items, cable.length_m, price, family.unknown_tops))
+                length = cast(float, cable.length_m)  # _shortest chooses among parts of known length
+                self._offer(MediaChoice(str(family.kind), items, length, price, family.unknown_tops))
                 return
 
     def add_optics(self, p: _OpticPairing) -> None:
         """The shortest fibre of the pairing within both transceivers' reach (the active one where one reaches)."""
-        reach = min(p.ta.reach_m, p.tb.reach_m)
+        reach = min(cast(float, p.ta.reach_m), cast(float, p.tb.reach_m))  # paired only when both are known
         self.optics_matched = True
         self._reach(min(reach, max((f.length_m or 0.0) for f in p.fibres)))
         for pool in (_active(p.fibres), p.fibres):
@@ -351,7 +361,7 @@ class _Options:
                 price = _per_link(
                     (p.ta.price_eur, p.links_a), (fibre.price_eur, p.per_fibre), (p.tb.price_eur, p.links_b)
                 )
-                self._offer(MediaChoice("optics", items, fibre.length_m, price, p.unknown_tops))
+                self._offer(MediaChoice("optics", items, cast(float, fibre.length_m), price, p.unknown_tops))
                 return
 
     def result(self, media: list[MediaSpec], a: Side, b: Side, speed: int) -> MediaResult:
@@ -374,7 +384,7 @@ def _same_fibre(t: str | None, f: str | None) -> bool:
     return t is None or f is None or t == f
 
 
-def _rank(choice: MediaChoice) -> tuple:
+def _rank(choice: MediaChoice) -> tuple[Any, ...]:
     price = choice.price_per_link
     return (
         bool(choice.retired),
@@ -387,7 +397,9 @@ def _rank(choice: MediaChoice) -> tuple:
     )
 
 
-def item_quantity(item: Item, a_groups: Iterable[tuple[int, int]], b_groups, links: int) -> int:
+def item_quantity(
+    item: Item, a_groups: Iterable[tuple[int, int]], b_groups: Iterable[tuple[int, int]], links: int
+) -> int:
     """Parts needed: rounded up per switch, since a plug or splitter never spans two switches.
 
     ``a_groups`` / ``b_groups``: (switch count, links on each) for the switches at side A / B; ``b_groups``

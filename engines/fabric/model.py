@@ -123,6 +123,16 @@ class FabricPlan:
     def link(self, name: str) -> LinkPlan | None:
         return next((lp for lp in self.links if lp.name == name), None)
 
+    @property
+    def uncabled_links(self) -> list[str]:
+        """The link classes the bill leaves without a medium (the catalogue holds none that fits or reaches)."""
+        return [lp.name for lp in self.links if lp.links and lp.media is None]
+
+    @property
+    def bom_complete(self) -> bool:
+        """False when some link class has no medium in the bill: the bill of materials is then incomplete."""
+        return not self.uncabled_links
+
     def to_dict(self, findings: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         """The plan as JSON; ``findings`` are its findings as the service edge rendered them (messages are not
         the engine's business)."""
@@ -168,6 +178,8 @@ class FabricPlan:
             "nodes_per_rack": self.nodes_per_rack,
             "node_racks": self.node_racks,
             "bom": [{"part": p, "quantity": q} for p, q in self.bom],
+            "bom_complete": self.bom_complete,
+            "uncabled_links": self.uncabled_links,
             "findings": findings or [],
         }
 

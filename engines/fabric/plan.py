@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from design.model import RackIn
-from design.specs import AdapterSpec, CatalogView, Connector, SwitchSpec, Top
+from design.specs import AdapterSpec, CatalogView, SwitchSpec
+from design.vocabulary import Connector, Top
 from engines.findings import FabricCode, Finding, finding
 
 from .findings import (
@@ -49,6 +50,7 @@ def _switch_side(switch: SwitchSpec, split: int, label: str) -> Side:
         links_per_plug=switch.logical_ports_per_cage * split,
         label=label,
         is_switch=True,
+        port_gbps=switch.port_speed_gbps or None,
     )
 
 
@@ -58,6 +60,10 @@ def _hca_side(switch: SwitchSpec, hca: AdapterSpec | None) -> Side:
         top = Top.FLAT if switch.cage_connector == Connector.OSFP else None
         return Side(switch.cage_connector, top, False, 1, "", False)
     return Side(hca.connector, hca.top, False, 1, hca.part_number, False)
+
+
+# What every plan of one request shares: nodes, rails, switch, HCA, topology and oversubscription.
+_Common = tuple[int, int, SwitchSpec, AdapterSpec | None, str, tuple[int, int]]
 
 
 def _empty(
@@ -208,8 +214,8 @@ def _link_classes(
             node_links,
             speed,
             node.distance_m,
-            node.media,
-            (node.a, node.b),
+            cast(MediaResult, node.media),  # a sized run carries its media and both sides
+            (cast(Side, node.a), cast(Side, node.b)),
             (size.node_groups, None),
             node.field_name,
             findings,
@@ -304,7 +310,7 @@ def _bom(
 
 
 def _infeasible(
-    common: tuple, node: _NodeRun, oversubscription: tuple[int, int], findings: list[Finding]
+    common: _Common, node: _NodeRun, oversubscription: tuple[int, int], findings: list[Finding]
 ) -> FabricPlan:
     """No fabric of this switch and ratio holds the endpoints: the rail limit or the ports exceeded, said so."""
     nodes, rails, switch, _hca, topology, _oversub = common
@@ -385,7 +391,7 @@ def plan_fabric(
 
 
 def _sized_plan(
-    common: tuple,
+    common: _Common,
     node: _NodeRun,
     *,
     catalog: CatalogView,

@@ -42,7 +42,7 @@ RULES: tuple[Rule, ...] = (
         E,
         gettext_noop("CPU count does not match the sockets"),
         gettext_noop(
-            "The GPU platforms' PCIe slots, switches and DIMM slots hang off both CPU sockets, so every socket is populated; more CPUs than sockets do not fit."
+            "More CPUs than the server's sockets do not fit. (Fewer boot but lose the lanes and channels of the empty socket: NODE_CPU_SOCKET_EMPTY, a warning.)"
         ),
         "hardware.md §1a (2-socket GPU platforms); ARK-DS, AMD-DS (PCIe lanes and memory channels per socket)",
         ("engines.node.node_contents.cpu_count",),
@@ -52,7 +52,7 @@ RULES: tuple[Rule, ...] = (
         E,
         gettext_noop("CPU not taken by the server"),
         gettext_noop(
-            "A CPU must fit the board's socket and be of a family the board supports (LGA4677: Xeon 4th/5th Gen; LGA4710: Xeon 6; SP5: EPYC 9004)."
+            "A CPU must fit the board's socket (LGA4677: Xeon 4th/5th Gen; LGA4710: Xeon 6; SP5: EPYC 9004). A CPU of the right socket but a family the server's sources do not name is NODE_CPU_UNVERIFIED, a warning."
         ),
         "Server facts cpu_socket and cpu_families (catalog/seed/README.md); ARK-DS, AMD-DS",
         ("engines.node.node_contents.cpu_not_accepted",),
@@ -67,7 +67,7 @@ RULES: tuple[Rule, ...] = (
     ),
     rule(
         Code.MEMORY_MIXED,
-        E,
+        W,  # best practice: the node boots, bandwidth suffers
         gettext_noop("Different DIMMs in one node"),
         gettext_noop("All DIMMs of a node are identical, so every memory channel is populated alike."),
         "ARK-DS, AMD-DS memory configuration; DGX H100 and MLPerf units use one DIMM model (MLC-NV-DGXH100, MLC-821)",
@@ -83,7 +83,7 @@ RULES: tuple[Rule, ...] = (
     ),
     rule(
         Code.MEMORY_UNBALANCED,
-        E,
+        W,  # best practice: the node boots, bandwidth suffers
         gettext_noop("DIMMs not balanced over the memory channels"),
         gettext_noop(
             "DIMMs are spread evenly over all channels of every populated socket (one or two per channel); otherwise memory bandwidth is uneven and channels idle."
@@ -106,7 +106,7 @@ RULES: tuple[Rule, ...] = (
         W,
         gettext_noop("Less system memory than NVIDIA's own systems ship with"),
         gettext_noop(
-            "NVIDIA's own 8-GPU systems ship with at least 1.42 GB of system memory per GB of GPU memory (DGX B200: 2 TB for 1,440 GB; DGX H100: 2 TB for 640 GB); less leaves little room to stage data, checkpoints and pinned buffers."
+            "A node carries at least the system memory per GB of GPU memory that NVIDIA's own 8-GPU system on the same GPU ships with (DGX H100: 2 TB for 640 GB; NVIDIA's H200 system: 2 TB for 1,128 GB; DGX B200: 2 TB for 1,440 GB); less leaves little room to stage data, checkpoints and pinned buffers. A GPU without such a system is not compared."
         ),
         "NVIDIA DGX B200 user guide (NV-DGXB200-UG); MLCommons DGX H100 system file (MLC-NV-DGXH100); catalog.services.reference_systems()",
         ("engines.node.node_contents.memory_against_gpu_memory",),
@@ -186,5 +186,45 @@ RULES: tuple[Rule, ...] = (
         'NCS seeds ("Voor inferentie met kleinere modellen of onafhankelijke GPU-taken volstaat een PCIe-setup vaak"; '
         '"een PCIe-gebaseerde multi-GPU-setup vaak kostenefficiënter")',
         ("engines.node.workload.fabric_advice",),
+    ),
+    rule(
+        Code.NODE_CPU_UNVERIFIED,
+        W,
+        gettext_noop("CPU family not confirmed for this server"),
+        gettext_noop(
+            "The CPU fits the board's socket, but the server's sources name other CPU families (sometimes only the CPU of one benchmarked unit): confirm BIOS support with the vendor."
+        ),
+        "server cpu_socket and cpu_families with their sources (seed README); ARK-DS / AMD-DS",
+        ("engines.node.node_contents.cpu_not_accepted",),
+    ),
+    rule(
+        Code.NODE_CPU_SOCKET_EMPTY,
+        W,
+        gettext_noop("A CPU socket is left empty"),
+        gettext_noop(
+            "The node boots with fewer CPUs than sockets, but loses the PCIe lanes and memory channels of the empty socket, and the slots wired to it."
+        ),
+        "hardware.md §1a (dual-socket GPU platforms); ARK-DS / AMD-DS (lanes and channels per socket)",
+        ("engines.node.node_contents.cpu_count",),
+    ),
+    rule(
+        Code.NODE_CPU_TDP_UNKNOWN,
+        INFO,
+        gettext_noop("CPU TDP unknown against the server's limit"),
+        gettext_noop(
+            "The server publishes a per-socket TDP limit, but the CPU's TDP is not sourced, so the limit cannot be checked."
+        ),
+        "server cpu_tdp_w (DIST-PM); CPU TDP (ARK-DS, AMD-DS) where sourced",
+        ("engines.node.node_contents.cpu_tdp_unknown",),
+    ),
+    rule(
+        Code.MEMORY_DOWNCLOCKED,
+        INFO,
+        gettext_noop("DIMMs run below their rated speed"),
+        gettext_noop(
+            "DIMMs rated faster than the memory speed the CPU supports run at the CPU's speed; the faster DIMMs bring nothing."
+        ),
+        "ARK-DS, XEON6-CNEWS, AMD-DS (CPU memory speeds); RS-MICRON, SO-CWM (DIMM speeds)",
+        ("engines.node.node_contents.memory_downclocked",),
     ),
 )

@@ -250,4 +250,24 @@ RULES: tuple[Rule, ...] = (
         "engines/fabric/README.md, Rack model",
         ("engines.fabric.findings.distance_findings",),
     ),
+    rule(
+        FabricCode.MEDIA_NOT_CATALOGUED,
+        W,
+        gettext_noop("The catalogue has no medium for these links yet"),
+        gettext_noop(
+            "The link is valid hardware, but the catalogue holds no cable or optic for this connector and speed (or the connector is not known from the sources). The bill of materials leaves these links out and is marked incomplete; the cabling is quoted separately."
+        ),
+        "catalogue coverage (LinkX media per connector and speed); NVIDIA XDR LinkX page (NV-XDR-LX)",
+        ("engines.fabric.findings.media_finding",),
+    ),
+    rule(
+        FabricCode.REACH_NOT_CATALOGUED,
+        W,
+        gettext_noop("No catalogued medium reaches this run yet"),
+        gettext_noop(
+            "The run is longer than every catalogued cable that joins these ports, and the catalogue holds no optics for them at all, so a longer medium (AOC or optics) is missing from the catalogue rather than impossible. The bill of materials leaves these links out and is marked incomplete; the longer medium is quoted separately."
+        ),
+        "catalogue coverage (LinkX media per connector and speed); NVIDIA cable management guide: AOCs 'from 3 meters to about 100 meters'",
+        ("engines.fabric.findings.media_finding",),
+    ),
 )

@@ -491,4 +491,14 @@ RULES: tuple[Rule, ...] = (
         "training.py (plan_inference); no sourced tokens-per-second figure",
         ("engines.node.workload.workload_findings",),
     ),
+    rule(
+        Code.POWER_ESTIMATE_ABOVE_SUPPLIES,
+        W,
+        gettext_noop("Estimate above the vendor's own supplies: confirm with the vendor"),
+        gettext_noop(
+            "The estimated peak exceeds the supplies that carry the load, but the server, its GPU and its supplies are the vendor's own shipping configuration, so an estimate does not refuse it: confirm the power budget with the vendor."
+        ),
+        "Supermicro product pages as catalogued (accepts, PSU options); hardware.md §4 budget rule",
+        ("engines.node.power.power_findings",),
+    ),
 )

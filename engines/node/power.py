@@ -17,25 +17,33 @@ servers [STH-ASR]):
 Calibration: the sum of parts leaves out the HGX baseboard and its NVSwitch chips, fans at full speed and the
 losses of the supplies. NVIDIA publishes the maximum input power of its own 8-GPU systems (DGX H100/H200 10.2 kW,
 DGX B200 about 14.3 kW, DGX B300 about 14 kW, DGX A100 6.5 kW; GpuSpec.ref_system_max_w, sources in
-catalog/seed/README.md "Power calibration basis"). For a node with such a baseboard the peak is the larger of the
-sum of parts and that published maximum (basis "reference_system"); otherwise the sum of parts (basis "parts").
+catalog/seed/README.md "Power calibration basis"). A maximum calibrates only a node of the same form and cooling as
+the system it was published for: the same 8-GPU baseboard (the maximum is stored on the board) and the same cooling
+(GpuSpec.ref_system_cooling, from the seed's reference_systems: DGX H100/H200 and DGX B200 are air-cooled, and an
+air-cooled system's maximum includes its fans at full speed). For such a node the peak is the larger of the sum of
+parts and that published maximum (basis "reference_system"); otherwise the sum of parts (basis "parts"), and the
+basis names the maximum it did not apply and why (a liquid-cooled chassis, or the cooling of either not sourced).
 The sum of parts was 7.9 kW for an HGX H100 node and 10.7 kW for HGX B200, about 77% and 75% of the maxima.
 The basis is stated in an info finding (POWER_ESTIMATE_BASIS) and in ``totals.power_basis``, including where
 the CPU figure comes from (``cpu_basis``: "cpus", "platform_limit" or "assumed").
 
 Compared with the capacity of the N supplies of an N+M configuration (ServerSpec.psu_capacity_w): above it is an
-error, above 80% of it a warning (for a sum-of-parts estimate; a published maximum is the worst case already),
-unknown capacity a warning. When the PSU count and wattage are known but the
-redundancy is not, both N+N (half the supplies) and N+0 (all of them) are checked and the finding says which
-holds. A group whose GPU the server refuses gets no capacity finding (the refusal is the one error that matters).
-Every assumption is listed in the totals.
+error, except for the vendor's own shipping configuration (the HGX baseboard the server's sources name, on the
+server's catalogued supplies), which is never refused on an estimate: there it is a warning to confirm with the vendor
+(POWER_ESTIMATE_ABOVE_SUPPLIES). Above 80% of it a warning (for a sum-of-parts estimate; a published maximum is the
+worst case already), unknown capacity a warning. When the PSU count and wattage are known but the redundancy is not,
+both N+N (half the supplies) and N+0 (all of them) are checked and the finding says which holds. A group whose GPU
+the server refuses gets no capacity finding (the refusal is the one error that matters). Every assumption is listed
+in the totals.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, cast
 
-from design.specs import Cooling, MediaKind, MediaSpec, SwitchSpec
+from design.specs import GpuSpec, MediaSpec, ServerSpec, SwitchSpec
+from design.vocabulary import Cooling, MediaKind
 from engines.findings.codes import Code
 from engines.findings.finding import Finding
 from engines.findings.registry import finding
@@ -58,12 +66,15 @@ class PowerEstimate:
     memory_w: float = MEMORY_AND_DRIVES_W
     adapters_w: float = 0.0
     optics_w: float = 0.0
-    assumptions: list[dict] = field(default_factory=list)  # what was not sourced: {"kind": ..., values}
+    assumptions: list[dict[str, Any]] = field(default_factory=list)  # what was not sourced: {"kind": ..., values}
     unknown_gpu_tdp: list[str] = field(default_factory=list)
     reference_system: str = ""  # NVIDIA's own system on the node's baseboard (DGX H100)
     reference_w: float | None = None  # its published maximum input power
     cpu_basis: str = "assumed"  # cpus (the node's CPUs' TDP), platform_limit (the server's highest), assumed
     cpu_parts: list[str] = field(default_factory=list)  # the CPUs whose TDP was used
+    # a published maximum not applied, and why: {"system", "reference_w", "reason", "server_cooling",
+    # "reference_cooling"}; reason "cooling" (they differ) or "cooling_unknown" (either is not sourced)
+    reference_skipped: dict[str, Any] | None = None
 
     @property
     def subtotal_w(self) -> float:
@@ -87,7 +98,7 @@ class PowerEstimate:
     def peak_w(self) -> float:
         return max(self.parts_w, self.reference_w or 0.0)
 
-    def basis_params(self) -> dict:
+    def basis_params(self) -> dict[str, Any]:
         return {
             "basis": self.basis,
             "parts_w": round(self.parts_w),
@@ -96,12 +107,13 @@ class PowerEstimate:
             "cpu_basis": self.cpu_basis,
             "cpu_parts": list(self.cpu_parts),
             "cpu_w": self.cpu_w,
+            "reference_skipped": self.reference_skipped,
         }
 
 
 def estimate(ctx: GroupContext) -> PowerEstimate:
     """Estimated peak draw of one node of the group (formula in the module docstring)."""
-    server = ctx.server
+    server = ctx.known_server
     est = PowerEstimate()
     for p in ctx.gpus:
         if p.spec.tdp_w is None:
@@ -109,18 +121,16 @@ def estimate(ctx: GroupContext) -> PowerEstimate:
         else:
             est.gpu_w += p.quantity * p.spec.gpu_count * p.spec.tdp_w
         if p.spec.is_board and p.spec.ref_system_max_w:
-            ref = float(p.spec.ref_system_max_w) * p.quantity
-            if est.reference_w is None or ref > est.reference_w:
-                est.reference_w, est.reference_system = ref, p.spec.ref_system
+            _reference(est, server, p.spec, float(p.spec.ref_system_max_w) * p.quantity)
     _cpu_power(ctx, est)
     ports = 0
-    for p in ctx.adapters:
-        if p.spec.watts is None:
-            est.adapters_w += p.quantity * ASSUMED_ADAPTER_W
-            est.assumptions.append({"kind": "adapter", "part": p.spec.part_number, "watts": ASSUMED_ADAPTER_W})
+    for a in ctx.adapters:
+        if a.spec.watts is None:
+            est.adapters_w += a.quantity * ASSUMED_ADAPTER_W
+            est.assumptions.append({"kind": "adapter", "part": a.spec.part_number, "watts": ASSUMED_ADAPTER_W})
         else:
-            est.adapters_w += p.quantity * p.spec.watts
-        ports += p.ports_cabled  # optics only on the ports the design cables
+            est.adapters_w += a.quantity * a.spec.watts
+        ports += a.ports_cabled  # optics only on the ports the design cables
     if server.integrated_nics:
         est.adapters_w += server.integrated_nics * ASSUMED_ADAPTER_W
         ports += server.integrated_nics
@@ -131,11 +141,30 @@ def estimate(ctx: GroupContext) -> PowerEstimate:
     return est
 
 
+def _reference(est: PowerEstimate, server: ServerSpec, board: GpuSpec, ref_w: float) -> None:
+    """Rule: a published system maximum calibrates only a node of the same form (the board it was published for)
+    and the same cooling; an air-cooled 10U DGX maximum, fans included, says nothing of a liquid-cooled 4U chassis.
+    Where the cooling of either is not sourced the maximum is not applied either, and the basis says so. Source:
+    the seed's reference_systems (MLC-NV-DGXH100, MLC-NV-H200X8 'Air-cooled'; DGXB200-AIR)."""
+    ours, theirs = server.cooling, board.ref_system_cooling
+    if ours is None or theirs is None or ours != theirs:
+        est.reference_skipped = {
+            "system": board.ref_system,
+            "reference_w": ref_w,
+            "reason": "cooling_unknown" if ours is None or theirs is None else "cooling",
+            "server_cooling": str(ours) if ours else None,
+            "reference_cooling": str(theirs) if theirs else None,
+        }
+        return
+    if est.reference_w is None or ref_w > est.reference_w:
+        est.reference_w, est.reference_system = ref_w, board.ref_system
+
+
 def _cpu_power(ctx: GroupContext, est: PowerEstimate) -> None:
     """The CPUs' share of the estimate: the TDP of each CPU the node holds (named in the design or added as the
     platform's default set); a CPU of unknown TDP counts the assumed 350 W and says so. A node without CPUs counts
     every socket at the platform's highest TDP, or at the assumed 350 W where that is not sourced either."""
-    server = ctx.server
+    server = ctx.known_server
     if ctx.cpus:
         unknown = False
         for p in ctx.cpus:
@@ -166,7 +195,7 @@ def power_findings(ctx: GroupContext, est: PowerEstimate, *, refused: bool = Fal
     sourced, N+N and N+0 are both checked. ``refused``: the server refuses the group's GPU, so no capacity finding
     (one refusal does not cascade). Source: hardware.md §4 (budget rule, a derived rule; SYS-821GE-TNHR 6x 3 kW
     4+2 = 12 kW), [STH-ASR]; the calibration in the module docstring."""
-    server = ctx.server
+    server = ctx.known_server
     path = f"{ctx.path}.server"
     out = []
     if est.unknown_gpu_tdp:
@@ -188,18 +217,30 @@ def power_findings(ctx: GroupContext, est: PowerEstimate, *, refused: bool = Fal
         out.append(finding(Code.POWER_ESTIMATE_BASIS, path, **estimate_params))
     if refused:
         return out
+    estimate_params["shipping"] = shipping_configuration(ctx)
     if server.psu_redundant is None and server.psu_count and server.psu_watts:
         return out + _redundancy_unknown(server, est, path, estimate_params)
     cap = server.psu_capacity_w
     if cap is None or cap <= 0:
         out.append(finding(Code.POWER_CAPACITY_UNKNOWN, path, **estimate_params))
         return out
-    out += _capacity(server, est, path, estimate_params, server.psu_count, server.psu_redundant)
+    # the capacity is known, so are the supplies' count and redundancy
+    out += _capacity(server, est, path, estimate_params, cast(int, server.psu_count), cast(int, server.psu_redundant))
     return out
 
 
-def _capacity(server, est: PowerEstimate, path: str, params: dict, count: int, redundant: int) -> list[Finding]:
-    cap = (count - redundant) * server.psu_watts
+def shipping_configuration(ctx: GroupContext) -> bool:
+    """The vendor's own shipping configuration: a catalogued HGX server with the GPU baseboard its sources name
+    (``accepts``), on the server's catalogued supplies (the design cannot change those). Such a node is never
+    refused on an estimate; the vendor sized its supplies for that board. PCIe card servers are not: how many cards
+    of which model a vendor ships on which supplies is not what a partial GPU list says."""
+    return bool(ctx.gpus) and all(p.spec.is_board and p.spec.part_number in ctx.known_server.accepts for p in ctx.gpus)
+
+
+def _capacity(
+    server: ServerSpec, est: PowerEstimate, path: str, params: dict[str, Any], count: int, redundant: int
+) -> list[Finding]:
+    cap = (count - redundant) * cast(int, server.psu_watts)  # known wherever a capacity is checked
     fraction = est.peak_w / cap
     data = {
         **params,
@@ -210,7 +251,9 @@ def _capacity(server, est: PowerEstimate, path: str, params: dict, count: int, r
         "psu_redundant": redundant,
     }
     if fraction > 1:
-        return [finding(Code.POWER_OVER_CAPACITY, path, **data)]
+        # An estimate above the supplies of the vendor's own configuration is a question for the vendor, not a refusal.
+        code = Code.POWER_ESTIMATE_ABOVE_SUPPLIES if params.get("shipping") else Code.POWER_OVER_CAPACITY
+        return [finding(code, path, **data, vendor=server.manufacturer or None)]
     # The 80% headroom covers the uncertainty of a sum-of-parts estimate; a published system maximum is already
     # the worst case (every part at its maximum, fans at full speed), so only the supplies' capacity applies.
     if fraction > WARN_FRACTION and est.basis == "parts":
@@ -218,10 +261,10 @@ def _capacity(server, est: PowerEstimate, path: str, params: dict, count: int, r
     return []
 
 
-def _redundancy_unknown(server, est: PowerEstimate, path: str, params: dict) -> list[Finding]:
+def _redundancy_unknown(server: ServerSpec, est: PowerEstimate, path: str, params: dict[str, Any]) -> list[Finding]:
     """PSU count and wattage known, redundancy not: say whether the peak holds with N+N (half the supplies carry
     the load) or only with N+0 (all of them); above all of them it is over capacity."""
-    count, watts = server.psu_count, server.psu_watts
+    count, watts = cast(int, server.psu_count), cast(int, server.psu_watts)
     half = count // 2
     data = {
         **params,
@@ -239,7 +282,7 @@ def _redundancy_unknown(server, est: PowerEstimate, path: str, params: dict) -> 
     return _capacity(server, est, path, params, count, 0)
 
 
-def network_power(bom: list[tuple[str, int]], parts: dict) -> dict:
+def network_power(bom: list[tuple[str, int]], parts: dict[str, Any]) -> dict[str, Any]:
     """Switch and transceiver (and active cable) power of a fabric bill of materials, from the catalogue's
     per-part ``watts``: ``{"switches_w", "media_w", "unknown": [part numbers without a sourced figure]}``.
     Passive fibres draw nothing and are skipped; an unknown figure is listed, never counted as zero.
@@ -288,7 +331,7 @@ class ClusterPower:
     def complete(self) -> bool:
         return not self.unknown
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         net_unknown = [u for u in self.unknown if not u.startswith("node_groups[")]
         return {
             "switch_power_w": round(self.switches_w),
@@ -301,7 +344,9 @@ class ClusterPower:
         }
 
 
-def cluster_power(groups: list[dict], bom: list[tuple[str, int]] | None, parts: dict) -> ClusterPower:
+def cluster_power(
+    groups: list[dict[str, Any]], bom: list[tuple[str, int]] | None, parts: dict[str, Any]
+) -> ClusterPower:
     """The one cluster total (ClusterPower). ``groups``: the node engine's per-group totals (count,
     ``peak_power_w_per_node``, ``optics_w_per_node``, ``power_unknown_parts``); ``bom``: the bill of materials of
     the design's fabric (None without one); ``parts``: part number to spec. The node estimates assume 9 W per
@@ -331,7 +376,7 @@ def cluster_power(groups: list[dict], bom: list[tuple[str, int]] | None, parts: 
 def cooling_findings(ctx: GroupContext) -> list[Finding]:
     """Rule: a liquid-cooled server needs a coolant distribution unit (CDU) or facility water.
     Source: hardware.md §1a (cooling column; GB200/GB300 NVL72 racks with an in-rack 250 kW CDU)."""
-    server = ctx.server
+    server = ctx.known_server
     if server.cooling != Cooling.LIQUID:
         return []
     return [finding(Code.COOLING_LIQUID, f"{ctx.path}.server", server=server.part_number, nodes=ctx.group.count)]

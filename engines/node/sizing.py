@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from design.vocabulary import DEFAULT_CONTEXT_TOKENS, FULL_TRAINING_MODES, MODES, PRECISIONS, kind_of
 
@@ -97,7 +98,7 @@ class Sizing:
     fits_one_gpu: bool
     fits_one_node: bool
     # the design's own plan and time (engines.node.training), set by the workload rules; None: not planned
-    parallelism: dict | None = None  # {"tensor", "pipeline", "data"}, product = gpus_used
+    parallelism: dict[str, int] | None = None  # {"tensor", "pipeline", "data"}, product = gpus_used
     gpus_used: int | None = None
     nvlink_domain_gpus: int | None = None
     memory_per_gpu_gb: float | None = None  # states + activations (training) or weights + KV cache (inference)
@@ -108,9 +109,9 @@ class Sizing:
     gpu_hours: float | None = None
     training_days_range: tuple[float, float] | None = None
     gpu_hours_range: tuple[float, float] | None = None
-    assumptions: tuple[dict, ...] = ()  # {"name", "value", "source"}
+    assumptions: tuple[dict[str, Any], ...] = ()  # {"name", "value", "source"}
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
             "mode": self.mode,

@@ -90,7 +90,7 @@ class Plan:
     def memory_gb_per_gpu(self) -> float:
         return self.states_gb_per_gpu + self.activations_gb_per_gpu
 
-    def degrees(self) -> dict:
+    def degrees(self) -> dict[str, int]:
         return {"tensor": self.tensor, "pipeline": self.pipeline, "data": self.data}
 
 

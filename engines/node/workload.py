@@ -7,15 +7,17 @@ rules. Sizing arithmetic lives in sizing.py.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any, cast
 
 from design.model import DesignIn, WorkloadIn
-from design.specs import CatalogView, Protocol, SwitchSpec
+from design.specs import CatalogView, SwitchSpec
+from design.vocabulary import FULL_TRAINING_MODES, Protocol
 from engines.findings.codes import Code
 from engines.findings.finding import Finding
 from engines.findings.registry import finding
 
 from .context import GroupContext
-from .sizing import FULL_TRAINING_MODES, USABLE_MEMORY_FRACTION, Sizing, kv_model, size_workload
+from .sizing import USABLE_MEMORY_FRACTION, Sizing, kv_model, size_workload
 from .training import (
     ACTIVATION_SOURCE,
     FLOPS_SOURCE,
@@ -209,7 +211,7 @@ def _with_plan(sizing: Sizing, plan: Plan | None, domain: int) -> Sizing:
     )
 
 
-def _plan_params(plan: Plan | None) -> dict:
+def _plan_params(plan: Plan | None) -> dict[str, Any]:
     if plan is None:
         return {"planned": False, "tp": None, "pp": None, "dp": None, "gpus_used": None}
     return {
@@ -222,7 +224,7 @@ def _plan_params(plan: Plan | None) -> dict:
     }
 
 
-def _memory_params(plan: Plan, sizing: Sizing) -> dict:
+def _memory_params(plan: Plan, sizing: Sizing) -> dict[str, Any]:
     _states, act = _without_checkpointing(plan, sizing)
     return {
         "states_gb": plan.states_gb_per_gpu,
@@ -336,7 +338,7 @@ def _time(
     return out, sizing
 
 
-def _assumptions(est: TrainingTime, gpu: str, precision: str) -> tuple[dict, ...]:
+def _assumptions(est: TrainingTime, gpu: str, precision: str) -> tuple[dict[str, Any], ...]:
     """The figures the time estimate rests on, each with its source (contract: ``{"name", "value", "source"}``)."""
     peak_note = "" if precision == "bf16" else f"; {precision.upper()} training is estimated at the BF16 peak"
     return (
@@ -364,7 +366,7 @@ def _assumptions(est: TrainingTime, gpu: str, precision: str) -> tuple[dict, ...
 
 def _size(wl: WorkloadIn, gpu_groups: list[GroupContext], per_node: int) -> Sizing:
     """The workload sized on the smallest GPU memory of the groups and the fewest GPUs per node."""
-    mem = min(g.memory_gb for c in gpu_groups for g in c.gpu_specs)
+    mem = min(cast(float, g.memory_gb) for c in gpu_groups for g in c.gpu_specs)  # every GPU's is known here
     return size_workload(
         wl.kind,
         wl.model_parameters_billion,
@@ -377,7 +379,9 @@ def _size(wl: WorkloadIn, gpu_groups: list[GroupContext], per_node: int) -> Sizi
     )
 
 
-def _memory_findings(sizing: Sizing, gpu_groups: list[GroupContext], gpu_nodes: int, data: dict) -> list[Finding]:
+def _memory_findings(
+    sizing: Sizing, gpu_groups: list[GroupContext], gpu_nodes: int, data: dict[str, Any]
+) -> list[Finding]:
     """Not enough usable GPU memory for the minimum (error), or fewer GPUs than advised (warning)."""
     total_gpus = sum(c.group.count * c.gpus_per_node for c in gpu_groups)
     total_gb = sum(c.group.count * (c.gpu_memory_gb_per_node or 0) for c in gpu_groups) * USABLE_MEMORY_FRACTION
@@ -446,7 +450,7 @@ def fabric_advice(
     if design.fabric is None and gpu_nodes >= 2 and Code.WORKLOAD_NEEDS_FABRIC not in codes:
         independent = design.workload is not None and design.workload.independent_jobs
         nics = sum(c.group.count * c.compute_nics_per_node for c in contexts if c.gpus_per_node)
-        if not independent and _independent_replicas(sizing, contexts):
+        if not independent and sizing is not None and _independent_replicas(sizing, contexts):
             par = sizing.parallelism or {}
             out.append(
                 finding(

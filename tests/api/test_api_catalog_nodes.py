@@ -61,7 +61,7 @@ def test_server_detail_lists_bays_psu_options_and_default_node_set(api):
     assert defaults == {
         "cpu": ("XEON-8468", 2),
         "memory": ("MTC40F2046S1RC48BA1", 32),
-        "boot": ("HDS-M2N4-960G0-E1-TXD-NON-080", 1),
+        "boot": ("HDS-M2N4-960G0-E1-TXD-NON-080", 2),  # a mirrored pair, as NVIDIA's systems ship [NV-DGXB200-UG]
     }
     amd = api.get(f"{PARTS}AS-8125GS-TNHR/").json()
     assert amd["psu_options"][0]["redundancy"] is None  # not published: unknown, never guessed

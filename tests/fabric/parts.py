@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from design.specs import CatalogView, Connector, MediaEnd, MediaKind, MediaSpec, Protocol, Top
+from design.specs import CatalogView, MediaEnd, MediaSpec
+from design.vocabulary import Connector, MediaKind, Protocol, Top
 from tests.rules.parts import SEED, seeded, variant
 
 OSFP, QSFP112, QSFP56, MPO = Connector.OSFP, Connector.QSFP112, Connector.QSFP56, Connector.MPO12
@@ -139,11 +140,13 @@ FIBRE_MM_SPLIT = _cables(
     3,
     fibre="mm",
 )
+# The same straight single-mode fibres serve XDR and NDR (NV-XDR-LX), so their ends carry 800G as in the seed.
+MPO_800 = MediaEnd(connector=MPO, speed_gbps=800)
 FIBRE_SM = _cables(
     "MFP7E30-N",
     MediaKind.FIBRE,
-    MPO_400,
-    MPO_400,
+    MPO_800,
+    MPO_800,
     (3, 5, 10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500),
     50,
     2,

@@ -3,12 +3,14 @@ at both ends (an unknown top is said, not assumed silently), named discontinued 
 replacement, and HDR leaf-spine runs quoted only with an HDR cable the catalogue has."""
 
 import dataclasses
+from decimal import Decimal
 
 import pytest
 
 from configurator.messages import both
 from design.model import ComponentIn, DesignIn, NodeGroupIn, RackIn
-from design.specs import CatalogView, MediaSpec, Top
+from design.specs import CatalogView, MediaSpec
+from design.vocabulary import Top
 from engines.fabric.model import LEAF_SPINE, NODE_LEAF
 from engines.fabric.plan import plan_fabric
 from engines.findings import Code
@@ -175,8 +177,9 @@ def test_an_unknown_plug_top_is_a_warning_and_a_known_fit_wins_over_it(view):
 def test_hdr_leaf_spine_beyond_the_longest_catalogued_aoc_says_no_longer_cable_is_known(view):
     p = plan(view, nodes=32, switch="MQM8700-HS2F", hca="MCX653105A-HDAT", leaf_to_spine_m=40.0)
     assert p.tiers == 2 and p.link(LEAF_SPINE).parts == ()
-    f = next(f for f in p.findings if f.code == FabricCode.BEYOND_REACH)
-    assert f.params["cables_only"] is True and f.params["longest_m"] == 30
+    f = next(f for f in p.findings if f.code == FabricCode.REACH_NOT_CATALOGUED)
+    assert f.params["cables_only"] is True and f.params["longest_m"] == 30 and f.severity == "warning"
+    assert "The bill of materials leaves these links out" in both(f).message.en
     said = both(f)
     assert "no longer cable of this kind is known" in said.message.en and "niet bekend" in said.message.nl
 
@@ -186,4 +189,53 @@ def test_any_longer_hdr_aoc_the_catalogue_has_is_taken(view):
     aoc50 = dataclasses.replace(aoc30, part_number="MFS1S00-H050E", name="HDR AOC 50 m", length_m=50.0)
     p = plan(with_parts(view, aoc50), nodes=32, switch="MQM8700-HS2F", hca="MCX653105A-HDAT", leaf_to_spine_m=40.0)
     assert p.link(LEAF_SPINE).cable_part == "MFS1S00-H050E"
-    assert FabricCode.BEYOND_REACH not in codes(p)
+    assert not set(codes(p)) & {FabricCode.BEYOND_REACH, FabricCode.REACH_NOT_CATALOGUED}
+
+
+# --- XDR media (issue #20): 200G-PAM4 plugs never mix with 100G-PAM4 ones -----------------------------------------
+
+
+def _cheap(view, pn):
+    """The seed part at a price that would win every comparison, to show a rule, not a price, keeps it out."""
+    return dataclasses.replace(view.get(pn), part_number=pn + "-CHEAP", price_eur=Decimal("1"))
+
+
+def test_a_cheaper_xdr_optic_never_goes_into_an_ndr_switch_cage(view):
+    # An 800G XDR twin-port plug "cannot downshift to 100G-PAM4" (NV-XDR-LX): not in a 400G QM9700 cage.
+    cheap = with_parts(view, _cheap(view, "980-9IAH1-00XM00"))
+    p = plan(cheap, nodes=64, hca="MCX75310AAS-NEAT")
+    for lk in p.links:
+        assert not any(part.startswith("980-9IAH1") for part, _q, _r in lk.parts), lk.name
+
+
+def test_a_cheaper_xdr_copper_cable_never_links_ndr_switches(view):
+    cheap = with_parts(view, _cheap(view, "980-9IAM3-00X002"))
+    p = plan(cheap, nodes=64, hca="MCX75310AAS-NEAT", leaf_to_spine_m=1.5)
+    assert not any(part.startswith("980-9IAM") for part, _q, _r in p.link(LEAF_SPINE).parts)
+
+
+def test_an_xdr_switch_optic_is_never_paired_with_a_400g_card_optic(view):
+    # ConnectX-7 (400G) on Quantum-X800: the XDR twin-port optic (800G per MPO) does not link to a 400G optic.
+    cheap = with_parts(view, _cheap(view, "980-9IAH1-00XM00"))
+    p = plan(cheap, nodes=16, switch="Q3400-RA", hca="MCX75310AAS-NEAT")
+    parts = set(node_parts(p))
+    assert not any(pn.startswith("980-9IAH1") for pn in parts) or "MMS4X00-NS400" not in parts
+    assert "980-9IAT0-00XM00" not in parts
+
+
+def test_connectx8_on_quantum_x800_takes_the_xdr_optics_and_single_mode_fibre(view):
+    p = plan(view, nodes=16, switch="Q3400-RA", hca="900-9X81E-00EX-ST0")
+    parts = node_parts(p)
+    assert parts[0] == "980-9IAH1-00XM00" and parts[-1] == "980-9IAT0-00XM00"
+    assert parts[1].startswith("MFP7E30-") and p.link(NODE_LEAF).speed_gbps == 800
+    assert p.bom_complete and FabricCode.MEDIA_NOT_CATALOGUED not in codes(p)
+    # both ends' tops are known (finned IHS at the Q3400, flat RHS at the ConnectX-8): no assumed fit
+    assert FabricCode.PLUG_TOP_UNKNOWN not in codes(p)
+
+
+def test_without_xdr_media_the_same_fabric_is_a_catalogue_gap_not_an_error(view):
+    cut = without(view, "980-9IA")
+    p = plan(cut, nodes=16, switch="Q3400-RA", hca="900-9X81E-00EX-ST0")
+    f = next(f for f in p.findings if f.code == FabricCode.MEDIA_NOT_CATALOGUED)
+    assert f.severity == "warning" and not p.bom_complete and p.uncabled_links == [NODE_LEAF]
+    assert not any(f.severity == "error" for f in p.findings)

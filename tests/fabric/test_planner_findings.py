@@ -53,7 +53,9 @@ def test_hdr_adapter_on_ndr_switch_in_rack_is_beyond_reach_not_no_cable():
     # whole ports take MCP7Y60 (twin 2x200G OSFP -> 2x QSFP56), up to 2 m; the given in-rack run is 2 m + 0.5 m.
     p = plan(4, hca=CX6_HDR, rack=RackIn(in_rack_m=2))
     assert FabricCode.NO_CABLE not in codes(p)
-    reach = finding(p, FabricCode.BEYOND_REACH)
+    # no HDR optics in the catalogue: the longest splitter is a catalogue limit, a warning (issue #20)
+    reach = finding(p, FabricCode.REACH_NOT_CATALOGUED)
+    assert reach.severity == Severity.WARNING and reach.params["bom_incomplete"] is True
     assert (
         reach.params["required_m"] == 2.5
         and reach.params["longest_m"] == 2
@@ -73,14 +75,14 @@ def test_hdr_adapter_on_ndr_switch_in_rack_is_beyond_reach_not_no_cable():
 def test_hdr_adapter_on_ndr_switch_with_a_shorter_in_rack_run_takes_the_2m_splitter():
     # The rack override shortens the run: 1.5 m + 0.5 m slack = 2 m, which MCP7Y60-H002 reaches.
     p = plan(4, hca=CX6_HDR, rack=RackIn(in_rack_m=1.5))
-    assert not codes(p) & {FabricCode.NO_CABLE, FabricCode.BEYOND_REACH}
+    assert not codes(p) & {FabricCode.NO_CABLE, FabricCode.BEYOND_REACH, FabricCode.REACH_NOT_CATALOGUED}
     assert {part: q for part, q, _ in p.link(NODE_LEAF).parts} == {"MCP7Y60-H002": 16}
 
 
 def test_hdr_adapter_on_ndr_leaves_over_a_row_run_is_beyond_reach_of_the_splitter():
     p = plan(64, hca=CX6_HDR, rack=RackIn(node_to_leaf_m=15))
-    reach = finding(p, FabricCode.BEYOND_REACH)
-    assert reach.severity == Severity.ERROR
+    reach = finding(p, FabricCode.REACH_NOT_CATALOGUED)
+    assert reach.severity == Severity.WARNING and not p.bom_complete
     assert reach.params["rack_field"] == "node_to_leaf_m" and reach.params["distance_m"] == 15
 
 
@@ -88,7 +90,7 @@ def test_a_default_run_no_medium_reaches_is_an_assumption_not_an_error():
     # Without a distance from the design the in-rack run is the 2 m default (+0.5 m), which no HDR splitter
     # reaches: the plan takes the 2 m MCP7Y60 and warns that the runs must stay within 1.5 m.
     p = plan(4, hca=CX6_HDR)
-    assert not codes(p) & {FabricCode.NO_CABLE, FabricCode.BEYOND_REACH}
+    assert not codes(p) & {FabricCode.NO_CABLE, FabricCode.BEYOND_REACH, FabricCode.REACH_NOT_CATALOGUED}
     f = finding(p, FabricCode.DISTANCE_ASSUMED)
     assert f.severity == Severity.WARNING
     assert (f.params["default_m"], f.params["planned_m"], f.params["link_class"]) == (2, 1.5, NODE_LEAF)
@@ -159,8 +161,13 @@ def test_faster_adapter_fix_names_the_switch_the_catalogue_holds_at_that_speed()
 
 
 def test_xdr_fabric_says_the_catalogue_has_no_800g_osfp_media():
+    # This test catalogue holds no XDR media: a catalogue gap, so a warning with the bill marked incomplete.
     p = plan(16, switch=Q3400, hca=CX8)
-    f = finding(p, FabricCode.NO_CABLE)
+    f = finding(p, FabricCode.MEDIA_NOT_CATALOGUED)
+    assert f.severity == "warning" and FabricCode.NO_CABLE not in codes(p)
+    assert "The bill of materials leaves these links out, so it is incomplete." in both(f).message.en
+    assert "stuklijst" in both(f).message.nl
+    assert p.to_dict()["bom_complete"] is False and p.to_dict()["uncabled_links"] == ["node-leaf"]
     assert both(f).message.en.startswith("We offer no 800 Gb/s OSFP cables or optics yet")
     assert "we can quote the cabling separately" in both(f).message.en
     assert "ask us to quote the 800 Gb/s OSFP cabling" in both(f).fix.en
@@ -171,7 +178,8 @@ def test_xdr_fabric_says_the_catalogue_has_no_800g_osfp_media():
 
 def test_100g_qsfp28_fabric_says_the_catalogue_has_no_qsfp28_media():
     p = plan(16, switch=SN4600C, hca=ETH_100G)
-    f = finding(p, FabricCode.NO_CABLE)
+    f = finding(p, FabricCode.MEDIA_NOT_CATALOGUED)
+    assert f.severity == "warning"
     assert "no 100 Gb/s QSFP28 cables or optics yet" in both(f).message.en
     assert "100 Gb/s QSFP28" in both(f).message.nl and "100 Gb/s QSFP28" in both(f).fix.en
 
@@ -184,7 +192,8 @@ def test_connectors_with_media_but_no_joining_cable_keep_the_join_message():
 
 def test_an_unknown_hca_connector_stays_unknown_visibly():
     nameless = dataclasses.replace(CX7_NDR, part_number="X-NIC", connector=None, top=None)
-    f = finding(plan(4, hca=nameless), FabricCode.NO_CABLE)
+    f = finding(plan(4, hca=nameless), FabricCode.MEDIA_NOT_CATALOGUED)
+    assert f.severity == "warning"
     assert "not known from the sources" in both(f).message.en and "niet bekend" in both(f).message.nl
     assert f.params["unknown_connector"] is True
 

@@ -84,9 +84,21 @@ S822 = dataclasses.replace(
     m2_slots=2,
     drive_bays=(DriveBaySpec(count=8, form_factor="E1.S", interface="nvme"),),
 )
-REFERENCE = (  # catalog.services.reference_systems(): [MLC-NV-DGXH100], [NV-DGXB200-UG]
-    ReferenceSystemSpec(system="NVIDIA DGX H100", gpu_memory_gb=640, system_memory_gb=2048, source="MLC-NV-DGXH100"),
-    ReferenceSystemSpec(system="NVIDIA DGX B200", gpu_memory_gb=1440, system_memory_gb=2048, source="NV-DGXB200-UG"),
+REFERENCE = (  # catalog.services.reference_systems(): [MLC-NV-DGXH100], [NV-DGXB200-UG], each on its own board
+    ReferenceSystemSpec(
+        system="NVIDIA DGX H100",
+        gpu_memory_gb=640,
+        system_memory_gb=2048,
+        source="MLC-NV-DGXH100",
+        board="HGX-H100-8GPU",
+    ),
+    ReferenceSystemSpec(
+        system="NVIDIA DGX B200",
+        gpu_memory_gb=1440,
+        system_memory_gb=2048,
+        source="NV-DGXB200-UG",
+        board="HGX-B200-8GPU",
+    ),
 )
 NODE_PARTS = [XEON_8468, XEON_6787P, EPYC_9474F, HOT_XEON6, DIMM_64, DIMM_32, BOOT_M2, U2_DATA]
 CAT = CatalogView(
@@ -120,8 +132,9 @@ def codes(d):
         (complete(), "NODE_CPU_COUNT", False),
         (complete(), "MEMORY_UNBALANCED", False),
         (complete(), "MEMORY_BELOW_REFERENCE", False),  # 2,048 GB for 640 GB = 3.2, DGX H100's own ratio
-        # hardware.md §1a: a 2-socket platform with one CPU, or three
-        (complete(cpus=1), "NODE_CPU_COUNT", True),
+        # hardware.md §1a: three CPUs exceed the 2 sockets (an error); one boots but leaves a socket empty (a warning)
+        (complete(cpus=1), "NODE_CPU_COUNT", False),
+        (complete(cpus=1), "NODE_CPU_SOCKET_EMPTY", True),
         (complete(cpus=3), "NODE_CPU_COUNT", True),
         # ARK-DS: identical processors in every socket
         (node(S821, comp(XEON_8468), comp(EPYC_9474F), comp(DIMM_64, 32)), "NODE_CPU_MIXED", True),
@@ -144,7 +157,7 @@ def codes(d):
         # 1 DIMM per channel is full speed; 2 per channel lowers it [ARK-DS]
         (complete(dimms=16), "MEMORY_TWO_PER_CHANNEL", False),
         (complete(dimms=32), "MEMORY_TWO_PER_CHANNEL", True),
-        # 16 x 32 GB = 512 GB for 640 GB of HGX H100 is below DGX B200's 1.42 [NV-DGXB200-UG]
+        # 16 x 32 GB = 512 GB for 640 GB of HGX H100 is below DGX H100's 3.2 [MLC-NV-DGXH100]
         (complete(dimm=DIMM_32, dimms=16), "MEMORY_BELOW_REFERENCE", True),
         # 32 x 64 GB = 2,048 GB for HGX B200's 1,440 GB: exactly DGX B200 [NV-DGXB200-UG]
         (complete(server=S822, cpu=XEON_6787P, gpu=HGX_B200), "MEMORY_BELOW_REFERENCE", False),
@@ -200,8 +213,11 @@ def test_unknown_facts_never_give_an_error():
 
 
 def test_errors_say_what_to_change_in_both_languages():
-    (one_cpu,) = [f for f in findings(complete(cpus=1)) if f.code == "NODE_CPU_COUNT"]
-    assert one_cpu.severity == "error" and one_cpu.subject == "node_groups[0].components[1]"
+    (three,) = [f for f in findings(complete(cpus=3)) if f.code == "NODE_CPU_COUNT"]
+    assert three.severity == "error" and three.subject == "node_groups[0].components[1]"
+    assert "2 CPU sockets; 3 CPUs do not fit" in both(three).message.en
+    (one_cpu,) = [f for f in findings(complete(cpus=1)) if f.code == "NODE_CPU_SOCKET_EMPTY"]
+    assert one_cpu.severity == "warning" and one_cpu.subject == "node_groups[0].components[1]"
     said = both(one_cpu)
     assert "2 CPU sockets" in said.message.en and "1 CPU." in said.message.en
     assert said.fix.en == "Set the quantity of XEON-8468 to 2."
@@ -225,11 +241,63 @@ def test_two_dimms_per_channel_says_by_how_much():
 
 
 def test_memory_below_reference_names_the_nvidia_system_and_the_amount():
-    """The floor is the lowest ratio NVIDIA ships: DGX B200, 2,048 GB for 1,440 GB [NV-DGXB200-UG]; for 640 GB
-    of HGX H100 that is 911 GB (640 x 2048 / 1440 = 910.2, rounded up)."""
+    """The yardstick is NVIDIA's own system on the same GPU: DGX H100, 2,048 GB for 640 GB [MLC-NV-DGXH100], so
+    an HGX H100 node needs 2,048 GB, not the 911 GB that DGX B200's lower ratio would give (issue #20)."""
     (f,) = [f for f in findings(complete(dimm=DIMM_32, dimms=16)) if f.code == "MEMORY_BELOW_REFERENCE"]
     assert f.severity == "warning"
-    assert f.params["needed_gb"] == 911 and f.params["ref_system"] == "NVIDIA DGX B200"
-    assert "NVIDIA DGX B200" in both(f).message.en and "911 GB" in both(f).fix.en
+    assert f.params["needed_gb"] == 2048 and f.params["ref_system"] == "NVIDIA DGX H100"
+    assert "NVIDIA DGX H100" in both(f).message.en and "2,048 GB" in both(f).fix.en
+    assert "B200" not in both(f).message.en
     without = CatalogView(version="t", parts=CAT.parts)  # no reference systems: nothing to compare with
     assert "MEMORY_BELOW_REFERENCE" not in {f.code for f in run(complete(dimm=DIMM_32, dimms=16), without).findings}
+
+
+# --- issue #20: evidence for refusals, and the down-clock note ----------------------------------------------------
+
+DIMM_5600 = dataclasses.replace(DIMM_64, part_number="TEST-DIMM-64-5600", speed_mts=5600)
+CPU_OTHER_FAMILY = dataclasses.replace(XEON_8468, part_number="TEST-XEON-OTHER", family="Xeon (a family not listed)")
+EVIDENCE_CAT = CatalogView(
+    version="test-20",
+    parts={**CAT.parts, DIMM_5600.part_number: DIMM_5600, CPU_OTHER_FAMILY.part_number: CPU_OTHER_FAMILY},
+    reference_systems=REFERENCE,
+)
+
+
+def _evidence(d):
+    return run(d, EVIDENCE_CAT).findings
+
+
+def test_faster_dimms_say_they_run_at_the_cpus_speed_one_and_two_per_channel():
+    """Xeon 4th Gen: 4,800 MT/s at 1 DPC, 4,400 at 2 DPC [ARK-DS]; DDR5-5600 DIMMs run at those speeds."""
+    (one,) = [f for f in _evidence(complete(dimm=DIMM_5600, dimms=16)) if f.code == "MEMORY_DOWNCLOCKED"]
+    assert one.severity == "info" and (one.params["dimm_mts"], one.params["runs_mts"]) == (5600, 4800)
+    assert "rated at 5,600 MT/s, but XEON-8468 runs memory at up to 4,800 MT/s" in both(one).message.en
+    assert "5.600 MT/s" in both(one).message.nl
+    (two,) = [f for f in _evidence(complete(dimm=DIMM_5600, dimms=32)) if f.code == "MEMORY_DOWNCLOCKED"]
+    assert two.params["runs_mts"] == 4400 and two.params["two_per_channel"] is True
+    assert "MEMORY_DOWNCLOCKED" not in {f.code for f in _evidence(complete())}  # DDR5-4800 on a 4,800 CPU
+
+
+def test_a_cpu_family_the_sources_do_not_name_is_a_warning_a_socket_mismatch_an_error():
+    (f,) = [f for f in _evidence(complete(cpu=CPU_OTHER_FAMILY)) if f.code.startswith("NODE_CPU_")]
+    assert f.code == "NODE_CPU_UNVERIFIED" and f.severity == "warning"
+    assert "XEON-8468" in both(f).fix.en and "Bevestig de BIOS-ondersteuning" in both(f).fix.nl
+    amd = [f for f in _evidence(complete(cpu=EPYC_9474F)) if f.code.startswith("NODE_CPU_")]
+    assert [f.code for f in amd] == ["NODE_CPU_NOT_ACCEPTED"] and amd[0].severity == "error"
+
+
+def test_unbalanced_and_mixed_dimms_are_warnings_not_errors():
+    for d, code in (
+        (complete(dimms=24), "MEMORY_UNBALANCED"),
+        (complete(extra=(comp(DIMM_32, 16),), dimms=16), "MEMORY_MIXED"),
+    ):
+        (f,) = [f for f in findings(d) if f.code == code]
+        assert f.severity == "warning", code
+
+
+def test_a_cpu_of_unknown_tdp_against_a_published_limit_is_said():
+    unknown = dataclasses.replace(XEON_6787P, part_number="TEST-XEON6-NO-TDP", tdp_w=None)
+    cat = CatalogView(version="t", parts={**CAT.parts, unknown.part_number: unknown}, reference_systems=REFERENCE)
+    d = complete(server=S822, cpu=unknown, gpu=HGX_B200)
+    (f,) = [f for f in run(d, cat).findings if f.code == "NODE_CPU_TDP_UNKNOWN"]
+    assert f.params["limit_w"] == 350 and "350 W" in both(f).message.en

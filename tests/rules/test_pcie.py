@@ -5,7 +5,7 @@ import dataclasses
 import pytest
 
 from configurator.messages import both
-from design.specs import SlotForm
+from design.vocabulary import SlotForm
 from engines.node.pcie import PCIE_GBYTES_PER_LANE, card_need_gbytes, link_gbytes
 
 from .parts import (
@@ -270,7 +270,9 @@ def test_no_slot_for_a_nic_says_the_gpus_hold_the_full_height_slots_and_the_ocp_
     # SYS-421GE-TNRT3: 8 FHFL GPU slots + 1 AIOM/OCP 3.0 bay [DS-421TNRT3]; 8 L40S fill the FHFL slots, and an HHHL
     # ConnectX-7 does not fit the OCP bay. The fix names the catalogue's OCP 3.0 card of the same line.
     r = run(design(group(SYS_421GE_TNRT3, comp(L40S, 8), comp(CX7_NDR, 1, "storage"))))
-    f = next(f for f in r.findings if f.code == "PCIE_NO_FREE_SLOT_UNVERIFIED")
+    # The list leaves open only the AIOM bay's kind (OCP 3.0), which an HHHL card never fits: a refusal (issue #20).
+    f = next(f for f in r.findings if f.code == "PCIE_NO_FREE_SLOT")
+    assert f.severity == "error" and f.params["published_count"] is True
     en, nl = both(f).message.en, both(f).message.nl
     assert "1 of the 1" not in en and "fits only" not in en
     assert (
@@ -302,7 +304,9 @@ def test_an_ocp_card_without_an_ocp_bay_is_pointed_to_its_pcie_version():
 def test_slot_summary_says_unknown_pcie_in_words():
     # The AIOM bay's PCIe generation and width are not sourced [DS-421TNRT3].
     r = run(design(group(SYS_421GE_TNRT3, comp(L40S, 8), comp(CX7_NDR, 1, "storage"))))
-    f = next(f for f in r.findings if f.code == "PCIE_NO_FREE_SLOT_UNVERIFIED")
+    # The list leaves open only the AIOM bay's kind (OCP 3.0), which an HHHL card never fits: a refusal (issue #20).
+    f = next(f for f in r.findings if f.code == "PCIE_NO_FREE_SLOT")
+    assert f.severity == "error" and f.params["published_count"] is True
     assert "1 OCP 3.0 slot of unknown PCIe generation and width" in both(f).message.en
     assert "1 OCP 3.0 slot met onbekende PCIe-generatie en -breedte" in both(f).message.nl
     assert "(generation unknown)" not in both(f).message.en and "(lanes unknown)" not in both(f).message.en

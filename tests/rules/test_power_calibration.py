@@ -4,6 +4,7 @@ stated, PSU redundancy checked both ways when it is not sourced, and no power fi
 import pytest
 
 from configurator.messages import both
+from design.specs import Cooling
 from engines.node.power import FAN_MARGIN, MEMORY_AND_DRIVES_W, OPTIC_W_PER_PORT, network_power
 
 from .parts import (
@@ -27,10 +28,12 @@ from .parts import (
     variant,
 )
 
-# catalog/seed/FACTS.md "Power": DGX H100/H200 10.2 kW [DGX-H100-PWR], DGX B200 ~14.3 kW [DGX-B200-PWR]
-H100_REF = variant(HGX_H100, "TEST-HGX-H100-REF", ref_system="DGX H100", ref_system_max_w=10200)
-H200_REF = variant(HGX_H200, "TEST-HGX-H200-REF", ref_system="DGX H200", ref_system_max_w=10200)
-B200_REF = variant(HGX_B200, "TEST-HGX-B200-REF", ref_system="DGX B200", ref_system_max_w=14300)
+# catalog/seed/FACTS.md "Power": DGX H100/H200 10.2 kW [DGX-H100-PWR], DGX B200 ~14.3 kW [DGX-B200-PWR], all three
+# air-cooled [MLC-NV-DGXH100, MLC-NV-H200X8, DGXB200-AIR]
+AIR = {"ref_system_cooling": Cooling.AIR}
+H100_REF = variant(HGX_H100, "TEST-HGX-H100-REF", ref_system="DGX H100", ref_system_max_w=10200, **AIR)
+H200_REF = variant(HGX_H200, "TEST-HGX-H200-REF", ref_system="DGX H200", ref_system_max_w=10200, **AIR)
+B200_REF = variant(HGX_B200, "TEST-HGX-B200-REF", ref_system="DGX B200", ref_system_max_w=14300, **AIR)
 TNHR_REF = variant(SYS_821GE_TNHR, "TEST-821-REF", accepts=frozenset({"TEST-HGX-H100-REF", "TEST-HGX-H200-REF"}))
 NBRT_REF = variant(SYS_822GS_NBRT, "TEST-822-REF", accepts=frozenset({"TEST-HGX-B200-REF"}))
 # 4 x 3000 W with no redundancy sourced: N+N = 6 kW, N+0 = 12 kW
@@ -93,10 +96,25 @@ def test_the_published_maximum_is_checked_against_the_supplies_without_the_estim
 
 
 def test_over_even_all_supplies_is_an_error_when_the_redundancy_is_unknown():
-    small = variant(TNHR_NO_REDUNDANCY, "TEST-821-2PSU", psu_count=2)  # 2 x 3 kW: 6 kW < 10.2 kW
+    # 2 x 3 kW: 6 kW < 10.2 kW. With a board the server's sources do not name (unverified), an error.
+    small = variant(
+        TNHR_NO_REDUNDANCY, "TEST-821-2PSU", psu_count=2, accepts=frozenset({"HGX-H100-8GPU"}), accepts_complete=False
+    )
     r = run(design(hgx_node(small, H100_REF)), catalog(H100_REF, small))
     f = next(f for f in r.findings if f.code == "POWER_OVER_CAPACITY")
     assert f.severity == "error" and f.params["psu_redundant"] == 0 and f.params["capacity_w"] == 6000
+
+
+def test_over_the_supplies_of_the_vendors_own_configuration_is_a_warning_to_confirm():
+    # Issue #20: the same 2 x 3 kW server with the board its sources name, on its own supplies, is the vendor's
+    # shipping configuration: an estimate above its supplies is a warning to confirm with the vendor, not a refusal.
+    small = variant(TNHR_NO_REDUNDANCY, "TEST-821-2PSU", psu_count=2)
+    r = run(design(hgx_node(small, H100_REF)), catalog(H100_REF, small))
+    assert "POWER_OVER_CAPACITY" not in {f.code for f in r.findings} and r.valid
+    f = next(f for f in r.findings if f.code == "POWER_ESTIMATE_ABOVE_SUPPLIES")
+    assert f.severity == "warning" and f.params["capacity_w"] == 6000 and f.params["peak_w"] == 10200
+    assert "Confirm the node's power budget with Supermicro" in both(f).fix.en
+    assert "Supermicro" in both(f).fix.nl
 
 
 def test_unknown_redundancy_says_only_n_plus_0_holds():
