@@ -8,7 +8,8 @@ preferring fewer warnings. So a rule added to the engine changes the recommendat
 
 Ranking, the distributor's selling order (NCS articles: NVLink inside the node, InfiniBand NDR between nodes):
 0. the fewest nodes that hold the workload (sizing.py, advised memory): one HGX H200 node for 405B inference in
-   BF16 before two HGX H100 nodes plus an InfiniBand fabric at about twice the price;
+   BF16 before two HGX H100 nodes plus an InfiniBand fabric at about twice the price; for inference at a given
+   node count, replicas that each fit one node (no compute fabric between them) before a model split across nodes;
 1. air-cooled before liquid-cooled (liquid needs facility work most buyers do not have);
 2. the shortest lead time of the parts (what can ship soonest);
 3. a server whose slot list is sourced (so the engine can verify the card placement);
@@ -186,7 +187,9 @@ def candidates(
                 n = 1
             else:
                 n = nodes or (math.ceil(gpus / gpu.gpu_count) if gpus else sizing.min_nodes)
-            out.extend(_with_fabric(server, gpu, quantity, n, sizing, catalog, lead_times))
+            # Inference that fits one node is served by replicas that exchange nothing: no compute fabric for them.
+            replicas = kind == "inference" and sizing.fits_one_node
+            out.extend(_with_fabric(server, gpu, quantity, n, sizing, catalog, lead_times, fabric=not replicas))
     out.sort(key=lambda c: c.rank)
     asked = {"context_tokens": context_tokens, "concurrency": concurrency}
     return [replace(c, asked=asked) for c in out] if context_tokens or concurrency else out
@@ -203,15 +206,17 @@ def _with_fabric(
     mode: str | None = None,
     precision: str = "bf16",
     protocol: Protocol = Protocol.INFINIBAND,
+    fabric: bool = True,
 ) -> list[_Candidate]:
     """The candidate with each compute fabric of ``protocol`` the node can reach: a NIC per GPU of the switch's
-    port speed (InfiniBand adapters, or VPI ones that also run Ethernet), or the server's integrated NICs."""
+    port speed (InfiniBand adapters, or VPI ones that also run Ethernet), or the server's integrated NICs. Without
+    ``fabric`` (independent inference replicas) the nodes get neither NICs nor a fabric."""
     gpus_per_node = quantity * gpu.gpu_count
 
     def make(nic: AdapterSpec | None, nic_qty: int, switch: SwitchSpec | None) -> _Candidate:
         return _ranked_candidate(server, gpu, quantity, nodes, sizing, lead_times, nic, nic_qty, switch)
 
-    if nodes < 2:
+    if nodes < 2 or not fabric:
         return [make(None, 0, None)]
     switches = [s for s in catalog.of_type(SwitchSpec) if _active(s) and not s.management and s.protocol == protocol]
     if server.integrated_nics >= gpus_per_node and server.integrated_nic_speed_gbps:
@@ -253,6 +258,8 @@ def _ranked_candidate(
     per_gb = float(total) / memory if memory else math.inf
     rank = (
         nodes,  # the fewest nodes that fit before scaling out (no fabric, no second chassis)
+        # inference: replicas that each fit one node (no fabric) before a model split across nodes over a fabric
+        sizing.kind == "inference" and not sizing.fits_one_node,
         server.cooling == Cooling.LIQUID,
         _lead(lead_times, server, gpu, nic, switch),
         not server.slots_known,

@@ -159,7 +159,8 @@ def apply_goal(
     concurrency: int | None = None,
 ) -> dict:
     """The goal step's answers as the design's workload (contract design/v1: kind, model size, mode, precision and,
-    for inference, the KV cache's context length and concurrency), keeping a flag the wizard does not ask for."""
+    for inference, the KV cache's context length and concurrency), keeping the fields the wizard does not ask for
+    (independent jobs; a training run's tokens and target days)."""
     new = copy.deepcopy(doc)
     old = doc.get("workload") if isinstance(doc.get("workload"), dict) else {}
     workload: dict[str, Any] = {"kind": kind, "model_parameters_billion": _num(params_billion)}
@@ -174,6 +175,10 @@ def apply_goal(
             workload["concurrency"] = int(concurrency)
     if isinstance(old.get("independent_jobs"), bool):
         workload["independent_jobs"] = old["independent_jobs"]
+    if kind == "training":  # the run's tokens and target days, given through the API, stay with a training goal
+        for key in ("training_tokens_billion", "target_days"):
+            if old.get(key) is not None:
+                workload[key] = old[key]
     if gpus:
         workload["target_gpus"] = int(gpus)
     if nodes:
