@@ -44,6 +44,8 @@ class WorkloadIn:
     precision: str = "bf16"  # bf16, fp8, int4
     context_tokens: int | None = None  # inference: tokens per sequence held in the KV cache
     concurrency: int | None = None  # inference: sequences served at once
+    training_tokens_billion: float | None = None  # training: the tokens to train on, in billions
+    target_days: float | None = None  # training: the days the customer wants it done in
     independent_jobs: bool = False  # the nodes run separate jobs (no job spans nodes): no compute fabric advised
 
 

@@ -11,6 +11,7 @@ exception (design.contract): a typo there would silently drop a limit the planne
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -128,6 +129,8 @@ def _workload(c: _Checker, raw: Any) -> WorkloadIn | None:
         for key, value in (("context_tokens", context), ("concurrency", concurrency)):
             if value is not None:
                 c.fail(f"workload.{key}", "applies to inference only (it sizes the KV cache)")
+    tokens = _training_number(c, w, "training_tokens_billion", MAX_TRAINING_TOKENS_BILLION, kind)
+    days = _training_number(c, w, "target_days", MAX_TARGET_DAYS, kind)
     independent = w.get("independent_jobs", False)
     if not isinstance(independent, bool):
         c.fail("workload.independent_jobs", "must be true or false")
@@ -141,7 +144,32 @@ def _workload(c: _Checker, raw: Any) -> WorkloadIn | None:
         precision=precision,
         context_tokens=context,
         concurrency=concurrency,
+        training_tokens_billion=tokens,
+        target_days=days,
     )
+
+
+MAX_TRAINING_TOKENS_BILLION = 1_000_000
+MAX_TARGET_DAYS = 3_650
+
+
+def _training_number(c: _Checker, w: dict, key: str, high: float, kind: str | None) -> float | None:
+    """An optional training figure (workload.training_tokens_billion, workload.target_days): above 0, at most
+    ``high``, and refused on inference."""
+    value = w.get(key)
+    if value is None:
+        return None
+    path = f"workload.{key}"
+    if kind == "inference":
+        c.fail(path, "applies to training only")
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        c.fail(path, "must be a number above 0")
+        return None
+    if value > high:
+        c.fail(path, f"must be at most {high:,}")
+        return None
+    return float(value)
 
 
 def _node_groups(c: _Checker, doc: dict) -> tuple[NodeGroupIn, ...]:
