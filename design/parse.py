@@ -153,7 +153,7 @@ MAX_TRAINING_TOKENS_BILLION = 1_000_000
 MAX_TARGET_DAYS = 3_650
 
 
-def _training_number(c: _Checker, w: dict, key: str, high: float, kind: str | None) -> float | None:
+def _training_number(c: _Checker, w: dict[str, Any], key: str, high: float, kind: str | None) -> float | None:
     """An optional training figure (workload.training_tokens_billion, workload.target_days): above 0, at most
     ``high``, and refused on inference."""
     value = w.get(key)

@@ -8,6 +8,7 @@ from .codes import Code
 from .fabric_codes import FabricCode
 from .finding import Severity
 from .network_codes import NetworkCode
+from .rack_codes import RackCode
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
@@ -30,7 +31,7 @@ class Rule:
 
 
 def rule(
-    code: Code | FabricCode | NetworkCode,
+    code: Code | FabricCode | NetworkCode | RackCode,
     severity: Severity,
     title: str,
     explanation: str,

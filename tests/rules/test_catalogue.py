@@ -10,8 +10,8 @@ from engines.findings.codes import Code
 from engines.findings.fabric_codes import FabricCode
 from engines.findings.finding import SEVERITY_ORDER, Severity
 from engines.findings.network_codes import NetworkCode
+from engines.findings.rack_codes import RackCode
 from engines.findings.registry import REGISTRY, finding
-from engines.racks import RackCode
 
 from .parts import CX7_NDR, HGX_B200, HGX_H200, SYS_821GE_TNHR, SYS_822GS_NBRT, comp, design, group, hgx_node, run
 
