@@ -6,7 +6,6 @@ configurator.services.design_validate, so the wizard, the API, the CLI and the q
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 from typing import Any
@@ -165,7 +164,7 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
         lengths = distances(racks, design)
         if plan is not None and design.fabric is not None:
             laid_rack = fabric_rack_with_distances(racks, design, lengths)
-            laid_out = dataclasses.replace(design, fabric=dataclasses.replace(design.fabric, rack=laid_rack))
+            laid_out = design.model_copy(update={"fabric": design.fabric.model_copy(update={"rack": laid_rack})})
             fabric_findings, plan = check_design_fabric(
                 design=laid_out, catalog=catalog, given_rack=_given_rack(laid_rack, lengths), **fabric_args
             )

@@ -19,7 +19,7 @@ from design.model import DesignInputError
 
 pytestmark = pytest.mark.django_db
 
-# The example of contract design/v1 (shared/contracts/design-v1.md), written before node contents existed.
+# The example of contract design/v1 (docs/design-v1.md), written before node contents existed.
 CONTRACT_EXAMPLE = h200_training_cluster()
 
 

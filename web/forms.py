@@ -21,14 +21,16 @@ from django.utils.translation import gettext_lazy as _
 from configurator.messages.diagram import TOPOLOGIES as TOPOLOGY_LABELS
 from configurator.models import Configuration
 from configurator.selectors import fabric_switches
-from design.contract import DEFAULT_TOPOLOGY, MAX_DISTANCE_M, MAX_NODES_PER_RACK, Topology, parse_oversubscription
-from design.parse import (
-    MAX_CONCURRENCY,
-    MAX_CONTEXT_TOKENS,
-    MAX_NODES,
+from design.contract import (
+    DEFAULT_TOPOLOGY,
+    MAX_DISTANCE_M,
+    MAX_NODES_PER_RACK,
     MAX_TARGET_DAYS,
     MAX_TRAINING_TOKENS_BILLION,
+    Topology,
+    parse_oversubscription,
 )
+from design.parse import MAX_CONCURRENCY, MAX_CONTEXT_TOKENS, MAX_NODES
 from design.specs import (
     AdapterSpec,
     CatalogView,

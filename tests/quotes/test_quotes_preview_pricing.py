@@ -139,8 +139,12 @@ def test_the_quote_evaluation_reads_the_design_once_and_prices_it_from_the_catal
     from quotes.services.evaluation import evaluate
 
     parses, reads = [], []
-    node_groups, snapshot = design.parse._node_groups, configurator.services.catalog_snapshot
-    monkeypatch.setattr(design.parse, "_node_groups", lambda *a: parses.append(1) or node_groups(*a))
+    validate, snapshot = design.parse.DesignDocument.model_validate, configurator.services.catalog_snapshot
+    monkeypatch.setattr(
+        design.parse.DesignDocument,
+        "model_validate",
+        classmethod(lambda cls, *a, **k: parses.append(1) or validate(*a, **k)),
+    )
     monkeypatch.setattr(configurator.services, "catalog_snapshot", lambda: reads.append(1) or snapshot())
     ev = evaluate(
         configuration=configuration,

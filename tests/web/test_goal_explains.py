@@ -167,7 +167,7 @@ def test_tokens_and_days_out_of_bounds_are_refused_at_the_field(client, make_con
         ({"kind": "training", "training_tokens_billion": 0}, "workload.training_tokens_billion", "above 0"),
         ({"kind": "training", "training_tokens_billion": 1_000_001}, "workload.training_tokens_billion", "1,000,000"),
         ({"kind": "training", "target_days": 3651}, "workload.target_days", "must be at most 3,650"),
-        ({"kind": "training", "target_days": "ten"}, "workload.target_days", "must be a number above 0"),
+        ({"kind": "training", "target_days": "ten"}, "workload.target_days", "must be a number, not a string"),
     ],
 )
 def test_the_design_contract_bounds_tokens_and_days(workload, path, message):
