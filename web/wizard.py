@@ -85,6 +85,8 @@ def workload_initial(doc: dict) -> dict:
         "precision": w.get("precision") or "bf16",
         "context_tokens": w.get("context_tokens"),
         "concurrency": w.get("concurrency"),
+        "training_tokens_billion": w.get("training_tokens_billion"),
+        "target_days": w.get("target_days"),
     }
 
 
@@ -157,6 +159,8 @@ def apply_goal(
     precision: str | None = None,
     context_tokens: int | None = None,
     concurrency: int | None = None,
+    training_tokens_billion: float | None = None,
+    target_days: float | None = None,
 ) -> dict:
     """The goal step's answers as the design's workload (contract design/v1: kind, model size, mode, precision and,
     for inference, the KV cache's context length and concurrency), keeping the fields the wizard does not ask for
@@ -173,6 +177,11 @@ def apply_goal(
             workload["context_tokens"] = int(context_tokens)
         if concurrency:
             workload["concurrency"] = int(concurrency)
+    else:
+        if training_tokens_billion:
+            workload["training_tokens_billion"] = _num(training_tokens_billion)
+        if target_days:
+            workload["target_days"] = _num(target_days)
     if isinstance(old.get("independent_jobs"), bool):
         workload["independent_jobs"] = old["independent_jobs"]
     if kind == "training":  # the run's tokens and target days, given through the API, stay with a training goal

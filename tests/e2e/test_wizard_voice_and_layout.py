@@ -4,8 +4,10 @@ without saving each option they pass, and a phone shows the price and verdict at
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 import pytest
+from django.conf import settings
 from playwright.sync_api import expect
 
 from tests.web.pages import list_total
@@ -80,7 +82,11 @@ def test_a_phone_shows_price_and_verdict_at_the_top_and_a_scrolling_bom(live_ser
         compact = page.locator("#compact-summary")
         expect(compact).to_be_visible()
         expect(compact).to_contain_text(f"€ {list_total(config):,.2f}")
-        expect(compact).to_contain_text("Ready to quote")
+        # What a quote request gets, by the quote policy: this design has no warnings, so its amount decides
+        above = list_total(config) > Decimal(str(settings.QUOTE_INSTANT_LIMIT_EUR))
+        expect(compact).to_contain_text(
+            "Ready to quote: reviewed first (above" if above else "Ready to quote: issued at once"
+        )
         assert compact.bounding_box()["y"] < 844  # on the first screen
         expect(page.locator(".scroll-cue")).to_be_visible()
         wrap = page.locator(".table-wrap.scrolls")
@@ -93,5 +99,8 @@ def test_a_phone_shows_price_and_verdict_at_the_top_and_a_scrolling_bom(live_ser
         # On a wide screen the side panel shows the summary, so the compact one is hidden
         page.set_viewport_size({"width": 1280, "height": 900})
         expect(compact).to_be_hidden()
+        route = page.locator("#quote-route")
+        expect(route).to_be_visible()
+        expect(route).to_contain_text("a sales engineer reviews the request first" if above else "issued at once")
     finally:
         context.close()

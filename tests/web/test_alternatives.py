@@ -200,7 +200,11 @@ def test_the_bandwidth_per_gpu_is_in_the_validation_totals(seeded_catalog):
 def test_the_alternatives_page_shows_one_table_and_starting_from_one_makes_a_new_draft(client, make_config):
     from configurator.models import Configuration
 
-    training_8b = {**TRAINING_70B, "name": "Training 8B", "workload": {"kind": "training", "model_parameters_billion": 8}}
+    training_8b = {
+        **TRAINING_70B,
+        "name": "Training 8B",
+        "workload": {"kind": "training", "model_parameters_billion": 8},
+    }
     config = make_config(training_8b)
     response = client.get(f"/d/{config.token}/alternatives/")
     assert response.status_code == 200
