@@ -4,7 +4,7 @@ carries (hardware support per year, installation and rack integration, NVIDIA AI
 declined in the design's ``services``; prices come from settings (``QUOTE_SERVICE_*``, indicative) or stay null
 (on request), never a guessed figure.
 
-Result keys (validation): ``control_plane`` and ``services``, each ``{"lines": [{"part", "description",
+Result keys (validation): ``control_plane`` and ``services``, each ``{"bom": [{"part", "description",
 "quantity", "unit_price_eur", "section", "indicative"}], "findings": [...]}``; ``section`` is the bill's
 (``control_plane``, ``services``), ``unit_price_eur`` a string decimal or null.
 
@@ -37,6 +37,7 @@ from django.utils.translation import gettext as _
 
 from design.model import DesignIn
 from design.specs import CatalogView, GpuSpec
+from engines.findings.cluster_codes import ClusterCode
 from engines.findings.finding import Finding
 from engines.findings.registry import finding
 
@@ -98,7 +99,13 @@ def _control_plane(design: DesignIn, codes: set[str]) -> tuple[list[dict[str, An
         basis = "superpod"
     lines = [_line(CONTROL_PLANE, part, f"{what}: {spec}", n, None) for part, what, n in roles]
     findings = [
-        finding("CONTROL_PLANE_ADDED", "node_groups", servers=sum(n for _p, _w, n in roles), nodes=nodes, basis=basis)
+        finding(
+            ClusterCode.CONTROL_PLANE_ADDED,
+            "node_groups",
+            servers=sum(n for _p, _w, n in roles),
+            nodes=nodes,
+            basis=basis,
+        )
     ]
     ufm = sorted(codes & set(UFM_CODES))
     if ufm:
@@ -111,7 +118,7 @@ def _control_plane(design: DesignIn, codes: set[str]) -> tuple[list[dict[str, An
                 _setting("QUOTE_SERVICE_UFM_APPLIANCE_EUR"),
             )
         )
-        findings.append(finding("CONTROL_PLANE_UFM", "fabric", appliances=UFM_APPLIANCES, because=ufm[0]))
+        findings.append(finding(ClusterCode.CONTROL_PLANE_UFM, "fabric", appliances=UFM_APPLIANCES, because=ufm[0]))
     return lines, findings
 
 
@@ -160,7 +167,7 @@ def _services(design: DesignIn, catalog: CatalogView, racks: int) -> tuple[list[
         )
     elif not s.ai_enterprise and gpus:
         declined.append("ai_enterprise")
-    findings = [finding("SERVICES_DECLINED", "services", declined=declined)] if declined else []
+    findings = [finding(ClusterCode.SERVICES_DECLINED, "services", declined=declined)] if declined else []
     return lines, findings
 
 
@@ -174,5 +181,5 @@ def cluster_lines(
     findings = cp_findings + sv_findings
     unpriced = sum(1 for line in cp + sv if line["unit_price_eur"] is None)
     if unpriced:
-        findings.append(finding("SERVICES_ON_REQUEST", "services", lines=unpriced))
+        findings.append(finding(ClusterCode.SERVICES_ON_REQUEST, "services", lines=unpriced))
     return cp, sv, findings

@@ -11,13 +11,13 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from dataclasses import replace
 from typing import Any, TypeVar
 
 from design.model import DesignIn, RackIn
 from design.specs import CatalogView, PduSpec, ServerSpec, SwitchSpec
 from engines.fabric.model import FabricPlan
 from engines.findings.finding import Finding
+from engines.findings.rack_codes import RackCode
 from engines.findings.registry import finding
 from engines.racks import (
     Facility,
@@ -31,7 +31,7 @@ from engines.racks import (
     plan_racks,
     switch_locations,
 )
-from engines.racks.model import DeviceRole, RackCode
+from engines.racks.model import DeviceRole
 
 T = TypeVar("T")
 
@@ -199,7 +199,7 @@ def build_rack_plan(
         (tuple(groups), switches, facility, pdus),
         lambda: plan_racks(node_groups=groups, switches=switches, facility=facility, pdu_options=pdus),
     )
-    # Severity comes from the registry, as for every other finding.
+    # The planner's findings with the subjects of the design (the severity is the registry's, as the planner gave it).
     findings.extend(finding(str(r.code), _subject(r.subject, design), **r.params) for r in plan.findings)
     return plan, findings
 
@@ -231,13 +231,14 @@ def fabric_rack_with_distances(plan: RackPlan, design: DesignIn, lengths: dict[s
     if plan.leaf_placement != "in-rack" and given.in_rack_m is None:
         in_rack = lengths["node_to_leaf_m"].length_m or in_rack
     most = max((run.rack.nodes for run in plan.runs), default=0)
-    return replace(
-        given,
-        nodes_per_rack=given.nodes_per_rack or most or None,
-        in_rack_m=in_rack,
-        node_to_leaf_m=lengths["node_to_leaf_m"].length_m,
-        leaf_to_spine_m=lengths["leaf_to_spine_m"].length_m,
-        spine_to_core_m=lengths["spine_to_core_m"].length_m,
+    return given.model_copy(
+        update={
+            "nodes_per_rack": given.nodes_per_rack or most or None,
+            "in_rack_m": in_rack,
+            "node_to_leaf_m": lengths["node_to_leaf_m"].length_m,
+            "leaf_to_spine_m": lengths["leaf_to_spine_m"].length_m,
+            "spine_to_core_m": lengths["spine_to_core_m"].length_m,
+        }
     )
 
 

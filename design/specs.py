@@ -10,20 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
-from design.vocabulary import (  # noqa: F401  (the engines' names for the shared vocabulary)
-    CARD_FITS,
-    CardForm,
-    Category,
-    Connector,
-    Cooling,
-    MediaKind,
-    MediaPurpose,
-    Protocol,
-    Role,
-    SlotForm,
-    Top,
-)
+from design.vocabulary import CardForm, Category, Connector, Cooling, MediaKind, MediaPurpose, Protocol, SlotForm, Top
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -111,6 +100,9 @@ class ServerSpec(PartBase):
     integrated_nic_speed_gbps: int | None = None
     integrated_nic_connector: Connector | None = None  # cage of the integrated NICs; None = not sourced
     integrated_nic_protocol: Protocol | None = None  # of the integrated NICs; None = not sourced
+    # GPUs that share one NVLink domain when the system itself says so (a rack-scale NVL72 system: 72); None: the
+    # domain follows from the GPUs (an HGX board's GPU count, the NVLink bridge size of PCIe cards)
+    nvlink_domain_gpus: int | None = None
     # node contents: what the board takes (empty or None = not sourced, unknown)
     cpu_socket: str = ""
     cpu_families: tuple[str, ...] = ()
@@ -154,6 +146,8 @@ class GpuSpec(PartBase):
     # the seed's reference_systems row of this board (catalog/seed/README.md "Power calibration basis").
     ref_system_cooling: Cooling | None = None
     advised_fabric_gbps: int | None = None  # compute-fabric port speed advised for this GPU; None = no advice
+    bf16_dense_tflops: float | None = None  # tensor-core peak per GPU without sparsity; None = not sourced
+    fp8_dense_tflops: float | None = None
 
     @property
     def has_nvlink(self) -> bool:
@@ -314,7 +308,7 @@ class CatalogView:
     def get(self, part_number: str) -> PartSpec | None:
         return self.parts.get(part_number)
 
-    def of_type(self, kind: type) -> list:
+    def of_type(self, kind: type) -> list[Any]:
         return [p for p in self.parts.values() if isinstance(p, kind)]
 
 

@@ -1,9 +1,28 @@
 """Celery tasks of quotes, for the worker's autodiscovery (configurator.celery). They are defined beside the
 services they run (quotes.services.builds), under the names ``quotes.tasks.*`` that beat's schedule and queued
-messages use."""
+messages use. The worker's start-up hook lives here too."""
 
 from __future__ import annotations
 
+import gc
+
+from celery.signals import worker_process_init, worker_ready
+
 from .services.builds import quote_build_documents, quotes_requeue_stuck_task
 
-__all__ = ["quote_build_documents", "quotes_requeue_stuck_task"]
+__all__ = ["quote_build_documents", "quotes_requeue_stuck_task", "warm_worker"]
+
+
+@worker_ready.connect  # solo and thread pools: the tasks run in the worker's own process
+@worker_process_init.connect  # prefork: in each child
+def warm_worker(**_) -> None:
+    """Load WeasyPrint before the first quote and take everything loaded so far (Django, WeasyPrint, fonts, the
+    translations) out of the garbage collector's scans: a PDF build allocates hundreds of thousands of objects,
+    and each collection would walk the whole start-up heap again."""
+    import weasyprint  # noqa: F401
+
+    from . import svgtext
+
+    svgtext.install()
+    gc.collect()
+    gc.freeze()

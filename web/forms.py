@@ -28,6 +28,8 @@ from design.contract import (
     MAX_DISTANCE_M,
     MAX_NODES_PER_RACK,
     MAX_RACK_POWER_KW,
+    MAX_TARGET_DAYS,
+    MAX_TRAINING_TOKENS_BILLION,
     Topology,
     parse_oversubscription,
 )
@@ -71,6 +73,12 @@ def _optional_count(label, high: int, help_text) -> forms.IntegerField:
     return forms.IntegerField(label=label, required=False, min_value=1, max_value=high, help_text=help_text)
 
 
+def _optional_figure(label, high: float, help_text) -> forms.FloatField:
+    """A figure above 0 the user may leave empty (GoalForm refuses 0 and below)."""
+    widget = forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"})
+    return forms.FloatField(label=label, required=False, max_value=high, help_text=help_text, widget=widget)
+
+
 class GoalForm(Form):
     kind = forms.ChoiceField(
         label=_("Workload"),
@@ -110,6 +118,15 @@ class GoalForm(Form):
         initial="bf16",
         help_text=_("The weights' number format. INT4 is for inference and LoRA (QLoRA) only."),
     )
+    # Training only: how much it trains on and by when (the time to train is estimated from them).
+    training_tokens_billion = _optional_figure(
+        _("Training tokens (billions, optional)"),
+        MAX_TRAINING_TOKENS_BILLION,
+        _("The tokens the model is trained on, for example 15,000 for Llama 3's 15 trillion."),
+    )
+    target_days = _optional_figure(
+        _("Deadline (days, optional)"), MAX_TARGET_DAYS, _("The days the training run should take at most.")
+    )
     # Inference only: what the KV cache has to hold.
     context_tokens = _optional_count(
         _("Context length (tokens, optional)"),
@@ -126,6 +143,18 @@ class GoalForm(Form):
         _("Concurrent requests (optional)"), MAX_CONCURRENCY, _("Requests served at the same time. Empty: 1.")
     )
 
+    def _above_zero(self, name: str) -> float | None:
+        value = self.cleaned_data.get(name)
+        if value is not None and value <= 0:
+            raise ValidationError(_("Enter a number above 0."), code="min_value")
+        return value
+
+    def clean_training_tokens_billion(self):
+        return self._above_zero("training_tokens_billion")
+
+    def clean_target_days(self):
+        return self._above_zero("target_days")
+
     def clean(self):
         data = super().clean()
         kind = data.get("kind")
@@ -134,6 +163,7 @@ class GoalForm(Form):
         if kind == "inference":
             # Inference has one mode; a training mode left in the form from before does not apply.
             data["mode"] = "inference"
+            data["training_tokens_billion"] = data["target_days"] = None
         else:
             data["mode"] = data.get("mode") or "pretraining"
             data["context_tokens"] = data["concurrency"] = None

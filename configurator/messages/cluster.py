@@ -23,7 +23,7 @@ def _control_plane(p: dict[str, Any]) -> tuple[str, str]:
             "them: two Base Command Manager head nodes in high availability and three Kubernetes control-plane "
             "nodes."
         )
-    return text % p, _("The catalogue holds no CPU-only server: we quote these servers on request.")
+    return text % p, _("We quote these servers on request: no list price is set for servers without GPUs yet.")
 
 
 @renders("CONTROL_PLANE_UFM")
@@ -54,6 +54,6 @@ def _declined(p: dict[str, Any]) -> tuple[str, str]:
 @renders("SERVICES_ON_REQUEST")
 def _on_request(p: dict[str, Any]) -> tuple[str, str]:
     return (
-        _("%(lines)s control-plane or service lines have no list price yet: they are priced on request.") % p,
+        _("%(lines)s control-plane or service lines have no list price yet: we quote them on request.") % p,
         _("We add their prices to the quote."),
     )

@@ -3,14 +3,15 @@
 
 from __future__ import annotations
 
-from .rule import INFO, Rule, gettext_noop
+from .cluster_codes import ClusterCode
+from .rule import INFO, Rule, gettext_noop, rule
 
 _BASEPOD = "NVIDIA DGX BasePOD deployment guide (A100): five control plane servers, two for cluster management (BCM head nodes in HA) and three Kubernetes control plane nodes"
 _SUPERPOD = "NVIDIA DGX SuperPOD reference architecture, management servers: two BCM nodes in HA, three Kubernetes admin, three Kubernetes user (Run:ai), two Slurm login nodes"
 _UFM = "NVIDIA UFM Enterprise Appliance software user manual (an HA pair: '2 nodes configured'); MLNX-OS manual (embedded SM up to 2,048 endpoints)"
 _CLUSTER_RULES = (
     (
-        "CONTROL_PLANE_ADDED",
+        ClusterCode.CONTROL_PLANE_ADDED,
         INFO,
         gettext_noop("Head and management nodes added"),
         gettext_noop(
@@ -19,7 +20,7 @@ _CLUSTER_RULES = (
         f"{_BASEPOD}; {_SUPERPOD}",
     ),
     (
-        "CONTROL_PLANE_UFM",
+        ClusterCode.CONTROL_PLANE_UFM,
         INFO,
         gettext_noop("UFM added to the offer"),
         gettext_noop(
@@ -28,14 +29,14 @@ _CLUSTER_RULES = (
         _UFM,
     ),
     (
-        "SERVICES_DECLINED",
+        ClusterCode.SERVICES_DECLINED,
         INFO,
         gettext_noop("Services declined"),
         gettext_noop("The design declines some of the services a cluster offer usually carries."),
         "design services (support_years, installation, ai_enterprise)",
     ),
     (
-        "SERVICES_ON_REQUEST",
+        ClusterCode.SERVICES_ON_REQUEST,
         INFO,
         gettext_noop("Service prices on request"),
         gettext_noop("Some service or control-plane lines have no list price yet; they are priced on request."),
@@ -44,6 +45,6 @@ _CLUSTER_RULES = (
 )
 
 RULES: tuple[Rule, ...] = tuple(
-    Rule(code, severity, title, explanation, source, ("configurator.cluster.cluster_lines",))
+    rule(code, severity, title, explanation, source, ("configurator.cluster.cluster_lines",))
     for code, severity, title, explanation, source in _CLUSTER_RULES
 )

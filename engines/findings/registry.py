@@ -1,4 +1,4 @@
-"""The rule registry: every stable finding code of both engines (node rules and fabric), with its severity,
+"""The rule registry: every stable finding code of the three engines (node rules, fabric and racks), with its severity,
 title, short rationale (explanation), source and the checks that emit it.
 
 The engines take a finding's severity from here (``finding``), never from the call site, so a code can never
@@ -20,6 +20,7 @@ from .codes import Code
 from .fabric_codes import FabricCode
 from .finding import Finding
 from .network_codes import NetworkCode
+from .rack_codes import RackCode
 from .rule import Rule
 
 _RULES = (
@@ -35,7 +36,7 @@ if twice := sorted(code for code, n in Counter(rule.code for rule in _RULES).ite
     raise ValueError(f"rule codes registered twice: {', '.join(twice)}")
 
 
-def finding(code: Code | FabricCode | NetworkCode | str, subject: str, **params: object) -> Finding:
+def finding(code: Code | FabricCode | NetworkCode | RackCode | str, subject: str, **params: object) -> Finding:
     """A finding whose severity comes from the registry. ``params`` are plain values (numbers, part numbers,
     enum values, lists) from which the service edge renders the message and the fix."""
     return Finding(code=str(code), severity=REGISTRY[str(code)].severity, subject=subject, params=params)

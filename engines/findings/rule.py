@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .cluster_codes import ClusterCode
 from .codes import Code
 from .fabric_codes import FabricCode
 from .finding import Severity
 from .network_codes import NetworkCode
+from .rack_codes import RackCode
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
@@ -30,7 +32,7 @@ class Rule:
 
 
 def rule(
-    code: Code | FabricCode | NetworkCode,
+    code: ClusterCode | Code | FabricCode | NetworkCode | RackCode,
     severity: Severity,
     title: str,
     explanation: str,

@@ -33,7 +33,8 @@ from typing import Any
 
 from design.contract import parse_oversubscription
 from design.model import DEFAULT, Default, NetworkIn, NetworksIn, RackIn
-from design.specs import AdapterSpec, CatalogView, Connector, MediaSpec, Protocol, SwitchSpec
+from design.specs import AdapterSpec, CatalogView, MediaSpec, SwitchSpec
+from design.vocabulary import Connector, Protocol
 from engines.fabric.media import Side, item_quantity, select_media
 from engines.fabric.model import FabricPlan, LinkPlan
 from engines.fabric.plan import plan_fabric

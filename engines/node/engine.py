@@ -10,6 +10,7 @@ No I/O, clock or randomness; nothing here imports Django.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from design.model import DesignIn
 from design.specs import CatalogView
@@ -22,7 +23,7 @@ from .node_contents import node_content_findings
 from .pcie import place_group
 from .power import PowerEstimate, cooling_findings, estimate, power_findings
 from .sizing import Sizing
-from .workload import _has_nvlink, fabric_advice, nic_findings, workload_findings
+from .workload import _has_nvlink, fabric_advice, nic_findings, nvlink_domain_gpus, workload_findings
 
 
 @dataclass(frozen=True)
@@ -31,8 +32,8 @@ class NodeResult:
     totals, and the workload sizing (None without a workload or GPUs)."""
 
     findings: tuple[Finding, ...]
-    placement: list[dict] = field(default_factory=list)
-    totals: dict = field(default_factory=dict)
+    placement: list[dict[str, Any]] = field(default_factory=list)
+    totals: dict[str, Any] = field(default_factory=dict[str, Any])
     sizing: Sizing | None = None
 
     @property
@@ -45,7 +46,7 @@ def validate_nodes(design: DesignIn, catalog: CatalogView) -> NodeResult:
     """Check every node group of ``design`` and return findings, placement and totals."""
     findings: list[Finding] = []
     contexts: list[GroupContext] = []
-    placement: list[dict] = []
+    placement: list[dict[str, Any]] = []
     power: list[PowerEstimate | None] = []
     for index, group in enumerate(design.node_groups):
         ctx = resolve_group(index, group, catalog, findings)
@@ -79,12 +80,12 @@ def validate_nodes(design: DesignIn, catalog: CatalogView) -> NodeResult:
     findings.extend(nic_findings(design, contexts))
     workload, sizing = workload_findings(design, contexts)
     findings.extend(workload)
-    findings.extend(fabric_advice(design, contexts, catalog, {str(f.code) for f in workload}))
+    findings.extend(fabric_advice(design, contexts, catalog, {str(f.code) for f in workload}, sizing))
     findings.sort(key=lambda f: SEVERITY_ORDER[f.severity])  # stable: rule order kept within a severity
     return NodeResult(findings=tuple(findings), placement=placement, totals=_totals(contexts, power), sizing=sizing)
 
 
-def _bandwidth_per_gpu(ctx: GroupContext) -> dict:
+def _bandwidth_per_gpu(ctx: GroupContext) -> dict[str, Any]:
     """What one GPU of the group gets: NVLink in GB/s (the catalogue's per-GPU figure, bidirectional; 0 when the
     GPUs have no NVLink fitted) and the compute fabric in Gb/s (the compute NICs' line rate shared by the node's
     GPUs; 0 without compute NICs). None: not known (a part without the figure), never a guess."""
@@ -100,13 +101,13 @@ def _bandwidth_per_gpu(ctx: GroupContext) -> dict:
     return {"nvlink_gbps_per_gpu": nvlink, "compute_gbps_per_gpu": fabric}
 
 
-def _totals(contexts: list[GroupContext], power: list[PowerEstimate | None]) -> dict:
+def _totals(contexts: list[GroupContext], power: list[PowerEstimate | None]) -> dict[str, Any]:
     """Per-group and design totals: GPUs, GPU memory, estimated peak power (W), NICs, the power assumptions and
     the basis of each group's power estimate (sum of parts, or the published maximum of NVIDIA's system)."""
     groups = []
     assumptions = []
-    basis: list[dict] = []
-    tot = {"nodes": 0, "gpus": 0, "gpu_memory_gb": 0.0, "peak_power_w": 0, "compute_nics": 0, "nics": 0}
+    basis: list[dict[str, Any]] = []
+    tot: dict[str, Any] = {"nodes": 0, "gpus": 0, "gpu_memory_gb": 0.0, "peak_power_w": 0, "compute_nics": 0, "nics": 0}
     memory_known = power_known = True
     for ctx, est in zip(contexts, power):
         count = ctx.group.count
@@ -128,6 +129,7 @@ def _totals(contexts: list[GroupContext], power: list[PowerEstimate | None]) -> 
                 "power_unknown_parts": list(est.unknown_gpu_tdp) if est is not None else [],
                 "compute_nics_per_node": ctx.compute_nics_per_node,
                 "nics_per_node": nics,
+                "nvlink_domain_gpus": nvlink_domain_gpus(ctx),
                 **_bandwidth_per_gpu(ctx),
             }
         )

@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engines.findings import Finding, RackCode, finding
+
 from .model import (
     Cooling,
     CordLine,
@@ -17,14 +19,11 @@ from .model import (
     DeviceRole,
     Facility,
     Feeds,
-    Finding,
     NodeGroup,
     PduLine,
     PduOption,
     Rack,
-    RackCode,
     RackKind,
-    Severity,
     SwitchGroup,
     SwitchRole,
 )
@@ -104,22 +103,22 @@ class Context:
         else:
             liquid = any(g.cooling == Cooling.LIQUID for g in node_groups)
             self.cooling, self.cooling_basis = (Cooling.LIQUID if liquid else Cooling.AIR), "nodes"
-            self.add(RackCode.COOLING_DEFAULT, Severity.INFO, "facility.cooling", cooling=str(self.cooling))
+            self.add(RackCode.COOLING_DEFAULT, "facility.cooling", cooling=str(self.cooling))
         if facility.rack_power_kw is not None:
             self.limit_w, self.limit_basis = round(facility.rack_power_kw * 1000), "facility"
         else:
             self.limit_w, self.limit_basis = DEFAULT_RACK_POWER_W[self.cooling], f"default-{self.cooling}"
             self.add(
                 RackCode.POWER_DEFAULT,
-                Severity.INFO,
                 "facility.rack_power_kw",
                 cooling=str(self.cooling),
                 limit_w=self.limit_w,
                 basis=self.limit_basis,
             )
 
-    def add(self, code: RackCode, severity: Severity, subject: str, **params: object) -> None:
-        self.findings.append(Finding(code, severity, subject, dict(params)))
+    def add(self, code: RackCode, subject: str, **params: object) -> None:
+        """Adds a finding; its severity comes from the rule registry, as for every engine."""
+        self.findings.append(finding(code, subject, **params))
 
 
 def switches_by_role(ctx: Context, groups: Sequence[SwitchGroup]) -> dict[SwitchRole, list[Switch]]:
@@ -132,12 +131,10 @@ def switches_by_role(ctx: Context, groups: Sequence[SwitchGroup]) -> dict[Switch
             height = ASSUMED_SWITCH_U
             if (RackCode.SWITCH_HEIGHT_UNKNOWN, g.part) not in warned:
                 warned.add((RackCode.SWITCH_HEIGHT_UNKNOWN, g.part))
-                ctx.add(
-                    RackCode.SWITCH_HEIGHT_UNKNOWN, Severity.WARNING, subject, part=g.part, assumed_u=ASSUMED_SWITCH_U
-                )
+                ctx.add(RackCode.SWITCH_HEIGHT_UNKNOWN, subject, part=g.part, assumed_u=ASSUMED_SWITCH_U)
         if g.power_w is None and (RackCode.SWITCH_POWER_UNKNOWN, g.part) not in warned:
             warned.add((RackCode.SWITCH_POWER_UNKNOWN, g.part))
-            ctx.add(RackCode.SWITCH_POWER_UNKNOWN, Severity.WARNING, subject, part=g.part)
+            ctx.add(RackCode.SWITCH_POWER_UNKNOWN, subject, part=g.part)
         count = 1 if g.role == SwitchRole.MANAGEMENT else g.count
         out[g.role].extend([Switch(g.role, g.part, height, g.power_w)] * count)
     return out
@@ -176,7 +173,7 @@ class Builder:
         self.mgmt_u = mgmt.height_u if mgmt else 0
         self.mgmt_w = (mgmt.power_w or 0) if mgmt else 0
         self._cache: dict[object, tuple[tuple[Device, ...], int, bool]] = {}
-        self._network: dict[tuple[int, ...], tuple[tuple[Device, ...], int, bool]] = {}
+        self._network: dict[tuple[tuple[int, int], ...], tuple[tuple[Device, ...], int, bool]] = {}
         self._packed: dict[tuple[int, ...], list[Draft]] = {}
         self.equipment: dict[int, tuple[tuple[PduLine, ...], tuple[CordLine, ...], bool, bool, int]] = {}
 
@@ -300,25 +297,22 @@ def check_group(ctx: Context, b: Builder, group: NodeGroup, i: int) -> bool:
     """Findings about one group on its own; False when it cannot be racked at all."""
     subject = f"node_groups[{i}]"
     if group.cooling == Cooling.LIQUID and ctx.cooling == Cooling.AIR:
-        ctx.add(RackCode.LIQUID_NODE_IN_AIR, Severity.ERROR, subject, part=group.part)
+        ctx.add(RackCode.LIQUID_NODE_IN_AIR, subject, part=group.part)
     if group.power_w is None:
-        ctx.add(RackCode.NODE_POWER_UNKNOWN, Severity.WARNING, subject, part=group.part)
+        ctx.add(RackCode.NODE_POWER_UNKNOWN, subject, part=group.part)
     elif group.power_w > ctx.limit_w - b.mgmt_w:
         ctx.add(
             RackCode.NODE_OVER_POWER,
-            Severity.ERROR,
             subject,
             part=group.part,
             power_w=group.power_w,
             limit_w=ctx.limit_w,
         )
     if group.inlets is None:
-        ctx.add(RackCode.NODE_INLET_UNKNOWN, Severity.WARNING, subject, part=group.part)
+        ctx.add(RackCode.NODE_INLET_UNKNOWN, subject, part=group.part)
     usable_u = ctx.u_total - b.mgmt_u - b.pdu_u
     if group.height_u > usable_u:
-        ctx.add(
-            RackCode.NODE_TOO_TALL, Severity.ERROR, subject, part=group.part, height_u=group.height_u, usable_u=usable_u
-        )
+        ctx.add(RackCode.NODE_TOO_TALL, subject, part=group.part, height_u=group.height_u, usable_u=usable_u)
         return False
     return True
 
@@ -346,7 +340,7 @@ def equipment(b: Builder, d: Draft) -> tuple[tuple[PduLine, ...], tuple[CordLine
             per_pdu_w = -(-d.power_known_w // per_feed)
             if per_pdu_w > pdu.rating_w * CONTINUOUS_SHARE:
                 b.power_notes[key] = (pdu, per_pdu_w)
-        outlets_unknown = d.kind == RackKind.COMPUTE and (not pdu.outlets or d.inlets_per_feed is None)
+        outlets_unknown = d.kind == RackKind.COMPUTE and (pdu is None or not pdu.outlets or d.inlets_per_feed is None)
     cords: tuple[CordLine, ...] = ()
     if d.group is not None and d.inlets_total:
         cords = (
@@ -381,15 +375,14 @@ def power_findings(ctx: Context, b: Builder, runs: Sequence[Any]) -> None:
     busbar: list[Any] = []
     for run in runs:
         note = b.power_notes.get(id(run.rack.devices))
-        if note == "busbar":
-            busbar.append(run)
-        elif note is not None:
+        if isinstance(note, tuple):
             over.setdefault(note[0].part, []).append((run, note))
+        elif note == "busbar":
+            busbar.append(run)
     for part, items in over.items():
         pdu, per_pdu_w = max((n for _, n in items), key=lambda n: n[1])
         ctx.add(
             RackCode.PDU_OVER_CONTINUOUS,
-            Severity.WARNING,
             "facility.rack_power_kw",
             part=part,
             racks=sum(run.count for run, _ in items),
@@ -403,7 +396,6 @@ def power_findings(ctx: Context, b: Builder, runs: Sequence[Any]) -> None:
         per_feed = b.positions // b.feeds
         ctx.add(
             RackCode.PDU_BUSBAR,
-            Severity.WARNING,
             "facility.rack_power_kw",
             racks=sum(run.count for run in busbar),
             first_rack=busbar[0].rack.name,
@@ -416,14 +408,13 @@ def power_findings(ctx: Context, b: Builder, runs: Sequence[Any]) -> None:
         for c in run.rack.cords:
             pdu = next((o for o in b.options if o.outlet_type == c.pdu_outlet), None)
             limit = pdu.outlet_current_a if pdu else None
-            part = run.rack.devices and next((d.part for d in run.rack.devices if d.role == DeviceRole.NODE), None)
-            if c.current_a and limit and c.current_a > limit and part and part not in warned:
-                warned.add(part)
+            node = next((d.part for d in run.rack.devices if d.role == DeviceRole.NODE), None)
+            if c.current_a and limit and c.current_a > limit and node and node not in warned:
+                warned.add(node)
                 ctx.add(
                     RackCode.CORD_OVER_RATING,
-                    Severity.WARNING,
                     "facility.pdu_feeds",
-                    part=part,
+                    part=node,
                     current_a=round(c.current_a, 1),
                     outlet=c.pdu_outlet,
                     outlet_current_a=limit,

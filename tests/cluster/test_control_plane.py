@@ -19,7 +19,7 @@ def _doc(nodes: int, services: dict | None = None, fabric: bool = True) -> dict:
 
 
 def _parts(result, key):
-    return {line["part"]: line for line in result[key]["lines"]}
+    return {line["part"]: line for line in result[key]["bom"]}
 
 
 def _codes(result):
@@ -54,7 +54,7 @@ def test_past_the_embedded_subnet_manager_the_offer_carries_a_ufm_pair(seeded_ca
 
 
 def test_one_server_needs_no_control_plane(seeded_catalog):
-    assert design_validate(document=_doc(1, fabric=False))["control_plane"]["lines"] == []
+    assert design_validate(document=_doc(1, fabric=False))["control_plane"]["bom"] == []
 
 
 def test_services_default_to_three_years_support_installation_and_ai_enterprise(seeded_catalog):
@@ -69,7 +69,7 @@ def test_services_default_to_three_years_support_installation_and_ai_enterprise(
 
 def test_each_service_can_be_declined_and_the_offer_says_so(seeded_catalog):
     result = design_validate(document=_doc(8, {"support_years": 0, "installation": False, "ai_enterprise": False}))
-    assert result["services"]["lines"] == []
+    assert result["services"]["bom"] == []
     (declined,) = [f for f in result["services"]["findings"] if f["code"] == "SERVICES_DECLINED"]
     assert "hardware warranty and support" in declined["message"] and "NVIDIA AI Enterprise" in declined["message"]
 
@@ -86,5 +86,5 @@ def test_service_prices_come_from_settings_as_indicative(seeded_catalog, setting
 
 def test_the_lines_read_in_dutch(seeded_catalog):
     result = design_validate(document=_doc(8), language="nl")
-    texts = " ".join(line["description"] for line in result["services"]["lines"] + result["control_plane"]["lines"])
+    texts = " ".join(line["description"] for line in result["services"]["bom"] + result["control_plane"]["bom"])
     assert "Installatie" in texts and "per rack" in texts

@@ -20,17 +20,8 @@ from configurator.messages import both
 from design.model import ComponentIn, DesignIn, DesignInputError, FabricIn, NodeGroupIn, WorkloadIn
 from design.parse import parse_design
 from design.references import check_references
-from design.specs import (
-    AdapterSpec,
-    CardForm,
-    CatalogView,
-    Cooling,
-    GpuSpec,
-    PcieSwitchSpec,
-    ServerSpec,
-    SlotForm,
-    SlotSpec,
-)
+from design.specs import AdapterSpec, CatalogView, GpuSpec, PcieSwitchSpec, ServerSpec, SlotSpec
+from design.vocabulary import CardForm, Cooling, SlotForm
 from engines.findings.codes import Code
 from engines.findings.registry import REGISTRY
 from engines.node.engine import validate_nodes
@@ -72,6 +63,14 @@ FIELD_NAMES = [
     "rack",
     "nodes_per_rack",
     "in_rack_m",
+    "facility",
+    "networks",
+    "storage",
+    "inband",
+    "oob",
+    "system_ports",
+    "training_tokens_billion",
+    "target_days",
 ]
 contract_like = st.recursive(
     json_scalars | st.sampled_from(["design/v1", "training", "compute", "SYS-821GE-TNHR", "1:1", "fat-tree"]),
