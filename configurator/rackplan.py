@@ -172,7 +172,10 @@ def build_rack_plan(
                 cooling=str(server.cooling) if server.cooling else None,
                 inlets=server.psu_count,
                 inlet_type=None,  # the catalogue does not record the supplies' inlet type
-                su_nodes=su,
+                # A rack-scale system is a rack of its own; its fabric endpoints are trays, so the fabric's SU (in
+                # trays) does not cut its rows: rows of 8 racks, one SU of the DGX SuperPOD GB200 RA per row.
+                su_nodes=None if server.rack_scale else su,
+                rack_scale=server.rack_scale,
             )
         )
     f = design.facility

@@ -126,6 +126,9 @@ class NodeGroup:
     inlets: int | None = None  # power inlets (PSUs) per node; None: unknown
     inlet_type: str | None = None  # e.g. "C20"; None: unknown
     su_nodes: int | None = None  # None: not on the compute fabric, or SU size unknown
+    # A rack-scale NVLink system (GB200/GB300 NVL72): each "node" is a whole rack of its own, ``height_u`` its own
+    # units and ``power_w`` the whole rack's; it brings its own power shelves and management switches.
+    rack_scale: bool = False
 
     def __post_init__(self) -> None:
         _check_whole(self, "count", 0)
