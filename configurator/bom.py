@@ -12,11 +12,11 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from configurator.defaults import complete_design
-from configurator.rackplan import rack_count
+from configurator.rackplan import enclosure_count
 from configurator.snapshot import catalog_snapshot
 from design.model import DesignIn, DesignInputError
 from design.parse import parse_design
-from design.specs import CatalogView, PowerCordSpec, RackPartSpec, SwitchSpec
+from design.specs import CatalogView, PowerCordSpec, RackPartSpec, ServerSpec, SwitchSpec
 
 CENT = Decimal("0.01")
 
@@ -51,7 +51,8 @@ def design_bom(
 
     def add(section: str, pn: str, qty: int) -> None:
         spec = catalog.get(pn)
-        name = spec.name if spec else pn
+        name = _rack_system_description(spec) if isinstance(spec, ServerSpec) and spec.rack_scale else None
+        name = name or (spec.name if spec else pn)
         price = spec.price_eur if spec else None
         lines.append(BomLine(section=section, part_number=pn, description=name, quantity=qty, unit_price_eur=price))
 
@@ -70,6 +71,23 @@ def design_bom(
     for pn, qty in rack_lines(rack_plan, catalog):
         add(RACKS, pn, qty)
     return lines
+
+
+def _rack_system_description(spec: ServerSpec) -> str:
+    """A rack-scale system's line: the rack with what comes in it (not priced separately; the source sells the rack
+    as one system). Counts the catalogue does not hold are left out, never guessed."""
+    parts = [
+        f"{n} {what}"
+        for n, what in (
+            (spec.compute_trays, "compute trays"),
+            ((spec.compute_trays or 0) * (spec.gpus_per_tray or 0) or None, "GPUs"),
+            (spec.switch_trays, "NVLink switch trays"),
+            (spec.power_shelves, "power shelves"),
+            (spec.rack_mgmt_switches, "management switches"),
+        )
+        if n
+    ]
+    return f"{spec.name}; includes {', '.join(parts)}" if parts else spec.name
 
 
 RACKS = "racks"  # the BOM section of racks, PDUs and power cords
@@ -107,8 +125,8 @@ def rack_lines(rack_plan: dict[str, Any] | None, catalog: CatalogView) -> list[t
         return []
     out: list[tuple[str, int]] = []
     rack = _rack_part(rack_plan, catalog)
-    if rack is not None:
-        out.append((rack.part_number, rack_count(rack_plan)))
+    if rack is not None and enclosure_count(rack_plan):
+        out.append((rack.part_number, enclosure_count(rack_plan)))
     pdus = rack_plan.get("pdus", [])
     out += [(p["part"], p["quantity"]) for p in pdus if _priced(p["part"], catalog) and p["quantity"]]
     for c in rack_plan.get("cords", []):
@@ -137,9 +155,11 @@ def rack_needs(rack_plan: dict[str, Any] | None, catalog: CatalogView) -> list[R
     price (named, with the plan's count), and power cords of unknown type."""
     if not rack_plan or not rack_plan.get("racks"):
         return []
-    racks = rack_plan["racks"]
-    count = rack_count(rack_plan)
+    racks = [r for r in rack_plan["racks"] if not r.get("system")]
+    count = enclosure_count(rack_plan)
     needs = []
+    if not count:
+        return needs
     if _rack_part(rack_plan, catalog) is None:
         needs.append(RackNeed("rack", count, rack_units=rack_plan.get("rack_units", 0)))
     for p in rack_plan.get("pdus", []):

@@ -248,6 +248,12 @@ def rack_plan_dict(
     }
 
 
+def enclosure_count(rack_plan: dict[str, Any] | None) -> int:
+    """The racks of a result's ``rack_plan`` that are enclosures to fit (every rack but a rack-scale system, which
+    is a rack of its own with its power shelves and management switches)."""
+    return sum(r.get("count", 1) for r in (rack_plan or {}).get("racks", []) if not r.get("system"))
+
+
 def rack_count(rack_plan: dict[str, Any] | None) -> int:
     """Every physical rack of a result's ``rack_plan``: the sum of its entries' ``count`` (an entry is a run of
     identical racks; one stored before runs had a count is one rack)."""

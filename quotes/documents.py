@@ -24,7 +24,7 @@ from configurator.messages.diagram import words as diagram_words
 from configurator.messages.racks import elevation_labels, kw_number
 from configurator.messages.slotmap import slot_map_labels
 from configurator.pictures import fabric_diagram_svg, rack_elevation_svg, slot_map_svg
-from configurator.rackplan import rack_count
+from configurator.rackplan import enclosure_count, rack_count
 from design.spreadsheets import neutralise_sheet
 
 from .countries import country_name
@@ -93,7 +93,7 @@ def _pdus_needed(rack_plan: dict[str, Any] | None) -> int:
     """PDUs the plan needs but did not size (no PDU in the catalogue): one per feed in every rack, at least."""
     if not rack_plan or not rack_plan.get("racks") or rack_plan.get("pdus"):
         return 0
-    return rack_count(rack_plan) * (2 if rack_plan.get("pdu_feeds") == "A+B" else 1)
+    return enclosure_count(rack_plan) * (2 if rack_plan.get("pdu_feeds") == "A+B" else 1)
 
 
 def _pdus_unpriced(rack_plan: dict[str, Any] | None, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:

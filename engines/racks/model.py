@@ -280,6 +280,7 @@ class Rack:
     node_group: str | None = None
     first_node: int = 0
     nodes: int = 0
+    system: bool = False  # the rack is a rack-scale system (NVL72): no enclosure, PDUs or cords of its own
 
     def to_dict(
         self,
@@ -305,6 +306,7 @@ class Rack:
             "node_group": self.node_group,
             "first_node": self.first_node,
             "nodes": self.nodes,
+            "system": self.system,
         }
 
 
@@ -586,6 +588,7 @@ def _runs_from_entries(entries: Sequence[dict[str, Any]], rows: Sequence[Row]) -
             r.get("node_group"),
             r.get("first_node", 0),
             r.get("nodes", 0),
+            r.get("system", False),
         )
         count = r.get("count", 1)
         placed = names[at : at + count] if at < len(names) and names[at][2] == rack.name else []

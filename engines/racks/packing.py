@@ -288,7 +288,8 @@ def check_group(ctx: Context, b: Builder, group: NodeGroup, i: int) -> bool:
     """Findings about one group on its own; False when it cannot be racked at all."""
     subject = f"node_groups[{i}]"
     if group.cooling == Cooling.LIQUID and ctx.cooling == Cooling.AIR:
-        ctx.add(RackCode.LIQUID_NODE_IN_AIR, Severity.ERROR, subject, part=group.part, rack_scale=group.rack_scale)
+        extra = {"rack_scale": True} if group.rack_scale else {}  # an NVL72 has no air-cooled variant: its own fix
+        ctx.add(RackCode.LIQUID_NODE_IN_AIR, Severity.ERROR, subject, part=group.part, **extra)
     _check_power(ctx, group, subject, ctx.limit_w - b.mgmt_w)
     if group.rack_scale:
         return True
@@ -358,7 +359,7 @@ def finish_rack(b: Builder, d: Draft, name: str, row: int, slot: int, ctx: Conte
         d.kind,
         row,
         slot,
-        max(ctx.u_total, d.group.height_u) if d.group is not None and d.group.rack_scale else ctx.u_total,
+        d.group.height_u if d.group is not None and d.group.rack_scale else ctx.u_total,
         used,
         None if d.power_unknown else d.power_known_w,
         d.power_known_w,
@@ -369,5 +370,6 @@ def finish_rack(b: Builder, d: Draft, name: str, row: int, slot: int, ctx: Conte
         d.group.name if d.group else None,
         d.first_node,
         d.nodes,
+        d.group is not None and d.group.rack_scale,
     )
     return rack, partial, outlets_unknown
