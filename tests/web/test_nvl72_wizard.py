@@ -66,3 +66,20 @@ def test_the_alternatives_page_names_the_rack_column(client, make_config):
     config = make_config(doc)
     body = client.get(f"/d/{config.token}/alternatives/").content.decode()
     assert 'data-key="rack_scale"' in body and "One NVLink domain per rack (NVL72)" in body
+
+
+def test_the_later_steps_show_the_racks_with_their_bill_and_elevation(client, make_config):
+    doc = {
+        "schema": "design/v1",
+        "name": "Two GB300 racks",
+        "node_groups": [{"name": "nvl", "count": 2, "server": GB300, "components": []}],
+        "fabric": {"switch": "Q3400-RA"},
+    }
+    config = make_config(doc)
+    for step in ("fabric", "review"):
+        response = client.get(url(config, step))
+        assert response.status_code == 200, step
+        body = response.content.decode()
+        assert GB300 in body
+    review = client.get(url(config, "review")).content.decode()
+    assert "includes 18 compute trays, 72 GPUs" in review
