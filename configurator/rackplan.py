@@ -230,7 +230,11 @@ def fabric_rack_with_distances(plan: RackPlan, design: DesignIn, lengths: dict[s
 
 
 def rack_plan_dict(
-    plan: RackPlan, lengths: dict[str, LinkLength], design: DesignIn, node_totals: dict[str, Any]
+    plan: RackPlan,
+    lengths: dict[str, LinkLength],
+    design: DesignIn,
+    node_totals: dict[str, Any],
+    endpoints: dict[str, int] | None = None,
 ) -> dict[str, Any]:
     """``rack_plan`` of the validation result (design/v1 "Additions"), with the distance of each link class and
     the node groups on the compute fabric in the fabric's node order (the GPU groups, or all groups; as
@@ -245,6 +249,9 @@ def rack_plan_dict(
         **written,
         "distances": {k: v.to_dict() for k, v in lengths.items()},
         "fabric_node_groups": gpu or [g.name for g in design.node_groups],
+        # Fabric endpoints per node of a group where one node is more than one endpoint: a rack-scale system's
+        # compute trays (18 per NVL72 rack), so a fabric node number still finds its rack.
+        "fabric_endpoints_per_node": dict(endpoints or {}),
     }
 
 
@@ -285,8 +292,10 @@ def fabric_locator(rack_plan: dict[str, Any] | None, group_counts: dict[str, int
     # Every node's place, in fabric order: the fabric's node groups one after another (node_location per node
     # would scan the racks again for each of a 2,048-node plan's 16,384 links).
     nodes: list[tuple[str, int] | None] = []
+    per_node = rack_plan.get("fabric_endpoints_per_node") or {}
     for name in rack_plan.get("fabric_node_groups", []):
-        nodes += _placed(plan, name, group_counts.get(name, 0))
+        trays = per_node.get(name, 1)
+        nodes += [place for place in _placed(plan, name, group_counts.get(name, 0)) for _ in range(trays)]
     switches = {role: switch_locations(plan, DeviceRole(role)) for role in ("leaf", "spine", "core")}
     switches["node"] = nodes
 

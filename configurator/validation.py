@@ -92,6 +92,16 @@ def _fabric_nodes_per_system(server: ServerSpec | None) -> int:
     return 1
 
 
+def _fabric_endpoints(design: DesignIn, catalog: CatalogView) -> dict[str, int]:
+    """The node groups whose one node is several fabric endpoints (a rack-scale system's compute trays)."""
+    out = {}
+    for g in design.node_groups:
+        server = catalog.get(g.server)
+        if isinstance(server, ServerSpec) and (trays := _fabric_nodes_per_system(server)) > 1:
+            out[g.name] = trays
+    return out
+
+
 def _fabric_rails(group) -> int:
     """Compute NICs (rails) of one fabric endpoint: per node, or per compute tray of a rack-scale system."""
     server = group.server
@@ -169,7 +179,7 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
             **racks.totals(),
             **power.to_dict(),
         },
-        "rack_plan": rack_plan_dict(racks, lengths, design, node.totals),
+        "rack_plan": rack_plan_dict(racks, lengths, design, node.totals, _fabric_endpoints(design, catalog)),
         "defaults_added": defaults_added,
         "sizing": sizing.to_dict() if hasattr(sizing, "to_dict") else None,
         "catalog_version": catalog.version,

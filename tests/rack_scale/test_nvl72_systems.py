@@ -222,3 +222,19 @@ def test_the_bill_lists_the_rack_with_what_comes_in_it_and_no_enclosure(seeded_c
     )
     assert not any(b.part_number == "GB300-NVL72-GPUS" for b in bill.lines)  # built in, not a line of its own
     assert not any(b.section == "racks" for b in bill.lines) and bill.needs == []  # no enclosure, PDU or cord
+
+
+def test_the_cabling_list_places_each_tray_in_its_own_rack(seeded_catalog):
+    import csv
+
+    from configurator.services import cabling_plan, configuration_create
+
+    config = configuration_create(document=_doc(GB200, racks=2, fabric={"switch": "MQM9700-NS2F"}))
+    rows = list(csv.DictReader(cabling_plan(configuration=config)))
+    node_rows = [r for r in rows if r["link_class"] == "node-leaf"]
+    assert len(node_rows) == 144  # 36 trays x 4 NICs
+    racks = {r["a_end"]: r["a_rack"] for r in node_rows}
+    # Trays 1-18 are in the first rack, 19-36 in the second (the fabric's nodes are trays, the plan's are racks).
+    assert {racks[f"node-{n:04d}"] for n in range(1, 19)} == {racks["node-0001"]}
+    assert {racks[f"node-{n:04d}"] for n in range(19, 37)} == {racks["node-0019"]} != {racks["node-0001"]}
+    assert all(racks.values())  # every tray placed
