@@ -1,7 +1,7 @@
 """Helpers for drf-spectacular settings: enum choice sets named once (see SPECTACULAR_SETTINGS)."""
 
 from design.contract import ROLES
-from design.specs import Connector, Protocol, Top
+from design.vocabulary import Connector, Protocol, Top
 
 
 def connector_choices() -> list[tuple[str, str]]:

@@ -1,11 +1,14 @@
-"""Services of the API app: making and revoking client tokens."""
+"""Services of the API app: making and revoking client tokens, and storing a client's designs."""
 
 from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
 
-from .models import ApiClient
+from configurator.models import Configuration
+from configurator.services import configuration_create
+
+from .models import ApiClient, ClientConfiguration
 
 
 @transaction.atomic
@@ -36,3 +39,27 @@ def api_client_revoke(*, client: ApiClient) -> ApiClient:
     client.is_active, client.revoked_at = False, timezone.now()
     client.save(update_fields=["is_active", "revoked_at"])
     return client
+
+
+@transaction.atomic
+def client_configuration_create(
+    *,
+    client: ApiClient,
+    document: dict,
+    user=None,
+    name: str = "",
+    crm_reference: str = "",
+    language: str | None = None,
+) -> Configuration:
+    """Store a design as a configuration of ``client`` (channel ``api``; ``user``: the user the client acts as),
+    which only that client sees through the API."""
+    configuration = configuration_create(
+        document=document,
+        name=name,
+        user=user,
+        channel=Configuration.Channel.API,
+        crm_reference=crm_reference,
+        language=language,
+    )
+    ClientConfiguration.objects.create(client=client, configuration=configuration)
+    return configuration

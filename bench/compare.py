@@ -91,7 +91,8 @@ def main(runs: int) -> None:
                 timings.setdefault(f"alternatives cold, {kind} {params}B", []).append(cold)
                 timings.setdefault(f"alternatives warm, {kind} {params}B", []).append(warm)
             drafts.append(configuration_create(document=doc))
-        from web import comparison, selectors
+        from configurator import comparison
+        from web import selectors
 
         view = selectors.catalog()
         a, b = (  # two drafts holding designs the recommender proposed

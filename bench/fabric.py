@@ -19,17 +19,8 @@ from decimal import Decimal
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from design.specs import (  # noqa: E402
-    AdapterSpec,
-    CatalogView,
-    Connector,
-    MediaEnd,
-    MediaKind,
-    MediaSpec,
-    Protocol,
-    SwitchSpec,
-    Top,
-)
+from design.specs import AdapterSpec, CatalogView, MediaEnd, MediaSpec, SwitchSpec  # noqa: E402
+from design.vocabulary import Connector, MediaKind, Protocol, Top  # noqa: E402
 from engines.fabric.cabling import iter_cabling_csv  # noqa: E402
 from engines.fabric.plan import plan_fabric  # noqa: E402
 

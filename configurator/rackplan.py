@@ -18,6 +18,7 @@ from design.model import DesignIn, RackIn
 from design.specs import CatalogView, PduSpec, ServerSpec, SwitchSpec
 from engines.fabric.model import FabricPlan
 from engines.findings.finding import Finding
+from engines.findings.rack_codes import RackCode
 from engines.findings.registry import finding
 from engines.racks import (
     Facility,
@@ -31,7 +32,7 @@ from engines.racks import (
     plan_racks,
     switch_locations,
 )
-from engines.racks.model import DeviceRole, RackCode
+from engines.racks.model import DeviceRole
 
 T = TypeVar("T")
 
@@ -187,7 +188,7 @@ def build_rack_plan(
         (tuple(groups), switches, facility, pdus),
         lambda: plan_racks(node_groups=groups, switches=switches, facility=facility, pdu_options=pdus),
     )
-    # Severity comes from the registry, as for every other finding.
+    # The planner's findings with the subjects of the design (the severity is the registry's, as the planner gave it).
     findings.extend(finding(str(r.code), _subject(r.subject, design), **r.params) for r in plan.findings)
     return plan, findings
 

@@ -29,7 +29,8 @@ from typing import Any
 from configurator.bom import design_bill
 from configurator.services import design_validate
 from design.model import DesignInputError
-from design.specs import AdapterSpec, CatalogView, Cooling, GpuSpec, Protocol, ServerSpec, SwitchSpec
+from design.specs import AdapterSpec, CatalogView, GpuSpec, ServerSpec, SwitchSpec
+from design.vocabulary import Cooling, Protocol
 from engines.node.sizing import Sizing, size_workload
 
 MAX_VALIDATED = 8  # candidates judged by the engine per recommendation; bounds the work of one goal step

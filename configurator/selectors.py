@@ -3,7 +3,11 @@ answers. The doors (web, api) read the catalogue snapshot and ask hardware quest
 
 from __future__ import annotations
 
-from design.specs import CatalogView, GpuSpec, ServerSpec
+import threading
+from dataclasses import dataclass
+
+from catalog.models import Part
+from design.specs import AdapterSpec, CatalogView, CpuSpec, DriveSpec, GpuSpec, MemorySpec, ServerSpec, SwitchSpec
 from engines.node.gpu import gpu_acceptance
 
 from .snapshot import catalog_snapshot, clear_cache
@@ -24,3 +28,92 @@ def gpu_verdict(server: ServerSpec, gpu: GpuSpec) -> str:
     """What the catalogue says of this GPU in this server: ``accepted``, ``rejected``, ``unverified`` or
     ``unknown`` (engines.node.gpu.gpu_acceptance, the rule the validation applies)."""
     return gpu_acceptance(server, gpu)
+
+
+_lead_lock = threading.Lock()
+_lead_cache: dict[str, dict[str, int | None]] = {}
+
+
+def lead_times(view: CatalogView) -> dict[str, int | None]:
+    """Lead time in days per part number (not part of the engines' view). One query per catalogue version."""
+    cached = _lead_cache.get(view.version)
+    if cached is not None:
+        return cached
+    data = dict(Part.objects.values_list("part_number", "lead_time_days"))
+    with _lead_lock:
+        _lead_cache.clear()
+        _lead_cache[view.version] = data
+    return data
+
+
+def part_sets(view: CatalogView) -> tuple[set[str], set[str]]:
+    """Part numbers of GPUs and of adapters: how a design's component lines are told apart."""
+    return ({p.part_number for p in view.of_type(GpuSpec)}, {p.part_number for p in view.of_type(AdapterSpec)})
+
+
+NODE_ROLES = ("cpu", "memory", "boot")
+
+
+def node_part_sets(view: CatalogView) -> dict[str, set[str]]:
+    """Part numbers of CPUs, DIMMs and boot drives: how a design's node-content lines are found."""
+    return {
+        "cpu": {p.part_number for p in view.of_type(CpuSpec)},
+        "memory": {p.part_number for p in view.of_type(MemorySpec)},
+        "boot": {p.part_number for p in view.of_type(DriveSpec) if p.use == "boot"},
+    }
+
+
+def cpu_fits(server: ServerSpec, cpu: CpuSpec) -> bool:
+    """A CPU the server's socket admits, as the node rule NODE_CPU_NOT_ACCEPTED judges it
+    (engines.node.node_contents.cpu_not_accepted): unknown on either side, it fits. A family the server's sources
+    do not name is offered too: the rule makes it a warning to confirm (NODE_CPU_UNVERIFIED), not a refusal."""
+    return not (server.cpu_socket and cpu.socket and cpu.socket != server.cpu_socket)
+
+
+@dataclass(frozen=True)
+class NodeRole:
+    """The parts of one node role (CPU, memory, boot drive) a server takes, and the one chosen."""
+
+    role: str
+    parts: list  # specs, by part number
+    chosen: str  # "": none of them
+    quantity: int | None  # the server's default quantity for the role; None: it names none
+
+
+def node_part_fit(view: CatalogView, server_pn: str, current: dict[str, str]) -> list[NodeRole]:
+    """Per role (CPU, memory, boot drive) the parts the server takes and the one chosen: the design's own where it
+    names one the server takes, else the server's default. Empty without a known server, and for a rack-scale
+    system (its trays come fitted)."""
+    server = view.get(server_pn)
+    if not isinstance(server, ServerSpec) or server.rack_scale:
+        return []
+    defaults = {d.role: d for d in server.default_parts}
+    sets = node_part_sets(view)
+    out = []
+    for role in NODE_ROLES:
+        parts = sorted((view.get(pn) for pn in sets[role]), key=lambda p: p.part_number)
+        if role == "cpu":
+            parts = [p for p in parts if cpu_fits(server, p)]
+        values = {p.part_number for p in parts}
+        chosen = current.get(role) if current.get(role) in values else None
+        if chosen is None and role in defaults and defaults[role].part_number in values:
+            chosen = defaults[role].part_number
+        quantity = defaults[role].quantity if role in defaults else None
+        out.append(NodeRole(role=role, parts=parts, chosen=chosen or "", quantity=quantity))
+    return out
+
+
+def node_parts_chosen(view: CatalogView, server_pn: str, chosen: dict[str, str]) -> dict[str, tuple[str, int]]:
+    """The CPU, memory and boot drive a design gets for the parts chosen per role: a part the server takes (a
+    choice it does not take, left from another server, becomes the server's default) with the default quantity.
+    Roles chosen empty are left out (the server's default node set is added by the validation)."""
+    out = {}
+    for row in node_part_fit(view, server_pn, chosen):
+        if chosen.get(row.role) and row.chosen:
+            out[row.role] = (row.chosen, row.quantity or 1)
+    return out
+
+
+def fabric_switches(view: CatalogView) -> list[SwitchSpec]:
+    """Switches that can carry a compute fabric (not the out-of-band management switches), by part number."""
+    return sorted((s for s in view.of_type(SwitchSpec) if not s.management), key=lambda s: s.part_number)

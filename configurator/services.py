@@ -13,13 +13,15 @@ from django.utils.translation import gettext as _
 from configurator.messages import finding_dicts
 from configurator.messages.languages import resolve_language
 from configurator.rackplan import fabric_locator
-from design.model import DesignInputError
+from design.model import DesignIn, DesignInputError
 from design.parse import parse_design
 from design.references import check_references
+from design.specs import CatalogView
 from engines.fabric.cabling import iter_cabling_csv
 from engines.fabric.model import FabricPlan
 from engines.fabric.plan import plan_fabric
 from engines.fabric.request import parse_fabric_request, resolve
+from engines.networks.cabling import network_rows
 
 from .models import Configuration, WarningAcknowledgement
 from .snapshot import catalog_snapshot
@@ -36,10 +38,27 @@ def design_validate(*, document: Any, language: str | None = None) -> dict[str, 
     A save that has validated already passes its Outcome along (configuration_update's ``outcome``) rather than
     validating twice, so there is no memo here: each call validates, and the result is the caller's own.
     """
+    return design_validate_parsed(document=document, language=language).result
+
+
+@dataclass(frozen=True)
+class Validated:
+    """A validation with what it read: the parsed design and the catalogue view it was validated against."""
+
+    design: DesignIn
+    catalog: CatalogView
+    result: dict[str, Any]
+
+
+def design_validate_parsed(*, document: Any, language: str | None = None) -> Validated:
+    """design_validate, keeping the parsed design and the catalogue view beside the result, for a caller that
+    goes on to price the same design (the quote evaluation's bill of materials): the document is parsed once and
+    the design is priced from the catalogue version it was validated against."""
     design = parse_design(document)  # a malformed or oversized document is refused before the catalogue is read
     catalog = catalog_snapshot()
     check_references(design, catalog)
-    return run_validation(design, catalog, document=document, language=resolve_language(language))
+    result = run_validation(design, catalog, document=document, language=resolve_language(language))
+    return Validated(design=design, catalog=catalog, result=result)
 
 
 def design_check_well_formed(*, document: Any) -> None:
@@ -302,6 +321,13 @@ def configuration_take_over(*, configuration: Configuration, user) -> Configurat
     return configuration
 
 
+def configuration_name_customer(*, configuration: Configuration, name: str, company: str) -> None:
+    """Record whom a design was quoted for (the sales dashboard searches designs by it), from a quote request."""
+    name, company = str(name)[:200], str(company)[:200]
+    Configuration.objects.filter(pk=configuration.pk).update(customer_name=name, customer_company=company)
+    configuration.customer_name, configuration.customer_company = name, company
+
+
 def configuration_mark_quote_requested(*, configuration_id: int) -> None:
     """A quote of the configuration now awaits review or approval (called by the quote services only)."""
     Configuration.objects.filter(pk=configuration_id).update(status=Configuration.Status.QUOTE_REQUESTED)
@@ -325,7 +351,15 @@ def cabling_plan(*, configuration: Configuration, outcome: Outcome | None = None
     if not plan or not plan.get("tiers"):
         raise ConfigurationLocked("no_fabric_plan", _("This configuration has no fabric plan to cable."))
     counts = {g["group"]: g["count"] for g in outcome.result.get("totals", {}).get("groups", [])}
-    return iter_cabling_csv(FabricPlan.from_dict(plan), fabric_locator(outcome.result.get("rack_plan"), counts))
+    locate = fabric_locator(outcome.result.get("rack_plan"), counts)
+    return _with_networks(iter_cabling_csv(FabricPlan.from_dict(plan), locate), outcome.result, locate is not None)
+
+
+def _with_networks(compute: Iterator[str], result: dict[str, Any], rack_columns: bool) -> Iterator[str]:
+    """The compute fabric's rows with a last ``network`` column, then the storage, in-band and out-of-band rows."""
+    for i, line in enumerate(compute):
+        yield line.rstrip("\n") + (",network\n" if i == 0 else ",compute\n")
+    yield from network_rows(result.get("network_plans"), rack_columns=rack_columns)
 
 
 @transaction.atomic

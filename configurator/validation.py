@@ -19,9 +19,12 @@ from design.specs import AdapterSpec, CatalogView, ServerSpec
 from engines.fabric.check import check_design_fabric
 from engines.fabric.rack_model import DISTANCE_FIELDS
 from engines.findings.finding import SEVERITY_ORDER, Finding, Severity
+from engines.networks.plan import NodePorts, RackSide, plan_dicts, plan_networks
 from engines.node.context import resolve_group
 from engines.node.engine import validate_nodes
 from engines.node.power import cluster_power
+from engines.racks import RackPlan
+from engines.racks.model import DeviceRole
 
 
 def integrated_nic_spec(server: ServerSpec) -> AdapterSpec | None:
@@ -136,6 +139,67 @@ def _fabric_bom(design: DesignIn, plan: Any) -> list[tuple[str, int]] | None:
     return list(plan.bom)
 
 
+def _node_ports(design: DesignIn, catalog: CatalogView, role: str) -> NodePorts:
+    """The node side of the storage (role ``storage``) or in-band (role ``management``) network: every group's
+    adapters of that role, given or inferred as the node rules infer it (engines.node.context.infer_role)."""
+    scratch: list[Finding] = []
+    nodes = ports = 0
+    fewest: int | None = None
+    adapter = None
+    for i, g in enumerate(design.node_groups):
+        parts = [p for p in resolve_group(i, g, catalog, scratch).adapters if p.role == role]
+        per_node = sum(p.ports_cabled for p in parts)
+        if not per_node:
+            continue
+        nodes += g.count
+        ports += per_node * g.count
+        fewest = per_node if fewest is None else min(fewest, per_node)
+        adapter = adapter or next((p.spec for p in parts if isinstance(p.spec, AdapterSpec)), None)
+    return NodePorts(nodes=nodes, ports_per_node=fewest or 0, ports=ports, adapter=adapter)
+
+
+def _rack_side(racks: RackPlan) -> RackSide:
+    """The rack plan's PDUs and in-rack management switches, for the out-of-band network."""
+    pdus = sum(p.quantity for p in racks.pdus)
+    switches, part = 0, None
+    for run in racks.runs:
+        mgmt = [d for d in run.rack.devices if d.role == DeviceRole.MANAGEMENT]
+        switches += len(mgmt) * run.count
+        part = part or next((d.part for d in mgmt), None)
+    return RackSide(pdus=pdus, switches=switches, switch_part=part)
+
+
+def _oob_bmcs(design: DesignIn, catalog: CatalogView) -> int:
+    """The node BMCs the out-of-band network connects: one per node, none for a rack-scale system (NVL72), whose
+    trays, NVLink switch trays and power shelves are managed on the rack's own built-in management switches."""
+    count = 0
+    for g in design.node_groups:
+        server = catalog.get(g.server)
+        if not (isinstance(server, ServerSpec) and server.rack_scale):
+            count += g.count
+    return count
+
+
+def _network_plans(
+    design: DesignIn, catalog: CatalogView, plan: Any, racks: RackPlan, language: str
+) -> tuple[dict[str, Any], list[Finding]]:
+    """``network_plans`` (storage, in-band, out-of-band) and every finding about them."""
+    plans, findings = plan_networks(
+        networks=design.networks,
+        storage=_node_ports(design, catalog, "storage"),
+        inband=_node_ports(design, catalog, "management"),
+        bmcs=_oob_bmcs(design, catalog),
+        compute_switches=plan.switches if plan is not None and plan.tiers else 0,
+        racks=_rack_side(racks),
+        catalog=catalog,
+        rack=design.fabric.rack if design.fabric is not None else None,
+    )
+    for p in plans.values():
+        if p is not None:
+            findings.extend(p.findings)
+    return plan_dicts(plans, lambda fs: finding_dicts(fs, language)), findings
+
+
 def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, language: str = "en") -> dict[str, Any]:
     # Nodes that name no CPUs, memory or boot drive get their server's default node set before any rule runs.
     design, defaults_added, default_findings = complete_design(design, catalog)
@@ -163,6 +227,8 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
         racks, rack_findings = build_rack_plan(design, catalog, node.totals, None)
         lengths = distances(racks, design)
     findings.extend(rack_findings)
+    network_plans, network_findings = _network_plans(design, catalog, plan, racks, language)
+    findings.extend(network_findings)
     # One power sum for the cluster, computed once from the nodes and the fabric's final bill of materials; the
     # rack plan's facility totals are this same sum.
     power = cluster_power(node.totals.get("groups", []), _fabric_bom(design, plan), dict(catalog.parts))
@@ -174,6 +240,7 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
         "findings": finding_dicts(findings, language),
         "placement": node.placement,
         "fabric_plan": plan_dict,
+        "network_plans": network_plans,
         "totals": {
             **totals_dict(node.totals),
             **racks.totals(),

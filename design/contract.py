@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import re
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
 from design.vocabulary import Cooling, Role
 
@@ -131,7 +131,7 @@ class Checker:
 
     def string(
         self,
-        obj: dict,
+        obj: dict[str, Any],
         key: str,
         path: str,
         *,
@@ -157,7 +157,7 @@ class Checker:
 
     def choice(
         self,
-        obj: dict,
+        obj: dict[str, Any],
         key: str,
         path: str,
         choices: tuple[str, ...],
@@ -172,7 +172,7 @@ class Checker:
         return value
 
     def integer(
-        self, obj: dict, key: str, path: str, *, required: bool, low: int, high: int, what: str = ""
+        self, obj: dict[str, Any], key: str, path: str, *, required: bool, low: int, high: int, what: str = ""
     ) -> int | None:
         if key not in obj or obj[key] is None:
             if required:
@@ -190,9 +190,9 @@ class Checker:
         if value > high:
             self.fail(path, f"{value} is an absurd size{what}; the most this tool accepts is {high:,}")
             return None
-        return value
+        return cast(int, value)  # checked above: a whole number, not a bool
 
-    def number(self, obj: dict, key: str, path: str, *, required: bool, high: float) -> float | None:
+    def number(self, obj: dict[str, Any], key: str, path: str, *, required: bool, high: float) -> float | None:
         """A positive finite number no larger than ``high``."""
         if key not in obj or obj[key] is None:
             if required:
@@ -210,13 +210,13 @@ class Checker:
             return None
         return float(value)
 
-    def obj(self, value: Any, path: str) -> dict | None:
+    def obj(self, value: Any, path: str) -> dict[str, Any] | None:
         if not isinstance(value, dict):
             self.fail(path, f"must be an object, not {type_name(value)}")
             return None
         return value
 
-    def unknown_fields(self, obj: dict, allowed: tuple[str, ...], prefix: str = "") -> None:
+    def unknown_fields(self, obj: dict[str, Any], allowed: tuple[str, ...], prefix: str = "") -> None:
         """Refuse keys outside ``allowed`` (the fabric-plan request's rule and the facility's; a design ignores
         other extra keys, so the contract can grow optional fields)."""
         for key in obj:

@@ -6,6 +6,7 @@ design.parse turns the JSON into these, naming the field path of every bad field
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 
 SCHEMA = "design/v1"
 
@@ -80,6 +81,36 @@ class FacilityIn:
     pdu_feeds: str = "A+B"  # A or A+B
 
 
+class Default(Enum):
+    """The sentinel of a ``networks`` key that is absent: the service plans that network by its default."""
+
+    DEFAULT = "default"
+
+
+DEFAULT = Default.DEFAULT
+
+
+@dataclass(frozen=True, kw_only=True)
+class NetworkIn:
+    """One of the design's other networks (contract design/v1, "Additions, round 3"): the switch to build it of
+    (None: the service's default), its node-side oversubscription (storage and in-band only) and, for storage,
+    the switch ports the customer's storage systems need."""
+
+    switch: str | None = None
+    oversubscription: str | None = None
+    system_ports: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class NetworksIn:
+    """``networks``: each key is DEFAULT (absent: planned by default), None (the customer supplies it) or a
+    NetworkIn."""
+
+    storage: NetworkIn | None | Default = DEFAULT
+    inband: NetworkIn | None | Default = DEFAULT
+    oob: NetworkIn | None | Default = DEFAULT
+
+
 @dataclass(frozen=True, kw_only=True)
 class DesignIn:
     name: str = ""
@@ -87,6 +118,7 @@ class DesignIn:
     node_groups: tuple[NodeGroupIn, ...] = ()
     fabric: FabricIn | None = None
     facility: FacilityIn = field(default_factory=FacilityIn)
+    networks: NetworksIn | None = None  # None: every network gets the service's default
 
     @property
     def node_count(self) -> int:

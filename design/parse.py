@@ -33,6 +33,8 @@ from design.model import (
     DesignInputError,
     FabricIn,
     FacilityIn,
+    NetworkIn,
+    NetworksIn,
     NodeGroupIn,
     RackIn,
     WorkloadIn,
@@ -53,6 +55,8 @@ WORKLOAD_MODES = MODES
 WORKLOAD_PRECISIONS = PRECISIONS
 MAX_CONTEXT_TOKENS = 10_000_000
 MAX_CONCURRENCY = 1_000_000
+NETWORK_KEYS = ("storage", "inband", "oob")  # networks (CONTRACT-R3)
+MAX_SYSTEM_PORTS = 100_000  # networks.storage.system_ports
 _RATIO = re.compile(r"^(\d+):(\d+)$")
 ROOT = "design"  # the path of the document itself
 _Checker = Checker  # the component parser's name for it
@@ -76,10 +80,13 @@ def parse_design(raw: object) -> DesignIn:
     groups = _node_groups(c, doc)
     fabric = _fabric(c, doc.get("fabric"))
     facility = _facility(c, doc.get("facility"))
+    networks = _networks(c, doc.get("networks"))
 
     if c.errors:
         raise DesignInputError(c.errors)
-    return DesignIn(name=name, workload=workload, node_groups=groups, fabric=fabric, facility=facility)
+    return DesignIn(
+        name=name, workload=workload, node_groups=groups, fabric=fabric, facility=facility, networks=networks
+    )
 
 
 def _workload(c: _Checker, raw: Any) -> WorkloadIn | None:
@@ -266,3 +273,70 @@ def _rack(c: _Checker, raw: Any) -> RackIn:
 def _facility(c: _Checker, raw: Any) -> FacilityIn:
     """The optional ``facility`` (design.contract.facility_values)."""
     return FacilityIn(**facility_values(c, raw, "facility"))
+
+
+def _networks(c: _Checker, raw: Any) -> NetworksIn | None:
+    """The optional ``networks`` (CONTRACT-R3): storage, inband and oob, each null (the customer supplies it) or
+    an object; unknown keys are refused at every level, so a typo never silently drops a network."""
+    if raw is None:
+        return None
+    n = c.obj(raw, "networks")
+    if n is None:
+        return None
+    for key in n:
+        if key not in NETWORK_KEYS:
+            c.fail(f"networks.{key}", f"unknown key '{key}'; use storage, inband or oob")
+    values = {key: _network(c, n[key], key) for key in NETWORK_KEYS if key in n}
+    return NetworksIn(**values)
+
+
+def _network(c: _Checker, raw: Any, key: str) -> NetworkIn | None:
+    path = f"networks.{key}"
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        c.fail(path, f"must be an object or null, not {_type_name(raw)}")
+        return None
+    allowed = "use switch" if key == "oob" else "use switch, oversubscription or system_ports"
+    for k in raw:
+        if k not in ("switch", "oversubscription", "system_ports"):
+            c.fail(f"{path}.{k}", f"unknown key '{k}'; {allowed}")
+    switch = c.string(raw, "switch", f"{path}.switch", required=False)
+    if "switch" in raw and raw["switch"] is not None and switch is not None and not switch.strip():
+        c.fail(f"{path}.switch", "must not be empty")
+    ratio = None
+    if "oversubscription" in raw:
+        if key == "oob":
+            c.fail(f"{path}.oversubscription", "oversubscription does not apply to the out-of-band network")
+        else:
+            ratio = _ratio(c, raw, f"{path}.oversubscription")
+    ports = None
+    if "system_ports" in raw:
+        if key != "storage":
+            c.fail(f"{path}.system_ports", "system_ports applies to the storage network only")
+        else:
+            ports = c.integer(
+                raw,
+                "system_ports",
+                f"{path}.system_ports",
+                required=False,
+                low=0,
+                high=MAX_SYSTEM_PORTS,
+                what=" of ports",
+            )
+    return NetworkIn(switch=switch, oversubscription=ratio, system_ports=ports)
+
+
+def _ratio(c: _Checker, obj: dict, path: str) -> str | None:
+    """``d:u`` as ``fabric.oversubscription`` takes it (same syntax, same limits)."""
+    ratio = c.string(obj, "oversubscription", path, required=False)
+    if ratio is None:
+        return None
+    m = _RATIO.match(ratio)
+    if m is None or ratio_term(m.group(1)) == 0 or ratio_term(m.group(2)) == 0:
+        c.fail(path, f"must look like 1:1 or 2:1 (two whole numbers above 0), not {ratio!r}")
+        return None
+    if message := oversubscription_beyond_limit(ratio, ratio_term(m.group(1)), ratio_term(m.group(2))):
+        c.fail(path, message)
+        return None
+    return ratio

@@ -4,7 +4,7 @@ DesignInputError with the field paths, like the parser (design.parse)."""
 
 from __future__ import annotations
 
-from design.model import DesignIn, DesignInputError
+from design.model import DesignIn, DesignInputError, NetworkIn
 
 from .specs import (
     AdapterSpec,
@@ -122,5 +122,20 @@ def check_references(design: DesignIn, catalog: CatalogView) -> None:
                 errors["fabric.hca"] = unknown(design.fabric.hca)
             elif not isinstance(spec, AdapterSpec):
                 errors["fabric.hca"] = describe_misuse(spec, "an adapter (HCA)")
+    for key, net in _networks(design):
+        if net.switch is not None:
+            spec = catalog.get(net.switch)
+            if spec is None:
+                errors[f"networks.{key}.switch"] = unknown(net.switch)
+            elif not isinstance(spec, SwitchSpec):
+                errors[f"networks.{key}.switch"] = describe_misuse(spec, "a switch")
     if errors:
         raise DesignInputError(errors)
+
+
+def _networks(design: DesignIn) -> list[tuple[str, NetworkIn]]:
+    """The ``networks`` entries the design spells out (not absent, not customer-supplied)."""
+    if design.networks is None:
+        return []
+    pairs = (("storage", design.networks.storage), ("inband", design.networks.inband), ("oob", design.networks.oob))
+    return [(key, net) for key, net in pairs if isinstance(net, NetworkIn)]

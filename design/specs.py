@@ -10,20 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
-from design.vocabulary import (  # noqa: F401  (the engines' names for the shared vocabulary)
-    CARD_FITS,
-    CardForm,
-    Category,
-    Connector,
-    Cooling,
-    MediaKind,
-    MediaPurpose,
-    Protocol,
-    Role,
-    SlotForm,
-    Top,
-)
+from design.vocabulary import CardForm, Category, Connector, Cooling, MediaKind, MediaPurpose, Protocol, SlotForm, Top
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -340,7 +329,7 @@ class CatalogView:
     def get(self, part_number: str) -> PartSpec | None:
         return self.parts.get(part_number)
 
-    def of_type(self, kind: type) -> list:
+    def of_type(self, kind: type) -> list[Any]:
         return [p for p in self.parts.values() if isinstance(p, kind)]
 
 

@@ -27,6 +27,7 @@ from configurator.pictures import fabric_diagram_svg, rack_elevation_svg, slot_m
 from configurator.rackplan import enclosure_count, rack_count
 from design.spreadsheets import neutralise_sheet
 
+from . import svgtext
 from .countries import country_name
 
 if TYPE_CHECKING:
@@ -234,6 +235,7 @@ def render_pdf(frozen: dict[str, Any]) -> bytes:
     """The quote PDF, in the customer's language."""
     from weasyprint import HTML
 
+    svgtext.install()  # the pictures' labels laid out whole, not letter by letter
     html = render_pdf_html(frozen)
     # A fixed identifier keeps a rebuild byte-for-byte closer to the first build.
     return HTML(string=html, base_url=None).write_pdf(pdf_identifier=frozen.get("number", "").encode())

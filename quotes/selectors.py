@@ -112,3 +112,12 @@ def quote_ids_by_configuration(configuration_ids: Collection[int]) -> dict[int, 
     for configuration_id, quote_id in rows:
         ids[configuration_id].append(quote_id)
     return ids
+
+
+def quote_outdated(quotes: list[Quote], document: dict) -> Quote | None:
+    """The newest of a design's quotes (``quotes``: newest first) when it is issued for another design than
+    ``document``: staff changed the quoted design in place, so that quote no longer matches the design shown."""
+    latest = quotes[0] if quotes else None
+    if latest is None or latest.status != Quote.Status.ISSUED:
+        return None
+    return latest if (latest.frozen or {}).get("design") != document else None

@@ -176,7 +176,7 @@ def test_integrated_800g_nics_are_planned_at_their_speed_not_assumed(seeded_cata
 
 def test_the_integrated_nic_connector_is_catalogue_data(seeded_catalog):
     from catalog.models import Server
-    from design.specs import Connector
+    from design.vocabulary import Connector
 
     assert catalog_snapshot().get("SYS-822GS-NB3RT").integrated_nic_connector == Connector.OSFP
     # Without the sourced connector the planner chooses no cable rather than assuming OSFP from a code table.

@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from configurator.messages.diagram import TOPOLOGIES as TOPOLOGY_LABELS
 from configurator.models import Configuration
+from configurator.selectors import fabric_switches
 from design.contract import DEFAULT_TOPOLOGY, MAX_DISTANCE_M, MAX_NODES_PER_RACK, Topology, parse_oversubscription
 from design.parse import MAX_CONCURRENCY, MAX_CONTEXT_TOKENS, MAX_NODES
 from design.specs import (
@@ -30,7 +31,6 @@ from design.specs import (
     GpuSpec,
     MemorySpec,
     ServerSpec,
-    SwitchSpec,
 )
 from design.vocabulary import DEFAULT_CONTEXT_TOKENS, FULL_TRAINING_MODES
 from quotes.countries import COUNTRY_NAMES
@@ -268,11 +268,6 @@ def _valid_ratio(value: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-def fabric_switches(catalog: CatalogView) -> list[SwitchSpec]:
-    """Switches that can carry a compute fabric (not the out-of-band management switches)."""
-    return [s for s in _parts(catalog, SwitchSpec) if not s.management]
 
 
 class AcknowledgeForm(Form):

@@ -18,14 +18,13 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import pgettext_lazy
 
-from catalog.models import Part
 from configurator.messages import rule_entries
 from configurator.models import Configuration
 from configurator.selectors import catalog_forget as _catalog_forget
-from configurator.selectors import catalog_view, gpu_verdict
+from configurator.selectors import catalog_view, fabric_switches, gpu_verdict, node_part_fit
 from configurator.services import Outcome, design_evaluate
-from design.specs import AdapterSpec, CatalogView, CpuSpec, DriveSpec, GpuSpec, MemorySpec, ServerSpec
-from web.forms import fabric_switches
+from design.specs import CatalogView, GpuSpec, ServerSpec
+from quotes.selectors import UNASSIGNED
 
 # --- catalogue ---------------------------------------------------------------------------------------------
 
@@ -54,66 +53,18 @@ def catalog_forget() -> None:
     _catalog_forget()
 
 
-_lead_lock = threading.Lock()
-_lead_cache: dict[str, dict[str, int | None]] = {}
-
-
-def lead_times(view: CatalogView) -> dict[str, int | None]:
-    """Lead time in days per part number (not part of the engines' view). One query per catalogue version."""
-    cached = _lead_cache.get(view.version)
-    if cached is not None:
-        return cached
-    data = dict(Part.objects.values_list("part_number", "lead_time_days"))
-    with _lead_lock:
-        _lead_cache.clear()
-        _lead_cache[view.version] = data
-    return data
-
-
-def part_sets(view: CatalogView) -> tuple[set[str], set[str]]:
-    """Part numbers of GPUs and of adapters: how the wizard tells a document's component lines apart."""
-    return ({p.part_number for p in view.of_type(GpuSpec)}, {p.part_number for p in view.of_type(AdapterSpec)})
-
-
-NODE_ROLES = ("cpu", "memory", "boot")
-
-
-def node_part_sets(view: CatalogView) -> dict[str, set[str]]:
-    """Part numbers of CPUs, DIMMs and boot drives: how the wizard finds a document's node-content lines."""
-    return {
-        "cpu": {p.part_number for p in view.of_type(CpuSpec)},
-        "memory": {p.part_number for p in view.of_type(MemorySpec)},
-        "boot": {p.part_number for p in view.of_type(DriveSpec) if p.use == "boot"},
-    }
-
-
-def _takes_cpu(server: ServerSpec, cpu: CpuSpec) -> bool:
-    """A CPU the server's socket and families admit (unknown on either side: offered)."""
-    socket_ok = not (server.cpu_socket and cpu.socket) or cpu.socket == server.cpu_socket
-    return socket_ok and (not server.cpu_families or cpu.family in server.cpu_families)
-
-
 def node_part_choices(view: CatalogView, server_pn: str, current: dict[str, str]) -> list[dict[str, Any]]:
-    """Per role (CPU, memory, boot drive) the parts the server takes and the one chosen: the design's own where it
-    names one the server takes, else the server's default. Empty without a known server."""
-    server = view.get(server_pn)
-    if not isinstance(server, ServerSpec) or server.rack_scale:  # a rack-scale system's trays come fitted
-        return []
-    defaults = {d.role: d for d in server.default_parts}
-    sets = node_part_sets(view)
-    out = []
-    for role in NODE_ROLES:
-        parts = sorted((view.get(pn) for pn in sets[role]), key=lambda p: p.part_number)
-        if role == "cpu":
-            parts = [p for p in parts if _takes_cpu(server, p)]
-        values = {p.part_number for p in parts}
-        chosen = current.get(role) if current.get(role) in values else None
-        if chosen is None and role in defaults and defaults[role].part_number in values:
-            chosen = defaults[role].part_number
-        options = [Option(value=p.part_number, spec=p, selected=p.part_number == chosen) for p in parts]
-        quantity = defaults[role].quantity if role in defaults else None
-        out.append({"role": role, "options": options, "chosen": chosen or "", "quantity": quantity})
-    return out
+    """The platform step's CPU, memory and boot-drive choices: configurator.selectors.node_part_fit (the parts the
+    server takes per role, and the one chosen) as options."""
+    return [
+        {
+            "role": row.role,
+            "options": [Option(value=p.part_number, spec=p, selected=p.part_number == row.chosen) for p in row.parts],
+            "chosen": row.chosen,
+            "quantity": row.quantity,
+        }
+        for row in node_part_fit(view, server_pn, current)
+    ]
 
 
 @dataclass(frozen=True)
@@ -254,9 +205,15 @@ def configuration_list(
     customer: str | None = None,
     date_from: date | None = None,
     date_to: date | None = None,
+    owner: int | str | None = None,
 ) -> QuerySet[Configuration]:
-    """Drafts and requests for the sales dashboard, newest first, filtered by status, customer and date."""
+    """Drafts and requests for the sales dashboard, newest first, filtered by status, customer, date and who
+    handles them (``owner``: a user id, or quotes.selectors.UNASSIGNED for nobody yet)."""
     qs = Configuration.objects.select_related("assigned_to").order_by("-updated_at", "-id")
+    if owner == UNASSIGNED:
+        qs = qs.filter(assigned_to__isnull=True)
+    elif owner:
+        qs = qs.filter(assigned_to_id=owner)
     if status:
         qs = qs.filter(status=status)
     if customer:

@@ -36,6 +36,7 @@ from design.parse import (
     MAX_PARAMS_BILLION,
     MAX_PORTS_USED,
     MAX_QUANTITY,
+    MAX_SYSTEM_PORTS,
     WORKLOAD_KINDS,
     WORKLOAD_MODES,
     WORKLOAD_PRECISIONS,
@@ -159,6 +160,44 @@ class FacilitySerializer(serializers.Serializer):
     )
 
 
+class OobNetworkSerializer(serializers.Serializer):
+    """The out-of-band management network (CONTRACT-R3 ``networks.oob``); any other key is refused."""
+
+    switch = serializers.CharField(
+        required=False, allow_null=True, help_text="A management switch part number; absent: SN2201 (48 x 1 GbE)."
+    )
+
+
+class InbandNetworkSerializer(OobNetworkSerializer):
+    """The in-band (converged north-south) network (``networks.inband``); any other key is refused."""
+
+    oversubscription = serializers.CharField(
+        required=False, allow_null=True, help_text="downlinks:uplinks as in fabric.oversubscription; absent: 1:1."
+    )
+
+
+class StorageNetworkSerializer(InbandNetworkSerializer):
+    """The storage network (``networks.storage``); any other key is refused."""
+
+    system_ports = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_SYSTEM_PORTS,
+        required=False,
+        allow_null=True,
+        help_text="Switch ports the customer's storage systems need (their count times their ports each).",
+    )
+
+
+class NetworksSerializer(serializers.Serializer):
+    """The networks beside the compute fabric; each key null (the customer supplies it, a finding says so), an
+    object, or absent (planned by default: out-of-band always, storage and in-band from the adapters whose role
+    is storage or management)."""
+
+    storage = StorageNetworkSerializer(required=False, allow_null=True)
+    inband = InbandNetworkSerializer(required=False, allow_null=True)
+    oob = OobNetworkSerializer(required=False, allow_null=True)
+
+
 class DesignSerializer(serializers.Serializer):
     """A design document, contract design/v1."""
 
@@ -174,6 +213,7 @@ class DesignSerializer(serializers.Serializer):
     )
     fabric = FabricSerializer(required=False, allow_null=True, help_text="null or absent: no compute fabric.")
     facility = FacilitySerializer(required=False, allow_null=True, help_text="null or absent: the defaults.")
+    networks = NetworksSerializer(required=False, allow_null=True, help_text="null or absent: every default.")
 
 
 class FindingSerializer(serializers.Serializer):
@@ -257,6 +297,28 @@ class RackSummarySerializer(serializers.Serializer):
     nodes = serializers.IntegerField(help_text="Nodes in each rack of the run.")
 
 
+class NetworkPlanSerializer(serializers.Serializer):
+    """One planned network (storage, in-band or out-of-band); the keys below are guaranteed, more may be present."""
+
+    switch = serializers.CharField(allow_null=True)
+    leaf_switches = serializers.IntegerField(
+        help_text="Out-of-band: the racks' management switches (carried by the rack plan) plus any more needed."
+    )
+    spine_switches = serializers.IntegerField(help_text="Out-of-band: the aggregation switches.")
+    core_switches = serializers.IntegerField()
+    node_links = serializers.IntegerField(help_text="Out-of-band: every BMC, switch management port and rack PDU.")
+    ports_used = serializers.DictField(child=serializers.IntegerField(), help_text="Per tier.")
+    bom = BomLineSerializer(many=True, help_text="What this network adds to the bill: switches, cables, optics.")
+    findings = FindingSerializer(many=True)
+    sources = serializers.ListField(child=serializers.CharField(), help_text="Source keys of the rules used.")
+
+
+class NetworkPlansSerializer(serializers.Serializer):
+    storage = NetworkPlanSerializer(allow_null=True)
+    inband = NetworkPlanSerializer(allow_null=True)
+    oob = NetworkPlanSerializer(allow_null=True)
+
+
 class RowSerializer(serializers.Serializer):
     index = serializers.IntegerField()
     name = serializers.CharField()
@@ -293,6 +355,7 @@ class ValidationResultSerializer(serializers.Serializer):
     findings = FindingSerializer(many=True)
     placement = serializers.ListField(child=serializers.DictField(), help_text="Which part sits in which slot.")
     fabric_plan = FabricPlanSerializer(allow_null=True)
+    network_plans = NetworkPlansSerializer(help_text="The networks beside the compute fabric; null: not planned.")
     rack_plan = RackPlanSerializer()
     totals = serializers.DictField(
         help_text="GPUs, power and other totals; racks (count) and facility_power_w (nodes, switches and "

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
@@ -15,7 +14,6 @@ from configurator.models import Configuration
 from configurator.services import (
     ConfigurationLocked,
     cabling_plan,
-    configuration_create,
     configuration_delete,
     configuration_update,
     design_check_well_formed,
@@ -26,10 +24,10 @@ from design.model import DesignInputError
 from ..exceptions import Conflict
 from ..filters import ConfigurationFilter
 from ..idempotency import idempotent
-from ..models import ClientConfiguration
 from ..serializers.common import IDEMPOTENCY_PARAMETER, LANG_PARAMETER, errors
 from ..serializers.configurations import ConfigurationInputSerializer, ConfigurationSerializer
 from ..serializers.designs import ValidationResultSerializer
+from ..services import client_configuration_create
 from .base import ApiViewMixin, request_language
 
 ID_PATTERN = r"[0-9]{1,18}"
@@ -127,16 +125,14 @@ class ConfigurationViewSet(
         data = serializer.validated_data
         language = data.get("language") or request_language(request)
         check_well_formed(data["document"])
-        with transaction.atomic():
-            configuration = configuration_create(
-                document=data["document"],
-                name=data.get("name", ""),
-                user=self.acting_user,
-                channel=Configuration.Channel.API,
-                crm_reference=data.get("crm_reference", ""),
-                language=language,
-            )
-            ClientConfiguration.objects.create(client=self.client, configuration=configuration)
+        configuration = client_configuration_create(
+            client=self.client,
+            document=data["document"],
+            name=data.get("name", ""),
+            user=self.acting_user,
+            crm_reference=data.get("crm_reference", ""),
+            language=language,
+        )
         response = self._output(configuration, status.HTTP_201_CREATED)
         response["Location"] = str(response.data["url"])
         return response

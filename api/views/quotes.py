@@ -19,14 +19,12 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
 from configurator.models import Configuration
-from configurator.services import configuration_create
 from quotes.models import Quote
 from quotes.services import quote_approve, quote_request, quote_revise
 
 from ..exceptions import Conflict
 from ..filters import StrictFilterSet
 from ..idempotency import idempotent
-from ..models import ClientConfiguration
 from ..permissions import CanApproveQuotes, ClientScopePermission
 from ..serializers.common import IDEMPOTENCY_PARAMETER, errors
 from ..serializers.quotes import (
@@ -35,6 +33,7 @@ from ..serializers.quotes import (
     QuoteReviseSerializer,
     QuoteSerializer,
 )
+from ..services import client_configuration_create
 from .base import ApiViewMixin, request_language
 from .configurations import ID_PATTERN, check_well_formed, owned_configurations
 
@@ -149,14 +148,13 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
         with transaction.atomic():
             if "design" in data:
                 check_well_formed(data["design"], prefix="design")
-                configuration = configuration_create(
+                configuration = client_configuration_create(
+                    client=self.client,
                     document=data["design"],
                     user=self.acting_user,
-                    channel=Configuration.Channel.API,
                     crm_reference=data["crm_reference"],
                     language=language,
                 )
-                ClientConfiguration.objects.create(client=self.client, configuration=configuration)
             else:
                 configuration = _configuration_field(self.client, data["configuration"])
             quote = quote_request(

@@ -18,6 +18,7 @@ from engines.findings.finding import Finding
 from engines.findings.registry import REGISTRY
 
 from . import fabric as _fabric  # noqa: F401  (registers the fabric renderers)
+from . import networks as _networks  # noqa: F401  (registers the network renderers)
 from . import node_contents as _node_contents  # noqa: F401  (registers the node-contents renderers)
 from . import nodes as _nodes  # noqa: F401  (registers the node renderers)
 from . import pcie as _pcie  # noqa: F401  (registers the PCIe renderers)

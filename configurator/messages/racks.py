@@ -1,4 +1,4 @@
-"""Messages of the rack planner's findings (codes in engines.racks.model.RackCode)."""
+"""Messages of the rack planner's findings (codes in engines.findings.rack_codes.RackCode)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from engines.findings.rack_codes import RackCode as C
 from engines.racks import ElevationLabels
-from engines.racks import RackCode as C
 
 from .base import num, renders
 

@@ -10,7 +10,8 @@ Multi-node designs without a fabric are the node rules engine's business, not th
 from __future__ import annotations
 
 from design.model import DesignIn, DesignInputError, FabricIn, RackIn
-from design.specs import AdapterSpec, CatalogView, Protocol, ServerSpec, SwitchSpec
+from design.specs import AdapterSpec, CatalogView, ServerSpec, SwitchSpec
+from design.vocabulary import Protocol
 from engines.findings import FabricCode, Finding, finding
 
 from .findings import switch_for_speed

@@ -9,14 +9,14 @@ default); the domain edge (configurator/pictures.py) passes the translated one, 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
 from engines.fabric.model import LEAF_SPINE, NODE_LEAF, SPINE_CORE, FabricPlan
 
 
-def _n(value) -> str:
+def _n(value: float) -> str:
     return f"{value:,}"
 
 
@@ -24,34 +24,34 @@ def _n(value) -> str:
 class Words:
     """The diagram's texts as functions of their values. ``num`` formats a count, ``length`` a length in metres."""
 
-    num: Callable = _n
-    length: Callable = lambda m: f"{m:g} m"  # noqa: E731
-    topology: Callable = lambda t: t  # noqa: E731
-    link_class: Callable = lambda c: c  # noqa: E731
-    title: Callable = lambda topology, nodes, rails, tiers, switches, switch: (  # noqa: E731
+    num: Callable[..., str] = _n
+    length: Callable[..., str] = lambda m: f"{m:g} m"  # noqa: E731
+    topology: Callable[..., str] = lambda t: t  # noqa: E731
+    link_class: Callable[..., str] = lambda c: c  # noqa: E731
+    title: Callable[..., str] = lambda topology, nodes, rails, tiers, switches, switch: (  # noqa: E731
         f"{topology} fabric: {nodes} nodes x {rails} rails, {tiers} tier(s), {switches} x {switch}"
     )
-    no_fabric: Callable = lambda: "No fabric could be sized: see the findings."  # noqa: E731
-    more: Callable = lambda n: f"+{n} more"  # noqa: E731
-    plane: Callable = lambda i: f"plane {i}"  # noqa: E731
-    cores: Callable = lambda n: f"{n} cores"  # noqa: E731
-    planes_of: Callable = lambda n: f"planes of {n}"  # noqa: E731
-    pod: Callable = lambda i: f"pod {i}"  # noqa: E731
-    spines: Callable = lambda n: f"{n} spines"  # noqa: E731
-    pods_of: Callable = lambda n: f"pods of {n} spines"  # noqa: E731
-    per_leaf: Callable = lambda n: f"{n}/leaf"  # noqa: E731
-    spine_row: Callable = lambda: "spines"  # noqa: E731
-    ports_used: Callable = lambda used, total: f"{used} of {total} ports"  # noqa: E731
-    leaves: Callable = lambda n: f"{n} leaves"  # noqa: E731
-    node_ports: Callable = lambda n: f"{n} node ports"  # noqa: E731
-    leaf_groups: Callable = lambda: "leaf groups"  # noqa: E731
-    nodes: Callable = lambda n: f"{n} nodes"  # noqa: E731
-    times_nics: Callable = lambda n: f"x {n} NICs"  # noqa: E731
-    node_groups: Callable = lambda: "SUs of nodes"  # noqa: E731
-    nics_each: Callable = lambda n: f"{n} NICs each"  # noqa: E731
-    links: Callable = lambda n, kind, speed: f"{n} {kind} links at {speed} Gb/s"  # noqa: E731
-    per_pair: Callable = lambda n: f"{n} per switch pair"  # noqa: E731
-    no_medium: Callable = lambda: "no catalogue medium"  # noqa: E731
+    no_fabric: Callable[..., str] = lambda: "No fabric could be sized: see the findings."  # noqa: E731
+    more: Callable[..., str] = lambda n: f"+{n} more"  # noqa: E731
+    plane: Callable[..., str] = lambda i: f"plane {i}"  # noqa: E731
+    cores: Callable[..., str] = lambda n: f"{n} cores"  # noqa: E731
+    planes_of: Callable[..., str] = lambda n: f"planes of {n}"  # noqa: E731
+    pod: Callable[..., str] = lambda i: f"pod {i}"  # noqa: E731
+    spines: Callable[..., str] = lambda n: f"{n} spines"  # noqa: E731
+    pods_of: Callable[..., str] = lambda n: f"pods of {n} spines"  # noqa: E731
+    per_leaf: Callable[..., str] = lambda n: f"{n}/leaf"  # noqa: E731
+    spine_row: Callable[..., str] = lambda: "spines"  # noqa: E731
+    ports_used: Callable[..., str] = lambda used, total: f"{used} of {total} ports"  # noqa: E731
+    leaves: Callable[..., str] = lambda n: f"{n} leaves"  # noqa: E731
+    node_ports: Callable[..., str] = lambda n: f"{n} node ports"  # noqa: E731
+    leaf_groups: Callable[..., str] = lambda: "leaf groups"  # noqa: E731
+    nodes: Callable[..., str] = lambda n: f"{n} nodes"  # noqa: E731
+    times_nics: Callable[..., str] = lambda n: f"x {n} NICs"  # noqa: E731
+    node_groups: Callable[..., str] = lambda: "SUs of nodes"  # noqa: E731
+    nics_each: Callable[..., str] = lambda n: f"{n} NICs each"  # noqa: E731
+    links: Callable[..., str] = lambda n, kind, speed: f"{n} {kind} links at {speed} Gb/s"  # noqa: E731
+    per_pair: Callable[..., str] = lambda n: f"{n} per switch pair"  # noqa: E731
+    no_medium: Callable[..., str] = lambda: "no catalogue medium"  # noqa: E731
 
 
 ENGLISH = Words()
@@ -94,17 +94,23 @@ def _row(
     return parts, centres
 
 
-def _edges(upper: list[float], lower: list[float], y_up: float, y_low: float, pairs) -> list[str]:
+def _edges(
+    upper: list[float],
+    lower: list[float],
+    y_up: float,
+    y_low: float,
+    pairs: Callable[[int, int], Iterable[tuple[int, int]]],
+) -> list[str]:
     out = []
     for i, j in pairs(len(upper), len(lower)):
         out.append(
             f'<line x1="{upper[i]:.1f}" y1="{y_up + BOX_H:.1f}" x2="{lower[j]:.1f}" y2="{y_low:.1f}" '
-            'stroke="#789" stroke-width="1" opacity="0.6"/>'
+            'stroke="#789" stroke-width="1" stroke-opacity="0.6"/>'
         )
     return out
 
 
-def _all_pairs(a: int, b: int):
+def _all_pairs(a: int, b: int) -> Iterator[tuple[int, int]]:
     return ((i, j) for i in range(a) for j in range(b))
 
 
@@ -235,7 +241,7 @@ def _upper_edges(
         out.append(_label(core_y + BOX_H + 22, _link_text(plan, SPINE_CORE, plan.links_per_spine_core_pair, w)))
         units_per_pod = max(1, plan.leaves_per_pod // (plan.rails if plan.topology == "rail-optimized" else 1))
 
-        def pod_pairs(a: int, b: int):
+        def pod_pairs(a: int, b: int) -> Iterator[tuple[int, int]]:
             return ((min(j // units_per_pod, a - 1), j) for j in range(b))
 
         out += _edges(pod_c, leaf_centres, pod_y, leaf_y, pod_pairs)

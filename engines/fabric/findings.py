@@ -4,10 +4,11 @@ finding with plain parameters; the service edge renders the message (``configura
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from design.model import RackIn
-from design.specs import AdapterSpec, CatalogView, MediaKind, MediaSpec, Protocol, SwitchSpec
+from design.specs import AdapterSpec, CatalogView, MediaSpec, SwitchSpec
+from design.vocabulary import Connector, MediaKind, Protocol
 from engines.findings import FabricCode, Finding, finding, retired_finding
 
 from .media import OPTICAL, SLACK_M, MediaChoice, MediaResult, Side
@@ -54,7 +55,7 @@ def media_finding(
         if sides:
             # The catalogue has no media class at all for this connector and speed (XDR OSFP, 100G QSFP28):
             # say so plainly instead of suggesting that another cable would join the two sides.
-            kinds = list(dict.fromkeys(side.connector.value for side in sides))
+            kinds = list(dict.fromkeys(cast(Connector, side.connector).value for side in sides))  # all known here
             return _finding(
                 FabricCode.MEDIA_NOT_CATALOGUED,
                 **ends,

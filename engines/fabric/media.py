@@ -31,8 +31,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cached_property
+from typing import Any, cast
 
-from design.specs import CatalogView, Connector, MediaEnd, MediaKind, MediaSpec, Protocol, Top
+from design.specs import CatalogView, MediaEnd, MediaSpec
+from design.vocabulary import Connector, MediaKind, Protocol, Top
 
 SLACK_M = 0.5  # service loop and routing inside the racks, added to every run before choosing a length
 OPTICAL = frozenset({Connector.MPO12, Connector.LC})
@@ -152,7 +154,7 @@ def _per_link(*pairs: tuple[Decimal | None, int]) -> Decimal | None:
 # The choice is a pure function of the catalogue and the two sides, and a catalogue view never changes once
 # built, so choices are remembered per view (weakly: a replaced view takes its memo with it). bench/fabric.py
 # shows it matters: a plan takes about 0.03 ms with the memo and 0.15 ms without (QM9700, 8 rails, 64-2,048 nodes).
-_MEMO: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_MEMO: weakref.WeakKeyDictionary[CatalogView, dict[tuple[Any, ...], MediaResult]] = weakref.WeakKeyDictionary()
 _MEMO_SIZE = 256
 
 
@@ -279,8 +281,8 @@ def _transceivers_at(media: list[MediaSpec], side: Side, speed: int) -> list[tup
     return found
 
 
-def _fibre_families(media: list[MediaSpec]) -> dict[tuple, list[MediaSpec]]:
-    families: dict[tuple, list[MediaSpec]] = {}
+def _fibre_families(media: list[MediaSpec]) -> dict[tuple[Any, ...], list[MediaSpec]]:
+    families: dict[tuple[Any, ...], list[MediaSpec]] = {}
     for f in media:
         if f.kind == MediaKind.FIBRE:
             families.setdefault((f.end_a, f.end_b, f.fibre), []).append(f)
@@ -318,7 +320,7 @@ class _Options:
 
     def __init__(self, required_m: float) -> None:
         self.required_m = required_m
-        self.candidates: list[tuple[tuple, MediaChoice]] = []
+        self.candidates: list[tuple[tuple[Any, ...], MediaChoice]] = []
         self.matched = False
         self.optics_matched = False
         self.longest: float | None = None
@@ -339,12 +341,13 @@ class _Options:
             if cable is not None:
                 items = (Item(cable, "cable", "mid", family.links),)
                 price = _per_link((cable.price_eur, family.links))
-                self._offer(MediaChoice(str(family.kind), items, cable.length_m, price, family.unknown_tops))
+                length = cast(float, cable.length_m)  # _shortest chooses among parts of known length
+                self._offer(MediaChoice(str(family.kind), items, length, price, family.unknown_tops))
                 return
 
     def add_optics(self, p: _OpticPairing) -> None:
         """The shortest fibre of the pairing within both transceivers' reach (the active one where one reaches)."""
-        reach = min(p.ta.reach_m, p.tb.reach_m)
+        reach = min(cast(float, p.ta.reach_m), cast(float, p.tb.reach_m))  # paired only when both are known
         self.optics_matched = True
         self._reach(min(reach, max((f.length_m or 0.0) for f in p.fibres)))
         for pool in (_active(p.fibres), p.fibres):
@@ -358,7 +361,7 @@ class _Options:
                 price = _per_link(
                     (p.ta.price_eur, p.links_a), (fibre.price_eur, p.per_fibre), (p.tb.price_eur, p.links_b)
                 )
-                self._offer(MediaChoice("optics", items, fibre.length_m, price, p.unknown_tops))
+                self._offer(MediaChoice("optics", items, cast(float, fibre.length_m), price, p.unknown_tops))
                 return
 
     def result(self, media: list[MediaSpec], a: Side, b: Side, speed: int) -> MediaResult:
@@ -381,7 +384,7 @@ def _same_fibre(t: str | None, f: str | None) -> bool:
     return t is None or f is None or t == f
 
 
-def _rank(choice: MediaChoice) -> tuple:
+def _rank(choice: MediaChoice) -> tuple[Any, ...]:
     price = choice.price_per_link
     return (
         bool(choice.retired),
@@ -394,7 +397,9 @@ def _rank(choice: MediaChoice) -> tuple:
     )
 
 
-def item_quantity(item: Item, a_groups: Iterable[tuple[int, int]], b_groups, links: int) -> int:
+def item_quantity(
+    item: Item, a_groups: Iterable[tuple[int, int]], b_groups: Iterable[tuple[int, int]], links: int
+) -> int:
     """Parts needed: rounded up per switch, since a plug or splitter never spans two switches.
 
     ``a_groups`` / ``b_groups``: (switch count, links on each) for the switches at side A / B; ``b_groups``

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from design.model import RackIn
-from design.specs import AdapterSpec, CatalogView, Connector, SwitchSpec, Top
+from design.specs import AdapterSpec, CatalogView, SwitchSpec
+from design.vocabulary import Connector, Top
 from engines.findings import FabricCode, Finding, finding
 
 from .findings import (
@@ -59,6 +60,10 @@ def _hca_side(switch: SwitchSpec, hca: AdapterSpec | None) -> Side:
         top = Top.FLAT if switch.cage_connector == Connector.OSFP else None
         return Side(switch.cage_connector, top, False, 1, "", False)
     return Side(hca.connector, hca.top, False, 1, hca.part_number, False)
+
+
+# What every plan of one request shares: nodes, rails, switch, HCA, topology and oversubscription.
+_Common = tuple[int, int, SwitchSpec, AdapterSpec | None, str, tuple[int, int]]
 
 
 def _empty(
@@ -209,8 +214,8 @@ def _link_classes(
             node_links,
             speed,
             node.distance_m,
-            node.media,
-            (node.a, node.b),
+            cast(MediaResult, node.media),  # a sized run carries its media and both sides
+            (cast(Side, node.a), cast(Side, node.b)),
             (size.node_groups, None),
             node.field_name,
             findings,
@@ -305,7 +310,7 @@ def _bom(
 
 
 def _infeasible(
-    common: tuple, node: _NodeRun, oversubscription: tuple[int, int], findings: list[Finding]
+    common: _Common, node: _NodeRun, oversubscription: tuple[int, int], findings: list[Finding]
 ) -> FabricPlan:
     """No fabric of this switch and ratio holds the endpoints: the rail limit or the ports exceeded, said so."""
     nodes, rails, switch, _hca, topology, _oversub = common
@@ -386,7 +391,7 @@ def plan_fabric(
 
 
 def _sized_plan(
-    common: tuple,
+    common: _Common,
     node: _NodeRun,
     *,
     catalog: CatalogView,

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from design.contract import (
     DEFAULT_TOPOLOGY,
@@ -43,7 +43,9 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _positive_int(raw: dict, key: str, errors: dict[str, str], *, required: bool, path: str = "") -> int | None:
+def _positive_int(
+    raw: dict[str, Any], key: str, errors: dict[str, str], *, required: bool, path: str = ""
+) -> int | None:
     name = f"{path}{key}"
     if key not in raw or raw[key] is None:
         if required:
@@ -56,7 +58,7 @@ def _positive_int(raw: dict, key: str, errors: dict[str, str], *, required: bool
     if value < 1:
         errors[name] = f"must be at least 1, got {value}"
         return None
-    return value
+    return cast(int, value)
 
 
 def parse_rack(raw: Any, errors: dict[str, str], path: str = "rack") -> RackIn:
@@ -68,7 +70,7 @@ def parse_rack(raw: Any, errors: dict[str, str], path: str = "rack") -> RackIn:
     return RackIn(**rack_values(c, raw, path))
 
 
-def parse_fabric_request(raw: dict) -> FabricRequestIn:
+def parse_fabric_request(raw: dict[str, Any]) -> FabricRequestIn:
     """Parse ``{"nodes", "rails", "switch", ["oversubscription", "topology", "hca", "rack"]}``."""
     if not isinstance(raw, dict):
         raise DesignInputError({"(body)": "must be a JSON object"})
@@ -105,10 +107,11 @@ def parse_fabric_request(raw: dict) -> FabricRequestIn:
     power = _positive_int(raw, "node_power_w", errors, required=False)
     if errors:
         raise DesignInputError(errors)
+    # no errors: the required fields are there
     return FabricRequestIn(
-        nodes=nodes,
-        rails=rails,
-        switch=switch.strip(),
+        nodes=cast(int, nodes),
+        rails=cast(int, rails),
+        switch=cast(str, switch).strip(),
         oversubscription=oversub,
         topology=topology,
         hca=hca.strip() if hca else None,
@@ -143,7 +146,7 @@ def resolve_parts(
             errors[hca_field] = f"'{hca}' is {_kind(adapter)}, not an adapter"
     if errors:
         raise DesignInputError(errors)
-    return sw, adapter
+    return cast(SwitchSpec, sw), cast("AdapterSpec | None", adapter)  # no errors: each is of its kind
 
 
 def resolve(req: FabricRequestIn, catalog: CatalogView) -> tuple[SwitchSpec, AdapterSpec | None]:

@@ -1,19 +1,24 @@
-"""Findings, the base both engines share: what a rule says about a design, as a stable code, a severity, a subject
-and plain parameters, and the one rule registry that gives every code its severity, title, rationale and source.
+"""Findings, the base the three engines share: what a rule says about a design, as a stable code, a severity, a
+subject and plain parameters, and the one rule registry that gives every code its severity, title, rationale and
+source.
 
-Pure Python, below the node rules (``engines.node``) and the fabric planner (``engines.fabric``), which
-both import it; it imports neither engine nor Django.
+Pure Python, below the node rules (``engines.node``), the fabric planner (``engines.fabric``) and the rack planner
+(``engines.racks``), which all import it; it imports no engine and nothing of Django.
 
 * ``finding.py``: ``Finding``, ``Severity``, ``SEVERITY_ORDER``
-* ``codes.py``: ``Code``, the node rules' codes; ``fabric_codes.py``: ``FabricCode``, the fabric planner's codes
-* ``registry.py``: ``REGISTRY``, ``Rule`` and ``finding(code, subject, **params)``
+* ``codes.py``: ``Code``, the node rules' codes; ``fabric_codes.py``: ``FabricCode``, the fabric planner's codes;
+  ``rack_codes.py``: ``RackCode``, the rack planner's codes
+* ``registry.py``: ``REGISTRY``, ``Rule`` and ``finding(code, subject, **params)`` (severity from the registry);
+  the entries in ``node_rules.py``, ``contents_rules.py``, ``fabric_rules.py`` and ``rack_rules.py``
 """
 
 from .codes import Code
 from .fabric_codes import FabricCode
 from .finding import SEVERITY_ORDER, Finding, Severity
 from .lifecycle import retired_finding
-from .registry import REGISTRY, Rule, finding
+from .rack_codes import RackCode
+from .registry import REGISTRY, finding
+from .rule import Rule
 
 __all__ = [
     "REGISTRY",
@@ -21,6 +26,7 @@ __all__ = [
     "Code",
     "FabricCode",
     "Finding",
+    "RackCode",
     "Rule",
     "Severity",
     "finding",

@@ -27,3 +27,7 @@ class Finding:
     severity: Severity
     subject: str  # the field path it concerns, e.g. node_groups[0].components[1]
     params: dict[str, Any] = field(default_factory=dict)  # the values the message is rendered from
+
+    def to_dict(self) -> dict[str, Any]:
+        """The finding as plain JSON values, without text (the service edge adds message and fix)."""
+        return {"code": str(self.code), "severity": str(self.severity), "subject": self.subject, "params": self.params}

@@ -10,9 +10,12 @@ from .registry import finding
 
 
 class LifecyclePart(Protocol):
-    part_number: str
-    lifecycle: str
-    replacement: str
+    @property
+    def part_number(self) -> str: ...
+    @property
+    def lifecycle(self) -> str: ...
+    @property
+    def replacement(self) -> str: ...
 
 
 def retired_finding(subject: str, part: LifecyclePart) -> Finding:

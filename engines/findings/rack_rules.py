@@ -3,16 +3,16 @@
 
 from __future__ import annotations
 
-from .rule import INFO, E, Rule, W, gettext_noop
+from .rack_codes import RackCode
+from .rule import INFO, E, Rule, W, gettext_noop, rule
 
-# Rack planner (engines.racks; codes in engines.racks.model.RackCode, named here as strings because the
-# rules sit below the racks engine). Facts the catalogue lacks (switch power, PDU models, node inlets) are info:
+# Rack planner (engines.racks; codes in rack_codes.RackCode). Facts the catalogue lacks (switch power, PDU models, node inlets) are info:
 # the plan states what it could not size; only a rack the hardware cannot work in is an error.
 _RA_POWER = "engines/racks/plan.py: air ~25-30 kW per rack (The Register 2023; NVIDIA DGX SuperPOD B200 RA-11334-001, B300 RA); liquid 8 x 4U HGX per rack (Supermicro, xAI Colossus)"
 _RA_LAYOUT = "NVIDIA DGX SuperPOD reference architectures (one SU per row; networking switches in racks of their own); EIA-310 rack units"
 _RACK_RULES = (
     (
-        "RACK_POWER_DEFAULT",
+        RackCode.POWER_DEFAULT,
         INFO,
         gettext_noop("Rack power limit assumed"),
         gettext_noop(
@@ -21,7 +21,7 @@ _RACK_RULES = (
         _RA_POWER,
     ),
     (
-        "RACK_COOLING_DEFAULT",
+        RackCode.COOLING_DEFAULT,
         INFO,
         gettext_noop("Facility cooling assumed"),
         gettext_noop(
@@ -30,7 +30,7 @@ _RACK_RULES = (
         _RA_POWER,
     ),
     (
-        "RACK_NODE_TOO_TALL",
+        RackCode.NODE_TOO_TALL,
         E,
         gettext_noop("Server taller than the rack"),
         gettext_noop(
@@ -39,35 +39,35 @@ _RACK_RULES = (
         _RA_LAYOUT,
     ),
     (
-        "RACK_NODE_OVER_POWER",
+        RackCode.NODE_OVER_POWER,
         E,
         gettext_noop("One server draws more than a rack may"),
         gettext_noop("The estimated peak draw of one server is above the facility's power per rack."),
         _RA_POWER,
     ),
     (
-        "RACK_NODE_POWER_UNKNOWN",
+        RackCode.NODE_POWER_UNKNOWN,
         INFO,
         gettext_noop("Server power unknown to the rack plan"),
         gettext_noop("Without a power estimate the racks are filled by units only, and their power is unknown."),
         "hardware.md §4 (power budget rule)",
     ),
     (
-        "RACK_SWITCH_POWER_UNKNOWN",
+        RackCode.SWITCH_POWER_UNKNOWN,
         INFO,
         gettext_noop("Switch power unknown"),
         gettext_noop("The sources do not give the switch's power; rack and facility power leave it out."),
         "catalogue (switch watts not sourced)",
     ),
     (
-        "RACK_SWITCH_HEIGHT_UNKNOWN",
+        RackCode.SWITCH_HEIGHT_UNKNOWN,
         INFO,
         gettext_noop("Switch height unknown"),
         gettext_noop("The sources do not give the switch's height; the plan reserves one unit for it."),
         "catalogue (switch height not sourced)",
     ),
     (
-        "RACK_AIR_DENSITY",
+        RackCode.AIR_DENSITY,
         W,
         gettext_noop("Air cooling cannot carry the rack"),
         gettext_noop(
@@ -76,7 +76,7 @@ _RACK_RULES = (
         _RA_POWER,
     ),
     (
-        "RACK_LIQUID_NODE_IN_AIR",
+        RackCode.LIQUID_NODE_IN_AIR,
         E,
         gettext_noop("Liquid-cooled server in an air-cooled facility"),
         gettext_noop(
@@ -85,7 +85,7 @@ _RACK_RULES = (
         "Supermicro -LCC system pages (direct liquid cooling)",
     ),
     (
-        "RACK_NO_PDU",
+        RackCode.NO_PDU,
         INFO,
         gettext_noop("No PDU in the catalogue"),
         gettext_noop(
@@ -94,42 +94,42 @@ _RACK_RULES = (
         "catalog/seed/README.md (no PDU seeded)",
     ),
     (
-        "RACK_PDU_KNOWN_LOAD_ONLY",
+        RackCode.PDU_KNOWN_LOAD_ONLY,
         INFO,
         gettext_noop("PDUs sized for the known load only"),
         gettext_noop("Part of a rack's load is unknown, so its PDUs cover the known load only."),
         "engines/racks/plan.py (PDU sizing)",
     ),
     (
-        "RACK_PDU_OUTLETS_UNKNOWN",
+        RackCode.PDU_OUTLETS_UNKNOWN,
         INFO,
         gettext_noop("PDU outlets not checked"),
         gettext_noop("The PDU's outlets or the servers' power inlets are unknown, so PDUs are sized by power only."),
         "engines/racks/plan.py (PDU sizing)",
     ),
     (
-        "RACK_NODE_INLET_UNKNOWN",
+        RackCode.NODE_INLET_UNKNOWN,
         INFO,
         gettext_noop("Server power inlets unknown"),
         gettext_noop("The server's power supply count is unknown, so its power cords are not counted."),
         "catalogue (PSU count not sourced)",
     ),
     (
-        "RACK_NODE_HEIGHT_UNKNOWN",
+        RackCode.NODE_HEIGHT_UNKNOWN,
         INFO,
         gettext_noop("Server height unknown"),
         gettext_noop("The sources do not give the server's height, so its nodes are left out of the rack plan."),
         "catalogue (server height not sourced)",
     ),
     (
-        "RACK_NO_MANAGEMENT_SWITCH",
+        RackCode.NO_MANAGEMENT_SWITCH,
         INFO,
         gettext_noop("No management switch in the racks"),
         gettext_noop("No management switch was found, so none is placed and no unit is reserved for it."),
         "NVIDIA DGX SuperPOD H100 RA: out-of-band management network (SN2201)",
     ),
     (
-        "RACK_MANAGEMENT_SWITCH_COUNT",
+        RackCode.MANAGEMENT_SWITCH_COUNT,
         INFO,
         gettext_noop("One management switch per rack"),
         gettext_noop(
@@ -138,8 +138,8 @@ _RACK_RULES = (
         "NVIDIA DGX SuperPOD H100 RA: out-of-band management network (SN2201)",
     ),
 )
-_RACK_CHECKS = {"RACK_NODE_HEIGHT_UNKNOWN": "configurator.rackplan.build_rack_plan"}
+_RACK_CHECKS = {RackCode.NODE_HEIGHT_UNKNOWN: "configurator.rackplan.build_rack_plan"}
 RULES: tuple[Rule, ...] = tuple(
-    Rule(code, severity, title, explanation, source, (_RACK_CHECKS.get(code, "engines.racks.plan.plan_racks"),))
+    rule(code, severity, title, explanation, source, (_RACK_CHECKS.get(code, "engines.racks.plan.plan_racks"),))
     for code, severity, title, explanation, source in _RACK_RULES
 )

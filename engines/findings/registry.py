@@ -1,4 +1,4 @@
-"""The rule registry: every stable finding code of both engines (node rules and fabric), with its severity,
+"""The rule registry: every stable finding code of the three engines (node rules, fabric and racks), with its severity,
 title, short rationale (explanation), source and the checks that emit it.
 
 The engines take a finding's severity from here (``finding``), never from the call site, so a code can never
@@ -7,18 +7,20 @@ explanations are English message ids, translated at the service edge (``configur
 imports Django. Source keys such as [CX7-SPEC] are those of the shared hardware reference (reference/hardware.md
 §6); "NCS seeds" are the distributor's own articles.
 
-The entries live in one module per engine (node_rules, contents_rules, fabric_rules, rack_rules) and one for the
-rack-scale NVLink systems (rack_scale_rules); a code in two of them is refused.
+The entries live in one module per engine (node_rules, contents_rules, fabric_rules, rack_rules, network_rules)
+and one for the rack-scale NVLink systems (rack_scale_rules); a code in two of them is refused.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from . import contents_rules, fabric_rules, node_rules, rack_rules, rack_scale_rules
+from . import contents_rules, fabric_rules, network_rules, node_rules, rack_rules, rack_scale_rules
 from .codes import Code
 from .fabric_codes import FabricCode
 from .finding import Finding
+from .network_codes import NetworkCode
+from .rack_codes import RackCode
 from .rule import Rule
 
 _RULES = (
@@ -27,13 +29,14 @@ _RULES = (
     *fabric_rules.RULES,
     *rack_rules.RULES,
     *rack_scale_rules.RULES,
+    *network_rules.RULES,
 )
 REGISTRY: dict[str, Rule] = {rule.code: rule for rule in _RULES}
 if twice := sorted(code for code, n in Counter(rule.code for rule in _RULES).items() if n > 1):
     raise ValueError(f"rule codes registered twice: {', '.join(twice)}")
 
 
-def finding(code: Code | FabricCode | str, subject: str, **params: object) -> Finding:
+def finding(code: Code | FabricCode | NetworkCode | RackCode | str, subject: str, **params: object) -> Finding:
     """A finding whose severity comes from the registry. ``params`` are plain values (numbers, part numbers,
     enum values, lists) from which the service edge renders the message and the fix."""
     return Finding(code=str(code), severity=REGISTRY[str(code)].severity, subject=subject, params=params)

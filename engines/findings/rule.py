@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from .codes import Code
 from .fabric_codes import FabricCode
 from .finding import Severity
+from .network_codes import NetworkCode
+from .rack_codes import RackCode
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
@@ -29,6 +31,11 @@ class Rule:
 
 
 def rule(
-    code: Code | FabricCode, severity: Severity, title: str, explanation: str, source: str, checks: tuple[str, ...]
+    code: Code | FabricCode | NetworkCode | RackCode,
+    severity: Severity,
+    title: str,
+    explanation: str,
+    source: str,
+    checks: tuple[str, ...],
 ) -> Rule:
     return Rule(str(code), severity, title, explanation, source, checks)

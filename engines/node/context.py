@@ -7,6 +7,7 @@ become findings here and are left out of every later rule, so the engine never r
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Generic, TypeGuard, TypeVar, cast
 
 from design.model import ComponentIn, NodeGroupIn
 from design.references import component_misuse
@@ -18,11 +19,12 @@ from design.specs import (
     DriveSpec,
     GpuSpec,
     MemorySpec,
+    PartBase,
     PartSpec,
-    Role,
     ServerSpec,
     SwitchSpec,
 )
+from design.vocabulary import Role
 from engines.findings import retired_finding
 from engines.findings.codes import Code
 from engines.findings.finding import Finding
@@ -35,15 +37,17 @@ from engines.findings.registry import finding
 #     or unknown speed) is storage.
 COMPUTE_MIN_GBPS = 200
 
+S = TypeVar("S", bound=PartBase, covariant=True)
+
 
 @dataclass(frozen=True)
-class Part:
-    """One component of a node: its spec, how many per node, and (adapters) its role."""
+class Part(Generic[S]):
+    """One component of a node: its spec (of the kind ``S``), how many per node, and (adapters) its role."""
 
     index: int
     path: str
     comp: ComponentIn
-    spec: PartSpec
+    spec: S
     role: str = ""
     role_inferred: bool = False
 
@@ -60,18 +64,25 @@ class Part:
         return self.quantity * min(used, ports)
 
 
+CardPart = Part[GpuSpec | AdapterSpec]  # a card that takes a PCIe slot: a GPU card or an adapter
+
+
+def is_adapter(part: Part[PartBase]) -> TypeGuard[Part[AdapterSpec]]:
+    return isinstance(part.spec, AdapterSpec)
+
+
 @dataclass
 class GroupContext:
     index: int
     group: NodeGroupIn
     server: ServerSpec | None
-    gpus: list[Part] = field(default_factory=list)
-    adapters: list[Part] = field(default_factory=list)
-    bridges: list[Part] = field(default_factory=list)
-    others: list[Part] = field(default_factory=list)
-    cpus: list[Part] = field(default_factory=list)
-    memory: list[Part] = field(default_factory=list)
-    drives: list[Part] = field(default_factory=list)  # role boot or storage (data)
+    gpus: list[Part[GpuSpec]] = field(default_factory=list)
+    adapters: list[Part[AdapterSpec]] = field(default_factory=list)
+    bridges: list[Part[BridgeSpec]] = field(default_factory=list)
+    others: list[Part[PartSpec]] = field(default_factory=list)
+    cpus: list[Part[CpuSpec]] = field(default_factory=list)
+    memory: list[Part[MemorySpec]] = field(default_factory=list)
+    drives: list[Part[DriveSpec]] = field(default_factory=list)  # role boot or storage (data)
     catalog: CatalogView | None = None  # the whole view, for rules that suggest an alternative part
 
     @property
@@ -79,15 +90,22 @@ class GroupContext:
         return f"node_groups[{self.index}]"
 
     @property
+    def known_server(self) -> ServerSpec:
+        """The server, for the rules that run once it is known (``validate_nodes`` skips a group without one)."""
+        if self.server is None:
+            raise ValueError(f"{self.path}: the node rules need the group's server")
+        return self.server
+
+    @property
     def gpus_per_node(self) -> int:
         return sum(p.quantity * p.spec.gpu_count for p in self.gpus)
 
     @property
-    def gpu_cards(self) -> list[Part]:
+    def gpu_cards(self) -> list[Part[GpuSpec]]:
         return [p for p in self.gpus if not p.spec.is_board]
 
     @property
-    def compute_adapters(self) -> list[Part]:
+    def compute_adapters(self) -> list[Part[AdapterSpec]]:
         return [p for p in self.adapters if p.role == Role.COMPUTE]
 
     @property
@@ -101,7 +119,7 @@ class GroupContext:
     def gpu_memory_gb_per_node(self) -> float | None:
         if any(p.spec.memory_gb is None for p in self.gpus):
             return None
-        return sum(p.quantity * p.spec.gpu_count * p.spec.memory_gb for p in self.gpus)
+        return sum(p.quantity * p.spec.gpu_count * cast(float, p.spec.memory_gb) for p in self.gpus)
 
     @property
     def gpu_specs(self) -> list[GpuSpec]:
@@ -172,9 +190,10 @@ def resolve_group(index: int, group: NodeGroupIn, catalog: CatalogView, findings
         elif isinstance(spec, BridgeSpec):
             ctx.bridges.append(Part(j, cpath, comp, spec))
         elif isinstance(spec, (CpuSpec, MemorySpec, DriveSpec)):
-            role = comp.role or node_part_role(spec)
-            part = Part(j, cpath, comp, spec, role=role, role_inferred=comp.role is None)
-            {CpuSpec: ctx.cpus, MemorySpec: ctx.memory, DriveSpec: ctx.drives}[type(spec)].append(part)
+            role = comp.role or cast(str, node_part_role(spec))  # a CPU, DIMM or drive always has one
+            part: Part[Any] = Part(j, cpath, comp, spec, role=role, role_inferred=comp.role is None)
+            lists: dict[type, list[Part[Any]]] = {CpuSpec: ctx.cpus, MemorySpec: ctx.memory, DriveSpec: ctx.drives}
+            lists[type(spec)].append(part)
         else:
             ctx.others.append(Part(j, cpath, comp, spec))
     return ctx
@@ -186,7 +205,7 @@ def _rack_system(ctx: GroupContext, catalog: CatalogView, findings: list[Finding
     lists for it is an error (RACK_SYSTEM_COMPLETE) and is left out. The rack's own GPU set (the one GPU part its
     ``accepts`` names) stands in as the node's GPUs, so the GPU, memory and sizing rules see the rack's 72 GPUs.
     Source: NVIDIA DGX GB200 User Guide, Hardware; NVIDIA Enterprise RA GB300 NVL72, components."""
-    server = ctx.server
+    server = ctx.known_server
     for j, comp in enumerate(ctx.group.components):
         findings.append(
             finding(

@@ -10,6 +10,7 @@ No I/O, clock or randomness; nothing here imports Django.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from design.model import DesignIn
 from design.specs import CatalogView
@@ -32,8 +33,8 @@ class NodeResult:
     totals, and the workload sizing (None without a workload or GPUs)."""
 
     findings: tuple[Finding, ...]
-    placement: list[dict] = field(default_factory=list)
-    totals: dict = field(default_factory=dict)
+    placement: list[dict[str, Any]] = field(default_factory=list)
+    totals: dict[str, Any] = field(default_factory=dict[str, Any])
     sizing: Sizing | None = None
 
     @property
@@ -46,7 +47,7 @@ def validate_nodes(design: DesignIn, catalog: CatalogView) -> NodeResult:
     """Check every node group of ``design`` and return findings, placement and totals."""
     findings: list[Finding] = []
     contexts: list[GroupContext] = []
-    placement: list[dict] = []
+    placement: list[dict[str, Any]] = []
     power: list[PowerEstimate | None] = []
     for index, group in enumerate(design.node_groups):
         ctx = resolve_group(index, group, catalog, findings)
@@ -70,8 +71,9 @@ def validate_nodes(design: DesignIn, catalog: CatalogView) -> NodeResult:
         findings.extend(gpu)
         if ctx.server.rack_scale:
             findings.extend(_rack_system_findings(ctx))
-            power.append(estimate(ctx))
-            findings.extend(power_findings(ctx, power[-1]))
+            rack_est = estimate(ctx)
+            power.append(rack_est)
+            findings.extend(power_findings(ctx, rack_est))
             findings.extend(cooling_findings(ctx))
             placement.append(_rack_placement(ctx))
             continue
@@ -92,17 +94,17 @@ def validate_nodes(design: DesignIn, catalog: CatalogView) -> NodeResult:
     return NodeResult(findings=tuple(findings), placement=placement, totals=_totals(contexts, power), sizing=sizing)
 
 
-def _rack_placement(ctx: GroupContext) -> dict:
+def _rack_placement(ctx: GroupContext) -> dict[str, Any]:
     """A rack-scale system has no slots to place cards in: its trays come fitted (contract design/v1 shape)."""
     return {
         "group": ctx.group.name,
         "node_group": ctx.index,
-        "server": ctx.server.part_number,
+        "server": ctx.known_server.part_number,
         "slots": [],
         "unplaced": [],
         "slots_known": False,
         "slots_complete": False,
-        "integrated_nics": ctx.server.integrated_nics,
+        "integrated_nics": ctx.known_server.integrated_nics,
         "rack_scale": True,
     }
 
@@ -112,7 +114,7 @@ def _rack_system_findings(ctx: GroupContext) -> list[Finding]:
     fabric, never by one larger NVLink domain. NVLink 5's "up to 576 GPUs in a single NVLink domain" is a
     specification of the NVLink Switch, not an orderable product (the seeds' "tot 576 GPU's in één fabric").
     Source: NVIDIA Mission Control manual, NVLink Technology; NVIDIA DGX SuperPOD GB200 RA-11338-001."""
-    server = ctx.server
+    server = ctx.known_server
     racks = ctx.group.count
     if racks < 2 or not server.nvlink_domain_gpus:
         return []
@@ -128,7 +130,7 @@ def _rack_system_findings(ctx: GroupContext) -> list[Finding]:
     ]
 
 
-def _bandwidth_per_gpu(ctx: GroupContext) -> dict:
+def _bandwidth_per_gpu(ctx: GroupContext) -> dict[str, Any]:
     """What one GPU of the group gets: NVLink in GB/s (the catalogue's per-GPU figure, bidirectional; 0 when the
     GPUs have no NVLink fitted) and the compute fabric in Gb/s (the compute NICs' line rate shared by the node's
     GPUs; 0 without compute NICs). None: not known (a part without the figure), never a guess."""
@@ -144,13 +146,13 @@ def _bandwidth_per_gpu(ctx: GroupContext) -> dict:
     return {"nvlink_gbps_per_gpu": nvlink, "compute_gbps_per_gpu": fabric}
 
 
-def _totals(contexts: list[GroupContext], power: list[PowerEstimate | None]) -> dict:
+def _totals(contexts: list[GroupContext], power: list[PowerEstimate | None]) -> dict[str, Any]:
     """Per-group and design totals: GPUs, GPU memory, estimated peak power (W), NICs, the power assumptions and
     the basis of each group's power estimate (sum of parts, or the published maximum of NVIDIA's system)."""
     groups = []
     assumptions = []
-    basis: list[dict] = []
-    tot = {"nodes": 0, "gpus": 0, "gpu_memory_gb": 0.0, "peak_power_w": 0, "compute_nics": 0, "nics": 0}
+    basis: list[dict[str, Any]] = []
+    tot: dict[str, Any] = {"nodes": 0, "gpus": 0, "gpu_memory_gb": 0.0, "peak_power_w": 0, "compute_nics": 0, "nics": 0}
     memory_known = power_known = True
     for ctx, est in zip(contexts, power):
         count = ctx.group.count

@@ -7,7 +7,7 @@ part-number branches. Sources: hardware.md §2 and its PCIe-card NVLink rule [NV
 
 from __future__ import annotations
 
-from design.specs import GpuSpec
+from design.specs import BridgeSpec, GpuSpec, ServerSpec
 from engines.findings.codes import Code
 from engines.findings.finding import Finding
 from engines.findings.registry import finding
@@ -29,12 +29,12 @@ def gpu_findings(ctx: GroupContext) -> list[Finding]:
     return out
 
 
-def is_pcie_gpu_server(server) -> bool:
+def is_pcie_gpu_server(server: ServerSpec) -> bool:
     """A server built for PCIe GPU cards (a card maximum or GPU card slots), which has no HGX baseboard socket."""
     return server.max_gpu_cards is not None or any(s.for_gpu for s in server.slots)
 
 
-def gpu_acceptance(server, gpu) -> str:
+def gpu_acceptance(server: ServerSpec, gpu: GpuSpec) -> str:
     """Whether ``server`` takes ``gpu``, by the catalogue's data alone (the rule below explains each answer):
     "accepted", "rejected" (a board in a PCIe server, or missing from a complete list), "unverified" (missing from
     a partial list) or "unknown" (no sourced list). The wizard greys out only "rejected" choices."""
@@ -58,7 +58,7 @@ def not_accepted(ctx: GroupContext) -> list[Finding]:
     * An empty list means no sourced list at all: say it is unknown.
     Source: hardware.md §1a (SYS-821GE-TNHR: HGX H100 or HGX H200 8-GPU; SYS-421GE-TNRT3: "H100, L40S, A100,
     RTX 6000 Ada" listed; AS-4125GS-TNRT: no model named)."""
-    server = ctx.server
+    server = ctx.known_server
     out = []
     for p in ctx.gpus:
         pn = p.spec.part_number
@@ -99,7 +99,7 @@ def not_accepted(ctx: GroupContext) -> list[Finding]:
     return out
 
 
-def _board_in_pcie_server(server, p) -> Finding:
+def _board_in_pcie_server(server: ServerSpec, p: Part[GpuSpec]) -> Finding:
     """An HGX baseboard needs a server with a baseboard socket; a PCIe GPU server has GPU card slots only."""
     pn = p.spec.part_number
     return finding(
@@ -130,7 +130,7 @@ def mixed_models(ctx: GroupContext) -> list[Finding]:
 def too_many(ctx: GroupContext) -> list[Finding]:
     """Rule: an HGX server takes exactly one baseboard; a PCIe GPU server takes at most max_gpu_cards cards.
     Source: hardware.md §1a (SYS-421GE-TNRT3: up to 8 double-width PCIe GPUs)."""
-    server = ctx.server
+    server = ctx.known_server
     out = []
     boards = [p for p in ctx.gpus if p.spec.is_board]
     n_boards = sum(p.quantity for p in boards)
@@ -161,7 +161,7 @@ def too_many(ctx: GroupContext) -> list[Finding]:
 def no_gpu(ctx: GroupContext) -> list[Finding]:
     """Rule: a GPU server (one with a GPU list or a GPU-card maximum) without any GPU is almost certainly an
     incomplete design. Source: hardware.md §1a."""
-    server = ctx.server
+    server = ctx.known_server
     if ctx.gpus or not (server.accepts or server.max_gpu_cards):
         return []
     return [
@@ -196,7 +196,7 @@ def bridges(ctx: GroupContext) -> list[Finding]:
     return out or _bridge_count(ctx)
 
 
-def _bridge_fit(ctx: GroupContext, gpu: GpuSpec, b: Part) -> Finding | None:
+def _bridge_fit(ctx: GroupContext, gpu: GpuSpec, b: Part[BridgeSpec]) -> Finding | None:
     """The finding for one bridge the GPU cannot take (a baseboard, no connector, a size it lacks), or None."""
     if gpu.is_board:
         return finding(

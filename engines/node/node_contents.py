@@ -13,9 +13,10 @@ adds the platform's default node set before these rules run and says where it co
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from typing import cast
 
-from design.specs import CpuSpec, DriveSpec, ReferenceSystemSpec
+from design.specs import CpuSpec, DriveSpec, PartBase, ReferenceSystemSpec
 from engines.findings.codes import Code
 from engines.findings.finding import Finding
 from engines.findings.registry import finding
@@ -46,13 +47,13 @@ def node_content_findings(ctx: GroupContext) -> list[Finding]:
     return out
 
 
-def _qty(parts: list[Part]) -> int:
+def _qty(parts: Sequence[Part[PartBase]]) -> int:
     return sum(p.quantity for p in parts)
 
 
 def _default_part(ctx: GroupContext, role: str) -> str | None:
     """The server's default part for ``role``: a part the server is known to take, to suggest in a fix."""
-    return next((d.part_number for d in ctx.server.default_parts if d.role == role), None)
+    return next((d.part_number for d in ctx.known_server.default_parts if d.role == role), None)
 
 
 def cpu_mixed(ctx: GroupContext) -> Iterator[Finding]:
@@ -60,7 +61,7 @@ def cpu_mixed(ctx: GroupContext) -> Iterator[Finding]:
     processors only. Source: ARK-DS / AMD-DS (scalability per SKU: 2S with identical processors)."""
     models = list(dict.fromkeys(p.spec.part_number for p in ctx.cpus))
     if len(models) > 1:
-        yield finding(Code.NODE_CPU_MIXED, ctx.cpus[1].path, server=ctx.server.part_number, parts=models)
+        yield finding(Code.NODE_CPU_MIXED, ctx.cpus[1].path, server=ctx.known_server.part_number, parts=models)
 
 
 def cpu_count(ctx: GroupContext) -> Iterator[Finding]:
@@ -68,13 +69,13 @@ def cpu_count(ctx: GroupContext) -> Iterator[Finding]:
     CPU loses the lanes (and the DIMM slots) of the empty socket, since the GPU platforms' PCIe slots and switches
     hang off both CPUs: a warning (NODE_CPU_SOCKET_EMPTY). Source: hardware.md §1a (every GPU platform 2 sockets);
     ARK-DS / AMD-DS (PCIe lanes and memory channels are per socket). Skipped while the socket count is unknown."""
-    sockets = ctx.server.cpu_sockets
+    sockets = ctx.known_server.cpu_sockets
     count = _qty(ctx.cpus)
     if ctx.cpus and sockets is not None and count != sockets:
         yield finding(
             Code.NODE_CPU_COUNT if count > sockets else Code.NODE_CPU_SOCKET_EMPTY,
             ctx.cpus[0].path,
-            server=ctx.server.part_number,
+            server=ctx.known_server.part_number,
             sockets=sockets,
             cpus=count,
             part=ctx.cpus[0].spec.part_number,
@@ -89,7 +90,7 @@ def cpu_not_accepted(ctx: GroupContext) -> Iterator[Finding]:
     Xeon in the same LGA4677 socket is not thereby excluded). Source: the server's catalogue facts (cpu_socket,
     cpu_families; seed README), ARK-DS / AMD-DS for the CPU's socket. Skipped where the server's socket and
     families are unknown."""
-    server = ctx.server
+    server = ctx.known_server
     for p in ctx.cpus:
         cpu: CpuSpec = p.spec
         socket_wrong = bool(server.cpu_socket and cpu.socket and cpu.socket != server.cpu_socket)
@@ -112,13 +113,13 @@ def cpu_not_accepted(ctx: GroupContext) -> Iterator[Finding]:
 def cpu_tdp(ctx: GroupContext) -> Iterator[Finding]:
     """A CPU's TDP must be within what the server cools and powers per socket. Source: the server's cpu_tdp_w
     (SYS-822GS-NBRT 350 W, DIST-PM) and the CPU's TDP (ARK-DS, AMD-DS). Unknown on either side: not checked."""
-    limit = ctx.server.cpu_tdp_w
+    limit = ctx.known_server.cpu_tdp_w
     for p in ctx.cpus:
         if limit is not None and p.spec.tdp_w is not None and p.spec.tdp_w > limit:
             yield finding(
                 Code.NODE_CPU_TDP,
                 p.path,
-                server=ctx.server.part_number,
+                server=ctx.known_server.part_number,
                 part=p.spec.part_number,
                 tdp_w=p.spec.tdp_w,
                 limit_w=limit,
@@ -128,11 +129,15 @@ def cpu_tdp(ctx: GroupContext) -> Iterator[Finding]:
 def cpu_tdp_unknown(ctx: GroupContext) -> Iterator[Finding]:
     """Where the server publishes a per-socket TDP limit and a CPU's TDP is not sourced, the limit cannot be
     checked: said, with the limit to confirm, never passed silently. Source: the server's cpu_tdp_w (DIST-PM)."""
-    limit = ctx.server.cpu_tdp_w
+    limit = ctx.known_server.cpu_tdp_w
     unknown = list(dict.fromkeys(p.spec.part_number for p in ctx.cpus if p.spec.tdp_w is None))
     if limit is not None and unknown:
         yield finding(
-            Code.NODE_CPU_TDP_UNKNOWN, ctx.cpus[0].path, server=ctx.server.part_number, parts=unknown, limit_w=limit
+            Code.NODE_CPU_TDP_UNKNOWN,
+            ctx.cpus[0].path,
+            server=ctx.known_server.part_number,
+            parts=unknown,
+            limit_w=limit,
         )
 
 
@@ -142,19 +147,19 @@ def memory_mixed(ctx: GroupContext) -> Iterator[Finding]:
     model."""
     models = list(dict.fromkeys(p.spec.part_number for p in ctx.memory))
     if len(models) > 1:
-        yield finding(Code.MEMORY_MIXED, ctx.memory[1].path, server=ctx.server.part_number, parts=models)
+        yield finding(Code.MEMORY_MIXED, ctx.memory[1].path, server=ctx.known_server.part_number, parts=models)
 
 
 def memory_slots(ctx: GroupContext) -> Iterator[Finding]:
     """A node holds at most as many DIMMs as the board has slots. Source: the server's dimm_slots (hardware.md
     §1a). Unknown slot count: not checked."""
-    slots = ctx.server.dimm_slots
+    slots = ctx.known_server.dimm_slots
     count = _qty(ctx.memory)
     if ctx.memory and slots is not None and count > slots:
         yield finding(
             Code.MEMORY_TOO_MANY,
             ctx.memory[0].path,
-            server=ctx.server.part_number,
+            server=ctx.known_server.part_number,
             dimms=count,
             slots=slots,
             part=ctx.memory[0].spec.part_number,
@@ -165,10 +170,10 @@ def _channels(ctx: GroupContext) -> tuple[int | None, int]:
     """(channels per socket, populated sockets): the server's channel count, else the CPU's; the sockets that
     hold a CPU (all of them while the design names no CPU)."""
     cpu = ctx.cpus[0].spec if ctx.cpus else None
-    channels = ctx.server.memory_channels_per_socket or (cpu.memory_channels if cpu else None)
-    populated = _qty(ctx.cpus) if ctx.cpus else (ctx.server.cpu_sockets or 0)
-    if ctx.server.cpu_sockets is not None:
-        populated = min(populated, ctx.server.cpu_sockets)
+    channels = ctx.known_server.memory_channels_per_socket or (cpu.memory_channels if cpu else None)
+    populated = _qty(ctx.cpus) if ctx.cpus else (ctx.known_server.cpu_sockets or 0)
+    if ctx.known_server.cpu_sockets is not None:
+        populated = min(populated, ctx.known_server.cpu_sockets)
     return channels, populated
 
 
@@ -182,16 +187,16 @@ def memory_balance(ctx: GroupContext) -> Iterator[Finding]:
     if not ctx.memory or channels is None or populated <= 0:
         return
     total_channels = channels * populated
-    per_channel_max = ctx.server.dimms_per_channel
+    per_channel_max = ctx.known_server.dimms_per_channel
     if count % total_channels == 0 and (per_channel_max is None or count // total_channels <= per_channel_max):
         return
     options = [total_channels * k for k in range(1, (per_channel_max or 2) + 1)]
-    slots = ctx.server.dimm_slots
+    slots = ctx.known_server.dimm_slots
     options = [n for n in options if slots is None or n <= slots]
     yield finding(
         Code.MEMORY_UNBALANCED,
         ctx.memory[0].path,
-        server=ctx.server.part_number,
+        server=ctx.known_server.part_number,
         dimms=count,
         channels=total_channels,
         sockets=populated,
@@ -211,22 +216,23 @@ def memory_two_per_channel(ctx: GroupContext) -> Iterator[Finding]:
     if count % (channels * populated) or count // (channels * populated) != 2:
         return
     cpu = ctx.cpus[0].spec if ctx.cpus else None
-    one = ctx.server.memory_speed_1dpc_mts or (cpu.memory_speed_mts if cpu else None)
-    two = ctx.server.memory_speed_2dpc_mts or (cpu.memory_speed_2dpc_mts if cpu else None)
+    one = ctx.known_server.memory_speed_1dpc_mts or (cpu.memory_speed_mts if cpu else None)
+    two = ctx.known_server.memory_speed_2dpc_mts or (cpu.memory_speed_2dpc_mts if cpu else None)
     dimm = ctx.memory[0].spec.speed_mts
     if dimm is not None:
         one = min(one, dimm) if one is not None else None
         two = min(two, dimm) if two is not None else None
     known = one is not None and two is not None and two < one
+    drop_pct = round(100 * (one - two) / one) if one is not None and two is not None and known else None
     yield finding(
         Code.MEMORY_TWO_PER_CHANNEL,
         ctx.memory[0].path,
-        server=ctx.server.part_number,
+        server=ctx.known_server.part_number,
         dimms=count,
         channels=channels * populated,
         speed_1dpc=one if known else None,
         speed_2dpc=two if known else None,
-        drop_pct=round(100 * (one - two) / one) if known else None,
+        drop_pct=drop_pct,
         cpu=cpu.part_number if cpu else None,
     )
 
@@ -244,16 +250,16 @@ def memory_downclocked(ctx: GroupContext) -> Iterator[Finding]:
     count = _qty(ctx.memory)
     two = bool(channels and populated and count == 2 * channels * populated)
     cpu = ctx.cpus[0].spec if ctx.cpus else None
-    one = ctx.server.memory_speed_1dpc_mts or (cpu.memory_speed_mts if cpu else None)
+    one = ctx.known_server.memory_speed_1dpc_mts or (cpu.memory_speed_mts if cpu else None)
     limit = one
     if two:
-        limit = ctx.server.memory_speed_2dpc_mts or (cpu.memory_speed_2dpc_mts if cpu else None) or one
+        limit = ctx.known_server.memory_speed_2dpc_mts or (cpu.memory_speed_2dpc_mts if cpu else None) or one
     dimm = ctx.memory[0].spec
-    if one is not None and limit is not None and dimm.speed_mts > one:
+    if one is not None and limit is not None and dimm.speed_mts is not None and dimm.speed_mts > one:
         yield finding(
             Code.MEMORY_DOWNCLOCKED,
             ctx.memory[0].path,
-            server=ctx.server.part_number,
+            server=ctx.known_server.part_number,
             part=dimm.part_number,
             dimm_mts=dimm.speed_mts,
             runs_mts=limit,
@@ -283,13 +289,13 @@ def memory_against_gpu_memory(ctx: GroupContext) -> Iterator[Finding]:
         return
     if any(p.spec.size_gb is None for p in ctx.memory):
         return
-    system_gb = sum(p.quantity * p.spec.size_gb for p in ctx.memory)
+    system_gb = sum(p.quantity * cast(int, p.spec.size_gb) for p in ctx.memory)
     needed = math.ceil(gpu_gb * ref.system_memory_gb / ref.gpu_memory_gb - 1e-9)
     if system_gb < needed:
         yield finding(
             Code.MEMORY_BELOW_REFERENCE,
             ctx.memory[0].path,
-            server=ctx.server.part_number,
+            server=ctx.known_server.part_number,
             system_gb=system_gb,
             gpu_gb=round(gpu_gb),
             needed_gb=needed,
@@ -304,10 +310,10 @@ def drive_bays(ctx: GroupContext) -> Iterator[Finding]:
     """Drives (other than M.2) fit the bays of their form factor and interface: a U.2 NVMe drive needs a U.2 or
     U.3 NVMe bay, an E1.S drive an E1.S bay. Source: the server's drive bays (STH-821, SR-4125, DS-421TNRT3,
     DIST-PM). Servers whose bays are not sourced, and drives of unknown form, are not checked."""
-    bays = ctx.server.drive_bays
+    bays = ctx.known_server.drive_bays
     if not bays:
         return
-    by_form: dict[tuple[str, str], list[Part]] = {}
+    by_form: dict[tuple[str, str], list[Part[DriveSpec]]] = {}
     for p in ctx.drives:
         drive: DriveSpec = p.spec
         if drive.is_m2 or not drive.form_factor:
@@ -321,7 +327,7 @@ def drive_bays(ctx: GroupContext) -> Iterator[Finding]:
             yield finding(
                 Code.DRIVE_NO_BAY,
                 parts[0].path,
-                server=ctx.server.part_number,
+                server=ctx.known_server.part_number,
                 form=form,
                 interface=interface,
                 drives=count,
@@ -334,7 +340,7 @@ def drive_m2_slots(ctx: GroupContext) -> Iterator[Finding]:
     """M.2 drives (the boot drives) fit the board's M.2 slots. Source: the server's m2_slots (DIST-PM, SR-4125).
     Unknown slot count: not checked."""
     m2 = [p for p in ctx.drives if p.spec.is_m2]
-    slots = ctx.server.m2_slots
+    slots = ctx.known_server.m2_slots
     count = _qty(m2)
     if m2 and slots is not None and count > slots:
-        yield finding(Code.DRIVE_M2_SLOTS, m2[0].path, server=ctx.server.part_number, drives=count, slots=slots)
+        yield finding(Code.DRIVE_M2_SLOTS, m2[0].path, server=ctx.known_server.part_number, drives=count, slots=slots)

@@ -40,8 +40,10 @@ in the totals.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, cast
 
-from design.specs import Cooling, MediaKind, MediaSpec, SwitchSpec
+from design.specs import GpuSpec, MediaSpec, ServerSpec, SwitchSpec
+from design.vocabulary import Cooling, MediaKind
 from engines.findings.codes import Code
 from engines.findings.finding import Finding
 from engines.findings.registry import finding
@@ -64,7 +66,7 @@ class PowerEstimate:
     memory_w: float = MEMORY_AND_DRIVES_W
     adapters_w: float = 0.0
     optics_w: float = 0.0
-    assumptions: list[dict] = field(default_factory=list)  # what was not sourced: {"kind": ..., values}
+    assumptions: list[dict[str, Any]] = field(default_factory=list)  # what was not sourced: {"kind": ..., values}
     unknown_gpu_tdp: list[str] = field(default_factory=list)
     reference_system: str = ""  # NVIDIA's own system on the node's baseboard (DGX H100)
     reference_w: float | None = None  # its published maximum input power
@@ -72,7 +74,7 @@ class PowerEstimate:
     cpu_parts: list[str] = field(default_factory=list)  # the CPUs whose TDP was used
     # a published maximum not applied, and why: {"system", "reference_w", "reason", "server_cooling",
     # "reference_cooling"}; reason "cooling" (they differ) or "cooling_unknown" (either is not sourced)
-    reference_skipped: dict | None = None
+    reference_skipped: dict[str, Any] | None = None
 
     @property
     def subtotal_w(self) -> float:
@@ -96,7 +98,7 @@ class PowerEstimate:
     def peak_w(self) -> float:
         return max(self.parts_w, self.reference_w or 0.0)
 
-    def basis_params(self) -> dict:
+    def basis_params(self) -> dict[str, Any]:
         return {
             "basis": self.basis,
             "parts_w": round(self.parts_w),
@@ -111,7 +113,7 @@ class PowerEstimate:
 
 def estimate(ctx: GroupContext) -> PowerEstimate:
     """Estimated peak draw of one node of the group (formula in the module docstring)."""
-    server = ctx.server
+    server = ctx.known_server
     est = PowerEstimate()
     if server.rack_scale:
         return _rack_estimate(server, est)
@@ -124,13 +126,13 @@ def estimate(ctx: GroupContext) -> PowerEstimate:
             _reference(est, server, p.spec, float(p.spec.ref_system_max_w) * p.quantity)
     _cpu_power(ctx, est)
     ports = 0
-    for p in ctx.adapters:
-        if p.spec.watts is None:
-            est.adapters_w += p.quantity * ASSUMED_ADAPTER_W
-            est.assumptions.append({"kind": "adapter", "part": p.spec.part_number, "watts": ASSUMED_ADAPTER_W})
+    for a in ctx.adapters:
+        if a.spec.watts is None:
+            est.adapters_w += a.quantity * ASSUMED_ADAPTER_W
+            est.assumptions.append({"kind": "adapter", "part": a.spec.part_number, "watts": ASSUMED_ADAPTER_W})
         else:
-            est.adapters_w += p.quantity * p.spec.watts
-        ports += p.ports_cabled  # optics only on the ports the design cables
+            est.adapters_w += a.quantity * a.spec.watts
+        ports += a.ports_cabled  # optics only on the ports the design cables
     if server.integrated_nics:
         est.adapters_w += server.integrated_nics * ASSUMED_ADAPTER_W
         ports += server.integrated_nics
@@ -141,7 +143,7 @@ def estimate(ctx: GroupContext) -> PowerEstimate:
     return est
 
 
-def _rack_estimate(server, est: PowerEstimate) -> PowerEstimate:
+def _rack_estimate(server: ServerSpec, est: PowerEstimate) -> PowerEstimate:
     """A rack-scale system's peak is the whole rack's published power (trays, NVLink switch trays, power-shelf
     losses), never a sum of parts: ``rack_power_w`` (GB300 NVL72 "Full rack requiring up to 142 kW", NVIDIA
     Enterprise RA). Not sourced: the rack's GPU set is reported as of unknown power, so the totals stay unknown."""
@@ -153,7 +155,7 @@ def _rack_estimate(server, est: PowerEstimate) -> PowerEstimate:
     return est
 
 
-def _reference(est: PowerEstimate, server, board, ref_w: float) -> None:
+def _reference(est: PowerEstimate, server: ServerSpec, board: GpuSpec, ref_w: float) -> None:
     """Rule: a published system maximum calibrates only a node of the same form (the board it was published for)
     and the same cooling; an air-cooled 10U DGX maximum, fans included, says nothing of a liquid-cooled 4U chassis.
     Where the cooling of either is not sourced the maximum is not applied either, and the basis says so. Source:
@@ -176,7 +178,7 @@ def _cpu_power(ctx: GroupContext, est: PowerEstimate) -> None:
     """The CPUs' share of the estimate: the TDP of each CPU the node holds (named in the design or added as the
     platform's default set); a CPU of unknown TDP counts the assumed 350 W and says so. A node without CPUs counts
     every socket at the platform's highest TDP, or at the assumed 350 W where that is not sourced either."""
-    server = ctx.server
+    server = ctx.known_server
     if ctx.cpus:
         unknown = False
         for p in ctx.cpus:
@@ -207,7 +209,7 @@ def power_findings(ctx: GroupContext, est: PowerEstimate, *, refused: bool = Fal
     sourced, N+N and N+0 are both checked. ``refused``: the server refuses the group's GPU, so no capacity finding
     (one refusal does not cascade). Source: hardware.md §4 (budget rule, a derived rule; SYS-821GE-TNHR 6x 3 kW
     4+2 = 12 kW), [STH-ASR]; the calibration in the module docstring."""
-    server = ctx.server
+    server = ctx.known_server
     path = f"{ctx.path}.server"
     if server.rack_scale:
         return _rack_power_findings(ctx, path)
@@ -238,14 +240,15 @@ def power_findings(ctx: GroupContext, est: PowerEstimate, *, refused: bool = Fal
     if cap is None or cap <= 0:
         out.append(finding(Code.POWER_CAPACITY_UNKNOWN, path, **estimate_params))
         return out
-    out += _capacity(server, est, path, estimate_params, server.psu_count, server.psu_redundant)
+    # the capacity is known, so are the supplies' count and redundancy
+    out += _capacity(server, est, path, estimate_params, cast(int, server.psu_count), cast(int, server.psu_redundant))
     return out
 
 
 def _rack_power_findings(ctx: GroupContext, path: str) -> list[Finding]:
     """Rule: a rack-scale system's power is its published rack figure; its power shelves are part of it, so there
     is no supply-capacity check of an estimate. Not sourced: a warning, the plan's power stays unknown."""
-    server = ctx.server
+    server = ctx.known_server
     params = {"server": server.part_number, "racks": ctx.group.count}
     if server.rack_power_w is None:
         return [finding(Code.RACK_SYSTEM_POWER_UNKNOWN, path, **params)]
@@ -267,11 +270,13 @@ def shipping_configuration(ctx: GroupContext) -> bool:
     (``accepts``), on the server's catalogued supplies (the design cannot change those). Such a node is never
     refused on an estimate; the vendor sized its supplies for that board. PCIe card servers are not: how many cards
     of which model a vendor ships on which supplies is not what a partial GPU list says."""
-    return bool(ctx.gpus) and all(p.spec.is_board and p.spec.part_number in ctx.server.accepts for p in ctx.gpus)
+    return bool(ctx.gpus) and all(p.spec.is_board and p.spec.part_number in ctx.known_server.accepts for p in ctx.gpus)
 
 
-def _capacity(server, est: PowerEstimate, path: str, params: dict, count: int, redundant: int) -> list[Finding]:
-    cap = (count - redundant) * server.psu_watts
+def _capacity(
+    server: ServerSpec, est: PowerEstimate, path: str, params: dict[str, Any], count: int, redundant: int
+) -> list[Finding]:
+    cap = (count - redundant) * cast(int, server.psu_watts)  # known wherever a capacity is checked
     fraction = est.peak_w / cap
     data = {
         **params,
@@ -292,10 +297,10 @@ def _capacity(server, est: PowerEstimate, path: str, params: dict, count: int, r
     return []
 
 
-def _redundancy_unknown(server, est: PowerEstimate, path: str, params: dict) -> list[Finding]:
+def _redundancy_unknown(server: ServerSpec, est: PowerEstimate, path: str, params: dict[str, Any]) -> list[Finding]:
     """PSU count and wattage known, redundancy not: say whether the peak holds with N+N (half the supplies carry
     the load) or only with N+0 (all of them); above all of them it is over capacity."""
-    count, watts = server.psu_count, server.psu_watts
+    count, watts = cast(int, server.psu_count), cast(int, server.psu_watts)
     half = count // 2
     data = {
         **params,
@@ -313,7 +318,7 @@ def _redundancy_unknown(server, est: PowerEstimate, path: str, params: dict) -> 
     return _capacity(server, est, path, params, count, 0)
 
 
-def network_power(bom: list[tuple[str, int]], parts: dict) -> dict:
+def network_power(bom: list[tuple[str, int]], parts: dict[str, Any]) -> dict[str, Any]:
     """Switch and transceiver (and active cable) power of a fabric bill of materials, from the catalogue's
     per-part ``watts``: ``{"switches_w", "media_w", "unknown": [part numbers without a sourced figure]}``.
     Passive fibres draw nothing and are skipped; an unknown figure is listed, never counted as zero.
@@ -362,7 +367,7 @@ class ClusterPower:
     def complete(self) -> bool:
         return not self.unknown
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         net_unknown = [u for u in self.unknown if not u.startswith("node_groups[")]
         return {
             "switch_power_w": round(self.switches_w),
@@ -375,7 +380,9 @@ class ClusterPower:
         }
 
 
-def cluster_power(groups: list[dict], bom: list[tuple[str, int]] | None, parts: dict) -> ClusterPower:
+def cluster_power(
+    groups: list[dict[str, Any]], bom: list[tuple[str, int]] | None, parts: dict[str, Any]
+) -> ClusterPower:
     """The one cluster total (ClusterPower). ``groups``: the node engine's per-group totals (count,
     ``peak_power_w_per_node``, ``optics_w_per_node``, ``power_unknown_parts``); ``bom``: the bill of materials of
     the design's fabric (None without one); ``parts``: part number to spec. The node estimates assume 9 W per
@@ -405,7 +412,7 @@ def cluster_power(groups: list[dict], bom: list[tuple[str, int]] | None, parts: 
 def cooling_findings(ctx: GroupContext) -> list[Finding]:
     """Rule: a liquid-cooled server needs a coolant distribution unit (CDU) or facility water.
     Source: hardware.md §1a (cooling column; GB200/GB300 NVL72 racks with an in-rack 250 kW CDU)."""
-    server = ctx.server
+    server = ctx.known_server
     if server.rack_scale:
         return [
             finding(

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from design.vocabulary import DEFAULT_CONTEXT_TOKENS, FULL_TRAINING_MODES, MODES, PRECISIONS, kind_of
 
@@ -97,7 +98,7 @@ class Sizing:
     fits_one_gpu: bool
     fits_one_node: bool
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
             "mode": self.mode,

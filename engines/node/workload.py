@@ -6,14 +6,17 @@ rules. Sizing arithmetic lives in sizing.py.
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from design.model import DesignIn, WorkloadIn
-from design.specs import CatalogView, Protocol, SwitchSpec
+from design.specs import CatalogView, SwitchSpec
+from design.vocabulary import FULL_TRAINING_MODES, Protocol
 from engines.findings.codes import Code
 from engines.findings.finding import Finding
 from engines.findings.registry import finding
 
 from .context import GroupContext
-from .sizing import FULL_TRAINING_MODES, USABLE_MEMORY_FRACTION, Sizing, size_workload
+from .sizing import USABLE_MEMORY_FRACTION, Sizing, size_workload
 
 SEVENTY_B_CLASS = 60.0  # billion parameters: "70B-class" starts here
 NVLINK_ADVISED_GBPS = 900  # H100-class; A100 is 600 (NCS seeds: 600 -> 900 GB/s is +50%)
@@ -114,7 +117,7 @@ def workload_findings(design: DesignIn, contexts: list[GroupContext]) -> tuple[l
 
 def _size(wl: WorkloadIn, gpu_groups: list[GroupContext], per_node: int) -> Sizing:
     """The workload sized on the smallest GPU memory of the groups and the fewest GPUs per node."""
-    mem = min(g.memory_gb for c in gpu_groups for g in c.gpu_specs)
+    mem = min(cast(float, g.memory_gb) for c in gpu_groups for g in c.gpu_specs)  # every GPU's is known here
     return size_workload(
         wl.kind,
         wl.model_parameters_billion,
@@ -127,7 +130,9 @@ def _size(wl: WorkloadIn, gpu_groups: list[GroupContext], per_node: int) -> Sizi
     )
 
 
-def _memory_findings(sizing: Sizing, gpu_groups: list[GroupContext], gpu_nodes: int, data: dict) -> list[Finding]:
+def _memory_findings(
+    sizing: Sizing, gpu_groups: list[GroupContext], gpu_nodes: int, data: dict[str, Any]
+) -> list[Finding]:
     """Not enough usable GPU memory for the minimum (error), or fewer GPUs than advised (warning)."""
     total_gpus = sum(c.group.count * c.gpus_per_node for c in gpu_groups)
     total_gb = sum(c.group.count * (c.gpu_memory_gb_per_node or 0) for c in gpu_groups) * USABLE_MEMORY_FRACTION

@@ -149,7 +149,7 @@ def _worst_pairs(
     for ra, pa in lows_a:
         for row, pb, slots, members in by_row.get(ra.row, ()) if same_row else everywhere:
             if row == ra.row:
-                picks = (members[0], members[-1])
+                picks: tuple[tuple[int, Rack], ...] = (members[0], members[-1])
             else:
                 far = max(routes.row_len[ra.row], routes.row_len[row]) * w
                 peak = far - (ra.slot + 0.5) * w  # the xb where xa + xb meets 2 far - xa - xb
@@ -254,8 +254,8 @@ def _lengths(
         forced = _override(override, override_key_for.get(link, link))
         if forced is not None:
             out[link] = LinkLength(link, forced, "override", None)
-        elif computed[link] is not None:
-            length, route = computed[link]
+        elif (found := computed[link]) is not None:
+            length, route = found
             out[link] = LinkLength(link, _round_up(length), "plan", route)
         else:
             out[link] = LinkLength(link, None, "none", None)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from .model import Device, DeviceRole, Feeds, Rack, RackPlan, RackRun
@@ -68,7 +69,7 @@ class ElevationLabels:
 def _group(runs: Sequence[RackRun]) -> list[tuple[Rack, int]]:
     """Distinct racks in order of first appearance, with how many racks look the same."""
     seen: dict[object, int] = {}
-    out: list[list] = []
+    out: list[list[Any]] = []
     for run in runs:
         r = run.rack
         key = (r.kind, r.devices, r.pdus, r.power_w, r.power_known_w, r.u_total)

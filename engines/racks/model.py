@@ -3,17 +3,19 @@
 Inputs are built at the service edge from the design and the catalogue (a node group's height, estimated
 maximum power and cooling from its server part; switches from the fabric plan; PDU options from the
 catalogue). ``None`` always means *unknown*: the planner never substitutes a guessed number for a missing
-fact, it says what it could not check (see ``RackCode``).
+fact, it says what it could not check (a finding: ``engines.findings``, codes in ``RackCode``).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cached_property
 from typing import Any
+
+from engines.findings.finding import Finding
 
 
 class Cooling(StrEnum):
@@ -50,33 +52,6 @@ class RackKind(StrEnum):
 class LeafPlacement(StrEnum):
     MIDDLE_OF_ROW = "middle"  # a network rack in the middle of each row (default, see plan.py)
     END_OF_ROW = "end"  # a network rack at the end of each row
-
-
-class Severity(StrEnum):
-    ERROR = "error"
-    WARNING = "warning"
-    INFO = "info"
-
-
-class RackCode(StrEnum):
-    """Finding codes of the rack planner; what each means is listed in ``engines.racks.plan``."""
-
-    POWER_DEFAULT = "RACK_POWER_DEFAULT"
-    COOLING_DEFAULT = "RACK_COOLING_DEFAULT"
-    NODE_TOO_TALL = "RACK_NODE_TOO_TALL"
-    NODE_OVER_POWER = "RACK_NODE_OVER_POWER"
-    NODE_POWER_UNKNOWN = "RACK_NODE_POWER_UNKNOWN"
-    SWITCH_POWER_UNKNOWN = "RACK_SWITCH_POWER_UNKNOWN"
-    SWITCH_HEIGHT_UNKNOWN = "RACK_SWITCH_HEIGHT_UNKNOWN"
-    AIR_DENSITY = "RACK_AIR_DENSITY"
-    LIQUID_NODE_IN_AIR = "RACK_LIQUID_NODE_IN_AIR"
-    NO_PDU = "RACK_NO_PDU"
-    PDU_KNOWN_LOAD_ONLY = "RACK_PDU_KNOWN_LOAD_ONLY"
-    PDU_OUTLETS_UNKNOWN = "RACK_PDU_OUTLETS_UNKNOWN"
-    NO_MANAGEMENT_SWITCH = "RACK_NO_MANAGEMENT_SWITCH"
-    MANAGEMENT_SWITCH_COUNT = "RACK_MANAGEMENT_SWITCH_COUNT"
-    NODE_INLET_UNKNOWN = "RACK_NODE_INLET_UNKNOWN"
-    NODE_HEIGHT_UNKNOWN = "RACK_NODE_HEIGHT_UNKNOWN"  # raised at the service edge: the server's height is unknown
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -199,19 +174,6 @@ class PduOption:
 
 # ----------------------------------------------------------------------------------------------------------
 # Outputs
-
-
-@dataclass(frozen=True)
-class Finding:
-    """A fact about the plan: stable code, severity, subject and plain parameters; text is rendered later."""
-
-    code: RackCode
-    severity: Severity
-    subject: str
-    params: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"code": str(self.code), "severity": str(self.severity), "subject": self.subject, "params": self.params}
 
 
 @dataclass(frozen=True)
@@ -479,16 +441,16 @@ def rack_entries(runs: Sequence[RackRun]) -> list[dict[str, Any]]:
     place); the same holds for the PDU and cord lines. A 100,000-node plan's 50,000 racks are one entry."""
     shared: dict[int, list[dict[str, Any]]] = {}
     out: list[dict[str, Any]] = []
-    last: tuple[Rack, int, tuple] | None = None  # the open entry's first rack, count and written lines
+    last: tuple[Rack, int, tuple[Any, ...]] | None = None  # the open entry's first rack, count and written lines
     for run in runs:
         r = run.rack
         same = last is not None and r.first_node == last[0].first_node + last[1] * r.nodes
-        if same and (r.devices, r.pdus, r.cords) != (last[0].devices, last[0].pdus, last[0].cords):
+        if same and last is not None and (r.devices, r.pdus, r.cords) != (last[0].devices, last[0].pdus, last[0].cords):
             lines = (_shared(shared, r.devices, device_dicts), _shared(shared, r.pdus), _shared(shared, r.cords))
             same = _alike_written(last[0], last[2], r, lines)
-        elif same:
+        elif same and last is not None:
             same = _alike_written(last[0], (), r, ())  # the same lines (a row's racks share one tuple each)
-        if same:
+        if same and last is not None:
             entry = out[-1]
             entry["count"] += run.count
             entry["last_name"] = run.names[-1]
@@ -501,7 +463,7 @@ def rack_entries(runs: Sequence[RackRun]) -> list[dict[str, Any]]:
     return out
 
 
-def _alike_written(a: Rack, a_lines: tuple, b: Rack, b_lines: tuple) -> bool:
+def _alike_written(a: Rack, a_lines: tuple[Any, ...], b: Rack, b_lines: tuple[Any, ...]) -> bool:
     """Whether two racks write the same (their names, places and nodes aside): as the JSON reads, not as the
     planner keeps them (a device's power is not written)."""
     return (b.kind, b.u_total, b.u_used, b.power_w, b.power_known_w, b.cooling, b.node_group, b.nodes) == (
@@ -516,7 +478,11 @@ def _alike_written(a: Rack, a_lines: tuple, b: Rack, b_lines: tuple) -> bool:
     ) and all(x is y or x == y for x, y in zip(a_lines, b_lines, strict=True))
 
 
-def _shared(shared: dict[int, list[dict[str, Any]]], lines: tuple, write=None) -> list[dict[str, Any]]:
+def _shared(
+    shared: dict[int, list[dict[str, Any]]],
+    lines: tuple[Any, ...],
+    write: Callable[[tuple[Any, ...]], list[dict[str, Any]]] | None = None,
+) -> list[dict[str, Any]]:
     found = shared.get(id(lines))
     if found is None:
         found = shared[id(lines)] = write(lines) if write else [line.to_dict() for line in lines]
@@ -566,7 +532,7 @@ def _runs_from_entries(entries: Sequence[dict[str, Any]], rows: Sequence[Row]) -
     names of the rows (cut where a row ends); an entry without ``count`` is one rack. Consecutive identical racks
     of a row are one run again, and identical racks share one ``devices`` tuple."""
     names = [(w.index, slot, name) for w in rows for slot, name in enumerate(w.racks)]
-    shared: dict[tuple, tuple[Device, ...]] = {}
+    shared: dict[tuple[Any, ...], tuple[Device, ...]] = {}
     runs: list[tuple[Rack, list[str]]] = []
     at = 0
     for r in entries:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engines.findings import Finding, RackCode, finding
+
 from .model import (
     Cooling,
     CordLine,
@@ -16,14 +18,11 @@ from .model import (
     DeviceRole,
     Facility,
     Feeds,
-    Finding,
     NodeGroup,
     PduLine,
     PduOption,
     Rack,
-    RackCode,
     RackKind,
-    Severity,
     SwitchGroup,
     SwitchRole,
 )
@@ -95,22 +94,22 @@ class Context:
         else:
             liquid = any(g.cooling == Cooling.LIQUID for g in node_groups)
             self.cooling, self.cooling_basis = (Cooling.LIQUID if liquid else Cooling.AIR), "nodes"
-            self.add(RackCode.COOLING_DEFAULT, Severity.INFO, "facility.cooling", cooling=str(self.cooling))
+            self.add(RackCode.COOLING_DEFAULT, "facility.cooling", cooling=str(self.cooling))
         if facility.rack_power_kw is not None:
             self.limit_w, self.limit_basis = round(facility.rack_power_kw * 1000), "facility"
         else:
             self.limit_w, self.limit_basis = DEFAULT_RACK_POWER_W[self.cooling], f"default-{self.cooling}"
             self.add(
                 RackCode.POWER_DEFAULT,
-                Severity.INFO,
                 "facility.rack_power_kw",
                 cooling=str(self.cooling),
                 limit_w=self.limit_w,
                 basis=self.limit_basis,
             )
 
-    def add(self, code: RackCode, severity: Severity, subject: str, **params: object) -> None:
-        self.findings.append(Finding(code, severity, subject, dict(params)))
+    def add(self, code: RackCode, subject: str, **params: object) -> None:
+        """Adds a finding; its severity comes from the rule registry, as for every engine."""
+        self.findings.append(finding(code, subject, **params))
 
 
 def switches_by_role(ctx: Context, groups: Sequence[SwitchGroup]) -> dict[SwitchRole, list[Switch]]:
@@ -123,12 +122,10 @@ def switches_by_role(ctx: Context, groups: Sequence[SwitchGroup]) -> dict[Switch
             height = ASSUMED_SWITCH_U
             if (RackCode.SWITCH_HEIGHT_UNKNOWN, g.part) not in warned:
                 warned.add((RackCode.SWITCH_HEIGHT_UNKNOWN, g.part))
-                ctx.add(
-                    RackCode.SWITCH_HEIGHT_UNKNOWN, Severity.WARNING, subject, part=g.part, assumed_u=ASSUMED_SWITCH_U
-                )
+                ctx.add(RackCode.SWITCH_HEIGHT_UNKNOWN, subject, part=g.part, assumed_u=ASSUMED_SWITCH_U)
         if g.power_w is None and (RackCode.SWITCH_POWER_UNKNOWN, g.part) not in warned:
             warned.add((RackCode.SWITCH_POWER_UNKNOWN, g.part))
-            ctx.add(RackCode.SWITCH_POWER_UNKNOWN, Severity.WARNING, subject, part=g.part)
+            ctx.add(RackCode.SWITCH_POWER_UNKNOWN, subject, part=g.part)
         count = 1 if g.role == SwitchRole.MANAGEMENT else g.count
         out[g.role].extend([Switch(g.role, g.part, height, g.power_w)] * count)
     return out
@@ -158,7 +155,7 @@ class Builder:
         self.mgmt_u = mgmt.height_u if mgmt else 0
         self.mgmt_w = (mgmt.power_w or 0) if mgmt else 0
         self._cache: dict[object, tuple[tuple[Device, ...], int, bool]] = {}
-        self._network: dict[tuple[int, ...], tuple[tuple[Device, ...], int, bool]] = {}
+        self._network: dict[tuple[tuple[int, int], ...], tuple[tuple[Device, ...], int, bool]] = {}
         self._packed: dict[tuple[int, ...], list[Draft]] = {}
         self.equipment: dict[int, tuple[tuple[PduLine, ...], tuple[CordLine, ...], bool, bool, int]] = {}
 
@@ -289,17 +286,15 @@ def check_group(ctx: Context, b: Builder, group: NodeGroup, i: int) -> bool:
     subject = f"node_groups[{i}]"
     if group.cooling == Cooling.LIQUID and ctx.cooling == Cooling.AIR:
         extra = {"rack_scale": True} if group.rack_scale else {}  # an NVL72 has no air-cooled variant: its own fix
-        ctx.add(RackCode.LIQUID_NODE_IN_AIR, Severity.ERROR, subject, part=group.part, **extra)
+        ctx.add(RackCode.LIQUID_NODE_IN_AIR, subject, part=group.part, **extra)
     _check_power(ctx, group, subject, ctx.limit_w - b.mgmt_w)
     if group.rack_scale:
         return True
     if group.inlets is None:
-        ctx.add(RackCode.NODE_INLET_UNKNOWN, Severity.WARNING, subject, part=group.part)
+        ctx.add(RackCode.NODE_INLET_UNKNOWN, subject, part=group.part)
     usable_u = ctx.u_total - b.mgmt_u - b.pdu_u
     if group.height_u > usable_u:
-        ctx.add(
-            RackCode.NODE_TOO_TALL, Severity.ERROR, subject, part=group.part, height_u=group.height_u, usable_u=usable_u
-        )
+        ctx.add(RackCode.NODE_TOO_TALL, subject, part=group.part, height_u=group.height_u, usable_u=usable_u)
         return False
     return True
 
@@ -313,11 +308,10 @@ def _check_power(ctx: Context, group: NodeGroup, subject: str, room_w: int | Non
     if group.rack_scale:
         room_w = ctx.limit_w if ctx.limit_basis == "facility" else None
     if group.power_w is None:
-        ctx.add(RackCode.NODE_POWER_UNKNOWN, Severity.WARNING, subject, part=group.part)
+        ctx.add(RackCode.NODE_POWER_UNKNOWN, subject, part=group.part)
     elif room_w is not None and group.power_w > room_w:
         ctx.add(
             RackCode.NODE_OVER_POWER,
-            Severity.ERROR,
             subject,
             part=group.part,
             power_w=group.power_w,

@@ -66,29 +66,32 @@ Rules (each with its basis)
 * **Facility power** = nodes + switches + ``other_it_power_w`` (e.g. transceivers). PDU losses and cooling are not
   included, and the totals say so (``overhead_included``).
 
-Finding codes (``RackCode``; params are plain values, messages come from gettext at the service edge)
+Finding codes (``RackCode``; severity from the rule registry, ``engines.findings.rack_rules``; params are plain
+values, messages come from gettext at the service edge)
 ---------------------------------------------------------------------------------------------------
 RACK_POWER_DEFAULT (info)           facility names no rack power; params: cooling, limit_w, basis
 RACK_COOLING_DEFAULT (info)         facility names no cooling; params: cooling (as inferred from the nodes)
 RACK_NODE_TOO_TALL (error)          a node is taller than a rack's usable units; params: height_u, usable_u
 RACK_NODE_OVER_POWER (error)        one node draws more than a rack may; params: power_w, limit_w
-RACK_NODE_POWER_UNKNOWN (warning)   node power unknown: racks are filled by units only, rack power is unknown
-RACK_SWITCH_POWER_UNKNOWN (warning) a switch's power is unknown; rack and facility power leave it out; params: part
-RACK_SWITCH_HEIGHT_UNKNOWN (warning) a switch's height is unknown; 1U is reserved for it; params: part, assumed_u
+RACK_NODE_POWER_UNKNOWN (info)      node power unknown: racks are filled by units only, rack power is unknown
+RACK_SWITCH_POWER_UNKNOWN (info)    a switch's power is unknown; rack and facility power leave it out; params: part
+RACK_SWITCH_HEIGHT_UNKNOWN (info)   a switch's height is unknown; 1U is reserved for it; params: part, assumed_u
 RACK_AIR_DENSITY (warning)          air-cooled racks above the air ceiling; params: racks, max_power_w, air_limit_w
 RACK_LIQUID_NODE_IN_AIR (error)     a liquid-cooled server in an air-cooled facility; params: part
-RACK_NO_PDU (error)                 no PDU option was given; PDUs are not planned
-RACK_PDU_KNOWN_LOAD_ONLY (warning)  part of a rack's load is unknown: its PDUs cover the known load only;
+RACK_NO_PDU (info)                  no PDU option was given; PDUs are not planned
+RACK_PDU_KNOWN_LOAD_ONLY (info)     part of a rack's load is unknown: its PDUs cover the known load only;
                                     params: racks, first_rack
-RACK_PDU_OUTLETS_UNKNOWN (warning)  PDU outlets or node inlets unknown: PDUs are sized by power only
-RACK_NODE_INLET_UNKNOWN (warning)   a node's inlet count is unknown: its power cords are not counted
-RACK_NO_MANAGEMENT_SWITCH (warning) no management switch given: none is placed, no unit is reserved
+RACK_PDU_OUTLETS_UNKNOWN (info)     PDU outlets or node inlets unknown: PDUs are sized by power only
+RACK_NODE_INLET_UNKNOWN (info)      a node's inlet count is unknown: its power cords are not counted
+RACK_NO_MANAGEMENT_SWITCH (info)    no management switch given: none is placed, no unit is reserved
 RACK_MANAGEMENT_SWITCH_COUNT (info) one per rack needs ``needed``, the design lists ``listed``
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+from engines.findings import RackCode
 
 from .model import (
     Cooling,
@@ -98,10 +101,8 @@ from .model import (
     NodeGroup,
     PduLine,
     PduOption,
-    RackCode,
     RackPlan,
     RackRun,
-    Severity,
     SwitchGroup,
     SwitchRole,
 )
@@ -146,10 +147,10 @@ def plan_racks(
     sw = switches_by_role(ctx, switches)
     mgmt = sw[SwitchRole.MANAGEMENT][0] if sw[SwitchRole.MANAGEMENT] else None
     if mgmt is None:
-        ctx.add(RackCode.NO_MANAGEMENT_SWITCH, Severity.WARNING, "switches.management")
+        ctx.add(RackCode.NO_MANAGEMENT_SWITCH, "switches.management")
     pdu = choose_pdu(pdu_options, ctx.limit_w)
     if pdu is None:
-        ctx.add(RackCode.NO_PDU, Severity.ERROR, "facility.pdu_feeds")
+        ctx.add(RackCode.NO_PDU, "facility.pdu_feeds")
     b = Builder(ctx, mgmt, pdu)
 
     groups = [g for i, g in enumerate(node_groups) if g.count > 0 and check_group(ctx, b, g, i)]
@@ -200,7 +201,6 @@ def _rack_findings(
         if dense:
             ctx.add(
                 RackCode.AIR_DENSITY,
-                Severity.WARNING,
                 "facility.cooling",
                 racks=sum(run.count for run in dense),
                 first_rack=dense[0].rack.name,
@@ -210,13 +210,12 @@ def _rack_findings(
     if unsized:
         ctx.add(
             RackCode.PDU_KNOWN_LOAD_ONLY,
-            Severity.WARNING,
             "facility.pdu_feeds",
             racks=sum(run.count for run in unsized),
             first_rack=unsized[0].rack.name,
         )
     if outlets_unknown:
-        ctx.add(RackCode.PDU_OUTLETS_UNKNOWN, Severity.WARNING, "facility.pdu_feeds")
+        ctx.add(RackCode.PDU_OUTLETS_UNKNOWN, "facility.pdu_feeds")
     if mgmt is not None:
         listed = sum(g.count for g in switches if g.role == SwitchRole.MANAGEMENT)
         # A rack-scale system's rack has management switches of its own (DGX GB200: "2x TOR Switches for management").
@@ -224,7 +223,6 @@ def _rack_findings(
         if listed != needed:
             ctx.add(
                 RackCode.MANAGEMENT_SWITCH_COUNT,
-                Severity.INFO,
                 "switches.management",
                 part=mgmt.part,
                 needed=needed,

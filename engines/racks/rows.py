@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from .model import Device, LeafPlacement, NodeGroup, RackKind, RackRun, Row
 from .packing import MAX_COMPUTE_RACKS_PER_ROW, Builder, Context, Draft, Switch, ceil_div, finish_rack, nodes_per_rack
@@ -91,7 +92,7 @@ def leaves_in_rack(ctx: Context, b: Builder, groups: Sequence[NodeGroup], leaves
 
 
 def compute_rows(
-    ctx: Context, b: Builder, groups: list[NodeGroup], in_rack_leaves: Sequence
+    ctx: Context, b: Builder, groups: list[NodeGroup], in_rack_leaves: Sequence[Any]
 ) -> tuple[list[list[Draft]], list[int]]:
     """The compute rows of every node group, and which of them hold the fabric's nodes (their leaves go there)."""
     rows: list[list[Draft]] = []
@@ -106,7 +107,7 @@ def compute_rows(
 
 
 def place_leaves(
-    b: Builder, rows: list[list[Draft]], fabric_rows: list[int], leaves: Sequence, placement: LeafPlacement
+    b: Builder, rows: list[list[Draft]], fabric_rows: list[int], leaves: Sequence[Any], placement: LeafPlacement
 ) -> None:
     """Leaf racks in the middle (or at the end) of each fabric row, the leaves spread evenly over the rows."""
     if not fabric_rows:

@@ -29,8 +29,9 @@ Business rules, in one home:
 * E-mailed download links sign an opaque ``Quote.download_id`` (never the token) and expire after
 
 Modules, by what they do: ``inputs`` (cleaning, QuoteError), ``evaluation`` (validate and price a design),
-``freezing`` (the snapshot on the quote), ``requesting`` (request and revise), ``issuing`` (issue, approve),
-``builds`` (the documents), ``links`` (signed download links) and ``mail``. Import the services from here.
+``preview`` (the price preview), ``freezing`` (the snapshot on the quote), ``requesting`` (request and revise),
+``issuing`` (issue, approve), ``builds`` (the documents and their Celery tasks), ``links`` (signed download links)
+and ``mail``. Import the services from here.
 """
 
 from __future__ import annotations
@@ -47,9 +48,10 @@ from .builds import (
     quotes_requeue_stuck,
 )
 from .inputs import ADDRESS_FIELDS, CHANNELS, EMAIL_MAX_LENGTH, MODEL_FIELDS, QuoteError
-from .issuing import quote_approve, quote_issue
+from .issuing import quote_approve, quote_issue, quote_may_approve
 from .links import FILE_KINDS, LINK_SALT, DownloadLinkError, absolute_url, download_link_open, download_link_sign
 from .mail import quote_notify_ready, quote_notify_review
+from .preview import QuotePreview, quote_preview
 from .requesting import DUPLICATE_WINDOW, quote_request, quote_revise
 
 __all__ = [
@@ -62,6 +64,7 @@ __all__ = [
     "MODEL_FIELDS",
     "DownloadLinkError",
     "QuoteError",
+    "QuotePreview",
     "absolute_url",
     "document_names",
     "download_link_open",
@@ -75,8 +78,10 @@ __all__ = [
     "quote_documents_rebuild",
     "quote_documents_release",
     "quote_issue",
+    "quote_may_approve",
     "quote_notify_ready",
     "quote_notify_review",
+    "quote_preview",
     "quote_request",
     "quote_revise",
     "quotes_requeue_stuck",

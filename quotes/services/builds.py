@@ -1,6 +1,9 @@
-"""The quote documents (PDF and XLSX), built by quotes.tasks.quote_build_documents from the frozen snapshot
-alone: enqueueing, claiming a build (one worker at a time, with a lease renewed while it builds), storing,
-failing, rebuilding and requeueing stuck builds."""
+"""The quote documents (PDF and XLSX), built from the frozen snapshot alone: enqueueing, claiming a build (one
+worker at a time, with a lease renewed while it builds), storing, failing, rebuilding and requeueing stuck builds.
+
+The Celery tasks that run them are defined here, beside the services they call, under their registered names
+``quotes.tasks.*`` (beat's schedule and queued messages use those names); quotes.tasks imports them for the
+worker's autodiscovery, so nothing here imports quotes.tasks."""
 
 from __future__ import annotations
 
@@ -11,10 +14,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 
+from celery import shared_task
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, InterfaceError, OperationalError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -25,13 +29,12 @@ from .inputs import QuoteError
 from .mail import quote_notify_ready
 
 logger = logging.getLogger("quotes.services")
+task_logger = logging.getLogger("quotes.tasks")  # the tasks log as they always did
 
 
 def enqueue_build(quote_id: int) -> bool:
     """Send the build task. A broker outage is logged, not raised: the request stays recorded (pending) and the
     periodic requeue (quotes_requeue_stuck) sends it again."""
-    from ..tasks import quote_build_documents  # quotes.tasks calls these services: a real cycle, broken here
-
     try:
         quote_build_documents.delay(quote_id)
     except Exception:  # kombu raises several types for an unreachable broker
@@ -210,3 +213,55 @@ def quotes_requeue_stuck(*, older_than: timedelta | None = None) -> list[int]:
         .values_list("pk", flat=True)
     )
     return [pk for pk in ids if enqueue_build(pk)]
+
+
+# --- the Celery tasks: thin, they take primary keys and call the services above ----------------------------
+
+# Worth a retry: the database or the file storage (disk, S3) is briefly unavailable.
+TRANSIENT = (OperationalError, InterfaceError, OSError)
+
+
+@shared_task(
+    name="quotes.tasks.quote_build_documents", bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None
+)
+def quote_build_documents(self, quote_id: int) -> str:
+    """Build a quote's PDF and XLSX from its frozen snapshot.
+
+    Idempotent: the build is claimed with a conditional update, so a duplicate delivery (acks_late after a
+    worker died, or the periodic requeue) finds nothing to do, and a rebuild writes the same file names.
+    Transient errors are retried with exponential backoff (5 s, 10 s, … at most 5 min) up to
+    settings.QUOTE_BUILD_MAX_RETRIES times; anything else, or running out of retries, marks the quote failed.
+    """
+    claim = quote_documents_claim(quote_id=quote_id)
+    if claim is None:
+        return "skipped"
+    try:
+        with quote_documents_lease(quote_id=quote_id, claim=claim):
+            quote_documents_build(quote_id=quote_id, claim=claim)
+    except TRANSIENT as exc:
+        message = f"{type(exc).__name__}: {exc}"
+        try:
+            quote_documents_release(quote_id=quote_id, claim=claim, message=message)
+            if self.request.retries >= settings.QUOTE_BUILD_MAX_RETRIES:
+                quote_documents_fail(quote_id=quote_id, claim=None, message=message)
+                return "failed"
+        except DatabaseError:
+            task_logger.warning(
+                "Database unavailable while releasing quote %s; the periodic requeue will retry", quote_id
+            )
+        raise self.retry(exc=exc, countdown=min(5 * 2**self.request.retries, 300)) from exc
+    except Exception as exc:
+        task_logger.exception("Building the documents of quote %s failed", quote_id)
+        quote_documents_fail(quote_id=quote_id, claim=claim, message=f"{type(exc).__name__}: {exc}")
+        return "failed"
+    return "ready"
+
+
+@shared_task(name="quotes.tasks.quotes_requeue_stuck")
+def quotes_requeue_stuck_task() -> int:
+    """Periodic (celery beat, settings.CELERY_BEAT_SCHEDULE): enqueue again the document builds stuck in pending
+    for longer than settings.QUOTE_STUCK_AFTER, or in building after their worker's lease ran out."""
+    requeued = quotes_requeue_stuck()
+    if requeued:
+        task_logger.info("Requeued the documents of %d quote(s): %s", len(requeued), requeued)
+    return len(requeued)

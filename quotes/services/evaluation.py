@@ -11,10 +11,8 @@ from django.utils.translation import gettext as _
 
 from catalog.models import Part
 from configurator.bom import design_bom
-from configurator.services import design_validate, unacknowledged_warnings
-from configurator.snapshot import catalog_snapshot
+from configurator.services import Validated, design_validate_parsed, unacknowledged_warnings
 from design.model import DesignInputError
-from design.parse import parse_design
 
 from .. import pricing
 from ..models import Quote
@@ -45,8 +43,9 @@ def evaluate(
 ) -> Evaluation:
     """Validate the stored design and price it. Raises QuoteError on input errors or error findings."""
     document = configuration.document
-    result = _validated(document, language)
-    raw = _raw_lines(document, result, line_discounts)
+    validated = _validated(document, language)
+    result = validated.result
+    raw = _raw_lines(validated, line_discounts)
     lines = pricing.price_lines(raw, quote_discount_percent=discount_percent, line_discounts=line_discounts)
     vat = vat_decide(country=country, vat_number=vat_number)
     totals = pricing.price_totals(lines, vat_rate=vat.rate)
@@ -68,12 +67,14 @@ def evaluate(
     )
 
 
-def _validated(document: dict[str, Any], language: str) -> dict[str, Any]:
-    """The validation result of a design without error findings; QuoteError naming each error otherwise."""
+def _validated(document: dict[str, Any], language: str) -> Validated:
+    """The validation of a design without error findings (with the parsed design and the catalogue view it was
+    validated against, which price it); QuoteError naming each error otherwise."""
     try:
-        result = design_validate(document=document, language=language)
+        validated = design_validate_parsed(document=document, language=language)
     except DesignInputError as exc:
         raise QuoteError({f"design.{path}": message for path, message in exc.errors.items()}) from None
+    result = validated.result
     if not result["valid"]:
         errors: dict[str, str] = {}
         for finding in result["findings"]:
@@ -82,15 +83,15 @@ def _validated(document: dict[str, Any], language: str) -> dict[str, Any]:
                 errors[key] = f"{errors[key]} " if key in errors else ""
                 errors[key] += f"{finding['message']} ({finding['code']})"
         raise QuoteError(errors or {"design": _("The design has errors; fix them before requesting a quote.")})
-    return result
+    return validated
 
 
-def _raw_lines(
-    document: dict[str, Any], result: dict[str, Any], line_discounts: dict[str, Decimal]
-) -> list[pricing.RawLine]:
-    """The design's bill of materials at list price. QuoteError for a part without a list price, or a line
-    discount for a part that is not on the bill."""
-    bom = design_bom(parse_design(document), result.get("fabric_plan"), catalog_snapshot(), result.get("rack_plan"))
+def _raw_lines(validated: Validated, line_discounts: dict[str, Decimal]) -> list[pricing.RawLine]:
+    """The validated design's bill of materials at list price (the design as parsed for its validation, the
+    catalogue it was validated against). QuoteError for a part without a list price, or a line discount for a part
+    that is not on the bill."""
+    result = validated.result
+    bom = design_bom(validated.design, result.get("fabric_plan"), validated.catalog, result.get("rack_plan"))
     unpriced = sorted({line.part_number for line in bom if line.unit_price_eur is None})
     if unpriced:
         raise QuoteError(

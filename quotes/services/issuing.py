@@ -86,6 +86,21 @@ def quote_issue(*, quote: Quote, user) -> Quote:
     return quote
 
 
+def _approver(user) -> bool:
+    return bool(user is not None and user.is_active and user.has_perm("quotes.approve_quote"))
+
+
+def _set_the_discount(user, quote: Quote) -> bool:
+    """Four eyes: the user who requested the quote (or made this revision) or set its discount."""
+    return user.pk in {quote.created_by_id, quote.discount_set_by_id}
+
+
+def quote_may_approve(*, quote: Quote, user) -> bool:
+    """Whether ``user`` may approve ``quote``'s discount, as quote_approve decides it (the approve permission, and
+    four eyes), so a door offers the action only to those it will not refuse for who they are."""
+    return _approver(user) and not _set_the_discount(user, quote)
+
+
 def quote_approve(*, quote: Quote, user) -> Quote:
     """Approve a discount above the threshold (permission ``quotes.approve_quote``) and issue the quote.
 
@@ -95,11 +110,11 @@ def quote_approve(*, quote: Quote, user) -> Quote:
     the quote is not awaiting approval or the design no longer validates. If new warnings appeared meanwhile,
     the quote goes back to review, approved.
     """
-    if user is None or not user.is_active or not user.has_perm("quotes.approve_quote"):
+    if not _approver(user):
         raise PermissionDenied(_("Only a user with the approve permission may approve quote discounts."))
     with transaction.atomic():
         quote = Quote.objects.select_for_update().select_related("configuration").get(pk=quote.pk)
-        if user.pk in {quote.created_by_id, quote.discount_set_by_id}:
+        if _set_the_discount(user, quote):
             message = _(
                 "You set the discount of %(number)s yourself; another user with the approve permission must approve it."
             )

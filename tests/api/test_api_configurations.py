@@ -118,10 +118,11 @@ def test_cabling_plan_streams_one_row_per_link_and_only_to_the_owner(api, other_
     response = api.get(url)
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
     lines = b"".join(response.streaming_content).decode().splitlines()
-    # The existing columns first, unchanged; the rack and unit of both ends appended (rack plan).
-    assert lines[0] == "a_end,a_port,z_end,z_port,link_class,cable_part,length_m,a_rack,a_u,z_rack,z_u"
+    # The existing columns first, unchanged; the rack and unit of both ends appended (rack plan), then the network.
+    assert lines[0] == "a_end,a_port,z_end,z_port,link_class,cable_part,length_m,a_rack,a_u,z_rack,z_u,network"
     plan = api.post(f"{CONFIGS}{created['id']}/validate/").json()["fabric_plan"]
-    assert len(lines) - 1 == plan["node_links"] + plan["leaf_spine_links"] + plan["spine_core_links"]
+    compute = [line for line in lines[1:] if line.endswith(",compute")]
+    assert len(compute) == plan["node_links"] + plan["leaf_spine_links"] + plan["spine_core_links"]
     assert other_api.get(url).status_code == 404
 
 

@@ -7,7 +7,8 @@ import pytest
 
 from catalog.models import Lifecycle, Media, Part, Server
 from catalog.services import SEED_PATH, catalog_load_seed
-from design.specs import Connector, GpuSpec, MediaPurpose, MediaSpec, Top
+from design.specs import GpuSpec, MediaSpec
+from design.vocabulary import Connector, MediaPurpose, Top
 
 pytestmark = pytest.mark.django_db
 
@@ -207,7 +208,7 @@ def test_the_corrected_cable_ends_change_what_the_planner_can_choose(seeded_cata
     # With MCA4J80 modelled as NVIDIA describes it, a ConnectX-7 OSFP card 4 m from its leaf gets optics (no
     # copper cable reaches it), while a 4 m leaf-spine link gets the switch-to-switch active copper cable.
     from configurator.snapshot import catalog_snapshot
-    from design.specs import Protocol
+    from design.vocabulary import Protocol
     from engines.fabric.media import Side, select_media
 
     view = catalog_snapshot(max_age=0)

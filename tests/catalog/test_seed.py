@@ -8,7 +8,7 @@ from django.db import models
 
 from catalog.models import SPEC_MODELS, CatalogRelease, Part, Server
 from catalog.services import SEED_PATH, catalog_load_seed, spec_values
-from design.specs import Connector
+from design.vocabulary import Connector
 
 pytestmark = pytest.mark.django_db
 

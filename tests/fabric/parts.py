@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from design.specs import CatalogView, Connector, MediaEnd, MediaKind, MediaSpec, Protocol, Top
+from design.specs import CatalogView, MediaEnd, MediaSpec
+from design.vocabulary import Connector, MediaKind, Protocol, Top
 from tests.rules.parts import SEED, seeded, variant
 
 OSFP, QSFP112, QSFP56, MPO = Connector.OSFP, Connector.QSFP112, Connector.QSFP56, Connector.MPO12

@@ -9,7 +9,8 @@ import pytest
 
 from configurator.messages import both
 from design.model import ComponentIn, DesignIn, NodeGroupIn, RackIn
-from design.specs import CatalogView, MediaSpec, Top
+from design.specs import CatalogView, MediaSpec
+from design.vocabulary import Top
 from engines.fabric.model import LEAF_SPINE, NODE_LEAF
 from engines.fabric.plan import plan_fabric
 from engines.findings import Code

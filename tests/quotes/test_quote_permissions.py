@@ -156,3 +156,18 @@ def test_the_admin_approve_action_refuses_the_user_who_set_the_discount(
     client.post("/admin/quotes/quote/", {"action": "approve_selected", "_selected_action": [quote.pk]})
     quote.refresh_from_db()
     assert quote.status == "awaiting_approval" and quote.approved_by is None
+
+
+def test_the_approve_button_is_offered_to_exactly_those_quote_approve_accepts(
+    configuration, customer, staff, approver, second_approver, build, media
+):
+    from quotes.services import quote_may_approve
+
+    first = build(quote_request, configuration=configuration, customer=customer, user=staff, discount_percent="5")
+    revised = build(quote_revise, quote=first, user=approver, discount_percent="30")
+    offered = {u.username: quote_may_approve(quote=revised, user=u) for u in (staff, approver, second_approver)}
+    assert offered == {staff.username: False, approver.username: False, second_approver.username: True}
+    for user in (staff, approver):  # no permission; set the discount (four eyes)
+        with pytest.raises(PermissionDenied):
+            quote_approve(quote=revised, user=user)
+    assert build(quote_approve, quote=revised, user=second_approver).status == "issued"

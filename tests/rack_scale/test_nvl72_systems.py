@@ -6,6 +6,7 @@ bill and the alternatives treat it as the rack it is."""
 import pytest
 
 from configurator.bom import design_bill
+from configurator.rackplan import rack_count
 from configurator.services import design_validate
 
 pytestmark = pytest.mark.django_db
@@ -238,3 +239,20 @@ def test_the_cabling_list_places_each_tray_in_its_own_rack(seeded_catalog):
     assert {racks[f"node-{n:04d}"] for n in range(1, 19)} == {racks["node-0001"]}
     assert {racks[f"node-{n:04d}"] for n in range(19, 37)} == {racks["node-0019"]} != {racks["node-0001"]}
     assert all(racks.values())  # every tray placed
+
+
+def test_the_out_of_band_network_leaves_the_racks_own_management_to_the_rack(seeded_catalog):
+    # An NVL72 rack has no PDUs of the plan's and manages its trays on its own built-in management switches: the
+    # out-of-band network takes the compute fabric's switches and the PDUs of their racks only, and a design beside
+    # HGX nodes still counts those nodes' BMCs.
+    result = design_validate(document=_doc(GB200, racks=8, fabric={"switch": "MQM9700-NS2F"}))
+    oob = result["network_plans"]["oob"]
+    compute = result["fabric_plan"]
+    assert oob["devices"]["bmcs"] == 0
+    assert oob["devices"]["pdus"] == sum(p["quantity"] for p in result["rack_plan"]["pdus"])
+    assert oob["devices"]["switches"] >= compute["leaf_switches"] + compute["spine_switches"]
+    assert oob["rack_switches"] == rack_count(result["rack_plan"]) - 8  # one per network rack, none in an NVL72
+    mixed = _doc(GB200, racks=2, fabric={"switch": "MQM9700-NS2F"})
+    mixed["node_groups"].append({"name": "hgx", "count": 4, "server": "SYS-821GE-TNHR", "components": []})
+    devices = design_validate(document=mixed)["network_plans"]["oob"]["devices"]
+    assert devices["bmcs"] == 4

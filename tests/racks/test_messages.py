@@ -3,8 +3,9 @@
 import pytest
 
 from configurator.messages import both, finding_dict
+from engines.findings import RackCode
 from engines.findings.registry import REGISTRY, finding
-from engines.racks import Facility, RackCode, plan_racks
+from engines.racks import Facility, plan_racks
 
 from .parts import PDU_22K, air_nodes, leaves, liquid_nodes, mgmt
 

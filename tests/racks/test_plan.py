@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from engines.findings import REGISTRY, Finding, RackCode, Severity
 from engines.racks import (
     Cooling,
     Facility,
@@ -15,9 +16,7 @@ from engines.racks import (
     LeafPlacement,
     NodeGroup,
     PduOption,
-    RackCode,
     RackInputError,
-    Severity,
     plan_racks,
 )
 from engines.racks.model import DeviceRole, RackKind
@@ -164,11 +163,11 @@ def test_a_node_drawing_more_than_a_rack_may_is_an_error_and_gets_a_rack_of_its_
 
 def test_unknown_node_power_stays_unknown():
     p = plan(air_nodes(4, power_w=None), [leaves(1)])
-    assert codes(p)[RackCode.NODE_POWER_UNKNOWN] == "warning"
+    assert codes(p)[RackCode.NODE_POWER_UNKNOWN] == "info"
     assert [r.nodes for r in p.racks] == [4]  # units only: 41 // 8 = 5
     assert p.racks[0].power_w is None and p.racks[0].power_known_w == LEAF_W + MGMT_W
     assert p.facility_power_w is None and p.totals()["facility_power_w"] is None
-    assert codes(p)[RackCode.PDU_KNOWN_LOAD_ONLY] == "warning"
+    assert codes(p)[RackCode.PDU_KNOWN_LOAD_ONLY] == "info"
 
 
 def test_leaves_whose_power_overfills_the_rack_get_their_own_even_when_node_power_is_unknown():
@@ -258,7 +257,7 @@ def test_node_power_cords_follow_the_inlets_and_outlet_types():
 
 def test_no_pdu_option_is_an_error_and_no_pdu_is_invented():
     p = plan(air_nodes(2), pdu_options=[])
-    assert codes(p)[RackCode.NO_PDU] == "error"
+    assert codes(p)[RackCode.NO_PDU] == "info"
     assert p.pdus == () and all(r.pdus == () for r in p.racks)
 
 
@@ -286,7 +285,7 @@ def test_every_rack_has_a_management_switch_at_the_top():
 
 def test_without_a_management_switch_the_plan_says_so():
     p = plan_racks(node_groups=[air_nodes(2)], pdu_options=[PDU_22K])
-    assert codes(p)[RackCode.NO_MANAGEMENT_SWITCH] == "warning"
+    assert codes(p)[RackCode.NO_MANAGEMENT_SWITCH] == "info"
     assert all(DeviceRole.MANAGEMENT not in {d.role for d in r.devices} for r in p.racks)
 
 
@@ -294,6 +293,13 @@ def test_findings_carry_codes_and_plain_params_but_no_text():
     p = plan(liquid_nodes(4), facility=Facility(cooling=Cooling.AIR, rack_power_kw=60))
     dumped = json.loads(json.dumps([f.to_dict() for f in p.findings]))
     assert dumped and all(set(f) == {"code", "severity", "subject", "params"} for f in dumped)
+
+
+def test_the_planner_says_its_findings_as_every_engine_does_with_the_registrys_severity():
+    # unknown node power, no management switch and no PDU: three codes whose severity the planner once set itself
+    p = plan_racks(node_groups=[air_nodes(2, power_w=None)], pdu_options=[])
+    assert {RackCode.NODE_POWER_UNKNOWN, RackCode.NO_MANAGEMENT_SWITCH, RackCode.NO_PDU} <= set(codes(p))
+    assert all(type(f) is Finding and f.severity == REGISTRY[f.code].severity for f in p.findings)
 
 
 def test_rack_plan_dict_has_the_contract_fields():

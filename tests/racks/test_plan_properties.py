@@ -6,13 +6,13 @@ import xml.etree.ElementTree as ET
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engines.findings import RackCode
 from engines.racks import (
     Cooling,
     Facility,
     Feeds,
     NodeGroup,
     PduOption,
-    RackCode,
     link_distances,
     plan_racks,
     render_elevation_svg,

@@ -230,7 +230,7 @@ def test_the_bill_lists_the_racks_and_names_the_unpriced_pdu_the_plan_sized(seed
 def test_the_cabling_list_names_the_rack_and_unit_of_both_ends(seeded_catalog):
     config = configuration_create(document=_doc(32))
     rows = "".join(cabling_plan(configuration=config)).splitlines()
-    assert rows[0].endswith(",length_m,a_rack,a_u,z_rack,z_u")
+    assert rows[0].endswith(",length_m,a_rack,a_u,z_rack,z_u,network")
     first = rows[1].split(",")
     assert first[0] == "node-0001" and first[7:9] == ["R01-01", "1"]
     plan = design_validate(document=config.document)["rack_plan"]

@@ -13,7 +13,8 @@ from decimal import Decimal
 
 from configurator.snapshot import seed_view
 from design.model import ComponentIn, DesignIn, FabricIn, NodeGroupIn, WorkloadIn
-from design.specs import CardForm, CatalogView, PartBase, PcieSwitchSpec, SlotForm, SlotSpec
+from design.specs import CatalogView, PartBase, PcieSwitchSpec, SlotSpec
+from design.vocabulary import CardForm, SlotForm
 
 SEED = seed_view()
 

@@ -9,14 +9,16 @@ from configurator.messages.pcie import pcie_link, pcie_noun
 from engines.findings.codes import Code
 from engines.findings.fabric_codes import FabricCode
 from engines.findings.finding import SEVERITY_ORDER, Severity
+from engines.findings.network_codes import NetworkCode
+from engines.findings.rack_codes import RackCode
 from engines.findings.registry import REGISTRY, finding
-from engines.racks import RackCode
 
 from .parts import CX7_NDR, HGX_B200, HGX_H200, SYS_821GE_TNHR, SYS_822GS_NBRT, comp, design, group, hgx_node, run
 
 
 def test_one_registry_holds_every_code_of_both_engines():
-    assert set(REGISTRY) == {str(c) for c in Code} | {str(c) for c in FabricCode} | {str(c) for c in RackCode}
+    engines = (Code, FabricCode, RackCode, NetworkCode)
+    assert set(REGISTRY) == {str(c) for codes in engines for c in codes}
     for code, rule in REGISTRY.items():
         assert code == code.upper() and " " not in code and rule.code == code
         assert rule.title and rule.explanation and rule.source and rule.checks

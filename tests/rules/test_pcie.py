@@ -5,7 +5,7 @@ import dataclasses
 import pytest
 
 from configurator.messages import both
-from design.specs import SlotForm
+from design.vocabulary import SlotForm
 from engines.node.pcie import PCIE_GBYTES_PER_LANE, card_need_gbytes, link_gbytes
 
 from .parts import (

@@ -20,17 +20,8 @@ from configurator.messages import both
 from design.model import ComponentIn, DesignIn, DesignInputError, FabricIn, NodeGroupIn, WorkloadIn
 from design.parse import parse_design
 from design.references import check_references
-from design.specs import (
-    AdapterSpec,
-    CardForm,
-    CatalogView,
-    Cooling,
-    GpuSpec,
-    PcieSwitchSpec,
-    ServerSpec,
-    SlotForm,
-    SlotSpec,
-)
+from design.specs import AdapterSpec, CatalogView, GpuSpec, PcieSwitchSpec, ServerSpec, SlotSpec
+from design.vocabulary import CardForm, Cooling, SlotForm
 from engines.findings.codes import Code
 from engines.findings.registry import REGISTRY
 from engines.node.engine import validate_nodes

@@ -10,6 +10,7 @@ from decimal import Decimal
 import pytest
 from django.conf import settings
 
+from configurator.selectors import lead_times
 from tests.web.pages import H200_CLUSTER
 from tests.web.test_dutch_throughout import _leaks, _text
 
@@ -27,7 +28,7 @@ def _alternatives(kind="training", params=70, language="en", **kw):
 
     view = selectors.catalog()
     return alternatives(
-        kind=kind, params_billion=params, catalog=view, lead_times=selectors.lead_times(view), language=language, **kw
+        kind=kind, params_billion=params, catalog=view, lead_times=lead_times(view), language=language, **kw
     )
 
 
@@ -44,7 +45,7 @@ def test_a_70b_training_job_gets_the_recommendation_and_up_to_three_alternatives
 
     alts = _alternatives()
     view = selectors.catalog()
-    rec = recommend(kind="training", params_billion=70, catalog=view, lead_times=selectors.lead_times(view))
+    rec = recommend(kind="training", params_billion=70, catalog=view, lead_times=lead_times(view))
     assert alts[0].key == "recommended" and alts[0].document == rec.document
     assert 3 <= len(alts) <= 4  # the recommended design and two or three alternatives
     keys = [a.key for a in alts]
@@ -101,7 +102,8 @@ def test_the_next_generation_is_newer_than_the_recommended_gpu(seeded_catalog):
 
 
 def test_the_cheapest_alternative_costs_no_more_than_the_recommendation(seeded_catalog):
-    from web import comparison, selectors
+    from configurator import comparison
+    from web import selectors
 
     view = selectors.catalog()
     columns = {c.key: c for c in comparison.alternative_columns(_alternatives(), view)}
@@ -111,7 +113,8 @@ def test_the_cheapest_alternative_costs_no_more_than_the_recommendation(seeded_c
 
 
 def test_a_single_server_workload_has_no_ethernet_variant_and_says_no_fabric(client, make_config):
-    from web import comparison, selectors
+    from configurator import comparison
+    from web import selectors
 
     alts = _alternatives(kind="inference", params=70)
     assert alts and "ethernet" not in {a.key for a in alts}
@@ -126,10 +129,11 @@ def test_a_single_server_workload_has_no_ethernet_variant_and_says_no_fabric(cli
 
 
 def test_every_figure_of_a_column_is_the_validation_result_and_the_quote_pricing(seeded_catalog):
+    from configurator import comparison
     from configurator.bom import design_bill
     from configurator.services import design_validate
     from quotes import pricing
-    from web import comparison, selectors
+    from web import selectors
 
     view = selectors.catalog()
     result = design_validate(document=H200_CLUSTER, language="en")
@@ -157,13 +161,15 @@ def test_every_figure_of_a_column_is_the_validation_result_and_the_quote_pricing
 
 def test_an_unknown_figure_stays_unknown_on_the_page(client, make_config, seeded_catalog):
     from catalog.models import Gpu, Part
-    from web import comparison, selectors
+    from configurator import comparison
+    from web import selectors
 
     Gpu.objects.filter(part__part_number="HGX-H200-8GPU").update(nvlink_gbps=None)
     Part.objects.get(part_number="HGX-H200-8GPU").save()  # a changed part: a new catalogue version
     selectors.catalog_forget()
     a, b = make_config(), make_config()
-    col = comparison.draft_column(a, selectors.catalog(), "en")
+    view = selectors.catalog()
+    col = comparison.draft_column(a, selectors.design_outcome(document=a.document, language="en", view=view), view)
     assert col.nvlink_gbps_per_gpu is None
     session = client.session
     session["configurator.drafts"] = [a.token, b.token]

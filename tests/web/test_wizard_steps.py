@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from configurator.selectors import lead_times
 from tests.web.pages import B200_IN_H100_SERVER, url
 
 pytestmark = pytest.mark.django_db
@@ -55,7 +56,7 @@ def test_small_inference_is_recommended_on_pcie_gpus(seeded_catalog):
     from web import selectors
 
     view = selectors.catalog()
-    rec = recommend(kind="inference", params_billion=70, catalog=view, lead_times=selectors.lead_times(view))
+    rec = recommend(kind="inference", params_billion=70, catalog=view, lead_times=lead_times(view))
     assert rec is not None and not rec.gpu_is_board and rec.nodes == 1 and rec.switch is None
     assert rec.errors == 0
 
@@ -285,10 +286,12 @@ def test_cabling_plan_downloads_as_csv_with_one_row_per_link(client, make_config
     assert response.status_code == 200 and response.streaming
     rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
     assert rows[0][:7] == ["a_end", "a_port", "z_end", "z_port", "link_class", "cable_part", "length_m"]
-    assert rows[0][7:] == ["a_rack", "a_u", "z_rack", "z_u"] and all(r[7] and r[9] for r in rows[1:])
+    assert rows[0][7:] == ["a_rack", "a_u", "z_rack", "z_u", "network"]
+    compute = [r for r in rows[1:] if r[-1] == "compute"]  # the other networks' rows follow
+    assert all(r[7] and r[9] for r in compute)
     links = plan["node_links"] + plan["leaf_spine_links"] + plan["spine_core_links"]
-    assert len(rows) - 1 == links
-    assert len({(r[2], r[3]) for r in rows[1:]}) == links  # every node port appears once
+    assert len(compute) == links
+    assert len({(r[2], r[3]) for r in compute}) == links  # every node port appears once
 
 
 def test_cabling_plan_of_a_design_without_fabric_is_404(client, make_config):

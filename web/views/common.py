@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy
 from configurator.bom import design_bill
 from configurator.messages.languages import resolve_language
 from configurator.models import Configuration
+from configurator.selectors import part_sets
 from configurator.services import (
     ConfigurationLocked,
     Outcome,
@@ -141,7 +142,7 @@ class Evaluation:
     """Everything a step shows about the stored design: findings (decorated for the page), totals and price."""
 
     def __init__(self, config: Configuration, outcome: Outcome, view, *, acks: dict[tuple[str, str], Any]):
-        gpu_parts, adapter_parts = selectors.part_sets(view)
+        gpu_parts, adapter_parts = part_sets(view)
         self.outcome = outcome
         self.result = outcome.result
         raw = outcome.result["findings"] if outcome.result else _input_findings(outcome.input_errors or {})
@@ -224,18 +225,9 @@ def _context(request: HttpRequest, config: Configuration, slug: str, view, ev: E
         "can_edit": _edit_refusal(request, config, extra["quotes"] if _is_staff(request) else None) is None,
         "taken_over": configuration_taken_over(config),
         "catalog": view,
-        "changed_quote": _changed_since_issue(config, extra["quotes"]),
+        "changed_quote": quote_selectors.quote_outdated(extra["quotes"], config.document),
         **extra,
     }
-
-
-def _changed_since_issue(config: Configuration, quotes: list):
-    """The newest quote of the design when it is issued and the design was changed since (staff edit a quoted
-    design in place): the steps then say that the quote no longer matches the design shown."""
-    latest = quotes[0] if quotes else None
-    if latest is None or latest.status != "issued":
-        return None
-    return latest if (latest.frozen or {}).get("design") != config.document else None
 
 
 def _describe(form, field_findings: dict[str, list[dict]]) -> None:

@@ -17,11 +17,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from configurator import ratelimits
+from configurator import comparison, ratelimits
 from configurator.models import Configuration
 from configurator.recommend import ALTERNATIVE_KEYS
 from configurator.services import configuration_create
-from web import comparison, selectors
+from web import selectors
 from web.views.common import SESSION_DRAFTS, _config, _input_findings, _is_staff, _language, _remember, step_url
 
 
@@ -81,6 +81,13 @@ def alternative_start(request: HttpRequest, token: str) -> HttpResponse:
     return redirect(step_url(draft, "platform"))
 
 
+def _draft_column(config: Configuration) -> comparison.Column:
+    """A draft's column, from its validation memoised per document and language (web.selectors.design_outcome)."""
+    view = selectors.catalog()
+    outcome = selectors.design_outcome(document=config.document, language=_language(), view=view)
+    return comparison.draft_column(config, outcome, view)
+
+
 def _readable(column: comparison.Column) -> comparison.Column:
     """A draft that cannot be validated yet says what is missing the way its steps do (no server chosen yet)."""
     if column.readable:
@@ -106,7 +113,7 @@ class CompareForm(forms.Form):
 def compare_drafts(request: HttpRequest) -> HttpResponse:
     """Any two of the user's drafts side by side (?a=<token>&b=<token>); a token that is not theirs: 404."""
     tokens = request.session.get(SESSION_DRAFTS, []) if request.session.session_key else []
-    drafts = comparison.own_drafts(request, tokens)
+    drafts = comparison.own_drafts(user=request.user, session_tokens=tokens)
     own = {d.token: d for d in drafts}
     asked = [request.GET.get(name) for name in ("a", "b") if request.GET.get(name)]
     if any(token not in own for token in asked):
@@ -115,8 +122,7 @@ def compare_drafts(request: HttpRequest) -> HttpResponse:
     columns, status = [], 200
     if form.is_bound:
         if form.is_valid():
-            view = selectors.catalog()
-            columns = [_readable(comparison.draft_column(own[form.cleaned_data[n]], view, _language())) for n in "ab"]
+            columns = [_readable(_draft_column(own[form.cleaned_data[n]])) for n in "ab"]
         else:
             status = 422
     return render(

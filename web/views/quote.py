@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from decimal import Decimal
 
 from django.conf import settings
 from django.contrib import messages
@@ -15,11 +14,18 @@ from django.views.decorators.http import require_POST
 
 from configurator import ratelimits
 from configurator.models import Configuration
-from configurator.services import configuration_taken_over
-from quotes import pricing
+from configurator.services import configuration_name_customer, configuration_taken_over
 from quotes import selectors as quote_selectors
-from quotes.services import QuoteError, quote_approve, quote_issue, quote_request, quote_revise
-from quotes.vat import VatDecision, VatInputError, normalise_country, normalise_vat_number, vat_decide
+from quotes.services import (
+    QuoteError,
+    QuotePreview,
+    quote_approve,
+    quote_issue,
+    quote_may_approve,
+    quote_preview,
+    quote_request,
+    quote_revise,
+)
 from web import selectors
 from web.forms import (
     AcknowledgeForm,
@@ -147,15 +153,9 @@ def _quote_page(
         latest=latest,
         ack_form=AcknowledgeForm(),
         show_ack=staff,
-        may_approve=staff and latest is not None and _may_approve(request.user, latest),
+        may_approve=staff and latest is not None and quote_may_approve(quote=latest, user=request.user),
     )
     return _render_step(request, "quote", ctx, status=status)
-
-
-def _may_approve(user, quote) -> bool:
-    """Whether ``user`` may approve ``quote``'s discount, as quotes.services.quote_approve decides it: the approve
-    permission, and not the user who requested the quote or set its discount (four eyes)."""
-    return user.has_perm("quotes.approve_quote") and user.pk not in {quote.created_by_id, quote.discount_set_by_id}
 
 
 def request_quote(request: HttpRequest, config: Configuration) -> HttpResponse:
@@ -276,7 +276,7 @@ def _quote_request(
     if not staff:
         _remember_quote(request, quote.token)  # this browser is shown this quote (and its revisions) from now on
         request.session[CUSTOMER_SESSION_KEY] = {"name": d["name"], "company": d["company"]}
-    Configuration.objects.filter(pk=config.pk).update(customer_name=d["name"], customer_company=d["company"])
+    configuration_name_customer(configuration=config, name=d["name"], company=d["company"])
     return redirect(step_url(config, "quote"))
 
 
@@ -342,17 +342,25 @@ def _staff_quote_change(request: HttpRequest, config: Configuration, change, ref
 
 @dataclass
 class PricePreview:
-    """What a quote with the discounts typed so far comes to, priced by quotes.pricing as issuing it prices it.
-
-    ``which``: the form it belongs to ("request": a new quote; "revise": a new revision of the latest quote).
-    ``errors``: (field label, message) for each input that cannot be used; ``result`` is None while a discount
-    is wrong or the design cannot be priced. ``vat`` is None while the country or VAT number is wrong."""
+    """The preview panel of one form: quotes.services.quote_preview's answer (``preview``), its errors named by
+    the labels of the form's fields. ``which``: the form it belongs to ("request": a new quote; "revise": a new
+    revision of the latest quote)."""
 
     which: str
+    preview: QuotePreview
     errors: list[tuple[str, str]] = field(default_factory=list)
-    result: pricing.Preview | None = None
-    vat: VatDecision | None = None
-    unpriced: list[str] = field(default_factory=list)
+
+    @property
+    def result(self):
+        return self.preview.result
+
+    @property
+    def vat(self):
+        return self.preview.vat
+
+    @property
+    def unpriced(self) -> list[str]:
+        return self.preview.unpriced
 
     @property
     def dom_id(self) -> str:
@@ -363,8 +371,8 @@ PREVIEW_FORMS = ("request", "revise")
 
 
 def _vat_inputs(which: str, form, quote) -> dict[str, object]:
-    """The customer's country and VAT number the preview prices with: as typed in the request form, or the
-    latest quote's (a revision keeps its customer)."""
+    """The customer's country and VAT number the preview prices with: as typed in the request form (its initial
+    country when none is typed), or the latest quote's (a revision keeps its customer)."""
     if which == "revise" and quote is not None:
         return {"country": quote.customer_country, "vat_number": quote.customer_vat_number}
     if form is None:
@@ -375,44 +383,27 @@ def _vat_inputs(which: str, form, quote) -> dict[str, object]:
 
 
 def _price_preview(ev: Evaluation, dform: DiscountForm, *, which: str, country, vat_number) -> PricePreview:
-    """Price the design with the discounts of ``dform`` (bound: as typed; unbound: its initial values) for a
-    customer in ``country`` with ``vat_number``. Nothing is stored."""
-    out = PricePreview(which=which)
-    percent = _percent(dform["discount_percent"], str(dform.fields["discount_percent"].label), out.errors)
-    lines: dict[str, Decimal] = {}
-    for bound in dform.line_fields():
-        part = bound.name.removeprefix(DiscountForm.LINE_PREFIX)
-        if value := _percent(bound, _("Line discount %(part)s (%%)") % {"part": part}, out.errors):
-            lines[part] = value
-    discounts_ok = not out.errors
-    try:
-        country = normalise_country(country)
-        out.vat = vat_decide(country=country, vat_number=normalise_vat_number(vat_number, country))
-    except VatInputError as exc:
-        label = QuoteRequestForm.base_fields["vat_number" if exc.field == "vat_number" else "country"].label
-        out.errors.append((str(label), str(exc)))
-    bill = ev.bill
-    if not discounts_ok or bill is None or not bill.lines:
-        return out
-    out.unpriced = sorted({line.part_number for line in bill.lines if line.unit_price_eur is None})
-    if out.unpriced:
-        return out
-    out.result = pricing.price_preview(
-        pricing.raw_lines(bill.lines),
-        quote_discount_percent=percent,
-        line_discounts=lines,
-        vat_rate=out.vat.rate if out.vat else Decimal("0"),
-        threshold=Decimal(settings.QUOTE_DISCOUNT_APPROVAL_THRESHOLD),
+    """The preview of the design with the discounts of ``dform`` (bound: as typed; unbound: its initial values)
+    for a customer in ``country`` with ``vat_number``, by quotes.services.quote_preview."""
+    typed = {bound.name.removeprefix(DiscountForm.LINE_PREFIX): bound.value() for bound in dform.line_fields()}
+    preview = quote_preview(
+        lines=ev.bill.lines if ev.bill else [],
+        discount_percent=dform["discount_percent"].value(),
+        line_discounts=typed,
+        country=country,
+        vat_number=vat_number,
     )
-    return out
+    errors = [(_preview_label(dform, key), message) for key, message in preview.errors.items()]
+    return PricePreview(which, preview, errors)
 
 
-def _percent(bound, label: str, errors: list[tuple[str, str]]) -> Decimal:
-    try:
-        return pricing.parse_percent(bound.value())
-    except pricing.PercentError as exc:
-        errors.append((label, str(exc)))
-        return Decimal("0")
+def _preview_label(dform: DiscountForm, key: str) -> str:
+    """The label a preview error is shown under: the field's, as the forms name it."""
+    if key.startswith(DiscountForm.LINE_PREFIX):
+        return _("Line discount %(part)s (%%)") % {"part": key.removeprefix(DiscountForm.LINE_PREFIX)}
+    if key in QuoteRequestForm.base_fields:
+        return str(QuoteRequestForm.base_fields[key].label)
+    return str(dform.fields["discount_percent"].label)
 
 
 def _preview_for(request: HttpRequest, config: Configuration, ev: Evaluation):

@@ -60,11 +60,8 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         customer=filters.get("q"),
         date_from=filters.get("date_from"),
         date_to=filters.get("date_to"),
+        owner=owner,
     ).defer("document")
-    if owner == quote_selectors.UNASSIGNED:
-        configs = configs.filter(assigned_to__isnull=True)
-    elif owner:
-        configs = configs.filter(assigned_to_id=owner)
     quote_page = Paginator(quotes, QUOTES_PER_PAGE).get_page(request.GET.get("page"))
     design_page = Paginator(configs, DESIGNS_PER_PAGE).get_page(request.GET.get("dpage"))
     return render(

@@ -7,6 +7,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from configurator.comparison import recommendation
 from configurator.messages.diagram import LINK_CLASSES
 from configurator.messages.diagram import words as diagram_words
 from configurator.messages.racks import elevation_labels, kw_number
@@ -14,7 +15,9 @@ from configurator.messages.slotmap import slot_map_labels
 from configurator.models import Configuration
 from configurator.pictures import fabric_diagram_svg, rack_elevation_svg, slot_map_svg
 from configurator.rackplan import rack_count
-from web import comparison, selectors, wizard
+from configurator.selectors import NODE_ROLES, node_part_sets, node_parts_chosen, part_sets
+from design.specs import AdapterSpec
+from web import selectors, wizard
 from web.forms import (
     AcknowledgeForm,
     AdaptersForm,
@@ -70,7 +73,7 @@ def _goal(request: HttpRequest, config: Configuration) -> HttpResponse:
                 concurrency=d["concurrency"],
             )
             if action == "accept":
-                rec = _recommendation(doc, view)
+                rec = recommendation(doc, view)
                 if rec is not None:
                     doc = {**rec.document, "name": config.document.get("name") or rec.document["name"]}
                     if wizard.AUTO_NAME.match(str(config.document.get("name", ""))):
@@ -90,7 +93,7 @@ def _goal(request: HttpRequest, config: Configuration) -> HttpResponse:
     else:
         form = GoalForm(initial=wizard.workload_initial(config.document))
     ev = _evaluate(request, config, view)
-    rec = _recommendation(config.document, view)
+    rec = recommendation(config.document, view)
     return _render_step(
         request,
         "goal",
@@ -99,13 +102,9 @@ def _goal(request: HttpRequest, config: Configuration) -> HttpResponse:
     )
 
 
-def _recommendation(doc: dict, view):
-    return comparison.recommendation(doc, view)
-
-
 def _platform(request: HttpRequest, config: Configuration) -> HttpResponse:
     view = selectors.catalog()
-    gpu_parts, _adapters = selectors.part_sets(view)
+    gpu_parts, _adapters = part_sets(view)
     status = 200
     if request.method == "POST":
         form = PlatformForm(request.POST, catalog=view)
@@ -119,8 +118,8 @@ def _platform(request: HttpRequest, config: Configuration) -> HttpResponse:
                 gpu=d["gpu"],
                 gpu_quantity=d["gpu_quantity"] or 1,
                 gpu_parts=gpu_parts,
-                node_parts=_node_parts(view, d),
-                node_sets=selectors.node_part_sets(view),
+                node_parts=node_parts_chosen(view, d["server"], {r: d.get(r) or "" for r in NODE_ROLES}),
+                node_sets=node_part_sets(view),
                 complete_system=rack_system,
             )
             _save(request, config, doc)
@@ -146,26 +145,15 @@ def _platform(request: HttpRequest, config: Configuration) -> HttpResponse:
         gpus=selectors.gpu_options(view, server, gpu, reason) if server else [],
         selected_gpu=view.get(gpu) if gpu else None,
         node_roles=selectors.node_part_choices(
-            view, server, wizard.node_parts_initial(config.document, selectors.node_part_sets(view))
+            view, server, wizard.node_parts_initial(config.document, node_part_sets(view))
         ),
     )
     return _render_step(request, "platform", ctx, status=status)
 
 
-def _node_parts(view, d: dict) -> dict[str, tuple[str, int]]:
-    """The CPU, memory and boot drive chosen on the platform step, per role: a part the server takes (a choice it
-    does not take, left from another server, becomes the server's default) with its default quantity."""
-    chosen = {role: d.get(role) or "" for role in selectors.NODE_ROLES}
-    out = {}
-    for row in selectors.node_part_choices(view, d["server"], chosen):
-        if chosen[row["role"]] and row["chosen"]:
-            out[row["role"]] = (row["chosen"], row["quantity"] or 1)
-    return out
-
-
 def _adapters(request: HttpRequest, config: Configuration) -> HttpResponse:
     view = selectors.catalog()
-    _gpus, adapter_parts = selectors.part_sets(view)
+    _gpus, adapter_parts = part_sets(view)
     status = 200
     if request.method == "POST":
         form = AdaptersForm(request.POST, catalog=view)
@@ -191,7 +179,7 @@ def _adapters(request: HttpRequest, config: Configuration) -> HttpResponse:
         form=form,
         slot_map=slot_map,
         server=view.get(g.get("server", "")) if g else None,
-        adapters=sorted(view.of_type(selectors.AdapterSpec), key=lambda a: a.part_number),
+        adapters=sorted(view.of_type(AdapterSpec), key=lambda a: a.part_number),
     )
     return _render_step(request, "adapters", ctx, status=status)
 

@@ -12,10 +12,12 @@ in practice, after protocol overhead).
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from design.specs import AdapterSpec, ServerSpec, SlotSpec
 from engines.findings import Code, Finding, finding
 
-from ..context import GroupContext, Part
+from ..context import CardPart, GroupContext, Part, is_adapter
 from .slots import SlotState
 
 PCIE_GBYTES_PER_LANE: dict[int, float] = {1: 0.25, 2: 0.5, 3: 0.985, 4: 1.969, 5: 3.938, 6: 7.563}
@@ -37,7 +39,7 @@ def card_need_gbytes(spec: AdapterSpec) -> float | None:
 
 def effective_link(spec: AdapterSpec, slot: SlotSpec) -> float | None:
     """GB/s per direction the card gets in the slot: the lower generation and the narrower width of the two."""
-    if None in (spec.host_pcie_gen, spec.host_lanes, slot.pcie_gen, slot.lanes):
+    if spec.host_pcie_gen is None or spec.host_lanes is None or slot.pcie_gen is None or slot.lanes is None:
         return None
     return link_gbytes(min(spec.host_pcie_gen, slot.pcie_gen), min(spec.host_lanes, slot.lanes))
 
@@ -49,21 +51,21 @@ def link_findings(ctx: GroupContext, slots: list[SlotState]) -> list[Finding]:
     Source: fabric.md §5; [CX7-SPEC]; [CX8-ID], [DOCA-CX8] (Socket Direct 2x Gen5 for 800G)."""
     out = []
     done_unknown: set[str] = set()
-    reported: set[tuple] = set()
+    reported: set[tuple[Any, ...]] = set()
     for s in slots:
         part = s.part
-        if part is None or not isinstance(part.spec, AdapterSpec):
+        if part is None or not is_adapter(part):
             continue
         spec = part.spec
         need = card_need_gbytes(spec)
         card_link = link_gbytes(spec.host_pcie_gen, spec.host_lanes)
         slot_gen, slot_lanes = s.spec.pcie_gen, s.spec.lanes
-        if need is None or card_link is None or effective_link(spec, s.spec) is None:
+        eff = effective_link(spec, s.spec)
+        if need is None or card_link is None or eff is None:
             if part.path not in done_unknown:
                 done_unknown.add(part.path)
                 out.append(_link_unknown(part, s))
             continue
-        eff = effective_link(spec, s.spec)
         key = (part.path, slot_gen, slot_lanes)
         if eff >= need or eff >= card_link or key in reported:
             continue
@@ -71,11 +73,12 @@ def link_findings(ctx: GroupContext, slots: list[SlotState]) -> list[Finding]:
         names = ", ".join(
             x.spec.name for x in slots if x.part is part and (x.spec.pcie_gen, x.spec.lanes) == (slot_gen, slot_lanes)
         )
-        out.append(_link_shortfall(part, spec, names, slot_gen, slot_lanes, need, eff))
+        # the link is known, so are the slot's generation and width
+        out.append(_link_shortfall(part, spec, names, cast(int, slot_gen), cast(int, slot_lanes), need, eff))
     return out
 
 
-def _link_unknown(part: Part, slot: SlotState) -> Finding:
+def _link_unknown(part: Part[AdapterSpec], slot: SlotState) -> Finding:
     spec = part.spec
     return finding(
         Code.PCIE_LINK_UNKNOWN,
@@ -91,9 +94,9 @@ def _link_unknown(part: Part, slot: SlotState) -> Finding:
 
 
 def _link_shortfall(
-    part: Part, spec: AdapterSpec, names: str, slot_gen: int, slot_lanes: int, need: float, eff: float
+    part: CardPart, spec: AdapterSpec, names: str, slot_gen: int, slot_lanes: int, need: float, eff: float
 ) -> Finding:
-    gen6 = spec.host_pcie_gen >= 6 and slot_gen == 5
+    gen6 = cast(int, spec.host_pcie_gen) >= 6 and slot_gen == 5  # known: the link is
     return finding(
         Code.PCIE_GEN6_IN_GEN5 if gen6 else Code.PCIE_LINK_BANDWIDTH,
         part.path,
@@ -107,7 +110,7 @@ def _link_shortfall(
         slot_lanes=slot_lanes,
         card_gen=spec.host_pcie_gen,
         card_lanes=spec.host_lanes,
-        line_gbps=spec.ports * spec.speed_gbps,
+        line_gbps=spec.ports * cast(int, spec.speed_gbps),  # known: the need is
         need_exact=need,
         link_exact=eff,
         socket_direct=bool(spec.socket_direct),
@@ -119,7 +122,7 @@ def switch_uplinks(ctx: GroupContext, server: ServerSpec, slots: list[SlotState]
     GPU traffic to a NIC on the same switch is peer-to-peer and does not cross the uplink, so only adapters
     count, each at the lesser of its line rate and its slot link. Source: PCIe arithmetic, fabric.md §5."""
     out: list[Finding] = []
-    over: dict[tuple, list] = {}
+    over: dict[tuple[Any, ...], list[Any]] = {}
     for sw in server.pcie_switches:
         behind = [
             s
@@ -129,21 +132,23 @@ def switch_uplinks(ctx: GroupContext, server: ServerSpec, slots: list[SlotState]
         if not behind:
             continue
         uplink = link_gbytes(sw.uplink_gen, sw.uplink_lanes)
-        needs: list[float] | None = []
+        needs: list[float] = []
+        speeds_known = True
         for s in behind:
-            need = card_need_gbytes(s.part.spec)
+            card = cast(Part[AdapterSpec], s.part)  # behind the switch: the slots that hold an adapter
+            need = card_need_gbytes(card.spec)
             if need is None:
-                needs = None
+                speeds_known = False
                 break
-            link = effective_link(s.part.spec, s.spec)
+            link = effective_link(card.spec, s.spec)
             needs.append(min(need, link) if link is not None else need)
-        if uplink is None or needs is None:
+        if uplink is None or not speeds_known:
             continue  # unknown uplink or card speed: nothing sourced to compare; the slot rules report unknowns
         total = sum(needs)
         if total > uplink:
-            cards = ", ".join(sorted({x.part.spec.part_number for x in behind}))
+            cards = ", ".join(sorted({cast(CardPart, x.part).spec.part_number for x in behind}))
             over.setdefault((sw.uplink_gen, sw.uplink_lanes, round(total, 1), len(behind), cards), []).append(
-                (sw, behind[0].part.path, total, uplink)
+                (sw, cast(CardPart, behind[0].part).path, total, uplink)
             )
     for (gen, lanes, total, n_cards, cards), items in over.items():
         uplink = items[0][3]

@@ -3,10 +3,12 @@ a GPU."""
 
 from __future__ import annotations
 
-from design.specs import Role
+from typing import cast
+
+from design.vocabulary import Role
 from engines.findings import Code, Finding, finding
 
-from ..context import GroupContext
+from ..context import CardPart, GroupContext
 from .slots import SlotState
 
 
@@ -22,7 +24,7 @@ def not_gpu_local(ctx: GroupContext, slots: list[SlotState]) -> list[Finding]:
             far.setdefault(s.part.path, []).append(s)
     out = []
     for path, taken in far.items():
-        part = taken[0].part
+        part = cast(CardPart, taken[0].part)  # the slots grouped hold a card
         free_local = sum(1 for s in slots if s.part is None and s.spec.gpus)
         out.append(
             finding(

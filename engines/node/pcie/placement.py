@@ -8,11 +8,13 @@ bandwidth and PCIe-switch uplinks (``bandwidth.py``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from design.specs import CARD_FITS, AdapterSpec, CardForm, GpuSpec, Role, ServerSpec, SlotForm
+from design.specs import AdapterSpec, GpuSpec, ServerSpec
+from design.vocabulary import CARD_FITS, CardForm, Role, SlotForm
 from engines.findings import Code, Finding, finding
 
-from ..context import GroupContext, Part
+from ..context import CardPart, GroupContext
 from .bandwidth import link_findings, switch_uplinks
 from .locality import not_gpu_local
 from .slots import SlotState, card_form, fits, form_unknown, slot_groups
@@ -26,10 +28,10 @@ _ROLE_RANK = {"gpu": 0, Role.COMPUTE: 0, Role.STORAGE: 1, Role.MANAGEMENT: 2}
 @dataclass
 class Placement:
     slots: list[SlotState]
-    unplaced: list[dict]
+    unplaced: list[dict[str, Any]]
 
-    def to_dict(self, ctx: GroupContext) -> dict:
-        server = ctx.server
+    def to_dict(self, ctx: GroupContext) -> dict[str, Any]:
+        server = ctx.known_server
         return {
             "group": ctx.group.name,
             "node_group": ctx.index,
@@ -67,23 +69,23 @@ def place_group(ctx: GroupContext, findings: list[Finding]) -> Placement:
     NICs into the slots local to a GPU (same PCIe switch, so GPUDirect RDMA stays local) in GPU order, one NIC
     per GPU on its own rail, storage and management adapters into the other slots first.
     """
-    server = ctx.server
+    server = ctx.known_server
     assert server is not None
     slots = [SlotState(spec, i) for i, spec in enumerate(server.slots)]
     placement = Placement(slots=slots, unplaced=[])
 
-    cards: list[Part] = []
+    cards: list[CardPart] = []
     for part in ctx.adapters:
         if server.integrated_nics > 0 and part.role == Role.COMPUTE:
             findings.append(_integrated_nics(ctx, part))
             placement.unplaced.append(_unplaced(part, part.quantity, "compute NICs are integrated in this server"))
             continue
         cards.append(part)
-    for part in ctx.gpu_cards:
-        if server.accepts_complete and part.spec.part_number not in server.accepts:  # GPU_NOT_ACCEPTED says it
-            placement.unplaced.append(_unplaced(part, part.quantity, "GPU not supported by this server"))
+    for gpu in ctx.gpu_cards:
+        if server.accepts_complete and gpu.spec.part_number not in server.accepts:  # GPU_NOT_ACCEPTED says it
+            placement.unplaced.append(_unplaced(gpu, gpu.quantity, "GPU not supported by this server"))
             continue
-        cards.append(part)
+        cards.append(gpu)
     if not cards:
         return placement
     if not server.slots_known:
@@ -106,8 +108,8 @@ def place_group(ctx: GroupContext, findings: list[Finding]) -> Placement:
 
 
 def _place_all(
-    ctx: GroupContext, cards: list[Part], slots: list[SlotState], placement: Placement, findings: list[Finding]
-) -> list[tuple[Part, int]]:
+    ctx: GroupContext, cards: list[CardPart], slots: list[SlotState], placement: Placement, findings: list[Finding]
+) -> list[tuple[CardPart, int]]:
     """Explicit slots first (checked), then the rest automatically, most constrained cards first, each into the
     slot it prefers (``_preference``). Returns the cards, with their counts, that found no slot."""
     by_name = {s.spec.name: s for s in slots}
@@ -118,7 +120,7 @@ def _place_all(
             _place_explicit(ctx, part, explicit, by_name, placement, findings)
         remaining[k] = part.quantity - len(explicit)
 
-    overflow: list[tuple[Part, int]] = []
+    overflow: list[tuple[CardPart, int]] = []
     order = sorted(
         range(len(cards)),
         key=lambda k: (
@@ -145,7 +147,7 @@ def _place_all(
     return overflow
 
 
-def _preference(part: Part, slot: SlotState) -> tuple:
+def _preference(part: CardPart, slot: SlotState) -> tuple[Any, ...]:
     """Lower is better: a verified fit; GPU slots for GPU cards only; compute NICs next to a GPU (in GPU order,
     so NIC i lands by GPU i), storage and management away from the GPUs; the tightest slot that fits."""
     spec = slot.spec
@@ -172,7 +174,7 @@ def _assign_rails(slots: list[SlotState]) -> None:
 
 def _place_explicit(
     ctx: GroupContext,
-    part: Part,
+    part: CardPart,
     names: tuple[str, ...],
     by_name: dict[str, SlotState],
     placement: Placement,
@@ -192,7 +194,7 @@ def _place_explicit(
         else:
             slot.part = part
             slot.unverified_fit = fits(card_form(part), slot.spec.form) is None
-    server = ctx.server
+    server = ctx.known_server
     pn = part.spec.part_number
     if unknown:
         findings.append(
@@ -235,14 +237,14 @@ def _place_explicit(
         placement.unplaced.append(_unplaced(part, len(misfit), "does not fit the chosen slot"))
 
 
-def _unplaced(part: Part, quantity: int, reason: str) -> dict:
+def _unplaced(part: CardPart, quantity: int, reason: str) -> dict[str, Any]:
     return {"part": part.spec.part_number, "component": part.path, "quantity": quantity, "reason": reason}
 
 
-def _integrated_nics(ctx: GroupContext, part: Part) -> Finding:
+def _integrated_nics(ctx: GroupContext, part: CardPart) -> Finding:
     """Rule: a server with integrated compute NICs (ServerSpec.integrated_nics, SYS-822GS-NB3RT: 8x ConnectX-8,
     one per GPU) has no slots for compute adapters. Source: [DIST-PM], [MLCT-822NB3]."""
-    server = ctx.server
+    server = ctx.known_server
     speed = server.integrated_nic_speed_gbps
     n_free = sum(1 for s in server.slots if s.form != SlotForm.INTEGRATED)
     return finding(
@@ -257,7 +259,7 @@ def _integrated_nics(ctx: GroupContext, part: Part) -> Finding:
     )
 
 
-def _slots_unknown(ctx: GroupContext, cards: list[Part]) -> Finding:
+def _slots_unknown(ctx: GroupContext, cards: list[CardPart]) -> Finding:
     """Rule: a server without a sourced slot list (slots_known False) cannot have its placement verified; say
     so, and raise no slot errors. Source: hardware.md §5 (slot lists not found for SYS-821GE-TNHR and others)."""
     n = sum(p.quantity for p in cards)
@@ -270,10 +272,10 @@ def _slots_unknown(ctx: GroupContext, cards: list[Part]) -> Finding:
     )
 
 
-def _holders(part: Part, fit: list[SlotState]) -> tuple[list[dict], bool]:
+def _holders(part: CardPart, fit: list[SlotState]) -> tuple[list[dict[str, Any]], bool]:
     """Who holds the slots a card fits (its own units, GPU cards, adapters), and whether GPU cards are among
     them."""
-    counts: dict[str, list] = {}
+    counts: dict[str, list[Any]] = {}
     for s in fit:
         if s.part is not None:
             counts.setdefault(s.part.path, [s.part, 0])[1] += 1
@@ -304,8 +306,8 @@ def _alternatives(ctx: GroupContext, spec: AdapterSpec, forms: set[SlotForm | No
 def _no_free_slot(
     ctx: GroupContext,
     server: ServerSpec,
-    cards: list[Part],
-    overflow: list[tuple[Part, int]],
+    cards: list[CardPart],
+    overflow: list[tuple[CardPart, int]],
     slots: list[SlotState],
 ) -> Finding:
     """Rule: every card needs a free slot it physically fits (specs.CARD_FITS: a full-height card does not fit a
@@ -335,7 +337,7 @@ def _no_free_slot(
     )
 
 
-def _may_fit_open_positions(server: ServerSpec, overflow: list[tuple[Part, int]]) -> bool:
+def _may_fit_open_positions(server: ServerSpec, overflow: list[tuple[CardPart, int]]) -> bool:
     """Rule: an incomplete slot list (``slots_complete`` false) whose rows mark what it leaves open, slots of unknown
     form (the SYS-821GE-TNHR risers, one unit's BMC table) or of unconfirmed PCIe generation and width (the
     SYS-421GE-TNRT3 AIOM bay, whose count the datasheet leaves open), leaves open only positions of those kinds. A
@@ -350,14 +352,14 @@ def _may_fit_open_positions(server: ServerSpec, overflow: list[tuple[Part, int]]
     return any(fits(card_form(p), form) is not False for p, _n in overflow for form in open_forms)
 
 
-def _why_no_slot(ctx: GroupContext, p: Part, n: int, slots: list[SlotState]) -> dict:
+def _why_no_slot(ctx: GroupContext, p: CardPart, n: int, slots: list[SlotState]) -> dict[str, Any]:
     """One card's reason for having no slot, as values: the slots it fits and who holds them, and the free
     slots it does not fit, with catalogue adapters of the same line that would."""
     form = card_form(p)
     usable = [s for s in slots if s.usable]
     fit = [s for s in usable if fits(form, s.spec.form) is not False]
     free_unfit = [s for s in usable if s.part is None and fits(form, s.spec.form) is False]
-    reason: dict = {
+    reason: dict[str, Any] = {
         "part": p.spec.part_number,
         "card_form": str(form) if form else None,
         "quantity": p.quantity,
@@ -374,7 +376,7 @@ def _why_no_slot(ctx: GroupContext, p: Part, n: int, slots: list[SlotState]) -> 
     by_form: dict[SlotForm | None, list[str]] = {}
     for s in free_unfit:
         by_form.setdefault(s.spec.form, []).append(s.spec.name)
-    is_adapter = isinstance(p.spec, AdapterSpec)
+    adapter = p.spec if isinstance(p.spec, AdapterSpec) else None
     reason.update(
         fit_form=str(one_form) if one_form else None,
         holders=holders,
@@ -384,9 +386,9 @@ def _why_no_slot(ctx: GroupContext, p: Part, n: int, slots: list[SlotState]) -> 
                 "form": str(slot_form) if slot_form else None,
                 "names": names,
                 "takes": [str(c) for c in CardForm if slot_form in CARD_FITS[c]],
-                "adapter": is_adapter,
-                "family": p.spec.family if is_adapter else None,
-                "alternatives": _alternatives(ctx, p.spec, {slot_form}) if is_adapter else [],
+                "adapter": adapter is not None,
+                "family": adapter.family if adapter is not None else None,
+                "alternatives": _alternatives(ctx, adapter, {slot_form}) if adapter is not None else [],
             }
             for slot_form, names in by_form.items()
         ],

@@ -4,18 +4,20 @@ summary for messages."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, cast
 
-from design.specs import CARD_FITS, CardForm, ServerSpec, SlotForm, SlotSpec
+from design.specs import ServerSpec, SlotSpec
+from design.vocabulary import CARD_FITS, CardForm, SlotForm
 from engines.findings import Code, Finding, finding
 
-from ..context import GroupContext, Part
+from ..context import CardPart, GroupContext
 
 
 @dataclass
 class SlotState:
     spec: SlotSpec
     position: int
-    part: Part | None = None
+    part: CardPart | None = None
     rail: int | None = None
     unverified_fit: bool = False
 
@@ -33,13 +35,13 @@ def fits(card: CardForm | None, slot: SlotForm | None) -> bool | None:
     return slot in CARD_FITS[card]
 
 
-def card_form(part: Part) -> CardForm | None:
+def card_form(part: CardPart) -> CardForm | None:
     return part.spec.form
 
 
-def slot_groups(server: ServerSpec) -> list[dict]:
+def slot_groups(server: ServerSpec) -> list[dict[str, Any]]:
     """The server's expansion slots grouped by form, PCIe link and GPU use, with counts (for messages)."""
-    groups: dict[tuple, int] = {}
+    groups: dict[tuple[Any, ...], int] = {}
     for s in server.slots:
         if s.form == SlotForm.INTEGRATED:
             continue
@@ -60,7 +62,7 @@ def form_unknown(ctx: GroupContext, slots: list[SlotState]) -> list[Finding]:
             by_part.setdefault(s.part.path, []).append(s)
     out = []
     for path, taken in by_part.items():
-        part = taken[0].part
+        part = cast(CardPart, taken[0].part)  # the slots grouped hold a card
         out.append(
             finding(
                 Code.PCIE_FORM_UNKNOWN,

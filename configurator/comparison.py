@@ -1,8 +1,9 @@
-"""Selectors of the comparison pages: designs side by side (a workload's alternatives, or two of a user's drafts).
+"""Selectors of the comparison: designs side by side (a workload's alternatives, or two of a user's drafts).
 
 Every figure of a column comes from the validation service's result for that design (totals, fabric plan,
-rack plan, findings) and the price from the quotes' own pricing code, so a comparison never shows a second set
-of numbers. A figure the result does not know is None here and "not known" on the page.
+rack plan, findings) and the price from the design's bill of materials (configurator.bom, the review step's
+total: per line to the cent, as a quote prices its lines before discounts), so a comparison never shows a second
+set of numbers. A figure the result does not know is None here and "not known" on the page.
 """
 
 from __future__ import annotations
@@ -12,14 +13,14 @@ from decimal import Decimal
 from typing import Any
 
 from django.db.models import Q
-from django.http import HttpRequest
 
-from configurator.bom import design_bill
-from configurator.models import Configuration
-from configurator.recommend import Alternative, alternatives, recommend
 from design.specs import CatalogView, SwitchSpec
-from quotes import pricing
-from web import selectors
+
+from .bom import design_bill
+from .models import Configuration
+from .recommend import Alternative, alternatives, recommend
+from .selectors import lead_times, part_sets
+from .services import Outcome
 
 TOP_FINDINGS = 3  # findings named in a column (errors first); the counts cover all of them
 MAX_OWN_DRAFTS = 50  # a sales engineer's drafts offered for comparison, most recently changed first
@@ -52,7 +53,7 @@ def recommendation(document: dict, view: CatalogView):
     if inputs is None:
         return None
     try:
-        return recommend(**inputs, catalog=view, lead_times=selectors.lead_times(view))
+        return recommend(**inputs, catalog=view, lead_times=lead_times(view))
     except ValueError:  # a workload the sizing cannot take (a mode of the other kind, an unknown precision)
         return None
 
@@ -63,7 +64,7 @@ def workload_alternatives(document: dict, view: CatalogView, language: str) -> t
     if inputs is None:
         return ()
     try:
-        return alternatives(**inputs, catalog=view, lead_times=selectors.lead_times(view), language=language)
+        return alternatives(**inputs, catalog=view, lead_times=lead_times(view), language=language)
     except ValueError:  # as for the recommendation
         return ()
 
@@ -96,15 +97,13 @@ class Column:
 
 
 def net_price(document: dict, result: dict | None, view: CatalogView) -> tuple[Decimal | None, int]:
-    """The design's net price without discounts, by the quote's own pricing (per line to the cent), and how many
-    lines or rack needs have no price (the amount is then at least this)."""
+    """The design's net price without discounts (the bill's total of its priced lines, each to the cent), and how
+    many lines or rack needs have no price (the amount is then at least this); None when nothing is priced."""
     bill = design_bill(document=document, result=result, catalog=view)
     if bill is None:
         return None, 0
-    raw = pricing.raw_lines(line for line in bill.lines if line.unit_price_eur is not None)
-    lines = pricing.price_lines(raw, quote_discount_percent=Decimal("0"), line_discounts={})
-    totals = pricing.price_totals(lines, vat_rate=Decimal("0"))
-    return (totals.net if raw else None), bill.on_request + len(bill.needs)
+    priced = any(line.unit_price_eur is not None for line in bill.lines)
+    return (bill.total if priced else None), bill.on_request + len(bill.needs)
 
 
 def _least(values: list[Any]) -> Any:
@@ -171,7 +170,7 @@ def column(
 
 
 def _is_gpu(view: CatalogView, component: dict) -> bool:
-    gpus, _adapters = selectors.part_sets(view)
+    gpus, _adapters = part_sets(view)
     return component.get("part") in gpus
 
 
@@ -179,9 +178,8 @@ def alternative_columns(alts: tuple[Alternative, ...], view: CatalogView) -> lis
     return [column(a.key, a.document, a.result, view, also=a.also) for a in alts]
 
 
-def draft_column(config: Configuration, view: CatalogView, language: str) -> Column:
-    """A stored draft as a column: validated by the same service (memoised per document and language)."""
-    outcome = selectors.design_outcome(document=config.document, language=language, view=view)
+def draft_column(config: Configuration, outcome: Outcome, view: CatalogView) -> Column:
+    """A stored draft as a column, from the validation service's ``outcome`` for its design."""
     return column(
         "draft",
         config.document,
@@ -195,10 +193,9 @@ def draft_column(config: Configuration, view: CatalogView, language: str) -> Col
 # --- whose drafts ------------------------------------------------------------------------------------------
 
 
-def own_drafts(request: HttpRequest, session_tokens: list[str]) -> list[Configuration]:
-    """The drafts this user may compare, most recently changed first: a sales engineer's own (created by them or
-    in their queue); a customer's those this browser started. Never anyone else's."""
-    user = request.user
+def own_drafts(*, user, session_tokens: list[str]) -> list[Configuration]:
+    """The drafts ``user`` may compare, most recently changed first: a sales engineer's own (created by them or
+    in their queue); a customer's those their browser started (``session_tokens``). Never anyone else's."""
     if user.is_authenticated and user.is_active and user.is_staff:
         qs = Configuration.objects.filter(Q(created_by=user) | Q(assigned_to=user))
     elif session_tokens:

@@ -1,0 +1,92 @@
+# ruff: noqa: E501  (message ids and sources are kept whole, one line each, as translators see them)
+"""Rule registry entries of the planner of the other networks (engines.networks)."""
+
+from __future__ import annotations
+
+from .network_codes import NetworkCode
+from .rule import INFO, E, Rule, W, gettext_noop, rule
+
+_PLAN = "engines.networks.plan"
+
+RULES: tuple[Rule, ...] = (
+    rule(
+        NetworkCode.CUSTOMER_SUPPLIED,
+        INFO,
+        gettext_noop("Network supplied by the customer"),
+        gettext_noop(
+            "The design marks this network null: the customer supplies it, so its switches, cables and ports are not in the plan or the bill."
+        ),
+        "Design contract design/v1, additions round 3 (networks)",
+        (f"{_PLAN}.plan_networks",),
+    ),
+    rule(
+        NetworkCode.NO_ADAPTERS,
+        W,
+        gettext_noop("Network requested without node adapters for it"),
+        gettext_noop(
+            "A storage network is planned from the node adapters whose role is storage, an in-band network from those whose role is management; a network asked for with none has nothing to connect."
+        ),
+        "NVIDIA DGX SuperPOD H100 RA-11333-001, Network Fabrics (each pair of in-band management and storage ports)",
+        (f"{_PLAN}._switched",),
+    ),
+    rule(
+        NetworkCode.CONVERGED,
+        INFO,
+        gettext_noop("In-band management converged with storage"),
+        gettext_noop(
+            "No node adapter has the role management: in-band management shares the storage adapters and network, as the Enterprise RAs' converged north-south network does."
+        ),
+        "NVIDIA Enterprise RA, HGX H100/H200/B200 AI Factory: CPU Converged (North/South) network for compute, storage, in-band management and end-user connections",
+        (f"{_PLAN}._switched",),
+    ),
+    rule(
+        NetworkCode.SINGLE_PORT,
+        W,
+        gettext_noop("In-band network without redundancy"),
+        gettext_noop(
+            "The Enterprise RAs connect each node with two ports to two separate switches; a node with one management port loses the network when its switch fails."
+        ),
+        "NVIDIA Enterprise RA, HGX H100/H200/B200 AI Factory, Network Logical Architecture; DGX BasePOD bonded in-band interface",
+        (f"{_PLAN}._switched",),
+    ),
+    rule(
+        NetworkCode.NO_SWITCH,
+        E,
+        gettext_noop("No catalogue switch for a network"),
+        gettext_noop(
+            "The network's switch (named or default) is not in the catalogue, so the network cannot be planned or billed."
+        ),
+        "Catalogue data",
+        (f"{_PLAN}._switched", f"{_PLAN}._oob"),
+    ),
+    rule(
+        NetworkCode.OOB_NOT_MANAGEMENT,
+        E,
+        gettext_noop("Out-of-band switch is not a 1 GbE management switch"),
+        gettext_noop(
+            "Every BMC, switch management port and rack PDU takes a 1 GbE RJ45 port; the out-of-band network needs a management switch such as SN2201 (48 x 1 GbE)."
+        ),
+        "NVIDIA DGX SuperPOD H100 RA-11333-001, Out-of-Band Management Network; Table 1 (SN2201, 48 port 1 Gbps)",
+        (f"{_PLAN}._oob",),
+    ),
+    rule(
+        NetworkCode.OOB_EXTRA_SWITCHES,
+        W,
+        gettext_noop("More out-of-band ports than the racks' management switches have"),
+        gettext_noop(
+            "The rack plan puts one management switch in every rack; the out-of-band ports beyond their 48 each need more management switches, which the rack plan does not place."
+        ),
+        "NVIDIA DGX SuperPOD H100 RA-11333-001, Out-of-Band Management Network (management ports of all devices, rack PDUs included)",
+        (f"{_PLAN}._oob",),
+    ),
+    rule(
+        NetworkCode.MEDIA_NOT_CATALOGUED,
+        INFO,
+        gettext_noop("Network cables not in the catalogue"),
+        gettext_noop(
+            "The catalogue holds no cable for these links (1 GbE RJ45 patch cords, 100 GbE QSFP28 uplinks): the plan counts them and the bill leaves them out; quote them separately."
+        ),
+        "Catalogue data; NVIDIA DGX SuperPOD H100 RA-11333-001 (SN2201 1 GbE ports)",
+        (f"{_PLAN}._oob_media",),
+    ),
+)

@@ -1,0 +1,92 @@
+"""The other networks' rows of the cabling list, after the compute fabric's, with the same columns and a last
+``network`` column (``compute``, ``storage``, ``inband``, ``oob``).
+
+Names: a network's switches carry its name (``storage-leaf-001``, ``inband-switch-02``, ``oob-leaf-003``); a
+storage network's node-side ends are its ports in order (``storage-port-0001``: the nodes' storage ports, then the
+storage systems'); an in-band node end is ``node-0001/mgmt2``; out-of-band ends are ``bmc-0001``, ``switch-mgmt-001``
+and ``pdu-001``; an in-band pair's peer link is link class ``peer``. Rack positions of these ends are not
+in the rack plan, so their rack columns stay empty.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from engines.fabric.cabling import iter_cabling_csv
+from engines.fabric.model import FabricPlan
+
+RACK_BLANKS = ",,,,"
+
+
+def network_rows(network_plans: dict[str, Any] | None, *, rack_columns: bool) -> Iterator[str]:
+    """One CSV line per link of every planned network (newline-terminated), storage, in-band, then out-of-band."""
+    blanks = RACK_BLANKS if rack_columns else ""
+    for key in ("storage", "inband"):
+        plan = (network_plans or {}).get(key)
+        if plan and plan.get("fabric") and plan["fabric"].get("tiers"):
+            for row in _switched_rows(key, FabricPlan.from_dict(plan["fabric"]), plan):
+                yield f"{row}{blanks},{key}\n"
+    oob = (network_plans or {}).get("oob")
+    if oob:
+        for row in _oob_rows(oob):
+            yield f"{row}{blanks},oob\n"
+
+
+def _switched_rows(key: str, fabric: FabricPlan, plan: dict[str, Any]) -> Iterator[str]:
+    """The sized fabric's rows, its ends renamed for the network; an in-band pair puts port r of every node on
+    switch r."""
+    pair = key == "inband" and fabric.tiers == 1 and plan["leaf_switches"] > 1
+    lines = iter_cabling_csv(fabric)
+    next(lines)  # the header
+    for line in lines:
+        fields = line.rstrip("\n").split(",")
+        a, a_port, z = fields[0], fields[1], fields[2]
+        if key == "storage":
+            a = a.replace("node-", "storage-port-")
+            a_port = ""
+        else:
+            a_port = a_port.replace("nic", "mgmt")
+        if pair:
+            r = int(fields[1].removeprefix("nic"))
+            n = int(a.removeprefix("node-"))
+            z, fields[3] = f"switch-{r:02d}", f"p{n}"
+        fields[0], fields[1], fields[2] = a, a_port, f"{key}-{z}" if not z.startswith(key) else z
+        if fields[4] != "node-leaf":
+            fields[0] = f"{key}-{fields[0]}"
+        yield ",".join(fields)
+    if pair:
+        yield from _peer_rows(key, fabric)
+
+
+def _peer_rows(key: str, fabric: FabricPlan) -> Iterator[str]:
+    """The peer link of an in-band pair on the switches' last ports (BasePOD's swp57 and swp58 of 64)."""
+    peer = fabric.link("peer")
+    if peer is None:
+        return
+    part = peer.cable_part or ""
+    length = f"{peer.length_m:g}" if peer.length_m is not None else ""
+    k = fabric.logical_ports
+    for pair in range(fabric.leaf_switches // 2):
+        a, z = f"{key}-switch-{2 * pair + 1:02d}", f"{key}-switch-{2 * pair + 2:02d}"
+        for i in range(peer.links // max(1, fabric.leaf_switches // 2)):
+            port = f"p{k - 1 + i}"
+            yield f"{a},{port},{z},{port},peer,{part},{length}"
+
+
+def _oob_rows(plan: dict[str, Any]) -> Iterator[str]:
+    """Every device port on the out-of-band leaves in order (BMCs, switch management ports, PDUs), 48 a leaf by
+    default, then each leaf's two uplinks, one to each aggregation switch. No cable part: see the plan's findings."""
+    devices = plan.get("devices", {})
+    leaves = max(1, plan.get("leaf_switches", 1))
+    per = -(-plan.get("node_links", 0) // leaves) if plan.get("node_links") else 1
+    ends = [f"bmc-{i + 1:04d}" for i in range(devices.get("bmcs", 0))]
+    ends += [f"switch-mgmt-{i + 1:03d}" for i in range(devices.get("switches", 0))]
+    ends += [f"pdu-{i + 1:03d}" for i in range(devices.get("pdus", 0))]
+    for i, end in enumerate(ends):
+        leaf, port = divmod(i, per)
+        yield f"{end},mgmt,oob-leaf-{leaf + 1:03d},p{port + 1},device-leaf,,"
+    if plan.get("uplinks"):
+        for leaf in range(leaves):
+            for j in range(2):
+                yield f"oob-leaf-{leaf + 1:03d},u{j + 1},oob-agg-{j + 1:02d},p{leaf + 1},leaf-aggregation,,"

@@ -1,0 +1,87 @@
+"""What the network planner returns: one ``NetworkPlan`` per network (storage, in-band, out-of-band), with the
+count keys of the fabric plan, its own bill of materials, findings and the sources of its rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engines.fabric.model import FabricPlan
+from engines.findings import Finding
+
+STORAGE, INBAND, OOB = "storage", "inband", "oob"
+NETWORKS = (STORAGE, INBAND, OOB)
+
+
+@dataclass(frozen=True)
+class OobDevices:
+    """What gets a port on the out-of-band network: node BMCs, switch management ports and rack PDUs."""
+
+    bmcs: int = 0
+    switches: int = 0
+    pdus: int = 0
+
+    @property
+    def ports(self) -> int:
+        return self.bmcs + self.switches + self.pdus
+
+
+@dataclass(frozen=True)
+class NetworkPlan:
+    """One planned network. ``fabric``: the sized switch fabric of a storage or in-band network (its link classes,
+    media and tiers, as the compute fabric's plan gives them); None for the out-of-band network, which is planned
+    on the racks' management switches. ``bom`` lists what this network adds to the bill: the out-of-band leaves
+    that are the rack plan's in-rack management switches are counted in ``leaf_switches`` but carried by the
+    racks, not listed again here."""
+
+    network: str
+    switch: str | None
+    leaf_switches: int = 0
+    spine_switches: int = 0
+    core_switches: int = 0
+    node_links: int = 0
+    nodes: int = 0
+    ports_per_node: int = 0
+    system_ports: int = 0
+    oversubscription: str | None = None
+    ports_used: tuple[tuple[str, int], ...] = ()
+    bom: tuple[tuple[str, int], ...] = ()
+    sources: tuple[str, ...] = ()
+    findings: tuple[Finding, ...] = field(default_factory=tuple)
+    fabric: FabricPlan | None = None
+    oob: OobDevices | None = None
+    rack_switches: int = 0  # out-of-band leaves that are the rack plan's management switches
+    uplink_switch: str | None = None  # out-of-band aggregation switch
+    uplinks: int = 0
+
+    @property
+    def switches(self) -> int:
+        return self.leaf_switches + self.spine_switches + self.core_switches
+
+    def to_dict(self, findings: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "network": self.network,
+            "switch": self.switch,
+            "leaf_switches": self.leaf_switches,
+            "spine_switches": self.spine_switches,
+            "core_switches": self.core_switches,
+            "node_links": self.node_links,
+            "nodes": self.nodes,
+            "ports_per_node": self.ports_per_node,
+            "system_ports": self.system_ports,
+            "oversubscription": self.oversubscription,
+            "ports_used": dict(self.ports_used),
+            "bom": [{"part": p, "quantity": q} for p, q in self.bom],
+            "findings": findings or [],
+            "sources": list(self.sources),
+        }
+        if self.fabric is not None:
+            out["tiers"] = self.fabric.tiers
+            out["links"] = [lp.to_dict() for lp in self.fabric.links]
+            out["fabric"] = self.fabric.to_dict()
+        if self.oob is not None:
+            out["devices"] = {"bmcs": self.oob.bmcs, "switches": self.oob.switches, "pdus": self.oob.pdus}
+            out["rack_switches"] = self.rack_switches
+            out["uplink_switch"] = self.uplink_switch
+            out["uplinks"] = self.uplinks
+        return out

@@ -1,0 +1,392 @@
+"""The planner of the networks beside the compute fabric: storage, in-band (or converged north-south) and
+out-of-band management. Pure arithmetic on counts, reusing the compute fabric's sizing and media choice
+(``engines.fabric.plan.plan_fabric``) for the switched networks.
+
+Rules, each with its source key (``engines.networks.sources``):
+
+* **Four fabrics** (SPOD-H100-NET, ERA-OOB): compute, storage, in-band management and out-of-band management;
+  the Enterprise RAs converge storage, in-band and user traffic on one north-south network (ERA-HGX-CONVERGED).
+* **Storage** (SPOD-B200-STORAGE): a separate switched fabric for the node adapters whose role is ``storage``
+  (inferred as the node rules infer roles), plus ``networks.storage.system_ports`` for the storage systems
+  themselves; a fat tree at the node-side oversubscription ``networks.storage.oversubscription``. Default switch:
+  the catalogue's NDR InfiniBand switch for InfiniBand-capable adapters (the SuperPOD's InfiniBand storage
+  fabric), the Spectrum-4 Ethernet switch for Ethernet-only ones. Default ratio 1:1: the RAs' node-side ratio is
+  not given in the sources this planner was built from, so no ratio is assumed.
+* **In-band / converged** (ERA-HGX-CONVERGED, BASEPOD-INBAND): each node's management ports go to separate
+  switches, two switches per group of nodes for redundancy (each port of a node is a rail of its own); a design
+  whose nodes fit one switch gets the pair and no spines. A node with a single management port gets no
+  redundancy, and a finding says so. Default switch: the catalogue's Spectrum-4 (SN5600), whose 400 GbE ports
+  take the 200/400 GbE ports the RAs use; the H100-era SN4600C takes 100 GbE QSFP28, for which the catalogue
+  holds no cables.
+* **Out-of-band** (SPOD-H100-OOB, SN2201-UPLINKS): always planned. One 1 GbE port per node BMC, per switch
+  management port (compute, storage, in-band and out-of-band aggregation switches) and per rack PDU. Its leaves
+  are the rack plan's in-rack management switches (one per rack); ports beyond their 48 each get more leaves
+  (a finding says they are not in the rack plan). Two or more leaves uplink to two aggregation switches, one
+  uplink to each.
+* ``null`` for a network: the customer supplies it; it is left out and a finding names it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from design.contract import parse_oversubscription
+from design.model import DEFAULT, Default, NetworkIn, NetworksIn, RackIn
+from design.specs import AdapterSpec, CatalogView, MediaSpec, SwitchSpec
+from design.vocabulary import Connector, Protocol
+from engines.fabric.media import Side, item_quantity, select_media
+from engines.fabric.model import FabricPlan, LinkPlan
+from engines.fabric.plan import plan_fabric
+from engines.findings import FabricCode, Finding, finding
+from engines.findings.network_codes import NetworkCode
+
+from .model import INBAND, NETWORKS, OOB, STORAGE, NetworkPlan, OobDevices
+
+# The defaults, first catalogued one wins (module docstring).
+STORAGE_IB_SWITCHES = ("MQM9700-NS2F",)
+ETHERNET_SWITCHES = ("SN5600", "SN4600C")
+OOB_SWITCHES = ("SN2201",)
+UPLINK_SPEED_GBPS = 100  # SN2201's QSFP28 uplinks (SN2201-UPLINKS)
+PEER_LINKS = 2  # ports per switch joining an in-band pair (BASEPOD-INBAND: peerlink over swp57 and swp58)
+PEER = "peer"  # the link class of an in-band pair's peer link
+PEER_RUN_M = 1.0  # the two switches of a pair stacked in one rack, next to each other (an assumption, stated)
+
+# Fabric findings that belong to a storage or in-band network as well; the rest (an assumed HCA, the compute
+# fabric's own management switches, growth reserve and distance checks of the compute fabric) do not.
+_KEPT = {
+    FabricCode.PART_INVALID,
+    FabricCode.SWITCH_PORTS_UNKNOWN,
+    FabricCode.SWITCH_IS_MANAGEMENT,
+    FabricCode.PROTOCOL_MISMATCH,
+    FabricCode.PORTS_EXCEEDED,
+    FabricCode.NO_CABLE,
+    FabricCode.BEYOND_REACH,
+    FabricCode.SPEED_MISMATCH,
+    FabricCode.SM_REQUIRED,
+    FabricCode.SM_EMBEDDED,
+    FabricCode.SM_LIMIT,
+    FabricCode.SM_UNKNOWN,
+    FabricCode.PLUG_TOP_UNKNOWN,
+    FabricCode.MEDIA_DISCONTINUED,
+    FabricCode.DISTANCE_ASSUMED,
+}
+
+
+@dataclass(frozen=True)
+class NodePorts:
+    """The node side of a storage or in-band network: nodes with such adapters, the fewest ports one of them
+    has, all their ports, and the adapter (the first such) the links are planned for."""
+
+    nodes: int = 0
+    ports_per_node: int = 0
+    ports: int = 0
+    adapter: AdapterSpec | None = None
+
+
+@dataclass(frozen=True)
+class RackSide:
+    """What the rack plan gives the out-of-band network: its rack PDUs and in-rack management switches."""
+
+    pdus: int = 0
+    switches: int = 0
+    switch_part: str | None = None
+
+
+def _entry(networks: NetworksIn | None, key: str) -> NetworkIn | None | Default:
+    return DEFAULT if networks is None else getattr(networks, key)
+
+
+def _switch(catalog: CatalogView, named: str | None, defaults: tuple[str, ...]) -> SwitchSpec | None:
+    for pn in (named,) if named else defaults:
+        spec = catalog.get(pn)
+        if isinstance(spec, SwitchSpec):
+            return spec
+    return None
+
+
+def plan_networks(
+    *,
+    networks: NetworksIn | None,
+    storage: NodePorts,
+    inband: NodePorts,
+    bmcs: int,
+    compute_switches: int,
+    racks: RackSide,
+    catalog: CatalogView,
+    rack: RackIn | None = None,
+) -> tuple[dict[str, NetworkPlan | None], list[Finding]]:
+    """The three networks' plans (None: not planned) and the findings about networks that are not planned.
+    Each plan carries its own findings (subject ``networks.<key>``)."""
+    plans: dict[str, NetworkPlan | None] = dict.fromkeys(NETWORKS)
+    findings: list[Finding] = []
+    for key in NETWORKS:
+        if _entry(networks, key) is None:
+            findings.append(finding(NetworkCode.CUSTOMER_SUPPLIED, f"networks.{key}", network=key))
+    st, inb = _entry(networks, STORAGE), _entry(networks, INBAND)
+    if st is not None:
+        plans[STORAGE] = _switched(STORAGE, st, storage, catalog, rack, findings, converged=inband.nodes == 0)
+    if inb is not None:
+        plans[INBAND] = _switched(INBAND, inb, inband, catalog, rack, findings, converged=storage.nodes == 0)
+    oob = _entry(networks, OOB)
+    if oob is not None:
+        switches = compute_switches + sum(p.switches for p in plans.values() if p is not None)
+        plans[OOB] = _oob(oob, bmcs, switches, racks, catalog, findings)
+    return plans, findings
+
+
+def _switched(
+    key: str,
+    entry: NetworkIn | Default,
+    node: NodePorts,
+    catalog: CatalogView,
+    rack: RackIn | None,
+    findings: list[Finding],
+    *,
+    converged: bool,
+) -> NetworkPlan | None:
+    """A storage or in-band network, or None (with a finding) when no node has adapters of its role."""
+    given = entry if isinstance(entry, NetworkIn) else NetworkIn()
+    system_ports = given.system_ports or 0 if key == STORAGE else 0
+    subject = f"networks.{key}"
+    role = "storage" if key == STORAGE else "management"
+    if node.nodes == 0 and system_ports == 0:
+        if isinstance(entry, NetworkIn):
+            findings.append(finding(NetworkCode.NO_ADAPTERS, subject, network=key, role=role))
+        elif not converged and key == INBAND:
+            # The Enterprise RAs' converged north-south network: in-band rides the storage adapters.
+            findings.append(finding(NetworkCode.CONVERGED, subject, network=key, role=role))
+        return None
+    switch = _switch(catalog, given.switch, _defaults(key, node.adapter))
+    if switch is None:
+        findings.append(finding(NetworkCode.NO_SWITCH, subject, network=key, switch=given.switch))
+        return None
+    ratio = given.oversubscription or "1:1"
+    try:
+        oversub = parse_oversubscription(ratio)
+    except ValueError:
+        oversub, ratio = (1, 1), "1:1"
+    if key == STORAGE:
+        fabric = plan_fabric(
+            nodes=node.ports + system_ports,
+            rails=1,
+            switch=switch,
+            oversubscription=oversub,
+            topology="fat-tree",
+            hca=node.adapter,
+            catalog=catalog,
+            rack=rack,
+            hca_named=False,
+        )
+        sources: tuple[str, ...] = ("SPOD-H100-NET", "SPOD-B200-STORAGE")
+    else:
+        rails = max(1, node.ports_per_node)
+        fabric = plan_fabric(
+            nodes=node.nodes,
+            rails=rails,
+            switch=switch,
+            oversubscription=oversub,
+            topology="rail-optimized",
+            hca=node.adapter,
+            catalog=catalog,
+            rack=rack,
+            hca_named=False,
+        )
+        fabric = _pair(fabric, rails, switch, catalog)
+        sources = ("ERA-HGX-CONVERGED", "BASEPOD-INBAND")
+    own = [replace(f, subject=subject) for f in fabric.findings if f.code in {str(c) for c in _KEPT}]
+    if key == INBAND and node.ports_per_node < 2 and fabric.tiers:
+        own.append(finding(NetworkCode.SINGLE_PORT, subject, network=key, nodes=node.nodes))
+    return NetworkPlan(
+        network=key,
+        switch=switch.part_number,
+        leaf_switches=fabric.leaf_switches,
+        spine_switches=fabric.spine_switches,
+        core_switches=fabric.core_switches,
+        node_links=fabric.node_links,
+        nodes=node.nodes,
+        ports_per_node=node.ports_per_node,
+        system_ports=system_ports,
+        oversubscription=ratio,
+        ports_used=tuple((tier, used) for tier, used, _total in fabric.ports),
+        bom=_switched_bom(fabric),
+        sources=sources,
+        findings=tuple(own),
+        fabric=fabric,
+    )
+
+
+def _defaults(key: str, adapter: AdapterSpec | None) -> tuple[str, ...]:
+    if key == STORAGE and (adapter is None or adapter.protocol != Protocol.ETHERNET):
+        return STORAGE_IB_SWITCHES + ETHERNET_SWITCHES
+    return ETHERNET_SWITCHES
+
+
+def _pair(fabric: FabricPlan, rails: int, switch: SwitchSpec, catalog: CatalogView) -> FabricPlan:
+    """Nodes that fit one switch still get one switch per management port (two for the usual two ports), each
+    port of a node on a different switch (ERA-HGX-CONVERGED), and the two switches of a pair are joined by a
+    peer link of ``PEER_LINKS`` ports each (BASEPOD-INBAND: the MLAG peer link over swp57 and swp58), stacked
+    in one rack. Larger networks already have a leaf per port and group of nodes (rail-optimized sizing)."""
+    if fabric.tiers != 1 or rails < 2:
+        return fabric
+    pairs = rails // 2
+    twin = switch.logical_ports_per_cage >= 2
+    side = Side(switch.cage_connector, switch.top, twin, switch.logical_ports_per_cage, switch.part_number, True)
+    links = PEER_LINKS * pairs
+    result = select_media(
+        catalog,
+        side,
+        side,
+        speed_gbps=switch.port_speed_gbps,
+        distance_m=PEER_RUN_M,
+        protocol=switch.protocol,
+        pair_links=PEER_LINKS,
+    )
+    parts: tuple[tuple[str, int, str], ...] = ()
+    if result.choice is not None:
+        groups = ((pairs, PEER_LINKS),)
+        parts = tuple(
+            (i.part.part_number, item_quantity(i, groups, groups, links), i.role) for i in result.choice.items
+        )
+    peer = LinkPlan(
+        PEER,
+        links,
+        switch.port_speed_gbps,
+        PEER_RUN_M,
+        result.choice.kind if result.choice else None,
+        result.choice.length_m if result.choice else None,
+        result.choice.label if result.choice else None,
+        parts,
+        side.links_per_plug,
+    )
+    ports = tuple(("leaf", used + links * 2, total * rails) for _t, used, total in fabric.ports)
+    return replace(fabric, leaf_switches=rails, ports=ports, links=(*fabric.links, peer))
+
+
+def _switched_bom(fabric: FabricPlan) -> tuple[tuple[str, int], ...]:
+    """Switches and the link classes' cables and transceivers (not the compute fabric's management switches)."""
+    bom: dict[str, int] = {fabric.switch: fabric.switches} if fabric.tiers else {}
+    for lp in fabric.links:
+        for part, qty, _role in lp.parts:
+            bom[part] = bom.get(part, 0) + qty
+    return tuple(bom.items())
+
+
+def _oob(
+    entry: NetworkIn | Default,
+    bmcs: int,
+    switches: int,
+    racks: RackSide,
+    catalog: CatalogView,
+    findings: list[Finding],
+) -> NetworkPlan | None:
+    """The out-of-band network on the racks' management switches (module docstring)."""
+    given = entry if isinstance(entry, NetworkIn) else NetworkIn()
+    subject = f"networks.{OOB}"
+    leaf = _switch(catalog, given.switch or racks.switch_part, OOB_SWITCHES)
+    if leaf is None or not leaf.management or leaf.rj45_ports <= 0:
+        code = NetworkCode.OOB_NOT_MANAGEMENT if leaf is not None else NetworkCode.NO_SWITCH
+        findings.append(finding(code, subject, network=OOB, switch=given.switch or (leaf and leaf.part_number)))
+        return None
+    per = leaf.rj45_ports
+    in_racks = racks.switches if racks.switch_part in (None, leaf.part_number) else 0
+    agg_spec = _aggregation(catalog, leaf)
+    agg = 0
+    for _ in range(2):  # the aggregation switches' own management ports may add a leaf, once
+        devices = OobDevices(bmcs=bmcs, switches=switches + agg, pdus=racks.pdus)
+        leaves = max(in_racks, -(-devices.ports // per)) if devices.ports else in_racks
+        agg = 2 * -(-leaves // agg_spec.logical_ports) if agg_spec is not None and leaves >= 2 else 0
+    devices = OobDevices(bmcs=bmcs, switches=switches + agg, pdus=racks.pdus)
+    extra = leaves - in_racks
+    own: list[Finding] = []
+    if extra:
+        own.append(
+            finding(
+                NetworkCode.OOB_EXTRA_SWITCHES,
+                subject,
+                switch=leaf.part_number,
+                extra=extra,
+                in_racks=in_racks,
+                ports=devices.ports,
+            )
+        )
+    uplinks = 2 * leaves if leaves >= 2 else 0
+    bom: dict[str, int] = {}
+    if extra:
+        bom[leaf.part_number] = extra
+    if agg and agg_spec is not None:
+        bom[agg_spec.part_number] = agg
+    if leaves >= 2 and agg_spec is None:
+        own.append(finding(NetworkCode.NO_SWITCH, subject, network=OOB, switch=None, uplinks=True))
+    own.extend(_oob_media(catalog, leaf, devices.ports, uplinks, bom, subject))
+    return NetworkPlan(
+        network=OOB,
+        switch=leaf.part_number,
+        leaf_switches=leaves,
+        spine_switches=agg,
+        node_links=devices.ports,
+        nodes=bmcs,
+        ports_per_node=1,
+        ports_used=(("leaf", devices.ports + uplinks), *((("spine", uplinks),) if agg else ())),
+        bom=tuple(bom.items()),
+        sources=("SPOD-H100-OOB", "ERA-OOB", "SN2201-UPLINKS"),
+        findings=tuple(own),
+        oob=devices,
+        rack_switches=in_racks,
+        uplink_switch=agg_spec.part_number if agg and agg_spec is not None else None,
+        uplinks=uplinks,
+    )
+
+
+def _aggregation(catalog: CatalogView, leaf: SwitchSpec) -> SwitchSpec | None:
+    """The catalogue's Ethernet switch whose cages take the management switch's uplinks (same connector and
+    speed): SN4600C for SN2201's QSFP28 100 GbE. Active before retired, then the fewest ports that do."""
+    found = [
+        s
+        for s in catalog.of_type(SwitchSpec)
+        if not s.management
+        and s.protocol == Protocol.ETHERNET
+        and s.cage_connector == leaf.cage_connector
+        and s.port_speed_gbps >= UPLINK_SPEED_GBPS
+    ]
+    return min(found, key=lambda s: (s.retired, s.logical_ports, s.part_number), default=None)
+
+
+def _oob_media(
+    catalog: CatalogView, leaf: SwitchSpec, ports: int, uplinks: int, bom: dict[str, int], subject: str
+) -> list[Finding]:
+    """1 GbE RJ45 patch cords for every device port and the uplinks' cables: into the bill when the catalogue
+    has them, else a finding that names what to quote separately (no cable is invented)."""
+    out: list[Finding] = []
+    rj45 = [m for m in catalog.of_type(MediaSpec) if m.end_a.connector == Connector.RJ45 and not m.retired]
+    if rj45 and ports:
+        cord = min(rj45, key=lambda m: (m.length_m or 0, m.part_number))
+        bom[cord.part_number] = bom.get(cord.part_number, 0) + ports
+    elif ports:
+        out.append(finding(NetworkCode.MEDIA_NOT_CATALOGUED, subject, links=ports, connector="RJ45", speed_gbps=1))
+    if uplinks:
+        side = Side(leaf.cage_connector, leaf.top, False, 1, leaf.part_number, True)
+        result = select_media(
+            catalog, side, side, speed_gbps=UPLINK_SPEED_GBPS, distance_m=10.0, protocol=Protocol.ETHERNET
+        )
+        if result.choice is None:
+            connector = leaf.cage_connector.value if leaf.cage_connector else None
+            out.append(
+                finding(
+                    NetworkCode.MEDIA_NOT_CATALOGUED,
+                    subject,
+                    links=uplinks,
+                    connector=connector,
+                    speed_gbps=UPLINK_SPEED_GBPS,
+                )
+            )
+        else:
+            for item in result.choice.items:
+                qty = item_quantity(item, ((uplinks, 1),), ((uplinks, 1),), uplinks)
+                bom[item.part.part_number] = bom.get(item.part.part_number, 0) + qty
+    return out
+
+
+def plan_dicts(plans: dict[str, NetworkPlan | None], render: Any) -> dict[str, Any]:
+    """``network_plans`` of the validation result; ``render`` turns a plan's findings into their dicts."""
+    return {key: (None if plan is None else plan.to_dict(render(plan.findings))) for key, plan in plans.items()}

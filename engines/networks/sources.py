@@ -1,0 +1,48 @@
+"""The reference-architecture citations the network planner's rules rest on, by source key.
+
+Each network plan lists the keys of the rules it used (``NetworkPlan.sources``); the rule registry cites the same
+documents. Markers as in the shared fabric reference: [V] stated by the NVIDIA document, [S] secondary, [D] derived.
+"""
+
+from __future__ import annotations
+
+SOURCES: dict[str, str] = {
+    "SPOD-H100-NET": (
+        "NVIDIA DGX SuperPOD H100 RA-11333-001, Network Fabrics: 'DGX SuperPOD configurations utilize four network "
+        "fabrics: Compute Fabric, Storage Fabric, In-Band Management Network, Out-of-Band Management Network'; "
+        "'Each pair of in-band management and storage ports provide parallel pathways into the DGX H100 system'; "
+        "'The OOB port is used for BMC access' [V]"
+    ),
+    "SPOD-H100-OOB": (
+        "NVIDIA DGX SuperPOD H100 RA-11333-001, Out-of-Band Management Network: the OOB Ethernet fabric 'connects "
+        "the management ports of all devices including DGX and management servers, storage, networking gear, rack "
+        "PDUs, and all other devices'; Table 1: SN2201 '48 port 1 Gbps' [V]"
+    ),
+    "SPOD-B200-STORAGE": (
+        "NVIDIA DGX SuperPOD B200 RA-11334-001, Network Fabrics: an 'InfiniBand Storage Fabric' separate from the "
+        "compute fabric; 'the fabric should be designed to support the full SU, including leaf switches and "
+        "leaf-spine cables' [V]"
+    ),
+    "BASEPOD-INBAND": (
+        "NVIDIA DGX BasePOD deployment guide (H200/H100), Networking: 'Each DGX system connects to the SN4600C "
+        "switches with a bonded interface that consists of two physical interfaces'; switch configurations: the "
+        "two in-band SN4600C switches are MLAG peers over a peer link (swp57, swp58) [V]"
+    ),
+    "ERA-HGX-CONVERGED": (
+        "NVIDIA Enterprise RA, HGX H100/H200/B200 AI Factory, Network Logical Architecture: 'The CPU Converged "
+        "(North/South) network connects the nodes using two 200 GbE ports to two separate switches to provide "
+        "redundancy and high storage throughput. This network is used for node communications with compute, "
+        "storage, in-band management, and end-user connections' [V]; the HGX B300, RTX PRO and NVL72 Enterprise "
+        "RAs say the same with 400, 200 and 400 Gb/s ports [V]"
+    ),
+    "ERA-OOB": (
+        "NVIDIA Enterprise RA (HGX B300, RTX PRO AI Factory), Networking Physical Topologies: three physical "
+        "fabrics, 'Compute (Node East/West) Network, CPU Converged (Node North/South) Network, Out-of-Band "
+        "Management Network' [V]"
+    ),
+    "SN2201-UPLINKS": (
+        "SN2201: 48 x RJ45 1 GbE plus 4 x QSFP28 100 GbE uplinks (shared fabric reference section 3, uplinks [S]); "
+        "two uplinks per out-of-band switch, one to each of two aggregation switches, follow the in-band pair "
+        "rule [D]: the RAs' own out-of-band aggregation is not given in the sources"
+    ),
+}

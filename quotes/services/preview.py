@@ -1,0 +1,79 @@
+"""The price preview: what a quote with the discounts typed so far comes to, before it is requested (no writes).
+
+The same rules as requesting the quote, in one home: the discounts are read by quotes.pricing.parse_percent,
+the VAT is decided by quotes.vat, and the lines are priced by quotes.pricing as issuing prices them, against
+settings.QUOTE_DISCOUNT_APPROVAL_THRESHOLD. Every door that previews a quote (the wizard's staff panel) calls
+``quote_preview``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+
+from .. import pricing
+from ..vat import VatDecision, VatInputError, normalise_country, normalise_vat_number, vat_decide
+from .inputs import clean_percent
+
+
+@dataclass(frozen=True)
+class QuotePreview:
+    """The preview of a quote, or why it cannot be priced.
+
+    ``errors``: field → message for each input that cannot be used, under the keys a quote request reports them
+    under (``discount_percent``, ``line_discounts.<part>``, ``country``, ``vat_number``), discounts first.
+    ``result`` is None while a discount is wrong, the design has no bill of materials or a part has no list
+    price (``unpriced``: those part numbers). ``vat`` is None while the country or VAT number is wrong; the
+    figures are then without VAT."""
+
+    errors: dict[str, str] = field(default_factory=dict)
+    result: pricing.Preview | None = None
+    vat: VatDecision | None = None
+    unpriced: list[str] = field(default_factory=list)
+
+
+def quote_preview(
+    *,
+    lines: Sequence,
+    discount_percent: object,
+    line_discounts: Mapping[str, object],
+    country: object,
+    vat_number: object,
+) -> QuotePreview:
+    """Price a design's bill of materials (``lines``: configurator.bom.BomLine) with the discounts as typed
+    (``discount_percent``; ``line_discounts``: part number → percentage, an empty one is none) for a customer in
+    ``country`` with ``vat_number``. Nothing is stored."""
+    errors: dict[str, str] = {}
+    percent = clean_percent(discount_percent, "discount_percent", errors)
+    on_bill = {line.part_number for line in lines}
+    discounts: dict[str, Decimal] = {}
+    for part, typed in line_discounts.items():
+        key = f"line_discounts.{part}"
+        if part not in on_bill:
+            errors[key] = _("%(part)s is not on this quote.") % {"part": part}
+        elif value := clean_percent(typed, key, errors):
+            discounts[part] = value
+    discounts_ok = not errors
+    vat = None
+    try:
+        code = normalise_country(country)
+        vat = vat_decide(country=code, vat_number=normalise_vat_number(vat_number, code))
+    except VatInputError as exc:
+        errors["vat_number" if exc.field == "vat_number" else "country"] = str(exc)
+    if not discounts_ok or not lines:
+        return QuotePreview(errors=errors, vat=vat)
+    unpriced = sorted({line.part_number for line in lines if line.unit_price_eur is None})
+    if unpriced:
+        return QuotePreview(errors=errors, vat=vat, unpriced=unpriced)
+    result = pricing.price_preview(
+        pricing.raw_lines(lines),
+        quote_discount_percent=percent,
+        line_discounts=discounts,
+        vat_rate=vat.rate if vat else Decimal("0"),
+        threshold=Decimal(settings.QUOTE_DISCOUNT_APPROVAL_THRESHOLD),
+    )
+    return QuotePreview(errors=errors, result=result, vat=vat)

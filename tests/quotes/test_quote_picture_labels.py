@@ -1,0 +1,68 @@
+"""The pictures of the offer PDF (topology diagram, rack elevation, slot map) keep every label as real text, each
+label written whole: a reader who searches or copies "SU 01" or a link label finds it as written, and the PDF does
+not carry one positioned text run per letter (laid out letter by letter, the labels were most of the PDF's build)."""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from pypdf import PdfReader
+
+from quotes.documents import pdf_context, render_pdf
+from quotes.services import quote_request
+from tests.factories import design
+
+pytestmark = pytest.mark.django_db
+
+
+def picture_labels(frozen: dict) -> dict[str, list[str]]:
+    """Every text label each picture of the PDF carries, by picture."""
+    context = pdf_context(frozen)
+    sources = {"topology": context["topology"], "elevation": context["elevation"]}
+    sources.update({f"slot map {m['name']}": m["src"] for m in context["slot_maps"]})
+    labels = {}
+    for name, uri in sources.items():
+        assert uri, f"the {name} is missing from the PDF"
+        root = ET.fromstring(base64.b64decode(uri.split(",", 1)[1]))
+        labels[name] = [
+            " ".join(node.text.split()) for node in root.iter("{http://www.w3.org/2000/svg}text") if node.text
+        ]
+    return labels
+
+
+def text_pieces_and_runs(data: bytes) -> tuple[list[str], int]:
+    """The PDF's text as its reader gets it piece by piece (a line, a cell, a label), and how many text-showing
+    operations (Tj, TJ) write it, in the pages and in the pictures they draw."""
+    pieces: list[str] = []
+    runs = [0]
+
+    def count(operator, *_):
+        runs[0] += operator in (b"Tj", b"TJ", b"'", b'"')
+
+    for page in PdfReader(io.BytesIO(data)).pages:
+        page.extract_text(
+            visitor_text=lambda text, *_: pieces.append(" ".join(text.split())), visitor_operand_before=count
+        )
+    return [piece for piece in pieces if piece], runs[0]
+
+
+def test_every_picture_label_is_in_the_pdf_written_whole(make_configuration, customer, build):
+    quote = build(quote_request, configuration=make_configuration(design(16)), customer=customer, channel="api")
+    labels = picture_labels(quote.frozen)
+    assert {"topology", "elevation"} <= labels.keys() and any(n.startswith("slot map") for n in labels)
+    assert all(labels.values())
+
+    pieces, runs = text_pieces_and_runs(render_pdf(quote.frozen))
+    text = re.sub(r"\s+", " ", " ".join(pieces))
+    for name, texts in labels.items():
+        for label in texts:
+            assert label in text, f"{name}: {label!r} is not in the PDF's text"
+    # Written whole: at most one run per picture label on top of one per piece of the page's own text. A label
+    # spelt out letter by letter takes a run per letter (thousands for these pictures).
+    letters = sum(len(label) for texts in labels.values() for label in texts)
+    count = sum(len(texts) for texts in labels.values())
+    assert runs <= len(pieces) + count, f"{runs} text runs for {len(pieces)} pieces, {count} labels, {letters} letters"
