@@ -22,7 +22,6 @@ few ports, an error finding, and the 50,000 racks stand in 6,250 rows of 8).
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import pathlib
@@ -107,7 +106,7 @@ def rack_steps_table(runs: int) -> None:
             racks, _ = build_rack_plan(parsed, catalog, node.totals, fabric)
             lengths = distances(racks, parsed)
             rack = fabric_rack_with_distances(racks, parsed, lengths)
-            laid_out = dataclasses.replace(parsed, fabric=dataclasses.replace(parsed.fabric, rack=rack))
+            laid_out = parsed.model_copy(update={"fabric": parsed.fabric.model_copy(update={"rack": rack})})
             check_design_fabric(design=laid_out, catalog=catalog, **args)
             rack_plan_dict(racks, lengths, parsed, node.totals)
             return racks.rack_count

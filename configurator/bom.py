@@ -1,33 +1,62 @@
-"""Bill of materials of a design: every part with its quantity and indicative list price.
+"""The bill of materials of a design: every line the quote will carry, with its indicative list price.
 
-Node groups give server × count and each component × quantity × count; the fabric plan adds its switches,
-cables, optics and management switches. design_bom is pure: it takes the parsed design, the fabric plan and the
-catalogue view; design_bill reads a stored document (the catalogue snapshot when no view is given).
+There is one bill. The validation result carries it (``bom``, with ``totals.list_price_eur`` and
+``totals.list_price_at_least``), built by ``design_bom`` from the result's own plans, and every door shows those
+lines: the wizard, the API, the CLI, the quote (which freezes them) and its PDF and workbook. Its sections are the
+stable keys of ``SECTIONS``:
+
+* ``nodes``: each node group's server × count and each component × quantity × count (``group`` names the group);
+* ``compute_fabric``: the fabric plan's switches, cables and optics (its management switches are counted by the
+  rack plan instead, under ``oob``);
+* ``storage``, ``inband``, ``oob``: each planned network's own bill (``network_plans[key].bom``); the management
+  switches the rack plan places (one in every rack, as placed) are ``oob`` lines and replace the out-of-band plan's
+  line for the same part;
+* ``racks_power``: the rack plan's racks, PDUs and node power cords;
+* ``control_plane``, ``services``: the lines the result gives for them.
+
+A part the catalogue cannot price is a line of its own with its quantity and no unit price (on request), never
+left out: a PDU without a list price, PDUs the plan needs when the catalogue holds none, cords whose plug or socket
+type is unknown, racks of an unstocked height. Totals that leave such a line out say "at least".
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from collections import Counter
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from configurator.defaults import complete_design
+from configurator.messages.bill import cord_needed, pdu_needed, rack_needed, rack_system_included, section_title
 from configurator.rackplan import enclosure_count
 from configurator.snapshot import catalog_snapshot
+from design.contract import BILL_SECTIONS
 from design.model import DesignIn, DesignInputError
 from design.parse import parse_design
 from design.specs import CatalogView, PowerCordSpec, RackPartSpec, ServerSpec, SwitchSpec
 
 CENT = Decimal("0.01")
 
+NODES, COMPUTE_FABRIC, STORAGE, INBAND, OOB = "nodes", "compute_fabric", "storage", "inband", "oob"
+RACKS_POWER, CONTROL_PLANE, SERVICES = "racks_power", "control_plane", "services"
+SECTIONS = BILL_SECTIONS  # in the order every door shows them (design.contract)
+NETWORK_SECTIONS = (STORAGE, INBAND, OOB)  # the keys of ``network_plans``, each a section of its own
+# Lines without a catalogue part (what the plan needs but no part fits) carry this part number: none.
+NO_PART = ""
+
 
 @dataclass(frozen=True)
 class BomLine:
-    section: str  # node group name, "fabric", "management" or "racks"
+    """One line of the bill: ``section`` is one of SECTIONS; ``group`` the node group of a ``nodes`` line.
+    ``unit_price_eur`` None: priced on request. ``part_number`` empty: no catalogue part fits (the description
+    says what is needed)."""
+
+    section: str
     part_number: str
     description: str
     quantity: int
-    unit_price_eur: Decimal | None  # None: price on request
+    unit_price_eur: Decimal | None
+    group: str | None = None
 
     @property
     def total_eur(self) -> Decimal | None:
@@ -35,63 +64,121 @@ class BomLine:
             return None
         return (self.unit_price_eur * self.quantity).quantize(CENT, rounding=ROUND_HALF_UP)
 
+    @property
+    def on_request(self) -> bool:
+        return self.unit_price_eur is None
+
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["unit_price_eur"] = None if self.unit_price_eur is None else str(self.unit_price_eur)
-        d["total_eur"] = None if self.total_eur is None else str(self.total_eur)
-        return d
+        """The line as the validation result's ``bom`` writes it."""
+        return {
+            "section": self.section,
+            "part": self.part_number,
+            "description": self.description,
+            "quantity": self.quantity,
+            "unit_price_eur": None if self.unit_price_eur is None else str(self.unit_price_eur),
+            "group": self.group,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> BomLine:
+        price = d.get("unit_price_eur")
+        return cls(
+            section=d["section"],
+            part_number=d.get("part") or NO_PART,
+            description=d.get("description") or "",
+            quantity=int(d["quantity"]),
+            unit_price_eur=None if price in (None, "") else Decimal(str(price)),
+            group=d.get("group"),
+        )
+
+
+class _Lines:
+    """The bill being built: one line per (section, group, part), quantities added up."""
+
+    def __init__(self, catalog: CatalogView) -> None:
+        self.catalog = catalog
+        self.lines: dict[tuple[str, str | None, str, str], BomLine] = {}
+
+    def add(self, section: str, part: str, quantity: int, *, group: str | None = None, description: str = "") -> None:
+        if quantity <= 0:
+            return
+        spec = self.catalog.get(part) if part else None
+        name = description or (_rack_system_description(spec) if isinstance(spec, ServerSpec) else "")
+        name = name or (spec.name if spec else part)
+        price = spec.price_eur if spec else None
+        key = (section, group, part, "" if part else name)
+        old = self.lines.get(key)
+        qty = quantity + (old.quantity if old else 0)
+        self.lines[key] = BomLine(section, part, name, qty, price, group)
+
+    def ordered(self) -> list[BomLine]:
+        order = {s: i for i, s in enumerate(SECTIONS)}
+        return sorted(self.lines.values(), key=lambda line: order.get(line.section, len(SECTIONS)))
 
 
 def design_bom(
-    design: DesignIn, fabric_plan: dict[str, Any] | None, catalog: CatalogView, rack_plan: dict[str, Any] | None = None
+    design: DesignIn, result: dict[str, Any], catalog: CatalogView, *, complete: bool = True
 ) -> list[BomLine]:
-    lines: list[BomLine] = []
-    # The same default node set validation added (CPUs, memory, boot drive), so every quoted node is complete.
-    design, _added, _findings = complete_design(design, catalog)
-
-    def add(section: str, pn: str, qty: int) -> None:
-        spec = catalog.get(pn)
-        name = _rack_system_description(spec) if isinstance(spec, ServerSpec) and spec.rack_scale else None
-        name = name or (spec.name if spec else pn)
-        price = spec.price_eur if spec else None
-        lines.append(BomLine(section=section, part_number=pn, description=name, quantity=qty, unit_price_eur=price))
-
+    """The design's bill from its validation ``result`` (its ``fabric_plan``, ``rack_plan`` and, when present,
+    ``network_plans``, ``control_plane`` and ``services``). ``complete``: add the server's default node set first
+    (CPUs, memory, boot drive) as validation does; False when ``design`` is already the completed design."""
+    if complete:
+        design, _added, _findings = complete_design(design, catalog)
+    bill = _Lines(catalog)
     for index, group in enumerate(design.node_groups):
-        section = group.name or f"node group {index + 1}"
-        add(section, group.server, group.count)
+        name = group.name or f"node group {index + 1}"
+        bill.add(NODES, group.server, group.count, group=name)
         for comp in group.components:
-            add(section, comp.part, comp.quantity * group.count)
-    if fabric_plan:
-        for item in fabric_plan.get("bom", []):
-            spec = catalog.get(item["part"])
-            if item.get("quantity", 0) > 0 and spec is not None:
-                # The out-of-band management switches are not part of the compute fabric: their own section.
-                section = MANAGEMENT if isinstance(spec, SwitchSpec) and spec.management else "fabric"
-                add(section, item["part"], int(item["quantity"]))
-    for pn, qty in rack_lines(rack_plan, catalog):
-        add(RACKS, pn, qty)
-    return lines
+            bill.add(NODES, comp.part, comp.quantity * group.count, group=name)
+    rack_plan = result.get("rack_plan")
+    placed_management = _placed(rack_plan, "management")
+    for item in (result.get("fabric_plan") or {}).get("bom", []):
+        if not _is_management(item["part"], catalog):
+            bill.add(COMPUTE_FABRIC, item["part"], int(item.get("quantity", 0)))
+    for key in NETWORK_SECTIONS:
+        for item in ((result.get("network_plans") or {}).get(key) or {}).get("bom", []):
+            if not (key == OOB and item["part"] in placed_management):
+                bill.add(key, item["part"], int(item.get("quantity", 0)))
+    for part, quantity in placed_management.items():
+        bill.add(OOB, part, quantity)
+    for part, quantity, description in rack_plan_lines(rack_plan, catalog):
+        bill.add(RACKS_POWER, part, quantity, description=description)
+    for key in (CONTROL_PLANE, SERVICES):
+        for item in (result.get(key) or {}).get("bom", []):
+            bill.add(key, item["part"], int(item.get("quantity", 0)))
+    return bill.ordered()
 
 
 def _rack_system_description(spec: ServerSpec) -> str:
-    """A rack-scale system's line: the rack with what comes in it (not priced separately; the source sells the rack
-    as one system). Counts the catalogue does not hold are left out, never guessed."""
-    parts = [
-        f"{n} {what}"
-        for n, what in (
-            (spec.compute_trays, "compute trays"),
-            ((spec.compute_trays or 0) * (spec.gpus_per_tray or 0) or None, "GPUs"),
-            (spec.switch_trays, "NVLink switch trays"),
-            (spec.power_shelves, "power shelves"),
-            (spec.rack_mgmt_switches, "management switches"),
-        )
-        if n
-    ]
-    return f"{spec.name}; includes {', '.join(parts)}" if parts else spec.name
+    """A rack-scale system's line (one part is one whole rack, sold as one system): its name with what comes in it.
+    Counts the catalogue does not hold are left out, never guessed. Empty for any other server."""
+    if not spec.rack_scale:
+        return ""
+    gpus = (spec.compute_trays or 0) * (spec.gpus_per_tray or 0) or None
+    return rack_system_included(
+        spec.name,
+        compute_trays=spec.compute_trays,
+        gpus=gpus,
+        switch_trays=spec.switch_trays,
+        power_shelves=spec.power_shelves,
+        management_switches=spec.rack_mgmt_switches,
+    )
 
 
-RACKS = "racks"  # the BOM section of racks, PDUs and power cords
-MANAGEMENT = "management"  # the BOM section of the out-of-band management switches
+def _is_management(part: str, catalog: CatalogView) -> bool:
+    spec = catalog.get(part)
+    return isinstance(spec, SwitchSpec) and spec.management
+
+
+def _placed(rack_plan: dict[str, Any] | None, role: str) -> Counter[str]:
+    """The devices of ``role`` the rack plan places, by part, over every rack of every run."""
+    out: Counter[str] = Counter()
+    for entry in (rack_plan or {}).get("racks", []):
+        racks = entry.get("count", 1)
+        for device in entry.get("devices", []):
+            if device.get("role") == role:
+                out[device["part"]] += racks * device.get("count", 1)
+    return out
 
 
 def _rack_part(rack_plan: dict[str, Any], catalog: CatalogView) -> RackPartSpec | None:
@@ -113,77 +200,38 @@ def _cord_part(outlet: str | None, inlet: str | None, catalog: CatalogView) -> P
     return min(cords, key=lambda c: (c.price_eur is None, c.price_eur or 0, c.part_number), default=None)
 
 
-def _priced(part_number: str, catalog: CatalogView) -> bool:
-    part = catalog.get(part_number)
-    return part is not None and part.price_eur is not None
+def rack_plan_lines(rack_plan: dict[str, Any] | None, catalog: CatalogView) -> list[tuple[str, int, str]]:
+    """(part, quantity, description) of the rack plan's racks, PDUs and node power cords, every one of them.
 
-
-def rack_lines(rack_plan: dict[str, Any] | None, catalog: CatalogView) -> list[tuple[str, int]]:
-    """Priced rack-level lines of the plan: the rack enclosures, the PDUs it sized and the power cords whose type
-    is known. What the catalogue cannot price is in ``rack_needs``, never a guessed part."""
+    A catalogue part where one fits (its own description: ""), priced or on request; otherwise a line without a
+    part whose description says what is needed: racks of a height the catalogue does not stock, PDUs when the
+    catalogue holds none (one per feed in every rack, each carrying the whole rack) and cords whose plug or socket
+    type is not known (described in the active language). Never a guessed part."""
     if not rack_plan or not rack_plan.get("racks"):
         return []
-    out: list[tuple[str, int]] = []
-    rack = _rack_part(rack_plan, catalog)
-    if rack is not None and enclosure_count(rack_plan):
-        out.append((rack.part_number, enclosure_count(rack_plan)))
-    pdus = rack_plan.get("pdus", [])
-    out += [(p["part"], p["quantity"]) for p in pdus if _priced(p["part"], catalog) and p["quantity"]]
-    for c in rack_plan.get("cords", []):
-        cord = _cord_part(c["pdu_outlet"], c["node_inlet"], catalog)
-        if cord is not None and c["quantity"]:
-            out.append((cord.part_number, c["quantity"]))
-    return out
-
-
-@dataclass(frozen=True)
-class RackNeed:
-    """Something the rack plan needs that the bill cannot price: ``what`` is rack, pdu or power_cord. ``part`` names
-    the catalogue part the plan sized when it has no list price (a PDU priced on request); empty when none fits."""
-
-    what: str
-    quantity: int
-    part: str = ""
-    rack_units: int = 0
-    feeds: str = ""
-    max_rack_power_kw: float | None = None
-
-
-def rack_needs(rack_plan: dict[str, Any] | None, catalog: CatalogView) -> list[RackNeed]:
-    """The plan's needs without a priced catalogue part: racks of an unstocked height, PDUs when the catalogue holds
-    none (at least one per feed per rack, each carrying the whole rack) or when the PDU the plan sized has no list
-    price (named, with the plan's count), and power cords of unknown type."""
-    if not rack_plan or not rack_plan.get("racks"):
-        return []
-    racks = [r for r in rack_plan["racks"] if not r.get("system")]
+    out: list[tuple[str, int, str]] = []
+    # A rack-scale system (NVL72) is a rack of its own with its power shelves: no enclosure, PDU or cord for it.
     count = enclosure_count(rack_plan)
-    needs = []
     if not count:
-        return needs
-    if _rack_part(rack_plan, catalog) is None:
-        needs.append(RackNeed("rack", count, rack_units=rack_plan.get("rack_units", 0)))
-    for p in rack_plan.get("pdus", []):
-        if p["quantity"] and catalog.get(p["part"]) is not None and not _priced(p["part"], catalog):
-            needs.append(RackNeed("pdu", p["quantity"], feeds=rack_plan.get("pdu_feeds", "A+B"), part=p["part"]))
+        return out
+    rack = _rack_part(rack_plan, catalog)
+    units = rack_plan.get("rack_units", 0)
+    out.append((rack.part_number, count, "") if rack else (NO_PART, count, rack_needed(units)))
+    pdus = [p for p in rack_plan.get("pdus", []) if p["quantity"]]
+    out += [(p["part"], p["quantity"], "") for p in pdus]
     if not rack_plan.get("pdus"):
         feeds = rack_plan.get("pdu_feeds", "A+B")
-        power = [r["power_known_w"] for r in racks if r.get("power_known_w")]
-        needs.append(
-            RackNeed(
-                "pdu",
-                count * (2 if feeds == "A+B" else 1),
-                feeds=feeds,
-                max_rack_power_kw=round(max(power) / 1000, 1) if power else None,
-            )
-        )
-    unpriced = sum(
-        c["quantity"]
-        for c in rack_plan.get("cords", [])
-        if _cord_part(c["pdu_outlet"], c["node_inlet"], catalog) is None
-    )
-    if unpriced:
-        needs.append(RackNeed("power_cord", unpriced))
-    return needs
+        needed = count * (2 if feeds == "A+B" else 1)
+        out.append((NO_PART, needed, pdu_needed(feeds)))
+    for c in rack_plan.get("cords", []):
+        if not c["quantity"]:
+            continue
+        cord = _cord_part(c["pdu_outlet"], c["node_inlet"], catalog)
+        if cord is not None:
+            out.append((cord.part_number, c["quantity"], ""))
+        else:
+            out.append((NO_PART, c["quantity"], cord_needed(c["pdu_outlet"], c["node_inlet"])))
+    return out
 
 
 def bom_total(lines: list[BomLine]) -> tuple[Decimal, int]:
@@ -192,31 +240,47 @@ def bom_total(lines: list[BomLine]) -> tuple[Decimal, int]:
     return total, sum(1 for line in lines if line.total_eur is None)
 
 
+def bom_result(lines: list[BomLine]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The validation result's ``bom`` and its totals (``list_price_eur``: the priced lines' sum as a string
+    decimal; ``list_price_at_least``: true when some line is priced on request)."""
+    total, missing = bom_total(lines)
+    return [line.to_dict() for line in lines], {"list_price_eur": str(total), "list_price_at_least": missing > 0}
+
+
 @dataclass(frozen=True)
 class Bill:
-    """A design's bill of materials with list prices: lines, their total and how many are priced on request."""
+    """A design's bill of materials with list prices: lines, their total and how many are priced on request
+    (the total is then at least this)."""
 
     lines: list[BomLine]
     total: Decimal
     on_request: int
-    needs: list[RackNeed] = field(default_factory=list)  # what the rack plan needs and nothing here prices
 
     @property
-    def sections(self) -> list[tuple[str, list[BomLine]]]:
+    def at_least(self) -> bool:
+        return self.on_request > 0
+
+    @property
+    def sections(self) -> list[tuple[str, str, list[BomLine]]]:
+        """(section key, its title in the active language, its lines) in the bill's order."""
         out: dict[str, list[BomLine]] = {}
         for line in self.lines:
             out.setdefault(line.section, []).append(line)
-        return list(out.items())
+        return [(key, section_title(key), lines) for key, lines in out.items()]
+
+
+def bill_of(lines: list[BomLine]) -> Bill:
+    total, missing = bom_total(lines)
+    return Bill(lines=lines, total=total, on_request=missing)
 
 
 def design_bill(*, document: dict, result: dict | None, catalog: CatalogView | None = None) -> Bill | None:
-    """The design's bill of materials with list prices, or None when the document cannot be read yet."""
+    """The design's bill: the validation result's own ``bom``; for a result stored before it carried one, the same
+    bill built from the document and the result's plans. None when the document cannot be read yet."""
+    if result and result.get("bom") is not None:
+        return bill_of([BomLine.from_dict(d) for d in result["bom"]])
     try:
         design = parse_design(document)
     except DesignInputError:
         return None
-    view = catalog or catalog_snapshot()
-    rack_plan = (result or {}).get("rack_plan")
-    lines = design_bom(design, (result or {}).get("fabric_plan"), view, rack_plan)
-    total, missing = bom_total(lines)
-    return Bill(lines=lines, total=total, on_request=missing, needs=rack_needs(rack_plan, view))
+    return bill_of(design_bom(design, result or {}, catalog or catalog_snapshot()))

@@ -14,9 +14,10 @@ from typing import Any
 
 from django.db.models import Q
 
-from design.specs import CatalogView, SwitchSpec
+from design.specs import CatalogView, Cooling, GpuSpec, ServerSpec, SwitchSpec
 
 from .bom import design_bill
+from .messages.choices import choice_reason
 from .models import Configuration
 from .recommend import Alternative, alternatives, recommend
 from .selectors import lead_times, part_sets
@@ -44,6 +45,9 @@ def workload_inputs(document: dict) -> dict[str, Any] | None:
     if w["kind"] == "inference":
         out["context_tokens"] = w.get("context_tokens")
         out["concurrency"] = w.get("concurrency")
+    else:
+        out["training_tokens_billion"] = w.get("training_tokens_billion")
+        out["target_days"] = w.get("target_days")
     return out
 
 
@@ -69,6 +73,75 @@ def workload_alternatives(document: dict, view: CatalogView, language: str) -> t
         return ()
 
 
+def goal_choices(document: dict, view: CatalogView, language: str) -> list[Choice]:
+    """The goal step's pair: the recommended design and, when it is another design, the cheapest that fits, each
+    with its figures (a comparison column) and the reason for it in one sentence, in the active language."""
+    inputs = workload_inputs(document)
+    if inputs is None:
+        return []
+    try:
+        alts = alternatives(**inputs, catalog=view, lead_times=lead_times(view), language=language, cheapest_only=True)
+    except ValueError:  # as for the recommendation
+        return []
+    columns = alternative_columns(alts, view)
+    facts = [_choice_facts(a.document, c, view) for a, c in zip(alts, columns, strict=True)]
+    out = []
+    for i, (alt, col) in enumerate(zip(alts, columns, strict=True)):
+        other = facts[1 - i] if len(facts) == 2 else None
+        reason = choice_reason(
+            key=alt.key,
+            result=alt.result,
+            nvlink_domain=_nvlink_domain(alt.result, col, view),
+            total_gpus=col.gpus or 0,
+            nodes=col.nodes or 1,
+            other={**other, "self": facts[i]} if other else None,
+        )
+        out.append(Choice(column=col, reason=reason, document=alt.document))
+    return out
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One design of the goal step's pair: its figures and why it is proposed."""
+
+    column: Column
+    reason: str
+    document: dict
+
+
+def _choice_facts(document: dict, col: Column, view: CatalogView) -> dict[str, Any]:
+    """What the recommender ranks the pair by: warnings, servers, cooling, lead time (the longest of its parts), a
+    sourced slot list, price."""
+    times = lead_times(view)
+    parts = [col.server, *(c.get("part") for g in document.get("node_groups") or [] for c in g.get("components") or [])]
+    if col.fabric:
+        parts.append(col.fabric)
+    known = [times.get(p) for p in parts if p]
+    server = view.get(col.server)
+    return {
+        "nodes": col.nodes or 0,
+        "liquid": isinstance(server, ServerSpec) and server.cooling == Cooling.LIQUID,
+        "lead_days": max((t or 0 for t in known), default=None) if known else None,
+        "net_eur": col.net_eur,
+        "warnings": col.counts.get("warning", 0),
+        "slots_known": isinstance(server, ServerSpec) and server.slots_known,
+    }
+
+
+def _nvlink_domain(result: dict, col: Column, view: CatalogView) -> int | None:
+    """The GPUs one NVLink domain joins: the result's own figure when it gives one, an HGX board's GPUs, 0 without
+    NVLink, None when not known (NVLink-bridged PCIe cards)."""
+    groups = [g for g in (result.get("totals") or {}).get("groups", []) if g.get("gpus_per_node")]
+    if groups and all(g.get("nvlink_domain_gpus") is not None for g in groups):
+        return min(int(g["nvlink_domain_gpus"]) for g in groups)
+    if col.nvlink_gbps_per_gpu == 0:
+        return 0
+    gpu = view.get(col.gpu)
+    if isinstance(gpu, GpuSpec) and gpu.is_board and col.nvlink_gbps_per_gpu:
+        return gpu.gpu_count
+    return None
+
+
 @dataclass(frozen=True)
 class Column:
     """One design of a comparison table, as the page shows it."""
@@ -86,7 +159,7 @@ class Column:
     fabric_protocol: str | None
     compute_gbps_per_gpu: float | None  # Gb/s; 0: no compute NICs
     net_eur: Decimal | None  # the priced lines' net; None: nothing could be priced
-    on_request: int  # lines and rack needs without a price: the net is then a lower bound
+    on_request: int  # lines priced on request: the net is then a lower bound
     power_w: int | None
     power_at_least: bool
     racks: int | None
@@ -98,12 +171,12 @@ class Column:
 
 def net_price(document: dict, result: dict | None, view: CatalogView) -> tuple[Decimal | None, int]:
     """The design's net price without discounts (the bill's total of its priced lines, each to the cent), and how
-    many lines or rack needs have no price (the amount is then at least this); None when nothing is priced."""
+    many lines are priced on request (the amount is then at least this); None when nothing is priced."""
     bill = design_bill(document=document, result=result, catalog=view)
     if bill is None:
         return None, 0
     priced = any(line.unit_price_eur is not None for line in bill.lines)
-    return (bill.total if priced else None), bill.on_request + len(bill.needs)
+    return (bill.total if priced else None), bill.on_request
 
 
 def _least(values: list[Any]) -> Any:

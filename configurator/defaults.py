@@ -8,7 +8,6 @@ parts on the BOM, so a quote freezes a complete node. The engines never add part
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from design.model import ComponentIn, DesignIn
@@ -56,11 +55,11 @@ def complete_design(design: DesignIn, catalog: CatalogView) -> tuple[DesignIn, l
                     added=[{"part": c.part, "quantity": c.quantity, "role": c.role} for c in extra],
                 )
             )
-            group = replace(group, components=group.components + tuple(extra))
+            group = group.model_copy(update={"components": group.components + tuple(extra)})
         groups.append(group)
     if not added:
         return design, [], findings
-    return replace(design, node_groups=tuple(groups)), added, findings
+    return design.model_copy(update={"node_groups": tuple(groups)}), added, findings
 
 
 def _defaults_for(

@@ -66,10 +66,15 @@ def _diagram(plan_json: str, words: Words) -> str:
 
 
 def rack_elevation_svg(
-    rack_plan: dict[str, Any] | None, labels: ElevationLabels, number: Callable[[float], str], *, columns: int = 2
+    rack_plan: dict[str, Any] | None,
+    labels: ElevationLabels,
+    number: Callable[[float], str],
+    *,
+    columns: int | None = 2,
 ) -> str:
     """The rack elevation (engines.racks.elevation) of the result's ``rack_plan``: each distinct rack once,
-    with a count; '' when there are no racks. ``labels`` and ``number`` come translated from the caller."""
+    with a count; '' when there are no racks. ``labels`` and ``number`` come translated from the caller.
+    ``columns`` None: all distinct racks in one line at their own size (the web page: never taller than a rack)."""
     if not rack_plan or not rack_plan.get("racks"):
         return ""
     try:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from dataclasses import replace
 from typing import Any, TypeVar
 
 from design.model import DesignIn, RackIn
@@ -220,13 +219,14 @@ def fabric_rack_with_distances(plan: RackPlan, design: DesignIn, lengths: dict[s
     if plan.leaf_placement != "in-rack" and given.in_rack_m is None:
         in_rack = lengths["node_to_leaf_m"].length_m or in_rack
     most = max((run.rack.nodes for run in plan.runs), default=0)
-    return replace(
-        given,
-        nodes_per_rack=given.nodes_per_rack or most or None,
-        in_rack_m=in_rack,
-        node_to_leaf_m=lengths["node_to_leaf_m"].length_m,
-        leaf_to_spine_m=lengths["leaf_to_spine_m"].length_m,
-        spine_to_core_m=lengths["spine_to_core_m"].length_m,
+    return given.model_copy(
+        update={
+            "nodes_per_rack": given.nodes_per_rack or most or None,
+            "in_rack_m": in_rack,
+            "node_to_leaf_m": lengths["node_to_leaf_m"].length_m,
+            "leaf_to_spine_m": lengths["leaf_to_spine_m"].length_m,
+            "spine_to_core_m": lengths["spine_to_core_m"].length_m,
+        }
     )
 
 

@@ -8,7 +8,8 @@ preferring fewer warnings. So a rule added to the engine changes the recommendat
 
 Ranking, the distributor's selling order (NCS articles: NVLink inside the node, InfiniBand NDR between nodes):
 0. the fewest nodes that hold the workload (sizing.py, advised memory): one HGX H200 node for 405B inference in
-   BF16 before two HGX H100 nodes plus an InfiniBand fabric at about twice the price;
+   BF16 before two HGX H100 nodes plus an InfiniBand fabric at about twice the price; for inference at a given
+   node count, replicas that each fit one node (no compute fabric between them) before a model split across nodes;
 1. air-cooled before liquid-cooled (liquid needs facility work most buyers do not have);
 2. the shortest lead time of the parts (what can ship soonest);
 3. a server whose slot list is sourced (so the engine can verify the card placement);
@@ -35,6 +36,9 @@ from engines.node.sizing import Sizing, size_workload
 
 MAX_VALIDATED = 8  # candidates judged by the engine per recommendation; bounds the work of one goal step
 _TP_DEGREES = (1, 2, 4, 8, 16)  # tensor-parallel degrees: PCIe cards are proposed in these counts
+# The goal's inputs a candidate's document carries as given: the KV cache's for inference, the time to train's for
+# training (the validation result then estimates the training days).
+ASKED = ("context_tokens", "concurrency", "training_tokens_billion", "target_days")
 
 
 @dataclass(frozen=True)
@@ -75,7 +79,7 @@ class _Candidate:
     nic: AdapterSpec | None
     nic_quantity: int
     switch: SwitchSpec | None
-    asked: dict = field(default_factory=dict)  # the goal's inference inputs (context_tokens, concurrency) as given
+    asked: dict = field(default_factory=dict)  # the goal's inputs of ASKED as given (KV cache, tokens, deadline)
 
     @property
     def gpus_per_node(self) -> int:
@@ -94,7 +98,7 @@ class _Candidate:
         workload: dict[str, Any] = {"kind": kind, "model_parameters_billion": _json_number(params)}
         workload["mode"] = self.sizing.mode
         workload["precision"] = self.sizing.precision
-        for key in ("context_tokens", "concurrency"):
+        for key in ASKED:
             if self.asked.get(key):
                 workload[key] = self.asked[key]
         if gpus:
@@ -152,6 +156,8 @@ def candidates(
     precision: str = "bf16",
     context_tokens: int | None = None,
     concurrency: int | None = None,
+    training_tokens_billion: float | None = None,
+    target_days: float | None = None,
 ) -> list[_Candidate]:
     """Every catalogue combination worth judging, best-ranked first."""
     # Rack-scale systems are proposed beside the HGX nodes of their generation (alternatives, "rack_scale"), not as
@@ -190,10 +196,17 @@ def candidates(
                 n = 1
             else:
                 n = nodes or (math.ceil(gpus / gpu.gpu_count) if gpus else sizing.min_nodes)
-            out.extend(_with_fabric(server, gpu, quantity, n, sizing, catalog, lead_times))
+            # Inference that fits one node is served by replicas that exchange nothing: no compute fabric for them.
+            replicas = kind == "inference" and sizing.fits_one_node
+            out.extend(_with_fabric(server, gpu, quantity, n, sizing, catalog, lead_times, fabric=not replicas))
     out.sort(key=lambda c: c.rank)
-    asked = {"context_tokens": context_tokens, "concurrency": concurrency}
-    return [replace(c, asked=asked) for c in out] if context_tokens or concurrency else out
+    asked = {
+        "context_tokens": context_tokens,
+        "concurrency": concurrency,
+        "training_tokens_billion": training_tokens_billion,
+        "target_days": target_days,
+    }
+    return [replace(c, asked=asked) for c in out] if any(asked.values()) else out
 
 
 def _with_fabric(
@@ -207,15 +220,17 @@ def _with_fabric(
     mode: str | None = None,
     precision: str = "bf16",
     protocol: Protocol = Protocol.INFINIBAND,
+    fabric: bool = True,
 ) -> list[_Candidate]:
     """The candidate with each compute fabric of ``protocol`` the node can reach: a NIC per GPU of the switch's
-    port speed (InfiniBand adapters, or VPI ones that also run Ethernet), or the server's integrated NICs."""
+    port speed (InfiniBand adapters, or VPI ones that also run Ethernet), or the server's integrated NICs. Without
+    ``fabric`` (independent inference replicas) the nodes get neither NICs nor a fabric."""
     gpus_per_node = quantity * gpu.gpu_count
 
     def make(nic: AdapterSpec | None, nic_qty: int, switch: SwitchSpec | None) -> _Candidate:
         return _ranked_candidate(server, gpu, quantity, nodes, sizing, lead_times, nic, nic_qty, switch)
 
-    if nodes < 2:
+    if nodes < 2 or not fabric:
         return [make(None, 0, None)]
     switches = [s for s in catalog.of_type(SwitchSpec) if _active(s) and not s.management and s.protocol == protocol]
     if server.integrated_nics >= gpus_per_node and server.integrated_nic_speed_gbps:
@@ -283,6 +298,8 @@ def _ranked_candidate(
     per_gb = float(total) / memory if memory else math.inf
     rank = (
         nodes,  # the fewest nodes that fit before scaling out (no fabric, no second chassis)
+        # inference: replicas that each fit one node (no fabric) before a model split across nodes over a fabric
+        sizing.kind == "inference" and not sizing.fits_one_node,
         server.cooling == Cooling.LIQUID,
         _lead(lead_times, server, gpu, nic, switch),
         not server.slots_known,
@@ -320,13 +337,16 @@ def recommend(
     precision: str = "bf16",
     context_tokens: int | None = None,
     concurrency: int | None = None,
+    training_tokens_billion: float | None = None,
+    target_days: float | None = None,
 ) -> Recommendation | None:
     """The proposed starting design, or None when the catalogue holds nothing that can run the workload.
 
     Cached per input and catalogue version: the same goal always gets the same proposal, at no cost.
     """
 
-    key = (kind, float(params_billion), gpus, nodes, mode, precision, context_tokens, concurrency, catalog.version)
+    asked = (context_tokens, concurrency, training_tokens_billion, target_days)
+    key = (kind, float(params_billion), gpus, nodes, mode, precision, *asked, catalog.version)
     if key in _cache:
         return _cache[key]
     ranked = candidates(
@@ -340,6 +360,8 @@ def recommend(
         precision=precision,
         context_tokens=context_tokens,
         concurrency=concurrency,
+        training_tokens_billion=training_tokens_billion,
+        target_days=target_days,
     )
     best = _best_judged(ranked, kind, float(params_billion), gpus, nodes)
     rec = None if best is None else _recommendation(best, kind, float(params_billion), catalog)
@@ -464,7 +486,10 @@ def alternatives(
     precision: str = "bf16",
     context_tokens: int | None = None,
     concurrency: int | None = None,
+    training_tokens_billion: float | None = None,
+    target_days: float | None = None,
     language: str = "en",
+    cheapest_only: bool = False,
 ) -> tuple[Alternative, ...]:
     """The recommended design first, then up to MAX_ALTERNATIVES others that answer the seeds' comparisons: the
     cheapest design that fits (list price, no errors), the same nodes on an Ethernet (RoCE) fabric, the next GPU
@@ -472,13 +497,17 @@ def alternatives(
     question without a candidate is left out, and a design the engine finds errors in is kept only when no
     other answers its question (its findings then say why it does not fit). Empty when nothing is recommended.
 
+    ``cheapest_only``: the recommended design and the cheapest that fits, the goal step's pair (one design when
+    the recommendation is also the cheapest).
+
     Every design is judged by the one validation service, in ``language``; cached per input and catalogue."""
     params = float(params_billion)
-    key = (kind, params, gpus, nodes, mode, precision, context_tokens, concurrency, language, catalog.version)
+    asked = (context_tokens, concurrency, training_tokens_billion, target_days)
+    key = (kind, params, gpus, nodes, mode, precision, *asked, language, cheapest_only, catalog.version)
     if key in _alt_cache:
         return _alt_cache[key]
     args = {"kind": kind, "params_billion": params, "gpus": gpus, "nodes": nodes, "catalog": catalog}
-    sizing = {"mode": mode, "precision": precision, "context_tokens": context_tokens, "concurrency": concurrency}
+    sizing = {"mode": mode, "precision": precision, **dict(zip(ASKED, asked, strict=True))}
     rec = recommend(**args, lead_times=lead_times, **sizing)
     out: tuple[Alternative, ...] = ()
     if rec is not None:
@@ -492,7 +521,9 @@ def alternatives(
             racks=nodes,
             sizing_args={k: v for k, v in sizing.items() if v is not None},
         )
-        out = chooser.build(rec, candidates(**args, lead_times=lead_times, **sizing), catalog, lead_times)
+        out = chooser.build(
+            rec, candidates(**args, lead_times=lead_times, **sizing), catalog, lead_times, cheapest_only=cheapest_only
+        )
     with _lock:
         if len(_alt_cache) > 256:
             _alt_cache.clear()
@@ -567,15 +598,23 @@ class _Alternatives:
         self.chosen.append(Alternative(key, doc, result))
 
     def build(
-        self, rec: Recommendation, pool: list[_Candidate], catalog: CatalogView, lead_times: dict[str, int | None]
+        self,
+        rec: Recommendation,
+        pool: list[_Candidate],
+        catalog: CatalogView,
+        lead_times: dict[str, int | None],
+        *,
+        cheapest_only: bool = False,
     ) -> tuple[Alternative, ...]:
         base = next((c for c in pool if self.doc(c) == rec.document), None)
         result = self.judge(rec.document)
         if base is None or result is None:
             return ()
         self.chosen.append(Alternative("recommended", rec.document, result))
-        # An NVL72 rack beside the HGX nodes of the same GPU generation (issue #20): the rack-scale answer first.
-        self.pick("rack_scale", self.rack_pool(base.gpu.generation))
+        if not cheapest_only:
+            # An NVL72 rack beside the HGX nodes of the same GPU generation (issue #20): the rack-scale answer first;
+            # the goal step's pair (``cheapest_only``) is the recommendation and the cheapest HGX design only.
+            self.pick("rack_scale", self.rack_pool(base.gpu.generation))
         ethernet: list[_Candidate] = []
         if base.switch is not None:
             ethernet = _with_fabric(
@@ -583,6 +622,8 @@ class _Alternatives:
                 protocol=Protocol.ETHERNET,
             )  # fmt: skip
         self.pick_cheapest(sorted(pool + ethernet, key=_list_total), catalog)
+        if cheapest_only:
+            return tuple(self.chosen)
         self.pick("ethernet", sorted(ethernet, key=lambda c: c.rank))
         here = _generation_index(base.gpu)
         later = [c for c in pool if here is not None and (_generation_index(c.gpu) or -1) > here]

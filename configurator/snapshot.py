@@ -255,6 +255,8 @@ def _gpu(part: Part, common: dict) -> s.PartSpec:
         ref_system=g.ref_system,
         ref_system_max_w=g.ref_system_max_w,
         advised_fabric_gbps=g.advised_fabric_gbps,
+        bf16_dense_tflops=_f(g.bf16_dense_tflops),
+        fp8_dense_tflops=_f(g.fp8_dense_tflops),
     )
 
 

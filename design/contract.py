@@ -1,9 +1,8 @@
-"""The design/v1 contract's shared vocabulary and sub-parsers (``../shared/contracts/design-v1.md``).
+"""The design/v1 contract's vocabulary and limits (docs/design-v1.md), one set for every door.
 
 Every door reads the same words with the same limits from here: ``POST /api/v1/designs/validate/`` and the
-``validate_design`` command (design.parse), ``POST /api/v1/fabric-plans/`` and ``plan_fabric``
-(engines.fabric.request), the wizard's forms (web/forms.py) and the OpenAPI schema
-(api/serializers/designs.py). A ``rack`` or ``facility`` object gets the same answer at every door.
+``validate_design`` command, ``POST /api/v1/fabric-plans/`` and ``plan_fabric`` (all through the typed model in
+design.model, which is the parser and the OpenAPI schema), and the wizard's forms (web/forms.py).
 
 Limits of the rack model, one set for all doors:
 
@@ -18,6 +17,8 @@ Other limits, the same at every door: a name (the design's, a node group's) hold
 characters (200, the configuration's own name); each side of an oversubscription ``d:u`` is at most
 ``MAX_OVERSUBSCRIPTION`` (1,000: a leaf has no more ports than that to share out); and a ``facility`` object
 takes only ``FACILITY_FIELDS``, so a typo such as ``rack_power_kW`` is refused, naming it, rather than ignored.
+Bounded work per document: a design holds at most ``MAX_NODE_GROUPS`` node groups of at most
+``MAX_COMPONENTS_PER_GROUP`` components each, refused (with the limit named) before the groups are read.
 
 Pure Python: below the engines, above the hardware vocabulary. Messages are English (DesignInputError's);
 the wizard's forms say the same in the user's language.
@@ -25,28 +26,39 @@ the wizard's forms say the same in the user's language.
 
 from __future__ import annotations
 
-import math
 import re
 from enum import StrEnum
-from typing import Any, cast
+from typing import Any
 
 from design.vocabulary import Cooling, Role
 
 __all__ = [
     "COOLING_TYPES",
-    "Checker",
     "Cooling",
     "DEFAULT_PDU_FEEDS",
     "DEFAULT_RACK_UNITS",
     "DEFAULT_TOPOLOGY",
     "FACILITY_FIELDS",
+    "MAX_COMPONENTS_PER_GROUP",
+    "MAX_CONCURRENCY",
+    "MAX_CONTEXT_TOKENS",
     "MAX_DISTANCE_M",
+    "MAX_ENDPOINTS",
     "MAX_NAME_LENGTH",
+    "MAX_NODES",
+    "MAX_NODE_GROUPS",
     "MAX_NODES_PER_RACK",
     "MAX_OVERSUBSCRIPTION",
+    "MAX_PARAMS_BILLION",
+    "MAX_PORTS_USED",
+    "MAX_QUANTITY",
     "MAX_RACK_POWER_KW",
     "MAX_RACK_UNITS",
+    "MAX_SYSTEM_PORTS",
+    "MAX_TARGET_DAYS",
+    "MAX_TRAINING_TOKENS_BILLION",
     "MIN_RACK_UNITS",
+    "NETWORK_KEYS",
     "PDU_FEEDS",
     "PduFeeds",
     "RACK_DISTANCE_FIELDS",
@@ -55,10 +67,9 @@ __all__ = [
     "Role",
     "TOPOLOGIES",
     "Topology",
-    "facility_values",
+    "WORKLOAD_KINDS",
     "oversubscription_beyond_limit",
     "parse_oversubscription",
-    "rack_values",
     "ratio_term",
     "type_name",
 ]
@@ -96,6 +107,30 @@ FACILITY_FIELDS = ("rack_units", "rack_power_kw", "cooling", "pdu_feeds")
 MAX_NAME_LENGTH = 200  # Configuration.name's own length; a design name becomes the configuration's name
 MAX_OVERSUBSCRIPTION = 1_000  # each side of d:u
 
+MAX_NODES = 100_000  # "absurd size": no quote covers more nodes than this, in one group or all together
+# Bounded work per document: a document is refused (with the limit named) before its groups are read, rather than
+# let 60,000 groups be checked. Real clusters use a handful of groups (compute, storage, management) and a dozen
+# kinds of parts per server.
+MAX_NODE_GROUPS = 100
+MAX_COMPONENTS_PER_GROUP = 64
+MAX_QUANTITY = 1_000  # per node; no server holds more parts of one kind
+MAX_PORTS_USED = 16  # per adapter; the catalogue's port count is the real bound (design.references)
+
+# workload
+WORKLOAD_KINDS = ("training", "inference")
+MAX_PARAMS_BILLION = 100_000
+MAX_CONTEXT_TOKENS = 10_000_000
+MAX_CONCURRENCY = 1_000_000
+MAX_TRAINING_TOKENS_BILLION = 1_000_000  # training only: tokens the run trains on, in billions
+MAX_TARGET_DAYS = 3_650  # training only: the days the run should take (ten years)
+
+# networks (design/v1 round 3): the storage, in-band management and out-of-band networks besides the fabric
+NETWORK_KEYS = ("storage", "inband", "oob")
+MAX_SYSTEM_PORTS = 100_000  # storage: switch ports the customer's storage systems need
+
+# Fabric plan requests: nodes x rails at most; far beyond any 3-tier fabric, it bounds the work a request may ask.
+MAX_ENDPOINTS = 1_000_000
+
 _OVERSUB = re.compile(r"^\s*(\d+)\s*:\s*(\d+)\s*$")
 
 
@@ -116,166 +151,6 @@ def type_name(value: Any) -> str:
     return type(value).__name__
 
 
-class Checker:
-    """Collects errors by field path while reading a document; the first error of a path wins.
-
-    ``errors`` may be a dict the caller already fills, so a door with its own top-level fields and the shared
-    sub-parsers report into one answer.
-    """
-
-    def __init__(self, errors: dict[str, str] | None = None) -> None:
-        self.errors: dict[str, str] = {} if errors is None else errors
-
-    def fail(self, path: str, message: str) -> None:
-        self.errors.setdefault(path, message)
-
-    def string(
-        self,
-        obj: dict[str, Any],
-        key: str,
-        path: str,
-        *,
-        required: bool,
-        default: str | None = None,
-        max_length: int | None = None,
-    ) -> str | None:
-        if key not in obj or obj[key] is None:
-            if required:
-                self.fail(path, "is required")
-            return default
-        value = obj[key]
-        if not isinstance(value, str):
-            self.fail(path, f"must be a string, not {type_name(value)}")
-            return default
-        if required and not value.strip():
-            self.fail(path, "must not be empty")
-            return default
-        if max_length is not None and len(value) > max_length:
-            self.fail(path, f"is {len(value):,} characters long; the most this tool accepts is {max_length:,}")
-            return default
-        return value
-
-    def choice(
-        self,
-        obj: dict[str, Any],
-        key: str,
-        path: str,
-        choices: tuple[str, ...],
-        *,
-        required: bool = False,
-        default: str | None = None,
-    ) -> str | None:
-        value = self.string(obj, key, path, required=required, default=default)
-        if value is not None and value != default and value not in choices:
-            self.fail(path, f"must be one of {', '.join(choices)}, not {value!r}")
-            return default
-        return value
-
-    def integer(
-        self, obj: dict[str, Any], key: str, path: str, *, required: bool, low: int, high: int, what: str = ""
-    ) -> int | None:
-        if key not in obj or obj[key] is None:
-            if required:
-                self.fail(path, "is required")
-            return None
-        value = obj[key]
-        # bool is an int in Python but not in JSON; a float such as 2.0 is not a count either.
-        if isinstance(value, bool) or not isinstance(value, int):
-            shown = value if isinstance(value, float) else type_name(value)
-            self.fail(path, f"must be a whole number, not {shown}")
-            return None
-        if value < low:
-            self.fail(path, f"must be at least {low}, not {value}")
-            return None
-        if value > high:
-            self.fail(path, f"{value} is an absurd size{what}; the most this tool accepts is {high:,}")
-            return None
-        return cast(int, value)  # checked above: a whole number, not a bool
-
-    def number(self, obj: dict[str, Any], key: str, path: str, *, required: bool, high: float) -> float | None:
-        """A positive finite number no larger than ``high``."""
-        if key not in obj or obj[key] is None:
-            if required:
-                self.fail(path, "is required")
-            return None
-        value = obj[key]
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            self.fail(path, f"must be a number, not {type_name(value)}")
-            return None
-        if not math.isfinite(value) or value <= 0:
-            self.fail(path, f"must be a positive number, not {value}")
-            return None
-        if value > high:
-            self.fail(path, f"{value} is an absurd size; the most this tool accepts is {high:,}")
-            return None
-        return float(value)
-
-    def obj(self, value: Any, path: str) -> dict[str, Any] | None:
-        if not isinstance(value, dict):
-            self.fail(path, f"must be an object, not {type_name(value)}")
-            return None
-        return value
-
-    def unknown_fields(self, obj: dict[str, Any], allowed: tuple[str, ...], prefix: str = "") -> None:
-        """Refuse keys outside ``allowed`` (the fabric-plan request's rule and the facility's; a design ignores
-        other extra keys, so the contract can grow optional fields)."""
-        for key in obj:
-            if key not in allowed:
-                same = [name for name in allowed if name.lower() == str(key).lower()]
-                hint = f"; did you mean {same[0]}?" if same else ""
-                self.fail(f"{prefix}{key}", f"unknown field; expected one of {', '.join(allowed)}{hint}")
-
-
-def rack_values(c: Checker, raw: Any, path: str) -> dict[str, Any]:
-    """The rack-model overrides at ``path`` as keyword values of a RackIn (only the ones given and valid)."""
-    if raw is None:
-        return {}
-    r = c.obj(raw, path)
-    if r is None:
-        return {}
-    values: dict[str, Any] = {
-        "nodes_per_rack": c.integer(
-            r,
-            "nodes_per_rack",
-            f"{path}.nodes_per_rack",
-            required=False,
-            low=1,
-            high=MAX_NODES_PER_RACK,
-            what=" for one rack",
-        )
-    }
-    for key in RACK_DISTANCE_FIELDS:
-        values[key] = c.number(r, key, f"{path}.{key}", required=False, high=MAX_DISTANCE_M)
-    return {key: value for key, value in values.items() if value is not None}
-
-
-def facility_values(c: Checker, raw: Any, path: str = "facility") -> dict[str, Any]:
-    """The optional ``facility`` as keyword values of a FacilityIn: rack units (default 42), the most one rack
-    may draw (kW), air or liquid cooling, and the PDU feeds (A, or A+B for two independent feeds)."""
-    if raw is None:
-        return {}
-    f = c.obj(raw, path)
-    if f is None:
-        return {}
-    c.unknown_fields(f, FACILITY_FIELDS, prefix=f"{path}.")
-    units = c.integer(
-        f,
-        "rack_units",
-        f"{path}.rack_units",
-        required=False,
-        low=MIN_RACK_UNITS,
-        high=MAX_RACK_UNITS,
-        what=" for a rack",
-    )
-    return {
-        "rack_units": units or DEFAULT_RACK_UNITS,
-        "rack_power_kw": c.number(f, "rack_power_kw", f"{path}.rack_power_kw", required=False, high=MAX_RACK_POWER_KW),
-        "cooling": c.choice(f, "cooling", f"{path}.cooling", COOLING_TYPES),
-        "pdu_feeds": c.choice(f, "pdu_feeds", f"{path}.pdu_feeds", PDU_FEEDS, default=DEFAULT_PDU_FEEDS)
-        or DEFAULT_PDU_FEEDS,
-    }
-
-
 def parse_oversubscription(value: Any) -> tuple[int, int]:
     """'d:u' with d >= u >= 1 (1:1 non-blocking, 2:1 ...). Raises ValueError with the reason."""
     if not isinstance(value, str):
@@ -291,10 +166,6 @@ def parse_oversubscription(value: Any) -> tuple[int, int]:
     if message := oversubscription_beyond_limit(value, down, up):
         raise ValueError(message)
     return down, up
-
-
-# Fabric plan requests: nodes x rails at most; far beyond any 3-tier fabric, it bounds the work a request may ask.
-MAX_ENDPOINTS = 1_000_000
 
 
 def ratio_term(digits: str) -> int:
@@ -313,3 +184,8 @@ def oversubscription_beyond_limit(value: str, down: int, up: int) -> str | None:
         f"'{shown}' is an absurd ratio; each side may be at most {MAX_OVERSUBSCRIPTION:,} "
         "(1:1, 2:1 and 3:1 are the usual ones)"
     )
+
+
+# The sections of the validation result's bill of materials (``bom[].section``), in the order every door shows
+# them (design/v1 "Additions, round 3"): stable keys.
+BILL_SECTIONS = ("nodes", "compute_fabric", "storage", "inband", "oob", "racks_power", "control_plane", "services")

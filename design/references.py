@@ -122,20 +122,20 @@ def check_references(design: DesignIn, catalog: CatalogView) -> None:
                 errors["fabric.hca"] = unknown(design.fabric.hca)
             elif not isinstance(spec, AdapterSpec):
                 errors["fabric.hca"] = describe_misuse(spec, "an adapter (HCA)")
-    for key, net in _networks(design):
-        if net.switch is not None:
-            spec = catalog.get(net.switch)
+    for key, network in _chosen_networks(design):
+        if network.switch is not None:
+            spec = catalog.get(network.switch)
             if spec is None:
-                errors[f"networks.{key}.switch"] = unknown(net.switch)
+                errors[f"networks.{key}.switch"] = unknown(network.switch)
             elif not isinstance(spec, SwitchSpec):
                 errors[f"networks.{key}.switch"] = describe_misuse(spec, "a switch")
     if errors:
         raise DesignInputError(errors)
 
 
-def _networks(design: DesignIn) -> list[tuple[str, NetworkIn]]:
-    """The ``networks`` entries the design spells out (not absent, not customer-supplied)."""
+def _chosen_networks(design: DesignIn) -> list[tuple[str, NetworkIn]]:
+    """The networks of ``design.networks`` the customer gave choices for (not left out, not supplied)."""
     if design.networks is None:
         return []
-    pairs = (("storage", design.networks.storage), ("inband", design.networks.inband), ("oob", design.networks.oob))
-    return [(key, net) for key, net in pairs if isinstance(net, NetworkIn)]
+    chosen = (("storage", design.networks.storage), ("inband", design.networks.inband), ("oob", design.networks.oob))
+    return [(key, network) for key, network in chosen if isinstance(network, NetworkIn)]

@@ -100,6 +100,10 @@ class ServerSpec(PartBase):
     integrated_nic_speed_gbps: int | None = None
     integrated_nic_connector: Connector | None = None  # cage of the integrated NICs; None = not sourced
     integrated_nic_protocol: Protocol | None = None  # of the integrated NICs; None = not sourced
+    # GPUs that share one NVLink domain when the system itself says so (a rack-scale NVL72 system: 72, the
+    # catalogue's server field); None: the domain follows from the GPUs (an HGX board's GPU count, the NVLink bridge
+    # size of PCIe cards)
+    nvlink_domain_gpus: int | None = None
     # node contents: what the board takes (empty or None = not sourced, unknown)
     cpu_socket: str = ""
     cpu_families: tuple[str, ...] = ()
@@ -113,7 +117,6 @@ class ServerSpec(PartBase):
     # A rack-scale NVLink system (GB200/GB300 NVL72): the part is one whole rack, a node group's ``count`` is racks,
     # and the GPUs come built in (``accepts`` names the one GPU set it holds). None or "" = not sourced.
     rack_scale: bool = False
-    nvlink_domain_gpus: int | None = None  # GPUs in one NVLink domain (72); None: the node's own baseboard
     compute_trays: int | None = None
     gpus_per_tray: int | None = None
     cpus_per_tray: int | None = None
@@ -169,6 +172,8 @@ class GpuSpec(PartBase):
     # the seed's reference_systems row of this board (catalog/seed/README.md "Power calibration basis").
     ref_system_cooling: Cooling | None = None
     advised_fabric_gbps: int | None = None  # compute-fabric port speed advised for this GPU; None = no advice
+    bf16_dense_tflops: float | None = None  # tensor-core peak per GPU without sparsity; None = not sourced
+    fp8_dense_tflops: float | None = None
 
     @property
     def has_nvlink(self) -> bool:

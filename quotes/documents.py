@@ -20,11 +20,13 @@ from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from configurator.messages.bill import section_titles
 from configurator.messages.diagram import words as diagram_words
 from configurator.messages.racks import elevation_labels, kw_number
 from configurator.messages.slotmap import slot_map_labels
 from configurator.pictures import fabric_diagram_svg, rack_elevation_svg, slot_map_svg
 from configurator.rackplan import enclosure_count, rack_count
+from design.contract import BILL_SECTIONS
 from design.spreadsheets import neutralise_sheet
 
 from . import svgtext
@@ -90,18 +92,14 @@ def _rack_picture(rack_plan: dict[str, Any] | None) -> str | None:
     return _svg_data_uri(svg) if svg else None
 
 
-def _pdus_needed(rack_plan: dict[str, Any] | None) -> int:
-    """PDUs the plan needs but did not size (no PDU in the catalogue): one per feed in every rack, at least."""
+def _pdus_needed(rack_plan: dict[str, Any] | None, lines: list[dict[str, Any]]) -> int:
+    """PDUs a quote frozen before the bill carried every rack-plan line needs but does not list (no PDU in the
+    catalogue): one per feed in every rack, at least. 0 when the bill has its racks-and-power lines."""
     if not rack_plan or not rack_plan.get("racks") or rack_plan.get("pdus"):
         return 0
+    if any(line.get("section") == "racks_power" for line in lines):
+        return 0
     return enclosure_count(rack_plan) * (2 if rack_plan.get("pdu_feeds") == "A+B" else 1)
-
-
-def _pdus_unpriced(rack_plan: dict[str, Any] | None, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """PDUs the plan sized that are not on the quote (a catalogue PDU without a list price), with their count."""
-    quoted = {line.get("part_number") for line in lines}
-    pdus = (rack_plan or {}).get("pdus") or []
-    return [{"part": p["part"], "quantity": p["quantity"]} for p in pdus if p["quantity"] and p["part"] not in quoted]
 
 
 def _rack_power(totals: dict[str, Any]) -> dict[str, str]:
@@ -142,29 +140,76 @@ def lead_time(days: Any) -> str:
     return ngettext("%(days)s day", "%(days)s days", int(days)) % {"days": int(days)}
 
 
+# Sections of quotes frozen before the bill had stable section keys (a node group's name, "fabric", "management",
+# "racks"), read as the sections they are now.
+_LEGACY_SECTIONS = {"fabric": "compute_fabric", "management": "oob", "racks": "racks_power"}
+
+
+def frozen_lines(frozen: dict[str, Any]) -> list[dict[str, Any]]:
+    """The frozen lines with their stable section key (``section``) and node group (``group``), in the bill's
+    section order; a line of a quote frozen before those keys existed gets them from its old section name."""
+    order = {key: i for i, key in enumerate(BILL_SECTIONS)}
+    out = []
+    for line in frozen.get("lines", []):
+        section, group = line.get("section", ""), line.get("group")
+        if section not in order and "group" not in line:  # frozen before the stable keys
+            legacy = _LEGACY_SECTIONS.get(section)
+            section, group = (legacy, None) if legacy else ("nodes", section)
+        out.append({**line, "section": section, "group": group})
+    return sorted(out, key=lambda line: order.get(line["section"], len(order)))
+
+
+def on_request(line: dict[str, Any]) -> bool:
+    return line.get("unit_price") in (None, "")
+
+
+def at_least(frozen: dict[str, Any]) -> bool:
+    """Whether the quote's totals leave out a line priced on request (they are then at least the amounts)."""
+    return bool((frozen.get("totals") or {}).get("at_least")) or any(on_request(x) for x in frozen.get("lines", []))
+
+
 def _sections(frozen: dict[str, Any], language: str) -> list[dict[str, Any]]:
     sections: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
-    for line in frozen.get("lines", []):
+    for line in frozen_lines(frozen):
         sections.setdefault(line["section"], []).append(line)
+    titles = section_titles()
+    asked = _("on request")
     out = []
-    for name, lines in sections.items():
+    for key, lines in sections.items():
         rows = []
         for line in lines:
+            priced = not on_request(line)
             discount = Decimal(line["line_discount"]) + Decimal(line["quote_discount"])
             rows.append(
                 {
                     **line,
-                    "unit_price_fmt": money(line["unit_price"], language),
-                    "list_total_fmt": money(line["list_total"], language),
+                    "on_request": not priced,
+                    "quantity_fmt": quantity(line["quantity"], language),
+                    "unit_price_fmt": money(line["unit_price"], language) if priced else asked,
+                    "list_total_fmt": money(line["list_total"], language) if priced else asked,
                     "discount_fmt": money(discount, language) if discount else "",
                     "line_discount_percent_fmt": percent(line["line_discount_percent"], language),
-                    "net_fmt": money(line["net"], language),
+                    "net_fmt": money(line["net"], language) if priced else asked,
                     "lead_time": lead_time(line.get("lead_time_days")),
                 }
             )
-        net = sum((Decimal(line["net"]) for line in lines), Decimal("0.00"))
-        out.append({"name": name, "is_fabric": name == "fabric", "lines": rows, "net_fmt": money(net, language)})
+        net = sum((Decimal(line["net"]) for line in lines if not on_request(line)), Decimal("0.00"))
+        out.append(
+            {
+                "key": key,
+                "title": titles.get(key, key),
+                "lines": rows,
+                "net_fmt": money(net, language),
+                "at_least": any(on_request(line) for line in lines),
+            }
+        )
     return out
+
+
+def quantity(value: Any, language: str) -> str:
+    """A quantity with the language's thousands separator: 1,024 (en) or 1.024 (nl)."""
+    with translation.override(language):
+        return formats.number_format(int(value), 0, use_l10n=True, force_grouping=True)
 
 
 def local_datetime(value: str | None) -> datetime | None:
@@ -206,6 +251,8 @@ def pdf_context(frozen: dict[str, Any]) -> dict[str, Any]:
         "issued_at": local_datetime(frozen.get("issued_at")),
         "valid_until": _date(frozen.get("valid_until")),
         "sections": _sections(frozen, language),
+        "at_least": at_least(frozen),
+        "on_request_count": sum(1 for line in frozen.get("lines", []) if on_request(line)),
         "totals": {
             key: money(totals.get(key), language) for key in ("subtotal", "discount", "net", "vat_amount", "total")
         },
@@ -216,12 +263,15 @@ def pdf_context(frozen: dict[str, Any]) -> dict[str, Any]:
         "vat_rate": percent(totals.get("vat_rate"), language) or "0%",
         "topology": _topology_picture(validation.get("fabric_plan"), language),
         "fabric_plan": validation.get("fabric_plan"),
+        "fabric_switches": {
+            role: quantity((validation.get("fabric_plan") or {}).get(f"{role}_switches") or 0, language)
+            for role in ("leaf", "spine", "core")
+        },
         "slot_maps": _slot_pictures(validation.get("placement"), language),
         "rack_plan": validation.get("rack_plan"),
         "rack_count": rack_count(validation.get("rack_plan")),
         **_rack_power(validation.get("totals") or {}),
-        "pdus_needed": _pdus_needed(validation.get("rack_plan")),
-        "pdus_unpriced": _pdus_unpriced(validation.get("rack_plan"), frozen.get("lines", [])),
+        "pdus_needed": _pdus_needed(validation.get("rack_plan"), frozen.get("lines", [])),
         "elevation": _rack_picture(validation.get("rack_plan")),
     }
 
@@ -243,6 +293,7 @@ def render_pdf(frozen: dict[str, Any]) -> bytes:
 
 XLSX_COLUMNS = (
     "section",
+    "group",
     "part_number",
     "description",
     "quantity",
@@ -255,29 +306,48 @@ XLSX_COLUMNS = (
     "net",
     "lead_time_days",
 )
+DISCOUNT_COLUMNS = ("line_discount_percent", "line_discount", "quote_discount_percent", "quote_discount")
+TEXT_COLUMNS = frozenset({"section", "group", "part_number", "description"})
 MONEY_COLUMNS = frozenset({"unit_price", "list_total", "line_discount", "quote_discount", "net"})
 PERCENT_COLUMNS = frozenset({"line_discount_percent", "quote_discount_percent"})
 # A euro amount: the cell holds the number; the reader's locale chooses the separators (€ 1.234,56 or € 1,234.56).
 CURRENCY_FORMAT = '"€" #,##0.00'
-PERCENT_FORMAT = "0.00"
+# A share: the cell holds 0.2, the reader sees 20.00 %.
+PERCENT_FORMAT = "0.00%"
+QUANTITY_FORMAT = "#,##0"
 DATE_FORMAT = "yyyy-mm-dd"
 
 
-def _xlsx_headers() -> list[str]:
-    return [
-        _("Section"),
-        _("Part number"),
-        _("Description"),
-        _("Quantity"),
-        _("Unit list price (EUR)"),
-        _("List value (EUR)"),
-        _("Line discount (%)"),
-        _("Line discount (EUR)"),
-        _("Quote discount (%)"),
-        _("Quote discount (EUR)"),
-        _("Net (EUR)"),
-        _("Lead time (days)"),
-    ]
+def _has_discount(frozen: dict[str, Any]) -> bool:
+    return any(Decimal(str(line.get(key) or "0")) for line in frozen.get("lines", []) for key in DISCOUNT_COLUMNS)
+
+
+def xlsx_columns(frozen: dict[str, Any]) -> tuple[str, ...]:
+    """The bill sheet's columns: the discount columns only when some line has a discount."""
+    if _has_discount(frozen):
+        return XLSX_COLUMNS
+    return tuple(key for key in XLSX_COLUMNS if key not in DISCOUNT_COLUMNS)
+
+
+def _xlsx_headers() -> dict[str, str]:
+    return {
+        "section": _("Section"),
+        "group": _("Node group"),
+        "part_number": _("Part number"),
+        "description": _("Description"),
+        "quantity": _("Quantity"),
+        "unit_price": _("Unit list price (EUR)"),
+        "list_total": _("List value (EUR)"),
+        "line_discount_percent": _("Line discount (%)"),
+        "line_discount": _("Line discount (EUR)"),
+        "quote_discount_percent": _("Quote discount (%)"),
+        "quote_discount": _("Quote discount (EUR)"),
+        "net": _("Net (EUR)"),
+        "lead_time_days": _("Lead time (days)"),
+    }
+
+
+_WIDTHS = {"section": 24, "group": 12, "part_number": 24, "description": 48, "quantity": 9, "lead_time_days": 12}
 
 
 def render_xlsx(frozen: dict[str, Any]) -> bytes:
@@ -302,50 +372,109 @@ def render_xlsx(frozen: dict[str, Any]) -> bytes:
     return buffer.getvalue()
 
 
-def _xlsx_lines_sheet(ws: Worksheet, frozen: dict[str, Any]) -> None:
-    """Sheet 1: a bold header row, then one row per frozen line, money and percentages formatted."""
-    from openpyxl.styles import Font
+def _xlsx_cell(key: str, line: dict[str, Any], titles: dict[str, str]) -> Any:
+    value = line.get(key)
+    if key == "section":
+        return titles.get(value, value)
+    if key in TEXT_COLUMNS:
+        return value or ""
+    if key in ("quantity", "lead_time_days"):
+        return None if value in (None, "") else int(value)
+    if value in (None, ""):  # an amount of a line priced on request
+        return _("on request")
+    number = Decimal(str(value))
+    return number / 100 if key in PERCENT_COLUMNS else number
 
+
+def _xlsx_lines_sheet(ws: Worksheet, frozen: dict[str, Any]) -> None:
+    """Sheet 1: a bold header row, one row per frozen line by section (a line priced on request says so in its
+    amounts), then a bold total row: the sum of the lines' list values and net amounts, "at least" when a line is
+    priced on request. Money in a currency format, percentages as shares in a percent format."""
+    from openpyxl.styles import Font
+    from openpyxl.utils import get_column_letter
+
+    columns = xlsx_columns(frozen)
+    headers = _xlsx_headers()
+    titles = section_titles()
     ws.title = _("Bill of materials")[:31]
-    ws.append(_xlsx_headers())
+    ws.append([headers[key] for key in columns])
     for cell in ws[1]:
         cell.font = Font(bold=True)
-    for line in frozen.get("lines", []):
-        row = []
-        for key in XLSX_COLUMNS:
-            value = line.get(key)
-            if key in ("quantity", "lead_time_days"):
-                value = None if value in (None, "") else int(value)
-            elif key not in ("section", "part_number", "description"):
-                value = Decimal(value)
-            row.append(value)
-        ws.append(row)
-        for cell, key in zip(ws[ws.max_row], XLSX_COLUMNS):
-            if key in MONEY_COLUMNS:
-                cell.number_format = CURRENCY_FORMAT
-            elif key in PERCENT_COLUMNS:
-                cell.number_format = PERCENT_FORMAT
-    for column, width in zip("ABCDEFGHIJKL", (14, 22, 48, 9, 16, 16, 10, 14, 10, 14, 16, 12)):
-        ws.column_dimensions[column].width = width
+    lines = frozen_lines(frozen)
+    for line in lines:
+        ws.append([_xlsx_cell(key, line, titles) for key in columns])
+        for cell, key in zip(ws[ws.max_row], columns):
+            _format(cell, key)
+    priced = [line for line in lines if not on_request(line)]
+    label = _("Total, at least (lines on request not included)") if len(priced) < len(lines) else _("Total")
+    sums = {
+        key: sum((Decimal(line[key]) for line in priced), Decimal("0.00")) for key in MONEY_COLUMNS - {"unit_price"}
+    }
+    ws.append([label if key == "section" else sums.get(key) for key in columns])
+    for cell, key in zip(ws[ws.max_row], columns):
+        cell.font = Font(bold=True)
+        _format(cell, key)
+    for index, key in enumerate(columns, start=1):
+        ws.column_dimensions[get_column_letter(index)].width = _WIDTHS.get(key, 16)
     ws.freeze_panes = "A2"
 
 
+def _format(cell, key: str) -> None:
+    if isinstance(cell.value, str) or cell.value is None:
+        return
+    if key in MONEY_COLUMNS:
+        cell.number_format = CURRENCY_FORMAT
+    elif key in PERCENT_COLUMNS:
+        cell.number_format = PERCENT_FORMAT
+    elif key == "quantity":
+        cell.number_format = QUANTITY_FORMAT
+
+
+def _address(party: dict[str, Any]) -> str:
+    """A party's postal address on one line (street, postal code and city, country), or '' when not given."""
+    place = party.get("address") if isinstance(party.get("address"), dict) else party
+    street = place.get("street", "")
+    city = " ".join(x for x in (place.get("postal_code", ""), place.get("city", "")) if x)
+    country = country_name(party.get("country", "")) if party.get("country") else ""
+    return ", ".join(x for x in (street, city, country) if x) if street else ""
+
+
 def _xlsx_summary_sheet(summary: Worksheet, frozen: dict[str, Any]) -> None:
-    """Sheet 2: the quote's identity and totals, one labelled row each."""
+    """Sheet 2: the quote's identity, seller, customer and billing address, terms and totals, one labelled row
+    each. Amounts say "at least" when a line is priced on request."""
     totals = frozen.get("totals", {})
     customer = frozen.get("customer", {})
+    seller = frozen.get("seller") or {}
+    terms = frozen.get("terms") or {}
     issued_local = local_datetime(frozen.get("issued_at"))
+    low = at_least(frozen)
+    days = terms.get("payment_days") or 30
     rows = [
         (_("Quote"), frozen.get("number", "")),
         (_("Revision"), frozen.get("revision", 1)),
         (_("Issued"), issued_local.date() if issued_local else ""),
         (_("Valid until"), _date(frozen.get("valid_until")) or ""),
+        (_("Seller"), seller.get("name", "")),
+        (_("Seller address"), _address(seller) or ", ".join(seller.get("address") or [])),
+        (_("Chamber of Commerce (KvK)"), seller.get("kvk", "")),
+        (_("VAT ID (BTW-id)"), seller.get("vat_id", "")),
+        (_("IBAN"), seller.get("iban", "")),
         (_("Customer"), customer.get("company") or customer.get("name", "")),
+        (_("Billing address"), _address(customer) or _("Billing address to be confirmed")),
+        (_("Customer VAT number"), customer.get("vat_number", "")),
+        (
+            _("Payment terms"),
+            ngettext("%(days)s day from the invoice date", "%(days)s days from the invoice date", days)
+            % {"days": days},
+        ),
+        (_("Incoterm"), f"{terms.get('incoterm') or 'DAP'} (Incoterms® 2020)"),
+        (_("General terms"), terms.get("general_terms_url") or _("Sent on request")),
         (_("Currency"), "EUR"),
+        (_("Amounts"), _("At least: lines priced on request are not included") if low else _("Every line priced")),
         (_("List value"), Decimal(totals.get("subtotal", "0"))),
         (_("Discount"), Decimal(totals.get("discount", "0"))),
         (_("Net, excl. VAT"), Decimal(totals.get("net", "0"))),
-        (_("VAT rate (%)"), Decimal(totals.get("vat_rate", "0"))),
+        (_("VAT rate"), Decimal(totals.get("vat_rate", "0")) / 100),
         (_("VAT"), Decimal(totals.get("vat_amount", "0"))),
         (_("Total, incl. VAT"), Decimal(totals.get("total", "0"))),
         (_("VAT notice"), (frozen.get("vat") or {}).get("notice", "")),
@@ -358,7 +487,9 @@ def _xlsx_summary_sheet(summary: Worksheet, frozen: dict[str, Any]) -> None:
         cell = summary.cell(row=summary.max_row, column=2)
         if label in money_rows:
             cell.number_format = CURRENCY_FORMAT
+        elif label == _("VAT rate"):
+            cell.number_format = PERCENT_FORMAT
         elif isinstance(value, date):
             cell.number_format = DATE_FORMAT
-    summary.column_dimensions["A"].width = 22
+    summary.column_dimensions["A"].width = 26
     summary.column_dimensions["B"].width = 70

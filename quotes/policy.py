@@ -1,7 +1,8 @@
 """The quote policy for customers' online requests (the wizard's "Request quote" without a login).
 
 Business rules, in one home (quotes.services applies them; the site's footer, the quote page and the e-mails
-say the same, with the limit from ``context``):
+say the same, with the limit from ``context``; the wizard's "Ready to quote" asks quotes.selectors
+.online_request_review, which decides by ``review_reason``):
 
 * A request whose net amount (excl. VAT) is at most settings.QUOTE_INSTANT_LIMIT_EUR and whose design has no
   warnings is issued at once as an *indicative* quote: list prices, no discount, no human review.

@@ -13,6 +13,9 @@ at these points and nowhere else:
 
 Applying the quote discount per line keeps every printed line consistent with the totals: the lines of the
 bill of materials always add up to the net amount exactly.
+
+A line priced on request (no list price in the catalogue) has no amounts: it is quoted with its quantity, takes no
+discount, and every total leaves it out, so the totals are *at least* these (``Totals.at_least``).
 """
 
 from __future__ import annotations
@@ -32,33 +35,45 @@ def cents(value: Decimal) -> Decimal:
     return value.quantize(CENT, rounding=ROUND_HALF_UP)
 
 
+def _text(value: Decimal | None) -> str | None:
+    return None if value is None else str(value)
+
+
 @dataclass(frozen=True)
 class PricedLine:
+    """A priced line; ``unit_price``, ``list_total`` and ``net`` are None for a line priced on request."""
+
     section: str
     part_number: str
     description: str
     quantity: int
-    unit_price: Decimal
-    list_total: Decimal
+    unit_price: Decimal | None
+    list_total: Decimal | None
     line_discount_percent: Decimal
     line_discount: Decimal
     quote_discount_percent: Decimal
     quote_discount: Decimal
-    net: Decimal
+    net: Decimal | None
+    group: str | None = None
+
+    @property
+    def on_request(self) -> bool:
+        return self.unit_price is None
 
     def to_dict(self) -> dict[str, object]:
         return {
             "section": self.section,
+            "group": self.group,
             "part_number": self.part_number,
             "description": self.description,
             "quantity": self.quantity,
-            "unit_price": str(self.unit_price),
-            "list_total": str(self.list_total),
+            "unit_price": _text(self.unit_price),
+            "list_total": _text(self.list_total),
             "line_discount_percent": str(self.line_discount_percent),
             "line_discount": str(self.line_discount),
             "quote_discount_percent": str(self.quote_discount_percent),
             "quote_discount": str(self.quote_discount),
-            "net": str(self.net),
+            "net": _text(self.net),
         }
 
 
@@ -70,6 +85,7 @@ class Totals:
     vat_rate: Decimal
     vat_amount: Decimal
     total: Decimal
+    at_least: bool = False  # some line is priced on request: every amount leaves it out
 
     @property
     def effective_discount_percent(self) -> Decimal:
@@ -85,6 +101,7 @@ class Totals:
             "vat_rate": str(self.vat_rate),
             "vat_amount": str(self.vat_amount),
             "total": str(self.total),
+            "at_least": self.at_least,
         }
 
 
@@ -94,25 +111,42 @@ class RawLine:
     part_number: str
     description: str
     quantity: int
-    unit_price: Decimal
+    unit_price: Decimal | None  # None: priced on request
+    group: str | None = None
 
 
 def raw_lines(bom_lines: Iterable) -> list[RawLine]:
-    """The lines to price from a bill of materials (configurator.bom.BomLine: section, part_number, description,
-    quantity, unit_price_eur; every line priced)."""
+    """The lines to price from a bill of materials (configurator.bom.BomLine: section, group, part_number,
+    description, quantity, unit_price_eur; None for a line priced on request), in the bill's order."""
     return [
         RawLine(
             section=line.section,
             part_number=line.part_number,
             description=line.description,
             quantity=line.quantity,
-            unit_price=Decimal(line.unit_price_eur),
+            unit_price=None if line.unit_price_eur is None else Decimal(line.unit_price_eur),
+            group=getattr(line, "group", None),
         )
         for line in bom_lines
     ]
 
 
 def price_line(raw: RawLine, *, line_discount_percent: Decimal, quote_discount_percent: Decimal) -> PricedLine:
+    if raw.unit_price is None:  # on request: quoted with its quantity, no amounts, no discount
+        return PricedLine(
+            raw.section,
+            raw.part_number,
+            raw.description,
+            raw.quantity,
+            None,
+            None,
+            ZERO,
+            ZERO,
+            ZERO,
+            ZERO,
+            None,
+            raw.group,
+        )
     list_total = cents(raw.unit_price * raw.quantity)
     line_discount = cents(list_total * line_discount_percent / HUNDRED)
     quote_discount = cents((list_total - line_discount) * quote_discount_percent / HUNDRED)
@@ -128,6 +162,7 @@ def price_line(raw: RawLine, *, line_discount_percent: Decimal, quote_discount_p
         quote_discount_percent=quote_discount_percent,
         quote_discount=quote_discount,
         net=list_total - line_discount - quote_discount,
+        group=raw.group,
     )
 
 
@@ -147,12 +182,19 @@ def price_lines(
 
 def price_totals(lines: Iterable[PricedLine], *, vat_rate: Decimal) -> Totals:
     lines = list(lines)
-    subtotal = sum((line.list_total for line in lines), ZERO)
-    discount = sum((line.line_discount + line.quote_discount for line in lines), ZERO)
-    net = sum((line.net for line in lines), ZERO)
+    priced = [line for line in lines if not line.on_request]
+    subtotal = sum((line.list_total for line in priced), ZERO)
+    discount = sum((line.line_discount + line.quote_discount for line in priced), ZERO)
+    net = sum((line.net for line in priced), ZERO)
     vat_amount = cents(net * vat_rate / HUNDRED)
     return Totals(
-        subtotal=subtotal, discount=discount, net=net, vat_rate=vat_rate, vat_amount=vat_amount, total=net + vat_amount
+        subtotal=subtotal,
+        discount=discount,
+        net=net,
+        vat_rate=vat_rate,
+        vat_amount=vat_amount,
+        total=net + vat_amount,
+        at_least=len(priced) < len(lines),
     )
 
 

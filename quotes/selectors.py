@@ -8,7 +8,15 @@ from datetime import date
 from django.db.models import Case, F, Q, QuerySet, Value, When
 from django.db.models.functions import Coalesce, Lower, NullIf
 
+from . import policy
 from .models import Quote
+
+
+def online_request_review(*, net, findings: list[dict]) -> str:
+    """What a customer's online quote request for a design with ``findings`` and net amount ``net`` (excl. VAT)
+    gets, by quotes.policy: '' (issued at once as an indicative quote), ``warnings`` or ``amount`` (a sales engineer
+    reviews it first, for that reason)."""
+    return policy.review_reason(channel=policy.ONLINE_CHANNEL, net=net, findings=findings)
 
 
 def quote_for_token(token: str) -> Quote | None:

@@ -19,7 +19,7 @@ from design.model import DesignInputError
 
 pytestmark = pytest.mark.django_db
 
-# The example of contract design/v1 (shared/contracts/design-v1.md), written before node contents existed.
+# The example of contract design/v1 (docs/design-v1.md), written before node contents existed.
 CONTRACT_EXAMPLE = h200_training_cluster()
 
 
@@ -108,7 +108,7 @@ def test_the_defaults_are_priced_on_the_bill_of_materials_per_node(seeded_catalo
 
     result = design_validate(document=CONTRACT_EXAMPLE)
     bill = design_bill(document=CONTRACT_EXAMPLE, result=result)
-    lines = {line.part_number: line for line in bill.lines if line.section == "gpu"}
+    lines = {line.part_number: line for line in bill.lines if line.section == "nodes" and line.group == "gpu"}
     view = catalog_snapshot()
     for d in result["defaults_added"]:
         line = lines[d["part"]]

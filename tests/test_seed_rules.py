@@ -108,13 +108,13 @@ def test_infiniband_fabrics_get_no_roce_note(seeded_catalog):
     assert not _found(design_validate(document=_doc(count=4, fabric={"switch": "MQM9700-NS2F"})), "ROCE_LOSSLESS")
 
 
-def test_the_management_switch_is_listed_as_management_network_not_as_fabric(seeded_catalog):
+def test_the_management_switch_is_listed_as_out_of_band_network_not_as_fabric(seeded_catalog):
     doc = _doc(count=4, fabric={"switch": "MQM9700-NS2F"})
     result = design_validate(document=doc)
     bill = design_bill(document=doc, result=result)
     sections = {line.part_number: line.section for line in bill.lines}
-    assert sections["SN2201"] == "management"
-    assert sections["MQM9700-NS2F"] == "fabric"
+    assert sections["SN2201"] == "oob"
+    assert sections["MQM9700-NS2F"] == "compute_fabric"
 
 
 def test_an_nvlink_board_for_a_model_that_fits_one_gpu_gets_a_pcie_hint(seeded_catalog):

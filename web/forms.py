@@ -21,7 +21,15 @@ from django.utils.translation import gettext_lazy as _
 from configurator.messages.diagram import TOPOLOGIES as TOPOLOGY_LABELS
 from configurator.models import Configuration
 from configurator.selectors import fabric_switches
-from design.contract import DEFAULT_TOPOLOGY, MAX_DISTANCE_M, MAX_NODES_PER_RACK, Topology, parse_oversubscription
+from design.contract import (
+    DEFAULT_TOPOLOGY,
+    MAX_DISTANCE_M,
+    MAX_NODES_PER_RACK,
+    MAX_TARGET_DAYS,
+    MAX_TRAINING_TOKENS_BILLION,
+    Topology,
+    parse_oversubscription,
+)
 from design.parse import MAX_CONCURRENCY, MAX_CONTEXT_TOKENS, MAX_NODES
 from design.specs import (
     AdapterSpec,
@@ -60,6 +68,12 @@ def _parts(catalog: CatalogView, kind: type) -> list:
 def _optional_count(label, high: int, help_text) -> forms.IntegerField:
     """A count the user may leave empty (then it is sized or defaulted for them)."""
     return forms.IntegerField(label=label, required=False, min_value=1, max_value=high, help_text=help_text)
+
+
+def _optional_figure(label, high: float, help_text) -> forms.FloatField:
+    """A figure above 0 the user may leave empty (GoalForm refuses 0 and below)."""
+    widget = forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"})
+    return forms.FloatField(label=label, required=False, max_value=high, help_text=help_text, widget=widget)
 
 
 class GoalForm(Form):
@@ -101,6 +115,15 @@ class GoalForm(Form):
         initial="bf16",
         help_text=_("The weights' number format. INT4 is for inference and LoRA (QLoRA) only."),
     )
+    # Training only: how much it trains on and by when (the time to train is estimated from them).
+    training_tokens_billion = _optional_figure(
+        _("Training tokens (billions, optional)"),
+        MAX_TRAINING_TOKENS_BILLION,
+        _("The tokens the model is trained on, for example 15,000 for Llama 3's 15 trillion."),
+    )
+    target_days = _optional_figure(
+        _("Deadline (days, optional)"), MAX_TARGET_DAYS, _("The days the training run should take at most.")
+    )
     # Inference only: what the KV cache has to hold.
     context_tokens = _optional_count(
         _("Context length (tokens, optional)"),
@@ -117,6 +140,18 @@ class GoalForm(Form):
         _("Concurrent requests (optional)"), MAX_CONCURRENCY, _("Requests served at the same time. Empty: 1.")
     )
 
+    def _above_zero(self, name: str) -> float | None:
+        value = self.cleaned_data.get(name)
+        if value is not None and value <= 0:
+            raise ValidationError(_("Enter a number above 0."), code="min_value")
+        return value
+
+    def clean_training_tokens_billion(self):
+        return self._above_zero("training_tokens_billion")
+
+    def clean_target_days(self):
+        return self._above_zero("target_days")
+
     def clean(self):
         data = super().clean()
         kind = data.get("kind")
@@ -125,6 +160,7 @@ class GoalForm(Form):
         if kind == "inference":
             # Inference has one mode; a training mode left in the form from before does not apply.
             data["mode"] = "inference"
+            data["training_tokens_billion"] = data["target_days"] = None
         else:
             data["mode"] = data.get("mode") or "pretraining"
             data["context_tokens"] = data["concurrency"] = None

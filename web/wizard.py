@@ -85,6 +85,8 @@ def workload_initial(doc: dict) -> dict:
         "precision": w.get("precision") or "bf16",
         "context_tokens": w.get("context_tokens"),
         "concurrency": w.get("concurrency"),
+        "training_tokens_billion": w.get("training_tokens_billion"),
+        "target_days": w.get("target_days"),
     }
 
 
@@ -157,9 +159,12 @@ def apply_goal(
     precision: str | None = None,
     context_tokens: int | None = None,
     concurrency: int | None = None,
+    training_tokens_billion: float | None = None,
+    target_days: float | None = None,
 ) -> dict:
     """The goal step's answers as the design's workload (contract design/v1: kind, model size, mode, precision and,
-    for inference, the KV cache's context length and concurrency), keeping a flag the wizard does not ask for."""
+    for inference, the KV cache's context length and concurrency), keeping the fields the wizard does not ask for
+    (independent jobs; a training run's tokens and target days)."""
     new = copy.deepcopy(doc)
     old = doc.get("workload") if isinstance(doc.get("workload"), dict) else {}
     workload: dict[str, Any] = {"kind": kind, "model_parameters_billion": _num(params_billion)}
@@ -172,8 +177,17 @@ def apply_goal(
             workload["context_tokens"] = int(context_tokens)
         if concurrency:
             workload["concurrency"] = int(concurrency)
+    else:
+        if training_tokens_billion:
+            workload["training_tokens_billion"] = _num(training_tokens_billion)
+        if target_days:
+            workload["target_days"] = _num(target_days)
     if isinstance(old.get("independent_jobs"), bool):
         workload["independent_jobs"] = old["independent_jobs"]
+    if kind == "training":  # the run's tokens and target days, given through the API, stay with a training goal
+        for key in ("training_tokens_billion", "target_days"):
+            if old.get(key) is not None:
+                workload[key] = old[key]
     if gpus:
         workload["target_gpus"] = int(gpus)
     if nodes:

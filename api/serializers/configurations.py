@@ -6,13 +6,13 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from configurator.models import Configuration
+from design.model import DesignDocument
 from quotes.selectors import quote_ids_by_configuration
 
 from .common import LanguageField
-from .designs import DesignSerializer
 
 
-@extend_schema_field(DesignSerializer)
+@extend_schema_field(DesignDocument)
 class DesignDocumentField(serializers.JSONField):
     """A design/v1 document (any JSON object here; the validation service judges it)."""
 

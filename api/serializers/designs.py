@@ -1,219 +1,17 @@
-"""The design/v1 contract and the validation / fabric-plan results, described for the OpenAPI schema.
+"""The validation and fabric-plan results, described for the OpenAPI schema.
 
-These serializers document the shapes; they do not validate. Parsing is done by the one service every door
-calls (configurator.services), so the API, the CLI and the wizard reject exactly the same documents with
-exactly the same field paths.
+These serializers document the shapes of the answers. The request bodies (the design/v1 document and the
+fabric-plan request) are described by the typed model that parses them, design.model (api.schema turns it into
+the schema's components), so the API, the CLI and the wizard reject exactly the same documents with exactly the
+same field paths, and the schema says exactly what they accept.
 """
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api.schema import default_role_choices
-from design.contract import (
-    COOLING_TYPES,
-    DEFAULT_PDU_FEEDS,
-    DEFAULT_RACK_UNITS,
-    DEFAULT_TOPOLOGY,
-    MAX_DISTANCE_M,
-    MAX_ENDPOINTS,
-    MAX_NAME_LENGTH,
-    MAX_NODES_PER_RACK,
-    MAX_RACK_POWER_KW,
-    MAX_RACK_UNITS,
-    MIN_RACK_UNITS,
-    PDU_FEEDS,
-    ROLES,
-    TOPOLOGIES,
-)
-from design.parse import (
-    MAX_COMPONENTS_PER_GROUP,
-    MAX_CONCURRENCY,
-    MAX_CONTEXT_TOKENS,
-    MAX_NODE_GROUPS,
-    MAX_NODES,
-    MAX_PARAMS_BILLION,
-    MAX_PORTS_USED,
-    MAX_QUANTITY,
-    MAX_SYSTEM_PORTS,
-    WORKLOAD_KINDS,
-    WORKLOAD_MODES,
-    WORKLOAD_PRECISIONS,
-)
-
-
-@extend_schema_field({"type": "number", "format": "double", "minimum": 0, "exclusiveMinimum": True})
-class PositiveNumberField(serializers.FloatField):
-    """A number above zero (the parser refuses zero and negative distances and sizes)."""
-
-
-def _positive(high: float, **kwargs) -> PositiveNumberField:
-    return PositiveNumberField(max_value=high, **kwargs)
-
-
-class ComponentSerializer(serializers.Serializer):
-    part = serializers.CharField(help_text="Catalogue part number, e.g. HGX-H200-8GPU or MCX75310AAS-NEAT.")
-    quantity = serializers.IntegerField(min_value=1, max_value=MAX_QUANTITY, help_text="Per node.")
-    role = serializers.ChoiceField(
-        choices=ROLES, required=False, help_text="Optional; without it the service infers one."
-    )
-    slots = serializers.ListField(
-        child=serializers.CharField(),
-        required=False,
-        help_text="Optional explicit placement: one slot name of the server per part.",
-    )
-    ports_used = serializers.IntegerField(
-        min_value=1,
-        max_value=MAX_PORTS_USED,
-        required=False,
-        help_text=(
-            "Adapters only: ports cabled per card, 1 up to the adapter's port count (more is a 400 naming this "
-            "field). Default: every port. A compute adapter's cabled ports are its rails: a dual-port card with "
-            "both ports used is two links to two rail leaves."
-        ),
-    )
-
-
-class NodeGroupSerializer(serializers.Serializer):
-    name = serializers.CharField(required=False, max_length=MAX_NAME_LENGTH)
-    count = serializers.IntegerField(min_value=1, max_value=MAX_NODES)
-    server = serializers.CharField(help_text="A server part number, e.g. SYS-821GE-TNHR.")
-    components = serializers.ListField(
-        child=ComponentSerializer(),
-        required=False,
-        max_length=MAX_COMPONENTS_PER_GROUP,
-        help_text=f"At most {MAX_COMPONENTS_PER_GROUP} per group.",
-    )
-
-
-class WorkloadSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=WORKLOAD_KINDS, required=False, help_text="Required unless mode is given.")
-    model_parameters_billion = _positive(MAX_PARAMS_BILLION)
-    mode = serializers.ChoiceField(
-        choices=WORKLOAD_MODES, required=False, help_text="Default: pretraining or inference."
-    )
-    precision = serializers.ChoiceField(choices=WORKLOAD_PRECISIONS, required=False, default="bf16")
-    context_tokens = serializers.IntegerField(
-        min_value=1,
-        max_value=MAX_CONTEXT_TOKENS,
-        required=False,
-        help_text="Inference: tokens per sequence (KV cache).",
-    )
-    concurrency = serializers.IntegerField(
-        min_value=1, max_value=MAX_CONCURRENCY, required=False, help_text="Inference: sequences served at once."
-    )
-    independent_jobs = serializers.BooleanField(
-        required=False,
-        default=False,
-        help_text="True when the nodes run separate jobs (inference replicas, separate experiments) and no job "
-        "spans nodes: two or more GPU nodes without a compute fabric are then an info, not a warning.",
-    )
-
-
-class RackSerializer(serializers.Serializer):
-    """The rack model's overrides, the same in a design's ``fabric.rack`` and a fabric-plan request's ``rack``
-    (limits: design.contract)."""
-
-    nodes_per_rack = serializers.IntegerField(min_value=1, max_value=MAX_NODES_PER_RACK, required=False)
-    in_rack_m = _positive(MAX_DISTANCE_M, required=False)
-    node_to_leaf_m = _positive(MAX_DISTANCE_M, required=False)
-    leaf_to_spine_m = _positive(MAX_DISTANCE_M, required=False)
-    spine_to_core_m = _positive(MAX_DISTANCE_M, required=False)
-
-
-class FabricSerializer(serializers.Serializer):
-    switch = serializers.CharField(help_text="A switch part number, e.g. MQM9700-NS2F.")
-    oversubscription = serializers.CharField(required=False, default="1:1", help_text="downlinks:uplinks, e.g. 2:1.")
-    topology = serializers.ChoiceField(choices=TOPOLOGIES, required=False, default=DEFAULT_TOPOLOGY)
-    hca = serializers.CharField(required=False, help_text="Optional adapter part number of the compute NICs.")
-    rails = serializers.IntegerField(
-        min_value=1, max_value=MAX_QUANTITY, required=False, help_text="Default: the compute NICs per node."
-    )
-    rack = RackSerializer(required=False)
-
-
-class FacilitySerializer(serializers.Serializer):
-    """The site the racks stand in (design/v1 "Additions"); every field optional."""
-
-    rack_units = serializers.IntegerField(
-        min_value=MIN_RACK_UNITS,
-        max_value=MAX_RACK_UNITS,
-        required=False,
-        default=DEFAULT_RACK_UNITS,
-        help_text="Units per rack.",
-    )
-    rack_power_kw = _positive(
-        MAX_RACK_POWER_KW,
-        required=False,
-        help_text="The most one rack may draw, in kW. Absent: 30 kW for air cooling, 80 kW for liquid (stated in "
-        "the result's rack_plan.rack_power_basis and a RACK_POWER_DEFAULT finding).",
-    )
-    cooling = serializers.ChoiceField(
-        choices=COOLING_TYPES, required=False, help_text="Absent: liquid if any server is liquid-cooled, else air."
-    )
-    pdu_feeds = serializers.ChoiceField(
-        choices=PDU_FEEDS,
-        required=False,
-        default=DEFAULT_PDU_FEEDS,
-        help_text="A: one feed; A+B: two, each carrying the rack.",
-    )
-
-
-class OobNetworkSerializer(serializers.Serializer):
-    """The out-of-band management network (CONTRACT-R3 ``networks.oob``); any other key is refused."""
-
-    switch = serializers.CharField(
-        required=False, allow_null=True, help_text="A management switch part number; absent: SN2201 (48 x 1 GbE)."
-    )
-
-
-class InbandNetworkSerializer(OobNetworkSerializer):
-    """The in-band (converged north-south) network (``networks.inband``); any other key is refused."""
-
-    oversubscription = serializers.CharField(
-        required=False, allow_null=True, help_text="downlinks:uplinks as in fabric.oversubscription; absent: 1:1."
-    )
-
-
-class StorageNetworkSerializer(InbandNetworkSerializer):
-    """The storage network (``networks.storage``); any other key is refused."""
-
-    system_ports = serializers.IntegerField(
-        min_value=0,
-        max_value=MAX_SYSTEM_PORTS,
-        required=False,
-        allow_null=True,
-        help_text="Switch ports the customer's storage systems need (their count times their ports each).",
-    )
-
-
-class NetworksSerializer(serializers.Serializer):
-    """The networks beside the compute fabric; each key null (the customer supplies it, a finding says so), an
-    object, or absent (planned by default: out-of-band always, storage and in-band from the adapters whose role
-    is storage or management)."""
-
-    storage = StorageNetworkSerializer(required=False, allow_null=True)
-    inband = InbandNetworkSerializer(required=False, allow_null=True)
-    oob = OobNetworkSerializer(required=False, allow_null=True)
-
-
-class DesignSerializer(serializers.Serializer):
-    """A design document, contract design/v1."""
-
-    schema = serializers.ChoiceField(choices=["design/v1"])
-    name = serializers.CharField(required=False, allow_blank=True, max_length=MAX_NAME_LENGTH)
-    workload = WorkloadSerializer(required=False, allow_null=True)
-    node_groups = serializers.ListField(
-        child=NodeGroupSerializer(),
-        min_length=1,
-        max_length=MAX_NODE_GROUPS,
-        help_text=f"One to {MAX_NODE_GROUPS} groups, with at most {MAX_NODES:,} nodes together (400 otherwise, "
-        "naming the limit).",
-    )
-    fabric = FabricSerializer(required=False, allow_null=True, help_text="null or absent: no compute fabric.")
-    facility = FacilitySerializer(required=False, allow_null=True, help_text="null or absent: the defaults.")
-    networks = NetworksSerializer(required=False, allow_null=True, help_text="null or absent: every default.")
+from design.contract import BILL_SECTIONS, COOLING_TYPES, PDU_FEEDS
 
 
 class FindingSerializer(serializers.Serializer):
@@ -350,6 +148,25 @@ class DefaultAddedSerializer(serializers.Serializer):
     role = serializers.ChoiceField(choices=default_role_choices())
 
 
+class BillLineSerializer(serializers.Serializer):
+    """One line of the design's bill of materials: the lines the quote carries and its documents print."""
+
+    section = serializers.ChoiceField(
+        choices=list(BILL_SECTIONS),
+        help_text="nodes, compute_fabric, storage, inband, oob (the management switches the rack plan places), "
+        "racks_power (the rack plan's racks, PDUs and node power cords), control_plane, services.",
+    )
+    part = serializers.CharField(
+        allow_blank=True, help_text="Catalogue part number; empty when no catalogue part fits (see description)."
+    )
+    description = serializers.CharField()
+    quantity = serializers.IntegerField(min_value=1)
+    unit_price_eur = serializers.CharField(
+        allow_null=True, help_text='Decimal string ("1234.00"); null: priced on request, left out of every total.'
+    )
+    group = serializers.CharField(allow_null=True, help_text="The node group of a nodes line; null otherwise.")
+
+
 class ValidationResultSerializer(serializers.Serializer):
     valid = serializers.BooleanField(help_text="False exactly when a finding has severity error.")
     findings = FindingSerializer(many=True)
@@ -370,32 +187,9 @@ class ValidationResultSerializer(serializers.Serializer):
         help_text="Parts the service added to make each node complete (CPUs, memory, boot drive) where the design "
         "named none: the server's default node set, priced on the bill of materials. Empty when complete.",
     )
-
-
-class FabricPlanRequestSerializer(serializers.Serializer):
-    nodes = serializers.IntegerField(
-        min_value=1, max_value=MAX_ENDPOINTS, help_text=f"nodes × rails is at most {MAX_ENDPOINTS:,}."
+    bom = BillLineSerializer(
+        many=True,
+        help_text="The one bill of materials, by section. Its racks, PDUs, power cords and management switches are "
+        "exactly the rack plan's. totals.list_price_eur sums the priced lines; totals.list_price_at_least is true "
+        "when some line is priced on request.",
     )
-    rails = serializers.IntegerField(min_value=1, max_value=MAX_ENDPOINTS)
-    switch = serializers.CharField(help_text="A switch part number, e.g. MQM9700-NS2F.")
-    oversubscription = serializers.CharField(required=False, default="1:1")
-    topology = serializers.ChoiceField(choices=TOPOLOGIES, required=False, default=DEFAULT_TOPOLOGY)
-    hca = serializers.CharField(required=False)
-    rack = RackSerializer(required=False)
-
-
-# Both parsers read an optional field given as null as absent: the schema says so.
-for _serializer in (
-    ComponentSerializer,
-    NodeGroupSerializer,
-    WorkloadSerializer,
-    RackSerializer,
-    FabricSerializer,
-    FacilitySerializer,
-    DesignSerializer,
-    FabricPlanRequestSerializer,
-):
-    for _field in _serializer._declared_fields.values():
-        if not _field.required:
-            _field.allow_null = True
-            _field._kwargs["allow_null"] = True  # fields are re-made from their arguments for each serializer

@@ -99,6 +99,9 @@ class TotalsSerializer(serializers.Serializer):
     vat_amount = serializers.DecimalField(max_digits=14, decimal_places=2)
     total = serializers.DecimalField(max_digits=14, decimal_places=2, help_text="Incl. VAT.")
     vat_notice = serializers.CharField(allow_blank=True)
+    at_least = serializers.BooleanField(
+        help_text="True when a line is priced on request: every amount leaves it out and is a lower bound."
+    )
 
 
 class QuoteCustomerOutSerializer(serializers.Serializer):
@@ -185,6 +188,7 @@ class QuoteSerializer(_QuoteLinks):
                 "vat_amount": quote.vat_amount,
                 "total": quote.total,
                 "vat_notice": quote.vat_notice,
+                "at_least": bool(((quote.frozen or {}).get("totals") or {}).get("at_least")),
             }
         ).data
 

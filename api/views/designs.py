@@ -8,14 +8,10 @@ from rest_framework.views import APIView
 
 from configurator.examples import h200_training_cluster
 from configurator.services import design_validate, fabric_plan_build
+from design.model import DesignDocument, FabricRequestIn
 
 from ..serializers.common import LANG_PARAMETER, errors
-from ..serializers.designs import (
-    DesignSerializer,
-    FabricPlanRequestSerializer,
-    FabricPlanSerializer,
-    ValidationResultSerializer,
-)
+from ..serializers.designs import FabricPlanSerializer, ValidationResultSerializer
 from .base import ApiViewMixin, json_body, request_language
 
 EXAMPLE_DESIGN = h200_training_cluster()
@@ -28,7 +24,7 @@ class DesignValidateView(ApiViewMixin, APIView):
         operation_id="designs_validate",
         summary="Validate a design",
         tags=["designs"],
-        request=DesignSerializer,
+        request=DesignDocument,  # the typed model that parses it (api.schema)
         parameters=[LANG_PARAMETER],
         examples=[OpenApiExample("4-node HGX H200 cluster", value=EXAMPLE_DESIGN, request_only=True)],
         responses={200: ValidationResultSerializer, **errors(400, 415)},
@@ -46,7 +42,7 @@ class FabricPlanView(ApiViewMixin, APIView):
         operation_id="fabric_plans_create",
         summary="Plan a compute fabric",
         tags=["designs"],
-        request=FabricPlanRequestSerializer,
+        request=FabricRequestIn,
         parameters=[LANG_PARAMETER],
         examples=[
             OpenApiExample(

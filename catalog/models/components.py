@@ -50,6 +50,22 @@ class Gpu(SpecBase):
         blank=True,
         help_text=_("The compute-fabric port speed advised for clusters of this GPU. Empty means no advice sourced."),
     )
+    bf16_dense_tflops = models.DecimalField(
+        _("peak dense BF16 TFLOPS per GPU"),
+        max_digits=7,
+        decimal_places=1,
+        null=True,
+        blank=True,
+        help_text=_("Tensor-core peak without sparsity, from NVIDIA's figures; the training-time estimate uses it."),
+    )
+    fp8_dense_tflops = models.DecimalField(
+        _("peak dense FP8 TFLOPS per GPU"),
+        max_digits=7,
+        decimal_places=1,
+        null=True,
+        blank=True,
+        help_text=_("Tensor-core peak without sparsity, from NVIDIA's figures. Empty means not sourced."),
+    )
 
     class Meta:
         verbose_name = _("GPU specs")

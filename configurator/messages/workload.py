@@ -124,26 +124,45 @@ def _basis(p: dict[str, Any]) -> str:
 
 @renders(C.WORKLOAD_TENSOR_PARALLEL)
 def _tensor_parallel(p: dict[str, Any]) -> tuple[str, str]:
-    if p.get("nvlink", True):
+    values = {**p, "basis": _basis(p)}
+    text = _("The model does not fit one GPU: %(basis)s.") % values
+    if not p.get("planned"):
         return (
-            _(
-                "The model does not fit one GPU: %(basis)s. It needs at least %(min_gpus)s GPUs with tensor "
-                "parallelism inside the NVLink domain."
-            )
-            % {**p, "basis": _basis(p)},
-            _("Keep the tensor-parallel group inside one node, where NVLink carries it."),
+            text + " " + _("It needs at least %(min_gpus)s GPUs.") % p,
+            _("Add GPUs, choose GPUs with more memory, or a lower precision."),
         )
-    return (
-        _(
-            "The model does not fit one GPU: %(basis)s. It needs at least %(min_gpus)s GPUs, and these GPUs have no "
-            "NVLink, so tensor parallelism runs over PCIe, which is much slower."
+    return text + " " + _plan_sentence(p), _plan_fix(p)
+
+
+def _plan_sentence(p: dict[str, Any]) -> str:
+    """The parallelism plan in words; every degree named is the plan's."""
+    parts = []
+    if p["tp"] > 1:
+        parts.append(_("tensor parallelism over %(tp)s GPUs inside one NVLink domain of %(domain)s") % p)
+    if p["pp"] > 1:
+        if p["domain"] <= 1:
+            parts.append(_("%(pp)s pipeline stages over PCIe (these GPUs have no NVLink)") % p)
+        else:
+            parts.append(_("%(pp)s pipeline stages across NVLink domains") % p)
+    if p["dp"] > 1:
+        if p.get("kind") == "inference":
+            parts.append(_("%(dp)s independent replicas") % p)
+        elif p.get("zero3"):
+            parts.append(_("data parallelism over %(dp)s with every training state sharded (ZeRO-3 or FSDP)") % p)
+        else:
+            parts.append(_("data parallelism over %(dp)s with the optimizer state sharded (ZeRO-1)") % p)
+    if not parts:
+        parts.append(_("one GPU"))
+    return _("Plan for %(gpus)s GPUs: %(plan)s.") % {"gpus": num(p["gpus_used"]), "plan": "; ".join(parts)}
+
+
+def _plan_fix(p: dict[str, Any]) -> str:
+    if p["domain"] <= 1 and p["pp"] > 1:
+        return _(
+            "Expect lower throughput: the pipeline stages exchange activations over PCIe. A lower precision so fewer "
+            "cards hold the model, or GPUs with NVLink (HGX), avoid it."
         )
-        % {**p, "basis": _basis(p)},
-        _(
-            "Expect lower throughput: prefer pipeline parallelism between the cards, a lower precision so fewer "
-            "cards hold the model, or GPUs with NVLink (HGX) for this model size."
-        ),
-    )
+    return _("No action needed: this is how the model is split over the design's GPUs.")
 
 
 @renders(C.WORKLOAD_SPANS_NODES)
@@ -231,23 +250,122 @@ def _needs_fabric(p: dict[str, Any]) -> tuple[str, str]:
 
 @renders(C.WORKLOAD_NVLINK_BANDWIDTH)
 def _nvlink_bandwidth(p: dict[str, Any]) -> tuple[str, str]:
-    values = {"params": num(p["model_parameters_billion"], 1), "gpu": p["gpu"]}
+    values = {"params": num(p["model_parameters_billion"], 1), "gpu": p["gpu"], "tp": p.get("tp")}
+    if p.get("tp") and p["tp"] > 1:
+        split = _("Training a %(params)sB-parameter model uses tensor parallelism over %(tp)s GPUs.") % values
+    else:
+        split = _("Training a %(params)sB-parameter model exchanges gradients and activations between GPUs.") % values
     if p["nvlink_gbps"] is None:
-        message = _(
-            "Training a %(params)sB-parameter model needs tensor parallelism over 8 GPUs, and %(gpu)s has no NVLink, "
-            "so tensor parallelism runs over PCIe. It works, but communication becomes the bottleneck sooner; "
-            "H100-class NVLink at 900 GB/s (+50%% over A100's 600 GB/s) or better is the sensible minimum."
-        )
+        detail = _("%(gpu)s has no NVLink, so that traffic runs over PCIe.") % values
     else:
         values["bw"] = num(p["nvlink_gbps"])
-        message = _(
-            "Training a %(params)sB-parameter model needs tensor parallelism over 8 GPUs, and %(gpu)s has %(bw)s "
-            "GB/s NVLink per GPU. It works, but communication becomes the bottleneck sooner; H100-class NVLink at "
-            "900 GB/s (+50%% over A100's 600 GB/s) or better is the sensible minimum."
-        )
+        detail = _("%(gpu)s has %(bw)s GB/s NVLink per GPU.") % values
     return (
-        message % values,
+        split
+        + " "
+        + detail
+        + " "
+        + _(
+            "It works, but communication becomes the bottleneck sooner; H100-class NVLink at 900 GB/s (+50%% over "
+            "A100's 600 GB/s) or better is the sensible minimum."
+        )
+        % {},
         _("Choose an 8-GPU board with NVLink at 900 GB/s per GPU or more for this model size."),
+    )
+
+
+@renders(C.WORKLOAD_ACTIVATION_CHECKPOINTING)
+def _activation_checkpointing(p: dict[str, Any]) -> tuple[str, str]:
+    values = {
+        "states": num(p["states_gb"], 1),
+        "act": num(p["activations_gb"], 1),
+        "usable": num(p["usable_gb"], 1),
+        "plan": _plan_sentence(p),
+    }
+    return (
+        _(
+            "Every GPU holds %(states)s GB of training state and, with every activation kept, %(act)s GB of "
+            "activations (8,192-token sequences): more than its %(usable)s GB usable. The run fits only with full "
+            "activation checkpointing, which recomputes the forward pass: about a third more compute. %(plan)s"
+        )
+        % values,
+        _("Add nodes so the states and activations spread over more GPUs, or accept the slower run."),
+    )
+
+
+@renders(C.WORKLOAD_TRAINING_TIME)
+def _training_time(p: dict[str, Any]) -> tuple[str, str]:
+    values = {
+        "tokens": num(p["tokens_billion"]),
+        "gpus": num(p["gpus"]),
+        "gpu": p["gpu"],
+        "days": num(p["days"], 1),
+        "low": num(p["days_low"], 1),
+        "high": num(p["days_high"], 1),
+        "hours": num(round(p["gpu_hours"], -3)),
+        "peak": num(p["peak_tflops"], 1),
+        "mfu": num(p["mfu"] * 100),
+    }
+    text = (
+        _(
+            "Training on %(tokens)s billion tokens takes about %(days)s days on %(gpus)s GPUs (%(low)s to %(high)s "
+            "days), %(hours)s GPU-hours: an estimate at %(peak)s TFLOPS dense BF16 per %(gpu)s GPU and %(mfu)s%% "
+            "model-FLOPs utilisation (30 to 43%% in published runs)."
+        )
+        % values
+    )
+    if p.get("checkpointing"):
+        text += " " + _("It counts a third more compute for activation checkpointing.")
+    return text, _("Compare it with the time the run may take; give the days it may take to have it checked.")
+
+
+@renders(C.WORKLOAD_TIME_NOT_ESTIMATED)
+def _time_not_estimated(p: dict[str, Any]) -> tuple[str, str]:
+    if p.get("reason") == "peak":
+        return (
+            _("The time to train is not estimated: no sourced peak dense throughput is known for %(gpu)s.") % p,
+            _("Ask us for the GPU's figure, or choose a GPU whose figure is known."),
+        )
+    if p.get("target_days") is not None:
+        text = _("The time to train cannot be checked against the %(days)s days wanted: the tokens are not given.") % {
+            "days": num(p["target_days"], 1)
+        }
+    else:
+        text = _("How long this training takes is not estimated: the tokens it trains on are not given.")
+    return text, _("Give the number of tokens the run trains on to estimate the time to train.")
+
+
+@renders(C.WORKLOAD_DEADLINE_MISSED)
+def _deadline_missed(p: dict[str, Any]) -> tuple[str, str]:
+    values = {
+        "days": num(p["days"], 1),
+        "target": num(p["target_days"], 1),
+        "gpus": num(p["gpus"]),
+        "needed": num(p["gpus_needed"]),
+        "nodes": num(p["nodes_needed"]),
+        "per_node": num(p["per_node"]),
+    }
+    return (
+        _(
+            "The estimated %(days)s days on %(gpus)s GPUs exceed the %(target)s days wanted. About %(needed)s GPUs "
+            "(%(nodes)s nodes of %(per_node)s) would meet it at the same estimate."
+        )
+        % values,
+        _("Raise the node count to %(nodes)s, train on fewer tokens, or allow more days.") % values,
+    )
+
+
+@renders(C.WORKLOAD_REPLICAS)
+def _replicas(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _plan_sentence(p)
+        + " "
+        + _(
+            "How many tokens per second they serve for %(concurrency)s concurrent sequences is not estimated: there "
+            "is no sourced tokens-per-second figure per GPU and precision, so the throughput stays unknown."
+        )
+        % {"concurrency": num(p["concurrency"])},
+        _("Size the replicas for the throughput with a benchmark of this model on this GPU."),
     )
 
 
@@ -279,6 +397,22 @@ def _fabric_optional(p: dict[str, Any]) -> tuple[str, str]:
         _("The %(nodes)s GPU nodes run independent jobs, so they exchange no GPU traffic and need no compute fabric.")
         % p,
         _("Add a compute fabric when a job has to span nodes."),
+    )
+
+
+@renders(C.FABRIC_NOT_NEEDED_REPLICAS)
+def _fabric_not_needed_replicas(p: dict[str, Any]) -> tuple[str, str]:
+    values = {"nodes": num(p["nodes"]), "replicas": num(p["replicas"]), "tp": num(p["tp"])}
+    return (
+        ngettext(
+            "The model fits one NVLink domain, so the %(nodes)s GPU nodes serve %(replicas)s independent replica of "
+            "%(tp)s GPUs each inside a node; they exchange no GPU traffic and need no compute fabric.",
+            "The model fits one NVLink domain, so the %(nodes)s GPU nodes serve %(replicas)s independent replicas "
+            "of %(tp)s GPUs each inside a node; they exchange no GPU traffic and need no compute fabric.",
+            p["replicas"],
+        )
+        % values,
+        _("Add a compute fabric only when a model has to span nodes."),
     )
 
 

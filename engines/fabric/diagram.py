@@ -114,14 +114,39 @@ def _all_pairs(a: int, b: int) -> Iterator[tuple[int, int]]:
     return ((i, j) for i in range(a) for j in range(b))
 
 
-def _label(y: float, text: str) -> str:
-    # A white band behind the label keeps it readable over the edges. Not a stroke halo with paint-order: print
-    # renderers (WeasyPrint) ignore paint-order and paint the white stroke over the text, hiding the label.
+def _label(y: float, text: str, x: float | None = None) -> str:
+    """A text band at ``y``: from the left margin, or centred on ``x`` (a link label sits on its links).
+
+    A white band behind the label keeps it readable over the edges. Not a stroke halo with paint-order: print
+    renderers (WeasyPrint) ignore paint-order and paint the white stroke over the text, hiding the label."""
     width = 7 * len(text) + 8
+    left: float
+    at: float
+    if x is None:
+        left, anchor, at = MARGIN - 4, "", MARGIN
+    else:
+        left = min(max(x - width / 2, 4), WIDTH - 4 - width)
+        anchor, at = ' text-anchor="middle"', left + width / 2
     return (
-        f'<path d="M{MARGIN - 4} {y - 13:.1f}h{width}v17h-{width}z" fill="#fff" fill-opacity="0.85"/>'
-        f'<text x="{MARGIN}" y="{y:.1f}" class="edge">{escape(text)}</text>'
+        f'<path d="M{left:.1f} {y - 13:.1f}h{width}v17h-{width}z" fill="#fff" fill-opacity="0.85"/>'
+        f'<text x="{at:.1f}" y="{y:.1f}" class="edge"{anchor}>{escape(text)}</text>'
     )
+
+
+def _link_label(
+    upper: list[float],
+    lower: list[float],
+    y_up: float,
+    y_low: float,
+    pairs: Callable[[int, int], Iterable[tuple[int, int]]],
+    text: str,
+) -> str:
+    """The label of the links between two rows, on them: half-way down the gap, centred where one of the links
+    drawn crosses it, the one nearest the middle of the bundle (not off in the margin, away from its lines)."""
+    crossings = [(upper[i] + lower[j]) / 2 for i, j in pairs(len(upper), len(lower))]
+    middle = (min(upper + lower) + max(upper + lower)) / 2 if upper + lower else WIDTH / 2
+    x = min(crossings, key=lambda c: abs(c - middle), default=middle)
+    return _label((y_up + BOX_H + y_low) / 2 + 4, text, x)
 
 
 def _link_text(plan: FabricPlan, name: str, per_pair: int | None, w: Words = ENGLISH) -> str:
@@ -170,7 +195,8 @@ def render_svg(plan: FabricPlan, words: Words = ENGLISH) -> str:
         else (lambda a, b: ((i, 0) for i in range(a)))
     )
     body += _edges(leaf_centres, node_centres, leaf_y, y, node_pairs)
-    body.append(_label(leaf_y + BOX_H + 22, _link_text(plan, NODE_LEAF, None, w)))
+    node_text = _link_text(plan, NODE_LEAF, None, w)
+    body.append(_link_label(leaf_centres, node_centres, leaf_y, y, node_pairs, node_text))
     return _document(title, height, body)
 
 
@@ -238,18 +264,21 @@ def _upper_edges(
     if plan.tiers == 3:
         (core_c, core_y), (pod_c, pod_y) = layers
         out += _edges(core_c, pod_c, core_y, pod_y, _all_pairs)
-        out.append(_label(core_y + BOX_H + 22, _link_text(plan, SPINE_CORE, plan.links_per_spine_core_pair, w)))
+        core_text = _link_text(plan, SPINE_CORE, plan.links_per_spine_core_pair, w)
+        out.append(_link_label(core_c, pod_c, core_y, pod_y, _all_pairs, core_text))
         units_per_pod = max(1, plan.leaves_per_pod // (plan.rails if plan.topology == "rail-optimized" else 1))
 
         def pod_pairs(a: int, b: int) -> Iterator[tuple[int, int]]:
             return ((min(j // units_per_pod, a - 1), j) for j in range(b))
 
         out += _edges(pod_c, leaf_centres, pod_y, leaf_y, pod_pairs)
-        out.append(_label(pod_y + BOX_H + 22, _link_text(plan, LEAF_SPINE, plan.links_per_leaf_spine_pair, w)))
+        leaf_text = _link_text(plan, LEAF_SPINE, plan.links_per_leaf_spine_pair, w)
+        out.append(_link_label(pod_c, leaf_centres, pod_y, leaf_y, pod_pairs, leaf_text))
     elif plan.tiers == 2:
         spine_c, spine_y = layers[0]
         out += _edges(spine_c, leaf_centres, spine_y, leaf_y, _all_pairs)
-        out.append(_label(spine_y + BOX_H + 22, _link_text(plan, LEAF_SPINE, plan.links_per_leaf_spine_pair, w)))
+        leaf_text = _link_text(plan, LEAF_SPINE, plan.links_per_leaf_spine_pair, w)
+        out.append(_link_label(spine_c, leaf_centres, spine_y, leaf_y, _all_pairs, leaf_text))
     return out
 
 

@@ -142,6 +142,17 @@ RULES: tuple[Rule, ...] = (
         ("engines.node.workload.fabric_advice",),
     ),
     rule(
+        Code.FABRIC_NOT_NEEDED_REPLICAS,
+        INFO,
+        gettext_noop("Inference replicas need no compute fabric"),
+        gettext_noop(
+            "An inference model that fits one NVLink domain inside a node is served by independent replicas: the nodes exchange no GPU traffic, so no compute fabric is advised between them."
+        ),
+        'training.py (plan_inference); NCS seeds ("Als je workloads meer onafhankelijk van elkaar draaien ... levert '
+        'NVLink minder extra waarde")',
+        ("engines.node.workload.fabric_advice",),
+    ),
+    rule(
         Code.FABRIC_OPTIONAL_INDEPENDENT_JOBS,
         INFO,
         gettext_noop("GPU nodes running independent jobs without a fabric"),

@@ -386,9 +386,11 @@ RULES: tuple[Rule, ...] = (
         INFO,
         gettext_noop("Model does not fit one GPU"),
         gettext_noop(
-            "The model needs more memory than one GPU has; tensor parallelism inside the NVLink domain is required."
+            "The model needs more memory than one GPU has. The parallelism plan splits it: tensor parallelism inside one NVLink domain (8 GPUs on an HGX board, 72 in an NVL72 rack, 2 or 4 bridged PCIe cards, none without NVLink), pipeline stages across domains, data parallelism (with sharded training states where memory needs it) for the rest. The degrees multiply to the GPUs used; the smallest tensor degree that fits is taken, then the fewest pipeline stages."
         ),
-        "NCS seeds; sizing.py (16-20 bytes/param training, 2 bytes + KV margin inference)",
+        "NCS seeds; sizing.py (16-20 bytes/param training, 2 bytes + KV margin inference); training.py (Megatron-LM, "
+        "Narayanan et al. 2021: tensor parallelism within a server, pipeline across servers; ZeRO, Rajbhandari et al. "
+        "2020)",
         ("engines.node.workload.workload_findings",),
     ),
     rule(
@@ -432,10 +434,62 @@ RULES: tuple[Rule, ...] = (
         W,
         gettext_noop("NVLink bandwidth low for 70B-class training"),
         gettext_noop(
-            "70B-class training needs tensor parallelism over 8 GPUs; H100-class NVLink (900 GB/s) or better is advised over A100 (600 GB/s)."
+            "70B-class training splits the model over the GPUs of an NVLink domain; H100-class NVLink (900 GB/s) or better is advised over A100 (600 GB/s)."
         ),
         'NCS seeds ("H100-GPU\'s en 900 GB/s NVLink-bandbreedte is een solide minimumvereiste")',
         ("engines.node.workload._nvlink_bandwidth",),
+    ),
+    rule(
+        Code.WORKLOAD_ACTIVATION_CHECKPOINTING,
+        W,
+        gettext_noop("Training fits only with activation checkpointing"),
+        gettext_noop(
+            "Besides the training states, every GPU holds the activations of the layers in flight: 34 x sequence x hidden bytes per layer, divided by the tensor degree (with sequence parallelism and fused attention), for a sequence of 8,192 tokens and one sequence per micro-batch. Where states and activations together exceed the usable memory, the run fits only with full activation checkpointing, which keeps each layer's input and recomputes the rest: the forward pass runs twice, about a third more compute, which the time estimate counts."
+        ),
+        "training.py (Korthikanti et al. 2022, Reducing Activation Recomputation in Large Transformer Models; "
+        "ZeRO, Rajbhandari et al. 2020)",
+        ("engines.node.workload.workload_findings",),
+    ),
+    rule(
+        Code.WORKLOAD_TRAINING_TIME,
+        INFO,
+        gettext_noop("Estimated time to train"),
+        gettext_noop(
+            "Time to train = tokens x model FLOPs per token / (GPUs x peak dense throughput x model-FLOPs utilisation). FLOPs per token: 6 per parameter, plus the attention term 12 x layers x hidden x sequence (LoRA: 4 per parameter and two thirds of the attention term), a third more with activation checkpointing. Peak: NVIDIA's dense tensor-core BF16 figure per GPU from the catalogue (FP8 training is estimated at the BF16 peak, since no MFU against the FP8 peak is published at this scale). Utilisation: 35 %, uncertain between 30 and 43 %: Meta measured 38 to 43 % BF16 MFU pre-training Llama 3 405B on 8,192 to 16,384 H100 GPUs, and its whole published runs come to 30 % (70B: 7.0 M H100 GPU-hours) and 37 % (405B: 30.84 M GPU-hours) on about 15.6 T tokens. Blackwell GPUs get the same band: no published MFU at scale. The estimate gives the range over that band; it reproduces both published Llama 3.1 figures within it."
+        ),
+        "training.py (Kaplan et al. 2020; Chowdhery et al. 2022, PaLM, Appendix B; Dubey et al. 2024, The Llama 3 "
+        "Herd of Models, Table 4; Llama 3.1 model card; peaks: GK-H100, GK-B200, GK-B300 in catalog/seed)",
+        ("engines.node.workload._time",),
+    ),
+    rule(
+        Code.WORKLOAD_TIME_NOT_ESTIMATED,
+        INFO,
+        gettext_noop("Time to train not estimated"),
+        gettext_noop(
+            "The time to train needs the tokens the run trains on (workload.training_tokens_billion) and a sourced peak dense throughput of the design's GPU; without either it is not estimated, and a target in days cannot be checked."
+        ),
+        "training.py",
+        ("engines.node.workload._time",),
+    ),
+    rule(
+        Code.WORKLOAD_DEADLINE_MISSED,
+        W,
+        gettext_noop("Training takes longer than the target"),
+        gettext_noop(
+            "The estimated time to train exceeds workload.target_days; the finding names the GPUs and whole nodes that would meet it at the same estimate (re-planned at that size, so checkpointing drops out where the memory allows)."
+        ),
+        "training.py (the time estimate's sources)",
+        ("engines.node.workload._time",),
+    ),
+    rule(
+        Code.WORKLOAD_REPLICAS,
+        INFO,
+        gettext_noop("Inference served by replicas"),
+        gettext_noop(
+            "An inference model that fits one NVLink domain is served by replicas of that domain, which exchange nothing. The throughput the replicas deliver for the concurrency asked is not estimated: no sourced tokens-per-second figure per GPU and precision is in the catalogue, so it stays unknown."
+        ),
+        "training.py (plan_inference); no sourced tokens-per-second figure",
+        ("engines.node.workload.workload_findings",),
     ),
     rule(
         Code.POWER_ESTIMATE_ABOVE_SUPPLIES,

@@ -24,7 +24,7 @@ from .node_contents import node_content_findings
 from .pcie import place_group
 from .power import PowerEstimate, cooling_findings, estimate, power_findings
 from .sizing import Sizing
-from .workload import _has_nvlink, fabric_advice, nic_findings, workload_findings
+from .workload import _has_nvlink, fabric_advice, nic_findings, nvlink_domain_gpus, workload_findings
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,7 @@ def validate_nodes(design: DesignIn, catalog: CatalogView) -> NodeResult:
     findings.extend(nic_findings(design, contexts))
     workload, sizing = workload_findings(design, contexts)
     findings.extend(workload)
-    findings.extend(fabric_advice(design, contexts, catalog, {str(f.code) for f in workload}))
+    findings.extend(fabric_advice(design, contexts, catalog, {str(f.code) for f in workload}, sizing))
     findings.sort(key=lambda f: SEVERITY_ORDER[f.severity])  # stable: rule order kept within a severity
     return NodeResult(findings=tuple(findings), placement=placement, totals=_totals(contexts, power), sizing=sizing)
 
@@ -174,6 +174,7 @@ def _totals(contexts: list[GroupContext], power: list[PowerEstimate | None]) -> 
                 "power_unknown_parts": list(est.unknown_gpu_tdp) if est is not None else [],
                 "compute_nics_per_node": ctx.compute_nics_per_node,
                 "nics_per_node": nics,
+                "nvlink_domain_gpus": nvlink_domain_gpus(ctx),
                 **_bandwidth_per_gpu(ctx),
             }
         )

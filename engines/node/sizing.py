@@ -97,6 +97,19 @@ class Sizing:
     min_gpus_possible: int
     fits_one_gpu: bool
     fits_one_node: bool
+    # the design's own plan and time (engines.node.training), set by the workload rules; None: not planned
+    parallelism: dict[str, int] | None = None  # {"tensor", "pipeline", "data"}, product = gpus_used
+    gpus_used: int | None = None
+    nvlink_domain_gpus: int | None = None
+    memory_per_gpu_gb: float | None = None  # states + activations (training) or weights + KV cache (inference)
+    activations_gb_per_gpu: float | None = None
+    activation_checkpointing: bool | None = None
+    sharded_states: bool | None = None  # ZeRO-3 / FSDP: every training state sharded over the data-parallel GPUs
+    training_days: float | None = None
+    gpu_hours: float | None = None
+    training_days_range: tuple[float, float] | None = None
+    gpu_hours_range: tuple[float, float] | None = None
+    assumptions: tuple[dict[str, Any], ...] = ()  # {"name", "value", "source"}
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -120,7 +133,25 @@ class Sizing:
             "min_gpus_possible": self.min_gpus_possible,
             "fits_one_gpu": self.fits_one_gpu,
             "fits_one_node": self.fits_one_node,
+            "parallelism": self.parallelism,
+            "gpus_used": self.gpus_used,
+            "nvlink_domain_gpus": self.nvlink_domain_gpus,
+            "memory_per_gpu_gb": _round(self.memory_per_gpu_gb, 1),
+            "activations_gb_per_gpu": _round(self.activations_gb_per_gpu, 1),
+            "activation_checkpointing": self.activation_checkpointing,
+            "sharded_states": self.sharded_states,
+            "training_days": _round(self.training_days, 1),
+            "gpu_hours": _round(self.gpu_hours, 0),
+            "training_days_range": [_round(v, 1) for v in self.training_days_range]
+            if self.training_days_range
+            else None,
+            "gpu_hours_range": [_round(v, 0) for v in self.gpu_hours_range] if self.gpu_hours_range else None,
+            "assumptions": [dict(a) for a in self.assumptions],
         }
+
+
+def _round(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
 
 
 def default_mode(kind: str) -> str:
@@ -149,7 +180,8 @@ def bytes_per_param(kind: str, mode: str | None = None, precision: str = DEFAULT
 
 def kv_model(params_billion: float) -> tuple[str, int, int, int]:
     """The Llama 3.1 architecture nearest in size (log scale): name, layers, KV heads, head size."""
-    best = min(KV_MODELS, key=lambda m: abs(math.log(params_billion / m[1])))
+    # log(p) - log(m), not log(p / m): a subnormal size (5e-324) would divide to 0
+    best = min(KV_MODELS, key=lambda m: abs(math.log(params_billion) - math.log(m[1])))
     return best[0], best[2], best[3], best[4]
 
 

@@ -6,6 +6,7 @@ rules. Sizing arithmetic lives in sizing.py.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, cast
 
 from design.model import DesignIn, WorkloadIn
@@ -16,7 +17,25 @@ from engines.findings.finding import Finding
 from engines.findings.registry import finding
 
 from .context import GroupContext
-from .sizing import USABLE_MEMORY_FRACTION, Sizing, size_workload
+from .sizing import USABLE_MEMORY_FRACTION, Sizing, kv_model, size_workload
+from .training import (
+    ACTIVATION_SOURCE,
+    FLOPS_SOURCE,
+    HIDDEN,
+    MFU,
+    MFU_RANGE,
+    MFU_SOURCE,
+    RECOMPUTE_FACTOR,
+    SEQUENCE_SOURCE,
+    TRAINING_SEQUENCE_TOKENS,
+    Plan,
+    TrainingTime,
+    gpus_for_deadline,
+    plan_inference,
+    plan_training,
+    training_memory,
+    training_time,
+)
 
 SEVENTY_B_CLASS = 60.0  # billion parameters: "70B-class" starts here
 NVLINK_ADVISED_GBPS = 900  # H100-class; A100 is 600 (NCS seeds: 600 -> 900 GB/s is +50%)
@@ -80,11 +99,14 @@ def workload_findings(design: DesignIn, contexts: list[GroupContext]) -> tuple[l
     an error only where the workload physically cannot run: all usable GPU memory (90%) below the weights alone
     (inference, LoRA) or below the fully sharded training states (16 bytes per parameter, ZeRO-3 / FSDP with
     activation checkpointing). Between that minimum and the advised memory: a warning naming the setup it needs.
-    Not fitting one GPU: tensor parallelism, inside the NVLink domain where the GPUs have NVLink, over PCIe where
-    they have none (info). Not fitting one node: the job spans nodes (info) and needs a compute fabric (error).
-    70B-class full training on NVLink of 600 GB/s or less: H100-class 900 GB/s advised (warning). With mixed GPU
-    groups the smallest GPU memory and the fewest GPUs per node are used (the conservative choice).
-    Source: NCS seeds; sizing.py for the bytes per parameter and their sources."""
+    Not fitting one GPU: the parallelism plan (training.py) says how the model is split, tensor parallelism never
+    beyond one NVLink domain (info). Training whose activations fit only with full checkpointing: a warning (a third
+    more compute). Training with ``training_tokens_billion``: the estimated time (info), and a warning naming the
+    GPUs and nodes that would meet ``target_days`` when the design cannot. Not fitting one node: the job spans nodes
+    (info) and needs a compute fabric (error). 70B-class full training on NVLink of 600 GB/s or less: H100-class
+    900 GB/s advised (warning). With mixed GPU groups the smallest GPU memory, the fewest GPUs per node, the smallest
+    NVLink domain and the lowest peak are used (the conservative choice).
+    Source: NCS seeds; sizing.py and training.py for the figures and their sources."""
     wl = design.workload
     if wl is None:
         return [], None
@@ -92,15 +114,21 @@ def workload_findings(design: DesignIn, contexts: list[GroupContext]) -> tuple[l
     if not gpu_groups:
         return [finding(Code.WORKLOAD_NOT_SIZED, "workload")], None
     per_node = min(c.gpus_per_node for c in gpu_groups)
-    sizing = _size(wl, gpu_groups, per_node)
+    base = _size(wl, gpu_groups, per_node)
     gpu_nodes = sum(c.group.count for c in gpu_groups)
+    total_gpus = sum(c.group.count * c.gpus_per_node for c in gpu_groups)
+    domain = min(nvlink_domain_gpus(c) or 1 for c in gpu_groups)
+    plan = _plan(base, total_gpus, domain)
+    sizing = _with_plan(base, plan, domain)
     data = {
-        **sizing.to_dict(),
+        **{k: v for k, v in base.to_dict().items() if k not in _PLAN_KEYS},
         "model_parameters_billion": wl.model_parameters_billion,
         "need_gb": sizing.memory_needed_gb,
         "usable_gb": sizing.usable_gb_per_gpu,
         "per_node": per_node,
         "nvlink": all(_has_nvlink(c) for c in gpu_groups),
+        "domain": domain,
+        **_plan_params(plan),
     }
     out: list[Finding] = []
     if not sizing.fits_one_gpu:
@@ -108,11 +136,232 @@ def workload_findings(design: DesignIn, contexts: list[GroupContext]) -> tuple[l
     if not sizing.fits_one_node:
         out.append(finding(Code.WORKLOAD_SPANS_NODES, "workload", **data))
     out.extend(_memory_findings(sizing, gpu_groups, gpu_nodes, data))
+    if plan is not None and plan.checkpointing:
+        out.append(
+            finding(Code.WORKLOAD_ACTIVATION_CHECKPOINTING, "workload", **{**data, **_memory_params(plan, base)})
+        )
     if not sizing.fits_one_node and design.fabric is None and gpu_nodes >= 2:
         out.append(finding(Code.WORKLOAD_NEEDS_FABRIC, "fabric", min_nodes=sizing.min_nodes, nodes=gpu_nodes))
     if sizing.mode in FULL_TRAINING_MODES and wl.model_parameters_billion >= SEVENTY_B_CLASS:
-        out.extend(_nvlink_bandwidth(gpu_groups, wl.model_parameters_billion))
+        out.extend(_nvlink_bandwidth(gpu_groups, wl.model_parameters_billion, data["tp"]))
+    if wl.kind == "training":
+        time_findings, sizing = _time(wl, sizing, plan, gpu_groups, domain, per_node)
+        out.extend(time_findings)
+    elif plan is not None and wl.concurrency:
+        out.append(finding(Code.WORKLOAD_REPLICAS, "workload", **data))
     return out, sizing
+
+
+_PLAN_KEYS = frozenset(
+    {
+        "parallelism",
+        "gpus_used",
+        "nvlink_domain_gpus",
+        "memory_per_gpu_gb",
+        "activations_gb_per_gpu",
+        "activation_checkpointing",
+        "sharded_states",
+        "training_days",
+        "gpu_hours",
+        "training_days_range",
+        "gpu_hours_range",
+        "assumptions",
+    }
+)
+
+
+def nvlink_domain_gpus(ctx: GroupContext) -> int | None:
+    """The GPUs of the group that share one NVLink domain: what the system says (a rack-scale NVL72 system: 72),
+    else an NVLink board's GPU count (8 on HGX), the largest NVLink bridge fitted on PCIe cards (2 or 4), 1 without
+    NVLink; None for a group without GPUs."""
+    if not ctx.gpus:
+        return None
+    said = getattr(ctx.server, "nvlink_domain_gpus", None) if ctx.server is not None else None
+    if said:
+        return int(said)
+    if not _has_nvlink(ctx):
+        return 1
+    gpu = ctx.gpus[0].spec
+    if gpu.is_board:
+        return gpu.gpu_count
+    return max(b.spec.ways for b in ctx.bridges)
+
+
+def _plan(sizing: Sizing, gpus: int, domain: int) -> Plan | None:
+    if sizing.mode in FULL_TRAINING_MODES:
+        return plan_training(sizing.params_billion, gpus, domain, sizing.gpu_memory_gb)
+    # LoRA and inference: the advised memory (weights with their margin, or weights and KV cache) split like weights
+    weights = sizing.memory_needed_gb - sizing.kv_cache_gb
+    return plan_inference(weights, sizing.kv_cache_gb, gpus, domain, sizing.gpu_memory_gb)
+
+
+def _with_plan(sizing: Sizing, plan: Plan | None, domain: int) -> Sizing:
+    if plan is None:
+        return replace(sizing, nvlink_domain_gpus=domain)
+    training = sizing.mode in FULL_TRAINING_MODES
+    return replace(
+        sizing,
+        parallelism=plan.degrees(),
+        gpus_used=plan.gpus,
+        nvlink_domain_gpus=domain,
+        memory_per_gpu_gb=plan.memory_gb_per_gpu,
+        activations_gb_per_gpu=plan.activations_gb_per_gpu if training else None,
+        activation_checkpointing=plan.checkpointing if training else None,
+        sharded_states=plan.zero3 if training else None,
+    )
+
+
+def _plan_params(plan: Plan | None) -> dict[str, Any]:
+    if plan is None:
+        return {"planned": False, "tp": None, "pp": None, "dp": None, "gpus_used": None}
+    return {
+        "planned": True,
+        "tp": plan.tensor,
+        "pp": plan.pipeline,
+        "dp": plan.data,
+        "gpus_used": plan.gpus,
+        "zero3": plan.zero3,
+    }
+
+
+def _memory_params(plan: Plan, sizing: Sizing) -> dict[str, Any]:
+    _states, act = _without_checkpointing(plan, sizing)
+    return {
+        "states_gb": plan.states_gb_per_gpu,
+        "activations_gb": act,
+        "usable_gb": plan.usable_gb_per_gpu,
+        "checkpointed_gb": plan.activations_gb_per_gpu,
+    }
+
+
+def _without_checkpointing(plan: Plan, sizing: Sizing) -> tuple[float, float]:
+    """The same plan's memory per GPU if every activation were kept (what checkpointing saves)."""
+    name, layers, _kv, _hd = kv_model(sizing.params_billion)
+    return training_memory(
+        sizing.params_billion, layers, HIDDEN[name], plan.tensor, plan.pipeline, plan.data, plan.zero3, False
+    )
+
+
+def _peak(gpu_groups: list[GroupContext]) -> tuple[float | None, str]:
+    """The lowest BF16 dense peak of the design's GPUs (TFLOPS per GPU), and that GPU's part number; None when a
+    GPU's peak is not sourced."""
+    peaks = [(c.gpus[0].spec.bf16_dense_tflops, c.gpus[0].spec.part_number) for c in gpu_groups]
+    unknown = [pn for value, pn in peaks if not value]
+    if unknown:
+        return None, unknown[0]
+    value, pn = min(peaks)
+    return value, pn
+
+
+def _time(
+    wl: WorkloadIn, sizing: Sizing, plan: Plan | None, gpu_groups: list[GroupContext], domain: int, per_node: int
+) -> tuple[list[Finding], Sizing]:
+    """Time to train (training.py): an info with the estimate, a warning when ``target_days`` is not met, or an info
+    saying what the estimate needs (the tokens, or a sourced peak for the GPU)."""
+    tokens = wl.training_tokens_billion
+    if tokens is None:
+        if wl.target_days is not None or sizing.mode == "pretraining":
+            return [
+                finding(Code.WORKLOAD_TIME_NOT_ESTIMATED, "workload", reason="tokens", target_days=wl.target_days)
+            ], sizing
+        return [], sizing
+    if plan is None:
+        return [], sizing  # the memory rules already say the design cannot hold it
+    peak, gpu = _peak(gpu_groups)
+    if peak is None:
+        return [
+            finding(Code.WORKLOAD_TIME_NOT_ESTIMATED, "workload.training_tokens_billion", reason="peak", gpu=gpu)
+        ], sizing
+    est = training_time(
+        tokens_billion=tokens,
+        params_billion=sizing.params_billion,
+        mode=sizing.mode,
+        gpus=plan.gpus,
+        peak_tflops=peak,
+        peak_precision="bf16",
+        checkpointing=plan.checkpointing,
+    )
+    sizing = replace(
+        sizing,
+        training_days=est.days,
+        gpu_hours=est.gpu_hours,
+        training_days_range=est.days_range,
+        gpu_hours_range=est.gpu_hours_range,
+        assumptions=_assumptions(est, gpu, sizing.precision),
+    )
+    params = {
+        "tokens_billion": tokens,
+        "days": est.days,
+        "days_low": est.days_range[0],
+        "days_high": est.days_range[1],
+        "gpu_hours": est.gpu_hours,
+        "gpus": plan.gpus,
+        "gpu": gpu,
+        "peak_tflops": peak,
+        "mfu": MFU,
+        "checkpointing": plan.checkpointing,
+        "target_days": wl.target_days,
+    }
+    out = [finding(Code.WORKLOAD_TRAINING_TIME, "workload.training_tokens_billion", **params)]
+    if wl.target_days is not None and est.days > wl.target_days:
+
+        def days_at(gpus: int) -> float:
+            p = _plan(sizing, gpus, domain)
+            used = p.gpus if p is not None else gpus
+            return training_time(
+                tokens_billion=tokens,
+                params_billion=sizing.params_billion,
+                mode=sizing.mode,
+                gpus=used,
+                peak_tflops=peak,
+                peak_precision="bf16",
+                checkpointing=p.checkpointing if p is not None else True,
+            ).days
+
+        needed = gpus_for_deadline(
+            target_days=wl.target_days,
+            days_at=days_at,
+            gpus_now=plan.gpus,
+            per_node=per_node,
+            least_gpu_hours=est.gpu_hours / (RECOMPUTE_FACTOR if plan.checkpointing else 1.0),
+        )
+        out.append(
+            finding(
+                Code.WORKLOAD_DEADLINE_MISSED,
+                "workload.target_days",
+                **params,
+                gpus_needed=needed,
+                nodes_needed=needed // per_node,
+                per_node=per_node,
+            )
+        )
+    return out, sizing
+
+
+def _assumptions(est: TrainingTime, gpu: str, precision: str) -> tuple[dict[str, Any], ...]:
+    """The figures the time estimate rests on, each with its source (contract: ``{"name", "value", "source"}``)."""
+    peak_note = "" if precision == "bf16" else f"; {precision.upper()} training is estimated at the BF16 peak"
+    return (
+        {
+            "name": "flops_per_token",
+            "value": est.flops_per_token,
+            "source": f"{FLOPS_SOURCE}; layers and width of {est.architecture}",
+        },
+        {"name": "sequence_tokens", "value": TRAINING_SEQUENCE_TOKENS, "source": SEQUENCE_SOURCE},
+        {
+            "name": "peak_dense_tflops_per_gpu",
+            "value": est.peak_tflops,
+            "source": f"catalogue: {gpu} bf16_dense_tflops (NVIDIA figures){peak_note}",
+        },
+        {"name": "mfu", "value": MFU, "source": MFU_SOURCE},
+        {"name": "mfu_range", "value": list(MFU_RANGE), "source": MFU_SOURCE},
+        {
+            "name": "activation_recompute_factor",
+            "value": RECOMPUTE_FACTOR if est.checkpointing else 1.0,
+            "source": ACTIVATION_SOURCE,
+        },
+        {"name": "gpus", "value": est.gpus, "source": "the parallelism plan's GPUs"},
+    )
 
 
 def _size(wl: WorkloadIn, gpu_groups: list[GroupContext], per_node: int) -> Sizing:
@@ -153,7 +402,7 @@ def _has_nvlink(ctx: GroupContext) -> bool:
     return bool(gpu.bridge_sizes) and bool(ctx.bridges)
 
 
-def _nvlink_bandwidth(gpu_groups: list[GroupContext], params_billion: float) -> list[Finding]:
+def _nvlink_bandwidth(gpu_groups: list[GroupContext], params_billion: float, tensor: int | None) -> list[Finding]:
     out, seen = [], set()
     for ctx in gpu_groups:
         gpu = ctx.gpus[0].spec
@@ -170,6 +419,7 @@ def _nvlink_bandwidth(gpu_groups: list[GroupContext], params_billion: float) -> 
                 nvlink_gbps=bw,
                 gpu=gpu.part_number,
                 model_parameters_billion=params_billion,
+                tp=tensor,
             )
         )
     return out
@@ -183,11 +433,13 @@ PLANE_BALANCING_NIC_FAMILIES = ("ConnectX-8 SuperNIC", "ConnectX-9 SuperNIC")
 
 
 def fabric_advice(
-    design: DesignIn, contexts: list[GroupContext], catalog: CatalogView, codes: set[str]
+    design: DesignIn, contexts: list[GroupContext], catalog: CatalogView, codes: set[str], sizing: Sizing | None = None
 ) -> list[Finding]:
     """The distributor's fabric rules. (1) Two or more GPU nodes without a compute fabric: a fabric is advised
     (warning), or, when the design says the nodes run independent jobs (``workload.independent_jobs``), not needed
-    (info). Not said when the workload's own sizing already requires one (WORKLOAD_NEEDS_FABRIC, in ``codes``).
+    (info). Not said when the workload's own sizing already requires one (WORKLOAD_NEEDS_FABRIC, in ``codes``), and
+    not for inference whose model fits one NVLink domain inside a node: each node serves independent replicas that
+    exchange no GPU traffic (info instead).
     (2) An inference model that fits one GPU, or independent jobs, on an NVLink (HGX) board: NVLink adds little and
     PCIe GPUs are often the cheaper choice (info). (3) A fabric on an Ethernet (Spectrum) switch carries RoCE: a
     note on what RoCE needs (lossless PFC and ECN) and which NICs Spectrum-X configures, naming the design's compute
@@ -198,8 +450,21 @@ def fabric_advice(
     if design.fabric is None and gpu_nodes >= 2 and Code.WORKLOAD_NEEDS_FABRIC not in codes:
         independent = design.workload is not None and design.workload.independent_jobs
         nics = sum(c.group.count * c.compute_nics_per_node for c in contexts if c.gpus_per_node)
-        code = Code.FABRIC_OPTIONAL_INDEPENDENT_JOBS if independent else Code.FABRIC_ADVISED
-        out.append(finding(code, "fabric", nodes=gpu_nodes, compute_nics=nics))
+        if not independent and sizing is not None and _independent_replicas(sizing, contexts):
+            par = sizing.parallelism or {}
+            out.append(
+                finding(
+                    Code.FABRIC_NOT_NEEDED_REPLICAS,
+                    "fabric",
+                    nodes=gpu_nodes,
+                    replicas=par["data"],
+                    tp=par["tensor"],
+                    domain=sizing.nvlink_domain_gpus,
+                )
+            )
+        else:
+            code = Code.FABRIC_OPTIONAL_INDEPENDENT_JOBS if independent else Code.FABRIC_ADVISED
+            out.append(finding(code, "fabric", nodes=gpu_nodes, compute_nics=nics))
     out += _nvlink_not_needed(design, contexts, codes)
     switch = catalog.get(design.fabric.switch) if design.fabric is not None else None
     if isinstance(switch, SwitchSpec) and switch.protocol == Protocol.ETHERNET and not switch.management:
@@ -216,6 +481,15 @@ def fabric_advice(
             )
         )
     return out
+
+
+def _independent_replicas(sizing: Sizing | None, contexts: list[GroupContext]) -> bool:
+    """Inference planned as replicas of one NVLink domain (no pipeline stages), each inside one node: the nodes
+    exchange no GPU traffic, so no compute fabric is needed between them."""
+    if sizing is None or sizing.kind != "inference" or not sizing.parallelism:
+        return False
+    per_node = min((c.gpus_per_node for c in contexts if c.gpus_per_node), default=0)
+    return sizing.parallelism["pipeline"] == 1 and sizing.parallelism["tensor"] <= per_node
 
 
 def _nvlink_not_needed(design: DesignIn, contexts: list[GroupContext], codes: set[str]) -> list[Finding]:

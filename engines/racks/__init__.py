@@ -12,7 +12,8 @@ fabric plan (switches by role, SU size), and renders finding messages from gette
   ``packing.py`` fills one rack (switches, PDUs, nodes), ``rows.py`` lays out and names the rows.
 * ``distances.py``: ``link_distances(plan, *, override, geometry) -> {link class: LinkLength}``.
 * ``locate.py``: ``node_location(plan, node_group, index)``, ``switch_locations(plan, role)`` (rack, unit).
-* ``elevation.py``: ``render_elevation_svg(plan, labels, *, columns=2, number=...) -> str``.
+* ``elevation.py``: ``render_elevation_svg(plan, labels, *, columns=2, number=...) -> str``
+  (``columns=None``: every distinct rack in one line, at its own size).
 """
 
 from .distances import LINK_CLASSES, Geometry, LinkLength, link_distances

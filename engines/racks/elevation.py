@@ -8,6 +8,9 @@ Readable at phone width and in print:
 
 * a ``viewBox`` with ``width="100%"`` and no fixed height, so the picture scales to its container; ``columns``
   racks side by side (2 by default; 1 suits a narrow screen), wrapping into further lines;
+* or, with ``columns=None`` (the web page), every distinct rack side by side in one line at its own size
+  (``width`` and ``height`` in pixels): the picture is never taller than one rack and its labels never shrink
+  below their 11 to 15 px, however many racks the plan holds; a wide plan scrolls sideways;
 * every device is named in text (role label and part number), and blanking has a hatch pattern as well as its
   label: no meaning rests on colour alone; black text and outlines on light fills print in greyscale;
 * unit numbers at U1 and every fifth unit, counted from the bottom (EIA-310);
@@ -161,16 +164,23 @@ def _rack(
 
 
 def render_elevation_svg(
-    plan: RackPlan, labels: ElevationLabels, *, columns: int = 2, number: Callable[[float], str] = _one_decimal
+    plan: RackPlan,
+    labels: ElevationLabels,
+    *,
+    columns: int | None = 2,
+    number: Callable[[float], str] = _one_decimal,
 ) -> str:
-    """The plan's distinct racks as one scalable SVG (module docstring); ``number`` formats kW in the locale."""
+    """The plan's distinct racks as one scalable SVG (module docstring); ``number`` formats kW in the locale.
+    ``columns`` None: every distinct rack in one line, at its own size in pixels."""
     groups = _group(plan.runs)
-    columns = max(1, min(columns, len(groups) or 1))
+    own_size = columns is None
+    columns = max(1, len(groups) if columns is None else min(columns, len(groups) or 1))
     rack_h = HEAD + plan.rack_units * U_PX + 20
     lines = -(-len(groups) // columns) if groups else 1
     width, height = columns * COL_W, 40 + lines * rack_h
+    size = f'width="{width}" height="{height}"' if own_size else 'width="100%"'
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="100%" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" {size} '
         f'role="img" aria-label={quoteattr(labels.title)} font-family="sans-serif" fill="#000">',
         f"<title>{escape(labels.title)}</title>",
         '<defs><pattern id="blank" width="8" height="8" patternUnits="userSpaceOnUse" '

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from catalog.models import Part
-from configurator.bom import design_bom
+from configurator.bom import design_bill
 from configurator.services import Validated, design_validate_parsed, unacknowledged_warnings
 from design.model import DesignInputError
 
@@ -45,7 +45,7 @@ def evaluate(
     document = configuration.document
     validated = _validated(document, language)
     result = validated.result
-    raw = _raw_lines(validated, line_discounts)
+    raw = _raw_lines(document, validated, line_discounts)
     lines = pricing.price_lines(raw, quote_discount_percent=discount_percent, line_discounts=line_discounts)
     vat = vat_decide(country=country, vat_number=vat_number)
     totals = pricing.price_totals(lines, vat_rate=vat.rate)
@@ -86,21 +86,15 @@ def _validated(document: dict[str, Any], language: str) -> Validated:
     return validated
 
 
-def _raw_lines(validated: Validated, line_discounts: dict[str, Decimal]) -> list[pricing.RawLine]:
-    """The validated design's bill of materials at list price (the design as parsed for its validation, the
-    catalogue it was validated against). QuoteError for a part without a list price, or a line discount for a part
-    that is not on the bill."""
-    result = validated.result
-    bom = design_bom(validated.design, result.get("fabric_plan"), validated.catalog, result.get("rack_plan"))
-    unpriced = sorted({line.part_number for line in bom if line.unit_price_eur is None})
-    if unpriced:
-        raise QuoteError(
-            {
-                "design": _("No list price for %(parts)s (price on request); a sales engineer will quote these parts.")
-                % {"parts": ", ".join(unpriced)}
-            }
-        )
-    unknown = sorted(set(line_discounts) - {line.part_number for line in bom})
+def _raw_lines(
+    document: dict[str, Any], validated: Validated, line_discounts: dict[str, Decimal]
+) -> list[pricing.RawLine]:
+    """The validated design's one bill of materials (the validation result's ``bom``, against the catalogue it was
+    validated against) at list price, every line of it: a line priced on request stays on the quote with its
+    quantity. QuoteError for a line discount for a part that is not on the bill."""
+    bill = design_bill(document=document, result=validated.result, catalog=validated.catalog)
+    bom = bill.lines if bill is not None else []
+    unknown = sorted(set(line_discounts) - {line.part_number for line in bom if line.part_number})
     if unknown:
         raise QuoteError(
             {f"line_discounts.{part}": _("%(part)s is not on this quote.") % {"part": part} for part in unknown}

@@ -26,9 +26,10 @@ class QuotePreview:
 
     ``errors``: field → message for each input that cannot be used, under the keys a quote request reports them
     under (``discount_percent``, ``line_discounts.<part>``, ``country``, ``vat_number``), discounts first.
-    ``result`` is None while a discount is wrong, the design has no bill of materials or a part has no list
-    price (``unpriced``: those part numbers). ``vat`` is None while the country or VAT number is wrong; the
-    figures are then without VAT."""
+    ``result`` is None while a discount is wrong or the design has no bill of materials. ``unpriced``: the lines
+    priced on request (part numbers, or what is needed where no catalogue part fits); they stay out of every
+    amount, which is then at least what it shows (``result.totals.at_least``). ``vat`` is None while the country
+    or VAT number is wrong; the figures are then without VAT."""
 
     errors: dict[str, str] = field(default_factory=dict)
     result: pricing.Preview | None = None
@@ -49,7 +50,7 @@ def quote_preview(
     ``country`` with ``vat_number``. Nothing is stored."""
     errors: dict[str, str] = {}
     percent = clean_percent(discount_percent, "discount_percent", errors)
-    on_bill = {line.part_number for line in lines}
+    on_bill = {line.part_number for line in lines if line.part_number}
     discounts: dict[str, Decimal] = {}
     for part, typed in line_discounts.items():
         key = f"line_discounts.{part}"
@@ -66,9 +67,7 @@ def quote_preview(
         errors["vat_number" if exc.field == "vat_number" else "country"] = str(exc)
     if not discounts_ok or not lines:
         return QuotePreview(errors=errors, vat=vat)
-    unpriced = sorted({line.part_number for line in lines if line.unit_price_eur is None})
-    if unpriced:
-        return QuotePreview(errors=errors, vat=vat, unpriced=unpriced)
+    unpriced = sorted({line.part_number or line.description for line in lines if line.unit_price_eur is None})
     result = pricing.price_preview(
         pricing.raw_lines(lines),
         quote_discount_percent=percent,
@@ -76,4 +75,4 @@ def quote_preview(
         vat_rate=vat.rate if vat else Decimal("0"),
         threshold=Decimal(settings.QUOTE_DISCOUNT_APPROVAL_THRESHOLD),
     )
-    return QuotePreview(errors=errors, result=result, vat=vat)
+    return QuotePreview(errors=errors, result=result, vat=vat, unpriced=unpriced)

@@ -48,3 +48,73 @@ def test_mode_precision_and_kv_cache_inputs_follow_the_kind_and_steer_the_recomm
     # FP8 weights
     page.get_by_label("FP8").check()
     expect(rec).to_contain_text("with FP8 weights")
+
+
+VIEWPORTS = [
+    pytest.param({"width": 390, "height": 844}, id="phone"),
+    pytest.param({"width": 1280, "height": 900}, id="desktop"),
+]
+
+
+@pytest.fixture
+def goal_page(live_server, catalog_ready, browser, viewport):
+    """A new design's goal step in a browser of the test's viewport."""
+    from configurator.services import configuration_create
+
+    context = browser.new_context(viewport=viewport, locale="en-GB")
+    config = configuration_create(document={"schema": "design/v1", "name": "goal", "node_groups": []})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/d/{config.token}/goal/")
+    yield page
+    context.close()
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_every_figure_of_the_recommendation_and_the_cheapest_is_on_screen(goal_page, shots, viewport):
+    page = goal_page
+    page.get_by_label("Inference", exact=True).check()
+    page.wait_for_load_state("networkidle")
+    page.get_by_label("Model size (billions of parameters)").fill("70")
+    page.keyboard.press("Tab")
+    cheapest = page.locator("#choice-cheapest")
+    expect(cheapest).to_contain_text("less than the recommendation")
+    expect(page.locator("#choice-recommended .reason")).to_contain_text("headroom")
+    shots.take(page, "pair")
+    values = page.locator("#recommendation .rec-parts dd")
+    assert values.count() >= 8  # the recommendation's six figures and the cheapest's four
+    for i in range(values.count()):
+        value = values.nth(i)
+        value.scroll_into_view_if_needed()
+        box = value.bounding_box()
+        text = value.inner_text()
+        assert box and box["width"] > 0, text
+        assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], (text, box)
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]  # nothing beside the page
+    if viewport["width"] > 700:  # side by side on a wide screen
+        rec = page.locator("#choice-recommended").bounding_box()
+        assert abs(rec["y"] - cheapest.bounding_box()["y"]) < 2 and rec["x"] < cheapest.bounding_box()["x"]
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_after_a_form_error_the_panel_shows_the_error_and_offers_no_design(goal_page, shots, viewport):
+    page = goal_page
+    page.get_by_label("Training", exact=True).check()
+    page.get_by_label("Model size (billions of parameters)").fill("70")
+    page.keyboard.press("Tab")
+    rec = page.locator("#recommendation")
+    expect(rec.get_by_role("button", name=re.compile("^Use this design"))).to_be_visible()
+    page.wait_for_load_state("networkidle")
+    page.get_by_label("INT4").check()  # pre-training in INT4: refused
+    error = page.locator("#rec-error")
+    expect(error).to_contain_text("INT4 is for inference and LoRA only")
+    expect(rec.get_by_role("button", name=re.compile("^Use this design"))).to_have_count(0)
+    expect(page.locator("#choice-recommended")).to_have_count(0)
+    note = page.locator("#goal-error-note")
+    expect(note).to_contain_text("Your last change was not saved")
+    shots.take(page, "after-error")
+    box = error.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
+    # Corrected, the panel offers a design again
+    page.get_by_label("BF16").check()
+    expect(rec.get_by_role("button", name=re.compile("^Use this design"))).to_be_visible()
+    expect(error).to_have_count(0)

@@ -6,6 +6,8 @@ import itertools
 import types
 import xml.etree.ElementTree as ET
 
+import pytest
+
 from engines.fabric.cabling import HEADER, iter_cabling_csv
 from engines.fabric.diagram import render_svg
 from engines.fabric.plan import plan_fabric
@@ -110,3 +112,25 @@ def test_cabling_writes_formula_like_part_labels_as_text():
     rows = list(csv.reader(io.StringIO("".join(iter_cabling_csv(type(plan(4)).from_dict(data))))))
     parts = {row[rows[0].index("cable_part")] for row in rows[1:]}
     assert parts == {"'" + label}
+
+
+def _crosses(line, y: float) -> float | None:
+    """Where an edge crosses the height ``y`` (None when it does not reach it)."""
+    x1, y1, x2, y2 = (float(line.get(k)) for k in ("x1", "y1", "x2", "y2"))
+    if not min(y1, y2) <= y <= max(y1, y2) or y1 == y2:
+        return None
+    return x1 + (x2 - x1) * (y - y1) / (y2 - y1)
+
+
+@pytest.mark.parametrize("nodes", [2, 64, 2000])
+def test_every_link_label_lies_on_the_links_it_names(nodes):
+    """One, two and three tiers: each "… links at … Gb/s" label is crossed by one of the edges it describes,
+    within the label's own band (before, each sat at the left margin, off its lines)."""
+    root = ET.fromstring(render_svg(plan(nodes)))
+    lines = list(root.iter(f"{SVG}line"))
+    labels = [t for t in root.iter(f"{SVG}text") if " links at " in (t.text or "")]
+    assert labels
+    for text in labels:
+        x, y, half = float(text.get("x")), float(text.get("y")) - 4, (7 * len(text.text) + 8) / 2
+        assert text.get("text-anchor") == "middle"
+        assert any((at := _crosses(line, y)) is not None and x - half <= at <= x + half for line in lines), text.text

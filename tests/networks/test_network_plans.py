@@ -157,3 +157,25 @@ def test_the_two_switches_of_an_in_band_pair_are_joined_by_a_peer_link():
     # The peer link's cable is in the bill, and its ports are counted on the pair.
     assert all(dict(inband.bom).get(part) for part, _q, _r in peer.parts)
     assert dict(inband.ports_used)["leaf"] >= inband.node_links // 2 + 4
+
+
+def test_a_catalogue_without_a_switch_for_the_network_plans_none_and_says_so():
+    """The storage default switches (and any named one) missing from the catalogue: no plan is invented."""
+    from design.specs import CatalogView, SwitchSpec
+
+    bare = CatalogView(
+        version=SEED.version, parts={pn: p for pn, p in SEED.parts.items() if not isinstance(p, SwitchSpec)}
+    )
+    storage = NodePorts(nodes=4, ports_per_node=2, ports=8, adapter=BF3_DPU)
+    plans, findings = plan_networks(
+        networks=None,
+        storage=storage,
+        inband=NodePorts(),
+        bmcs=4,
+        compute_switches=0,
+        racks=RackSide(pdus=8, switches=4, switch_part="SN2201"),
+        catalog=bare,
+    )
+    assert plans["storage"] is None and plans["oob"] is None
+    no_switch = [f for f in findings if f.code == "NETWORK_NO_SWITCH"]
+    assert {f.subject for f in no_switch} == {"networks.storage", "networks.oob"}

@@ -33,8 +33,8 @@ def test_customer_and_line_texts_are_never_formulas_in_the_bom(configuration, cu
         found = next(c for row in bom.iter_rows() for c in row if c.value == text)
         assert found.data_type == "s" and found.quotePrefix
     # ordinary texts and numbers are untouched
-    assert bom.cell(row=2, column=2).value == frozen["lines"][0]["part_number"]
-    assert not bom.cell(row=2, column=2).quotePrefix
+    assert bom.cell(row=2, column=3).value == frozen["lines"][0]["part_number"]
+    assert not bom.cell(row=2, column=3).quotePrefix
 
 
 def test_a_customer_name_formula_is_text_when_there_is_no_company(configuration, customer, media, build):

@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 from django.core import mail
 from django.core.files.storage import default_storage
-from django.utils import timezone
+from django.utils import timezone, translation
 from openpyxl import load_workbook
 from pypdf import PdfReader
 
+from configurator.messages.bill import section_titles
 from quotes import services, tasks
-from quotes.documents import XLSX_COLUMNS, render_pdf, render_xlsx
+from quotes.documents import frozen_lines, render_pdf, render_xlsx, xlsx_columns
 from quotes.models import Quote
 from quotes.services import quote_request
 from quotes.signals import quote_event
@@ -30,16 +31,26 @@ def pdf_text(data: bytes) -> str:
 
 
 def xlsx_rows(data: bytes) -> list[list]:
+    """The bill sheet's line rows: below the header, above the total row."""
     sheet = load_workbook(io.BytesIO(data)).worksheets[0]
-    return [list(row) for row in sheet.iter_rows(min_row=2, values_only=True)]
+    return [list(row) for row in sheet.iter_rows(min_row=2, values_only=True)][:-1]
 
 
-def assert_rows_equal_lines(rows: list[list], lines: list[dict]) -> None:
+def assert_rows_equal_lines(rows: list[list], frozen: dict) -> None:
+    lines = frozen_lines(frozen)
     assert len(rows) == len(lines)
+    with translation.override(frozen.get("language", "en")):
+        titles = section_titles()
     for row, line in zip(rows, lines):
-        for value, key in zip(row, XLSX_COLUMNS):
-            if key in ("section", "part_number", "description"):
-                assert value == line[key]
+        for value, key in zip(row, xlsx_columns(frozen), strict=True):
+            if key == "section":
+                assert value == titles[line[key]]
+            elif key in ("group", "part_number", "description"):
+                assert value == (line[key] or None)
+            elif line[key] is None:
+                assert value == ("on request" if key != "lead_time_days" else None), (key, value)
+            elif key.endswith("_percent"):
+                assert D(str(value)) * 100 == D(str(line[key])), (key, value, line[key])
             else:
                 assert D(str(value)) == D(str(line[key])), (key, value, line[key])
 
@@ -65,7 +76,7 @@ def test_pdf_and_xlsx_hold_every_frozen_line(make_configuration, customer, media
         "Terms",
     ):
         assert expected in text.replace("\n", " ") or expected in text
-    assert_rows_equal_lines(xlsx_rows(default_storage.open(quote.xlsx.name).read()), quote.frozen["lines"])
+    assert_rows_equal_lines(xlsx_rows(default_storage.open(quote.xlsx.name).read()), quote.frozen)
 
 
 def test_dutch_customer_gets_dutch_terms_and_reverse_charge_notice(configuration, customer, media, build):
@@ -85,7 +96,7 @@ def test_documents_render_from_the_snapshot_alone(configuration, customer, media
 
     Part.objects.all().delete()
     assert quote.number in pdf_text(render_pdf(frozen))
-    assert_rows_equal_lines(xlsx_rows(render_xlsx(frozen)), frozen["lines"])
+    assert_rows_equal_lines(xlsx_rows(render_xlsx(frozen)), frozen)
 
 
 def test_rerunning_the_task_yields_one_document_set(configuration, customer, media, build):

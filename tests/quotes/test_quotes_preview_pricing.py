@@ -30,14 +30,11 @@ def test_the_preview_reads_a_discount_as_a_quote_request_does(configuration, cus
 
 
 def test_the_preview_prices_a_design_to_the_cent_of_its_quote(configuration, customer, staff):
-    from configurator.bom import design_bom
+    from configurator.bom import design_bill
     from configurator.services import design_validate
-    from configurator.snapshot import catalog_snapshot
-    from design.parse import parse_design
 
     result = design_validate(document=configuration.document)
-    design = parse_design(configuration.document)
-    bom = design_bom(design, result["fabric_plan"], catalog_snapshot(), result["rack_plan"])
+    bom = design_bill(document=configuration.document, result=result).lines
     lines = {"HGX-H200-8GPU": Decimal("3.33")}
     preview = pricing.price_preview(
         pricing.raw_lines(bom),
@@ -139,8 +136,12 @@ def test_the_quote_evaluation_reads_the_design_once_and_prices_it_from_the_catal
     from quotes.services.evaluation import evaluate
 
     parses, reads = [], []
-    node_groups, snapshot = design.parse._node_groups, configurator.services.catalog_snapshot
-    monkeypatch.setattr(design.parse, "_node_groups", lambda *a: parses.append(1) or node_groups(*a))
+    validate, snapshot = design.parse.DesignDocument.model_validate, configurator.services.catalog_snapshot
+    monkeypatch.setattr(
+        design.parse.DesignDocument,
+        "model_validate",
+        classmethod(lambda cls, *a, **k: parses.append(1) or validate(*a, **k)),
+    )
     monkeypatch.setattr(configurator.services, "catalog_snapshot", lambda: reads.append(1) or snapshot())
     ev = evaluate(
         configuration=configuration,

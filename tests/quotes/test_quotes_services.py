@@ -33,16 +33,20 @@ def test_issues_a_quote_at_once_with_a_number_and_frozen_lines(configuration, cu
     assert quote.valid_until == quote.issued_at.astimezone().date() + __import__("datetime").timedelta(days=30)
     lines = {(line["section"], line["part_number"]): line["quantity"] for line in quote.frozen["lines"]}
     assert {
-        ("gpu", "SYS-821GE-TNHR"): 1,
-        ("gpu", "HGX-H200-8GPU"): 1,
-        ("gpu", "MCX75310AAS-NEAT"): 8,
-        ("racks", "RACK-42U"): 1,  # the rack plan's one rack, priced from the catalogue
+        ("nodes", "SYS-821GE-TNHR"): 1,
+        ("nodes", "HGX-H200-8GPU"): 1,
+        ("nodes", "MCX75310AAS-NEAT"): 8,
+        ("racks_power", "RACK-42U"): 1,  # the rack plan's one rack, priced from the catalogue
+        ("racks_power", "AP8886"): 2,  # its PDUs, one per feed (A+B), priced on request
+        ("racks_power", ""): 6,  # a cord per supply, of a type the catalogue does not record: on request
+        ("oob", "SN2201"): 1,  # the rack's management switch
     }.items() <= lines.items()
     # The design names no CPUs, memory or boot drive: the server's default node set is quoted with it.
     defaults = DefaultPart.objects.filter(server__part__part_number="SYS-821GE-TNHR").select_related("part")
-    assert {("gpu", d.part.part_number): d.quantity for d in defaults}.items() <= lines.items()
+    assert {("nodes", d.part.part_number): d.quantity for d in defaults}.items() <= lines.items()
     assert len(defaults) == 3
-    assert len(lines) == 4 + len(defaults)  # nothing else on the bill
+    assert len(lines) == 7 + len(defaults)  # nothing else on the bill
+    assert quote.frozen["totals"]["at_least"] is True
     # NL customer: 21% on the net total
     assert quote.vat_rate == D("21") and quote.vat_amount == (quote.net * D("0.21")).quantize(D("0.01"))
     assert quote.total == quote.net + quote.vat_amount
@@ -56,14 +60,27 @@ def test_issues_a_quote_at_once_with_a_number_and_frozen_lines(configuration, cu
 def test_cluster_lines_multiply_by_node_count_and_include_the_fabric(make_configuration, customer, media, build):
     quote = build(quote_request, configuration=make_configuration(design(4)), customer=customer)
     lines = {(line["section"], line["part_number"]): line["quantity"] for line in quote.frozen["lines"]}
-    assert lines[("gpu", "SYS-821GE-TNHR")] == 4
-    assert lines[("gpu", "MCX75310AAS-NEAT")] == 32
-    assert lines[("fabric", "MQM9700-NS2F")] >= 1
-    fabric_bom = {item["part"]: item["quantity"] for item in quote.frozen["validation"]["fabric_plan"]["bom"]}
-    # The fabric plan's bill: the compute fabric, and the out-of-band management switches in a section of their own
-    network = {pn: q for (section, pn), q in lines.items() if section in ("fabric", "management")}
-    assert network == fabric_bom
-    assert {pn for (section, pn) in lines if section == "management"} == {"SN2201"}
+    assert lines[("nodes", "SYS-821GE-TNHR")] == 4
+    assert lines[("nodes", "MCX75310AAS-NEAT")] == 32
+    assert lines[("compute_fabric", "MQM9700-NS2F")] >= 1
+    validation = quote.frozen["validation"]
+    fabric_bom = {item["part"]: item["quantity"] for item in validation["fabric_plan"]["bom"]}
+    # The fabric plan's bill is the compute fabric; its management switches are counted as the rack plan places
+    # them (one in every rack), in the out-of-band section.
+    fabric = {pn: q for (section, pn), q in lines.items() if section == "compute_fabric"}
+    assert fabric == {pn: q for pn, q in fabric_bom.items() if pn != "SN2201"}
+    placed = sum(
+        r["count"] * d["count"]
+        for r in validation["rack_plan"]["racks"]
+        for d in r["devices"]
+        if d["role"] == "management"
+    )
+    # The out-of-band network's own bill (its aggregation above the in-rack leaves) is on it too, once.
+    oob_plan = {item["part"]: item["quantity"] for item in validation["network_plans"]["oob"]["bom"]}
+    assert {pn: q for (section, pn), q in lines.items() if section == "oob"} == {
+        **{pn: q for pn, q in oob_plan.items() if pn != "SN2201"},
+        "SN2201": placed,
+    }
 
 
 def test_numbers_count_up_per_year(make_configuration, customer, media, build):

@@ -245,7 +245,7 @@ def test_happy_path_worker_builds_pdf_and_xlsx_from_the_snapshot(workers):
     from pypdf import PdfReader
 
     from catalog.models import Part
-    from quotes.documents import XLSX_COLUMNS
+    from quotes.documents import frozen_lines, xlsx_columns
     from quotes.services import quote_documents_rebuild, quote_request
 
     workers.start()
@@ -259,16 +259,25 @@ def test_happy_path_worker_builds_pdf_and_xlsx_from_the_snapshot(workers):
     for line in quote.frozen["lines"]:
         assert line["part_number"] in text
 
+    columns = [k for k in xlsx_columns(quote.frozen) if k != "section"]
+
+    def cell(value, key):
+        if key in ("group", "part_number", "description"):
+            return value or ""
+        return value if value in (None, "on request") else D(str(value))
+
     def rows():
         sheet = load_workbook(io.BytesIO(quote.xlsx.open("rb").read())).worksheets[0]
-        return [
-            [str(v) if k in ("section", "part_number", "description") else D(str(v)) for v, k in zip(row, XLSX_COLUMNS)]
-            for row in sheet.iter_rows(min_row=2, values_only=True)
+        return [[cell(v, k) for v, k in zip(row[1:], columns)] for row in sheet.iter_rows(min_row=2, values_only=True)][
+            :-1
         ]
 
     expected = [
-        [line[k] if k in ("section", "part_number", "description") else D(str(line[k])) for k in XLSX_COLUMNS]
-        for line in quote.frozen["lines"]
+        [
+            cell("on request" if line[k] is None and k in ("unit_price", "list_total", "net") else line[k], k)
+            for k in columns
+        ]
+        for line in frozen_lines(quote.frozen)
     ]
     assert rows() == expected
 

@@ -222,7 +222,24 @@ def test_the_bill_lists_the_rack_with_what_comes_in_it_and_no_enclosure(seeded_c
         line.description
     )
     assert not any(b.part_number == "GB300-NVL72-GPUS" for b in bill.lines)  # built in, not a line of its own
-    assert not any(b.section == "racks" for b in bill.lines) and bill.needs == []  # no enclosure, PDU or cord
+    assert not any(b.section == "racks_power" for b in bill.lines)  # no enclosure, PDU or cord, not even on request
+    assert result["totals"]["list_price_at_least"] is True  # the racks themselves are priced on request
+    dutch = design_validate(document=doc, language="nl")["bom"]
+    assert (
+        "inclusief 18 compute-trays, 72 GPU's, 9 NVLink-switchtrays"
+        in next(b for b in dutch if b["part"] == GB300)["description"]
+    )
+
+
+def test_an_nvl72_rack_beside_hgx_nodes_gets_enclosures_and_pdus_only_for_the_hgx_racks(seeded_catalog):
+    doc = _doc(GB300, racks=1)
+    doc["node_groups"].append({"name": "hgx", "count": 4, "server": "SYS-822GS-NB3RT", "components": []})
+    result = design_validate(document=doc)
+    hgx_racks = sum(r.get("count", 1) for r in result["rack_plan"]["racks"] if not r.get("system"))
+    assert hgx_racks >= 1 and rack_count(result["rack_plan"]) == hgx_racks + 1
+    racks_power = [b for b in result["bom"] if b["section"] == "racks_power"]
+    assert sum(b["quantity"] for b in racks_power if b["part"] == "RACK-42U") == hgx_racks
+    assert sum(b["quantity"] for b in racks_power if b["part"] == "AP8886") == 2 * hgx_racks  # A+B in the HGX racks
 
 
 def test_the_cabling_list_places_each_tray_in_its_own_rack(seeded_catalog):

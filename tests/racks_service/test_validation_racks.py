@@ -17,14 +17,16 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from api.models import ApiClient
-from configurator.bom import design_bill, rack_lines
+from configurator.bom import design_bill, rack_plan_lines
 from configurator.examples import h200_training_cluster
 from configurator.messages.racks import elevation_labels, kw_number
 from configurator.pictures import rack_elevation_svg
 from configurator.rackplan import fabric_locator, rack_count
 from configurator.services import cabling_plan, configuration_create, design_validate
 from configurator.snapshot import catalog_snapshot
+from configurator.validation import run_validation
 from design.model import DesignInputError
+from design.parse import parse_design
 from engines.racks import RackPlan
 from quotes.documents import render_pdf, render_pdf_html, render_xlsx
 from quotes.services import quote_request
@@ -201,30 +203,30 @@ def test_the_facility_sets_rack_size_power_and_feeds(seeded_catalog):
     assert all(r["nodes"] <= 2 for r in plan["racks"])  # 2 x 7.9 kW within 20 kW
 
 
-def test_the_bill_lists_the_racks_and_names_the_unpriced_pdu_the_plan_sized(seeded_catalog):
+def test_the_bill_lists_the_racks_and_the_unpriced_pdus_and_cords_as_lines_on_request(seeded_catalog):
     doc = _doc(32)
     result = design_validate(document=doc)
     bill = design_bill(document=doc, result=result)
-    racks = [line for line in bill.lines if line.section == "racks"]
-    # The cords are priced lines; the PDU has no list price, so it is no line that would hold up a quote.
+    racks = [line for line in bill.lines if line.section == "racks_power"]
     assert [(line.part_number, line.quantity) for line in racks if line.part_number.startswith("RACK")] == [
         ("RACK-42U", result["totals"]["racks"])
     ]
-    assert all(line.unit_price_eur is not None for line in racks)
-    assert "AP8886" not in {line.part_number for line in racks}
-    # The plan sizes the racks' PDUs with the seeded APC AP8886 (22 kW, zero-U): one per feed per rack here.
+    # The plan sizes the racks' PDUs with the seeded APC AP8886 (22 kW, zero-U): one per feed per rack here. It has
+    # no list price: a line on request with the plan's count, and the bill's total says "at least".
     plan = result["rack_plan"]
     assert [(p["part"], p["quantity"]) for p in plan["pdus"]] == [("AP8886", 2 * result["totals"]["racks"])]
     assert "RACK_NO_PDU" not in _codes(result)
-    needs = {n.what: n for n in bill.needs}
-    assert needs["pdu"].part == "AP8886" and needs["pdu"].quantity == 2 * result["totals"]["racks"]
-    assert needs["pdu"].feeds == "A+B"
-    assert needs["power_cord"].quantity == 32 * 6  # six supplies per SYS-821GE-TNHR, one cord each
-    # A rack height the catalogue does not stock is a need, not a guessed part.
+    by_part = {line.part_number: line for line in racks}
+    assert by_part["AP8886"].quantity == 2 * result["totals"]["racks"] and by_part["AP8886"].on_request
+    # The supplies' inlet type is not in the catalogue: the cords are one line on request, without a part.
+    assert by_part[""].quantity == 32 * 6 and by_part[""].on_request  # six supplies per SYS-821GE-TNHR
+    assert bill.at_least and result["totals"]["list_price_at_least"] is True
+    # A rack height the catalogue does not stock is a line on request too, not a guessed part.
     tall = _doc(4, fabric=None, facility={"rack_units": 48})
-    tall_bill = design_bill(document=tall, result=design_validate(document=tall))
-    assert not [line for line in tall_bill.lines if line.section == "racks"]
-    assert "rack" in {n.what for n in tall_bill.needs}
+    tall_result = design_validate(document=tall)
+    tall_bill = design_bill(document=tall, result=tall_result)
+    [rack] = [line for line in tall_bill.lines if line.section == "racks_power" and "48U" in line.description]
+    assert rack.part_number == "" and rack.on_request and rack.quantity == tall_result["totals"]["racks"]
 
 
 def test_the_cabling_list_names_the_rack_and_unit_of_both_ends(seeded_catalog):
@@ -248,26 +250,29 @@ def test_the_fabric_step_shows_the_rack_elevation_in_both_languages(seeded_catal
     assert "Rackaanzicht" in page_nl
 
 
-def test_once_the_pdu_has_a_list_price_it_is_a_priced_line_and_no_longer_a_need(seeded_catalog):
+def test_once_the_pdu_has_a_list_price_it_is_a_priced_line_and_no_longer_on_request(seeded_catalog):
     doc = _doc(8)
-    result = design_validate(document=doc)
     view = catalog_snapshot()
     priced = dataclasses.replace(view.get("AP8886"), price_eur=Decimal("1200.00"))
     view = dataclasses.replace(view, parts={**view.parts, "AP8886": priced})
-    bill = design_bill(document=doc, result=result, catalog=view)
+    result = run_validation(parse_design(doc), view, document=doc)
+    bill = design_bill(document=doc, result=result)
     pdu = [line for line in bill.lines if line.part_number == "AP8886"]
-    assert [(line.section, line.quantity) for line in pdu] == [("racks", 2 * result["totals"]["racks"])]
-    assert "pdu" not in {n.what for n in bill.needs}
+    assert [(line.section, line.quantity) for line in pdu] == [("racks_power", 2 * result["totals"]["racks"])]
+    assert pdu[0].unit_price_eur == Decimal("1200.00")
 
 
-def test_the_review_step_names_the_unpriced_pdu_in_both_languages(seeded_catalog):
+def test_the_review_step_shows_the_unpriced_pdu_and_cords_on_request_in_both_languages(seeded_catalog):
     config = configuration_create(document=_doc(32))
     page = " ".join(Client().get(f"/d/{config.token}/review/").content.decode().split())
-    assert "AP8886, as many as the rack plan sized for feeds A+B; it has no list price yet" in page
+    racks = design_validate(document=config.document)["totals"]["racks"]
+    row = re.search(r'<tr class="on-request"><th scope="row" class="mono">AP8886</th>.*?</tr>', page).group(0)
+    assert f'<td class="num">{2 * racks}</td>' in row and "on request" in row
+    assert "Total list price, excl. VAT" in page and "at least €" in page
     page_nl = " ".join(
         Client(headers={"accept-language": "nl"}).get(f"/d/{config.token}/review/").content.decode().split()
     )
-    assert "AP8886, zoveel als het rackplan voor voedingen A+B heeft berekend" in page_nl
+    assert "Racks en stroom" in page_nl and "minstens €" in page_nl and "op aanvraag" in page_nl
 
 
 def test_the_offer_pdf_shows_the_racks_and_their_elevation(seeded_catalog, make_configuration, customer, media, build):
@@ -280,15 +285,17 @@ def test_the_offer_pdf_shows_the_racks_and_their_elevation(seeded_catalog, make_
     text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(render_pdf(frozen))).pages)
     racks = frozen["validation"]["totals"]["racks"]
     assert f"{racks} racks of 42U." in text and "Racks and power" in text
-    # The PDU the plan sized has no list price: the quote says so, with the count, instead of leaving it out.
-    assert not any(line["part_number"] == "AP8886" for line in frozen["lines"])
+    # The PDU the plan sized has no list price: a line on request with the plan's count, and the totals say so.
+    [pdu] = [line for line in frozen["lines"] if line["part_number"] == "AP8886"]
+    assert pdu["quantity"] == 2 * racks and pdu["unit_price"] is None and pdu["net"] is None
     flat = " ".join(text.split())
-    assert f"{2 * racks} × AP8886 PDUs are sized by the rack plan and not included in this quote" in flat
+    assert f"AP8886 APC Rack PDU 2G, Metered, ZeroU, 22 kW, 230 V, 30x C13 + 12x C19 {2 * racks}" in flat
+    assert "Total, incl. VAT at least €" in flat
     dutch = copy.deepcopy(frozen)
     dutch["language"] = "nl"
     dutch_text = " ".join("\n".join(p.extract_text() for p in PdfReader(io.BytesIO(render_pdf(dutch))).pages).split())
     assert f"{racks} racks van 42U." in dutch_text
-    assert f"{2 * racks} × AP8886 PDU's zijn door het rackplan berekend" in dutch_text
+    assert "Totaal, incl. btw minstens €" in dutch_text
 
 
 def test_a_2048_node_result_writes_each_run_of_identical_racks_once_and_stays_under_150_kb(seeded_catalog):
@@ -347,6 +354,7 @@ def test_every_door_counts_every_rack_of_a_run(seeded_catalog, make_configuratio
     assert "18 racks of 42U." in text
     bom = load_workbook(io.BytesIO(render_xlsx(quote.frozen))).worksheets[0]
     rows = {r[1]: r[3] for r in bom.iter_rows(min_row=2, values_only=True)}
+    rows = {r[2]: r[4] for r in bom.iter_rows(min_row=2, values_only=True)}
     assert rows["RACK-42U"] == 18
     lines = "".join(cabling_plan(configuration=config)).splitlines()[1:]
     named = {line.split(",")[7] for line in lines} | {line.split(",")[9] for line in lines}
@@ -364,7 +372,7 @@ def test_a_result_stored_before_racks_had_a_count_reads_as_every_rack(seeded_cat
     }
     assert len(stored["racks"]) == rack_count(stored) == rack_count(plan) == 18
     view = catalog_snapshot()
-    assert rack_lines(stored, view) == rack_lines(plan, view)
+    assert rack_plan_lines(stored, view) == rack_plan_lines(plan, view)
     labels = elevation_labels()
     assert rack_elevation_svg(stored, labels, kw_number) == rack_elevation_svg(plan, labels, kw_number)
     counts = {"gpu": 32}

@@ -63,6 +63,14 @@ FIELD_NAMES = [
     "rack",
     "nodes_per_rack",
     "in_rack_m",
+    "facility",
+    "networks",
+    "storage",
+    "inband",
+    "oob",
+    "system_ports",
+    "training_tokens_billion",
+    "target_days",
 ]
 contract_like = st.recursive(
     json_scalars | st.sampled_from(["design/v1", "training", "compute", "SYS-821GE-TNHR", "1:1", "fat-tree"]),

@@ -136,9 +136,14 @@ def test_l40s_is_not_told_that_nvlink_carries_tensor_parallelism():
 
 
 def test_hgx_keeps_tensor_parallelism_inside_nvlink():
+    # 405B in FP8 (409 GB with the KV cache) on one HGX H200 node: 4 GPUs of 126.9 GB usable hold it, inside the
+    # board's 8-GPU NVLink domain; the other four serve a second replica
     d = wl_design(hgx_node(nics=0), kind="inference", model_parameters_billion=405, precision="fp8")
     f = next(f for f in run(d).findings if f.code == "WORKLOAD_TENSOR_PARALLEL")
-    assert "where NVLink carries it" in both(f).fix.en
+    said = both(f).message
+    assert "tensor parallelism over 4 GPUs inside one NVLink domain of 8" in said.en
+    assert "2 independent replicas" in said.en
+    assert "binnen één NVLink-domein van 8" in said.nl
 
 
 def test_lora_on_int4_fits_where_full_training_cannot():

@@ -32,9 +32,7 @@ WITH_WARNING = {**H200_CLUSTER, "fabric": {"switch": "MQM9790-NS2F"}}  # unmanag
 def list_total(config):
     """The design's list total as the BOM service computes it (the pages must show this amount)."""
     result = design_validate(document=config.document)
-    total, _ = bom_total(
-        design_bom(parse_design(config.document), result["fabric_plan"], catalog_snapshot(), result["rack_plan"])
-    )
+    total, _ = bom_total(design_bom(parse_design(config.document), result, catalog_snapshot()))
     return total
 
 

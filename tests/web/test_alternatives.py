@@ -90,7 +90,9 @@ def test_the_next_generation_is_newer_than_the_recommended_gpu(seeded_catalog):
     from web import selectors
 
     view = selectors.catalog()
-    alts = {a.key: a for a in _alternatives()}
+    # 8B training fits a Hopper node; 70B training with its activations now needs the newest board (HGX B300),
+    # which has no next generation to offer
+    alts = {a.key: a for a in _alternatives(params=8)}
     assert "next_generation" in alts
 
     def generation(alt):
@@ -198,14 +200,19 @@ def test_the_bandwidth_per_gpu_is_in_the_validation_totals(seeded_catalog):
 def test_the_alternatives_page_shows_one_table_and_starting_from_one_makes_a_new_draft(client, make_config):
     from configurator.models import Configuration
 
-    config = make_config(TRAINING_70B)
+    training_8b = {
+        **TRAINING_70B,
+        "name": "Training 8B",
+        "workload": {"kind": "training", "model_parameters_billion": 8},
+    }
+    config = make_config(training_8b)
     response = client.get(f"/d/{config.token}/alternatives/")
     assert response.status_code == 200
     body = response.content.decode()
     assert body.count('data-key="') >= 3
     for row in ("Net price", "GPU memory", "NVLink per GPU", "Fabric per GPU", "Power", "Racks", "Findings"):
         assert row in body
-    eth = next(a for a in _alternatives() if a.key == "next_generation")
+    eth = next(a for a in _alternatives(params=8) if a.key == "next_generation")
     before = Configuration.objects.count()
     response = client.post(f"/d/{config.token}/alternatives/start/", {"key": "next_generation"})
     assert response.status_code == 302
@@ -215,7 +222,7 @@ def test_the_alternatives_page_shows_one_table_and_starting_from_one_makes_a_new
     assert new.document == eth.document and new.created_by is None and new.channel == "web"
     assert new.token in client.session["configurator.drafts"]  # the customer's own draft now
     config.refresh_from_db()
-    assert config.document == TRAINING_70B  # the draft they came from is unchanged
+    assert config.document == training_8b  # the draft they came from is unchanged
 
 
 def test_the_alternatives_page_of_a_100000_node_draft_plans_each_rack_layout_once(client, make_config, monkeypatch):

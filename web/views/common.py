@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django.contrib import messages
@@ -172,6 +173,14 @@ class Evaluation:
         self.sizing = (outcome.result or {}).get("sizing")
         self.bill = design_bill(document=config.document, result=outcome.result, catalog=view)
         self.quotable = outcome.valid
+        # What a customer's quote request would get: '' issued at once, or reviewed for "warnings" or "amount".
+        self.review = (
+            quote_selectors.online_request_review(
+                net=self.bill.total if self.bill else Decimal(0), findings=outcome.result["findings"]
+            )
+            if self.quotable and outcome.result
+            else ""
+        )
 
     def by_field(self) -> dict[str, list[dict]]:
         out: dict[str, list[dict]] = {}

@@ -207,10 +207,12 @@ def approve_quote(request: HttpRequest, config: Configuration) -> HttpResponse:
 
 
 def _discount_form(ev: Evaluation, data=None, *, prefix: str | None = None, initial=None) -> DiscountForm:
-    """The staff discount form: a quote discount and one input per part number of the bill of materials."""
+    """The staff discount form: a quote discount and one input per part number of the bill of materials (a line
+    that no catalogue part fits has no part number to discount)."""
     parts: dict[str, str] = {}
     for line in ev.bill.lines if ev.bill else []:
-        parts.setdefault(line.part_number, line.description)
+        if line.part_number:
+            parts.setdefault(line.part_number, line.description)
     return DiscountForm(
         data,
         parts=list(parts.items()),

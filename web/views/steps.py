@@ -7,7 +7,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from configurator.comparison import recommendation
+from configurator.comparison import goal_choices, recommendation
 from configurator.messages.diagram import LINK_CLASSES
 from configurator.messages.diagram import words as diagram_words
 from configurator.messages.racks import elevation_labels, kw_number
@@ -71,13 +71,15 @@ def _goal(request: HttpRequest, config: Configuration) -> HttpResponse:
                 precision=d["precision"],
                 context_tokens=d["context_tokens"],
                 concurrency=d["concurrency"],
+                training_tokens_billion=d["training_tokens_billion"],
+                target_days=d["target_days"],
             )
-            if action == "accept":
-                rec = recommendation(doc, view)
-                if rec is not None:
-                    doc = {**rec.document, "name": config.document.get("name") or rec.document["name"]}
+            if action in ("accept", "accept_cheapest"):
+                proposed = _proposed(doc, view, cheapest=action == "accept_cheapest")
+                if proposed is not None:
+                    doc = {**proposed, "name": config.document.get("name") or proposed["name"]}
                     if wizard.AUTO_NAME.match(str(config.document.get("name", ""))):
-                        doc["name"] = rec.document["name"]
+                        doc["name"] = proposed["name"]
                 _save(request, config, doc)
                 return redirect(step_url(config, "platform"))
             if action == "blank":
@@ -93,13 +95,32 @@ def _goal(request: HttpRequest, config: Configuration) -> HttpResponse:
     else:
         form = GoalForm(initial=wizard.workload_initial(config.document))
     ev = _evaluate(request, config, view)
-    rec = recommendation(config.document, view)
-    return _render_step(
+    refused = status == 422  # the panel follows the form: after an error no design of the older answers is offered
+    rec = None if refused else recommendation(config.document, view)
+    choices = goal_choices(config.document, view, _language()) if rec is not None else []
+    ctx = _context(
         request,
+        config,
         "goal",
-        _context(request, config, "goal", view, ev, form=form, rec=rec, has_design=bool(wizard.group(config.document))),
-        status=status,
+        view,
+        ev,
+        form=form,
+        rec=rec,
+        choices=choices,
+        goal_error=refused,
+        has_design=bool(wizard.group(config.document)),
     )
+    return _render_step(request, "goal", ctx, status=status)
+
+
+def _proposed(doc: dict, view, *, cheapest: bool) -> dict | None:
+    """The design the goal step proposes for ``doc``'s workload: the recommendation, or the cheapest that fits."""
+    if cheapest:
+        choices = goal_choices(doc, view, _language())
+        if len(choices) > 1:
+            return choices[1].document
+    rec = recommendation(doc, view)
+    return rec.document if rec is not None else None
 
 
 def _platform(request: HttpRequest, config: Configuration) -> HttpResponse:
@@ -214,7 +235,8 @@ def _fabric(request: HttpRequest, config: Configuration) -> HttpResponse:
         plan_parts=_plan_parts(plan, view),
         rack_plan=(ev.result or {}).get("rack_plan"),
         rack_count=rack_count((ev.result or {}).get("rack_plan")),
-        elevation=rack_elevation_svg((ev.result or {}).get("rack_plan"), elevation_labels(), kw_number),
+        # One line of distinct racks at their own size: as tall as one rack, readable labels, scrolls sideways.
+        elevation=rack_elevation_svg((ev.result or {}).get("rack_plan"), elevation_labels(), kw_number, columns=None),
     )
     return _render_step(request, "fabric", ctx, status=status)
 

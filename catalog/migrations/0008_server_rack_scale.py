@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("catalog", "0006_fabric_facts_as_data"),
+        ("catalog", "0007_gpu_dense_tflops"),
     ]
 
     operations = [

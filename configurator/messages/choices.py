@@ -1,0 +1,124 @@
+"""The goal step's one-sentence reason for each proposed design (the recommended one and the cheapest that fits).
+
+Every figure comes from the design's validation result (its sizing, totals and, when the time to train is
+estimated, ``sizing.training_days``) and its bill of materials; nothing is said that the result does not know.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from .base import num
+
+
+def _money(amount: Decimal) -> str:
+    return "€ " + num(float(amount))
+
+
+def choice_reason(
+    *,
+    key: str,
+    result: dict,
+    nvlink_domain: int | None,
+    total_gpus: int,
+    nodes: int = 1,
+    other: dict[str, Any] | None = None,
+) -> str:
+    """One sentence: why this design (``key`` "recommended" or "cheapest") holds the workload.
+
+    ``nvlink_domain``: the GPUs one NVLink domain joins (0: none; None: not known). ``other``: the facts of the
+    other design of the pair (comparison._choice_facts) with this design's own under "self", for the contrast:
+    what the recommendation gains, what the cheapest saves."""
+    sizing = result.get("sizing") or {}
+    clauses: list[str] = []
+    needed = float(sizing.get("memory_needed_gb") or 0)
+    usable = float(sizing.get("usable_gb_per_gpu") or 0) * total_gpus
+    if needed and usable:
+        clauses.append(
+            ngettext(
+                "%(gpus)s GPU holds %(usable)s GB of usable memory for the %(needed)s GB needed"
+                " (%(headroom)s%% headroom)",
+                "%(gpus)s GPUs hold %(usable)s GB of usable memory for the %(needed)s GB needed"
+                " (%(headroom)s%% headroom)",
+                total_gpus,
+            )
+            % {
+                "gpus": num(total_gpus),
+                "usable": num(usable),
+                "needed": num(needed),
+                "headroom": num(max(usable / needed - 1, 0) * 100),
+            }
+        )
+    plan = sizing.get("parallelism") or {}
+    tensor = int(plan.get("tensor") or 0)
+    # the GPUs one copy of the model is split over: the plan's tensor x pipeline, else the memory's minimum
+    split = tensor * int(plan.get("pipeline") or 1) if tensor else int(sizing.get("min_gpus") or 1)
+    # a domain of one GPU (the result's nvlink_domain_gpus without NVLink) is no NVLink at all
+    linked = nvlink_domain if nvlink_domain and nvlink_domain > 1 else (0 if nvlink_domain is not None else None)
+    if linked and tensor > 1 and nodes > 1:
+        clauses.append(
+            _(
+                "tensor parallelism stays inside each server's NVLink domain of %(domain)s GPUs"
+                " and the fabric joins the %(nodes)s servers"
+            )
+            % {"domain": num(linked), "nodes": num(nodes)}
+        )
+    elif linked and split > 1 and linked >= (tensor or split):
+        clauses.append(
+            _("its %(tp)s-way tensor parallelism stays inside one NVLink domain of %(domain)s GPUs")
+            % {"tp": num(tensor or split), "domain": num(linked)}
+        )
+    elif linked == 0 and split > 1:
+        clauses.append(
+            _("the model is split over %(tp)s GPUs that talk over PCIe, without NVLink") % {"tp": num(split)}
+        )
+    min_gpus = int(sizing.get("min_gpus") or 0)
+    if sizing.get("kind") == "inference" and sizing.get("fits_one_node") and min_gpus and total_gpus >= 2 * min_gpus:
+        replicas = total_gpus // min_gpus
+        clauses.append(
+            _("its %(gpus)s GPUs serve %(replicas)s copies of the model side by side")
+            % {"gpus": num(total_gpus), "replicas": num(replicas)}
+        )
+    days = sizing.get("training_days")
+    if days:
+        clauses.append(_("training takes about %(days)s days") % {"days": num(float(days), 1)})
+    clauses += _contrast(key, other)
+    if not clauses:
+        return ""
+    sentence = "; ".join(clauses)
+    return sentence[:1].upper() + sentence[1:] + "."
+
+
+def _contrast(key: str, other: dict[str, Any] | None) -> list[str]:
+    """What sets this design apart from the other of the pair, by the recommender's selling order."""
+    if not other:
+        return []
+    mine = other["self"]
+    if key == "cheapest":
+        if mine["net_eur"] is not None and other["net_eur"] is not None and other["net_eur"] > mine["net_eur"]:
+            return [
+                _("it costs %(saving)s less than the recommendation")
+                % {"saving": _money(other["net_eur"] - mine["net_eur"])}
+            ]
+        return []
+    if mine["warnings"] < other["warnings"]:
+        return [
+            _("it passes with fewer warnings than the cheapest design (%(n)s against %(other)s)")
+            % {"n": num(mine["warnings"]), "other": num(other["warnings"])}
+        ]
+    if mine["nodes"] < other["nodes"]:
+        return [_("it needs fewer servers than the cheapest design")]
+    if other["liquid"] and not mine["liquid"]:
+        return [_("it is air-cooled, where the cheapest design needs liquid cooling")]
+    if mine["lead_days"] is not None and other["lead_days"] is not None and mine["lead_days"] < other["lead_days"]:
+        return [
+            _("it ships sooner than the cheapest design (%(days)s days against %(other)s)")
+            % {"days": num(mine["lead_days"]), "other": num(other["lead_days"])}
+        ]
+    if mine["slots_known"] and not other["slots_known"]:
+        return [_("its server's slot list is sourced, so the placement of every card is checked")]
+    return []

@@ -1,0 +1,68 @@
+"""The wizard shows the one bill: the rack plan's management switches, lines on request and an "at least" total;
+customers read findings without rule codes and design paths, which staff keep."""
+
+from __future__ import annotations
+
+import copy
+import re
+
+import pytest
+from django.test import Client
+
+from configurator.services import design_validate
+from tests.web.pages import H200_CLUSTER, WITH_WARNING, url
+
+pytestmark = pytest.mark.django_db
+
+
+def _flat(response) -> str:
+    return " ".join(response.content.decode().split())
+
+
+def test_the_review_step_shows_the_bill_by_section_with_lines_on_request(client, make_config):
+    config = make_config()
+    result = design_validate(document=config.document)
+    page = _flat(client.get(url(config, "review")))
+    for section in ('data-section="nodes"', 'data-section="compute_fabric"', 'data-section="oob"'):
+        assert section in page
+    assert "Out-of-band management network" in page and "Racks and power" in page
+    racks = result["totals"]["racks"]
+    oob = re.search(r'<tbody data-section="oob">.*?</tbody>', page).group(0)
+    assert "SN2201" in oob and f'<td class="num">{racks}</td>' in oob
+    assert "Total list price, excl. VAT" in page and "at least €" in page
+
+
+def test_the_fabric_step_counts_the_management_switches_the_racks_hold(client, make_config):
+    doc = copy.deepcopy(H200_CLUSTER)
+    doc["node_groups"][0]["count"] = 32
+    config = make_config(doc)
+    result = design_validate(document=config.document)
+    racks = result["totals"]["racks"]
+    assert racks > result["fabric_plan"]["management_switches"]  # 18 racks, 2 switches by the fabric's ports
+    page = _flat(client.get(url(config, "fabric")))
+    assert f"<dt>Management switches</dt><dd>{racks} × SN2201</dd>" in page
+
+
+def test_customers_read_findings_without_rule_codes_or_paths_and_staff_keep_them(staff_client, make_config):
+    config = make_config(WITH_WARNING)
+    customer = _flat(Client().get(url(config, "review")))
+    assert 'data-code="FABRIC_SM_REQUIRED"' in customer  # the finding is there
+    text = re.sub(r"<[^>]+>", " ", customer)
+    assert "FABRIC_SM_REQUIRED" not in text and 'class="code small"' not in customer
+    staff = _flat(staff_client.get(url(config, "review")))
+    assert re.search(r'<p class="code small"><a [^>]*>FABRIC_SM_REQUIRED</a> · <span class="muted">fabric', staff)
+
+
+def test_the_rack_elevation_of_a_1000_node_draft_is_one_rack_tall_with_readable_labels(client, make_config):
+    """542 racks: the page draws each distinct rack once, side by side at its own size, so the picture is as tall
+    as one rack (about 1,000 px for 42U) and no label is smaller than 11 px; before, 6 distinct racks in 3 lines
+    were shrunk to the page's width, 3,000 px and more, and one rack alone was stretched to it."""
+    doc = copy.deepcopy(H200_CLUSTER)
+    doc["node_groups"][0]["count"] = 1000
+    config = make_config(doc)
+    page = client.get(url(config, "fabric")).content.decode()
+    svg = re.search(r'<div class="svg-wrap elevation">(<svg .*?</svg>)', page, re.S).group(1)
+    width, height = (int(v) for v in re.search(r'viewBox="0 0 (\d+) (\d+)"', svg).groups())
+    assert f'width="{width}" height="{height}"' in svg  # its own size, never stretched
+    assert height <= 40 + 58 + 42 * 22 + 20  # one line of racks
+    assert min(int(size) for size in re.findall(r'font-size="(\d+)"', svg)) >= 11

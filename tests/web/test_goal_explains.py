@@ -1,0 +1,236 @@
+"""The goal step explains its proposal: the recommended design and the cheapest that fits side by side, each with
+one sentence of why; it asks training for tokens and a deadline; after a form error it offers no design of the
+older answers; and "Ready to quote" says what a quote request will get."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import override_settings
+
+from configurator.bom import design_bill
+from configurator.comparison import goal_choices
+from configurator.messages.choices import choice_reason
+from configurator.models import Configuration
+from design.model import DesignInputError
+from design.parse import parse_design
+from tests.web.pages import WITH_WARNING, url
+from web import selectors
+
+pytestmark = pytest.mark.django_db
+
+BLANK = {"schema": "design/v1", "name": "goal", "node_groups": []}
+
+
+def _post(client, config, **data):
+    return client.post(url(config, "goal"), data, HTTP_HX_REQUEST="true")
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("&#39;", "'")
+
+
+def _article(body: str, key: str) -> str:
+    m = re.search(rf'<article class="choice" id="choice-{key}".*?</article>', body, re.S)
+    assert m, f"no {key} design on the page"
+    return _text(m.group(0))
+
+
+def _bill_total(document):
+    view = selectors.catalog()
+    from configurator.services import design_validate
+
+    return design_bill(document=document, result=design_validate(document=document), catalog=view).total
+
+
+# --- the pair and its reasons ----------------------------------------------------------------------------------
+
+
+def test_70b_inference_shows_the_recommendation_and_the_cheapest_that_fits_each_with_its_reason(client, make_config):
+    config = make_config(BLANK)
+    body = _post(client, config, kind="inference", params_billion="70").content.decode()
+    rec, cheap = _article(body, "recommended"), _article(body, "cheapest")
+    choices = goal_choices(Configuration.objects.get(pk=config.pk).document, selectors.catalog(), "en")
+    assert len(choices) == 2
+    rec_total, cheap_total = (_bill_total(c.document) for c in choices)
+    assert cheap_total < rec_total
+    assert f"€ {rec_total:,.2f}" in rec and f"€ {cheap_total:,.2f}" in cheap
+    assert f"{choices[1].column.nodes} × {choices[1].column.server}" in cheap
+    # One sentence each, from the designs' own figures: memory headroom, how the model is split, the contrast
+    for text in (rec, cheap):
+        assert re.search(r"GPUs hold [\d,]+ GB of usable memory for the [\d,]+ GB needed \(\d+% headroom\)", text)
+        assert "over PCIe, without NVLink" in text
+    assert f"it costs € {rec_total - cheap_total:,.0f} less than the recommendation." in cheap
+    assert "fewer warnings than the cheapest design" in rec  # why the dearer one is recommended
+    assert "Use the cheapest design" in cheap
+
+
+def test_the_cheapest_design_can_be_taken_instead(client, make_config):
+    config = make_config(BLANK)
+    choices = goal_choices({**BLANK, "workload": {"kind": "inference", "model_parameters_billion": 70}},
+                           selectors.catalog(), "en")  # fmt: skip
+    response = _post(client, config, kind="inference", params_billion="70", action="accept_cheapest")
+    assert response.status_code == 302
+    group = Configuration.objects.get(pk=config.pk).document["node_groups"][0]
+    assert group == choices[1].document["node_groups"][0]
+
+
+def test_training_on_an_hgx_board_names_the_nvlink_domain_of_its_tensor_parallelism(client, make_config):
+    config = make_config(BLANK)
+    body = _post(client, config, kind="training", params_billion="70").content.decode()
+    rec = _article(body, "recommended")
+    gpu = selectors.catalog().get(re.search(r"1 × (HGX-\S+)", rec).group(1))
+    assert f"tensor parallelism stays inside one NVLink domain of {gpu.gpu_count} GPUs" in rec
+
+
+def test_a_design_across_servers_says_the_fabric_joins_them(client, make_config):
+    config = make_config(BLANK)
+    rec = _article(_post(client, config, kind="training", params_billion="405").content.decode(), "recommended")
+    nodes = int(re.search(r"Servers (\d+) ×", rec).group(1))
+    assert nodes > 1 and f"the fabric joins the {nodes} servers" in rec
+
+
+def test_inference_with_more_gpus_than_it_needs_serves_replicas(client, make_config):
+    config = make_config(BLANK)
+    body = _post(client, config, kind="inference", params_billion="8", gpus="4").content.decode()
+    assert "its 4 GPUs serve 4 copies of the model side by side" in _article(body, "recommended")
+
+
+def test_one_design_when_the_recommendation_is_also_the_cheapest(client, make_config):
+    config = make_config(BLANK)
+    body = _post(client, config, kind="inference", params_billion="8").content.decode()
+    assert 'id="choice-cheapest"' not in body
+    assert "headroom" in _article(body, "recommended")
+
+
+def test_time_to_train_is_said_only_when_the_result_estimates_it():
+    result = {"sizing": {"kind": "training", "memory_needed_gb": 1260, "usable_gb_per_gpu": 162, "min_gpus": 8}}
+    plain = choice_reason(key="recommended", result=result, nvlink_domain=8, total_gpus=8)
+    assert "training takes" not in plain and plain.endswith(".") and plain.count(".") == 1
+    timed = {"sizing": {**result["sizing"], "training_days": 12.5}}
+    assert "training takes about 12.5 days" in choice_reason(
+        key="recommended", result=timed, nvlink_domain=8, total_gpus=8
+    )
+
+
+def test_the_reasons_are_dutch_for_a_dutch_visitor(client, make_config):
+    config = make_config(BLANK)
+    body = client.post(
+        url(config, "goal"), {"kind": "inference", "params_billion": "70"}, HTTP_HX_REQUEST="true",
+        HTTP_ACCEPT_LANGUAGE="nl",
+    ).content.decode()  # fmt: skip
+    cheap = _article(body, "cheapest")
+    assert "bruikbaar geheugen" in cheap and "minder dan de aanbeveling" in cheap
+
+
+# --- tokens and deadline ---------------------------------------------------------------------------------------
+
+
+def test_training_asks_for_tokens_and_a_deadline_and_stores_them(client, make_config):
+    config = make_config(BLANK)
+    body = _post(client, config, kind="training", params_billion="70").content.decode()
+    assert 'name="training_tokens_billion"' in body and 'name="target_days"' in body
+    assert "The tokens the model is trained on" in body and "The days the training run should take" in body
+    inference = _post(client, config, kind="inference", params_billion="70").content.decode()
+    assert 'name="training_tokens_billion"' not in inference and 'name="target_days"' not in inference
+    _post(client, config, kind="training", params_billion="70", training_tokens_billion="2000", target_days="30")
+    workload = Configuration.objects.get(pk=config.pk).document["workload"]
+    assert (workload["training_tokens_billion"], workload["target_days"]) == (2000, 30)
+    _post(client, config, kind="inference", params_billion="70", training_tokens_billion="2000", target_days="30")
+    workload = Configuration.objects.get(pk=config.pk).document["workload"]
+    assert "training_tokens_billion" not in workload and "target_days" not in workload  # training only
+
+
+@pytest.mark.parametrize(
+    "field,value",
+    [
+        ("training_tokens_billion", "0"),
+        ("training_tokens_billion", "1000001"),
+        ("target_days", "-1"),
+        ("target_days", "3651"),
+    ],
+)
+def test_tokens_and_days_out_of_bounds_are_refused_at_the_field(client, make_config, field, value):
+    config = make_config(BLANK)
+    response = client.post(url(config, "goal"), {"kind": "training", "params_billion": "70", field: value})
+    assert response.status_code == 422  # without htmx; a live update gets the same body with 200, so htmx swaps it
+    assert re.search(rf'id="id_{field}_error"', response.content.decode())
+    assert "workload" not in Configuration.objects.get(pk=config.pk).document
+
+
+@pytest.mark.parametrize(
+    "workload,path,message",
+    [
+        ({"kind": "inference", "training_tokens_billion": 10}, "workload.training_tokens_billion", "training only"),
+        ({"kind": "inference", "target_days": 10}, "workload.target_days", "applies to training only"),
+        ({"kind": "training", "training_tokens_billion": 0}, "workload.training_tokens_billion", "above 0"),
+        ({"kind": "training", "training_tokens_billion": 1_000_001}, "workload.training_tokens_billion", "1,000,000"),
+        ({"kind": "training", "target_days": 3651}, "workload.target_days", "must be at most 3,650"),
+        ({"kind": "training", "target_days": "ten"}, "workload.target_days", "must be a number, not a string"),
+    ],
+)
+def test_the_design_contract_bounds_tokens_and_days(workload, path, message):
+    doc = {**BLANK, "workload": {"model_parameters_billion": 70, **workload}}
+    with pytest.raises(DesignInputError) as caught:
+        parse_design(doc)
+    assert message in caught.value.errors[path]
+
+
+def test_the_design_contract_reads_tokens_and_days():
+    doc = {
+        **BLANK,
+        "node_groups": [{"name": "gpu", "count": 1, "server": "SYS-821GE-TNHR", "components": []}],
+        "workload": {"kind": "training", "model_parameters_billion": 70, "training_tokens_billion": 2000,
+                     "target_days": 30},
+    }  # fmt: skip
+    workload = parse_design(doc).workload
+    assert (workload.training_tokens_billion, workload.target_days) == (2000.0, 30.0)
+
+
+# --- the panel after a form error ------------------------------------------------------------------------------
+
+
+def test_after_a_form_error_the_panel_shows_the_error_and_no_design_of_the_older_answers(client, make_config):
+    config = make_config(BLANK)
+    _post(client, config, kind="training", params_billion="70")  # a recommendation is on offer
+    response = _post(client, config, kind="training", params_billion="70", mode="pretraining", precision="int4")
+    body = response.content.decode()
+    section = re.search(r'<section class="recommendation".*?</section>', body, re.S).group(0)
+    assert "INT4 is for inference and LoRA only" in _text(section)
+    assert 'id="choice-recommended"' not in section and 'value="accept"' not in section
+    assert 'id="goal-error-note"' in body  # the side panel says the change was not saved
+
+
+# --- what a quote request will get -----------------------------------------------------------------------------
+
+
+def _verdict(body: str) -> str:
+    return _text(re.search(r'<p class="verdict ok" id="quote-route">(.*?)</p>', body, re.S).group(1))
+
+
+def test_ready_to_quote_says_a_request_is_issued_at_once_under_the_limit(client, make_config):
+    with override_settings(QUOTE_INSTANT_LIMIT_EUR=10**9):
+        body = client.get(url(make_config(), "review")).content.decode()
+    assert _verdict(body) == "Ready to quote: a request is issued at once as an indicative quote."
+    assert "Ready to quote: issued at once." in body  # the compact summary on a phone
+
+
+def test_ready_to_quote_says_a_large_request_is_reviewed_first(client, make_config):
+    with override_settings(QUOTE_INSTANT_LIMIT_EUR=100_000):
+        body = client.get(url(make_config(), "review")).content.decode()
+    assert _verdict(body) == (
+        "Ready to quote: above € 100,000 a sales engineer reviews the request first, then issues the quote."
+    )
+    assert "Ready to quote: reviewed first (above € 100,000)." in body
+
+
+def test_ready_to_quote_says_warnings_are_reviewed_first(client, make_config):
+    with override_settings(QUOTE_INSTANT_LIMIT_EUR=10**9):
+        body = client.get(url(make_config(WITH_WARNING), "review")).content.decode()
+    assert re.fullmatch(
+        r"Ready to quote: a sales engineer reviews the request first because of its \d+ warnings?, then issues the"
+        r" quote\.",
+        _verdict(body),
+    )
+    assert "Ready to quote: reviewed first (warnings)." in body
