@@ -101,6 +101,9 @@ class NodeGroup:
     inlets: int | None = None  # power inlets (PSUs) per node; None: unknown
     inlet_type: str | None = None  # e.g. "C20"; None: unknown
     su_nodes: int | None = None  # None: not on the compute fabric, or SU size unknown
+    # A rack-scale NVLink system (GB200/GB300 NVL72): each "node" is a whole rack of its own, ``height_u`` its own
+    # units and ``power_w`` the whole rack's; it brings its own power shelves and management switches.
+    rack_scale: bool = False
 
     def __post_init__(self) -> None:
         _check_whole(self, "count", 0)
@@ -239,6 +242,7 @@ class Rack:
     node_group: str | None = None
     first_node: int = 0
     nodes: int = 0
+    system: bool = False  # the rack is a rack-scale system (NVL72): no enclosure, PDUs or cords of its own
 
     def to_dict(
         self,
@@ -264,6 +268,7 @@ class Rack:
             "node_group": self.node_group,
             "first_node": self.first_node,
             "nodes": self.nodes,
+            "system": self.system,
         }
 
 
@@ -549,6 +554,7 @@ def _runs_from_entries(entries: Sequence[dict[str, Any]], rows: Sequence[Row]) -
             r.get("node_group"),
             r.get("first_node", 0),
             r.get("nodes", 0),
+            r.get("system", False),
         )
         count = r.get("count", 1)
         placed = names[at : at + count] if at < len(names) and names[at][2] == rack.name else []
