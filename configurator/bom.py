@@ -27,13 +27,13 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from configurator.defaults import complete_design
-from configurator.messages.bill import cord_needed, pdu_needed, rack_needed, section_title
-from configurator.rackplan import rack_count
+from configurator.messages.bill import cord_needed, pdu_needed, rack_needed, rack_system_included, section_title
+from configurator.rackplan import enclosure_count
 from configurator.snapshot import catalog_snapshot
 from design.contract import BILL_SECTIONS
 from design.model import DesignIn, DesignInputError
 from design.parse import parse_design
-from design.specs import CatalogView, PowerCordSpec, RackPartSpec, SwitchSpec
+from design.specs import CatalogView, PowerCordSpec, RackPartSpec, ServerSpec, SwitchSpec
 
 CENT = Decimal("0.01")
 
@@ -114,7 +114,8 @@ class _Lines:
         if quantity <= 0:
             return
         spec = self.catalog.get(part) if part else None
-        name = description or (spec.name if spec else part)
+        name = description or (_rack_system_description(spec) if isinstance(spec, ServerSpec) else "")
+        name = name or (spec.name if spec else part)
         price = spec.price_eur if spec else price
         key = (section, group, part, "" if part else name)
         old = self.lines.get(key)
@@ -164,6 +165,22 @@ def design_bom(
                 price=None if price in (None, "") else Decimal(str(price)),
             )
     return bill.ordered()
+
+
+def _rack_system_description(spec: ServerSpec) -> str:
+    """A rack-scale system's line (one part is one whole rack, sold as one system): its name with what comes in it.
+    Counts the catalogue does not hold are left out, never guessed. Empty for any other server."""
+    if not spec.rack_scale:
+        return ""
+    gpus = (spec.compute_trays or 0) * (spec.gpus_per_tray or 0) or None
+    return rack_system_included(
+        spec.name,
+        compute_trays=spec.compute_trays,
+        gpus=gpus,
+        switch_trays=spec.switch_trays,
+        power_shelves=spec.power_shelves,
+        management_switches=spec.rack_mgmt_switches,
+    )
 
 
 def _is_management(part: str, catalog: CatalogView) -> bool:
@@ -216,7 +233,10 @@ def rack_plan_lines(rack_plan: dict[str, Any] | None, catalog: CatalogView) -> l
     if not rack_plan or not rack_plan.get("racks"):
         return []
     out: list[tuple[str, int, str]] = []
-    count = rack_count(rack_plan)
+    # A rack-scale system (NVL72) is a rack of its own with its power shelves: no enclosure, PDU or cord for it.
+    count = enclosure_count(rack_plan)
+    if not count:
+        return out
     rack = _rack_part(rack_plan, catalog)
     units = rack_plan.get("rack_units", 0)
     out.append((rack.part_number, count, "") if rack else (NO_PART, count, rack_needed(units)))

@@ -24,6 +24,11 @@ Counts and their basis:
   switches): a UFM Enterprise appliance pair, as the appliance runs in HA on two nodes (NVIDIA UFM Enterprise
   Appliance software user manual, "2 nodes configured") [V]; its orderable part number is not sourced, so the
   line is named and on request.
+* Rack-scale systems (GB200/GB300 NVL72): one part is one rack (the group's ``count`` is racks). For the
+  control-plane size and the per-node support line each rack counts as one node, not as its 18 compute trays: no
+  source read (the DGX SuperPOD GB200 RA, the BCM manuals) sizes the head or management nodes, or a support
+  contract, by compute tray, and Supermicro sells the rack as one system. NVIDIA AI Enterprise is licensed per GPU,
+  so each rack counts its GPUs: compute trays x GPUs per tray from the catalogue (72).
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from design.model import DesignIn
-from design.specs import CatalogView, GpuSpec
+from design.specs import CatalogView, GpuSpec, ServerSpec
 from engines.findings.cluster_codes import ClusterCode
 from engines.findings.finding import Finding
 from engines.findings.registry import finding
@@ -72,8 +77,14 @@ def _line(section: str, part: str, description: str, quantity: int, price: Decim
 
 
 def _nvidia_gpus(design: DesignIn, catalog: CatalogView) -> int:
+    """NVIDIA GPUs of the design: the GPU components of each node, and a rack-scale system's own GPUs (its trays
+    come fitted, so its group lists none)."""
     total = 0
     for g in design.node_groups:
+        server = catalog.get(g.server) if g.server else None
+        if isinstance(server, ServerSpec) and server.rack_scale:
+            total += (server.compute_trays or 0) * (server.gpus_per_tray or 0) * g.count
+            continue
         for comp in g.components:
             spec = catalog.get(comp.part)
             if isinstance(spec, GpuSpec) and spec.manufacturer.upper() == "NVIDIA":

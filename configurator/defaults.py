@@ -68,7 +68,7 @@ def _defaults_for(
     """The server's default parts for each role the group does not name, and the roles that stay missing because
     the catalogue holds no default for them (SYS-420GP-TNAR, a DDR4 platform without a node set)."""
     server = catalog.get(server_pn)
-    if not isinstance(server, ServerSpec):
+    if not isinstance(server, ServerSpec) or server.rack_scale:  # a rack-scale system's trays come fitted
         return [], []
     named = _named_roles(components, catalog)
     defaults = {d.role: d for d in server.default_parts if catalog.get(d.part_number) is not None}

@@ -187,7 +187,10 @@ def build_rack_plan(
                 inlets=server.psu_count,
                 inlet_type=None,  # the catalogue does not record the supplies' inlet type
                 inlet_current_a=_inlet_current(server, catalog),
-                su_nodes=su,
+                # A rack-scale system is a rack of its own; its fabric endpoints are trays, so the fabric's SU (in
+                # trays) does not cut its rows: rows of 8 racks, one SU of the DGX SuperPOD GB200 RA per row.
+                su_nodes=None if server.rack_scale else su,
+                rack_scale=server.rack_scale,
             )
         )
     f = design.facility
@@ -243,7 +246,11 @@ def fabric_rack_with_distances(plan: RackPlan, design: DesignIn, lengths: dict[s
 
 
 def rack_plan_dict(
-    plan: RackPlan, lengths: dict[str, LinkLength], design: DesignIn, node_totals: dict[str, Any]
+    plan: RackPlan,
+    lengths: dict[str, LinkLength],
+    design: DesignIn,
+    node_totals: dict[str, Any],
+    endpoints: dict[str, int] | None = None,
 ) -> dict[str, Any]:
     """``rack_plan`` of the validation result (design/v1 "Additions"), with the distance of each link class and
     the node groups on the compute fabric in the fabric's node order (the GPU groups, or all groups; as
@@ -258,7 +265,16 @@ def rack_plan_dict(
         **written,
         "distances": {k: v.to_dict() for k, v in lengths.items()},
         "fabric_node_groups": gpu or [g.name for g in design.node_groups],
+        # Fabric endpoints per node of a group where one node is more than one endpoint: a rack-scale system's
+        # compute trays (18 per NVL72 rack), so a fabric node number still finds its rack.
+        "fabric_endpoints_per_node": dict(endpoints or {}),
     }
+
+
+def enclosure_count(rack_plan: dict[str, Any] | None) -> int:
+    """The racks of a result's ``rack_plan`` that are enclosures to fit (every rack but a rack-scale system, which
+    is a rack of its own with its power shelves and management switches)."""
+    return sum(r.get("count", 1) for r in (rack_plan or {}).get("racks", []) if not r.get("system"))
 
 
 def rack_count(rack_plan: dict[str, Any] | None) -> int:
@@ -292,8 +308,10 @@ def fabric_locator(rack_plan: dict[str, Any] | None, group_counts: dict[str, int
     # Every node's place, in fabric order: the fabric's node groups one after another (node_location per node
     # would scan the racks again for each of a 2,048-node plan's 16,384 links).
     nodes: list[tuple[str, int] | None] = []
+    per_node = rack_plan.get("fabric_endpoints_per_node") or {}
     for name in rack_plan.get("fabric_node_groups", []):
-        nodes += _placed(plan, name, group_counts.get(name, 0))
+        trays = per_node.get(name, 1)
+        nodes += [place for place in _placed(plan, name, group_counts.get(name, 0)) for _ in range(trays)]
     switches = {role: switch_locations(plan, DeviceRole(role)) for role in ("leaf", "spine", "core")}
     switches["node"] = nodes
 

@@ -109,6 +109,8 @@ class _Candidate:
         if self.nic is not None and self.nic_quantity:
             comps.append({"part": self.nic.part_number, "quantity": self.nic_quantity, "role": "compute"})
         comps += self.node_parts()
+        if self.server.rack_scale:
+            comps = []  # a rack-scale system comes complete: its GPUs, NICs and trays are in the rack
         doc: dict[str, Any] = {
             "schema": "design/v1",
             "name": f"{self.nodes} × {self.server.part_number}, {self.gpu.part_number}",
@@ -158,7 +160,9 @@ def candidates(
     target_days: float | None = None,
 ) -> list[_Candidate]:
     """Every catalogue combination worth judging, best-ranked first."""
-    servers = [s for s in catalog.of_type(ServerSpec) if _active(s)]
+    # Rack-scale systems are proposed beside the HGX nodes of their generation (alternatives, "rack_scale"), not as
+    # the recommendation: a rack is one "node" whatever its 72 GPUs, and it is priced on request.
+    servers = [s for s in catalog.of_type(ServerSpec) if _active(s) and not s.rack_scale]
     out: list[_Candidate] = []
     for gpu in catalog.of_type(GpuSpec):
         if not _active(gpu) or not gpu.memory_gb:
@@ -237,6 +241,32 @@ def _with_fabric(
         for sw in switches
         if sw.port_speed_gbps == nic.speed_gbps
     ]
+
+
+def rack_candidates(
+    generation: str,
+    *,
+    kind: str,
+    params_billion: float,
+    catalog: CatalogView,
+    lead_times: dict[str, int | None],
+    racks: int | None = None,
+    sizing_args: dict | None = None,
+) -> list[_Candidate]:
+    """The rack-scale NVLink systems (NVL72) whose built-in GPUs are of ``generation``, each with the fewest racks
+    that hold the workload (``racks`` when the goal names a count) and, from two racks, the compute fabric their
+    tray NICs reach; best-ranked first."""
+    out: list[_Candidate] = []
+    for server in catalog.of_type(ServerSpec):
+        if not server.rack_scale or not _active(server):
+            continue
+        for pn in sorted(server.accepts):
+            gpu = catalog.get(pn)
+            if not isinstance(gpu, GpuSpec) or gpu.generation != generation or not gpu.memory_gb:
+                continue
+            sizing = size_workload(kind, params_billion, float(gpu.memory_gb), gpu.gpu_count, **(sizing_args or {}))
+            out.extend(_with_fabric(server, gpu, 1, racks or sizing.min_nodes, sizing, catalog, lead_times))
+    return sorted(out, key=lambda c: c.rank)
 
 
 def _compute_nics(catalog: CatalogView, protocol: Protocol) -> list[AdapterSpec]:
@@ -406,7 +436,15 @@ def _recommendation(best: tuple, kind: str, params: float, catalog: CatalogView)
 # https://developer.nvidia.com/blog/inside-nvidia-blackwell-ultra-the-chip-powering-the-ai-factory-era
 GENERATIONS = ("Ampere", "Hopper", "Blackwell", "Blackwell Ultra")
 MAX_ALTERNATIVES = 3  # beside the recommended design
-ALTERNATIVE_KEYS = ("recommended", "cheapest", "ethernet", "next_generation", "fewer_nodes", "more_nodes")
+ALTERNATIVE_KEYS = (
+    "recommended",
+    "rack_scale",
+    "cheapest",
+    "ethernet",
+    "next_generation",
+    "fewer_nodes",
+    "more_nodes",
+)
 
 
 @dataclass(frozen=True)
@@ -473,7 +511,17 @@ def alternatives(
     rec = recommend(**args, lead_times=lead_times, **sizing)
     out: tuple[Alternative, ...] = ()
     if rec is not None:
-        out = _Alternatives(kind, params, gpus, nodes, language).build(
+        chooser = _Alternatives(kind, params, gpus, nodes, language)
+        chooser.rack_pool = lambda generation: rack_candidates(
+            generation,
+            kind=kind,
+            params_billion=params,
+            catalog=catalog,
+            lead_times=lead_times,
+            racks=nodes,
+            sizing_args={k: v for k, v in sizing.items() if v is not None},
+        )
+        out = chooser.build(
             rec, candidates(**args, lead_times=lead_times, **sizing), catalog, lead_times, cheapest_only=cheapest_only
         )
     with _lock:
@@ -490,6 +538,7 @@ class _Alternatives:
         self.kind, self.params, self.gpus, self.nodes, self.language = kind, params, gpus, nodes, language
         self.results: dict[str, dict | None] = {}
         self.chosen: list[Alternative] = []
+        self.rack_pool = lambda generation: []  # the NVL72 racks of a GPU generation (alternatives() sets it)
 
     def doc(self, cand: _Candidate) -> dict:
         return cand.document(self.kind, self.params, self.gpus, self.nodes)
@@ -562,6 +611,10 @@ class _Alternatives:
         if base is None or result is None:
             return ()
         self.chosen.append(Alternative("recommended", rec.document, result))
+        if not cheapest_only:
+            # An NVL72 rack beside the HGX nodes of the same GPU generation (issue #20): the rack-scale answer first;
+            # the goal step's pair (``cheapest_only``) is the recommendation and the cheapest HGX design only.
+            self.pick("rack_scale", self.rack_pool(base.gpu.generation))
         ethernet: list[_Candidate] = []
         if base.switch is not None:
             ethernet = _with_fabric(

@@ -82,9 +82,10 @@ class NodeRole:
 
 def node_part_fit(view: CatalogView, server_pn: str, current: dict[str, str]) -> list[NodeRole]:
     """Per role (CPU, memory, boot drive) the parts the server takes and the one chosen: the design's own where it
-    names one the server takes, else the server's default. Empty without a known server."""
+    names one the server takes, else the server's default. Empty without a known server, and for a rack-scale
+    system (its trays come fitted)."""
     server = view.get(server_pn)
-    if not isinstance(server, ServerSpec):
+    if not isinstance(server, ServerSpec) or server.rack_scale:
         return []
     defaults = {d.role: d for d in server.default_parts}
     sets = node_part_sets(view)

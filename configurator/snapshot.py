@@ -75,6 +75,32 @@ def _node_contents(sv: Server, bays, defaults) -> dict:
     }
 
 
+_RACK_SCALE_FIELDS = (
+    "rack_scale",
+    "nvlink_domain_gpus",
+    "compute_trays",
+    "gpus_per_tray",
+    "cpus_per_tray",
+    "switch_trays",
+    "compute_nic_model",
+    "dpus_per_tray",
+    "dpu_model",
+    "tray_drives",
+    "power_shelves",
+    "power_shelf_w",
+    "rack_power_w",
+    "rack_mgmt_switches",
+    "rack_mgmt_switch_model",
+    "cdu_kw",
+    "weight_kg",
+)
+
+
+def _rack_scale(sv: Server) -> dict:
+    """A rack-scale NVLink system's own facts (trays, power shelves, in-rack switches, weight); unset elsewhere."""
+    return {name: getattr(sv, name) for name in _RACK_SCALE_FIELDS}
+
+
 def _server(part: Part, common: dict, slots, switches, accepts, bays=(), defaults=()) -> s.ServerSpec:
     sv = part.server
     return s.ServerSpec(
@@ -98,6 +124,7 @@ def _server(part: Part, common: dict, slots, switches, accepts, bays=(), default
         integrated_nic_connector=_enum(s.Connector, sv.integrated_nic_connector),
         integrated_nic_protocol=_enum(s.Protocol, sv.integrated_nic_protocol),
         **_node_contents(sv, bays, defaults),
+        **_rack_scale(sv),
         pcie_switches=tuple(
             s.PcieSwitchSpec(
                 name=w.name,

@@ -66,14 +66,16 @@ def _fabric_inputs(design: DesignIn, catalog: CatalogView) -> dict[str, Any]:
     scratch: list[Finding] = []
     groups = [resolve_group(i, g, catalog, scratch) for i, g in enumerate(design.node_groups)]
     gpu_groups = [g for g in groups if g.gpus_per_node > 0] or groups
-    nodes = sum(g.group.count for g in gpu_groups)
-    nics = max((g.compute_nics_per_node for g in gpu_groups), default=0)
+    nodes = sum(g.group.count * _fabric_nodes_per_system(g.server) for g in gpu_groups)
+    nics = max((_fabric_rails(g) for g in gpu_groups), default=0)
     nic = next((p.spec for g in gpu_groups for p in g.compute_adapters), None)
     if nic is None:
         # No slotted compute adapter: the compute NICs may be built into the server (SYS-822GS-NB3RT); plan with
         # those instead of assuming an HCA that matches the switch.
         nic = next((spec for g in gpu_groups if g.server is not None and (spec := integrated_nic_spec(g.server))), None)
-    gpus = max((g.gpus_per_node for g in gpu_groups), default=0)
+    gpus = max((_fabric_gpus(g) for g in gpu_groups), default=0)
+    racks = [g for g in gpu_groups if g.server is not None and g.server.rack_scale]
+    one_rack = racks[0].server if len(racks) == len(gpu_groups) == 1 and racks[0].group.count == 1 else None
     generation = next((p.spec.generation for g in gpu_groups for p in g.gpus), "")
     advised = [p.spec.advised_fabric_gbps for g in gpu_groups for p in g.gpus if p.spec.advised_fabric_gbps]
     return {
@@ -83,7 +85,43 @@ def _fabric_inputs(design: DesignIn, catalog: CatalogView) -> dict[str, Any]:
         "gpus_per_node": gpus,
         "gpu_generation": generation,
         "advised_fabric_gbps": max(advised, default=None),
+        "one_rack": one_rack,
     }
+
+
+def _fabric_nodes_per_system(server: ServerSpec | None) -> int:
+    """Compute-fabric endpoints of one system: a server is one node; a rack-scale NVLink system's endpoints are its
+    compute trays, each with its own compute NICs (NVIDIA DGX GB200 User Guide: 18 trays of 4x ConnectX-7 each;
+    the DGX SuperPOD GB200 RA cables every tray's NICs to the compute fabric)."""
+    if server is not None and server.rack_scale and server.compute_trays:
+        return server.compute_trays
+    return 1
+
+
+def _fabric_endpoints(design: DesignIn, catalog: CatalogView) -> dict[str, int]:
+    """The node groups whose one node is several fabric endpoints (a rack-scale system's compute trays)."""
+    out = {}
+    for g in design.node_groups:
+        server = catalog.get(g.server)
+        if isinstance(server, ServerSpec) and (trays := _fabric_nodes_per_system(server)) > 1:
+            out[g.name] = trays
+    return out
+
+
+def _fabric_rails(group) -> int:
+    """Compute NICs (rails) of one fabric endpoint: per node, or per compute tray of a rack-scale system."""
+    server = group.server
+    if server is not None and server.rack_scale and server.compute_nics_per_tray:
+        return server.compute_nics_per_tray
+    return group.compute_nics_per_node
+
+
+def _fabric_gpus(group) -> int:
+    """GPUs behind one fabric endpoint: per node, or per compute tray of a rack-scale system."""
+    server = group.server
+    if server is not None and server.rack_scale and server.gpus_per_tray:
+        return server.gpus_per_tray
+    return group.gpus_per_node
 
 
 def _given_rack(laid_rack: RackIn, lengths: dict[str, Any]) -> RackIn:
@@ -134,6 +172,17 @@ def _rack_side(racks: RackPlan) -> RackSide:
     return RackSide(pdus=pdus, switches=switches, switch_part=part)
 
 
+def _oob_bmcs(design: DesignIn, catalog: CatalogView) -> int:
+    """The node BMCs the out-of-band network connects: one per node, none for a rack-scale system (NVL72), whose
+    trays, NVLink switch trays and power shelves are managed on the rack's own built-in management switches."""
+    count = 0
+    for g in design.node_groups:
+        server = catalog.get(g.server)
+        if not (isinstance(server, ServerSpec) and server.rack_scale):
+            count += g.count
+    return count
+
+
 def _network_plans(
     design: DesignIn, catalog: CatalogView, plan: Any, racks: RackPlan, language: str
 ) -> tuple[dict[str, Any], list[Finding]]:
@@ -142,7 +191,7 @@ def _network_plans(
         networks=design.networks,
         storage=_node_ports(design, catalog, "storage"),
         inband=_node_ports(design, catalog, "management"),
-        bmcs=design.node_count,
+        bmcs=_oob_bmcs(design, catalog),
         compute_switches=plan.switches if plan is not None and plan.tiers else 0,
         racks=_rack_side(racks),
         catalog=catalog,
@@ -206,7 +255,7 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
             **racks.totals(),
             **power.to_dict(),
         },
-        "rack_plan": rack_plan_dict(racks, lengths, design, node.totals),
+        "rack_plan": rack_plan_dict(racks, lengths, design, node.totals, _fabric_endpoints(design, catalog)),
         "control_plane": {"bom": control_lines, "findings": finding_dicts(on_control, language)},
         "services": {"bom": service_lines, "findings": finding_dicts(on_services, language)},
         "defaults_added": defaults_added,

@@ -100,8 +100,9 @@ class ServerSpec(PartBase):
     integrated_nic_speed_gbps: int | None = None
     integrated_nic_connector: Connector | None = None  # cage of the integrated NICs; None = not sourced
     integrated_nic_protocol: Protocol | None = None  # of the integrated NICs; None = not sourced
-    # GPUs that share one NVLink domain when the system itself says so (a rack-scale NVL72 system: 72); None: the
-    # domain follows from the GPUs (an HGX board's GPU count, the NVLink bridge size of PCIe cards)
+    # GPUs that share one NVLink domain when the system itself says so (a rack-scale NVL72 system: 72, the
+    # catalogue's server field); None: the domain follows from the GPUs (an HGX board's GPU count, the NVLink bridge
+    # size of PCIe cards)
     nvlink_domain_gpus: int | None = None
     # node contents: what the board takes (empty or None = not sourced, unknown)
     cpu_socket: str = ""
@@ -113,6 +114,31 @@ class ServerSpec(PartBase):
     m2_slots: int | None = None
     drive_bays: tuple[DriveBaySpec, ...] = ()  # empty: bays not sourced
     default_parts: tuple[DefaultPartSpec, ...] = ()
+    # A rack-scale NVLink system (GB200/GB300 NVL72): the part is one whole rack, a node group's ``count`` is racks,
+    # and the GPUs come built in (``accepts`` names the one GPU set it holds). None or "" = not sourced.
+    rack_scale: bool = False
+    compute_trays: int | None = None
+    gpus_per_tray: int | None = None
+    cpus_per_tray: int | None = None
+    switch_trays: int | None = None
+    compute_nic_model: str = ""
+    dpus_per_tray: int | None = None
+    dpu_model: str = ""
+    tray_drives: str = ""
+    power_shelves: int | None = None
+    power_shelf_w: int | None = None
+    rack_power_w: int | None = None  # the whole rack's maximum draw
+    rack_mgmt_switches: int | None = None  # management switches built into the rack
+    rack_mgmt_switch_model: str = ""
+    cdu_kw: int | None = None
+    weight_kg: int | None = None
+
+    @property
+    def compute_nics_per_tray(self) -> int | None:
+        """Compute NICs of one compute tray (the rack's integrated NICs shared over its trays); None: not known."""
+        if not self.rack_scale or not self.compute_trays or not self.integrated_nics:
+            return None
+        return self.integrated_nics // self.compute_trays
 
     @property
     def psu_capacity_w(self) -> int | None:

@@ -25,7 +25,7 @@ from configurator.messages.diagram import words as diagram_words
 from configurator.messages.racks import elevation_labels, kw_number
 from configurator.messages.slotmap import slot_map_labels
 from configurator.pictures import fabric_diagram_svg, rack_elevation_svg, slot_map_svg
-from configurator.rackplan import rack_count
+from configurator.rackplan import enclosure_count, rack_count
 from design.contract import BILL_SECTIONS
 from design.spreadsheets import neutralise_sheet
 
@@ -99,7 +99,7 @@ def _pdus_needed(rack_plan: dict[str, Any] | None, lines: list[dict[str, Any]]) 
         return 0
     if any(line.get("section") == "racks_power" for line in lines):
         return 0
-    return rack_count(rack_plan) * (2 if rack_plan.get("pdu_feeds") == "A+B" else 1)
+    return enclosure_count(rack_plan) * (2 if rack_plan.get("pdu_feeds") == "A+B" else 1)
 
 
 def _rack_power(totals: dict[str, Any]) -> dict[str, str]:

@@ -88,11 +88,31 @@ PROTOCOL_TAGS = {
 }
 
 
+RACK_SCALE_TAG = pgettext_lazy("server", "rack-scale: one rack, %(gpus)s GPUs in one NVLink domain")
+
+
+def is_rack_system(view: CatalogView, server_pn: str) -> bool:
+    """Whether ``server_pn`` is a rack-scale NVLink system (one part is one rack; the wizard's count is racks)."""
+    spec = view.get(server_pn) if server_pn else None
+    return isinstance(spec, ServerSpec) and spec.rack_scale
+
+
+def rack_system_gpus(view: CatalogView) -> set[str]:
+    """The GPU sets built into rack-scale systems: not a choice for any other server (they are not sold alone)."""
+    systems = [s for s in view.of_type(ServerSpec) if s.rack_scale]
+    others = [s for s in view.of_type(ServerSpec) if not s.rack_scale]
+    return {pn for s in systems for pn in s.accepts} - {pn for s in others for pn in s.accepts}
+
+
 def server_options(view: CatalogView, selected: str) -> list[Option]:
-    """Every server; none is excluded by itself (the GPUs follow from the server)."""
+    """Every server; none is excluded by itself (the GPUs follow from the server). The rack-scale NVLink systems
+    (NVL72) come last, as a group of their own, tagged as one rack of N GPUs in one NVLink domain."""
     out = []
-    for s in sorted(view.of_type(ServerSpec), key=lambda s: (s.lifecycle == "eol", s.part_number)):
+    order = sorted(view.of_type(ServerSpec), key=lambda s: (s.rack_scale, s.lifecycle == "eol", s.part_number))
+    for s in order:
         tags = []
+        if s.rack_scale:
+            tags.append(str(RACK_SCALE_TAG) % {"gpus": s.nvlink_domain_gpus or "?"})
         if s.cooling is not None:
             tags.append(str(COOLING_TAGS.get(str(s.cooling), s.cooling)))
         if s.height_u:
@@ -111,8 +131,13 @@ def gpu_options(view: CatalogView, server: str, selected: str, reason_template) 
     """
     spec = view.get(server)
     accepts = spec.accepts if isinstance(spec, ServerSpec) else None
+    if isinstance(spec, ServerSpec) and spec.rack_scale:
+        return []  # the rack's GPUs are built in: no GPU to choose
+    built_in = rack_system_gpus(view) - {selected}
     out = []
     for g in view.of_type(GpuSpec):
+        if g.part_number in built_in:
+            continue
         ok = not isinstance(spec, ServerSpec) or gpu_verdict(spec, g) != "rejected"
         reason = ""
         if not ok:

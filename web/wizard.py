@@ -259,14 +259,20 @@ def apply_platform(
     gpu_parts: set[str],
     node_parts: dict[str, tuple[str, int]] | None = None,
     node_sets: dict[str, set[str]] | None = None,
+    complete_system: bool = False,
 ) -> dict:
     """Set the node count, server and GPU line, and the CPU, memory and boot-drive lines named in ``node_parts``
     (role -> (part, quantity per node); a line of that role is replaced, keeping its quantity); adapters and other
-    components stay as they were."""
+    components stay as they were. ``complete_system``: the server is a rack-scale system that comes complete, so
+    the group keeps no component lines at all (the count is racks)."""
     new = copy.deepcopy(doc)
     g = _ensure_group(new)
     g["count"] = int(nodes)
     g["server"] = server
+    if complete_system:
+        g["components"] = []
+        _name(new)
+        return new
     comps = [c for c in g["components"] if not (isinstance(c, dict) and c.get("part") in gpu_parts)]
     if gpu:
         comps.insert(0, {"part": gpu, "quantity": int(gpu_quantity or 1)})

@@ -81,6 +81,29 @@ class Server(SpecBase):
         _("memory speed, 2 DIMMs per channel (MT/s)"), null=True, blank=True
     )
     m2_slots = models.PositiveSmallIntegerField(_("M.2 slots"), null=True, blank=True)
+    # Rack-scale NVLink systems (GB200/GB300 NVL72): one part is one whole rack; a node group's count is racks.
+    # Null or empty means not sourced, shown as unknown.
+    rack_scale = models.BooleanField(
+        _("rack-scale NVLink system"),
+        default=False,
+        help_text=_("One part is one rack with its compute trays, NVLink switch trays and power shelves."),
+    )
+    nvlink_domain_gpus = models.PositiveSmallIntegerField(_("GPUs in one NVLink domain"), null=True, blank=True)
+    compute_trays = models.PositiveSmallIntegerField(_("compute trays"), null=True, blank=True)
+    gpus_per_tray = models.PositiveSmallIntegerField(_("GPUs per compute tray"), null=True, blank=True)
+    cpus_per_tray = models.PositiveSmallIntegerField(_("CPUs per compute tray"), null=True, blank=True)
+    switch_trays = models.PositiveSmallIntegerField(_("NVLink switch trays"), null=True, blank=True)
+    compute_nic_model = models.CharField(_("compute NIC model"), max_length=40, blank=True)
+    dpus_per_tray = models.PositiveSmallIntegerField(_("BlueField-3 DPUs per compute tray"), null=True, blank=True)
+    dpu_model = models.CharField(_("DPU model"), max_length=40, blank=True)
+    tray_drives = models.CharField(_("drives per compute tray"), max_length=80, blank=True)
+    power_shelves = models.PositiveSmallIntegerField(_("power shelves"), null=True, blank=True)
+    power_shelf_w = models.PositiveIntegerField(_("watts per power shelf"), null=True, blank=True)
+    rack_power_w = models.PositiveIntegerField(_("rack power (W)"), null=True, blank=True)
+    rack_mgmt_switches = models.PositiveSmallIntegerField(_("in-rack management switches"), null=True, blank=True)
+    rack_mgmt_switch_model = models.CharField(_("in-rack management switch model"), max_length=40, blank=True)
+    cdu_kw = models.PositiveIntegerField(_("in-rack CDU capacity (kW)"), null=True, blank=True)
+    weight_kg = models.PositiveIntegerField(_("weight (kg)"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("server specs")

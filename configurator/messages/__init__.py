@@ -24,6 +24,7 @@ from . import node_contents as _node_contents  # noqa: F401  (registers the node
 from . import nodes as _nodes  # noqa: F401  (registers the node renderers)
 from . import pcie as _pcie  # noqa: F401  (registers the PCIe renderers)
 from . import power as _power
+from . import rack_systems as _rack_systems  # noqa: F401  (registers the rack-scale system renderers)
 from . import racks as _racks  # noqa: F401  (registers the rack renderers)
 from . import workload as _workload  # noqa: F401  (registers the workload renderers)
 from .base import RENDERERS

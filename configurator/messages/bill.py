@@ -41,3 +41,29 @@ def cord_needed(outlet: str | None, inlet: str | None) -> str:
         "outlet": outlet or unknown,
         "inlet": inlet or unknown,
     }
+
+
+def rack_system_included(
+    name: str,
+    *,
+    compute_trays: int | None,
+    gpus: int | None,
+    switch_trays: int | None,
+    power_shelves: int | None,
+    management_switches: int | None,
+) -> str:
+    """A rack-scale system's bill line: its name and what comes in the rack; a count left unknown is not named."""
+    parts = [
+        words % {"n": n}
+        for n, words in (
+            (compute_trays, _("%(n)s compute trays")),
+            (gpus, _("%(n)s GPUs")),
+            (switch_trays, _("%(n)s NVLink switch trays")),
+            (power_shelves, _("%(n)s power shelves")),
+            (management_switches, _("%(n)s management switches")),
+        )
+        if n
+    ]
+    if not parts:
+        return name
+    return _("%(name)s; includes %(parts)s") % {"name": name, "parts": ", ".join(parts)}

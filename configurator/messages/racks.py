@@ -103,7 +103,12 @@ def _air_density(p: dict[str, Any]) -> tuple[str, str]:
 def _liquid_in_air(p: dict[str, Any]) -> tuple[str, str]:
     return (
         _("%(part)s is liquid-cooled, but the facility is air-cooled.") % p,
-        _("Plan liquid cooling for these racks, or choose an air-cooled server."),
+        _(
+            "An NVL72 rack cannot be air-cooled: plan facility water for its in-rack CDU, or choose air-cooled HGX "
+            "nodes of the same GPU generation."
+        )
+        if p.get("rack_scale")
+        else _("Plan liquid cooling for these racks, or choose an air-cooled server."),
     )
 
 

@@ -28,6 +28,12 @@ def check_single_node(nodes: int) -> Finding | None:
     return finding(FabricCode.SINGLE_NODE, "fabric", nodes=nodes)
 
 
+def check_one_rack(server: ServerSpec) -> Finding:
+    """One rack-scale NVLink system needs no compute fabric: its GPUs share one NVLink domain; the fabric joins
+    racks (DGX SuperPOD GB200 RA-11338-001, Network Fabrics: multi-node NVLink in the rack, InfiniBand between)."""
+    return finding(FabricCode.RACK_SCALE_ONE_RACK, "fabric", server=server.part_number, gpus=server.nvlink_domain_gpus)
+
+
 def check_hdr_for_new_gpus(
     switch: SwitchSpec, gpu_generation: str, advised_gbps: int | None, catalog: CatalogView
 ) -> Finding | None:
@@ -85,8 +91,12 @@ def check_roce_alternative(switch: SwitchSpec, catalog: CatalogView) -> Finding 
 
 
 def _node_height(design: DesignIn, catalog: CatalogView) -> int | None:
+    """The tallest fabric endpoint: a server's height, or 1U for the compute trays of a rack-scale system (NVIDIA DGX
+    GB200 User Guide: "18x 1RU compute trays"), whose trays are the fabric's nodes."""
     heights = [
-        s.height_u for g in design.node_groups if isinstance(s := catalog.get(g.server), ServerSpec) and s.height_u
+        1 if s.rack_scale else s.height_u
+        for g in design.node_groups
+        if isinstance(s := catalog.get(g.server), ServerSpec) and s.height_u
     ]
     return max(heights) if heights else None
 
@@ -102,9 +112,12 @@ def check_design_fabric(
     catalog: CatalogView,
     advised_fabric_gbps: int | None = None,
     given_rack: RackIn | None = None,
+    one_rack: ServerSpec | None = None,
 ) -> tuple[list[Finding], FabricPlan | None]:
     """Plan the design's compute fabric and check it. No fabric: nothing to say here. ``given_rack``: the
-    distances the design itself gives when ``design.fabric.rack`` also holds the rack plan's estimates."""
+    distances the design itself gives when ``design.fabric.rack`` also holds the rack plan's estimates.
+    ``one_rack``: the rack-scale system when the design is one such rack (its GPUs share one NVLink domain, so
+    the fabric is not needed; its endpoints, ``nodes``, are the rack's compute trays)."""
     fabric = design.fabric
     if fabric is None:
         return [], None
@@ -123,7 +136,7 @@ def check_design_fabric(
     if rails < 1:
         findings.append(finding(FabricCode.NO_RAILS, "fabric"))
         return findings, None
-    single = check_single_node(nodes)
+    single = check_one_rack(one_rack) if one_rack is not None else check_single_node(nodes)
     if single is not None:
         findings.append(single)
     plan = plan_fabric(

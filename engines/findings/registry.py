@@ -7,15 +7,15 @@ explanations are English message ids, translated at the service edge (``configur
 imports Django. Source keys such as [CX7-SPEC] are those of the shared hardware reference (reference/hardware.md
 §6); "NCS seeds" are the distributor's own articles.
 
-The entries live in one module per engine (node_rules, contents_rules, fabric_rules, rack_rules, network_rules); a
-code in two of them is refused.
+The entries live in one module per engine (node_rules, contents_rules, fabric_rules, rack_rules, network_rules)
+and one for the rack-scale NVLink systems (rack_scale_rules); a code in two of them is refused.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from . import cluster_rules, contents_rules, fabric_rules, network_rules, node_rules, rack_rules
+from . import cluster_rules, contents_rules, fabric_rules, network_rules, node_rules, rack_rules, rack_scale_rules
 from .codes import Code
 from .fabric_codes import FabricCode
 from .finding import Finding
@@ -28,6 +28,7 @@ _RULES = (
     *contents_rules.RULES,
     *fabric_rules.RULES,
     *rack_rules.RULES,
+    *rack_scale_rules.RULES,
     *network_rules.RULES,
     *cluster_rules.RULES,
 )

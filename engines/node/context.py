@@ -167,6 +167,9 @@ def resolve_group(index: int, group: NodeGroupIn, catalog: CatalogView, findings
     if server_spec is not None and server_spec.retired:
         findings.append(retired_finding(f"{path}.server", server_spec))
     ctx = GroupContext(index=index, group=group, server=server, catalog=catalog)
+    if server is not None and server.rack_scale:
+        _rack_system(ctx, catalog, findings)
+        return ctx
     for j, comp in enumerate(group.components):
         cpath = f"{path}.components[{j}]"
         spec = catalog.get(comp.part)
@@ -194,6 +197,32 @@ def resolve_group(index: int, group: NodeGroupIn, catalog: CatalogView, findings
         else:
             ctx.others.append(Part(j, cpath, comp, spec))
     return ctx
+
+
+def _rack_system(ctx: GroupContext, catalog: CatalogView, findings: list[Finding]) -> None:
+    """Rule: a rack-scale NVLink system (GB200/GB300 NVL72) is one part that comes complete: its GPUs, Grace CPUs,
+    compute NICs, DPUs, drives, NVLink switch trays and power shelves are in the rack, so every component a design
+    lists for it is an error (RACK_SYSTEM_COMPLETE) and is left out. The rack's own GPU set (the one GPU part its
+    ``accepts`` names) stands in as the node's GPUs, so the GPU, memory and sizing rules see the rack's 72 GPUs.
+    Source: NVIDIA DGX GB200 User Guide, Hardware; NVIDIA Enterprise RA GB300 NVL72, components."""
+    server = ctx.known_server
+    for j, comp in enumerate(ctx.group.components):
+        findings.append(
+            finding(
+                Code.RACK_SYSTEM_COMPLETE,
+                f"{ctx.path}.components[{j}]",
+                part=comp.part,
+                server=server.part_number,
+                compute_trays=server.compute_trays,
+                gpus=server.nvlink_domain_gpus,
+            )
+        )
+    for pn in sorted(server.accepts):
+        spec = catalog.get(pn)
+        if isinstance(spec, GpuSpec):
+            comp = ComponentIn(part=pn, quantity=1)
+            ctx.gpus.append(Part(-1, f"{ctx.path}.server", comp, spec, role="gpu"))
+            return
 
 
 def _unknown(subject: str, pn: str, what: str) -> Finding:

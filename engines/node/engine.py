@@ -16,6 +16,7 @@ from design.model import DesignIn
 from design.specs import CatalogView
 from engines.findings import SEVERITY_ORDER, Finding, Severity
 from engines.findings.codes import Code
+from engines.findings.registry import finding
 
 from .context import GroupContext, resolve_group
 from .gpu import bridge_sockets, gpu_findings
@@ -68,6 +69,14 @@ def validate_nodes(design: DesignIn, catalog: CatalogView) -> NodeResult:
             continue
         gpu = gpu_findings(ctx)
         findings.extend(gpu)
+        if ctx.server.rack_scale:
+            findings.extend(_rack_system_findings(ctx))
+            rack_est = estimate(ctx)
+            power.append(rack_est)
+            findings.extend(power_findings(ctx, rack_est))
+            findings.extend(cooling_findings(ctx))
+            placement.append(_rack_placement(ctx))
+            continue
         placed = place_group(ctx, findings)
         findings.extend(bridge_sockets(ctx, placed))
         est = estimate(ctx)
@@ -83,6 +92,42 @@ def validate_nodes(design: DesignIn, catalog: CatalogView) -> NodeResult:
     findings.extend(fabric_advice(design, contexts, catalog, {str(f.code) for f in workload}, sizing))
     findings.sort(key=lambda f: SEVERITY_ORDER[f.severity])  # stable: rule order kept within a severity
     return NodeResult(findings=tuple(findings), placement=placement, totals=_totals(contexts, power), sizing=sizing)
+
+
+def _rack_placement(ctx: GroupContext) -> dict[str, Any]:
+    """A rack-scale system has no slots to place cards in: its trays come fitted (contract design/v1 shape)."""
+    return {
+        "group": ctx.group.name,
+        "node_group": ctx.index,
+        "server": ctx.known_server.part_number,
+        "slots": [],
+        "unplaced": [],
+        "slots_known": False,
+        "slots_complete": False,
+        "integrated_nics": ctx.known_server.integrated_nics,
+        "rack_scale": True,
+    }
+
+
+def _rack_system_findings(ctx: GroupContext) -> list[Finding]:
+    """Rule: each NVL72 rack is its own NVLink domain of 72 GPUs; two or more racks are joined by the compute
+    fabric, never by one larger NVLink domain. NVLink 5's "up to 576 GPUs in a single NVLink domain" is a
+    specification of the NVLink Switch, not an orderable product (the seeds' "tot 576 GPU's in één fabric").
+    Source: NVIDIA Mission Control manual, NVLink Technology; NVIDIA DGX SuperPOD GB200 RA-11338-001."""
+    server = ctx.known_server
+    racks = ctx.group.count
+    if racks < 2 or not server.nvlink_domain_gpus:
+        return []
+    return [
+        finding(
+            Code.NVLINK_DOMAIN_PER_RACK,
+            f"{ctx.path}.count",
+            server=server.part_number,
+            racks=racks,
+            domain_gpus=server.nvlink_domain_gpus,
+            gpus=racks * ctx.gpus_per_node,
+        )
+    ]
 
 
 def _bandwidth_per_gpu(ctx: GroupContext) -> dict[str, Any]:

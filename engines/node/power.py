@@ -115,6 +115,8 @@ def estimate(ctx: GroupContext) -> PowerEstimate:
     """Estimated peak draw of one node of the group (formula in the module docstring)."""
     server = ctx.known_server
     est = PowerEstimate()
+    if server.rack_scale:
+        return _rack_estimate(server, est)
     for p in ctx.gpus:
         if p.spec.tdp_w is None:
             est.unknown_gpu_tdp.append(p.spec.part_number)
@@ -138,6 +140,18 @@ def estimate(ctx: GroupContext) -> PowerEstimate:
     if ports:
         est.optics_w = ports * OPTIC_W_PER_PORT
         est.assumptions.append({"kind": "optics", "watts": OPTIC_W_PER_PORT})
+    return est
+
+
+def _rack_estimate(server: ServerSpec, est: PowerEstimate) -> PowerEstimate:
+    """A rack-scale system's peak is the whole rack's published power (trays, NVLink switch trays, power-shelf
+    losses), never a sum of parts: ``rack_power_w`` (GB300 NVL72 "Full rack requiring up to 142 kW", NVIDIA
+    Enterprise RA). Not sourced: the rack's GPU set is reported as of unknown power, so the totals stay unknown."""
+    est.memory_w = 0.0
+    if server.rack_power_w is None:
+        est.unknown_gpu_tdp.append(server.part_number)
+        return est
+    est.reference_w, est.reference_system = float(server.rack_power_w), server.part_number
     return est
 
 
@@ -197,6 +211,8 @@ def power_findings(ctx: GroupContext, est: PowerEstimate, *, refused: bool = Fal
     4+2 = 12 kW), [STH-ASR]; the calibration in the module docstring."""
     server = ctx.known_server
     path = f"{ctx.path}.server"
+    if server.rack_scale:
+        return _rack_power_findings(ctx, path)
     out = []
     if est.unknown_gpu_tdp:
         out.append(finding(Code.POWER_ESTIMATE_INCOMPLETE, path, gpus=list(est.unknown_gpu_tdp)))
@@ -227,6 +243,26 @@ def power_findings(ctx: GroupContext, est: PowerEstimate, *, refused: bool = Fal
     # the capacity is known, so are the supplies' count and redundancy
     out += _capacity(server, est, path, estimate_params, cast(int, server.psu_count), cast(int, server.psu_redundant))
     return out
+
+
+def _rack_power_findings(ctx: GroupContext, path: str) -> list[Finding]:
+    """Rule: a rack-scale system's power is its published rack figure; its power shelves are part of it, so there
+    is no supply-capacity check of an estimate. Not sourced: a warning, the plan's power stays unknown."""
+    server = ctx.known_server
+    params = {"server": server.part_number, "racks": ctx.group.count}
+    if server.rack_power_w is None:
+        return [finding(Code.RACK_SYSTEM_POWER_UNKNOWN, path, **params)]
+    return [
+        finding(
+            Code.RACK_SYSTEM_POWER,
+            path,
+            **params,
+            rack_power_w=server.rack_power_w,
+            power_shelves=server.power_shelves,
+            power_shelf_w=server.power_shelf_w,
+            total_w=server.rack_power_w * ctx.group.count,
+        )
+    ]
 
 
 def shipping_configuration(ctx: GroupContext) -> bool:
@@ -377,6 +413,16 @@ def cooling_findings(ctx: GroupContext) -> list[Finding]:
     """Rule: a liquid-cooled server needs a coolant distribution unit (CDU) or facility water.
     Source: hardware.md §1a (cooling column; GB200/GB300 NVL72 racks with an in-rack 250 kW CDU)."""
     server = ctx.known_server
+    if server.rack_scale:
+        return [
+            finding(
+                Code.RACK_SYSTEM_COOLING,
+                f"{ctx.path}.server",
+                server=server.part_number,
+                racks=ctx.group.count,
+                cdu_kw=server.cdu_kw,
+            )
+        ]
     if server.cooling != Cooling.LIQUID:
         return []
     return [finding(Code.COOLING_LIQUID, f"{ctx.path}.server", server=server.part_number, nodes=ctx.group.count)]

@@ -102,6 +102,9 @@ class NodeGroup:
     inlet_type: str | None = None  # e.g. "C20"; None: unknown
     inlet_current_a: float | None = None  # what one supply draws at its rating (its watts / the feed's volts)
     su_nodes: int | None = None  # None: not on the compute fabric, or SU size unknown
+    # A rack-scale NVLink system (GB200/GB300 NVL72): each "node" is a whole rack of its own, ``height_u`` its own
+    # units and ``power_w`` the whole rack's; it brings its own power shelves and management switches.
+    rack_scale: bool = False
 
     def __post_init__(self) -> None:
         _check_whole(self, "count", 0)
@@ -249,6 +252,7 @@ class Rack:
     node_group: str | None = None
     first_node: int = 0
     nodes: int = 0
+    system: bool = False  # the rack is a rack-scale system (NVL72): no enclosure, PDUs or cords of its own
 
     def to_dict(
         self,
@@ -274,6 +278,7 @@ class Rack:
             "node_group": self.node_group,
             "first_node": self.first_node,
             "nodes": self.nodes,
+            "system": self.system,
         }
 
 
@@ -565,6 +570,7 @@ def _runs_from_entries(entries: Sequence[dict[str, Any]], rows: Sequence[Row]) -
             r.get("node_group"),
             r.get("first_node", 0),
             r.get("nodes", 0),
+            r.get("system", False),
         )
         count = r.get("count", 1)
         placed = names[at : at + count] if at < len(names) and names[at][2] == rack.name else []

@@ -200,6 +200,10 @@ class Builder:
         hit = self._cache.get(key)
         if hit is not None:
             return hit
+        if group.rack_scale:  # the system is the rack: its trays, shelves and management switches are inside it
+            device = Device(group.part, group.part, DeviceRole.NODE, 1, group.height_u, group.power_w)
+            hit = self._cache[key] = ((device,), group.power_w or 0, group.power_w is None)
+            return hit
         top, known, unknown = self.top_devices(leaves)
         pdu_devices = self.pdu_devices(self.pdu_u // self.pdu.height_u if self.pdu and self.pdu.height_u else 0)
         base = 1 + self.pdu_u
@@ -282,7 +286,9 @@ def _same_in_a_row(switches: Sequence[Switch]) -> list[tuple[Switch, int]]:
 
 
 def nodes_per_rack(ctx: Context, b: Builder, group: NodeGroup, extra_u: int, extra_w: int) -> int:
-    """How many of the group's nodes one rack takes, or 0 when none fits by height."""
+    """How many of the group's nodes one rack takes, or 0 when none fits by height (a rack-scale system: one)."""
+    if group.rack_scale:
+        return 1
     usable_u = ctx.u_total - b.mgmt_u - b.pdu_u - extra_u
     if group.height_u > usable_u:
         return 0
@@ -297,17 +303,11 @@ def check_group(ctx: Context, b: Builder, group: NodeGroup, i: int) -> bool:
     """Findings about one group on its own; False when it cannot be racked at all."""
     subject = f"node_groups[{i}]"
     if group.cooling == Cooling.LIQUID and ctx.cooling == Cooling.AIR:
-        ctx.add(RackCode.LIQUID_NODE_IN_AIR, subject, part=group.part)
-    if group.power_w is None:
-        ctx.add(RackCode.NODE_POWER_UNKNOWN, subject, part=group.part)
-    elif group.power_w > ctx.limit_w - b.mgmt_w:
-        ctx.add(
-            RackCode.NODE_OVER_POWER,
-            subject,
-            part=group.part,
-            power_w=group.power_w,
-            limit_w=ctx.limit_w,
-        )
+        extra = {"rack_scale": True} if group.rack_scale else {}  # an NVL72 has no air-cooled variant: its own fix
+        ctx.add(RackCode.LIQUID_NODE_IN_AIR, subject, part=group.part, **extra)
+    _check_power(ctx, group, subject, ctx.limit_w - b.mgmt_w)
+    if group.rack_scale:
+        return True
     if group.inlets is None:
         ctx.add(RackCode.NODE_INLET_UNKNOWN, subject, part=group.part)
     usable_u = ctx.u_total - b.mgmt_u - b.pdu_u
@@ -315,6 +315,26 @@ def check_group(ctx: Context, b: Builder, group: NodeGroup, i: int) -> bool:
         ctx.add(RackCode.NODE_TOO_TALL, subject, part=group.part, height_u=group.height_u, usable_u=usable_u)
         return False
     return True
+
+
+def _check_power(ctx: Context, group: NodeGroup, subject: str, room_w: int | None) -> None:
+    """A node's power against the rack's room. A rack-scale system is a rack of its own: the facility's rack units
+    do not bound it, its power shelves are built in (no PDUs, cords or management switch to count), and its power
+    is checked only against a rack power the facility gives; the planner's per-cooling default is a sizing
+    assumption for racks of servers, not a limit on a whole-rack product (GB300 NVL72: up to 142 kW, NVIDIA
+    Enterprise RA)."""
+    if group.rack_scale:
+        room_w = ctx.limit_w if ctx.limit_basis == "facility" else None
+    if group.power_w is None:
+        ctx.add(RackCode.NODE_POWER_UNKNOWN, subject, part=group.part)
+    elif room_w is not None and group.power_w > room_w:
+        ctx.add(
+            RackCode.NODE_OVER_POWER,
+            subject,
+            part=group.part,
+            power_w=group.power_w,
+            limit_w=ctx.limit_w,
+        )
 
 
 def equipment(b: Builder, d: Draft) -> tuple[tuple[PduLine, ...], tuple[CordLine, ...], bool, bool, int]:
@@ -327,6 +347,9 @@ def equipment(b: Builder, d: Draft) -> tuple[tuple[PduLine, ...], tuple[CordLine
         return hit
     pdus: tuple[PduLine, ...] = ()
     partial = outlets_unknown = False
+    if d.group is not None and d.group.rack_scale:  # its own power shelves: no PDUs, no cords
+        hit = b.equipment[key] = ((), (), False, False, sum(dev.height_u for dev in d.devices))
+        return hit
     pdu = b.pdu
     if b.pdu is not None:
         # Sized from the known load; when part of it is unknown the plan says so (RACK_PDU_KNOWN_LOAD_ONLY).
@@ -429,7 +452,7 @@ def finish_rack(b: Builder, d: Draft, name: str, row: int, slot: int, ctx: Conte
         d.kind,
         row,
         slot,
-        ctx.u_total,
+        d.group.height_u if d.group is not None and d.group.rack_scale else ctx.u_total,
         used,
         None if d.power_unknown else d.power_known_w,
         d.power_known_w,
@@ -440,5 +463,6 @@ def finish_rack(b: Builder, d: Draft, name: str, row: int, slot: int, ctx: Conte
         d.group.name if d.group else None,
         d.first_node,
         d.nodes,
+        d.group is not None and d.group.rack_scale,
     )
     return rack, partial, outlets_unknown

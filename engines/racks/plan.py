@@ -35,6 +35,13 @@ Rules (each with its basis)
 * **Rows**: a row per scalable unit (``NodeGroup.su_nodes``), as the DGX SuperPOD RAs lay out one SU per row
   (GB200 RA-11338-001: "Figure 1 Complete Rack Layout in One Row" for one SU) [V]; a group without an SU size is
   cut into rows of at most ``MAX_COMPUTE_RACKS_PER_ROW`` compute racks (the 8 compute racks of an H100 SU [S]).
+* **Rack-scale systems** (``NodeGroup.rack_scale``: GB200/GB300 NVL72): one system is one rack of its own height
+  (48U), power and cooling, holding nothing else: its power shelves and its two management switches are inside it
+  (NVIDIA DGX GB200 User Guide: "2x TOR Switches for management. Power shelves for supplying power to all trays and
+  switches"; GB300 Enterprise RA: "2 SN2201 OOB switches"), so it gets no PDUs, cords or top-of-rack management
+  switch, and never holds leaf switches. Its power is checked against a rack power the facility gives, not against
+  the per-cooling default above (a sizing assumption for racks of servers). Rows of eight, the SU of the DGX
+  SuperPOD GB200 RA ("a single SU (8 DGX GB200 rack systems)", one row) [V].
 * **Leaf switches**: in a network rack of their row, in the row's middle (default) or at its end
   (``LeafPlacement``). Chosen because in a rail-optimised SU every node has one link to every leaf of its SU
   (fabric.md §0 rule 1), so all leaves of an SU belong together, and a rack in the middle halves the longest
@@ -177,7 +184,8 @@ def plan_racks(
     place_upper(rows, b.pack_network(sw[SwitchRole.SPINE] + sw[SwitchRole.CORE]))
     runs, out_rows, unsized, outlets_unknown = finish_rows(ctx, b, rows)
 
-    _rack_findings(ctx, runs, unsized, outlets_unknown, switches, mgmt)
+    systems = frozenset(g.name for g in groups if g.rack_scale)
+    _rack_findings(ctx, runs, unsized, outlets_unknown, switches, mgmt, systems)
     power_findings(ctx, b, runs)
     pdus, cords = _sum_lines(runs)
     known = sum(run.rack.power_known_w * run.count for run in runs) + (other_it_power_w or 0)
@@ -207,6 +215,7 @@ def _rack_findings(
     outlets_unknown: bool,
     switches: Sequence[SwitchGroup],
     mgmt: Switch | None,
+    systems: frozenset[str] = frozenset(),
 ) -> None:
     """Findings over the finished racks, one per kind of problem (not one per rack of a 512-rack plan)."""
     if ctx.cooling == Cooling.AIR:
@@ -231,7 +240,8 @@ def _rack_findings(
         ctx.add(RackCode.PDU_OUTLETS_UNKNOWN, "facility.pdu_feeds")
     if mgmt is not None:
         listed = sum(g.count for g in switches if g.role == SwitchRole.MANAGEMENT)
-        needed = sum(run.count for run in runs)
+        # A rack-scale system's rack has management switches of its own (DGX GB200: "2x TOR Switches for management").
+        needed = sum(run.count for run in runs if run.rack.node_group not in systems)
         if listed != needed:
             ctx.add(
                 RackCode.MANAGEMENT_SWITCH_COUNT,

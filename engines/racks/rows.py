@@ -80,7 +80,7 @@ def _spread(items: Sequence[Switch], parts: int) -> list[list[Switch]]:
 
 def leaves_in_rack(ctx: Context, b: Builder, groups: Sequence[NodeGroup], leaves: Sequence[Switch]) -> bool:
     """True when the whole cluster, leaves included, fits one rack (then the leaves stay with their nodes)."""
-    if not leaves or len(groups) != 1:
+    if not leaves or len(groups) != 1 or groups[0].rack_scale:  # a rack-scale system's rack holds no leaves
         return False
     g = groups[0]
     leaf_u = sum(s.height_u for s in leaves)

@@ -35,7 +35,12 @@ WITHOUT_DEFAULTS = {"SYS-420GP-TNAR"}
 
 
 def _servers():
-    return Server.objects.select_related("part").prefetch_related("default_parts__part", "drive_bays", "psu_options")
+    # A rack-scale NVL72 system comes with its trays fitted: it has no node set to complete.
+    return (
+        Server.objects.filter(rack_scale=False)
+        .select_related("part")
+        .prefetch_related("default_parts__part", "drive_bays", "psu_options")
+    )
 
 
 def _defaults(server) -> dict[str, DefaultPart]:

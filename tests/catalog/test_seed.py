@@ -154,6 +154,8 @@ HGX_WITH_SOURCED_BOARD = {
     "SYS-422GS-NBRT-LCC",
     "SYS-822GS-NB3RT",
 }
+# The NVL72 racks' GPU sets are built in (NVIDIA DGX GB200 User Guide; GB300 NVL72 Enterprise RA): definitive.
+RACK_SCALE_SYSTEMS = {"SRS-GB200-NVL72", "SRS-GB300-NVL72"}
 
 
 def test_unsourced_switch_management_is_unknown_not_unmanaged(seeded_catalog):
@@ -178,7 +180,7 @@ def test_snapshot_passes_unknown_management_and_list_completeness_through(seeded
 
 def test_only_hgx_servers_whose_sources_name_the_board_have_a_definitive_gpu_list(seeded_catalog):
     complete = set(Part.objects.filter(server__accepts_complete=True).values_list("part_number", flat=True))
-    assert complete == HGX_WITH_SOURCED_BOARD
+    assert complete == HGX_WITH_SOURCED_BOARD | RACK_SCALE_SYSTEMS
     for item in SEED["parts"]:
         if item["spec"].get("accepts_complete"):
             assert item.get("accepts"), f"{item['part_number']}: a definitive but empty GPU list"

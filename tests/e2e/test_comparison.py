@@ -28,7 +28,7 @@ def _start_from_home(page, base_url: str, params: str, nodes: str = "") -> str:
 def test_a_customer_compares_the_alternatives_and_starts_from_the_next_generation(
     live_server, catalog_ready, page, shots
 ):
-    token = _start_from_home(page, live_server.url, "70")
+    token = _start_from_home(page, live_server.url, "8")  # 8B training fits a Hopper node: a next generation exists
     page.get_by_role("link", name=re.compile("Compare with alternatives side by side")).click()
     expect(page).to_have_url(re.compile(rf"/d/{token}/alternatives/$"))
     table = page.locator("#comparison")
@@ -41,12 +41,12 @@ def test_a_customer_compares_the_alternatives_and_starts_from_the_next_generatio
         expect(table.locator("tbody th", has_text=row)).to_have_count(1)
     column = [headers.nth(i).get_attribute("data-key") for i in range(headers.count())].index("next_generation")
     gpus_cell = table.locator("tr.row-gpus td").nth(column)
-    expect(gpus_cell).to_contain_text("HGX-B300-8GPU")
+    expect(gpus_cell).to_contain_text("HGX-B200-8GPU")
 
     table.locator("tfoot td").nth(column).get_by_role("button", name="Start from this design").click()
     expect(page).to_have_url(re.compile(r"/d/[-\w]+/platform/$"))
     assert f"/d/{token}/" not in page.url  # a new draft; the one the customer came from is kept
-    expect(page.get_by_role("radio", name=re.compile("^HGX-B300-8GPU "))).to_be_checked()
+    expect(page.get_by_role("radio", name=re.compile("^HGX-B200-8GPU "))).to_be_checked()
     shots.take(page, "started")
 
     page.goto(live_server.url)

@@ -131,6 +131,7 @@ def _platform(request: HttpRequest, config: Configuration) -> HttpResponse:
         form = PlatformForm(request.POST, catalog=view)
         if form.is_valid():
             d = form.cleaned_data
+            rack_system = selectors.is_rack_system(view, d["server"])  # the rack comes complete: no lines
             doc = wizard.apply_platform(
                 config.document,
                 nodes=d["nodes"],
@@ -140,6 +141,7 @@ def _platform(request: HttpRequest, config: Configuration) -> HttpResponse:
                 gpu_parts=gpu_parts,
                 node_parts=node_parts_chosen(view, d["server"], {r: d.get(r) or "" for r in NODE_ROLES}),
                 node_sets=node_part_sets(view),
+                complete_system=rack_system,
             )
             site = {k: d.get(k) for k in ("rack_power_kw", "cooling", "pdu_feeds") if k in request.POST}
             doc = wizard.apply_facility(doc, site)
@@ -162,6 +164,7 @@ def _platform(request: HttpRequest, config: Configuration) -> HttpResponse:
         ev,
         form=form,
         servers=selectors.server_options(view, server),
+        rack_system=view.get(server) if selectors.is_rack_system(view, server) else None,
         gpus=selectors.gpu_options(view, server, gpu, reason) if server else [],
         selected_gpu=view.get(gpu) if gpu else None,
         node_roles=selectors.node_part_choices(

@@ -1,0 +1,105 @@
+"""Messages of the rack-scale NVLink systems' findings (GB200/GB300 NVL72: one part is one rack)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from engines.findings.codes import Code as C
+from engines.findings.fabric_codes import FabricCode as F
+
+from .base import num, renders
+
+
+@renders(C.RACK_SYSTEM_COMPLETE)
+def _complete(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _(
+            "%(server)s is a rack-scale system that comes complete (GPUs, Grace CPUs, compute NICs, DPUs, drives, "
+            "NVLink switch trays and power shelves), so %(part)s is not added to it."
+        )
+        % p,
+        _("Remove %(part)s from this node group; the group's count is the number of racks.") % p,
+    )
+
+
+@renders(C.RACK_SYSTEM_POWER)
+def _power(p: dict[str, Any]) -> tuple[str, str]:
+    values = {**p, "power": num(p["rack_power_w"]), "total": num(p["total_w"])}
+    return (
+        ngettext(
+            "%(server)s draws up to %(power)s W per rack as published, its compute trays, NVLink switch trays and "
+            "power shelves included.",
+            "%(server)s draws up to %(power)s W per rack as published, its compute trays, NVLink switch trays and "
+            "power shelves included: %(total)s W for the %(racks)s racks.",
+            p["racks"],
+        )
+        % values,
+        _("Check that the site can feed %(power)s W to each rack.") % values,
+    )
+
+
+@renders(C.RACK_SYSTEM_POWER_UNKNOWN)
+def _power_unknown(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _(
+            "The catalogue holds no published power for %(server)s, so the rack's feed and the cluster's power are "
+            "unknown."
+        )
+        % p,
+        _("Ask Supermicro for the rack's maximum power before the site is planned."),
+    )
+
+
+@renders(C.RACK_SYSTEM_COOLING)
+def _cooling(p: dict[str, Any]) -> tuple[str, str]:
+    if p.get("cdu_kw"):
+        message = ngettext(
+            "%(server)s is liquid-cooled through its in-rack %(cdu)s kW coolant distribution unit (CDU): the site "
+            "supplies a facility water loop to the rack. The water temperature and flow it needs are not in the "
+            "catalogue.",
+            "%(server)s is liquid-cooled through its in-rack %(cdu)s kW coolant distribution unit (CDU): the site "
+            "supplies a facility water loop to each of the %(racks)s racks. The water temperature and flow they need "
+            "are not in the catalogue.",
+            p["racks"],
+        ) % {**p, "cdu": num(p["cdu_kw"])}
+    else:
+        message = (
+            ngettext(
+                "%(server)s is liquid-cooled through an in-rack coolant distribution unit (CDU): the site supplies a "
+                "facility water loop to the rack. The water temperature and flow it needs are not in the catalogue.",
+                "%(server)s is liquid-cooled through an in-rack coolant distribution unit (CDU): the site supplies a "
+                "facility water loop to each of the %(racks)s racks. The water temperature and flow they need are not "
+                "in the catalogue.",
+                p["racks"],
+            )
+            % p
+        )
+    return message, _("Confirm the facility water (supply temperature and flow) with Supermicro and the site.")
+
+
+@renders(C.NVLINK_DOMAIN_PER_RACK)
+def _domain_per_rack(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _(
+            "The %(racks)s racks of %(server)s are %(racks)s NVLink domains of %(domain_gpus)s GPUs each, not one "
+            "domain of %(gpus)s GPUs: the racks are joined by the compute fabric. NVLink 5's \"up to 576 GPUs in one "
+            'NVLink domain" is a specification of the NVLink Switch, not a product that can be ordered.'
+        )
+        % p,
+        _(
+            "Keep tensor parallelism within one rack (%(domain_gpus)s GPUs) and spread data or pipeline parallelism "
+            "over the racks through the compute fabric."
+        )
+        % p,
+    )
+
+
+@renders(F.RACK_SCALE_ONE_RACK)
+def _one_rack(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _("One %(server)s rack holds its %(gpus)s GPUs in one NVLink domain: it needs no compute fabric.") % p,
+        _("Remove the fabric, or keep it only to prepare for more racks."),
+    )
