@@ -99,13 +99,24 @@ class _Lines:
         self.catalog = catalog
         self.lines: dict[tuple[str, str | None, str, str], BomLine] = {}
 
-    def add(self, section: str, part: str, quantity: int, *, group: str | None = None, description: str = "") -> None:
+    def add(
+        self,
+        section: str,
+        part: str,
+        quantity: int,
+        *,
+        group: str | None = None,
+        description: str = "",
+        price: Decimal | None = None,
+    ) -> None:
+        """A line of ``part``; its price is the catalogue's, or ``price`` for a part the catalogue does not hold
+        (a control-plane or service line priced from settings)."""
         if quantity <= 0:
             return
         spec = self.catalog.get(part) if part else None
         name = description or (_rack_system_description(spec) if isinstance(spec, ServerSpec) else "")
         name = name or (spec.name if spec else part)
-        price = spec.price_eur if spec else None
+        price = spec.price_eur if spec else price
         key = (section, group, part, "" if part else name)
         old = self.lines.get(key)
         qty = quantity + (old.quantity if old else 0)
@@ -145,7 +156,14 @@ def design_bom(
         bill.add(RACKS_POWER, part, quantity, description=description)
     for key in (CONTROL_PLANE, SERVICES):
         for item in (result.get(key) or {}).get("bom", []):
-            bill.add(key, item["part"], int(item.get("quantity", 0)))
+            price = item.get("unit_price_eur")
+            bill.add(
+                key,
+                item["part"],
+                int(item.get("quantity", 0)),
+                description=item.get("description") or "",
+                price=None if price in (None, "") else Decimal(str(price)),
+            )
     return bill.ordered()
 
 
@@ -186,16 +204,21 @@ def _rack_part(rack_plan: dict[str, Any], catalog: CatalogView) -> RackPartSpec 
     return min(racks, key=lambda p: (p.price_eur is None, p.price_eur or 0, p.part_number), default=None)
 
 
-def _cord_part(outlet: str | None, inlet: str | None, catalog: CatalogView) -> PowerCordSpec | None:
+def _cord_part(
+    outlet: str | None, inlet: str | None, catalog: CatalogView, current_a: float | None = None
+) -> PowerCordSpec | None:
     """A cord whose plug (end A) fits the PDU outlet (C19 takes C20, C13 takes C14) and whose socket (end B) fits
-    the device inlet (a C20 inlet takes C19, a C14 inlet takes C13); None when either side is unknown."""
+    the device inlet (a C20 inlet takes C19, a C14 inlet takes C13), rated for the supply's current when it is
+    known (a 6.6 kW supply's 28.7 A is no 16 A cord's); None when either side is unknown or none is rated for it."""
     mate = {"C19": "C20", "C13": "C14", "C20": "C19", "C14": "C13"}
     if not outlet or not inlet:
         return None
     cords = [
         c
         for c in catalog.of_type(PowerCordSpec)
-        if c.a_connector == mate.get(outlet) and c.b_connector == mate.get(inlet)
+        if c.a_connector == mate.get(outlet)
+        and c.b_connector == mate.get(inlet)
+        and (current_a is None or c.current_a is None or c.current_a >= current_a)
     ]
     return min(cords, key=lambda c: (c.price_eur is None, c.price_eur or 0, c.part_number), default=None)
 
@@ -226,7 +249,7 @@ def rack_plan_lines(rack_plan: dict[str, Any] | None, catalog: CatalogView) -> l
     for c in rack_plan.get("cords", []):
         if not c["quantity"]:
             continue
-        cord = _cord_part(c["pdu_outlet"], c["node_inlet"], catalog)
+        cord = _cord_part(c["pdu_outlet"], c["node_inlet"], catalog, c.get("current_a"))
         if cord is not None:
             out.append((cord.part_number, c["quantity"], ""))
         else:

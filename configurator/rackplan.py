@@ -120,6 +120,19 @@ def _switch_groups(plan: FabricPlan | None, catalog: CatalogView) -> list[Switch
     return out
 
 
+# What an IEC 60320 outlet (and the cord into it) carries: C13 10 A, C19 16 A (source IEC-CONN, catalog/seed).
+OUTLET_CURRENT_A = {"C13": 10, "C19": 16}
+FEED_VOLTS = 230  # the line-to-neutral voltage of the European feeds the catalogue's PDUs take (their voltage_v)
+
+
+def _inlet_current(server: ServerSpec, catalog: CatalogView) -> float | None:
+    """What one supply draws at its rating: its watts over the PDUs' volts (a lower bound: losses add to it)."""
+    if not server.psu_watts:
+        return None
+    volts = next((p.voltage_v for p in catalog.of_type(PduSpec) if p.voltage_v), FEED_VOLTS)
+    return round(server.psu_watts / volts, 1)
+
+
 def _pdu_options(catalog: CatalogView) -> list[PduOption]:
     """PDUs of the catalogue with a known rating; outlets are the C13 and C19 ones (None when neither is known)."""
     out = []
@@ -138,6 +151,7 @@ def _pdu_options(catalog: CatalogView) -> list[PduOption]:
                 cord=feed or p.part_number,
                 outlet_type="C19" if p.outlets_c19 else ("C13" if p.outlets_c13 else None),
                 height_u=p.height_u,
+                outlet_current_a=OUTLET_CURRENT_A["C19" if p.outlets_c19 else "C13"] if outlets else None,
             )
         )
     return out
@@ -172,6 +186,7 @@ def build_rack_plan(
                 cooling=str(server.cooling) if server.cooling else None,
                 inlets=server.psu_count,
                 inlet_type=None,  # the catalogue does not record the supplies' inlet type
+                inlet_current_a=_inlet_current(server, catalog),
                 # A rack-scale system is a rack of its own; its fabric endpoints are trays, so the fabric's SU (in
                 # trays) does not cut its rows: rows of 8 racks, one SU of the DGX SuperPOD GB200 RA per row.
                 su_nodes=None if server.rack_scale else su,

@@ -174,7 +174,13 @@ def _pdu(part: Part, common: dict) -> s.PartSpec:
 def _power_cord(part: Part, common: dict) -> s.PartSpec:
     """A power cord: the connector at the PDU (end A) and at the device (end B)."""
     c = part.power_cord
-    return s.PowerCordSpec(**common, a_connector=c.a_connector, b_connector=c.b_connector, length_m=_f(c.length_m))
+    return s.PowerCordSpec(
+        **common,
+        a_connector=c.a_connector,
+        b_connector=c.b_connector,
+        length_m=_f(c.length_m),
+        current_a=c.current_a,
+    )
 
 
 def _cpu(part: Part, common: dict) -> s.PartSpec:

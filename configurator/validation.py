@@ -13,6 +13,7 @@ from typing import Any
 from django.utils import translation
 
 from configurator.bom import bom_result, design_bom
+from configurator.cluster import cluster_lines
 from configurator.defaults import complete_design
 from configurator.messages import finding_dicts, totals_dict
 from configurator.rackplan import build_rack_plan, distances, fabric_rack_with_distances, rack_plan_dict
@@ -235,6 +236,12 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
     # rack plan's facility totals are this same sum.
     power = cluster_power(node.totals.get("groups", []), _fabric_bom(design, plan), dict(catalog.parts))
     racks = racks.with_facility_power(power.total_w, power.complete)
+    control_lines, service_lines, cluster_findings = cluster_lines(
+        design, catalog, racks=racks.rack_count, codes={str(f.code) for f in findings}, language=language
+    )
+    findings.extend(cluster_findings)
+    on_services = [f for f in cluster_findings if str(f.code).startswith("SERVICES_")]
+    on_control = [f for f in cluster_findings if not str(f.code).startswith("SERVICES_")]
     findings.sort(key=lambda f: (SEVERITY_ORDER[f.severity], f.subject, str(f.code)))
     sizing = getattr(node, "sizing", None)
     result = {
@@ -249,6 +256,8 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
             **power.to_dict(),
         },
         "rack_plan": rack_plan_dict(racks, lengths, design, node.totals, _fabric_endpoints(design, catalog)),
+        "control_plane": {"bom": control_lines, "findings": finding_dicts(on_control, language)},
+        "services": {"bom": service_lines, "findings": finding_dicts(on_services, language)},
         "defaults_added": defaults_added,
         "sizing": sizing.to_dict() if hasattr(sizing, "to_dict") else None,
         "catalog_version": catalog.version,

@@ -54,6 +54,7 @@ __all__ = [
     "MAX_QUANTITY",
     "MAX_RACK_POWER_KW",
     "MAX_RACK_UNITS",
+    "MAX_SUPPORT_YEARS",
     "MAX_SYSTEM_PORTS",
     "MAX_TARGET_DAYS",
     "MAX_TRAINING_TOKENS_BILLION",
@@ -127,6 +128,12 @@ MAX_TARGET_DAYS = 3_650  # training only: the days the run should take (ten year
 # networks (design/v1 round 3): the storage, in-band management and out-of-band networks besides the fabric
 NETWORK_KEYS = ("storage", "inband", "oob")
 MAX_SYSTEM_PORTS = 100_000  # storage: switch ports the customer's storage systems need
+
+# services (optional): the commercial lines the offer carries, each declinable; the defaults a professional buyer
+# expects (three years of hardware support, installation, NVIDIA AI Enterprise)
+SERVICE_KEYS = ("support_years", "installation", "ai_enterprise")
+MAX_SUPPORT_YEARS = 5
+DEFAULT_SUPPORT_YEARS = 3
 
 # Fabric plan requests: nodes x rails at most; far beyond any 3-tier fabric, it bounds the work a request may ask.
 MAX_ENDPOINTS = 1_000_000

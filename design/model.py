@@ -41,6 +41,7 @@ from design.contract import (
     COOLING_TYPES,
     DEFAULT_PDU_FEEDS,
     DEFAULT_RACK_UNITS,
+    DEFAULT_SUPPORT_YEARS,
     DEFAULT_TOPOLOGY,
     FACILITY_FIELDS,
     MAX_COMPONENTS_PER_GROUP,
@@ -57,6 +58,7 @@ from design.contract import (
     MAX_QUANTITY,
     MAX_RACK_POWER_KW,
     MAX_RACK_UNITS,
+    MAX_SUPPORT_YEARS,
     MAX_SYSTEM_PORTS,
     MAX_TARGET_DAYS,
     MAX_TRAINING_TOKENS_BILLION,
@@ -65,6 +67,7 @@ from design.contract import (
     PDU_FEEDS,
     RACK_FIELDS,
     ROLES,
+    SERVICE_KEYS,
     TOPOLOGIES,
     WORKLOAD_KINDS,
     oversubscription_beyond_limit,
@@ -92,6 +95,7 @@ __all__ = [
     "NodeGroupIn",
     "RackIn",
     "Say",
+    "ServicesIn",
     "WorkloadIn",
 ]
 
@@ -613,6 +617,47 @@ NodeGroups = Annotated[
 ]
 
 
+def _support_years(value: int) -> int:
+    if value > MAX_SUPPORT_YEARS:
+        raise refuse(f"must be at most {MAX_SUPPORT_YEARS} years, not {value}")
+    return value
+
+
+def _service_flag(value: Any) -> Any:
+    if not isinstance(value, bool):
+        raise refuse(f"must be true or false, not {type_name(value)}")
+    return value
+
+
+ServiceFlag = Annotated[bool, BeforeValidator(_service_flag), Strict()]
+
+
+class ServicesIn(_In):
+    """``services`` (optional): the commercial lines the offer carries; each can be declined. Defaults: what a
+    professional buyer of a GPU cluster expects, three years of hardware support, installation and rack
+    integration, NVIDIA AI Enterprise for NVIDIA data-centre GPUs."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    support_years: Annotated[
+        _Int,
+        Field(ge=0, json_schema_extra={"maximum": MAX_SUPPORT_YEARS}),
+        AfterValidator(_support_years),
+        Say("whole"),
+    ] = Field(
+        DEFAULT_SUPPORT_YEARS,
+        description=f"Years of hardware warranty and support, 0 to {MAX_SUPPORT_YEARS}; 0 declines it.",
+    )
+    installation: ServiceFlag = Field(True, description="Installation and rack integration, per rack.")
+    ai_enterprise: ServiceFlag = Field(
+        True, description="NVIDIA AI Enterprise per NVIDIA GPU, for the support years (at least one)."
+    )
+
+    @classmethod
+    def unknown_key(cls, key: str) -> str:
+        return f"unknown key '{key}'; use {', '.join(SERVICE_KEYS[:-1])} or {SERVICE_KEYS[-1]}"
+
+
 class DesignIn(_In):
     """A design as the engines read it (design.parse.parse_design returns a DesignDocument, which is one)."""
 
@@ -625,6 +670,9 @@ class DesignIn(_In):
         None,
         description="The storage, in-band management and out-of-band networks; null or absent: every network "
         "planned by the service.",
+    )
+    services: ServicesIn = Field(
+        ServicesIn(), description="The offer's support, installation and NVIDIA AI Enterprise; null or absent: all."
     )
 
     @property

@@ -365,3 +365,4 @@ class PowerCordSpec(PartBase):
     a_connector: str = ""
     b_connector: str = ""
     length_m: float | None = None
+    current_a: int | None = None  # rated current (IEC 60320: C13 10 A, C19 16 A); None: unknown

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from decimal import Decimal
 
 from django import forms
 from django.conf import settings
@@ -22,9 +23,11 @@ from configurator.messages.diagram import TOPOLOGIES as TOPOLOGY_LABELS
 from configurator.models import Configuration
 from configurator.selectors import fabric_switches
 from design.contract import (
+    DEFAULT_PDU_FEEDS,
     DEFAULT_TOPOLOGY,
     MAX_DISTANCE_M,
     MAX_NODES_PER_RACK,
+    MAX_RACK_POWER_KW,
     MAX_TARGET_DAYS,
     MAX_TRAINING_TOKENS_BILLION,
     Topology,
@@ -187,6 +190,26 @@ class PlatformForm(Form):
     cpu = forms.ChoiceField(label=_("CPUs"), required=False)
     memory = forms.ChoiceField(label=_("Memory (DIMMs)"), required=False)
     boot = forms.ChoiceField(label=_("Boot drive"), required=False)
+    # The site (the design's facility): empty means the rack plan's stated default.
+    rack_power_kw = forms.DecimalField(
+        label=_("Rack power (kW)"),
+        min_value=Decimal("0.1"),
+        max_value=MAX_RACK_POWER_KW,
+        decimal_places=1,
+        required=False,
+        help_text=_("The most one rack of your site may draw; empty: 30 kW air-cooled, 80 kW liquid-cooled."),
+    )
+    cooling = forms.ChoiceField(
+        label=_("Cooling"),
+        required=False,
+        choices=[("", _("as the servers need")), ("air", _("air")), ("liquid", _("liquid"))],
+    )
+    pdu_feeds = forms.ChoiceField(
+        label=_("Power feeds per rack"),
+        choices=[("A+B", _("two feeds (A+B)")), ("A", _("one feed (A)"))],
+        initial=DEFAULT_PDU_FEEDS,
+        required=False,
+    )
 
     def __init__(self, *args, catalog: CatalogView, **kwargs):
         super().__init__(*args, **kwargs)

@@ -98,7 +98,37 @@ def platform_initial(doc: dict, gpu_parts: set[str]) -> dict:
         "server": g.get("server") or "",
         "gpu": gpu.get("part") if gpu else "",
         "gpu_quantity": gpu.get("quantity") if gpu else 1,
+        **facility_initial(doc),
     }
+
+
+def facility_initial(doc: dict) -> dict:
+    """The site fields of the platform step from the design's ``facility``."""
+    f = doc.get("facility") if isinstance(doc.get("facility"), dict) else {}
+    return {
+        "rack_power_kw": f.get("rack_power_kw"),
+        "cooling": f.get("cooling") or "",
+        "pdu_feeds": f.get("pdu_feeds") or "A+B",
+    }
+
+
+def apply_facility(doc: dict, values: dict[str, object]) -> dict:
+    """Set the design's ``facility`` rack power, cooling and feeds from ``values`` (only the keys the form sent:
+    a post without them changes nothing); an empty field removes its key (the plan's stated default); other
+    facility keys (rack_units) stay."""
+    new = copy.deepcopy(doc)
+    f = dict(new.get("facility") or {}) if isinstance(new.get("facility"), dict) else {}
+    for key, raw in values.items():
+        value = None if raw in (None, "") else (float(raw) if key == "rack_power_kw" else raw)  # type: ignore[arg-type]
+        if value is None:
+            f.pop(key, None)
+        else:
+            f[key] = value
+    if f:
+        new["facility"] = f
+    else:
+        new.pop("facility", None)
+    return new
 
 
 def adapters_initial(doc: dict, adapter_parts: set[str]) -> dict:

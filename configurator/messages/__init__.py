@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 from engines.findings.finding import Finding
 from engines.findings.registry import REGISTRY
 
+from . import cluster as _cluster  # noqa: F401  (registers the control-plane and services renderers)
 from . import fabric as _fabric  # noqa: F401  (registers the fabric renderers)
 from . import networks as _networks  # noqa: F401  (registers the network renderers)
 from . import node_contents as _node_contents  # noqa: F401  (registers the node-contents renderers)

@@ -141,6 +141,58 @@ def _pdu_outlets(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
+@renders(C.PDU_OVER_CONTINUOUS)
+def _pdu_over_continuous(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _(
+            "%(part)s carries %(load)s kW in rack %(rack)s (and %(others)s more alike), %(pct)s %% of its "
+            "%(rating)s kW: above the 80 %% a PDU may carry continuously."
+        )
+        % {
+            "part": p["part"],
+            "load": _kw(p["per_pdu_w"]),
+            "rack": p["first_rack"],
+            "others": max(0, p["racks"] - 1),
+            "pct": p["load_pct"],
+            "rating": _kw(p["rating_w"]),
+        },
+        _("Choose a higher-rated PDU, a rack with more PDU positions, or fewer nodes per rack."),
+    )
+
+
+@renders(C.PDU_BUSBAR)
+def _pdu_busbar(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _(
+            "Rack %(rack)s draws %(power)s kW: the %(positions)s zero-U PDU positions of a rack carry at most "
+            "%(max)s kW per feed with the catalogue's PDUs, so %(racks)s rack(s) have no PDU planned."
+        )
+        % {
+            "rack": p["first_rack"],
+            "power": _kw(p["power_w"]),
+            "positions": p["positions"],
+            "max": _kw(p["max_w"] * 0.8),
+            "racks": p["racks"],
+        },
+        _("Plan a busbar or power shelf for these racks (priced on request), 63 A PDUs, or fewer nodes per rack."),
+    )
+
+
+@renders(C.CORD_OVER_RATING)
+def _cord_over_rating(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _(
+            "A power supply of %(part)s draws about %(current)s A at 230 V, more than a %(outlet)s outlet and its "
+            "cord carry (%(limit)s A)."
+        )
+        % {"part": p["part"], "current": num(p["current_a"], 1), "outlet": p["outlet"], "limit": p["outlet_current_a"]},
+        _(
+            "Feed these supplies from PDU outlets and cords rated for their current (e.g. IEC 60309 or C21/C22), "
+            "or ask us for the server's inlet type."
+        ),
+    )
+
+
 @renders(C.NODE_INLET_UNKNOWN)
 def _inlet_unknown(p: dict[str, Any]) -> tuple[str, str]:
     return (

@@ -7,11 +7,13 @@ Pure Python, below the node rules (``engines.node``), the fabric planner (``engi
 
 * ``finding.py``: ``Finding``, ``Severity``, ``SEVERITY_ORDER``
 * ``codes.py``: ``Code``, the node rules' codes; ``fabric_codes.py``: ``FabricCode``, the fabric planner's codes;
-  ``rack_codes.py``: ``RackCode``, the rack planner's codes
+  ``rack_codes.py``: ``RackCode``, the rack planner's codes; ``cluster_codes.py``: ``ClusterCode``, the control
+  plane's and the services' codes
 * ``registry.py``: ``REGISTRY``, ``Rule`` and ``finding(code, subject, **params)`` (severity from the registry);
   the entries in ``node_rules.py``, ``contents_rules.py``, ``fabric_rules.py`` and ``rack_rules.py``
 """
 
+from .cluster_codes import ClusterCode
 from .codes import Code
 from .fabric_codes import FabricCode
 from .finding import SEVERITY_ORDER, Finding, Severity
@@ -23,6 +25,7 @@ from .rule import Rule
 __all__ = [
     "REGISTRY",
     "SEVERITY_ORDER",
+    "ClusterCode",
     "Code",
     "FabricCode",
     "Finding",

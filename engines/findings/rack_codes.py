@@ -26,3 +26,6 @@ class RackCode(StrEnum):
     MANAGEMENT_SWITCH_COUNT = "RACK_MANAGEMENT_SWITCH_COUNT"
     NODE_INLET_UNKNOWN = "RACK_NODE_INLET_UNKNOWN"
     NODE_HEIGHT_UNKNOWN = "RACK_NODE_HEIGHT_UNKNOWN"  # raised at the service edge: the server's height is unknown
+    PDU_OVER_CONTINUOUS = "RACK_PDU_OVER_CONTINUOUS"  # a PDU carries more than 80 % of its rating
+    PDU_BUSBAR = "RACK_PDU_BUSBAR"  # no PDU that fits the rack's zero-U positions carries its load
+    CORD_OVER_RATING = "RACK_CORD_OVER_RATING"  # a power supply draws more than the PDU outlet and its cord carry

@@ -138,8 +138,37 @@ _RACK_RULES = (
         "NVIDIA DGX SuperPOD H100 RA: out-of-band management network (SN2201)",
     ),
 )
+_RACK_POWER_RULES = (
+    (
+        RackCode.PDU_OVER_CONTINUOUS,
+        W,
+        gettext_noop("PDU above 80 % of its rating"),
+        gettext_noop(
+            "A PDU carries more than 80 % of its rating continuously; the electrical code allows a continuous load of 80 % of the circuit's rating."
+        ),
+        "NEC (NFPA 70) 210.20(A), continuous loads at 80 % of the branch circuit's rating; Geist PDU nameplates derated to 80 % (engines/racks/packing.py)",
+    ),
+    (
+        RackCode.PDU_BUSBAR,
+        W,
+        gettext_noop("Rack load beyond its zero-U PDUs"),
+        gettext_noop(
+            "No PDU that fits the rack's zero-U positions carries the rack's load: the rack needs a busbar or power shelf, a higher-rated PDU or fewer nodes."
+        ),
+        "Dell metered rPDU owner's manual (up to four rPDUs per rack); NEC 210.20(A) (80 %); NVIDIA GB200 NVL72 racks fed by power shelves",
+    ),
+    (
+        RackCode.CORD_OVER_RATING,
+        W,
+        gettext_noop("Power supply draws more than its outlet carries"),
+        gettext_noop(
+            "At its rating a server power supply draws more current than the PDU outlet and its cord are rated for (C13 10 A, C19 16 A)."
+        ),
+        "IEC 60320 connector ratings (comms-express.com: C13 10 A, C19 16 A); supply current = its watts / 230 V",
+    ),
+)
 _RACK_CHECKS = {RackCode.NODE_HEIGHT_UNKNOWN: "configurator.rackplan.build_rack_plan"}
 RULES: tuple[Rule, ...] = tuple(
     rule(code, severity, title, explanation, source, (_RACK_CHECKS.get(code, "engines.racks.plan.plan_racks"),))
-    for code, severity, title, explanation, source in _RACK_RULES
+    for code, severity, title, explanation, source in (*_RACK_RULES, *_RACK_POWER_RULES)
 )

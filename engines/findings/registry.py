@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import contents_rules, fabric_rules, network_rules, node_rules, rack_rules, rack_scale_rules
+from . import cluster_rules, contents_rules, fabric_rules, network_rules, node_rules, rack_rules, rack_scale_rules
 from .codes import Code
 from .fabric_codes import FabricCode
 from .finding import Finding
@@ -30,6 +30,7 @@ _RULES = (
     *rack_rules.RULES,
     *rack_scale_rules.RULES,
     *network_rules.RULES,
+    *cluster_rules.RULES,
 )
 REGISTRY: dict[str, Rule] = {rule.code: rule for rule in _RULES}
 if twice := sorted(code for code, n in Counter(rule.code for rule in _RULES).items() if n > 1):

@@ -100,6 +100,7 @@ class NodeGroup:
     cooling: Cooling | None  # as the server part says; None: unknown
     inlets: int | None = None  # power inlets (PSUs) per node; None: unknown
     inlet_type: str | None = None  # e.g. "C20"; None: unknown
+    inlet_current_a: float | None = None  # what one supply draws at its rating (its watts / the feed's volts)
     su_nodes: int | None = None  # None: not on the compute fabric, or SU size unknown
     # A rack-scale NVLink system (GB200/GB300 NVL72): each "node" is a whole rack of its own, ``height_u`` its own
     # units and ``power_w`` the whole rack's; it brings its own power shelves and management switches.
@@ -143,9 +144,11 @@ class Facility:
     rack_power_kw: float | None = None  # the most one rack may draw; None: default per cooling (plan.py)
     cooling: Cooling | None = None  # None: liquid if any node group is liquid-cooled, else air
     pdu_feeds: Feeds = Feeds.AB
+    zero_u_positions: int = 4  # vertical PDUs one rack takes (packing.ZERO_U_PDU_POSITIONS, its source there)
 
     def __post_init__(self) -> None:
         _check_whole(self, "rack_units", 1, MAX_RACK_UNITS)
+        _check_whole(self, "zero_u_positions", 0, 16)
         power = self.rack_power_kw
         if power is not None and (
             isinstance(power, bool) or not isinstance(power, int | float) or not 0 < power < math.inf
@@ -165,6 +168,7 @@ class PduOption:
     cord: str  # the PDU's own input cord / plug, e.g. "IEC 60309 32A 3P+N+E"; the site must offer it
     outlet_type: str | None = None  # e.g. "C19"
     height_u: int = 0  # 0: a vertical zero-U PDU beside the rails
+    outlet_current_a: int | None = None  # what one outlet (and the cord into it) carries, e.g. 16 for C19
 
     def __post_init__(self) -> None:
         _check_whole(self, "rating_w", 1)
@@ -214,9 +218,15 @@ class CordLine:
     pdu_outlet: str | None
     node_inlet: str | None
     quantity: int
+    current_a: float | None = None  # what one supply draws at its rating: the cord must carry it
 
     def to_dict(self) -> dict[str, Any]:
-        return {"pdu_outlet": self.pdu_outlet, "node_inlet": self.node_inlet, "quantity": self.quantity}
+        return {
+            "pdu_outlet": self.pdu_outlet,
+            "node_inlet": self.node_inlet,
+            "quantity": self.quantity,
+            "current_a": self.current_a,
+        }
 
 
 @dataclass(slots=True)
@@ -381,7 +391,10 @@ class RackPlan:
             runs=tuple(_runs_from_entries(d.get("racks", []), rows)),
             rows=rows,
             pdus=tuple(PduLine(p["part"], p["quantity"], p["cord"]) for p in d.get("pdus", [])),
-            cords=tuple(CordLine(c["pdu_outlet"], c["node_inlet"], c["quantity"]) for c in d.get("cords", [])),
+            cords=tuple(
+                CordLine(c["pdu_outlet"], c["node_inlet"], c["quantity"], c.get("current_a"))
+                for c in d.get("cords", [])
+            ),
             rack_units=d["rack_units"],
             rack_power_limit_w=d["rack_power_limit_w"],
             rack_power_basis=d["rack_power_basis"],
@@ -550,7 +563,10 @@ def _runs_from_entries(entries: Sequence[dict[str, Any]], rows: Sequence[Row]) -
             Cooling(r["cooling"]),
             devices,
             tuple(PduLine(p["part"], p["quantity"], p["cord"]) for p in r.get("pdus", [])),
-            tuple(CordLine(c["pdu_outlet"], c["node_inlet"], c["quantity"]) for c in r.get("cords", [])),
+            tuple(
+                CordLine(c["pdu_outlet"], c["node_inlet"], c["quantity"], c.get("current_a"))
+                for c in r.get("cords", [])
+            ),
             r.get("node_group"),
             r.get("first_node", 0),
             r.get("nodes", 0),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engines.findings import Finding, RackCode, finding
 
@@ -31,6 +32,13 @@ DEFAULT_RACK_POWER_W = {Cooling.AIR: 30_000, Cooling.LIQUID: 80_000}  # basis in
 AIR_COOLING_LIMIT_W = 30_000  # room air without containment or rear-door heat exchangers (docstring)
 MAX_COMPUTE_RACKS_PER_ROW = 8  # rows of a group without an SU size (an H100 SU's 8 compute racks)
 ASSUMED_SWITCH_U = 1  # reserved for a switch of unknown height, with a finding
+# A PDU carries at most 80 % of its rating continuously: NEC (NFPA 70) 210.20(A), as PDU makers derate to it (Geist,
+# "nameplate current rating ... is 80 percent of the maximum current rating of the branch circuit") [S].
+CONTINUOUS_SHARE = 0.8
+# Vertical PDUs one rack takes: "Either one or two rPDUs can be installed in each rPDU tray in the back of a rack
+# enclosure, providing a total of up to four rPDUs" (Dell metered rPDU owner's manual, installation configurations)
+# [S]; a rack with other zero-U channels is told in Facility.zero_u_positions.
+ZERO_U_PDU_POSITIONS = 4
 _DEVICE_ROLE = {SwitchRole(r.value): r for r in DeviceRole if r.value in SwitchRole._value2member_map_}
 
 
@@ -89,6 +97,7 @@ class Context:
         self.findings: list[Finding] = []
         self.u_total = facility.rack_units
         self.feeds = facility.pdu_feeds
+        self.positions = facility.zero_u_positions
         if facility.cooling is not None:
             self.cooling, self.cooling_basis = facility.cooling, "facility"
         else:
@@ -137,8 +146,8 @@ def choose_pdu(options: Sequence[PduOption], limit_w: int) -> PduOption | None:
     return min(options, key=lambda o: (ceil_div(limit_w, o.rating_w), o.height_u > 0, o.rating_w, o.part))
 
 
-def _pdus_per_feed(pdu: PduOption, power_w: int, inlets_per_feed: int | None) -> int:
-    by_power = max(1, ceil_div(power_w, pdu.rating_w))
+def _pdus_per_feed(pdu: PduOption, power_w: int, inlets_per_feed: int | None, share: float = CONTINUOUS_SHARE) -> int:
+    by_power = max(1, ceil_div(power_w, int(pdu.rating_w * share)))
     if pdu.outlets and inlets_per_feed:
         return max(by_power, ceil_div(inlets_per_feed, pdu.outlets))
     return by_power
@@ -147,8 +156,17 @@ def _pdus_per_feed(pdu: PduOption, power_w: int, inlets_per_feed: int | None) ->
 class Builder:
     """Places devices into racks, keeping one devices tuple per distinct rack content."""
 
-    def __init__(self, ctx: Context, mgmt: Switch | None, pdu: PduOption | None) -> None:
+    def __init__(
+        self, ctx: Context, mgmt: Switch | None, pdu: PduOption | None, options: Sequence[PduOption] = ()
+    ) -> None:
         self.ctx, self.mgmt, self.pdu = ctx, mgmt, pdu
+        # Each rack picks its PDU among the options of the plan's mounting (the units reserved stay valid).
+        self.options = [o for o in options if pdu is not None and (o.height_u > 0) == (pdu.height_u > 0)] or (
+            [pdu] if pdu else []
+        )
+        self.positions = ctx.positions
+        # Per distinct rack content: (PDU over 80 %, its load in W) or "busbar" (nothing fits).
+        self.power_notes: dict[int, tuple[PduOption, int] | str] = {}
         self.feeds = 2 if ctx.feeds == Feeds.AB else 1
         # Horizontal PDUs are reserved for the plan's limit (an upper bound of any rack's need).
         self.pdu_u = pdu.height_u * _pdus_per_feed(pdu, ctx.limit_w, None) * self.feeds if pdu else 0
@@ -332,17 +350,98 @@ def equipment(b: Builder, d: Draft) -> tuple[tuple[PduLine, ...], tuple[CordLine
     if d.group is not None and d.group.rack_scale:  # its own power shelves: no PDUs, no cords
         hit = b.equipment[key] = ((), (), False, False, sum(dev.height_u for dev in d.devices))
         return hit
+    pdu = b.pdu
     if b.pdu is not None:
         # Sized from the known load; when part of it is unknown the plan says so (RACK_PDU_KNOWN_LOAD_ONLY).
         partial = d.power_unknown
-        per_feed = _pdus_per_feed(b.pdu, d.power_known_w, d.inlets_per_feed)
-        pdus = (PduLine(b.pdu.part, per_feed * b.feeds, b.pdu.cord),)
-        outlets_unknown = d.kind == RackKind.COMPUTE and (not b.pdu.outlets or d.inlets_per_feed is None)
+        choice = choose_rack_pdu(b, d.power_known_w, d.inlets_per_feed)
+        if choice is None:
+            b.power_notes[key] = "busbar"
+        else:
+            pdu, per_feed = choice
+            pdus = (PduLine(pdu.part, per_feed * b.feeds, pdu.cord),)
+            per_pdu_w = -(-d.power_known_w // per_feed)
+            if per_pdu_w > pdu.rating_w * CONTINUOUS_SHARE:
+                b.power_notes[key] = (pdu, per_pdu_w)
+        outlets_unknown = d.kind == RackKind.COMPUTE and (pdu is None or not pdu.outlets or d.inlets_per_feed is None)
     cords: tuple[CordLine, ...] = ()
     if d.group is not None and d.inlets_total:
-        cords = (CordLine(b.pdu.outlet_type if b.pdu else None, d.group.inlet_type, d.inlets_total),)
+        cords = (
+            CordLine(pdu.outlet_type if pdu else None, d.group.inlet_type, d.inlets_total, d.group.inlet_current_a),
+        )
     hit = b.equipment[key] = (pdus, cords, partial, outlets_unknown, sum(dev.height_u for dev in d.devices))
     return hit
+
+
+def choose_rack_pdu(b: Builder, power_w: int, inlets_per_feed: int | None) -> tuple[PduOption, int] | None:
+    """The rack's PDU and how many per feed: the fewest that carry the load at 80 % of their rating (then the
+    smallest rating) within the rack's zero-U positions; else the fewest that carry it at 100 % within them (the
+    plan warns); None when no option carries it in the positions (a busbar). Horizontal PDUs take units, not
+    positions: their count is not bounded here (the units were reserved)."""
+    for share in (CONTINUOUS_SHARE, 1.0):
+        fits = []
+        for o in b.options:
+            per_feed = _pdus_per_feed(o, power_w, inlets_per_feed, share)
+            if o.height_u == 0 and per_feed * b.feeds > b.positions:
+                continue
+            fits.append((per_feed, o.rating_w, o.part, o))
+        if fits:
+            per_feed, _, _, o = min(fits, key=lambda f: f[:3])
+            return o, per_feed
+    return None
+
+
+def power_findings(ctx: Context, b: Builder, runs: Sequence[Any]) -> None:
+    """One finding per PDU over 80 %, one for racks needing a busbar, one per server whose supplies draw more than
+    the PDU's outlets carry."""
+    over: dict[str, list[Any]] = {}
+    busbar: list[Any] = []
+    for run in runs:
+        note = b.power_notes.get(id(run.rack.devices))
+        if isinstance(note, tuple):
+            over.setdefault(note[0].part, []).append((run, note))
+        elif note == "busbar":
+            busbar.append(run)
+    for part, items in over.items():
+        pdu, per_pdu_w = max((n for _, n in items), key=lambda n: n[1])
+        ctx.add(
+            RackCode.PDU_OVER_CONTINUOUS,
+            "facility.rack_power_kw",
+            part=part,
+            racks=sum(run.count for run, _ in items),
+            first_rack=items[0][0].rack.name,
+            rating_w=pdu.rating_w,
+            per_pdu_w=per_pdu_w,
+            load_pct=round(100 * per_pdu_w / pdu.rating_w),
+        )
+    if busbar:
+        best = max(b.options, key=lambda o: o.rating_w) if b.options else None
+        per_feed = b.positions // b.feeds
+        ctx.add(
+            RackCode.PDU_BUSBAR,
+            "facility.rack_power_kw",
+            racks=sum(run.count for run in busbar),
+            first_rack=busbar[0].rack.name,
+            power_w=max(run.rack.power_known_w for run in busbar),
+            positions=b.positions,
+            max_w=best.rating_w * per_feed if best else 0,
+        )
+    warned: set[str] = set()
+    for run in runs:
+        for c in run.rack.cords:
+            pdu = next((o for o in b.options if o.outlet_type == c.pdu_outlet), None)
+            limit = pdu.outlet_current_a if pdu else None
+            node = next((d.part for d in run.rack.devices if d.role == DeviceRole.NODE), None)
+            if c.current_a and limit and c.current_a > limit and node and node not in warned:
+                warned.add(node)
+                ctx.add(
+                    RackCode.CORD_OVER_RATING,
+                    "facility.pdu_feeds",
+                    part=node,
+                    current_a=round(c.current_a, 1),
+                    outlet=c.pdu_outlet,
+                    outlet_current_a=limit,
+                )
 
 
 def finish_rack(b: Builder, d: Draft, name: str, row: int, slot: int, ctx: Context) -> tuple[Rack, bool, bool]:

@@ -63,6 +63,19 @@ Rules (each with its basis)
   continuous load one PDU may carry (derated as the site's electrical code requires before it reaches here).
   Node power cords: one per inlet, PDU outlet type to node inlet type. Switch cords are not counted (switch
   inlets are not in the catalogue).
+* **PDU per rack's load** (packing.equipment): each rack gets, from the options of the plan's mounting (zero-U or
+  horizontal), the PDU that carries its load with no PDU above ``CONTINUOUS_SHARE`` (80 %) of its rating, in no
+  more PDUs than the rack's zero-U positions take (``Facility.zero_u_positions``, default
+  ``ZERO_U_PDU_POSITIONS`` = 4, its source in packing.py), fewest PDUs first, then the smallest rating. Basis of
+  80 %: the US NEC (NFPA 70) 210.20(A) limits a continuous load (three hours or more) to 80 % of the branch
+  circuit's rating, and PDU makers derate their nameplates to it (Geist: "the nameplate current rating of a
+  Geist PDU is 80 percent of the maximum current rating of the branch circuit") [S]. When no option fits at 80 %
+  but one fits at 100 %, that one is planned and RACK_PDU_OVER_CONTINUOUS names it and the racks; when none
+  fits even then, the rack gets no PDU line and RACK_PDU_BUSBAR says it needs a busbar or power shelf (as
+  NVIDIA's NVL72 racks are fed), a 63 A PDU or fewer nodes.
+* **Cords by current**: a supply's current at its rating is its watts over the feed's volts (a lower bound: the
+  supply's losses add to it); above the PDU outlet's rating (C13 10 A, C19 16 A; IEC 60320 via comms-express)
+  RACK_CORD_OVER_RATING names the server, its current and the outlet (e.g. 6.6 kW supplies: 28.7 A at 230 V).
 * **Facility power** = nodes + switches + ``other_it_power_w`` (e.g. transceivers). PDU losses and cooling are not
   included, and the totals say so (``overhead_included``).
 
@@ -85,6 +98,12 @@ RACK_PDU_OUTLETS_UNKNOWN (info)     PDU outlets or node inlets unknown: PDUs are
 RACK_NODE_INLET_UNKNOWN (info)      a node's inlet count is unknown: its power cords are not counted
 RACK_NO_MANAGEMENT_SWITCH (info)    no management switch given: none is placed, no unit is reserved
 RACK_MANAGEMENT_SWITCH_COUNT (info) one per rack needs ``needed``, the design lists ``listed``
+RACK_PDU_OVER_CONTINUOUS (warning)  PDUs above 80 % of their rating; params: part, racks, first_rack, load_pct,
+                                    rating_w, per_pdu_w
+RACK_PDU_BUSBAR (warning)           no PDU fits the zero-U positions and carries the rack; params: racks,
+                                    first_rack, power_w, positions, max_w (what the positions' best PDUs carry)
+RACK_CORD_OVER_RATING (warning)     a supply draws more than the PDU outlet carries; params: part, current_a,
+                                    outlet, outlet_current_a
 """
 
 from __future__ import annotations
@@ -113,6 +132,7 @@ from .packing import (
     Switch,
     check_group,
     choose_pdu,
+    power_findings,
     switches_by_role,
 )
 from .rows import compute_rows, finish_rows, leaves_in_rack, place_leaves, place_upper
@@ -120,15 +140,16 @@ from .rows import compute_rows, finish_rows, leaves_in_rack, place_leaves, place
 
 def _sum_lines(runs: Sequence[RackRun]) -> tuple[tuple[PduLine, ...], tuple[CordLine, ...]]:
     pdus: dict[tuple[str, str], int] = {}
-    cords: dict[tuple[str | None, str | None], int] = {}
+    cords: dict[tuple[str | None, str | None, float | None], int] = {}
     for run in runs:
         for p in run.rack.pdus:
             pdus[(p.part, p.cord)] = pdus.get((p.part, p.cord), 0) + p.quantity * run.count
         for c in run.rack.cords:
-            cords[(c.pdu_outlet, c.node_inlet)] = cords.get((c.pdu_outlet, c.node_inlet), 0) + c.quantity * run.count
+            key = (c.pdu_outlet, c.node_inlet, c.current_a)
+            cords[key] = cords.get(key, 0) + c.quantity * run.count
     return (
         tuple(PduLine(part, q, cord) for (part, cord), q in pdus.items()),
-        tuple(CordLine(o, i, q) for (o, i), q in cords.items()),
+        tuple(CordLine(o, i, q, a) for (o, i, a), q in cords.items()),
     )
 
 
@@ -151,7 +172,7 @@ def plan_racks(
     pdu = choose_pdu(pdu_options, ctx.limit_w)
     if pdu is None:
         ctx.add(RackCode.NO_PDU, "facility.pdu_feeds")
-    b = Builder(ctx, mgmt, pdu)
+    b = Builder(ctx, mgmt, pdu, pdu_options)
 
     groups = [g for i, g in enumerate(node_groups) if g.count > 0 and check_group(ctx, b, g, i)]
     leaves = sw[SwitchRole.LEAF]
@@ -165,6 +186,7 @@ def plan_racks(
 
     systems = frozenset(g.name for g in groups if g.rack_scale)
     _rack_findings(ctx, runs, unsized, outlets_unknown, switches, mgmt, systems)
+    power_findings(ctx, b, runs)
     pdus, cords = _sum_lines(runs)
     known = sum(run.rack.power_known_w * run.count for run in runs) + (other_it_power_w or 0)
     unknown = any(run.rack.power_w is None for run in runs) or other_it_power_w is None

@@ -1,11 +1,13 @@
 """Every rack-planner finding goes through the one rule registry (its severity) and reads in English and Dutch."""
 
+import dataclasses
+
 import pytest
 
 from configurator.messages import both, finding_dict
 from engines.findings import RackCode
 from engines.findings.registry import REGISTRY, finding
-from engines.racks import Facility, plan_racks
+from engines.racks import Facility, PduOption, plan_racks
 
 from .parts import PDU_22K, air_nodes, leaves, liquid_nodes, mgmt
 
@@ -30,7 +32,13 @@ def _scenarios():
         facility=Facility(cooling="air", rack_power_kw=60),
         pdu_options=[PDU_22K],
     )
-    return [*_edge(unknowns), *_edge(wrong_site), *_edge(dense)]
+    hot = PduOption(part="PDU-22", rating_w=22_000, outlets=42, cord="3P 32A", outlet_type="C19", outlet_current_a=16)
+    over = plan_racks(
+        node_groups=[dataclasses.replace(air_nodes(2), power_w=10_000, inlet_current_a=28.7)],
+        facility=Facility(rack_power_kw=30, zero_u_positions=2),
+        pdu_options=[hot],
+    )
+    return [*_edge(unknowns), *_edge(wrong_site), *_edge(dense), *_edge(over)]
 
 
 @pytest.mark.django_db

@@ -226,11 +226,11 @@ def test_a_liquid_facility_carries_dense_racks_without_an_air_finding():
 
 
 def test_a_plus_b_feeds_double_the_pdus_because_each_feed_carries_the_whole_rack():
-    # 4 nodes + leaf + switch = 42,000 W; 22 kW PDUs: ceil(42,000 / 22,000) = 2 per feed
+    # 4 nodes + leaf + switch = 42,000 W; 22 kW PDUs at 80 %: ceil(42,000 / 17,600) = 3 per feed
     a = plan(air_nodes(4), [leaves(1)], facility=Facility(rack_power_kw=60, pdu_feeds=Feeds.A))
-    ab = plan(air_nodes(4), [leaves(1)], facility=Facility(rack_power_kw=60, pdu_feeds=Feeds.AB))
-    assert [(line.part, line.quantity) for line in a.racks[0].pdus] == [("PDU-3P-32A", 2)]
-    assert [(line.part, line.quantity) for line in ab.racks[0].pdus] == [("PDU-3P-32A", 4)]
+    assert [(line.part, line.quantity) for line in a.racks[0].pdus] == [("PDU-3P-32A", 3)]
+    ab = plan(air_nodes(4), [leaves(1)], facility=Facility(rack_power_kw=60, pdu_feeds=Feeds.AB, zero_u_positions=6))
+    assert [(line.part, line.quantity) for line in ab.racks[0].pdus] == [("PDU-3P-32A", 6)]
     assert ab.pdus[0].cord == "IEC 60309 32A 3P+N+E"
 
 
@@ -252,7 +252,9 @@ def test_the_pdu_that_carries_the_rack_with_fewest_units_is_chosen():
 
 def test_node_power_cords_follow_the_inlets_and_outlet_types():
     p = plan(air_nodes(4), facility=Facility(rack_power_kw=60))
-    assert [c.to_dict() for c in p.cords] == [{"pdu_outlet": "C19", "node_inlet": "C20", "quantity": 24}]
+    assert [c.to_dict() for c in p.cords] == [
+        {"pdu_outlet": "C19", "node_inlet": "C20", "quantity": 24, "current_a": None}
+    ]
 
 
 def test_no_pdu_option_is_an_error_and_no_pdu_is_invented():

@@ -77,9 +77,15 @@ def test_every_plan_keeps_its_racks_within_units_and_power(group, facility, pdu,
         assert rack.u_used == sum(used)
         over_power = RackCode.NODE_OVER_POWER in found and rack.nodes == 1
         assert rack.power_known_w <= p.rack_power_limit_w or over_power
-        (line,) = rack.pdus
-        assert line.quantity % feeds == 0
-        assert line.quantity // feeds * pdu.rating_w >= rack.power_known_w  # each feed carries the whole rack
+        if not rack.pdus:  # no PDU fits the zero-U positions and carries the rack: a busbar, said so
+            assert RackCode.PDU_BUSBAR in found and pdu.height_u == 0
+        else:
+            (line,) = rack.pdus
+            assert line.quantity % feeds == 0
+            # each feed carries the whole rack, at 80 % of the rating unless a warning says otherwise
+            share = 1.0 if RackCode.PDU_OVER_CONTINUOUS in found else 0.8
+            assert line.quantity // feeds * int(pdu.rating_w * share) >= rack.power_known_w
+            assert pdu.height_u > 0 or line.quantity <= facility.zero_u_positions
         assert [d.role for d in rack.devices].count(DeviceRole.MANAGEMENT) == 1
     assert placed[DeviceRole.LEAF] == n_leaf
     assert placed[DeviceRole.SPINE] == n_spine and placed[DeviceRole.CORE] == n_spine // 2

@@ -203,6 +203,11 @@ def test_the_facility_sets_rack_size_power_and_feeds(seeded_catalog):
     assert all(r["nodes"] <= 2 for r in plan["racks"])  # 2 x 7.9 kW within 20 kW
 
 
+def _pdus(plan):
+    """The PDUs of every rack of the plan (a run of alike racks counts each)."""
+    return sum(p["quantity"] * r.get("count", 1) for r in plan["racks"] for p in r["pdus"])
+
+
 def test_the_bill_lists_the_racks_and_the_unpriced_pdus_and_cords_as_lines_on_request(seeded_catalog):
     doc = _doc(32)
     result = design_validate(document=doc)
@@ -211,13 +216,17 @@ def test_the_bill_lists_the_racks_and_the_unpriced_pdus_and_cords_as_lines_on_re
     assert [(line.part_number, line.quantity) for line in racks if line.part_number.startswith("RACK")] == [
         ("RACK-42U", result["totals"]["racks"])
     ]
-    # The plan sizes the racks' PDUs with the seeded APC AP8886 (22 kW, zero-U): one per feed per rack here. It has
-    # no list price: a line on request with the plan's count, and the bill's total says "at least".
+    # The plan sizes the racks' PDUs with the seeded APC AP8886 (22 kW, zero-U). A compute rack of two nodes draws
+    # about 20 kW, above the 17.6 kW (80 %) one 22 kW PDU may carry continuously: two per feed, four per rack.
     plan = result["rack_plan"]
-    assert [(p["part"], p["quantity"]) for p in plan["pdus"]] == [("AP8886", 2 * result["totals"]["racks"])]
-    assert "RACK_NO_PDU" not in _codes(result)
+    compute = [r for r in plan["racks"] if r["kind"] == "compute" and r["nodes"] == 2]
+    assert compute and all(r["power_known_w"] > 17_600 for r in compute)
+    assert all(r["pdus"] == [{"part": "AP8886", "quantity": 4, "cord": "3P 32A"}] for r in compute)
+    assert [(p["part"], p["quantity"]) for p in plan["pdus"]] == [("AP8886", _pdus(plan))]
+    assert "RACK_NO_PDU" not in _codes(result) and "RACK_PDU_OVER_CONTINUOUS" not in _codes(result)
+    # It has no list price: a line on request with the plan's count, and the bill's total says "at least".
     by_part = {line.part_number: line for line in racks}
-    assert by_part["AP8886"].quantity == 2 * result["totals"]["racks"] and by_part["AP8886"].on_request
+    assert by_part["AP8886"].quantity == _pdus(plan) and by_part["AP8886"].on_request
     # The supplies' inlet type is not in the catalogue: the cords are one line on request, without a part.
     assert by_part[""].quantity == 32 * 6 and by_part[""].on_request  # six supplies per SYS-821GE-TNHR
     assert bill.at_least and result["totals"]["list_price_at_least"] is True
@@ -258,16 +267,16 @@ def test_once_the_pdu_has_a_list_price_it_is_a_priced_line_and_no_longer_on_requ
     result = run_validation(parse_design(doc), view, document=doc)
     bill = design_bill(document=doc, result=result)
     pdu = [line for line in bill.lines if line.part_number == "AP8886"]
-    assert [(line.section, line.quantity) for line in pdu] == [("racks_power", 2 * result["totals"]["racks"])]
+    assert [(line.section, line.quantity) for line in pdu] == [("racks_power", _pdus(result["rack_plan"]))]
     assert pdu[0].unit_price_eur == Decimal("1200.00")
 
 
 def test_the_review_step_shows_the_unpriced_pdu_and_cords_on_request_in_both_languages(seeded_catalog):
     config = configuration_create(document=_doc(32))
     page = " ".join(Client().get(f"/d/{config.token}/review/").content.decode().split())
-    racks = design_validate(document=config.document)["totals"]["racks"]
+    pdus = _pdus(design_validate(document=config.document)["rack_plan"])
     row = re.search(r'<tr class="on-request"><th scope="row" class="mono">AP8886</th>.*?</tr>', page).group(0)
-    assert f'<td class="num">{2 * racks}</td>' in row and "on request" in row
+    assert f'<td class="num">{pdus}</td>' in row and "on request" in row
     assert "Total list price, excl. VAT" in page and "at least €" in page
     page_nl = " ".join(
         Client(headers={"accept-language": "nl"}).get(f"/d/{config.token}/review/").content.decode().split()
@@ -286,10 +295,11 @@ def test_the_offer_pdf_shows_the_racks_and_their_elevation(seeded_catalog, make_
     racks = frozen["validation"]["totals"]["racks"]
     assert f"{racks} racks of 42U." in text and "Racks and power" in text
     # The PDU the plan sized has no list price: a line on request with the plan's count, and the totals say so.
+    pdus = _pdus(frozen["validation"]["rack_plan"])
     [pdu] = [line for line in frozen["lines"] if line["part_number"] == "AP8886"]
-    assert pdu["quantity"] == 2 * racks and pdu["unit_price"] is None and pdu["net"] is None
+    assert pdu["quantity"] == pdus and pdu["unit_price"] is None and pdu["net"] is None
     flat = " ".join(text.split())
-    assert f"AP8886 APC Rack PDU 2G, Metered, ZeroU, 22 kW, 230 V, 30x C13 + 12x C19 {2 * racks}" in flat
+    assert f"AP8886 APC Rack PDU 2G, Metered, ZeroU, 22 kW, 230 V, 30x C13 + 12x C19 {pdus}" in flat
     assert "Total, incl. VAT at least €" in flat
     dutch = copy.deepcopy(frozen)
     dutch["language"] = "nl"

@@ -6,6 +6,7 @@ from django.utils import translation
 from configurator.messages import both, finding_dict, rule_entries
 from configurator.messages.base import num
 from configurator.messages.pcie import pcie_link, pcie_noun
+from engines.findings.cluster_codes import ClusterCode
 from engines.findings.codes import Code
 from engines.findings.fabric_codes import FabricCode
 from engines.findings.finding import SEVERITY_ORDER, Severity
@@ -17,7 +18,7 @@ from .parts import CX7_NDR, HGX_B200, HGX_H200, SYS_821GE_TNHR, SYS_822GS_NBRT, 
 
 
 def test_one_registry_holds_every_code_of_both_engines():
-    engines = (Code, FabricCode, RackCode, NetworkCode)
+    engines = (Code, FabricCode, RackCode, NetworkCode, ClusterCode)
     assert set(REGISTRY) == {str(c) for codes in engines for c in codes}
     for code, rule in REGISTRY.items():
         assert code == code.upper() and " " not in code and rule.code == code

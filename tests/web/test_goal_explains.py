@@ -81,7 +81,10 @@ def test_training_on_an_hgx_board_names_the_nvlink_domain_of_its_tensor_parallel
     body = _post(client, config, kind="training", params_billion="70").content.decode()
     rec = _article(body, "recommended")
     gpu = selectors.catalog().get(re.search(r"1 × (HGX-\S+)", rec).group(1))
-    assert f"tensor parallelism stays inside one NVLink domain of {gpu.gpu_count} GPUs" in rec
+    servers = int(re.search(r"Servers (\d+) ×", rec).group(1))
+    # One server is one NVLink domain; across servers each server's domain holds the tensor-parallel group.
+    domain = "one NVLink domain" if servers == 1 else "each server's NVLink domain"
+    assert f"tensor parallelism stays inside {domain} of {gpu.gpu_count} GPUs" in rec
 
 
 def test_a_design_across_servers_says_the_fabric_joins_them(client, make_config):

@@ -143,6 +143,8 @@ def _platform(request: HttpRequest, config: Configuration) -> HttpResponse:
                 node_sets=node_part_sets(view),
                 complete_system=rack_system,
             )
+            site = {k: d.get(k) for k in ("rack_power_kw", "cooling", "pdu_feeds") if k in request.POST}
+            doc = wizard.apply_facility(doc, site)
             _save(request, config, doc)
             if (response := _after_save(request, config, "platform")) is not None:
                 return response

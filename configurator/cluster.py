@@ -1,0 +1,196 @@
+"""The control plane and the services of a cluster offer: head and management nodes by cluster size, UFM where
+the InfiniBand fabric passes the switches' embedded subnet manager, and the commercial lines a distributor's offer
+carries (hardware support per year, installation and rack integration, NVIDIA AI Enterprise). Each service can be
+declined in the design's ``services``; prices come from settings (``QUOTE_SERVICE_*``, indicative) or stay null
+(on request), never a guessed figure.
+
+Result keys (validation): ``control_plane`` and ``services``, each ``{"bom": [{"part", "description",
+"quantity", "unit_price_eur", "section", "indicative"}], "findings": [...]}``; ``section`` is the bill's
+(``control_plane``, ``services``), ``unit_price_eur`` a string decimal or null.
+
+Counts and their basis:
+
+* cluster of 2 or more nodes below ``SUPERPOD_MIN_NODES`` (32, one DGX SuperPOD scalable unit): the DGX BasePOD
+  control plane, "five control plane servers (two for cluster management and three Kubernetes (K8s) control
+  plane nodes)" (NVIDIA DGX BasePOD deployment guide, A100, architecture) [V]; BCM "runs on a pair of head nodes
+  in a High Availability (HA) configuration" (DGX BasePOD deployment guide, software overview) [V].
+* from 32 nodes: the DGX SuperPOD control plane, "Two nodes used for Base Command Manager in HA; Three nodes for
+  Kubernetes services designated for administrator access; Three nodes for Kubernetes services designated for
+  non-privileged user access (such as Run:ai); Two nodes for Slurm login nodes" (NVIDIA DGX SuperPOD reference
+  architecture, management servers) [V]. Its minimum per node: 2 x86 CPUs of 32 cores, 1 TB RAM, 2 x 7.68 TB
+  NVMe, 2 x 960 GB SSD, a dual-port BlueField-3 (same page), which the description repeats. The catalogue holds
+  no CPU-only server, so these lines are on request (null price).
+* UFM: the fabric findings FABRIC_SM_LIMIT / FABRIC_SM_REQUIRED (the embedded SM's limit passed, or unmanaged
+  switches): a UFM Enterprise appliance pair, as the appliance runs in HA on two nodes (NVIDIA UFM Enterprise
+  Appliance software user manual, "2 nodes configured") [V]; its orderable part number is not sourced, so the
+  line is named and on request.
+* Rack-scale systems (GB200/GB300 NVL72): one part is one rack (the group's ``count`` is racks). For the
+  control-plane size and the per-node support line each rack counts as one node, not as its 18 compute trays: no
+  source read (the DGX SuperPOD GB200 RA, the BCM manuals) sizes the head or management nodes, or a support
+  contract, by compute tray, and Supermicro sells the rack as one system. NVIDIA AI Enterprise is licensed per GPU,
+  so each rack counts its GPUs: compute trays x GPUs per tray from the catalogue (72).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from design.model import DesignIn
+from design.specs import CatalogView, GpuSpec, ServerSpec
+from engines.findings.cluster_codes import ClusterCode
+from engines.findings.finding import Finding
+from engines.findings.registry import finding
+
+SUPERPOD_MIN_NODES = 32  # one DGX SuperPOD scalable unit (H100 RA: 32 nodes per SU)
+HEAD_NODES = 2  # BCM in HA
+UFM_APPLIANCES = 2  # UFM Enterprise appliance HA pair
+UFM_CODES = ("FABRIC_SM_LIMIT", "FABRIC_SM_REQUIRED")
+CONTROL_PLANE, SERVICES = "control_plane", "services"
+
+
+def _setting(name: str) -> Decimal | None:
+    """An indicative price from settings; unset or not a number: None (on request)."""
+    raw = getattr(settings, name, None)
+    if raw in (None, ""):
+        return None
+    try:
+        value = Decimal(str(raw)).quantize(Decimal("0.01"))
+    except InvalidOperation:
+        return None
+    return value if value >= 0 else None
+
+
+def _line(section: str, part: str, description: str, quantity: int, price: Decimal | None) -> dict[str, Any]:
+    return {
+        "part": part,
+        "description": description,
+        "quantity": quantity,
+        "unit_price_eur": None if price is None else str(price),
+        "section": section,
+        "indicative": price is not None,  # a settings price is indicative; null is on request
+    }
+
+
+def _nvidia_gpus(design: DesignIn, catalog: CatalogView) -> int:
+    """NVIDIA GPUs of the design: the GPU components of each node, and a rack-scale system's own GPUs (its trays
+    come fitted, so its group lists none)."""
+    total = 0
+    for g in design.node_groups:
+        server = catalog.get(g.server) if g.server else None
+        if isinstance(server, ServerSpec) and server.rack_scale:
+            total += (server.compute_trays or 0) * (server.gpus_per_tray or 0) * g.count
+            continue
+        for comp in g.components:
+            spec = catalog.get(comp.part)
+            if isinstance(spec, GpuSpec) and spec.manufacturer.upper() == "NVIDIA":
+                total += comp.quantity * (spec.gpu_count or 1) * g.count
+    return total
+
+
+def _control_plane(design: DesignIn, codes: set[str]) -> tuple[list[dict[str, Any]], list[Finding]]:
+    nodes = design.node_count
+    if nodes < 2:
+        return [], []
+    spec = _("2 x86 CPUs of 32 cores or more, 1 TB RAM, NVMe and RAID-1 boot SSDs, BlueField-3 (NVIDIA RA minimum)")
+    roles = [("HEAD-NODE-BCM", _("Head node, Base Command Manager in high availability"), HEAD_NODES)]
+    if nodes < SUPERPOD_MIN_NODES:
+        roles.append(("MGMT-NODE-K8S", _("Kubernetes control plane node"), 3))
+        basis = "basepod"
+    else:
+        roles += [
+            ("MGMT-NODE-K8S-ADMIN", _("Kubernetes node for administrator services"), 3),
+            ("MGMT-NODE-K8S-USER", _("Kubernetes node for user services (Run:ai)"), 3),
+            ("MGMT-NODE-SLURM-LOGIN", _("Slurm login node"), 2),
+        ]
+        basis = "superpod"
+    lines = [_line(CONTROL_PLANE, part, f"{what}: {spec}", n, None) for part, what, n in roles]
+    findings = [
+        finding(
+            ClusterCode.CONTROL_PLANE_ADDED,
+            "node_groups",
+            servers=sum(n for _p, _w, n in roles),
+            nodes=nodes,
+            basis=basis,
+        )
+    ]
+    ufm = sorted(codes & set(UFM_CODES))
+    if ufm:
+        lines.append(
+            _line(
+                CONTROL_PLANE,
+                "UFM-ENTERPRISE-APPLIANCE",
+                _("NVIDIA UFM Enterprise appliance with its licence (high-availability pair)"),
+                UFM_APPLIANCES,
+                _setting("QUOTE_SERVICE_UFM_APPLIANCE_EUR"),
+            )
+        )
+        findings.append(finding(ClusterCode.CONTROL_PLANE_UFM, "fabric", appliances=UFM_APPLIANCES, because=ufm[0]))
+    return lines, findings
+
+
+def _services(design: DesignIn, catalog: CatalogView, racks: int) -> tuple[list[dict[str, Any]], list[Finding]]:
+    s = design.services
+    nodes = design.node_count
+    lines: list[dict[str, Any]] = []
+    declined: list[str] = []
+    if nodes == 0:
+        return [], []
+    if s.support_years:
+        lines.append(
+            _line(
+                SERVICES,
+                "SVC-SUPPORT-NODE-YEAR",
+                _("Hardware warranty and support, per node and year (%(years)s years)") % {"years": s.support_years},
+                nodes * s.support_years,
+                _setting("QUOTE_SERVICE_SUPPORT_EUR_PER_NODE_YEAR"),
+            )
+        )
+    else:
+        declined.append("support")
+    if s.installation and racks:
+        lines.append(
+            _line(
+                SERVICES,
+                "SVC-INSTALL-RACK",
+                _("Installation and rack integration, per rack"),
+                racks,
+                _setting("QUOTE_SERVICE_INSTALL_EUR_PER_RACK"),
+            )
+        )
+    elif not s.installation:
+        declined.append("installation")
+    gpus = _nvidia_gpus(design, catalog)
+    if s.ai_enterprise and gpus:
+        years = max(1, s.support_years)
+        lines.append(
+            _line(
+                SERVICES,
+                "NVAIE-GPU-YEAR",
+                _("NVIDIA AI Enterprise subscription, per GPU and year (%(years)s years)") % {"years": years},
+                gpus * years,
+                _setting("QUOTE_SERVICE_AIE_EUR_PER_GPU_YEAR"),
+            )
+        )
+    elif not s.ai_enterprise and gpus:
+        declined.append("ai_enterprise")
+    findings = [finding(ClusterCode.SERVICES_DECLINED, "services", declined=declined)] if declined else []
+    return lines, findings
+
+
+def cluster_lines(
+    design: DesignIn, catalog: CatalogView, *, racks: int, codes: set[str], language: str
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[Finding]]:
+    """(control-plane lines, service lines, their findings) of the design; descriptions in ``language``."""
+    with translation.override(language):
+        cp, cp_findings = _control_plane(design, codes)
+        sv, sv_findings = _services(design, catalog, racks)
+    findings = cp_findings + sv_findings
+    unpriced = sum(1 for line in cp + sv if line["unit_price_eur"] is None)
+    if unpriced:
+        findings.append(finding(ClusterCode.SERVICES_ON_REQUEST, "services", lines=unpriced))
+    return cp, sv, findings

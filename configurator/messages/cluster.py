@@ -1,0 +1,59 @@
+"""Messages of the control plane's and the services' findings (configurator.cluster)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from .base import renders
+
+
+@renders("CONTROL_PLANE_ADDED")
+def _control_plane(p: dict[str, Any]) -> tuple[str, str]:
+    if p["basis"] == "superpod":
+        text = _(
+            "The offer adds %(servers)s control-plane servers for %(nodes)s nodes, as NVIDIA's DGX SuperPOD "
+            "reference architecture lists them: two Base Command Manager head nodes in high availability, six "
+            "Kubernetes nodes and two Slurm login nodes."
+        )
+    else:
+        text = _(
+            "The offer adds %(servers)s control-plane servers for %(nodes)s nodes, as NVIDIA's DGX BasePOD lists "
+            "them: two Base Command Manager head nodes in high availability and three Kubernetes control-plane "
+            "nodes."
+        )
+    return text % p, _("We quote these servers on request: no list price is set for servers without GPUs yet.")
+
+
+@renders("CONTROL_PLANE_UFM")
+def _ufm(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _(
+            "The InfiniBand fabric needs more than the switches' embedded subnet manager: the offer carries "
+            "%(appliances)s UFM Enterprise appliances (a high-availability pair)."
+        )
+        % p,
+        _("We quote the UFM appliances with their licence on request."),
+    )
+
+
+@renders("SERVICES_DECLINED")
+def _declined(p: dict[str, Any]) -> tuple[str, str]:
+    names = {
+        "support": _("hardware warranty and support"),
+        "installation": _("installation and rack integration"),
+        "ai_enterprise": _("NVIDIA AI Enterprise"),
+    }
+    return (
+        _("The design declines: %(services)s.") % {"services": ", ".join(names[d] for d in p["declined"])},
+        _("Make sure the site arranges these itself; without support, repairs are billed per call."),
+    )
+
+
+@renders("SERVICES_ON_REQUEST")
+def _on_request(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _("%(lines)s control-plane or service lines have no list price yet: we quote them on request.") % p,
+        _("We add their prices to the quote."),
+    )

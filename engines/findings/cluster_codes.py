@@ -1,0 +1,16 @@
+"""Stable finding codes of the control plane and the services (configurator.cluster). Never rename one.
+
+Severity, title, explanation and source of each code are in the one rule registry
+(``engines.findings.registry``).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class ClusterCode(StrEnum):
+    CONTROL_PLANE_ADDED = "CONTROL_PLANE_ADDED"
+    CONTROL_PLANE_UFM = "CONTROL_PLANE_UFM"
+    SERVICES_DECLINED = "SERVICES_DECLINED"
+    SERVICES_ON_REQUEST = "SERVICES_ON_REQUEST"

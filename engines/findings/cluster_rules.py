@@ -1,0 +1,50 @@
+# ruff: noqa: E501  (message ids and sources are kept whole, one line each, as translators see them)
+"""Rule registry entries of the control plane and the services (configurator.cluster)."""
+
+from __future__ import annotations
+
+from .cluster_codes import ClusterCode
+from .rule import INFO, Rule, gettext_noop, rule
+
+_BASEPOD = "NVIDIA DGX BasePOD deployment guide (A100): five control plane servers, two for cluster management (BCM head nodes in HA) and three Kubernetes control plane nodes"
+_SUPERPOD = "NVIDIA DGX SuperPOD reference architecture, management servers: two BCM nodes in HA, three Kubernetes admin, three Kubernetes user (Run:ai), two Slurm login nodes"
+_UFM = "NVIDIA UFM Enterprise Appliance software user manual (an HA pair: '2 nodes configured'); MLNX-OS manual (embedded SM up to 2,048 endpoints)"
+_CLUSTER_RULES = (
+    (
+        ClusterCode.CONTROL_PLANE_ADDED,
+        INFO,
+        gettext_noop("Head and management nodes added"),
+        gettext_noop(
+            "A cluster runs on head nodes (Base Command Manager in high availability) and management nodes (Kubernetes, Slurm login); the offer lists them as NVIDIA's reference architectures do for the cluster's size."
+        ),
+        f"{_BASEPOD}; {_SUPERPOD}",
+    ),
+    (
+        ClusterCode.CONTROL_PLANE_UFM,
+        INFO,
+        gettext_noop("UFM added to the offer"),
+        gettext_noop(
+            "The InfiniBand fabric needs more than the switches' embedded subnet manager: the offer carries a UFM Enterprise appliance pair."
+        ),
+        _UFM,
+    ),
+    (
+        ClusterCode.SERVICES_DECLINED,
+        INFO,
+        gettext_noop("Services declined"),
+        gettext_noop("The design declines some of the services a cluster offer usually carries."),
+        "design services (support_years, installation, ai_enterprise)",
+    ),
+    (
+        ClusterCode.SERVICES_ON_REQUEST,
+        INFO,
+        gettext_noop("Service prices on request"),
+        gettext_noop("Some service or control-plane lines have no list price yet; they are priced on request."),
+        "settings QUOTE_SERVICE_* (indicative prices)",
+    ),
+)
+
+RULES: tuple[Rule, ...] = tuple(
+    rule(code, severity, title, explanation, source, ("configurator.cluster.cluster_lines",))
+    for code, severity, title, explanation, source in _CLUSTER_RULES
+)

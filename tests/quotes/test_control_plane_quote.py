@@ -1,0 +1,54 @@
+"""The control plane and the services reach the one bill: at 128 nodes the quote carries the SuperPOD control plane
+and the support, installation and NVIDIA AI Enterprise lines, priced from settings where a price is set and on
+request otherwise, its total the sum of its lines, and the offer PDF prints them under their sections."""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+from decimal import Decimal as D
+
+import pytest
+from pypdf import PdfReader
+
+from quotes.documents import render_pdf
+from quotes.services import quote_request
+from tests.quotes.test_bill_documents import hgx_h100
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_128_node_quote_carries_the_control_plane_and_services_and_totals_its_lines(
+    settings, make_configuration, customer, media, build
+):
+    settings.QUOTE_SERVICE_SUPPORT_EUR_PER_NODE_YEAR = "450"
+    settings.QUOTE_SERVICE_INSTALL_EUR_PER_RACK = "2500"
+    quote = build(quote_request, configuration=make_configuration(hgx_h100(128)), customer=customer, channel="api")
+    frozen = quote.frozen
+    lines = frozen["lines"]
+    quoted = Counter()
+    for x in lines:
+        quoted[(x["section"], x["part_number"])] += x["quantity"]
+    # The DGX SuperPOD control plane from 32 nodes: BCM in HA, 3 + 3 Kubernetes nodes, 2 Slurm login nodes.
+    assert quoted[("control_plane", "HEAD-NODE-BCM")] == 2
+    assert quoted[("control_plane", "MGMT-NODE-K8S-ADMIN")] == quoted[("control_plane", "MGMT-NODE-K8S-USER")] == 3
+    assert quoted[("control_plane", "MGMT-NODE-SLURM-LOGIN")] == 2
+    # The default services: three years of support per node, installation per rack, AI Enterprise per GPU-year.
+    racks = frozen["validation"]["totals"]["racks"]
+    assert quoted[("services", "SVC-SUPPORT-NODE-YEAR")] == 128 * 3
+    assert quoted[("services", "SVC-INSTALL-RACK")] == racks
+    assert quoted[("services", "NVAIE-GPU-YEAR")] == 128 * 8 * 3
+    by_part = {x["part_number"]: x for x in lines}
+    assert D(by_part["SVC-SUPPORT-NODE-YEAR"]["unit_price"]) == D("450.00")
+    assert D(by_part["SVC-INSTALL-RACK"]["list_total"]) == D("2500.00") * racks
+    assert by_part["NVAIE-GPU-YEAR"]["unit_price"] is None and by_part["HEAD-NODE-BCM"]["unit_price"] is None
+    # The quote's total is the sum of its lines (those on request leave it "at least").
+    priced = [x for x in lines if x["unit_price"] is not None]
+    assert quote.subtotal == sum(D(x["list_total"]) for x in priced)
+    assert quote.subtotal == D(frozen["validation"]["totals"]["list_price_eur"])
+    assert quote.net == sum(D(x["net"]) for x in priced)
+    assert quote.total == quote.net + quote.vat_amount and frozen["totals"]["at_least"] is True
+    text = " ".join("\n".join(p.extract_text() for p in PdfReader(io.BytesIO(render_pdf(frozen))).pages).split())
+    assert "Control plane" in text and "Services" in text
+    assert "Head node, Base Command Manager in high availability" in text
+    assert "Installation and rack integration, per rack" in text
