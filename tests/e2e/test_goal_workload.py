@@ -8,6 +8,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.live import settled
+
 pytestmark = pytest.mark.e2e
 
 
@@ -36,11 +38,11 @@ def test_mode_precision_and_kv_cache_inputs_follow_the_kind_and_steer_the_recomm
     page.get_by_label("Inference", exact=True).check()
     expect(page.get_by_label(re.compile("^Context length"))).to_be_visible()
     expect(page.get_by_role("group", name="Training mode")).to_have_count(0)
-    page.wait_for_load_state("networkidle")
+    settled(page)
     page.get_by_label(re.compile("^Context length")).fill("131072")
     page.keyboard.press("Tab")  # the form is sent on change, when the field is left
     expect(rec).to_contain_text("1 request of 131,072 tokens")
-    page.wait_for_load_state("networkidle")  # no live update still in flight that would redraw the field being typed
+    # Typed the moment the update is on screen: the new form already listens, so this change is sent, not lost
     page.get_by_label(re.compile("^Concurrent requests")).fill("64")
     page.keyboard.press("Tab")
     expect(rec).to_contain_text("64 requests of 131,072 tokens")
@@ -73,7 +75,7 @@ def goal_page(live_server, catalog_ready, browser, viewport):
 def test_every_figure_of_the_recommendation_and_the_cheapest_is_on_screen(goal_page, shots, viewport):
     page = goal_page
     page.get_by_label("Inference", exact=True).check()
-    page.wait_for_load_state("networkidle")
+    settled(page)
     page.get_by_label("Model size (billions of parameters)").fill("70")
     page.keyboard.press("Tab")
     cheapest = page.locator("#choice-cheapest")
@@ -103,7 +105,7 @@ def test_after_a_form_error_the_panel_shows_the_error_and_offers_no_design(goal_
     page.keyboard.press("Tab")
     rec = page.locator("#recommendation")
     expect(rec.get_by_role("button", name=re.compile("^Use this design"))).to_be_visible()
-    page.wait_for_load_state("networkidle")
+    settled(page)
     page.get_by_label("INT4").check()  # pre-training in INT4: refused
     error = page.locator("#rec-error")
     expect(error).to_contain_text("INT4 is for inference and LoRA only")
