@@ -411,11 +411,35 @@ def plan_fabric(
         given=given,
         hca_plug_links=planes,
     )
+    if planes > 1 and node.size.tiers and not _has_medium(node):
+        # No catalogue plug carries both planes' links in the adapter's cage: one plane of one link per adapter,
+        # which the catalogue can cable, said so (the speed finding then says the link's 800 -> 400 Gb/s).
+        single = _choose_split(
+            nodes=nodes,
+            rails=rails,
+            switch=switch,
+            hca=hca,
+            oversubscription=oversubscription,
+            topology=topology,
+            catalog=catalog,
+            rack=rack,
+            npr=npr,
+            given=given,
+        )
+        if _has_medium(single) and hca is not None and plane_hca is not None:
+            params = {"hca": hca.part_number, "switch": switch.part_number, "links": planes}
+            findings.append(finding(FabricCode.PLANES_NO_MEDIUM, "fabric", gbps=plane_hca.speed_gbps, **params))
+            planes, node, common = 1, single, (nodes, rails, switch, hca, topology, oversubscription)
     if not node.size.tiers:
         return _infeasible(common, node, oversubscription, findings)
     findings.extend(distance_findings(given_rack if given_rack is not None else rack, node.size.tiers, node.field_name))
     plan = _sized_plan(common, node, catalog=catalog, rack=rack, npr=npr, given=given, findings=findings)
     return _all_planes(plan, planes, catalog) if planes > 1 else plan
+
+
+def _has_medium(node: _NodeRun) -> bool:
+    """A catalogue medium was chosen for the node links."""
+    return node.media is not None and node.media.choice is not None
 
 
 def _all_planes(plane: FabricPlan, planes: int, catalog: CatalogView) -> FabricPlan:

@@ -97,12 +97,21 @@ def test_hgx_b300_on_spectrum_x_is_twin_planar_as_the_superpod_table(seeded_cata
     assert "FABRIC_SPEED_MISMATCH" not in _codes(result)  # 2x 400GbE on 400GbE ports, no 800 -> 400 loss
 
 
-def test_a_connectx8_card_on_spectrum_x_is_two_planes_through_the_plan_service(seeded_catalog):
+def test_a_connectx8_card_without_a_twin_plug_for_its_cage_is_one_plane_and_says_so(seeded_catalog):
+    # The C8180 card's cage takes flat-top plugs; the catalogue's twin-port 2x 400G optics are finned (switch cages):
+    # the two planes cannot be cabled from the catalogue, so the plan is one plane of one 400GbE link per card.
     plan = fabric_plan_build(request={"nodes": 64, "rails": 8, "switch": "SN5600", "hca": CX8})
-    assert (plan["fabric_planes"], plan["node_links"], _counts(plan)) == (2, 1024, (16, 8, 0))
-    # On InfiniBand the same card is one 800 Gb/s XDR link: one fabric.
+    codes = {f["code"] for f in plan["findings"]}
+    assert "FABRIC_PLANES_NO_MEDIUM" in codes and "FABRIC_NO_CABLE" not in codes
+    assert (plan["fabric_planes"], plan["node_links"], plan["link_speed_gbps"]) == (1, 512, 400)
+    said = next(f for f in plan["findings"] if f["code"] == "FABRIC_PLANES_NO_MEDIUM")
+    assert "2 x 400 GbE" in said["message"] and "one plane" in said["message"]
+    dutch = fabric_plan_build(request={"nodes": 64, "rails": 8, "switch": "SN5600", "hca": CX8}, language="nl")
+    assert "één vlak" in next(f for f in dutch["findings"] if f["code"] == "FABRIC_PLANES_NO_MEDIUM")["message"]
+    # On InfiniBand the same card is one 800 Gb/s XDR link: one fabric, as designed.
     xdr = fabric_plan_build(request={"nodes": 64, "rails": 8, "switch": "Q3400-RA", "hca": CX8})
     assert (xdr["fabric_planes"], xdr["node_links"], xdr["link_speed_gbps"]) == (1, 512, 800)
+    assert "FABRIC_PLANES_NO_MEDIUM" not in {f["code"] for f in xdr["findings"]}
 
 
 # --- GB300 NVL72 ----------------------------------------------------------------------------------------------
