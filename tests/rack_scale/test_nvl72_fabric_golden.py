@@ -175,3 +175,22 @@ def test_the_diagram_counts_the_leaves_of_both_planes_in_each_su(seeded_catalog)
     # 36 trays in one SU: 4 rail leaves in each of the two planes.
     assert plan["units"] == 1 and plan["leaf_switches"] == 8
     assert "8 leaves" in svg and "4 leaves" not in svg
+
+
+def test_the_fabric_step_shows_the_two_planes(client, seeded_catalog):
+    import re
+
+    from django.conf import settings
+    from django.test import Client
+
+    from tests.web.pages import url
+
+    config = configuration_create(document=_doc(GB300, 2, "SN5600"))
+    text = re.sub(r"<[^>]+>", " ", client.get(url(config, "fabric")).content.decode())
+    assert re.search(r"Planes\s+2 · every NIC has a link in each", text)
+    dutch = Client()
+    dutch.cookies[settings.LANGUAGE_COOKIE_NAME] = "nl"
+    nl = re.sub(r"<[^>]+>", " ", dutch.get(url(config, "fabric")).content.decode())
+    assert re.search(r"Vlakken\s+2 · elke NIC heeft in elk een link", nl)
+    one = configuration_create(document=_doc(GB200, 2, "MQM9700-NS2F"))
+    assert "Planes" not in client.get(url(one, "fabric")).content.decode()  # one fabric: no planes row
