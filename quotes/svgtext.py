@@ -17,7 +17,9 @@ label by drawing it into a PDF form of its own and placing that form shifted by 
 per label (383 of the 439 labels of a 2,048-node quote), each written, compressed and referenced in the PDF. A label
 laid out whole has its width before it is drawn, so it is drawn shifted in place, in the page's own content. And
 WeasyPrint parses a colour string (``fill="#334"``) again for every shape; the few distinct colours of a picture are
-parsed once per process, each use given its own copy (WeasyPrint scales the copy's alpha by the opacity).
+parsed once per process, each use given its own copy (WeasyPrint scales the copy's alpha by the opacity); likewise a
+length with a unit (``font-size="1em"``, ``stroke-width="1px"``, the defaults it reads for every node) is worked out
+once per font size and reference, not through four regular expressions each time.
 """
 
 from __future__ import annotations
@@ -32,6 +34,15 @@ ANCHORS = {"middle": 0.5, "end": 1.0}  # text-anchor: the share of its width a l
 _LOCK = threading.Lock()
 _INSTALLED: list[bool] = []
 _COLOURS: dict[str, object] = {}
+_SIZES: dict[tuple, float] = {}
+SVG_MODULES = (
+    "weasyprint.svg",
+    "weasyprint.svg.utils",
+    "weasyprint.svg.text",
+    "weasyprint.svg.defs",
+    "weasyprint.svg.shapes",
+    "weasyprint.svg.bounding_box",
+)
 
 
 def _single(value: str | None) -> bool:
@@ -187,6 +198,28 @@ def _colour(parse):
     return colour
 
 
+def _size(compute):
+    """WeasyPrint's SVG length (weasyprint.svg.utils.size), a length with a unit worked out once per font size and
+    reference (module docstring); a plain number is read as WeasyPrint reads it."""
+
+    def size(string, font_size=None, percentage_reference=None):
+        if not isinstance(string, str):
+            return compute(string, font_size, percentage_reference)
+        try:
+            return float(string)
+        except ValueError:
+            pass
+        key = (string, font_size, percentage_reference)
+        value = _SIZES.get(key)
+        if value is None:
+            value = compute(string, font_size, percentage_reference)
+            if len(_SIZES) < 4096:
+                _SIZES[key] = value
+        return value
+
+    return size
+
+
 def install() -> bool:
     """Route WeasyPrint's SVG text through the one-layout drawing; idempotent. False when this WeasyPrint is not
     the one it was written against (then nothing changes)."""
@@ -216,5 +249,12 @@ def install() -> bool:
                     svg_module.SVG.draw_node = make_draw_node(draw, svg_module.size)
                 if colour_ok:
                     svg_module.color = _colour(colour)
+                compute = getattr(importlib.import_module("weasyprint.svg.utils"), "size", None)
+                if callable(compute) and getattr(compute, "__module__", "") == "weasyprint.svg.utils":
+                    size = _size(compute)
+                    for name in SVG_MODULES:
+                        module = importlib.import_module(name)
+                        if getattr(module, "size", None) is compute:
+                            module.size = size
         _INSTALLED.append(known)
         return known
