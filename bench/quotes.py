@@ -4,7 +4,8 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test CELERY_BROKER_URL=redis://127.0.0.1:6379/5 \
         .venv/bin/python bench/quotes.py
 
-* PDF: the median build of a 1-node, 128-node and 2,048-node quote, beside the floor: the time WeasyPrint needs
+* PDF: the median build of a 1-node, 128-node and 2,048-node quote (and of the same PDF without its pictures: the
+  topology diagram, rack elevation and slot maps), beside the floor: the time WeasyPrint needs
   for a one-page table (FLOOR_ROWS rows of a name and an amount, in the offer's font), measured in the same
   run, in a process prepared as a worker prepares itself (quotes.tasks.warm_worker). Target (issue 23, item 7): the
   2,048-node PDF within 5x the floor. Wall time and this process's CPU time (the machine may be shared: the CPU
@@ -125,6 +126,19 @@ def time_pdf(frozen: dict, runs: int = 5) -> tuple[float, float, int]:
     from quotes.documents import render_pdf
 
     return timed(lambda: render_pdf(frozen), runs)
+
+
+def time_pdf_without_pictures(frozen: dict, runs: int = 5) -> tuple[float, float, int]:
+    """The same PDF with its pictures left out: what the offer's text, tables and pages cost on their own."""
+    from quotes import documents
+
+    saved = documents._topology_picture, documents._rack_picture, documents._slot_pictures
+    documents._topology_picture = documents._rack_picture = lambda *_: None
+    documents._slot_pictures = lambda *_: []
+    try:
+        return timed(lambda: documents.render_pdf(frozen), runs)
+    finally:
+        documents._topology_picture, documents._rack_picture, documents._slot_pictures = saved
 
 
 def time_floor(runs: int = 5) -> tuple[float, float]:
@@ -355,6 +369,11 @@ def main() -> None:
                 f"PDF, {count:>4}-node quote ({len(quote.frozen['lines'])} lines, {size / 1024:.0f} KiB): "
                 f"{wall:.3f} s wall = {wall / floor_wall:.1f}x floor, {cpu:.3f} s CPU = {cpu / floor_cpu:.1f}x floor"
                 f"{target}"
+            )
+            bare_wall, bare_cpu, _ = time_pdf_without_pictures(quote.frozen)
+            print(
+                f"     without its pictures: {bare_wall:.3f} s wall = {bare_wall / floor_wall:.1f}x floor, "
+                f"{bare_cpu:.3f} s CPU = {bare_cpu / floor_cpu:.1f}x floor"
             )
         for count in BURST_NODES:
             print("Burst:", burst(count, BURST))

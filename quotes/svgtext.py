@@ -19,7 +19,9 @@ laid out whole has its width before it is drawn, so it is drawn shifted in place
 WeasyPrint parses a colour string (``fill="#334"``) again for every shape; the few distinct colours of a picture are
 parsed once per process, each use given its own copy (WeasyPrint scales the copy's alpha by the opacity); likewise a
 length with a unit (``font-size="1em"``, ``stroke-width="1px"``, the defaults it reads for every node) is worked out
-once per font size and reference, not through four regular expressions each time.
+once per font size and reference, not through four regular expressions each time, and the attribute strings
+WeasyPrint normalises, parses as a URL or as an opacity for every node (mostly absent or the same few) are worked out
+once each.
 """
 
 from __future__ import annotations
@@ -64,7 +66,8 @@ def _make(original, text_module):
     from weasyprint.matrix import Matrix
     from weasyprint.svg.bounding_box import extend_bounding_box
     from weasyprint.svg.utils import size
-    from weasyprint.text.line_break import split_first_line
+    from weasyprint.text.ffi import FROM_UNITS, pango
+    from weasyprint.text.line_break import Layout, line_size
 
     def whole(node) -> bool:
         """Whether the label is one string at one point (laid out whole)."""
@@ -96,7 +99,13 @@ def _make(original, text_module):
         style["font_size"] = font_size
         if node.get("direction") in ("ltr", "rtl"):
             style["direction"] = node.get("direction")
-        layout, _, _, width, height, baseline = split_first_line(node.text, style, svg.context, inf, 0)
+        # What split_first_line(text, style, context, inf, 0) gives for a line that cannot wrap, in one Pango
+        # layout: it lays the text out twice and lets it go, and drawing would lay it out a third time.
+        layout = Layout(style, 0, inf)
+        layout.set_text(node.text.rstrip(" "))
+        first_line, _ = layout.get_first_line()
+        width, height = line_size(first_line, style)
+        baseline = pango.pango_layout_get_baseline(layout.layout) * FROM_UNITS
         return style, layout, width, height, baseline
 
     def _draw(svg, node, font_size, style, layout, width, height, baseline, shift=0.0):
@@ -139,7 +148,6 @@ def _make(original, text_module):
         svg.stream.push_state()
         fill, stroke = svg.set_graphical_state(node, font_size)
         svg.stream.begin_text()
-        layout.reactivate(style)
         svg.fill_stroke(fill, stroke, text=True)
         box = text_module.TextBox(layout, style)
         box.baseline = baseline
@@ -220,6 +228,33 @@ def _size(compute):
     return size
 
 
+def _memo(compute):
+    """A pure function of one string (or number) of WeasyPrint's SVG code, each distinct argument worked out once."""
+    results: dict = {}
+
+    def memo(value):
+        try:
+            return results[value]
+        except KeyError:
+            pass
+        except TypeError:  # not hashable: as WeasyPrint computes it
+            return compute(value)
+        result = compute(value)
+        if len(results) < 4096:
+            results[value] = result
+        return result
+
+    return memo
+
+
+def _replace(name: str, original, replacement) -> None:
+    """Put ``replacement`` in the place of ``original`` under ``name`` in every SVG module that imported it."""
+    for module_name in SVG_MODULES:
+        module = importlib.import_module(module_name)
+        if getattr(module, name, None) is original:
+            setattr(module, name, replacement)
+
+
 def install() -> bool:
     """Route WeasyPrint's SVG text through the one-layout drawing; idempotent. False when this WeasyPrint is not
     the one it was written against (then nothing changes)."""
@@ -249,12 +284,10 @@ def install() -> bool:
                     svg_module.SVG.draw_node = make_draw_node(draw, svg_module.size)
                 if colour_ok:
                     svg_module.color = _colour(colour)
-                compute = getattr(importlib.import_module("weasyprint.svg.utils"), "size", None)
-                if callable(compute) and getattr(compute, "__module__", "") == "weasyprint.svg.utils":
-                    size = _size(compute)
-                    for name in SVG_MODULES:
-                        module = importlib.import_module(name)
-                        if getattr(module, "size", None) is compute:
-                            module.size = size
+                utils = importlib.import_module("weasyprint.svg.utils")
+                for name in ("size", "normalize", "parse_url", "alpha_value"):
+                    compute = getattr(utils, name, None)
+                    if callable(compute) and getattr(compute, "__module__", "") == "weasyprint.svg.utils":
+                        _replace(name, compute, _size(compute) if name == "size" else _memo(compute))
         _INSTALLED.append(known)
         return known
