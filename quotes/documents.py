@@ -287,8 +287,8 @@ def render_pdf_html(frozen: dict[str, Any]) -> str:
 
 def _pdf_html(frozen: dict[str, Any]) -> tuple[str, list[str]]:
     """The offer's HTML and the data URIs of its pictures."""
-    context = pdf_context(frozen)
     with translation.override(frozen.get("language", "en")):
+        context = pdf_context(frozen)
         html = render_to_string("quotes/pdf/quote.html", context)
     pictures = [context["topology"], context["elevation"], *(picture["src"] for picture in context["slot_maps"])]
     return html, [uri for uri in pictures if uri]
