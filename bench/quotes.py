@@ -122,6 +122,21 @@ def timed(build, runs: int = 5) -> tuple[float, float, int]:
     return statistics.median(walls), statistics.median(cpus), size
 
 
+def text_runs(pdf: bytes) -> int:
+    """How many text-showing operations (Tj, TJ: a line of a paragraph, a cell, a picture label) the PDF's pages
+    hold: the text WeasyPrint laid out, which is most of a build's time."""
+    import io
+    import re
+
+    from pypdf import PdfReader
+
+    return sum(
+        len(re.findall(rb"(?:\)|\])\s*T[jJ]\b", page.get_contents().get_data()))
+        for page in PdfReader(io.BytesIO(pdf)).pages
+        if page.get_contents() is not None
+    )
+
+
 def time_pdf(frozen: dict, runs: int = 5) -> tuple[float, float, int]:
     from quotes.documents import render_pdf
 
@@ -146,7 +161,7 @@ def time_floor(runs: int = 5) -> tuple[float, float]:
 
     html = floor_html()
     wall, cpu, _ = timed(lambda: HTML(string=html).write_pdf(), runs)
-    return wall, cpu
+    return wall, cpu, text_runs(HTML(string=html).write_pdf())
 
 
 def workers_unavailable() -> str:
@@ -356,19 +371,22 @@ def main() -> None:
         catalog_load_seed()
         if hasattr(tasks, "warm_worker"):
             tasks.warm_worker()  # as a worker is at its first quote: WeasyPrint loaded, the start-up heap frozen
-        floor_wall, floor_cpu = time_floor()
+        floor_wall, floor_cpu, floor_runs = time_floor()
         print(
-            f"Floor, WeasyPrint one-page table ({FLOOR_ROWS} rows): {floor_wall:.3f} s wall, {floor_cpu:.3f} s CPU "
-            "(median of 5)"
+            f"Floor, WeasyPrint one-page table ({FLOOR_ROWS} rows, {floor_runs} text runs): {floor_wall:.3f} s wall, "
+            f"{floor_cpu:.3f} s CPU (median of 5)"
         )
         for count in (1, 128, 2048):
+            from quotes.documents import render_pdf
+
             quote = new_quote(count)
             wall, cpu, size = time_pdf(quote.frozen)
+            runs = text_runs(render_pdf(quote.frozen))
             target = " (target ≤ 5x)" if count == 2048 else ""
             print(
-                f"PDF, {count:>4}-node quote ({len(quote.frozen['lines'])} lines, {size / 1024:.0f} KiB): "
-                f"{wall:.3f} s wall = {wall / floor_wall:.1f}x floor, {cpu:.3f} s CPU = {cpu / floor_cpu:.1f}x floor"
-                f"{target}"
+                f"PDF, {count:>4}-node quote ({len(quote.frozen['lines'])} lines, {size / 1024:.0f} KiB, {runs} text "
+                f"runs = {runs / floor_runs:.1f}x floor): {wall:.3f} s wall = {wall / floor_wall:.1f}x floor, "
+                f"{cpu:.3f} s CPU = {cpu / floor_cpu:.1f}x floor{target}"
             )
             bare_wall, bare_cpu, _ = time_pdf_without_pictures(quote.frozen)
             print(

@@ -2,7 +2,13 @@
 
 Both are a pure rendering of ``Quote.frozen`` (schema quote/v1): no catalogue, configuration or settings are
 read, so a document rebuilt years later prints what was issued. The PDF loads nothing from the network: the
-pictures (topology diagram, slot maps) are embedded as data URIs and the font is a system font.
+pictures (topology diagram, rack elevation, slot maps) are drawn from the snapshot and handed to WeasyPrint with the
+page, and the font is a system font.
+
+A build is the CPU of a worker: the stylesheet is parsed once per process and the font configuration kept per
+thread, every table but the findings has a fixed layout, the pictures reach WeasyPrint by a short name rather than
+as base64 in the page, and their labels are laid out whole (quotes.svgtext). bench/quotes.py measures a build
+against WeasyPrint's one-page floor.
 """
 
 from __future__ import annotations
