@@ -209,8 +209,10 @@ def _sections(frozen: dict[str, Any], language: str) -> list[dict[str, Any]]:
                 "key": key,
                 "title": titles.get(key, key),
                 "lines": rows,
-                "net_fmt": money(net, language),
+                # a section with no priced line is on request as a whole, not "at least € 0.00"
+                "net_fmt": money(net, language) if not all(on_request(line) for line in lines) else asked,
                 "at_least": any(on_request(line) for line in lines),
+                "all_on_request": all(on_request(line) for line in lines),
             }
         )
     return out
