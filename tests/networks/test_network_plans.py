@@ -94,7 +94,11 @@ def test_out_of_band_gives_every_bmc_switch_and_pdu_a_port_on_the_racks_switches
     # The leaves are the rack plan's in-rack SN2201s; the bill adds only what the racks do not carry.
     assert (oob.leaf_switches, oob.rack_switches) == (10, 10)
     assert "SN2201" not in dict(oob.bom)
-    assert oob.spine_switches == 2 and dict(oob.bom)["SN4600C"] == 2 and oob.uplinks == 20
+    # SPOD-H100-OOB-UPLINKS: two uplinks from every out-of-band switch into the in-band switches, which take
+    # them; no aggregation switches of the out-of-band network's own.
+    assert oob.spine_switches == 0 and "SN4600C" not in dict(oob.bom)
+    assert (oob.uplinks, oob.uplink_switch) == (20, plans["inband"].switch)
+    assert plans["inband"].oob_uplinks == 20
 
 
 def test_out_of_band_ports_beyond_the_racks_switches_get_more_switches_and_a_warning():

@@ -78,7 +78,7 @@ def test_cluster_lines_multiply_by_node_count_and_include_the_fabric(make_config
         for d in r["devices"]
         if d["role"] == "management"
     )
-    # The out-of-band network's own bill (its aggregation above the in-rack leaves) is on it too, once.
+    # The out-of-band network's own bill (anything beyond the in-rack leaves) is on it too, once.
     oob_plan = {item["part"]: item["quantity"] for item in validation["network_plans"]["oob"]["bom"]}
     assert {pn: q for (section, pn), q in lines.items() if section == "oob"} == {
         **{pn: q for pn, q in oob_plan.items() if pn != "SN2201"},
