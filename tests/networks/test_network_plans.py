@@ -1,8 +1,8 @@
 """The storage, in-band and out-of-band networks (engines.networks), on the seed catalogue; no database.
 
-Golden rows cite the rule they reproduce. The NVIDIA RAs' own switch-count tables for storage and management
-networks were not in the sources available, so no table number is asserted here: the counts are those the
-sourced rules give (SPOD-H100-OOB, ERA-HGX-CONVERGED, BASEPOD-INBAND; engines/networks/sources.py)."""
+Golden rows cite the rule they reproduce: the counts are those the sourced rules give (SPOD-H100-OOB,
+ERA-HGX-CONVERGED, BASEPOD-INBAND; engines/networks/sources.py). The DGX SuperPOD H100 RA's own tables are the
+golden cases of test_ra_golden.py."""
 
 from __future__ import annotations
 

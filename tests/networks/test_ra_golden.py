@@ -22,6 +22,9 @@ import pytest
 
 from configurator.rackplan import rack_count
 from configurator.services import cabling_plan, configuration_create, design_validate
+from design.model import NetworkIn, NetworksIn
+from engines.networks.plan import NodePorts, RackSide, plan_networks
+from tests.rules.parts import SEED
 
 pytestmark = pytest.mark.django_db
 
@@ -147,6 +150,35 @@ def test_the_ras_8_out_of_band_switches_sit_in_its_management_racks_the_plan_put
     assert [(f["subject"], f["severity"]) for f in said] == [("networks.inband", "warning")]
     assert str(oob["uplinks"]) in said[0]["message"]
     assert inband["ports_used"]["leaf"] == inband["node_links"] + inband["oob_uplinks"] + inband["leaf_switches"] * 32
+
+
+def test_racked_as_the_ra_racks_it_the_out_of_band_rule_gives_table_8s_16_uplinks_on_8_switches():
+    # The engine with the RA's own racking instead of the rack plan's: its 8 SN2201 (Table 7), 108 PDUs (96 + 12)
+    # and 4 BCM servers + 4 UFM appliances (Table 8: "Management/UFM nodes 8"), beside the 127 DGX, the 48
+    # compute switches and the storage and in-band networks of the 4 SU point.
+    plans, _ = plan_networks(
+        networks=NetworksIn(
+            storage=NetworkIn(switch="MQM9700-NS2F", oversubscription="4:3"),
+            inband=NetworkIn(switch="SN4600C"),
+            oob=NetworkIn(switch="SN2201"),
+        ),
+        storage=NodePorts(nodes=127, ports_per_node=2, ports=254, adapter=SEED.get(BF3_DUAL_400G)),
+        inband=NodePorts(nodes=127, ports_per_node=2, ports=254, adapter=SEED.get(CX7_DUAL_200G)),
+        bmcs=127,
+        compute_switches=48,
+        racks=RackSide(pdus=108, switches=8, switch_part="SN2201"),
+        catalog=SEED,
+        servers=8,
+    )
+    oob = plans["oob"]
+    assert oob is not None and oob.oob is not None
+    # Every port fits the RA's 8 switches (Table 7), and each uplinks twice into in-band: Table 8's 16.
+    assert oob.oob.ports <= 8 * 48
+    assert (oob.leaf_switches, oob.rack_switches, oob.uplinks, oob.uplink_switch) == (8, 8, 16, "SN4600C")
+    inband = plans["inband"]
+    assert inband is not None and inband.oob_uplinks == 16  # on the in-band SN4600C, no aggregation of its own
+    assert oob.spine_switches == 0 and "SN4600C" not in dict(oob.bom)
+    assert oob.oob.bmcs + oob.oob.servers + oob.oob.pdus == 127 + 8 + 108  # Table 8's DGX, management/UFM, PDUs
 
 
 @pytest.mark.parametrize("nodes", [4, 8])
