@@ -9,7 +9,8 @@ the tests assert what the product's rule gives instead, with the reason:
 
 * storage, 16 QM9700: the RA's storage ports "depend on specific storage selected" (Table 8), so the count needs
   the design's ``networks.storage.system_ports``; the node side alone needs fewer switches, and the storage
-  systems' ports add to them;
+  systems' ports add to them (at the one node-side ratio: the RA's storage systems at 1:1 beside the DGX side
+  near 4:3 is not modelled);
 * in-band, 8 SN4600C: the RA's in-band fabric is oversubscribed at a ratio it does not state (Table 8: 24
   leaf-core cables for 254 node links); at the product's default 1:1 the same nodes need more switches;
 * out-of-band, 8 SN2201: the RA racks them in its management racks, for 38 racks; the rack plan puts one in every
