@@ -13,7 +13,7 @@ from typing import Any
 from django.utils import translation
 
 from configurator.bom import bom_result, design_bom
-from configurator.cluster import cluster_lines
+from configurator.cluster import cluster_lines, control_plane_servers
 from configurator.defaults import complete_design
 from configurator.messages import finding_dicts, totals_dict
 from configurator.rackplan import build_rack_plan, distances, fabric_rack_with_distances, rack_plan_dict
@@ -186,9 +186,10 @@ def _oob_bmcs(design: DesignIn, catalog: CatalogView) -> int:
 
 
 def _network_plans(
-    design: DesignIn, catalog: CatalogView, plan: Any, racks: RackPlan, language: str
+    design: DesignIn, catalog: CatalogView, plan: Any, racks: RackPlan, language: str, codes: set[str]
 ) -> tuple[dict[str, Any], list[Finding]]:
-    """``network_plans`` (storage, in-band, out-of-band) and every finding about them."""
+    """``network_plans`` (storage, in-band, out-of-band) and every finding about them; ``codes``: the findings so
+    far, which decide whether the control plane has UFM appliances (their BMCs are out-of-band ports too)."""
     plans, findings = plan_networks(
         networks=design.networks,
         storage=_node_ports(design, catalog, "storage"),
@@ -198,6 +199,7 @@ def _network_plans(
         racks=_rack_side(racks),
         catalog=catalog,
         rack=design.fabric.rack if design.fabric is not None else None,
+        servers=control_plane_servers(design, codes),
     )
     for p in plans.values():
         if p is not None:
@@ -232,7 +234,8 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
         racks, rack_findings = build_rack_plan(design, catalog, node.totals, None)
         lengths = distances(racks, design)
     findings.extend(rack_findings)
-    network_plans, network_findings = _network_plans(design, catalog, plan, racks, language)
+    codes = {str(f.code) for f in findings}
+    network_plans, network_findings = _network_plans(design, catalog, plan, racks, language, codes)
     findings.extend(network_findings)
     # One power sum for the cluster, computed once from the nodes and the fabric's final bill of materials; the
     # rack plan's facility totals are this same sum.
