@@ -16,6 +16,7 @@ catalogue (.mo) changes under the development server, which reloads translations
 from __future__ import annotations
 
 from collections.abc import Iterable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -124,13 +125,19 @@ def _finding_dict(finding: Finding, language: str | None) -> dict[str, Any]:
     }
 
 
+def _speaking(language: str) -> AbstractContextManager[None]:
+    """``translation.override(language)``, or nothing to do when ``language`` is already the active one (a door
+    activates the request's language before it validates)."""
+    return nullcontext() if translation.get_language() == language else translation.override(language)
+
+
 def finding_dict(finding: Finding, language: str = "en") -> dict[str, Any]:
-    with translation.override(language):
+    with _speaking(language):
         return _finding_dict(finding, translation.get_language())
 
 
 def finding_dicts(findings: Iterable[Finding], language: str = "en") -> list[dict[str, Any]]:
-    with translation.override(language):
+    with _speaking(language):
         active = translation.get_language()
         return [_finding_dict(f, active) for f in findings]
 
