@@ -146,3 +146,28 @@ def test_a_validation_on_redis_is_two_commands(redis_cache, make_client, design,
         assert commands == ["MGET", "SET"]
         assert http.post(VALIDATE, design, format="json").status_code == 429  # and counted, on Redis
     redis_cache.delete(f"throttle_client_{client.pk}")
+
+
+def test_the_throttle_cache_writes_at_once_unless_a_batch_is_open(db):
+    from django.core.cache import cache
+
+    from api.throttling import ThrottleCache
+
+    direct = ThrottleCache()
+    direct.set("throttle_a", [1.0], 60)  # a throttle run outside the views' check_throttles: written at once
+    assert cache.get("throttle_a") == [1.0]
+    batch = ThrottleCache()
+    batch.read_ahead({"throttle_b": None, "throttle_c": [2.0]})
+    assert batch.get("throttle_b", []) == [] and batch.get("throttle_c", []) == [2.0]
+    batch.begin()
+    batch.set("throttle_b", [3.0], 60)
+    batch.set("throttle_c", [4.0, 2.0], 60)
+    batch.set("throttle_d", [5.0], 3600)
+    assert batch.get("throttle_b") == [3.0]  # this request sees its own writes
+    assert cache.get_many(["throttle_b", "throttle_c", "throttle_d"]) == {}  # nothing sent yet
+    batch.send()
+    assert cache.get_many(["throttle_b", "throttle_c", "throttle_d"]) == {
+        "throttle_b": [3.0],
+        "throttle_c": [4.0, 2.0],
+        "throttle_d": [5.0],
+    }
