@@ -15,7 +15,9 @@ Rules, each with its source key (``engines.networks.sources``):
 * **In-band / converged** (ERA-HGX-CONVERGED, BASEPOD-INBAND): each node's management ports go to separate
   switches, two switches per group of nodes for redundancy (each port of a node is a rail of its own); a design
   whose nodes fit one switch gets the pair and no spines. A node with a single management port gets no
-  redundancy, and a finding says so. Default switch: the catalogue's Spectrum-4 (SN5600), whose 400 GbE ports
+  redundancy, and a finding says so. Two tiers get a core of at least two spines, each leaf's uplinks split
+  between them (SPOD-H100-INBAND-CORE: at the 11:1 its cables imply, the RA's 6 leaves and 2 cores).
+  Default switch: the catalogue's Spectrum-4 (SN5600), whose 400 GbE ports
   take the 200/400 GbE ports the RAs use; the H100-era SN4600C (named in ``networks.inband.switch``) takes 100 GbE
   QSFP28: the catalogue's QSFP28 DAC and AOCs join its pair and its nodes, whose ConnectX-7 and BlueField-3 QSFP112
   cages take QSFP28 plugs (NV-LX-OV, ``engines.fabric.media``).
@@ -250,8 +252,8 @@ def _switched(
             rack=rack,
             hca_named=False,
         )
-        fabric = _pair(fabric, rails, switch, catalog)
-        sources = ("ERA-HGX-CONVERGED", "BASEPOD-INBAND")
+        fabric = _core_pair(_pair(fabric, rails, switch, catalog))
+        sources = ("ERA-HGX-CONVERGED", "BASEPOD-INBAND", "SPOD-H100-INBAND-CORE")
     own = [replace(f, subject=subject) for f in fabric.findings if f.code in {str(c) for c in _KEPT}]
     if key == INBAND and node.ports_per_node < 2 and fabric.tiers:
         own.append(finding(NetworkCode.SINGLE_PORT, subject, network=key, nodes=node.nodes))
@@ -319,6 +321,22 @@ def _pair(fabric: FabricPlan, rails: int, switch: SwitchSpec, catalog: CatalogVi
     )
     ports = tuple(("leaf", used + links * 2, total * rails) for _t, used, total in fabric.ports)
     return replace(fabric, leaf_switches=rails, ports=ports, links=(*fabric.links, peer))
+
+
+def _core_pair(fabric: FabricPlan) -> FabricPlan:
+    """Two tiers whose uplinks one spine could take still get two spines, each leaf's uplinks split between them
+    (SPOD-H100-INBAND-CORE: the in-band core of two SN4600C, redundant like the leaves). A leaf with a single
+    uplink cannot reach two spines, and is left as planned."""
+    if fabric.tiers != 2 or fabric.spine_switches != 1 or fabric.leaf_uplinks < 2:
+        return fabric
+    ports = tuple((tier, used, total * 2 if tier == "spine" else total) for tier, used, total in fabric.ports)
+    return replace(
+        fabric,
+        spine_switches=2,
+        spines_per_pod=2 if fabric.spines_per_pod else 0,
+        links_per_leaf_spine_pair=-(-fabric.leaf_uplinks // 2),
+        ports=ports,
+    )
 
 
 def _switched_bom(fabric: FabricPlan) -> tuple[tuple[str, int], ...]:

@@ -50,6 +50,13 @@ SOURCES: dict[str, str] = {
         "SN2201 (4 and 8 nodes) [S: a transcription of the table]; the in-band network uses SN4600C switches and 'the "
         "OOB network is connected to the in-band network' (same RA, In-Band Management Network) [V]"
     ),
+    "SPOD-H100-INBAND-CORE": (
+        "NVIDIA DGX SuperPOD H100 RA-11333-001 V11, Appendix A: Table 7 gives 8 in-band management SN4600C for the "
+        "127 nodes; Table 8 gives the in-band cables: 254 to the DGX systems, 24 leaf-core and 6 ISL; six leaves "
+        "(three MLAG pairs, two ISL each) and a core of two, each leaf with four uplinks, two to each core switch "
+        "[D: from the two tables]; redundancy at every tier, as each node's two in-band ports go to two switches "
+        "(ERA-HGX-CONVERGED) [V]"
+    ),
     "SPOD-H100-COMPONENTS": (
         "NVIDIA DGX SuperPOD H100 RA-11333-001 V11, Appendix A, Table 7 'Major components of the 4 SU, 127-node "
         "DGX SuperPOD': 38 racks, 127 DGX H100, 4 UFM appliances, 4 BCM management servers, 8 in-band management "

@@ -11,8 +11,9 @@ the tests assert what the product's rule gives instead, with the reason:
   the design's ``networks.storage.system_ports``; the node side alone needs fewer switches, and the storage
   systems' ports add to them (at the one node-side ratio: the RA's storage systems at 1:1 beside the DGX side
   near 4:3 is not modelled);
-* in-band, 8 SN4600C: the RA's in-band fabric is oversubscribed at a ratio it does not state (Table 8: 24
-  leaf-core cables for 254 node links); at the product's default 1:1 the same nodes need more switches;
+* in-band, 8 SN4600C: the RA's in-band fabric is oversubscribed at a ratio it does not state; at the ratio its
+  cables imply (Table 8: 24 leaf-core cables for 254 node links, so 11:1) the product gives its six leaves, two
+  core switches and 24 leaf-core cables; at the product's default 1:1 the same nodes need more switches;
 * out-of-band, 8 SN2201: the RA racks them in its management racks, for 38 racks; the rack plan puts one in every
   rack, so the product counts one per rack.
 """
@@ -102,9 +103,37 @@ def test_the_ras_16_storage_switches_include_storage_systems_the_design_must_sta
     assert _switches(plan) > _switches(nodes_only)
 
 
-def test_the_ras_8_in_band_switches_rest_on_a_ratio_it_does_not_state(superpod_4su):
-    # Table 7: 8 SN4600C; Table 8: 24 leaf-core cables for 254 node links, an oversubscribed fabric at a ratio
-    # the RA does not state. At the product's 1:1 every node port keeps its bandwidth: more switches, in pairs.
+def test_at_the_ratio_its_cables_imply_the_in_band_network_is_the_ras_8_switches_and_24_leaf_core_cables(
+    seeded_catalog,
+):
+    # Table 8: 254 node links on 24 leaf-core cables, 10.6 to 1; the whole-number ratio a leaf must carry is 11:1.
+    # Table 7: 8 SN4600C; Table 8's 6 ISL are three leaf pairs: six leaves and a core of two.
+    networks = {**RA_NETWORKS, "inband": {"switch": "SN4600C", "oversubscription": "11:1"}}
+    result = design_validate(document=_superpod(127, networks))
+    inband = result["network_plans"]["inband"]
+    assert (inband["leaf_switches"], inband["spine_switches"], inband["core_switches"]) == (6, 2, 0)
+    assert _switches(inband) == 8
+    assert (inband["node_links"], inband["fabric"]["leaf_spine_links"]) == (254, 24)
+    assert "SPOD-H100-INBAND-CORE" in inband["sources"]
+    bill = {(line["section"], line["part"]): line["quantity"] for line in result["bom"]}
+    assert bill[("inband", "SN4600C")] == 8
+
+
+def test_the_in_band_core_is_a_pair_even_where_one_spine_could_take_every_uplink(seeded_catalog):
+    networks = {**RA_NETWORKS, "inband": {"switch": "SN4600C", "oversubscription": "11:1"}}
+    config = configuration_create(document=_superpod(127, networks))
+    rows = [r.split(",") for r in "".join(cabling_plan(configuration=config)).splitlines()[1:]]
+    leaf_core = [r for r in rows if r[-1] == "inband" and r[4] == "leaf-spine"]
+    assert len(leaf_core) == 24
+    # each leaf's four uplinks, two to each core switch: a core switch lost leaves every leaf connected
+    by_leaf: dict[str, set[str]] = {}
+    for r in leaf_core:
+        by_leaf.setdefault(r[0], set()).add(r[2])
+    assert len(by_leaf) == 6 and all(len(spines) == 2 for spines in by_leaf.values())
+
+
+def test_at_the_products_default_1_1_the_in_band_network_keeps_every_ports_bandwidth(superpod_4su):
+    # The RA does not state its ratio; without one, every node port keeps its bandwidth: more switches, in pairs.
     inband = superpod_4su["network_plans"]["inband"]
     assert _switches(inband) > 8
     assert inband["leaf_switches"] % 2 == 0  # each node's two ports on different switches
