@@ -34,7 +34,7 @@ from configurator.messages.bill import section_titles
 from configurator.messages.diagram import words as diagram_words
 from configurator.messages.racks import elevation_labels, kw_number
 from configurator.messages.slotmap import slot_map_labels
-from configurator.pictures import fabric_diagram_svg, rack_elevation_svg, slot_map_svg
+from configurator.pictures import fabric_diagram_svg, rack_elevation_pages, slot_map_svg
 from configurator.rackplan import enclosure_count, rack_count
 from design.contract import BILL_SECTIONS
 from design.spreadsheets import neutralise_sheet
@@ -96,10 +96,10 @@ def _topology_picture(plan: dict[str, Any] | None, language: str) -> str | None:
     return _svg_data_uri(svg) if svg else None
 
 
-def _rack_picture(rack_plan: dict[str, Any] | None) -> str | None:
-    """The rack elevation of the frozen rack plan (configurator.pictures, as the fabric step draws it)."""
-    svg = rack_elevation_svg(rack_plan, elevation_labels(), kw_number)
-    return _svg_data_uri(svg) if svg else None
+def _rack_pictures(rack_plan: dict[str, Any] | None) -> list[str]:
+    """The rack elevation of the frozen rack plan (configurator.pictures, as the fabric step draws it), a line of
+    three distinct racks per picture, each as wide as the page."""
+    return [_svg_data_uri(svg) for svg in rack_elevation_pages(rack_plan, elevation_labels(), kw_number)]
 
 
 def _pdus_needed(rack_plan: dict[str, Any] | None, lines: list[dict[str, Any]]) -> int:
@@ -284,7 +284,7 @@ def pdf_context(frozen: dict[str, Any]) -> dict[str, Any]:
         "rack_count": rack_count(validation.get("rack_plan")),
         **_rack_power(validation.get("totals") or {}),
         "pdus_needed": _pdus_needed(validation.get("rack_plan"), frozen.get("lines", [])),
-        "elevation": _rack_picture(validation.get("rack_plan")),
+        "elevations": _rack_pictures(validation.get("rack_plan")),
     }
 
 
@@ -298,7 +298,7 @@ def _pdf_html(frozen: dict[str, Any]) -> tuple[str, list[str]]:
     with translation.override(frozen.get("language", "en")):
         context = pdf_context(frozen)
         html = render_to_string("quotes/pdf/quote.html", context)
-    pictures = [context["topology"], context["elevation"], *(picture["src"] for picture in context["slot_maps"])]
+    pictures = [context["topology"], *context["elevations"], *(picture["src"] for picture in context["slot_maps"])]
     return html, [uri for uri in pictures if uri]
 
 

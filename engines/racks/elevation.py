@@ -85,6 +85,11 @@ def _group(runs: Sequence[RackRun]) -> list[tuple[Rack, int]]:
     return [(r, n) for r, n in out]
 
 
+def distinct_racks(plan: RackPlan) -> int:
+    """How many distinct racks the elevation draws (racks alike are drawn once, with their count)."""
+    return len(_group(plan.runs))
+
+
 def _one_decimal(x: float) -> str:
     return f"{x:.1f}"
 
@@ -169,10 +174,14 @@ def render_elevation_svg(
     *,
     columns: int | None = 2,
     number: Callable[[float], str] = _one_decimal,
+    only: slice | None = None,
 ) -> str:
     """The plan's distinct racks as one scalable SVG (module docstring); ``number`` formats kW in the locale.
-    ``columns`` None: every distinct rack in one line, at its own size in pixels."""
+    ``columns`` None: every distinct rack in one line, at its own size in pixels. ``only``: just these of the
+    distinct racks (a printed page draws a few at a time, large enough to read)."""
     groups = _group(plan.runs)
+    if only is not None:
+        groups = groups[only]
     own_size = columns is None
     columns = max(1, len(groups) if columns is None else min(columns, len(groups) or 1))
     rack_h = HEAD + plan.rack_units * U_PX + 20

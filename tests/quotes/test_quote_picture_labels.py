@@ -22,7 +22,8 @@ pytestmark = pytest.mark.django_db
 def picture_labels(frozen: dict) -> dict[str, list[str]]:
     """Every text label each picture of the PDF carries, by picture."""
     context = pdf_context(frozen)
-    sources = {"topology": context["topology"], "elevation": context["elevation"]}
+    sources = {"topology": context["topology"]}
+    sources.update({f"elevation {i + 1}": uri for i, uri in enumerate(context["elevations"])})
     sources.update({f"slot map {m['name']}": m["src"] for m in context["slot_maps"]})
     labels = {}
     for name, uri in sources.items():
@@ -53,7 +54,7 @@ def text_pieces_and_runs(data: bytes) -> tuple[list[str], int]:
 def test_every_picture_label_is_in_the_pdf_written_whole(make_configuration, customer, build):
     quote = build(quote_request, configuration=make_configuration(design(16)), customer=customer, channel="api")
     labels = picture_labels(quote.frozen)
-    assert {"topology", "elevation"} <= labels.keys() and any(n.startswith("slot map") for n in labels)
+    assert "topology" in labels and "elevation 1" in labels and any(n.startswith("slot map") for n in labels)
     assert all(labels.values())
 
     pieces, runs = text_pieces_and_runs(render_pdf(quote.frozen))
@@ -66,3 +67,29 @@ def test_every_picture_label_is_in_the_pdf_written_whole(make_configuration, cus
     letters = sum(len(label) for texts in labels.values() for label in texts)
     count = sum(len(texts) for texts in labels.values())
     assert runs <= len(pieces) + count, f"{runs} text runs for {len(pieces)} pieces, {count} labels, {letters} letters"
+
+
+def test_a_large_plans_rack_elevation_prints_three_distinct_racks_a_picture_large_enough_to_read(
+    make_configuration, customer, build
+):
+    """2,048 nodes: six distinct racks in one picture limited to 120 mm shrank their 13 px labels to 1.4 pt; three
+    racks a picture, as wide as the page, print them at about 7 pt."""
+    from engines.racks import RackPlan
+    from engines.racks.elevation import distinct_racks
+
+    quote = build(quote_request, configuration=make_configuration(design(2048)), customer=customer, channel="api")
+    context = pdf_context(quote.frozen)
+    plan = RackPlan.from_dict(quote.frozen["validation"]["rack_plan"])
+    total = distinct_racks(plan)
+    assert total > 3
+    assert len(context["elevations"]) == -(-total // 3)
+    drawn = []
+    for uri in context["elevations"]:
+        root = ET.fromstring(base64.b64decode(uri.split(",", 1)[1]))
+        width, height = (float(v) for v in root.get("viewBox").split()[2:])
+        # printed as wide as the page's 180 mm text column within 225 mm: the scale its 13 px labels get
+        scale_mm = min(180 / width, 225 / height)
+        assert 13 * scale_mm / 0.3528 >= 6.5  # points
+        drawn += [t.text for t in root.iter("{http://www.w3.org/2000/svg}text") if t.text and t.text.startswith("R")]
+    # every distinct rack is drawn once, under its first rack's name
+    assert len([name for name in drawn if re.match(r"R\d+-\d+( |$)", name)]) == total
