@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from configurator.examples import h200_training_cluster
-from configurator.services import design_validate, fabric_plan_build
+from configurator.services import fabric_plan_build
+from tests.results import validate_json
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +19,7 @@ def _errors(result: dict) -> list[str]:
 def test_sixteen_h200_nodes_quote_ten_fabric_switches(seeded_catalog):
     doc = h200_training_cluster()
     doc["node_groups"][0]["count"] = 16
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     plan = result["fabric_plan"]
     assert (plan["leaf_switches"], plan["spine_switches"]) == (8, 2)
     bom = {row["part"]: row["quantity"] for row in plan["bom"]}
@@ -45,7 +46,7 @@ def test_a_given_distance_beyond_every_catalogued_hdr_cable_is_a_catalogue_gap(s
 def test_the_design_reports_a_reserve_with_its_cost(seeded_catalog):
     doc = h200_training_cluster()
     doc["node_groups"][0]["count"] = 95
-    result = design_validate(document=doc, language="nl")
+    result = validate_json(document=doc, language="nl")
     reserve = next(f for f in result["findings"] if f["code"] == "FABRIC_GROWTH_RESERVE")
     assert reserve["severity"] == "info"
     assert "reserve" in reserve["message"] and "EUR" in reserve["fix"]
@@ -55,7 +56,7 @@ def test_a_60_m_node_to_leaf_distance_is_used_for_a_one_switch_fabric(seeded_cat
     # 4 nodes x 8 rails = 32 ports: one QM9700. The design says the switch is 60 m from the node racks.
     doc = h200_training_cluster()
     doc["fabric"]["rack"] = {"node_to_leaf_m": 60}
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     plan = result["fabric_plan"]
     assert plan["tiers"] == 1
     node_leaf = next(link for link in plan["links"] if link["class"] == "node-leaf")
@@ -67,6 +68,6 @@ def test_a_design_with_a_kilometre_between_rows_gets_a_warning(seeded_catalog):
     doc = h200_training_cluster()
     doc["node_groups"][0]["count"] = 16
     doc["fabric"]["rack"] = {"node_to_leaf_m": 5000}
-    result = design_validate(document=doc, language="nl")
+    result = validate_json(document=doc, language="nl")
     f = next(f for f in result["findings"] if f["code"] == "FABRIC_DISTANCE_IMPLAUSIBLE")
     assert f["severity"] == "warning" and "5.000 m" in f["message"]

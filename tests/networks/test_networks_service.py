@@ -6,7 +6,8 @@ import pytest
 
 from configurator.examples import h200_training_cluster
 from configurator.rackplan import rack_count
-from configurator.services import cabling_plan, configuration_create, design_validate
+from configurator.services import cabling_plan, configuration_create
+from tests.results import validate_json
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +23,7 @@ def _cluster(nodes: int = 8) -> dict:
 
 
 def test_the_result_plans_all_three_networks_from_the_adapters_roles(seeded_catalog):
-    result = design_validate(document=_cluster())
+    result = validate_json(document=_cluster())
     plans = result["network_plans"]
     for key in ("storage", "inband", "oob"):
         plan = plans[key]
@@ -48,7 +49,7 @@ def test_the_result_plans_all_three_networks_from_the_adapters_roles(seeded_cata
 def test_network_findings_reach_the_result_under_their_network(seeded_catalog):
     doc = _cluster()
     doc["networks"] = {"inband": None}
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     assert result["network_plans"]["inband"] is None
     subjects = {(f["code"], f["subject"]) for f in result["findings"]}
     assert ("NETWORK_CUSTOMER_SUPPLIED", "networks.inband") in subjects
@@ -67,7 +68,7 @@ def test_the_cabling_list_carries_every_network_after_the_compute_fabric(seeded_
         fields = row.split(",")
         assert len(fields) == len(header)
         by_network.setdefault(fields[-1], []).append(fields)
-    result = design_validate(document=_cluster())
+    result = validate_json(document=_cluster())
     assert len(by_network["compute"]) >= result["fabric_plan"]["node_links"]
     inband = [r for r in by_network["inband"] if r[4] == "node-leaf"]
     # Port 1 of every node on switch 1, port 2 on switch 2: the redundant pair.
