@@ -15,7 +15,7 @@ engines (``Finding``, ``FabricPlan``, ``NetworkPlan``, ``ClusterPower``, ``Sizin
 model (``design/model.py``) is pydantic because it reads untrusted input; the result is output.
 
 Parts still carried as JSON (``dict[str, Any]``), for a later step: the node engine's ``placement`` and per-group
-totals, the rack plan (``rack_plan``, which the bill reads) and the control-plane and service lines.
+totals, and the rack plan (``rack_plan``, which the bill reads).
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ from decimal import Decimal
 from typing import Any
 
 from configurator.bom import Bill, BomLine, bill_of
+from configurator.cluster import ClusterLine
+from configurator.defaults import DefaultAdded
 from engines.fabric.model import FabricPlan
 from engines.findings.finding import Severity
 from engines.networks.model import NetworkPlan
@@ -92,14 +94,13 @@ class NetworkSection:
 
 @dataclass(frozen=True)
 class LinesSection:
-    """``control_plane`` and ``services``: their lines (JSON lines: part, description, quantity, unit price) and
-    the findings about them."""
+    """``control_plane`` and ``services``: their lines and the findings about them."""
 
-    bom: tuple[Json, ...]
+    bom: tuple[ClusterLine, ...]
     findings: tuple[ShownFinding, ...]
 
     def to_json(self) -> Json:
-        return {"bom": list(self.bom), "findings": findings_json(self.findings)}
+        return {"bom": [line.to_json() for line in self.bom], "findings": findings_json(self.findings)}
 
 
 @dataclass(frozen=True)
@@ -145,7 +146,7 @@ class ValidationResult:
     rack_plan: Json
     control_plane: LinesSection
     services: LinesSection
-    defaults_added: list[Json]
+    defaults_added: tuple[DefaultAdded, ...]
     sizing: Sizing | None
     catalog_version: str
     design_hash: str
@@ -183,7 +184,7 @@ class ValidationResult:
             "rack_plan": self.rack_plan,
             "control_plane": self.control_plane.to_json(),
             "services": self.services.to_json(),
-            "defaults_added": self.defaults_added,
+            "defaults_added": [d.to_json() for d in self.defaults_added],
             "sizing": None if self.sizing is None else self.sizing.to_dict(),
             "catalog_version": self.catalog_version,
             "design_hash": self.design_hash,

@@ -10,7 +10,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from configurator.messages import finding_dicts
 from configurator.messages.languages import resolve_language
 from configurator.rackplan import fabric_locator
 from design.model import DesignIn, DesignInputError
@@ -23,9 +22,9 @@ from engines.fabric.request import parse_fabric_request, resolve
 from engines.networks.cabling import network_rows
 
 from .models import Configuration, WarningAcknowledgement
-from .result import ShownFinding, ValidationResult
+from .result import FabricSection, ShownFinding, ValidationResult
 from .snapshot import catalog_snapshot
-from .validation import design_hash, run_validation
+from .validation import design_hash, run_validation, shown_findings
 
 
 def design_validate(*, document: Any, language: str | None = None) -> ValidationResult:
@@ -71,8 +70,9 @@ def design_check_well_formed(*, document: Any) -> None:
     check_references(parse_design(document), catalog_snapshot())
 
 
-def fabric_plan_build(*, request: Any, language: str | None = None) -> dict[str, Any]:
-    """Plan a compute fabric from the stateless request of the contract. Raises DesignInputError on bad input."""
+def fabric_plan_build(*, request: Any, language: str | None = None) -> FabricSection:
+    """Plan a compute fabric from the stateless request of the contract (the plan with its findings said in
+    ``language``; a door writes it out with ``to_json()``). Raises DesignInputError on bad input."""
     req = parse_fabric_request(request)
     catalog = catalog_snapshot()
     switch, hca = resolve(req, catalog)
@@ -88,7 +88,7 @@ def fabric_plan_build(*, request: Any, language: str | None = None) -> dict[str,
         node_height_u=req.node_height_u,
         node_power_w=req.node_power_w,
     )
-    return plan.to_dict(finding_dicts(plan.findings, resolve_language(language)))
+    return FabricSection(plan=plan, findings=shown_findings(plan.findings, resolve_language(language)))
 
 
 @dataclass(frozen=True)

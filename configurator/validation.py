@@ -284,7 +284,7 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
         rack_plan=rack_plan,
         control_plane=control_plane,
         services=services,
-        defaults_added=defaults_added,
+        defaults_added=tuple(defaults_added),
         sizing=sizing if isinstance(sizing, Sizing) else None,
         catalog_version=catalog.version,
         design_hash=design_hash(document),
@@ -312,8 +312,8 @@ def _bill(
             for key, s in network_plans.items()
         },
         "rack_plan": rack_plan,
-        "control_plane": {"bom": list(control_plane.bom)},
-        "services": {"bom": list(services.bom)},
+        "control_plane": {"bom": [line.to_json() for line in control_plane.bom]},
+        "services": {"bom": [line.to_json() for line in services.bom]},
     }
     with translation.override(language):
         return design_bom(design, sources, catalog, complete=False)

@@ -12,3 +12,8 @@ def validate_json(*, document: Any, language: str | None = None) -> dict[str, An
     """configurator.services.design_validate's result as JSON (looked up at call time, so a test's mock of the
     service counts these calls too)."""
     return configurator.services.design_validate(document=document, language=language).to_json()
+
+
+def fabric_plan_json(*, request: Any, language: str | None = None) -> dict[str, Any]:
+    """configurator.services.fabric_plan_build's plan as JSON, as POST /api/v1/fabric-plans/ sends it."""
+    return configurator.services.fabric_plan_build(request=request, language=language).to_json()

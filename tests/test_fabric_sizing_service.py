@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from configurator.examples import h200_training_cluster
-from configurator.services import fabric_plan_build
-from tests.results import validate_json
+from tests.results import fabric_plan_json, validate_json
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +28,7 @@ def test_sixteen_h200_nodes_quote_ten_fabric_switches(seeded_catalog):
 
 @pytest.mark.parametrize(("nodes", "switch"), [(16, "MQM8700-HS2F"), (64, "MQM8700-HS2F"), (4, "MQM9700-NS2F")])
 def test_a_default_connectx6_hdr_fabric_is_not_refused_for_its_default_distances(seeded_catalog, nodes, switch):
-    plan = fabric_plan_build(request={"nodes": nodes, "rails": 8, "switch": switch, "hca": "MCX653105A-HDAT"})
+    plan = fabric_plan_json(request={"nodes": nodes, "rails": 8, "switch": switch, "hca": "MCX653105A-HDAT"})
     assert not [f for f in plan["findings"] if f["severity"] == "error"], plan["findings"]
     assert all(link["media"] for link in plan["links"])
 
@@ -37,7 +36,7 @@ def test_a_default_connectx6_hdr_fabric_is_not_refused_for_its_default_distances
 def test_a_given_distance_beyond_every_catalogued_hdr_cable_is_a_catalogue_gap(seeded_catalog):
     # The catalogue holds HDR AOCs up to 30 m and no HDR optics: a 400 m run needs a medium it lacks (issue #20).
     request = {"nodes": 64, "rails": 8, "switch": "MQM8700-HS2F", "hca": "MCX653105A-HDAT"}
-    plan = fabric_plan_build(request={**request, "rack": {"leaf_to_spine_m": 400}})
+    plan = fabric_plan_json(request={**request, "rack": {"leaf_to_spine_m": 400}})
     assert "FABRIC_REACH_NOT_CATALOGUED" in [f["code"] for f in plan["findings"] if f["severity"] == "warning"]
     assert not [f for f in plan["findings"] if f["severity"] == "error"]
     assert plan["bom_complete"] is False and plan["uncabled_links"] == ["leaf-spine"]

@@ -4,8 +4,7 @@ form and cooling, and refusals need evidence (a published count or a physical mi
 
 import pytest
 
-from configurator.services import fabric_plan_build
-from tests.results import validate_json
+from tests.results import fabric_plan_json, validate_json
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +54,7 @@ def test_four_hgx_b300_on_quantum_x800_is_valid_and_cabled_with_xdr_optics(seede
 
 
 def test_an_xdr_leaf_spine_tier_uses_xdr_media_at_both_ends(seeded_catalog):
-    plan = fabric_plan_build(request={"nodes": 256, "rails": 8, "switch": "Q3400-RA", "hca": "900-9X81E-00EX-ST0"})
+    plan = fabric_plan_json(request={"nodes": 256, "rails": 8, "switch": "Q3400-RA", "hca": "900-9X81E-00EX-ST0"})
     assert plan["tiers"] == 2 and plan["bom_complete"] is True
     spine = next(lk for lk in plan["links"] if lk["class"] == "leaf-spine")
     assert spine["speed_gbps"] == 800
@@ -66,7 +65,7 @@ def test_an_xdr_leaf_spine_tier_uses_xdr_media_at_both_ends(seeded_catalog):
 
 def test_a_short_xdr_switch_run_takes_the_1_6t_copper_cable(seeded_catalog):
     # MCA4K50 (IHS to IHS, up to 3 m, NV-XDR-OPN) is the switch-to-switch copper of Quantum-X800; 1.5 m + 0.5 m slack
-    plan = fabric_plan_build(
+    plan = fabric_plan_json(
         request={
             "nodes": 256,
             "rails": 8,
@@ -81,13 +80,13 @@ def test_a_short_xdr_switch_run_takes_the_1_6t_copper_cable(seeded_catalog):
 
 def test_an_ndr_fabric_never_takes_xdr_media(seeded_catalog):
     # 200G-PAM4 XDR plugs cannot downshift to 100G-PAM4 (NV-XDR-LX): none in a QM9700 / ConnectX-7 fabric.
-    plan = fabric_plan_build(request={"nodes": 128, "rails": 8, "switch": "MQM9700-NS2F", "hca": "MCX75310AAS-NEAT"})
+    plan = fabric_plan_json(request={"nodes": 128, "rails": 8, "switch": "MQM9700-NS2F", "hca": "MCX75310AAS-NEAT"})
     assert plan["bom_complete"] is True
     assert not any(p.startswith("980-9IA") for p in _bom(plan))
 
 
 def test_connectx7_on_quantum_x800_never_pairs_an_xdr_optic_with_an_ndr_optic(seeded_catalog):
-    plan = fabric_plan_build(request={"nodes": 16, "rails": 8, "switch": "Q3400-RA", "hca": "MCX75310AAS-NEAT"})
+    plan = fabric_plan_json(request={"nodes": 16, "rails": 8, "switch": "Q3400-RA", "hca": "MCX75310AAS-NEAT"})
     node = next(lk for lk in plan["links"] if lk["class"] == "node-leaf")
     parts = {p["part"] for p in node["parts"]}
     assert not ("980-9IAH1-00XM00" in parts and "MMS4X00-NS400" in parts)
@@ -110,7 +109,7 @@ def test_a_fabric_the_catalogue_cannot_cable_is_valid_with_a_warning_and_an_inco
 
 
 def test_a_catalogue_gap_is_said_in_dutch_too(seeded_catalog):
-    plan = fabric_plan_build(request={"nodes": 16, "rails": 1, "switch": "SN4600C"}, language="nl")
+    plan = fabric_plan_json(request={"nodes": 16, "rails": 1, "switch": "SN4600C"}, language="nl")
     gap = next(f for f in plan["findings"] if f["code"] == "FABRIC_MEDIA_NOT_CATALOGUED")
     assert gap["severity"] == "warning" and "De stuklijst laat deze verbindingen weg" in gap["message"]
     assert plan["bom_complete"] is False and plan["uncabled_links"]

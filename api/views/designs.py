@@ -55,4 +55,5 @@ class FabricPlanView(ApiViewMixin, APIView):
         "fibres). Same JSON as `manage.py plan_fabric`.",
     )
     def post(self, request):
-        return Response(fabric_plan_build(request=json_body(request), language=request_language(request)))
+        plan = fabric_plan_build(request=json_body(request), language=request_language(request))
+        return Response(plan.to_json())
