@@ -2,11 +2,12 @@
 
 ``configurator.validation.run_validation`` returns a ``ValidationResult``: the verdict, the findings said in the
 result's language, the engines' own plans (the compute fabric's ``FabricPlan``, each network's ``NetworkPlan``),
-the totals, the rack plan, the control-plane and service lines, the workload sizing and the one bill of
-materials (``BomLine``). Services and pages read its attributes. Only the doors write it out: the API and the
-command line send ``to_json()``, a quote freezes ``to_json()`` in its snapshot, and the wizard passes the JSON
-form of a section to its templates and pictures. ``to_json()`` is the contract's JSON, key for key and in the
-same order as the API has always sent it (tests/api/test_contract_doors.py).
+the totals, the rack plan, the control-plane and service lines (``ClusterLine``), the default parts added
+(``DefaultAdded``), the workload sizing and the one bill of materials (``BomLine``). Services and pages read its
+attributes. Only the doors write it out: the API and the command line send ``to_json()``, a quote freezes
+``to_json()`` in its snapshot, and the wizard and the alternatives page pass the JSON form of a section to their
+templates and pictures. ``to_json()`` is the contract's JSON, key for key and in the same order as the API has
+always sent it (tests/api/test_result_doors.py holds the doors to one answer).
 
 Frozen dataclasses rather than pydantic models: every part the result holds is already a frozen dataclass of the
 engines (``Finding``, ``FabricPlan``, ``NetworkPlan``, ``ClusterPower``, ``Sizing``) or of the bill

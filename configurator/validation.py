@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypedDict
 
 from django.utils import translation
 
@@ -27,11 +27,11 @@ from engines.fabric.model import FabricPlan
 from engines.fabric.rack_model import DISTANCE_FIELDS
 from engines.findings.finding import SEVERITY_ORDER, Finding, Severity
 from engines.networks.plan import NodePorts, RackSide, plan_networks
-from engines.node.context import resolve_group
+from engines.node.context import GroupContext, resolve_group
 from engines.node.engine import validate_nodes
 from engines.node.power import cluster_power
 from engines.node.sizing import Sizing
-from engines.racks import RackPlan
+from engines.racks import LinkLength, RackPlan
 from engines.racks.model import DeviceRole
 
 
@@ -66,7 +66,19 @@ def design_hash(document: Any) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def _fabric_inputs(design: DesignIn, catalog: CatalogView) -> dict[str, Any]:
+class FabricInputs(TypedDict):
+    """What the fabric check is told of the nodes (engines.fabric.check.check_design_fabric's keywords)."""
+
+    nodes: int
+    compute_nics_per_node: int
+    nic: AdapterSpec | None
+    gpus_per_node: int
+    gpu_generation: str
+    advised_fabric_gbps: int | None
+    one_rack: ServerSpec | None
+
+
+def _fabric_inputs(design: DesignIn, catalog: CatalogView) -> FabricInputs:
     """The fabric's view of the nodes: the GPU groups (or all groups) and their compute NICs."""
     scratch: list[Finding] = []
     groups = [resolve_group(i, g, catalog, scratch) for i, g in enumerate(design.node_groups)]
@@ -113,7 +125,7 @@ def _fabric_endpoints(design: DesignIn, catalog: CatalogView) -> dict[str, int]:
     return out
 
 
-def _fabric_rails(group) -> int:
+def _fabric_rails(group: GroupContext) -> int:
     """Compute NICs (rails) of one fabric endpoint: per node, or per compute tray of a rack-scale system."""
     server = group.server
     if server is not None and server.rack_scale and server.compute_nics_per_tray:
@@ -121,7 +133,7 @@ def _fabric_rails(group) -> int:
     return group.compute_nics_per_node
 
 
-def _fabric_gpus(group) -> int:
+def _fabric_gpus(group: GroupContext) -> int:
     """GPUs behind one fabric endpoint: per node, or per compute tray of a rack-scale system."""
     server = group.server
     if server is not None and server.rack_scale and server.gpus_per_tray:
@@ -129,7 +141,7 @@ def _fabric_gpus(group) -> int:
     return group.gpus_per_node
 
 
-def _given_rack(laid_rack: RackIn, lengths: dict[str, Any]) -> RackIn:
+def _given_rack(laid_rack: RackIn, lengths: dict[str, LinkLength]) -> RackIn:
     """The laid-out distances that come from the design itself (the rack plan marks them "override"; an in-rack
     leaf's node run follows the design's in-rack run), as opposed to the rack plan's estimates."""
     given = {
@@ -140,7 +152,7 @@ def _given_rack(laid_rack: RackIn, lengths: dict[str, Any]) -> RackIn:
     return RackIn(**given)
 
 
-def _fabric_bom(design: DesignIn, plan: Any) -> list[tuple[str, int]] | None:
+def _fabric_bom(design: DesignIn, plan: FabricPlan | None) -> list[tuple[str, int]] | None:
     """The bill of materials of the design's own fabric (none without one)."""
     if design.fabric is None or plan is None:
         return None
