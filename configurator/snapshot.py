@@ -123,6 +123,7 @@ def _server(part: Part, common: dict, slots, switches, accepts, bays=(), default
         integrated_nic_speed_gbps=sv.integrated_nic_speed_gbps,
         integrated_nic_connector=_enum(s.Connector, sv.integrated_nic_connector),
         integrated_nic_protocol=_enum(s.Protocol, sv.integrated_nic_protocol),
+        integrated_nic_ethernet_links=sv.integrated_nic_ethernet_links,
         **_node_contents(sv, bays, defaults),
         **_rack_scale(sv),
         pcie_switches=tuple(
@@ -289,6 +290,7 @@ def _adapter(part: Part, common: dict) -> s.PartSpec:
         top=_enum(s.Top, a.top),
         is_dpu=a.is_dpu,
         socket_direct=a.socket_direct,
+        ethernet_links=a.ethernet_links,
     )
 
 

@@ -41,7 +41,8 @@ def integrated_nic_spec(server: ServerSpec) -> AdapterSpec | None:
     Speed from ``integrated_nic_speed_gbps`` (None stays None: the planner then uses the switch port's speed
     and says nothing of a mismatch it cannot know). Connector from ``integrated_nic_connector``, a sourced
     catalogue fact (None stays None: the planner then says it cannot choose a cable rather than guessing one).
-    Protocol from ``integrated_nic_protocol`` (None stays None: no protocol mismatch is claimed). Plug top and price:
+    Protocol from ``integrated_nic_protocol`` (None stays None: no protocol mismatch is claimed). Ethernet links per
+    NIC from ``integrated_nic_ethernet_links`` (ConnectX-8: 2x 400GbE, two planes on Spectrum-X). Plug top and price:
     unknown (None) — no source gives them, and the NICs come with the server.
     """
     if getattr(server, "integrated_nics", 0) <= 0:
@@ -57,6 +58,7 @@ def integrated_nic_spec(server: ServerSpec) -> AdapterSpec | None:
         connector=connector,
         protocol=server.integrated_nic_protocol,
         top=None,
+        ethernet_links=server.integrated_nic_ethernet_links,
     )
 
 

@@ -100,6 +100,7 @@ class ServerSpec(PartBase):
     integrated_nic_speed_gbps: int | None = None
     integrated_nic_connector: Connector | None = None  # cage of the integrated NICs; None = not sourced
     integrated_nic_protocol: Protocol | None = None  # of the integrated NICs; None = not sourced
+    integrated_nic_ethernet_links: int = 1  # links one integrated NIC runs as on Ethernet (ConnectX-8: 2x 400GbE)
     # GPUs that share one NVLink domain when the system itself says so (a rack-scale NVL72 system: 72, the
     # catalogue's server field); None: the domain follows from the GPUs (an HGX board's GPU count, the NVLink bridge
     # size of PCIe cards)
@@ -202,6 +203,9 @@ class AdapterSpec(PartBase):
     top: Top | None = None  # plug top the cage needs (flat at ConnectX-7 OSFP)
     is_dpu: bool = False
     socket_direct: bool = False  # can take a second x16 through an extension (Socket Direct)
+    # Links one port runs as on an Ethernet switch: ConnectX-8's 800 Gb/s cage is "2x 400GbE" on Ethernet (one
+    # link to each of two planes in NVIDIA's Spectrum-X designs); 1 = the port is one link at ``speed_gbps``.
+    ethernet_links: int = 1
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -83,6 +83,7 @@ class MediaKind(StrEnum):
     AOC = "aoc"  # active optical cable
     TRANSCEIVER = "transceiver"
     FIBRE = "fibre"
+    PATCH = "patch"  # twisted-pair copper patch cord with RJ45 plugs (1 GbE management ports)
 
 
 class MediaPurpose(StrEnum):

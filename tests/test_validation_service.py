@@ -223,7 +223,7 @@ def test_hdr_adapter_on_qm9700_is_beyond_reach_not_no_cable(seeded_catalog):
     assert bom.get("MCP7Y60-H002") == 16
 
 
-def test_xdr_is_cabled_and_a_qsfp28_catalogue_gap_is_a_warning_with_the_bill_incomplete(seeded_catalog):
+def test_xdr_and_qsfp28_are_cabled_and_a_catalogue_gap_is_a_warning_with_the_bill_incomplete(seeded_catalog):
     # Issue #20: the XDR LinkX media are catalogued (NV-XDR-OPN), so ConnectX-8 on Quantum-X800 is planned and
     # cabled like NDR; the 100G QSFP28 media are still missing, which is a catalogue gap, never a hardware error.
     xdr = fabric_plan_json(request={"nodes": 16, "rails": 8, "switch": "Q3400-RA", "hca": "900-9X81E-00EX-ST0"})
@@ -233,6 +233,14 @@ def test_xdr_is_cabled_and_a_qsfp28_catalogue_gap_is_a_warning_with_the_bill_inc
     assert node["cable_part"].startswith("980-9IAH1-00XM00 + MFP7E30-") and node["cable_part"].endswith(
         "980-9IAT0-00XM00"
     )
+    # The 100G QSFP28 media are catalogued too now (MCP1600-C, MFA1A00-C): an SN4600C fabric is cabled.
+    eth = fabric_plan_json(request={"nodes": 16, "rails": 1, "switch": "SN4600C"})
+    assert not [f for f in eth["findings"] if f["code"] == "FABRIC_MEDIA_NOT_CATALOGUED"]
+    assert eth["bom_complete"] is True
+    # Without them it is the catalogue gap: a warning, the bill incomplete.
+    from catalog.models import Part
+
+    Part.objects.filter(media__a_connector="QSFP28").delete()
     eth = fabric_plan_json(request={"nodes": 16, "rails": 1, "switch": "SN4600C"})
     gap = next(f for f in eth["findings"] if f["code"] == "FABRIC_MEDIA_NOT_CATALOGUED")
     assert gap["severity"] == "warning" and "no 100 Gb/s QSFP28 cables or optics" in gap["message"]

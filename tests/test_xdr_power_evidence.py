@@ -93,9 +93,33 @@ def test_connectx7_on_quantum_x800_never_pairs_an_xdr_optic_with_an_ndr_optic(se
     assert "980-9IAT0-00XM00" not in parts  # an 800G XDR optic does not fit a 400G ConnectX-7
 
 
+def _without_qsfp28_media():
+    """The catalogue as it was before its 100 Gb/s QSFP28 cables were seeded (a catalogue gap to report)."""
+    from catalog.models import Part
+
+    Part.objects.filter(media__a_connector="QSFP28").delete()
+
+
+def test_connectx7_qsfp112_cards_on_a_100g_qsfp28_switch_are_cabled_with_qsfp28_media(seeded_catalog):
+    # SN4600C (100G QSFP28) to ConnectX-7 QSFP112 cards, whose cages take QSFP28 plugs (NV-LX-OV): the catalogue's
+    # 100GbE QSFP28 cables join them, so the bill is complete.
+    nic = {"part": "MCX755106AS-HEAT", "quantity": 1, "role": "compute"}
+    result = validate_json(
+        document=_doc(
+            _node("SYS-421GE-TNRT3", {"part": "L40S", "quantity": 4}, nic, count=2), fabric={"switch": "SN4600C"}
+        )
+    )
+    assert result["valid"], _errors(result)
+    assert not _by_code(result, "FABRIC_MEDIA_NOT_CATALOGUED") and not _by_code(result, "FABRIC_NO_CABLE")
+    node = next(lk for lk in result["fabric_plan"]["links"] if lk["class"] == "node-leaf")
+    assert node["speed_gbps"] == 100 and node["cable_part"].startswith(("MCP1600-C", "MFA1A00-C"))
+    assert result["fabric_plan"]["bom_complete"] is True
+
+
 def test_a_fabric_the_catalogue_cannot_cable_is_valid_with_a_warning_and_an_incomplete_bill(seeded_catalog):
-    # SN4600C (100G QSFP28) to ConnectX-7 QSFP112 cards, whose cages take QSFP28 (NV-LX-OV): the catalogue holds no
-    # QSFP28 media. That is a catalogue gap, not a hardware error: valid, said, and the bill marked incomplete.
+    # Without QSFP28 media in the catalogue, SN4600C to ConnectX-7 is a catalogue gap, not a hardware error: valid,
+    # said, and the bill marked incomplete.
+    _without_qsfp28_media()
     nic = {"part": "MCX755106AS-HEAT", "quantity": 1, "role": "compute"}
     result = validate_json(
         document=_doc(
@@ -109,6 +133,7 @@ def test_a_fabric_the_catalogue_cannot_cable_is_valid_with_a_warning_and_an_inco
 
 
 def test_a_catalogue_gap_is_said_in_dutch_too(seeded_catalog):
+    _without_qsfp28_media()
     plan = fabric_plan_json(request={"nodes": 16, "rails": 1, "switch": "SN4600C"}, language="nl")
     gap = next(f for f in plan["findings"] if f["code"] == "FABRIC_MEDIA_NOT_CATALOGUED")
     assert gap["severity"] == "warning" and "De stuklijst laat deze verbindingen weg" in gap["message"]

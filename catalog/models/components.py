@@ -92,6 +92,12 @@ class Adapter(SpecBase):
     top = models.CharField(_("plug top"), max_length=8, choices=choices_of(Top), blank=True)
     is_dpu = models.BooleanField(default=False)
     socket_direct = models.BooleanField(default=False)
+    ethernet_links = models.PositiveSmallIntegerField(
+        _("links per port on Ethernet"),
+        default=1,
+        validators=[MinValueValidator(1)],
+        help_text=_("How many Ethernet links one port runs as (ConnectX-8: 2x 400GbE); 1 = one link at its speed."),
+    )
 
     class Meta:
         constraints = [

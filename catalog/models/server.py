@@ -58,6 +58,12 @@ class Server(SpecBase):
         blank=True,
         help_text=_("InfiniBand, Ethernet or VPI (either per port). Empty means not sourced: no protocol check."),
     )
+    integrated_nic_ethernet_links = models.PositiveSmallIntegerField(
+        _("integrated NIC links on Ethernet"),
+        default=1,
+        validators=[MinValueValidator(1)],
+        help_text=_("How many Ethernet links one integrated NIC runs as (ConnectX-8: 2x 400GbE); 1 = one link."),
+    )
     accepts = models.ManyToManyField(
         Part,
         related_name="accepted_by",

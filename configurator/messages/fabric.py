@@ -326,6 +326,19 @@ def _speed_mismatch(p: dict[str, Any]) -> tuple[str, str]:
     return message % p, fix % p
 
 
+@renders(C.PLANES_NO_MEDIUM)
+def _planes_no_medium(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _(
+            "%(hca)s runs as %(links)s x %(gbps)s GbE on %(switch)s, one link to each of %(links)s planes as NVIDIA "
+            "plans Spectrum-X, but no catalogue plug for its cage carries %(links)s links: the fabric is planned as "
+            "one plane of one %(gbps)s Gb/s link per adapter."
+        )
+        % p,
+        _("Ask us to quote the twin-port transceivers for the adapters' cages to build both planes."),
+    )
+
+
 @renders(C.PORTS_EXCEEDED)
 def _ports_exceeded(p: dict[str, Any]) -> tuple[str, str]:
     if p.get("max_rails") is not None:

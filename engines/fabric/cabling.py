@@ -5,11 +5,14 @@ Naming: ``node-0001/nic3`` (NIC 3 = rail 3), ``su01-leaf-r3/p17`` (leaf of rail 
 (3 tiers) and ``core-0012``. Leaf ports 1..down face the nodes, down+1..k the spines; spine ports
 1..k/2 face the leaves in a 3-tier fabric. Wiring follows the planner's arithmetic: leaf uplink j goes to
 spine j // m (m links per leaf-spine pair; in the last pod of three tiers, uplinks / its spines); spine uplink
-i of spine j in pod p goes to core i // mc of plane j.
+i of spine j in pod p goes to core i // mc of plane j. A fabric of several planes (twin-planar Spectrum-X) lists
+each plane as a fabric of its own, its switches named ``pl2-su01-leaf-r3`` and the node end of its links the
+NIC's link to that plane (``nic3.2``: NIC 3's second 400GbE link).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 
 from design.spreadsheets import csv_text
@@ -59,15 +62,65 @@ def _at(locate: Locate | None, kind: str, index: int) -> str:
 
 
 def _rows(plan: FabricPlan, locate: Locate | None = None) -> Iterator[str]:
-    """The header, then the node links, the leaf-spine links and the spine-core links the plan's tiers have."""
+    """The header, then the node links, the leaf-spine links and the spine-core links the plan's tiers have,
+    plane after plane."""
     yield HEADER + (RACK_COLUMNS if locate else "")
     if not plan.tiers:
         return
-    yield from _node_rows(plan, locate)
-    if plan.tiers >= 2:
-        yield from _leaf_spine_rows(plan, locate)
-    if plan.tiers >= 3:
-        yield from _spine_core_rows(plan, locate)
+    planes = max(1, plan.fabric_planes)
+    one = _one_plane(plan, planes)
+    for p in range(planes):
+        view = _Plane(p, planes, one) if planes > 1 else None
+        at = view.locate(locate) if view is not None and locate is not None else locate
+        rows = [_node_rows(one, at, view)]
+        if plan.tiers >= 2:
+            rows.append(_leaf_spine_rows(one, at))
+        if plan.tiers >= 3:
+            rows.append(_spine_core_rows(one, at))
+        for part in rows:
+            yield from (view.name(row) if view is not None else row for row in part)
+
+
+def _one_plane(plan: FabricPlan, planes: int) -> FabricPlan:
+    """The plan of one of ``planes`` identical planes."""
+    if planes == 1:
+        return plan
+    return dataclasses.replace(
+        plan,
+        fabric_planes=1,
+        leaf_switches=plan.leaf_switches // planes,
+        spine_switches=plan.spine_switches // planes,
+        core_switches=plan.core_switches // planes,
+        node_links=plan.node_links // planes,
+        leaf_spine_links=plan.leaf_spine_links // planes,
+        spine_core_links=plan.spine_core_links // planes,
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class _Plane:
+    """Plane ``index`` of a multi-plane fabric: its switch names and rack positions."""
+
+    index: int
+    planes: int
+    one: FabricPlan
+
+    def name(self, row: str) -> str:
+        """A row of the one-plane list with this plane's switch names (the node end is already plane-aware)."""
+        fields = row.split(",", 3)
+        for i in (0, 2):
+            if not fields[i].startswith("node-"):
+                fields[i] = f"pl{self.index + 1}-{fields[i]}"
+        return ",".join(fields)
+
+    def locate(self, locate: Locate) -> Locate:
+        """Rack positions of this plane's switches: the plan's switch indices count plane after plane."""
+        offsets = {
+            "leaf": self.index * self.one.leaf_switches,
+            "spine": self.index * self.one.spine_switches,
+            "core": self.index * self.one.core_switches,
+        }
+        return lambda kind, i: locate(kind, i + offsets.get(kind, 0))
 
 
 def _ends(locate: Locate | None, a_kind: str, a: int, z_kind: str, z: int) -> str:
@@ -84,13 +137,15 @@ def _leaf_name(plan: FabricPlan, index: int) -> str:
     return f"leaf-{index + 1:03d}"
 
 
-def _node_rows(plan: FabricPlan, locate: Locate | None) -> Iterator[str]:
-    """One row per node NIC: rail r of node n to its leaf's node-facing port (split halves numbered p9.2)."""
+def _node_rows(plan: FabricPlan, locate: Locate | None, plane: _Plane | None = None) -> Iterator[str]:
+    """One row per node NIC: rail r of node n to its leaf's node-facing port (split halves numbered p9.2); in a
+    plane of several, the NIC's link to that plane (``nic3.2``)."""
     width = max(4, len(str(plan.nodes)))
     s = plan.split
     part, length = _media(plan, NODE_LEAF)
     rail = plan.topology == "rail-optimized"
     per_leaf = plan.leaf_downlinks * s
+    link = f".{plane.index + 1}" if plane is not None else ""
     for n in range(plan.nodes):
         node = f"node-{n + 1:0{width}d}"
         for r in range(plan.rails):
@@ -102,7 +157,7 @@ def _node_rows(plan: FabricPlan, locate: Locate | None) -> Iterator[str]:
             else:
                 leaf, pos = divmod(n * plan.rails + r, per_leaf)
             yield (
-                f"{node},nic{r + 1},{_leaf_name(plan, leaf)},{_port(pos, s)},{NODE_LEAF},{part},{length}"
+                f"{node},nic{r + 1}{link},{_leaf_name(plan, leaf)},{_port(pos, s)},{NODE_LEAF},{part},{length}"
                 + _ends(locate, "node", n, "leaf", leaf)
             )
 

@@ -234,7 +234,9 @@ def _leaf_row(plan: FabricPlan, y: int, w: Words) -> tuple[list[str], list[float
         groups, labels = 1, [[plan.switch, w.ports_used(n(plan.node_links), n(plan.logical_ports * plan.split))]]
     elif plan.topology == "rail-optimized":
         groups = plan.units
-        labels = [[f"SU {u + 1:02d}", w.leaves(n(plan.rails))] for u in range(min(groups, MAX_BOXES))]
+        # A rail leaf per rail in every plane (twin-planar: 2 x the NICs).
+        per_su = plan.rails * max(1, plan.fabric_planes)
+        labels = [[f"SU {u + 1:02d}", w.leaves(n(per_su))] for u in range(min(groups, MAX_BOXES))]
     else:
         groups = plan.leaf_switches
         labels = [

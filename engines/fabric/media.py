@@ -14,6 +14,9 @@ per leg, length (cables, fibres) and reach (transceivers). Conventions (see READ
 
 * a cable's or fibre's end with ``legs`` > 1 is a splitter end: one plug per leg;
 * a transceiver's electrical end is the one whose connector is not optical (MPO-12, LC);
+* an adapter's QSFP112 cage (ConnectX-7, BlueField-3) takes QSFP56 and QSFP28 plugs too, the card downshifting to
+  their line rate (NV-LX-OV: "QSFP112 cages in ConnectX-7 adapters and BlueField-3 DPUs are backwards compatible and
+  support QSFP56 200G ... and QSFP28 100G"); no such rule is sourced for switch cages, so they take their own only;
 * every end's ``speed_gbps`` must be at least the link speed (a 400G optic runs NDR200 in 200G mode), and at most
   the port speed of the switch cage it plugs into (``Side.port_gbps``): an 800G XDR plug (200G-PAM4 lanes) does
   not run in a 400G NDR cage, since "200G-PAM4-based transceivers cannot downshift to 100G-PAM4" (NV-XDR-LX);
@@ -39,6 +42,8 @@ from design.vocabulary import Connector, MediaKind, Protocol, Top
 SLACK_M = 0.5  # service loop and routing inside the racks, added to every run before choosing a length
 OPTICAL = frozenset({Connector.MPO12, Connector.LC})
 CABLE_KINDS = frozenset({MediaKind.DAC, MediaKind.ACC, MediaKind.AOC})
+# The plugs an adapter cage takes besides its own connector (module docstring, NV-LX-OV).
+ADAPTER_CAGE_ALSO_TAKES = {Connector.QSFP112: frozenset({Connector.QSFP56, Connector.QSFP28})}
 
 
 @dataclass(frozen=True)
@@ -102,11 +107,15 @@ def side_has_media(media: Iterable[MediaSpec], side: Side, speed_gbps: int) -> b
 
 
 def _fits(end: MediaEnd, side: Side) -> bool:
-    """The end plugs into the side: same connector, same twin form, no known top that differs, and no faster
-    than the side's own port speed where that is known (a plug never runs above its cage)."""
+    """The end plugs into the side: same connector (or one an adapter cage also takes), same twin form, no known
+    top that differs, and no faster than the side's own port speed where that is known (a plug never runs above its
+    cage)."""
     return (
         side.connector is not None
-        and end.connector == side.connector
+        and (
+            end.connector == side.connector
+            or (not side.is_switch and end.connector in ADAPTER_CAGE_ALSO_TAKES.get(side.connector, ()))
+        )
         and (end.top is None or side.top is None or end.top == side.top)
         and end.twin == side.twin
         and (side.port_gbps is None or end.speed_gbps <= side.port_gbps)

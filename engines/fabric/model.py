@@ -93,6 +93,10 @@ class FabricPlan:
     node_racks: int = 0
     bom: tuple[tuple[str, int], ...] = ()
     findings: tuple[Finding, ...] = field(default_factory=tuple)
+    # Separate fabrics of the same shape, one per link of each NIC port (twin-planar Spectrum-X: a ConnectX-8's
+    # 2x 400GbE go to two planes). Switch, link and port counts are of all planes; ``rails`` is per plane (the
+    # NICs per node), so a node has ``rails x fabric_planes`` links.
+    fabric_planes: int = 1
 
     @property
     def switches(self) -> int:
@@ -100,7 +104,7 @@ class FabricPlan:
 
     @property
     def endpoints(self) -> int:
-        return self.nodes * self.rails
+        return self.nodes * self.rails * self.fabric_planes
 
     @property
     def bisection_bandwidth_gbps(self) -> int:
@@ -140,6 +144,7 @@ class FabricPlan:
         return {
             "nodes": self.nodes,
             "rails": self.rails,
+            "fabric_planes": self.fabric_planes,
             "switch": self.switch,
             "hca": self.hca,
             "topology": self.topology,
@@ -229,4 +234,5 @@ class FabricPlan:
             nodes_per_rack=d.get("nodes_per_rack", 0),
             node_racks=d.get("node_racks", 0),
             bom=tuple((row["part"], row["quantity"]) for row in d.get("bom", [])),
+            fabric_planes=d.get("fabric_planes", 1),
         )

@@ -8,13 +8,14 @@ this module puts them together. The rules, their sources and the worked arithmet
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any, cast
 
 from design.model import RackIn
 from design.specs import AdapterSpec, CatalogView, SwitchSpec
-from design.vocabulary import Connector, Top
+from design.vocabulary import Connector, Protocol, Top
 from engines.findings import FabricCode, Finding, finding
 
 from .findings import (
@@ -54,12 +55,29 @@ def _switch_side(switch: SwitchSpec, split: int, label: str) -> Side:
     )
 
 
-def _hca_side(switch: SwitchSpec, hca: AdapterSpec | None) -> Side:
+def _hca_side(switch: SwitchSpec, hca: AdapterSpec | None, links_per_plug: int = 1) -> Side:
+    """The adapter end of a node link; ``links_per_plug`` > 1 when one adapter cage carries a link of every plane
+    (a ConnectX-8 OSFP cage as 2x 400GbE): its plug is a twin-port one, as a switch cage's."""
     if hca is None:
         # The assumed HCA mirrors the switch port (README): flat-top OSFP for OSFP cages (ConnectX-7 OSFP).
         top = Top.FLAT if switch.cage_connector == Connector.OSFP else None
         return Side(switch.cage_connector, top, False, 1, "", False)
-    return Side(hca.connector, hca.top, False, 1, hca.part_number, False)
+    return Side(hca.connector, hca.top, links_per_plug > 1, links_per_plug, hca.part_number, False)
+
+
+def ethernet_planes(switch: SwitchSpec, hca: AdapterSpec | None) -> int:
+    """Planes of the compute fabric: 2 when the adapter's port runs as two Ethernet links of the switch's port speed
+    (ConnectX-8: "2x 400GbE", 800GbE not on a single port, ConnectX-8 firmware notes) on an Ethernet switch, as
+    NVIDIA cables them: "a twin-planar design ... Each GPU has 2x 400GbE connectivity through two different planes"
+    (DGX SuperPOD B300 Spectrum-4 RA, Network Fabrics); "Each compute networking plane forms a separate fabric"
+    (Enterprise RA for GB300 NVL72, Multi-Plane Topology Approach). 1 otherwise: one fabric."""
+    if hca is None or switch.protocol != Protocol.ETHERNET or hca.ethernet_links < 2 or not hca.speed_gbps:
+        return 1
+    if hca.protocol not in (None, Protocol.ETHERNET, Protocol.VPI):
+        return 1
+    if hca.speed_gbps // hca.ethernet_links != switch.port_speed_gbps:
+        return 1
+    return hca.ethernet_links
 
 
 # What every plan of one request shares: nodes, rails, switch, HCA, topology and oversubscription.
@@ -115,6 +133,7 @@ def _choose_split(
     rack: RackIn | None,
     npr: int,
     given: frozenset[str],
+    hca_plug_links: int = 1,
 ) -> _NodeRun:
     """Prefer split ports when the HCA is slower and a catalogue splitter makes them; fall back to whole ports.
 
@@ -136,7 +155,7 @@ def _choose_split(
         in_rack = size.tiers == 1 and nodes <= npr and ("in_rack_m" in given or "node_to_leaf_m" not in given)
         field_name, default = ("in_rack_m", IN_RACK_M) if in_rack else ("node_to_leaf_m", NODE_TO_LEAF_M)
         run = distance(rack, field_name, default)
-        a, b = _switch_side(switch, split, switch.part_number), _hca_side(switch, hca)
+        a, b = _switch_side(switch, split, switch.part_number), _hca_side(switch, hca, hca_plug_links)
         speed = min(hca_speed, switch.port_speed_gbps // split)
         select = {"speed_gbps": speed, "protocol": switch.protocol}
         result, run, assumed = _reach(catalog, a, b, run, field_name in given, select)
@@ -372,22 +391,81 @@ def plan_fabric(
     if mismatch is not None:
         findings.append(mismatch)
     npr = nodes_per_rack(rack, node_height_u, node_power_w)
+    planes = ethernet_planes(switch, hca)
+    # One plane is planned as the whole fabric of the adapters' one link each, at the plane's speed; the others
+    # are copies of it (``_all_planes``).
+    plane_hca = hca
+    if hca is not None and hca.speed_gbps and planes > 1:
+        plane_hca = dataclasses.replace(hca, speed_gbps=hca.speed_gbps // planes)
+    common = (nodes, rails, switch, plane_hca, topology, oversubscription)
     node = _choose_split(
         nodes=nodes,
         rails=rails,
         switch=switch,
-        hca=hca,
+        hca=plane_hca,
         oversubscription=oversubscription,
         topology=topology,
         catalog=catalog,
         rack=rack,
         npr=npr,
         given=given,
+        hca_plug_links=planes,
     )
+    if planes > 1 and node.size.tiers and not _has_medium(node):
+        # No catalogue plug carries both planes' links in the adapter's cage: one plane of one link per adapter,
+        # which the catalogue can cable, said so (the speed finding then says the link's 800 -> 400 Gb/s).
+        single = _choose_split(
+            nodes=nodes,
+            rails=rails,
+            switch=switch,
+            hca=hca,
+            oversubscription=oversubscription,
+            topology=topology,
+            catalog=catalog,
+            rack=rack,
+            npr=npr,
+            given=given,
+        )
+        if _has_medium(single) and hca is not None and plane_hca is not None:
+            params = {"hca": hca.part_number, "switch": switch.part_number, "links": planes}
+            findings.append(finding(FabricCode.PLANES_NO_MEDIUM, "fabric", gbps=plane_hca.speed_gbps, **params))
+            planes, node, common = 1, single, (nodes, rails, switch, hca, topology, oversubscription)
     if not node.size.tiers:
         return _infeasible(common, node, oversubscription, findings)
     findings.extend(distance_findings(given_rack if given_rack is not None else rack, node.size.tiers, node.field_name))
-    return _sized_plan(common, node, catalog=catalog, rack=rack, npr=npr, given=given, findings=findings)
+    plan = _sized_plan(common, node, catalog=catalog, rack=rack, npr=npr, given=given, findings=findings)
+    return _all_planes(plan, planes, catalog) if planes > 1 else plan
+
+
+def _has_medium(node: _NodeRun) -> bool:
+    """A catalogue medium was chosen for the node links."""
+    return node.media is not None and node.media.choice is not None
+
+
+def _all_planes(plane: FabricPlan, planes: int, catalog: CatalogView) -> FabricPlan:
+    """The fabric of ``planes`` identical planes from the plan of one: switches, links, ports and their parts times
+    the planes; the out-of-band switches counted again for every node BMC and every switch of all planes."""
+    links = tuple(
+        dataclasses.replace(lp, links=lp.links * planes, parts=tuple((p, q * planes, r) for p, q, r in lp.parts))
+        for lp in plane.links
+    )
+    switches = plane.switches * planes
+    mgmt = _management(catalog, plane.nodes + switches, []) if plane.management_switch else (None, 0)
+    return dataclasses.replace(
+        plane,
+        fabric_planes=planes,
+        leaf_switches=plane.leaf_switches * planes,
+        spine_switches=plane.spine_switches * planes,
+        core_switches=plane.core_switches * planes,
+        node_links=plane.node_links * planes,
+        leaf_spine_links=plane.leaf_spine_links * planes,
+        spine_core_links=plane.spine_core_links * planes,
+        ports=tuple((tier, used * planes, total * planes) for tier, used, total in plane.ports),
+        links=links,
+        management_switch=mgmt[0],
+        management_switches=mgmt[1],
+        bom=_bom(plane.switch, switches, mgmt, list(links)),
+    )
 
 
 def _sized_plan(

@@ -93,6 +93,16 @@ RULES: tuple[Rule, ...] = (
         ("engines.fabric.findings.speed_finding",),
     ),
     rule(
+        FabricCode.PLANES_NO_MEDIUM,
+        W,
+        gettext_noop("One plane where NVIDIA plans two"),
+        gettext_noop(
+            "On Spectrum-X a ConnectX-8 runs as 2x 400GbE, one link to each of two planes (NVIDIA's twin-planar design). That takes a twin-port plug in the adapter's cage; without one in the catalogue the fabric is planned as one plane of one 400GbE link per adapter, half its bandwidth."
+        ),
+        "NVIDIA DGX SuperPOD B300 Spectrum-4 RA, Network Fabrics ('twin-planar design ... Each GPU has 2x 400GbE connectivity through two different planes'); ConnectX-8 firmware notes (Ethernet 2x 400GbE)",
+        ("engines.fabric.plan.plan_fabric",),
+    ),
+    rule(
         FabricCode.HDR_FOR_NEW_GPUS,
         W,
         gettext_noop("HDR fabric for Hopper or Blackwell nodes"),

@@ -76,8 +76,10 @@ def _peer_rows(key: str, fabric: FabricPlan) -> Iterator[str]:
 
 def _oob_rows(plan: dict[str, Any]) -> Iterator[str]:
     """Every device port on the out-of-band leaves in order (BMCs, switch management ports, PDUs), 48 a leaf by
-    default, then each leaf's two uplinks, one to each aggregation switch. No cable part: see the plan's findings."""
+    default, then each leaf's two uplinks, one to each aggregation switch, each with the plan's cable for its class
+    (none where the catalogue holds none: see the plan's findings)."""
     devices = plan.get("devices", {})
+    cord, uplink = (_medium(plan, cls) for cls in ("device-leaf", "leaf-aggregation"))
     leaves = max(1, plan.get("leaf_switches", 1))
     per = -(-plan.get("node_links", 0) // leaves) if plan.get("node_links") else 1
     ends = [f"bmc-{i + 1:04d}" for i in range(devices.get("bmcs", 0))]
@@ -85,8 +87,16 @@ def _oob_rows(plan: dict[str, Any]) -> Iterator[str]:
     ends += [f"pdu-{i + 1:03d}" for i in range(devices.get("pdus", 0))]
     for i, end in enumerate(ends):
         leaf, port = divmod(i, per)
-        yield f"{end},mgmt,oob-leaf-{leaf + 1:03d},p{port + 1},device-leaf,,"
+        yield f"{end},mgmt,oob-leaf-{leaf + 1:03d},p{port + 1},device-leaf,{cord}"
     if plan.get("uplinks"):
         for leaf in range(leaves):
             for j in range(2):
-                yield f"oob-leaf-{leaf + 1:03d},u{j + 1},oob-agg-{j + 1:02d},p{leaf + 1},leaf-aggregation,,"
+                yield f"oob-leaf-{leaf + 1:03d},u{j + 1},oob-agg-{j + 1:02d},p{leaf + 1},leaf-aggregation,{uplink}"
+
+
+def _medium(plan: dict[str, Any], link_class: str) -> str:
+    """The ``cable_part,length_m`` columns of an out-of-band link class (both empty when it has no cable)."""
+    medium = (plan.get("media") or {}).get(link_class)
+    if not medium:
+        return ","
+    return f"{medium['cable_part']},{medium['length_m']:g}"

@@ -53,6 +53,8 @@ class NetworkPlan:
     rack_switches: int = 0  # out-of-band leaves that are the rack plan's management switches
     uplink_switch: str | None = None  # out-of-band aggregation switch
     uplinks: int = 0
+    # out-of-band media per link class: (class, cable part label, length in m); a class without one is uncabled
+    oob_media: tuple[tuple[str, str, float], ...] = ()
 
     @property
     def switches(self) -> int:
@@ -84,4 +86,5 @@ class NetworkPlan:
             out["rack_switches"] = self.rack_switches
             out["uplink_switch"] = self.uplink_switch
             out["uplinks"] = self.uplinks
+            out["media"] = {cls: {"cable_part": part, "length_m": length} for cls, part, length in self.oob_media}
         return out

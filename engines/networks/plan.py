@@ -16,13 +16,17 @@ Rules, each with its source key (``engines.networks.sources``):
   switches, two switches per group of nodes for redundancy (each port of a node is a rail of its own); a design
   whose nodes fit one switch gets the pair and no spines. A node with a single management port gets no
   redundancy, and a finding says so. Default switch: the catalogue's Spectrum-4 (SN5600), whose 400 GbE ports
-  take the 200/400 GbE ports the RAs use; the H100-era SN4600C takes 100 GbE QSFP28, for which the catalogue
-  holds no cables.
+  take the 200/400 GbE ports the RAs use; the H100-era SN4600C (named in ``networks.inband.switch``) takes 100 GbE
+  QSFP28: the catalogue's QSFP28 DAC and AOCs join its pair and its nodes, whose ConnectX-7 and BlueField-3 QSFP112
+  cages take QSFP28 plugs (NV-LX-OV, ``engines.fabric.media``).
 * **Out-of-band** (SPOD-H100-OOB, SN2201-UPLINKS): always planned. One 1 GbE port per node BMC, per switch
   management port (compute, storage, in-band and out-of-band aggregation switches) and per rack PDU. Its leaves
   are the rack plan's in-rack management switches (one per rack); ports beyond their 48 each get more leaves
   (a finding says they are not in the rack plan). Two or more leaves uplink to two aggregation switches, one
-  uplink to each.
+  uplink to each. Media: an RJ45 patch cord per device port, the shortest catalogued one for a run inside the rack
+  (a device and its rack's management switch share the rack), and for each uplink the cheapest QSFP28 cable that
+  reaches ``UPLINK_RUN_M`` (an assumption: the aggregation switches stand elsewhere in the row). What the catalogue
+  does not hold is a warning naming the links to quote separately (NETWORK_MEDIA_NOT_CATALOGUED), never invented.
 * ``null`` for a network: the customer supplies it; it is left out and a finding names it.
 """
 
@@ -35,9 +39,10 @@ from design.contract import parse_oversubscription
 from design.model import DEFAULT, Default, NetworkIn, NetworksIn, RackIn
 from design.specs import AdapterSpec, CatalogView, MediaSpec, SwitchSpec
 from design.vocabulary import Connector, Protocol
-from engines.fabric.media import Side, item_quantity, select_media
+from engines.fabric.media import SLACK_M, Side, item_quantity, select_media
 from engines.fabric.model import FabricPlan, LinkPlan
 from engines.fabric.plan import plan_fabric
+from engines.fabric.rack_model import IN_RACK_M
 from engines.findings import FabricCode, Finding, finding
 from engines.findings.network_codes import NetworkCode
 
@@ -51,6 +56,8 @@ UPLINK_SPEED_GBPS = 100  # SN2201's QSFP28 uplinks (SN2201-UPLINKS)
 PEER_LINKS = 2  # ports per switch joining an in-band pair (BASEPOD-INBAND: peerlink over swp57 and swp58)
 PEER = "peer"  # the link class of an in-band pair's peer link
 PEER_RUN_M = 1.0  # the two switches of a pair stacked in one rack, next to each other (an assumption, stated)
+UPLINK_RUN_M = 10.0  # an out-of-band leaf to its aggregation switches in another rack of the row (an assumption)
+DEVICE_LEAF, LEAF_AGGREGATION = "device-leaf", "leaf-aggregation"  # the out-of-band link classes
 
 # Fabric findings that belong to a storage or in-band network as well; the rest (an assumed HCA, the compute
 # fabric's own management switches, growth reserve and distance checks of the compute fabric) do not.
@@ -318,7 +325,8 @@ def _oob(
         bom[agg_spec.part_number] = agg
     if leaves >= 2 and agg_spec is None:
         own.append(finding(NetworkCode.NO_SWITCH, subject, network=OOB, switch=None, uplinks=True))
-    own.extend(_oob_media(catalog, leaf, devices.ports, uplinks, bom, subject))
+    media_findings, media = _oob_media(catalog, leaf, devices.ports, uplinks, bom, subject)
+    own.extend(media_findings)
     return NetworkPlan(
         network=OOB,
         switch=leaf.part_number,
@@ -335,6 +343,7 @@ def _oob(
         rack_switches=in_racks,
         uplink_switch=agg_spec.part_number if agg and agg_spec is not None else None,
         uplinks=uplinks,
+        oob_media=media,
     )
 
 
@@ -354,20 +363,32 @@ def _aggregation(catalog: CatalogView, leaf: SwitchSpec) -> SwitchSpec | None:
 
 def _oob_media(
     catalog: CatalogView, leaf: SwitchSpec, ports: int, uplinks: int, bom: dict[str, int], subject: str
-) -> list[Finding]:
+) -> tuple[list[Finding], tuple[tuple[str, str, float], ...]]:
     """1 GbE RJ45 patch cords for every device port and the uplinks' cables: into the bill when the catalogue
-    has them, else a finding that names what to quote separately (no cable is invented)."""
+    has them, else a finding that names what to quote separately (no cable is invented). A device and its rack's
+    management switch share the rack, so a cord is the shortest active one for an in-rack run; an uplink runs to
+    the aggregation switches elsewhere in the row (``UPLINK_RUN_M``). Also returns the media chosen per link class
+    (class, part label, length) for the cabling list."""
     out: list[Finding] = []
-    rj45 = [m for m in catalog.of_type(MediaSpec) if m.end_a.connector == Connector.RJ45 and not m.retired]
+    media: list[tuple[str, str, float]] = []
+    rj45 = [
+        m
+        for m in catalog.of_type(MediaSpec)
+        if m.end_a.connector == m.end_b.connector == Connector.RJ45
+        and m.end_a.speed_gbps >= 1
+        and not m.retired
+        and (m.length_m or 0) >= IN_RACK_M + SLACK_M
+    ]
     if rj45 and ports:
         cord = min(rj45, key=lambda m: (m.length_m or 0, m.part_number))
         bom[cord.part_number] = bom.get(cord.part_number, 0) + ports
+        media.append((DEVICE_LEAF, cord.part_number, float(cord.length_m or 0)))
     elif ports:
         out.append(finding(NetworkCode.MEDIA_NOT_CATALOGUED, subject, links=ports, connector="RJ45", speed_gbps=1))
     if uplinks:
         side = Side(leaf.cage_connector, leaf.top, False, 1, leaf.part_number, True)
         result = select_media(
-            catalog, side, side, speed_gbps=UPLINK_SPEED_GBPS, distance_m=10.0, protocol=Protocol.ETHERNET
+            catalog, side, side, speed_gbps=UPLINK_SPEED_GBPS, distance_m=UPLINK_RUN_M, protocol=Protocol.ETHERNET
         )
         if result.choice is None:
             connector = leaf.cage_connector.value if leaf.cage_connector else None
@@ -384,7 +405,8 @@ def _oob_media(
             for item in result.choice.items:
                 qty = item_quantity(item, ((uplinks, 1),), ((uplinks, 1),), uplinks)
                 bom[item.part.part_number] = bom.get(item.part.part_number, 0) + qty
-    return out
+            media.append((LEAF_AGGREGATION, result.choice.label, result.choice.length_m))
+    return out, tuple(media)
 
 
 def plan_dicts(plans: dict[str, NetworkPlan | None], render: Any) -> dict[str, Any]:

@@ -321,7 +321,8 @@ def _redundancy_unknown(server: ServerSpec, est: PowerEstimate, path: str, param
 def network_power(bom: list[tuple[str, int]], parts: dict[str, Any]) -> dict[str, Any]:
     """Switch and transceiver (and active cable) power of a fabric bill of materials, from the catalogue's
     per-part ``watts``: ``{"switches_w", "media_w", "unknown": [part numbers without a sourced figure]}``.
-    Passive fibres draw nothing and are skipped; an unknown figure is listed, never counted as zero.
+    Passive fibres and twisted-pair patch cords draw nothing and are skipped; an unknown figure is listed, never
+    counted as zero.
     ``parts`` maps part numbers to specs (SwitchSpec, MediaSpec)."""
     switches = media = 0.0
     unknown: list[str] = []
@@ -333,7 +334,7 @@ def network_power(bom: list[tuple[str, int]], parts: dict[str, Any]) -> dict[str
             else:
                 switches += qty * spec.watts
         elif isinstance(spec, MediaSpec):
-            if spec.kind == MediaKind.FIBRE:
+            if spec.kind in (MediaKind.FIBRE, MediaKind.PATCH):
                 continue
             if spec.watts is None:
                 unknown.append(pn)

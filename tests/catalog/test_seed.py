@@ -115,6 +115,8 @@ def test_every_spec_has_a_source():
 def test_every_cable_end_matches_a_connector_in_the_catalogue(seeded_catalog):
     connectors = set(Part.objects.filter(category="adapter").values_list("adapter__connector", flat=True))
     connectors |= set(Part.objects.filter(category="switch").values_list("switch__cage_connector", flat=True))
+    if Part.objects.filter(category="switch", switch__rj45_ports__gt=0).exists():
+        connectors.add(Connector.RJ45.value)  # management ports (SN2201: 48 x RJ45 1 GbE)
     optical = {Connector.MPO12.value, Connector.LC.value}
     for part in Part.objects.filter(category__in=["cable", "transceiver"]).select_related("media"):
         for end in (part.media.a_connector, part.media.b_connector):

@@ -73,7 +73,9 @@ def test_short_run_to_qsfp112_cards_takes_transceivers_not_the_discontinued_spli
 
 
 def test_discontinued_medium_only_when_nothing_active_reaches_and_then_said_with_replacement(view):
-    cut = without(view, "MMA1Z00")  # no QSFP112 transceiver: only the discontinued splitter joins the ends
+    # No QSFP112 transceiver and no HDR splitter to QSFP56 ends (which ConnectX-7's QSFP112 cage takes, NV-LX-OV):
+    # only the discontinued splitter joins the ends.
+    cut = without(view, "MMA1Z00", "MCP7Y60")
     p = plan(cut, node_to_leaf_m=1.0)
     assert all(pn.startswith("MCP7Y10") for pn in node_parts(p))
     f = next(f for f in p.findings if f.code == FabricCode.MEDIA_DISCONTINUED)

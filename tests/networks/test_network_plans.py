@@ -105,14 +105,68 @@ def test_out_of_band_ports_beyond_the_racks_switches_get_more_switches_and_a_war
     assert any(f.code == "NETWORK_OOB_EXTRA_SWITCHES" for f in oob.findings)
 
 
+def _without_media(*connectors):
+    """The seed catalogue without the cables and optics that have an end of these connectors."""
+    from design.specs import CatalogView, MediaSpec
+
+    keep = {
+        pn: p
+        for pn, p in SEED.parts.items()
+        if not (isinstance(p, MediaSpec) and {p.end_a.connector, p.end_b.connector} & set(connectors))
+    }
+    return CatalogView(version=SEED.version + "-cut", parts=keep)
+
+
+def test_every_out_of_band_port_gets_a_patch_cord_and_every_uplink_its_cable():
+    """SPOD-H100-OOB: each BMC, switch management port and PDU is one RJ45 port on the rack's SN2201, which uplinks
+    over its QSFP28 ports to the two aggregation switches (SN2201-UPLINKS)."""
+    plans, _ = _plan(31, compute_switches=12, racks=RackSide(pdus=20, switches=10, switch_part="SN2201"))
+    oob = plans["oob"]
+    bom = dict(oob.bom)
+    cord, _length = next((part, m) for cls, part, m in oob.oob_media if cls == "device-leaf")
+    uplink = next(part for cls, part, _m in oob.oob_media if cls == "leaf-aggregation")
+    assert SEED.get(cord).end_a.connector == "RJ45" and bom[cord] == oob.node_links == oob.oob.ports
+    assert SEED.get(uplink).end_a.connector == "QSFP28" and bom[uplink] == oob.uplinks == 20
+    # A device and its rack's management switch share the rack: the cord covers an in-rack run, no more.
+    assert SEED.get(cord).length_m >= 2.0 and SEED.get(cord).length_m <= 5.0
+    assert not [f for f in oob.findings if f.code == "NETWORK_MEDIA_NOT_CATALOGUED"]
+
+
+def test_an_in_band_pair_on_sn4600c_is_cabled_with_100g_qsfp28_media():
+    """BASEPOD-INBAND: H100-era in-band on SN4600C (QSFP28 100 GbE); ConnectX-7's QSFP112 cages take QSFP28 plugs
+    (NV-LX-OV), so every in-band port and the pair's peer link get a cable."""
+    plans, _ = _plan(8, inband=_mgmt(8), networks=NetworksIn(inband=NetworkIn(switch="SN4600C")))
+    inband = plans["inband"]
+    assert inband.switch == "SN4600C" and (inband.leaf_switches, inband.spine_switches) == (2, 0)
+    node = inband.fabric.link("node-leaf")
+    assert node.speed_gbps == 100 and sum(q for _p, q, _r in node.parts) == inband.node_links == 16
+    peer = inband.fabric.link("peer")
+    assert peer.cable_part and sum(q for _p, q, _r in peer.parts) == peer.links == 2
+    bom = dict(inband.bom)
+    for part, _q, _r in node.parts + peer.parts:
+        assert SEED.get(part).end_a.connector == "QSFP28" and bom[part] > 0
+    assert not [f for f in inband.findings if f.code in ("FABRIC_NO_CABLE", "FABRIC_MEDIA_NOT_CATALOGUED")]
+
+
 def test_cables_the_catalogue_lacks_are_counted_and_said_not_invented():
-    plans, _ = _plan(4)
+    bare = _without_media("RJ45", "QSFP28")
+    plans, _ = plan_networks(
+        networks=None,
+        storage=NodePorts(),
+        inband=NodePorts(),
+        bmcs=100,
+        compute_switches=0,
+        racks=RackSide(pdus=4, switches=1, switch_part="SN2201"),
+        catalog=bare,
+    )
     oob = plans["oob"]
     missing = {
         f.params["connector"]: f.params["links"] for f in oob.findings if f.code == "NETWORK_MEDIA_NOT_CATALOGUED"
     }
-    assert missing["RJ45"] == oob.node_links
+    assert missing == {"RJ45": oob.node_links, "QSFP28": oob.uplinks} and oob.uplinks > 0
     assert all(SEED.get(part) is not None for part, _q in oob.bom)
+    assert not [p for p, _q in oob.bom if isinstance(SEED.get(p), type(SEED.get("CAT6-UTP-3M")))]
+    assert oob.oob_media == ()
 
 
 def test_a_customer_supplied_network_is_left_out_and_named():

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from configurator.bom import BomLine, bom_result
 from configurator.examples import h200_training_cluster
 from configurator.rackplan import rack_count
 from configurator.services import cabling_plan, configuration_create
+from design.vocabulary import Connector
 from tests.results import validate_json
 
 pytestmark = pytest.mark.django_db
@@ -53,7 +55,8 @@ def test_network_findings_reach_the_result_under_their_network(seeded_catalog):
     assert result["network_plans"]["inband"] is None
     subjects = {(f["code"], f["subject"]) for f in result["findings"]}
     assert ("NETWORK_CUSTOMER_SUPPLIED", "networks.inband") in subjects
-    assert ("NETWORK_MEDIA_NOT_CATALOGUED", "networks.oob") in subjects
+    # The catalogue holds the out-of-band patch cords and uplink cables: no gap to report.
+    assert not [f for f in result["findings"] if f["code"] == "NETWORK_MEDIA_NOT_CATALOGUED"]
     assert result["valid"] is True
 
 
@@ -77,3 +80,97 @@ def test_the_cabling_list_carries_every_network_after_the_compute_fabric(seeded_
     assert [(r[0], r[2]) for r in peer] == [("inband-switch-01", "inband-switch-02")] * 2
     oob = [r for r in by_network["oob"] if r[4] == "device-leaf"]
     assert len(oob) == result["network_plans"]["oob"]["node_links"]
+
+
+def _hgx_h100(nodes: int = 128) -> dict:
+    """An H100-era SuperPOD-like design: HGX H100 nodes, eight NDR compute NICs, a dual-port ConnectX-7 for in-band
+    management on SN4600C (BASEPOD-INBAND), and the out-of-band network on the racks' SN2201s."""
+    return {
+        "schema": "design/v1",
+        "name": f"{nodes} x HGX H100",
+        "node_groups": [
+            {
+                "name": "gpu",
+                "count": nodes,
+                "server": "SYS-821GE-TNHR",
+                "components": [
+                    {"part": "HGX-H100-8GPU", "quantity": 1},
+                    {"part": "MCX75310AAS-NEAT", "quantity": 8, "role": "compute"},
+                    {"part": "MCX755106AS-HEAT", "quantity": 1, "role": "management"},
+                ],
+            }
+        ],
+        "fabric": {"switch": "MQM9700-NS2F", "oversubscription": "1:1", "topology": "rail-optimized"},
+        "networks": {"inband": {"switch": "SN4600C"}},
+    }
+
+
+def _media(result: dict, section: str, connector: Connector) -> dict[str, int]:
+    from tests.rules.parts import SEED
+
+    return {
+        line["part"]: line["quantity"]
+        for line in result["bom"]
+        if line["section"] == section
+        and line["part"]
+        and getattr(SEED.get(line["part"]), "end_a", None) is not None
+        and SEED.get(line["part"]).end_a.connector == connector
+    }
+
+
+def test_an_hgx_h100_design_carries_its_management_cables_in_the_bill_and_the_cabling_list(seeded_catalog):
+    doc = _hgx_h100()
+    result = validate_json(document=doc)
+    assert result["valid"], [f["code"] for f in result["findings"] if f["severity"] == "error"]
+    assert not [f for f in result["findings"] if f["code"] == "NETWORK_MEDIA_NOT_CATALOGUED"]
+    oob, inband = result["network_plans"]["oob"], result["network_plans"]["inband"]
+    # Out-of-band: one patch cord per device port (BMCs, switch management ports, PDUs), one cable per uplink.
+    cords = _media(result, "oob", Connector.RJ45)
+    uplinks = _media(result, "oob", Connector.QSFP28)
+    assert sum(cords.values()) == oob["node_links"] == sum(oob["devices"].values()) and oob["devices"]["bmcs"] == 128
+    assert sum(uplinks.values()) == oob["uplinks"] > 0
+    # In-band on SN4600C: one cable per in-band port, plus the leaf-spine links the 256 ports need.
+    cables = _media(result, "inband", Connector.QSFP28)
+    node = next(lk for lk in inband["links"] if lk["class"] == "node-leaf")
+    assert node["links"] == inband["node_links"] == 128 * 2
+    assert sum(p["quantity"] for p in node["parts"]) == inband["node_links"]
+    assert sum(cables.values()) == sum(p["quantity"] for lk in inband["links"] for p in lk["parts"])
+
+    rows = [r.split(",") for r in "".join(cabling_plan(configuration=configuration_create(document=doc))).splitlines()]
+    header, body = rows[0], rows[1:]
+    part, length = header.index("cable_part"), header.index("length_m")
+    by = {}
+    for r in body:
+        by.setdefault((r[-1], r[4]), []).append(r)
+    device_rows, uplink_rows = by[("oob", "device-leaf")], by[("oob", "leaf-aggregation")]
+    assert len(device_rows) == oob["node_links"] and {r[part] for r in device_rows} == set(cords)
+    assert len(uplink_rows) == oob["uplinks"] and {r[part] for r in uplink_rows} == set(uplinks)
+    assert all(float(r[length]) > 0 for r in device_rows + uplink_rows)
+    inband_rows = by[("inband", "node-leaf")]
+    assert len(inband_rows) == inband["node_links"] and all(r[part] in cables for r in inband_rows)
+
+
+def test_the_bill_says_at_least_only_while_something_is_priced_on_request(seeded_catalog):
+    from catalog.models import Part
+
+    # One node and no services: no control plane or service lines (on request), only catalogue parts.
+    doc = {**_hgx_h100(nodes=1), "services": {"support_years": 0, "installation": False, "ai_enterprise": False}}
+    result = validate_json(document=doc)
+    cord = next(iter(_media(result, "oob", Connector.RJ45)))
+    line = next(x for x in result["bom"] if x["part"] == cord)
+    # No source prices the generic patch cords: on request, so the total is a lower bound.
+    assert line["unit_price_eur"] is None and result["totals"]["list_price_at_least"] is True
+    # Once the price list prices every part the bill names, the total is exact, patch cords included.
+    for p in Part.objects.filter(part_number__in=[x["part"] for x in result["bom"] if x["part"]]):
+        if p.list_price_eur is None:
+            p.list_price_eur = 5
+            p.save()
+    priced = validate_json(document=doc)
+    assert next(x for x in priced["bom"] if x["part"] == cord)["unit_price_eur"] == "5.00"
+    # What stays on request is what no catalogue part fits (the node cords, whose server inlet is unknown), and
+    # only that keeps "at least"; the catalogue's lines alone total exactly.
+    unpriced = [x for x in priced["bom"] if x["unit_price_eur"] is None]
+    assert all(not x["part"] for x in unpriced)
+    assert priced["totals"]["list_price_at_least"] is bool(unpriced)
+    catalogued = [BomLine.from_dict(x) for x in priced["bom"] if x["part"]]
+    assert bom_result(catalogued)[1]["list_price_at_least"] is False

@@ -40,6 +40,7 @@ def test_issues_a_quote_at_once_with_a_number_and_frozen_lines(configuration, cu
         ("racks_power", "AP8886"): 2,  # its PDUs, one per feed (A+B), priced on request
         ("racks_power", ""): 6,  # a cord per supply, of a type the catalogue does not record: on request
         ("oob", "SN2201"): 1,  # the rack's management switch
+        ("oob", "CAT6-UTP-3M"): 3,  # its patch cords: the node's BMC and the two PDUs, priced on request
         ("services", "SVC-SUPPORT-NODE-YEAR"): 3,  # the default services: three years of support for the node,
         ("services", "SVC-INSTALL-RACK"): 1,  # installation of its rack
         ("services", "NVAIE-GPU-YEAR"): 8 * 3,  # and NVIDIA AI Enterprise for its 8 GPUs over those years
@@ -48,7 +49,7 @@ def test_issues_a_quote_at_once_with_a_number_and_frozen_lines(configuration, cu
     defaults = DefaultPart.objects.filter(server__part__part_number="SYS-821GE-TNHR").select_related("part")
     assert {("nodes", d.part.part_number): d.quantity for d in defaults}.items() <= lines.items()
     assert len(defaults) == 3
-    assert len(lines) == 10 + len(defaults)  # nothing else on the bill (one node: no control plane)
+    assert len(lines) == 11 + len(defaults)  # nothing else on the bill (one node: no control plane)
     assert quote.frozen["totals"]["at_least"] is True
     # NL customer: 21% on the net total
     assert quote.vat_rate == D("21") and quote.vat_amount == (quote.net * D("0.21")).quantize(D("0.01"))
