@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from configurator.bom import Bill, BomLine, bill_of
 from configurator.cluster import ClusterLine
@@ -38,10 +38,10 @@ from engines.node.sizing import Sizing
 Json = dict[str, Any]
 
 
-@dataclass(frozen=True)
-class ShownFinding:
+class ShownFinding(NamedTuple):
     """A finding as the result says it: the engine's code, severity and subject with its message and fix in the
-    result's language."""
+    result's language. A named tuple: a result holds one per finding, made on every validation, and a tuple is
+    made in a fraction of a frozen dataclass's time."""
 
     code: str
     severity: Severity

@@ -17,7 +17,7 @@ from django.utils import translation
 from configurator.bom import BomLine, bom_total, design_bom
 from configurator.cluster import cluster_lines
 from configurator.defaults import complete_design
-from configurator.messages import finding_dicts, totals_dict
+from configurator.messages import render, totals_dict
 from configurator.rackplan import build_rack_plan, distances, fabric_rack_with_distances, rack_plan_dict
 from configurator.result import FabricSection, LinesSection, NetworkSection, ShownFinding, Totals, ValidationResult
 from design.model import DesignIn, RackIn
@@ -204,11 +204,8 @@ def _oob_bmcs(design: DesignIn, catalog: CatalogView) -> int:
 
 def shown_findings(findings: Iterable[Finding], language: str) -> tuple[ShownFinding, ...]:
     """``findings`` with their message and fix in ``language``."""
-    findings = list(findings)
-    return tuple(
-        ShownFinding(code=d["code"], severity=f.severity, subject=d["subject"], message=d["message"], fix=d["fix"])
-        for f, d in zip(findings, finding_dicts(findings, language), strict=True)
-    )
+    with translation.override(language):
+        return tuple(ShownFinding(str(f.code), f.severity, f.subject, *render(f)) for f in findings)
 
 
 def _network_plans(
