@@ -22,6 +22,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
 from .models import ApiClient
+from .throttling import BadTokenThrottle, planned_keys, throttle_cache
 
 LAST_USED_RESOLUTION_SECONDS = 60  # write last_used_at at most once a minute per client
 # A client row is cached this long (Django's default cache) so a request costs no query for it. Saving or deleting
@@ -34,18 +35,36 @@ CLIENT_CACHE_SECONDS = 10
 _CHANGED = "changed"
 
 
+# The client a token prefix named when this process last read it. A prefix names one client for good (a rotated
+# token gets a new prefix), so this only tells which throttle counts to read with the client's row, in the same
+# round trip (api.throttling.planned_keys); the row read decides, and counts read for another pk are not used.
+_pk_of_prefix: dict[str, int] = {}
+
+
 def _cache_key(prefix: str) -> str:
     return f"api-client:{prefix}"
 
 
-def _lookup(prefix: str) -> ApiClient | None:
+def _lookup(prefix: str, request=None) -> ApiClient | None:
     key = _cache_key(prefix)
-    cached = cache.get(key)
+    pk = _pk_of_prefix.get(prefix)
+    view = (getattr(request, "parser_context", None) or {}).get("view")
+    ahead = planned_keys(request, view, pk) if pk is not None and view is not None else []
+    if ahead:
+        values = cache.get_many([key, *ahead])
+        cached = values.get(key)
+    else:
+        cached = cache.get(key)
     if isinstance(cached, ApiClient):
+        _pk_of_prefix[prefix] = cached.pk
+        if ahead and cached.pk == pk:
+            throttle_cache(request).read_ahead({k: values.get(k) for k in ahead})
         return cached
     client = ApiClient.objects.filter(token_prefix=prefix).first()
-    if client is not None and cached is None:
-        cache.add(key, client, CLIENT_CACHE_SECONDS)  # never overwrites a change marker
+    if client is not None:
+        _pk_of_prefix[prefix] = client.pk
+        if cached is None:
+            cache.add(key, client, CLIENT_CACHE_SECONDS)  # never overwrites a change marker
     return client
 
 
@@ -84,8 +103,6 @@ def _acting_user(client: ApiClient):
 
 def _refuse(request, message) -> NoReturn:
     """401 for a bad token, or 429 once this address sent more bad tokens than the ``bad_token`` rate allows."""
-    from .throttling import BadTokenThrottle
-
     throttle = BadTokenThrottle()
     if not throttle.allow_request(request, None):
         raise exceptions.Throttled(throttle.wait())
@@ -108,7 +125,7 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         prefix, _sep, secret = token.partition(".")
         if not prefix or not secret or len(prefix) > 16 or "\x00" in token:
             _refuse(request, _("Invalid token."))
-        client = _lookup(prefix)
+        client = _lookup(prefix, request)
         if client is None or not client.check_secret(secret):
             _refuse(request, _("Invalid token."))
         if not client.is_active:

@@ -7,16 +7,75 @@ wrong secret, revoked) count against ``bad_token`` per client address (api.auth)
 The cache is Django's default: with the local-memory cache each process counts on its own, so configure a shared
 cache (CACHE_URL=redis://…) in production for exact limits. A request that fails on our side (5xx, e.g. the
 database is down) is not counted: api.exceptions gives its charge back (``refund_throttles``).
+
+Round trips: a request's client throttles read their counts together with the client's row (api.auth reads
+``planned_keys`` in the same ``get_many``) and write them together once the last throttle has decided
+(``ThrottleCache``, opened and sent by the views' ``check_throttles``): two cache round trips for the client and
+every throttle, where each read and each write was one. What is counted, and when a request is refused, is
+unchanged: each throttle still reads its count, drops what left its window and writes the count back.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.core.cache import cache as default_cache
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
 from configurator.clientip import client_ip
 
 from .permissions import client_of
+
+_THROTTLE_CACHE = "_throttle_cache"
+
+
+class ThrottleCache:
+    """Django's cache as one request's client throttles see it: the values this request read ahead or wrote are
+    answered from memory, and while a batch is open (``begin`` .. ``send``) writes wait to be sent together."""
+
+    def __init__(self) -> None:
+        self._known: dict[str, Any] = {}  # key -> value (None: not in the cache)
+        self._pending: dict[int | None, dict[str, Any]] | None = None  # timeout -> {key: value}, while batching
+
+    def read_ahead(self, values: dict[str, Any]) -> None:
+        self._known.update(values)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if key in self._known:
+            value = self._known[key]
+        else:
+            value = default_cache.get(key)
+        return default if value is None else value
+
+    def set(self, key: str, value: Any, timeout: int | None) -> None:
+        self._known[key] = value
+        if self._pending is None:
+            default_cache.set(key, value, timeout)
+        else:
+            self._pending.setdefault(timeout, {})[key] = value
+
+    def begin(self) -> None:
+        if self._pending is None:
+            self._pending = {}
+
+    def send(self) -> None:
+        """Write what the throttles wrote since ``begin``: one set, or one set_many per timeout."""
+        pending, self._pending = self._pending or {}, None
+        for timeout, values in pending.items():
+            if len(values) == 1:
+                default_cache.set(*next(iter(values.items())), timeout)
+            else:
+                default_cache.set_many(values, timeout)
+
+
+def throttle_cache(request) -> ThrottleCache:
+    """The ThrottleCache of ``request`` (made on first use)."""
+    found = getattr(request, _THROTTLE_CACHE, None)
+    if found is None:
+        found = ThrottleCache()
+        setattr(request, _THROTTLE_CACHE, found)
+    return found
 
 
 class _SettingsRateThrottle(SimpleRateThrottle):
@@ -42,6 +101,7 @@ class ClientRateThrottle(_SettingsRateThrottle):
         except (ValueError, KeyError, IndexError, TypeError):
             self.num_requests, self.duration = self.parse_rate(self.get_rate())
         self.rate = f"{self.num_requests}/{self.duration}"
+        self.cache = throttle_cache(request)
         allowed = super().allow_request(request, view)
         if allowed and getattr(self, "key", None):  # counted: remember it, to give back after a failure of ours
             charges = getattr(request, "throttle_charges", None)
@@ -51,7 +111,10 @@ class ClientRateThrottle(_SettingsRateThrottle):
         return allowed
 
     def get_cache_key(self, request, view) -> str:
-        return self.cache_format % {"scope": self.scope, "ident": client_of(request).pk}
+        return self.key_for(client_of(request).pk)
+
+    def key_for(self, client_pk: int) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": client_pk}
 
 
 class ClientWriteRateThrottle(ClientRateThrottle):
@@ -62,6 +125,15 @@ class ClientWriteRateThrottle(ClientRateThrottle):
 
     def applies(self, request, view) -> bool:
         return request.method not in ("GET", "HEAD", "OPTIONS") and not getattr(view, "stateless", False)
+
+
+def planned_keys(request, view, client_pk: int) -> list[str]:
+    """The cache keys the client throttles of ``view`` will read for the client ``client_pk`` on ``request``."""
+    return [
+        throttle.key_for(client_pk)
+        for throttle in view.get_throttles()
+        if isinstance(throttle, ClientRateThrottle) and throttle.applies(request, view)
+    ]
 
 
 def refund_throttles(request) -> None:

@@ -13,13 +13,22 @@ What it does, all on loopback and bounded in time:
 3. after a warm-up, sends ``--requests`` requests to each endpoint from ``--threads`` threads, in two rounds
    that alternate the endpoints (so drift hits both alike); each round stops at ``--timeout`` seconds;
 4. prints requests per second, p50 and p95 of both, and the ratio validate / healthz (target: at least 0.5), then
-   the same ratio from ``--list-runs`` single requests without load. The two agree (0.28 and 0.27 at a load average
-   below 2): the figure is what one validation costs against a bare request, not contention. /healthz is one
-   ``SELECT 1`` (0.7 ms through gunicorn); validating the example is about 0.9 ms of work in the process (node
-   rules, the fabric planned twice, racks, power, and 13 findings rendered in the request's language, 0.4 ms of
-   it), 0.5 ms of cache round trips (token, throttle read and write) and a 13 kB answer: 2.5 ms in all. The target
-   asks a validation to cost at most two bare requests, which the engine's work alone exceeds; meeting it takes
-   cheaper validation (the finding messages first), which this script measures but does not change;
+   the same ratio from ``--list-runs`` single requests without load: the figure is what one validation costs
+   against a bare request, not contention. It was 0.28 (0.27 one at a time) at a load average below 2. Since
+   then a finding's message is rendered once per code, parameters and language and kept (configurator.messages),
+   the client row and its throttle counts are read in one cache round trip and written in one, two where there
+   were three (api.throttling), and the Redis cache keeps one client per pool instead of building one per
+   operation (configurator.cache). In CPU time of one process (bench/api_cpu.py: the WSGI application called
+   in-process with these settings, PostgreSQL and Redis; tenth percentiles, at a load average of 6-8 on two CPUs):
+   /healthz 0.26-0.39 ms; validate 2.6-3.4 ms before, 1.9-2.7 ms after; of that the engine
+   (configurator.services.design_validate) 1.30-1.45 ms before, 0.79-0.97 ms after (node rules 0.18, the fabric
+   planned twice 0.12, networks 0.09, the bill 0.08, the findings said 0.08, racks 0.05, control plane and
+   services 0.05: no one part dominates), and the request around it (DRF, the cache round trips, parsing, the
+   23 kB answer) 1.02-1.20 ms before, 0.80-1.04 ms after. Through gunicorn (this script's phases, four runs of
+   each alternating, at a load average of 8-9) the ratio went from 0.14-0.19 to 0.18-0.19 under load and from
+   0.17-0.24 to 0.22-0.30 one at a time. The target asks a validation to cost at most two bare requests: about
+   0.9 ms in the process, which the engine's own work alone takes, so meeting it takes a cheaper engine (or
+   keeping whole results, which this script would then measure instead of a validation);
 5. stores 116 configurations for a second client (scope ``quote``), every other one with a quote (an unmanaged
    switch, so the quote waits for review and builds no document), then times, one request at a time, the first
    page of its list (GET /api/v1/configurations/, 50 a page) against validating the example at 2,048 nodes, and

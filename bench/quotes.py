@@ -4,7 +4,8 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test CELERY_BROKER_URL=redis://127.0.0.1:6379/5 \
         .venv/bin/python bench/quotes.py
 
-* PDF: the median build of a 1-node, 128-node and 2,048-node quote, beside the floor: the time WeasyPrint needs
+* PDF: the median build of a 1-node, 128-node and 2,048-node quote (and of the same PDF without its pictures: the
+  topology diagram, rack elevation and slot maps), beside the floor: the time WeasyPrint needs
   for a one-page table (FLOOR_ROWS rows of a name and an amount, in the offer's font), measured in the same
   run, in a process prepared as a worker prepares itself (quotes.tasks.warm_worker). Target (issue 23, item 7): the
   2,048-node PDF within 5x the floor. Wall time and this process's CPU time (the machine may be shared: the CPU
@@ -121,10 +122,38 @@ def timed(build, runs: int = 5) -> tuple[float, float, int]:
     return statistics.median(walls), statistics.median(cpus), size
 
 
+def text_runs(pdf: bytes) -> int:
+    """How many text-showing operations (Tj, TJ: a line of a paragraph, a cell, a picture label) the PDF's pages
+    hold: the text WeasyPrint laid out, which is most of a build's time."""
+    import io
+    import re
+
+    from pypdf import PdfReader
+
+    return sum(
+        len(re.findall(rb"(?:\)|\])\s*T[jJ]\b", page.get_contents().get_data()))
+        for page in PdfReader(io.BytesIO(pdf)).pages
+        if page.get_contents() is not None
+    )
+
+
 def time_pdf(frozen: dict, runs: int = 5) -> tuple[float, float, int]:
     from quotes.documents import render_pdf
 
     return timed(lambda: render_pdf(frozen), runs)
+
+
+def time_pdf_without_pictures(frozen: dict, runs: int = 5) -> tuple[float, float, int]:
+    """The same PDF with its pictures left out: what the offer's text, tables and pages cost on their own."""
+    from quotes import documents
+
+    saved = documents._topology_picture, documents._rack_picture, documents._slot_pictures
+    documents._topology_picture = documents._rack_picture = lambda *_: None
+    documents._slot_pictures = lambda *_: []
+    try:
+        return timed(lambda: documents.render_pdf(frozen), runs)
+    finally:
+        documents._topology_picture, documents._rack_picture, documents._slot_pictures = saved
 
 
 def time_floor(runs: int = 5) -> tuple[float, float]:
@@ -132,7 +161,7 @@ def time_floor(runs: int = 5) -> tuple[float, float]:
 
     html = floor_html()
     wall, cpu, _ = timed(lambda: HTML(string=html).write_pdf(), runs)
-    return wall, cpu
+    return wall, cpu, text_runs(HTML(string=html).write_pdf())
 
 
 def workers_unavailable() -> str:
@@ -342,19 +371,27 @@ def main() -> None:
         catalog_load_seed()
         if hasattr(tasks, "warm_worker"):
             tasks.warm_worker()  # as a worker is at its first quote: WeasyPrint loaded, the start-up heap frozen
-        floor_wall, floor_cpu = time_floor()
+        floor_wall, floor_cpu, floor_runs = time_floor()
         print(
-            f"Floor, WeasyPrint one-page table ({FLOOR_ROWS} rows): {floor_wall:.3f} s wall, {floor_cpu:.3f} s CPU "
-            "(median of 5)"
+            f"Floor, WeasyPrint one-page table ({FLOOR_ROWS} rows, {floor_runs} text runs): {floor_wall:.3f} s wall, "
+            f"{floor_cpu:.3f} s CPU (median of 5)"
         )
         for count in (1, 128, 2048):
+            from quotes.documents import render_pdf
+
             quote = new_quote(count)
             wall, cpu, size = time_pdf(quote.frozen)
+            runs = text_runs(render_pdf(quote.frozen))
             target = " (target ≤ 5x)" if count == 2048 else ""
             print(
-                f"PDF, {count:>4}-node quote ({len(quote.frozen['lines'])} lines, {size / 1024:.0f} KiB): "
-                f"{wall:.3f} s wall = {wall / floor_wall:.1f}x floor, {cpu:.3f} s CPU = {cpu / floor_cpu:.1f}x floor"
-                f"{target}"
+                f"PDF, {count:>4}-node quote ({len(quote.frozen['lines'])} lines, {size / 1024:.0f} KiB, {runs} text "
+                f"runs = {runs / floor_runs:.1f}x floor): {wall:.3f} s wall = {wall / floor_wall:.1f}x floor, "
+                f"{cpu:.3f} s CPU = {cpu / floor_cpu:.1f}x floor{target}"
+            )
+            bare_wall, bare_cpu, _ = time_pdf_without_pictures(quote.frozen)
+            print(
+                f"     without its pictures: {bare_wall:.3f} s wall = {bare_wall / floor_wall:.1f}x floor, "
+                f"{bare_cpu:.3f} s CPU = {bare_cpu / floor_cpu:.1f}x floor"
             )
         for count in BURST_NODES:
             print("Burst:", burst(count, BURST))

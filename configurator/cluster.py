@@ -107,22 +107,37 @@ def _nvidia_gpus(design: DesignIn, catalog: CatalogView) -> int:
     return total
 
 
+def _roles(nodes: int) -> tuple[list[tuple[str, str, int]], str]:
+    """The control plane's servers by role (part, description, count) for a cluster of ``nodes``, and its basis."""
+    roles = [("HEAD-NODE-BCM", _("Head node, Base Command Manager in high availability"), HEAD_NODES)]
+    if nodes < SUPERPOD_MIN_NODES:
+        roles.append(("MGMT-NODE-K8S", _("Kubernetes control plane node"), 3))
+        return roles, "basepod"
+    roles += [
+        ("MGMT-NODE-K8S-ADMIN", _("Kubernetes node for administrator services"), 3),
+        ("MGMT-NODE-K8S-USER", _("Kubernetes node for user services (Run:ai)"), 3),
+        ("MGMT-NODE-SLURM-LOGIN", _("Slurm login node"), 2),
+    ]
+    return roles, "superpod"
+
+
+def control_plane_servers(design: DesignIn, codes: set[str]) -> int:
+    """The servers the control plane adds (head and management nodes, and the UFM appliances where the fabric's
+    findings call for them): each has a BMC on the out-of-band network (the DGX SuperPOD H100 RA's cable list
+    gives the management and UFM nodes their out-of-band ports)."""
+    nodes = design.node_count
+    if nodes < 2:
+        return 0
+    roles, _basis = _roles(nodes)
+    return sum(n for _p, _w, n in roles) + (UFM_APPLIANCES if codes & set(UFM_CODES) else 0)
+
+
 def _control_plane(design: DesignIn, codes: set[str]) -> tuple[list[ClusterLine], list[Finding]]:
     nodes = design.node_count
     if nodes < 2:
         return [], []
     spec = _("2 x86 CPUs of 32 cores or more, 1 TB RAM, NVMe and RAID-1 boot SSDs, BlueField-3 (NVIDIA RA minimum)")
-    roles = [("HEAD-NODE-BCM", _("Head node, Base Command Manager in high availability"), HEAD_NODES)]
-    if nodes < SUPERPOD_MIN_NODES:
-        roles.append(("MGMT-NODE-K8S", _("Kubernetes control plane node"), 3))
-        basis = "basepod"
-    else:
-        roles += [
-            ("MGMT-NODE-K8S-ADMIN", _("Kubernetes node for administrator services"), 3),
-            ("MGMT-NODE-K8S-USER", _("Kubernetes node for user services (Run:ai)"), 3),
-            ("MGMT-NODE-SLURM-LOGIN", _("Slurm login node"), 2),
-        ]
-        basis = "superpod"
+    roles, basis = _roles(nodes)
     lines = [_line(CONTROL_PLANE, part, f"{what}: {spec}", n, None) for part, what, n in roles]
     findings = [
         finding(

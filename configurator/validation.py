@@ -10,12 +10,13 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
+from contextlib import nullcontext
 from typing import Any, TypedDict
 
 from django.utils import translation
 
 from configurator.bom import BomLine, bom_total, design_bom
-from configurator.cluster import cluster_lines
+from configurator.cluster import cluster_lines, control_plane_servers
 from configurator.defaults import complete_design
 from configurator.messages import render, totals_dict
 from configurator.rackplan import build_rack_plan, distances, fabric_rack_with_distances, rack_plan_dict
@@ -204,14 +205,22 @@ def _oob_bmcs(design: DesignIn, catalog: CatalogView) -> int:
 
 def shown_findings(findings: Iterable[Finding], language: str) -> tuple[ShownFinding, ...]:
     """``findings`` with their message and fix in ``language``."""
-    with translation.override(language):
+    # One language switch for them all (none when the door already speaks it); each text kept once rendered.
+    speaking = nullcontext() if translation.get_language() == language else translation.override(language)
+    with speaking:
         return tuple(ShownFinding(str(f.code), f.severity, f.subject, *render(f)) for f in findings)
 
 
 def _network_plans(
-    design: DesignIn, catalog: CatalogView, plan: FabricPlan | None, racks: RackPlan, language: str
+    design: DesignIn,
+    catalog: CatalogView,
+    plan: FabricPlan | None,
+    racks: RackPlan,
+    language: str,
+    codes: set[str],
 ) -> tuple[dict[str, NetworkSection | None], list[Finding]]:
-    """``network_plans`` (storage, in-band, out-of-band) and every finding about them."""
+    """``network_plans`` (storage, in-band, out-of-band) and every finding about them; ``codes``: the findings so
+    far, which decide whether the control plane has UFM appliances (their BMCs are out-of-band ports too)."""
     plans, findings = plan_networks(
         networks=design.networks,
         storage=_node_ports(design, catalog, "storage"),
@@ -221,6 +230,7 @@ def _network_plans(
         racks=_rack_side(racks),
         catalog=catalog,
         rack=design.fabric.rack if design.fabric is not None else None,
+        servers=control_plane_servers(design, codes),
     )
     sections: dict[str, NetworkSection | None] = {}
     for key, p in plans.items():
@@ -260,7 +270,8 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
         racks, rack_findings = build_rack_plan(design, catalog, node.totals, None)
         lengths = distances(racks, design)
     findings.extend(rack_findings)
-    network_plans, network_findings = _network_plans(design, catalog, plan, racks, language)
+    codes = {str(f.code) for f in findings}
+    network_plans, network_findings = _network_plans(design, catalog, plan, racks, language, codes)
     findings.extend(network_findings)
     # One power sum for the cluster, computed once from the nodes and the fabric's final bill of materials; the
     # rack plan's facility totals are this same sum.

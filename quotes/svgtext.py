@@ -11,6 +11,17 @@ per-letter attribute is laid out once, as one Pango line (kerned as the HTML tex
 text run, at the position, anchor, baseline, fill and stroke WeasyPrint itself gives it. Anything else goes to
 WeasyPrint's own function unchanged. It replaces WeasyPrint's entry only when that entry is the function this was
 written against (``weasyprint.svg.text.text``), so another WeasyPrint version draws as WeasyPrint does.
+
+Two more costs of the pictures go with it. WeasyPrint centres (``text-anchor="middle"``) or right-aligns (``end``) a
+label by drawing it into a PDF form of its own and placing that form shifted by the label's width: a form object
+per label (383 of the 439 labels of a 2,048-node quote), each written, compressed and referenced in the PDF. A label
+laid out whole has its width before it is drawn, so it is drawn shifted in place, in the page's own content. And
+WeasyPrint parses a colour string (``fill="#334"``) again for every shape; the few distinct colours of a picture are
+parsed once per process, each use given its own copy (WeasyPrint scales the copy's alpha by the opacity); likewise a
+length with a unit (``font-size="1em"``, ``stroke-width="1px"``, the defaults it reads for every node) is worked out
+once per font size and reference, not through four regular expressions each time, and the attribute strings
+WeasyPrint normalises, parses as a URL or as an opacity for every node (mostly absent or the same few) are worked out
+once each.
 """
 
 from __future__ import annotations
@@ -21,8 +32,19 @@ from math import inf
 
 PER_LETTER = frozenset({"dx", "dy", "rotate", "letter-spacing", "textLength", "lengthAdjust"})
 TEXT_TAGS = ("text", "tspan", "a", "textPath")
+ANCHORS = {"middle": 0.5, "end": 1.0}  # text-anchor: the share of its width a label is drawn left of its x
 _LOCK = threading.Lock()
 _INSTALLED: list[bool] = []
+_COLOURS: dict[str, object] = {}
+_SIZES: dict[tuple, float] = {}
+SVG_MODULES = (
+    "weasyprint.svg",
+    "weasyprint.svg.utils",
+    "weasyprint.svg.text",
+    "weasyprint.svg.defs",
+    "weasyprint.svg.shapes",
+    "weasyprint.svg.bounding_box",
+)
 
 
 def _single(value: str | None) -> bool:
@@ -44,12 +66,21 @@ def _make(original, text_module):
     from weasyprint.matrix import Matrix
     from weasyprint.svg.bounding_box import extend_bounding_box
     from weasyprint.svg.utils import size
-    from weasyprint.text.line_break import split_first_line
+    from weasyprint.text.ffi import FROM_UNITS, pango
+    from weasyprint.text.line_break import Layout, line_size
+
+    def whole(node) -> bool:
+        """Whether the label is one string at one point (laid out whole)."""
+        attrib = node.attrib
+        one_point = _single(attrib.get("x")) and _single(attrib.get("y"))
+        return bool(node.text) and not PER_LETTER & attrib.keys() and one_point
 
     def text(svg, node, font_size):
         """WeasyPrint's SVG text, the whole label in one layout (module docstring)."""
-        attrib = node.attrib
-        if not node.text or PER_LETTER & attrib.keys() or not (_single(attrib.get("x")) and _single(attrib.get("y"))):
+        laid_out = node.__dict__.pop("_whole_layout", None)  # a centred or right-aligned label (draw_node below)
+        if laid_out is not None:
+            return _draw(svg, node, font_size, *laid_out)
+        if not whole(node):
             return original(svg, node, font_size)
         try:
             style, layout, width, height, baseline = _layout(svg, node, font_size)
@@ -68,11 +99,18 @@ def _make(original, text_module):
         style["font_size"] = font_size
         if node.get("direction") in ("ltr", "rtl"):
             style["direction"] = node.get("direction")
-        layout, _, _, width, height, baseline = split_first_line(node.text, style, svg.context, inf, 0)
+        # What split_first_line(text, style, context, inf, 0) gives for a line that cannot wrap, in one Pango
+        # layout: it lays the text out twice and lets it go, and drawing would lay it out a third time.
+        layout = Layout(style, 0, inf)
+        layout.set_text(node.text.rstrip(" "))
+        first_line, _ = layout.get_first_line()
+        width, height = line_size(first_line, style)
+        baseline = pango.pango_layout_get_baseline(layout.layout) * FROM_UNITS
         return style, layout, width, height, baseline
 
-    def _draw(svg, node, font_size, style, layout, width, height, baseline):
-        """Draws the laid-out label where WeasyPrint puts its first letter, with its vertical alignment."""
+    def _draw(svg, node, font_size, style, layout, width, height, baseline, shift=0.0):
+        """Draws the laid-out label where WeasyPrint puts its first letter, with its vertical alignment, ``shift``
+        of its width to the left (its text-anchor)."""
         attrib = node.attrib
         # The position as WeasyPrint's per-letter code gives its first letter, and its vertical alignment.
         x = size(attrib["x"], font_size, svg.inner_width) if "x" in attrib else None
@@ -99,7 +137,7 @@ def _make(original, text_module):
             y_align = ascent
         elif alignment in ("text-after-edge", "after_edge", "bottom", "text-bottom"):
             y_align = -descent
-        x_position = x + svg.cursor_d_position[0]
+        x_position = x + svg.cursor_d_position[0] - shift * width
         y_position = y + svg.cursor_d_position[1] + y_align
         svg.cursor_position = x + width, y
         node.text_bounding_box = extend_bounding_box(
@@ -110,7 +148,6 @@ def _make(original, text_module):
         svg.stream.push_state()
         fill, stroke = svg.set_graphical_state(node, font_size)
         svg.stream.begin_text()
-        layout.reactivate(style)
         svg.fill_stroke(fill, stroke, text=True)
         box = text_module.TextBox(layout, style)
         box.baseline = baseline
@@ -119,7 +156,103 @@ def _make(original, text_module):
         svg.stream.pop_state()
         draw_emojis(svg.stream, style, x, y, emojis)
 
-    return text
+    def draw_node(draw, size_of):
+        """WeasyPrint's SVG.draw_node, with a centred or right-aligned label laid out before it is drawn: the label
+        is then drawn shifted by its anchor in the page's content, not into a form of its own (module docstring)."""
+
+        def draw_node(svg, node, font_size, fill_stroke=True, context=None):
+            attrib = node.attrib
+            anchor = attrib.get("text-anchor")
+            if (
+                anchor in ANCHORS
+                and node.tag == "text"
+                and len(node._etree_node) == 0  # no tspan: one string
+                and attrib.get("direction", "ltr") == "ltr"
+                and node.display
+                and whole(node)
+            ):
+                try:
+                    own_size = size_of(attrib.get("font-size", "1em"), font_size, font_size)
+                    laid_out = _layout(svg, node, own_size)
+                except Exception:  # noqa: BLE001 - WeasyPrint draws it its own way
+                    return draw(svg, node, font_size, fill_stroke, context)
+                node._whole_layout = (*laid_out, ANCHORS[anchor])
+                attrib["text-anchor"] = "start"  # no form: text() shifts it
+                try:
+                    return draw(svg, node, font_size, fill_stroke, context)
+                finally:
+                    attrib["text-anchor"] = anchor
+                    node.__dict__.pop("_whole_layout", None)
+            return draw(svg, node, font_size, fill_stroke, context)
+
+        return draw_node
+
+    return text, draw_node
+
+
+def _colour(parse):
+    """WeasyPrint's SVG colour parser, each distinct string parsed once (module docstring)."""
+
+    def colour(string):
+        parsed = _COLOURS.get(string)
+        if parsed is None:
+            parsed = parse(string)
+            if len(_COLOURS) < 1024:
+                _COLOURS[string] = parsed
+        clone = object.__new__(type(parsed))
+        clone.__dict__.update(parsed.__dict__)
+        return clone
+
+    return colour
+
+
+def _size(compute):
+    """WeasyPrint's SVG length (weasyprint.svg.utils.size), a length with a unit worked out once per font size and
+    reference (module docstring); a plain number is read as WeasyPrint reads it."""
+
+    def size(string, font_size=None, percentage_reference=None):
+        if not isinstance(string, str):
+            return compute(string, font_size, percentage_reference)
+        try:
+            return float(string)
+        except ValueError:
+            pass
+        key = (string, font_size, percentage_reference)
+        value = _SIZES.get(key)
+        if value is None:
+            value = compute(string, font_size, percentage_reference)
+            if len(_SIZES) < 4096:
+                _SIZES[key] = value
+        return value
+
+    return size
+
+
+def _memo(compute):
+    """A pure function of one string (or number) of WeasyPrint's SVG code, each distinct argument worked out once."""
+    results: dict = {}
+
+    def memo(value):
+        try:
+            return results[value]
+        except KeyError:
+            pass
+        except TypeError:  # not hashable: as WeasyPrint computes it
+            return compute(value)
+        result = compute(value)
+        if len(results) < 4096:
+            results[value] = result
+        return result
+
+    return memo
+
+
+def _replace(name: str, original, replacement) -> None:
+    """Put ``replacement`` in the place of ``original`` under ``name`` in every SVG module that imported it."""
+    for module_name in SVG_MODULES:
+        module = importlib.import_module(module_name)
+        if getattr(module, name, None) is original:
+            setattr(module, name, replacement)
 
 
 def install() -> bool:
@@ -136,12 +269,25 @@ def install() -> bool:
         known = known and all(svg_module.TAGS.get(tag) is original for tag in TEXT_TAGS)
         if known:
             try:
-                fast = _make(original, text_module)
+                fast, make_draw_node = _make(original, text_module)
+                colour = getattr(svg_module, "color", None)
+                colour_ok = callable(colour) and getattr(colour, "__module__", "") == "weasyprint.svg.utils"
+                colour_ok = colour_ok and hasattr(colour("#334"), "__dict__")
             except ImportError:
                 known = False
             else:
                 svg_module.text = fast
                 for tag in TEXT_TAGS:
                     svg_module.TAGS[tag] = fast
+                draw = getattr(svg_module.SVG, "draw_node", None)
+                if callable(draw) and getattr(draw, "__module__", "") == "weasyprint.svg":
+                    svg_module.SVG.draw_node = make_draw_node(draw, svg_module.size)
+                if colour_ok:
+                    svg_module.color = _colour(colour)
+                utils = importlib.import_module("weasyprint.svg.utils")
+                for name in ("size", "normalize", "parse_url", "alpha_value"):
+                    compute = getattr(utils, name, None)
+                    if callable(compute) and getattr(compute, "__module__", "") == "weasyprint.svg.utils":
+                        _replace(name, compute, _size(compute) if name == "size" else _memo(compute))
         _INSTALLED.append(known)
         return known

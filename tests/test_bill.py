@@ -54,12 +54,12 @@ def test_every_device_of_the_rack_plan_is_a_line_of_the_bill_at_128_nodes(seeded
     assert {line["section"] for line in bom} <= set(SECTIONS)
     assert [line["section"] for line in bom] == sorted((line["section"] for line in bom), key=SECTIONS.index)
     # One management switch in every rack as placed (69 racks here), not the fabric plan's port count (4), and
-    # the out-of-band network's own aggregation above them, once.
+    # whatever else the out-of-band network's own bill holds, once (no aggregation switches: its switches
+    # uplink into the in-band network, SPOD-H100-OOB-UPLINKS).
     management = placed(plan, "management")
-    aggregation = {
-        i["part"]: i["quantity"] for i in result["network_plans"]["oob"]["bom"] if i["part"] not in management
-    }
-    assert quantities(bom, "oob") == management + Counter(aggregation)
+    own = {i["part"]: i["quantity"] for i in result["network_plans"]["oob"]["bom"] if i["part"] not in management}
+    assert quantities(bom, "oob") == management + Counter(own)
+    assert "SN4600C" not in quantities(bom, "oob")
     assert sum(placed(plan, "management").values()) == totals["racks"] > result["fabric_plan"]["management_switches"]
     racks_power = quantities(bom, "racks_power")
     assert racks_power["RACK-42U"] == totals["racks"]

@@ -102,9 +102,13 @@ class NetworkPlanSerializer(serializers.Serializer):
     leaf_switches = serializers.IntegerField(
         help_text="Out-of-band: the racks' management switches (carried by the rack plan) plus any more needed."
     )
-    spine_switches = serializers.IntegerField(help_text="Out-of-band: the aggregation switches.")
+    spine_switches = serializers.IntegerField(
+        help_text="Out-of-band: always 0; its switches uplink into the in-band network (no aggregation switches)."
+    )
     core_switches = serializers.IntegerField()
-    node_links = serializers.IntegerField(help_text="Out-of-band: every BMC, switch management port and rack PDU.")
+    node_links = serializers.IntegerField(
+        help_text="Out-of-band: every node BMC, switch management port, rack PDU and control-plane server BMC."
+    )
     ports_used = serializers.DictField(child=serializers.IntegerField(), help_text="Per tier.")
     bom = BomLineSerializer(many=True, help_text="What this network adds to the bill: switches, cables, optics.")
     findings = FindingSerializer(many=True)

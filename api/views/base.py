@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from configurator.messages.languages import default_language, language_codes, languages_named, supported_language
 
 from ..permissions import client_of
+from ..throttling import throttle_cache
 
 
 def request_language(request) -> str:
@@ -48,6 +49,15 @@ class ApiViewMixin:
         translation.activate(language)
         request.LANGUAGE_CODE = language
         super().initial(request, *args, **kwargs)
+
+    def check_throttles(self, request):
+        # The client throttles' counts go back to the cache together, once every throttle has decided.
+        batch = throttle_cache(request)
+        batch.begin()
+        try:
+            super().check_throttles(request)
+        finally:
+            batch.send()
 
     def _refuse_unknown_parameters(self, request) -> None:
         """A query parameter the schema does not list for this operation is a 400 naming it, not ignored."""

@@ -69,11 +69,6 @@ def _single_port(p: dict[str, Any]) -> tuple[str, str]:
 
 @renders(C.NO_SWITCH)
 def _no_switch(p: dict[str, Any]) -> tuple[str, str]:
-    if p.get("uplinks"):
-        return (
-            _("The catalogue has no switch that takes the out-of-band switches' uplinks; they are not planned."),
-            _("Ask us to quote the out-of-band uplinks separately."),
-        )
     if p.get("switch"):
         return (
             _("%(switch)s is not a switch in the catalogue; %(network)s is not planned.")
@@ -108,6 +103,18 @@ def _oob_extra(p: dict[str, Any]) -> tuple[str, str]:
         )
         % {"ports": num(p["ports"]), "in_racks": num(p["in_racks"]), "extra": num(p["extra"]), "switch": p["switch"]},
         _("Reserve a unit and power for them in the network racks."),
+    )
+
+
+@renders(C.OOB_UPLINK_PORTS)
+def _uplink_ports(p: dict[str, Any]) -> tuple[str, str]:
+    return (
+        _(
+            "The %(uplinks)s uplinks of the out-of-band switches need ports on %(network)s, whose leaves have "
+            "%(free)s free."
+        )
+        % {"uplinks": num(p["uplinks"]), "network": network_name(p["network"]), "free": num(p["free"])},
+        _("Add leaves to that network, or uplink the out-of-band switches into your own network."),
     )
 
 

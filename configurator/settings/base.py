@@ -123,7 +123,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 # Rate limits and throttles count in the cache: set CACHE_URL (redis://…) when several processes serve the app.
 _cache_url = env("CACHE_URL", default="")
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}
+    # Django's Redis cache with one client per connection pool (configurator.cache): the same keys and values.
+    "default": {"BACKEND": "configurator.cache.SharedClientRedisCache", "LOCATION": _cache_url}
     if _cache_url.startswith(("redis://", "rediss://"))
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }

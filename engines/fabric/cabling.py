@@ -128,7 +128,8 @@ def _ends(locate: Locate | None, a_kind: str, a: int, z_kind: str, z: int) -> st
     return f",{_at(locate, a_kind, a)},{_at(locate, z_kind, z)}" if locate else ""
 
 
-def _leaf_name(plan: FabricPlan, index: int) -> str:
+def leaf_name(plan: FabricPlan, index: int) -> str:
+    """The cabling name of the index-th (0-based) leaf: the one switch, a rail leaf of an SU, or a fat-tree leaf."""
     if plan.tiers == 1:
         return "switch-01"
     if plan.topology == "rail-optimized":
@@ -157,7 +158,7 @@ def _node_rows(plan: FabricPlan, locate: Locate | None, plane: _Plane | None = N
             else:
                 leaf, pos = divmod(n * plan.rails + r, per_leaf)
             yield (
-                f"{node},nic{r + 1}{link},{_leaf_name(plan, leaf)},{_port(pos, s)},{NODE_LEAF},{part},{length}"
+                f"{node},nic{r + 1}{link},{leaf_name(plan, leaf)},{_port(pos, s)},{NODE_LEAF},{part},{length}"
                 + _ends(locate, "node", n, "leaf", leaf)
             )
 
@@ -169,7 +170,7 @@ def _leaf_spine_rows(plan: FabricPlan, locate: Locate | None) -> Iterator[str]:
     down = plan.leaf_downlinks
     per_pod = plan.leaves_per_pod
     for leaf in range(plan.leaf_switches):
-        name = _leaf_name(plan, leaf)
+        name = leaf_name(plan, leaf)
         pod, local = divmod(leaf, per_pod) if plan.tiers == 3 else (0, leaf)
         if plan.tiers == 3:
             m = plan.leaf_uplinks // plan.pod_spines(pod)  # the last pod's fewer spines take more links each

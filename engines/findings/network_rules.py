@@ -80,6 +80,16 @@ RULES: tuple[Rule, ...] = (
         (f"{_PLAN}._oob",),
     ),
     rule(
+        NetworkCode.OOB_UPLINK_PORTS,
+        W,
+        gettext_noop("Too few free ports for the out-of-band uplinks"),
+        gettext_noop(
+            "Every out-of-band switch uplinks with two ports into the in-band (or converged) network; its leaves, sized for the nodes, have fewer free ports than these uplinks need."
+        ),
+        "NVIDIA DGX SuperPOD H100 RA-11333-001 V11, Table 8: 'Two uplinks per OOB to in-band' (16 for its 8 SN2201)",
+        (f"{_PLAN}._uplink_ports",),
+    ),
+    rule(
         NetworkCode.MEDIA_NOT_CATALOGUED,
         INFO,
         gettext_noop("Network cables not in the catalogue"),

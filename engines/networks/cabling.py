@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from engines.fabric.cabling import iter_cabling_csv
+from engines.fabric.cabling import iter_cabling_csv, leaf_name
 from engines.fabric.model import FabricPlan
 
 RACK_BLANKS = ",,,,"
@@ -29,7 +29,7 @@ def network_rows(network_plans: dict[str, Any] | None, *, rack_columns: bool) ->
                 yield f"{row}{blanks},{key}\n"
     oob = (network_plans or {}).get("oob")
     if oob:
-        for row in _oob_rows(oob):
+        for row in _oob_rows(oob, (network_plans or {}).get("inband")):
             yield f"{row}{blanks},oob\n"
 
 
@@ -74,24 +74,30 @@ def _peer_rows(key: str, fabric: FabricPlan) -> Iterator[str]:
             yield f"{a},{port},{z},{port},peer,{part},{length}"
 
 
-def _oob_rows(plan: dict[str, Any]) -> Iterator[str]:
+def _oob_rows(plan: dict[str, Any], inband: dict[str, Any] | None) -> Iterator[str]:
     """Every device port on the out-of-band leaves in order (BMCs, switch management ports, PDUs), 48 a leaf by
-    default, then each leaf's two uplinks, one to each aggregation switch, each with the plan's cable for its class
-    (none where the catalogue holds none: see the plan's findings)."""
+    default, then each leaf's two uplinks into the in-band network (SPOD-H100-OOB-UPLINKS): uplink j of every
+    leaf to in-band leaf j of the pair (or of the last SU), or to ``uplink-net`` (the converged or the customer's
+    network), each with the plan's cable for its class (none where the catalogue holds none: see the plan's
+    findings)."""
     devices = plan.get("devices", {})
-    cord, uplink = (_medium(plan, cls) for cls in ("device-leaf", "leaf-aggregation"))
+    cord, uplink = (_medium(plan, cls) for cls in ("device-leaf", "leaf-uplink"))
     leaves = max(1, plan.get("leaf_switches", 1))
     per = -(-plan.get("node_links", 0) // leaves) if plan.get("node_links") else 1
     ends = [f"bmc-{i + 1:04d}" for i in range(devices.get("bmcs", 0))]
     ends += [f"switch-mgmt-{i + 1:03d}" for i in range(devices.get("switches", 0))]
     ends += [f"pdu-{i + 1:03d}" for i in range(devices.get("pdus", 0))]
+    ends += [f"server-bmc-{i + 1:03d}" for i in range(devices.get("servers", 0))]
     for i, end in enumerate(ends):
         leaf, port = divmod(i, per)
         yield f"{end},mgmt,oob-leaf-{leaf + 1:03d},p{port + 1},device-leaf,{cord}"
-    if plan.get("uplinks"):
-        for leaf in range(leaves):
-            for j in range(2):
-                yield f"oob-leaf-{leaf + 1:03d},u{j + 1},oob-agg-{j + 1:02d},p{leaf + 1},leaf-aggregation,{uplink}"
+    if not plan.get("uplinks"):
+        return
+    targets = _uplink_ends(inband)
+    for leaf in range(leaves):
+        for j in range(plan["uplinks"] // leaves):
+            z = targets[j % len(targets)] if targets else f"uplink-net-{j + 1:02d}"
+            yield f"oob-leaf-{leaf + 1:03d},u{j + 1},{z},oob{leaf + 1},leaf-uplink,{uplink}"
 
 
 def _medium(plan: dict[str, Any], link_class: str) -> str:
@@ -100,3 +106,15 @@ def _medium(plan: dict[str, Any], link_class: str) -> str:
     if not medium:
         return ","
     return f"{medium['cable_part']},{medium['length_m']:g}"
+
+
+def _uplink_ends(inband: dict[str, Any] | None) -> list[str]:
+    """The in-band switches the out-of-band uplinks land on: the pair, or the leaves of the last SU."""
+    if not inband or not inband.get("fabric") or not inband["fabric"].get("tiers"):
+        return []
+    fabric = FabricPlan.from_dict(inband["fabric"])
+    if fabric.tiers == 1 and inband.get("leaf_switches", 0) > 1:
+        return [f"inband-switch-{r + 1:02d}" for r in range(inband["leaf_switches"])]
+    rails = max(1, fabric.rails)
+    first = max(0, fabric.leaf_switches - rails)
+    return [f"inband-{leaf_name(fabric, first + r)}" for r in range(min(rails, fabric.leaf_switches))]

@@ -15,15 +15,17 @@ NETWORKS = (STORAGE, INBAND, OOB)
 
 @dataclass(frozen=True)
 class OobDevices:
-    """What gets a port on the out-of-band network: node BMCs, switch management ports and rack PDUs."""
+    """What gets a port on the out-of-band network: node BMCs, switch management ports, rack PDUs and the BMCs of
+    the control plane's servers (head, management and UFM nodes)."""
 
     bmcs: int = 0
     switches: int = 0
     pdus: int = 0
+    servers: int = 0
 
     @property
     def ports(self) -> int:
-        return self.bmcs + self.switches + self.pdus
+        return self.bmcs + self.switches + self.pdus + self.servers
 
 
 @dataclass(frozen=True)
@@ -51,10 +53,11 @@ class NetworkPlan:
     fabric: FabricPlan | None = None
     oob: OobDevices | None = None
     rack_switches: int = 0  # out-of-band leaves that are the rack plan's management switches
-    uplink_switch: str | None = None  # out-of-band aggregation switch
+    uplink_switch: str | None = None  # out-of-band: the in-band (or converged) switch its uplinks land on
     uplinks: int = 0
     # out-of-band media per link class: (class, cable part label, length in m); a class without one is uncabled
     oob_media: tuple[tuple[str, str, float], ...] = ()
+    oob_uplinks: int = 0  # in-band or converged storage: the out-of-band switches' uplinks its leaves take
 
     @property
     def switches(self) -> int:
@@ -81,8 +84,15 @@ class NetworkPlan:
             out["tiers"] = self.fabric.tiers
             out["links"] = [lp.to_dict() for lp in self.fabric.links]
             out["fabric"] = self.fabric.to_dict()
+        if self.network in (INBAND, STORAGE):
+            out["oob_uplinks"] = self.oob_uplinks
         if self.oob is not None:
-            out["devices"] = {"bmcs": self.oob.bmcs, "switches": self.oob.switches, "pdus": self.oob.pdus}
+            out["devices"] = {
+                "bmcs": self.oob.bmcs,
+                "switches": self.oob.switches,
+                "pdus": self.oob.pdus,
+                "servers": self.oob.servers,
+            }
             out["rack_switches"] = self.rack_switches
             out["uplink_switch"] = self.uplink_switch
             out["uplinks"] = self.uplinks

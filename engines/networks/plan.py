@@ -19,14 +19,19 @@ Rules, each with its source key (``engines.networks.sources``):
   take the 200/400 GbE ports the RAs use; the H100-era SN4600C (named in ``networks.inband.switch``) takes 100 GbE
   QSFP28: the catalogue's QSFP28 DAC and AOCs join its pair and its nodes, whose ConnectX-7 and BlueField-3 QSFP112
   cages take QSFP28 plugs (NV-LX-OV, ``engines.fabric.media``).
-* **Out-of-band** (SPOD-H100-OOB, SN2201-UPLINKS): always planned. One 1 GbE port per node BMC, per switch
-  management port (compute, storage, in-band and out-of-band aggregation switches) and per rack PDU. Its leaves
-  are the rack plan's in-rack management switches (one per rack); ports beyond their 48 each get more leaves
-  (a finding says they are not in the rack plan). Two or more leaves uplink to two aggregation switches, one
-  uplink to each. Media: an RJ45 patch cord per device port, the shortest catalogued one for a run inside the rack
-  (a device and its rack's management switch share the rack), and for each uplink the cheapest QSFP28 cable that
-  reaches ``UPLINK_RUN_M`` (an assumption: the aggregation switches stand elsewhere in the row). What the catalogue
-  does not hold is a warning naming the links to quote separately (NETWORK_MEDIA_NOT_CATALOGUED), never invented.
+* **Out-of-band** (SPOD-H100-OOB, SPOD-H100-OOB-UPLINKS): always planned. One 1 GbE port per node BMC, per
+  switch management port (compute, storage and in-band switches), per rack PDU and per BMC of the control
+  plane's servers (the RA's cable list gives the management and UFM nodes theirs). Its leaves are the rack plan's
+  in-rack management switches (one per rack); ports beyond their 48 each get more leaves (a finding says they are
+  not in the rack plan). Every leaf uplinks with two 100 GbE ports into the in-band network (the DGX SuperPOD H100
+  RA's cable list: "Two uplinks per OOB to in-band", 16 for its 8 SN2201), or into the converged north-south
+  network where in-band rides the storage adapters, or into the customer's network where the in-band network is
+  the customer's; no aggregation switches of its own.
+  Media: an RJ45 patch cord per device port, the shortest catalogued one for a run inside the rack (a device
+  and its rack's management switch share the rack), and for each uplink the cheapest cable from the management
+  switch's QSFP28 cage to the in-band switch's that reaches ``UPLINK_RUN_M`` (an assumption: the in-band switches
+  stand elsewhere in the row). What the catalogue does not hold is a warning naming the links to quote separately
+  (NETWORK_MEDIA_NOT_CATALOGUED), never invented.
 * ``null`` for a network: the customer supplies it; it is left out and a finding names it.
 """
 
@@ -53,11 +58,12 @@ STORAGE_IB_SWITCHES = ("MQM9700-NS2F",)
 ETHERNET_SWITCHES = ("SN5600", "SN4600C")
 OOB_SWITCHES = ("SN2201",)
 UPLINK_SPEED_GBPS = 100  # SN2201's QSFP28 uplinks (SN2201-UPLINKS)
+OOB_UPLINKS = 2  # uplinks per out-of-band switch into the in-band network (SPOD-H100-OOB-UPLINKS)
 PEER_LINKS = 2  # ports per switch joining an in-band pair (BASEPOD-INBAND: peerlink over swp57 and swp58)
 PEER = "peer"  # the link class of an in-band pair's peer link
 PEER_RUN_M = 1.0  # the two switches of a pair stacked in one rack, next to each other (an assumption, stated)
 UPLINK_RUN_M = 10.0  # an out-of-band leaf to its aggregation switches in another rack of the row (an assumption)
-DEVICE_LEAF, LEAF_AGGREGATION = "device-leaf", "leaf-aggregation"  # the out-of-band link classes
+DEVICE_LEAF, LEAF_UPLINK = "device-leaf", "leaf-uplink"  # the out-of-band link classes
 
 # Fabric findings that belong to a storage or in-band network as well; the rest (an assumed HCA, the compute
 # fabric's own management switches, growth reserve and distance checks of the compute fabric) do not.
@@ -122,9 +128,11 @@ def plan_networks(
     racks: RackSide,
     catalog: CatalogView,
     rack: RackIn | None = None,
+    servers: int = 0,
 ) -> tuple[dict[str, NetworkPlan | None], list[Finding]]:
     """The three networks' plans (None: not planned) and the findings about networks that are not planned.
-    Each plan carries its own findings (subject ``networks.<key>``)."""
+    Each plan carries its own findings (subject ``networks.<key>``). ``servers``: the control plane's servers,
+    whose BMCs the out-of-band network connects as well."""
     plans: dict[str, NetworkPlan | None] = dict.fromkeys(NETWORKS)
     findings: list[Finding] = []
     for key in NETWORKS:
@@ -138,8 +146,51 @@ def plan_networks(
     oob = _entry(networks, OOB)
     if oob is not None:
         switches = compute_switches + sum(p.switches for p in plans.values() if p is not None)
-        plans[OOB] = _oob(oob, bmcs, switches, racks, catalog, findings)
+        landing = _uplink_target(plans, catalog)
+        target = landing[1] if landing is not None else None
+        plans[OOB] = _oob(
+            oob,
+            OobDevices(bmcs=bmcs, switches=switches, pdus=racks.pdus, servers=servers),
+            racks,
+            catalog,
+            findings,
+            target,
+        )
+        oob_plan = plans[OOB]
+        if oob_plan is not None and landing is not None:
+            key, _spec = landing
+            landed = plans[key]
+            if landed is not None:
+                plans[key] = _uplink_ports(landed, oob_plan.uplinks)
     return plans, findings
+
+
+def _uplink_ports(plan: NetworkPlan, uplinks: int) -> NetworkPlan:
+    """The network the out-of-band uplinks land on, their ports counted on its leaves, and a finding when its
+    leaves (sized for the nodes) have fewer free ports than the uplinks need (SPOD-H100-OOB-UPLINKS)."""
+    used = dict(plan.ports_used)
+    total = next((t for tier, _u, t in plan.fabric.ports if tier == "leaf"), 0) if plan.fabric else 0
+    free = max(0, total - used.get("leaf", 0))
+    own = plan.findings
+    if uplinks > free:
+        subject = f"networks.{plan.network}"
+        own = (*own, finding(NetworkCode.OOB_UPLINK_PORTS, subject, network=plan.network, uplinks=uplinks, free=free))
+    used["leaf"] = used.get("leaf", 0) + uplinks
+    return replace(plan, oob_uplinks=uplinks, ports_used=tuple(used.items()), findings=own)
+
+
+def _uplink_target(plans: dict[str, NetworkPlan | None], catalog: CatalogView) -> tuple[str, SwitchSpec] | None:
+    """The switch the out-of-band leaves uplink into: the in-band network's (SPOD-H100-OOB-UPLINKS), else the
+    converged north-south network's (an Ethernet storage network that in-band rides on), else None: the
+    customer's own network."""
+    for key in (INBAND, STORAGE):
+        plan = plans.get(key)
+        if plan is None or not plan.switch:
+            continue
+        spec = catalog.get(plan.switch)
+        if isinstance(spec, SwitchSpec) and spec.protocol == Protocol.ETHERNET:
+            return key, spec
+    return None
 
 
 def _switched(
@@ -281,11 +332,11 @@ def _switched_bom(fabric: FabricPlan) -> tuple[tuple[str, int], ...]:
 
 def _oob(
     entry: NetworkIn | Default,
-    bmcs: int,
-    switches: int,
+    devices: OobDevices,
     racks: RackSide,
     catalog: CatalogView,
     findings: list[Finding],
+    target: SwitchSpec | None,
 ) -> NetworkPlan | None:
     """The out-of-band network on the racks' management switches (module docstring)."""
     given = entry if isinstance(entry, NetworkIn) else NetworkIn()
@@ -297,13 +348,7 @@ def _oob(
         return None
     per = leaf.rj45_ports
     in_racks = racks.switches if racks.switch_part in (None, leaf.part_number) else 0
-    agg_spec = _aggregation(catalog, leaf)
-    agg = 0
-    for _ in range(2):  # the aggregation switches' own management ports may add a leaf, once
-        devices = OobDevices(bmcs=bmcs, switches=switches + agg, pdus=racks.pdus)
-        leaves = max(in_racks, -(-devices.ports // per)) if devices.ports else in_racks
-        agg = 2 * -(-leaves // agg_spec.logical_ports) if agg_spec is not None and leaves >= 2 else 0
-    devices = OobDevices(bmcs=bmcs, switches=switches + agg, pdus=racks.pdus)
+    leaves = max(in_racks, -(-devices.ports // per)) if devices.ports else in_racks
     extra = leaves - in_racks
     own: list[Finding] = []
     if extra:
@@ -317,57 +362,47 @@ def _oob(
                 ports=devices.ports,
             )
         )
-    uplinks = 2 * leaves if leaves >= 2 else 0
+    # SPOD-H100-OOB-UPLINKS: two 100 GbE uplinks from every out-of-band switch into the in-band network, which
+    # takes them on its own switches: no aggregation switches.
+    uplinks = OOB_UPLINKS * leaves
     bom: dict[str, int] = {}
     if extra:
         bom[leaf.part_number] = extra
-    if agg and agg_spec is not None:
-        bom[agg_spec.part_number] = agg
-    if leaves >= 2 and agg_spec is None:
-        own.append(finding(NetworkCode.NO_SWITCH, subject, network=OOB, switch=None, uplinks=True))
-    media_findings, media = _oob_media(catalog, leaf, devices.ports, uplinks, bom, subject)
+    media_findings, media = _oob_media(catalog, leaf, target, devices.ports, uplinks, bom, subject)
     own.extend(media_findings)
     return NetworkPlan(
         network=OOB,
         switch=leaf.part_number,
         leaf_switches=leaves,
-        spine_switches=agg,
         node_links=devices.ports,
-        nodes=bmcs,
+        nodes=devices.bmcs,
         ports_per_node=1,
-        ports_used=(("leaf", devices.ports + uplinks), *((("spine", uplinks),) if agg else ())),
+        ports_used=(("leaf", devices.ports + uplinks),),
         bom=tuple(bom.items()),
-        sources=("SPOD-H100-OOB", "ERA-OOB", "SN2201-UPLINKS"),
+        sources=("SPOD-H100-OOB", "ERA-OOB", "SPOD-H100-OOB-UPLINKS", "SN2201-UPLINKS"),
         findings=tuple(own),
         oob=devices,
         rack_switches=in_racks,
-        uplink_switch=agg_spec.part_number if agg and agg_spec is not None else None,
+        uplink_switch=target.part_number if target is not None else None,
         uplinks=uplinks,
         oob_media=media,
     )
 
 
-def _aggregation(catalog: CatalogView, leaf: SwitchSpec) -> SwitchSpec | None:
-    """The catalogue's Ethernet switch whose cages take the management switch's uplinks (same connector and
-    speed): SN4600C for SN2201's QSFP28 100 GbE. Active before retired, then the fewest ports that do."""
-    found = [
-        s
-        for s in catalog.of_type(SwitchSpec)
-        if not s.management
-        and s.protocol == Protocol.ETHERNET
-        and s.cage_connector == leaf.cage_connector
-        and s.port_speed_gbps >= UPLINK_SPEED_GBPS
-    ]
-    return min(found, key=lambda s: (s.retired, s.logical_ports, s.part_number), default=None)
-
-
 def _oob_media(
-    catalog: CatalogView, leaf: SwitchSpec, ports: int, uplinks: int, bom: dict[str, int], subject: str
+    catalog: CatalogView,
+    leaf: SwitchSpec,
+    target: SwitchSpec | None,
+    ports: int,
+    uplinks: int,
+    bom: dict[str, int],
+    subject: str,
 ) -> tuple[list[Finding], tuple[tuple[str, str, float], ...]]:
-    """1 GbE RJ45 patch cords for every device port and the uplinks' cables: into the bill when the catalogue
-    has them, else a finding that names what to quote separately (no cable is invented). A device and its rack's
-    management switch share the rack, so a cord is the shortest active one for an in-rack run; an uplink runs to
-    the aggregation switches elsewhere in the row (``UPLINK_RUN_M``). Also returns the media chosen per link class
+    """1 GbE RJ45 patch cords for every device port and the uplinks' cables (from the management switch's
+    QSFP28 cages to the in-band switch's, or to a like cage on the customer's network): into the bill when the
+    catalogue has them, else a finding that names what to quote separately (no cable is invented). A device and its
+    rack's management switch share the rack, so a cord is the shortest active one for an in-rack run; an uplink runs
+    to the in-band switches elsewhere in the row (``UPLINK_RUN_M``). Also returns the media chosen per link class
     (class, part label, length) for the cabling list."""
     out: list[Finding] = []
     media: list[tuple[str, str, float]] = []
@@ -387,8 +422,12 @@ def _oob_media(
         out.append(finding(NetworkCode.MEDIA_NOT_CATALOGUED, subject, links=ports, connector="RJ45", speed_gbps=1))
     if uplinks:
         side = Side(leaf.cage_connector, leaf.top, False, 1, leaf.part_number, True)
+        far = side
+        if target is not None:
+            lpc = target.logical_ports_per_cage
+            far = Side(target.cage_connector, target.top, lpc >= 2, lpc, target.part_number, True)
         result = select_media(
-            catalog, side, side, speed_gbps=UPLINK_SPEED_GBPS, distance_m=UPLINK_RUN_M, protocol=Protocol.ETHERNET
+            catalog, side, far, speed_gbps=UPLINK_SPEED_GBPS, distance_m=UPLINK_RUN_M, protocol=Protocol.ETHERNET
         )
         if result.choice is None:
             connector = leaf.cage_connector.value if leaf.cage_connector else None
@@ -405,7 +444,7 @@ def _oob_media(
             for item in result.choice.items:
                 qty = item_quantity(item, ((uplinks, 1),), ((uplinks, 1),), uplinks)
                 bom[item.part.part_number] = bom.get(item.part.part_number, 0) + qty
-            media.append((LEAF_AGGREGATION, result.choice.label, result.choice.length_m))
+            media.append((LEAF_UPLINK, result.choice.label, result.choice.length_m))
     return out, tuple(media)
 
 

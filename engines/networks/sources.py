@@ -41,8 +41,23 @@ SOURCES: dict[str, str] = {
         "Management Network' [V]"
     ),
     "SN2201-UPLINKS": (
-        "SN2201: 48 x RJ45 1 GbE plus 4 x QSFP28 100 GbE uplinks (shared fabric reference section 3, uplinks [S]); "
-        "two uplinks per out-of-band switch, one to each of two aggregation switches, follow the in-band pair "
-        "rule [D]: the RAs' own out-of-band aggregation is not given in the sources"
+        "SN2201: 48 x RJ45 1 GbE plus 4 x QSFP28 100 GbE uplinks (shared fabric reference section 3, uplinks [S])"
+    ),
+    "SPOD-H100-OOB-UPLINKS": (
+        "NVIDIA DGX SuperPOD H100 RA-11333-001 V11, Appendix A, Table 8 (cables, 4 SU, 127 nodes), OOB Ethernet "
+        "cables: '100 Gbps ... Two uplinks per OOB to in-band', 16 of 980-9I13N-00C030 for the 8 SN2201 of Table 7 "
+        "[V]; the DGX BasePOD RA V5 Table 4.2 lists '100GbE AOC 10 m, OOB to in-band' 2 and 4 for its 1 and 2 "
+        "SN2201 (4 and 8 nodes) [S: a transcription of the table]; the in-band network uses SN4600C switches and 'the "
+        "OOB network is connected to the in-band network' (same RA, In-Band Management Network) [V]"
+    ),
+    "SPOD-H100-COMPONENTS": (
+        "NVIDIA DGX SuperPOD H100 RA-11333-001 V11, Appendix A, Table 7 'Major components of the 4 SU, 127-node "
+        "DGX SuperPOD': 38 racks, 127 DGX H100, 4 UFM appliances, 4 BCM management servers, 8 in-band management "
+        "SN4600C, 8 OOB management SN2201, 48 compute fabric QM9700, 16 storage fabric QM9700, 96 + 12 rack PDUs; "
+        "Table 8 cables: in-band 254 x 200 Gbps to the DGX systems, OOB 1 Gbps 127 DGX, 64 InfiniBand switches, 8 "
+        "management/UFM nodes, 8 in-band switches, 2 UFM back-to-back, 108 PDUs; storage InfiniBand 254 DGX system "
+        "transceivers; 'Count and cable type required depend on specific storage selected' [V]. Storage fabric: "
+        "'The storage devices are connected at a 1:1 port to uplink ratio. The DGX H100 system connections are "
+        "slightly oversubscribed with a ratio near 4:3' [V]"
     ),
 }

@@ -201,8 +201,8 @@ def _slot_row(slot: dict[str, Any], y: float, L: SlotMapLabels) -> str:
     style = f' style="fill:{fill};stroke:{stroke}"' if fill else ""
     out = [f'<rect class="{cls}" x="{PAD}" y="{y + 2}" width="{WIDTH - 2 * PAD}" height="{ROW - 6}" rx="3"{style}/>']
     out.append(f'<text class="mono" x="{PAD + 8}" y="{y + 19}" font-weight="600">{_t(slot.get("slot", "?"))}</text>')
-    out.append(f'<text x="{PAD + 70}" y="{y + 19}">{_t(form)}</text>')
-    out.append(f'<text class="muted" x="{PAD + 125}" y="{y + 19}">{_t(_link(slot, unknown))}</text>')
+    out.append(f'<text x="{PAD + 88}" y="{y + 19}">{_t(form)}</text>')
+    out.append(f'<text class="muted" x="{PAD + 158}" y="{y + 19}">{_t(_link(slot, unknown))}</text>')
     if not usable:
         content, css = L.unusable, "muted"
     elif part:
@@ -212,7 +212,7 @@ def _slot_row(slot: dict[str, Any], y: float, L: SlotMapLabels) -> str:
         content, css = f"{part} ({extra})", "mono"
     else:
         content, css = L.empty, "muted"
-    out.append(f'<text class="{css}" x="{PAD + 265}" y="{y + 19}">{_t(content)}</text>')
+    out.append(f'<text class="{css}" x="{PAD + 285}" y="{y + 19}">{_t(content)}</text>')
     if slot.get("gpus"):
         out.append(
             f'<text class="muted" x="{WIDTH - PAD - 8}" y="{y + 19}" text-anchor="end">'

@@ -1,8 +1,8 @@
 """The storage, in-band and out-of-band networks (engines.networks), on the seed catalogue; no database.
 
-Golden rows cite the rule they reproduce. The NVIDIA RAs' own switch-count tables for storage and management
-networks were not in the sources available, so no table number is asserted here: the counts are those the
-sourced rules give (SPOD-H100-OOB, ERA-HGX-CONVERGED, BASEPOD-INBAND; engines/networks/sources.py)."""
+Golden rows cite the rule they reproduce: the counts are those the sourced rules give (SPOD-H100-OOB,
+ERA-HGX-CONVERGED, BASEPOD-INBAND; engines/networks/sources.py). The DGX SuperPOD H100 RA's own tables are the
+golden cases of test_ra_golden.py."""
 
 from __future__ import annotations
 
@@ -94,7 +94,11 @@ def test_out_of_band_gives_every_bmc_switch_and_pdu_a_port_on_the_racks_switches
     # The leaves are the rack plan's in-rack SN2201s; the bill adds only what the racks do not carry.
     assert (oob.leaf_switches, oob.rack_switches) == (10, 10)
     assert "SN2201" not in dict(oob.bom)
-    assert oob.spine_switches == 2 and dict(oob.bom)["SN4600C"] == 2 and oob.uplinks == 20
+    # SPOD-H100-OOB-UPLINKS: two uplinks from every out-of-band switch into the in-band switches, which take
+    # them; no aggregation switches of the out-of-band network's own.
+    assert oob.spine_switches == 0 and "SN4600C" not in dict(oob.bom)
+    assert (oob.uplinks, oob.uplink_switch) == (20, plans["inband"].switch)
+    assert plans["inband"].oob_uplinks == 20
 
 
 def test_out_of_band_ports_beyond_the_racks_switches_get_more_switches_and_a_warning():
@@ -124,7 +128,7 @@ def test_every_out_of_band_port_gets_a_patch_cord_and_every_uplink_its_cable():
     oob = plans["oob"]
     bom = dict(oob.bom)
     cord, _length = next((part, m) for cls, part, m in oob.oob_media if cls == "device-leaf")
-    uplink = next(part for cls, part, _m in oob.oob_media if cls == "leaf-aggregation")
+    uplink = next(part for cls, part, _m in oob.oob_media if cls == "leaf-uplink")
     assert SEED.get(cord).end_a.connector == "RJ45" and bom[cord] == oob.node_links == oob.oob.ports
     assert SEED.get(uplink).end_a.connector == "QSFP28" and bom[uplink] == oob.uplinks == 20
     # A device and its rack's management switch share the rack: the cord covers an in-rack run, no more.

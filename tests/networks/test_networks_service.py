@@ -39,11 +39,15 @@ def test_the_result_plans_all_three_networks_from_the_adapters_roles(seeded_cata
     compute = result["fabric_plan"]
     pdus = sum(p["quantity"] for p in result["rack_plan"]["pdus"])
     network_switches = sum(plans[k]["leaf_switches"] + plans[k]["spine_switches"] for k in ("storage", "inband"))
+    # The control plane's servers (head and management nodes, UFM appliances) have BMCs on it too.
+    servers = sum(line["quantity"] for line in result["control_plane"]["bom"])
     assert oob["devices"] == {
         "bmcs": 8,
-        "switches": compute["leaf_switches"] + compute["spine_switches"] + network_switches + oob["spine_switches"],
+        "switches": compute["leaf_switches"] + compute["spine_switches"] + network_switches,
         "pdus": pdus,
+        "servers": servers,
     }
+    assert servers == 5  # the DGX BasePOD control plane below 32 nodes
     # The out-of-band leaves are the rack plan's management switches, one per rack.
     assert oob["rack_switches"] == rack_count(result["rack_plan"])
 
@@ -142,7 +146,7 @@ def test_an_hgx_h100_design_carries_its_management_cables_in_the_bill_and_the_ca
     by = {}
     for r in body:
         by.setdefault((r[-1], r[4]), []).append(r)
-    device_rows, uplink_rows = by[("oob", "device-leaf")], by[("oob", "leaf-aggregation")]
+    device_rows, uplink_rows = by[("oob", "device-leaf")], by[("oob", "leaf-uplink")]
     assert len(device_rows) == oob["node_links"] and {r[part] for r in device_rows} == set(cords)
     assert len(uplink_rows) == oob["uplinks"] and {r[part] for r in uplink_rows} == set(uplinks)
     assert all(float(r[length]) > 0 for r in device_rows + uplink_rows)

@@ -52,3 +52,17 @@ def test_the_128_node_quote_carries_the_control_plane_and_services_and_totals_it
     assert "Control plane" in text and "Services" in text
     assert "Head node, Base Command Manager in high availability" in text
     assert "Installation and rack integration, per rack" in text
+
+
+def test_a_section_priced_wholly_on_request_says_so_instead_of_a_zero_subtotal(make_configuration, customer, build):
+    quote = build(quote_request, configuration=make_configuration(hgx_h100(128)), customer=customer, channel="api")
+    frozen = quote.frozen
+    control = [x for x in frozen["lines"] if x["section"] == "control_plane"]
+    assert control and all(x["unit_price"] is None for x in control)  # the catalogue prices no control-plane node
+    text = " ".join("\n".join(p.extract_text() for p in PdfReader(io.BytesIO(render_pdf(frozen))).pages).split())
+    section = text[text.index("Control plane") : text.index("Services")]
+    assert "Subtotal on request" in section
+    assert "€ 0.00" not in section
+    # a section with priced lines and lines on request still says "at least" with its priced amount
+    racks = text[text.index("Racks and power") : text.index("Control plane")]
+    assert "Subtotal, at least (lines on request not included) €" in racks

@@ -41,6 +41,7 @@ def test_issues_a_quote_at_once_with_a_number_and_frozen_lines(configuration, cu
         ("racks_power", ""): 6,  # a cord per supply, of a type the catalogue does not record: on request
         ("oob", "SN2201"): 1,  # the rack's management switch
         ("oob", "CAT6-UTP-3M"): 3,  # its patch cords: the node's BMC and the two PDUs, priced on request
+        ("oob", "MFA1A00-C015"): 2,  # its two 100 GbE uplinks into the site's network (two per out-of-band switch)
         ("services", "SVC-SUPPORT-NODE-YEAR"): 3,  # the default services: three years of support for the node,
         ("services", "SVC-INSTALL-RACK"): 1,  # installation of its rack
         ("services", "NVAIE-GPU-YEAR"): 8 * 3,  # and NVIDIA AI Enterprise for its 8 GPUs over those years
@@ -49,7 +50,7 @@ def test_issues_a_quote_at_once_with_a_number_and_frozen_lines(configuration, cu
     defaults = DefaultPart.objects.filter(server__part__part_number="SYS-821GE-TNHR").select_related("part")
     assert {("nodes", d.part.part_number): d.quantity for d in defaults}.items() <= lines.items()
     assert len(defaults) == 3
-    assert len(lines) == 11 + len(defaults)  # nothing else on the bill (one node: no control plane)
+    assert len(lines) == 12 + len(defaults)  # nothing else on the bill (one node: no control plane)
     assert quote.frozen["totals"]["at_least"] is True
     # NL customer: 21% on the net total
     assert quote.vat_rate == D("21") and quote.vat_amount == (quote.net * D("0.21")).quantize(D("0.01"))
@@ -79,7 +80,7 @@ def test_cluster_lines_multiply_by_node_count_and_include_the_fabric(make_config
         for d in r["devices"]
         if d["role"] == "management"
     )
-    # The out-of-band network's own bill (its aggregation above the in-rack leaves) is on it too, once.
+    # The out-of-band network's own bill (anything beyond the in-rack leaves) is on it too, once.
     oob_plan = {item["part"]: item["quantity"] for item in validation["network_plans"]["oob"]["bom"]}
     assert {pn: q for (section, pn), q in lines.items() if section == "oob"} == {
         **{pn: q for pn, q in oob_plan.items() if pn != "SN2201"},

@@ -172,3 +172,21 @@ def test_slot_map_escapes_text():
 def test_the_no_script_language_button_is_dutch_in_dutch(dutch, seeded_catalog):
     body = dutch.get("/").content.decode()
     assert '<noscript><button type="submit">Wisselen</button></noscript>' in body
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_slot_map_columns_leave_room_for_a_riser_name_and_an_unknown_form(language):
+    """A riser slot's name (RISER0-1, bold monospace) and an unsourced form ("unknown", "onbekend") do not run into
+    the next column, as they did in the quote PDF ("RISER0-1 unknownPCIe Gen5 x16")."""
+    import re
+
+    slot = {"slot": "RISER0-1", "form": None, "pcie_gen": 5, "lanes": 16, "usable": True}
+    svg = render_slot_map_svg({"server": "SYS-821GE-TNHR", "slots": [slot], "unplaced": []}, _labels(language))
+    row = [(float(x), text) for x, text in re.findall(r'<text[^>]* x="([\d.]+)"[^>]*>([^<]*)</text>', svg)]
+    name, form, link = (
+        next(item for item in row if item[1] == want)
+        for want in ("RISER0-1", _labels(language).unknown, "PCIe Gen5 x16")
+    )
+    mono_bold, sans = 12 * 0.62, 12 * 0.6  # generous average advance at 12 px: DejaVu Sans Mono bold, DejaVu Sans
+    assert name[0] + len(name[1]) * mono_bold + 4 <= form[0]
+    assert form[0] + len(form[1]) * sans + 4 <= link[0]

@@ -1,0 +1,154 @@
+"""CPU time of one /healthz and one POST /api/v1/designs/validate/ in one process, and where the validation's goes.
+
+    .venv/bin/python bench/api_cpu.py [--batches 40] [--size 25] [--profile]
+
+bench/api.py measures the ratio through gunicorn, where other work on the machine moves it; this calls the WSGI
+application in-process (production settings, its own PostgreSQL database ``bench_api_cpu`` as bench/api.py makes
+it, Redis as the cache when it answers) and counts CPU time of this process only, so a busy machine moves it
+less. It prints, per request, the tenth percentile of ``--batches`` batches of ``--size`` (the quiet moments):
+
+* GET /healthz and POST validate (the contract's example, as bench/api.py sends it);
+* the same validate answering a result validated once before: the request around the engine (DRF, the token
+  and throttle cache round trips, parsing, rendering the answer);
+* the engine alone (configurator.services.design_validate, in the request's language).
+
+``--profile`` then prints cProfile's 40 most expensive functions of 300 validations (cumulative time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import os
+import pstats
+import sys
+import time
+
+from _server import ROOT, create_database, drop_database, env_for, manage, migrate_and_seed, server_url, with_db
+
+sys.path.insert(0, str(ROOT))  # the project's ``api`` package, not bench/api.py beside this script
+
+DB_NAME = os.environ.get("BENCH_DB_NAME", "bench_api_cpu")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--batches", type=int, default=40)
+    parser.add_argument("--size", type=int, default=25)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+
+    url = server_url()
+    env = env_for(with_db(url, DB_NAME), API_THROTTLE_RATE="100000000/min", API_THROTTLE_WRITE_RATE="100000000/min")
+    create_database(url, DB_NAME)
+    try:
+        migrate_and_seed(env)
+        token = manage(env, "create_api_client", "bench", "--scope", "read").strip()
+        os.environ.update(env)
+        return measure(token, args)
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        drop_database(url, DB_NAME)
+
+
+def measure(token: str, args) -> int:
+    from django.core.wsgi import get_wsgi_application
+
+    return measure_in(get_wsgi_application(), token, args)  # Django is set up with the production settings
+
+
+def measure_in(application, token: str, args) -> int:
+    import api.views.designs as designs
+    from configurator.examples import h200_training_cluster
+    from configurator.services import design_validate
+
+    document = h200_training_cluster()
+    body = json.dumps(document).encode()
+
+    def call(method: str, path: str, payload: bytes = b"", **headers: str) -> bytes:
+        environ = {
+            "REQUEST_METHOD": method,
+            "PATH_INFO": path,
+            "QUERY_STRING": "",
+            "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": "8000",
+            "SERVER_PROTOCOL": "HTTP/1.1",
+            "HTTP_HOST": "127.0.0.1",
+            "REMOTE_ADDR": "127.0.0.1",
+            "CONTENT_LENGTH": str(len(payload)),
+            "wsgi.input": io.BytesIO(payload),
+            "wsgi.url_scheme": "http",
+            "wsgi.errors": sys.stderr,
+            **headers,
+        }
+        status = []
+        response = application(environ, lambda s, h, *exc: status.append(s))
+        try:
+            content = b"".join(response)
+        finally:
+            response.close()  # as gunicorn does: request_finished runs
+        if not status[0].startswith("200"):
+            raise SystemExit(f"{method} {path}: {status[0]} {content[:200]!r}")
+        return content
+
+    def healthz() -> None:
+        call("GET", "/healthz")
+
+    def validate() -> None:
+        content = call(
+            "POST",
+            "/api/v1/designs/validate/",
+            body,
+            CONTENT_TYPE="application/json",
+            HTTP_AUTHORIZATION=f"Bearer {token}",
+        )
+        if b'"valid":true' not in content:
+            raise SystemExit(f"validate: not valid: {content[:200]!r}")
+
+    def engine() -> None:
+        design_validate(document=document, language="en")
+
+    validated = design_validate(document=document, language="en")
+    real = designs.design_validate
+
+    def around() -> None:
+        designs.design_validate = lambda **kwargs: validated
+        try:
+            validate()
+        finally:
+            designs.design_validate = real
+
+    cases = {"GET /healthz": healthz, "POST validate": validate, "  around the engine": around, "  engine": engine}
+    for fn in cases.values():
+        for _ in range(20):
+            fn()
+    times: dict[str, list[float]] = {name: [] for name in cases}
+    for _ in range(args.batches):
+        for name, fn in cases.items():
+            started = time.process_time()
+            for _ in range(args.size):
+                fn()
+            times[name].append((time.process_time() - started) / args.size * 1000)
+    print(f"CPU ms per request, in-process (tenth percentile, median of {args.batches} batches of {args.size}):")
+    p10 = {}
+    for name, values in times.items():
+        values.sort()
+        p10[name] = values[len(values) // 10]
+        print(f"{name:<24}{p10[name]:>8.3f}{values[len(values) // 2]:>8.3f}")
+    print(f"ratio healthz/validate: {p10['GET /healthz'] / p10['POST validate']:.2f}")
+    if args.profile:
+        profile = cProfile.Profile()
+        profile.enable()
+        for _ in range(300):
+            validate()
+        profile.disable()
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
