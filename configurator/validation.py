@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
-from contextlib import nullcontext
 from typing import Any, TypedDict
 
 from django.utils import translation
@@ -18,7 +17,7 @@ from django.utils import translation
 from configurator.bom import BomLine, bom_total, design_bom
 from configurator.cluster import cluster_lines, control_plane_servers
 from configurator.defaults import complete_design
-from configurator.messages import render, totals_dict
+from configurator.messages import finding_dicts, totals_dict
 from configurator.rackplan import build_rack_plan, distances, fabric_rack_with_distances, rack_plan_dict
 from configurator.result import FabricSection, LinesSection, NetworkSection, ShownFinding, Totals, ValidationResult
 from design.model import DesignIn, RackIn
@@ -205,10 +204,11 @@ def _oob_bmcs(design: DesignIn, catalog: CatalogView) -> int:
 
 def shown_findings(findings: Iterable[Finding], language: str) -> tuple[ShownFinding, ...]:
     """``findings`` with their message and fix in ``language``."""
-    # One language switch for them all (none when the door already speaks it); each text kept once rendered.
-    speaking = nullcontext() if translation.get_language() == language else translation.override(language)
-    with speaking:
-        return tuple(ShownFinding(str(f.code), f.severity, f.subject, *render(f)) for f in findings)
+    findings = list(findings)
+    return tuple(
+        ShownFinding(d["code"], f.severity, d["subject"], d["message"], d["fix"])
+        for f, d in zip(findings, finding_dicts(findings, language), strict=True)
+    )
 
 
 def _network_plans(
