@@ -203,7 +203,7 @@ def service_outputs() -> dict:
     out = {}
     for name, doc in designs():
         try:
-            result = design_validate(document=doc)
+            result = design_validate(document=doc).to_json()
         except DesignInputError as e:
             out[name] = {"input_error": e.errors}
             continue

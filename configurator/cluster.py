@@ -33,6 +33,7 @@ Counts and their basis:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -65,15 +66,29 @@ def _setting(name: str) -> Decimal | None:
     return value if value >= 0 else None
 
 
-def _line(section: str, part: str, description: str, quantity: int, price: Decimal | None) -> dict[str, Any]:
-    return {
-        "part": part,
-        "description": description,
-        "quantity": quantity,
-        "unit_price_eur": None if price is None else str(price),
-        "section": section,
-        "indicative": price is not None,  # a settings price is indicative; null is on request
-    }
+@dataclass(frozen=True)
+class ClusterLine:
+    """One control-plane or service line: ``price_eur`` a settings price (indicative), None on request."""
+
+    section: str
+    part: str
+    description: str
+    quantity: int
+    price_eur: Decimal | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "part": self.part,
+            "description": self.description,
+            "quantity": self.quantity,
+            "unit_price_eur": None if self.price_eur is None else str(self.price_eur),
+            "section": self.section,
+            "indicative": self.price_eur is not None,  # a settings price is indicative; null is on request
+        }
+
+
+def _line(section: str, part: str, description: str, quantity: int, price: Decimal | None) -> ClusterLine:
+    return ClusterLine(section=section, part=part, description=description, quantity=quantity, price_eur=price)
 
 
 def _nvidia_gpus(design: DesignIn, catalog: CatalogView) -> int:
@@ -117,7 +132,7 @@ def control_plane_servers(design: DesignIn, codes: set[str]) -> int:
     return sum(n for _p, _w, n in roles) + (UFM_APPLIANCES if codes & set(UFM_CODES) else 0)
 
 
-def _control_plane(design: DesignIn, codes: set[str]) -> tuple[list[dict[str, Any]], list[Finding]]:
+def _control_plane(design: DesignIn, codes: set[str]) -> tuple[list[ClusterLine], list[Finding]]:
     nodes = design.node_count
     if nodes < 2:
         return [], []
@@ -148,10 +163,10 @@ def _control_plane(design: DesignIn, codes: set[str]) -> tuple[list[dict[str, An
     return lines, findings
 
 
-def _services(design: DesignIn, catalog: CatalogView, racks: int) -> tuple[list[dict[str, Any]], list[Finding]]:
+def _services(design: DesignIn, catalog: CatalogView, racks: int) -> tuple[list[ClusterLine], list[Finding]]:
     s = design.services
     nodes = design.node_count
-    lines: list[dict[str, Any]] = []
+    lines: list[ClusterLine] = []
     declined: list[str] = []
     if nodes == 0:
         return [], []
@@ -199,13 +214,13 @@ def _services(design: DesignIn, catalog: CatalogView, racks: int) -> tuple[list[
 
 def cluster_lines(
     design: DesignIn, catalog: CatalogView, *, racks: int, codes: set[str], language: str
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[Finding]]:
+) -> tuple[list[ClusterLine], list[ClusterLine], list[Finding]]:
     """(control-plane lines, service lines, their findings) of the design; descriptions in ``language``."""
     with translation.override(language):
         cp, cp_findings = _control_plane(design, codes)
         sv, sv_findings = _services(design, catalog, racks)
     findings = cp_findings + sv_findings
-    unpriced = sum(1 for line in cp + sv if line["unit_price_eur"] is None)
+    unpriced = sum(1 for line in cp + sv if line.price_eur is None)
     if unpriced:
         findings.append(finding(ClusterCode.SERVICES_ON_REQUEST, "services", lines=unpriced))
     return cp, sv, findings

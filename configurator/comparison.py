@@ -20,6 +20,7 @@ from .bom import design_bill
 from .messages.choices import choice_reason
 from .models import Configuration
 from .recommend import Alternative, alternatives, recommend
+from .result import ValidationResult
 from .selectors import lead_times, part_sets
 from .services import Outcome
 
@@ -90,7 +91,7 @@ def goal_choices(document: dict, view: CatalogView, language: str) -> list[Choic
         other = facts[1 - i] if len(facts) == 2 else None
         reason = choice_reason(
             key=alt.key,
-            result=alt.result,
+            sizing=alt.result.sizing.to_dict() if alt.result.sizing else None,
             nvlink_domain=_nvlink_domain(alt.result, col, view),
             total_gpus=col.gpus or 0,
             nodes=col.nodes or 1,
@@ -128,10 +129,10 @@ def _choice_facts(document: dict, col: Column, view: CatalogView) -> dict[str, A
     }
 
 
-def _nvlink_domain(result: dict, col: Column, view: CatalogView) -> int | None:
+def _nvlink_domain(result: ValidationResult, col: Column, view: CatalogView) -> int | None:
     """The GPUs one NVLink domain joins: the result's own figure when it gives one, an HGX board's GPUs, 0 without
     NVLink, None when not known (NVLink-bridged PCIe cards)."""
-    groups = [g for g in (result.get("totals") or {}).get("groups", []) if g.get("gpus_per_node")]
+    groups = [g for g in result.totals.groups if g.get("gpus_per_node")]
     if groups and all(g.get("nvlink_domain_gpus") is not None for g in groups):
         return min(int(g["nvlink_domain_gpus"]) for g in groups)
     if col.nvlink_gbps_per_gpu == 0:
@@ -169,10 +170,10 @@ class Column:
     input_errors: dict[str, str] = field(default_factory=dict)
 
 
-def net_price(document: dict, result: dict | None, view: CatalogView) -> tuple[Decimal | None, int]:
+def net_price(document: dict, result: ValidationResult | None, view: CatalogView) -> tuple[Decimal | None, int]:
     """The design's net price without discounts (the bill's total of its priced lines, each to the cent), and how
     many lines are priced on request (the amount is then at least this); None when nothing is priced."""
-    bill = design_bill(document=document, result=result, catalog=view)
+    bill = result.bill if result is not None else design_bill(document=document, result=None, catalog=view)
     if bill is None:
         return None, 0
     priced = any(line.unit_price_eur is not None for line in bill.lines)
@@ -189,7 +190,7 @@ def _least(values: list[Any]) -> Any:
 def column(
     key: str,
     document: dict,
-    result: dict | None,
+    result: ValidationResult | None,
     view: CatalogView,
     *,
     name: str = "",
@@ -210,13 +211,13 @@ def column(
             counts={"error": len(input_errors or {}), "warning": 0, "info": 0}, readable=False,
             input_errors=dict(input_errors or {}),
         )  # fmt: skip
-    totals = result.get("totals") or {}
+    totals = result.totals.to_json()  # the page's figures, under the contract's names
     gpu_groups = [g for g in totals.get("groups", []) if g.get("gpus_per_node")]
-    plan = result.get("fabric_plan")
+    plan = result.fabric_plan
     fabric = (document.get("fabric") or {}).get("switch") if plan else None
     switch = view.get(fabric) if fabric else None
     net, on_request = net_price(document, result, view)
-    findings = result.get("findings") or []
+    findings = result.findings_json()
     counts = {sev: sum(1 for f in findings if f["severity"] == sev) for sev in ("error", "warning", "info")}
     power = totals.get("cluster_power_w")
     return Column(

@@ -8,7 +8,7 @@ parts on the BOM, so a quote freezes a complete node. The engines never add part
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 from design.model import ComponentIn, DesignIn
 from design.specs import CatalogView, ServerSpec
@@ -18,6 +18,19 @@ from engines.findings.registry import finding
 from engines.node.context import node_part_role
 
 DEFAULT_ROLES = ("cpu", "memory", "boot")
+
+
+@dataclass(frozen=True)
+class DefaultAdded:
+    """One default part the service added to a node group (the result's ``defaults_added``)."""
+
+    node_group: str
+    part: str
+    quantity: int
+    role: str | None
+
+    def to_json(self) -> dict[str, str | int | None]:
+        return {"node_group": self.node_group, "part": self.part, "quantity": self.quantity, "role": self.role}
 
 
 def _named_roles(components: tuple[ComponentIn, ...], catalog: CatalogView) -> set[str]:
@@ -31,12 +44,12 @@ def _named_roles(components: tuple[ComponentIn, ...], catalog: CatalogView) -> s
     return roles
 
 
-def complete_design(design: DesignIn, catalog: CatalogView) -> tuple[DesignIn, list[dict[str, Any]], list[Finding]]:
+def complete_design(design: DesignIn, catalog: CatalogView) -> tuple[DesignIn, list[DefaultAdded], list[Finding]]:
     """The design with every node group completed from its server's default node set, the list of what was added
-    (``[{"node_group", "part", "quantity", "role"}]``, empty when the design is complete) and one info finding per
+    (DefaultAdded: node group, part, quantity, role; empty when the design is complete) and one info finding per
     completed group (NODE_DEFAULTS_ADDED). Added components come after the group's own, so the paths of the
     design's components do not move."""
-    added: list[dict[str, Any]] = []
+    added: list[DefaultAdded] = []
     findings: list[Finding] = []
     groups = []
     for index, group in enumerate(design.node_groups):
@@ -46,7 +59,7 @@ def complete_design(design: DesignIn, catalog: CatalogView) -> tuple[DesignIn, l
                 finding(Code.NODE_INCOMPLETE, f"node_groups[{index}]", server=group.server, missing=missing)
             )
         if extra:
-            added += [{"node_group": group.name, "part": c.part, "quantity": c.quantity, "role": c.role} for c in extra]
+            added += [DefaultAdded(group.name, c.part, c.quantity, c.role) for c in extra]
             findings.append(
                 finding(
                     Code.NODE_DEFAULTS_ADDED,

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
-from configurator.bom import design_bill
+from configurator.result import ValidationResult
 from configurator.services import design_validate
 from design.model import DesignInputError
 from design.specs import AdapterSpec, CatalogView, GpuSpec, ServerSpec, SwitchSpec
@@ -391,8 +391,7 @@ def _best_judged(
             result = design_validate(document=doc, language="en")
         except DesignInputError:  # a candidate the contract cannot express is simply not proposed
             continue
-        errors = sum(1 for f in result["findings"] if f["severity"] == "error")
-        warnings = sum(1 for f in result["findings"] if f["severity"] == "warning")
+        errors, warnings = len(result.errors), len(result.warnings)
         score = (errors > 0, errors, warnings, index)
         if best is None or score < best[0]:
             best = (score, cand, doc, result)
@@ -404,7 +403,7 @@ def _best_judged(
 def _recommendation(best: tuple, kind: str, params: float, catalog: CatalogView) -> Recommendation:
     """The proposal for the judged candidate, priced from its bill of materials."""
     (_, errors, warnings, _), cand, doc, result = best
-    bill = design_bill(document=doc, result=result, catalog=catalog)
+    bill = result.bill
     return Recommendation(
         document=doc,
         kind=kind,
@@ -455,12 +454,12 @@ class Alternative:
 
     key: str
     document: dict
-    result: dict
+    result: ValidationResult
     also: tuple[str, ...] = ()
 
     @property
     def errors(self) -> int:
-        return sum(1 for f in self.result["findings"] if f["severity"] == "error")
+        return len(self.result.errors)
 
 
 def _generation_index(gpu: GpuSpec) -> int | None:
@@ -536,14 +535,14 @@ class _Alternatives:
 
     def __init__(self, kind: str, params: float, gpus: int | None, nodes: int | None, language: str):
         self.kind, self.params, self.gpus, self.nodes, self.language = kind, params, gpus, nodes, language
-        self.results: dict[str, dict | None] = {}
+        self.results: dict[str, ValidationResult | None] = {}
         self.chosen: list[Alternative] = []
         self.rack_pool = lambda generation: []  # the NVL72 racks of a GPU generation (alternatives() sets it)
 
     def doc(self, cand: _Candidate) -> dict:
         return cand.document(self.kind, self.params, self.gpus, self.nodes)
 
-    def judge(self, doc: dict) -> dict | None:
+    def judge(self, doc: dict) -> ValidationResult | None:
         name = repr(sorted(doc.items()))
         if name not in self.results:
             try:
@@ -557,13 +556,13 @@ class _Alternatives:
         judging at most MAX_VALIDATED; a design already in the comparison only gains ``key`` in ``also``."""
         if len(self.chosen) > MAX_ALTERNATIVES or not pool:
             return
-        best: tuple[int, dict, dict] | None = None
+        best: tuple[int, dict, ValidationResult] | None = None
         for cand in pool[:MAX_VALIDATED]:
             doc = self.doc(cand)
             result = self.judge(doc)
             if result is None:
                 continue
-            errors = sum(1 for f in result["findings"] if f["severity"] == "error")
+            errors = len(result.errors)
             if best is None or errors < best[0]:
                 best = (errors, doc, result)
             if errors == 0:
@@ -581,16 +580,15 @@ class _Alternatives:
         judged += [(doc, self.judge(doc)) for doc in (self.doc(c) for c in pool[:MAX_VALIDATED])]
         priced = []
         for doc, result in judged:
-            if result is None or not result["valid"]:
+            if result is None or not result.valid:
                 continue
-            bill = design_bill(document=doc, result=result, catalog=catalog)
-            if bill is not None:
-                priced.append((bill.total, bill.on_request, doc, result))
+            bill = result.bill
+            priced.append((bill.total, bill.on_request, doc, result))
         if priced:
             _total, _missing, doc, result = min(priced, key=lambda p: (p[0], p[1]))
             self.add("cheapest", doc, result)
 
-    def add(self, key: str, doc: dict, result: dict) -> None:
+    def add(self, key: str, doc: dict, result: ValidationResult) -> None:
         for i, alt in enumerate(self.chosen):
             if alt.document == doc:
                 self.chosen[i] = Alternative(alt.key, alt.document, alt.result, (*alt.also, key))

@@ -10,7 +10,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from configurator.messages import finding_dicts
 from configurator.messages.languages import resolve_language
 from configurator.rackplan import fabric_locator
 from design.model import DesignIn, DesignInputError
@@ -18,21 +17,22 @@ from design.parse import parse_design
 from design.references import check_references
 from design.specs import CatalogView
 from engines.fabric.cabling import iter_cabling_csv
-from engines.fabric.model import FabricPlan
 from engines.fabric.plan import plan_fabric
 from engines.fabric.request import parse_fabric_request, resolve
 from engines.networks.cabling import network_rows
 
 from .models import Configuration, WarningAcknowledgement
+from .result import FabricSection, ShownFinding, ValidationResult
 from .snapshot import catalog_snapshot
-from .validation import design_hash, run_validation
+from .validation import design_hash, run_validation, shown_findings
 
 
-def design_validate(*, document: Any, language: str | None = None) -> dict[str, Any]:
+def design_validate(*, document: Any, language: str | None = None) -> ValidationResult:
     """Validate a design document (contract design/v1).
 
     Raises DesignInputError (``.errors``: field path → message) when the document is malformed or names
-    unknown or misplaced parts; otherwise returns the validation result, ``valid`` false on any error finding.
+    unknown or misplaced parts; otherwise returns the validation result (configurator.result.ValidationResult; a
+    door writes it out with ``to_json()``), ``valid`` false on any error finding.
     Every finding, the fabric plan's included, is said in ``language`` (one of settings.LANGUAGES; any other, or
     none, is the default language).
     A save that has validated already passes its Outcome along (configuration_update's ``outcome``) rather than
@@ -47,7 +47,7 @@ class Validated:
 
     design: DesignIn
     catalog: CatalogView
-    result: dict[str, Any]
+    result: ValidationResult
 
 
 def design_validate_parsed(*, document: Any, language: str | None = None) -> Validated:
@@ -70,8 +70,9 @@ def design_check_well_formed(*, document: Any) -> None:
     check_references(parse_design(document), catalog_snapshot())
 
 
-def fabric_plan_build(*, request: Any, language: str | None = None) -> dict[str, Any]:
-    """Plan a compute fabric from the stateless request of the contract. Raises DesignInputError on bad input."""
+def fabric_plan_build(*, request: Any, language: str | None = None) -> FabricSection:
+    """Plan a compute fabric from the stateless request of the contract (the plan with its findings said in
+    ``language``; a door writes it out with ``to_json()``). Raises DesignInputError on bad input."""
     req = parse_fabric_request(request)
     catalog = catalog_snapshot()
     switch, hca = resolve(req, catalog)
@@ -87,30 +88,30 @@ def fabric_plan_build(*, request: Any, language: str | None = None) -> dict[str,
         node_height_u=req.node_height_u,
         node_power_w=req.node_power_w,
     )
-    return plan.to_dict(finding_dicts(plan.findings, resolve_language(language)))
+    return FabricSection(plan=plan, findings=shown_findings(plan.findings, resolve_language(language)))
 
 
 @dataclass(frozen=True)
 class Outcome:
     """A stored configuration's verdict: either a validation result or the input errors that prevent one."""
 
-    result: dict[str, Any] | None
+    result: ValidationResult | None
     input_errors: dict[str, str] | None
 
     @property
     def valid(self) -> bool:
-        return self.result is not None and self.result["valid"]
+        return self.result is not None and self.result.valid
 
     @property
     def verdict(self) -> tuple[bool, int, int]:
         """(valid, errors, warnings), as a configuration row keeps them for lists and dashboards."""
         if self.result is None:
             return False, len(self.input_errors or {}), 0
-        findings = self.result["findings"]
+        findings = self.result.findings
         return (
-            self.result["valid"],
-            sum(1 for f in findings if f["severity"] == "error"),
-            sum(1 for f in findings if f["severity"] == "warning"),
+            self.result.valid,
+            sum(1 for f in findings if f.is_error),
+            sum(1 for f in findings if f.is_warning),
         )
 
 
@@ -347,19 +348,20 @@ def cabling_plan(*, configuration: Configuration, outcome: Outcome | None = None
     ``outcome``: the caller's validation of the stored design, when it has one already."""
     if outcome is None:
         outcome = design_evaluate(document=configuration.document, language=configuration.language)
-    plan = outcome.result.get("fabric_plan") if outcome.result else None
-    if not plan or not plan.get("tiers"):
+    result = outcome.result
+    fabric = result.fabric_plan if result is not None else None
+    if result is None or fabric is None or not fabric.plan.tiers:
         raise ConfigurationLocked("no_fabric_plan", _("This configuration has no fabric plan to cable."))
-    counts = {g["group"]: g["count"] for g in outcome.result.get("totals", {}).get("groups", [])}
-    locate = fabric_locator(outcome.result.get("rack_plan"), counts)
-    return _with_networks(iter_cabling_csv(FabricPlan.from_dict(plan), locate), outcome.result, locate is not None)
+    counts = {g["group"]: g["count"] for g in result.totals.groups}
+    locate = fabric_locator(result.rack_plan, counts)
+    return _with_networks(iter_cabling_csv(fabric.plan, locate), result, locate is not None)
 
 
-def _with_networks(compute: Iterator[str], result: dict[str, Any], rack_columns: bool) -> Iterator[str]:
+def _with_networks(compute: Iterator[str], result: ValidationResult, rack_columns: bool) -> Iterator[str]:
     """The compute fabric's rows with a last ``network`` column, then the storage, in-band and out-of-band rows."""
     for i, line in enumerate(compute):
         yield line.rstrip("\n") + (",network\n" if i == 0 else ",compute\n")
-    yield from network_rows(result.get("network_plans"), rack_columns=rack_columns)
+    yield from network_rows(result.network_plans_json(), rack_columns=rack_columns)
 
 
 @transaction.atomic
@@ -381,15 +383,17 @@ def warning_acknowledge(
     return ack
 
 
-def acknowledgements_in_force(*, configuration: Configuration, result: dict[str, Any]) -> list[WarningAcknowledgement]:
+def acknowledgements_in_force(
+    *, configuration: Configuration, result: ValidationResult
+) -> list[WarningAcknowledgement]:
     """The acknowledgements given for the design ``result`` validated (same code, subject and design hash) whose
     warning it still reports: the ones a quote prints. Legacy rows without a design hash never match."""
-    current = {(f["code"], f["subject"]) for f in result["findings"] if f["severity"] == "warning"}
-    acks = configuration.acknowledgements.filter(design_hash=result["design_hash"]).exclude(design_hash="")
+    current = {(f.code, f.subject) for f in result.warnings}
+    acks = configuration.acknowledgements.filter(design_hash=result.design_hash).exclude(design_hash="")
     return [a for a in acks.select_related("user").order_by("code", "subject", "id") if (a.code, a.subject) in current]
 
 
-def unacknowledged_warnings(*, configuration: Configuration, result: dict[str, Any]) -> list[dict[str, Any]]:
+def unacknowledged_warnings(*, configuration: Configuration, result: ValidationResult) -> list[ShownFinding]:
     """Warnings in ``result`` that no sales engineer has accepted for this design yet (quoting requires none)."""
     acked = {(a.code, a.subject) for a in acknowledgements_in_force(configuration=configuration, result=result)}
-    return [f for f in result["findings"] if f["severity"] == "warning" and (f["code"], f["subject"]) not in acked]
+    return [f for f in result.warnings if (f.code, f.subject) not in acked]

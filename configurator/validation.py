@@ -1,32 +1,37 @@
 """Composes the node rules and the fabric planner into one validation result (contract design/v1).
 
-Pure: takes the parsed design and the catalogue view, returns plain data. Every door reaches it through
-configurator.services.design_validate, so the wizard, the API, the CLI and the quote task never disagree.
+Pure: takes the parsed design and the catalogue view, returns a typed result (configurator.result). Every door
+reaches it through configurator.services.design_validate, so the wizard, the API, the CLI and the quote task never
+disagree; each door writes the result out itself (``ValidationResult.to_json()``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, TypedDict
 
 from django.utils import translation
 
-from configurator.bom import bom_result, design_bom
+from configurator.bom import BomLine, bom_total, design_bom
 from configurator.cluster import cluster_lines, control_plane_servers
 from configurator.defaults import complete_design
 from configurator.messages import finding_dicts, totals_dict
 from configurator.rackplan import build_rack_plan, distances, fabric_rack_with_distances, rack_plan_dict
+from configurator.result import FabricSection, LinesSection, NetworkSection, ShownFinding, Totals, ValidationResult
 from design.model import DesignIn, RackIn
 from design.specs import AdapterSpec, CatalogView, ServerSpec
 from engines.fabric.check import check_design_fabric
+from engines.fabric.model import FabricPlan
 from engines.fabric.rack_model import DISTANCE_FIELDS
 from engines.findings.finding import SEVERITY_ORDER, Finding, Severity
-from engines.networks.plan import NodePorts, RackSide, plan_dicts, plan_networks
-from engines.node.context import resolve_group
+from engines.networks.plan import NodePorts, RackSide, plan_networks
+from engines.node.context import GroupContext, resolve_group
 from engines.node.engine import validate_nodes
 from engines.node.power import cluster_power
-from engines.racks import RackPlan
+from engines.node.sizing import Sizing
+from engines.racks import LinkLength, RackPlan
 from engines.racks.model import DeviceRole
 
 
@@ -63,7 +68,19 @@ def design_hash(document: Any) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def _fabric_inputs(design: DesignIn, catalog: CatalogView) -> dict[str, Any]:
+class FabricInputs(TypedDict):
+    """What the fabric check is told of the nodes (engines.fabric.check.check_design_fabric's keywords)."""
+
+    nodes: int
+    compute_nics_per_node: int
+    nic: AdapterSpec | None
+    gpus_per_node: int
+    gpu_generation: str
+    advised_fabric_gbps: int | None
+    one_rack: ServerSpec | None
+
+
+def _fabric_inputs(design: DesignIn, catalog: CatalogView) -> FabricInputs:
     """The fabric's view of the nodes: the GPU groups (or all groups) and their compute NICs."""
     scratch: list[Finding] = []
     groups = [resolve_group(i, g, catalog, scratch) for i, g in enumerate(design.node_groups)]
@@ -110,7 +127,7 @@ def _fabric_endpoints(design: DesignIn, catalog: CatalogView) -> dict[str, int]:
     return out
 
 
-def _fabric_rails(group) -> int:
+def _fabric_rails(group: GroupContext) -> int:
     """Compute NICs (rails) of one fabric endpoint: per node, or per compute tray of a rack-scale system."""
     server = group.server
     if server is not None and server.rack_scale and server.compute_nics_per_tray:
@@ -118,7 +135,7 @@ def _fabric_rails(group) -> int:
     return group.compute_nics_per_node
 
 
-def _fabric_gpus(group) -> int:
+def _fabric_gpus(group: GroupContext) -> int:
     """GPUs behind one fabric endpoint: per node, or per compute tray of a rack-scale system."""
     server = group.server
     if server is not None and server.rack_scale and server.gpus_per_tray:
@@ -126,7 +143,7 @@ def _fabric_gpus(group) -> int:
     return group.gpus_per_node
 
 
-def _given_rack(laid_rack: RackIn, lengths: dict[str, Any]) -> RackIn:
+def _given_rack(laid_rack: RackIn, lengths: dict[str, LinkLength]) -> RackIn:
     """The laid-out distances that come from the design itself (the rack plan marks them "override"; an in-rack
     leaf's node run follows the design's in-rack run), as opposed to the rack plan's estimates."""
     given = {
@@ -137,7 +154,7 @@ def _given_rack(laid_rack: RackIn, lengths: dict[str, Any]) -> RackIn:
     return RackIn(**given)
 
 
-def _fabric_bom(design: DesignIn, plan: Any) -> list[tuple[str, int]] | None:
+def _fabric_bom(design: DesignIn, plan: FabricPlan | None) -> list[tuple[str, int]] | None:
     """The bill of materials of the design's own fabric (none without one)."""
     if design.fabric is None or plan is None:
         return None
@@ -185,9 +202,23 @@ def _oob_bmcs(design: DesignIn, catalog: CatalogView) -> int:
     return count
 
 
+def shown_findings(findings: Iterable[Finding], language: str) -> tuple[ShownFinding, ...]:
+    """``findings`` with their message and fix in ``language``."""
+    findings = list(findings)
+    return tuple(
+        ShownFinding(d["code"], f.severity, d["subject"], d["message"], d["fix"])
+        for f, d in zip(findings, finding_dicts(findings, language), strict=True)
+    )
+
+
 def _network_plans(
-    design: DesignIn, catalog: CatalogView, plan: Any, racks: RackPlan, language: str, codes: set[str]
-) -> tuple[dict[str, Any], list[Finding]]:
+    design: DesignIn,
+    catalog: CatalogView,
+    plan: FabricPlan | None,
+    racks: RackPlan,
+    language: str,
+    codes: set[str],
+) -> tuple[dict[str, NetworkSection | None], list[Finding]]:
     """``network_plans`` (storage, in-band, out-of-band) and every finding about them; ``codes``: the findings so
     far, which decide whether the control plane has UFM appliances (their BMCs are out-of-band ports too)."""
     plans, findings = plan_networks(
@@ -201,18 +232,22 @@ def _network_plans(
         rack=design.fabric.rack if design.fabric is not None else None,
         servers=control_plane_servers(design, codes),
     )
-    for p in plans.values():
-        if p is not None:
-            findings.extend(p.findings)
-    return plan_dicts(plans, lambda fs: finding_dicts(fs, language)), findings
+    sections: dict[str, NetworkSection | None] = {}
+    for key, p in plans.items():
+        if p is None:
+            sections[key] = None
+            continue
+        findings.extend(p.findings)
+        sections[key] = NetworkSection(plan=p, findings=shown_findings(p.findings, language))
+    return sections, findings
 
 
-def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, language: str = "en") -> dict[str, Any]:
+def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, language: str = "en") -> ValidationResult:
     # Nodes that name no CPUs, memory or boot drive get their server's default node set before any rule runs.
     design, defaults_added, default_findings = complete_design(design, catalog)
     node = validate_nodes(design, catalog)
     findings: list[Finding] = list(node.findings) + default_findings
-    plan_dict = plan = None
+    fabric = plan = None
     if design.fabric is not None or design.node_count >= 2:
         fabric_args = _fabric_inputs(design, catalog)
         fabric_findings, plan = check_design_fabric(design=design, catalog=catalog, **fabric_args)
@@ -229,7 +264,8 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
         if any(f.code == "NIC_FEWER_THAN_GPUS" for f in findings):
             fabric_findings = [f for f in fabric_findings if f.code != "FABRIC_FEWER_RAILS_THAN_GPUS"]
         findings.extend(fabric_findings)
-        plan_dict = plan.to_dict(finding_dicts(plan.findings, language)) if plan is not None else None
+        if plan is not None:
+            fabric = FabricSection(plan=plan, findings=shown_findings(plan.findings, language))
     else:
         racks, rack_findings = build_rack_plan(design, catalog, node.totals, None)
         lengths = distances(racks, design)
@@ -248,35 +284,58 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
     on_services = [f for f in cluster_findings if str(f.code).startswith("SERVICES_")]
     on_control = [f for f in cluster_findings if not str(f.code).startswith("SERVICES_")]
     findings.sort(key=lambda f: (SEVERITY_ORDER[f.severity], f.subject, str(f.code)))
+    rack_plan = rack_plan_dict(racks, lengths, design, node.totals, _fabric_endpoints(design, catalog))
+    control_plane = LinesSection(bom=tuple(control_lines), findings=shown_findings(on_control, language))
+    services = LinesSection(bom=tuple(service_lines), findings=shown_findings(on_services, language))
+    bom = _bill(design, catalog, language, plan, network_plans, rack_plan, control_plane, services)
+    total, on_request = bom_total(bom)
     sizing = getattr(node, "sizing", None)
-    result = {
-        "valid": not any(f.severity == Severity.ERROR for f in findings),
-        "findings": finding_dicts(findings, language),
-        "placement": node.placement,
-        "fabric_plan": plan_dict,
-        "network_plans": network_plans,
-        "totals": {
-            **totals_dict(node.totals),
-            **racks.totals(),
-            **power.to_dict(),
+    return ValidationResult(
+        valid=not any(f.severity == Severity.ERROR for f in findings),
+        findings=shown_findings(findings, language),
+        placement=node.placement,
+        fabric_plan=fabric,
+        network_plans=network_plans,
+        totals=Totals(
+            nodes=totals_dict(node.totals),
+            racks=racks.totals(),
+            power=power,
+            list_price_eur=total,
+            list_price_at_least=on_request > 0,
+        ),
+        rack_plan=rack_plan,
+        control_plane=control_plane,
+        services=services,
+        defaults_added=tuple(defaults_added),
+        sizing=sizing if isinstance(sizing, Sizing) else None,
+        catalog_version=catalog.version,
+        design_hash=design_hash(document),
+        language=language,
+        bom=tuple(bom),
+    )
+
+
+def _bill(
+    design: DesignIn,
+    catalog: CatalogView,
+    language: str,
+    plan: FabricPlan | None,
+    network_plans: dict[str, NetworkSection | None],
+    rack_plan: dict[str, Any],
+    control_plane: LinesSection,
+    services: LinesSection,
+) -> list[BomLine]:
+    """The result's one bill of materials, built from its own plans (configurator.bom): every plan of the result
+    reaches the bill."""
+    sources = {
+        "fabric_plan": {"bom": [{"part": p, "quantity": q} for p, q in plan.bom]} if plan is not None else None,
+        "network_plans": {
+            key: None if s is None else {"bom": [{"part": p, "quantity": q} for p, q in s.plan.bom]}
+            for key, s in network_plans.items()
         },
-        "rack_plan": rack_plan_dict(racks, lengths, design, node.totals, _fabric_endpoints(design, catalog)),
-        "control_plane": {"bom": control_lines, "findings": finding_dicts(on_control, language)},
-        "services": {"bom": service_lines, "findings": finding_dicts(on_services, language)},
-        "defaults_added": defaults_added,
-        "sizing": sizing.to_dict() if hasattr(sizing, "to_dict") else None,
-        "catalog_version": catalog.version,
-        "design_hash": design_hash(document),
-        "language": language,
+        "rack_plan": rack_plan,
+        "control_plane": {"bom": [line.to_json() for line in control_plane.bom]},
+        "services": {"bom": [line.to_json() for line in services.bom]},
     }
-    return with_bill(result, design, catalog, language)
-
-
-def with_bill(result: dict[str, Any], design: DesignIn, catalog: CatalogView, language: str) -> dict[str, Any]:
-    """The result with its one bill of materials (``bom``) and the bill's list-price totals, built from the
-    result's own plans (configurator.bom): every plan added to the result before this reaches the bill."""
     with translation.override(language):
-        bom, totals = bom_result(design_bom(design, result, catalog, complete=False))
-    result["bom"] = bom
-    result["totals"].update(totals)
-    return result
+        return design_bom(design, sources, catalog, complete=False)

@@ -18,11 +18,14 @@ reviewed, discounts above the threshold approved.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
 from django.utils import formats, translation
+
+from configurator.result import ShownFinding
 
 ONLINE_CHANNEL = "web"
 
@@ -31,12 +34,12 @@ def instant_limit() -> Decimal:
     return Decimal(str(settings.QUOTE_INSTANT_LIMIT_EUR))
 
 
-def review_reason(*, channel: str, net: Decimal, findings: list[dict[str, Any]]) -> str:
+def review_reason(*, channel: str, net: Decimal, findings: Iterable[ShownFinding]) -> str:
     """Why a new request on ``channel`` must wait for a sales engineer: ``warnings``, ``amount``, or '' (issue it
     at once as an indicative quote). Only customers' online requests are decided here; other channels get ''."""
     if channel != ONLINE_CHANNEL:
         return ""
-    if any(finding.get("severity") == "warning" for finding in findings):
+    if any(finding.is_warning for finding in findings):
         return "warnings"
     if net > instant_limit():
         return "amount"

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from datetime import date
 
 from django.db.models import Case, F, Q, QuerySet, Value, When
 from django.db.models.functions import Coalesce, Lower, NullIf
 
+from configurator.result import ShownFinding
+
 from . import policy
 from .models import Quote
 
 
-def online_request_review(*, net, findings: list[dict]) -> str:
+def online_request_review(*, net, findings: Iterable[ShownFinding]) -> str:
     """What a customer's online quote request for a design with ``findings`` and net amount ``net`` (excl. VAT)
     gets, by quotes.policy: '' (issued at once as an indicative quote), ``warnings`` or ``amount`` (a sales engineer
     reviews it first, for that reason)."""

@@ -8,9 +8,9 @@ import dataclasses
 import pytest
 
 from configurator.selectors import cpu_fits, fabric_switches, node_part_fit
-from configurator.services import design_validate
 from configurator.snapshot import catalog_snapshot
 from design.specs import CpuSpec, ServerSpec
+from tests.results import validate_json
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +28,7 @@ def _cpu_refused(server: ServerSpec, cpu: CpuSpec) -> bool:
             }
         ],
     }
-    findings = design_validate(document=document)["findings"]
+    findings = validate_json(document=document)["findings"]
     return any(f["code"] == "NODE_CPU_NOT_ACCEPTED" for f in findings)
 
 

@@ -5,8 +5,8 @@ import pytest
 
 from catalog.models import Gpu
 from configurator.examples import h200_training_cluster
-from configurator.services import design_validate
 from configurator.snapshot import clear_cache
+from tests.results import validate_json
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +31,7 @@ def _assert_one_sum(totals):
 
 
 def test_fabric_cluster_totals_agree_and_name_what_is_unknown(seeded_catalog):
-    totals = design_validate(document=h200_training_cluster())["totals"]
+    totals = validate_json(document=h200_training_cluster())["totals"]
     _assert_one_sum(totals)
     # No switch power is sourced for QM9700 or the management switch: the one list names them, and both
     # figures are the same lower bound.
@@ -44,7 +44,7 @@ def test_fabric_cluster_totals_agree_and_name_what_is_unknown(seeded_catalog):
 
 
 def test_single_node_totals_agree_and_are_complete(seeded_catalog):
-    totals = design_validate(document=_doc({"part": "L40S", "quantity": 8}))["totals"]
+    totals = validate_json(document=_doc({"part": "L40S", "quantity": 8}))["totals"]
     _assert_one_sum(totals)
     assert totals["facility_power_w"] == totals["cluster_power_w"] == totals["peak_power_w"]
 
@@ -52,7 +52,7 @@ def test_single_node_totals_agree_and_are_complete(seeded_catalog):
 def test_a_gpu_of_unknown_power_makes_both_totals_a_lower_bound(seeded_catalog):
     Gpu.objects.filter(part__part_number="L40S").update(tdp_w=None)
     clear_cache()
-    totals = design_validate(document=_doc({"part": "L40S", "quantity": 8}, count=2))["totals"]
+    totals = validate_json(document=_doc({"part": "L40S", "quantity": 8}, count=2))["totals"]
     _assert_one_sum(totals)
     assert "L40S" in totals["power_unknown"]
     assert totals["facility_power_w"] is None and totals["cluster_power_at_least"] is True
@@ -65,8 +65,8 @@ def _cpu_basis(result):
 def test_node_power_counts_the_named_cpus_tdp(seeded_catalog):
     # Xeon Platinum 8462Y+ 300 W and 8468 350 W (ARK-DS): two sockets differ by 100 W, 115 W with the fan margin.
     gpus = {"part": "L40S", "quantity": 8}
-    low = design_validate(document=_doc(gpus, {"part": "XEON-8462Y+", "quantity": 2}))
-    high = design_validate(document=_doc(gpus, {"part": "XEON-8468", "quantity": 2}))
+    low = validate_json(document=_doc(gpus, {"part": "XEON-8462Y+", "quantity": 2}))
+    high = validate_json(document=_doc(gpus, {"part": "XEON-8468", "quantity": 2}))
     assert _cpu_basis(low)["cpu_basis"] == "cpus" and _cpu_basis(low)["cpu_w"] == 600
     assert _cpu_basis(high)["cpu_w"] == 700
     peak = lambda r: r["totals"]["groups"][0]["peak_power_w_per_node"]  # noqa: E731
@@ -76,7 +76,7 @@ def test_node_power_counts_the_named_cpus_tdp(seeded_catalog):
 
 
 def test_the_default_cpus_count_too_and_the_basis_says_so(seeded_catalog):
-    result = design_validate(document=_doc({"part": "L40S", "quantity": 8}))
+    result = validate_json(document=_doc({"part": "L40S", "quantity": 8}))
     added = [d["part"] for d in result["defaults_added"] if d["role"] == "cpu"]
     assert added and _cpu_basis(result)["cpu_basis"] == "cpus"
     assert _cpu_basis(result)["cpu_parts"] == added

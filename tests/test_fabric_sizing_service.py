@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from configurator.examples import h200_training_cluster
-from configurator.services import design_validate, fabric_plan_build
+from tests.results import fabric_plan_json, validate_json
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +18,7 @@ def _errors(result: dict) -> list[str]:
 def test_sixteen_h200_nodes_quote_ten_fabric_switches(seeded_catalog):
     doc = h200_training_cluster()
     doc["node_groups"][0]["count"] = 16
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     plan = result["fabric_plan"]
     assert (plan["leaf_switches"], plan["spine_switches"]) == (8, 2)
     bom = {row["part"]: row["quantity"] for row in plan["bom"]}
@@ -28,7 +28,7 @@ def test_sixteen_h200_nodes_quote_ten_fabric_switches(seeded_catalog):
 
 @pytest.mark.parametrize(("nodes", "switch"), [(16, "MQM8700-HS2F"), (64, "MQM8700-HS2F"), (4, "MQM9700-NS2F")])
 def test_a_default_connectx6_hdr_fabric_is_not_refused_for_its_default_distances(seeded_catalog, nodes, switch):
-    plan = fabric_plan_build(request={"nodes": nodes, "rails": 8, "switch": switch, "hca": "MCX653105A-HDAT"})
+    plan = fabric_plan_json(request={"nodes": nodes, "rails": 8, "switch": switch, "hca": "MCX653105A-HDAT"})
     assert not [f for f in plan["findings"] if f["severity"] == "error"], plan["findings"]
     assert all(link["media"] for link in plan["links"])
 
@@ -36,7 +36,7 @@ def test_a_default_connectx6_hdr_fabric_is_not_refused_for_its_default_distances
 def test_a_given_distance_beyond_every_catalogued_hdr_cable_is_a_catalogue_gap(seeded_catalog):
     # The catalogue holds HDR AOCs up to 30 m and no HDR optics: a 400 m run needs a medium it lacks (issue #20).
     request = {"nodes": 64, "rails": 8, "switch": "MQM8700-HS2F", "hca": "MCX653105A-HDAT"}
-    plan = fabric_plan_build(request={**request, "rack": {"leaf_to_spine_m": 400}})
+    plan = fabric_plan_json(request={**request, "rack": {"leaf_to_spine_m": 400}})
     assert "FABRIC_REACH_NOT_CATALOGUED" in [f["code"] for f in plan["findings"] if f["severity"] == "warning"]
     assert not [f for f in plan["findings"] if f["severity"] == "error"]
     assert plan["bom_complete"] is False and plan["uncabled_links"] == ["leaf-spine"]
@@ -45,7 +45,7 @@ def test_a_given_distance_beyond_every_catalogued_hdr_cable_is_a_catalogue_gap(s
 def test_the_design_reports_a_reserve_with_its_cost(seeded_catalog):
     doc = h200_training_cluster()
     doc["node_groups"][0]["count"] = 95
-    result = design_validate(document=doc, language="nl")
+    result = validate_json(document=doc, language="nl")
     reserve = next(f for f in result["findings"] if f["code"] == "FABRIC_GROWTH_RESERVE")
     assert reserve["severity"] == "info"
     assert "reserve" in reserve["message"] and "EUR" in reserve["fix"]
@@ -55,7 +55,7 @@ def test_a_60_m_node_to_leaf_distance_is_used_for_a_one_switch_fabric(seeded_cat
     # 4 nodes x 8 rails = 32 ports: one QM9700. The design says the switch is 60 m from the node racks.
     doc = h200_training_cluster()
     doc["fabric"]["rack"] = {"node_to_leaf_m": 60}
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     plan = result["fabric_plan"]
     assert plan["tiers"] == 1
     node_leaf = next(link for link in plan["links"] if link["class"] == "node-leaf")
@@ -67,6 +67,6 @@ def test_a_design_with_a_kilometre_between_rows_gets_a_warning(seeded_catalog):
     doc = h200_training_cluster()
     doc["node_groups"][0]["count"] = 16
     doc["fabric"]["rack"] = {"node_to_leaf_m": 5000}
-    result = design_validate(document=doc, language="nl")
+    result = validate_json(document=doc, language="nl")
     f = next(f for f in result["findings"] if f["code"] == "FABRIC_DISTANCE_IMPLAUSIBLE")
     assert f["severity"] == "warning" and "5.000 m" in f["message"]

@@ -14,8 +14,8 @@ from django.core.management import call_command
 from catalog.models import DefaultPart
 from configurator.bom import design_bill
 from configurator.examples import h200_training_cluster
-from configurator.services import design_validate
 from design.model import DesignInputError
+from tests.results import validate_json
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +32,7 @@ def _defaults(server: str) -> list[dict]:
 
 
 def test_an_old_design_gets_the_servers_default_node_set_and_stays_valid(seeded_catalog):
-    result = design_validate(document=CONTRACT_EXAMPLE)
+    result = validate_json(document=CONTRACT_EXAMPLE)
     assert result["valid"] is True
     expected = [{"node_group": "gpu", **d} for d in _defaults("SYS-821GE-TNHR")]
     assert result["defaults_added"] == expected
@@ -40,7 +40,7 @@ def test_an_old_design_gets_the_servers_default_node_set_and_stays_valid(seeded_
     (info,) = [f for f in result["findings"] if f["code"] == "NODE_DEFAULTS_ADDED"]
     assert info["severity"] == "info" and info["subject"] == "node_groups[0]"
     assert "2 × XEON-8468 (CPUs)" in info["message"]
-    dutch = design_validate(document=CONTRACT_EXAMPLE, language="nl")
+    dutch = validate_json(document=CONTRACT_EXAMPLE, language="nl")
     (info_nl,) = [f for f in dutch["findings"] if f["code"] == "NODE_DEFAULTS_ADDED"]
     assert "standaardset" in info_nl["message"] and "opstartschijf" in info_nl["message"]
 
@@ -53,21 +53,21 @@ def test_a_complete_design_gets_an_empty_list_and_named_roles_are_kept(seeded_ca
         {"part": "MTC40F2046S1RC48BA1", "quantity": 16, "role": "memory"},
         {"part": "HDS-M2N4-960G0-E1-TXD-NON-080", "quantity": 1},
     ]
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     assert result["defaults_added"] == []
     assert not [f for f in result["findings"] if f["code"] == "NODE_DEFAULTS_ADDED"]
     assert result["valid"] is True
     # Only the CPUs named: memory and boot drive come from the defaults, the CPU stays the design's own.
     partial = deepcopy(CONTRACT_EXAMPLE)
     partial["node_groups"][0]["components"].append({"part": "XEON-8480+", "quantity": 2, "role": "cpu"})
-    added = design_validate(document=partial)["defaults_added"]
+    added = validate_json(document=partial)["defaults_added"]
     assert [a["role"] for a in added] == ["memory", "boot"]
 
 
 def test_an_explicit_choice_that_breaks_a_rule_is_an_error_naming_the_fix(seeded_catalog):
     doc = deepcopy(CONTRACT_EXAMPLE)
     doc["node_groups"][0]["components"].append({"part": "EPYC-9474F", "quantity": 1})
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     assert result["valid"] is False
     codes = {f["code"]: f for f in result["findings"] if f["severity"] == "error"}
     # the SP5 socket is a physical mismatch: an error; the empty second socket alone would be a warning
@@ -89,7 +89,7 @@ def test_a_server_without_a_default_set_says_the_node_is_incomplete(seeded_catal
             }
         ],
     }
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     assert result["defaults_added"] == []
     (f,) = [f for f in result["findings"] if f["code"] == "NODE_INCOMPLETE"]
     assert f["severity"] == "info" and "CPUs, memory, boot drive" in f["message"]
@@ -99,14 +99,14 @@ def test_a_role_that_does_not_fit_the_part_is_bad_input_naming_the_field(seeded_
     doc = deepcopy(CONTRACT_EXAMPLE)
     doc["node_groups"][0]["components"].append({"part": "MTC40F2046S1RC48BA1", "quantity": 16, "role": "cpu"})
     with pytest.raises(DesignInputError) as exc:
-        design_validate(document=doc)
+        validate_json(document=doc)
     assert "memory" in exc.value.errors["node_groups[0].components[2].role"]
 
 
 def test_the_defaults_are_priced_on_the_bill_of_materials_per_node(seeded_catalog):
     from configurator.snapshot import catalog_snapshot
 
-    result = design_validate(document=CONTRACT_EXAMPLE)
+    result = validate_json(document=CONTRACT_EXAMPLE)
     bill = design_bill(document=CONTRACT_EXAMPLE, result=result)
     lines = {line.part_number: line for line in bill.lines if line.section == "nodes" and line.group == "gpu"}
     view = catalog_snapshot()

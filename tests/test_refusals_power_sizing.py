@@ -6,8 +6,8 @@ import pytest
 from configurator.examples import h200_training_cluster
 from configurator.recommend import recommend
 from configurator.selectors import lead_times
-from configurator.services import design_validate
 from configurator.snapshot import catalog_snapshot
+from tests.results import validate_json
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +31,7 @@ def _by_code(result, code):
 
 def test_hgx_h200_in_the_liquid_cooled_h100_system_is_unverified_not_refused(seeded_catalog):
     # catalog/seed/FACTS.md: SYS-421GE-TNHR2-LCC accepts_complete rests on one MLPerf unit (MLC-421LCC) -> false
-    result = design_validate(document=_doc(_node("SYS-421GE-TNHR2-LCC", {"part": "HGX-H200-8GPU", "quantity": 1})))
+    result = validate_json(document=_doc(_node("SYS-421GE-TNHR2-LCC", {"part": "HGX-H200-8GPU", "quantity": 1})))
     assert not _by_code(result, "GPU_NOT_ACCEPTED")
     f = _by_code(result, "GPU_COMPATIBILITY_UNVERIFIED")[0]
     assert f["severity"] == "warning" and "Verify with Supermicro" in f["fix"]
@@ -51,7 +51,7 @@ def _hgx_821(nics: int, bluefields: int = 1):
 def test_eight_connectx7_plus_one_bluefield3_fit_the_sys_821ge_tnhr_slots(seeded_catalog):
     # SMC-RF-821: the BMC lists 12 PCIe 5.0 x16 slots, 8 in the NIC tray and 4 on two risers, so the common build
     # of eight ConnectX-7 plus one BlueField-3 gets a slot for every card and the Gen5 check runs.
-    result = design_validate(document=_hgx_821(8))
+    result = validate_json(document=_hgx_821(8))
     assert result["valid"], [f["code"] for f in result["findings"] if f["severity"] == "error"]
     assert not _by_code(result, "PCIE_NO_FREE_SLOT_UNVERIFIED") and not _by_code(result, "PCIE_NO_FREE_SLOT")
     slots = {s["slot"]: s for s in result["placement"][0]["slots"]}
@@ -63,14 +63,14 @@ def test_eight_connectx7_plus_one_bluefield3_fit_the_sys_821ge_tnhr_slots(seeded
 
 def test_more_cards_than_the_sys_821ge_tnhr_slot_table_is_a_warning_to_confirm(seeded_catalog):
     # The slot table is one unit's (slots_complete false): a 13th card is to confirm with Supermicro, not refused.
-    result = design_validate(document=_hgx_821(8, bluefields=5))
+    result = validate_json(document=_hgx_821(8, bluefields=5))
     assert result["valid"], [f["code"] for f in result["findings"] if f["severity"] == "error"]
     f = _by_code(result, "PCIE_NO_FREE_SLOT_UNVERIFIED")[0]
     assert f["severity"] == "warning" and "confirm with Supermicro" in f["fix"]
 
 
 def test_cluster_power_adds_the_fabric_and_says_at_least_when_switch_power_is_unknown(seeded_catalog):
-    result = design_validate(document=h200_training_cluster())
+    result = validate_json(document=h200_training_cluster())
     totals = result["totals"]
     # DGX H200 10.2 kW per node [DGX-H100-PWR]
     assert totals["groups"][0]["peak_power_w_per_node"] == 10200

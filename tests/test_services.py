@@ -17,6 +17,7 @@ from configurator.services import (
     warning_acknowledge,
 )
 from configurator.validation import design_hash
+from tests.results import validate_json
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +30,7 @@ def _four_nics_design(count=4):
 
 
 def _warning(result):
-    return next(f for f in result["findings"] if f["code"] == "NIC_FEWER_THAN_GPUS")
+    return next(f for f in result.findings if f.code == "NIC_FEWER_THAN_GPUS")
 
 
 def test_an_acknowledgement_holds_for_its_design_only(seeded_catalog, admin_user):
@@ -39,22 +40,22 @@ def test_an_acknowledgement_holds_for_its_design_only(seeded_catalog, admin_user
     assert unacknowledged_warnings(configuration=config, result=result) == [warning]
 
     ack = warning_acknowledge(
-        configuration=config, code=warning["code"], subject=warning["subject"], reason="customer adds NICs", user=None
+        configuration=config, code=warning.code, subject=warning.subject, reason="customer adds NICs", user=None
     )
-    assert ack.design_hash == design_hash(config.document) == result["design_hash"]
+    assert ack.design_hash == design_hash(config.document) == result.design_hash
     assert unacknowledged_warnings(configuration=config, result=result) == []
     assert acknowledgements_in_force(configuration=config, result=result) == [ack]
 
     # Another design (3 nodes) with the same warning code and subject: the acknowledgement does not carry over.
     configuration_update(configuration=config, document=_four_nics_design(count=3))
     changed = design_validate(document=config.document)
-    assert (_warning(changed)["code"], _warning(changed)["subject"]) == (warning["code"], warning["subject"])
+    assert (_warning(changed).code, _warning(changed).subject) == (warning.code, warning.subject)
     assert unacknowledged_warnings(configuration=config, result=changed) == [_warning(changed)]
     assert acknowledgements_in_force(configuration=config, result=changed) == []
 
     # Accepting it again for the new design keeps the first one for the old design.
     again = warning_acknowledge(
-        configuration=config, code=warning["code"], subject=warning["subject"], reason="still fine", user=None
+        configuration=config, code=warning.code, subject=warning.subject, reason="still fine", user=None
     )
     assert acknowledgements_in_force(configuration=config, result=changed) == [again]
     assert acknowledgements_in_force(configuration=config, result=result) == [ack]
@@ -65,7 +66,7 @@ def test_legacy_acknowledgements_without_a_design_hash_match_no_design(seeded_ca
     result = design_validate(document=config.document)
     warning = _warning(result)
     WarningAcknowledgement.objects.create(
-        configuration=config, code=warning["code"], subject=warning["subject"], reason="before hashes"
+        configuration=config, code=warning.code, subject=warning.subject, reason="before hashes"
     )
     assert unacknowledged_warnings(configuration=config, result=result) == [warning]
     assert acknowledgements_in_force(configuration=config, result=result) == []
@@ -92,17 +93,17 @@ def test_a_save_that_passes_its_validation_along_runs_the_engine_once(seeded_cat
 
 
 def test_each_validation_is_the_callers_own(seeded_catalog):
-    first = design_validate(document=h200_training_cluster())
+    first = validate_json(document=h200_training_cluster())
     first["findings"].append({"code": "X"})
     first["totals"]["gpus"] = -1
-    second = design_validate(document=h200_training_cluster())
+    second = validate_json(document=h200_training_cluster())
     assert {"code": "X"} not in second["findings"] and second["totals"]["gpus"] == 32
 
 
 def test_a_catalogue_change_changes_the_next_validation(seeded_catalog):
     doc = h200_training_cluster()
-    before = design_validate(document=doc)
+    before = validate_json(document=doc)
     server = Server.objects.get(part__part_number="SYS-821GE-TNHR")
     server.psu_watts = (server.psu_watts or 0) + 1
     server.save()
-    assert design_validate(document=doc)["catalog_version"] != before["catalog_version"]
+    assert validate_json(document=doc)["catalog_version"] != before["catalog_version"]

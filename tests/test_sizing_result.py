@@ -7,8 +7,8 @@ import pytest
 
 from configurator import selectors
 from configurator.recommend import recommend
-from configurator.services import design_validate
 from configurator.snapshot import catalog_snapshot
+from tests.results import validate_json
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +28,7 @@ def _doc(count, workload, fabric=True):
 
 def test_result_gives_time_to_train_plan_and_domains(seeded_catalog):
     workload = {"kind": "training", "model_parameters_billion": 70, "training_tokens_billion": 2000, "target_days": 30}
-    result = design_validate(document=_doc(4, workload))
+    result = validate_json(document=_doc(4, workload))
     sizing = result["sizing"]
     assert sizing["parallelism"] == {"tensor": 8, "pipeline": 1, "data": 4}
     assert sizing["gpus_used"] == 32 and sizing["nvlink_domain_gpus"] == 8
@@ -44,7 +44,7 @@ def test_result_gives_time_to_train_plan_and_domains(seeded_catalog):
 
 def test_inference_replicas_pass_without_a_fabric(seeded_catalog):
     workload = {"kind": "inference", "model_parameters_billion": 405, "precision": "fp8"}
-    result = design_validate(document=_doc(4, workload, fabric=False))
+    result = validate_json(document=_doc(4, workload, fabric=False))
     codes = {f["code"] for f in result["findings"]}
     assert "FABRIC_ADVISED" not in codes and "FABRIC_NOT_NEEDED_REPLICAS" in codes
     assert result["sizing"]["parallelism"] == {"tensor": 4, "pipeline": 1, "data": 8}
@@ -55,7 +55,7 @@ def test_the_recommendation_adds_no_fabric_for_inference_replicas(seeded_catalog
     rec = recommend(kind="inference", params_billion=405, nodes=4, catalog=view, lead_times=selectors.lead_times(view))
     assert rec.nodes == 4 and rec.switch is None and rec.nic is None
     assert "fabric" not in rec.document
-    result = design_validate(document=rec.document)
+    result = validate_json(document=rec.document)
     assert not {"FABRIC_ADVISED", "WORKLOAD_NEEDS_FABRIC"} & {f["code"] for f in result["findings"]}
 
 

@@ -4,9 +4,9 @@ import pytest
 
 from catalog.models import Part
 from configurator.examples import h200_training_cluster
-from configurator.services import design_validate, fabric_plan_build
 from configurator.snapshot import catalog_snapshot, clear_cache
 from design.model import DesignInputError
+from tests.results import fabric_plan_json, validate_json
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +29,7 @@ def test_single_h200_node_with_eight_ndr_nics_is_valid(seeded_catalog):
     # Issue "Done when": SYS-821GE-TNHR + HGX-H200-8GPU + 8x MCX75310AAS-NEAT is valid.
     doc = _design(fabric=None, workload=None)
     doc["node_groups"][0]["count"] = 1
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     assert result["valid"] is True, result["findings"]
     assert result["totals"]["gpus"] == 8 and result["totals"]["gpu_memory_gb"] == 8 * 141
     placed = [s for s in result["placement"][0]["slots"] if s["part"] == "MCX75310AAS-NEAT"]
@@ -40,7 +40,7 @@ def test_b200_board_in_an_h100_generation_server_is_rejected(seeded_catalog):
     doc = _design(fabric=None, workload=None)
     doc["node_groups"][0]["count"] = 1
     doc["node_groups"][0]["components"][0]["part"] = "HGX-B200-8GPU"
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     assert result["valid"] is False
     assert "GPU_NOT_ACCEPTED" in _codes(result, "error")
 
@@ -56,13 +56,13 @@ def test_eleven_adapters_in_a_ten_slot_server_are_rejected(seeded_catalog):
             {"part": "MCX75310AAS-NEAT", "quantity": 11, "role": "compute"},
         ],
     )
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     assert result["valid"] is False
     assert "PCIE_NO_FREE_SLOT" in _codes(result, "error")
 
 
 def test_four_h200_nodes_training_70b_without_fabric_are_rejected(seeded_catalog):
-    result = design_validate(document=_design(fabric=None))
+    result = validate_json(document=_design(fabric=None))
     assert result["valid"] is False
     assert "WORKLOAD_NEEDS_FABRIC" in _codes(result, "error")
 
@@ -70,7 +70,7 @@ def test_four_h200_nodes_training_70b_without_fabric_are_rejected(seeded_catalog
 def test_four_h200_nodes_with_a_qm9700_fabric_get_a_plan(seeded_catalog):
     # A hall that carries 50 kW per rack: the four nodes (10.2 kW each, DGX H200's maximum) and their switch
     # share one rack.
-    result = design_validate(document=_design(facility={"rack_power_kw": 50}))
+    result = validate_json(document=_design(facility={"rack_power_kw": 50}))
     assert result["valid"] is True, [f for f in result["findings"] if f["severity"] == "error"]
     plan = result["fabric_plan"]
     # 4 nodes x 8 rails = 32 NDR ports: one 64-port QM9700 (fabric.md §0 rule 5, §3).
@@ -86,8 +86,8 @@ def test_four_h200_nodes_with_a_qm9700_fabric_get_a_plan(seeded_catalog):
 
 
 def test_findings_come_in_dutch_when_asked(seeded_catalog):
-    english = design_validate(document=_design(fabric=None), language="en")
-    dutch = design_validate(document=_design(fabric=None), language="nl")
+    english = validate_json(document=_design(fabric=None), language="en")
+    dutch = validate_json(document=_design(fabric=None), language="nl")
     en = next(f for f in english["findings"] if f["code"] == "WORKLOAD_NEEDS_FABRIC")
     nl = next(f for f in dutch["findings"] if f["code"] == "WORKLOAD_NEEDS_FABRIC")
     assert en["message"] != nl["message"] and en["fix"] != nl["fix"]
@@ -99,7 +99,7 @@ def test_malformed_design_names_every_bad_field(seeded_catalog):
     doc["node_groups"][0]["count"] = 0
     doc["node_groups"][0]["components"][1]["part"] = "NO-SUCH-PART"
     with pytest.raises(DesignInputError) as err:
-        design_validate(document=doc)
+        validate_json(document=doc)
     assert "schema" in err.value.errors
     assert "node_groups[0].count" in err.value.errors
 
@@ -109,13 +109,13 @@ def test_unknown_part_and_wrong_category_are_input_errors(seeded_catalog):
     doc["node_groups"][0]["components"][1]["part"] = "NO-SUCH-PART"
     doc["node_groups"][0]["server"] = "MQM9700-NS2F"
     with pytest.raises(DesignInputError) as err:
-        design_validate(document=doc)
+        validate_json(document=doc)
     assert set(err.value.errors) >= {"node_groups[0].server", "node_groups[0].components[1].part"}
 
 
 def test_the_planner_sizes_128_h200_nodes_like_nvidias_reference(seeded_catalog):
     # NVIDIA DGX SuperPOD H100 RA: 4 SUs of 32 nodes, 32 leaves and 16 spines of QM9700 at 1:1.
-    plan = fabric_plan_build(request={"nodes": 128, "rails": 8, "switch": "MQM9700-NS2F", "hca": "MCX75310AAS-NEAT"})
+    plan = fabric_plan_json(request={"nodes": 128, "rails": 8, "switch": "MQM9700-NS2F", "hca": "MCX75310AAS-NEAT"})
     assert (plan["tiers"], plan["units"], plan["leaf_switches"], plan["spine_switches"]) == (2, 4, 32, 16)
     assert plan["node_links"] == 1024 and plan["leaf_spine_links"] == 1024
 
@@ -161,7 +161,7 @@ def _b300_integrated_nic_design():
 
 
 def test_integrated_800g_nics_are_planned_at_their_speed_not_assumed(seeded_catalog):
-    result = design_validate(document=_b300_integrated_nic_design())
+    result = validate_json(document=_b300_integrated_nic_design())
     codes = _codes(result)
     assert "FABRIC_HCA_ASSUMED" not in codes
     speed = next(f for f in result["findings"] if f["code"] == "FABRIC_SPEED_MISMATCH")
@@ -183,7 +183,7 @@ def test_the_integrated_nic_connector_is_catalogue_data(seeded_catalog):
     Server.objects.filter(part__part_number="SYS-822GS-NB3RT").update(integrated_nic_connector="")
     Part.objects.get(part_number="SYS-822GS-NB3RT").save()  # queryset update() sends no signal: touch the part
     assert catalog_snapshot().get("SYS-822GS-NB3RT").integrated_nic_connector is None
-    plan = design_validate(document=_b300_integrated_nic_design())["fabric_plan"]
+    plan = validate_json(document=_b300_integrated_nic_design())["fabric_plan"]
     assert not any(item["part"].startswith("MCP7Y00-") for item in plan["bom"])
 
 
@@ -195,7 +195,7 @@ def test_hdr_adapter_on_qm9700_is_beyond_reach_not_no_cable(seeded_catalog):
     # Given by the design, that run is evidence: no catalogued HDR splitter reaches it and the catalogue holds no HDR
     # optics, so a longer medium is missing from the catalogue (issue #20): a warning with the bill incomplete.
     doc["fabric"]["rack"] = {"in_rack_m": 2.5}
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     codes = _codes(result)
     assert "FABRIC_NO_CABLE" not in codes and {"FABRIC_REACH_NOT_CATALOGUED", "FABRIC_SPEED_MISMATCH"} <= codes
     reach = next(f for f in result["findings"] if f["code"] == "FABRIC_REACH_NOT_CATALOGUED")
@@ -206,13 +206,13 @@ def test_hdr_adapter_on_qm9700_is_beyond_reach_not_no_cable(seeded_catalog):
     # The same run estimated from the rack layout (the design gives none) is an assumption: the 2 m MCP7Y60
     # splitter with a warning that the runs must stay within 1.5 m, not an invalid design.
     del doc["fabric"]["rack"]
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     assert not _codes(result) & {"FABRIC_NO_CABLE", "FABRIC_BEYOND_REACH", "FABRIC_REACH_NOT_CATALOGUED"}
     assumed = next(f for f in result["findings"] if f["code"] == "FABRIC_DISTANCE_ASSUMED")
     assert assumed["severity"] == "warning" and "2.5 m" in assumed["message"] and "1.5 m" in assumed["message"]
     # With the rack override the 2 m MCP7Y60 splitter serves the in-rack run, without a warning.
     doc["fabric"]["rack"] = {"in_rack_m": 1.5}
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     assert not _codes(result) & {
         "FABRIC_NO_CABLE",
         "FABRIC_BEYOND_REACH",
@@ -226,7 +226,7 @@ def test_hdr_adapter_on_qm9700_is_beyond_reach_not_no_cable(seeded_catalog):
 def test_xdr_and_qsfp28_are_cabled_and_a_catalogue_gap_is_a_warning_with_the_bill_incomplete(seeded_catalog):
     # Issue #20: the XDR LinkX media are catalogued (NV-XDR-OPN), so ConnectX-8 on Quantum-X800 is planned and
     # cabled like NDR; the 100G QSFP28 media are still missing, which is a catalogue gap, never a hardware error.
-    xdr = fabric_plan_build(request={"nodes": 16, "rails": 8, "switch": "Q3400-RA", "hca": "900-9X81E-00EX-ST0"})
+    xdr = fabric_plan_json(request={"nodes": 16, "rails": 8, "switch": "Q3400-RA", "hca": "900-9X81E-00EX-ST0"})
     assert not [f for f in xdr["findings"] if f["code"] in ("FABRIC_NO_CABLE", "FABRIC_MEDIA_NOT_CATALOGUED")]
     assert xdr["bom_complete"] is True
     node = next(lk for lk in xdr["links"] if lk["class"] == "node-leaf")
@@ -234,14 +234,14 @@ def test_xdr_and_qsfp28_are_cabled_and_a_catalogue_gap_is_a_warning_with_the_bil
         "980-9IAT0-00XM00"
     )
     # The 100G QSFP28 media are catalogued too now (MCP1600-C, MFA1A00-C): an SN4600C fabric is cabled.
-    eth = fabric_plan_build(request={"nodes": 16, "rails": 1, "switch": "SN4600C"})
+    eth = fabric_plan_json(request={"nodes": 16, "rails": 1, "switch": "SN4600C"})
     assert not [f for f in eth["findings"] if f["code"] == "FABRIC_MEDIA_NOT_CATALOGUED"]
     assert eth["bom_complete"] is True
     # Without them it is the catalogue gap: a warning, the bill incomplete.
     from catalog.models import Part
 
     Part.objects.filter(media__a_connector="QSFP28").delete()
-    eth = fabric_plan_build(request={"nodes": 16, "rails": 1, "switch": "SN4600C"})
+    eth = fabric_plan_json(request={"nodes": 16, "rails": 1, "switch": "SN4600C"})
     gap = next(f for f in eth["findings"] if f["code"] == "FABRIC_MEDIA_NOT_CATALOGUED")
     assert gap["severity"] == "warning" and "no 100 Gb/s QSFP28 cables or optics" in gap["message"]
     assert "incomplete" in gap["message"] and eth["bom_complete"] is False
@@ -249,5 +249,5 @@ def test_xdr_and_qsfp28_are_cabled_and_a_catalogue_gap_is_a_warning_with_the_bil
 
 def test_absurd_rails_are_an_input_error_naming_rails(seeded_catalog):
     with pytest.raises(DesignInputError) as err:
-        fabric_plan_build(request={"nodes": 4, "rails": 100, "switch": "MQM9700-NS2F"})
+        fabric_plan_json(request={"nodes": 4, "rails": 100, "switch": "MQM9700-NS2F"})
     assert set(err.value.errors) == {"rails"} and "at most 64 rails" in err.value.errors["rails"]

@@ -4,7 +4,7 @@ form and cooling, and refusals need evidence (a published count or a physical mi
 
 import pytest
 
-from configurator.services import design_validate, fabric_plan_build
+from tests.results import fabric_plan_json, validate_json
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +41,7 @@ def _bom(plan):
 
 def test_four_hgx_b300_on_quantum_x800_is_valid_and_cabled_with_xdr_optics(seeded_catalog):
     # Issue #20: 4 x HGX B300 (integrated ConnectX-8) on Q3400-RA, NVIDIA's reference pairing.
-    result = design_validate(document=_doc(_node("SYS-822GS-NB3RT", B300, count=4), fabric={"switch": "Q3400-RA"}))
+    result = validate_json(document=_doc(_node("SYS-822GS-NB3RT", B300, count=4), fabric={"switch": "Q3400-RA"}))
     assert result["valid"], _errors(result)
     assert not _by_code(result, "FABRIC_NO_CABLE") and not _by_code(result, "FABRIC_MEDIA_NOT_CATALOGUED")
     plan = result["fabric_plan"]
@@ -54,7 +54,7 @@ def test_four_hgx_b300_on_quantum_x800_is_valid_and_cabled_with_xdr_optics(seede
 
 
 def test_an_xdr_leaf_spine_tier_uses_xdr_media_at_both_ends(seeded_catalog):
-    plan = fabric_plan_build(request={"nodes": 256, "rails": 8, "switch": "Q3400-RA", "hca": "900-9X81E-00EX-ST0"})
+    plan = fabric_plan_json(request={"nodes": 256, "rails": 8, "switch": "Q3400-RA", "hca": "900-9X81E-00EX-ST0"})
     assert plan["tiers"] == 2 and plan["bom_complete"] is True
     spine = next(lk for lk in plan["links"] if lk["class"] == "leaf-spine")
     assert spine["speed_gbps"] == 800
@@ -65,7 +65,7 @@ def test_an_xdr_leaf_spine_tier_uses_xdr_media_at_both_ends(seeded_catalog):
 
 def test_a_short_xdr_switch_run_takes_the_1_6t_copper_cable(seeded_catalog):
     # MCA4K50 (IHS to IHS, up to 3 m, NV-XDR-OPN) is the switch-to-switch copper of Quantum-X800; 1.5 m + 0.5 m slack
-    plan = fabric_plan_build(
+    plan = fabric_plan_json(
         request={
             "nodes": 256,
             "rails": 8,
@@ -80,13 +80,13 @@ def test_a_short_xdr_switch_run_takes_the_1_6t_copper_cable(seeded_catalog):
 
 def test_an_ndr_fabric_never_takes_xdr_media(seeded_catalog):
     # 200G-PAM4 XDR plugs cannot downshift to 100G-PAM4 (NV-XDR-LX): none in a QM9700 / ConnectX-7 fabric.
-    plan = fabric_plan_build(request={"nodes": 128, "rails": 8, "switch": "MQM9700-NS2F", "hca": "MCX75310AAS-NEAT"})
+    plan = fabric_plan_json(request={"nodes": 128, "rails": 8, "switch": "MQM9700-NS2F", "hca": "MCX75310AAS-NEAT"})
     assert plan["bom_complete"] is True
     assert not any(p.startswith("980-9IA") for p in _bom(plan))
 
 
 def test_connectx7_on_quantum_x800_never_pairs_an_xdr_optic_with_an_ndr_optic(seeded_catalog):
-    plan = fabric_plan_build(request={"nodes": 16, "rails": 8, "switch": "Q3400-RA", "hca": "MCX75310AAS-NEAT"})
+    plan = fabric_plan_json(request={"nodes": 16, "rails": 8, "switch": "Q3400-RA", "hca": "MCX75310AAS-NEAT"})
     node = next(lk for lk in plan["links"] if lk["class"] == "node-leaf")
     parts = {p["part"] for p in node["parts"]}
     assert not ("980-9IAH1-00XM00" in parts and "MMS4X00-NS400" in parts)
@@ -104,7 +104,7 @@ def test_connectx7_qsfp112_cards_on_a_100g_qsfp28_switch_are_cabled_with_qsfp28_
     # SN4600C (100G QSFP28) to ConnectX-7 QSFP112 cards, whose cages take QSFP28 plugs (NV-LX-OV): the catalogue's
     # 100GbE QSFP28 cables join them, so the bill is complete.
     nic = {"part": "MCX755106AS-HEAT", "quantity": 1, "role": "compute"}
-    result = design_validate(
+    result = validate_json(
         document=_doc(
             _node("SYS-421GE-TNRT3", {"part": "L40S", "quantity": 4}, nic, count=2), fabric={"switch": "SN4600C"}
         )
@@ -121,7 +121,7 @@ def test_a_fabric_the_catalogue_cannot_cable_is_valid_with_a_warning_and_an_inco
     # said, and the bill marked incomplete.
     _without_qsfp28_media()
     nic = {"part": "MCX755106AS-HEAT", "quantity": 1, "role": "compute"}
-    result = design_validate(
+    result = validate_json(
         document=_doc(
             _node("SYS-421GE-TNRT3", {"part": "L40S", "quantity": 4}, nic, count=2), fabric={"switch": "SN4600C"}
         )
@@ -134,7 +134,7 @@ def test_a_fabric_the_catalogue_cannot_cable_is_valid_with_a_warning_and_an_inco
 
 def test_a_catalogue_gap_is_said_in_dutch_too(seeded_catalog):
     _without_qsfp28_media()
-    plan = fabric_plan_build(request={"nodes": 16, "rails": 1, "switch": "SN4600C"}, language="nl")
+    plan = fabric_plan_json(request={"nodes": 16, "rails": 1, "switch": "SN4600C"}, language="nl")
     gap = next(f for f in plan["findings"] if f["code"] == "FABRIC_MEDIA_NOT_CATALOGUED")
     assert gap["severity"] == "warning" and "De stuklijst laat deze verbindingen weg" in gap["message"]
     assert plan["bom_complete"] is False and plan["uncabled_links"]
@@ -145,7 +145,7 @@ def test_a_catalogue_gap_is_said_in_dutch_too(seeded_catalog):
 
 def test_liquid_cooled_hgx_b200_is_not_refused_on_the_air_cooled_dgx_maximum(seeded_catalog):
     # Issue #20: SYS-422GS-NBRT-LCC, 2+2 x 6.6 kW, was refused with "14,300 W ... 108% of 13,200 W".
-    result = design_validate(document=_doc(_node("SYS-422GS-NBRT-LCC", B200)))
+    result = validate_json(document=_doc(_node("SYS-422GS-NBRT-LCC", B200)))
     assert result["valid"], _errors(result)
     assert not _by_code(result, "POWER_OVER_CAPACITY")
     (basis,) = _by_code(result, "POWER_ESTIMATE_BASIS")
@@ -158,20 +158,20 @@ def test_liquid_cooled_hgx_b200_is_not_refused_on_the_air_cooled_dgx_maximum(see
 
 
 def test_liquid_cooled_basis_is_stated_in_dutch(seeded_catalog):
-    result = design_validate(document=_doc(_node("SYS-422GS-NBRT-LCC", B200)), language="nl")
+    result = validate_json(document=_doc(_node("SYS-422GS-NBRT-LCC", B200)), language="nl")
     (basis,) = _by_code(result, "POWER_ESTIMATE_BASIS")
     assert "wordt niet toegepast" in basis["message"] and "vloeistofgekoeld" in basis["message"]
 
 
 def test_the_air_cooled_8u_hgx_b200_keeps_the_dgx_b200_calibration(seeded_catalog):
     # Same board, same cooling (air, DGXB200-AIR): the published 14.3 kW maximum still sets the peak.
-    result = design_validate(document=_doc(_node("SYS-822GS-NBRT", B200)))
+    result = validate_json(document=_doc(_node("SYS-822GS-NBRT", B200)))
     assert result["totals"]["groups"][0]["peak_power_w_per_node"] == 14300
     assert result["totals"]["power_basis"][0]["basis"] == "reference_system"
 
 
 def test_the_liquid_cooled_hgx_h100_system_is_not_calibrated_on_the_air_cooled_dgx_h100(seeded_catalog):
-    result = design_validate(document=_doc(_node("SYS-421GE-TNHR2-LCC", H100)))
+    result = validate_json(document=_doc(_node("SYS-421GE-TNHR2-LCC", H100)))
     power = result["totals"]["power_basis"][0]
     assert power["basis"] == "parts" and power["reference_skipped"]["system"] == "DGX H100"
     assert result["totals"]["groups"][0]["peak_power_w_per_node"] < 10200
@@ -183,7 +183,7 @@ def test_the_liquid_cooled_hgx_h100_system_is_not_calibrated_on_the_air_cooled_d
 def test_a_4th_gen_xeon_in_the_5th_gen_lcc_system_is_unverified_not_refused(seeded_catalog):
     # Issue #20: the only source of SYS-421GE-TNHR2-LCC's CPU family is one MLPerf unit (a 5th Gen Xeon 8570).
     doc = _doc(_node("SYS-421GE-TNHR2-LCC", H100, {"part": "XEON-8468", "quantity": 2, "role": "cpu"}))
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     assert result["valid"], _errors(result)
     (f,) = _by_code(result, "NODE_CPU_UNVERIFIED")
     assert f["severity"] == "warning" and "LGA4677" in f["message"]
@@ -192,21 +192,21 @@ def test_a_4th_gen_xeon_in_the_5th_gen_lcc_system_is_unverified_not_refused(seed
 
 def test_a_cpu_of_another_socket_is_still_refused(seeded_catalog):
     doc = _doc(_node("SYS-821GE-TNHR", H100, {"part": "EPYC-9474F", "quantity": 2, "role": "cpu"}))
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     assert "NODE_CPU_NOT_ACCEPTED" in _errors(result)
 
 
 def test_three_cpus_in_two_sockets_are_refused_one_is_a_warning(seeded_catalog):
-    three = design_validate(document=_doc(_node("SYS-821GE-TNHR", H100, {"part": "XEON-8468", "quantity": 3})))
+    three = validate_json(document=_doc(_node("SYS-821GE-TNHR", H100, {"part": "XEON-8468", "quantity": 3})))
     assert "NODE_CPU_COUNT" in _errors(three)
-    one = design_validate(document=_doc(_node("SYS-821GE-TNHR", H100, {"part": "XEON-8468", "quantity": 1})))
+    one = validate_json(document=_doc(_node("SYS-821GE-TNHR", H100, {"part": "XEON-8468", "quantity": 1})))
     assert one["valid"] and _by_code(one, "NODE_CPU_SOCKET_EMPTY")[0]["severity"] == "warning"
 
 
 def test_twenty_dimms_on_sixteen_channels_is_a_warning_not_an_error(seeded_catalog):
     # Issue #20: the system boots and only loses bandwidth, so balance is best practice, a warning.
     doc = _doc(_node("SYS-821GE-TNHR", H100, {"part": "MTC40F2046S1RC48BA1", "quantity": 20, "role": "memory"}))
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     (f,) = _by_code(result, "MEMORY_UNBALANCED")
     assert f["severity"] == "warning" and "16 or 32" in f["fix"]
     assert "MEMORY_UNBALANCED" not in _errors(result)
@@ -214,13 +214,13 @@ def test_twenty_dimms_on_sixteen_channels_is_a_warning_not_an_error(seeded_catal
 
 def test_more_dimms_than_the_published_slots_stays_an_error(seeded_catalog):
     doc = _doc(_node("SYS-821GE-TNHR", H100, {"part": "MTC40F2046S1RC48BA1", "quantity": 48, "role": "memory"}))
-    assert "MEMORY_TOO_MANY" in _errors(design_validate(document=doc))
+    assert "MEMORY_TOO_MANY" in _errors(validate_json(document=doc))
 
 
 def test_a_dimm_count_seen_in_one_unit_is_no_slot_count(seeded_catalog):
     # SYS-421GE-TNHR2-LCC's 32 DIMMs were one MLPerf unit's population, a lower bound: no longer a refusal count.
     doc = _doc(_node("SYS-421GE-TNHR2-LCC", H100, {"part": "MTC40F2046S1RC56BD1", "quantity": 48, "role": "memory"}))
-    assert "MEMORY_TOO_MANY" not in _errors(design_validate(document=doc))
+    assert "MEMORY_TOO_MANY" not in _errors(validate_json(document=doc))
 
 
 def test_eight_l40s_plus_eight_connectx7_in_nine_positions_is_refused(seeded_catalog):
@@ -232,7 +232,7 @@ def test_eight_l40s_plus_eight_connectx7_in_nine_positions_is_refused(seeded_cat
             {"part": "MCX75310AAS-NEAT", "quantity": 8, "role": "compute"},
         )
     )
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     assert not result["valid"]
     (f,) = _by_code(result, "PCIE_NO_FREE_SLOT")
     assert f["severity"] == "error" and "16 cards need one each" in f["message"]
@@ -249,7 +249,7 @@ def test_an_ocp_card_beyond_the_listed_aiom_bay_stays_unverified(seeded_catalog)
             {"part": "MCX75343AMS-NEAC", "quantity": 2, "role": "storage"},
         )
     )
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     assert "PCIE_NO_FREE_SLOT" not in _errors(result)
     assert _by_code(result, "PCIE_NO_FREE_SLOT_UNVERIFIED")[0]["severity"] == "warning"
 
@@ -259,13 +259,13 @@ def test_an_ocp_card_beyond_the_listed_aiom_bay_stays_unverified(seeded_catalog)
 
 def test_the_b300_default_memory_is_not_measured_against_dgx_b200(seeded_catalog):
     # Issue #20: 3 TB with HGX B300 was compared with DGX B200; no NVIDIA B300 system memory is sourced.
-    result = design_validate(document=_doc(_node("SYS-822GS-NB3RT", B300)))
+    result = validate_json(document=_doc(_node("SYS-822GS-NB3RT", B300)))
     assert not _by_code(result, "MEMORY_BELOW_REFERENCE")
 
 
 def test_an_h100_node_is_measured_against_dgx_h100_not_b200(seeded_catalog):
     doc = _doc(_node("SYS-821GE-TNHR", H100, {"part": "MTC40F2046S1RC48BA1", "quantity": 16, "role": "memory"}))
-    (f,) = _by_code(design_validate(document=doc), "MEMORY_BELOW_REFERENCE")
+    (f,) = _by_code(validate_json(document=doc), "MEMORY_BELOW_REFERENCE")
     assert "NVIDIA DGX H100" in f["message"] and "B200" not in f["message"] and "2,048 GB" in f["fix"]
 
 
@@ -278,13 +278,13 @@ def test_ddr5_5600_dimms_on_a_4800_cpu_get_a_down_clock_note(seeded_catalog):
             {"part": "MTC40F2046S1RC56BD1", "quantity": 16, "role": "memory"},
         )
     )
-    (f,) = _by_code(design_validate(document=doc), "MEMORY_DOWNCLOCKED")
+    (f,) = _by_code(validate_json(document=doc), "MEMORY_DOWNCLOCKED")
     assert f["severity"] == "info" and "5,600 MT/s" in f["message"] and "run at 4,800 MT/s" in f["message"]
 
 
 def test_the_cpu_tdp_limit_is_checked_with_the_sourced_tdp(seeded_catalog):
     # SYS-822GS-NBRT takes up to 350 W per socket (DIST-PM); the Xeon 6787P is 350 W (SR-SR650V4): checked, within.
-    result = design_validate(document=_doc(_node("SYS-822GS-NBRT", B200)))
+    result = validate_json(document=_doc(_node("SYS-822GS-NBRT", B200)))
     assert not _by_code(result, "NODE_CPU_TDP") and not _by_code(result, "NODE_CPU_TDP_UNKNOWN")
     basis = result["totals"]["power_basis"][0]
     assert (basis["cpu_basis"], basis["cpu_parts"], basis["cpu_w"]) == ("cpus", ["XEON-6787P"], 700)
@@ -293,16 +293,16 @@ def test_the_cpu_tdp_limit_is_checked_with_the_sourced_tdp(seeded_catalog):
 def test_the_cpu_tdp_limit_says_when_the_cpus_tdp_is_unknown(seeded_catalog):
     # The Xeon 8570's TDP is not sourced: against a published limit that is said, never passed silently.
     doc = _doc(_node("SYS-822GS-NBRT", B200, {"part": "XEON-8570", "quantity": 2, "role": "cpu"}))
-    (f,) = _by_code(design_validate(document=doc), "NODE_CPU_TDP_UNKNOWN")
+    (f,) = _by_code(validate_json(document=doc), "NODE_CPU_TDP_UNKNOWN")
     assert "XEON-8570" in f["message"] and "350 W" in f["message"] and "350 W" in f["fix"]
 
 
 def test_default_nodes_get_a_mirrored_boot_pair(seeded_catalog):
     # NVIDIA's own systems mirror two M.2 boot drives (NV-DGXB200-UG: "2x 1.92 TB NVMe M.2 in RAID 1").
     for server, board in (("SYS-821GE-TNHR", H100), ("SYS-421GE-TNHR2-LCC", H100), ("SYS-822GS-NB3RT", B300)):
-        result = design_validate(document=_doc(_node(server, board)))
+        result = validate_json(document=_doc(_node(server, board)))
         boot = [a for a in result["defaults_added"] if a["role"] == "boot"]
         assert [a["quantity"] for a in boot] == [2], (server, boot)
     # AS-4125GS-TNRT has one M.2 slot (SR-4125): one boot drive, no pair that does not fit
-    result = design_validate(document=_doc(_node("AS-4125GS-TNRT", {"part": "L40S", "quantity": 4})))
+    result = validate_json(document=_doc(_node("AS-4125GS-TNRT", {"part": "L40S", "quantity": 4})))
     assert [a["quantity"] for a in result["defaults_added"] if a["role"] == "boot"] == [1]

@@ -183,7 +183,7 @@ class ConfigurationViewSet(
             result = design_validate(document=configuration.document, language=request_language(request))
         except DesignInputError as exc:
             raise DesignInputError({f"document.{p}": m for p, m in exc.errors.items()}) from None
-        return Response(result)
+        return Response(result.to_json())
 
     def get_renderers(self):
         if self.action == "cabling_csv":

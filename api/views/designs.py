@@ -32,7 +32,8 @@ class DesignValidateView(ApiViewMixin, APIView):
         "gets 400 with the path of every bad field. Same JSON as `manage.py validate_design`.",
     )
     def post(self, request):
-        return Response(design_validate(document=json_body(request), language=request_language(request)))
+        result = design_validate(document=json_body(request), language=request_language(request))
+        return Response(result.to_json())
 
 
 class FabricPlanView(ApiViewMixin, APIView):
@@ -54,4 +55,5 @@ class FabricPlanView(ApiViewMixin, APIView):
         "fibres). Same JSON as `manage.py plan_fabric`.",
     )
     def post(self, request):
-        return Response(fabric_plan_build(request=json_body(request), language=request_language(request)))
+        plan = fabric_plan_build(request=json_body(request), language=request_language(request))
+        return Response(plan.to_json())

@@ -22,7 +22,7 @@ def _money(amount: Decimal) -> str:
 def choice_reason(
     *,
     key: str,
-    result: dict,
+    sizing: dict[str, Any] | None,
     nvlink_domain: int | None,
     total_gpus: int,
     nodes: int = 1,
@@ -30,10 +30,11 @@ def choice_reason(
 ) -> str:
     """One sentence: why this design (``key`` "recommended" or "cheapest") holds the workload.
 
+    ``sizing``: the validation result's ``sizing`` as JSON (None without one).
     ``nvlink_domain``: the GPUs one NVLink domain joins (0: none; None: not known). ``other``: the facts of the
     other design of the pair (comparison._choice_facts) with this design's own under "self", for the contrast:
     what the recommendation gains, what the cheapest saves."""
-    sizing = result.get("sizing") or {}
+    sizing = sizing or {}
     clauses: list[str] = []
     needed = float(sizing.get("memory_needed_gb") or 0)
     usable = float(sizing.get("usable_gb_per_gpu") or 0) * total_gpus

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from catalog.models import Part
-from configurator.bom import design_bill
+from configurator.result import ShownFinding, ValidationResult
 from configurator.services import Validated, design_validate_parsed, unacknowledged_warnings
 from design.model import DesignInputError
 
@@ -23,11 +23,11 @@ from .inputs import QuoteError
 @dataclass(frozen=True)
 class Evaluation:
     document: dict[str, Any]
-    result: dict[str, Any]
+    result: ValidationResult
     lines: list[pricing.PricedLine]
     totals: pricing.Totals
     vat: VatDecision
-    unacknowledged: list[dict[str, Any]]
+    unacknowledged: list[ShownFinding]
     needs_approval: bool
     lead_times: dict[str, int | None]
 
@@ -75,13 +75,12 @@ def _validated(document: dict[str, Any], language: str) -> Validated:
     except DesignInputError as exc:
         raise QuoteError({f"design.{path}": message for path, message in exc.errors.items()}) from None
     result = validated.result
-    if not result["valid"]:
+    if not result.valid:
         errors: dict[str, str] = {}
-        for finding in result["findings"]:
-            if finding["severity"] == "error":
-                key = f"design.{finding['subject']}" if finding.get("subject") else "design"
-                errors[key] = f"{errors[key]} " if key in errors else ""
-                errors[key] += f"{finding['message']} ({finding['code']})"
+        for finding in result.errors:
+            key = f"design.{finding.subject}" if finding.subject else "design"
+            errors[key] = f"{errors[key]} " if key in errors else ""
+            errors[key] += f"{finding.message} ({finding.code})"
         raise QuoteError(errors or {"design": _("The design has errors; fix them before requesting a quote.")})
     return validated
 
@@ -92,8 +91,7 @@ def _raw_lines(
     """The validated design's one bill of materials (the validation result's ``bom``, against the catalogue it was
     validated against) at list price, every line of it: a line priced on request stays on the quote with its
     quantity. QuoteError for a line discount for a part that is not on the bill."""
-    bill = design_bill(document=document, result=validated.result, catalog=validated.catalog)
-    bom = bill.lines if bill is not None else []
+    bom = validated.result.bill.lines
     unknown = sorted(set(line_discounts) - {line.part_number for line in bom if line.part_number})
     if unknown:
         raise QuoteError(

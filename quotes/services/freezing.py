@@ -9,18 +9,19 @@ from typing import Any
 from django.conf import settings
 from django.utils import translation
 
+from configurator.result import ValidationResult
 from configurator.services import acknowledgements_in_force
 
 from ..models import Quote
 from .evaluation import Evaluation
 
 
-def _acknowledgements(configuration, result: dict[str, Any]) -> list[dict[str, str]]:
+def _acknowledgements(configuration, result: ValidationResult) -> list[dict[str, str]]:
     """The accepted warnings of this validation, with who accepted them and why (printed on the quote).
 
     Which acknowledgements count is configurator.services.acknowledgements_in_force's decision alone (it matches
     them against the design hash in ``result``: an acceptance given for another design does not count)."""
-    messages = {(f["code"], f["subject"]): f["message"] for f in result["findings"] if f["severity"] == "warning"}
+    messages = {(f.code, f.subject): f.message for f in result.warnings}
     return [
         {
             "code": ack.code,
@@ -42,6 +43,7 @@ def apply_evaluation(quote: Quote, ev: Evaluation) -> None:
     with translation.override(quote.language):
         quote.vat_notice = ev.vat.notice
     result = ev.result
+    validation = result.to_json()  # the quote keeps the result as the API sends it
     quote.frozen = {
         "schema": "quote/v1",
         "number": quote.number,
@@ -61,7 +63,7 @@ def apply_evaluation(quote: Quote, ev: Evaluation) -> None:
         "indicative": False,
         "crm_reference": quote.crm_reference,
         "design": ev.document,
-        "validation": result,
+        "validation": validation,
         "lines": [{**line.to_dict(), "lead_time_days": ev.lead_times.get(line.part_number)} for line in ev.lines],
         "discount_percent": str(quote.discount_percent),
         "line_discounts": {k: str(v) for k, v in quote.line_discounts.items()},
@@ -74,9 +76,9 @@ def apply_evaluation(quote: Quote, ev: Evaluation) -> None:
             else None
         ),
         "receipt": {
-            "design_hash": result.get("design_hash"),
-            "catalog_version": result.get("catalog_version"),
-            "findings": result["findings"],
+            "design_hash": result.design_hash,
+            "catalog_version": result.catalog_version,
+            "findings": validation["findings"],
         },
     }
 

@@ -74,7 +74,7 @@ def quote_issue(*, quote: Quote, user) -> Quote:
             )
         ev = evaluate_quote(quote)
         if ev.unacknowledged:
-            pending = ", ".join(f"{f['code']} ({f['subject']})" for f in ev.unacknowledged)
+            pending = ", ".join(f"{f.code} ({f.subject})" for f in ev.unacknowledged)
             message = _("Accept these warnings, with a reason, before issuing: %(pending)s.")
             raise QuoteError({"warnings": message % {"pending": pending}})
         if status_for(ev, approved=quote.approved_by_id is not None) == Quote.Status.AWAITING_APPROVAL:

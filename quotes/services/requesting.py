@@ -159,7 +159,7 @@ def _create(
             repeat = policy.repeated_request(
                 configuration=configuration,
                 customer_email=customer["email"],
-                design_hash=ev.result.get("design_hash"),
+                design_hash=ev.result.design_hash,
             )
             if repeat is not None:
                 repeat.repeated = True  # the door tells the customer this is the quote they already have
@@ -199,7 +199,7 @@ def _save_with_first_status(quote: Quote, ev: Evaluation, *, online: bool) -> No
     status = status_for(ev, approved=False)
     if online:
         quote.review_reason = policy.review_reason(
-            channel=quote.channel, net=ev.totals.net, findings=ev.result["findings"]
+            channel=quote.channel, net=ev.totals.net, findings=ev.result.findings
         )
         if quote.review_reason:
             status = Quote.Status.AWAITING_REVIEW

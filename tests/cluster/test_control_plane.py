@@ -5,7 +5,7 @@ settings or on request."""
 from __future__ import annotations
 
 from configurator.examples import h200_training_cluster
-from configurator.services import design_validate
+from tests.results import validate_json
 
 
 def _doc(nodes: int, services: dict | None = None, fabric: bool = True) -> dict:
@@ -27,7 +27,7 @@ def _codes(result):
 
 
 def test_a_small_cluster_gets_two_head_nodes_and_three_kubernetes_nodes_on_request(seeded_catalog):
-    result = design_validate(document=_doc(8))
+    result = validate_json(document=_doc(8))
     cp = _parts(result, "control_plane")
     assert cp["HEAD-NODE-BCM"]["quantity"] == 2 and cp["MGMT-NODE-K8S"]["quantity"] == 3
     assert all(line["unit_price_eur"] is None and line["section"] == "control_plane" for line in cp.values())
@@ -36,7 +36,7 @@ def test_a_small_cluster_gets_two_head_nodes_and_three_kubernetes_nodes_on_reque
 
 
 def test_a_superpod_sized_cluster_gets_the_superpod_control_plane(seeded_catalog):
-    cp = _parts(design_validate(document=_doc(64)), "control_plane")
+    cp = _parts(validate_json(document=_doc(64)), "control_plane")
     assert {p: line["quantity"] for p, line in cp.items() if p.startswith(("HEAD", "MGMT"))} == {
         "HEAD-NODE-BCM": 2,
         "MGMT-NODE-K8S-ADMIN": 3,
@@ -46,7 +46,7 @@ def test_a_superpod_sized_cluster_gets_the_superpod_control_plane(seeded_catalog
 
 
 def test_past_the_embedded_subnet_manager_the_offer_carries_a_ufm_pair(seeded_catalog):
-    result = design_validate(document=_doc(512))
+    result = validate_json(document=_doc(512))
     assert "FABRIC_SM_LIMIT" in _codes(result)
     ufm = _parts(result, "control_plane")["UFM-ENTERPRISE-APPLIANCE"]
     assert ufm["quantity"] == 2 and ufm["unit_price_eur"] is None
@@ -54,11 +54,11 @@ def test_past_the_embedded_subnet_manager_the_offer_carries_a_ufm_pair(seeded_ca
 
 
 def test_one_server_needs_no_control_plane(seeded_catalog):
-    assert design_validate(document=_doc(1, fabric=False))["control_plane"]["bom"] == []
+    assert validate_json(document=_doc(1, fabric=False))["control_plane"]["bom"] == []
 
 
 def test_services_default_to_three_years_support_installation_and_ai_enterprise(seeded_catalog):
-    result = design_validate(document=_doc(8))
+    result = validate_json(document=_doc(8))
     sv = _parts(result, "services")
     assert sv["SVC-SUPPORT-NODE-YEAR"]["quantity"] == 8 * 3
     assert sv["SVC-INSTALL-RACK"]["quantity"] == result["totals"]["racks"]
@@ -68,7 +68,7 @@ def test_services_default_to_three_years_support_installation_and_ai_enterprise(
 
 
 def test_each_service_can_be_declined_and_the_offer_says_so(seeded_catalog):
-    result = design_validate(document=_doc(8, {"support_years": 0, "installation": False, "ai_enterprise": False}))
+    result = validate_json(document=_doc(8, {"support_years": 0, "installation": False, "ai_enterprise": False}))
     assert result["services"]["bom"] == []
     (declined,) = [f for f in result["services"]["findings"] if f["code"] == "SERVICES_DECLINED"]
     assert "hardware warranty and support" in declined["message"] and "NVIDIA AI Enterprise" in declined["message"]
@@ -77,7 +77,7 @@ def test_each_service_can_be_declined_and_the_offer_says_so(seeded_catalog):
 def test_service_prices_come_from_settings_as_indicative(seeded_catalog, settings):
     settings.QUOTE_SERVICE_SUPPORT_EUR_PER_NODE_YEAR = "1250"
     settings.QUOTE_SERVICE_INSTALL_EUR_PER_RACK = "900.50"
-    sv = _parts(design_validate(document=_doc(8, {"support_years": 2})), "services")
+    sv = _parts(validate_json(document=_doc(8, {"support_years": 2})), "services")
     assert sv["SVC-SUPPORT-NODE-YEAR"]["unit_price_eur"] == "1250.00" and sv["SVC-SUPPORT-NODE-YEAR"]["indicative"]
     assert sv["SVC-SUPPORT-NODE-YEAR"]["quantity"] == 16
     assert sv["SVC-INSTALL-RACK"]["unit_price_eur"] == "900.50"
@@ -85,6 +85,6 @@ def test_service_prices_come_from_settings_as_indicative(seeded_catalog, setting
 
 
 def test_the_lines_read_in_dutch(seeded_catalog):
-    result = design_validate(document=_doc(8), language="nl")
+    result = validate_json(document=_doc(8), language="nl")
     texts = " ".join(line["description"] for line in result["services"]["bom"] + result["control_plane"]["bom"])
     assert "Installatie" in texts and "per rack" in texts

@@ -9,8 +9,8 @@ import math
 import pytest
 
 from configurator.examples import h200_training_cluster
-from configurator.services import design_validate
 from engines.racks.packing import CONTINUOUS_SHARE
+from tests.results import validate_json
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +28,7 @@ def _doc() -> dict:
 
 
 def test_pdus_and_cords_only_for_the_hgx_racks_and_no_80_percent_warning(seeded_catalog):
-    result = design_validate(document=_doc())
+    result = validate_json(document=_doc())
     racks = result["rack_plan"]["racks"]
     nvl = [r for r in racks if r["system"]]
     hgx = [r for r in racks if r["node_group"] == "gpu"]
@@ -51,7 +51,7 @@ def test_pdus_and_cords_only_for_the_hgx_racks_and_no_80_percent_warning(seeded_
 
 
 def test_the_services_count_nvl72_racks_as_nodes_and_their_72_gpus_for_ai_enterprise(seeded_catalog):
-    result = design_validate(document=_doc())
+    result = validate_json(document=_doc())
     services = {line["part"]: line["quantity"] for line in result["services"]["bom"]}
     assert services["SVC-SUPPORT-NODE-YEAR"] == (4 + 2) * 3  # two NVL72 racks are two nodes, not 36 trays
     assert services["NVAIE-GPU-YEAR"] == (4 * 8 + 2 * 72) * 3

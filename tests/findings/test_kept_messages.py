@@ -13,9 +13,9 @@ from django.utils.autoreload import file_changed
 import configurator.messages as messages
 from catalog.models import Part, Switch
 from configurator.examples import h200_training_cluster
-from configurator.services import design_validate
 from engines.findings.fabric_codes import FabricCode
 from engines.findings.finding import Finding, Severity
+from tests.results import validate_json
 
 CODE = str(FabricCode.SM_EMBEDDED)  # "The managed %(switch)s switches ... %(limit)s ..."
 PARAMS = {"switch": "MQM9700-NS2F", "ib_nodes": 1200, "sm_limit": 2048}
@@ -113,7 +113,7 @@ def test_the_active_language_of_the_caller_is_kept(counted):
 @pytest.mark.django_db
 def test_a_catalogue_change_is_said_at_once_by_the_next_validation(seeded_catalog):
     def sm_message():
-        result = design_validate(document=h200_training_cluster(), language="en")
+        result = validate_json(document=h200_training_cluster(), language="en")
         return result["catalog_version"], next(f["message"] for f in result["findings"] if f["code"] == CODE)
 
     version, before = sm_message()

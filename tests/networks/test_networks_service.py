@@ -7,8 +7,9 @@ import pytest
 from configurator.bom import BomLine, bom_result
 from configurator.examples import h200_training_cluster
 from configurator.rackplan import rack_count
-from configurator.services import cabling_plan, configuration_create, design_validate
+from configurator.services import cabling_plan, configuration_create
 from design.vocabulary import Connector
+from tests.results import validate_json
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +25,7 @@ def _cluster(nodes: int = 8) -> dict:
 
 
 def test_the_result_plans_all_three_networks_from_the_adapters_roles(seeded_catalog):
-    result = design_validate(document=_cluster())
+    result = validate_json(document=_cluster())
     plans = result["network_plans"]
     for key in ("storage", "inband", "oob"):
         plan = plans[key]
@@ -54,7 +55,7 @@ def test_the_result_plans_all_three_networks_from_the_adapters_roles(seeded_cata
 def test_network_findings_reach_the_result_under_their_network(seeded_catalog):
     doc = _cluster()
     doc["networks"] = {"inband": None}
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     assert result["network_plans"]["inband"] is None
     subjects = {(f["code"], f["subject"]) for f in result["findings"]}
     assert ("NETWORK_CUSTOMER_SUPPLIED", "networks.inband") in subjects
@@ -74,7 +75,7 @@ def test_the_cabling_list_carries_every_network_after_the_compute_fabric(seeded_
         fields = row.split(",")
         assert len(fields) == len(header)
         by_network.setdefault(fields[-1], []).append(fields)
-    result = design_validate(document=_cluster())
+    result = validate_json(document=_cluster())
     assert len(by_network["compute"]) >= result["fabric_plan"]["node_links"]
     inband = [r for r in by_network["inband"] if r[4] == "node-leaf"]
     # Port 1 of every node on switch 1, port 2 on switch 2: the redundant pair.
@@ -123,7 +124,7 @@ def _media(result: dict, section: str, connector: Connector) -> dict[str, int]:
 
 def test_an_hgx_h100_design_carries_its_management_cables_in_the_bill_and_the_cabling_list(seeded_catalog):
     doc = _hgx_h100()
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     assert result["valid"], [f["code"] for f in result["findings"] if f["severity"] == "error"]
     assert not [f for f in result["findings"] if f["code"] == "NETWORK_MEDIA_NOT_CATALOGUED"]
     oob, inband = result["network_plans"]["oob"], result["network_plans"]["inband"]
@@ -158,7 +159,7 @@ def test_the_bill_says_at_least_only_while_something_is_priced_on_request(seeded
 
     # One node and no services: no control plane or service lines (on request), only catalogue parts.
     doc = {**_hgx_h100(nodes=1), "services": {"support_years": 0, "installation": False, "ai_enterprise": False}}
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     cord = next(iter(_media(result, "oob", Connector.RJ45)))
     line = next(x for x in result["bom"] if x["part"] == cord)
     # No source prices the generic patch cords: on request, so the total is a lower bound.
@@ -168,7 +169,7 @@ def test_the_bill_says_at_least_only_while_something_is_priced_on_request(seeded
         if p.list_price_eur is None:
             p.list_price_eur = 5
             p.save()
-    priced = design_validate(document=doc)
+    priced = validate_json(document=doc)
     assert next(x for x in priced["bom"] if x["part"] == cord)["unit_price_eur"] == "5.00"
     # What stays on request is what no catalogue part fits (the node cords, whose server inlet is unknown), and
     # only that keeps "at least"; the catalogue's lines alone total exactly.

@@ -23,9 +23,10 @@ from __future__ import annotations
 import pytest
 
 from configurator.rackplan import rack_count
-from configurator.services import cabling_plan, configuration_create, design_validate
+from configurator.services import cabling_plan, configuration_create
 from design.model import NetworkIn, NetworksIn
 from engines.networks.plan import NodePorts, RackSide, plan_networks
+from tests.results import validate_json
 from tests.rules.parts import SEED
 
 pytestmark = pytest.mark.django_db
@@ -72,7 +73,7 @@ RA_NETWORKS = {
 @pytest.fixture
 def superpod_4su(seeded_catalog):
     """The RA's 4 SU, 127-node DGX SuperPOD (one DGX of the 128 gives way to UFM, Table 4)."""
-    return design_validate(document=_superpod(127, RA_NETWORKS))
+    return validate_json(document=_superpod(127, RA_NETWORKS))
 
 
 def _switches(plan: dict) -> int:
@@ -98,7 +99,7 @@ def test_the_ras_16_storage_switches_include_storage_systems_the_design_must_sta
     nodes_only = superpod_4su["network_plans"]["storage"]
     assert 0 < _switches(nodes_only) < 16
     with_storage = _superpod(127, {**RA_NETWORKS, "storage": {**RA_NETWORKS["storage"], "system_ports": 128}})
-    plan = design_validate(document=with_storage)["network_plans"]["storage"]
+    plan = validate_json(document=with_storage)["network_plans"]["storage"]
     assert plan["node_links"] == 254 + 128
     assert _switches(plan) > _switches(nodes_only)
 
@@ -215,7 +216,7 @@ def test_racked_as_the_ra_racks_it_the_out_of_band_rule_gives_table_8s_16_uplink
 def test_a_basepod_has_one_in_band_pair_and_its_out_of_band_switches_uplink_into_it(seeded_catalog, nodes):
     # DGX BasePOD RA V5, Table 4.2 (a transcription, [S]): 2 SN4600C at 4 and 8 nodes, and a 100 GbE
     # "OOB to in-band" pair of AOCs per SN2201.
-    result = design_validate(document=_superpod(nodes, RA_NETWORKS))
+    result = validate_json(document=_superpod(nodes, RA_NETWORKS))
     plans = result["network_plans"]
     assert (plans["inband"]["leaf_switches"], plans["inband"]["spine_switches"]) == (2, 0)
     oob = plans["oob"]
@@ -232,7 +233,7 @@ def test_the_cabling_list_lands_the_out_of_band_uplinks_on_the_in_band_pair(seed
     assert inband_switches == {"inband-switch-01", "inband-switch-02"}
     # Uplink 1 of every out-of-band switch to in-band switch 1, uplink 2 to switch 2.
     assert {(r[1], r[2]) for r in uplinks} == {("u1", "inband-switch-01"), ("u2", "inband-switch-02")}
-    result = design_validate(document=_superpod(8, RA_NETWORKS))
+    result = validate_json(document=_superpod(8, RA_NETWORKS))
     assert len(uplinks) == result["network_plans"]["oob"]["uplinks"]
 
 
@@ -241,7 +242,7 @@ def test_without_an_in_band_network_the_uplinks_land_on_the_converged_or_the_cus
     # uplinks land on its Ethernet switches; a customer-supplied in-band network takes them on the customer's.
     converged = _superpod(8, {"storage": {"switch": "SN5600"}})
     converged["node_groups"][0]["components"].pop()  # no management adapters
-    oob = design_validate(document=converged)["network_plans"]["oob"]
+    oob = validate_json(document=converged)["network_plans"]["oob"]
     assert (oob["uplinks"], oob["uplink_switch"]) == (2 * oob["leaf_switches"], "SN5600")
-    customer = design_validate(document=_superpod(8, {**RA_NETWORKS, "inband": None}))["network_plans"]["oob"]
+    customer = validate_json(document=_superpod(8, {**RA_NETWORKS, "inband": None}))["network_plans"]["oob"]
     assert (customer["uplinks"], customer["uplink_switch"]) == (2 * customer["leaf_switches"], None)

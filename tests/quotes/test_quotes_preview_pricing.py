@@ -31,9 +31,9 @@ def test_the_preview_reads_a_discount_as_a_quote_request_does(configuration, cus
 
 def test_the_preview_prices_a_design_to_the_cent_of_its_quote(configuration, customer, staff):
     from configurator.bom import design_bill
-    from configurator.services import design_validate
+    from tests.results import validate_json
 
-    result = design_validate(document=configuration.document)
+    result = validate_json(document=configuration.document)
     bom = design_bill(document=configuration.document, result=result).lines
     lines = {"HGX-H200-8GPU": Decimal("3.33")}
     preview = pricing.price_preview(
@@ -64,9 +64,9 @@ def test_the_preview_prices_a_design_to_the_cent_of_its_quote(configuration, cus
 
 def _bill_lines(configuration):
     from configurator.bom import design_bill
-    from configurator.services import design_validate
+    from tests.results import validate_json
 
-    return design_bill(document=configuration.document, result=design_validate(document=configuration.document)).lines
+    return design_bill(document=configuration.document, result=validate_json(document=configuration.document)).lines
 
 
 def test_the_preview_service_comes_to_the_quote_then_requested(configuration, customer, staff, settings):
@@ -151,5 +151,5 @@ def test_the_quote_evaluation_reads_the_design_once_and_prices_it_from_the_catal
         discount_percent=Decimal("0"),
         line_discounts={},
     )
-    assert ev.result["valid"] and ev.lines and ev.totals.net > 0
+    assert ev.result.valid and ev.lines and ev.totals.net > 0
     assert (len(parses), len(reads)) == (1, 1)

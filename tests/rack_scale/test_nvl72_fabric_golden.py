@@ -18,7 +18,8 @@ from collections import Counter
 
 import pytest
 
-from configurator.services import cabling_plan, configuration_create, design_validate, fabric_plan_build
+from configurator.services import cabling_plan, configuration_create
+from tests.results import fabric_plan_json, validate_json
 
 pytestmark = pytest.mark.django_db
 
@@ -66,7 +67,7 @@ B300_XDR = [
 def test_hgx_b300_on_quantum_x800_reproduces_the_superpod_table(
     seeded_catalog, nodes, leaves, spines, node_leaf, leaf_spine
 ):
-    result = design_validate(document=_hgx_b300(nodes, "Q3400-RA"))
+    result = validate_json(document=_hgx_b300(nodes, "Q3400-RA"))
     plan = result["fabric_plan"]
     assert plan["tiers"] == 2 and plan["nodes_per_unit"] == 72  # "This reference architecture is focused on 8 SU"
     assert _counts(plan) == (leaves, spines, 0)
@@ -85,7 +86,7 @@ B300_SPECTRUM_X = [(64, 16, 8), (128, 32, 16), (256, 64, 32), (512, 128, 64), (1
 
 @pytest.mark.parametrize(("nodes", "leaves", "spines"), B300_SPECTRUM_X)
 def test_hgx_b300_on_spectrum_x_is_twin_planar_as_the_superpod_table(seeded_catalog, nodes, leaves, spines):
-    result = design_validate(document=_hgx_b300(nodes, "SN5600"))
+    result = validate_json(document=_hgx_b300(nodes, "SN5600"))
     plan = result["fabric_plan"]
     assert plan["fabric_planes"] == 2 and plan["rails"] == 8 and plan["nodes_per_unit"] == 64
     # Two planes of 400GbE keep even 16 SUs (256 leaves) at two tiers: each plane's 128 leaves meet 128-port spines.
@@ -100,16 +101,16 @@ def test_hgx_b300_on_spectrum_x_is_twin_planar_as_the_superpod_table(seeded_cata
 def test_a_connectx8_card_without_a_twin_plug_for_its_cage_is_one_plane_and_says_so(seeded_catalog):
     # The C8180 card's cage takes flat-top plugs; the catalogue's twin-port 2x 400G optics are finned (switch cages):
     # the two planes cannot be cabled from the catalogue, so the plan is one plane of one 400GbE link per card.
-    plan = fabric_plan_build(request={"nodes": 64, "rails": 8, "switch": "SN5600", "hca": CX8})
+    plan = fabric_plan_json(request={"nodes": 64, "rails": 8, "switch": "SN5600", "hca": CX8})
     codes = {f["code"] for f in plan["findings"]}
     assert "FABRIC_PLANES_NO_MEDIUM" in codes and "FABRIC_NO_CABLE" not in codes
     assert (plan["fabric_planes"], plan["node_links"], plan["link_speed_gbps"]) == (1, 512, 400)
     said = next(f for f in plan["findings"] if f["code"] == "FABRIC_PLANES_NO_MEDIUM")
     assert "2 x 400 GbE" in said["message"] and "one plane" in said["message"]
-    dutch = fabric_plan_build(request={"nodes": 64, "rails": 8, "switch": "SN5600", "hca": CX8}, language="nl")
+    dutch = fabric_plan_json(request={"nodes": 64, "rails": 8, "switch": "SN5600", "hca": CX8}, language="nl")
     assert "één vlak" in next(f for f in dutch["findings"] if f["code"] == "FABRIC_PLANES_NO_MEDIUM")["message"]
     # On InfiniBand the same card is one 800 Gb/s XDR link: one fabric, as designed.
-    xdr = fabric_plan_build(request={"nodes": 64, "rails": 8, "switch": "Q3400-RA", "hca": CX8})
+    xdr = fabric_plan_json(request={"nodes": 64, "rails": 8, "switch": "Q3400-RA", "hca": CX8})
     assert (xdr["fabric_planes"], xdr["node_links"], xdr["link_speed_gbps"]) == (1, 512, 800)
     assert "FABRIC_PLANES_NO_MEDIUM" not in {f["code"] for f in xdr["findings"]}
 
@@ -122,7 +123,7 @@ def test_a_connectx8_card_without_a_twin_plug_for_its_cage_is_one_plane_and_says
 # Its design points are 2, 4 and 8 racks (144, 288 and 576 GPUs).
 @pytest.mark.parametrize("racks", [2, 4, 8])
 def test_gb300_racks_on_spectrum_x_give_every_gpu_a_link_in_each_plane(seeded_catalog, racks):
-    result = design_validate(document=_doc(GB300, racks, "SN5600"))
+    result = validate_json(document=_doc(GB300, racks, "SN5600"))
     plan = result["fabric_plan"]
     assert (plan["nodes"], plan["rails"], plan["fabric_planes"]) == (racks * 18, 4, 2)
     assert plan["node_links"] == racks * 72 * 2 and plan["link_speed_gbps"] == 400
@@ -152,8 +153,8 @@ def test_the_cabling_list_keeps_each_plane_a_fabric_of_its_own(seeded_catalog):
 # the planner gives them the switches of RA-11339-001's one SU (8 leaves, 4 spines, 576 + 576 links). This is the
 # planner's arithmetic on the trays' rails, not a table NVIDIA publishes for NVL72 racks.
 def test_eight_gb300_racks_on_xdr_take_the_switches_of_one_576_gpu_su(seeded_catalog):
-    racks = design_validate(document=_doc(GB300, 8, "Q3400-RA"))["fabric_plan"]
-    hgx = design_validate(document=_hgx_b300(72, "Q3400-RA"))["fabric_plan"]
+    racks = validate_json(document=_doc(GB300, 8, "Q3400-RA"))["fabric_plan"]
+    hgx = validate_json(document=_hgx_b300(72, "Q3400-RA"))["fabric_plan"]
     assert (racks["nodes"], racks["rails"], racks["fabric_planes"]) == (144, 4, 1)
     for key in ("leaf_switches", "spine_switches", "node_links", "leaf_spine_links", "link_speed_gbps"):
         assert racks[key] == hgx[key]
@@ -163,14 +164,14 @@ def test_eight_gb300_racks_on_xdr_take_the_switches_of_one_576_gpu_su(seeded_cat
 def test_gb200_racks_stay_one_infiniband_fabric_of_their_connectx7_trays(seeded_catalog):
     # NVIDIA DGX GB200 User Guide: "4x NVIDIA ConnectX-7 single port 400G OSFP NIC" per tray; RA-11338-001: compute
     # InfiniBand fabric. A ConnectX-7 is one link: no planes, 72 links a rack.
-    plan = design_validate(document=_doc(GB200, 8, "MQM9700-NS2F"))["fabric_plan"]
+    plan = validate_json(document=_doc(GB200, 8, "MQM9700-NS2F"))["fabric_plan"]
     assert (plan["nodes"], plan["rails"], plan["fabric_planes"], plan["node_links"]) == (144, 4, 1, 576)
 
 
 def test_the_diagram_counts_the_leaves_of_both_planes_in_each_su(seeded_catalog):
     from configurator.pictures import fabric_diagram_svg
 
-    plan = design_validate(document=_doc(GB300, 2, "SN5600"))["fabric_plan"]
+    plan = validate_json(document=_doc(GB300, 2, "SN5600"))["fabric_plan"]
     svg = fabric_diagram_svg(plan)
     # 36 trays in one SU: 4 rail leaves in each of the two planes.
     assert plan["units"] == 1 and plan["leaf_switches"] == 8

@@ -7,7 +7,7 @@ import pytest
 
 from configurator.bom import design_bill
 from configurator.rackplan import rack_count
-from configurator.services import design_validate
+from tests.results import validate_json
 
 pytestmark = pytest.mark.django_db
 
@@ -84,7 +84,7 @@ def test_every_rack_fact_has_a_source_listed_in_facts():
 
 
 def test_one_gb300_rack_is_valid_with_its_72_gpus_and_published_rack_power(seeded_catalog):
-    result = design_validate(document=_doc(GB300))
+    result = validate_json(document=_doc(GB300))
     assert result["valid"], _codes(result, "error")
     totals = result["totals"]
     assert (totals["nodes"], totals["gpus"], totals["gpu_memory_gb"]) == (1, 72, 72 * 288)
@@ -111,7 +111,7 @@ def test_components_listed_for_a_rack_system_are_refused_with_the_fix(seeded_cat
     doc = _doc(
         GB200, components=[{"part": "HGX-B200-8GPU", "quantity": 1}, {"part": "GB200-NVL72-GPUS", "quantity": 1}]
     )
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     assert not result["valid"]
     refused = [f for f in result["findings"] if f["code"] == "RACK_SYSTEM_COMPLETE"]
     assert [f["subject"] for f in refused] == ["node_groups[0].components[0]", "node_groups[0].components[1]"]
@@ -120,32 +120,32 @@ def test_components_listed_for_a_rack_system_are_refused_with_the_fix(seeded_cat
 
 
 def test_an_air_cooled_facility_is_an_error_with_the_nvl72_fix(seeded_catalog):
-    result = design_validate(document=_doc(GB300, facility={"cooling": "air"}))
+    result = validate_json(document=_doc(GB300, facility={"cooling": "air"}))
     assert not result["valid"]
     f = _finding(result, "RACK_LIQUID_NODE_IN_AIR")
     assert f["severity"] == "error" and "cannot be air-cooled" in f["fix"] and "HGX" in f["fix"]
 
 
 def test_the_rack_power_is_checked_against_the_sites_limit_only(seeded_catalog):
-    assert "RACK_NODE_OVER_POWER" not in _codes(design_validate(document=_doc(GB300)))
-    limited = design_validate(document=_doc(GB300, facility={"rack_power_kw": 100}))
+    assert "RACK_NODE_OVER_POWER" not in _codes(validate_json(document=_doc(GB300)))
+    limited = validate_json(document=_doc(GB300, facility={"rack_power_kw": 100}))
     assert _finding(limited, "RACK_NODE_OVER_POWER")["severity"] == "error"
 
 
 def test_two_racks_are_two_nvlink_domains_and_576_is_said_not_orderable(seeded_catalog):
-    result = design_validate(document=_doc(GB200, racks=8, fabric={"switch": "MQM9700-NS2F"}))
+    result = validate_json(document=_doc(GB200, racks=8, fabric={"switch": "MQM9700-NS2F"}))
     f = _finding(result, "NVLINK_DOMAIN_PER_RACK")
     assert f["severity"] == "info" and f["subject"] == "node_groups[0].count"
     assert "8 NVLink domains of 72 GPUs each, not one domain of 576 GPUs" in f["message"]
     assert "not a product that can be ordered" in f["message"]
-    dutch = design_validate(document=_doc(GB200, racks=2, fabric={"switch": "MQM9700-NS2F"}), language="nl")
+    dutch = validate_json(document=_doc(GB200, racks=2, fabric={"switch": "MQM9700-NS2F"}), language="nl")
     assert "niet één domein van 144 GPU's" in _finding(dutch, "NVLINK_DOMAIN_PER_RACK")["message"]
 
 
 def test_a_model_that_fits_one_rack_needs_no_compute_fabric(seeded_catalog):
     # 1,800B parameters of inference: 72 x 288 GB hold it in one NVLink domain; HGX B300 nodes of 8 GPUs do not.
     workload = {"kind": "inference", "model_parameters_billion": 1800}
-    rack = design_validate(document=_doc(GB300, workload=workload))
+    rack = validate_json(document=_doc(GB300, workload=workload))
     assert rack["valid"], _codes(rack, "error")
     assert not _codes(rack) & {"WORKLOAD_NEEDS_FABRIC", "WORKLOAD_SPANS_NODES", "WORKLOAD_NOT_ENOUGH_GPUS"}
     hgx = {
@@ -161,14 +161,14 @@ def test_a_model_that_fits_one_rack_needs_no_compute_fabric(seeded_catalog):
             }
         ],
     }
-    assert "WORKLOAD_NOT_ENOUGH_GPUS" in _codes(design_validate(document=hgx))
+    assert "WORKLOAD_NOT_ENOUGH_GPUS" in _codes(validate_json(document=hgx))
 
 
 # --- compute fabric ----------------------------------------------------------------------------------------------
 
 
 def test_one_rack_with_a_fabric_is_told_it_needs_none(seeded_catalog):
-    result = design_validate(document=_doc(GB200, fabric={"switch": "MQM9700-NS2F"}))
+    result = validate_json(document=_doc(GB200, fabric={"switch": "MQM9700-NS2F"}))
     f = _finding(result, "FABRIC_RACK_SCALE_ONE_RACK")
     assert f["severity"] == "info" and "needs no compute fabric" in f["message"]
     assert "FABRIC_SINGLE_NODE" not in _codes(result)
@@ -179,7 +179,7 @@ def test_one_rack_with_a_fabric_is_told_it_needs_none(seeded_catalog):
 # NIC" for the cluster network. So the fabric's endpoints are 144 trays of 4 rails: 576 compute links, one per GPU.
 @pytest.mark.parametrize(("racks", "trays", "links"), [(2, 36, 144), (8, 144, 576), (16, 288, 1152)])
 def test_nvl72_fabric_endpoints_are_the_racks_compute_trays(seeded_catalog, racks, trays, links):
-    result = design_validate(document=_doc(GB200, racks=racks, fabric={"switch": "MQM9700-NS2F"}))
+    result = validate_json(document=_doc(GB200, racks=racks, fabric={"switch": "MQM9700-NS2F"}))
     plan = result["fabric_plan"]
     assert (plan["nodes"], plan["rails"], plan["node_links"]) == (trays, 4, links)
     assert result["totals"]["compute_nics"] == links  # one compute link per GPU
@@ -187,7 +187,7 @@ def test_nvl72_fabric_endpoints_are_the_racks_compute_trays(seeded_catalog, rack
 
 
 def test_gb300_racks_plan_an_xdr_fabric_on_their_connectx8_trays(seeded_catalog):
-    result = design_validate(document=_doc(GB300, racks=2, fabric={"switch": "Q3400-RA"}))
+    result = validate_json(document=_doc(GB300, racks=2, fabric={"switch": "Q3400-RA"}))
     plan = result["fabric_plan"]
     assert (plan["nodes"], plan["rails"], plan["node_links"]) == (36, 4, 144)
     assert "FABRIC_SPEED_MISMATCH" not in _codes(result)
@@ -197,7 +197,7 @@ def test_gb300_racks_plan_an_xdr_fabric_on_their_connectx8_trays(seeded_catalog)
 
 
 def test_one_system_is_one_rack_of_its_own_in_rows_of_an_su(seeded_catalog):
-    result = design_validate(document=_doc(GB200, racks=8, fabric={"switch": "MQM9700-NS2F"}))
+    result = validate_json(document=_doc(GB200, racks=8, fabric={"switch": "MQM9700-NS2F"}))
     racks = result["rack_plan"]["racks"]
     systems = [r for r in racks if r["system"]]
     assert sum(r["count"] for r in systems) == 8
@@ -214,7 +214,7 @@ def test_one_system_is_one_rack_of_its_own_in_rows_of_an_su(seeded_catalog):
 
 def test_the_bill_lists_the_rack_with_what_comes_in_it_and_no_enclosure(seeded_catalog):
     doc = _doc(GB300, racks=2)
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     bill = design_bill(document=doc, result=result)
     line = next(b for b in bill.lines if b.part_number == GB300)
     assert line.quantity == 2 and line.unit_price_eur is None  # on request
@@ -224,7 +224,7 @@ def test_the_bill_lists_the_rack_with_what_comes_in_it_and_no_enclosure(seeded_c
     assert not any(b.part_number == "GB300-NVL72-GPUS" for b in bill.lines)  # built in, not a line of its own
     assert not any(b.section == "racks_power" for b in bill.lines)  # no enclosure, PDU or cord, not even on request
     assert result["totals"]["list_price_at_least"] is True  # the racks themselves are priced on request
-    dutch = design_validate(document=doc, language="nl")["bom"]
+    dutch = validate_json(document=doc, language="nl")["bom"]
     assert (
         "inclusief 18 compute-trays, 72 GPU's, 9 NVLink-switchtrays"
         in next(b for b in dutch if b["part"] == GB300)["description"]
@@ -234,7 +234,7 @@ def test_the_bill_lists_the_rack_with_what_comes_in_it_and_no_enclosure(seeded_c
 def test_an_nvl72_rack_beside_hgx_nodes_gets_enclosures_and_pdus_only_for_the_hgx_racks(seeded_catalog):
     doc = _doc(GB300, racks=1)
     doc["node_groups"].append({"name": "hgx", "count": 4, "server": "SYS-822GS-NB3RT", "components": []})
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     hgx_racks = sum(r.get("count", 1) for r in result["rack_plan"]["racks"] if not r.get("system"))
     assert hgx_racks >= 1 and rack_count(result["rack_plan"]) == hgx_racks + 1
     racks_power = [b for b in result["bom"] if b["section"] == "racks_power"]
@@ -262,7 +262,7 @@ def test_the_out_of_band_network_leaves_the_racks_own_management_to_the_rack(see
     # An NVL72 rack has no PDUs of the plan's and manages its trays on its own built-in management switches: the
     # out-of-band network takes the compute fabric's switches and the PDUs of their racks only, and a design beside
     # HGX nodes still counts those nodes' BMCs.
-    result = design_validate(document=_doc(GB200, racks=8, fabric={"switch": "MQM9700-NS2F"}))
+    result = validate_json(document=_doc(GB200, racks=8, fabric={"switch": "MQM9700-NS2F"}))
     oob = result["network_plans"]["oob"]
     compute = result["fabric_plan"]
     assert oob["devices"]["bmcs"] == 0
@@ -271,5 +271,5 @@ def test_the_out_of_band_network_leaves_the_racks_own_management_to_the_rack(see
     assert oob["rack_switches"] == rack_count(result["rack_plan"]) - 8  # one per network rack, none in an NVL72
     mixed = _doc(GB200, racks=2, fabric={"switch": "MQM9700-NS2F"})
     mixed["node_groups"].append({"name": "hgx", "count": 4, "server": "SYS-821GE-TNHR", "components": []})
-    devices = design_validate(document=mixed)["network_plans"]["oob"]["devices"]
+    devices = validate_json(document=mixed)["network_plans"]["oob"]["devices"]
     assert devices["bmcs"] == 4

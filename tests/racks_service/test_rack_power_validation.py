@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from configurator.examples import h200_training_cluster
-from configurator.services import design_validate
+from tests.results import validate_json
 
 
 def _doc(server: str, nodes: int, facility: dict | None = None) -> dict:
@@ -17,7 +17,7 @@ def _doc(server: str, nodes: int, facility: dict | None = None) -> dict:
 
 
 def test_6_6_kw_supplies_are_named_as_drawing_more_than_a_c19_outlet_carries(seeded_catalog):
-    result = design_validate(document=_doc("SYS-822GS-NBRT", 2))
+    result = validate_json(document=_doc("SYS-822GS-NBRT", 2))
     cords = [f for f in result["findings"] if f["code"] == "RACK_CORD_OVER_RATING"]
     assert cords, [f["code"] for f in result["findings"]]
     assert "SYS-822GS-NBRT" in cords[0]["message"] and "C19" in cords[0]["message"]
@@ -26,5 +26,5 @@ def test_6_6_kw_supplies_are_named_as_drawing_more_than_a_c19_outlet_carries(see
 
 
 def test_3_kw_supplies_on_c19_outlets_pass(seeded_catalog):
-    result = design_validate(document=_doc("SYS-821GE-TNHR", 2))
+    result = validate_json(document=_doc("SYS-821GE-TNHR", 2))
     assert "RACK_CORD_OVER_RATING" not in {f["code"] for f in result["findings"]}

@@ -22,7 +22,7 @@ from configurator.examples import h200_training_cluster
 from configurator.messages.racks import elevation_labels, kw_number
 from configurator.pictures import rack_elevation_svg
 from configurator.rackplan import fabric_locator, rack_count
-from configurator.services import cabling_plan, configuration_create, design_validate
+from configurator.services import cabling_plan, configuration_create
 from configurator.snapshot import catalog_snapshot
 from configurator.validation import run_validation
 from design.model import DesignInputError
@@ -30,6 +30,7 @@ from design.parse import parse_design
 from engines.racks import RackPlan
 from quotes.documents import render_pdf, render_pdf_html, render_xlsx
 from quotes.services import quote_request
+from tests.results import validate_json
 
 pytestmark = pytest.mark.django_db
 
@@ -76,7 +77,7 @@ def _link(result, name):
     ],
 )
 def test_rack_plan_holds_every_node_and_the_totals_count_the_racks(seeded_catalog, nodes, racks, rows):
-    result = design_validate(document=_doc(nodes, fabric=None if nodes == 1 else True))
+    result = validate_json(document=_doc(nodes, fabric=None if nodes == 1 else True))
     plan = result["rack_plan"]
     assert _nodes_placed(plan) == nodes
     assert _racks(plan) == racks == result["totals"]["racks"]
@@ -95,7 +96,7 @@ def test_rack_plan_holds_every_node_and_the_totals_count_the_racks(seeded_catalo
 
 
 def test_a_2048_node_cluster_gets_a_three_tier_layout(seeded_catalog):
-    result = design_validate(document=_doc(2048))
+    result = validate_json(document=_doc(2048))
     plan = result["rack_plan"]
     assert _nodes_placed(plan) == 2048
     kinds = {r["kind"] for r in plan["racks"]}
@@ -107,7 +108,7 @@ def test_a_2048_node_cluster_gets_a_three_tier_layout(seeded_catalog):
 
 
 def test_one_node_stands_alone_in_one_rack_without_a_fabric(seeded_catalog):
-    result = design_validate(document=_doc(1, fabric=None))
+    result = validate_json(document=_doc(1, fabric=None))
     (rack,) = result["rack_plan"]["racks"]
     assert [d["role"] for d in rack["devices"]] == ["node", "management"]
     assert rack["u_used"] == 9 and rack["u_total"] == 42
@@ -115,27 +116,27 @@ def test_one_node_stands_alone_in_one_rack_without_a_fabric(seeded_catalog):
 
 
 def test_liquid_cooled_servers_get_liquid_racks_of_80_kw_and_air_cannot_carry_them(seeded_catalog):
-    liquid = design_validate(document=_doc(8, fabric=None, server="SYS-421GE-TNHR2-LCC"))
+    liquid = validate_json(document=_doc(8, fabric=None, server="SYS-421GE-TNHR2-LCC"))
     plan = liquid["rack_plan"]
     assert plan["cooling"] == "liquid" and plan["rack_power_limit_w"] == 80_000
     assert plan["rack_power_basis"] == "default-liquid"
-    air = design_validate(document=_doc(8, fabric=None, server="SYS-421GE-TNHR2-LCC", facility={"cooling": "air"}))
+    air = validate_json(document=_doc(8, fabric=None, server="SYS-421GE-TNHR2-LCC", facility={"cooling": "air"}))
     assert air["valid"] is False
     error = next(f for f in air["findings"] if f["code"] == "RACK_LIQUID_NODE_IN_AIR")
     assert error["severity"] == "error" and "SYS-421GE-TNHR2-LCC" in error["message"]
 
 
 def test_air_cooled_racks_above_the_air_ceiling_get_a_warning(seeded_catalog):
-    result = design_validate(document=_doc(5, fabric=None, facility={"cooling": "air", "rack_power_kw": 60}))
+    result = validate_json(document=_doc(5, fabric=None, facility={"cooling": "air", "rack_power_kw": 60}))
     warning = next(f for f in result["findings"] if f["code"] == "RACK_AIR_DENSITY")
     assert warning["severity"] == "warning" and warning["subject"] == "facility.cooling"
     assert max(r["power_known_w"] for r in result["rack_plan"]["racks"]) > 30_000
-    nl = design_validate(document=_doc(5, fabric=None, facility={"cooling": "air", "rack_power_kw": 60}), language="nl")
+    nl = validate_json(document=_doc(5, fabric=None, facility={"cooling": "air", "rack_power_kw": 60}), language="nl")
     assert "luchtgekoeld rack" in next(f["message"] for f in nl["findings"] if f["code"] == "RACK_AIR_DENSITY")
 
 
 def test_a_server_taller_than_the_rack_is_an_error_naming_the_units(seeded_catalog):
-    result = design_validate(document=_doc(2, fabric=None, facility={"rack_units": 8}))
+    result = validate_json(document=_doc(2, fabric=None, facility={"rack_units": 8}))
     error = next(f for f in result["findings"] if f["code"] == "RACK_NODE_TOO_TALL")
     assert result["valid"] is False and "8U" in error["message"]
 
@@ -143,25 +144,25 @@ def test_a_server_taller_than_the_rack_is_an_error_naming_the_units(seeded_catal
 def test_a_server_of_unknown_height_is_left_out_and_said_so(seeded_catalog):
     doc = _doc(2, fabric=None)
     doc["node_groups"][0] = {"name": "a100", "count": 2, "server": "SYS-420GP-TNAR"}
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     assert "RACK_NODE_HEIGHT_UNKNOWN" in _codes(result)
     assert _nodes_placed(result["rack_plan"]) == 0
 
 
 def test_the_rack_rows_set_the_node_distance_and_a_long_row_turns_dac_into_optics(seeded_catalog):
     # 32 nodes in one row: the row run from the farthest compute rack to the leaf rack is several metres.
-    laid_out = design_validate(document=_doc(32))
+    laid_out = validate_json(document=_doc(32))
     plan_m = laid_out["rack_plan"]["distances"]["node_to_leaf_m"]
     assert plan_m["basis"] == "plan" and plan_m["route"] == "row" and plan_m["length_m"] > 3
     node_link = _link(laid_out, "node-leaf")
     assert node_link["distance_m"] == plan_m["length_m"] and node_link["media"] == "optics"
     # The same fabric with the switches next to the nodes (an override of 1 m) takes copper.
-    short = design_validate(document=_doc(32, fabric={"rack": {"node_to_leaf_m": 1}}))
+    short = validate_json(document=_doc(32, fabric={"rack": {"node_to_leaf_m": 1}}))
     assert _link(short, "node-leaf")["distance_m"] == 1 and _link(short, "node-leaf")["media"] == "dac"
 
 
 def test_the_design_override_always_wins_over_the_plan(seeded_catalog):
-    result = design_validate(document=_doc(128, fabric={"rack": {"leaf_to_spine_m": 45}}))
+    result = validate_json(document=_doc(128, fabric={"rack": {"leaf_to_spine_m": 45}}))
     assert result["rack_plan"]["distances"]["leaf_to_spine_m"] == {
         "link": "leaf_to_spine_m",
         "length_m": 45.0,
@@ -169,7 +170,7 @@ def test_the_design_override_always_wins_over_the_plan(seeded_catalog):
         "route": None,
     }
     assert _link(result, "leaf-spine")["distance_m"] == 45
-    planned = design_validate(document=_doc(128))
+    planned = validate_json(document=_doc(128))
     assert (
         _link(planned, "leaf-spine")["distance_m"] == planned["rack_plan"]["distances"]["leaf_to_spine_m"]["length_m"]
     )
@@ -189,12 +190,12 @@ def test_the_design_override_always_wins_over_the_plan(seeded_catalog):
 )
 def test_a_bad_facility_is_refused_naming_the_field(seeded_catalog, facility, field, words):
     with pytest.raises(DesignInputError) as err:
-        design_validate(document=_doc(4, facility=facility))
+        validate_json(document=_doc(4, facility=facility))
     assert words in err.value.errors[field]
 
 
 def test_the_facility_sets_rack_size_power_and_feeds(seeded_catalog):
-    result = design_validate(
+    result = validate_json(
         document=_doc(4, fabric=None, facility={"rack_units": 48, "rack_power_kw": 20, "pdu_feeds": "A"})
     )
     plan = result["rack_plan"]
@@ -210,7 +211,7 @@ def _pdus(plan):
 
 def test_the_bill_lists_the_racks_and_the_unpriced_pdus_and_cords_as_lines_on_request(seeded_catalog):
     doc = _doc(32)
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     bill = design_bill(document=doc, result=result)
     racks = [line for line in bill.lines if line.section == "racks_power"]
     assert [(line.part_number, line.quantity) for line in racks if line.part_number.startswith("RACK")] == [
@@ -232,7 +233,7 @@ def test_the_bill_lists_the_racks_and_the_unpriced_pdus_and_cords_as_lines_on_re
     assert bill.at_least and result["totals"]["list_price_at_least"] is True
     # A rack height the catalogue does not stock is a line on request too, not a guessed part.
     tall = _doc(4, fabric=None, facility={"rack_units": 48})
-    tall_result = design_validate(document=tall)
+    tall_result = validate_json(document=tall)
     tall_bill = design_bill(document=tall, result=tall_result)
     [rack] = [line for line in tall_bill.lines if line.section == "racks_power" and "48U" in line.description]
     assert rack.part_number == "" and rack.on_request and rack.quantity == tall_result["totals"]["racks"]
@@ -244,7 +245,7 @@ def test_the_cabling_list_names_the_rack_and_unit_of_both_ends(seeded_catalog):
     assert rows[0].endswith(",length_m,a_rack,a_u,z_rack,z_u,network")
     first = rows[1].split(",")
     assert first[0] == "node-0001" and first[7:9] == ["R01-01", "1"]
-    plan = design_validate(document=config.document)["rack_plan"]
+    plan = validate_json(document=config.document)["rack_plan"]
     leaf_racks = {r["name"] for r in plan["racks"] if any(d["role"] == "leaf" for d in r["devices"])}
     assert first[9] in leaf_racks and int(first[10]) > 1
     spine_rows = [r.split(",") for r in rows[1:] if r.split(",")[4] == "leaf-spine"]
@@ -264,7 +265,7 @@ def test_once_the_pdu_has_a_list_price_it_is_a_priced_line_and_no_longer_on_requ
     view = catalog_snapshot()
     priced = dataclasses.replace(view.get("AP8886"), price_eur=Decimal("1200.00"))
     view = dataclasses.replace(view, parts={**view.parts, "AP8886": priced})
-    result = run_validation(parse_design(doc), view, document=doc)
+    result = run_validation(parse_design(doc), view, document=doc).to_json()
     bill = design_bill(document=doc, result=result)
     pdu = [line for line in bill.lines if line.part_number == "AP8886"]
     assert [(line.section, line.quantity) for line in pdu] == [("racks_power", _pdus(result["rack_plan"]))]
@@ -274,7 +275,7 @@ def test_once_the_pdu_has_a_list_price_it_is_a_priced_line_and_no_longer_on_requ
 def test_the_review_step_shows_the_unpriced_pdu_and_cords_on_request_in_both_languages(seeded_catalog):
     config = configuration_create(document=_doc(32))
     page = " ".join(Client().get(f"/d/{config.token}/review/").content.decode().split())
-    pdus = _pdus(design_validate(document=config.document)["rack_plan"])
+    pdus = _pdus(validate_json(document=config.document)["rack_plan"])
     row = re.search(r'<tr class="on-request"><th scope="row" class="mono">AP8886</th>.*?</tr>', page).group(0)
     assert f'<td class="num">{pdus}</td>' in row and "on request" in row
     assert "Total list price, excl. VAT" in page and "at least €" in page
@@ -312,7 +313,7 @@ def test_a_2048_node_result_writes_each_run_of_identical_racks_once_and_stays_un
     """1,107 racks in 65 rows: the compute racks right of one row's leaf rack and left of the next row's are one
     entry of 16, each rack's two nodes one device entry of 2, and the whole result is a fraction of the 862 kB it
     was when every rack and device was written out."""
-    result = design_validate(document=_doc(2048))
+    result = validate_json(document=_doc(2048))
     plan = result["rack_plan"]
     assert _racks(plan) == result["totals"]["racks"] == 1107
     assert len(plan["racks"]) < 150
@@ -337,7 +338,7 @@ def test_every_door_counts_every_rack_of_a_run(seeded_catalog, make_configuratio
     """32 nodes: 16 compute racks in two runs of 8 beside the leaf rack, and the spine rack: 18 racks however the
     plan is read — the API, the CLI, the fabric step, the offer PDF, its workbook and the cabling list."""
     doc = _doc(32)
-    result = design_validate(document=doc)
+    result = validate_json(document=doc)
     assert [r["count"] for r in result["rack_plan"]["racks"]] == [8, 1, 8, 1]
     assert result["totals"]["racks"] == 18
     crm = ApiClient(name="crm", scope="quote")
@@ -374,7 +375,7 @@ def test_every_door_counts_every_rack_of_a_run(seeded_catalog, make_configuratio
 def test_a_result_stored_before_racks_had_a_count_reads_as_every_rack(seeded_catalog):
     """A quote frozen before runs were written once (every rack and device an entry of its own) rebuilds alike:
     the same rack count for its bill, the same elevation and the same rack and unit for every cable end."""
-    result = design_validate(document=_doc(32))
+    result = validate_json(document=_doc(32))
     plan = result["rack_plan"]
     stored = {
         **plan,

@@ -6,10 +6,10 @@ from django.urls import reverse
 
 from configurator.bom import bom_total, design_bom
 from configurator.examples import h200_training_cluster
-from configurator.services import design_validate
 from configurator.snapshot import catalog_snapshot
 from design.parse import parse_design
 from tests.factories import grant
+from tests.results import validate_json
 
 __all__ = ["B200_IN_H100_SERVER", "CUSTOMER", "H200_CLUSTER", "WITH_WARNING", "grant", "list_total", "url"]
 
@@ -31,7 +31,7 @@ WITH_WARNING = {**H200_CLUSTER, "fabric": {"switch": "MQM9790-NS2F"}}  # unmanag
 
 def list_total(config):
     """The design's list total as the BOM service computes it (the pages must show this amount)."""
-    result = design_validate(document=config.document)
+    result = validate_json(document=config.document)
     total, _ = bom_total(design_bom(parse_design(config.document), result, catalog_snapshot()))
     return total
 

@@ -129,9 +129,7 @@ def test_sales_engineer_clones_takes_over_and_acknowledges_a_warning(staff_clien
     assert "FABRIC_SM_REQUIRED" in review and "Accept warning" in review
     finding = next(
         f
-        for f in __import__("configurator.services", fromlist=["x"]).design_validate(document=config.document)[
-            "findings"
-        ]
+        for f in __import__("tests.results", fromlist=["x"]).validate_json(document=config.document)["findings"]
         if f["code"] == "FABRIC_SM_REQUIRED"
     )
     staff_client.post(
@@ -211,13 +209,12 @@ def test_a_sales_engineer_without_the_approve_permission_cannot_approve_a_big_di
 
 def test_the_customers_cached_panel_follows_accepted_warnings_and_their_reasons(client, staff, make_config):
     # The customer's side panel is cached per design state; an acceptance, or a new reason, must show at once.
-    from configurator.services import design_validate, warning_acknowledge
+    from configurator.services import warning_acknowledge
+    from tests.results import validate_json
 
     config = make_config(WITH_WARNING)
     assert "Customer runs UFM" not in client.get(url(config, "platform")).content.decode()
-    finding = next(
-        f for f in design_validate(document=config.document)["findings"] if f["code"] == "FABRIC_SM_REQUIRED"
-    )
+    finding = next(f for f in validate_json(document=config.document)["findings"] if f["code"] == "FABRIC_SM_REQUIRED")
     warning_acknowledge(
         configuration=config, code=finding["code"], subject=finding["subject"], reason="Customer runs UFM", user=staff
     )

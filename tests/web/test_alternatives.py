@@ -33,7 +33,7 @@ def _alternatives(kind="training", params=70, language="en", **kw):
 
 
 def _errors(alt):
-    return [f for f in alt.result["findings"] if f["severity"] == "error"]
+    return [f for f in alt.result.to_json()["findings"] if f["severity"] == "error"]
 
 
 # --- the alternatives ----------------------------------------------------------------------------------------
@@ -55,14 +55,14 @@ def test_a_70b_training_job_gets_the_recommendation_and_up_to_three_alternatives
 
 
 def test_each_alternative_fits_the_workload_or_its_findings_say_why(seeded_catalog):
-    from configurator.services import design_validate
+    from tests.results import validate_json
 
     for kind, params in (("training", 70), ("inference", 70), ("inference", 405), ("training", 405)):
         for alt in _alternatives(kind=kind, params=params):
             assert alt.document["workload"]["kind"] == kind
             assert alt.document["workload"]["model_parameters_billion"] == params
-            fresh = design_validate(document=alt.document, language="en")
-            assert fresh["findings"] == alt.result["findings"]  # the service's own verdict, not a second one
+            fresh = validate_json(document=alt.document, language="en")
+            assert fresh["findings"] == alt.result.to_json()["findings"]  # the service's own verdict, not a second one
             if not fresh["valid"]:
                 assert all(f["message"] and f["fix"] for f in _errors(alt)), alt.key
             memory = fresh["totals"]["gpu_memory_gb"]
@@ -138,8 +138,9 @@ def test_every_figure_of_a_column_is_the_validation_result_and_the_quote_pricing
     from web import selectors
 
     view = selectors.catalog()
-    result = design_validate(document=H200_CLUSTER, language="en")
-    col = comparison.column("draft", H200_CLUSTER, result, view)
+    typed = design_validate(document=H200_CLUSTER, language="en")
+    col = comparison.column("draft", H200_CLUSTER, typed, view)
+    result = typed.to_json()
     totals = result["totals"]
     assert (col.gpus, col.gpu_memory_gb, col.racks) == (totals["gpus"], totals["gpu_memory_gb"], totals["racks"])
     assert col.power_w == totals["cluster_power_w"]
@@ -182,15 +183,15 @@ def test_an_unknown_figure_stays_unknown_on_the_page(client, make_config, seeded
 
 
 def test_the_bandwidth_per_gpu_is_in_the_validation_totals(seeded_catalog):
-    from configurator.services import design_validate
+    from tests.results import validate_json
 
     pcie = copy.deepcopy(H200_CLUSTER)
     pcie["node_groups"][0].update(count=1, server="SYS-521GE-TNRT", components=[{"part": "L40S", "quantity": 4}])
     pcie.pop("fabric", None)
-    group = design_validate(document=pcie, language="en")["totals"]["groups"][0]
+    group = validate_json(document=pcie, language="en")["totals"]["groups"][0]
     assert group["nvlink_gbps_per_gpu"] == 0  # L40S: no NVLink
     assert group["compute_gbps_per_gpu"] == 0  # no compute NICs
-    group = design_validate(document=H200_CLUSTER, language="en")["totals"]["groups"][0]
+    group = validate_json(document=H200_CLUSTER, language="en")["totals"]["groups"][0]
     assert (group["nvlink_gbps_per_gpu"], group["compute_gbps_per_gpu"]) == (900, 400)
 
 

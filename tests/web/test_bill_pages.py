@@ -9,7 +9,7 @@ import re
 import pytest
 from django.test import Client
 
-from configurator.services import design_validate
+from tests.results import validate_json
 from tests.web.pages import H200_CLUSTER, WITH_WARNING, url
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +21,7 @@ def _flat(response) -> str:
 
 def test_the_review_step_shows_the_bill_by_section_with_lines_on_request(client, make_config):
     config = make_config()
-    result = design_validate(document=config.document)
+    result = validate_json(document=config.document)
     page = _flat(client.get(url(config, "review")))
     for section in ('data-section="nodes"', 'data-section="compute_fabric"', 'data-section="oob"'):
         assert section in page
@@ -36,7 +36,7 @@ def test_the_fabric_step_counts_the_management_switches_the_racks_hold(client, m
     doc = copy.deepcopy(H200_CLUSTER)
     doc["node_groups"][0]["count"] = 32
     config = make_config(doc)
-    result = design_validate(document=config.document)
+    result = validate_json(document=config.document)
     racks = result["totals"]["racks"]
     assert racks > result["fabric_plan"]["management_switches"]  # 18 racks, 2 switches by the fabric's ports
     page = _flat(client.get(url(config, "fabric")))

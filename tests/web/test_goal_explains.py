@@ -39,9 +39,9 @@ def _article(body: str, key: str) -> str:
 
 def _bill_total(document):
     view = selectors.catalog()
-    from configurator.services import design_validate
+    from tests.results import validate_json
 
-    return design_bill(document=document, result=design_validate(document=document), catalog=view).total
+    return design_bill(document=document, result=validate_json(document=document), catalog=view).total
 
 
 # --- the pair and its reasons ----------------------------------------------------------------------------------
@@ -108,12 +108,12 @@ def test_one_design_when_the_recommendation_is_also_the_cheapest(client, make_co
 
 
 def test_time_to_train_is_said_only_when_the_result_estimates_it():
-    result = {"sizing": {"kind": "training", "memory_needed_gb": 1260, "usable_gb_per_gpu": 162, "min_gpus": 8}}
-    plain = choice_reason(key="recommended", result=result, nvlink_domain=8, total_gpus=8)
+    sizing = {"kind": "training", "memory_needed_gb": 1260, "usable_gb_per_gpu": 162, "min_gpus": 8}
+    plain = choice_reason(key="recommended", sizing=sizing, nvlink_domain=8, total_gpus=8)
     assert "training takes" not in plain and plain.endswith(".") and plain.count(".") == 1
-    timed = {"sizing": {**result["sizing"], "training_days": 12.5}}
+    timed = {**sizing, "training_days": 12.5}
     assert "training takes about 12.5 days" in choice_reason(
-        key="recommended", result=timed, nvlink_domain=8, total_gpus=8
+        key="recommended", sizing=timed, nvlink_domain=8, total_gpus=8
     )
 
 

@@ -54,7 +54,7 @@ def test_a_blackwell_workload_gets_an_nvl72_rack_beside_the_hgx_nodes(seeded_cat
     server = view.get(group["server"])
     assert server.rack_scale and group["components"] == [] and rack.errors == 0
     assert view.get(next(iter(server.accepts))).generation == base_gpu.generation  # the same GPU generation
-    assert rack.result["totals"]["gpus"] == 72 * group["count"]
+    assert rack.result.totals.to_json()["gpus"] == 72 * group["count"]
 
 
 def test_the_alternatives_page_names_the_rack_column(client, make_config):

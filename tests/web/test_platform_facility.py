@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from configurator.services import design_validate
+from tests.results import validate_json
 from tests.web.pages import url
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +24,7 @@ def test_rack_power_cooling_and_feeds_are_stored_in_the_facility_and_used_by_the
     config.refresh_from_db()
     facility = config.document["facility"]
     assert (facility["rack_power_kw"], facility["cooling"], facility["pdu_feeds"]) == (45.0, "liquid", "A")
-    plan = design_validate(document=config.document)["rack_plan"]
+    plan = validate_json(document=config.document)["rack_plan"]
     assert plan["rack_power_limit_w"] == 45_000 and plan["pdu_feeds"] == "A"
     page = client.get(url(config, "platform")).content.decode()
     assert 'value="45' in page  # shown again as entered

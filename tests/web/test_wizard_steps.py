@@ -137,13 +137,13 @@ def test_adapters_step_adds_a_storage_adapter_and_draws_it_in_the_slot_map(clien
 
 
 def test_fabric_step_shows_the_plan_the_diagram_and_the_cables(client, make_config):
-    from configurator.services import design_validate
+    from tests.results import validate_json
 
     config = make_config()
     body = client.get(url(config, "fabric")).content.decode()
     assert "Fabric plan" in body and "Bisection bandwidth" in body
     assert body.count("<svg") >= 1
-    plan = design_validate(document=config.document)["fabric_plan"]
+    plan = validate_json(document=config.document)["fabric_plan"]
     for item in plan["bom"]:  # the switches, cables and optics of the plan
         assert item["part"] in body
 
@@ -278,10 +278,10 @@ def test_cabling_plan_downloads_as_csv_with_one_row_per_link(client, make_config
     import csv
     import io
 
-    from configurator.services import design_validate
+    from tests.results import validate_json
 
     config = make_config()
-    plan = design_validate(document=config.document)["fabric_plan"]
+    plan = validate_json(document=config.document)["fabric_plan"]
     response = client.get(reverse("configurator:cabling_csv", args=[config.token]))
     assert response.status_code == 200 and response.streaming
     rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))

@@ -145,8 +145,9 @@ class Evaluation:
     def __init__(self, config: Configuration, outcome: Outcome, view, *, acks: dict[tuple[str, str], Any]):
         gpu_parts, adapter_parts = part_sets(view)
         self.outcome = outcome
-        self.result = outcome.result
-        raw = outcome.result["findings"] if outcome.result else _input_findings(outcome.input_errors or {})
+        result = self.result = outcome.result
+        # The page's context is the result's JSON form, section by section (the templates read the contract's keys).
+        raw = result.findings_json() if result else _input_findings(outcome.input_errors or {})
         self.findings: list[dict] = []
         for i, f in enumerate(raw):
             field = wizard.field_for_subject(
@@ -169,16 +170,16 @@ class Evaluation:
         self.warnings = [f for f in self.findings if f["severity"] == "warning"]
         self.unacknowledged = [f for f in self.warnings if f["ack"] is None]
         self.grouped = [(sev, label, [f for f in self.findings if f["severity"] == sev]) for sev, label in SEVERITIES]
-        self.totals = (outcome.result or {}).get("totals") or {}
-        self.sizing = (outcome.result or {}).get("sizing")
-        self.bill = design_bill(document=config.document, result=outcome.result, catalog=view)
+        self.totals = result.totals.to_json() if result else {}
+        self.sizing = result.sizing.to_dict() if result and result.sizing else None
+        self.bill = result.bill if result else design_bill(document=config.document, result=None, catalog=view)
         self.quotable = outcome.valid
         # What a customer's quote request would get: '' issued at once, or reviewed for "warnings" or "amount".
         self.review = (
             quote_selectors.online_request_review(
-                net=self.bill.total if self.bill else Decimal(0), findings=outcome.result["findings"]
+                net=self.bill.total if self.bill else Decimal(0), findings=result.findings
             )
-            if self.quotable and outcome.result
+            if self.quotable and result
             else ""
         )
 
@@ -198,7 +199,7 @@ def _evaluate(request: HttpRequest, config: Configuration, view) -> Evaluation:
         # POST writes; a GET shows the computed outcome and leaves the row alone.
         outcome = configuration_validate(configuration=config, language=_language())
     acks = {}
-    if outcome.result and any(f["severity"] == "warning" for f in outcome.result["findings"]):
+    if outcome.result and outcome.result.warnings:
         acks = {(a.code, a.subject): a for a in config.acknowledgements.select_related("user")}
     return Evaluation(config, outcome, view, acks=acks)
 

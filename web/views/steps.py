@@ -190,7 +190,7 @@ def _adapters(request: HttpRequest, config: Configuration) -> HttpResponse:
     else:
         form = AdaptersForm(initial=wizard.adapters_initial(config.document, adapter_parts), catalog=view)
     ev = _evaluate(request, config, view)
-    placement = (ev.result or {}).get("placement") or []
+    placement = ev.result.placement if ev.result else []
     slot_map = slot_map_svg(placement[0], slot_map_labels()) if placement else ""
     g = wizard.group(config.document) or {}
     ctx = _context(
@@ -222,7 +222,8 @@ def _fabric(request: HttpRequest, config: Configuration) -> HttpResponse:
     else:
         form = FabricForm(initial=wizard.fabric_initial(config.document), catalog=view)
     ev = _evaluate(request, config, view)
-    plan = (ev.result or {}).get("fabric_plan")
+    plan = ev.result.fabric_plan.to_json() if ev.result and ev.result.fabric_plan else None
+    rack_plan = ev.result.rack_plan if ev.result else None
     ctx = _context(
         request,
         config,
@@ -235,10 +236,10 @@ def _fabric(request: HttpRequest, config: Configuration) -> HttpResponse:
         diagram=fabric_diagram_svg(plan, diagram_words(), _language()),
         link_classes=LINK_CLASSES,
         plan_parts=_plan_parts(plan, view),
-        rack_plan=(ev.result or {}).get("rack_plan"),
-        rack_count=rack_count((ev.result or {}).get("rack_plan")),
+        rack_plan=rack_plan,
+        rack_count=rack_count(rack_plan),
         # One line of distinct racks at their own size: as tall as one rack, readable labels, scrolls sideways.
-        elevation=rack_elevation_svg((ev.result or {}).get("rack_plan"), elevation_labels(), kw_number, columns=None),
+        elevation=rack_elevation_svg(rack_plan, elevation_labels(), kw_number, columns=None),
     )
     return _render_step(request, "fabric", ctx, status=status)
 

@@ -56,7 +56,7 @@ class Command(BaseCommand):
             for path, message in exc.errors.items():
                 self.stderr.write(f"--{path.replace('_', '-')}: {message}" if path in request else f"{path}: {message}")
             sys.exit(EXIT_MALFORMED)
-        self.stdout.write(json.dumps(plan, indent=options["indent"] or None, ensure_ascii=False, default=str))
-        if any(f.get("severity") == "error" for f in plan.get("findings", [])):
+        self.stdout.write(json.dumps(plan.to_json(), indent=options["indent"] or None, ensure_ascii=False, default=str))
+        if any(f.is_error for f in plan.findings):
             self.stdout.flush()
             sys.exit(EXIT_INVALID)

@@ -84,5 +84,7 @@ class Command(BaseCommand):
         except ValueError as exc:
             self.stderr.write(str(exc))
             sys.exit(EXIT_MALFORMED)
-        self.stdout.write(json.dumps(result, indent=options["indent"] or None, ensure_ascii=False, default=str))
-        sys.exit(EXIT_VALID if result["valid"] else EXIT_INVALID)
+        self.stdout.write(
+            json.dumps(result.to_json(), indent=options["indent"] or None, ensure_ascii=False, default=str)
+        )
+        sys.exit(EXIT_VALID if result.valid else EXIT_INVALID)
