@@ -147,13 +147,13 @@ def time_pdf_without_pictures(frozen: dict, runs: int = 5) -> tuple[float, float
     """The same PDF with its pictures left out: what the offer's text, tables and pages cost on their own."""
     from quotes import documents
 
-    saved = documents._topology_picture, documents._rack_picture, documents._slot_pictures
-    documents._topology_picture = documents._rack_picture = lambda *_: None
-    documents._slot_pictures = lambda *_: []
+    saved = documents._topology_picture, documents._rack_pictures, documents._slot_pictures
+    documents._topology_picture = lambda *_: None
+    documents._rack_pictures = documents._slot_pictures = lambda *_: []
     try:
         return timed(lambda: documents.render_pdf(frozen), runs)
     finally:
-        documents._topology_picture, documents._rack_picture, documents._slot_pictures = saved
+        documents._topology_picture, documents._rack_pictures, documents._slot_pictures = saved
 
 
 def time_floor(runs: int = 5) -> tuple[float, float]:

@@ -110,7 +110,7 @@ def test_at_the_ratio_its_cables_imply_the_in_band_network_is_the_ras_8_switches
     # Table 8: 254 node links on 24 leaf-core cables, 10.6 to 1; the whole-number ratio a leaf must carry is 11:1.
     # Table 7: 8 SN4600C; Table 8's 6 ISL are three leaf pairs: six leaves and a core of two.
     networks = {**RA_NETWORKS, "inband": {"switch": "SN4600C", "oversubscription": "11:1"}}
-    result = design_validate(document=_superpod(127, networks))
+    result = validate_json(document=_superpod(127, networks))
     inband = result["network_plans"]["inband"]
     assert (inband["leaf_switches"], inband["spine_switches"], inband["core_switches"]) == (6, 2, 0)
     assert _switches(inband) == 8

@@ -291,7 +291,8 @@ def test_the_offer_pdf_shows_the_racks_and_their_elevation(seeded_catalog, make_
     frozen = quote.frozen
     assert any(line["part_number"] == "RACK-42U" for line in frozen["lines"])
     html = render_pdf_html(frozen)
-    assert re.search(r'<img class="picture" src="data:image/svg\+xml;base64,[^"]+" alt="Rack elevation"', html)
+    picture = r'<img class="picture elevation" src="data:image/svg\+xml;base64,[^"]+" alt="Rack elevation"'
+    assert re.search(picture, html)
     text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(render_pdf(frozen))).pages)
     racks = frozen["validation"]["totals"]["racks"]
     assert f"{racks} racks of 42U." in text and "Racks and power" in text
