@@ -173,7 +173,9 @@ def _spans_nodes(p: dict[str, Any]) -> tuple[str, str]:
             "%(min_nodes)s nodes, and the job spans nodes over the compute fabric."
         )
         % p,
-        _("Plan pipeline or data parallelism between nodes and tensor parallelism within them."),
+        _("Plan pipeline or data parallelism between nodes and tensor parallelism inside one NVLink domain.")
+        if (p.get("domain") or 0) > 1
+        else _("Plan pipeline or data parallelism between nodes; without NVLink these GPUs use no tensor parallelism."),
     )
 
 

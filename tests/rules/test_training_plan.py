@@ -214,7 +214,25 @@ SUITE = [
     ),
     (group(SYS_822GS_NBRT, comp(HGX_B200)), {"kind": "training", "model_parameters_billion": 70}),
     (group(NVL72_LIKE, comp(HGX_B200)), {"kind": "inference", "model_parameters_billion": 405}),
+    # spanning nodes whose GPUs have no NVLink, or an NVLink domain smaller than the node
+    (group(SYS_421GE_TNRT3, comp(L40S, 8), count=4), {"kind": "training", "model_parameters_billion": 70}),
+    (
+        group(AS_4125GS_TNRT, comp(H200_NVL, 8), comp(NVL4_BRIDGE, 2), count=4),
+        {"kind": "training", "model_parameters_billion": 70},
+    ),
+    # the replica estimate names the benchmark's tensor degree
+    (
+        hgx_node(TNHR_H100, HGX_H100),
+        {
+            "kind": "inference",
+            "model_parameters_billion": 70,
+            "precision": "fp8",
+            "concurrency": 300,
+            "context_tokens": 5000,
+        },
+    ),
 ]
+NODE_WIDE = re.compile(r"tensor parallelism (?:with)?in (?:them|a node|the node|each node)")
 TENSOR_DEGREE = re.compile(r"(\d+) GPUs[^.;]*tensor parallelism|tensor parallelism (?:over|across) (\d+) GPUs")
 
 
@@ -229,6 +247,10 @@ def test_no_text_claims_tensor_parallelism_beyond_the_nvlink_domain(g, workload)
             for sentence in re.split(r"(?<=[.;:])\s", text):
                 if "tensor" not in sentence:
                     continue
+                # "within a node" is beyond the domain where a node has more GPUs than one domain joins
+                assert not NODE_WIDE.search(sentence) or domain >= r.sizing.gpus_per_node, (f.code, sentence)
+                if domain <= 1:
+                    assert "no tensor parallelism" in sentence, (f.code, sentence)
                 for m in TENSOR_DEGREE.finditer(sentence):
                     degree = int(m.group(1) or m.group(2))
                     assert degree <= domain, (f.code, sentence)
