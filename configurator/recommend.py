@@ -35,7 +35,7 @@ from design.vocabulary import Cooling, Protocol
 from engines.node.sizing import Sizing, size_workload
 
 MAX_VALIDATED = 8  # candidates judged by the engine per recommendation; bounds the work of one goal step
-_TP_DEGREES = (1, 2, 4, 8, 16)  # tensor-parallel degrees: PCIe cards are proposed in these counts
+_TP_DEGREES = (1, 2, 4, 8, 16)  # PCIe cards are proposed in these counts
 # The goal's inputs a candidate's document carries as given: the KV cache's for inference, the time to train's for
 # training (the validation result then estimates the training days).
 ASKED = ("context_tokens", "concurrency", "training_tokens_billion", "target_days")
@@ -137,7 +137,8 @@ def _lead(lead_times: dict[str, int | None], *parts) -> int:
 
 
 def _cards_for(min_gpus: int, cap: int) -> int:
-    """The smallest tensor-parallel degree that holds the model, within the server's card count."""
+    """The smallest proposed card count (a power of two) that holds the model, within the server's card count; the
+    validation's plan then keeps tensor parallelism inside the cards' NVLink domain."""
     for degree in _TP_DEGREES:
         if min_gpus <= degree <= cap:
             return degree

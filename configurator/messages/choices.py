@@ -1,7 +1,8 @@
 """The goal step's one-sentence reason for each proposed design (the recommended one and the cheapest that fits).
 
 Every figure comes from the design's validation result (its sizing, totals and, when the time to train is
-estimated, ``sizing.training_days``) and its bill of materials; nothing is said that the result does not know.
+estimated, ``sizing.training_days``; when the replicas are, ``sizing.tokens_per_second``) and its bill of
+materials; nothing is said that the result does not know.
 """
 
 from __future__ import annotations
@@ -83,6 +84,15 @@ def choice_reason(
         clauses.append(
             _("its %(gpus)s GPUs serve %(replicas)s copies of the model side by side")
             % {"gpus": num(total_gpus), "replicas": num(replicas)}
+        )
+    served, rate = sizing.get("gpus_needed"), sizing.get("tokens_per_second")
+    if served and rate and int(served) <= total_gpus:
+        clauses.append(
+            _(
+                "%(gpus)s of its GPUs serve the %(concurrency)s concurrent requests at about %(rate)s tokens per"
+                " second (an estimate from NVIDIA's benchmark)"
+            )
+            % {"gpus": num(int(served)), "concurrency": num(int(sizing["concurrency"])), "rate": num(round(rate, -1))}
         )
     days = sizing.get("training_days")
     if days:

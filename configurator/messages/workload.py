@@ -173,7 +173,9 @@ def _spans_nodes(p: dict[str, Any]) -> tuple[str, str]:
             "%(min_nodes)s nodes, and the job spans nodes over the compute fabric."
         )
         % p,
-        _("Plan pipeline or data parallelism between nodes and tensor parallelism within them."),
+        _("Plan pipeline or data parallelism between nodes and tensor parallelism inside one NVLink domain.")
+        if (p.get("domain") or 0) > 1
+        else _("Plan pipeline or data parallelism between nodes; without NVLink these GPUs use no tensor parallelism."),
     )
 
 
@@ -357,15 +359,86 @@ def _deadline_missed(p: dict[str, Any]) -> tuple[str, str]:
 
 @renders(C.WORKLOAD_REPLICAS)
 def _replicas(p: dict[str, Any]) -> tuple[str, str]:
+    if not p.get("estimated"):
+        text = _plan_sentence(p) + " "
+        if p.get("reason") == "context":
+            text += _(
+                "How many tokens per second they serve for %(concurrency)s concurrent sequences is not estimated: the "
+                "sourced benchmark for this GPU and precision covers requests of up to %(point)s tokens, shorter than "
+                "the %(context)s tokens per sequence here, so the throughput stays unknown."
+            ) % {
+                "concurrency": num(p["concurrency"]),
+                "point": num(p["point_context"]),
+                "context": num(p["context_tokens"]),
+            }
+        else:
+            text += _(
+                "How many tokens per second they serve for %(concurrency)s concurrent sequences is not estimated: "
+                "there is no sourced tokens-per-second figure for this model size on this GPU and precision, so the "
+                "throughput stays unknown."
+            ) % {"concurrency": num(p["concurrency"])}
+        return text, _("Size the replicas for the throughput with a benchmark of this model on this GPU.")
     return (
-        _plan_sentence(p)
-        + " "
-        + _(
-            "How many tokens per second they serve for %(concurrency)s concurrent sequences is not estimated: there "
-            "is no sourced tokens-per-second figure per GPU and precision, so the throughput stays unknown."
+        _serving_estimate(p),
+        _("No action needed: compare the estimate with the throughput the service must reach."),
+    )
+
+
+def _serving_values(p: dict[str, Any]) -> dict[str, str]:
+    return {
+        "concurrency": num(p["concurrency"]),
+        "replicas": num(p["replicas_needed"]),
+        "gpus": num(p["gpus_needed"]),
+        "tp": num(p["point_gpus"]),
+        "gpu": p["point_gpu"],
+        "precision": p["point_precision"].upper(),
+        "model": p["model"],
+        "per_replica": num(p["per_replica"]),
+        "ttft": num(p["ttft_ms"] / 1000, 2),
+        "tps": num(round(p["tokens_per_second"], -1)),
+        "input": num(p["input_tokens"]),
+        "output": num(p["output_tokens"]),
+    }
+
+
+def _serving_estimate(p: dict[str, Any]) -> str:
+    return ngettext(
+        "Throughput estimate for %(concurrency)s concurrent requests: %(replicas)s replica of %(tp)s GPUs as "
+        "benchmarked (%(gpus)s GPUs), delivering about %(tps)s tokens per second. NVIDIA measured %(model)s in "
+        "%(precision)s on %(tp)s x %(gpu)s (tensor parallel %(tp)s) serving up to %(per_replica)s requests of "
+        "%(input)s input and %(output)s output tokens per replica with a time to first token of %(ttft)s s; "
+        "beyond that the first token waits seconds (NIM benchmarking, Performance).",
+        "Throughput estimate for %(concurrency)s concurrent requests: %(replicas)s replicas of %(tp)s GPUs as "
+        "benchmarked (%(gpus)s GPUs), delivering about %(tps)s tokens per second. NVIDIA measured %(model)s in "
+        "%(precision)s on %(tp)s x %(gpu)s (tensor parallel %(tp)s) serving up to %(per_replica)s requests of "
+        "%(input)s input and %(output)s output tokens per replica with a time to first token of %(ttft)s s; "
+        "beyond that the first token waits seconds (NIM benchmarking, Performance).",
+        p["replicas_needed"],
+    ) % _serving_values(p)
+
+
+@renders(C.WORKLOAD_REPLICAS_SHORT)
+def _replicas_short(p: dict[str, Any]) -> tuple[str, str]:
+    values = {
+        **_serving_values(p),
+        "total": num(p["total_gpus"]),
+        "held": num(p["design_replicas"]),
+        "nodes": num(p["nodes_needed"]),
+        "per_node": num(p["per_node"]),
+    }
+    return (
+        ngettext(
+            "The design's %(total)s GPUs hold %(held)s replica of %(tp)s GPUs, but %(concurrency)s concurrent requests "
+            "need %(replicas)s to keep the time to first token under a second (an estimate: up to %(per_replica)s "
+            "requests per replica). About %(gpus)s GPUs (%(nodes)s nodes of %(per_node)s) would serve them.",
+            "The design's %(total)s GPUs hold %(held)s replicas of %(tp)s GPUs, but %(concurrency)s concurrent "
+            "requests need %(replicas)s to keep the time to first token under a second (an estimate: up to "
+            "%(per_replica)s requests per replica). About %(gpus)s GPUs (%(nodes)s nodes of %(per_node)s) would serve "
+            "them.",
+            p["design_replicas"],
         )
-        % {"concurrency": num(p["concurrency"])},
-        _("Size the replicas for the throughput with a benchmark of this model on this GPU."),
+        % values,
+        _("Raise the node count to %(nodes)s, or accept a longer wait for the first token.") % values,
     )
 
 

@@ -486,10 +486,21 @@ RULES: tuple[Rule, ...] = (
         INFO,
         gettext_noop("Inference served by replicas"),
         gettext_noop(
-            "An inference model that fits one NVLink domain is served by replicas of that domain, which exchange nothing. The throughput the replicas deliver for the concurrency asked is not estimated: no sourced tokens-per-second figure per GPU and precision is in the catalogue, so it stays unknown."
+            "An inference model that fits one NVLink domain is served by replicas of that domain, which exchange nothing. With a concurrency, the replicas are sized from a measured serving benchmark where the design matches one exactly: NVIDIA's NIM benchmark of Llama 3.3 70B in FP8 on replicas of 2 H100 80 GB GPUs (tensor parallel 2), requests of 5,000 input and 500 output tokens. One replica serves the last measured concurrency whose time to first token stays under a second (50 requests, 0.83 s; at 100 it is 8 s, and the throughput hardly grows); the concurrency asked, divided by it and rounded up, gives the replicas and their GPUs, and the measured tokens per second at their load (linear between measured levels) gives the throughput, stated as an estimate. It applies only to that GPU, precision and model size (within 5 %) and to contexts no longer than 5,500 tokens; for other GPUs (H200, B200 included), precisions, model sizes or longer contexts no sourced figure exists, so the throughput stays unknown."
         ),
-        "training.py (plan_inference); no sourced tokens-per-second figure",
-        ("engines.node.workload.workload_findings",),
+        "serving.py (NV-NIM-PERF in catalog/seed: NVIDIA NIM LLM benchmarking, Performance, Llama-3.3-70b-instruct, "
+        "NIM 1.8.0, 2 x H100 80G, fp8 TP2); training.py (plan_inference)",
+        ("engines.node.workload._throughput",),
+    ),
+    rule(
+        Code.WORKLOAD_REPLICAS_SHORT,
+        W,
+        gettext_noop("Too few GPUs for the concurrency"),
+        gettext_noop(
+            "Where the replica estimate applies (see Inference served by replicas), the design's GPUs hold fewer replicas than the concurrency needs with a time to first token under a second: requests queue and wait seconds for their first token. The finding names the GPUs and whole nodes that would serve the concurrency."
+        ),
+        "serving.py (NV-NIM-PERF in catalog/seed)",
+        ("engines.node.workload._throughput",),
     ),
     rule(
         Code.POWER_ESTIMATE_ABOVE_SUPPLIES,

@@ -109,6 +109,10 @@ class Sizing:
     gpu_hours: float | None = None
     training_days_range: tuple[float, float] | None = None
     gpu_hours_range: tuple[float, float] | None = None
+    # inference with a concurrency on a sourced serving benchmark (engines.node.serving); None: not estimated
+    replicas_needed: int | None = None  # replicas of the benchmark's shape that serve the concurrency
+    gpus_needed: int | None = None  # their GPUs
+    tokens_per_second: float | None = None  # what those replicas deliver, an estimate
     assumptions: tuple[dict[str, Any], ...] = ()  # {"name", "value", "source"}
 
     def to_dict(self) -> dict[str, Any]:
@@ -146,6 +150,9 @@ class Sizing:
             if self.training_days_range
             else None,
             "gpu_hours_range": [_round(v, 0) for v in self.gpu_hours_range] if self.gpu_hours_range else None,
+            "replicas_needed": self.replicas_needed,
+            "gpus_needed": self.gpus_needed,
+            "tokens_per_second": _round(self.tokens_per_second, 0),
             "assumptions": [dict(a) for a in self.assumptions],
         }
 

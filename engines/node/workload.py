@@ -6,6 +6,7 @@ rules. Sizing arithmetic lives in sizing.py.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Any, cast
 
@@ -17,6 +18,7 @@ from engines.findings.finding import Finding
 from engines.findings.registry import finding
 
 from .context import GroupContext
+from .serving import TTFT_LIMIT_MS, Throughput, serving_point, size_replicas
 from .sizing import USABLE_MEMORY_FRACTION, Sizing, kv_model, size_workload
 from .training import (
     ACTIVATION_SOURCE,
@@ -147,8 +149,9 @@ def workload_findings(design: DesignIn, contexts: list[GroupContext]) -> tuple[l
     if wl.kind == "training":
         time_findings, sizing = _time(wl, sizing, plan, gpu_groups, domain, per_node)
         out.extend(time_findings)
-    elif plan is not None and wl.concurrency:
-        out.append(finding(Code.WORKLOAD_REPLICAS, "workload", **data))
+    elif wl.concurrency:
+        serving_findings, sizing = _throughput(wl, sizing, plan, gpu_groups, domain, per_node, total_gpus, data)
+        out.extend(serving_findings)
     return out, sizing
 
 
@@ -165,6 +168,9 @@ _PLAN_KEYS = frozenset(
         "gpu_hours",
         "training_days_range",
         "gpu_hours_range",
+        "replicas_needed",
+        "gpus_needed",
+        "tokens_per_second",
         "assumptions",
     }
 )
@@ -361,6 +367,96 @@ def _assumptions(est: TrainingTime, gpu: str, precision: str) -> tuple[dict[str,
             "source": ACTIVATION_SOURCE,
         },
         {"name": "gpus", "value": est.gpus, "source": "the parallelism plan's GPUs"},
+    )
+
+
+def _throughput(
+    wl: WorkloadIn,
+    sizing: Sizing,
+    plan: Plan | None,
+    gpu_groups: list[GroupContext],
+    domain: int,
+    per_node: int,
+    total_gpus: int,
+    data: dict[str, Any],
+) -> tuple[list[Finding], Sizing]:
+    """Inference with a concurrency: the replicas it needs and their tokens/s from a sourced serving benchmark
+    (serving.py) when the design matches one exactly (an info, and a warning naming the GPUs and nodes that would
+    serve it when the design has fewer), else the plan with the throughput left unknown (an info). The estimate
+    counts replicas of the benchmark's own shape (its GPUs and tensor degree), whatever the memory plan."""
+    concurrency = cast(int, wl.concurrency)
+    parts = {c.gpus[0].spec.part_number for c in gpu_groups}
+    # the context the memory sizing assumed (the workload's, else the default): the benchmark must cover it
+    point = serving_point(parts, sizing.precision, wl.model_parameters_billion, domain, sizing.context_tokens)
+    if point is None:
+        if plan is None:
+            return [], sizing  # the memory rules already say the design cannot hold it
+        shape = serving_point(parts, sizing.precision, wl.model_parameters_billion, domain, None)
+        longer = {"reason": "context", "point_context": shape.context_tokens} if shape else {"reason": "no_point"}
+        return [finding(Code.WORKLOAD_REPLICAS, "workload", **data, estimated=False, **longer)], sizing
+    est = size_replicas(point, concurrency, total_gpus)
+    sizing = replace(
+        sizing,
+        replicas_needed=est.replicas,
+        gpus_needed=est.gpus,
+        tokens_per_second=est.tokens_per_second,
+        assumptions=_serving_assumptions(est),
+    )
+    params = {
+        **data,
+        "estimated": True,
+        "model": point.model,
+        "point_gpus": point.gpus_per_replica,
+        "point_gpu": point.gpu_label,
+        "point_precision": point.precision,
+        "input_tokens": point.input_tokens,
+        "output_tokens": point.output_tokens,
+        "per_replica": est.per_replica,
+        "ttft_ms": est.ttft_ms,
+        "replicas_needed": est.replicas,
+        "gpus_needed": est.gpus,
+        "tokens_per_second": est.tokens_per_second,
+        "design_replicas": est.design_replicas,
+        "total_gpus": total_gpus,
+        "source_key": "NV-NIM-PERF",
+    }
+    out = [finding(Code.WORKLOAD_REPLICAS, "workload", **params)]
+    if est.design_replicas < est.replicas:
+        nodes = math.ceil(est.gpus / per_node)
+        out.append(
+            finding(
+                Code.WORKLOAD_REPLICAS_SHORT,
+                "workload.concurrency",
+                **params,
+                nodes_needed=nodes,
+            )
+        )
+    return out, sizing
+
+
+def _serving_assumptions(est: Throughput) -> tuple[dict[str, Any], ...]:
+    """The figures the replica estimate rests on, each with its source (``{"name", "value", "source"}``)."""
+    point, source = est.point, est.point.source
+    return (
+        {
+            "name": "serving_benchmark",
+            "value": f"{point.model}, {point.gpus_per_replica} x {point.gpu_label}, {point.precision} TP"
+            f"{point.gpus_per_replica}, {point.input_tokens} input / {point.output_tokens} output tokens",
+            "source": source,
+        },
+        {
+            "name": "concurrency_per_replica",
+            "value": est.per_replica,
+            "source": f"{source}; the last measured level with a time to first token under {TTFT_LIMIT_MS:,.0f} ms "
+            f"({est.ttft_ms} ms)",
+        },
+        {"name": "ttft_limit_ms", "value": TTFT_LIMIT_MS, "source": "engines/node/serving.py: about a second"},
+        {
+            "name": "tokens_per_second",
+            "value": round(est.tokens_per_second),
+            "source": f"{source}; the replicas' measured tokens/s at their load, linear between measured levels",
+        },
+        {"name": "replicas", "value": est.replicas, "source": "concurrency / requests per replica, rounded up"},
     )
 
 

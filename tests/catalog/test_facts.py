@@ -171,7 +171,7 @@ def test_an_apc_pdu_with_a_sourced_rating_is_seeded_without_an_invented_price(se
 
 
 def test_facts_file_lists_every_new_source_key():
-    for key in ("NV-LX-CU", "NV-LX-OV", "NV-MCP7Y10", "DGX-H100-PWR", "DGX-B200-PWR"):
+    for key in ("NV-LX-CU", "NV-LX-OV", "NV-MCP7Y10", "DGX-H100-PWR", "DGX-B200-PWR", "NV-NIM-PERF"):
         assert key in SEED["sources"] and key in FACTS, key
 
 

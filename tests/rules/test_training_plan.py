@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from configurator.messages import both
 from design.model import DesignIn, DesignInputError, WorkloadIn
 from design.parse import parse_design
+from engines.node.serving import SERVING_POINTS
 from engines.node.training import MFU_RANGE, flops_per_token, training_time
 
 from .parts import (
@@ -20,6 +21,7 @@ from .parts import (
     HGX_A100,
     HGX_B200,
     HGX_H100,
+    HGX_H200,
     L40S,
     NVL2_BRIDGE,
     NVL4_BRIDGE,
@@ -212,7 +214,25 @@ SUITE = [
     ),
     (group(SYS_822GS_NBRT, comp(HGX_B200)), {"kind": "training", "model_parameters_billion": 70}),
     (group(NVL72_LIKE, comp(HGX_B200)), {"kind": "inference", "model_parameters_billion": 405}),
+    # spanning nodes whose GPUs have no NVLink, or an NVLink domain smaller than the node
+    (group(SYS_421GE_TNRT3, comp(L40S, 8), count=4), {"kind": "training", "model_parameters_billion": 70}),
+    (
+        group(AS_4125GS_TNRT, comp(H200_NVL, 8), comp(NVL4_BRIDGE, 2), count=4),
+        {"kind": "training", "model_parameters_billion": 70},
+    ),
+    # the replica estimate names the benchmark's tensor degree
+    (
+        hgx_node(TNHR_H100, HGX_H100),
+        {
+            "kind": "inference",
+            "model_parameters_billion": 70,
+            "precision": "fp8",
+            "concurrency": 300,
+            "context_tokens": 5000,
+        },
+    ),
 ]
+NODE_WIDE = re.compile(r"tensor parallelism (?:with)?in (?:them|a node|the node|each node)")
 TENSOR_DEGREE = re.compile(r"(\d+) GPUs[^.;]*tensor parallelism|tensor parallelism (?:over|across) (\d+) GPUs")
 
 
@@ -227,6 +247,10 @@ def test_no_text_claims_tensor_parallelism_beyond_the_nvlink_domain(g, workload)
             for sentence in re.split(r"(?<=[.;:])\s", text):
                 if "tensor" not in sentence:
                     continue
+                # "within a node" is beyond the domain where a node has more GPUs than one domain joins
+                assert not NODE_WIDE.search(sentence) or domain >= r.sizing.gpus_per_node, (f.code, sentence)
+                if domain <= 1:
+                    assert "no tensor parallelism" in sentence, (f.code, sentence)
                 for m in TENSOR_DEGREE.finditer(sentence):
                     degree = int(m.group(1) or m.group(2))
                     assert degree <= domain, (f.code, sentence)
@@ -260,10 +284,81 @@ def test_training_on_four_nodes_without_a_fabric_is_still_told_it_needs_one():
     assert "FABRIC_ADVISED" in found and "FABRIC_NOT_NEEDED_REPLICAS" not in found
 
 
-def test_replica_throughput_stays_unknown_visibly():
-    d = wl_design(hgx_node(nics=0), kind="inference", model_parameters_billion=70, concurrency=32)
-    f = next(f for f in run(d).findings if f.code == "WORKLOAD_REPLICAS")
-    assert "throughput stays unknown" in both(f).message.en and "blijft onbekend" in both(f).message.nl
+def h100_inference(nodes=1, **workload):
+    return wl_design(
+        hgx_node(TNHR_H100, HGX_H100, count=nodes), kind="inference", model_parameters_billion=70, **workload
+    )
+
+
+def test_the_sourced_benchmark_sizes_one_replica_at_its_last_level_under_a_second():
+    # NIM's table: TTFT 834.51 ms at 50 requests, 7,996.25 ms at 100: a replica serves 50
+    [point] = SERVING_POINTS
+    assert (point.gpu_part, point.gpus_per_replica, point.precision) == ("HGX-H100-8GPU", 2, "fp8")
+    assert point.served().concurrency == 50 and point.served().ttft_ms == 834.51
+    assert point.tokens_per_second(50) == 814.37 and point.tokens_per_second(40) == pytest.approx(737.982)
+
+
+def test_concurrency_on_the_benchmarked_h100_fp8_70b_gives_replicas_and_tokens_per_second():
+    r = run(h100_inference(precision="fp8", concurrency=120, context_tokens=5000), CAT)
+    s = r.sizing
+    # 120 requests / 50 per replica: 3 replicas of 2 GPUs, each at 40 requests: 623.4 + 15/25 x (814.37 - 623.4)
+    assert (s.replicas_needed, s.gpus_needed) == (3, 6)
+    assert s.tokens_per_second == pytest.approx(3 * 737.982)
+    f = next(f for f in r.findings if f.code == "WORKLOAD_REPLICAS")
+    said = both(f)
+    assert "3 replicas of 2 GPUs as benchmarked (6 GPUs), delivering about 2,210 tokens per second" in said.message.en
+    assert "3 replica's van 2 GPU's zoals gemeten (6 GPU's), goed voor ongeveer 2.210 tokens per seconde" in (
+        said.message.nl
+    )
+    assert "time to first token of 0.83 s" in said.message.en and "stays unknown" not in said.message.en
+    names = {a["name"]: a for a in s.assumptions}
+    assert names["concurrency_per_replica"]["value"] == 50 and "NIM" in names["concurrency_per_replica"]["source"]
+    assert "2 x H100 80G, fp8 TP2" in names["serving_benchmark"]["source"]
+    assert "WORKLOAD_REPLICAS_SHORT" not in {x.code for x in r.findings}  # 8 GPUs hold 4 replicas
+    assert s.to_dict()["tokens_per_second"] == 2214
+
+
+@pytest.mark.parametrize(
+    "board, server, params, precision, context, why",
+    [
+        (HGX_H200, SYS_821GE_TNHR, 70, "fp8", 4096, "model size"),  # H200: not the benchmarked GPU
+        (HGX_B200, SYS_822GS_NBRT, 70, "fp8", 4096, "model size"),  # nor B200
+        (HGX_H100, TNHR_H100, 70, "bf16", 4096, "model size"),  # another precision
+        (HGX_H100, TNHR_H100, 8, "fp8", 4096, "model size"),  # another model size
+        (HGX_H100, TNHR_H100, 70, "fp8", None, "up to 5,500 tokens, shorter than the 8,192"),  # the default context
+    ],
+)
+def test_throughput_without_a_sourced_point_stays_unknown_visibly(board, server, params, precision, context, why):
+    d = wl_design(
+        hgx_node(server, board),
+        kind="inference",
+        model_parameters_billion=params,
+        precision=precision,
+        concurrency=32,
+        context_tokens=context,
+    )
+    r = run(d, CAT)
+    f = next(f for f in r.findings if f.code == "WORKLOAD_REPLICAS")
+    said = both(f)
+    assert "throughput stays unknown" in said.message.en and "blijft onbekend" in said.message.nl
+    assert why in said.message.en
+    assert r.sizing.tokens_per_second is None and r.sizing.replicas_needed is None
+
+
+def test_too_few_gpus_for_the_concurrency_names_the_gpus_and_nodes_that_would_serve_it():
+    # 300 requests: 6 replicas of 2 = 12 GPUs; one node holds 4 replicas
+    r = run(h100_inference(precision="fp8", concurrency=300, context_tokens=5000), CAT)
+    f = next(f for f in r.findings if f.code == "WORKLOAD_REPLICAS_SHORT")
+    said = both(f)
+    assert f.severity == "warning"
+    assert "8 GPUs hold 4 replicas of 2 GPUs, but 300 concurrent requests need 6" in said.message.en
+    assert "About 12 GPUs (2 nodes of 8) would serve them" in said.message.en
+    assert "Ongeveer 12 GPU's (2 nodes van 8) zouden ze bedienen" in said.message.nl
+    assert "Raise the node count to 2" in said.fix.en
+    # two nodes serve it: no warning
+    again = run(h100_inference(nodes=2, precision="fp8", concurrency=300, context_tokens=5000), CAT)
+    assert "WORKLOAD_REPLICAS_SHORT" not in {x.code for x in again.findings}
+    assert again.sizing.gpus_needed == 12
 
 
 # --- the two workload fields (CONTRACT-R3) ---------------------------------------------------------------------

@@ -117,6 +117,17 @@ def test_time_to_train_is_said_only_when_the_result_estimates_it():
     )
 
 
+def test_replica_throughput_is_said_only_when_the_result_estimates_it_and_the_design_holds_it():
+    sizing = {"kind": "inference", "memory_needed_gb": 113, "usable_gb_per_gpu": 72, "min_gpus": 2, "concurrency": 120}
+    plain = choice_reason(key="recommended", sizing=sizing, nvlink_domain=8, total_gpus=8)
+    assert "tokens per second" not in plain
+    served = {**sizing, "gpus_needed": 6, "tokens_per_second": 2214}
+    said = choice_reason(key="recommended", sizing=served, nvlink_domain=8, total_gpus=8)
+    assert "6 of its GPUs serve the 120 concurrent requests at about 2,210 tokens per second" in said
+    # a design with fewer GPUs than the replicas need does not deliver that rate: not said
+    assert "tokens per second" not in choice_reason(key="recommended", sizing=served, nvlink_domain=8, total_gpus=4)
+
+
 def test_the_reasons_are_dutch_for_a_dutch_visitor(client, make_config):
     config = make_config(BLANK)
     body = client.post(

@@ -73,6 +73,27 @@ def test_rule_catalogue_lists_every_code_in_both_languages(dutch, seeded_catalog
     assert "Regelcatalogus" in nl
 
 
+def test_rule_catalogue_explains_the_time_to_train_and_replica_estimates_with_their_sources(seeded_catalog):
+    import html
+
+    from django.test import Client
+
+    from configurator.messages import rule_entries
+
+    body = html.unescape(Client().get(reverse("configurator:rules")).content.decode())
+    rules = {e["code"]: e for e in rule_entries()}
+    time = rules["WORKLOAD_TRAINING_TIME"]
+    for language in ("en", "nl"):
+        assert time["explanation"][language] in body
+        assert rules["WORKLOAD_REPLICAS"]["explanation"][language] in body
+    assert "7.0 M H100 GPU-hours" in time["explanation"]["en"] and "30.84 M" in time["explanation"]["en"]
+    assert "Dubey et al. 2024" in time["source"] and "Llama 3.1 model card" in time["source"]
+    assert time["source"] in body
+    replicas = rules["WORKLOAD_REPLICAS"]
+    assert "NIM" in replicas["explanation"]["en"] and "under a second" in replicas["explanation"]["en"]
+    assert "NV-NIM-PERF" in replicas["source"] and replicas["source"] in body
+
+
 def test_findings_link_to_their_rule(client, make_config):
     body = client.get(url(make_config(B200_IN_H100_SERVER), "review")).content.decode()
     assert 'href="/rules/#GPU_NOT_ACCEPTED"' in body
