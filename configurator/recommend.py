@@ -9,7 +9,12 @@ preferring fewer warnings. So a rule added to the engine changes the recommendat
 Ranking, the distributor's selling order (NCS articles: NVLink inside the node, InfiniBand NDR between nodes):
 0. the fewest nodes that hold the workload (sizing.py, advised memory): one HGX H200 node for 405B inference in
    BF16 before two HGX H100 nodes plus an InfiniBand fabric at about twice the price; for inference at a given
-   node count, replicas that each fit one node (no compute fabric between them) before a model split across nodes;
+   node count, replicas that each fit one node (no compute fabric between them) before a model split across nodes.
+   Inference with a concurrency (and no GPU or node count in the goal) on a board the engine has a sourced serving
+   benchmark for (engines.node.serving) counts the nodes whose GPUs hold the replicas that concurrency needs, when
+   that is more than the memory asks: 70B in FP8 for 300 requests on HGX H100 is 6 replicas of 2 GPUs, 2 nodes of
+   8 (replicas, no fabric between them); on any other GPU the throughput is unknown and the memory alone sizes the
+   nodes (PCIe cards, in one server, are sized by the memory too: no benchmark names one);
 1. air-cooled before liquid-cooled (liquid needs facility work most buyers do not have);
 2. the shortest lead time of the parts (what can ship soonest);
 3. a server whose slot list is sourced (so the engine can verify the card placement);
@@ -32,6 +37,7 @@ from configurator.services import design_validate
 from design.model import DesignInputError
 from design.specs import AdapterSpec, CatalogView, GpuSpec, ServerSpec, SwitchSpec
 from design.vocabulary import Cooling, Protocol
+from engines.node.serving import serving_point, size_replicas
 from engines.node.sizing import Sizing, size_workload
 
 MAX_VALIDATED = 8  # candidates judged by the engine per recommendation; bounds the work of one goal step
@@ -145,6 +151,29 @@ def _cards_for(min_gpus: int, cap: int) -> int:
     return min_gpus
 
 
+def _nvlink_domain(server: ServerSpec, gpu: GpuSpec) -> int:
+    """The GPUs one NVLink domain of the proposed node joins, as the validation counts them: the system's own
+    figure, an NVLink board's GPUs, else 1 (the proposal fits no NVLink bridges to PCIe cards)."""
+    if server.nvlink_domain_gpus:
+        return int(server.nvlink_domain_gpus)
+    return gpu.gpu_count if gpu.is_board and gpu.has_nvlink else 1
+
+
+def _gpus_for_concurrency(
+    server: ServerSpec, gpu: GpuSpec, params_billion: float, sizing: Sizing, concurrency: int | None
+) -> int:
+    """The GPUs of the replicas that serve ``concurrency`` requests by the engine's sourced serving benchmark
+    (engines.node.serving) for this GPU, precision, model size and context; 0 without a concurrency or without a
+    benchmark that matches (the throughput is unknown: the memory alone sizes the design)."""
+    if sizing.kind != "inference" or not concurrency:
+        return 0
+    domain = _nvlink_domain(server, gpu)
+    point = serving_point({gpu.part_number}, sizing.precision, params_billion, domain, sizing.context_tokens)
+    if point is None:
+        return 0
+    return size_replicas(point, concurrency, 0).gpus
+
+
 def candidates(
     *,
     kind: str,
@@ -197,6 +226,9 @@ def candidates(
                 n = 1
             else:
                 n = nodes or (math.ceil(gpus / gpu.gpu_count) if gpus else sizing.min_nodes)
+                if not (nodes or gpus):  # the goal leaves the count to us: the replicas' GPUs, when sourced
+                    served = _gpus_for_concurrency(server, gpu, params_billion, sizing, concurrency)
+                    n = max(n, math.ceil(served / gpu.gpu_count))
             # Inference that fits one node is served by replicas that exchange nothing: no compute fabric for them.
             replicas = kind == "inference" and sizing.fits_one_node
             out.extend(_with_fabric(server, gpu, quantity, n, sizing, catalog, lead_times, fabric=not replicas))

@@ -78,21 +78,48 @@ def choice_reason(
         clauses.append(
             _("the model is split over %(tp)s GPUs that talk over PCIe, without NVLink") % {"tp": num(split)}
         )
+    served, rate = int(sizing.get("gpus_needed") or 0), float(sizing.get("tokens_per_second") or 0)
+    replicas_needed = int(sizing.get("replicas_needed") or 0)
+    estimated = bool(served and rate and served <= total_gpus)
     min_gpus = int(sizing.get("min_gpus") or 0)
-    if sizing.get("kind") == "inference" and sizing.get("fits_one_node") and min_gpus and total_gpus >= 2 * min_gpus:
+    # the memory's copies of the model, unless the benchmark's replicas (of another size) are said instead
+    copies = not (estimated and replicas_needed) or served // replicas_needed == min_gpus
+    if (
+        sizing.get("kind") == "inference"
+        and sizing.get("fits_one_node")
+        and min_gpus
+        and total_gpus >= 2 * min_gpus
+        and copies
+    ):
         replicas = total_gpus // min_gpus
         clauses.append(
             _("its %(gpus)s GPUs serve %(replicas)s copies of the model side by side")
             % {"gpus": num(total_gpus), "replicas": num(replicas)}
         )
-    served, rate = sizing.get("gpus_needed"), sizing.get("tokens_per_second")
-    if served and rate and int(served) <= total_gpus:
+    memory_nodes = int(sizing.get("min_nodes") or 1)
+    if estimated and replicas_needed and nodes > memory_nodes and served > total_gpus // nodes * memory_nodes:
+        # the servers the memory alone asks would not hold the replicas: the design has more for the concurrency
+        clauses.append(
+            _(
+                "its %(nodes)s servers are sized for the concurrency, not only the memory: %(replicas)s replicas of"
+                " %(tp)s GPUs serve the %(concurrency)s concurrent requests at about %(rate)s tokens per second (an"
+                " estimate from NVIDIA's benchmark)"
+            )
+            % {
+                "nodes": num(nodes),
+                "replicas": num(replicas_needed),
+                "tp": num(served // replicas_needed),
+                "concurrency": num(int(sizing["concurrency"])),
+                "rate": num(round(rate, -1)),
+            }
+        )
+    elif estimated:
         clauses.append(
             _(
                 "%(gpus)s of its GPUs serve the %(concurrency)s concurrent requests at about %(rate)s tokens per"
                 " second (an estimate from NVIDIA's benchmark)"
             )
-            % {"gpus": num(int(served)), "concurrency": num(int(sizing["concurrency"])), "rate": num(round(rate, -1))}
+            % {"gpus": num(served), "concurrency": num(int(sizing["concurrency"])), "rate": num(round(rate, -1))}
         )
     days = sizing.get("training_days")
     if days:

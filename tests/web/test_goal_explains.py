@@ -128,6 +128,112 @@ def test_replica_throughput_is_said_only_when_the_result_estimates_it_and_the_de
     assert "tokens per second" not in choice_reason(key="recommended", sizing=served, nvlink_domain=8, total_gpus=4)
 
 
+# --- replicas for the concurrency -------------------------------------------------------------------------------
+
+SERVED = {"kind": "inference", "params_billion": "70", "precision": "fp8", "context_tokens": "5000"}
+
+
+@pytest.fixture
+def h100_boards_only(seeded_catalog):
+    """The seed catalogue with the HGX H100 as the one GPU on sale (every other GPU end of life): the GPU NVIDIA's
+    serving benchmark measured, so the goal step proposes it."""
+    from catalog.models import Part
+    from configurator.snapshot import clear_cache
+
+    for part in Part.objects.filter(category="gpu").exclude(part_number="HGX-H100-8GPU"):
+        part.lifecycle = "eol"
+        part.save()  # each change gives a new catalogue version: no proposal of the full catalogue is reused
+    clear_cache()
+    selectors.catalog_forget()
+
+
+def _codes(document):
+    from tests.results import validate_json
+
+    return {f["code"] for f in validate_json(document=document)["findings"]}
+
+
+def test_the_benchmarked_h100_gets_the_servers_its_replicas_need_for_the_concurrency(
+    client, make_config, h100_boards_only
+):
+    config = make_config(BLANK)
+    body = _post(client, config, **SERVED, concurrency="300").content.decode()
+    choices = goal_choices(Configuration.objects.get(pk=config.pk).document, selectors.catalog(), "en")
+    assert [c.column.gpu for c in choices] == ["HGX-H100-8GPU", "HGX-H100-8GPU"]  # the recommended and the cheapest
+    # 300 requests / 50 per replica (the last level under a second) = 6 replicas of 2 GPUs = 12 GPUs: 2 nodes of 8
+    # (the memory alone fits one), each replica at 50 requests: 6 x 814.37 tokens/s
+    said = (
+        "its 2 servers are sized for the concurrency, not only the memory: 6 replicas of 2 GPUs serve the 300"
+        " concurrent requests at about 4,890 tokens per second (an estimate from NVIDIA's benchmark)"
+    )
+    for choice, key in zip(choices, ("recommended", "cheapest"), strict=True):
+        assert (choice.column.nodes, choice.column.gpus) == (2, 16)
+        codes = _codes(choice.document)
+        assert "WORKLOAD_REPLICAS_SHORT" not in codes and "WORKLOAD_REPLICAS" in codes
+        # replicas exchange nothing: no compute fabric, no compute NICs
+        assert "fabric" not in choice.document and "FABRIC_NOT_NEEDED_REPLICAS" in codes
+        assert not [c for c in choice.document["node_groups"][0]["components"] if c.get("role") == "compute"]
+        assert said in _article(body, key)
+        assert "copies of the model side by side" not in _article(body, key)  # the replicas are the benchmark's
+    dutch = client.post(
+        url(config, "goal"), {**SERVED, "concurrency": "300"}, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="nl"
+    ).content.decode()
+    assert (
+        "de 2 servers zijn berekend op de gelijktijdigheid, niet alleen op het geheugen: 6 replica's van 2 GPU's"
+        " bedienen de 300 gelijktijdige verzoeken met ongeveer 4.890 tokens per seconde (een schatting uit NVIDIA's"
+        " benchmark)"
+    ) in _article(dutch, "recommended")
+
+
+def test_a_concurrency_one_node_serves_keeps_one_node(client, make_config, h100_boards_only):
+    config = make_config(BLANK)
+    body = _post(client, config, **SERVED, concurrency="50").content.decode()
+    choices = goal_choices(Configuration.objects.get(pk=config.pk).document, selectors.catalog(), "en")
+    assert [(c.column.gpu, c.column.nodes) for c in choices] == [("HGX-H100-8GPU", 1)] * 2
+    assert "WORKLOAD_REPLICAS_SHORT" not in _codes(choices[0].document)
+    rec = _article(body, "recommended")
+    assert "2 of its GPUs serve the 50 concurrent requests at about 810 tokens per second" in rec
+    assert "sized for the concurrency" not in rec
+
+
+def test_the_concurrency_sizes_nothing_on_a_gpu_without_a_benchmark(seeded_catalog, monkeypatch):
+    import configurator.recommend as recommender
+    from configurator.selectors import lead_times
+
+    view = selectors.catalog()
+    goal = {"kind": "inference", "params_billion": 70, "precision": "fp8", "context_tokens": 5000}
+    args = {**goal, "catalog": view, "lead_times": lead_times(view), "gpus": None, "nodes": None, "concurrency": 300}
+    # The full catalogue proposes one HGX H200 node: no sourced throughput for the H200, the memory sizes it
+    rec = recommender.recommend(**args)
+    assert (rec.gpu, rec.nodes) == ("HGX-H200-8GPU", 1) and rec.sizing.tokens_per_second is None
+
+    def shape(pool):
+        return [(c.server.part_number, c.gpu.part_number, c.gpu_quantity, c.nodes, c.nic, c.switch) for c in pool]
+
+    with_benchmark = recommender.candidates(**args)
+    monkeypatch.setattr(recommender, "serving_point", lambda *a, **k: None)
+    memory_only = recommender.candidates(**args)
+    # every GPU but the benchmarked one is proposed as the memory alone sizes it
+    assert [s for s in shape(with_benchmark) if s[1] != "HGX-H100-8GPU"] == [
+        s for s in shape(memory_only) if s[1] != "HGX-H100-8GPU"
+    ]
+    # the benchmarked board holds the 12 GPUs of the 6 replicas: 2 nodes, where the memory alone asks one
+    assert {s[3] for s in shape(with_benchmark) if s[1] == "HGX-H100-8GPU"} == {2}
+    assert {s[3] for s in shape(memory_only) if s[1] == "HGX-H100-8GPU"} == {1}
+    # in BF16 the benchmark does not apply: the H100 too is sized by its memory alone
+    monkeypatch.undo()
+    bf16 = {**args, "precision": "bf16"}
+    assert shape(recommender.candidates(**bf16)) == shape(_memory_only(monkeypatch, recommender, bf16))
+
+
+def _memory_only(monkeypatch, recommender, args):
+    monkeypatch.setattr(recommender, "serving_point", lambda *a, **k: None)
+    try:
+        return recommender.candidates(**args)
+    finally:
+        monkeypatch.undo()
+
+
 def test_the_reasons_are_dutch_for_a_dutch_visitor(client, make_config):
     config = make_config(BLANK)
     body = client.post(
