@@ -6,8 +6,8 @@ pictures (topology diagram, rack elevation, slot maps) are drawn from the snapsh
 page, and the font is a system font.
 
 A build is the CPU of a worker: the stylesheet is parsed once per process and the font configuration kept per
-thread, every table but the findings has a fixed layout, the pictures reach WeasyPrint by a short name rather than
-as base64 in the page, and their labels are laid out whole (quotes.svgtext). bench/quotes.py measures a build
+thread, every table has a fixed layout (the bill is one table, its sections a title row and a subtotal row each),
+the pictures reach WeasyPrint by a short name rather than as base64 in the page, and their labels are laid out whole (quotes.svgtext). bench/quotes.py measures a build
 against WeasyPrint's one-page floor.
 """
 
