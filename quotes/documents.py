@@ -18,6 +18,7 @@ import gc
 import io
 import logging
 import threading
+import zlib
 from collections import OrderedDict
 from datetime import date, datetime
 from decimal import Decimal
@@ -350,11 +351,37 @@ def _pictures_by_name(html: str, uris: list[str]):
     return html, Pictures()
 
 
+# zlib's level for the PDF's streams. pydyf (WeasyPrint's PDF writer) compresses every stream at level 9: for the
+# 770 kB of page content and fonts of a 2,048-node quote 23 ms of a build, where level 6 (zlib's default) takes 9 ms
+# for a file 1 % larger.
+PDF_COMPRESSION_LEVEL = 6
+
+
+class _PdfZlib:
+    """zlib as pydyf sees it: its streams compressed at PDF_COMPRESSION_LEVEL rather than 9."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(zlib, name)
+
+    @staticmethod
+    def compressobj(level: int = -1, *args: Any, **kwargs: Any) -> Any:
+        return zlib.compressobj(PDF_COMPRESSION_LEVEL, *args, **kwargs)
+
+
+def _pdf_compression() -> None:
+    """Give pydyf the zlib above; idempotent, and nothing changes if pydyf no longer uses zlib this way."""
+    import pydyf
+
+    if getattr(pydyf, "zlib", None) is zlib:
+        pydyf.zlib = _PdfZlib()
+
+
 def render_pdf(frozen: dict[str, Any]) -> bytes:
     """The quote PDF, in the customer's language."""
     from weasyprint import HTML
 
     svgtext.install()  # the pictures' labels laid out whole, not letter by letter
+    _pdf_compression()
     html, fetcher = _pictures_by_name(*_pdf_html(frozen))
     # A build makes some hundred thousand short-lived objects and no reference cycle worth collecting mid-build:
     # the collector runs once after it, not every 700 allocations during it.
