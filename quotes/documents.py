@@ -18,15 +18,15 @@ import gc
 import io
 import logging
 import threading
-import zlib
 from collections import OrderedDict
 from datetime import date, datetime
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote as url_quote
 
-from django.template.loader import render_to_string
+from django.template.loader import get_template, render_to_string
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -40,7 +40,7 @@ from configurator.rackplan import enclosure_count, rack_count
 from design.contract import BILL_SECTIONS
 from design.spreadsheets import neutralise_sheet
 
-from . import svgslim, svgtext
+from . import pdfwriter, svgslim, svgtext
 from .countries import country_name
 
 if TYPE_CHECKING:
@@ -351,29 +351,30 @@ def _pictures_by_name(html: str, uris: list[str]):
     return html, Pictures()
 
 
-# zlib's level for the PDF's streams. pydyf (WeasyPrint's PDF writer) compresses every stream at level 9: for the
-# 770 kB of page content and fonts of a 2,048-node quote 23 ms of a build, where level 6 (zlib's default) takes 9 ms
-# for a file 1 % larger.
-PDF_COMPRESSION_LEVEL = 6
+WARM_UP = (
+    '<p>Quote <b>Q-0</b> <span class="pn">SYS-0</span> <span class="hash">0</span> <i>on request</i></p>'
+    '<table class="bom"><tr><td class="num">€ 0,00</td></tr></table><img class="picture" src="data:image/svg+xml,'
+    + url_quote(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 90 40" font-family="sans-serif">'
+        '<text x="2" y="10" font-weight="bold">R0</text><text x="45" y="20" text-anchor="middle">U 0</text>'
+        '<text x="2" y="30" font-family="system-ui, sans-serif">LP0</text>'
+        '<text x="40" y="30" font-family="ui-monospace,monospace" font-weight="600">MCX-0</text></svg>'
+    )
+    + '">'
+)
 
 
-class _PdfZlib:
-    """zlib as pydyf sees it: its streams compressed at PDF_COMPRESSION_LEVEL rather than 9."""
+def warm_up() -> None:
+    """What a worker's first quote would otherwise pay on top of its build (some 0.1 s of PDF, 0.06 s of XLSX): the
+    offer's stylesheet parsed, this thread's fonts found and measured in the faces the offer uses, openpyxl loaded."""
+    from openpyxl import Workbook
+    from weasyprint import HTML
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(zlib, name)
-
-    @staticmethod
-    def compressobj(level: int = -1, *args: Any, **kwargs: Any) -> Any:
-        return zlib.compressobj(PDF_COMPRESSION_LEVEL, *args, **kwargs)
-
-
-def _pdf_compression() -> None:
-    """Give pydyf the zlib above; idempotent, and nothing changes if pydyf no longer uses zlib this way."""
-    import pydyf
-
-    if getattr(pydyf, "zlib", None) is zlib:
-        pydyf.zlib = _PdfZlib()
+    svgtext.install()
+    pdfwriter.install()
+    get_template("quotes/pdf/quote.html")
+    HTML(string=WARM_UP, base_url=None).write_pdf(stylesheets=[_stylesheet()], font_config=_font_config())
+    Workbook().save(io.BytesIO())
 
 
 def render_pdf(frozen: dict[str, Any]) -> bytes:
@@ -381,7 +382,7 @@ def render_pdf(frozen: dict[str, Any]) -> bytes:
     from weasyprint import HTML
 
     svgtext.install()  # the pictures' labels laid out whole, not letter by letter
-    _pdf_compression()
+    pdfwriter.install()
     html, fetcher = _pictures_by_name(*_pdf_html(frozen))
     # A build makes some hundred thousand short-lived objects and no reference cycle worth collecting mid-build:
     # the collector runs once after it, not every 700 allocations during it.
