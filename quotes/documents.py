@@ -7,8 +7,10 @@ page, and the font is a system font.
 
 A build is the CPU of a worker: the stylesheet is parsed once per process and the font configuration kept per
 thread, every table has a fixed layout (the bill is one table, its sections a title row and a subtotal row each),
-the pictures reach WeasyPrint by a short name rather than as base64 in the page, and their labels are laid out whole
-(quotes.svgtext). bench/quotes.py measures a build against WeasyPrint's one-page floor.
+the pictures reach WeasyPrint by a short name rather than as base64 in the page, in fewer SVG elements for the same
+drawing (quotes.svgslim), and their labels are laid out whole (quotes.svgtext); the PDF's streams are written at
+zlib's default level (quotes.pdfwriter), and a worker builds a small offer before its first quote (warm_up).
+bench/quotes.py measures a build against WeasyPrint's one-page floor.
 """
 
 from __future__ import annotations
