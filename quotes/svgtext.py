@@ -8,9 +8,10 @@ became a separate text run in the PDF.
 
 ``install()`` puts a drawing function in front of WeasyPrint's: a label with at most one ``x`` and one ``y`` and no
 per-letter attribute is laid out once, as one Pango line (kerned as the HTML text of the page is), and drawn as one
-text run, at the position, anchor, baseline, fill and stroke WeasyPrint itself gives it. Anything else goes to
-WeasyPrint's own function unchanged. It replaces WeasyPrint's entry only when that entry is the function this was
-written against (``weasyprint.svg.text.text``), so another WeasyPrint version draws as WeasyPrint does.
+text run, at the position, anchor, baseline, fill and stroke WeasyPrint itself gives it. A label met before in the
+thread (the forty "Spine MQM9700-NS2F" of a rack) reuses its layout. Anything else goes to WeasyPrint's own function
+unchanged. It replaces WeasyPrint's entry only when that entry is the function this was written against
+(``weasyprint.svg.text.text``), so another WeasyPrint version draws as WeasyPrint does.
 
 Two more costs of the pictures go with it. WeasyPrint centres (``text-anchor="middle"``) or right-aligns (``end``) a
 label by drawing it into a PDF form of its own and placing that form shifted by the label's width: a form object
@@ -37,6 +38,8 @@ _LOCK = threading.Lock()
 _INSTALLED: list[bool] = []
 _COLOURS: dict[str, object] = {}
 _SIZES: dict[tuple, float] = {}
+_LAYOUTS = threading.local()  # per thread, as its font configuration (quotes.documents._font_config)
+MAX_LAYOUTS = 2048
 SVG_MODULES = (
     "weasyprint.svg",
     "weasyprint.svg.utils",
@@ -89,16 +92,27 @@ def _make(original, text_module):
         _draw(svg, node, font_size, style, layout, width, height, baseline)
 
     def _layout(svg, node, font_size):
-        """The label as one Pango line in the node's font: (style, layout, width, height, baseline)."""
+        """The label as one Pango line in the node's font: (style, layout, width, height, baseline). A label met
+        before in this thread's font configuration (a rack's forty "Spine MQM9700-NS2F") is laid out once: the
+        drawing only reads the layout."""
+        family = node.get("font-family", "sans-serif")
+        font_style = node.get("font-style", "normal")
+        weight = _weight(node.get("font-weight", 400))
+        direction = node.get("direction")
+        key = (node.text, family, font_style, weight, font_size, direction, id(svg.font_config))
+        layouts = _LAYOUTS.__dict__.setdefault("layouts", {})
+        laid_out = layouts.get(key)
+        if laid_out is not None and laid_out[0].font_config is svg.font_config:
+            return laid_out
         style = text_module.Style()
         style.update(INITIAL_VALUES)
         style.font_config = svg.font_config
-        style["font_family"] = [font.strip("\"'") for font in node.get("font-family", "sans-serif").split(",")]
-        style["font_style"] = node.get("font-style", "normal")
-        style["font_weight"] = _weight(node.get("font-weight", 400))
+        style["font_family"] = [font.strip("\"'") for font in family.split(",")]
+        style["font_style"] = font_style
+        style["font_weight"] = weight
         style["font_size"] = font_size
-        if node.get("direction") in ("ltr", "rtl"):
-            style["direction"] = node.get("direction")
+        if direction in ("ltr", "rtl"):
+            style["direction"] = direction
         # What split_first_line(text, style, context, inf, 0) gives for a line that cannot wrap, in one Pango
         # layout: it lays the text out twice and lets it go, and drawing would lay it out a third time.
         layout = Layout(style, 0, inf)
@@ -106,7 +120,10 @@ def _make(original, text_module):
         first_line, _ = layout.get_first_line()
         width, height = line_size(first_line, style)
         baseline = pango.pango_layout_get_baseline(layout.layout) * FROM_UNITS
-        return style, layout, width, height, baseline
+        if len(layouts) >= MAX_LAYOUTS:
+            layouts.clear()
+        layouts[key] = laid_out = (style, layout, width, height, baseline)
+        return laid_out
 
     def _draw(svg, node, font_size, style, layout, width, height, baseline, shift=0.0):
         """Draws the laid-out label where WeasyPrint puts its first letter, with its vertical alignment, ``shift``
