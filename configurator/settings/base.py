@@ -42,7 +42,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "api.middleware.RefuseTraceMiddleware",  # TRACE/TRACK under /api/: 405 in the API's error body
-    "csp.middleware.CSPMiddleware",
+    "configurator.csp.CSPMiddleware",  # django-csp's, the settings' policy built once (configurator/csp.py)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
