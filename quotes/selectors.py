@@ -131,9 +131,16 @@ def quote_ids_column(database: str) -> Expression | None:
     quote's columns but its id; None on a database without arrays (then ``quote_ids_by_configuration``)."""
     if connections[database].vendor != "postgresql":
         return None
-    from django.contrib.postgres.expressions import ArraySubquery
+    column = _quote_ids_columns.get(database)
+    if column is None:  # built once: a query copies an expression it is given before resolving it
+        from django.contrib.postgres.expressions import ArraySubquery
 
-    return ArraySubquery(Quote.objects.filter(configuration=OuterRef("pk")).order_by("id").values("id"))
+        column = ArraySubquery(Quote.objects.filter(configuration=OuterRef("pk")).order_by("id").values("id"))
+        _quote_ids_columns[database] = column
+    return column
+
+
+_quote_ids_columns: dict[str, Expression] = {}
 
 
 def quote_outdated(quotes: list[Quote], document: dict) -> Quote | None:
