@@ -6,9 +6,30 @@ import django_filters
 from django import forms
 from django.db.models import Q
 from django.utils.translation import gettext as _
+from django_filters.rest_framework import DjangoFilterBackend
 
 from catalog.models import CATEGORY_CHOICES, Lifecycle, Part
 from configurator.models import Configuration
+
+
+class FilterBackend(DjangoFilterBackend):
+    """django-filter's backend, which builds the view's FilterSet and its form (deep copies of every filter and
+    form field) only when the request names one of its filters. Without one, the FilterSet would filter nothing:
+    none of its filters is required, and a filter without a value returns the queryset it is given. A parameter
+    is taken as naming a filter when it starts with a filter's name (a range filter reads ``<name>_min``...)."""
+
+    def filter_queryset(self, request, queryset, view):
+        filterset_class = self.get_filterset_class(view, queryset)
+        if filterset_class is not None and not _names_a_filter(request.query_params, filterset_class):
+            return queryset
+        return super().filter_queryset(request, queryset, view)
+
+
+def _names_a_filter(parameters, filterset_class) -> bool:
+    filters = filterset_class.base_filters
+    if any(f.extra.get("required") for f in filters.values()):
+        return True
+    return any(key.startswith(name) for key in parameters for name in filters)
 
 
 class StrictFilterSet(django_filters.FilterSet):

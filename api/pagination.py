@@ -1,12 +1,52 @@
+from django.core.paginator import Paginator as DjangoPaginator
+from django.db import connections
+from django.db.models import Count, QuerySet, Window
+from django.db.models.query import ModelIterable, ValuesIterable
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
+
+_TOTAL = "page_rows_counted"  # the annotation that carries the count on each row of the page
+
+
+class CountingPaginator(DjangoPaginator):
+    """Django's paginator, counting the rows in the page's own query (``COUNT(*) OVER ()``, computed before the
+    page's LIMIT) instead of a query of its own: one query for a page where there were two. The same page (model
+    instances, or the dicts of ``values()``, without the count) and the same count; a page that comes back empty
+    (past the end, or no rows at all), a query a window cannot count (DISTINCT, GROUP BY, a union, a slice) and a
+    database without window functions go Django's way, count query first."""
+
+    def page(self, number):
+        if "count" not in self.__dict__ and self.orphans == 0 and self._countable():
+            try:
+                wanted = int(number)
+            except (TypeError, ValueError):
+                wanted = 0
+            if wanted >= 1 and not (isinstance(number, float) and not number.is_integer()):
+                bottom = (wanted - 1) * self.per_page
+                rows = list(self.object_list.annotate(**{_TOTAL: Window(Count("*"))})[bottom : bottom + self.per_page])
+                if rows:
+                    self.count = rows[0][_TOTAL] if isinstance(rows[0], dict) else getattr(rows[0], _TOTAL)
+                    for row in rows:  # the page's rows as they would be without the count
+                        del (row if isinstance(row, dict) else row.__dict__)[_TOTAL]
+                    return self._get_page(rows, self.validate_number(number), self)
+        return super().page(number)
+
+    def _countable(self) -> bool:
+        queryset = self.object_list
+        if not isinstance(queryset, QuerySet) or queryset._iterable_class not in (ModelIterable, ValuesIterable):
+            return False  # rows as model instances or dicts, not tuples
+        query = queryset.query
+        if query.distinct or query.combinator or query.is_sliced or query.group_by is not None:
+            return False
+        return connections[queryset.db].features.supports_over_clause
 
 
 class Pagination(PageNumberPagination):
     """``?page=N`` and ``?page_size=`` (1 to 200). A page past the end is a 404; a ``page_size`` that is not a
     whole number from 1 to 200 is a 400, as the schema says (it is not silently replaced by the default)."""
 
+    django_paginator_class = CountingPaginator
     page_size_query_param = "page_size"
     max_page_size = 200
 

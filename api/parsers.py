@@ -76,6 +76,14 @@ def _check_text(text: str, path: str) -> None:
         raise BadValue("invalid Unicode (lone surrogate)", path) from exc
 
 
+def _plainly_storable(text: str) -> bool:
+    """True when the JSON ``text`` cannot hold what check_value refuses, so the walk can be left out: a NUL or a
+    lone surrogate in a parsed string can only come from a ``\\u`` escape (raw control characters are not JSON,
+    and UTF-8 that decoded has no surrogates), and nesting deeper than MAX_DEPTH takes more than MAX_DEPTH
+    brackets (brackets inside strings are counted too, which only sends more bodies to the walk)."""
+    return "\\u" not in text and text.count("{") + text.count("[") <= MAX_DEPTH
+
+
 class StrictJSONParser(JSONParser):
     def parse(self, stream, media_type=None, parser_context=None):
         raw = stream.read(MAX_BYTES + 1) if stream is not None else b""
@@ -89,7 +97,8 @@ class StrictJSONParser(JSONParser):
             raise ParseError(_("The request body is empty; send a JSON document."))
         try:
             data = json.loads(text, parse_constant=_reject_constant, parse_float=_float, parse_int=_int)
-            check_value(data)
+            if not _plainly_storable(text):
+                check_value(data)
         except RecursionError as exc:
             raise ParseError(_("JSON parse error: nesting too deep.")) from exc
         except BadValue as exc:

@@ -28,12 +28,29 @@ What it does, all on loopback and bounded in time:
    each alternating, at a load average of 8-9) the ratio went from 0.14-0.19 to 0.18-0.19 under load and from
    0.17-0.24 to 0.22-0.30 one at a time. The target asks a validation to cost at most two bare requests: about
    0.9 ms in the process, which the engine's own work alone takes, so meeting it takes a cheaper engine (or
-   keeping whole results, which this script would then measure instead of a validation);
+   keeping whole results, which this script would then measure instead of a validation). Then the
+   Content-Security-Policy header was built once per process instead of twice a response (configurator/csp.py),
+   the catalogue view's parts of a type found once instead of eight scans a validation (design/specs.py), and a
+   plain JSON body parsed without the walk for NULs and deep nesting (api/parsers.py). The fabric is still
+   planned twice: the second plan's rack holds the rack plan's distances, which choose its media (and may choose
+   its port split), so it is not the first plan again. In CPU time (bench/api_cpu.py, runs alternating with the
+   code before, load average 1-3): validate 2.58-2.97 ms before, 2.42-2.77 after; around the engine 1.23-1.37
+   before, 1.06-1.26 after; the engine 1.05-1.12 before, 0.98-1.05 after; /healthz 0.37-0.45 before, 0.33-0.38
+   after (it has the header too). Through gunicorn the ratio stayed 0.22-0.26 under load and 0.29-0.35 one at a
+   time, before and after alike: what a validation costs above a bare request is still mostly the engine and
+   DRF's own request path (authentication and throttles, two cache round trips, the 21 kB answer);
 5. stores 116 configurations for a second client (scope ``quote``), every other one with a quote (an unmanaged
    switch, so the quote waits for review and builds no document), then times, one request at a time, the first
    page of its list (GET /api/v1/configurations/, 50 a page) against validating the example at 2,048 nodes, and
    prints the ratio list / validate (target: at most 1: a page of stored rows must not cost more than one large
-   validation, as it did when the list loaded every quote whole).
+   validation, as it did when the list loaded every quote whole). It was 1.48-1.61 (the page 12.3-15.7 ms against
+   7.9-10.1 ms). A page is now one query on PostgreSQL (the count by ``COUNT(*) OVER ()`` and each row's quote ids
+   by ``ARRAY(SELECT ...)`` in the page's own query, where there were three), its rows the dicts of the columns
+   shown (no model instance, no owner or customer column), the link and the time stamps worked out once a page,
+   and the filter set built only when a filter is named: 0.97-1.06 through gunicorn (the page 7.4-10.1 ms against
+   7.5-9.5 ms), and in CPU time (bench/api_cpu.py) the page 8.8-9.6 ms before, 4.3-5.1 ms after, the ratio
+   1.63-1.77 before, 0.97-1.05 after. The rest of a page is Django's query building and row conversion (JSON
+   documents, time stamps), DRF's request path and the 34 kB answer.
 
 The design is the contract's example: 4 x SYS-821GE-TNHR with an HGX-H200-8GPU board and 8 x MCX75310AAS-NEAT
 each, on an MQM9700-NS2F rail-optimized fabric. Every answer is checked (200 and, for validate, ``valid: true``).

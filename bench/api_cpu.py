@@ -10,9 +10,13 @@ less. It prints, per request, the tenth percentile of ``--batches`` batches of `
 * GET /healthz and POST validate (the contract's example, as bench/api.py sends it);
 * the same validate answering a result validated once before: the request around the engine (DRF, the token
   and throttle cache round trips, parsing, rendering the answer);
-* the engine alone (configurator.services.design_validate, in the request's language).
+* the engine alone (configurator.services.design_validate, in the request's language);
+* GET /api/v1/configurations/ (the first page, 50 of 116 stored, every other one quoted, as bench/api.py stores
+  them, for a client of scope ``quote``) and POST validate of the example at 2,048 nodes, and their ratio (target
+  at most 1, as bench/api.py's through gunicorn).
 
-``--profile`` then prints cProfile's 40 most expensive functions of 300 validations (cumulative time).
+``--profile`` then prints cProfile's 40 most expensive functions of 300 validations (cumulative time), or of 300
+list pages with ``--profile-list``.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ def main() -> int:
     parser.add_argument("--batches", type=int, default=40)
     parser.add_argument("--size", type=int, default=25)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--profile-list", action="store_true")
     args = parser.parse_args()
 
     url = server_url()
@@ -46,6 +51,7 @@ def main() -> int:
     try:
         migrate_and_seed(env)
         token = manage(env, "create_api_client", "bench", "--scope", "read").strip()
+        args.crm_token = manage(env, "create_api_client", "bench-crm", "--scope", "quote").strip()
         os.environ.update(env)
         return measure(token, args)
     finally:
@@ -69,7 +75,7 @@ def measure_in(application, token: str, args) -> int:
     document = h200_training_cluster()
     body = json.dumps(document).encode()
 
-    def call(method: str, path: str, payload: bytes = b"", **headers: str) -> bytes:
+    def call(method: str, path: str, payload: bytes = b"", expect: str = "200", **headers: str) -> bytes:
         environ = {
             "REQUEST_METHOD": method,
             "PATH_INFO": path,
@@ -91,7 +97,7 @@ def measure_in(application, token: str, args) -> int:
             content = b"".join(response)
         finally:
             response.close()  # as gunicorn does: request_finished runs
-        if not status[0].startswith("200"):
+        if not status[0].startswith(expect):
             raise SystemExit(f"{method} {path}: {status[0]} {content[:200]!r}")
         return content
 
@@ -112,6 +118,16 @@ def measure_in(application, token: str, args) -> int:
     def engine() -> None:
         design_validate(document=document, language="en")
 
+    crm = {"HTTP_AUTHORIZATION": f"Bearer {args.crm_token}"}
+    store_configurations(call, crm, document)
+    large = json.dumps({**document, "node_groups": [{**document["node_groups"][0], "count": 2048}]}).encode()
+
+    def listing() -> None:
+        call("GET", "/api/v1/configurations/", **crm)
+
+    def validate_large() -> None:
+        call("POST", "/api/v1/designs/validate/", large, CONTENT_TYPE="application/json", **crm)
+
     validated = design_validate(document=document, language="en")
     real = designs.design_validate
 
@@ -122,7 +138,14 @@ def measure_in(application, token: str, args) -> int:
         finally:
             designs.design_validate = real
 
-    cases = {"GET /healthz": healthz, "POST validate": validate, "  around the engine": around, "  engine": engine}
+    cases = {
+        "GET /healthz": healthz,
+        "POST validate": validate,
+        "  around the engine": around,
+        "  engine": engine,
+        "GET configurations": listing,
+        "POST validate 2,048": validate_large,
+    }
     for fn in cases.values():
         for _ in range(20):
             fn()
@@ -140,14 +163,31 @@ def measure_in(application, token: str, args) -> int:
         p10[name] = values[len(values) // 10]
         print(f"{name:<24}{p10[name]:>8.3f}{values[len(values) // 2]:>8.3f}")
     print(f"ratio healthz/validate: {p10['GET /healthz'] / p10['POST validate']:.2f}")
-    if args.profile:
+    list_ratio = p10["GET configurations"] / p10["POST validate 2,048"]
+    print(f"ratio list/validate 2,048 nodes: {list_ratio:.2f} (target <= 1)")
+    if args.profile or args.profile_list:
         profile = cProfile.Profile()
         profile.enable()
         for _ in range(300):
-            validate()
+            listing() if args.profile_list else validate()
         profile.disable()
         pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
     return 0
+
+
+def store_configurations(call, crm: dict[str, str], document: dict) -> None:
+    """bench/api.py's 116 configurations, every other one with a quote that waits for review (an unmanaged
+    switch: no document is built)."""
+    customer = {"name": "Ada Lovelace", "company": "Analytical Engines BV", "email": "ada@example.nl", "country": "NL"}
+    unmanaged = {"fabric": {**document["fabric"], "switch": "MQM9790-NS2F"}}
+    for i in range(116):
+        design = {**document, "name": f"Opportunity {i}", **(unmanaged if i % 2 else {})}
+        body = json.dumps({"document": design}).encode()
+        answer = call("POST", "/api/v1/configurations/", body, "201", CONTENT_TYPE="application/json", **crm)
+        stored = json.loads(answer)
+        if i % 2:
+            quote = json.dumps({"configuration": stored["id"], "customer": customer}).encode()
+            call("POST", "/api/v1/quotes/", quote, "202", CONTENT_TYPE="application/json", **crm)
 
 
 if __name__ == "__main__":

@@ -251,7 +251,9 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
     if design.fabric is not None or design.node_count >= 2:
         fabric_args = _fabric_inputs(design, catalog)
         fabric_findings, plan = check_design_fabric(design=design, catalog=catalog, **fabric_args)
-        # Switch counts first, then the racks, then the media chosen with the racks' distances (rackplan).
+        # Switch counts first, then the racks, then the media chosen with the racks' distances (rackplan). The
+        # second plan is not the first one again: its rack holds the rack plan's distances and nodes per rack,
+        # which choose the media and may choose the port split (a splitter cable's reach), so it is planned anew.
         racks, rack_findings = build_rack_plan(design, catalog, node.totals, plan)
         lengths = distances(racks, design)
         if plan is not None and design.fabric is not None:

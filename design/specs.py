@@ -334,12 +334,19 @@ class CatalogView:
     version: str
     parts: Mapping[str, PartSpec] = field(default_factory=dict)
     reference_systems: tuple[ReferenceSystemSpec, ...] = ()  # NVIDIA's own 8-GPU systems (system-memory rule)
+    # The parts of each type asked for, in the order of ``parts``: a validation asks for the switches, the media,
+    # the PDUs... a dozen times, each a scan of the whole catalogue. A view is one catalogue state: its parts are
+    # not changed once it is made (a changed catalogue is a new view), so the scan is done once per view and type.
+    _of_type: dict[type, tuple[Any, ...]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def get(self, part_number: str) -> PartSpec | None:
         return self.parts.get(part_number)
 
     def of_type(self, kind: type) -> list[Any]:
-        return [p for p in self.parts.values() if isinstance(p, kind)]
+        found = self._of_type.get(kind)
+        if found is None:
+            found = self._of_type[kind] = tuple(p for p in self.parts.values() if isinstance(p, kind))
+        return list(found)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from datetime import date
 
-from django.db.models import Case, F, Q, QuerySet, Value, When
+from django.db import connections
+from django.db.models import Case, Expression, F, OuterRef, Q, QuerySet, Value, When
 from django.db.models.functions import Coalesce, Lower, NullIf
 
 from configurator.result import ShownFinding
@@ -122,6 +123,24 @@ def quote_ids_by_configuration(configuration_ids: Collection[int]) -> dict[int, 
     for configuration_id, quote_id in rows:
         ids[configuration_id].append(quote_id)
     return ids
+
+
+def quote_ids_column(database: str) -> Expression | None:
+    """For a query of configurations on ``database``: the ids of each configuration's quotes (revisions included),
+    ascending, as a list in the configuration's own row (a correlated ``ARRAY(SELECT id ...)``), which reads no
+    quote's columns but its id; None on a database without arrays (then ``quote_ids_by_configuration``)."""
+    if connections[database].vendor != "postgresql":
+        return None
+    column = _quote_ids_columns.get(database)
+    if column is None:  # built once: a query copies an expression it is given before resolving it
+        from django.contrib.postgres.expressions import ArraySubquery
+
+        column = ArraySubquery(Quote.objects.filter(configuration=OuterRef("pk")).order_by("id").values("id"))
+        _quote_ids_columns[database] = column
+    return column
+
+
+_quote_ids_columns: dict[str, Expression] = {}
 
 
 def quote_outdated(quotes: list[Quote], document: dict) -> Quote | None:

@@ -20,12 +20,13 @@ from configurator.services import (
     design_validate,
 )
 from design.model import DesignInputError
+from quotes.selectors import quote_ids_column
 
 from ..exceptions import Conflict
 from ..filters import ConfigurationFilter
 from ..idempotency import idempotent
 from ..serializers.common import IDEMPOTENCY_PARAMETER, LANG_PARAMETER, errors
-from ..serializers.configurations import ConfigurationInputSerializer, ConfigurationSerializer
+from ..serializers.configurations import LISTED_COLUMNS, ConfigurationInputSerializer, ConfigurationSerializer
 from ..serializers.designs import ValidationResultSerializer
 from ..services import client_configuration_create
 from .base import ApiViewMixin, request_language
@@ -106,7 +107,11 @@ class ConfigurationViewSet(
     queryset = Configuration.objects.none()
 
     def get_queryset(self):
-        return owned_configurations(self.client).order_by("-updated_at", "-id")
+        configurations = owned_configurations(self.client).order_by("-updated_at", "-id")
+        if self.action == "list":  # a page reads the columns it shows, as dicts: no model instance per row
+            quote_ids = quote_ids_column(configurations.db)  # and its quotes' ids, on PostgreSQL
+            configurations = configurations.values(*LISTED_COLUMNS, **({"quote_ids": quote_ids} if quote_ids else {}))
+        return configurations
 
     def get_serializer_class(self):
         if self.action in ("create", "update", "partial_update"):

@@ -42,7 +42,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "api.middleware.RefuseTraceMiddleware",  # TRACE/TRACK under /api/: 405 in the API's error body
-    "csp.middleware.CSPMiddleware",
+    "configurator.csp.CSPMiddleware",  # django-csp's, the settings' policy built once (configurator/csp.py)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -223,7 +223,7 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_FILTER_BACKENDS": ["api.filters.FilterBackend"],
     "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "URL_FORMAT_OVERRIDE": None,  # JSON only; documents are their own URLs

@@ -97,3 +97,36 @@ def test_the_fast_rendering_matches_drfs_field_by_field_rendering(crm, design, c
         generic = serializers.ModelSerializer.to_representation(serializer, configuration)
         assert serializer.data == generic
         assert list(serializer.data) == ConfigurationSerializer.Meta.fields
+
+
+def test_a_page_is_counted_in_its_own_query_and_every_page_has_the_right_rows(crm):
+    """The count comes with the page's rows (no count query) when the page has rows; the pages still cover every
+    configuration once, newest first, and a page past the end is still a 404."""
+    client, http = crm
+    made = _configurations(client, 7)
+    newest_first = [c.pk for c in sorted(made, key=lambda c: (c.updated_at, c.pk), reverse=True)]
+    seen = []
+    for page in (1, 2, 3):
+        sql = _queries(http, f"{CONFIGS}?page_size=3&page={page}")
+        assert not [q for q in sql if "COUNT(*) AS" in q], sql  # Django's count query
+        body = http.get(f"{CONFIGS}?page_size=3&page={page}").json()
+        assert body["count"] == 7
+        assert (body["next"] is None) == (page == 3) and (body["previous"] is None) == (page == 1)
+        seen += [entry["id"] for entry in body["results"]]
+    assert seen == newest_first
+    assert http.get(f"{CONFIGS}?page_size=3&page=4").status_code == 404
+
+
+def test_filters_still_filter_and_an_empty_page_counts_nothing(crm, design):
+    client, http = crm
+    _configurations(client, 2, crm_reference="OPP-1", valid=True)
+    _configurations(client, 3, crm_reference="OPP-2", valid=False)
+    assert http.get(CONFIGS, {"crm_reference": "OPP-2"}).json()["count"] == 3
+    assert http.get(CONFIGS, {"valid": "true"}).json()["count"] == 2
+    assert http.get(CONFIGS, {"valid": "true", "crm_reference": "OPP-2"}).json() == {
+        "count": 0,
+        "next": None,
+        "previous": None,
+        "results": [],
+    }
+    assert http.get(CONFIGS, {"status": ""}).status_code == 400  # a filter given empty is still refused

@@ -198,3 +198,21 @@ def test_api_and_cli_give_the_same_rack_plan_and_refuse_a_bad_facility_alike(api
     design["facility"] = {"cooling": "water"}
     bad = api.post(VALIDATE, design, format="json")
     assert bad.status_code == 400 and "facility.cooling" in json.dumps(bad.json())
+
+
+def test_nesting_beyond_the_limit_is_refused_naming_the_field_and_brackets_in_a_name_are_not_nesting(api, design):
+    from api.parsers import MAX_DEPTH
+
+    deep = {**design, "notes": [[]]}
+    inner = deep["notes"][0]
+    for _ in range(MAX_DEPTH):
+        inner.append([])
+        inner = inner[0]
+    response = api.post(VALIDATE, deep, format="json")
+    assert response.status_code == 400, response.content[:300]
+    assert "nesting deeper" in response.json()["error"]["message"]
+    assert response.json()["error"]["fields"][0]["path"].startswith("notes[0]")
+
+    bracketed = {**design, "name": "[" * (2 * MAX_DEPTH) + "{" * MAX_DEPTH}
+    response = api.post(VALIDATE, bracketed, format="json")
+    assert response.status_code == 200 and response.json()["valid"] is True

@@ -68,3 +68,42 @@ def test_the_language_cookie_is_never_sent_cross_site(client):
     response = client.post(reverse("set_language"), {"language": "nl", "next": "/"})
     cookie = response.cookies["django_language"]
     assert cookie["samesite"] == "Lax" and cookie["httponly"]
+
+
+def _through_csp(response, path="/"):
+    from django.test import RequestFactory
+
+    from configurator.csp import CSPMiddleware
+
+    return CSPMiddleware(lambda request: response)(RequestFactory().get(path))
+
+
+def test_the_policy_is_django_csps_and_follows_the_settings(settings):
+    from csp.utils import build_policy
+    from django.http import HttpResponse
+
+    assert _through_csp(HttpResponse())["Content-Security-Policy"] == build_policy()
+    assert "Content-Security-Policy-Report-Only" not in _through_csp(HttpResponse())
+
+    settings.CONTENT_SECURITY_POLICY = {"DIRECTIVES": {"default-src": ["'none'"]}}
+    settings.CONTENT_SECURITY_POLICY_REPORT_ONLY = {"DIRECTIVES": {"img-src": ["'self'"]}}
+    response = _through_csp(HttpResponse())
+    assert response["Content-Security-Policy"] == "default-src 'none'"
+    report_only = {d.split()[0]: d.split()[1:] for d in response["Content-Security-Policy-Report-Only"].split(";")}
+    assert report_only == {"default-src": ["'self'"], "img-src": ["'self'"]}
+
+    settings.CONTENT_SECURITY_POLICY = {"DIRECTIVES": {"default-src": ["'self'"]}, "EXCLUDE_URL_PREFIXES": ["/x/"]}
+    assert "Content-Security-Policy" not in _through_csp(HttpResponse(), "/x/page")
+
+
+def test_a_response_with_a_policy_of_its_own_keeps_it():
+    from django.http import HttpResponse
+
+    response = HttpResponse()
+    response._csp_update = {"img-src": ["https://images.example.com"]}
+    policy = _policy(_through_csp(response))
+    assert policy["img-src"] == ["'self'", "data:", "https://images.example.com"]
+    assert policy["script-src"] == ["'self'"]
+    exempt = HttpResponse()
+    exempt._csp_exempt = True
+    assert "Content-Security-Policy" not in _through_csp(exempt)
