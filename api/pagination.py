@@ -7,6 +7,9 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 
 _TOTAL = "page_rows_counted"  # the annotation that carries the count on each row of the page
+# The largest OFFSET + LIMIT a database integer holds (PostgreSQL's bigint, SQLite's INTEGER): a page beyond it is
+# past the end of any table, and is left to Django's way (count first, then 404) instead of reaching the database.
+_LARGEST_ROW = 2**63 - 1
 
 
 class CountingPaginator(DjangoPaginator):
@@ -22,8 +25,9 @@ class CountingPaginator(DjangoPaginator):
                 wanted = int(number)
             except (TypeError, ValueError):
                 wanted = 0
-            if wanted >= 1 and not (isinstance(number, float) and not number.is_integer()):
-                bottom = (wanted - 1) * self.per_page
+            bottom = (wanted - 1) * self.per_page
+            in_range = wanted >= 1 and bottom + self.per_page <= _LARGEST_ROW
+            if in_range and not (isinstance(number, float) and not number.is_integer()):
                 rows = list(self.object_list.annotate(**{_TOTAL: Window(Count("*"))})[bottom : bottom + self.per_page])
                 if rows:
                     self.count = rows[0][_TOTAL] if isinstance(rows[0], dict) else getattr(rows[0], _TOTAL)
