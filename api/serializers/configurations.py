@@ -59,22 +59,6 @@ class ConfigurationListSerializer(serializers.ListSerializer):
         return [write(row, quote_ids[row["id"]]) for row in rows]
 
 
-# The columns ConfigurationSerializer shows (its ``url`` and ``quotes`` come from the id).
-LISTED_COLUMNS = (
-    "id",
-    "name",
-    "document",
-    "status",
-    "language",
-    "crm_reference",
-    "valid",
-    "error_count",
-    "warning_count",
-    "created_at",
-    "updated_at",
-)
-
-
 def _columns(row) -> dict[str, Any]:
     """A configuration's LISTED_COLUMNS: the row itself when it is already their dict."""
     if isinstance(row, dict):
@@ -196,3 +180,7 @@ class ConfigurationSerializer(serializers.ModelSerializer):
 
     def get_quotes(self, obj) -> list[int]:
         return quote_ids_by_configuration([obj.pk])[obj.pk]
+
+
+# The columns ConfigurationSerializer shows (its ``url`` and ``quotes`` come from the id).
+LISTED_COLUMNS = tuple(name for name in ConfigurationSerializer.Meta.fields if name not in ("url", "quotes"))
