@@ -132,12 +132,12 @@ def test_filters_still_filter_and_an_empty_page_counts_nothing(crm, design):
     assert http.get(CONFIGS, {"status": ""}).status_code == 400  # a filter given empty is still refused
 
 
-@pytest.mark.parametrize("page", ["1000000", str(2**63 // 50), str(2**63), "9" * 30])
-def test_a_page_far_past_the_end_is_a_404_not_a_server_error(crm, page):
+@pytest.mark.parametrize("number", ["1000000", str(2**63 // 50), str(2**63), "9" * 30])
+def test_a_page_far_past_the_end_is_a_404_not_a_server_error(crm, number):
     """A page number whose offset no database integer holds is past the end, like any other: 404, never a 500
     (the page's rows and count are read in one query, so the offset reaches the database before the count)."""
     client, http = crm
     _configurations(client, 3)
-    response = http.get(f"{CONFIGS}?page={page}")
+    response = http.get(f"{CONFIGS}?page={number}")
     assert response.status_code == 404, response.content
-    assert http.get("/api/v1/quotes/?page=" + page).status_code == 404
+    assert http.get(f"/api/v1/quotes/?page={number}").status_code == 404
