@@ -9,6 +9,7 @@ this module puts them together. The rules, their sources and the worked arithmet
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any, cast
@@ -398,34 +399,23 @@ def plan_fabric(
     if hca is not None and hca.speed_gbps and planes > 1:
         plane_hca = dataclasses.replace(hca, speed_gbps=hca.speed_gbps // planes)
     common = (nodes, rails, switch, plane_hca, topology, oversubscription)
-    node = _choose_split(
+    split = functools.partial(
+        _choose_split,
         nodes=nodes,
         rails=rails,
         switch=switch,
-        hca=plane_hca,
         oversubscription=oversubscription,
         topology=topology,
         catalog=catalog,
         rack=rack,
         npr=npr,
         given=given,
-        hca_plug_links=planes,
     )
+    node = split(hca=plane_hca, hca_plug_links=planes)
     if planes > 1 and node.size.tiers and not _has_medium(node):
         # No catalogue plug carries both planes' links in the adapter's cage: one plane of one link per adapter,
         # which the catalogue can cable, said so (the speed finding then says the link's 800 -> 400 Gb/s).
-        single = _choose_split(
-            nodes=nodes,
-            rails=rails,
-            switch=switch,
-            hca=hca,
-            oversubscription=oversubscription,
-            topology=topology,
-            catalog=catalog,
-            rack=rack,
-            npr=npr,
-            given=given,
-        )
+        single = split(hca=hca)
         if _has_medium(single) and hca is not None and plane_hca is not None:
             params = {"hca": hca.part_number, "switch": switch.part_number, "links": planes}
             findings.append(finding(FabricCode.PLANES_NO_MEDIUM, "fabric", gbps=plane_hca.speed_gbps, **params))
