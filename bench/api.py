@@ -50,7 +50,10 @@ What it does, all on loopback and bounded in time:
    and the filter set built only when a filter is named: 0.97-1.06 through gunicorn (the page 7.4-10.1 ms against
    7.5-9.5 ms), and in CPU time (bench/api_cpu.py) the page 8.8-9.6 ms before, 4.3-5.1 ms after, the ratio
    1.63-1.77 before, 0.97-1.05 after. The rest of a page is Django's query building and row conversion (JSON
-   documents, time stamps), DRF's request path and the 34 kB answer.
+   documents, time stamps), DRF's request path and the 34 kB answer. Then the page's design documents were read
+   as their column's JSON text and written into the answer as they are (api.renderers.RawJSON), not decoded
+   and encoded again, and a row's link is a plain string: in CPU time (bench/api_cpu.py, runs alternating with
+   the code before, two other jobs on the machine) the ratio went from 1.02-1.09 to 0.87-0.92.
 
 The design is the contract's example: 4 x SYS-821GE-TNHR with an HGX-H200-8GPU board and 8 x MCX75310AAS-NEAT
 each, on an MQM9700-NS2F rail-optimized fabric. Every answer is checked (200 and, for validate, ``valid: true``).

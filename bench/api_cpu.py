@@ -43,6 +43,7 @@ def main() -> int:
     parser.add_argument("--size", type=int, default=25)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--profile-list", action="store_true")
+    parser.add_argument("--sort", default="cumulative", help="cProfile's order: cumulative or tottime")
     args = parser.parse_args()
 
     url = server_url()
@@ -171,7 +172,7 @@ def measure_in(application, token: str, args) -> int:
         for _ in range(300):
             listing() if args.profile_list else validate()
         profile.disable()
-        pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
+        pstats.Stats(profile).sort_stats(args.sort).print_stats(40)
     return 0
 
 

@@ -15,7 +15,12 @@ from configurator.models import Configuration
 from design.model import DesignDocument
 from quotes.selectors import quote_ids_by_configuration
 
+from ..renderers import RawJSON
 from .common import LanguageField
+
+# The list's design documents are read as their column's text under this name and written into the answer as they
+# are (api.renderers.RawJSON).
+DOCUMENT_TEXT = "document_json"
 
 
 @extend_schema_field(DesignDocument)
@@ -85,10 +90,10 @@ class _Rows:
         stamp.bind("created_at", serializer)
         self.stamp = _stamp(stamp)
 
-    def url(self, row: dict[str, Any]) -> Hyperlink:
+    def url(self, row: dict[str, Any]) -> str:
         pk = row["id"]
         if self.prefix is not None:
-            return Hyperlink(f"{self.prefix}{pk}/", row)
+            return f"{self.prefix}{pk}/"
         url = self.url_field.to_representation(_Row(pk))
         if self.first:
             self.first = False
@@ -103,7 +108,7 @@ class _Rows:
             "id": row["id"],
             "url": self.url(row),
             "name": row["name"],
-            "document": row["document"],
+            "document": RawJSON(row[DOCUMENT_TEXT]) if DOCUMENT_TEXT in row else row["document"],
             "status": row["status"],
             "language": row["language"],
             "crm_reference": row["crm_reference"],

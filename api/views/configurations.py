@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.db.models import TextField
+from django.db.models.functions import Cast
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
@@ -26,7 +28,12 @@ from ..exceptions import Conflict
 from ..filters import ConfigurationFilter
 from ..idempotency import idempotent
 from ..serializers.common import IDEMPOTENCY_PARAMETER, LANG_PARAMETER, errors
-from ..serializers.configurations import LISTED_COLUMNS, ConfigurationInputSerializer, ConfigurationSerializer
+from ..serializers.configurations import (
+    DOCUMENT_TEXT,
+    LISTED_COLUMNS,
+    ConfigurationInputSerializer,
+    ConfigurationSerializer,
+)
 from ..serializers.designs import ValidationResultSerializer
 from ..services import client_configuration_create
 from .base import ApiViewMixin, request_language
@@ -110,7 +117,9 @@ class ConfigurationViewSet(
         configurations = owned_configurations(self.client).order_by("-updated_at", "-id")
         if self.action == "list":  # a page reads the columns it shows, as dicts: no model instance per row
             quote_ids = quote_ids_column(configurations.db)  # and its quotes' ids, on PostgreSQL
-            configurations = configurations.values(*LISTED_COLUMNS, **({"quote_ids": quote_ids} if quote_ids else {}))
+            # the design document as its column's JSON text, written into the answer as it is (api.renderers)
+            columns = {DOCUMENT_TEXT: Cast("document", TextField()), **({"quote_ids": quote_ids} if quote_ids else {})}
+            configurations = configurations.values(*(name for name in LISTED_COLUMNS if name != "document"), **columns)
         return configurations
 
     def get_serializer_class(self):

@@ -220,7 +220,7 @@ REST_FRAMEWORK = {
         "bad_token": env("API_BAD_TOKEN_RATE", default="30/min"),  # requests with a failing token, per address
     },
     "DEFAULT_PARSER_CLASSES": ["api.parsers.StrictJSONParser"],
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_RENDERER_CLASSES": ["api.renderers.JSONRenderer"],
     "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["api.filters.FilterBackend"],

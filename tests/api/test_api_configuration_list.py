@@ -141,3 +141,44 @@ def test_a_page_far_past_the_end_is_a_404_not_a_server_error(crm, number):
     response = http.get(f"{CONFIGS}?page={number}")
     assert response.status_code == 404, response.content
     assert http.get(f"/api/v1/quotes/?page={number}").status_code == 404
+
+
+def test_a_listed_document_is_the_stored_document_whatever_it_holds(crm):
+    """The list writes each design document as its column's JSON text (api.renderers.RawJSON): the same value as
+    the detail shows, for text a JSON encoder must escape, numbers of every spelling and text that looks like the
+    renderer's own place markers (a NUL no stored document holds: PostgreSQL's JSON refuses it, as the API does)."""
+    client, http = crm
+    odd = {
+        "schema": "design/v1",
+        "name": 'Cluster "Noord" \\ ß € \u2028 line \u2029 para \U0001f600',
+        "node_groups": [],
+        "notes": ["ffffffffffffffff:0", '"\\u0000x:0\\u0000"', "</script>"],
+        "numbers": [0.0001, 1e-05, 12345678901234567890, -0.5, 3, True, None],
+        "nested": {"deep": [[{"a": []}]], "": "empty key"},
+    }
+    (configuration,) = _configurations(client, 1, document=odd)
+    response = http.get(CONFIGS)
+    assert response.status_code == 200
+    (entry,) = response.json()["results"]
+    assert entry["document"] == odd == http.get(entry["url"]).json()["document"]
+    # written as JSON may be read by a browser's script: U+2028 and U+2029 escaped, as in every other answer
+    assert "\u2028".encode() not in response.content and b"\\u2028" in response.content
+
+
+def test_the_renderer_writes_raw_json_in_place_and_everything_else_as_drf_does():
+    import json
+
+    from rest_framework.renderers import JSONRenderer as DrfRenderer
+
+    from api.renderers import JSONRenderer, RawJSON
+
+    plain = {"a": [1, 2.5, "€ \u2028"], "b": None, "c": {"d": "\u0000x:0\u0000"}}
+    assert JSONRenderer().render(plain) == DrfRenderer().render(plain)
+    raw = {
+        "rows": [{"id": 1, "document": RawJSON('{"x": [1, 2], "y": "\u2028"}')}, {"id": 2, "document": RawJSON("[]")}]
+    }
+    written = JSONRenderer().render(raw)
+    assert json.loads(written) == {
+        "rows": [{"id": 1, "document": {"x": [1, 2], "y": "\u2028"}}, {"id": 2, "document": []}]
+    }
+    assert "\u2028".encode() not in written

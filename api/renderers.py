@@ -1,0 +1,82 @@
+"""The API's JSON renderer: DRF's, which also writes a ``RawJSON`` value (JSON text already written, such as a
+stored design document read from its column as text) into the answer as it is, rather than decoding it into
+Python objects only to encode them again.
+
+A configuration list page is mostly its rows' design documents: read as text and written as they are, a page
+skips decoding 50 documents and encoding them again. The document is the same JSON value; only its spacing and the
+spelling of its numbers may differ from a document decoded and encoded again (``1e-05`` or ``0.00001``)."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from typing import Any
+
+from rest_framework import renderers
+from rest_framework.utils import encoders
+
+
+class RawJSON:
+    """JSON text, written into an answer as the value it spells. Only for text a JSON column of the database
+    gave: it is not checked again."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"RawJSON({self.text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RawJSON) and other.text == self.text
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _Encoder(encoders.JSONEncoder):
+    """DRF's encoder; a RawJSON becomes a marker the renderer then replaces with its text. A marker is a string
+    holding NUL, which JSON always writes escaped (``\\u0000``), and a token drawn for this answer: no other string
+    of the answer is written as a marker."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.token = secrets.token_hex(8)
+        self.raws: list[str] = []
+
+    def default(self, obj: Any) -> Any:
+        if isinstance(obj, RawJSON):
+            self.raws.append(obj.text)
+            return f"\x00{self.token}:{len(self.raws) - 1}\x00"
+        return super().default(obj)
+
+
+class JSONRenderer(renderers.JSONRenderer):
+    """DRF's JSONRenderer (the same bytes for any answer without a RawJSON), writing each RawJSON's text in its
+    place, with U+2028 and U+2029 escaped as DRF escapes them in every other string."""
+
+    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
+        encoder = self.encoder_class = _Recorder()
+        try:
+            ret = super().render(data, accepted_media_type, renderer_context)
+        finally:
+            del self.encoder_class
+        if not encoder.raws:
+            return ret
+        raws = [raw.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").encode() for raw in encoder.raws]
+        marker = re.compile(rb'"\\u0000' + encoder.token.encode() + rb':([0-9]+)\\u0000"')
+        return marker.sub(lambda match: raws[int(match.group(1))], ret)
+
+
+class _Recorder:
+    """What DRF's renderer takes for its ``encoder_class``: it makes the encoder (json.dumps(cls=...)) and keeps
+    the RawJSON texts and the token of the one encoder it made for this answer."""
+
+    def __init__(self) -> None:
+        self.token = ""
+        self.raws: list[str] = []
+
+    def __call__(self, *args: Any, **kwargs: Any) -> _Encoder:
+        encoder = _Encoder(*args, **kwargs)
+        self.token, self.raws = encoder.token, encoder.raws
+        return encoder
