@@ -2,6 +2,7 @@
 
 import csv
 import io
+import re
 import zipfile
 from decimal import Decimal
 
@@ -123,8 +124,13 @@ def _xlsx(rows, computed: dict[str, str] | None = None) -> bytes:
             if item.filename == "xl/worksheets/sheet1.xml":
                 text = data.decode()
                 for formula, value in computed.items():
-                    assert f"<f>{formula}</f><v />" in text
-                    text = text.replace(f"<f>{formula}</f><v />", f"<f>{formula}</f><v>{value}</v>")
+                    # an empty value as openpyxl writes it: <v /> (xml.etree) or <v></v> (lxml, when installed)
+                    text, found = re.subn(
+                        rf"<f>{re.escape(formula)}</f><v\s*/>|<f>{re.escape(formula)}</f><v></v>",
+                        f"<f>{formula}</f><v>{value}</v>",
+                        text,
+                    )
+                    assert found == 1, formula
                 data = text.encode()
             dst.writestr(item, data)
     return out.getvalue()
