@@ -376,7 +376,9 @@ class _Compiler:
             style = self.styles[key] = self.cascade(el, tag, parent, present)
         return style
 
-    def cascade(self, el: ET.Element, tag: str, parent: dict[str, str], present: frozenset[str] | set[str]) -> dict[str, str]:
+    def cascade(
+        self, el: ET.Element, tag: str, parent: dict[str, str], present: frozenset[str] | set[str]
+    ) -> dict[str, str]:
         style = {k: v for k, v in parent.items() if k in INHERITED}
         style["opacity"] = "1"
         style["display"] = "inline"
