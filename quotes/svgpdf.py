@@ -355,6 +355,7 @@ class _Compiler:
         css = "".join("".join(el.itertext()) for el in root.iter(f"{SVG_NS}style"))
         self.sheet = _Sheet(css)
         self.styles: dict[tuple[Any, ...], dict[str, str]] = {}
+        self.text_paints: dict[int, tuple[Any, ...]] = {}
         self.patterns = {el.get("id"): el for el in root.iter(f"{SVG_NS}pattern") if el.get("id")}
 
     # -- style
@@ -660,33 +661,35 @@ class _Compiler:
         if len(el):
             _skip("tspan positioning")
         text = " ".join("".join(el.itertext()).split())
-        if not text or style["visibility"].strip() in ("hidden", "collapse"):
+        if not text:
             return
-        fill = _colour(style["fill"]) if not style["fill"].strip().startswith("url(") else None
-        stroke = _colour(style["stroke"]) if not style["stroke"].strip().startswith("url(") else None
-        font, size = (
-            _font(style["font-family"], style["font-weight"], style["font-style"]),
-            _number(style["font-size"], 16.0),
-        )
-        if size <= 0:
+        paint = self.text_paints.get(id(style))
+        if paint is None:
+            paint = self.text_paints[id(style)] = self.text_paint(style)
+        font, size, share, shift, fill, stroke, alpha = paint
+        if not size:
             return
         x, y = _first(el.get("x")), _first(el.get("y"))
-        share = ANCHOR_SHARE.get(style["text-anchor"].strip(), 0.0)
         if share:
             x -= share * _width(text, font, size)
-        y += BASELINE_SHIFT.get(style["dominant-baseline"].strip(), 0.0) * size
-        matrix = _multiply((1.0, 0.0, 0.0, -1.0, x, y), ctm)
+        y += shift
         out: list[str] = []
-        self.set_alpha(self.opacity(style, "fill-opacity"), self.opacity(style, "stroke-opacity"))
+        if alpha != self.alpha:
+            self.set_alpha(*alpha)
         if fill is not None:
-            self.set("rg", f"{fp_str(*fill)} rg", out)
-        width = self.stroke_state(style, ctm, out) if stroke is not None else 0.0
-        if stroke is not None and width:
-            self.set("RG", f"{fp_str(*stroke)} RG", out)
-        stroked = stroke is not None and width > 0
-        mode = (0 if not stroked else 2) if fill is not None else (1 if stroked else 3)
+            self.set("rg", fill, out)
+        mode = 0 if fill is not None else 3
+        if stroke is not None:
+            width = self.stroke_state(style, ctm, out)
+            if width:
+                self.set("RG", stroke, out)
+                mode = 2 if fill is not None else 1
         self.set("Tr", f"{mode} Tr", out)
-        out.append(f"{fp_str(*matrix)} Tm")
+        if ctm[1] or ctm[2]:
+            out.append(f"{fp_str(*_multiply((1.0, 0.0, 0.0, -1.0, x, y), ctm))} Tm")
+        else:  # upright: no need to multiply the matrices out
+            a, d = ctm[0], ctm[3]
+            out.append(f"{fp_str(a, 0, 0, -d, a * x + ctm[4], d * y + ctm[5])} Tm")
         label = _Label(font, size, " ".join(out), text)
         self.labels += 1
         last = self.ops[-1] if self.ops else None
@@ -694,6 +697,24 @@ class _Compiler:
             last.append(label)
         else:
             self.ops.append([label])
+
+    def text_paint(self, style: dict[str, str]) -> tuple[Any, ...]:
+        """What a label of this style is drawn with: font, size (0: not drawn), its anchor's share of the width,
+        its baseline's shift, its fill and stroke colour operators, its (fill, stroke) opacity."""
+        size = _number(style["font-size"], 16.0)
+        if size <= 0 or style["visibility"].strip() in ("hidden", "collapse"):
+            return ("", 0.0, 0.0, 0.0, None, None, (1.0, 1.0))
+        fill = _colour(style["fill"]) if not style["fill"].strip().startswith("url(") else None
+        stroke = _colour(style["stroke"]) if not style["stroke"].strip().startswith("url(") else None
+        return (
+            _font(style["font-family"], style["font-weight"], style["font-style"]),
+            size,
+            ANCHOR_SHARE.get(style["text-anchor"].strip(), 0.0),
+            BASELINE_SHIFT.get(style["dominant-baseline"].strip(), 0.0) * size,
+            None if fill is None else f"{fp_str(*fill)} rg",
+            None if stroke is None else f"{fp_str(*stroke)} RG",
+            (self.opacity(style, "fill-opacity"), self.opacity(style, "stroke-opacity")),
+        )
 
 
 @functools.lru_cache(maxsize=4096)
@@ -758,9 +779,12 @@ def _path(d: str) -> list[tuple[Any, ...]] | None:
             return out or None  # a number where a command should be: the path stops there, as in SVG
         upper = command.upper()
         count = _PATH_ARGS[upper]
-        if i + count > n or any(t.isalpha() for t in tokens[i : i + count]):
+        if i + count > n:
             break
-        v = [float(t) for t in tokens[i : i + count]]
+        try:
+            v = [float(t) for t in tokens[i : i + count]]
+        except ValueError:  # a command where a number should be: the path stops there, as in SVG
+            break
         i += count
         relative = command.islower()
         if upper == "H":
@@ -824,25 +848,44 @@ def _path(d: str) -> list[tuple[Any, ...]] | None:
     return out or None
 
 
+_TEMPLATES = {"m": "%.6g %.6g m", "l": "%.6g %.6g l", "c": "%.6g %.6g %.6g %.6g %.6g %.6g c", "h": "h"}
+
+
 def _outline(path: list[tuple[Any, ...]], ctm: Matrix) -> str:
-    """The outline as PDF path operators, its points through ``ctm``."""
+    """The outline as PDF path operators, its points through ``ctm``: one format for the whole outline."""
     a, b, c, d, e, f = ctm
     plain = ctm == IDENTITY
-    parts = []
+    upright = not b and not c
+    template = []
+    values: list[float] = []
     for op in path:
         kind = op[0]
+        template.append(_TEMPLATES[kind])
         if kind == "h":
-            parts.append("h")
             continue
-        coords = op[1:]
-        if not plain:
-            moved = []
-            for j in range(0, len(coords), 2):
-                px, py = coords[j], coords[j + 1]
-                moved += [a * px + c * py + e, b * px + d * py + f]
-            coords = tuple(moved)
-        parts.append(f"{fp_str(*coords)} {kind}")
-    return " ".join(parts)
+        if plain:
+            values += op[1:]
+        elif upright:
+            for j in range(1, len(op), 2):
+                values += (a * op[j] + e, d * op[j + 1] + f)
+        else:
+            for j in range(1, len(op), 2):
+                px, py = op[j], op[j + 1]
+                values += (a * px + c * py + e, b * px + d * py + f)
+    text = " ".join(template) % tuple(values)
+    if "e" in text or "n" in text:  # an exponent, inf or nan: written number by number
+        text = " ".join(f"{fp_str(*op[1:])} {op[0]}" if op[0] != "h" else "h" for op in _moved(path, ctm))
+    return text
+
+
+def _moved(path: list[tuple[Any, ...]], ctm: Matrix) -> list[tuple[Any, ...]]:
+    out: list[tuple[Any, ...]] = []
+    for op in path:
+        moved: list[Any] = [op[0]]
+        for j in range(1, len(op), 2):
+            moved += _apply(ctm, op[j], op[j + 1])
+        out.append(tuple(moved))
+    return out
 
 
 def _bounds(path: list[tuple[Any, ...]], ctm: Matrix) -> list[tuple[float, float]]:
