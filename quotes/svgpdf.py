@@ -356,6 +356,8 @@ class _Compiler:
         self.sheet = _Sheet(css)
         self.styles: dict[tuple[Any, ...], dict[str, str]] = {}
         self.text_paints: dict[int, tuple[Any, ...]] = {}
+        self.shape_paints: dict[int, tuple[Any, ...]] = {}
+        self.strokes: dict[tuple[Any, ...], tuple[float, list[tuple[str, str]]]] = {}
         self.patterns = {el.get("id"): el for el in root.iter(f"{SVG_NS}pattern") if el.get("id")}
 
     # -- style
@@ -493,26 +495,22 @@ class _Compiler:
 
     def stroke_state(self, style: dict[str, str], ctm: Matrix, out: list[str]) -> float:
         """Writes the stroke's state; returns its width in user units (0: no stroke)."""
-        width = _number(style["stroke-width"], 1.0) * math.sqrt(abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]))
-        if width <= 0:
-            return 0.0
-        self.set("w", f"{fp_str(width)} w", out)
-        dashes = style["stroke-dasharray"].strip()
-        dash = "[] 0 d"
-        if dashes and dashes != "none":
-            values = [_number(v) for v in re.split(r"[\s,]+", dashes) if v]
-            if len(values) % 2:
-                values *= 2
-            if values and all(v >= 0 for v in values) and any(values):
-                scale = math.sqrt(abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]))
-                offset = _number(style["stroke-dashoffset"]) * scale
-                dash = f"[{fp_str(*[v * scale for v in values])}] {fp_str(offset)} d"
-        self.set("d", dash, out)
-        caps = {"butt": "0 J", "round": "1 J", "square": "2 J"}
-        joins = {"miter": "0 j", "round": "1 j", "bevel": "2 j"}
-        self.set("J", caps.get(style["stroke-linecap"].strip(), "0 J"), out)
-        self.set("j", joins.get(style["stroke-linejoin"].strip(), "0 j"), out)
-        self.set("M", f"{fp_str(max(_number(style['stroke-miterlimit'], 4.0), 1.0))} M", out)
+        get = style.get
+        key = (
+            get("stroke-width"),
+            get("stroke-dasharray"),
+            get("stroke-dashoffset"),
+            get("stroke-linecap"),
+            get("stroke-linejoin"),
+            get("stroke-miterlimit"),
+            abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]),
+        )
+        state = self.strokes.get(key)
+        if state is None:
+            state = self.strokes[key] = _stroke(style, math.sqrt(key[-1]))
+        width, ops = state
+        for name, op in ops:
+            self.set(name, op, out)
         return width
 
     def opacity(self, style: dict[str, str], key: str) -> float:
@@ -521,7 +519,9 @@ class _Compiler:
 
     # -- shapes
 
-    def paint(self, path: list[tuple[Any, ...]], style: dict[str, str], ctm: Matrix) -> None:
+    def shape_paint(self, style: dict[str, str]) -> tuple[Any, ...]:
+        """What a shape of this style is painted with: its pattern, fill and stroke colours, (fill, stroke)
+        opacity, and whether its fill rule is even-odd."""
         fill_value, stroke_value = style["fill"].strip(), style["stroke"].strip()
         pattern = None
         fill: tuple[float, float, float] | None
@@ -532,15 +532,22 @@ class _Compiler:
         stroke = None if stroke_value.startswith("url(") else _colour(stroke_value)
         if stroke_value.startswith("url("):
             _skip("stroke with a paint server")
+        alpha = (self.opacity(style, "fill-opacity"), self.opacity(style, "stroke-opacity"))
+        return pattern, fill, stroke, alpha, style["fill-rule"].strip() == "evenodd"
+
+    def paint(self, path: list[tuple[Any, ...]], style: dict[str, str], ctm: Matrix) -> None:
+        paint = self.shape_paints.get(id(style))
+        if paint is None:
+            paint = self.shape_paints[id(style)] = self.shape_paint(style)
+        pattern, fill, stroke, alpha, even_odd = paint
         is_line = all(op[0] != "h" for op in path) and len(path) == 2
         if is_line:
             fill, pattern = None, None  # a line has no inside
         if fill is None and pattern is None and stroke is None:
             return
         points = _outline(path, ctm)
-        even_odd = style["fill-rule"].strip() == "evenodd"
         out: list[str] = []
-        self.set_alpha(self.opacity(style, "fill-opacity"), self.opacity(style, "stroke-opacity"))
+        self.set_alpha(*alpha)
         width = self.stroke_state(style, ctm, out) if stroke is not None else 0.0
         if stroke is not None and width:
             self.set("RG", f"{fp_str(*stroke)} RG", out)
@@ -660,7 +667,7 @@ class _Compiler:
     def text(self, el: ET.Element, style: dict[str, str], ctm: Matrix) -> None:
         if len(el):
             _skip("tspan positioning")
-        text = " ".join("".join(el.itertext()).split())
+        text = " ".join(((el.text or "") if not len(el) else "".join(el.itertext())).split())
         if not text:
             return
         paint = self.text_paints.get(id(style))
@@ -721,6 +728,30 @@ class _Compiler:
 def _width(text: str, font: str, size: float) -> float:
     """A label's advance width (a rack's forty "Spine MQM9700-NS2F" measured once)."""
     return pdfmetrics.stringWidth(text, font, size)
+
+
+def _stroke(style: dict[str, str], scale: float) -> tuple[float, list[tuple[str, str]]]:
+    """A stroke's width in user units (0: none) and the operators of its state, by graphics-state key."""
+    width = _number(style["stroke-width"], 1.0) * scale
+    if width <= 0:
+        return 0.0, []
+    ops = [("w", f"{fp_str(width)} w")]
+    dashes = style["stroke-dasharray"].strip()
+    dash = "[] 0 d"
+    if dashes and dashes != "none":
+        values = [_number(v) for v in re.split(r"[\s,]+", dashes) if v]
+        if len(values) % 2:
+            values *= 2
+        if values and all(v >= 0 for v in values) and any(values):
+            offset = _number(style["stroke-dashoffset"]) * scale
+            dash = f"[{fp_str(*[v * scale for v in values])}] {fp_str(offset)} d"
+    ops.append(("d", dash))
+    caps = {"butt": "0 J", "round": "1 J", "square": "2 J"}
+    joins = {"miter": "0 j", "round": "1 j", "bevel": "2 j"}
+    ops.append(("J", caps.get(style["stroke-linecap"].strip(), "0 J")))
+    ops.append(("j", joins.get(style["stroke-linejoin"].strip(), "0 j")))
+    ops.append(("M", f"{fp_str(max(_number(style['stroke-miterlimit'], 4.0), 1.0))} M"))
+    return width, ops
 
 
 def _first(value: str | None) -> float:
