@@ -67,6 +67,7 @@ BASELINE_SHIFT = {  # dominant-baseline: how far the alphabetic baseline lies be
     "ideographic": -DESCENT,
 }
 ANCHOR_SHARE = {"middle": 0.5, "end": 1.0}
+GROUP_OPACITY = "-group-opacity"  # the opacity of the groups around an element, multiplied: not an SVG property
 INHERITED = frozenset(
     {
         "fill",
@@ -87,9 +88,10 @@ INHERITED = frozenset(
         "text-anchor",
         "dominant-baseline",
         "visibility",
+        GROUP_OPACITY,
     }
 )
-PROPERTIES = INHERITED | {"opacity", "display"}
+PROPERTIES = (INHERITED - {GROUP_OPACITY}) | {"opacity", "display"}
 INITIAL = {
     "fill": "#000",
     "fill-opacity": "1",
@@ -109,6 +111,7 @@ INITIAL = {
     "text-anchor": "start",
     "dominant-baseline": "auto",
     "visibility": "visible",
+    GROUP_OPACITY: "1",
 }
 NOT_DRAWN = frozenset({"title", "desc", "style", "defs", "metadata", "pattern"})
 MONO_FAMILIES = ("monospace", "ui-monospace", "mono", "courier", "consolas", "menlo", "monaco")
@@ -409,6 +412,9 @@ class _Compiler:
                 style["font-size"] = fp_str(parent_size * _number(size[:-1], 100.0) / 100)
             else:
                 style["font-size"] = fp_str(_number(size, parent_size, parent_size))
+        if tag in ("g", "a") and style["opacity"].strip() not in ("1", ""):
+            # a group's opacity given to each of its shapes and labels: the same where they do not overlap
+            style[GROUP_OPACITY] = fp_str(_number(style["opacity"], 1.0) * _number(style[GROUP_OPACITY], 1.0))
         return style
 
     # -- tree
@@ -514,7 +520,7 @@ class _Compiler:
         return width
 
     def opacity(self, style: dict[str, str], key: str) -> float:
-        value = _number(style[key], 1.0) * _number(style["opacity"], 1.0)
+        value = _number(style[key], 1.0) * _number(style["opacity"], 1.0) * _number(style[GROUP_OPACITY], 1.0)
         return min(max(value, 0.0), 1.0)
 
     # -- shapes

@@ -269,3 +269,19 @@ def test_what_the_drawing_does_not_understand_is_left_out_and_the_rest_drawn(cap
     assert "0 0 1 rg" in content  # the fill's fallback colour where its pattern is missing
     # each left-out thing said once at debug level, not raised
     assert all(record.levelname == "DEBUG" for record in caplog.records)
+
+
+def test_see_through_links_and_a_see_through_group_print_see_through():
+    """The topology's links (stroke-opacity 0.6) and a group's opacity, given to what it holds."""
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" width="100%">'
+        '<path d="M0 0L100 100" stroke="#789" stroke-opacity="0.6" fill="none"/>'
+        '<g opacity="0.5"><rect width="50" height="50" fill="#00f" fill-opacity="0.5"/></g>'
+        '<rect x="50" y="50" width="50" height="50" fill="#0f0"/></svg>'
+    )
+    page = PdfReader(io.BytesIO(pdf_of(Picture(svg, 100, 100)))).pages[0]
+    states = page["/Resources"]["/ExtGState"]
+    alphas = {(key, float(state[key])) for state in states.values() for key in ("/CA", "/ca") if key in state}
+    assert ("/CA", 0.6) in alphas  # the links
+    assert ("/ca", 0.25) in alphas  # half of half
+    assert ("/ca", 1.0) in alphas  # and the next rectangle opaque again
