@@ -985,8 +985,11 @@ class Picture(Flowable):
         compiler = _Compiler(root)
         compiler.ops.append("")  # the first op is the viewport's clip, filled in below
         root_style = compiler.style(root, "svg", INITIAL)
-        for child in root:
-            compiler.element(child, root_style, view)
+        try:
+            for child in root:
+                compiler.element(child, root_style, view)
+        except RecursionError:
+            raise ValueError("SVG picture nested too deeply to draw") from None
         compiler.ops[0] = f"{fp_str(*clip)} re W n 0 Tc 0 Tw 100 Tz 0 Ts"
         self._ops = compiler.ops
         self.elements, self.labels = compiler.elements, compiler.labels

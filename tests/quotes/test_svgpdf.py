@@ -236,6 +236,7 @@ def test_a_picture_fits_its_room_keeping_its_aspect_ratio(room, size):
         '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
         '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;">]>'
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 9 9"><text>&d;&d;&d;&d;&d;&d;&d;</text></svg>',
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 9 9">' + "<g>" * 5000 + "</g>" * 5000 + "</svg>",
     ],
 )
 def test_a_picture_that_is_not_one_is_refused_at_once_with_a_clear_error(garbage):
