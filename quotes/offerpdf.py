@@ -176,6 +176,7 @@ def build(context: dict[str, Any]) -> bytes:
     q = context["q"]
     seller = context["seller"]
     buffer = io.BytesIO()
+    title = f"{_('Quote')} {q.get('number', '')}"
     document = BaseDocTemplate(
         buffer,
         pagesize=A4,
@@ -183,8 +184,9 @@ def build(context: dict[str, Any]) -> bytes:
         rightMargin=RIGHT,
         bottomMargin=BOTTOM,
         leftMargin=LEFT,
-        title=f"{_('Quote')} {q.get('number', '')}",
+        title=title,
         author=seller.get("name", ""),
+        subject=(q.get("design") or {}).get("name") or title,
         creator="",
         lang=context["language"],
         initialFontName=SANS,
