@@ -16,6 +16,7 @@ messages as the web pages' (gettext, ngettext).
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -33,7 +34,6 @@ from reportlab.platypus import (
     BaseDocTemplate,
     Flowable,
     Frame,
-    ListFlowable,
     PageBreak,
     PageTemplate,
     Paragraph,
@@ -81,6 +81,16 @@ H1 = _style("h1", 15, BOLD, spaceAfter=2 * mm)
 H2 = _style("h2", 10.5, BOLD)
 H3 = _style("h3", 9, BOLD, spaceBefore=4 * mm, spaceAfter=1.5 * mm, keepWithNext=1)
 SMALL = _style("small", SMALL_SIZE, textColor=SMALL_GREY)
+TERM = _style(
+    "term",
+    SMALL_SIZE,
+    textColor=SMALL_GREY,
+    leftIndent=5 * mm,
+    bulletIndent=1 * mm,
+    bulletFontName=SANS,
+    bulletFontSize=SMALL_SIZE,
+    spaceAfter=0.5,
+)
 NOTICE = _style("notice", font=BOLD, spaceBefore=2 * mm)
 SELLER = _style("seller", 8, alignment=TA_RIGHT)
 CELL = _style("cell")
@@ -400,7 +410,11 @@ def _bill(context: dict[str, Any]) -> Table:
         for line in section["lines"]:
             index = len(rows)
             font = ITALIC if line["on_request"] else SANS
-            cells: list[Any] = [_line_cell(line), line["quantity_fmt"], Paragraph(text(line["lead_time"]), CELL)]
+            cells: list[Any] = [
+                _line_cell(line, widths[0] - 2 * PAD_X),
+                line["quantity_fmt"],
+                Paragraph(text(line["lead_time"]), CELL),
+            ]
             for key, width in zip(amount_keys, amount_widths):
                 value = line[key]
                 cells.append(value)
@@ -429,14 +443,32 @@ def _bill(context: dict[str, Any]) -> Table:
     return Table(rows, colWidths=widths, style=TableStyle(style), repeatRows=1, hAlign="LEFT")
 
 
-def _line_cell(line: dict[str, Any]) -> Paragraph:
-    """Part number in bold mono, then "group: description"."""
-    part = text(line.get("part_number") or "–")
+def _line_cell(line: dict[str, Any], width: float) -> Paragraph:
+    """Part number in bold mono, then "group: description". A part number wider than the cell breaks after a
+    hyphen, as it is read, rather than at the cell's edge."""
+    pieces = _hyphen_lines(line.get("part_number") or "–", MONO_BOLD, NUM_SIZE, width)
+    part = "<br/>".join(text(piece) for piece in pieces)
     group = f'<font color="#555555">{text(line["group"])}:</font> ' if line.get("group") else ""
     return Paragraph(
         f'<font name="{MONO_BOLD}" size="{NUM_SIZE}">{part}</font><br/>{group}{text(line.get("description", ""))}',
         CELL,
     )
+
+
+def _hyphen_lines(value: str, font: str, size: float, width: float) -> list[str]:
+    """``value`` in lines no wider than ``width``, broken after hyphens (a piece wider than a line on its own is
+    left whole, for the paragraph to split)."""
+    if stringWidth(value, font, size) <= width or "-" not in value:
+        return [value]
+    lines: list[str] = []
+    current = ""
+    for piece in re.findall(r"[^-]*-|[^-]+$", value):
+        if current and stringWidth(current + piece, font, size) > width:
+            lines.append(current)
+            current = piece
+        else:
+            current += piece
+    return [*lines, current] if current else lines
 
 
 # --- totals -----------------------------------------------------------------------------------------------------
@@ -626,17 +658,7 @@ def _terms(context: dict[str, Any]) -> list[Flowable]:
         )
     return [
         heading(_("Terms")),
-        ListFlowable(
-            [Paragraph(text(item), SMALL) for item in items],
-            bulletType="1",
-            bulletFormat="%s.",
-            bulletFontName=SANS,
-            bulletFontSize=SMALL_SIZE,
-            bulletColor=SMALL_GREY,
-            leftIndent=5 * mm,
-            bulletDedent=4 * mm,
-            spaceBefore=0,
-        ),
+        *(Paragraph(text(item), TERM, bulletText=f"{number}.") for number, item in enumerate(items, start=1)),
     ]
 
 
