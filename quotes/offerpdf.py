@@ -23,6 +23,7 @@ from xml.sax.saxutils import escape
 from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from reportlab import rl_config
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.pagesizes import A4
@@ -44,6 +45,10 @@ from reportlab.platypus import (
 from . import pdffonts
 from .pdffonts import BOLD, ITALIC, MONO, MONO_BOLD, SANS
 from .svgpdf import Picture
+
+# Compressed streams written as binary, as PDF allows, rather than also encoded in ASCII85: a fifth smaller, and the
+# encoding was a tenth of a build.
+rl_config.useA85 = 0
 
 PAGE_WIDTH, PAGE_HEIGHT = A4
 TOP, RIGHT, BOTTOM, LEFT = 16 * mm, 14 * mm, 18 * mm, 14 * mm
@@ -388,6 +393,8 @@ def _bill(context: dict[str, Any]) -> Table:
         ("TEXTCOLOR", (0, 0), (-1, -1), INK),
         ("ALIGN", (0, 0), (-1, -1), "RIGHT"),
         ("ALIGN", (2, 0), (2, -1), "LEFT"),
+        ("FONTSIZE", (2, 1), (2, -1), BASE_SIZE),
+        ("LEADING", (2, 1), (2, -1), BASE_SIZE * LEADING),
         ("LINEBELOW", (0, 0), (-1, 0), 0.6, HEAD_RULE),
     ]
     _padding(style, PAD_X, PAD_X, PAD_Y, PAD_Y)
@@ -413,7 +420,7 @@ def _bill(context: dict[str, Any]) -> Table:
             cells: list[Any] = [
                 _line_cell(line, widths[0] - 2 * PAD_X),
                 line["quantity_fmt"],
-                Paragraph(text(line["lead_time"]), CELL),
+                _lead(line, widths[2]),
             ]
             for key, width in zip(amount_keys, amount_widths):
                 value = line[key]
@@ -423,8 +430,10 @@ def _bill(context: dict[str, Any]) -> Table:
                     style.append(("FONTSIZE", (len(cells) - 1, index), (len(cells) - 1, index), size))
             rows.append(cells)
             style.append(("LINEBELOW", (0, index), (-1, index), 0.3, ROW_RULE))
-            if line["on_request"]:
-                style.append(("FONTNAME", (1, index), (-1, index), ITALIC))
+            if isinstance(cells[2], str):  # its baseline on the row's first, as a paragraph's first line sits
+                style.append(("TOPPADDING", (2, index), (2, index), PAD_Y - (BASE_SIZE - NUM_SIZE)))
+            if line["on_request"]:  # its numbers in italic, not its lead time
+                style += [("FONTNAME", (1, index), (1, index), ITALIC), ("FONTNAME", (3, index), (-1, index), ITALIC)]
         if section["all_on_request"] or not section["at_least"]:
             label = _("Subtotal")
         else:
@@ -441,6 +450,12 @@ def _bill(context: dict[str, Any]) -> Table:
             ("NOSPLIT", (0, subtotal - 1), (-1, subtotal)),
         ]
     return Table(rows, colWidths=widths, style=TableStyle(style), repeatRows=1, hAlign="LEFT")
+
+
+def _lead(line: dict[str, Any], width: float) -> str | Paragraph:
+    """A line's lead time on one line of the cell, or wrapped when longer than the column ("on request")."""
+    lead = line["lead_time"]
+    return lead if stringWidth(lead, SANS, BASE_SIZE) <= width - LEAD_PAD - PAD_X else Paragraph(text(lead), CELL)
 
 
 def _line_cell(line: dict[str, Any], width: float) -> Paragraph:
