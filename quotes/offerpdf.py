@@ -218,6 +218,7 @@ def build(context: dict[str, Any]) -> bytes:
 
 
 def story_of(context: dict[str, Any]) -> list[Flowable]:
+    """The offer from top to bottom, the appendix on a page of its own."""
     story: list[Flowable] = []
     if context["seller"].get("development"):
         story.append(_dev_banner())

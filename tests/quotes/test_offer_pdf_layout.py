@@ -84,7 +84,7 @@ def test_a_long_bill_repeats_its_column_headers_and_never_splits_a_line_or_orpha
         assert f"{titles[key]} {first['part_number']}" in pages[page]
 
 
-def test_every_page_says_its_number_and_the_number_of_pages(quote16, settings):
+def test_every_page_says_its_number_and_the_number_of_pages(quote16):
     data = render_pdf(many_lines(quote16.frozen, 60))
     pages = pages_text(data)
     seller, number = quote16.frozen["seller"]["name"], quote16.frozen["number"]
