@@ -23,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 PY = VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-# System libraries WeasyPrint (PDF) and the browser tests need, and the nginx the proxy-chain tests run
-# deploy/nginx.conf in; installed only where apt and root are available.
+# System libraries WeasyPrint (the quote benchmark's one-page floor) and the browser tests need, and the nginx the
+# proxy-chain tests run deploy/nginx.conf in; installed only where apt and root are available.
 APT_PACKAGES = ["libpango-1.0-0", "libpangoft2-1.0-0", "libharfbuzz-subset0", "fonts-dejavu-core"]
 APT_TEST_PACKAGES = ["chromium", "nginx-light"]
 # The lock files (`make lock` writes them from pyproject.toml with uv): every package pinned, with its hashes.

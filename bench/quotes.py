@@ -124,7 +124,7 @@ def timed(build, runs: int = 5) -> tuple[float, float, int]:
 
 def text_runs(pdf: bytes) -> int:
     """How many text-showing operations (Tj, TJ: a line of a paragraph, a cell, a picture label) the PDF's pages
-    hold: the text WeasyPrint laid out, which is most of a build's time."""
+    hold: the text laid out on the pages and in the pictures."""
     import io
     import re
 
@@ -157,7 +157,11 @@ def time_pdf_without_pictures(frozen: dict, runs: int = 5) -> tuple[float, float
 
 
 def time_floor(runs: int = 5) -> tuple[float, float]:
+    import logging
+
     from weasyprint import HTML
+
+    logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)  # a line per layout step otherwise
 
     html = floor_html()
     wall, cpu, _ = timed(lambda: HTML(string=html).write_pdf(), runs)
@@ -370,7 +374,7 @@ def main() -> None:
     try:
         catalog_load_seed()
         if hasattr(tasks, "warm_worker"):
-            tasks.warm_worker()  # as a worker is at its first quote: WeasyPrint loaded, the start-up heap frozen
+            tasks.warm_worker()  # as a worker is at its first quote: ReportLab loaded, the start-up heap frozen
         floor_wall, floor_cpu, floor_runs = time_floor()
         print(
             f"Floor, WeasyPrint one-page table ({FLOOR_ROWS} rows, {floor_runs} text runs): {floor_wall:.3f} s wall, "

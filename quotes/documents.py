@@ -1,34 +1,26 @@
-"""Quote documents: a PDF (WeasyPrint, from a Django template) and an XLSX bill of materials (openpyxl).
+"""Quote documents: a PDF (ReportLab platypus) and an XLSX bill of materials (openpyxl).
 
 Both are a pure rendering of ``Quote.frozen`` (schema quote/v1): no catalogue, configuration or settings are
 read, so a document rebuilt years later prints what was issued. The PDF loads nothing from the network: the
-pictures (topology diagram, rack elevation, slot maps) are drawn from the snapshot and handed to WeasyPrint with the
-page, and the font is a system font.
+pictures (topology diagram, rack elevation, slot maps) are drawn from the snapshot, and its typefaces are shipped
+with the product (quotes.pdffonts).
 
-A build is the CPU of a worker: the stylesheet is parsed once per process and the font configuration kept per
-thread, every table has a fixed layout (the bill is one table, its sections a title row and a subtotal row each),
-the pictures reach WeasyPrint by a short name rather than as base64 in the page, in fewer SVG elements for the same
-drawing (quotes.svgslim), and their labels are laid out whole (quotes.svgtext); the PDF's streams are written at
-zlib's default level (quotes.pdfwriter), and a worker builds a small offer before its first quote (warm_up).
-bench/quotes.py measures a build against WeasyPrint's one-page floor.
+pdf_context is the single source of what the offer says and how its amounts, dates and quantities are written;
+quotes.offerpdf sets it on the pages, the pictures as SVG in fewer elements for the same drawing (quotes.svgslim)
+drawn by quotes.svgpdf. A worker builds a small offer before its first quote (warm_up). bench/quotes.py measures a
+build against WeasyPrint's one-page floor.
 """
 
 from __future__ import annotations
 
-import base64
 import gc
 import io
 import logging
-import threading
 from collections import OrderedDict
 from datetime import date, datetime
 from decimal import Decimal
-from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote as url_quote
 
-from django.template.loader import get_template, render_to_string
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -42,15 +34,13 @@ from configurator.rackplan import enclosure_count, rack_count
 from design.contract import BILL_SECTIONS
 from design.spreadsheets import neutralise_sheet
 
-from . import pdfwriter, svgslim, svgtext
+from . import svgslim
 from .countries import country_name
 
 if TYPE_CHECKING:
     from openpyxl.worksheet.worksheet import Worksheet
 
 logger = logging.getLogger(__name__)
-# WeasyPrint reports every layout step at INFO; one line per step per quote drowns the worker log.
-logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)
 
 
 def money(value: Any, language: str) -> str:
@@ -80,10 +70,9 @@ def _datetime(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
 
 
-def _svg_data_uri(svg: str | bytes) -> str:
-    """A picture as a data URI, in fewer SVG elements for the same drawing (quotes.svgslim)."""
-    data = svgslim.slim(svg if isinstance(svg, str) else svg.decode()).encode()
-    return "data:image/svg+xml;base64," + base64.b64encode(data).decode()
+def _svg(svg: str | bytes) -> str:
+    """A picture's SVG, in fewer elements for the same drawing (quotes.svgslim)."""
+    return svgslim.slim(svg if isinstance(svg, str) else svg.decode())
 
 
 def _topology_picture(plan: dict[str, Any] | None, language: str) -> str | None:
@@ -97,13 +86,13 @@ def _topology_picture(plan: dict[str, Any] | None, language: str) -> str | None:
     except Exception:  # a picture must never stop the quote
         logger.warning("Topology diagram could not be drawn", exc_info=True)
         return None
-    return _svg_data_uri(svg) if svg else None
+    return _svg(svg) if svg else None
 
 
 def _rack_pictures(rack_plan: dict[str, Any] | None) -> list[str]:
     """The rack elevation of the frozen rack plan (configurator.pictures, as the fabric step draws it), a line of
     three distinct racks per picture, each as wide as the page."""
-    return [_svg_data_uri(svg) for svg in rack_elevation_pages(rack_plan, elevation_labels(), kw_number)]
+    return [_svg(svg) for svg in rack_elevation_pages(rack_plan, elevation_labels(), kw_number)]
 
 
 def _pdus_needed(rack_plan: dict[str, Any] | None, lines: list[dict[str, Any]]) -> int:
@@ -143,7 +132,7 @@ def _slot_pictures(placement: Any, language: str) -> list[dict[str, str]]:
             continue
         if svg:
             name = group.get("name") or group.get("group") if isinstance(group, dict) else None
-            pictures.append({"name": name or f"#{index + 1}", "src": _svg_data_uri(svg)})
+            pictures.append({"name": name or f"#{index + 1}", "svg": _svg(svg)})
     return pictures
 
 
@@ -292,109 +281,68 @@ def pdf_context(frozen: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def render_pdf_html(frozen: dict[str, Any]) -> str:
-    """The offer as HTML, its pictures embedded as data URIs (the stylesheet, quote.css, is given beside it)."""
-    return _pdf_html(frozen)[0]
+def _warm_up_quote() -> dict[str, Any]:
+    """A one-line offer in every face the offer uses (a part number, an amount, a line on request, a hash)."""
+    line = {
+        "section": "nodes",
+        "group": "gpu",
+        "part_number": "SYS-0",
+        "description": "Warm-up",
+        "quantity": 1,
+        "unit_price": None,
+        "list_total": None,
+        "line_discount_percent": "0",
+        "line_discount": "0.00",
+        "quote_discount": "0.00",
+        "net": None,
+        "lead_time_days": None,
+    }
+    return {
+        "number": "Q-0",
+        "language": "en",
+        "seller": {"name": "Seller", "development": True},
+        "customer": {"name": "Customer"},
+        "lines": [line],
+        "totals": {"subtotal": "0.00", "discount": "0.00", "net": "0.00", "vat_amount": "0.00", "total": "0.00"},
+        "receipt": {"design_hash": "0" * 64, "findings": [{"code": "W", "severity": "warning", "message": "m"}]},
+    }
 
 
-def _pdf_html(frozen: dict[str, Any]) -> tuple[str, list[str]]:
-    """The offer's HTML and the data URIs of its pictures."""
-    with translation.override(frozen.get("language", "en")):
-        context = pdf_context(frozen)
-        html = render_to_string("quotes/pdf/quote.html", context)
-    pictures = [context["topology"], *context["elevations"], *(picture["src"] for picture in context["slot_maps"])]
-    return html, [uri for uri in pictures if uri]
-
-
-STYLESHEET = Path(__file__).resolve().parent / "templates" / "quotes" / "pdf" / "quote.css"
-PICTURE_SCHEME = "quote-picture"
-_FONTS = threading.local()
-
-
-@cache
-def _stylesheet():
-    """The offer's stylesheet (quote.css), parsed once per process: every build would parse and compile the same
-    rules again. The document's own <style> holds the page rule, which names the quote."""
-    from weasyprint import CSS
-
-    return CSS(string=STYLESHEET.read_text(encoding="utf-8"))
-
-
-def _font_config():
-    """This thread's WeasyPrint font configuration, kept across builds: a new one per build finds the fonts and
-    measures their glyphs again. One per thread, as Pango's font maps are not shared between threads."""
-    from weasyprint.text.fonts import FontConfiguration
-
-    fonts = getattr(_FONTS, "config", None)
-    if fonts is None:
-        fonts = _FONTS.config = FontConfiguration()
-    return fonts
-
-
-def _pictures_by_name(html: str, uris: list[str]):
-    """The HTML with each picture's data URI replaced by a short name (quote-picture:N), and a WeasyPrint URL
-    fetcher that hands each picture over by that name. WeasyPrint's HTML parser reads a data URI character by
-    character: the pictures of a 2,048-node quote are some 150 kB of base64 in the page. Any other URL is fetched
-    as WeasyPrint fetches it (the offer has none)."""
-    from weasyprint.urls import URLFetcher, URLFetcherResponse
-
-    pictures: dict[str, bytes] = {}
-    for index, uri in enumerate(dict.fromkeys(uris)):
-        name = f"{PICTURE_SCHEME}:{index}"
-        html = html.replace(f'"{uri}"', f'"{name}"')
-        pictures[name] = base64.b64decode(uri.split(",", 1)[1])
-
-    class Pictures(URLFetcher):
-        def fetch(self, url, headers=None):
-            if url in pictures:
-                return URLFetcherResponse(url, body=pictures[url], headers={"Content-Type": "image/svg+xml"})
-            return super().fetch(url, headers)
-
-    return html, Pictures()
-
-
-WARM_UP = (
-    '<p>Quote <b>Q-0</b> <span class="pn">SYS-0</span> <span class="hash">0</span> <i>on request</i></p>'
-    '<table class="bom"><tr><td class="num">€ 0,00</td></tr></table><img class="picture" src="data:image/svg+xml,'
-    + url_quote(
-        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 90 40" font-family="sans-serif">'
-        '<text x="2" y="10" font-weight="bold">R0</text><text x="45" y="20" text-anchor="middle">U 0</text>'
-        '<text x="2" y="30" font-family="system-ui, sans-serif">LP0</text>'
-        '<text x="40" y="30" font-family="ui-monospace,monospace" font-weight="600">MCX-0</text></svg>'
-    )
-    + '">'
+WARM_UP_PICTURE = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="90" height="40" viewBox="0 0 90 40" font-family="sans-serif">'
+    '<rect x="1" y="1" width="88" height="38" fill="#eef" stroke="#333"/><text x="2" y="10" font-weight="bold">R0'
+    '</text><text x="40" y="30" font-family="ui-monospace,monospace">MCX-0</text></svg>'
 )
 
 
 def warm_up() -> None:
-    """What a worker's first quote would otherwise pay on top of its build (some 0.1 s of PDF, 0.06 s of XLSX): the
-    offer's stylesheet parsed, this thread's fonts found and measured in the faces the offer uses, openpyxl loaded."""
+    """What a worker's first quote would otherwise pay on top of its build: the offer's fonts registered and their
+    glyphs read, ReportLab's layout and the pictures' drawer loaded (a one-line offer and one picture built once),
+    openpyxl loaded."""
     from openpyxl import Workbook
-    from weasyprint import HTML
+    from reportlab.pdfgen.canvas import Canvas
 
-    svgtext.install()
-    pdfwriter.install()
-    get_template("quotes/pdf/quote.html")
-    HTML(string=WARM_UP, base_url=None).write_pdf(stylesheets=[_stylesheet()], font_config=_font_config())
+    from .svgpdf import Picture
+
+    render_pdf(_warm_up_quote())
+    picture = Picture(WARM_UP_PICTURE, 100, 100)
+    canvas = Canvas(io.BytesIO())
+    picture.wrapOn(canvas, 100, 100)
+    picture.drawOn(canvas, 0, 0)
     Workbook().save(io.BytesIO())
 
 
 def render_pdf(frozen: dict[str, Any]) -> bytes:
-    """The quote PDF, in the customer's language."""
-    from weasyprint import HTML
+    """The quote PDF, in the customer's language (ReportLab platypus: quotes.offerpdf)."""
+    from . import offerpdf
 
-    svgtext.install()  # the pictures' labels laid out whole, not letter by letter
-    pdfwriter.install()
-    html, fetcher = _pictures_by_name(*_pdf_html(frozen))
-    # A build makes some hundred thousand short-lived objects and no reference cycle worth collecting mid-build:
-    # the collector runs once after it, not every 700 allocations during it.
+    # A build makes many short-lived objects and no reference cycle worth collecting mid-build: the collector runs
+    # once after it, not every 700 allocations during it.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        # A fixed identifier keeps a rebuild byte-for-byte closer to the first build.
-        return HTML(string=html, base_url=None, url_fetcher=fetcher).write_pdf(
-            stylesheets=[_stylesheet()], font_config=_font_config(), pdf_identifier=frozen.get("number", "").encode()
-        )
+        with translation.override(frozen.get("language", "en")):
+            return offerpdf.build(pdf_context(frozen))
     finally:
         if collecting:
             gc.enable()

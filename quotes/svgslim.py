@@ -1,7 +1,7 @@
-"""The offer's pictures with fewer SVG elements for the same drawing, before WeasyPrint draws them.
+"""The offer's pictures with fewer SVG elements for the same drawing, before the offer PDF draws them.
 
-WeasyPrint draws an SVG element by element, and each element costs it the same work whatever it is: its style
-cascaded, its graphical state set, its own fill and stroke. The pictures of a 2,048-node quote hold some 1,100
+An SVG is drawn element by element, and each element costs the same work whatever it is: its style
+worked out, its graphical state set, its own fill and stroke. The pictures of a 2,048-node quote hold some 1,100
 elements, most of them alike: 288 links of the topology diagram drawn as ``<line>``s of one style, the racks' device
 rectangles of three or four fills, each wrapped in ``<g>``s that carry nothing. ``slim`` draws the same picture with
 fewer of them, for the PDF only (the web pages keep the elements they address one by one):

@@ -16,9 +16,9 @@ __all__ = ["quote_build_documents", "quotes_requeue_stuck_task", "warm_worker"]
 @worker_ready.connect  # solo and thread pools: the tasks run in the worker's own process
 @worker_process_init.connect  # prefork: in each child
 def warm_worker(**_) -> None:
-    """Load WeasyPrint and openpyxl before the first quote, with the offer's stylesheet and fonts
-    (quotes.documents.warm_up), and take everything loaded so far (Django, WeasyPrint, fonts, the translations) out
-    of the garbage collector's scans: a PDF build allocates hundreds of thousands of objects,
+    """Load ReportLab and openpyxl before the first quote, with the offer's fonts and a first small offer built
+    (quotes.documents.warm_up), and take everything loaded so far (Django, ReportLab, fonts, the translations) out
+    of the garbage collector's scans: a PDF build allocates many thousands of objects,
     and each collection would walk the whole start-up heap again."""
     from . import documents
 

@@ -4,7 +4,6 @@ not carry one positioned text run per letter (laid out letter by letter, the lab
 
 from __future__ import annotations
 
-import base64
 import io
 import re
 import xml.etree.ElementTree as ET
@@ -23,12 +22,12 @@ def picture_labels(frozen: dict) -> dict[str, list[str]]:
     """Every text label each picture of the PDF carries, by picture."""
     context = pdf_context(frozen)
     sources = {"topology": context["topology"]}
-    sources.update({f"elevation {i + 1}": uri for i, uri in enumerate(context["elevations"])})
-    sources.update({f"slot map {m['name']}": m["src"] for m in context["slot_maps"]})
+    sources.update({f"elevation {i + 1}": svg for i, svg in enumerate(context["elevations"])})
+    sources.update({f"slot map {m['name']}": m["svg"] for m in context["slot_maps"]})
     labels = {}
-    for name, uri in sources.items():
-        assert uri, f"the {name} is missing from the PDF"
-        root = ET.fromstring(base64.b64decode(uri.split(",", 1)[1]))
+    for name, svg in sources.items():
+        assert svg, f"the {name} is missing from the PDF"
+        root = ET.fromstring(svg)
         labels[name] = [
             " ".join(node.text.split()) for node in root.iter("{http://www.w3.org/2000/svg}text") if node.text
         ]
@@ -84,8 +83,8 @@ def test_a_large_plans_rack_elevation_prints_three_distinct_racks_a_picture_larg
     assert total > 3
     assert len(context["elevations"]) == -(-total // 3)
     drawn = []
-    for uri in context["elevations"]:
-        root = ET.fromstring(base64.b64decode(uri.split(",", 1)[1]))
+    for svg in context["elevations"]:
+        root = ET.fromstring(svg)
         width, height = (float(v) for v in root.get("viewBox").split()[2:])
         # printed as wide as the page's 180 mm text column within 225 mm: the scale its 13 px labels get
         scale_mm = min(180 / width, 225 / height)

@@ -1,4 +1,4 @@
-"""The offer PDF's pictures reach WeasyPrint in fewer SVG elements but draw the same picture: every link, every rack
+"""The offer PDF's pictures reach its drawer in fewer SVG elements but draw the same picture: every link, every rack
 unit's rectangle in its colour and every label is still there; only rectangles that overlap keep their own order."""
 
 from __future__ import annotations
