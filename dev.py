@@ -23,10 +23,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 PY = VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-# System libraries WeasyPrint (the quote benchmark's one-page floor) and the browser tests need, and the nginx the
-# proxy-chain tests run deploy/nginx.conf in; installed only where apt and root are available.
-APT_PACKAGES = ["libpango-1.0-0", "libpangoft2-1.0-0", "libharfbuzz-subset0", "fonts-dejavu-core"]
-APT_TEST_PACKAGES = ["chromium", "nginx-light"]
+# The app needs no system library (the offer PDF is ReportLab's, its fonts in quotes/fonts). The test set-up installs
+# what WeasyPrint (the quote benchmark's one-page floor) and the browser tests need, and the nginx the proxy-chain
+# tests run deploy/nginx.conf in; only where apt and root are available.
+APT_TEST_PACKAGES = ["libpango-1.0-0", "libpangoft2-1.0-0", "libharfbuzz-subset0", "chromium", "nginx-light"]
 # The lock files (`make lock` writes them from pyproject.toml with uv): every package pinned, with its hashes.
 LOCKS = {"": ROOT / "requirements" / "base.txt", "dev": ROOT / "requirements" / "dev.txt"}
 
@@ -72,7 +72,6 @@ def ensure_venv(extras: str) -> None:
 
 
 def run() -> None:
-    ensure_system(APT_PACKAGES)
     ensure_venv("")
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "configurator.settings.local"}
     sh(PY, "manage.py", "migrate", "--noinput", env=env)
@@ -82,7 +81,7 @@ def run() -> None:
 
 
 def test(args: list[str]) -> int:
-    ensure_system(APT_PACKAGES + APT_TEST_PACKAGES)
+    ensure_system(APT_TEST_PACKAGES)
     ensure_venv("dev")
     env = {**os.environ}
     env.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
