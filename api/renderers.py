@@ -64,8 +64,16 @@ class JSONRenderer(renderers.JSONRenderer):
         if not encoder.raws:
             return ret
         raws = [raw.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").encode() for raw in encoder.raws]
-        marker = re.compile(rb'"\\u0000' + encoder.token.encode() + rb':([0-9]+)\\u0000"')
-        return marker.sub(lambda match: raws[int(match.group(1))], ret)
+        token = encoder.token.encode()
+
+        def raw(match: re.Match[bytes]) -> bytes:
+            return raws[int(match.group(2))] if match.group(1) == token else match.group(0)
+
+        return _MARKER.sub(raw, ret)
+
+
+# A marker as the encoder writes it: "\u0000<token>:<index>\u0000", the token 16 hex digits.
+_MARKER = re.compile(rb'"\\u0000([0-9a-f]{16}):([0-9]+)\\u0000"')
 
 
 class _Recorder:

@@ -53,7 +53,10 @@ What it does, all on loopback and bounded in time:
    documents, time stamps), DRF's request path and the 34 kB answer. Then the page's design documents were read
    as their column's JSON text and written into the answer as they are (api.renderers.RawJSON), not decoded
    and encoded again, and a row's link is a plain string: in CPU time (bench/api_cpu.py, runs alternating with
-   the code before, two other jobs on the machine) the ratio went from 1.02-1.09 to 0.87-0.92.
+   the code before, two other jobs on the machine) the ratio went from 1.02-1.09 to 0.87-0.92. Then each row's
+   quote ids came from a subquery written out once per process rather than a queryset the page's query resolves
+   again every request (quotes.selectors.quote_ids_column): the page 2.95 to 2.51 ms in CPU time, the ratio
+   0.79-0.82 in CPU time and 0.92-0.98 through gunicorn (three runs on a quiet machine).
 
 The design is the contract's example: 4 x SYS-821GE-TNHR with an HGX-H200-8GPU board and 8 x MCX75310AAS-NEAT
 each, on an MQM9700-NS2F rail-optimized fabric. Every answer is checked (200 and, for validate, ``valid: true``).

@@ -6,7 +6,7 @@ from collections.abc import Collection, Iterable
 from datetime import date
 
 from django.db import connections
-from django.db.models import Case, Expression, F, OuterRef, Q, QuerySet, Value, When
+from django.db.models import Case, Expression, F, Q, QuerySet, Value, When
 from django.db.models.functions import Coalesce, Lower, NullIf
 
 from configurator.result import ShownFinding
@@ -132,10 +132,18 @@ def quote_ids_column(database: str) -> Expression | None:
     if connections[database].vendor != "postgresql":
         return None
     column = _quote_ids_columns.get(database)
-    if column is None:  # built once: a query copies an expression it is given before resolving it
-        from django.contrib.postgres.expressions import ArraySubquery
+    if column is None:
+        # Written out, not an ArraySubquery of a queryset: a query resolves the subquery it is given again for
+        # every request (a tenth of a list page's time), where this SQL is resolved as it is.
+        from django.contrib.postgres.fields import ArrayField
+        from django.db.models import BigIntegerField
+        from django.db.models.expressions import RawSQL
 
-        column = ArraySubquery(Quote.objects.filter(configuration=OuterRef("pk")).order_by("id").values("id"))
+        from configurator.models import Configuration
+
+        quotes, configurations = Quote._meta.db_table, Configuration._meta.db_table  # names of our own tables
+        ids = f'SELECT "{quotes}"."id" FROM "{quotes}" WHERE "{quotes}"."configuration_id" = "{configurations}"."id"'  # noqa: S608
+        column = RawSQL(f'ARRAY({ids} ORDER BY "{quotes}"."id")', (), output_field=ArrayField(BigIntegerField()))  # noqa: S611
         _quote_ids_columns[database] = column
     return column
 
