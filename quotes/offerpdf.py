@@ -16,6 +16,7 @@ messages as the web pages' (gettext, ngettext).
 from __future__ import annotations
 
 import io
+import logging
 import re
 from typing import Any
 from xml.sax.saxutils import escape
@@ -38,6 +39,7 @@ from reportlab.platypus import (
     PageBreak,
     PageTemplate,
     Paragraph,
+    Spacer,
     Table,
     TableStyle,
 )
@@ -45,6 +47,8 @@ from reportlab.platypus import (
 from . import pdffonts
 from .pdffonts import BOLD, ITALIC, MONO, MONO_BOLD, SANS
 from .svgpdf import Picture
+
+logger = logging.getLogger(__name__)
 
 # Compressed streams written as binary, as PDF allows, rather than also encoded in ASCII85: a fifth smaller, and the
 # encoding was a tenth of a build.
@@ -550,7 +554,13 @@ def _totals(context: dict[str, Any]) -> list[Flowable]:
 
 
 def _picture(svg: str, max_height: float) -> Flowable:
-    picture = Picture(svg, WIDTH, max_height)
+    """The picture as wide as the text column at most, or nothing if it cannot be drawn: a picture never stops
+    the offer."""
+    try:
+        picture = Picture(svg, WIDTH, max_height)
+    except Exception:
+        logger.warning("A picture of the offer could not be drawn and is left out", exc_info=True)
+        return Spacer(0, 0)
     picture.spaceBefore = picture.spaceAfter = 2 * mm
     return picture
 

@@ -219,3 +219,16 @@ def test_no_text_runs_past_the_right_margin(quote16):
     for page in PdfReader(io.BytesIO(data)).pages:
         page.extract_text(visitor_text=visit)
     assert widest <= right_margin + 1
+
+
+def test_a_picture_that_cannot_be_drawn_is_left_out_and_the_offer_still_builds(make_configuration, customer, build):
+    """A picture never stops the quote: one that does not parse is left out (and logged), the rest is printed."""
+    from quotes import offerpdf
+    from quotes.documents import pdf_context
+
+    quote = build(quote_request, configuration=make_configuration(design(16)), customer=customer, channel="api")
+    context = pdf_context(quote.frozen)
+    assert context["topology"] and context["elevations"]
+    context["topology"] = "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10"  # cut off mid-way
+    text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(offerpdf.build(context))).pages)
+    assert "Compute fabric" in text and "Rack elevation" in text and "Terms" in text
