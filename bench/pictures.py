@@ -23,6 +23,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "configurator.settings.test")
 os.environ.pop("DATABASE_URL", None)
 
 import django  # noqa: E402
+from _designs import design  # noqa: E402
 
 django.setup()
 
@@ -31,25 +32,6 @@ from django.utils import translation  # noqa: E402
 
 RUNS = 5
 NODES = int(os.environ.get("BENCH_NODES", "2048"))
-
-
-def design(count: int) -> dict:
-    return {
-        "schema": "design/v1",
-        "name": f"{count} x HGX H200",
-        "node_groups": [
-            {
-                "name": "gpu",
-                "count": count,
-                "server": "SYS-821GE-TNHR",
-                "components": [
-                    {"part": "HGX-H200-8GPU", "quantity": 1},
-                    {"part": "MCX75310AAS-NEAT", "quantity": 8, "role": "compute"},
-                ],
-            }
-        ],
-        "fabric": {"switch": "MQM9700-NS2F"} if count > 1 else None,
-    }
 
 
 def pictures(count: int) -> list[tuple[str, str]]:

@@ -52,31 +52,12 @@ MEDIA = Path(tempfile.mkdtemp(prefix="quotes-bench-"))
 os.environ["DJANGO_MEDIA_ROOT"] = str(MEDIA)
 
 import django  # noqa: E402
+from _designs import design  # noqa: E402
 
 django.setup()
 
 from django.db import connection  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
-
-
-def design(count: int) -> dict:
-    return {
-        "schema": "design/v1",
-        "name": f"{count} x HGX H200",
-        "node_groups": [
-            {
-                "name": "gpu",
-                "count": count,
-                "server": "SYS-821GE-TNHR",
-                "components": [
-                    {"part": "HGX-H200-8GPU", "quantity": 1},
-                    {"part": "MCX75310AAS-NEAT", "quantity": 8, "role": "compute"},
-                ],
-            }
-        ],
-        "fabric": {"switch": "MQM9700-NS2F"} if count > 1 else None,
-    }
-
 
 BURST = int(os.environ.get("BENCH_BURST", "50"))
 THROUGHPUT = int(os.environ.get("BENCH_THROUGHPUT", "100"))  # quotes; 0 skips
