@@ -103,8 +103,8 @@ TERM = _style(
 NOTICE = _style("notice", font=BOLD, spaceBefore=2 * mm)
 SELLER = _style("seller", 8, alignment=TA_RIGHT)
 CELL = _style("cell")
-HEAD_CELL = _style("head", NUM_SIZE, BOLD)
-HEAD_NUM = _style("head-num", NUM_SIZE, BOLD, alignment=TA_RIGHT)
+HEAD_CELL = _style("head", NUM_SIZE, BOLD, splitLongWords=0)
+HEAD_NUM = _style("head-num", NUM_SIZE, BOLD, alignment=TA_RIGHT, splitLongWords=0)
 TITLE_CELL = _style("section", 9, BOLD)
 HASH = _style("hash", 6.5, MONO)
 DEV = _style("dev", font=BOLD, textColor=DEV_RED)
@@ -376,19 +376,14 @@ def _bill(context: dict[str, Any]) -> Table:
     shares = BOM_DISCOUNT_WIDTHS if discount else BOM_WIDTHS
     widths = [WIDTH * share for share in shares]
     columns = len(widths)
-    headers = [
-        Paragraph(text(_("Part number and description")), HEAD_CELL),
-        Paragraph(text(_("Qty")), HEAD_NUM),
-        Paragraph(text(_("Lead time")), HEAD_CELL),
-        Paragraph(text(_("Unit price")), HEAD_NUM),
-    ]
+    labels = [_("Part number and description"), _("Qty"), _("Lead time"), _("Unit price")]
     if discount:
-        headers += [
-            Paragraph(text(_("List value")), HEAD_NUM),
-            Paragraph(text(_("Line disc.")), HEAD_NUM),
-            Paragraph(text(_("Discount")), HEAD_NUM),
-        ]
-    headers.append(Paragraph(text(_("Net")), HEAD_NUM))
+        labels += [_("List value"), _("Line disc."), _("Discount")]
+    labels.append(_("Net"))
+    headers = [
+        _header_cell(label, width - 2 * PAD_X - (LEAD_PAD - PAD_X if column == 2 else 0), column not in (0, 2))
+        for column, (label, width) in enumerate(zip(labels, widths, strict=True))
+    ]
     rows: list[list[Any]] = [headers]
     style: list = [
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -455,6 +450,18 @@ def _bill(context: dict[str, Any]) -> Table:
             ("NOSPLIT", (0, subtotal - 1), (-1, subtotal)),
         ]
     return Table(rows, colWidths=widths, style=TableStyle(style), repeatRows=1, hAlign="LEFT")
+
+
+def _header_cell(label: str, width: float, right: bool) -> Paragraph:
+    """A column header that wraps between words, never within one: where its longest word is wider than the
+    column (Dutch "Aantal" over a narrow quantity column), the header is set smaller until that word fits."""
+    room = width * 0.97  # clear of rounding in the paragraph's own measure
+    longest = max((stringWidth(word, BOLD, NUM_SIZE) for word in label.split()), default=0.0)
+    size = NUM_SIZE if longest <= room else max(5.0, NUM_SIZE * room / longest)
+    style = HEAD_NUM if right else HEAD_CELL
+    if size != NUM_SIZE:
+        style = ParagraphStyle(f"{style.name}-{size:.2f}", parent=style, fontSize=size, leading=size * LEADING)
+    return Paragraph(text(label), style)
 
 
 def _lead(line: dict[str, Any], width: float) -> str | Paragraph:

@@ -232,3 +232,22 @@ def test_a_picture_that_cannot_be_drawn_is_left_out_and_the_offer_still_builds(m
     context["topology"] = "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10"  # cut off mid-way
     text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(offerpdf.build(context))).pages)
     assert "Compute fabric" in text and "Rack elevation" in text and "Terms" in text
+
+
+def test_the_bill_headers_wrap_between_words_never_within_one(make_configuration, customer, staff, build):
+    """With the discount columns the quantity and line-discount columns are narrow: Dutch "Aantal" and "Regelk."
+    are set smaller to fit, not broken into "Aant al"."""
+    quote = build(
+        quote_request,
+        configuration=make_configuration(design(16)),
+        customer=customer,
+        channel="staff",
+        user=staff,
+        discount_percent="10",
+        language="nl",
+    )
+    first = pages_text(render_pdf(quote.frozen))[0]
+    with translation.override("nl"):
+        labels = [gettext(label) for label in (*HEADERS, *DISCOUNT_HEADERS, "Net")]
+    for word in {word for label in labels for word in label.split()}:
+        assert re.search(rf"(^|\s){re.escape(word)}(\s|$)", first), f"{word!r} is not whole in the bill's header"
