@@ -455,19 +455,29 @@ def _bill(context: dict[str, Any]) -> Table:
 def _header_cell(label: str, width: float, right: bool) -> Paragraph:
     """A column header that wraps between words, never within one: where its longest word is wider than the
     column (Dutch "Aantal" over a narrow quantity column), the header is set smaller until that word fits."""
+    return _whole_words(label, HEAD_NUM if right else HEAD_CELL, width, 5.0)
+
+
+def _whole_words(value: str, style: ParagraphStyle, width: float, smallest: float) -> Paragraph:
+    """``value`` wrapped between its words only: set smaller than ``style`` (down to ``smallest`` points) where
+    its longest word is wider than ``width``."""
     room = width * 0.97  # clear of rounding in the paragraph's own measure
-    longest = max((stringWidth(word, BOLD, NUM_SIZE) for word in label.split()), default=0.0)
-    size = NUM_SIZE if longest <= room else max(5.0, NUM_SIZE * room / longest)
-    style = HEAD_NUM if right else HEAD_CELL
-    if size != NUM_SIZE:
-        style = ParagraphStyle(f"{style.name}-{size:.2f}", parent=style, fontSize=size, leading=size * LEADING)
-    return Paragraph(text(label), style)
+    size = style.fontSize
+    longest = max((stringWidth(word, style.fontName, size) for word in value.split()), default=0.0)
+    if longest > room:
+        size = max(smallest, size * room / longest)
+    if size != style.fontSize or style.splitLongWords:
+        style = ParagraphStyle(
+            f"{style.name}-{size:.2f}", parent=style, fontSize=size, leading=size * LEADING, splitLongWords=0
+        )
+    return Paragraph(text(value), style)
 
 
 def _lead(line: dict[str, Any], width: float) -> str | Paragraph:
-    """A line's lead time on one line of the cell, or wrapped when longer than the column ("on request")."""
-    lead = line["lead_time"]
-    return lead if stringWidth(lead, SANS, BASE_SIZE) <= width - LEAD_PAD - PAD_X else Paragraph(text(lead), CELL)
+    """A line's lead time on one line of the cell, or wrapped between its words when longer than the column
+    ("on request"; Dutch "op aanvraag" set smaller where "aanvraag" alone is wider)."""
+    lead, room = line["lead_time"], width - LEAD_PAD - PAD_X
+    return lead if stringWidth(lead, SANS, BASE_SIZE) <= room else _whole_words(lead, CELL, room, 6.0)
 
 
 def _line_cell(line: dict[str, Any], width: float) -> Paragraph:
@@ -476,10 +486,13 @@ def _line_cell(line: dict[str, Any], width: float) -> Paragraph:
     pieces = _hyphen_lines(line.get("part_number") or "–", MONO_BOLD, NUM_SIZE, width)
     part = "<br/>".join(text(piece) for piece in pieces)
     group = f'<font color="#555555">{text(line["group"])}:</font> ' if line.get("group") else ""
-    return Paragraph(
-        f'<font name="{MONO_BOLD}" size="{NUM_SIZE}">{part}</font><br/>{group}{text(line.get("description", ""))}',
-        CELL,
+    # a word of the description wider than the cell breaks after its hyphens too ("Kubernetes-control-plane-"
+    # / "node"), not at the cell's edge
+    description = " ".join(
+        "<br/>".join(text(piece) for piece in _hyphen_lines(word, SANS, BASE_SIZE, width))
+        for word in str(line.get("description") or "").split(" ")
     )
+    return Paragraph(f'<font name="{MONO_BOLD}" size="{NUM_SIZE}">{part}</font><br/>{group}{description}', CELL)
 
 
 def _hyphen_lines(value: str, font: str, size: float, width: float) -> list[str]:

@@ -234,9 +234,10 @@ def test_a_picture_that_cannot_be_drawn_is_left_out_and_the_offer_still_builds(m
     assert "Compute fabric" in text and "Rack elevation" in text and "Terms" in text
 
 
-def test_the_bill_headers_wrap_between_words_never_within_one(make_configuration, customer, staff, build):
-    """With the discount columns the quantity and line-discount columns are narrow: Dutch "Aantal" and "Regelk."
-    are set smaller to fit, not broken into "Aant al"."""
+def test_the_bills_narrow_columns_wrap_between_words_never_within_one(make_configuration, customer, staff, build):
+    """With the discount columns the bill's columns are narrow: Dutch "Aantal" and "Regelk." are set smaller to
+    fit, not broken into "Aant al"; "op aanvraag" wraps as "op" / "aanvraag"; a description's word wider than its
+    cell breaks after a hyphen ("Kubernetes-control-plane-" / "node"), not at the cell's edge."""
     quote = build(
         quote_request,
         configuration=make_configuration(design(16)),
@@ -251,3 +252,6 @@ def test_the_bill_headers_wrap_between_words_never_within_one(make_configuration
         labels = [gettext(label) for label in (*HEADERS, *DISCOUNT_HEADERS, "Net")]
     for word in {word for label in labels for word in label.split()}:
         assert re.search(rf"(^|\s){re.escape(word)}(\s|$)", first), f"{word!r} is not whole in the bill's header"
+    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(render_pdf(quote.frozen))).pages)
+    assert re.search(r"(^|\s)aanvraag(\s|$)", text) and not re.search(r"aanv\s+raag", text)
+    assert re.search(r"Kubernetes-\n?control-\n?plane-\n?node", text), "a description broken within a word"
