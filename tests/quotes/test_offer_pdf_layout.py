@@ -96,24 +96,6 @@ def test_every_page_says_its_number_and_the_number_of_pages(quote16):
     assert PdfReader(io.BytesIO(data)).metadata.author == seller
 
 
-def test_the_discount_columns_are_in_the_bill_only_with_a_discount(make_configuration, customer, staff, build):
-    configuration = make_configuration(design(16))
-    plain = build(quote_request, configuration=configuration, customer=customer, channel="staff", user=staff)
-    discounted = build(
-        quote_request,
-        configuration=configuration,
-        customer={**customer, "email": "other@example.nl"},
-        channel="staff",
-        user=staff,
-        discount_percent="10",
-    )
-    plain_text = " ".join(pages_text(render_pdf(plain.frozen)))
-    assert f"{' '.join(HEADERS)} Net" in plain_text
-    assert "Line disc." not in plain_text
-    discounted_text = " ".join(pages_text(render_pdf(discounted.frozen)))
-    assert f"{' '.join(HEADERS)} {' '.join(DISCOUNT_HEADERS)} Net" in discounted_text
-
-
 def test_the_dutch_offer_holds_no_english_heading_label_or_term(make_configuration, customer, build):
     quote = build(
         quote_request,
