@@ -15,6 +15,7 @@ messages as the web pages' (gettext, ngettext).
 
 from __future__ import annotations
 
+import functools
 import io
 import logging
 import re
@@ -466,11 +467,13 @@ def _whole_words(value: str, style: ParagraphStyle, width: float, smallest: floa
     longest = max((stringWidth(word, style.fontName, size) for word in value.split()), default=0.0)
     if longest > room:
         size = max(smallest, size * room / longest)
-    if size != style.fontSize or style.splitLongWords:
-        style = ParagraphStyle(
-            f"{style.name}-{size:.2f}", parent=style, fontSize=size, leading=size * LEADING, splitLongWords=0
-        )
-    return Paragraph(text(value), style)
+    return Paragraph(text(value), _unsplit(style, round(size, 2)))
+
+
+@functools.cache
+def _unsplit(style: ParagraphStyle, size: float) -> ParagraphStyle:
+    """``style`` at ``size`` points, its words never split; made once per style and size, not once per cell."""
+    return ParagraphStyle(f"{style.name}-{size}", parent=style, fontSize=size, leading=size * LEADING, splitLongWords=0)
 
 
 def _lead(line: dict[str, Any], width: float) -> str | Paragraph:
