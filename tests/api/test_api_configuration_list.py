@@ -182,3 +182,37 @@ def test_the_renderer_writes_raw_json_in_place_and_everything_else_as_drf_does()
         "rows": [{"id": 1, "document": {"x": [1, 2], "y": "\u2028"}}, {"id": 2, "document": []}]
     }
     assert "\u2028".encode() not in written
+
+
+def test_the_renderer_writes_what_drf_writes_for_values_its_own_encoder_knows():
+    """Answers are written by orjson; values orjson does not know (lazy translations, times, decimals, sets),
+    integers beyond 64 bits, keys that are not strings and indented answers are written exactly as DRF writes
+    them."""
+    import datetime
+    import decimal
+    import uuid
+
+    from django.utils.translation import gettext_lazy
+    from rest_framework.renderers import JSONRenderer as DrfRenderer
+
+    from api.renderers import JSONRenderer
+
+    moment = datetime.datetime(2026, 12, 1, 21, 40, 47, 123456, tzinfo=datetime.UTC)
+    values = {
+        "lazy": gettext_lazy("Invalid token."),
+        "when": moment,
+        "day": moment.date(),
+        "time": datetime.time(9, 30, 15, 250000),
+        "span": datetime.timedelta(hours=2),
+        "price": decimal.Decimal("4500.10"),
+        "ids": {7},
+        "uuid": uuid.UUID(int=1),
+        "text": "Kabel 2 m \u2028 \u2029 € <b>",
+    }
+    for data in (values, {"big": 2**70}, {1: "integer key"}, [values]):
+        assert JSONRenderer().render(data) == DrfRenderer().render(data), data
+    indented = "application/json; indent=2"
+    assert JSONRenderer().render(values, indented) == DrfRenderer().render(values, indented)
+    assert b"\n  " in JSONRenderer().render(values, indented)
+    assert JSONRenderer().render(None) == b""
+
