@@ -20,12 +20,12 @@ class FilterBackend(DjangoFilterBackend):
 
     def filter_queryset(self, request, queryset, view):
         filterset_class = self.get_filterset_class(view, queryset)
-        if filterset_class is not None and not _names_a_filter(request.query_params, filterset_class):
+        if filterset_class is not None and not names_a_filter(request.query_params, filterset_class):
             return queryset
         return super().filter_queryset(request, queryset, view)
 
 
-def _names_a_filter(parameters, filterset_class) -> bool:
+def names_a_filter(parameters, filterset_class) -> bool:
     filters = filterset_class.base_filters
     if any(f.extra.get("required") for f in filters.values()):
         return True

@@ -6,7 +6,9 @@ from django.utils.translation import gettext as _
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 
-_TOTAL = "page_rows_counted"  # the annotation that carries the count on each row of the page
+from .prepared import TOTAL as _TOTAL  # the annotation that carries the count on each row of the page
+from .prepared import PreparedRows
+
 # The largest OFFSET + LIMIT a database integer holds (PostgreSQL's bigint, SQLite's INTEGER): a page beyond it is
 # past the end of any table, and is left to Django's way (count first, then 404) instead of reaching the database.
 _LARGEST_ROW = 2**63 - 1
@@ -28,7 +30,11 @@ class CountingPaginator(DjangoPaginator):
             bottom = (wanted - 1) * self.per_page
             in_range = wanted >= 1 and bottom + self.per_page <= _LARGEST_ROW
             if in_range and not (isinstance(number, float) and not number.is_integer()):
-                rows = list(self.object_list.annotate(**{_TOTAL: Window(Count("*"))})[bottom : bottom + self.per_page])
+                if isinstance(self.object_list, PreparedRows):  # its SQL compiled once (api.prepared)
+                    rows = self.object_list.page(bottom, self.per_page)
+                else:
+                    counted = self.object_list.annotate(**{_TOTAL: Window(Count("*"))})
+                    rows = list(counted[bottom : bottom + self.per_page])
                 if rows:
                     self.count = rows[0][_TOTAL] if isinstance(rows[0], dict) else getattr(rows[0], _TOTAL)
                     for row in rows:  # the page's rows as they would be without the count
@@ -38,6 +44,8 @@ class CountingPaginator(DjangoPaginator):
 
     def _countable(self) -> bool:
         queryset = self.object_list
+        if isinstance(queryset, PreparedRows):
+            return connections[queryset.db].features.supports_over_clause
         if not isinstance(queryset, QuerySet) or queryset._iterable_class not in (ModelIterable, ValuesIterable):
             return False  # rows as model instances or dicts, not tuples
         query = queryset.query

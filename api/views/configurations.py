@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.db import router
 from django.db.models import TextField
 from django.db.models.functions import Cast
 from django.http import StreamingHttpResponse
@@ -25,8 +26,9 @@ from design.model import DesignInputError
 from quotes.selectors import quote_ids_column
 
 from ..exceptions import Conflict
-from ..filters import ConfigurationFilter
+from ..filters import ConfigurationFilter, names_a_filter
 from ..idempotency import idempotent
+from ..prepared import PreparedList
 from ..serializers.common import IDEMPOTENCY_PARAMETER, LANG_PARAMETER, errors
 from ..serializers.configurations import (
     DOCUMENT_TEXT,
@@ -52,6 +54,18 @@ class CsvRenderer(BaseRenderer):
 
 def owned_configurations(client):
     return Configuration.objects.filter(api_owner__client=client)
+
+
+def _listed(configurations):
+    """A page's columns, as dicts (no model instance per row), newest first: the design document as its column's
+    JSON text, written into the answer as it is (api.renderers), and on PostgreSQL the ids of its quotes."""
+    configurations = configurations.order_by("-updated_at", "-id")
+    quote_ids = quote_ids_column(configurations.db)
+    columns = {DOCUMENT_TEXT: Cast("document", TextField()), **({"quote_ids": quote_ids} if quote_ids else {})}
+    return configurations.values(*(name for name in LISTED_COLUMNS if name != "document"), **columns)
+
+
+_LIST = PreparedList(Configuration, lambda client: _listed(Configuration.objects.filter(api_owner__client=client)))
 
 
 def check_well_formed(document: dict, *, prefix: str = "document") -> None:
@@ -114,13 +128,12 @@ class ConfigurationViewSet(
     queryset = Configuration.objects.none()
 
     def get_queryset(self):
-        configurations = owned_configurations(self.client).order_by("-updated_at", "-id")
-        if self.action == "list":  # a page reads the columns it shows, as dicts: no model instance per row
-            quote_ids = quote_ids_column(configurations.db)  # and its quotes' ids, on PostgreSQL
-            # the design document as its column's JSON text, written into the answer as it is (api.renderers)
-            columns = {DOCUMENT_TEXT: Cast("document", TextField()), **({"quote_ids": quote_ids} if quote_ids else {})}
-            configurations = configurations.values(*(name for name in LISTED_COLUMNS if name != "document"), **columns)
-        return configurations
+        if self.action == "list":
+            if not names_a_filter(self.request.query_params, self.filterset_class):
+                # the list's SQL compiled once per process (api.prepared); a filtered list is the ORM's
+                return _LIST.rows(self.client.pk, database=router.db_for_read(Configuration))
+            return _listed(owned_configurations(self.client))
+        return owned_configurations(self.client).order_by("-updated_at", "-id")
 
     def get_serializer_class(self):
         if self.action in ("create", "update", "partial_update"):

@@ -216,3 +216,24 @@ def test_the_renderer_writes_what_drf_writes_for_values_its_own_encoder_knows():
     assert b"\n  " in JSONRenderer().render(values, indented)
     assert JSONRenderer().render(None) == b""
 
+
+def test_an_unfiltered_page_is_the_filtered_lists_page_for_every_client_and_page(make_client, design, customer):
+    """The unfiltered list runs its SQL compiled once per process (api.prepared) with the client and the page as
+    parameters: every page of every client is the page the ORM's own list gives (a filter that keeps every row),
+    the same rows in the same order with the same count, and never another client's row."""
+    first, _t, first_http = make_client("crm-prepared-1")
+    second, _t, second_http = make_client("crm-prepared-2")
+    mine = _configurations(first, 7, crm_reference="")
+    theirs = _configurations(second, 4, crm_reference="")
+    _quote(first_http, mine[2], customer)
+    for http, made in ((first_http, mine), (second_http, theirs), (first_http, mine)):
+        pages = [(3, page) for page in range(1, -(-len(made) // 3) + 1)] + [(50, 1)]
+        for size, page in pages:
+            plain = http.get(f"{CONFIGS}?page_size={size}&page={page}")
+            filtered = http.get(f"{CONFIGS}?page_size={size}&page={page}&crm_reference=")
+            assert plain.status_code == filtered.status_code == 200, plain.content
+            links = {"next": plain.json()["next"], "previous": plain.json()["previous"]}  # their query strings differ
+            assert plain.json() == filtered.json() | links
+            assert plain.json()["count"] == len(made)
+            assert {row["id"] for row in plain.json()["results"]} <= {c.pk for c in made}
+        assert http.get(f"{CONFIGS}?page_size=3&page={len(pages)}").status_code == 404
