@@ -43,6 +43,7 @@ def main() -> int:
     parser.add_argument("--size", type=int, default=25)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--profile-list", action="store_true")
+    parser.add_argument("--profile-around", action="store_true", help="profile validate with the engine's answer kept")
     parser.add_argument("--sort", default="cumulative", help="cProfile's order: cumulative or tottime")
     args = parser.parse_args()
 
@@ -166,11 +167,11 @@ def measure_in(application, token: str, args) -> int:
     print(f"ratio healthz/validate: {p10['GET /healthz'] / p10['POST validate']:.2f}")
     list_ratio = p10["GET configurations"] / p10["POST validate 2,048"]
     print(f"ratio list/validate 2,048 nodes: {list_ratio:.2f} (target <= 1)")
-    if args.profile or args.profile_list:
+    if args.profile or args.profile_list or args.profile_around:
         profile = cProfile.Profile()
         profile.enable()
         for _ in range(300):
-            listing() if args.profile_list else validate()
+            listing() if args.profile_list else around() if args.profile_around else validate()
         profile.disable()
         pstats.Stats(profile).sort_stats(args.sort).print_stats(40)
     return 0
