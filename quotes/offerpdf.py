@@ -387,11 +387,7 @@ def _bill(context: dict[str, Any]) -> Table:
     ]
     rows: list[list[Any]] = [headers]
     style: list = [
-        ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ("FONTNAME", (0, 0), (-1, -1), SANS),
-        ("FONTSIZE", (0, 0), (-1, -1), NUM_SIZE),
-        ("LEADING", (0, 0), (-1, -1), NUM_SIZE * LEADING),
-        ("TEXTCOLOR", (0, 0), (-1, -1), INK),
+        *_text_style(NUM_SIZE),
         ("ALIGN", (0, 0), (-1, -1), "RIGHT"),
         ("ALIGN", (2, 0), (2, -1), "LEFT"),
         ("FONTSIZE", (2, 1), (2, -1), BASE_SIZE),
@@ -538,11 +534,7 @@ def _totals(context: dict[str, Any]) -> list[Flowable]:
     widths = [width * 0.55, width * 0.45]
     grand = len(rows) - 1
     style: list = [
-        ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ("FONTNAME", (0, 0), (-1, -1), SANS),
-        ("FONTSIZE", (0, 0), (-1, -1), BASE_SIZE),
-        ("LEADING", (0, 0), (-1, -1), BASE_SIZE * LEADING),
-        ("TEXTCOLOR", (0, 0), (-1, -1), INK),
+        *_text_style(BASE_SIZE),
         ("ALIGN", (1, 0), (1, -1), "RIGHT"),
         ("FONTNAME", (0, grand), (-1, grand), BOLD),
         ("LINEABOVE", (0, grand), (-1, grand), 0.8, INK),
@@ -814,6 +806,17 @@ def _appendix(context: dict[str, Any]) -> list[Flowable]:
             Paragraph(text(_("No findings.")), _style("none", SMALL_SIZE, textColor=SMALL_GREY, spaceBefore=2 * mm))
         )
     return out
+
+
+def _text_style(size: float) -> list:
+    """A table's cells set top-aligned in the body face at ``size``, in ink."""
+    return [
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("FONTNAME", (0, 0), (-1, -1), SANS),
+        ("FONTSIZE", (0, 0), (-1, -1), size),
+        ("LEADING", (0, 0), (-1, -1), size * LEADING),
+        ("TEXTCOLOR", (0, 0), (-1, -1), INK),
+    ]
 
 
 def _list_table(rows: list[list[Any]], shares: list[float]) -> Table:
