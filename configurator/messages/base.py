@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
 from django.utils.formats import get_format, number_format
+from django.utils.translation import gettext as _
 
 Renderer = Callable[[dict[str, Any]], tuple[str, str]]
 RENDERERS: dict[str, Renderer] = {}
@@ -30,6 +32,37 @@ def num(value: float, decimals: int = 0) -> str:
     if decimals and float(value).is_integer():
         decimals = 0
     return number_format(value, decimal_pos=decimals, use_l10n=True, force_grouping=True)
+
+
+def figure(value: float) -> str:
+    """A figure with the decimals its size needs: whole above 100, one decimal above 1, two significant figures
+    below (0.046 stays 0.046, never 0), in the active locale."""
+    if value >= 100:
+        return num(value)
+    if value >= 1:
+        return num(value, 1)
+    return num(value, max(1, 1 - math.floor(math.log10(value)))) if value > 0 else num(0)
+
+
+def duration(days: float) -> str:
+    """A run's wall-clock time in days, or in hours under two days (a 20-minute run is 0.33 hours, never 0 days)."""
+    if days < 2:
+        return _("%(n)s hours") % {"n": figure(days * 24)}
+    return _("%(n)s days") % {"n": figure(days)}
+
+
+def duration_range(days: float, low: float, high: float) -> str:
+    """The range ``low`` to ``high`` (days) in the unit ``duration(days)`` uses."""
+    if days < 2:
+        return _("%(low)s to %(high)s hours") % {"low": figure(low * 24), "high": figure(high * 24)}
+    return _("%(low)s to %(high)s days") % {"low": figure(low), "high": figure(high)}
+
+
+def tokens(billion: float) -> str:
+    """A token count in billions, or in millions under a billion (50 million tokens, never 0 billion)."""
+    if billion >= 1:
+        return _("%(n)s billion tokens") % {"n": figure(billion)}
+    return _("%(n)s million tokens") % {"n": figure(billion * 1000)}
 
 
 def pct(fraction: float) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from .base import num
+from .base import duration, num
 
 
 def _money(amount: Decimal) -> str:
@@ -123,7 +123,7 @@ def choice_reason(
         )
     days = sizing.get("training_days")
     if days:
-        clauses.append(_("training takes about %(days)s days") % {"days": num(float(days), 1)})
+        clauses.append(_("training takes about %(time)s") % {"time": duration(float(days))})
     clauses += _contrast(key, other)
     if not clauses:
         return ""

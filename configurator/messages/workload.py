@@ -9,7 +9,7 @@ from django.utils.translation import gettext_noop, ngettext
 
 from engines.findings.codes import Code as C
 
-from .base import num, renders
+from .base import duration, duration_range, figure, num, renders, tokens
 
 
 @renders(C.NIC_MISSING)
@@ -298,24 +298,29 @@ def _activation_checkpointing(p: dict[str, Any]) -> tuple[str, str]:
 @renders(C.WORKLOAD_TRAINING_TIME)
 def _training_time(p: dict[str, Any]) -> tuple[str, str]:
     values = {
-        "tokens": num(p["tokens_billion"]),
+        "tokens": tokens(p["tokens_billion"]),
         "gpus": num(p["gpus"]),
         "gpu": p["gpu"],
-        "days": num(p["days"], 1),
-        "low": num(p["days_low"], 1),
-        "high": num(p["days_high"], 1),
-        "hours": num(round(p["gpu_hours"], -3)),
+        "time": duration(p["days"]),
+        "range": duration_range(p["days"], p["days_low"], p["days_high"]),
+        "hours": figure(float(f"{p['gpu_hours']:.3g}")),
         "peak": num(p["peak_tflops"], 1),
+        "precision": str(p.get("peak_precision") or "bf16").upper(),
         "mfu": num(p["mfu"] * 100),
+        "mfu_low": num(p.get("mfu_low", 0.30) * 100),
+        "mfu_high": num(p.get("mfu_high", 0.43) * 100),
     }
     text = (
         _(
-            "Training on %(tokens)s billion tokens takes about %(days)s days on %(gpus)s GPUs (%(low)s to %(high)s "
-            "days), %(hours)s GPU-hours: an estimate at %(peak)s TFLOPS dense BF16 per %(gpu)s GPU and %(mfu)s%% "
-            "model-FLOPs utilisation (30 to 43%% in published runs)."
+            "Training on %(tokens)s takes about %(time)s on %(gpus)s GPUs (%(range)s), %(hours)s GPU-hours: an "
+            "estimate at "
+            "%(peak)s TFLOPS dense %(precision)s per %(gpu)s GPU and %(mfu)s%% model-FLOPs utilisation "
+            "(%(mfu_low)s to %(mfu_high)s%% in published runs)."
         )
         % values
     )
+    if p.get("precision") == "fp8" and p.get("peak_precision") != "fp8":
+        text += " " + _("This GPU has no FP8 tensor-core peak, so the FP8 run is estimated at its BF16 peak.")
     if p.get("checkpointing"):
         text += " " + _("It counts a third more compute for activation checkpointing.")
     return text, _("Compare it with the time the run may take; give the days it may take to have it checked.")

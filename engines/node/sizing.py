@@ -109,6 +109,8 @@ class Sizing:
     gpu_hours: float | None = None
     training_days_range: tuple[float, float] | None = None
     gpu_hours_range: tuple[float, float] | None = None
+    training_hours: float | None = None  # the same wall-clock time in hours (a short run reads in hours, never 0 days)
+    training_hours_range: tuple[float, float] | None = None
     # inference with a concurrency on a sourced serving benchmark (engines.node.serving); None: not estimated
     replicas_needed: int | None = None  # replicas of the benchmark's shape that serve the concurrency
     gpus_needed: int | None = None  # their GPUs
@@ -144,12 +146,16 @@ class Sizing:
             "activations_gb_per_gpu": _round(self.activations_gb_per_gpu, 1),
             "activation_checkpointing": self.activation_checkpointing,
             "sharded_states": self.sharded_states,
-            "training_days": _round(self.training_days, 1),
-            "gpu_hours": _round(self.gpu_hours, 0),
-            "training_days_range": [_round(v, 1) for v in self.training_days_range]
+            "training_days": _round_small(self.training_days, 1),
+            "gpu_hours": _round_small(self.gpu_hours, 0),
+            "training_hours": _round_small(self.training_hours, 1),
+            "training_hours_range": [_round_small(v, 1) for v in self.training_hours_range]
+            if self.training_hours_range
+            else None,
+            "training_days_range": [_round_small(v, 1) for v in self.training_days_range]
             if self.training_days_range
             else None,
-            "gpu_hours_range": [_round(v, 0) for v in self.gpu_hours_range] if self.gpu_hours_range else None,
+            "gpu_hours_range": [_round_small(v, 0) for v in self.gpu_hours_range] if self.gpu_hours_range else None,
             "replicas_needed": self.replicas_needed,
             "gpus_needed": self.gpus_needed,
             "tokens_per_second": _round(self.tokens_per_second, 0),
@@ -159,6 +165,17 @@ class Sizing:
 
 def _round(value: float | None, digits: int) -> float | None:
     return None if value is None else round(value, digits)
+
+
+def _round_small(value: float | None, digits: int) -> float | None:
+    """``value`` rounded to ``digits`` decimals, but a positive value that would round to 0 keeps two significant
+    figures (a 20-minute fine-tune is 0.014 days, never 0)."""
+    if value is None:
+        return None
+    rounded = round(value, digits)
+    if rounded == 0 and value > 0:
+        return float(f"{value:.2g}")
+    return rounded
 
 
 def default_mode(kind: str) -> str:

@@ -32,9 +32,22 @@ dense tensor-core figure per GPU (a catalogue fact). The model-FLOPs utilisation
 of 30 to 43 %: Meta measured 38 to 43 % BF16 MFU pre-training Llama 3 405B on 8,192 to 16,384 H100 GPUs (Dubey et
 al. 2024, "The Llama 3 Herd of Models", Table 4: 430, 400 and 380 TFLOPS per GPU of 989); the whole published runs
 (Llama 3.1 model card: 7.0 M H100 GPU-hours for 70B and 30.84 M for 405B, on about 15.6 T tokens) come to 30 and
-37 %, restarts and the long-context stage included. Blackwell GPUs get the same band: no published MFU at scale.
-FP8 training: no published MFU against the FP8 peak at this scale, so the estimate keeps the BF16 peak (FP8's
-speed-up is not counted; the figure errs long).
+37 %, restarts and the long-context stage included. Blackwell GPUs get the same band in BF16: no published BF16
+run of a dense model on them was found.
+
+Precision and generation (``utilisation``): each estimate names the peak it divides by and the MFU it assumes.
+
+* **FP8** (the workload's ``precision``; FP8 training or LoRA on FP8 weights) runs at the GPU's dense FP8 peak with an
+  MFU of 40 %, 32 to 50 %: NVIDIA's Megatron-Bridge performance summary (25.11 container) measures Llama 3 8B, 70B and
+  405B FP8 pre-training at 36 to 40 % of the FP8 peak on H100 (744, 719, 737 model TFLOPS), 35 to 37 % on B200
+  (1,576, 1,667), 32 to 41 % on GB200 (1,622, 1,937, 2,053) and 39 to 50 % on GB300 (1,933, 2,030, 2,522); counted
+  with this module's FLOPs per token, MLPerf Training v6.0 runs come to 43 % (H200, Llama 3.1 8B) and 48 % (B300,
+  the FP8 steps of Llama 2 70B LoRA). A GPU without an FP8 peak (A100) trains at its BF16 peak and BF16 MFU.
+* **Ampere (A100)** in BF16 reaches more of its lower peak: 45 %, 40 to 52 % (Llama 1 65B, 380 tokens/s per
+  A100 80 GB, about 48 %; BLOOM 176B, 150 TFLOPS of 312; OPT-175B, 147 TFLOPS of 312).
+* Everything else (Hopper and Blackwell in BF16, INT4 weights under LoRA, computed in BF16): 35 %, 30 to 43 %.
+
+The golden cases in tests/rules/test_training_golden.py check one published run per GPU family against this.
 """
 
 from __future__ import annotations
@@ -60,9 +73,24 @@ HIDDEN = {"Llama 3.1 8B": 4096, "Llama 3.1 70B": 8192, "Llama 3.1 405B": 16384} 
 MAX_PIPELINE = 128
 MAX_DEADLINE_NODES = 2**50  # bounds the search; a plan's GPUs grow with the nodes, so it ends far sooner
 
+AMPERE_MFU = 0.45
+AMPERE_MFU_RANGE = (0.40, 0.52)
+FP8_MFU = 0.40
+FP8_MFU_RANGE = (0.32, 0.50)
+AMPERE = "Ampere"
+
 MFU_SOURCE = (
     "Dubey et al. 2024, The Llama 3 Herd of Models, Table 4: 38-43 % BF16 MFU on 8,192-16,384 H100; "
     "Llama 3.1 model card GPU-hours (7.0 M for 70B, 30.84 M for 405B) imply 30-37 % for the whole runs"
+)
+AMPERE_MFU_SOURCE = (
+    "Touvron et al. 2023, LLaMA, 380 tokens/s per A100 80 GB for 65B (about 48 %); BigScience BLOOM 176B, 150 TFLOPS "
+    "per A100 of 312; Zhang et al. 2022, OPT-175B, 147 TFLOPS per A100"
+)
+FP8_MFU_SOURCE = (
+    "NVIDIA Megatron-Bridge performance summary, 25.11 container: Llama 3 FP8 pre-training at 36-40 % of the FP8 "
+    "peak on H100, 35-37 % on B200, 32-41 % on GB200, 39-50 % on GB300; MLPerf Training v6.0 (Cisco): 43 % on H200 "
+    "(Llama 3.1 8B), 48 % on B300 (FP8 steps of Llama 2 70B LoRA)"
 )
 FLOPS_SOURCE = "Kaplan et al. 2020 (6 N per token); attention term as in PaLM, Chowdhery et al. 2022, Appendix B"
 ACTIVATION_SOURCE = "Korthikanti et al. 2022, Reducing Activation Recomputation in Large Transformer Models"
@@ -179,6 +207,39 @@ def flops_per_token(params_billion: float, mode: str) -> tuple[float, str]:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Utilisation:
+    """The peak an estimate divides by (its precision and TFLOPS per GPU) and the MFU, with its range and source."""
+
+    precision: str  # "bf16" or "fp8": the tensor-core peak used
+    peak_tflops: float
+    mfu: float
+    mfu_range: tuple[float, float]
+    source: str
+
+
+def utilisation(
+    precision: str, generation: str, bf16_tflops: float | None, fp8_tflops: float | None
+) -> Utilisation | None:
+    """The peak and MFU for training at the workload's ``precision`` on a GPU of ``generation`` with these dense peaks
+    (module docstring); None when the peak it needs is not sourced."""
+    if precision == "fp8" and fp8_tflops:
+        return Utilisation(
+            precision="fp8", peak_tflops=fp8_tflops, mfu=FP8_MFU, mfu_range=FP8_MFU_RANGE, source=FP8_MFU_SOURCE
+        )
+    if not bf16_tflops:
+        return None
+    if generation == AMPERE:
+        return Utilisation(
+            precision="bf16",
+            peak_tflops=bf16_tflops,
+            mfu=AMPERE_MFU,
+            mfu_range=AMPERE_MFU_RANGE,
+            source=AMPERE_MFU_SOURCE,
+        )
+    return Utilisation(precision="bf16", peak_tflops=bf16_tflops, mfu=MFU, mfu_range=MFU_RANGE, source=MFU_SOURCE)
+
+
+@dataclass(frozen=True, kw_only=True)
 class TrainingTime:
     """The estimated time to train: days and GPU-hours at the central MFU, and the range over its uncertainty."""
 
@@ -193,6 +254,17 @@ class TrainingTime:
     days: float
     gpu_hours_range: tuple[float, float]
     days_range: tuple[float, float]
+    mfu: float = MFU
+    mfu_range: tuple[float, float] = MFU_RANGE
+
+    @property
+    def hours(self) -> float:
+        """Wall-clock hours of the run (short runs are said in hours, never as 0 days)."""
+        return self.days * 24
+
+    @property
+    def hours_range(self) -> tuple[float, float]:
+        return self.days_range[0] * 24, self.days_range[1] * 24
 
 
 def training_time(
@@ -204,16 +276,19 @@ def training_time(
     peak_tflops: float,
     peak_precision: str,
     checkpointing: bool,
+    mfu: float = MFU,
+    mfu_range: tuple[float, float] = MFU_RANGE,
 ) -> TrainingTime:
-    """Days and GPU-hours to train ``tokens_billion`` tokens on ``gpus`` GPUs of ``peak_tflops`` dense."""
+    """Days and GPU-hours to train ``tokens_billion`` tokens on ``gpus`` GPUs of ``peak_tflops`` dense (at
+    ``peak_precision``), at ``mfu`` with the run's uncertainty ``mfu_range`` (``utilisation`` gives both)."""
     per_token, arch = flops_per_token(params_billion, mode)
     total = tokens_billion * 1e9 * per_token * (RECOMPUTE_FACTOR if checkpointing else 1.0)
 
-    def hours(mfu: float) -> float:
-        return total / (peak_tflops * 1e12 * mfu) / 3600
+    def hours(rate: float) -> float:
+        return total / (peak_tflops * 1e12 * rate) / 3600
 
-    gpu_hours = hours(MFU)
-    low, high = hours(MFU_RANGE[1]), hours(MFU_RANGE[0])
+    gpu_hours = hours(mfu)
+    low, high = hours(mfu_range[1]), hours(mfu_range[0])
     return TrainingTime(
         tokens_billion=tokens_billion,
         gpus=gpus,
@@ -226,6 +301,8 @@ def training_time(
         days=gpu_hours / gpus / 24,
         gpu_hours_range=(low, high),
         days_range=(low / gpus / 24, high / gpus / 24),
+        mfu=mfu,
+        mfu_range=mfu_range,
     )
 
 

@@ -24,19 +24,18 @@ from .training import (
     ACTIVATION_SOURCE,
     FLOPS_SOURCE,
     HIDDEN,
-    MFU,
-    MFU_RANGE,
-    MFU_SOURCE,
     RECOMPUTE_FACTOR,
     SEQUENCE_SOURCE,
     TRAINING_SEQUENCE_TOKENS,
     Plan,
     TrainingTime,
+    Utilisation,
     gpus_for_deadline,
     plan_inference,
     plan_training,
     training_memory,
     training_time,
+    utilisation,
 )
 
 SEVENTY_B_CLASS = 60.0  # billion parameters: "70B-class" starts here
@@ -168,6 +167,8 @@ _PLAN_KEYS = frozenset(
         "gpu_hours",
         "training_days_range",
         "gpu_hours_range",
+        "training_hours",
+        "training_hours_range",
         "replicas_needed",
         "gpus_needed",
         "tokens_per_second",
@@ -248,15 +249,18 @@ def _without_checkpointing(plan: Plan, sizing: Sizing) -> tuple[float, float]:
     )
 
 
-def _peak(gpu_groups: list[GroupContext]) -> tuple[float | None, str]:
-    """The lowest BF16 dense peak of the design's GPUs (TFLOPS per GPU), and that GPU's part number; None when a
-    GPU's peak is not sourced."""
-    peaks = [(c.gpus[0].spec.bf16_dense_tflops, c.gpus[0].spec.part_number) for c in gpu_groups]
-    unknown = [pn for value, pn in peaks if not value]
-    if unknown:
-        return None, unknown[0]
-    value, pn = min(peaks)
-    return value, pn
+def _peak(gpu_groups: list[GroupContext], precision: str) -> tuple[Utilisation | None, str]:
+    """The peak and MFU the time estimate uses (training.utilisation: FP8 peak for FP8 work where sourced, the A100's
+    own MFU), for the design's slowest GPU (lowest peak x MFU), and that GPU's part number; None when a GPU's peak is
+    not sourced."""
+    found: list[tuple[Utilisation, str]] = []
+    for c in gpu_groups:
+        spec = c.gpus[0].spec
+        util = utilisation(precision, spec.generation, spec.bf16_dense_tflops, spec.fp8_dense_tflops)
+        if util is None:
+            return None, spec.part_number
+        found.append((util, spec.part_number))
+    return min(found, key=lambda f: (f[0].peak_tflops * f[0].mfu, f[1]))
 
 
 def _time(
@@ -273,8 +277,8 @@ def _time(
         return [], sizing
     if plan is None:
         return [], sizing  # the memory rules already say the design cannot hold it
-    peak, gpu = _peak(gpu_groups)
-    if peak is None:
+    util, gpu = _peak(gpu_groups, sizing.precision)
+    if util is None:
         return [
             finding(Code.WORKLOAD_TIME_NOT_ESTIMATED, "workload.training_tokens_billion", reason="peak", gpu=gpu)
         ], sizing
@@ -283,9 +287,11 @@ def _time(
         params_billion=sizing.params_billion,
         mode=sizing.mode,
         gpus=plan.gpus,
-        peak_tflops=peak,
-        peak_precision="bf16",
+        peak_tflops=util.peak_tflops,
+        peak_precision=util.precision,
         checkpointing=plan.checkpointing,
+        mfu=util.mfu,
+        mfu_range=util.mfu_range,
     )
     sizing = replace(
         sizing,
@@ -293,18 +299,27 @@ def _time(
         gpu_hours=est.gpu_hours,
         training_days_range=est.days_range,
         gpu_hours_range=est.gpu_hours_range,
-        assumptions=_assumptions(est, gpu, sizing.precision),
+        training_hours=est.hours,
+        training_hours_range=est.hours_range,
+        assumptions=_assumptions(est, gpu, sizing.precision, util),
     )
     params = {
         "tokens_billion": tokens,
         "days": est.days,
         "days_low": est.days_range[0],
         "days_high": est.days_range[1],
+        "hours": est.hours,
+        "hours_low": est.hours_range[0],
+        "hours_high": est.hours_range[1],
         "gpu_hours": est.gpu_hours,
         "gpus": plan.gpus,
         "gpu": gpu,
-        "peak_tflops": peak,
-        "mfu": MFU,
+        "peak_tflops": util.peak_tflops,
+        "peak_precision": util.precision,
+        "precision": sizing.precision,
+        "mfu": util.mfu,
+        "mfu_low": util.mfu_range[0],
+        "mfu_high": util.mfu_range[1],
         "checkpointing": plan.checkpointing,
         "target_days": wl.target_days,
     }
@@ -319,9 +334,11 @@ def _time(
                 params_billion=sizing.params_billion,
                 mode=sizing.mode,
                 gpus=used,
-                peak_tflops=peak,
-                peak_precision="bf16",
+                peak_tflops=util.peak_tflops,
+                peak_precision=util.precision,
                 checkpointing=p.checkpointing if p is not None else True,
+                mfu=util.mfu,
+                mfu_range=util.mfu_range,
             ).days
 
         needed = gpus_for_deadline(
@@ -344,9 +361,11 @@ def _time(
     return out, sizing
 
 
-def _assumptions(est: TrainingTime, gpu: str, precision: str) -> tuple[dict[str, Any], ...]:
+def _assumptions(est: TrainingTime, gpu: str, precision: str, util: Utilisation) -> tuple[dict[str, Any], ...]:
     """The figures the time estimate rests on, each with its source (contract: ``{"name", "value", "source"}``)."""
-    peak_note = "" if precision == "bf16" else f"; {precision.upper()} training is estimated at the BF16 peak"
+    peak_note = ""
+    if precision == "fp8" and util.precision != "fp8":
+        peak_note = "; this GPU has no sourced FP8 peak, so FP8 work is estimated at its BF16 peak"
     return (
         {
             "name": "flops_per_token",
@@ -357,10 +376,11 @@ def _assumptions(est: TrainingTime, gpu: str, precision: str) -> tuple[dict[str,
         {
             "name": "peak_dense_tflops_per_gpu",
             "value": est.peak_tflops,
-            "source": f"catalogue: {gpu} bf16_dense_tflops (NVIDIA figures){peak_note}",
+            "source": f"catalogue: {gpu} {util.precision}_dense_tflops (NVIDIA figures){peak_note}",
         },
-        {"name": "mfu", "value": MFU, "source": MFU_SOURCE},
-        {"name": "mfu_range", "value": list(MFU_RANGE), "source": MFU_SOURCE},
+        {"name": "peak_precision", "value": util.precision, "source": "the workload's precision (training.py)"},
+        {"name": "mfu", "value": util.mfu, "source": util.source},
+        {"name": "mfu_range", "value": list(util.mfu_range), "source": util.source},
         {
             "name": "activation_recompute_factor",
             "value": RECOMPUTE_FACTOR if est.checkpointing else 1.0,
