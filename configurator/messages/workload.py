@@ -9,7 +9,7 @@ from django.utils.translation import gettext_noop, ngettext
 
 from engines.findings.codes import Code as C
 
-from .base import duration, duration_range, figure, num, renders, tokens
+from .base import duration, duration_range, figure, num, pct, renders, tokens
 
 
 @renders(C.NIC_MISSING)
@@ -382,6 +382,18 @@ def _replicas(p: dict[str, Any]) -> tuple[str, str]:
                 "there is no sourced tokens-per-second figure for this model size on this GPU and precision, so the "
                 "throughput stays unknown."
             ) % {"concurrency": num(p["concurrency"])}
+        if p.get("derived"):
+            text += " " + _(
+                "Derived by rule instead (decode bound by memory bandwidth, prefill by compute; %(error)s median error "
+                "against measured points held back): %(replicas)s replicas of %(tp)s GPUs, %(gpus)s GPUs in all, "
+                "serve them at about %(tps)s output tokens per second."
+            ) % {
+                "error": pct(p["derived_error"]),
+                "replicas": num(p["derived_replicas"]),
+                "tp": num(p["derived_tp"]),
+                "gpus": num(p["derived_gpus"]),
+                "tps": num(float(f"{p['derived_tps']:.2g}")),
+            }
         return text, _("Size the replicas for the throughput with a benchmark of this model on this GPU.")
     return (
         _serving_estimate(p),

@@ -115,6 +115,10 @@ class Sizing:
     replicas_needed: int | None = None  # replicas of the benchmark's shape that serve the concurrency
     gpus_needed: int | None = None  # their GPUs
     tokens_per_second: float | None = None  # what those replicas deliver, an estimate
+    # without a matching measured point: the same by the derived rule (serving.derived_throughput), labelled derived
+    derived_replicas_needed: int | None = None
+    derived_gpus_needed: int | None = None
+    derived_tokens_per_second: float | None = None
     assumptions: tuple[dict[str, Any], ...] = ()  # {"name", "value", "source"}
 
     def to_dict(self) -> dict[str, Any]:
@@ -159,6 +163,9 @@ class Sizing:
             "replicas_needed": self.replicas_needed,
             "gpus_needed": self.gpus_needed,
             "tokens_per_second": _round(self.tokens_per_second, 0),
+            "derived_replicas_needed": self.derived_replicas_needed,
+            "derived_gpus_needed": self.derived_gpus_needed,
+            "derived_tokens_per_second": _round(self.derived_tokens_per_second, 0),
             "assumptions": [dict(a) for a in self.assumptions],
         }
 

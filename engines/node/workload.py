@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from functools import partial
 from typing import Any, cast
 
 from design.model import DesignIn, WorkloadIn
@@ -18,7 +19,19 @@ from engines.findings.finding import Finding
 from engines.findings.registry import finding
 
 from .context import GroupContext
-from .serving import TTFT_LIMIT_MS, Throughput, serving_point, size_replicas
+from .serving import (
+    DERIVED_OUTPUT_SHARE,
+    DERIVED_RULE,
+    MEMORY_BANDWIDTH_TBS,
+    NIM_SOURCE,
+    TTFT_LIMIT_MS,
+    Throughput,
+    derived_throughput,
+    kv_bytes_per_token,
+    median_abs_error,
+    serving_point,
+    size_replicas,
+)
 from .sizing import USABLE_MEMORY_FRACTION, Sizing, kv_model, size_workload
 from .training import (
     ACTIVATION_SOURCE,
@@ -172,6 +185,9 @@ _PLAN_KEYS = frozenset(
         "replicas_needed",
         "gpus_needed",
         "tokens_per_second",
+        "derived_replicas_needed",
+        "derived_gpus_needed",
+        "derived_tokens_per_second",
         "assumptions",
     }
 )
@@ -413,7 +429,8 @@ def _throughput(
             return [], sizing  # the memory rules already say the design cannot hold it
         shape = serving_point(parts, sizing.precision, wl.model_parameters_billion, domain, None)
         longer = {"reason": "context", "point_context": shape.context_tokens} if shape else {"reason": "no_point"}
-        return [finding(Code.WORKLOAD_REPLICAS, "workload", **data, estimated=False, **longer)], sizing
+        derived, sizing = _derived(sizing, plan, gpu_groups, concurrency)
+        return [finding(Code.WORKLOAD_REPLICAS, "workload", **data, estimated=False, **longer, **derived)], sizing
     est = size_replicas(point, concurrency, total_gpus)
     sizing = replace(
         sizing,
@@ -452,6 +469,63 @@ def _throughput(
             )
         )
     return out, sizing
+
+
+def _derived(
+    sizing: Sizing, plan: Plan, gpu_groups: list[GroupContext], concurrency: int
+) -> tuple[dict[str, Any], Sizing]:
+    """Where no measured point matches: the replicas and tokens/s by the derived rule (serving.derived_throughput),
+    labelled as derived, on replicas of the plan's shape (tensor x pipeline GPUs); nothing when the design mixes GPU
+    parts or its GPU's memory bandwidth or peak is not sourced."""
+    specs = {c.gpus[0].spec.part_number: c.gpus[0].spec for c in gpu_groups}
+    if len(specs) != 1:
+        return {"derived": False}, sizing
+    ((part, spec),) = specs.items()
+    bandwidth = MEMORY_BANDWIDTH_TBS.get(part)
+    peak = spec.fp8_dense_tflops if sizing.precision == "fp8" else spec.bf16_dense_tflops
+    if not bandwidth or not peak or not sizing.context_tokens:
+        return {"derived": False}, sizing
+    per_replica = plan.tensor * plan.pipeline
+    output = max(1, round(sizing.context_tokens * DERIVED_OUTPUT_SHARE))
+    shape = partial(
+        derived_throughput,
+        params_billion=sizing.params_billion,
+        precision=sizing.precision,
+        gpus=per_replica,
+        memory_gb=sizing.gpu_memory_gb,
+        bandwidth_tbs=bandwidth,
+        peak_tflops=peak,
+        input_tokens=sizing.context_tokens - output,
+        output_tokens=output,
+        kv_bytes_per_token=kv_bytes_per_token(sizing.params_billion, sizing.precision),
+    )
+    full = shape()
+    if full.sequences < 1:
+        return {"derived": False}, sizing
+    replicas = max(1, math.ceil(concurrency / full.sequences))
+    rate = replicas * shape(concurrency=concurrency / replicas).tokens_per_second
+    error = median_abs_error()
+    sizing = replace(
+        sizing,
+        derived_replicas_needed=replicas,
+        derived_gpus_needed=replicas * per_replica,
+        derived_tokens_per_second=rate,
+        assumptions=(
+            {"name": "serving_rule", "value": "derived", "source": DERIVED_RULE},
+            {"name": "memory_bandwidth_tbs_per_gpu", "value": bandwidth, "source": "engines/node/serving.py"},
+            {"name": "sequences_per_replica", "value": full.sequences, "source": "the KV cache the replica holds"},
+            {"name": "output_share", "value": round(DERIVED_OUTPUT_SHARE, 3), "source": NIM_SOURCE},
+            {"name": "median_error_held_back", "value": round(error, 2), "source": "bench/serving_error.py"},
+        ),
+    )
+    return {
+        "derived": True,
+        "derived_replicas": replicas,
+        "derived_tp": per_replica,
+        "derived_gpus": replicas * per_replica,
+        "derived_tps": rate,
+        "derived_error": error,
+    }, sizing
 
 
 def _serving_assumptions(est: Throughput) -> tuple[dict[str, Any], ...]:

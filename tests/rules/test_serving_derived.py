@@ -1,0 +1,62 @@
+"""Serving beyond the one NIM point: TensorRT-LLM's measured rows, and the derived rule checked against the rows held
+back from fitting it (the error is printed; bench/serving_error.py prints the whole table)."""
+
+import pytest
+
+from configurator.messages import both
+from design.model import DesignIn, WorkloadIn
+from engines.node.serving import (
+    BANDWIDTH_EFFICIENCY,
+    COMPUTE_EFFICIENCY,
+    FIT_PART,
+    MEASURED_THROUGHPUT,
+    fit,
+    held_back_errors,
+    median_abs_error,
+)
+
+from .parts import HGX_H200, SYS_821GE_TNHR, catalog, design, hgx_node, run, variant
+
+
+def test_the_measured_rows_cover_three_models_on_h100_and_h200():
+    # TensorRT-LLM Performance Overview v1.0: Llama 3.1 8B, 3.3 70B, 3.1 405B in FP8, ten request shapes each
+    assert {(p.model, p.gpu_part) for p in MEASURED_THROUGHPUT} == {
+        (m, g) for m in ("Llama 3.1 8B", "Llama 3.3 70B", "Llama 3.1 405B") for g in ("HGX-H100-8GPU", "HGX-H200-8GPU")
+    }
+    assert len(MEASURED_THROUGHPUT) == 60
+    row = next(p for p in MEASURED_THROUGHPUT if p.model == "Llama 3.3 70B" and p.gpu_part == "HGX-H100-8GPU")
+    assert (row.gpus, row.input_tokens, row.output_tokens, row.tokens_per_second) == (2, 128, 128, 6378)
+
+
+def test_the_rule_is_fitted_on_h100_only_and_its_held_back_error_is_printed():
+    assert fit() == (BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY)
+    rows = held_back_errors()
+    assert rows and all(p.gpu_part != FIT_PART or p.source.startswith("NVIDIA NIM") for p, _v, _e in rows)
+    for p, value, error in rows:
+        print(f"{p.model:24} {p.gpu_part} TP{p.gpus} {p.input_tokens}/{p.output_tokens}: "
+              f"measured {p.tokens_per_second:,.0f}, rule {value:,.0f}, error {error:+.0%}")  # fmt: skip
+    print(f"held back: {len(rows)} points, median |error| {median_abs_error():.0%}")
+    assert median_abs_error() < 0.25
+    assert max(abs(e) for _p, _v, e in rows) < 0.5
+
+
+H200_SERVER = variant(SYS_821GE_TNHR, "TEST-821-H200", accepts=frozenset({"HGX-H200-8GPU"}))
+CAT = catalog(H200_SERVER)
+
+
+@pytest.mark.parametrize("precision", ["fp8", "bf16"])
+def test_h200_serving_without_a_nim_point_gets_a_derived_estimate_labelled_as_such(precision):
+    d = design(hgx_node(H200_SERVER, HGX_H200, count=2))
+    wl = WorkloadIn(
+        kind="inference", model_parameters_billion=70, precision=precision, context_tokens=5500, concurrency=200
+    )
+    r = run(DesignIn(name=d.name, node_groups=d.node_groups, fabric=d.fabric, workload=wl), CAT)
+    s = r.sizing
+    assert s.tokens_per_second is None and s.replicas_needed is None  # no measured point: nothing passes as one
+    assert s.derived_replicas_needed >= 1 and s.derived_tokens_per_second > 0
+    assert s.derived_gpus_needed == s.derived_replicas_needed * s.parallelism["tensor"] * s.parallelism["pipeline"]
+    names = {a["name"]: a for a in s.assumptions}
+    assert names["serving_rule"]["value"] == "derived" and "held back" in names["serving_rule"]["source"]
+    said = both(next(f for f in r.findings if f.code == "WORKLOAD_REPLICAS")).message
+    assert "Derived by rule" in said.en and "median error against measured points held back" in said.en
+    assert "afgeleid met een regel" in said.nl
