@@ -7,8 +7,7 @@ and prints its error on the rows held back (TensorRT-LLM's H200 rows and NVIDIA'
 from __future__ import annotations
 
 from engines.node.serving import (
-    BANDWIDTH_EFFICIENCY,
-    COMPUTE_EFFICIENCY,
+    EFFICIENCIES,
     fit,
     fit_points,
     held_back_errors,
@@ -18,10 +17,12 @@ from engines.node.serving import (
 
 
 def main() -> None:
-    bandwidth, compute = fit()
-    print(f"fitted on {len(fit_points())} H100 rows: bandwidth efficiency {bandwidth:.2f}, compute {compute:.2f}")
-    print(f"in use: {BANDWIDTH_EFFICIENCY:.2f}, {COMPUTE_EFFICIENCY:.2f}")
-    print(f"mean |log error| on the fitting rows: {log_error(fit_points(), bandwidth, compute):.3f}")
+    fitted = fit()
+    print(
+        f"fitted on {len(fit_points())} H100 rows: bandwidth efficiency {fitted[0]:.2f}, decode compute "
+        f"{fitted[1]:.2f}, prefill {fitted[2]:.2f} (in use: {', '.join(f'{e:.2f}' for e in EFFICIENCIES)})"
+    )
+    print(f"mean |log error| on the fitting rows: {log_error(fit_points(), fitted):.3f}")
     print(f"{'model':24} {'GPU':15} {'TP':>3} {'in/out':>11} {'measured':>9} {'rule':>7} {'error':>7}")
     for point, value, error in held_back_errors():
         shape = f"{point.input_tokens}/{point.output_tokens}"

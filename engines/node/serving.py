@@ -13,9 +13,15 @@ the last measured level whose TTFT stays under a second (``TTFT_LIMIT_MS``), 50 
 A design matches a point only when every GPU group has the point's GPU part, the workload's precision is the
 point's, the model is within 5 % of the point's size (``SIZE_TOLERANCE``), the NVLink domain holds the point's
 tensor degree, and the workload's context (tokens per sequence, when given) is no longer than the point's input plus
-output tokens; a shorter context only errs on the safe side. Anything else (H200, B200, other sizes, BF16, longer
-contexts) gets no estimate: the throughput stays unknown, visibly. Between two measured levels the throughput is
+output tokens; a shorter context only errs on the safe side. Between two measured levels the throughput is
 interpolated linearly; it is never extrapolated beyond the measured levels.
+
+Every other combination (H200, Blackwell, other sizes, BF16, longer contexts) gets no measured estimate; instead a
+**derived** one (``derived_throughput``), reported apart from the measured figures and labelled as derived: decode
+bound by memory bandwidth, prefill by compute, with three efficiencies fitted on TensorRT-LLM's measured H100 FP8
+rows (``MEASURED_THROUGHPUT``, key ``TRTLLM-PERF``) and checked on the rows held back from the fit (its H200 rows and
+the NIM page's saturation point): 16 % median error, 47 % at worst (``bench/serving_error.py`` prints each row). A
+GPU whose memory bandwidth or peak is not sourced gets neither: the throughput stays unknown, visibly.
 """
 
 from __future__ import annotations
@@ -233,10 +239,11 @@ MEASURED_THROUGHPUT: tuple[MeasuredThroughput, ...] = (
 FIT_PART = "HGX-H100-8GPU"
 
 # Efficiencies of the roofline below, fitted on the H100 rows (bench/serving_error.py prints the fit and the error
-# on the held-back rows): the share of peak memory bandwidth a decode step reads at, and of peak dense tensor
-# throughput that prefill and batched decode compute at.
+# on the held-back rows): the share of peak memory bandwidth a decode step reads at, of the dense tensor peak that
+# batched decode computes at, and of the dense tensor peak that prefill (large matrix products) computes at.
 BANDWIDTH_EFFICIENCY = 0.70
-COMPUTE_EFFICIENCY = 0.30
+COMPUTE_EFFICIENCY = 0.20
+PREFILL_EFFICIENCY = 0.50
 KV_CACHE_FRACTION = 0.90  # of each GPU's memory: TensorRT-LLM's default kv_cache_free_gpu_mem_fraction (0.90)
 DERIVED_OUTPUT_SHARE = 500 / 5500  # a workload's context split as NVIDIA's NIM benchmark splits it: 5,000 in, 500 out
 
@@ -265,14 +272,16 @@ def derived_throughput(
     concurrency: float | None = None,
     bandwidth_efficiency: float = BANDWIDTH_EFFICIENCY,
     compute_efficiency: float = COMPUTE_EFFICIENCY,
+    prefill_efficiency: float = PREFILL_EFFICIENCY,
 ) -> Derived:
     """Output tokens/s of one replica of ``gpus`` GPUs serving requests of ``input_tokens`` in and ``output_tokens``
     out, by the rule: **decode is bound by memory bandwidth** (each step reads the weights and every sequence's KV
     cache, at ``bandwidth_efficiency`` of the peak) or, for large batches, by compute (2 FLOPs per parameter and
-    token); **prefill is bound by compute** (2 FLOPs per parameter and input token at ``compute_efficiency`` of the
-    dense peak). The batch is the sequences the KV cache holds (``KV_CACHE_FRACTION`` of the memory less the weights,
-    each sequence at its mean length, input plus half the output), or ``concurrency`` when fewer. A round serves each
-    of the batch's requests its prefill and ``output_tokens`` decode steps.
+    token at ``compute_efficiency`` of the dense peak); **prefill is bound by compute** (2 FLOPs per parameter and
+    input token at ``prefill_efficiency`` of the dense peak). The batch is the sequences the KV cache holds
+    (``KV_CACHE_FRACTION`` of the memory less the weights, each sequence at its mean length, input plus half the
+    output), or ``concurrency`` when fewer. A round serves each of the batch's requests its prefill and
+    ``output_tokens`` decode steps.
     """
     weights = params_billion * 1e9 * WEIGHT_BYTES_FOR_SERVING[precision]
     flops_per_token = 2 * params_billion * 1e9
@@ -284,7 +293,7 @@ def derived_throughput(
     bandwidth = gpus * bandwidth_tbs * 1e12 * bandwidth_efficiency
     compute = gpus * peak_tflops * 1e12 * compute_efficiency
     step = max((weights + batch * mean_length * kv_bytes_per_token) / bandwidth, batch * flops_per_token / compute)
-    prefill = input_tokens * flops_per_token / compute
+    prefill = input_tokens * flops_per_token / (gpus * peak_tflops * 1e12 * prefill_efficiency)
     tokens = batch * output_tokens / (batch * prefill + output_tokens * step)
     return Derived(tokens_per_second=tokens, sequences=sequences, step_ms=step * 1e3, prefill_ms=prefill * 1e3)
 
@@ -299,7 +308,9 @@ def kv_bytes_per_token(params_billion: float, precision: str) -> float:
     return 2 * layers * kv_heads * head_dim * (1.0 if precision == "fp8" else 2.0)
 
 
-def predict(point: MeasuredThroughput, bandwidth_efficiency: float, compute_efficiency: float) -> float:
+def predict(
+    point: MeasuredThroughput, bandwidth_efficiency: float, compute_efficiency: float, prefill_efficiency: float
+) -> float:
     """The rule's output tokens/s for a measured point's replica and request shape, at maximum load."""
     gpu = GPU_FACTS[point.gpu_part]
     return derived_throughput(
@@ -314,6 +325,7 @@ def predict(point: MeasuredThroughput, bandwidth_efficiency: float, compute_effi
         kv_bytes_per_token=kv_bytes_per_token(point.params_billion, point.precision),
         bandwidth_efficiency=bandwidth_efficiency,
         compute_efficiency=compute_efficiency,
+        prefill_efficiency=prefill_efficiency,
     ).tokens_per_second
 
 
@@ -334,25 +346,27 @@ def held_back_points() -> tuple[MeasuredThroughput, ...]:
     return (*(p for p in MEASURED_THROUGHPUT if p.gpu_part != FIT_PART), NIM_SATURATION)
 
 
-def log_error(points: tuple[MeasuredThroughput, ...], bandwidth_efficiency: float, compute_efficiency: float) -> float:
+def log_error(points: tuple[MeasuredThroughput, ...], efficiencies: tuple[float, float, float]) -> float:
     """Mean absolute log ratio of the rule to the measured points (0.1 is about 10 % off)."""
-    return sum(
-        abs(math.log(predict(p, bandwidth_efficiency, compute_efficiency) / p.tokens_per_second)) for p in points
-    ) / len(points)
+    return sum(abs(math.log(predict(p, *efficiencies) / p.tokens_per_second)) for p in points) / len(points)
 
 
-def fit() -> tuple[float, float]:
-    """The efficiencies (0.05 steps) that minimise ``log_error`` on the fitting points."""
+EFFICIENCIES = (BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY, PREFILL_EFFICIENCY)
+
+
+def fit() -> tuple[float, float, float]:
+    """The efficiencies (bandwidth, decode compute, prefill; 0.05 steps from 0.1 to 1) that minimise ``log_error``
+    on the fitting points."""
     grid = [round(0.05 * i, 2) for i in range(2, 21)]
     points = fit_points()
-    return min(((b, c) for b in grid for c in grid), key=lambda e: log_error(points, *e))
+    return min(((b, c, f) for b in grid for c in grid for f in grid), key=lambda e: log_error(points, e))
 
 
 def held_back_errors() -> list[tuple[MeasuredThroughput, float, float]]:
     """Each held-back point with the rule's figure and its relative error (rule / measured - 1)."""
     out = []
     for p in held_back_points():
-        value = predict(p, BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY)
+        value = predict(p, *EFFICIENCIES)
         out.append((p, value, value / p.tokens_per_second - 1))
     return out
 
@@ -364,7 +378,8 @@ def median_abs_error() -> float:
 
 
 DERIVED_RULE = (
-    "derived, not measured: decode bound by memory bandwidth (weights and KV cache read each step at 70 % of peak), "
-    "prefill and large batches bound by compute (30 % of the dense peak), the batch the KV cache holds; fitted on "
+    "derived, not measured: decode bound by memory bandwidth (weights and KV cache read each step at 70 % of peak) "
+    "or, in large batches, by compute (20 % of the dense peak), prefill by compute (50 %), the batch the KV cache "
+    "holds; fitted on "
     "TensorRT-LLM's H100 FP8 rows, checked against its H200 rows and NVIDIA's NIM point held back"
 )
