@@ -364,6 +364,10 @@ def _deadline_missed(p: dict[str, Any]) -> tuple[str, str]:
 
 @renders(C.WORKLOAD_REPLICAS)
 def _replicas(p: dict[str, Any]) -> tuple[str, str]:
+    if p.get("derived"):
+        return _plan_sentence(p) + " " + _derived_estimate(p), _(
+            "Treat the derived figure as a first size; confirm it with a benchmark of this model on this GPU."
+        )
     if not p.get("estimated"):
         text = _plan_sentence(p) + " "
         if p.get("reason") == "context":
@@ -382,23 +386,29 @@ def _replicas(p: dict[str, Any]) -> tuple[str, str]:
                 "there is no sourced tokens-per-second figure for this model size on this GPU and precision, so the "
                 "throughput stays unknown."
             ) % {"concurrency": num(p["concurrency"])}
-        if p.get("derived"):
-            text += " " + _(
-                "Derived by rule instead (decode bound by memory bandwidth, prefill by compute; %(error)s median error "
-                "against measured points held back): %(replicas)s replicas of %(tp)s GPUs, %(gpus)s GPUs in all, "
-                "serve them at about %(tps)s output tokens per second."
-            ) % {
-                "error": pct(p["derived_error"]),
-                "replicas": num(p["derived_replicas"]),
-                "tp": num(p["derived_tp"]),
-                "gpus": num(p["derived_gpus"]),
-                "tps": num(float(f"{p['derived_tps']:.2g}")),
-            }
         return text, _("Size the replicas for the throughput with a benchmark of this model on this GPU.")
     return (
         _serving_estimate(p),
         _("No action needed: compare the estimate with the throughput the service must reach."),
     )
+
+
+def _derived_estimate(p: dict[str, Any]) -> str:
+    """The derived replicas and tokens/s sentence: no measured benchmark matches, so the rule's figures, said to be
+    derived, with the rule and its error against the measured points held back from its fit."""
+    return _(
+        "No measured serving benchmark matches this model size, GPU, precision and context. Derived by rule instead "
+        "(decode bound by memory bandwidth, prefill by compute; %(error)s median error against measured points held "
+        "back): %(replicas)s replicas of %(tp)s GPUs, %(gpus)s GPUs in all, serve the %(concurrency)s concurrent "
+        "sequences at about %(tps)s output tokens per second."
+    ) % {
+        "error": pct(p["derived_error"]),
+        "replicas": num(p["derived_replicas"]),
+        "tp": num(p["derived_tp"]),
+        "gpus": num(p["derived_gpus"]),
+        "concurrency": num(p["concurrency"]),
+        "tps": num(float(f"{p['derived_tps']:.2g}")),
+    }
 
 
 def _serving_values(p: dict[str, Any]) -> dict[str, str]:

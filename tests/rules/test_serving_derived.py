@@ -58,4 +58,5 @@ def test_h200_serving_without_a_nim_point_gets_a_derived_estimate_labelled_as_su
     assert names["serving_rule"]["value"] == "derived" and "held back" in names["serving_rule"]["source"]
     said = both(next(f for f in r.findings if f.code == "WORKLOAD_REPLICAS")).message
     assert "Derived by rule" in said.en and "median error against measured points held back" in said.en
-    assert "afgeleid met een regel" in said.nl
+    assert "stays unknown" not in said.en and "concurrent sequences at about" in said.en
+    assert "afgeleid met een regel" in said.nl and "gelijktijdige reeksen" in said.nl

@@ -320,16 +320,16 @@ def test_concurrency_on_the_benchmarked_h100_fp8_70b_gives_replicas_and_tokens_p
 
 
 @pytest.mark.parametrize(
-    "board, server, params, precision, context, why",
+    "board, server, params, precision, context",
     [
-        (HGX_H200, SYS_821GE_TNHR, 70, "fp8", 4096, "model size"),  # H200: not the benchmarked GPU
-        (HGX_B200, SYS_822GS_NBRT, 70, "fp8", 4096, "model size"),  # nor B200
-        (HGX_H100, TNHR_H100, 70, "bf16", 4096, "model size"),  # another precision
-        (HGX_H100, TNHR_H100, 8, "fp8", 4096, "model size"),  # another model size
-        (HGX_H100, TNHR_H100, 70, "fp8", None, "up to 5,500 tokens, shorter than the 8,192"),  # the default context
+        (HGX_H200, SYS_821GE_TNHR, 70, "fp8", 4096),  # H200: not the benchmarked GPU
+        (HGX_B200, SYS_822GS_NBRT, 70, "fp8", 4096),  # nor B200
+        (HGX_H100, TNHR_H100, 70, "bf16", 4096),  # another precision
+        (HGX_H100, TNHR_H100, 8, "fp8", 4096),  # another model size
+        (HGX_H100, TNHR_H100, 70, "fp8", None),  # the default context, 8,192, longer than the benchmark's 5,500
     ],
 )
-def test_throughput_without_a_sourced_point_stays_unknown_visibly(board, server, params, precision, context, why):
+def test_throughput_without_a_measured_point_is_derived_and_says_so(board, server, params, precision, context):
     d = wl_design(
         hgx_node(server, board),
         kind="inference",
@@ -341,9 +341,26 @@ def test_throughput_without_a_sourced_point_stays_unknown_visibly(board, server,
     r = run(d, CAT)
     f = next(f for f in r.findings if f.code == "WORKLOAD_REPLICAS")
     said = both(f)
+    assert "No measured serving benchmark matches" in said.message.en and "Derived by rule" in said.message.en
+    assert "Geen gemeten serving-benchmark" in said.message.nl
+    assert r.sizing.tokens_per_second is None and r.sizing.replicas_needed is None  # never passed off as measured
+    assert r.sizing.derived_tokens_per_second > 0
+
+
+def test_throughput_on_a_gpu_without_a_sourced_bandwidth_stays_unknown_visibly():
+    # the H200 NVL's memory bandwidth: its sources conflict (4.8 or 4.2 TB/s), so no rule applies either
+    d = wl_design(
+        group(AS_4125GS_TNRT, comp(H200_NVL, 8), comp(NVL4_BRIDGE, 2)),
+        kind="inference",
+        model_parameters_billion=70,
+        precision="fp8",
+        concurrency=32,
+        context_tokens=4096,
+    )
+    r = run(d, CAT)
+    said = both(next(f for f in r.findings if f.code == "WORKLOAD_REPLICAS"))
     assert "throughput stays unknown" in said.message.en and "blijft onbekend" in said.message.nl
-    assert why in said.message.en
-    assert r.sizing.tokens_per_second is None and r.sizing.replicas_needed is None
+    assert r.sizing.tokens_per_second is None and r.sizing.derived_tokens_per_second is None
 
 
 def test_too_few_gpus_for_the_concurrency_names_the_gpus_and_nodes_that_would_serve_it():
