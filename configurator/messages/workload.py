@@ -393,22 +393,40 @@ def _replicas(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
+def _gpus(n: int) -> str:
+    return ngettext("%(n)s GPU", "%(n)s GPUs", n) % {"n": num(n)}
+
+
 def _derived_estimate(p: dict[str, Any]) -> str:
     """The derived replicas and tokens/s sentence: no measured benchmark matches, so the rule's figures, said to be
-    derived, with the rule and its error against the measured points held back from its fit."""
-    return _(
+    derived, with the rule and its error against the measured points held back from its fit; where TensorRT-LLM
+    measured this model on this GPU at maximum load, that figure too."""
+    replicas = int(p["derived_replicas"])
+    text = _(
         "No measured serving benchmark matches this model size, GPU, precision and context. Derived by rule instead "
         "(decode bound by memory bandwidth, prefill by compute; %(error)s median error against measured points held "
-        "back): %(replicas)s replicas of %(tp)s GPUs, %(gpus)s GPUs in all, serve the %(concurrency)s concurrent "
-        "sequences at about %(tps)s output tokens per second."
+        "back): %(replicas)s of %(tp)s, %(gpus)s in all, for the %(concurrency)s concurrent sequences at about "
+        "%(tps)s output tokens per second."
     ) % {
         "error": pct(p["derived_error"]),
-        "replicas": num(p["derived_replicas"]),
-        "tp": num(p["derived_tp"]),
-        "gpus": num(p["derived_gpus"]),
+        "replicas": ngettext("%(n)s replica", "%(n)s replicas", replicas) % {"n": num(replicas)},
+        "tp": _gpus(int(p["derived_tp"])),
+        "gpus": _gpus(int(p["derived_gpus"])),
         "concurrency": num(p["concurrency"]),
         "tps": num(float(f"{p['derived_tps']:.2g}")),
     }
+    if p.get("measured_tps"):
+        text += " " + _(
+            "For comparison, TensorRT-LLM measured %(measured)s output tokens per second on one replica of %(gpus)s at "
+            "maximum load, for requests of %(input)s input and %(output)s output tokens (%(model)s)."
+        ) % {
+            "measured": num(p["measured_tps"]),
+            "gpus": _gpus(int(p["measured_gpus"])),
+            "input": num(p["measured_input"]),
+            "output": num(p["measured_output"]),
+            "model": p["measured_model"],
+        }
+    return text
 
 
 def _serving_values(p: dict[str, Any]) -> dict[str, str]:

@@ -383,3 +383,29 @@ DERIVED_RULE = (
     "holds; fitted on "
     "TensorRT-LLM's H100 FP8 rows, checked against its H200 rows and NVIDIA's NIM point held back"
 )
+
+
+def measured_row(
+    gpu_part: str, precision: str, params_billion: float, domain: int, context_tokens: int
+) -> MeasuredThroughput | None:
+    """The TensorRT-LLM row for this GPU part, precision and model size (within 5 %) whose replica fits the NVLink
+    domain and whose requests are at least ``context_tokens`` long (a longer request only errs on the safe side): the
+    shortest such request, then the one whose output share is nearest the assumed 1 in 11. None without one."""
+    rows = [
+        p
+        for p in MEASURED_THROUGHPUT
+        if p.gpu_part == gpu_part
+        and p.precision == precision
+        and abs(params_billion - p.params_billion) <= SIZE_TOLERANCE * p.params_billion
+        and p.gpus <= domain
+        and p.input_tokens + p.output_tokens >= context_tokens
+    ]
+    if not rows:
+        return None
+    return min(
+        rows,
+        key=lambda p: (
+            p.input_tokens + p.output_tokens,
+            abs(p.output_tokens / (p.input_tokens + p.output_tokens) - DERIVED_OUTPUT_SHARE),
+        ),
+    )

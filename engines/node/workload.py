@@ -28,6 +28,7 @@ from .serving import (
     Throughput,
     derived_throughput,
     kv_bytes_per_token,
+    measured_row,
     median_abs_error,
     serving_point,
     size_replicas,
@@ -429,7 +430,7 @@ def _throughput(
             return [], sizing  # the memory rules already say the design cannot hold it
         shape = serving_point(parts, sizing.precision, wl.model_parameters_billion, domain, None)
         longer = {"reason": "context", "point_context": shape.context_tokens} if shape else {"reason": "no_point"}
-        derived, sizing = _derived(sizing, plan, gpu_groups, concurrency)
+        derived, sizing = _derived(sizing, plan, gpu_groups, concurrency, domain)
         return [finding(Code.WORKLOAD_REPLICAS, "workload", **data, estimated=False, **longer, **derived)], sizing
     est = size_replicas(point, concurrency, total_gpus)
     sizing = replace(
@@ -472,7 +473,7 @@ def _throughput(
 
 
 def _derived(
-    sizing: Sizing, plan: Plan, gpu_groups: list[GroupContext], concurrency: int
+    sizing: Sizing, plan: Plan, gpu_groups: list[GroupContext], concurrency: int, domain: int
 ) -> tuple[dict[str, Any], Sizing]:
     """Where no measured point matches: the replicas and tokens/s by the derived rule (serving.derived_throughput),
     labelled as derived, on replicas of the plan's shape (tensor x pipeline GPUs); nothing when the design mixes GPU
@@ -505,6 +506,25 @@ def _derived(
     replicas = max(1, math.ceil(concurrency / full.sequences))
     rate = replicas * shape(concurrency=concurrency / replicas).tokens_per_second
     error = median_abs_error()
+    row = measured_row(part, sizing.precision, sizing.params_billion, domain, sizing.context_tokens)
+    measured: tuple[dict[str, Any], ...] = ()
+    row_params: dict[str, Any] = {"measured_tps": None}
+    if row is not None:
+        measured = (
+            {
+                "name": "measured_max_tokens_per_second_per_replica",
+                "value": row.tokens_per_second,
+                "source": f"{row.source}: {row.model}, {row.gpus} x {row.gpu_part}, {row.precision}, "
+                f"{row.input_tokens} input / {row.output_tokens} output tokens, maximum load",
+            },
+        )
+        row_params = {
+            "measured_tps": row.tokens_per_second,
+            "measured_model": row.model,
+            "measured_gpus": row.gpus,
+            "measured_input": row.input_tokens,
+            "measured_output": row.output_tokens,
+        }
     sizing = replace(
         sizing,
         derived_replicas_needed=replicas,
@@ -516,6 +536,7 @@ def _derived(
             {"name": "sequences_per_replica", "value": full.sequences, "source": "the KV cache the replica holds"},
             {"name": "output_share", "value": round(DERIVED_OUTPUT_SHARE, 3), "source": NIM_SOURCE},
             {"name": "median_error_held_back", "value": round(error, 2), "source": "bench/serving_error.py"},
+            *measured,
         ),
     )
     return {
@@ -525,6 +546,7 @@ def _derived(
         "derived_gpus": replicas * per_replica,
         "derived_tps": rate,
         "derived_error": error,
+        **row_params,
     }, sizing
 
 

@@ -11,6 +11,7 @@ from engines.node.serving import (
     MEASURED_THROUGHPUT,
     fit,
     held_back_errors,
+    measured_row,
     median_abs_error,
 )
 
@@ -60,3 +61,19 @@ def test_h200_serving_without_a_nim_point_gets_a_derived_estimate_labelled_as_su
     assert "Derived by rule" in said.en and "median error against measured points held back" in said.en
     assert "stays unknown" not in said.en and "concurrent sequences at about" in said.en
     assert "afgeleid met een regel" in said.nl and "gelijktijdige reeksen" in said.nl
+
+
+def test_a_published_tensorrt_llm_row_for_the_model_and_gpu_is_shown_beside_the_derived_figure():
+    # TensorRT-LLM v1.0: Llama 3.3 70B FP8 on one H200, 5,000 in / 500 out, 566 output tokens/s at maximum load
+    assert measured_row("HGX-H200-8GPU", "fp8", 70, 8, 5500).tokens_per_second == 566
+    assert measured_row("HGX-H200-8GPU", "fp8", 70, 8, 30_000) is None  # no row covers requests that long
+    assert measured_row("HGX-H200-8GPU", "bf16", 70, 8, 5500) is None  # nor BF16
+    d = design(hgx_node(H200_SERVER, HGX_H200))
+    wl = WorkloadIn(kind="inference", model_parameters_billion=70, precision="fp8", context_tokens=5500, concurrency=64)
+    r = run(DesignIn(name=d.name, node_groups=d.node_groups, fabric=d.fabric, workload=wl), CAT)
+    names = {a["name"]: a for a in r.sizing.assumptions}
+    assert names["measured_max_tokens_per_second_per_replica"]["value"] == 566
+    assert "TensorRT-LLM" in names["measured_max_tokens_per_second_per_replica"]["source"]
+    said = both(next(f for f in r.findings if f.code == "WORKLOAD_REPLICAS")).message
+    assert "TensorRT-LLM measured 566 output tokens per second on one replica of 1 GPU" in said.en
+    assert "TensorRT-LLM mat 566 output-tokens per seconde op één replica van 1 GPU" in said.nl
