@@ -44,7 +44,8 @@ Precision and generation (``utilisation``): each estimate names the peak it divi
   with this module's FLOPs per token, MLPerf Training v6.0 runs come to 43 % (H200, Llama 3.1 8B) and 48 % (B300,
   the FP8 steps of Llama 2 70B LoRA). A GPU without an FP8 peak (A100) trains at its BF16 peak and BF16 MFU.
 * **Ampere (A100)** in BF16 reaches more of its lower peak: 45 %, 40 to 52 % (Llama 1 65B, 380 tokens/s per
-  A100 80 GB, about 48 %; BLOOM 176B, 150 TFLOPS of 312; OPT-175B, 147 TFLOPS of 312).
+  A100 80 GB, about 48 %; BLOOM 176B, 150 TFLOPS of 312; OPT-175B, 147 TFLOPS of 312). Llama 2's published GPU-hours
+  (7B to 70B on 2 T tokens) land within x0.98 to x1.14 of it.
 * Everything else (Hopper and Blackwell in BF16, INT4 weights under LoRA, computed in BF16): 35 %, 30 to 43 %.
 
 The golden cases in tests/rules/test_training_golden.py check one published run per GPU family against this.

@@ -84,6 +84,11 @@ GOLDEN = [
     # A100, BF16 (no FP8 on Ampere): Touvron et al. 2023, LLaMA, Table 15, A100-80GB GPU-hours; 1.0 T / 1.4 T tokens
     Run("LLaMA 65B", HGX_A100, "bf16", 65.2, "pretraining", 1400, 2048, gpu_hours(1_022_362, 2048), "LLaMA Table 15"),
     Run("LLaMA 7B", HGX_A100, "bf16", 6.7, "pretraining", 1000, 2048, gpu_hours(82_432, 2048), "LLaMA Table 15"),
+    # A100, BF16: Touvron et al. 2023b, Llama 2, Table 2: A100-80GB GPU-hours on 2.0 T tokens
+    Run("Llama 2 7B", HGX_A100, "bf16", 6.7, "pretraining", 2000, 2048, gpu_hours(184_320, 2048), "Llama 2 Table 2"),
+    Run("Llama 2 13B", HGX_A100, "bf16", 13, "pretraining", 2000, 2048, gpu_hours(368_640, 2048), "Llama 2 Table 2"),
+    Run("Llama 2 34B", HGX_A100, "bf16", 34, "pretraining", 2000, 2048, gpu_hours(1_038_336, 2048), "Llama 2 Table 2"),
+    Run("Llama 2 70B", HGX_A100, "bf16", 70, "pretraining", 2000, 2048, gpu_hours(1_720_320, 2048), "Llama 2 Table 2"),
     # H100, BF16: Llama 3.1 model card, 30.84 M H100-80GB GPU-hours for 405B on about 15.6 T tokens
     Run("Llama 3.1 405B", HGX_H100, "bf16", 405, "pretraining", 15_600, 16_384, gpu_hours(30.84e6, 16_384), "card"),
     # H100, FP8: Llama 3 70B on 64 H100, 1,602 tokens/s per GPU
