@@ -201,3 +201,18 @@ def test_a100_now_has_a_time_and_fp8_work_on_it_says_it_uses_the_bf16_peak():
     assert names["peak_dense_tflops_per_gpu"] == 312 and names["peak_precision"] == "bf16" and names["mfu"] == 0.45
     said = both(time_finding(r)).message
     assert "no FP8 tensor-core peak" in said.en and "geen FP8-piek" in said.nl
+
+
+def test_an_fp8_deadline_names_the_b300_nodes_that_meet_it_at_the_fp8_estimate():
+    w = {"kind": "training", "model_parameters_billion": 8, "training_tokens_billion": 1000, "precision": "fp8"}
+    w["target_days"] = 10
+
+    def result(nodes):
+        d = design(hgx_node(B300_SERVER, HGX_B300, count=nodes), fabric=True)
+        return run(DesignIn(name=d.name, node_groups=d.node_groups, fabric=d.fabric, workload=WorkloadIn(**w)), CAT)
+
+    f = next(f for f in result(1).findings if f.code == "WORKLOAD_DEADLINE_MISSED")
+    nodes = f.params["nodes_needed"]
+    assert f.params["peak_precision"] == "fp8" and f.params["peak_tflops"] == 4500
+    assert "WORKLOAD_DEADLINE_MISSED" not in {x.code for x in result(nodes).findings}
+    assert "WORKLOAD_DEADLINE_MISSED" in {x.code for x in result(nodes - 1).findings}
