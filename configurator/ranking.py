@@ -121,7 +121,7 @@ def _message(goal: str, choices: list[Choice], missed: Choice | None) -> str:
             text = ngettext(
                 "Nothing in our catalogue meets %(days)s day as asked.",
                 "Nothing in our catalogue meets %(days)s days as asked.",
-                fit.target_days or 0,
+                1 if fit.target_days == 1 else 2,  # the plural form of a number of days that may be fractional
             ) % {"days": num(fit.target_days or 0, 1)}
             if fit.deadline_nodes:
                 text += " " + _(
