@@ -129,10 +129,16 @@ def test_with_a_deadline_each_option_shows_its_time_to_train_beside_its_price(go
     settled(page)
     page.get_by_label("Full fine-tune").check()
     settled(page)
-    page.get_by_label("Model size (billions of parameters)").fill("70")
-    page.get_by_label(re.compile("^Training tokens")).fill("20")
-    page.get_by_label(re.compile("^Deadline")).fill("14")
-    page.keyboard.press("Tab")
+    # each answer sent (on leaving the field) and back on screen before the next is typed
+    for label, value in (
+        ("Model size (billions of parameters)", "70"),
+        (re.compile("^Training tokens"), "20"),
+        (re.compile("^Deadline"), "14"),
+    ):
+        page.get_by_label(label).fill(value)
+        with page.expect_response(lambda r: r.request.method == "POST" and "/goal/" in r.url):
+            page.keyboard.press("Tab")
+        settled(page)
     choices = page.locator("#recommendation article.choice")
     expect(page.locator("#choice-recommended")).to_contain_text("meets your 14 days")
     shots.take(page, "deadline")
