@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from design.contract import MAX_NODES
 from design.specs import GpuSpec
 
 from .result import ValidationResult
@@ -64,6 +65,15 @@ class GoalFit:
     tokens_per_second: float | None = None
     gpus_needed: int | None = None
     gpus: int | None = None
+
+    @property
+    def beyond_quotes(self) -> bool:
+        """The deadline needs more nodes than one design may have (design.contract.MAX_NODES)."""
+        return self.deadline_nodes is not None and self.deadline_nodes > MAX_NODES
+
+    @property
+    def max_nodes(self) -> int:
+        return MAX_NODES
 
     @property
     def order(self) -> int:

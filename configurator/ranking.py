@@ -123,7 +123,12 @@ def _message(goal: str, choices: list[Choice], missed: Choice | None) -> str:
                 "Nothing in our catalogue meets %(days)s days as asked.",
                 1 if fit.target_days == 1 else 2,  # the plural form of a number of days that may be fractional
             ) % {"days": num(fit.target_days or 0, 1)}
-            if fit.deadline_nodes:
+            if fit.beyond_quotes:
+                text += " " + _(
+                    "The closest design takes about %(taken)s days; not even %(most)s servers, the most one design "
+                    "may have, would meet it."
+                ) % {"taken": num(fit.training_days or 0, 1), "most": num(fit.max_nodes)}
+            elif fit.deadline_nodes:
                 text += " " + _(
                     "The closest design takes about %(taken)s days; %(nodes)s × %(server)s (%(gpus)s GPUs) would "
                     "meet it."

@@ -106,3 +106,20 @@ def test_the_schema_describes_the_door(api):
     assert set(limits) == {"gpu_families", "budget_eur", "max_nodes"}
     design = schema["components"]["schemas"]["RecommendedDesign"]["properties"]
     assert {"document", "list_price_eur", "training_days", "tokens_per_second", "meets_goal"} <= set(design)
+
+
+def test_a_deadline_beyond_any_design_says_no_size_up_to_the_limit_meets_it(api):
+    from design.contract import MAX_NODES
+
+    workload = {
+        "kind": "training",
+        "model_parameters_billion": 405,
+        "training_tokens_billion": 1_000_000,
+        "target_days": 0.5,
+    }
+    body = api.post(RECOMMEND, {"workload": workload}, format="json").json()
+    assert body["met"] is False and body["designs"]
+    first = body["designs"][0]
+    assert first["meets_goal"] is False and first["deadline_nodes"] > MAX_NODES
+    assert first["document"]["node_groups"][0]["count"] <= MAX_NODES  # never a design the contract refuses
+    assert f"not even {MAX_NODES:,} servers, the most one design may have, would meet it" in body["message"]

@@ -182,3 +182,22 @@ def test_the_stored_answers_stay_after_the_goal_step(client, make_config):
     doc = Configuration.objects.get(pk=config.pk).document
     assert doc["workload"]["target_days"] == 14
     assert _sizing(doc)["training_days"] <= 14  # the accepted design meets the deadline
+
+
+def test_an_unfinished_current_design_is_shown_as_not_known_not_a_failure(client, make_config):
+    design = {
+        "schema": "design/v1",
+        "name": "unfinished",
+        "workload": {**FINETUNE_70B},
+        "node_groups": [{"name": "gpu", "count": 2, "server": "", "components": []}],
+    }
+    config = make_config(design)
+    response = client.get(f"/d/{config.token}/alternatives/")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert 'data-key="current"' in body
+    row = re.search(r'<tr class="row-time">(.*?)</tr>', body, re.S)
+    heads = re.findall(r'<th scope="col" data-key="(\w+)"', body)
+    cells = re.findall(r"<td>(.*?)</td>", row.group(1), re.S)
+    assert "not known" in _text(cells[heads.index("current")])
+    assert client.get(url(config, "goal")).status_code == 200
