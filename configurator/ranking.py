@@ -81,11 +81,12 @@ def design_recommendations(*, request: Any, language: str) -> Ranking:
     parsed = parse_recommend_request(request)
     view = catalog_view()
     limits = _limits(parsed, view)
-    document = {"schema": "design/v1", "workload": _workload(parsed), "node_groups": []}
+    workload = _workload(parsed)
+    document = {"schema": "design/v1", "workload": workload, "node_groups": []}
     with translation.override(language):
         choices = goal_choices(document, view, language, limits=limits)
         missed = nothing_meets(choices)
-        goal = goal_of(document["workload"])
+        goal = goal_of(workload)
         return Ranking(goal=goal, choices=choices, missed=missed, message=_message(goal, choices, missed))
 
 
