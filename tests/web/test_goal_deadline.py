@@ -201,3 +201,21 @@ def test_an_unfinished_current_design_is_shown_as_not_known_not_a_failure(client
     cells = re.findall(r"<td>(.*?)</td>", row.group(1), re.S)
     assert "not known" in _text(cells[heads.index("current")])
     assert client.get(url(config, "goal")).status_code == 200
+
+
+def test_the_time_and_the_verdict_are_dutch_in_dutch(client, make_config):
+    from django.conf import settings
+
+    from tests.web.test_dutch_throughout import _leaks
+    from tests.web.test_dutch_throughout import _text as visible
+
+    design = copy.deepcopy(H200_CLUSTER)
+    design["workload"] = {**FINETUNE_70B}
+    config = make_config(design)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "nl"
+    for page in (url(config, "goal"), f"/d/{config.token}/alternatives/"):
+        text = visible(client.get(page).content.decode())
+        assert "Trainingstijd" in text and "haalt je 14 dagen" in text, page
+        assert "Je huidige ontwerp" in text or "je huidige ontwerp" in text, page
+        assert not _leaks(text), page
+        assert "meets your" not in text and "Time to train" not in text
