@@ -70,8 +70,8 @@ def postprocess_request_strings(result, generator, request, public):
 
 def _component_name(model_name: str, direction: str) -> str:
     """design.model's class names as the schema's components: DesignDocument -> Design(Request), RackIn ->
-    Rack(Request), FabricRequestIn -> FabricPlanRequest(Request)."""
-    base = {"DesignDocument": "Design", "FabricRequestIn": "FabricPlanRequest"}.get(
+    Rack(Request), FabricRequestIn -> FabricPlanRequest(Request), RecommendRequestIn -> Recommend(Request)."""
+    base = {"DesignDocument": "Design", "FabricRequestIn": "FabricPlanRequest", "RecommendRequestIn": "Recommend"}.get(
         model_name, model_name.removesuffix("In")
     )
     return base + ("Request" if direction == "request" else "")

@@ -6,7 +6,7 @@ from rest_framework.routers import SimpleRouter
 
 from .views.catalog import PartViewSet
 from .views.configurations import ConfigurationViewSet
-from .views.designs import DesignValidateView, FabricPlanView
+from .views.designs import DesignRecommendView, DesignValidateView, FabricPlanView
 from .views.errors import not_found
 from .views.quotes import QuoteViewSet
 from .views.webhooks import WebhookViewSet
@@ -19,6 +19,7 @@ router.register("webhooks", WebhookViewSet, basename="webhook")
 
 v1 = [
     path("designs/validate/", DesignValidateView.as_view(), name="design-validate"),
+    path("designs/recommend/", DesignRecommendView.as_view(), name="design-recommend"),
     path("fabric-plans/", FabricPlanView.as_view(), name="fabric-plan"),
     # The contract's document paths end in the file name, without a trailing slash.
     path(

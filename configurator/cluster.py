@@ -29,6 +29,9 @@ Counts and their basis:
   source read (the DGX SuperPOD GB200 RA, the BCM manuals) sizes the head or management nodes, or a support
   contract, by compute tray, and Supermicro sells the rack as one system. NVIDIA AI Enterprise is licensed per GPU,
   so each rack counts its GPUs: compute trays x GPUs per tray from the catalogue (72).
+* NVIDIA AI Enterprise that comes with a GPU: the H100 NVL and H200 NVL include five years of it (catalogue fact
+  ``ai_enterprise_included_years``, sources NV-H100PCIE-PB, NV-AIE-RA, NVAIE-BUNDLE), so their years up to those
+  are not billed; a design of only such cards within them has no AI Enterprise line at all.
 """
 
 from __future__ import annotations
@@ -91,20 +94,20 @@ def _line(section: str, part: str, description: str, quantity: int, price: Decim
     return ClusterLine(section=section, part=part, description=description, quantity=quantity, price_eur=price)
 
 
-def _nvidia_gpus(design: DesignIn, catalog: CatalogView) -> int:
-    """NVIDIA GPUs of the design: the GPU components of each node, and a rack-scale system's own GPUs (its trays
-    come fitted, so its group lists none)."""
-    total = 0
+def _nvidia_gpus(design: DesignIn, catalog: CatalogView) -> list[tuple[int, int]]:
+    """NVIDIA GPUs of the design as (GPUs, NVIDIA AI Enterprise years included with each): the GPU components of
+    each node, and a rack-scale system's own GPUs (its trays come fitted, so its group lists none; none included)."""
+    out: list[tuple[int, int]] = []
     for g in design.node_groups:
         server = catalog.get(g.server) if g.server else None
         if isinstance(server, ServerSpec) and server.rack_scale:
-            total += (server.compute_trays or 0) * (server.gpus_per_tray or 0) * g.count
+            out.append(((server.compute_trays or 0) * (server.gpus_per_tray or 0) * g.count, 0))
             continue
         for comp in g.components:
             spec = catalog.get(comp.part)
             if isinstance(spec, GpuSpec) and spec.manufacturer.upper() == "NVIDIA":
-                total += comp.quantity * (spec.gpu_count or 1) * g.count
-    return total
+                out.append((comp.quantity * (spec.gpu_count or 1) * g.count, spec.ai_enterprise_included_years or 0))
+    return out
 
 
 def _roles(nodes: int) -> tuple[list[tuple[str, str, int]], str]:
@@ -194,15 +197,19 @@ def _services(design: DesignIn, catalog: CatalogView, racks: int) -> tuple[list[
         )
     elif not s.installation:
         declined.append("installation")
-    gpus = _nvidia_gpus(design, catalog)
-    if s.ai_enterprise and gpus:
-        years = max(1, s.support_years)
+    counted = _nvidia_gpus(design, catalog)
+    gpus = sum(n for n, _included in counted)
+    years = max(1, s.support_years)
+    # GPU-years to bill: a card that comes with NVIDIA AI Enterprise (H100 NVL, H200 NVL: five years) pays only the
+    # years of the offer beyond those (catalogue fact ai_enterprise_included_years, with its source)
+    paid = sum(n * max(0, years - included) for n, included in counted)
+    if s.ai_enterprise and paid:
         lines.append(
             _line(
                 SERVICES,
                 "NVAIE-GPU-YEAR",
                 _("NVIDIA AI Enterprise subscription, per GPU and year (%(years)s years)") % {"years": years},
-                gpus * years,
+                paid,
                 _setting("QUOTE_SERVICE_AIE_EUR_PER_GPU_YEAR"),
             )
         )

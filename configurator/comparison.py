@@ -8,6 +8,7 @@ set of numbers. A figure the result does not know is None here and "not known" o
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -17,6 +18,7 @@ from django.db.models import Q
 from design.specs import CatalogView, Cooling, GpuSpec, ServerSpec, SwitchSpec
 
 from .bom import design_bill
+from .goal import GoalFit, Limits, goal_fit
 from .messages.choices import choice_reason
 from .models import Configuration
 from .recommend import Alternative, alternatives, recommend
@@ -52,13 +54,13 @@ def workload_inputs(document: dict) -> dict[str, Any] | None:
     return out
 
 
-def recommendation(document: dict, view: CatalogView):
+def recommendation(document: dict, view: CatalogView, limits: Limits | None = None):
     """The goal step's proposal for the design's workload (None without a workload or a fitting design)."""
     inputs = workload_inputs(document)
     if inputs is None:
         return None
     try:
-        return recommend(**inputs, catalog=view, lead_times=lead_times(view))
+        return recommend(**inputs, catalog=view, lead_times=lead_times(view), limits=limits)
     except ValueError:  # a workload the sizing cannot take (a mode of the other kind, an unknown precision)
         return None
 
@@ -74,14 +76,31 @@ def workload_alternatives(document: dict, view: CatalogView, language: str) -> t
         return ()
 
 
-def goal_choices(document: dict, view: CatalogView, language: str) -> list[Choice]:
-    """The goal step's pair: the recommended design and, when it is another design, the cheapest that fits, each
-    with its figures (a comparison column) and the reason for it in one sentence, in the active language."""
+def goal_choices(
+    document: dict,
+    view: CatalogView,
+    language: str,
+    *,
+    limits: Limits | None = None,
+    current: tuple[dict, ValidationResult | None] | None = None,
+) -> list[Choice]:
+    """The goal step's ranking: the recommended design and, when it is another design, the cheapest that fits, each
+    with its figures (a comparison column, the time to train or the serving estimate beside the price) and the
+    reason for it in one sentence, in the active language; with ``current`` (the draft's own design and its
+    result) that design too. Designs that meet the goal (configurator.goal) come first, in that order otherwise;
+    the API's recommendation door answers the same list."""
     inputs = workload_inputs(document)
     if inputs is None:
         return []
     try:
-        alts = alternatives(**inputs, catalog=view, lead_times=lead_times(view), language=language, cheapest_only=True)
+        alts = alternatives(
+            **inputs,
+            catalog=view,
+            lead_times=lead_times(view),
+            language=language,
+            cheapest_only=True,
+            limits=limits,
+        )
     except ValueError:  # as for the recommendation
         return []
     columns = alternative_columns(alts, view)
@@ -97,17 +116,51 @@ def goal_choices(document: dict, view: CatalogView, language: str) -> list[Choic
             nodes=col.nodes or 1,
             other={**other, "self": facts[i]} if other else None,
         )
-        out.append(Choice(column=col, reason=reason, document=alt.document))
-    return out
+        out.append(Choice(column=col, reason=reason, document=alt.document, result=alt.result, key=alt.key))
+    if current is not None and out:
+        out = _with_current(out, current, view)
+    return sorted(out, key=lambda c: c.column.fit.order if c.column.fit else 2)
+
+
+def _with_current(choices: list[Choice], current: tuple[dict, ValidationResult | None], view: CatalogView):
+    """The draft's own design beside the proposals: a choice of its own, or ``also`` of the proposal it equals."""
+    doc, result = current
+    for i, c in enumerate(choices):
+        if _same_design(c.document, doc):
+            choices[i] = dataclasses.replace(c, column=dataclasses.replace(c.column, also=(*c.column.also, "current")))
+            return choices
+    col = column("current", doc, result, view)
+    return [*choices, Choice(column=col, reason="", document=doc, result=result, key="current")]
+
+
+def _same_design(a: dict, b: dict) -> bool:
+    """The same hardware and workload, whatever the design's name."""
+    return {k: v for k, v in a.items() if k != "name"} == {k: v for k, v in b.items() if k != "name"}
 
 
 @dataclass(frozen=True)
 class Choice:
-    """One design of the goal step's pair: its figures and why it is proposed."""
+    """One design of the goal step's ranking: its figures and why it is proposed (``key``: "recommended",
+    "cheapest" or "current", the draft's own design)."""
 
     column: Column
     reason: str
     document: dict
+    result: ValidationResult | None = None
+    key: str = ""
+
+
+def nothing_meets(choices: list[Choice]) -> Choice | None:
+    """When a goal is set and no proposed design meets it (the recommendation, the catalogue's best within the
+    limits, misses it by its estimate): that proposal, whose ``fit.deadline_nodes`` is the size that would. None
+    otherwise."""
+    proposed = [c for c in choices if c.key != "current"]
+    rec = next((c for c in proposed if c.key == "recommended"), None)
+    if rec is None or rec.column.fit is None or rec.column.fit.meets is not False:
+        return None
+    if any(c.column.fit is not None and c.column.fit.meets for c in proposed):
+        return None
+    return rec
 
 
 def _choice_facts(document: dict, col: Column, view: CatalogView) -> dict[str, Any]:
@@ -168,6 +221,11 @@ class Column:
     top: list[dict] = field(default_factory=list)
     readable: bool = True  # False: the document cannot be validated yet (input errors instead of a result)
     input_errors: dict[str, str] = field(default_factory=dict)
+    fit: GoalFit | None = None  # the design against its workload's goal (time to train, serving); None: no result
+
+    @property
+    def has_goal(self) -> bool:
+        return self.fit is not None and bool(self.fit.goal)
 
 
 def net_price(document: dict, result: ValidationResult | None, view: CatalogView) -> tuple[Decimal | None, int]:
@@ -240,6 +298,7 @@ def column(
         racks=totals.get("racks"),
         counts=counts,
         top=[f for f in findings if f["severity"] in ("error", "warning")][:TOP_FINDINGS],
+        fit=goal_fit(result, document.get("workload")),
     )
 
 
@@ -248,8 +307,20 @@ def _is_gpu(view: CatalogView, component: dict) -> bool:
     return component.get("part") in gpus
 
 
-def alternative_columns(alts: tuple[Alternative, ...], view: CatalogView) -> list[Column]:
-    return [column(a.key, a.document, a.result, view, also=a.also) for a in alts]
+def alternative_columns(
+    alts: tuple[Alternative, ...], view: CatalogView, current: tuple[dict, Column] | None = None
+) -> list[Column]:
+    """The comparison's columns; with ``current`` (the draft's design and its column) that design too, as a column
+    of its own or named in ``also`` of the alternative it equals. With a goal, the designs that meet it first."""
+    columns = [column(a.key, a.document, a.result, view, also=a.also) for a in alts]
+    if current is not None and columns:
+        doc, own = current
+        same = next((i for i, a in enumerate(alts) if _same_design(a.document, doc)), None)
+        if same is not None:
+            columns[same] = dataclasses.replace(columns[same], also=(*columns[same].also, "current"))
+        else:
+            columns.append(dataclasses.replace(own, key="current"))
+    return sorted(columns, key=lambda c: c.fit.order if c.fit else 2)
 
 
 def draft_column(config: Configuration, outcome: Outcome, view: CatalogView) -> Column:

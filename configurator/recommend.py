@@ -32,8 +32,10 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
+from configurator.goal import GoalFit, Limits, goal_fit, goal_of
 from configurator.result import ValidationResult
 from configurator.services import design_validate
+from design.contract import MAX_NODES
 from design.model import DesignInputError
 from design.specs import AdapterSpec, CatalogView, GpuSpec, ServerSpec, SwitchSpec
 from design.vocabulary import Cooling, Protocol
@@ -68,6 +70,7 @@ class Recommendation:
     priced_lines_missing: int = 0
     alternatives: tuple[str, ...] = field(default_factory=tuple)
     node_parts: tuple[dict, ...] = ()  # the complete node: CPUs, memory, boot drive ({"part", "quantity", "role"})
+    fit: GoalFit | None = None  # the judged design against the goal (configurator.goal)
 
     @property
     def total_gpus(self) -> int:
@@ -86,10 +89,17 @@ class _Candidate:
     nic_quantity: int
     switch: SwitchSpec | None
     asked: dict = field(default_factory=dict)  # the goal's inputs of ASKED as given (KV cache, tokens, deadline)
+    # the nodes of this node shape whose estimated time meets the deadline (the validation's sizing.deadline_nodes)
+    deadline_nodes: int | None = None
 
     @property
     def gpus_per_node(self) -> int:
         return self.gpu_quantity * self.gpu.gpu_count
+
+    @property
+    def misses_deadline(self) -> bool:
+        """The validation said this shape needs more nodes than the candidate has to meet the deadline."""
+        return self.deadline_nodes is not None and self.deadline_nodes > self.nodes
 
     def node_parts(self) -> list[dict]:
         """The server's default node set (CPUs, memory, boot drive), named in the proposal so the node is complete
@@ -188,14 +198,18 @@ def candidates(
     concurrency: int | None = None,
     training_tokens_billion: float | None = None,
     target_days: float | None = None,
+    limits: Limits | None = None,
 ) -> list[_Candidate]:
-    """Every catalogue combination worth judging, best-ranked first."""
+    """Every catalogue combination worth judging within ``limits``, best-ranked first; with a deadline (tokens and
+    target days, no GPU or node count in the goal) each HGX shape sized to the nodes that meet it
+    (_deadline_sized)."""
+    limits = limits or Limits()
     # Rack-scale systems are proposed beside the HGX nodes of their generation (alternatives, "rack_scale"), not as
     # the recommendation: a rack is one "node" whatever its 72 GPUs, and it is priced on request.
     servers = [s for s in catalog.of_type(ServerSpec) if _active(s) and not s.rack_scale]
     out: list[_Candidate] = []
     for gpu in catalog.of_type(GpuSpec):
-        if not _active(gpu) or not gpu.memory_gb:
+        if not _active(gpu) or not gpu.memory_gb or not limits.allows_gpu(gpu):
             continue
         for server in servers:
             if gpu.part_number not in server.accepts:
@@ -229,6 +243,8 @@ def candidates(
                 if not (nodes or gpus):  # the goal leaves the count to us: the replicas' GPUs, when sourced
                     served = _gpus_for_concurrency(server, gpu, params_billion, sizing, concurrency)
                     n = max(n, math.ceil(served / gpu.gpu_count))
+            if limits.max_nodes and n > limits.max_nodes:
+                continue
             # Inference that fits one node is served by replicas that exchange nothing: no compute fabric for them.
             replicas = kind == "inference" and sizing.fits_one_node
             out.extend(_with_fabric(server, gpu, quantity, n, sizing, catalog, lead_times, fabric=not replicas))
@@ -239,7 +255,48 @@ def candidates(
         "training_tokens_billion": training_tokens_billion,
         "target_days": target_days,
     }
-    return [replace(c, asked=asked) for c in out] if any(asked.values()) else out
+    out = [replace(c, asked=asked) for c in out] if any(asked.values()) else out
+    return _deadline_sized(out, kind, float(params_billion), catalog, lead_times, limits, resize=not (gpus or nodes))
+
+
+def _deadline_sized(
+    pool: list[_Candidate],
+    kind: str,
+    params: float,
+    catalog: CatalogView,
+    lead_times: dict[str, int | None],
+    limits: Limits,
+    *,
+    resize: bool = True,
+) -> list[_Candidate]:
+    """With a deadline, each node shape (server, GPUs) at the nodes the validation says meet it: the shape's
+    best-ranked candidate is judged as sized by memory, and when its ``sizing.deadline_nodes`` are more, the shape's
+    candidates are made again at that count (with a compute fabric), at most the limit's node count or the most a
+    design may have. The time estimate is the engine's own, whatever GPU it is for; a shape without an estimate
+    stays as it is. PCIe cards stay in one server (across servers they lack the NVLink domain). Without ``resize``
+    (the goal names the GPU or node count) the counts stay. Shapes that miss the deadline rank after those that
+    meet it."""
+    if not pool or goal_of(pool[0].document(kind, params, None, None)["workload"]) != "deadline":
+        return pool
+    shapes: dict[tuple[str, str, int], list[_Candidate]] = {}
+    for cand in pool:
+        shapes.setdefault((cand.server.part_number, cand.gpu.part_number, cand.gpu_quantity), []).append(cand)
+    out: list[_Candidate] = []
+    for group in shapes.values():
+        first = group[0]
+        try:
+            sizing = design_validate(document=first.document(kind, params, None, None), language="en").sizing
+        except DesignInputError:
+            sizing = None
+        needed = sizing.deadline_nodes if sizing is not None else None
+        # beyond the most a design may have, the shape stays as the memory sizes it (and says what would meet it)
+        n = min(needed or 0, limits.max_nodes) if limits.max_nodes else (needed or 0)
+        if resize and first.nodes < n <= MAX_NODES and (first.gpu.is_board or first.server.rack_scale):
+            group = _with_fabric(
+                first.server, first.gpu, first.gpu_quantity, n, first.sizing, catalog, lead_times
+            )  # fmt: skip
+        out.extend(replace(c, asked=first.asked, deadline_nodes=needed) for c in group)
+    return sorted(out, key=lambda c: (c.misses_deadline, c.rank))
 
 
 def _with_fabric(
@@ -285,10 +342,17 @@ def rack_candidates(
     lead_times: dict[str, int | None],
     racks: int | None = None,
     sizing_args: dict | None = None,
+    limits: Limits | None = None,
 ) -> list[_Candidate]:
     """The rack-scale NVLink systems (NVL72) whose built-in GPUs are of ``generation``, each with the fewest racks
-    that hold the workload (``racks`` when the goal names a count) and, from two racks, the compute fabric their
-    tray NICs reach; best-ranked first."""
+    that hold the workload (``racks`` when the goal names a count; with a deadline, the racks that meet it) and,
+    from two racks, the compute fabric their tray NICs reach; best-ranked first."""
+    limits = limits or Limits()
+    args = dict(sizing_args or {})
+    asked = {key: args.pop(key, None) for key in ASKED}
+    for key in ("context_tokens", "concurrency"):  # the memory's KV cache takes them too
+        if asked[key] is not None:
+            args[key] = asked[key]
     out: list[_Candidate] = []
     for server in catalog.of_type(ServerSpec):
         if not server.rack_scale or not _active(server):
@@ -297,9 +361,17 @@ def rack_candidates(
             gpu = catalog.get(pn)
             if not isinstance(gpu, GpuSpec) or gpu.generation != generation or not gpu.memory_gb:
                 continue
-            sizing = size_workload(kind, params_billion, float(gpu.memory_gb), gpu.gpu_count, **(sizing_args or {}))
-            out.extend(_with_fabric(server, gpu, 1, racks or sizing.min_nodes, sizing, catalog, lead_times))
-    return sorted(out, key=lambda c: c.rank)
+            if not limits.allows_gpu(gpu):
+                continue
+            sizing = size_workload(kind, params_billion, float(gpu.memory_gb), gpu.gpu_count, **args)
+            n = racks or sizing.min_nodes
+            if limits.max_nodes and n > limits.max_nodes:
+                continue
+            out.extend(_with_fabric(server, gpu, 1, n, sizing, catalog, lead_times))
+    out = [replace(c, asked=asked) for c in out] if any(asked.values()) else out
+    if not racks:
+        out = _deadline_sized(sorted(out, key=lambda c: c.rank), kind, params_billion, catalog, lead_times, limits)
+    return sorted(out, key=lambda c: (c.misses_deadline, c.rank))
 
 
 def _compute_nics(catalog: CatalogView, protocol: Protocol) -> list[AdapterSpec]:
@@ -372,14 +444,16 @@ def recommend(
     concurrency: int | None = None,
     training_tokens_billion: float | None = None,
     target_days: float | None = None,
+    limits: Limits | None = None,
 ) -> Recommendation | None:
-    """The proposed starting design, or None when the catalogue holds nothing that can run the workload.
+    """The proposed starting design within ``limits``, or None when the catalogue holds nothing that can run the
+    workload. With a goal (a deadline, a concurrency) a design that meets it comes before one that does not.
 
     Cached per input and catalogue version: the same goal always gets the same proposal, at no cost.
     """
 
     asked = (context_tokens, concurrency, training_tokens_billion, target_days)
-    key = (kind, float(params_billion), gpus, nodes, mode, precision, *asked, catalog.version)
+    key = (kind, float(params_billion), gpus, nodes, mode, precision, *asked, limits, catalog.version)
     if key in _cache:
         return _cache[key]
     ranked = candidates(
@@ -395,8 +469,9 @@ def recommend(
         concurrency=concurrency,
         training_tokens_billion=training_tokens_billion,
         target_days=target_days,
+        limits=limits,
     )
-    best = _best_judged(ranked, kind, float(params_billion), gpus, nodes)
+    best = _best_judged(ranked, kind, float(params_billion), gpus, nodes, limits or Limits())
     rec = None if best is None else _recommendation(best, kind, float(params_billion), catalog)
     with _lock:
         if len(_cache) > 512:
@@ -406,12 +481,13 @@ def recommend(
 
 
 def _best_judged(
-    ranked: list[_Candidate], kind: str, params: float, gpus: int | None, nodes: int | None
+    ranked: list[_Candidate], kind: str, params: float, gpus: int | None, nodes: int | None, limits: Limits
 ) -> tuple | None:
-    """The best candidate the engine judged, as (score, candidate, document, result), or None.
+    """The best candidate the engine judged within the budget, as (score, candidate, document, result), or None.
 
     Judges candidates in rank order: at most MAX_VALIDATED once one was judged, stopping at the first without
-    errors or warnings; the score prefers no errors, then fewer errors, fewer warnings, the better rank.
+    errors or warnings that does not miss the goal; the score prefers no errors, then meeting the goal (configurator.
+    goal: met, not known, missed), fewer errors, fewer warnings, the better rank.
     """
     best: tuple | None = None
     judged = 0
@@ -424,18 +500,21 @@ def _best_judged(
             result = design_validate(document=doc, language="en")
         except DesignInputError:  # a candidate the contract cannot express is simply not proposed
             continue
+        if not limits.within_budget(result):
+            continue
         errors, warnings = len(result.errors), len(result.warnings)
-        score = (errors > 0, errors, warnings, index)
+        fit = goal_fit(result, doc["workload"])
+        score = (errors > 0, fit.order, errors, warnings, index)
         if best is None or score < best[0]:
             best = (score, cand, doc, result)
-        if errors == 0 and warnings == 0:
+        if errors == 0 and warnings == 0 and fit.meets is not False:
             break
     return best
 
 
 def _recommendation(best: tuple, kind: str, params: float, catalog: CatalogView) -> Recommendation:
     """The proposal for the judged candidate, priced from its bill of materials."""
-    (_, errors, warnings, _), cand, doc, result = best
+    (_, _, errors, warnings, _), cand, doc, result = best
     bill = result.bill
     return Recommendation(
         document=doc,
@@ -456,6 +535,7 @@ def _recommendation(best: tuple, kind: str, params: float, catalog: CatalogView)
         price_eur=bill.total if bill else None,
         priced_lines_missing=bill.on_request if bill else 0,
         node_parts=tuple(cand.node_parts()),
+        fit=goal_fit(result, doc["workload"]),
     )
 
 
@@ -522,6 +602,7 @@ def alternatives(
     target_days: float | None = None,
     language: str = "en",
     cheapest_only: bool = False,
+    limits: Limits | None = None,
 ) -> tuple[Alternative, ...]:
     """The recommended design first, then up to MAX_ALTERNATIVES others that answer the seeds' comparisons: the
     cheapest design that fits (list price, no errors), the same nodes on an Ethernet (RoCE) fabric, the next GPU
@@ -532,18 +613,22 @@ def alternatives(
     ``cheapest_only``: the recommended design and the cheapest that fits, the goal step's pair (one design when
     the recommendation is also the cheapest).
 
+    With a goal (configurator.goal), each question is answered by a design that meets it where one does, and within
+    ``limits`` (GPU families, nodes, budget) only.
+
     Every design is judged by the one validation service, in ``language``; cached per input and catalogue."""
     params = float(params_billion)
     asked = (context_tokens, concurrency, training_tokens_billion, target_days)
-    key = (kind, params, gpus, nodes, mode, precision, *asked, language, cheapest_only, catalog.version)
+    key = (kind, params, gpus, nodes, mode, precision, *asked, language, cheapest_only, limits, catalog.version)
     if key in _alt_cache:
         return _alt_cache[key]
-    args = {"kind": kind, "params_billion": params, "gpus": gpus, "nodes": nodes, "catalog": catalog}
+    limits = limits or Limits()
+    args = {"kind": kind, "params_billion": params, "gpus": gpus, "nodes": nodes, "catalog": catalog, "limits": limits}
     sizing = {"mode": mode, "precision": precision, **dict(zip(ASKED, asked, strict=True))}
     rec = recommend(**args, lead_times=lead_times, **sizing)
     out: tuple[Alternative, ...] = ()
     if rec is not None:
-        chooser = _Alternatives(kind, params, gpus, nodes, language)
+        chooser = _Alternatives(kind, params, gpus, nodes, language, limits)
         chooser.rack_pool = lambda generation: rack_candidates(
             generation,
             kind=kind,
@@ -552,6 +637,7 @@ def alternatives(
             lead_times=lead_times,
             racks=nodes,
             sizing_args={k: v for k, v in sizing.items() if v is not None},
+            limits=limits,
         )
         out = chooser.build(
             rec, candidates(**args, lead_times=lead_times, **sizing), catalog, lead_times, cheapest_only=cheapest_only
@@ -566,8 +652,9 @@ def alternatives(
 class _Alternatives:
     """The choosing of one comparison: validates each candidate document once and remembers the verdict."""
 
-    def __init__(self, kind: str, params: float, gpus: int | None, nodes: int | None, language: str):
+    def __init__(self, kind: str, params: float, gpus: int | None, nodes: int | None, language: str, limits: Limits):
         self.kind, self.params, self.gpus, self.nodes, self.language = kind, params, gpus, nodes, language
+        self.limits = limits
         self.results: dict[str, ValidationResult | None] = {}
         self.chosen: list[Alternative] = []
         self.rack_pool = lambda generation: []  # the NVL72 racks of a GPU generation (alternatives() sets it)
@@ -576,29 +663,34 @@ class _Alternatives:
         return cand.document(self.kind, self.params, self.gpus, self.nodes)
 
     def judge(self, doc: dict) -> ValidationResult | None:
+        """The validation of ``doc``, None when the contract cannot express it or its bill is over the budget."""
         name = repr(sorted(doc.items()))
         if name not in self.results:
             try:
-                self.results[name] = design_validate(document=doc, language=self.language)
+                result: ValidationResult | None = design_validate(document=doc, language=self.language)
             except DesignInputError:
-                self.results[name] = None
+                result = None
+            self.results[name] = result if result is not None and self.limits.within_budget(result) else None
         return self.results[name]
 
     def pick(self, key: str, pool: list[_Candidate]) -> None:
-        """The first of ``pool`` (in its order) the engine finds no error in, else the one with the fewest errors,
-        judging at most MAX_VALIDATED; a design already in the comparison only gains ``key`` in ``also``."""
+        """The first of ``pool`` (in its order) the engine finds no error in and that does not miss the goal, else
+        the best by (errors or not, the goal met, not known or missed, fewer errors), judging at most MAX_VALIDATED; a
+        design already in the comparison only gains ``key`` in ``also``."""
         if len(self.chosen) > MAX_ALTERNATIVES or not pool:
             return
-        best: tuple[int, dict, ValidationResult] | None = None
+        best: tuple[tuple[bool, int, int], dict, ValidationResult] | None = None
         for cand in pool[:MAX_VALIDATED]:
             doc = self.doc(cand)
             result = self.judge(doc)
             if result is None:
                 continue
             errors = len(result.errors)
-            if best is None or errors < best[0]:
-                best = (errors, doc, result)
-            if errors == 0:
+            fit = goal_fit(result, doc["workload"])
+            score = (errors > 0, fit.order, errors)
+            if best is None or score < best[0]:
+                best = (score, doc, result)
+            if errors == 0 and fit.meets is not False:
                 break
         if best is None:
             return
@@ -616,9 +708,9 @@ class _Alternatives:
             if result is None or not result.valid:
                 continue
             bill = result.bill
-            priced.append((bill.total, bill.on_request, doc, result))
+            priced.append((goal_fit(result, doc["workload"]).order, bill.total, bill.on_request, doc, result))
         if priced:
-            _total, _missing, doc, result = min(priced, key=lambda p: (p[0], p[1]))
+            _order, _total, _missing, doc, result = min(priced, key=lambda p: (p[0], p[1], p[2]))
             self.add("cheapest", doc, result)
 
     def add(self, key: str, doc: dict, result: ValidationResult) -> None:
@@ -648,11 +740,14 @@ class _Alternatives:
             self.pick("rack_scale", self.rack_pool(base.gpu.generation))
         ethernet: list[_Candidate] = []
         if base.switch is not None:
-            ethernet = _with_fabric(
-                base.server, base.gpu, base.gpu_quantity, base.nodes, base.sizing, catalog, lead_times,
-                protocol=Protocol.ETHERNET,
-            )  # fmt: skip
-        self.pick_cheapest(sorted(pool + ethernet, key=_list_total), catalog)
+            ethernet = [
+                replace(c, asked=base.asked, deadline_nodes=base.deadline_nodes)
+                for c in _with_fabric(
+                    base.server, base.gpu, base.gpu_quantity, base.nodes, base.sizing, catalog, lead_times,
+                    protocol=Protocol.ETHERNET,
+                )
+            ]  # fmt: skip
+        self.pick_cheapest(sorted(pool + ethernet, key=lambda c: (c.misses_deadline, _list_total(c))), catalog)
         if cheapest_only:
             return tuple(self.chosen)
         self.pick("ethernet", sorted(ethernet, key=lambda c: c.rank))

@@ -264,6 +264,7 @@ def _gpu(part: Part, common: dict) -> s.PartSpec:
         advised_fabric_gbps=g.advised_fabric_gbps,
         bf16_dense_tflops=_f(g.bf16_dense_tflops),
         fp8_dense_tflops=_f(g.fp8_dense_tflops),
+        ai_enterprise_included_years=g.ai_enterprise_included_years,
     )
 
 

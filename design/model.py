@@ -795,3 +795,62 @@ class FabricRequestIn(_In):
             )
             out.append(_refusal(("nodes",), message, nodes))
         return out
+
+
+MAX_GPU_FAMILIES = 20  # the recommendation's GPU-family limit: more names than the catalogue has families
+
+
+def _gpu_families(value: Any) -> list[str]:
+    """A list of non-empty strings, at most MAX_GPU_FAMILIES; whether each names a family the catalogue holds is
+    the recommendation's to say (it reads the catalogue)."""
+    if not isinstance(value, list | tuple):
+        raise refuse(f"must be a list of GPU families, not {type_name(value)}")
+    if len(value) > MAX_GPU_FAMILIES:
+        raise refuse(f"names {len(value):,} GPU families; the most it takes is {MAX_GPU_FAMILIES}")
+    for item in value:
+        if not isinstance(item, str):
+            raise refuse(f"must hold GPU family names (strings), not {type_name(item)}")
+        if not item.strip():
+            raise refuse("must not hold an empty GPU family name")
+    return [item.strip() for item in value]
+
+
+class RecommendLimitsIn(_In):
+    """What a recommendation must keep to; every key optional, unknown keys refused."""
+
+    model_config = ConfigDict(extra="forbid", title="RecommendLimits")
+
+    gpu_families: Annotated[
+        list[str],
+        PlainValidator(_gpu_families),
+        WithJsonSchema({"type": "array", "items": {"type": "string", "minLength": 1}, "maxItems": MAX_GPU_FAMILIES}),
+    ] = Field(
+        default_factory=list,
+        description="GPU families allowed, by the first word of the GPU model (H100, H200, B200, B300, L40S) or a "
+        "generation (Hopper, Blackwell); empty or absent: any.",
+    )
+    budget_eur: Annotated[_Float, Field(gt=0), Say("positive")] | None = Field(
+        None, description="The most the design's list price (its bill of materials) may be, in euros."
+    )
+    max_nodes: Annotated[_Int, Field(ge=1, le=MAX_NODES), Say("whole", what=" for a node count")] | None = Field(
+        None, description="The most servers (or NVL72 racks) the design may have."
+    )
+
+    @classmethod
+    def unknown_key(cls, key: str) -> str:
+        return "unknown field"
+
+
+class RecommendRequestIn(_In):
+    """The recommendation request: ``{"workload": {...}, "limits": {...}}``; the workload as a design's (kind,
+    model size, mode, precision, the KV cache's context and concurrency, the run's tokens and target days, a GPU or
+    node count), the limits optional."""
+
+    model_config = ConfigDict(extra="forbid", title="RecommendRequest")
+
+    workload: Annotated[WorkloadIn, Say("text")] = Field(description="The workload, as a design's workload.")
+    limits: RecommendLimitsIn = Field(RecommendLimitsIn(), description="Optional limits.")
+
+    @classmethod
+    def unknown_key(cls, key: str) -> str:
+        return "unknown field"

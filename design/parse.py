@@ -37,6 +37,7 @@ from design.model import (
     DesignIn,
     DesignInputError,
     FabricRequestIn,
+    RecommendRequestIn,
     Say,
 )
 from design.vocabulary import MODES, PRECISIONS
@@ -57,6 +58,7 @@ __all__ = [
     "input_errors",
     "parse_design",
     "parse_fabric_request",
+    "parse_recommend_request",
 ]
 
 WORKLOAD_MODES = MODES
@@ -82,6 +84,16 @@ def parse_fabric_request(raw: object) -> FabricRequestIn:
         return FabricRequestIn.model_validate(raw)
     except ValidationError as exc:
         raise DesignInputError(input_errors(exc, FabricRequestIn, BODY)) from None
+
+
+def parse_recommend_request(raw: object) -> RecommendRequestIn:
+    """Parse ``{"workload": {...}, ["limits": {"gpu_families", "budget_eur", "max_nodes"}]}``."""
+    if not isinstance(raw, dict):
+        raise DesignInputError({BODY: "must be a JSON object"})
+    try:
+        return RecommendRequestIn.model_validate(raw)
+    except ValidationError as exc:
+        raise DesignInputError(input_errors(exc, RecommendRequestIn, BODY)) from None
 
 
 # --- pydantic's errors as the doors word them ---------------------------------------------------------------------

@@ -175,6 +175,8 @@ class GpuSpec(PartBase):
     advised_fabric_gbps: int | None = None  # compute-fabric port speed advised for this GPU; None = no advice
     bf16_dense_tflops: float | None = None  # tensor-core peak per GPU without sparsity; None = not sourced
     fp8_dense_tflops: float | None = None
+    # years of NVIDIA AI Enterprise that come with each GPU (H100 NVL, H200 NVL: five); None: none included
+    ai_enterprise_included_years: int | None = None
 
     @property
     def has_nvlink(self) -> bool:

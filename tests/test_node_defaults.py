@@ -70,10 +70,10 @@ def test_an_explicit_choice_that_breaks_a_rule_is_an_error_naming_the_fix(seeded
     result = validate_json(document=doc)
     assert result["valid"] is False
     codes = {f["code"]: f for f in result["findings"] if f["severity"] == "error"}
-    # the SP5 socket is a physical mismatch: an error; the empty second socket alone would be a warning
+    # the SP5 socket is a physical mismatch: an error; so is the empty second socket of an HGX 8-GPU host
     assert "NODE_CPU_NOT_ACCEPTED" in codes
-    empty = next(f for f in result["findings"] if f["code"] == "NODE_CPU_SOCKET_EMPTY")
-    assert empty["severity"] == "warning" and empty["fix"] == "Set the quantity of EPYC-9474F to 2."
+    empty = codes["NODE_CPU_SOCKET_EMPTY_HGX"]
+    assert empty["fix"] == "Set the quantity of EPYC-9474F to 2."
 
 
 def test_a_server_without_a_default_set_says_the_node_is_incomplete(seeded_catalog):

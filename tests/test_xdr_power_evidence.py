@@ -177,6 +177,38 @@ def test_the_liquid_cooled_hgx_h100_system_is_not_calibrated_on_the_air_cooled_d
     assert result["totals"]["groups"][0]["peak_power_w_per_node"] < 10200
 
 
+@pytest.mark.parametrize(
+    ("server", "board", "system", "maximum"),
+    [
+        # air-cooled SYS-822GS-NB3RT: the sum of parts was 11,583 W; DGX B300 is about 14 kW (NV-DS), its cooling
+        # not sourced
+        ("SYS-822GS-NB3RT", {"part": "HGX-B300-8GPU", "quantity": 1}, "DGX B300", 14000),
+        # SYS-420GP-TNAR, cooling not sourced: the sum of parts was 4,830 W; DGX A100 is 6.5 kW (DGX-A100-PWR)
+        ("SYS-420GP-TNAR", {"part": "HGX-A100-8GPU", "quantity": 1}, "DGX A100", 6500),
+    ],
+)
+def test_a_missing_cooling_fact_takes_the_closest_nvidia_systems_maximum_and_says_so(
+    seeded_catalog, server, board, system, maximum
+):
+    result = validate_json(document=_doc(_node(server, board)))
+    group = result["totals"]["groups"][0]
+    assert group["peak_power_w_per_node"] == maximum
+    power = result["totals"]["power_basis"][0]
+    assert power["basis"] == "reference_system" and power["reference_system"] == system
+    assert power["reference_unconfirmed"]["system"] == system and power["parts_w"] < maximum
+    (basis,) = _by_code(result, "POWER_ESTIMATE_BASIS")
+    assert f"is not sourced, so the two are not confirmed alike; the published maximum of {system}" in basis["message"]
+    dutch = validate_json(document=_doc(_node(server, board)), language="nl")
+    (basis,) = _by_code(dutch, "POWER_ESTIMATE_BASIS")
+    assert "het dichtstbijzijnde NVIDIA-systeem" in basis["message"]
+
+
+def test_a_known_other_cooling_still_keeps_the_sum_of_parts(seeded_catalog):
+    result = validate_json(document=_doc(_node("SYS-422GS-NBRT-LCC", B200)))
+    power = result["totals"]["power_basis"][0]
+    assert power["basis"] == "parts" and power["reference_unconfirmed"] is None
+
+
 # --- 4. refusals only on evidence, and no wrong pass -------------------------------------------------------------
 
 
@@ -196,11 +228,14 @@ def test_a_cpu_of_another_socket_is_still_refused(seeded_catalog):
     assert "NODE_CPU_NOT_ACCEPTED" in _errors(result)
 
 
-def test_three_cpus_in_two_sockets_are_refused_one_is_a_warning(seeded_catalog):
+def test_three_cpus_in_two_sockets_are_refused_and_one_in_an_hgx_host_too(seeded_catalog):
     three = validate_json(document=_doc(_node("SYS-821GE-TNHR", H100, {"part": "XEON-8468", "quantity": 3})))
     assert "NODE_CPU_COUNT" in _errors(three)
-    one = validate_json(document=_doc(_node("SYS-821GE-TNHR", H100, {"part": "XEON-8468", "quantity": 1})))
-    assert one["valid"] and _by_code(one, "NODE_CPU_SOCKET_EMPTY")[0]["severity"] == "warning"
+    # NV-DGXH100-UG §1.2.3, Table 6: GPUs 4-7 and their ConnectX-7 hang off the second CPU
+    for board in (H100, {"part": "HGX-H200-8GPU", "quantity": 1}):
+        one = validate_json(document=_doc(_node("SYS-821GE-TNHR", board, {"part": "XEON-8468", "quantity": 1})))
+        assert not one["valid"] and "NODE_CPU_SOCKET_EMPTY_HGX" in _errors(one)
+        assert not _by_code(one, "NODE_CPU_SOCKET_EMPTY")
 
 
 def test_twenty_dimms_on_sixteen_channels_is_a_warning_not_an_error(seeded_catalog):

@@ -197,3 +197,46 @@ class ValidationResultSerializer(serializers.Serializer):
         "exactly the rack plan's. totals.list_price_eur sums the priced lines; totals.list_price_at_least is true "
         "when some line is priced on request.",
     )
+
+
+class RecommendedDesignSerializer(serializers.Serializer):
+    """One ranked design: its document, price, time to train or serving estimate, and whether it meets the goal."""
+
+    rank = serializers.IntegerField(help_text="1 for the first; designs that meet the goal come first.")
+    key = serializers.ChoiceField(choices=["recommended", "cheapest"], help_text="Which question it answers.")
+    also = serializers.ListField(child=serializers.CharField(), help_text="Other questions the same design answers.")
+    name = serializers.CharField()
+    reason = serializers.CharField(help_text="Why it is proposed, in one sentence (the goal step's).")
+    document = serializers.DictField(help_text="The design/v1 document: validate it, or start a configuration.")
+    list_price_eur = serializers.CharField(allow_null=True, help_text="The bill of materials' list price.")
+    list_price_at_least = serializers.BooleanField(help_text="True when some line is priced on request.")
+    valid = serializers.BooleanField()
+    errors = serializers.IntegerField()
+    warnings = serializers.IntegerField()
+    goal = serializers.ChoiceField(
+        choices=["deadline", "serving"], allow_null=True, help_text="What the workload asks beyond its memory."
+    )
+    meets_goal = serializers.BooleanField(
+        allow_null=True, help_text="Whether the design meets the goal; null without a goal or an estimate."
+    )
+    target_days = serializers.FloatField(allow_null=True)
+    training_days = serializers.FloatField(allow_null=True, help_text="The validation's estimated time to train.")
+    training_days_range = serializers.ListField(child=serializers.FloatField(), allow_null=True)
+    gpu_hours = serializers.FloatField(allow_null=True)
+    deadline_gpus = serializers.IntegerField(allow_null=True, help_text="sizing.deadline_gpus of the design.")
+    deadline_nodes = serializers.IntegerField(
+        allow_null=True, help_text="The nodes of this design's kind that meet target_days (sizing.deadline_nodes)."
+    )
+    concurrency = serializers.IntegerField(allow_null=True)
+    tokens_per_second = serializers.FloatField(allow_null=True, help_text="Serving estimate, where one is sourced.")
+    gpus_needed = serializers.IntegerField(allow_null=True, help_text="GPUs that serve the concurrency.")
+    gpus = serializers.IntegerField(allow_null=True)
+
+
+class RecommendationSerializer(serializers.Serializer):
+    goal = serializers.ChoiceField(choices=["deadline", "serving"], allow_null=True)
+    met = serializers.BooleanField(
+        allow_null=True, help_text="A design meets the goal; false: none does (the message says what size would)."
+    )
+    message = serializers.CharField(help_text="The answer in one sentence, in the request's language.")
+    designs = RecommendedDesignSerializer(many=True)

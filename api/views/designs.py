@@ -1,4 +1,5 @@
-"""Stateless doors: validate a design, plan a fabric. The same service and JSON as the command line."""
+"""Stateless doors: validate a design, plan a fabric, recommend designs for a workload. The same services and JSON
+as the command line and the wizard's goal step."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from configurator.examples import h200_training_cluster
+from configurator.ranking import design_recommendations
 from configurator.services import design_validate, fabric_plan_build
-from design.model import DesignDocument, FabricRequestIn
+from design.model import DesignDocument, FabricRequestIn, RecommendRequestIn
 
 from ..serializers.common import LANG_PARAMETER, errors
-from ..serializers.designs import FabricPlanSerializer, ValidationResultSerializer
+from ..serializers.designs import FabricPlanSerializer, RecommendationSerializer, ValidationResultSerializer
 from .base import ApiViewMixin, json_body, request_language
 
 EXAMPLE_DESIGN = h200_training_cluster()
@@ -57,3 +59,41 @@ class FabricPlanView(ApiViewMixin, APIView):
     def post(self, request):
         plan = fabric_plan_build(request=json_body(request), language=request_language(request))
         return Response(plan.to_json())
+
+
+class DesignRecommendView(ApiViewMixin, APIView):
+    stateless = True
+
+    @extend_schema(
+        operation_id="designs_recommend",
+        summary="Recommend designs for a workload",
+        tags=["designs"],
+        request=RecommendRequestIn,
+        parameters=[LANG_PARAMETER],
+        examples=[
+            OpenApiExample(
+                "Fine-tune 70B on 20B tokens within 14 days, Hopper or Blackwell, at most 4 servers",
+                request_only=True,
+                value={
+                    "workload": {
+                        "kind": "training",
+                        "mode": "full-finetune",
+                        "model_parameters_billion": 70,
+                        "training_tokens_billion": 20,
+                        "target_days": 14,
+                    },
+                    "limits": {"gpu_families": ["H200", "B200"], "max_nodes": 4},
+                },
+            )
+        ],
+        responses={200: RecommendationSerializer, **errors(400, 415)},
+        description="The goal step's ranking for a workload: the recommended design and the cheapest that fits, "
+        "within the optional limits (GPU families, a budget on the list price, a node count). With a deadline "
+        "(`training_tokens_billion` and `target_days`) or a `concurrency`, designs that meet it come first; each "
+        "design carries its document, list price, estimated time to train or serving capacity and `meets_goal`. "
+        "When none meets the goal, `met` is false and `message` says so with the size that would. A malformed "
+        "request, or a GPU family the catalogue does not sell, gets 400 with the path of every bad field.",
+    )
+    def post(self, request):
+        ranking = design_recommendations(request=json_body(request), language=request_language(request))
+        return Response(ranking.to_json())

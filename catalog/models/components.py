@@ -66,6 +66,15 @@ class Gpu(SpecBase):
         blank=True,
         help_text=_("Tensor-core peak without sparsity, from NVIDIA's figures. Empty means not sourced."),
     )
+    ai_enterprise_included_years = models.PositiveSmallIntegerField(
+        _("NVIDIA AI Enterprise included (years)"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Years of NVIDIA AI Enterprise subscription that come with each GPU; the offer bills only the years beyond"
+            " them. Empty means none included (or not sourced)."
+        ),
+    )
 
     class Meta:
         verbose_name = _("GPU specs")

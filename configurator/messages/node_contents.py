@@ -57,6 +57,19 @@ def _cpu_mixed(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
+@renders(C.NODE_CPU_SOCKET_EMPTY_HGX)
+def _cpu_socket_empty_hgx(p: dict[str, Any]) -> tuple[str, str]:
+    values = {"server": p["server"], "sockets": p["sockets"], "cpus": p["cpus"], "part": p["part"]}
+    message = ngettext(
+        "%(server)s hosts an HGX 8-GPU board through both of its %(sockets)s CPU sockets (four GPUs and their "
+        "compute NICs on each); with %(cpus)s CPU, half the GPUs and their NICs have no host.",
+        "%(server)s hosts an HGX 8-GPU board through both of its %(sockets)s CPU sockets (four GPUs and their "
+        "compute NICs on each); with %(cpus)s CPUs, half the GPUs and their NICs have no host.",
+        p["cpus"],
+    )
+    return message % values, _("Set the quantity of %(part)s to %(sockets)s.") % values
+
+
 @renders(C.NODE_CPU_COUNT, C.NODE_CPU_SOCKET_EMPTY)
 def _cpu_count(p: dict[str, Any]) -> tuple[str, str]:
     values = {"server": p["server"], "sockets": p["sockets"], "cpus": p["cpus"], "part": p["part"]}

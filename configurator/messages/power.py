@@ -143,7 +143,7 @@ def _cooling_liquid(p: dict[str, Any]) -> tuple[str, str]:
 def basis_sentence(p: dict[str, Any]) -> str:
     """How the peak was estimated: the sum of parts, or the published maximum of NVIDIA's own system."""
     if p.get("basis") == "reference_system":
-        return _(
+        text = _(
             "The sum of parts is %(parts)s W; NVIDIA publishes %(reference)s W as the maximum of %(system)s, its own "
             "system on this baseboard (baseboard and NVSwitch overhead, fans at full speed, PSU losses), so the "
             "estimate uses %(reference)s W."
@@ -151,7 +151,8 @@ def basis_sentence(p: dict[str, Any]) -> str:
             "parts": num(p["parts_w"]),
             "reference": num(p["reference_w"]),
             "system": p["reference_system"],
-        } + cpu_sentence(p)
+        }
+        return text + unconfirmed_sentence(p) + cpu_sentence(p)
     return (
         _(
             "The estimate is the sum of the parts with a fan margin; it does not include PSU losses, whose "
@@ -168,8 +169,19 @@ def _cooled(cooling: str | None) -> str:
     )
 
 
+def unconfirmed_sentence(p: dict[str, Any]) -> str:
+    """Why a published maximum stands although the cooling of the node or of NVIDIA's system is not sourced."""
+    unconfirmed = p.get("reference_unconfirmed")
+    if not unconfirmed:
+        return ""
+    return " " + _(
+        "The cooling of %(system)s or of %(server)s is not sourced, so the two are not confirmed alike; the published "
+        "maximum of %(system)s, the closest NVIDIA system, is used rather than the lower sum of parts."
+    ) % {"system": unconfirmed["system"], "server": p["server"]}
+
+
 def skipped_sentence(p: dict[str, Any]) -> str:
-    """Why a published system maximum was not applied (another cooling, or the cooling of either not sourced)."""
+    """Why a published system maximum was not applied (another cooling)."""
     skipped = p.get("reference_skipped")
     if not skipped:
         return ""
@@ -180,16 +192,10 @@ def skipped_sentence(p: dict[str, Any]) -> str:
         "theirs": _cooled(skipped["reference_cooling"]),
         "ours": _cooled(skipped["server_cooling"]),
     }
-    if skipped["reason"] == "cooling":
-        text = _(
-            "NVIDIA's maximum of %(reference)s W for %(system)s is not applied: that system is %(theirs)s and "
-            "%(server)s is %(ours)s, so its fans and chassis say nothing of this node."
-        )
-    else:
-        text = _(
-            "NVIDIA's maximum of %(reference)s W for %(system)s is not applied: the cooling of %(system)s or of "
-            "%(server)s is not sourced, so the two cannot be compared."
-        )
+    text = _(
+        "NVIDIA's maximum of %(reference)s W for %(system)s is not applied: that system is %(theirs)s and "
+        "%(server)s is %(ours)s, so its fans and chassis say nothing of this node."
+    )
     return " " + text % values
 
 

@@ -208,6 +208,16 @@ RULES: tuple[Rule, ...] = (
         ("engines.node.node_contents.cpu_count",),
     ),
     rule(
+        Code.NODE_CPU_SOCKET_EMPTY_HGX,
+        E,
+        gettext_noop("A CPU socket of an HGX 8-GPU host is left empty"),
+        gettext_noop(
+            "An HGX 8-GPU board reaches its host through both CPUs: four GPUs and the four compute NICs beside them hang off each socket. With a socket empty, half the GPUs and their NICs have no host, so the node cannot run as designed."
+        ),
+        "NV-DGXH100-UG §1.2.3 Network Modules, Table 6 (ConnectX-7 of GPUs 0-3 on CPU 0, of GPUs 4-7 on CPU 1; the interposer connects the CPUs to the GPU tray)",
+        ("engines.node.node_contents.cpu_count",),
+    ),
+    rule(
         Code.NODE_CPU_TDP_UNKNOWN,
         INFO,
         gettext_noop("CPU TDP unknown against the server's limit"),

@@ -56,6 +56,11 @@ def _default_part(ctx: GroupContext, role: str) -> str | None:
     return next((d.part_number for d in ctx.known_server.default_parts if d.role == role), None)
 
 
+# An HGX baseboard of this many GPUs reaches its host through both sockets, half the GPUs each (NV-DGXH100-UG
+# §1.2.3, Table 6: the DGX H100 on the HGX H100 8-GPU board).
+HGX_SPLIT_GPUS = 8
+
+
 def cpu_mixed(ctx: GroupContext) -> Iterator[Finding]:
     """Every socket of a node holds the same CPU model: multi-socket Xeon and EPYC systems support identical
     processors only. Source: ARK-DS / AMD-DS (scalability per SKU: 2S with identical processors)."""
@@ -67,13 +72,18 @@ def cpu_mixed(ctx: GroupContext) -> Iterator[Finding]:
 def cpu_count(ctx: GroupContext) -> Iterator[Finding]:
     """More CPUs than the published socket count do not fit (an error). Fewer boot, but a 2-socket server with one
     CPU loses the lanes (and the DIMM slots) of the empty socket, since the GPU platforms' PCIe slots and switches
-    hang off both CPUs: a warning (NODE_CPU_SOCKET_EMPTY). Source: hardware.md §1a (every GPU platform 2 sockets);
-    ARK-DS / AMD-DS (PCIe lanes and memory channels are per socket). Skipped while the socket count is unknown."""
+    hang off both CPUs: a warning (NODE_CPU_SOCKET_EMPTY). On the host of an HGX 8-GPU board it is an error
+    (NODE_CPU_SOCKET_EMPTY_HGX): the board's GPUs and the compute NICs beside them are split over both sockets, four
+    and four, so half of them would have no host. Sources: hardware.md §1a (every GPU platform 2 sockets); ARK-DS /
+    AMD-DS (PCIe lanes and memory channels are per socket); NV-DGXH100-UG §1.2.3, Table 6 (the ConnectX-7 of GPUs 0-3
+    on CPU 0 and of GPUs 4-7 on CPU 1). Skipped while the socket count is unknown."""
     sockets = ctx.known_server.cpu_sockets
     count = _qty(ctx.cpus)
     if ctx.cpus and sockets is not None and count != sockets:
+        hgx8 = any(g.is_board and g.gpu_count == HGX_SPLIT_GPUS for g in ctx.gpu_specs)
+        empty = Code.NODE_CPU_SOCKET_EMPTY_HGX if hgx8 and sockets == 2 else Code.NODE_CPU_SOCKET_EMPTY
         yield finding(
-            Code.NODE_CPU_COUNT if count > sockets else Code.NODE_CPU_SOCKET_EMPTY,
+            Code.NODE_CPU_COUNT if count > sockets else empty,
             ctx.cpus[0].path,
             server=ctx.known_server.part_number,
             sockets=sockets,

@@ -21,8 +21,11 @@ catalog/seed/README.md "Power calibration basis"). A maximum calibrates only a n
 the system it was published for: the same 8-GPU baseboard (the maximum is stored on the board) and the same cooling
 (GpuSpec.ref_system_cooling, from the seed's reference_systems: DGX H100/H200 and DGX B200 are air-cooled, and an
 air-cooled system's maximum includes its fans at full speed). For such a node the peak is the larger of the sum of
-parts and that published maximum (basis "reference_system"); otherwise the sum of parts (basis "parts"), and the
-basis names the maximum it did not apply and why (a liquid-cooled chassis, or the cooling of either not sourced).
+parts and that published maximum (basis "reference_system"). Where the cooling of either is not sourced (DGX B300,
+DGX A100), a missing fact never chooses the optimistic figure: the published maximum of that closest NVIDIA system
+still bounds the peak from below, and the basis says the comparison is unconfirmed (``reference_unconfirmed``). Only
+a known difference (a liquid-cooled chassis against an air-cooled system) leaves the sum of parts (basis "parts"),
+and the basis names the maximum it did not apply and why.
 The sum of parts was 7.9 kW for an HGX H100 node and 10.7 kW for HGX B200, about 77% and 75% of the maxima.
 The basis is stated in an info finding (POWER_ESTIMATE_BASIS) and in ``totals.power_basis``, including where
 the CPU figure comes from (``cpu_basis``: "cpus", "platform_limit" or "assumed").
@@ -73,8 +76,12 @@ class PowerEstimate:
     cpu_basis: str = "assumed"  # cpus (the node's CPUs' TDP), platform_limit (the server's highest), assumed
     cpu_parts: list[str] = field(default_factory=list)  # the CPUs whose TDP was used
     # a published maximum not applied, and why: {"system", "reference_w", "reason", "server_cooling",
-    # "reference_cooling"}; reason "cooling" (they differ) or "cooling_unknown" (either is not sourced)
+    # "reference_cooling"}; reason "cooling" (they differ)
     reference_skipped: dict[str, Any] | None = None
+    # a published maximum applied although the cooling of the node or of the system is not sourced (the closest
+    # NVIDIA system's figure, never the lower sum of parts): {"system", "reference_w", "server_cooling",
+    # "reference_cooling"}
+    reference_unconfirmed: dict[str, Any] | None = None
 
     @property
     def subtotal_w(self) -> float:
@@ -108,6 +115,7 @@ class PowerEstimate:
             "cpu_parts": list(self.cpu_parts),
             "cpu_w": self.cpu_w,
             "reference_skipped": self.reference_skipped,
+            "reference_unconfirmed": self.reference_unconfirmed if self.basis == "reference_system" else None,
         }
 
 
@@ -158,18 +166,17 @@ def _rack_estimate(server: ServerSpec, est: PowerEstimate) -> PowerEstimate:
 def _reference(est: PowerEstimate, server: ServerSpec, board: GpuSpec, ref_w: float) -> None:
     """Rule: a published system maximum calibrates only a node of the same form (the board it was published for)
     and the same cooling; an air-cooled 10U DGX maximum, fans included, says nothing of a liquid-cooled 4U chassis.
-    Where the cooling of either is not sourced the maximum is not applied either, and the basis says so. Source:
-    the seed's reference_systems (MLC-NV-DGXH100, MLC-NV-H200X8 'Air-cooled'; DGXB200-AIR)."""
+    Where the cooling of either is not sourced, the missing fact must not choose the optimistic figure: the maximum
+    of the closest NVIDIA system (the one on the same board) is applied, and the basis says it is unconfirmed.
+    Sources: the seed's reference_systems (MLC-NV-DGXH100, MLC-NV-H200X8 'Air-cooled'; DGXB200-AIR); DGX B300 about
+    14 kW (NV-DS), DGX A100 6.5 kW (DGX-A100-PWR)."""
     ours, theirs = server.cooling, board.ref_system_cooling
-    if ours is None or theirs is None or ours != theirs:
-        est.reference_skipped = {
-            "system": board.ref_system,
-            "reference_w": ref_w,
-            "reason": "cooling_unknown" if ours is None or theirs is None else "cooling",
-            "server_cooling": str(ours) if ours else None,
-            "reference_cooling": str(theirs) if theirs else None,
-        }
+    cooling = {"server_cooling": str(ours) if ours else None, "reference_cooling": str(theirs) if theirs else None}
+    if ours is not None and theirs is not None and ours != theirs:
+        est.reference_skipped = {"system": board.ref_system, "reference_w": ref_w, "reason": "cooling", **cooling}
         return
+    if ours is None or theirs is None:
+        est.reference_unconfirmed = {"system": board.ref_system, "reference_w": ref_w, **cooling}
     if est.reference_w is None or ref_w > est.reference_w:
         est.reference_w, est.reference_system = ref_w, board.ref_system
 

@@ -111,6 +111,10 @@ class Sizing:
     gpu_hours_range: tuple[float, float] | None = None
     training_hours: float | None = None  # the same wall-clock time in hours (a short run reads in hours, never 0 days)
     training_hours_range: tuple[float, float] | None = None
+    # training with a target_days: the fewest whole nodes of the design's node shape (and their GPUs) whose estimated
+    # time meets it, fewer than the design's own when it is faster than asked; None without a deadline or an estimate
+    deadline_gpus: int | None = None
+    deadline_nodes: int | None = None
     # inference with a concurrency on a sourced serving benchmark (engines.node.serving); None: not estimated
     replicas_needed: int | None = None  # replicas of the benchmark's shape that serve the concurrency
     gpus_needed: int | None = None  # their GPUs
@@ -160,6 +164,8 @@ class Sizing:
             if self.training_days_range
             else None,
             "gpu_hours_range": [_round_small(v, 0) for v in self.gpu_hours_range] if self.gpu_hours_range else None,
+            "deadline_gpus": self.deadline_gpus,
+            "deadline_nodes": self.deadline_nodes,
             "replicas_needed": self.replicas_needed,
             "gpus_needed": self.gpus_needed,
             "tokens_per_second": _round(self.tokens_per_second, 0),

@@ -317,7 +317,10 @@ def gpus_for_deadline(
     def meets(nodes: int) -> bool:
         return days_at(nodes * per_node) <= target_days
 
-    floor = math.ceil(least_gpu_hours / (target_days * 24) / per_node)
+    bound = least_gpu_hours / (target_days * 24) / per_node
+    if not math.isfinite(bound) or bound > MAX_DEADLINE_NODES:
+        return (MAX_DEADLINE_NODES + 1) * per_node  # beyond any cluster (a deadline of a split second)
+    floor = math.ceil(bound)
     lo = max(1, math.ceil(gpus_now / per_node), floor)
     hi = lo
     while not meets(hi):  # a few doublings: checkpointing costs at most RECOMPUTE_FACTOR over the floor

@@ -183,6 +183,8 @@ _PLAN_KEYS = frozenset(
         "gpu_hours_range",
         "training_hours",
         "training_hours_range",
+        "deadline_gpus",
+        "deadline_nodes",
         "replicas_needed",
         "gpus_needed",
         "tokens_per_second",
@@ -341,30 +343,11 @@ def _time(
         "target_days": wl.target_days,
     }
     out = [finding(Code.WORKLOAD_TRAINING_TIME, "workload.training_tokens_billion", **params)]
-    if wl.target_days is not None and est.days > wl.target_days:
-
-        def days_at(gpus: int) -> float:
-            p = _plan(sizing, gpus, domain)
-            used = p.gpus if p is not None else gpus
-            return training_time(
-                tokens_billion=tokens,
-                params_billion=sizing.params_billion,
-                mode=sizing.mode,
-                gpus=used,
-                peak_tflops=util.peak_tflops,
-                peak_precision=util.precision,
-                checkpointing=p.checkpointing if p is not None else True,
-                mfu=util.mfu,
-                mfu_range=util.mfu_range,
-            ).days
-
-        needed = gpus_for_deadline(
-            target_days=wl.target_days,
-            days_at=days_at,
-            gpus_now=plan.gpus,
-            per_node=per_node,
-            least_gpu_hours=est.gpu_hours / (RECOMPUTE_FACTOR if plan.checkpointing else 1.0),
-        )
+    if wl.target_days is None:
+        return out, sizing
+    needed = _deadline_gpus(sizing, plan, domain, per_node, util, tokens, wl.target_days, est.gpu_hours)
+    sizing = replace(sizing, deadline_gpus=needed, deadline_nodes=needed // per_node)
+    if est.days > wl.target_days:
         out.append(
             finding(
                 Code.WORKLOAD_DEADLINE_MISSED,
@@ -376,6 +359,44 @@ def _time(
             )
         )
     return out, sizing
+
+
+def _deadline_gpus(
+    sizing: Sizing,
+    plan: Plan,
+    domain: int,
+    per_node: int,
+    util: Utilisation,
+    tokens: float,
+    target_days: float,
+    gpu_hours: float,
+) -> int:
+    """The fewest whole nodes' GPUs of the design's node shape whose estimated time (re-planned at each size, the
+    same estimate as the design's own) is within ``target_days``: more than the design has when it is too slow,
+    fewer when it is faster than asked, never fewer than the memory needs."""
+
+    def days_at(gpus: int) -> float:
+        p = _plan(sizing, gpus, domain)
+        used = p.gpus if p is not None else gpus
+        return training_time(
+            tokens_billion=tokens,
+            params_billion=sizing.params_billion,
+            mode=sizing.mode,
+            gpus=used,
+            peak_tflops=util.peak_tflops,
+            peak_precision=util.precision,
+            checkpointing=p.checkpointing if p is not None else True,
+            mfu=util.mfu,
+            mfu_range=util.mfu_range,
+        ).days
+
+    return gpus_for_deadline(
+        target_days=target_days,
+        days_at=days_at,
+        gpus_now=min(plan.gpus, sizing.min_gpus),
+        per_node=per_node,
+        least_gpu_hours=gpu_hours / (RECOMPUTE_FACTOR if plan.checkpointing else 1.0),
+    )
 
 
 def _assumptions(est: TrainingTime, gpu: str, precision: str, util: Utilisation) -> tuple[dict[str, Any], ...]:

@@ -60,3 +60,54 @@ def test_a_rack_height_edited_in_the_catalogue_reaches_the_engines(seeded_catalo
 def test_a_catalogue_model_that_belongs_to_no_part_is_refused_at_start():
     with pytest.raises(ImproperlyConfigured, match="CatalogRelease"):
         owner_field(CatalogRelease)
+
+
+def _admin_post_data(response) -> dict:
+    """The change form's current values as the browser would post them: the main form and every inline."""
+    data = {}
+
+    def put(form):
+        for name in form.fields:
+            value = form[name].value()
+            key = form.add_prefix(name)
+            if value is None:
+                continue
+            if isinstance(value, (list, tuple)):
+                data[key] = [str(v) for v in value]
+            elif isinstance(value, bool):
+                if value:
+                    data[key] = "on"
+            else:
+                data[key] = str(value)
+
+    put(response.context["adminform"].form)
+    for inline in response.context["inline_admin_formsets"]:
+        formset = inline.formset
+        data.update({formset.management_form.add_prefix(k): v for k, v in formset.management_form.initial.items()})
+        for form in formset.forms:
+            put(form)
+    return data
+
+
+def test_a_default_part_changed_in_the_admin_moves_the_version_and_reaches_the_engines(admin_client, seeded_catalog):
+    from catalog.models import DefaultPart
+
+    default = DefaultPart.objects.select_related("server__part").filter(role="memory").order_by("pk").first()
+    server = default.server
+    url = f"/admin/catalog/server/{server.pk}/change/"
+    response = admin_client.get(url)
+    data = _admin_post_data(response)
+    quantity = next(
+        k
+        for k in data
+        if k.startswith("default_parts-") and k.endswith("-quantity") and data[k[:-8] + "role"] == "memory"
+    )
+    data[quantity] = str(default.quantity // 2)
+    before_view, before = catalog_snapshot(max_age=0), catalog_version()
+    saved = admin_client.post(url, data)
+    assert saved.status_code == 302, saved.content.decode()[:2000]
+    assert catalog_version() != before
+    after = catalog_snapshot(max_age=0)
+    assert after is not before_view
+    memory = next(d for d in after.get(server.part.part_number).default_parts if d.role == "memory")
+    assert memory.quantity == default.quantity // 2

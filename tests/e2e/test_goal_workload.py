@@ -120,3 +120,38 @@ def test_after_a_form_error_the_panel_shows_the_error_and_offers_no_design(goal_
     page.get_by_label("BF16").check()
     expect(rec.get_by_role("button", name=re.compile("^Use this design"))).to_be_visible()
     expect(error).to_have_count(0)
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_with_a_deadline_each_option_shows_its_time_to_train_beside_its_price(goal_page, shots, viewport):
+    page = goal_page
+    page.get_by_label("Training", exact=True).check()
+    settled(page)
+    page.get_by_label("Full fine-tune").check()
+    settled(page)
+    # each answer sent (on leaving the field) and back on screen before the next is typed
+    for label, value in (
+        ("Model size (billions of parameters)", "70"),
+        (re.compile("^Training tokens"), "20"),
+        (re.compile("^Deadline"), "14"),
+    ):
+        page.get_by_label(label).fill(value)
+        with page.expect_response(lambda r: r.request.method == "POST" and "/goal/" in r.url):
+            page.keyboard.press("Tab")
+        settled(page)
+    choices = page.locator("#recommendation article.choice")
+    expect(page.locator("#choice-recommended")).to_contain_text("meets your 14 days")
+    shots.take(page, "deadline")
+    assert choices.count() >= 1
+    for i in range(choices.count()):
+        choice = choices.nth(i)
+        price = choice.locator(".rec-price dd")
+        time = choice.locator(".rec-time dd")
+        expect(time).to_contain_text(re.compile(r"about [\d.]+ days"))
+        for value in (price, time):
+            value.scroll_into_view_if_needed()
+            box = value.bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], (value.inner_text(), box)
+        # the time sits right after the price, in the same list
+        assert time.bounding_box()["y"] >= price.bounding_box()["y"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]

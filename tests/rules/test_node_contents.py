@@ -21,7 +21,19 @@ from design.specs import (
     ReferenceSystemSpec,
 )
 
-from .parts import ALL_PARTS, HGX_B200, HGX_H100, SYS_821GE_TNHR, SYS_822GS_NBRT, comp, design, group, run
+from .parts import (
+    ALL_PARTS,
+    H100_NVL,
+    HGX_B200,
+    HGX_H100,
+    SYS_421GE_TNRT3,
+    SYS_821GE_TNHR,
+    SYS_822GS_NBRT,
+    comp,
+    design,
+    group,
+    run,
+)
 
 XEON_8468 = CpuSpec(  # [ARK-DS]
     part_number="XEON-8468",
@@ -84,6 +96,15 @@ S822 = dataclasses.replace(
     m2_slots=2,
     drive_bays=(DriveBaySpec(count=8, form_factor="E1.S", interface="nvme"),),
 )
+# A PCIe GPU server of the same LGA4677 platform [DS-421TNRT3, ARK-DS]
+S421 = dataclasses.replace(
+    SYS_421GE_TNRT3,
+    cpu_sockets=2,
+    cpu_socket="LGA4677",
+    cpu_families=("Xeon 4th Gen Scalable (Sapphire Rapids)",),
+    memory_channels_per_socket=8,
+    dimms_per_channel=2,
+)
 REFERENCE = (  # catalog.services.reference_systems(): [MLC-NV-DGXH100], [NV-DGXB200-UG], each on its own board
     ReferenceSystemSpec(
         system="NVIDIA DGX H100",
@@ -103,7 +124,7 @@ REFERENCE = (  # catalog.services.reference_systems(): [MLC-NV-DGXH100], [NV-DGX
 NODE_PARTS = [XEON_8468, XEON_6787P, EPYC_9474F, HOT_XEON6, DIMM_64, DIMM_32, BOOT_M2, U2_DATA]
 CAT = CatalogView(
     version="test",
-    parts={p.part_number: p for p in [*ALL_PARTS, S821, S822, *NODE_PARTS]},
+    parts={p.part_number: p for p in [*ALL_PARTS, S821, S822, S421, *NODE_PARTS]},
     reference_systems=REFERENCE,
 )
 
@@ -132,10 +153,15 @@ def codes(d):
         (complete(), "NODE_CPU_COUNT", False),
         (complete(), "MEMORY_UNBALANCED", False),
         (complete(), "MEMORY_BELOW_REFERENCE", False),  # 2,048 GB for 640 GB = 3.2, DGX H100's own ratio
-        # hardware.md §1a: three CPUs exceed the 2 sockets (an error); one boots but leaves a socket empty (a warning)
+        # hardware.md §1a: three CPUs exceed the 2 sockets (an error); in the host of an HGX 8-GPU board one CPU
+        # leaves four GPUs and their NICs without a host (NV-DGXH100-UG §1.2.3, Table 6: an error)
         (complete(cpus=1), "NODE_CPU_COUNT", False),
-        (complete(cpus=1), "NODE_CPU_SOCKET_EMPTY", True),
+        (complete(cpus=1), "NODE_CPU_SOCKET_EMPTY_HGX", True),
+        (complete(cpus=1), "NODE_CPU_SOCKET_EMPTY", False),
         (complete(cpus=3), "NODE_CPU_COUNT", True),
+        # a PCIe GPU server boots with one CPU and loses the empty socket's lanes and slots: a warning
+        (node(S421, comp(XEON_8468), comp(DIMM_64, 16), gpu=H100_NVL), "NODE_CPU_SOCKET_EMPTY", True),
+        (node(S421, comp(XEON_8468), comp(DIMM_64, 16), gpu=H100_NVL), "NODE_CPU_SOCKET_EMPTY_HGX", False),
         # ARK-DS: identical processors in every socket
         (node(S821, comp(XEON_8468), comp(EPYC_9474F), comp(DIMM_64, 32)), "NODE_CPU_MIXED", True),
         # cpu_socket LGA4677 vs SP5 (AMD-DS), Xeon 6 (LGA4710) in an X13 board
@@ -216,10 +242,11 @@ def test_errors_say_what_to_change_in_both_languages():
     (three,) = [f for f in findings(complete(cpus=3)) if f.code == "NODE_CPU_COUNT"]
     assert three.severity == "error" and three.subject == "node_groups[0].components[1]"
     assert "2 CPU sockets; 3 CPUs do not fit" in both(three).message.en
-    (one_cpu,) = [f for f in findings(complete(cpus=1)) if f.code == "NODE_CPU_SOCKET_EMPTY"]
-    assert one_cpu.severity == "warning" and one_cpu.subject == "node_groups[0].components[1]"
+    (one_cpu,) = [f for f in findings(complete(cpus=1)) if f.code == "NODE_CPU_SOCKET_EMPTY_HGX"]
+    assert one_cpu.severity == "error" and one_cpu.subject == "node_groups[0].components[1]"
     said = both(one_cpu)
-    assert "2 CPU sockets" in said.message.en and "1 CPU." in said.message.en
+    assert "both of its 2 CPU sockets" in said.message.en and "with 1 CPU, half the GPUs" in said.message.en
+    assert "met 1 CPU heeft de helft van de GPU's" in said.message.nl
     assert said.fix.en == "Set the quantity of XEON-8468 to 2."
     assert said.fix.nl == "Zet het aantal XEON-8468 op 2."
     (amd,) = [f for f in findings(complete(cpu=EPYC_9474F)) if f.code == "NODE_CPU_NOT_ACCEPTED"]

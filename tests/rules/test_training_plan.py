@@ -453,6 +453,21 @@ def test_the_deadline_search_ends_and_its_answer_meets_the_target(params, tokens
         assert needed > nodes or r.sizing.gpus_used < nodes * 8
         again = run(h100_nodes(needed, **wl, target_days=days), CAT)
         assert again.sizing.training_days <= days
+    # the size the sizing names meets the deadline, whether the design is too slow or faster than asked
+    named = r.sizing.deadline_nodes
+    if r.sizing.training_days is not None and named is not None and named <= 4096:
+        assert r.sizing.deadline_gpus == named * 8
+        assert run(h100_nodes(named, **wl, target_days=days), CAT).sizing.training_days <= days
+        if not late:
+            assert named <= nodes
+
+
+def test_a_deadline_of_a_split_second_is_answered_not_a_crash():
+    # the API's schema allows any positive number of days; 5e-324 made the GPU-hours bound infinite
+    wl = {"kind": "training", "model_parameters_billion": 70, "training_tokens_billion": 1_000_000}
+    r = run(h100_nodes(2, **wl, target_days=5e-324), CAT)
+    assert r.sizing.deadline_nodes > 2**50  # beyond any cluster
+    assert any(f.code == "WORKLOAD_DEADLINE_MISSED" for f in r.findings)
 
 
 def test_a_subnormal_model_size_is_planned_not_a_crash():

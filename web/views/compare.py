@@ -32,10 +32,13 @@ def _alternatives(config: Configuration):
 
 
 def _render_alternatives(request: HttpRequest, config: Configuration, view, alts, *, error: str = "", status=200):
+    # the draft's own design among them (ranked with the rest), once it has one
+    current = (config.document, _draft_column(config)) if config.document.get("node_groups") else None
     context = {
         "config": config,
         "mode": "alternatives",
-        "columns": comparison.alternative_columns(alts, view),
+        "columns": comparison.alternative_columns(alts, view, current=current),
+        "draft_url": step_url(config, "platform"),
         "has_workload": comparison.workload_inputs(config.document) is not None,
         "goal_url": step_url(config, "goal"),
         "error": error,

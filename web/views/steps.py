@@ -7,7 +7,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from configurator.comparison import goal_choices, recommendation
+from configurator.comparison import goal_choices, nothing_meets, recommendation
 from configurator.messages.diagram import LINK_CLASSES
 from configurator.messages.diagram import words as diagram_words
 from configurator.messages.racks import elevation_labels, kw_number
@@ -97,7 +97,9 @@ def _goal(request: HttpRequest, config: Configuration) -> HttpResponse:
     ev = _evaluate(request, config, view)
     refused = status == 422  # the panel follows the form: after an error no design of the older answers is offered
     rec = None if refused else recommendation(config.document, view)
-    choices = goal_choices(config.document, view, _language()) if rec is not None else []
+    # the draft's own design is ranked beside the proposals, once it has one
+    current = (config.document, ev.outcome.result) if wizard.group(config.document) else None
+    choices = goal_choices(config.document, view, _language(), current=current) if rec is not None else []
     ctx = _context(
         request,
         config,
@@ -107,6 +109,7 @@ def _goal(request: HttpRequest, config: Configuration) -> HttpResponse:
         form=form,
         rec=rec,
         choices=choices,
+        missed=nothing_meets(choices),
         goal_error=refused,
         has_design=bool(wizard.group(config.document)),
     )
@@ -116,9 +119,9 @@ def _goal(request: HttpRequest, config: Configuration) -> HttpResponse:
 def _proposed(doc: dict, view, *, cheapest: bool) -> dict | None:
     """The design the goal step proposes for ``doc``'s workload: the recommendation, or the cheapest that fits."""
     if cheapest:
-        choices = goal_choices(doc, view, _language())
-        if len(choices) > 1:
-            return choices[1].document
+        cheapest_doc = next((c.document for c in goal_choices(doc, view, _language()) if c.key == "cheapest"), None)
+        if cheapest_doc is not None:
+            return cheapest_doc
     rec = recommendation(doc, view)
     return rec.document if rec is not None else None
 
