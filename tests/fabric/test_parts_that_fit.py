@@ -1,0 +1,77 @@
+"""Parts that fit: a flat-top plug in every ConnectX-8 cage, through the one validation service and the seeded
+catalogue (catalog/seed/FACTS.md, seed 2026.12.9)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.results import validate_json
+
+pytestmark = pytest.mark.django_db
+
+B300_NODE = "SYS-822GS-NB3RT"  # 8 integrated ConnectX-8, flat-top (RHS) cages: NVIDIA XDR LinkX page
+FINNED_TWIN, FLAT_TWIN = "MMA4Z00-NS", "MMA4Z00-NS-FLT"
+
+
+def _b300(nodes: int, switch: str, rack: dict | None = None) -> dict:
+    fabric: dict = {"switch": switch}
+    if rack:
+        fabric["rack"] = rack
+    return {
+        "schema": "design/v1",
+        "name": "parts that fit",
+        "node_groups": [
+            {
+                "name": "gpu",
+                "count": nodes,
+                "server": B300_NODE,
+                "components": [{"part": "HGX-B300-8GPU", "quantity": 1}],
+            }
+        ],
+        "fabric": fabric,
+    }
+
+
+def _codes(result: dict) -> dict[str, dict]:
+    return {f["code"]: f for f in result["findings"]}
+
+
+def _link(result: dict, link_class: str) -> dict:
+    return next(link for link in result["fabric_plan"]["links"] if link["class"] == link_class)
+
+
+# --- Flat-top plugs in ConnectX-8 cages ------------------------------------------------------------------------
+
+
+def test_hgx_b300_on_spectrum_x_bills_flat_top_twin_plugs_in_the_nodes_cages(seeded_catalog):
+    result = validate_json(document=_b300(32, "SN5600"))
+    assert result["fabric_plan"]["fabric_planes"] == 2
+    node_leaf = {p["role"]: (p["part"], p["quantity"]) for p in _link(result, "node-leaf")["parts"]}
+    # 32 nodes x 8 NICs: one flat-top twin plug per ConnectX-8 cage, carrying a link of each plane.
+    assert node_leaf["transceiver-b"] == (FLAT_TWIN, 256)
+    assert node_leaf["transceiver-a"][0] == FINNED_TWIN  # the switch cages stay finned
+    bill = {line["part"]: line["quantity"] for line in result["bom"]}
+    # Finned twin plugs only where switch cages are: 256 at the leaves' node ports, 512 on leaf-spine links;
+    # not the 1,024 (256 of them in flat-top node cages, EUR 294,400 at list) billed before.
+    assert bill[FLAT_TWIN] == 256 and bill[FINNED_TWIN] == 256 + 512
+    assert "FABRIC_PLUG_TOP_UNKNOWN" not in _codes(result)
+
+
+def test_hgx_b300_on_quantum_x800_gets_the_flat_top_xdr_optic_without_an_assumed_fit(seeded_catalog):
+    result = validate_json(document=_b300(72, "Q3400-RA"))
+    node_leaf = {p["role"]: p["part"] for p in _link(result, "node-leaf")["parts"]}
+    assert node_leaf["transceiver-b"] == "980-9IAT0-00XM00"  # MMS4A20, RHS (flat top)
+    assert "FABRIC_PLUG_TOP_UNKNOWN" not in _codes(result)
+
+
+def test_gb300_trays_on_spectrum_x_get_flat_top_twin_plugs(seeded_catalog):
+    doc = {
+        "schema": "design/v1",
+        "name": "gb300",
+        "node_groups": [{"name": "rack", "count": 2, "server": "SRS-GB300-NVL72", "components": []}],
+        "fabric": {"switch": "SN5600"},
+    }
+    result = validate_json(document=doc)
+    node_leaf = {p["role"]: p["part"] for p in _link(result, "node-leaf")["parts"]}
+    assert node_leaf["transceiver-b"] == FLAT_TWIN
+    assert "FABRIC_PLUG_TOP_UNKNOWN" not in _codes(result)
