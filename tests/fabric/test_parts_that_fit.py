@@ -1,5 +1,6 @@
-"""Parts that fit: a flat-top plug in every ConnectX-8 cage, through the one validation service and the seeded
-catalogue (catalog/seed/FACTS.md, seed 2026.12.9)."""
+"""Parts that fit: a flat-top plug in every ConnectX-8 cage, and a PDU outlet and cord that carry each supply's current
+(or an error naming what the catalogue lacks), through the one validation service and the seeded catalogue
+(catalog/seed/FACTS.md, seed 2026.12.9)."""
 
 from __future__ import annotations
 
@@ -75,3 +76,35 @@ def test_gb300_trays_on_spectrum_x_get_flat_top_twin_plugs(seeded_catalog):
     node_leaf = {p["role"]: p["part"] for p in _link(result, "node-leaf")["parts"]}
     assert node_leaf["transceiver-b"] == FLAT_TWIN
     assert "FABRIC_PLUG_TOP_UNKNOWN" not in _codes(result)
+
+
+# --- A PDU outlet and cord that carry the supply ---------------------------------------------------------------
+
+
+def _hot_supplies(nodes: int = 4) -> dict:
+    doc = _b300(nodes, "SN5600")
+    doc["node_groups"][0]["server"] = "SYS-822GS-NBRT"  # HGX B200, 6 x 6.6 kW supplies: 28.7 A at 230 V
+    doc["node_groups"][0]["components"] = [{"part": "HGX-B200-8GPU", "quantity": 1}]
+    doc.pop("fabric")
+    return doc
+
+
+def test_a_supply_no_catalogued_outlet_carries_is_an_error_and_gets_no_16_a_cord(seeded_catalog):
+    result = validate_json(document=_hot_supplies())
+    said = _codes(result)["RACK_CORD_OVER_RATING"]
+    assert said["severity"] == "error" and not result["valid"]
+    assert "28.7 A" in said["message"] and "C19" in said["message"] and "16 A" in said["message"]
+    # The plan names no outlet for these cords, and the bill no C19 cord: it says what is missing instead.
+    assert {c["pdu_outlet"] for c in result["rack_plan"]["cords"]} == {None}
+    cords = [line for line in result["bom"] if line["section"] == "racks_power" and "cord" in line["description"]]
+    assert cords and all(line["part"] != "CORD-C19-C20-2M" for line in cords)
+    assert all("C19" not in line["description"] and "28.7 A" in line["description"] for line in cords)
+
+
+def test_a_supply_the_c19_outlet_carries_keeps_its_c19_cord(seeded_catalog):
+    doc = _hot_supplies()
+    doc["node_groups"][0]["server"] = "SYS-821GE-TNHR"
+    doc["node_groups"][0]["components"] = [{"part": "HGX-H100-8GPU", "quantity": 1}]
+    result = validate_json(document=doc)
+    assert "RACK_CORD_OVER_RATING" not in _codes(result)
+    assert {c["pdu_outlet"] for c in result["rack_plan"]["cords"]} == {"C19"}
