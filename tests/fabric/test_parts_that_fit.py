@@ -1,6 +1,6 @@
-"""Parts that fit: a flat-top plug in every ConnectX-8 cage, and a PDU outlet and cord that carry each supply's current
-(or an error naming what the catalogue lacks), through the one validation service and the seeded catalogue
-(catalog/seed/FACTS.md, seed 2026.12.9)."""
+"""Parts that fit: a flat-top plug in every ConnectX-8 cage, a PDU outlet and cord that carry each supply's current
+(or an error naming what the catalogue lacks), and runs past 100 m where the optics reach them, through the one
+validation service and the seeded catalogue (catalog/seed/FACTS.md, seed 2026.12.9)."""
 
 from __future__ import annotations
 
@@ -108,3 +108,23 @@ def test_a_supply_the_c19_outlet_carries_keeps_its_c19_cord(seeded_catalog):
     result = validate_json(document=doc)
     assert "RACK_CORD_OVER_RATING" not in _codes(result)
     assert {c["pdu_outlet"] for c in result["rack_plan"]["cords"]} == {"C19"}
+
+
+# --- Runs past 100 m where the optics reach --------------------------------------------------------------------
+
+
+def test_a_300_m_xdr_leaf_spine_run_within_the_optics_reach_is_a_missing_fibre_not_a_refusal(seeded_catalog):
+    result = validate_json(document=_b300(144, "Q3400-RA", {"leaf_to_spine_m": 300}))
+    codes = _codes(result)
+    assert "FABRIC_BEYOND_REACH" not in codes
+    assert not [f for f in result["findings"] if f["code"].startswith("FABRIC_") and f["severity"] == "error"]
+    gap = codes["FABRIC_REACH_NOT_CATALOGUED"]
+    assert gap["severity"] == "warning"
+    assert "500 m" in gap["message"] and "100 m" in gap["message"] and "300.5 m" in gap["message"]
+
+
+def test_a_run_beyond_the_optics_reach_is_still_refused(seeded_catalog):
+    result = validate_json(document=_b300(144, "Q3400-RA", {"leaf_to_spine_m": 600}))
+    refused = _codes(result)["FABRIC_BEYOND_REACH"]
+    assert refused["severity"] == "error"
+    assert "FABRIC_REACH_NOT_CATALOGUED" not in _codes(result)
