@@ -253,7 +253,7 @@ def rack_plan_lines(rack_plan: dict[str, Any] | None, catalog: CatalogView) -> l
         if cord is not None:
             out.append((cord.part_number, c["quantity"], ""))
         else:
-            out.append((NO_PART, c["quantity"], cord_needed(c["pdu_outlet"], c["node_inlet"])))
+            out.append((NO_PART, c["quantity"], cord_needed(c["pdu_outlet"], c["node_inlet"], c.get("current_a"))))
     return out
 
 

@@ -122,6 +122,7 @@ def _server(part: Part, common: dict, slots, switches, accepts, bays=(), default
         integrated_nics=sv.integrated_nics,
         integrated_nic_speed_gbps=sv.integrated_nic_speed_gbps,
         integrated_nic_connector=_enum(s.Connector, sv.integrated_nic_connector),
+        integrated_nic_top=_enum(s.Top, sv.integrated_nic_top),
         integrated_nic_protocol=_enum(s.Protocol, sv.integrated_nic_protocol),
         integrated_nic_ethernet_links=sv.integrated_nic_ethernet_links,
         **_node_contents(sv, bays, defaults),

@@ -42,8 +42,9 @@ def integrated_nic_spec(server: ServerSpec) -> AdapterSpec | None:
     and says nothing of a mismatch it cannot know). Connector from ``integrated_nic_connector``, a sourced
     catalogue fact (None stays None: the planner then says it cannot choose a cable rather than guessing one).
     Protocol from ``integrated_nic_protocol`` (None stays None: no protocol mismatch is claimed). Ethernet links per
-    NIC from ``integrated_nic_ethernet_links`` (ConnectX-8: 2x 400GbE, two planes on Spectrum-X). Plug top and price:
-    unknown (None) — no source gives them, and the NICs come with the server.
+    NIC from ``integrated_nic_ethernet_links`` (ConnectX-8: 2x 400GbE, two planes on Spectrum-X). Plug top from
+    ``integrated_nic_top`` (ConnectX-8 cages of B300 and GB300 take flat-top plugs; None stays None: the planner then
+    says it assumes the fit). Price: none, the NICs come with the server.
     """
     if getattr(server, "integrated_nics", 0) <= 0:
         return None
@@ -57,7 +58,7 @@ def integrated_nic_spec(server: ServerSpec) -> AdapterSpec | None:
         speed_gbps=getattr(server, "integrated_nic_speed_gbps", None),
         connector=connector,
         protocol=server.integrated_nic_protocol,
-        top=None,
+        top=server.integrated_nic_top,
         ethernet_links=server.integrated_nic_ethernet_links,
     )
 

@@ -99,6 +99,7 @@ class ServerSpec(PartBase):
     integrated_nics: int = 0  # compute NICs built into the system (SYS-822GS-NB3RT: 8x ConnectX-8)
     integrated_nic_speed_gbps: int | None = None
     integrated_nic_connector: Connector | None = None  # cage of the integrated NICs; None = not sourced
+    integrated_nic_top: Top | None = None  # plug top the integrated NICs' cages take; None = not sourced
     integrated_nic_protocol: Protocol | None = None  # of the integrated NICs; None = not sourced
     integrated_nic_ethernet_links: int = 1  # links one integrated NIC runs as on Ethernet (ConnectX-8: 2x 400GbE)
     # GPUs that share one NVLink domain when the system itself says so (a rack-scale NVL72 system: 72, the

@@ -14,6 +14,7 @@ from design.vocabulary import (
     Cooling,
     Protocol,
     SlotForm,
+    Top,
 )
 
 from .node import DriveForm, DriveInterface
@@ -50,6 +51,13 @@ class Server(SpecBase):
         choices=choices_of(Connector),
         blank=True,
         help_text=_("Cage of the integrated compute NICs. Empty means not sourced: the planner picks no cable."),
+    )
+    integrated_nic_top = models.CharField(
+        _("integrated NIC plug top"),
+        max_length=8,
+        choices=choices_of(Top),
+        blank=True,
+        help_text=_("Plug top the integrated NICs' cages take (flat or finned). Empty means not sourced."),
     )
     integrated_nic_protocol = models.CharField(
         _("integrated NIC protocol"),
@@ -125,6 +133,7 @@ class Server(SpecBase):
             models.CheckConstraint(
                 condition=Q(integrated_nic_connector__in=["", *Connector]), name="server_nic_connector_known"
             ),
+            models.CheckConstraint(condition=Q(integrated_nic_top__in=["", *Top]), name="server_nic_top_known"),
             models.CheckConstraint(
                 condition=Q(integrated_nic_protocol__in=["", *Protocol]), name="server_nic_protocol_known"
             ),

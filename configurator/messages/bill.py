@@ -6,6 +6,8 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from .base import num
+
 
 def section_titles() -> dict[str, str]:
     """The title of each bill section (configurator.bom.SECTIONS), for the pages and both quote documents."""
@@ -35,7 +37,10 @@ def pdu_needed(feeds: str) -> str:
     ) % {"feeds": feeds}
 
 
-def cord_needed(outlet: str | None, inlet: str | None) -> str:
+def cord_needed(outlet: str | None, inlet: str | None, current_a: float | None = None) -> str:
+    if outlet is None and current_a:
+        said = _("Node power cord for a supply drawing about %(current)s A: no PDU outlet in the catalogue carries it")
+        return said % {"current": num(current_a, 1)}
     unknown = _("unknown")
     return _("Node power cord: PDU outlet %(outlet)s, server inlet %(inlet)s (cord type not known)") % {
         "outlet": outlet or unknown,

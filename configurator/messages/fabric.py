@@ -189,6 +189,8 @@ def _beyond_reach(p: dict[str, Any]) -> tuple[str, str]:
         "fits": dec(p["longest_m"] - p["slack_m"]),
         "rack_field": RACK_FIELDS.get(p["rack_field"] or "", p["rack_field"]),
     }
+    if p.get("fibre_short"):
+        return _fibre_short(p, values)
     message = (
         _(
             "The %(link_class)s run of %(distance)s m (+%(slack)s m slack) needs a medium of at least %(required)s m, "
@@ -214,6 +216,22 @@ def _beyond_reach(p: dict[str, Any]) -> tuple[str, str]:
         )
     else:
         fix = _("Move the switches closer (shorter runs), or ask us to quote a medium with longer reach.")
+    return message, fix
+
+
+def _fibre_short(p: dict[str, Any], values: dict[str, Any]) -> tuple[str, str]:
+    """A run the catalogued optics reach but no catalogued fibre spans: the fibre is what is missing."""
+    values = {**values, "reach": dec(p["optics_reach_m"])}
+    message = (
+        _(
+            "The %(link_class)s run of %(distance)s m (+%(slack)s m slack) is within the %(reach)s m reach of the "
+            "optics that join %(join)s, but the longest fibre in the catalogue is %(longest)s m: a fibre of at "
+            "least %(required)s m (or a trunk with patch panels of that length in all) is missing from the catalogue."
+        )
+        % values
+    )
+    message += " " + _("The bill of materials leaves these links out, so it is incomplete.")
+    fix = _("Ask us to quote the single-mode fibre or trunk for these runs; the optics reach them.")
     return message, fix
 
 

@@ -182,13 +182,13 @@ def _pdu_busbar(p: dict[str, Any]) -> tuple[str, str]:
 def _cord_over_rating(p: dict[str, Any]) -> tuple[str, str]:
     return (
         _(
-            "A power supply of %(part)s draws about %(current)s A at 230 V, more than a %(outlet)s outlet and its "
-            "cord carry (%(limit)s A)."
+            "A power supply of %(part)s draws about %(current)s A at 230 V, more than any PDU outlet in the catalogue "
+            "carries (the best is %(outlet)s with its cord, %(limit)s A): no cord is billed for these supplies."
         )
         % {"part": p["part"], "current": num(p["current_a"], 1), "outlet": p["outlet"], "limit": p["outlet_current_a"]},
         _(
-            "Feed these supplies from PDU outlets and cords rated for their current (e.g. IEC 60309 or C21/C22), "
-            "or ask us for the server's inlet type."
+            "Ask us for PDUs whose outlets and cords are rated for this current (e.g. IEC 60309 or C21/C22) and for "
+            "the server's inlet type."
         ),
     )
 

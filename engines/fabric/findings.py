@@ -67,7 +67,12 @@ def media_finding(
     # No optics join these ends at all: the longest catalogued cable is a limit of the catalogue, not of the link
     # (longer AOCs and optics exist for every InfiniBand generation), so the gap is a warning and the bill incomplete.
     # Where catalogued optics join the ends, their reach is the limit and the run is refused.
-    gap = not result.optics_matched
+    # Where catalogued optics reach the run but every catalogued fibre is shorter, the fibre is what the catalogue
+    # lacks (NVIDIA's single-mode MPO links run up to 500 m "inc. patch panels, trunk and cables"): a gap too.
+    reach = result.optics_reach_m
+    fibre_short = result.optics_matched and reach is not None and reach >= distance + SLACK_M
+    gap = not result.optics_matched or fibre_short
+    extra = {"fibre_short": True, "optics_reach_m": reach} if fibre_short else {}
     return _finding(
         FabricCode.REACH_NOT_CATALOGUED if gap else FabricCode.BEYOND_REACH,
         **ends,
@@ -78,8 +83,9 @@ def media_finding(
         rack_field=field_name or None,
         # No optics join these ends at all: the longest catalogued cable is the limit, and whether a longer one
         # exists is not known from the sources (HDR AOCs beyond 30 m, for one).
-        cables_only=gap,
+        cables_only=not result.optics_matched,
         bom_incomplete=gap,
+        **extra,
     )
 
 

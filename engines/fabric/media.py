@@ -23,7 +23,8 @@ per leg, length (cables, fibres) and reach (transceivers). Conventions (see READ
 * the two transceivers of an optic set have optical ports of the same speed (an XDR optic never links to a 400G
   NDR optic, for the same reason);
 * fixed-length parts: the shortest length >= distance + SLACK_M; a fibre must also be within both
-  transceivers' reach.
+  transceivers' reach. A run within the optics' reach but longer than every catalogued fibre lacks a fibre
+  (``MediaResult.optics_reach_m``), which the findings tell apart from a run no optic reaches.
 """
 
 from __future__ import annotations
@@ -95,6 +96,9 @@ class MediaResult:
     # transceiver): the catalogue lacks that media class, as opposed to lacking the cable that joins two sides.
     bare: tuple[str, ...] = ()
     optics_matched: bool = False  # some transceiver + fibre set joins both sides (at any length)
+    # The longest reach of those optics themselves (both transceivers' reach), whatever fibres the catalogue holds:
+    # a run within it but longer than every catalogued fibre lacks a fibre, not a medium that can reach.
+    optics_reach_m: float | None = None
 
 
 def side_has_media(media: Iterable[MediaSpec], side: Side, speed_gbps: int) -> bool:
@@ -332,6 +336,7 @@ class _Options:
         self.candidates: list[tuple[tuple[Any, ...], MediaChoice]] = []
         self.matched = False
         self.optics_matched = False
+        self.optics_reach: float | None = None
         self.longest: float | None = None
 
     def _reach(self, value: float) -> None:
@@ -358,6 +363,7 @@ class _Options:
         """The shortest fibre of the pairing within both transceivers' reach (the active one where one reaches)."""
         reach = min(cast(float, p.ta.reach_m), cast(float, p.tb.reach_m))  # paired only when both are known
         self.optics_matched = True
+        self.optics_reach = max(reach, self.optics_reach or 0.0)
         self._reach(min(reach, max((f.length_m or 0.0) for f in p.fibres)))
         for pool in (_active(p.fibres), p.fibres):
             fibre = _shortest(pool, self.required_m, limit=reach)
@@ -380,9 +386,9 @@ class _Options:
                 if self.matched
                 else tuple(n for n, side in (("a", a), ("b", b)) if not side_has_media(media, side, speed))
             )
-            return MediaResult(None, self.matched, self.longest, bare, self.optics_matched)
+            return MediaResult(None, self.matched, self.longest, bare, self.optics_matched, self.optics_reach)
         best = min(self.candidates, key=lambda c: c[0])[1]
-        return MediaResult(best, True, self.longest, (), self.optics_matched)
+        return MediaResult(best, True, self.longest, (), self.optics_matched, self.optics_reach)
 
 
 def _active(parts: Iterable[MediaSpec]) -> list[MediaSpec]:

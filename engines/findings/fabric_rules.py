@@ -275,9 +275,9 @@ RULES: tuple[Rule, ...] = (
         W,
         gettext_noop("No catalogued medium reaches this run yet"),
         gettext_noop(
-            "The run is longer than every catalogued cable that joins these ports, and the catalogue holds no optics for them at all, so a longer medium (AOC or optics) is missing from the catalogue rather than impossible. The bill of materials leaves these links out and is marked incomplete; the longer medium is quoted separately."
+            "The run is longer than every catalogued cable that joins these ports and no catalogued optics reach it, or catalogued optics reach it but every catalogued fibre is shorter, so a longer medium (AOC, optics or fibre) is missing from the catalogue rather than impossible. The bill of materials leaves these links out and is marked incomplete; the longer medium is quoted separately."
         ),
-        "catalogue coverage (LinkX media per connector and speed); NVIDIA cable management guide: AOCs 'from 3 meters to about 100 meters'",
+        "catalogue coverage (LinkX media per connector and speed); NVIDIA cable management guide: AOCs 'from 3 meters to about 100 meters'; NVIDIA structured cabling requirements (NDR/XDR): 'MPO Single-Mode straight cables: Total length up to 500m (inc. patch panels, trunk and cables)'",
         ("engines.fabric.findings.media_finding",),
     ),
 )

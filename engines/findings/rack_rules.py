@@ -160,9 +160,9 @@ _RACK_POWER_RULES = (
     (
         RackCode.CORD_OVER_RATING,
         W,
-        gettext_noop("Power supply draws more than its outlet carries"),
+        gettext_noop("Power supply draws more than any catalogued outlet carries"),
         gettext_noop(
-            "At its rating a server power supply draws more current than the PDU outlet and its cord are rated for (C13 10 A, C19 16 A)."
+            "At its rating a server power supply draws more current than any PDU outlet in the catalogue and its cord are rated for (C13 10 A, C19 16 A). No cord is billed for it: the bill carries the cord it needs on request, and PDUs with outlets and cords rated for the current are needed."
         ),
         "IEC 60320 connector ratings (comms-express.com: C13 10 A, C19 16 A); supply current = its watts / 230 V",
     ),

@@ -354,7 +354,8 @@ def equipment(b: Builder, d: Draft) -> tuple[tuple[PduLine, ...], tuple[CordLine
     if b.pdu is not None:
         # Sized from the known load; when part of it is unknown the plan says so (RACK_PDU_KNOWN_LOAD_ONLY).
         partial = d.power_unknown
-        choice = choose_rack_pdu(b, d.power_known_w, d.inlets_per_feed)
+        current = d.group.inlet_current_a if d.group is not None else None
+        choice = choose_rack_pdu(b, d.power_known_w, d.inlets_per_feed, current)
         if choice is None:
             b.power_notes[key] = "busbar"
         else:
@@ -366,21 +367,33 @@ def equipment(b: Builder, d: Draft) -> tuple[tuple[PduLine, ...], tuple[CordLine
         outlets_unknown = d.kind == RackKind.COMPUTE and (pdu is None or not pdu.outlets or d.inlets_per_feed is None)
     cords: tuple[CordLine, ...] = ()
     if d.group is not None and d.inlets_total:
-        cords = (
-            CordLine(pdu.outlet_type if pdu else None, d.group.inlet_type, d.inlets_total, d.group.inlet_current_a),
-        )
+        # A supply goes on an outlet that carries its current, never on one the plan knows to be overloaded: when
+        # the rack's PDU has none, the cord names no outlet (and power_findings says what the catalogue lacks).
+        current = d.group.inlet_current_a
+        outlet = pdu.outlet_type if pdu is not None and outlet_carries(pdu, current) else None
+        cords = (CordLine(outlet, d.group.inlet_type, d.inlets_total, current),)
     hit = b.equipment[key] = (pdus, cords, partial, outlets_unknown, sum(dev.height_u for dev in d.devices))
     return hit
 
 
-def choose_rack_pdu(b: Builder, power_w: int, inlets_per_feed: int | None) -> tuple[PduOption, int] | None:
+def outlet_carries(pdu: PduOption, current_a: float | None) -> bool:
+    """The PDU's outlet (and the cord into it) carries a supply drawing ``current_a``; an unknown current or outlet
+    rating is not claimed to overload."""
+    return current_a is None or pdu.outlet_current_a is None or current_a <= pdu.outlet_current_a
+
+
+def choose_rack_pdu(
+    b: Builder, power_w: int, inlets_per_feed: int | None, current_a: float | None = None
+) -> tuple[PduOption, int] | None:
     """The rack's PDU and how many per feed: the fewest that carry the load at 80 % of their rating (then the
     smallest rating) within the rack's zero-U positions; else the fewest that carry it at 100 % within them (the
     plan warns); None when no option carries it in the positions (a busbar). Horizontal PDUs take units, not
-    positions: their count is not bounded here (the units were reserved)."""
+    positions: their count is not bounded here (the units were reserved). Only PDUs whose outlets carry the
+    supplies' ``current_a`` are taken while any option has such outlets."""
+    options = [o for o in b.options if outlet_carries(o, current_a)] or b.options
     for share in (CONTINUOUS_SHARE, 1.0):
         fits = []
-        for o in b.options:
+        for o in options:
             per_feed = _pdus_per_feed(o, power_w, inlets_per_feed, share)
             if o.height_u == 0 and per_feed * b.feeds > b.positions:
                 continue
@@ -426,21 +439,29 @@ def power_findings(ctx: Context, b: Builder, runs: Sequence[Any]) -> None:
             positions=b.positions,
             max_w=best.rating_w * per_feed if best else 0,
         )
+    _cord_findings(ctx, b, runs)
+
+
+def _cord_findings(ctx: Context, b: Builder, runs: Sequence[Any]) -> None:
+    """One error per server whose supplies draw more than any PDU outlet the plan may choose carries: it names the
+    current and the best outlet there is (the catalogue lacks an outlet and cord for it); its cords name no outlet,
+    so none is billed as if it carried the supply."""
+    best = max((o for o in b.options if o.outlet_current_a), key=lambda o: o.outlet_current_a or 0, default=None)
     warned: set[str] = set()
     for run in runs:
         for c in run.rack.cords:
-            pdu = next((o for o in b.options if o.outlet_type == c.pdu_outlet), None)
-            limit = pdu.outlet_current_a if pdu else None
             node = next((d.part for d in run.rack.devices if d.role == DeviceRole.NODE), None)
-            if c.current_a and limit and c.current_a > limit and node and node not in warned:
+            if c.pdu_outlet is not None or best is None or outlet_carries(best, c.current_a):
+                continue
+            if c.current_a and node and node not in warned:
                 warned.add(node)
                 ctx.add(
                     RackCode.CORD_OVER_RATING,
                     "facility.pdu_feeds",
                     part=node,
                     current_a=round(c.current_a, 1),
-                    outlet=c.pdu_outlet,
-                    outlet_current_a=limit,
+                    outlet=best.outlet_type,
+                    outlet_current_a=best.outlet_current_a,
                 )
 
 

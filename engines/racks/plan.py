@@ -74,8 +74,10 @@ Rules (each with its basis)
   fits even then, the rack gets no PDU line and RACK_PDU_BUSBAR says it needs a busbar or power shelf (as
   NVIDIA's NVL72 racks are fed), a 63 A PDU or fewer nodes.
 * **Cords by current**: a supply's current at its rating is its watts over the feed's volts (a lower bound: the
-  supply's losses add to it); above the PDU outlet's rating (C13 10 A, C19 16 A; IEC 60320 via comms-express)
-  RACK_CORD_OVER_RATING names the server, its current and the outlet (e.g. 6.6 kW supplies: 28.7 A at 230 V).
+  supply's losses add to it). A rack takes a PDU whose outlets carry it where an option has such outlets (C13 10 A,
+  C19 16 A; IEC 60320 via comms-express); where none has, its cords name no outlet (never one the plan knows to be
+  overloaded) and RACK_CORD_OVER_RATING, a warning (the cord it needs is a line on request), names the server, its current and the best outlet the catalogue
+  offers (e.g. 6.6 kW supplies: 28.7 A at 230 V, more than a C19's 16 A).
 * **Facility power** = nodes + switches + ``other_it_power_w`` (e.g. transceivers). PDU losses and cooling are not
   included, and the totals say so (``overhead_included``).
 
@@ -102,8 +104,8 @@ RACK_PDU_OVER_CONTINUOUS (warning)  PDUs above 80 % of their rating; params: par
                                     rating_w, per_pdu_w
 RACK_PDU_BUSBAR (warning)           no PDU fits the zero-U positions and carries the rack; params: racks,
                                     first_rack, power_w, positions, max_w (what the positions' best PDUs carry)
-RACK_CORD_OVER_RATING (warning)     a supply draws more than the PDU outlet carries; params: part, current_a,
-                                    outlet, outlet_current_a
+RACK_CORD_OVER_RATING (warning)     a supply draws more than any PDU outlet offered carries; params: part,
+                                    current_a, outlet, outlet_current_a (the best outlet offered)
 """
 
 from __future__ import annotations

@@ -98,9 +98,30 @@ def test_hgx_b300_on_spectrum_x_is_twin_planar_as_the_superpod_table(seeded_cata
     assert "FABRIC_SPEED_MISMATCH" not in _codes(result)  # 2x 400GbE on 400GbE ports, no 800 -> 400 loss
 
 
-def test_a_connectx8_card_without_a_twin_plug_for_its_cage_is_one_plane_and_says_so(seeded_catalog):
-    # The C8180 card's cage takes flat-top plugs; the catalogue's twin-port 2x 400G optics are finned (switch cages):
-    # the two planes cannot be cabled from the catalogue, so the plan is one plane of one 400GbE link per card.
+def test_a_connectx8_card_is_two_planes_on_flat_top_twin_plugs(seeded_catalog):
+    # The C8180 card's cage takes flat-top plugs (NVIDIA XDR LinkX page): its 2x 400GbE leave the card on the flat-top
+    # twin-port MMA4Z00-NS-FLT, one link to each plane; the finned MMA4Z00-NS stays in the switch cages.
+    plan = fabric_plan_json(request={"nodes": 64, "rails": 8, "switch": "SN5600", "hca": CX8})
+    codes = {f["code"] for f in plan["findings"]}
+    assert not codes & {"FABRIC_PLANES_NO_MEDIUM", "FABRIC_NO_CABLE", "FABRIC_PLUG_TOP_UNKNOWN"}
+    assert (plan["fabric_planes"], plan["node_links"], plan["link_speed_gbps"]) == (2, 1024, 400)
+    node_leaf = next(link for link in plan["links"] if link["class"] == "node-leaf")
+    by_role = {p["role"]: p["part"] for p in node_leaf["parts"]}
+    assert by_role["transceiver-b"] == "MMA4Z00-NS-FLT" and by_role["transceiver-a"] == "MMA4Z00-NS"
+    # On InfiniBand the same card is one 800 Gb/s XDR link: one fabric, as designed.
+    xdr = fabric_plan_json(request={"nodes": 64, "rails": 8, "switch": "Q3400-RA", "hca": CX8})
+    assert (xdr["fabric_planes"], xdr["node_links"], xdr["link_speed_gbps"]) == (1, 512, 800)
+    assert "FABRIC_PLANES_NO_MEDIUM" not in {f["code"] for f in xdr["findings"]}
+
+
+def test_a_connectx8_card_without_a_flat_twin_plug_in_the_catalogue_is_one_plane_and_says_so(seeded_catalog):
+    # Without a flat-top twin-port plug the two planes cannot be cabled from the catalogue: one plane of one 400GbE
+    # link per card, said so, and never the finned switch plug in the card's flat-top cage.
+    from catalog.models import Part
+    from configurator.snapshot import clear_cache
+
+    Part.objects.filter(part_number="MMA4Z00-NS-FLT").delete()
+    clear_cache()
     plan = fabric_plan_json(request={"nodes": 64, "rails": 8, "switch": "SN5600", "hca": CX8})
     codes = {f["code"] for f in plan["findings"]}
     assert "FABRIC_PLANES_NO_MEDIUM" in codes and "FABRIC_NO_CABLE" not in codes
@@ -109,10 +130,6 @@ def test_a_connectx8_card_without_a_twin_plug_for_its_cage_is_one_plane_and_says
     assert "2 x 400 GbE" in said["message"] and "one plane" in said["message"]
     dutch = fabric_plan_json(request={"nodes": 64, "rails": 8, "switch": "SN5600", "hca": CX8}, language="nl")
     assert "één vlak" in next(f for f in dutch["findings"] if f["code"] == "FABRIC_PLANES_NO_MEDIUM")["message"]
-    # On InfiniBand the same card is one 800 Gb/s XDR link: one fabric, as designed.
-    xdr = fabric_plan_json(request={"nodes": 64, "rails": 8, "switch": "Q3400-RA", "hca": CX8})
-    assert (xdr["fabric_planes"], xdr["node_links"], xdr["link_speed_gbps"]) == (1, 512, 800)
-    assert "FABRIC_PLANES_NO_MEDIUM" not in {f["code"] for f in xdr["findings"]}
 
 
 # --- GB300 NVL72 ----------------------------------------------------------------------------------------------

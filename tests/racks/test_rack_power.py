@@ -80,6 +80,26 @@ def test_6_6_kw_supplies_are_not_given_16_a_cords_without_a_word():
     assert f.params == {"part": "SYS-422GS-NBRT-LCC", "current_a": 28.7, "outlet": "C19", "outlet_current_a": 16}
 
 
+def test_6_6_kw_supplies_go_on_a_pdu_whose_outlets_carry_them_where_one_is_offered():
+    # A PDU whose outlets carry 32 A (an IEC 60309 outlet PDU; its part here is the test's own) takes the supplies;
+    # the C19 PDU has more outlets, each of which the supplies would overload.
+    hot = PduOption(
+        part="PDU-32A-OUT", rating_w=22_000, outlets=6, cord="3P 32A", outlet_type="32A", outlet_current_a=32
+    )
+    group = dataclasses.replace(liquid_nodes(2, power_w=13_000), part="SYS-422GS-NBRT-LCC", inlet_current_a=28.7)
+    p = plan_racks(node_groups=[group], facility=Facility(cooling="liquid"), pdu_options=[PDU_32A, hot])
+    assert {line.part for line in p.racks[0].pdus} == {"PDU-32A-OUT"}
+    assert [(c.pdu_outlet, c.current_a) for c in p.cords] == [("32A", 28.7)]
+    assert "RACK_CORD_OVER_RATING" not in _codes(p)
+
+
+def test_6_6_kw_supplies_without_an_outlet_for_them_get_no_outlet_and_a_warning():
+    group = dataclasses.replace(liquid_nodes(2, power_w=13_000), part="SYS-422GS-NBRT-LCC", inlet_current_a=28.7)
+    p = plan_racks(node_groups=[group], facility=Facility(cooling="liquid"), pdu_options=[PDU_32A])
+    assert [c.pdu_outlet for c in p.cords] == [None]  # never a C19 cord the plan knows to be overloaded
+    assert _codes(p)["RACK_CORD_OVER_RATING"].severity == "warning"
+
+
 def test_3_kw_supplies_on_c19_outlets_raise_no_cord_finding():
     group = dataclasses.replace(air_nodes(2), inlet_current_a=13.0)
     p = plan_racks(node_groups=[group], facility=Facility(rack_power_kw=30), pdu_options=[PDU_32A])
