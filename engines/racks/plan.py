@@ -76,8 +76,8 @@ Rules (each with its basis)
 * **Cords by current**: a supply's current at its rating is its watts over the feed's volts (a lower bound: the
   supply's losses add to it). A rack takes a PDU whose outlets carry it where an option has such outlets (C13 10 A,
   C19 16 A; IEC 60320 via comms-express); where none has, its cords name no outlet (never one the plan knows to be
-  overloaded) and RACK_CORD_OVER_RATING, a warning (the cord it needs is a line on request), names the server, its current and the best outlet the catalogue
-  offers (e.g. 6.6 kW supplies: 28.7 A at 230 V, more than a C19's 16 A).
+  overloaded) and RACK_CORD_OVER_RATING, a warning (the cord it needs is a line on request), names the server, its
+  current and the best outlet the catalogue offers (e.g. 6.6 kW supplies: 28.7 A at 230 V, more than a C19's 16 A).
 * **Facility power** = nodes + switches + ``other_it_power_w`` (e.g. transceivers). PDU losses and cooling are not
   included, and the totals say so (``overhead_included``).
 
