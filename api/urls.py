@@ -31,6 +31,11 @@ v1 = [
         ConfigurationViewSet.as_view({"get": "cabling_csv"}, detail=True),
         name="configuration-cabling-csv",
     ),
+    path(
+        "quotes/<int:pk>/order-confirmation.pdf",
+        QuoteViewSet.as_view({"get": "order_confirmation_pdf"}, detail=True),
+        name="quote-order-confirmation-pdf",
+    ),
     path("quotes/<int:pk>/bom.xlsx", QuoteViewSet.as_view({"get": "bom_xlsx"}, detail=True), name="quote-bom-xlsx"),
     *router.urls,
 ]

@@ -550,3 +550,14 @@ def _xlsx_summary_sheet(summary: Worksheet, frozen: dict[str, Any]) -> None:
             cell.number_format = DATE_FORMAT
     summary.column_dimensions["A"].width = 26
     summary.column_dimensions["B"].width = 70
+
+
+def render_order_confirmation(frozen: dict[str, Any], acceptance: dict[str, Any]) -> bytes:
+    """The order confirmation (orderbevestiging) of an accepted quote, in the quote's language: the frozen
+    snapshot's parties, bill and totals with the acceptance (quotes.orderpdf). ``acceptance``: name, position,
+    email, po_number, note and accepted_at (ISO)."""
+    from . import orderpdf
+
+    with translation.override(frozen.get("language", "en")):
+        record = {**acceptance, "accepted_at": local_datetime(acceptance.get("accepted_at"))}
+        return orderpdf.build(pdf_context(frozen), record)

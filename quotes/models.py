@@ -3,7 +3,9 @@
 Lifecycle (``status``): a request becomes ``awaiting_review`` when the design has warnings no sales engineer has
 accepted yet (or, for a customer's online request, when it is above the instant-quote limit: quotes.policy),
 ``awaiting_approval`` when its discount exceeds the approval threshold, otherwise ``issued``.
-A newer revision of the same number makes the older one ``superseded`` (still readable). Issuing freezes the
+A newer revision of the same number makes the older one ``superseded`` (still readable). An issued, unexpired
+quote becomes ``accepted`` (an order: frozen for good, never revised) or ``declined`` when the customer answers it
+(QuoteDecision). Issuing freezes the
 lines, totals, VAT, design and validation receipt into ``frozen``; the documents are a pure rendering of it.
 
 Documents (``doc_status``): ``pending`` → ``building`` → ``ready`` | ``failed``, built by a Celery task that
@@ -51,6 +53,8 @@ class Quote(models.Model):
         AWAITING_APPROVAL = "awaiting_approval", _("Awaiting discount approval")
         ISSUED = "issued", _("Issued")
         SUPERSEDED = "superseded", _("Superseded by a newer revision")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
 
     class ReviewReason(models.TextChoices):
         """Why a customer's online request waits for a sales engineer (quotes.policy); empty otherwise."""
@@ -200,3 +204,71 @@ class Quote(models.Model):
     @property
     def lines(self) -> list[dict]:
         return list(self.frozen.get("lines", []))
+
+
+class QuoteDecision(models.Model):
+    """The customer's answer to an issued quote: accepted (an order) or declined, at most one per quote (the
+    one-to-one row is the lock: two acceptances racing, the second is refused).
+
+    Who answered and how: the customer online (the signed link of the offer e-mail, or the quote page), a sales
+    engineer on the customer's behalf, or a CRM through the API (``channel``), with the name, position, e-mail,
+    purchase-order number, the time and the address it came from. An acceptance has the customer's agreement to
+    the terms (``terms_accepted``); a decline its reason. The order confirmation (orderbevestiging) of an accepted
+    quote is a pure rendering of the quote's frozen snapshot and this row, built by the worker
+    (quotes.services.orders), with the same claim-by-conditional-update as the quote's documents.
+    """
+
+    class Outcome(models.TextChoices):
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+
+    class Channel(models.TextChoices):
+        CUSTOMER = "customer", _("The customer, online")
+        STAFF = "staff", _("A sales engineer on the customer's behalf")
+        API = "api", _("A CRM, through the API")
+
+    quote = models.OneToOneField(Quote, on_delete=models.CASCADE, related_name="decision")
+    outcome = models.CharField(_("outcome"), max_length=10, choices=Outcome.choices)
+    channel = models.CharField(_("channel"), max_length=10, choices=Channel.choices)
+    name = models.CharField(_("name"), max_length=200, blank=True)
+    position = models.CharField(_("position"), max_length=100, blank=True)
+    email = models.EmailField(_("e-mail"), blank=True)
+    po_number = models.CharField(_("purchase order number"), max_length=64, blank=True)
+    note = models.TextField(_("note"), max_length=2000, blank=True)
+    reason = models.TextField(_("reason"), max_length=2000, blank=True)
+    terms_accepted = models.BooleanField(_("terms accepted"), default=False)
+    decided_at = models.DateTimeField(_("decided at"), default=timezone.now)
+    ip_address = models.GenericIPAddressField(_("address"), null=True, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    api_client = models.CharField(_("API client"), max_length=100, blank=True)
+
+    confirmation_status = models.CharField(
+        _("order confirmation"), max_length=10, choices=Quote.DocStatus.choices, blank=True
+    )
+    confirmation_pdf = models.FileField(upload_to="quotes/", max_length=255, blank=True)
+    confirmation_failure = models.TextField(blank=True)
+    confirmation_claimed_at = models.DateTimeField(null=True, blank=True)
+    confirmation_attempts = models.PositiveSmallIntegerField(default=0)
+    emailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(outcome="accepted") | Q(terms_accepted=True), name="quote_acceptance_has_terms"
+            ),
+            models.CheckConstraint(condition=~Q(outcome="declined") | ~Q(reason=""), name="quote_decline_has_reason"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.quote_id}: {self.outcome}"
+
+    @property
+    def accepted(self) -> bool:
+        return self.outcome == self.Outcome.ACCEPTED

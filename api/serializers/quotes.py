@@ -90,6 +90,62 @@ class QuoteReviseSerializer(serializers.Serializer):
     )
 
 
+class QuoteAcceptSerializer(serializers.Serializer):
+    """The customer's acceptance of an issued quote (an order), as a CRM records it."""
+
+    name = serializers.CharField(max_length=200, help_text="Who accepts, on behalf of the customer.")
+    email = serializers.EmailField(max_length=254, help_text="Their e-mail; the order confirmation is sent there.")
+    position = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    po_number = serializers.CharField(
+        max_length=64, required=False, allow_blank=True, default="", help_text="The customer's purchase order number."
+    )
+    note = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+    accept_terms = serializers.BooleanField(help_text="Must be true: the customer accepts the quote's terms.")
+
+    def validate_accept_terms(self, value: bool) -> bool:
+        if value is not True:
+            raise serializers.ValidationError("Accept the quote's terms (true) to place the order.")
+        return value
+
+
+class QuoteDeclineSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000, help_text="Why the customer declines the quote.")
+    name = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    email = serializers.EmailField(max_length=254, required=False, allow_blank=True, default="")
+
+
+class QuoteDecisionSerializer(serializers.Serializer):
+    """The customer's answer to the quote: accepted (an order) or declined."""
+
+    outcome = serializers.ChoiceField(choices=["accepted", "declined"])
+    channel = serializers.ChoiceField(
+        choices=["customer", "staff", "api"],
+        help_text="customer: online (signed link or quote page); staff: a sales engineer on the customer's behalf; "
+        "api: a CRM.",
+    )
+    name = serializers.CharField(allow_blank=True)
+    position = serializers.CharField(allow_blank=True)
+    email = serializers.CharField(allow_blank=True)
+    po_number = serializers.CharField(allow_blank=True)
+    reason = serializers.CharField(allow_blank=True, help_text="Why it was declined.")
+    decided_at = serializers.DateTimeField()
+    order_confirmation_status = serializers.CharField(
+        source="confirmation_status",
+        allow_blank=True,
+        help_text="pending, building, ready or failed; empty for a declined quote.",
+    )
+    order_confirmation_url = serializers.SerializerMethodField(
+        help_text="The order confirmation (PDF) of an accepted quote; 409 until it is ready. Null when declined."
+    )
+
+    def get_order_confirmation_url(self, decision) -> str | None:
+        if decision.outcome != "accepted":
+            return None
+        path = reverse("api:quote-order-confirmation-pdf", args=[decision.quote_id])
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request is not None else path
+
+
 class TotalsSerializer(serializers.Serializer):
     currency = serializers.CharField()
     subtotal = serializers.DecimalField(max_digits=14, decimal_places=2, help_text="List value.")
@@ -146,6 +202,9 @@ class QuoteSerializer(_QuoteLinks):
     document_url = serializers.SerializerMethodField(help_text="The PDF; 409 until doc_status is ready.")
     bom_url = serializers.SerializerMethodField(help_text="The bill of materials (xlsx); 409 until ready.")
     failure_message = serializers.CharField(allow_blank=True, help_text="Why the documents failed, if they did.")
+    decision = serializers.SerializerMethodField(
+        help_text="The customer's answer (status accepted or declined); null while the quote is unanswered."
+    )
 
     class Meta:
         model = Quote
@@ -173,8 +232,14 @@ class QuoteSerializer(_QuoteLinks):
             "url",
             "document_url",
             "bom_url",
+            "decision",
         ]
         read_only_fields = fields
+
+    @extend_schema_field(QuoteDecisionSerializer(allow_null=True))
+    def get_decision(self, quote) -> dict | None:
+        decision = getattr(quote, "decision", None)
+        return None if decision is None else QuoteDecisionSerializer(decision, context=self.context).data
 
     @extend_schema_field(TotalsSerializer)
     def get_totals(self, quote):

@@ -20,7 +20,14 @@ from rest_framework.response import Response
 
 from configurator.models import Configuration
 from quotes.models import Quote
-from quotes.services import quote_approve, quote_request, quote_revise
+from quotes.services import (
+    QuoteStateError,
+    quote_accept,
+    quote_approve,
+    quote_decline,
+    quote_request,
+    quote_revise,
+)
 
 from ..exceptions import Conflict
 from ..filters import StrictFilterSet
@@ -29,6 +36,8 @@ from ..permissions import CanApproveQuotes, ClientScopePermission
 from ..serializers.common import IDEMPOTENCY_PARAMETER, errors
 from ..serializers.quotes import (
     QuoteAcceptedSerializer,
+    QuoteAcceptSerializer,
+    QuoteDeclineSerializer,
     QuoteRequestSerializer,
     QuoteReviseSerializer,
     QuoteSerializer,
@@ -115,10 +124,10 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
     queryset = Quote.objects.none()
 
     def get_queryset(self):
-        return owned_quotes(self.client).order_by("-created_at", "-id")
+        return owned_quotes(self.client).select_related("decision").order_by("-created_at", "-id")
 
     def get_renderers(self):
-        if self.action == "document_pdf":
+        if self.action in ("document_pdf", "order_confirmation_pdf"):
             return [PdfRenderer(), JSONRenderer()]
         if self.action == "bom_xlsx":
             return [XlsxRenderer(), JSONRenderer()]
@@ -211,6 +220,118 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
         quote = quote_approve(quote=quote, user=self.acting_user)
         return Response(
             QuoteSerializer(self.get_queryset().get(pk=quote.pk), context=self.get_serializer_context()).data
+        )
+
+    def _answered(self, quote: Quote) -> Response:
+        quote = self.get_queryset().get(pk=quote.pk)
+        return Response(QuoteSerializer(quote, context=self.get_serializer_context()).data)
+
+    @extend_schema(
+        summary="Accept a quote (the customer's order)",
+        request=QuoteAcceptSerializer,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={200: QuoteSerializer, **errors(403, 404, 409, 415, 422)},
+        description="Records the customer's acceptance of an issued, unexpired quote (its newest revision): `name`, "
+        "`email`, optional `position`, `po_number` and `note`, and `accept_terms: true`. The quote's `status` "
+        "becomes `accepted` and it is frozen for good (a revision is refused with 409). The worker then builds the "
+        "order confirmation (`decision.order_confirmation_url`, in the quote's language), which is e-mailed to the "
+        "customer and the sales team; the `quote.accepted` webhook fires. 409 with code `quote_expired`, "
+        "`quote_superseded`, `quote_already_accepted`, `quote_declined` or `quote_not_issued` when the quote "
+        "cannot be accepted; a retry with the same `Idempotency-Key` gets the first answer again.",
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def accept(self, request, pk=None):
+        quote = self.get_object()
+        serializer = QuoteAcceptSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        accepted = quote_accept(
+            quote=quote,
+            channel="api",
+            name=data["name"],
+            email=data["email"],
+            position=data["position"],
+            po_number=data["po_number"],
+            note=data["note"],
+            accept_terms=data["accept_terms"],
+            user=self.acting_user,
+            api_client=self.client.name,
+        )
+        return self._answered(accepted)
+
+    @extend_schema(
+        summary="Decline a quote",
+        request=QuoteDeclineSerializer,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={200: QuoteSerializer, **errors(403, 404, 409, 415, 422)},
+        description="Records that the customer declines an issued, unexpired quote, with a `reason` (required). "
+        "The quote's `status` becomes `declined`, the sales team is e-mailed and the `quote.declined` webhook "
+        "fires. A declined quote can still be revised (a new offer). 409 as for accepting.",
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def decline(self, request, pk=None):
+        quote = self.get_object()
+        serializer = QuoteDeclineSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        declined = quote_decline(
+            quote=quote,
+            channel="api",
+            reason=data["reason"],
+            name=data["name"],
+            email=data["email"],
+            user=self.acting_user,
+            api_client=self.client.name,
+        )
+        return self._answered(declined)
+
+    @extend_schema(
+        operation_id="quotes_order_confirmation_pdf",
+        summary="Download the order confirmation",
+        responses={
+            (200, PdfRenderer.media_type): OpenApiResponse(
+                OpenApiTypes.BINARY, description="The order confirmation (orderbevestiging), in the quote's language."
+            ),
+            **errors(404, 409),
+        },
+        description="409 `quote_not_accepted` unless the quote is accepted; 409 `document_not_ready` (with "
+        "`Retry-After`) until the worker has built it, `document_failed` when the build failed.",
+    )
+    def order_confirmation_pdf(self, request, pk=None):
+        quote = self.get_object()
+        decision = getattr(quote, "decision", None)
+        if decision is None or decision.outcome != "accepted":
+            raise QuoteStateError(
+                "quote_not_accepted",
+                _("Quote %(number)s is not accepted; it has no order confirmation.") % {"number": quote.number},
+            )
+        if decision.confirmation_status == Quote.DocStatus.FAILED:
+            raise Conflict(
+                _("Building the order confirmation of %(number)s failed: %(reason)s")
+                % {"number": quote.number, "reason": decision.confirmation_failure or _("unknown reason")},
+                code="document_failed",
+            )
+        if decision.confirmation_status != Quote.DocStatus.READY or not decision.confirmation_pdf:
+            raise Conflict(
+                _("The order confirmation of %(number)s is not ready yet; try again shortly.")
+                % {"number": quote.number},
+                code="document_not_ready",
+                headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+            )
+        try:
+            handle = decision.confirmation_pdf.open("rb")
+        except FileNotFoundError:
+            raise Conflict(
+                _("The document file of %(number)s is missing; ask for it to be rebuilt.") % {"number": quote.number},
+                code="document_missing",
+            ) from None
+        return FileResponse(
+            handle,
+            as_attachment=True,
+            filename=f"{quote.number}-order-confirmation.pdf",
+            content_type=PdfRenderer.media_type,
         )
 
     def _file(self, kind: str, content_type: str, extension: str):
