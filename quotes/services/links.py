@@ -9,7 +9,7 @@ from django.core import signing
 from ..models import Quote
 
 LINK_SALT = "quotes.download-link.v2"
-FILE_KINDS = ("pdf", "xlsx")
+FILE_KINDS = ("pdf", "xlsx", "order")  # order: the order confirmation of an accepted quote
 
 
 class DownloadLinkError(Exception):

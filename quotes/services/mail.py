@@ -13,14 +13,15 @@ from django.utils import timezone, translation
 
 from .. import policy
 from ..models import Quote
-from .links import absolute_url, download_link_sign
+from .links import absolute_url, accept_link_sign, download_link_sign
 
 logger = logging.getLogger("quotes.services")
 
 
 def quote_notify_ready(*, quote: Quote) -> bool:
-    """E-mail the customer (in their language) that the quote is ready, with signed expiring download links,
-    and copy the sales engineer (who created it, or to whom the configuration is assigned). Sent once.
+    """E-mail the customer (in their language) that the quote is ready, with signed expiring download links and
+    the signed link that accepts or declines it online, and copy the sales engineer (who created it, or to whom
+    the configuration is assigned). Sent once.
 
     The e-mail holds the expiring links only: not the quote's token, nor its status page (an e-mail is forwarded
     and archived; a token in it would open the quote for good)."""
@@ -37,6 +38,7 @@ def quote_notify_ready(*, quote: Quote) -> bool:
         "pdf_url": absolute_url(reverse("quotes:link", args=[download_link_sign(quote=quote, kind="pdf")])),
         "xlsx_url": absolute_url(reverse("quotes:link", args=[download_link_sign(quote=quote, kind="xlsx")])),
         "link_days": settings.QUOTE_LINK_MAX_AGE.days,
+        "accept_url": absolute_url(reverse("quotes:accept", args=[accept_link_sign(quote=quote)])),
     }
     with translation.override(quote.language):
         subject = render_to_string("emails/quote_ready_subject.txt", context).strip()

@@ -16,11 +16,16 @@ from configurator import ratelimits
 from configurator.models import Configuration
 from configurator.services import configuration_name_customer, configuration_taken_over
 from quotes import selectors as quote_selectors
+from quotes.forms import AcceptForm, DeclineForm, tie_errors
 from quotes.services import (
     QuoteError,
     QuotePreview,
+    QuoteStateError,
+    quote_accept,
     quote_approve,
+    quote_decline,
     quote_issue,
+    quote_may_answer,
     quote_may_approve,
     quote_preview,
     quote_request,
@@ -111,10 +116,13 @@ def _quote_page(
     discount_form: DiscountForm | None = None,
     revise_form: DiscountForm | None = None,
     previews: dict[str, PricePreview] | None = None,
+    accept_form: AcceptForm | None = None,
+    decline_form: DeclineForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
     """The quote step with the request form, and for sales engineers the discount and revision forms (each the
-    one a refused POST brings back with its errors, or a fresh one)."""
+    one a refused POST brings back with its errors, or a fresh one) and, while the latest quote can be answered,
+    the forms that record the customer's acceptance or decline on their behalf."""
     view = selectors.catalog()
     staff = _is_staff(request)
     if ev is None:
@@ -154,8 +162,69 @@ def _quote_page(
         ack_form=AcknowledgeForm(),
         show_ack=staff,
         may_approve=staff and latest is not None and quote_may_approve(quote=latest, user=request.user),
+        **_answer_forms(staff, latest, accept_form, decline_form),
     )
     return _render_step(request, "quote", ctx, status=status)
+
+
+def _answer_forms(staff: bool, latest, accept_form, decline_form) -> dict[str, object]:
+    """Staff only: the latest quote's answer (its decision), and while it can be answered the on-behalf forms."""
+    if not staff or latest is None:
+        return {}
+    decision = getattr(latest, "decision", None) if latest.status in ("accepted", "declined") else None
+    if decision is not None or not quote_may_answer(latest):
+        return {"decision": decision}
+    initial = {"name": latest.customer_name, "email": latest.customer_email}
+    return {
+        "accept_form": accept_form or AcceptForm(initial=initial, on_behalf=True),
+        "decline_form": decline_form or DeclineForm(),
+    }
+
+
+def accept_quote(request: HttpRequest, config: Configuration) -> HttpResponse:
+    """A sales engineer records the customer's acceptance (with the purchase order and a note) on their behalf."""
+    if not _is_staff(request):
+        raise PermissionDenied
+    quote = _posted_quote(request, config)
+    form = AcceptForm(request.POST, on_behalf=True)
+    if form.is_valid():
+        try:
+            quote = quote_accept(quote=quote, channel="staff", user=request.user, **form.answer())
+        except QuoteStateError as exc:
+            messages.error(request, exc.errors["status"])
+        except QuoteError as exc:
+            tie_errors(form, exc.errors)
+            return _quote_page(request, config, accept_form=form, status=422)
+        else:
+            messages.success(
+                request,
+                _("Quote %(number)s accepted on the customer's behalf; the order confirmation follows by e-mail.")
+                % {"number": quote.number},
+            )
+        return redirect(step_url(config, "quote"))
+    return _quote_page(request, config, accept_form=form, status=422)
+
+
+def decline_quote(request: HttpRequest, config: Configuration) -> HttpResponse:
+    """A sales engineer records that the customer declined the quote, and why."""
+    if not _is_staff(request):
+        raise PermissionDenied
+    quote = _posted_quote(request, config)
+    form = DeclineForm(request.POST)
+    if form.is_valid():
+        try:
+            quote = quote_decline(quote=quote, channel="staff", user=request.user, reason=form.cleaned_data["reason"])
+        except QuoteStateError as exc:
+            messages.error(request, exc.errors["status"])
+        except QuoteError as exc:
+            tie_errors(form, exc.errors)
+            return _quote_page(request, config, decline_form=form, status=422)
+        else:
+            messages.success(
+                request, _("Quote %(number)s: %(status)s.") % {"number": quote.number, "status": quote.display_status}
+            )
+        return redirect(step_url(config, "quote"))
+    return _quote_page(request, config, decline_form=form, status=422)
 
 
 def request_quote(request: HttpRequest, config: Configuration) -> HttpResponse:
@@ -450,4 +519,6 @@ QUOTE_ACTIONS = {
     "issue": issue_quote,
     "approve": approve_quote,
     "preview": preview_prices,
+    "accept": accept_quote,
+    "decline": decline_quote,
 }
