@@ -4,6 +4,7 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import SimpleRouter
 
+from .views.agreements import PriceAgreementViewSet
 from .views.catalog import PartViewSet
 from .views.configurations import ConfigurationViewSet
 from .views.designs import DesignValidateView, FabricPlanView
@@ -16,6 +17,7 @@ router.register("catalog/parts", PartViewSet, basename="part")
 router.register("configurations", ConfigurationViewSet, basename="configuration")
 router.register("quotes", QuoteViewSet, basename="quote")
 router.register("webhooks", WebhookViewSet, basename="webhook")
+router.register("price-agreements", PriceAgreementViewSet, basename="price-agreement")
 
 v1 = [
     path("designs/validate/", DesignValidateView.as_view(), name="design-validate"),

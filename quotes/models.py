@@ -94,6 +94,9 @@ class Quote(models.Model):
     customer_email = models.EmailField(_("e-mail"))
     customer_country = models.CharField(_("country"), max_length=2)
     customer_vat_number = models.CharField(_("VAT number"), max_length=20, blank=True)
+    # The Dutch Chamber of Commerce number (8 digits), optional: with the VAT number it finds the customer's price
+    # agreement (PriceAgreement).
+    customer_kvk = models.CharField(_("KvK number"), max_length=8, blank=True)
     # The billing address: asked in the wizard, optional in the API (the offer then says it is to be confirmed).
     customer_street = models.CharField(_("street and number"), max_length=200, blank=True)
     customer_postal_code = models.CharField(_("postal code"), max_length=16, blank=True)
@@ -144,6 +147,14 @@ class Quote(models.Model):
     )
     # Everything the documents print, frozen at issue (schema "quote/v1"); before issue, a preview.
     frozen = models.JSONField(default=dict, blank=True)
+    # Staff only, never in ``frozen`` (which every customer document renders): the purchase price of each part
+    # (part number → unit EUR, from the catalogue's cost_price_eur when priced, fixed at issue) and the margin over
+    # the lines whose cost is known (quotes.pricing.quote_margin); None while no line's cost is known.
+    costs = models.JSONField(default=dict, blank=True, editable=False)
+    margin_eur = models.DecimalField(_("margin (EUR)"), max_digits=14, decimal_places=2, null=True, blank=True)
+    margin_percent = models.DecimalField(_("margin (%)"), max_digits=9, decimal_places=2, null=True, blank=True)
+    # Why the quote waits (or waited) for a second person: "discount" above the threshold, "margin" below the floor.
+    approval_reasons = models.JSONField(default=list, blank=True, editable=False)
 
     doc_status = models.CharField(
         _("document status"), max_length=10, choices=DocStatus.choices, default=DocStatus.PENDING, db_index=True
@@ -272,3 +283,74 @@ class QuoteDecision(models.Model):
     @property
     def accepted(self) -> bool:
         return self.outcome == self.Outcome.ACCEPTED
+
+
+class PriceAgreement(models.Model):
+    """The terms agreed with one customer company: a discount per catalogue category and a payment term.
+
+    The company is identified by its VAT number (compact, with its country prefix, as quotes.vat normalises it) or,
+    for a Dutch company, its KvK number (Chamber of Commerce, 8 digits); at least one of them. A quote for a customer
+    with that VAT or KvK number applies the active agreement (quotes.services.agreements): the agreed discount on
+    every line of a category, shown as the agreement's and counted toward the approval rule like any discount, and
+    the agreed payment term. Kept by staff in the admin and settable by a CRM through the API.
+    """
+
+    company = models.CharField(_("company"), max_length=200)
+    vat_number = models.CharField(_("VAT number"), max_length=20, blank=True)
+    kvk_number = models.CharField(_("KvK number"), max_length=8, blank=True)
+    payment_days = models.PositiveSmallIntegerField(
+        _("payment term (days)"), null=True, blank=True, help_text=_("Empty: the standard payment term.")
+    )
+    reference = models.CharField(_("agreement reference"), max_length=100, blank=True)
+    is_active = models.BooleanField(_("active"), default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["company", "id"]
+        verbose_name = _("price agreement")
+        verbose_name_plural = _("price agreements")
+        constraints = [
+            models.CheckConstraint(condition=~Q(vat_number="") | ~Q(kvk_number=""), name="agreement_identifies"),
+            models.UniqueConstraint(
+                fields=["vat_number"], condition=~Q(vat_number=""), name="agreement_one_per_vat_number"
+            ),
+            models.UniqueConstraint(
+                fields=["kvk_number"], condition=~Q(kvk_number=""), name="agreement_one_per_kvk_number"
+            ),
+            models.CheckConstraint(
+                condition=Q(payment_days__isnull=True) | Q(payment_days__lte=365), name="agreement_payment_days"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.company
+
+    @property
+    def discount_map(self) -> dict:
+        """Catalogue category → agreed discount (%)."""
+        return {d.category: d.discount_percent for d in self.discounts.all()}
+
+
+class AgreementDiscount(models.Model):
+    """The discount agreed on every line of one catalogue category (Part.category)."""
+
+    agreement = models.ForeignKey(PriceAgreement, on_delete=models.CASCADE, related_name="discounts")
+    # A catalogue category (catalog Part.category); checked by quotes.services.agreements and the admin's form
+    # (the migrations of quotes import this module and must not reach the catalogue's vocabulary).
+    category = models.CharField(_("category"), max_length=16)
+    discount_percent = models.DecimalField(_("discount (%)"), max_digits=5, decimal_places=2)
+
+    class Meta:
+        ordering = ["category"]
+        verbose_name = _("agreed discount")
+        verbose_name_plural = _("agreed discounts")
+        constraints = [
+            models.UniqueConstraint(fields=["agreement", "category"], name="agreement_one_discount_per_category"),
+            models.CheckConstraint(
+                condition=Q(discount_percent__gte=0, discount_percent__lte=100), name="agreement_discount_0_100"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.category}: {self.discount_percent}%"

@@ -26,7 +26,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from configurator.clientip import client_ip
 
-from . import selectors
+from . import selectors, staffxlsx
 from .forms import AcceptForm, DeclineForm, tie_errors
 from .models import Quote
 from .services import (
@@ -226,5 +226,17 @@ def quote_link(request: HttpRequest, signed: str) -> HttpResponse:
 
 @require_GET
 @staff_member_required
-def quote_document_staff(request: HttpRequest, pk: int, kind: str) -> FileResponse:
-    return _serve(get_object_or_404(Quote, pk=pk), kind)
+def quote_document_staff(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
+    """Staff download any quote's documents; their workbook also holds each line's purchase price and margin
+    (quotes.staffxlsx), built on request and never stored beside the customer's."""
+    quote = get_object_or_404(Quote, pk=pk)
+    response = _serve(quote, kind)
+    if kind != "xlsx":
+        return response
+    with default_storage.open(quote.xlsx.name, "rb") as handle:
+        content = staffxlsx.with_margins(handle.read(), quote.frozen, quote.costs or {})
+    response.close()
+    staff = HttpResponse(content, content_type=CONTENT_TYPES["xlsx"])
+    staff["Content-Disposition"] = f'attachment; filename="{quote.number}-bom-staff.xlsx"'
+    staff["Cache-Control"] = "private, no-store"
+    return staff

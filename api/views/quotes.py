@@ -12,13 +12,15 @@ from django.db import transaction
 from django.http import FileResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
 from configurator.models import Configuration
+from quotes import selectors as quote_selectors
 from quotes.models import Quote
 from quotes.services import (
     QuoteStateError,
@@ -40,6 +42,7 @@ from ..serializers.quotes import (
     QuoteDeclineSerializer,
     QuoteRequestSerializer,
     QuoteReviseSerializer,
+    QuoteRevisionDiffSerializer,
     QuoteSerializer,
 )
 from ..services import client_configuration_create
@@ -333,6 +336,28 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
             filename=f"{quote.number}-order-confirmation.pdf",
             content_type=PdfRenderer.media_type,
         )
+
+    @extend_schema(
+        operation_id="quotes_revision_diff",
+        summary="What changed between two revisions",
+        parameters=[
+            OpenApiParameter("a", int, OpenApiParameter.PATH, description="The revision compared from (1, 2, …)."),
+            OpenApiParameter("b", int, OpenApiParameter.PATH, description="The revision compared to."),
+        ],
+        responses={200: QuoteRevisionDiffSerializer, **errors(404)},
+        description="Any two revisions of the quote's number (this quote or another revision of it): lines added, "
+        "removed and changed in quantity, price or discount, the discounts, the totals and the findings, read "
+        "from the two frozen snapshots. 404 when the number has no such revision.",
+    )
+    @action(detail=True, methods=["get"], url_path=r"revisions/(?P<a>[0-9]{1,5})/diff/(?P<b>[0-9]{1,5})")
+    def revision_diff(self, request, pk=None, a=None, b=None):
+        quote = self.get_object()
+        diff = quote_selectors.quote_revision_diff(quote, int(a), int(b))
+        if diff is None:
+            raise NotFound(
+                _("Quote %(number)s has no revision %(a)s or %(b)s.") % {"number": quote.base_number, "a": a, "b": b}
+            )
+        return Response(QuoteRevisionDiffSerializer(diff.to_dict()).data)
 
     def _file(self, kind: str, content_type: str, extension: str):
         quote = self.get_object()

@@ -26,19 +26,23 @@ Business rules, in one home:
   the same request (same channel, customer e-mail and CRM reference) was issued less than DUPLICATE_WINDOW ago
   (a double click or a retried submit).
 * Pricing and rounding: quotes.pricing; VAT: quotes.vat; numbers: quotes.numbering.
+* A customer company's price agreement (by VAT or KvK number) applies its agreed discount per catalogue category
+  and its payment term to the quote, counted toward the approval threshold (quotes.services.agreements); a margin
+  below settings.QUOTE_MARGIN_APPROVAL_FLOOR_PERCENT needs approval as a discount above the threshold does.
 * An issued, unexpired newest revision can be accepted (an order: frozen for good, never revised) or declined
   with a reason, online, by a sales engineer on the customer's behalf or by a CRM (quotes.services.deciding).
 * E-mailed download links sign an opaque ``Quote.download_id`` (never the token) and expire after
 
 Modules, by what they do: ``inputs`` (cleaning, QuoteError), ``evaluation`` (validate and price a design),
 ``preview`` (the price preview), ``freezing`` (the snapshot on the quote), ``requesting`` (request and revise),
-``issuing`` (issue, approve), ``deciding`` (the customer accepts or declines), ``orders`` (the order
-confirmation), ``builds`` (the documents and their Celery tasks), ``links`` (signed download links)
-and ``mail``. Import the services from here.
+``issuing`` (issue, approve), ``agreements`` (price agreements per customer company), ``deciding`` (the customer
+accepts or declines), ``orders`` (the order confirmation), ``builds`` (the documents and their Celery tasks),
+``links`` (signed download links) and ``mail``. Import the services from here.
 """
 
 from __future__ import annotations
 
+from .agreements import price_agreement_save
 from .builds import (
     document_names,
     enqueue_build,
@@ -89,6 +93,7 @@ __all__ = [
     "download_link_sign",
     "enqueue_build",
     "order_confirmation_rebuild",
+    "price_agreement_save",
     "quote_accept",
     "quote_approve",
     "quote_decline",

@@ -11,7 +11,7 @@ from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone, translation
 
-from .. import policy
+from .. import diff, documents, policy
 from ..models import Quote
 from .links import absolute_url, accept_link_sign, download_link_sign
 
@@ -20,8 +20,8 @@ logger = logging.getLogger("quotes.services")
 
 def quote_notify_ready(*, quote: Quote) -> bool:
     """E-mail the customer (in their language) that the quote is ready, with signed expiring download links and
-    the signed link that accepts or declines it online, and copy the sales engineer (who created it, or to whom
-    the configuration is assigned). Sent once.
+    the signed link that accepts or declines it online (a revision says in a sentence what changed), and copy the
+    sales engineer (who created it, or to whom the configuration is assigned). Sent once.
 
     The e-mail holds the expiring links only: not the quote's token, nor its status page (an e-mail is forwarded
     and archived; a token in it would open the quote for good)."""
@@ -39,6 +39,7 @@ def quote_notify_ready(*, quote: Quote) -> bool:
         "xlsx_url": absolute_url(reverse("quotes:link", args=[download_link_sign(quote=quote, kind="xlsx")])),
         "link_days": settings.QUOTE_LINK_MAX_AGE.days,
         "accept_url": absolute_url(reverse("quotes:accept", args=[accept_link_sign(quote=quote)])),
+        "changes": revision_changes(quote),
     }
     with translation.override(quote.language):
         subject = render_to_string("emails/quote_ready_subject.txt", context).strip()
@@ -54,6 +55,19 @@ def quote_notify_ready(*, quote: Quote) -> bool:
         Quote.objects.filter(pk=quote.pk).update(emailed_at=None)  # let a rebuild or retry send it again
         raise
     return True
+
+
+def revision_changes(quote: Quote) -> str:
+    """For a revision (…-R2 and later): one sentence, in the quote's language, saying what changed from the revision
+    before it (quotes.diff); '' for a first revision."""
+    if quote.revision <= 1:
+        return ""
+    previous = Quote.objects.filter(base_number=quote.base_number, revision=quote.revision - 1).only("frozen").first()
+    if previous is None:
+        return ""
+    with translation.override(quote.language):
+        changes = diff.revision_diff(previous.frozen, quote.frozen)
+        return diff.summary_sentence(changes, lambda amount: documents.money(amount, quote.language))
 
 
 def notify_review_quietly(quote_id: int) -> None:

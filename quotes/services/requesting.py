@@ -76,6 +76,7 @@ def quote_request(
         vat_number=cust["vat_number"],
         discount_percent=percent,
         line_discounts=lines,
+        kvk=cust.get("kvk", ""),
     )
     return _create(
         configuration=configuration,
@@ -180,6 +181,7 @@ def _create(
         customer_email=customer["email"],
         customer_country=customer["country"],
         customer_vat_number=customer["vat_number"],
+        customer_kvk=customer.get("kvk", ""),
         customer_street=customer.get("address_street", ""),
         customer_postal_code=customer.get("address_postal_code", ""),
         customer_city=customer.get("address_city", ""),
@@ -248,6 +250,7 @@ def quote_revise(*, quote: Quote, user=None, discount_percent=None, line_discoun
         vat_number=quote.customer_vat_number,
         discount_percent=percent,
         line_discounts=lines,
+        kvk=quote.customer_kvk,
     )
     with transaction.atomic():
         newest = _newest_revision_locked(quote)
@@ -303,6 +306,7 @@ def _customer_of(quote: Quote) -> dict[str, str]:
         "email": quote.customer_email,
         "country": quote.customer_country,
         "vat_number": quote.customer_vat_number,
+        "kvk": quote.customer_kvk,
         "address_street": quote.customer_street,
         "address_postal_code": quote.customer_postal_code,
         "address_city": quote.customer_city,

@@ -163,8 +163,48 @@ def _quote_page(
         show_ack=staff,
         may_approve=staff and latest is not None and quote_may_approve(quote=latest, user=request.user),
         **_answer_forms(staff, latest, accept_form, decline_form),
+        quote_margin_floor=settings.QUOTE_MARGIN_APPROVAL_FLOOR_PERCENT if staff else None,
+        **(_revision_diff(request, latest) if staff else {}),
     )
     return _render_step(request, "quote", ctx, status=status)
+
+
+def _revision_diff(request: HttpRequest, latest) -> dict[str, object]:
+    """Staff only: what changed between two revisions of the latest quote's number (``?diff_a=&diff_b=``, by default
+    the revision before the latest and the latest), by quotes.selectors.quote_revision_diff."""
+    if latest is None or latest.revision < 2:
+        return {}
+    revisions = list(range(1, latest.revision + 1))
+
+    def revision(name: str, default: int) -> int:
+        value = request.GET.get(name, "")
+        return int(value) if value.isdigit() and int(value) in revisions else default
+
+    a, b = revision("diff_a", latest.revision - 1), revision("diff_b", latest.revision)
+    return {
+        "revision_diff": quote_selectors.quote_revision_diff(latest, a, b),
+        "revisions": revisions,
+        "diff_label": _diff_label,
+    }
+
+
+def _diff_label(name: str) -> str:
+    """A changed field of a revision diff as the page names it."""
+    if name.startswith("line_discounts."):
+        return _("Line discount %(part)s") % {"part": name.removeprefix("line_discounts.")}
+    labels = {
+        "quantity": _("Quantity"),
+        "unit_price": _("Unit price"),
+        "line_discount_percent": _("Line discount (%)"),
+        "quote_discount_percent": _("Quote discount (%)"),
+        "discount_percent": _("Quote discount (%)"),
+        "net": _("Net"),
+        "subtotal": _("List value"),
+        "discount": _("Discount"),
+        "vat_amount": _("VAT"),
+        "total": _("Total, incl. VAT"),
+    }
+    return str(labels.get(name, name))
 
 
 def _answer_forms(staff: bool, latest, accept_form, decline_form) -> dict[str, object]:
@@ -310,6 +350,7 @@ QUOTE_FIELDS = {
     "customer.email": "email",
     "customer.country": "country",
     "customer.vat_number": "vat_number",
+    "customer.kvk_number": "kvk_number",
     "customer.address.street": "street",
     "customer.address.postal_code": "postal_code",
     "customer.address.city": "city",
@@ -326,7 +367,7 @@ def _quote_request(
         quote = quote_request(
             configuration=config,
             customer={
-                **{k: d[k] for k in ("name", "company", "email", "country", "vat_number")},
+                **{k: d[k] for k in ("name", "company", "email", "country", "vat_number", "kvk_number")},
                 "address": {k: d[k] for k in ("street", "postal_code", "city")},
             },
             user=request.user if staff else None,
@@ -434,6 +475,30 @@ class PricePreview:
         return self.preview.unpriced
 
     @property
+    def margin(self):
+        return self.preview.margin
+
+    @property
+    def margin_lines(self):
+        return self.preview.margin_lines
+
+    @property
+    def agreement(self):
+        return self.preview.agreement
+
+    @property
+    def agreed(self):
+        return self.preview.agreed
+
+    @property
+    def approval_reasons(self) -> tuple[str, ...]:
+        return self.preview.approval_reasons
+
+    @property
+    def floor(self):
+        return self.preview.floor
+
+    @property
     def dom_id(self) -> str:
         return "price-preview" if self.which == "request" else "revise-price-preview"
 
@@ -445,15 +510,23 @@ def _vat_inputs(which: str, form, quote) -> dict[str, object]:
     """The customer's country and VAT number the preview prices with: as typed in the request form (its initial
     country when none is typed), or the latest quote's (a revision keeps its customer)."""
     if which == "revise" and quote is not None:
-        return {"country": quote.customer_country, "vat_number": quote.customer_vat_number}
+        return {"country": quote.customer_country, "vat_number": quote.customer_vat_number, "kvk": quote.customer_kvk}
     if form is None:
-        return {"country": "NL", "vat_number": ""}
+        return {"country": "NL", "vat_number": "", "kvk": ""}
     if isinstance(form, QueryDict):
-        return {"country": form.get("country") or "NL", "vat_number": form.get("vat_number") or ""}
-    return {"country": form["country"].value() or "NL", "vat_number": form["vat_number"].value() or ""}
+        return {
+            "country": form.get("country") or "NL",
+            "vat_number": form.get("vat_number") or "",
+            "kvk": form.get("kvk_number") or "",
+        }
+    return {
+        "country": form["country"].value() or "NL",
+        "vat_number": form["vat_number"].value() or "",
+        "kvk": form["kvk_number"].value() or "",
+    }
 
 
-def _price_preview(ev: Evaluation, dform: DiscountForm, *, which: str, country, vat_number) -> PricePreview:
+def _price_preview(ev: Evaluation, dform: DiscountForm, *, which: str, country, vat_number, kvk="") -> PricePreview:
     """The preview of the design with the discounts of ``dform`` (bound: as typed; unbound: its initial values)
     for a customer in ``country`` with ``vat_number``, by quotes.services.quote_preview."""
     typed = {bound.name.removeprefix(DiscountForm.LINE_PREFIX): bound.value() for bound in dform.line_fields()}
@@ -463,6 +536,7 @@ def _price_preview(ev: Evaluation, dform: DiscountForm, *, which: str, country, 
         line_discounts=typed,
         country=country,
         vat_number=vat_number,
+        kvk=kvk,
     )
     errors = [(_preview_label(dform, key), message) for key, message in preview.errors.items()]
     return PricePreview(which, preview, errors)
