@@ -19,12 +19,31 @@ from catalog.models import CATEGORY_CHOICES
 
 from . import services
 from .kvk import clean_kvk
-from .models import AgreementDiscount, PriceAgreement, Quote
+from .models import AgreementDiscount, PriceAgreement, Quote, QuoteDecision
 from .services.agreements import clean_agreement_vat
+
+
+class QuoteDecisionInline(admin.StackedInline):
+    """The customer's answer (accepted or declined), read-only: it is recorded through quotes.services only."""
+
+    model = QuoteDecision
+    can_delete = False
+    extra = 0
+    exclude = ["confirmation_claimed_at"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [f.name for f in QuoteDecision._meta.fields if f.name not in ("id", "quote", "confirmation_claimed_at")]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Quote)
 class QuoteAdmin(admin.ModelAdmin):
+    inlines = [QuoteDecisionInline]
     list_display = [
         "number",
         "status_badge",
@@ -70,6 +89,7 @@ class QuoteAdmin(admin.ModelAdmin):
                     "customer_email",
                     "customer_country",
                     "customer_vat_number",
+                    "customer_kvk",
                 ]
             },
         ),
@@ -87,6 +107,9 @@ class QuoteAdmin(admin.ModelAdmin):
                     "vat_amount",
                     "total",
                     "vat_notice",
+                    "margin_eur",
+                    "margin_percent",
+                    "approval_reasons",
                 ]
             },
         ),

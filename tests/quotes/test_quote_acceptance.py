@@ -239,3 +239,44 @@ def test_the_order_confirmation_prints_the_order_in_the_quotes_language(
     assert net in flat
     for line in quote.frozen["lines"][:3]:
         assert line["part_number"] in text.replace("\n", "")
+
+
+def test_a_failed_order_confirmation_is_marked_and_can_be_built_again(issued, build, monkeypatch):
+    from quotes import documents
+    from quotes.services import order_confirmation_rebuild
+
+    real = documents.render_order_confirmation
+
+    def broken(frozen, acceptance):
+        raise ValueError("the printer is on fire")
+
+    monkeypatch.setattr(documents, "render_order_confirmation", broken)
+    build(quote_accept, quote=issued, channel="customer", name="G", email="g@example.nl", accept_terms=True)
+    decision = QuoteDecision.objects.get(quote=issued)
+    assert decision.confirmation_status == "failed" and "printer is on fire" in decision.confirmation_failure
+    assert not mail.outbox or all("order" not in m.subject.lower() for m in mail.outbox)
+
+    monkeypatch.setattr(documents, "render_order_confirmation", real)
+    build(order_confirmation_rebuild, quote=issued)
+    decision.refresh_from_db()
+    assert decision.confirmation_status == "ready" and decision.confirmation_pdf.name
+    assert any("order" in m.subject.lower() for m in mail.outbox)
+
+
+def test_the_admin_shows_the_acceptance_read_only(issued, build, client):
+    build(
+        quote_accept,
+        quote=issued,
+        channel="customer",
+        name="Grace Hopper",
+        email="g@example.nl",
+        po_number="PO-ADMIN-1",
+        accept_terms=True,
+    )
+    client.force_login(
+        StaffFactory(username="root", is_superuser=True), backend="django.contrib.auth.backends.ModelBackend"
+    )
+    page = client.get(reverse("admin:quotes_quote_change", args=[issued.pk]))
+    html = page.content.decode()
+    assert page.status_code == 200 and "PO-ADMIN-1" in html and "Grace Hopper" in html
+    assert 'name="decision-0-po_number"' not in html  # shown, never editable
