@@ -280,3 +280,21 @@ def test_the_admin_shows_the_acceptance_read_only(issued, build, client):
     html = page.content.decode()
     assert page.status_code == 200 and "PO-ADMIN-1" in html and "Grace Hopper" in html
     assert 'name="decision-0-po_number"' not in html  # shown, never editable
+
+
+def test_a_dutch_customer_answers_in_dutch_and_gets_a_dutch_order_confirmation(
+    configuration, customer, media, build, client, settings, django_capture_on_commit_callbacks
+):
+    quote = build(quote_request, configuration=configuration, customer=customer, channel="staff", language="nl")
+    link = _accept_link(settings)
+    assert "Accepteer of wijs de offerte online af" in mail.outbox[-1].body
+    page = client.get(link, HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "Deze offerte accepteren" in page and "Offerte accepteren en order plaatsen" in page
+    refused = client.post(link, {**ANSWER, "accept-accept_terms": ""}, HTTP_ACCEPT_LANGUAGE="nl")
+    assert "Accepteer de voorwaarden van de offerte om de order te plaatsen." in refused.content.decode()
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(link, ANSWER, HTTP_ACCEPT_LANGUAGE="nl")
+    (message,) = mail.outbox
+    assert message.subject == f"Orderbevestiging voor offerte {quote.number}"
+    assert "Bedankt voor je order." in message.body
