@@ -5,7 +5,6 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django.urls import reverse
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -212,6 +211,19 @@ class QuoteRevisionDiffSerializer(serializers.Serializer):
     design_changed = serializers.BooleanField(help_text="The quoted design itself changed (its design hash).")
 
 
+class QuoteAgreementSerializer(serializers.Serializer):
+    """The customer's price agreement as the quote was priced with it (frozen with the quote)."""
+
+    id = serializers.IntegerField()
+    company = serializers.CharField()
+    reference = serializers.CharField(allow_blank=True)
+    payment_days = serializers.IntegerField(allow_null=True, help_text="Null: the standard payment term.")
+    discounts = serializers.DictField(child=serializers.CharField(), help_text="Catalogue category → agreed %.")
+    applied = serializers.DictField(
+        child=serializers.CharField(), help_text="Part number → the agreed % on its lines of this quote."
+    )
+
+
 class TotalsSerializer(serializers.Serializer):
     currency = serializers.CharField()
     subtotal = serializers.DecimalField(max_digits=14, decimal_places=2, help_text="List value.")
@@ -343,7 +355,7 @@ class QuoteSerializer(_QuoteLinks):
                 data.pop(key, None)
         return data
 
-    @extend_schema_field(OpenApiTypes.OBJECT)
+    @extend_schema_field(QuoteAgreementSerializer(allow_null=True))
     def get_agreement(self, quote) -> dict | None:
         return (quote.frozen or {}).get("agreement")
 
