@@ -40,6 +40,27 @@ def quote_payload(quote) -> dict[str, Any]:
     }
 
 
+def decision_payload(quote) -> dict[str, Any] | None:
+    """The customer's answer (quote.accepted, quote.declined): who, when, the purchase order or the reason, and
+    for an acceptance the order confirmation's URL (409 until it is built). Never cost or margin."""
+    decision = getattr(quote, "decision", None)
+    if decision is None:
+        return None
+    out: dict[str, Any] = {
+        "outcome": decision.outcome,
+        "channel": decision.channel,
+        "name": decision.name,
+        "position": decision.position,
+        "email": decision.email,
+        "po_number": decision.po_number,
+        "reason": decision.reason,
+        "decided_at": decision.decided_at.isoformat(),
+    }
+    if decision.outcome == "accepted":
+        out["order_confirmation_url"] = _absolute(reverse("api:quote-order-confirmation-pdf", args=[quote.pk]))
+    return out
+
+
 def deliveries_enqueue(*, client, event: str, data: dict[str, Any], webhooks=None) -> list[int]:
     """Record one delivery per active webhook of ``client`` subscribed to ``event`` and send them on commit."""
     ids = []
@@ -79,4 +100,7 @@ def on_quote_event(sender, *, quote, event: str, **kwargs) -> None:
     )
     if owner is None:
         return
-    deliveries_enqueue(client=owner.client, event=event, data={"quote": quote_payload(quote)})
+    data: dict[str, Any] = {"quote": quote_payload(quote)}
+    if event in ("quote.accepted", "quote.declined"):
+        data["decision"] = decision_payload(quote)
+    deliveries_enqueue(client=owner.client, event=event, data=data)

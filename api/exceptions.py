@@ -25,7 +25,7 @@ from rest_framework.settings import api_settings
 
 from configurator.outage import OUTAGE, outage_message, retry_after
 from design.model import DesignInputError
-from quotes.services import QuoteError
+from quotes.services import QuoteError, QuoteStateError
 
 from .throttling import refund_throttles
 
@@ -139,6 +139,11 @@ def _domain_error(exc: Exception) -> Response | None:
         return Response(
             error_body("malformed_design", _("The request is malformed; see the fields."), fields),
             status=status.HTTP_400_BAD_REQUEST,
+        )
+    if isinstance(exc, QuoteStateError):  # the quote's state forbids it (expired, superseded, accepted …)
+        message = exc.errors.get("status") or str(exc)
+        return Response(
+            error_body(exc.code, message, [{"path": "status", "message": message}]), status=status.HTTP_409_CONFLICT
         )
     if isinstance(exc, QuoteError):
         errors = getattr(exc, "errors", None) or {}

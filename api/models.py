@@ -152,10 +152,18 @@ class WebhookEvent(models.TextChoices):
     QUOTE_READY = "quote.ready", "quote.ready"
     QUOTE_FAILED = "quote.failed", "quote.failed"
     QUOTE_APPROVED = "quote.approved", "quote.approved"
+    QUOTE_ACCEPTED = "quote.accepted", "quote.accepted"
+    QUOTE_DECLINED = "quote.declined", "quote.declined"
     PING = "ping", "ping"
 
 
-SUBSCRIBABLE_EVENTS = [WebhookEvent.QUOTE_READY, WebhookEvent.QUOTE_FAILED, WebhookEvent.QUOTE_APPROVED]
+SUBSCRIBABLE_EVENTS = [
+    WebhookEvent.QUOTE_READY,
+    WebhookEvent.QUOTE_FAILED,
+    WebhookEvent.QUOTE_APPROVED,
+    WebhookEvent.QUOTE_ACCEPTED,
+    WebhookEvent.QUOTE_DECLINED,
+]
 
 
 def all_events() -> list[str]:

@@ -52,9 +52,14 @@ def _no_nul(schema) -> None:
 EXACTLY_ONE_OF = {"QuoteRequestRequest": ("configuration", "design")}
 
 
+# Answer fields present only for an API client that acts as a staff user (a quote's margin): optional in the schema.
+ONLY_FOR_STAFF = {"Quote": ("margin_eur", "margin_percent")}
+
+
 def postprocess_request_strings(result, generator, request, public):
     """Say in the schema what the server enforces beyond the serializers' fields: request strings never hold a
-    NUL character (api.parsers), and a quote request names a configuration or a design, not both."""
+    NUL character (api.parsers), a quote request names a configuration or a design, not both, and a quote's margin
+    is answered only to a client that acts as a staff user."""
     schemas = result.get("components", {}).get("schemas", {})
     for name, component in schemas.items():
         if name.endswith("Request"):
@@ -62,6 +67,9 @@ def postprocess_request_strings(result, generator, request, public):
     for name, fields in EXACTLY_ONE_OF.items():
         if name in schemas:
             schemas[name]["oneOf"] = [{"required": [field]} for field in fields]
+    for name, fields in ONLY_FOR_STAFF.items():
+        if name in schemas and "required" in schemas[name]:
+            schemas[name]["required"] = [field for field in schemas[name]["required"] if field not in fields]
     return result
 
 

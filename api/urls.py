@@ -4,6 +4,7 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import SimpleRouter
 
+from .views.agreements import PriceAgreementViewSet
 from .views.catalog import PartViewSet
 from .views.configurations import ConfigurationViewSet
 from .views.designs import DesignRecommendView, DesignValidateView, FabricPlanView
@@ -16,6 +17,7 @@ router.register("catalog/parts", PartViewSet, basename="part")
 router.register("configurations", ConfigurationViewSet, basename="configuration")
 router.register("quotes", QuoteViewSet, basename="quote")
 router.register("webhooks", WebhookViewSet, basename="webhook")
+router.register("price-agreements", PriceAgreementViewSet, basename="price-agreement")
 
 v1 = [
     path("designs/validate/", DesignValidateView.as_view(), name="design-validate"),
@@ -31,6 +33,11 @@ v1 = [
         "configurations/<int:pk>/cabling.csv",
         ConfigurationViewSet.as_view({"get": "cabling_csv"}, detail=True),
         name="configuration-cabling-csv",
+    ),
+    path(
+        "quotes/<int:pk>/order-confirmation.pdf",
+        QuoteViewSet.as_view({"get": "order_confirmation_pdf"}, detail=True),
+        name="quote-order-confirmation-pdf",
     ),
     path("quotes/<int:pk>/bom.xlsx", QuoteViewSet.as_view({"get": "bom_xlsx"}, detail=True), name="quote-bom-xlsx"),
     *router.urls,

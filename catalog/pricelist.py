@@ -2,8 +2,10 @@
 
 The import is all or nothing: every row is checked first, every bad row is reported with its line number and
 field, and only a clean file is written, in one transaction. Columns: part_number, list_price_eur,
-lead_time_days, lifecycle and, optionally, replacement (what replaces a discontinued or end-of-life part); name
-and manufacturer are exported for reading and ignored on import.
+lead_time_days, lifecycle and, optionally, replacement (what replaces a discontinued or end-of-life part) and
+cost_price_eur (the distributor's purchase price, staff only: the quotes' margins; an empty cell clears it, a file
+without the column leaves every purchase price as it is); name and manufacturer are exported for reading and
+ignored on import.
 
 An XLSX cell holding a formula (``=4000+500``) is read as the value the spreadsheet computed and saved with it;
 a formula saved without one (openpyxl and scripts write none) is a row error naming the row and field, never an
@@ -35,6 +37,7 @@ COLUMNS = [
     "lead_time_days",
     "lifecycle",
     "replacement",
+    "cost_price_eur",
 ]
 REQUIRED = ["part_number", "list_price_eur"]
 
@@ -72,6 +75,7 @@ def _rows(parts: Iterable[Part]) -> Iterator[list[str]]:
             "" if p.lead_time_days is None else str(p.lead_time_days),
             p.lifecycle,
             p.replacement,
+            "" if p.cost_price_eur is None else f"{p.cost_price_eur:.2f}",
         ]
 
 
@@ -92,7 +96,7 @@ def export_xlsx() -> bytes:
     ws.title = "Price list"
     ws.append(COLUMNS)
     for row in _rows(Part.objects.order_by("category", "part_number")):
-        ws.append([Decimal(v) if i == 4 and v else (int(v) if i == 5 and v else v) for i, v in enumerate(row)])
+        ws.append([Decimal(v) if i in (4, 8) and v else (int(v) if i == 5 and v else v) for i, v in enumerate(row)])
     neutralise_sheet(ws)  # an imported "=HYPERLINK(...)" goes out as text, not as a live formula
     buf = io.BytesIO()
     wb.save(buf)
@@ -221,6 +225,8 @@ def _row_values(line: int, row: dict) -> tuple[dict, list[RowError]]:
     values: dict = {}
     errors: list[RowError] = []
     _read_price(line, row.get("list_price_eur", ""), values, errors)
+    if "cost_price_eur" in row:
+        _read_price(line, row["cost_price_eur"] or "", values, errors, field="cost_price_eur")
     _read_lead_time(line, row.get("lead_time_days"), values, errors)
     life = row.get("lifecycle")
     if life not in (None, ""):
@@ -234,18 +240,18 @@ def _row_values(line: int, row: dict) -> tuple[dict, list[RowError]]:
     return values, errors
 
 
-def _read_price(line: int, price: str, values: dict, errors: list[RowError]) -> None:
+def _read_price(line: int, price: str, values: dict, errors: list[RowError], *, field: str = "list_price_eur") -> None:
     """An empty price clears it; otherwise a price of 0 or more in EUR, with a decimal point or one comma."""
     if price == "":
-        values["list_price_eur"] = None
+        values[field] = None
         return
     try:
         value = Decimal(price.replace(",", ".")) if price.count(",") == 1 and "." not in price else Decimal(price)
         if not value.is_finite() or value < 0:
             raise InvalidOperation
-        values["list_price_eur"] = value.quantize(Decimal("0.01"))
+        values[field] = value.quantize(Decimal("0.01"))
     except InvalidOperation:
-        errors.append(RowError(line, "list_price_eur", f"{price!r} is not a price in EUR (0 or more)"))
+        errors.append(RowError(line, field, f"{price!r} is not a price in EUR (0 or more)"))
 
 
 def _read_lead_time(line: int, lead, values: dict, errors: list[RowError]) -> None:

@@ -8,18 +8,42 @@ admin actions that call the services: approving needs ``quotes.approve_quote`` a
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from catalog.models import CATEGORY_CHOICES
+
 from . import services
-from .models import Quote
+from .kvk import clean_kvk
+from .models import AgreementDiscount, PriceAgreement, Quote, QuoteDecision
+from .services.agreements import clean_agreement_vat
+
+
+class QuoteDecisionInline(admin.StackedInline):
+    """The customer's answer (accepted or declined), read-only: it is recorded through quotes.services only."""
+
+    model = QuoteDecision
+    can_delete = False
+    extra = 0
+    exclude = ["confirmation_claimed_at"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [f.name for f in QuoteDecision._meta.fields if f.name not in ("id", "quote", "confirmation_claimed_at")]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Quote)
 class QuoteAdmin(admin.ModelAdmin):
+    inlines = [QuoteDecisionInline]
     list_display = [
         "number",
         "status_badge",
@@ -65,6 +89,7 @@ class QuoteAdmin(admin.ModelAdmin):
                     "customer_email",
                     "customer_country",
                     "customer_vat_number",
+                    "customer_kvk",
                 ]
             },
         ),
@@ -82,6 +107,9 @@ class QuoteAdmin(admin.ModelAdmin):
                     "vat_amount",
                     "total",
                     "vat_notice",
+                    "margin_eur",
+                    "margin_percent",
+                    "approval_reasons",
                 ]
             },
         ),
@@ -172,3 +200,50 @@ class QuoteAdmin(admin.ModelAdmin):
     def has_rebuild_permission(self, request) -> bool:
         # Rebuilding renders the frozen snapshot again and changes no business data: ``quotes.change_quote``.
         return request.user.has_perm("quotes.change_quote")
+
+
+class PriceAgreementForm(forms.ModelForm):
+    """The admin's form: the VAT and KvK numbers as quotes.services.agreements cleans them (compact VAT number
+    with its country prefix; 8-digit KvK number)."""
+
+    class Meta:
+        model = PriceAgreement
+        fields = ["company", "vat_number", "kvk_number", "payment_days", "reference", "is_active"]
+
+    def clean_vat_number(self) -> str:
+        try:
+            return clean_agreement_vat(self.cleaned_data.get("vat_number"))
+        except ValueError as exc:
+            raise forms.ValidationError(str(exc)) from None
+
+    def clean_kvk_number(self) -> str:
+        try:
+            return clean_kvk(self.cleaned_data.get("kvk_number"))
+        except ValueError as exc:
+            raise forms.ValidationError(str(exc)) from None
+
+
+class AgreementDiscountForm(forms.ModelForm):
+    category = forms.ChoiceField(label=_("category"), choices=CATEGORY_CHOICES)
+
+    class Meta:
+        model = AgreementDiscount
+        fields = ["category", "discount_percent"]
+
+
+class AgreementDiscountInline(admin.TabularInline):
+    model = AgreementDiscount
+    form = AgreementDiscountForm
+    extra = 1
+
+
+@admin.register(PriceAgreement)
+class PriceAgreementAdmin(admin.ModelAdmin):
+    """Staff keep each customer company's agreed discounts per catalogue category and payment term; a quote for a
+    customer with the agreement's VAT or KvK number applies them (quotes.services.agreements)."""
+
+    form = PriceAgreementForm
+    inlines = [AgreementDiscountInline]
+    list_display = ["company", "vat_number", "kvk_number", "payment_days", "is_active", "updated_at"]
+    list_filter = ["is_active"]
+    search_fields = ["company", "vat_number", "kvk_number", "reference"]

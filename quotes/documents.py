@@ -25,6 +25,7 @@ from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from catalog.models import CATEGORY_CHOICES
 from configurator.messages.bill import section_titles
 from configurator.messages.diagram import words as diagram_words
 from configurator.messages.racks import elevation_labels, kw_number
@@ -226,14 +227,35 @@ def local_datetime(value: str | None) -> datetime | None:
 
 
 def _discounts(frozen: dict[str, Any], language: str) -> dict[str, str]:
-    """The line discounts and the quote discount as separate totals: the quote discount's line never silently
-    holds the line discounts."""
+    """The agreed discounts (the customer's price agreement), the other line discounts and the quote discount as
+    separate totals: the quote discount's line never silently holds the line discounts, nor a manual discount the
+    agreement's."""
     lines = frozen.get("lines", [])
-    line_total = sum((Decimal(line["line_discount"]) for line in lines), Decimal("0.00"))
+    agreed = [line for line in lines if line.get("agreement_discount_percent")]
+    agreed_total = sum((Decimal(line["line_discount"]) for line in agreed), Decimal("0.00"))
+    line_total = sum((Decimal(line["line_discount"]) for line in lines), Decimal("0.00")) - agreed_total
     quote_total = sum((Decimal(line["quote_discount"]) for line in lines), Decimal("0.00"))
     return {
+        "agreed": money(agreed_total, language) if agreed_total else "",
         "line": money(line_total, language) if line_total else "",
         "quote": money(quote_total, language) if quote_total else "",
+    }
+
+
+def _agreement(agreement: dict[str, Any] | None, language: str) -> dict[str, str] | None:
+    """The price agreement the quote was priced with, as the offer names it: the company, its reference, and its
+    discounts per catalogue category ("Server 5%, Network adapter 3%")."""
+    if not agreement:
+        return None
+    titles = {code: str(label) for code, label in CATEGORY_CHOICES}  # the catalogue's own category names
+    discounts = ", ".join(
+        f"{titles.get(category, category)} {percent(value, language)}"
+        for category, value in sorted((agreement.get("discounts") or {}).items())
+    )
+    return {
+        "company": agreement.get("company", ""),
+        "reference": agreement.get("reference", ""),
+        "discounts": discounts,
     }
 
 
@@ -262,6 +284,8 @@ def pdf_context(frozen: dict[str, Any]) -> dict[str, Any]:
             key: money(totals.get(key), language) for key in ("subtotal", "discount", "net", "vat_amount", "total")
         },
         "has_discount": Decimal(totals.get("discount") or "0") > 0,
+        "agreed_discounts": discounts["agreed"],
+        "agreement": _agreement(frozen.get("agreement"), language),
         "line_discounts": discounts["line"],
         "quote_discount": discounts["quote"],
         "discount_percent": percent(frozen.get("discount_percent"), language),
@@ -550,3 +574,14 @@ def _xlsx_summary_sheet(summary: Worksheet, frozen: dict[str, Any]) -> None:
             cell.number_format = DATE_FORMAT
     summary.column_dimensions["A"].width = 26
     summary.column_dimensions["B"].width = 70
+
+
+def render_order_confirmation(frozen: dict[str, Any], acceptance: dict[str, Any]) -> bytes:
+    """The order confirmation (orderbevestiging) of an accepted quote, in the quote's language: the frozen
+    snapshot's parties, bill and totals with the acceptance (quotes.orderpdf). ``acceptance``: name, position,
+    email, po_number, note and accepted_at (ISO)."""
+    from . import orderpdf
+
+    with translation.override(frozen.get("language", "en")):
+        record = {**acceptance, "accepted_at": local_datetime(acceptance.get("accepted_at"))}
+        return orderpdf.build(pdf_context(frozen), record)

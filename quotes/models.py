@@ -3,7 +3,9 @@
 Lifecycle (``status``): a request becomes ``awaiting_review`` when the design has warnings no sales engineer has
 accepted yet (or, for a customer's online request, when it is above the instant-quote limit: quotes.policy),
 ``awaiting_approval`` when its discount exceeds the approval threshold, otherwise ``issued``.
-A newer revision of the same number makes the older one ``superseded`` (still readable). Issuing freezes the
+A newer revision of the same number makes the older one ``superseded`` (still readable). An issued, unexpired
+quote becomes ``accepted`` (an order: frozen for good, never revised) or ``declined`` when the customer answers it
+(QuoteDecision). Issuing freezes the
 lines, totals, VAT, design and validation receipt into ``frozen``; the documents are a pure rendering of it.
 
 Documents (``doc_status``): ``pending`` → ``building`` → ``ready`` | ``failed``, built by a Celery task that
@@ -51,6 +53,8 @@ class Quote(models.Model):
         AWAITING_APPROVAL = "awaiting_approval", _("Awaiting discount approval")
         ISSUED = "issued", _("Issued")
         SUPERSEDED = "superseded", _("Superseded by a newer revision")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
 
     class ReviewReason(models.TextChoices):
         """Why a customer's online request waits for a sales engineer (quotes.policy); empty otherwise."""
@@ -90,6 +94,9 @@ class Quote(models.Model):
     customer_email = models.EmailField(_("e-mail"))
     customer_country = models.CharField(_("country"), max_length=2)
     customer_vat_number = models.CharField(_("VAT number"), max_length=20, blank=True)
+    # The Dutch Chamber of Commerce number (8 digits), optional: with the VAT number it finds the customer's price
+    # agreement (PriceAgreement).
+    customer_kvk = models.CharField(_("KvK number"), max_length=8, blank=True)
     # The billing address: asked in the wizard, optional in the API (the offer then says it is to be confirmed).
     customer_street = models.CharField(_("street and number"), max_length=200, blank=True)
     customer_postal_code = models.CharField(_("postal code"), max_length=16, blank=True)
@@ -140,6 +147,14 @@ class Quote(models.Model):
     )
     # Everything the documents print, frozen at issue (schema "quote/v1"); before issue, a preview.
     frozen = models.JSONField(default=dict, blank=True)
+    # Staff only, never in ``frozen`` (which every customer document renders): the purchase price of each part
+    # (part number → unit EUR, from the catalogue's cost_price_eur when priced, fixed at issue) and the margin over
+    # the lines whose cost is known (quotes.pricing.quote_margin); None while no line's cost is known.
+    costs = models.JSONField(default=dict, blank=True, editable=False)
+    margin_eur = models.DecimalField(_("margin (EUR)"), max_digits=14, decimal_places=2, null=True, blank=True)
+    margin_percent = models.DecimalField(_("margin (%)"), max_digits=9, decimal_places=2, null=True, blank=True)
+    # Why the quote waits (or waited) for a second person: "discount" above the threshold, "margin" below the floor.
+    approval_reasons = models.JSONField(default=list, blank=True, editable=False)
 
     doc_status = models.CharField(
         _("document status"), max_length=10, choices=DocStatus.choices, default=DocStatus.PENDING, db_index=True
@@ -200,3 +215,142 @@ class Quote(models.Model):
     @property
     def lines(self) -> list[dict]:
         return list(self.frozen.get("lines", []))
+
+
+class QuoteDecision(models.Model):
+    """The customer's answer to an issued quote: accepted (an order) or declined, at most one per quote (the
+    one-to-one row is the lock: two acceptances racing, the second is refused).
+
+    Who answered and how: the customer online (the signed link of the offer e-mail, or the quote page), a sales
+    engineer on the customer's behalf, or a CRM through the API (``channel``), with the name, position, e-mail,
+    purchase-order number, the time and the address it came from. An acceptance has the customer's agreement to
+    the terms (``terms_accepted``); a decline its reason. The order confirmation (orderbevestiging) of an accepted
+    quote is a pure rendering of the quote's frozen snapshot and this row, built by the worker
+    (quotes.services.orders), with the same claim-by-conditional-update as the quote's documents.
+    """
+
+    class Outcome(models.TextChoices):
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+
+    class Channel(models.TextChoices):
+        CUSTOMER = "customer", _("The customer, online")
+        STAFF = "staff", _("A sales engineer on the customer's behalf")
+        API = "api", _("A CRM, through the API")
+
+    quote = models.OneToOneField(Quote, on_delete=models.CASCADE, related_name="decision")
+    outcome = models.CharField(_("outcome"), max_length=10, choices=Outcome.choices)
+    channel = models.CharField(_("channel"), max_length=10, choices=Channel.choices)
+    name = models.CharField(_("name"), max_length=200, blank=True)
+    position = models.CharField(_("position"), max_length=100, blank=True)
+    email = models.EmailField(_("e-mail"), blank=True)
+    po_number = models.CharField(_("purchase order number"), max_length=64, blank=True)
+    note = models.TextField(_("note"), max_length=2000, blank=True)
+    reason = models.TextField(_("reason"), max_length=2000, blank=True)
+    terms_accepted = models.BooleanField(_("terms accepted"), default=False)
+    decided_at = models.DateTimeField(_("decided at"), default=timezone.now)
+    ip_address = models.GenericIPAddressField(_("address"), null=True, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    api_client = models.CharField(_("API client"), max_length=100, blank=True)
+
+    confirmation_status = models.CharField(
+        _("order confirmation"), max_length=10, choices=Quote.DocStatus.choices, blank=True
+    )
+    confirmation_pdf = models.FileField(upload_to="quotes/", max_length=255, blank=True)
+    confirmation_failure = models.TextField(blank=True)
+    confirmation_claimed_at = models.DateTimeField(null=True, blank=True)
+    confirmation_attempts = models.PositiveSmallIntegerField(default=0)
+    emailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(outcome="accepted") | Q(terms_accepted=True), name="quote_acceptance_has_terms"
+            ),
+            models.CheckConstraint(condition=~Q(outcome="declined") | ~Q(reason=""), name="quote_decline_has_reason"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.quote_id}: {self.outcome}"
+
+    @property
+    def accepted(self) -> bool:
+        return self.outcome == self.Outcome.ACCEPTED
+
+
+class PriceAgreement(models.Model):
+    """The terms agreed with one customer company: a discount per catalogue category and a payment term.
+
+    The company is identified by its VAT number (compact, with its country prefix, as quotes.vat normalises it) or,
+    for a Dutch company, its KvK number (Chamber of Commerce, 8 digits); at least one of them. A quote for a customer
+    with that VAT or KvK number applies the active agreement (quotes.services.agreements): the agreed discount on
+    every line of a category, shown as the agreement's and counted toward the approval rule like any discount, and
+    the agreed payment term. Kept by staff in the admin and settable by a CRM through the API.
+    """
+
+    company = models.CharField(_("company"), max_length=200)
+    vat_number = models.CharField(_("VAT number"), max_length=20, blank=True)
+    kvk_number = models.CharField(_("KvK number"), max_length=8, blank=True)
+    payment_days = models.PositiveSmallIntegerField(
+        _("payment term (days)"), null=True, blank=True, help_text=_("Empty: the standard payment term.")
+    )
+    reference = models.CharField(_("agreement reference"), max_length=100, blank=True)
+    is_active = models.BooleanField(_("active"), default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["company", "id"]
+        verbose_name = _("price agreement")
+        verbose_name_plural = _("price agreements")
+        constraints = [
+            models.CheckConstraint(condition=~Q(vat_number="") | ~Q(kvk_number=""), name="agreement_identifies"),
+            models.UniqueConstraint(
+                fields=["vat_number"], condition=~Q(vat_number=""), name="agreement_one_per_vat_number"
+            ),
+            models.UniqueConstraint(
+                fields=["kvk_number"], condition=~Q(kvk_number=""), name="agreement_one_per_kvk_number"
+            ),
+            models.CheckConstraint(
+                condition=Q(payment_days__isnull=True) | Q(payment_days__lte=365), name="agreement_payment_days"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.company
+
+    @property
+    def discount_map(self) -> dict:
+        """Catalogue category → agreed discount (%)."""
+        return {d.category: d.discount_percent for d in self.discounts.all()}
+
+
+class AgreementDiscount(models.Model):
+    """The discount agreed on every line of one catalogue category (Part.category)."""
+
+    agreement = models.ForeignKey(PriceAgreement, on_delete=models.CASCADE, related_name="discounts")
+    # A catalogue category (catalog Part.category); checked by quotes.services.agreements and the admin's form
+    # (the migrations of quotes import this module and must not reach the catalogue's vocabulary).
+    category = models.CharField(_("category"), max_length=16)
+    discount_percent = models.DecimalField(_("discount (%)"), max_digits=5, decimal_places=2)
+
+    class Meta:
+        ordering = ["category"]
+        verbose_name = _("agreed discount")
+        verbose_name_plural = _("agreed discounts")
+        constraints = [
+            models.UniqueConstraint(fields=["agreement", "category"], name="agreement_one_discount_per_category"),
+            models.CheckConstraint(
+                condition=Q(discount_percent__gte=0, discount_percent__lte=100), name="agreement_discount_0_100"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.category}: {self.discount_percent}%"

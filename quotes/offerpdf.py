@@ -517,6 +517,8 @@ def _totals(context: dict[str, Any]) -> list[Flowable]:
     totals, low = context["totals"], context["at_least"]
     prefix = f"{_('at least')} " if low else ""
     rows = [(_("List value"), prefix + totals["subtotal"])]
+    if context.get("agreed_discounts"):
+        rows.append((_("Agreed discounts (price agreement)"), f"− {context['agreed_discounts']}"))
     if context["line_discounts"]:
         rows.append((_("Line discounts"), f"− {context['line_discounts']}"))
     if context["quote_discount"]:
@@ -675,6 +677,16 @@ def _terms(context: dict[str, Any]) -> list[Flowable]:
         ),
         _("Amounts are rounded half up to whole cents per line; VAT is calculated once on the net total."),
     ]
+    agreement = context.get("agreement")
+    if agreement:
+        items.append(
+            _("The discounts of the price agreement with %(company)s%(reference)s apply: %(discounts)s.")
+            % {
+                "company": agreement["company"],
+                "reference": f" ({agreement['reference']})" if agreement["reference"] else "",
+                "discounts": agreement["discounts"],
+            }
+        )
     acknowledgements = q.get("acknowledgements") or []
     if acknowledgements:
         n = len(acknowledgements)

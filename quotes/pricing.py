@@ -280,3 +280,80 @@ def price_preview(
         ),
         threshold=threshold,
     )
+
+
+# --- cost and margin (staff only) ----------------------------------------------------------------------------
+#
+# A line's cost is its part's purchase price (catalogue ``cost_price_eur``) × quantity, rounded to cents; its margin
+# is its net amount less that cost, and its margin % that margin as a share of the net amount. A line priced on
+# request, or whose part has no purchase price, has no margin (unknown, never zero); the quote's margin is over the
+# lines whose margin is known (``complete`` says whether that is every priced line), or None when none is.
+
+
+@dataclass(frozen=True)
+class LineMargin:
+    part_number: str
+    cost: Decimal | None
+    margin: Decimal | None
+    percent: Decimal | None
+
+
+@dataclass(frozen=True)
+class Margin:
+    """The quote's margin over the lines whose cost is known: amount (EUR), percent of their net, the net and cost
+    it is taken over, and whether every priced line is in it."""
+
+    amount: Decimal
+    percent: Decimal | None
+    net: Decimal
+    cost: Decimal
+    complete: bool
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "margin_eur": str(self.amount),
+            "margin_percent": None if self.percent is None else str(self.percent),
+            "net": str(self.net),
+            "cost": str(self.cost),
+            "complete": self.complete,
+        }
+
+
+def margin_percent(margin: Decimal, net: Decimal) -> Decimal | None:
+    """A margin as a share of the net amount, in percent with two decimals; None when the net amount is zero."""
+    return None if not net else cents(margin * HUNDRED / net)
+
+
+def line_margins(lines: Iterable[PricedLine], costs: Mapping[str, Decimal | None]) -> list[LineMargin]:
+    """Each line's cost and margin (``costs``: part number → unit purchase price, None or absent when unknown)."""
+    out = []
+    for line in lines:
+        unit = costs.get(line.part_number) if line.part_number else None
+        if unit is None or line.net is None:
+            out.append(LineMargin(line.part_number, None, None, None))
+            continue
+        cost = cents(unit * line.quantity)
+        margin = line.net - cost
+        out.append(LineMargin(line.part_number, cost, margin, margin_percent(margin, line.net)))
+    return out
+
+
+def quote_margin(lines: Iterable[PricedLine], costs: Mapping[str, Decimal | None]) -> Margin | None:
+    """The quote's margin over the lines whose margin is known; None when no line has a known cost."""
+    lines = list(lines)
+    known = [(line, m) for line, m in zip(lines, line_margins(lines, costs), strict=True) if m.margin is not None]
+    if not known:
+        return None
+    net = sum((line.net for line, _m in known if line.net is not None), ZERO)
+    cost = sum((m.cost for _line, m in known if m.cost is not None), ZERO)
+    amount = net - cost
+    priced = sum(1 for line in lines if not line.on_request)
+    return Margin(amount=amount, percent=margin_percent(amount, net), net=net, cost=cost, complete=len(known) == priced)
+
+
+def margin_below_floor(margin: Margin | None, floor: Decimal | None) -> bool:
+    """The margin floor of the four-eyes rule: a known margin below ``floor`` percent needs approval (an unknown
+    margin cannot be judged and does not)."""
+    if floor is None or margin is None:
+        return False
+    return margin.percent is not None and margin.percent < floor if margin.net > 0 else margin.amount < 0

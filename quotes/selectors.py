@@ -158,3 +158,15 @@ def quote_outdated(quotes: list[Quote], document: dict) -> Quote | None:
     if latest is None or latest.status != Quote.Status.ISSUED:
         return None
     return latest if (latest.frozen or {}).get("design") != document else None
+
+
+def quote_revision_diff(quote: Quote, a: int, b: int):
+    """What changed from revision ``a`` to revision ``b`` of ``quote``'s number (quotes.diff.RevisionDiff), or None
+    when the number has no such revision. Reads the two snapshots only."""
+    from .diff import revision_diff
+
+    rows = Quote.objects.filter(base_number=quote.base_number, revision__in={a, b}).only("revision", "frozen")
+    snapshots = {row.revision: row.frozen for row in rows}
+    if a not in snapshots or b not in snapshots:
+        return None
+    return revision_diff(snapshots[a], snapshots[b])

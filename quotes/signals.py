@@ -2,7 +2,8 @@
 
 ``quote_event`` is sent after the change is committed, with ``quote`` (the Quote) and ``event``, one of
 ``quote.ready`` (documents built), ``quote.failed`` (the build failed for good; ``quote.failure_message`` says
-why) and ``quote.approved`` (a discount above the threshold was approved). The API subscribes to it for
+why) and ``quote.approved`` (a discount above the threshold was approved), ``quote.accepted`` (the customer accepted it:
+an order) and ``quote.declined`` (the customer declined it, with a reason). The API subscribes to it for
 webhooks. Receivers run through ``send_robust``: a failing receiver is logged and never undoes the change.
 """
 
@@ -21,6 +22,8 @@ quote_event = Signal()
 READY = "quote.ready"
 FAILED = "quote.failed"
 APPROVED = "quote.approved"
+ACCEPTED = "quote.accepted"
+DECLINED = "quote.declined"
 
 
 def send_quote_event(quote, event: str) -> None:

@@ -9,8 +9,9 @@ import gc
 from celery.signals import worker_process_init, worker_ready
 
 from .services.builds import quote_build_documents, quotes_requeue_stuck_task
+from .services.orders import quote_build_order_confirmation
 
-__all__ = ["quote_build_documents", "quotes_requeue_stuck_task", "warm_worker"]
+__all__ = ["quote_build_documents", "quote_build_order_confirmation", "quotes_requeue_stuck_task", "warm_worker"]
 
 
 @worker_ready.connect  # solo and thread pools: the tasks run in the worker's own process

@@ -376,6 +376,12 @@ class QuoteRequestForm(Form):
         required=False,
         help_text=_("For example NL000099998B57. Needed for reverse-charged EU deliveries."),
     )
+    kvk_number = forms.CharField(
+        label=_("KvK number"),
+        max_length=12,
+        required=False,
+        help_text=_("Dutch companies: the 8-digit Chamber of Commerce number. It applies your price agreement."),
+    )
     street = forms.CharField(
         label=_("Street and number"), max_length=200, widget=forms.TextInput(attrs={"autocomplete": "address-line1"})
     )

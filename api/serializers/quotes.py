@@ -32,6 +32,14 @@ class CustomerSerializer(serializers.Serializer):
         default="",
         help_text="EU VAT number (business customers; decides reverse charge).",
     )
+    kvk_number = serializers.CharField(
+        max_length=12,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="A Dutch company's KvK number (8 digits); with the VAT number it finds the customer's price "
+        "agreement.",
+    )
     address = AddressSerializer(
         required=False,
         allow_null=True,
@@ -90,6 +98,132 @@ class QuoteReviseSerializer(serializers.Serializer):
     )
 
 
+class QuoteAcceptSerializer(serializers.Serializer):
+    """The customer's acceptance of an issued quote (an order), as a CRM records it."""
+
+    name = serializers.CharField(max_length=200, help_text="Who accepts, on behalf of the customer.")
+    email = serializers.EmailField(max_length=254, help_text="Their e-mail; the order confirmation is sent there.")
+    position = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    po_number = serializers.CharField(
+        max_length=64, required=False, allow_blank=True, default="", help_text="The customer's purchase order number."
+    )
+    note = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+    accept_terms = serializers.BooleanField(help_text="Must be true: the customer accepts the quote's terms.")
+
+    def validate_accept_terms(self, value: bool) -> bool:
+        if value is not True:
+            raise serializers.ValidationError("Accept the quote's terms (true) to place the order.")
+        return value
+
+
+class QuoteDeclineSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000, help_text="Why the customer declines the quote.")
+    name = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    email = serializers.EmailField(max_length=254, required=False, allow_blank=True, default="")
+
+
+class QuoteDecisionSerializer(serializers.Serializer):
+    """The customer's answer to the quote: accepted (an order) or declined."""
+
+    outcome = serializers.ChoiceField(choices=["accepted", "declined"])
+    channel = serializers.ChoiceField(
+        choices=["customer", "staff", "api"],
+        help_text="customer: online (signed link or quote page); staff: a sales engineer on the customer's behalf; "
+        "api: a CRM.",
+    )
+    name = serializers.CharField(allow_blank=True)
+    position = serializers.CharField(allow_blank=True)
+    email = serializers.CharField(allow_blank=True)
+    po_number = serializers.CharField(allow_blank=True)
+    reason = serializers.CharField(allow_blank=True, help_text="Why it was declined.")
+    decided_at = serializers.DateTimeField()
+    order_confirmation_status = serializers.CharField(
+        source="confirmation_status",
+        allow_blank=True,
+        help_text="pending, building, ready or failed; empty for a declined quote.",
+    )
+    order_confirmation_url = serializers.SerializerMethodField(
+        help_text="The order confirmation (PDF) of an accepted quote; 409 until it is ready. Null when declined."
+    )
+
+    def get_order_confirmation_url(self, decision) -> str | None:
+        if decision.outcome != "accepted":
+            return None
+        path = reverse("api:quote-order-confirmation-pdf", args=[decision.quote_id])
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request is not None else path
+
+
+class _ChangeSerializer(serializers.Serializer):
+    field = serializers.CharField(help_text="What changed: a line's `quantity`, `unit_price`, … or a total's name.")
+    before = serializers.CharField(allow_null=True, help_text="In revision a (amounts in EUR as text); null: none.")
+    after = serializers.CharField(allow_null=True, help_text="In revision b.")
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        for key in ("before", "after"):  # a quantity stays a number
+            value = instance[key] if isinstance(instance, dict) else getattr(instance, key)
+            if isinstance(value, int):
+                data[key] = value
+        return data
+
+
+class _LineValuesSerializer(serializers.Serializer):
+    quantity = serializers.IntegerField()
+    unit_price = serializers.CharField(allow_null=True)
+    line_discount_percent = serializers.CharField(allow_null=True)
+    quote_discount_percent = serializers.CharField(allow_null=True)
+    net = serializers.CharField(allow_null=True)
+
+
+class _LineDiffSerializer(serializers.Serializer):
+    section = serializers.CharField()
+    group = serializers.CharField(allow_null=True)
+    part_number = serializers.CharField(allow_blank=True)
+    description = serializers.CharField(allow_blank=True)
+    before = _LineValuesSerializer(allow_null=True, help_text="The line in revision a; null when added.")
+    after = _LineValuesSerializer(allow_null=True, help_text="The line in revision b; null when removed.")
+    changes = _ChangeSerializer(many=True)
+
+
+class _FindingDiffSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    subject = serializers.CharField(allow_blank=True)
+    severity = serializers.CharField(allow_blank=True)
+    message = serializers.CharField(allow_blank=True)
+
+
+class QuoteRevisionDiffSerializer(serializers.Serializer):
+    """What changed from revision ``a`` to revision ``b`` of one quote number."""
+
+    number = serializers.CharField()
+    a = serializers.IntegerField()
+    b = serializers.IntegerField()
+    added = _LineDiffSerializer(many=True)
+    removed = _LineDiffSerializer(many=True)
+    changed = _LineDiffSerializer(
+        many=True, help_text="Lines in both revisions whose quantity, price or discount changed."
+    )
+    discounts = _ChangeSerializer(many=True, help_text="`discount_percent` and `line_discounts.<part>` changes.")
+    totals = _ChangeSerializer(many=True, help_text="`subtotal`, `discount`, `net`, `vat_amount`, `total` changes.")
+    findings_added = _FindingDiffSerializer(many=True)
+    findings_removed = _FindingDiffSerializer(many=True)
+    design_changed = serializers.BooleanField(help_text="The quoted design itself changed (its design hash).")
+
+
+class QuoteAgreementSerializer(serializers.Serializer):
+    """The customer's price agreement as the quote was priced with it (frozen with the quote)."""
+
+    id = serializers.IntegerField()
+    company = serializers.CharField()
+    reference = serializers.CharField(allow_blank=True)
+    payment_days = serializers.IntegerField(allow_null=True, help_text="Null: the standard payment term.")
+    discounts = serializers.DictField(child=serializers.CharField(), help_text="Catalogue category → agreed %.")
+    applied = serializers.DictField(
+        child=serializers.CharField(), help_text="Part number → the agreed % on its lines of this quote."
+    )
+
+
 class TotalsSerializer(serializers.Serializer):
     currency = serializers.CharField()
     subtotal = serializers.DecimalField(max_digits=14, decimal_places=2, help_text="List value.")
@@ -110,6 +244,7 @@ class QuoteCustomerOutSerializer(serializers.Serializer):
     email = serializers.CharField(source="customer_email")
     country = serializers.CharField(source="customer_country")
     vat_number = serializers.CharField(source="customer_vat_number")
+    kvk_number = serializers.CharField(source="customer_kvk")
     address = serializers.SerializerMethodField()
 
     @extend_schema_field(AddressSerializer(allow_null=True))
@@ -117,6 +252,13 @@ class QuoteCustomerOutSerializer(serializers.Serializer):
         if not quote.customer_street:
             return None
         return {"street": quote.customer_street, "postal_code": quote.customer_postal_code, "city": quote.customer_city}
+
+
+def sees_cost(request) -> bool:
+    """Whether the API client of ``request`` acts as an active staff user: only such a client sees a quote's margin
+    (cost and margin never reach a customer, nor a CRM client without a staff user)."""
+    user = getattr(request, "user", None)
+    return bool(user is not None and user.is_authenticated and user.is_active and user.is_staff)
 
 
 class _QuoteLinks(serializers.ModelSerializer):
@@ -146,6 +288,30 @@ class QuoteSerializer(_QuoteLinks):
     document_url = serializers.SerializerMethodField(help_text="The PDF; 409 until doc_status is ready.")
     bom_url = serializers.SerializerMethodField(help_text="The bill of materials (xlsx); 409 until ready.")
     failure_message = serializers.CharField(allow_blank=True, help_text="Why the documents failed, if they did.")
+    decision = serializers.SerializerMethodField(
+        help_text="The customer's answer (status accepted or declined); null while the quote is unanswered."
+    )
+    agreement = serializers.SerializerMethodField(
+        help_text="The customer's price agreement the quote was priced with: `company`, `reference`, `discounts` "
+        "(category → %), `payment_days` and `applied` (part number → the agreed % on its lines); null when none."
+    )
+    margin_eur = serializers.DecimalField(
+        max_digits=14,
+        decimal_places=2,
+        read_only=True,
+        allow_null=True,
+        required=False,
+        help_text="Staff only: present only for an API client that acts as an active staff user. Net less the parts' "
+        "purchase prices, over the lines whose purchase price is known; null when none is.",
+    )
+    margin_percent = serializers.DecimalField(
+        max_digits=9,
+        decimal_places=2,
+        read_only=True,
+        allow_null=True,
+        required=False,
+        help_text="Staff only, as margin_eur: the margin as a percentage of the net amount it is taken over.",
+    )
 
     class Meta:
         model = Quote
@@ -173,8 +339,30 @@ class QuoteSerializer(_QuoteLinks):
             "url",
             "document_url",
             "bom_url",
+            "decision",
+            "agreement",
+            "margin_eur",
+            "margin_percent",
         ]
         read_only_fields = fields
+
+    STAFF_ONLY = ("margin_eur", "margin_percent")
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        if not sees_cost(self.context.get("request")):
+            for key in self.STAFF_ONLY:  # cost and margin never reach a client that does not act as staff
+                data.pop(key, None)
+        return data
+
+    @extend_schema_field(QuoteAgreementSerializer(allow_null=True))
+    def get_agreement(self, quote) -> dict | None:
+        return (quote.frozen or {}).get("agreement")
+
+    @extend_schema_field(QuoteDecisionSerializer(allow_null=True))
+    def get_decision(self, quote) -> dict | None:
+        decision = getattr(quote, "decision", None)
+        return None if decision is None else QuoteDecisionSerializer(decision, context=self.context).data
 
     @extend_schema_field(TotalsSerializer)
     def get_totals(self, quote):

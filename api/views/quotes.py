@@ -12,15 +12,24 @@ from django.db import transaction
 from django.http import FileResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
 from configurator.models import Configuration
+from quotes import selectors as quote_selectors
 from quotes.models import Quote
-from quotes.services import quote_approve, quote_request, quote_revise
+from quotes.services import (
+    QuoteStateError,
+    quote_accept,
+    quote_approve,
+    quote_decline,
+    quote_request,
+    quote_revise,
+)
 
 from ..exceptions import Conflict
 from ..filters import StrictFilterSet
@@ -29,8 +38,11 @@ from ..permissions import CanApproveQuotes, ClientScopePermission
 from ..serializers.common import IDEMPOTENCY_PARAMETER, errors
 from ..serializers.quotes import (
     QuoteAcceptedSerializer,
+    QuoteAcceptSerializer,
+    QuoteDeclineSerializer,
     QuoteRequestSerializer,
     QuoteReviseSerializer,
+    QuoteRevisionDiffSerializer,
     QuoteSerializer,
 )
 from ..services import client_configuration_create
@@ -115,10 +127,10 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
     queryset = Quote.objects.none()
 
     def get_queryset(self):
-        return owned_quotes(self.client).order_by("-created_at", "-id")
+        return owned_quotes(self.client).select_related("decision").order_by("-created_at", "-id")
 
     def get_renderers(self):
-        if self.action == "document_pdf":
+        if self.action in ("document_pdf", "order_confirmation_pdf"):
             return [PdfRenderer(), JSONRenderer()]
         if self.action == "bom_xlsx":
             return [XlsxRenderer(), JSONRenderer()]
@@ -212,6 +224,140 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
         return Response(
             QuoteSerializer(self.get_queryset().get(pk=quote.pk), context=self.get_serializer_context()).data
         )
+
+    def _answered(self, quote: Quote) -> Response:
+        quote = self.get_queryset().get(pk=quote.pk)
+        return Response(QuoteSerializer(quote, context=self.get_serializer_context()).data)
+
+    @extend_schema(
+        summary="Accept a quote (the customer's order)",
+        request=QuoteAcceptSerializer,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={200: QuoteSerializer, **errors(403, 404, 409, 415, 422)},
+        description="Records the customer's acceptance of an issued, unexpired quote (its newest revision): `name`, "
+        "`email`, optional `position`, `po_number` and `note`, and `accept_terms: true`. The quote's `status` "
+        "becomes `accepted` and it is frozen for good (a revision is refused with 409). The worker then builds the "
+        "order confirmation (`decision.order_confirmation_url`, in the quote's language), which is e-mailed to the "
+        "customer and the sales team; the `quote.accepted` webhook fires. 409 with code `quote_expired`, "
+        "`quote_superseded`, `quote_already_accepted`, `quote_declined` or `quote_not_issued` when the quote "
+        "cannot be accepted; a retry with the same `Idempotency-Key` gets the first answer again.",
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def accept(self, request, pk=None):
+        quote = self.get_object()
+        serializer = QuoteAcceptSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        accepted = quote_accept(
+            quote=quote,
+            channel="api",
+            name=data["name"],
+            email=data["email"],
+            position=data["position"],
+            po_number=data["po_number"],
+            note=data["note"],
+            accept_terms=data["accept_terms"],
+            user=self.acting_user,
+            api_client=self.client.name,
+        )
+        return self._answered(accepted)
+
+    @extend_schema(
+        summary="Decline a quote",
+        request=QuoteDeclineSerializer,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={200: QuoteSerializer, **errors(403, 404, 409, 415, 422)},
+        description="Records that the customer declines an issued, unexpired quote, with a `reason` (required). "
+        "The quote's `status` becomes `declined`, the sales team is e-mailed and the `quote.declined` webhook "
+        "fires. A declined quote can still be revised (a new offer). 409 as for accepting.",
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def decline(self, request, pk=None):
+        quote = self.get_object()
+        serializer = QuoteDeclineSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        declined = quote_decline(
+            quote=quote,
+            channel="api",
+            reason=data["reason"],
+            name=data["name"],
+            email=data["email"],
+            user=self.acting_user,
+            api_client=self.client.name,
+        )
+        return self._answered(declined)
+
+    @extend_schema(
+        operation_id="quotes_order_confirmation_pdf",
+        summary="Download the order confirmation",
+        responses={
+            (200, PdfRenderer.media_type): OpenApiResponse(
+                OpenApiTypes.BINARY, description="The order confirmation (orderbevestiging), in the quote's language."
+            ),
+            **errors(404, 409),
+        },
+        description="409 `quote_not_accepted` unless the quote is accepted; 409 `document_not_ready` (with "
+        "`Retry-After`) until the worker has built it, `document_failed` when the build failed.",
+    )
+    def order_confirmation_pdf(self, request, pk=None):
+        quote = self.get_object()
+        decision = getattr(quote, "decision", None)
+        if decision is None or decision.outcome != "accepted":
+            raise QuoteStateError(
+                "quote_not_accepted",
+                _("Quote %(number)s is not accepted; it has no order confirmation.") % {"number": quote.number},
+            )
+        if decision.confirmation_status == Quote.DocStatus.FAILED:
+            raise Conflict(
+                _("Building the order confirmation of %(number)s failed: %(reason)s")
+                % {"number": quote.number, "reason": decision.confirmation_failure or _("unknown reason")},
+                code="document_failed",
+            )
+        if decision.confirmation_status != Quote.DocStatus.READY or not decision.confirmation_pdf:
+            raise Conflict(
+                _("The order confirmation of %(number)s is not ready yet; try again shortly.")
+                % {"number": quote.number},
+                code="document_not_ready",
+                headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+            )
+        try:
+            handle = decision.confirmation_pdf.open("rb")
+        except FileNotFoundError:
+            raise Conflict(
+                _("The document file of %(number)s is missing; ask for it to be rebuilt.") % {"number": quote.number},
+                code="document_missing",
+            ) from None
+        return FileResponse(
+            handle,
+            as_attachment=True,
+            filename=f"{quote.number}-order-confirmation.pdf",
+            content_type=PdfRenderer.media_type,
+        )
+
+    @extend_schema(
+        operation_id="quotes_revision_diff",
+        summary="What changed between two revisions",
+        parameters=[
+            OpenApiParameter("a", int, OpenApiParameter.PATH, description="The revision compared from (1, 2, …)."),
+            OpenApiParameter("b", int, OpenApiParameter.PATH, description="The revision compared to."),
+        ],
+        responses={200: QuoteRevisionDiffSerializer, **errors(404)},
+        description="Any two revisions of the quote's number (this quote or another revision of it): lines added, "
+        "removed and changed in quantity, price or discount, the discounts, the totals and the findings, read "
+        "from the two frozen snapshots. 404 when the number has no such revision.",
+    )
+    @action(detail=True, methods=["get"], url_path=r"revisions/(?P<a>[0-9]{1,5})/diff/(?P<b>[0-9]{1,5})")
+    def revision_diff(self, request, pk=None, a=None, b=None):
+        quote = self.get_object()
+        diff = quote_selectors.quote_revision_diff(quote, int(a), int(b))
+        if diff is None:
+            raise NotFound(
+                _("Quote %(number)s has no revision %(a)s or %(b)s.") % {"number": quote.base_number, "a": a, "b": b}
+            )
+        return Response(QuoteRevisionDiffSerializer(diff.to_dict()).data)
 
     def _file(self, kind: str, content_type: str, extension: str):
         quote = self.get_object()

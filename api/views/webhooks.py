@@ -32,7 +32,11 @@ from .configurations import ID_PATTERN
         summary="Register a webhook",
         parameters=[IDEMPOTENCY_PARAMETER],
         responses={201: WebhookCreatedSerializer, **errors(400, 403, 415, 422)},
-        description="Events are POSTed as JSON with `X-Webhook-Event`, `X-Webhook-Id` (same on every retry), "
+        description="Events: `quote.ready`, `quote.failed`, `quote.approved`, `quote.accepted` and "
+        "`quote.declined` (`events`; all of them when not given). Each is `{id, event, created_at, data: {quote}}`; "
+        "`quote.accepted` and `quote.declined` add `data.decision` (`outcome`, `channel`, `name`, `position`, "
+        "`email`, `po_number`, `reason`, `decided_at`, and for an acceptance `order_confirmation_url`). "
+        "Events are POSTed as JSON with `X-Webhook-Event`, `X-Webhook-Id` (same on every retry), "
         "`X-Webhook-Timestamp` and `X-Webhook-Signature: sha256=<hex>`, the HMAC-SHA256 under the "
         "secret of `<timestamp>.<raw body>`. Answer 2xx; anything else is retried with backoff.",
     ),

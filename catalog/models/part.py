@@ -64,6 +64,17 @@ class Part(models.Model):
         validators=[MinValueValidator(0)],
         help_text=_("Empty means price on request."),
     )
+    # The distributor's purchase price: staff only (margins, four eyes); never on a customer page, document or API
+    # answer to a client that does not act as a staff user. Set by the price-list import (column cost_price_eur).
+    cost_price_eur = models.DecimalField(
+        _("purchase price (EUR)"),
+        max_digits=12,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0)],
+        help_text=_("Staff only. Empty means unknown: the margin of its lines is unknown."),
+    )
     lead_time_days = models.PositiveIntegerField(_("lead time (days)"), null=True, blank=True)
     lifecycle = models.CharField(_("lifecycle"), max_length=16, choices=Lifecycle.choices, default=Lifecycle.ACTIVE)
     lifecycle_source = models.CharField(
@@ -85,6 +96,9 @@ class Part(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=Q(list_price_eur__gte=0) | Q(list_price_eur__isnull=True), name="part_price_not_negative"
+            ),
+            models.CheckConstraint(
+                condition=Q(cost_price_eur__gte=0) | Q(cost_price_eur__isnull=True), name="part_cost_not_negative"
             ),
             models.CheckConstraint(
                 condition=Q(category__in=[c for c, _ in CATEGORY_CHOICES]), name="part_category_known"

@@ -290,6 +290,9 @@ QUOTE_SERVICE_INSTALL_EUR_PER_RACK = env.str("QUOTE_SERVICE_INSTALL_EUR_PER_RACK
 QUOTE_SERVICE_AIE_EUR_PER_GPU_YEAR = env.str("QUOTE_SERVICE_AIE_EUR_PER_GPU_YEAR", default="")
 QUOTE_SERVICE_UFM_APPLIANCE_EUR = env.str("QUOTE_SERVICE_UFM_APPLIANCE_EUR", default="")
 QUOTE_DISCOUNT_APPROVAL_THRESHOLD = Decimal(env.str("QUOTE_DISCOUNT_APPROVAL_THRESHOLD", default="15"))
+# A quote whose margin (net less the parts' purchase prices, where known) is below this percentage of its net waits for
+# a second person's approval, as a discount above the threshold does. 0: never below cost without approval; empty: off.
+QUOTE_MARGIN_APPROVAL_FLOOR_PERCENT = env.str("QUOTE_MARGIN_APPROVAL_FLOOR_PERCENT", default="0") or None
 QUOTE_STUCK_AFTER = timedelta(seconds=env.int("QUOTE_STUCK_AFTER_SECONDS", default=300))
 # A document build holds its claim this long and renews it every third of it while it works: a worker killed
 # mid-build (or cut off with its broker) lets go within the lease, and the periodic requeue (every 15 s) sends the

@@ -26,16 +26,23 @@ Business rules, in one home:
   the same request (same channel, customer e-mail and CRM reference) was issued less than DUPLICATE_WINDOW ago
   (a double click or a retried submit).
 * Pricing and rounding: quotes.pricing; VAT: quotes.vat; numbers: quotes.numbering.
+* A customer company's price agreement (by VAT or KvK number) applies its agreed discount per catalogue category
+  and its payment term to the quote, counted toward the approval threshold (quotes.services.agreements); a margin
+  below settings.QUOTE_MARGIN_APPROVAL_FLOOR_PERCENT needs approval as a discount above the threshold does.
+* An issued, unexpired newest revision can be accepted (an order: frozen for good, never revised) or declined
+  with a reason, online, by a sales engineer on the customer's behalf or by a CRM (quotes.services.deciding).
 * E-mailed download links sign an opaque ``Quote.download_id`` (never the token) and expire after
 
 Modules, by what they do: ``inputs`` (cleaning, QuoteError), ``evaluation`` (validate and price a design),
 ``preview`` (the price preview), ``freezing`` (the snapshot on the quote), ``requesting`` (request and revise),
-``issuing`` (issue, approve), ``builds`` (the documents and their Celery tasks), ``links`` (signed download links)
-and ``mail``. Import the services from here.
+``issuing`` (issue, approve), ``agreements`` (price agreements per customer company), ``deciding`` (the customer
+accepts or declines), ``orders`` (the order confirmation), ``builds`` (the documents and their Celery tasks),
+``links`` (signed download links) and ``mail``. Import the services from here.
 """
 
 from __future__ import annotations
 
+from .agreements import price_agreement_save
 from .builds import (
     document_names,
     enqueue_build,
@@ -47,10 +54,21 @@ from .builds import (
     quote_documents_release,
     quotes_requeue_stuck,
 )
+from .deciding import QuoteStateError, quote_accept, quote_decline, quote_may_answer
 from .inputs import ADDRESS_FIELDS, CHANNELS, EMAIL_MAX_LENGTH, MODEL_FIELDS, QuoteError
 from .issuing import quote_approve, quote_issue, quote_may_approve
-from .links import FILE_KINDS, LINK_SALT, DownloadLinkError, absolute_url, download_link_open, download_link_sign
-from .mail import quote_notify_ready, quote_notify_review
+from .links import (
+    FILE_KINDS,
+    LINK_SALT,
+    DownloadLinkError,
+    absolute_url,
+    accept_link_open,
+    accept_link_sign,
+    download_link_open,
+    download_link_sign,
+)
+from .mail import quote_notify_accepted, quote_notify_declined, quote_notify_ready, quote_notify_review
+from .orders import confirmation_name, order_confirmation_rebuild
 from .preview import QuotePreview, quote_preview
 from .requesting import DUPLICATE_WINDOW, quote_request, quote_revise
 
@@ -64,13 +82,21 @@ __all__ = [
     "MODEL_FIELDS",
     "DownloadLinkError",
     "QuoteError",
+    "QuoteStateError",
     "QuotePreview",
     "absolute_url",
+    "accept_link_open",
+    "accept_link_sign",
+    "confirmation_name",
     "document_names",
     "download_link_open",
     "download_link_sign",
     "enqueue_build",
+    "order_confirmation_rebuild",
+    "price_agreement_save",
+    "quote_accept",
     "quote_approve",
+    "quote_decline",
     "quote_documents_build",
     "quote_documents_claim",
     "quote_documents_fail",
@@ -78,7 +104,10 @@ __all__ = [
     "quote_documents_rebuild",
     "quote_documents_release",
     "quote_issue",
+    "quote_may_answer",
     "quote_may_approve",
+    "quote_notify_accepted",
+    "quote_notify_declined",
     "quote_notify_ready",
     "quote_notify_review",
     "quote_preview",

@@ -16,8 +16,6 @@ from datetime import datetime, timedelta
 
 from celery import shared_task
 from django.conf import settings
-from django.core.files.base import ContentFile
-from django.core.files.storage import default_storage
 from django.db import DatabaseError, InterfaceError, OperationalError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -27,6 +25,7 @@ from .. import documents, signals
 from ..models import Quote
 from .inputs import QuoteError
 from .mail import quote_notify_ready
+from .storage import store as _store
 
 logger = logging.getLogger("quotes.services")
 task_logger = logging.getLogger("quotes.tasks")  # the tasks log as they always did
@@ -104,16 +103,6 @@ def quote_documents_lease(*, quote_id: int, claim: datetime) -> Iterator[None]:
     finally:
         stop.set()
         thread.join(10)
-
-
-def _store(name: str, content: bytes) -> str:
-    """Write a file under a fixed name, replacing an earlier build (re-running yields the same names)."""
-    if default_storage.exists(name):
-        default_storage.delete(name)
-    stored = default_storage.save(name, ContentFile(content))
-    if stored != name:  # a concurrent builder wrote the same name first: keep one copy
-        default_storage.delete(stored)
-    return name
 
 
 def document_names(quote: Quote) -> dict[str, str]:
@@ -261,7 +250,9 @@ def quote_build_documents(self, quote_id: int) -> str:
 def quotes_requeue_stuck_task() -> int:
     """Periodic (celery beat, settings.CELERY_BEAT_SCHEDULE): enqueue again the document builds stuck in pending
     for longer than settings.QUOTE_STUCK_AFTER, or in building after their worker's lease ran out."""
-    requeued = quotes_requeue_stuck()
+    from .orders import confirmations_requeue_stuck
+
+    requeued = quotes_requeue_stuck() + confirmations_requeue_stuck()
     if requeued:
         task_logger.info("Requeued the documents of %d quote(s): %s", len(requeued), requeued)
     return len(requeued)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -17,6 +17,7 @@ from design.model import DesignInputError
 from .. import pricing
 from ..models import Quote
 from ..vat import VatDecision, vat_decide
+from .agreements import AgreementTerms, agreed_discounts, agreement_for
 from .inputs import QuoteError
 
 
@@ -30,6 +31,13 @@ class Evaluation:
     unacknowledged: list[ShownFinding]
     needs_approval: bool
     lead_times: dict[str, int | None]
+    # Staff only: each part's purchase price, the quote's margin, and why it needs approval ("discount", "margin").
+    costs: dict[str, Decimal | None] = field(default_factory=dict)
+    margin: pricing.Margin | None = None
+    approval_reasons: tuple[str, ...] = ()
+    # The customer's price agreement and the parts its discounts apply to (part → %), or None and {}.
+    agreement: AgreementTerms | None = None
+    agreed: dict[str, Decimal] = field(default_factory=dict)
 
 
 def evaluate(
@@ -40,20 +48,34 @@ def evaluate(
     vat_number: str,
     discount_percent: Decimal,
     line_discounts: dict[str, Decimal],
+    kvk: str = "",
 ) -> Evaluation:
-    """Validate the stored design and price it. Raises QuoteError on input errors or error findings."""
+    """Validate the stored design and price it, with the customer's price agreement (found by ``vat_number`` or
+    ``kvk``: quotes.services.agreements). Raises QuoteError on input errors or error findings."""
     document = configuration.document
     validated = _validated(document, language)
     result = validated.result
     raw = _raw_lines(document, validated, line_discounts)
+    agreement = agreement_for(vat_number=vat_number, kvk=kvk)
+    agreed = {
+        part: value
+        for part, value in agreed_discounts(agreement, {line.part_number for line in raw if line.part_number}).items()
+        if part not in line_discounts  # a sales engineer's own line discount replaces the agreed one
+    }
+    line_discounts = {**agreed, **line_discounts}
     lines = pricing.price_lines(raw, quote_discount_percent=discount_percent, line_discounts=line_discounts)
     vat = vat_decide(country=country, vat_number=vat_number)
     totals = pricing.price_totals(lines, vat_rate=vat.rate)
-    approval = pricing.needs_approval(
-        quote_discount_percent=discount_percent,
-        line_discounts=line_discounts,
-        lines=lines,
-        threshold=Decimal(settings.QUOTE_DISCOUNT_APPROVAL_THRESHOLD),
+    costs = part_costs({line.part_number for line in lines if line.part_number})
+    margin = pricing.quote_margin(lines, costs)
+    reasons = approval_reasons(
+        discount=pricing.needs_approval(
+            quote_discount_percent=discount_percent,
+            line_discounts=line_discounts,
+            lines=lines,
+            threshold=Decimal(settings.QUOTE_DISCOUNT_APPROVAL_THRESHOLD),
+        ),
+        margin=margin,
     )
     return Evaluation(
         document=document,
@@ -62,9 +84,34 @@ def evaluate(
         totals=totals,
         vat=vat,
         unacknowledged=unacknowledged_warnings(configuration=configuration, result=result),
-        needs_approval=approval,
+        needs_approval=bool(reasons),
         lead_times=_lead_times({line.part_number for line in lines}),
+        costs=costs,
+        margin=margin,
+        approval_reasons=reasons,
+        agreement=agreement,
+        agreed=agreed,
     )
+
+
+def margin_floor() -> Decimal | None:
+    """settings.QUOTE_MARGIN_APPROVAL_FLOOR_PERCENT: a quote whose known margin is below it needs a second person's
+    approval, as a discount above the threshold does; None (empty) turns the floor off."""
+    value = getattr(settings, "QUOTE_MARGIN_APPROVAL_FLOOR_PERCENT", None)
+    return None if value in (None, "") else Decimal(str(value))
+
+
+def approval_reasons(*, discount: bool, margin: pricing.Margin | None) -> tuple[str, ...]:
+    """Why a quote needs four eyes: ``discount`` above the threshold, ``margin`` below the floor (either one)."""
+    reasons = ("discount",) if discount else ()
+    if pricing.margin_below_floor(margin, margin_floor()):
+        reasons += ("margin",)
+    return reasons
+
+
+def part_costs(part_numbers: set[str]) -> dict[str, Decimal | None]:
+    """The catalogue's purchase price of each part (None: unknown). Staff only: never frozen for a customer."""
+    return dict(Part.objects.filter(part_number__in=part_numbers).values_list("part_number", "cost_price_eur"))
 
 
 def _validated(document: dict[str, Any], language: str) -> Validated:
@@ -113,4 +160,5 @@ def evaluate_quote(quote: Quote) -> Evaluation:
         vat_number=quote.customer_vat_number,
         discount_percent=quote.discount_percent,
         line_discounts={k: Decimal(v) for k, v in quote.line_discounts.items()},
+        kvk=quote.customer_kvk,
     )

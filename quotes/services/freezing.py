@@ -40,6 +40,11 @@ def apply_evaluation(quote: Quote, ev: Evaluation) -> None:
     quote.subtotal, quote.discount, quote.net = ev.totals.subtotal, ev.totals.discount, ev.totals.net
     quote.vat_rate, quote.vat_amount, quote.total = ev.totals.vat_rate, ev.totals.vat_amount, ev.totals.total
     quote.vat_category = ev.vat.category
+    # staff only, beside the snapshot and never in it
+    quote.costs = {part: str(cost) for part, cost in ev.costs.items() if cost is not None}
+    quote.margin_eur = ev.margin.amount if ev.margin else None
+    quote.margin_percent = ev.margin.percent if ev.margin else None
+    quote.approval_reasons = list(ev.approval_reasons)
     with translation.override(quote.language):
         quote.vat_notice = ev.vat.notice
     result = ev.result
@@ -56,7 +61,7 @@ def apply_evaluation(quote: Quote, ev: Evaluation) -> None:
         "customer": _customer(quote),
         "sales_contact": sales_contact(quote),
         "terms": {
-            "payment_days": settings.QUOTE_PAYMENT_DAYS,
+            "payment_days": _payment_days(ev),
             "incoterm": settings.QUOTE_INCOTERM,
             "general_terms_url": settings.QUOTE_GENERAL_TERMS_URL,
         },
@@ -64,11 +69,12 @@ def apply_evaluation(quote: Quote, ev: Evaluation) -> None:
         "crm_reference": quote.crm_reference,
         "design": ev.document,
         "validation": validation,
-        "lines": [{**line.to_dict(), "lead_time_days": ev.lead_times.get(line.part_number)} for line in ev.lines],
+        "lines": [_line(line, ev) for line in ev.lines],
         "discount_percent": str(quote.discount_percent),
         "line_discounts": {k: str(v) for k, v in quote.line_discounts.items()},
         "totals": ev.totals.to_dict(),
         "vat": {"category": ev.vat.category, "rate": str(ev.vat.rate), "notice": quote.vat_notice},
+        "agreement": ev.agreement.to_dict(ev.agreed) if ev.agreement else None,
         "acknowledgements": _acknowledgements(quote.configuration, result),
         "approval": (
             {"by": quote.approved_by.get_username(), "at": quote.approved_at.isoformat()}
@@ -80,6 +86,22 @@ def apply_evaluation(quote: Quote, ev: Evaluation) -> None:
             "catalog_version": result.catalog_version,
             "findings": validation["findings"],
         },
+    }
+
+
+def _payment_days(ev: Evaluation) -> int:
+    """The agreed payment term of the customer's price agreement, else the standard one."""
+    agreed = ev.agreement.payment_days if ev.agreement else None
+    return settings.QUOTE_PAYMENT_DAYS if agreed is None else agreed
+
+
+def _line(line, ev: Evaluation) -> dict[str, Any]:
+    """A frozen line: its prices, its lead time, and the agreed discount it carries (None: not the agreement's)."""
+    agreed = ev.agreed.get(line.part_number) if line.part_number else None
+    return {
+        **line.to_dict(),
+        "lead_time_days": ev.lead_times.get(line.part_number),
+        "agreement_discount_percent": None if agreed is None or line.on_request else str(agreed),
     }
 
 
@@ -95,6 +117,7 @@ def _customer(quote: Quote) -> dict[str, Any]:
         "email": quote.customer_email,
         "country": quote.customer_country,
         "vat_number": quote.customer_vat_number,
+        "kvk_number": quote.customer_kvk,
         "address": address,
     }
 

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from configurator.messages.languages import default_language, languages_named, supported_language
 
 from .. import pricing
+from ..kvk import clean_kvk
 from ..models import Quote
 from ..vat import VatInputError, normalise_country, normalise_vat_number
 
@@ -26,6 +27,7 @@ MODEL_FIELDS = {
     "customer_email": "customer.email",
     "customer_country": "customer.country",
     "customer_vat_number": "customer.vat_number",
+    "customer_kvk": "customer.kvk_number",
     "customer_street": "customer.address.street",
     "customer_postal_code": "customer.address.postal_code",
     "customer_city": "customer.address.city",
@@ -103,6 +105,11 @@ def clean_customer(customer: Any, errors: dict[str, str]) -> dict[str, str]:
             out["vat_number"] = normalise_vat_number(customer.get("vat_number"), out["country"])
         except VatInputError as exc:
             errors[f"customer.{exc.field}"] = str(exc)
+    try:
+        out["kvk"] = clean_kvk(customer.get("kvk_number"))
+    except ValueError as exc:
+        errors["customer.kvk_number"] = str(exc)
+        out["kvk"] = ""
     out.update(_clean_address(customer.get("address"), errors))
     return out
 

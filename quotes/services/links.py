@@ -9,7 +9,7 @@ from django.core import signing
 from ..models import Quote
 
 LINK_SALT = "quotes.download-link.v2"
-FILE_KINDS = ("pdf", "xlsx")
+FILE_KINDS = ("pdf", "xlsx", "order")  # order: the order confirmation of an accepted quote
 
 
 class DownloadLinkError(Exception):
@@ -50,3 +50,27 @@ def download_link_open(signed: str) -> tuple[Quote, str]:
 
 def absolute_url(path: str) -> str:
     return settings.QUOTE_SITE_URL.rstrip("/") + path
+
+
+ACCEPT_SALT = "quotes.accept-link.v1"
+
+
+def accept_link_sign(*, quote: Quote) -> str:
+    """The signed part of the offer e-mail's "accept or decline online" link: the quote's opaque download id,
+    timestamped, under its own salt (a download link never opens the acceptance, nor the other way round). It
+    expires after settings.QUOTE_LINK_MAX_AGE; the quote's own state (issued, unexpired, newest) decides the rest."""
+    return signing.TimestampSigner(salt=ACCEPT_SALT).sign(quote.download_id)
+
+
+def accept_link_open(signed: str) -> Quote:
+    """The quote of a valid, unexpired acceptance link. Raises DownloadLinkError (expired or invalid)."""
+    try:
+        download_id = signing.TimestampSigner(salt=ACCEPT_SALT).unsign(signed, max_age=settings.QUOTE_LINK_MAX_AGE)
+    except signing.SignatureExpired:
+        raise DownloadLinkError(expired=True) from None
+    except signing.BadSignature:
+        raise DownloadLinkError(expired=False) from None
+    quote = Quote.objects.select_related("configuration").filter(download_id=download_id).first()
+    if quote is None:
+        raise DownloadLinkError(expired=False)
+    return quote

@@ -16,6 +16,7 @@ from configurator.services import configuration_mark_quote_requested
 from .. import policy
 from ..models import Quote
 from ..numbering import next_base_number, revision_number
+from .deciding import QuoteStateError
 from .evaluation import Evaluation, evaluate
 from .freezing import apply_evaluation
 from .inputs import (
@@ -75,6 +76,7 @@ def quote_request(
         vat_number=cust["vat_number"],
         discount_percent=percent,
         line_discounts=lines,
+        kvk=cust.get("kvk", ""),
     )
     return _create(
         configuration=configuration,
@@ -179,6 +181,7 @@ def _create(
         customer_email=customer["email"],
         customer_country=customer["country"],
         customer_vat_number=customer["vat_number"],
+        customer_kvk=customer.get("kvk", ""),
         customer_street=customer.get("address_street", ""),
         customer_postal_code=customer.get("address_postal_code", ""),
         customer_city=customer.get("address_city", ""),
@@ -188,8 +191,10 @@ def _create(
         discount_set_by=discount_set_by if discount_set_by is not _UNSET else _user_or_none(user),
     )
     _save_with_first_status(quote, ev, online=previous is None and channel == policy.ONLINE_CHANNEL)
-    if previous is not None:
-        Quote.objects.filter(pk=previous.pk).update(status=Quote.Status.SUPERSEDED, updated_at=timezone.now())
+    if previous is not None:  # a declined revision keeps saying so; the customer's answer stays on record
+        Quote.objects.filter(pk=previous.pk).exclude(status=Quote.Status.DECLINED).update(
+            status=Quote.Status.SUPERSEDED, updated_at=timezone.now()
+        )
     return quote
 
 
@@ -221,7 +226,8 @@ def quote_revise(*, quote: Quote, user=None, discount_percent=None, line_discoun
 
     Unchanged arguments are taken over from ``quote``; ``configuration`` may point at another (e.g. a changed)
     design. The same validation and approval rules apply. The older revision becomes ``superseded`` and stays
-    readable. Only the newest revision can be revised (QuoteError otherwise).
+    readable. Only the newest revision can be revised (QuoteError otherwise), and never an accepted quote
+    (QuoteStateError ``quote_already_accepted``: an order is frozen for good).
     """
     errors: dict[str, str] = {}
     percent = (
@@ -244,6 +250,7 @@ def quote_revise(*, quote: Quote, user=None, discount_percent=None, line_discoun
         vat_number=quote.customer_vat_number,
         discount_percent=percent,
         line_discounts=lines,
+        kvk=quote.customer_kvk,
     )
     with transaction.atomic():
         newest = _newest_revision_locked(quote)
@@ -269,6 +276,12 @@ def quote_revise(*, quote: Quote, user=None, discount_percent=None, line_discoun
 def _newest_revision_locked(quote: Quote) -> Quote:
     """Lock the newest revision of ``quote``'s number; QuoteError unless that is ``quote`` itself."""
     newest = Quote.objects.select_for_update().filter(base_number=quote.base_number).order_by("-revision").first()
+    if newest is not None and newest.status == Quote.Status.ACCEPTED:
+        raise QuoteStateError(
+            "quote_already_accepted",
+            _("Quote %(number)s is accepted: an order is never revised. Request a new quote instead.")
+            % {"number": newest.number},
+        )
     # A concurrent revision may have superseded it while we waited for the lock (READ COMMITTED returns the
     # locked row's new version, not the new revision): refuse rather than hit the unique constraint.
     if newest is None or newest.pk != quote.pk or newest.status == Quote.Status.SUPERSEDED:
@@ -293,6 +306,7 @@ def _customer_of(quote: Quote) -> dict[str, str]:
         "email": quote.customer_email,
         "country": quote.customer_country,
         "vat_number": quote.customer_vat_number,
+        "kvk": quote.customer_kvk,
         "address_street": quote.customer_street,
         "address_postal_code": quote.customer_postal_code,
         "address_city": quote.customer_city,

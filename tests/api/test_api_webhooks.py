@@ -84,7 +84,7 @@ def test_register_returns_the_secret_once(api):
     assert response.status_code == 201, response.content
     body = response.json()
     assert body["secret"].startswith("whsec_")
-    assert body["events"] == ["quote.approved", "quote.failed", "quote.ready"]
+    assert body["events"] == ["quote.accepted", "quote.approved", "quote.declined", "quote.failed", "quote.ready"]
     listed = api.get(HOOKS).json()["results"]
     assert listed[0]["url"] == "https://crm.example.com/hooks"
     assert "secret" not in listed[0]

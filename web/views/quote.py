@@ -16,11 +16,16 @@ from configurator import ratelimits
 from configurator.models import Configuration
 from configurator.services import configuration_name_customer, configuration_taken_over
 from quotes import selectors as quote_selectors
+from quotes.forms import AcceptForm, DeclineForm, tie_errors
 from quotes.services import (
     QuoteError,
     QuotePreview,
+    QuoteStateError,
+    quote_accept,
     quote_approve,
+    quote_decline,
     quote_issue,
+    quote_may_answer,
     quote_may_approve,
     quote_preview,
     quote_request,
@@ -111,10 +116,13 @@ def _quote_page(
     discount_form: DiscountForm | None = None,
     revise_form: DiscountForm | None = None,
     previews: dict[str, PricePreview] | None = None,
+    accept_form: AcceptForm | None = None,
+    decline_form: DeclineForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
     """The quote step with the request form, and for sales engineers the discount and revision forms (each the
-    one a refused POST brings back with its errors, or a fresh one)."""
+    one a refused POST brings back with its errors, or a fresh one) and, while the latest quote can be answered,
+    the forms that record the customer's acceptance or decline on their behalf."""
     view = selectors.catalog()
     staff = _is_staff(request)
     if ev is None:
@@ -154,8 +162,109 @@ def _quote_page(
         ack_form=AcknowledgeForm(),
         show_ack=staff,
         may_approve=staff and latest is not None and quote_may_approve(quote=latest, user=request.user),
+        **_answer_forms(staff, latest, accept_form, decline_form),
+        quote_margin_floor=settings.QUOTE_MARGIN_APPROVAL_FLOOR_PERCENT if staff else None,
+        **(_revision_diff(request, latest) if staff else {}),
     )
     return _render_step(request, "quote", ctx, status=status)
+
+
+def _revision_diff(request: HttpRequest, latest) -> dict[str, object]:
+    """Staff only: what changed between two revisions of the latest quote's number (``?diff_a=&diff_b=``, by default
+    the revision before the latest and the latest), by quotes.selectors.quote_revision_diff."""
+    if latest is None or latest.revision < 2:
+        return {}
+    revisions = list(range(1, latest.revision + 1))
+
+    def revision(name: str, default: int) -> int:
+        value = request.GET.get(name, "")
+        return int(value) if value.isdigit() and int(value) in revisions else default
+
+    a, b = revision("diff_a", latest.revision - 1), revision("diff_b", latest.revision)
+    return {
+        "revision_diff": quote_selectors.quote_revision_diff(latest, a, b),
+        "revisions": revisions,
+        "diff_label": _diff_label,
+    }
+
+
+def _diff_label(name: str) -> str:
+    """A changed field of a revision diff as the page names it."""
+    if name.startswith("line_discounts."):
+        return _("Line discount %(part)s") % {"part": name.removeprefix("line_discounts.")}
+    labels = {
+        "quantity": _("Quantity"),
+        "unit_price": _("Unit price"),
+        "line_discount_percent": _("Line discount (%)"),
+        "quote_discount_percent": _("Quote discount (%)"),
+        "discount_percent": _("Quote discount (%)"),
+        "net": _("Net"),
+        "subtotal": _("List value"),
+        "discount": _("Discount"),
+        "vat_amount": _("VAT"),
+        "total": _("Total, incl. VAT"),
+    }
+    return str(labels.get(name, name))
+
+
+def _answer_forms(staff: bool, latest, accept_form, decline_form) -> dict[str, object]:
+    """Staff only: the latest quote's answer (its decision), and while it can be answered the on-behalf forms."""
+    if not staff or latest is None:
+        return {}
+    decision = getattr(latest, "decision", None) if latest.status in ("accepted", "declined") else None
+    if decision is not None or not quote_may_answer(latest):
+        return {"decision": decision}
+    initial = {"name": latest.customer_name, "email": latest.customer_email}
+    return {
+        "accept_form": accept_form or AcceptForm(initial=initial, on_behalf=True),
+        "decline_form": decline_form or DeclineForm(),
+    }
+
+
+def accept_quote(request: HttpRequest, config: Configuration) -> HttpResponse:
+    """A sales engineer records the customer's acceptance (with the purchase order and a note) on their behalf."""
+    if not _is_staff(request):
+        raise PermissionDenied
+    quote = _posted_quote(request, config)
+    form = AcceptForm(request.POST, on_behalf=True)
+    if form.is_valid():
+        try:
+            quote = quote_accept(quote=quote, channel="staff", user=request.user, **form.answer())
+        except QuoteStateError as exc:
+            messages.error(request, exc.errors["status"])
+        except QuoteError as exc:
+            tie_errors(form, exc.errors)
+            return _quote_page(request, config, accept_form=form, status=422)
+        else:
+            messages.success(
+                request,
+                _("Quote %(number)s accepted on the customer's behalf; the order confirmation follows by e-mail.")
+                % {"number": quote.number},
+            )
+        return redirect(step_url(config, "quote"))
+    return _quote_page(request, config, accept_form=form, status=422)
+
+
+def decline_quote(request: HttpRequest, config: Configuration) -> HttpResponse:
+    """A sales engineer records that the customer declined the quote, and why."""
+    if not _is_staff(request):
+        raise PermissionDenied
+    quote = _posted_quote(request, config)
+    form = DeclineForm(request.POST)
+    if form.is_valid():
+        try:
+            quote = quote_decline(quote=quote, channel="staff", user=request.user, reason=form.cleaned_data["reason"])
+        except QuoteStateError as exc:
+            messages.error(request, exc.errors["status"])
+        except QuoteError as exc:
+            tie_errors(form, exc.errors)
+            return _quote_page(request, config, decline_form=form, status=422)
+        else:
+            messages.success(
+                request, _("Quote %(number)s: %(status)s.") % {"number": quote.number, "status": quote.display_status}
+            )
+        return redirect(step_url(config, "quote"))
+    return _quote_page(request, config, decline_form=form, status=422)
 
 
 def request_quote(request: HttpRequest, config: Configuration) -> HttpResponse:
@@ -241,6 +350,7 @@ QUOTE_FIELDS = {
     "customer.email": "email",
     "customer.country": "country",
     "customer.vat_number": "vat_number",
+    "customer.kvk_number": "kvk_number",
     "customer.address.street": "street",
     "customer.address.postal_code": "postal_code",
     "customer.address.city": "city",
@@ -257,7 +367,7 @@ def _quote_request(
         quote = quote_request(
             configuration=config,
             customer={
-                **{k: d[k] for k in ("name", "company", "email", "country", "vat_number")},
+                **{k: d[k] for k in ("name", "company", "email", "country", "vat_number", "kvk_number")},
                 "address": {k: d[k] for k in ("street", "postal_code", "city")},
             },
             user=request.user if staff else None,
@@ -365,6 +475,30 @@ class PricePreview:
         return self.preview.unpriced
 
     @property
+    def margin(self):
+        return self.preview.margin
+
+    @property
+    def margin_lines(self):
+        return self.preview.margin_lines
+
+    @property
+    def agreement(self):
+        return self.preview.agreement
+
+    @property
+    def agreed(self):
+        return self.preview.agreed
+
+    @property
+    def approval_reasons(self) -> tuple[str, ...]:
+        return self.preview.approval_reasons
+
+    @property
+    def floor(self):
+        return self.preview.floor
+
+    @property
     def dom_id(self) -> str:
         return "price-preview" if self.which == "request" else "revise-price-preview"
 
@@ -376,15 +510,23 @@ def _vat_inputs(which: str, form, quote) -> dict[str, object]:
     """The customer's country and VAT number the preview prices with: as typed in the request form (its initial
     country when none is typed), or the latest quote's (a revision keeps its customer)."""
     if which == "revise" and quote is not None:
-        return {"country": quote.customer_country, "vat_number": quote.customer_vat_number}
+        return {"country": quote.customer_country, "vat_number": quote.customer_vat_number, "kvk": quote.customer_kvk}
     if form is None:
-        return {"country": "NL", "vat_number": ""}
+        return {"country": "NL", "vat_number": "", "kvk": ""}
     if isinstance(form, QueryDict):
-        return {"country": form.get("country") or "NL", "vat_number": form.get("vat_number") or ""}
-    return {"country": form["country"].value() or "NL", "vat_number": form["vat_number"].value() or ""}
+        return {
+            "country": form.get("country") or "NL",
+            "vat_number": form.get("vat_number") or "",
+            "kvk": form.get("kvk_number") or "",
+        }
+    return {
+        "country": form["country"].value() or "NL",
+        "vat_number": form["vat_number"].value() or "",
+        "kvk": form["kvk_number"].value() or "",
+    }
 
 
-def _price_preview(ev: Evaluation, dform: DiscountForm, *, which: str, country, vat_number) -> PricePreview:
+def _price_preview(ev: Evaluation, dform: DiscountForm, *, which: str, country, vat_number, kvk="") -> PricePreview:
     """The preview of the design with the discounts of ``dform`` (bound: as typed; unbound: its initial values)
     for a customer in ``country`` with ``vat_number``, by quotes.services.quote_preview."""
     typed = {bound.name.removeprefix(DiscountForm.LINE_PREFIX): bound.value() for bound in dform.line_fields()}
@@ -394,6 +536,7 @@ def _price_preview(ev: Evaluation, dform: DiscountForm, *, which: str, country, 
         line_discounts=typed,
         country=country,
         vat_number=vat_number,
+        kvk=kvk,
     )
     errors = [(_preview_label(dform, key), message) for key, message in preview.errors.items()]
     return PricePreview(which, preview, errors)
@@ -450,4 +593,6 @@ QUOTE_ACTIONS = {
     "issue": issue_quote,
     "approve": approve_quote,
     "preview": preview_prices,
+    "accept": accept_quote,
+    "decline": decline_quote,
 }

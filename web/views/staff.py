@@ -54,7 +54,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         date_from=filters.get("date_from"),
         date_to=filters.get("date_to"),
         sort=sort,
-    )
+    ).select_related("decision")  # an accepted quote's purchase order, in the same query
     configs = selectors.configuration_list(
         status=filters.get("status"),
         customer=filters.get("q"),
