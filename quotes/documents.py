@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from configurator.messages.bill import section_titles
+from configurator.messages.cluster import left_out_items
 from configurator.messages.diagram import words as diagram_words
 from configurator.messages.racks import elevation_labels, kw_number
 from configurator.messages.slotmap import slot_map_labels
@@ -103,6 +104,13 @@ def _pdus_needed(rack_plan: dict[str, Any] | None, lines: list[dict[str, Any]]) 
     if any(line.get("section") == "racks_power" for line in lines):
         return 0
     return enclosure_count(rack_plan) * (2 if rack_plan.get("pdu_feeds") == "A+B" else 1)
+
+
+def left_out(frozen: dict[str, Any]) -> str:
+    """What the offer leaves out because the site has it (the frozen result's ``left_out``), in the active
+    language; "" when it leaves nothing out."""
+    items = ((frozen.get("validation") or {}).get("left_out") or {}).get("items") or []
+    return left_out_items(items) if items else ""
 
 
 def _rack_power(totals: dict[str, Any]) -> dict[str, str]:
@@ -246,6 +254,7 @@ def pdf_context(frozen: dict[str, Any]) -> dict[str, Any]:
     totals = frozen.get("totals", {})
     validation = frozen.get("validation") or {}
     discounts = _discounts(frozen, language)
+    omitted = (validation.get("left_out") or {}).get("items") or []
     return {
         "q": frozen,
         "language": language,
@@ -276,7 +285,8 @@ def pdf_context(frozen: dict[str, Any]) -> dict[str, Any]:
         "rack_plan": validation.get("rack_plan"),
         "rack_count": rack_count(validation.get("rack_plan")),
         **_rack_power(validation.get("totals") or {}),
-        "pdus_needed": _pdus_needed(validation.get("rack_plan"), frozen.get("lines", [])),
+        "pdus_needed": 0 if "power" in omitted else _pdus_needed(validation.get("rack_plan"), frozen.get("lines", [])),
+        "left_out": left_out(frozen),
         "elevations": _rack_pictures(validation.get("rack_plan")),
     }
 
@@ -535,6 +545,7 @@ def _xlsx_summary_sheet(summary: Worksheet, frozen: dict[str, Any]) -> None:
         (_("VAT"), Decimal(totals.get("vat_amount", "0"))),
         (_("Total, incl. VAT"), Decimal(totals.get("total", "0"))),
         (_("VAT notice"), (frozen.get("vat") or {}).get("notice", "")),
+        (_("Not in this offer"), left_out(frozen) or _("nothing: the offer carries every part")),
         (_("Design hash"), (frozen.get("receipt") or {}).get("design_hash", "")),
         (_("Catalogue version"), (frozen.get("receipt") or {}).get("catalog_version", "")),
     ]

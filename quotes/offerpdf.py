@@ -562,6 +562,8 @@ def _totals(context: dict[str, Any]) -> list[Flowable]:
     vat_notice = (context["q"].get("vat") or {}).get("notice")
     if vat_notice:
         out.append(Paragraph(text(vat_notice), NOTICE))
+    if context.get("left_out"):
+        out.append(Paragraph(text(_("Not in this offer: %(items)s.") % {"items": context["left_out"]}), NOTICE))
     return out
 
 

@@ -19,6 +19,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from . import selectors
+from .documents import left_out
 from .models import Quote
 from .services import DownloadLinkError, download_link_open, download_link_sign
 
@@ -46,6 +47,7 @@ def _context(quote: Quote) -> dict:
         "building": quote.issued_at is not None
         and quote.doc_status in (Quote.DocStatus.PENDING, Quote.DocStatus.BUILDING),
         "newest": selectors.quote_revisions(quote).last(),
+        "left_out": left_out(quote.frozen or {}),
     }
 
 
