@@ -82,6 +82,10 @@ def test_a_bad_answer_is_refused_naming_the_field_and_nothing_is_saved(client, m
     assert response.status_code == 422
     body = response.content.decode()
     assert 'id="id_support_years_error"' in body and 'id="id_supplied_error"' in body
+    # the error summary above the step, each error linked to its field
+    summary = body.index('id="error-summary"')
+    assert summary < body.index('id="step-body"') and "2 answers need a change" in body
+    assert body.index('href="#id_support_years"', summary) < body.index('id="step-body"')
     config.refresh_from_db()
     assert config.document == before
 
