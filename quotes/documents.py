@@ -83,7 +83,7 @@ def _topology_picture(plan: dict[str, Any] | None, language: str) -> str | None:
         return None
     try:
         with translation.override(language):
-            svg = fabric_diagram_svg(plan, diagram_words(), language)
+            svg = fabric_diagram_svg(plan, diagram_words(), language, printed=True)
     except Exception:  # a picture must never stop the quote
         logger.warning("Topology diagram could not be drawn", exc_info=True)
         return None

@@ -597,7 +597,7 @@ def _fabric(context: dict[str, Any]) -> list[Flowable]:
             sentence = _("Fabric tiers: %(tiers)s; %(leaves)s leaf and %(spines)s spine switches.")
         out.append(keep_with_next(Paragraph(text(sentence % values), BODY)))
     if topology:
-        out.append(_picture(topology, 120 * mm))
+        out.append(_picture(topology, 150 * mm))
     else:
         out[-1].keepWithNext = 0
     return out

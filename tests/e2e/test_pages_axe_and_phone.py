@@ -2,7 +2,7 @@
 in tests/e2e/axe, injected into each page) finds no serious, moderate or critical violation; the review step asks what
 the site already has and which services the buyer wants, and the offer says what it leaves out; on a phone the bill
 reads as stacked lines with the total in view, and a refused quote form puts its error summary at the top and the
-focus on it."""
+focus on it; on a 1,440 px screen the rack elevation fits its column."""
 
 from __future__ import annotations
 
@@ -73,6 +73,8 @@ def _designs():
     one = copy.deepcopy(H200_CLUSTER)
     one["node_groups"][0]["count"] = 1
     one["fabric"] = None
+    wide = copy.deepcopy(H200_CLUSTER)
+    wide["node_groups"][0]["count"] = 32  # three distinct racks: compute, leaf and spine
     nvl72 = {
         "schema": "design/v1",
         "name": "Two GB300 racks",
@@ -84,6 +86,7 @@ def _designs():
         configuration_create(document=one),
         configuration_create(document=nvl72),
         configuration_create(document=copy.deepcopy(H200_CLUSTER)),
+        configuration_create(document=wide),
     )
 
 
@@ -128,7 +131,7 @@ def _bill_reads_as_stacked_lines(page) -> None:
 def test_every_page_kind_passes_axe_and_the_review_and_quote_steps_work(
     live_server, catalog_ready, browser, shots, django_user_model, viewport, language
 ):
-    cluster, one, nvl72, quoted = _designs()
+    cluster, one, nvl72, quoted, wide = _designs()
     quote = _quote(quoted)
     _staff(django_user_model)
     locale = {"en": "en-GB", "nl": "nl-NL"}[language]
@@ -142,6 +145,11 @@ def test_every_page_kind_passes_axe_and_the_review_and_quote_steps_work(
         for step in ("goal", "platform", "adapters", "fabric"):
             walk.visit(step, f"/d/{cluster.token}/{step}/")
         walk.visit("fabric-nvl72", f"/d/{nvl72.token}/fabric/")
+        walk.visit("fabric-32", f"/d/{wide.token}/fabric/")
+        if viewport is DESKTOP:  # the rack elevation fits its column, its labels at their own size
+            elevation = page.locator(".svg-wrap.elevation")
+            assert elevation.evaluate("e => e.scrollWidth <= e.clientWidth"), elevation.evaluate("e => e.scrollWidth")
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         walk.visit("rules", "/rules/")
         walk.visit("compare", "/compare/")
         walk.visit("quote-status", f"/quotes/{quote.token}/")

@@ -48,6 +48,8 @@ from web.views.common import (
 )
 from web.views.quote import _quote
 
+ELEVATION_PER_LINE = 2  # racks of the web page's elevation side by side (each 304 px wide)
+
 # --- the steps ---------------------------------------------------------------------------------------------
 
 
@@ -247,8 +249,11 @@ def _fabric(request: HttpRequest, config: Configuration) -> HttpResponse:
         plan_parts=_plan_parts(plan, view),
         rack_plan=rack_plan,
         rack_count=rack_count(rack_plan),
-        # One line of distinct racks at their own size: as tall as one rack, readable labels, scrolls sideways.
-        elevation=rack_elevation_svg(rack_plan, elevation_labels(), kw_number, columns=None),
+        # The distinct racks at their own size (labels of 11 px and more), two to a line: 608 px, within the step's
+        # column on a 1,280 or 1,440 px screen; a phone scrolls it sideways.
+        elevation=rack_elevation_svg(
+            rack_plan, elevation_labels(), kw_number, columns=None, per_line=ELEVATION_PER_LINE
+        ),
     )
     return _render_step(request, "fabric", ctx, status=status)
 
