@@ -152,6 +152,8 @@ def test_every_page_kind_passes_axe_and_the_review_and_quote_steps_work(
             assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         walk.visit("rules", "/rules/")
         walk.visit("compare", "/compare/")
+        walk.visit("alternatives", f"/d/{cluster.token}/alternatives/")
+        walk.visit("quote-link-refused", "/quotes/link/not-a-signed-link/")
         walk.visit("quote-status", f"/quotes/{quote.token}/")
 
         # Review: one server comes without rack, PDUs and switch; the page says so and asks.
