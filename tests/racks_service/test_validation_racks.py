@@ -280,8 +280,8 @@ def test_the_review_step_shows_the_unpriced_pdu_and_cords_on_request_in_both_lan
     config = configuration_create(document=_doc(32))
     page = " ".join(Client().get(f"/d/{config.token}/review/").content.decode().split())
     pdus = _pdus(validate_json(document=config.document)["rack_plan"])
-    row = re.search(r'<tr class="on-request"><th scope="row" class="mono">AP8886</th>.*?</tr>', page).group(0)
-    assert f'<td class="num">{pdus}</td>' in row and "on request" in row
+    row = re.search(r'<tr class="line on-request"><th scope="row" class="mono part">AP8886</th>.*?</tr>', page).group(0)
+    assert f'<td class="num qty" data-label="Qty">{pdus}</td>' in row and "on request" in row
     assert "Total list price, excl. VAT" in page and "at least €" in page
     page_nl = " ".join(
         Client(headers={"accept-language": "nl"}).get(f"/d/{config.token}/review/").content.decode().split()
