@@ -453,10 +453,11 @@ class FabricIn(_In):
     rack: RackIn = RackIn()
 
 
-def _supplied(value: Any) -> tuple[str, ...]:
-    """``facility.supplied``: a list of SUPPLIED_ITEMS (repeats read once), kept in the contract's order."""
-    if isinstance(value, tuple):
-        return value  # built in Python (already read)
+def _supplied(value: Any) -> tuple[str, ...] | None:
+    """``facility.supplied``: a list of SUPPLIED_ITEMS (repeats read once), kept in the contract's order; None (null)
+    is the size's default."""
+    if value is None or isinstance(value, tuple):
+        return value  # null, or built in Python (already read)
     names = f"{', '.join(SUPPLIED_ITEMS[:-1])} or {SUPPLIED_ITEMS[-1]}"
     if not isinstance(value, list):
         raise refuse(f"must be a list of {names}, not {type_name(value)}")
@@ -468,9 +469,11 @@ def _supplied(value: Any) -> tuple[str, ...]:
 
 
 Supplied = Annotated[
-    tuple[str, ...],
+    tuple[str, ...] | None,
     PlainValidator(_supplied),
-    WithJsonSchema({"type": "array", "items": {"type": "string", "enum": list(SUPPLIED_ITEMS)}}),
+    WithJsonSchema(
+        {"anyOf": [{"type": "array", "items": {"type": "string", "enum": list(SUPPLIED_ITEMS)}}, {"type": "null"}]}
+    ),
 ]
 
 
@@ -497,7 +500,7 @@ class FacilityIn(_In):
     pdu_feeds: Annotated[_StrictStr, OneOf(PDU_FEEDS), Say("choice")] = Field(
         DEFAULT_PDU_FEEDS, description="A: one feed; A+B: two, each carrying the rack."
     )
-    supplied: Supplied | None = Field(
+    supplied: Supplied = Field(
         None,
         description="What the site already has, which the offer leaves out: any of racks (the enclosures), power "
         "(PDUs and node power cords), oob (the out-of-band management network and its switches), control_plane "
