@@ -115,6 +115,21 @@ def _bill_reads_as_stacked_lines(page) -> None:
         assert part["x"] >= 0 and part["x"] + part["width"] <= PHONE["width"], (cell, part)
         assert box["y"] <= part["y"] <= box["y"] + box["height"], (cell, part, box)
     assert line.locator("td.qty").inner_text().split(":")[-1].strip()  # "Qty: 8", its label with it
+    # In every line no cell covers another, none leaves the screen, and a part number keeps room to be read.
+    faults = page.evaluate(
+        """() => [...document.querySelectorAll('table.bom tr.line')].flatMap(tr => {
+          const cells = [...tr.children].map(c => [c.className, c.getBoundingClientRect()]);
+          const out = cells.filter(([, r]) => r.left < 0 || r.right > window.innerWidth).map(([n]) => 'off ' + n);
+          cells.forEach(([a, r], i) => cells.slice(i + 1).forEach(([b, q]) => {
+            if (r.left < q.right - 1 && q.left < r.right - 1 && r.top < q.bottom - 1 && q.top < r.bottom - 1)
+              out.push(a + ' covers ' + b + ' in ' + tr.textContent.slice(0, 40));
+          }));
+          const part = tr.querySelector('.part').getBoundingClientRect();
+          if (part.width < 96) out.push('narrow part ' + Math.round(part.width));
+          return out;
+        })"""
+    )
+    assert not faults, faults
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     wrap = page.locator(".bom-wrap")
     assert wrap.evaluate("e => e.scrollWidth <= e.clientWidth")  # nothing to scroll to
