@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from configurator.cluster import POWER, RACKS, left_out
 from configurator.defaults import complete_design
 from configurator.messages.bill import cord_needed, pdu_needed, rack_needed, rack_system_included, section_title
 from configurator.rackplan import enclosure_count
@@ -152,7 +153,9 @@ def design_bom(
                 bill.add(key, item["part"], int(item.get("quantity", 0)))
     for part, quantity in placed_management.items():
         bill.add(OOB, part, quantity)
-    for part, quantity, description in rack_plan_lines(rack_plan, catalog):
+    given = result.get("left_out")
+    leave = frozenset(given["items"]) if isinstance(given, dict) else left_out(design, catalog).items
+    for part, quantity, description in rack_plan_lines(rack_plan, catalog, leave=leave):
         bill.add(RACKS_POWER, part, quantity, description=description)
     for key in (CONTROL_PLANE, SERVICES):
         for item in (result.get(key) or {}).get("bom", []):
@@ -223,8 +226,11 @@ def _cord_part(
     return min(cords, key=lambda c: (c.price_eur is None, c.price_eur or 0, c.part_number), default=None)
 
 
-def rack_plan_lines(rack_plan: dict[str, Any] | None, catalog: CatalogView) -> list[tuple[str, int, str]]:
-    """(part, quantity, description) of the rack plan's racks, PDUs and node power cords, every one of them.
+def rack_plan_lines(
+    rack_plan: dict[str, Any] | None, catalog: CatalogView, *, leave: frozenset[str] = frozenset()
+) -> list[tuple[str, int, str]]:
+    """(part, quantity, description) of the rack plan's racks, PDUs and node power cords, every one of them but
+    what the site has (``leave``: "racks" the enclosures, "power" the PDUs and cords; configurator.cluster.left_out).
 
     A catalogue part where one fits (its own description: ""), priced or on request; otherwise a line without a
     part whose description says what is needed: racks of a height the catalogue does not stock, PDUs when the
@@ -237,9 +243,12 @@ def rack_plan_lines(rack_plan: dict[str, Any] | None, catalog: CatalogView) -> l
     count = enclosure_count(rack_plan)
     if not count:
         return out
-    rack = _rack_part(rack_plan, catalog)
-    units = rack_plan.get("rack_units", 0)
-    out.append((rack.part_number, count, "") if rack else (NO_PART, count, rack_needed(units)))
+    if RACKS not in leave:
+        rack = _rack_part(rack_plan, catalog)
+        units = rack_plan.get("rack_units", 0)
+        out.append((rack.part_number, count, "") if rack else (NO_PART, count, rack_needed(units)))
+    if POWER in leave:
+        return out
     pdus = [p for p in rack_plan.get("pdus", []) if p["quantity"]]
     out += [(p["part"], p["quantity"], "") for p in pdus]
     if not rack_plan.get("pdus"):

@@ -24,6 +24,14 @@ Counts and their basis:
   switches): a UFM Enterprise appliance pair, as the appliance runs in HA on two nodes (NVIDIA UFM Enterprise
   Appliance software user manual, "2 nodes configured") [V]; its orderable part number is not sourced, so the
   line is named and on request.
+* What the offer leaves out (``left_out``): what the design's ``facility.supplied`` names, or, when it names
+  nothing, what a design of its size usually finds on site. One server (not a rack-scale system) goes into a
+  rack the site has, on its PDUs and its management network: no rack, PDUs, cords or management switch unless
+  asked. Below ``CONTROL_PLANE_MIN_NODES`` (4) nodes no control plane unless asked: the DGX BasePOD RA's
+  five management servers are sized for its 2 to 8 (NDR400) or 2 to 16 (NDR200) DGX systems ("Included in the
+  reference architecture are five dual-socket x86 servers for system management", DGX BasePOD RA, Reference
+  Architectures) [V], and its smallest tabulated bill is 4 nodes (RA-11127-001 V5 Table 4.2, catalog/seed/FACTS.md)
+  [S]; for two or three nodes five servers would outnumber the GPU nodes, so the buyer is asked first.
 * Rack-scale systems (GB200/GB300 NVL72): one part is one rack (the group's ``count`` is racks). For the
   control-plane size and the per-node support line each rack counts as one node, not as its 18 compute trays: no
   source read (the DGX SuperPOD GB200 RA, the BCM manuals) sizes the head or management nodes, or a support
@@ -44,6 +52,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from design.contract import SUPPLIED_ITEMS
 from design.model import DesignIn
 from design.specs import CatalogView, GpuSpec, ServerSpec
 from engines.findings.cluster_codes import ClusterCode
@@ -51,6 +60,8 @@ from engines.findings.finding import Finding
 from engines.findings.registry import finding
 
 SUPERPOD_MIN_NODES = 32  # one DGX SuperPOD scalable unit (H100 RA: 32 nodes per SU)
+CONTROL_PLANE_MIN_NODES = 4  # the DGX BasePOD RA's smallest tabulated bill (V5 Table 4.2: 4 nodes, 5 servers)
+RACKS, POWER, OOB = "racks", "power", "oob"
 HEAD_NODES = 2  # BCM in HA
 UFM_APPLIANCES = 2  # UFM Enterprise appliance HA pair
 UFM_CODES = ("FABRIC_SM_LIMIT", "FABRIC_SM_REQUIRED")
@@ -110,6 +121,44 @@ def _nvidia_gpus(design: DesignIn, catalog: CatalogView) -> list[tuple[int, int]
     return out
 
 
+@dataclass(frozen=True)
+class LeftOut:
+    """What the offer leaves out because the site has it (``items``, a subset of design.contract.SUPPLIED_ITEMS)
+    and why: ``basis`` "design" (the design's ``facility.supplied``) or "size" (the default for its size)."""
+
+    items: frozenset[str]
+    basis: str
+
+    def __contains__(self, item: str) -> bool:
+        return item in self.items
+
+    def to_json(self) -> dict[str, Any]:
+        """The result's ``left_out``: ``items`` in the contract's order and their ``basis``."""
+        return {"items": [i for i in SUPPLIED_ITEMS if i in self.items], "basis": self.basis}
+
+
+def _one_server(design: DesignIn, catalog: CatalogView) -> bool:
+    """One node that is a server, not a rack-scale system (which comes as a rack of its own)."""
+    if design.node_count != 1:
+        return False
+    server = catalog.get(design.node_groups[0].server)
+    return not (isinstance(server, ServerSpec) and server.rack_scale)
+
+
+def left_out(design: DesignIn, catalog: CatalogView) -> LeftOut:
+    """What the offer leaves out: the design's ``facility.supplied``, else its size's default (one server: racks,
+    power, out-of-band network and control plane; fewer than CONTROL_PLANE_MIN_NODES nodes: the control plane)."""
+    given = design.facility.supplied
+    if given is not None:
+        return LeftOut(frozenset(given), "design")
+    items = set()
+    if design.node_count < CONTROL_PLANE_MIN_NODES:
+        items.add(CONTROL_PLANE)
+    if _one_server(design, catalog):
+        items |= {RACKS, POWER, OOB}
+    return LeftOut(frozenset(items), "size")
+
+
 def _roles(nodes: int) -> tuple[list[tuple[str, str, int]], str]:
     """The control plane's servers by role (part, description, count) for a cluster of ``nodes``, and its basis."""
     roles = [("HEAD-NODE-BCM", _("Head node, Base Command Manager in high availability"), HEAD_NODES)]
@@ -124,33 +173,34 @@ def _roles(nodes: int) -> tuple[list[tuple[str, str, int]], str]:
     return roles, "superpod"
 
 
-def control_plane_servers(design: DesignIn, codes: set[str]) -> int:
-    """The servers the control plane adds (head and management nodes, and the UFM appliances where the fabric's
-    findings call for them): each has a BMC on the out-of-band network (the DGX SuperPOD H100 RA's cable list
-    gives the management and UFM nodes their out-of-band ports)."""
+def control_plane_servers(design: DesignIn, codes: set[str], leave: LeftOut) -> int:
+    """The servers the control plane adds (head and management nodes unless the site has its own, and the UFM
+    appliances where the fabric's findings call for them): each has a BMC on the out-of-band network (the DGX
+    SuperPOD H100 RA's cable list gives the management and UFM nodes their out-of-band ports)."""
     nodes = design.node_count
     if nodes < 2:
         return 0
+    ufm = UFM_APPLIANCES if codes & set(UFM_CODES) else 0
+    if CONTROL_PLANE in leave:
+        return ufm
     roles, _basis = _roles(nodes)
-    return sum(n for _p, _w, n in roles) + (UFM_APPLIANCES if codes & set(UFM_CODES) else 0)
+    return sum(n for _p, _w, n in roles) + ufm
 
 
-def _control_plane(design: DesignIn, codes: set[str]) -> tuple[list[ClusterLine], list[Finding]]:
+def _control_plane(design: DesignIn, codes: set[str], leave: LeftOut) -> tuple[list[ClusterLine], list[Finding]]:
     nodes = design.node_count
     if nodes < 2:
         return [], []
-    spec = _("2 x86 CPUs of 32 cores or more, 1 TB RAM, NVMe and RAID-1 boot SSDs, BlueField-3 (NVIDIA RA minimum)")
-    roles, basis = _roles(nodes)
-    lines = [_line(CONTROL_PLANE, part, f"{what}: {spec}", n, None) for part, what, n in roles]
-    findings = [
-        finding(
-            ClusterCode.CONTROL_PLANE_ADDED,
-            "node_groups",
-            servers=sum(n for _p, _w, n in roles),
-            nodes=nodes,
-            basis=basis,
+    lines: list[ClusterLine] = []
+    findings: list[Finding] = []
+    if CONTROL_PLANE not in leave:
+        spec = _("2 x86 CPUs of 32 cores or more, 1 TB RAM, NVMe and RAID-1 boot SSDs, BlueField-3 (NVIDIA RA minimum)")
+        roles, basis = _roles(nodes)
+        lines = [_line(CONTROL_PLANE, part, f"{what}: {spec}", n, None) for part, what, n in roles]
+        servers = sum(n for _p, _w, n in roles)
+        findings.append(
+            finding(ClusterCode.CONTROL_PLANE_ADDED, "node_groups", servers=servers, nodes=nodes, basis=basis)
         )
-    ]
     ufm = sorted(codes & set(UFM_CODES))
     if ufm:
         lines.append(
@@ -220,11 +270,11 @@ def _services(design: DesignIn, catalog: CatalogView, racks: int) -> tuple[list[
 
 
 def cluster_lines(
-    design: DesignIn, catalog: CatalogView, *, racks: int, codes: set[str], language: str
+    design: DesignIn, catalog: CatalogView, *, racks: int, codes: set[str], language: str, leave: LeftOut
 ) -> tuple[list[ClusterLine], list[ClusterLine], list[Finding]]:
     """(control-plane lines, service lines, their findings) of the design; descriptions in ``language``."""
     with translation.override(language):
-        cp, cp_findings = _control_plane(design, codes)
+        cp, cp_findings = _control_plane(design, codes, leave)
         sv, sv_findings = _services(design, catalog, racks)
     findings = cp_findings + sv_findings
     unpriced = sum(1 for line in cp + sv if line.price_eur is None)

@@ -16,30 +16,33 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from engines.fabric.diagram import ENGLISH, Words, render_svg
+from engines.fabric.diagram import ENGLISH, PRINT, SCREEN, Canvas, Words, render_svg
 from engines.fabric.model import FabricPlan
 from engines.node.slotmap import SlotMapLabels, render_slot_map_svg
 from engines.racks import ElevationLabels, RackPlan, render_elevation_svg
 from engines.racks.elevation import distinct_racks
 
-_DIAGRAMS: OrderedDict[tuple[str, str], str] = OrderedDict()
+_DIAGRAMS: OrderedDict[tuple[str, str, Canvas], str] = OrderedDict()
 _DIAGRAMS_LOCK = threading.Lock()
 
 
-def fabric_diagram_svg(plan: dict[str, Any] | None, words: Words = ENGLISH, language: str = "en") -> str:
+def fabric_diagram_svg(
+    plan: dict[str, Any] | None, words: Words = ENGLISH, language: str = "en", *, printed: bool = False
+) -> str:
     """The planner's topology diagram for the plan in a validation result (``fabric_plan``), or '' when the
     design has no fabric with tiers. Its texts come from ``words`` (configurator.messages.diagram.words() in the
     caller's language, which ``language`` names for the cache). FabricPlan.from_dict rebuilds the planner's
-    object for the diagram."""
+    object for the diagram. ``printed``: drawn for the offer's page (engines.fabric.diagram.PRINT), its labels
+    about 10 pt at the text column's width."""
     if not plan or not plan.get("tiers"):
         return ""
-    key = (json.dumps(plan, sort_keys=True, default=str), language)
+    key = (json.dumps(plan, sort_keys=True, default=str), language, PRINT if printed else SCREEN)
     with _DIAGRAMS_LOCK:
         svg = _DIAGRAMS.get(key)
         if svg is not None:
             _DIAGRAMS.move_to_end(key)
             return svg
-    svg = _diagram(key[0], words)
+    svg = _diagram(key[0], words, key[2])
     with _DIAGRAMS_LOCK:
         _DIAGRAMS[key] = svg
         while len(_DIAGRAMS) > 512:
@@ -58,10 +61,10 @@ def _slot_map(placement_json: str, labels: SlotMapLabels) -> str:
     return render_slot_map_svg(json.loads(placement_json), labels)
 
 
-def _diagram(plan_json: str, words: Words) -> str:
+def _diagram(plan_json: str, words: Words, canvas: Canvas) -> str:
     fp = FabricPlan.from_dict(json.loads(plan_json))
     try:
-        return render_svg(fp, words)
+        return render_svg(fp, words, canvas)
     except Exception:  # noqa: BLE001 - a picture must never take a page or a quote down; the plan table still shows
         return ""
 
@@ -72,14 +75,16 @@ def rack_elevation_svg(
     number: Callable[[float], str],
     *,
     columns: int | None = 2,
+    per_line: int | None = None,
 ) -> str:
     """The rack elevation (engines.racks.elevation) of the result's ``rack_plan``: each distinct rack once,
     with a count; '' when there are no racks. ``labels`` and ``number`` come translated from the caller.
-    ``columns`` None: all distinct racks in one line at their own size (the web page: never taller than a rack)."""
+    ``columns`` None: the distinct racks at their own size, in one line or ``per_line`` to a line."""
     if not rack_plan or not rack_plan.get("racks"):
         return ""
     try:
-        return render_elevation_svg(RackPlan.from_dict(rack_plan), labels, columns=columns, number=number)
+        plan = RackPlan.from_dict(rack_plan)
+        return render_elevation_svg(plan, labels, columns=columns, number=number, per_line=per_line)
     except Exception:  # noqa: BLE001 - a picture must never take a page or a quote down; the rack table still shows
         return ""
 

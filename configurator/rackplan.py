@@ -91,7 +91,7 @@ def _management_switch(catalog: CatalogView) -> SwitchSpec | None:
     return min(mgmt, key=lambda s: (s.price_eur is None, s.price_eur or 0, -s.rj45_ports, s.part_number), default=None)
 
 
-def _switch_groups(plan: FabricPlan | None, catalog: CatalogView) -> list[SwitchGroup]:
+def _switch_groups(plan: FabricPlan | None, catalog: CatalogView, *, management: bool = True) -> list[SwitchGroup]:
     out: list[SwitchGroup] = []
     if plan is not None and plan.tiers:
         spec = catalog.get(plan.switch)
@@ -104,6 +104,8 @@ def _switch_groups(plan: FabricPlan | None, catalog: CatalogView) -> list[Switch
             if count:
                 height = spec.height_u if spec else None
                 out.append(SwitchGroup(role=role, part=plan.switch, count=count, height_u=height, power_w=_watts(spec)))
+    if not management:
+        return out
     mgmt_part = plan.management_switch if plan is not None else None
     mgmt = catalog.get(mgmt_part) if mgmt_part else _management_switch(catalog)
     if isinstance(mgmt, SwitchSpec):
@@ -158,10 +160,16 @@ def _pdu_options(catalog: CatalogView) -> list[PduOption]:
 
 
 def build_rack_plan(
-    design: DesignIn, catalog: CatalogView, node_totals: dict[str, Any], fabric: FabricPlan | None
+    design: DesignIn,
+    catalog: CatalogView,
+    node_totals: dict[str, Any],
+    fabric: FabricPlan | None,
+    *,
+    management: bool = True,
 ) -> tuple[RackPlan, list[Finding]]:
     """Plan the design's racks. Returns the plan and the findings at the edge (a server of unknown height cannot
-    be racked: RACK_NODE_HEIGHT_UNKNOWN, and its nodes are left out of the plan rather than given a guessed size)."""
+    be racked: RACK_NODE_HEIGHT_UNKNOWN, and its nodes are left out of the plan rather than given a guessed size).
+    ``management`` False: the site has its own out-of-band network, so no rack gets a management switch."""
     findings: list[Finding] = []
     peaks = {g.get("node_group"): g.get("peak_power_w_per_node") for g in node_totals.get("groups", [])}
     su = (
@@ -197,7 +205,7 @@ def build_rack_plan(
     facility = Facility(
         rack_units=f.rack_units, rack_power_kw=f.rack_power_kw, cooling=f.cooling, pdu_feeds=f.pdu_feeds
     )
-    switches, pdus = tuple(_switch_groups(fabric, catalog)), tuple(_pdu_options(catalog))
+    switches, pdus = tuple(_switch_groups(fabric, catalog, management=management)), tuple(_pdu_options(catalog))
     plan = _plans.get(
         (tuple(groups), switches, facility, pdus),
         lambda: plan_racks(node_groups=groups, switches=switches, facility=facility, pdu_options=pdus),

@@ -27,7 +27,7 @@ from decimal import Decimal
 from typing import Any, NamedTuple
 
 from configurator.bom import Bill, BomLine, bill_of
-from configurator.cluster import ClusterLine
+from configurator.cluster import ClusterLine, LeftOut
 from configurator.defaults import DefaultAdded
 from engines.fabric.model import FabricPlan
 from engines.findings.finding import Severity
@@ -153,6 +153,7 @@ class ValidationResult:
     design_hash: str
     language: str
     bom: tuple[BomLine, ...]
+    left_out: LeftOut = LeftOut(frozenset(), "size")
 
     @property
     def errors(self) -> list[ShownFinding]:
@@ -191,4 +192,5 @@ class ValidationResult:
             "design_hash": self.design_hash,
             "language": self.language,
             "bom": [line.to_dict() for line in self.bom],
+            "left_out": self.left_out.to_json(),
         }

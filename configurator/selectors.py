@@ -7,6 +7,9 @@ import threading
 from dataclasses import dataclass
 
 from catalog.models import Part
+from configurator.cluster import left_out
+from design.model import DesignInputError
+from design.parse import parse_design
 from design.specs import AdapterSpec, CatalogView, CpuSpec, DriveSpec, GpuSpec, MemorySpec, ServerSpec, SwitchSpec
 from engines.node.gpu import gpu_acceptance
 
@@ -117,3 +120,22 @@ def node_parts_chosen(view: CatalogView, server_pn: str, chosen: dict[str, str])
 def fabric_switches(view: CatalogView) -> list[SwitchSpec]:
     """Switches that can carry a compute fabric (not the out-of-band management switches), by part number."""
     return sorted((s for s in view.of_type(SwitchSpec) if not s.management), key=lambda s: s.part_number)
+
+
+def site_has(*, document: dict, view: CatalogView) -> tuple[frozenset[str], bool]:
+    """What the offer of ``document`` leaves out because the site has it (configurator.cluster.left_out), and
+    whether that is the default for the design's size (True) or the design's own ``facility.supplied`` (False).
+    A document that cannot be read yet: nothing, by default."""
+    try:
+        design = parse_design(document)
+    except DesignInputError:
+        return frozenset(), True
+    leave = left_out(design, view)
+    return leave.items, leave.basis == "size"
+
+
+def size_default_supplied(*, document: dict, view: CatalogView) -> frozenset[str]:
+    """What the offer would leave out for the design's size, were ``facility.supplied`` not given."""
+    facility = document.get("facility") if isinstance(document.get("facility"), dict) else {}
+    bare = {**document, "facility": {k: v for k, v in facility.items() if k != "supplied"}}
+    return site_has(document=bare, view=view)[0]

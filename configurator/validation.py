@@ -15,17 +15,35 @@ from typing import Any, TypedDict
 from django.utils import translation
 
 from configurator.bom import BomLine, bom_total, design_bom
-from configurator.cluster import cluster_lines, control_plane_servers
+from configurator.cluster import (
+    CONTROL_PLANE,
+    OOB,
+    POWER,
+    RACKS,
+    LeftOut,
+    cluster_lines,
+    control_plane_servers,
+    left_out,
+)
 from configurator.defaults import complete_design
 from configurator.messages import finding_dicts, totals_dict
-from configurator.rackplan import build_rack_plan, distances, fabric_rack_with_distances, rack_plan_dict
+from configurator.rackplan import (
+    build_rack_plan,
+    distances,
+    enclosure_count,
+    fabric_rack_with_distances,
+    rack_plan_dict,
+)
 from configurator.result import FabricSection, LinesSection, NetworkSection, ShownFinding, Totals, ValidationResult
-from design.model import DesignIn, RackIn
+from design.contract import SUPPLIED_ITEMS
+from design.model import DesignIn, NetworksIn, RackIn
 from design.specs import AdapterSpec, CatalogView, ServerSpec
 from engines.fabric.check import check_design_fabric
 from engines.fabric.model import FabricPlan
 from engines.fabric.rack_model import DISTANCE_FIELDS
+from engines.findings.cluster_codes import ClusterCode
 from engines.findings.finding import SEVERITY_ORDER, Finding, Severity
+from engines.findings.registry import finding
 from engines.networks.plan import NodePorts, RackSide, plan_networks
 from engines.node.context import GroupContext, resolve_group
 from engines.node.engine import validate_nodes
@@ -212,6 +230,15 @@ def shown_findings(findings: Iterable[Finding], language: str) -> tuple[ShownFin
     )
 
 
+def _networks(design: DesignIn, leave: LeftOut) -> NetworksIn | None:
+    """The design's networks, with the out-of-band one the site's own when the offer leaves it out."""
+    if OOB not in leave or (design.networks is not None and design.networks.oob is None):
+        return design.networks
+    if design.networks is None:
+        return NetworksIn.model_validate({"oob": None})
+    return design.networks.model_copy(update={"oob": None})
+
+
 def _network_plans(
     design: DesignIn,
     catalog: CatalogView,
@@ -219,11 +246,14 @@ def _network_plans(
     racks: RackPlan,
     language: str,
     codes: set[str],
+    leave: LeftOut,
 ) -> tuple[dict[str, NetworkSection | None], list[Finding]]:
     """``network_plans`` (storage, in-band, out-of-band) and every finding about them; ``codes``: the findings so
-    far, which decide whether the control plane has UFM appliances (their BMCs are out-of-band ports too)."""
+    far, which decide whether the control plane has UFM appliances (their BMCs are out-of-band ports too). An
+    out-of-band network the offer leaves out is said once, by OFFER_LEFT_OUT, not as a network the design names."""
+    networks = _networks(design, leave)
     plans, findings = plan_networks(
-        networks=design.networks,
+        networks=networks,
         storage=_node_ports(design, catalog, "storage"),
         inband=_node_ports(design, catalog, "management"),
         bmcs=_oob_bmcs(design, catalog),
@@ -231,8 +261,10 @@ def _network_plans(
         racks=_rack_side(racks),
         catalog=catalog,
         rack=design.fabric.rack if design.fabric is not None else None,
-        servers=control_plane_servers(design, codes),
+        servers=control_plane_servers(design, codes, leave),
     )
+    if networks is not design.networks:
+        findings = [f for f in findings if not (f.code == "NETWORK_CUSTOMER_SUPPLIED" and f.subject == "networks.oob")]
     sections: dict[str, NetworkSection | None] = {}
     for key, p in plans.items():
         if p is None:
@@ -246,6 +278,7 @@ def _network_plans(
 def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, language: str = "en") -> ValidationResult:
     # Nodes that name no CPUs, memory or boot drive get their server's default node set before any rule runs.
     design, defaults_added, default_findings = complete_design(design, catalog)
+    leave = left_out(design, catalog)
     node = validate_nodes(design, catalog)
     findings: list[Finding] = list(node.findings) + default_findings
     fabric = plan = None
@@ -255,7 +288,7 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
         # Switch counts first, then the racks, then the media chosen with the racks' distances (rackplan). The
         # second plan is not the first one again: its rack holds the rack plan's distances and nodes per rack,
         # which choose the media and may choose the port split (a splitter cable's reach), so it is planned anew.
-        racks, rack_findings = build_rack_plan(design, catalog, node.totals, plan)
+        racks, rack_findings = build_rack_plan(design, catalog, node.totals, plan, management=OOB not in leave)
         lengths = distances(racks, design)
         if plan is not None and design.fabric is not None:
             laid_rack = fabric_rack_with_distances(racks, design, lengths)
@@ -270,27 +303,39 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
         if plan is not None:
             fabric = FabricSection(plan=plan, findings=shown_findings(plan.findings, language))
     else:
-        racks, rack_findings = build_rack_plan(design, catalog, node.totals, None)
+        racks, rack_findings = build_rack_plan(design, catalog, node.totals, None, management=OOB not in leave)
         lengths = distances(racks, design)
     findings.extend(rack_findings)
     codes = {str(f.code) for f in findings}
-    network_plans, network_findings = _network_plans(design, catalog, plan, racks, language, codes)
+    network_plans, network_findings = _network_plans(design, catalog, plan, racks, language, codes, leave)
     findings.extend(network_findings)
     # One power sum for the cluster, computed once from the nodes and the fabric's final bill of materials; the
     # rack plan's facility totals are this same sum.
     power = cluster_power(node.totals.get("groups", []), _fabric_bom(design, plan), dict(catalog.parts))
     racks = racks.with_facility_power(power.total_w, power.complete)
     control_lines, service_lines, cluster_findings = cluster_lines(
-        design, catalog, racks=racks.rack_count, codes={str(f.code) for f in findings}, language=language
+        design, catalog, racks=racks.rack_count, codes={str(f.code) for f in findings}, language=language, leave=leave
     )
     findings.extend(cluster_findings)
+    rack_plan = rack_plan_dict(racks, lengths, design, node.totals, _fabric_endpoints(design, catalog))
+    omitted = _left_out(design, leave, rack_plan)
+    if omitted:
+        cluster_findings.append(
+            finding(
+                ClusterCode.OFFER_LEFT_OUT,
+                "facility.supplied",
+                items=omitted,
+                basis=leave.basis,
+                nodes=design.node_count,
+            )
+        )
+        findings.append(cluster_findings[-1])
     on_services = [f for f in cluster_findings if str(f.code).startswith("SERVICES_")]
     on_control = [f for f in cluster_findings if not str(f.code).startswith("SERVICES_")]
     findings.sort(key=lambda f: (SEVERITY_ORDER[f.severity], f.subject, str(f.code)))
-    rack_plan = rack_plan_dict(racks, lengths, design, node.totals, _fabric_endpoints(design, catalog))
     control_plane = LinesSection(bom=tuple(control_lines), findings=shown_findings(on_control, language))
     services = LinesSection(bom=tuple(service_lines), findings=shown_findings(on_services, language))
-    bom = _bill(design, catalog, language, plan, network_plans, rack_plan, control_plane, services)
+    bom = _bill(design, catalog, language, plan, network_plans, rack_plan, control_plane, services, omitted)
     total, on_request = bom_total(bom)
     sizing = getattr(node, "sizing", None)
     return ValidationResult(
@@ -315,7 +360,21 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
         design_hash=design_hash(document),
         language=language,
         bom=tuple(bom),
+        left_out=LeftOut(frozenset(omitted), leave.basis),
     )
+
+
+def _left_out(design: DesignIn, leave: LeftOut, rack_plan: dict[str, Any]) -> list[str]:
+    """What the offer leaves out that it would otherwise carry, in the contract's order: racks and power where the
+    plan has enclosures to fit, the out-of-band network unless the design's ``networks`` already gives it to the
+    site, the control plane from two nodes."""
+    applies = {
+        RACKS: enclosure_count(rack_plan) > 0,
+        POWER: enclosure_count(rack_plan) > 0,
+        OOB: not (design.networks is not None and design.networks.oob is None),
+        CONTROL_PLANE: design.node_count >= 2,
+    }
+    return [item for item in SUPPLIED_ITEMS if item in leave and applies[item]]
 
 
 def _bill(
@@ -327,6 +386,7 @@ def _bill(
     rack_plan: dict[str, Any],
     control_plane: LinesSection,
     services: LinesSection,
+    omitted: list[str],
 ) -> list[BomLine]:
     """The result's one bill of materials, built from its own plans (configurator.bom): every plan of the result
     reaches the bill."""
@@ -339,6 +399,7 @@ def _bill(
         "rack_plan": rack_plan,
         "control_plane": {"bom": [line.to_json() for line in control_plane.bom]},
         "services": {"bom": [line.to_json() for line in services.bom]},
+        "left_out": {"items": omitted},
     }
     with translation.override(language):
         return design_bom(design, sources, catalog, complete=False)

@@ -39,6 +39,7 @@ __all__ = [
     "DEFAULT_RACK_UNITS",
     "DEFAULT_TOPOLOGY",
     "FACILITY_FIELDS",
+    "SUPPLIED_ITEMS",
     "MAX_COMPONENTS_PER_GROUP",
     "MAX_CONCURRENCY",
     "MAX_CONTEXT_TOKENS",
@@ -103,7 +104,10 @@ MAX_DISTANCE_M = 10_000
 MIN_RACK_UNITS, MAX_RACK_UNITS = 1, 60
 DEFAULT_RACK_UNITS = 42
 MAX_RACK_POWER_KW = 1_000
-FACILITY_FIELDS = ("rack_units", "rack_power_kw", "cooling", "pdu_feeds")
+FACILITY_FIELDS = ("rack_units", "rack_power_kw", "cooling", "pdu_feeds", "supplied")
+# facility.supplied: what the site already has, which the offer then leaves out (racks; PDUs and node power cords;
+# the out-of-band management network; the control plane's head and management nodes)
+SUPPLIED_ITEMS = ("racks", "power", "oob", "control_plane")
 
 MAX_NAME_LENGTH = 200  # Configuration.name's own length; a design name becomes the configuration's name
 MAX_OVERSUBSCRIPTION = 1_000  # each side of d:u

@@ -68,6 +68,7 @@ from design.contract import (
     RACK_FIELDS,
     ROLES,
     SERVICE_KEYS,
+    SUPPLIED_ITEMS,
     TOPOLOGIES,
     WORKLOAD_KINDS,
     oversubscription_beyond_limit,
@@ -452,10 +453,35 @@ class FabricIn(_In):
     rack: RackIn = RackIn()
 
 
+def _supplied(value: Any) -> tuple[str, ...] | None:
+    """``facility.supplied``: a list of SUPPLIED_ITEMS (repeats read once), kept in the contract's order; None (null)
+    is the size's default."""
+    if value is None or isinstance(value, tuple):
+        return value  # null, or built in Python (already read)
+    names = f"{', '.join(SUPPLIED_ITEMS[:-1])} or {SUPPLIED_ITEMS[-1]}"
+    if not isinstance(value, list):
+        raise refuse(f"must be a list of {names}, not {type_name(value)}")
+    for item in value:
+        if item not in SUPPLIED_ITEMS or not isinstance(item, str):
+            shown = repr(item) if isinstance(item, str) else type_name(item)
+            raise refuse(f"holds {shown}; each item must be one of {names}")
+    return tuple(item for item in SUPPLIED_ITEMS if item in value)
+
+
+Supplied = Annotated[
+    tuple[str, ...] | None,
+    PlainValidator(_supplied),
+    WithJsonSchema(
+        {"anyOf": [{"type": "array", "items": {"type": "string", "enum": list(SUPPLIED_ITEMS)}}, {"type": "null"}]}
+    ),
+]
+
+
 class FacilityIn(_In):
     """The design's ``facility``: the racks and power the site offers; every field optional.
 
-    ``None`` means not given: the rack planner then uses its stated default (per cooling type for the power).
+    ``None`` means not given: the rack planner then uses its stated default (per cooling type for the power), and
+    the offer leaves out what a design of its size usually finds on site (configurator.cluster.left_out).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -473,6 +499,13 @@ class FacilityIn(_In):
     )
     pdu_feeds: Annotated[_StrictStr, OneOf(PDU_FEEDS), Say("choice")] = Field(
         DEFAULT_PDU_FEEDS, description="A: one feed; A+B: two, each carrying the rack."
+    )
+    supplied: Supplied = Field(
+        None,
+        description="What the site already has, which the offer leaves out: any of racks (the enclosures), power "
+        "(PDUs and node power cords), oob (the out-of-band management network and its switches), control_plane "
+        "(head and management nodes). [] : the offer carries everything. Absent or null: the default for the "
+        "design's size (one server: all four; fewer than 4 nodes: control_plane), stated in the result's left_out.",
     )
 
     @classmethod

@@ -27,6 +27,7 @@ from django.utils.translation import ngettext
 
 from catalog.models import CATEGORY_CHOICES
 from configurator.messages.bill import section_titles
+from configurator.messages.cluster import left_out_items
 from configurator.messages.diagram import words as diagram_words
 from configurator.messages.racks import elevation_labels, kw_number
 from configurator.messages.slotmap import slot_map_labels
@@ -83,7 +84,7 @@ def _topology_picture(plan: dict[str, Any] | None, language: str) -> str | None:
         return None
     try:
         with translation.override(language):
-            svg = fabric_diagram_svg(plan, diagram_words(), language)
+            svg = fabric_diagram_svg(plan, diagram_words(), language, printed=True)
     except Exception:  # a picture must never stop the quote
         logger.warning("Topology diagram could not be drawn", exc_info=True)
         return None
@@ -104,6 +105,13 @@ def _pdus_needed(rack_plan: dict[str, Any] | None, lines: list[dict[str, Any]]) 
     if any(line.get("section") == "racks_power" for line in lines):
         return 0
     return enclosure_count(rack_plan) * (2 if rack_plan.get("pdu_feeds") == "A+B" else 1)
+
+
+def left_out(frozen: dict[str, Any]) -> str:
+    """What the offer leaves out because the site has it (the frozen result's ``left_out``), in the active
+    language; "" when it leaves nothing out."""
+    items = ((frozen.get("validation") or {}).get("left_out") or {}).get("items") or []
+    return left_out_items(items) if items else ""
 
 
 def _rack_power(totals: dict[str, Any]) -> dict[str, str]:
@@ -268,6 +276,7 @@ def pdf_context(frozen: dict[str, Any]) -> dict[str, Any]:
     totals = frozen.get("totals", {})
     validation = frozen.get("validation") or {}
     discounts = _discounts(frozen, language)
+    omitted = (validation.get("left_out") or {}).get("items") or []
     return {
         "q": frozen,
         "language": language,
@@ -300,7 +309,8 @@ def pdf_context(frozen: dict[str, Any]) -> dict[str, Any]:
         "rack_plan": validation.get("rack_plan"),
         "rack_count": rack_count(validation.get("rack_plan")),
         **_rack_power(validation.get("totals") or {}),
-        "pdus_needed": _pdus_needed(validation.get("rack_plan"), frozen.get("lines", [])),
+        "pdus_needed": 0 if "power" in omitted else _pdus_needed(validation.get("rack_plan"), frozen.get("lines", [])),
+        "left_out": left_out(frozen),
         "elevations": _rack_pictures(validation.get("rack_plan")),
     }
 
@@ -559,6 +569,7 @@ def _xlsx_summary_sheet(summary: Worksheet, frozen: dict[str, Any]) -> None:
         (_("VAT"), Decimal(totals.get("vat_amount", "0"))),
         (_("Total, incl. VAT"), Decimal(totals.get("total", "0"))),
         (_("VAT notice"), (frozen.get("vat") or {}).get("notice", "")),
+        (_("Not in this offer"), left_out(frozen) or _("nothing: the offer carries every part")),
         (_("Design hash"), (frozen.get("receipt") or {}).get("design_hash", "")),
         (_("Catalogue version"), (frozen.get("receipt") or {}).get("catalog_version", "")),
     ]

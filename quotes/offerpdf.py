@@ -564,6 +564,8 @@ def _totals(context: dict[str, Any]) -> list[Flowable]:
     vat_notice = (context["q"].get("vat") or {}).get("notice")
     if vat_notice:
         out.append(Paragraph(text(vat_notice), NOTICE))
+    if context.get("left_out"):
+        out.append(Paragraph(text(_("Not in this offer: %(items)s.") % {"items": context["left_out"]}), NOTICE))
     return out
 
 
@@ -597,7 +599,7 @@ def _fabric(context: dict[str, Any]) -> list[Flowable]:
             sentence = _("Fabric tiers: %(tiers)s; %(leaves)s leaf and %(spines)s spine switches.")
         out.append(keep_with_next(Paragraph(text(sentence % values), BODY)))
     if topology:
-        out.append(_picture(topology, 120 * mm))
+        out.append(_picture(topology, 150 * mm))
     else:
         out[-1].keepWithNext = 0
     return out

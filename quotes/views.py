@@ -27,6 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from configurator.clientip import client_ip
 
 from . import selectors, staffxlsx
+from .documents import left_out
 from .forms import AcceptForm, DeclineForm, tie_errors
 from .models import Quote
 from .services import (
@@ -77,6 +78,7 @@ def _context(quote: Quote) -> dict:
         "building": quote.issued_at is not None
         and quote.doc_status in (Quote.DocStatus.PENDING, Quote.DocStatus.BUILDING),
         "newest": selectors.quote_revisions(quote).last(),
+        "left_out": left_out(quote.frozen or {}),
     }
 
 

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils import formats, translation
 from django.utils.functional import lazy
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from configurator.messages.diagram import TOPOLOGIES as TOPOLOGY_LABELS
@@ -28,6 +28,7 @@ from design.contract import (
     MAX_DISTANCE_M,
     MAX_NODES_PER_RACK,
     MAX_RACK_POWER_KW,
+    MAX_SUPPORT_YEARS,
     MAX_TARGET_DAYS,
     MAX_TRAINING_TOKENS_BILLION,
     Topology,
@@ -327,6 +328,32 @@ def _valid_ratio(value: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+class SiteForm(Form):
+    """The review step's questions: what the site already has (the offer leaves it out: ``facility.supplied``)
+    and which services the offer carries (``services``)."""
+
+    supplied = forms.MultipleChoiceField(
+        label=_("What the site already has"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        choices=[
+            ("racks", _("Racks")),
+            ("power", _("Power: PDUs and power cords")),
+            ("oob", _("A management network (out-of-band switches and cables)")),
+            ("control_plane", _("A control plane (head and management nodes)")),
+        ],
+        help_text=_("What you tick is left out of the offer; the rack plan still shows where every part goes."),
+    )
+    support_years = forms.TypedChoiceField(label=_("Hardware warranty and support"), coerce=int)
+    installation = forms.BooleanField(label=_("Installation and rack integration"), required=False)
+    ai_enterprise = forms.BooleanField(label=_("NVIDIA AI Enterprise for every GPU"), required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        years = [(n, ngettext("%(n)s year", "%(n)s years", n) % {"n": n}) for n in range(1, MAX_SUPPORT_YEARS + 1)]
+        self.fields["support_years"].choices = [(0, gettext("none"))] + years
 
 
 class AcknowledgeForm(Form):

@@ -14,6 +14,8 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from design.contract import DEFAULT_SUPPORT_YEARS, SUPPLIED_ITEMS
+
 SCHEMA = "design/v1"
 GROUP_NAME = "gpu"
 
@@ -128,6 +130,48 @@ def apply_facility(doc: dict, values: dict[str, object]) -> dict:
         new["facility"] = f
     else:
         new.pop("facility", None)
+    return new
+
+
+def site_initial(doc: dict, supplied: frozenset[str]) -> dict:
+    """The review step's site and services fields: what the offer leaves out (``supplied``, the design's own or its
+    size's default) and the design's ``services`` (absent: the contract's defaults)."""
+    s = doc.get("services") if isinstance(doc.get("services"), dict) else {}
+    years = s.get("support_years")
+    return {
+        "supplied": sorted(supplied),
+        "support_years": years if isinstance(years, int) and not isinstance(years, bool) else DEFAULT_SUPPORT_YEARS,
+        "installation": s.get("installation") is not False,
+        "ai_enterprise": s.get("ai_enterprise") is not False,
+    }
+
+
+def apply_site(
+    doc: dict,
+    *,
+    supplied: list[str],
+    size_default: frozenset[str],
+    support_years: int,
+    installation: bool,
+    ai_enterprise: bool,
+) -> dict:
+    """Set the design's ``facility.supplied`` and ``services`` from the review step. A choice equal to the size's
+    default is not written, so the design keeps following its size when the node count changes later."""
+    new = copy.deepcopy(doc)
+    f = dict(new.get("facility") or {}) if isinstance(new.get("facility"), dict) else {}
+    if frozenset(supplied) == size_default:
+        f.pop("supplied", None)
+    else:
+        f["supplied"] = [item for item in SUPPLIED_ITEMS if item in supplied]
+    if f:
+        new["facility"] = f
+    else:
+        new.pop("facility", None)
+    services = {"support_years": int(support_years), "installation": installation, "ai_enterprise": ai_enterprise}
+    if services == {"support_years": DEFAULT_SUPPORT_YEARS, "installation": True, "ai_enterprise": True}:
+        new.pop("services", None)
+    else:
+        new["services"] = services
     return new
 
 

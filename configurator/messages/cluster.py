@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .base import renders
 
@@ -56,4 +57,33 @@ def _on_request(p: dict[str, Any]) -> tuple[str, str]:
     return (
         _("%(lines)s control-plane or service lines have no list price yet: we quote them on request.") % p,
         _("We add their prices to the quote."),
+    )
+
+
+def left_out_items(items: list[str]) -> str:
+    """What the offer leaves out, as a sentence lists it (items of design.contract.SUPPLIED_ITEMS)."""
+    names = {
+        "racks": _("racks"),
+        "power": _("PDUs and power cords"),
+        "oob": _("the out-of-band management network (its switches and cables)"),
+        "control_plane": _("the control plane (head and management nodes)"),
+    }
+    return ", ".join(names.get(i, i) for i in items)
+
+
+@renders("OFFER_LEFT_OUT")
+def _left_out(p: dict[str, Any]) -> tuple[str, str]:
+    items = left_out_items(p["items"])
+    if p["basis"] == "design":
+        return (
+            _("Not in this offer, as the site already has them: %(items)s.") % {"items": items},
+            _("The rack plan still shows where every part goes, so the site can check that what it has fits."),
+        )
+    text = ngettext(
+        "Not in this offer, as one server usually goes into what the site already has: %(items)s.",
+        "Not in this offer, as a cluster of %(nodes)s nodes usually does without them or has them already: %(items)s.",
+        p["nodes"],
+    )
+    return text % {"items": items, "nodes": p["nodes"]}, _(
+        "If the site does not have them, ask for them on the review step (What the site already has)."
     )

@@ -59,7 +59,22 @@ ENGLISH = Words()
 MAX_BOXES = 16
 WIDTH = 1280
 BOX_H = 54
-ROW_GAP = 150
+
+
+@dataclass(frozen=True)
+class Canvas:
+    """The diagram's width and the most boxes a row shows. The screen's is 1,280 wide; a printed page (182 mm of
+    text column) shrinks that to 0.4, its 12 px labels to 5 pt, so print draws half as wide with at most 4 boxes a
+    row (labels of about 10 pt, each box wide enough for its words) and leaves the title to the page's heading."""
+
+    width: int = WIDTH
+    max_boxes: int = MAX_BOXES
+    title: bool = True
+    row_gap: int = 150
+
+
+SCREEN = Canvas()
+PRINT = Canvas(width=640, max_boxes=4, title=False, row_gap=100)
 MARGIN = 40
 
 
@@ -75,12 +90,12 @@ def _box(x: float, y: float, w: float, lines: list[str], fill: str) -> str:
 
 
 def _row(
-    labels: list[list[str]], total: int, y: float, fill: str, more: str, w_: Words = ENGLISH
+    labels: list[list[str]], total: int, y: float, fill: str, more: str, w_: Words = ENGLISH, c: Canvas = SCREEN
 ) -> tuple[list[str], list[float]]:
     """Boxes for a row of ``total`` groups of which ``labels`` are the first; returns (svg, box centres)."""
-    shown = labels if total <= MAX_BOXES else labels[: MAX_BOXES - 1]
+    shown = labels[: c.max_boxes] if total <= c.max_boxes else labels[: c.max_boxes - 1]
     count = len(shown) + (1 if total > len(shown) else 0)
-    slot = (WIDTH - 2 * MARGIN) / max(count, 1)
+    slot = (c.width - 2 * MARGIN) / max(count, 1)
     w = min(slot - 12, 220)
     parts, centres = [], []
     for i, lines in enumerate(shown):
@@ -114,7 +129,7 @@ def _all_pairs(a: int, b: int) -> Iterator[tuple[int, int]]:
     return ((i, j) for i in range(a) for j in range(b))
 
 
-def _label(y: float, text: str, x: float | None = None) -> str:
+def _label(y: float, text: str, x: float | None = None, c: Canvas = SCREEN) -> str:
     """A text band at ``y``: from the left margin, or centred on ``x`` (a link label sits on its links).
 
     A white band behind the label keeps it readable over the edges. Not a stroke halo with paint-order: print
@@ -125,7 +140,7 @@ def _label(y: float, text: str, x: float | None = None) -> str:
     if x is None:
         left, anchor, at = MARGIN - 4, "", MARGIN
     else:
-        left = min(max(x - width / 2, 4), WIDTH - 4 - width)
+        left = min(max(x - width / 2, 4), c.width - 4 - width)
         anchor, at = ' text-anchor="middle"', left + width / 2
     return (
         f'<path d="M{left:.1f} {y - 13:.1f}h{width}v17h-{width}z" fill="#fff" fill-opacity="0.85"/>'
@@ -140,13 +155,14 @@ def _link_label(
     y_low: float,
     pairs: Callable[[int, int], Iterable[tuple[int, int]]],
     text: str,
+    c: Canvas = SCREEN,
 ) -> str:
     """The label of the links between two rows, on them: half-way down the gap, centred where one of the links
     drawn crosses it, the one nearest the middle of the bundle (not off in the margin, away from its lines)."""
     crossings = [(upper[i] + lower[j]) / 2 for i, j in pairs(len(upper), len(lower))]
-    middle = (min(upper + lower) + max(upper + lower)) / 2 if upper + lower else WIDTH / 2
-    x = min(crossings, key=lambda c: abs(c - middle), default=middle)
-    return _label((y_up + BOX_H + y_low) / 2 + 4, text, x)
+    middle = (min(upper + lower) + max(upper + lower)) / 2 if upper + lower else c.width / 2
+    x = min(crossings, key=lambda at: abs(at - middle), default=middle)
+    return _label((y_up + BOX_H + y_low) / 2 + 4, text, x, c)
 
 
 def _link_text(plan: FabricPlan, name: str, per_pair: int | None, w: Words = ENGLISH) -> str:
@@ -158,8 +174,9 @@ def _link_text(plan: FabricPlan, name: str, per_pair: int | None, w: Words = ENG
     return f"{w.links(w.num(lp.links), w.link_class(name), lp.speed_gbps)}{pair}{media}"
 
 
-def render_svg(plan: FabricPlan, words: Words = ENGLISH) -> str:
-    """The plan as a standalone SVG document, its texts from ``words``."""
+def render_svg(plan: FabricPlan, words: Words = ENGLISH, canvas: Canvas = SCREEN) -> str:
+    """The plan as a standalone SVG document, its texts from ``words``, drawn on ``canvas`` (screen or print)."""
+    c = canvas
     w = words
     n = w.num
     title = w.title(
@@ -171,24 +188,26 @@ def render_svg(plan: FabricPlan, words: Words = ENGLISH) -> str:
         plan.switch,
     )
     rows = plan.tiers + 1 if plan.tiers else 1
-    height = MARGIN * 2 + 40 + rows * ROW_GAP
-    body: list[str] = [f'<text x="{MARGIN}" y="{MARGIN}" class="title">{escape(title)}</text>']
+    top = MARGIN + 40 if c.title else MARGIN
+    # print: no room below the last row (the page's own spacing follows)
+    height = MARGIN * 2 + 40 + rows * c.row_gap if c.title else top + (rows - 1) * c.row_gap + BOX_H + MARGIN
+    body: list[str] = [f'<text x="{MARGIN}" y="{MARGIN}" class="title">{escape(title)}</text>'] if c.title else []
     if not plan.tiers:
-        body.append(_label(MARGIN + 40, w.no_fabric()))
-        return _document(title, height, body)
+        body.append(_label(top, w.no_fabric(), None, c))
+        return _document(title, height, body, c)
 
-    y = MARGIN + 40
-    layers = _upper_rows(plan, y, w, body)
-    y += ROW_GAP * len(layers)
-    svg, leaf_centres = _leaf_row(plan, y, w)
+    y = top
+    layers = _upper_rows(plan, y, w, body, c)
+    y += c.row_gap * len(layers)
+    svg, leaf_centres = _leaf_row(plan, y, w, c)
     body += svg
     leaf_y = y
-    y += ROW_GAP
-    svg, node_centres = _node_row(plan, y, w)
+    y += c.row_gap
+    svg, node_centres = _node_row(plan, y, w, c)
     body += svg
 
     # Edges and labels, from the top down.
-    body += _upper_edges(plan, layers, leaf_centres, leaf_y, w)
+    body += _upper_edges(plan, layers, leaf_centres, leaf_y, w, c)
     node_pairs = (
         (lambda a, b: ((i, i) for i in range(min(a, b))))
         if len(node_centres) > 1
@@ -196,11 +215,13 @@ def render_svg(plan: FabricPlan, words: Words = ENGLISH) -> str:
     )
     body += _edges(leaf_centres, node_centres, leaf_y, y, node_pairs)
     node_text = _link_text(plan, NODE_LEAF, None, w)
-    body.append(_link_label(leaf_centres, node_centres, leaf_y, y, node_pairs, node_text))
-    return _document(title, height, body)
+    body.append(_link_label(leaf_centres, node_centres, leaf_y, y, node_pairs, node_text, c))
+    return _document(title, height, body, c)
 
 
-def _upper_rows(plan: FabricPlan, y: int, w: Words, body: list[str]) -> list[tuple[list[float], int]]:
+def _upper_rows(
+    plan: FabricPlan, y: int, w: Words, body: list[str], c: Canvas = SCREEN
+) -> list[tuple[list[float], int]]:
     """Draws the rows above the leaves from ``y`` down (core planes, then pods or spines); returns each row's box
     centres and top."""
     n = w.num
@@ -208,26 +229,26 @@ def _upper_rows(plan: FabricPlan, y: int, w: Words, body: list[str]) -> list[tup
     if plan.tiers == 3:
         planes = plan.spines_per_pod
         labels = [[w.plane(n(i + 1)), w.cores(n(plan.cores_per_plane))] for i in range(min(planes, MAX_BOXES))]
-        svg, centres = _row(labels, planes, y, "#f6d7b0", w.planes_of(n(plan.cores_per_plane)), w)
+        svg, centres = _row(labels, planes, y, "#f6d7b0", w.planes_of(n(plan.cores_per_plane)), w, c)
         body += svg
         layers.append((centres, y))
-        y += ROW_GAP
+        y += c.row_gap
     if plan.tiers >= 2:
         if plan.tiers == 3:
             shown = range(min(plan.pods, MAX_BOXES))
             labels = [[w.pod(f"{p + 1:02d}"), w.spines(n(plan.pod_spines(p)))] for p in shown]
-            svg, centres = _row(labels, plan.pods, y, "#cfe0f5", w.pods_of(n(plan.spines_per_pod)), w)
+            svg, centres = _row(labels, plan.pods, y, "#cfe0f5", w.pods_of(n(plan.spines_per_pod)), w, c)
         else:
             count = plan.spine_switches
             per_leaf = w.per_leaf(n(plan.links_per_leaf_spine_pair))
             labels = [[f"spine-{i + 1:02d}", per_leaf] for i in range(min(count, MAX_BOXES))]
-            svg, centres = _row(labels, count, y, "#cfe0f5", w.spine_row(), w)
+            svg, centres = _row(labels, count, y, "#cfe0f5", w.spine_row(), w, c)
         body += svg
         layers.append((centres, y))
     return layers
 
 
-def _leaf_row(plan: FabricPlan, y: int, w: Words) -> tuple[list[str], list[float]]:
+def _leaf_row(plan: FabricPlan, y: int, w: Words, c: Canvas = SCREEN) -> tuple[list[str], list[float]]:
     """Leaves: one box per SU (rail-optimized), per leaf (fat-tree), or the single switch."""
     n = w.num
     if plan.tiers == 1:
@@ -243,10 +264,10 @@ def _leaf_row(plan: FabricPlan, y: int, w: Words) -> tuple[list[str], list[float
             [f"leaf-{i + 1:03d}", w.node_ports(n(plan.leaf_downlinks * plan.split))]
             for i in range(min(groups, MAX_BOXES))
         ]
-    return _row(labels, groups, y, "#d8efd2", w.leaf_groups(), w)
+    return _row(labels, groups, y, "#d8efd2", w.leaf_groups(), w, c)
 
 
-def _node_row(plan: FabricPlan, y: int, w: Words) -> tuple[list[str], list[float]]:
+def _node_row(plan: FabricPlan, y: int, w: Words, c: Canvas = SCREEN) -> tuple[list[str], list[float]]:
     """Nodes: one box per SU, or one box for all."""
     n = w.num
     if plan.topology == "rail-optimized" and plan.tiers >= 2:
@@ -254,12 +275,17 @@ def _node_row(plan: FabricPlan, y: int, w: Words) -> tuple[list[str], list[float
         for u in range(min(plan.units, MAX_BOXES)):
             in_unit = min(plan.nodes_per_unit, plan.nodes - u * plan.nodes_per_unit)
             node_labels.append([w.nodes(n(in_unit)), w.times_nics(n(plan.rails))])
-        return _row(node_labels, plan.units, y, "#eee8f6", w.node_groups(), w)
-    return _row([[w.nodes(n(plan.nodes)), w.nics_each(n(plan.rails))]], 1, y, "#eee8f6", "", w)
+        return _row(node_labels, plan.units, y, "#eee8f6", w.node_groups(), w, c)
+    return _row([[w.nodes(n(plan.nodes)), w.nics_each(n(plan.rails))]], 1, y, "#eee8f6", "", w, c)
 
 
 def _upper_edges(
-    plan: FabricPlan, layers: list[tuple[list[float], int]], leaf_centres: list[float], leaf_y: int, w: Words
+    plan: FabricPlan,
+    layers: list[tuple[list[float], int]],
+    leaf_centres: list[float],
+    leaf_y: int,
+    w: Words,
+    c: Canvas = SCREEN,
 ) -> list[str]:
     """The links between the rows above the leaves and down to the leaves, with their labels."""
     out: list[str] = []
@@ -267,7 +293,7 @@ def _upper_edges(
         (core_c, core_y), (pod_c, pod_y) = layers
         out += _edges(core_c, pod_c, core_y, pod_y, _all_pairs)
         core_text = _link_text(plan, SPINE_CORE, plan.links_per_spine_core_pair, w)
-        out.append(_link_label(core_c, pod_c, core_y, pod_y, _all_pairs, core_text))
+        out.append(_link_label(core_c, pod_c, core_y, pod_y, _all_pairs, core_text, c))
         units_per_pod = max(1, plan.leaves_per_pod // (plan.rails if plan.topology == "rail-optimized" else 1))
 
         def pod_pairs(a: int, b: int) -> Iterator[tuple[int, int]]:
@@ -275,22 +301,22 @@ def _upper_edges(
 
         out += _edges(pod_c, leaf_centres, pod_y, leaf_y, pod_pairs)
         leaf_text = _link_text(plan, LEAF_SPINE, plan.links_per_leaf_spine_pair, w)
-        out.append(_link_label(pod_c, leaf_centres, pod_y, leaf_y, pod_pairs, leaf_text))
+        out.append(_link_label(pod_c, leaf_centres, pod_y, leaf_y, pod_pairs, leaf_text, c))
     elif plan.tiers == 2:
         spine_c, spine_y = layers[0]
         out += _edges(spine_c, leaf_centres, spine_y, leaf_y, _all_pairs)
         leaf_text = _link_text(plan, LEAF_SPINE, plan.links_per_leaf_spine_pair, w)
-        out.append(_link_label(spine_c, leaf_centres, spine_y, leaf_y, _all_pairs, leaf_text))
+        out.append(_link_label(spine_c, leaf_centres, spine_y, leaf_y, _all_pairs, leaf_text, c))
     return out
 
 
-def _document(title: str, height: int, body: list[str]) -> str:
+def _document(title: str, height: int, body: list[str], c: Canvas = SCREEN) -> str:
     style = (
         "<style>text{font-family:sans-serif;font-size:12px;fill:#123}"
         ".title{font-size:16px;font-weight:bold}.edge{font-size:12px;fill:#345}</style>"
     )
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
-        f'viewBox="0 0 {WIDTH} {height}" role="img" aria-label={quoteattr(title)}>'
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{c.width}" height="{height}" '
+        f'viewBox="0 0 {c.width} {height}" role="img" aria-label={quoteattr(title)}>'
         f"<title>{escape(title)}</title>{style}{''.join(body)}</svg>"
     )

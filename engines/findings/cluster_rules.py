@@ -29,6 +29,15 @@ _CLUSTER_RULES = (
         _UFM,
     ),
     (
+        ClusterCode.OFFER_LEFT_OUT,
+        INFO,
+        gettext_noop("Left out: what the site already has"),
+        gettext_noop(
+            "The offer leaves out what the site already has: racks, PDUs and power cords, the out-of-band management network or the control plane. Without the design's word, one server is offered without them and a cluster of fewer than four nodes without a control plane; the review step asks for them."
+        ),
+        "design facility.supplied; NVIDIA DGX BasePOD RA (five management servers for 2 to 8 or 2 to 16 DGX systems; smallest tabulated bill 4 nodes, RA-11127-001 V5 Table 4.2)",
+    ),
+    (
         ClusterCode.SERVICES_DECLINED,
         INFO,
         gettext_noop("Services declined"),

@@ -175,15 +175,18 @@ def render_elevation_svg(
     columns: int | None = 2,
     number: Callable[[float], str] = _one_decimal,
     only: slice | None = None,
+    per_line: int | None = None,
 ) -> str:
     """The plan's distinct racks as one scalable SVG (module docstring); ``number`` formats kW in the locale.
-    ``columns`` None: every distinct rack in one line, at its own size in pixels. ``only``: just these of the
-    distinct racks (a printed page draws a few at a time, large enough to read)."""
+    ``columns`` None: the distinct racks at their own size in pixels, in one line, or ``per_line`` to a line (so
+    the picture fits a page's column and its labels keep their size). ``only``: just these of the distinct racks
+    (a printed page draws a few at a time, large enough to read)."""
     groups = _group(plan.runs)
     if only is not None:
         groups = groups[only]
     own_size = columns is None
-    columns = max(1, len(groups) if columns is None else min(columns, len(groups) or 1))
+    columns = max(1, (per_line or len(groups)) if columns is None else columns)
+    columns = min(columns, len(groups) or 1)
     rack_h = HEAD + plan.rack_units * U_PX + 20
     lines = -(-len(groups) // columns) if groups else 1
     width, height = columns * COL_W, 40 + lines * rack_h

@@ -40,3 +40,10 @@ document.addEventListener("change", function (event) {
     if (!next || next.name !== t.name || next.form !== t.form) commit(t.form);
   });
 })();
+
+// A refused form's error summary (configurator/partials/_forms.html, error_summary) takes the focus when the page
+// loads: the browser scrolls to it and a screen reader reads it, wherever the form's first error is.
+document.addEventListener("DOMContentLoaded", function () {
+  var summary = document.getElementById("error-summary");
+  if (summary) summary.focus();
+});

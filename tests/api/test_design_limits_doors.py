@@ -42,7 +42,13 @@ def test_an_unknown_facility_key_is_refused_naming_it(api, design):
 
 
 def test_the_facility_keys_of_the_contract_are_still_accepted(api, design):
-    design["facility"] = {"rack_units": 48, "rack_power_kw": 40, "cooling": "air", "pdu_feeds": "A+B"}
+    design["facility"] = {
+        "rack_units": 48,
+        "rack_power_kw": 40,
+        "cooling": "air",
+        "pdu_feeds": "A+B",
+        "supplied": ["racks", "power"],
+    }
     assert set(design["facility"]) == set(FACILITY_FIELDS)
     assert api.post(VALIDATE, design, format="json").status_code == 200
 

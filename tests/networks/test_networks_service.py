@@ -158,7 +158,11 @@ def test_the_bill_says_at_least_only_while_something_is_priced_on_request(seeded
     from catalog.models import Part
 
     # One node and no services: no control plane or service lines (on request), only catalogue parts.
-    doc = {**_hgx_h100(nodes=1), "services": {"support_years": 0, "installation": False, "ai_enterprise": False}}
+    doc = {
+        **_hgx_h100(nodes=1),
+        "services": {"support_years": 0, "installation": False, "ai_enterprise": False},
+        "facility": {"supplied": []},  # the offer carries the out-of-band network even for one server
+    }
     result = validate_json(document=doc)
     cord = next(iter(_media(result, "oob", Connector.RJ45)))
     line = next(x for x in result["bom"] if x["part"] == cord)

@@ -25,6 +25,9 @@ pytestmark = pytest.mark.django_db
 
 
 def test_issues_a_quote_at_once_with_a_number_and_frozen_lines(configuration, customer, media, build):
+    # the buyer asks for the rack, its power and the management network one server is otherwise offered without
+    configuration.document = {**configuration.document, "facility": {"supplied": []}}
+    configuration.save(update_fields=["document"])
     quote = build(quote_request, configuration=configuration, customer=customer, crm_reference="CRM-1")
     quote.refresh_from_db()
 

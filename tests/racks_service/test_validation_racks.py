@@ -77,7 +77,8 @@ def _link(result, name):
     ],
 )
 def test_rack_plan_holds_every_node_and_the_totals_count_the_racks(seeded_catalog, nodes, racks, rows):
-    result = validate_json(document=_doc(nodes, fabric=None if nodes == 1 else True))
+    # supplied []: the offer carries the racks' management switches even for one server (facility.supplied)
+    result = validate_json(document=_doc(nodes, fabric=None if nodes == 1 else True, facility={"supplied": []}))
     plan = result["rack_plan"]
     assert _nodes_placed(plan) == nodes
     assert _racks(plan) == racks == result["totals"]["racks"]
@@ -108,10 +109,13 @@ def test_a_2048_node_cluster_gets_a_three_tier_layout(seeded_catalog):
 
 
 def test_one_node_stands_alone_in_one_rack_without_a_fabric(seeded_catalog):
-    result = validate_json(document=_doc(1, fabric=None))
+    result = validate_json(document=_doc(1, fabric=None, facility={"supplied": []}))
     (rack,) = result["rack_plan"]["racks"]
     assert [d["role"] for d in rack["devices"]] == ["node", "management"]
     assert rack["u_used"] == 9 and rack["u_total"] == 42
+    # by default one server goes into the site's rack on the site's management network: no switch in its rack
+    (alone,) = validate_json(document=_doc(1, fabric=None))["rack_plan"]["racks"]
+    assert [d["role"] for d in alone["devices"]] == ["node"] and alone["u_used"] == 8
     assert result["totals"]["facility_power_known_w"] == result["totals"]["groups"][0]["peak_power_w_per_node"]
 
 
@@ -276,8 +280,8 @@ def test_the_review_step_shows_the_unpriced_pdu_and_cords_on_request_in_both_lan
     config = configuration_create(document=_doc(32))
     page = " ".join(Client().get(f"/d/{config.token}/review/").content.decode().split())
     pdus = _pdus(validate_json(document=config.document)["rack_plan"])
-    row = re.search(r'<tr class="on-request"><th scope="row" class="mono">AP8886</th>.*?</tr>', page).group(0)
-    assert f'<td class="num">{pdus}</td>' in row and "on request" in row
+    row = re.search(r'<tr class="line on-request"><th scope="row" class="mono part">AP8886</th>.*?</tr>', page).group(0)
+    assert f'<td class="num qty" data-label="Qty">{pdus}</td>' in row and "on request" in row
     assert "Total list price, excl. VAT" in page and "at least €" in page
     page_nl = " ".join(
         Client(headers={"accept-language": "nl"}).get(f"/d/{config.token}/review/").content.decode().split()

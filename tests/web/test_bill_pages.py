@@ -28,7 +28,7 @@ def test_the_review_step_shows_the_bill_by_section_with_lines_on_request(client,
     assert "Out-of-band management network" in page and "Racks and power" in page
     racks = result["totals"]["racks"]
     oob = re.search(r'<tbody data-section="oob">.*?</tbody>', page).group(0)
-    assert "SN2201" in oob and f'<td class="num">{racks}</td>' in oob
+    assert "SN2201" in oob and f'<td class="num qty" data-label="Qty">{racks}</td>' in oob
     assert "Total list price, excl. VAT" in page and "at least €" in page
 
 
@@ -53,16 +53,18 @@ def test_customers_read_findings_without_rule_codes_or_paths_and_staff_keep_them
     assert re.search(r'<p class="code small"><a [^>]*>FABRIC_SM_REQUIRED</a> · <span class="muted">fabric', staff)
 
 
-def test_the_rack_elevation_of_a_1000_node_draft_is_one_rack_tall_with_readable_labels(client, make_config):
-    """542 racks: the page draws each distinct rack once, side by side at its own size, so the picture is as tall
-    as one rack (about 1,000 px for 42U) and no label is smaller than 11 px; before, 6 distinct racks in 3 lines
-    were shrunk to the page's width, 3,000 px and more, and one rack alone was stretched to it."""
+def test_the_rack_elevation_of_a_1000_node_draft_fits_the_column_with_readable_labels(client, make_config):
+    """542 racks: the page draws each distinct rack once at its own size, two to a line, so the picture is never
+    wider than the step's column on a 1,440 px screen (about 740 px) and no label is smaller than 11 px; before,
+    6 distinct racks side by side made a 1,800 px picture that scrolled within its column, and before that they
+    were shrunk to the page's width."""
     doc = copy.deepcopy(H200_CLUSTER)
     doc["node_groups"][0]["count"] = 1000
     config = make_config(doc)
     page = client.get(url(config, "fabric")).content.decode()
-    svg = re.search(r'<div class="svg-wrap elevation">(<svg .*?</svg>)', page, re.S).group(1)
+    svg = re.search(r'<div class="svg-wrap elevation"[^>]*>(<svg .*?</svg>)', page, re.S).group(1)
     width, height = (int(v) for v in re.search(r'viewBox="0 0 (\d+) (\d+)"', svg).groups())
     assert f'width="{width}" height="{height}"' in svg  # its own size, never stretched
-    assert height <= 40 + 58 + 42 * 22 + 20  # one line of racks
+    assert width <= 2 * 304 < 740  # two racks to a line
+    assert height <= 40 + 3 * (58 + 42 * 22 + 20)  # six distinct racks: three lines
     assert min(int(size) for size in re.findall(r'font-size="(\d+)"', svg)) >= 11

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from configurator.comparison import goal_choices, nothing_meets, recommendation
+from configurator.messages.cluster import left_out_items
 from configurator.messages.diagram import LINK_CLASSES
 from configurator.messages.diagram import words as diagram_words
 from configurator.messages.racks import elevation_labels, kw_number
@@ -15,7 +16,14 @@ from configurator.messages.slotmap import slot_map_labels
 from configurator.models import Configuration
 from configurator.pictures import fabric_diagram_svg, rack_elevation_svg, slot_map_svg
 from configurator.rackplan import rack_count
-from configurator.selectors import NODE_ROLES, node_part_sets, node_parts_chosen, part_sets
+from configurator.selectors import (
+    NODE_ROLES,
+    node_part_sets,
+    node_parts_chosen,
+    part_sets,
+    site_has,
+    size_default_supplied,
+)
 from design.specs import AdapterSpec
 from web import selectors, wizard
 from web.forms import (
@@ -24,6 +32,7 @@ from web.forms import (
     FabricForm,
     GoalForm,
     PlatformForm,
+    SiteForm,
 )
 from web.views.common import (
     _after_save,
@@ -38,6 +47,8 @@ from web.views.common import (
     step_url,
 )
 from web.views.quote import _quote
+
+ELEVATION_PER_LINE = 2  # racks of the web page's elevation side by side (each 304 px wide)
 
 # --- the steps ---------------------------------------------------------------------------------------------
 
@@ -241,8 +252,11 @@ def _fabric(request: HttpRequest, config: Configuration) -> HttpResponse:
         plan_parts=_plan_parts(plan, view),
         rack_plan=rack_plan,
         rack_count=rack_count(rack_plan),
-        # One line of distinct racks at their own size: as tall as one rack, readable labels, scrolls sideways.
-        elevation=rack_elevation_svg(rack_plan, elevation_labels(), kw_number, columns=None),
+        # The distinct racks at their own size (labels of 11 px and more), two to a line: 608 px, within the step's
+        # column on a 1,280 or 1,440 px screen; a phone scrolls it sideways.
+        elevation=rack_elevation_svg(
+            rack_plan, elevation_labels(), kw_number, columns=None, per_line=ELEVATION_PER_LINE
+        ),
     )
     return _render_step(request, "fabric", ctx, status=status)
 
@@ -267,9 +281,40 @@ def _plan_parts(plan: dict | None, view) -> list[dict]:
 
 def _review(request: HttpRequest, config: Configuration) -> HttpResponse:
     view = selectors.catalog()
+    status = 200
+    if request.method == "POST":
+        site_form = SiteForm(request.POST)
+        if site_form.is_valid():
+            default = size_default_supplied(document=config.document, view=view)
+            doc = wizard.apply_site(config.document, size_default=default, **site_form.cleaned_data)
+            _save(request, config, doc)
+            if (response := _after_save(request, config, "review")) is not None:
+                return response
+            site_form = _site_form(config, view)
+        else:
+            status = 422
+    else:
+        site_form = _site_form(config, view)
     ev = _evaluate(request, config, view)
-    ctx = _context(request, config, "review", view, ev, ack_form=AcknowledgeForm(), show_ack=True, full=True)
-    return _render_step(request, "review", ctx)
+    ctx = _context(
+        request,
+        config,
+        "review",
+        view,
+        ev,
+        ack_form=AcknowledgeForm(),
+        show_ack=True,
+        full=True,
+        site_form=site_form,
+        left_out=left_out_items(ev.result.left_out.to_json()["items"]) if ev.result else "",
+    )
+    return _render_step(request, "review", ctx, status=status)
+
+
+def _site_form(config: Configuration, view) -> SiteForm:
+    """The review step's site and services questions as the design answers them now."""
+    supplied, _by_size = site_has(document=config.document, view=view)
+    return SiteForm(initial=wizard.site_initial(config.document, supplied))
 
 
 STEP_VIEWS = {
