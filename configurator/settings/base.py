@@ -212,12 +212,16 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A worker or beat that loses Redis keeps trying to reconnect for as long as it takes (the default gives up after
 # 100 tries and exits); what runs it restarts it as well (docker-compose.yml's restart policies, deploy/kubernetes).
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+if CELERY_BROKER_URL.startswith("redis://"):
+    # kombu's Redis transport, except that a worker whose acknowledgement fails (Redis frozen or gone just as a
+    # build ends) takes the next message instead of idling for good (configurator/broker.py).
+    CELERY_BROKER_TRANSPORT = "configurator.broker:Transport"
 # Sockets to Redis time out, so a frozen Redis fails a publish (a quote request stays recorded as pending, the
 # periodic requeue sends it later) within seconds instead of holding the request; one retry, not Celery's three.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": 600,
     "socket_connect_timeout": 2 * REDIS_SOCKET_TIMEOUT_SECONDS,
-    "socket_timeout": 5 * REDIS_SOCKET_TIMEOUT_SECONDS,
+    "socket_timeout": 2 * REDIS_SOCKET_TIMEOUT_SECONDS,
     "socket_keepalive": True,
     "health_check_interval": 10,
 }
