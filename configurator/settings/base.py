@@ -139,6 +139,9 @@ CACHES = {
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# A request body other than uploaded files (the API's JSON, a form) holds at most this many bytes; more is a 413
+# (api/parsers.py, api/exceptions.py). Uploaded price lists are files, limited by nginx (10 MB, deploy/nginx.conf).
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=1_000_000)
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
