@@ -39,6 +39,11 @@ def test_web_is_ready_on_healthz_and_alive_on_a_check_that_needs_no_database_or_
     web = _container(objects, "Deployment", "configurator-web")
     assert web["readinessProbe"]["httpGet"]["path"] == "/healthz"
     assert web["livenessProbe"]["httpGet"]["path"] == "/livez"
+    # The kubelet asks by the pod's address: its Host must be one Django allows, or every probe is a 400.
+    allowed = next(o for (kind, _), o in objects.items() if kind == "ConfigMap")["data"]["DJANGO_ALLOWED_HOSTS"]
+    for probe in ("readinessProbe", "livenessProbe"):
+        headers = {h["name"]: h["value"] for h in web[probe]["httpGet"]["httpHeaders"]}
+        assert headers["Host"] in allowed.split(","), probe
     for name in ("configurator-worker", "configurator-beat"):
         probe = _container(objects, "Deployment", name)["livenessProbe"]
         assert "exec" in probe and "celery" not in " ".join(probe["exec"]["command"])  # no broker round trip
