@@ -26,7 +26,14 @@ PY = VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 # The app needs no system library (the offer PDF is ReportLab's, its fonts in quotes/fonts). The test set-up installs
 # what WeasyPrint (the quote benchmark's one-page floor) and the browser tests need, and the nginx the proxy-chain
 # tests run deploy/nginx.conf in; only where apt and root are available.
-APT_TEST_PACKAGES = ["libpango-1.0-0", "libpangoft2-1.0-0", "libharfbuzz-subset0", "chromium", "nginx-light"]
+APT_TEST_PACKAGES = [
+    "libpango-1.0-0",
+    "libpangoft2-1.0-0",
+    "libharfbuzz-subset0",
+    "chromium",
+    "nginx-light",
+    "redis-server",
+]
 # The lock files (`make lock` writes them from pyproject.toml with uv): every package pinned, with its hashes.
 LOCKS = {"": ROOT / "requirements" / "base.txt", "dev": ROOT / "requirements" / "dev.txt"}
 

@@ -110,9 +110,9 @@ def _error_response(exc: Exception) -> Response:
         exc = exceptions.PermissionDenied(str(exc) or None)  # the service's reason (e.g. four eyes), if it gave one
 
     if isinstance(exc, OUTAGE):
-        logger.warning("Database unavailable: answered 503", exc_info=exc)
+        logger.warning("Database or cache unavailable: answered 503", exc_info=exc)
         return Response(
-            error_body("service_unavailable", outage_message()),
+            error_body("service_unavailable", outage_message(exc)),
             status=status.HTTP_503_SERVICE_UNAVAILABLE,
             headers={"Retry-After": str(retry_after())},
         )

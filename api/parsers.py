@@ -1,7 +1,9 @@
 """A JSON parser that refuses what the database or the engines cannot hold, with a 400 instead of a 500.
 
 Rejected: invalid UTF-8 or JSON, NaN and infinities (``1e999``), NUL characters and lone surrogates in strings
-(PostgreSQL cannot store them), nesting deeper than ``MAX_DEPTH``, and bodies over ``MAX_BYTES``. A bad string
+(PostgreSQL cannot store them), a key named twice in one object (design.jsontext), nesting deeper than
+``MAX_DEPTH``, and bodies over settings.DATA_UPLOAD_MAX_MEMORY_SIZE (a 413 ``too_large``, the same answer as
+when Django reads the body first). A bad string
 or a nesting too deep is named by its field path (``customer.address.street``) in the error body's ``fields``.
 """
 
@@ -10,12 +12,15 @@ from __future__ import annotations
 import json
 import math
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
+from design.jsontext import KeepDuplicates, duplicate_key_path
+
 MAX_DEPTH = 32
-MAX_BYTES = 1_000_000
 
 
 def _reject_constant(name: str):
@@ -86,9 +91,10 @@ def _plainly_storable(text: str) -> bool:
 
 class StrictJSONParser(JSONParser):
     def parse(self, stream, media_type=None, parser_context=None):
-        raw = stream.read(MAX_BYTES + 1) if stream is not None else b""
-        if len(raw) > MAX_BYTES:
-            raise ParseError(_("The request body is larger than %(max)d bytes.") % {"max": MAX_BYTES})
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        raw = stream.read(limit + 1) if stream is not None else b""
+        if len(raw) > limit:
+            raise RequestDataTooBig("Request body exceeded settings.DATA_UPLOAD_MAX_MEMORY_SIZE.")
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -96,7 +102,17 @@ class StrictJSONParser(JSONParser):
         if not text.strip():
             raise ParseError(_("The request body is empty; send a JSON document."))
         try:
-            data = json.loads(text, parse_constant=_reject_constant, parse_float=_float, parse_int=_int)
+            duplicates = KeepDuplicates()
+            data = json.loads(
+                text,
+                parse_constant=_reject_constant,
+                parse_float=_float,
+                parse_int=_int,
+                object_pairs_hook=duplicates,
+            )
+            if duplicates.found and (duplicated := duplicate_key_path(data)):
+                key = duplicated.rsplit(".", 1)[-1]
+                raise BadValue(_("the key %(key)s appears more than once") % {"key": json.dumps(key)}, duplicated)
             if not _plainly_storable(text):
                 check_value(data)
         except RecursionError as exc:

@@ -17,6 +17,7 @@ unchanged: each throttle still reads its count, drops what left its window and w
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.core.cache import cache as default_cache
@@ -24,9 +25,11 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
 from configurator.clientip import client_ip
+from configurator.outage import CACHE_OUTAGE
 
 from .permissions import client_of
 
+logger = logging.getLogger(__name__)
 _THROTTLE_CACHE = "_throttle_cache"
 
 
@@ -138,13 +141,17 @@ def planned_keys(request, view, client_pk: int) -> list[str]:
 
 def refund_throttles(request) -> None:
     """Give back what ``request`` was counted against its client's rates (``client`` and ``client_write``): it
-    failed on our side (a 5xx, a database outage), so the client may send it again without paying twice."""
-    for key, stamp, duration in getattr(request, "throttle_charges", None) or ():
-        history = SimpleRateThrottle.cache.get(key, [])
-        if stamp in history:
-            history.remove(stamp)
-            SimpleRateThrottle.cache.set(key, history, duration)
-    request.throttle_charges = []
+    failed on our side (a 5xx, a database outage), so the client may send it again without paying twice. With the
+    cache itself down nothing can be given back, and nothing was counted either."""
+    charges, request.throttle_charges = getattr(request, "throttle_charges", None) or (), []
+    try:
+        for key, stamp, duration in charges:
+            history = SimpleRateThrottle.cache.get(key, [])
+            if stamp in history:
+                history.remove(stamp)
+                SimpleRateThrottle.cache.set(key, history, duration)
+    except CACHE_OUTAGE:
+        logger.warning("Cache unavailable: the throttles' charges of a failed request were not given back")
 
 
 class BadTokenThrottle(_SettingsRateThrottle):

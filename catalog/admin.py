@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
@@ -86,12 +87,19 @@ class PartAdmin(admin.ModelAdmin):
         ]
         return own + super().get_urls()
 
+    def _may_export(self, request) -> None:
+        """The price list is the part list with its prices: whoever may not see the part list may not export it."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+
     def export_csv(self, request):
+        self._may_export(request)
         resp = HttpResponse(pricelist.export_csv(), content_type="text/csv; charset=utf-8")
         resp["Content-Disposition"] = 'attachment; filename="price-list.csv"'
         return resp
 
     def export_xlsx(self, request):
+        self._may_export(request)
         resp = HttpResponse(
             pricelist.export_xlsx(), content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
         )

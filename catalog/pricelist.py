@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -166,13 +167,15 @@ def _read_xlsx(content: bytes, errors: list[RowError]) -> list[list[str]]:
     for line, (formula_row, value_row) in enumerate(cells, start=1):
         row = []
         for index, (cell, value) in enumerate(zip_longest(formula_row, value_row)):
-            if getattr(cell, "data_type", None) == "f" and value is None:
+            # A formula saved without its value, or with an empty one (an empty inline string): never a price of "".
+            if getattr(cell, "data_type", None) == "f" and (value is None or str(value).strip() == ""):
                 formula = cell.value if isinstance(cell.value, str) else getattr(cell.value, "text", "")
                 errors.append(
                     RowError(
                         line,
                         str(index),
-                        f"{formula!r} is a formula saved without its computed value; open the file in a "
+                        f"{formula!r} is a formula saved without its computed value (or with an empty one); "
+                        "open the file in a "
                         "spreadsheet and save it again, or enter the value itself",
                     )
                 )
@@ -240,12 +243,21 @@ def _row_values(line: int, row: dict) -> tuple[dict, list[RowError]]:
     return values, errors
 
 
+# Numbers as a spreadsheet or a person writes them: ASCII digits, one decimal point or comma, an exponent as XLSX
+# writes large and small numbers. Python's Decimal alone would also take digit separators ("1_000") and the digits
+# of other scripts (Arabic-Indic "٤٥٠٠"), which no price list means as a number.
+_NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?", re.ASCII)
+_PRICE = re.compile(r"[0-9]+(?:[.,][0-9]+)?(?:[eE][+-]?[0-9]+)?", re.ASCII)
+
+
 def _read_price(line: int, price: str, values: dict, errors: list[RowError], *, field: str = "list_price_eur") -> None:
     """An empty price clears it; otherwise a price of 0 or more in EUR, with a decimal point or one comma."""
     if price == "":
         values[field] = None
         return
     try:
+        if not _PRICE.fullmatch(price):  # Decimal would also read "1_000" and other scripts' digits ("٤٥٠٠")
+            raise InvalidOperation
         value = Decimal(price.replace(",", ".")) if price.count(",") == 1 and "." not in price else Decimal(price)
         if not value.is_finite() or value < 0:
             raise InvalidOperation
@@ -259,6 +271,8 @@ def _read_lead_time(line: int, lead, values: dict, errors: list[RowError]) -> No
     if lead in (None, ""):
         return
     try:
+        if not _NUMBER.fullmatch(str(lead)):
+            raise InvalidOperation
         number = Decimal(lead)  # "21", "21.0" (XLSX) and "2e1" alike, without a float's rounding
         if not number.is_finite() or number != number.to_integral_value() or number < 0:
             raise InvalidOperation

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.db import models, transaction
 
+from .locks import transaction_lock
 from .models import SPEC_MODELS, CatalogRelease, DefaultPart, DriveBay, Part, PcieSwitch, PsuOption, ServerSlot
 
 SEED_PATH = Path(__file__).resolve().parent / "seed" / "catalog.json"
@@ -77,7 +78,8 @@ def _state(obj, names) -> dict[str, Any]:
 def catalog_load_seed(*, path: Path = SEED_PATH) -> LoadReport:
     """Load the versioned seed file idempotently: create missing parts, update changed ones, touch nothing else.
 
-    Loading the same file twice changes nothing and records no new release.
+    Loading the same file twice changes nothing and records no new release. Loads run one at a time across
+    machines (a database lock): a second load started at once waits, then finds the parts there.
     """
     raw = path.read_bytes()
     try:
@@ -89,6 +91,7 @@ def catalog_load_seed(*, path: Path = SEED_PATH) -> LoadReport:
     report = LoadReport(version=version)
     checksum = hashlib.sha256(raw).hexdigest()
     with transaction.atomic():
+        transaction_lock("catalog.load_seed")
         existing = {p.part_number: p for p in Part.objects.all()}
         accepts: dict[str, list[str]] = {}
         defaults: dict[str, list[dict]] = {}

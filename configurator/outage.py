@@ -1,7 +1,10 @@
-"""A database outage is answered 503 with Retry-After, not 500: the request may simply be sent again.
+"""A database or cache outage is answered 503 with Retry-After, not 500: the request may simply be sent again.
 
 PostgreSQL restarting, a failover or a full connection pool raise django.db's OperationalError or InterfaceError
-anywhere a query runs. The middleware answers those raised in a view; ``server_error`` (the project's handler500)
+anywhere a query runs; Redis stopped, unreachable or frozen raises redis-py's ConnectionError or TimeoutError
+wherever the cache is read (an API token's client row, the throttles, the rate limits). The cache's sockets time
+out (settings.CACHES, ``socket_timeout``), so a frozen Redis costs a request a second, not a worker for good.
+The middleware answers those raised in a view; ``server_error`` (the project's handler500)
 those raised elsewhere (a session saved after the view, another middleware). Under /api/ the answer is the API's
 one JSON error body (code ``service_unavailable``), elsewhere a plain page that touches nothing that could need the
 database. /healthz keeps its own answer (503 with what is down). The API's throttles give back what such a request
@@ -20,10 +23,14 @@ from django.utils.html import format_html
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views import defaults
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 logger = logging.getLogger(__name__)
 
-OUTAGE = (OperationalError, InterfaceError)
+DATABASE_OUTAGE = (OperationalError, InterfaceError)
+CACHE_OUTAGE = (RedisConnectionError, RedisTimeoutError)
+OUTAGE = DATABASE_OUTAGE + CACHE_OUTAGE
 
 
 def retry_after() -> int:
@@ -31,8 +38,15 @@ def retry_after() -> int:
     return max(1, int(getattr(settings, "DATABASE_RETRY_AFTER_SECONDS", 30)))
 
 
-def outage_message() -> str:
+def outage_message(exception: BaseException | None = None) -> str:
+    """What is down, and when to try again: the cache when ``exception`` is the cache's, else the database."""
     seconds = retry_after()
+    if isinstance(exception, CACHE_OUTAGE):
+        return ngettext(
+            "The service is briefly unavailable (its cache cannot be reached); try again in %(seconds)s second.",
+            "The service is briefly unavailable (its cache cannot be reached); try again in %(seconds)s seconds.",
+            seconds,
+        ) % {"seconds": seconds}
     return ngettext(
         "The service is briefly unavailable (its database cannot be reached); try again in %(seconds)s second.",
         "The service is briefly unavailable (its database cannot be reached); try again in %(seconds)s seconds.",
@@ -40,10 +54,10 @@ def outage_message() -> str:
     ) % {"seconds": seconds}
 
 
-def unavailable_response(request: HttpRequest) -> HttpResponse:
+def unavailable_response(request: HttpRequest, exception: BaseException | None = None) -> HttpResponse:
     """503 with Retry-After: the API's JSON error body under /api/, a plain page elsewhere."""
     if request.path.startswith("/api/"):
-        body = {"error": {"code": "service_unavailable", "message": outage_message(), "fields": []}}
+        body = {"error": {"code": "service_unavailable", "message": outage_message(exception), "fields": []}}
         response: HttpResponse = JsonResponse(body, status=503)
     else:
         page = format_html(
@@ -52,7 +66,7 @@ def unavailable_response(request: HttpRequest) -> HttpResponse:
             get_language() or settings.LANGUAGE_CODE,
             _("Briefly unavailable"),
             _("Briefly unavailable"),
-            outage_message(),
+            outage_message(exception),
         )
         response = HttpResponse(page, status=503, content_type="text/html; charset=utf-8")
     response["Retry-After"] = str(retry_after())
@@ -61,7 +75,7 @@ def unavailable_response(request: HttpRequest) -> HttpResponse:
 
 
 class DatabaseUnavailableMiddleware:
-    """Answers a view's database outage with 503 and Retry-After (see the module docstring)."""
+    """Answers a view's database or cache outage with 503 and Retry-After (see the module docstring)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -72,12 +86,14 @@ class DatabaseUnavailableMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, OUTAGE):
             return None
-        logger.warning("Database unavailable: %s %s answered 503", request.method, request.path, exc_info=exception)
-        return unavailable_response(request)
+        what = "Cache" if isinstance(exception, CACHE_OUTAGE) else "Database"
+        logger.warning("%s unavailable: %s %s answered 503", what, request.method, request.path, exc_info=exception)
+        return unavailable_response(request, exception)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    """handler500: a database outage raised outside a view is a 503 as well; anything else Django's own 500."""
-    if isinstance(sys.exc_info()[1], OUTAGE):
-        return unavailable_response(request)
+    """handler500: an outage raised outside a view is a 503 as well; anything else Django's own 500."""
+    exception = sys.exc_info()[1]
+    if isinstance(exception, OUTAGE):
+        return unavailable_response(request, exception)
     return defaults.server_error(request)

@@ -6,14 +6,18 @@ production configures a shared cache (CACHE_URL=redis://…) so that every proce
 "<count>/<period>" strings from the settings (WIZARD_START_RATE, CABLING_CSV_LARGE_RATE) or (count, seconds) pairs
 (the quote-request limits).
 
-``hit`` counts every request (drafts, downloads). Quote requests count only once accepted: ``exhausted`` asks
-whether a limit is used up without counting, and ``count`` counts the request after it succeeded, so a customer who
-corrects a rejected form is not locked out. Two requests racing through the check may both be accepted: the limit
-can be overrun by the requests one client sends at the same instant, never more.
+``hit`` counts every request (drafts, downloads). Quote requests count only once accepted: ``reserve`` takes a
+place before the request is worked on, with one atomic increment of the count, so two requests racing for the last
+place cannot both have it; a request that is then refused (a form with errors, the limit already used up) gives
+its place back with ``release``, so a customer who corrects a rejected form is not locked out.
 """
 
 from __future__ import annotations
 
+import contextlib
+
+from django.conf import settings
+from django.core.cache import caches
 from django.http import HttpRequest
 from django_ratelimit.core import get_usage, is_ratelimited
 
@@ -39,15 +43,21 @@ def hit(request: HttpRequest, *, group: str, rate, key=by_address) -> bool:
     return is_ratelimited(request, group=group, key=key, rate=rate, increment=True)
 
 
-def exhausted(request: HttpRequest, *, group: str, rate, key=by_address) -> bool:
-    """Whether ``group``'s limit for this key is used up by the requests counted so far (this one not counted)."""
-    usage = get_usage(request, group=group, key=key, rate=rate, increment=False)
-    return usage is not None and (usage["should_limit"] or usage["count"] >= usage["limit"])
+def reserve(request: HttpRequest, *, group: str, rate, key=by_address) -> bool:
+    """Count this request against ``group``'s limit for its key now; True when it is within the limit."""
+    usage = get_usage(request, group=group, key=key, rate=rate, increment=True)
+    return usage is None or usage["count"] <= usage["limit"]
 
 
-def count(request: HttpRequest, *, group: str, rate, key=by_address) -> None:
-    """Count this request against ``group``'s limit for its key (after it was accepted)."""
-    get_usage(request, group=group, key=key, rate=rate, increment=True)
+def release(request: HttpRequest, *, group: str, rate, key=by_address) -> None:
+    """Give back the place ``reserve`` took for this request (it was not accepted)."""
+    from django_ratelimit.core import ALL, _get_window, _make_cache_key, _split_rate
+
+    period = _split_rate(rate)[1]
+    value = key(group, request)
+    cache_key = _make_cache_key(group, _get_window(value, period), rate, value, ALL)
+    with contextlib.suppress(ValueError):  # the window turned meanwhile: the new one never counted this request
+        caches[getattr(settings, "RATELIMIT_USE_CACHE", "default")].decr(cache_key)
 
 
 def retry_after(rate) -> str:

@@ -4,12 +4,13 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from configurator.health import healthz
+from configurator.health import healthz, livez
 
-handler500 = "configurator.outage.server_error"  # a database outage outside a view: 503, not 500
+handler500 = "configurator.outage.server_error"  # an outage outside a view: 503, not 500
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("livez", livez, name="livez"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),

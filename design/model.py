@@ -15,6 +15,7 @@ drop a limit the planners must keep.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from enum import Enum
 from typing import Annotated, Any, ClassVar, Final
@@ -168,10 +169,29 @@ def _design_ratio(value: str) -> str:
     return value
 
 
+# Characters that change how the text around them is shown without being seen themselves: bidirectional
+# embeddings, overrides and isolates (the "Trojan Source" trick, CVE-2021-42574) and zero-width characters. A name
+# is printed on offers, listed in the admin and written to CSV and XLSX; there it could pass for another name.
+_HIDDEN_CHARACTERS = frozenset(
+    "\u061c\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+    "\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff"
+)
+
+
+def _visible(value: str) -> str:
+    """A name holds no character that is invisible or turns the direction of the text around it."""
+    for character in value:
+        if character in _HIDDEN_CHARACTERS:
+            what = unicodedata.name(character, "an invisible character").lower()
+            code = f"U+{ord(character):04X}"
+            raise refuse(f"must not contain invisible or direction-changing characters ({code}, {what})")
+    return value
+
+
 _StrictStr = Annotated[str, Strict()]
 _NOT_BLANK = r"^\s*\S"
 Text = Annotated[_StrictStr, Say("text")]
-Name = Annotated[_StrictStr, Field(max_length=MAX_NAME_LENGTH), Say("text")]
+Name = Annotated[_StrictStr, Field(max_length=MAX_NAME_LENGTH), AfterValidator(_visible), Say("text")]
 PartNumber = Annotated[_StrictStr, Field(pattern=_NOT_BLANK), Say("text")]
 Ratio = Annotated[
     _StrictStr,

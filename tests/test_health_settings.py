@@ -60,6 +60,11 @@ def _env_example_secret_key() -> str:
         "Zq8!x7Rw2#Lm4^Pb6&Tn0*Vs9",  # random but shorter than 50
         "0123456789" * 6 + "0123",  # 64 characters, 10 distinct, but one short sequence repeated
         "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_",  # the alphabet in order
+        # human phrases of 60 characters: long, but a few dozen bits of entropy, not hundreds
+        "our gpu configurator signs its sessions with this long phrase!",
+        "correct-horse-battery-staple-for-the-gpu-configurator-in-2026",
+        "ThisIsMyVerySecretKeyForTheConfiguratorInProductionUse2026!!",
+        "Mijn-Geheime-Sleutel-Voor-De-Configurator-Van-NCS-In-Groenlo!",
     ],
 )
 def test_production_refuses_sample_and_short_secret_keys(key):
@@ -68,6 +73,27 @@ def test_production_refuses_sample_and_short_secret_keys(key):
     )
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_random_keys_from_the_usual_generators_pass_the_guard():
+    """token_urlsafe (as the docs say), token_hex and Django's startproject generator: 300 keys each pass."""
+    code = (
+        "import secrets\n"
+        "from django.core.management.utils import get_random_secret_key as django_key\n"
+        "from configurator.settings.production import secret_key_problem\n"
+        "makers = (lambda: secrets.token_urlsafe(60), lambda: secrets.token_urlsafe(38),\n"
+        "          lambda: secrets.token_hex(32))\n"
+        "keys = [make() for _ in range(100) for make in makers] + [django_key() for _ in range(100)]\n"
+        "print(sorted({secret_key_problem(k) or 'ok' for k in keys}))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    env.update(
+        DATABASE_URL="sqlite:///tmp.db",
+        DJANGO_ALLOWED_HOSTS="x.example.com",
+        DJANGO_SECRET_KEY="k" * 20 + "-Zq8!x7Rw2#Lm4^Pb6&Tn0*Vs9" + "y" * 20,
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT)
+    assert result.stdout.strip() == "['ok']", result.stdout + result.stderr
 
 
 def test_a_worker_without_settings_runs_production_unless_debug_is_asked_for(tmp_path):

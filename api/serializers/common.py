@@ -41,7 +41,7 @@ _DESCRIPTIONS = {
     403: "The token is valid but its scope (or linked user) does not allow this request.",
     404: "No such object among this client's own (other clients' objects are never visible).",
     409: "The object is not in a state that allows this request; the message says why.",
-    413: "The request body is larger than the server accepts (2.5 MB).",
+    413: "The request body is larger than the server accepts (JSON: 1,000,000 bytes).",
     415: "The body is not `application/json`.",
     422: "The request is well-formed but cannot be carried out (e.g. an Idempotency-Key reused with another "
     "body, or a quote the business rules refuse).",

@@ -122,13 +122,26 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 
 # Rate limits and throttles count in the cache: set CACHE_URL (redis://…) when several processes serve the app.
 _cache_url = env("CACHE_URL", default="")
+# A stopped, unreachable or frozen Redis fails a cache call after this long (connect and each read), so requests
+# are answered 503 at once (configurator.outage) instead of holding a web worker until the proxy gives up.
+REDIS_SOCKET_TIMEOUT_SECONDS = env.float("REDIS_SOCKET_TIMEOUT_SECONDS", default=1.0)
 CACHES = {
     # Django's Redis cache with one client per connection pool (configurator.cache): the same keys and values.
-    "default": {"BACKEND": "configurator.cache.SharedClientRedisCache", "LOCATION": _cache_url}
+    "default": {
+        "BACKEND": "configurator.cache.SharedClientRedisCache",
+        "LOCATION": _cache_url,
+        "OPTIONS": {
+            "socket_connect_timeout": REDIS_SOCKET_TIMEOUT_SECONDS,
+            "socket_timeout": REDIS_SOCKET_TIMEOUT_SECONDS,
+        },
+    }
     if _cache_url.startswith(("redis://", "rediss://"))
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# A request body other than uploaded files (the API's JSON, a form) holds at most this many bytes; more is a 413
+# (api/parsers.py, api/exceptions.py). Uploaded price lists are files, limited by nginx (10 MB, deploy/nginx.conf).
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=1_000_000)
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
@@ -199,7 +212,23 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}
+# A worker or beat that loses Redis keeps trying to reconnect for as long as it takes (the default gives up after
+# 100 tries and exits); what runs it restarts it as well (docker-compose.yml's restart policies, deploy/kubernetes).
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+if CELERY_BROKER_URL.startswith("redis://"):
+    # kombu's Redis transport, except that a worker whose acknowledgement fails (Redis frozen or gone just as a
+    # build ends) takes the next message instead of idling for good (configurator/broker.py).
+    CELERY_BROKER_TRANSPORT = "configurator.broker:Transport"
+# Sockets to Redis time out, so a frozen Redis fails a publish (a quote request stays recorded as pending, the
+# periodic requeue sends it later) within seconds instead of holding the request; one retry, not Celery's three.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 600,
+    "socket_connect_timeout": 2 * REDIS_SOCKET_TIMEOUT_SECONDS,
+    "socket_timeout": 2 * REDIS_SOCKET_TIMEOUT_SECONDS,
+    "socket_keepalive": True,
+    "health_check_interval": 10,
+}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.5, "interval_max": 0.5}
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     "requeue-stuck-quotes": {"task": "quotes.tasks.quotes_requeue_stuck", "schedule": 15.0},  # QUOTE_BUILD_LEASE

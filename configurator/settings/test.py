@@ -11,8 +11,9 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
-# Tests run tasks in-process unless a test starts a real worker; CELERY_BROKER_URL is kept for those.
-CELERY_TASK_ALWAYS_EAGER = True
+# Tests run tasks in-process unless a test starts a real worker; CELERY_BROKER_URL is kept for those. Workers and
+# beat started by the fault tests send through the broker as production does (CELERY_TASK_ALWAYS_EAGER=false).
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=True)
 AXES_ENABLED = env.bool("AXES_ENABLED", default=True)
 
 # Tests change prices and specs and expect the next call to see them.

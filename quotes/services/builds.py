@@ -32,14 +32,18 @@ task_logger = logging.getLogger("quotes.tasks")  # the tasks log as they always 
 
 
 def enqueue_build(quote_id: int) -> bool:
-    """Send the build task. A broker outage is logged, not raised: the request stays recorded (pending) and the
-    periodic requeue (quotes_requeue_stuck) sends it again."""
+    """Send the build task. A broker outage is logged, not raised: the request stays recorded (pending, marked as
+    never sent) and the periodic requeue (quotes_requeue_stuck, every 15 s) sends it once the broker is back."""
     try:
         quote_build_documents.delay(quote_id)
     except Exception:  # kombu raises several types for an unreachable broker
         logger.warning(
             "Could not enqueue documents of quote %s; the periodic requeue will retry", quote_id, exc_info=True
         )
+        try:  # not sent: the next requeue takes it at once instead of after QUOTE_STUCK_AFTER
+            Quote.objects.filter(pk=quote_id, doc_status=Quote.DocStatus.PENDING).update(enqueued_at=None)
+        except DatabaseError:
+            logger.warning("Database unavailable too: quote %s is requeued after QUOTE_STUCK_AFTER", quote_id)
         return False
     Quote.objects.filter(pk=quote_id).update(enqueued_at=timezone.now())
     return True

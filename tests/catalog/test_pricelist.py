@@ -222,3 +222,56 @@ def _csv_with_replacement(part_number: str, replacement: str) -> bytes:
     out = io.StringIO()
     csv.writer(out).writerows([["part_number", "list_price_eur", "replacement"], [part_number, price, replacement]])
     return out.getvalue().encode()
+
+
+@pytest.mark.parametrize("export", ["export.csv", "export.xlsx"])
+def test_staff_who_cannot_see_the_part_list_cannot_download_the_price_list(client, seeded_catalog, export):
+    from tests.factories import StaffFactory
+
+    client.force_login(StaffFactory(username="sales-only", permissions=("issue_quote",)))
+    assert client.get("/admin/catalog/part/").status_code == 403
+    assert client.get(f"/admin/catalog/part/{export}").status_code == 403
+    client.force_login(StaffFactory(username="catalogue-reader", permissions=("view_part",)))
+    response = client.get(f"/admin/catalog/part/{export}")
+    assert response.status_code == 200 and response["Content-Disposition"].startswith("attachment")
+
+
+def _with_empty_inline_string(content: bytes, formula: str) -> bytes:
+    """The workbook with ``formula``'s cell saved holding an empty inline string as its value."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(content)) as src, zipfile.ZipFile(out, "w") as dst:
+        for item in src.infolist():
+            data = src.read(item.filename)
+            if item.filename == "xl/worksheets/sheet1.xml":
+                text, found = re.subn(
+                    rf'(<c r="[A-Z]+[0-9]+")>(<f>{re.escape(formula)}</f>)(?:<v\s*/>|<v></v>)',
+                    r'\1 t="inlineStr">\2<is><t></t></is>',
+                    data.decode(),
+                )
+                assert found == 1
+                data = text.encode()
+            dst.writestr(item, data)
+    return out.getvalue()
+
+
+def test_a_formula_saved_with_an_empty_inline_string_does_not_clear_the_price(seeded_catalog):
+    before = Part.objects.get(part_number="MQM9700-NS2F").list_price_eur
+    assert before is not None
+    content = _xlsx([["part_number", "list_price_eur"], ["MQM9700-NS2F", '=IF(A2="","",4500)']])
+    with pytest.raises(pricelist.PriceListError) as err:
+        pricelist.import_price_list(filename="p.xlsx", content=_with_empty_inline_string(content, 'IF(A2="","",4500)'))
+    assert [(e.line, e.field) for e in err.value.errors] == [(2, "list_price_eur")]
+    assert Part.objects.get(part_number="MQM9700-NS2F").list_price_eur == before
+
+
+@pytest.mark.parametrize(
+    ("price", "lead"),
+    [("1_000", "10"), ("٤٥٠٠", "10"), ("4500", "1_0"), ("4500", "١٤"), ("４５００", "10")],
+)
+def test_digit_separators_and_other_scripts_digits_are_not_numbers(seeded_catalog, price, lead):
+    before = Part.objects.get(part_number="MQM9700-NS2F").list_price_eur
+    with pytest.raises(pricelist.PriceListError) as err:
+        pricelist.import_price_list(filename="p.csv", content=_csv([["MQM9700-NS2F", price, lead]]))
+    field = "list_price_eur" if price != "4500" else "lead_time_days"
+    assert [(e.line, e.field) for e in err.value.errors] == [(2, field)]
+    assert Part.objects.get(part_number="MQM9700-NS2F").list_price_eur == before

@@ -60,7 +60,8 @@ def _quote_limits(request: HttpRequest) -> list[tuple[str, tuple[int, int], obje
     proxies). Sales engineers: QUOTE_REQUEST_STAFF_LIMIT per signed-in user (default 200), not per address (a sales
     office shares one) and not against the customers' counts. Every window is QUOTE_REQUEST_WINDOW_SECONDS (default
     3600). Counted by django-ratelimit (configurator.ratelimits) in the default cache; production configures a
-    shared one. Only accepted requests count (``_count_accepted``): a form sent back with errors costs nothing.
+    shared one. Only accepted requests count: each takes its place first (``_reserve``, one atomic increment, so
+    requests sent at the same instant cannot overrun a limit), and gives it back when it is refused.
     """
     window = int(getattr(settings, "QUOTE_REQUEST_WINDOW_SECONDS", 3600))
     if _is_staff(request):
@@ -74,14 +75,18 @@ def _quote_limits(request: HttpRequest) -> list[tuple[str, tuple[int, int], obje
     ]
 
 
-def _rate_limit_exceeded(request: HttpRequest) -> bool:
-    """Whether a limit of this client's quote requests is used up by its accepted requests."""
-    return any(ratelimits.exhausted(request, group=g, rate=rate, key=key) for g, rate, key in _quote_limits(request))
+def _reserve(request: HttpRequest) -> bool:
+    """Take this request's place in each of its limits; False (and nothing taken) when one is used up."""
+    limits = _quote_limits(request)
+    within = [ratelimits.reserve(request, group=g, rate=rate, key=key) for g, rate, key in limits]
+    if not all(within):
+        _release(request)
+    return all(within)
 
 
-def _count_accepted(request: HttpRequest) -> None:
+def _release(request: HttpRequest) -> None:
     for group, rate, key in _quote_limits(request):
-        ratelimits.count(request, group=group, rate=rate, key=key)
+        ratelimits.release(request, group=group, rate=rate, key=key)
 
 
 CUSTOMER_SESSION_KEY = "quote_customer"
@@ -278,17 +283,21 @@ def request_quote(request: HttpRequest, config: Configuration) -> HttpResponse:
     form = QuoteRequestForm(request.POST, for_staff=staff)
     # Only sales engineers give discounts; a customer's POST carrying discount fields is not read.
     discount_form = _discount_form(ev, request.POST) if staff else None
-    if _rate_limit_exceeded(request):
+    if not _reserve(request):
         form.add_error(
             None,
             _("Too many quote requests from this browser. Please try again in an hour, or call us on %(phone)s.")
             % {"phone": settings.SELLER.get("phone", "")},
         )
         return _quote_page(request, config, ev=ev, form=form, discount_form=discount_form, status=429)
-    valid = all([form.is_valid(), discount_form is None or discount_form.is_valid()])
-    if valid and (response := _quote_request(request, config, form, discount_form)) is not None:
-        _count_accepted(request)
-        return response
+    try:
+        valid = all([form.is_valid(), discount_form is None or discount_form.is_valid()])
+        if valid and (response := _quote_request(request, config, form, discount_form)) is not None:
+            return response
+    except BaseException:
+        _release(request)  # not accepted (an outage, a bug): it does not count
+        raise
+    _release(request)
     return _quote_page(request, config, ev=ev, form=form, discount_form=discount_form, status=422)
 
 

@@ -13,6 +13,7 @@ from django.core.management.base import BaseCommand
 
 from configurator.messages.languages import default_language, language_codes
 from configurator.services import design_validate
+from design.jsontext import KeepDuplicates, duplicate_key_path
 from design.model import DesignInputError
 
 EXIT_VALID, EXIT_INVALID, EXIT_MALFORMED = 0, 1, 2
@@ -44,12 +45,16 @@ def load_json(path: str, stdin) -> object:
             raw = raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise ValueError(f"{path}: not UTF-8 text") from exc
+    duplicates = KeepDuplicates()
     try:
-        return json.loads(raw, parse_constant=_reject, parse_float=_finite)
+        document = json.loads(raw, parse_constant=_reject, parse_float=_finite, object_pairs_hook=duplicates)
     except RecursionError as exc:
         raise ValueError(f"{path}: JSON nested too deeply") from exc
     except ValueError as exc:
         raise ValueError(f"{path}: not valid JSON ({exc})") from exc
+    if duplicates.found and (duplicated := duplicate_key_path(document)):
+        raise ValueError(f"{path}: {duplicated} appears more than once in one object; name each key once")
+    return document
 
 
 class Command(BaseCommand):
