@@ -64,7 +64,8 @@ def test_every_device_of_the_rack_plan_is_a_line_of_the_bill_at_128_nodes(seeded
     racks_power = quantities(bom, "racks_power")
     assert racks_power["RACK-42U"] == totals["racks"]
     assert {p["part"]: p["quantity"] for p in plan["pdus"]} == {"AP8886": racks_power["AP8886"]}
-    assert racks_power[""] == sum(c["quantity"] for c in plan["cords"]) == 128 * 6
+    # a cord per supply: C19 at the PDU to the supply's C20 inlet
+    assert racks_power["CORD-C19-C20-2M"] == sum(c["quantity"] for c in plan["cords"]) == 128 * 6
     fabric = quantities(bom, "compute_fabric")
     for role in ("leaf", "spine", "core"):
         for part, count in placed(plan, role).items():
@@ -72,9 +73,11 @@ def test_every_device_of_the_rack_plan_is_a_line_of_the_bill_at_128_nodes(seeded
     assert fabric["MQM9700-NS2F"] == sum(placed(plan, r)["MQM9700-NS2F"] for r in ("leaf", "spine", "core"))
     nodes = [line for line in bom if line["section"] == "nodes"]
     assert all(line["group"] == "gpu" for line in nodes) and quantities(bom, "nodes")["SYS-821GE-TNHR"] == 128
-    # The PDU has no list price and the cords' type is unknown: lines on request, and the total says "at least".
-    asked = [line for line in bom if line["unit_price_eur"] is None and line["section"] == "racks_power"]
-    assert {line["part"] for line in asked} == {"AP8886", ""}
+    # Racks and power are priced (the seed's placeholders); the control plane's servers are on request, and the
+    # total says "at least".
+    assert not [line for line in bom if line["unit_price_eur"] is None and line["section"] == "racks_power"]
+    asked = {line["section"] for line in bom if line["unit_price_eur"] is None}
+    assert asked == {"control_plane"}
     priced = sum(D(line["unit_price_eur"]) * line["quantity"] for line in bom if line["unit_price_eur"] is not None)
     assert D(totals["list_price_eur"]) == priced and totals["list_price_at_least"] is True
 

@@ -284,11 +284,13 @@ CATALOG_SNAPSHOT_MAX_AGE = env.float("CATALOG_SNAPSHOT_MAX_AGE", default=1.0)
 # Business settings.
 QUOTE_VALIDITY_DAYS = env.int("QUOTE_VALIDITY_DAYS", default=30)
 # Indicative service prices (EUR) of the offer's control-plane and services lines (configurator/cluster.py); empty:
-# the line is priced on request.
-QUOTE_SERVICE_SUPPORT_EUR_PER_NODE_YEAR = env.str("QUOTE_SERVICE_SUPPORT_EUR_PER_NODE_YEAR", default="")
-QUOTE_SERVICE_INSTALL_EUR_PER_RACK = env.str("QUOTE_SERVICE_INSTALL_EUR_PER_RACK", default="")
-QUOTE_SERVICE_AIE_EUR_PER_GPU_YEAR = env.str("QUOTE_SERVICE_AIE_EUR_PER_GPU_YEAR", default="")
-QUOTE_SERVICE_UFM_APPLIANCE_EUR = env.str("QUOTE_SERVICE_UFM_APPLIANCE_EUR", default="")
+# the line is priced on request. The defaults are placeholders of the right order of magnitude, like the seed
+# catalogue's prices (catalog/seed/README.md), so a fresh install's offer prices every line it adds by itself;
+# the distributor's own figures replace them.
+QUOTE_SERVICE_SUPPORT_EUR_PER_NODE_YEAR = env.str("QUOTE_SERVICE_SUPPORT_EUR_PER_NODE_YEAR", default="6000")
+QUOTE_SERVICE_INSTALL_EUR_PER_RACK = env.str("QUOTE_SERVICE_INSTALL_EUR_PER_RACK", default="3500")
+QUOTE_SERVICE_AIE_EUR_PER_GPU_YEAR = env.str("QUOTE_SERVICE_AIE_EUR_PER_GPU_YEAR", default="4500")
+QUOTE_SERVICE_UFM_APPLIANCE_EUR = env.str("QUOTE_SERVICE_UFM_APPLIANCE_EUR", default="30000")
 QUOTE_DISCOUNT_APPROVAL_THRESHOLD = Decimal(env.str("QUOTE_DISCOUNT_APPROVAL_THRESHOLD", default="15"))
 QUOTE_STUCK_AFTER = timedelta(seconds=env.int("QUOTE_STUCK_AFTER_SECONDS", default=300))
 # A document build holds its claim this long and renews it every third of it while it works: a worker killed

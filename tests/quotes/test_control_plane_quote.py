@@ -11,6 +11,7 @@ from decimal import Decimal as D
 import pytest
 from pypdf import PdfReader
 
+from catalog.models import Part
 from quotes.documents import render_pdf
 from quotes.services import quote_request
 from tests.quotes.test_bill_documents import hgx_h100
@@ -23,6 +24,7 @@ def test_the_128_node_quote_carries_the_control_plane_and_services_and_totals_it
 ):
     settings.QUOTE_SERVICE_SUPPORT_EUR_PER_NODE_YEAR = "450"
     settings.QUOTE_SERVICE_INSTALL_EUR_PER_RACK = "2500"
+    settings.QUOTE_SERVICE_AIE_EUR_PER_GPU_YEAR = ""  # not priced here: quoted on request
     quote = build(quote_request, configuration=make_configuration(hgx_h100(128)), customer=customer, channel="api")
     frozen = quote.frozen
     lines = frozen["lines"]
@@ -55,6 +57,7 @@ def test_the_128_node_quote_carries_the_control_plane_and_services_and_totals_it
 
 
 def test_a_section_priced_wholly_on_request_says_so_instead_of_a_zero_subtotal(make_configuration, customer, build):
+    Part.objects.filter(part_number="AP8886").update(list_price_eur=None)  # a price list without the PDU
     quote = build(quote_request, configuration=make_configuration(hgx_h100(128)), customer=customer, channel="api")
     frozen = quote.frozen
     control = [x for x in frozen["lines"] if x["section"] == "control_plane"]
