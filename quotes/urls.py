@@ -8,6 +8,7 @@ urlpatterns = [
     path("link/<str:signed>/", views.quote_link, name="link"),
     path("staff/<int:pk>/document.pdf", views.quote_document_staff, {"kind": "pdf"}, name="staff_pdf"),
     path("staff/<int:pk>/bom.xlsx", views.quote_document_staff, {"kind": "xlsx"}, name="staff_xlsx"),
+    path("staff/<int:pk>/internal.pdf", views.quote_internal_staff, name="staff_internal_pdf"),
     path("<str:token>/", views.quote_status, name="status"),
     path("<str:token>/progress/", views.quote_progress, name="progress"),
 ]

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET
 
 from . import selectors
 from .models import Quote
-from .services import DownloadLinkError, download_link_open, download_link_sign
+from .services import DownloadLinkError, QuoteError, download_link_open, download_link_sign, quote_internal_pdf
 
 CONTENT_TYPES = {
     "pdf": "application/pdf",
@@ -104,3 +104,19 @@ def quote_link(request: HttpRequest, signed: str) -> HttpResponse:
 @staff_member_required
 def quote_document_staff(request: HttpRequest, pk: int, kind: str) -> FileResponse:
     return _serve(get_object_or_404(Quote, pk=pk), kind)
+
+
+@require_GET
+@staff_member_required
+def quote_internal_staff(request: HttpRequest, pk: int) -> HttpResponse:
+    """The sales engineer's copy of the offer, with its internal appendix (staff only; 404 before it is issued)."""
+    quote = get_object_or_404(Quote, pk=pk)
+    try:
+        content = quote_internal_pdf(quote=quote)
+    except QuoteError:
+        raise Http404("The quote is not issued") from None
+    response = HttpResponse(content, content_type=CONTENT_TYPES["pdf"])
+    response["Content-Disposition"] = f'inline; filename="{quote.number}-internal.pdf"'
+    response["X-Robots-Tag"] = "noindex"
+    response["Cache-Control"] = "private, no-store"
+    return response

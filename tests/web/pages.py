@@ -11,7 +11,7 @@ from design.parse import parse_design
 from tests.factories import grant
 from tests.results import validate_json
 
-__all__ = ["B200_IN_H100_SERVER", "CUSTOMER", "H200_CLUSTER", "WITH_WARNING", "grant", "list_total", "url"]
+__all__ = ["B200_IN_H100_SERVER", "CUSTOMER", "H200_CLUSTER", "PRICED", "WITH_WARNING", "grant", "list_total", "url"]
 
 H200_CLUSTER = {**h200_training_cluster(), "name": "4 × SYS-821GE-TNHR, HGX-H200-8GPU"}
 B200_IN_H100_SERVER = {
@@ -27,6 +27,23 @@ B200_IN_H100_SERVER = {
     ],
 }
 WITH_WARNING = {**H200_CLUSTER, "fabric": {"switch": "MQM9790-NS2F"}}  # unmanaged: FABRIC_SM_REQUIRED
+# One HGX H200 node whose every line the seed prices (about € 437,000 net, under the instant-quote limit): a
+# customer's request is issued at once. (The four-node cluster adds control-plane servers priced on request.)
+PRICED = {
+    "schema": "design/v1",
+    "name": "1 × SYS-821GE-TNHR, HGX-H200-8GPU",
+    "node_groups": [
+        {
+            "name": "gpu",
+            "count": 1,
+            "server": "SYS-821GE-TNHR",
+            "components": [
+                {"part": "HGX-H200-8GPU", "quantity": 1},
+                {"part": "MCX75310AAS-NEAT", "quantity": 8, "role": "compute"},
+            ],
+        }
+    ],
+}
 
 
 def list_total(config):

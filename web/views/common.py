@@ -28,6 +28,7 @@ from configurator.services import (
 )
 from quotes import selectors as quote_selectors
 from web import selectors, wizard
+from web.verdicts import design_verdict
 
 Refusal = ConfigurationLocked | None
 
@@ -174,10 +175,12 @@ class Evaluation:
         self.sizing = result.sizing.to_dict() if result and result.sizing else None
         self.bill = result.bill if result else design_bill(document=config.document, result=None, catalog=view)
         self.quotable = outcome.valid
-        # What a customer's quote request would get: '' issued at once, or reviewed for "warnings" or "amount".
+        # What a customer's quote request would get: '' issued at once, or why a sales engineer reviews it first.
         self.review = (
             quote_selectors.online_request_review(
-                net=self.bill.total if self.bill else Decimal(0), findings=result.findings
+                net=self.bill.total if self.bill else Decimal(0),
+                on_request=self.bill.on_request if self.bill else 0,
+                findings=result.findings,
             )
             if self.quotable and result
             else ""
@@ -221,6 +224,8 @@ def _context(request: HttpRequest, config: Configuration, slug: str, view, ev: E
     prev_slug, next_slug = wizard.previous_step(slug), wizard.next_step(slug)
     if "quotes" not in extra:
         extra["quotes"] = _visible_quotes(request, config)
+    design_quote = _design_quote(config, extra["quotes"])
+    known = design_quote is not None and design_quote in extra["quotes"]
     return {
         "config": config,
         "step": slug,
@@ -236,8 +241,21 @@ def _context(request: HttpRequest, config: Configuration, slug: str, view, ev: E
         "taken_over": configuration_taken_over(config),
         "catalog": view,
         "changed_quote": quote_selectors.quote_outdated(extra["quotes"], config.document),
+        "design_quote": design_quote,
+        "verdict": design_verdict(ev, staff=_is_staff(request), quote=design_quote, known=known),
         **extra,
     }
+
+
+def _design_quote(config: Configuration, visible: list):
+    """The design's newest quote that is not superseded: of those this visitor sees, or (a customer back on another
+    device, or from a bookmark) the design's own, so the page says it is quoted rather than invite a new request
+    (its status only: whoever holds the design link is not shown whose quote it is or its number). A draft has none
+    and costs no query."""
+    current = [q for q in visible if q.status != "superseded"]
+    if current or visible or config.status == Configuration.Status.DRAFT:
+        return current[0] if current else None
+    return quote_selectors.design_quote(config)
 
 
 def _describe(form, field_findings: dict[str, list[dict]]) -> None:
