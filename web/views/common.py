@@ -19,6 +19,7 @@ from configurator.messages.languages import resolve_language
 from configurator.models import Configuration
 from configurator.selectors import part_sets
 from configurator.services import (
+    FIX_NOT_ACCEPT,
     ConfigurationLocked,
     Outcome,
     configuration_edit_refusal,
@@ -242,6 +243,7 @@ def _context(request: HttpRequest, config: Configuration, slug: str, view, ev: E
         "catalog": view,
         "changed_quote": quote_selectors.quote_outdated(extra["quotes"], config.document),
         "design_quote": design_quote,
+        "fix_not_accept": FIX_NOT_ACCEPT,
         "verdict": design_verdict(ev, staff=_is_staff(request), quote=design_quote, known=known),
         **extra,
     }
