@@ -146,6 +146,11 @@ class QuoteSerializer(_QuoteLinks):
     document_url = serializers.SerializerMethodField(help_text="The PDF; 409 until doc_status is ready.")
     bom_url = serializers.SerializerMethodField(help_text="The bill of materials (xlsx); 409 until ready.")
     failure_message = serializers.CharField(allow_blank=True, help_text="Why the documents failed, if they did.")
+    review_reason = serializers.CharField(
+        allow_blank=True,
+        help_text="Why a quote awaiting review waits: warnings (not yet accepted), on_request (a line without a list"
+        " price), zero_net (nothing to pay), amount (above the instant-quote limit); empty otherwise.",
+    )
 
     class Meta:
         model = Quote
@@ -154,6 +159,7 @@ class QuoteSerializer(_QuoteLinks):
             "number",
             "revision",
             "status",
+            "review_reason",
             "is_expired",
             "doc_status",
             "progress",
