@@ -35,6 +35,7 @@ from design.contract import BILL_SECTIONS
 from design.spreadsheets import neutralise_sheet
 
 from . import svgslim
+from .audience import is_catalogue_gap
 from .countries import country_name
 
 if TYPE_CHECKING:
@@ -165,16 +166,6 @@ def frozen_lines(frozen: dict[str, Any]) -> list[dict[str, Any]]:
     return sorted(out, key=lambda line: order.get(line["section"], len(order)))
 
 
-# Findings about a fact the catalogue does not hold (a part's power, height, plug, slot list, an unverified
-# combination): the customer's copy says once, in plain words, that such figures are confirmed with the
-# manufacturer, never that they are "not known from the sources".
-_GAP_MARKS = ("UNKNOWN", "UNVERIFIED", "NOT_CATALOGUED")
-
-
-def _is_gap(code: str) -> bool:
-    return any(mark in code for mark in _GAP_MARKS)
-
-
 def customer_points(frozen: dict[str, Any]) -> tuple[list[str], bool]:
     """What the customer's copy says about the design's findings: each warning of the validation receipt in plain
     words (its message alone: no rule code, design path or the reason a sales engineer gave for accepting it), and
@@ -184,9 +175,9 @@ def customer_points(frozen: dict[str, Any]) -> tuple[list[str], bool]:
     points: list[str] = []
     for finding in warnings:
         message = str(finding.get("message") or "")
-        if not _is_gap(str(finding.get("code") or "")) and message and message not in points:
+        if not is_catalogue_gap(str(finding.get("code") or "")) and message and message not in points:
             points.append(message)
-    return points, any(_is_gap(str(f.get("code") or "")) for f in warnings)
+    return points, any(is_catalogue_gap(str(f.get("code") or "")) for f in warnings)
 
 
 def on_request(line: dict[str, Any]) -> bool:

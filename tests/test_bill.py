@@ -73,13 +73,13 @@ def test_every_device_of_the_rack_plan_is_a_line_of_the_bill_at_128_nodes(seeded
     assert fabric["MQM9700-NS2F"] == sum(placed(plan, r)["MQM9700-NS2F"] for r in ("leaf", "spine", "core"))
     nodes = [line for line in bom if line["section"] == "nodes"]
     assert all(line["group"] == "gpu" for line in nodes) and quantities(bom, "nodes")["SYS-821GE-TNHR"] == 128
-    # Racks and power are priced (the seed's placeholders); the control plane's servers are on request, and the
-    # total says "at least".
-    assert not [line for line in bom if line["unit_price_eur"] is None and line["section"] == "racks_power"]
-    asked = {line["section"] for line in bom if line["unit_price_eur"] is None}
-    assert asked == {"control_plane"}
+    # Every line is priced (the seed's and the settings' placeholders) but the UFM pair the fabric needs past its
+    # embedded subnet manager, when its price is not set; the total then says "at least".
+    asked = {line["part"] for line in bom if line["unit_price_eur"] is None}
+    assert asked <= {"UFM-ENTERPRISE-APPLIANCE"}
+    assert totals["list_price_at_least"] is bool(asked)
     priced = sum(D(line["unit_price_eur"]) * line["quantity"] for line in bom if line["unit_price_eur"] is not None)
-    assert D(totals["list_price_eur"]) == priced and totals["list_price_at_least"] is True
+    assert D(totals["list_price_eur"]) == priced
 
 
 def test_a_catalogue_without_pdus_and_cords_still_bills_what_the_racks_need_on_request(seeded_catalog):
@@ -148,5 +148,5 @@ def test_the_api_and_the_cli_give_the_same_bill(seeded_catalog, tmp_path):
     cli = json.loads(out.getvalue())
     assert api["bom"] == cli["bom"] == validate_json(document=doc)["bom"]
     assert api["totals"]["list_price_eur"] == cli["totals"]["list_price_eur"]
-    assert api["totals"]["list_price_at_least"] is True
+    assert api["totals"]["list_price_at_least"] is False  # every line priced by the placeholders of a fresh install
     assert set(api["bom"][0]) == {"section", "part", "description", "quantity", "unit_price_eur", "group"}

@@ -291,6 +291,8 @@ QUOTE_SERVICE_SUPPORT_EUR_PER_NODE_YEAR = env.str("QUOTE_SERVICE_SUPPORT_EUR_PER
 QUOTE_SERVICE_INSTALL_EUR_PER_RACK = env.str("QUOTE_SERVICE_INSTALL_EUR_PER_RACK", default="3500")
 QUOTE_SERVICE_AIE_EUR_PER_GPU_YEAR = env.str("QUOTE_SERVICE_AIE_EUR_PER_GPU_YEAR", default="4500")
 QUOTE_SERVICE_UFM_APPLIANCE_EUR = env.str("QUOTE_SERVICE_UFM_APPLIANCE_EUR", default="30000")
+# One control-plane server (head node, Kubernetes or Slurm login node: 2 x86 CPUs, 1 TB RAM, NVMe, BlueField-3).
+QUOTE_SERVICE_CONTROL_NODE_EUR = env.str("QUOTE_SERVICE_CONTROL_NODE_EUR", default="25000")
 QUOTE_DISCOUNT_APPROVAL_THRESHOLD = Decimal(env.str("QUOTE_DISCOUNT_APPROVAL_THRESHOLD", default="15"))
 QUOTE_STUCK_AFTER = timedelta(seconds=env.int("QUOTE_STUCK_AFTER_SECONDS", default=300))
 # A document build holds its claim this long and renews it every third of it while it works: a worker killed

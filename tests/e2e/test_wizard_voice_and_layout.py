@@ -84,9 +84,7 @@ def test_a_phone_shows_price_and_verdict_at_the_top_and_a_scrolling_bom(live_ser
         expect(compact).to_contain_text(f"€ {list_total(config):,.2f}")
         # What a quote request gets, by the quote policy: this design has no warnings, so its amount decides
         above = list_total(config) > Decimal(str(settings.QUOTE_INSTANT_LIMIT_EUR))
-        expect(compact).to_contain_text(
-            "Ready to quote: reviewed first (above" if above else "Ready to quote: issued at once"
-        )
+        expect(compact).to_contain_text("Reviewed first (above" if above else "Ready to quote: issued at once")
         assert compact.bounding_box()["y"] < 844  # on the first screen
         expect(page.locator(".scroll-cue")).to_be_visible()
         wrap = page.locator(".table-wrap.scrolls")

@@ -41,9 +41,10 @@ def sheets(frozen: dict):
 
 
 @pytest.fixture
-def quote_128(make_configuration, customer, media, build):
+def quote_128(make_configuration, customer, media, build, settings):
     """A CRM's quote for 128 HGX H100 nodes on an MQM9700 fabric (issued at once, any size), from a price list that
-    does not price the PDU (quoted on request)."""
+    does not price the PDU, without a price for the control plane's servers (both quoted on request)."""
+    settings.QUOTE_SERVICE_CONTROL_NODE_EUR = ""
     Part.objects.filter(part_number="AP8886").update(list_price_eur=None, lead_time_days=None)
     return build(quote_request, configuration=make_configuration(hgx_h100(128)), customer=customer, channel="api")
 

@@ -76,7 +76,7 @@ def test_a_warning_that_calls_a_part_wrong_is_fixed_not_accepted(make_configurat
         reason="accepted earlier",
         user=staff,
     )
-    with pytest.raises(QuoteError):
+    with pytest.raises(QuoteError, match="Replace the parts these warnings name before issuing: PART_DISCONTINUED"):
         build(quote_issue, quote=quote, user=staff)
     quote.refresh_from_db()
     assert quote.status == "awaiting_review" and not quote.pdf

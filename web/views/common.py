@@ -28,6 +28,7 @@ from configurator.services import (
     configuration_validate,
 )
 from quotes import selectors as quote_selectors
+from quotes.audience import for_customer
 from web import selectors, wizard
 from web.verdicts import design_verdict
 
@@ -144,12 +145,16 @@ def _input_findings(errors: dict[str, str]) -> list[dict]:
 class Evaluation:
     """Everything a step shows about the stored design: findings (decorated for the page), totals and price."""
 
-    def __init__(self, config: Configuration, outcome: Outcome, view, *, acks: dict[tuple[str, str], Any]):
+    def __init__(
+        self, config: Configuration, outcome: Outcome, view, *, acks: dict[tuple[str, str], Any], staff: bool = True
+    ):
         gpu_parts, adapter_parts = part_sets(view)
         self.outcome = outcome
         result = self.result = outcome.result
         # The page's context is the result's JSON form, section by section (the templates read the contract's keys).
         raw = result.findings_json() if result else _input_findings(outcome.input_errors or {})
+        if not staff:  # notes for sales and about gaps in the catalogue stay with the sales engineer
+            raw = [f for f in raw if for_customer(f["code"], f["severity"])]
         self.findings: list[dict] = []
         for i, f in enumerate(raw):
             field = wizard.field_for_subject(
@@ -205,7 +210,7 @@ def _evaluate(request: HttpRequest, config: Configuration, view) -> Evaluation:
     acks = {}
     if outcome.result and outcome.result.warnings:
         acks = {(a.code, a.subject): a for a in config.acknowledgements.select_related("user")}
-    return Evaluation(config, outcome, view, acks=acks)
+    return Evaluation(config, outcome, view, acks=acks, staff=_is_staff(request))
 
 
 def _context(request: HttpRequest, config: Configuration, slug: str, view, ev: Evaluation, **extra) -> dict:
