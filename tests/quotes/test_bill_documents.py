@@ -14,10 +14,9 @@ import pytest
 from openpyxl import load_workbook
 from pypdf import PdfReader
 
-from catalog.models import Part
 from quotes.documents import render_pdf, render_xlsx
 from quotes.services import quote_request
-from tests.factories import design
+from tests.factories import design, set_price
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +44,7 @@ def quote_128(make_configuration, customer, media, build, settings):
     """A CRM's quote for 128 HGX H100 nodes on an MQM9700 fabric (issued at once, any size), from a price list that
     does not price the PDU, without a price for the control plane's servers (both quoted on request)."""
     settings.QUOTE_SERVICE_CONTROL_NODE_EUR = ""
-    Part.objects.filter(part_number="AP8886").update(list_price_eur=None, lead_time_days=None)
+    set_price("AP8886", lead_time_days=None)
     return build(quote_request, configuration=make_configuration(hgx_h100(128)), customer=customer, channel="api")
 
 

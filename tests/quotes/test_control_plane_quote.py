@@ -11,9 +11,9 @@ from decimal import Decimal as D
 import pytest
 from pypdf import PdfReader
 
-from catalog.models import Part
 from quotes.documents import render_pdf
 from quotes.services import quote_request
+from tests.factories import set_price
 from tests.quotes.test_bill_documents import hgx_h100
 
 pytestmark = pytest.mark.django_db
@@ -61,7 +61,7 @@ def test_a_section_priced_wholly_on_request_says_so_instead_of_a_zero_subtotal(
     make_configuration, customer, build, settings
 ):
     settings.QUOTE_SERVICE_CONTROL_NODE_EUR = ""  # the control plane's servers quoted on request
-    Part.objects.filter(part_number="AP8886").update(list_price_eur=None)  # a price list without the PDU
+    set_price("AP8886")  # a price list without the PDU
     quote = build(quote_request, configuration=make_configuration(hgx_h100(128)), customer=customer, channel="api")
     frozen = quote.frozen
     control = [x for x in frozen["lines"] if x["section"] == "control_plane"]

@@ -18,7 +18,7 @@ from configurator.services import warning_acknowledge
 from engines.findings.registry import REGISTRY
 from quotes.documents import render_pdf
 from quotes.services import quote_issue, quote_request
-from tests.factories import design
+from tests.factories import design, set_price
 
 pytestmark = pytest.mark.django_db
 
@@ -138,9 +138,7 @@ def test_the_sales_engineers_copy_keeps_the_internal_appendix(issued, client, st
 
 
 def test_reverse_charge_says_no_vat_without_at_least(make_configuration, customer, media, build):
-    from catalog.models import Part
-
-    Part.objects.filter(part_number="AP8886").update(list_price_eur=None)  # a line on request: amounts "at least"
+    set_price("AP8886")  # a line on request: amounts "at least"
     quote = build(
         quote_request,
         configuration=make_configuration(design(1)),

@@ -11,10 +11,9 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from catalog.models import Part
 from quotes.models import Quote
 from quotes.services import quote_issue, quote_request
-from tests.factories import WARNING_DESIGN, design
+from tests.factories import WARNING_DESIGN, design, set_price
 
 pytestmark = pytest.mark.django_db
 
@@ -73,7 +72,7 @@ def test_the_limit_is_a_setting(make_configuration, customer, settings, media, b
 
 def _unprice(*part_numbers: str) -> None:
     """The loaded price list has no price for these parts (they are quoted on request)."""
-    Part.objects.filter(part_number__in=part_numbers).update(list_price_eur=None)
+    set_price(*part_numbers)
 
 
 def _all_on_request(settings) -> dict:
@@ -87,7 +86,7 @@ def _all_on_request(settings) -> dict:
 def _zero_net(settings) -> dict:
     """A price list that prices every part of the design, and its services, at € 0.00: nothing is on request and
     the bill comes to nothing."""
-    Part.objects.update(list_price_eur=Decimal("0.00"))
+    set_price(price=Decimal("0.00"))
     for name in ("SUPPORT_EUR_PER_NODE_YEAR", "INSTALL_EUR_PER_RACK", "AIE_EUR_PER_GPU_YEAR"):
         setattr(settings, f"QUOTE_SERVICE_{name}", "0")
     return SMALL

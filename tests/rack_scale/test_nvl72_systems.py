@@ -226,7 +226,7 @@ def test_the_bill_lists_the_rack_with_what_comes_in_it_and_no_enclosure(seeded_c
     )
     assert not any(b.part_number == "GB300-NVL72-GPUS" for b in bill.lines)  # built in, not a line of its own
     assert not any(b.section == "racks_power" for b in bill.lines)  # no enclosure, PDU or cord, not even on request
-    assert result["totals"]["list_price_at_least"] is True  # the racks themselves are priced on request
+    assert result["totals"]["list_price_at_least"] is False  # the racks and their services are priced
     dutch = validate_json(document=doc, language="nl")["bom"]
     assert (
         "inclusief 18 compute-trays, 72 GPU's, 9 NVLink-switchtrays"

@@ -17,7 +17,6 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from api.models import ApiClient
-from catalog.models import Part
 from configurator.bom import design_bill, rack_plan_lines
 from configurator.examples import h200_training_cluster
 from configurator.messages.racks import elevation_labels, kw_number
@@ -31,6 +30,7 @@ from design.parse import parse_design
 from engines.racks import RackPlan
 from quotes.documents import pdf_context, render_pdf, render_xlsx
 from quotes.services import quote_request
+from tests.factories import set_price
 from tests.results import validate_json
 
 pytestmark = pytest.mark.django_db
@@ -212,7 +212,7 @@ def _pdus(plan):
 
 def _unpriced_pdu() -> None:
     """A price list that does not price the PDU (the seed gives it a placeholder price)."""
-    Part.objects.filter(part_number="AP8886").update(list_price_eur=None)
+    set_price("AP8886")
 
 
 def test_the_bill_lists_the_racks_and_an_unpriced_pdu_as_a_line_on_request(seeded_catalog):
@@ -375,8 +375,9 @@ def test_every_door_counts_every_rack_of_a_run(seeded_catalog, make_configuratio
     text = " ".join("\n".join(p.extract_text() for p in PdfReader(io.BytesIO(render_pdf(quote.frozen))).pages).split())
     assert "18 racks of 42U." in text
     bom = load_workbook(io.BytesIO(render_xlsx(quote.frozen))).worksheets[0]
-    rows = {r[1]: r[3] for r in bom.iter_rows(min_row=2, values_only=True)}
-    rows = {r[2]: r[4] for r in bom.iter_rows(min_row=2, values_only=True)}
+    header = [c.value for c in bom[1]]
+    part, quantity = header.index("Part number"), header.index("Quantity")
+    rows = {r[part]: r[quantity] for r in bom.iter_rows(min_row=2, values_only=True)}
     assert rows["RACK-42U"] == 18
     lines = "".join(cabling_plan(configuration=config)).splitlines()[1:]
     named = {line.split(",")[7] for line in lines} | {line.split(",")[9] for line in lines}

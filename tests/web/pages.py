@@ -8,10 +8,20 @@ from configurator.bom import bom_total, design_bom
 from configurator.examples import h200_training_cluster
 from configurator.snapshot import catalog_snapshot
 from design.parse import parse_design
-from tests.factories import grant
+from tests.factories import grant, set_price
 from tests.results import validate_json
 
-__all__ = ["B200_IN_H100_SERVER", "CUSTOMER", "H200_CLUSTER", "PRICED", "WITH_WARNING", "grant", "list_total", "url"]
+__all__ = [
+    "B200_IN_H100_SERVER",
+    "CUSTOMER",
+    "H200_CLUSTER",
+    "PRICED",
+    "WITH_WARNING",
+    "grant",
+    "list_total",
+    "pdu_on_request",
+    "url",
+]
 
 H200_CLUSTER = {**h200_training_cluster(), "name": "4 × SYS-821GE-TNHR, HGX-H200-8GPU"}
 B200_IN_H100_SERVER = {
@@ -69,3 +79,10 @@ CUSTOMER = {
 
 def url(config, step):
     return reverse("configurator:step", kwargs={"token": config.token, "step": step})
+
+
+def pdu_on_request(make_config):
+    """The four-node cluster from a price list that does not price its PDU: a line on request. Named apart, so no
+    validation made against the fully priced catalogue is taken for it."""
+    set_price("AP8886")
+    return make_config({**H200_CLUSTER, "name": "4 × SYS-821GE-TNHR, PDU on request"})

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from tests.results import validate_json
-from tests.web.pages import H200_CLUSTER, WITH_WARNING, url
+from tests.web.pages import H200_CLUSTER, WITH_WARNING, pdu_on_request, url
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +20,7 @@ def _flat(response) -> str:
 
 
 def test_the_review_step_shows_the_bill_by_section_with_lines_on_request(client, make_config):
-    config = make_config()
+    config = pdu_on_request(make_config)
     result = validate_json(document=config.document)
     page = _flat(client.get(url(config, "review")))
     for section in ('data-section="nodes"', 'data-section="compute_fabric"', 'data-section="oob"'):
