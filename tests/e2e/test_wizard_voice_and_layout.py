@@ -99,6 +99,6 @@ def test_a_phone_shows_price_and_verdict_at_the_top_and_a_scrolling_bom(live_ser
         expect(compact).to_be_hidden()
         route = page.locator("#quote-route")
         expect(route).to_be_visible()
-        expect(route).to_contain_text("a sales engineer reviews the request first" if above else "issued at once")
+        expect(route).to_contain_text("a sales engineer reviews it first" if above else "issued at once")
     finally:
         context.close()
