@@ -19,7 +19,8 @@ Counts and their basis:
   non-privileged user access (such as Run:ai); Two nodes for Slurm login nodes" (NVIDIA DGX SuperPOD reference
   architecture, management servers) [V]. Its minimum per node: 2 x86 CPUs of 32 cores, 1 TB RAM, 2 x 7.68 TB
   NVMe, 2 x 960 GB SSD, a dual-port BlueField-3 (same page), which the description repeats. The catalogue holds
-  no CPU-only server, so these lines are on request (null price).
+  no CPU-only server: each node is priced from ``QUOTE_SERVICE_CONTROL_NODE_EUR`` (indicative), or on request
+  (null price) when that is unset.
 * UFM: the fabric findings FABRIC_SM_LIMIT / FABRIC_SM_REQUIRED (the embedded SM's limit passed, or unmanaged
   switches): a UFM Enterprise appliance pair, as the appliance runs in HA on two nodes (NVIDIA UFM Enterprise
   Appliance software user manual, "2 nodes configured") [V]; its orderable part number is not sourced, so the
@@ -196,7 +197,8 @@ def _control_plane(design: DesignIn, codes: set[str], leave: LeftOut) -> tuple[l
     if CONTROL_PLANE not in leave:
         spec = _("2 x86 CPUs of 32 cores or more, 1 TB RAM, NVMe and RAID-1 boot SSDs, BlueField-3 (NVIDIA RA minimum)")
         roles, basis = _roles(nodes)
-        lines = [_line(CONTROL_PLANE, part, f"{what}: {spec}", n, None) for part, what, n in roles]
+        price = _setting("QUOTE_SERVICE_CONTROL_NODE_EUR")
+        lines = [_line(CONTROL_PLANE, part, f"{what}: {spec}", n, price) for part, what, n in roles]
         servers = sum(n for _p, _w, n in roles)
         findings.append(
             finding(ClusterCode.CONTROL_PLANE_ADDED, "node_groups", servers=servers, nodes=nodes, basis=basis)

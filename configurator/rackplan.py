@@ -193,7 +193,7 @@ def build_rack_plan(
                 power_w=peaks.get(i),
                 cooling=str(server.cooling) if server.cooling else None,
                 inlets=server.psu_count,
-                inlet_type=None,  # the catalogue does not record the supplies' inlet type
+                inlet_type=server.psu_inlet,  # None where the catalogue does not know it: the cord stays a need
                 inlet_current_a=_inlet_current(server, catalog),
                 # A rack-scale system is a rack of its own; its fabric endpoints are trays, so the fabric's SU (in
                 # trays) does not cut its rows: rows of 8 racks, one SU of the DGX SuperPOD GB200 RA per row.

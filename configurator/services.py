@@ -364,16 +364,27 @@ def _with_networks(compute: Iterator[str], result: ValidationResult, rack_column
     yield from network_rows(result.network_plans_json(), rack_columns=rack_columns)
 
 
+# Warnings that call a part of the design itself wrong (a discontinued or end-of-life part the design names, with
+# its replacement where the catalogue has one): they are fixed by choosing another part, never accepted, so an
+# accepted warning never leaves on the bill a part the configurator calls wrong.
+FIX_NOT_ACCEPT = frozenset({"PART_DISCONTINUED"})
+
+
 @transaction.atomic
 def warning_acknowledge(
     *, configuration: Configuration, code: str, subject: str, reason: str, user
 ) -> WarningAcknowledgement:
     """Record that a sales engineer accepts a warning for the configuration's current design, with the reason
-    printed on the quote. A changed design needs a new acknowledgement (see acknowledgements_in_force)."""
+    printed on the quote. A changed design needs a new acknowledgement (see acknowledgements_in_force). A warning of
+    FIX_NOT_ACCEPT is refused (ValidationError on ``code``): its part must be replaced."""
+    if code in FIX_NOT_ACCEPT:
+        raise ValidationError(
+            {"code": _("This warning names a part to replace: change the design instead of accepting it.")}
+        )
     reason = (reason or "").strip()
     if not reason:
         raise ValidationError({"reason": "Give a reason for accepting this warning."})
-    ack, _ = WarningAcknowledgement.objects.update_or_create(
+    ack, _created = WarningAcknowledgement.objects.update_or_create(
         configuration=configuration,
         code=code,
         subject=subject,
@@ -388,7 +399,7 @@ def acknowledgements_in_force(
 ) -> list[WarningAcknowledgement]:
     """The acknowledgements given for the design ``result`` validated (same code, subject and design hash) whose
     warning it still reports: the ones a quote prints. Legacy rows without a design hash never match."""
-    current = {(f.code, f.subject) for f in result.warnings}
+    current = {(f.code, f.subject) for f in result.warnings if f.code not in FIX_NOT_ACCEPT}
     acks = configuration.acknowledgements.filter(design_hash=result.design_hash).exclude(design_hash="")
     return [a for a in acks.select_related("user").order_by("code", "subject", "id") if (a.code, a.subject) in current]
 

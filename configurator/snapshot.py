@@ -113,6 +113,7 @@ def _server(part: Part, common: dict, slots, switches, accepts, bays=(), default
         psu_count=sv.psu_count,
         psu_watts=sv.psu_watts,
         psu_redundant=sv.psu_redundant,
+        psu_inlet=sv.psu_inlet or None,
         cooling=_enum(s.Cooling, sv.cooling),
         accepts=frozenset(accepts),
         accepts_complete=sv.accepts_complete,

@@ -86,6 +86,7 @@ class ServerSpec(PartBase):
     psu_count: int | None = None
     psu_watts: int | None = None
     psu_redundant: int | None = None  # M of N+M; N = psu_count - M
+    psu_inlet: str | None = None  # IEC inlet of each supply (C20, C14); None = unknown
     cooling: Cooling | None = None
     accepts: frozenset[str] = frozenset()  # GPU part numbers (boards or cards) this server takes
     # True: ``accepts`` is definitive (the sources name the HGX baseboard socket), so any other GPU is refused.

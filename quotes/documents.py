@@ -37,6 +37,7 @@ from design.contract import BILL_SECTIONS
 from design.spreadsheets import neutralise_sheet
 
 from . import svgslim
+from .audience import is_catalogue_gap
 from .countries import country_name
 
 if TYPE_CHECKING:
@@ -159,7 +160,8 @@ _LEGACY_SECTIONS = {"fabric": "compute_fabric", "management": "oob", "racks": "r
 
 def frozen_lines(frozen: dict[str, Any]) -> list[dict[str, Any]]:
     """The frozen lines with their stable section key (``section``) and node group (``group``), in the bill's
-    section order; a line of a quote frozen before those keys existed gets them from its old section name."""
+    section order; a line of a quote frozen before those keys existed gets them from its old section name. A
+    design of one node group names none: "gpu:" before every node line tells the reader nothing."""
     order = {key: i for i, key in enumerate(BILL_SECTIONS)}
     out = []
     for line in frozen.get("lines", []):
@@ -168,7 +170,23 @@ def frozen_lines(frozen: dict[str, Any]) -> list[dict[str, Any]]:
             legacy = _LEGACY_SECTIONS.get(section)
             section, group = (legacy, None) if legacy else ("nodes", section)
         out.append({**line, "section": section, "group": group})
+    if len({line["group"] for line in out if line["group"]}) < 2:
+        out = [{**line, "group": None} for line in out]
     return sorted(out, key=lambda line: order.get(line["section"], len(order)))
+
+
+def customer_points(frozen: dict[str, Any]) -> tuple[list[str], bool]:
+    """What the customer's copy says about the design's findings: each warning of the validation receipt in plain
+    words (its message alone: no rule code, design path or the reason a sales engineer gave for accepting it), and
+    whether some warning concerns a figure to confirm with the manufacturer (said once, not listed). Notes (info
+    findings) are the sales engineer's: they stay in the internal appendix."""
+    warnings = [f for f in (frozen.get("receipt") or {}).get("findings") or [] if f.get("severity") == "warning"]
+    points: list[str] = []
+    for finding in warnings:
+        message = str(finding.get("message") or "")
+        if not is_catalogue_gap(str(finding.get("code") or "")) and message and message not in points:
+            points.append(message)
+    return points, any(is_catalogue_gap(str(f.get("code") or "")) for f in warnings)
 
 
 def on_request(line: dict[str, Any]) -> bool:
@@ -271,14 +289,26 @@ def _party(party: dict[str, Any]) -> dict[str, Any]:
     return {**party, "country_name": country_name(party.get("country", ""))}
 
 
-def pdf_context(frozen: dict[str, Any]) -> dict[str, Any]:
+AUDIENCES = ("customer", "staff")
+
+
+def pdf_context(frozen: dict[str, Any], audience: str = "customer") -> dict[str, Any]:
+    """What the offer says, for ``audience``: the customer's copy (the one e-mailed and downloaded) speaks plain
+    words only; the sales engineer's ("staff") adds an internal appendix with the rule codes, design paths, every
+    finding and the reasons warnings were accepted."""
+    if audience not in AUDIENCES:
+        raise ValueError(audience)
     language = frozen.get("language", "en")
     totals = frozen.get("totals", {})
     validation = frozen.get("validation") or {}
     discounts = _discounts(frozen, language)
     omitted = (validation.get("left_out") or {}).get("items") or []
+    points, confirm = customer_points(frozen)
     return {
         "q": frozen,
+        "audience": audience,
+        "points": points,
+        "confirm_figures": confirm,
         "language": language,
         "seller": _party(frozen.get("seller") or {}),
         "customer": _party(frozen.get("customer") or {}),
@@ -299,6 +329,7 @@ def pdf_context(frozen: dict[str, Any]) -> dict[str, Any]:
         "quote_discount": discounts["quote"],
         "discount_percent": percent(frozen.get("discount_percent"), language),
         "vat_rate": percent(totals.get("vat_rate"), language) or "0%",
+        "vat_free": not Decimal(str(totals.get("vat_rate") or "0")),
         "topology": _topology_picture(validation.get("fabric_plan"), language),
         "fabric_plan": validation.get("fabric_plan"),
         "fabric_switches": {
@@ -366,8 +397,9 @@ def warm_up() -> None:
     Workbook().save(io.BytesIO())
 
 
-def render_pdf(frozen: dict[str, Any]) -> bytes:
-    """The quote PDF, in the customer's language (ReportLab platypus: quotes.offerpdf)."""
+def render_pdf(frozen: dict[str, Any], audience: str = "customer") -> bytes:
+    """The quote PDF, in the customer's language (ReportLab platypus: quotes.offerpdf): the customer's copy, or with
+    ``audience="staff"`` the sales engineer's, with its internal appendix."""
     from . import offerpdf
 
     # A build makes many short-lived objects and no reference cycle worth collecting mid-build: the collector runs
@@ -376,7 +408,7 @@ def render_pdf(frozen: dict[str, Any]) -> bytes:
     gc.disable()
     try:
         with translation.override(frozen.get("language", "en")):
-            return offerpdf.build(pdf_context(frozen))
+            return offerpdf.build(pdf_context(frozen, audience))
     finally:
         if collecting:
             gc.enable()
@@ -414,10 +446,12 @@ def _has_discount(frozen: dict[str, Any]) -> bool:
 
 
 def xlsx_columns(frozen: dict[str, Any]) -> tuple[str, ...]:
-    """The bill sheet's columns: the discount columns only when some line has a discount."""
-    if _has_discount(frozen):
-        return XLSX_COLUMNS
-    return tuple(key for key in XLSX_COLUMNS if key not in DISCOUNT_COLUMNS)
+    """The bill sheet's columns: the discount columns only when some line has a discount, the node group only when
+    the design has several."""
+    left_out = set() if _has_discount(frozen) else set(DISCOUNT_COLUMNS)
+    if not any(line["group"] for line in frozen_lines(frozen)):
+        left_out.add("group")
+    return tuple(key for key in XLSX_COLUMNS if key not in left_out)
 
 
 def _xlsx_headers() -> dict[str, str]:

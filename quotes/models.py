@@ -57,10 +57,13 @@ class Quote(models.Model):
         DECLINED = "declined", _("Declined")
 
     class ReviewReason(models.TextChoices):
-        """Why a customer's online request waits for a sales engineer (quotes.policy); empty otherwise."""
+        """Why a quote waits for a sales engineer: a customer's online request by quotes.policy, a staff or CRM
+        quote for its unaccepted warnings; empty otherwise."""
 
         NONE = "", _("None")
         WARNINGS = "warnings", _("The design has warnings")
+        ON_REQUEST = "on_request", _("Lines priced on request")
+        ZERO_NET = "zero_net", _("No priced line")
         AMOUNT = "amount", _("Above the instant-quote limit")
 
     class DocStatus(models.TextChoices):
@@ -211,6 +214,14 @@ class Quote(models.Model):
         if self.status == self.Status.ISSUED and self.is_expired:
             return str(_("Expired"))
         return str(self.get_status_display())
+
+    @property
+    def review_note(self) -> str:
+        """Why this request waits for a sales engineer and when the quote follows, in the customer's words
+        (quotes.policy.review_note); '' unless it waits for review."""
+        from .policy import review_note
+
+        return review_note(self.review_reason) if self.status == self.Status.AWAITING_REVIEW else ""
 
     @property
     def lines(self) -> list[dict]:

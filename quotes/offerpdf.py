@@ -239,6 +239,9 @@ def story_of(context: dict[str, Any]) -> list[Flowable]:
     story += _acceptance(context)
     story.append(PageBreak())
     story += _appendix(context)
+    if context["audience"] == "staff":
+        story.append(PageBreak())
+        story += _internal_appendix(context)
     return story
 
 
@@ -529,7 +532,11 @@ def _totals(context: dict[str, Any]) -> list[Flowable]:
         rows.append((label, f"− {context['quote_discount']}"))
     rows += [
         (_("Net, excl. VAT"), prefix + totals["net"]),
-        (_("VAT %(vat_rate)s") % {"vat_rate": context["vat_rate"]}, prefix + totals["vat_amount"]),
+        # no VAT (reverse charge, export) is € 0.00 whatever a line on request comes to: never "at least € 0.00"
+        (
+            _("VAT %(vat_rate)s") % {"vat_rate": context["vat_rate"]},
+            ("" if context["vat_free"] else prefix) + totals["vat_amount"],
+        ),
         (_("Total, incl. VAT"), prefix + totals["total"]),
     ]
     width = WIDTH * 0.6
@@ -689,14 +696,12 @@ def _terms(context: dict[str, Any]) -> list[Flowable]:
                 "discounts": agreement["discounts"],
             }
         )
-    acknowledgements = q.get("acknowledgements") or []
-    if acknowledgements:
-        n = len(acknowledgements)
+    if context["points"]:
+        n = len(context["points"])
         items.append(
             ngettext(
-                "The design has %(n)s accepted warning, listed in the appendix; the customer confirms it by ordering.",
-                "The design has %(n)s accepted warnings, listed in the appendix; the customer confirms them by"
-                " ordering.",
+                "The appendix explains %(n)s point to note about this design.",
+                "The appendix explains %(n)s points to note about this design.",
                 n,
             )
             % {"n": n}
@@ -753,6 +758,8 @@ def _acceptance(context: dict[str, Any]) -> list[Flowable]:
 
 
 def _appendix(context: dict[str, Any]) -> list[Flowable]:
+    """The customer's appendix: the design receipt and the points to note in plain words (no rule code, design
+    path, sales note or the reasons a sales engineer accepted a warning: those are in the internal appendix)."""
     q = context["q"]
     receipt = q.get("receipt") or {}
     out: list[Flowable] = [
@@ -771,15 +778,34 @@ def _appendix(context: dict[str, Any]) -> list[Flowable]:
         [Paragraph(text(_("Design hash (SHA-256)")), CELL), Paragraph(text(receipt.get("design_hash", "")), HASH)],
         [Paragraph(text(_("Catalogue version")), CELL), Paragraph(text(receipt.get("catalog_version", "")), CELL)],
     ]
-    if q.get("approval"):
-        rows.append(
-            [Paragraph(text(_("Discount approved by")), CELL), Paragraph(text(q["approval"].get("by", "")), CELL)]
-        )
     style: list = [("VALIGN", (0, 0), (-1, -1), "TOP")]
     _padding(style, 0, 2 * mm, 0.4 * mm, 0.4 * mm)
     receipt_table = Table(rows, colWidths=[45 * mm, WIDTH - 45 * mm], style=TableStyle(style), hAlign="LEFT")
     receipt_table.spaceBefore = 2 * mm
     out.append(receipt_table)
+    out.append(Paragraph(text(_("Points to note about this design")), H3))
+    out += [Paragraph(text(point), TERM, bulletText="•") for point in context["points"]]
+    if context["confirm_figures"]:
+        confirm = _(
+            "Some technical figures of the parts (such as power draw, height or connectors) are confirmed with the"
+            " manufacturers before the order is placed."
+        )
+        out.append(Paragraph(text(confirm), TERM, bulletText="•"))
+    if not context["points"] and not context["confirm_figures"]:
+        out.append(Paragraph(text(_("No points to note.")), _style("none", SMALL_SIZE, textColor=SMALL_GREY)))
+    return out
+
+
+def _internal_appendix(context: dict[str, Any]) -> list[Flowable]:
+    """The sales engineer's internal appendix: every finding with its rule code and design path, the accepted
+    warnings with who accepted them and why, and who approved the discount. Never in the customer's copy."""
+    q = context["q"]
+    receipt = q.get("receipt") or {}
+    out: list[Flowable] = [
+        heading(_("Internal appendix: for the sales engineer, not for the customer"), space_before=0),
+    ]
+    if q.get("approval"):
+        out.append(Paragraph(text(f"{_('Discount approved by')}: {q['approval'].get('by', '')}"), BODY))
     acknowledgements = q.get("acknowledgements") or []
     if acknowledgements:
         out.append(Paragraph(text(_("Accepted warnings")), H3))

@@ -15,11 +15,11 @@ from . import policy
 from .models import Quote
 
 
-def online_request_review(*, net, findings: Iterable[ShownFinding]) -> str:
-    """What a customer's online quote request for a design with ``findings`` and net amount ``net`` (excl. VAT)
-    gets, by quotes.policy: '' (issued at once as an indicative quote), ``warnings`` or ``amount`` (a sales engineer
-    reviews it first, for that reason)."""
-    return policy.review_reason(channel=policy.ONLINE_CHANNEL, net=net, findings=findings)
+def online_request_review(*, net, on_request: int, findings: Iterable[ShownFinding]) -> str:
+    """What a customer's online quote request for a design with ``findings``, net amount ``net`` (excl. VAT) and
+    ``on_request`` lines without a list price gets, by quotes.policy: '' (issued at once as an indicative quote), or
+    the reason a sales engineer reviews it first (``warnings``, ``on_request``, ``zero_net``, ``amount``)."""
+    return policy.review_reason(channel=policy.ONLINE_CHANNEL, net=net, on_request=on_request, findings=findings)
 
 
 def quote_for_token(token: str) -> Quote | None:
@@ -32,6 +32,18 @@ def quote_for_token(token: str) -> Quote | None:
 def quotes_for_configuration(configuration) -> QuerySet[Quote]:
     """Every quote of a configuration, newest first (revisions included)."""
     return Quote.objects.filter(configuration=configuration).order_by("-created_at", "-id")
+
+
+def design_quote(configuration) -> Quote | None:
+    """The design's newest quote that is not superseded (number, status and dates only: nothing of the customer's),
+    or None."""
+    return (
+        Quote.objects.filter(configuration=configuration)
+        .exclude(status=Quote.Status.SUPERSEDED)
+        .only("id", "number", "status", "valid_until", "issued_at", "created_at", "review_reason", "configuration_id")
+        .order_by("-created_at", "-id")
+        .first()
+    )
 
 
 def quote_revisions(quote: Quote) -> QuerySet[Quote]:

@@ -15,6 +15,7 @@ urlpatterns = [
         {"kind": "order"},
         name="staff_order_confirmation",
     ),
+    path("staff/<int:pk>/internal.pdf", views.quote_internal_staff, name="staff_internal_pdf"),
     path("<str:token>/", views.quote_status, name="status"),
     path("<str:token>/progress/", views.quote_progress, name="progress"),
     path("<str:token>/answer/", views.quote_answer, name="answer"),

@@ -39,6 +39,7 @@ from .services import (
     download_link_sign,
     quote_accept,
     quote_decline,
+    quote_internal_pdf,
     quote_may_answer,
 )
 
@@ -242,3 +243,19 @@ def quote_document_staff(request: HttpRequest, pk: int, kind: str) -> HttpRespon
     staff["Content-Disposition"] = f'attachment; filename="{quote.number}-bom-staff.xlsx"'
     staff["Cache-Control"] = "private, no-store"
     return staff
+
+
+@require_GET
+@staff_member_required
+def quote_internal_staff(request: HttpRequest, pk: int) -> HttpResponse:
+    """The sales engineer's copy of the offer, with its internal appendix (staff only; 404 before it is issued)."""
+    quote = get_object_or_404(Quote, pk=pk)
+    try:
+        content = quote_internal_pdf(quote=quote)
+    except QuoteError:
+        raise Http404("The quote is not issued") from None
+    response = HttpResponse(content, content_type=CONTENT_TYPES["pdf"])
+    response["Content-Disposition"] = f'inline; filename="{quote.number}-internal.pdf"'
+    response["X-Robots-Tag"] = "noindex"
+    response["Cache-Control"] = "private, no-store"
+    return response

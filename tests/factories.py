@@ -100,3 +100,15 @@ class WarningAcknowledgementFactory(factory.django.DjangoModelFactory):
     code = "POWER_CAPACITY_UNKNOWN"
     subject = "node_groups[0]"
     reason = "Checked with the customer."
+
+
+def set_price(*part_numbers: str, price=None, **fields) -> None:
+    """A price list that prices these parts at ``price`` (None: not priced, quoted on request), and sets any other
+    field given. Saved part by part, as the admin and the import do, so the engines' catalogue snapshot sees it."""
+    from catalog.models import Part
+
+    for part in Part.objects.filter(part_number__in=part_numbers) if part_numbers else Part.objects.all():
+        part.list_price_eur = price
+        for name, value in fields.items():
+            setattr(part, name, value)
+        part.save()

@@ -529,3 +529,14 @@ class DiscountForm(Form):
             if name.startswith(self.LINE_PREFIX) and value and value.strip()
         }
         return (data.get("discount_percent") or "").strip(), lines
+
+
+class QuoteFindForm(forms.Form):
+    """A customer back on another device asks for the design's quote: the e-mail address it was requested with
+    (quotes.services.quote_send_open_link e-mails that address a link that opens the quote here)."""
+
+    find_email = forms.EmailField(
+        label=_("E-mail address the quote was requested with"),
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )

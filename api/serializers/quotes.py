@@ -312,6 +312,11 @@ class QuoteSerializer(_QuoteLinks):
         required=False,
         help_text="Staff only, as margin_eur: the margin as a percentage of the net amount it is taken over.",
     )
+    review_reason = serializers.CharField(
+        allow_blank=True,
+        help_text="Why a quote awaiting review waits: warnings (not yet accepted), on_request (a line without a list"
+        " price), zero_net (nothing to pay), amount (above the instant-quote limit); empty otherwise.",
+    )
 
     class Meta:
         model = Quote
@@ -320,6 +325,7 @@ class QuoteSerializer(_QuoteLinks):
             "number",
             "revision",
             "status",
+            "review_reason",
             "is_expired",
             "doc_status",
             "progress",

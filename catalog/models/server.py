@@ -31,6 +31,9 @@ class Server(SpecBase):
     psu_count = models.PositiveSmallIntegerField(_("power supplies"), null=True, blank=True)
     psu_watts = models.PositiveIntegerField(_("watts per supply"), null=True, blank=True)
     psu_redundant = models.PositiveSmallIntegerField(_("redundant supplies (M of N+M)"), null=True, blank=True)
+    # The IEC inlet of each supply (C20, C14): which power cord the rack plan puts on the bill. Blank: unknown, the
+    # bill names the cord as a need priced on request.
+    psu_inlet = models.CharField(_("supply inlet"), max_length=8, blank=True)
     cooling = models.CharField(_("cooling"), max_length=8, choices=choices_of(Cooling), blank=True)
     max_gpu_cards = models.PositiveSmallIntegerField(_("max PCIe GPU cards"), null=True, blank=True)
     slots_known = models.BooleanField(_("slot list sourced"), default=False)

@@ -31,6 +31,8 @@ def slot_map_labels() -> SlotMapLabels:
         storage=pgettext("slot map", "storage"),
         management=pgettext("slot map", "management"),
         legend=pgettext("slot map", "Legend"),
+        gpu_one=pgettext("slot map", "by GPU {gpus}"),
+        switch_gpu_one=pgettext("slot map", "PCIe switch {name} · used by GPU {gpus}"),
         reasons=(  # the reasons the PCIe placement (engines.node.pcie.placement) gives, as it gives them
             (
                 "compute NICs are integrated in this server",

@@ -313,11 +313,15 @@ CATALOG_SNAPSHOT_MAX_AGE = env.float("CATALOG_SNAPSHOT_MAX_AGE", default=1.0)
 # Business settings.
 QUOTE_VALIDITY_DAYS = env.int("QUOTE_VALIDITY_DAYS", default=30)
 # Indicative service prices (EUR) of the offer's control-plane and services lines (configurator/cluster.py); empty:
-# the line is priced on request.
-QUOTE_SERVICE_SUPPORT_EUR_PER_NODE_YEAR = env.str("QUOTE_SERVICE_SUPPORT_EUR_PER_NODE_YEAR", default="")
-QUOTE_SERVICE_INSTALL_EUR_PER_RACK = env.str("QUOTE_SERVICE_INSTALL_EUR_PER_RACK", default="")
-QUOTE_SERVICE_AIE_EUR_PER_GPU_YEAR = env.str("QUOTE_SERVICE_AIE_EUR_PER_GPU_YEAR", default="")
-QUOTE_SERVICE_UFM_APPLIANCE_EUR = env.str("QUOTE_SERVICE_UFM_APPLIANCE_EUR", default="")
+# the line is priced on request. The defaults are placeholders of the right order of magnitude, like the seed
+# catalogue's prices (catalog/seed/README.md), so a fresh install's offer prices every line it adds by itself;
+# the distributor's own figures replace them.
+QUOTE_SERVICE_SUPPORT_EUR_PER_NODE_YEAR = env.str("QUOTE_SERVICE_SUPPORT_EUR_PER_NODE_YEAR", default="6000")
+QUOTE_SERVICE_INSTALL_EUR_PER_RACK = env.str("QUOTE_SERVICE_INSTALL_EUR_PER_RACK", default="3500")
+QUOTE_SERVICE_AIE_EUR_PER_GPU_YEAR = env.str("QUOTE_SERVICE_AIE_EUR_PER_GPU_YEAR", default="4500")
+QUOTE_SERVICE_UFM_APPLIANCE_EUR = env.str("QUOTE_SERVICE_UFM_APPLIANCE_EUR", default="30000")
+# One control-plane server (head node, Kubernetes or Slurm login node: 2 x86 CPUs, 1 TB RAM, NVMe, BlueField-3).
+QUOTE_SERVICE_CONTROL_NODE_EUR = env.str("QUOTE_SERVICE_CONTROL_NODE_EUR", default="25000")
 QUOTE_DISCOUNT_APPROVAL_THRESHOLD = Decimal(env.str("QUOTE_DISCOUNT_APPROVAL_THRESHOLD", default="15"))
 # A quote whose margin (net less the parts' purchase prices, where known) is below this percentage of its net waits for
 # a second person's approval, as a discount above the threshold does. 0: never below cost without approval; empty: off.

@@ -50,6 +50,12 @@ class SlotMapLabels:
     management: str
     legend: str
     reasons: tuple[tuple[str, str], ...] = ()  # the placement's reasons (as the engine gives them) -> said
+    gpu_one: str = "by GPU {gpus}"  # one GPU: "by GPU 0", never "GPUs 0"
+    switch_gpu_one: str = "PCIe switch {name} · used by GPU {gpus}"
+
+    def gpus_text(self, values: list[int] | tuple[int, ...]) -> str:
+        """The GPUs a slot sits near: "GPU 0" for one, "GPUs 0, 1" for more."""
+        return (self.gpu_one if len(values) == 1 else self.gpus).format(gpus=_gpus(values))
 
     def role(self, role: str) -> str:
         """A card role's name; a role the picture has no word for, as given."""
@@ -133,7 +139,8 @@ def _draw_slots(slots: list[dict[str, Any]], y: float, L: SlotMapLabels, body: l
     for sw, members in _switch_groups(slots):
         if sw:
             shared = sorted({g for s in members for g in (s.get("gpus") or [])})
-            label = L.switch_gpus.format(name=sw, gpus=_gpus(shared)) if shared else L.switch.format(name=sw)
+            shared_by = L.switch_gpu_one if len(shared) == 1 else L.switch_gpus
+            label = shared_by.format(name=sw, gpus=_gpus(shared)) if shared else L.switch.format(name=sw)
             height = 22 + len(members) * ROW + 6
             body.append(f'<rect class="sw" x="{PAD / 2}" y="{y}" width="{WIDTH - PAD}" height="{height}" rx="6"/>')
             body.append(f'<text class="swl" x="{PAD}" y="{y + 15}">{_t(label)}</text>')
@@ -216,7 +223,7 @@ def _slot_row(slot: dict[str, Any], y: float, L: SlotMapLabels) -> str:
     if slot.get("gpus"):
         out.append(
             f'<text class="muted" x="{WIDTH - PAD - 8}" y="{y + 19}" text-anchor="end">'
-            f"{_t(L.gpus.format(gpus=_gpus(slot['gpus'])))}</text>"
+            f"{_t(L.gpus_text(slot['gpus']))}</text>"
         )
     return "".join(out)
 
@@ -231,5 +238,5 @@ def _slot_text(slot: dict[str, Any], L: SlotMapLabels) -> str:
         state = L.empty
     parts = [str(slot.get("slot", "?")), str(slot.get("form") or unknown), _link(slot, unknown), state]
     if slot.get("gpus"):
-        parts.append(L.gpus.format(gpus=_gpus(slot["gpus"])))
+        parts.append(L.gpus_text(slot["gpus"]))
     return " ".join(parts)

@@ -17,10 +17,12 @@ Business rules, in one home:
   set the discount (``discount_set_by``: the staff user, or the user an API client acts as, recorded on the quote
   and carried over to revisions that keep its discounts) cannot approve it, nor can the user who made the
   revision (``created_by``). An API client approves only where its linked user differs from both.
-* Customers' online requests (channel ``web``) follow quotes.policy: up to settings.QUOTE_INSTANT_LIMIT_EUR and
-  without warnings they are issued at once as indicative quotes; larger ones and all with warnings wait for a
-  sales engineer (``review_reason``), who is e-mailed at settings.QUOTE_SALES_EMAIL; a repeated request for an
-  unchanged design returns the open quote. Staff and CRM quotes keep the rules below.
+* Customers' online requests (channel ``web``) follow quotes.policy: every line priced, a net above zero and up to
+  settings.QUOTE_INSTANT_LIMIT_EUR, and without warnings they are issued at once as indicative quotes; the others
+  wait for a sales engineer (``review_reason``), who is e-mailed at settings.QUOTE_SALES_EMAIL, and the customer is
+  e-mailed in their language that the request waits; a repeated request for an unchanged design returns the open
+  quote. Staff and CRM quotes keep the rules below (a quote waiting for its warnings has ``review_reason``
+  ``warnings``, so every channel's waiting quote says why on the dashboard).
 * One request at a time per configuration: the configuration row is locked while a quote is created, and a new
   request is refused while the configuration has a quote awaiting review or approval (revise that one), or when
   the same request (same channel, customer e-mail and CRM reference) was issued less than DUPLICATE_WINDOW ago
@@ -52,6 +54,7 @@ from .builds import (
     quote_documents_lease,
     quote_documents_rebuild,
     quote_documents_release,
+    quote_internal_pdf,
     quotes_requeue_stuck,
 )
 from .deciding import QuoteStateError, quote_accept, quote_decline, quote_may_answer
@@ -66,8 +69,17 @@ from .links import (
     accept_link_sign,
     download_link_open,
     download_link_sign,
+    quote_open_link_open,
+    quote_open_link_sign,
 )
-from .mail import quote_notify_accepted, quote_notify_declined, quote_notify_ready, quote_notify_review
+from .mail import (
+    quote_notify_accepted,
+    quote_notify_declined,
+    quote_notify_ready,
+    quote_notify_received,
+    quote_notify_review,
+    quote_send_open_link,
+)
 from .orders import confirmation_name, order_confirmation_rebuild
 from .preview import QuotePreview, quote_preview
 from .requesting import DUPLICATE_WINDOW, quote_request, quote_revise
@@ -103,15 +115,20 @@ __all__ = [
     "quote_documents_lease",
     "quote_documents_rebuild",
     "quote_documents_release",
+    "quote_internal_pdf",
     "quote_issue",
     "quote_may_answer",
     "quote_may_approve",
     "quote_notify_accepted",
     "quote_notify_declined",
     "quote_notify_ready",
+    "quote_notify_received",
     "quote_notify_review",
+    "quote_open_link_open",
+    "quote_open_link_sign",
     "quote_preview",
     "quote_request",
     "quote_revise",
+    "quote_send_open_link",
     "quotes_requeue_stuck",
 ]

@@ -148,6 +148,15 @@ def quote_documents_build(*, quote_id: int, claim: datetime) -> bool:
     return bool(done)
 
 
+def quote_internal_pdf(*, quote: Quote) -> bytes:
+    """The sales engineer's copy of an issued quote's offer: the customer's PDF with an internal appendix (rule
+    codes, design paths, every finding, the reasons warnings were accepted). Built from the frozen snapshot when
+    asked; never stored, e-mailed or linked for the customer. QuoteError before the quote is issued."""
+    if quote.issued_at is None or not quote.frozen:
+        raise QuoteError({"quote": _("Quote %(number)s is not issued yet.") % {"number": quote.number}})
+    return documents.render_pdf(quote.frozen, audience="staff")
+
+
 def _after_ready(quote_id: int) -> None:
     quote = Quote.objects.select_related("created_by", "configuration__assigned_to").get(pk=quote_id)
     signals.send_quote_event(quote, signals.READY)

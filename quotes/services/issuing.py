@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from configurator.services import configuration_mark_quoted
+from configurator.services import FIX_NOT_ACCEPT, configuration_mark_quoted
 
 from .. import signals
 from ..models import Quote
@@ -74,8 +74,13 @@ def quote_issue(*, quote: Quote, user) -> Quote:
             )
         ev = evaluate_quote(quote)
         if ev.unacknowledged:
-            pending = ", ".join(f"{f.code} ({f.subject})" for f in ev.unacknowledged)
-            message = _("Accept these warnings, with a reason, before issuing: %(pending)s.")
+            wrong = [f for f in ev.unacknowledged if f.code in FIX_NOT_ACCEPT]
+            pending = ", ".join(f"{f.code} ({f.subject})" for f in (wrong or ev.unacknowledged))
+            message = (
+                _("Replace the parts these warnings name before issuing: %(pending)s.")
+                if wrong
+                else _("Accept these warnings, with a reason, before issuing: %(pending)s.")
+            )
             raise QuoteError({"warnings": message % {"pending": pending}})
         if status_for(ev, approved=quote.approved_by_id is not None) == Quote.Status.AWAITING_APPROVAL:
             quote.status = Quote.Status.AWAITING_APPROVAL

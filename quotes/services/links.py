@@ -33,19 +33,48 @@ def download_link_sign(*, quote: Quote, kind: str) -> str:
     return _link_signer().sign(f"{quote.download_id}.{kind}")
 
 
-def download_link_open(signed: str) -> tuple[Quote, str]:
-    """(quote, kind) of a valid, unexpired signed link. Raises DownloadLinkError (expired or invalid)."""
+def _unsigned(signer: signing.TimestampSigner, signed: str) -> str:
+    """The value of a link signed by ``signer`` and younger than settings.QUOTE_LINK_MAX_AGE; DownloadLinkError
+    (expired or invalid) otherwise."""
     try:
-        value = _link_signer().unsign(signed, max_age=settings.QUOTE_LINK_MAX_AGE)
+        return signer.unsign(signed, max_age=settings.QUOTE_LINK_MAX_AGE)
     except signing.SignatureExpired:
         raise DownloadLinkError(expired=True) from None
     except signing.BadSignature:
         raise DownloadLinkError(expired=False) from None
+
+
+def download_link_open(signed: str) -> tuple[Quote, str]:
+    """(quote, kind) of a valid, unexpired signed link. Raises DownloadLinkError (expired or invalid)."""
+    value = _unsigned(_link_signer(), signed)
     download_id, _sep, kind = value.rpartition(".")
     quote = Quote.objects.filter(download_id=download_id).first() if download_id else None
     if quote is None or kind not in FILE_KINDS:
         raise DownloadLinkError(expired=False)
     return quote, kind
+
+
+OPEN_SALT = "quotes.open-link.v1"
+
+
+def _open_signer() -> signing.TimestampSigner:
+    return signing.TimestampSigner(salt=OPEN_SALT)
+
+
+def quote_open_link_sign(*, quote: Quote) -> str:
+    """The signed part of an e-mailed link that shows ``quote`` on the quote step of the browser that opens it (a
+    customer back on another device). Signs the opaque download id, never the token; expires after
+    settings.QUOTE_LINK_MAX_AGE like the download links."""
+    return _open_signer().sign(quote.download_id)
+
+
+def quote_open_link_open(signed: str) -> Quote:
+    """The quote of a valid, unexpired open link. Raises DownloadLinkError (expired or invalid)."""
+    download_id = _unsigned(_open_signer(), signed)
+    quote = Quote.objects.select_related("configuration").filter(download_id=download_id).first()
+    if quote is None:
+        raise DownloadLinkError(expired=False)
+    return quote
 
 
 def absolute_url(path: str) -> str:

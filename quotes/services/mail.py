@@ -13,7 +13,7 @@ from django.utils import timezone, translation
 
 from .. import diff, documents, policy
 from ..models import Quote
-from .links import absolute_url, accept_link_sign, download_link_sign
+from .links import absolute_url, accept_link_sign, download_link_sign, quote_open_link_sign
 
 logger = logging.getLogger("quotes.services")
 
@@ -71,10 +71,28 @@ def revision_changes(quote: Quote) -> str:
 
 
 def notify_review_quietly(quote_id: int) -> None:
-    try:
-        quote_notify_review(quote=Quote.objects.select_related("configuration").get(pk=quote_id))
-    except Exception:  # the request is recorded and on the dashboard; a mail outage must not fail it
-        logger.exception("Could not tell the sales team about quote %s", quote_id)
+    """Tell the sales team and the customer that a request waits for review; a mail outage fails neither the
+    request (recorded, on the dashboard) nor the other e-mail."""
+    quote = Quote.objects.select_related("configuration").get(pk=quote_id)
+    for notify, whom in ((quote_notify_review, "the sales team"), (quote_notify_received, "the customer")):
+        try:
+            notify(quote=quote)
+        except Exception:
+            logger.exception("Could not tell %s about quote %s", whom, quote_id)
+
+
+def quote_notify_received(*, quote: Quote) -> bool:
+    """E-mail the customer, in their language, that their online request was received and waits for a sales
+    engineer: the number, why it waits in plain words (quotes.policy.review_note), and that the quote follows by
+    e-mail. Holds no link to the quote (an e-mail is forwarded and archived)."""
+    if quote.status != Quote.Status.AWAITING_REVIEW:
+        return False
+    with translation.override(quote.language):
+        context = {"quote": quote, "note": quote.review_note, "seller": settings.SELLER}
+        subject = render_to_string("emails/quote_received_subject.txt", context).strip()
+        body = render_to_string("emails/quote_received.txt", context)
+    EmailMessage(subject=subject, body=body, to=[quote.customer_email], reply_to=[settings.SELLER["email"]]).send()
+    return True
 
 
 def quote_notify_review(*, quote: Quote) -> bool:
@@ -92,6 +110,7 @@ def quote_notify_review(*, quote: Quote) -> bool:
             "reason": quote.get_review_reason_display(),
             "limit": policy.limit_text(),
             "net": quote.net,
+            "at_least": bool(((quote.frozen or {}).get("totals") or {}).get("at_least")),
             "url": url,
         }
         subject = render_to_string("emails/quote_review_subject.txt", context).strip()
@@ -154,4 +173,31 @@ def quote_notify_declined(*, quote: Quote) -> bool:
         body = render_to_string("emails/quote_declined.txt", context)
     reply_to = [quote.decision.email or quote.customer_email]
     EmailMessage(subject=subject, body=body, to=to, reply_to=reply_to).send()
+    return True
+
+
+def quote_send_open_link(*, configuration, email: str) -> bool:
+    """E-mail the customer who requested a quote for ``configuration`` with ``email`` a link that shows that quote
+    (the newest not superseded) in the browser that opens it: a customer back on another device, or from the
+    bookmarked design link, sees the quote that exists for the design. Nothing is sent for another address, and the
+    caller tells both cases alike, so the design link never tells whose quote it has. In the quote's language."""
+    quote = (
+        Quote.objects.filter(configuration_id=configuration.pk, customer_email__iexact=(email or "").strip())
+        .exclude(status=Quote.Status.SUPERSEDED)
+        .order_by("-created_at", "-id")
+        .first()
+    )
+    if quote is None or not email:
+        return False
+    path = reverse("configurator:open_quote", args=[configuration.token, quote_open_link_sign(quote=quote)])
+    context = {
+        "quote": quote,
+        "url": absolute_url(path),
+        "link_days": settings.QUOTE_LINK_MAX_AGE.days,
+        "seller": settings.SELLER,
+    }
+    with translation.override(quote.language):
+        subject = render_to_string("emails/quote_open_link_subject.txt", context).strip()
+        body = render_to_string("emails/quote_open_link.txt", context)
+    EmailMessage(subject=subject, body=body, to=[quote.customer_email], reply_to=[settings.SELLER["email"]]).send()
     return True

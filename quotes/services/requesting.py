@@ -204,10 +204,15 @@ def _save_with_first_status(quote: Quote, ev: Evaluation, *, online: bool) -> No
     status = status_for(ev, approved=False)
     if online:
         quote.review_reason = policy.review_reason(
-            channel=quote.channel, net=ev.totals.net, findings=ev.result.findings
+            channel=quote.channel,
+            net=ev.totals.net,
+            on_request=sum(1 for line in ev.lines if line.on_request),
+            findings=ev.result.findings,
         )
         if quote.review_reason:
             status = Quote.Status.AWAITING_REVIEW
+    elif status == Quote.Status.AWAITING_REVIEW:  # a staff or CRM quote waits for its warnings to be accepted
+        quote.review_reason = Quote.ReviewReason.WARNINGS
     if status == Quote.Status.ISSUED:
         freeze_and_issue(quote, ev, indicative=online)
         return
@@ -216,7 +221,7 @@ def _save_with_first_status(quote: Quote, ev: Evaluation, *, online: bool) -> No
     full_clean_or_refuse(quote)
     quote.save()
     configuration_mark_quote_requested(configuration_id=quote.configuration_id)
-    if quote.review_reason:
+    if online and quote.review_reason:
         quote_id = quote.pk
         transaction.on_commit(lambda: notify_review_quietly(quote_id))
 

@@ -278,3 +278,11 @@ def test_an_unstorable_billing_address_names_the_field(api, design, customer, ba
     assert [field["path"] for field in error["fields"]] == ["customer.address.street"]
     assert error["code"] == "parse_error" and "customer.address.street" in error["message"]
     assert not Quote.objects.exists()
+
+
+def test_a_quote_waiting_for_its_warnings_says_why(api, customer):
+    from tests.factories import WARNING_DESIGN
+
+    response = _request(api, {"design": WARNING_DESIGN, "customer": customer})
+    assert response.status_code == 202 and response.json()["status"] == "awaiting_review"
+    assert api.get(response.json()["url"]).json()["review_reason"] == "warnings"

@@ -160,9 +160,12 @@ def test_sys_821ge_tnhr_has_twelve_gen5_x16_slots_from_its_bmc_and_the_rest_stay
     assert "SMC-RF-821" in SEED["sources"] and "SMC-RF-821" in FACTS
 
 
-def test_an_apc_pdu_with_a_sourced_rating_is_seeded_without_an_invented_price(seeded_catalog):
+def test_an_apc_pdu_with_a_sourced_rating_is_seeded_with_a_placeholder_price_said_as_such(seeded_catalog):
     pdu = Part.objects.select_related("pdu").get(part_number="AP8886")
-    assert pdu.category == "pdu" and pdu.list_price_eur is None and pdu.lead_time_days is None
+    # priced like every part the offer adds by itself, the price a placeholder the README says is one
+    assert pdu.category == "pdu" and pdu.list_price_eur is not None and pdu.lead_time_days is not None
+    placeholders = README.split("## Prices and lead times are placeholders")[1].split("\n## ")[0]
+    assert "AP8886" in placeholders and "placeholder" in placeholders
     spec = pdu.pdu
     assert (float(spec.power_kw), spec.current_a, spec.voltage_v, spec.phases) == (22.0, 32, 230, 3)
     assert (spec.outlets_c13, spec.outlets_c19, spec.height_u) == (30, 12, 0)

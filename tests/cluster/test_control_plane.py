@@ -26,7 +26,8 @@ def _codes(result):
     return {f["code"] for f in result["findings"]}
 
 
-def test_a_small_cluster_gets_two_head_nodes_and_three_kubernetes_nodes_on_request(seeded_catalog):
+def test_a_small_cluster_gets_two_head_nodes_and_three_kubernetes_nodes_on_request(seeded_catalog, settings):
+    settings.QUOTE_SERVICE_CONTROL_NODE_EUR = ""  # no price set: on request
     result = validate_json(document=_doc(8))
     cp = _parts(result, "control_plane")
     assert cp["HEAD-NODE-BCM"]["quantity"] == 2 and cp["MGMT-NODE-K8S"]["quantity"] == 3
@@ -45,7 +46,8 @@ def test_a_superpod_sized_cluster_gets_the_superpod_control_plane(seeded_catalog
     }
 
 
-def test_past_the_embedded_subnet_manager_the_offer_carries_a_ufm_pair(seeded_catalog):
+def test_past_the_embedded_subnet_manager_the_offer_carries_a_ufm_pair(seeded_catalog, settings):
+    settings.QUOTE_SERVICE_UFM_APPLIANCE_EUR = ""
     result = validate_json(document=_doc(512))
     assert "FABRIC_SM_LIMIT" in _codes(result)
     ufm = _parts(result, "control_plane")["UFM-ENTERPRISE-APPLIANCE"]
@@ -57,7 +59,9 @@ def test_one_server_needs_no_control_plane(seeded_catalog):
     assert validate_json(document=_doc(1, fabric=False))["control_plane"]["bom"] == []
 
 
-def test_services_default_to_three_years_support_installation_and_ai_enterprise(seeded_catalog):
+def test_services_default_to_three_years_support_installation_and_ai_enterprise(seeded_catalog, settings):
+    for name in ("SUPPORT_EUR_PER_NODE_YEAR", "INSTALL_EUR_PER_RACK", "AIE_EUR_PER_GPU_YEAR"):
+        setattr(settings, f"QUOTE_SERVICE_{name}", "")  # no price set: on request
     result = validate_json(document=_doc(8))
     sv = _parts(result, "services")
     assert sv["SVC-SUPPORT-NODE-YEAR"]["quantity"] == 8 * 3
@@ -77,6 +81,7 @@ def test_each_service_can_be_declined_and_the_offer_says_so(seeded_catalog):
 def test_service_prices_come_from_settings_as_indicative(seeded_catalog, settings):
     settings.QUOTE_SERVICE_SUPPORT_EUR_PER_NODE_YEAR = "1250"
     settings.QUOTE_SERVICE_INSTALL_EUR_PER_RACK = "900.50"
+    settings.QUOTE_SERVICE_AIE_EUR_PER_GPU_YEAR = ""
     sv = _parts(validate_json(document=_doc(8, {"support_years": 2})), "services")
     assert sv["SVC-SUPPORT-NODE-YEAR"]["unit_price_eur"] == "1250.00" and sv["SVC-SUPPORT-NODE-YEAR"]["indicative"]
     assert sv["SVC-SUPPORT-NODE-YEAR"]["quantity"] == 16
@@ -88,3 +93,13 @@ def test_the_lines_read_in_dutch(seeded_catalog):
     result = validate_json(document=_doc(8), language="nl")
     texts = " ".join(line["description"] for line in result["services"]["bom"] + result["control_plane"]["bom"])
     assert "Installatie" in texts and "per rack" in texts
+
+
+def test_a_fresh_install_prices_every_line_it_adds_with_its_placeholders(seeded_catalog):
+    """The default settings' placeholder prices (like the seed's): the control plane and the services are priced,
+    so the offer of a fresh install has no line on request."""
+    result = validate_json(document=_doc(8))
+    lines = result["control_plane"]["bom"] + result["services"]["bom"]
+    assert lines and all(line["unit_price_eur"] is not None and line["indicative"] for line in lines)
+    assert _parts(result, "control_plane")["HEAD-NODE-BCM"]["unit_price_eur"] == "25000.00"
+    assert "SERVICES_ON_REQUEST" not in _codes(result)

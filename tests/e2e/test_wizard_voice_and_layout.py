@@ -84,9 +84,7 @@ def test_a_phone_shows_price_and_verdict_at_the_top_and_a_bom_that_fits(live_ser
         expect(compact).to_contain_text(f"€ {list_total(config):,.2f}")
         # What a quote request gets, by the quote policy: this design has no warnings, so its amount decides
         above = list_total(config) > Decimal(str(settings.QUOTE_INSTANT_LIMIT_EUR))
-        expect(compact).to_contain_text(
-            "Ready to quote: reviewed first (above" if above else "Ready to quote: issued at once"
-        )
+        expect(compact).to_contain_text("Reviewed first (above" if above else "Ready to quote: issued at once")
         assert compact.bounding_box()["y"] < 844  # on the first screen
         wrap = page.locator(".bom-wrap")
         assert wrap.evaluate("e => e.scrollWidth <= e.clientWidth")  # stacked lines: the prices need no scrolling
@@ -99,6 +97,6 @@ def test_a_phone_shows_price_and_verdict_at_the_top_and_a_bom_that_fits(live_ser
         expect(compact).to_be_hidden()
         route = page.locator("#quote-route")
         expect(route).to_be_visible()
-        expect(route).to_contain_text("a sales engineer reviews the request first" if above else "issued at once")
+        expect(route).to_contain_text("a sales engineer reviews it first" if above else "issued at once")
     finally:
         context.close()

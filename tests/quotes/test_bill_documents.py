@@ -16,7 +16,7 @@ from pypdf import PdfReader
 
 from quotes.documents import render_pdf, render_xlsx
 from quotes.services import quote_request
-from tests.factories import design
+from tests.factories import design, set_price
 
 pytestmark = pytest.mark.django_db
 
@@ -40,8 +40,11 @@ def sheets(frozen: dict):
 
 
 @pytest.fixture
-def quote_128(make_configuration, customer, media, build):
-    """A CRM's quote for 128 HGX H100 nodes on an MQM9700 fabric (issued at once, any size)."""
+def quote_128(make_configuration, customer, media, build, settings):
+    """A CRM's quote for 128 HGX H100 nodes on an MQM9700 fabric (issued at once, any size), from a price list that
+    does not price the PDU, without a price for the control plane's servers (both quoted on request)."""
+    settings.QUOTE_SERVICE_CONTROL_NODE_EUR = ""
+    set_price("AP8886", lead_time_days=None)
     return build(quote_request, configuration=make_configuration(hgx_h100(128)), customer=customer, channel="api")
 
 
@@ -64,7 +67,7 @@ def test_the_128_node_quote_is_the_bill_and_its_total_is_the_sum_of_its_lines(qu
     assert quoted[("oob", "SN2201")] == management == validation["totals"]["racks"]
     assert quoted[("racks_power", "RACK-42U")] == validation["totals"]["racks"]
     assert quoted[("racks_power", "AP8886")] == sum(p["quantity"] for p in plan["pdus"])
-    assert quoted[("racks_power", "")] == sum(c["quantity"] for c in plan["cords"])
+    assert quoted[("racks_power", "CORD-C19-C20-2M")] == sum(c["quantity"] for c in plan["cords"])
 
 
 def test_the_pdf_lists_lines_on_request_and_says_at_least(quote_128):
@@ -75,9 +78,10 @@ def test_the_pdf_lists_lines_on_request_and_says_at_least(quote_128):
     pdus = sum(p["quantity"] for p in frozen["validation"]["rack_plan"]["pdus"])
     # Part number and description apart (the number above its description), quantities with a thousands separator.
     assert f"AP8886 APC Rack PDU 2G, Metered, ZeroU, 22 kW, 230 V, 30x C13 + 12x C19 {pdus} on request" in text
-    assert "MCX75310AAS-NEAT gpu: ConnectX-7 NDR 400G single-port OSFP adapter 1,024 " in text
-    assert "HDS-M2N4-960G0-E1-TXD-NON-080 gpu: Micron 7450 PRO" in text  # the longest part number, whole
-    asked = sum(1 for x in frozen["lines"] if x["unit_price"] is None)  # PDUs, cords, control plane, services
+    # one node group: no "gpu:" before every node line
+    assert "MCX75310AAS-NEAT ConnectX-7 NDR 400G single-port OSFP adapter 1,024 " in text and " gpu: " not in text
+    assert "HDS-M2N4-960G0-E1-TXD-NON-080 Micron 7450 PRO" in text  # the longest part number, whole
+    asked = sum(1 for x in frozen["lines"] if x["unit_price"] is None)  # PDUs and the control plane
     assert f"{asked} lines are priced on request: every amount below is at least the amount shown" in text
     assert re.search(r"Total, incl\. VAT at least € [\d,]+\.\d\d", text)
     dutch = pdf_text(render_pdf({**frozen, "language": "nl"}))
@@ -110,7 +114,8 @@ def test_the_workbook_has_a_total_row_parties_and_terms_and_no_empty_discount_co
     net = header.index("Net (EUR)")
     assert total[0].startswith("Total, at least")
     assert D(str(total[net])) == sum(D(str(r[net])) for r in lines if r[net] != "on request") == quote_128.net
-    asked = [r for r in lines if r[2] == "AP8886"]
+    assert "Node group" not in header  # one node group: the column would hold one name on every line
+    asked = [r for r in lines if r[header.index("Part number")] == "AP8886"]
     assert asked[0][header.index("Unit list price (EUR)")] == "on request"
     assert {r[0] for r in lines} >= {"Nodes", "Compute fabric", "Out-of-band management network", "Racks and power"}
     assert summary["Seller"].value == "NCS International" and "Groenlo" in summary["Seller address"].value

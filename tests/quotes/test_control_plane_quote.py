@@ -13,6 +13,7 @@ from pypdf import PdfReader
 
 from quotes.documents import render_pdf
 from quotes.services import quote_request
+from tests.factories import set_price
 from tests.quotes.test_bill_documents import hgx_h100
 
 pytestmark = pytest.mark.django_db
@@ -23,6 +24,8 @@ def test_the_128_node_quote_carries_the_control_plane_and_services_and_totals_it
 ):
     settings.QUOTE_SERVICE_SUPPORT_EUR_PER_NODE_YEAR = "450"
     settings.QUOTE_SERVICE_INSTALL_EUR_PER_RACK = "2500"
+    settings.QUOTE_SERVICE_AIE_EUR_PER_GPU_YEAR = ""  # not priced here: quoted on request
+    settings.QUOTE_SERVICE_CONTROL_NODE_EUR = ""
     quote = build(quote_request, configuration=make_configuration(hgx_h100(128)), customer=customer, channel="api")
     frozen = quote.frozen
     lines = frozen["lines"]
@@ -54,11 +57,15 @@ def test_the_128_node_quote_carries_the_control_plane_and_services_and_totals_it
     assert "Installation and rack integration, per rack" in text
 
 
-def test_a_section_priced_wholly_on_request_says_so_instead_of_a_zero_subtotal(make_configuration, customer, build):
+def test_a_section_priced_wholly_on_request_says_so_instead_of_a_zero_subtotal(
+    make_configuration, customer, build, settings
+):
+    settings.QUOTE_SERVICE_CONTROL_NODE_EUR = ""  # the control plane's servers quoted on request
+    set_price("AP8886")  # a price list without the PDU
     quote = build(quote_request, configuration=make_configuration(hgx_h100(128)), customer=customer, channel="api")
     frozen = quote.frozen
     control = [x for x in frozen["lines"] if x["section"] == "control_plane"]
-    assert control and all(x["unit_price"] is None for x in control)  # the catalogue prices no control-plane node
+    assert control and all(x["unit_price"] is None for x in control)
     text = " ".join("\n".join(p.extract_text() for p in PdfReader(io.BytesIO(render_pdf(frozen))).pages).split())
     section = text[text.index("Control plane") : text.index("Services")]
     assert "Subtotal on request" in section

@@ -123,8 +123,7 @@ def test_the_dutch_offer_holds_no_english_heading_label_or_term(make_configurati
         "Appendix: validation receipt",
         "Design hash (SHA-256)",
         "Catalogue version",
-        "Findings",
-        "Message",
+        "Points to note about this design",
         "Page",
         "Signature",
         "Purchase order number",
@@ -156,6 +155,8 @@ def test_what_the_customer_typed_is_printed_as_text_and_long_words_wrap(quote16)
     frozen["lines"][0]["part_number"] = "PN-" + "9" * 120
     frozen["terms"]["general_terms_url"] = "https://example.nl/" + "terms/" * 40 + "?a=1&b=<2>"
     frozen["receipt"]["findings"][0]["message"] = "Message with <b>markup</b> & an ampersand"
+    frozen["receipt"]["findings"][0]["severity"] = "warning"  # a point the customer's copy lists
+    frozen["receipt"]["findings"][0]["code"] = "NIC_FEWER_THAN_GPUS"
     text = " ".join(pages_text(render_pdf(frozen)))
     for typed in (
         "<b>Ada</b> & Co",

@@ -40,10 +40,10 @@ def test_issues_a_quote_at_once_with_a_number_and_frozen_lines(configuration, cu
         ("nodes", "HGX-H200-8GPU"): 1,
         ("nodes", "MCX75310AAS-NEAT"): 8,
         ("racks_power", "RACK-42U"): 1,  # the rack plan's one rack, priced from the catalogue
-        ("racks_power", "AP8886"): 2,  # its PDUs, one per feed (A+B), priced on request
-        ("racks_power", ""): 6,  # a cord per supply, of a type the catalogue does not record: on request
+        ("racks_power", "AP8886"): 2,  # its PDUs, one per feed (A+B)
+        ("racks_power", "CORD-C19-C20-2M"): 6,  # a cord per supply, C19 at the PDU to the supply's C20 inlet
         ("oob", "SN2201"): 1,  # the rack's management switch
-        ("oob", "CAT6-UTP-3M"): 3,  # its patch cords: the node's BMC and the two PDUs, priced on request
+        ("oob", "CAT6-UTP-3M"): 3,  # its patch cords: the node's BMC and the two PDUs
         ("oob", "MFA1A00-C015"): 2,  # its two 100 GbE uplinks into the site's network (two per out-of-band switch)
         ("services", "SVC-SUPPORT-NODE-YEAR"): 3,  # the default services: three years of support for the node,
         ("services", "SVC-INSTALL-RACK"): 1,  # installation of its rack
@@ -54,7 +54,8 @@ def test_issues_a_quote_at_once_with_a_number_and_frozen_lines(configuration, cu
     assert {("nodes", d.part.part_number): d.quantity for d in defaults}.items() <= lines.items()
     assert len(defaults) == 3
     assert len(lines) == 12 + len(defaults)  # nothing else on the bill (one node: no control plane)
-    assert quote.frozen["totals"]["at_least"] is True
+    # every line priced (the seed's placeholder prices): a customer's request is issued at once, indicative
+    assert quote.frozen["totals"]["at_least"] is False and quote.frozen["indicative"] is True
     # NL customer: 21% on the net total
     assert quote.vat_rate == D("21") and quote.vat_amount == (quote.net * D("0.21")).quantize(D("0.01"))
     assert quote.total == quote.net + quote.vat_amount

@@ -3,6 +3,8 @@ service and the seeded catalogue: one part is one rack (count = racks), its GPUs
 and management switches come with it, its 72 GPUs are one NVLink domain, and the rack plan, the compute fabric, the
 bill and the alternatives treat it as the rack it is."""
 
+from decimal import Decimal
+
 import pytest
 
 from configurator.bom import design_bill
@@ -50,7 +52,8 @@ def test_the_snapshot_holds_the_racks_sourced_facts_and_their_unknowns(seeded_ca
         assert (rack.compute_trays, rack.gpus_per_tray, rack.cpus_per_tray, rack.switch_trays) == (18, 4, 2, 9)
         assert rack.compute_nics_per_tray == 4 and rack.integrated_nics == 72
         assert (rack.power_shelves, rack.power_shelf_w, rack.rack_mgmt_switches, rack.cdu_kw) == (8, 33000, 2, 250)
-        assert str(rack.cooling) == "liquid" and rack.price_eur is None  # on request: no source gives a price
+        # no source gives a price: the seed's is a placeholder, for the whole rack with its GPUs
+        assert str(rack.cooling) == "liquid" and rack.price_eur is not None
     assert (gb200.integrated_nic_speed_gbps, gb200.compute_nic_model) == (400, "ConnectX-7 single-port 400G OSFP")
     assert (gb300.integrated_nic_speed_gbps, gb300.compute_nic_model, gb300.dpu_model) == (
         800,
@@ -217,13 +220,13 @@ def test_the_bill_lists_the_rack_with_what_comes_in_it_and_no_enclosure(seeded_c
     result = validate_json(document=doc)
     bill = design_bill(document=doc, result=result)
     line = next(b for b in bill.lines if b.part_number == GB300)
-    assert line.quantity == 2 and line.unit_price_eur is None  # on request
+    assert line.quantity == 2 and line.unit_price_eur == Decimal("3600000.00")  # the seed's placeholder price
     assert "includes 18 compute trays, 72 GPUs, 9 NVLink switch trays, 8 power shelves, 2 management switches" in (
         line.description
     )
     assert not any(b.part_number == "GB300-NVL72-GPUS" for b in bill.lines)  # built in, not a line of its own
     assert not any(b.section == "racks_power" for b in bill.lines)  # no enclosure, PDU or cord, not even on request
-    assert result["totals"]["list_price_at_least"] is True  # the racks themselves are priced on request
+    assert result["totals"]["list_price_at_least"] is False  # the racks and their services are priced
     dutch = validate_json(document=doc, language="nl")["bom"]
     assert (
         "inclusief 18 compute-trays, 72 GPU's, 9 NVLink-switchtrays"

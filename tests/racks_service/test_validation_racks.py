@@ -30,6 +30,7 @@ from design.parse import parse_design
 from engines.racks import RackPlan
 from quotes.documents import pdf_context, render_pdf, render_xlsx
 from quotes.services import quote_request
+from tests.factories import set_price
 from tests.results import validate_json
 
 pytestmark = pytest.mark.django_db
@@ -213,7 +214,13 @@ def _pdus(plan):
     return sum(p["quantity"] * r.get("count", 1) for r in plan["racks"] for p in r["pdus"])
 
 
-def test_the_bill_lists_the_racks_and_the_unpriced_pdus_and_cords_as_lines_on_request(seeded_catalog):
+def _unpriced_pdu() -> None:
+    """A price list that does not price the PDU (the seed gives it a placeholder price)."""
+    set_price("AP8886")
+
+
+def test_the_bill_lists_the_racks_and_an_unpriced_pdu_as_a_line_on_request(seeded_catalog):
+    _unpriced_pdu()
     doc = _doc(32)
     result = validate_json(document=doc)
     bill = design_bill(document=doc, result=result)
@@ -232,8 +239,9 @@ def test_the_bill_lists_the_racks_and_the_unpriced_pdus_and_cords_as_lines_on_re
     # It has no list price: a line on request with the plan's count, and the bill's total says "at least".
     by_part = {line.part_number: line for line in racks}
     assert by_part["AP8886"].quantity == _pdus(plan) and by_part["AP8886"].on_request
-    # The supplies' inlet type is not in the catalogue: the cords are one line on request, without a part.
-    assert by_part[""].quantity == 32 * 6 and by_part[""].on_request  # six supplies per SYS-821GE-TNHR
+    # The supplies' C20 inlets take the catalogue's C19-C20 cord, one per supply (six per SYS-821GE-TNHR).
+    cord = by_part["CORD-C19-C20-2M"]
+    assert cord.quantity == 32 * 6 and not cord.on_request
     assert bill.at_least and result["totals"]["list_price_at_least"] is True
     # A rack height the catalogue does not stock is a line on request too, not a guessed part.
     tall = _doc(4, fabric=None, facility={"rack_units": 48})
@@ -276,7 +284,8 @@ def test_once_the_pdu_has_a_list_price_it_is_a_priced_line_and_no_longer_on_requ
     assert pdu[0].unit_price_eur == Decimal("1200.00")
 
 
-def test_the_review_step_shows_the_unpriced_pdu_and_cords_on_request_in_both_languages(seeded_catalog):
+def test_the_review_step_shows_the_unpriced_pdu_on_request_in_both_languages(seeded_catalog):
+    _unpriced_pdu()
     config = configuration_create(document=_doc(32))
     page = " ".join(Client().get(f"/d/{config.token}/review/").content.decode().split())
     pdus = _pdus(validate_json(document=config.document)["rack_plan"])
@@ -290,6 +299,7 @@ def test_the_review_step_shows_the_unpriced_pdu_and_cords_on_request_in_both_lan
 
 
 def test_the_offer_pdf_shows_the_racks_and_their_elevation(seeded_catalog, make_configuration, customer, media, build):
+    _unpriced_pdu()
     quote = build(quote_request, configuration=make_configuration(_doc(4)), customer=customer, channel="api")
     quote.refresh_from_db()
     frozen = quote.frozen
@@ -369,8 +379,9 @@ def test_every_door_counts_every_rack_of_a_run(seeded_catalog, make_configuratio
     text = " ".join("\n".join(p.extract_text() for p in PdfReader(io.BytesIO(render_pdf(quote.frozen))).pages).split())
     assert "18 racks of 42U." in text
     bom = load_workbook(io.BytesIO(render_xlsx(quote.frozen))).worksheets[0]
-    rows = {r[1]: r[3] for r in bom.iter_rows(min_row=2, values_only=True)}
-    rows = {r[2]: r[4] for r in bom.iter_rows(min_row=2, values_only=True)}
+    header = [c.value for c in bom[1]]
+    part, quantity = header.index("Part number"), header.index("Quantity")
+    rows = {r[part]: r[quantity] for r in bom.iter_rows(min_row=2, values_only=True)}
     assert rows["RACK-42U"] == 18
     lines = "".join(cabling_plan(configuration=config)).splitlines()[1:]
     named = {line.split(",")[7] for line in lines} | {line.split(",")[9] for line in lines}

@@ -8,10 +8,20 @@ from configurator.bom import bom_total, design_bom
 from configurator.examples import h200_training_cluster
 from configurator.snapshot import catalog_snapshot
 from design.parse import parse_design
-from tests.factories import grant
+from tests.factories import grant, set_price
 from tests.results import validate_json
 
-__all__ = ["B200_IN_H100_SERVER", "CUSTOMER", "H200_CLUSTER", "WITH_WARNING", "grant", "list_total", "url"]
+__all__ = [
+    "B200_IN_H100_SERVER",
+    "CUSTOMER",
+    "H200_CLUSTER",
+    "PRICED",
+    "WITH_WARNING",
+    "grant",
+    "list_total",
+    "pdu_on_request",
+    "url",
+]
 
 H200_CLUSTER = {**h200_training_cluster(), "name": "4 × SYS-821GE-TNHR, HGX-H200-8GPU"}
 B200_IN_H100_SERVER = {
@@ -27,6 +37,23 @@ B200_IN_H100_SERVER = {
     ],
 }
 WITH_WARNING = {**H200_CLUSTER, "fabric": {"switch": "MQM9790-NS2F"}}  # unmanaged: FABRIC_SM_REQUIRED
+# One HGX H200 node whose every line the seed prices (about € 437,000 net, under the instant-quote limit): a
+# customer's request is issued at once. (The four-node cluster adds control-plane servers priced on request.)
+PRICED = {
+    "schema": "design/v1",
+    "name": "1 × SYS-821GE-TNHR, HGX-H200-8GPU",
+    "node_groups": [
+        {
+            "name": "gpu",
+            "count": 1,
+            "server": "SYS-821GE-TNHR",
+            "components": [
+                {"part": "HGX-H200-8GPU", "quantity": 1},
+                {"part": "MCX75310AAS-NEAT", "quantity": 8, "role": "compute"},
+            ],
+        }
+    ],
+}
 
 
 def list_total(config):
@@ -52,3 +79,10 @@ CUSTOMER = {
 
 def url(config, step):
     return reverse("configurator:step", kwargs={"token": config.token, "step": step})
+
+
+def pdu_on_request(make_config):
+    """The four-node cluster from a price list that does not price its PDU: a line on request. Named apart, so no
+    validation made against the fully priced catalogue is taken for it."""
+    set_price("AP8886")
+    return make_config({**H200_CLUSTER, "name": "4 × SYS-821GE-TNHR, PDU on request"})

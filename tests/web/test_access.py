@@ -6,7 +6,7 @@ import pytest
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from tests.web.pages import CUSTOMER, WITH_WARNING, grant, url
+from tests.web.pages import CUSTOMER, PRICED, WITH_WARNING, grant, url
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +42,7 @@ def test_quote_request_is_protected_against_csrf(make_config):
 
 
 def test_customer_requests_a_quote_and_the_page_then_shows_its_progress(client, make_config):
-    config = make_config()
+    config = make_config(PRICED)
     response = client.post(url(config, "quote"), CUSTOMER)
     assert response.status_code == 302
     body = client.get(url(config, "quote")).content.decode()
@@ -196,7 +196,7 @@ def test_a_sales_engineer_without_the_approve_permission_cannot_approve_a_big_di
     from quotes.models import Quote
     from quotes.services import quote_request
 
-    config = make_config()
+    config = make_config(PRICED)
     customer = {k: v for k, v in CUSTOMER.items() if k != "action"}
     quote = quote_request(configuration=config, customer=customer, discount_percent=30)
     assert quote.status == Quote.Status.AWAITING_APPROVAL

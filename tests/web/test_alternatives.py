@@ -4,6 +4,7 @@ validation service's, that each alternative fits the workload or says why, and t
 from __future__ import annotations
 
 import copy
+import html
 import re
 from decimal import Decimal
 
@@ -366,3 +367,17 @@ def test_the_comparison_of_two_drafts_is_dutch_in_dutch(client, make_config):
     text = _text(client.get("/compare/", {"a": a.token, "b": b.token}).content.decode())
     assert "Vergelijk je ontwerpen" in text and "Ga verder met dit ontwerp" in text
     assert not _leaks(text), _leaks(text)
+
+
+@pytest.mark.parametrize(("language", "gpus"), [("en", "1,024 GPUs"), ("nl", "1.024 GPU's")])
+def test_the_comparison_counts_gpus_not_boards(client, make_config, language, gpus):
+    """128 HGX nodes hold 1,024 GPUs on 128 boards: the GPU row says so, never "1,024 × HGX-H200-8GPU"."""
+    doc = copy.deepcopy(H200_CLUSTER)
+    doc["node_groups"][0]["count"] = 128
+    a, b = make_config(doc), make_config()
+    session = client.session
+    session["configurator.drafts"] = [a.token, b.token]
+    session.save()
+    body = client.get("/compare/", {"a": a.token, "b": b.token}, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    row = re.sub(r"<[^>]+>", "", re.search(r'<tr class="row-gpus">.*?</tr>', body, re.S).group(0))
+    assert f"{gpus} (HGX-H200-8GPU)" in html.unescape(row) and "×" not in row

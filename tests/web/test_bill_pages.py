@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from tests.results import validate_json
-from tests.web.pages import H200_CLUSTER, WITH_WARNING, url
+from tests.web.pages import H200_CLUSTER, WITH_WARNING, pdu_on_request, url
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +20,7 @@ def _flat(response) -> str:
 
 
 def test_the_review_step_shows_the_bill_by_section_with_lines_on_request(client, make_config):
-    config = make_config()
+    config = pdu_on_request(make_config)
     result = validate_json(document=config.document)
     page = _flat(client.get(url(config, "review")))
     for section in ('data-section="nodes"', 'data-section="compute_fabric"', 'data-section="oob"'):
@@ -40,7 +40,9 @@ def test_the_fabric_step_counts_the_management_switches_the_racks_hold(client, m
     racks = result["totals"]["racks"]
     assert racks > result["fabric_plan"]["management_switches"]  # 18 racks, 2 switches by the fabric's ports
     page = _flat(client.get(url(config, "fabric")))
-    assert f"<dt>Management switches</dt><dd>{racks} × SN2201</dd>" in page
+    # every management-network line under its own name: the switches, their patch cords and uplinks
+    assert f"<dt>Management network</dt><dd>{racks} × SN2201 <span" in page
+    assert "<dt>Management switches</dt>" not in page and "Cat 6 UTP patch cord" in page
 
 
 def test_customers_read_findings_without_rule_codes_or_paths_and_staff_keep_them(staff_client, make_config):

@@ -15,7 +15,7 @@ from configurator.messages.choices import choice_reason
 from configurator.models import Configuration
 from design.model import DesignInputError
 from design.parse import parse_design
-from tests.web.pages import WITH_WARNING, url
+from tests.web.pages import H200_CLUSTER, PRICED, WITH_WARNING, url
 from web import selectors
 
 pytestmark = pytest.mark.django_db
@@ -325,32 +325,49 @@ def test_after_a_form_error_the_panel_shows_the_error_and_no_design_of_the_older
 # --- what a quote request will get -----------------------------------------------------------------------------
 
 
-def _verdict(body: str) -> str:
-    return _text(re.search(r'<p class="verdict ok" id="quote-route">(.*?)</p>', body, re.S).group(1))
+def _verdict(body: str, kind: str = "ok") -> str:
+    return _text(re.search(rf'<p class="verdict {kind}" id="quote-route">(.*?)</p>', body, re.S).group(1))
 
 
 def test_ready_to_quote_says_a_request_is_issued_at_once_under_the_limit(client, make_config):
     with override_settings(QUOTE_INSTANT_LIMIT_EUR=10**9):
-        body = client.get(url(make_config(), "review")).content.decode()
+        body = client.get(url(make_config(PRICED), "review")).content.decode()
     assert _verdict(body) == "Ready to quote: a request is issued at once as an indicative quote."
     assert "Ready to quote: issued at once." in body  # the compact summary on a phone
 
 
-def test_ready_to_quote_says_a_large_request_is_reviewed_first(client, make_config):
+def test_a_large_request_is_not_ready_but_reviewed_first(client, make_config):
     with override_settings(QUOTE_INSTANT_LIMIT_EUR=100_000):
-        body = client.get(url(make_config(), "review")).content.decode()
-    assert _verdict(body) == (
-        "Ready to quote: above € 100,000 a sales engineer reviews the request first, then issues the quote."
-    )
-    assert "Ready to quote: reviewed first (above € 100,000)." in body
+        body = client.get(url(make_config(PRICED), "review")).content.decode()
+    assert _verdict(body, "warn") == "You can request a quote: above € 100,000 a sales engineer reviews it first."
+    assert "Reviewed first (above € 100,000)." in body and "Ready to quote" not in body
 
 
-def test_ready_to_quote_says_warnings_are_reviewed_first(client, make_config):
+def test_a_design_with_warnings_is_not_ready_but_reviewed_first(client, make_config):
     with override_settings(QUOTE_INSTANT_LIMIT_EUR=10**9):
         body = client.get(url(make_config(WITH_WARNING), "review")).content.decode()
     assert re.fullmatch(
-        r"Ready to quote: a sales engineer reviews the request first because of its \d+ warnings?, then issues the"
-        r" quote\.",
-        _verdict(body),
+        r"You can request a quote: a sales engineer reviews it first because of its \d+ warnings?\.",
+        _verdict(body, "warn"),
     )
-    assert "Ready to quote: reviewed first (warnings)." in body
+    assert "Reviewed first (warnings)." in body and "Ready to quote" not in body
+
+
+def test_a_design_with_lines_on_request_is_not_ready_but_priced_first(client, make_config):
+    # no price set for the control plane's servers (a design of its own: a validation is kept per design)
+    doc = {**H200_CLUSTER, "name": "control plane on request"}
+    with override_settings(QUOTE_INSTANT_LIMIT_EUR=10**9, QUOTE_SERVICE_CONTROL_NODE_EUR=""):
+        body = client.get(url(make_config(doc), "review")).content.decode()
+    assert _verdict(body, "warn") == "You can request a quote: a sales engineer prices its 2 lines on request first."
+    assert "Reviewed first (lines on request)." in body and "Ready to quote" not in body
+    assert "at least €" in body[body.index('id="compact-summary"') :][:300]  # the sticky price says "at least"
+
+
+def test_a_sales_engineer_reads_ready_only_when_no_warning_waits(staff_client, make_config):
+    body = staff_client.get(url(make_config(WITH_WARNING), "review")).content.decode()
+    assert re.fullmatch(r"Not ready to issue: accept \d+ warnings? with a reason first\.", _verdict(body, "warn"))
+    assert "Ready to quote" not in body and "Klaar" not in body
+    body = staff_client.get(url(make_config(PRICED), "review")).content.decode()
+    assert _verdict(body) == "Ready to quote: nothing blocks issuing."
+    dutch = staff_client.get(url(make_config(WITH_WARNING), "review"), HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "Nog niet klaar om uit te brengen" in dutch and "Klaar voor een offerte" not in dutch

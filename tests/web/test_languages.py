@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import html
 import re
 from pathlib import Path
 
@@ -99,3 +100,16 @@ def test_the_slot_map_in_a_language_without_a_catalogue_is_english():
     with override_settings(LANGUAGES=THREE):
         svg = render_slot_map_svg({"server": "SYS-TEST", "slots": [], "unplaced": []}, _labels("de"))
     assert "Slot map · SYS-TEST" in svg and "No sourced slot list for this server" in svg
+
+
+@pytest.mark.parametrize(
+    ("language", "one", "several"), [("en", "by GPU 0", "GPUs 2, 3"), ("nl", "bij GPU 0", "GPU's 2, 3")]
+)
+def test_a_slot_by_one_gpu_says_gpu_in_the_singular(language, one, several):
+    slots = [
+        {"slot": "S1", "form": "FHFL", "usable": True, "gpus": [0], "pcie_switch": "PLX0"},
+        {"slot": "S2", "form": "FHFL", "usable": True, "gpus": [2, 3], "pcie_switch": "PLX1"},
+    ]
+    svg = html.unescape(render_slot_map_svg({"server": "SYS-TEST", "slots": slots, "unplaced": []}, _labels(language)))
+    assert one in svg and several in svg
+    assert "GPUs 0" not in svg and "GPU's 0" not in svg

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from tests.web.pages import CUSTOMER, url
+from tests.web.pages import CUSTOMER, pdu_on_request, url
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +43,7 @@ def customer(**changes):
 def test_the_preview_shows_what_the_issued_quote_then_says(staff_client, make_config):
     from quotes.models import Quote
 
-    config = make_config()
+    config = pdu_on_request(make_config)
     discounts = {"discount_percent": "7,5", "line_discounts.HGX-H200-8GPU": "4"}  # a comma, as a Dutch user types
     html = staff_client.post(preview_url(config), {**customer(), **discounts}).content.decode()
 

@@ -11,7 +11,7 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 
-from tests.web.pages import grant, url
+from tests.web.pages import PRICED, grant, url
 
 pytestmark = pytest.mark.django_db
 
@@ -46,7 +46,7 @@ def quotes_of(config):
 def test_a_customer_sees_only_the_quotes_their_browser_requested(staff_client, staff, make_config):
     from quotes.services import quote_request
 
-    config = make_config()
+    config = make_config(PRICED)  # issued at once: Bob's quote is not refused while Anna's waits
     anna = Client()
     assert anna.post(url(config, "quote"), {**ANNA, "action": "request"}).status_code == 302
     (annas,) = quotes_of(config)

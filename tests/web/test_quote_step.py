@@ -10,7 +10,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
-from tests.web.pages import CUSTOMER, H200_CLUSTER, url
+from tests.web.pages import CUSTOMER, H200_CLUSTER, PRICED, url
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +37,7 @@ def test_staff_see_the_discount_form_with_one_input_per_part_and_customers_do_no
 
 
 def test_a_customer_post_carrying_discounts_is_quoted_without_them(client, make_config):
-    config = make_config()
+    config = make_config(PRICED)
     response = client.post(
         url(config, "quote"), {**CUSTOMER, "discount_percent": "50", "line_discounts.HGX-H200-8GPU": "90"}
     )
@@ -114,7 +114,7 @@ def test_a_wrong_line_discount_is_shown_at_its_line(staff_client, make_config):
 def test_staff_revise_a_quote_with_new_discounts(staff_client, make_config):
     from quotes.services import quote_request
 
-    config = make_config()
+    config = make_config(PRICED)
     first = quote_request(configuration=config, customer={k: v for k, v in CUSTOMER.items() if k != "action"})
     assert first.status == "issued"
     page = staff_client.get(url(config, "quote")).content.decode()
@@ -147,7 +147,7 @@ def test_a_revision_above_the_threshold_waits_for_approval(staff_client, make_co
 def test_a_wrong_revision_discount_is_shown_at_its_field_and_creates_no_revision(staff_client, make_config):
     from quotes.services import quote_request
 
-    config = make_config()
+    config = make_config(PRICED)
     first = quote_request(configuration=config, customer={k: v for k, v in CUSTOMER.items() if k != "action"})
     response = staff_client.post(
         url(config, "quote"), {"action": "revise", "quote": first.token, "revise-discount_percent": "101"}
@@ -228,7 +228,7 @@ def test_a_bad_quote_status_on_the_dashboard_is_a_form_error_not_a_crash(staff_c
 def test_the_dashboard_filters_quotes_by_a_valid_status(staff_client, make_config):
     from quotes.services import quote_request
 
-    config = make_config()
+    config = make_config(PRICED)
     quote = quote_request(configuration=config, customer={k: v for k, v in CUSTOMER.items() if k != "action"})
     issued = staff_client.get(reverse("configurator:dashboard"), {"quote_status": "issued"}).content.decode()
     assert quote.number in issued and 'value="issued" selected' in issued
@@ -242,7 +242,7 @@ def test_the_dashboard_filters_quotes_by_a_valid_status(staff_client, make_confi
 def test_a_design_changed_after_its_quote_was_issued_says_so_on_the_steps(client, staff_client, make_config):
     from django.test import Client
 
-    config = make_config()
+    config = make_config(PRICED)
     customer = Client()  # the customer who requested the quote: the banner names it to them
     assert customer.post(url(config, "quote"), CUSTOMER).status_code == 302
     (quote,) = quotes_of(config)
@@ -284,15 +284,17 @@ def test_a_customer_request_above_the_instant_limit_waits_and_the_page_says_why(
 
     from quotes.models import Quote
 
-    settings.QUOTE_INSTANT_LIMIT_EUR = 500_000
-    config = make_config()
+    settings.QUOTE_INSTANT_LIMIT_EUR = 100_000
+    config = make_config(PRICED)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(url(config, "quote"), CUSTOMER, follow=True)
     page = response.content.decode()
     quote = Quote.objects.get(configuration=config)
     assert quote.status == "awaiting_review" and quote.review_reason == "amount"
-    assert "Requests above € 500,000 are reviewed by a sales engineer" in page
-    assert [m.to for m in mail.outbox] == [[settings.QUOTE_SALES_EMAIL]]
+    assert "Requests above € 100,000 are reviewed by a sales engineer" in page
+    # the sales team is told, and the customer that the request is received and waits
+    assert [m.to for m in mail.outbox] == [[settings.QUOTE_SALES_EMAIL], [CUSTOMER["email"]]]
+    assert "We have e-mailed you that your request is received." in page
 
     again = client.post(url(config, "quote"), CUSTOMER, follow=True).content.decode()
     assert Quote.objects.filter(configuration=config).count() == 1
@@ -319,7 +321,7 @@ def test_the_quote_form_asks_for_the_billing_address(client, make_config):
 
 
 def test_an_instant_quote_says_it_is_indicative_in_the_customers_language(client, make_config):
-    config = make_config()
+    config = make_config(PRICED)
     page = client.post(url(config, "quote"), CUSTOMER, follow=True).content.decode()
     assert 'id="indicative-note"' in page and "This is an indicative quote" in page
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.contrib.staticfiles import finders
 
-from tests.web.pages import B200_IN_H100_SERVER, list_total, url
+from tests.web.pages import B200_IN_H100_SERVER, PRICED, list_total, url
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +37,7 @@ def test_the_goal_step_names_the_design_of_each_verdict(client, make_config):
 
 
 def test_other_steps_keep_the_plain_verdict(client, make_config):
-    body = client.get(url(make_config(), "review")).content.decode()
+    body = client.get(url(make_config(PRICED), "review")).content.decode()
     assert '<p class="verdict ok" id="quote-route">Ready to quote: ' in body  # no "Your current design:" before it
 
 
@@ -50,7 +50,7 @@ def test_every_page_has_a_self_hosted_favicon(client, make_config):
 
 
 def test_a_compact_summary_at_the_top_follows_live_updates(client, make_config):
-    config = make_config()
+    config = make_config(PRICED)
     page = client.get(url(config, "platform")).content.decode()
     compact = page.index('id="compact-summary"')
     assert compact < page.index('id="step-body"')  # above the step, not below a long page

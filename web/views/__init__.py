@@ -9,7 +9,7 @@ the findings and the price.
 from web.views.common import step_url
 from web.views.compare import alternative_start, alternatives, compare_drafts
 from web.views.pages import cabling_csv, draft, home, rules, start
-from web.views.quote import price_preview
+from web.views.quote import open_quote, price_preview
 from web.views.staff import acknowledge, clone, customer_copy, dashboard, take_over
 from web.views.steps import step
 
@@ -24,6 +24,7 @@ __all__ = [
     "dashboard",
     "draft",
     "home",
+    "open_quote",
     "price_preview",
     "rules",
     "start",

@@ -19,6 +19,7 @@ from configurator.messages.languages import resolve_language
 from configurator.models import Configuration
 from configurator.selectors import part_sets
 from configurator.services import (
+    FIX_NOT_ACCEPT,
     ConfigurationLocked,
     Outcome,
     configuration_edit_refusal,
@@ -27,7 +28,9 @@ from configurator.services import (
     configuration_validate,
 )
 from quotes import selectors as quote_selectors
+from quotes.audience import for_customer
 from web import selectors, wizard
+from web.verdicts import design_verdict
 
 Refusal = ConfigurationLocked | None
 
@@ -142,12 +145,16 @@ def _input_findings(errors: dict[str, str]) -> list[dict]:
 class Evaluation:
     """Everything a step shows about the stored design: findings (decorated for the page), totals and price."""
 
-    def __init__(self, config: Configuration, outcome: Outcome, view, *, acks: dict[tuple[str, str], Any]):
+    def __init__(
+        self, config: Configuration, outcome: Outcome, view, *, acks: dict[tuple[str, str], Any], staff: bool = True
+    ):
         gpu_parts, adapter_parts = part_sets(view)
         self.outcome = outcome
         result = self.result = outcome.result
         # The page's context is the result's JSON form, section by section (the templates read the contract's keys).
         raw = result.findings_json() if result else _input_findings(outcome.input_errors or {})
+        if not staff:  # notes for sales and about gaps in the catalogue stay with the sales engineer
+            raw = [f for f in raw if for_customer(f["code"], f["severity"])]
         self.findings: list[dict] = []
         for i, f in enumerate(raw):
             field = wizard.field_for_subject(
@@ -174,10 +181,12 @@ class Evaluation:
         self.sizing = result.sizing.to_dict() if result and result.sizing else None
         self.bill = result.bill if result else design_bill(document=config.document, result=None, catalog=view)
         self.quotable = outcome.valid
-        # What a customer's quote request would get: '' issued at once, or reviewed for "warnings" or "amount".
+        # What a customer's quote request would get: '' issued at once, or why a sales engineer reviews it first.
         self.review = (
             quote_selectors.online_request_review(
-                net=self.bill.total if self.bill else Decimal(0), findings=result.findings
+                net=self.bill.total if self.bill else Decimal(0),
+                on_request=self.bill.on_request if self.bill else 0,
+                findings=result.findings,
             )
             if self.quotable and result
             else ""
@@ -201,7 +210,7 @@ def _evaluate(request: HttpRequest, config: Configuration, view) -> Evaluation:
     acks = {}
     if outcome.result and outcome.result.warnings:
         acks = {(a.code, a.subject): a for a in config.acknowledgements.select_related("user")}
-    return Evaluation(config, outcome, view, acks=acks)
+    return Evaluation(config, outcome, view, acks=acks, staff=_is_staff(request))
 
 
 def _context(request: HttpRequest, config: Configuration, slug: str, view, ev: Evaluation, **extra) -> dict:
@@ -221,6 +230,8 @@ def _context(request: HttpRequest, config: Configuration, slug: str, view, ev: E
     prev_slug, next_slug = wizard.previous_step(slug), wizard.next_step(slug)
     if "quotes" not in extra:
         extra["quotes"] = _visible_quotes(request, config)
+    design_quote = _design_quote(config, extra["quotes"])
+    known = design_quote is not None and design_quote in extra["quotes"]
     return {
         "config": config,
         "step": slug,
@@ -236,8 +247,22 @@ def _context(request: HttpRequest, config: Configuration, slug: str, view, ev: E
         "taken_over": configuration_taken_over(config),
         "catalog": view,
         "changed_quote": quote_selectors.quote_outdated(extra["quotes"], config.document),
+        "design_quote": design_quote,
+        "fix_not_accept": FIX_NOT_ACCEPT,
+        "verdict": design_verdict(ev, staff=_is_staff(request), quote=design_quote, known=known),
         **extra,
     }
+
+
+def _design_quote(config: Configuration, visible: list):
+    """The design's newest quote that is not superseded: of those this visitor sees, or (a customer back on another
+    device, or from a bookmark) the design's own, so the page says it is quoted rather than invite a new request
+    (its status only: whoever holds the design link is not shown whose quote it is or its number). A draft has none
+    and costs no query."""
+    current = [q for q in visible if q.status != "superseded"]
+    if current or visible or config.status == Configuration.Status.DRAFT:
+        return current[0] if current else None
+    return quote_selectors.design_quote(config)
 
 
 def _describe(form, field_findings: dict[str, list[dict]]) -> None:

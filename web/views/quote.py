@@ -10,7 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from configurator import ratelimits
 from configurator.models import Configuration
@@ -18,6 +18,7 @@ from configurator.services import configuration_name_customer, configuration_tak
 from quotes import selectors as quote_selectors
 from quotes.forms import AcceptForm, DeclineForm, tie_errors
 from quotes.services import (
+    DownloadLinkError,
     QuoteError,
     QuotePreview,
     QuoteStateError,
@@ -27,14 +28,17 @@ from quotes.services import (
     quote_issue,
     quote_may_answer,
     quote_may_approve,
+    quote_open_link_open,
     quote_preview,
     quote_request,
     quote_revise,
+    quote_send_open_link,
 )
 from web import selectors
 from web.forms import (
     AcknowledgeForm,
     DiscountForm,
+    QuoteFindForm,
     QuoteRequestForm,
 )
 from web.views.common import (
@@ -118,6 +122,7 @@ def _quote_page(
     *,
     ev: Evaluation | None = None,
     form: QuoteRequestForm | None = None,
+    find_form: QuoteFindForm | None = None,
     discount_form: DiscountForm | None = None,
     revise_form: DiscountForm | None = None,
     previews: dict[str, PricePreview] | None = None,
@@ -159,6 +164,7 @@ def _quote_page(
         view,
         ev,
         form=form,
+        find_form=find_form or QuoteFindForm(),
         previews=previews,
         discount_form=discount_form,
         revise_form=revise_form,
@@ -299,6 +305,55 @@ def request_quote(request: HttpRequest, config: Configuration) -> HttpResponse:
         raise
     _release(request)
     return _quote_page(request, config, ev=ev, form=form, discount_form=discount_form, status=422)
+
+
+def find_quote(request: HttpRequest, config: Configuration) -> HttpResponse:
+    """A customer whose browser does not know the design's quote (another device, a bookmark) asks for it: the
+    address it was requested with gets a link that opens it here. The page says the same whatever the address, so
+    the design link never tells whose quote it is; each ask counts against the quote request limits."""
+    form = QuoteFindForm(request.POST)
+    if not _reserve(request):
+        form.add_error(
+            None,
+            _("Too many quote requests from this browser. Please try again in an hour, or call us on %(phone)s.")
+            % {"phone": settings.SELLER.get("phone", "")},
+        )
+        return _quote_page(request, config, find_form=form, status=429)
+    if not form.is_valid():
+        _release(request)  # a refused form counts nothing, as a refused quote request
+        return _quote_page(request, config, find_form=form, status=422)
+    quote_send_open_link(configuration=config, email=form.cleaned_data["find_email"])
+    messages.info(
+        request,
+        _(
+            "If a quote for this design was requested with that address, we have e-mailed it a link that opens the"
+            " quote here."
+        ),
+    )
+    return redirect(step_url(config, "quote"))
+
+
+@require_GET
+def open_quote(request: HttpRequest, token: str, signed: str) -> HttpResponse:
+    """The e-mailed link of find_quote: this browser is shown the quote (and its revisions) from now on, on the
+    design's quote step. An expired or broken link, or one for another design, says so there."""
+    config = _config(token)
+    try:
+        quote = quote_open_link_open(signed)
+    except DownloadLinkError as exc:
+        quote = None
+        expired = exc.expired
+    else:
+        expired = False
+    if quote is None or quote.configuration_id != config.pk:
+        if expired:
+            messages.error(request, _("This link has expired. Ask for a new one below."))
+        else:
+            messages.error(request, _("This link does not open a quote of this design."))
+        return redirect(step_url(config, "quote"))
+    _remember_quote(request, quote.token)
+    messages.success(request, _("Quote %(number)s is shown on this device now.") % {"number": quote.number})
+    return redirect(step_url(config, "quote"))
 
 
 def revise_quote(request: HttpRequest, config: Configuration) -> HttpResponse:
@@ -598,6 +653,7 @@ def preview_prices(request: HttpRequest, config: Configuration) -> HttpResponse:
 
 QUOTE_ACTIONS = {
     "request": request_quote,
+    "find": find_quote,
     "revise": revise_quote,
     "issue": issue_quote,
     "approve": approve_quote,
