@@ -17,6 +17,8 @@ from typing import Any
 
 from engines.findings.finding import Finding
 
+from .ranges import distinct_racks, expand_names, name_ranges, runs_in_order
+
 
 class Cooling(StrEnum):
     AIR = "air"
@@ -291,7 +293,9 @@ class Row:
     racks: tuple[str, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"index": self.index, "name": self.name, "racks": list(self.racks)}
+        """The row as written: ``racks`` names its racks in slot order as name ranges (``ranges.name_ranges``: one
+        ``"R01-01..R01-33"`` for a row of 33), ``count`` how many there are."""
+        return {"index": self.index, "name": self.name, "count": len(self.racks), "racks": name_ranges(self.racks)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,10 +368,11 @@ class RackPlan:
         return sum(run.count for run in self.runs)
 
     def to_dict(self) -> dict[str, Any]:
-        """The design-v1 ``rack_plan``: ``racks`` lists the plan's racks in order (row by row, slot by slot), each run
-        of identical racks once with its ``count`` (see ``rack_entries``); ``rows`` names every rack."""
+        """The design-v1 ``rack_plan``: ``racks`` lists each distinct rack content once with its ``count`` and the
+        ``ranges`` of racks holding it (``ranges.distinct_racks`` of ``rack_entries``); ``rows`` names the racks of
+        each row as name ranges."""
         return {
-            "racks": rack_entries(self.runs),
+            "racks": distinct_racks(rack_entries(self.runs)),
             "rows": [r.to_dict() for r in self.rows],
             "pdus": [p.to_dict() for p in self.pdus],
             "cords": [c.to_dict() for c in self.cords],
@@ -382,13 +387,14 @@ class RackPlan:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> RackPlan:
-        """The plan back from ``to_dict()`` (a stored validation result), for the elevation and the cabling list.
-        Device power, totals and findings are not in the dict and come back as unknown / empty; identical racks
-        share one ``devices`` tuple again, as the planner made them. A result stored before racks had a ``count``
-        (every rack an entry of its own) reads back the same way."""
-        rows = tuple(Row(w["index"], w["name"], tuple(w["racks"])) for w in d.get("rows", []))
+        """The plan back from ``to_dict()`` (a stored validation result), for the elevation and the cabling list:
+        every rack again, by its own name. Device power, totals and findings are not in the dict and come back as
+        unknown / empty; identical racks share one ``devices`` tuple again, as the planner made them. A result
+        stored before distinct racks (runs of identical racks in plan order, ``rows`` naming every rack), or before
+        racks had a ``count`` (every rack an entry of its own), reads back the same way."""
+        rows = tuple(Row(w["index"], w["name"], tuple(expand_names(w["racks"]))) for w in d.get("rows", []))
         return cls(
-            runs=tuple(_runs_from_entries(d.get("racks", []), rows)),
+            runs=tuple(_runs_from_entries(runs_in_order(d.get("racks", [])), rows)),
             rows=rows,
             pdus=tuple(PduLine(p["part"], p["quantity"], p["cord"]) for p in d.get("pdus", [])),
             cords=tuple(
@@ -546,11 +552,17 @@ def _runs_from_entries(entries: Sequence[dict[str, Any]], rows: Sequence[Row]) -
     of a row are one run again, and identical racks share one ``devices`` tuple."""
     names = [(w.index, slot, name) for w in rows for slot, name in enumerate(w.racks)]
     shared: dict[tuple[Any, ...], tuple[Device, ...]] = {}
+    # By the written list's identity (the list kept alive with it): the ranges of one entry share one list.
+    read: dict[int, tuple[list[dict[str, Any]], tuple[Device, ...]]] = {}
     runs: list[tuple[Rack, list[str]]] = []
     at = 0
     for r in entries:
-        devices = _devices_from(r.get("devices", []))
-        devices = shared.setdefault(devices, devices)
+        written = r.get("devices", [])
+        hit = read.get(id(written))
+        if hit is None:
+            devices = _devices_from(written)
+            hit = read[id(written)] = (written, shared.setdefault(devices, devices))
+        devices = hit[1]
         rack = Rack(
             r["name"],
             RackKind(r["kind"]),
