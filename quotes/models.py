@@ -138,8 +138,17 @@ class Quote(models.Model):
         related_name="+",
         verbose_name=_("discount set by"),
     )
-    # Everything the documents print, frozen at issue (schema "quote/v1"); before issue, a preview.
+    # Everything the documents print, frozen at issue (schema "quote/v1"); before issue, a preview. Only the
+    # documents read it: lists and reads of quotes leave it in the database (it holds the whole validation result)
+    # and show the columns below, copied from it when it is written (quotes.services.freezing).
     frozen = models.JSONField(default=dict, blank=True)
+    at_least = models.BooleanField(
+        _("at least"), default=False, help_text=_("A line is priced on request: every amount leaves it out.")
+    )
+    indicative = models.BooleanField(
+        _("indicative"), default=False, help_text=_("Issued at once from list prices, without a sales engineer.")
+    )
+    design_hash = models.CharField(_("design hash"), max_length=64, blank=True, editable=False)
 
     doc_status = models.CharField(
         _("document status"), max_length=10, choices=DocStatus.choices, default=DocStatus.PENDING, db_index=True

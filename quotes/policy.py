@@ -61,12 +61,12 @@ def repeated_request(*, configuration, customer_email: str, design_hash: str | N
         channel=ONLINE_CHANNEL,
         customer_email__iexact=customer_email,
         status__in=[Quote.Status.AWAITING_REVIEW, Quote.Status.AWAITING_APPROVAL, Quote.Status.ISSUED],
+        design_hash=design_hash,
     ).order_by("-created_at", "-id")
-    for quote in candidates:
+    for quote in candidates.defer("frozen"):
         if quote.status == Quote.Status.ISSUED and quote.is_expired:
             continue
-        if (quote.frozen.get("receipt") or {}).get("design_hash") == design_hash:
-            return quote
+        return quote
     return None
 
 

@@ -188,7 +188,7 @@ class QuoteSerializer(_QuoteLinks):
                 "vat_amount": quote.vat_amount,
                 "total": quote.total,
                 "vat_notice": quote.vat_notice,
-                "at_least": bool(((quote.frozen or {}).get("totals") or {}).get("at_least")),
+                "at_least": quote.at_least,
             }
         ).data
 

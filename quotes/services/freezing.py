@@ -44,6 +44,8 @@ def apply_evaluation(quote: Quote, ev: Evaluation) -> None:
         quote.vat_notice = ev.vat.notice
     result = ev.result
     validation = result.to_json()  # the quote keeps the result as the API sends it
+    # What lists and reads of quotes show, in columns of their own: they never load the snapshot.
+    quote.at_least, quote.design_hash = ev.totals.at_least, result.design_hash
     quote.frozen = {
         "schema": "quote/v1",
         "number": quote.number,
