@@ -369,10 +369,10 @@ class RackPlan:
 
     def to_dict(self) -> dict[str, Any]:
         """The design-v1 ``rack_plan``: ``racks`` lists each distinct rack content once with its ``count`` and the
-        ``ranges`` of racks holding it (``ranges.distinct_racks`` of ``rack_entries``); ``rows`` names the racks of
+        ``ranges`` of racks holding it (``ranges.distinct_racks`` of ``merged_runs``); ``rows`` names the racks of
         each row as name ranges."""
         return {
-            "racks": distinct_racks(rack_entries(self.runs)),
+            "racks": distinct_racks(merged_runs(self.runs)),
             "rows": [r.to_dict() for r in self.rows],
             "pdus": [p.to_dict() for p in self.pdus],
             "cords": [c.to_dict() for c in self.cords],
@@ -450,35 +450,38 @@ def _continues(first: Rack, count: int, rack: Rack) -> bool:
 
 
 def rack_entries(runs: Sequence[RackRun]) -> list[dict[str, Any]]:
-    """``rack_plan.racks``: one entry per run of identical racks in plan order, where a run goes on into the next
-    row when that row starts with the same racks (the compute racks after one row's leaf rack and before the next
-    row's): ``name`` is the run's first rack, ``count`` how many, ``last_name`` its last; ``row``, ``slot`` and
-    ``first_node`` are the first rack's, and rack *k* of the run holds the group's nodes from
-    ``first_node + k * nodes``. The racks of an entry are the next ``count`` names of ``rows[].racks``.
+    """The runs of identical racks in plan order as written before distinct racks (``merged_runs``, each with its
+    ``name``, ``count`` and ``last_name``): what ``ranges.runs_in_order`` reads a stored result back into."""
+    return [
+        {"name": r.name, "count": count, "last_name": last, **r.to_dict(*lines)}
+        for r, count, last, lines in merged_runs(runs)
+    ]
+
+
+def merged_runs(runs: Sequence[RackRun]) -> list[tuple[Rack, int, str, tuple[Any, ...]]]:
+    """The plan's runs of identical racks in plan order, where a run goes on into the next row when that row starts
+    with the same racks (the compute racks after one row's leaf rack and before the next row's): each its first
+    rack, how many, its last rack's name and its written lines (devices, PDUs, cords). Rack *k* of a run holds the
+    group's nodes from ``first_node + k * nodes``; its racks are the next ``count`` names of the rows.
 
     Identical racks share one devices tuple and so one list of device dicts (the result is read, never changed in
-    place); the same holds for the PDU and cord lines. A 100,000-node plan's 50,000 racks are one entry."""
+    place); the same holds for the PDU and cord lines."""
     shared: dict[int, list[dict[str, Any]]] = {}
-    out: list[dict[str, Any]] = []
-    last: tuple[Rack, int, tuple[Any, ...]] | None = None  # the open entry's first rack, count and written lines
+    out: list[tuple[Rack, int, str, tuple[Any, ...]]] = []
     for run in runs:
         r = run.rack
+        last = out[-1] if out else None
         same = last is not None and r.first_node == last[0].first_node + last[1] * r.nodes
         if same and last is not None and (r.devices, r.pdus, r.cords) != (last[0].devices, last[0].pdus, last[0].cords):
             lines = (_shared(shared, r.devices, device_dicts), _shared(shared, r.pdus), _shared(shared, r.cords))
-            same = _alike_written(last[0], last[2], r, lines)
+            same = _alike_written(last[0], last[3], r, lines)
         elif same and last is not None:
             same = _alike_written(last[0], (), r, ())  # the same lines (a row's racks share one tuple each)
         if same and last is not None:
-            entry = out[-1]
-            entry["count"] += run.count
-            entry["last_name"] = run.names[-1]
-            last = (last[0], last[1] + run.count, last[2])
+            out[-1] = (last[0], last[1] + run.count, run.names[-1], last[3])
             continue
         lines = (_shared(shared, r.devices, device_dicts), _shared(shared, r.pdus), _shared(shared, r.cords))
-        entry = r.to_dict(*lines)
-        out.append({"name": r.name, "count": run.count, "last_name": run.names[-1], **entry})
-        last = (r, run.count, lines)
+        out.append((r, run.count, run.names[-1], lines))
     return out
 
 

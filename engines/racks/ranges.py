@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import fields
+from functools import lru_cache
 from typing import Any
 
 RANGE = ".."
@@ -25,6 +27,9 @@ PLACE_KEYS = ("first_node", "row", "slot")
 
 def name_ranges(names: Sequence[str]) -> list[str]:
     """``names`` with each run of consecutively numbered names (same prefix, same width) written as one range."""
+    whole = _one_range(names)
+    if whole is not None:
+        return whole
     out: list[str] = []
     start = prev = None  # the open run's first name and (prefix, number, width) of its last
     for name in names:
@@ -37,6 +42,27 @@ def name_ranges(names: Sequence[str]) -> list[str]:
         out.append(name)
         start, prev = name, here
     return out
+
+
+def _one_range(names: Sequence[str]) -> list[str] | None:
+    """The names as one range when they are one (a row as the planner names it), checked by whole-tuple comparison
+    rather than a pattern match per name; None otherwise."""
+    if len(names) < 2:
+        return None
+    m = _NUMBERED.match(names[0])
+    if m is None:
+        return None
+    prefix, digits = m.group(1), m.group(2)
+    if int(digits) + len(names) > 10 ** len(digits):  # the numbers outgrow their width (R01-99, R01-100): no range
+        return None
+    if tuple(map(prefix.__add__, _numbers(int(digits), len(names), len(digits)))) != tuple(names):
+        return None
+    return [f"{names[0]}{RANGE}{names[-1]}"]
+
+
+@lru_cache(maxsize=64)
+def _numbers(first: int, count: int, width: int) -> tuple[str, ...]:
+    return tuple(f"{n:0{width}d}" for n in range(first, first + count))
 
 
 def expand_names(items: Iterable[str]) -> list[str]:
@@ -53,52 +79,56 @@ def expand_names(items: Iterable[str]) -> list[str]:
     return out
 
 
-def _content_key(entry: dict[str, Any], lines: dict[int, str]) -> tuple[Any, ...]:
-    """What a written rack holds (its names, places and counts aside). Lists of lines compare by what they write;
-    identical racks share one list, so each list is written once (``lines``, by the list's identity)."""
-    key: list[Any] = []
-    for k, v in entry.items():
-        if k in ("name", "count", "last_name", *PLACE_KEYS):
-            continue
-        if isinstance(v, list):
-            found = lines.get(id(v))
-            if found is None:
-                found = lines[id(v)] = json.dumps(v, sort_keys=True)
-            v = found
-        key.append((k, v))
-    return tuple(key)
-
-
-def distinct_racks(entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``rack_plan.racks`` from the runs of identical racks in plan order (``model.rack_entries``): one entry per
-    distinct content, in the order each first appears, with ``ranges`` (the runs of racks holding it, in plan order:
-    ``first`` and ``last`` name, ``count``, and the ``row``, ``slot`` and ``first_node`` of the first rack).
+def distinct_racks(merged: Sequence[tuple[Any, int, str, tuple[Any, ...]]]) -> list[dict[str, Any]]:
+    """``rack_plan.racks`` from the plan's runs of identical racks in plan order (``model.merged_runs``: first rack,
+    count, last name, written lines): one entry per distinct content, in the order each first appears, written
+    once, with ``ranges`` (the runs holding it, in plan order: ``first`` and ``last`` name, ``count``, and the
+    ``row``, ``slot`` and ``first_node`` of the first rack).
 
     The entry keeps the fields an entry had: ``name``, ``row``, ``slot`` and ``first_node`` are its first rack's,
     ``last_name`` its last rack's and ``count`` every rack holding it, so sums over ``count`` still count every rack.
-    """
-    lines: dict[int, str] = {}
+    Contents compare by every field of the rack but its name and place, and by its lines as written (identical
+    racks share one written list, so each list is written to text once)."""
+    texts: dict[int, tuple[Any, str]] = {}  # by the written list's identity (the list kept alive with it)
     by_content: dict[tuple[Any, ...], dict[str, Any]] = {}
     out: list[dict[str, Any]] = []
-    for e in entries:
+    for rack, count, last, lines in merged:
+        key = tuple(getattr(rack, name) for name in _content_fields(rack))
+        for written in lines:
+            text = texts.get(id(written))
+            if text is None:
+                text = texts[id(written)] = (written, json.dumps(written, sort_keys=True))
+            key += (text[1],)
         run = {
-            "first": e["name"],
-            "last": e["last_name"],
-            "count": e["count"],
-            "row": e["row"],
-            "slot": e["slot"],
-            "first_node": e["first_node"],
+            "first": rack.name,
+            "last": last,
+            "count": count,
+            "row": rack.row,
+            "slot": rack.slot,
+            "first_node": rack.first_node,
         }
-        key = _content_key(e, lines)
         found = by_content.get(key)
         if found is None:
-            found = by_content[key] = {**e, "ranges": [run]}
+            found = by_content[key] = {"name": rack.name, "count": count, "last_name": last, **rack.to_dict(*lines)}
+            found["ranges"] = [run]
             out.append(found)
             continue
-        found["count"] += e["count"]
-        found["last_name"] = e["last_name"]
+        found["count"] += count
+        found["last_name"] = last
         found["ranges"].append(run)
     return out
+
+
+_CONTENT_FIELDS: dict[type, tuple[str, ...]] = {}
+_NOT_CONTENT = frozenset({"name", "row", "slot", "first_node", "devices", "pdus", "cords"})
+
+
+def _content_fields(rack: Any) -> tuple[str, ...]:
+    """A rack's fields but its name, place, first node and lines (compared as written): what it holds."""
+    names = _CONTENT_FIELDS.get(type(rack))
+    if names is None:
+        names = _CONTENT_FIELDS[type(rack)] = tuple(f.name for f in fields(rack) if f.name not in _NOT_CONTENT)
+    return names
 
 
 def runs_in_order(entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

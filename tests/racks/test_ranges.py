@@ -12,6 +12,13 @@ def test_a_row_of_racks_is_one_range():
     assert expand_names(["R07-01..R07-33"]) == names
 
 
+def test_a_row_whose_numbers_outgrow_their_width_is_two_ranges():
+    """A network row of 130 racks: R782-99 is followed by R782-100, which a range of two-digit numbers cannot hold."""
+    names = [f"R782-{s:02d}" for s in range(1, 131)]
+    assert name_ranges(names) == ["R782-01..R782-99", "R782-100..R782-130"]
+    assert expand_names(name_ranges(names)) == names
+
+
 def test_gaps_other_prefixes_and_widths_start_a_new_range():
     names = ["R01-01", "R01-02", "R01-04", "R02-05", "R02-6", "R02-07", "X", "R1564-09", "R1564-10"]
     assert name_ranges(names) == ["R01-01..R01-02", "R01-04", "R02-05", "R02-6", "R02-07", "X", "R1564-09..R1564-10"]
