@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import fields
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 
 RANGE = ".."
@@ -93,7 +94,7 @@ def distinct_racks(merged: Sequence[tuple[Any, int, str, tuple[Any, ...]]]) -> l
     by_content: dict[tuple[Any, ...], dict[str, Any]] = {}
     out: list[dict[str, Any]] = []
     for rack, count, last, lines in merged:
-        key = tuple(getattr(rack, name) for name in _content_fields(rack))
+        key = _content_of(rack)(rack)
         for written in lines:
             text = texts.get(id(written))
             if text is None:
@@ -119,16 +120,17 @@ def distinct_racks(merged: Sequence[tuple[Any, int, str, tuple[Any, ...]]]) -> l
     return out
 
 
-_CONTENT_FIELDS: dict[type, tuple[str, ...]] = {}
+_CONTENT: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
 _NOT_CONTENT = frozenset({"name", "row", "slot", "first_node", "devices", "pdus", "cords"})
 
 
-def _content_fields(rack: Any) -> tuple[str, ...]:
-    """A rack's fields but its name, place, first node and lines (compared as written): what it holds."""
-    names = _CONTENT_FIELDS.get(type(rack))
-    if names is None:
-        names = _CONTENT_FIELDS[type(rack)] = tuple(f.name for f in fields(rack) if f.name not in _NOT_CONTENT)
-    return names
+def _content_of(rack: Any) -> Callable[[Any], tuple[Any, ...]]:
+    """What a rack holds: its fields but its name, place, first node and lines (compared as written), read by one
+    ``attrgetter`` made once per rack type."""
+    get = _CONTENT.get(type(rack))
+    if get is None:
+        get = _CONTENT[type(rack)] = attrgetter(*(f.name for f in fields(rack) if f.name not in _NOT_CONTENT))
+    return get
 
 
 def runs_in_order(entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
