@@ -286,8 +286,9 @@ def enclosure_count(rack_plan: dict[str, Any] | None) -> int:
 
 
 def rack_count(rack_plan: dict[str, Any] | None) -> int:
-    """Every physical rack of a result's ``rack_plan``: the sum of its entries' ``count`` (an entry is a run of
-    identical racks; one stored before runs had a count is one rack)."""
+    """Every physical rack of a result's ``rack_plan``: the sum of its entries' ``count`` (an entry is a distinct
+    rack with every rack holding it, or in a result stored before, a run of identical racks; one stored before runs
+    had a count is one rack)."""
     return sum(r.get("count", 1) for r in (rack_plan or {}).get("racks", []))
 
 

@@ -132,6 +132,10 @@ class QuoteAdmin(admin.ModelAdmin):
         (_("Snapshot"), {"classes": ["collapse"], "fields": ["frozen"]}),
     ]
 
+    def get_queryset(self, request):
+        # The list shows columns only; the change page loads the snapshot when it shows it.
+        return super().get_queryset(request).defer("frozen")
+
     def get_readonly_fields(self, request, obj=None):
         return [f.name for f in Quote._meta.fields] + ["links"]
 

@@ -148,7 +148,9 @@ class Quote(models.Model):
         related_name="+",
         verbose_name=_("discount set by"),
     )
-    # Everything the documents print, frozen at issue (schema "quote/v1"); before issue, a preview.
+    # Everything the documents print, frozen at issue (schema "quote/v1"); before issue, a preview. Only the
+    # documents read it: lists and reads of quotes leave it in the database (it holds the whole validation result)
+    # and show the columns below, copied from it when it is written (quotes.services.freezing).
     frozen = models.JSONField(default=dict, blank=True)
     # Staff only, never in ``frozen`` (which every customer document renders): the purchase price of each part
     # (part number → unit EUR, from the catalogue's cost_price_eur when priced, fixed at issue) and the margin over
@@ -158,6 +160,15 @@ class Quote(models.Model):
     margin_percent = models.DecimalField(_("margin (%)"), max_digits=9, decimal_places=2, null=True, blank=True)
     # Why the quote waits (or waited) for a second person: "discount" above the threshold, "margin" below the floor.
     approval_reasons = models.JSONField(default=list, blank=True, editable=False)
+    at_least = models.BooleanField(
+        _("at least"), default=False, help_text=_("A line is priced on request: every amount leaves it out.")
+    )
+    indicative = models.BooleanField(
+        _("indicative"), default=False, help_text=_("Issued at once from list prices, without a sales engineer.")
+    )
+    design_hash = models.CharField(_("design hash"), max_length=64, blank=True, editable=False)
+    # The customer's price agreement as the quote was priced with it (also in the snapshot, for the documents).
+    agreement = models.JSONField(_("price agreement"), null=True, blank=True, editable=False)
 
     doc_status = models.CharField(
         _("document status"), max_length=10, choices=DocStatus.choices, default=DocStatus.PENDING, db_index=True

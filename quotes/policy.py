@@ -75,12 +75,12 @@ def repeated_request(*, configuration, customer_email: str, design_hash: str | N
         channel=ONLINE_CHANNEL,
         customer_email__iexact=customer_email,
         status__in=["awaiting_review", "awaiting_approval", "issued"],
+        design_hash=design_hash,
     ).order_by("-created_at", "-id")
-    for quote in candidates:
+    for quote in candidates.defer("frozen"):
         if quote.status == "issued" and quote.is_expired:
             continue
-        if (quote.frozen.get("receipt") or {}).get("design_hash") == design_hash:
-            return quote
+        return quote
     return None
 
 

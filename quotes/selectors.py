@@ -10,9 +10,14 @@ from django.db.models import Case, Expression, F, Q, QuerySet, Value, When
 from django.db.models.functions import Coalesce, Lower, NullIf
 
 from configurator.result import ShownFinding
+from configurator.validation import design_hash
 
 from . import policy
 from .models import Quote
+
+# What lists and reads of quotes leave in the database: the snapshot (the whole validation result, megabytes for a
+# large design) and the design document of its configuration. What they show lives in columns of the quote.
+LEAN = ("frozen", "configuration__document")
 
 
 def online_request_review(*, net, on_request: int, findings: Iterable[ShownFinding]) -> str:
@@ -23,10 +28,11 @@ def online_request_review(*, net, on_request: int, findings: Iterable[ShownFindi
 
 
 def quote_for_token(token: str) -> Quote | None:
-    """The quote a customer link points at (any revision; superseded ones stay readable)."""
+    """The quote a customer link points at (any revision; superseded ones stay readable), without its snapshot or
+    its design's document: the status page shows columns only."""
     if not token or len(token) > 64:
         return None
-    return Quote.objects.select_related("configuration").filter(token=token).first()
+    return Quote.objects.select_related("configuration").defer(*LEAN).filter(token=token).first()
 
 
 def quotes_for_configuration(configuration) -> QuerySet[Quote]:
@@ -46,9 +52,15 @@ def design_quote(configuration) -> Quote | None:
     )
 
 
+def quote_left_out(quote: Quote) -> dict | None:
+    """The frozen result's ``left_out`` (what the offer leaves out), read as one key of the snapshot in the database."""
+    row = Quote.objects.filter(pk=quote.pk).values_list("frozen__validation__left_out", flat=True).first()
+    return row if isinstance(row, dict) else None
+
+
 def quote_revisions(quote: Quote) -> QuerySet[Quote]:
-    """All revisions of a quote's number, oldest first."""
-    return Quote.objects.filter(base_number=quote.base_number).order_by("revision")
+    """All revisions of a quote's number, oldest first, without their snapshots."""
+    return Quote.objects.filter(base_number=quote.base_number).defer("frozen").order_by("revision")
 
 
 def quote_list(
@@ -111,14 +123,14 @@ def quote_requests(*, sort: str = DEFAULT_QUOTE_SORT, **filters) -> QuerySet[Quo
     columns = QUOTE_SORTS.get(sort.removeprefix("-")) or QUOTE_SORTS[DEFAULT_QUOTE_SORT.removeprefix("-")]
     order = [c.desc() if descending else c.asc() for c in columns]
     order.append(F("id").desc() if descending else F("id").asc())
-    return qs.select_related("configuration__assigned_to").defer("frozen", "configuration__document").order_by(*order)
+    return qs.select_related("configuration__assigned_to").defer(*LEAN).order_by(*order)
 
 
 def quotes_for(configuration, *, tokens: Collection[str] | None = None) -> list[Quote]:
     """The configuration's quotes, newest first, for its quote page. With ``tokens`` (a customer's browser): only
     the quotes with those tokens and the other revisions of their numbers (a sales engineer's revision of the
     customer's quote)."""
-    # The frozen snapshot is large and only the newest issued quote's design is ever read (the "changed" banner).
+    # The frozen snapshot is large; the "changed" banner compares the newest issued quote's design hash.
     quotes = list(quotes_for_configuration(configuration).defer("frozen"))
     if tokens is None:
         return quotes
@@ -165,11 +177,12 @@ _quote_ids_columns: dict[str, Expression] = {}
 
 def quote_outdated(quotes: list[Quote], document: dict) -> Quote | None:
     """The newest of a design's quotes (``quotes``: newest first) when it is issued for another design than
-    ``document``: staff changed the quoted design in place, so that quote no longer matches the design shown."""
+    ``document``: staff changed the quoted design in place, so that quote no longer matches the design shown.
+    Compared by the design's hash (the quote's ``design_hash`` column), not by the design frozen in the snapshot."""
     latest = quotes[0] if quotes else None
     if latest is None or latest.status != Quote.Status.ISSUED:
         return None
-    return latest if (latest.frozen or {}).get("design") != document else None
+    return latest if latest.design_hash != design_hash(document) else None
 
 
 def quote_revision_diff(quote: Quote, a: int, b: int):

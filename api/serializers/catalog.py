@@ -65,6 +65,12 @@ SPEC_SERIALIZERS = {
     }.items()
 }
 
+# A part's one spec relation by its category ("other" has none): the catalogue load and the admin make a part's spec
+# by its category.
+SPEC_OF_CATEGORY = {
+    category: model._meta.get_field("part").related_query_name() for category, model in SPEC_MODELS.items()
+}
+
 
 class SlotSerializer(serializers.ModelSerializer):
     pcie_switch = serializers.CharField(source="pcie_switch.name", allow_null=True, default=None)
@@ -179,11 +185,9 @@ class PartDetailSerializer(PartSerializer):
 
     @staticmethod
     def _spec(part: Part):
-        for name in SPEC_SERIALIZERS:
-            spec = getattr(part, name, None)  # a missing one-to-one raises an AttributeError subclass
-            if spec is not None:
-                return name, spec
-        return None, None
+        name = SPEC_OF_CATEGORY.get(part.category)
+        spec = None if name is None else getattr(part, name, None)  # a missing one-to-one: an AttributeError
+        return (name, spec) if spec is not None else (None, None)
 
     @extend_schema_field(_SPECS_SCHEMA)
     def get_specs(self, part: Part):

@@ -363,7 +363,7 @@ class QuoteSerializer(_QuoteLinks):
 
     @extend_schema_field(QuoteAgreementSerializer(allow_null=True))
     def get_agreement(self, quote) -> dict | None:
-        return (quote.frozen or {}).get("agreement")
+        return quote.agreement  # a column: lists and reads never load the snapshot
 
     @extend_schema_field(QuoteDecisionSerializer(allow_null=True))
     def get_decision(self, quote) -> dict | None:
@@ -382,7 +382,7 @@ class QuoteSerializer(_QuoteLinks):
                 "vat_amount": quote.vat_amount,
                 "total": quote.total,
                 "vat_notice": quote.vat_notice,
-                "at_least": bool(((quote.frozen or {}).get("totals") or {}).get("at_least")),
+                "at_least": quote.at_least,
             }
         ).data
 

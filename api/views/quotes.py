@@ -127,7 +127,9 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
     queryset = Quote.objects.none()
 
     def get_queryset(self):
-        return owned_quotes(self.client).select_related("decision").order_by("-created_at", "-id")
+        # Lists, reads and downloads show columns only: the snapshot (the whole validation result) stays in the
+        # database; a service that needs it loads it.
+        return owned_quotes(self.client).select_related("decision").defer("frozen").order_by("-created_at", "-id")
 
     def get_renderers(self):
         if self.action in ("document_pdf", "order_confirmation_pdf"):

@@ -6,7 +6,8 @@ fabric plan (switches by role, SU size), and renders finding messages from gette
 
 * ``model.py``: inputs ``NodeGroup``, ``SwitchGroup``, ``Facility``, ``PduOption``; output ``RackPlan``
   (``to_dict()`` for ``rack_plan``, ``totals()`` for ``totals.racks`` and ``totals.facility_power_w``; identical
-  racks kept once as a ``RackRun`` with a count and written once with it, ``racks`` one by one). Findings are
+  racks kept once as a ``RackRun`` with a count, each distinct rack written once with the ranges of racks holding
+  it (``ranges.py``), ``racks`` one by one). Findings are
   ``engines.findings.Finding``, their codes ``engines.findings.RackCode``, their severity the registry's.
 * ``plan.py``: ``plan_racks(*, node_groups, switches, facility, pdu_options, leaf_placement, other_it_power_w)``;
   ``packing.py`` fills one rack (switches, PDUs, nodes), ``rows.py`` lays out and names the rows.

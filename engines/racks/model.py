@@ -17,6 +17,8 @@ from typing import Any
 
 from engines.findings.finding import Finding
 
+from .ranges import distinct_racks, expand_names, name_ranges, runs_in_order
+
 
 class Cooling(StrEnum):
     AIR = "air"
@@ -291,7 +293,9 @@ class Row:
     racks: tuple[str, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"index": self.index, "name": self.name, "racks": list(self.racks)}
+        """The row as written: ``racks`` names its racks in slot order as name ranges (``ranges.name_ranges``: one
+        ``"R01-01..R01-33"`` for a row of 33), ``count`` how many there are."""
+        return {"index": self.index, "name": self.name, "count": len(self.racks), "racks": name_ranges(self.racks)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,10 +368,11 @@ class RackPlan:
         return sum(run.count for run in self.runs)
 
     def to_dict(self) -> dict[str, Any]:
-        """The design-v1 ``rack_plan``: ``racks`` lists the plan's racks in order (row by row, slot by slot), each run
-        of identical racks once with its ``count`` (see ``rack_entries``); ``rows`` names every rack."""
+        """The design-v1 ``rack_plan``: ``racks`` lists each distinct rack content once with its ``count`` and the
+        ``ranges`` of racks holding it (``ranges.distinct_racks`` of ``merged_runs``); ``rows`` names the racks of
+        each row as name ranges."""
         return {
-            "racks": rack_entries(self.runs),
+            "racks": distinct_racks(merged_runs(self.runs)),
             "rows": [r.to_dict() for r in self.rows],
             "pdus": [p.to_dict() for p in self.pdus],
             "cords": [c.to_dict() for c in self.cords],
@@ -382,13 +387,14 @@ class RackPlan:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> RackPlan:
-        """The plan back from ``to_dict()`` (a stored validation result), for the elevation and the cabling list.
-        Device power, totals and findings are not in the dict and come back as unknown / empty; identical racks
-        share one ``devices`` tuple again, as the planner made them. A result stored before racks had a ``count``
-        (every rack an entry of its own) reads back the same way."""
-        rows = tuple(Row(w["index"], w["name"], tuple(w["racks"])) for w in d.get("rows", []))
+        """The plan back from ``to_dict()`` (a stored validation result), for the elevation and the cabling list:
+        every rack again, by its own name. Device power, totals and findings are not in the dict and come back as
+        unknown / empty; identical racks share one ``devices`` tuple again, as the planner made them. A result
+        stored before distinct racks (runs of identical racks in plan order, ``rows`` naming every rack), or before
+        racks had a ``count`` (every rack an entry of its own), reads back the same way."""
+        rows = tuple(Row(w["index"], w["name"], tuple(expand_names(w["racks"]))) for w in d.get("rows", []))
         return cls(
-            runs=tuple(_runs_from_entries(d.get("racks", []), rows)),
+            runs=tuple(_runs_from_entries(runs_in_order(d.get("racks", [])), rows)),
             rows=rows,
             pdus=tuple(PduLine(p["part"], p["quantity"], p["cord"]) for p in d.get("pdus", [])),
             cords=tuple(
@@ -444,35 +450,38 @@ def _continues(first: Rack, count: int, rack: Rack) -> bool:
 
 
 def rack_entries(runs: Sequence[RackRun]) -> list[dict[str, Any]]:
-    """``rack_plan.racks``: one entry per run of identical racks in plan order, where a run goes on into the next
-    row when that row starts with the same racks (the compute racks after one row's leaf rack and before the next
-    row's): ``name`` is the run's first rack, ``count`` how many, ``last_name`` its last; ``row``, ``slot`` and
-    ``first_node`` are the first rack's, and rack *k* of the run holds the group's nodes from
-    ``first_node + k * nodes``. The racks of an entry are the next ``count`` names of ``rows[].racks``.
+    """The runs of identical racks in plan order as written before distinct racks (``merged_runs``, each with its
+    ``name``, ``count`` and ``last_name``): what ``ranges.runs_in_order`` reads a stored result back into."""
+    return [
+        {"name": r.name, "count": count, "last_name": last, **r.to_dict(*lines)}
+        for r, count, last, lines in merged_runs(runs)
+    ]
+
+
+def merged_runs(runs: Sequence[RackRun]) -> list[tuple[Rack, int, str, tuple[Any, ...]]]:
+    """The plan's runs of identical racks in plan order, where a run goes on into the next row when that row starts
+    with the same racks (the compute racks after one row's leaf rack and before the next row's): each its first
+    rack, how many, its last rack's name and its written lines (devices, PDUs, cords). Rack *k* of a run holds the
+    group's nodes from ``first_node + k * nodes``; its racks are the next ``count`` names of the rows.
 
     Identical racks share one devices tuple and so one list of device dicts (the result is read, never changed in
-    place); the same holds for the PDU and cord lines. A 100,000-node plan's 50,000 racks are one entry."""
+    place); the same holds for the PDU and cord lines."""
     shared: dict[int, list[dict[str, Any]]] = {}
-    out: list[dict[str, Any]] = []
-    last: tuple[Rack, int, tuple[Any, ...]] | None = None  # the open entry's first rack, count and written lines
+    out: list[tuple[Rack, int, str, tuple[Any, ...]]] = []
     for run in runs:
         r = run.rack
+        last = out[-1] if out else None
         same = last is not None and r.first_node == last[0].first_node + last[1] * r.nodes
         if same and last is not None and (r.devices, r.pdus, r.cords) != (last[0].devices, last[0].pdus, last[0].cords):
             lines = (_shared(shared, r.devices, device_dicts), _shared(shared, r.pdus), _shared(shared, r.cords))
-            same = _alike_written(last[0], last[2], r, lines)
+            same = _alike_written(last[0], last[3], r, lines)
         elif same and last is not None:
             same = _alike_written(last[0], (), r, ())  # the same lines (a row's racks share one tuple each)
         if same and last is not None:
-            entry = out[-1]
-            entry["count"] += run.count
-            entry["last_name"] = run.names[-1]
-            last = (last[0], last[1] + run.count, last[2])
+            out[-1] = (last[0], last[1] + run.count, run.names[-1], last[3])
             continue
         lines = (_shared(shared, r.devices, device_dicts), _shared(shared, r.pdus), _shared(shared, r.cords))
-        entry = r.to_dict(*lines)
-        out.append({"name": r.name, "count": run.count, "last_name": run.names[-1], **entry})
-        last = (r, run.count, lines)
+        out.append((r, run.count, run.names[-1], lines))
     return out
 
 
@@ -546,11 +555,17 @@ def _runs_from_entries(entries: Sequence[dict[str, Any]], rows: Sequence[Row]) -
     of a row are one run again, and identical racks share one ``devices`` tuple."""
     names = [(w.index, slot, name) for w in rows for slot, name in enumerate(w.racks)]
     shared: dict[tuple[Any, ...], tuple[Device, ...]] = {}
+    # By the written list's identity (the list kept alive with it): the ranges of one entry share one list.
+    read: dict[int, tuple[list[dict[str, Any]], tuple[Device, ...]]] = {}
     runs: list[tuple[Rack, list[str]]] = []
     at = 0
     for r in entries:
-        devices = _devices_from(r.get("devices", []))
-        devices = shared.setdefault(devices, devices)
+        written = r.get("devices", [])
+        hit = read.get(id(written))
+        if hit is None:
+            devices = _devices_from(written)
+            hit = read[id(written)] = (written, shared.setdefault(devices, devices))
+        devices = hit[1]
         rack = Rack(
             r["name"],
             RackKind(r["kind"]),

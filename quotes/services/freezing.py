@@ -49,6 +49,9 @@ def apply_evaluation(quote: Quote, ev: Evaluation) -> None:
         quote.vat_notice = ev.vat.notice
     result = ev.result
     validation = result.to_json()  # the quote keeps the result as the API sends it
+    # What lists and reads of quotes show, in columns of their own: they never load the snapshot.
+    quote.at_least, quote.design_hash = ev.totals.at_least, result.design_hash
+    quote.agreement = ev.agreement.to_dict(ev.agreed) if ev.agreement else None
     quote.frozen = {
         "schema": "quote/v1",
         "number": quote.number,
@@ -74,7 +77,7 @@ def apply_evaluation(quote: Quote, ev: Evaluation) -> None:
         "line_discounts": {k: str(v) for k, v in quote.line_discounts.items()},
         "totals": ev.totals.to_dict(),
         "vat": {"category": ev.vat.category, "rate": str(ev.vat.rate), "notice": quote.vat_notice},
-        "agreement": ev.agreement.to_dict(ev.agreed) if ev.agreement else None,
+        "agreement": quote.agreement,
         "acknowledgements": _acknowledgements(quote.configuration, result),
         "approval": (
             {"by": quote.approved_by.get_username(), "at": quote.approved_at.isoformat()}

@@ -40,7 +40,7 @@ def freeze_and_issue(quote: Quote, ev: Evaluation, *, indicative: bool = False, 
     quote.doc_status, quote.progress, quote.failure_message = Quote.DocStatus.PENDING, 0, ""
     quote.enqueued_at = now
     apply_evaluation(quote, ev)
-    quote.frozen["indicative"] = indicative
+    quote.frozen["indicative"] = quote.indicative = indicative
     if issued_by is not None:
         quote.frozen["sales_contact"] = sales_contact(quote, issued_by)
     full_clean_or_refuse(quote)

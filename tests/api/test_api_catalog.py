@@ -101,3 +101,19 @@ def test_servers_sub_resource_and_filters_agree(api):
 def test_catalogue_is_read_only(api):
     assert api.post(PARTS, {"part_number": "X"}, format="json").status_code == 405
     assert api.delete(f"{PARTS}SYS-821GE-TNHR/").status_code == 405
+
+
+def test_a_part_detail_reads_only_its_own_spec_table(api, seeded_catalog):
+    """A part's detail joins no spec table of another kind (one query joining all twelve cost PostgreSQL more to
+    plan than to run): its row, its spec row, and for a server what it lists, each a simple query."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    for number, own in (("HGX-H200-8GPU", "catalog_gpu"), ("MQM9700-NS2F", "catalog_switch"), ("SYS-821GE-TNHR", "")):
+        with CaptureQueriesContext(connection) as read:
+            part = api.get(f"{PARTS}{number}/").json()
+        assert part["specs"] and part["sources"]
+        queries = [q["sql"] for q in read.captured_queries]
+        assert any(f'FROM "{own}"' in sql for sql in queries) or not own
+        assert "catalog_media" not in " ".join(queries)
+        assert max(sql.count(" JOIN ") for sql in queries) <= 2

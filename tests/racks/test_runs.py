@@ -23,7 +23,8 @@ from engines.racks import (
     render_elevation_svg,
     switch_locations,
 )
-from engines.racks.model import DeviceRole
+from engines.racks.model import DeviceRole, rack_entries
+from engines.racks.ranges import PLACE_KEYS, expand_names
 
 from .parts import EN, PDU_22K, air_nodes, cores, leaves, liquid_nodes, mgmt, spines
 
@@ -95,18 +96,30 @@ def test_a_plan_of_runs_answers_as_its_racks_one_by_one(plan):
     assert [r.name for r in plan.racks] == [name for row in plan.rows for name in row.racks]
     written = plan.to_dict()
     assert written == single.to_dict()
-    # each entry is a run of identical racks with its count: the entries cover the rows' racks in order
+    # each entry is a distinct rack content with its count; its ranges, in plan order, cover the rows' racks in order
     entries = written["racks"]
     assert sum(e["count"] for e in entries) == plan.rack_count
+    assert all(e["count"] == sum(r["count"] for r in e["ranges"]) for e in entries)
+    contents = [
+        {k: v for k, v in e.items() if k not in ("name", "count", "last_name", "ranges", *PLACE_KEYS)} for e in entries
+    ]
+    assert all(a != b for i, a in enumerate(contents) for b in contents[i + 1 :])
     in_order = [name for row in plan.rows for name in row.racks]
+    assert [name for row in written["rows"] for name in expand_names(row["racks"])] == in_order
+    ranges = sorted((r for e in entries for r in e["ranges"]), key=lambda r: (r["row"], r["slot"]))
     at = 0
-    for e in entries:
-        assert (e["name"], e["last_name"]) == (in_order[at], in_order[at + e["count"] - 1])
-        at += e["count"]
+    for r in ranges:
+        assert (r["first"], r["last"]) == (in_order[at], in_order[at + r["count"] - 1])
+        at += r["count"]
+    assert at == plan.rack_count
     assert [r.to_dict() for r in RackPlan.from_dict(written).racks] == [r.to_dict() for r in plan.racks]
-    # a result stored with every rack an entry of its own reads back as the same plan
-    stored_before = {**written, "racks": [r.to_dict() for r in plan.racks]}
+    # a result stored with every rack an entry of its own, or as runs in plan order with rows naming every rack (both
+    # before distinct racks), reads back as the same plan
+    old_rows = [{"index": w.index, "name": w.name, "racks": list(w.racks)} for w in plan.rows]
+    stored_before = {**written, "racks": [r.to_dict() for r in plan.racks], "rows": old_rows}
     assert RackPlan.from_dict(stored_before).to_dict() == written
+    stored_as_runs = {**written, "racks": rack_entries(plan.runs), "rows": old_rows}
+    assert RackPlan.from_dict(stored_as_runs).to_dict() == written
     assert link_distances(plan) == link_distances(single)
     assert render_elevation_svg(plan, EN) == render_elevation_svg(single, EN)
     for role in DeviceRole:
@@ -130,23 +143,29 @@ def test_a_plan_of_runs_answers_as_its_racks_one_by_one(plan):
 
 def test_a_2048_node_cluster_is_a_few_runs_per_row():
     """SUs of 32 air-cooled nodes, two to a 30 kW rack: each row's compute racks are two runs either side of the
-    leaf rack, so the plan keeps a few hundred runs for over a thousand racks and writes every rack in the JSON."""
+    leaf rack, so the plan keeps a few hundred runs for over a thousand racks; the JSON writes each distinct rack
+    once, with the runs holding it as ranges of names."""
     plan = plan_racks(
         node_groups=[air_nodes(2048, su=32)],
         switches=[mgmt(), leaves(512), spines(512), cores(256)],
         facility=Facility(rack_power_kw=30),
         pdu_options=[PDU_22K],
     )
-    entries = plan.to_dict()["racks"]
-    # one entry per run: the compute racks right of a row's leaf rack and left of the next row's are one run of 16
+    written = plan.to_dict()
+    entries = written["racks"]
+    # one entry per distinct rack: its ranges are the runs, where the compute racks right of a row's leaf rack and
+    # left of the next row's are one range of 16
     assert sum(e["count"] for e in entries) == plan.rack_count > 1024
-    assert sum(e["count"] for e in entries if e["kind"] == "compute") == 1024
-    assert len(entries) < len(plan.runs) < plan.rack_count / 4
-    assert [(e["name"], e["count"], e["last_name"], e["first_node"]) for e in entries[:3]] == [
+    assert len(entries) < 10 < len(plan.runs) < plan.rack_count / 4
+    [compute] = [e for e in entries if e["kind"] == "compute"]
+    assert (compute["name"], compute["count"], compute["last_name"]) == ("R01-01", 1024, "R65-17")
+    assert [(r["first"], r["count"], r["last"], r["first_node"]) for r in compute["ranges"][:2]] == [
         ("R01-01", 8, "R01-08", 0),
-        ("R01-09", 1, "R01-09", 0),
         ("R01-10", 16, "R02-08", 16),
     ]
+    leaf = entries[1]
+    assert (leaf["name"], leaf["ranges"][0]["count"], leaf["ranges"][1]["first"]) == ("R01-09", 1, "R02-09")
+    assert written["rows"][0] == {"index": 0, "name": "R01", "count": 17, "racks": ["R01-01..R01-17"]}
     racks = [r.to_dict() for r in RackPlan.from_dict(plan.to_dict()).racks]
     assert len(racks) == plan.rack_count
     assert len(plan.runs) <= 4 * len(plan.rows) < plan.rack_count / 4

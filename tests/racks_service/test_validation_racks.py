@@ -28,6 +28,8 @@ from configurator.validation import run_validation
 from design.model import DesignInputError
 from design.parse import parse_design
 from engines.racks import RackPlan
+from engines.racks.model import rack_entries
+from engines.racks.ranges import expand_names
 from quotes.documents import pdf_context, render_pdf, render_xlsx
 from quotes.services import quote_request
 from tests.factories import set_price
@@ -324,17 +326,24 @@ def test_the_offer_pdf_shows_the_racks_and_their_elevation(seeded_catalog, make_
     assert "Totaal, incl. btw minstens €" in dutch_text
 
 
-def test_a_2048_node_result_writes_each_run_of_identical_racks_once_and_stays_under_150_kb(seeded_catalog):
-    """1,107 racks in 65 rows: the compute racks right of one row's leaf rack and left of the next row's are one
-    entry of 16, each rack's two nodes one device entry of 2, and the whole result is a fraction of the 862 kB it
-    was when every rack and device was written out."""
+def test_a_2048_node_result_writes_each_distinct_rack_once_and_stays_under_100_kb(seeded_catalog):
+    """1,107 racks in 65 rows, 6 distinct: each written once with the ranges of racks holding it (the compute racks
+    right of one row's leaf rack and left of the next row's one range of 16), each rack's two nodes one device entry
+    of 2, and the whole result a fraction of the 862 kB it was when every rack and device was written out."""
     result = validate_json(document=_doc(2048))
     plan = result["rack_plan"]
     assert _racks(plan) == result["totals"]["racks"] == 1107
-    assert len(plan["racks"]) < 150
-    second = plan["racks"][2]
-    assert (second["name"], second["count"], second["last_name"], second["first_node"]) == ("R01-10", 16, "R02-08", 16)
-    assert [(d["role"], d["count"], d["position_u"], d["last_position_u"]) for d in second["devices"]] == [
+    assert len(plan["racks"]) == 6
+    compute = plan["racks"][0]
+    assert compute["ranges"][1] == {
+        "first": "R01-10",
+        "last": "R02-08",
+        "count": 16,
+        "row": 0,
+        "slot": 9,
+        "first_node": 16,
+    }
+    assert [(d["role"], d["count"], d["position_u"], d["last_position_u"]) for d in compute["devices"]] == [
         ("node", 2, 1, 9),
         ("management", 1, 42, 42),
     ]
@@ -343,10 +352,27 @@ def test_a_2048_node_result_writes_each_run_of_identical_racks_once_and_stays_un
         ("management", 1, 42, 42),
         ("leaf", 8, 41, 34),
     ]
-    # every rack of the plan is named once by the runs and the rows alike
-    names = [name for row in plan["rows"] for name in row["racks"]]
-    assert len(names) == len(set(names)) == 1107 and names[-1] == plan["racks"][-1]["last_name"]
-    assert len(json.dumps(result)) < 150_000
+    # every rack of the plan is named once by the ranges and the rows alike
+    names = [name for row in plan["rows"] for name in expand_names(row["racks"])]
+    assert len(names) == len(set(names)) == 1107
+    assert plan["rows"][-1] == {"index": 64, "name": "R65", "count": 17, "racks": ["R65-01..R65-17"]}
+    ranged = {
+        name for e in plan["racks"] for r in e["ranges"] for name in names[names.index(r["first"]) :][: r["count"]]
+    }
+    assert ranged == set(names)
+    assert len(json.dumps(result)) < 100_000
+
+
+def test_a_valid_100000_node_result_answers_under_1_mb(seeded_catalog):
+    """51,693 racks in 1,564 rows hold 6 distinct contents: the answer writes each once, with its racks as ranges,
+    and names no rack one by one (it answered 2.4 MB when every run and every rack's name was written)."""
+    doc = _doc(100_000)
+    doc["fabric"]["switch"] = "SN5600"
+    doc["node_groups"][0]["components"][1]["quantity"] = 1
+    result = validate_json(document=doc)
+    assert result["valid"] and result["totals"]["racks"] == _racks(result["rack_plan"]) == 51_693
+    assert len(result["rack_plan"]["racks"]) == 6
+    assert len(json.dumps(result, separators=(",", ":"))) < 1_000_000
 
 
 def test_every_door_counts_every_rack_of_a_run(seeded_catalog, make_configuration, customer, media, build, tmp_path):
@@ -354,7 +380,8 @@ def test_every_door_counts_every_rack_of_a_run(seeded_catalog, make_configuratio
     plan is read — the API, the CLI, the fabric step, the offer PDF, its workbook and the cabling list."""
     doc = _doc(32)
     result = validate_json(document=doc)
-    assert [r["count"] for r in result["rack_plan"]["racks"]] == [8, 1, 8, 1]
+    assert [r["count"] for r in result["rack_plan"]["racks"]] == [16, 1, 1]
+    assert [r["count"] for r in result["rack_plan"]["racks"][0]["ranges"]] == [8, 8]
     assert result["totals"]["racks"] == 18
     crm = ApiClient(name="crm", scope="quote")
     token = crm.set_new_token()
@@ -398,6 +425,29 @@ def test_a_result_stored_before_racks_had_a_count_reads_as_every_rack(seeded_cat
         "racks": [{**r.to_dict(), "devices": [d.to_dict() for d in r.devices]} for r in RackPlan.from_dict(plan).racks],
     }
     assert len(stored["racks"]) == rack_count(stored) == rack_count(plan) == 18
+    view = catalog_snapshot()
+    assert rack_plan_lines(stored, view) == rack_plan_lines(plan, view)
+    labels = elevation_labels()
+    assert rack_elevation_svg(stored, labels, kw_number) == rack_elevation_svg(plan, labels, kw_number)
+    counts = {"gpu": 32}
+    then, now = fabric_locator(stored, counts), fabric_locator(plan, counts)
+    for kind, count in (("node", 32), ("leaf", 8), ("spine", 4)):
+        assert [then(kind, i) for i in range(count)] == [now(kind, i) for i in range(count)]
+
+
+def test_a_result_stored_before_distinct_racks_reads_as_every_rack(seeded_catalog):
+    """A quote frozen when the plan wrote each run of identical racks in plan order and ``rows`` named every rack
+    rebuilds alike: the same racks for its bill, the same elevation, the same rack and unit for every cable end."""
+    result = validate_json(document=_doc(32))
+    plan = result["rack_plan"]
+    runs = RackPlan.from_dict(plan)
+    stored = {
+        **plan,
+        "racks": rack_entries(runs.runs),
+        "rows": [{"index": w.index, "name": w.name, "racks": list(w.racks)} for w in runs.rows],
+    }
+    assert [r["count"] for r in stored["racks"]] == [8, 1, 8, 1] and rack_count(stored) == rack_count(plan) == 18
+    assert RackPlan.from_dict(stored).to_dict() == RackPlan.from_dict(plan).to_dict()
     view = catalog_snapshot()
     assert rack_plan_lines(stored, view) == rack_plan_lines(plan, view)
     labels = elevation_labels()
