@@ -125,4 +125,5 @@ def test_the_status_page_says_at_least_from_the_column(client, api, design, cust
         page = client.get(f"/quotes/{quote.token}/")
     assert page.status_code == 200
     assert ("at least" in page.content.decode()) is at_least
-    assert not any(SNAPSHOT in q["sql"] for q in read.captured_queries)
+    # the snapshot never leaves the database whole: at most one key of it is read (what the offer leaves out)
+    assert not any(re.search(r'"quotes_quote"\."frozen"(, "| FROM)', q["sql"]) for q in read.captured_queries)

@@ -141,7 +141,8 @@ def test_reverse_charge_says_no_vat_without_at_least(make_configuration, custome
     set_price("AP8886")  # a line on request: amounts "at least"
     quote = build(
         quote_request,
-        configuration=make_configuration(design(1)),
+        # the offer carries the rack and its PDUs (the PDU on request) even for one server
+        configuration=make_configuration({**design(1), "facility": {"supplied": []}}),
         customer={**customer, "company": "Athens Compute S.A.", "country": "GR", "vat_number": "EL 094259216"},
         channel="api",
     )

@@ -21,6 +21,8 @@ pytestmark = pytest.mark.django_db
 # rack, power, management network and services is about € 437,000 net, under the € 500,000 limit. Four nodes add a
 # control plane whose servers are priced on request.
 SMALL, LARGE = design(1), design(4)
+# one server whose offer carries its rack and PDUs (a single server leaves them out by default)
+RACKED = {**SMALL, "facility": {"supplied": []}}
 NVL72 = {
     "schema": "design/v1",
     "name": "GB300 NVL72",
@@ -95,7 +97,7 @@ def _zero_net(settings) -> dict:
 def _one_on_request(settings) -> dict:
     """The small design with the one PDU model of its rack not priced by the price list."""
     _unprice("AP8886")
-    return SMALL
+    return RACKED
 
 
 @pytest.mark.parametrize(
@@ -125,7 +127,7 @@ def test_no_quote_leaves_without_a_price(
 
 def test_the_customer_is_told_in_their_language_that_the_request_waits(make_configuration, customer, settings, build):
     _unprice("AP8886")
-    quote = build(quote_request, configuration=make_configuration(SMALL), customer=customer, language="nl")
+    quote = build(quote_request, configuration=make_configuration(RACKED), customer=customer, language="nl")
     [received] = [m for m in mail.outbox if m.to == [customer["email"]]]
     assert quote.number in received.subject and "We hebben je offerteaanvraag" in received.subject
     assert "op aanvraag geprijsd" in received.body and "binnen één werkdag" in received.body
