@@ -14,9 +14,12 @@ def fill(apps, schema_editor):
     values = rows.values_list(
         "pk", "frozen__totals__at_least", "frozen__indicative", "frozen__receipt__design_hash", "frozen__agreement"
     )
-    batch = []
-    for pk, at_least, indicative, design_hash, agreement in values.iterator(chunk_size=BATCH):
-        batch.append(
+    last = 0
+    while True:  # a batch at a time, by primary key (plain queries on every database, no server-side cursor)
+        page = list(values.filter(pk__gt=last)[:BATCH])
+        if not page:
+            return
+        batch = [
             quote_model(
                 pk=pk,
                 at_least=at_least is True,
@@ -24,12 +27,10 @@ def fill(apps, schema_editor):
                 design_hash=design_hash if isinstance(design_hash, str) else "",
                 agreement=agreement if isinstance(agreement, dict) else None,
             )
-        )
-        if len(batch) >= BATCH:
-            rows.bulk_update(batch, FIELDS)
-            batch = []
-    if batch:
+            for pk, at_least, indicative, design_hash, agreement in page
+        ]
         rows.bulk_update(batch, FIELDS)
+        last = page[-1][0]
 
 
 class Migration(migrations.Migration):
