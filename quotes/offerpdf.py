@@ -660,15 +660,10 @@ def _slot_maps(context: dict[str, Any]) -> list[Flowable]:
 # --- terms, acceptance, appendix ------------------------------------------------------------------------------
 
 
-def _terms(context: dict[str, Any]) -> list[Flowable]:
-    q, terms, seller = context["q"], context["terms"], context["seller"]
+def order_terms(q: dict[str, Any], terms: dict[str, Any], seller: dict[str, Any]) -> list[str]:
+    """The payment, delivery and lead-time terms, as the offer and the order confirmation both state them."""
     days = terms.get("payment_days") or 30
-    items = [
-        _(
-            "This quote is valid until %(date)s. Prices are in euros, excluding VAT unless stated as a total"
-            " including VAT."
-        )
-        % {"date": _date(context["valid_until"])},
+    return [
         ngettext(
             "Payment: within %(days)s day of the invoice date, by bank transfer to IBAN %(iban)s, stating %(number)s.",
             "Payment: within %(days)s days of the invoice date, by bank transfer to IBAN %(iban)s, stating %(number)s.",
@@ -684,6 +679,18 @@ def _terms(context: dict[str, Any]) -> list[Flowable]:
             "Lead times are per line, counted from the order date; they are indicative and subject to the"
             " manufacturers' allocation. Prices may change if the configuration changes."
         ),
+    ]
+
+
+def _terms(context: dict[str, Any]) -> list[Flowable]:
+    q, terms, seller = context["q"], context["terms"], context["seller"]
+    items = [
+        _(
+            "This quote is valid until %(date)s. Prices are in euros, excluding VAT unless stated as a total"
+            " including VAT."
+        )
+        % {"date": _date(context["valid_until"])},
+        *order_terms(q, terms, seller),
         _("Amounts are rounded half up to whole cents per line; VAT is calculated once on the net total."),
     ]
     agreement = context.get("agreement")

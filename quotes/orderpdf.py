@@ -13,7 +13,6 @@ from typing import Any
 
 from django.utils import formats
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, Table, TableStyle
@@ -129,24 +128,7 @@ def _acceptance(context: dict[str, Any], acceptance: dict[str, Any]) -> list[Flo
 
 def _terms(context: dict[str, Any]) -> list[Flowable]:
     q, terms, seller = context["q"], context["terms"], context["seller"]
-    days = terms.get("payment_days") or 30
-    items = [
-        ngettext(
-            "Payment: within %(days)s day of the invoice date, by bank transfer to IBAN %(iban)s, stating %(number)s.",
-            "Payment: within %(days)s days of the invoice date, by bank transfer to IBAN %(iban)s, stating %(number)s.",
-            days,
-        )
-        % {"days": days, "iban": seller.get("iban", ""), "number": q.get("number", "")},
-        _(
-            "Delivery: %(incoterm)s (Incoterms® 2020) at the billing address unless another delivery address is"
-            " agreed in the order."
-        )
-        % {"incoterm": terms.get("incoterm") or "DAP"},
-        _(
-            "Lead times are per line, counted from the order date; they are indicative and subject to the"
-            " manufacturers' allocation. Prices may change if the configuration changes."
-        ),
-    ]
+    items = offerpdf.order_terms(q, terms, seller)
     if terms.get("general_terms_url"):
         items.append(
             _("The general terms and conditions of %(seller)s apply (%(url)s).")
