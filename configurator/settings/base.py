@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "csp",
+    "django_countries",
     "catalog",
     "configurator",
     "quotes",
@@ -172,6 +173,8 @@ TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("nl", _("Dutch"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# django-countries' names, but the one the offers have always printed for US (quotes/countries.py).
+COUNTRIES_OVERRIDE = {"US": _("United States")}
 FORMAT_MODULE_PATH = ["configurator.formats"]  # English dates day-first (1 December 2026), not US style
 TIME_ZONE = "Europe/Amsterdam"
 USE_I18N = True
