@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -169,14 +170,20 @@ def configuration_create(
     return config
 
 
+class ConfigurationErrorCode(StrEnum):
+    """Why a configuration refuses a change: the stable ``code`` of ConfigurationLocked, which the API answers."""
+
+    QUOTE_OPEN = "quote_open"  # the design is under review
+    WITH_SALES = "with_sales"  # a customer's design a sales engineer now handles
+    HAS_QUOTES = "has_quotes"  # a configuration with quotes is kept
+    NO_FABRIC_PLAN = "no_fabric_plan"  # nothing to cable
+
+
 class ConfigurationLocked(Exception):
-    """A change the configuration's state refuses (``code``: a stable reason; ``message``: for people).
+    """A change the configuration's state refuses (``code``: a stable reason, ConfigurationErrorCode; ``message``:
+    for people)."""
 
-    Codes: ``quote_open`` (the design is under review), ``with_sales`` (a customer's design a sales engineer
-    now handles), ``has_quotes`` (a configuration with quotes is kept), ``no_fabric_plan`` (nothing to cable).
-    """
-
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: ConfigurationErrorCode, message: str):
         super().__init__(message)
         self.code = code
         self.message = message
@@ -223,7 +230,8 @@ def configuration_edit_refusal(
     if not staff and configuration.channel == Configuration.Channel.WEB:
         if configuration.status != Configuration.Status.DRAFT or configuration_taken_over(configuration):
             return ConfigurationLocked(
-                "with_sales", _("This design is with our sales engineers now. Make a copy to change it.")
+                ConfigurationErrorCode.WITH_SALES,
+                _("This design is with our sales engineers now. Make a copy to change it."),
             )
         return None
     if quotes is None:
@@ -232,7 +240,7 @@ def configuration_edit_refusal(
         open_quote = max((q for q in quotes if q.status in OPEN_QUOTE_STATUSES), key=lambda q: q.pk, default=None)
     if open_quote is not None and not (staff and user.has_perm(ISSUE_PERMISSION)):
         return ConfigurationLocked(
-            "quote_open",
+            ConfigurationErrorCode.QUOTE_OPEN,
             _(
                 "Quote %(number)s for this configuration is %(status)s; its design cannot be "
                 "replaced while the request is open, because the review and any accepted warnings "
@@ -289,7 +297,9 @@ def configuration_delete(*, configuration: Configuration, user=None) -> None:
     """Delete a configuration, unless it has quotes (``has_quotes``): a quote is a record of what was offered and
     keeps its configuration. The same for every door and every user."""
     if configuration.quotes.exists():
-        raise ConfigurationLocked("has_quotes", _("This configuration has quotes and cannot be deleted."))
+        raise ConfigurationLocked(
+            ConfigurationErrorCode.HAS_QUOTES, _("This configuration has quotes and cannot be deleted.")
+        )
     configuration.delete()
 
 
@@ -351,7 +361,9 @@ def cabling_plan(*, configuration: Configuration, outcome: Outcome | None = None
     result = outcome.result
     fabric = result.fabric_plan if result is not None else None
     if result is None or fabric is None or not fabric.plan.tiers:
-        raise ConfigurationLocked("no_fabric_plan", _("This configuration has no fabric plan to cable."))
+        raise ConfigurationLocked(
+            ConfigurationErrorCode.NO_FABRIC_PLAN, _("This configuration has no fabric plan to cable.")
+        )
     counts = {g["group"]: g["count"] for g in result.totals.groups}
     locate = fabric_locator(result.rack_plan, counts)
     return _with_networks(iter_cabling_csv(fabric.plan, locate), result, locate is not None)

@@ -285,6 +285,7 @@ SPECTACULAR_SETTINGS = {
         "DocStatusEnum": "quotes.models.Quote.DocStatus",
         "ConfigurationStatusEnum": "configurator.models.Configuration.Status",
         "DeliveryStatusEnum": "api.models.WebhookDelivery.Status",
+        "ErrorCodeEnum": "api.exceptions.ERROR_CODE_CHOICES",
         "ConnectorEnum": "api.schema.connector_choices",
         "PlugTopEnum": "api.schema.top_choices",
         "ProtocolEnum": "api.schema.protocol_choices",
