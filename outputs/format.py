@@ -20,7 +20,9 @@ class OutputUnavailable(Exception):
         self.message = message
 
 
-Render = Callable[["ValidationResult", str], Iterable[str]]
+# The body of a text format is str chunks; of a binary one (a zip, a workbook) bytes chunks.
+Body = Iterable[str] | Iterable[bytes]
+Render = Callable[["ValidationResult", str], Body]
 
 
 @dataclass(frozen=True)
@@ -28,9 +30,9 @@ class OutputFormat:
     """One output of a validated design.
 
     ``name``: the file name a door serves it under (``cabling.csv``); ``media_type``: its Content-Type;
-    ``render(result, language)``: its text in chunks (a CSV row by row, so a 2,000-node plan never sits in memory),
-    or OutputUnavailable; ``unavailable()``: the refusal when there is no result to render (the design's input
-    errors prevent one)."""
+    ``render(result, language)``: its body in chunks, text or bytes (a CSV row by row, so a 2,000-node plan never
+    sits in memory), or OutputUnavailable; ``unavailable()``: the refusal when there is no result to render (the
+    design's input errors prevent one)."""
 
     name: str
     media_type: str
@@ -40,8 +42,8 @@ class OutputFormat:
 
 @dataclass(frozen=True)
 class Output:
-    """A rendered output: its file name, media type and body (chunks of text, streamed by the doors)."""
+    """A rendered output: its file name, media type and body (chunks of text or bytes, streamed by the doors)."""
 
     name: str
     media_type: str
-    body: Iterable[str]
+    body: Body
