@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from django.utils import translation
 
@@ -34,6 +34,12 @@ SCREEN_RACKS_PER_LINE = 2  # racks of the web page's elevation side by side (eac
 PRINT_RACKS_PER_LINE = 3  # racks of a line of the offer's elevation, the line as wide as the page
 
 
+class _FabricSection(Protocol):
+    """A live result's fabric section (configurator.result.FabricSection): written out only when drawn."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True)
 class SlotMap:
     """One node group's slot map: the group's name (or "#n") and its SVG."""
@@ -45,9 +51,10 @@ class SlotMap:
 @dataclass(frozen=True)
 class PictureSet:
     """The pictures of one result's plans (contract design/v1: ``fabric_plan``, ``rack_plan``, ``placement``, as
-    dicts), each drawn when asked for (outputs.pictures memoises them)."""
+    dicts; a live result's fabric section is written out only for the diagram), each drawn when asked for
+    (outputs.pictures memoises them)."""
 
-    fabric_plan: dict[str, Any] | None
+    fabric_plan: dict[str, Any] | _FabricSection | None
     rack_plan: dict[str, Any] | None
     placement: Any
     language: str
@@ -56,6 +63,8 @@ class PictureSet:
     def diagram(self) -> str:
         """The topology diagram, or '' when the design has no fabric with tiers."""
         plan = self.fabric_plan
+        if plan is not None and not isinstance(plan, dict):
+            plan = plan.to_json()
         if not plan or not plan.get("tiers"):
             return ""
         try:
@@ -130,7 +139,10 @@ def picture_set(
 
 def result_pictures(*, result: ValidationResult, language: str, printed: bool = False) -> PictureSet:
     """The pictures of a live validation result (what the wizard's steps show)."""
-    plan = result.fabric_plan.to_json() if result.fabric_plan else None
-    return picture_set(
-        fabric_plan=plan, rack_plan=result.rack_plan, placement=result.placement, language=language, printed=printed
+    return PictureSet(
+        fabric_plan=result.fabric_plan,
+        rack_plan=result.rack_plan,
+        placement=result.placement,
+        language=language,
+        printed=printed,
     )
