@@ -155,7 +155,7 @@ class Machines:
     def worker(self, name: str, *, delay: float = 0.0) -> subprocess.Popen:
         """A Celery worker as machine ``name`` (prefork, one process, as production runs it per core)."""
         log = self.work / name / "worker.log"
-        args = [sys.executable, "-m", "celery", "-A", "configurator", "worker", "-P", "prefork", "-c", "1"]
+        args = [sys.executable, "-m", "celery", "-A", "project", "worker", "-P", "prefork", "-c", "1"]
         args += ["-l", "info", "-n", f"{name}@%h", "--without-gossip", "--without-mingle", "--without-heartbeat"]
         env = self.env(name, QUOTE_BUILD_DELAY_SECONDS=str(delay))
         with log.open("wb") as out:

@@ -78,7 +78,7 @@ def record(corpus: Path, pytest_args: list[str]) -> int:
 def answer(corpus: Path, out: Path) -> int:
     db = Path(tempfile.mkdtemp()) / "replay.sqlite3"
     os.environ["DATABASE_URL"] = f"sqlite:///{db}"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "configurator.settings.test")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings.test")
     sys.path.insert(0, str(ROOT))
     import django
 

@@ -43,7 +43,7 @@ def fresh_database():
 
 
 def _at_once(database_url: str, *command: str, times: int = 2) -> list[subprocess.CompletedProcess]:
-    env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_SETTINGS_MODULE": "configurator.settings.test"}
+    env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_SETTINGS_MODULE": "project.settings.test"}
     procs = [
         subprocess.Popen(
             [sys.executable, "manage.py", *command],

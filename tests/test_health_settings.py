@@ -28,7 +28,7 @@ def test_healthz_is_503_when_the_broker_is_unreachable(client, settings):
 
 def _check_production(env):
     full = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
-    full.update(env, DJANGO_SETTINGS_MODULE="configurator.settings.production")
+    full.update(env, DJANGO_SETTINGS_MODULE="project.settings.production")
     return subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         capture_output=True,
@@ -80,7 +80,7 @@ def test_random_keys_from_the_usual_generators_pass_the_guard():
     code = (
         "import secrets\n"
         "from django.core.management.utils import get_random_secret_key as django_key\n"
-        "from configurator.settings.production import secret_key_problem\n"
+        "from project.settings.production import secret_key_problem\n"
         "makers = (lambda: secrets.token_urlsafe(60), lambda: secrets.token_urlsafe(38),\n"
         "          lambda: secrets.token_hex(32))\n"
         "keys = [make() for _ in range(100) for make in makers] + [django_key() for _ in range(100)]\n"
@@ -97,15 +97,15 @@ def test_random_keys_from_the_usual_generators_pass_the_guard():
 
 
 def test_a_worker_without_settings_runs_production_unless_debug_is_asked_for(tmp_path):
-    """`celery -A configurator worker` as the README starts it: production settings by default, never DEBUG."""
-    code = "import os, configurator.celery; print(os.environ['DJANGO_SETTINGS_MODULE'])"
+    """`celery -A project worker` as the README starts it: production settings by default, never DEBUG."""
+    code = "import os, project.celery; print(os.environ['DJANGO_SETTINGS_MODULE'])"
     env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
     plain = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT)
-    assert plain.stdout.strip() == "configurator.settings.production", plain.stderr
+    assert plain.stdout.strip() == "project.settings.production", plain.stderr
     debug = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env={**env, "DJANGO_DEBUG": "true"}, cwd=ROOT
     )
-    assert debug.stdout.strip() == "configurator.settings.local", debug.stderr
+    assert debug.stdout.strip() == "project.settings.local", debug.stderr
 
 
 def test_production_passes_deploy_checks_with_its_secrets():
@@ -126,7 +126,7 @@ def test_production_sends_the_language_cookie_over_https_only():
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
     env.update(
-        DJANGO_SETTINGS_MODULE="configurator.settings.production",
+        DJANGO_SETTINGS_MODULE="project.settings.production",
         DATABASE_URL="sqlite:///tmp.db",
         DJANGO_ALLOWED_HOSTS="x.example.com",
         DJANGO_SECRET_KEY="k" * 20 + "-Zq8!x7Rw2#Lm4^Pb6&Tn0*Vs9" + "y" * 20,
@@ -142,7 +142,7 @@ def test_a_configured_bucket_switches_documents_to_s3_storage():
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "AWS_"))}
     env.update(
-        DJANGO_SETTINGS_MODULE="configurator.settings.local",
+        DJANGO_SETTINGS_MODULE="project.settings.local",
         AWS_STORAGE_BUCKET_NAME="quotes-docs",
         AWS_S3_ENDPOINT_URL="http://127.0.0.1:9000",
     )

@@ -1,5 +1,5 @@
 """The project package stays out of the engines' way: importing an engine loads neither Django nor Celery, while
-Celery still finds its app as ``celery -A configurator``."""
+Celery still finds its app as ``celery -A project``."""
 
 from __future__ import annotations
 
@@ -22,4 +22,4 @@ def test_importing_the_engines_loads_no_django_and_no_celery():
 def test_celery_finds_the_app_of_the_project():
     from celery.bin.celery import find_app
 
-    assert find_app("configurator").main == "configurator"
+    assert find_app("project").main == "project"

@@ -47,7 +47,7 @@ def chain(tmp_path_factory):
     work = tmp_path_factory.mktemp("proxy-chain")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "AWS_", "CELERY_", "CACHE_"))}
     env.update(
-        DJANGO_SETTINGS_MODULE="configurator.settings.production",
+        DJANGO_SETTINGS_MODULE="project.settings.production",
         DJANGO_SECRET_KEY=secrets.token_urlsafe(60),
         DJANGO_ALLOWED_HOSTS=HOST,
         DATABASE_URL=f"sqlite:///{work / 'db.sqlite3'}",
@@ -74,7 +74,7 @@ def chain(tmp_path_factory):
     (work / "logs").mkdir()
 
     gunicorn = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "configurator.wsgi", "--bind", f"127.0.0.1:{GUNICORN_PORT}"]
+        [sys.executable, "-m", "gunicorn", "project.wsgi", "--bind", f"127.0.0.1:{GUNICORN_PORT}"]
         + ["--workers", "1", "--timeout", "30"],
         cwd=ROOT,
         env=env,

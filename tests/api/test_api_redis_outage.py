@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 def redis_cache(private_redis, settings):  # noqa: F811
     settings.CACHES = {
         "default": {
-            "BACKEND": "configurator.cache.SharedClientRedisCache",
+            "BACKEND": "project.cache.SharedClientRedisCache",
             "LOCATION": private_redis.url(1),
             "OPTIONS": {"socket_connect_timeout": 1.0, "socket_timeout": 1.0},
         }

@@ -2,12 +2,12 @@
 
 import pytest
 
-from configurator.messages import both
 from design.model import DesignIn, DesignInputError, FabricIn, NodeGroupIn
 from engines.fabric.check import check_design_fabric
 from engines.findings.fabric_codes import FabricCode
 from engines.findings.finding import Severity
 from engines.findings.registry import REGISTRY
+from messages import both
 
 from .parts import CATALOG, CX7_NDR, CX7_NDR200, QM8700, SN5600
 

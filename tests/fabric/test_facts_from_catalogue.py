@@ -7,7 +7,6 @@ import re
 
 import pytest
 
-from configurator.messages import both
 from configurator.validation import integrated_nic_spec
 from design.model import DesignIn, FabricIn, NodeGroupIn
 from design.specs import ServerSpec
@@ -16,6 +15,7 @@ from engines.fabric.check import check_design_fabric, check_hdr_for_new_gpus
 from engines.fabric.findings import protocol_finding, subnet_manager_finding
 from engines.fabric.plan import plan_fabric
 from engines.findings.fabric_codes import FabricCode
+from messages import both
 
 from .parts import CATALOG, CX7_NDR, MEDIA, Q3400, QM8700, QM9700, SN2201, SN5600, SWITCHES, catalog
 

@@ -7,7 +7,6 @@ from decimal import Decimal
 
 import pytest
 
-from configurator.messages import both
 from design.model import ComponentIn, DesignIn, NodeGroupIn, RackIn
 from design.specs import CatalogView, MediaSpec
 from design.vocabulary import Top
@@ -16,6 +15,7 @@ from engines.fabric.plan import plan_fabric
 from engines.findings import Code
 from engines.findings.fabric_codes import FabricCode
 from engines.node.engine import validate_nodes
+from messages import both
 
 pytestmark = pytest.mark.django_db
 

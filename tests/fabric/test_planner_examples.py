@@ -9,13 +9,13 @@ from collections import Counter
 
 import pytest
 
-from configurator.messages import both
 from design.model import RackIn
 from engines.fabric.cabling import iter_cabling_csv
 from engines.fabric.model import LEAF_SPINE, NODE_LEAF, SPINE_CORE
 from engines.fabric.plan import plan_fabric
 from engines.findings.fabric_codes import FabricCode
 from engines.findings.finding import Severity
+from messages import both
 
 from .parts import BF3, CATALOG, CX6_HDR, CX7_NDR, CX7_NDR200, ETH_ONLY, QM8700, QM9700, QM9790, SN2201, SN5600, catalog
 

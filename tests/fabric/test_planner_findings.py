@@ -5,8 +5,6 @@ import dataclasses
 
 import pytest
 
-from configurator.messages import both, rule_entries
-from configurator.messages.base import article
 from design.model import DesignInputError, RackIn
 from engines.fabric.check import check_hdr_for_new_gpus
 from engines.fabric.model import NODE_LEAF
@@ -14,6 +12,8 @@ from engines.fabric.plan import plan_fabric
 from engines.fabric.request import parse_fabric_request, resolve
 from engines.findings.fabric_codes import FabricCode
 from engines.findings.finding import Severity
+from messages import both, rule_entries
+from messages.base import article
 
 from .parts import (
     CATALOG,

@@ -3,12 +3,12 @@ whole class of fabrics invalid."""
 
 import pytest
 
-from configurator.messages import both
 from design.model import RackIn
 from engines.fabric.model import LEAF_SPINE, NODE_LEAF
 from engines.fabric.plan import plan_fabric
 from engines.findings.fabric_codes import FabricCode
 from engines.findings.finding import Severity
+from messages import both
 
 from .parts import CATALOG, CX6_HDR, CX7_NDR, QM8700, QM9700, catalog
 

@@ -10,7 +10,7 @@ from django.test import override_settings
 from django.utils import translation
 from django.utils.autoreload import file_changed
 
-import configurator.messages as messages
+import messages
 from catalog.models import Part, Switch
 from configurator.examples import h200_training_cluster
 from engines.findings.fabric_codes import FabricCode

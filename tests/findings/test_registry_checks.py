@@ -30,6 +30,6 @@ def test_every_check_named_in_the_registry_is_a_function_of_the_engines(code):
 
 
 def test_every_registered_code_has_a_message_and_a_fix():
-    from configurator.messages import RENDERERS
+    from messages import RENDERERS
 
-    assert sorted(set(REGISTRY) - set(RENDERERS)) == [], "registered codes without a renderer in configurator/messages/"
+    assert sorted(set(REGISTRY) - set(RENDERERS)) == [], "registered codes without a renderer in messages/"

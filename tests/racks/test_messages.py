@@ -4,10 +4,10 @@ import dataclasses
 
 import pytest
 
-from configurator.messages import both, finding_dict
 from engines.findings import RackCode
 from engines.findings.registry import REGISTRY, finding
 from engines.racks import Facility, PduOption, plan_racks
+from messages import both, finding_dict
 
 from .parts import PDU_22K, air_nodes, leaves, liquid_nodes, mgmt
 

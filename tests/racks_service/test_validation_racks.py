@@ -19,7 +19,6 @@ from pypdf import PdfReader
 from api.models import ApiClient
 from configurator.bom import design_bill, rack_plan_lines
 from configurator.examples import h200_training_cluster
-from configurator.messages.racks import elevation_labels, kw_number
 from configurator.pictures import rack_elevation_svg
 from configurator.rackplan import fabric_locator, rack_count
 from configurator.services import cabling_plan, configuration_create
@@ -30,6 +29,7 @@ from design.parse import parse_design
 from engines.racks import RackPlan
 from engines.racks.model import rack_entries
 from engines.racks.ranges import expand_names
+from messages.racks import elevation_labels, kw_number
 from quotes.documents import pdf_context, render_pdf, render_xlsx
 from quotes.services import quote_request
 from tests.factories import set_price

@@ -3,9 +3,6 @@
 import pytest
 from django.utils import translation
 
-from configurator.messages import both, finding_dict, rule_entries
-from configurator.messages.base import num
-from configurator.messages.pcie import pcie_link, pcie_noun
 from engines.findings.cluster_codes import ClusterCode
 from engines.findings.codes import Code
 from engines.findings.fabric_codes import FabricCode
@@ -13,6 +10,9 @@ from engines.findings.finding import SEVERITY_ORDER, Severity
 from engines.findings.network_codes import NetworkCode
 from engines.findings.rack_codes import RackCode
 from engines.findings.registry import REGISTRY, finding
+from messages import both, finding_dict, rule_entries
+from messages.base import num
+from messages.pcie import pcie_link, pcie_noun
 
 from .parts import CX7_NDR, HGX_B200, HGX_H200, SYS_821GE_TNHR, SYS_822GS_NBRT, comp, design, group, hgx_node, run
 

@@ -4,7 +4,7 @@ import dataclasses
 
 import pytest
 
-from configurator.messages import both
+from messages import both
 
 from .parts import (
     AS_4125GS_TNRT,

@@ -10,7 +10,6 @@ import dataclasses
 
 import pytest
 
-from configurator.messages import both
 from design.specs import (
     CatalogView,
     CpuSpec,
@@ -20,6 +19,7 @@ from design.specs import (
     MemorySpec,
     ReferenceSystemSpec,
 )
+from messages import both
 
 from .parts import (
     ALL_PARTS,

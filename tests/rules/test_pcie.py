@@ -4,9 +4,9 @@ import dataclasses
 
 import pytest
 
-from configurator.messages import both
 from design.vocabulary import SlotForm
 from engines.node.pcie import PCIE_GBYTES_PER_LANE, card_need_gbytes, link_gbytes
+from messages import both
 
 from .parts import (
     AS_4125GS_TNRT,

@@ -2,8 +2,8 @@
 
 import pytest
 
-from configurator.messages import both, totals_dict
 from engines.node.power import ASSUMED_CPU_TDP_W, FAN_MARGIN, MEMORY_AND_DRIVES_W, OPTIC_W_PER_PORT
+from messages import both, totals_dict
 
 from .parts import (
     AS_4125GS_TNRT,

@@ -3,9 +3,9 @@ stated, PSU redundancy checked both ways when it is not sourced, and no power fi
 
 import pytest
 
-from configurator.messages import both
 from design.specs import Cooling
 from engines.node.power import FAN_MARGIN, MEMORY_AND_DRIVES_W, OPTIC_W_PER_PORT, network_power
+from messages import both
 
 from .parts import (
     AS_4125GS_TNRT,

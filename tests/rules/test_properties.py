@@ -16,7 +16,6 @@ import math
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from configurator.messages import both
 from design.model import ComponentIn, DesignIn, DesignInputError, FabricIn, NodeGroupIn, WorkloadIn
 from design.parse import parse_design
 from design.references import check_references
@@ -26,6 +25,7 @@ from engines.findings.codes import Code
 from engines.findings.registry import REGISTRY
 from engines.node.engine import validate_nodes
 from engines.node.pcie import fits
+from messages import both
 
 from .parts import ALL_PARTS, as_json
 

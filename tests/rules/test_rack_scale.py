@@ -4,8 +4,8 @@ rack is its own NVLink domain."""
 
 import dataclasses
 
-from configurator.messages import both
 from design.specs import CatalogView
+from messages import both
 
 from .parts import SEED, comp, design, group, run
 

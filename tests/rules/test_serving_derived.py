@@ -3,7 +3,6 @@ back from fitting it (the error is printed; bench/serving_error.py prints the wh
 
 import pytest
 
-from configurator.messages import both
 from design.model import DesignIn, WorkloadIn
 from engines.node.serving import (
     EFFICIENCIES,
@@ -14,6 +13,7 @@ from engines.node.serving import (
     measured_row,
     median_abs_error,
 )
+from messages import both
 
 from .parts import HGX_H200, SYS_821GE_TNHR, catalog, design, hgx_node, run, variant
 

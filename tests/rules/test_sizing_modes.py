@@ -3,10 +3,10 @@ physically cannot run, and no NVLink advice for GPUs without NVLink."""
 
 import pytest
 
-from configurator.messages import both
 from design.model import DesignIn, DesignInputError, WorkloadIn
 from design.parse import parse_design
 from engines.node.sizing import kv_cache_gb, size_workload
+from messages import both
 
 from .parts import (
     HGX_H100,

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from configurator.messages import both
 from design.model import DesignIn, WorkloadIn
 from engines.node.training import training_time, utilisation
+from messages import both
 
 from .parts import (
     HGX_A100,

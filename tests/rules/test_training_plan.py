@@ -8,11 +8,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from configurator.messages import both
 from design.model import DesignIn, DesignInputError, WorkloadIn
 from design.parse import parse_design
 from engines.node.serving import SERVING_POINTS
 from engines.node.training import MFU_RANGE, flops_per_token, training_time
+from messages import both
 
 from .parts import (
     AS_4125GS_TNRT,

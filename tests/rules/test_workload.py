@@ -2,8 +2,8 @@
 
 import pytest
 
-from configurator.messages import both
 from engines.node.sizing import size_workload
+from messages import both
 
 from .parts import (
     CX7_NDR,

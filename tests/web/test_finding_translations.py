@@ -1,5 +1,5 @@
 """Every finding message, fix and rule title has a Dutch translation: the message ids that the service edge
-renders findings from (configurator/messages/) and the rule registry's titles and explanations
+renders findings from (messages/) and the rule registry's titles and explanations
 (engines/findings/) are all in the compiled Dutch catalogue, so no finding falls back to English for a Dutch
 visitor."""
 
@@ -13,7 +13,7 @@ from django.conf import settings
 from django.utils.translation import trans_real
 
 ROOT = Path(settings.BASE_DIR)
-SOURCES = sorted((ROOT / "configurator/messages").glob("*.py")) + sorted((ROOT / "engines/findings").glob("*.py"))
+SOURCES = sorted((ROOT / "messages").glob("*.py")) + sorted((ROOT / "engines/findings").glob("*.py"))
 SINGULAR = {"_", "gettext", "gettext_lazy", "gettext_noop"}
 PLURAL = {"ngettext", "ngettext_lazy"}
 

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.utils.translation import trans_real
 
 ROOT = Path(settings.BASE_DIR)
-SOURCES = sorted((ROOT / "configurator" / "messages").glob("*.py"))
+SOURCES = sorted((ROOT / "messages").glob("*.py"))
 GETTEXT = {"_", "gettext", "gettext_lazy", "ngettext", "ngettext_lazy"}
 # A design document's field path (fabric.switch, rack.in_rack_m, node_groups[0].server) or the seller's catalogue
 # as something to edit: words a customer cannot act on.

@@ -1,4 +1,4 @@
-"""The session store (configurator.sessions) reads a visitor's session as Django's database store does: a live
+"""The session store (project.sessions) reads a visitor's session as Django's database store does: a live
 session comes back whole; an expired or unknown one starts afresh."""
 
 from __future__ import annotations
@@ -7,13 +7,13 @@ import pytest
 from django.conf import settings
 from django.contrib.sessions.models import Session
 
-from configurator.sessions import SessionStore
+from project.sessions import SessionStore
 
 pytestmark = pytest.mark.django_db
 
 
 def test_it_is_the_configured_store():
-    assert settings.SESSION_ENGINE == "configurator.sessions"
+    assert settings.SESSION_ENGINE == "project.sessions"
 
 
 def test_a_live_session_loads_whole():

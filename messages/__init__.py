@@ -75,12 +75,12 @@ def forget_rendered() -> None:
     _rendered.clear()
 
 
-@receiver(setting_changed, dispatch_uid="configurator.messages.forget_rendered")
+@receiver(setting_changed, dispatch_uid="messages.forget_rendered")
 def _setting_changed(**kwargs) -> None:
     forget_rendered()
 
 
-@receiver(file_changed, dispatch_uid="configurator.messages.forget_rendered_on_mo")
+@receiver(file_changed, dispatch_uid="messages.forget_rendered_on_mo")
 def _translation_file_changed(sender, file_path, **kwargs) -> None:
     if Path(file_path).suffix == ".mo":
         forget_rendered()

@@ -16,13 +16,11 @@ def default_settings_module() -> str:
     dotenv = os.path.join(os.path.dirname(os.path.dirname(__file__)), ".env")
     if os.path.exists(dotenv):
         environ.Env.read_env(dotenv, overwrite=False)
-    return (
-        "configurator.settings.local" if env.bool("DJANGO_DEBUG", default=False) else "configurator.settings.production"
-    )
+    return "project.settings.local" if env.bool("DJANGO_DEBUG", default=False) else "project.settings.production"
 
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", default_settings_module())
 
-app = Celery("configurator")
+app = Celery("project")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()

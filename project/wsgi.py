@@ -2,5 +2,5 @@ import os
 
 from django.core.wsgi import get_wsgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "configurator.settings.production")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings.production")
 application = get_wsgi_application()

@@ -4,9 +4,9 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from configurator.health import healthz, livez
+from project.health import healthz, livez
 
-handler500 = "configurator.outage.server_error"  # an outage outside a view: 503, not 500
+handler500 = "project.outage.server_error"  # an outage outside a view: 503, not 500
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),

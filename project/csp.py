@@ -36,7 +36,7 @@ def settings_policy(report_only: bool) -> str:
     return policy
 
 
-@receiver(setting_changed, dispatch_uid="configurator.csp.forget_policies")
+@receiver(setting_changed, dispatch_uid="project.csp.forget_policies")
 def _forget_policies(setting: str, **kwargs) -> None:
     if setting in _SETTINGS:
         _policies.clear()

@@ -2,7 +2,7 @@
 
 Every page reads the visitor's session (their drafts, their quotes, a sales engineer's login); Django's store builds
 an ORM query for it, which costs more than the query itself. Writing, expiry and clearing are Django's own.
-Configured as SESSION_ENGINE = "configurator.sessions". bench/sessions.py times whole wizard requests with this
+Configured as SESSION_ENGINE = "project.sessions". bench/sessions.py times whole wizard requests with this
 store and with Django's: this one saved 2 to 14 % of a page's median time (2.8 to 4.4 ms of 25 to 38 ms on a busy
 two-core machine), so it stays.
 """

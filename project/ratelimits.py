@@ -1,6 +1,6 @@
 """Rate limits of the wizard's anonymous doors, counted by django-ratelimit in Django's default cache.
 
-Each limit is a fixed window per key (the client's address from configurator.clientip, or the browser session);
+Each limit is a fixed window per key (the client's address from project.clientip, or the browser session);
 production configures a shared cache (CACHE_URL=redis://…) so that every process counts together. Sales engineers
 (active staff) are not limited by the wizard's limits and have their own, per user, for quote requests. Rates are
 "<count>/<period>" strings from the settings (WIZARD_START_RATE, CABLING_CSV_LARGE_RATE) or (count, seconds) pairs
@@ -21,7 +21,7 @@ from django.core.cache import caches
 from django.http import HttpRequest
 from django_ratelimit.core import get_usage, is_ratelimited
 
-from configurator.clientip import client_ip
+from project.clientip import client_ip
 
 
 def by_address(group: str, request: HttpRequest) -> str:

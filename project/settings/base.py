@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "csp",
+    "project",  # the Celery app, loaded when Django starts (ProjectConfig.ready)
     "catalog",
     "configurator",
     "quotes",
@@ -42,7 +43,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "api.middleware.RefuseTraceMiddleware",  # TRACE/TRACK under /api/: 405 in the API's error body
-    "configurator.csp.CSPMiddleware",  # django-csp's, the settings' policy built once (configurator/csp.py)
+    "project.csp.CSPMiddleware",  # django-csp's, the settings' policy built once (project/csp.py)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -53,7 +54,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
-    "configurator.outage.DatabaseUnavailableMiddleware",  # innermost: sees a view's exception first
+    "project.outage.DatabaseUnavailableMiddleware",  # innermost: sees a view's exception first
 ]
 
 # Content-Security-Policy on every response (django-csp): scripts, styles, images and fonts from this server only
@@ -77,8 +78,8 @@ CONTENT_SECURITY_POLICY = {
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 LANGUAGE_COOKIE_HTTPONLY = True
 
-ROOT_URLCONF = "configurator.urls"
-WSGI_APPLICATION = "configurator.wsgi.application"
+ROOT_URLCONF = "project.urls"
+WSGI_APPLICATION = "project.wsgi.application"
 
 # Site pages are Jinja2 (templates/; web/templating.py says why); the admin, the
 # e-mails, the quote PDF and third-party apps use Django templates from the apps' templates/ directories.
@@ -113,7 +114,7 @@ FORM_RENDERER = "web.widgets.FastRenderer"
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=0)
-# While the database cannot be reached, requests are answered 503 with this Retry-After (configurator.outage).
+# While the database cannot be reached, requests are answered 503 with this Retry-After (project.outage).
 DATABASE_RETRY_AFTER_SECONDS = env.int("DATABASE_RETRY_AFTER_SECONDS", default=30)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # PostgreSQL's JIT compiles the catalogue snapshot's one wide query (every spec table joined) for 0.3-0.7 s
@@ -123,12 +124,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 # Rate limits and throttles count in the cache: set CACHE_URL (redis://…) when several processes serve the app.
 _cache_url = env("CACHE_URL", default="")
 # A stopped, unreachable or frozen Redis fails a cache call after this long (connect and each read), so requests
-# are answered 503 at once (configurator.outage) instead of holding a web worker until the proxy gives up.
+# are answered 503 at once (project.outage) instead of holding a web worker until the proxy gives up.
 REDIS_SOCKET_TIMEOUT_SECONDS = env.float("REDIS_SOCKET_TIMEOUT_SECONDS", default=1.0)
 CACHES = {
-    # Django's Redis cache with one client per connection pool (configurator.cache): the same keys and values.
+    # Django's Redis cache with one client per connection pool (project.cache): the same keys and values.
     "default": {
-        "BACKEND": "configurator.cache.SharedClientRedisCache",
+        "BACKEND": "project.cache.SharedClientRedisCache",
         "LOCATION": _cache_url,
         "OPTIONS": {
             "socket_connect_timeout": REDIS_SOCKET_TIMEOUT_SECONDS,
@@ -153,7 +154,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-SESSION_ENGINE = "configurator.sessions"  # Django's database sessions, read with one plain SELECT
+SESSION_ENGINE = "project.sessions"  # Django's database sessions, read with one plain SELECT
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "configurator:dashboard"
 LOGOUT_REDIRECT_URL = "home"
@@ -164,15 +165,15 @@ AXES_COOLOFF_TIME = timedelta(hours=1)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False  # no start-up banner on stderr: the CLI prints JSON on stdout and errors on stderr
-# Both the lockout and the quote rate limit key on configurator.clientip.client_ip: REMOTE_ADDR, or behind
+# Both the lockout and the quote rate limit key on project.clientip.client_ip: REMOTE_ADDR, or behind
 # TRUSTED_PROXY_COUNT reverse proxies the address that many entries from the right of X-Forwarded-For.
-AXES_CLIENT_IP_CALLABLE = "configurator.clientip.client_ip"
+AXES_CLIENT_IP_CALLABLE = "project.clientip.client_ip"
 TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("nl", _("Dutch"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
-FORMAT_MODULE_PATH = ["configurator.formats"]  # English dates day-first (1 December 2026), not US style
+FORMAT_MODULE_PATH = ["project.formats"]  # English dates day-first (1 December 2026), not US style
 TIME_ZONE = "Europe/Amsterdam"
 USE_I18N = True
 USE_TZ = True
@@ -217,8 +218,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 if CELERY_BROKER_URL.startswith("redis://"):
     # kombu's Redis transport, except that a worker whose acknowledgement fails (Redis frozen or gone just as a
-    # build ends) takes the next message instead of idling for good (configurator/broker.py).
-    CELERY_BROKER_TRANSPORT = "configurator.broker:Transport"
+    # build ends) takes the next message instead of idling for good (project/broker.py).
+    CELERY_BROKER_TRANSPORT = "project.broker:Transport"
 # Sockets to Redis time out, so a frozen Redis fails a publish (a quote request stays recorded as pending, the
 # periodic requeue sends it later) within seconds instead of holding the request; one retry, not Celery's three.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -341,7 +342,7 @@ QUOTE_REQUEST_LIMIT = env.int("QUOTE_REQUEST_LIMIT", default=5)
 QUOTE_REQUEST_LIMIT_PER_IP = env.int("QUOTE_REQUEST_LIMIT_PER_IP", default=20)
 QUOTE_REQUEST_STAFF_LIMIT = env.int("QUOTE_REQUEST_STAFF_LIMIT", default=200)
 QUOTE_REQUEST_WINDOW_SECONDS = env.int("QUOTE_REQUEST_WINDOW_SECONDS", default=3600)
-# Anonymous wizard use (configurator.ratelimits): new drafts per address, and cabling CSVs of drafts with more than
+# Anonymous wizard use (project.ratelimits): new drafts per address, and cabling CSVs of drafts with more than
 # CABLING_CSV_LARGE_NODES nodes per address. Rates are "<count>/<s|m|h|d>".
 WIZARD_START_RATE = env("WIZARD_START_RATE", default="30/h")
 CABLING_CSV_LARGE_NODES = env.int("CABLING_CSV_LARGE_NODES", default=256)

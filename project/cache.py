@@ -7,7 +7,7 @@ write), so that is paid on every request. A ``redis.Redis`` is safe to share bet
 a connection from the pool), so this backend keeps one per pool. Behaviour is otherwise Django's own: the same
 keys, values, timeouts and serialisation, so processes on either backend share one cache.
 
-``CACHE_URL=redis://…`` selects it (configurator.settings.base).
+``CACHE_URL=redis://…`` selects it (project.settings.base).
 """
 
 from __future__ import annotations
