@@ -45,7 +45,7 @@ def _scenarios():
 def test_every_planner_code_is_registered_and_rendered_in_both_languages():
     found = _scenarios()
     codes = {f.code for f in found}
-    # RACK_NODE_HEIGHT_UNKNOWN is raised by the service edge (tests/racks/test_validation_racks.py).
+    # RACK_NODE_HEIGHT_UNKNOWN is raised by the service edge (tests/configurator/test_validation_racks.py).
     assert codes == {str(c) for c in RackCode} - {str(RackCode.NODE_HEIGHT_UNKNOWN)}
     for f in found:
         assert f.severity == REGISTRY[f.code].severity

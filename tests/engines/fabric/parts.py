@@ -1,4 +1,4 @@
-"""Fabric test specs from the seed catalogue (catalog/seed/catalog.json, via tests.rules.parts.seeded).
+"""Fabric test specs from the seed catalogue (catalog/seed/catalog.json, via tests.engines.node.parts.seeded).
 
 Switches, adapters, the server and every cable and transceiver the seed holds are the seed's own specs. The
 test catalogue adds cable lengths the seed does not stock (priced base + per metre, copper cheaper than optics
@@ -13,11 +13,11 @@ from decimal import Decimal
 
 from design.specs import CatalogView, MediaEnd, MediaSpec
 from design.vocabulary import Connector, MediaKind, Protocol, Top
-from tests.rules.parts import SEED, seeded, variant
+from tests.engines.node.parts import SEED, seeded, variant
 
 OSFP, QSFP112, QSFP56, MPO = Connector.OSFP, Connector.QSFP112, Connector.QSFP56, Connector.MPO12
 
-# --- switches and adapters: the seed catalogue's (tests.rules.parts.seeded) -------------------------------------
+# --- switches and adapters: the seed catalogue's (tests.engines.node.parts.seeded) ---------------------------------
 QM9700 = seeded("MQM9700-NS2F")
 QM9790 = seeded("MQM9790-NS2F")
 QM8700 = seeded("MQM8700-HS2F")

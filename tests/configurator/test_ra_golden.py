@@ -26,8 +26,8 @@ from configurator.rackplan import rack_count
 from configurator.services import cabling_plan, configuration_create
 from design.model import NetworkIn, NetworksIn
 from engines.networks.plan import NodePorts, RackSide, plan_networks
+from tests.engines.node.parts import SEED
 from tests.results import validate_json
-from tests.rules.parts import SEED
 
 pytestmark = pytest.mark.django_db
 

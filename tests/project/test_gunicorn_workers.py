@@ -6,7 +6,7 @@ import gc
 import runpy
 from pathlib import Path
 
-CONF = Path(__file__).resolve().parents[1] / "gunicorn.conf.py"
+CONF = Path(__file__).resolve().parents[2] / "gunicorn.conf.py"
 
 
 def test_a_web_worker_freezes_its_start_up_memory_after_loading_the_views():

@@ -16,7 +16,7 @@ import pytest
 
 from tests.redis_server import free_port
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.nginx
 
 

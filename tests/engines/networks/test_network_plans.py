@@ -10,7 +10,7 @@ import pytest
 
 from design.model import NetworkIn, NetworksIn
 from engines.networks.plan import NodePorts, RackSide, plan_networks
-from tests.rules.parts import SEED
+from tests.engines.node.parts import SEED
 
 DUAL_200G = SEED.get("MCX755106AS-HEAT")  # ConnectX-7, 2 x 200 Gb/s QSFP112
 BF3_DPU = SEED.get("900-9D3B6-00CN-AB0")  # BlueField-3 DPU, 2 x 400 Gb/s QSFP112

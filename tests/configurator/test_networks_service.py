@@ -110,7 +110,7 @@ def _hgx_h100(nodes: int = 128) -> dict:
 
 
 def _media(result: dict, section: str, connector: Connector) -> dict[str, int]:
-    from tests.rules.parts import SEED
+    from tests.engines.node.parts import SEED
 
     return {
         line["part"]: line["quantity"]

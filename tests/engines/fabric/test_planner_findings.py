@@ -138,7 +138,7 @@ def test_subnet_manager_findings_count_endpoints_not_servers():
         assert "InfiniBand nodes" not in rule["explanation"]["en"]
 
 
-# --- 3. an 800G adapter on a 400G switch (integrated ConnectX-8: see tests/test_validation_service.py) ---
+# --- 3. an 800G adapter on a 400G switch (integrated ConnectX-8: see tests/configurator/test_validation_service.py) ---
 
 
 def test_xdr_adapter_on_ndr_switch_warns_and_points_to_quantum_x800():

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GUNICORN_PORT, NGINX_PORT = 8102, 8202
 HOST = "quotes.example.com"
 TERMINATOR, STRANGER = "127.0.0.1", "127.0.0.2"
