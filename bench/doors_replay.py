@@ -28,7 +28,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT_ENV = "DOORS_REPLAY_OUT"
-LOADED_AT = re.compile(r'("catalog_version": "[^"+]*)\+\d+-\d+')
+LOADED_AT = re.compile(r"(\b\d{4}\.\d+\.\d+)\+\d{14,}-\d+")  # a catalogue version's load time
 
 
 # --- the pytest plugin ------------------------------------------------------------------------------------------
@@ -103,10 +103,10 @@ def answer(corpus: Path, out: Path) -> int:
             else:
                 result = services.fabric_plan_build(request=item["input"], language=item["language"])
             text = json.dumps(result.to_json(), ensure_ascii=False, default=str)
-            text = LOADED_AT.sub(r"\1", text)  # the catalogue version names when the seed was loaded
+            text = LOADED_AT.sub(r"\1", text)
             lines.append(f"{key} {hashlib.sha256(text.encode()).hexdigest()[:16]} {len(text)}")
         except Exception as exc:  # noqa: BLE001 - an input the doors refuse: its error is part of the answer
-            lines.append(f"{key} {type(exc).__name__}: {str(exc)[:200]!r}")
+            lines.append(f"{key} {type(exc).__name__}: {LOADED_AT.sub(r'\1', str(exc))[:200]!r}")
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"{len(lines)} answers written to {out}")
     return 0
