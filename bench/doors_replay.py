@@ -106,7 +106,8 @@ def answer(corpus: Path, out: Path) -> int:
             text = LOADED_AT.sub(r"\1", text)
             lines.append(f"{key} {hashlib.sha256(text.encode()).hexdigest()[:16]} {len(text)}")
         except Exception as exc:  # noqa: BLE001 - an input the doors refuse: its error is part of the answer
-            lines.append(f"{key} {type(exc).__name__}: {LOADED_AT.sub(r'\1', str(exc))[:200]!r}")
+            said = LOADED_AT.sub(r"\1", str(exc))
+            lines.append(f"{key} {type(exc).__name__}: {said[:200]!r}")
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"{len(lines)} answers written to {out}")
     return 0
