@@ -80,8 +80,11 @@ def record(corpus: Path, pytest_args: list[str]) -> int:
 def answer(corpus: Path, out: Path) -> int:
     db = Path(tempfile.mkdtemp()) / "replay.sqlite3"
     os.environ["DATABASE_URL"] = f"sqlite:///{db}"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "configurator.settings.test")
     sys.path.insert(0, str(ROOT))
+    import importlib.util
+
+    home = "project" if importlib.util.find_spec("project.settings") else "configurator"  # before the move
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", f"{home}.settings.test")
     import django
 
     django.setup()
