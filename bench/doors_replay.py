@@ -81,9 +81,7 @@ def answer(corpus: Path, out: Path) -> int:
     db = Path(tempfile.mkdtemp()) / "replay.sqlite3"
     os.environ["DATABASE_URL"] = f"sqlite:///{db}"
     sys.path.insert(0, str(ROOT))
-    import importlib.util
-
-    home = "project" if importlib.util.find_spec("project.settings") else "configurator"  # before the move
+    home = "project" if (ROOT / "project" / "settings").is_dir() else "configurator"  # before the move
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", f"{home}.settings.test")
     import django
 
