@@ -19,7 +19,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "configurator.settings.test")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings.test")
 os.environ.pop("DATABASE_URL", None)
 
 import django  # noqa: E402

@@ -11,13 +11,13 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from configurator.bom import Bill, design_bill
-from configurator.messages.languages import resolve_language
 from design.model import DesignIn, DesignInputError
 from design.parse import parse_design
 from design.references import check_references
 from design.specs import CatalogView
 from engines.fabric.plan import plan_fabric
 from engines.fabric.request import parse_fabric_request, resolve
+from messages.languages import resolve_language
 
 from .models import Configuration, WarningAcknowledgement
 from .result import FabricSection, ShownFinding, ValidationResult

@@ -1,6 +1,6 @@
 """The pictures of one validation result, as a page or a document shows them: the fabric's topology diagram, the
 rack elevation and a slot map per node group. The wizard's steps and the offer draw them from here, the one place
-that chooses their words (configurator.messages, in the given language) and their layout per medium.
+that chooses their words (messages/, in the given language) and their layout per medium.
 
 ``printed`` False: for the screen (the wizard), the diagram at the screen's canvas, the distinct racks at their own
 size two to a line, in one picture. ``printed`` True: for the offer's page, the diagram's labels about 10 pt at the
@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from django.utils import translation
 
-from configurator.messages.diagram import words as diagram_words
-from configurator.messages.racks import elevation_labels, kw_number
-from configurator.messages.slotmap import slot_map_labels
 from configurator.rackplan import rack_count
+from messages.diagram import words as diagram_words
+from messages.racks import elevation_labels, kw_number
+from messages.slotmap import slot_map_labels
 
 from . import svgslim
 from .pictures import fabric_diagram_svg, rack_elevation_pages, rack_elevation_svg, slot_map_svg

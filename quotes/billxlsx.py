@@ -12,8 +12,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from configurator.messages.bill import section_titles
 from design.spreadsheets import neutralise_sheet
+from messages.bill import section_titles
 
 from .countries import country_name
 from .frozen import _date, _datetime, at_least, frozen_lines, left_out, local_datetime, on_request

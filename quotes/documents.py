@@ -24,9 +24,9 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from catalog.models import CATEGORY_CHOICES
-from configurator.messages.bill import section_titles
-from configurator.messages.racks import kw_number
 from configurator.rackplan import enclosure_count
+from messages.bill import section_titles
+from messages.racks import kw_number
 from outputs.services import picture_set
 
 from .billxlsx import (

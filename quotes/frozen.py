@@ -12,8 +12,8 @@ from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from configurator.messages.cluster import left_out_items
 from design.contract import BILL_SECTIONS
+from messages.cluster import left_out_items
 
 from .audience import is_catalogue_gap
 

@@ -8,8 +8,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from configurator.comparison import goal_choices, nothing_meets, recommendation
-from configurator.messages.cluster import left_out_items
-from configurator.messages.diagram import LINK_CLASSES
 from configurator.models import Configuration
 from configurator.selectors import (
     NODE_ROLES,
@@ -20,6 +18,8 @@ from configurator.selectors import (
     size_default_supplied,
 )
 from design.specs import AdapterSpec
+from messages.cluster import left_out_items
+from messages.diagram import LINK_CLASSES
 from outputs.services import picture_set, result_pictures
 from web import selectors, wizard
 from web.forms import (
