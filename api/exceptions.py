@@ -24,9 +24,10 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
-from configurator.outage import OUTAGE, outage_message, retry_after
 from configurator.services import ConfigurationErrorCode
 from design.model import DesignInputError
+from outputs.services import OutputErrorCode
+from project.outage import OUTAGE, outage_message, retry_after
 from quotes.services import QuoteError, QuoteErrorCode, QuoteStateError
 
 from .throttling import refund_throttles
@@ -35,9 +36,9 @@ logger = logging.getLogger(__name__)
 
 
 class ApiErrorCode(StrEnum):
-    """The codes of the API's own errors; with QuoteErrorCode (quotes) and ConfigurationErrorCode (configurations)
-    every code an error body can carry (ERROR_CODES, the schema's ErrorCodeEnum). A code never changes: clients
-    branch on it."""
+    """The codes of the API's own errors; with QuoteErrorCode (quotes), ConfigurationErrorCode (configurations) and
+    OutputErrorCode (a design's outputs) every code an error body can carry (ERROR_CODES, the schema's
+    ErrorCodeEnum). A code never changes: clients branch on it."""
 
     INVALID = "invalid"  # 400: a field is invalid (serializer or model validation)
     MALFORMED_DESIGN = "malformed_design"  # 400: a design, fabric or recommendation request the contract refuses
@@ -61,7 +62,7 @@ class ApiErrorCode(StrEnum):
     SERVER_ERROR = "server_error"  # 500
     SERVICE_UNAVAILABLE = "service_unavailable"  # 503 (and nginx's 502)
     ERROR = "error"  # DRF's own code of an error it has no other for
-    # Answered before Django, in the same body: by gunicorn (configurator/serving.py) and nginx (deploy/nginx.conf)
+    # Answered before Django, in the same body: by gunicorn (project/serving.py) and nginx (deploy/nginx.conf)
     FORBIDDEN = "forbidden"  # 403
     URI_TOO_LONG = "uri_too_long"  # 414
     EXPECTATION_FAILED = "expectation_failed"  # 417
@@ -70,8 +71,8 @@ class ApiErrorCode(StrEnum):
     GATEWAY_TIMEOUT = "gateway_timeout"  # 504
 
 
-ErrorCode = ApiErrorCode | QuoteErrorCode | ConfigurationErrorCode
-ERROR_CODE_ENUMS: tuple[type[StrEnum], ...] = (ApiErrorCode, QuoteErrorCode, ConfigurationErrorCode)
+ErrorCode = ApiErrorCode | QuoteErrorCode | ConfigurationErrorCode | OutputErrorCode
+ERROR_CODE_ENUMS: tuple[type[StrEnum], ...] = (ApiErrorCode, QuoteErrorCode, ConfigurationErrorCode, OutputErrorCode)
 # Every code an error body can carry, in the order of the enums: the schema's ErrorCodeEnum (settings).
 ERROR_CODES: tuple[str, ...] = tuple(str(code) for enum in ERROR_CODE_ENUMS for code in enum)
 ERROR_CODE_CHOICES = [(code, code) for code in ERROR_CODES]

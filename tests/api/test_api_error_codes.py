@@ -1,5 +1,6 @@
 """Every error the API answers carries a code from one enum per app (api.exceptions.ApiErrorCode, quotes'
-QuoteErrorCode, configurations' ConfigurationErrorCode), and the OpenAPI schema lists exactly those codes
+QuoteErrorCode, configurations' ConfigurationErrorCode, outputs' OutputErrorCode), and the OpenAPI schema lists
+exactly those codes
 (ErrorCodeEnum, on every error response). No code is written as a bare string where an error is raised."""
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ def test_drf_and_the_servers_before_django_answer_only_codes_of_the_enum():
         exceptions.UnsupportedMediaType, exceptions.Throttled, exceptions.APIException,
     ]  # fmt: skip
     assert {cls.default_code for cls in drf} <= set(ERROR_CODES)
-    from configurator.serving import CODES
+    from project.serving import CODES
 
     assert set(CODES.values()) <= set(ERROR_CODES)
     nginx = re.findall(r'"code": "([a-z_]+)"', (ROOT / "deploy" / "nginx.conf").read_text())
@@ -87,7 +88,15 @@ def test_quote_and_configuration_errors_carry_their_enum():
     assert error_code("made_up") is ApiErrorCode.ERROR
 
 
-_RAISERS = {"error_body", "ApiError", "Conflict", "Unprocessable", "QuoteStateError", "ConfigurationLocked"}
+_RAISERS = {
+    "error_body",
+    "ApiError",
+    "Conflict",
+    "Unprocessable",
+    "QuoteStateError",
+    "ConfigurationLocked",
+    "OutputUnavailable",
+}
 
 
 def _bare_codes(path: Path) -> list[str]:
@@ -100,7 +109,7 @@ def _bare_codes(path: Path) -> list[str]:
         if name not in _RAISERS:
             continue
         given = [kw.value for kw in node.keywords if kw.arg == "code"]
-        if name in {"error_body", "QuoteStateError", "ConfigurationLocked"} and node.args:
+        if name in {"error_body", "QuoteStateError", "ConfigurationLocked", "OutputUnavailable"} and node.args:
             given.append(node.args[0])
         for arg in given:
             if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
@@ -109,6 +118,6 @@ def _bare_codes(path: Path) -> list[str]:
 
 
 def test_no_error_is_raised_with_a_bare_string_code():
-    sources = [p for package in ("api", "quotes", "configurator") for p in (ROOT / package).rglob("*.py")]
+    sources = [p for package in ("api", "quotes", "configurator", "outputs") for p in (ROOT / package).rglob("*.py")]
     bare = [hit for path in sources if "migrations" not in path.parts for hit in _bare_codes(path)]
     assert not bare, "use the app's error code enum:\n" + "\n".join(bare)
