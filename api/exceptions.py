@@ -75,7 +75,53 @@ ErrorCode = ApiErrorCode | QuoteErrorCode | ConfigurationErrorCode | OutputError
 ERROR_CODE_ENUMS: tuple[type[StrEnum], ...] = (ApiErrorCode, QuoteErrorCode, ConfigurationErrorCode, OutputErrorCode)
 # Every code an error body can carry, in the order of the enums: the schema's ErrorCodeEnum (settings).
 ERROR_CODES: tuple[str, ...] = tuple(str(code) for enum in ERROR_CODE_ENUMS for code in enum)
-ERROR_CODE_CHOICES = [(code, code) for code in ERROR_CODES]
+# What each code means, as the schema's ErrorCodeEnum lists it (a test keeps it complete).
+ERROR_CODE_MEANINGS: dict[str, str] = {
+    "invalid": "400: a field is invalid; see fields",
+    "malformed_design": "400: the design, fabric-plan or recommendation request breaks the contract; see fields",
+    "parse_error": "400: the body is no JSON, or holds what cannot be stored",
+    "bad_request": "400: the request cannot be read",
+    "invalid_idempotency_key": "400: Idempotency-Key is not 1 to 255 visible ASCII characters",
+    "not_authenticated": "401: no token",
+    "authentication_failed": "401: a bad token",
+    "permission_denied": "403: the client's scope or the user's permission does not allow it",
+    "not_found": "404: no such object for this client, or no endpoint at this URL",
+    "method_not_allowed": "405",
+    "not_acceptable": "406: no answer in the Accept header's media types",
+    "conflict": "409: the object's state does not allow it",
+    "in_use": "409: the object is in use (e.g. by a quote) and cannot be deleted",
+    "idempotency_in_progress": "409: a request with this Idempotency-Key is in progress; retry after Retry-After",
+    "too_large": "413: the body is larger than the limit",
+    "unsupported_media_type": "415: the body is not JSON",
+    "unprocessable": "422: the request is understood but refused",
+    "idempotency_key_reused": "422: this Idempotency-Key was used with another request",
+    "throttled": "429: too many requests; retry after Retry-After",
+    "server_error": "500: an unexpected error, logged",
+    "service_unavailable": "502/503: the service is briefly unavailable; retry after Retry-After",
+    "error": "an error without a code of its own",
+    "forbidden": "403 from the server before the application",
+    "uri_too_long": "414: the request line is too long; send long input in a body",
+    "expectation_failed": "417 from the server before the application",
+    "headers_too_large": "431: the request headers are more or larger than the server accepts",
+    "not_implemented": "501 from the server before the application",
+    "gateway_timeout": "504: the service did not answer in time; retry after Retry-After",
+    "quote_rejected": "422: the quote cannot be made (a design with errors, an unknown country …); see fields",
+    "quote_expired": "409: the quote has expired",
+    "quote_superseded": "409: a newer revision of the quote exists",
+    "quote_already_accepted": "409: the quote is accepted (an order is never revised)",
+    "quote_declined": "409: the quote was declined",
+    "quote_not_issued": "409: the quote is not issued yet",
+    "quote_not_accepted": "409: the quote is not accepted (no order confirmation)",
+    "document_not_ready": "409: the document is not built yet; retry after Retry-After",
+    "document_failed": "409: building the document failed",
+    "document_missing": "409: the document's file is missing; ask for it to be rebuilt",
+    "quote_open": "409: a quote of this configuration awaits review or approval",
+    "with_sales": "409: a customer's design a sales engineer now handles",
+    "has_quotes": "409: a configuration with quotes is kept",
+    "no_fabric_plan": "409: the design has no fabric to cable",
+    "no_picture": "409: the design has nothing to draw in this picture",
+}
+ERROR_CODE_CHOICES = [(code, ERROR_CODE_MEANINGS.get(code, code)) for code in ERROR_CODES]
 
 
 def error_code(code: str) -> ErrorCode:

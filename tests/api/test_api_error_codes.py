@@ -44,6 +44,9 @@ def test_the_schema_lists_every_code_of_the_enums_and_no_other(schema):
     assert len(enum) == len(set(enum)), "a code in two enums"
     assert set(enum) == {str(code) for e in ERROR_CODE_ENUMS for code in e}
     assert set(enum) >= KEPT, "a code CRMs rely on was renamed or dropped"
+    from api.exceptions import ERROR_CODE_MEANINGS
+
+    assert set(ERROR_CODE_MEANINGS) == set(ERROR_CODES), "each code says what it means in the schema"
     detail = schema["components"]["schemas"]["ErrorDetail"]["properties"]["code"]
     assert detail["allOf"] == [{"$ref": "#/components/schemas/ErrorCodeEnum"}]
 
