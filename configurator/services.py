@@ -11,11 +11,12 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from configurator.messages.languages import resolve_language
-from configurator.rackplan import fabric_locator
 from design.model import DesignIn, DesignInputError
 from design.parse import parse_design
 from design.references import check_references
 from design.specs import CatalogView
+from engines.cluster.pipeline import design_hash
+from engines.cluster.rackplan import fabric_locator
 from engines.fabric.cabling import iter_cabling_csv
 from engines.fabric.plan import plan_fabric
 from engines.fabric.request import parse_fabric_request, resolve
@@ -24,7 +25,7 @@ from engines.networks.cabling import network_rows
 from .models import Configuration, WarningAcknowledgement
 from .result import FabricSection, ShownFinding, ValidationResult
 from .snapshot import catalog_snapshot
-from .validation import design_hash, run_validation, shown_findings
+from .validation import run_validation, shown_findings
 
 
 def design_validate(*, document: Any, language: str | None = None) -> ValidationResult:

@@ -32,9 +32,9 @@ from configurator.messages.diagram import words as diagram_words
 from configurator.messages.racks import elevation_labels, kw_number
 from configurator.messages.slotmap import slot_map_labels
 from configurator.pictures import fabric_diagram_svg, rack_elevation_pages, slot_map_svg
-from configurator.rackplan import enclosure_count, rack_count
 from design.contract import BILL_SECTIONS
 from design.spreadsheets import neutralise_sheet
+from engines.cluster.rackplan import enclosure_count, rack_count
 
 from . import svgslim
 from .audience import is_catalogue_gap

@@ -54,6 +54,6 @@ _CLUSTER_RULES = (
 )
 
 RULES: tuple[Rule, ...] = tuple(
-    rule(code, severity, title, explanation, source, ("configurator.cluster.cluster_lines",))
+    rule(code, severity, title, explanation, source, ("engines.cluster.control_plane.cluster_lines",))
     for code, severity, title, explanation, source in _CLUSTER_RULES
 )

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import pytest
 
-from configurator.rackplan import rack_count
 from configurator.services import cabling_plan, configuration_create
 from design.model import NetworkIn, NetworksIn
+from engines.cluster.rackplan import rack_count
 from engines.networks.plan import NodePorts, RackSide, plan_networks
 from tests.results import validate_json
 from tests.rules.parts import SEED

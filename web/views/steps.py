@@ -15,7 +15,6 @@ from configurator.messages.racks import elevation_labels, kw_number
 from configurator.messages.slotmap import slot_map_labels
 from configurator.models import Configuration
 from configurator.pictures import fabric_diagram_svg, rack_elevation_svg, slot_map_svg
-from configurator.rackplan import rack_count
 from configurator.selectors import (
     NODE_ROLES,
     node_part_sets,
@@ -237,7 +236,7 @@ def _fabric(request: HttpRequest, config: Configuration) -> HttpResponse:
         form = FabricForm(initial=wizard.fabric_initial(config.document), catalog=view)
     ev = _evaluate(request, config, view)
     plan = ev.result.fabric_plan.to_json() if ev.result and ev.result.fabric_plan else None
-    rack_plan = ev.result.rack_plan if ev.result else None
+    rack_plan = ev.result.rack_plan.to_json() if ev.result else None
     ctx = _context(
         request,
         config,
@@ -251,7 +250,7 @@ def _fabric(request: HttpRequest, config: Configuration) -> HttpResponse:
         link_classes=LINK_CLASSES,
         plan_parts=_plan_parts(plan, view),
         rack_plan=rack_plan,
-        rack_count=rack_count(rack_plan),
+        rack_count=ev.result.rack_plan.rack_count if ev.result else 0,
         # The distinct racks at their own size (labels of 11 px and more), two to a line: 608 px, within the step's
         # column on a 1,280 or 1,440 px screen; a phone scrolls it sideways.
         elevation=rack_elevation_svg(
