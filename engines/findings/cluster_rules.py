@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (message ids and sources are kept whole, one line each, as translators see them)
-"""Rule registry entries of the control plane and the services (configurator.cluster)."""
+"""Rule registry entries of the control plane and the services (engines.cluster.control_plane)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from .codes import Code
 from .rule import INFO, E, Rule, W, gettext_noop, rule
 
 RULES: tuple[Rule, ...] = (
-    # node contents (node_contents.py; NODE_DEFAULTS_ADDED at the service edge, configurator/defaults.py)
+    # node contents (node_contents.py; NODE_DEFAULTS_ADDED before the node rules, engines/cluster/defaults.py)
     rule(
         Code.NODE_DEFAULTS_ADDED,
         INFO,
