@@ -19,8 +19,7 @@ from configurator.snapshot import catalog_snapshot
 from design.model import DesignIn, DesignInputError
 from design.parse import parse_design
 from design.specs import CatalogView
-from engines.cluster.bill import BillSources, BomLine, bom_total
-from engines.cluster.bill import design_bom as bill_of_plans
+from engines.cluster.bill import BillSources, BomLine, assemble_bill, bom_total
 
 
 @dataclass(frozen=True)
@@ -57,7 +56,7 @@ def design_bom(
     present, ``network_plans``, ``control_plane``, ``services`` and ``left_out``), its words in the active
     language. ``complete``: add the server's default node set first (CPUs, memory, boot drive) as validation does;
     False when ``design`` is already the completed design."""
-    return bill_of_plans(design, BillSources.from_json(result), catalog, bill_words, complete=complete)
+    return assemble_bill(design, BillSources.from_json(result), catalog, bill_words, complete=complete)
 
 
 def design_bill(

@@ -12,6 +12,6 @@ the service has (the settings' prices, the words of a line in the result's langu
   bill reads of it) and ``fabric_locator`` for the cabling list.
 * ``control_plane.py``: what the offer leaves out (``left_out``), the control plane's and the services' lines
   (``cluster_lines``) with ``ServicePrices``.
-* ``bill.py``: the bill of materials (``design_bom`` from ``BillSources``; ``BomLine``), its words
+* ``bill.py``: the bill of materials (``assemble_bill`` from ``BillSources``; ``BomLine``), its words
   (``BillWords``) given by the service.
 """

@@ -1,7 +1,7 @@
 """The bill of materials of a design: every line the quote will carry, with its indicative list price.
 
 There is one bill. The validation result carries it (``bom``, with ``totals.list_price_eur`` and
-``totals.list_price_at_least``), built by ``design_bom`` from the result's own plans, and every door shows those
+``totals.list_price_at_least``), built by ``assemble_bill`` from the result's own plans, and every door shows those
 lines: the wizard, the API, the CLI, the quote (which freezes them) and its PDF and workbook. Pure: no Django;
 the words of a line no catalogue part fits come from the service (``BillWords``, in the result's language), and
 the service (configurator.bom) gives the bill its section titles and reads a stored result's. Its sections are the
@@ -204,7 +204,7 @@ class _Lines:
         return sorted(self.lines.values(), key=lambda line: order.get(line.section, len(SECTIONS)))
 
 
-def design_bom(
+def assemble_bill(
     design: DesignIn, sources: BillSources, catalog: CatalogView, words: BillWords, *, complete: bool = True
 ) -> list[BomLine]:
     """The design's bill from its plans (``sources``). ``complete``: add the server's default node set first

@@ -20,7 +20,7 @@ from typing import Any, TypedDict
 from design.contract import SUPPLIED_ITEMS
 from design.model import DesignIn, NetworksIn, RackIn
 from design.specs import AdapterSpec, CatalogView, ServerSpec
-from engines.cluster.bill import BillSources, BillWords, BomLine, design_bom
+from engines.cluster.bill import BillSources, BillWords, BomLine, assemble_bill
 from engines.cluster.control_plane import (
     CONTROL_PLANE,
     OOB,
@@ -361,7 +361,7 @@ def validate_cluster(
         services=tuple(service_lines),
         left_out=frozenset(omitted),
     )
-    bom = design_bom(design, sources, catalog, words, complete=False)
+    bom = assemble_bill(design, sources, catalog, words, complete=False)
     return ClusterValidation(
         design=design,
         node=node,
