@@ -26,6 +26,7 @@ from engines.cluster.control_plane import (
     OOB,
     POWER,
     RACKS,
+    SERVICES,
     ClusterLine,
     Describe,
     LeftOut,
@@ -293,50 +294,22 @@ def validate_cluster(
     design: DesignIn, catalog: CatalogView, *, prices: ServicePrices, describe: Describe, words: BillWords
 ) -> ClusterValidation:
     """Every engine once, in order (module docstring). ``prices``: the control-plane and service lines' indicative
-    prices; ``describe`` and ``words``: the lines' and the bill's words in the result's language."""
-    # Nodes that name no CPUs, memory or boot drive get their server's default node set before any rule runs.
+    prices; ``describe`` and ``words``: the lines' and the bill's words in the result's language. Nodes that name
+    no CPUs, memory or boot drive get their server's default node set before any rule runs."""
     design, defaults_added, default_findings = complete_design(design, catalog)
     leave = left_out(design, catalog)
     node = validate_nodes(design, catalog)
     findings: list[Finding] = list(node.findings) + default_findings
-    plan = None
-    if design.fabric is not None or design.node_count >= 2:
-        fabric_args = _fabric_inputs(design, catalog)
-        fabric_findings, plan = check_design_fabric(design=design, catalog=catalog, **fabric_args)
-        # Switch counts first, then the racks, then the media chosen with the racks' distances (rackplan). The
-        # second plan is not the first one again: its rack holds the rack plan's distances and nodes per rack,
-        # which choose the media and may choose the port split (a splitter cable's reach), so it is planned anew.
-        racks, rack_findings = build_rack_plan(design, catalog, node.totals, plan, management=OOB not in leave)
-        lengths = distances(racks, design)
-        if plan is not None and design.fabric is not None:
-            laid_rack = fabric_rack_with_distances(racks, design, lengths)
-            laid_out = design.model_copy(update={"fabric": design.fabric.model_copy(update={"rack": laid_rack})})
-            fabric_findings, plan = check_design_fabric(
-                design=laid_out, catalog=catalog, given_rack=_given_rack(laid_rack, lengths), **fabric_args
-            )
-        # The node rules already warn about fewer compute NICs than GPUs, with its cost; one warning is enough.
-        if any(f.code == "NIC_FEWER_THAN_GPUS" for f in findings):
-            fabric_findings = [f for f in fabric_findings if f.code != "FABRIC_FEWER_RAILS_THAN_GPUS"]
-        findings.extend(fabric_findings)
-    else:
-        racks, rack_findings = build_rack_plan(design, catalog, node.totals, None, management=OOB not in leave)
-        lengths = distances(racks, design)
-    findings.extend(rack_findings)
+    plan, racks, lengths = _fabric_and_racks(design, catalog, node, leave, findings)
     codes = {str(f.code) for f in findings}
     network_plans, network_findings = _network_plans(design, catalog, plan, racks, codes, leave)
     findings.extend(network_findings)
-    # One power sum for the cluster, computed once from the nodes and the fabric's final bill of materials; the
-    # rack plan's facility totals are this same sum.
+    # One power sum for the cluster, from the nodes and the fabric's final bill; the racks' facility totals are it.
     power = cluster_power(node.totals.get("groups", []), _fabric_bom(design, plan), dict(catalog.parts))
     racks = racks.with_facility_power(power.total_w, power.complete)
+    codes = {str(f.code) for f in findings}
     control_lines, service_lines, cluster_findings = cluster_lines(
-        design,
-        catalog,
-        racks=racks.rack_count,
-        codes={str(f.code) for f in findings},
-        leave=leave,
-        prices=prices,
-        describe=describe,
+        design, catalog, racks=racks.rack_count, codes=codes, leave=leave, prices=prices, describe=describe
     )
     findings.extend(cluster_findings)
     rack_plan = rack_plan_section(racks, lengths, design, node.totals, _fabric_endpoints(design, catalog))
@@ -353,15 +326,7 @@ def validate_cluster(
         )
         findings.append(cluster_findings[-1])
     findings.sort(key=lambda f: (SEVERITY_ORDER[f.severity], f.subject, str(f.code)))
-    sources = BillSources(
-        fabric=tuple(plan.bom) if plan is not None else (),
-        networks={key: () if p is None else tuple(p.bom) for key, p in network_plans.items()},
-        racks=rack_plan.bill() if rack_plan.plan.runs else None,
-        control_plane=tuple(control_lines),
-        services=tuple(service_lines),
-        left_out=frozenset(omitted),
-    )
-    bom = assemble_bill(design, sources, catalog, words, complete=False)
+    sources = _bill_sources(plan, network_plans, rack_plan, control_lines + service_lines, omitted)
     return ClusterValidation(
         design=design,
         node=node,
@@ -376,8 +341,56 @@ def validate_cluster(
         services_findings=tuple(f for f in cluster_findings if str(f.code).startswith("SERVICES_")),
         defaults_added=tuple(defaults_added),
         left_out=LeftOut(frozenset(omitted), leave.basis),
-        bom=tuple(bom),
+        bom=tuple(assemble_bill(design, sources, catalog, words, complete=False)),
     )
+
+
+def _bill_sources(
+    plan: FabricPlan | None,
+    network_plans: dict[str, NetworkPlan | None],
+    rack_plan: RackPlanSection,
+    lines: list[ClusterLine],
+    omitted: list[str],
+) -> BillSources:
+    """What the bill is built from: every plan of the result (``lines``: the control-plane and service lines)."""
+    return BillSources(
+        fabric=tuple(plan.bom) if plan is not None else (),
+        networks={key: () if p is None else tuple(p.bom) for key, p in network_plans.items()},
+        racks=rack_plan.bill() if rack_plan.plan.runs else None,
+        control_plane=tuple(line for line in lines if line.section == CONTROL_PLANE),
+        services=tuple(line for line in lines if line.section == SERVICES),
+        left_out=frozenset(omitted),
+    )
+
+
+def _fabric_and_racks(
+    design: DesignIn, catalog: CatalogView, node: NodeResult, leave: LeftOut, findings: list[Finding]
+) -> tuple[FabricPlan | None, RackPlan, dict[str, LinkLength]]:
+    """The compute fabric's plan (None without one), the rack plan and its link lengths; their findings are added
+    to ``findings`` (the node rules' so far), the fabric's first."""
+    if not (design.fabric is not None or design.node_count >= 2):
+        racks, rack_findings = build_rack_plan(design, catalog, node.totals, None, management=OOB not in leave)
+        findings.extend(rack_findings)
+        return None, racks, distances(racks, design)
+    fabric_args = _fabric_inputs(design, catalog)
+    fabric_findings, plan = check_design_fabric(design=design, catalog=catalog, **fabric_args)
+    # Switch counts first, then the racks, then the media chosen with the racks' distances (rackplan). The
+    # second plan is not the first one again: its rack holds the rack plan's distances and nodes per rack,
+    # which choose the media and may choose the port split (a splitter cable's reach), so it is planned anew.
+    racks, rack_findings = build_rack_plan(design, catalog, node.totals, plan, management=OOB not in leave)
+    lengths = distances(racks, design)
+    if plan is not None and design.fabric is not None:
+        laid_rack = fabric_rack_with_distances(racks, design, lengths)
+        laid_out = design.model_copy(update={"fabric": design.fabric.model_copy(update={"rack": laid_rack})})
+        fabric_findings, plan = check_design_fabric(
+            design=laid_out, catalog=catalog, given_rack=_given_rack(laid_rack, lengths), **fabric_args
+        )
+    # The node rules already warn about fewer compute NICs than GPUs, with its cost; one warning is enough.
+    if any(f.code == "NIC_FEWER_THAN_GPUS" for f in findings):
+        fabric_findings = [f for f in fabric_findings if f.code != "FABRIC_FEWER_RAILS_THAN_GPUS"]
+    findings.extend(fabric_findings)
+    findings.extend(rack_findings)
+    return plan, racks, lengths
 
 
 def _left_out(design: DesignIn, leave: LeftOut, rack_plan: RackPlanSection) -> list[str]:
