@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from configurator.messages import bill as bill_words
-from configurator.messages.bill import section_title
 from configurator.snapshot import catalog_snapshot
 from design.model import DesignIn, DesignInputError
 from design.parse import parse_design
 from design.specs import CatalogView
 from engines.cluster.bill import BillSources, BomLine, assemble_bill, bom_total
+from messages import bill as bill_words
+from messages.bill import section_title
 
 
 @dataclass(frozen=True)

@@ -17,14 +17,14 @@ from typing import Any
 from django.utils import translation
 
 from configurator.cluster import describe_line, service_prices
-from configurator.messages import bill as bill_words
-from configurator.messages import finding_dicts, totals_dict
 from configurator.result import FabricSection, LinesSection, NetworkSection, ShownFinding, Totals, ValidationResult
 from design.model import DesignIn
 from design.specs import CatalogView
 from engines.cluster.bill import bom_total
 from engines.cluster.pipeline import design_hash, validate_cluster
 from engines.findings.finding import Finding, Severity
+from messages import bill as bill_words
+from messages import finding_dicts, totals_dict
 
 
 def shown_findings(findings: Iterable[Finding], language: str) -> tuple[ShownFinding, ...]:

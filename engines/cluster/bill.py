@@ -46,7 +46,7 @@ NO_PART = ""
 
 
 class BillWords(Protocol):
-    """The bill's own words in the result's language (configurator.messages.bill): what a line says that no
+    """The bill's own words in the result's language (messages.bill): what a line says that no
     catalogue part fits, and what a rack-scale system's line includes."""
 
     def rack_needed(self, units: int) -> str: ...
