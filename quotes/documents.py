@@ -39,6 +39,10 @@ from design.spreadsheets import neutralise_sheet
 from . import svgslim
 from .audience import is_catalogue_gap
 from .countries import country_name
+from .frozen import FrozenLine, FrozenQuote
+
+# A quote's snapshot, typed or as the JSON the database keeps (read with FrozenQuote.from_json).
+Snapshot = FrozenQuote | dict[str, Any]
 
 if TYPE_CHECKING:
     from openpyxl.worksheet.worksheet import Worksheet
@@ -98,20 +102,20 @@ def _rack_pictures(rack_plan: dict[str, Any] | None) -> list[str]:
     return [_svg(svg) for svg in rack_elevation_pages(rack_plan, elevation_labels(), kw_number)]
 
 
-def _pdus_needed(rack_plan: dict[str, Any] | None, lines: list[dict[str, Any]]) -> int:
+def _pdus_needed(rack_plan: dict[str, Any] | None, lines: list[FrozenLine]) -> int:
     """PDUs a quote frozen before the bill carried every rack-plan line needs but does not list (no PDU in the
     catalogue): one per feed in every rack, at least. 0 when the bill has its racks-and-power lines."""
     if not rack_plan or not rack_plan.get("racks") or rack_plan.get("pdus"):
         return 0
-    if any(line.get("section") == "racks_power" for line in lines):
+    if any(line.section == "racks_power" for line in lines):
         return 0
     return enclosure_count(rack_plan) * (2 if rack_plan.get("pdu_feeds") == "A+B" else 1)
 
 
-def left_out(frozen: dict[str, Any]) -> str:
+def left_out(frozen: Snapshot) -> str:
     """What the offer leaves out because the site has it (the frozen result's ``left_out``), in the active
     language; "" when it leaves nothing out."""
-    items = ((frozen.get("validation") or {}).get("left_out") or {}).get("items") or []
+    items = FrozenQuote.from_json(frozen).left_out_items
     return left_out_items(items) if items else ""
 
 
@@ -153,34 +157,24 @@ def lead_time(days: Any) -> str:
     return ngettext("%(days)s day", "%(days)s days", int(days)) % {"days": int(days)}
 
 
-# Sections of quotes frozen before the bill had stable section keys (a node group's name, "fabric", "management",
-# "racks"), read as the sections they are now.
-_LEGACY_SECTIONS = {"fabric": "compute_fabric", "management": "oob", "racks": "racks_power"}
-
-
-def frozen_lines(frozen: dict[str, Any]) -> list[dict[str, Any]]:
+def frozen_lines(frozen: Snapshot) -> list[FrozenLine]:
     """The frozen lines with their stable section key (``section``) and node group (``group``), in the bill's
-    section order; a line of a quote frozen before those keys existed gets them from its old section name. A
-    design of one node group names none: "gpu:" before every node line tells the reader nothing."""
+    section order; a line of a quote frozen before those keys existed gets them from its old section name
+    (FrozenLine.stable). A design of one node group names none: "gpu:" before every node line tells the reader
+    nothing."""
     order = {key: i for i, key in enumerate(BILL_SECTIONS)}
-    out = []
-    for line in frozen.get("lines", []):
-        section, group = line.get("section", ""), line.get("group")
-        if section not in order and "group" not in line:  # frozen before the stable keys
-            legacy = _LEGACY_SECTIONS.get(section)
-            section, group = (legacy, None) if legacy else ("nodes", section)
-        out.append({**line, "section": section, "group": group})
-    if len({line["group"] for line in out if line["group"]}) < 2:
-        out = [{**line, "group": None} for line in out]
-    return sorted(out, key=lambda line: order.get(line["section"], len(order)))
+    out = FrozenQuote.from_json(frozen).stable_lines()
+    if len({line.group for line in out if line.group}) < 2:
+        out = [line.model_copy(update={"group": None}) for line in out]
+    return sorted(out, key=lambda line: order.get(line.section, len(order)))
 
 
-def customer_points(frozen: dict[str, Any]) -> tuple[list[str], bool]:
+def customer_points(frozen: Snapshot) -> tuple[list[str], bool]:
     """What the customer's copy says about the design's findings: each warning of the validation receipt in plain
     words (its message alone: no rule code, design path or the reason a sales engineer gave for accepting it), and
     whether some warning concerns a figure to confirm with the manufacturer (said once, not listed). Notes (info
     findings) are the sales engineer's: they stay in the internal appendix."""
-    warnings = [f for f in (frozen.get("receipt") or {}).get("findings") or [] if f.get("severity") == "warning"]
+    warnings = FrozenQuote.from_json(frozen).receipt.warnings()
     points: list[str] = []
     for finding in warnings:
         message = str(finding.get("message") or "")
@@ -189,41 +183,41 @@ def customer_points(frozen: dict[str, Any]) -> tuple[list[str], bool]:
     return points, any(is_catalogue_gap(str(f.get("code") or "")) for f in warnings)
 
 
-def on_request(line: dict[str, Any]) -> bool:
-    return line.get("unit_price") in (None, "")
+def on_request(line: FrozenLine) -> bool:
+    return line.on_request
 
 
-def at_least(frozen: dict[str, Any]) -> bool:
+def at_least(frozen: Snapshot) -> bool:
     """Whether the quote's totals leave out a line priced on request (they are then at least the amounts)."""
-    return bool((frozen.get("totals") or {}).get("at_least")) or any(on_request(x) for x in frozen.get("lines", []))
+    return FrozenQuote.from_json(frozen).at_least
 
 
-def _sections(frozen: dict[str, Any], language: str) -> list[dict[str, Any]]:
-    sections: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
+def _sections(frozen: FrozenQuote, language: str) -> list[dict[str, Any]]:
+    sections: OrderedDict[str, list[FrozenLine]] = OrderedDict()
     for line in frozen_lines(frozen):
-        sections.setdefault(line["section"], []).append(line)
+        sections.setdefault(line.section, []).append(line)
     titles = section_titles()
     asked = _("on request")
     out = []
     for key, lines in sections.items():
         rows = []
         for line in lines:
-            priced = not on_request(line)
-            discount = Decimal(line["line_discount"]) + Decimal(line["quote_discount"])
+            priced = not line.on_request
+            discount = line.line_discount + line.quote_discount
             rows.append(
                 {
-                    **line,
+                    **line.to_json(),
                     "on_request": not priced,
-                    "quantity_fmt": quantity(line["quantity"], language),
-                    "unit_price_fmt": money(line["unit_price"], language) if priced else asked,
-                    "list_total_fmt": money(line["list_total"], language) if priced else asked,
+                    "quantity_fmt": quantity(line.quantity, language),
+                    "unit_price_fmt": money(line.unit_price, language) if priced else asked,
+                    "list_total_fmt": money(line.list_total, language) if priced else asked,
                     "discount_fmt": money(discount, language) if discount else "",
-                    "line_discount_percent_fmt": percent(line["line_discount_percent"], language),
-                    "net_fmt": money(line["net"], language) if priced else asked,
-                    "lead_time": lead_time(line.get("lead_time_days")),
+                    "line_discount_percent_fmt": percent(line.line_discount_percent, language),
+                    "net_fmt": money(line.net, language) if priced else asked,
+                    "lead_time": lead_time(line.lead_time_days),
                 }
             )
-        net = sum((Decimal(line["net"]) for line in lines if not on_request(line)), Decimal("0.00"))
+        net = sum((line.net for line in lines if line.net is not None), Decimal("0.00"))
         out.append(
             {
                 "key": key,
@@ -252,15 +246,15 @@ def local_datetime(value: str | None) -> datetime | None:
     return timezone.localtime(moment) if timezone.is_aware(moment) else moment
 
 
-def _discounts(frozen: dict[str, Any], language: str) -> dict[str, str]:
+def _discounts(frozen: FrozenQuote, language: str) -> dict[str, str]:
     """The agreed discounts (the customer's price agreement), the other line discounts and the quote discount as
     separate totals: the quote discount's line never silently holds the line discounts, nor a manual discount the
     agreement's."""
-    lines = frozen.get("lines", [])
-    agreed = [line for line in lines if line.get("agreement_discount_percent")]
-    agreed_total = sum((Decimal(line["line_discount"]) for line in agreed), Decimal("0.00"))
-    line_total = sum((Decimal(line["line_discount"]) for line in lines), Decimal("0.00")) - agreed_total
-    quote_total = sum((Decimal(line["quote_discount"]) for line in lines), Decimal("0.00"))
+    lines = frozen.lines
+    agreed = [line for line in lines if line.agreement_discount_percent]
+    agreed_total = sum((line.line_discount for line in agreed), Decimal("0.00"))
+    line_total = sum((line.line_discount for line in lines), Decimal("0.00")) - agreed_total
+    quote_total = sum((line.quote_discount for line in lines), Decimal("0.00"))
     return {
         "agreed": money(agreed_total, language) if agreed_total else "",
         "line": money(line_total, language) if line_total else "",
@@ -292,44 +286,46 @@ def _party(party: dict[str, Any]) -> dict[str, Any]:
 AUDIENCES = ("customer", "staff")
 
 
-def pdf_context(frozen: dict[str, Any], audience: str = "customer") -> dict[str, Any]:
+def pdf_context(snapshot: Snapshot, audience: str = "customer") -> dict[str, Any]:
     """What the offer says, for ``audience``: the customer's copy (the one e-mailed and downloaded) speaks plain
     words only; the sales engineer's ("staff") adds an internal appendix with the rule codes, design paths, every
     finding and the reasons warnings were accepted."""
     if audience not in AUDIENCES:
         raise ValueError(audience)
-    language = frozen.get("language", "en")
-    totals = frozen.get("totals", {})
-    validation = frozen.get("validation") or {}
+    frozen = FrozenQuote.from_json(snapshot)
+    language = frozen.language
+    totals = frozen.totals
+    validation = frozen.validation
     discounts = _discounts(frozen, language)
-    omitted = (validation.get("left_out") or {}).get("items") or []
+    omitted = frozen.left_out_items
     points, confirm = customer_points(frozen)
     return {
-        "q": frozen,
+        "q": snapshot if isinstance(snapshot, dict) else snapshot.to_json(),
         "audience": audience,
         "points": points,
         "confirm_figures": confirm,
         "language": language,
-        "seller": _party(frozen.get("seller") or {}),
-        "customer": _party(frozen.get("customer") or {}),
-        "terms": frozen.get("terms") or {},
-        "contact": frozen.get("sales_contact") or {},
-        "issued_at": local_datetime(frozen.get("issued_at")),
-        "valid_until": _date(frozen.get("valid_until")),
+        "seller": _party(frozen.seller),
+        "customer": _party(frozen.customer.to_json()),
+        "terms": frozen.terms.to_json() if frozen.terms else {},
+        "contact": frozen.sales_contact.to_json() if frozen.sales_contact else {},
+        "issued_at": local_datetime(frozen.issued_at),
+        "valid_until": _date(frozen.valid_until),
         "sections": _sections(frozen, language),
-        "at_least": at_least(frozen),
-        "on_request_count": sum(1 for line in frozen.get("lines", []) if on_request(line)),
+        "at_least": frozen.at_least,
+        "on_request_count": sum(1 for line in frozen.lines if line.on_request),
         "totals": {
-            key: money(totals.get(key), language) for key in ("subtotal", "discount", "net", "vat_amount", "total")
+            key: money(totals.to_json().get(key), language)
+            for key in ("subtotal", "discount", "net", "vat_amount", "total")
         },
-        "has_discount": Decimal(totals.get("discount") or "0") > 0,
+        "has_discount": totals.discount > 0,
         "agreed_discounts": discounts["agreed"],
-        "agreement": _agreement(frozen.get("agreement"), language),
+        "agreement": _agreement(frozen.agreement, language),
         "line_discounts": discounts["line"],
         "quote_discount": discounts["quote"],
-        "discount_percent": percent(frozen.get("discount_percent"), language),
-        "vat_rate": percent(totals.get("vat_rate"), language) or "0%",
-        "vat_free": not Decimal(str(totals.get("vat_rate") or "0")),
+        "discount_percent": percent(frozen.discount_percent, language),
+        "vat_rate": percent(totals.vat_rate, language) or "0%",
+        "vat_free": not totals.vat_rate,
         "topology": _topology_picture(validation.get("fabric_plan"), language),
         "fabric_plan": validation.get("fabric_plan"),
         "fabric_switches": {
@@ -340,7 +336,7 @@ def pdf_context(frozen: dict[str, Any], audience: str = "customer") -> dict[str,
         "rack_plan": validation.get("rack_plan"),
         "rack_count": rack_count(validation.get("rack_plan")),
         **_rack_power(validation.get("totals") or {}),
-        "pdus_needed": 0 if "power" in omitted else _pdus_needed(validation.get("rack_plan"), frozen.get("lines", [])),
+        "pdus_needed": 0 if "power" in omitted else _pdus_needed(validation.get("rack_plan"), frozen.lines),
         "left_out": left_out(frozen),
         "elevations": _rack_pictures(validation.get("rack_plan")),
     }
@@ -397,7 +393,7 @@ def warm_up() -> None:
     Workbook().save(io.BytesIO())
 
 
-def render_pdf(frozen: dict[str, Any], audience: str = "customer") -> bytes:
+def render_pdf(frozen: Snapshot, audience: str = "customer") -> bytes:
     """The quote PDF, in the customer's language (ReportLab platypus: quotes.offerpdf): the customer's copy, or with
     ``audience="staff"`` the sales engineer's, with its internal appendix."""
     from . import offerpdf
@@ -407,7 +403,7 @@ def render_pdf(frozen: dict[str, Any], audience: str = "customer") -> bytes:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        with translation.override(frozen.get("language", "en")):
+        with translation.override(FrozenQuote.from_json(frozen).language):
             return offerpdf.build(pdf_context(frozen, audience))
     finally:
         if collecting:
@@ -441,15 +437,18 @@ QUANTITY_FORMAT = "#,##0"
 DATE_FORMAT = "yyyy-mm-dd"
 
 
-def _has_discount(frozen: dict[str, Any]) -> bool:
-    return any(Decimal(str(line.get(key) or "0")) for line in frozen.get("lines", []) for key in DISCOUNT_COLUMNS)
+def _has_discount(frozen: Snapshot) -> bool:
+    return any(
+        line.line_discount_percent or line.line_discount or line.quote_discount_percent or line.quote_discount
+        for line in FrozenQuote.from_json(frozen).lines
+    )
 
 
-def xlsx_columns(frozen: dict[str, Any]) -> tuple[str, ...]:
+def xlsx_columns(frozen: Snapshot) -> tuple[str, ...]:
     """The bill sheet's columns: the discount columns only when some line has a discount, the node group only when
     the design has several."""
     left_out = set() if _has_discount(frozen) else set(DISCOUNT_COLUMNS)
-    if not any(line["group"] for line in frozen_lines(frozen)):
+    if not any(line.group for line in frozen_lines(frozen)):
         left_out.add("group")
     return tuple(key for key in XLSX_COLUMNS if key not in left_out)
 
@@ -475,18 +474,19 @@ def _xlsx_headers() -> dict[str, str]:
 _WIDTHS = {"section": 24, "group": 12, "part_number": 24, "description": 48, "quantity": 9, "lead_time_days": 12}
 
 
-def render_xlsx(frozen: dict[str, Any]) -> bytes:
+def render_xlsx(snapshot: Snapshot) -> bytes:
     """The bill of materials as a workbook: sheet 1 holds exactly the frozen lines (one row each, in order,
     below a header row); sheet 2 the totals."""
     from openpyxl import Workbook
 
-    language = frozen.get("language", "en")
+    frozen = FrozenQuote.from_json(snapshot)
+    language = frozen.language
     wb = Workbook()
-    issued = _datetime(frozen.get("issued_at"))
+    issued = _datetime(frozen.issued_at)
     if issued is not None:
         wb.properties.created = issued.replace(tzinfo=None)
-    wb.properties.creator = (frozen.get("seller") or {}).get("name", "")
-    wb.properties.title = frozen.get("number", "")
+    wb.properties.creator = frozen.seller.get("name", "")
+    wb.properties.title = frozen.number
     with translation.override(language):
         _xlsx_lines_sheet(wb.active, frozen)
         _xlsx_summary_sheet(wb.create_sheet(_("Summary")[:31]), frozen)
@@ -511,7 +511,7 @@ def _xlsx_cell(key: str, line: dict[str, Any], titles: dict[str, str]) -> Any:
     return number / 100 if key in PERCENT_COLUMNS else number
 
 
-def _xlsx_lines_sheet(ws: Worksheet, frozen: dict[str, Any]) -> None:
+def _xlsx_lines_sheet(ws: Worksheet, frozen: FrozenQuote) -> None:
     """Sheet 1: a bold header row, one row per frozen line by section (a line priced on request says so in its
     amounts), then a bold total row: the sum of the lines' list values and net amounts, "at least" when a line is
     priced on request. Money in a currency format, percentages as shares in a percent format."""
@@ -527,13 +527,17 @@ def _xlsx_lines_sheet(ws: Worksheet, frozen: dict[str, Any]) -> None:
         cell.font = Font(bold=True)
     lines = frozen_lines(frozen)
     for line in lines:
-        ws.append([_xlsx_cell(key, line, titles) for key in columns])
+        row = line.to_json()
+        ws.append([_xlsx_cell(key, row, titles) for key in columns])
         for cell, key in zip(ws[ws.max_row], columns):
             _format(cell, key)
-    priced = [line for line in lines if not on_request(line)]
+    priced = [line for line in lines if not line.on_request]
     label = _("Total, at least (lines on request not included)") if len(priced) < len(lines) else _("Total")
     sums = {
-        key: sum((Decimal(line[key]) for line in priced), Decimal("0.00")) for key in MONEY_COLUMNS - {"unit_price"}
+        "list_total": sum((line.list_total or Decimal("0.00") for line in priced), Decimal("0.00")),
+        "line_discount": sum((line.line_discount for line in priced), Decimal("0.00")),
+        "quote_discount": sum((line.quote_discount for line in priced), Decimal("0.00")),
+        "net": sum((line.net or Decimal("0.00") for line in priced), Decimal("0.00")),
     }
     ws.append([label if key == "section" else sums.get(key) for key in columns])
     for cell, key in zip(ws[ws.max_row], columns):
@@ -564,21 +568,22 @@ def _address(party: dict[str, Any]) -> str:
     return ", ".join(x for x in (street, city, country) if x) if street else ""
 
 
-def _xlsx_summary_sheet(summary: Worksheet, frozen: dict[str, Any]) -> None:
+def _xlsx_summary_sheet(summary: Worksheet, frozen: FrozenQuote) -> None:
     """Sheet 2: the quote's identity, seller, customer and billing address, terms and totals, one labelled row
     each. Amounts say "at least" when a line is priced on request."""
-    totals = frozen.get("totals", {})
-    customer = frozen.get("customer", {})
-    seller = frozen.get("seller") or {}
-    terms = frozen.get("terms") or {}
-    issued_local = local_datetime(frozen.get("issued_at"))
-    low = at_least(frozen)
+    totals = frozen.totals
+    customer = frozen.customer.to_json()
+    seller = frozen.seller
+    terms = frozen.terms.to_json() if frozen.terms else {}
+    receipt = frozen.receipt.to_json()  # a hash written as null prints as an empty cell, as it always did
+    issued_local = local_datetime(frozen.issued_at)
+    low = frozen.at_least
     days = terms.get("payment_days") or 30
     rows = [
-        (_("Quote"), frozen.get("number", "")),
-        (_("Revision"), frozen.get("revision", 1)),
+        (_("Quote"), frozen.number),
+        (_("Revision"), frozen.revision),
         (_("Issued"), issued_local.date() if issued_local else ""),
-        (_("Valid until"), _date(frozen.get("valid_until")) or ""),
+        (_("Valid until"), _date(frozen.valid_until) or ""),
         (_("Seller"), seller.get("name", "")),
         (_("Seller address"), _address(seller) or ", ".join(seller.get("address") or [])),
         (_("Chamber of Commerce (KvK)"), seller.get("kvk", "")),
@@ -596,16 +601,16 @@ def _xlsx_summary_sheet(summary: Worksheet, frozen: dict[str, Any]) -> None:
         (_("General terms"), terms.get("general_terms_url") or _("Sent on request")),
         (_("Currency"), "EUR"),
         (_("Amounts"), _("At least: lines priced on request are not included") if low else _("Every line priced")),
-        (_("List value"), Decimal(totals.get("subtotal", "0"))),
-        (_("Discount"), Decimal(totals.get("discount", "0"))),
-        (_("Net, excl. VAT"), Decimal(totals.get("net", "0"))),
-        (_("VAT rate"), Decimal(totals.get("vat_rate", "0")) / 100),
-        (_("VAT"), Decimal(totals.get("vat_amount", "0"))),
-        (_("Total, incl. VAT"), Decimal(totals.get("total", "0"))),
-        (_("VAT notice"), (frozen.get("vat") or {}).get("notice", "")),
+        (_("List value"), totals.subtotal),
+        (_("Discount"), totals.discount),
+        (_("Net, excl. VAT"), totals.net),
+        (_("VAT rate"), totals.vat_rate / 100),
+        (_("VAT"), totals.vat_amount),
+        (_("Total, incl. VAT"), totals.total),
+        (_("VAT notice"), frozen.vat.notice if frozen.vat else ""),
         (_("Not in this offer"), left_out(frozen) or _("nothing: the offer carries every part")),
-        (_("Design hash"), (frozen.get("receipt") or {}).get("design_hash", "")),
-        (_("Catalogue version"), (frozen.get("receipt") or {}).get("catalog_version", "")),
+        (_("Design hash"), receipt.get("design_hash", "")),
+        (_("Catalogue version"), receipt.get("catalog_version", "")),
     ]
     money_rows = {_("List value"), _("Discount"), _("Net, excl. VAT"), _("VAT"), _("Total, incl. VAT")}
     for label, value in rows:
@@ -621,12 +626,12 @@ def _xlsx_summary_sheet(summary: Worksheet, frozen: dict[str, Any]) -> None:
     summary.column_dimensions["B"].width = 70
 
 
-def render_order_confirmation(frozen: dict[str, Any], acceptance: dict[str, Any]) -> bytes:
+def render_order_confirmation(frozen: Snapshot, acceptance: dict[str, Any]) -> bytes:
     """The order confirmation (orderbevestiging) of an accepted quote, in the quote's language: the frozen
     snapshot's parties, bill and totals with the acceptance (quotes.orderpdf). ``acceptance``: name, position,
     email, po_number, note and accepted_at (ISO)."""
     from . import orderpdf
 
-    with translation.override(frozen.get("language", "en")):
+    with translation.override(FrozenQuote.from_json(frozen).language):
         record = {**acceptance, "accepted_at": local_datetime(acceptance.get("accepted_at"))}
         return orderpdf.build(pdf_context(frozen), record)

@@ -15,12 +15,15 @@ claims the row with a conditional update (see quotes.services.quote_documents_bu
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from .frozen import FrozenQuote
 
 
 def new_token() -> str:
@@ -235,7 +238,12 @@ class Quote(models.Model):
         return review_note(self.review_reason) if self.status == self.Status.AWAITING_REVIEW else ""
 
     @property
-    def lines(self) -> list[dict]:
+    def snapshot(self) -> FrozenQuote:
+        """The frozen snapshot, typed (quotes.frozen); an empty one before the quote was first priced."""
+        return FrozenQuote.from_json(self.frozen or {})
+
+    @property
+    def lines(self) -> list[dict[str, Any]]:
         return list(self.frozen.get("lines", []))
 
 

@@ -40,9 +40,11 @@ def freeze_and_issue(quote: Quote, ev: Evaluation, *, indicative: bool = False, 
     quote.doc_status, quote.progress, quote.failure_message = Quote.DocStatus.PENDING, 0, ""
     quote.enqueued_at = now
     apply_evaluation(quote, ev)
-    quote.frozen["indicative"] = quote.indicative = indicative
+    quote.indicative = indicative
+    snapshot = quote.snapshot.model_copy(update={"indicative": indicative})
     if issued_by is not None:
-        quote.frozen["sales_contact"] = sales_contact(quote, issued_by)
+        snapshot = snapshot.model_copy(update={"sales_contact": sales_contact(quote, issued_by)})
+    quote.frozen = snapshot.to_json()
     full_clean_or_refuse(quote)
     quote.save()
     configuration_mark_quoted(configuration_id=quote.configuration_id)

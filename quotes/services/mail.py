@@ -110,7 +110,7 @@ def quote_notify_review(*, quote: Quote) -> bool:
             "reason": quote.get_review_reason_display(),
             "limit": policy.limit_text(),
             "net": quote.net,
-            "at_least": bool(((quote.frozen or {}).get("totals") or {}).get("at_least")),
+            "at_least": quote.snapshot.totals.at_least,
             "url": url,
         }
         subject = render_to_string("emails/quote_review_subject.txt", context).strip()
