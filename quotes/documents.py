@@ -45,6 +45,7 @@ from .frozen import FrozenLine, FrozenQuote
 Snapshot = FrozenQuote | dict[str, Any]
 
 if TYPE_CHECKING:
+    from openpyxl.cell.cell import Cell
     from openpyxl.worksheet.worksheet import Worksheet
 
 logger = logging.getLogger(__name__)
@@ -163,7 +164,7 @@ def frozen_lines(frozen: Snapshot) -> list[FrozenLine]:
     (FrozenLine.stable). A design of one node group names none: "gpu:" before every node line tells the reader
     nothing."""
     order = {key: i for i, key in enumerate(BILL_SECTIONS)}
-    out = FrozenQuote.from_json(frozen).stable_lines()
+    out = FrozenQuote.from_json(frozen).stable_lines(order)
     if len({line.group for line in out if line.group}) < 2:
         out = [line.model_copy(update={"group": None}) for line in out]
     return sorted(out, key=lambda line: order.get(line.section, len(order)))
@@ -500,11 +501,11 @@ def render_xlsx(snapshot: Snapshot) -> bytes:
 def _xlsx_cell(key: str, line: dict[str, Any], titles: dict[str, str]) -> Any:
     value = line.get(key)
     if key == "section":
-        return titles.get(value, value)
+        return titles.get(str(value), value)
     if key in TEXT_COLUMNS:
         return value or ""
     if key in ("quantity", "lead_time_days"):
-        return None if value in (None, "") else int(value)
+        return None if value is None or value == "" else int(value)
     if value in (None, ""):  # an amount of a line priced on request
         return _("on request")
     number = Decimal(str(value))
@@ -548,7 +549,7 @@ def _xlsx_lines_sheet(ws: Worksheet, frozen: FrozenQuote) -> None:
     ws.freeze_panes = "A2"
 
 
-def _format(cell, key: str) -> None:
+def _format(cell: Cell, key: str) -> None:
     if isinstance(cell.value, str) or cell.value is None:
         return
     if key in MONEY_COLUMNS:
@@ -561,7 +562,7 @@ def _format(cell, key: str) -> None:
 
 def _address(party: dict[str, Any]) -> str:
     """A party's postal address on one line (street, postal code and city, country), or '' when not given."""
-    place = party.get("address") if isinstance(party.get("address"), dict) else party
+    place: dict[str, Any] = party["address"] if isinstance(party.get("address"), dict) else party
     street = place.get("street", "")
     city = " ".join(x for x in (place.get("postal_code", ""), place.get("city", "")) if x)
     country = country_name(party.get("country", "")) if party.get("country") else ""

@@ -17,12 +17,11 @@ A key the model does not name survives a read and a write unchanged (``extra="al
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from decimal import Decimal
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
-
-from design.contract import BILL_SECTIONS
 
 SCHEMA: Literal["quote/v1"] = "quote/v1"
 SCHEMAS: tuple[str, ...] = (SCHEMA,)
@@ -74,10 +73,10 @@ class FrozenLine(_Frozen):
         """Whether the line was frozen with the stable section keys (it then names its node group, or None)."""
         return "group" in self.model_fields_set
 
-    def stable(self) -> FrozenLine:
-        """The line with its stable section key and node group: a line frozen before they existed gets them from
-        its old section name."""
-        if self.section in BILL_SECTIONS or self.keyed:
+    def stable(self, sections: Collection[str]) -> FrozenLine:
+        """The line with its stable section key and node group: a line frozen before they existed (its section not
+        one of the bill's ``sections``, design.contract.BILL_SECTIONS) gets them from its old section name."""
+        if self.section in sections or self.keyed:
             return self
         legacy = LEGACY_SECTIONS.get(self.section)
         section, group = (legacy, None) if legacy else ("nodes", self.section)
@@ -197,9 +196,9 @@ class FrozenQuote(_Frozen):
         # A part written as null where the model expects an object or a list reads as absent (its default).
         return cls.model_validate({key: value for key, value in data.items() if value is not None or key in _NULLABLE})
 
-    def stable_lines(self) -> list[FrozenLine]:
+    def stable_lines(self, sections: Collection[str]) -> list[FrozenLine]:
         """The lines with their stable section keys (FrozenLine.stable), in the snapshot's order."""
-        return [line.stable() for line in self.lines]
+        return [line.stable(sections) for line in self.lines]
 
     @property
     def at_least(self) -> bool:

@@ -237,6 +237,9 @@ class Quote(models.Model):
 
         return review_note(self.review_reason) if self.status == self.Status.AWAITING_REVIEW else ""
 
+    # Set (not stored) on the open quote a repeated online request gets back (quotes.services.quote_request).
+    repeated = False
+
     @property
     def snapshot(self) -> FrozenQuote:
         """The frozen snapshot, typed (quotes.frozen); an empty one before the quote was first priced."""

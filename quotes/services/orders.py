@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from celery import shared_task
 from django.conf import settings
@@ -21,6 +21,9 @@ from django.utils import timezone
 from .. import documents
 from ..models import Quote, QuoteDecision
 from .storage import store
+
+if TYPE_CHECKING:
+    from celery import Task
 
 logger = logging.getLogger("quotes.services")
 
@@ -139,7 +142,7 @@ TRANSIENT = (OperationalError, InterfaceError, OSError)
     reject_on_worker_lost=True,
     max_retries=None,
 )
-def quote_build_order_confirmation(self, quote_id: int) -> str:
+def quote_build_order_confirmation(self: Task, quote_id: int) -> str:
     """Build an accepted quote's order confirmation from its frozen snapshot. Idempotent (a conditional claim);
     transient errors retried with backoff up to settings.QUOTE_BUILD_MAX_RETRIES, anything else marks it failed."""
     claim = order_confirmation_claim(quote_id=quote_id)

@@ -12,6 +12,7 @@ import pytest
 from openpyxl import load_workbook
 from pydantic import ValidationError
 
+from design.contract import BILL_SECTIONS
 from quotes.documents import frozen_lines, pdf_context, render_pdf, render_xlsx
 from quotes.frozen import SCHEMA, FrozenQuote
 from quotes.services import quote_request
@@ -79,7 +80,7 @@ def test_a_first_version_snapshot_loads_with_its_lines_read_as_the_sections_they
     assert snapshot.terms is None and snapshot.sales_contact is None and snapshot.customer.address is None
     assert snapshot.lines[0].unit_price == D("250000.00") and snapshot.lines[2].on_request
     assert snapshot.at_least  # a line on request, though its totals predate ``at_least``
-    assert [(line.section, line.group) for line in snapshot.stable_lines()] == [
+    assert [(line.section, line.group) for line in snapshot.stable_lines(BILL_SECTIONS)] == [
         ("nodes", "gpu"),
         ("compute_fabric", None),
         ("oob", None),
