@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from collections.abc import Sequence
 from decimal import Decimal
+from typing import Any
 
 from django import forms
 from django.conf import settings
@@ -60,9 +62,20 @@ OVERSUBSCRIPTIONS = ("1:1", "2:1", "3:1", "4:1")
 class Form(forms.Form):
     """Labels without a trailing colon (they sit above the field)."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
+
+    def choice(self, name: str) -> forms.ChoiceField:
+        """The choice field ``name`` (its choices are set from the catalogue or the design)."""
+        field = self.fields[name]
+        assert isinstance(field, forms.ChoiceField)
+        return field
+
+    def cleaned(self) -> dict[str, Any]:
+        """Form.clean's answer: the cleaned data, to complete in a form's own clean."""
+        super().clean()
+        return self.cleaned_data
 
 
 def _parts(catalog: CatalogView, kind: type) -> list:
@@ -157,7 +170,7 @@ class GoalForm(Form):
         return self._above_zero("target_days")
 
     def clean(self):
-        data = super().clean()
+        data = self.cleaned()
         kind = data.get("kind")
         precision = data.get("precision") or "bf16"
         data["precision"] = precision
@@ -214,16 +227,16 @@ class PlatformForm(Form):
 
     def __init__(self, *args, catalog: CatalogView, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["server"].choices = [(s.part_number, s.part_number) for s in _parts(catalog, ServerSpec)]
+        self.choice("server").choices = [(s.part_number, s.part_number) for s in _parts(catalog, ServerSpec)]
         for role, kind in (("cpu", CpuSpec), ("memory", MemorySpec), ("boot", DriveSpec)):
-            self.fields[role].choices = [("", "")] + [(p.part_number, p.part_number) for p in _parts(catalog, kind)]
-        self.fields["gpu"].choices = [("", _("No GPU"))] + [
+            self.choice(role).choices = [("", "")] + [(p.part_number, p.part_number) for p in _parts(catalog, kind)]
+        self.choice("gpu").choices = [("", _("No GPU"))] + [
             (g.part_number, g.part_number) for g in _parts(catalog, GpuSpec)
         ]
         self.catalog = catalog
 
     def clean(self):
-        data = super().clean()
+        data = self.cleaned()
         gpu = data.get("gpu")
         if gpu:
             spec = self.catalog.get(gpu)
@@ -247,11 +260,11 @@ class AdaptersForm(Form):
     def __init__(self, *args, catalog: CatalogView, **kwargs):
         super().__init__(*args, **kwargs)
         choices = [("", _("None"))] + [(a.part_number, adapter_label(a)) for a in _parts(catalog, AdapterSpec)]
-        self.fields["compute_adapter"].choices = choices
-        self.fields["storage_adapter"].choices = choices
+        self.choice("compute_adapter").choices = choices
+        self.choice("storage_adapter").choices = choices
 
     def clean(self):
-        data = super().clean()
+        data = self.cleaned()
         for role in ("compute", "storage"):
             part, qty = data.get(f"{role}_adapter"), data.get(f"{role}_quantity")
             if part and not qty:
@@ -312,14 +325,15 @@ class FabricForm(Form):
 
     def __init__(self, *args, catalog: CatalogView, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["switch"].choices = [("", _("No compute fabric (single server)"))] + [
+        self.choice("switch").choices = [("", _("No compute fabric (single server)"))] + [
             (s.part_number, s.part_number) for s in fabric_switches(catalog)
         ]
         # The design's own ratio stays selectable when the list does not offer it (8:1 from the API), so the
         # form shows it selected and saving keeps it. Only ratios the engine accepts are added.
         current = self["oversubscription"].value()
         if isinstance(current, str) and current not in OVERSUBSCRIPTIONS and _valid_ratio(current):
-            self.fields["oversubscription"].choices = [*self.fields["oversubscription"].choices, (current, current)]
+            field = self.choice("oversubscription")
+            field.choices = [*((o, o) for o in OVERSUBSCRIPTIONS), (current, current)]
 
 
 def _valid_ratio(value: str) -> bool:
@@ -353,7 +367,7 @@ class SiteForm(Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         years = [(n, ngettext("%(n)s year", "%(n)s years", n) % {"n": n}) for n in range(1, MAX_SUPPORT_YEARS + 1)]
-        self.fields["support_years"].choices = [(0, gettext("none"))] + years
+        self.choice("support_years").choices = [(0, gettext("none"))] + years
 
 
 class AcknowledgeForm(Form):
@@ -455,13 +469,13 @@ class DashboardFilterForm(Form):
 
     MINE = "mine"
 
-    def __init__(self, data=None, *args, owners: list[tuple[int, str]] = (), **kwargs):
+    def __init__(self, data=None, *args, owners: Sequence[tuple[int, str]] = (), **kwargs):
         """``owners``: (user id, name) of the staff users a design can be handled by."""
         if data is not None and "customer" in data and "q" not in data:  # links from before the search box
             data = data.copy()
             data["q"] = data.pop("customer")[-1]
         super().__init__(data, *args, **kwargs)
-        self.fields["owner"].choices = [
+        self.choice("owner").choices = [
             ("", _("Anyone")),
             (self.MINE, _("Me")),
             (UNASSIGNED, _("Nobody yet")),
@@ -499,7 +513,7 @@ class DiscountForm(Form):
 
     LINE_PREFIX = "line_discounts."
 
-    def __init__(self, *args, parts: list[tuple[str, str]] = (), threshold=None, **kwargs):
+    def __init__(self, *args, parts: Sequence[tuple[str, str]] = (), threshold=None, **kwargs):
         super().__init__(*args, **kwargs)
         help_text = self.fields["discount_percent"].help_text
         self.fields["discount_percent"].help_text = help_text % {"threshold": threshold} if threshold else ""

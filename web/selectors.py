@@ -11,7 +11,7 @@ import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -213,7 +213,7 @@ def configuration_list(
     if owner == UNASSIGNED:
         qs = qs.filter(assigned_to__isnull=True)
     elif owner:
-        qs = qs.filter(assigned_to_id=owner)
+        qs = qs.filter(assigned_to_id=owner)  # type: ignore[misc]  # a user's pk as the filter form sends it
     if status:
         qs = qs.filter(status=status)
     if customer:
@@ -226,7 +226,7 @@ def configuration_list(
     if date_from:
         qs = qs.filter(updated_at__gte=_day_start(date_from))
     if date_to:
-        qs = qs.filter(updated_at__lt=_day_start(date_to) + timezone.timedelta(days=1))
+        qs = qs.filter(updated_at__lt=_day_start(date_to) + timedelta(days=1))
     return qs
 
 

@@ -33,7 +33,7 @@ from django.templatetags.static import static
 from django.urls import get_script_prefix, reverse
 from django.utils import formats, translation
 from django.utils.html import format_html
-from django.utils.timezone import template_localtime
+from django.utils.timezone import template_localtime  # type: ignore[attr-defined]  # Django has it; the stubs not
 from jinja2 import Environment, Undefined
 
 from configurator.messages.languages import language_name
@@ -71,7 +71,7 @@ def _formatted(language: str | None, kind: type, value, arg, formatter) -> str:
 def _remembered(formatter):
     def format_value(value, arg=None):
         try:
-            return _formatted(translation.get_language(), type(value), value, arg, formatter)
+            return _formatted(translation.get_language(), type(value), value, arg, formatter)  # type: ignore[arg-type]  # a class is hashable
         except TypeError:  # an unhashable value
             return formatter(value, arg) if arg is not None else formatter(value)
 
@@ -122,7 +122,7 @@ def environment(**options) -> Environment:
     options["undefined"] = Undefined
     options.pop("autoescape", None)  # always on: every page is HTML
     env = Environment(extensions=["jinja2.ext.i18n"], finalize=_finalize, autoescape=True, **options)
-    env.install_gettext_callables(gettext, translation.ngettext, newstyle=False)
+    env.install_gettext_callables(gettext, translation.ngettext, newstyle=False)  # type: ignore[attr-defined]  # by jinja2.ext.i18n
     env.globals.update(url=url, static=static, pgettext=translation.pgettext)
     env.filters.update(
         intcomma=intcomma,

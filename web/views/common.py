@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django_htmx.middleware import HtmxDetails
 
 from configurator.bom import design_bill
 from configurator.messages.languages import resolve_language
@@ -62,6 +63,11 @@ def _config(token: str) -> Configuration:
     if config is None:
         raise Http404("No such design")
     return config
+
+
+def htmx(request: HttpRequest) -> HtmxDetails:
+    """What django-htmx's middleware read of the request's htmx headers (false when it is not an htmx request)."""
+    return request.htmx  # type: ignore[attr-defined]  # set by django_htmx.middleware.HtmxMiddleware
 
 
 def _edit_refusal(
@@ -283,7 +289,7 @@ def _describe(form, field_findings: dict[str, list[dict]]) -> None:
 def _render_step(request: HttpRequest, slug: str, context: dict, *, status: int = 200) -> HttpResponse:
     _describe(context.get("form"), context.get("field_findings") or {})
     template = "configurator/step.html"  # the whole page; it includes configurator/steps/<slug>.html
-    if request.htmx and not request.htmx.boosted:
+    if htmx(request) and not htmx(request).boosted:
         template = f"configurator/steps/{slug}.html"  # the step body alone, swapped into #step-body
         status = 200  # htmx swaps only 2xx responses; the form errors are in the body
     return render(request, template, context, status=status)
@@ -302,9 +308,10 @@ def _save(request: HttpRequest, config: Configuration, document: dict) -> None:
 
 def _after_save(request: HttpRequest, config: Configuration, slug: str) -> HttpResponse | None:
     """Without htmx, a submit moves on (the "next" button) or comes back to the step (post/redirect/get)."""
-    if request.htmx:
+    if htmx(request):
         return None
-    target = wizard.next_step(slug) if "next" in request.POST else slug
+    # the last step has no "next": a "next" sent from it stays on it
+    target = (wizard.next_step(slug) or slug) if "next" in request.POST else slug
     if "back" in request.POST:
         target = wizard.previous_step(slug) or slug
     return redirect(step_url(config, target))

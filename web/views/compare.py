@@ -109,7 +109,9 @@ class CompareForm(forms.Form):
         super().__init__(*args, **kwargs)
         choices = [("", "—")] + [(d.token, d.name or d.token[:8]) for d in drafts]
         for name in ("a", "b"):
-            self.fields[name].choices = choices
+            field = self.fields[name]
+            assert isinstance(field, forms.ChoiceField)
+            field.choices = choices
 
 
 @require_GET

@@ -114,7 +114,8 @@ def acknowledge(request: HttpRequest, token: str) -> HttpResponse:
     """A sales engineer accepts a warning with a reason (printed on the quote)."""
     config = _config(token)
     form = AcknowledgeForm(request.POST)
-    back = request.POST.get("next_step") if request.POST.get("next_step") in wizard.STEP_SLUGS else "review"
+    sent = request.POST.get("next_step")
+    back = sent if sent is not None and sent in wizard.STEP_SLUGS else "review"
     if form.is_valid():
         try:
             warning_acknowledge(configuration=config, user=request.user, **form.cleaned_data)

@@ -44,6 +44,7 @@ from web.views.common import (
     _read_only,
     _render_step,
     _save,
+    htmx,
     step_url,
 )
 from web.views.quote import _quote
@@ -99,7 +100,7 @@ def _goal(request: HttpRequest, config: Configuration) -> HttpResponse:
                 _save(request, config, doc)
                 return redirect(step_url(config, "platform"))
             _save(request, config, doc)
-            if not request.htmx:
+            if not htmx(request):
                 return redirect(step_url(config, "goal"))
         else:
             status = 422
