@@ -11,7 +11,7 @@ import functools
 import unicodedata
 from collections.abc import Sequence
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.conf import settings
@@ -52,6 +52,11 @@ from quotes.models import Quote
 from quotes.selectors import QUOTE_SORTS, UNASSIGNED
 from web.widgets import FastSelect
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
+    from quotes.actors import RequestUser
+
 MAX_PER_NODE = 64
 MAX_PARAMS_BILLION = 100_000
 # The ratios the wizard offers. The engine accepts any d:u with d >= u >= 1; a design that has another one
@@ -82,12 +87,12 @@ def _parts(catalog: CatalogView, kind: type) -> list:
     return sorted(catalog.of_type(kind), key=lambda p: p.part_number)
 
 
-def _optional_count(label, high: int, help_text) -> forms.IntegerField:
+def _optional_count(label: StrOrPromise, high: int, help_text: StrOrPromise) -> forms.IntegerField:
     """A count the user may leave empty (then it is sized or defaulted for them)."""
     return forms.IntegerField(label=label, required=False, min_value=1, max_value=high, help_text=help_text)
 
 
-def _optional_figure(label, high: float, help_text) -> forms.FloatField:
+def _optional_figure(label: StrOrPromise, high: float, help_text: StrOrPromise) -> forms.FloatField:
     """A figure above 0 the user may leave empty (GoalForm refuses 0 and below)."""
     widget = forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"})
     return forms.FloatField(label=label, required=False, max_value=high, help_text=help_text, widget=widget)
@@ -163,13 +168,13 @@ class GoalForm(Form):
             raise ValidationError(_("Enter a number above 0."), code="min_value")
         return value
 
-    def clean_training_tokens_billion(self):
+    def clean_training_tokens_billion(self) -> float | None:
         return self._above_zero("training_tokens_billion")
 
-    def clean_target_days(self):
+    def clean_target_days(self) -> float | None:
         return self._above_zero("target_days")
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         data = self.cleaned()
         kind = data.get("kind")
         precision = data.get("precision") or "bf16"
@@ -225,7 +230,7 @@ class PlatformForm(Form):
         required=False,
     )
 
-    def __init__(self, *args, catalog: CatalogView, **kwargs):
+    def __init__(self, *args: Any, catalog: CatalogView, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.choice("server").choices = [(s.part_number, s.part_number) for s in _parts(catalog, ServerSpec)]
         for role, kind in (("cpu", CpuSpec), ("memory", MemorySpec), ("boot", DriveSpec)):
@@ -235,7 +240,7 @@ class PlatformForm(Form):
         ]
         self.catalog = catalog
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         data = self.cleaned()
         gpu = data.get("gpu")
         if gpu:
@@ -257,13 +262,13 @@ class AdaptersForm(Form):
         label=_("Storage adapters per server"), min_value=0, max_value=MAX_PER_NODE, required=False
     )
 
-    def __init__(self, *args, catalog: CatalogView, **kwargs):
+    def __init__(self, *args: Any, catalog: CatalogView, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choices = [("", _("None"))] + [(a.part_number, adapter_label(a)) for a in _parts(catalog, AdapterSpec)]
         self.choice("compute_adapter").choices = choices
         self.choice("storage_adapter").choices = choices
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         data = self.cleaned()
         for role in ("compute", "storage"):
             part, qty = data.get(f"{role}_adapter"), data.get(f"{role}_quantity")
@@ -279,7 +284,7 @@ def adapter_label(a: AdapterSpec) -> str:
     return f"{a.part_number} · {a.name} ({speed})"
 
 
-def _positive_distance(value) -> None:
+def _positive_distance(value: Decimal | None) -> None:
     if value is not None and value <= 0:
         raise ValidationError(_("Enter a distance above 0 m."), code="min_value")
 
@@ -289,7 +294,7 @@ class DistanceField(forms.DecimalField):
 
     default_validators = [_positive_distance]
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("max_value", MAX_DISTANCE_M)
         kwargs.setdefault("required", False)
         super().__init__(**kwargs)
@@ -323,7 +328,7 @@ class FabricForm(Form):
     node_to_leaf_m = DistanceField(label=_("Server rack to leaf switch (m)"))
     leaf_to_spine_m = DistanceField(label=_("Leaf to spine switch (m)"))
 
-    def __init__(self, *args, catalog: CatalogView, **kwargs):
+    def __init__(self, *args: Any, catalog: CatalogView, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.choice("switch").choices = [("", _("No compute fabric (single server)"))] + [
             (s.part_number, s.part_number) for s in fabric_switches(catalog)
@@ -364,7 +369,7 @@ class SiteForm(Form):
     installation = forms.BooleanField(label=_("Installation and rack integration"), required=False)
     ai_enterprise = forms.BooleanField(label=_("NVIDIA AI Enterprise for every GPU"), required=False)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         years = [(n, ngettext("%(n)s year", "%(n)s years", n) % {"n": n}) for n in range(1, MAX_SUPPORT_YEARS + 1)]
         self.choice("support_years").choices = [(0, gettext("none"))] + years
@@ -433,7 +438,7 @@ class QuoteRequestForm(Form):
         label=_("City"), max_length=100, widget=forms.TextInput(attrs={"autocomplete": "address-level2"})
     )
 
-    def __init__(self, *args, for_staff: bool = False, **kwargs):
+    def __init__(self, *args: Any, for_staff: bool = False, **kwargs: Any) -> None:
         """``for_staff``: a sales engineer fills it in for a customer, so the labels speak of the customer."""
         super().__init__(*args, **kwargs)
         if for_staff:
@@ -469,7 +474,7 @@ class DashboardFilterForm(Form):
 
     MINE = "mine"
 
-    def __init__(self, data=None, *args, owners: Sequence[tuple[int, str]] = (), **kwargs):
+    def __init__(self, data: Any = None, *args: Any, owners: Sequence[tuple[int, str]] = (), **kwargs: Any) -> None:
         """``owners``: (user id, name) of the staff users a design can be handled by."""
         if data is not None and "customer" in data and "q" not in data:  # links from before the search box
             data = data.copy()
@@ -482,7 +487,7 @@ class DashboardFilterForm(Form):
             *((str(pk), name) for pk, name in owners),
         ]
 
-    def owner_filter(self, user) -> int | str | None:
+    def owner_filter(self, user: RequestUser) -> int | str | None:
         """The owner to filter by: a user id, quote_selectors.UNASSIGNED, or None for anyone."""
         value = self.cleaned_data.get("owner") if self.is_bound and not self.errors.get("owner") else ""
         if value == self.MINE:
@@ -513,7 +518,13 @@ class DiscountForm(Form):
 
     LINE_PREFIX = "line_discounts."
 
-    def __init__(self, *args, parts: Sequence[tuple[str, str]] = (), threshold=None, **kwargs):
+    def __init__(
+        self,
+        *args: Any,
+        parts: Sequence[tuple[str, str]] = (),
+        threshold: Decimal | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         help_text = self.fields["discount_percent"].help_text
         self.fields["discount_percent"].help_text = help_text % {"threshold": threshold} if threshold else ""

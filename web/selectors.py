@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
@@ -121,7 +122,7 @@ def server_options(view: CatalogView, selected: str) -> list[Option]:
     return out
 
 
-def gpu_options(view: CatalogView, server: str, selected: str, reason_template) -> list[Option]:
+def gpu_options(view: CatalogView, server: str, selected: str, reason_template: Callable[..., str]) -> list[Option]:
     """GPUs the chosen server accepts first; those the rules reject greyed out with the reason (the engine's
     gpu_acceptance: a complete list that lacks the GPU, or a board in a PCIe server). GPUs a partial list does not
     name stay selectable; the engine warns about them.

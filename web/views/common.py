@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import user_passes_test
@@ -32,6 +32,12 @@ from quotes import selectors as quote_selectors
 from quotes.audience import for_customer
 from web import selectors, wizard
 from web.verdicts import design_verdict
+
+if TYPE_CHECKING:
+    from django import forms
+
+    from design.specs import CatalogView
+    from quotes.models import Quote
 
 Refusal = ConfigurationLocked | None
 
@@ -152,7 +158,13 @@ class Evaluation:
     """Everything a step shows about the stored design: findings (decorated for the page), totals and price."""
 
     def __init__(
-        self, config: Configuration, outcome: Outcome, view, *, acks: dict[tuple[str, str], Any], staff: bool = True
+        self,
+        config: Configuration,
+        outcome: Outcome,
+        view: CatalogView,
+        *,
+        acks: dict[tuple[str, str], Any],
+        staff: bool = True,
     ):
         gpu_parts, adapter_parts = part_sets(view)
         self.outcome = outcome
@@ -206,7 +218,7 @@ class Evaluation:
         return out
 
 
-def _evaluate(request: HttpRequest, config: Configuration, view) -> Evaluation:
+def _evaluate(request: HttpRequest, config: Configuration, view: CatalogView) -> Evaluation:
     outcome = selectors.design_outcome(document=config.document, language=_language(), view=view)
     stale = outcome.verdict != (config.valid, config.error_count, config.warning_count)
     if stale and request.method == "POST":
@@ -219,7 +231,9 @@ def _evaluate(request: HttpRequest, config: Configuration, view) -> Evaluation:
     return Evaluation(config, outcome, view, acks=acks, staff=_is_staff(request))
 
 
-def _context(request: HttpRequest, config: Configuration, slug: str, view, ev: Evaluation, **extra) -> dict:
+def _context(
+    request: HttpRequest, config: Configuration, slug: str, view: CatalogView, ev: Evaluation, **extra: Any
+) -> dict[str, Any]:
     index = wizard.step_index(slug)
     steps = [
         {
@@ -260,7 +274,7 @@ def _context(request: HttpRequest, config: Configuration, slug: str, view, ev: E
     }
 
 
-def _design_quote(config: Configuration, visible: list):
+def _design_quote(config: Configuration, visible: list[Quote]) -> Quote | None:
     """The design's newest quote that is not superseded: of those this visitor sees, or (a customer back on another
     device, or from a bookmark) the design's own, so the page says it is quoted rather than invite a new request
     (its status only: whoever holds the design link is not shown whose quote it is or its number). A draft has none
@@ -271,7 +285,7 @@ def _design_quote(config: Configuration, visible: list):
     return quote_selectors.design_quote(config)
 
 
-def _describe(form, field_findings: dict[str, list[dict]]) -> None:
+def _describe(form: forms.Form | None, field_findings: dict[str, list[dict]]) -> None:
     """Tie each field to its help text, its errors and the engine's findings about it (aria-describedby)."""
     if form is None:
         return

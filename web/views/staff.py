@@ -84,7 +84,7 @@ def _staff_users() -> list[tuple[int, str]]:
     return [(u.pk, u.get_full_name() or u.get_username()) for u in users.only("username", "first_name", "last_name")]
 
 
-def _query(request: HttpRequest, **changes) -> str:
+def _query(request: HttpRequest, **changes: Any) -> str:
     """This dashboard URL's query string with ``changes`` (None removes a key)."""
     query = request.GET.copy()
     for key, value in changes.items():
