@@ -324,7 +324,7 @@ def _after_save(request: HttpRequest, config: Configuration, slug: str) -> HttpR
     """Without htmx, a submit moves on (the "next" button) or comes back to the step (post/redirect/get)."""
     if htmx(request):
         return None
-    # the last step has no "next": a "next" sent from it stays on it
+    # every step that saves has a next one (wizard.next_step is None only after the last)
     target = (wizard.next_step(slug) or slug) if "next" in request.POST else slug
     if "back" in request.POST:
         target = wizard.previous_step(slug) or slug
