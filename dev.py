@@ -80,7 +80,7 @@ def ensure_venv(extras: str) -> None:
 
 def run() -> None:
     ensure_venv("")
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "configurator.settings.local"}
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "project.settings.local"}
     sh(PY, "manage.py", "migrate", "--noinput", env=env)
     sh(PY, "manage.py", "load_catalog", env=env)
     sh(PY, "manage.py", "ensure_demo_users", env=env)

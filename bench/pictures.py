@@ -19,7 +19,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "configurator.settings.test")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings.test")
 os.environ.pop("DATABASE_URL", None)
 
 import django  # noqa: E402
@@ -36,11 +36,11 @@ NODES = int(os.environ.get("BENCH_NODES", "2048"))
 
 def pictures(count: int) -> list[tuple[str, str]]:
     """The quote's pictures as the offer draws them: (name, SVG)."""
-    from configurator.messages.diagram import words
-    from configurator.messages.racks import elevation_labels, kw_number
-    from configurator.messages.slotmap import slot_map_labels
     from configurator.pictures import fabric_diagram_svg, rack_elevation_pages, slot_map_svg
     from configurator.services import design_validate
+    from messages.diagram import words
+    from messages.racks import elevation_labels, kw_number
+    from messages.slotmap import slot_map_labels
     from quotes.svgslim import slim
 
     result = design_validate(document=design(count)).to_json()

@@ -47,7 +47,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "configurator.settings.test")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings.test")
 MEDIA = Path(tempfile.mkdtemp(prefix="quotes-bench-"))
 os.environ["DJANGO_MEDIA_ROOT"] = str(MEDIA)
 
@@ -168,7 +168,7 @@ def use_broker() -> str:
     import redis
     from kombu import pools
 
-    from configurator.celery import app
+    from project.celery import app
 
     url = urlsplit(os.environ["CELERY_BROKER_URL"])
     broker = urlunsplit(url._replace(path="/15")) if url.path.strip("/") in ("", "0") else urlunsplit(url)
@@ -195,7 +195,7 @@ def start_workers(broker: str, workers: int) -> list[subprocess.Popen]:
                 "-m",
                 "celery",
                 "-A",
-                "configurator",
+                "project",
                 "worker",
                 "-P",
                 "solo",
@@ -218,7 +218,7 @@ def start_workers(broker: str, workers: int) -> list[subprocess.Popen]:
 
 
 def wait_workers(workers: int, seconds: float = 120) -> None:
-    from configurator.celery import app
+    from project.celery import app
 
     deadline = time.monotonic() + seconds
     while len(app.control.ping(timeout=1.0) or []) < workers and time.monotonic() < deadline:

@@ -17,10 +17,10 @@ from django.db.models import Q
 
 from design.specs import CatalogView, GpuSpec, ServerSpec, SwitchSpec
 from design.vocabulary import Cooling
+from messages.choices import choice_reason
 
 from .bom import design_bill
 from .goal import GoalFit, Limits, goal_fit
-from .messages.choices import choice_reason
 from .models import Configuration
 from .recommend import Alternative, alternatives, recommend
 from .result import ValidationResult

@@ -30,7 +30,7 @@ def fabric_diagram_svg(
     plan: dict[str, Any] | None, words: Words = ENGLISH, language: str = "en", *, printed: bool = False
 ) -> str:
     """The planner's topology diagram for the plan in a validation result (``fabric_plan``), or '' when the
-    design has no fabric with tiers. Its texts come from ``words`` (configurator.messages.diagram.words() in the
+    design has no fabric with tiers. Its texts come from ``words`` (messages.diagram.words() in the
     caller's language, which ``language`` names for the cache). FabricPlan.from_dict rebuilds the planner's
     object for the diagram. ``printed``: drawn for the offer's page (engines.fabric.diagram.PRINT), its labels
     about 10 pt at the text column's width."""
@@ -52,7 +52,7 @@ def fabric_diagram_svg(
 
 def slot_map_svg(placement_group: dict[str, Any], labels: SlotMapLabels) -> str:
     """engines.node.slotmap's picture of one node group (one entry of the result's ``placement``), in the words
-    of ``labels`` (configurator.messages.slotmap.slot_map_labels() in the caller's language)."""
+    of ``labels`` (messages.slotmap.slot_map_labels() in the caller's language)."""
     return _slot_map(json.dumps(placement_group, sort_keys=True, default=str), labels)
 
 

@@ -10,7 +10,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from configurator.messages.languages import resolve_language
 from configurator.rackplan import fabric_locator
 from design.model import DesignIn, DesignInputError
 from design.parse import parse_design
@@ -20,6 +19,7 @@ from engines.fabric.cabling import iter_cabling_csv
 from engines.fabric.plan import plan_fabric
 from engines.fabric.request import parse_fabric_request, resolve
 from engines.networks.cabling import network_rows
+from messages.languages import resolve_language
 
 from .models import Configuration, WarningAcknowledgement
 from .result import FabricSection, ShownFinding, ValidationResult

@@ -26,15 +26,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from catalog.models import CATEGORY_CHOICES
-from configurator.messages.bill import section_titles
-from configurator.messages.cluster import left_out_items
-from configurator.messages.diagram import words as diagram_words
-from configurator.messages.racks import elevation_labels, kw_number
-from configurator.messages.slotmap import slot_map_labels
 from configurator.pictures import fabric_diagram_svg, rack_elevation_pages, slot_map_svg
 from configurator.rackplan import enclosure_count, rack_count
 from design.contract import BILL_SECTIONS
 from design.spreadsheets import neutralise_sheet
+from messages.bill import section_titles
+from messages.cluster import left_out_items
+from messages.diagram import words as diagram_words
+from messages.racks import elevation_labels, kw_number
+from messages.slotmap import slot_map_labels
 
 from . import svgslim
 from .audience import is_catalogue_gap

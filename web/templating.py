@@ -37,7 +37,7 @@ from django.utils.html import format_html
 from django.utils.timezone import template_localtime  # type: ignore[attr-defined]  # Django has it; the stubs not
 from jinja2 import Environment, Undefined
 
-from configurator.messages.languages import language_name
+from messages.languages import language_name
 
 if TYPE_CHECKING:
     from collections.abc import Callable

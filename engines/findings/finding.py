@@ -1,7 +1,7 @@
 """Findings: what the engines say about a design, as a stable code, a severity, a subject and parameters.
 
 The engines never write sentences. A finding carries plain values (numbers, part numbers, enum values, lists);
-the service edge (``configurator.messages``) renders its message and fix from one gettext message per code, in
+the service edge (``messages``) renders its message and fix from one gettext message per code, in
 the visitor's language.
 """
 

@@ -104,10 +104,10 @@ def offer_pictures(frozen: dict) -> dict[str, str]:
     """The quote's pictures as the offer draws them, from its snapshot."""
     from django.utils import translation
 
-    from configurator.messages.diagram import words
-    from configurator.messages.racks import elevation_labels, kw_number
-    from configurator.messages.slotmap import slot_map_labels
     from configurator.pictures import fabric_diagram_svg, rack_elevation_pages, slot_map_svg
+    from messages.diagram import words
+    from messages.racks import elevation_labels, kw_number
+    from messages.slotmap import slot_map_labels
     from quotes.svgslim import slim
 
     validation = frozen["validation"]

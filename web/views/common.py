@@ -16,7 +16,6 @@ from django.utils.translation import gettext_lazy
 from django_htmx.middleware import HtmxDetails
 
 from configurator.bom import design_bill
-from configurator.messages.languages import resolve_language
 from configurator.models import Configuration
 from configurator.selectors import part_sets
 from configurator.services import (
@@ -28,6 +27,7 @@ from configurator.services import (
     configuration_update,
     configuration_validate,
 )
+from messages.languages import resolve_language
 from quotes import selectors as quote_selectors
 from quotes.audience import for_customer
 from web import selectors, wizard

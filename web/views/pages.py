@@ -9,10 +9,10 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from configurator import ratelimits
-from configurator.messages.languages import language_choices
 from configurator.models import Configuration
 from configurator.services import ConfigurationLocked, cabling_plan, configuration_create
+from messages.languages import language_choices
+from project import ratelimits
 from web import selectors, wizard
 from web.forms import GoalForm
 from web.views.common import (

@@ -10,11 +10,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from configurator.comparison import goal_choices, nothing_meets, recommendation
-from configurator.messages.cluster import left_out_items
-from configurator.messages.diagram import LINK_CLASSES
-from configurator.messages.diagram import words as diagram_words
-from configurator.messages.racks import elevation_labels, kw_number
-from configurator.messages.slotmap import slot_map_labels
 from configurator.models import Configuration
 from configurator.pictures import fabric_diagram_svg, rack_elevation_svg, slot_map_svg
 from configurator.rackplan import rack_count
@@ -27,6 +22,11 @@ from configurator.selectors import (
     size_default_supplied,
 )
 from design.specs import AdapterSpec
+from messages.cluster import left_out_items
+from messages.diagram import LINK_CLASSES
+from messages.diagram import words as diagram_words
+from messages.racks import elevation_labels, kw_number
+from messages.slotmap import slot_map_labels
 from web import selectors, wizard
 from web.forms import (
     AcknowledgeForm,
