@@ -19,7 +19,7 @@ import logging
 from collections import OrderedDict
 from datetime import date, datetime
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
@@ -39,10 +39,23 @@ from messages.slotmap import slot_map_labels
 from . import svgslim
 from .audience import is_catalogue_gap
 from .countries import country_name
-from .frozen import FrozenLine, FrozenQuote
+from .frozen import FrozenAgreement, FrozenLine, FrozenQuote
 
 # A quote's snapshot, typed or as the JSON the database keeps (read with FrozenQuote.from_json).
 Snapshot = FrozenQuote | dict[str, Any]
+
+
+class AcceptanceRecord(TypedDict):
+    """What the order confirmation prints about the customer's acceptance (quotes.services.orders)."""
+
+    name: str
+    position: str
+    email: str
+    po_number: str
+    note: str
+    channel: str
+    accepted_at: str  # ISO 8601
+
 
 if TYPE_CHECKING:
     from openpyxl.cell.cell import Cell
@@ -263,7 +276,7 @@ def _discounts(frozen: FrozenQuote, language: str) -> dict[str, str]:
     }
 
 
-def _agreement(agreement: dict[str, Any] | None, language: str) -> dict[str, str] | None:
+def _agreement(agreement: FrozenAgreement | None, language: str) -> dict[str, str] | None:
     """The price agreement the quote was priced with, as the offer names it: the company, its reference, and its
     discounts per catalogue category ("Server 5%, Network adapter 3%")."""
     if not agreement:
@@ -271,11 +284,11 @@ def _agreement(agreement: dict[str, Any] | None, language: str) -> dict[str, str
     titles = {code: str(label) for code, label in CATEGORY_CHOICES}  # the catalogue's own category names
     discounts = ", ".join(
         f"{titles.get(category, category)} {percent(value, language)}"
-        for category, value in sorted((agreement.get("discounts") or {}).items())
+        for category, value in sorted(agreement.discounts.items())
     )
     return {
-        "company": agreement.get("company", ""),
-        "reference": agreement.get("reference", ""),
+        "company": agreement.company,
+        "reference": agreement.reference,
         "discounts": discounts,
     }
 
@@ -627,7 +640,7 @@ def _xlsx_summary_sheet(summary: Worksheet, frozen: FrozenQuote) -> None:
     summary.column_dimensions["B"].width = 70
 
 
-def render_order_confirmation(frozen: Snapshot, acceptance: dict[str, Any]) -> bytes:
+def render_order_confirmation(frozen: Snapshot, acceptance: AcceptanceRecord) -> bytes:
     """The order confirmation (orderbevestiging) of an accepted quote, in the quote's language: the frozen
     snapshot's parties, bill and totals with the acceptance (quotes.orderpdf). ``acceptance``: name, position,
     email, po_number, note and accepted_at (ISO)."""

@@ -142,6 +142,18 @@ class FrozenApproval(_Frozen):
     at: str = ""
 
 
+class FrozenAgreement(_Frozen):
+    """The customer's price agreement as the quote was priced with it (quotes.services.agreements.Agreement.to_dict):
+    its discount per catalogue category and the discount it gave each part."""
+
+    id: int | None = None
+    company: str = ""
+    reference: str = ""
+    payment_days: int | None = None
+    discounts: dict[str, Decimal] = Field(default_factory=dict)
+    applied: dict[str, Decimal] = Field(default_factory=dict)
+
+
 class FrozenReceipt(_Frozen):
     """The validation receipt: the design's hash, the catalogue version and every finding (as the API sends it)."""
 
@@ -155,8 +167,8 @@ class FrozenReceipt(_Frozen):
 
 class FrozenQuote(_Frozen):
     """Everything a quote's documents print, frozen at issue. ``seller`` (the settings' SELLER), ``design`` (the
-    design document), ``validation`` (the validation result as the API sends it) and ``agreement`` are JSON
-    written by their own owners and kept as such."""
+    design document) and ``validation`` (the validation result as the API sends it) are JSON written by their own
+    owners and kept as such."""
 
     schema_: Literal["quote/v1"] = Field(default=SCHEMA, alias="schema")
     number: str = ""
@@ -178,7 +190,7 @@ class FrozenQuote(_Frozen):
     line_discounts: dict[str, Decimal] = Field(default_factory=dict)
     totals: FrozenTotals = Field(default_factory=FrozenTotals)
     vat: FrozenVat | None = None
-    agreement: dict[str, Any] | None = None
+    agreement: FrozenAgreement | None = None
     acknowledgements: list[FrozenAcknowledgement] = Field(default_factory=list)
     approval: FrozenApproval | None = None
     receipt: FrozenReceipt = Field(default_factory=FrozenReceipt)

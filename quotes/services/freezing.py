@@ -17,6 +17,7 @@ from ..frozen import (
     SCHEMA,
     FrozenAcknowledgement,
     FrozenAddress,
+    FrozenAgreement,
     FrozenApproval,
     FrozenContact,
     FrozenCustomer,
@@ -107,7 +108,7 @@ def apply_evaluation(quote: Quote, ev: Evaluation) -> None:
             at_least=ev.totals.at_least,
         ),
         vat=FrozenVat(category=ev.vat.category, rate=ev.vat.rate, notice=quote.vat_notice),
-        agreement=quote.agreement,
+        agreement=FrozenAgreement.model_validate(quote.agreement) if quote.agreement is not None else None,
         acknowledgements=_acknowledgements(quote.configuration, result),
         approval=(
             FrozenApproval(by=quote.approved_by.get_username(), at=quote.approved_at.isoformat())

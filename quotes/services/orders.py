@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from celery import shared_task
 from django.conf import settings
@@ -19,6 +19,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from .. import documents
+from ..documents import AcceptanceRecord
 from ..models import Quote, QuoteDecision
 from .storage import store
 
@@ -32,7 +33,7 @@ def confirmation_name(quote: Quote) -> str:
     return f"quotes/{quote.token}/{quote.number}-order-confirmation.pdf"
 
 
-def acceptance_record(decision: QuoteDecision) -> dict[str, Any]:
+def acceptance_record(decision: QuoteDecision) -> AcceptanceRecord:
     """What the order confirmation prints about the acceptance (no cost, no margin: a customer document)."""
     return {
         "name": decision.name,
