@@ -17,7 +17,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from .frozen import FrozenQuote
+from .snapshot import FrozenQuote
 
 LINE_FIELDS = ("quantity", "unit_price", "line_discount_percent", "quote_discount_percent", "net")
 TOTAL_FIELDS = ("subtotal", "discount", "net", "vat_amount", "total")

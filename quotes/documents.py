@@ -39,7 +39,7 @@ from messages.slotmap import slot_map_labels
 from . import svgslim
 from .audience import is_catalogue_gap
 from .countries import country_name
-from .frozen import FrozenAgreement, FrozenLine, FrozenQuote
+from .snapshot import FrozenAgreement, FrozenLine, FrozenQuote
 
 # A quote's snapshot, typed or as the JSON the database keeps (read with FrozenQuote.from_json).
 Snapshot = FrozenQuote | dict[str, Any]

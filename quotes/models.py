@@ -23,7 +23,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from .frozen import FrozenQuote
+from .snapshot import FrozenQuote
 
 
 def new_token() -> str:
@@ -242,7 +242,7 @@ class Quote(models.Model):
 
     @property
     def snapshot(self) -> FrozenQuote:
-        """The frozen snapshot, typed (quotes.frozen); an empty one before the quote was first priced."""
+        """The frozen snapshot, typed (quotes.snapshot); an empty one before the quote was first priced."""
         return FrozenQuote.from_json(self.frozen or {})
 
     @property

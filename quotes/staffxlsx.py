@@ -15,8 +15,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from .documents import CURRENCY_FORMAT, PERCENT_FORMAT, Snapshot, frozen_lines, on_request
-from .frozen import FrozenLine, FrozenQuote
 from .pricing import HUNDRED, ZERO, cents
+from .snapshot import FrozenLine, FrozenQuote
 
 
 def _line_margin(line: FrozenLine, costs: dict[str, str]) -> tuple[Decimal, Decimal, Decimal] | None:

@@ -13,7 +13,9 @@ from django.utils import translation
 from configurator.result import ValidationResult
 from configurator.services import acknowledgements_in_force
 
-from ..frozen import (
+from ..models import Quote
+from ..pricing import PricedLine
+from ..snapshot import (
     SCHEMA,
     FrozenAcknowledgement,
     FrozenAddress,
@@ -28,8 +30,6 @@ from ..frozen import (
     FrozenTotals,
     FrozenVat,
 )
-from ..models import Quote
-from ..pricing import PricedLine
 from .evaluation import Evaluation
 
 if TYPE_CHECKING:

@@ -1,4 +1,4 @@
-"""The quote's snapshot is a typed, versioned model (quotes.frozen): a snapshot the freezing service writes reads
+"""The quote's snapshot is a typed, versioned model (quotes.snapshot): a snapshot the freezing service writes reads
 and writes back key for key, and a snapshot as the first version of the product stored it (no stable section keys,
 no ``at_least``, no terms, sales contact, agreement or customer address, a null design hash) still loads and
 renders both documents."""
@@ -14,8 +14,8 @@ from pydantic import ValidationError
 
 from design.contract import BILL_SECTIONS
 from quotes.documents import frozen_lines, pdf_context, render_pdf, render_xlsx
-from quotes.frozen import SCHEMA, FrozenQuote
 from quotes.services import quote_request
+from quotes.snapshot import SCHEMA, FrozenQuote
 from tests.factories import design
 
 
