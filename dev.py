@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 PY = VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-# The app needs no system library (the offer PDF is ReportLab's, its fonts in quotes/fonts). The test set-up installs
+# The app needs no system library (the offer PDF is ReportLab's, its fonts in outputs/fonts). The test set-up installs
 # what WeasyPrint (the quote benchmark's one-page floor) and the browser tests need, and the nginx the proxy-chain
 # tests run deploy/nginx.conf in; only where apt and root are available.
 APT_TEST_PACKAGES = [

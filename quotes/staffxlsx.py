@@ -1,4 +1,4 @@
-"""The staff workbook: the customer's bill-of-materials workbook (quotes.documents.render_xlsx, from the frozen
+"""The staff workbook: the customer's bill-of-materials workbook (quotes.billxlsx.render_xlsx, from the frozen
 snapshot) with each line's purchase price and margin, and the quote's margin on the summary sheet.
 
 Staff only: served to a signed-in staff user (quotes.views.quote_document_staff), built on request from the stored
@@ -10,27 +10,28 @@ from __future__ import annotations
 
 import io
 from decimal import Decimal
+from typing import Any
 
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from .documents import CURRENCY_FORMAT, PERCENT_FORMAT, Snapshot, frozen_lines, on_request
+from .billxlsx import CURRENCY_FORMAT, PERCENT_FORMAT
+from .frozen import frozen_lines, on_request
 from .pricing import HUNDRED, ZERO, cents
-from .snapshot import FrozenLine, FrozenQuote
 
 
-def _line_margin(line: FrozenLine, costs: dict[str, str]) -> tuple[Decimal, Decimal, Decimal] | None:
+def _line_margin(line: dict[str, Any], costs: dict[str, str]) -> tuple[Decimal, Decimal, Decimal] | None:
     """(cost, margin, margin share) of a frozen line, or None when unknown."""
-    unit = costs.get(line.part_number)
-    if unit is None or unit == "" or line.net is None or on_request(line):
+    unit = costs.get(line.get("part_number") or "")
+    if unit is None or unit == "" or on_request(line):
         return None
-    cost = cents(Decimal(unit) * line.quantity)
-    net = line.net
+    cost = cents(Decimal(unit) * int(line["quantity"]))
+    net = Decimal(line["net"])
     margin = net - cost
     return cost, margin, (margin / net if net else ZERO)
 
 
-def with_margins(xlsx: bytes, frozen: Snapshot, costs: dict[str, str]) -> bytes:
+def with_margins(xlsx: bytes, frozen: dict[str, Any], costs: dict[str, str]) -> bytes:
     """``xlsx`` (the customer workbook of ``frozen``) with purchase price and margin columns on the bill sheet and
     the quote's margin on the summary sheet, in the quote's language."""
     from openpyxl import load_workbook
@@ -40,7 +41,7 @@ def with_margins(xlsx: bytes, frozen: Snapshot, costs: dict[str, str]) -> bytes:
     bill, summary = workbook.worksheets[0], workbook.worksheets[1]
     lines = frozen_lines(frozen)
     first = bill.max_column + 1
-    with translation.override(FrozenQuote.from_json(frozen).language):
+    with translation.override(frozen.get("language", "en")):
         headers = [_("Unit purchase price (EUR)"), _("Purchase price (EUR)"), _("Margin (EUR)"), _("Margin (%)")]
         for offset, header in enumerate(headers):
             cell = bill.cell(row=1, column=first + offset, value=header)
@@ -51,8 +52,8 @@ def with_margins(xlsx: bytes, frozen: Snapshot, costs: dict[str, str]) -> bytes:
             if known is None:
                 continue
             cost, margin, share = known
-            total_net, total_cost = total_net + (line.net or ZERO), total_cost + cost
-            values = (Decimal(costs[line.part_number]), cost, margin, share)
+            total_net, total_cost = total_net + Decimal(line["net"]), total_cost + cost
+            values = (Decimal(costs[line["part_number"]]), cost, margin, share)
             for offset, value in enumerate(values):
                 cell = bill.cell(row=row, column=first + offset, value=value)
                 cell.number_format = PERCENT_FORMAT if offset == 3 else CURRENCY_FORMAT

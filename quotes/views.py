@@ -30,8 +30,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from project.clientip import client_ip
 
 from . import selectors, staffxlsx
-from .documents import left_out
 from .forms import AcceptForm, DeclineForm, tie_errors
+from .frozen import left_out
 from .models import Quote
 from .services import (
     DownloadLinkError,

@@ -9,12 +9,12 @@ from configurator.examples import h200_training_cluster
 from configurator.models import Configuration
 from configurator.services import (
     ConfigurationLocked,
-    cabling_plan,
     configuration_create,
     configuration_delete,
     configuration_take_over,
     configuration_update,
 )
+from outputs.services import OutputUnavailable, configuration_output
 from quotes.services import quote_request
 from tests.factories import StaffFactory
 
@@ -108,10 +108,10 @@ def test_taking_over_needs_the_permission(seeded_catalog):
 
 def test_a_design_without_a_fabric_has_no_cabling_plan(seeded_catalog):
     config = configuration_create(document={**h200_training_cluster(), "fabric": None})
-    with pytest.raises(ConfigurationLocked) as exc:
-        cabling_plan(configuration=config)
+    with pytest.raises(OutputUnavailable) as exc:
+        configuration_output(configuration=config, name="cabling.csv")
     assert exc.value.code == "no_fabric_plan"
 
     cabled = configuration_create(document={**h200_training_cluster(), "fabric": {"switch": "MQM9700-NS2F"}})
-    rows = list(cabling_plan(configuration=cabled))
+    rows = list(configuration_output(configuration=cabled, name="cabling.csv").body)
     assert rows[0].startswith("a_end,a_port,z_end,z_port") and len(rows) > 1

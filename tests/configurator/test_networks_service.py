@@ -7,8 +7,9 @@ import pytest
 from configurator.bom import BomLine, bom_result
 from configurator.examples import h200_training_cluster
 from configurator.rackplan import rack_count
-from configurator.services import cabling_plan, configuration_create
+from configurator.services import configuration_create
 from design.vocabulary import Connector
+from outputs.services import configuration_output
 from tests.results import validate_json
 
 pytestmark = pytest.mark.django_db
@@ -66,7 +67,7 @@ def test_network_findings_reach_the_result_under_their_network(seeded_catalog):
 
 def test_the_cabling_list_carries_every_network_after_the_compute_fabric(seeded_catalog):
     config = configuration_create(document=_cluster())
-    rows = "".join(cabling_plan(configuration=config)).splitlines()
+    rows = "".join(configuration_output(configuration=config, name="cabling.csv").body).splitlines()
     header = rows[0].split(",")
     assert header[:7] == ["a_end", "a_port", "z_end", "z_port", "link_class", "cable_part", "length_m"]
     assert header[-1] == "network"
@@ -140,7 +141,12 @@ def test_an_hgx_h100_design_carries_its_management_cables_in_the_bill_and_the_ca
     assert sum(p["quantity"] for p in node["parts"]) == inband["node_links"]
     assert sum(cables.values()) == sum(p["quantity"] for lk in inband["links"] for p in lk["parts"])
 
-    rows = [r.split(",") for r in "".join(cabling_plan(configuration=configuration_create(document=doc))).splitlines()]
+    rows = [
+        r.split(",")
+        for r in "".join(
+            configuration_output(configuration=configuration_create(document=doc), name="cabling.csv").body
+        ).splitlines()
+    ]
     header, body = rows[0], rows[1:]
     part, length = header.index("cable_part"), header.index("length_m")
     by = {}

@@ -18,7 +18,8 @@ from collections import Counter
 
 import pytest
 
-from configurator.services import cabling_plan, configuration_create
+from configurator.services import configuration_create
+from outputs.services import configuration_output
 from tests.results import fabric_plan_json, validate_json
 
 pytestmark = pytest.mark.django_db
@@ -151,7 +152,11 @@ def test_gb300_racks_on_spectrum_x_give_every_gpu_a_link_in_each_plane(seeded_ca
 
 def test_the_cabling_list_keeps_each_plane_a_fabric_of_its_own(seeded_catalog):
     config = configuration_create(document=_doc(GB300, 2, "SN5600"))
-    rows = [r for r in csv.DictReader(cabling_plan(configuration=config)) if r["network"] == "compute"]
+    rows = [
+        r
+        for r in csv.DictReader(configuration_output(configuration=config, name="cabling.csv").body)
+        if r["network"] == "compute"
+    ]
     node = [r for r in rows if r["link_class"] == "node-leaf"]
     assert len(node) == 2 * 72 * 2
     # Every NIC of every tray has one link to each plane: nic3.1 to a plane-1 leaf, nic3.2 to a plane-2 leaf.
@@ -186,7 +191,7 @@ def test_gb200_racks_stay_one_infiniband_fabric_of_their_connectx7_trays(seeded_
 
 
 def test_the_diagram_counts_the_leaves_of_both_planes_in_each_su(seeded_catalog):
-    from configurator.pictures import fabric_diagram_svg
+    from outputs.pictures import fabric_diagram_svg
 
     plan = validate_json(document=_doc(GB300, 2, "SN5600"))["fabric_plan"]
     svg = fabric_diagram_svg(plan)

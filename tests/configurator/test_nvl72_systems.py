@@ -248,10 +248,11 @@ def test_an_nvl72_rack_beside_hgx_nodes_gets_enclosures_and_pdus_only_for_the_hg
 def test_the_cabling_list_places_each_tray_in_its_own_rack(seeded_catalog):
     import csv
 
-    from configurator.services import cabling_plan, configuration_create
+    from configurator.services import configuration_create
+    from outputs.services import configuration_output
 
     config = configuration_create(document=_doc(GB200, racks=2, fabric={"switch": "MQM9700-NS2F"}))
-    rows = list(csv.DictReader(cabling_plan(configuration=config)))
+    rows = list(csv.DictReader(configuration_output(configuration=config, name="cabling.csv").body))
     node_rows = [r for r in rows if r["link_class"] == "node-leaf"]
     assert len(node_rows) == 144  # 36 trays x 4 NICs
     racks = {r["a_end"]: r["a_rack"] for r in node_rows}

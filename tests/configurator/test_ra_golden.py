@@ -23,9 +23,10 @@ from __future__ import annotations
 import pytest
 
 from configurator.rackplan import rack_count
-from configurator.services import cabling_plan, configuration_create
+from configurator.services import configuration_create
 from design.model import NetworkIn, NetworksIn
 from engines.networks.plan import NodePorts, RackSide, plan_networks
+from outputs.services import configuration_output
 from tests.engines.node.parts import SEED
 from tests.results import validate_json
 
@@ -123,7 +124,10 @@ def test_at_the_ratio_its_cables_imply_the_in_band_network_is_the_ras_8_switches
 def test_the_in_band_core_is_a_pair_even_where_one_spine_could_take_every_uplink(seeded_catalog):
     networks = {**RA_NETWORKS, "inband": {"switch": "SN4600C", "oversubscription": "11:1"}}
     config = configuration_create(document=_superpod(127, networks))
-    rows = [r.split(",") for r in "".join(cabling_plan(configuration=config)).splitlines()[1:]]
+    rows = [
+        r.split(",")
+        for r in "".join(configuration_output(configuration=config, name="cabling.csv").body).splitlines()[1:]
+    ]
     leaf_core = [r for r in rows if r[-1] == "inband" and r[4] == "leaf-spine"]
     assert len(leaf_core) == 24
     # each leaf's four uplinks, two to each core switch: a core switch lost leaves every leaf connected
@@ -227,7 +231,10 @@ def test_a_basepod_has_one_in_band_pair_and_its_out_of_band_switches_uplink_into
 
 def test_the_cabling_list_lands_the_out_of_band_uplinks_on_the_in_band_pair(seeded_catalog):
     config = configuration_create(document=_superpod(8, RA_NETWORKS))
-    rows = [r.split(",") for r in "".join(cabling_plan(configuration=config)).splitlines()[1:]]
+    rows = [
+        r.split(",")
+        for r in "".join(configuration_output(configuration=config, name="cabling.csv").body).splitlines()[1:]
+    ]
     uplinks = [r for r in rows if r[-1] == "oob" and r[4] == "leaf-uplink"]
     inband_switches = {r[2] for r in rows if r[-1] == "inband" and r[4] == "node-leaf"}
     assert inband_switches == {"inband-switch-01", "inband-switch-02"}

@@ -19,9 +19,8 @@ from pypdf import PdfReader
 from api.models import ApiClient
 from configurator.bom import design_bill, rack_plan_lines
 from configurator.examples import h200_training_cluster
-from configurator.pictures import rack_elevation_svg
 from configurator.rackplan import fabric_locator, rack_count
-from configurator.services import cabling_plan, configuration_create
+from configurator.services import configuration_create
 from configurator.snapshot import catalog_snapshot
 from configurator.validation import run_validation
 from design.model import DesignInputError
@@ -30,6 +29,8 @@ from engines.racks import RackPlan
 from engines.racks.model import rack_entries
 from engines.racks.ranges import expand_names
 from messages.racks import elevation_labels, kw_number
+from outputs.pictures import rack_elevation_svg
+from outputs.services import configuration_output
 from quotes.documents import pdf_context, render_pdf, render_xlsx
 from quotes.services import quote_request
 from tests.factories import set_price
@@ -255,7 +256,7 @@ def test_the_bill_lists_the_racks_and_an_unpriced_pdu_as_a_line_on_request(seede
 
 def test_the_cabling_list_names_the_rack_and_unit_of_both_ends(seeded_catalog):
     config = configuration_create(document=_doc(32))
-    rows = "".join(cabling_plan(configuration=config)).splitlines()
+    rows = "".join(configuration_output(configuration=config, name="cabling.csv").body).splitlines()
     assert rows[0].endswith(",length_m,a_rack,a_u,z_rack,z_u,network")
     first = rows[1].split(",")
     assert first[0] == "node-0001" and first[7:9] == ["R01-01", "1"]
@@ -410,7 +411,7 @@ def test_every_door_counts_every_rack_of_a_run(seeded_catalog, make_configuratio
     part, quantity = header.index("Part number"), header.index("Quantity")
     rows = {r[part]: r[quantity] for r in bom.iter_rows(min_row=2, values_only=True)}
     assert rows["RACK-42U"] == 18
-    lines = "".join(cabling_plan(configuration=config)).splitlines()[1:]
+    lines = "".join(configuration_output(configuration=config, name="cabling.csv").body).splitlines()[1:]
     named = {line.split(",")[7] for line in lines} | {line.split(",")[9] for line in lines}
     assert {f"R01-{s:02d}" for s in range(1, 18)} <= named  # every compute rack and the leaf rack by name
 

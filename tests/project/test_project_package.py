@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_importing_the_engines_loads_no_django_and_no_celery():
     code = (
-        "import sys, engines.node.engine, engines.fabric.plan, configurator.pictures\n"
+        "import sys, engines.node.engine, engines.fabric.plan, outputs.pictures\n"
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'django', 'celery', 'kombu'}))"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)

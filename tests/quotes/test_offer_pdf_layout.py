@@ -183,7 +183,7 @@ def test_no_text_runs_past_the_right_margin(quote16):
     data = render_pdf(frozen)
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    from quotes import pdffonts
+    from outputs import pdffonts
 
     pdffonts.register()
     page_width = float(PdfReader(io.BytesIO(data)).pages[0].mediabox.width)

@@ -86,7 +86,8 @@ def test_a_first_version_snapshot_loads_with_its_lines_read_as_the_sections_they
         ("oob", None),
         ("racks_power", None),
     ]
-    assert [line.section for line in frozen_lines(FIRST_VERSION)] == ["nodes", "compute_fabric", "oob", "racks_power"]
+    sections = [line["section"] for line in frozen_lines(FIRST_VERSION)]
+    assert sections == ["nodes", "compute_fabric", "oob", "racks_power"]
 
 
 @pytest.mark.django_db

@@ -37,7 +37,7 @@ def xlsx_rows(data: bytes) -> list[list]:
 
 
 def assert_rows_equal_lines(rows: list[list], frozen: dict) -> None:
-    lines = [line.to_json() for line in frozen_lines(frozen)]
+    lines = frozen_lines(frozen)
     assert len(rows) == len(lines)
     with translation.override(frozen.get("language", "en")):
         titles = section_titles()

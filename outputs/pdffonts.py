@@ -1,5 +1,5 @@
 """The offer PDF's typefaces: DejaVu Sans (regular, bold, oblique) and DejaVu Sans Mono (regular, bold), shipped with
-the product in quotes/fonts (Bitstream Vera licence, quotes/fonts/LICENSE), so an offer is laid out the same on every
+the product in outputs/fonts (Bitstream Vera licence, outputs/fonts/LICENSE), so an offer is laid out the same on every
 machine, whatever fonts it has installed. Registered with ReportLab once per process."""
 
 from __future__ import annotations
