@@ -40,6 +40,7 @@ from .billxlsx import (
 )
 from .countries import country_name
 from .frozen import (
+    Snapshot,
     _date,
     at_least,
     customer_points,
@@ -53,9 +54,6 @@ from .frozen import (
     quantity,
 )
 from .snapshot import FrozenAgreement, FrozenQuote
-
-# A quote's snapshot, typed or as the JSON the database keeps (read with FrozenQuote.from_json).
-Snapshot = FrozenQuote | dict[str, Any]
 
 
 class AcceptanceRecord(TypedDict):
