@@ -101,7 +101,7 @@ class WebhookDeliveryInline(admin.TabularInline):
     can_delete = False
     show_change_link = True
     fields = ["event", "status", "attempts", "created_at", "finished_at"]
-    readonly_fields = fields
+    readonly_fields = ["event", "status", "attempts", "created_at", "finished_at"]
 
     def has_add_permission(self, request, obj=None):
         return False

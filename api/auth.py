@@ -104,7 +104,7 @@ def _acting_user(client: ApiClient):
 def _refuse(request, message) -> NoReturn:
     """401 for a bad token, or 429 once this address sent more bad tokens than the ``bad_token`` rate allows."""
     throttle = BadTokenThrottle()
-    if not throttle.allow_request(request, None):
+    if not throttle.allow_request(request, None):  # type: ignore[arg-type]  # this throttle reads no view
         raise exceptions.Throttled(throttle.wait())
     raise exceptions.AuthenticationFailed(message)
 

@@ -4,6 +4,7 @@ the ``webhook_deliver`` task (api/tasks.py), which uses the wire format of api/w
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -76,7 +77,7 @@ def deliveries_enqueue(*, client, event: str, data: dict[str, Any], webhooks=Non
         }
         delivery.save(update_fields=["payload"])
         ids.append(delivery.pk)
-        transaction.on_commit(lambda pk=delivery.pk: _send(webhook_deliver, pk))
+        transaction.on_commit(partial(_send, webhook_deliver, delivery.pk))
     return ids
 
 

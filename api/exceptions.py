@@ -281,10 +281,10 @@ def _domain_error(exc: Exception) -> Response | None:
 def _drf_error(exc: exceptions.APIException) -> Response:
     """DRF's own exceptions in the one body, with their WWW-Authenticate and Retry-After headers."""
     headers: dict[str, str] = {}
-    if getattr(exc, "auth_header", None):
-        headers["WWW-Authenticate"] = exc.auth_header
-    if getattr(exc, "wait", None) is not None:
-        headers["Retry-After"] = str(int(exc.wait))
+    if auth_header := getattr(exc, "auth_header", None):
+        headers["WWW-Authenticate"] = auth_header
+    if (wait := getattr(exc, "wait", None)) is not None:
+        headers["Retry-After"] = str(int(wait))
     if isinstance(exc, exceptions.ValidationError):
         body = error_body(ApiErrorCode.INVALID, _("The request is invalid; see the fields."), flatten(exc.detail))
     else:

@@ -33,13 +33,15 @@ class CountingPaginator(DjangoPaginator):
                 if isinstance(self.object_list, PreparedRows):  # its SQL compiled once (api.prepared)
                     rows = self.object_list.page(bottom, self.per_page)
                 else:
+                    assert isinstance(self.object_list, QuerySet)  # _countable
                     counted = self.object_list.annotate(**{_TOTAL: Window(Count("*"))})
                     rows = list(counted[bottom : bottom + self.per_page])
                 if rows:
                     self.count = rows[0][_TOTAL] if isinstance(rows[0], dict) else getattr(rows[0], _TOTAL)
                     for row in rows:  # the page's rows as they would be without the count
                         del (row if isinstance(row, dict) else row.__dict__)[_TOTAL]
-                    return self._get_page(rows, self.validate_number(number), self)
+                    # Django's own page factory (Paginator._get_page), not in the stubs
+                    return self._get_page(rows, self.validate_number(number), self)  # type: ignore[attr-defined]
         return super().page(number)
 
     def _countable(self) -> bool:

@@ -18,9 +18,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import connections
+
+if TYPE_CHECKING:
+    from psycopg.abc import Loader
 from django.db.models import Count, Model, QuerySet, Window
 
 # An owner id no row has (ids are positive): its place among the compiled parameters is where each page's goes.
@@ -109,7 +112,7 @@ def _compiled_time_stamps(cursor) -> None:
     cursor.adapters.register_loader("timestamptz", _TIMESTAMPTZ_LOADER)
 
 
-_TIMESTAMPTZ_LOADER = None
+_TIMESTAMPTZ_LOADER: type[Loader] | None = None
 
 
 class PreparedRows:

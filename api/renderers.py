@@ -81,7 +81,8 @@ class JSONRenderer(renderers.JSONRenderer):
         return self._render_with_drf(data, accepted_media_type, renderer_context)
 
     def _render_with_drf(self, data: Any, accepted_media_type: str | None, renderer_context: Any) -> bytes:
-        encoder = self.encoder_class = _Recorder()
+        # An encoder instance where DRF expects its class: render() calls it as json.dumps's ``cls``.
+        encoder = self.encoder_class = _Recorder()  # type: ignore[misc,assignment]
         try:
             ret = super().render(data, accepted_media_type, renderer_context)
         finally:

@@ -133,7 +133,7 @@ def _nullable_when_optional(schema: dict, model) -> None:
     """A field given as null reads as absent (design.model): every optional field takes null, except those where
     null means something of its own (``_nullable``), whose schema says what they take."""
     required = set(schema.get("required", ()))
-    special = getattr(model, "_nullable", frozenset())
+    special: frozenset[str] = getattr(model, "_nullable", frozenset())
     for name, prop in schema.get("properties", {}).items():
         if name in required or name in special or prop.get("nullable"):
             continue

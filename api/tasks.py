@@ -15,7 +15,9 @@ import logging
 import socket
 import ssl
 import time
+from collections.abc import Iterable
 from datetime import timedelta
+from typing import Any
 from urllib.parse import urlsplit
 
 from celery import shared_task
@@ -61,22 +63,23 @@ class _PinnedHTTPConnection(http.client.HTTPConnection):
     those of the name, while the TCP connection goes to a checked address.
     """
 
-    def __init__(self, host, port, *, addresses, **kwargs):
+    def __init__(self, host: str, port: int, *, addresses: Iterable[str], **kwargs: Any) -> None:
         super().__init__(host, port, **kwargs)
         self._addresses = list(addresses)
 
-    def connect(self):
+    def connect(self) -> None:
         self.sock = _connect_first(self._addresses, self.port, self.timeout)
 
 
 class _PinnedHTTPSConnection(http.client.HTTPSConnection):
-    def __init__(self, host, port, *, addresses, **kwargs):
-        super().__init__(host, port, context=ssl.create_default_context(), **kwargs)
+    def __init__(self, host: str, port: int, *, addresses: Iterable[str], **kwargs: Any) -> None:
+        self._ssl_context = ssl.create_default_context()
+        super().__init__(host, port, context=self._ssl_context, **kwargs)
         self._addresses = list(addresses)
 
-    def connect(self):
+    def connect(self) -> None:
         sock = _connect_first(self._addresses, self.port, self.timeout)
-        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+        self.sock = self._ssl_context.wrap_socket(sock, server_hostname=self.host)
 
 
 def post(url: str, body: bytes, headers: dict[str, str]) -> int:
@@ -92,7 +95,7 @@ def post(url: str, body: bytes, headers: dict[str, str]) -> int:
     if not addresses:  # check_webhook_url raises rather than return none; never connect unchecked
         raise OSError(f"{parts.hostname} did not resolve")
     cls = _PinnedHTTPSConnection if https else _PinnedHTTPConnection
-    conn = cls(parts.hostname, port, addresses=addresses, timeout=TIMEOUT_SECONDS)
+    conn = cls(parts.hostname or "", port, addresses=addresses, timeout=TIMEOUT_SECONDS)
     path = parts.path or "/"
     if parts.query:
         path += "?" + parts.query

@@ -83,7 +83,8 @@ def throttle_cache(request) -> ThrottleCache:
 
 class _SettingsRateThrottle(SimpleRateThrottle):
     def get_rate(self) -> str | None:
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+        rate = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope) if self.scope else None
+        return None if rate is None else str(rate)
 
 
 class ClientRateThrottle(_SettingsRateThrottle):
@@ -104,7 +105,7 @@ class ClientRateThrottle(_SettingsRateThrottle):
         except (ValueError, KeyError, IndexError, TypeError):
             self.num_requests, self.duration = self.parse_rate(self.get_rate())
         self.rate = f"{self.num_requests}/{self.duration}"
-        self.cache = throttle_cache(request)
+        self.cache = throttle_cache(request)  # type: ignore[assignment]  # a batching cache with the calls a throttle makes
         allowed = super().allow_request(request, view)
         if allowed and getattr(self, "key", None):  # counted: remember it, to give back after a failure of ours
             charges = getattr(request, "throttle_charges", None)
@@ -114,7 +115,9 @@ class ClientRateThrottle(_SettingsRateThrottle):
         return allowed
 
     def get_cache_key(self, request, view) -> str:
-        return self.key_for(client_of(request).pk)
+        client = client_of(request)
+        assert client is not None  # allow_request asks for a key only for a client
+        return self.key_for(client.pk)
 
     def key_for(self, client_pk: int) -> str:
         return self.cache_format % {"scope": self.scope, "ident": client_pk}

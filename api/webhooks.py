@@ -112,7 +112,7 @@ def check_webhook_url(url: str) -> list[str]:
         infos = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
     except (OSError, UnicodeError) as exc:
         raise ValidationError(_("The host %(host)s cannot be resolved.") % {"host": host}) from exc
-    addresses = list(dict.fromkeys(info[4][0] for info in infos))
+    addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
     if not addresses:
         raise ValidationError(_("The host %(host)s cannot be resolved.") % {"host": host})
     if not all(_address_allowed(address) for address in addresses):

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.options import InlineModelAdmin
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
-from django.urls import path
+from django.urls import URLPattern, path
 from django.utils.translation import gettext_lazy as _
 
 from . import pricelist
@@ -76,10 +80,10 @@ class PartAdmin(admin.ModelAdmin):
     ordering = ["category", "part_number"]
     change_list_template = "admin/catalog/part/change_list.html"
 
-    def get_inlines(self, request, obj):
+    def get_inlines(self, request: HttpRequest, obj: Part | None) -> list[type[InlineModelAdmin[Any, Any]]]:
         return [INLINES[obj.category]] if obj and obj.category in INLINES else []
 
-    def get_urls(self):
+    def get_urls(self) -> list[URLPattern]:
         own = [
             path("export.csv", self.admin_site.admin_view(self.export_csv), name="catalog_part_export_csv"),
             path("export.xlsx", self.admin_site.admin_view(self.export_xlsx), name="catalog_part_export_xlsx"),
@@ -87,18 +91,18 @@ class PartAdmin(admin.ModelAdmin):
         ]
         return own + super().get_urls()
 
-    def _may_export(self, request) -> None:
+    def _may_export(self, request: HttpRequest) -> None:
         """The price list is the part list with its prices: whoever may not see the part list may not export it."""
         if not self.has_view_permission(request):
             raise PermissionDenied
 
-    def export_csv(self, request):
+    def export_csv(self, request: HttpRequest) -> HttpResponse:
         self._may_export(request)
         resp = HttpResponse(pricelist.export_csv(), content_type="text/csv; charset=utf-8")
         resp["Content-Disposition"] = 'attachment; filename="price-list.csv"'
         return resp
 
-    def export_xlsx(self, request):
+    def export_xlsx(self, request: HttpRequest) -> HttpResponse:
         self._may_export(request)
         resp = HttpResponse(
             pricelist.export_xlsx(), content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -106,7 +110,7 @@ class PartAdmin(admin.ModelAdmin):
         resp["Content-Disposition"] = 'attachment; filename="price-list.xlsx"'
         return resp
 
-    def import_view(self, request):
+    def import_view(self, request: HttpRequest) -> HttpResponseBase:
         if not self.has_change_permission(request):
             return redirect("admin:catalog_part_changelist")
         errors = []
@@ -164,7 +168,7 @@ class ServerAdmin(admin.ModelAdmin):
     inlines = [PcieSwitchInline, SlotInline]
     filter_horizontal = ["accepts"]
 
-    def get_inlines(self, request, obj):
+    def get_inlines(self, request: HttpRequest, obj: Server | None) -> list[type[InlineModelAdmin[Any, Any]]]:
         return [*self.inlines, DriveBayInline, PsuOptionInline, DefaultPartInline]
 
 
@@ -209,7 +213,7 @@ class MediaAdmin(admin.ModelAdmin):
     fieldsets = MediaInline.fieldsets
 
     @admin.display(description=_("lifecycle"), ordering="part__lifecycle")
-    def lifecycle(self, obj):
+    def lifecycle(self, obj: Media) -> str:
         return obj.part.get_lifecycle_display()
 
 

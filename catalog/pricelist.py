@@ -21,9 +21,10 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import models, transaction
 
 from design.spreadsheets import csv_text, csv_text_value, neutralise_sheet
 
@@ -190,7 +191,9 @@ def _field_errors(line: int, row: dict[str, str], values: dict) -> list[RowError
     errors = []
     for name, value in values.items():
         try:
-            Part._meta.get_field(name).clean(value, None)
+            field = Part._meta.get_field(name)
+            assert isinstance(field, models.Field)  # a column of the price list is a field of the part
+            field.clean(value, None)
         except ValidationError as exc:
             errors.append(RowError(line, name, f"{row.get(name, '')!r}: {' '.join(exc.messages)}"))
     return errors
@@ -266,9 +269,9 @@ def _read_price(line: int, price: str, values: dict, errors: list[RowError], *, 
         errors.append(RowError(line, field, f"{price!r} is not a price in EUR (0 or more)"))
 
 
-def _read_lead_time(line: int, lead, values: dict, errors: list[RowError]) -> None:
+def _read_lead_time(line: int, lead: str | None, values: dict[str, Any], errors: list[RowError]) -> None:
     """A lead time, when given, is a whole number of days (0 or more)."""
-    if lead in (None, ""):
+    if lead is None or lead == "":
         return
     try:
         if not _NUMBER.fullmatch(str(lead)):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -12,7 +13,17 @@ from typing import Any
 from django.db import models, transaction
 
 from .locks import transaction_lock
-from .models import SPEC_MODELS, CatalogRelease, DefaultPart, DriveBay, Part, PcieSwitch, PsuOption, ServerSlot
+from .models import (
+    SPEC_MODELS,
+    CatalogRelease,
+    DefaultPart,
+    DriveBay,
+    Part,
+    PcieSwitch,
+    PsuOption,
+    Server,
+    ServerSlot,
+)
 
 SEED_PATH = Path(__file__).resolve().parent / "seed" / "catalog.json"
 PART_FIELDS = (
@@ -71,7 +82,7 @@ def _normalise(value: Any) -> Any:
     return value
 
 
-def _state(obj, names) -> dict[str, Any]:
+def _state(obj: models.Model, names: Iterable[str]) -> dict[str, Any]:
     return {n: _normalise(getattr(obj, n)) for n in names}
 
 
@@ -152,10 +163,12 @@ def _load_part(item: dict[str, Any], part: Part | None) -> bool:
         return changed
     spec_values = _spec_values(item["category"], item.get("spec", {}))
     spec_values["sources"] = item.get("sources", {})
-    spec = model.objects.filter(part=part).first()
+    spec = model._default_manager.filter(part=part).first()  # type: ignore[misc]  # each spec model's own ``part``
     names = list(spec_values)
     if spec is None or _state(spec, names) != {k: _normalise(v) for k, v in spec_values.items()}:
-        spec = spec or model(part=part)
+        if spec is None:
+            spec = model()
+            spec.part = part
         for k, v in spec_values.items():
             setattr(spec, k, v)
         try:
@@ -165,6 +178,7 @@ def _load_part(item: dict[str, Any], part: Part | None) -> bool:
         spec.save()
         changed = True
     if item["category"] == "server":
+        assert isinstance(spec, Server)  # SPEC_MODELS["server"]
         changed |= _load_slots(spec, item.get("pcie_switches", []), item.get("slots", []))
         changed |= _load_rows(
             spec, DriveBay, "drive_bays", ("count", "form_factor", "interface", "shares_slot_lanes"), item
@@ -173,9 +187,17 @@ def _load_part(item: dict[str, Any], part: Part | None) -> bool:
     return changed
 
 
-def _load_rows(server, model, key: str, names: tuple[str, ...], item: dict[str, Any]) -> bool:
+def _field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field)  # a column of the row, not a reverse relation
+    return field
+
+
+def _load_rows(
+    server: Server, model: type[models.Model], key: str, names: tuple[str, ...], item: dict[str, Any]
+) -> bool:
     """Replace a server's drive bays or PSU options only when they differ from the seed."""
-    blank = {n: model._meta.get_field(n).get_default() for n in (*names, "source")}
+    blank = {n: _field(model, n).get_default() for n in (*names, "source")}
     want = [{n: row.get(n, blank[n]) for n in (*names, "source")} for row in item.get(key, [])]
     have = [_state(r, (*names, "source")) for r in getattr(server, key).order_by("id")]
     if have == want:
@@ -191,7 +213,7 @@ def _load_rows(server, model, key: str, names: tuple[str, ...], item: dict[str, 
     return True
 
 
-def _load_slots(server, switches: list[dict], slots: list[dict]) -> bool:
+def _load_slots(server: Server, switches: list[dict], slots: list[dict]) -> bool:
     """Replace the slot list only when it differs from the seed."""
     want_switches = [
         {

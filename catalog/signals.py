@@ -15,7 +15,8 @@ them on spec tables must touch the parts itself (``touch_parts``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from django.apps import apps
 from django.core.exceptions import ImproperlyConfigured
@@ -40,7 +41,7 @@ def touch_parts(part_ids: Iterable[int | None]) -> None:
 def owner_field(model: type[models.Model]) -> str:
     """The attribute of a catalogue row that holds the primary key of the part whose specs it belongs to."""
     if issubclass(model, SpecBase):
-        return model._meta.get_field("part").attname
+        return model._meta.get_field("part").attname  # type: ignore[misc]  # declared by each concrete spec model
     for field in model._meta.concrete_fields:
         if field.many_to_one and field.related_model is Server:
             return field.attname
@@ -59,15 +60,22 @@ def refresh_models() -> dict[type[models.Model], str]:
     }
 
 
-def _row_changed(sender, instance, raw=False, **kwargs) -> None:
+def _row_changed(sender: type[models.Model], instance: models.Model, raw: bool = False, **kwargs: Any) -> None:
     if not raw:  # fixtures (loaddata) carry their own timestamps
         touch_parts([getattr(instance, _OWNERS[sender])])
 
 
-def _m2m_receiver(model: type[models.Model], field: models.ManyToManyField):
+def _m2m_receiver(model: type[models.Model], field: models.ManyToManyField[Any, Any]) -> Callable[..., None]:
     """A receiver for one many-to-many field: the rows holding the field changed, from whichever side."""
 
-    def changed(sender, instance, action, reverse, pk_set, **kwargs) -> None:
+    def changed(
+        sender: type[models.Model],
+        instance: models.Model,
+        action: str,
+        reverse: bool,
+        pk_set: set[int] | None,
+        **kwargs: Any,
+    ) -> None:
         if action not in ("post_add", "post_remove", "post_clear", "pre_clear"):
             return
         if not reverse:  # instance holds the field (a Server): its own part changed
@@ -77,10 +85,10 @@ def _m2m_receiver(model: type[models.Model], field: models.ManyToManyField):
         # Reverse (gpu_part.accepted_by.add(server)): the rows in pk_set changed; on clear, pk_set is None, so the
         # rows are read before the clear.
         if action == "pre_clear":
-            rows = model.objects.filter(**{field.name: instance})
+            rows = model._default_manager.filter(**{field.name: instance})
             touch_parts(rows.values_list(_OWNERS[model], flat=True))
         elif pk_set:
-            touch_parts(model.objects.filter(pk__in=pk_set).values_list(_OWNERS[model], flat=True))
+            touch_parts(model._default_manager.filter(pk__in=pk_set).values_list(_OWNERS[model], flat=True))
 
     return changed
 

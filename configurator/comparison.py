@@ -15,7 +15,8 @@ from typing import Any
 
 from django.db.models import Q
 
-from design.specs import CatalogView, Cooling, GpuSpec, ServerSpec, SwitchSpec
+from design.specs import CatalogView, GpuSpec, ServerSpec, SwitchSpec
+from design.vocabulary import Cooling
 from messages.choices import choice_reason
 
 from .bom import design_bill

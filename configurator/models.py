@@ -7,10 +7,14 @@ task see it. Customers reach their draft through an unguessable token; staff see
 from __future__ import annotations
 
 import secrets
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from .services import ConfigurationLocked
 
 
 def new_token() -> str:
@@ -54,6 +58,10 @@ class Configuration(models.Model):
     warning_count = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    # Remembered on the object for the rest of a request by the wizard's views (web.views.common), never stored.
+    _edit_refusal: ConfigurationLocked | None
+    _step_url_prefix: str
 
     class Meta:
         ordering = ["-updated_at", "-id"]

@@ -27,6 +27,7 @@ Quantum-2 QM9700; a 70B inference job fits in one PCIe GPU server.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
@@ -202,6 +203,10 @@ class Alternative:
         return len(self.result.errors)
 
 
+def _no_racks(generation: str) -> list[Candidate]:
+    return []
+
+
 def _generation_index(gpu: GpuSpec) -> int | None:
     return GENERATIONS.index(gpu.generation) if gpu.generation in GENERATIONS else None
 
@@ -259,7 +264,8 @@ class _Alternatives:
         self.language, self.limits = language, params.limits
         self.results: dict[str, ValidationResult | None] = {}
         self.chosen: list[Alternative] = []
-        self.rack_pool = lambda generation: []  # the NVL72 racks of a GPU generation (alternatives() sets it)
+        # the NVL72 racks of a GPU generation (alternatives() sets it)
+        self.rack_pool: Callable[[str], list[Candidate]] = _no_racks
 
     def doc(self, cand: Candidate) -> dict:
         return cand.document(self.kind, self.params, self.gpus, self.nodes)
@@ -303,7 +309,9 @@ class _Alternatives:
         """The design without errors whose bill of materials costs least, among the recommendation and the
         MAX_VALIDATED candidates cheapest by their main parts (the bill adds switches, cables and racks, so the
         order of the estimate is not the order of the bills)."""
-        judged = [(self.chosen[0].document, self.chosen[0].result)]
+        judged: list[tuple[dict[str, Any], ValidationResult | None]] = [
+            (self.chosen[0].document, self.chosen[0].result)
+        ]
         judged += [(doc, self.judge(doc)) for doc in (self.doc(c) for c in pool[:MAX_VALIDATED])]
         priced = []
         for doc, result in judged:
@@ -356,14 +364,15 @@ class _Alternatives:
         here = _generation_index(base.gpu)
         later = [c for c in pool if here is not None and (_generation_index(c.gpu) or -1) > here]
         if later:
-            following = min(_generation_index(c.gpu) for c in later)
+            following = min(i for c in later if (i := _generation_index(c.gpu)) is not None)
             same_form = sorted(
                 (c for c in later if _generation_index(c.gpu) == following),
                 key=lambda c: (c.gpu.is_board != base.gpu.is_board, c.rank),  # a board for a board, a card for a card
             )
             self.pick("next_generation", same_form)
         fewer = [c for c in pool if c.nodes < base.nodes]
-        more = [c for c in pool if c.nodes > base.nodes and c.gpu.memory_gb and base.gpu.memory_gb]
+        base_memory = base.gpu.memory_gb
+        more = [c for c in pool if c.nodes > base.nodes and c.gpu.memory_gb and base_memory]
         self.pick("fewer_nodes", fewer)
-        self.pick("more_nodes", [c for c in more if c.gpu.memory_gb <= base.gpu.memory_gb])
+        self.pick("more_nodes", [c for c in more if (c.gpu.memory_gb or 0) <= (base_memory or 0)])
         return tuple(self.chosen[: MAX_ALTERNATIVES + 1])

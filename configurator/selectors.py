@@ -94,9 +94,9 @@ def node_part_fit(view: CatalogView, server_pn: str, current: dict[str, str]) ->
     sets = node_part_sets(view)
     out = []
     for role in NODE_ROLES:
-        parts = sorted((view.get(pn) for pn in sets[role]), key=lambda p: p.part_number)
+        parts = sorted((p for pn in sets[role] if (p := view.get(pn)) is not None), key=lambda p: p.part_number)
         if role == "cpu":
-            parts = [p for p in parts if cpu_fits(server, p)]
+            parts = [p for p in parts if isinstance(p, CpuSpec) and cpu_fits(server, p)]
         values = {p.part_number for p in parts}
         chosen = current.get(role) if current.get(role) in values else None
         if chosen is None and role in defaults and defaults[role].part_number in values:
@@ -136,6 +136,6 @@ def site_has(*, document: dict, view: CatalogView) -> tuple[frozenset[str], bool
 
 def size_default_supplied(*, document: dict, view: CatalogView) -> frozenset[str]:
     """What the offer would leave out for the design's size, were ``facility.supplied`` not given."""
-    facility = document.get("facility") if isinstance(document.get("facility"), dict) else {}
+    facility = found if isinstance(found := document.get("facility"), dict) else {}
     bare = {**document, "facility": {k: v for k, v in facility.items() if k != "supplied"}}
     return site_has(document=bare, view=view)[0]

@@ -17,7 +17,9 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable
+from decimal import Decimal
 from pathlib import Path
+from typing import TypedDict
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
@@ -34,9 +36,11 @@ from catalog.models import (
     PcieSwitch,
     Server,
     ServerSlot,
+    spec_relation,
 )
 from catalog.services import SEED_PATH, part_values, reference_systems, spec_values
 from design import specs as s
+from design import vocabulary as v
 
 _lock = threading.Lock()
 _cache: dict[str, object] = {"key": None, "view": None, "checked": 0.0}
@@ -45,6 +49,17 @@ _FRESHNESS_SQL = (
     f"SELECT (SELECT COUNT(*) FROM {Part._meta.db_table}), (SELECT MAX(updated_at) FROM {Part._meta.db_table}), "  # noqa: S608
     f"(SELECT COUNT(*) FROM {CatalogRelease._meta.db_table})"
 )
+
+
+class _Common(TypedDict):
+    """The fields every part's spec has (design.specs.PartBase), read from its catalogue row."""
+
+    part_number: str
+    name: str
+    manufacturer: str
+    price_eur: Decimal | None
+    lifecycle: str
+    replacement: str
 
 
 def _f(value) -> float | None:
@@ -101,7 +116,7 @@ def _rack_scale(sv: Server) -> dict:
     return {name: getattr(sv, name) for name in _RACK_SCALE_FIELDS}
 
 
-def _server(part: Part, common: dict, slots, switches, accepts, bays=(), defaults=()) -> s.ServerSpec:
+def _server(part: Part, common: _Common, slots, switches, accepts, bays=(), defaults=()) -> s.ServerSpec:
     sv = part.server
     return s.ServerSpec(
         **common,
@@ -114,7 +129,7 @@ def _server(part: Part, common: dict, slots, switches, accepts, bays=(), default
         psu_watts=sv.psu_watts,
         psu_redundant=sv.psu_redundant,
         psu_inlet=sv.psu_inlet or None,
-        cooling=_enum(s.Cooling, sv.cooling),
+        cooling=_enum(v.Cooling, sv.cooling),
         accepts=frozenset(accepts),
         accepts_complete=sv.accepts_complete,
         max_gpu_cards=sv.max_gpu_cards,
@@ -122,9 +137,9 @@ def _server(part: Part, common: dict, slots, switches, accepts, bays=(), default
         slots_complete=sv.slots_complete,
         integrated_nics=sv.integrated_nics,
         integrated_nic_speed_gbps=sv.integrated_nic_speed_gbps,
-        integrated_nic_connector=_enum(s.Connector, sv.integrated_nic_connector),
-        integrated_nic_top=_enum(s.Top, sv.integrated_nic_top),
-        integrated_nic_protocol=_enum(s.Protocol, sv.integrated_nic_protocol),
+        integrated_nic_connector=_enum(v.Connector, sv.integrated_nic_connector),
+        integrated_nic_top=_enum(v.Top, sv.integrated_nic_top),
+        integrated_nic_protocol=_enum(v.Protocol, sv.integrated_nic_protocol),
         integrated_nic_ethernet_links=sv.integrated_nic_ethernet_links,
         **_node_contents(sv, bays, defaults),
         **_rack_scale(sv),
@@ -141,7 +156,7 @@ def _server(part: Part, common: dict, slots, switches, accepts, bays=(), default
         slots=tuple(
             s.SlotSpec(
                 name=sl.name,
-                form=_enum(s.SlotForm, sl.form),
+                form=_enum(v.SlotForm, sl.form),
                 pcie_gen=sl.pcie_gen,
                 lanes=sl.lanes,
                 cpu_socket=sl.cpu_socket,
@@ -154,12 +169,12 @@ def _server(part: Part, common: dict, slots, switches, accepts, bays=(), default
     )
 
 
-def _rack(part: Part, common: dict) -> s.PartSpec:
+def _rack(part: Part, common: _Common) -> s.PartSpec:
     """A rack, for the rack plan and its bill of materials."""
     return s.RackPartSpec(**common, height_u=part.rack.height_u)
 
 
-def _pdu(part: Part, common: dict) -> s.PartSpec:
+def _pdu(part: Part, common: _Common) -> s.PartSpec:
     """A power distribution unit: its feed and outlets."""
     p = part.pdu
     return s.PduSpec(
@@ -174,7 +189,7 @@ def _pdu(part: Part, common: dict) -> s.PartSpec:
     )
 
 
-def _power_cord(part: Part, common: dict) -> s.PartSpec:
+def _power_cord(part: Part, common: _Common) -> s.PartSpec:
     """A power cord: the connector at the PDU (end A) and at the device (end B)."""
     c = part.power_cord
     return s.PowerCordSpec(
@@ -186,7 +201,7 @@ def _power_cord(part: Part, common: dict) -> s.PartSpec:
     )
 
 
-def _cpu(part: Part, common: dict) -> s.PartSpec:
+def _cpu(part: Part, common: _Common) -> s.PartSpec:
     """A processor."""
     c = part.cpu
     return s.CpuSpec(
@@ -203,13 +218,13 @@ def _cpu(part: Part, common: dict) -> s.PartSpec:
     )
 
 
-def _memory(part: Part, common: dict) -> s.PartSpec:
+def _memory(part: Part, common: _Common) -> s.PartSpec:
     """A memory module (DIMM)."""
     m = part.memory
     return s.MemorySpec(**common, memory_type=m.memory_type, size_gb=m.size_gb, speed_mts=m.speed_mts, ranks=m.ranks)
 
 
-def _drive(part: Part, common: dict) -> s.PartSpec:
+def _drive(part: Part, common: _Common) -> s.PartSpec:
     """A boot or data drive."""
     d = part.drive
     return s.DriveSpec(
@@ -226,7 +241,7 @@ def _drive(part: Part, common: dict) -> s.PartSpec:
 def _spec(part: Part, slots, switches, accepts, bays=(), defaults=()) -> s.PartSpec:
     """The engines' spec of one catalogue part: its common fields plus those of its kind (one converter per kind).
     A part of a category without a spec model ("other"), or without its spec row, is a plain part."""
-    common = {
+    common: _Common = {
         "part_number": part.part_number,
         "name": part.name,
         "manufacturer": part.manufacturer,
@@ -236,14 +251,14 @@ def _spec(part: Part, slots, switches, accepts, bays=(), defaults=()) -> s.PartS
     }
     cat = part.category
     model = SPEC_MODELS.get(cat)
-    if model is not None and hasattr(part, model._meta.get_field("part").related_query_name()):
+    if model is not None and hasattr(part, spec_relation(model)):
         if cat == "server":
             return _server(part, common, slots, switches, accepts, bays, defaults)
         return CONVERTERS[cat](part, common)
-    return s.PartBase(**common, category=s.Category(cat) if cat in set(s.Category) else s.Category.OTHER)
+    return s.PartBase(**common, category=v.Category(cat) if cat in set(v.Category) else v.Category.OTHER)
 
 
-def _gpu(part: Part, common: dict) -> s.PartSpec:
+def _gpu(part: Part, common: _Common) -> s.PartSpec:
     """A GPU or HGX baseboard."""
     g = part.gpu
     return s.GpuSpec(
@@ -257,7 +272,7 @@ def _gpu(part: Part, common: dict) -> s.PartSpec:
         nvlink_gbps=g.nvlink_gbps,
         nvswitch_count=g.nvswitch_count,
         tdp_w=g.tdp_w,
-        form=_enum(s.CardForm, g.form),
+        form=_enum(v.CardForm, g.form),
         slot_width=g.slot_width,
         bridge_sizes=frozenset(g.bridge_sizes),
         host_pcie_gen=g.host_pcie_gen,
@@ -270,12 +285,12 @@ def _gpu(part: Part, common: dict) -> s.PartSpec:
     )
 
 
-def _bridge(part: Part, common: dict) -> s.PartSpec:
+def _bridge(part: Part, common: _Common) -> s.PartSpec:
     """An NVLink bridge."""
     return s.BridgeSpec(**common, ways=part.bridge.ways)
 
 
-def _adapter(part: Part, common: dict) -> s.PartSpec:
+def _adapter(part: Part, common: _Common) -> s.PartSpec:
     """A network adapter (NIC, SuperNIC or DPU)."""
     a = part.adapter
     return s.AdapterSpec(
@@ -283,29 +298,29 @@ def _adapter(part: Part, common: dict) -> s.PartSpec:
         family=a.family,
         ports=a.ports,
         speed_gbps=a.speed_gbps,
-        connector=_enum(s.Connector, a.connector),
-        protocol=s.Protocol(a.protocol),
+        connector=_enum(v.Connector, a.connector),
+        protocol=v.Protocol(a.protocol),
         host_pcie_gen=a.host_pcie_gen,
         host_lanes=a.host_lanes,
-        form=_enum(s.CardForm, a.form),
+        form=_enum(v.CardForm, a.form),
         slot_width=a.slot_width,
         watts=_f(a.watts),
-        top=_enum(s.Top, a.top),
+        top=_enum(v.Top, a.top),
         is_dpu=a.is_dpu,
         socket_direct=a.socket_direct,
         ethernet_links=a.ethernet_links,
     )
 
 
-def _switch(part: Part, common: dict) -> s.PartSpec:
+def _switch(part: Part, common: _Common) -> s.PartSpec:
     """A fabric or management switch."""
     w = part.switch
     return s.SwitchSpec(
         **common,
-        protocol=s.Protocol(w.protocol),
+        protocol=v.Protocol(w.protocol),
         generation=w.generation,
         cages=w.cages,
-        cage_connector=_enum(s.Connector, w.cage_connector),
+        cage_connector=_enum(v.Connector, w.cage_connector),
         logical_ports_per_cage=w.logical_ports_per_cage,
         port_speed_gbps=w.port_speed_gbps,
         max_split=w.max_split,
@@ -314,29 +329,29 @@ def _switch(part: Part, common: dict) -> s.PartSpec:
         watts=_f(w.watts),
         management=w.management,
         rj45_ports=w.rj45_ports,
-        top=_enum(s.Top, w.top),
+        top=_enum(v.Top, w.top),
         embedded_sm_max_nodes=w.embedded_sm_max_nodes,
     )
 
 
-def _media(part: Part, common: dict) -> s.PartSpec:
+def _media(part: Part, common: _Common) -> s.PartSpec:
     """A cable or transceiver, with both of its ends."""
     m = part.media
     return s.MediaSpec(
         **common,
-        category=s.Category(part.category),
-        kind=s.MediaKind(m.kind),
+        category=v.Category(part.category),
+        kind=v.MediaKind(m.kind),
         end_a=s.MediaEnd(
-            connector=s.Connector(m.a_connector),
+            connector=v.Connector(m.a_connector),
             speed_gbps=m.a_speed_gbps,
-            top=_enum(s.Top, m.a_top),
+            top=_enum(v.Top, m.a_top),
             legs=m.a_legs,
             twin=m.a_twin,
         ),
         end_b=s.MediaEnd(
-            connector=s.Connector(m.b_connector),
+            connector=v.Connector(m.b_connector),
             speed_gbps=m.b_speed_gbps,
-            top=_enum(s.Top, m.b_top),
+            top=_enum(v.Top, m.b_top),
             legs=m.b_legs,
             twin=m.b_twin,
         ),
@@ -344,15 +359,15 @@ def _media(part: Part, common: dict) -> s.PartSpec:
         reach_m=_f(m.reach_m),
         fibre=m.fibre or None,
         watts=_f(m.watts),
-        protocol=s.Protocol(m.protocol),
-        purpose=_enum(s.MediaPurpose, m.purpose),
+        protocol=v.Protocol(m.protocol),
+        purpose=_enum(v.MediaPurpose, m.purpose),
     )
 
 
 # Catalogue category → its converter: one for every part kind of catalog.models.SPEC_MODELS but the server, whose
 # converter also takes its slots, PCIe switches, accepted GPUs, drive bays and default node set. A kind without a
 # converter stops the snapshot from loading, so a new part kind cannot reach the engines as a plain part.
-CONVERTERS: dict[str, Callable[[Part, dict], s.PartSpec]] = {
+CONVERTERS: dict[str, Callable[[Part, _Common], s.PartSpec]] = {
     "gpu": _gpu,
     "bridge": _bridge,
     "adapter": _adapter,
@@ -424,7 +439,7 @@ def _reference_systems() -> tuple[s.ReferenceSystemSpec, ...]:
             system_memory_gb=float(r.system_memory_gb),
             source=r.source,
             board=r.board,
-            cooling=s.Cooling(r.cooling) if r.cooling else None,
+            cooling=v.Cooling(r.cooling) if r.cooling else None,
         )
         for r in reference_systems()
         if r.gpu_memory_gb and r.system_memory_gb
@@ -470,7 +485,8 @@ def seed_view(*, path: Path = SEED_PATH) -> s.CatalogView:
         part = Part(part_number=item["part_number"], **part_values(item))
         model = SPEC_MODELS.get(item["category"])
         if model is not None:
-            model(part=part, **spec_values(item["category"], item.get("spec", {})))  # the part's spec, in memory
+            spec = model(**spec_values(item["category"], item.get("spec", {})))  # the part's spec, in memory
+            spec.part = part
         parts[part.part_number] = (part, item)
     view = {pn: _seed_spec(part, item, parts) for pn, (part, item) in parts.items()}
     return s.CatalogView(version=f"seed {data['version']}", parts=view, reference_systems=_reference_systems())

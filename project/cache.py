@@ -12,10 +12,22 @@ keys, values, timeouts and serialisation, so processes on either backend share o
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
 
 class SharedClientRedisCacheClient(RedisCacheClient):
+    if TYPE_CHECKING:  # Django's RedisCacheClient sets these; the stubs do not name them
+        _pools: dict[int, Any]
+        _pool_class: Any
+        _servers: list[str]
+        _pool_options: dict[str, Any]
+        _client: Callable[..., Any]
+
+        def _get_connection_pool_index(self, write: bool) -> int: ...
+
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._clients: dict[int, object] = {}

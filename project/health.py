@@ -61,7 +61,7 @@ def _server(url: str) -> str:
 
 def _ping(url: str) -> tuple[bool, str]:
     try:
-        _redis_client(url).ping()  # type: ignore[attr-defined]
+        _redis_client(url).ping()
         return True, "connected"
     except Exception as exc:  # any client error means "down"
         return False, type(exc).__name__

@@ -31,7 +31,7 @@ def by_address(group: str, request: HttpRequest) -> str:
 def by_session(group: str, request: HttpRequest) -> str:
     if not request.session.session_key:
         request.session.save()
-    return request.session.session_key
+    return request.session.session_key or ""  # saved above: it has one
 
 
 def by_user(group: str, request: HttpRequest) -> str:

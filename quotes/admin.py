@@ -8,6 +8,8 @@ admin actions that call the services: approving needs ``quotes.approve_quote`` a
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
@@ -22,6 +24,13 @@ from .kvk import clean_kvk
 from .models import AgreementDiscount, PriceAgreement, Quote, QuoteDecision
 from .services.agreements import clean_agreement_vat
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from django.db.models import Model, QuerySet
+    from django.http import HttpRequest
+
 
 class QuoteDecisionInline(admin.StackedInline):
     """The customer's answer (accepted or declined), read-only: it is recorded through quotes.services only."""
@@ -31,13 +40,13 @@ class QuoteDecisionInline(admin.StackedInline):
     extra = 0
     exclude = ["confirmation_claimed_at"]
 
-    def get_readonly_fields(self, request, obj=None):
+    def get_readonly_fields(self, request: HttpRequest, obj: Model | None = None) -> list[str]:
         return [f.name for f in QuoteDecision._meta.fields if f.name not in ("id", "quote", "confirmation_claimed_at")]
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
@@ -132,23 +141,23 @@ class QuoteAdmin(admin.ModelAdmin):
         (_("Snapshot"), {"classes": ["collapse"], "fields": ["frozen"]}),
     ]
 
-    def get_queryset(self, request):
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Quote]:
         # The list shows columns only; the change page loads the snapshot when it shows it.
         return super().get_queryset(request).defer("frozen")
 
-    def get_readonly_fields(self, request, obj=None):
+    def get_readonly_fields(self, request: HttpRequest, obj: Quote | None = None) -> list[str]:
         return [f.name for f in Quote._meta.fields] + ["links"]
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # quotes come from a validated design through quotes.services.quote_request
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Quote | None = None) -> bool:
         return False  # an issued quote is a business record
 
-    def save_model(self, request, obj, form, change):
+    def save_model(self, request: HttpRequest, obj: Quote, form: Any, change: bool) -> None:
         """Nothing on the form is editable; never write the (possibly stale) row back over the services."""
 
-    def save_related(self, request, form, formsets, change):
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         pass
 
     @admin.display(description=_("status"), ordering="status")
@@ -167,7 +176,7 @@ class QuoteAdmin(admin.ModelAdmin):
             reverse("quotes:staff_xlsx", args=[obj.pk]),
         )
 
-    def _run(self, request, queryset, service, done: str) -> None:
+    def _run(self, request: HttpRequest, queryset: QuerySet[Quote], service: Callable[..., Quote], done: str) -> None:
         for quote in queryset:
             try:
                 service(quote=quote, user=request.user)
@@ -179,21 +188,21 @@ class QuoteAdmin(admin.ModelAdmin):
                 self.message_user(request, f"{quote.number}: {done}", messages.SUCCESS)
 
     @admin.action(description=_("Approve the discount and issue"), permissions=["approve"])
-    def approve_selected(self, request, queryset):
+    def approve_selected(self, request: HttpRequest, queryset: QuerySet[Quote]) -> None:
         self._run(request, queryset, services.quote_approve, str(_("approved")))
 
-    def has_approve_permission(self, request) -> bool:
+    def has_approve_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("quotes.approve_quote")
 
     @admin.action(description=_("Issue (warnings accepted)"), permissions=["issue"])
-    def issue_selected(self, request, queryset):
+    def issue_selected(self, request: HttpRequest, queryset: QuerySet[Quote]) -> None:
         self._run(request, queryset, services.quote_issue, str(_("issued")))
 
-    def has_issue_permission(self, request) -> bool:
+    def has_issue_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("quotes.issue_quote")
 
     @admin.action(description=_("Rebuild the documents from the snapshot"), permissions=["rebuild"])
-    def rebuild_documents(self, request, queryset):
+    def rebuild_documents(self, request: HttpRequest, queryset: QuerySet[Quote]) -> None:
         for quote in queryset:
             try:
                 services.quote_documents_rebuild(quote=quote)
@@ -201,7 +210,7 @@ class QuoteAdmin(admin.ModelAdmin):
                 self.message_user(request, f"{quote.number}: {'; '.join(exc.errors.values())}", messages.ERROR)
         self.message_user(request, _("Rebuild requested."), messages.INFO)
 
-    def has_rebuild_permission(self, request) -> bool:
+    def has_rebuild_permission(self, request: HttpRequest) -> bool:
         # Rebuilding renders the frozen snapshot again and changes no business data: ``quotes.change_quote``.
         return request.user.has_perm("quotes.change_quote")
 

@@ -19,6 +19,7 @@ from .countries import country_name
 from .frozen import _date, _datetime, at_least, frozen_lines, left_out, local_datetime, on_request
 
 if TYPE_CHECKING:
+    from openpyxl.cell.cell import Cell
     from openpyxl.worksheet.worksheet import Worksheet
 
 
@@ -108,11 +109,11 @@ def render_xlsx(frozen: dict[str, Any]) -> bytes:
 def _xlsx_cell(key: str, line: dict[str, Any], titles: dict[str, str]) -> Any:
     value = line.get(key)
     if key == "section":
-        return titles.get(value, value)
+        return titles.get(str(value), value)
     if key in TEXT_COLUMNS:
         return value or ""
     if key in ("quantity", "lead_time_days"):
-        return None if value in (None, "") else int(value)
+        return None if value is None or value == "" else int(value)
     if value in (None, ""):  # an amount of a line priced on request
         return _("on request")
     number = Decimal(str(value))
@@ -152,7 +153,7 @@ def _xlsx_lines_sheet(ws: Worksheet, frozen: dict[str, Any]) -> None:
     ws.freeze_panes = "A2"
 
 
-def _format(cell, key: str) -> None:
+def _format(cell: Cell, key: str) -> None:
     if isinstance(cell.value, str) or cell.value is None:
         return
     if key in MONEY_COLUMNS:
@@ -165,7 +166,7 @@ def _format(cell, key: str) -> None:
 
 def _address(party: dict[str, Any]) -> str:
     """A party's postal address on one line (street, postal code and city, country), or '' when not given."""
-    place = party.get("address") if isinstance(party.get("address"), dict) else party
+    place: dict[str, Any] = party["address"] if isinstance(party.get("address"), dict) else party
     street = place.get("street", "")
     city = " ".join(x for x in (place.get("postal_code", ""), place.get("city", "")) if x)
     country = country_name(party.get("country", "")) if party.get("country") else ""

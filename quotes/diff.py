@@ -9,12 +9,15 @@ snapshot, so never in a diff: it is shown to customers' CRMs too.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+
+from .snapshot import FrozenQuote
 
 LINE_FIELDS = ("quantity", "unit_price", "line_discount_percent", "quote_discount_percent", "net")
 TOTAL_FIELDS = ("subtotal", "discount", "net", "vat_amount", "total")
@@ -70,10 +73,6 @@ class RevisionDiff:
         return asdict(self)
 
 
-def _key(line: dict[str, Any]) -> tuple[str, str, str]:
-    return (line.get("section") or "", line.get("group") or "", line.get("part_number") or line.get("description", ""))
-
-
 def _values(line: dict[str, Any]) -> dict[str, Any]:
     return {name: line.get(name) for name in LINE_FIELDS}
 
@@ -87,11 +86,13 @@ def _same(before: Any, after: Any) -> bool:
         return before == after
 
 
-def _lines(frozen: dict[str, Any]) -> dict[tuple[str, str, str], dict[str, Any]]:
-    """The lines by key; two lines with one key (never in a bill, but possible in an old snapshot) add up."""
+def _lines(frozen: FrozenQuote) -> dict[tuple[str, str, str], dict[str, Any]]:
+    """The lines by key, each with its values as the snapshot writes them; two lines with one key (never in a bill,
+    but possible in an old snapshot) add up."""
     out: dict[tuple[str, str, str], dict[str, Any]] = {}
-    for line in frozen.get("lines", []):
-        key = _key(line)
+    for item in frozen.lines:
+        line = item.to_json()
+        key = (item.section, item.group or "", item.part_number or item.description)
         if key in out:
             merged = dict(out[key])
             merged["quantity"] = int(merged.get("quantity") or 0) + int(line.get("quantity") or 0)
@@ -103,7 +104,12 @@ def _lines(frozen: dict[str, Any]) -> dict[tuple[str, str, str], dict[str, Any]]
     return out
 
 
-def _line_diff(line: dict[str, Any], before, after, changes=()) -> LineDiff:
+def _line_diff(
+    line: dict[str, Any],
+    before: dict[str, Any] | None,
+    after: dict[str, Any] | None,
+    changes: Iterable[Change] = (),
+) -> LineDiff:
     return LineDiff(
         section=line.get("section") or "",
         group=line.get("group"),
@@ -115,8 +121,8 @@ def _line_diff(line: dict[str, Any], before, after, changes=()) -> LineDiff:
     )
 
 
-def _findings(frozen: dict[str, Any]) -> dict[tuple[str, str], FindingDiff]:
-    found = ((frozen.get("receipt") or {}).get("findings")) or []
+def _findings(frozen: FrozenQuote) -> dict[tuple[str, str], FindingDiff]:
+    found = frozen.receipt.findings
     return {
         (f.get("code", ""), f.get("subject", "")): FindingDiff(
             f.get("code", ""), f.get("subject", ""), f.get("severity", ""), f.get("message", "")
@@ -126,7 +132,7 @@ def _findings(frozen: dict[str, Any]) -> dict[tuple[str, str], FindingDiff]:
 
 
 def _discounts(a: dict[str, Any], b: dict[str, Any]) -> list[Change]:
-    changes = []
+    changes: list[Change] = []
     if not _same(a.get("discount_percent") or "0", b.get("discount_percent") or "0"):
         changes.append(Change("discount_percent", a.get("discount_percent"), b.get("discount_percent")))
     before, after = a.get("line_discounts") or {}, b.get("line_discounts") or {}
@@ -136,9 +142,12 @@ def _discounts(a: dict[str, Any], b: dict[str, Any]) -> list[Change]:
     return changes
 
 
-def revision_diff(a: dict[str, Any], b: dict[str, Any]) -> RevisionDiff:
-    """What changed from the snapshot ``a`` (an earlier or later revision) to the snapshot ``b``."""
-    lines_a, lines_b = _lines(a), _lines(b)
+def revision_diff(first: FrozenQuote | dict[str, Any], second: FrozenQuote | dict[str, Any]) -> RevisionDiff:
+    """What changed from the snapshot ``first`` (an earlier or later revision) to the snapshot ``second``. Amounts
+    are compared as numbers and reported as the snapshots write them."""
+    qa, qb = FrozenQuote.from_json(first), FrozenQuote.from_json(second)
+    a, b = qa.to_json(), qb.to_json()
+    lines_a, lines_b = _lines(qa), _lines(qb)
     added = [_line_diff(lines_b[k], None, _values(lines_b[k])) for k in lines_b if k not in lines_a]
     removed = [_line_diff(lines_a[k], _values(lines_a[k]), None) for k in lines_a if k not in lines_b]
     changed = []
@@ -147,15 +156,15 @@ def revision_diff(a: dict[str, Any], b: dict[str, Any]) -> RevisionDiff:
         changes = [Change(n, before[n], after[n]) for n in LINE_FIELDS if not _same(before[n], after[n])]
         if changes:
             changed.append(_line_diff(lines_b[key], before, after, changes))
-    totals_a, totals_b = a.get("totals") or {}, b.get("totals") or {}
+    totals_a, totals_b = qa.totals.to_json(), qb.totals.to_json()
     totals = [
         Change(n, totals_a.get(n), totals_b.get(n)) for n in TOTAL_FIELDS if not _same(totals_a.get(n), totals_b.get(n))
     ]
-    findings_a, findings_b = _findings(a), _findings(b)
+    findings_a, findings_b = _findings(qa), _findings(qb)
     return RevisionDiff(
-        number=str(b.get("number") or a.get("number") or ""),
-        a=int(a.get("revision") or 1),
-        b=int(b.get("revision") or 1),
+        number=qb.number or qa.number,
+        a=qa.revision or 1,
+        b=qb.revision or 1,
         added=added,
         removed=removed,
         changed=changed,
@@ -163,11 +172,11 @@ def revision_diff(a: dict[str, Any], b: dict[str, Any]) -> RevisionDiff:
         totals=totals,
         findings_added=[f for k, f in findings_b.items() if k not in findings_a],
         findings_removed=[f for k, f in findings_a.items() if k not in findings_b],
-        design_changed=(a.get("receipt") or {}).get("design_hash") != (b.get("receipt") or {}).get("design_hash"),
+        design_changed=qa.receipt.design_hash != qb.receipt.design_hash,
     )
 
 
-def summary_sentence(diff: RevisionDiff, money) -> str:
+def summary_sentence(diff: RevisionDiff, money: Callable[[Any], str]) -> str:
     """One sentence, in the active language, saying what changed from revision ``diff.a`` to ``diff.b``;
     ``money`` writes an amount (e.g. quotes.documents.money with the quote's language)."""
     parts = []

@@ -18,7 +18,7 @@ import io
 import logging
 from collections import OrderedDict
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypedDict
 
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -40,6 +40,7 @@ from .billxlsx import (
 )
 from .countries import country_name
 from .frozen import (
+    Snapshot,
     _date,
     at_least,
     customer_points,
@@ -52,6 +53,20 @@ from .frozen import (
     percent,
     quantity,
 )
+from .snapshot import FrozenAgreement, FrozenQuote
+
+
+class AcceptanceRecord(TypedDict):
+    """What the order confirmation prints about the customer's acceptance (quotes.services.orders)."""
+
+    name: str
+    position: str
+    email: str
+    po_number: str
+    note: str
+    channel: str
+    accepted_at: str  # ISO 8601
+
 
 __all__ = [  # what the quote services, views and tests read from here (the bill's workbook and frozen readers)
     "CURRENCY_FORMAT",
@@ -158,15 +173,15 @@ def _sections(frozen: dict[str, Any], language: str) -> list[dict[str, Any]]:
     return out
 
 
-def _discounts(frozen: dict[str, Any], language: str) -> dict[str, str]:
+def _discounts(frozen: FrozenQuote, language: str) -> dict[str, str]:
     """The agreed discounts (the customer's price agreement), the other line discounts and the quote discount as
     separate totals: the quote discount's line never silently holds the line discounts, nor a manual discount the
     agreement's."""
-    lines = frozen.get("lines", [])
-    agreed = [line for line in lines if line.get("agreement_discount_percent")]
-    agreed_total = sum((Decimal(line["line_discount"]) for line in agreed), Decimal("0.00"))
-    line_total = sum((Decimal(line["line_discount"]) for line in lines), Decimal("0.00")) - agreed_total
-    quote_total = sum((Decimal(line["quote_discount"]) for line in lines), Decimal("0.00"))
+    lines = frozen.lines
+    agreed = [line for line in lines if line.agreement_discount_percent]
+    agreed_total = sum((line.line_discount for line in agreed), Decimal("0.00"))
+    line_total = sum((line.line_discount for line in lines), Decimal("0.00")) - agreed_total
+    quote_total = sum((line.quote_discount for line in lines), Decimal("0.00"))
     return {
         "agreed": money(agreed_total, language) if agreed_total else "",
         "line": money(line_total, language) if line_total else "",
@@ -174,7 +189,7 @@ def _discounts(frozen: dict[str, Any], language: str) -> dict[str, str]:
     }
 
 
-def _agreement(agreement: dict[str, Any] | None, language: str) -> dict[str, str] | None:
+def _agreement(agreement: FrozenAgreement | None, language: str) -> dict[str, str] | None:
     """The price agreement the quote was priced with, as the offer names it: the company, its reference, and its
     discounts per catalogue category ("Server 5%, Network adapter 3%")."""
     if not agreement:
@@ -182,11 +197,11 @@ def _agreement(agreement: dict[str, Any] | None, language: str) -> dict[str, str
     titles = {code: str(label) for code, label in CATEGORY_CHOICES}  # the catalogue's own category names
     discounts = ", ".join(
         f"{titles.get(category, category)} {percent(value, language)}"
-        for category, value in sorted((agreement.get("discounts") or {}).items())
+        for category, value in sorted(agreement.discounts.items())
     )
     return {
-        "company": agreement.get("company", ""),
-        "reference": agreement.get("reference", ""),
+        "company": agreement.company,
+        "reference": agreement.reference,
         "discounts": discounts,
     }
 
@@ -198,17 +213,19 @@ def _party(party: dict[str, Any]) -> dict[str, Any]:
 AUDIENCES = ("customer", "staff")
 
 
-def pdf_context(frozen: dict[str, Any], audience: str = "customer") -> dict[str, Any]:
+def pdf_context(quote: Snapshot, audience: str = "customer") -> dict[str, Any]:
     """What the offer says, for ``audience``: the customer's copy (the one e-mailed and downloaded) speaks plain
     words only; the sales engineer's ("staff") adds an internal appendix with the rule codes, design paths, every
     finding and the reasons warnings were accepted."""
     if audience not in AUDIENCES:
         raise ValueError(audience)
-    language = frozen.get("language", "en")
-    totals = frozen.get("totals", {})
-    validation = frozen.get("validation") or {}
-    discounts = _discounts(frozen, language)
-    omitted = (validation.get("left_out") or {}).get("items") or []
+    snapshot = FrozenQuote.from_json(quote)
+    frozen = quote if isinstance(quote, dict) else snapshot.to_json()  # what the line readers and the pages read
+    language = snapshot.language
+    totals = snapshot.totals
+    validation = snapshot.validation
+    discounts = _discounts(snapshot, language)
+    omitted = snapshot.left_out_items
     points, confirm = customer_points(frozen)
     return {
         "q": frozen,
@@ -216,26 +233,27 @@ def pdf_context(frozen: dict[str, Any], audience: str = "customer") -> dict[str,
         "points": points,
         "confirm_figures": confirm,
         "language": language,
-        "seller": _party(frozen.get("seller") or {}),
-        "customer": _party(frozen.get("customer") or {}),
-        "terms": frozen.get("terms") or {},
-        "contact": frozen.get("sales_contact") or {},
-        "issued_at": local_datetime(frozen.get("issued_at")),
-        "valid_until": _date(frozen.get("valid_until")),
+        "seller": _party(snapshot.seller),
+        "customer": _party(snapshot.customer.to_json()),
+        "terms": snapshot.terms.to_json() if snapshot.terms else {},
+        "contact": snapshot.sales_contact.to_json() if snapshot.sales_contact else {},
+        "issued_at": local_datetime(snapshot.issued_at),
+        "valid_until": _date(snapshot.valid_until),
         "sections": _sections(frozen, language),
-        "at_least": at_least(frozen),
-        "on_request_count": sum(1 for line in frozen.get("lines", []) if on_request(line)),
+        "at_least": snapshot.at_least,
+        "on_request_count": sum(1 for line in snapshot.lines if line.on_request),
         "totals": {
-            key: money(totals.get(key), language) for key in ("subtotal", "discount", "net", "vat_amount", "total")
+            key: money(totals.to_json().get(key), language)
+            for key in ("subtotal", "discount", "net", "vat_amount", "total")
         },
-        "has_discount": Decimal(totals.get("discount") or "0") > 0,
+        "has_discount": totals.discount > 0,
         "agreed_discounts": discounts["agreed"],
-        "agreement": _agreement(frozen.get("agreement"), language),
+        "agreement": _agreement(snapshot.agreement, language),
         "line_discounts": discounts["line"],
         "quote_discount": discounts["quote"],
-        "discount_percent": percent(frozen.get("discount_percent"), language),
-        "vat_rate": percent(totals.get("vat_rate"), language) or "0%",
-        "vat_free": not Decimal(str(totals.get("vat_rate") or "0")),
+        "discount_percent": percent(snapshot.discount_percent, language),
+        "vat_rate": percent(totals.vat_rate, language) or "0%",
+        "vat_free": not totals.vat_rate,
         **_pictures(validation, language),
         "fabric_plan": validation.get("fabric_plan"),
         "fabric_switches": {
@@ -300,7 +318,7 @@ def warm_up() -> None:
     Workbook().save(io.BytesIO())
 
 
-def render_pdf(frozen: dict[str, Any], audience: str = "customer") -> bytes:
+def render_pdf(frozen: Snapshot, audience: str = "customer") -> bytes:
     """The quote PDF, in the customer's language (ReportLab platypus: quotes.offerpdf): the customer's copy, or with
     ``audience="staff"`` the sales engineer's, with its internal appendix."""
     from . import offerpdf
@@ -310,19 +328,19 @@ def render_pdf(frozen: dict[str, Any], audience: str = "customer") -> bytes:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        with translation.override(frozen.get("language", "en")):
+        with translation.override(FrozenQuote.from_json(frozen).language):
             return offerpdf.build(pdf_context(frozen, audience))
     finally:
         if collecting:
             gc.enable()
 
 
-def render_order_confirmation(frozen: dict[str, Any], acceptance: dict[str, Any]) -> bytes:
+def render_order_confirmation(frozen: Snapshot, acceptance: AcceptanceRecord) -> bytes:
     """The order confirmation (orderbevestiging) of an accepted quote, in the quote's language: the frozen
     snapshot's parties, bill and totals with the acceptance (quotes.orderpdf). ``acceptance``: name, position,
     email, po_number, note and accepted_at (ISO)."""
     from . import orderpdf
 
-    with translation.override(frozen.get("language", "en")):
+    with translation.override(FrozenQuote.from_json(frozen).language):
         record = {**acceptance, "accepted_at": local_datetime(acceptance.get("accepted_at"))}
         return orderpdf.build(pdf_context(frozen), record)

@@ -4,8 +4,13 @@ quotes.services.quote_accept's and quote_decline's decision, whose field errors 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class AcceptForm(forms.Form):
@@ -24,7 +29,7 @@ class AcceptForm(forms.Form):
         error_messages={"required": _("Accept the quote's terms to place the order.")},
     )
 
-    def __init__(self, *args, on_behalf: bool = False, **kwargs):
+    def __init__(self, *args: Any, on_behalf: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.label_suffix = ""
         if on_behalf:
@@ -48,7 +53,7 @@ class DeclineForm(forms.Form):
 
     reason = forms.CharField(label=_("Why do you decline?"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.label_suffix = ""
 

@@ -16,6 +16,10 @@ from design.contract import BILL_SECTIONS
 from messages.cluster import left_out_items
 
 from .audience import is_catalogue_gap
+from .snapshot import FrozenQuote
+
+# A quote's snapshot, typed or as the JSON the database keeps (read with FrozenQuote.from_json).
+Snapshot = FrozenQuote | dict[str, Any]
 
 
 def money(value: Any, language: str) -> str:
@@ -45,10 +49,10 @@ def _datetime(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
 
 
-def left_out(frozen: dict[str, Any]) -> str:
+def left_out(frozen: Snapshot) -> str:
     """What the offer leaves out because the site has it (the frozen result's ``left_out``), in the active
     language; "" when it leaves nothing out."""
-    items = ((frozen.get("validation") or {}).get("left_out") or {}).get("items") or []
+    items = FrozenQuote.from_json(frozen).left_out_items
     return left_out_items(items) if items else ""
 
 
@@ -59,34 +63,24 @@ def lead_time(days: Any) -> str:
     return ngettext("%(days)s day", "%(days)s days", int(days)) % {"days": int(days)}
 
 
-# Sections of quotes frozen before the bill had stable section keys (a node group's name, "fabric", "management",
-# "racks"), read as the sections they are now.
-_LEGACY_SECTIONS = {"fabric": "compute_fabric", "management": "oob", "racks": "racks_power"}
-
-
-def frozen_lines(frozen: dict[str, Any]) -> list[dict[str, Any]]:
+def frozen_lines(frozen: Snapshot) -> list[dict[str, Any]]:
     """The frozen lines with their stable section key (``section``) and node group (``group``), in the bill's
-    section order; a line of a quote frozen before those keys existed gets them from its old section name. A
-    design of one node group names none: "gpu:" before every node line tells the reader nothing."""
+    section order, as the documents' rows; a line of a quote frozen before those keys existed gets them from its old
+    section name (quotes.snapshot.FrozenLine.stable). A design of one node group names none: "gpu:" before every
+    node line tells the reader nothing."""
     order = {key: i for i, key in enumerate(BILL_SECTIONS)}
-    out = []
-    for line in frozen.get("lines", []):
-        section, group = line.get("section", ""), line.get("group")
-        if section not in order and "group" not in line:  # frozen before the stable keys
-            legacy = _LEGACY_SECTIONS.get(section)
-            section, group = (legacy, None) if legacy else ("nodes", section)
-        out.append({**line, "section": section, "group": group})
-    if len({line["group"] for line in out if line["group"]}) < 2:
-        out = [{**line, "group": None} for line in out]
-    return sorted(out, key=lambda line: order.get(line["section"], len(order)))
+    out = FrozenQuote.from_json(frozen).stable_lines(order)
+    if len({line.group for line in out if line.group}) < 2:
+        out = [line.model_copy(update={"group": None}) for line in out]
+    return [line.to_json() for line in sorted(out, key=lambda line: order.get(line.section, len(order)))]
 
 
-def customer_points(frozen: dict[str, Any]) -> tuple[list[str], bool]:
+def customer_points(frozen: Snapshot) -> tuple[list[str], bool]:
     """What the customer's copy says about the design's findings: each warning of the validation receipt in plain
     words (its message alone: no rule code, design path or the reason a sales engineer gave for accepting it), and
     whether some warning concerns a figure to confirm with the manufacturer (said once, not listed). Notes (info
     findings) are the sales engineer's: they stay in the internal appendix."""
-    warnings = [f for f in (frozen.get("receipt") or {}).get("findings") or [] if f.get("severity") == "warning"]
+    warnings = FrozenQuote.from_json(frozen).receipt.warnings()
     points: list[str] = []
     for finding in warnings:
         message = str(finding.get("message") or "")
@@ -99,9 +93,9 @@ def on_request(line: dict[str, Any]) -> bool:
     return line.get("unit_price") in (None, "")
 
 
-def at_least(frozen: dict[str, Any]) -> bool:
+def at_least(frozen: Snapshot) -> bool:
     """Whether the quote's totals leave out a line priced on request (they are then at least the amounts)."""
-    return bool((frozen.get("totals") or {}).get("at_least")) or any(on_request(x) for x in frozen.get("lines", []))
+    return FrozenQuote.from_json(frozen).at_least
 
 
 def quantity(value: Any, language: str) -> str:

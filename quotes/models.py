@@ -15,12 +15,15 @@ claims the row with a conditional update (see quotes.services.quote_documents_bu
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from .snapshot import FrozenQuote
 
 
 def new_token() -> str:
@@ -234,8 +237,16 @@ class Quote(models.Model):
 
         return review_note(self.review_reason) if self.status == self.Status.AWAITING_REVIEW else ""
 
+    # Set (not stored) on the open quote a repeated online request gets back (quotes.services.quote_request).
+    repeated = False
+
     @property
-    def lines(self) -> list[dict]:
+    def snapshot(self) -> FrozenQuote:
+        """The frozen snapshot, typed (quotes.snapshot); an empty one before the quote was first priced."""
+        return FrozenQuote.from_json(self.frozen or {})
+
+    @property
+    def lines(self) -> list[dict[str, Any]]:
         return list(self.frozen.get("lines", []))
 
 

@@ -24,11 +24,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from decimal import Decimal
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from django.conf import settings
 from django.utils import formats, translation
 from django.utils.translation import gettext as _
+
+if TYPE_CHECKING:
+    from django.http import HttpRequest
+
+    from configurator.models import Configuration
+
+    from .models import Quote
 
 ONLINE_CHANNEL = "web"
 
@@ -63,7 +70,7 @@ def review_reason(*, channel: str, net: Decimal, on_request: int, findings: Iter
     return ""
 
 
-def repeated_request(*, configuration, customer_email: str, design_hash: str | None):
+def repeated_request(*, configuration: Configuration, customer_email: str, design_hash: str | None) -> Quote | None:
     """The open quote a repeated online request for the same, unchanged design gets back, or None.
 
     Open: awaiting review or approval, or issued and not expired. The design must be the one quoted (the design
@@ -110,6 +117,6 @@ def limit_text(language: str | None = None) -> str:
         return "€ " + formats.number_format(instant_limit(), 0, use_l10n=True, force_grouping=True)
 
 
-def context(request) -> dict[str, Any]:
+def context(request: HttpRequest) -> dict[str, Any]:
     """Template context processor: the policy's figures for the footer and the quote page."""
     return {"quote_policy": {"limit": limit_text()}}

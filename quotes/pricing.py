@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Protocol
 
 from django.utils.translation import gettext as _
 
@@ -92,7 +93,7 @@ class Totals:
         """The discount as a share of the list value, for the approval rule."""
         return ZERO if not self.subtotal else (self.discount * HUNDRED / self.subtotal)
 
-    def to_dict(self) -> dict[str, str]:
+    def to_dict(self) -> dict[str, str | bool]:
         return {
             "currency": "EUR",
             "subtotal": str(self.subtotal),
@@ -115,7 +116,22 @@ class RawLine:
     group: str | None = None
 
 
-def raw_lines(bom_lines: Iterable) -> list[RawLine]:
+class BillLine(Protocol):
+    """A line of the bill of materials as pricing reads it (configurator.bom.BomLine)."""
+
+    @property
+    def section(self) -> str: ...
+    @property
+    def part_number(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def quantity(self) -> int: ...
+    @property
+    def unit_price_eur(self) -> Decimal | str | None: ...
+
+
+def raw_lines(bom_lines: Iterable[BillLine]) -> list[RawLine]:
     """The lines to price from a bill of materials (configurator.bom.BomLine: section, group, part_number,
     description, quantity, unit_price_eur; None for a line priced on request), in the bill's order."""
     return [
@@ -180,12 +196,20 @@ def price_lines(
     ]
 
 
+def _amount(value: Decimal | None) -> Decimal:
+    """An amount of a priced line (price_line gives every line with a unit price its list value and net amount;
+    only a line priced on request has none, and it is never summed)."""
+    if value is None:
+        raise ValueError("a priced line without an amount")
+    return value
+
+
 def price_totals(lines: Iterable[PricedLine], *, vat_rate: Decimal) -> Totals:
     lines = list(lines)
     priced = [line for line in lines if not line.on_request]
-    subtotal = sum((line.list_total for line in priced), ZERO)
+    subtotal = sum((_amount(line.list_total) for line in priced), ZERO)
     discount = sum((line.line_discount + line.quote_discount for line in priced), ZERO)
-    net = sum((line.net for line in priced), ZERO)
+    net = sum((_amount(line.net) for line in priced), ZERO)
     vat_amount = cents(net * vat_rate / HUNDRED)
     return Totals(
         subtotal=subtotal,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from datetime import date
+from typing import TYPE_CHECKING
 
 from django.db import connections
 from django.db.models import Case, Expression, F, Q, QuerySet, Value, When
@@ -15,12 +16,20 @@ from engines.cluster.pipeline import design_hash
 from . import policy
 from .models import Quote
 
+if TYPE_CHECKING:
+    from decimal import Decimal
+    from typing import Any
+
+    from configurator.models import Configuration
+
+    from .diff import RevisionDiff
+
 # What lists and reads of quotes leave in the database: the snapshot (the whole validation result, megabytes for a
 # large design) and the design document of its configuration. What they show lives in columns of the quote.
 LEAN = ("frozen", "configuration__document")
 
 
-def online_request_review(*, net, on_request: int, findings: Iterable[ShownFinding]) -> str:
+def online_request_review(*, net: Decimal, on_request: int, findings: Iterable[ShownFinding]) -> str:
     """What a customer's online quote request for a design with ``findings``, net amount ``net`` (excl. VAT) and
     ``on_request`` lines without a list price gets, by quotes.policy: '' (issued at once as an indicative quote), or
     the reason a sales engineer reviews it first (``warnings``, ``on_request``, ``zero_net``, ``amount``)."""
@@ -35,12 +44,12 @@ def quote_for_token(token: str) -> Quote | None:
     return Quote.objects.select_related("configuration").defer(*LEAN).filter(token=token).first()
 
 
-def quotes_for_configuration(configuration) -> QuerySet[Quote]:
+def quotes_for_configuration(configuration: Configuration) -> QuerySet[Quote]:
     """Every quote of a configuration, newest first (revisions included)."""
     return Quote.objects.filter(configuration=configuration).order_by("-created_at", "-id")
 
 
-def design_quote(configuration) -> Quote | None:
+def design_quote(configuration: Configuration) -> Quote | None:
     """The design's newest quote that is not superseded (number, status and dates only: nothing of the customer's),
     or None."""
     return (
@@ -86,7 +95,7 @@ def quote_list(
     if owner == UNASSIGNED:
         qs = qs.filter(configuration__assigned_to__isnull=True)
     elif owner:
-        qs = qs.filter(configuration__assigned_to_id=owner)
+        qs = qs.filter(configuration__assigned_to_id=owner)  # type: ignore[misc]  # a user's pk as the filter form sends it
     if date_from:
         qs = qs.filter(created_at__date__gte=date_from)
     if date_to:
@@ -101,7 +110,7 @@ _STATUS_ORDER = Case(
     *(When(status=value, then=Value(i)) for i, value in enumerate(Quote.Status.values)),
     default=Value(len(Quote.Status.values)),
 )
-QUOTE_SORTS = {
+QUOTE_SORTS: dict[str, tuple[Expression | F, ...]] = {
     "number": (F("number"),),
     "date": (F("created_at"),),
     "customer": (
@@ -114,7 +123,7 @@ QUOTE_SORTS = {
 DEFAULT_QUOTE_SORT = "-date"
 
 
-def quote_requests(*, sort: str = DEFAULT_QUOTE_SORT, **filters) -> QuerySet[Quote]:
+def quote_requests(*, sort: str = DEFAULT_QUOTE_SORT, **filters: Any) -> QuerySet[Quote]:
     """Quote requests for the sales dashboard, filtered like quote_list (its keyword arguments; empty values filter
     nothing) and sorted by ``sort`` (a key of QUOTE_SORTS, "-" first for descending). One query for any page of
     it: the design and who handles it come along, the frozen snapshot and the design document stay in the database."""
@@ -126,7 +135,7 @@ def quote_requests(*, sort: str = DEFAULT_QUOTE_SORT, **filters) -> QuerySet[Quo
     return qs.select_related("configuration__assigned_to").defer(*LEAN).order_by(*order)
 
 
-def quotes_for(configuration, *, tokens: Collection[str] | None = None) -> list[Quote]:
+def quotes_for(configuration: Configuration, *, tokens: Collection[str] | None = None) -> list[Quote]:
     """The configuration's quotes, newest first, for its quote page. With ``tokens`` (a customer's browser): only
     the quotes with those tokens and the other revisions of their numbers (a sales engineer's revision of the
     customer's quote)."""
@@ -185,7 +194,7 @@ def quote_outdated(quotes: list[Quote], document: dict) -> Quote | None:
     return latest if latest.design_hash != design_hash(document) else None
 
 
-def quote_revision_diff(quote: Quote, a: int, b: int):
+def quote_revision_diff(quote: Quote, a: int, b: int) -> RevisionDiff | None:
     """What changed from revision ``a`` to revision ``b`` of ``quote``'s number (quotes.diff.RevisionDiff), or None
     when the number has no such revision. Reads the two snapshots only."""
     from .diff import revision_diff

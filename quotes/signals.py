@@ -26,7 +26,7 @@ ACCEPTED = "quote.accepted"
 DECLINED = "quote.declined"
 
 
-def send_quote_event(quote, event: str) -> None:
+def send_quote_event(quote: Quote, event: str) -> None:
     """Send ``quote_event`` now; call it from ``transaction.on_commit``."""
     for receiver, result in quote_event.send_robust(sender=Quote, quote=quote, event=event):
         if isinstance(result, Exception):

@@ -23,7 +23,7 @@ from .pricing import HUNDRED, ZERO, cents
 def _line_margin(line: dict[str, Any], costs: dict[str, str]) -> tuple[Decimal, Decimal, Decimal] | None:
     """(cost, margin, margin share) of a frozen line, or None when unknown."""
     unit = costs.get(line.get("part_number") or "")
-    if unit in (None, "") or on_request(line):
+    if unit is None or unit == "" or on_request(line):
         return None
     cost = cents(Decimal(unit) * int(line["quantity"]))
     net = Decimal(line["net"])
@@ -60,13 +60,18 @@ def with_margins(xlsx: bytes, frozen: dict[str, Any], costs: dict[str, str]) -> 
         total_row = len(lines) + 2
         margin = total_net - total_cost
         if total_net or total_cost:
-            for offset, value in ((1, total_cost), (2, margin), (3, margin / total_net if total_net else None)):
-                cell = bill.cell(row=total_row, column=first + offset, value=value)
+            sums: tuple[tuple[int, Decimal | None], ...] = (
+                (1, total_cost),
+                (2, margin),
+                (3, margin / total_net if total_net else None),
+            )
+            for offset, amount in sums:
+                cell = bill.cell(row=total_row, column=first + offset, value=amount)
                 cell.font = Font(bold=True)
                 cell.number_format = PERCENT_FORMAT if offset == 3 else CURRENCY_FORMAT
         priced = [line for line in lines if not on_request(line)]
         complete = all(_line_margin(line, costs) is not None for line in priced)
-        rows = [
+        rows: list[tuple[str, Decimal | str]] = [
             (_("Margin (EUR)"), margin if total_net or total_cost else _("unknown")),
             (_("Margin (%)"), cents(margin * HUNDRED / total_net) / 100 if total_net else _("unknown")),
             (
@@ -74,12 +79,12 @@ def with_margins(xlsx: bytes, frozen: dict[str, Any], costs: dict[str, str]) -> 
                 _("every priced line") if complete else _("the lines with a purchase price only"),
             ),
         ]
-        for label, value in rows:
-            summary.append([label, value])
+        for label, shown in rows:
+            summary.append([label, shown])
             cell = summary.cell(row=summary.max_row, column=2)
-            if label == _("Margin (EUR)") and not isinstance(value, str):
+            if label == _("Margin (EUR)") and not isinstance(shown, str):
                 cell.number_format = CURRENCY_FORMAT
-            elif label == _("Margin (%)") and not isinstance(value, str):
+            elif label == _("Margin (%)") and not isinstance(shown, str):
                 cell.number_format = PERCENT_FORMAT
     buffer = io.BytesIO()
     workbook.save(buffer)

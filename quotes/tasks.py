@@ -5,18 +5,22 @@ messages use. The worker's start-up hook lives here too."""
 from __future__ import annotations
 
 import gc
+from typing import TYPE_CHECKING
 
 from celery.signals import worker_process_init, worker_ready
 
 from .services.builds import quote_build_documents, quotes_requeue_stuck_task
 from .services.orders import quote_build_order_confirmation
 
+if TYPE_CHECKING:
+    from typing import Any
+
 __all__ = ["quote_build_documents", "quote_build_order_confirmation", "quotes_requeue_stuck_task", "warm_worker"]
 
 
 @worker_ready.connect  # solo and thread pools: the tasks run in the worker's own process
 @worker_process_init.connect  # prefork: in each child
-def warm_worker(**_) -> None:
+def warm_worker(**_: Any) -> None:
     """Load ReportLab and openpyxl before the first quote, with the offer's fonts and a first small offer built
     (quotes.documents.warm_up), and take everything loaded so far (Django, ReportLab, fonts, the translations) out
     of the garbage collector's scans: a PDF build allocates many thousands of objects,

@@ -13,11 +13,14 @@ recording the address the answer came from. An accepted quote's page links its o
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.core.files.storage import default_storage
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -43,6 +46,9 @@ from .services import (
     quote_may_answer,
 )
 
+if TYPE_CHECKING:
+    from .models import QuoteDecision
+
 CONTENT_TYPES = {
     "pdf": "application/pdf",
     "order": "application/pdf",
@@ -57,7 +63,7 @@ def _quote_or_404(token: str) -> Quote:
     return quote
 
 
-def _decision(quote: Quote):
+def _decision(quote: Quote) -> QuoteDecision | None:
     try:
         return quote.decision
     except Quote.decision.RelatedObjectDoesNotExist:
@@ -148,7 +154,8 @@ def _answer(request: HttpRequest, quote: Quote, *, answer_url: str) -> HttpRespo
         quote.refresh_from_db()
         return _status_page(request, quote, answer_url=answer_url, status=409)
     except QuoteError as exc:
-        tie_errors(accept_form or decline_form, exc.errors)
+        if (form := accept_form or decline_form) is not None:
+            tie_errors(form, exc.errors)
     return _status_page(
         request, quote, answer_url=answer_url, accept_form=accept_form, decline_form=decline_form, status=422
     )
@@ -218,7 +225,7 @@ def _serve(quote: Quote, kind: str) -> FileResponse:
 
 @require_GET
 @never_cache
-def quote_link(request: HttpRequest, signed: str) -> HttpResponse:
+def quote_link(request: HttpRequest, signed: str) -> HttpResponseBase:
     """A download link from the ready e-mail: signed, and refused once older than QUOTE_LINK_MAX_AGE with a page
     that says the link expired (or is invalid) and how to get a new one."""
     try:
@@ -230,14 +237,14 @@ def quote_link(request: HttpRequest, signed: str) -> HttpResponse:
 
 @require_GET
 @staff_member_required
-def quote_document_staff(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
+def quote_document_staff(request: HttpRequest, pk: int, kind: str) -> HttpResponseBase:
     """Staff download any quote's documents; their workbook also holds each line's purchase price and margin
     (quotes.staffxlsx), built on request and never stored beside the customer's."""
     quote = get_object_or_404(Quote, pk=pk)
     response = _serve(quote, kind)
     if kind != "xlsx":
         return response
-    with default_storage.open(quote.xlsx.name, "rb") as handle:
+    with default_storage.open(quote.xlsx.name or "", "rb") as handle:
         content = staffxlsx.with_margins(handle.read(), quote.frozen, quote.costs or {})
     response.close()
     staff = HttpResponse(content, content_type=CONTENT_TYPES["xlsx"])

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from collections.abc import Sequence
 from decimal import Decimal
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.conf import settings
@@ -50,6 +52,11 @@ from quotes.models import Quote
 from quotes.selectors import QUOTE_SORTS, UNASSIGNED
 from web.widgets import FastSelect
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
+    from quotes.actors import RequestUser
+
 MAX_PER_NODE = 64
 MAX_PARAMS_BILLION = 100_000
 # The ratios the wizard offers. The engine accepts any d:u with d >= u >= 1; a design that has another one
@@ -60,21 +67,32 @@ OVERSUBSCRIPTIONS = ("1:1", "2:1", "3:1", "4:1")
 class Form(forms.Form):
     """Labels without a trailing colon (they sit above the field)."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
+
+    def choice(self, name: str) -> forms.ChoiceField:
+        """The choice field ``name`` (its choices are set from the catalogue or the design)."""
+        field = self.fields[name]
+        assert isinstance(field, forms.ChoiceField)
+        return field
+
+    def cleaned(self) -> dict[str, Any]:
+        """Form.clean's answer: the cleaned data, to complete in a form's own clean."""
+        super().clean()
+        return self.cleaned_data
 
 
 def _parts(catalog: CatalogView, kind: type) -> list:
     return sorted(catalog.of_type(kind), key=lambda p: p.part_number)
 
 
-def _optional_count(label, high: int, help_text) -> forms.IntegerField:
+def _optional_count(label: StrOrPromise, high: int, help_text: StrOrPromise) -> forms.IntegerField:
     """A count the user may leave empty (then it is sized or defaulted for them)."""
     return forms.IntegerField(label=label, required=False, min_value=1, max_value=high, help_text=help_text)
 
 
-def _optional_figure(label, high: float, help_text) -> forms.FloatField:
+def _optional_figure(label: StrOrPromise, high: float, help_text: StrOrPromise) -> forms.FloatField:
     """A figure above 0 the user may leave empty (GoalForm refuses 0 and below)."""
     widget = forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"})
     return forms.FloatField(label=label, required=False, max_value=high, help_text=help_text, widget=widget)
@@ -150,14 +168,14 @@ class GoalForm(Form):
             raise ValidationError(_("Enter a number above 0."), code="min_value")
         return value
 
-    def clean_training_tokens_billion(self):
+    def clean_training_tokens_billion(self) -> float | None:
         return self._above_zero("training_tokens_billion")
 
-    def clean_target_days(self):
+    def clean_target_days(self) -> float | None:
         return self._above_zero("target_days")
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = self.cleaned()
         kind = data.get("kind")
         precision = data.get("precision") or "bf16"
         data["precision"] = precision
@@ -212,18 +230,18 @@ class PlatformForm(Form):
         required=False,
     )
 
-    def __init__(self, *args, catalog: CatalogView, **kwargs):
+    def __init__(self, *args: Any, catalog: CatalogView, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["server"].choices = [(s.part_number, s.part_number) for s in _parts(catalog, ServerSpec)]
+        self.choice("server").choices = [(s.part_number, s.part_number) for s in _parts(catalog, ServerSpec)]
         for role, kind in (("cpu", CpuSpec), ("memory", MemorySpec), ("boot", DriveSpec)):
-            self.fields[role].choices = [("", "")] + [(p.part_number, p.part_number) for p in _parts(catalog, kind)]
-        self.fields["gpu"].choices = [("", _("No GPU"))] + [
+            self.choice(role).choices = [("", "")] + [(p.part_number, p.part_number) for p in _parts(catalog, kind)]
+        self.choice("gpu").choices = [("", _("No GPU"))] + [
             (g.part_number, g.part_number) for g in _parts(catalog, GpuSpec)
         ]
         self.catalog = catalog
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = self.cleaned()
         gpu = data.get("gpu")
         if gpu:
             spec = self.catalog.get(gpu)
@@ -244,14 +262,14 @@ class AdaptersForm(Form):
         label=_("Storage adapters per server"), min_value=0, max_value=MAX_PER_NODE, required=False
     )
 
-    def __init__(self, *args, catalog: CatalogView, **kwargs):
+    def __init__(self, *args: Any, catalog: CatalogView, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choices = [("", _("None"))] + [(a.part_number, adapter_label(a)) for a in _parts(catalog, AdapterSpec)]
-        self.fields["compute_adapter"].choices = choices
-        self.fields["storage_adapter"].choices = choices
+        self.choice("compute_adapter").choices = choices
+        self.choice("storage_adapter").choices = choices
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = self.cleaned()
         for role in ("compute", "storage"):
             part, qty = data.get(f"{role}_adapter"), data.get(f"{role}_quantity")
             if part and not qty:
@@ -266,7 +284,7 @@ def adapter_label(a: AdapterSpec) -> str:
     return f"{a.part_number} · {a.name} ({speed})"
 
 
-def _positive_distance(value) -> None:
+def _positive_distance(value: Decimal | None) -> None:
     if value is not None and value <= 0:
         raise ValidationError(_("Enter a distance above 0 m."), code="min_value")
 
@@ -276,7 +294,7 @@ class DistanceField(forms.DecimalField):
 
     default_validators = [_positive_distance]
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("max_value", MAX_DISTANCE_M)
         kwargs.setdefault("required", False)
         super().__init__(**kwargs)
@@ -310,16 +328,17 @@ class FabricForm(Form):
     node_to_leaf_m = DistanceField(label=_("Server rack to leaf switch (m)"))
     leaf_to_spine_m = DistanceField(label=_("Leaf to spine switch (m)"))
 
-    def __init__(self, *args, catalog: CatalogView, **kwargs):
+    def __init__(self, *args: Any, catalog: CatalogView, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["switch"].choices = [("", _("No compute fabric (single server)"))] + [
+        self.choice("switch").choices = [("", _("No compute fabric (single server)"))] + [
             (s.part_number, s.part_number) for s in fabric_switches(catalog)
         ]
         # The design's own ratio stays selectable when the list does not offer it (8:1 from the API), so the
         # form shows it selected and saving keeps it. Only ratios the engine accepts are added.
         current = self["oversubscription"].value()
         if isinstance(current, str) and current not in OVERSUBSCRIPTIONS and _valid_ratio(current):
-            self.fields["oversubscription"].choices = [*self.fields["oversubscription"].choices, (current, current)]
+            field = self.choice("oversubscription")
+            field.choices = [*((o, o) for o in OVERSUBSCRIPTIONS), (current, current)]
 
 
 def _valid_ratio(value: str) -> bool:
@@ -350,10 +369,10 @@ class SiteForm(Form):
     installation = forms.BooleanField(label=_("Installation and rack integration"), required=False)
     ai_enterprise = forms.BooleanField(label=_("NVIDIA AI Enterprise for every GPU"), required=False)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         years = [(n, ngettext("%(n)s year", "%(n)s years", n) % {"n": n}) for n in range(1, MAX_SUPPORT_YEARS + 1)]
-        self.fields["support_years"].choices = [(0, gettext("none"))] + years
+        self.choice("support_years").choices = [(0, gettext("none"))] + years
 
 
 class AcknowledgeForm(Form):
@@ -419,7 +438,7 @@ class QuoteRequestForm(Form):
         label=_("City"), max_length=100, widget=forms.TextInput(attrs={"autocomplete": "address-level2"})
     )
 
-    def __init__(self, *args, for_staff: bool = False, **kwargs):
+    def __init__(self, *args: Any, for_staff: bool = False, **kwargs: Any) -> None:
         """``for_staff``: a sales engineer fills it in for a customer, so the labels speak of the customer."""
         super().__init__(*args, **kwargs)
         if for_staff:
@@ -455,20 +474,20 @@ class DashboardFilterForm(Form):
 
     MINE = "mine"
 
-    def __init__(self, data=None, *args, owners: list[tuple[int, str]] = (), **kwargs):
+    def __init__(self, data: Any = None, *args: Any, owners: Sequence[tuple[int, str]] = (), **kwargs: Any) -> None:
         """``owners``: (user id, name) of the staff users a design can be handled by."""
         if data is not None and "customer" in data and "q" not in data:  # links from before the search box
             data = data.copy()
             data["q"] = data.pop("customer")[-1]
         super().__init__(data, *args, **kwargs)
-        self.fields["owner"].choices = [
+        self.choice("owner").choices = [
             ("", _("Anyone")),
             (self.MINE, _("Me")),
             (UNASSIGNED, _("Nobody yet")),
             *((str(pk), name) for pk, name in owners),
         ]
 
-    def owner_filter(self, user) -> int | str | None:
+    def owner_filter(self, user: RequestUser) -> int | str | None:
         """The owner to filter by: a user id, quote_selectors.UNASSIGNED, or None for anyone."""
         value = self.cleaned_data.get("owner") if self.is_bound and not self.errors.get("owner") else ""
         if value == self.MINE:
@@ -499,7 +518,13 @@ class DiscountForm(Form):
 
     LINE_PREFIX = "line_discounts."
 
-    def __init__(self, *args, parts: list[tuple[str, str]] = (), threshold=None, **kwargs):
+    def __init__(
+        self,
+        *args: Any,
+        parts: Sequence[tuple[str, str]] = (),
+        threshold: Decimal | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         help_text = self.fields["discount_percent"].help_text
         self.fields["discount_percent"].help_text = help_text % {"threshold": threshold} if threshold else ""

@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -121,7 +122,7 @@ def server_options(view: CatalogView, selected: str) -> list[Option]:
     return out
 
 
-def gpu_options(view: CatalogView, server: str, selected: str, reason_template) -> list[Option]:
+def gpu_options(view: CatalogView, server: str, selected: str, reason_template: Callable[..., str]) -> list[Option]:
     """GPUs the chosen server accepts first; those the rules reject greyed out with the reason (the engine's
     gpu_acceptance: a complete list that lacks the GPU, or a board in a PCIe server). GPUs a partial list does not
     name stay selectable; the engine warns about them.
@@ -213,7 +214,7 @@ def configuration_list(
     if owner == UNASSIGNED:
         qs = qs.filter(assigned_to__isnull=True)
     elif owner:
-        qs = qs.filter(assigned_to_id=owner)
+        qs = qs.filter(assigned_to_id=owner)  # type: ignore[misc]  # a user's pk as the filter form sends it
     if status:
         qs = qs.filter(status=status)
     if customer:
@@ -226,7 +227,7 @@ def configuration_list(
     if date_from:
         qs = qs.filter(updated_at__gte=_day_start(date_from))
     if date_to:
-        qs = qs.filter(updated_at__lt=_day_start(date_to) + timezone.timedelta(days=1))
+        qs = qs.filter(updated_at__lt=_day_start(date_to) + timedelta(days=1))
     return qs
 
 

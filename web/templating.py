@@ -24,6 +24,7 @@ from __future__ import annotations
 import datetime
 from decimal import Decimal
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from django.contrib.humanize.templatetags import humanize
 from django.core.signals import setting_changed
@@ -33,15 +34,21 @@ from django.templatetags.static import static
 from django.urls import get_script_prefix, reverse
 from django.utils import formats, translation
 from django.utils.html import format_html
-from django.utils.timezone import template_localtime
+from django.utils.timezone import template_localtime  # type: ignore[attr-defined]  # Django has it; the stubs not
 from jinja2 import Environment, Undefined
 
 from messages.languages import language_name
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from django.http import HttpRequest
+
 _LOCALISED = (float, Decimal, datetime.date, datetime.time)  # datetime.datetime is a date
 
 
-def url(name: str, *args, **kwargs) -> str:
+def url(name: str, *args: Any, **kwargs: Any) -> str:
     if not args and not kwargs:
         return _plain_url(name, get_script_prefix())
     return reverse(name, args=args, kwargs=kwargs or None)
@@ -64,14 +71,14 @@ def gettext(message: str) -> str:
 
 
 @lru_cache(maxsize=8192)
-def _formatted(language: str | None, kind: type, value, arg, formatter) -> str:
+def _formatted(language: str | None, kind: type, value: Any, arg: Any, formatter: Callable[..., str]) -> str:
     return formatter(value, arg) if arg is not None else formatter(value)
 
 
-def _remembered(formatter):
-    def format_value(value, arg=None):
+def _remembered(formatter: Callable[..., str]) -> Callable[..., str]:
+    def format_value(value: Any, arg: Any = None) -> str:
         try:
-            return _formatted(translation.get_language(), type(value), value, arg, formatter)
+            return _formatted(translation.get_language(), type(value), value, arg, formatter)  # type: ignore[arg-type]  # a class is hashable
         except TypeError:  # an unhashable value
             return formatter(value, arg) if arg is not None else formatter(value)
 
@@ -83,7 +90,7 @@ floatformat = _remembered(defaultfilters.floatformat)
 intcomma = _remembered(humanize.intcomma)
 
 
-def _forget(**kwargs) -> None:
+def _forget(**kwargs: Any) -> None:
     _plain_url.cache_clear()
     _formatted.cache_clear()
     _texts.clear()
@@ -92,14 +99,14 @@ def _forget(**kwargs) -> None:
 setting_changed.connect(_forget, dispatch_uid="web.templating.forget")
 
 
-def date(value, arg: str | None = None) -> str:
+def date(value: Any, arg: str | None = None) -> str:
     """Django's ``date`` filter, after converting an aware datetime to the current time zone as Django does."""
     if value in (None, ""):
         return ""
     return defaultfilters.date(template_localtime(value), arg)
 
 
-def csrf(request) -> dict:
+def csrf(request: HttpRequest) -> dict[str, str]:
     """Context processor: one masked CSRF token per page. Django's Jinja2 backend passes lazy values that mask
     the token anew (32 random characters) at every use, and a wizard page uses it three to five times."""
     token = get_token(request)
@@ -109,7 +116,7 @@ def csrf(request) -> dict:
     }
 
 
-def _finalize(value):
+def _finalize(value: Any) -> Any:
     if not isinstance(value, _LOCALISED):
         return value
     if isinstance(value, datetime.datetime):
@@ -117,12 +124,12 @@ def _finalize(value):
     return formats.localize(value)
 
 
-def environment(**options) -> Environment:
+def environment(**options: Any) -> Environment:
     # A missing value prints as nothing, in development too (Django's backend would print "{{ name }}" there).
     options["undefined"] = Undefined
     options.pop("autoescape", None)  # always on: every page is HTML
     env = Environment(extensions=["jinja2.ext.i18n"], finalize=_finalize, autoescape=True, **options)
-    env.install_gettext_callables(gettext, translation.ngettext, newstyle=False)
+    env.install_gettext_callables(gettext, translation.ngettext, newstyle=False)  # type: ignore[attr-defined]  # by jinja2.ext.i18n
     env.globals.update(url=url, static=static, pgettext=translation.pgettext)
     env.filters.update(
         intcomma=intcomma,

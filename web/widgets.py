@@ -6,6 +6,8 @@ the rest of the page. FastSelect produces the same markup (name, id, attributes,
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django import forms
 from django.forms.renderers import TemplatesSetting
 from django.forms.utils import flatatt
@@ -13,9 +15,15 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from markupsafe import escape
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from django.http import HttpRequest
+    from django.utils.safestring import SafeString
+
 
 class FastSelect(forms.Select):
-    def render(self, name, value, attrs=None, renderer=None):
+    def render(self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: Any = None) -> SafeString:
         context = self.get_context(name, value, attrs)
         widget = context["widget"]
         options = []
@@ -78,7 +86,7 @@ class FastRenderer(TemplatesSetting):
     other widget renders through the template engines (TemplatesSetting), the admin's included. A wizard page
     has up to a dozen fields, and each template render costs more than the rest of the field."""
 
-    def render(self, template_name, context, request=None):
+    def render(self, template_name: str, context: dict[str, Any], request: HttpRequest | None = None) -> str:
         if template_name in _INPUT_TEMPLATES:
             return _safe(_input(context["widget"]))
         if template_name in _OPTION_TEMPLATES:

@@ -38,6 +38,11 @@ STEPS: tuple[Step, ...] = (
 STEP_SLUGS = tuple(s.slug for s in STEPS)
 
 
+def _object(value: object) -> dict[str, Any]:
+    """A JSON object of the design, or an empty one when the key is absent or holds something else."""
+    return value if isinstance(value, dict) else {}
+
+
 def step_index(slug: str) -> int:
     return STEP_SLUGS.index(slug)
 
@@ -77,7 +82,7 @@ def components(doc: dict) -> list[dict]:
 
 
 def workload_initial(doc: dict) -> dict:
-    w = doc.get("workload") if isinstance(doc.get("workload"), dict) else {}
+    w = _object(doc.get("workload"))
     return {
         "kind": w.get("kind") or "training",
         "params_billion": w.get("model_parameters_billion"),
@@ -106,7 +111,7 @@ def platform_initial(doc: dict, gpu_parts: set[str]) -> dict:
 
 def facility_initial(doc: dict) -> dict:
     """The site fields of the platform step from the design's ``facility``."""
-    f = doc.get("facility") if isinstance(doc.get("facility"), dict) else {}
+    f = _object(doc.get("facility"))
     return {
         "rack_power_kw": f.get("rack_power_kw"),
         "cooling": f.get("cooling") or "",
@@ -136,7 +141,7 @@ def apply_facility(doc: dict, values: dict[str, object]) -> dict:
 def site_initial(doc: dict, supplied: frozenset[str]) -> dict:
     """The review step's site and services fields: what the offer leaves out (``supplied``, the design's own or its
     size's default) and the design's ``services`` (absent: the contract's defaults)."""
-    s = doc.get("services") if isinstance(doc.get("services"), dict) else {}
+    s = _object(doc.get("services"))
     years = s.get("support_years")
     return {
         "supplied": sorted(supplied),
@@ -240,7 +245,7 @@ def apply_goal(
     for inference, the KV cache's context length and concurrency), keeping the fields the wizard does not ask for
     (independent jobs; a training run's tokens and target days)."""
     new = copy.deepcopy(doc)
-    old = doc.get("workload") if isinstance(doc.get("workload"), dict) else {}
+    old = _object(doc.get("workload"))
     workload: dict[str, Any] = {"kind": kind, "model_parameters_billion": _num(params_billion)}
     if mode:
         workload["mode"] = mode
@@ -360,10 +365,10 @@ def apply_fabric(doc: dict, *, switch: str, oversubscription: str, topology: str
     if not switch:
         new["fabric"] = None
         return new
-    old = new.get("fabric") if isinstance(new.get("fabric"), dict) else {}
+    old = _object(new.get("fabric"))
     fabric = {k: v for k, v in old.items() if k not in ("switch", "oversubscription", "topology", "rack")}
     fabric.update({"switch": switch, "oversubscription": oversubscription, "topology": topology})
-    old_rack = old.get("rack") if isinstance(old.get("rack"), dict) else {}
+    old_rack = _object(old.get("rack"))
     new_rack = {k: v for k, v in old_rack.items() if k not in RACK_KEYS}
     for key in RACK_KEYS:
         value = _num(rack.get(key))

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from rest_framework import serializers
 
 from quotes.models import PriceAgreement
 
-PERCENT = {"max_digits": 5, "decimal_places": 2, "min_value": Decimal("0"), "max_value": Decimal("100")}
+from .common import PERCENT
 
 
 class PriceAgreementSerializer(serializers.ModelSerializer):

@@ -16,6 +16,7 @@ from catalog.models import (
     PcieSwitch,
     PsuOption,
     ServerSlot,
+    spec_relation,
 )
 
 
@@ -60,22 +61,18 @@ class _SpecSerializer(serializers.ModelSerializer):
 # relation (``media`` for cables and transceivers alike) and named ``<Model>Specs`` in the OpenAPI schema.
 SPEC_SERIALIZERS = {
     related: _SpecSerializer.for_model(model, f"{model.__name__}Specs", related)
-    for related, model in {
-        model._meta.get_field("part").related_query_name(): model for model in SPEC_MODELS.values()
-    }.items()
+    for related, model in {spec_relation(model): model for model in SPEC_MODELS.values()}.items()
 }
 
 # A part's one spec relation by its category ("other" has none): the catalogue load and the admin make a part's spec
 # by its category.
-SPEC_OF_CATEGORY = {
-    category: model._meta.get_field("part").related_query_name() for category, model in SPEC_MODELS.items()
-}
+SPEC_OF_CATEGORY = {category: spec_relation(model) for category, model in SPEC_MODELS.items()}
 
 
 class SlotSerializer(serializers.ModelSerializer):
     pcie_switch = serializers.CharField(source="pcie_switch.name", allow_null=True, default=None)
     form = serializers.CharField(allow_null=True)
-    source = serializers.CharField(allow_null=True)
+    source = serializers.CharField(allow_null=True)  # type: ignore[assignment]  # the slot's "source" column, not Field.source
 
     class Meta:
         model = ServerSlot

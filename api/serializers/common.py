@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+from typing import TypedDict
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
@@ -9,6 +12,17 @@ from rest_framework import serializers
 from messages.languages import language_codes
 
 from ..exceptions import ERROR_CODE_CHOICES
+
+
+class DecimalBounds(TypedDict):
+    max_digits: int
+    decimal_places: int
+    min_value: Decimal
+    max_value: Decimal
+
+
+# A percentage, 0 to 100 with two decimals (a discount).
+PERCENT: DecimalBounds = {"max_digits": 5, "decimal_places": 2, "min_value": Decimal("0"), "max_value": Decimal("100")}
 
 
 class FieldErrorSerializer(serializers.Serializer):
@@ -22,7 +36,7 @@ class ErrorDetailSerializer(serializers.Serializer):
         help_text="Stable machine-readable code, e.g. malformed_design, not_found; codes are added, never changed.",
     )
     message = serializers.CharField(help_text="Human-readable, in the request's language.")
-    fields = FieldErrorSerializer(many=True)
+    fields = FieldErrorSerializer(many=True)  # type: ignore[assignment]  # the body's "fields" key, not Serializer.fields
 
 
 class ErrorSerializer(serializers.Serializer):

@@ -23,7 +23,7 @@ from .common import LanguageField
 DOCUMENT_TEXT = "document_json"
 
 
-@extend_schema_field(DesignDocument)
+@extend_schema_field(DesignDocument)  # type: ignore[arg-type]  # a pydantic model: drf-spectacular's pydantic extension
 class DesignDocumentField(serializers.JSONField):
     """A design/v1 document (any JSON object here; the validation service judges it)."""
 
@@ -57,6 +57,7 @@ class ConfigurationListSerializer(serializers.ListSerializer):
 
     def to_representation(self, data):
         rows = [_columns(row) for row in (data.all() if hasattr(data, "all") else data)]
+        assert isinstance(self.child, ConfigurationSerializer)  # Meta.list_serializer_class of it
         write = _Rows(self.child)
         if rows and "quote_ids" in rows[0]:  # read with the rows (quotes.selectors.quote_ids_column)
             return [write(row, row["quote_ids"]) for row in rows]

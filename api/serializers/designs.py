@@ -211,7 +211,7 @@ class RecommendedDesignSerializer(serializers.Serializer):
     list_price_eur = serializers.CharField(allow_null=True, help_text="The bill of materials' list price.")
     list_price_at_least = serializers.BooleanField(help_text="True when some line is priced on request.")
     valid = serializers.BooleanField()
-    errors = serializers.IntegerField()
+    errors = serializers.IntegerField()  # type: ignore[assignment]  # the answer's "errors" count, not Serializer.errors
     warnings = serializers.IntegerField()
     goal = serializers.ChoiceField(
         choices=["deadline", "serving"], allow_null=True, help_text="What the workload asks beyond its memory."

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from quotes.models import Quote
 
-from .common import LanguageField
+from .common import PERCENT, LanguageField
 from .configurations import DesignDocumentField
 
 
@@ -46,9 +44,6 @@ class CustomerSerializer(serializers.Serializer):
         help_text="Billing address, printed on the offer. Optional: without it the offer says the billing address "
         "is to be confirmed.",
     )
-
-
-PERCENT = {"max_digits": 5, "decimal_places": 2, "min_value": Decimal("0"), "max_value": Decimal("100")}
 
 
 class QuoteRequestSerializer(serializers.Serializer):

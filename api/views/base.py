@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.http import QueryDict
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -37,7 +39,13 @@ def json_body(request):
     return {} if isinstance(data, QueryDict) else data
 
 
-class ApiViewMixin:
+if TYPE_CHECKING:
+    from rest_framework.views import APIView as _View
+else:
+    _View = object
+
+
+class ApiViewMixin(_View):
     """Activates the request's language and renders every error as JSON, whatever the Accept header said."""
 
     stateless = False  # True: computes and stores nothing, so scope "read" may POST (see permissions)

@@ -66,7 +66,7 @@ class QuoteFilter(StrictFilterSet):
 
 
 class _FileRenderer(BaseRenderer):
-    format = None
+    format: str | None = None  # type: ignore[assignment]  # no format suffix of its own; each file type names one
     charset = None
 
     def render(self, data, accepted_media_type=None, renderer_context=None):

@@ -22,6 +22,7 @@ __all__ = [
     "M2_FORMS",
     "NODE_CATEGORY_CHOICES",
     "SPEC_MODELS",
+    "spec_relation",
     "SPEC_RELATED",
     "Adapter",
     "Bridge",
@@ -66,7 +67,12 @@ SPEC_MODELS: dict[str, type[SpecBase]] = {
     "pdu": Pdu,
     "power_cord": PowerCord,
 }
+
+
 # The parts' one-to-one spec relations (``part.server``, ``part.media``…), for ``select_related``.
-SPEC_RELATED: list[str] = list(
-    dict.fromkeys(model._meta.get_field("part").related_query_name() for model in SPEC_MODELS.values())
-)
+def spec_relation(model: type[SpecBase]) -> str:
+    """The part's one-to-one relation to the spec model ``model`` (``part.server``, ``part.media``…)."""
+    return model._meta.get_field("part").related_query_name()  # type: ignore[misc]  # each spec model's own ``part``
+
+
+SPEC_RELATED: list[str] = list(dict.fromkeys(spec_relation(model) for model in SPEC_MODELS.values()))

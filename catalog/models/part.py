@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from enum import StrEnum
+
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -12,7 +15,7 @@ from design.vocabulary import (
 )
 
 
-def choices_of(enum) -> list[tuple[str, str]]:
+def choices_of(enum: Iterable[StrEnum]) -> list[tuple[str, str]]:
     return [(m.value, m.value) for m in enum]
 
 
@@ -114,6 +117,8 @@ class SpecBase(models.Model):
     """Typed specs of one part. ``sources`` maps each spec field to a source key of the seed catalogue."""
 
     sources = models.JSONField(_("sources"), default=dict, blank=True)
+    # Each concrete spec model declares its own one-to-one ``part`` (with its own related name).
+    part: Part
 
     class Meta:
         abstract = True

@@ -130,7 +130,7 @@ def _date(value: Any) -> str:
 # --- the page -----------------------------------------------------------------------------------------------
 
 
-def _canvas_maker(footer_left: str, page_word: str):
+def _canvas_maker(footer_left: str, page_word: str) -> type[Canvas]:
     """A canvas that holds its pages until the document is complete, then writes each page's footer, "Page x / y"
     with y the number of pages (known only then)."""
 
@@ -163,7 +163,14 @@ def _canvas_maker(footer_left: str, page_word: str):
     return NumberedCanvas
 
 
-def _padding(commands: list, left: float, right: float, top: float, bottom: float, cells=((0, 0), (-1, -1))):
+def _padding(
+    commands: list[Any],
+    left: float,
+    right: float,
+    top: float,
+    bottom: float,
+    cells: tuple[tuple[int, int], tuple[int, int]] = ((0, 0), (-1, -1)),
+) -> list[Any]:
     commands += [
         ("LEFTPADDING", *cells, left),
         ("RIGHTPADDING", *cells, right),

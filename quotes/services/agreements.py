@@ -117,7 +117,7 @@ def _clean(data: Mapping[str, Any], errors: dict[str, str]) -> dict[str, Any]:
     if not errors.keys() & {"vat_number", "kvk_number"} and not (out["vat_number"] or out["kvk_number"]):
         errors["vat_number"] = _("Give the company's VAT number or its KvK number.")
     days = data.get("payment_days")
-    if days in (None, ""):
+    if days is None or days == "":
         out["payment_days"] = None
     elif isinstance(days, bool) or not str(days).isdigit() or not 0 <= int(days) <= 365:
         errors["payment_days"] = _("Give the payment term as a whole number of days, 0 to 365.")

@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from celery import shared_task
 from django.conf import settings
@@ -26,6 +27,9 @@ from ..models import Quote
 from .inputs import QuoteError
 from .mail import quote_notify_ready
 from .storage import store as _store
+
+if TYPE_CHECKING:
+    from celery import Task
 
 logger = logging.getLogger("quotes.services")
 task_logger = logging.getLogger("quotes.tasks")  # the tasks log as they always did
@@ -226,7 +230,7 @@ TRANSIENT = (OperationalError, InterfaceError, OSError)
 @shared_task(
     name="quotes.tasks.quote_build_documents", bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None
 )
-def quote_build_documents(self, quote_id: int) -> str:
+def quote_build_documents(self: Task, quote_id: int) -> str:
     """Build a quote's PDF and XLSX from its frozen snapshot.
 
     Idempotent: the build is claimed with a conditional update, so a duplicate delivery (acks_late after a

@@ -17,7 +17,7 @@ CRM's ``accept``/``decline`` all call these):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.validators import validate_email
@@ -25,8 +25,14 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from .. import signals
+from ..actors import signed_in
 from ..models import Quote, QuoteDecision
 from .inputs import EMAIL_MAX_LENGTH, QuoteError, QuoteErrorCode
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+    from ..actors import Actor
 
 
 class QuoteStateError(QuoteError):
@@ -125,10 +131,10 @@ def _record(quote: Quote, decision: QuoteDecision, *, answering: str) -> Quote:
     return locked
 
 
-def _who(user, channel: str) -> Any:
+def _who(user: Actor, channel: str) -> User | None:
     if channel == QuoteDecision.Channel.STAFF and not (user is not None and user.is_active and user.is_staff):
         raise PermissionDenied(_("Only a sales engineer can record an answer on the customer's behalf."))
-    return user if getattr(user, "is_authenticated", False) else None
+    return signed_in(user)
 
 
 def quote_accept(
@@ -141,7 +147,7 @@ def quote_accept(
     position: Any = "",
     po_number: Any = "",
     note: Any = "",
-    user=None,
+    user: Actor = None,
     api_client: str = "",
     ip_address: str | None = None,
 ) -> Quote:
@@ -202,7 +208,7 @@ def quote_decline(
     reason: Any,
     name: Any = "",
     email: Any = "",
-    user=None,
+    user: Actor = None,
     api_client: str = "",
     ip_address: str | None = None,
 ) -> Quote:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.utils.translation import gettext as _
@@ -19,6 +19,9 @@ from ..models import Quote
 from ..vat import VatDecision, vat_decide
 from .agreements import AgreementTerms, agreed_discounts, agreement_for
 from .inputs import QuoteError
+
+if TYPE_CHECKING:
+    from configurator.models import Configuration
 
 
 @dataclass(frozen=True)
@@ -42,7 +45,7 @@ class Evaluation:
 
 def evaluate(
     *,
-    configuration,
+    configuration: Configuration,
     language: str,
     country: str,
     vat_number: str,
@@ -103,7 +106,7 @@ def margin_floor() -> Decimal | None:
 
 def approval_reasons(*, discount: bool, margin: pricing.Margin | None) -> tuple[str, ...]:
     """Why a quote needs four eyes: ``discount`` above the threshold, ``margin`` below the floor (either one)."""
-    reasons = ("discount",) if discount else ()
+    reasons: tuple[str, ...] = ("discount",) if discount else ()
     if pricing.margin_below_floor(margin, margin_floor()):
         reasons += ("margin",)
     return reasons

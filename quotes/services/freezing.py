@@ -4,7 +4,8 @@ the documents are rendered from it alone."""
 
 from __future__ import annotations
 
-from typing import Any
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.utils import translation
@@ -13,24 +14,45 @@ from configurator.result import ValidationResult
 from configurator.services import acknowledgements_in_force
 
 from ..models import Quote
+from ..pricing import PricedLine
+from ..snapshot import (
+    SCHEMA,
+    FrozenAcknowledgement,
+    FrozenAddress,
+    FrozenAgreement,
+    FrozenApproval,
+    FrozenContact,
+    FrozenCustomer,
+    FrozenLine,
+    FrozenQuote,
+    FrozenReceipt,
+    FrozenTerms,
+    FrozenTotals,
+    FrozenVat,
+)
 from .evaluation import Evaluation
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
-def _acknowledgements(configuration, result: ValidationResult) -> list[dict[str, str]]:
+    from configurator.models import Configuration
+
+
+def _acknowledgements(configuration: Configuration, result: ValidationResult) -> list[FrozenAcknowledgement]:
     """The accepted warnings of this validation, with who accepted them and why (printed on the quote).
 
     Which acknowledgements count is configurator.services.acknowledgements_in_force's decision alone (it matches
     them against the design hash in ``result``: an acceptance given for another design does not count)."""
     messages = {(f.code, f.subject): f.message for f in result.warnings}
     return [
-        {
-            "code": ack.code,
-            "subject": ack.subject,
-            "message": messages.get((ack.code, ack.subject), ""),
-            "reason": ack.reason,
-            "by": (ack.user.get_full_name() or ack.user.get_username()) if ack.user else "",
-            "at": ack.created_at.isoformat(),
-        }
+        FrozenAcknowledgement(
+            code=ack.code,
+            subject=ack.subject,
+            message=messages.get((ack.code, ack.subject), ""),
+            reason=ack.reason,
+            by=(ack.user.get_full_name() or ack.user.get_username()) if ack.user else "",
+            at=ack.created_at.isoformat(),
+        )
         for ack in acknowledgements_in_force(configuration=configuration, result=result)
     ]
 
@@ -52,44 +74,59 @@ def apply_evaluation(quote: Quote, ev: Evaluation) -> None:
     # What lists and reads of quotes show, in columns of their own: they never load the snapshot.
     quote.at_least, quote.design_hash = ev.totals.at_least, result.design_hash
     quote.agreement = ev.agreement.to_dict(ev.agreed) if ev.agreement else None
-    quote.frozen = {
-        "schema": "quote/v1",
-        "number": quote.number,
-        "revision": quote.revision,
-        "language": quote.language,
-        "currency": "EUR",
-        "issued_at": quote.issued_at.isoformat() if quote.issued_at else None,
-        "valid_until": quote.valid_until.isoformat() if quote.valid_until else None,
-        "seller": dict(settings.SELLER),
-        "customer": _customer(quote),
-        "sales_contact": sales_contact(quote),
-        "terms": {
-            "payment_days": _payment_days(ev),
-            "incoterm": settings.QUOTE_INCOTERM,
-            "general_terms_url": settings.QUOTE_GENERAL_TERMS_URL,
-        },
-        "indicative": False,
-        "crm_reference": quote.crm_reference,
-        "design": ev.document,
-        "validation": validation,
-        "lines": [_line(line, ev) for line in ev.lines],
-        "discount_percent": str(quote.discount_percent),
-        "line_discounts": {k: str(v) for k, v in quote.line_discounts.items()},
-        "totals": ev.totals.to_dict(),
-        "vat": {"category": ev.vat.category, "rate": str(ev.vat.rate), "notice": quote.vat_notice},
-        "agreement": quote.agreement,
-        "acknowledgements": _acknowledgements(quote.configuration, result),
-        "approval": (
-            {"by": quote.approved_by.get_username(), "at": quote.approved_at.isoformat()}
-            if quote.approved_by_id and quote.approved_at
+    quote.frozen = _snapshot(quote, ev, validation).to_json()
+
+
+def _snapshot(quote: Quote, ev: Evaluation, validation: dict[str, Any]) -> FrozenQuote:
+    """The quote's snapshot: the row's terms and customer, the evaluation's lines, totals and result."""
+    result = ev.result
+    return FrozenQuote(
+        schema_=SCHEMA,
+        number=quote.number,
+        revision=quote.revision,
+        language=quote.language,
+        currency="EUR",
+        issued_at=quote.issued_at.isoformat() if quote.issued_at else None,
+        valid_until=quote.valid_until.isoformat() if quote.valid_until else None,
+        seller=dict(settings.SELLER),
+        customer=_customer(quote),
+        sales_contact=sales_contact(quote),
+        terms=FrozenTerms(
+            payment_days=_payment_days(ev),
+            incoterm=settings.QUOTE_INCOTERM,
+            general_terms_url=settings.QUOTE_GENERAL_TERMS_URL,
+        ),
+        indicative=False,
+        crm_reference=quote.crm_reference,
+        design=ev.document,
+        validation=validation,
+        lines=[_line(line, ev) for line in ev.lines],
+        discount_percent=quote.discount_percent,
+        line_discounts={k: Decimal(str(v)) for k, v in quote.line_discounts.items()},
+        totals=FrozenTotals(
+            currency="EUR",
+            subtotal=ev.totals.subtotal,
+            discount=ev.totals.discount,
+            net=ev.totals.net,
+            vat_rate=ev.totals.vat_rate,
+            vat_amount=ev.totals.vat_amount,
+            total=ev.totals.total,
+            at_least=ev.totals.at_least,
+        ),
+        vat=FrozenVat(category=ev.vat.category, rate=ev.vat.rate, notice=quote.vat_notice),
+        agreement=FrozenAgreement.model_validate(quote.agreement) if quote.agreement is not None else None,
+        acknowledgements=_acknowledgements(quote.configuration, result),
+        approval=(
+            FrozenApproval(by=quote.approved_by.get_username(), at=quote.approved_at.isoformat())
+            if quote.approved_by_id and quote.approved_by is not None and quote.approved_at
             else None
         ),
-        "receipt": {
-            "design_hash": result.design_hash,
-            "catalog_version": result.catalog_version,
-            "findings": validation["findings"],
-        },
-    }
+        receipt=FrozenReceipt(
+            design_hash=result.design_hash,
+            catalog_version=result.catalog_version,
+            findings=validation["findings"],
+        ),
+    )
 
 
 def _payment_days(ev: Evaluation) -> int:
@@ -98,47 +135,58 @@ def _payment_days(ev: Evaluation) -> int:
     return settings.QUOTE_PAYMENT_DAYS if agreed is None else agreed
 
 
-def _line(line, ev: Evaluation) -> dict[str, Any]:
+def _line(line: PricedLine, ev: Evaluation) -> FrozenLine:
     """A frozen line: its prices, its lead time, and the agreed discount it carries (None: not the agreement's)."""
     agreed = ev.agreed.get(line.part_number) if line.part_number else None
-    return {
-        **line.to_dict(),
-        "lead_time_days": ev.lead_times.get(line.part_number),
-        "agreement_discount_percent": None if agreed is None or line.on_request else str(agreed),
-    }
+    return FrozenLine(
+        section=line.section,
+        group=line.group,
+        part_number=line.part_number,
+        description=line.description,
+        quantity=line.quantity,
+        unit_price=line.unit_price,
+        list_total=line.list_total,
+        line_discount_percent=line.line_discount_percent,
+        line_discount=line.line_discount,
+        quote_discount_percent=line.quote_discount_percent,
+        quote_discount=line.quote_discount,
+        net=line.net,
+        lead_time_days=ev.lead_times.get(line.part_number),
+        agreement_discount_percent=None if agreed is None or line.on_request else agreed,
+    )
 
 
-def _customer(quote: Quote) -> dict[str, Any]:
+def _customer(quote: Quote) -> FrozenCustomer:
     address = (
-        {"street": quote.customer_street, "postal_code": quote.customer_postal_code, "city": quote.customer_city}
+        FrozenAddress(street=quote.customer_street, postal_code=quote.customer_postal_code, city=quote.customer_city)
         if quote.customer_street
         else None
     )
-    return {
-        "name": quote.customer_name,
-        "company": quote.customer_company,
-        "email": quote.customer_email,
-        "country": quote.customer_country,
-        "vat_number": quote.customer_vat_number,
-        "kvk_number": quote.customer_kvk,
-        "address": address,
-    }
+    return FrozenCustomer(
+        name=quote.customer_name,
+        company=quote.customer_company,
+        email=quote.customer_email,
+        country=quote.customer_country,
+        vat_number=quote.customer_vat_number,
+        kvk_number=quote.customer_kvk,
+        address=address,
+    )
 
 
-def _contact_of(user) -> dict[str, str] | None:
+def _contact_of(user: User | None) -> FrozenContact | None:
     if user is None or not user.is_staff:
         return None
-    return {
-        "name": user.get_full_name() or user.get_username(),
-        "email": user.email or settings.QUOTE_SALES_EMAIL,
-        "phone": settings.SELLER["phone"],
-    }
+    return FrozenContact(
+        name=user.get_full_name() or user.get_username(),
+        email=user.email or settings.QUOTE_SALES_EMAIL,
+        phone=settings.SELLER["phone"],
+    )
 
 
-def sales_contact(quote: Quote, issued_by=None) -> dict[str, str]:
+def sales_contact(quote: Quote, issued_by: User | None = None) -> FrozenContact:
     """Who answers for the offer: the sales engineer who issued or made it, else the one the design is assigned
     to, else the sales team's address (settings.QUOTE_SALES_EMAIL)."""
     for user in (issued_by, quote.created_by, quote.configuration.assigned_to):
         if (contact := _contact_of(user)) is not None:
             return contact
-    return {"name": "", "email": settings.QUOTE_SALES_EMAIL, "phone": settings.SELLER["phone"]}
+    return FrozenContact(name="", email=settings.QUOTE_SALES_EMAIL, phone=settings.SELLER["phone"])

@@ -4,6 +4,7 @@ eyes), and the freeze that every issue goes through."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import TYPE_CHECKING, TypeGuard
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
@@ -14,11 +15,17 @@ from django.utils.translation import gettext as _
 from configurator.services import FIX_NOT_ACCEPT, configuration_mark_quoted
 
 from .. import signals
+from ..actors import signed_in
 from ..models import Quote
 from .builds import enqueue_build
 from .evaluation import Evaluation, evaluate_quote
 from .freezing import apply_evaluation, sales_contact
 from .inputs import QuoteError, full_clean_or_refuse
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+    from ..actors import Actor, RequestUser
 
 
 def status_for(ev: Evaluation, *, approved: bool) -> str:
@@ -29,7 +36,7 @@ def status_for(ev: Evaluation, *, approved: bool) -> str:
     return Quote.Status.ISSUED
 
 
-def freeze_and_issue(quote: Quote, ev: Evaluation, *, indicative: bool = False, issued_by=None) -> None:
+def freeze_and_issue(quote: Quote, ev: Evaluation, *, indicative: bool = False, issued_by: User | None = None) -> None:
     """Freeze the quote and enqueue its documents after commit. Caller holds the transaction.
 
     ``indicative``: issued at once for a customer's online request, without a sales engineer (quotes.policy)."""
@@ -40,9 +47,11 @@ def freeze_and_issue(quote: Quote, ev: Evaluation, *, indicative: bool = False, 
     quote.doc_status, quote.progress, quote.failure_message = Quote.DocStatus.PENDING, 0, ""
     quote.enqueued_at = now
     apply_evaluation(quote, ev)
-    quote.frozen["indicative"] = quote.indicative = indicative
+    quote.indicative = indicative
+    snapshot = quote.snapshot.model_copy(update={"indicative": indicative})
     if issued_by is not None:
-        quote.frozen["sales_contact"] = sales_contact(quote, issued_by)
+        snapshot = snapshot.model_copy(update={"sales_contact": sales_contact(quote, issued_by)})
+    quote.frozen = snapshot.to_json()
     full_clean_or_refuse(quote)
     quote.save()
     configuration_mark_quoted(configuration_id=quote.configuration_id)
@@ -50,11 +59,11 @@ def freeze_and_issue(quote: Quote, ev: Evaluation, *, indicative: bool = False, 
     transaction.on_commit(lambda: enqueue_build(quote_id))
 
 
-def _is_staff(user) -> bool:
+def _is_staff(user: Actor) -> TypeGuard[RequestUser]:
     return bool(user is not None and user.is_active and user.is_staff)
 
 
-def quote_issue(*, quote: Quote, user) -> Quote:
+def quote_issue(*, quote: Quote, user: Actor) -> Quote:
     """A sales engineer (active staff with ``quotes.issue_quote``) issues a quote that waited for review, after
     accepting its warnings. Raises PermissionDenied otherwise.
 
@@ -87,26 +96,26 @@ def quote_issue(*, quote: Quote, user) -> Quote:
             apply_evaluation(quote, ev)
             quote.save()
         else:
-            freeze_and_issue(quote, ev, issued_by=user)
+            freeze_and_issue(quote, ev, issued_by=signed_in(user))
     return quote
 
 
-def _approver(user) -> bool:
+def _approver(user: Actor) -> TypeGuard[RequestUser]:
     return bool(user is not None and user.is_active and user.has_perm("quotes.approve_quote"))
 
 
-def _set_the_discount(user, quote: Quote) -> bool:
+def _set_the_discount(user: Actor, quote: Quote) -> bool:
     """Four eyes: the user who requested the quote (or made this revision) or set its discount."""
-    return user.pk in {quote.created_by_id, quote.discount_set_by_id}
+    return user is not None and user.pk in {quote.created_by_id, quote.discount_set_by_id}
 
 
-def quote_may_approve(*, quote: Quote, user) -> bool:
+def quote_may_approve(*, quote: Quote, user: Actor) -> bool:
     """Whether ``user`` may approve ``quote``'s discount, as quote_approve decides it (the approve permission, and
     four eyes), so a door offers the action only to those it will not refuse for who they are."""
     return _approver(user) and not _set_the_discount(user, quote)
 
 
-def quote_approve(*, quote: Quote, user) -> Quote:
+def quote_approve(*, quote: Quote, user: Actor) -> Quote:
     """Approve a discount above the threshold (permission ``quotes.approve_quote``) and issue the quote.
 
     Raises PermissionDenied without the permission, or when the user set the discount themselves (four eyes, on
@@ -132,7 +141,7 @@ def quote_approve(*, quote: Quote, user) -> Quote:
                 }
             )
         ev = evaluate_quote(quote)
-        quote.approved_by, quote.approved_at = user, timezone.now()
+        quote.approved_by, quote.approved_at = signed_in(user), timezone.now()
         if ev.unacknowledged:
             quote.status = Quote.Status.AWAITING_REVIEW
             apply_evaluation(quote, ev)

@@ -4,6 +4,7 @@ request waits for you"."""
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.mail import EmailMessage, EmailMultiAlternatives
@@ -14,6 +15,9 @@ from django.utils import timezone, translation
 from .. import diff, documents, policy
 from ..models import Quote
 from .links import absolute_url, accept_link_sign, download_link_sign, quote_open_link_sign
+
+if TYPE_CHECKING:
+    from configurator.models import Configuration
 
 logger = logging.getLogger("quotes.services")
 
@@ -110,7 +114,7 @@ def quote_notify_review(*, quote: Quote) -> bool:
             "reason": quote.get_review_reason_display(),
             "limit": policy.limit_text(),
             "net": quote.net,
-            "at_least": bool(((quote.frozen or {}).get("totals") or {}).get("at_least")),
+            "at_least": quote.snapshot.totals.at_least,
             "url": url,
         }
         subject = render_to_string("emails/quote_review_subject.txt", context).strip()
@@ -145,7 +149,7 @@ def quote_notify_accepted(*, quote: Quote) -> bool:
         subject = render_to_string("emails/order_confirmed_subject.txt", context).strip()
         body = render_to_string("emails/order_confirmed.txt", context)
     message = EmailMessage(subject=subject, body=body, to=to, cc=cc, reply_to=[settings.SELLER["email"]])
-    with default_storage.open(decision.confirmation_pdf.name, "rb") as handle:
+    with default_storage.open(decision.confirmation_pdf.name or "", "rb") as handle:
         message.attach(f"{quote.number}-order-confirmation.pdf", handle.read(), "application/pdf")
     try:
         message.send()
@@ -176,7 +180,7 @@ def quote_notify_declined(*, quote: Quote) -> bool:
     return True
 
 
-def quote_send_open_link(*, configuration, email: str) -> bool:
+def quote_send_open_link(*, configuration: Configuration, email: str) -> bool:
     """E-mail the customer who requested a quote for ``configuration`` with ``email`` a link that shows that quote
     (the newest not superseded) in the browser that opens it: a customer back on another device, or from the
     bookmarked design link, sees the quote that exists for the design. Nothing is sent for another address, and the

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING
 
 from celery import shared_task
 from django.conf import settings
@@ -19,8 +19,12 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from .. import documents
+from ..documents import AcceptanceRecord
 from ..models import Quote, QuoteDecision
 from .storage import store
+
+if TYPE_CHECKING:
+    from celery import Task
 
 logger = logging.getLogger("quotes.services")
 
@@ -29,7 +33,7 @@ def confirmation_name(quote: Quote) -> str:
     return f"quotes/{quote.token}/{quote.number}-order-confirmation.pdf"
 
 
-def acceptance_record(decision: QuoteDecision) -> dict[str, Any]:
+def acceptance_record(decision: QuoteDecision) -> AcceptanceRecord:
     """What the order confirmation prints about the acceptance (no cost, no margin: a customer document)."""
     return {
         "name": decision.name,
@@ -139,7 +143,7 @@ TRANSIENT = (OperationalError, InterfaceError, OSError)
     reject_on_worker_lost=True,
     max_retries=None,
 )
-def quote_build_order_confirmation(self, quote_id: int) -> str:
+def quote_build_order_confirmation(self: Task, quote_id: int) -> str:
     """Build an accepted quote's order confirmation from its frozen snapshot. Idempotent (a conditional claim);
     transient errors retried with backoff up to settings.QUOTE_BUILD_MAX_RETRIES, anything else marks it failed."""
     claim = order_confirmation_claim(quote_id=quote_id)

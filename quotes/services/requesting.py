@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 from decimal import Decimal
+from enum import Enum
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from django.db import transaction
 from django.utils import timezone
@@ -14,6 +16,7 @@ from configurator.models import Configuration
 from configurator.services import configuration_mark_quote_requested
 
 from .. import policy
+from ..actors import signed_in
 from ..models import Quote
 from ..numbering import next_base_number, revision_number
 from .deciding import QuoteStateError
@@ -32,19 +35,24 @@ from .inputs import (
 from .issuing import freeze_and_issue, status_for
 from .mail import notify_review_quietly
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+    from ..actors import Actor
+
 DUPLICATE_WINDOW = timedelta(seconds=10)
 
 
 def quote_request(
     *,
-    configuration,
-    customer: dict,
-    user=None,
+    configuration: Configuration,
+    customer: dict[str, Any],
+    user: Actor = None,
     channel: str = "web",
     crm_reference: str = "",
     language: str = "en",
-    discount_percent=None,
-    line_discounts: dict[str, Decimal] | None = None,
+    discount_percent: Decimal | str | None = None,  # cleaned here (quotes.services.inputs)
+    line_discounts: dict[str, Decimal] | dict[str, str] | None = None,
 ) -> Quote:
     """Request a quote for a stored configuration.
 
@@ -92,12 +100,14 @@ def quote_request(
     )
 
 
-def _lock_configuration(configuration) -> None:
+def _lock_configuration(configuration: Configuration) -> None:
     """Lock the configuration row for the rest of the transaction: concurrent requests for it queue here."""
     list(Configuration.objects.select_for_update().filter(pk=configuration.pk).values_list("pk", flat=True))
 
 
-def _refuse_duplicate(*, configuration, channel: str, customer: dict[str, str], crm_reference: str) -> None:
+def _refuse_duplicate(
+    *, configuration: Configuration, channel: str, customer: dict[str, Any], crm_reference: str
+) -> None:
     """Lock the configuration row for the rest of the transaction, then refuse a second request (QuoteError on
     ``quote``) while the configuration has a quote awaiting review or approval, or when the same request (channel,
     customer e-mail, CRM reference) was issued less than DUPLICATE_WINDOW ago. Two concurrent requests (a double
@@ -132,19 +142,23 @@ def _refuse_duplicate(*, configuration, channel: str, customer: dict[str, str], 
         )
 
 
-_UNSET = object()
+class _Unset(Enum):
+    UNSET = "unset"
 
 
-def _user_or_none(user):
-    return user if getattr(user, "is_authenticated", False) else None
+_UNSET: Final = _Unset.UNSET
+
+
+def _user_or_none(user: Actor) -> User | None:
+    return signed_in(user)
 
 
 @transaction.atomic
 def _create(
     *,
-    configuration,
-    customer: dict[str, str],
-    user,
+    configuration: Configuration,
+    customer: dict[str, Any],
+    user: Actor,
     channel: str,
     crm_reference: str,
     language: str,
@@ -152,7 +166,7 @@ def _create(
     line_discounts: dict[str, Decimal],
     ev: Evaluation,
     previous: Quote | None = None,
-    discount_set_by=_UNSET,
+    discount_set_by: User | None | Literal[_Unset.UNSET] = _UNSET,
 ) -> Quote:
     if previous is not None:
         base, revision = previous.base_number, previous.revision + 1
@@ -188,7 +202,7 @@ def _create(
         customer_city=customer.get("address_city", ""),
         discount_percent=discount_percent,
         line_discounts={k: str(v) for k, v in line_discounts.items()},
-        created_by=user if getattr(user, "is_authenticated", False) else None,
+        created_by=signed_in(user),
         discount_set_by=discount_set_by if discount_set_by is not _UNSET else _user_or_none(user),
     )
     _save_with_first_status(quote, ev, online=previous is None and channel == policy.ONLINE_CHANNEL)
@@ -227,7 +241,14 @@ def _save_with_first_status(quote: Quote, ev: Evaluation, *, online: bool) -> No
         transaction.on_commit(lambda: notify_review_quietly(quote_id))
 
 
-def quote_revise(*, quote: Quote, user=None, discount_percent=None, line_discounts=None, configuration=None) -> Quote:
+def quote_revise(
+    *,
+    quote: Quote,
+    user: Actor = None,
+    discount_percent: Decimal | str | None = None,
+    line_discounts: dict[str, Decimal] | dict[str, str] | None = None,
+    configuration: Configuration | None = None,
+) -> Quote:
     """A new revision (Q-YYYY-NNNNN-R2, -R3 …) of the newest revision of a quote.
 
     Unchanged arguments are taken over from ``quote``; ``configuration`` may point at another (e.g. a changed)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import user_passes_test
@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django_htmx.middleware import HtmxDetails
 
 from configurator.models import Configuration
 from configurator.selectors import part_sets
@@ -31,6 +32,12 @@ from quotes import selectors as quote_selectors
 from quotes.audience import for_customer
 from web import selectors, wizard
 from web.verdicts import design_verdict
+
+if TYPE_CHECKING:
+    from django import forms
+
+    from design.specs import CatalogView
+    from quotes.models import Quote
 
 Refusal = ConfigurationLocked | None
 
@@ -62,6 +69,11 @@ def _config(token: str) -> Configuration:
     if config is None:
         raise Http404("No such design")
     return config
+
+
+def htmx(request: HttpRequest) -> HtmxDetails:
+    """What django-htmx's middleware read of the request's htmx headers (false when it is not an htmx request)."""
+    return request.htmx  # type: ignore[attr-defined]  # set by django_htmx.middleware.HtmxMiddleware
 
 
 def _edit_refusal(
@@ -146,7 +158,13 @@ class Evaluation:
     """Everything a step shows about the stored design: findings (decorated for the page), totals and price."""
 
     def __init__(
-        self, config: Configuration, outcome: Outcome, view, *, acks: dict[tuple[str, str], Any], staff: bool = True
+        self,
+        config: Configuration,
+        outcome: Outcome,
+        view: CatalogView,
+        *,
+        acks: dict[tuple[str, str], Any],
+        staff: bool = True,
     ):
         gpu_parts, adapter_parts = part_sets(view)
         self.outcome = outcome
@@ -200,7 +218,7 @@ class Evaluation:
         return out
 
 
-def _evaluate(request: HttpRequest, config: Configuration, view) -> Evaluation:
+def _evaluate(request: HttpRequest, config: Configuration, view: CatalogView) -> Evaluation:
     outcome = selectors.design_outcome(document=config.document, language=_language(), view=view)
     stale = outcome.verdict != (config.valid, config.error_count, config.warning_count)
     if stale and request.method == "POST":
@@ -213,7 +231,9 @@ def _evaluate(request: HttpRequest, config: Configuration, view) -> Evaluation:
     return Evaluation(config, outcome, view, acks=acks, staff=_is_staff(request))
 
 
-def _context(request: HttpRequest, config: Configuration, slug: str, view, ev: Evaluation, **extra) -> dict:
+def _context(
+    request: HttpRequest, config: Configuration, slug: str, view: CatalogView, ev: Evaluation, **extra: Any
+) -> dict[str, Any]:
     index = wizard.step_index(slug)
     steps = [
         {
@@ -254,7 +274,7 @@ def _context(request: HttpRequest, config: Configuration, slug: str, view, ev: E
     }
 
 
-def _design_quote(config: Configuration, visible: list):
+def _design_quote(config: Configuration, visible: list[Quote]) -> Quote | None:
     """The design's newest quote that is not superseded: of those this visitor sees, or (a customer back on another
     device, or from a bookmark) the design's own, so the page says it is quoted rather than invite a new request
     (its status only: whoever holds the design link is not shown whose quote it is or its number). A draft has none
@@ -265,7 +285,7 @@ def _design_quote(config: Configuration, visible: list):
     return quote_selectors.design_quote(config)
 
 
-def _describe(form, field_findings: dict[str, list[dict]]) -> None:
+def _describe(form: forms.Form | None, field_findings: dict[str, list[dict]]) -> None:
     """Tie each field to its help text, its errors and the engine's findings about it (aria-describedby)."""
     if form is None:
         return
@@ -283,7 +303,7 @@ def _describe(form, field_findings: dict[str, list[dict]]) -> None:
 def _render_step(request: HttpRequest, slug: str, context: dict, *, status: int = 200) -> HttpResponse:
     _describe(context.get("form"), context.get("field_findings") or {})
     template = "configurator/step.html"  # the whole page; it includes configurator/steps/<slug>.html
-    if request.htmx and not request.htmx.boosted:
+    if htmx(request) and not htmx(request).boosted:
         template = f"configurator/steps/{slug}.html"  # the step body alone, swapped into #step-body
         status = 200  # htmx swaps only 2xx responses; the form errors are in the body
     return render(request, template, context, status=status)
@@ -302,9 +322,10 @@ def _save(request: HttpRequest, config: Configuration, document: dict) -> None:
 
 def _after_save(request: HttpRequest, config: Configuration, slug: str) -> HttpResponse | None:
     """Without htmx, a submit moves on (the "next" button) or comes back to the step (post/redirect/get)."""
-    if request.htmx:
+    if htmx(request):
         return None
-    target = wizard.next_step(slug) if "next" in request.POST else slug
+    # every step that saves has a next one (wizard.next_step is None only after the last)
+    target = (wizard.next_step(slug) or slug) if "next" in request.POST else slug
     if "back" in request.POST:
         target = wizard.previous_step(slug) or slug
     return redirect(step_url(config, target))

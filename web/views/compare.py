@@ -8,6 +8,7 @@ service as the home page's start; comparing drafts shows only the user's own (an
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 from django import forms
 from django.conf import settings
@@ -25,14 +26,28 @@ from project import ratelimits
 from web import selectors
 from web.views.common import SESSION_DRAFTS, _config, _input_findings, _is_staff, _language, _remember, step_url
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def _alternatives(config: Configuration):
+    from configurator.comparison import Alternative
+    from design.specs import CatalogView
+
+
+def _alternatives(config: Configuration) -> tuple[CatalogView, tuple[Alternative, ...]]:
     view = selectors.catalog()
     alts = comparison.workload_alternatives(config.document, view, _language())
     return view, alts
 
 
-def _render_alternatives(request: HttpRequest, config: Configuration, view, alts, *, error: str = "", status=200):
+def _render_alternatives(
+    request: HttpRequest,
+    config: Configuration,
+    view: CatalogView,
+    alts: tuple[Alternative, ...],
+    *,
+    error: str = "",
+    status: int = 200,
+) -> HttpResponse:
     # the draft's own design among them (ranked with the rest), once it has one
     current = (config.document, _draft_column(config)) if config.document.get("node_groups") else None
     context = {
@@ -106,11 +121,13 @@ class CompareForm(forms.Form):
     a = forms.ChoiceField(label=gettext_lazy("First design"))
     b = forms.ChoiceField(label=gettext_lazy("Second design"))
 
-    def __init__(self, *args, drafts: list[Configuration], **kwargs):
+    def __init__(self, *args: Any, drafts: list[Configuration], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choices = [("", "—")] + [(d.token, d.name or d.token[:8]) for d in drafts]
         for name in ("a", "b"):
-            self.fields[name].choices = choices
+            field = self.fields[name]
+            assert isinstance(field, forms.ChoiceField)
+            field.choices = choices
 
 
 @require_GET

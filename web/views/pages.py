@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -74,7 +75,7 @@ def draft(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_GET
-def cabling_csv(request: HttpRequest, token: str) -> StreamingHttpResponse:
+def cabling_csv(request: HttpRequest, token: str) -> HttpResponseBase:
     """The per-port cabling plan of the draft's fabric (A end, Z end, port, cable part, length), streamed row by
     row so that a 2,000-node plan never sits in memory."""
     config = _config(token)
@@ -96,9 +97,9 @@ def cabling_csv(request: HttpRequest, token: str) -> StreamingHttpResponse:
         output = configuration_output(configuration=config, name="cabling.csv", outcome=outcome)
     except OutputUnavailable as exc:
         raise Http404(exc.message) from None
-    response = StreamingHttpResponse(output.body, content_type=output.media_type)
-    response["Content-Disposition"] = f'attachment; filename="cabling-{token[:8]}.csv"'
-    return response
+    stream = StreamingHttpResponse(output.body, content_type=output.media_type)
+    stream["Content-Disposition"] = f'attachment; filename="cabling-{token[:8]}.csv"'
+    return stream
 
 
 def _node_count(document: dict) -> int:

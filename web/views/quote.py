@@ -293,7 +293,7 @@ def request_quote(request: HttpRequest, config: Configuration) -> HttpResponse:
     ev = _evaluate(request, config, selectors.catalog()) if staff else None
     form = QuoteRequestForm(request.POST, for_staff=staff)
     # Only sales engineers give discounts; a customer's POST carrying discount fields is not read.
-    discount_form = _discount_form(ev, request.POST) if staff else None
+    discount_form = _discount_form(ev, request.POST) if ev is not None else None
     if not _reserve(request):
         form.add_error(
             None,
@@ -522,7 +522,8 @@ def _preview_for(request: HttpRequest, config: Configuration, ev: Evaluation):
     """(which form, its bound discount form, the preview) for the discounts the request posts; a revision's
     preview names its quote (404 when the design has no such quote)."""
     data = request.POST
-    which = data.get("preview_form") if data.get("preview_form") in PREVIEW_FORMS else "request"
+    sent = data.get("preview_form")
+    which = sent if sent is not None and sent in PREVIEW_FORMS else "request"
     quote = _posted_quote(request, config) if which == "revise" else None
     dform = _discount_form(ev, data, prefix="revise" if which == "revise" else None)
     return which, dform, discount_preview(ev, dform, which=which, **vat_inputs(which, data, quote))

@@ -5,6 +5,8 @@ margin and price agreement, by quotes.services.quote_preview; a panel per discou
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from django.http import QueryDict
 from django.utils.translation import gettext as _
@@ -12,6 +14,14 @@ from django.utils.translation import gettext as _
 from quotes.services import QuotePreview, quote_preview
 from web.forms import DiscountForm, QuoteRequestForm
 from web.views.common import Evaluation
+
+if TYPE_CHECKING:
+    from django.forms import Form as BoundForm
+
+    from quotes import pricing
+    from quotes.models import Quote
+    from quotes.services.agreements import AgreementTerms
+    from quotes.vat import VatDecision
 
 
 @dataclass
@@ -25,11 +35,11 @@ class PricePreview:
     errors: list[tuple[str, str]] = field(default_factory=list)
 
     @property
-    def result(self):
+    def result(self) -> pricing.Preview | None:
         return self.preview.result
 
     @property
-    def vat(self):
+    def vat(self) -> VatDecision | None:
         return self.preview.vat
 
     @property
@@ -37,19 +47,19 @@ class PricePreview:
         return self.preview.unpriced
 
     @property
-    def margin(self):
+    def margin(self) -> pricing.Margin | None:
         return self.preview.margin
 
     @property
-    def margin_lines(self):
+    def margin_lines(self) -> list[tuple[pricing.PricedLine, pricing.LineMargin]]:
         return self.preview.margin_lines
 
     @property
-    def agreement(self):
+    def agreement(self) -> AgreementTerms | None:
         return self.preview.agreement
 
     @property
-    def agreed(self):
+    def agreed(self) -> dict[str, Decimal]:
         return self.preview.agreed
 
     @property
@@ -57,7 +67,7 @@ class PricePreview:
         return self.preview.approval_reasons
 
     @property
-    def floor(self):
+    def floor(self) -> Decimal | None:
         return self.preview.floor
 
     @property
@@ -68,7 +78,7 @@ class PricePreview:
 PREVIEW_FORMS = ("request", "revise")
 
 
-def vat_inputs(which: str, form, quote) -> dict[str, object]:
+def vat_inputs(which: str, form: BoundForm | QueryDict | None, quote: Quote | None) -> dict[str, object]:
     """The customer's country and VAT number the preview prices with: as typed in the request form (its initial
     country when none is typed), or the latest quote's (a revision keeps its customer)."""
     if which == "revise" and quote is not None:
@@ -88,7 +98,9 @@ def vat_inputs(which: str, form, quote) -> dict[str, object]:
     }
 
 
-def discount_preview(ev: Evaluation, dform: DiscountForm, *, which: str, country, vat_number, kvk="") -> PricePreview:
+def discount_preview(
+    ev: Evaluation, dform: DiscountForm, *, which: str, country: object, vat_number: object, kvk: object = ""
+) -> PricePreview:
     """The preview of the design with the discounts of ``dform`` (bound: as typed; unbound: its initial values)
     for a customer in ``country`` with ``vat_number``, by quotes.services.quote_preview."""
     typed = {bound.name.removeprefix(DiscountForm.LINE_PREFIX): bound.value() for bound in dform.line_fields()}

@@ -84,7 +84,7 @@ def _staff_users() -> list[tuple[int, str]]:
     return [(u.pk, u.get_full_name() or u.get_username()) for u in users.only("username", "first_name", "last_name")]
 
 
-def _query(request: HttpRequest, **changes) -> str:
+def _query(request: HttpRequest, **changes: Any) -> str:
     """This dashboard URL's query string with ``changes`` (None removes a key)."""
     query = request.GET.copy()
     for key, value in changes.items():
@@ -114,7 +114,8 @@ def acknowledge(request: HttpRequest, token: str) -> HttpResponse:
     """A sales engineer accepts a warning with a reason (printed on the quote)."""
     config = _config(token)
     form = AcknowledgeForm(request.POST)
-    back = request.POST.get("next_step") if request.POST.get("next_step") in wizard.STEP_SLUGS else "review"
+    sent = request.POST.get("next_step")
+    back = sent if sent is not None and sent in wizard.STEP_SLUGS else "review"
     if form.is_valid():
         try:
             warning_acknowledge(configuration=config, user=request.user, **form.cleaned_data)

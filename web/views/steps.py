@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
@@ -40,9 +42,15 @@ from web.views.common import (
     _read_only,
     _render_step,
     _save,
+    htmx,
     step_url,
 )
 from web.views.quote import _quote
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from design.specs import CatalogView
 
 # --- the steps ---------------------------------------------------------------------------------------------
 
@@ -93,7 +101,9 @@ def _goal(request: HttpRequest, config: Configuration) -> HttpResponse:
     return _render_step(request, "goal", ctx, status=status)
 
 
-def _goal_saved(request: HttpRequest, config: Configuration, view, d: dict) -> HttpResponse | None:
+def _goal_saved(
+    request: HttpRequest, config: Configuration, view: CatalogView, d: dict[str, Any]
+) -> HttpResponse | None:
     """Saves the goal the form gives; the step to go to after "accept", "accept_cheapest" or "blank" (the platform
     step) or without htmx (the goal step again), None to answer the goal step in place."""
     action = request.POST.get("action", "update")
@@ -124,12 +134,12 @@ def _goal_saved(request: HttpRequest, config: Configuration, view, d: dict) -> H
         _save(request, config, doc)
         return redirect(step_url(config, "platform"))
     _save(request, config, doc)
-    if not request.htmx:
+    if not htmx(request):
         return redirect(step_url(config, "goal"))
     return None
 
 
-def _proposed(doc: dict, view, *, cheapest: bool) -> dict | None:
+def _proposed(doc: dict[str, Any], view: CatalogView, *, cheapest: bool) -> dict[str, Any] | None:
     """The design the goal step proposes for ``doc``'s workload: the recommendation, or the cheapest that fits."""
     if cheapest:
         cheapest_doc = next((c.document for c in goal_choices(doc, view, _language()) if c.key == "cheapest"), None)
@@ -262,7 +272,7 @@ def _fabric(request: HttpRequest, config: Configuration) -> HttpResponse:
     return _render_step(request, "fabric", ctx, status=status)
 
 
-def _plan_parts(plan: dict | None, view) -> list[dict]:
+def _plan_parts(plan: dict[str, Any] | None, view: CatalogView) -> list[dict[str, Any]]:
     """The cable and optics list of the plan, with descriptions from the catalogue."""
     if not plan:
         return []
@@ -312,7 +322,7 @@ def _review(request: HttpRequest, config: Configuration) -> HttpResponse:
     return _render_step(request, "review", ctx, status=status)
 
 
-def _site_form(config: Configuration, view) -> SiteForm:
+def _site_form(config: Configuration, view: CatalogView) -> SiteForm:
     """The review step's site and services questions as the design answers them now."""
     supplied, _by_size = site_has(document=config.document, view=view)
     return SiteForm(initial=wizard.site_initial(config.document, supplied))
