@@ -1,0 +1,17 @@
+"""Finding parameters: one frozen dataclass per finding code, named after the code, in one module per message
+module of the service edge (``configurator.messages``): the check that raises a code builds its object, the
+renderer of the code reads it.
+
+* ``base.py``: ``Params``, the base (its ``CODE``; ``as_dict()`` for the finding's JSON and the messages'
+  ``%(name)s`` placeholders)
+* ``pcie.py``: the PCIe placement findings
+"""
+
+from __future__ import annotations
+
+from . import pcie
+from .base import Params
+
+MODULES = (pcie,)
+
+__all__ = ["MODULES", "Params"]
