@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -27,6 +28,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT_ENV = "DOORS_REPLAY_OUT"
+LOADED_AT = re.compile(r"(\b\d{4}\.\d+\.\d+)\+\d{14,}-\d+")  # a catalogue version's load time
 
 
 # --- the pytest plugin ------------------------------------------------------------------------------------------
@@ -78,8 +80,9 @@ def record(corpus: Path, pytest_args: list[str]) -> int:
 def answer(corpus: Path, out: Path) -> int:
     db = Path(tempfile.mkdtemp()) / "replay.sqlite3"
     os.environ["DATABASE_URL"] = f"sqlite:///{db}"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "configurator.settings.test")
     sys.path.insert(0, str(ROOT))
+    home = "project" if (ROOT / "project" / "settings").is_dir() else "configurator"  # before the move
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", f"{home}.settings.test")
     import django
 
     django.setup()
@@ -101,9 +104,11 @@ def answer(corpus: Path, out: Path) -> int:
             else:
                 result = services.fabric_plan_build(request=item["input"], language=item["language"])
             text = json.dumps(result.to_json(), ensure_ascii=False, default=str)
+            text = LOADED_AT.sub(r"\1", text)
             lines.append(f"{key} {hashlib.sha256(text.encode()).hexdigest()[:16]} {len(text)}")
         except Exception as exc:  # noqa: BLE001 - an input the doors refuse: its error is part of the answer
-            lines.append(f"{key} {type(exc).__name__}: {str(exc)[:200]!r}")
+            said = LOADED_AT.sub(r"\1", str(exc))
+            lines.append(f"{key} {type(exc).__name__}: {said[:200]!r}")
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"{len(lines)} answers written to {out}")
     return 0

@@ -453,7 +453,7 @@ def _media_discontinued(p: dict[str, Any]) -> tuple[str, str]:
         % values
     )
     return (
-        message + " " + replacement_sentence(p),
+        message + " " + replacement_sentence(p.get("replacement")),
         _("Move the switches closer so an active cable or optic reaches, or ask us to quote the replacement."),
     )
 

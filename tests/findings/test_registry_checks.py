@@ -37,7 +37,16 @@ def test_every_registered_code_has_a_message_and_a_fix():
 
 
 # message modules whose codes still take their parameters as a dict (emptied as each area is typed)
-UNTYPED_AREAS = {"cluster", "fabric", "networks", "node_contents", "nodes", "power", "rack_systems", "racks", "workload"}
+UNTYPED_AREAS = {
+    "cluster",
+    "fabric",
+    "networks",
+    "node_contents",
+    "power",
+    "rack_systems",
+    "racks",
+    "workload",
+}
 
 
 def _untyped() -> set[str]:

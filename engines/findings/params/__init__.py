@@ -4,14 +4,14 @@ renderer of the code reads it.
 
 * ``base.py``: ``Params``, the base (its ``CODE``; ``as_dict()`` for the finding's JSON and the messages'
   ``%(name)s`` placeholders)
-* ``pcie.py``: the PCIe placement findings
+* ``nodes.py``: the parts, GPU and NVLink findings; ``pcie.py``: the PCIe placement findings
 """
 
 from __future__ import annotations
 
-from . import pcie
+from . import nodes, pcie
 from .base import Params
 
-MODULES = (pcie,)
+MODULES = (nodes, pcie)
 
 __all__ = ["MODULES", "Params"]
