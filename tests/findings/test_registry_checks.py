@@ -42,7 +42,6 @@ UNTYPED_AREAS = {
     "fabric",
     "networks",
     "node_contents",
-    "power",
     "rack_systems",
     "racks",
     "workload",
@@ -62,7 +61,9 @@ def _parameter_classes() -> list[type]:
     while todo:
         kind = todo.pop()
         # a slotted dataclass is a new class: the one it replaced may linger among the subclasses until collected
-        if getattr(sys.modules[kind.__module__], kind.__qualname__, None) is kind and kind not in found:
+        # a class without a CODE of its own holds the fields its codes' classes share
+        real = getattr(sys.modules[kind.__module__], kind.__qualname__, None) is kind
+        if real and "CODE" in vars(kind) and kind not in found:
             found.append(kind)
         todo += kind.__subclasses__()
     return found
