@@ -13,6 +13,7 @@ from design.model import DesignIn, DesignInputError, FabricIn, RackIn
 from design.specs import AdapterSpec, CatalogView, ServerSpec, SwitchSpec
 from design.vocabulary import Protocol
 from engines.findings import FabricCode, Finding, finding
+from engines.findings.params.rack_systems import FabricRackScaleOneRack
 
 from .findings import switch_for_speed
 from .model import FabricPlan
@@ -31,7 +32,7 @@ def check_single_node(nodes: int) -> Finding | None:
 def check_one_rack(server: ServerSpec) -> Finding:
     """One rack-scale NVLink system needs no compute fabric: its GPUs share one NVLink domain; the fabric joins
     racks (DGX SuperPOD GB200 RA-11338-001, Network Fabrics: multi-node NVLink in the rack, InfiniBand between)."""
-    return finding(FabricCode.RACK_SCALE_ONE_RACK, "fabric", server=server.part_number, gpus=server.nvlink_domain_gpus)
+    return finding("fabric", FabricRackScaleOneRack(server=server.part_number, gpus=server.nvlink_domain_gpus))
 
 
 def check_hdr_for_new_gpus(

@@ -26,9 +26,9 @@ from design.specs import (
 )
 from design.vocabulary import Role
 from engines.findings import retired_finding
-from engines.findings.codes import Code
 from engines.findings.finding import Finding
 from engines.findings.params.nodes import PartUnknown, PartWrongCategory
+from engines.findings.params.rack_systems import RackSystemComplete
 from engines.findings.registry import finding
 
 # Role inference, used when a component gives no role (documented in README.md):
@@ -210,12 +210,13 @@ def _rack_system(ctx: GroupContext, catalog: CatalogView, findings: list[Finding
     for j, comp in enumerate(ctx.group.components):
         findings.append(
             finding(
-                Code.RACK_SYSTEM_COMPLETE,
                 f"{ctx.path}.components[{j}]",
-                part=comp.part,
-                server=server.part_number,
-                compute_trays=server.compute_trays,
-                gpus=server.nvlink_domain_gpus,
+                RackSystemComplete(
+                    part=comp.part,
+                    server=server.part_number,
+                    compute_trays=server.compute_trays,
+                    gpus=server.nvlink_domain_gpus,
+                ),
             )
         )
     for pn in sorted(server.accepts):

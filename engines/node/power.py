@@ -47,7 +47,6 @@ from typing import Any, cast
 
 from design.specs import GpuSpec, MediaSpec, ServerSpec, SwitchSpec
 from design.vocabulary import Cooling, MediaKind
-from engines.findings.codes import Code
 from engines.findings.finding import Finding
 from engines.findings.params.power import (
     CoolingLiquid,
@@ -64,6 +63,7 @@ from engines.findings.params.power import (
     ReferenceSkipped,
     ReferenceUnconfirmed,
 )
+from engines.findings.params.rack_systems import RackSystemCooling, RackSystemPower, RackSystemPowerUnknown
 from engines.findings.registry import finding
 
 from .context import GroupContext
@@ -296,18 +296,19 @@ def _rack_power_findings(ctx: GroupContext, path: str) -> list[Finding]:
     """Rule: a rack-scale system's power is its published rack figure; its power shelves are part of it, so there
     is no supply-capacity check of an estimate. Not sourced: a warning, the plan's power stays unknown."""
     server = ctx.known_server
-    params = {"server": server.part_number, "racks": ctx.group.count}
     if server.rack_power_w is None:
-        return [finding(Code.RACK_SYSTEM_POWER_UNKNOWN, path, **params)]
+        return [finding(path, RackSystemPowerUnknown(server=server.part_number, racks=ctx.group.count))]
     return [
         finding(
-            Code.RACK_SYSTEM_POWER,
             path,
-            **params,
-            rack_power_w=server.rack_power_w,
-            power_shelves=server.power_shelves,
-            power_shelf_w=server.power_shelf_w,
-            total_w=server.rack_power_w * ctx.group.count,
+            RackSystemPower(
+                server=server.part_number,
+                racks=ctx.group.count,
+                rack_power_w=server.rack_power_w,
+                power_shelves=server.power_shelves,
+                power_shelf_w=server.power_shelf_w,
+                total_w=server.rack_power_w * ctx.group.count,
+            ),
         )
     ]
 
@@ -487,11 +488,8 @@ def cooling_findings(ctx: GroupContext) -> list[Finding]:
     if server.rack_scale:
         return [
             finding(
-                Code.RACK_SYSTEM_COOLING,
                 f"{ctx.path}.server",
-                server=server.part_number,
-                racks=ctx.group.count,
-                cdu_kw=server.cdu_kw,
+                RackSystemCooling(server=server.part_number, racks=ctx.group.count, cdu_kw=server.cdu_kw),
             )
         ]
     if server.cooling != Cooling.LIQUID:

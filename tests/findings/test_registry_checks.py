@@ -41,8 +41,6 @@ UNTYPED_AREAS = {
     "cluster",
     "fabric",
     "networks",
-    "node_contents",
-    "rack_systems",
     "racks",
     "workload",
 }

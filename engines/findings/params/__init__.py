@@ -4,15 +4,16 @@ renderer of the code reads it.
 
 * ``base.py``: ``Params``, the base (its ``CODE``; ``as_dict()`` for the finding's JSON and the messages'
   ``%(name)s`` placeholders)
+* ``node_contents.py``: the CPU, memory and drive findings; ``rack_systems.py``: the rack-scale NVLink systems
 * ``nodes.py``: the parts, GPU and NVLink findings; ``pcie.py``: the PCIe placement findings;
   ``power.py``: the power and cooling findings
 """
 
 from __future__ import annotations
 
-from . import nodes, pcie, power
+from . import node_contents, nodes, pcie, power, rack_systems
 from .base import Params
 
-MODULES = (nodes, pcie, power)
+MODULES = (node_contents, nodes, pcie, power, rack_systems)
 
 __all__ = ["MODULES", "Params"]
