@@ -56,8 +56,8 @@ from django.utils.translation import gettext as _
 from design.contract import SUPPLIED_ITEMS
 from design.model import DesignIn
 from design.specs import CatalogView, GpuSpec, ServerSpec
-from engines.findings.cluster_codes import ClusterCode
 from engines.findings.finding import Finding
+from engines.findings.params.cluster import ControlPlaneAdded, ControlPlaneUfm, ServicesDeclined, ServicesOnRequest
 from engines.findings.registry import finding
 
 SUPERPOD_MIN_NODES = 32  # one DGX SuperPOD scalable unit (H100 RA: 32 nodes per SU)
@@ -200,9 +200,7 @@ def _control_plane(design: DesignIn, codes: set[str], leave: LeftOut) -> tuple[l
         price = _setting("QUOTE_SERVICE_CONTROL_NODE_EUR")
         lines = [_line(CONTROL_PLANE, part, f"{what}: {spec}", n, price) for part, what, n in roles]
         servers = sum(n for _p, _w, n in roles)
-        findings.append(
-            finding(ClusterCode.CONTROL_PLANE_ADDED, "node_groups", servers=servers, nodes=nodes, basis=basis)
-        )
+        findings.append(finding("node_groups", ControlPlaneAdded(servers=servers, nodes=nodes, basis=basis)))
     ufm = sorted(codes & set(UFM_CODES))
     if ufm:
         lines.append(
@@ -214,7 +212,7 @@ def _control_plane(design: DesignIn, codes: set[str], leave: LeftOut) -> tuple[l
                 _setting("QUOTE_SERVICE_UFM_APPLIANCE_EUR"),
             )
         )
-        findings.append(finding(ClusterCode.CONTROL_PLANE_UFM, "fabric", appliances=UFM_APPLIANCES, because=ufm[0]))
+        findings.append(finding("fabric", ControlPlaneUfm(appliances=UFM_APPLIANCES, because=ufm[0])))
     return lines, findings
 
 
@@ -267,7 +265,7 @@ def _services(design: DesignIn, catalog: CatalogView, racks: int) -> tuple[list[
         )
     elif not s.ai_enterprise and gpus:
         declined.append("ai_enterprise")
-    findings = [finding(ClusterCode.SERVICES_DECLINED, "services", declined=declined)] if declined else []
+    findings = [finding("services", ServicesDeclined(declined=declined))] if declined else []
     return lines, findings
 
 
@@ -281,5 +279,5 @@ def cluster_lines(
     findings = cp_findings + sv_findings
     unpriced = sum(1 for line in cp + sv if line.price_eur is None)
     if unpriced:
-        findings.append(finding(ClusterCode.SERVICES_ON_REQUEST, "services", lines=unpriced))
+        findings.append(finding("services", ServicesOnRequest(lines=unpriced)))
     return cp, sv, findings

@@ -41,8 +41,8 @@ from design.specs import AdapterSpec, CatalogView, ServerSpec
 from engines.fabric.check import check_design_fabric
 from engines.fabric.model import FabricPlan
 from engines.fabric.rack_model import DISTANCE_FIELDS
-from engines.findings.cluster_codes import ClusterCode
 from engines.findings.finding import SEVERITY_ORDER, Finding, Severity
+from engines.findings.params.cluster import OfferLeftOut
 from engines.findings.registry import finding
 from engines.networks.plan import NodePorts, RackSide, plan_networks
 from engines.node.context import GroupContext, resolve_group
@@ -322,11 +322,8 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
     if omitted:
         cluster_findings.append(
             finding(
-                ClusterCode.OFFER_LEFT_OUT,
                 "facility.supplied",
-                items=omitted,
-                basis=leave.basis,
-                nodes=design.node_count,
+                OfferLeftOut(items=omitted, basis=leave.basis, nodes=design.node_count),
             )
         )
         findings.append(cluster_findings[-1])

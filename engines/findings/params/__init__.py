@@ -2,6 +2,7 @@
 module of the service edge (``configurator.messages``): the check that raises a code builds its object, the
 renderer of the code reads it.
 
+* ``cluster.py``: the control plane, services and offer findings; ``networks.py``: the other networks' findings
 * ``base.py``: ``Params``, the base (its ``CODE``; ``as_dict()`` for the finding's JSON and the messages'
   ``%(name)s`` placeholders)
 * ``node_contents.py``: the CPU, memory and drive findings; ``rack_systems.py``: the rack-scale NVLink systems
@@ -11,9 +12,9 @@ renderer of the code reads it.
 
 from __future__ import annotations
 
-from . import node_contents, nodes, pcie, power, rack_systems
+from . import cluster, networks, node_contents, nodes, pcie, power, rack_systems
 from .base import Params
 
-MODULES = (node_contents, nodes, pcie, power, rack_systems)
+MODULES = (cluster, networks, node_contents, nodes, pcie, power, rack_systems)
 
 __all__ = ["MODULES", "Params"]
