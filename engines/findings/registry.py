@@ -48,6 +48,6 @@ def finding(first: str, second: str | Params, /, **params: object) -> Finding:
     object's and the severity comes from the registry. The untyped form ``finding(code, subject, **params)`` is
     kept only for codes whose parameters are not typed yet."""
     if isinstance(second, Params):
-        code = second.CODE
+        code = str(second.CODE)
         return Finding(code=code, severity=REGISTRY[code].severity, subject=first, params=second)
     return Finding(code=str(first), severity=REGISTRY[str(first)].severity, subject=second, params=params)

@@ -7,14 +7,15 @@ renderer of the code reads it.
   ``%(name)s`` placeholders)
 * ``node_contents.py``: the CPU, memory and drive findings; ``rack_systems.py``: the rack-scale NVLink systems
 * ``nodes.py``: the parts, GPU and NVLink findings; ``pcie.py``: the PCIe placement findings;
-  ``power.py``: the power and cooling findings
+  ``power.py``: the power and cooling findings;
+  ``racks.py``: the rack planner's findings
 """
 
 from __future__ import annotations
 
-from . import cluster, networks, node_contents, nodes, pcie, power, rack_systems
+from . import cluster, networks, node_contents, nodes, pcie, power, rack_systems, racks
 from .base import Params
 
-MODULES = (cluster, networks, node_contents, nodes, pcie, power, rack_systems)
+MODULES = (cluster, networks, node_contents, nodes, pcie, power, rack_systems, racks)
 
 __all__ = ["MODULES", "Params"]

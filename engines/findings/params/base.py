@@ -12,6 +12,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 _NAMES: dict[type[Params], tuple[str, ...]] = {}
+_OPTIONAL: dict[type[Params], frozenset[str]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,5 +31,15 @@ class Params:
 
     def as_dict(self) -> dict[str, Any]:
         """The parameters as a plain dict, field by field in their declared order (a finding's ``to_dict``; the
-        ``%(name)s`` placeholders of a message)."""
-        return {name: getattr(self, name) for name in self.field_names()}
+        ``%(name)s`` placeholders of a message). A field declared ``= None`` is a value only some findings of the
+        code state: left out while it is None, as the finding always did."""
+        kind = type(self)
+        optional = _OPTIONAL.get(kind)
+        if optional is None:
+            optional = _OPTIONAL[kind] = frozenset(f.name for f in fields(self) if f.default is None)
+        out = {}
+        for name in self.field_names():
+            value = getattr(self, name)
+            if value is not None or name not in optional:
+                out[name] = value
+        return out
