@@ -2,7 +2,8 @@
 module of the service edge (``configurator.messages``): the check that raises a code builds its object, the
 renderer of the code reads it.
 
-* ``cluster.py``: the control plane, services and offer findings; ``networks.py``: the other networks' findings
+* ``cluster.py``: the control plane, services and offer findings; ``networks.py``: the other networks' findings;
+  ``fabric.py``: the compute fabric's findings
 * ``base.py``: ``Params``, the base (its ``CODE``; ``as_dict()`` for the finding's JSON and the messages'
   ``%(name)s`` placeholders)
 * ``node_contents.py``: the CPU, memory and drive findings; ``rack_systems.py``: the rack-scale NVLink systems
@@ -13,9 +14,9 @@ renderer of the code reads it.
 
 from __future__ import annotations
 
-from . import cluster, networks, node_contents, nodes, pcie, power, rack_systems, racks
+from . import cluster, fabric, networks, node_contents, nodes, pcie, power, rack_systems, racks
 from .base import Params
 
-MODULES = (cluster, networks, node_contents, nodes, pcie, power, rack_systems, racks)
+MODULES = (cluster, fabric, networks, node_contents, nodes, pcie, power, rack_systems, racks)
 
 __all__ = ["MODULES", "Params"]
