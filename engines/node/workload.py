@@ -16,6 +16,30 @@ from design.specs import CatalogView, SwitchSpec
 from design.vocabulary import FULL_TRAINING_MODES, Protocol
 from engines.findings.codes import Code
 from engines.findings.finding import Finding
+from engines.findings.params.workload import (
+    FabricAdvised,
+    FabricNotNeededReplicas,
+    FabricOptionalIndependentJobs,
+    NicFewerThanGpus,
+    NicMissing,
+    NicNotNeeded,
+    NvlinkNotNeeded,
+    RoceLossless,
+    TrainingTimeFields,
+    WorkloadActivationCheckpointing,
+    WorkloadDeadlineMissed,
+    WorkloadMemoryTight,
+    WorkloadNeedsFabric,
+    WorkloadNotEnoughGpus,
+    WorkloadNotSized,
+    WorkloadNvlinkBandwidth,
+    WorkloadReplicas,
+    WorkloadReplicasShort,
+    WorkloadSpansNodes,
+    WorkloadTensorParallel,
+    WorkloadTimeNotEstimated,
+    WorkloadTrainingTime,
+)
 from engines.findings.registry import finding
 
 from .context import GroupContext
@@ -84,11 +108,8 @@ def nic_findings(design: DesignIn, contexts: list[GroupContext]) -> list[Finding
         if gpus and design.fabric is not None and nics == 0 and any_nics:
             out.append(
                 finding(
-                    Code.NIC_MISSING,
                     ctx.path,
-                    gpus=gpus,
-                    nics=0,
-                    group=ctx.group.name,
+                    NicMissing(gpus=gpus, nics=0, group=ctx.group.name),
                 )
             )
         elif gpus and multi_node and training and 0 < nics < gpus:
@@ -100,13 +121,13 @@ def nic_findings(design: DesignIn, contexts: list[GroupContext]) -> list[Finding
 
 
 def _fewer_nics(ctx: GroupContext, subject: str, gpus: int, nics: int) -> Finding:
-    return finding(Code.NIC_FEWER_THAN_GPUS, subject, gpus=gpus, nics=nics, nic_gbps=_nic_speed(ctx) or None)
+    return finding(subject, NicFewerThanGpus(gpus=gpus, nics=nics, nic_gbps=_nic_speed(ctx) or None))
 
 
 def _not_needed(ctx: GroupContext, subject: str, adapters: int) -> Finding:
     prices = [p.spec.price_eur * p.quantity for p in ctx.compute_adapters if p.spec.price_eur is not None]
     saving = float(sum(prices)) if prices and len(prices) == len(ctx.compute_adapters) else None
-    return finding(Code.NIC_NOT_NEEDED, subject, nics=adapters, saving_eur=saving)
+    return finding(subject, NicNotNeeded(nics=adapters, saving_eur=saving))
 
 
 def workload_findings(design: DesignIn, contexts: list[GroupContext]) -> tuple[list[Finding], Sizing | None]:
@@ -127,7 +148,7 @@ def workload_findings(design: DesignIn, contexts: list[GroupContext]) -> tuple[l
         return [], None
     gpu_groups = [c for c in contexts if c.gpus and all(g.memory_gb for g in c.gpu_specs)]
     if not gpu_groups:
-        return [finding(Code.WORKLOAD_NOT_SIZED, "workload")], None
+        return [finding("workload", WorkloadNotSized())], None
     per_node = min(c.gpus_per_node for c in gpu_groups)
     base = _size(wl, gpu_groups, per_node)
     gpu_nodes = sum(c.group.count for c in gpu_groups)
@@ -147,16 +168,14 @@ def workload_findings(design: DesignIn, contexts: list[GroupContext]) -> tuple[l
     }
     out: list[Finding] = []
     if not sizing.fits_one_gpu:
-        out.append(finding(Code.WORKLOAD_TENSOR_PARALLEL, "workload", **data))
+        out.append(finding("workload", WorkloadTensorParallel(**data)))
     if not sizing.fits_one_node:
-        out.append(finding(Code.WORKLOAD_SPANS_NODES, "workload", **data))
+        out.append(finding("workload", WorkloadSpansNodes(**data)))
     out.extend(_memory_findings(sizing, gpu_groups, gpu_nodes, data))
     if plan is not None and plan.checkpointing:
-        out.append(
-            finding(Code.WORKLOAD_ACTIVATION_CHECKPOINTING, "workload", **{**data, **_memory_params(plan, base)})
-        )
+        out.append(finding("workload", WorkloadActivationCheckpointing(**{**data, **_memory_params(plan, base)})))
     if not sizing.fits_one_node and design.fabric is None and gpu_nodes >= 2:
-        out.append(finding(Code.WORKLOAD_NEEDS_FABRIC, "fabric", min_nodes=sizing.min_nodes, nodes=gpu_nodes))
+        out.append(finding("fabric", WorkloadNeedsFabric(min_nodes=sizing.min_nodes, nodes=gpu_nodes)))
     if sizing.mode in FULL_TRAINING_MODES and wl.model_parameters_billion >= SEVENTY_B_CLASS:
         out.extend(_nvlink_bandwidth(gpu_groups, wl.model_parameters_billion, data["tp"]))
     if wl.kind == "training":
@@ -290,17 +309,13 @@ def _time(
     tokens = wl.training_tokens_billion
     if tokens is None:
         if wl.target_days is not None or sizing.mode == "pretraining":
-            return [
-                finding(Code.WORKLOAD_TIME_NOT_ESTIMATED, "workload", reason="tokens", target_days=wl.target_days)
-            ], sizing
+            return [finding("workload", WorkloadTimeNotEstimated(reason="tokens", target_days=wl.target_days))], sizing
         return [], sizing
     if plan is None:
         return [], sizing  # the memory rules already say the design cannot hold it
     util, gpu = _peak(gpu_groups, sizing.precision)
     if util is None:
-        return [
-            finding(Code.WORKLOAD_TIME_NOT_ESTIMATED, "workload.training_tokens_billion", reason="peak", gpu=gpu)
-        ], sizing
+        return [finding("workload.training_tokens_billion", WorkloadTimeNotEstimated(reason="peak", gpu=gpu))], sizing
     est = training_time(
         tokens_billion=tokens,
         params_billion=sizing.params_billion,
@@ -322,7 +337,7 @@ def _time(
         training_hours_range=est.hours_range,
         assumptions=_assumptions(est, gpu, sizing.precision, util),
     )
-    params = {
+    params: TrainingTimeFields = {
         "tokens_billion": tokens,
         "days": est.days,
         "days_low": est.days_range[0],
@@ -342,7 +357,7 @@ def _time(
         "checkpointing": plan.checkpointing,
         "target_days": wl.target_days,
     }
-    out = [finding(Code.WORKLOAD_TRAINING_TIME, "workload.training_tokens_billion", **params)]
+    out = [finding("workload.training_tokens_billion", WorkloadTrainingTime(**params))]
     if wl.target_days is None:
         return out, sizing
     needed = _deadline_gpus(sizing, plan, domain, per_node, util, tokens, wl.target_days, est.gpu_hours)
@@ -350,12 +365,10 @@ def _time(
     if est.days > wl.target_days:
         out.append(
             finding(
-                Code.WORKLOAD_DEADLINE_MISSED,
                 "workload.target_days",
-                **params,
-                gpus_needed=needed,
-                nodes_needed=needed // per_node,
-                per_node=per_node,
+                WorkloadDeadlineMissed(
+                    **params, gpus_needed=needed, nodes_needed=needed // per_node, per_node=per_node
+                ),
             )
         )
     return out, sizing
@@ -452,7 +465,7 @@ def _throughput(
         shape = serving_point(parts, sizing.precision, wl.model_parameters_billion, domain, None)
         longer = {"reason": "context", "point_context": shape.context_tokens} if shape else {"reason": "no_point"}
         derived, sizing = _derived(sizing, plan, gpu_groups, concurrency, domain)
-        return [finding(Code.WORKLOAD_REPLICAS, "workload", **data, estimated=False, **longer, **derived)], sizing
+        return [finding("workload", WorkloadReplicas(**data, estimated=False, **longer, **derived))], sizing
     est = size_replicas(point, concurrency, total_gpus)
     sizing = replace(
         sizing,
@@ -479,15 +492,13 @@ def _throughput(
         "total_gpus": total_gpus,
         "source_key": "NV-NIM-PERF",
     }
-    out = [finding(Code.WORKLOAD_REPLICAS, "workload", **params)]
+    out = [finding("workload", WorkloadReplicas(**params))]
     if est.design_replicas < est.replicas:
         nodes = math.ceil(est.gpus / per_node)
         out.append(
             finding(
-                Code.WORKLOAD_REPLICAS_SHORT,
                 "workload.concurrency",
-                **params,
-                nodes_needed=nodes,
+                WorkloadReplicasShort(**params, nodes_needed=nodes),
             )
         )
     return out, sizing
@@ -618,13 +629,14 @@ def _memory_findings(
     """Not enough usable GPU memory for the minimum (error), or fewer GPUs than advised (warning)."""
     total_gpus = sum(c.group.count * c.gpus_per_node for c in gpu_groups)
     total_gb = sum(c.group.count * (c.gpu_memory_gb_per_node or 0) for c in gpu_groups) * USABLE_MEMORY_FRACTION
+    kind: type[WorkloadNotEnoughGpus | WorkloadMemoryTight]
     if total_gb < sizing.minimum_gb:
-        code = Code.WORKLOAD_NOT_ENOUGH_GPUS
+        kind = WorkloadNotEnoughGpus
     elif total_gpus < sizing.min_gpus:
-        code = Code.WORKLOAD_MEMORY_TIGHT
+        kind = WorkloadMemoryTight
     else:
         return []
-    return [finding(code, "node_groups", total_gpus=total_gpus, gpu_nodes=gpu_nodes, total_gb=total_gb, **data)]
+    return [finding("node_groups", kind(total_gpus=total_gpus, gpu_nodes=gpu_nodes, total_gb=total_gb, **data))]
 
 
 def _has_nvlink(ctx: GroupContext) -> bool:
@@ -647,12 +659,10 @@ def _nvlink_bandwidth(gpu_groups: list[GroupContext], params_billion: float, ten
             continue
         out.append(
             finding(
-                Code.WORKLOAD_NVLINK_BANDWIDTH,
                 ctx.gpus[0].path,
-                nvlink_gbps=bw,
-                gpu=gpu.part_number,
-                model_parameters_billion=params_billion,
-                tp=tensor,
+                WorkloadNvlinkBandwidth(
+                    nvlink_gbps=bw, gpu=gpu.part_number, model_parameters_billion=params_billion, tp=tensor
+                ),
             )
         )
     return out
@@ -687,17 +697,15 @@ def fabric_advice(
             par = sizing.parallelism or {}
             out.append(
                 finding(
-                    Code.FABRIC_NOT_NEEDED_REPLICAS,
                     "fabric",
-                    nodes=gpu_nodes,
-                    replicas=par["data"],
-                    tp=par["tensor"],
-                    domain=sizing.nvlink_domain_gpus,
+                    FabricNotNeededReplicas(
+                        nodes=gpu_nodes, replicas=par["data"], tp=par["tensor"], domain=sizing.nvlink_domain_gpus
+                    ),
                 )
             )
         else:
-            code = Code.FABRIC_OPTIONAL_INDEPENDENT_JOBS if independent else Code.FABRIC_ADVISED
-            out.append(finding(code, "fabric", nodes=gpu_nodes, compute_nics=nics))
+            advice = FabricOptionalIndependentJobs if independent else FabricAdvised
+            out.append(finding("fabric", advice(nodes=gpu_nodes, compute_nics=nics)))
     out += _nvlink_not_needed(design, contexts, codes)
     switch = catalog.get(design.fabric.switch) if design.fabric is not None else None
     if isinstance(switch, SwitchSpec) and switch.protocol == Protocol.ETHERNET and not switch.management:
@@ -705,12 +713,13 @@ def fabric_advice(
         outside = sorted(pn for pn, family in adapters.items() if family not in SPECTRUM_X_NIC_FAMILIES)
         out.append(
             finding(
-                Code.ROCE_LOSSLESS,
                 "fabric.switch",
-                switch=switch.part_number,
-                generation=switch.generation,
-                not_spectrum_x=outside,
-                plane_balancing=any(f in PLANE_BALANCING_NIC_FAMILIES for f in adapters.values()),
+                RoceLossless(
+                    switch=switch.part_number,
+                    generation=switch.generation,
+                    not_spectrum_x=outside,
+                    plane_balancing=any(f in PLANE_BALANCING_NIC_FAMILIES for f in adapters.values()),
+                ),
             )
         )
     return out
@@ -737,4 +746,4 @@ def _nvlink_not_needed(design: DesignIn, contexts: list[GroupContext], codes: se
     boards = sorted({p.spec.part_number for c in contexts for p in c.gpus if p.spec.is_board and _has_nvlink(c)})
     if not boards:
         return []
-    return [finding(Code.NVLINK_NOT_NEEDED, "workload", boards=boards, inference=small_inference)]
+    return [finding("workload", NvlinkNotNeeded(boards=boards, inference=small_inference))]

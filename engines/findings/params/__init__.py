@@ -9,14 +9,15 @@ renderer of the code reads it.
 * ``node_contents.py``: the CPU, memory and drive findings; ``rack_systems.py``: the rack-scale NVLink systems
 * ``nodes.py``: the parts, GPU and NVLink findings; ``pcie.py``: the PCIe placement findings;
   ``power.py``: the power and cooling findings;
-  ``racks.py``: the rack planner's findings
+  ``racks.py``: the rack planner's findings;
+  ``workload.py``: the workload sizing and advice findings
 """
 
 from __future__ import annotations
 
-from . import cluster, fabric, networks, node_contents, nodes, pcie, power, rack_systems, racks
+from . import cluster, fabric, networks, node_contents, nodes, pcie, power, rack_systems, racks, workload
 from .base import Params
 
-MODULES = (cluster, fabric, networks, node_contents, nodes, pcie, power, rack_systems, racks)
+MODULES = (cluster, fabric, networks, node_contents, nodes, pcie, power, rack_systems, racks, workload)
 
 __all__ = ["MODULES", "Params"]
