@@ -24,19 +24,13 @@ P2 = TypeVar("P2", bound=Params)
 def renders(k1: type[P1], /) -> Callable[[Callable[[P1], Said]], Callable[[P1], Said]]: ...
 @overload
 def renders(k1: type[P1], k2: type[P2], /) -> Callable[[Callable[[P1 | P2], Said]], Callable[[P1 | P2], Said]]: ...
-@overload
-def renders(*codes: str) -> Callable[[Callable[[dict[str, Any]], Said]], Callable[[dict[str, Any]], Said]]: ...
-def renders(*kinds: type[Params] | str) -> Callable[[Renderer], Renderer]:
+def renders(*kinds: type[Params]) -> Callable[[Renderer], Renderer]:
     """Registers a function as the renderer of the codes of the parameter classes ``kinds``: it takes the
     finding's parameter object (one of ``kinds``) and returns (message, fix) in the active language. mypy checks
-    that the function accepts every one of ``kinds``. (A code string registers a renderer of untyped parameters,
-    a dict, for codes not typed yet.)"""
+    that the function accepts every one of ``kinds`` (one or two: a renderer shared by two codes takes either)."""
 
     def register(fn: Renderer) -> Renderer:
         for kind in kinds:
-            if isinstance(kind, str):
-                RENDERERS[str(kind)] = fn
-                continue
             if kind.CODE in PARAMS:
                 raise ValueError(f"finding code {kind.CODE} has two parameter classes or two renderers")
             RENDERERS[kind.CODE] = fn

@@ -29,9 +29,13 @@ class Finding:
     code: str  # a stable upper-snake code, listed in the rule registry
     severity: Severity
     subject: str  # the field path it concerns, e.g. node_groups[0].components[1]
-    params: Params | dict[str, Any]  # the values the message is rendered from (a dict: codes not yet typed)
+    params: Params  # the values the message is rendered from: the code's parameter class
 
     def to_dict(self) -> dict[str, Any]:
         """The finding as plain JSON values, without text (the service edge adds message and fix)."""
-        params = self.params.as_dict() if isinstance(self.params, Params) else self.params
-        return {"code": str(self.code), "severity": str(self.severity), "subject": self.subject, "params": params}
+        return {
+            "code": str(self.code),
+            "severity": str(self.severity),
+            "subject": self.subject,
+            "params": self.params.as_dict(),
+        }

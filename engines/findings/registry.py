@@ -14,15 +14,10 @@ and one for the rack-scale NVLink systems (rack_scale_rules); a code in two of t
 from __future__ import annotations
 
 from collections import Counter
-from typing import overload
 
 from . import cluster_rules, contents_rules, fabric_rules, network_rules, node_rules, rack_rules, rack_scale_rules
-from .codes import Code
-from .fabric_codes import FabricCode
 from .finding import Finding
-from .network_codes import NetworkCode
 from .params.base import Params
-from .rack_codes import RackCode
 from .rule import Rule
 
 _RULES = (
@@ -39,15 +34,8 @@ if twice := sorted(code for code, n in Counter(rule.code for rule in _RULES).ite
     raise ValueError(f"rule codes registered twice: {', '.join(twice)}")
 
 
-@overload
-def finding(subject: str, params: Params, /) -> Finding: ...
-@overload
-def finding(code: Code | FabricCode | NetworkCode | RackCode | str, subject: str, /, **params: object) -> Finding: ...
-def finding(first: str, second: str | Params, /, **params: object) -> Finding:
-    """A finding at ``subject`` with its code's parameter object (``engines.findings.params``); the code is the
-    object's and the severity comes from the registry. The untyped form ``finding(code, subject, **params)`` is
-    kept only for codes whose parameters are not typed yet."""
-    if isinstance(second, Params):
-        code = str(second.CODE)
-        return Finding(code=code, severity=REGISTRY[code].severity, subject=first, params=second)
-    return Finding(code=str(first), severity=REGISTRY[str(first)].severity, subject=second, params=params)
+def finding(subject: str, params: Params) -> Finding:
+    """A finding at ``subject`` with its code's parameter object (``engines.findings.params``, one class per code):
+    the code is the object's, the severity the registry's."""
+    code = str(params.CODE)
+    return Finding(code=code, severity=REGISTRY[code].severity, subject=subject, params=params)

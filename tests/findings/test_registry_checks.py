@@ -36,16 +36,6 @@ def test_every_registered_code_has_a_message_and_a_fix():
     assert sorted(set(REGISTRY) - set(RENDERERS)) == [], "registered codes without a renderer in configurator/messages/"
 
 
-# message modules whose codes still take their parameters as a dict (emptied as each area is typed)
-UNTYPED_AREAS = {}
-
-
-def _untyped() -> set[str]:
-    from configurator.messages import RENDERERS
-
-    return {code for code, fn in RENDERERS.items() if fn.__module__.rsplit(".", 1)[-1] in UNTYPED_AREAS}
-
-
 def _parameter_classes() -> list[type]:
     from engines.findings.params import Params
 
@@ -67,13 +57,11 @@ def test_every_code_has_exactly_one_parameter_class_and_its_renderer_takes_it():
 
     from configurator.messages import PARAMS, RENDERERS
 
-    UNTYPED = _untyped()
     classes = _parameter_classes()
     codes = [kind.CODE for kind in classes]
     assert sorted(code for code in set(codes) if codes.count(code) > 1) == [], "codes with two parameter classes"
     assert sorted(set(codes) - set(REGISTRY)) == [], "parameter classes of codes the registry does not know"
-    assert sorted(set(REGISTRY) - set(codes) - UNTYPED) == [], "registered codes without a parameter class"
-    assert sorted(UNTYPED & set(codes)) == [], "typed codes still listed as untyped"
+    assert sorted(set(REGISTRY) - set(codes)) == [], "registered codes without a parameter class"
     for kind in classes:
         assert PARAMS.get(kind.CODE) is kind, f"{kind.CODE}: no renderer registered for {kind.__name__}"
         renderer = RENDERERS[kind.CODE]
