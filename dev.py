@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 PY = VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-# The app needs no system library (the offer PDF is ReportLab's, its fonts in quotes/fonts). The test set-up installs
+# The app needs no system library (the offer PDF is ReportLab's, its fonts in outputs/fonts). The test set-up installs
 # what WeasyPrint (the quote benchmark's one-page floor) and the browser tests need, and the nginx the proxy-chain
 # tests run deploy/nginx.conf in; only where apt and root are available.
 APT_TEST_PACKAGES = [
@@ -80,7 +80,7 @@ def ensure_venv(extras: str) -> None:
 
 def run() -> None:
     ensure_venv("")
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "configurator.settings.local"}
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "project.settings.local"}
     sh(PY, "manage.py", "migrate", "--noinput", env=env)
     sh(PY, "manage.py", "load_catalog", env=env)
     sh(PY, "manage.py", "ensure_demo_users", env=env)

@@ -2,7 +2,7 @@
 
 Request limits: a request line of at most 4,094 bytes, at most 100 headers of at most 8,190 bytes each
 (gunicorn's own defaults, stated here so they are a decision). nginx in front (deploy/nginx.conf) refuses longer
-lines itself; both answer in the API's JSON error body (configurator/serving.py), not an HTML page.
+lines itself; both answer in the API's JSON error body (project/serving.py), not an HTML page.
 
 Each worker, once it has loaded the application, imports the views and takes everything loaded so far out of the
 garbage collector's scans (``post_worker_init``), as the quote worker does (quotes.tasks.warm_worker): a large
@@ -11,7 +11,7 @@ validation makes many thousands of objects, and each collection would otherwise 
 
 import gc
 
-from configurator.serving import install_json_errors
+from project.serving import install_json_errors
 
 limit_request_line = 4094
 limit_request_fields = 100

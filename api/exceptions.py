@@ -23,8 +23,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
-from configurator.outage import OUTAGE, outage_message, retry_after
 from design.model import DesignInputError
+from project.outage import OUTAGE, outage_message, retry_after
 from quotes.services import QuoteError, QuoteStateError
 
 from .throttling import refund_throttles

@@ -24,8 +24,8 @@ from django.core.cache import cache as default_cache
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
-from configurator.clientip import client_ip
-from configurator.outage import CACHE_OUTAGE
+from project.clientip import client_ip
+from project.outage import CACHE_OUTAGE
 
 from .permissions import client_of
 
@@ -155,7 +155,7 @@ def refund_throttles(request) -> None:
 
 
 class BadTokenThrottle(_SettingsRateThrottle):
-    """Requests whose token fails, per client address (configurator.clientip, as the wizard's limits)."""
+    """Requests whose token fails, per client address (project.clientip, as the wizard's limits)."""
 
     scope = "bad_token"
 

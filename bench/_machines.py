@@ -1,7 +1,7 @@
 """Several "machines" on one host: web processes and workers that share only what separate machines share (one
 PostgreSQL database, one Redis as broker and cache, one S3-compatible object store for the quote documents), each
 with its own port, its own media directory and the production settings. Used by bench/machines.py and by
-tests/test_many_machines.py.
+tests/project/test_many_machines.py.
 
 The object store is moto's S3 server (a dev dependency) on a free port; Redis is a redis-server of its own on a
 free port, never the shared one.
@@ -155,7 +155,7 @@ class Machines:
     def worker(self, name: str, *, delay: float = 0.0) -> subprocess.Popen:
         """A Celery worker as machine ``name`` (prefork, one process, as production runs it per core)."""
         log = self.work / name / "worker.log"
-        args = [sys.executable, "-m", "celery", "-A", "configurator", "worker", "-P", "prefork", "-c", "1"]
+        args = [sys.executable, "-m", "celery", "-A", "project", "worker", "-P", "prefork", "-c", "1"]
         args += ["-l", "info", "-n", f"{name}@%h", "--without-gossip", "--without-mingle", "--without-heartbeat"]
         env = self.env(name, QUOTE_BUILD_DELAY_SECONDS=str(delay))
         with log.open("wb") as out:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # before bench/, whose api.py and quotes.py would hide the apps of those names
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "configurator.settings.test")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings.test")
 os.environ.pop("DATABASE_URL", None)  # no database is used
 
 import django  # noqa: E402

@@ -107,7 +107,7 @@ def env_for(database_url: str, **extra_env: str) -> dict[str, str]:
     env = dict(os.environ)
     env.update(
         {
-            "DJANGO_SETTINGS_MODULE": "configurator.settings.production",
+            "DJANGO_SETTINGS_MODULE": "project.settings.production",
             "DJANGO_SECRET_KEY": secrets.token_urlsafe(60),
             "DATABASE_URL": database_url,
             "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
@@ -129,7 +129,7 @@ def start_gunicorn(
         return subprocess.Popen(
             [
                 str(GUNICORN),
-                "configurator.wsgi:application",
+                "project.wsgi:application",
                 "--bind",
                 f"127.0.0.1:{port}",
                 "--workers",

@@ -15,10 +15,10 @@ What it does, all on loopback and bounded in time:
 4. prints requests per second, p50 and p95 of both, and the ratio validate / healthz (target: at least 0.5), then
    the same ratio from ``--list-runs`` single requests without load: the figure is what one validation costs
    against a bare request, not contention. It was 0.28 (0.27 one at a time) at a load average below 2. Since
-   then a finding's message is rendered once per code, parameters and language and kept (configurator.messages),
+   then a finding's message is rendered once per code, parameters and language and kept (messages),
    the client row and its throttle counts are read in one cache round trip and written in one, two where there
    were three (api.throttling), and the Redis cache keeps one client per pool instead of building one per
-   operation (configurator.cache). In CPU time of one process (bench/api_cpu.py: the WSGI application called
+   operation (project.cache). In CPU time of one process (bench/api_cpu.py: the WSGI application called
    in-process with these settings, PostgreSQL and Redis; tenth percentiles, at a load average of 6-8 on two CPUs):
    /healthz 0.26-0.39 ms; validate 2.6-3.4 ms before, 1.9-2.7 ms after; of that the engine
    (configurator.services.design_validate) 1.30-1.45 ms before, 0.79-0.97 ms after (node rules 0.18, the fabric
@@ -29,7 +29,7 @@ What it does, all on loopback and bounded in time:
    0.17-0.24 to 0.22-0.30 one at a time. The target asks a validation to cost at most two bare requests: about
    0.9 ms in the process, which the engine's own work alone takes, so meeting it takes a cheaper engine (or
    keeping whole results, which this script would then measure instead of a validation). Then the
-   Content-Security-Policy header was built once per process instead of twice a response (configurator/csp.py),
+   Content-Security-Policy header was built once per process instead of twice a response (project/csp.py),
    the catalogue view's parts of a type found once instead of eight scans a validation (design/specs.py), and a
    plain JSON body parsed without the walk for NULs and deep nesting (api/parsers.py). The fabric is still
    planned twice: the second plan's rack holds the rack plan's distances, which choose its media (and may choose

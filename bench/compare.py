@@ -23,7 +23,7 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-os.environ["DJANGO_SETTINGS_MODULE"] = "configurator.settings.test"
+os.environ["DJANGO_SETTINGS_MODULE"] = "project.settings.test"
 if os.environ.get("DATABASE_URL"):
     sys.exit("bench/compare.py runs on its own SQLite test database: unset DATABASE_URL first.")
 

@@ -2,7 +2,7 @@
 byte for byte as it was.
 
     # 1. record every document the suite validates (and every fabric request it plans), once, on the old code:
-    python bench/doors_replay.py record corpus.jsonl -- tests/api tests/cluster
+    python bench/doors_replay.py record corpus.jsonl -- tests/api tests/configurator
     # 2. answer the corpus with a version of the code, and compare two versions' answers:
     python bench/doors_replay.py answer corpus.jsonl before.txt        # on the old code
     python bench/doors_replay.py answer corpus.jsonl after.txt         # on the new code

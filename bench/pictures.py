@@ -1,6 +1,6 @@
-"""Benchmark of the offer's pictures in the PDF: the time to make the flowables (quotes.svgpdf.Picture) of a
+"""Benchmark of the offer's pictures in the PDF: the time to make the flowables (outputs.svgpdf.Picture) of a
 2,048-node quote's pictures (its topology diagram, its rack elevation pages and its slot map, as the offer draws
-them: configurator.pictures, then quotes.svgslim) and draw them into a ReportLab canvas. Target: well under 15 ms.
+them: outputs.pictures, then outputs.svgslim) and draw them into a ReportLab canvas. Target: well under 15 ms.
 
     .venv/bin/python bench/pictures.py
 
@@ -19,7 +19,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "configurator.settings.test")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings.test")
 os.environ.pop("DATABASE_URL", None)
 
 import django  # noqa: E402
@@ -28,7 +28,6 @@ from _designs import design  # noqa: E402
 django.setup()
 
 from django.db import connection  # noqa: E402
-from django.utils import translation  # noqa: E402
 
 RUNS = 5
 NODES = int(os.environ.get("BENCH_NODES", "2048"))
@@ -36,25 +35,25 @@ NODES = int(os.environ.get("BENCH_NODES", "2048"))
 
 def pictures(count: int) -> list[tuple[str, str]]:
     """The quote's pictures as the offer draws them: (name, SVG)."""
-    from configurator.messages.diagram import words
-    from configurator.messages.racks import elevation_labels, kw_number
-    from configurator.messages.slotmap import slot_map_labels
-    from configurator.pictures import fabric_diagram_svg, rack_elevation_pages, slot_map_svg
     from configurator.services import design_validate
-    from quotes.svgslim import slim
+    from outputs.services import picture_set
 
     result = design_validate(document=design(count)).to_json()
+    pictures = picture_set(
+        fabric_plan=result.get("fabric_plan"),
+        rack_plan=result.get("rack_plan"),
+        placement=result.get("placement"),
+        language="en",
+        printed=True,
+    )
     out = []
-    with translation.override("en"):
-        topology = fabric_diagram_svg(result.get("fabric_plan"), words(), "en")
-        if topology:
-            out.append(("topology", slim(topology)))
-        for i, svg in enumerate(rack_elevation_pages(result.get("rack_plan"), elevation_labels(), kw_number)):
-            out.append((f"elevation {i + 1}", slim(svg)))
-        placement = result.get("placement") or []
-        groups = placement if isinstance(placement, list) else list(placement.values())
-        for i, group in enumerate(groups):
-            out.append((f"slot map {i + 1}", slim(slot_map_svg(group, slot_map_labels()))))
+    topology = pictures.diagram()
+    if topology:
+        out.append(("topology", topology))
+    for i, svg in enumerate(pictures.elevations()):
+        out.append((f"elevation {i + 1}", svg))
+    for i, slot_map in enumerate(pictures.slot_maps()):
+        out.append((f"slot map {i + 1}", slot_map.svg))
     return out
 
 
@@ -64,7 +63,7 @@ def draw_all(svgs: list[str]) -> list:
     from reportlab.lib.units import mm
     from reportlab.pdfgen.canvas import Canvas
 
-    from quotes.svgpdf import Picture
+    from outputs.svgpdf import Picture
 
     canvas = Canvas(os.devnull, pagesize=A4)
     drawn = []
@@ -79,7 +78,7 @@ def draw_all(svgs: list[str]) -> list:
 
 def main() -> None:
     from catalog.services import catalog_load_seed
-    from quotes import pdffonts
+    from outputs import pdffonts
 
     connection.creation.create_test_db(verbosity=0)
     catalog_load_seed()

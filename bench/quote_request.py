@@ -21,7 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # before bench/, whose quotes.py would hide the app of that name
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "configurator.settings.test")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings.test")
 
 import django  # noqa: E402
 

@@ -20,8 +20,8 @@ BENCH_BURST (50), BENCH_BURST_NODES (1,128; empty skips the bursts; a CRM reques
 for review, its warnings not yet accepted, so it has no documents to time) and BENCH_THROUGHPUT (100; 0 skips) size it.
 
 Figures on two shared CPUs. With the offer laid out by WeasyPrint: floor 0.043 s; 1 node 6.2x, 128 nodes 9.0x,
-2,048 nodes 9.8x the floor; burst of 50 x 1 node p95 8.6 s. With the offer laid out by ReportLab (quotes/offerpdf.py)
-and its pictures drawn straight into the page (quotes/svgpdf.py): floor 0.025 s; 1 node 0.036 s = 1.4x, 128 nodes
+2,048 nodes 9.8x the floor; burst of 50 x 1 node p95 8.6 s. With the offer laid out by ReportLab (quotes/offerpdf/)
+and its pictures drawn straight into the page (outputs/svgpdf/): floor 0.025 s; 1 node 0.036 s = 1.4x, 128 nodes
 0.050 s = 2.0x, 2,048 nodes 0.060 s = 2.4x; bursts of 50 x 1 node p95 2.8 s and 50 x 128 nodes p95 3.3 s (0.06 and
 0.08 s of worker CPU a quote); throughput 1,500 quotes a minute.
 
@@ -47,7 +47,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "configurator.settings.test")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings.test")
 MEDIA = Path(tempfile.mkdtemp(prefix="quotes-bench-"))
 os.environ["DJANGO_MEDIA_ROOT"] = str(MEDIA)
 
@@ -132,15 +132,19 @@ def time_pdf(frozen: dict, runs: int = 5) -> tuple[float, float, int]:
 
 def time_pdf_without_pictures(frozen: dict, runs: int = 5) -> tuple[float, float, int]:
     """The same PDF with its pictures left out: what the offer's text, tables and pages cost on their own."""
+    from outputs.services import picture_set
     from quotes import documents
 
-    saved = documents._topology_picture, documents._rack_pictures, documents._slot_pictures
-    documents._topology_picture = lambda *_: None
-    documents._rack_pictures = documents._slot_pictures = lambda *_: []
+    def no_pictures(validation: dict, language: str) -> dict:
+        racks = picture_set(fabric_plan=None, rack_plan=validation.get("rack_plan"), placement=None, language=language)
+        return {"topology": None, "slot_maps": [], "elevations": [], "rack_count": racks.rack_count()}
+
+    saved = documents._pictures
+    documents._pictures = no_pictures
     try:
         return timed(lambda: documents.render_pdf(frozen), runs)
     finally:
-        documents._topology_picture, documents._rack_pictures, documents._slot_pictures = saved
+        documents._pictures = saved
 
 
 def time_floor(runs: int = 5) -> tuple[float, float]:
@@ -168,7 +172,7 @@ def use_broker() -> str:
     import redis
     from kombu import pools
 
-    from configurator.celery import app
+    from project.celery import app
 
     url = urlsplit(os.environ["CELERY_BROKER_URL"])
     broker = urlunsplit(url._replace(path="/15")) if url.path.strip("/") in ("", "0") else urlunsplit(url)
@@ -195,7 +199,7 @@ def start_workers(broker: str, workers: int) -> list[subprocess.Popen]:
                 "-m",
                 "celery",
                 "-A",
-                "configurator",
+                "project",
                 "worker",
                 "-P",
                 "solo",
@@ -218,7 +222,7 @@ def start_workers(broker: str, workers: int) -> list[subprocess.Popen]:
 
 
 def wait_workers(workers: int, seconds: float = 120) -> None:
-    from configurator.celery import app
+    from project.celery import app
 
     deadline = time.monotonic() + seconds
     while len(app.control.ping(timeout=1.0) or []) < workers and time.monotonic() < deadline:

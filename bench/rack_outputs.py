@@ -28,7 +28,7 @@ import random
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "configurator.settings.test")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings.test")
 os.environ.pop("DATABASE_URL", None)
 
 import django  # noqa: E402
@@ -39,8 +39,6 @@ from django.db import connection  # noqa: E402
 
 from catalog.services import catalog_load_seed  # noqa: E402
 from configurator.examples import h200_training_cluster  # noqa: E402
-from configurator.messages.racks import elevation_labels, kw_number  # noqa: E402
-from configurator.pictures import rack_elevation_svg  # noqa: E402
 from configurator.rackplan import fabric_locator  # noqa: E402
 from configurator.services import DesignInputError, design_validate  # noqa: E402
 from engines.fabric.cabling import iter_cabling_csv  # noqa: E402
@@ -60,6 +58,8 @@ from engines.racks import (  # noqa: E402
     switch_locations,
 )
 from engines.racks.model import DeviceRole  # noqa: E402
+from messages.racks import elevation_labels, kw_number  # noqa: E402
+from outputs.pictures import rack_elevation_svg  # noqa: E402
 
 SIZES = (1, 2, 3, 4, 7, 16, 32, 33, 100, 128, 255, 512, 1000, 2048)
 

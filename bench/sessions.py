@@ -7,9 +7,9 @@ SELECT instead of an ORM query, which saves the query's building. This times who
 session, token lookup, view, template; Django's test client, in this process) of three wizard pages with:
 
 - ``django``: Django's database session store and an ORM lookup of the token,
-- ``raw session``: the session read with one plain SELECT (configurator.sessions), ORM token lookup,
+- ``raw session``: the session read with one plain SELECT (project.sessions), ORM token lookup,
 - ``raw both``: the session and the token both read with plain SELECTs (what the project runs:
-  configurator.sessions and web.selectors.configuration_by_token).
+  project.sessions and web.selectors.configuration_by_token).
 
 The variants take turns, page by page and round by round, each first in a third of the rounds, so a busy machine
 slows all of them alike. It runs on
@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))  # before bench/, whose api.py and quotes.py would
 DB_NAME = os.environ.get("BENCH_DB_NAME", "bench_sessions")
 GOAL = {"kind": "training", "params_billion": "70", "nodes": "4"}
 DJANGO_ENGINE = "django.contrib.sessions.backends.db"
-RAW_ENGINE = "configurator.sessions"  # the project's store: Django's, read with one plain SELECT
+RAW_ENGINE = "project.sessions"  # the project's store: Django's, read with one plain SELECT
 
 
 def orm_configuration_by_token(token: str):

@@ -35,7 +35,7 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "configurator.settings.test")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings.test")
 os.environ.pop("DATABASE_URL", None)
 
 import django  # noqa: E402
@@ -149,7 +149,7 @@ def size_table(runs: int) -> None:
 def cli_time(runs: int) -> None:
     print(f"\n3. manage.py validate_design, 100,000 nodes, end to end, median of {runs} runs")
     with tempfile.TemporaryDirectory() as tmp:
-        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "configurator.settings.local"}
+        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "project.settings.local"}
         env["DATABASE_URL"] = f"sqlite:///{tmp}/cli.sqlite3"
         manage = [sys.executable, str(ROOT / "manage.py")]
         for setup in (["migrate", "-v0"], ["load_catalog"]):

@@ -28,13 +28,13 @@ from typing import Any
 
 from configurator.cluster import POWER, RACKS, left_out
 from configurator.defaults import complete_design
-from configurator.messages.bill import cord_needed, pdu_needed, rack_needed, rack_system_included, section_title
 from configurator.rackplan import enclosure_count
 from configurator.snapshot import catalog_snapshot
 from design.contract import BILL_SECTIONS
 from design.model import DesignIn, DesignInputError
 from design.parse import parse_design
 from design.specs import CatalogView, PowerCordSpec, RackPartSpec, ServerSpec, SwitchSpec
+from messages.bill import cord_needed, pdu_needed, rack_needed, rack_system_included, section_title
 
 CENT = Decimal("0.01")
 

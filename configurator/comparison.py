@@ -16,10 +16,10 @@ from typing import Any
 from django.db.models import Q
 
 from design.specs import CatalogView, Cooling, GpuSpec, ServerSpec, SwitchSpec
+from messages.choices import choice_reason
 
 from .bom import design_bill
 from .goal import GoalFit, Limits, goal_fit
-from .messages.choices import choice_reason
 from .models import Configuration
 from .recommend import Alternative, alternatives, recommend
 from .result import ValidationResult

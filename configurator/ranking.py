@@ -19,10 +19,10 @@ from django.utils.translation import ngettext
 from design.model import DesignInputError, RecommendRequestIn
 from design.parse import parse_recommend_request
 from design.specs import CatalogView, GpuSpec
+from messages.base import num
 
 from .comparison import Choice, goal_choices, nothing_meets
 from .goal import Limits, goal_of, gpu_family
-from .messages.base import num
 from .selectors import catalog_view
 
 

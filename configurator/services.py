@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,16 +10,14 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from configurator.messages.languages import resolve_language
-from configurator.rackplan import fabric_locator
+from configurator.bom import Bill, design_bill
 from design.model import DesignIn, DesignInputError
 from design.parse import parse_design
 from design.references import check_references
 from design.specs import CatalogView
-from engines.fabric.cabling import iter_cabling_csv
 from engines.fabric.plan import plan_fabric
 from engines.fabric.request import parse_fabric_request, resolve
-from engines.networks.cabling import network_rows
+from messages.languages import resolve_language
 
 from .models import Configuration, WarningAcknowledgement
 from .result import FabricSection, ShownFinding, ValidationResult
@@ -173,7 +171,7 @@ class ConfigurationLocked(Exception):
     """A change the configuration's state refuses (``code``: a stable reason; ``message``: for people).
 
     Codes: ``quote_open`` (the design is under review), ``with_sales`` (a customer's design a sales engineer
-    now handles), ``has_quotes`` (a configuration with quotes is kept), ``no_fabric_plan`` (nothing to cable).
+    now handles), ``has_quotes`` (a configuration with quotes is kept).
     """
 
     def __init__(self, code: str, message: str):
@@ -339,31 +337,6 @@ def configuration_mark_quoted(*, configuration_id: int) -> None:
     Configuration.objects.filter(pk=configuration_id).update(status=Configuration.Status.QUOTED)
 
 
-def cabling_plan(*, configuration: Configuration, outcome: Outcome | None = None) -> Iterator[str]:
-    """The per-port cabling plan of the configuration's fabric as CSV lines (A end, Z end, port, cable part,
-    length, then the rack and unit of both ends from the rack plan), to be streamed row by row so that a
-    2,000-node plan never sits in memory. ConfigurationLocked (``no_fabric_plan``) when the design has no fabric
-    with tiers, or cannot be read.
-
-    ``outcome``: the caller's validation of the stored design, when it has one already."""
-    if outcome is None:
-        outcome = design_evaluate(document=configuration.document, language=configuration.language)
-    result = outcome.result
-    fabric = result.fabric_plan if result is not None else None
-    if result is None or fabric is None or not fabric.plan.tiers:
-        raise ConfigurationLocked("no_fabric_plan", _("This configuration has no fabric plan to cable."))
-    counts = {g["group"]: g["count"] for g in result.totals.groups}
-    locate = fabric_locator(result.rack_plan, counts)
-    return _with_networks(iter_cabling_csv(fabric.plan, locate), result, locate is not None)
-
-
-def _with_networks(compute: Iterator[str], result: ValidationResult, rack_columns: bool) -> Iterator[str]:
-    """The compute fabric's rows with a last ``network`` column, then the storage, in-band and out-of-band rows."""
-    for i, line in enumerate(compute):
-        yield line.rstrip("\n") + (",network\n" if i == 0 else ",compute\n")
-    yield from network_rows(result.network_plans_json(), rack_columns=rack_columns)
-
-
 # Warnings that call a part of the design itself wrong (a discontinued or end-of-life part the design names, with
 # its replacement where the catalogue has one): they are fixed by choosing another part, never accepted, so an
 # accepted warning never leaves on the bill a part the configurator calls wrong.
@@ -408,3 +381,9 @@ def unacknowledged_warnings(*, configuration: Configuration, result: ValidationR
     """Warnings in ``result`` that no sales engineer has accepted for this design yet (quoting requires none)."""
     acked = {(a.code, a.subject) for a in acknowledgements_in_force(configuration=configuration, result=result)}
     return [f for f in result.warnings if (f.code, f.subject) not in acked]
+
+
+def design_bill_unvalidated(*, document: dict, catalog: CatalogView) -> Bill | None:
+    """The bill of a design that has no validation result (its input errors prevent one), built from the document
+    against ``catalog`` as far as it reads; None when the document cannot be read yet."""
+    return design_bill(document=document, result=None, catalog=catalog)

@@ -26,7 +26,6 @@ from configurator.cluster import (
     left_out,
 )
 from configurator.defaults import complete_design
-from configurator.messages import finding_dicts, totals_dict
 from configurator.rackplan import (
     build_rack_plan,
     distances,
@@ -51,6 +50,7 @@ from engines.node.power import cluster_power
 from engines.node.sizing import Sizing
 from engines.racks import LinkLength, RackPlan
 from engines.racks.model import DeviceRole
+from messages import finding_dicts, totals_dict
 
 
 def integrated_nic_spec(server: ServerSpec) -> AdapterSpec | None:

@@ -1,13 +1,13 @@
-"""Quote documents: a PDF (ReportLab platypus) and an XLSX bill of materials (openpyxl).
+"""Quote documents: a PDF (ReportLab platypus) and an XLSX bill of materials (openpyxl, quotes.billxlsx).
 
-Both are a pure rendering of ``Quote.frozen`` (schema quote/v1): no catalogue, configuration or settings are
-read, so a document rebuilt years later prints what was issued. The PDF loads nothing from the network: the
-pictures (topology diagram, rack elevation, slot maps) are drawn from the snapshot, and its typefaces are shipped
-with the product (quotes.pdffonts).
+Both are a pure rendering of ``Quote.frozen`` (schema quote/v1, read by quotes.frozen): no catalogue, configuration
+or settings are read, so a document rebuilt years later prints what was issued. The PDF loads nothing from the
+network: the pictures (topology diagram, rack elevation, slot maps) are drawn from the snapshot by
+outputs.picture_set, as the wizard draws them, and its typefaces are shipped with the product (outputs.pdffonts).
 
 pdf_context is the single source of what the offer says and how its amounts, dates and quantities are written;
-quotes.offerpdf sets it on the pages, the pictures as SVG in fewer elements for the same drawing (quotes.svgslim)
-drawn by quotes.svgpdf. A worker builds a small offer before its first quote (warm_up). bench/quotes.py measures a
+quotes.offerpdf sets it on the pages, the pictures as SVG in fewer elements for the same drawing (outputs.svgslim)
+drawn by outputs.svgpdf. A worker builds a small offer before its first quote (warm_up). bench/quotes.py measures a
 build against WeasyPrint's one-page floor.
 """
 
@@ -17,85 +17,86 @@ import gc
 import io
 import logging
 from collections import OrderedDict
-from datetime import date, datetime
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from django.utils import formats, timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from catalog.models import CATEGORY_CHOICES
-from configurator.messages.bill import section_titles
-from configurator.messages.cluster import left_out_items
-from configurator.messages.diagram import words as diagram_words
-from configurator.messages.racks import elevation_labels, kw_number
-from configurator.messages.slotmap import slot_map_labels
-from configurator.pictures import fabric_diagram_svg, rack_elevation_pages, slot_map_svg
-from configurator.rackplan import enclosure_count, rack_count
-from design.contract import BILL_SECTIONS
-from design.spreadsheets import neutralise_sheet
+from configurator.rackplan import enclosure_count
+from messages.bill import section_titles
+from messages.racks import kw_number
+from outputs.services import picture_set
 
-from . import svgslim
-from .audience import is_catalogue_gap
+from .billxlsx import (
+    CURRENCY_FORMAT,
+    DATE_FORMAT,
+    PERCENT_FORMAT,
+    QUANTITY_FORMAT,
+    XLSX_COLUMNS,
+    render_xlsx,
+    xlsx_columns,
+)
 from .countries import country_name
+from .frozen import (
+    _date,
+    at_least,
+    customer_points,
+    frozen_lines,
+    lead_time,
+    left_out,
+    local_datetime,
+    money,
+    on_request,
+    percent,
+    quantity,
+)
 
-if TYPE_CHECKING:
-    from openpyxl.worksheet.worksheet import Worksheet
+__all__ = [  # what the quote services, views and tests read from here (the bill's workbook and frozen readers)
+    "CURRENCY_FORMAT",
+    "DATE_FORMAT",
+    "PERCENT_FORMAT",
+    "QUANTITY_FORMAT",
+    "XLSX_COLUMNS",
+    "at_least",
+    "customer_points",
+    "frozen_lines",
+    "lead_time",
+    "left_out",
+    "local_datetime",
+    "money",
+    "on_request",
+    "pdf_context",
+    "percent",
+    "quantity",
+    "render_order_confirmation",
+    "render_pdf",
+    "render_xlsx",
+    "warm_up",
+    "xlsx_columns",
+]
 
 logger = logging.getLogger(__name__)
 
 
-def money(value: Any, language: str) -> str:
-    """€ 1,234.56 (en) or € 1.234,56 (nl)."""
-    if value in (None, ""):
-        return ""
-    with translation.override(language):
-        return "€ " + formats.number_format(Decimal(str(value)), 2, use_l10n=True, force_grouping=True)
-
-
-def percent(value: Any, language: str) -> str:
-    number = Decimal(str(value or "0"))
-    if not number:
-        return ""
-    with translation.override(language):
-        text = formats.number_format(
-            number.normalize() if number == number.to_integral() else number, None, use_l10n=True
-        )
-    return f"{text}%"
-
-
-def _date(value: str | None) -> date | None:
-    return date.fromisoformat(value) if value else None
-
-
-def _datetime(value: str | None) -> datetime | None:
-    return datetime.fromisoformat(value) if value else None
-
-
-def _svg(svg: str | bytes) -> str:
-    """A picture's SVG, in fewer elements for the same drawing (quotes.svgslim)."""
-    return svgslim.slim(svg if isinstance(svg, str) else svg.decode())
-
-
-def _topology_picture(plan: dict[str, Any] | None, language: str) -> str | None:
-    """The fabric diagram (engines.fabric.diagram.render_svg) of the frozen plan, or None if there is no
-    plan. The plan is a dict in the snapshot; configurator.pictures draws it as the fabric step does."""
-    if not plan or not plan.get("tiers"):
-        return None
-    try:
-        with translation.override(language):
-            svg = fabric_diagram_svg(plan, diagram_words(), language, printed=True)
-    except Exception:  # a picture must never stop the quote
-        logger.warning("Topology diagram could not be drawn", exc_info=True)
-        return None
-    return _svg(svg) if svg else None
-
-
-def _rack_pictures(rack_plan: dict[str, Any] | None) -> list[str]:
-    """The rack elevation of the frozen rack plan (configurator.pictures, as the fabric step draws it), a line of
-    three distinct racks per picture, each as wide as the page."""
-    return [_svg(svg) for svg in rack_elevation_pages(rack_plan, elevation_labels(), kw_number)]
+def _pictures(validation: dict[str, Any], language: str) -> dict[str, Any]:
+    """The offer's pictures of the frozen plans (outputs.picture_set, printed: the same pictures the wizard's steps
+    show, laid out for the page): the topology diagram (None without a fabric), a slot map per node group, the rack
+    elevation a line of three distinct racks per picture, each as wide as the page, and the racks it stands for."""
+    pictures = picture_set(
+        fabric_plan=validation.get("fabric_plan"),
+        rack_plan=validation.get("rack_plan"),
+        placement=validation.get("placement"),
+        language=language,
+        printed=True,
+    )
+    return {
+        "topology": pictures.diagram() or None,
+        "slot_maps": [{"name": m.name, "svg": m.svg} for m in pictures.slot_maps()],
+        "rack_count": pictures.rack_count(),
+        "elevations": pictures.elevations(),
+    }
 
 
 def _pdus_needed(rack_plan: dict[str, Any] | None, lines: list[dict[str, Any]]) -> int:
@@ -108,13 +109,6 @@ def _pdus_needed(rack_plan: dict[str, Any] | None, lines: list[dict[str, Any]]) 
     return enclosure_count(rack_plan) * (2 if rack_plan.get("pdu_feeds") == "A+B" else 1)
 
 
-def left_out(frozen: dict[str, Any]) -> str:
-    """What the offer leaves out because the site has it (the frozen result's ``left_out``), in the active
-    language; "" when it leaves nothing out."""
-    items = ((frozen.get("validation") or {}).get("left_out") or {}).get("items") or []
-    return left_out_items(items) if items else ""
-
-
 def _rack_power(totals: dict[str, Any]) -> dict[str, str]:
     """The facility power of the frozen totals in kW, or the known part of it when some power is unknown."""
     power, known = totals.get("facility_power_w"), totals.get("facility_power_known_w")
@@ -122,80 +116,6 @@ def _rack_power(totals: dict[str, Any]) -> dict[str, str]:
         "rack_power": kw_number(power / 1000) if power else "",
         "rack_power_known": kw_number(known / 1000) if known and not power else "",
     }
-
-
-def _slot_pictures(placement: Any, language: str) -> list[dict[str, str]]:
-    """One slot map per node group (configurator.pictures, as the adapters step draws it)."""
-    if not placement:
-        return []
-    groups = (
-        placement if isinstance(placement, list) else list(placement.values()) if isinstance(placement, dict) else []
-    )
-    with translation.override(language):
-        labels = slot_map_labels()
-    pictures = []
-    for index, group in enumerate(groups):
-        try:
-            svg = slot_map_svg(group, labels)
-        except Exception:
-            logger.warning("Slot map of node group %s could not be drawn", index, exc_info=True)
-            continue
-        if svg:
-            name = group.get("name") or group.get("group") if isinstance(group, dict) else None
-            pictures.append({"name": name or f"#{index + 1}", "svg": _svg(svg)})
-    return pictures
-
-
-def lead_time(days: Any) -> str:
-    """A line's lead time as the offer prints it: "35 days" (from the catalogue), or "on request" when unknown."""
-    if days in (None, ""):
-        return _("on request")
-    return ngettext("%(days)s day", "%(days)s days", int(days)) % {"days": int(days)}
-
-
-# Sections of quotes frozen before the bill had stable section keys (a node group's name, "fabric", "management",
-# "racks"), read as the sections they are now.
-_LEGACY_SECTIONS = {"fabric": "compute_fabric", "management": "oob", "racks": "racks_power"}
-
-
-def frozen_lines(frozen: dict[str, Any]) -> list[dict[str, Any]]:
-    """The frozen lines with their stable section key (``section``) and node group (``group``), in the bill's
-    section order; a line of a quote frozen before those keys existed gets them from its old section name. A
-    design of one node group names none: "gpu:" before every node line tells the reader nothing."""
-    order = {key: i for i, key in enumerate(BILL_SECTIONS)}
-    out = []
-    for line in frozen.get("lines", []):
-        section, group = line.get("section", ""), line.get("group")
-        if section not in order and "group" not in line:  # frozen before the stable keys
-            legacy = _LEGACY_SECTIONS.get(section)
-            section, group = (legacy, None) if legacy else ("nodes", section)
-        out.append({**line, "section": section, "group": group})
-    if len({line["group"] for line in out if line["group"]}) < 2:
-        out = [{**line, "group": None} for line in out]
-    return sorted(out, key=lambda line: order.get(line["section"], len(order)))
-
-
-def customer_points(frozen: dict[str, Any]) -> tuple[list[str], bool]:
-    """What the customer's copy says about the design's findings: each warning of the validation receipt in plain
-    words (its message alone: no rule code, design path or the reason a sales engineer gave for accepting it), and
-    whether some warning concerns a figure to confirm with the manufacturer (said once, not listed). Notes (info
-    findings) are the sales engineer's: they stay in the internal appendix."""
-    warnings = [f for f in (frozen.get("receipt") or {}).get("findings") or [] if f.get("severity") == "warning"]
-    points: list[str] = []
-    for finding in warnings:
-        message = str(finding.get("message") or "")
-        if not is_catalogue_gap(str(finding.get("code") or "")) and message and message not in points:
-            points.append(message)
-    return points, any(is_catalogue_gap(str(f.get("code") or "")) for f in warnings)
-
-
-def on_request(line: dict[str, Any]) -> bool:
-    return line.get("unit_price") in (None, "")
-
-
-def at_least(frozen: dict[str, Any]) -> bool:
-    """Whether the quote's totals leave out a line priced on request (they are then at least the amounts)."""
-    return bool((frozen.get("totals") or {}).get("at_least")) or any(on_request(x) for x in frozen.get("lines", []))
 
 
 def _sections(frozen: dict[str, Any], language: str) -> list[dict[str, Any]]:
@@ -236,20 +156,6 @@ def _sections(frozen: dict[str, Any], language: str) -> list[dict[str, Any]]:
             }
         )
     return out
-
-
-def quantity(value: Any, language: str) -> str:
-    """A quantity with the language's thousands separator: 1,024 (en) or 1.024 (nl)."""
-    with translation.override(language):
-        return formats.number_format(int(value), 0, use_l10n=True, force_grouping=True)
-
-
-def local_datetime(value: str | None) -> datetime | None:
-    """A frozen ISO timestamp in the site's time zone (settings.TIME_ZONE): what both documents print."""
-    moment = _datetime(value)
-    if moment is None:
-        return None
-    return timezone.localtime(moment) if timezone.is_aware(moment) else moment
 
 
 def _discounts(frozen: dict[str, Any], language: str) -> dict[str, str]:
@@ -330,19 +236,16 @@ def pdf_context(frozen: dict[str, Any], audience: str = "customer") -> dict[str,
         "discount_percent": percent(frozen.get("discount_percent"), language),
         "vat_rate": percent(totals.get("vat_rate"), language) or "0%",
         "vat_free": not Decimal(str(totals.get("vat_rate") or "0")),
-        "topology": _topology_picture(validation.get("fabric_plan"), language),
+        **_pictures(validation, language),
         "fabric_plan": validation.get("fabric_plan"),
         "fabric_switches": {
             role: quantity((validation.get("fabric_plan") or {}).get(f"{role}_switches") or 0, language)
             for role in ("leaf", "spine", "core")
         },
-        "slot_maps": _slot_pictures(validation.get("placement"), language),
         "rack_plan": validation.get("rack_plan"),
-        "rack_count": rack_count(validation.get("rack_plan")),
         **_rack_power(validation.get("totals") or {}),
         "pdus_needed": 0 if "power" in omitted else _pdus_needed(validation.get("rack_plan"), frozen.get("lines", [])),
         "left_out": left_out(frozen),
-        "elevations": _rack_pictures(validation.get("rack_plan")),
     }
 
 
@@ -387,7 +290,7 @@ def warm_up() -> None:
     from openpyxl import Workbook
     from reportlab.pdfgen.canvas import Canvas
 
-    from .svgpdf import Picture
+    from outputs.svgpdf import Picture
 
     render_pdf(_warm_up_quote())
     picture = Picture(WARM_UP_PICTURE, 100, 100)
@@ -412,213 +315,6 @@ def render_pdf(frozen: dict[str, Any], audience: str = "customer") -> bytes:
     finally:
         if collecting:
             gc.enable()
-
-
-XLSX_COLUMNS = (
-    "section",
-    "group",
-    "part_number",
-    "description",
-    "quantity",
-    "unit_price",
-    "list_total",
-    "line_discount_percent",
-    "line_discount",
-    "quote_discount_percent",
-    "quote_discount",
-    "net",
-    "lead_time_days",
-)
-DISCOUNT_COLUMNS = ("line_discount_percent", "line_discount", "quote_discount_percent", "quote_discount")
-TEXT_COLUMNS = frozenset({"section", "group", "part_number", "description"})
-MONEY_COLUMNS = frozenset({"unit_price", "list_total", "line_discount", "quote_discount", "net"})
-PERCENT_COLUMNS = frozenset({"line_discount_percent", "quote_discount_percent"})
-# A euro amount: the cell holds the number; the reader's locale chooses the separators (€ 1.234,56 or € 1,234.56).
-CURRENCY_FORMAT = '"€" #,##0.00'
-# A share: the cell holds 0.2, the reader sees 20.00 %.
-PERCENT_FORMAT = "0.00%"
-QUANTITY_FORMAT = "#,##0"
-DATE_FORMAT = "yyyy-mm-dd"
-
-
-def _has_discount(frozen: dict[str, Any]) -> bool:
-    return any(Decimal(str(line.get(key) or "0")) for line in frozen.get("lines", []) for key in DISCOUNT_COLUMNS)
-
-
-def xlsx_columns(frozen: dict[str, Any]) -> tuple[str, ...]:
-    """The bill sheet's columns: the discount columns only when some line has a discount, the node group only when
-    the design has several."""
-    left_out = set() if _has_discount(frozen) else set(DISCOUNT_COLUMNS)
-    if not any(line["group"] for line in frozen_lines(frozen)):
-        left_out.add("group")
-    return tuple(key for key in XLSX_COLUMNS if key not in left_out)
-
-
-def _xlsx_headers() -> dict[str, str]:
-    return {
-        "section": _("Section"),
-        "group": _("Node group"),
-        "part_number": _("Part number"),
-        "description": _("Description"),
-        "quantity": _("Quantity"),
-        "unit_price": _("Unit list price (EUR)"),
-        "list_total": _("List value (EUR)"),
-        "line_discount_percent": _("Line discount (%)"),
-        "line_discount": _("Line discount (EUR)"),
-        "quote_discount_percent": _("Quote discount (%)"),
-        "quote_discount": _("Quote discount (EUR)"),
-        "net": _("Net (EUR)"),
-        "lead_time_days": _("Lead time (days)"),
-    }
-
-
-_WIDTHS = {"section": 24, "group": 12, "part_number": 24, "description": 48, "quantity": 9, "lead_time_days": 12}
-
-
-def render_xlsx(frozen: dict[str, Any]) -> bytes:
-    """The bill of materials as a workbook: sheet 1 holds exactly the frozen lines (one row each, in order,
-    below a header row); sheet 2 the totals."""
-    from openpyxl import Workbook
-
-    language = frozen.get("language", "en")
-    wb = Workbook()
-    issued = _datetime(frozen.get("issued_at"))
-    if issued is not None:
-        wb.properties.created = issued.replace(tzinfo=None)
-    wb.properties.creator = (frozen.get("seller") or {}).get("name", "")
-    wb.properties.title = frozen.get("number", "")
-    with translation.override(language):
-        _xlsx_lines_sheet(wb.active, frozen)
-        _xlsx_summary_sheet(wb.create_sheet(_("Summary")[:31]), frozen)
-    for sheet in wb.worksheets:
-        neutralise_sheet(sheet)  # "=HYPERLINK(…)" as a company name stays text
-    buffer = io.BytesIO()
-    wb.save(buffer)
-    return buffer.getvalue()
-
-
-def _xlsx_cell(key: str, line: dict[str, Any], titles: dict[str, str]) -> Any:
-    value = line.get(key)
-    if key == "section":
-        return titles.get(value, value)
-    if key in TEXT_COLUMNS:
-        return value or ""
-    if key in ("quantity", "lead_time_days"):
-        return None if value in (None, "") else int(value)
-    if value in (None, ""):  # an amount of a line priced on request
-        return _("on request")
-    number = Decimal(str(value))
-    return number / 100 if key in PERCENT_COLUMNS else number
-
-
-def _xlsx_lines_sheet(ws: Worksheet, frozen: dict[str, Any]) -> None:
-    """Sheet 1: a bold header row, one row per frozen line by section (a line priced on request says so in its
-    amounts), then a bold total row: the sum of the lines' list values and net amounts, "at least" when a line is
-    priced on request. Money in a currency format, percentages as shares in a percent format."""
-    from openpyxl.styles import Font
-    from openpyxl.utils import get_column_letter
-
-    columns = xlsx_columns(frozen)
-    headers = _xlsx_headers()
-    titles = section_titles()
-    ws.title = _("Bill of materials")[:31]
-    ws.append([headers[key] for key in columns])
-    for cell in ws[1]:
-        cell.font = Font(bold=True)
-    lines = frozen_lines(frozen)
-    for line in lines:
-        ws.append([_xlsx_cell(key, line, titles) for key in columns])
-        for cell, key in zip(ws[ws.max_row], columns):
-            _format(cell, key)
-    priced = [line for line in lines if not on_request(line)]
-    label = _("Total, at least (lines on request not included)") if len(priced) < len(lines) else _("Total")
-    sums = {
-        key: sum((Decimal(line[key]) for line in priced), Decimal("0.00")) for key in MONEY_COLUMNS - {"unit_price"}
-    }
-    ws.append([label if key == "section" else sums.get(key) for key in columns])
-    for cell, key in zip(ws[ws.max_row], columns):
-        cell.font = Font(bold=True)
-        _format(cell, key)
-    for index, key in enumerate(columns, start=1):
-        ws.column_dimensions[get_column_letter(index)].width = _WIDTHS.get(key, 16)
-    ws.freeze_panes = "A2"
-
-
-def _format(cell, key: str) -> None:
-    if isinstance(cell.value, str) or cell.value is None:
-        return
-    if key in MONEY_COLUMNS:
-        cell.number_format = CURRENCY_FORMAT
-    elif key in PERCENT_COLUMNS:
-        cell.number_format = PERCENT_FORMAT
-    elif key == "quantity":
-        cell.number_format = QUANTITY_FORMAT
-
-
-def _address(party: dict[str, Any]) -> str:
-    """A party's postal address on one line (street, postal code and city, country), or '' when not given."""
-    place = party.get("address") if isinstance(party.get("address"), dict) else party
-    street = place.get("street", "")
-    city = " ".join(x for x in (place.get("postal_code", ""), place.get("city", "")) if x)
-    country = country_name(party.get("country", "")) if party.get("country") else ""
-    return ", ".join(x for x in (street, city, country) if x) if street else ""
-
-
-def _xlsx_summary_sheet(summary: Worksheet, frozen: dict[str, Any]) -> None:
-    """Sheet 2: the quote's identity, seller, customer and billing address, terms and totals, one labelled row
-    each. Amounts say "at least" when a line is priced on request."""
-    totals = frozen.get("totals", {})
-    customer = frozen.get("customer", {})
-    seller = frozen.get("seller") or {}
-    terms = frozen.get("terms") or {}
-    issued_local = local_datetime(frozen.get("issued_at"))
-    low = at_least(frozen)
-    days = terms.get("payment_days") or 30
-    rows = [
-        (_("Quote"), frozen.get("number", "")),
-        (_("Revision"), frozen.get("revision", 1)),
-        (_("Issued"), issued_local.date() if issued_local else ""),
-        (_("Valid until"), _date(frozen.get("valid_until")) or ""),
-        (_("Seller"), seller.get("name", "")),
-        (_("Seller address"), _address(seller) or ", ".join(seller.get("address") or [])),
-        (_("Chamber of Commerce (KvK)"), seller.get("kvk", "")),
-        (_("VAT ID (BTW-id)"), seller.get("vat_id", "")),
-        (_("IBAN"), seller.get("iban", "")),
-        (_("Customer"), customer.get("company") or customer.get("name", "")),
-        (_("Billing address"), _address(customer) or _("Billing address to be confirmed")),
-        (_("Customer VAT number"), customer.get("vat_number", "")),
-        (
-            _("Payment terms"),
-            ngettext("%(days)s day from the invoice date", "%(days)s days from the invoice date", days)
-            % {"days": days},
-        ),
-        (_("Incoterm"), f"{terms.get('incoterm') or 'DAP'} (Incoterms® 2020)"),
-        (_("General terms"), terms.get("general_terms_url") or _("Sent on request")),
-        (_("Currency"), "EUR"),
-        (_("Amounts"), _("At least: lines priced on request are not included") if low else _("Every line priced")),
-        (_("List value"), Decimal(totals.get("subtotal", "0"))),
-        (_("Discount"), Decimal(totals.get("discount", "0"))),
-        (_("Net, excl. VAT"), Decimal(totals.get("net", "0"))),
-        (_("VAT rate"), Decimal(totals.get("vat_rate", "0")) / 100),
-        (_("VAT"), Decimal(totals.get("vat_amount", "0"))),
-        (_("Total, incl. VAT"), Decimal(totals.get("total", "0"))),
-        (_("VAT notice"), (frozen.get("vat") or {}).get("notice", "")),
-        (_("Not in this offer"), left_out(frozen) or _("nothing: the offer carries every part")),
-        (_("Design hash"), (frozen.get("receipt") or {}).get("design_hash", "")),
-        (_("Catalogue version"), (frozen.get("receipt") or {}).get("catalog_version", "")),
-    ]
-    money_rows = {_("List value"), _("Discount"), _("Net, excl. VAT"), _("VAT"), _("Total, incl. VAT")}
-    for label, value in rows:
-        summary.append([label, value])
-        cell = summary.cell(row=summary.max_row, column=2)
-        if label in money_rows:
-            cell.number_format = CURRENCY_FORMAT
-        elif label == _("VAT rate"):
-            cell.number_format = PERCENT_FORMAT
-        elif isinstance(value, date):
-            cell.number_format = DATE_FORMAT
-    summary.column_dimensions["A"].width = 26
-    summary.column_dimensions["B"].width = 70
 
 
 def render_order_confirmation(frozen: dict[str, Any], acceptance: dict[str, Any]) -> bytes:

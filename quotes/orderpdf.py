@@ -17,7 +17,9 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, Table, TableStyle
 
-from . import offerpdf, pdffonts
+from outputs import pdffonts
+
+from . import offerpdf
 from .offerpdf import BODY, CELL, H1, SELLER, TERM, WIDTH, heading, text
 
 

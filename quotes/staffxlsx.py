@@ -1,4 +1,4 @@
-"""The staff workbook: the customer's bill-of-materials workbook (quotes.documents.render_xlsx, from the frozen
+"""The staff workbook: the customer's bill-of-materials workbook (quotes.billxlsx.render_xlsx, from the frozen
 snapshot) with each line's purchase price and margin, and the quote's margin on the summary sheet.
 
 Staff only: served to a signed-in staff user (quotes.views.quote_document_staff), built on request from the stored
@@ -15,7 +15,8 @@ from typing import Any
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from .documents import CURRENCY_FORMAT, PERCENT_FORMAT, frozen_lines, on_request
+from .billxlsx import CURRENCY_FORMAT, PERCENT_FORMAT
+from .frozen import frozen_lines, on_request
 from .pricing import HUNDRED, ZERO, cents
 
 

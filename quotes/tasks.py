@@ -1,4 +1,4 @@
-"""Celery tasks of quotes, for the worker's autodiscovery (configurator.celery). They are defined beside the
+"""Celery tasks of quotes, for the worker's autodiscovery (project.celery). They are defined beside the
 services they run (quotes.services.builds), under the names ``quotes.tasks.*`` that beat's schedule and queued
 messages use. The worker's start-up hook lives here too."""
 

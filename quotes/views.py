@@ -24,11 +24,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from configurator.clientip import client_ip
+from project.clientip import client_ip
 
 from . import selectors, staffxlsx
-from .documents import left_out
 from .forms import AcceptForm, DeclineForm, tie_errors
+from .frozen import left_out
 from .models import Quote
 from .services import (
     DownloadLinkError,

@@ -1,6 +1,6 @@
 """Shared fixtures: the seeded catalogue is loaded once per test database.
 
-Imports are inside the fixtures so that the engine tests (tests/rules, tests/fabric) run without Django.
+Imports are inside the fixtures so that the engine tests (tests/engines/) run without Django.
 """
 
 import pytest

@@ -19,7 +19,6 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from configurator.messages.diagram import TOPOLOGIES as TOPOLOGY_LABELS
 from configurator.models import Configuration
 from configurator.selectors import fabric_switches
 from design.contract import (
@@ -45,6 +44,7 @@ from design.specs import (
     ServerSpec,
 )
 from design.vocabulary import DEFAULT_CONTEXT_TOKENS, FULL_TRAINING_MODES
+from messages.diagram import TOPOLOGIES as TOPOLOGY_LABELS
 from quotes.countries import COUNTRY_NAMES
 from quotes.models import Quote
 from quotes.selectors import QUOTE_SORTS, UNASSIGNED

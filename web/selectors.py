@@ -18,12 +18,12 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import pgettext_lazy
 
-from configurator.messages import rule_entries
 from configurator.models import Configuration
 from configurator.selectors import catalog_forget as _catalog_forget
 from configurator.selectors import catalog_view, fabric_switches, gpu_verdict, node_part_fit
 from configurator.services import Outcome, design_evaluate
 from design.specs import CatalogView, GpuSpec, ServerSpec
+from messages import rule_entries
 from quotes.selectors import UNASSIGNED
 
 # --- catalogue ---------------------------------------------------------------------------------------------

@@ -36,7 +36,7 @@ from django.utils.html import format_html
 from django.utils.timezone import template_localtime
 from jinja2 import Environment, Undefined
 
-from configurator.messages.languages import language_name
+from messages.languages import language_name
 
 _LOCALISED = (float, Decimal, datetime.date, datetime.time)  # datetime.datetime is a date
 

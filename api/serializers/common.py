@@ -6,7 +6,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
-from configurator.messages.languages import language_codes
+from messages.languages import language_codes
 
 
 class FieldErrorSerializer(serializers.Serializer):

@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
-from configurator.messages.languages import default_language, language_codes, languages_named, supported_language
+from messages.languages import default_language, language_codes, languages_named, supported_language
 
 from ..permissions import client_of
 from ..throttling import throttle_cache

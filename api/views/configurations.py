@@ -16,13 +16,13 @@ from rest_framework.response import Response
 from configurator.models import Configuration
 from configurator.services import (
     ConfigurationLocked,
-    cabling_plan,
     configuration_delete,
     configuration_update,
     design_check_well_formed,
     design_validate,
 )
 from design.model import DesignInputError
+from outputs.services import OutputUnavailable, configuration_output
 from quotes.selectors import quote_ids_column
 
 from ..exceptions import Conflict
@@ -234,9 +234,9 @@ class ConfigurationViewSet(
     def cabling_csv(self, request, pk=None):
         configuration = self.get_object()
         try:
-            rows = cabling_plan(configuration=configuration)
-        except ConfigurationLocked as exc:
+            output = configuration_output(configuration=configuration, name="cabling.csv")
+        except OutputUnavailable as exc:
             raise Conflict(exc.message, code=exc.code) from None
-        response = StreamingHttpResponse(rows, content_type="text/csv")
+        response = StreamingHttpResponse(output.body, content_type=output.media_type)
         response["Content-Disposition"] = f'attachment; filename="cabling-{configuration.pk}.csv"'
         return response

@@ -4,7 +4,7 @@ Readable at any size because it aggregates: one box per SU ("8 leaves, r1-r8"), 
 in a 3-tier fabric, one box per core plane, and at most MAX_BOXES boxes per row (the rest as "+N more").
 Edges join the drawn groups; each layer gap carries its link count, links per switch pair and media.
 Pure string building with escaped text. Every word on the picture comes from a ``Words`` table (English by
-default); the domain edge (configurator/pictures.py) passes the translated one, so the engine writes no language.
+default); the domain edge (outputs/pictures.py) passes the translated one, so the engine writes no language.
 """
 
 from __future__ import annotations

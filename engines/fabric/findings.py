@@ -1,6 +1,6 @@
 """Findings the fabric planner raises itself: switch and HCA that do not match (protocol, speed), ports beyond
 what the fabric reaches, no medium or none long enough for a link class, and the subnet manager. Each returns a
-finding with plain parameters; the service edge renders the message (``configurator.messages.fabric``)."""
+finding with plain parameters; the service edge renders the message (``messages.fabric``)."""
 
 from __future__ import annotations
 

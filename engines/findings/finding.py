@@ -2,8 +2,8 @@
 
 The engines never write sentences. A finding carries its code's parameter object (``engines.findings.params``: one
 frozen dataclass per code, of plain values: numbers, part numbers, enum values, lists); the service edge
-(``configurator.messages``) renders its message and fix from one gettext message per code, in the visitor's
-language, reading the same object.
+(``messages``) renders its message and fix from one gettext message per code, in the visitor's language, reading
+the same object.
 """
 
 from __future__ import annotations

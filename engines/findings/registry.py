@@ -3,7 +3,7 @@ title, short rationale (explanation), source and the checks that emit it.
 
 The engines take a finding's severity from here (``finding``), never from the call site, so a code can never
 change severity by accident. The rule catalogue page, the API and the docs list this registry. Titles and
-explanations are English message ids, translated at the service edge (``configurator.messages``); nothing here
+explanations are English message ids, translated at the service edge (``messages``); nothing here
 imports Django. Source keys such as [CX7-SPEC] are those of the shared hardware reference (reference/hardware.md
 §6); "NCS seeds" are the distributor's own articles.
 

@@ -28,7 +28,7 @@ ROLE_STROKE = {"gpu": "#1d4ed8", "compute": "#15803d", "storage": "#b45309", "ma
 
 @dataclass(frozen=True)
 class SlotMapLabels:
-    """Every word of the picture, translated by the caller (configurator.messages.slotmap). Format fields:
+    """Every word of the picture, translated by the caller (messages.slotmap). Format fields:
     ``{server}``, ``{gpus}``, ``{name}``, ``{n}``, ``{part}``, ``{qty}``, ``{reason}``, ``{rail}``."""
 
     title: str  # "Slot map · {server}"

@@ -48,7 +48,7 @@ Precision and generation (``utilisation``): each estimate names the peak it divi
   (7B to 70B on 2 T tokens) land within x0.98 to x1.14 of it.
 * Everything else (Hopper and Blackwell in BF16, INT4 weights under LoRA, computed in BF16): 35 %, 30 to 43 %.
 
-The golden cases in tests/rules/test_training_golden.py check one published run per GPU family against this.
+The golden cases in tests/engines/node/test_training_golden.py check one published run per GPU family against this.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.validators import validate_email
 from django.utils.translation import gettext as _
 
-from configurator.messages.languages import default_language, languages_named, supported_language
+from messages.languages import default_language, languages_named, supported_language
 
 from .. import pricing
 from ..kvk import clean_kvk

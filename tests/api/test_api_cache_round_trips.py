@@ -109,7 +109,7 @@ def test_each_client_is_counted_on_its_own_even_when_this_process_remembers_a_pr
 def redis_cache():
     """Production's cache backend on Redis, its keys under a prefix of this test's own."""
     url = _redis_url()
-    backend = {"BACKEND": "configurator.cache.SharedClientRedisCache", "LOCATION": url}
+    backend = {"BACKEND": "project.cache.SharedClientRedisCache", "LOCATION": url}
     with override_settings(CACHES={"default": {**backend, "KEY_PREFIX": uuid.uuid4().hex}}):
         caches["default"].close()
         try:

@@ -56,10 +56,10 @@ def gunicorn_socket():
     work.chmod(0o755)
     sock = work / "gunicorn.sock"
     env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
-    env.update(DJANGO_SETTINGS_MODULE="configurator.settings.test")
+    env.update(DJANGO_SETTINGS_MODULE="project.settings.test")
     log = (work / "gunicorn.log").open("wb")
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "configurator.wsgi:application", "--bind", f"unix:{sock}"]
+        [sys.executable, "-m", "gunicorn", "project.wsgi:application", "--bind", f"unix:{sock}"]
         + ["--workers", "1", "--timeout", "30"],
         cwd=ROOT,
         env=env,

@@ -7,7 +7,7 @@ import pytest
 from django.conf import settings
 from django.test import override_settings
 
-from tests.test_database_outage import database_down
+from tests.project.test_database_outage import database_down
 
 PARTS = "/api/v1/catalog/parts/"
 pytestmark = pytest.mark.django_db

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 def redis_cache(private_redis, settings):  # noqa: F811
     settings.CACHES = {
         "default": {
-            "BACKEND": "configurator.cache.SharedClientRedisCache",
+            "BACKEND": "project.cache.SharedClientRedisCache",
             "LOCATION": private_redis.url(1),
             "OPTIONS": {"socket_connect_timeout": 1.0, "socket_timeout": 1.0},
         }
@@ -122,7 +122,7 @@ def test_healthz_keeps_its_connection_to_redis(redis_cache):
 
 
 def test_livez_answers_while_the_database_and_redis_are_down(redis_cache):
-    from tests.test_database_outage import database_down
+    from tests.project.test_database_outage import database_down
 
     redis_cache.stop()
     with database_down():

@@ -137,7 +137,7 @@ def test_real_process_never_prints_a_traceback(tmp_path):
     env = {
         **os.environ,
         "DATABASE_URL": f"sqlite:///{tmp_path / 'empty.sqlite3'}",
-        "DJANGO_SETTINGS_MODULE": "configurator.settings.test",
+        "DJANGO_SETTINGS_MODULE": "project.settings.test",
     }
     for args in (
         ["validate_design", "-"],

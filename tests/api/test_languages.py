@@ -33,7 +33,7 @@ def _findings(result: dict) -> list[dict]:
 
 def _assert_all_dutch(dutch: dict, english: dict) -> None:
     """The same findings, each message and fix in Dutch: none is its English form (every finding text has a
-    Dutch translation: tests/web/test_finding_translations.py)."""
+    Dutch translation: tests/messages/test_finding_translations.py)."""
     nl, en = _findings(dutch), _findings(english)
     assert nl and [f["code"] for f in nl] == [f["code"] for f in en]
     for n, e in zip(nl, en, strict=True):

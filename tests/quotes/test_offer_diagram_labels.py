@@ -29,7 +29,7 @@ def test_the_printed_fabric_diagram_has_labels_of_nine_points_or_more(make_confi
     svg = pdf_context(quote.frozen)["topology"]
     root = ET.fromstring(svg)
     width, height = (float(v) for v in root.get("viewBox").split()[2:])
-    scale = min(WIDTH / width, 150 * mm / height)  # as quotes.svgpdf.Picture fits it: the column, 150 mm high
+    scale = min(WIDTH / width, 150 * mm / height)  # as outputs.svgpdf.Picture fits it: the column, 150 mm high
     assert LABEL_PX * scale >= 9, f"labels print at {LABEL_PX * scale:.1f} pt"
     boxes = [tuple(float(r.get(k)) for k in ("x", "y", "width")) for r in root.iter(f"{SVG}rect") if r.get("rx")]
     assert len(boxes) >= 2  # the leaves and the nodes at least

@@ -75,7 +75,7 @@ def test_a_long_bill_repeats_its_column_headers_and_never_splits_a_line_or_orpha
         assert " ".join(line["description"].split()) in pages[page], (index, page)
         assert f"end{index:04d} {line['quantity']}" in pages[page]
     with translation.override("en"):
-        from configurator.messages.bill import section_titles
+        from messages.bill import section_titles
 
         titles = section_titles()
     for key in ("compute_fabric", "services"):
@@ -183,7 +183,7 @@ def test_no_text_runs_past_the_right_margin(quote16):
     data = render_pdf(frozen)
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    from quotes import pdffonts
+    from outputs import pdffonts
 
     pdffonts.register()
     page_width = float(PdfReader(io.BytesIO(data)).pages[0].mediabox.width)

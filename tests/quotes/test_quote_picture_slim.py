@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from quotes.svgslim import slim
+from outputs.svgslim import slim
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -15,7 +15,7 @@ from django.utils import timezone, translation
 from openpyxl import load_workbook
 from pypdf import PdfReader
 
-from configurator.messages.bill import section_titles
+from messages.bill import section_titles
 from quotes import services, tasks
 from quotes.documents import frozen_lines, render_pdf, render_xlsx, xlsx_columns
 from quotes.models import Quote

@@ -3,7 +3,7 @@
 They need DATABASE_URL (PostgreSQL) and CELERY_BROKER_URL (Redis). Without them they skip with the reason,
 unless the environment variable CI is set: then they fail, so CI can never pass by skipping them.
 
-Workers run ``celery -A configurator worker -P solo`` with DATABASE_URL pointing at pytest-django's test
+Workers run ``celery -A project worker -P solo`` with DATABASE_URL pointing at pytest-django's test
 database and a dedicated Redis database (QUOTES_TEST_REDIS_DB, default 15), so a developer's own worker on the
 default database never takes these tasks.
 """
@@ -71,7 +71,7 @@ def _test_database_url() -> str:
 
 def _point_app_at(url: str) -> None:
     """Make this process's Celery app publish to ``url`` (drops pooled connections to the old broker)."""
-    from configurator.celery import app
+    from project.celery import app
 
     # Celery's settings prefer the environment variable over the configured value.
     os.environ["CELERY_BROKER_URL"] = url
@@ -92,7 +92,7 @@ class Workers:
     def _env(self, *, delay: float, stuck_after: int, lease: int | None) -> dict[str, str]:
         env = {
             **os.environ,
-            "DJANGO_SETTINGS_MODULE": "configurator.settings.test",
+            "DJANGO_SETTINGS_MODULE": "project.settings.test",
             "DATABASE_URL": _test_database_url(),
             "CELERY_BROKER_URL": self.broker,
             "DJANGO_MEDIA_ROOT": str(self.media),
@@ -115,7 +115,7 @@ class Workers:
             "-m",
             "celery",
             "-A",
-            "configurator",
+            "project",
             "worker",
             "-P",
             pool,
@@ -144,7 +144,7 @@ class Workers:
     def start_beat(self, *, stuck_after: int) -> subprocess.Popen:
         """celery beat with the product's schedule (settings.CELERY_BEAT_SCHEDULE), sending to the test broker."""
         log = self.log_dir / f"beat-{uuid.uuid4().hex[:6]}.log"
-        args = [sys.executable, "-m", "celery", "-A", "configurator", "beat", "-l", "info"]
+        args = [sys.executable, "-m", "celery", "-A", "project", "beat", "-l", "info"]
         args += ["-s", str(self.log_dir / "celerybeat-schedule"), "--pidfile", ""]
         proc = subprocess.Popen(
             args,
@@ -181,7 +181,7 @@ class Workers:
 def workers(settings, tmp_path, seeded_catalog):
     import redis
 
-    from configurator.celery import app
+    from project.celery import app
 
     media = tmp_path / "media"
     media.mkdir()

@@ -45,7 +45,7 @@ class CacheSharingWorkers(Workers):
 
 @pytest.fixture
 def outage_workers(settings, tmp_path, seeded_catalog, private_redis):  # noqa: F811
-    from configurator.celery import app
+    from project.celery import app
 
     media = tmp_path / "media"
     media.mkdir()
@@ -53,7 +53,7 @@ def outage_workers(settings, tmp_path, seeded_catalog, private_redis):  # noqa: 
     settings.QUOTE_STUCK_AFTER = timedelta(seconds=300)  # the production default: recovery must not wait for it
     settings.CACHES = {
         "default": {
-            "BACKEND": "configurator.cache.SharedClientRedisCache",
+            "BACKEND": "project.cache.SharedClientRedisCache",
             "LOCATION": private_redis.url(1),
             "OPTIONS": {"socket_connect_timeout": 1.0, "socket_timeout": 1.0},
         }

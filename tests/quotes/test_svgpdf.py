@@ -1,4 +1,4 @@
-"""The offer's pictures drawn into the PDF by quotes.svgpdf: labels sit where SVG puts them and are written whole, a
+"""The offer's pictures drawn into the PDF by outputs.svgpdf: labels sit where SVG puts them and are written whole, a
 hatched blank unit and a coloured one print in their colours, a picture fits the room it is given, and a picture
 the drawing does not understand never stops a quote."""
 
@@ -15,8 +15,8 @@ from pypdf import PdfReader
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
-from quotes import pdffonts
-from quotes.svgpdf import Picture
+from outputs import pdffonts
+from outputs.svgpdf import Picture
 
 LABEL = "SU 01 leaf"
 SVG_NS = "{http://www.w3.org/2000/svg}"
@@ -104,11 +104,11 @@ def offer_pictures(frozen: dict) -> dict[str, str]:
     """The quote's pictures as the offer draws them, from its snapshot."""
     from django.utils import translation
 
-    from configurator.messages.diagram import words
-    from configurator.messages.racks import elevation_labels, kw_number
-    from configurator.messages.slotmap import slot_map_labels
-    from configurator.pictures import fabric_diagram_svg, rack_elevation_pages, slot_map_svg
-    from quotes.svgslim import slim
+    from messages.diagram import words
+    from messages.racks import elevation_labels, kw_number
+    from messages.slotmap import slot_map_labels
+    from outputs.pictures import fabric_diagram_svg, rack_elevation_pages, slot_map_svg
+    from outputs.svgslim import slim
 
     validation = frozen["validation"]
     with translation.override("en"):
@@ -259,7 +259,7 @@ def test_what_the_drawing_does_not_understand_is_left_out_and_the_rest_drawn(cap
         '<text x="10" y="80"><tspan>in a tspan</tspan></text>'
         "</svg>"
     )
-    with caplog.at_level("DEBUG", logger="quotes.svgpdf"):
+    with caplog.at_level("DEBUG", logger="outputs.svgpdf"):
         picture = Picture(svg, 300, 100)
         pdf = pdf_of(picture)
     text = " ".join(t for t, *_ in text_starts(pdf))

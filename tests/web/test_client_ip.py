@@ -1,5 +1,5 @@
 """The client's address behind reverse proxies: the quote rate limit and the login lockout key on it
-(configurator.clientip.client_ip), taking X-Forwarded-For only when TRUSTED_PROXY_COUNT says proxies add it."""
+(project.clientip.client_ip), taking X-Forwarded-For only when TRUSTED_PROXY_COUNT says proxies add it."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from django.core.cache import cache
 from django.test import Client, RequestFactory, override_settings
 from django.urls import reverse
 
-from configurator.clientip import client_ip
+from project.clientip import client_ip
 from tests.web.pages import CUSTOMER, url
 
 
@@ -40,7 +40,7 @@ def test_the_proxy_count_defaults_to_none_and_axes_uses_the_same_address(setting
     from axes.helpers import get_client_ip_address
 
     assert settings.TRUSTED_PROXY_COUNT == 0
-    assert settings.AXES_CLIENT_IP_CALLABLE == "configurator.clientip.client_ip"
+    assert settings.AXES_CLIENT_IP_CALLABLE == "project.clientip.client_ip"
     settings.TRUSTED_PROXY_COUNT = 1
     assert get_client_ip_address(request_with("198.51.100.1, 203.0.113.7")) == "203.0.113.7"
 

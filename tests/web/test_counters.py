@@ -11,7 +11,7 @@ import pytest
 from django.core.cache import caches
 from django.test import RequestFactory, override_settings
 
-from configurator import ratelimits
+from project import ratelimits
 
 
 def _redis_url() -> str:

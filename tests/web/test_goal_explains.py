@@ -11,10 +11,10 @@ from django.test import override_settings
 
 from configurator.bom import design_bill
 from configurator.comparison import goal_choices
-from configurator.messages.choices import choice_reason
 from configurator.models import Configuration
 from design.model import DesignInputError
 from design.parse import parse_design
+from messages.choices import choice_reason
 from tests.web.pages import H200_CLUSTER, PRICED, WITH_WARNING, url
 from web import selectors
 

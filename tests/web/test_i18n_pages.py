@@ -7,8 +7,8 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
-from configurator.messages.slotmap import slot_map_labels
 from engines.node.slotmap import render_slot_map_svg
+from messages.slotmap import slot_map_labels
 from tests.web.pages import B200_IN_H100_SERVER, url
 
 pytestmark = pytest.mark.django_db
@@ -58,7 +58,7 @@ def test_the_message_catalogue_is_compiled():
 def test_rule_catalogue_lists_every_code_in_both_languages(dutch, seeded_catalog):
     from django.test import Client
 
-    from configurator.messages import rule_entries
+    from messages import rule_entries
 
     body = Client().get(reverse("configurator:rules")).content.decode()
     rules = {e["code"]: e for e in rule_entries()}
@@ -78,7 +78,7 @@ def test_rule_catalogue_explains_the_time_to_train_and_replica_estimates_with_th
 
     from django.test import Client
 
-    from configurator.messages import rule_entries
+    from messages import rule_entries
 
     body = html.unescape(Client().get(reverse("configurator:rules")).content.decode())
     rules = {e["code"]: e for e in rule_entries()}

@@ -16,8 +16,8 @@ from django.test import override_settings
 from django.urls import reverse
 from django.utils import translation
 
-from configurator.messages.slotmap import slot_map_labels
 from engines.node.slotmap import render_slot_map_svg
+from messages.slotmap import slot_map_labels
 from tests.web.pages import H200_CLUSTER, url
 
 pytestmark = pytest.mark.django_db

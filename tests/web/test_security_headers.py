@@ -73,7 +73,7 @@ def test_the_language_cookie_is_never_sent_cross_site(client):
 def _through_csp(response, path="/"):
     from django.test import RequestFactory
 
-    from configurator.csp import CSPMiddleware
+    from project.csp import CSPMiddleware
 
     return CSPMiddleware(lambda request: response)(RequestFactory().get(path))
 

@@ -14,8 +14,6 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from configurator.bom import design_bill
-from configurator.messages.languages import resolve_language
 from configurator.models import Configuration
 from configurator.selectors import part_sets
 from configurator.services import (
@@ -26,7 +24,9 @@ from configurator.services import (
     configuration_taken_over,
     configuration_update,
     configuration_validate,
+    design_bill_unvalidated,
 )
+from messages.languages import resolve_language
 from quotes import selectors as quote_selectors
 from quotes.audience import for_customer
 from web import selectors, wizard
@@ -179,7 +179,7 @@ class Evaluation:
         self.grouped = [(sev, label, [f for f in self.findings if f["severity"] == sev]) for sev, label in SEVERITIES]
         self.totals = result.totals.to_json() if result else {}
         self.sizing = result.sizing.to_dict() if result and result.sizing else None
-        self.bill = result.bill if result else design_bill(document=config.document, result=None, catalog=view)
+        self.bill = result.bill if result else design_bill_unvalidated(document=config.document, catalog=view)
         self.quotable = outcome.valid
         # What a customer's quote request would get: '' issued at once, or why a sales engineer reviews it first.
         self.review = (

@@ -17,10 +17,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from configurator import comparison, ratelimits
+from configurator import comparison
 from configurator.models import Configuration
 from configurator.recommend import ALTERNATIVE_KEYS
 from configurator.services import configuration_create
+from project import ratelimits
 from web import selectors
 from web.views.common import SESSION_DRAFTS, _config, _input_findings, _is_staff, _language, _remember, step_url
 

@@ -8,10 +8,11 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from configurator import ratelimits
-from configurator.messages.languages import language_choices
 from configurator.models import Configuration
-from configurator.services import ConfigurationLocked, cabling_plan, configuration_create
+from configurator.services import configuration_create
+from messages.languages import language_choices
+from outputs.services import OutputUnavailable, configuration_output
+from project import ratelimits
 from web import selectors, wizard
 from web.forms import GoalForm
 from web.views.common import (
@@ -92,10 +93,10 @@ def cabling_csv(request: HttpRequest, token: str) -> StreamingHttpResponse:
         return response
     outcome = selectors.design_outcome(document=config.document, language=_language(), view=selectors.catalog())
     try:
-        rows = cabling_plan(configuration=config, outcome=outcome)
-    except ConfigurationLocked as exc:
+        output = configuration_output(configuration=config, name="cabling.csv", outcome=outcome)
+    except OutputUnavailable as exc:
         raise Http404(exc.message) from None
-    response = StreamingHttpResponse(rows, content_type="text/csv")
+    response = StreamingHttpResponse(output.body, content_type=output.media_type)
     response["Content-Disposition"] = f'attachment; filename="cabling-{token[:8]}.csv"'
     return response
 

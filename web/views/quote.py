@@ -12,9 +12,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from configurator import ratelimits
 from configurator.models import Configuration
 from configurator.services import configuration_name_customer, configuration_taken_over
+from project import ratelimits
 from quotes import selectors as quote_selectors
 from quotes.forms import AcceptForm, DeclineForm, tie_errors
 from quotes.services import (
@@ -60,10 +60,10 @@ def _quote_limits(request: HttpRequest) -> list[tuple[str, tuple[int, int], obje
     """The limits a quote request counts against: (group, (count, window seconds), key).
 
     Customers: QUOTE_REQUEST_LIMIT per browser session (default 5) and QUOTE_REQUEST_LIMIT_PER_IP per address
-    (default 20), the address configurator.clientip.client_ip's (X-Forwarded-For only behind TRUSTED_PROXY_COUNT
+    (default 20), the address project.clientip.client_ip's (X-Forwarded-For only behind TRUSTED_PROXY_COUNT
     proxies). Sales engineers: QUOTE_REQUEST_STAFF_LIMIT per signed-in user (default 200), not per address (a sales
     office shares one) and not against the customers' counts. Every window is QUOTE_REQUEST_WINDOW_SECONDS (default
-    3600). Counted by django-ratelimit (configurator.ratelimits) in the default cache; production configures a
+    3600). Counted by django-ratelimit (project.ratelimits) in the default cache; production configures a
     shared one. Only accepted requests count: each takes its place first (``_reserve``, one atomic increment, so
     requests sent at the same instant cannot overrun a limit), and gives it back when it is refused.
     """

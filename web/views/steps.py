@@ -8,14 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from configurator.comparison import goal_choices, nothing_meets, recommendation
-from configurator.messages.cluster import left_out_items
-from configurator.messages.diagram import LINK_CLASSES
-from configurator.messages.diagram import words as diagram_words
-from configurator.messages.racks import elevation_labels, kw_number
-from configurator.messages.slotmap import slot_map_labels
 from configurator.models import Configuration
-from configurator.pictures import fabric_diagram_svg, rack_elevation_svg, slot_map_svg
-from configurator.rackplan import rack_count
 from configurator.selectors import (
     NODE_ROLES,
     node_part_sets,
@@ -25,6 +18,9 @@ from configurator.selectors import (
     size_default_supplied,
 )
 from design.specs import AdapterSpec
+from messages.cluster import left_out_items
+from messages.diagram import LINK_CLASSES
+from outputs.services import picture_set, result_pictures
 from web import selectors, wizard
 from web.forms import (
     AcknowledgeForm,
@@ -47,8 +43,6 @@ from web.views.common import (
     step_url,
 )
 from web.views.quote import _quote
-
-ELEVATION_PER_LINE = 2  # racks of the web page's elevation side by side (each 304 px wide)
 
 # --- the steps ---------------------------------------------------------------------------------------------
 
@@ -204,8 +198,8 @@ def _adapters(request: HttpRequest, config: Configuration) -> HttpResponse:
     else:
         form = AdaptersForm(initial=wizard.adapters_initial(config.document, adapter_parts), catalog=view)
     ev = _evaluate(request, config, view)
-    placement = ev.result.placement if ev.result else []
-    slot_map = slot_map_svg(placement[0], slot_map_labels()) if placement else ""
+    slot_maps = result_pictures(result=ev.result, language=_language()).slot_maps(limit=1) if ev.result else []
+    slot_map = slot_maps[0].svg if slot_maps else ""
     g = wizard.group(config.document) or {}
     ctx = _context(
         request,
@@ -238,6 +232,7 @@ def _fabric(request: HttpRequest, config: Configuration) -> HttpResponse:
     ev = _evaluate(request, config, view)
     plan = ev.result.fabric_plan.to_json() if ev.result and ev.result.fabric_plan else None
     rack_plan = ev.result.rack_plan if ev.result else None
+    pictures = picture_set(fabric_plan=plan, rack_plan=rack_plan, placement=None, language=_language())
     ctx = _context(
         request,
         config,
@@ -247,16 +242,14 @@ def _fabric(request: HttpRequest, config: Configuration) -> HttpResponse:
         form=form,
         plan=plan,
         switches=selectors.switch_options(view, form["switch"].value() or ""),
-        diagram=fabric_diagram_svg(plan, diagram_words(), _language()),
+        diagram=pictures.diagram(),
         link_classes=LINK_CLASSES,
         plan_parts=_plan_parts(plan, view),
         rack_plan=rack_plan,
-        rack_count=rack_count(rack_plan),
+        rack_count=pictures.rack_count(),
         # The distinct racks at their own size (labels of 11 px and more), two to a line: 608 px, within the step's
         # column on a 1,280 or 1,440 px screen; a phone scrolls it sideways.
-        elevation=rack_elevation_svg(
-            rack_plan, elevation_labels(), kw_number, columns=None, per_line=ELEVATION_PER_LINE
-        ),
+        elevation="".join(pictures.elevations()),
     )
     return _render_step(request, "fabric", ctx, status=status)
 

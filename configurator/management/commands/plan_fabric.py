@@ -12,10 +12,10 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from configurator.messages.languages import default_language, language_codes
 from configurator.services import fabric_plan_build
 from design.contract import DEFAULT_TOPOLOGY, TOPOLOGIES
 from design.model import DesignInputError
+from messages.languages import default_language, language_codes
 
 from .validate_design import EXIT_INVALID, EXIT_MALFORMED
 

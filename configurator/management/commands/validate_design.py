@@ -11,10 +11,10 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from configurator.messages.languages import default_language, language_codes
 from configurator.services import design_validate
 from design.jsontext import KeepDuplicates, duplicate_key_path
 from design.model import DesignInputError
+from messages.languages import default_language, language_codes
 
 EXIT_VALID, EXIT_INVALID, EXIT_MALFORMED = 0, 1, 2
 

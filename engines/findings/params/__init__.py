@@ -1,5 +1,5 @@
 """Finding parameters: one frozen dataclass per finding code, named after the code, in one module per message
-module of the service edge (``configurator.messages``): the check that raises a code builds its object, the
+module of the service edge (``messages``): the check that raises a code builds its object, the
 renderer of the code reads it.
 
 * ``cluster.py``: the control plane, services and offer findings; ``networks.py``: the other networks' findings;

@@ -3,7 +3,7 @@ fields are the plain values (numbers, part numbers, enum values, lists) its mess
 
 A check builds the parameters of the code it raises (``finding(subject, PcieUnknownSlot(server=..., ...))``), so a
 missing, misspelled or mistyped field is a type error at the call site; the message renderer of the code
-(``configurator.messages``) takes the same class and reads its fields as attributes.
+(``messages``) takes the same class and reads its fields as attributes.
 """
 
 from __future__ import annotations

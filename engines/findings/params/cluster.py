@@ -1,4 +1,4 @@
-"""The parameters of the control plane, services and offer findings (``configurator.messages.cluster``)."""
+"""The parameters of the control plane, services and offer findings (``messages.cluster``)."""
 
 from __future__ import annotations
 

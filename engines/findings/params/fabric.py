@@ -1,4 +1,4 @@
-"""The parameters of the fabric findings' messages (``configurator.messages.fabric``), one class per code."""
+"""The parameters of the compute fabric's findings (``messages.fabric``), one class per code."""
 
 from __future__ import annotations
 

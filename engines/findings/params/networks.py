@@ -1,4 +1,4 @@
-"""The parameters of the storage, in-band and out-of-band network findings (``configurator.messages.networks``)."""
+"""The parameters of the storage, in-band and out-of-band network findings (``messages.networks``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The parameters of the CPU, memory and drive findings (``configurator.messages.node_contents``), one per code."""
+"""The parameters of the CPU, memory and drive findings (``messages.node_contents``), one per code."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The parameters of the nodes findings' messages (``configurator.messages.nodes``), one class per code."""
+"""The parameters of the parts, GPU and NVLink findings (``messages.nodes``), one class per code."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The parameters of the pcie findings' messages (``configurator.messages.pcie``), one class per code."""
+"""The parameters of the PCIe placement findings (``messages.pcie``), one class per code."""
 
 from __future__ import annotations
 

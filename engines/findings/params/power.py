@@ -1,4 +1,4 @@
-"""The parameters of the power and cooling findings (``configurator.messages.power``), one class per code.
+"""The parameters of the power and cooling findings (``messages.power``), one class per code.
 
 The findings about a node's power estimate share its figures (``PowerEstimateParams``); those that compare it with
 the supplies add whether the node is the vendor's shipping configuration and the supplies' load."""

@@ -1,4 +1,4 @@
-"""The parameters of the rack-scale NVLink system findings (``configurator.messages.rack_systems``), one per code."""
+"""The parameters of the rack-scale NVLink system findings (``messages.rack_systems``), one per code."""
 
 from __future__ import annotations
 

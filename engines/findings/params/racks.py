@@ -1,4 +1,4 @@
-"""The parameters of the rack planner's findings (``configurator.messages.racks``), one class per code."""
+"""The parameters of the rack planner's findings (``messages.racks``), one class per code."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The parameters of the workload sizing and advice findings (``configurator.messages.workload``), one class per
+"""The parameters of the workload sizing and advice findings (``messages.workload``), one class per
 code. The sizing findings share the workload's sizing and parallelism plan (``SizingParams``)."""
 
 from __future__ import annotations

@@ -1,0 +1,41 @@
+"""``cabling.csv``: the per-port cabling plan of the design's networks, one row per link.
+
+The compute fabric's rows (engines.fabric.cabling: A end, Z end, port, cable part, length, then the rack and unit of
+both ends from the rack plan) with a last ``network`` column, then the storage, in-band and out-of-band rows
+(engines.networks.cabling). Streamed row by row, so that a 2,000-node plan never sits in memory."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from django.utils.translation import gettext as _
+
+from configurator.rackplan import fabric_locator
+from configurator.result import ValidationResult
+from engines.fabric.cabling import iter_cabling_csv
+from engines.networks.cabling import network_rows
+from outputs.format import OutputFormat, OutputUnavailable
+
+
+def unavailable() -> OutputUnavailable:
+    return OutputUnavailable("no_fabric_plan", _("This configuration has no fabric plan to cable."))
+
+
+def render(result: ValidationResult, language: str) -> Iterator[str]:
+    """The CSV lines; OutputUnavailable (``no_fabric_plan``) when the design has no fabric with tiers."""
+    fabric = result.fabric_plan
+    if fabric is None or not fabric.plan.tiers:
+        raise unavailable()
+    counts = {g["group"]: g["count"] for g in result.totals.groups}
+    locate = fabric_locator(result.rack_plan, counts)
+    return _with_networks(iter_cabling_csv(fabric.plan, locate), result, locate is not None)
+
+
+def _with_networks(compute: Iterator[str], result: ValidationResult, rack_columns: bool) -> Iterator[str]:
+    """The compute fabric's rows with a last ``network`` column, then the storage, in-band and out-of-band rows."""
+    for i, line in enumerate(compute):
+        yield line.rstrip("\n") + (",network\n" if i == 0 else ",compute\n")
+    yield from network_rows(result.network_plans_json(), rack_columns=rack_columns)
+
+
+FORMAT = OutputFormat(name="cabling.csv", media_type="text/csv", render=render, unavailable=unavailable)

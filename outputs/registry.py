@@ -1,0 +1,16 @@
+"""Every output format of a validated design, by the file name a door serves it under: one line per format."""
+
+from __future__ import annotations
+
+from .format import OutputFormat
+from .formats import cabling_csv, pictures_svg
+
+FORMATS: dict[str, OutputFormat] = {
+    fmt.name: fmt
+    for fmt in (
+        cabling_csv.FORMAT,
+        pictures_svg.DIAGRAM,
+        pictures_svg.ELEVATION,
+        pictures_svg.SLOT_MAP,
+    )
+}
