@@ -16,6 +16,7 @@ Renderer = Callable[[Any], Said]
 RENDERERS: dict[str, Renderer] = {}  # code -> its renderer
 PARAMS: dict[str, type[Params]] = {}  # code -> the parameter class its renderer was registered for
 
+T = TypeVar("T")
 P1 = TypeVar("P1", bound=Params)
 P2 = TypeVar("P2", bound=Params)
 
@@ -38,6 +39,14 @@ def renders(*kinds: type[Params]) -> Callable[[Renderer], Renderer]:
         return fn
 
     return register
+
+
+def known(value: T | None) -> T:
+    """A parameter a finding states in the case at hand (a plan's degrees once planned, a serving point's figures
+    once estimated), though its class allows None for the other cases."""
+    if value is None:
+        raise ValueError("a finding's parameter is missing")
+    return value
 
 
 def num(value: float, decimals: int = 0) -> str:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
-
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
@@ -32,7 +30,7 @@ from engines.findings.params.workload import (
     WorkloadTrainingTime,
 )
 
-from .base import duration, duration_range, figure, num, pct, renders, tokens
+from .base import duration, duration_range, figure, known, num, pct, renders, tokens
 
 
 @renders(NicMissing)
@@ -138,8 +136,8 @@ def _basis(p: SizingParams) -> str:
             "heads of %(kv_model)s"
         ) % {
             "kv": num(p.kv_cache_gb, 1),
-            "concurrency": num(_known(p.concurrency)),
-            "context": num(_known(p.context_tokens)),
+            "concurrency": num(known(p.concurrency)),
+            "context": num(known(p.context_tokens)),
             "kv_model": p.kv_model,
         }
     return text + (_("); one GPU offers %(usable)s GB usable (90%% of %(memory)s GB)") % values)
@@ -157,28 +155,17 @@ def _tensor_parallel(p: WorkloadTensorParallel) -> tuple[str, str]:
     return text + " " + _plan_sentence(p), _plan_fix(p)
 
 
-_T = TypeVar("_T")
-
-
-def _known(value: _T | None) -> _T:
-    """A value the finding states in this case (the plan's degrees once planned, the serving point's figures once
-    estimated)."""
-    if value is None:
-        raise ValueError("a finding's parameter is missing")
-    return value
-
-
 def _plan_sentence(p: SizingParams) -> str:
     """The parallelism plan in words; every degree named is the plan's."""
     parts = []
-    if _known(p.tp) > 1:
+    if known(p.tp) > 1:
         parts.append(_("tensor parallelism over %(tp)s GPUs inside one NVLink domain of %(domain)s") % p.as_dict())
-    if _known(p.pp) > 1:
+    if known(p.pp) > 1:
         if p.domain <= 1:
             parts.append(_("%(pp)s pipeline stages over PCIe (these GPUs have no NVLink)") % p.as_dict())
         else:
             parts.append(_("%(pp)s pipeline stages across NVLink domains") % p.as_dict())
-    if _known(p.dp) > 1:
+    if known(p.dp) > 1:
         if p.kind == "inference":
             parts.append(_("%(dp)s independent replicas") % p.as_dict())
         elif p.zero3:
@@ -189,11 +176,11 @@ def _plan_sentence(p: SizingParams) -> str:
             parts.append(_("data parallelism over %(dp)s with the optimizer state sharded (ZeRO-1)") % p.as_dict())
     if not parts:
         parts.append(_("one GPU"))
-    return _("Plan for %(gpus)s GPUs: %(plan)s.") % {"gpus": num(_known(p.gpus_used)), "plan": "; ".join(parts)}
+    return _("Plan for %(gpus)s GPUs: %(plan)s.") % {"gpus": num(known(p.gpus_used)), "plan": "; ".join(parts)}
 
 
 def _plan_fix(p: SizingParams) -> str:
-    if _known(p.domain) <= 1 and _known(p.pp) > 1:
+    if known(p.domain) <= 1 and known(p.pp) > 1:
         return _(
             "Expect lower throughput: the pipeline stages exchange activations over PCIe. A lower precision so fewer "
             "cards hold the model, or GPUs with NVLink (HGX), avoid it."
@@ -383,7 +370,7 @@ def _time_not_estimated(p: WorkloadTimeNotEstimated) -> tuple[str, str]:
 def _deadline_missed(p: WorkloadDeadlineMissed) -> tuple[str, str]:
     values = {
         "days": num(p.days, 1),
-        "target": num(_known(p.target_days), 1),
+        "target": num(known(p.target_days), 1),
         "gpus": num(p.gpus),
         "needed": num(p.gpus_needed),
         "nodes": num(p.nodes_needed),
@@ -438,19 +425,19 @@ def _derived_estimate(p: WorkloadReplicas) -> str:
     """The derived replicas and tokens/s sentence: no measured benchmark matches, so the rule's figures, said to be
     derived, with the rule and its error against the measured points held back from its fit; where TensorRT-LLM
     measured this model on this GPU at maximum load, that figure too."""
-    replicas = int(_known(p.derived_replicas))
+    replicas = int(known(p.derived_replicas))
     text = _(
         "No measured serving benchmark matches this model size, GPU, precision and context. Derived by rule instead "
         "(decode bound by memory bandwidth, prefill by compute; %(error)s median error against measured points held "
         "back): %(replicas)s of %(tp)s, %(gpus)s in all, for the %(concurrency)s concurrent sequences at about "
         "%(tps)s output tokens per second."
     ) % {
-        "error": pct(_known(p.derived_error)),
+        "error": pct(known(p.derived_error)),
         "replicas": ngettext("%(n)s replica", "%(n)s replicas", replicas) % {"n": num(replicas)},
-        "tp": _gpus(int(_known(p.derived_tp))),
-        "gpus": _gpus(int(_known(p.derived_gpus))),
-        "concurrency": num(_known(p.concurrency)),
-        "tps": num(float(f"{_known(p.derived_tps):.2g}")),
+        "tp": _gpus(int(known(p.derived_tp))),
+        "gpus": _gpus(int(known(p.derived_gpus))),
+        "concurrency": num(known(p.concurrency)),
+        "tps": num(float(f"{known(p.derived_tps):.2g}")),
     }
     if p.measured_tps:
         text += " " + _(
@@ -458,9 +445,9 @@ def _derived_estimate(p: WorkloadReplicas) -> str:
             "maximum load, for requests of %(input)s input and %(output)s output tokens (%(model)s)."
         ) % {
             "measured": num(p.measured_tps),
-            "gpus": _gpus(int(_known(p.measured_gpus))),
-            "input": num(_known(p.measured_input)),
-            "output": num(_known(p.measured_output)),
+            "gpus": _gpus(int(known(p.measured_gpus))),
+            "input": num(known(p.measured_input)),
+            "output": num(known(p.measured_output)),
             "model": p.measured_model,
         }
     return text
@@ -468,18 +455,18 @@ def _derived_estimate(p: WorkloadReplicas) -> str:
 
 def _serving_values(p: WorkloadReplicas | WorkloadReplicasShort) -> dict[str, str]:
     return {
-        "concurrency": num(_known(p.concurrency)),
-        "replicas": num(_known(p.replicas_needed)),
-        "gpus": num(_known(p.gpus_needed)),
-        "tp": num(_known(p.point_gpus)),
-        "gpu": _known(p.point_gpu),
-        "precision": _known(p.point_precision).upper(),
-        "model": _known(p.model),
-        "per_replica": num(_known(p.per_replica)),
-        "ttft": num(_known(p.ttft_ms) / 1000, 2),
-        "tps": num(round(_known(p.tokens_per_second), -1)),
-        "input": num(_known(p.input_tokens)),
-        "output": num(_known(p.output_tokens)),
+        "concurrency": num(known(p.concurrency)),
+        "replicas": num(known(p.replicas_needed)),
+        "gpus": num(known(p.gpus_needed)),
+        "tp": num(known(p.point_gpus)),
+        "gpu": known(p.point_gpu),
+        "precision": known(p.point_precision).upper(),
+        "model": known(p.model),
+        "per_replica": num(known(p.per_replica)),
+        "ttft": num(known(p.ttft_ms) / 1000, 2),
+        "tps": num(round(known(p.tokens_per_second), -1)),
+        "input": num(known(p.input_tokens)),
+        "output": num(known(p.output_tokens)),
     }
 
 
@@ -495,7 +482,7 @@ def _serving_estimate(p: WorkloadReplicas | WorkloadReplicasShort) -> str:
         "%(precision)s on %(tp)s x %(gpu)s (tensor parallel %(tp)s) serving up to %(per_replica)s requests of "
         "%(input)s input and %(output)s output tokens per replica with a time to first token of %(ttft)s s; "
         "beyond that the first token waits seconds (NIM benchmarking, Performance).",
-        _known(p.replicas_needed),
+        known(p.replicas_needed),
     ) % _serving_values(p)
 
 
