@@ -25,6 +25,8 @@ from engines.findings.params.workload import (
     NicNotNeeded,
     NvlinkNotNeeded,
     RoceLossless,
+    ServingFields,
+    SizingFields,
     TrainingTimeFields,
     WorkloadActivationCheckpointing,
     WorkloadDeadlineMissed,
@@ -156,16 +158,44 @@ def workload_findings(design: DesignIn, contexts: list[GroupContext]) -> tuple[l
     domain = min(nvlink_domain_gpus(c) or 1 for c in gpu_groups)
     plan = _plan(base, total_gpus, domain)
     sizing = _with_plan(base, plan, domain)
-    data = {
-        **{k: v for k, v in base.to_dict().items() if k not in _PLAN_KEYS},
+    data: SizingFields = {
+        "kind": base.kind,
+        "mode": base.mode,
+        "precision": base.precision,
+        "params_billion": base.params_billion,
+        "bytes_per_param": base.bytes_per_param,
+        "memory_needed_gb": round(base.memory_needed_gb, 1),
+        "minimum_gb": round(base.minimum_gb, 1),
+        "minimum_bytes_per_param": base.minimum_bytes_per_param,
+        "kv_cache_gb": round(base.kv_cache_gb, 1),
+        "kv_model": base.kv_model,
+        "context_tokens": base.context_tokens,
+        "concurrency": base.concurrency,
+        "gpu_memory_gb": base.gpu_memory_gb,
+        "usable_gb_per_gpu": round(base.usable_gb_per_gpu, 1),
+        "gpus_per_node": base.gpus_per_node,
+        "min_gpus": base.min_gpus,
+        "min_nodes": base.min_nodes,
+        "min_gpus_possible": base.min_gpus_possible,
+        "fits_one_gpu": base.fits_one_gpu,
+        "fits_one_node": base.fits_one_node,
         "model_parameters_billion": wl.model_parameters_billion,
         "need_gb": sizing.memory_needed_gb,
         "usable_gb": sizing.usable_gb_per_gpu,
         "per_node": per_node,
         "nvlink": all(_has_nvlink(c) for c in gpu_groups),
         "domain": domain,
-        **_plan_params(plan),
+        "planned": False,
+        "tp": None,
+        "pp": None,
+        "dp": None,
+        "gpus_used": None,
     }
+    if plan is not None:
+        data["planned"] = True
+        data["tp"], data["pp"], data["dp"] = plan.tensor, plan.pipeline, plan.data
+        data["gpus_used"] = plan.gpus
+        data["zero3"] = plan.zero3
     out: list[Finding] = []
     if not sizing.fits_one_gpu:
         out.append(finding("workload", WorkloadTensorParallel(**data)))
@@ -173,7 +203,16 @@ def workload_findings(design: DesignIn, contexts: list[GroupContext]) -> tuple[l
         out.append(finding("workload", WorkloadSpansNodes(**data)))
     out.extend(_memory_findings(sizing, gpu_groups, gpu_nodes, data))
     if plan is not None and plan.checkpointing:
-        out.append(finding("workload", WorkloadActivationCheckpointing(**{**data, **_memory_params(plan, base)})))
+        _states, activations = _without_checkpointing(plan, base)
+        checkpointed = data.copy()
+        checkpointed["usable_gb"] = plan.usable_gb_per_gpu
+        said = WorkloadActivationCheckpointing(
+            **checkpointed,
+            states_gb=plan.states_gb_per_gpu,
+            activations_gb=activations,
+            checkpointed_gb=plan.activations_gb_per_gpu,
+        )
+        out.append(finding("workload", said))
     if not sizing.fits_one_node and design.fabric is None and gpu_nodes >= 2:
         out.append(finding("fabric", WorkloadNeedsFabric(min_nodes=sizing.min_nodes, nodes=gpu_nodes)))
     if sizing.mode in FULL_TRAINING_MODES and wl.model_parameters_billion >= SEVENTY_B_CLASS:
@@ -185,34 +224,6 @@ def workload_findings(design: DesignIn, contexts: list[GroupContext]) -> tuple[l
         serving_findings, sizing = _throughput(wl, sizing, plan, gpu_groups, domain, per_node, total_gpus, data)
         out.extend(serving_findings)
     return out, sizing
-
-
-_PLAN_KEYS = frozenset(
-    {
-        "parallelism",
-        "gpus_used",
-        "nvlink_domain_gpus",
-        "memory_per_gpu_gb",
-        "activations_gb_per_gpu",
-        "activation_checkpointing",
-        "sharded_states",
-        "training_days",
-        "gpu_hours",
-        "training_days_range",
-        "gpu_hours_range",
-        "training_hours",
-        "training_hours_range",
-        "deadline_gpus",
-        "deadline_nodes",
-        "replicas_needed",
-        "gpus_needed",
-        "tokens_per_second",
-        "derived_replicas_needed",
-        "derived_gpus_needed",
-        "derived_tokens_per_second",
-        "assumptions",
-    }
-)
 
 
 def nvlink_domain_gpus(ctx: GroupContext) -> int | None:
@@ -254,29 +265,6 @@ def _with_plan(sizing: Sizing, plan: Plan | None, domain: int) -> Sizing:
         activation_checkpointing=plan.checkpointing if training else None,
         sharded_states=plan.zero3 if training else None,
     )
-
-
-def _plan_params(plan: Plan | None) -> dict[str, Any]:
-    if plan is None:
-        return {"planned": False, "tp": None, "pp": None, "dp": None, "gpus_used": None}
-    return {
-        "planned": True,
-        "tp": plan.tensor,
-        "pp": plan.pipeline,
-        "dp": plan.data,
-        "gpus_used": plan.gpus,
-        "zero3": plan.zero3,
-    }
-
-
-def _memory_params(plan: Plan, sizing: Sizing) -> dict[str, Any]:
-    _states, act = _without_checkpointing(plan, sizing)
-    return {
-        "states_gb": plan.states_gb_per_gpu,
-        "activations_gb": act,
-        "usable_gb": plan.usable_gb_per_gpu,
-        "checkpointed_gb": plan.activations_gb_per_gpu,
-    }
 
 
 def _without_checkpointing(plan: Plan, sizing: Sizing) -> tuple[float, float]:
@@ -449,7 +437,7 @@ def _throughput(
     domain: int,
     per_node: int,
     total_gpus: int,
-    data: dict[str, Any],
+    data: SizingFields,
 ) -> tuple[list[Finding], Sizing]:
     """Inference with a concurrency: the replicas it needs and their tokens/s from a sourced serving benchmark
     (serving.py) when the design matches one exactly (an info, and a warning naming the GPUs and nodes that would
@@ -474,7 +462,7 @@ def _throughput(
         tokens_per_second=est.tokens_per_second,
         assumptions=_serving_assumptions(est),
     )
-    params = {
+    params: ServingFields = {
         **data,
         "estimated": True,
         "model": point.model,
@@ -624,7 +612,7 @@ def _size(wl: WorkloadIn, gpu_groups: list[GroupContext], per_node: int) -> Sizi
 
 
 def _memory_findings(
-    sizing: Sizing, gpu_groups: list[GroupContext], gpu_nodes: int, data: dict[str, Any]
+    sizing: Sizing, gpu_groups: list[GroupContext], gpu_nodes: int, data: SizingFields
 ) -> list[Finding]:
     """Not enough usable GPU memory for the minimum (error), or fewer GPUs than advised (warning)."""
     total_gpus = sum(c.group.count * c.gpus_per_node for c in gpu_groups)

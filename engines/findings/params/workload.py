@@ -4,10 +4,68 @@ code. The sizing findings share the workload's sizing and parallelism plan (``Si
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, TypedDict
+from typing import ClassVar, NotRequired, TypedDict
 
 from ..codes import Code
 from .base import Params
+
+
+class SizingFields(TypedDict):
+    """The fields of ``SizingParams``, built once per design and shared by the sizing findings."""
+
+    kind: str
+    mode: str
+    precision: str
+    params_billion: float
+    bytes_per_param: float
+    memory_needed_gb: float
+    minimum_gb: float
+    minimum_bytes_per_param: float
+    kv_cache_gb: float
+    kv_model: str
+    context_tokens: int | None
+    concurrency: int | None
+    gpu_memory_gb: float
+    usable_gb_per_gpu: float
+    gpus_per_node: int
+    min_gpus: int
+    min_nodes: int
+    min_gpus_possible: int
+    fits_one_gpu: bool
+    fits_one_node: bool
+    model_parameters_billion: float
+    need_gb: float
+    usable_gb: float
+    per_node: int
+    nvlink: bool
+    domain: int
+    planned: bool
+    tp: int | None
+    pp: int | None
+    dp: int | None
+    gpus_used: int | None
+    zero3: NotRequired[bool | None]
+
+
+class ServingFields(SizingFields):
+    """The sizing and the measured serving point's estimate that ``WorkloadReplicas`` and ``WorkloadReplicasShort``
+    state."""
+
+    estimated: bool
+    model: str
+    point_gpus: int
+    point_gpu: str
+    point_precision: str
+    input_tokens: int
+    output_tokens: int
+    per_replica: int
+    ttft_ms: float
+    replicas_needed: int
+    gpus_needed: int
+    tokens_per_second: float
+    design_replicas: int
+    total_gpus: int
+    source_key: str
 
 
 class TrainingTimeFields(TypedDict):
