@@ -10,8 +10,8 @@ from collections.abc import Iterator
 
 from django.utils.translation import gettext as _
 
-from configurator.rackplan import fabric_locator
 from configurator.result import ValidationResult
+from engines.cluster.rackplan import fabric_locator
 from engines.fabric.cabling import iter_cabling_csv
 from engines.networks.cabling import network_rows
 from outputs.format import OutputFormat, OutputUnavailable
