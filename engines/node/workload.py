@@ -17,12 +17,14 @@ from design.vocabulary import FULL_TRAINING_MODES, Protocol
 from engines.findings.codes import Code
 from engines.findings.finding import Finding
 from engines.findings.params.workload import (
+    DerivedFields,
     FabricAdvised,
     FabricNotNeededReplicas,
     FabricOptionalIndependentJobs,
     NicFewerThanGpus,
     NicMissing,
     NicNotNeeded,
+    NotEstimatedFields,
     NvlinkNotNeeded,
     RoceLossless,
     ServingFields,
@@ -451,7 +453,9 @@ def _throughput(
         if plan is None:
             return [], sizing  # the memory rules already say the design cannot hold it
         shape = serving_point(parts, sizing.precision, wl.model_parameters_billion, domain, None)
-        longer = {"reason": "context", "point_context": shape.context_tokens} if shape else {"reason": "no_point"}
+        longer: NotEstimatedFields = (
+            {"reason": "context", "point_context": shape.context_tokens} if shape else {"reason": "no_point"}
+        )
         derived, sizing = _derived(sizing, plan, gpu_groups, concurrency, domain)
         return [finding("workload", WorkloadReplicas(**data, estimated=False, **longer, **derived))], sizing
     est = size_replicas(point, concurrency, total_gpus)
@@ -494,7 +498,7 @@ def _throughput(
 
 def _derived(
     sizing: Sizing, plan: Plan, gpu_groups: list[GroupContext], concurrency: int, domain: int
-) -> tuple[dict[str, Any], Sizing]:
+) -> tuple[DerivedFields, Sizing]:
     """Where no measured point matches: the replicas and tokens/s by the derived rule (serving.derived_throughput),
     labelled as derived, on replicas of the plan's shape (tensor x pipeline GPUs); nothing when the design mixes GPU
     parts or its GPU's memory bandwidth or peak is not sourced."""
@@ -528,7 +532,7 @@ def _derived(
     error = median_abs_error()
     row = measured_row(part, sizing.precision, sizing.params_billion, domain, sizing.context_tokens)
     measured: tuple[dict[str, Any], ...] = ()
-    row_params: dict[str, Any] = {"measured_tps": None}
+    derived: DerivedFields = {"derived": True, "measured_tps": None}
     if row is not None:
         measured = (
             {
@@ -538,13 +542,11 @@ def _derived(
                 f"{row.input_tokens} input / {row.output_tokens} output tokens, maximum load",
             },
         )
-        row_params = {
-            "measured_tps": row.tokens_per_second,
-            "measured_model": row.model,
-            "measured_gpus": row.gpus,
-            "measured_input": row.input_tokens,
-            "measured_output": row.output_tokens,
-        }
+        derived["measured_tps"] = row.tokens_per_second
+        derived["measured_model"] = row.model
+        derived["measured_gpus"] = row.gpus
+        derived["measured_input"] = row.input_tokens
+        derived["measured_output"] = row.output_tokens
     sizing = replace(
         sizing,
         derived_replicas_needed=replicas,
@@ -559,15 +561,16 @@ def _derived(
             *measured,
         ),
     )
-    return {
+    said: DerivedFields = {
         "derived": True,
         "derived_replicas": replicas,
         "derived_tp": per_replica,
         "derived_gpus": replicas * per_replica,
         "derived_tps": rate,
         "derived_error": error,
-        **row_params,
-    }, sizing
+        **derived,
+    }
+    return said, sizing
 
 
 def _serving_assumptions(est: Throughput) -> tuple[dict[str, Any], ...]:

@@ -68,6 +68,31 @@ class ServingFields(SizingFields):
     source_key: str
 
 
+class NotEstimatedFields(TypedDict):
+    """Why the serving throughput is not estimated: ``reason`` "context" (the benchmark's requests are shorter,
+    ``point_context`` tokens) or "no_point"."""
+
+    reason: str
+    point_context: NotRequired[int]
+
+
+class DerivedFields(TypedDict):
+    """The replicas and tokens/s by the derived rule where no measured point matches (``derived`` False: none), and
+    TensorRT-LLM's measured figure for the model on the GPU where there is one."""
+
+    derived: bool
+    derived_replicas: NotRequired[int]
+    derived_tp: NotRequired[int]
+    derived_gpus: NotRequired[int]
+    derived_tps: NotRequired[float]
+    derived_error: NotRequired[float]
+    measured_tps: NotRequired[float | None]
+    measured_model: NotRequired[str]
+    measured_gpus: NotRequired[int]
+    measured_input: NotRequired[int]
+    measured_output: NotRequired[int]
+
+
 class TrainingTimeFields(TypedDict):
     """The estimated training time that ``WorkloadTrainingTime`` states and ``WorkloadDeadlineMissed`` repeats."""
 
@@ -193,7 +218,7 @@ class WorkloadReplicas(SizingParams):
     derived_gpus: int | None = None
     derived_tps: float | None = None
     derived_error: float | None = None
-    measured_tps: int | None = None
+    measured_tps: float | None = None
     measured_model: str | None = None
     measured_gpus: int | None = None
     measured_input: int | None = None
