@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from configurator.services import Outcome, design_evaluate
 
-from .format import Output, OutputFormat, OutputUnavailable
+from .format import Output, OutputErrorCode, OutputFormat, OutputUnavailable
 from .picture_set import PictureSet, SlotMap, picture_set, result_pictures
 from .registry import FORMATS
 
@@ -19,6 +19,7 @@ __all__ = [
     "FORMATS",
     "Output",
     "OutputFormat",
+    "OutputErrorCode",
     "OutputUnavailable",
     "PictureSet",
     "SlotMap",

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from functools import partial
 from typing import Any, cast
 
 from design.model import DesignIn, WorkloadIn
@@ -17,19 +16,14 @@ from design.vocabulary import FULL_TRAINING_MODES, Protocol
 from engines.findings.codes import Code
 from engines.findings.finding import Finding
 from engines.findings.params.workload import (
-    DerivedFields,
     FabricAdvised,
     FabricNotNeededReplicas,
     FabricOptionalIndependentJobs,
     NicFewerThanGpus,
     NicMissing,
     NicNotNeeded,
-    NotEstimatedFields,
     NvlinkNotNeeded,
     RoceLossless,
-    ServingFields,
-    SizingFields,
-    TrainingTimeFields,
     WorkloadActivationCheckpointing,
     WorkloadDeadlineMissed,
     WorkloadMemoryTight,
@@ -47,32 +41,19 @@ from engines.findings.params.workload import (
 from engines.findings.registry import finding
 
 from .context import GroupContext
+from .estimates import deadline_gpus, derived_estimate, serving_assumptions, training_assumptions
 from .serving import (
-    DERIVED_OUTPUT_SHARE,
-    DERIVED_RULE,
-    MEMORY_BANDWIDTH_TBS,
-    NIM_SOURCE,
-    TTFT_LIMIT_MS,
+    ServingPoint,
     Throughput,
-    derived_throughput,
-    kv_bytes_per_token,
-    measured_row,
-    median_abs_error,
     serving_point,
     size_replicas,
 )
 from .sizing import USABLE_MEMORY_FRACTION, Sizing, kv_model, size_workload
 from .training import (
-    ACTIVATION_SOURCE,
-    FLOPS_SOURCE,
     HIDDEN,
-    RECOMPUTE_FACTOR,
-    SEQUENCE_SOURCE,
-    TRAINING_SEQUENCE_TOKENS,
     Plan,
     TrainingTime,
     Utilisation,
-    gpus_for_deadline,
     plan_inference,
     plan_training,
     training_memory,
@@ -160,44 +141,16 @@ def workload_findings(design: DesignIn, contexts: list[GroupContext]) -> tuple[l
     domain = min(nvlink_domain_gpus(c) or 1 for c in gpu_groups)
     plan = _plan(base, total_gpus, domain)
     sizing = _with_plan(base, plan, domain)
-    data: SizingFields = {
-        "kind": base.kind,
-        "mode": base.mode,
-        "precision": base.precision,
-        "params_billion": base.params_billion,
-        "bytes_per_param": base.bytes_per_param,
-        "memory_needed_gb": round(base.memory_needed_gb, 1),
-        "minimum_gb": round(base.minimum_gb, 1),
-        "minimum_bytes_per_param": base.minimum_bytes_per_param,
-        "kv_cache_gb": round(base.kv_cache_gb, 1),
-        "kv_model": base.kv_model,
-        "context_tokens": base.context_tokens,
-        "concurrency": base.concurrency,
-        "gpu_memory_gb": base.gpu_memory_gb,
-        "usable_gb_per_gpu": round(base.usable_gb_per_gpu, 1),
-        "gpus_per_node": base.gpus_per_node,
-        "min_gpus": base.min_gpus,
-        "min_nodes": base.min_nodes,
-        "min_gpus_possible": base.min_gpus_possible,
-        "fits_one_gpu": base.fits_one_gpu,
-        "fits_one_node": base.fits_one_node,
+    data = {
+        **{k: v for k, v in base.to_dict().items() if k not in _PLAN_KEYS},
         "model_parameters_billion": wl.model_parameters_billion,
         "need_gb": sizing.memory_needed_gb,
         "usable_gb": sizing.usable_gb_per_gpu,
         "per_node": per_node,
         "nvlink": all(_has_nvlink(c) for c in gpu_groups),
         "domain": domain,
-        "planned": False,
-        "tp": None,
-        "pp": None,
-        "dp": None,
-        "gpus_used": None,
+        **_plan_params(plan),
     }
-    if plan is not None:
-        data["planned"] = True
-        data["tp"], data["pp"], data["dp"] = plan.tensor, plan.pipeline, plan.data
-        data["gpus_used"] = plan.gpus
-        data["zero3"] = plan.zero3
     out: list[Finding] = []
     if not sizing.fits_one_gpu:
         out.append(finding("workload", WorkloadTensorParallel(**data)))
@@ -205,16 +158,7 @@ def workload_findings(design: DesignIn, contexts: list[GroupContext]) -> tuple[l
         out.append(finding("workload", WorkloadSpansNodes(**data)))
     out.extend(_memory_findings(sizing, gpu_groups, gpu_nodes, data))
     if plan is not None and plan.checkpointing:
-        _states, activations = _without_checkpointing(plan, base)
-        checkpointed = data.copy()
-        checkpointed["usable_gb"] = plan.usable_gb_per_gpu
-        said = WorkloadActivationCheckpointing(
-            **checkpointed,
-            states_gb=plan.states_gb_per_gpu,
-            activations_gb=activations,
-            checkpointed_gb=plan.activations_gb_per_gpu,
-        )
-        out.append(finding("workload", said))
+        out.append(finding("workload", WorkloadActivationCheckpointing(**{**data, **_memory_params(plan, base)})))
     if not sizing.fits_one_node and design.fabric is None and gpu_nodes >= 2:
         out.append(finding("fabric", WorkloadNeedsFabric(min_nodes=sizing.min_nodes, nodes=gpu_nodes)))
     if sizing.mode in FULL_TRAINING_MODES and wl.model_parameters_billion >= SEVENTY_B_CLASS:
@@ -226,6 +170,34 @@ def workload_findings(design: DesignIn, contexts: list[GroupContext]) -> tuple[l
         serving_findings, sizing = _throughput(wl, sizing, plan, gpu_groups, domain, per_node, total_gpus, data)
         out.extend(serving_findings)
     return out, sizing
+
+
+_PLAN_KEYS = frozenset(
+    {
+        "parallelism",
+        "gpus_used",
+        "nvlink_domain_gpus",
+        "memory_per_gpu_gb",
+        "activations_gb_per_gpu",
+        "activation_checkpointing",
+        "sharded_states",
+        "training_days",
+        "gpu_hours",
+        "training_days_range",
+        "gpu_hours_range",
+        "training_hours",
+        "training_hours_range",
+        "deadline_gpus",
+        "deadline_nodes",
+        "replicas_needed",
+        "gpus_needed",
+        "tokens_per_second",
+        "derived_replicas_needed",
+        "derived_gpus_needed",
+        "derived_tokens_per_second",
+        "assumptions",
+    }
+)
 
 
 def nvlink_domain_gpus(ctx: GroupContext) -> int | None:
@@ -267,6 +239,29 @@ def _with_plan(sizing: Sizing, plan: Plan | None, domain: int) -> Sizing:
         activation_checkpointing=plan.checkpointing if training else None,
         sharded_states=plan.zero3 if training else None,
     )
+
+
+def _plan_params(plan: Plan | None) -> dict[str, Any]:
+    if plan is None:
+        return {"planned": False, "tp": None, "pp": None, "dp": None, "gpus_used": None}
+    return {
+        "planned": True,
+        "tp": plan.tensor,
+        "pp": plan.pipeline,
+        "dp": plan.data,
+        "gpus_used": plan.gpus,
+        "zero3": plan.zero3,
+    }
+
+
+def _memory_params(plan: Plan, sizing: Sizing) -> dict[str, Any]:
+    _states, act = _without_checkpointing(plan, sizing)
+    return {
+        "states_gb": plan.states_gb_per_gpu,
+        "activations_gb": act,
+        "usable_gb": plan.usable_gb_per_gpu,
+        "checkpointed_gb": plan.activations_gb_per_gpu,
+    }
 
 
 def _without_checkpointing(plan: Plan, sizing: Sizing) -> tuple[float, float]:
@@ -317,6 +312,36 @@ def _time(
         mfu=util.mfu,
         mfu_range=util.mfu_range,
     )
+    sizing, params = _with_time(sizing, est, plan, gpu, util, tokens, wl.target_days)
+    out = [finding("workload.training_tokens_billion", WorkloadTrainingTime(**params))]
+    if wl.target_days is None:
+        return out, sizing
+    needed = deadline_gpus(
+        sizing, plan, lambda gpus: _plan(sizing, gpus, domain), per_node, util, tokens, wl.target_days, est.gpu_hours
+    )
+    sizing = replace(sizing, deadline_gpus=needed, deadline_nodes=needed // per_node)
+    if est.days > wl.target_days:
+        out.append(
+            finding(
+                "workload.target_days",
+                WorkloadDeadlineMissed(
+                    **params, gpus_needed=needed, nodes_needed=needed // per_node, per_node=per_node
+                ),
+            )
+        )
+    return out, sizing
+
+
+def _with_time(
+    sizing: Sizing,
+    est: TrainingTime,
+    plan: Plan,
+    gpu: str,
+    util: Utilisation,
+    tokens: float,
+    target_days: float | None,
+) -> tuple[Sizing, dict[str, Any]]:
+    """The sizing with the time estimate, and the parameters of the findings that say it."""
     sizing = replace(
         sizing,
         training_days=est.days,
@@ -325,9 +350,9 @@ def _time(
         gpu_hours_range=est.gpu_hours_range,
         training_hours=est.hours,
         training_hours_range=est.hours_range,
-        assumptions=_assumptions(est, gpu, sizing.precision, util),
+        assumptions=training_assumptions(est, gpu, sizing.precision, util),
     )
-    params: TrainingTimeFields = {
+    return sizing, {
         "tokens_billion": tokens,
         "days": est.days,
         "days_low": est.days_range[0],
@@ -345,90 +370,8 @@ def _time(
         "mfu_low": util.mfu_range[0],
         "mfu_high": util.mfu_range[1],
         "checkpointing": plan.checkpointing,
-        "target_days": wl.target_days,
+        "target_days": target_days,
     }
-    out = [finding("workload.training_tokens_billion", WorkloadTrainingTime(**params))]
-    if wl.target_days is None:
-        return out, sizing
-    needed = _deadline_gpus(sizing, plan, domain, per_node, util, tokens, wl.target_days, est.gpu_hours)
-    sizing = replace(sizing, deadline_gpus=needed, deadline_nodes=needed // per_node)
-    if est.days > wl.target_days:
-        out.append(
-            finding(
-                "workload.target_days",
-                WorkloadDeadlineMissed(
-                    **params, gpus_needed=needed, nodes_needed=needed // per_node, per_node=per_node
-                ),
-            )
-        )
-    return out, sizing
-
-
-def _deadline_gpus(
-    sizing: Sizing,
-    plan: Plan,
-    domain: int,
-    per_node: int,
-    util: Utilisation,
-    tokens: float,
-    target_days: float,
-    gpu_hours: float,
-) -> int:
-    """The fewest whole nodes' GPUs of the design's node shape whose estimated time (re-planned at each size, the
-    same estimate as the design's own) is within ``target_days``: more than the design has when it is too slow,
-    fewer when it is faster than asked, never fewer than the memory needs."""
-
-    def days_at(gpus: int) -> float:
-        p = _plan(sizing, gpus, domain)
-        used = p.gpus if p is not None else gpus
-        return training_time(
-            tokens_billion=tokens,
-            params_billion=sizing.params_billion,
-            mode=sizing.mode,
-            gpus=used,
-            peak_tflops=util.peak_tflops,
-            peak_precision=util.precision,
-            checkpointing=p.checkpointing if p is not None else True,
-            mfu=util.mfu,
-            mfu_range=util.mfu_range,
-        ).days
-
-    return gpus_for_deadline(
-        target_days=target_days,
-        days_at=days_at,
-        gpus_now=min(plan.gpus, sizing.min_gpus),
-        per_node=per_node,
-        least_gpu_hours=gpu_hours / (RECOMPUTE_FACTOR if plan.checkpointing else 1.0),
-    )
-
-
-def _assumptions(est: TrainingTime, gpu: str, precision: str, util: Utilisation) -> tuple[dict[str, Any], ...]:
-    """The figures the time estimate rests on, each with its source (contract: ``{"name", "value", "source"}``)."""
-    peak_note = ""
-    if precision == "fp8" and util.precision != "fp8":
-        peak_note = "; this GPU has no sourced FP8 peak, so FP8 work is estimated at its BF16 peak"
-    return (
-        {
-            "name": "flops_per_token",
-            "value": est.flops_per_token,
-            "source": f"{FLOPS_SOURCE}; layers and width of {est.architecture}",
-        },
-        {"name": "sequence_tokens", "value": TRAINING_SEQUENCE_TOKENS, "source": SEQUENCE_SOURCE},
-        {
-            "name": "peak_dense_tflops_per_gpu",
-            "value": est.peak_tflops,
-            "source": f"catalogue: {gpu} {util.precision}_dense_tflops (NVIDIA figures){peak_note}",
-        },
-        {"name": "peak_precision", "value": util.precision, "source": "the workload's precision (training.py)"},
-        {"name": "mfu", "value": util.mfu, "source": util.source},
-        {"name": "mfu_range", "value": list(util.mfu_range), "source": util.source},
-        {
-            "name": "activation_recompute_factor",
-            "value": RECOMPUTE_FACTOR if est.checkpointing else 1.0,
-            "source": ACTIVATION_SOURCE,
-        },
-        {"name": "gpus", "value": est.gpus, "source": "the parallelism plan's GPUs"},
-    )
 
 
 def _throughput(
@@ -439,7 +382,7 @@ def _throughput(
     domain: int,
     per_node: int,
     total_gpus: int,
-    data: SizingFields,
+    data: dict[str, Any],
 ) -> tuple[list[Finding], Sizing]:
     """Inference with a concurrency: the replicas it needs and their tokens/s from a sourced serving benchmark
     (serving.py) when the design matches one exactly (an info, and a warning naming the GPUs and nodes that would
@@ -453,10 +396,8 @@ def _throughput(
         if plan is None:
             return [], sizing  # the memory rules already say the design cannot hold it
         shape = serving_point(parts, sizing.precision, wl.model_parameters_billion, domain, None)
-        longer: NotEstimatedFields = (
-            {"reason": "context", "point_context": shape.context_tokens} if shape else {"reason": "no_point"}
-        )
-        derived, sizing = _derived(sizing, plan, gpu_groups, concurrency, domain)
+        longer = {"reason": "context", "point_context": shape.context_tokens} if shape else {"reason": "no_point"}
+        derived, sizing = derived_estimate(sizing, plan, gpu_groups, concurrency, domain)
         return [finding("workload", WorkloadReplicas(**data, estimated=False, **longer, **derived))], sizing
     est = size_replicas(point, concurrency, total_gpus)
     sizing = replace(
@@ -464,10 +405,24 @@ def _throughput(
         replicas_needed=est.replicas,
         gpus_needed=est.gpus,
         tokens_per_second=est.tokens_per_second,
-        assumptions=_serving_assumptions(est),
+        assumptions=serving_assumptions(est),
     )
-    params: ServingFields = {
-        **data,
+    params = {**data, **_replica_params(point, est, total_gpus)}
+    out = [finding("workload", WorkloadReplicas(**params))]
+    if est.design_replicas < est.replicas:
+        nodes = math.ceil(est.gpus / per_node)
+        out.append(
+            finding(
+                "workload.concurrency",
+                WorkloadReplicasShort(**params, nodes_needed=nodes),
+            )
+        )
+    return out, sizing
+
+
+def _replica_params(point: ServingPoint, est: Throughput, total_gpus: int) -> dict[str, Any]:
+    """The parameters of the findings that say a replica estimate from a measured point."""
+    return {
         "estimated": True,
         "model": point.model,
         "point_gpus": point.gpus_per_replica,
@@ -484,119 +439,6 @@ def _throughput(
         "total_gpus": total_gpus,
         "source_key": "NV-NIM-PERF",
     }
-    out = [finding("workload", WorkloadReplicas(**params))]
-    if est.design_replicas < est.replicas:
-        nodes = math.ceil(est.gpus / per_node)
-        out.append(
-            finding(
-                "workload.concurrency",
-                WorkloadReplicasShort(**params, nodes_needed=nodes),
-            )
-        )
-    return out, sizing
-
-
-def _derived(
-    sizing: Sizing, plan: Plan, gpu_groups: list[GroupContext], concurrency: int, domain: int
-) -> tuple[DerivedFields, Sizing]:
-    """Where no measured point matches: the replicas and tokens/s by the derived rule (serving.derived_throughput),
-    labelled as derived, on replicas of the plan's shape (tensor x pipeline GPUs); nothing when the design mixes GPU
-    parts or its GPU's memory bandwidth or peak is not sourced."""
-    specs = {c.gpus[0].spec.part_number: c.gpus[0].spec for c in gpu_groups}
-    if len(specs) != 1:
-        return {"derived": False}, sizing
-    ((part, spec),) = specs.items()
-    bandwidth = MEMORY_BANDWIDTH_TBS.get(part)
-    peak = spec.fp8_dense_tflops if sizing.precision == "fp8" else spec.bf16_dense_tflops
-    if not bandwidth or not peak or not sizing.context_tokens:
-        return {"derived": False}, sizing
-    per_replica = plan.tensor * plan.pipeline
-    output = max(1, round(sizing.context_tokens * DERIVED_OUTPUT_SHARE))
-    shape = partial(
-        derived_throughput,
-        params_billion=sizing.params_billion,
-        precision=sizing.precision,
-        gpus=per_replica,
-        memory_gb=sizing.gpu_memory_gb,
-        bandwidth_tbs=bandwidth,
-        peak_tflops=peak,
-        input_tokens=sizing.context_tokens - output,
-        output_tokens=output,
-        kv_bytes_per_token=kv_bytes_per_token(sizing.params_billion, sizing.precision),
-    )
-    full = shape()
-    if full.sequences < 1:
-        return {"derived": False}, sizing
-    replicas = max(1, math.ceil(concurrency / full.sequences))
-    rate = replicas * shape(concurrency=concurrency / replicas).tokens_per_second
-    error = median_abs_error()
-    row = measured_row(part, sizing.precision, sizing.params_billion, domain, sizing.context_tokens)
-    measured: tuple[dict[str, Any], ...] = ()
-    derived: DerivedFields = {"derived": True, "measured_tps": None}
-    if row is not None:
-        measured = (
-            {
-                "name": "measured_max_tokens_per_second_per_replica",
-                "value": row.tokens_per_second,
-                "source": f"{row.source}: {row.model}, {row.gpus} x {row.gpu_part}, {row.precision}, "
-                f"{row.input_tokens} input / {row.output_tokens} output tokens, maximum load",
-            },
-        )
-        derived["measured_tps"] = row.tokens_per_second
-        derived["measured_model"] = row.model
-        derived["measured_gpus"] = row.gpus
-        derived["measured_input"] = row.input_tokens
-        derived["measured_output"] = row.output_tokens
-    sizing = replace(
-        sizing,
-        derived_replicas_needed=replicas,
-        derived_gpus_needed=replicas * per_replica,
-        derived_tokens_per_second=rate,
-        assumptions=(
-            {"name": "serving_rule", "value": "derived", "source": DERIVED_RULE},
-            {"name": "memory_bandwidth_tbs_per_gpu", "value": bandwidth, "source": "engines/node/serving.py"},
-            {"name": "sequences_per_replica", "value": full.sequences, "source": "the KV cache the replica holds"},
-            {"name": "output_share", "value": round(DERIVED_OUTPUT_SHARE, 3), "source": NIM_SOURCE},
-            {"name": "median_error_held_back", "value": round(error, 2), "source": "bench/serving_error.py"},
-            *measured,
-        ),
-    )
-    said: DerivedFields = {
-        "derived": True,
-        "derived_replicas": replicas,
-        "derived_tp": per_replica,
-        "derived_gpus": replicas * per_replica,
-        "derived_tps": rate,
-        "derived_error": error,
-        **derived,
-    }
-    return said, sizing
-
-
-def _serving_assumptions(est: Throughput) -> tuple[dict[str, Any], ...]:
-    """The figures the replica estimate rests on, each with its source (``{"name", "value", "source"}``)."""
-    point, source = est.point, est.point.source
-    return (
-        {
-            "name": "serving_benchmark",
-            "value": f"{point.model}, {point.gpus_per_replica} x {point.gpu_label}, {point.precision} TP"
-            f"{point.gpus_per_replica}, {point.input_tokens} input / {point.output_tokens} output tokens",
-            "source": source,
-        },
-        {
-            "name": "concurrency_per_replica",
-            "value": est.per_replica,
-            "source": f"{source}; the last measured level with a time to first token under {TTFT_LIMIT_MS:,.0f} ms "
-            f"({est.ttft_ms} ms)",
-        },
-        {"name": "ttft_limit_ms", "value": TTFT_LIMIT_MS, "source": "engines/node/serving.py: about a second"},
-        {
-            "name": "tokens_per_second",
-            "value": round(est.tokens_per_second),
-            "source": f"{source}; the replicas' measured tokens/s at their load, linear between measured levels",
-        },
-        {"name": "replicas", "value": est.replicas, "source": "concurrency / requests per replica, rounded up"},
-    )
 
 
 def _size(wl: WorkloadIn, gpu_groups: list[GroupContext], per_node: int) -> Sizing:
@@ -615,7 +457,7 @@ def _size(wl: WorkloadIn, gpu_groups: list[GroupContext], per_node: int) -> Sizi
 
 
 def _memory_findings(
-    sizing: Sizing, gpu_groups: list[GroupContext], gpu_nodes: int, data: SizingFields
+    sizing: Sizing, gpu_groups: list[GroupContext], gpu_nodes: int, data: dict[str, Any]
 ) -> list[Finding]:
     """Not enough usable GPU memory for the minimum (error), or fewer GPUs than advised (warning)."""
     total_gpus = sum(c.group.count * c.gpus_per_node for c in gpu_groups)

@@ -121,19 +121,8 @@ from engines.findings.params.racks import (
     RackPduOutletsUnknown,
 )
 
-from .model import (
-    Cooling,
-    CordLine,
-    Facility,
-    LeafPlacement,
-    NodeGroup,
-    PduLine,
-    PduOption,
-    RackPlan,
-    RackRun,
-    SwitchGroup,
-    SwitchRole,
-)
+from .inputs import Facility, NodeGroup, PduOption, SwitchGroup
+from .model import Cooling, CordLine, LeafPlacement, PduLine, RackPlan, RackRun, SwitchRole
 from .packing import (
     AIR_COOLING_LIMIT_W,
     Builder,

@@ -14,11 +14,11 @@ from configurator.result import ValidationResult
 from engines.cluster.rackplan import fabric_locator
 from engines.fabric.cabling import iter_cabling_csv
 from engines.networks.cabling import network_rows
-from outputs.format import OutputFormat, OutputUnavailable
+from outputs.format import OutputErrorCode, OutputFormat, OutputUnavailable
 
 
 def unavailable() -> OutputUnavailable:
-    return OutputUnavailable("no_fabric_plan", _("This configuration has no fabric plan to cable."))
+    return OutputUnavailable(OutputErrorCode.NO_FABRIC_PLAN, _("This configuration has no fabric plan to cable."))
 
 
 def render(result: ValidationResult, language: str) -> Iterator[str]:
