@@ -24,6 +24,7 @@ from engines.findings.params.workload import (
     NicNotNeeded,
     NvlinkNotNeeded,
     RoceLossless,
+    SizingFields,
     WorkloadActivationCheckpointing,
     WorkloadDeadlineMissed,
     WorkloadMemoryTight,
@@ -141,16 +142,7 @@ def workload_findings(design: DesignIn, contexts: list[GroupContext]) -> tuple[l
     domain = min(nvlink_domain_gpus(c) or 1 for c in gpu_groups)
     plan = _plan(base, total_gpus, domain)
     sizing = _with_plan(base, plan, domain)
-    data = {
-        **{k: v for k, v in base.to_dict().items() if k not in _PLAN_KEYS},
-        "model_parameters_billion": wl.model_parameters_billion,
-        "need_gb": sizing.memory_needed_gb,
-        "usable_gb": sizing.usable_gb_per_gpu,
-        "per_node": per_node,
-        "nvlink": all(_has_nvlink(c) for c in gpu_groups),
-        "domain": domain,
-        **_plan_params(plan),
-    }
+    data = _sizing_fields(wl, base, sizing, plan, per_node, all(_has_nvlink(c) for c in gpu_groups), domain)
     out: list[Finding] = []
     if not sizing.fits_one_gpu:
         out.append(finding("workload", WorkloadTensorParallel(**data)))
@@ -158,7 +150,7 @@ def workload_findings(design: DesignIn, contexts: list[GroupContext]) -> tuple[l
         out.append(finding("workload", WorkloadSpansNodes(**data)))
     out.extend(_memory_findings(sizing, gpu_groups, gpu_nodes, data))
     if plan is not None and plan.checkpointing:
-        out.append(finding("workload", WorkloadActivationCheckpointing(**{**data, **_memory_params(plan, base)})))
+        out.append(finding("workload", _checkpointing(data, plan, base)))
     if not sizing.fits_one_node and design.fabric is None and gpu_nodes >= 2:
         out.append(finding("fabric", WorkloadNeedsFabric(min_nodes=sizing.min_nodes, nodes=gpu_nodes)))
     if sizing.mode in FULL_TRAINING_MODES and wl.model_parameters_billion >= SEVENTY_B_CLASS:
@@ -172,32 +164,50 @@ def workload_findings(design: DesignIn, contexts: list[GroupContext]) -> tuple[l
     return out, sizing
 
 
-_PLAN_KEYS = frozenset(
-    {
-        "parallelism",
-        "gpus_used",
-        "nvlink_domain_gpus",
-        "memory_per_gpu_gb",
-        "activations_gb_per_gpu",
-        "activation_checkpointing",
-        "sharded_states",
-        "training_days",
-        "gpu_hours",
-        "training_days_range",
-        "gpu_hours_range",
-        "training_hours",
-        "training_hours_range",
-        "deadline_gpus",
-        "deadline_nodes",
-        "replicas_needed",
-        "gpus_needed",
-        "tokens_per_second",
-        "derived_replicas_needed",
-        "derived_gpus_needed",
-        "derived_tokens_per_second",
-        "assumptions",
+def _sizing_fields(
+    wl: WorkloadIn, base: Sizing, sizing: Sizing, plan: Plan | None, per_node: int, nvlink: bool, domain: int
+) -> SizingFields:
+    """What the sizing findings state: the workload's sizing (``base``, as its JSON rounds it), the memory the plan
+    needs and leaves (``sizing``), the node shape and the parallelism plan."""
+    data: SizingFields = {
+        "kind": base.kind,
+        "mode": base.mode,
+        "precision": base.precision,
+        "params_billion": base.params_billion,
+        "bytes_per_param": base.bytes_per_param,
+        "memory_needed_gb": round(base.memory_needed_gb, 1),
+        "minimum_gb": round(base.minimum_gb, 1),
+        "minimum_bytes_per_param": base.minimum_bytes_per_param,
+        "kv_cache_gb": round(base.kv_cache_gb, 1),
+        "kv_model": base.kv_model,
+        "context_tokens": base.context_tokens,
+        "concurrency": base.concurrency,
+        "gpu_memory_gb": base.gpu_memory_gb,
+        "usable_gb_per_gpu": round(base.usable_gb_per_gpu, 1),
+        "gpus_per_node": base.gpus_per_node,
+        "min_gpus": base.min_gpus,
+        "min_nodes": base.min_nodes,
+        "min_gpus_possible": base.min_gpus_possible,
+        "fits_one_gpu": base.fits_one_gpu,
+        "fits_one_node": base.fits_one_node,
+        "model_parameters_billion": wl.model_parameters_billion,
+        "need_gb": sizing.memory_needed_gb,
+        "usable_gb": sizing.usable_gb_per_gpu,
+        "per_node": per_node,
+        "nvlink": nvlink,
+        "domain": domain,
+        "planned": False,
+        "tp": None,
+        "pp": None,
+        "dp": None,
+        "gpus_used": None,
     }
-)
+    if plan is not None:
+        data["planned"] = True
+        data["tp"], data["pp"], data["dp"] = plan.tensor, plan.pipeline, plan.data
+        data["gpus_used"] = plan.gpus
+        data["zero3"] = plan.zero3
+    return data
 
 
 def nvlink_domain_gpus(ctx: GroupContext) -> int | None:
@@ -241,27 +251,17 @@ def _with_plan(sizing: Sizing, plan: Plan | None, domain: int) -> Sizing:
     )
 
 
-def _plan_params(plan: Plan | None) -> dict[str, Any]:
-    if plan is None:
-        return {"planned": False, "tp": None, "pp": None, "dp": None, "gpus_used": None}
-    return {
-        "planned": True,
-        "tp": plan.tensor,
-        "pp": plan.pipeline,
-        "dp": plan.data,
-        "gpus_used": plan.gpus,
-        "zero3": plan.zero3,
-    }
-
-
-def _memory_params(plan: Plan, sizing: Sizing) -> dict[str, Any]:
-    _states, act = _without_checkpointing(plan, sizing)
-    return {
-        "states_gb": plan.states_gb_per_gpu,
-        "activations_gb": act,
-        "usable_gb": plan.usable_gb_per_gpu,
-        "checkpointed_gb": plan.activations_gb_per_gpu,
-    }
+def _checkpointing(data: SizingFields, plan: Plan, sizing: Sizing) -> WorkloadActivationCheckpointing:
+    """The sizing with the memory per GPU that full activation checkpointing leaves, and what it saves."""
+    _states, activations = _without_checkpointing(plan, sizing)
+    checkpointed = data.copy()
+    checkpointed["usable_gb"] = plan.usable_gb_per_gpu
+    return WorkloadActivationCheckpointing(
+        **checkpointed,
+        states_gb=plan.states_gb_per_gpu,
+        activations_gb=activations,
+        checkpointed_gb=plan.activations_gb_per_gpu,
+    )
 
 
 def _without_checkpointing(plan: Plan, sizing: Sizing) -> tuple[float, float]:
@@ -382,7 +382,7 @@ def _throughput(
     domain: int,
     per_node: int,
     total_gpus: int,
-    data: dict[str, Any],
+    data: SizingFields,
 ) -> tuple[list[Finding], Sizing]:
     """Inference with a concurrency: the replicas it needs and their tokens/s from a sourced serving benchmark
     (serving.py) when the design matches one exactly (an info, and a warning naming the GPUs and nodes that would
@@ -457,7 +457,7 @@ def _size(wl: WorkloadIn, gpu_groups: list[GroupContext], per_node: int) -> Sizi
 
 
 def _memory_findings(
-    sizing: Sizing, gpu_groups: list[GroupContext], gpu_nodes: int, data: dict[str, Any]
+    sizing: Sizing, gpu_groups: list[GroupContext], gpu_nodes: int, data: SizingFields
 ) -> list[Finding]:
     """Not enough usable GPU memory for the minimum (error), or fewer GPUs than advised (warning)."""
     total_gpus = sum(c.group.count * c.gpus_per_node for c in gpu_groups)
