@@ -29,6 +29,7 @@ from django.utils.autoreload import file_changed
 from django.utils.translation import gettext
 
 from engines.findings.finding import Finding
+from engines.findings.params.base import Params
 from engines.findings.registry import REGISTRY
 
 from . import cluster as _cluster  # noqa: F401  (registers the control-plane and services renderers)
@@ -41,6 +42,7 @@ from . import power as _power
 from . import rack_systems as _rack_systems  # noqa: F401  (registers the rack-scale system renderers)
 from . import racks as _racks  # noqa: F401  (registers the rack renderers)
 from . import workload as _workload  # noqa: F401  (registers the workload renderers)
+from .base import PARAMS as PARAMS  # code -> its parameter class (the guard tests)
 from .base import RENDERERS
 from .languages import language_codes
 
@@ -65,6 +67,8 @@ def _key(value: Any) -> Any:
         return dict, tuple([(k if type(k) is str else _key(k), _key(v)) for k, v in value.items()])
     if kind is list or kind is tuple:
         return kind, tuple([_key(v) for v in value])
+    if isinstance(value, Params):
+        return kind, tuple([_key(getattr(value, name)) for name in value.field_names()])
     if isinstance(value, Enum):
         return kind, value
     raise _Unkeyed

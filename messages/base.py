@@ -4,25 +4,49 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar, overload
 
 from django.utils.formats import get_format, number_format
 from django.utils.translation import gettext as _
 
-Renderer = Callable[[dict[str, Any]], tuple[str, str]]
-RENDERERS: dict[str, Renderer] = {}
+from engines.findings.params.base import Params
+
+Said = tuple[str, str]  # a finding's (message, fix)
+Renderer = Callable[[Any], Said]
+RENDERERS: dict[str, Renderer] = {}  # code -> its renderer
+PARAMS: dict[str, type[Params]] = {}  # code -> the parameter class its renderer was registered for
+
+T = TypeVar("T")
+P1 = TypeVar("P1", bound=Params)
+P2 = TypeVar("P2", bound=Params)
 
 
-def renders(*codes: object) -> Callable[[Renderer], Renderer]:
-    """Registers a function as the renderer of ``codes``: it takes the finding's parameters and returns
-    (message, fix) in the active language."""
+@overload
+def renders(k1: type[P1], /) -> Callable[[Callable[[P1], Said]], Callable[[P1], Said]]: ...
+@overload
+def renders(k1: type[P1], k2: type[P2], /) -> Callable[[Callable[[P1 | P2], Said]], Callable[[P1 | P2], Said]]: ...
+def renders(*kinds: type[Params]) -> Callable[[Renderer], Renderer]:
+    """Registers a function as the renderer of the codes of the parameter classes ``kinds``: it takes the
+    finding's parameter object (one of ``kinds``) and returns (message, fix) in the active language. mypy checks
+    that the function accepts every one of ``kinds`` (one or two: a renderer shared by two codes takes either)."""
 
     def register(fn: Renderer) -> Renderer:
-        for code in codes:
-            RENDERERS[str(code)] = fn
+        for kind in kinds:
+            if kind.CODE in PARAMS:
+                raise ValueError(f"finding code {kind.CODE} has two parameter classes or two renderers")
+            RENDERERS[kind.CODE] = fn
+            PARAMS[kind.CODE] = kind
         return fn
 
     return register
+
+
+def known(value: T | None) -> T:
+    """A parameter a finding states in the case at hand (a plan's degrees once planned, a serving point's figures
+    once estimated), though its class allows None for the other cases."""
+    if value is None:
+        raise ValueError("a finding's parameter is missing")
+    return value
 
 
 def num(value: float, decimals: int = 0) -> str:

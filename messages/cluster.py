@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+
+from engines.findings.params.cluster import (
+    ControlPlaneAdded,
+    ControlPlaneUfm,
+    OfferLeftOut,
+    ServicesDeclined,
+    ServicesOnRequest,
+)
 
 from .base import renders
 
 
-@renders("CONTROL_PLANE_ADDED")
-def _control_plane(p: dict[str, Any]) -> tuple[str, str]:
-    if p["basis"] == "superpod":
+@renders(ControlPlaneAdded)
+def _control_plane(p: ControlPlaneAdded) -> tuple[str, str]:
+    if p.basis == "superpod":
         text = _(
             "The offer adds %(servers)s control-plane servers for %(nodes)s nodes, as NVIDIA's DGX SuperPOD "
             "reference architecture lists them: two Base Command Manager head nodes in high availability, six "
@@ -24,38 +30,40 @@ def _control_plane(p: dict[str, Any]) -> tuple[str, str]:
             "them: two Base Command Manager head nodes in high availability and three Kubernetes control-plane "
             "nodes."
         )
-    return text % p, _("We quote these servers on request: no list price is set for servers without GPUs yet.")
+    return text % p.as_dict(), _(
+        "We quote these servers on request: no list price is set for servers without GPUs yet."
+    )
 
 
-@renders("CONTROL_PLANE_UFM")
-def _ufm(p: dict[str, Any]) -> tuple[str, str]:
+@renders(ControlPlaneUfm)
+def _ufm(p: ControlPlaneUfm) -> tuple[str, str]:
     return (
         _(
             "The InfiniBand fabric needs more than the switches' embedded subnet manager: the offer carries "
             "%(appliances)s UFM Enterprise appliances (a high-availability pair)."
         )
-        % p,
+        % p.as_dict(),
         _("We quote the UFM appliances with their licence on request."),
     )
 
 
-@renders("SERVICES_DECLINED")
-def _declined(p: dict[str, Any]) -> tuple[str, str]:
+@renders(ServicesDeclined)
+def _declined(p: ServicesDeclined) -> tuple[str, str]:
     names = {
         "support": _("hardware warranty and support"),
         "installation": _("installation and rack integration"),
         "ai_enterprise": _("NVIDIA AI Enterprise"),
     }
     return (
-        _("The design declines: %(services)s.") % {"services": ", ".join(names[d] for d in p["declined"])},
+        _("The design declines: %(services)s.") % {"services": ", ".join(names[d] for d in p.declined)},
         _("Make sure the site arranges these itself; without support, repairs are billed per call."),
     )
 
 
-@renders("SERVICES_ON_REQUEST")
-def _on_request(p: dict[str, Any]) -> tuple[str, str]:
+@renders(ServicesOnRequest)
+def _on_request(p: ServicesOnRequest) -> tuple[str, str]:
     return (
-        _("%(lines)s control-plane or service lines have no list price yet: we quote them on request.") % p,
+        _("%(lines)s control-plane or service lines have no list price yet: we quote them on request.") % p.as_dict(),
         _("We add their prices to the quote."),
     )
 
@@ -71,10 +79,10 @@ def left_out_items(items: list[str]) -> str:
     return ", ".join(names.get(i, i) for i in items)
 
 
-@renders("OFFER_LEFT_OUT")
-def _left_out(p: dict[str, Any]) -> tuple[str, str]:
-    items = left_out_items(p["items"])
-    if p["basis"] == "design":
+@renders(OfferLeftOut)
+def _left_out(p: OfferLeftOut) -> tuple[str, str]:
+    items = left_out_items(p.items)
+    if p.basis == "design":
         return (
             _("Not in this offer, as the site already has them: %(items)s.") % {"items": items},
             _("The rack plan still shows where every part goes, so the site can check that what it has fits."),
@@ -82,8 +90,8 @@ def _left_out(p: dict[str, Any]) -> tuple[str, str]:
     text = ngettext(
         "Not in this offer, as one server usually goes into what the site already has: %(items)s.",
         "Not in this offer, as a cluster of %(nodes)s nodes usually does without them or has them already: %(items)s.",
-        p["nodes"],
+        p.nodes,
     )
-    return text % {"items": items, "nodes": p["nodes"]}, _(
+    return text % {"items": items, "nodes": p.nodes}, _(
         "If the site does not have them, ask for them on the review step (What the site already has)."
     )

@@ -6,29 +6,59 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from engines.findings.fabric_codes import FabricCode as C
+from engines.findings.params.fabric import (
+    FabricBeyondReach,
+    FabricDistanceAssumed,
+    FabricDistanceImplausible,
+    FabricDistanceUnused,
+    FabricFewerRailsThanGpus,
+    FabricGrowthReserve,
+    FabricHcaAssumed,
+    FabricHdrForNewGpus,
+    FabricMediaDiscontinued,
+    FabricMediaNotCatalogued,
+    FabricNoCable,
+    FabricNoMgmtSwitch,
+    FabricNoRails,
+    FabricPartInvalid,
+    FabricPlanesNoMedium,
+    FabricPlugTopUnknown,
+    FabricPortsExceeded,
+    FabricProtocolMismatch,
+    FabricReachNotCatalogued,
+    FabricRoceAlternative,
+    FabricSingleNode,
+    FabricSmEmbedded,
+    FabricSmLimit,
+    FabricSmRequired,
+    FabricSmUnknown,
+    FabricSpeedMismatch,
+    FabricSwitchIsManagement,
+    FabricSwitchPortsUnknown,
+    LinkSide,
+)
 
 from .base import article, dec, num, renders
 from .diagram import LINK_CLASSES, RACK_FIELDS
 from .nodes import lifecycle_word, replacement_sentence
 
 
-def _link_class(p: dict[str, Any]) -> str:
-    """The finding's link class (node-leaf, leaf-spine, spine-core) in the active language."""
-    return str(LINK_CLASSES.get(p["link_class"], p["link_class"]))
+def _link_class(link_class: str) -> str:
+    """A finding's link class (node-leaf, leaf-spine, spine-core) in the active language."""
+    return str(LINK_CLASSES.get(link_class, link_class))
 
 
-@renders(C.SINGLE_NODE)
-def _single_node(p: dict[str, Any]) -> tuple[str, str]:
+@renders(FabricSingleNode)
+def _single_node(p: FabricSingleNode) -> tuple[str, str]:
     return (
         _("The design has a single node: its GPUs talk over NVLink and a compute fabric is not needed."),
         _("Remove the fabric, or keep it only to prepare for more nodes."),
     )
 
 
-@renders(C.HDR_FOR_NEW_GPUS)
-def _hdr_for_new_gpus(p: dict[str, Any]) -> tuple[str, str]:
-    gen = p["generation"] or f"{p['port_gbps']} Gb/s"
+@renders(FabricHdrForNewGpus)
+def _hdr_for_new_gpus(p: FabricHdrForNewGpus) -> tuple[str, str]:
+    gen = p.generation or f"{p.port_gbps} Gb/s"
     if article(gen) == "an":  # English 'an HDR switch', 'a 200 Gb/s switch'
         message = _(
             "%(switch)s is an %(gen)s switch (%(port_gbps)s Gb/s per port) for %(gpu_generation)s nodes; "
@@ -39,7 +69,7 @@ def _hdr_for_new_gpus(p: dict[str, Any]) -> tuple[str, str]:
             "%(switch)s is a %(gen)s switch (%(port_gbps)s Gb/s per port) for %(gpu_generation)s nodes; "
             "%(advised_gbps)s Gb/s per port is the advised fabric for this GPU generation."
         )
-    if p.get("advised_switch"):
+    if p.advised_switch:
         fix = _(
             "Choose a %(advised_gbps)s Gb/s switch (%(advised_switch)s); keep the slower fabric only as a budget "
             "option or to extend an existing one."
@@ -49,28 +79,28 @@ def _hdr_for_new_gpus(p: dict[str, Any]) -> tuple[str, str]:
             "Choose a switch with %(advised_gbps)s Gb/s ports; keep the slower fabric only as a budget option or to "
             "extend an existing one."
         )
-    return message % {**p, "gen": gen}, fix % p
+    return message % {**p.as_dict(), "gen": gen}, fix % p.as_dict()
 
 
-@renders(C.FEWER_RAILS_THAN_GPUS)
-def _fewer_rails(p: dict[str, Any]) -> tuple[str, str]:
+@renders(FabricFewerRailsThanGpus)
+def _fewer_rails(p: FabricFewerRailsThanGpus) -> tuple[str, str]:
     return (
         _(
             "The rail-optimized fabric has %(rails)s rails for %(gpus_per_node)s GPUs per node: GPUs share compute "
             "NICs and get %(rails)s/%(gpus_per_node)s of a NIC each."
         )
-        % p,
-        _("Fit %(gpus_per_node)s compute NICs per node, one per GPU.") % p,
+        % p.as_dict(),
+        _("Fit %(gpus_per_node)s compute NICs per node, one per GPU.") % p.as_dict(),
     )
 
 
-@renders(C.ROCE_ALTERNATIVE)
-def _roce(p: dict[str, Any]) -> tuple[str, str]:
-    alt = p.get("alternative")
+@renders(FabricRoceAlternative)
+def _roce(p: FabricRoceAlternative) -> tuple[str, str]:
+    alt = p.alternative
     if alt:
         name = f"{alt['part']} ({alt['generation'] or 'Spectrum'}, {alt['ports']} x {alt['gbps']}GbE)"
     else:
-        name = _("an Ethernet switch of %(gbps)s GbE or faster") % {"gbps": p.get("gbps", 400)}
+        name = _("an Ethernet switch of %(gbps)s GbE or faster") % {"gbps": p.gbps}
     return (
         _(
             "If the customer prefers Ethernet, RoCE on %(name)s is a serious alternative; InfiniBand keeps an edge "
@@ -82,16 +112,16 @@ def _roce(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-@renders(C.PART_INVALID)
-def _part_invalid(p: dict[str, Any]) -> tuple[str, str]:
+@renders(FabricPartInvalid)
+def _part_invalid(p: FabricPartInvalid) -> tuple[str, str]:
     return (
-        _("%(path)s: %(reason)s.") % p,
+        _("%(path)s: %(reason)s.") % p.as_dict(),
         _("Choose a switch (and adapter) from the lists on the fabric and adapters steps."),
     )
 
 
-@renders(C.NO_RAILS)
-def _no_rails(p: dict[str, Any]) -> tuple[str, str]:
+@renders(FabricNoRails)
+def _no_rails(p: FabricNoRails) -> tuple[str, str]:
     return (
         _("The design has a compute fabric but no compute NICs in its nodes to connect to it."),
         _("Add compute NICs (one per GPU), or remove the fabric."),
@@ -101,7 +131,7 @@ def _no_rails(p: dict[str, Any]) -> tuple[str, str]:
 # --- the planner -------------------------------------------------------------------------------------------
 
 
-def side_label(side: dict[str, Any], both: bool = False) -> str:
+def side_label(side: LinkSide, both: bool = False) -> str:
     """'the MQM9700-NS2F cages (twin-port OSFP, finned top)': one end of a link class."""
     top = {
         "finned": _(", finned top"),
@@ -121,45 +151,45 @@ def side_label(side: dict[str, Any], both: bool = False) -> str:
     return f"{where % {'part': side['part']}} ({twin}{connector}{top})"
 
 
-def _join(p: dict[str, Any]) -> str:
-    if p["b"] is None:
-        return side_label(p["a"], both=True)
-    return _("%(a)s and %(b)s") % {"a": side_label(p["a"]), "b": side_label(p["b"])}
+def _join(a: LinkSide, b: LinkSide | None) -> str:
+    if b is None:
+        return side_label(a, both=True)
+    return _("%(a)s and %(b)s") % {"a": side_label(a), "b": side_label(b)}
 
 
-@renders(C.NO_CABLE, C.MEDIA_NOT_CATALOGUED)
-def _no_cable(p: dict[str, Any]) -> tuple[str, str]:
+@renders(FabricNoCable, FabricMediaNotCatalogued)
+def _no_cable(p: FabricNoCable | FabricMediaNotCatalogued) -> tuple[str, str]:
     message, fix = _no_cable_text(p)
-    if p.get("bom_incomplete"):
+    if p.bom_incomplete:
         message = f"{message} {_('The bill of materials leaves these links out, so it is incomplete.')}"
     return message, fix
 
 
-def _no_cable_text(p: dict[str, Any]) -> tuple[str, str]:
-    if p.get("unknown_side"):
+def _no_cable_text(p: FabricNoCable | FabricMediaNotCatalogued) -> tuple[str, str]:
+    if isinstance(p, FabricMediaNotCatalogued) and p.unknown_side:
         return (
             _(
                 "The connector of %(side)s is not known from the sources, so no cable can be chosen for the "
                 "%(link_class)s links."
             )
-            % {"side": side_label(p["unknown_side"]), "link_class": _link_class(p)},
+            % {"side": side_label(p.unknown_side), "link_class": _link_class(p.link_class)},
             _("Choose another adapter or switch, or ask us to quote the cabling separately."),
         )
-    if p.get("missing_media"):
+    if isinstance(p, FabricMediaNotCatalogued) and p.missing_media:
         what = ""
-        for m in p["missing_media"]:
+        for m in p.missing_media:
             one = f"{m['speed_gbps']} Gb/s {m['connector']}"
             what = _("%(a)s or %(b)s") % {"a": what, "b": one} if what else one
-        if p["b"] is None:
+        if p.b is None:
             links = _("the %(link_class)s links of %(join)s") % {
-                "link_class": _link_class(p),
-                "join": _join(p),
+                "link_class": _link_class(p.link_class),
+                "join": _join(p.a, p.b),
             }
         else:
             links = _("the %(link_class)s links between %(a)s and %(b)s") % {
-                "link_class": _link_class(p),
-                "a": side_label(p["a"]),
-                "b": side_label(p["b"]),
+                "link_class": _link_class(p.link_class),
+                "a": side_label(p.a),
+                "b": side_label(p.b),
             }
         return (
             _(
@@ -172,24 +202,24 @@ def _no_cable_text(p: dict[str, Any]) -> tuple[str, str]:
         )
     return (
         _("No catalogue cable or optic set joins %(join)s at %(speed_gbps)s Gb/s for the %(link_class)s links.")
-        % {**p, "join": _join(p), "link_class": _link_class(p)},
+        % {**p.as_dict(), "join": _join(p.a, p.b), "link_class": _link_class(p.link_class)},
         _("Choose a switch and adapter with matching connectors, or ask us to quote the joining cable."),
     )
 
 
-@renders(C.BEYOND_REACH, C.REACH_NOT_CATALOGUED)
-def _beyond_reach(p: dict[str, Any]) -> tuple[str, str]:
+@renders(FabricBeyondReach, FabricReachNotCatalogued)
+def _beyond_reach(p: FabricBeyondReach | FabricReachNotCatalogued) -> tuple[str, str]:
     values = {
-        "link_class": _link_class(p),
-        "distance": dec(p["distance_m"]),
-        "slack": dec(p["slack_m"]),
-        "required": dec(p["required_m"]),
-        "join": _join(p),
-        "longest": dec(p["longest_m"]),
-        "fits": dec(p["longest_m"] - p["slack_m"]),
-        "rack_field": RACK_FIELDS.get(p["rack_field"] or "", p["rack_field"]),
+        "link_class": _link_class(p.link_class),
+        "distance": dec(p.distance_m),
+        "slack": dec(p.slack_m),
+        "required": dec(p.required_m),
+        "join": _join(p.a, p.b),
+        "longest": dec(p.longest_m),
+        "fits": dec(p.longest_m - p.slack_m),
+        "rack_field": RACK_FIELDS.get(p.rack_field or "", p.rack_field),
     }
-    if p.get("fibre_short"):
+    if p.fibre_short:
         return _fibre_short(p, values)
     message = (
         _(
@@ -198,14 +228,14 @@ def _beyond_reach(p: dict[str, Any]) -> tuple[str, str]:
         )
         % values
     )
-    if p.get("cables_only"):
+    if p.cables_only:
         message += " " + _(
             "No optics for these ports are on offer and no longer cable of this kind is known from the sources, so "
             "these links cannot be quoted as they stand."
         )
-    if p.get("bom_incomplete"):
+    if p.bom_incomplete:
         message += " " + _("The bill of materials leaves these links out, so it is incomplete.")
-    if p["rack_field"] and p["longest_m"] - p["slack_m"] > 0:
+    if p.rack_field and p.longest_m - p.slack_m > 0:
         fix = (
             _(
                 "If the run is shorter, enter at most %(fits)s m as “%(rack_field)s” on the fabric step and the "
@@ -219,9 +249,9 @@ def _beyond_reach(p: dict[str, Any]) -> tuple[str, str]:
     return message, fix
 
 
-def _fibre_short(p: dict[str, Any], values: dict[str, Any]) -> tuple[str, str]:
+def _fibre_short(p: FabricBeyondReach | FabricReachNotCatalogued, values: dict[str, Any]) -> tuple[str, str]:
     """A run the catalogued optics reach but no catalogued fibre spans: the fibre is what is missing."""
-    values = {**values, "reach": dec(p["optics_reach_m"])}
+    values = {**values, "reach": dec(p.optics_reach_m or 0)}  # a fibre-short run has its optics' reach
     message = (
         _(
             "The %(link_class)s run of %(distance)s m (+%(slack)s m slack) is within the %(reach)s m reach of the "
@@ -235,9 +265,9 @@ def _fibre_short(p: dict[str, Any], values: dict[str, Any]) -> tuple[str, str]:
     return message, fix
 
 
-@renders(C.SM_UNKNOWN)
-def _sm_unknown(p: dict[str, Any]) -> tuple[str, str]:
-    values = {"switch": p["switch"], "ib_nodes": num(p["ib_nodes"])}
+@renders(FabricSmUnknown)
+def _sm_unknown(p: FabricSmUnknown) -> tuple[str, str]:
+    values = {"switch": p.switch, "ib_nodes": num(p.ib_nodes)}
     return (
         _(
             "The subnet-manager status of %(switch)s is not known from the sources: plan UFM or an SM host for the "
@@ -251,9 +281,9 @@ def _sm_unknown(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-@renders(C.SM_REQUIRED)
-def _sm_required(p: dict[str, Any]) -> tuple[str, str]:
-    values = {"switch": p["switch"], "ib_nodes": num(p["ib_nodes"])}
+@renders(FabricSmRequired)
+def _sm_required(p: FabricSmRequired) -> tuple[str, str]:
+    values = {"switch": p.switch, "ib_nodes": num(p.ib_nodes)}
     return (
         _(
             "%(switch)s is unmanaged and runs no subnet manager; the fabric of %(ib_nodes)s InfiniBand endpoints "
@@ -264,10 +294,10 @@ def _sm_required(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-@renders(C.SM_LIMIT)
-def _sm_limit(p: dict[str, Any]) -> tuple[str, str]:
+@renders(FabricSmLimit)
+def _sm_limit(p: FabricSmLimit) -> tuple[str, str]:
     # Emitted only with a known limit.
-    values = {"ib_nodes": num(p["ib_nodes"]), "limit": num(p["sm_limit"])}
+    values = {"ib_nodes": num(p.ib_nodes), "limit": num(p.sm_limit or 0)}
     return (
         _(
             "The fabric has %(ib_nodes)s InfiniBand endpoints (HCA ports and switches); the embedded subnet manager "
@@ -278,10 +308,10 @@ def _sm_limit(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-@renders(C.SM_EMBEDDED)
-def _sm_embedded(p: dict[str, Any]) -> tuple[str, str]:
-    if p["sm_limit"] is None:
-        values = {"switch": p["switch"], "ib_nodes": num(p["ib_nodes"])}
+@renders(FabricSmEmbedded)
+def _sm_embedded(p: FabricSmEmbedded) -> tuple[str, str]:
+    if p.sm_limit is None:
+        values = {"switch": p.switch, "ib_nodes": num(p.ib_nodes)}
         return (
             _(
                 "The managed %(switch)s switches run an embedded subnet manager, without adaptive routing or SHARP; "
@@ -291,7 +321,7 @@ def _sm_embedded(p: dict[str, Any]) -> tuple[str, str]:
             % values,
             _("Plan UFM for AI training fabrics, or ask us to confirm the embedded subnet manager's limit."),
         )
-    values = {"switch": p["switch"], "ib_nodes": num(p["ib_nodes"]), "limit": num(p["sm_limit"])}
+    values = {"switch": p.switch, "ib_nodes": num(p.ib_nodes), "limit": num(p.sm_limit or 0)}
     return (
         _(
             "The managed %(switch)s switches run an embedded subnet manager, enough for these %(ib_nodes)s "
@@ -306,13 +336,13 @@ def _protocol_name(protocol: str) -> str:
     return {"infiniband": "InfiniBand", "ethernet": "Ethernet"}.get(protocol, protocol)
 
 
-@renders(C.PROTOCOL_MISMATCH)
-def _protocol_mismatch(p: dict[str, Any]) -> tuple[str, str]:
+@renders(FabricProtocolMismatch)
+def _protocol_mismatch(p: FabricProtocolMismatch) -> tuple[str, str]:
     # Only InfiniBand and Ethernet mismatch (VPI speaks both), so English always reads 'an'.
-    sw, hca = _protocol_name(p["switch_protocol"]), _protocol_name(p["hca_protocol"])
+    sw, hca = _protocol_name(p.switch_protocol), _protocol_name(p.hca_protocol)
     values = {
-        "switch": p["switch"],
-        "hca": p["hca"],
+        "switch": p.switch,
+        "hca": p.hca,
         "sw_p": sw,
         "hca_p": hca,
     }
@@ -322,14 +352,14 @@ def _protocol_mismatch(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-@renders(C.SPEED_MISMATCH)
-def _speed_mismatch(p: dict[str, Any]) -> tuple[str, str]:
-    if p["hca_gbps"] > p["port_gbps"]:
+@renders(FabricSpeedMismatch)
+def _speed_mismatch(p: FabricSpeedMismatch) -> tuple[str, str]:
+    if p.hca_gbps > p.port_gbps:
         message = _(
             "%(hca)s runs at %(hca_gbps)s Gb/s but the %(switch)s ports at %(port_gbps)s Gb/s; the links negotiate "
             "down to %(link_gbps)s Gb/s."
         )
-        if p.get("advised_generation"):
+        if p.advised_generation:
             fix = _(
                 "Choose a switch of the adapter's generation (%(advised_generation)s adapters: %(advised_switch)s)."
             )
@@ -341,30 +371,30 @@ def _speed_mismatch(p: dict[str, Any]) -> tuple[str, str]:
             "%(link_gbps)s Gb/s and the rest of each port's bandwidth stays unused."
         )
         fix = _("Choose adapters at the switch's speed, or split ports with a splitter cable.")
-    return message % p, fix % p
+    return message % p.as_dict(), fix % p.as_dict()
 
 
-@renders(C.PLANES_NO_MEDIUM)
-def _planes_no_medium(p: dict[str, Any]) -> tuple[str, str]:
+@renders(FabricPlanesNoMedium)
+def _planes_no_medium(p: FabricPlanesNoMedium) -> tuple[str, str]:
     return (
         _(
             "%(hca)s runs as %(links)s x %(gbps)s GbE on %(switch)s, one link to each of %(links)s planes as NVIDIA "
             "plans Spectrum-X, but no catalogue plug for its cage carries %(links)s links: the fabric is planned as "
             "one plane of one %(gbps)s Gb/s link per adapter."
         )
-        % p,
+        % p.as_dict(),
         _("Ask us to quote the twin-port transceivers for the adapters' cages to build both planes."),
     )
 
 
-@renders(C.PORTS_EXCEEDED)
-def _ports_exceeded(p: dict[str, Any]) -> tuple[str, str]:
-    if p.get("max_rails") is not None:
+@renders(FabricPortsExceeded)
+def _ports_exceeded(p: FabricPortsExceeded) -> tuple[str, str]:
+    if p.max_rails is not None:
         values = {
-            **p,
-            "nodes": num(p["nodes"]),
-            "units": num(p["units"]),
-            "leaves": num(p["leaves"]),
+            **p.as_dict(),
+            "nodes": num(p.nodes),
+            "units": num(p.units or 0),
+            "leaves": num(p.leaves or 0),
         }
         return (
             _(
@@ -380,7 +410,8 @@ def _ports_exceeded(p: dict[str, Any]) -> tuple[str, str]:
                 "per GPU, usually 8."
             ),
         )
-    values = {**p, "nodes": num(p["nodes"]), "endpoints": num(p["endpoints"]), "capacity": num(p["capacity"])}
+    endpoints, capacity = num(p.endpoints or 0), num(p.capacity or 0)
+    values = {**p.as_dict(), "nodes": num(p.nodes), "endpoints": endpoints, "capacity": capacity}
     return (
         _(
             "%(nodes)s nodes x %(rails)s rails need %(endpoints)s switch ports; three tiers of %(switch)s "
@@ -391,48 +422,50 @@ def _ports_exceeded(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-@renders(C.SWITCH_IS_MANAGEMENT)
-def _switch_is_management(p: dict[str, Any]) -> tuple[str, str]:
+@renders(FabricSwitchIsManagement)
+def _switch_is_management(p: FabricSwitchIsManagement) -> tuple[str, str]:
     return (
-        _("%(switch)s is an out-of-band management switch (1 GbE RJ45); it cannot carry the compute fabric.") % p,
+        _("%(switch)s is an out-of-band management switch (1 GbE RJ45); it cannot carry the compute fabric.")
+        % p.as_dict(),
         _("Choose an InfiniBand or Ethernet fabric switch on the fabric step."),
     )
 
 
-@renders(C.SWITCH_PORTS_UNKNOWN)
-def _switch_ports_unknown(p: dict[str, Any]) -> tuple[str, str]:
+@renders(FabricSwitchPortsUnknown)
+def _switch_ports_unknown(p: FabricSwitchPortsUnknown) -> tuple[str, str]:
     return (
-        _("The catalogue gives no ports or port speed for %(switch)s; the fabric cannot be sized.") % p,
+        _("The catalogue gives no ports or port speed for %(switch)s; the fabric cannot be sized.") % p.as_dict(),
         _("Choose another switch, or ask us to confirm this switch's ports."),
     )
 
 
-@renders(C.HCA_ASSUMED)
-def _hca_assumed(p: dict[str, Any]) -> tuple[str, str]:
+@renders(FabricHcaAssumed)
+def _hca_assumed(p: FabricHcaAssumed) -> tuple[str, str]:
     return (
-        _("No HCA given: node cables assume a single-port HCA at %(port_gbps)s Gb/s matching the %(switch)s port.") % p,
+        _("No HCA given: node cables assume a single-port HCA at %(port_gbps)s Gb/s matching the %(switch)s port.")
+        % p.as_dict(),
         _("Name the HCA to have its connector and speed checked."),
     )
 
 
-@renders(C.NO_MGMT_SWITCH)
-def _no_mgmt_switch(p: dict[str, Any]) -> tuple[str, str]:
+@renders(FabricNoMgmtSwitch)
+def _no_mgmt_switch(p: FabricNoMgmtSwitch) -> tuple[str, str]:
     return (
         _(
             "No out-of-band management switch in the catalogue for the %(ports)s BMC and switch management ports "
             "(1 GbE)."
         )
-        % {"ports": num(p["ports"])},
+        % {"ports": num(p.ports)},
         _("Ask us to add a 1 GbE management switch to the quote."),
     )
 
 
-@renders(C.PLUG_TOP_UNKNOWN)
-def _plug_top_unknown(p: dict[str, Any]) -> tuple[str, str]:
-    values = {"medium": p["medium"], "side": side_label(p["side"]), "link_class": _link_class(p)}
-    if p["medium_top"] is None and p["side"]["top"] is None:
+@renders(FabricPlugTopUnknown)
+def _plug_top_unknown(p: FabricPlugTopUnknown) -> tuple[str, str]:
+    values = {"medium": p.medium, "side": side_label(p.side), "link_class": _link_class(p.link_class)}
+    if p.medium_top is None and p.side["top"] is None:
         what = _("The plug tops of %(medium)s and of %(side)s are not known from the sources") % values
-    elif p["medium_top"] is None:
+    elif p.medium_top is None:
         what = _("The plug top of %(medium)s is not known from the sources") % values
     else:
         what = _("The plug top that %(side)s takes is not known from the sources") % values
@@ -442,9 +475,9 @@ def _plug_top_unknown(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-@renders(C.MEDIA_DISCONTINUED)
-def _media_discontinued(p: dict[str, Any]) -> tuple[str, str]:
-    values = {"part": p["part"], "lifecycle": lifecycle_word(p["lifecycle"]), "link_class": _link_class(p)}
+@renders(FabricMediaDiscontinued)
+def _media_discontinued(p: FabricMediaDiscontinued) -> tuple[str, str]:
+    values = {"part": p.part, "lifecycle": lifecycle_word(p.lifecycle), "link_class": _link_class(p.link_class)}
     message = (
         _(
             "No active cable or optic reaches for the %(link_class)s links, so the plan uses %(part)s, which is "
@@ -453,7 +486,7 @@ def _media_discontinued(p: dict[str, Any]) -> tuple[str, str]:
         % values
     )
     return (
-        message + " " + replacement_sentence(p),
+        message + " " + replacement_sentence(p.replacement),
         _("Move the switches closer so an active cable or optic reaches, or ask us to quote the replacement."),
     )
 
@@ -465,17 +498,17 @@ def _rack_field(name: str) -> str:
     return str(RACK_FIELDS.get(name, name))
 
 
-@renders(C.GROWTH_RESERVE)
-def _growth_reserve(p: dict[str, Any]) -> tuple[str, str]:
-    free = p["free_ports"]
+@renders(FabricGrowthReserve)
+def _growth_reserve(p: FabricGrowthReserve) -> tuple[str, str]:
+    free = p.free_ports
     values = {
-        "n": num(p["reserve_switches"]),
-        "switch": p["switch"],
-        "room": num(p["room_nodes"]),
+        "n": num(p.reserve_switches),
+        "switch": p.switch,
+        "room": num(p.room_nodes),
         "spine": num(free.get("spine", 0)),
         "core": num(free.get("core", 0)),
     }
-    if p["three_tier"]:
+    if p.three_tier:
         why = (
             _(
                 "A three-tier fabric is balanced per pod and per plane: the spines of a pod and the core switches "
@@ -492,9 +525,9 @@ def _growth_reserve(p: dict[str, Any]) -> tuple[str, str]:
             )
             % values
         )
-    room = _(" Room for %(room)s more nodes without new switches.") % values if p["room_nodes"] else ""
-    if p["cost_eur"] is not None:
-        cost = _("The reserve costs about EUR %(cost)s (list price).") % {"cost": num(p["cost_eur"])}
+    room = _(" Room for %(room)s more nodes without new switches.") % values if p.room_nodes else ""
+    if p.cost_eur is not None:
+        cost = _("The reserve costs about EUR %(cost)s (list price).") % {"cost": num(p.cost_eur)}
     else:
         cost = _("The reserve's cost is not known: the switch has no list price yet.")
     return (
@@ -503,13 +536,13 @@ def _growth_reserve(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-@renders(C.DISTANCE_ASSUMED)
-def _distance_assumed(p: dict[str, Any]) -> tuple[str, str]:
+@renders(FabricDistanceAssumed)
+def _distance_assumed(p: FabricDistanceAssumed) -> tuple[str, str]:
     values = {
-        "link_class": _link_class(p),
-        "default": dec(p["default_m"]),
-        "planned": dec(p["planned_m"]),
-        "field": _rack_field(p["rack_field"]),
+        "link_class": _link_class(p.link_class),
+        "default": dec(p.default_m),
+        "planned": dec(p.planned_m),
+        "field": _rack_field(p.rack_field),
     }
     return (
         _(
@@ -525,10 +558,10 @@ def _distance_assumed(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-@renders(C.DISTANCE_IMPLAUSIBLE)
-def _distance_implausible(p: dict[str, Any]) -> tuple[str, str]:
-    values = {"field": _rack_field(p["rack_field"]), "distance": num(p["distance_m"], 1), "limit": num(p["limit_m"])}
-    if p["rack_field"] == "in_rack_m":
+@renders(FabricDistanceImplausible)
+def _distance_implausible(p: FabricDistanceImplausible) -> tuple[str, str]:
+    values = {"field": _rack_field(p.rack_field), "distance": num(p.distance_m, 1), "limit": num(p.limit_m)}
+    if p.rack_field == "in_rack_m":
         message = _(
             "“%(field)s” is %(distance)s m, but a run inside one rack is a few metres at most (a 42U rack is "
             "about 2 m tall; more than %(limit)s m is implausible)."
@@ -544,15 +577,15 @@ def _distance_implausible(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-@renders(C.DISTANCE_UNUSED)
-def _distance_unused(p: dict[str, Any]) -> tuple[str, str]:
+@renders(FabricDistanceUnused)
+def _distance_unused(p: FabricDistanceUnused) -> tuple[str, str]:
     why = {
         "node_to_leaf_m": _("the one switch sits in the nodes' rack, so the run within a rack applies"),
         "leaf_to_spine_m": _("the fabric is one switch, without spines"),
         "spine_to_core_m": _("the fabric has no core switches"),
     }
     reasons = "; ".join(
-        _("“%(field)s”: %(why)s") % {"field": _rack_field(name), "why": why.get(name, "")} for name in p["rack_fields"]
+        _("“%(field)s”: %(why)s") % {"field": _rack_field(name), "why": why.get(name, "")} for name in p.rack_fields
     )
     return (
         _("A distance you gave has no link in this fabric and is not used (%(reasons)s).") % {"reasons": reasons},

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from engines.findings.network_codes import NetworkCode as C
+from engines.findings.params.networks import (
+    NetworkConverged,
+    NetworkCustomerSupplied,
+    NetworkMediaNotCatalogued,
+    NetworkNoAdapters,
+    NetworkNoSwitch,
+    NetworkOobExtraSwitches,
+    NetworkOobNotManagement,
+    NetworkOobUplinkPorts,
+    NetworkSinglePort,
+)
 
 from .base import num, renders
 
@@ -21,30 +29,30 @@ def network_name(key: str) -> str:
     }.get(key, key)
 
 
-@renders(C.CUSTOMER_SUPPLIED)
-def _customer(p: dict[str, Any]) -> tuple[str, str]:
+@renders(NetworkCustomerSupplied)
+def _customer(p: NetworkCustomerSupplied) -> tuple[str, str]:
     return (
         _("The customer supplies %(network)s: its switches, cables and ports are not in this plan or its bill.")
-        % {"network": network_name(p["network"])},
+        % {"network": network_name(p.network)},
         _("Check that the customer's network has the ports and speed these nodes need."),
     )
 
 
-@renders(C.NO_ADAPTERS)
-def _no_adapters(p: dict[str, Any]) -> tuple[str, str]:
+@renders(NetworkNoAdapters)
+def _no_adapters(p: NetworkNoAdapters) -> tuple[str, str]:
     return (
         _("The design asks for %(network)s, but no node adapter has the role %(role)s: there is nothing to connect.")
-        % {"network": network_name(p["network"]), "role": p["role"]},
+        % {"network": network_name(p.network), "role": p.role},
         _(
             "Give the adapters that carry this traffic the role %(role)s, or tell us that the customer supplies "
             "this network."
         )
-        % {"role": p["role"]},
+        % {"role": p.role},
     )
 
 
-@renders(C.CONVERGED)
-def _converged(p: dict[str, Any]) -> tuple[str, str]:
+@renders(NetworkConverged)
+def _converged(p: NetworkConverged) -> tuple[str, str]:
     return (
         _(
             "No node adapter has the role management: in-band management shares the storage adapters and network "
@@ -54,80 +62,80 @@ def _converged(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-@renders(C.SINGLE_PORT)
-def _single_port(p: dict[str, Any]) -> tuple[str, str]:
+@renders(NetworkSinglePort)
+def _single_port(p: NetworkSinglePort) -> tuple[str, str]:
     return (
         ngettext(
             "%(count)s node has one management port: it reaches one in-band switch, without redundancy.",
             "%(count)s nodes have one management port: each reaches one in-band switch, without redundancy.",
-            p["nodes"],
+            p.nodes,
         )
-        % {"count": num(p["nodes"])},
+        % {"count": num(p.nodes)},
         _("Cable two management ports per node, one to each switch of the pair."),
     )
 
 
-@renders(C.NO_SWITCH)
-def _no_switch(p: dict[str, Any]) -> tuple[str, str]:
-    if p.get("switch"):
+@renders(NetworkNoSwitch)
+def _no_switch(p: NetworkNoSwitch) -> tuple[str, str]:
+    if p.switch:
         return (
             _("%(switch)s is not a switch in the catalogue; %(network)s is not planned.")
-            % {"switch": p["switch"], "network": network_name(p["network"])},
+            % {"switch": p.switch, "network": network_name(p.network)},
             _("Choose one of our switches for it."),
         )
     return (
         _("The catalogue has no default switch for %(network)s; it is not planned.")
-        % {"network": network_name(p["network"])},
+        % {"network": network_name(p.network)},
         _("Ask us which switch to use for it."),
     )
 
 
-@renders(C.OOB_NOT_MANAGEMENT)
-def _oob_not_management(p: dict[str, Any]) -> tuple[str, str]:
+@renders(NetworkOobNotManagement)
+def _oob_not_management(p: NetworkOobNotManagement) -> tuple[str, str]:
     return (
         _("%(switch)s is not a 1 GbE management switch; the out-of-band network is not planned.")
-        % {"switch": p.get("switch") or "?"},
+        % {"switch": p.switch or "?"},
         _("Choose a management switch such as SN2201 for the out-of-band network."),
     )
 
 
-@renders(C.OOB_EXTRA_SWITCHES)
-def _oob_extra(p: dict[str, Any]) -> tuple[str, str]:
+@renders(NetworkOobExtraSwitches)
+def _oob_extra(p: NetworkOobExtraSwitches) -> tuple[str, str]:
     return (
         ngettext(
             "The out-of-band network has %(ports)s ports, more than the racks' %(in_racks)s management switches "
             "take: %(extra)s more %(switch)s is needed, which the rack plan does not place.",
             "The out-of-band network has %(ports)s ports, more than the racks' %(in_racks)s management switches "
             "take: %(extra)s more %(switch)s are needed, which the rack plan does not place.",
-            p["extra"],
+            p.extra,
         )
-        % {"ports": num(p["ports"]), "in_racks": num(p["in_racks"]), "extra": num(p["extra"]), "switch": p["switch"]},
+        % {"ports": num(p.ports), "in_racks": num(p.in_racks), "extra": num(p.extra), "switch": p.switch},
         _("Reserve a unit and power for them in the network racks."),
     )
 
 
-@renders(C.OOB_UPLINK_PORTS)
-def _uplink_ports(p: dict[str, Any]) -> tuple[str, str]:
+@renders(NetworkOobUplinkPorts)
+def _uplink_ports(p: NetworkOobUplinkPorts) -> tuple[str, str]:
     return (
         _(
             "The %(uplinks)s uplinks of the out-of-band switches need ports on %(network)s, whose leaves have "
             "%(free)s free."
         )
-        % {"uplinks": num(p["uplinks"]), "network": network_name(p["network"]), "free": num(p["free"])},
+        % {"uplinks": num(p.uplinks), "network": network_name(p.network), "free": num(p.free)},
         _("Add leaves to that network, or uplink the out-of-band switches into your own network."),
     )
 
 
-@renders(C.MEDIA_NOT_CATALOGUED)
-def _media_missing(p: dict[str, Any]) -> tuple[str, str]:
+@renders(NetworkMediaNotCatalogued)
+def _media_missing(p: NetworkMediaNotCatalogued) -> tuple[str, str]:
     return (
         ngettext(
             "%(links)s link of %(speed)s Gb/s %(connector)s: the catalogue has no cable for it, so the bill leaves "
             "it out.",
             "%(links)s links of %(speed)s Gb/s %(connector)s: the catalogue has no cable for them, so the bill "
             "leaves them out.",
-            p["links"],
+            p.links,
         )
-        % {"links": num(p["links"]), "speed": num(p["speed_gbps"]), "connector": p.get("connector") or "?"},
+        % {"links": num(p.links), "speed": num(p.speed_gbps), "connector": p.connector or "?"},
         _("Ask us to quote these cables separately."),
     )

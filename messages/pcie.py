@@ -7,7 +7,25 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from engines.findings.codes import Code as C
+from engines.findings.params.pcie import (
+    FitHolder,
+    FreeUnfit,
+    NoSlotReason,
+    PcieCardDoesNotFit,
+    PcieFormUnknown,
+    PcieGen6InGen5,
+    PcieIntegratedNics,
+    PcieLinkBandwidth,
+    PcieLinkUnknown,
+    PcieNicNotGpuLocal,
+    PcieNoFreeSlot,
+    PcieNoFreeSlotUnverified,
+    PcieSlotsUnknown,
+    PcieSlotUsedTwice,
+    PcieSwitchUplink,
+    PcieUnknownSlot,
+    SlotGroup,
+)
 
 from .base import num, renders
 
@@ -69,10 +87,10 @@ def a_pcie_card(gen: int | None, lanes: int | None) -> str:
     return _("a card of unknown PCIe generation and width")
 
 
-@renders(C.PCIE_UNKNOWN_SLOT)
-def _unknown_slot(p: dict[str, Any]) -> tuple[str, str]:
-    values = {"server": p["server"], "listed": ", ".join(p["slots"]), "have": ", ".join(p["known"])}
-    if not p["known"]:
+@renders(PcieUnknownSlot)
+def _unknown_slot(p: PcieUnknownSlot) -> tuple[str, str]:
+    values = {"server": p.server, "listed": ", ".join(p.slots), "have": ", ".join(p.known)}
+    if not p.known:
         values["have"] = _("none")
     return (
         _("%(server)s has no slot named %(listed)s; its slots are %(have)s.") % values,
@@ -80,26 +98,26 @@ def _unknown_slot(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-@renders(C.PCIE_SLOT_USED_TWICE)
-def _slot_used_twice(p: dict[str, Any]) -> tuple[str, str]:
-    desc = "; ".join(_("%(slot)s already holds %(part)s (%(path)s)") % h for h in p["holders"])
+@renders(PcieSlotUsedTwice)
+def _slot_used_twice(p: PcieSlotUsedTwice) -> tuple[str, str]:
+    desc = "; ".join(_("%(slot)s already holds %(part)s (%(path)s)") % h for h in p.holders)
     return (
-        _("%(part)s is placed in a slot that is already used: %(desc)s.") % {"part": p["part"], "desc": desc},
+        _("%(part)s is placed in a slot that is already used: %(desc)s.") % {"part": p.part, "desc": desc},
         _("Give every card its own slot."),
     )
 
 
-@renders(C.PCIE_CARD_DOES_NOT_FIT)
-def _card_does_not_fit(p: dict[str, Any]) -> tuple[str, str]:
+@renders(PcieCardDoesNotFit)
+def _card_does_not_fit(p: PcieCardDoesNotFit) -> tuple[str, str]:
     values = {
-        "part": p["part"],
-        "card": card_form(p["card_form"]),
-        "slot": slot_form(p["slot_form"]),
-        "names": ", ".join(p["slots"]),
-        "server": p["server"],
+        "part": p.part,
+        "card": card_form(p.card_form),
+        "slot": slot_form(p.slot_form),
+        "names": ", ".join(p.slots),
+        "server": p.server,
     }
     allowed = ""
-    for f in p["allowed_forms"]:
+    for f in p.allowed_forms:
         allowed = _("%(a)s or %(b)s") % {"a": allowed, "b": f} if allowed else f
     return (
         _("%(part)s is a %(card)s card; it does not fit the %(slot)s slot %(names)s of %(server)s.") % values,
@@ -107,9 +125,9 @@ def _card_does_not_fit(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-@renders(C.PCIE_INTEGRATED_NICS)
-def _integrated_nics(p: dict[str, Any]) -> tuple[str, str]:
-    values = {**p, "speed": f"{p['speed_gbps']} Gb/s " if p["speed_gbps"] else ""}
+@renders(PcieIntegratedNics)
+def _integrated_nics(p: PcieIntegratedNics) -> tuple[str, str]:
+    values = {**p.as_dict(), "speed": f"{p.speed_gbps} Gb/s " if p.speed_gbps else ""}
     return (
         ngettext(
             "%(server)s has %(integrated_nics)s integrated %(speed)scompute NICs, one per GPU; its %(free_slots)s "
@@ -118,7 +136,7 @@ def _integrated_nics(p: dict[str, Any]) -> tuple[str, str]:
             "%(server)s has %(integrated_nics)s integrated %(speed)scompute NICs, one per GPU; its %(free_slots)s "
             "expansion slots are for storage or management, so the %(adapters)s %(part)s compute adapters have "
             "nowhere to go.",
-            p["free_slots"],
+            p.free_slots,
         )
         % values,
         _(
@@ -128,25 +146,25 @@ def _integrated_nics(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-@renders(C.PCIE_SLOTS_UNKNOWN)
-def _slots_unknown(p: dict[str, Any]) -> tuple[str, str]:
+@renders(PcieSlotsUnknown)
+def _slots_unknown(p: PcieSlotsUnknown) -> tuple[str, str]:
     return (
         ngettext(
             "We have no verified slot list for %(server)s, so we cannot check where the %(cards)s card goes or "
             "whether it fits.",
             "We have no verified slot list for %(server)s, so we cannot check where the %(cards)s cards go or "
             "whether they fit.",
-            p["cards"],
+            p.cards,
         )
-        % p,
+        % p.as_dict(),
         _("Check the placement against the Supermicro datasheet before quoting."),
     )
 
 
-@renders(C.PCIE_FORM_UNKNOWN)
-def _form_unknown(p: dict[str, Any]) -> tuple[str, str]:
-    values = {"part": p["part"], "names": ", ".join(p["slots"])}
-    if p["unknown"] == "card":
+@renders(PcieFormUnknown)
+def _form_unknown(p: PcieFormUnknown) -> tuple[str, str]:
+    values = {"part": p.part, "names": ", ".join(p.slots)}
+    if p.unknown == "card":
         message = _("%(part)s is placed in %(names)s, but the card size is unknown, so we cannot confirm it fits.")
     else:
         message = _("%(part)s is placed in %(names)s, but the slot size is unknown, so we cannot confirm it fits.")
@@ -156,11 +174,11 @@ def _form_unknown(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-@renders(C.PCIE_NIC_NOT_GPU_LOCAL)
-def _not_gpu_local(p: dict[str, Any]) -> tuple[str, str]:
-    n = len(p["slots"])
-    values = {"n": n, "part": p["part"], "names": ", ".join(p["slots"])}
-    if p["free_local"]:
+@renders(PcieNicNotGpuLocal)
+def _not_gpu_local(p: PcieNicNotGpuLocal) -> tuple[str, str]:
+    n = len(p.slots)
+    values = {"n": n, "part": p.part, "names": ", ".join(p.slots)}
+    if p.free_local:
         fix = _("Move the compute NICs to the free slots next to the GPUs (or leave slots out and let us place them).")
     else:
         fix = _("Use one compute NIC per GPU; give extra adapters the role storage.")
@@ -177,17 +195,17 @@ def _not_gpu_local(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-@renders(C.PCIE_LINK_UNKNOWN)
-def _link_unknown(p: dict[str, Any]) -> tuple[str, str]:
+@renders(PcieLinkUnknown)
+def _link_unknown(p: PcieLinkUnknown) -> tuple[str, str]:
     values = {
-        "part": p["part"],
-        "slot": p["slot"],
-        "a_slot": a_pcie_slot(p["slot_gen"], p["slot_lanes"]),
-        "a_card": a_pcie_card(p["card_gen"], p["card_lanes"]),
+        "part": p.part,
+        "slot": p.slot,
+        "a_slot": a_pcie_slot(p.slot_gen, p.slot_lanes),
+        "a_card": a_pcie_card(p.card_gen, p.card_lanes),
         "need": "",
     }
-    if p["need_gbytes"] is not None:
-        values["need"] = _(" (it needs %(need)s GB/s per direction)") % {"need": num(p["need_gbytes"], 1)}
+    if p.need_gbytes is not None:
+        values["need"] = _(" (it needs %(need)s GB/s per direction)") % {"need": num(p.need_gbytes, 1)}
     return (
         _(
             "The PCIe link of %(part)s in %(slot)s is unknown: %(slot)s is %(a_slot)s and %(part)s is %(a_card)s. We "
@@ -198,21 +216,21 @@ def _link_unknown(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-@renders(C.PCIE_LINK_BANDWIDTH, C.PCIE_GEN6_IN_GEN5)
-def _link_shortfall(p: dict[str, Any]) -> tuple[str, str]:
+@renders(PcieLinkBandwidth, PcieGen6InGen5)
+def _link_shortfall(p: PcieLinkBandwidth | PcieGen6InGen5) -> tuple[str, str]:
     values = {
-        "label": f"{p['part']} ({p['family']})" if p["family"] else p["part"],
-        "card": pcie_link(p["card_gen"], p["card_lanes"]),
-        "slot": pcie_link(p["slot_gen"], p["slot_lanes"]),
-        "names": ", ".join(p["slots"]),
-        "line": num(p["line_gbps"]),
-        "need": num(p["need_exact"], 1),
-        "eff": num(p["link_exact"], 1),
-        "cap": num(p["link_exact"] * 8),
-        "card_gen": p["card_gen"],
-        "card_lanes": p["card_lanes"],
+        "label": f"{p.part} ({p.family})" if p.family else p.part,
+        "card": pcie_link(p.card_gen, p.card_lanes),
+        "slot": pcie_link(p.slot_gen, p.slot_lanes),
+        "names": ", ".join(p.slots),
+        "line": num(p.line_gbps),
+        "need": num(p.need_exact, 1),
+        "eff": num(p.link_exact, 1),
+        "cap": num(p.link_exact * 8),
+        "card_gen": p.card_gen,
+        "card_lanes": p.card_lanes,
     }
-    if len(p["slots"]) > 1:
+    if len(p.slots) > 1:
         where = _("the %(slot)s slots %(names)s give") % values
     else:
         where = _("the %(slot)s slot %(names)s gives") % values
@@ -221,7 +239,7 @@ def _link_shortfall(p: dict[str, Any]) -> tuple[str, str]:
         "%(label)s is a %(card)s card; its %(line)s Gb/s need about %(need)s GB/s per direction, but %(where)s "
         "%(eff)s GB/s, so the link caps it at about %(cap)s Gb/s."
     )
-    if p["socket_direct"]:
+    if p.socket_direct:
         fix = _(
             "Put it in a PCIe %(card_gen)s.0 x%(card_lanes)s slot, or use Socket Direct (a second x16 through the "
             "auxiliary card) for full speed."
@@ -231,17 +249,17 @@ def _link_shortfall(p: dict[str, Any]) -> tuple[str, str]:
     return message % values, fix % values
 
 
-@renders(C.PCIE_SWITCH_UPLINK)
-def _switch_uplink(p: dict[str, Any]) -> tuple[str, str]:
+@renders(PcieSwitchUplink)
+def _switch_uplink(p: PcieSwitchUplink) -> tuple[str, str]:
     values = {
-        "names": ", ".join(p["switches"]),
-        "link": pcie_link(p["uplink_gen"], p["uplink_lanes"]),
-        "uplink": num(p["uplink_exact"], 1),
-        "total": num(p["need_gbytes"], 1),
-        "n_cards": p["adapters"],
-        "cards": ", ".join(p["cards"]),
+        "names": ", ".join(p.switches),
+        "link": pcie_link(p.uplink_gen, p.uplink_lanes),
+        "uplink": num(p.uplink_exact, 1),
+        "total": num(p.need_gbytes, 1),
+        "n_cards": p.adapters,
+        "cards": ", ".join(p.cards),
     }
-    if len(p["switches"]) > 1:
+    if len(p.switches) > 1:
         message = _(
             "PCIe switches %(names)s each have a %(link)s uplink (%(uplink)s GB/s per direction), but the "
             "%(n_cards)s adapters behind each (%(cards)s) can move %(total)s GB/s; traffic between those adapters "
@@ -283,7 +301,7 @@ def _and_list(items: list[str]) -> str:
     return _("%(a)s and %(b)s") % {"a": ", ".join(items[:-1]), "b": items[-1]}
 
 
-def slot_summary(groups: list[dict[str, Any]]) -> str:
+def slot_summary(groups: list[SlotGroup]) -> str:
     """'8 low-profile PCIe 5.0 x16 slots and 2 full-height ... slots': a server's expansion slots."""
     parts = []
     for g in groups:
@@ -325,7 +343,7 @@ def _or_join(items: list[str]) -> str:
     return _("%(a)s, or %(b)s") % {"a": ", ".join(items[:-1]), "b": items[-1]}
 
 
-def _holders(holders: list[dict[str, Any]]) -> str:
+def _holders(holders: list[FitHolder]) -> str:
     if not holders:
         return _("other cards")
     said = []
@@ -340,7 +358,7 @@ def _holders(holders: list[dict[str, Any]]) -> str:
     return _and_list(said)
 
 
-def _tail(r: dict[str, Any]) -> str:
+def _tail(r: NoSlotReason) -> str:
     n, q = r["without"], r["quantity"]
     if q == 1:
         return _("so it has no slot")
@@ -349,14 +367,14 @@ def _tail(r: dict[str, Any]) -> str:
     return ngettext("so %(n)s of the %(q)s has no slot", "so %(n)s of the %(q)s have no slot", n) % {"n": n, "q": q}
 
 
-def _free_where(g: dict[str, Any]) -> str:
+def _free_where(g: FreeUnfit) -> str:
     k, values = len(g["names"]), {"names": ", ".join(g["names"]), "words": _slot_words(g["form"], len(g["names"]))}
     if g["form"] == "OCP3":
         return ngettext("the free OCP 3.0 bay %(names)s", "the free OCP 3.0 bays %(names)s", k) % values
     return ngettext("the free %(words)s %(names)s", "the free %(words)s %(names)s", k) % values
 
 
-def _why_no_slot(r: dict[str, Any]) -> tuple[str, list[str]]:
+def _why_no_slot(r: NoSlotReason) -> tuple[str, list[str]]:
     """One card's reason for having no slot, with the fixes that apply to it."""
     values = {"part": r["part"], "card": card_form(r["card_form"])}
     ocp_card = r["card_form"] == "OCP3"
@@ -388,7 +406,7 @@ def _why_no_slot(r: dict[str, Any]) -> tuple[str, list[str]]:
     return sentence, fixes
 
 
-def _fits_no_slot(r: dict[str, Any], values: dict[str, Any], ocp_card: bool) -> tuple[str, list[str]]:
+def _fits_no_slot(r: NoSlotReason, values: dict[str, Any], ocp_card: bool) -> tuple[str, list[str]]:
     """A card that no slot of the server takes at all: another card, or another server."""
     also = f" ({', '.join(r['alternatives'])})" if r.get("alternatives") else ""
     if ocp_card:
@@ -406,7 +424,7 @@ def _fits_no_slot(r: dict[str, Any], values: dict[str, Any], ocp_card: bool) -> 
     return sentence % values, fixes
 
 
-def _free_unfit(groups: list[dict[str, Any]]) -> tuple[str, list[str]]:
+def _free_unfit(groups: list[FreeUnfit]) -> tuple[str, list[str]]:
     """The clauses naming the free slots that take other cards only, and the adapters that would fit them."""
     clauses = ""
     fixes = []
@@ -436,12 +454,17 @@ def _free_unfit(groups: list[dict[str, Any]]) -> tuple[str, list[str]]:
     return clauses, fixes
 
 
-@renders(C.PCIE_NO_FREE_SLOT)
-def _no_free_slot(p: dict[str, Any]) -> tuple[str, str]:
-    values = {"server": p["server"], "summary": slot_summary(p["slot_groups"]), "total": p["cards"]}
-    if p["reasons"] is None:
-        excess = p["cards"] - p["slots"]
-        if p["all_adapters"]:
+@renders(PcieNoFreeSlot)
+def _no_free_slot(p: PcieNoFreeSlot) -> tuple[str, str]:
+    return _slots_short(p, p.slots_complete)
+
+
+def _slots_short(p: PcieNoFreeSlot | PcieNoFreeSlotUnverified, slots_complete: bool) -> tuple[str, str]:
+    """Too few slots for the cards, or none that fits; ``slots_complete``: whether the slot list is."""
+    values = {"server": p.server, "summary": slot_summary(p.slot_groups), "total": p.cards}
+    if p.reasons is None:
+        excess = p.cards - p.slots
+        if p.all_adapters:
             message = _("%(server)s has %(summary)s; %(total)s adapters need one each.")
             fix = ngettext(
                 "Remove one adapter, or choose a server with more slots.",
@@ -458,19 +481,19 @@ def _no_free_slot(p: dict[str, Any]) -> tuple[str, str]:
         message, fix = message % values, fix % {"n": excess}
     else:
         sentences, fixes = [], []
-        for r in p["reasons"]:
+        for r in p.reasons:
             sentence, more = _why_no_slot(r)
             sentences.append(sentence)
             fixes += [f for f in more if f not in fixes]
         message = (_("%(server)s has %(summary)s.") % values) + " " + " ".join(sentences)
         fix = _or_join(fixes)
         fix = fix[0].upper() + fix[1:] + "."
-    if not p["slots_complete"] and p.get("published_count"):
+    if not slots_complete and p.published_count:
         message += " " + _(
             "The positions our slot list may be missing are of a kind these cards do not fit (such as an OCP bay), "
             "so the published slot count decides."
         )
-    elif not p["slots_complete"]:
+    elif not slots_complete:
         message += _(
             " Our slot list for this chassis may be incomplete, so other positions are unverified; check the "
             "datasheet before ruling it out."
@@ -478,16 +501,16 @@ def _no_free_slot(p: dict[str, Any]) -> tuple[str, str]:
     return message, fix
 
 
-@renders(C.PCIE_NO_FREE_SLOT_UNVERIFIED)
-def _no_free_slot_unverified(p: dict[str, Any]) -> tuple[str, str]:
+@renders(PcieNoFreeSlotUnverified)
+def _no_free_slot_unverified(p: PcieNoFreeSlotUnverified) -> tuple[str, str]:
     """The same count against a slot list that is not complete: what to confirm with Supermicro."""
-    message, fix = _no_free_slot({**p, "slots_complete": True})
+    message, fix = _slots_short(p, True)
     message += " " + _(
         "Our slot list for %(server)s is not complete (other positions, such as an AIOM/OCP bay or a side NIC "
         "position, may exist), so this is unverified rather than impossible."
-    ) % {"server": p["server"]}
+    ) % {"server": p.server}
     confirm = _("Or confirm with Supermicro that %(server)s has a position for every card (%(cards)s in all).") % {
-        "server": p["server"],
-        "cards": p["cards"],
+        "server": p.server,
+        "cards": p.cards,
     }
     return message, fix + " " + confirm

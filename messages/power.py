@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from engines.findings.codes import Code as C
+from engines.findings.params.power import (
+    CoolingLiquid,
+    PowerAssumption,
+    PowerCapacityUnknown,
+    PowerEstimateAboveSupplies,
+    PowerEstimateBasis,
+    PowerEstimateIncomplete,
+    PowerEstimateParams,
+    PowerNearCapacity,
+    PowerOverCapacity,
+    PowerRedundancyNPlus0,
+    PowerRedundancyNPlusN,
+    RedundancyUnknown,
+    SupplyLoad,
+)
 
 from .base import num, pct, renders
 
 
-def assumption(a: dict[str, Any]) -> str:
+def assumption(a: PowerAssumption) -> str:
     """One assumption of a power estimate, in the active language."""
     kind = a["kind"]
     if kind == "sockets":
@@ -33,9 +45,9 @@ def assumption(a: dict[str, Any]) -> str:
     }
 
 
-def _estimate(p: dict[str, Any]) -> dict[str, str]:
+def _estimate(p: PowerEstimateParams) -> dict[str, str]:
     """The peak, its breakdown and the closing 'Assumptions: ...' sentence of a power finding."""
-    b = p["breakdown"]
+    b = p.breakdown
     values = {"gpu": num(b["gpu_w"]), "cpu": num(b["cpu_w"]), "memory": num(b["memory_w"]), "fans": b["fan_pct"]}
     if b["adapters_w"]:
         values["adapters"] = num(b["adapters_w"])
@@ -51,32 +63,32 @@ def _estimate(p: dict[str, Any]) -> dict[str, str]:
             _("GPUs %(gpu)s W, CPUs %(cpu)s W, memory and drives %(memory)s W, plus %(fans)s%% for fans") % values
         )
     basis = ""
-    if p["assumptions"]:
-        basis = " " + _("Assumptions: %(list)s.") % {"list": "; ".join(assumption(a) for a in p["assumptions"])}
-    out = {"peak": num(p["peak_w"]), "breakdown": breakdown, "basis": basis, "server": p["server"]}
-    if "capacity_w" in p:
-        n = p["psu_count"] - p["psu_redundant"]
-        out["pct"] = pct(p["load"])
+    if p.assumptions:
+        basis = " " + _("Assumptions: %(list)s.") % {"list": "; ".join(assumption(a) for a in p.assumptions)}
+    out = {"peak": num(p.peak_w), "breakdown": breakdown, "basis": basis, "server": p.server}
+    if isinstance(p, SupplyLoad):
+        n = p.psu_count - p.psu_redundant
+        out["pct"] = pct(p.load)
         out["supplies"] = _(
             "%(cap)s W from the %(n)s of %(count)s supplies that carry the load (%(n)s+%(redundant)s)"
-        ) % {"cap": num(p["capacity_w"]), "n": n, "count": p["psu_count"], "redundant": p["psu_redundant"]}
+        ) % {"cap": num(p.capacity_w), "n": n, "count": p.psu_count, "redundant": p.psu_redundant}
     return out
 
 
-@renders(C.POWER_ESTIMATE_INCOMPLETE)
-def _incomplete(p: dict[str, Any]) -> tuple[str, str]:
+@renders(PowerEstimateIncomplete)
+def _incomplete(p: PowerEstimateIncomplete) -> tuple[str, str]:
     return (
         _(
             "The TDP of %(listed)s is unknown, so its GPUs are left out of the power estimate, which is therefore "
             "too low."
         )
-        % {"listed": ", ".join(p["gpus"])},
+        % {"listed": ", ".join(p.gpus)},
         _("Check the GPU power in the NVIDIA datasheet before quoting."),
     )
 
 
-@renders(C.POWER_CAPACITY_UNKNOWN)
-def _capacity_unknown(p: dict[str, Any]) -> tuple[str, str]:
+@renders(PowerCapacityUnknown)
+def _capacity_unknown(p: PowerCapacityUnknown) -> tuple[str, str]:
     return (
         _(
             "Estimated peak per node is %(peak)s W (%(breakdown)s), but the PSU configuration of %(server)s is not "
@@ -87,8 +99,8 @@ def _capacity_unknown(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-@renders(C.POWER_OVER_CAPACITY)
-def _over_capacity(p: dict[str, Any]) -> tuple[str, str]:
+@renders(PowerOverCapacity)
+def _over_capacity(p: PowerOverCapacity) -> tuple[str, str]:
     return (
         _(
             "Estimated peak per node is %(peak)s W (%(breakdown)s), %(pct)s of %(supplies)s. Under full load the "
@@ -99,9 +111,9 @@ def _over_capacity(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-@renders(C.POWER_ESTIMATE_ABOVE_SUPPLIES)
-def _above_supplies(p: dict[str, Any]) -> tuple[str, str]:
-    values = {**_estimate(p), "vendor": p.get("vendor") or _("the vendor")}
+@renders(PowerEstimateAboveSupplies)
+def _above_supplies(p: PowerEstimateAboveSupplies) -> tuple[str, str]:
+    values = {**_estimate(p), "vendor": p.vendor or _("the vendor")}
     return (
         _(
             "Estimated peak per node is %(peak)s W (%(breakdown)s), %(pct)s of %(supplies)s. This is %(server)s with a "
@@ -113,8 +125,8 @@ def _above_supplies(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-@renders(C.POWER_NEAR_CAPACITY)
-def _near_capacity(p: dict[str, Any]) -> tuple[str, str]:
+@renders(PowerNearCapacity)
+def _near_capacity(p: PowerNearCapacity) -> tuple[str, str]:
     return (
         _(
             "Estimated peak per node is %(peak)s W (%(breakdown)s), %(pct)s of %(supplies)s. That leaves little "
@@ -125,32 +137,32 @@ def _near_capacity(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-@renders(C.COOLING_LIQUID)
-def _cooling_liquid(p: dict[str, Any]) -> tuple[str, str]:
+@renders(CoolingLiquid)
+def _cooling_liquid(p: CoolingLiquid) -> tuple[str, str]:
     return (
         ngettext(
             "%(server)s is liquid-cooled: the node needs a coolant distribution unit (CDU) or facility water in the "
             "data centre.",
             "%(server)s is liquid-cooled: the %(nodes)s nodes need a coolant distribution unit (CDU) or facility "
             "water in the data centre.",
-            p["nodes"],
+            p.nodes,
         )
-        % p,
+        % p.as_dict(),
         _("Confirm the site's water loop, or add a CDU to the quote."),
     )
 
 
-def basis_sentence(p: dict[str, Any]) -> str:
+def basis_sentence(p: PowerEstimateParams) -> str:
     """How the peak was estimated: the sum of parts, or the published maximum of NVIDIA's own system."""
-    if p.get("basis") == "reference_system":
+    if p.basis == "reference_system":
         text = _(
             "The sum of parts is %(parts)s W; NVIDIA publishes %(reference)s W as the maximum of %(system)s, its own "
             "system on this baseboard (baseboard and NVSwitch overhead, fans at full speed, PSU losses), so the "
             "estimate uses %(reference)s W."
         ) % {
-            "parts": num(p["parts_w"]),
-            "reference": num(p["reference_w"]),
-            "system": p["reference_system"],
+            "parts": num(p.parts_w),
+            "reference": num(p.reference_w or 0),  # a reference_system basis has its figure
+            "system": p.reference_system,
         }
         return text + unconfirmed_sentence(p) + cpu_sentence(p)
     return (
@@ -169,26 +181,26 @@ def _cooled(cooling: str | None) -> str:
     )
 
 
-def unconfirmed_sentence(p: dict[str, Any]) -> str:
+def unconfirmed_sentence(p: PowerEstimateParams) -> str:
     """Why a published maximum stands although the cooling of the node or of NVIDIA's system is not sourced."""
-    unconfirmed = p.get("reference_unconfirmed")
+    unconfirmed = p.reference_unconfirmed
     if not unconfirmed:
         return ""
     return " " + _(
         "The cooling of %(system)s or of %(server)s is not sourced, so the two are not confirmed alike; the published "
         "maximum of %(system)s, the closest NVIDIA system, is used rather than the lower sum of parts."
-    ) % {"system": unconfirmed["system"], "server": p["server"]}
+    ) % {"system": unconfirmed["system"], "server": p.server}
 
 
-def skipped_sentence(p: dict[str, Any]) -> str:
+def skipped_sentence(p: PowerEstimateParams) -> str:
     """Why a published system maximum was not applied (another cooling)."""
-    skipped = p.get("reference_skipped")
+    skipped = p.reference_skipped
     if not skipped:
         return ""
     values = {
         "system": skipped["system"],
         "reference": num(skipped["reference_w"]),
-        "server": p["server"],
+        "server": p.server,
         "theirs": _cooled(skipped["reference_cooling"]),
         "ours": _cooled(skipped["server_cooling"]),
     }
@@ -199,23 +211,23 @@ def skipped_sentence(p: dict[str, Any]) -> str:
     return " " + text % values
 
 
-def cpu_sentence(p: dict[str, Any]) -> str:
+def cpu_sentence(p: PowerEstimateParams) -> str:
     """Where the CPU figure of the estimate comes from (empty when it is an assumption: the assumptions say so)."""
-    parts = sorted(set(p.get("cpu_parts") or ()))
-    if p.get("cpu_basis") == "cpus" and parts:
+    parts = sorted(set(p.cpu_parts or ()))
+    if p.cpu_basis == "cpus" and parts:
         return " " + _("The CPUs count at their own TDP (%(parts)s: %(watts)s W per node).") % {
             "parts": ", ".join(parts),
-            "watts": num(p.get("cpu_w") or 0),
+            "watts": num(p.cpu_w or 0),
         }
-    if p.get("cpu_basis") == "platform_limit":
+    if p.cpu_basis == "platform_limit":
         return " " + _(
             "The node names no CPUs, so every socket counts at the highest TDP the server takes (%(watts)s W per node)."
-        ) % {"watts": num(p.get("cpu_w") or 0)}
+        ) % {"watts": num(p.cpu_w or 0)}
     return ""
 
 
-@renders(C.POWER_ESTIMATE_BASIS)
-def _estimate_basis(p: dict[str, Any]) -> tuple[str, str]:
+@renders(PowerEstimateBasis)
+def _estimate_basis(p: PowerEstimateBasis) -> tuple[str, str]:
     values = _estimate(p)
     return (
         _("Estimated peak per node is %(peak)s W (%(breakdown)s).") % values
@@ -226,22 +238,22 @@ def _estimate_basis(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-def _redundancy_values(p: dict[str, Any]) -> dict[str, str]:
-    half = p["psu_count"] // 2
+def _redundancy_values(p: RedundancyUnknown) -> dict[str, object]:
+    half = p.psu_count // 2
     return {
         **_estimate(p),
-        "count": p["psu_count"],
-        "watts": num(p["psu_watts"]),
+        "count": p.psu_count,
+        "watts": num(p.psu_watts),
         "half": half,
-        "nn": num(p["n_plus_n_w"]),
-        "n0": num(p["n_plus_0_w"]),
-        "pct_nn": pct(p["load_n_plus_n"]) if p["load_n_plus_n"] is not None else "-",
-        "pct_n0": pct(p["load_n_plus_0"]),
+        "nn": num(p.n_plus_n_w),
+        "n0": num(p.n_plus_0_w),
+        "pct_nn": pct(p.load_n_plus_n) if p.load_n_plus_n is not None else "-",
+        "pct_n0": pct(p.load_n_plus_0),
     }
 
 
-@renders(C.POWER_REDUNDANCY_N_PLUS_N)
-def _redundancy_nn(p: dict[str, Any]) -> tuple[str, str]:
+@renders(PowerRedundancyNPlusN)
+def _redundancy_nn(p: PowerRedundancyNPlusN) -> tuple[str, str]:
     return (
         _(
             "Estimated peak per node is %(peak)s W. %(server)s has %(count)s supplies of %(watts)s W, but their "
@@ -253,8 +265,8 @@ def _redundancy_nn(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-@renders(C.POWER_REDUNDANCY_N_PLUS_0)
-def _redundancy_n0(p: dict[str, Any]) -> tuple[str, str]:
+@renders(PowerRedundancyNPlus0)
+def _redundancy_n0(p: PowerRedundancyNPlus0) -> tuple[str, str]:
     return (
         _(
             "Estimated peak per node is %(peak)s W. %(server)s has %(count)s supplies of %(watts)s W, but their "

@@ -2,60 +2,64 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from engines.findings.codes import Code as C
-from engines.findings.fabric_codes import FabricCode as F
+from engines.findings.params.rack_systems import (
+    FabricRackScaleOneRack,
+    NvlinkDomainPerRack,
+    RackSystemComplete,
+    RackSystemCooling,
+    RackSystemPower,
+    RackSystemPowerUnknown,
+)
 
 from .base import num, renders
 
 
-@renders(C.RACK_SYSTEM_COMPLETE)
-def _complete(p: dict[str, Any]) -> tuple[str, str]:
+@renders(RackSystemComplete)
+def _complete(p: RackSystemComplete) -> tuple[str, str]:
     return (
         _(
             "%(server)s is a rack-scale system that comes complete (GPUs, Grace CPUs, compute NICs, DPUs, drives, "
             "NVLink switch trays and power shelves), so %(part)s is not added to it."
         )
-        % p,
-        _("Remove %(part)s from this node group; the group's count is the number of racks.") % p,
+        % p.as_dict(),
+        _("Remove %(part)s from this node group; the group's count is the number of racks.") % p.as_dict(),
     )
 
 
-@renders(C.RACK_SYSTEM_POWER)
-def _power(p: dict[str, Any]) -> tuple[str, str]:
-    values = {**p, "power": num(p["rack_power_w"]), "total": num(p["total_w"])}
+@renders(RackSystemPower)
+def _power(p: RackSystemPower) -> tuple[str, str]:
+    values = {**p.as_dict(), "power": num(p.rack_power_w), "total": num(p.total_w)}
     return (
         ngettext(
             "%(server)s draws up to %(power)s W per rack as published, its compute trays, NVLink switch trays and "
             "power shelves included.",
             "%(server)s draws up to %(power)s W per rack as published, its compute trays, NVLink switch trays and "
             "power shelves included: %(total)s W for the %(racks)s racks.",
-            p["racks"],
+            p.racks,
         )
         % values,
         _("Check that the site can feed %(power)s W to each rack.") % values,
     )
 
 
-@renders(C.RACK_SYSTEM_POWER_UNKNOWN)
-def _power_unknown(p: dict[str, Any]) -> tuple[str, str]:
+@renders(RackSystemPowerUnknown)
+def _power_unknown(p: RackSystemPowerUnknown) -> tuple[str, str]:
     return (
         _(
             "The catalogue holds no published power for %(server)s, so the rack's feed and the cluster's power are "
             "unknown."
         )
-        % p,
+        % p.as_dict(),
         _("Ask Supermicro for the rack's maximum power before the site is planned."),
     )
 
 
-@renders(C.RACK_SYSTEM_COOLING)
-def _cooling(p: dict[str, Any]) -> tuple[str, str]:
-    if p.get("cdu_kw"):
+@renders(RackSystemCooling)
+def _cooling(p: RackSystemCooling) -> tuple[str, str]:
+    if p.cdu_kw:
         message = ngettext(
             "%(server)s is liquid-cooled through its in-rack %(cdu)s kW coolant distribution unit (CDU): the site "
             "supplies a facility water loop to the rack. The water temperature and flow it needs are not in the "
@@ -63,8 +67,8 @@ def _cooling(p: dict[str, Any]) -> tuple[str, str]:
             "%(server)s is liquid-cooled through its in-rack %(cdu)s kW coolant distribution unit (CDU): the site "
             "supplies a facility water loop to each of the %(racks)s racks. The water temperature and flow they need "
             "are not in the catalogue.",
-            p["racks"],
-        ) % {**p, "cdu": num(p["cdu_kw"])}
+            p.racks,
+        ) % {**p.as_dict(), "cdu": num(p.cdu_kw)}
     else:
         message = (
             ngettext(
@@ -73,33 +77,34 @@ def _cooling(p: dict[str, Any]) -> tuple[str, str]:
                 "%(server)s is liquid-cooled through an in-rack coolant distribution unit (CDU): the site supplies a "
                 "facility water loop to each of the %(racks)s racks. The water temperature and flow they need are not "
                 "in the catalogue.",
-                p["racks"],
+                p.racks,
             )
-            % p
+            % p.as_dict()
         )
     return message, _("Confirm the facility water (supply temperature and flow) with Supermicro and the site.")
 
 
-@renders(C.NVLINK_DOMAIN_PER_RACK)
-def _domain_per_rack(p: dict[str, Any]) -> tuple[str, str]:
+@renders(NvlinkDomainPerRack)
+def _domain_per_rack(p: NvlinkDomainPerRack) -> tuple[str, str]:
     return (
         _(
             "The %(racks)s racks of %(server)s are %(racks)s NVLink domains of %(domain_gpus)s GPUs each, not one "
             "domain of %(gpus)s GPUs: the racks are joined by the compute fabric. NVLink 5's \"up to 576 GPUs in one "
             'NVLink domain" is a specification of the NVLink Switch, not a product that can be ordered.'
         )
-        % p,
+        % p.as_dict(),
         _(
             "Keep tensor parallelism within one rack (%(domain_gpus)s GPUs) and spread data or pipeline parallelism "
             "over the racks through the compute fabric."
         )
-        % p,
+        % p.as_dict(),
     )
 
 
-@renders(F.RACK_SCALE_ONE_RACK)
-def _one_rack(p: dict[str, Any]) -> tuple[str, str]:
+@renders(FabricRackScaleOneRack)
+def _one_rack(p: FabricRackScaleOneRack) -> tuple[str, str]:
     return (
-        _("One %(server)s rack holds its %(gpus)s GPUs in one NVLink domain: it needs no compute fabric.") % p,
+        _("One %(server)s rack holds its %(gpus)s GPUs in one NVLink domain: it needs no compute fabric.")
+        % p.as_dict(),
         _("Remove the fabric, or keep it only to prepare for more racks."),
     )

@@ -2,12 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from engines.findings.rack_codes import RackCode as C
+from engines.findings.params.racks import (
+    RackAirDensity,
+    RackCoolingDefault,
+    RackCordOverRating,
+    RackLiquidNodeInAir,
+    RackManagementSwitchCount,
+    RackNodeHeightUnknown,
+    RackNodeInletUnknown,
+    RackNodeOverPower,
+    RackNodePowerUnknown,
+    RackNodeTooTall,
+    RackNoManagementSwitch,
+    RackNoPdu,
+    RackPduBusbar,
+    RackPduKnownLoadOnly,
+    RackPduOutletsUnknown,
+    RackPduOverContinuous,
+    RackPowerDefault,
+    RackSwitchHeightUnknown,
+    RackSwitchPowerUnknown,
+)
 from engines.racks import ElevationLabels
 
 from .base import num, renders
@@ -21,171 +39,173 @@ def _cooling(value: str) -> str:
     return _("liquid cooling") if value == "liquid" else _("air cooling")
 
 
-@renders(C.POWER_DEFAULT)
-def _power_default(p: dict[str, Any]) -> tuple[str, str]:
+@renders(RackPowerDefault)
+def _power_default(p: RackPowerDefault) -> tuple[str, str]:
     return (
         _("The facility names no rack power: the plan allows %(kw)s kW per rack, the default for %(cooling)s.")
-        % {"kw": _kw(p["limit_w"]), "cooling": _cooling(p["cooling"])},
+        % {"kw": _kw(p.limit_w), "cooling": _cooling(p.cooling)},
         _("Tell us the most power one rack of your site may draw."),
     )
 
 
-@renders(C.COOLING_DEFAULT)
-def _cooling_default(p: dict[str, Any]) -> tuple[str, str]:
+@renders(RackCoolingDefault)
+def _cooling_default(p: RackCoolingDefault) -> tuple[str, str]:
     return (
         _("The facility names no cooling: the plan assumes %(cooling)s, as the servers need.")
-        % {"cooling": _cooling(p["cooling"])},
+        % {"cooling": _cooling(p.cooling)},
         _("Tell us whether your site cools its racks with air or with liquid."),
     )
 
 
-@renders(C.NODE_TOO_TALL)
-def _too_tall(p: dict[str, Any]) -> tuple[str, str]:
+@renders(RackNodeTooTall)
+def _too_tall(p: RackNodeTooTall) -> tuple[str, str]:
     return (
-        _("%(part)s is %(height_u)sU high; a rack has only %(usable_u)sU left for servers.") % p,
+        _("%(part)s is %(height_u)sU high; a rack has only %(usable_u)sU left for servers.") % p.as_dict(),
         _("Choose taller racks or a lower server."),
     )
 
 
-@renders(C.NODE_OVER_POWER)
-def _over_power(p: dict[str, Any]) -> tuple[str, str]:
+@renders(RackNodeOverPower)
+def _over_power(p: RackNodeOverPower) -> tuple[str, str]:
     return (
         _("One %(part)s draws up to %(power)s kW, more than the %(limit)s kW a rack may draw.")
-        % {"part": p["part"], "power": _kw(p["power_w"]), "limit": _kw(p["limit_w"])},
+        % {"part": p.part, "power": _kw(p.power_w), "limit": _kw(p.limit_w)},
         _("If your site carries more power per rack, tell us; otherwise choose a server that draws less."),
     )
 
 
-@renders(C.NODE_POWER_UNKNOWN)
-def _node_power_unknown(p: dict[str, Any]) -> tuple[str, str]:
+@renders(RackNodePowerUnknown)
+def _node_power_unknown(p: RackNodePowerUnknown) -> tuple[str, str]:
     return (
-        _("The power of %(part)s is unknown: its racks are filled by height only and their power is unknown.") % p,
+        _("The power of %(part)s is unknown: its racks are filled by height only and their power is unknown.")
+        % p.as_dict(),
         _("Check the server's power with the vendor before the racks are ordered."),
     )
 
 
-@renders(C.SWITCH_POWER_UNKNOWN)
-def _switch_power_unknown(p: dict[str, Any]) -> tuple[str, str]:
+@renders(RackSwitchPowerUnknown)
+def _switch_power_unknown(p: RackSwitchPowerUnknown) -> tuple[str, str]:
     return (
-        _("The power of %(part)s is not known from the sources; rack and facility power leave it out.") % p,
+        _("The power of %(part)s is not known from the sources; rack and facility power leave it out.") % p.as_dict(),
         _("Add the switch's power from its data sheet to count it."),
     )
 
 
-@renders(C.SWITCH_HEIGHT_UNKNOWN)
-def _switch_height_unknown(p: dict[str, Any]) -> tuple[str, str]:
+@renders(RackSwitchHeightUnknown)
+def _switch_height_unknown(p: RackSwitchHeightUnknown) -> tuple[str, str]:
     return (
-        _("The height of %(part)s is not known from the sources; the plan reserves %(assumed_u)sU for it.") % p,
+        _("The height of %(part)s is not known from the sources; the plan reserves %(assumed_u)sU for it.")
+        % p.as_dict(),
         _("Add the switch's height from its data sheet."),
     )
 
 
-@renders(C.AIR_DENSITY)
-def _air_density(p: dict[str, Any]) -> tuple[str, str]:
+@renders(RackAirDensity)
+def _air_density(p: RackAirDensity) -> tuple[str, str]:
     message = ngettext(
         "%(racks)s air-cooled rack draws up to %(max)s kW (%(first)s), above the %(limit)s kW room air carries.",
         "%(racks)s air-cooled racks draw up to %(max)s kW (first %(first)s), above the %(limit)s kW room air carries.",
-        p["racks"],
+        p.racks,
     )
     return (
         message
         % {
-            "racks": num(p["racks"]),
-            "max": _kw(p["max_power_w"]),
-            "first": p["first_rack"],
-            "limit": _kw(p["air_limit_w"]),
+            "racks": num(p.racks),
+            "max": _kw(p.max_power_w),
+            "first": p.first_rack,
+            "limit": _kw(p.air_limit_w),
         },
         _("Plan containment or rear-door heat exchangers, choose liquid cooling, or put fewer servers in each rack."),
     )
 
 
-@renders(C.LIQUID_NODE_IN_AIR)
-def _liquid_in_air(p: dict[str, Any]) -> tuple[str, str]:
+@renders(RackLiquidNodeInAir)
+def _liquid_in_air(p: RackLiquidNodeInAir) -> tuple[str, str]:
     return (
-        _("%(part)s is liquid-cooled, but the facility is air-cooled.") % p,
+        _("%(part)s is liquid-cooled, but the facility is air-cooled.") % p.as_dict(),
         _(
             "An NVL72 rack cannot be air-cooled: plan facility water for its in-rack CDU, or choose air-cooled HGX "
             "nodes of the same GPU generation."
         )
-        if p.get("rack_scale")
+        if p.rack_scale
         else _("Plan liquid cooling for these racks, or choose an air-cooled server."),
     )
 
 
-@renders(C.NO_PDU)
-def _no_pdu(p: dict[str, Any]) -> tuple[str, str]:
+@renders(RackNoPdu)
+def _no_pdu(p: RackNoPdu) -> tuple[str, str]:
     return (
         _("The catalogue holds no PDU: the racks' PDUs are stated as a need and not priced."),
         _("Ask us to quote PDUs for these racks."),
     )
 
 
-@renders(C.PDU_KNOWN_LOAD_ONLY)
-def _pdu_known_load(p: dict[str, Any]) -> tuple[str, str]:
+@renders(RackPduKnownLoadOnly)
+def _pdu_known_load(p: RackPduKnownLoadOnly) -> tuple[str, str]:
     message = ngettext(
         "Part of the load of %(racks)s rack (%(first)s) is unknown: its PDUs cover the known load only.",
         "Part of the load of %(racks)s racks (first %(first)s) is unknown: their PDUs cover the known load only.",
-        p["racks"],
+        p.racks,
     )
     return (
-        message % {"racks": num(p["racks"]), "first": p["first_rack"]},
+        message % {"racks": num(p.racks), "first": p.first_rack},
         _("Check the PDUs against the full load before ordering."),
     )
 
 
-@renders(C.PDU_OUTLETS_UNKNOWN)
-def _pdu_outlets(p: dict[str, Any]) -> tuple[str, str]:
+@renders(RackPduOutletsUnknown)
+def _pdu_outlets(p: RackPduOutletsUnknown) -> tuple[str, str]:
     return (
         _("PDU outlets or server power inlets are unknown: PDUs are sized by power only."),
         _("Check that the PDUs have an outlet for every power supply."),
     )
 
 
-@renders(C.PDU_OVER_CONTINUOUS)
-def _pdu_over_continuous(p: dict[str, Any]) -> tuple[str, str]:
+@renders(RackPduOverContinuous)
+def _pdu_over_continuous(p: RackPduOverContinuous) -> tuple[str, str]:
     return (
         _(
             "%(part)s carries %(load)s kW in rack %(rack)s (and %(others)s more alike), %(pct)s %% of its "
             "%(rating)s kW: above the 80 %% a PDU may carry continuously."
         )
         % {
-            "part": p["part"],
-            "load": _kw(p["per_pdu_w"]),
-            "rack": p["first_rack"],
-            "others": max(0, p["racks"] - 1),
-            "pct": p["load_pct"],
-            "rating": _kw(p["rating_w"]),
+            "part": p.part,
+            "load": _kw(p.per_pdu_w),
+            "rack": p.first_rack,
+            "others": max(0, p.racks - 1),
+            "pct": p.load_pct,
+            "rating": _kw(p.rating_w),
         },
         _("Choose a higher-rated PDU, a rack with more PDU positions, or fewer nodes per rack."),
     )
 
 
-@renders(C.PDU_BUSBAR)
-def _pdu_busbar(p: dict[str, Any]) -> tuple[str, str]:
+@renders(RackPduBusbar)
+def _pdu_busbar(p: RackPduBusbar) -> tuple[str, str]:
     return (
         _(
             "Rack %(rack)s draws %(power)s kW: the %(positions)s zero-U PDU positions of a rack carry at most "
             "%(max)s kW per feed with the catalogue's PDUs, so %(racks)s rack(s) have no PDU planned."
         )
         % {
-            "rack": p["first_rack"],
-            "power": _kw(p["power_w"]),
-            "positions": p["positions"],
-            "max": _kw(p["max_w"] * 0.8),
-            "racks": p["racks"],
+            "rack": p.first_rack,
+            "power": _kw(p.power_w),
+            "positions": p.positions,
+            "max": _kw(p.max_w * 0.8),
+            "racks": p.racks,
         },
         _("Plan a busbar or power shelf for these racks (priced on request), 63 A PDUs, or fewer nodes per rack."),
     )
 
 
-@renders(C.CORD_OVER_RATING)
-def _cord_over_rating(p: dict[str, Any]) -> tuple[str, str]:
+@renders(RackCordOverRating)
+def _cord_over_rating(p: RackCordOverRating) -> tuple[str, str]:
     return (
         _(
             "A power supply of %(part)s draws about %(current)s A at 230 V, more than any PDU outlet in the catalogue "
             "carries (the best is %(outlet)s with its cord, %(limit)s A): no cord is billed for these supplies."
         )
-        % {"part": p["part"], "current": num(p["current_a"], 1), "outlet": p["outlet"], "limit": p["outlet_current_a"]},
+        % {"part": p.part, "current": num(p.current_a, 1), "outlet": p.outlet, "limit": p.outlet_current_a},
         _(
             "Ask us for PDUs whose outlets and cords are rated for this current (e.g. IEC 60309 or C21/C22) and for "
             "the server's inlet type."
@@ -193,35 +213,36 @@ def _cord_over_rating(p: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-@renders(C.NODE_INLET_UNKNOWN)
-def _inlet_unknown(p: dict[str, Any]) -> tuple[str, str]:
+@renders(RackNodeInletUnknown)
+def _inlet_unknown(p: RackNodeInletUnknown) -> tuple[str, str]:
     return (
-        _("The power supplies of %(part)s are not known: its power cords are not counted.") % p,
+        _("The power supplies of %(part)s are not known: its power cords are not counted.") % p.as_dict(),
         _("Ask us to confirm the server's power supplies and cords."),
     )
 
 
-@renders(C.NO_MANAGEMENT_SWITCH)
-def _no_mgmt(p: dict[str, Any]) -> tuple[str, str]:
+@renders(RackNoManagementSwitch)
+def _no_mgmt(p: RackNoManagementSwitch) -> tuple[str, str]:
     return (
         _("No management switch was found: none is placed in the racks."),
         _("Ask us to quote an out-of-band management switch for each rack."),
     )
 
 
-@renders(C.MANAGEMENT_SWITCH_COUNT)
-def _mgmt_count(p: dict[str, Any]) -> tuple[str, str]:
+@renders(RackManagementSwitchCount)
+def _mgmt_count(p: RackManagementSwitchCount) -> tuple[str, str]:
     return (
         _("The racks need one %(part)s each, %(needed)s in all; the fabric plan counts %(listed)s by ports.")
-        % {"part": p["part"], "needed": num(p["needed"]), "listed": num(p["listed"])},
+        % {"part": p.part, "needed": num(p.needed), "listed": num(p.listed)},
         _("Order one management switch per rack, as the rack plan places them."),
     )
 
 
-@renders(C.NODE_HEIGHT_UNKNOWN)
-def _height_unknown(p: dict[str, Any]) -> tuple[str, str]:
+@renders(RackNodeHeightUnknown)
+def _height_unknown(p: RackNodeHeightUnknown) -> tuple[str, str]:
     return (
-        _("The height of %(part)s is not known from the sources: its nodes are left out of the rack plan.") % p,
+        _("The height of %(part)s is not known from the sources: its nodes are left out of the rack plan.")
+        % p.as_dict(),
         _("Ask us to confirm the server's height, or plan its racks separately."),
     )
 

@@ -54,8 +54,8 @@ from typing import Any
 from design.contract import SUPPLIED_ITEMS
 from design.model import DesignIn
 from design.specs import CatalogView, GpuSpec, ServerSpec
-from engines.findings.cluster_codes import ClusterCode
 from engines.findings.finding import Finding
+from engines.findings.params.cluster import ControlPlaneAdded, ControlPlaneUfm, ServicesDeclined, ServicesOnRequest
 from engines.findings.registry import finding
 
 SUPERPOD_MIN_NODES = 32  # one DGX SuperPOD scalable unit (H100 RA: 32 nodes per SU)
@@ -235,9 +235,7 @@ def _control_plane(
         price = prices.control_node
         lines = [_line(CONTROL_PLANE, part, describe(part, 0), n, price) for part, n in roles]
         servers = sum(n for _p, n in roles)
-        findings.append(
-            finding(ClusterCode.CONTROL_PLANE_ADDED, "node_groups", servers=servers, nodes=nodes, basis=basis)
-        )
+        findings.append(finding("node_groups", ControlPlaneAdded(servers=servers, nodes=nodes, basis=basis)))
     ufm = sorted(codes & set(UFM_CODES))
     if ufm:
         lines.append(
@@ -249,7 +247,7 @@ def _control_plane(
                 prices.ufm_appliance,
             )
         )
-        findings.append(finding(ClusterCode.CONTROL_PLANE_UFM, "fabric", appliances=UFM_APPLIANCES, because=ufm[0]))
+        findings.append(finding("fabric", ControlPlaneUfm(appliances=UFM_APPLIANCES, because=ufm[0])))
     return lines, findings
 
 
@@ -288,7 +286,7 @@ def _services(
         lines.append(_line(SERVICES, AI_ENTERPRISE, describe(AI_ENTERPRISE, years), paid, prices.aie_per_gpu_year))
     elif not s.ai_enterprise and gpus:
         declined.append("ai_enterprise")
-    findings = [finding(ClusterCode.SERVICES_DECLINED, "services", declined=declined)] if declined else []
+    findings = [finding("services", ServicesDeclined(declined=declined))] if declined else []
     return lines, findings
 
 
@@ -308,5 +306,5 @@ def cluster_lines(
     findings = cp_findings + sv_findings
     unpriced = sum(1 for line in cp + sv if line.price_eur is None)
     if unpriced:
-        findings.append(finding(ClusterCode.SERVICES_ON_REQUEST, "services", lines=unpriced))
+        findings.append(finding("services", ServicesOnRequest(lines=unpriced)))
     return cp, sv, findings

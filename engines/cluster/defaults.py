@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from design.model import ComponentIn, DesignIn
 from design.specs import CatalogView, ServerSpec
-from engines.findings.codes import Code
 from engines.findings.finding import Finding
+from engines.findings.params.node_contents import NodeDefaultsAdded, NodeIncomplete
 from engines.findings.registry import finding
 from engines.node.context import node_part_role
 
@@ -56,17 +56,16 @@ def complete_design(design: DesignIn, catalog: CatalogView) -> tuple[DesignIn, l
     for index, group in enumerate(design.node_groups):
         extra, missing = _defaults_for(group.server, group.components, catalog)
         if missing:
-            findings.append(
-                finding(Code.NODE_INCOMPLETE, f"node_groups[{index}]", server=group.server, missing=missing)
-            )
+            findings.append(finding(f"node_groups[{index}]", NodeIncomplete(server=group.server, missing=missing)))
         if extra:
             added += [DefaultAdded(group.name, c.part, c.quantity, c.role) for c in extra]
             findings.append(
                 finding(
-                    Code.NODE_DEFAULTS_ADDED,
                     f"node_groups[{index}]",
-                    server=group.server,
-                    added=[{"part": c.part, "quantity": c.quantity, "role": c.role} for c in extra],
+                    NodeDefaultsAdded(
+                        server=group.server,
+                        added=[{"part": c.part, "quantity": c.quantity, "role": c.role} for c in extra],
+                    ),
                 )
             )
             group = group.model_copy(update={"components": group.components + tuple(extra)})

@@ -46,8 +46,8 @@ from engines.cluster.rackplan import (
 from engines.fabric.check import check_design_fabric
 from engines.fabric.model import FabricPlan
 from engines.fabric.rack_model import DISTANCE_FIELDS
-from engines.findings.cluster_codes import ClusterCode
 from engines.findings.finding import SEVERITY_ORDER, Finding
+from engines.findings.params.cluster import OfferLeftOut
 from engines.findings.registry import finding
 from engines.networks.model import NetworkPlan
 from engines.networks.plan import NodePorts, RackSide, plan_networks
@@ -317,11 +317,8 @@ def validate_cluster(
     if omitted:
         cluster_findings.append(
             finding(
-                ClusterCode.OFFER_LEFT_OUT,
                 "facility.supplied",
-                items=omitted,
-                basis=leave.basis,
-                nodes=design.node_count,
+                OfferLeftOut(items=omitted, basis=leave.basis, nodes=design.node_count),
             )
         )
         findings.append(cluster_findings[-1])

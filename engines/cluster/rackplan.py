@@ -22,7 +22,7 @@ from design.model import DesignIn, RackIn
 from design.specs import CatalogView, PduSpec, ServerSpec, SwitchSpec
 from engines.fabric.model import FabricPlan
 from engines.findings.finding import Finding
-from engines.findings.rack_codes import RackCode
+from engines.findings.params.racks import RackNodeHeightUnknown
 from engines.findings.registry import finding
 from engines.racks import (
     Cooling,
@@ -190,7 +190,7 @@ def build_rack_plan(
         server = catalog.get(g.server)
         server = server if isinstance(server, ServerSpec) else None
         if server is None or not server.height_u:
-            findings.append(finding(RackCode.NODE_HEIGHT_UNKNOWN, f"node_groups[{i}].server", part=g.server))
+            findings.append(finding(f"node_groups[{i}].server", RackNodeHeightUnknown(part=g.server)))
             continue
         groups.append(
             NodeGroup(
@@ -222,7 +222,7 @@ def build_rack_plan(
         lambda: plan_racks(node_groups=groups, switches=switches, facility=facility, pdu_options=pdus),
     )
     # The planner's findings with the subjects of the design (the severity is the registry's, as the planner gave it).
-    findings.extend(finding(str(r.code), _subject(r.subject, design), **r.params) for r in plan.findings)
+    findings.extend(finding(_subject(r.subject, design), r.params) for r in plan.findings)
     return plan, findings
 
 

@@ -12,7 +12,17 @@ from __future__ import annotations
 from design.model import DesignIn, DesignInputError, FabricIn, RackIn
 from design.specs import AdapterSpec, CatalogView, ServerSpec, SwitchSpec
 from design.vocabulary import Protocol
-from engines.findings import FabricCode, Finding, finding
+from engines.findings import Finding, finding
+from engines.findings.params.fabric import (
+    FabricFewerRailsThanGpus,
+    FabricHdrForNewGpus,
+    FabricNoRails,
+    FabricPartInvalid,
+    FabricRoceAlternative,
+    FabricSingleNode,
+    RoceSwitch,
+)
+from engines.findings.params.rack_systems import FabricRackScaleOneRack
 
 from .findings import switch_for_speed
 from .model import FabricPlan
@@ -25,13 +35,13 @@ def check_single_node(nodes: int) -> Finding | None:
     (distributor article seeds/000: "Voor single-node setups ... is InfiniBand niet nodig")."""
     if nodes > 1:
         return None
-    return finding(FabricCode.SINGLE_NODE, "fabric", nodes=nodes)
+    return finding("fabric", FabricSingleNode(nodes=nodes))
 
 
 def check_one_rack(server: ServerSpec) -> Finding:
     """One rack-scale NVLink system needs no compute fabric: its GPUs share one NVLink domain; the fabric joins
     racks (DGX SuperPOD GB200 RA-11338-001, Network Fabrics: multi-node NVLink in the rack, InfiniBand between)."""
-    return finding(FabricCode.RACK_SCALE_ONE_RACK, "fabric", server=server.part_number, gpus=server.nvlink_domain_gpus)
+    return finding("fabric", FabricRackScaleOneRack(server=server.part_number, gpus=server.nvlink_domain_gpus))
 
 
 def check_hdr_for_new_gpus(
@@ -46,15 +56,16 @@ def check_hdr_for_new_gpus(
         return None
     advised = switch_for_speed(catalog, switch.protocol, advised_gbps)
     return finding(
-        FabricCode.HDR_FOR_NEW_GPUS,
         "fabric.switch",
-        switch=switch.part_number,
-        generation=switch.generation,
-        port_gbps=switch.port_speed_gbps,
-        gpu_generation=gpu_generation,
-        advised_gbps=advised_gbps,
-        advised_generation=(advised.generation or None) if advised else None,
-        advised_switch=advised.part_number if advised else None,
+        FabricHdrForNewGpus(
+            switch=switch.part_number,
+            generation=switch.generation,
+            port_gbps=switch.port_speed_gbps,
+            gpu_generation=gpu_generation,
+            advised_gbps=advised_gbps,
+            advised_generation=(advised.generation or None) if advised else None,
+            advised_switch=advised.part_number if advised else None,
+        ),
     )
 
 
@@ -63,7 +74,7 @@ def check_rails_per_gpu(topology: str, rails: int, gpus_per_node: int) -> Findin
     than GPUs make GPUs share a NIC and halve (or worse) the inter-node bandwidth per GPU."""
     if topology != "rail-optimized" or gpus_per_node <= rails or rails < 1:
         return None
-    return finding(FabricCode.FEWER_RAILS_THAN_GPUS, "fabric", rails=rails, gpus_per_node=gpus_per_node)
+    return finding("fabric", FabricFewerRailsThanGpus(rails=rails, gpus_per_node=gpus_per_node))
 
 
 def check_roce_alternative(switch: SwitchSpec, catalog: CatalogView) -> Finding | None:
@@ -77,7 +88,7 @@ def check_roce_alternative(switch: SwitchSpec, catalog: CatalogView) -> Finding 
         if s.protocol == Protocol.ETHERNET and not s.management and s.port_speed_gbps >= switch.port_speed_gbps
     ]
     best = max(ethernet, key=lambda s: (not s.retired, s.logical_ports, s.part_number), default=None)
-    alternative = (
+    alternative: RoceSwitch | None = (
         {
             "part": best.part_number,
             "generation": best.generation,
@@ -87,7 +98,7 @@ def check_roce_alternative(switch: SwitchSpec, catalog: CatalogView) -> Finding 
         if best
         else None
     )
-    return finding(FabricCode.ROCE_ALTERNATIVE, "fabric.switch", alternative=alternative, gbps=switch.port_speed_gbps)
+    return finding("fabric.switch", FabricRoceAlternative(alternative=alternative, gbps=switch.port_speed_gbps))
 
 
 def _node_height(design: DesignIn, catalog: CatalogView) -> int | None:
@@ -129,12 +140,12 @@ def check_design_fabric(
         )
     except DesignInputError as exc:
         for path, message in exc.errors.items():
-            findings.append(finding(FabricCode.PART_INVALID, path, path=path, reason=message))
+            findings.append(finding(path, FabricPartInvalid(path=path, reason=message)))
         return findings, None
     hca = hca or nic
     rails = fabric.rails or compute_nics_per_node
     if rails < 1:
-        findings.append(finding(FabricCode.NO_RAILS, "fabric"))
+        findings.append(finding("fabric", FabricNoRails()))
         return findings, None
     single = check_one_rack(one_rack) if one_rack is not None else check_single_node(nodes)
     if single is not None:

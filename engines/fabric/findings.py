@@ -4,23 +4,43 @@ finding with plain parameters; the service edge renders the message (``messages.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import cast
 
 from design.model import RackIn
 from design.specs import AdapterSpec, CatalogView, MediaSpec, SwitchSpec
 from design.vocabulary import Connector, MediaKind, Protocol
-from engines.findings import FabricCode, Finding, finding, retired_finding
+from engines.findings import Finding, finding, retired_finding
+from engines.findings.params import Params
+from engines.findings.params.fabric import (
+    FabricBeyondReach,
+    FabricDistanceImplausible,
+    FabricDistanceUnused,
+    FabricGrowthReserve,
+    FabricMediaDiscontinued,
+    FabricMediaNotCatalogued,
+    FabricNoCable,
+    FabricPlugTopUnknown,
+    FabricPortsExceeded,
+    FabricProtocolMismatch,
+    FabricReachNotCatalogued,
+    FabricSmEmbedded,
+    FabricSmLimit,
+    FabricSmRequired,
+    FabricSmUnknown,
+    FabricSpeedMismatch,
+    LinkSide,
+)
 
 from .media import OPTICAL, SLACK_M, MediaChoice, MediaResult, Side
 from .rack_model import IN_RACK_PLAUSIBLE_M, ROW_PLAUSIBLE_M, given_distances
 from .sizing import Reserve, Size, pod_downlinks
 
 
-def _finding(code: FabricCode, **params: Any) -> Finding:
-    return finding(code, "fabric", **params)
+def _finding(params: Params) -> Finding:
+    return finding("fabric", params)
 
 
-def _side(side: Side) -> dict[str, Any]:
+def _side(side: Side) -> LinkSide:
     """One end of a link class as plain values, for messages: the part (empty for an assumed HCA), whether it is
     a switch's cages, twin-port, the connector (None: not known from the sources) and the OSFP top."""
     return {
@@ -39,30 +59,36 @@ def media_finding(
     speed, or none joining the two ends), or none reaching the run's length. A connector unknown from the sources
     and a connector for which the catalogue holds no medium at that speed are gaps of the catalogue, not of the
     hardware: a warning (FABRIC_MEDIA_NOT_CATALOGUED) that the bill leaves those links out, never an error."""
-    ends = {"link_class": name, "a": _side(a), "b": None if a == b else _side(b)}
+    end_a, end_b = _side(a), None if a == b else _side(b)
     if not result.matched:
         sides = [side for n, side in (("a", a), ("b", b)) if n in result.bare]
         unknown = [side for side in sides if side.connector is None]
         if unknown:
             # An unsourced connector stays unknown, visibly: no cable can be chosen for it.
             return _finding(
-                FabricCode.MEDIA_NOT_CATALOGUED,
-                **ends,
-                unknown_side=_side(unknown[0]),
-                unknown_connector=True,
-                bom_incomplete=True,
+                FabricMediaNotCatalogued(
+                    link_class=name,
+                    a=end_a,
+                    b=end_b,
+                    unknown_side=_side(unknown[0]),
+                    unknown_connector=True,
+                    bom_incomplete=True,
+                )
             )
         if sides:
             # The catalogue has no media class at all for this connector and speed (XDR OSFP, 100G QSFP28):
             # say so plainly instead of suggesting that another cable would join the two sides.
             kinds = list(dict.fromkeys(cast(Connector, side.connector).value for side in sides))  # all known here
             return _finding(
-                FabricCode.MEDIA_NOT_CATALOGUED,
-                **ends,
-                missing_media=[{"connector": c, "speed_gbps": speed} for c in kinds],
-                bom_incomplete=True,
+                FabricMediaNotCatalogued(
+                    link_class=name,
+                    a=end_a,
+                    b=end_b,
+                    missing_media=[{"connector": c, "speed_gbps": speed} for c in kinds],
+                    bom_incomplete=True,
+                )
             )
-        return _finding(FabricCode.NO_CABLE, **ends, speed_gbps=speed)
+        return _finding(FabricNoCable(link_class=name, a=end_a, b=end_b, speed_gbps=speed))
     longest = result.longest_m or 0
     # No optics join these ends at all: the longest catalogued cable is a limit of the catalogue, not of the link
     # (longer AOCs and optics exist for every InfiniBand generation), so the gap is a warning and the bill incomplete.
@@ -72,20 +98,24 @@ def media_finding(
     reach = result.optics_reach_m
     fibre_short = result.optics_matched and reach is not None and reach >= distance + SLACK_M
     gap = not result.optics_matched or fibre_short
-    extra = {"fibre_short": True, "optics_reach_m": reach} if fibre_short else {}
+    kind = FabricReachNotCatalogued if gap else FabricBeyondReach
     return _finding(
-        FabricCode.REACH_NOT_CATALOGUED if gap else FabricCode.BEYOND_REACH,
-        **ends,
-        distance_m=distance,
-        slack_m=SLACK_M,
-        required_m=distance + SLACK_M,
-        longest_m=longest,
-        rack_field=field_name or None,
-        # No optics join these ends at all: the longest catalogued cable is the limit, and whether a longer one
-        # exists is not known from the sources (HDR AOCs beyond 30 m, for one).
-        cables_only=not result.optics_matched,
-        bom_incomplete=gap,
-        **extra,
+        kind(
+            link_class=name,
+            a=end_a,
+            b=end_b,
+            distance_m=distance,
+            slack_m=SLACK_M,
+            required_m=distance + SLACK_M,
+            longest_m=longest,
+            rack_field=field_name or None,
+            # No optics join these ends at all: the longest catalogued cable is the limit, and whether a longer one
+            # exists is not known from the sources (HDR AOCs beyond 30 m, for one).
+            cables_only=not result.optics_matched,
+            bom_incomplete=gap,
+            fibre_short=True if fibre_short else None,
+            optics_reach_m=reach if fibre_short else None,
+        )
     )
 
 
@@ -100,14 +130,16 @@ def subnet_manager_finding(switch: SwitchSpec, ib_nodes: int) -> Finding | None:
         return None
     managed = getattr(switch, "managed", None)
     limit = switch.embedded_sm_max_nodes
-    params = {"switch": switch.part_number, "ib_nodes": ib_nodes, "sm_limit": limit}
+    kind: type[FabricSmUnknown | FabricSmRequired | FabricSmLimit | FabricSmEmbedded]
     if managed is None:
-        return _finding(FabricCode.SM_UNKNOWN, **params)
-    if not managed:
-        return _finding(FabricCode.SM_REQUIRED, **params)
-    if limit is not None and ib_nodes > limit:
-        return _finding(FabricCode.SM_LIMIT, **params)
-    return _finding(FabricCode.SM_EMBEDDED, **params)
+        kind = FabricSmUnknown
+    elif not managed:
+        kind = FabricSmRequired
+    elif limit is not None and ib_nodes > limit:
+        kind = FabricSmLimit
+    else:
+        kind = FabricSmEmbedded
+    return _finding(kind(switch=switch.part_number, ib_nodes=ib_nodes, sm_limit=limit))
 
 
 def switch_for_speed(catalog: CatalogView, protocol: Protocol, gbps: int) -> SwitchSpec | None:
@@ -129,11 +161,12 @@ def protocol_finding(switch: SwitchSpec, hca: AdapterSpec | None) -> Finding | N
     if Protocol.VPI in (hca.protocol, switch.protocol):
         return None
     return _finding(
-        FabricCode.PROTOCOL_MISMATCH,
-        switch=switch.part_number,
-        hca=hca.part_number,
-        switch_protocol=str(switch.protocol),
-        hca_protocol=str(hca.protocol),
+        FabricProtocolMismatch(
+            switch=switch.part_number,
+            hca=hca.part_number,
+            switch_protocol=str(switch.protocol),
+            hca_protocol=str(hca.protocol),
+        ),
     )
 
 
@@ -149,14 +182,15 @@ def speed_finding(switch: SwitchSpec, hca: AdapterSpec | None, split: int, catal
     if hca.speed_gbps > port:
         example = switch_for_speed(catalog, switch.protocol, hca.speed_gbps)
     return _finding(
-        FabricCode.SPEED_MISMATCH,
-        hca=hca.part_number,
-        switch=switch.part_number,
-        hca_gbps=hca.speed_gbps,
-        port_gbps=port,
-        link_gbps=min(hca.speed_gbps, port),
-        advised_generation=(example.generation or None) if example else None,
-        advised_switch=example.part_number if example else None,
+        FabricSpeedMismatch(
+            hca=hca.part_number,
+            switch=switch.part_number,
+            hca_gbps=hca.speed_gbps,
+            port_gbps=port,
+            link_gbps=min(hca.speed_gbps, port),
+            advised_generation=(example.generation or None) if example else None,
+            advised_switch=example.part_number if example else None,
+        ),
     )
 
 
@@ -166,15 +200,16 @@ def rails_exceeded_finding(nodes: int, rails: int, switch: SwitchSpec, size: Siz
     wired rail-optimized beyond the SUs two tiers take; say that instead of a meaningless capacity."""
     k, pod = switch.logical_ports, pod_downlinks(switch)
     return _finding(
-        FabricCode.PORTS_EXCEEDED,
-        nodes=nodes,
-        rails=rails,
-        switch=switch.part_number,
-        ports=k,
-        nodes_per_unit=size.nodes_per_unit,
-        units=size.units,
-        max_rails=pod,
-        leaves=size.leaves,
+        FabricPortsExceeded(
+            nodes=nodes,
+            rails=rails,
+            switch=switch.part_number,
+            ports=k,
+            nodes_per_unit=size.nodes_per_unit,
+            units=size.units,
+            max_rails=pod,
+            leaves=size.leaves,
+        ),
     )
 
 
@@ -195,21 +230,23 @@ def choice_findings(name: str, choice: MediaChoice, a: Side, b: Side) -> list[Fi
         part = next((i.part for i in choice.items if i.at == side_name), choice.items[0].part)
         found.append(
             _finding(
-                FabricCode.PLUG_TOP_UNKNOWN,
-                link_class=name,
-                side=_side(sides[side_name]),
-                medium=part.part_number,
-                medium_top=_end_top(part, side_name),
+                FabricPlugTopUnknown(
+                    link_class=name,
+                    side=_side(sides[side_name]),
+                    medium=part.part_number,
+                    medium_top=_end_top(part, side_name),
+                ),
             )
         )
     for part in choice.retired:
         found.append(
             _finding(
-                FabricCode.MEDIA_DISCONTINUED,
-                link_class=name,
-                part=part.part_number,
-                lifecycle=part.lifecycle,
-                replacement=part.replacement or None,
+                FabricMediaDiscontinued(
+                    link_class=name,
+                    part=part.part_number,
+                    lifecycle=part.lifecycle,
+                    replacement=part.replacement or None,
+                ),
             )
         )
     return found
@@ -229,13 +266,14 @@ def growth_reserve_finding(switch: SwitchSpec, reserve: Reserve) -> Finding:
     (info: a balanced fabric or whole pods are sound design, but the customer pays for them)."""
     price = switch.price_eur
     return _finding(
-        FabricCode.GROWTH_RESERVE,
-        switch=switch.part_number,
-        reserve_switches=reserve.switches,
-        cost_eur=float(price) * reserve.switches if price is not None else None,
-        room_nodes=reserve.room_nodes,
-        free_ports=dict(reserve.free_ports),
-        three_tier=reserve.three_tier,
+        FabricGrowthReserve(
+            switch=switch.part_number,
+            reserve_switches=reserve.switches,
+            cost_eur=float(price) * reserve.switches if price is not None else None,
+            room_nodes=reserve.room_nodes,
+            free_ports=dict(reserve.free_ports),
+            three_tier=reserve.three_tier,
+        ),
     )
 
 
@@ -248,11 +286,11 @@ def distance_findings(rack: RackIn | None, tiers: int, node_field: str) -> list[
         value = float(getattr(rack, name))
         limit = IN_RACK_PLAUSIBLE_M if name == "in_rack_m" else ROW_PLAUSIBLE_M
         if value > limit:
-            out.append(_finding(FabricCode.DISTANCE_IMPLAUSIBLE, rack_field=name, distance_m=value, limit_m=limit))
+            out.append(_finding(FabricDistanceImplausible(rack_field=name, distance_m=value, limit_m=limit)))
     # An in-rack run is never called unused: the rack plan may put leaves (or the management switch) in the nodes'
     # racks and route the node runs over it.
     used = {node_field, "in_rack_m"} | ({"leaf_to_spine_m"} if tiers >= 2 else set())
     unused = sorted(given - used - ({"spine_to_core_m"} if tiers >= 3 else set()))
     if unused:
-        out.append(_finding(FabricCode.DISTANCE_UNUSED, rack_fields=unused, tiers=tiers, node_field=node_field))
+        out.append(_finding(FabricDistanceUnused(rack_fields=unused, tiers=tiers, node_field=node_field)))
     return out

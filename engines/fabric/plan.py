@@ -17,7 +17,16 @@ from typing import Any, cast
 from design.model import RackIn
 from design.specs import AdapterSpec, CatalogView, SwitchSpec
 from design.vocabulary import Connector, Protocol, Top
-from engines.findings import FabricCode, Finding, finding
+from engines.findings import Finding, finding
+from engines.findings.params.fabric import (
+    FabricDistanceAssumed,
+    FabricHcaAssumed,
+    FabricNoMgmtSwitch,
+    FabricPlanesNoMedium,
+    FabricPortsExceeded,
+    FabricSwitchIsManagement,
+    FabricSwitchPortsUnknown,
+)
 
 from .findings import (
     choice_findings,
@@ -282,13 +291,10 @@ def _core_groups(size: Size) -> tuple[tuple[int, int], ...]:
 
 def _assumed(name: str, default_m: float, planned_m: float, field_name: str) -> Finding:
     return finding(
-        FabricCode.DISTANCE_ASSUMED,
         "fabric",
-        link_class=name,
-        default_m=default_m,
-        planned_m=planned_m,
-        slack_m=SLACK_M,
-        rack_field=field_name,
+        FabricDistanceAssumed(
+            link_class=name, default_m=default_m, planned_m=planned_m, slack_m=SLACK_M, rack_field=field_name
+        ),
     )
 
 
@@ -308,7 +314,7 @@ def _management(catalog: CatalogView, ports: int, findings: list[Finding]) -> tu
     on the cheapest active management switch in the catalogue (a discontinued one only if no other exists)."""
     mgmt = [s for s in catalog.of_type(SwitchSpec) if s.management and s.rj45_ports > 0]
     if not mgmt:
-        findings.append(finding(FabricCode.NO_MGMT_SWITCH, "fabric", ports=ports))
+        findings.append(finding("fabric", FabricNoMgmtSwitch(ports=ports)))
         return None, 0
     mgmt_switch = min(
         mgmt, key=lambda s: (s.retired, s.price_eur is None, s.price_eur or 0, -s.rj45_ports, s.part_number)
@@ -340,15 +346,16 @@ def _infeasible(
     else:
         findings.append(
             finding(
-                FabricCode.PORTS_EXCEEDED,
                 "fabric",
-                nodes=nodes,
-                rails=rails,
-                switch=switch.part_number,
-                ports=k,
-                oversubscription=f"{oversubscription[0]}:{oversubscription[1]}",
-                endpoints=nodes * rails,
-                capacity=node.size.capacity,
+                FabricPortsExceeded(
+                    nodes=nodes,
+                    rails=rails,
+                    switch=switch.part_number,
+                    ports=k,
+                    oversubscription=f"{oversubscription[0]}:{oversubscription[1]}",
+                    endpoints=nodes * rails,
+                    capacity=node.size.capacity,
+                ),
             )
         )
     return _empty(*common, findings, logical_ports=k, split=node.split)
@@ -406,8 +413,10 @@ def plan_fabric(
         # which the catalogue can cable, said so (the speed finding then says the link's 800 -> 400 Gb/s).
         single = split(hca=hca)
         if _has_medium(single) and hca is not None and plane_hca is not None:
-            params = {"hca": hca.part_number, "switch": switch.part_number, "links": planes}
-            findings.append(finding(FabricCode.PLANES_NO_MEDIUM, "fabric", gbps=plane_hca.speed_gbps, **params))
+            no_medium = FabricPlanesNoMedium(
+                gbps=plane_hca.speed_gbps, hca=hca.part_number, switch=switch.part_number, links=planes
+            )
+            findings.append(finding("fabric", no_medium))
             planes, node, common = 1, single, (nodes, rails, switch, hca, topology, oversubscription)
     if not node.size.tiers:
         return _infeasible(common, node, oversubscription, findings)
@@ -467,14 +476,15 @@ def _unplannable(switch: SwitchSpec, hca: AdapterSpec | None, findings: list[Fin
     """The findings on the switch and adapter before sizing; True when the switch cannot carry a fabric at all (a
     management switch, or its ports unknown)."""
     if switch.management:
-        findings.append(finding(FabricCode.SWITCH_IS_MANAGEMENT, "fabric", switch=switch.part_number))
+        findings.append(finding("fabric", FabricSwitchIsManagement(switch=switch.part_number)))
         return True
     if switch.logical_ports <= 0 or switch.port_speed_gbps <= 0:
-        findings.append(finding(FabricCode.SWITCH_PORTS_UNKNOWN, "fabric", switch=switch.part_number))
+        findings.append(finding("fabric", FabricSwitchPortsUnknown(switch=switch.part_number)))
         return True
     if hca is None:
-        params = {"switch": switch.part_number, "port_gbps": switch.port_speed_gbps}
-        findings.append(finding(FabricCode.HCA_ASSUMED, "fabric", **params))
+        findings.append(
+            finding("fabric", FabricHcaAssumed(switch=switch.part_number, port_gbps=switch.port_speed_gbps))
+        )
     mismatch = protocol_finding(switch, hca)
     if mismatch is not None:
         findings.append(mismatch)

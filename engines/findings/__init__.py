@@ -1,6 +1,6 @@
 """Findings, the base the three engines share: what a rule says about a design, as a stable code, a severity, a
-subject and plain parameters, and the one rule registry that gives every code its severity, title, rationale and
-source.
+subject and its code's typed parameters, and the one rule registry that gives every code its severity, title,
+rationale and source.
 
 Pure Python, below the node rules (``engines.node``), the fabric planner (``engines.fabric``) and the rack planner
 (``engines.racks``), which all import it; it imports no engine and nothing of Django.
@@ -9,7 +9,9 @@ Pure Python, below the node rules (``engines.node``), the fabric planner (``engi
 * ``codes.py``: ``Code``, the node rules' codes; ``fabric_codes.py``: ``FabricCode``, the fabric planner's codes;
   ``rack_codes.py``: ``RackCode``, the rack planner's codes; ``cluster_codes.py``: ``ClusterCode``, the control
   plane's and the services' codes
-* ``registry.py``: ``REGISTRY``, ``Rule`` and ``finding(code, subject, **params)`` (severity from the registry);
+* ``params/``: one parameter class per code (``Params``), one module per message module of the service edge
+* ``registry.py``: ``REGISTRY``, ``Rule`` and ``finding(subject, params)`` (code from the parameter class, severity
+  from the registry);
   the entries in ``node_rules.py``, ``contents_rules.py``, ``fabric_rules.py`` and ``rack_rules.py``
 """
 

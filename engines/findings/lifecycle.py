@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from .codes import Code
+from engines.findings.params.nodes import PartDiscontinued
+
 from .finding import Finding
 from .registry import finding
 
@@ -22,9 +23,6 @@ def retired_finding(subject: str, part: LifecyclePart) -> Finding:
     """A warning that ``part`` (named at ``subject``) is discontinued or end-of-life, with the replacement the
     catalogue gives for it (None when the source names none)."""
     return finding(
-        Code.PART_DISCONTINUED,
         subject,
-        part=part.part_number,
-        lifecycle=part.lifecycle,
-        replacement=part.replacement or None,
+        PartDiscontinued(part=part.part_number, lifecycle=part.lifecycle, replacement=part.replacement or None),
     )

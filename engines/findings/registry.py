@@ -16,11 +16,8 @@ from __future__ import annotations
 from collections import Counter
 
 from . import cluster_rules, contents_rules, fabric_rules, network_rules, node_rules, rack_rules, rack_scale_rules
-from .codes import Code
-from .fabric_codes import FabricCode
 from .finding import Finding
-from .network_codes import NetworkCode
-from .rack_codes import RackCode
+from .params.base import Params
 from .rule import Rule
 
 _RULES = (
@@ -37,7 +34,8 @@ if twice := sorted(code for code, n in Counter(rule.code for rule in _RULES).ite
     raise ValueError(f"rule codes registered twice: {', '.join(twice)}")
 
 
-def finding(code: Code | FabricCode | NetworkCode | RackCode | str, subject: str, **params: object) -> Finding:
-    """A finding whose severity comes from the registry. ``params`` are plain values (numbers, part numbers,
-    enum values, lists) from which the service edge renders the message and the fix."""
-    return Finding(code=str(code), severity=REGISTRY[str(code)].severity, subject=subject, params=params)
+def finding(subject: str, params: Params) -> Finding:
+    """A finding at ``subject`` with its code's parameter object (``engines.findings.params``, one class per code):
+    the code is the object's, the severity the registry's."""
+    code = str(params.CODE)
+    return Finding(code=code, severity=REGISTRY[code].severity, subject=subject, params=params)

@@ -51,7 +51,17 @@ from engines.fabric.model import FabricPlan, LinkPlan
 from engines.fabric.plan import plan_fabric
 from engines.fabric.rack_model import IN_RACK_M
 from engines.findings import FabricCode, Finding, finding
-from engines.findings.network_codes import NetworkCode
+from engines.findings.params.networks import (
+    NetworkConverged,
+    NetworkCustomerSupplied,
+    NetworkMediaNotCatalogued,
+    NetworkNoAdapters,
+    NetworkNoSwitch,
+    NetworkOobExtraSwitches,
+    NetworkOobNotManagement,
+    NetworkOobUplinkPorts,
+    NetworkSinglePort,
+)
 
 from .model import INBAND, NETWORKS, OOB, STORAGE, NetworkPlan, OobDevices
 
@@ -139,7 +149,7 @@ def plan_networks(
     findings: list[Finding] = []
     for key in NETWORKS:
         if _entry(networks, key) is None:
-            findings.append(finding(NetworkCode.CUSTOMER_SUPPLIED, f"networks.{key}", network=key))
+            findings.append(finding(f"networks.{key}", NetworkCustomerSupplied(network=key)))
     st, inb = _entry(networks, STORAGE), _entry(networks, INBAND)
     if st is not None:
         plans[STORAGE] = _switched(STORAGE, st, storage, catalog, rack, findings, converged=inband.nodes == 0)
@@ -176,7 +186,7 @@ def _uplink_ports(plan: NetworkPlan, uplinks: int) -> NetworkPlan:
     own = plan.findings
     if uplinks > free:
         subject = f"networks.{plan.network}"
-        own = (*own, finding(NetworkCode.OOB_UPLINK_PORTS, subject, network=plan.network, uplinks=uplinks, free=free))
+        own = (*own, finding(subject, NetworkOobUplinkPorts(network=plan.network, uplinks=uplinks, free=free)))
     used["leaf"] = used.get("leaf", 0) + uplinks
     return replace(plan, oob_uplinks=uplinks, ports_used=tuple(used.items()), findings=own)
 
@@ -212,14 +222,14 @@ def _switched(
     role = "storage" if key == STORAGE else "management"
     if node.nodes == 0 and system_ports == 0:
         if isinstance(entry, NetworkIn):
-            findings.append(finding(NetworkCode.NO_ADAPTERS, subject, network=key, role=role))
+            findings.append(finding(subject, NetworkNoAdapters(network=key, role=role)))
         elif not converged and key == INBAND:
             # The Enterprise RAs' converged north-south network: in-band rides the storage adapters.
-            findings.append(finding(NetworkCode.CONVERGED, subject, network=key, role=role))
+            findings.append(finding(subject, NetworkConverged(network=key, role=role)))
         return None
     switch = _switch(catalog, given.switch, _defaults(key, node.adapter))
     if switch is None:
-        findings.append(finding(NetworkCode.NO_SWITCH, subject, network=key, switch=given.switch))
+        findings.append(finding(subject, NetworkNoSwitch(network=key, switch=given.switch)))
         return None
     ratio = given.oversubscription or "1:1"
     try:
@@ -229,7 +239,7 @@ def _switched(
     fabric, sources = _network_fabric(key, node, switch, oversub, system_ports, catalog, rack)
     own = [replace(f, subject=subject) for f in fabric.findings if f.code in {str(c) for c in _KEPT}]
     if key == INBAND and node.ports_per_node < 2 and fabric.tiers:
-        own.append(finding(NetworkCode.SINGLE_PORT, subject, network=key, nodes=node.nodes))
+        own.append(finding(subject, NetworkSinglePort(network=key, nodes=node.nodes)))
     return NetworkPlan(
         network=key,
         switch=switch.part_number,
@@ -374,8 +384,10 @@ def _oob(
     subject = f"networks.{OOB}"
     leaf = _switch(catalog, given.switch or racks.switch_part, OOB_SWITCHES)
     if leaf is None or not leaf.management or leaf.rj45_ports <= 0:
-        code = NetworkCode.OOB_NOT_MANAGEMENT if leaf is not None else NetworkCode.NO_SWITCH
-        findings.append(finding(code, subject, network=OOB, switch=given.switch or (leaf and leaf.part_number)))
+        kind = NetworkOobNotManagement if leaf is not None else NetworkNoSwitch
+        findings.append(
+            finding(subject, kind(network=OOB, switch=given.switch or (leaf.part_number if leaf is not None else None)))
+        )
         return None
     per = leaf.rj45_ports
     in_racks = racks.switches if racks.switch_part in (None, leaf.part_number) else 0
@@ -385,12 +397,8 @@ def _oob(
     if extra:
         own.append(
             finding(
-                NetworkCode.OOB_EXTRA_SWITCHES,
                 subject,
-                switch=leaf.part_number,
-                extra=extra,
-                in_racks=in_racks,
-                ports=devices.ports,
+                NetworkOobExtraSwitches(switch=leaf.part_number, extra=extra, in_racks=in_racks, ports=devices.ports),
             )
         )
     # SPOD-H100-OOB-UPLINKS: two 100 GbE uplinks from every out-of-band switch into the in-band network, which
@@ -450,7 +458,7 @@ def _oob_media(
         bom[cord.part_number] = bom.get(cord.part_number, 0) + ports
         media.append((DEVICE_LEAF, cord.part_number, float(cord.length_m or 0)))
     elif ports:
-        out.append(finding(NetworkCode.MEDIA_NOT_CATALOGUED, subject, links=ports, connector="RJ45", speed_gbps=1))
+        out.append(finding(subject, NetworkMediaNotCatalogued(links=ports, connector="RJ45", speed_gbps=1)))
     if uplinks:
         side = Side(leaf.cage_connector, leaf.top, False, 1, leaf.part_number, True)
         far = side
@@ -464,11 +472,8 @@ def _oob_media(
             connector = leaf.cage_connector.value if leaf.cage_connector else None
             out.append(
                 finding(
-                    NetworkCode.MEDIA_NOT_CATALOGUED,
                     subject,
-                    links=uplinks,
-                    connector=connector,
-                    speed_gbps=UPLINK_SPEED_GBPS,
+                    NetworkMediaNotCatalogued(links=uplinks, connector=connector, speed_gbps=UPLINK_SPEED_GBPS),
                 )
             )
         else:

@@ -26,8 +26,9 @@ from design.specs import (
 )
 from design.vocabulary import Role
 from engines.findings import retired_finding
-from engines.findings.codes import Code
 from engines.findings.finding import Finding
+from engines.findings.params.nodes import PartUnknown, PartWrongCategory
+from engines.findings.params.rack_systems import RackSystemComplete
 from engines.findings.registry import finding
 
 # Role inference, used when a component gives no role (documented in README.md):
@@ -209,12 +210,13 @@ def _rack_system(ctx: GroupContext, catalog: CatalogView, findings: list[Finding
     for j, comp in enumerate(ctx.group.components):
         findings.append(
             finding(
-                Code.RACK_SYSTEM_COMPLETE,
                 f"{ctx.path}.components[{j}]",
-                part=comp.part,
-                server=server.part_number,
-                compute_trays=server.compute_trays,
-                gpus=server.nvlink_domain_gpus,
+                RackSystemComplete(
+                    part=comp.part,
+                    server=server.part_number,
+                    compute_trays=server.compute_trays,
+                    gpus=server.nvlink_domain_gpus,
+                ),
             )
         )
     for pn in sorted(server.accepts):
@@ -227,10 +229,8 @@ def _rack_system(ctx: GroupContext, catalog: CatalogView, findings: list[Finding
 
 def _unknown(subject: str, pn: str, what: str) -> Finding:
     return finding(
-        Code.PART_UNKNOWN,
         subject,
-        part=pn,
-        field=what,
+        PartUnknown(part=pn, field=what),
     )
 
 
@@ -241,11 +241,12 @@ def _misplaced(subject: str, spec: PartSpec, *, field: str, group_index: int | N
     if field == "component":
         belongs = "server" if isinstance(spec, ServerSpec) else "switch" if isinstance(spec, SwitchSpec) else "media"
     return finding(
-        Code.PART_WRONG_CATEGORY,
         subject,
-        part=spec.part_number,
-        category=str(spec.category),
-        field=field,
-        belongs=belongs,
-        belongs_in=f"node_groups[{group_index}].server" if belongs == "server" else None,
+        PartWrongCategory(
+            part=spec.part_number,
+            category=str(spec.category),
+            field=field,
+            belongs=belongs,
+            belongs_in=f"node_groups[{group_index}].server" if belongs == "server" else None,
+        ),
     )

@@ -16,6 +16,7 @@ from design.model import DesignIn
 from design.specs import CatalogView
 from engines.findings import SEVERITY_ORDER, Finding, Severity
 from engines.findings.codes import Code
+from engines.findings.params.rack_systems import NvlinkDomainPerRack
 from engines.findings.registry import finding
 
 from .context import GroupContext, resolve_group
@@ -120,12 +121,13 @@ def _rack_system_findings(ctx: GroupContext) -> list[Finding]:
         return []
     return [
         finding(
-            Code.NVLINK_DOMAIN_PER_RACK,
             f"{ctx.path}.count",
-            server=server.part_number,
-            racks=racks,
-            domain_gpus=server.nvlink_domain_gpus,
-            gpus=racks * ctx.gpus_per_node,
+            NvlinkDomainPerRack(
+                server=server.part_number,
+                racks=racks,
+                domain_gpus=server.nvlink_domain_gpus,
+                gpus=racks * ctx.gpus_per_node,
+            ),
         )
     ]
 

@@ -8,8 +8,22 @@ part-number branches. Sources: hardware.md §2 and its PCIe-card NVLink rule [NV
 from __future__ import annotations
 
 from design.specs import BridgeSpec, GpuSpec, ServerSpec
-from engines.findings.codes import Code
 from engines.findings.finding import Finding
+from engines.findings.params.nodes import (
+    GpuCompatibilityUnknown,
+    GpuCompatibilityUnverified,
+    GpuMixedModels,
+    GpuNone,
+    GpuNotAccepted,
+    GpuTooMany,
+    NvlinkBridgeCrossSocket,
+    NvlinkBridgePartial,
+    NvlinkBridgeSize,
+    NvlinkBridgeTooMany,
+    NvlinkBridgeUnsupported,
+    NvlinkNoNvswitch,
+    NvlinkNvswitchUnknown,
+)
 from engines.findings.registry import finding
 
 from .context import GroupContext, Part
@@ -68,10 +82,8 @@ def not_accepted(ctx: GroupContext) -> list[Finding]:
         elif verdict == "unknown":
             out.append(
                 finding(
-                    Code.GPU_COMPATIBILITY_UNKNOWN,
                     p.path,
-                    server=server.part_number,
-                    gpu=pn,
+                    GpuCompatibilityUnknown(server=server.part_number, gpu=pn),
                 )
             )
         elif verdict == "accepted":
@@ -79,21 +91,15 @@ def not_accepted(ctx: GroupContext) -> list[Finding]:
         elif verdict == "rejected":
             out.append(
                 finding(
-                    Code.GPU_NOT_ACCEPTED,
                     p.path,
-                    server=server.part_number,
-                    gpu=pn,
-                    accepts=sorted(server.accepts),
+                    GpuNotAccepted(server=server.part_number, gpu=pn, accepts=sorted(server.accepts)),
                 )
             )
         else:
             out.append(
                 finding(
-                    Code.GPU_COMPATIBILITY_UNVERIFIED,
                     p.path,
-                    server=server.part_number,
-                    gpu=pn,
-                    accepts=sorted(server.accepts),
+                    GpuCompatibilityUnverified(server=server.part_number, gpu=pn, accepts=sorted(server.accepts)),
                 )
             )
     return out
@@ -103,12 +109,8 @@ def _board_in_pcie_server(server: ServerSpec, p: Part[GpuSpec]) -> Finding:
     """An HGX baseboard needs a server with a baseboard socket; a PCIe GPU server has GPU card slots only."""
     pn = p.spec.part_number
     return finding(
-        Code.GPU_NOT_ACCEPTED,
         p.path,
-        server=server.part_number,
-        gpu=pn,
-        accepts=sorted(server.accepts),
-        reason="form_factor",
+        GpuNotAccepted(server=server.part_number, gpu=pn, accepts=sorted(server.accepts), reason="form_factor"),
     )
 
 
@@ -120,9 +122,8 @@ def mixed_models(ctx: GroupContext) -> list[Finding]:
         return []
     return [
         finding(
-            Code.GPU_MIXED_MODELS,
             ctx.gpus[1].path,
-            models=sorted(models),
+            GpuMixedModels(models=sorted(models)),
         )
     ]
 
@@ -137,10 +138,8 @@ def too_many(ctx: GroupContext) -> list[Finding]:
     if n_boards > 1:
         out.append(
             finding(
-                Code.GPU_TOO_MANY,
                 boards[0].path,
-                server=server.part_number,
-                boards=n_boards,
+                GpuTooMany(server=server.part_number, boards=n_boards),
             )
         )
     n_cards = sum(p.quantity for p in ctx.gpu_cards)
@@ -148,11 +147,8 @@ def too_many(ctx: GroupContext) -> list[Finding]:
         m = server.max_gpu_cards
         out.append(
             finding(
-                Code.GPU_TOO_MANY,
                 ctx.gpu_cards[0].path,
-                server=server.part_number,
-                cards=n_cards,
-                max_cards=m,
+                GpuTooMany(server=server.part_number, cards=n_cards, max_cards=m),
             )
         )
     return out
@@ -166,10 +162,8 @@ def no_gpu(ctx: GroupContext) -> list[Finding]:
         return []
     return [
         finding(
-            Code.GPU_NONE,
             f"{ctx.path}.components",
-            server=server.part_number,
-            accepts=sorted(server.accepts),
+            GpuNone(server=server.part_number, accepts=sorted(server.accepts)),
         )
     ]
 
@@ -190,7 +184,7 @@ def bridges(ctx: GroupContext) -> list[Finding]:
         return []
     if not ctx.gpus:
         b = ctx.bridges[0]
-        return [finding(Code.NVLINK_BRIDGE_UNSUPPORTED, b.path, bridge=b.spec.part_number, reason="no_gpu")]
+        return [finding(b.path, NvlinkBridgeUnsupported(bridge=b.spec.part_number, reason="no_gpu"))]
     gpu = ctx.gpus[0].spec  # mixed models are an error of their own
     out = [f for b in ctx.bridges if (f := _bridge_fit(ctx, gpu, b)) is not None]
     return out or _bridge_count(ctx)
@@ -200,25 +194,21 @@ def _bridge_fit(ctx: GroupContext, gpu: GpuSpec, b: Part[BridgeSpec]) -> Finding
     """The finding for one bridge the GPU cannot take (a baseboard, no connector, a size it lacks), or None."""
     if gpu.is_board:
         return finding(
-            Code.NVLINK_BRIDGE_UNSUPPORTED, b.path, bridge=b.spec.part_number, gpu=gpu.part_number, reason="baseboard"
+            b.path, NvlinkBridgeUnsupported(bridge=b.spec.part_number, gpu=gpu.part_number, reason="baseboard")
         )
     if not gpu.bridge_sizes:
         return finding(
-            Code.NVLINK_BRIDGE_UNSUPPORTED,
             b.path,
-            bridge=b.spec.part_number,
-            gpu=gpu.part_number,
-            reason="no_connector",
-            bridgeable=_bridgeable_cards(ctx),
+            NvlinkBridgeUnsupported(
+                bridge=b.spec.part_number, gpu=gpu.part_number, reason="no_connector", bridgeable=_bridgeable_cards(ctx)
+            ),
         )
     if b.spec.ways not in gpu.bridge_sizes:
         return finding(
-            Code.NVLINK_BRIDGE_SIZE,
             b.path,
-            bridge=b.spec.part_number,
-            gpu=gpu.part_number,
-            ways=b.spec.ways,
-            supported=sorted(gpu.bridge_sizes),
+            NvlinkBridgeSize(
+                bridge=b.spec.part_number, gpu=gpu.part_number, ways=b.spec.ways, supported=sorted(gpu.bridge_sizes)
+            ),
         )
     return None
 
@@ -229,9 +219,9 @@ def _bridge_count(ctx: GroupContext) -> list[Finding]:
     joined = sum(b.quantity * b.spec.ways for b in ctx.bridges)
     if joined > n_gpus:
         sets = sum(b.quantity for b in ctx.bridges)
-        return [finding(Code.NVLINK_BRIDGE_TOO_MANY, ctx.bridges[0].path, sets=sets, joined=joined, gpus=n_gpus)]
+        return [finding(ctx.bridges[0].path, NvlinkBridgeTooMany(sets=sets, joined=joined, gpus=n_gpus))]
     if joined < n_gpus:
-        return [finding(Code.NVLINK_BRIDGE_PARTIAL, ctx.bridges[0].path, joined=joined, gpus=n_gpus)]
+        return [finding(ctx.bridges[0].path, NvlinkBridgePartial(joined=joined, gpus=n_gpus))]
     return []
 
 
@@ -248,9 +238,8 @@ def nvswitch(ctx: GroupContext) -> list[Finding]:
     if gpu.is_board and gpu.nvswitch_count is None:
         return [
             finding(
-                Code.NVLINK_NVSWITCH_UNKNOWN,
                 path,
-                gpu=gpu.part_number,
+                NvlinkNvswitchUnknown(gpu=gpu.part_number),
             )
         ]
     if n < NVSWITCH_ADVISED_FROM or (gpu.is_board and gpu.nvswitch_count):
@@ -258,10 +247,8 @@ def nvswitch(ctx: GroupContext) -> list[Finding]:
     bridge_ways = max(b.spec.ways for b in ctx.bridges) if ctx.bridges and gpu.bridge_sizes else None
     return [
         finding(
-            Code.NVLINK_NO_NVSWITCH,
             path,
-            gpus=n,
-            bridge_ways=bridge_ways,
+            NvlinkNoNvswitch(gpus=n, bridge_ways=bridge_ways),
         )
     ]
 
@@ -289,12 +276,10 @@ def bridge_sockets(ctx: GroupContext, placement: Placement) -> list[Finding]:
         cross = b.quantity - possible
         out.append(
             finding(
-                Code.NVLINK_BRIDGE_CROSS_SOCKET,
                 b.path,
-                per_socket={str(k): v for k, v in per_socket.items()},
-                bridges=b.quantity,
-                cross=cross,
-                ways=ways,
+                NvlinkBridgeCrossSocket(
+                    per_socket={str(k): v for k, v in per_socket.items()}, bridges=b.quantity, cross=cross, ways=ways
+                ),
             )
         )
     return out

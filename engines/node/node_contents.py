@@ -17,8 +17,25 @@ from collections.abc import Iterator, Sequence
 from typing import cast
 
 from design.specs import CpuSpec, DriveSpec, PartBase, ReferenceSystemSpec
-from engines.findings.codes import Code
 from engines.findings.finding import Finding
+from engines.findings.params.node_contents import (
+    DriveM2Slots,
+    DriveNoBay,
+    MemoryBelowReference,
+    MemoryDownclocked,
+    MemoryMixed,
+    MemoryTooMany,
+    MemoryTwoPerChannel,
+    MemoryUnbalanced,
+    NodeCpuCount,
+    NodeCpuMixed,
+    NodeCpuNotAccepted,
+    NodeCpuSocketEmpty,
+    NodeCpuSocketEmptyHgx,
+    NodeCpuTdp,
+    NodeCpuTdpUnknown,
+    NodeCpuUnverified,
+)
 from engines.findings.registry import finding
 
 from .context import GroupContext, Part
@@ -66,7 +83,7 @@ def cpu_mixed(ctx: GroupContext) -> Iterator[Finding]:
     processors only. Source: ARK-DS / AMD-DS (scalability per SKU: 2S with identical processors)."""
     models = list(dict.fromkeys(p.spec.part_number for p in ctx.cpus))
     if len(models) > 1:
-        yield finding(Code.NODE_CPU_MIXED, ctx.cpus[1].path, server=ctx.known_server.part_number, parts=models)
+        yield finding(ctx.cpus[1].path, NodeCpuMixed(server=ctx.known_server.part_number, parts=models))
 
 
 def cpu_count(ctx: GroupContext) -> Iterator[Finding]:
@@ -81,14 +98,16 @@ def cpu_count(ctx: GroupContext) -> Iterator[Finding]:
     count = _qty(ctx.cpus)
     if ctx.cpus and sockets is not None and count != sockets:
         hgx8 = any(g.is_board and g.gpu_count == HGX_SPLIT_GPUS for g in ctx.gpu_specs)
-        empty = Code.NODE_CPU_SOCKET_EMPTY_HGX if hgx8 and sockets == 2 else Code.NODE_CPU_SOCKET_EMPTY
+        empty = NodeCpuSocketEmptyHgx if hgx8 and sockets == 2 else NodeCpuSocketEmpty
+        kind = NodeCpuCount if count > sockets else empty
         yield finding(
-            Code.NODE_CPU_COUNT if count > sockets else empty,
             ctx.cpus[0].path,
-            server=ctx.known_server.part_number,
-            sockets=sockets,
-            cpus=count,
-            part=ctx.cpus[0].spec.part_number,
+            kind(
+                server=ctx.known_server.part_number,
+                sockets=sockets,
+                cpus=count,
+                part=ctx.cpus[0].spec.part_number,
+            ),
         )
 
 
@@ -106,17 +125,19 @@ def cpu_not_accepted(ctx: GroupContext) -> Iterator[Finding]:
         socket_wrong = bool(server.cpu_socket and cpu.socket and cpu.socket != server.cpu_socket)
         family_wrong = bool(server.cpu_families and cpu.family and cpu.family not in server.cpu_families)
         if socket_wrong or family_wrong:
+            kind = NodeCpuNotAccepted if socket_wrong else NodeCpuUnverified
             yield finding(
-                Code.NODE_CPU_NOT_ACCEPTED if socket_wrong else Code.NODE_CPU_UNVERIFIED,
                 p.path,
-                server=server.part_number,
-                part=cpu.part_number,
-                socket=cpu.socket,
-                family=cpu.family,
-                server_socket=server.cpu_socket,
-                families=list(server.cpu_families),
-                suggestion=_default_part(ctx, "cpu"),
-                vendor=server.manufacturer or None,
+                kind(
+                    server=server.part_number,
+                    part=cpu.part_number,
+                    socket=cpu.socket,
+                    family=cpu.family,
+                    server_socket=server.cpu_socket,
+                    families=list(server.cpu_families),
+                    suggestion=_default_part(ctx, "cpu"),
+                    vendor=server.manufacturer or None,
+                ),
             )
 
 
@@ -127,12 +148,10 @@ def cpu_tdp(ctx: GroupContext) -> Iterator[Finding]:
     for p in ctx.cpus:
         if limit is not None and p.spec.tdp_w is not None and p.spec.tdp_w > limit:
             yield finding(
-                Code.NODE_CPU_TDP,
                 p.path,
-                server=ctx.known_server.part_number,
-                part=p.spec.part_number,
-                tdp_w=p.spec.tdp_w,
-                limit_w=limit,
+                NodeCpuTdp(
+                    server=ctx.known_server.part_number, part=p.spec.part_number, tdp_w=p.spec.tdp_w, limit_w=limit
+                ),
             )
 
 
@@ -143,11 +162,8 @@ def cpu_tdp_unknown(ctx: GroupContext) -> Iterator[Finding]:
     unknown = list(dict.fromkeys(p.spec.part_number for p in ctx.cpus if p.spec.tdp_w is None))
     if limit is not None and unknown:
         yield finding(
-            Code.NODE_CPU_TDP_UNKNOWN,
             ctx.cpus[0].path,
-            server=ctx.known_server.part_number,
-            parts=unknown,
-            limit_w=limit,
+            NodeCpuTdpUnknown(server=ctx.known_server.part_number, parts=unknown, limit_w=limit),
         )
 
 
@@ -157,7 +173,7 @@ def memory_mixed(ctx: GroupContext) -> Iterator[Finding]:
     model."""
     models = list(dict.fromkeys(p.spec.part_number for p in ctx.memory))
     if len(models) > 1:
-        yield finding(Code.MEMORY_MIXED, ctx.memory[1].path, server=ctx.known_server.part_number, parts=models)
+        yield finding(ctx.memory[1].path, MemoryMixed(server=ctx.known_server.part_number, parts=models))
 
 
 def memory_slots(ctx: GroupContext) -> Iterator[Finding]:
@@ -167,12 +183,10 @@ def memory_slots(ctx: GroupContext) -> Iterator[Finding]:
     count = _qty(ctx.memory)
     if ctx.memory and slots is not None and count > slots:
         yield finding(
-            Code.MEMORY_TOO_MANY,
             ctx.memory[0].path,
-            server=ctx.known_server.part_number,
-            dimms=count,
-            slots=slots,
-            part=ctx.memory[0].spec.part_number,
+            MemoryTooMany(
+                server=ctx.known_server.part_number, dimms=count, slots=slots, part=ctx.memory[0].spec.part_number
+            ),
         )
 
 
@@ -204,14 +218,15 @@ def memory_balance(ctx: GroupContext) -> Iterator[Finding]:
     slots = ctx.known_server.dimm_slots
     options = [n for n in options if slots is None or n <= slots]
     yield finding(
-        Code.MEMORY_UNBALANCED,
         ctx.memory[0].path,
-        server=ctx.known_server.part_number,
-        dimms=count,
-        channels=total_channels,
-        sockets=populated,
-        options=options,
-        part=ctx.memory[0].spec.part_number,
+        MemoryUnbalanced(
+            server=ctx.known_server.part_number,
+            dimms=count,
+            channels=total_channels,
+            sockets=populated,
+            options=options,
+            part=ctx.memory[0].spec.part_number,
+        ),
     )
 
 
@@ -235,15 +250,16 @@ def memory_two_per_channel(ctx: GroupContext) -> Iterator[Finding]:
     known = one is not None and two is not None and two < one
     drop_pct = round(100 * (one - two) / one) if one is not None and two is not None and known else None
     yield finding(
-        Code.MEMORY_TWO_PER_CHANNEL,
         ctx.memory[0].path,
-        server=ctx.known_server.part_number,
-        dimms=count,
-        channels=channels * populated,
-        speed_1dpc=one if known else None,
-        speed_2dpc=two if known else None,
-        drop_pct=drop_pct,
-        cpu=cpu.part_number if cpu else None,
+        MemoryTwoPerChannel(
+            server=ctx.known_server.part_number,
+            dimms=count,
+            channels=channels * populated,
+            speed_1dpc=one if known else None,
+            speed_2dpc=two if known else None,
+            drop_pct=drop_pct,
+            cpu=cpu.part_number if cpu else None,
+        ),
     )
 
 
@@ -267,14 +283,15 @@ def memory_downclocked(ctx: GroupContext) -> Iterator[Finding]:
     dimm = ctx.memory[0].spec
     if one is not None and limit is not None and dimm.speed_mts is not None and dimm.speed_mts > one:
         yield finding(
-            Code.MEMORY_DOWNCLOCKED,
             ctx.memory[0].path,
-            server=ctx.known_server.part_number,
-            part=dimm.part_number,
-            dimm_mts=dimm.speed_mts,
-            runs_mts=limit,
-            cpu=cpu.part_number if cpu else None,
-            two_per_channel=two,
+            MemoryDownclocked(
+                server=ctx.known_server.part_number,
+                part=dimm.part_number,
+                dimm_mts=dimm.speed_mts,
+                runs_mts=limit,
+                cpu=cpu.part_number if cpu else None,
+                two_per_channel=two,
+            ),
         )
 
 
@@ -303,16 +320,17 @@ def memory_against_gpu_memory(ctx: GroupContext) -> Iterator[Finding]:
     needed = math.ceil(gpu_gb * ref.system_memory_gb / ref.gpu_memory_gb - 1e-9)
     if system_gb < needed:
         yield finding(
-            Code.MEMORY_BELOW_REFERENCE,
             ctx.memory[0].path,
-            server=ctx.known_server.part_number,
-            system_gb=system_gb,
-            gpu_gb=round(gpu_gb),
-            needed_gb=needed,
-            ratio=round(system_gb / gpu_gb, 2),
-            ref_system=ref.system,
-            ref_ratio=round(ref.memory_ratio, 2),
-            ref_source=ref.source,
+            MemoryBelowReference(
+                server=ctx.known_server.part_number,
+                system_gb=system_gb,
+                gpu_gb=round(gpu_gb),
+                needed_gb=needed,
+                ratio=round(system_gb / gpu_gb, 2),
+                ref_system=ref.system,
+                ref_ratio=round(ref.memory_ratio, 2),
+                ref_source=ref.source,
+            ),
         )
 
 
@@ -335,14 +353,15 @@ def drive_bays(ctx: GroupContext) -> Iterator[Finding]:
         count = _qty(parts)
         if count > fitting:
             yield finding(
-                Code.DRIVE_NO_BAY,
                 parts[0].path,
-                server=ctx.known_server.part_number,
-                form=form,
-                interface=interface,
-                drives=count,
-                bays=fitting,
-                server_bays=[f"{b.count}x {b.form_factor} {b.interface}" for b in bays],
+                DriveNoBay(
+                    server=ctx.known_server.part_number,
+                    form=form,
+                    interface=interface,
+                    drives=count,
+                    bays=fitting,
+                    server_bays=[f"{b.count}x {b.form_factor} {b.interface}" for b in bays],
+                ),
             )
 
 
@@ -353,4 +372,4 @@ def drive_m2_slots(ctx: GroupContext) -> Iterator[Finding]:
     slots = ctx.known_server.m2_slots
     count = _qty(m2)
     if m2 and slots is not None and count > slots:
-        yield finding(Code.DRIVE_M2_SLOTS, m2[0].path, server=ctx.known_server.part_number, drives=count, slots=slots)
+        yield finding(m2[0].path, DriveM2Slots(server=ctx.known_server.part_number, drives=count, slots=slots))

@@ -47,8 +47,23 @@ from typing import Any, cast
 
 from design.specs import GpuSpec, MediaSpec, ServerSpec, SwitchSpec
 from design.vocabulary import Cooling, MediaKind
-from engines.findings.codes import Code
 from engines.findings.finding import Finding
+from engines.findings.params.power import (
+    CoolingLiquid,
+    EstimateFields,
+    PowerAssumption,
+    PowerCapacityUnknown,
+    PowerEstimateAboveSupplies,
+    PowerEstimateBasis,
+    PowerEstimateIncomplete,
+    PowerNearCapacity,
+    PowerOverCapacity,
+    PowerRedundancyNPlus0,
+    PowerRedundancyNPlusN,
+    ReferenceSkipped,
+    ReferenceUnconfirmed,
+)
+from engines.findings.params.rack_systems import RackSystemCooling, RackSystemPower, RackSystemPowerUnknown
 from engines.findings.registry import finding
 
 from .context import GroupContext
@@ -69,7 +84,7 @@ class PowerEstimate:
     memory_w: float = MEMORY_AND_DRIVES_W
     adapters_w: float = 0.0
     optics_w: float = 0.0
-    assumptions: list[dict[str, Any]] = field(default_factory=list)  # what was not sourced: {"kind": ..., values}
+    assumptions: list[PowerAssumption] = field(default_factory=list)  # what was not sourced: {"kind": ..., values}
     unknown_gpu_tdp: list[str] = field(default_factory=list)
     reference_system: str = ""  # NVIDIA's own system on the node's baseboard (DGX H100)
     reference_w: float | None = None  # its published maximum input power
@@ -77,11 +92,11 @@ class PowerEstimate:
     cpu_parts: list[str] = field(default_factory=list)  # the CPUs whose TDP was used
     # a published maximum not applied, and why: {"system", "reference_w", "reason", "server_cooling",
     # "reference_cooling"}; reason "cooling" (they differ)
-    reference_skipped: dict[str, Any] | None = None
+    reference_skipped: ReferenceSkipped | None = None
     # a published maximum applied although the cooling of the node or of the system is not sourced (the closest
     # NVIDIA system's figure, never the lower sum of parts): {"system", "reference_w", "server_cooling",
     # "reference_cooling"}
-    reference_unconfirmed: dict[str, Any] | None = None
+    reference_unconfirmed: ReferenceUnconfirmed | None = None
 
     @property
     def subtotal_w(self) -> float:
@@ -106,7 +121,32 @@ class PowerEstimate:
         return max(self.parts_w, self.reference_w or 0.0)
 
     def basis_params(self) -> dict[str, Any]:
+        """The basis of the estimate (the totals' power basis of each group)."""
         return {
+            "basis": self.basis,
+            "parts_w": round(self.parts_w),
+            "reference_system": self.reference_system or None,
+            "reference_w": self.reference_w,
+            "cpu_basis": self.cpu_basis,
+            "cpu_parts": list(self.cpu_parts),
+            "cpu_w": self.cpu_w,
+            "reference_skipped": self.reference_skipped,
+            "reference_unconfirmed": self.reference_unconfirmed if self.basis == "reference_system" else None,
+        }
+
+    def fields(self, server: str) -> EstimateFields:
+        """The figures every power-estimate finding of ``server`` states."""
+        return {
+            "server": server,
+            "peak_w": round(self.peak_w),
+            "breakdown": {
+                "gpu_w": self.gpu_w,
+                "cpu_w": self.cpu_w,
+                "memory_w": self.memory_w,
+                "adapters_w": self.adapters_w + self.optics_w,
+                "fan_pct": round(FAN_MARGIN * 100),
+            },
+            "assumptions": list(self.assumptions),
             "basis": self.basis,
             "parts_w": round(self.parts_w),
             "reference_system": self.reference_system or None,
@@ -171,12 +211,23 @@ def _reference(est: PowerEstimate, server: ServerSpec, board: GpuSpec, ref_w: fl
     Sources: the seed's reference_systems (MLC-NV-DGXH100, MLC-NV-H200X8 'Air-cooled'; DGXB200-AIR); DGX B300 about
     14 kW (NV-DS), DGX A100 6.5 kW (DGX-A100-PWR)."""
     ours, theirs = server.cooling, board.ref_system_cooling
-    cooling = {"server_cooling": str(ours) if ours else None, "reference_cooling": str(theirs) if theirs else None}
+    server_cooling, reference_cooling = str(ours) if ours else None, str(theirs) if theirs else None
     if ours is not None and theirs is not None and ours != theirs:
-        est.reference_skipped = {"system": board.ref_system, "reference_w": ref_w, "reason": "cooling", **cooling}
+        est.reference_skipped = {
+            "system": board.ref_system,
+            "reference_w": ref_w,
+            "reason": "cooling",
+            "server_cooling": server_cooling,
+            "reference_cooling": reference_cooling,
+        }
         return
     if ours is None or theirs is None:
-        est.reference_unconfirmed = {"system": board.ref_system, "reference_w": ref_w, **cooling}
+        est.reference_unconfirmed = {
+            "system": board.ref_system,
+            "reference_w": ref_w,
+            "server_cooling": server_cooling,
+            "reference_cooling": reference_cooling,
+        }
     if est.reference_w is None or ref_w > est.reference_w:
         est.reference_w, est.reference_system = ref_w, board.ref_system
 
@@ -222,33 +273,22 @@ def power_findings(ctx: GroupContext, est: PowerEstimate, *, refused: bool = Fal
         return _rack_power_findings(ctx, path)
     out = []
     if est.unknown_gpu_tdp:
-        out.append(finding(Code.POWER_ESTIMATE_INCOMPLETE, path, gpus=list(est.unknown_gpu_tdp)))
-    estimate_params = {
-        "server": server.part_number,
-        "peak_w": round(est.peak_w),
-        "breakdown": {
-            "gpu_w": est.gpu_w,
-            "cpu_w": est.cpu_w,
-            "memory_w": est.memory_w,
-            "adapters_w": est.adapters_w + est.optics_w,
-            "fan_pct": round(FAN_MARGIN * 100),
-        },
-        "assumptions": list(est.assumptions),
-        **est.basis_params(),
-    }
+        out.append(finding(path, PowerEstimateIncomplete(gpus=list(est.unknown_gpu_tdp))))
+    fields = est.fields(server.part_number)
     if ctx.gpus:
-        out.append(finding(Code.POWER_ESTIMATE_BASIS, path, **estimate_params))
+        out.append(finding(path, PowerEstimateBasis(**fields)))
     if refused:
         return out
-    estimate_params["shipping"] = shipping_configuration(ctx)
+    shipping = shipping_configuration(ctx)
     if server.psu_redundant is None and server.psu_count and server.psu_watts:
-        return out + _redundancy_unknown(server, est, path, estimate_params)
+        return out + _redundancy_unknown(server, est, path, fields, shipping)
     cap = server.psu_capacity_w
     if cap is None or cap <= 0:
-        out.append(finding(Code.POWER_CAPACITY_UNKNOWN, path, **estimate_params))
+        out.append(finding(path, PowerCapacityUnknown(**fields, shipping=shipping)))
         return out
     # the capacity is known, so are the supplies' count and redundancy
-    out += _capacity(server, est, path, estimate_params, cast(int, server.psu_count), cast(int, server.psu_redundant))
+    count, redundant = cast(int, server.psu_count), cast(int, server.psu_redundant)
+    out += _capacity(server, est, path, fields, shipping, count, redundant)
     return out
 
 
@@ -256,18 +296,19 @@ def _rack_power_findings(ctx: GroupContext, path: str) -> list[Finding]:
     """Rule: a rack-scale system's power is its published rack figure; its power shelves are part of it, so there
     is no supply-capacity check of an estimate. Not sourced: a warning, the plan's power stays unknown."""
     server = ctx.known_server
-    params = {"server": server.part_number, "racks": ctx.group.count}
     if server.rack_power_w is None:
-        return [finding(Code.RACK_SYSTEM_POWER_UNKNOWN, path, **params)]
+        return [finding(path, RackSystemPowerUnknown(server=server.part_number, racks=ctx.group.count))]
     return [
         finding(
-            Code.RACK_SYSTEM_POWER,
             path,
-            **params,
-            rack_power_w=server.rack_power_w,
-            power_shelves=server.power_shelves,
-            power_shelf_w=server.power_shelf_w,
-            total_w=server.rack_power_w * ctx.group.count,
+            RackSystemPower(
+                server=server.part_number,
+                racks=ctx.group.count,
+                rack_power_w=server.rack_power_w,
+                power_shelves=server.power_shelves,
+                power_shelf_w=server.power_shelf_w,
+                total_w=server.rack_power_w * ctx.group.count,
+            ),
         )
     ]
 
@@ -281,48 +322,71 @@ def shipping_configuration(ctx: GroupContext) -> bool:
 
 
 def _capacity(
-    server: ServerSpec, est: PowerEstimate, path: str, params: dict[str, Any], count: int, redundant: int
+    server: ServerSpec,
+    est: PowerEstimate,
+    path: str,
+    fields: EstimateFields,
+    shipping: bool,
+    count: int,
+    redundant: int,
 ) -> list[Finding]:
     cap = (count - redundant) * cast(int, server.psu_watts)  # known wherever a capacity is checked
     fraction = est.peak_w / cap
-    data = {
-        **params,
-        "capacity_w": cap,
-        "fraction": round(fraction, 3),
-        "load": fraction,
-        "psu_count": count,
-        "psu_redundant": redundant,
-    }
     if fraction > 1:
         # An estimate above the supplies of the vendor's own configuration is a question for the vendor, not a refusal.
-        code = Code.POWER_ESTIMATE_ABOVE_SUPPLIES if params.get("shipping") else Code.POWER_OVER_CAPACITY
-        return [finding(code, path, **data, vendor=server.manufacturer or None)]
+        kind = PowerEstimateAboveSupplies if shipping else PowerOverCapacity
+        over = kind(
+            **fields,
+            shipping=shipping,
+            capacity_w=cap,
+            fraction=round(fraction, 3),
+            load=fraction,
+            psu_count=count,
+            psu_redundant=redundant,
+            vendor=server.manufacturer or None,
+        )
+        return [finding(path, over)]
     # The 80% headroom covers the uncertainty of a sum-of-parts estimate; a published system maximum is already
     # the worst case (every part at its maximum, fans at full speed), so only the supplies' capacity applies.
     if fraction > WARN_FRACTION and est.basis == "parts":
-        return [finding(Code.POWER_NEAR_CAPACITY, path, **data)]
+        near = PowerNearCapacity(
+            **fields,
+            shipping=shipping,
+            capacity_w=cap,
+            fraction=round(fraction, 3),
+            load=fraction,
+            psu_count=count,
+            psu_redundant=redundant,
+        )
+        return [finding(path, near)]
     return []
 
 
-def _redundancy_unknown(server: ServerSpec, est: PowerEstimate, path: str, params: dict[str, Any]) -> list[Finding]:
+def _redundancy_unknown(
+    server: ServerSpec, est: PowerEstimate, path: str, fields: EstimateFields, shipping: bool
+) -> list[Finding]:
     """PSU count and wattage known, redundancy not: say whether the peak holds with N+N (half the supplies carry
     the load) or only with N+0 (all of them); above all of them it is over capacity."""
     count, watts = cast(int, server.psu_count), cast(int, server.psu_watts)
     half = count // 2
-    data = {
-        **params,
-        "psu_count": count,
-        "psu_watts": watts,
-        "n_plus_n_w": half * watts,
-        "n_plus_0_w": count * watts,
-        "load_n_plus_n": est.peak_w / (half * watts) if half else None,
-        "load_n_plus_0": est.peak_w / (count * watts),
-    }
+    kind: type[PowerRedundancyNPlusN | PowerRedundancyNPlus0]
     if half and est.peak_w <= half * watts:
-        return [finding(Code.POWER_REDUNDANCY_N_PLUS_N, path, **data)]
-    if est.peak_w <= count * watts:
-        return [finding(Code.POWER_REDUNDANCY_N_PLUS_0, path, **data)]
-    return _capacity(server, est, path, params, count, 0)
+        kind = PowerRedundancyNPlusN
+    elif est.peak_w <= count * watts:
+        kind = PowerRedundancyNPlus0
+    else:
+        return _capacity(server, est, path, fields, shipping, count, 0)
+    said = kind(
+        **fields,
+        shipping=shipping,
+        psu_count=count,
+        psu_watts=watts,
+        n_plus_n_w=half * watts,
+        n_plus_0_w=count * watts,
+        load_n_plus_n=est.peak_w / (half * watts) if half else None,
+        load_n_plus_0=est.peak_w / (count * watts),
+    )
+    return [finding(path, said)]
 
 
 def network_power(bom: list[tuple[str, int]], parts: dict[str, Any]) -> dict[str, Any]:
@@ -424,13 +488,10 @@ def cooling_findings(ctx: GroupContext) -> list[Finding]:
     if server.rack_scale:
         return [
             finding(
-                Code.RACK_SYSTEM_COOLING,
                 f"{ctx.path}.server",
-                server=server.part_number,
-                racks=ctx.group.count,
-                cdu_kw=server.cdu_kw,
+                RackSystemCooling(server=server.part_number, racks=ctx.group.count, cdu_kw=server.cdu_kw),
             )
         ]
     if server.cooling != Cooling.LIQUID:
         return []
-    return [finding(Code.COOLING_LIQUID, f"{ctx.path}.server", server=server.part_number, nodes=ctx.group.count)]
+    return [finding(f"{ctx.path}.server", CoolingLiquid(server=server.part_number, nodes=ctx.group.count))]

@@ -15,6 +15,30 @@ from design.specs import CatalogView, SwitchSpec
 from design.vocabulary import FULL_TRAINING_MODES, Protocol
 from engines.findings.codes import Code
 from engines.findings.finding import Finding
+from engines.findings.params.workload import (
+    FabricAdvised,
+    FabricNotNeededReplicas,
+    FabricOptionalIndependentJobs,
+    NicFewerThanGpus,
+    NicMissing,
+    NicNotNeeded,
+    NvlinkNotNeeded,
+    RoceLossless,
+    SizingFields,
+    WorkloadActivationCheckpointing,
+    WorkloadDeadlineMissed,
+    WorkloadMemoryTight,
+    WorkloadNeedsFabric,
+    WorkloadNotEnoughGpus,
+    WorkloadNotSized,
+    WorkloadNvlinkBandwidth,
+    WorkloadReplicas,
+    WorkloadReplicasShort,
+    WorkloadSpansNodes,
+    WorkloadTensorParallel,
+    WorkloadTimeNotEstimated,
+    WorkloadTrainingTime,
+)
 from engines.findings.registry import finding
 
 from .context import GroupContext
@@ -70,11 +94,8 @@ def nic_findings(design: DesignIn, contexts: list[GroupContext]) -> list[Finding
         if gpus and design.fabric is not None and nics == 0 and any_nics:
             out.append(
                 finding(
-                    Code.NIC_MISSING,
                     ctx.path,
-                    gpus=gpus,
-                    nics=0,
-                    group=ctx.group.name,
+                    NicMissing(gpus=gpus, nics=0, group=ctx.group.name),
                 )
             )
         elif gpus and multi_node and training and 0 < nics < gpus:
@@ -86,13 +107,13 @@ def nic_findings(design: DesignIn, contexts: list[GroupContext]) -> list[Finding
 
 
 def _fewer_nics(ctx: GroupContext, subject: str, gpus: int, nics: int) -> Finding:
-    return finding(Code.NIC_FEWER_THAN_GPUS, subject, gpus=gpus, nics=nics, nic_gbps=_nic_speed(ctx) or None)
+    return finding(subject, NicFewerThanGpus(gpus=gpus, nics=nics, nic_gbps=_nic_speed(ctx) or None))
 
 
 def _not_needed(ctx: GroupContext, subject: str, adapters: int) -> Finding:
     prices = [p.spec.price_eur * p.quantity for p in ctx.compute_adapters if p.spec.price_eur is not None]
     saving = float(sum(prices)) if prices and len(prices) == len(ctx.compute_adapters) else None
-    return finding(Code.NIC_NOT_NEEDED, subject, nics=adapters, saving_eur=saving)
+    return finding(subject, NicNotNeeded(nics=adapters, saving_eur=saving))
 
 
 def workload_findings(design: DesignIn, contexts: list[GroupContext]) -> tuple[list[Finding], Sizing | None]:
@@ -113,7 +134,7 @@ def workload_findings(design: DesignIn, contexts: list[GroupContext]) -> tuple[l
         return [], None
     gpu_groups = [c for c in contexts if c.gpus and all(g.memory_gb for g in c.gpu_specs)]
     if not gpu_groups:
-        return [finding(Code.WORKLOAD_NOT_SIZED, "workload")], None
+        return [finding("workload", WorkloadNotSized())], None
     per_node = min(c.gpus_per_node for c in gpu_groups)
     base = _size(wl, gpu_groups, per_node)
     gpu_nodes = sum(c.group.count for c in gpu_groups)
@@ -121,28 +142,17 @@ def workload_findings(design: DesignIn, contexts: list[GroupContext]) -> tuple[l
     domain = min(nvlink_domain_gpus(c) or 1 for c in gpu_groups)
     plan = _plan(base, total_gpus, domain)
     sizing = _with_plan(base, plan, domain)
-    data = {
-        **{k: v for k, v in base.to_dict().items() if k not in _PLAN_KEYS},
-        "model_parameters_billion": wl.model_parameters_billion,
-        "need_gb": sizing.memory_needed_gb,
-        "usable_gb": sizing.usable_gb_per_gpu,
-        "per_node": per_node,
-        "nvlink": all(_has_nvlink(c) for c in gpu_groups),
-        "domain": domain,
-        **_plan_params(plan),
-    }
+    data = _sizing_fields(wl, base, sizing, plan, per_node, all(_has_nvlink(c) for c in gpu_groups), domain)
     out: list[Finding] = []
     if not sizing.fits_one_gpu:
-        out.append(finding(Code.WORKLOAD_TENSOR_PARALLEL, "workload", **data))
+        out.append(finding("workload", WorkloadTensorParallel(**data)))
     if not sizing.fits_one_node:
-        out.append(finding(Code.WORKLOAD_SPANS_NODES, "workload", **data))
+        out.append(finding("workload", WorkloadSpansNodes(**data)))
     out.extend(_memory_findings(sizing, gpu_groups, gpu_nodes, data))
     if plan is not None and plan.checkpointing:
-        out.append(
-            finding(Code.WORKLOAD_ACTIVATION_CHECKPOINTING, "workload", **{**data, **_memory_params(plan, base)})
-        )
+        out.append(finding("workload", _checkpointing(data, plan, base)))
     if not sizing.fits_one_node and design.fabric is None and gpu_nodes >= 2:
-        out.append(finding(Code.WORKLOAD_NEEDS_FABRIC, "fabric", min_nodes=sizing.min_nodes, nodes=gpu_nodes))
+        out.append(finding("fabric", WorkloadNeedsFabric(min_nodes=sizing.min_nodes, nodes=gpu_nodes)))
     if sizing.mode in FULL_TRAINING_MODES and wl.model_parameters_billion >= SEVENTY_B_CLASS:
         out.extend(_nvlink_bandwidth(gpu_groups, wl.model_parameters_billion, data["tp"]))
     if wl.kind == "training":
@@ -154,32 +164,50 @@ def workload_findings(design: DesignIn, contexts: list[GroupContext]) -> tuple[l
     return out, sizing
 
 
-_PLAN_KEYS = frozenset(
-    {
-        "parallelism",
-        "gpus_used",
-        "nvlink_domain_gpus",
-        "memory_per_gpu_gb",
-        "activations_gb_per_gpu",
-        "activation_checkpointing",
-        "sharded_states",
-        "training_days",
-        "gpu_hours",
-        "training_days_range",
-        "gpu_hours_range",
-        "training_hours",
-        "training_hours_range",
-        "deadline_gpus",
-        "deadline_nodes",
-        "replicas_needed",
-        "gpus_needed",
-        "tokens_per_second",
-        "derived_replicas_needed",
-        "derived_gpus_needed",
-        "derived_tokens_per_second",
-        "assumptions",
+def _sizing_fields(
+    wl: WorkloadIn, base: Sizing, sizing: Sizing, plan: Plan | None, per_node: int, nvlink: bool, domain: int
+) -> SizingFields:
+    """What the sizing findings state: the workload's sizing (``base``, as its JSON rounds it), the memory the plan
+    needs and leaves (``sizing``), the node shape and the parallelism plan."""
+    data: SizingFields = {
+        "kind": base.kind,
+        "mode": base.mode,
+        "precision": base.precision,
+        "params_billion": base.params_billion,
+        "bytes_per_param": base.bytes_per_param,
+        "memory_needed_gb": round(base.memory_needed_gb, 1),
+        "minimum_gb": round(base.minimum_gb, 1),
+        "minimum_bytes_per_param": base.minimum_bytes_per_param,
+        "kv_cache_gb": round(base.kv_cache_gb, 1),
+        "kv_model": base.kv_model,
+        "context_tokens": base.context_tokens,
+        "concurrency": base.concurrency,
+        "gpu_memory_gb": base.gpu_memory_gb,
+        "usable_gb_per_gpu": round(base.usable_gb_per_gpu, 1),
+        "gpus_per_node": base.gpus_per_node,
+        "min_gpus": base.min_gpus,
+        "min_nodes": base.min_nodes,
+        "min_gpus_possible": base.min_gpus_possible,
+        "fits_one_gpu": base.fits_one_gpu,
+        "fits_one_node": base.fits_one_node,
+        "model_parameters_billion": wl.model_parameters_billion,
+        "need_gb": sizing.memory_needed_gb,
+        "usable_gb": sizing.usable_gb_per_gpu,
+        "per_node": per_node,
+        "nvlink": nvlink,
+        "domain": domain,
+        "planned": False,
+        "tp": None,
+        "pp": None,
+        "dp": None,
+        "gpus_used": None,
     }
-)
+    if plan is not None:
+        data["planned"] = True
+        data["tp"], data["pp"], data["dp"] = plan.tensor, plan.pipeline, plan.data
+        data["gpus_used"] = plan.gpus
+        data["zero3"] = plan.zero3
+    return data
 
 
 def nvlink_domain_gpus(ctx: GroupContext) -> int | None:
@@ -223,27 +251,17 @@ def _with_plan(sizing: Sizing, plan: Plan | None, domain: int) -> Sizing:
     )
 
 
-def _plan_params(plan: Plan | None) -> dict[str, Any]:
-    if plan is None:
-        return {"planned": False, "tp": None, "pp": None, "dp": None, "gpus_used": None}
-    return {
-        "planned": True,
-        "tp": plan.tensor,
-        "pp": plan.pipeline,
-        "dp": plan.data,
-        "gpus_used": plan.gpus,
-        "zero3": plan.zero3,
-    }
-
-
-def _memory_params(plan: Plan, sizing: Sizing) -> dict[str, Any]:
-    _states, act = _without_checkpointing(plan, sizing)
-    return {
-        "states_gb": plan.states_gb_per_gpu,
-        "activations_gb": act,
-        "usable_gb": plan.usable_gb_per_gpu,
-        "checkpointed_gb": plan.activations_gb_per_gpu,
-    }
+def _checkpointing(data: SizingFields, plan: Plan, sizing: Sizing) -> WorkloadActivationCheckpointing:
+    """The sizing with the memory per GPU that full activation checkpointing leaves, and what it saves."""
+    _states, activations = _without_checkpointing(plan, sizing)
+    checkpointed = data.copy()
+    checkpointed["usable_gb"] = plan.usable_gb_per_gpu
+    return WorkloadActivationCheckpointing(
+        **checkpointed,
+        states_gb=plan.states_gb_per_gpu,
+        activations_gb=activations,
+        checkpointed_gb=plan.activations_gb_per_gpu,
+    )
 
 
 def _without_checkpointing(plan: Plan, sizing: Sizing) -> tuple[float, float]:
@@ -276,17 +294,13 @@ def _time(
     tokens = wl.training_tokens_billion
     if tokens is None:
         if wl.target_days is not None or sizing.mode == "pretraining":
-            return [
-                finding(Code.WORKLOAD_TIME_NOT_ESTIMATED, "workload", reason="tokens", target_days=wl.target_days)
-            ], sizing
+            return [finding("workload", WorkloadTimeNotEstimated(reason="tokens", target_days=wl.target_days))], sizing
         return [], sizing
     if plan is None:
         return [], sizing  # the memory rules already say the design cannot hold it
     util, gpu = _peak(gpu_groups, sizing.precision)
     if util is None:
-        return [
-            finding(Code.WORKLOAD_TIME_NOT_ESTIMATED, "workload.training_tokens_billion", reason="peak", gpu=gpu)
-        ], sizing
+        return [finding("workload.training_tokens_billion", WorkloadTimeNotEstimated(reason="peak", gpu=gpu))], sizing
     est = training_time(
         tokens_billion=tokens,
         params_billion=sizing.params_billion,
@@ -299,7 +313,7 @@ def _time(
         mfu_range=util.mfu_range,
     )
     sizing, params = _with_time(sizing, est, plan, gpu, util, tokens, wl.target_days)
-    out = [finding(Code.WORKLOAD_TRAINING_TIME, "workload.training_tokens_billion", **params)]
+    out = [finding("workload.training_tokens_billion", WorkloadTrainingTime(**params))]
     if wl.target_days is None:
         return out, sizing
     needed = deadline_gpus(
@@ -309,12 +323,10 @@ def _time(
     if est.days > wl.target_days:
         out.append(
             finding(
-                Code.WORKLOAD_DEADLINE_MISSED,
                 "workload.target_days",
-                **params,
-                gpus_needed=needed,
-                nodes_needed=needed // per_node,
-                per_node=per_node,
+                WorkloadDeadlineMissed(
+                    **params, gpus_needed=needed, nodes_needed=needed // per_node, per_node=per_node
+                ),
             )
         )
     return out, sizing
@@ -370,7 +382,7 @@ def _throughput(
     domain: int,
     per_node: int,
     total_gpus: int,
-    data: dict[str, Any],
+    data: SizingFields,
 ) -> tuple[list[Finding], Sizing]:
     """Inference with a concurrency: the replicas it needs and their tokens/s from a sourced serving benchmark
     (serving.py) when the design matches one exactly (an info, and a warning naming the GPUs and nodes that would
@@ -386,7 +398,7 @@ def _throughput(
         shape = serving_point(parts, sizing.precision, wl.model_parameters_billion, domain, None)
         longer = {"reason": "context", "point_context": shape.context_tokens} if shape else {"reason": "no_point"}
         derived, sizing = derived_estimate(sizing, plan, gpu_groups, concurrency, domain)
-        return [finding(Code.WORKLOAD_REPLICAS, "workload", **data, estimated=False, **longer, **derived)], sizing
+        return [finding("workload", WorkloadReplicas(**data, estimated=False, **longer, **derived))], sizing
     est = size_replicas(point, concurrency, total_gpus)
     sizing = replace(
         sizing,
@@ -396,15 +408,13 @@ def _throughput(
         assumptions=serving_assumptions(est),
     )
     params = {**data, **_replica_params(point, est, total_gpus)}
-    out = [finding(Code.WORKLOAD_REPLICAS, "workload", **params)]
+    out = [finding("workload", WorkloadReplicas(**params))]
     if est.design_replicas < est.replicas:
         nodes = math.ceil(est.gpus / per_node)
         out.append(
             finding(
-                Code.WORKLOAD_REPLICAS_SHORT,
                 "workload.concurrency",
-                **params,
-                nodes_needed=nodes,
+                WorkloadReplicasShort(**params, nodes_needed=nodes),
             )
         )
     return out, sizing
@@ -447,18 +457,19 @@ def _size(wl: WorkloadIn, gpu_groups: list[GroupContext], per_node: int) -> Sizi
 
 
 def _memory_findings(
-    sizing: Sizing, gpu_groups: list[GroupContext], gpu_nodes: int, data: dict[str, Any]
+    sizing: Sizing, gpu_groups: list[GroupContext], gpu_nodes: int, data: SizingFields
 ) -> list[Finding]:
     """Not enough usable GPU memory for the minimum (error), or fewer GPUs than advised (warning)."""
     total_gpus = sum(c.group.count * c.gpus_per_node for c in gpu_groups)
     total_gb = sum(c.group.count * (c.gpu_memory_gb_per_node or 0) for c in gpu_groups) * USABLE_MEMORY_FRACTION
+    kind: type[WorkloadNotEnoughGpus | WorkloadMemoryTight]
     if total_gb < sizing.minimum_gb:
-        code = Code.WORKLOAD_NOT_ENOUGH_GPUS
+        kind = WorkloadNotEnoughGpus
     elif total_gpus < sizing.min_gpus:
-        code = Code.WORKLOAD_MEMORY_TIGHT
+        kind = WorkloadMemoryTight
     else:
         return []
-    return [finding(code, "node_groups", total_gpus=total_gpus, gpu_nodes=gpu_nodes, total_gb=total_gb, **data)]
+    return [finding("node_groups", kind(total_gpus=total_gpus, gpu_nodes=gpu_nodes, total_gb=total_gb, **data))]
 
 
 def _has_nvlink(ctx: GroupContext) -> bool:
@@ -481,12 +492,10 @@ def _nvlink_bandwidth(gpu_groups: list[GroupContext], params_billion: float, ten
             continue
         out.append(
             finding(
-                Code.WORKLOAD_NVLINK_BANDWIDTH,
                 ctx.gpus[0].path,
-                nvlink_gbps=bw,
-                gpu=gpu.part_number,
-                model_parameters_billion=params_billion,
-                tp=tensor,
+                WorkloadNvlinkBandwidth(
+                    nvlink_gbps=bw, gpu=gpu.part_number, model_parameters_billion=params_billion, tp=tensor
+                ),
             )
         )
     return out
@@ -521,17 +530,15 @@ def fabric_advice(
             par = sizing.parallelism or {}
             out.append(
                 finding(
-                    Code.FABRIC_NOT_NEEDED_REPLICAS,
                     "fabric",
-                    nodes=gpu_nodes,
-                    replicas=par["data"],
-                    tp=par["tensor"],
-                    domain=sizing.nvlink_domain_gpus,
+                    FabricNotNeededReplicas(
+                        nodes=gpu_nodes, replicas=par["data"], tp=par["tensor"], domain=sizing.nvlink_domain_gpus
+                    ),
                 )
             )
         else:
-            code = Code.FABRIC_OPTIONAL_INDEPENDENT_JOBS if independent else Code.FABRIC_ADVISED
-            out.append(finding(code, "fabric", nodes=gpu_nodes, compute_nics=nics))
+            advice = FabricOptionalIndependentJobs if independent else FabricAdvised
+            out.append(finding("fabric", advice(nodes=gpu_nodes, compute_nics=nics)))
     out += _nvlink_not_needed(design, contexts, codes)
     switch = catalog.get(design.fabric.switch) if design.fabric is not None else None
     if isinstance(switch, SwitchSpec) and switch.protocol == Protocol.ETHERNET and not switch.management:
@@ -539,12 +546,13 @@ def fabric_advice(
         outside = sorted(pn for pn, family in adapters.items() if family not in SPECTRUM_X_NIC_FAMILIES)
         out.append(
             finding(
-                Code.ROCE_LOSSLESS,
                 "fabric.switch",
-                switch=switch.part_number,
-                generation=switch.generation,
-                not_spectrum_x=outside,
-                plane_balancing=any(f in PLANE_BALANCING_NIC_FAMILIES for f in adapters.values()),
+                RoceLossless(
+                    switch=switch.part_number,
+                    generation=switch.generation,
+                    not_spectrum_x=outside,
+                    plane_balancing=any(f in PLANE_BALANCING_NIC_FAMILIES for f in adapters.values()),
+                ),
             )
         )
     return out
@@ -571,4 +579,4 @@ def _nvlink_not_needed(design: DesignIn, contexts: list[GroupContext], codes: se
     boards = sorted({p.spec.part_number for c in contexts for p in c.gpus if p.spec.is_board and _has_nvlink(c)})
     if not boards:
         return []
-    return [finding(Code.NVLINK_NOT_NEEDED, "workload", boards=boards, inference=small_inference)]
+    return [finding("workload", NvlinkNotNeeded(boards=boards, inference=small_inference))]

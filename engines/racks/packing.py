@@ -11,6 +11,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from engines.findings import Finding, RackCode, finding
+from engines.findings.params import Params
+from engines.findings.params.racks import (
+    RackCoolingDefault,
+    RackCordOverRating,
+    RackLiquidNodeInAir,
+    RackNodeInletUnknown,
+    RackNodeOverPower,
+    RackNodePowerUnknown,
+    RackNodeTooTall,
+    RackPduBusbar,
+    RackPduOverContinuous,
+    RackPowerDefault,
+    RackSwitchHeightUnknown,
+    RackSwitchPowerUnknown,
+)
 
 from .inputs import Facility, NodeGroup, PduOption, SwitchGroup
 from .model import Cooling, CordLine, Device, DeviceRole, Feeds, PduLine, Rack, RackKind, SwitchRole
@@ -90,22 +105,20 @@ class Context:
         else:
             liquid = any(g.cooling == Cooling.LIQUID for g in node_groups)
             self.cooling, self.cooling_basis = (Cooling.LIQUID if liquid else Cooling.AIR), "nodes"
-            self.add(RackCode.COOLING_DEFAULT, "facility.cooling", cooling=str(self.cooling))
+            self.add("facility.cooling", RackCoolingDefault(cooling=str(self.cooling)))
         if facility.rack_power_kw is not None:
             self.limit_w, self.limit_basis = round(facility.rack_power_kw * 1000), "facility"
         else:
             self.limit_w, self.limit_basis = DEFAULT_RACK_POWER_W[self.cooling], f"default-{self.cooling}"
             self.add(
-                RackCode.POWER_DEFAULT,
                 "facility.rack_power_kw",
-                cooling=str(self.cooling),
-                limit_w=self.limit_w,
-                basis=self.limit_basis,
+                RackPowerDefault(cooling=str(self.cooling), limit_w=self.limit_w, basis=self.limit_basis),
             )
 
-    def add(self, code: RackCode, subject: str, **params: object) -> None:
-        """Adds a finding; its severity comes from the rule registry, as for every engine."""
-        self.findings.append(finding(code, subject, **params))
+    def add(self, subject: str, params: Params) -> None:
+        """Adds a finding at ``subject`` with its code's parameters; its severity comes from the rule registry, as
+        for every engine."""
+        self.findings.append(finding(subject, params))
 
 
 def switches_by_role(ctx: Context, groups: Sequence[SwitchGroup]) -> dict[SwitchRole, list[Switch]]:
@@ -118,10 +131,10 @@ def switches_by_role(ctx: Context, groups: Sequence[SwitchGroup]) -> dict[Switch
             height = ASSUMED_SWITCH_U
             if (RackCode.SWITCH_HEIGHT_UNKNOWN, g.part) not in warned:
                 warned.add((RackCode.SWITCH_HEIGHT_UNKNOWN, g.part))
-                ctx.add(RackCode.SWITCH_HEIGHT_UNKNOWN, subject, part=g.part, assumed_u=ASSUMED_SWITCH_U)
+                ctx.add(subject, RackSwitchHeightUnknown(part=g.part, assumed_u=ASSUMED_SWITCH_U))
         if g.power_w is None and (RackCode.SWITCH_POWER_UNKNOWN, g.part) not in warned:
             warned.add((RackCode.SWITCH_POWER_UNKNOWN, g.part))
-            ctx.add(RackCode.SWITCH_POWER_UNKNOWN, subject, part=g.part)
+            ctx.add(subject, RackSwitchPowerUnknown(part=g.part))
         count = 1 if g.role == SwitchRole.MANAGEMENT else g.count
         out[g.role].extend([Switch(g.role, g.part, height, g.power_w)] * count)
     return out
@@ -290,16 +303,16 @@ def check_group(ctx: Context, b: Builder, group: NodeGroup, i: int) -> bool:
     """Findings about one group on its own; False when it cannot be racked at all."""
     subject = f"node_groups[{i}]"
     if group.cooling == Cooling.LIQUID and ctx.cooling == Cooling.AIR:
-        extra = {"rack_scale": True} if group.rack_scale else {}  # an NVL72 has no air-cooled variant: its own fix
-        ctx.add(RackCode.LIQUID_NODE_IN_AIR, subject, part=group.part, **extra)
+        # an NVL72 has no air-cooled variant: its own fix
+        ctx.add(subject, RackLiquidNodeInAir(part=group.part, rack_scale=True if group.rack_scale else None))
     _check_power(ctx, group, subject, ctx.limit_w - b.mgmt_w)
     if group.rack_scale:
         return True
     if group.inlets is None:
-        ctx.add(RackCode.NODE_INLET_UNKNOWN, subject, part=group.part)
+        ctx.add(subject, RackNodeInletUnknown(part=group.part))
     usable_u = ctx.u_total - b.mgmt_u - b.pdu_u
     if group.height_u > usable_u:
-        ctx.add(RackCode.NODE_TOO_TALL, subject, part=group.part, height_u=group.height_u, usable_u=usable_u)
+        ctx.add(subject, RackNodeTooTall(part=group.part, height_u=group.height_u, usable_u=usable_u))
         return False
     return True
 
@@ -313,14 +326,11 @@ def _check_power(ctx: Context, group: NodeGroup, subject: str, room_w: int | Non
     if group.rack_scale:
         room_w = ctx.limit_w if ctx.limit_basis == "facility" else None
     if group.power_w is None:
-        ctx.add(RackCode.NODE_POWER_UNKNOWN, subject, part=group.part)
+        ctx.add(subject, RackNodePowerUnknown(part=group.part))
     elif room_w is not None and group.power_w > room_w:
         ctx.add(
-            RackCode.NODE_OVER_POWER,
             subject,
-            part=group.part,
-            power_w=group.power_w,
-            limit_w=ctx.limit_w,
+            RackNodeOverPower(part=group.part, power_w=group.power_w, limit_w=ctx.limit_w),
         )
 
 
@@ -405,26 +415,28 @@ def power_findings(ctx: Context, b: Builder, runs: Sequence[Any]) -> None:
     for part, items in over.items():
         pdu, per_pdu_w = max((n for _, n in items), key=lambda n: n[1])
         ctx.add(
-            RackCode.PDU_OVER_CONTINUOUS,
             "facility.rack_power_kw",
-            part=part,
-            racks=sum(run.count for run, _ in items),
-            first_rack=items[0][0].rack.name,
-            rating_w=pdu.rating_w,
-            per_pdu_w=per_pdu_w,
-            load_pct=round(100 * per_pdu_w / pdu.rating_w),
+            RackPduOverContinuous(
+                part=part,
+                racks=sum(run.count for run, _ in items),
+                first_rack=items[0][0].rack.name,
+                rating_w=pdu.rating_w,
+                per_pdu_w=per_pdu_w,
+                load_pct=round(100 * per_pdu_w / pdu.rating_w),
+            ),
         )
     if busbar:
         best = max(b.options, key=lambda o: o.rating_w) if b.options else None
         per_feed = b.positions // b.feeds
         ctx.add(
-            RackCode.PDU_BUSBAR,
             "facility.rack_power_kw",
-            racks=sum(run.count for run in busbar),
-            first_rack=busbar[0].rack.name,
-            power_w=max(run.rack.power_known_w for run in busbar),
-            positions=b.positions,
-            max_w=best.rating_w * per_feed if best else 0,
+            RackPduBusbar(
+                racks=sum(run.count for run in busbar),
+                first_rack=busbar[0].rack.name,
+                power_w=max(run.rack.power_known_w for run in busbar),
+                positions=b.positions,
+                max_w=best.rating_w * per_feed if best else 0,
+            ),
         )
     _cord_findings(ctx, b, runs)
 
@@ -443,12 +455,13 @@ def _cord_findings(ctx: Context, b: Builder, runs: Sequence[Any]) -> None:
             if c.current_a and node and node not in warned:
                 warned.add(node)
                 ctx.add(
-                    RackCode.CORD_OVER_RATING,
                     "facility.pdu_feeds",
-                    part=node,
-                    current_a=round(c.current_a, 1),
-                    outlet=best.outlet_type,
-                    outlet_current_a=best.outlet_current_a,
+                    RackCordOverRating(
+                        part=node,
+                        current_a=round(c.current_a, 1),
+                        outlet=best.outlet_type,
+                        outlet_current_a=best.outlet_current_a,
+                    ),
                 )
 
 

@@ -112,7 +112,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engines.findings import RackCode
+from engines.findings.params.racks import (
+    RackAirDensity,
+    RackManagementSwitchCount,
+    RackNoManagementSwitch,
+    RackNoPdu,
+    RackPduKnownLoadOnly,
+    RackPduOutletsUnknown,
+)
 
 from .inputs import Facility, NodeGroup, PduOption, SwitchGroup
 from .model import Cooling, CordLine, LeafPlacement, PduLine, RackPlan, RackRun, SwitchRole
@@ -159,10 +166,10 @@ def plan_racks(
     sw = switches_by_role(ctx, switches)
     mgmt = sw[SwitchRole.MANAGEMENT][0] if sw[SwitchRole.MANAGEMENT] else None
     if mgmt is None:
-        ctx.add(RackCode.NO_MANAGEMENT_SWITCH, "switches.management")
+        ctx.add("switches.management", RackNoManagementSwitch())
     pdu = choose_pdu(pdu_options, ctx.limit_w)
     if pdu is None:
-        ctx.add(RackCode.NO_PDU, "facility.pdu_feeds")
+        ctx.add("facility.pdu_feeds", RackNoPdu())
     b = Builder(ctx, mgmt, pdu, pdu_options)
 
     groups = [g for i, g in enumerate(node_groups) if g.count > 0 and check_group(ctx, b, g, i)]
@@ -213,31 +220,27 @@ def _rack_findings(
         dense = [run for run in runs if run.rack.power_known_w > AIR_COOLING_LIMIT_W]
         if dense:
             ctx.add(
-                RackCode.AIR_DENSITY,
                 "facility.cooling",
-                racks=sum(run.count for run in dense),
-                first_rack=dense[0].rack.name,
-                max_power_w=max(run.rack.power_known_w for run in dense),
-                air_limit_w=AIR_COOLING_LIMIT_W,
+                RackAirDensity(
+                    racks=sum(run.count for run in dense),
+                    first_rack=dense[0].rack.name,
+                    max_power_w=max(run.rack.power_known_w for run in dense),
+                    air_limit_w=AIR_COOLING_LIMIT_W,
+                ),
             )
     if unsized:
         ctx.add(
-            RackCode.PDU_KNOWN_LOAD_ONLY,
             "facility.pdu_feeds",
-            racks=sum(run.count for run in unsized),
-            first_rack=unsized[0].rack.name,
+            RackPduKnownLoadOnly(racks=sum(run.count for run in unsized), first_rack=unsized[0].rack.name),
         )
     if outlets_unknown:
-        ctx.add(RackCode.PDU_OUTLETS_UNKNOWN, "facility.pdu_feeds")
+        ctx.add("facility.pdu_feeds", RackPduOutletsUnknown())
     if mgmt is not None:
         listed = sum(g.count for g in switches if g.role == SwitchRole.MANAGEMENT)
         # A rack-scale system's rack has management switches of its own (DGX GB200: "2x TOR Switches for management").
         needed = sum(run.count for run in runs if run.rack.node_group not in systems)
         if listed != needed:
             ctx.add(
-                RackCode.MANAGEMENT_SWITCH_COUNT,
                 "switches.management",
-                part=mgmt.part,
-                needed=needed,
-                listed=listed,
+                RackManagementSwitchCount(part=mgmt.part, needed=needed, listed=listed),
             )

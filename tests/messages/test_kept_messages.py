@@ -3,6 +3,7 @@ other values, a changed setting, a recompiled catalogue or a catalogue change ea
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -15,10 +16,19 @@ from catalog.models import Part, Switch
 from configurator.examples import h200_training_cluster
 from engines.findings.fabric_codes import FabricCode
 from engines.findings.finding import Finding, Severity
+from engines.findings.params.fabric import FabricSmEmbedded
 from tests.results import validate_json
 
 CODE = str(FabricCode.SM_EMBEDDED)  # "The managed %(switch)s switches ... %(limit)s ..."
 PARAMS = {"switch": "MQM9700-NS2F", "ib_nodes": 1200, "sm_limit": 2048}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Probe(FabricSmEmbedded):
+    """CODE's parameters and two more values, to see how a value is keyed (no CODE of its own: not a code's)."""
+
+    x: object = None
+    extra: object = None
 
 
 @pytest.fixture
@@ -28,7 +38,7 @@ def counted(monkeypatch):
     calls = []
 
     def renderer(params):
-        calls.append(dict(params))
+        calls.append(params)
         return real(params)
 
     monkeypatch.setitem(messages.RENDERERS, CODE, renderer)
@@ -36,7 +46,7 @@ def counted(monkeypatch):
 
 
 def _finding(**params) -> Finding:
-    return Finding(code=CODE, severity=Severity.INFO, subject="fabric", params={**PARAMS, **params})
+    return Finding(code=CODE, severity=Severity.INFO, subject="fabric", params=_Probe(**{**PARAMS, **params}))
 
 
 def test_the_same_finding_in_the_same_language_is_rendered_once(counted):
@@ -64,7 +74,7 @@ def test_other_values_are_other_messages(counted):
 
 
 def test_values_equal_in_python_but_of_another_type_are_kept_apart(monkeypatch):
-    monkeypatch.setitem(messages.RENDERERS, CODE, lambda p: (repr(p["x"]), ""))
+    monkeypatch.setitem(messages.RENDERERS, CODE, lambda p: (repr(p.x), ""))
     said = [messages.finding_dict(_finding(x=x), "en")["message"] for x in (1, 1.0, True, "1", [1], (1,))]
     assert said == ["1", "1.0", "True", "'1'", "[1]", "(1,)"]
 

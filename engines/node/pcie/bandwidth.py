@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import Any, cast
 
 from design.specs import AdapterSpec, ServerSpec, SlotSpec
-from engines.findings import Code, Finding, finding
+from engines.findings import Finding, finding
+from engines.findings.params.pcie import PcieGen6InGen5, PcieLinkBandwidth, PcieLinkUnknown, PcieSwitchUplink
 
 from ..context import CardPart, GroupContext, Part, is_adapter
 from .slots import SlotState
@@ -81,15 +82,16 @@ def link_findings(ctx: GroupContext, slots: list[SlotState]) -> list[Finding]:
 def _link_unknown(part: Part[AdapterSpec], slot: SlotState) -> Finding:
     spec = part.spec
     return finding(
-        Code.PCIE_LINK_UNKNOWN,
         part.path,
-        part=spec.part_number,
-        slot=slot.spec.name,
-        slot_gen=slot.spec.pcie_gen,
-        slot_lanes=slot.spec.lanes,
-        card_gen=spec.host_pcie_gen,
-        card_lanes=spec.host_lanes,
-        need_gbytes=card_need_gbytes(spec),
+        PcieLinkUnknown(
+            part=spec.part_number,
+            slot=slot.spec.name,
+            slot_gen=slot.spec.pcie_gen,
+            slot_lanes=slot.spec.lanes,
+            card_gen=spec.host_pcie_gen,
+            card_lanes=spec.host_lanes,
+            need_gbytes=card_need_gbytes(spec),
+        ),
     )
 
 
@@ -97,23 +99,25 @@ def _link_shortfall(
     part: CardPart, spec: AdapterSpec, names: str, slot_gen: int, slot_lanes: int, need: float, eff: float
 ) -> Finding:
     gen6 = cast(int, spec.host_pcie_gen) >= 6 and slot_gen == 5  # known: the link is
+    kind = PcieGen6InGen5 if gen6 else PcieLinkBandwidth
     return finding(
-        Code.PCIE_GEN6_IN_GEN5 if gen6 else Code.PCIE_LINK_BANDWIDTH,
         part.path,
-        need_gbytes=round(need, 2),
-        link_gbytes=round(eff, 2),
-        cap_gbps=round(eff * 8),
-        part=spec.part_number,
-        family=spec.family or None,
-        slots=names.split(", "),
-        slot_gen=slot_gen,
-        slot_lanes=slot_lanes,
-        card_gen=spec.host_pcie_gen,
-        card_lanes=spec.host_lanes,
-        line_gbps=spec.ports * cast(int, spec.speed_gbps),  # known: the need is
-        need_exact=need,
-        link_exact=eff,
-        socket_direct=bool(spec.socket_direct),
+        kind(
+            need_gbytes=round(need, 2),
+            link_gbytes=round(eff, 2),
+            cap_gbps=round(eff * 8),
+            part=spec.part_number,
+            family=spec.family or None,
+            slots=names.split(", "),
+            slot_gen=slot_gen,
+            slot_lanes=slot_lanes,
+            card_gen=spec.host_pcie_gen,
+            card_lanes=spec.host_lanes,
+            line_gbps=spec.ports * cast(int, spec.speed_gbps),  # known: the need is
+            need_exact=need,
+            link_exact=eff,
+            socket_direct=bool(spec.socket_direct),
+        ),
     )
 
 
@@ -154,16 +158,17 @@ def switch_uplinks(ctx: GroupContext, server: ServerSpec, slots: list[SlotState]
         uplink = items[0][3]
         out.append(
             finding(
-                Code.PCIE_SWITCH_UPLINK,
                 items[0][1],
-                switches=[sw.name for sw, _, _, _ in items],
-                need_gbytes=total,
-                uplink_gbytes=round(uplink, 2),
-                uplink_exact=uplink,
-                uplink_gen=gen,
-                uplink_lanes=lanes,
-                adapters=n_cards,
-                cards=cards.split(", "),
+                PcieSwitchUplink(
+                    switches=[sw.name for sw, _, _, _ in items],
+                    need_gbytes=total,
+                    uplink_gbytes=round(uplink, 2),
+                    uplink_exact=uplink,
+                    uplink_gen=gen,
+                    uplink_lanes=lanes,
+                    adapters=n_cards,
+                    cards=cards.split(", "),
+                ),
             )
         )
     return out

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import cast
 
 from design.vocabulary import Role
-from engines.findings import Code, Finding, finding
+from engines.findings import Finding, finding
+from engines.findings.params.pcie import PcieNicNotGpuLocal
 
 from ..context import CardPart, GroupContext
 from .slots import SlotState
@@ -28,11 +29,10 @@ def not_gpu_local(ctx: GroupContext, slots: list[SlotState]) -> list[Finding]:
         free_local = sum(1 for s in slots if s.part is None and s.spec.gpus)
         out.append(
             finding(
-                Code.PCIE_NIC_NOT_GPU_LOCAL,
                 path,
-                slots=[s.spec.name for s in taken],
-                part=part.spec.part_number,
-                free_local=free_local,
+                PcieNicNotGpuLocal(
+                    slots=[s.spec.name for s in taken], part=part.spec.part_number, free_local=free_local
+                ),
             )
         )
     return out

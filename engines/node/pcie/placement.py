@@ -12,7 +12,18 @@ from typing import Any
 
 from design.specs import AdapterSpec, GpuSpec, ServerSpec
 from design.vocabulary import CARD_FITS, CardForm, Role, SlotForm
-from engines.findings import Code, Finding, finding
+from engines.findings import Finding, finding
+from engines.findings.params.pcie import (
+    FitHolder,
+    NoSlotReason,
+    PcieCardDoesNotFit,
+    PcieIntegratedNics,
+    PcieNoFreeSlot,
+    PcieNoFreeSlotUnverified,
+    PcieSlotsUnknown,
+    PcieSlotUsedTwice,
+    PcieUnknownSlot,
+)
 
 from ..context import CardPart, GroupContext
 from .bandwidth import link_findings, switch_uplinks
@@ -188,22 +199,20 @@ def _place_explicit(
     if unknown:
         findings.append(
             finding(
-                Code.PCIE_UNKNOWN_SLOT,
                 f"{part.path}.slots",
-                slots=unknown,
-                server=ctx.group.server,
-                known=list(by_name),
+                PcieUnknownSlot(slots=unknown, server=ctx.group.server, known=list(by_name)),
             )
         )
         placement.unplaced.append(_unplaced(part, len(unknown), "no such slot"))
     if taken:
         findings.append(
             finding(
-                Code.PCIE_SLOT_USED_TWICE,
                 f"{part.path}.slots",
-                slots=[name for name, _ in taken],
-                part=pn,
-                holders=[{"slot": name, "part": h.spec.part_number, "path": h.path} for name, h in taken],
+                PcieSlotUsedTwice(
+                    slots=[name for name, _ in taken],
+                    part=pn,
+                    holders=[{"slot": name, "part": h.spec.part_number, "path": h.path} for name, h in taken],
+                ),
             )
         )
         placement.unplaced.append(_unplaced(part, len(taken), "slot already used"))
@@ -213,14 +222,15 @@ def _place_explicit(
         allowed = sorted(str(f) for f in CARD_FITS[card]) if card else []
         findings.append(
             finding(
-                Code.PCIE_CARD_DOES_NOT_FIT,
                 f"{part.path}.slots",
-                slots=[s.spec.name for s in misfit],
-                part=pn,
-                server=server.part_number,
-                card_form=str(card) if card else None,
-                slot_form=str(form) if form else None,
-                allowed_forms=allowed,
+                PcieCardDoesNotFit(
+                    slots=[s.spec.name for s in misfit],
+                    part=pn,
+                    server=server.part_number,
+                    card_form=str(card) if card else None,
+                    slot_form=str(form) if form else None,
+                    allowed_forms=allowed,
+                ),
             )
         )
         placement.unplaced.append(_unplaced(part, len(misfit), "does not fit the chosen slot"))
@@ -259,14 +269,15 @@ def _integrated_nics(ctx: GroupContext, part: CardPart) -> Finding:
     speed = server.integrated_nic_speed_gbps
     n_free = sum(1 for s in server.slots if s.form != SlotForm.INTEGRATED)
     return finding(
-        Code.PCIE_INTEGRATED_NICS,
         part.path,
-        integrated_nics=server.integrated_nics,
-        adapters=part.quantity,
-        free_slots=n_free,
-        server=server.part_number,
-        part=part.spec.part_number,
-        speed_gbps=speed,
+        PcieIntegratedNics(
+            integrated_nics=server.integrated_nics,
+            adapters=part.quantity,
+            free_slots=n_free,
+            server=server.part_number,
+            part=part.spec.part_number,
+            speed_gbps=speed,
+        ),
     )
 
 
@@ -276,21 +287,20 @@ def _slots_unknown(ctx: GroupContext, cards: list[CardPart]) -> Finding:
     n = sum(p.quantity for p in cards)
     pn = ctx.group.server
     return finding(
-        Code.PCIE_SLOTS_UNKNOWN,
         f"{ctx.path}.server",
-        cards=n,
-        server=pn,
+        PcieSlotsUnknown(cards=n, server=pn),
     )
 
 
-def _holders(part: CardPart, fit: list[SlotState]) -> tuple[list[dict[str, Any]], bool]:
+def _holders(part: CardPart, fit: list[SlotState]) -> tuple[list[FitHolder], bool]:
     """Who holds the slots a card fits (its own units, GPU cards, adapters), and whether GPU cards are among
     them."""
     counts: dict[str, list[Any]] = {}
     for s in fit:
         if s.part is not None:
             counts.setdefault(s.part.path, [s.part, 0])[1] += 1
-    out, gpus = [], False
+    out: list[FitHolder] = []
+    gpus = False
     for holder, k in counts.values():
         kind = "self" if holder is part else "gpu" if isinstance(holder.spec, GpuSpec) else "adapter"
         gpus = gpus or kind == "gpu"
@@ -332,19 +342,20 @@ def _no_free_slot(
     # A refusal needs evidence: a complete slot list, or a published count of the slots these cards fit, with the
     # positions an incomplete list leaves open being of a kind none of them fits. Otherwise unverified.
     open_kind = _may_fit_open_positions(server, overflow)
-    code = Code.PCIE_NO_FREE_SLOT if server.slots_complete or not open_kind else Code.PCIE_NO_FREE_SLOT_UNVERIFIED
+    kind = PcieNoFreeSlot if server.slots_complete or not open_kind else PcieNoFreeSlotUnverified
     return finding(
-        code,
         overflow[0][0].path,
-        slots=usable,
-        cards=total,
-        unplaced=sum(n for _, n in overflow),
-        server=server.part_number,
-        slot_groups=slot_groups(server),
-        slots_complete=server.slots_complete,
-        published_count=not server.slots_complete and not open_kind,
-        all_adapters=all(isinstance(p.spec, AdapterSpec) for p in cards),
-        reasons=reasons,
+        kind(
+            slots=usable,
+            cards=total,
+            unplaced=sum(n for _, n in overflow),
+            server=server.part_number,
+            slot_groups=slot_groups(server),
+            slots_complete=server.slots_complete,
+            published_count=not server.slots_complete and not open_kind,
+            all_adapters=all(isinstance(p.spec, AdapterSpec) for p in cards),
+            reasons=reasons,
+        ),
     )
 
 
@@ -363,14 +374,14 @@ def _may_fit_open_positions(server: ServerSpec, overflow: list[tuple[CardPart, i
     return any(fits(card_form(p), form) is not False for p, _n in overflow for form in open_forms)
 
 
-def _why_no_slot(ctx: GroupContext, p: CardPart, n: int, slots: list[SlotState]) -> dict[str, Any]:
+def _why_no_slot(ctx: GroupContext, p: CardPart, n: int, slots: list[SlotState]) -> NoSlotReason:
     """One card's reason for having no slot, as values: the slots it fits and who holds them, and the free
     slots it does not fit, with catalogue adapters of the same line that would."""
     form = card_form(p)
     usable = [s for s in slots if s.usable]
     fit = [s for s in usable if fits(form, s.spec.form) is not False]
     free_unfit = [s for s in usable if s.part is None and fits(form, s.spec.form) is False]
-    reason: dict[str, Any] = {
+    reason: NoSlotReason = {
         "part": p.spec.part_number,
         "card_form": str(form) if form else None,
         "quantity": p.quantity,
@@ -388,20 +399,18 @@ def _why_no_slot(ctx: GroupContext, p: CardPart, n: int, slots: list[SlotState])
     for s in free_unfit:
         by_form.setdefault(s.spec.form, []).append(s.spec.name)
     adapter = p.spec if isinstance(p.spec, AdapterSpec) else None
-    reason.update(
-        fit_form=str(one_form) if one_form else None,
-        holders=holders,
-        gpus=gpus,
-        free_unfit=[
-            {
-                "form": str(slot_form) if slot_form else None,
-                "names": names,
-                "takes": [str(c) for c in CardForm if slot_form in CARD_FITS[c]],
-                "adapter": adapter is not None,
-                "family": adapter.family if adapter is not None else None,
-                "alternatives": _alternatives(ctx, adapter, {slot_form}) if adapter is not None else [],
-            }
-            for slot_form, names in by_form.items()
-        ],
-    )
+    reason["fit_form"] = str(one_form) if one_form else None
+    reason["holders"] = holders
+    reason["gpus"] = gpus
+    reason["free_unfit"] = [
+        {
+            "form": str(slot_form) if slot_form else None,
+            "names": names,
+            "takes": [str(c) for c in CardForm if slot_form in CARD_FITS[c]],
+            "adapter": adapter is not None,
+            "family": adapter.family if adapter is not None else None,
+            "alternatives": _alternatives(ctx, adapter, {slot_form}) if adapter is not None else [],
+        }
+        for slot_form, names in by_form.items()
+    ]
     return reason

@@ -8,7 +8,8 @@ from typing import Any, cast
 
 from design.specs import ServerSpec, SlotSpec
 from design.vocabulary import CARD_FITS, CardForm, SlotForm
-from engines.findings import Code, Finding, finding
+from engines.findings import Finding, finding
+from engines.findings.params.pcie import PcieFormUnknown, SlotGroup
 
 from ..context import CardPart, GroupContext
 
@@ -39,7 +40,7 @@ def card_form(part: CardPart) -> CardForm | None:
     return part.spec.form
 
 
-def slot_groups(server: ServerSpec) -> list[dict[str, Any]]:
+def slot_groups(server: ServerSpec) -> list[SlotGroup]:
     """The server's expansion slots grouped by form, PCIe link and GPU use, with counts (for messages)."""
     groups: dict[tuple[Any, ...], int] = {}
     for s in server.slots:
@@ -65,11 +66,12 @@ def form_unknown(ctx: GroupContext, slots: list[SlotState]) -> list[Finding]:
         part = cast(CardPart, taken[0].part)  # the slots grouped hold a card
         out.append(
             finding(
-                Code.PCIE_FORM_UNKNOWN,
                 path,
-                slots=[s.spec.name for s in taken],
-                part=part.spec.part_number,
-                unknown="card" if card_form(part) is None else "slot",
+                PcieFormUnknown(
+                    slots=[s.spec.name for s in taken],
+                    part=part.spec.part_number,
+                    unknown="card" if card_form(part) is None else "slot",
+                ),
             )
         )
     return out

@@ -24,7 +24,7 @@ def test_the_embedded_subnet_manager_limit_is_the_switchs_own():
     small = dataclasses.replace(QM9700, embedded_sm_max_nodes=100)
     assert subnet_manager_finding(small, 101).code == FabricCode.SM_LIMIT
     f = subnet_manager_finding(small, 100)
-    assert f.code == FabricCode.SM_EMBEDDED and f.params["sm_limit"] == 100
+    assert f.code == FabricCode.SM_EMBEDDED and f.params.sm_limit == 100
     assert subnet_manager_finding(QM9700, 2049).code == FabricCode.SM_LIMIT  # 2,048 from the MLNX-OS manual
     assert subnet_manager_finding(QM9700, 2048).code == FabricCode.SM_EMBEDDED
 
@@ -32,7 +32,7 @@ def test_the_embedded_subnet_manager_limit_is_the_switchs_own():
 def test_a_managed_switch_without_a_sourced_limit_says_the_limit_is_unknown():
     unsourced = dataclasses.replace(QM9700, embedded_sm_max_nodes=None)
     f = subnet_manager_finding(unsourced, 100_000)
-    assert f.code == FabricCode.SM_EMBEDDED and f.params["sm_limit"] is None
+    assert f.code == FabricCode.SM_EMBEDDED and f.params.sm_limit is None
     said = both(f)
     assert "not known from the sources" in said.message.en and "niet bekend" in said.message.nl
 
@@ -40,12 +40,12 @@ def test_a_managed_switch_without_a_sourced_limit_says_the_limit_is_unknown():
 def test_the_advised_fabric_speed_is_the_gpus_and_a_new_generation_is_data():
     # Next year's GPU advised at 800 Gb/s: a 400 Gb/s QM9700 gets the warning, naming the catalogue's 800G switch.
     f = check_hdr_for_new_gpus(QM9700, "Rubin", 800, catalog(*SWITCHES, Q3400, *MEDIA))
-    assert f is not None and f.params["advised_switch"] == "Q3400-RA"
+    assert f is not None and f.params.advised_switch == "Q3400-RA"
     said = both(f)
     assert "800 Gb/s per port is the advised fabric" in said.message.en and "Q3400-RA" in said.fix.en
     # Without an 800G switch in the catalogue the fix asks for the speed, naming no part.
     f = check_hdr_for_new_gpus(QM9700, "Rubin", 800, CATALOG)
-    assert f.params["advised_switch"] is None and "800 Gb/s ports" in both(f).fix.en
+    assert f.params.advised_switch is None and "800 Gb/s ports" in both(f).fix.en
     # No advice for the GPU (Ampere, L40S in the seed): nothing to say.
     assert check_hdr_for_new_gpus(QM8700, "Ampere", None, CATALOG) is None
     assert check_hdr_for_new_gpus(QM9700, "Hopper", 400, CATALOG) is None
@@ -66,7 +66,7 @@ def test_design_check_takes_the_advised_speed_it_is_given():
     }
     findings, _ = check_design_fabric(gpu_generation="Hopper", advised_fabric_gbps=400, **common)
     f = next(f for f in findings if f.code == FabricCode.HDR_FOR_NEW_GPUS)
-    assert f.params["advised_switch"] == QM9700.part_number and QM9700.part_number in both(f).fix.en
+    assert f.params.advised_switch == QM9700.part_number and QM9700.part_number in both(f).fix.en
     findings, _ = check_design_fabric(gpu_generation="Hopper", advised_fabric_gbps=None, **common)
     assert FabricCode.HDR_FOR_NEW_GPUS not in {f.code for f in findings}
 
@@ -119,7 +119,7 @@ def test_fabric_fix_texts_name_no_part_of_their_own():
         FabricCode.HDR_FOR_NEW_GPUS,
     } <= seen
     for f in findings:
-        given = {str(v) for v in f.params.values()}
+        given = {str(v) for v in f.params.as_dict().values()}
         for text in (both(f).fix.en, both(f).fix.nl):
             named = {n for n in _fixed_part_names() if re.search(re.escape(n), text)}
             assert all(any(n in g for g in given) for n in named), (f.code, text)

@@ -80,7 +80,7 @@ def test_discontinued_medium_only_when_nothing_active_reaches_and_then_said_with
     assert all(pn.startswith("MCP7Y10") for pn in node_parts(p))
     f = next(f for f in p.findings if f.code == FabricCode.MEDIA_DISCONTINUED)
     said = both(f)
-    assert f.params["part"].startswith("MCP7Y10") and "MMA4Z00-NS" in said.message.en
+    assert f.params.part.startswith("MCP7Y10") and "MMA4Z00-NS" in said.message.en
     assert "discontinued" in said.message.en and "uitgefaseerd" in said.message.nl
     assert f.severity == "warning"
 
@@ -169,7 +169,7 @@ def test_an_unknown_plug_top_is_a_warning_and_a_known_fit_wins_over_it(view):
     assert all(pn.endswith("-U") for pn in node_parts(p))
     f = next(f for f in p.findings if f.code == FabricCode.PLUG_TOP_UNKNOWN)
     said = both(f)
-    assert f.params["medium"].endswith("-U") and "plug top" in said.message.en
+    assert f.params.medium.endswith("-U") and "plug top" in said.message.en
     assert "MCX75310AAS-NEAT" in said.message.en and "stekkerbovenkant" in said.fix.nl
 
 
@@ -180,7 +180,7 @@ def test_hdr_leaf_spine_beyond_the_longest_catalogued_aoc_says_no_longer_cable_i
     p = plan(view, nodes=32, switch="MQM8700-HS2F", hca="MCX653105A-HDAT", leaf_to_spine_m=40.0)
     assert p.tiers == 2 and p.link(LEAF_SPINE).parts == ()
     f = next(f for f in p.findings if f.code == FabricCode.REACH_NOT_CATALOGUED)
-    assert f.params["cables_only"] is True and f.params["longest_m"] == 30 and f.severity == "warning"
+    assert f.params.cables_only is True and f.params.longest_m == 30 and f.severity == "warning"
     assert "The bill of materials leaves these links out" in both(f).message.en
     said = both(f)
     assert "no longer cable of this kind is known" in said.message.en and "niet bekend" in said.message.nl

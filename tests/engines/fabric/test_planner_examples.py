@@ -181,10 +181,10 @@ def test_balanced_spines_beyond_the_links_are_said_with_their_cost():
     p = plan(95)
     f = next(f for f in p.findings if f.code == FabricCode.GROWTH_RESERVE)
     assert f.severity == Severity.INFO
-    assert (f.params["reserve_switches"], f.params["room_nodes"]) == (4, 1)
-    assert f.params["free_ports"]["spine"] == 256
+    assert (f.params.reserve_switches, f.params.room_nodes) == (4, 1)
+    assert f.params.free_ports["spine"] == 256
     price = QM9700.price_eur
-    assert f.params["cost_eur"] == (float(price) * 4 if price is not None else None)
+    assert f.params.cost_eur == (float(price) * 4 if price is not None else None)
     msg = both(f).message
     assert "4" in msg.en and "256" in msg.en and "reserve" in msg.en
     assert "reserve" in msg.nl
@@ -195,9 +195,9 @@ def test_three_tier_whole_pods_are_a_reserve_with_its_cost():
     # for 5 full pods. Against port counts alone (152 leaves, 152 spines, 76 cores) that is 8 + 52 switches.
     p = plan(600)
     f = next(f for f in p.findings if f.code == FabricCode.GROWTH_RESERVE)
-    assert f.params["reserve_switches"] == (152 + 160 + 128) - (152 + 152 + 76)
-    assert f.params["room_nodes"] == 5 * 4 * 32 - 600
-    assert f.params["three_tier"] is True
+    assert f.params.reserve_switches == (152 + 160 + 128) - (152 + 152 + 76)
+    assert f.params.room_nodes == 5 * 4 * 32 - 600
+    assert f.params.three_tier is True
 
 
 def test_fat_tree_packs_endpoints_by_port_count():
@@ -269,7 +269,7 @@ def test_beyond_three_tiers_is_an_error_with_the_numbers():
 def test_run_beyond_every_medium_is_an_error():
     p = plan(600, rack=RackIn(spine_to_core_m=800))
     f = next(f for f in p.findings if f.code == FabricCode.BEYOND_REACH)
-    assert f.severity == Severity.ERROR and f.params["longest_m"] == 500
+    assert f.severity == Severity.ERROR and f.params.longest_m == 500
     assert p.link(SPINE_CORE).media is None
 
 

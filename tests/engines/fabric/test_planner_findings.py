@@ -55,12 +55,8 @@ def test_hdr_adapter_on_ndr_switch_in_rack_is_beyond_reach_not_no_cable():
     assert FabricCode.NO_CABLE not in codes(p)
     # no HDR optics in the catalogue: the longest splitter is a catalogue limit, a warning (issue #20)
     reach = finding(p, FabricCode.REACH_NOT_CATALOGUED)
-    assert reach.severity == Severity.WARNING and reach.params["bom_incomplete"] is True
-    assert (
-        reach.params["required_m"] == 2.5
-        and reach.params["longest_m"] == 2
-        and reach.params["rack_field"] == "in_rack_m"
-    )
+    assert reach.severity == Severity.WARNING and reach.params.bom_incomplete is True
+    assert reach.params.required_m == 2.5 and reach.params.longest_m == 2 and reach.params.rack_field == "in_rack_m"
     assert "at least 2.5 m" in both(reach).message.en and "reaches 2 m" in both(reach).message.en
     assert "minstens 2,5 m" in both(reach).message.nl and "reikt 2 m" in both(reach).message.nl
     # The fix names the fabric step's field a user fills in, not the design's field path
@@ -68,7 +64,7 @@ def test_hdr_adapter_on_ndr_switch_in_rack_is_beyond_reach_not_no_cable():
     assert "rack.in_rack_m" not in both(reach).fix.en
     assert "“Kabellengte binnen een rack (m)”" in both(reach).fix.nl and "hooguit 1,5 m" in both(reach).fix.nl
     speed = finding(p, FabricCode.SPEED_MISMATCH)
-    assert "runs at 200 Gb/s" in both(speed).message.en and speed.params["link_gbps"] == 200
+    assert "runs at 200 Gb/s" in both(speed).message.en and speed.params.link_gbps == 200
     assert p.split == 1 and p.link(NODE_LEAF).speed_gbps == 200
 
 
@@ -83,7 +79,7 @@ def test_hdr_adapter_on_ndr_leaves_over_a_row_run_is_beyond_reach_of_the_splitte
     p = plan(64, hca=CX6_HDR, rack=RackIn(node_to_leaf_m=15))
     reach = finding(p, FabricCode.REACH_NOT_CATALOGUED)
     assert reach.severity == Severity.WARNING and not p.bom_complete
-    assert reach.params["rack_field"] == "node_to_leaf_m" and reach.params["distance_m"] == 15
+    assert reach.params.rack_field == "node_to_leaf_m" and reach.params.distance_m == 15
 
 
 def test_a_default_run_no_medium_reaches_is_an_assumption_not_an_error():
@@ -93,7 +89,7 @@ def test_a_default_run_no_medium_reaches_is_an_assumption_not_an_error():
     assert not codes(p) & {FabricCode.NO_CABLE, FabricCode.BEYOND_REACH, FabricCode.REACH_NOT_CATALOGUED}
     f = finding(p, FabricCode.DISTANCE_ASSUMED)
     assert f.severity == Severity.WARNING
-    assert (f.params["default_m"], f.params["planned_m"], f.params["link_class"]) == (2, 1.5, NODE_LEAF)
+    assert (f.params.default_m, f.params.planned_m, f.params.link_class) == (2, 1.5, NODE_LEAF)
     assert {part: q for part, q, _ in p.link(NODE_LEAF).parts} == {"MCP7Y60-H002": 16}
     assert "at most 1.5 m" in both(f).message.en and "hooguit 1,5 m" in both(f).message.nl
     assert "“Cable run within a rack (m)”" in both(f).fix.en and "in_rack_m" not in both(f).fix.en
@@ -144,17 +140,17 @@ def test_subnet_manager_findings_count_endpoints_not_servers():
 def test_xdr_adapter_on_ndr_switch_warns_and_points_to_quantum_x800():
     p = plan(4, hca=CX8, catalog=catalog(*SWITCHES, Q3400, CX8, *MEDIA))
     f = finding(p, FabricCode.SPEED_MISMATCH)
-    assert "800 Gb/s" in both(f).message.en and "400 Gb/s" in both(f).message.en and f.params["link_gbps"] == 400
+    assert "800 Gb/s" in both(f).message.en and "400 Gb/s" in both(f).message.en and f.params.link_gbps == 400
     assert "XDR" in both(f).fix.en and "Q3400" in both(f).fix.en and "XDR-adapters" in both(f).fix.nl
 
 
 def test_faster_adapter_fix_names_the_switch_the_catalogue_holds_at_that_speed():
     """The advised switch comes from the catalogue: without an 800 Gb/s switch the fix asks for the speed only."""
     f = finding(plan(4, hca=CX8), FabricCode.SPEED_MISMATCH)
-    assert f.params["advised_switch"] is None and "800 Gb/s ports" in both(f).fix.en
+    assert f.params.advised_switch is None and "800 Gb/s ports" in both(f).fix.en
     newer = dataclasses.replace(Q3400, part_number="Q3450-LD", name="Quantum-X800 Q3450-LD")
     f = finding(plan(4, hca=CX8, catalog=catalog(*SWITCHES, newer, CX8, *MEDIA)), FabricCode.SPEED_MISMATCH)
-    assert f.params["advised_switch"] == "Q3450-LD" and "Q3450-LD" in both(f).fix.en
+    assert f.params.advised_switch == "Q3450-LD" and "Q3450-LD" in both(f).fix.en
 
 
 # --- 4. media classes the catalogue does not have --------------------------------------------------------
@@ -172,7 +168,7 @@ def test_xdr_fabric_says_the_catalogue_has_no_800g_osfp_media():
     assert "we can quote the cabling separately" in both(f).message.en
     assert "ask us to quote the 800 Gb/s OSFP cabling" in both(f).fix.en
     assert "nog geen kabels of optiek voor 800 Gb/s OSFP" in both(f).message.nl and "vraag ons" in both(f).fix.nl
-    assert f.params["missing_media"] == [{"connector": "OSFP", "speed_gbps": 800}]
+    assert f.params.missing_media == [{"connector": "OSFP", "speed_gbps": 800}]
     assert "joins" not in both(f).message.en
 
 
@@ -187,7 +183,9 @@ def test_100g_qsfp28_fabric_says_the_catalogue_has_no_qsfp28_media():
 def test_connectors_with_media_but_no_joining_cable_keep_the_join_message():
     # NDR OSFP adapter on an HDR QSFP56 switch: both connectors have media, none joins them.
     f = finding(plan(64, switch=QM8700, hca=CX7_NDR), FabricCode.NO_CABLE)
-    assert both(f).message.en.startswith("No catalogue cable or optic set joins") and "missing_media" not in f.params
+    assert both(f).message.en.startswith("No catalogue cable or optic set joins") and not hasattr(
+        f.params, "missing_media"
+    )
 
 
 def test_an_unknown_hca_connector_stays_unknown_visibly():
@@ -195,7 +193,7 @@ def test_an_unknown_hca_connector_stays_unknown_visibly():
     f = finding(plan(4, hca=nameless), FabricCode.MEDIA_NOT_CATALOGUED)
     assert f.severity == "warning"
     assert "not known from the sources" in both(f).message.en and "niet bekend" in both(f).message.nl
-    assert f.params["unknown_connector"] is True
+    assert f.params.unknown_connector is True
 
 
 # --- 5. rails beyond what a rail-optimized fabric can wire ------------------------------------------------
@@ -206,7 +204,7 @@ def test_rails_beyond_a_pod_explain_the_rail_limit_and_suggest_fat_tree():
     # holds whole SUs under spines of 32 downlinks, fewer than the 40 leaves of one SU.
     p = plan(100, rails=40)
     f = finding(p, FabricCode.PORTS_EXCEEDED)
-    assert p.tiers == 0 and f.params["max_rails"] == 32 and f.params["leaves"] == 160
+    assert p.tiers == 0 and f.params.max_rails == 32 and f.params.leaves == 160
     assert "reach at most 0" not in both(f).message.en and "at most 32 rails" in both(f).message.en
     assert "hooguit 32 rails" in both(f).message.nl and "fat-tree" in both(f).fix.en and "fat-tree" in both(f).fix.nl
     # The same nodes and rails as a fat tree: sized.

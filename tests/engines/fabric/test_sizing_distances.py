@@ -40,7 +40,7 @@ def test_both_runs_given_for_one_switch_in_the_nodes_rack_say_which_is_unused():
     assert p.link(NODE_LEAF).distance_m == 1.5
     f = finding(p, FabricCode.DISTANCE_UNUSED)
     assert f.severity == Severity.INFO
-    assert f.params["rack_fields"] == ["leaf_to_spine_m", "node_to_leaf_m"]
+    assert f.params.rack_fields == ["leaf_to_spine_m", "node_to_leaf_m"]
     assert "“Leaf to spine switch (m)”" in both(f).message.en and "node_to_leaf_m" not in both(f).message.en
     assert "“Leaf- naar spine-switch (m)”" in both(f).message.nl
 
@@ -56,7 +56,7 @@ def test_both_runs_given_for_one_switch_in_the_nodes_rack_say_which_is_unused():
 def test_implausible_distances_are_warned_about(rack, field):
     p = plan(128, rack=rack)
     f = finding(p, FabricCode.DISTANCE_IMPLAUSIBLE)
-    assert f.severity == Severity.WARNING and f.params["rack_field"] == field
+    assert f.severity == Severity.WARNING and f.params.rack_field == field
     assert "implausible" in both(f).message.en and "onwaarschijnlijk" in both(f).message.nl
 
 
@@ -80,7 +80,7 @@ def test_default_leaf_spine_run_beyond_the_longest_hdr_aoc_is_shortened_and_said
     p = plan_fabric(nodes=64, rails=8, switch=QM8700, hca=CX6_HDR, catalog=short)
     assert not [f for f in p.findings if f.severity == Severity.ERROR]
     f = finding(p, FabricCode.DISTANCE_ASSUMED)
-    assert (f.params["link_class"], f.params["default_m"], f.params["planned_m"]) == (LEAF_SPINE, 30, 29.5)
+    assert (f.params.link_class, f.params.default_m, f.params.planned_m) == (LEAF_SPINE, 30, 29.5)
     assert p.link(LEAF_SPINE).length_m == 30
     # A distance the design gives is evidence: the same run, given, needs a longer HDR medium than the catalogue
     # holds (no HDR optics either): a catalogue gap with the bill incomplete, not an assumption (issue #20).

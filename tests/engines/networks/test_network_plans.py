@@ -164,9 +164,7 @@ def test_cables_the_catalogue_lacks_are_counted_and_said_not_invented():
         catalog=bare,
     )
     oob = plans["oob"]
-    missing = {
-        f.params["connector"]: f.params["links"] for f in oob.findings if f.code == "NETWORK_MEDIA_NOT_CATALOGUED"
-    }
+    missing = {f.params.connector: f.params.links for f in oob.findings if f.code == "NETWORK_MEDIA_NOT_CATALOGUED"}
     assert missing == {"RJ45": oob.node_links, "QSFP28": oob.uplinks} and oob.uplinks > 0
     assert all(SEED.get(part) is not None for part, _q in oob.bom)
     assert not [p for p, _q in oob.bom if isinstance(SEED.get(p), type(SEED.get("CAT6-UTP-3M")))]

@@ -1,5 +1,8 @@
 """The rule catalogue, number formatting, and the engine's tolerance of parts it cannot use."""
 
+from dataclasses import dataclass
+from typing import ClassVar
+
 import pytest
 from django.utils import translation
 
@@ -8,6 +11,9 @@ from engines.findings.codes import Code
 from engines.findings.fabric_codes import FabricCode
 from engines.findings.finding import SEVERITY_ORDER, Severity
 from engines.findings.network_codes import NetworkCode
+from engines.findings.params import Params
+from engines.findings.params.fabric import FabricSingleNode
+from engines.findings.params.pcie import PcieSlotsUnknown
 from engines.findings.rack_codes import RackCode
 from engines.findings.registry import REGISTRY, finding
 from messages import both, finding_dict, rule_entries
@@ -35,9 +41,13 @@ def test_every_rule_has_its_title_and_explanation_in_both_languages(db):
 
 
 def test_a_finding_takes_its_severity_from_the_registry():
-    assert finding(Code.PCIE_NO_FREE_SLOT, "x").severity == Severity.ERROR
-    assert finding(FabricCode.SINGLE_NODE, "fabric", nodes=1).severity == Severity.INFO
-    assert finding(FabricCode.SINGLE_NODE, "fabric", nodes=1).params == {"nodes": 1}
+    assert finding("x", PcieSlotsUnknown(cards=2, server="S")).severity == Severity.WARNING
+    single = finding("fabric", FabricSingleNode(nodes=1))
+    assert (single.code, single.severity, single.to_dict()["params"]) == (
+        "FABRIC_SINGLE_NODE",
+        Severity.INFO,
+        {"nodes": 1},
+    )
 
 
 @pytest.mark.parametrize(
@@ -140,5 +150,9 @@ def test_finding_dict_speaks_the_requested_language():
 
 
 def test_an_unregistered_code_cannot_be_emitted():
+    @dataclass(frozen=True, slots=True)
+    class NotRegistered(Params):
+        CODE: ClassVar[str] = "NOT_A_REGISTERED_CODE"
+
     with pytest.raises(KeyError):
-        finding("NOT_A_REGISTERED_CODE", "x")
+        finding("x", NotRegistered())

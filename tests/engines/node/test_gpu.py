@@ -217,13 +217,13 @@ def test_gpu_off_a_definitive_list_is_refused_with_the_list_in_both_languages():
 def test_a_bridge_on_a_card_without_nvlink_points_to_the_catalogues_bridgeable_cards():
     d = design(group(SYS_421GE_TNRT3, comp(L40S, 2), comp(NVL2_BRIDGE, 1)))
     f = next(f for f in run(d).findings if f.code == "NVLINK_BRIDGE_UNSUPPORTED")
-    assert f.params["bridgeable"] == ["H100-NVL", "H200-NVL"]
+    assert f.params.bridgeable == ["H100-NVL", "H200-NVL"]
     assert "H100-NVL, H200-NVL" in both(f).fix.en and "H100-NVL, H200-NVL" in both(f).fix.nl
     # A retired card drops out; with none left the fix names no card.
     old = dataclasses.replace(H100_NVL, lifecycle="eol")
     f = next(f for f in run(d, catalog(old)).findings if f.code == "NVLINK_BRIDGE_UNSUPPORTED")
-    assert f.params["bridgeable"] == ["H200-NVL"]
+    assert f.params.bridgeable == ["H200-NVL"]
     bare = catalog()
     bare = dataclasses.replace(bare, parts={k: v for k, v in bare.parts.items() if not k.endswith("-NVL")})
     f = next(f for f in run(d, bare).findings if f.code == "NVLINK_BRIDGE_UNSUPPORTED")
-    assert f.params["bridgeable"] == [] and "cards that take an NVLink bridge" in both(f).fix.en
+    assert f.params.bridgeable == [] and "cards that take an NVLink bridge" in both(f).fix.en

@@ -264,7 +264,7 @@ def test_two_dimms_per_channel_says_by_how_much():
     unknown = dataclasses.replace(XEON_8468, part_number="TEST-XEON-NO-2DPC", memory_speed_2dpc_mts=None)
     cat = CatalogView(version="t", parts={**CAT.parts, unknown.part_number: unknown}, reference_systems=REFERENCE)
     (g,) = [g for g in run(complete(cpu=unknown), cat).findings if g.code == "MEMORY_TWO_PER_CHANNEL"]
-    assert g.params["drop_pct"] is None and "do not say by how much" in both(g).message.en
+    assert g.params.drop_pct is None and "do not say by how much" in both(g).message.en
 
 
 def test_memory_below_reference_names_the_nvidia_system_and_the_amount():
@@ -272,7 +272,7 @@ def test_memory_below_reference_names_the_nvidia_system_and_the_amount():
     an HGX H100 node needs 2,048 GB, not the 911 GB that DGX B200's lower ratio would give (issue #20)."""
     (f,) = [f for f in findings(complete(dimm=DIMM_32, dimms=16)) if f.code == "MEMORY_BELOW_REFERENCE"]
     assert f.severity == "warning"
-    assert f.params["needed_gb"] == 2048 and f.params["ref_system"] == "NVIDIA DGX H100"
+    assert f.params.needed_gb == 2048 and f.params.ref_system == "NVIDIA DGX H100"
     assert "NVIDIA DGX H100" in both(f).message.en and "2,048 GB" in both(f).fix.en
     assert "B200" not in both(f).message.en
     without = CatalogView(version="t", parts=CAT.parts)  # no reference systems: nothing to compare with
@@ -297,11 +297,11 @@ def _evidence(d):
 def test_faster_dimms_say_they_run_at_the_cpus_speed_one_and_two_per_channel():
     """Xeon 4th Gen: 4,800 MT/s at 1 DPC, 4,400 at 2 DPC [ARK-DS]; DDR5-5600 DIMMs run at those speeds."""
     (one,) = [f for f in _evidence(complete(dimm=DIMM_5600, dimms=16)) if f.code == "MEMORY_DOWNCLOCKED"]
-    assert one.severity == "info" and (one.params["dimm_mts"], one.params["runs_mts"]) == (5600, 4800)
+    assert one.severity == "info" and (one.params.dimm_mts, one.params.runs_mts) == (5600, 4800)
     assert "rated at 5,600 MT/s, but XEON-8468 runs memory at up to 4,800 MT/s" in both(one).message.en
     assert "5.600 MT/s" in both(one).message.nl
     (two,) = [f for f in _evidence(complete(dimm=DIMM_5600, dimms=32)) if f.code == "MEMORY_DOWNCLOCKED"]
-    assert two.params["runs_mts"] == 4400 and two.params["two_per_channel"] is True
+    assert two.params.runs_mts == 4400 and two.params.two_per_channel is True
     assert "MEMORY_DOWNCLOCKED" not in {f.code for f in _evidence(complete())}  # DDR5-4800 on a 4,800 CPU
 
 
@@ -327,4 +327,4 @@ def test_a_cpu_of_unknown_tdp_against_a_published_limit_is_said():
     cat = CatalogView(version="t", parts={**CAT.parts, unknown.part_number: unknown}, reference_systems=REFERENCE)
     d = complete(server=S822, cpu=unknown, gpu=HGX_B200)
     (f,) = [f for f in run(d, cat).findings if f.code == "NODE_CPU_TDP_UNKNOWN"]
-    assert f.params["limit_w"] == 350 and "350 W" in both(f).message.en
+    assert f.params.limit_w == 350 and "350 W" in both(f).message.en

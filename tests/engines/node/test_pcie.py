@@ -219,7 +219,7 @@ def test_gen4_link_message_has_the_arithmetic():
     )
     assert "50 GB/s" in both(f).message.en and "31.5 GB/s" in both(f).message.en and "252 Gb/s" in both(f).message.en
     assert "31,5 GB/s" in both(f).message.nl and "252 Gb/s" in both(f).message.nl
-    assert f.params["cap_gbps"] == 252
+    assert f.params.cap_gbps == 252
 
 
 def test_gen6_card_fix_mentions_socket_direct():
@@ -272,7 +272,7 @@ def test_no_slot_for_a_nic_says_the_gpus_hold_the_full_height_slots_and_the_ocp_
     r = run(design(group(SYS_421GE_TNRT3, comp(L40S, 8), comp(CX7_NDR, 1, "storage"))))
     # The list leaves open only the AIOM bay's kind (OCP 3.0), which an HHHL card never fits: a refusal (issue #20).
     f = next(f for f in r.findings if f.code == "PCIE_NO_FREE_SLOT")
-    assert f.severity == "error" and f.params["published_count"] is True
+    assert f.severity == "error" and f.params.published_count is True
     en, nl = both(f).message.en, both(f).message.nl
     assert "1 of the 1" not in en and "fits only" not in en
     assert (
@@ -306,7 +306,7 @@ def test_slot_summary_says_unknown_pcie_in_words():
     r = run(design(group(SYS_421GE_TNRT3, comp(L40S, 8), comp(CX7_NDR, 1, "storage"))))
     # The list leaves open only the AIOM bay's kind (OCP 3.0), which an HHHL card never fits: a refusal (issue #20).
     f = next(f for f in r.findings if f.code == "PCIE_NO_FREE_SLOT")
-    assert f.severity == "error" and f.params["published_count"] is True
+    assert f.severity == "error" and f.params.published_count is True
     assert "1 OCP 3.0 slot of unknown PCIe generation and width" in both(f).message.en
     assert "1 OCP 3.0 slot met onbekende PCIe-generatie en -breedte" in both(f).message.nl
     assert "(generation unknown)" not in both(f).message.en and "(lanes unknown)" not in both(f).message.en

@@ -96,7 +96,7 @@ def test_over_capacity_message_shows_the_numbers_in_both_languages():
     assert "6,670 W" in both(f).message.en and "5,400 W" in both(f).message.en and "(2+2)" in both(f).message.en
     assert "6.670 W" in both(f).message.nl and "5.400 W" in both(f).message.nl
     assert "350 W per socket" in both(f).message.en  # the CPU assumption is stated, not hidden
-    assert (f.params["peak_w"], f.params["capacity_w"], f.params["fraction"]) == (6670, 5400, 1.235)
+    assert (f.params.peak_w, f.params.capacity_w, f.params.fraction) == (6670, 5400, 1.235)
 
 
 def test_power_cost_does_not_depend_on_count():

@@ -61,8 +61,8 @@ def basis(d, cat=CAT):
 def test_an_hgx_node_is_at_least_the_published_maximum_of_nvidias_system(server, board, peak, system):
     f, r = basis(design(hgx_node(server, board)))
     assert f.severity == "info"
-    assert f.params["basis"] == "reference_system" and f.params["reference_system"] == system
-    assert f.params["peak_w"] == peak and f.params["parts_w"] < peak
+    assert f.params.basis == "reference_system" and f.params.reference_system == system
+    assert f.params.peak_w == peak and f.params.parts_w < peak
     assert r.totals["groups"][0]["peak_power_w_per_node"] == peak
     assert r.totals["power_basis"][0]["basis"] == "reference_system"
     assert f"NVIDIA publishes {peak:,} W as the maximum of {system}" in both(f).message.en
@@ -73,7 +73,7 @@ def test_a_node_without_a_reference_system_says_it_is_the_sum_of_parts():
     # 4 x L40S at 350 W in SYS-421GE-TNRT3: (1400 + 700 + 300) x 1.15 = 2,760 W, PSU losses not included
     f, r = basis(design(group(SYS_421GE_TNRT3, comp(L40S, 4))))
     expected = (4 * 350 + 700 + MEMORY_AND_DRIVES_W) * (1 + FAN_MARGIN)
-    assert f.params["basis"] == "parts" and f.params["peak_w"] == round(expected)
+    assert f.params.basis == "parts" and f.params.peak_w == round(expected)
     assert "PSU losses" in both(f).message.en
     assert r.totals["power_basis"][0]["reference_system"] is None
 
@@ -84,7 +84,7 @@ def test_a_sum_of_parts_above_the_reference_keeps_the_sum():
     server = variant(SYS_821GE_TNHR, "TEST-821-LOW", accepts=frozenset({"TEST-HGX-H100-LOWREF"}))
     f, _ = basis(design(hgx_node(server, low_ref)), catalog(low_ref, server))
     parts = (8 * 700 + 700 + MEMORY_AND_DRIVES_W + 8 * CX7_NDR.watts + 8 * OPTIC_W_PER_PORT) * (1 + FAN_MARGIN)
-    assert f.params["basis"] == "parts" and f.params["peak_w"] == round(parts)
+    assert f.params.basis == "parts" and f.params.peak_w == round(parts)
 
 
 def test_the_published_maximum_is_checked_against_the_supplies_without_the_estimate_headroom():
@@ -102,7 +102,7 @@ def test_over_even_all_supplies_is_an_error_when_the_redundancy_is_unknown():
     )
     r = run(design(hgx_node(small, H100_REF)), catalog(H100_REF, small))
     f = next(f for f in r.findings if f.code == "POWER_OVER_CAPACITY")
-    assert f.severity == "error" and f.params["psu_redundant"] == 0 and f.params["capacity_w"] == 6000
+    assert f.severity == "error" and f.params.psu_redundant == 0 and f.params.capacity_w == 6000
 
 
 def test_over_the_supplies_of_the_vendors_own_configuration_is_a_warning_to_confirm():
@@ -112,7 +112,7 @@ def test_over_the_supplies_of_the_vendors_own_configuration_is_a_warning_to_conf
     r = run(design(hgx_node(small, H100_REF)), catalog(H100_REF, small))
     assert "POWER_OVER_CAPACITY" not in {f.code for f in r.findings} and r.valid
     f = next(f for f in r.findings if f.code == "POWER_ESTIMATE_ABOVE_SUPPLIES")
-    assert f.severity == "warning" and f.params["capacity_w"] == 6000 and f.params["peak_w"] == 10200
+    assert f.severity == "warning" and f.params.capacity_w == 6000 and f.params.peak_w == 10200
     assert "Confirm the node's power budget with Supermicro" in both(f).fix.en
     assert "Supermicro" in both(f).fix.nl
 
@@ -121,7 +121,7 @@ def test_unknown_redundancy_says_only_n_plus_0_holds():
     r = run(design(hgx_node(TNHR_NO_REDUNDANCY, H100_REF)), CAT)
     f = next(f for f in r.findings if f.code == "POWER_REDUNDANCY_N_PLUS_0")
     assert f.severity == "warning"
-    assert (f.params["n_plus_n_w"], f.params["n_plus_0_w"]) == (6000, 12000)
+    assert (f.params.n_plus_n_w, f.params.n_plus_0_w) == (6000, 12000)
     assert "With N+N (2+2, 6,000 W) the load would be 170%" in both(f).message.en
     assert "(N+0, 12,000 W, 85%)" in both(f).message.en
     assert "zonder redundantie" in both(f).message.nl

@@ -42,7 +42,7 @@ def test_a_rack_without_a_published_power_is_a_warning_and_its_power_stays_unkno
     unsourced = dataclasses.replace(GB300, part_number="NVL72-NO-POWER", rack_power_w=None)
     result = run(design(group(unsourced)), _catalog(unsourced))
     f = next(f for f in result.findings if f.code == "RACK_SYSTEM_POWER_UNKNOWN")
-    assert f.severity == "warning" and f.params["server"] == "NVL72-NO-POWER"
+    assert f.severity == "warning" and f.params.server == "NVL72-NO-POWER"
     assert result.totals["peak_power_w"] is None  # never a sum of parts for a whole rack
     assert "RACK_SYSTEM_POWER" not in {x.code for x in result.findings}
     said = both(f)

@@ -212,7 +212,7 @@ def test_an_fp8_deadline_names_the_b300_nodes_that_meet_it_at_the_fp8_estimate()
         return run(DesignIn(name=d.name, node_groups=d.node_groups, fabric=d.fabric, workload=WorkloadIn(**w)), CAT)
 
     f = next(f for f in result(1).findings if f.code == "WORKLOAD_DEADLINE_MISSED")
-    nodes = f.params["nodes_needed"]
-    assert f.params["peak_precision"] == "fp8" and f.params["peak_tflops"] == 4500
+    nodes = f.params.nodes_needed
+    assert f.params.peak_precision == "fp8" and f.params.peak_tflops == 4500
     assert "WORKLOAD_DEADLINE_MISSED" not in {x.code for x in result(nodes).findings}
     assert "WORKLOAD_DEADLINE_MISSED" in {x.code for x in result(nodes - 1).findings}

@@ -107,7 +107,7 @@ def test_a_deadline_the_design_cannot_meet_names_the_gpus_and_nodes_that_would()
     r = run(h100_nodes(16, **wl), CAT)
     f = next(f for f in r.findings if f.code == "WORKLOAD_DEADLINE_MISSED")
     assert f.severity == "warning"
-    nodes, gpus = f.params["nodes_needed"], f.params["gpus_needed"]
+    nodes, gpus = f.params.nodes_needed, f.params.gpus_needed
     assert gpus == nodes * 8 and f"About {gpus:,} GPUs ({nodes:,} nodes of 8)" in both(f).message.en
     assert f"{nodes:,} nodes van 8" in both(f).message.nl.replace(".", ",")
     # that many nodes meet it, one node fewer does not
@@ -129,7 +129,7 @@ def test_a_gpu_without_a_sourced_peak_leaves_the_time_unknown():
     )  # fmt: skip
     r = run(d, CAT)
     f = next(f for f in r.findings if f.code == "WORKLOAD_TIME_NOT_ESTIMATED")
-    assert f.params["reason"] == "peak" and "H100-NVL" in both(f).message.en
+    assert f.params.reason == "peak" and "H100-NVL" in both(f).message.en
     assert r.sizing.training_days is None and r.sizing.gpu_hours is None
 
 
@@ -423,7 +423,7 @@ def test_sizing_reaches_the_finding_params_without_its_plan_dicts():
     r = run(h100_nodes(2, kind="training", model_parameters_billion=70, training_tokens_billion=100), CAT)
     for f in r.findings:
         if f.code.startswith("WORKLOAD_"):
-            assert not any(isinstance(v, dict) for v in f.params.values()), f.code
+            assert not any(isinstance(v, dict) for v in f.params.as_dict().values()), f.code
     assert dataclasses.asdict(r.sizing)["parallelism"] == {"tensor": 8, "pipeline": 2, "data": 1}
 
 
@@ -432,7 +432,7 @@ def test_a_lora_deadline_names_the_nodes_that_meet_it():
     wl = {"kind": "training", "mode": "lora", "model_parameters_billion": 405, "training_tokens_billion": 10}
     r = run(h100_nodes(3, **wl, target_days=1), CAT)
     f = next(f for f in r.findings if f.code == "WORKLOAD_DEADLINE_MISSED")
-    nodes = f.params["nodes_needed"]
+    nodes = f.params.nodes_needed
     assert "WORKLOAD_DEADLINE_MISSED" not in {x.code for x in run(h100_nodes(nodes, **wl, target_days=1), CAT).findings}
 
 
@@ -448,8 +448,8 @@ def test_the_deadline_search_ends_and_its_answer_meets_the_target(params, tokens
     wl = {"kind": "training", "mode": mode, "model_parameters_billion": params, "training_tokens_billion": tokens}
     r = run(h100_nodes(nodes, **wl, target_days=days), CAT)
     late = [f for f in r.findings if f.code == "WORKLOAD_DEADLINE_MISSED"]
-    if late and late[0].params["nodes_needed"] <= 4096:
-        needed = late[0].params["nodes_needed"]
+    if late and late[0].params.nodes_needed <= 4096:
+        needed = late[0].params.nodes_needed
         assert needed > nodes or r.sizing.gpus_used < nodes * 8
         again = run(h100_nodes(needed, **wl, target_days=days), CAT)
         assert again.sizing.training_days <= days

@@ -13,7 +13,7 @@ from .parts import PDU_22K, air_nodes, leaves, liquid_nodes, mgmt
 
 
 def _edge(plan):
-    return [finding(str(f.code), f.subject, **f.params) for f in plan.findings]
+    return [finding(f.subject, f.params) for f in plan.findings]
 
 
 def _scenarios():

@@ -75,9 +75,13 @@ def test_four_nodes_at_the_default_air_limit_need_two_racks_and_a_leaf_rack_betw
     assert [r.first_node for r in p.racks if r.nodes] == [0, 2]
     assert [r.power_w for r in p.racks] == [2 * HGX_W + MGMT_W, LEAF_W + MGMT_W, 2 * HGX_W + MGMT_W]
     assert p.facility_power_w == 2 * 20_600 + 1_200
-    assert finding(p, RackCode.POWER_DEFAULT).params == {"cooling": "air", "limit_w": 30_000, "basis": "default-air"}
+    assert finding(p, RackCode.POWER_DEFAULT).params.as_dict() == {
+        "cooling": "air",
+        "limit_w": 30_000,
+        "basis": "default-air",
+    }
     # one management switch per rack: three, where the design listed one
-    assert finding(p, RackCode.MANAGEMENT_SWITCH_COUNT).params["needed"] == 3
+    assert finding(p, RackCode.MANAGEMENT_SWITCH_COUNT).params.needed == 3
 
 
 def test_four_nodes_fit_one_rack_when_the_facility_allows_60_kw_but_air_cannot_carry_it():
@@ -86,7 +90,7 @@ def test_four_nodes_fit_one_rack_when_the_facility_allows_60_kw_but_air_cannot_c
     assert p.racks[0].power_w == 4 * HGX_W + LEAF_W + MGMT_W == 42_000
     f = finding(p, RackCode.AIR_DENSITY)
     assert f.severity == Severity.WARNING
-    assert f.params == {"racks": 1, "first_rack": "R01-01", "max_power_w": 42_000, "air_limit_w": 30_000}
+    assert f.params.as_dict() == {"racks": 1, "first_rack": "R01-01", "max_power_w": 42_000, "air_limit_w": 30_000}
 
 
 def test_thirty_two_liquid_nodes_form_one_row_with_the_leaf_rack_in_its_middle():
@@ -150,14 +154,14 @@ def test_units_limit_a_rack_before_its_power_does():
 def test_a_node_taller_than_the_rack_is_an_error_and_is_not_placed():
     p = plan(air_nodes(2), facility=Facility(rack_units=8))
     f = finding(p, RackCode.NODE_TOO_TALL)
-    assert (f.severity, f.subject, f.params["height_u"], f.params["usable_u"]) == ("error", "node_groups[0]", 8, 7)
+    assert (f.severity, f.subject, f.params.height_u, f.params.usable_u) == ("error", "node_groups[0]", 8, 7)
     assert p.racks == ()
 
 
 def test_a_node_drawing_more_than_a_rack_may_is_an_error_and_gets_a_rack_of_its_own():
     p = plan(air_nodes(2), facility=Facility(rack_power_kw=8))
     f = finding(p, RackCode.NODE_OVER_POWER)
-    assert f.severity == Severity.ERROR and f.params["power_w"] == HGX_W and f.params["limit_w"] == 8_000
+    assert f.severity == Severity.ERROR and f.params.power_w == HGX_W and f.params.limit_w == 8_000
     assert [r.nodes for r in p.racks] == [1, 1]
 
 
@@ -187,8 +191,8 @@ def test_two_scalable_units_in_one_rack_s_worth_of_units_still_get_a_leaf_rack()
 
 def test_unknown_switch_power_and_height_are_said_not_guessed():
     p = plan(air_nodes(1), [leaves(1, power_w=None, height_u=None)])
-    assert finding(p, RackCode.SWITCH_HEIGHT_UNKNOWN).params == {"part": "MQM9700-NS2F", "assumed_u": 1}
-    assert finding(p, RackCode.SWITCH_POWER_UNKNOWN).params == {"part": "MQM9700-NS2F"}
+    assert finding(p, RackCode.SWITCH_HEIGHT_UNKNOWN).params.as_dict() == {"part": "MQM9700-NS2F", "assumed_u": 1}
+    assert finding(p, RackCode.SWITCH_POWER_UNKNOWN).params.as_dict() == {"part": "MQM9700-NS2F"}
     assert p.racks[0].power_w is None
     assert p.facility_power_w is None and p.facility_power_known_w == HGX_W + MGMT_W
 
@@ -199,7 +203,7 @@ def test_unknown_switch_power_and_height_are_said_not_guessed():
 def test_a_liquid_cooled_server_in_an_air_cooled_facility_is_an_error():
     p = plan(liquid_nodes(4), facility=Facility(cooling=Cooling.AIR))
     f = finding(p, RackCode.LIQUID_NODE_IN_AIR)
-    assert (f.severity, f.subject, f.params) == ("error", "node_groups[0]", {"part": "SYS-421GE-TNHR2-LCC"})
+    assert (f.severity, f.subject, f.params.as_dict()) == ("error", "node_groups[0]", {"part": "SYS-421GE-TNHR2-LCC"})
 
 
 def test_cooling_follows_the_servers_when_the_facility_names_none():

@@ -33,8 +33,8 @@ def test_when_the_positions_allow_only_one_per_feed_the_80_percent_warning_names
     )
     assert [(line.part, line.quantity) for line in p.racks[0].pdus] == [("PDU-32A", 2)]
     f = _codes(p)["RACK_PDU_OVER_CONTINUOUS"]
-    assert f.params["part"] == "PDU-32A" and f.params["first_rack"] == p.racks[0].name
-    assert f.params["load_pct"] == 93 and f.params["per_pdu_w"] == 20_400
+    assert f.params.part == "PDU-32A" and f.params.first_rack == p.racks[0].name
+    assert f.params.load_pct == 93 and f.params.per_pdu_w == 20_400
 
 
 def test_a_rack_picks_the_63_a_pdu_when_the_32_a_ones_do_not_fit_its_positions():
@@ -60,7 +60,7 @@ def test_a_71_5_kw_rack_gets_no_unmountable_pdus_but_a_busbar_finding():
     assert rack.power_known_w == 71_500
     assert rack.pdus == ()  # not 8 zero-U PDUs in a rack that takes 4
     f = _codes(p)["RACK_PDU_BUSBAR"]
-    assert f.params["first_rack"] == rack.name and f.params["positions"] == 4 and f.params["power_w"] == 71_500
+    assert f.params.first_rack == rack.name and f.params.positions == 4 and f.params.power_w == 71_500
 
 
 def test_a_single_feed_rack_takes_all_its_positions_for_one_feed():
@@ -77,7 +77,12 @@ def test_6_6_kw_supplies_are_not_given_16_a_cords_without_a_word():
     p = plan_racks(node_groups=[group], facility=Facility(cooling="liquid"), pdu_options=[PDU_32A])
     assert [c.current_a for c in p.cords] == [28.7]
     f = _codes(p)["RACK_CORD_OVER_RATING"]
-    assert f.params == {"part": "SYS-422GS-NBRT-LCC", "current_a": 28.7, "outlet": "C19", "outlet_current_a": 16}
+    assert f.params.as_dict() == {
+        "part": "SYS-422GS-NBRT-LCC",
+        "current_a": 28.7,
+        "outlet": "C19",
+        "outlet_current_a": 16,
+    }
 
 
 def test_6_6_kw_supplies_go_on_a_pdu_whose_outlets_carry_them_where_one_is_offered():

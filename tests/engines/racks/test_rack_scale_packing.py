@@ -27,7 +27,7 @@ def test_a_site_limit_below_the_rack_and_an_air_hall_are_errors():
     errors = {str(f.code) for f in plan.findings if str(f.severity) == "error"}
     assert {"RACK_NODE_OVER_POWER", "RACK_LIQUID_NODE_IN_AIR"} <= errors
     air = next(f for f in plan.findings if str(f.code) == "RACK_LIQUID_NODE_IN_AIR")
-    assert air.params["rack_scale"] is True
+    assert air.params.rack_scale is True
 
 
 def test_a_plan_written_and_read_back_keeps_its_systems():

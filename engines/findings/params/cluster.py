@@ -1,0 +1,49 @@
+"""The parameters of the control plane, services and offer findings (``messages.cluster``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..cluster_codes import ClusterCode
+from .base import Params
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ControlPlaneAdded(Params):
+    CODE: ClassVar[str] = ClusterCode.CONTROL_PLANE_ADDED
+
+    servers: int
+    nodes: int
+    basis: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ControlPlaneUfm(Params):
+    CODE: ClassVar[str] = ClusterCode.CONTROL_PLANE_UFM
+
+    appliances: int
+    because: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OfferLeftOut(Params):
+    CODE: ClassVar[str] = ClusterCode.OFFER_LEFT_OUT
+
+    items: list[str]
+    basis: str
+    nodes: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ServicesDeclined(Params):
+    CODE: ClassVar[str] = ClusterCode.SERVICES_DECLINED
+
+    declined: list[str]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ServicesOnRequest(Params):
+    CODE: ClassVar[str] = ClusterCode.SERVICES_ON_REQUEST
+
+    lines: int

@@ -1,0 +1,84 @@
+"""The parameters of the storage, in-band and out-of-band network findings (``messages.networks``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..network_codes import NetworkCode
+from .base import Params
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NetworkConverged(Params):
+    CODE: ClassVar[str] = NetworkCode.CONVERGED
+
+    network: str
+    role: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NetworkCustomerSupplied(Params):
+    CODE: ClassVar[str] = NetworkCode.CUSTOMER_SUPPLIED
+
+    network: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NetworkMediaNotCatalogued(Params):
+    CODE: ClassVar[str] = NetworkCode.MEDIA_NOT_CATALOGUED
+
+    links: int
+    connector: str | None
+    speed_gbps: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NetworkNoAdapters(Params):
+    CODE: ClassVar[str] = NetworkCode.NO_ADAPTERS
+
+    network: str
+    role: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NetworkNoSwitch(Params):
+    CODE: ClassVar[str] = NetworkCode.NO_SWITCH
+
+    network: str
+    switch: str | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NetworkOobExtraSwitches(Params):
+    CODE: ClassVar[str] = NetworkCode.OOB_EXTRA_SWITCHES
+
+    switch: str
+    extra: int
+    in_racks: int
+    ports: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NetworkOobNotManagement(Params):
+    CODE: ClassVar[str] = NetworkCode.OOB_NOT_MANAGEMENT
+
+    network: str
+    switch: str | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NetworkOobUplinkPorts(Params):
+    CODE: ClassVar[str] = NetworkCode.OOB_UPLINK_PORTS
+
+    network: str
+    uplinks: int
+    free: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NetworkSinglePort(Params):
+    CODE: ClassVar[str] = NetworkCode.SINGLE_PORT
+
+    network: str
+    nodes: int
