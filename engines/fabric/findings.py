@@ -59,36 +59,49 @@ def media_finding(
     speed, or none joining the two ends), or none reaching the run's length. A connector unknown from the sources
     and a connector for which the catalogue holds no medium at that speed are gaps of the catalogue, not of the
     hardware: a warning (FABRIC_MEDIA_NOT_CATALOGUED) that the bill leaves those links out, never an error."""
-    end_a, end_b = _side(a), None if a == b else _side(b)
     if not result.matched:
-        sides = [side for n, side in (("a", a), ("b", b)) if n in result.bare]
-        unknown = [side for side in sides if side.connector is None]
-        if unknown:
-            # An unsourced connector stays unknown, visibly: no cable can be chosen for it.
-            return _finding(
-                FabricMediaNotCatalogued(
-                    link_class=name,
-                    a=end_a,
-                    b=end_b,
-                    unknown_side=_side(unknown[0]),
-                    unknown_connector=True,
-                    bom_incomplete=True,
-                )
+        return _unmatched_finding(name, result, a, b, speed)
+    return _reach_finding(name, result, _side(a), None if a == b else _side(b), distance, field_name)
+
+
+def _unmatched_finding(name: str, result: MediaResult, a: Side, b: Side, speed: int) -> Finding:
+    """No medium joins the two ends: a connector unknown, none catalogued at the speed, or none joining them."""
+    end_a, end_b = _side(a), None if a == b else _side(b)
+    sides = [side for n, side in (("a", a), ("b", b)) if n in result.bare]
+    unknown = [side for side in sides if side.connector is None]
+    if unknown:
+        # An unsourced connector stays unknown, visibly: no cable can be chosen for it.
+        return _finding(
+            FabricMediaNotCatalogued(
+                link_class=name,
+                a=end_a,
+                b=end_b,
+                unknown_side=_side(unknown[0]),
+                unknown_connector=True,
+                bom_incomplete=True,
             )
-        if sides:
-            # The catalogue has no media class at all for this connector and speed (XDR OSFP, 100G QSFP28):
-            # say so plainly instead of suggesting that another cable would join the two sides.
-            kinds = list(dict.fromkeys(cast(Connector, side.connector).value for side in sides))  # all known here
-            return _finding(
-                FabricMediaNotCatalogued(
-                    link_class=name,
-                    a=end_a,
-                    b=end_b,
-                    missing_media=[{"connector": c, "speed_gbps": speed} for c in kinds],
-                    bom_incomplete=True,
-                )
+        )
+    if sides:
+        # The catalogue has no media class at all for this connector and speed (XDR OSFP, 100G QSFP28):
+        # say so plainly instead of suggesting that another cable would join the two sides.
+        kinds = list(dict.fromkeys(cast(Connector, side.connector).value for side in sides))  # all known here
+        return _finding(
+            FabricMediaNotCatalogued(
+                link_class=name,
+                a=end_a,
+                b=end_b,
+                missing_media=[{"connector": c, "speed_gbps": speed} for c in kinds],
+                bom_incomplete=True,
             )
-        return _finding(FabricNoCable(link_class=name, a=end_a, b=end_b, speed_gbps=speed))
+        )
+    return _finding(FabricNoCable(link_class=name, a=end_a, b=end_b, speed_gbps=speed))
+
+
+def _reach_finding(
+    name: str, result: MediaResult, end_a: LinkSide, end_b: LinkSide | None, distance: float, field_name: str
+) -> Finding:
+    """Media join the two ends but none reaches the run: refused where the optics are the limit, a gap of the
+    catalogue where only its cables or fibres are."""
     longest = result.longest_m or 0
     # No optics join these ends at all: the longest catalogued cable is a limit of the catalogue, not of the link
     # (longer AOCs and optics exist for every InfiniBand generation), so the gap is a warning and the bill incomplete.

@@ -389,11 +389,7 @@ def plan_fabric(
         return _empty(*common, findings)
     npr = nodes_per_rack(rack, node_height_u, node_power_w)
     planes = ethernet_planes(switch, hca)
-    # One plane is planned as the whole fabric of the adapters' one link each, at the plane's speed; the others
-    # are copies of it (``_all_planes``).
-    plane_hca = (
-        dataclasses.replace(hca, speed_gbps=hca.speed_gbps // planes) if hca and hca.speed_gbps and planes > 1 else hca
-    )
+    plane_hca = _plane_hca(hca, planes)
     common = (nodes, rails, switch, plane_hca, topology, oversubscription)
     split = functools.partial(
         _choose_split,
@@ -423,6 +419,14 @@ def plan_fabric(
     findings.extend(distance_findings(given_rack if given_rack is not None else rack, node.size.tiers, node.field_name))
     plan = _sized_plan(common, node, catalog=catalog, rack=rack, npr=npr, given=given, findings=findings)
     return _all_planes(plan, planes, catalog) if planes > 1 else plan
+
+
+def _plane_hca(hca: AdapterSpec | None, planes: int) -> AdapterSpec | None:
+    """The adapter as one plane sees it: one plane is planned as the whole fabric of the adapters' one link each,
+    at the plane's speed; the others are copies of it (``_all_planes``)."""
+    if hca and hca.speed_gbps and planes > 1:
+        return dataclasses.replace(hca, speed_gbps=hca.speed_gbps // planes)
+    return hca
 
 
 def _node_link_plans(
