@@ -81,3 +81,32 @@ def plane_of(name: str) -> int:
     if name.startswith("pl") and "-" in name and name[2 : name.index("-")].isdigit():
         return int(name[2 : name.index("-")])
     return 1
+
+
+def rdma_device(nic: str) -> tuple[str, str]:
+    """The RDMA device and its port of a node's NIC: ``nic3`` → (``mlx5_2``, ``P1``), ``nic3.2`` → (``mlx5_2``,
+    ``P2``: the NIC's link to a second plane)."""
+    number, _, link = nic.removeprefix("nic").partition(".")
+    return f"mlx5_{int(number) - 1}", f"P{link or 1}"
+
+
+def protocol(result: ValidationResult) -> str:
+    """``IB`` for a Quantum InfiniBand fabric, ``ETH`` for a Spectrum Ethernet one."""
+    family = switch_type(result)
+    return "IB" if family.startswith(("MQM", "Q")) else "ETH"
+
+
+def modules(result: ValidationResult, link_class: str) -> tuple[str, str]:
+    """The part that plugs into the A end and the one that plugs into the Z end of a link of the class: the
+    transceivers of an optical link (the planner's side a is the switch of a node link, the lower switch of a
+    switch link: the A end of a cabling row is the node, or the lower switch), or the cable itself at both ends."""
+    fabric = result.fabric_plan
+    plan = fabric.plan.link(link_class) if fabric is not None else None
+    if plan is None:
+        return "", ""
+    roles = {role: part for part, _count, role in plan.parts}
+    if "transceiver-a" in roles or "transceiver-b" in roles:
+        side_a, side_b = roles.get("transceiver-a", ""), roles.get("transceiver-b", "")
+        return (side_b, side_a) if link_class == "node-leaf" else (side_a, side_b)
+    cable = roles.get("cable", plan.cable_part or "")
+    return cable, cable

@@ -10,16 +10,9 @@ from collections.abc import Iterator
 
 from configurator.result import ValidationResult
 from outputs.format import OutputFormat
-from outputs.links import Link, compute_links, switch_type, unavailable
+from outputs.links import Link, compute_links, rdma_device, switch_type, unavailable
 
 HOST_TYPE = "HCA"
-
-
-def rdma_device(nic: str) -> tuple[str, str]:
-    """The RDMA device and its port of a node's NIC: ``nic3`` → (``mlx5_2``, ``P1``), ``nic3.2`` → (``mlx5_2``,
-    ``P2``)."""
-    number, _, link = nic.removeprefix("nic").partition(".")
-    return f"mlx5_{int(number) - 1}", f"P{link or 1}"
 
 
 def switch_port(port: str) -> str:

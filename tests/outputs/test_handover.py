@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import getpass
+import io
 import os
 import shutil
 import socket
@@ -14,6 +15,7 @@ import time
 from pathlib import Path
 
 import hostlist
+import openpyxl
 import pytest
 import yaml
 
@@ -65,6 +67,28 @@ def csv_links(rows) -> set[frozenset[tuple[str, str]]]:
     return {frozenset((_end(r["a_end"], r["a_port"]), _end(r["z_end"], r["z_port"]))) for r in rows}
 
 
+def cut_sheet(result) -> tuple[list[tuple], list[str]]:
+    body = b"".join(design_output(name="cut-sheet.xlsx", result=result, language="en").body)  # type: ignore[arg-type]
+    book = openpyxl.load_workbook(io.BytesIO(body), read_only=True)
+    links = list(book["Links"].iter_rows(values_only=True))
+    assert links[0][:2] == ("A-Node", "A-Port") and links[0][4:6] == ("Z-Node", "Z-Port")
+    nodes = [row[0] for row in book["Nodes"].iter_rows(min_row=2, values_only=True)]
+    return [row[:8] for row in links[1:]], nodes
+
+
+def _sheet_row(r: dict[str, str]) -> tuple:
+    """A cabling-CSV row as the cut-sheet's first columns (the tool's ports: 9/2, mlx5_2)."""
+    a_port = _end(r["a_end"], r["a_port"])[1]
+    if r["a_end"].startswith("node-"):
+        device, panel = _end(r["a_end"], r["a_port"])
+        a_port = device.split("/")[1] + ("" if panel == "P1" else "/" + panel[1:])
+    else:
+        a_port = a_port[1:]
+    z_port = _end(r["z_end"], r["z_port"])[1][1:]
+    u = lambda v: int(v) if v.isdigit() else (v or None)  # noqa: E731
+    return (r["a_end"], a_port, r["a_rack"] or None, u(r["a_u"]), r["z_end"], z_port, r["z_rack"] or None, u(r["z_u"]))
+
+
 CASES = [("hgx", 4), ("hgx", 64), ("hgx", 2048), ("nvl72", 2), ("nvl72", 8)]
 
 
@@ -77,6 +101,9 @@ def test_every_cabling_row_once_in_the_fabric_topology_and_every_node_once_in_sl
     assert len(ends) == 2 * len(rows)  # every link from both sides, each port once
     assert links_of(ends) == csv_links(rows)
     nodes = {r["a_end"] for r in rows if r["link_class"] == "node-leaf"}
+    links, listed_nodes = cut_sheet(result)
+    assert sorted(links) == sorted(_sheet_row(r) for r in rows)  # every row once, with both ends' rack and U
+    assert nodes <= set(listed_nodes) and len(listed_nodes) == len(set(listed_nodes))
     conf = read_topology_conf(text(result, "topology.conf"))
     listed = [n for entry in conf.values() if "Switches" not in entry for n in entry.get("Nodes", [])]
     assert sorted(listed) == sorted(nodes)  # every node once, under one leaf or in one block
