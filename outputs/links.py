@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from django.utils.translation import gettext as _
 
 from configurator.rackplan import fabric_locator
 from engines.fabric.cabling import iter_cabling_csv
+from engines.fabric.model import NODE_LEAF
 
 from .format import OutputUnavailable
 
@@ -35,8 +35,7 @@ def compute_lines(result: ValidationResult) -> tuple[Iterator[str], bool]:
     return iter_cabling_csv(fabric.plan, locate), locate is not None
 
 
-@dataclass(frozen=True)
-class Link:
+class Link(NamedTuple):
     """One row of the cabling CSV's compute part: A end (a node or a switch) to Z end, with rack and unit."""
 
     a_end: str
@@ -53,7 +52,7 @@ class Link:
 
     @property
     def node_link(self) -> bool:
-        return self.link_class == "node-leaf"
+        return self.link_class == NODE_LEAF
 
 
 def compute_links(result: ValidationResult) -> list[Link]:
@@ -61,7 +60,14 @@ def compute_links(result: ValidationResult) -> list[Link]:
     lines, _racks = compute_lines(result)
     reader = csv.reader(lines)
     next(reader)
-    return [Link(*row) for row in reader]
+    return [Link._make(row) for row in reader]
+
+
+def node_links(result: ValidationResult) -> list[Link]:
+    """The compute links of the nodes only (node to leaf), in the cabling CSV's order."""
+    lines, _racks = compute_lines(result)
+    next(lines)
+    return [Link._make(row) for row in csv.reader(line for line in lines if line.startswith("node-"))]
 
 
 def is_rack_scale(result: ValidationResult) -> bool:

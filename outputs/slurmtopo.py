@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import hostlist
 
-from .links import compute_links, is_rack_scale, plane_of
+from .links import is_rack_scale, node_links, plane_of
 
 if TYPE_CHECKING:
     from configurator.result import ValidationResult
@@ -71,8 +71,8 @@ def slurm_topology(result: ValidationResult) -> SlurmTopology:
     leaves: dict[str, list[str]] = {}
     placed: set[str] = set()
     racks: dict[str, list[str]] = {}
-    for link in compute_links(result):
-        if not link.node_link or link.a_end in placed:
+    for link in node_links(result):
+        if link.a_end in placed:
             continue
         placed.add(link.a_end)  # a node under exactly one leaf: the leaf of its first link
         leaves.setdefault(slurm_leaf(link.z_end, rail), []).append(link.a_end)
