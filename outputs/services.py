@@ -17,8 +17,12 @@ if TYPE_CHECKING:
     from configurator.models import Configuration
     from configurator.result import ValidationResult
 
+# The hand-over files of a won design, in the order the wizard offers them.
+HANDOVER_EXPORTS = ("topology.conf", "topology.yaml", "fabric.topo", "cut-sheet.xlsx")
+
 __all__ = [
     "FORMATS",
+    "HANDOVER_EXPORTS",
     "DesignNotValid",
     "UnknownOutput",
     "configuration_export",
