@@ -5,14 +5,12 @@ that plugs into each end, and both ends' rack and U on every row; a split switch
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterator
-
-from openpyxl import Workbook
 
 from configurator.result import ValidationResult
 from outputs.format import OutputFormat
 from outputs.links import compute_links, modules, protocol, rdma_device, unavailable
+from outputs.xlsxrows import Cell, workbook
 
 LINKS = ("A-Node", "A-Port", "A-Rack", "A-U", "Z-Node", "Z-Port", "Z-Rack", "Z-U", "Protocol", "A-Module",
          "Z-Module", "Cable", "Length (m)")  # fmt: skip
@@ -34,28 +32,21 @@ def _u(value: str) -> int | str:
 def render(result: ValidationResult, language: str) -> Iterator[bytes]:
     links = compute_links(result)
     kind = protocol(result)
-    book = Workbook(write_only=True)
-    sheet = book.create_sheet("Links")
-    sheet.append(LINKS)
+    rows: list[tuple[Cell, ...]] = [LINKS]
     nodes: dict[str, tuple[str, str, int | str]] = {}
     media: dict[str, tuple[str, str]] = {}
     for link in links:
         node = link.node_link
         a_module, z_module = media.setdefault(link.link_class, modules(result, link.link_class))
-        sheet.append(
+        rows.append(
             (link.a_end, port(link.a_end, link.a_port, node), link.a_rack, _u(link.a_u), link.z_end,
              port(link.z_end, link.z_port, False), link.z_rack, _u(link.z_u), kind, a_module, z_module,
              link.cable_part, float(link.length_m) if link.length_m else "")
         )  # fmt: skip
         nodes.setdefault(link.a_end, ("node" if node else "switch", link.a_rack, _u(link.a_u)))
         nodes.setdefault(link.z_end, ("switch", link.z_rack, _u(link.z_u)))
-    sheet = book.create_sheet("Nodes")
-    sheet.append(NODES)
-    for name, (what, rack, u) in nodes.items():
-        sheet.append((name, what, rack, u))
-    out = io.BytesIO()
-    book.save(out)
-    return iter((out.getvalue(),))
+    listed: list[tuple[Cell, ...]] = [NODES, *((name, *where) for name, where in nodes.items())]
+    return iter((workbook([("Links", rows), ("Nodes", listed)]),))
 
 
 FORMAT = OutputFormat(
