@@ -50,7 +50,7 @@ def hgx_design(count: int) -> dict:
 def median_ms(call) -> float:
     """Median of RUNS calls, each planning its racks afresh (the per-process plan memo emptied before it, untimed),
     as a new design would."""
-    from configurator.rackplan import rack_plan_memo_clear
+    from engines.cluster.rackplan import rack_plan_memo_clear
 
     call()  # warm
     timings = []

@@ -39,8 +39,8 @@ from django.db import connection  # noqa: E402
 
 from catalog.services import catalog_load_seed  # noqa: E402
 from configurator.examples import h200_training_cluster  # noqa: E402
-from configurator.rackplan import fabric_locator  # noqa: E402
 from configurator.services import DesignInputError, design_validate  # noqa: E402
+from engines.cluster.rackplan import fabric_locator  # noqa: E402
 from engines.fabric.cabling import iter_cabling_csv  # noqa: E402
 from engines.fabric.model import FabricPlan  # noqa: E402
 from engines.racks import (  # noqa: E402

@@ -11,7 +11,7 @@
      the floor (an authenticated read pays the API's login and throttles, which /healthz does not);
    * POST /api/v1/designs/validate/ of a **new** design every request: the contract's example (SYS-821GE-TNHR,
      HGX-H200-8GPU, 8 x MCX75310AAS-NEAT, MQM9700-NS2F) at 4 and at 2,048 nodes, each request's node group
-     named afresh, so no per-process memo of rack plans (configurator.rackplan) is hit.
+     named afresh, so no per-process memo of rack plans (engines.cluster.rackplan) is hit.
 
    Targets: requests per second of a new 4-node design at least 0.8x the floor's, of a new 2,048-node design at
    least 0.33x; both figures of each ratio are printed.

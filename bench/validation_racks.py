@@ -6,7 +6,7 @@ migrated and seeded first (not timed). The design is the contract's example (SYS
 8 x MCX75310AAS-NEAT, MQM9700-NS2F rail-optimized) at 128, 2,048 and 100,000 nodes (at 100,000 the fabric has too
 few ports, an error finding, and the 50,000 racks stand in 6,250 rows of 8).
 
-1. Rack steps (configurator.validation): plan the racks from the fabric's switch counts, take the distances,
+1. Rack steps (engines.cluster.pipeline): plan the racks from the fabric's switch counts, take the distances,
    choose the fabric's media again with them, write ``rack_plan``; "without racks" is the full time less those.
    Each validation here plans its racks afresh (the per-process plan memo is cleared first). Target (issue 14): a
    few milliseconds at 2,048 nodes.
@@ -47,18 +47,19 @@ from django.test import Client  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 
 from catalog.services import catalog_load_seed  # noqa: E402
-from configurator import rackplan, recommend  # noqa: E402
+from configurator import recommend  # noqa: E402
 from configurator.examples import h200_training_cluster  # noqa: E402
-from configurator.rackplan import (  # noqa: E402
+from configurator.services import configuration_create, design_validate  # noqa: E402
+from configurator.snapshot import catalog_snapshot  # noqa: E402
+from design.parse import parse_design  # noqa: E402
+from engines.cluster import rackplan  # noqa: E402
+from engines.cluster.pipeline import _fabric_inputs  # noqa: E402
+from engines.cluster.rackplan import (  # noqa: E402
     build_rack_plan,
     distances,
     fabric_rack_with_distances,
-    rack_plan_dict,
+    rack_plan_section,
 )
-from configurator.services import configuration_create, design_validate  # noqa: E402
-from configurator.snapshot import catalog_snapshot  # noqa: E402
-from configurator.validation import _fabric_inputs  # noqa: E402
-from design.parse import parse_design  # noqa: E402
 from engines.fabric.check import check_design_fabric  # noqa: E402
 from engines.node.engine import validate_nodes  # noqa: E402
 
@@ -109,7 +110,7 @@ def rack_steps_table(runs: int) -> None:
             rack = fabric_rack_with_distances(racks, parsed, lengths)
             laid_out = parsed.model_copy(update={"fabric": parsed.fabric.model_copy(update={"rack": rack})})
             check_design_fabric(design=laid_out, catalog=catalog, **args)
-            rack_plan_dict(racks, lengths, parsed, node.totals)
+            rack_plan_section(racks, lengths, parsed, node.totals).to_json()
             return racks.rack_count
 
         full = median_ms(lambda doc=doc: design_validate(document=doc).to_json(), runs)

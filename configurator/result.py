@@ -2,9 +2,9 @@
 
 ``configurator.validation.run_validation`` returns a ``ValidationResult``: the verdict, the findings said in the
 result's language, the engines' own plans (the compute fabric's ``FabricPlan``, each network's ``NetworkPlan``),
-the totals, the rack plan, the control-plane and service lines (``ClusterLine``), the default parts added
-(``DefaultAdded``), the workload sizing and the one bill of materials (``BomLine``). Services and pages read its
-attributes. Only the doors write it out: the API and the command line send ``to_json()``, a quote freezes
+the totals, the rack plan (``RackPlanSection``), the control-plane and service lines (``ClusterLine``), the default
+parts added (``DefaultAdded``), the workload sizing and the one bill of materials (``BomLine``). Services and pages
+read its attributes. Only the doors write it out: the API and the command line send ``to_json()``, a quote freezes
 ``to_json()`` in its snapshot, and the wizard and the alternatives page pass the JSON form of a section to their
 templates and pictures. ``to_json()`` is the contract's JSON, key for key and in the same order as the API has
 always sent it (tests/api/test_result_doors.py holds the doors to one answer).
@@ -16,7 +16,7 @@ engines (``Finding``, ``FabricPlan``, ``NetworkPlan``, ``ClusterPower``, ``Sizin
 model (``design/model.py``) is pydantic because it reads untrusted input; the result is output.
 
 Parts still carried as JSON (``dict[str, Any]``), for a later step: the node engine's ``placement`` and per-group
-totals, and the rack plan (``rack_plan``, which the bill reads).
+totals.
 """
 
 from __future__ import annotations
@@ -26,9 +26,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from configurator.bom import Bill, BomLine, bill_of
-from configurator.cluster import ClusterLine, LeftOut
-from configurator.defaults import DefaultAdded
+from configurator.bom import Bill, bill_of
+from engines.cluster.bill import BomLine
+from engines.cluster.control_plane import ClusterLine, LeftOut
+from engines.cluster.defaults import DefaultAdded
+from engines.cluster.rackplan import RackPlanSection
 from engines.fabric.model import FabricPlan
 from engines.findings.finding import Severity
 from engines.networks.model import NetworkPlan
@@ -144,7 +146,7 @@ class ValidationResult:
     fabric_plan: FabricSection | None
     network_plans: dict[str, NetworkSection | None]
     totals: Totals
-    rack_plan: Json
+    rack_plan: RackPlanSection
     control_plane: LinesSection
     services: LinesSection
     defaults_added: tuple[DefaultAdded, ...]
@@ -183,7 +185,7 @@ class ValidationResult:
             "fabric_plan": None if self.fabric_plan is None else self.fabric_plan.to_json(),
             "network_plans": self.network_plans_json(),
             "totals": self.totals.to_json(),
-            "rack_plan": self.rack_plan,
+            "rack_plan": self.rack_plan.to_json(),
             "control_plane": self.control_plane.to_json(),
             "services": self.services.to_json(),
             "defaults_added": [d.to_json() for d in self.defaults_added],

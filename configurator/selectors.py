@@ -7,10 +7,10 @@ import threading
 from dataclasses import dataclass
 
 from catalog.models import Part
-from configurator.cluster import left_out
 from design.model import DesignInputError
 from design.parse import parse_design
 from design.specs import AdapterSpec, CatalogView, CpuSpec, DriveSpec, GpuSpec, MemorySpec, ServerSpec, SwitchSpec
+from engines.cluster.control_plane import left_out
 from engines.node.gpu import gpu_acceptance
 
 from .snapshot import catalog_snapshot, clear_cache
@@ -123,7 +123,7 @@ def fabric_switches(view: CatalogView) -> list[SwitchSpec]:
 
 
 def site_has(*, document: dict, view: CatalogView) -> tuple[frozenset[str], bool]:
-    """What the offer of ``document`` leaves out because the site has it (configurator.cluster.left_out), and
+    """What the offer of ``document`` leaves out because the site has it (engines.cluster.control_plane.left_out), and
     whether that is the default for the design's size (True) or the design's own ``facility.supplied`` (False).
     A document that cannot be read yet: nothing, by default."""
     try:

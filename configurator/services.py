@@ -15,6 +15,7 @@ from design.model import DesignIn, DesignInputError
 from design.parse import parse_design
 from design.references import check_references
 from design.specs import CatalogView
+from engines.cluster.pipeline import design_hash
 from engines.fabric.plan import plan_fabric
 from engines.fabric.request import parse_fabric_request, resolve
 from messages.languages import resolve_language
@@ -22,7 +23,7 @@ from messages.languages import resolve_language
 from .models import Configuration, WarningAcknowledgement
 from .result import FabricSection, ShownFinding, ValidationResult
 from .snapshot import catalog_snapshot
-from .validation import design_hash, run_validation, shown_findings
+from .validation import run_validation, shown_findings
 
 
 def design_validate(*, document: Any, language: str | None = None) -> ValidationResult:

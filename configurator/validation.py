@@ -1,224 +1,30 @@
-"""Composes the node rules and the fabric planner into one validation result (contract design/v1).
+"""Validation at the service edge (contract design/v1): the cluster's engines in one pass, their findings said in
+the result's language, the typed result built.
 
-Pure: takes the parsed design and the catalogue view, returns a typed result (configurator.result). Every door
-reaches it through configurator.services.design_validate, so the wizard, the API, the CLI and the quote task never
-disagree; each door writes the result out itself (``ValidationResult.to_json()``).
+``run_validation`` takes the parsed design and the catalogue view, hands them to ``engines.cluster.pipeline``
+(which runs every engine once and builds the bill) with what only the service has: the settings' indicative
+prices and the words of the lines and the bill in the result's language. It then says every finding in that
+language and returns a ``ValidationResult`` (configurator.result). Every door reaches it through
+configurator.services.design_validate, so the wizard, the API, the CLI and the quote task never disagree; each door
+writes the result out itself (``ValidationResult.to_json()``).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Iterable
-from typing import Any, TypedDict
+from typing import Any
 
 from django.utils import translation
 
-from configurator.bom import BomLine, bom_total, design_bom
-from configurator.cluster import (
-    CONTROL_PLANE,
-    OOB,
-    POWER,
-    RACKS,
-    LeftOut,
-    cluster_lines,
-    control_plane_servers,
-    left_out,
-)
-from configurator.defaults import complete_design
-from configurator.rackplan import (
-    build_rack_plan,
-    distances,
-    enclosure_count,
-    fabric_rack_with_distances,
-    rack_plan_dict,
-)
+from configurator.cluster import describe_line, service_prices
 from configurator.result import FabricSection, LinesSection, NetworkSection, ShownFinding, Totals, ValidationResult
-from design.contract import SUPPLIED_ITEMS
-from design.model import DesignIn, NetworksIn, RackIn
-from design.specs import AdapterSpec, CatalogView, ServerSpec
-from engines.fabric.check import check_design_fabric
-from engines.fabric.model import FabricPlan
-from engines.fabric.rack_model import DISTANCE_FIELDS
-from engines.findings.cluster_codes import ClusterCode
-from engines.findings.finding import SEVERITY_ORDER, Finding, Severity
-from engines.findings.registry import finding
-from engines.networks.plan import NodePorts, RackSide, plan_networks
-from engines.node.context import GroupContext, resolve_group
-from engines.node.engine import validate_nodes
-from engines.node.power import cluster_power
-from engines.node.sizing import Sizing
-from engines.racks import LinkLength, RackPlan
-from engines.racks.model import DeviceRole
+from design.model import DesignIn
+from design.specs import CatalogView
+from engines.cluster.bill import bom_total
+from engines.cluster.pipeline import design_hash, validate_cluster
+from engines.findings.finding import Finding, Severity
+from messages import bill as bill_words
 from messages import finding_dicts, totals_dict
-
-
-def integrated_nic_spec(server: ServerSpec) -> AdapterSpec | None:
-    """The compute HCA built into a server, as an adapter spec for the fabric planner; None without one.
-
-    Speed from ``integrated_nic_speed_gbps`` (None stays None: the planner then uses the switch port's speed
-    and says nothing of a mismatch it cannot know). Connector from ``integrated_nic_connector``, a sourced
-    catalogue fact (None stays None: the planner then says it cannot choose a cable rather than guessing one).
-    Protocol from ``integrated_nic_protocol`` (None stays None: no protocol mismatch is claimed). Ethernet links per
-    NIC from ``integrated_nic_ethernet_links`` (ConnectX-8: 2x 400GbE, two planes on Spectrum-X). Plug top from
-    ``integrated_nic_top`` (ConnectX-8 cages of B300 and GB300 take flat-top plugs; None stays None: the planner then
-    says it assumes the fit). Price: none, the NICs come with the server.
-    """
-    if getattr(server, "integrated_nics", 0) <= 0:
-        return None
-    connector = server.integrated_nic_connector
-    return AdapterSpec(
-        part_number=f"{server.part_number} integrated NIC",
-        name=f"Integrated compute NIC of {server.part_number}",
-        manufacturer=server.manufacturer,
-        price_eur=None,
-        ports=1,
-        speed_gbps=getattr(server, "integrated_nic_speed_gbps", None),
-        connector=connector,
-        protocol=server.integrated_nic_protocol,
-        top=server.integrated_nic_top,
-        ethernet_links=server.integrated_nic_ethernet_links,
-    )
-
-
-def design_hash(document: Any) -> str:
-    """A stable hash of the design document (canonical JSON), printed on quote receipts."""
-    canonical = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canonical.encode()).hexdigest()
-
-
-class FabricInputs(TypedDict):
-    """What the fabric check is told of the nodes (engines.fabric.check.check_design_fabric's keywords)."""
-
-    nodes: int
-    compute_nics_per_node: int
-    nic: AdapterSpec | None
-    gpus_per_node: int
-    gpu_generation: str
-    advised_fabric_gbps: int | None
-    one_rack: ServerSpec | None
-
-
-def _fabric_inputs(design: DesignIn, catalog: CatalogView) -> FabricInputs:
-    """The fabric's view of the nodes: the GPU groups (or all groups) and their compute NICs."""
-    scratch: list[Finding] = []
-    groups = [resolve_group(i, g, catalog, scratch) for i, g in enumerate(design.node_groups)]
-    gpu_groups = [g for g in groups if g.gpus_per_node > 0] or groups
-    nodes = sum(g.group.count * _fabric_nodes_per_system(g.server) for g in gpu_groups)
-    nics = max((_fabric_rails(g) for g in gpu_groups), default=0)
-    nic = next((p.spec for g in gpu_groups for p in g.compute_adapters), None)
-    if nic is None:
-        # No slotted compute adapter: the compute NICs may be built into the server (SYS-822GS-NB3RT); plan with
-        # those instead of assuming an HCA that matches the switch.
-        nic = next((spec for g in gpu_groups if g.server is not None and (spec := integrated_nic_spec(g.server))), None)
-    gpus = max((_fabric_gpus(g) for g in gpu_groups), default=0)
-    racks = [g for g in gpu_groups if g.server is not None and g.server.rack_scale]
-    one_rack = racks[0].server if len(racks) == len(gpu_groups) == 1 and racks[0].group.count == 1 else None
-    generation = next((p.spec.generation for g in gpu_groups for p in g.gpus), "")
-    advised = [p.spec.advised_fabric_gbps for g in gpu_groups for p in g.gpus if p.spec.advised_fabric_gbps]
-    return {
-        "nodes": nodes,
-        "compute_nics_per_node": nics,
-        "nic": nic,
-        "gpus_per_node": gpus,
-        "gpu_generation": generation,
-        "advised_fabric_gbps": max(advised, default=None),
-        "one_rack": one_rack,
-    }
-
-
-def _fabric_nodes_per_system(server: ServerSpec | None) -> int:
-    """Compute-fabric endpoints of one system: a server is one node; a rack-scale NVLink system's endpoints are its
-    compute trays, each with its own compute NICs (NVIDIA DGX GB200 User Guide: 18 trays of 4x ConnectX-7 each;
-    the DGX SuperPOD GB200 RA cables every tray's NICs to the compute fabric)."""
-    if server is not None and server.rack_scale and server.compute_trays:
-        return server.compute_trays
-    return 1
-
-
-def _fabric_endpoints(design: DesignIn, catalog: CatalogView) -> dict[str, int]:
-    """The node groups whose one node is several fabric endpoints (a rack-scale system's compute trays)."""
-    out = {}
-    for g in design.node_groups:
-        server = catalog.get(g.server)
-        if isinstance(server, ServerSpec) and (trays := _fabric_nodes_per_system(server)) > 1:
-            out[g.name] = trays
-    return out
-
-
-def _fabric_rails(group: GroupContext) -> int:
-    """Compute NICs (rails) of one fabric endpoint: per node, or per compute tray of a rack-scale system."""
-    server = group.server
-    if server is not None and server.rack_scale and server.compute_nics_per_tray:
-        return server.compute_nics_per_tray
-    return group.compute_nics_per_node
-
-
-def _fabric_gpus(group: GroupContext) -> int:
-    """GPUs behind one fabric endpoint: per node, or per compute tray of a rack-scale system."""
-    server = group.server
-    if server is not None and server.rack_scale and server.gpus_per_tray:
-        return server.gpus_per_tray
-    return group.gpus_per_node
-
-
-def _given_rack(laid_rack: RackIn, lengths: dict[str, LinkLength]) -> RackIn:
-    """The laid-out distances that come from the design itself (the rack plan marks them "override"; an in-rack
-    leaf's node run follows the design's in-rack run), as opposed to the rack plan's estimates."""
-    given = {
-        name: getattr(laid_rack, name)
-        for name in DISTANCE_FIELDS
-        if (length := lengths.get(name)) is not None and length.basis == "override"
-    }
-    return RackIn(**given)
-
-
-def _fabric_bom(design: DesignIn, plan: FabricPlan | None) -> list[tuple[str, int]] | None:
-    """The bill of materials of the design's own fabric (none without one)."""
-    if design.fabric is None or plan is None:
-        return None
-    return list(plan.bom)
-
-
-def _node_ports(design: DesignIn, catalog: CatalogView, role: str) -> NodePorts:
-    """The node side of the storage (role ``storage``) or in-band (role ``management``) network: every group's
-    adapters of that role, given or inferred as the node rules infer it (engines.node.context.infer_role)."""
-    scratch: list[Finding] = []
-    nodes = ports = 0
-    fewest: int | None = None
-    adapter = None
-    for i, g in enumerate(design.node_groups):
-        parts = [p for p in resolve_group(i, g, catalog, scratch).adapters if p.role == role]
-        per_node = sum(p.ports_cabled for p in parts)
-        if not per_node:
-            continue
-        nodes += g.count
-        ports += per_node * g.count
-        fewest = per_node if fewest is None else min(fewest, per_node)
-        adapter = adapter or next((p.spec for p in parts if isinstance(p.spec, AdapterSpec)), None)
-    return NodePorts(nodes=nodes, ports_per_node=fewest or 0, ports=ports, adapter=adapter)
-
-
-def _rack_side(racks: RackPlan) -> RackSide:
-    """The rack plan's PDUs and in-rack management switches, for the out-of-band network."""
-    pdus = sum(p.quantity for p in racks.pdus)
-    switches, part = 0, None
-    for run in racks.runs:
-        mgmt = [d for d in run.rack.devices if d.role == DeviceRole.MANAGEMENT]
-        switches += len(mgmt) * run.count
-        part = part or next((d.part for d in mgmt), None)
-    return RackSide(pdus=pdus, switches=switches, switch_part=part)
-
-
-def _oob_bmcs(design: DesignIn, catalog: CatalogView) -> int:
-    """The node BMCs the out-of-band network connects: one per node, none for a rack-scale system (NVL72), whose
-    trays, NVLink switch trays and power shelves are managed on the rack's own built-in management switches."""
-    count = 0
-    for g in design.node_groups:
-        server = catalog.get(g.server)
-        if not (isinstance(server, ServerSpec) and server.rack_scale):
-            count += g.count
-    return count
 
 
 def shown_findings(findings: Iterable[Finding], language: str) -> tuple[ShownFinding, ...]:
@@ -230,176 +36,35 @@ def shown_findings(findings: Iterable[Finding], language: str) -> tuple[ShownFin
     )
 
 
-def _networks(design: DesignIn, leave: LeftOut) -> NetworksIn | None:
-    """The design's networks, with the out-of-band one the site's own when the offer leaves it out."""
-    if OOB not in leave or (design.networks is not None and design.networks.oob is None):
-        return design.networks
-    if design.networks is None:
-        return NetworksIn.model_validate({"oob": None})
-    return design.networks.model_copy(update={"oob": None})
-
-
-def _network_plans(
-    design: DesignIn,
-    catalog: CatalogView,
-    plan: FabricPlan | None,
-    racks: RackPlan,
-    language: str,
-    codes: set[str],
-    leave: LeftOut,
-) -> tuple[dict[str, NetworkSection | None], list[Finding]]:
-    """``network_plans`` (storage, in-band, out-of-band) and every finding about them; ``codes``: the findings so
-    far, which decide whether the control plane has UFM appliances (their BMCs are out-of-band ports too). An
-    out-of-band network the offer leaves out is said once, by OFFER_LEFT_OUT, not as a network the design names."""
-    networks = _networks(design, leave)
-    plans, findings = plan_networks(
-        networks=networks,
-        storage=_node_ports(design, catalog, "storage"),
-        inband=_node_ports(design, catalog, "management"),
-        bmcs=_oob_bmcs(design, catalog),
-        compute_switches=plan.switches if plan is not None and plan.tiers else 0,
-        racks=_rack_side(racks),
-        catalog=catalog,
-        rack=design.fabric.rack if design.fabric is not None else None,
-        servers=control_plane_servers(design, codes, leave),
-    )
-    if networks is not design.networks:
-        findings = [f for f in findings if not (f.code == "NETWORK_CUSTOMER_SUPPLIED" and f.subject == "networks.oob")]
-    sections: dict[str, NetworkSection | None] = {}
-    for key, p in plans.items():
-        if p is None:
-            sections[key] = None
-            continue
-        findings.extend(p.findings)
-        sections[key] = NetworkSection(plan=p, findings=shown_findings(p.findings, language))
-    return sections, findings
-
-
 def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, language: str = "en") -> ValidationResult:
-    # Nodes that name no CPUs, memory or boot drive get their server's default node set before any rule runs.
-    design, defaults_added, default_findings = complete_design(design, catalog)
-    leave = left_out(design, catalog)
-    node = validate_nodes(design, catalog)
-    findings: list[Finding] = list(node.findings) + default_findings
-    fabric = plan = None
-    if design.fabric is not None or design.node_count >= 2:
-        fabric_args = _fabric_inputs(design, catalog)
-        fabric_findings, plan = check_design_fabric(design=design, catalog=catalog, **fabric_args)
-        # Switch counts first, then the racks, then the media chosen with the racks' distances (rackplan). The
-        # second plan is not the first one again: its rack holds the rack plan's distances and nodes per rack,
-        # which choose the media and may choose the port split (a splitter cable's reach), so it is planned anew.
-        racks, rack_findings = build_rack_plan(design, catalog, node.totals, plan, management=OOB not in leave)
-        lengths = distances(racks, design)
-        if plan is not None and design.fabric is not None:
-            laid_rack = fabric_rack_with_distances(racks, design, lengths)
-            laid_out = design.model_copy(update={"fabric": design.fabric.model_copy(update={"rack": laid_rack})})
-            fabric_findings, plan = check_design_fabric(
-                design=laid_out, catalog=catalog, given_rack=_given_rack(laid_rack, lengths), **fabric_args
-            )
-        # The node rules already warn about fewer compute NICs than GPUs, with its cost; one warning is enough.
-        if any(f.code == "NIC_FEWER_THAN_GPUS" for f in findings):
-            fabric_findings = [f for f in fabric_findings if f.code != "FABRIC_FEWER_RAILS_THAN_GPUS"]
-        findings.extend(fabric_findings)
-        if plan is not None:
-            fabric = FabricSection(plan=plan, findings=shown_findings(plan.findings, language))
-    else:
-        racks, rack_findings = build_rack_plan(design, catalog, node.totals, None, management=OOB not in leave)
-        lengths = distances(racks, design)
-    findings.extend(rack_findings)
-    codes = {str(f.code) for f in findings}
-    network_plans, network_findings = _network_plans(design, catalog, plan, racks, language, codes, leave)
-    findings.extend(network_findings)
-    # One power sum for the cluster, computed once from the nodes and the fabric's final bill of materials; the
-    # rack plan's facility totals are this same sum.
-    power = cluster_power(node.totals.get("groups", []), _fabric_bom(design, plan), dict(catalog.parts))
-    racks = racks.with_facility_power(power.total_w, power.complete)
-    control_lines, service_lines, cluster_findings = cluster_lines(
-        design, catalog, racks=racks.rack_count, codes={str(f.code) for f in findings}, language=language, leave=leave
-    )
-    findings.extend(cluster_findings)
-    rack_plan = rack_plan_dict(racks, lengths, design, node.totals, _fabric_endpoints(design, catalog))
-    omitted = _left_out(design, leave, rack_plan)
-    if omitted:
-        cluster_findings.append(
-            finding(
-                ClusterCode.OFFER_LEFT_OUT,
-                "facility.supplied",
-                items=omitted,
-                basis=leave.basis,
-                nodes=design.node_count,
-            )
-        )
-        findings.append(cluster_findings[-1])
-    on_services = [f for f in cluster_findings if str(f.code).startswith("SERVICES_")]
-    on_control = [f for f in cluster_findings if not str(f.code).startswith("SERVICES_")]
-    findings.sort(key=lambda f: (SEVERITY_ORDER[f.severity], f.subject, str(f.code)))
-    control_plane = LinesSection(bom=tuple(control_lines), findings=shown_findings(on_control, language))
-    services = LinesSection(bom=tuple(service_lines), findings=shown_findings(on_services, language))
-    bom = _bill(design, catalog, language, plan, network_plans, rack_plan, control_plane, services, omitted)
-    total, on_request = bom_total(bom)
-    sizing = getattr(node, "sizing", None)
+    with translation.override(language):
+        v = validate_cluster(design, catalog, prices=service_prices(), describe=describe_line, words=bill_words)
+    fabric = v.fabric_plan
+    total, on_request = bom_total(v.bom)
     return ValidationResult(
-        valid=not any(f.severity == Severity.ERROR for f in findings),
-        findings=shown_findings(findings, language),
-        placement=node.placement,
-        fabric_plan=fabric,
-        network_plans=network_plans,
+        valid=not any(f.severity == Severity.ERROR for f in v.findings),
+        findings=shown_findings(v.findings, language),
+        placement=v.node.placement,
+        fabric_plan=None if fabric is None else FabricSection(fabric, shown_findings(fabric.findings, language)),
+        network_plans={
+            key: None if p is None else NetworkSection(plan=p, findings=shown_findings(p.findings, language))
+            for key, p in v.network_plans.items()
+        },
         totals=Totals(
-            nodes=totals_dict(node.totals),
-            racks=racks.totals(),
-            power=power,
+            nodes=totals_dict(v.node.totals),
+            racks=v.rack_plan.plan.totals(),
+            power=v.power,
             list_price_eur=total,
             list_price_at_least=on_request > 0,
         ),
-        rack_plan=rack_plan,
-        control_plane=control_plane,
-        services=services,
-        defaults_added=tuple(defaults_added),
-        sizing=sizing if isinstance(sizing, Sizing) else None,
+        rack_plan=v.rack_plan,
+        control_plane=LinesSection(v.control_plane, shown_findings(v.control_plane_findings, language)),
+        services=LinesSection(v.services, shown_findings(v.services_findings, language)),
+        defaults_added=v.defaults_added,
+        sizing=v.node.sizing,
         catalog_version=catalog.version,
         design_hash=design_hash(document),
         language=language,
-        bom=tuple(bom),
-        left_out=LeftOut(frozenset(omitted), leave.basis),
+        bom=v.bom,
+        left_out=v.left_out,
     )
-
-
-def _left_out(design: DesignIn, leave: LeftOut, rack_plan: dict[str, Any]) -> list[str]:
-    """What the offer leaves out that it would otherwise carry, in the contract's order: racks and power where the
-    plan has enclosures to fit, the out-of-band network unless the design's ``networks`` already gives it to the
-    site, the control plane from two nodes."""
-    applies = {
-        RACKS: enclosure_count(rack_plan) > 0,
-        POWER: enclosure_count(rack_plan) > 0,
-        OOB: not (design.networks is not None and design.networks.oob is None),
-        CONTROL_PLANE: design.node_count >= 2,
-    }
-    return [item for item in SUPPLIED_ITEMS if item in leave and applies[item]]
-
-
-def _bill(
-    design: DesignIn,
-    catalog: CatalogView,
-    language: str,
-    plan: FabricPlan | None,
-    network_plans: dict[str, NetworkSection | None],
-    rack_plan: dict[str, Any],
-    control_plane: LinesSection,
-    services: LinesSection,
-    omitted: list[str],
-) -> list[BomLine]:
-    """The result's one bill of materials, built from its own plans (configurator.bom): every plan of the result
-    reaches the bill."""
-    sources = {
-        "fabric_plan": {"bom": [{"part": p, "quantity": q} for p, q in plan.bom]} if plan is not None else None,
-        "network_plans": {
-            key: None if s is None else {"bom": [{"part": p, "quantity": q} for p, q in s.plan.bom]}
-            for key, s in network_plans.items()
-        },
-        "rack_plan": rack_plan,
-        "control_plane": {"bom": [line.to_json() for line in control_plane.bom]},
-        "services": {"bom": [line.to_json() for line in services.bom]},
-        "left_out": {"items": omitted},
-    }
-    with translation.override(language):
-        return design_bom(design, sources, catalog, complete=False)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from django.utils.translation import gettext as _
 
-from configurator.rackplan import fabric_locator
+from engines.cluster.rackplan import fabric_locator
 from engines.fabric.cabling import iter_cabling_csv
 from engines.fabric.model import NODE_LEAF
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from django.utils import translation
 
-from configurator.rackplan import rack_count
+from engines.cluster.rackplan import rack_count
 from messages.diagram import words as diagram_words
 from messages.racks import elevation_labels, kw_number
 from messages.slotmap import slot_map_labels
@@ -40,6 +40,15 @@ class _FabricSection(Protocol):
     def to_json(self) -> dict[str, Any]: ...
 
 
+class _RackPlanSection(Protocol):
+    """A live result's rack plan (engines.cluster.rackplan.RackPlanSection): written out only when drawn."""
+
+    @property
+    def rack_count(self) -> int: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True)
 class SlotMap:
     """One node group's slot map: the group's name (or "#n") and its SVG."""
@@ -51,11 +60,11 @@ class SlotMap:
 @dataclass(frozen=True)
 class PictureSet:
     """The pictures of one result's plans (contract design/v1: ``fabric_plan``, ``rack_plan``, ``placement``, as
-    dicts; a live result's fabric section is written out only for the diagram), each drawn when asked for
-    (outputs.pictures memoises them)."""
+    dicts; a live result's fabric section and rack plan are written out only when drawn), each drawn when asked
+    for (outputs.pictures memoises them)."""
 
     fabric_plan: dict[str, Any] | _FabricSection | None
-    rack_plan: dict[str, Any] | None
+    rack_plan: dict[str, Any] | _RackPlanSection | None
     placement: Any
     language: str
     printed: bool = False
@@ -78,19 +87,21 @@ class PictureSet:
     def elevations(self) -> list[str]:
         """The rack elevation: for the screen one picture of every distinct rack, for print a picture per line of
         racks; [] when there are no racks."""
+        plan = self.rack_plan
+        if plan is not None and not isinstance(plan, dict):
+            plan = plan.to_json()
         with translation.override(self.language):
             labels = elevation_labels()
             if not self.printed:
-                svg = rack_elevation_svg(
-                    self.rack_plan, labels, kw_number, columns=None, per_line=SCREEN_RACKS_PER_LINE
-                )
+                svg = rack_elevation_svg(plan, labels, kw_number, columns=None, per_line=SCREEN_RACKS_PER_LINE)
                 return [svg] if svg else []
-            pages = rack_elevation_pages(self.rack_plan, labels, kw_number, per_line=PRINT_RACKS_PER_LINE)
+            pages = rack_elevation_pages(plan, labels, kw_number, per_line=PRINT_RACKS_PER_LINE)
         return [self._finished(svg) for svg in pages]
 
     def rack_count(self) -> int:
         """Every physical rack the elevation stands for (a distinct rack is drawn once, with its count)."""
-        return rack_count(self.rack_plan)
+        plan = self.rack_plan
+        return rack_count(plan) if plan is None or isinstance(plan, dict) else plan.rack_count
 
     def slot_maps(self, limit: int | None = None) -> list[SlotMap]:
         """One slot map per node group of the placement (the first ``limit`` groups), in the groups' order."""

@@ -10,7 +10,7 @@ from django.db.models import Case, Expression, F, Q, QuerySet, Value, When
 from django.db.models.functions import Coalesce, Lower, NullIf
 
 from configurator.result import ShownFinding
-from configurator.validation import design_hash
+from engines.cluster.pipeline import design_hash
 
 from . import policy
 from .models import Quote

@@ -1,4 +1,4 @@
-"""Stable finding codes of the control plane and the services (configurator.cluster). Never rename one.
+"""Stable finding codes of the control plane and the services (engines.cluster.control_plane). Never rename one.
 
 Severity, title, explanation and source of each code are in the one rule registry
 (``engines.findings.registry``).

@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (message ids and sources are kept whole, one line each, as translators see them)
-"""Rule registry entries of the control plane and the services (configurator.cluster)."""
+"""Rule registry entries of the control plane and the services (engines.cluster.control_plane)."""
 
 from __future__ import annotations
 
@@ -54,6 +54,6 @@ _CLUSTER_RULES = (
 )
 
 RULES: tuple[Rule, ...] = tuple(
-    rule(code, severity, title, explanation, source, ("configurator.cluster.cluster_lines",))
+    rule(code, severity, title, explanation, source, ("engines.cluster.control_plane.cluster_lines",))
     for code, severity, title, explanation, source in _CLUSTER_RULES
 )

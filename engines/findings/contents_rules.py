@@ -8,7 +8,7 @@ from .codes import Code
 from .rule import INFO, E, Rule, W, gettext_noop, rule
 
 RULES: tuple[Rule, ...] = (
-    # node contents (node_contents.py; NODE_DEFAULTS_ADDED at the service edge, configurator/defaults.py)
+    # node contents (node_contents.py; NODE_DEFAULTS_ADDED before the node rules, engines/cluster/defaults.py)
     rule(
         Code.NODE_DEFAULTS_ADDED,
         INFO,
@@ -17,7 +17,7 @@ RULES: tuple[Rule, ...] = (
             "Where a node group names no CPUs, no memory or no boot drive, the platform's default node set is added, priced on the bill of materials and frozen on the quote, so every quoted node is complete. Name the parts yourself to change them."
         ),
         "Issue #14 (complete nodes); catalogue default node sets (catalog/seed/README.md: MLPerf units, DGX B200 user guide, SYS-CHOICE)",
-        ("configurator.defaults.complete_design",),
+        ("engines.cluster.defaults.complete_design",),
     ),
     rule(
         Code.NODE_INCOMPLETE,
@@ -27,7 +27,7 @@ RULES: tuple[Rule, ...] = (
             "A node needs CPUs, memory and a boot drive to start. Where the design names none and the catalogue holds no default set for the server, the quote leaves them out."
         ),
         "catalog/seed/README.md (no node set catalogued for SYS-420GP-TNAR, a DDR4 platform)",
-        ("configurator.defaults.complete_design",),
+        ("engines.cluster.defaults.complete_design",),
     ),
     rule(
         Code.NODE_CPU_MIXED,

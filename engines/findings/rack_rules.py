@@ -167,7 +167,7 @@ _RACK_POWER_RULES = (
         "IEC 60320 connector ratings (comms-express.com: C13 10 A, C19 16 A); supply current = its watts / 230 V",
     ),
 )
-_RACK_CHECKS = {RackCode.NODE_HEIGHT_UNKNOWN: "configurator.rackplan.build_rack_plan"}
+_RACK_CHECKS = {RackCode.NODE_HEIGHT_UNKNOWN: "engines.cluster.rackplan.build_rack_plan"}
 RULES: tuple[Rule, ...] = tuple(
     rule(code, severity, title, explanation, source, (_RACK_CHECKS.get(code, "engines.racks.plan.plan_racks"),))
     for code, severity, title, explanation, source in (*_RACK_RULES, *_RACK_POWER_RULES)

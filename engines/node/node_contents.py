@@ -7,7 +7,7 @@ confirm; a rule of best practice (balanced or identical DIMMs, every socket popu
 catalogue does not hold (socket, channels, bays, TDP limit left unknown) never produces an error: the check is
 skipped or says the fact is unknown, and a node that names no CPUs or memory is not checked for them. The service
 adds the platform's default node set before these rules run and says where it could not
-(configurator/defaults.py). Pure Python: no Django, no I/O.
+(engines/cluster/defaults.py). Pure Python: no Django, no I/O.
 """
 
 from __future__ import annotations

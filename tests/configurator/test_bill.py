@@ -12,12 +12,13 @@ from decimal import Decimal as D
 import pytest
 from django.core.management import call_command
 
-from configurator.bom import SECTIONS, design_bom
+from configurator.bom import design_bom
 from configurator.examples import h200_training_cluster
 from configurator.snapshot import catalog_snapshot
 from configurator.validation import run_validation
 from design.parse import parse_design
 from design.specs import PduSpec
+from engines.cluster.bill import SECTIONS
 from tests.results import validate_json
 
 pytestmark = pytest.mark.django_db

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import pytest
 
-from configurator.rackplan import rack_count
 from configurator.services import configuration_create
 from design.model import NetworkIn, NetworksIn
+from engines.cluster.rackplan import rack_count
 from engines.networks.plan import NodePorts, RackSide, plan_networks
 from outputs.services import configuration_output
 from tests.engines.node.parts import SEED

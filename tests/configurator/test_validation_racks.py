@@ -17,17 +17,19 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from api.models import ApiClient
-from configurator.bom import design_bill, rack_plan_lines
+from configurator.bom import design_bill
 from configurator.examples import h200_training_cluster
-from configurator.rackplan import fabric_locator, rack_count
 from configurator.services import configuration_create
 from configurator.snapshot import catalog_snapshot
 from configurator.validation import run_validation
 from design.model import DesignInputError
 from design.parse import parse_design
+from engines.cluster.bill import rack_plan_lines
+from engines.cluster.rackplan import RackBill, fabric_locator, rack_count
 from engines.racks import RackPlan
 from engines.racks.model import rack_entries
 from engines.racks.ranges import expand_names
+from messages import bill as bill_words
 from messages.racks import elevation_labels, kw_number
 from outputs.pictures import rack_elevation_svg
 from outputs.services import configuration_output
@@ -35,6 +37,12 @@ from quotes.documents import pdf_context, render_pdf, render_xlsx
 from quotes.services import quote_request
 from tests.factories import set_price
 from tests.results import validate_json
+
+
+def _rack_lines(rack_plan: dict, view) -> list[tuple[str, int, str]]:
+    """The bill's rack, PDU and cord lines of a rack plan as written (a stored result's)."""
+    return rack_plan_lines(RackBill.from_json(rack_plan), view, bill_words)
+
 
 pytestmark = pytest.mark.django_db
 
@@ -427,7 +435,7 @@ def test_a_result_stored_before_racks_had_a_count_reads_as_every_rack(seeded_cat
     }
     assert len(stored["racks"]) == rack_count(stored) == rack_count(plan) == 18
     view = catalog_snapshot()
-    assert rack_plan_lines(stored, view) == rack_plan_lines(plan, view)
+    assert _rack_lines(stored, view) == _rack_lines(plan, view)
     labels = elevation_labels()
     assert rack_elevation_svg(stored, labels, kw_number) == rack_elevation_svg(plan, labels, kw_number)
     counts = {"gpu": 32}
@@ -450,7 +458,7 @@ def test_a_result_stored_before_distinct_racks_reads_as_every_rack(seeded_catalo
     assert [r["count"] for r in stored["racks"]] == [8, 1, 8, 1] and rack_count(stored) == rack_count(plan) == 18
     assert RackPlan.from_dict(stored).to_dict() == RackPlan.from_dict(plan).to_dict()
     view = catalog_snapshot()
-    assert rack_plan_lines(stored, view) == rack_plan_lines(plan, view)
+    assert _rack_lines(stored, view) == _rack_lines(plan, view)
     labels = elevation_labels()
     assert rack_elevation_svg(stored, labels, kw_number) == rack_elevation_svg(plan, labels, kw_number)
     counts = {"gpu": 32}

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from configurator.bom import bom_total, design_bom
+from configurator.bom import design_bom
 from configurator.examples import h200_training_cluster
 from configurator.snapshot import catalog_snapshot
 from design.parse import parse_design
+from engines.cluster.bill import bom_total
 from tests.factories import grant, set_price
 from tests.results import validate_json
 

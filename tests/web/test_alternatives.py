@@ -230,7 +230,7 @@ def test_the_alternatives_page_shows_one_table_and_starting_from_one_makes_a_new
 def test_the_alternatives_page_of_a_100000_node_draft_plans_each_rack_layout_once(client, make_config, monkeypatch):
     """The page validates every design it compares; those of one size mostly share their racks (50,000 racks of
     two nodes each), and each distinct rack layout is planned once rather than once per validation."""
-    from configurator import rackplan
+    from engines.cluster import rackplan
 
     planned: list[str] = []
     plan_racks = rackplan.plan_racks

@@ -231,7 +231,7 @@ def _fabric(request: HttpRequest, config: Configuration) -> HttpResponse:
         form = FabricForm(initial=wizard.fabric_initial(config.document), catalog=view)
     ev = _evaluate(request, config, view)
     plan = ev.result.fabric_plan.to_json() if ev.result and ev.result.fabric_plan else None
-    rack_plan = ev.result.rack_plan if ev.result else None
+    rack_plan = ev.result.rack_plan.to_json() if ev.result else None
     pictures = picture_set(fabric_plan=plan, rack_plan=rack_plan, placement=None, language=_language())
     ctx = _context(
         request,

@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from configurator.validation import integrated_nic_spec
 from design.model import DesignIn, FabricIn, NodeGroupIn
 from design.specs import ServerSpec
 from design.vocabulary import Protocol
+from engines.cluster.pipeline import integrated_nic_spec
 from engines.fabric.check import check_design_fabric, check_hdr_for_new_gpus
 from engines.fabric.findings import protocol_finding, subnet_manager_finding
 from engines.fabric.plan import plan_fabric

@@ -107,14 +107,16 @@ def test_3_kw_supplies_on_c19_outlets_raise_no_cord_finding():
 
 
 def test_the_bill_gives_no_16_a_cord_to_a_supply_drawing_29_a(seeded_catalog):
-    from configurator.bom import NO_PART, rack_plan_lines
     from configurator.snapshot import catalog_snapshot
+    from engines.cluster.bill import NO_PART, rack_plan_lines
+    from engines.cluster.rackplan import RackBill
+    from messages import bill as words
 
     view = catalog_snapshot()
     plan = {"racks": [{"power_known_w": 1}], "rack_units": 42, "pdus": [{"part": "AP8886", "quantity": 2}]}
     hot = {**plan, "cords": [{"pdu_outlet": "C19", "node_inlet": "C20", "quantity": 8, "current_a": 28.7}]}
     cool = {**plan, "cords": [{"pdu_outlet": "C19", "node_inlet": "C20", "quantity": 8, "current_a": 13.0}]}
-    assert ("CORD-C19-C20-2M", 8, "") in rack_plan_lines(cool, view)
-    hot_lines = rack_plan_lines(hot, view)
+    assert ("CORD-C19-C20-2M", 8, "") in rack_plan_lines(RackBill.from_json(cool), view, words)
+    hot_lines = rack_plan_lines(RackBill.from_json(hot), view, words)
     assert "CORD-C19-C20-2M" not in {pn for pn, _q, _d in hot_lines}
     assert [q for pn, q, d in hot_lines if pn == NO_PART and "C19" in d] == [8]  # a cord on request, named

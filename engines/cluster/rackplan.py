@@ -1,17 +1,22 @@
-"""The rack plan of a design, built at the service edge from the design, the catalogue, the node rules' power
-estimates and the fabric plan's switch counts (engines.racks is the pure planner).
+"""The rack plan of a design, built from the design, the catalogue, the node rules' power estimates and the fabric
+plan's switch counts (engines.racks is the planner), and the rack plan as the validation result carries it.
 
-Order (configurator.validation): the fabric's switch counts are planned first, then the racks, then the fabric's
+Order (engines.cluster.pipeline): the fabric's switch counts are planned first, then the racks, then the fabric's
 media are chosen with the distances the racks give (``fabric_rack_with_distances``); the design's ``rack``
 override always wins over a distance from the plan.
+
+``RackPlanSection`` is the result's ``rack_plan``: the plan with its link lengths and the fabric's node groups,
+typed up to the door that writes it (``to_json()``, design/v1 "Additions"); ``RackBill`` is what the bill reads of
+it (and of a stored result's JSON). Pure: no Django.
 """
 
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
-from collections.abc import Callable, Hashable
-from typing import Any, TypeVar
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from design.model import DesignIn, RackIn
 from design.specs import CatalogView, PduSpec, ServerSpec, SwitchSpec
@@ -20,18 +25,21 @@ from engines.findings.finding import Finding
 from engines.findings.rack_codes import RackCode
 from engines.findings.registry import finding
 from engines.racks import (
+    Cooling,
     Facility,
+    Feeds,
     LinkLength,
     NodeGroup,
     PduOption,
     RackPlan,
+    RackRun,
     SwitchGroup,
     SwitchRole,
     link_distances,
     plan_racks,
     switch_locations,
 )
-from engines.racks.model import DeviceRole
+from engines.racks.model import CordLine, Device, DeviceRole, PduLine
 
 T = TypeVar("T")
 
@@ -43,19 +51,19 @@ T = TypeVar("T")
 PLAN_MEMO_SIZE = 4
 
 
-class _Memo:
+class _Memo(Generic[T]):
     """A small least-recently-used memo, safe across the threads of one worker process."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._items: OrderedDict[Hashable, Any] = OrderedDict()
+        self._items: OrderedDict[Hashable, T] = OrderedDict()
         self._lock = threading.Lock()
 
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
 
-    def get(self, key: Hashable, make: Callable[[], T], *, valid: Callable[[Any], bool] = lambda _: True) -> T:
+    def get(self, key: Hashable, make: Callable[[], T], *, valid: Callable[[T], bool] = lambda _: True) -> T:
         with self._lock:
             hit = self._items.get(key)
             if hit is not None and valid(hit):
@@ -69,9 +77,9 @@ class _Memo:
         return value
 
 
-_plans = _Memo(PLAN_MEMO_SIZE)
-_lengths = _Memo(4 * PLAN_MEMO_SIZE)  # per plan and override: (plan, lengths)
-_written = _Memo(PLAN_MEMO_SIZE)  # per plan: (its runs, plan.to_dict())
+_plans: _Memo[RackPlan] = _Memo(PLAN_MEMO_SIZE)
+_lengths: _Memo[tuple[RackPlan, dict[str, LinkLength]]] = _Memo(4 * PLAN_MEMO_SIZE)  # per plan and override
+_written: _Memo[tuple[tuple[RackRun, ...], dict[str, Any]]] = _Memo(PLAN_MEMO_SIZE)  # per plan: its runs, to_dict()
 
 
 def rack_plan_memo_clear() -> None:
@@ -191,7 +199,7 @@ def build_rack_plan(
                 count=g.count,
                 height_u=server.height_u,
                 power_w=peaks.get(i),
-                cooling=str(server.cooling) if server.cooling else None,
+                cooling=Cooling(str(server.cooling)) if server.cooling else None,
                 inlets=server.psu_count,
                 inlet_type=server.psu_inlet,  # None where the catalogue does not know it: the cord stays a need
                 inlet_current_a=_inlet_current(server, catalog),
@@ -203,7 +211,10 @@ def build_rack_plan(
         )
     f = design.facility
     facility = Facility(
-        rack_units=f.rack_units, rack_power_kw=f.rack_power_kw, cooling=f.cooling, pdu_feeds=f.pdu_feeds
+        rack_units=f.rack_units,
+        rack_power_kw=f.rack_power_kw,
+        cooling=None if f.cooling is None else Cooling(f.cooling),
+        pdu_feeds=Feeds(f.pdu_feeds),
     )
     switches, pdus = tuple(_switch_groups(fabric, catalog, management=management)), tuple(_pdu_options(catalog))
     plan = _plans.get(
@@ -253,42 +264,137 @@ def fabric_rack_with_distances(plan: RackPlan, design: DesignIn, lengths: dict[s
     )
 
 
-def rack_plan_dict(
+@dataclass(frozen=True, slots=True)
+class RackBill:
+    """What the bill of materials reads of a rack plan: the enclosures to fit (every rack but a rack-scale system)
+    and their height, the management switches placed (by part, over every rack), the PDUs and node power cords
+    over all racks and the PDU feeds. From a fresh plan (``of_plan``) or a stored result's JSON (``from_json``)."""
+
+    racks: int  # every rack, rack-scale systems included (0: no rack plan)
+    enclosures: int
+    rack_units: int | None
+    management: Mapping[str, int]
+    pdus: tuple[PduLine, ...]
+    cords: tuple[CordLine, ...]
+    feeds: str
+
+    @classmethod
+    def of_plan(cls, plan: RackPlan) -> RackBill:
+        # Identical racks share one devices tuple: count the racks of each, then read each tuple once (a
+        # 100,000-node plan's 4,693 runs hold a handful of distinct racks).
+        racks: dict[int, tuple[tuple[Device, ...], int]] = {}
+        for run in plan.runs:
+            devices = run.rack.devices
+            seen = racks.get(id(devices))
+            racks[id(devices)] = (devices, run.count + (seen[1] if seen is not None else 0))
+        management: Counter[str] = Counter()
+        for devices, count in racks.values():
+            for device in devices:
+                if device.role == DeviceRole.MANAGEMENT:
+                    management[device.part] += count
+        return cls(
+            racks=plan.rack_count,
+            enclosures=sum(run.count for run in plan.runs if not run.rack.system),
+            rack_units=plan.rack_units,
+            management=management,
+            pdus=plan.pdus,
+            cords=plan.cords,
+            feeds=str(plan.feeds),
+        )
+
+    @classmethod
+    def from_json(cls, rack_plan: Mapping[str, Any] | None) -> RackBill:
+        """From a result's ``rack_plan`` as written (a stored result's; its racks as entries with a ``count``, or
+        one by one as stored before)."""
+        rack_plan = rack_plan or {}
+        management: Counter[str] = Counter()
+        for entry in rack_plan.get("racks", []):
+            racks = entry.get("count", 1)
+            for device in entry.get("devices", []):
+                if device.get("role") == "management":
+                    management[device["part"]] += racks * device.get("count", 1)
+        return cls(
+            racks=rack_count(rack_plan),
+            enclosures=enclosure_count(rack_plan),
+            rack_units=rack_plan.get("rack_units", 0),
+            management=management,
+            pdus=tuple(PduLine(p["part"], p["quantity"], p.get("cord", "")) for p in rack_plan.get("pdus", [])),
+            cords=tuple(
+                CordLine(c["pdu_outlet"], c["node_inlet"], c["quantity"], c.get("current_a"))
+                for c in rack_plan.get("cords", [])
+            ),
+            feeds=rack_plan.get("pdu_feeds", "A+B"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RackPlanSection:
+    """``rack_plan`` of the validation result (design/v1 "Additions"): the plan, the distance of each link class
+    and the node groups on the compute fabric in the fabric's node order (the GPU groups, or all groups; as the
+    pipeline hands them to the fabric planner), so a fabric node number finds its rack; and the fabric endpoints per
+    node of a group where one node is more than one endpoint (a rack-scale system's compute trays, 18 per NVL72
+    rack)."""
+
+    plan: RackPlan
+    distances: Mapping[str, LinkLength]
+    fabric_node_groups: tuple[str, ...]
+    fabric_endpoints_per_node: Mapping[str, int]
+
+    @property
+    def rack_count(self) -> int:
+        """Every physical rack of the plan."""
+        return self.plan.rack_count
+
+    @property
+    def enclosure_count(self) -> int:
+        """The racks that are enclosures to fit (every rack but a rack-scale system)."""
+        return sum(run.count for run in self.plan.runs if not run.rack.system)
+
+    def bill(self) -> RackBill:
+        return RackBill.of_plan(self.plan)
+
+    def to_json(self) -> dict[str, Any]:
+        plan = self.plan
+        # Written once per plan (its runs, rows and lines; the facility totals it may have been given since are not
+        # in it): results are read, never changed in place, and the results of one plan share its racks and rows.
+        _runs, written = _written.get(
+            id(plan.runs), lambda: (plan.runs, plan.to_dict()), valid=lambda hit: hit[0] is plan.runs
+        )
+        return {
+            **written,
+            "distances": {k: v.to_dict() for k, v in self.distances.items()},
+            "fabric_node_groups": list(self.fabric_node_groups),
+            "fabric_endpoints_per_node": dict(self.fabric_endpoints_per_node),
+        }
+
+
+def rack_plan_section(
     plan: RackPlan,
     lengths: dict[str, LinkLength],
     design: DesignIn,
     node_totals: dict[str, Any],
     endpoints: dict[str, int] | None = None,
-) -> dict[str, Any]:
-    """``rack_plan`` of the validation result (design/v1 "Additions"), with the distance of each link class and
-    the node groups on the compute fabric in the fabric's node order (the GPU groups, or all groups; as
-    configurator.validation hands them to the fabric planner), so a fabric node number finds its rack."""
+) -> RackPlanSection:
+    """The result's ``rack_plan`` of ``plan`` (``RackPlanSection``)."""
     gpu = [g["group"] for g in node_totals.get("groups", []) if g.get("gpus_per_node")]
-    # Written once per plan (its runs, rows and lines; the facility totals it may have been given since are not
-    # in it): results are read, never changed in place, and the results of one plan share its racks and rows.
-    _runs, written = _written.get(
-        id(plan.runs), lambda: (plan.runs, plan.to_dict()), valid=lambda hit: hit[0] is plan.runs
+    return RackPlanSection(
+        plan=plan,
+        distances=lengths,
+        fabric_node_groups=tuple(gpu or [g.name for g in design.node_groups]),
+        fabric_endpoints_per_node=dict(endpoints or {}),
     )
-    return {
-        **written,
-        "distances": {k: v.to_dict() for k, v in lengths.items()},
-        "fabric_node_groups": gpu or [g.name for g in design.node_groups],
-        # Fabric endpoints per node of a group where one node is more than one endpoint: a rack-scale system's
-        # compute trays (18 per NVL72 rack), so a fabric node number still finds its rack.
-        "fabric_endpoints_per_node": dict(endpoints or {}),
-    }
 
 
-def enclosure_count(rack_plan: dict[str, Any] | None) -> int:
-    """The racks of a result's ``rack_plan`` that are enclosures to fit (every rack but a rack-scale system, which
-    is a rack of its own with its power shelves and management switches)."""
+def enclosure_count(rack_plan: Mapping[str, Any] | None) -> int:
+    """The racks of a result's ``rack_plan`` as written that are enclosures to fit (every rack but a rack-scale
+    system, which is a rack of its own with its power shelves and management switches)."""
     return sum(r.get("count", 1) for r in (rack_plan or {}).get("racks", []) if not r.get("system"))
 
 
-def rack_count(rack_plan: dict[str, Any] | None) -> int:
-    """Every physical rack of a result's ``rack_plan``: the sum of its entries' ``count`` (an entry is a distinct
-    rack with every rack holding it, or in a result stored before, a run of identical racks; one stored before runs
-    had a count is one rack)."""
+def rack_count(rack_plan: Mapping[str, Any] | None) -> int:
+    """Every physical rack of a result's ``rack_plan`` as written: the sum of its entries' ``count`` (an entry is a
+    distinct rack with every rack holding it, or in a result stored before, a run of identical racks; one stored
+    before runs had a count is one rack)."""
     return sum(r.get("count", 1) for r in (rack_plan or {}).get("racks", []))
 
 
@@ -308,20 +414,36 @@ def _placed(plan: RackPlan, group: str, count: int) -> list[tuple[str, int] | No
     return out
 
 
-def fabric_locator(rack_plan: dict[str, Any] | None, group_counts: dict[str, int]):
+Locate = Callable[[str, int], "tuple[str, int] | None"]
+
+
+def fabric_locator(
+    rack_plan: RackPlanSection | Mapping[str, Any] | None, group_counts: Mapping[str, int]
+) -> Locate | None:
     """(kind, index) -> (rack, unit) for the cabling list: node *n* of the fabric, leaf/spine/core *i* of the fabric
-    plan; None without a rack plan. ``group_counts``: nodes per node-group name."""
-    if not rack_plan or not rack_plan.get("racks"):
-        return None
-    plan = RackPlan.from_dict(rack_plan)
+    plan; None without a rack plan. ``rack_plan``: a result's (``RackPlanSection``) or as written (a stored
+    result's JSON). ``group_counts``: nodes per node-group name."""
+    if isinstance(rack_plan, RackPlanSection):
+        if not rack_plan.plan.runs:
+            return None
+        plan = rack_plan.plan
+        groups: tuple[str, ...] | list[str] = rack_plan.fabric_node_groups
+        per_node: Mapping[str, int] = rack_plan.fabric_endpoints_per_node
+    else:
+        if not rack_plan or not rack_plan.get("racks"):
+            return None
+        plan = RackPlan.from_dict(dict(rack_plan))
+        groups = rack_plan.get("fabric_node_groups", [])
+        per_node = rack_plan.get("fabric_endpoints_per_node") or {}
     # Every node's place, in fabric order: the fabric's node groups one after another (node_location per node
     # would scan the racks again for each of a 2,048-node plan's 16,384 links).
     nodes: list[tuple[str, int] | None] = []
-    per_node = rack_plan.get("fabric_endpoints_per_node") or {}
-    for name in rack_plan.get("fabric_node_groups", []):
+    for name in groups:
         trays = per_node.get(name, 1)
         nodes += [place for place in _placed(plan, name, group_counts.get(name, 0)) for _ in range(trays)]
-    switches = {role: switch_locations(plan, DeviceRole(role)) for role in ("leaf", "spine", "core")}
+    switches: dict[str, list[tuple[str, int] | None]] = {
+        role: list(switch_locations(plan, DeviceRole(role))) for role in ("leaf", "spine", "core")
+    }
     switches["node"] = nodes
 
     def locate(kind: str, index: int) -> tuple[str, int] | None:

@@ -1,9 +1,10 @@
 """Complete nodes: where a node group names no CPUs, no memory or no boot drive, add its server's default node set.
 
-Designs written before the catalogue held node contents stay valid: the service edge (validation and the bill of
-materials) completes them from each server's ``DefaultPart`` rows before the engines run, lists what it added in
-the result's ``defaults_added`` (contract design/v1, "Additions") with one info finding per group, and prices the
-parts on the BOM, so a quote freezes a complete node. The engines never add parts themselves. Pure: no Django.
+Designs written before the catalogue held node contents stay valid: the cluster pipeline (engines.cluster.pipeline,
+and the bill of materials for a stored result) completes them from each server's ``DefaultPart`` rows before the
+other engines run, lists what it added in the result's ``defaults_added`` (contract design/v1, "Additions") with one
+info finding per group, and prices the parts on the BOM, so a quote freezes a complete node. The node, fabric, rack
+and network engines never add parts themselves. Pure: no Django.
 """
 
 from __future__ import annotations
