@@ -39,7 +39,7 @@ from ..serializers.configurations import (
 from ..serializers.designs import ValidationResultSerializer
 from ..services import client_configuration_create
 from .base import ApiViewMixin, request_language
-from .exports import EXPORT_DESCRIPTION, EXPORT_RESPONSE, NAME_PARAMETER, AnyRenderer, export_response, refusal
+from .exports import EXPORT_DESCRIPTION, EXPORT_RESPONSES, NAME_PARAMETER, AnyRenderer, export_response, refusal
 
 ID_PATTERN = r"[0-9]{1,18}"
 
@@ -249,7 +249,7 @@ class ConfigurationViewSet(
         operation_id="configurations_export",
         summary="Download a hand-over export of the configuration (Slurm topology, fabric check, …)",
         parameters=[NAME_PARAMETER, LANG_PARAMETER],
-        responses={(200, "*/*"): EXPORT_RESPONSE, **errors(404, 409, 422)},
+        responses={**EXPORT_RESPONSES, **errors(404, 409, 422)},
         description="The export of the stored design, from the same service as POST /api/v1/designs/exports/{name}. "
         + EXPORT_DESCRIPTION,
     )

@@ -17,7 +17,7 @@ from outputs.services import OutputUnavailable, UnknownOutput, design_export
 from ..serializers.common import LANG_PARAMETER, errors
 from ..serializers.designs import FabricPlanSerializer, RecommendationSerializer, ValidationResultSerializer
 from .base import ApiViewMixin, json_body, request_language
-from .exports import EXPORT_DESCRIPTION, EXPORT_RESPONSE, NAME_PARAMETER, AnyRenderer, export_response, refusal
+from .exports import EXPORT_DESCRIPTION, EXPORT_RESPONSES, NAME_PARAMETER, AnyRenderer, export_response, refusal
 
 EXAMPLE_DESIGN = h200_training_cluster()
 
@@ -54,7 +54,7 @@ class DesignExportView(ApiViewMixin, APIView):
         request=DesignDocument,
         parameters=[NAME_PARAMETER, LANG_PARAMETER],
         examples=[OpenApiExample("4-node HGX H200 cluster", value=EXAMPLE_DESIGN, request_only=True)],
-        responses={(200, "*/*"): EXPORT_RESPONSE, **errors(404, 409, 415, 422)},
+        responses={**EXPORT_RESPONSES, **errors(404, 409, 415, 422)},
         description="The export of the design in the body (400 with the path of every bad field when it is "
         "malformed). Same file as `manage.py export_design`. " + EXPORT_DESCRIPTION,
     )

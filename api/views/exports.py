@@ -21,11 +21,14 @@ NAME_PARAMETER = OpenApiParameter(
     enum=list(FORMATS),
     description="The export's file name: " + ", ".join(f"`{name}`" for name in FORMATS) + ".",
 )
-EXPORT_RESPONSE = OpenApiResponse(
-    OpenApiTypes.BINARY,
-    description="The file, streamed, with its own Content-Type (text/plain for topology.conf and fabric.topo, "
-    "application/yaml for topology.yaml, text/csv for cabling.csv, image/svg+xml for the pictures).",
-)
+_DESCRIBED = "The file, streamed, with its format's own Content-Type."
+# One 200 response per media type the exports have; a YAML body is described as YAML data (clients parse it).
+EXPORT_RESPONSES = {
+    (200, media_type): OpenApiResponse(
+        OpenApiTypes.ANY if media_type == "application/yaml" else OpenApiTypes.BINARY, description=_DESCRIBED
+    )
+    for media_type in dict.fromkeys(fmt.media_type for fmt in FORMATS.values())
+}
 EXPORT_DESCRIPTION = (
     "404 (`unknown_export`, field `name`) for a name no export has; 422 (`design_not_valid`, a field per error "
     "finding) when the design has errors; 409 (`no_fabric_plan`) when it has no cabled fabric."
