@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
-from .exceptions import ApiError, Conflict, Unprocessable
+from .exceptions import ApiError, ApiErrorCode, Conflict, Unprocessable
 from .models import IDEMPOTENCY_TTL, IdempotencyRecord
 from .permissions import client_of
 
@@ -47,7 +47,7 @@ def _replay(record: IdempotencyRecord, fingerprint: str) -> Response:
     if record.request_hash != fingerprint:
         raise Unprocessable(
             _("This Idempotency-Key was already used for a different request; use a new key for a new request."),
-            code="idempotency_key_reused",
+            code=ApiErrorCode.IDEMPOTENCY_KEY_REUSED,
             fields={HEADER: _("already used with another request body or URL")},
         )
     headers = {"Idempotent-Replayed": "true"}
@@ -77,7 +77,7 @@ def idempotent(view_method):
         if not _KEY.match(key):
             raise ApiError(
                 _("Idempotency-Key must be 1 to 255 visible ASCII characters."),
-                code="invalid_idempotency_key",
+                code=ApiErrorCode.INVALID_IDEMPOTENCY_KEY,
                 status_code=400,
                 fields={HEADER: _("1 to 255 visible ASCII characters")},
             )
@@ -127,7 +127,7 @@ def _run_once(self, request, args, kwargs, view_method, client, key: str, finger
         if record is None:
             raise Conflict(
                 _("A request with this Idempotency-Key is in progress; retry shortly."),
-                code="idempotency_in_progress",
+                code=ApiErrorCode.IDEMPOTENCY_IN_PROGRESS,
                 headers={"Retry-After": "1"},
             ) from None
         return _replay(record, fingerprint)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.http import JsonResponse
 from rest_framework.exceptions import MethodNotAllowed
 
-from .exceptions import error_body
+from .exceptions import ApiErrorCode, error_body
 
 REFUSED_METHODS = frozenset({"TRACE", "TRACK"})
 API_PREFIX = "/api/"
@@ -24,7 +24,9 @@ class RefuseTraceMiddleware:
     def __call__(self, request):
         if request.method in REFUSED_METHODS and request.path.startswith(API_PREFIX):
             refusal = MethodNotAllowed(request.method)
-            response = JsonResponse(error_body("method_not_allowed", str(refusal.detail)), status=refusal.status_code)
+            response = JsonResponse(
+                error_body(ApiErrorCode.METHOD_NOT_ALLOWED, str(refusal.detail)), status=refusal.status_code
+            )
             response["Allow"] = ALLOW
             return response
         return self.get_response(request)

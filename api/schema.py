@@ -163,7 +163,7 @@ class DesignModelExtension(OpenApiSerializerExtension):
     """The design and the fabric-plan request in the schema are generated from the typed model that parses them
     (design.model), so the schema says exactly what the parser takes."""
 
-    target_class = "design.model._Part"
+    target_class = "design.model.base._Part"
     match_subclasses = True
     priority = 1  # before drf_spectacular.contrib.pydantic
 

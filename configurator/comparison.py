@@ -21,7 +21,7 @@ from messages.choices import choice_reason
 from .bom import design_bill
 from .goal import GoalFit, Limits, goal_fit
 from .models import Configuration
-from .recommend import Alternative, alternatives, recommend
+from .recommend import Alternative, RecommendParams, alternatives, recommend
 from .result import ValidationResult
 from .selectors import lead_times, part_sets
 from .services import Outcome
@@ -30,37 +30,35 @@ TOP_FINDINGS = 3  # findings named in a column (errors first); the counts cover 
 MAX_OWN_DRAFTS = 50  # a sales engineer's drafts offered for comparison, most recently changed first
 
 
-def workload_inputs(document: dict) -> dict[str, Any] | None:
-    """What the recommender needs from a design's workload, or None when the goal is not set yet."""
+def workload_inputs(document: dict, limits: Limits | None = None) -> RecommendParams | None:
+    """What the recommender needs from a design's workload (and the buyer's ``limits``), or None when the goal is not
+    set yet."""
     w = document.get("workload") if isinstance(document, dict) else None
     if not isinstance(w, dict) or not w.get("kind") or not w.get("model_parameters_billion"):
         return None
-    out: dict[str, Any] = {
-        "kind": w["kind"],
-        "params_billion": float(w["model_parameters_billion"]),
-        "gpus": w.get("target_gpus"),
-        "nodes": w.get("target_nodes"),
-    }
-    if w.get("mode"):
-        out["mode"] = w["mode"]
-    if w.get("precision"):
-        out["precision"] = w["precision"]
-    if w["kind"] == "inference":
-        out["context_tokens"] = w.get("context_tokens")
-        out["concurrency"] = w.get("concurrency")
-    else:
-        out["training_tokens_billion"] = w.get("training_tokens_billion")
-        out["target_days"] = w.get("target_days")
-    return out
+    inference = w["kind"] == "inference"
+    return RecommendParams(
+        kind=w["kind"],
+        params_billion=float(w["model_parameters_billion"]),
+        gpus=w.get("target_gpus"),
+        nodes=w.get("target_nodes"),
+        mode=w.get("mode") or None,
+        precision=w.get("precision") or "bf16",
+        context_tokens=w.get("context_tokens") if inference else None,
+        concurrency=w.get("concurrency") if inference else None,
+        training_tokens_billion=None if inference else w.get("training_tokens_billion"),
+        target_days=None if inference else w.get("target_days"),
+        limits=limits or Limits(),
+    )
 
 
 def recommendation(document: dict, view: CatalogView, limits: Limits | None = None):
     """The goal step's proposal for the design's workload (None without a workload or a fitting design)."""
-    inputs = workload_inputs(document)
+    inputs = workload_inputs(document, limits)
     if inputs is None:
         return None
     try:
-        return recommend(**inputs, catalog=view, lead_times=lead_times(view), limits=limits)
+        return recommend(inputs, catalog=view, lead_times=lead_times(view))
     except ValueError:  # a workload the sizing cannot take (a mode of the other kind, an unknown precision)
         return None
 
@@ -71,7 +69,7 @@ def workload_alternatives(document: dict, view: CatalogView, language: str) -> t
     if inputs is None:
         return ()
     try:
-        return alternatives(**inputs, catalog=view, lead_times=lead_times(view), language=language)
+        return alternatives(inputs, catalog=view, lead_times=lead_times(view), language=language)
     except ValueError:  # as for the recommendation
         return ()
 
@@ -89,18 +87,11 @@ def goal_choices(
     reason for it in one sentence, in the active language; with ``current`` (the draft's own design and its
     result) that design too. Designs that meet the goal (configurator.goal) come first, in that order otherwise;
     the API's recommendation door answers the same list."""
-    inputs = workload_inputs(document)
+    inputs = workload_inputs(document, limits)
     if inputs is None:
         return []
     try:
-        alts = alternatives(
-            **inputs,
-            catalog=view,
-            lead_times=lead_times(view),
-            language=language,
-            cheapest_only=True,
-            limits=limits,
-        )
+        alts = alternatives(inputs, catalog=view, lead_times=lead_times(view), language=language, cheapest_only=True)
     except ValueError:  # as for the recommendation
         return []
     columns = alternative_columns(alts, view)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -168,14 +169,19 @@ def configuration_create(
     return config
 
 
+class ConfigurationErrorCode(StrEnum):
+    """Why a configuration refuses a change: the stable ``code`` of ConfigurationLocked, which the API answers."""
+
+    QUOTE_OPEN = "quote_open"  # the design is under review
+    WITH_SALES = "with_sales"  # a customer's design a sales engineer now handles
+    HAS_QUOTES = "has_quotes"  # a configuration with quotes is kept
+
+
 class ConfigurationLocked(Exception):
-    """A change the configuration's state refuses (``code``: a stable reason; ``message``: for people).
+    """A change the configuration's state refuses (``code``: a stable reason, ConfigurationErrorCode; ``message``:
+    for people)."""
 
-    Codes: ``quote_open`` (the design is under review), ``with_sales`` (a customer's design a sales engineer
-    now handles), ``has_quotes`` (a configuration with quotes is kept).
-    """
-
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: ConfigurationErrorCode, message: str):
         super().__init__(message)
         self.code = code
         self.message = message
@@ -222,7 +228,8 @@ def configuration_edit_refusal(
     if not staff and configuration.channel == Configuration.Channel.WEB:
         if configuration.status != Configuration.Status.DRAFT or configuration_taken_over(configuration):
             return ConfigurationLocked(
-                "with_sales", _("This design is with our sales engineers now. Make a copy to change it.")
+                ConfigurationErrorCode.WITH_SALES,
+                _("This design is with our sales engineers now. Make a copy to change it."),
             )
         return None
     if quotes is None:
@@ -231,7 +238,7 @@ def configuration_edit_refusal(
         open_quote = max((q for q in quotes if q.status in OPEN_QUOTE_STATUSES), key=lambda q: q.pk, default=None)
     if open_quote is not None and not (staff and user.has_perm(ISSUE_PERMISSION)):
         return ConfigurationLocked(
-            "quote_open",
+            ConfigurationErrorCode.QUOTE_OPEN,
             _(
                 "Quote %(number)s for this configuration is %(status)s; its design cannot be "
                 "replaced while the request is open, because the review and any accepted warnings "
@@ -288,7 +295,9 @@ def configuration_delete(*, configuration: Configuration, user=None) -> None:
     """Delete a configuration, unless it has quotes (``has_quotes``): a quote is a record of what was offered and
     keeps its configuration. The same for every door and every user."""
     if configuration.quotes.exists():
-        raise ConfigurationLocked("has_quotes", _("This configuration has quotes and cannot be deleted."))
+        raise ConfigurationLocked(
+            ConfigurationErrorCode.HAS_QUOTES, _("This configuration has quotes and cannot be deleted.")
+        )
     configuration.delete()
 
 

@@ -4,17 +4,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from configurator.result import ValidationResult
 
 
-class OutputUnavailable(Exception):
-    """The design has nothing to give in this format (``code``: a stable reason, e.g. ``no_fabric_plan``;
-    ``message``: for people, in the active language)."""
+class OutputErrorCode(StrEnum):
+    """Why a design has nothing to give in a format: the stable ``code`` of OutputUnavailable, which the API
+    answers."""
 
-    def __init__(self, code: str, message: str):
+    NO_FABRIC_PLAN = "no_fabric_plan"  # nothing to cable
+    NO_PICTURE = "no_picture"  # nothing to draw in this picture
+    UNKNOWN_EXPORT = "unknown_export"  # no export has this name
+    DESIGN_NOT_VALID = "design_not_valid"  # the design has errors: nothing is handed over until they are fixed
+
+
+class OutputUnavailable(Exception):
+    """The design has nothing to give in this format (``code``: a stable reason, OutputErrorCode; ``message``: for
+    people, in the active language)."""
+
+    def __init__(self, code: OutputErrorCode, message: str):
         super().__init__(message)
         self.code = code
         self.message = message

@@ -14,14 +14,14 @@ from engines.cluster.rackplan import fabric_locator
 from engines.fabric.cabling import iter_cabling_csv
 from engines.fabric.model import NODE_LEAF
 
-from .format import OutputUnavailable
+from .format import OutputErrorCode, OutputUnavailable
 
 if TYPE_CHECKING:
     from configurator.result import ValidationResult
 
 
 def unavailable() -> OutputUnavailable:
-    return OutputUnavailable("no_fabric_plan", _("This configuration has no fabric plan to cable."))
+    return OutputUnavailable(OutputErrorCode.NO_FABRIC_PLAN, _("This configuration has no fabric plan to cable."))
 
 
 def compute_lines(result: ValidationResult) -> tuple[Iterator[str], bool]:

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from configurator.services import Outcome, design_evaluate
 
-from .format import Output, OutputFormat, OutputUnavailable
+from .format import Output, OutputErrorCode, OutputFormat, OutputUnavailable
 from .picture_set import PictureSet, SlotMap, picture_set, result_pictures
 from .registry import FORMATS
 
@@ -29,6 +29,7 @@ __all__ = [
     "design_export",
     "Output",
     "OutputFormat",
+    "OutputErrorCode",
     "OutputUnavailable",
     "PictureSet",
     "SlotMap",
@@ -72,7 +73,7 @@ class DesignNotValid(OutputUnavailable):
     """The design has errors: nothing is handed over until they are fixed (``fields``: subject → message)."""
 
     def __init__(self, message: str, fields: dict[str, str]):
-        super().__init__("design_not_valid", message)
+        super().__init__(OutputErrorCode.DESIGN_NOT_VALID, message)
         self.fields = fields
 
 

@@ -45,7 +45,7 @@ from design.specs import (
 )
 from design.vocabulary import DEFAULT_CONTEXT_TOKENS, FULL_TRAINING_MODES
 from messages.diagram import TOPOLOGIES as TOPOLOGY_LABELS
-from quotes.countries import COUNTRY_NAMES
+from quotes.countries import offered_country_names
 from quotes.models import Quote
 from quotes.selectors import QUOTE_SORTS, UNASSIGNED
 from web.widgets import FastSelect
@@ -364,7 +364,7 @@ class AcknowledgeForm(Form):
     )
 
 
-# The quote form's countries and their names: quotes.countries.COUNTRY_NAMES (the offer prints them too).
+# The quote form's countries and their names: quotes.countries (django-countries' names; the offer prints them too).
 
 
 def _sort_key(name: str) -> str:
@@ -379,7 +379,7 @@ def country_choices() -> list[tuple[str, str]]:
 @functools.lru_cache(maxsize=8)
 def _country_choices(language: str) -> tuple[tuple[str, str], ...]:
     with translation.override(language):
-        named = [(code, str(name)) for code, name in COUNTRY_NAMES.items()]
+        named = offered_country_names()
     return tuple(sorted(named, key=lambda c: (c[0] != "NL", _sort_key(c[1]))))
 
 

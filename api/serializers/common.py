@@ -8,6 +8,8 @@ from rest_framework import serializers
 
 from messages.languages import language_codes
 
+from ..exceptions import ERROR_CODE_CHOICES
+
 
 class FieldErrorSerializer(serializers.Serializer):
     path = serializers.CharField(help_text="Field path, e.g. node_groups[0].count; empty for the whole body.")
@@ -15,7 +17,10 @@ class FieldErrorSerializer(serializers.Serializer):
 
 
 class ErrorDetailSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="Stable machine-readable code, e.g. malformed_design, not_found.")
+    code = serializers.ChoiceField(
+        choices=ERROR_CODE_CHOICES,
+        help_text="Stable machine-readable code, e.g. malformed_design, not_found; codes are added, never changed.",
+    )
     message = serializers.CharField(help_text="Human-readable, in the request's language.")
     fields = FieldErrorSerializer(many=True)
 

@@ -10,7 +10,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import status
 from rest_framework.renderers import BaseRenderer
 
-from outputs.services import FORMATS, DesignNotValid, Output, OutputUnavailable, UnknownOutput
+from outputs.services import FORMATS, DesignNotValid, Output, OutputErrorCode, OutputUnavailable, UnknownOutput
 
 from ..exceptions import ApiError, Conflict
 
@@ -55,7 +55,12 @@ def refusal(exc: UnknownOutput | OutputUnavailable) -> ApiError:
     """The API error of a refused export, naming the field."""
     if isinstance(exc, UnknownOutput):
         message = _("No export has this name; the exports are: %(names)s.") % {"names": ", ".join(exc.names)}
-        return ApiError(message, code="unknown_export", status_code=status.HTTP_404_NOT_FOUND, fields={"name": message})
+        return ApiError(
+            message,
+            code=OutputErrorCode.UNKNOWN_EXPORT,
+            status_code=status.HTTP_404_NOT_FOUND,
+            fields={"name": message},
+        )
     if isinstance(exc, DesignNotValid):
         return ApiError(exc.message, code=exc.code, status_code=status.HTTP_422_UNPROCESSABLE_ENTITY, fields=exc.fields)
     return Conflict(exc.message, code=exc.code)

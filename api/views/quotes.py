@@ -23,6 +23,7 @@ from configurator.models import Configuration
 from quotes import selectors as quote_selectors
 from quotes.models import Quote
 from quotes.services import (
+    QuoteErrorCode,
     QuoteStateError,
     quote_accept,
     quote_approve,
@@ -309,20 +310,20 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
         decision = getattr(quote, "decision", None)
         if decision is None or decision.outcome != "accepted":
             raise QuoteStateError(
-                "quote_not_accepted",
+                QuoteErrorCode.QUOTE_NOT_ACCEPTED,
                 _("Quote %(number)s is not accepted; it has no order confirmation.") % {"number": quote.number},
             )
         if decision.confirmation_status == Quote.DocStatus.FAILED:
             raise Conflict(
                 _("Building the order confirmation of %(number)s failed: %(reason)s")
                 % {"number": quote.number, "reason": decision.confirmation_failure or _("unknown reason")},
-                code="document_failed",
+                code=QuoteErrorCode.DOCUMENT_FAILED,
             )
         if decision.confirmation_status != Quote.DocStatus.READY or not decision.confirmation_pdf:
             raise Conflict(
                 _("The order confirmation of %(number)s is not ready yet; try again shortly.")
                 % {"number": quote.number},
-                code="document_not_ready",
+                code=QuoteErrorCode.DOCUMENT_NOT_READY,
                 headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
             )
         try:
@@ -330,7 +331,7 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
         except FileNotFoundError:
             raise Conflict(
                 _("The document file of %(number)s is missing; ask for it to be rebuilt.") % {"number": quote.number},
-                code="document_missing",
+                code=QuoteErrorCode.DOCUMENT_MISSING,
             ) from None
         return FileResponse(
             handle,
@@ -368,7 +369,7 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
             raise Conflict(
                 _("Building the documents of %(number)s failed: %(reason)s")
                 % {"number": quote.number, "reason": quote.failure_message or _("unknown reason")},
-                code="document_failed",
+                code=QuoteErrorCode.DOCUMENT_FAILED,
             )
         if quote.doc_status != Quote.DocStatus.READY or not field:
             if quote.status != Quote.Status.ISSUED:
@@ -381,13 +382,15 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
                     "The documents of %(number)s are not ready yet (%(progress)s%%); try again shortly "
                     "or wait for the quote.ready webhook."
                 ) % {"number": quote.number, "progress": quote.progress}
-            raise Conflict(message, code="document_not_ready", headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+            raise Conflict(
+                message, code=QuoteErrorCode.DOCUMENT_NOT_READY, headers={"Retry-After": str(RETRY_AFTER_SECONDS)}
+            )
         try:
             handle = field.open("rb")
         except FileNotFoundError:
             raise Conflict(
                 _("The document file of %(number)s is missing; ask for it to be rebuilt.") % {"number": quote.number},
-                code="document_missing",
+                code=QuoteErrorCode.DOCUMENT_MISSING,
             ) from None
         return FileResponse(
             handle, as_attachment=True, filename=f"{quote.number}.{extension}", content_type=content_type

@@ -377,27 +377,16 @@ def plan_fabric(
     medium's reach (``FABRIC_DISTANCE_ASSUMED``)."""
     findings: list[Finding] = named_part_findings(switch, hca if hca_named else None)
     given = given_distances(rack if given_rack is None else given_rack)
-    k = switch.logical_ports
     common = (nodes, rails, switch, hca, topology, oversubscription)
-    if switch.management:
-        findings.append(finding(FabricCode.SWITCH_IS_MANAGEMENT, "fabric", switch=switch.part_number))
+    if _unplannable(switch, hca, findings):
         return _empty(*common, findings)
-    if k <= 0 or switch.port_speed_gbps <= 0:
-        findings.append(finding(FabricCode.SWITCH_PORTS_UNKNOWN, "fabric", switch=switch.part_number))
-        return _empty(*common, findings)
-    if hca is None:
-        params = {"switch": switch.part_number, "port_gbps": switch.port_speed_gbps}
-        findings.append(finding(FabricCode.HCA_ASSUMED, "fabric", **params))
-    mismatch = protocol_finding(switch, hca)
-    if mismatch is not None:
-        findings.append(mismatch)
     npr = nodes_per_rack(rack, node_height_u, node_power_w)
     planes = ethernet_planes(switch, hca)
     # One plane is planned as the whole fabric of the adapters' one link each, at the plane's speed; the others
     # are copies of it (``_all_planes``).
-    plane_hca = hca
-    if hca is not None and hca.speed_gbps and planes > 1:
-        plane_hca = dataclasses.replace(hca, speed_gbps=hca.speed_gbps // planes)
+    plane_hca = (
+        dataclasses.replace(hca, speed_gbps=hca.speed_gbps // planes) if hca and hca.speed_gbps and planes > 1 else hca
+    )
     common = (nodes, rails, switch, plane_hca, topology, oversubscription)
     split = functools.partial(
         _choose_split,
@@ -425,6 +414,71 @@ def plan_fabric(
     findings.extend(distance_findings(given_rack if given_rack is not None else rack, node.size.tiers, node.field_name))
     plan = _sized_plan(common, node, catalog=catalog, rack=rack, npr=npr, given=given, findings=findings)
     return _all_planes(plan, planes, catalog) if planes > 1 else plan
+
+
+def _node_link_plans(
+    common: _Common,
+    node: _NodeRun,
+    *,
+    catalog: CatalogView,
+    rack: RackIn | None,
+    given: frozenset[str],
+    findings: list[Finding],
+) -> tuple[int, list[LinkPlan]]:
+    """The node links' speed and the plan's link classes (after the finding on a split that slows the links)."""
+    nodes, rails, switch, hca, _topology, _oversubscription = common
+    speed_warning = speed_finding(switch, hca, node.split, catalog)
+    if speed_warning is not None:
+        findings.append(speed_warning)
+    hca_speed = (hca.speed_gbps if hca is not None else None) or switch.port_speed_gbps
+    speed = min(hca_speed, switch.port_speed_gbps // node.split)
+    link_plans = _link_classes(
+        node,
+        node_links=nodes * rails,
+        speed=speed,
+        switch=switch,
+        catalog=catalog,
+        rack=rack,
+        given=given,
+        findings=findings,
+    )
+    return speed, link_plans
+
+
+def _companions(
+    common: _Common, node: _NodeRun, catalog: CatalogView, findings: list[Finding]
+) -> tuple[str | None, int]:
+    """The out-of-band management switches (part, count), after the finding on the growth reserve; then the subnet
+    manager's finding."""
+    nodes, rails, switch, _hca, topology, oversubscription = common
+    size = node.size
+    fabric_switches = size.leaves + size.spines + size.cores
+    reserve = growth_reserve(size, nodes, rails, switch.logical_ports, node.split, oversubscription, topology)
+    if reserve is not None:
+        findings.append(growth_reserve_finding(switch, reserve))
+    mgmt = _management(catalog, nodes + fabric_switches, findings)
+    sm = subnet_manager_finding(switch, nodes * rails + fabric_switches)
+    if sm is not None:
+        findings.append(sm)
+    return mgmt
+
+
+def _unplannable(switch: SwitchSpec, hca: AdapterSpec | None, findings: list[Finding]) -> bool:
+    """The findings on the switch and adapter before sizing; True when the switch cannot carry a fabric at all (a
+    management switch, or its ports unknown)."""
+    if switch.management:
+        findings.append(finding(FabricCode.SWITCH_IS_MANAGEMENT, "fabric", switch=switch.part_number))
+        return True
+    if switch.logical_ports <= 0 or switch.port_speed_gbps <= 0:
+        findings.append(finding(FabricCode.SWITCH_PORTS_UNKNOWN, "fabric", switch=switch.part_number))
+        return True
+    if hca is None:
+        params = {"switch": switch.part_number, "port_gbps": switch.port_speed_gbps}
+        findings.append(finding(FabricCode.HCA_ASSUMED, "fabric", **params))
+    mismatch = protocol_finding(switch, hca)
+    if mismatch is not None:
+        findings.append(mismatch)
+    return False
 
 
 def _has_medium(node: _NodeRun) -> bool:
@@ -468,36 +522,15 @@ def _sized_plan(
     given: frozenset[str],
     findings: list[Finding],
 ) -> FabricPlan:
-    """The plan of a fabric that could be sized: its link classes, ports, companion parts and bill of materials.
-    Over 60 lines because it fills every field of the plan, one a line."""
+    """The plan of a fabric that could be sized: its link classes, ports, companion parts and bill of materials."""
     nodes, rails, switch, hca, topology, oversubscription = common
     size, split, k, port_speed = node.size, node.split, switch.logical_ports, switch.port_speed_gbps
-    speed_warning = speed_finding(switch, hca, split, catalog)
-    if speed_warning is not None:
-        findings.append(speed_warning)
-    hca_speed = (hca.speed_gbps if hca is not None else None) or port_speed
     node_links = nodes * rails
-    speed = min(hca_speed, port_speed // split)
+    speed, link_plans = _node_link_plans(common, node, catalog=catalog, rack=rack, given=given, findings=findings)
     leaf_spine_links = size.leaves * size.up if size.tiers >= 2 else 0
     spine_core_links = size.spines * size.spine_up if size.tiers == 3 else 0
-    link_plans = _link_classes(
-        node,
-        node_links=node_links,
-        speed=speed,
-        switch=switch,
-        catalog=catalog,
-        rack=rack,
-        given=given,
-        findings=findings,
-    )
     fabric_switches = size.leaves + size.spines + size.cores
-    reserve = growth_reserve(size, nodes, rails, k, split, oversubscription, topology)
-    if reserve is not None:
-        findings.append(growth_reserve_finding(switch, reserve))
-    mgmt = _management(catalog, nodes + fabric_switches, findings)
-    sm = subnet_manager_finding(switch, node_links + fabric_switches)
-    if sm is not None:
-        findings.append(sm)
+    mgmt = _companions(common, node, catalog, findings)
     return FabricPlan(
         nodes=nodes,
         rails=rails,

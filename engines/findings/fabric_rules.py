@@ -29,7 +29,7 @@ RULES: tuple[Rule, ...] = (
         gettext_noop("Switch port count unknown"),
         gettext_noop("The catalogue does not give the switch's cages and ports, so the fabric cannot be sized."),
         "Catalogue data",
-        ("engines.fabric.plan.plan_fabric",),
+        ("engines.fabric.plan._unplannable",),
     ),
     rule(
         FabricCode.SWITCH_IS_MANAGEMENT,
@@ -37,7 +37,7 @@ RULES: tuple[Rule, ...] = (
         gettext_noop("Management switch chosen as fabric switch"),
         gettext_noop("An out-of-band management switch (1 GbE RJ45, such as SN2201) cannot carry the compute fabric."),
         "NVIDIA DGX SuperPOD H100 RA: four separate fabrics (compute, storage, in-band, out-of-band)",
-        ("engines.fabric.plan.plan_fabric",),
+        ("engines.fabric.plan._unplannable",),
     ),
     rule(
         FabricCode.PROTOCOL_MISMATCH,
@@ -170,7 +170,7 @@ RULES: tuple[Rule, ...] = (
             "Without an HCA the planner assumes a single-port HCA at the switch's port speed (flat-top OSFP for OSFP switches) to choose node cables."
         ),
         "NVIDIA LinkX documentation (MCP4Y10, MCP7Y00, MCP7Y10, MMA4Z00-NS, MMA4Z00-NS400, MMS4X00-NS, MFP7E10/20/30)",
-        ("engines.fabric.plan.plan_fabric",),
+        ("engines.fabric.plan._unplannable",),
     ),
     rule(
         FabricCode.NO_MGMT_SWITCH,

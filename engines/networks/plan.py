@@ -226,34 +226,7 @@ def _switched(
         oversub = parse_oversubscription(ratio)
     except ValueError:
         oversub, ratio = (1, 1), "1:1"
-    if key == STORAGE:
-        fabric = plan_fabric(
-            nodes=node.ports + system_ports,
-            rails=1,
-            switch=switch,
-            oversubscription=oversub,
-            topology="fat-tree",
-            hca=node.adapter,
-            catalog=catalog,
-            rack=rack,
-            hca_named=False,
-        )
-        sources: tuple[str, ...] = ("SPOD-H100-NET", "SPOD-B200-STORAGE")
-    else:
-        rails = max(1, node.ports_per_node)
-        fabric = plan_fabric(
-            nodes=node.nodes,
-            rails=rails,
-            switch=switch,
-            oversubscription=oversub,
-            topology="rail-optimized",
-            hca=node.adapter,
-            catalog=catalog,
-            rack=rack,
-            hca_named=False,
-        )
-        fabric = _core_pair(_pair(fabric, rails, switch, catalog))
-        sources = ("ERA-HGX-CONVERGED", "BASEPOD-INBAND", "SPOD-H100-INBAND-CORE")
+    fabric, sources = _network_fabric(key, node, switch, oversub, system_ports, catalog, rack)
     own = [replace(f, subject=subject) for f in fabric.findings if f.code in {str(c) for c in _KEPT}]
     if key == INBAND and node.ports_per_node < 2 and fabric.tiers:
         own.append(finding(NetworkCode.SINGLE_PORT, subject, network=key, nodes=node.nodes))
@@ -274,6 +247,46 @@ def _switched(
         findings=tuple(own),
         fabric=fabric,
     )
+
+
+def _network_fabric(
+    key: str,
+    node: NodePorts,
+    switch: SwitchSpec,
+    oversub: tuple[int, int],
+    system_ports: int,
+    catalog: CatalogView,
+    rack: RackIn | None,
+) -> tuple[FabricPlan, tuple[str, ...]]:
+    """The network's switches and links as the fabric planner sizes them, and the sources of its design: storage a
+    fat tree of every node port and system port, in-band rail-optimized with its core pair."""
+    if key == STORAGE:
+        fabric = plan_fabric(
+            nodes=node.ports + system_ports,
+            rails=1,
+            switch=switch,
+            oversubscription=oversub,
+            topology="fat-tree",
+            hca=node.adapter,
+            catalog=catalog,
+            rack=rack,
+            hca_named=False,
+        )
+        return fabric, ("SPOD-H100-NET", "SPOD-B200-STORAGE")
+    rails = max(1, node.ports_per_node)
+    fabric = plan_fabric(
+        nodes=node.nodes,
+        rails=rails,
+        switch=switch,
+        oversubscription=oversub,
+        topology="rail-optimized",
+        hca=node.adapter,
+        catalog=catalog,
+        rack=rack,
+        hca_named=False,
+    )
+    fabric = _core_pair(_pair(fabric, rails, switch, catalog))
+    return fabric, ("ERA-HGX-CONVERGED", "BASEPOD-INBAND", "SPOD-H100-INBAND-CORE")
 
 
 def _defaults(key: str, adapter: AdapterSpec | None) -> tuple[str, ...]:

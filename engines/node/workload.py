@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from functools import partial
 from typing import Any, cast
 
 from design.model import DesignIn, WorkloadIn
@@ -19,32 +18,19 @@ from engines.findings.finding import Finding
 from engines.findings.registry import finding
 
 from .context import GroupContext
+from .estimates import deadline_gpus, derived_estimate, serving_assumptions, training_assumptions
 from .serving import (
-    DERIVED_OUTPUT_SHARE,
-    DERIVED_RULE,
-    MEMORY_BANDWIDTH_TBS,
-    NIM_SOURCE,
-    TTFT_LIMIT_MS,
+    ServingPoint,
     Throughput,
-    derived_throughput,
-    kv_bytes_per_token,
-    measured_row,
-    median_abs_error,
     serving_point,
     size_replicas,
 )
 from .sizing import USABLE_MEMORY_FRACTION, Sizing, kv_model, size_workload
 from .training import (
-    ACTIVATION_SOURCE,
-    FLOPS_SOURCE,
     HIDDEN,
-    RECOMPUTE_FACTOR,
-    SEQUENCE_SOURCE,
-    TRAINING_SEQUENCE_TOKENS,
     Plan,
     TrainingTime,
     Utilisation,
-    gpus_for_deadline,
     plan_inference,
     plan_training,
     training_memory,
@@ -312,6 +298,38 @@ def _time(
         mfu=util.mfu,
         mfu_range=util.mfu_range,
     )
+    sizing, params = _with_time(sizing, est, plan, gpu, util, tokens, wl.target_days)
+    out = [finding(Code.WORKLOAD_TRAINING_TIME, "workload.training_tokens_billion", **params)]
+    if wl.target_days is None:
+        return out, sizing
+    needed = deadline_gpus(
+        sizing, plan, lambda gpus: _plan(sizing, gpus, domain), per_node, util, tokens, wl.target_days, est.gpu_hours
+    )
+    sizing = replace(sizing, deadline_gpus=needed, deadline_nodes=needed // per_node)
+    if est.days > wl.target_days:
+        out.append(
+            finding(
+                Code.WORKLOAD_DEADLINE_MISSED,
+                "workload.target_days",
+                **params,
+                gpus_needed=needed,
+                nodes_needed=needed // per_node,
+                per_node=per_node,
+            )
+        )
+    return out, sizing
+
+
+def _with_time(
+    sizing: Sizing,
+    est: TrainingTime,
+    plan: Plan,
+    gpu: str,
+    util: Utilisation,
+    tokens: float,
+    target_days: float | None,
+) -> tuple[Sizing, dict[str, Any]]:
+    """The sizing with the time estimate, and the parameters of the findings that say it."""
     sizing = replace(
         sizing,
         training_days=est.days,
@@ -320,9 +338,9 @@ def _time(
         gpu_hours_range=est.gpu_hours_range,
         training_hours=est.hours,
         training_hours_range=est.hours_range,
-        assumptions=_assumptions(est, gpu, sizing.precision, util),
+        assumptions=training_assumptions(est, gpu, sizing.precision, util),
     )
-    params = {
+    return sizing, {
         "tokens_billion": tokens,
         "days": est.days,
         "days_low": est.days_range[0],
@@ -340,92 +358,8 @@ def _time(
         "mfu_low": util.mfu_range[0],
         "mfu_high": util.mfu_range[1],
         "checkpointing": plan.checkpointing,
-        "target_days": wl.target_days,
+        "target_days": target_days,
     }
-    out = [finding(Code.WORKLOAD_TRAINING_TIME, "workload.training_tokens_billion", **params)]
-    if wl.target_days is None:
-        return out, sizing
-    needed = _deadline_gpus(sizing, plan, domain, per_node, util, tokens, wl.target_days, est.gpu_hours)
-    sizing = replace(sizing, deadline_gpus=needed, deadline_nodes=needed // per_node)
-    if est.days > wl.target_days:
-        out.append(
-            finding(
-                Code.WORKLOAD_DEADLINE_MISSED,
-                "workload.target_days",
-                **params,
-                gpus_needed=needed,
-                nodes_needed=needed // per_node,
-                per_node=per_node,
-            )
-        )
-    return out, sizing
-
-
-def _deadline_gpus(
-    sizing: Sizing,
-    plan: Plan,
-    domain: int,
-    per_node: int,
-    util: Utilisation,
-    tokens: float,
-    target_days: float,
-    gpu_hours: float,
-) -> int:
-    """The fewest whole nodes' GPUs of the design's node shape whose estimated time (re-planned at each size, the
-    same estimate as the design's own) is within ``target_days``: more than the design has when it is too slow,
-    fewer when it is faster than asked, never fewer than the memory needs."""
-
-    def days_at(gpus: int) -> float:
-        p = _plan(sizing, gpus, domain)
-        used = p.gpus if p is not None else gpus
-        return training_time(
-            tokens_billion=tokens,
-            params_billion=sizing.params_billion,
-            mode=sizing.mode,
-            gpus=used,
-            peak_tflops=util.peak_tflops,
-            peak_precision=util.precision,
-            checkpointing=p.checkpointing if p is not None else True,
-            mfu=util.mfu,
-            mfu_range=util.mfu_range,
-        ).days
-
-    return gpus_for_deadline(
-        target_days=target_days,
-        days_at=days_at,
-        gpus_now=min(plan.gpus, sizing.min_gpus),
-        per_node=per_node,
-        least_gpu_hours=gpu_hours / (RECOMPUTE_FACTOR if plan.checkpointing else 1.0),
-    )
-
-
-def _assumptions(est: TrainingTime, gpu: str, precision: str, util: Utilisation) -> tuple[dict[str, Any], ...]:
-    """The figures the time estimate rests on, each with its source (contract: ``{"name", "value", "source"}``)."""
-    peak_note = ""
-    if precision == "fp8" and util.precision != "fp8":
-        peak_note = "; this GPU has no sourced FP8 peak, so FP8 work is estimated at its BF16 peak"
-    return (
-        {
-            "name": "flops_per_token",
-            "value": est.flops_per_token,
-            "source": f"{FLOPS_SOURCE}; layers and width of {est.architecture}",
-        },
-        {"name": "sequence_tokens", "value": TRAINING_SEQUENCE_TOKENS, "source": SEQUENCE_SOURCE},
-        {
-            "name": "peak_dense_tflops_per_gpu",
-            "value": est.peak_tflops,
-            "source": f"catalogue: {gpu} {util.precision}_dense_tflops (NVIDIA figures){peak_note}",
-        },
-        {"name": "peak_precision", "value": util.precision, "source": "the workload's precision (training.py)"},
-        {"name": "mfu", "value": util.mfu, "source": util.source},
-        {"name": "mfu_range", "value": list(util.mfu_range), "source": util.source},
-        {
-            "name": "activation_recompute_factor",
-            "value": RECOMPUTE_FACTOR if est.checkpointing else 1.0,
-            "source": ACTIVATION_SOURCE,
-        },
-        {"name": "gpus", "value": est.gpus, "source": "the parallelism plan's GPUs"},
-    )
 
 
 def _throughput(
@@ -451,7 +385,7 @@ def _throughput(
             return [], sizing  # the memory rules already say the design cannot hold it
         shape = serving_point(parts, sizing.precision, wl.model_parameters_billion, domain, None)
         longer = {"reason": "context", "point_context": shape.context_tokens} if shape else {"reason": "no_point"}
-        derived, sizing = _derived(sizing, plan, gpu_groups, concurrency, domain)
+        derived, sizing = derived_estimate(sizing, plan, gpu_groups, concurrency, domain)
         return [finding(Code.WORKLOAD_REPLICAS, "workload", **data, estimated=False, **longer, **derived)], sizing
     est = size_replicas(point, concurrency, total_gpus)
     sizing = replace(
@@ -459,10 +393,26 @@ def _throughput(
         replicas_needed=est.replicas,
         gpus_needed=est.gpus,
         tokens_per_second=est.tokens_per_second,
-        assumptions=_serving_assumptions(est),
+        assumptions=serving_assumptions(est),
     )
-    params = {
-        **data,
+    params = {**data, **_replica_params(point, est, total_gpus)}
+    out = [finding(Code.WORKLOAD_REPLICAS, "workload", **params)]
+    if est.design_replicas < est.replicas:
+        nodes = math.ceil(est.gpus / per_node)
+        out.append(
+            finding(
+                Code.WORKLOAD_REPLICAS_SHORT,
+                "workload.concurrency",
+                **params,
+                nodes_needed=nodes,
+            )
+        )
+    return out, sizing
+
+
+def _replica_params(point: ServingPoint, est: Throughput, total_gpus: int) -> dict[str, Any]:
+    """The parameters of the findings that say a replica estimate from a measured point."""
+    return {
         "estimated": True,
         "model": point.model,
         "point_gpus": point.gpus_per_replica,
@@ -479,122 +429,6 @@ def _throughput(
         "total_gpus": total_gpus,
         "source_key": "NV-NIM-PERF",
     }
-    out = [finding(Code.WORKLOAD_REPLICAS, "workload", **params)]
-    if est.design_replicas < est.replicas:
-        nodes = math.ceil(est.gpus / per_node)
-        out.append(
-            finding(
-                Code.WORKLOAD_REPLICAS_SHORT,
-                "workload.concurrency",
-                **params,
-                nodes_needed=nodes,
-            )
-        )
-    return out, sizing
-
-
-def _derived(
-    sizing: Sizing, plan: Plan, gpu_groups: list[GroupContext], concurrency: int, domain: int
-) -> tuple[dict[str, Any], Sizing]:
-    """Where no measured point matches: the replicas and tokens/s by the derived rule (serving.derived_throughput),
-    labelled as derived, on replicas of the plan's shape (tensor x pipeline GPUs); nothing when the design mixes GPU
-    parts or its GPU's memory bandwidth or peak is not sourced."""
-    specs = {c.gpus[0].spec.part_number: c.gpus[0].spec for c in gpu_groups}
-    if len(specs) != 1:
-        return {"derived": False}, sizing
-    ((part, spec),) = specs.items()
-    bandwidth = MEMORY_BANDWIDTH_TBS.get(part)
-    peak = spec.fp8_dense_tflops if sizing.precision == "fp8" else spec.bf16_dense_tflops
-    if not bandwidth or not peak or not sizing.context_tokens:
-        return {"derived": False}, sizing
-    per_replica = plan.tensor * plan.pipeline
-    output = max(1, round(sizing.context_tokens * DERIVED_OUTPUT_SHARE))
-    shape = partial(
-        derived_throughput,
-        params_billion=sizing.params_billion,
-        precision=sizing.precision,
-        gpus=per_replica,
-        memory_gb=sizing.gpu_memory_gb,
-        bandwidth_tbs=bandwidth,
-        peak_tflops=peak,
-        input_tokens=sizing.context_tokens - output,
-        output_tokens=output,
-        kv_bytes_per_token=kv_bytes_per_token(sizing.params_billion, sizing.precision),
-    )
-    full = shape()
-    if full.sequences < 1:
-        return {"derived": False}, sizing
-    replicas = max(1, math.ceil(concurrency / full.sequences))
-    rate = replicas * shape(concurrency=concurrency / replicas).tokens_per_second
-    error = median_abs_error()
-    row = measured_row(part, sizing.precision, sizing.params_billion, domain, sizing.context_tokens)
-    measured: tuple[dict[str, Any], ...] = ()
-    row_params: dict[str, Any] = {"measured_tps": None}
-    if row is not None:
-        measured = (
-            {
-                "name": "measured_max_tokens_per_second_per_replica",
-                "value": row.tokens_per_second,
-                "source": f"{row.source}: {row.model}, {row.gpus} x {row.gpu_part}, {row.precision}, "
-                f"{row.input_tokens} input / {row.output_tokens} output tokens, maximum load",
-            },
-        )
-        row_params = {
-            "measured_tps": row.tokens_per_second,
-            "measured_model": row.model,
-            "measured_gpus": row.gpus,
-            "measured_input": row.input_tokens,
-            "measured_output": row.output_tokens,
-        }
-    sizing = replace(
-        sizing,
-        derived_replicas_needed=replicas,
-        derived_gpus_needed=replicas * per_replica,
-        derived_tokens_per_second=rate,
-        assumptions=(
-            {"name": "serving_rule", "value": "derived", "source": DERIVED_RULE},
-            {"name": "memory_bandwidth_tbs_per_gpu", "value": bandwidth, "source": "engines/node/serving.py"},
-            {"name": "sequences_per_replica", "value": full.sequences, "source": "the KV cache the replica holds"},
-            {"name": "output_share", "value": round(DERIVED_OUTPUT_SHARE, 3), "source": NIM_SOURCE},
-            {"name": "median_error_held_back", "value": round(error, 2), "source": "bench/serving_error.py"},
-            *measured,
-        ),
-    )
-    return {
-        "derived": True,
-        "derived_replicas": replicas,
-        "derived_tp": per_replica,
-        "derived_gpus": replicas * per_replica,
-        "derived_tps": rate,
-        "derived_error": error,
-        **row_params,
-    }, sizing
-
-
-def _serving_assumptions(est: Throughput) -> tuple[dict[str, Any], ...]:
-    """The figures the replica estimate rests on, each with its source (``{"name", "value", "source"}``)."""
-    point, source = est.point, est.point.source
-    return (
-        {
-            "name": "serving_benchmark",
-            "value": f"{point.model}, {point.gpus_per_replica} x {point.gpu_label}, {point.precision} TP"
-            f"{point.gpus_per_replica}, {point.input_tokens} input / {point.output_tokens} output tokens",
-            "source": source,
-        },
-        {
-            "name": "concurrency_per_replica",
-            "value": est.per_replica,
-            "source": f"{source}; the last measured level with a time to first token under {TTFT_LIMIT_MS:,.0f} ms "
-            f"({est.ttft_ms} ms)",
-        },
-        {"name": "ttft_limit_ms", "value": TTFT_LIMIT_MS, "source": "engines/node/serving.py: about a second"},
-        {
-            "name": "tokens_per_second",
-            "value": round(est.tokens_per_second),
-            "source": f"{source}; the replicas' measured tokens/s at their load, linear between measured levels",
-        },
-        {"name": "replicas", "value": est.replicas, "source": "concurrency / requests per replica, rounded up"},
-    )
 
 
 def _size(wl: WorkloadIn, gpu_groups: list[GroupContext], per_node: int) -> Sizing:

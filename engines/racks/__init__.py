@@ -4,7 +4,7 @@ Pure Python (no Django, no I/O): frozen dataclasses in, dataclasses and plain di
 the inputs from the design (``facility``), the catalogue (server height, power, cooling; PDU options) and the
 fabric plan (switches by role, SU size), and renders finding messages from gettext by code.
 
-* ``model.py``: inputs ``NodeGroup``, ``SwitchGroup``, ``Facility``, ``PduOption``; output ``RackPlan``
+* ``inputs.py``: inputs ``NodeGroup``, ``SwitchGroup``, ``Facility``, ``PduOption``; ``model.py``: output ``RackPlan``
   (``to_dict()`` for ``rack_plan``, ``totals()`` for ``totals.racks`` and ``totals.facility_power_w``; identical
   racks kept once as a ``RackRun`` with a count, each distinct rack written once with the ranges of racks holding
   it (``ranges.py``), ``racks`` one by one). Findings are
@@ -19,21 +19,9 @@ fabric plan (switches by role, SU size), and renders finding messages from gette
 
 from .distances import LINK_CLASSES, Geometry, LinkLength, link_distances
 from .elevation import ElevationLabels, render_elevation_svg
+from .inputs import Facility, NodeGroup, PduOption, RackInputError, SwitchGroup
 from .locate import node_location, switch_locations
-from .model import (
-    Cooling,
-    Facility,
-    Feeds,
-    LeafPlacement,
-    NodeGroup,
-    PduOption,
-    Rack,
-    RackInputError,
-    RackPlan,
-    RackRun,
-    SwitchGroup,
-    SwitchRole,
-)
+from .model import Cooling, Feeds, LeafPlacement, Rack, RackPlan, RackRun, SwitchRole
 from .packing import AIR_COOLING_LIMIT_W, DEFAULT_RACK_POWER_W
 from .plan import plan_racks
 

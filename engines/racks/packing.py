@@ -12,21 +12,8 @@ from typing import Any
 
 from engines.findings import Finding, RackCode, finding
 
-from .model import (
-    Cooling,
-    CordLine,
-    Device,
-    DeviceRole,
-    Facility,
-    Feeds,
-    NodeGroup,
-    PduLine,
-    PduOption,
-    Rack,
-    RackKind,
-    SwitchGroup,
-    SwitchRole,
-)
+from .inputs import Facility, NodeGroup, PduOption, SwitchGroup
+from .model import Cooling, CordLine, Device, DeviceRole, Feeds, PduLine, Rack, RackKind, SwitchRole
 
 DEFAULT_RACK_POWER_W = {Cooling.AIR: 30_000, Cooling.LIQUID: 80_000}  # basis in the module docstring
 AIR_COOLING_LIMIT_W = 30_000  # room air without containment or rear-door heat exchangers (docstring)

@@ -114,19 +114,8 @@ from collections.abc import Sequence
 
 from engines.findings import RackCode
 
-from .model import (
-    Cooling,
-    CordLine,
-    Facility,
-    LeafPlacement,
-    NodeGroup,
-    PduLine,
-    PduOption,
-    RackPlan,
-    RackRun,
-    SwitchGroup,
-    SwitchRole,
-)
+from .inputs import Facility, NodeGroup, PduOption, SwitchGroup
+from .model import Cooling, CordLine, LeafPlacement, PduLine, RackPlan, RackRun, SwitchRole
 from .packing import (
     AIR_COOLING_LIMIT_W,
     Builder,

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from .model import Device, LeafPlacement, NodeGroup, RackKind, RackRun, Row
+from .inputs import NodeGroup
+from .model import Device, LeafPlacement, RackKind, RackRun, Row
 from .packing import MAX_COMPUTE_RACKS_PER_ROW, Builder, Context, Draft, Switch, ceil_div, finish_rack, nodes_per_rack
 
 

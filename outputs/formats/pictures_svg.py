@@ -8,12 +8,12 @@ from collections.abc import Callable, Iterator
 from django.utils.translation import gettext as _
 
 from configurator.result import ValidationResult
-from outputs.format import OutputFormat, OutputUnavailable
+from outputs.format import OutputErrorCode, OutputFormat, OutputUnavailable
 from outputs.picture_set import PictureSet, result_pictures
 
 
 def _no_picture() -> OutputUnavailable:
-    return OutputUnavailable("no_picture", _("This design has nothing to draw in this picture."))
+    return OutputUnavailable(OutputErrorCode.NO_PICTURE, _("This design has nothing to draw in this picture."))
 
 
 def _svg_format(name: str, draw: Callable[[PictureSet], str]) -> OutputFormat:

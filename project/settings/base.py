@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "csp",
+    "django_countries",
     "project",  # the Celery app, loaded when Django starts (ProjectConfig.ready)
     "catalog",
     "configurator",
@@ -173,6 +174,8 @@ TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("nl", _("Dutch"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# django-countries' names, but the one the offers have always printed for US (quotes/countries.py).
+COUNTRIES_OVERRIDE = {"US": _("United States")}
 FORMAT_MODULE_PATH = ["project.formats"]  # English dates day-first (1 December 2026), not US style
 TIME_ZONE = "Europe/Amsterdam"
 USE_I18N = True
@@ -283,6 +286,7 @@ SPECTACULAR_SETTINGS = {
         "DocStatusEnum": "quotes.models.Quote.DocStatus",
         "ConfigurationStatusEnum": "configurator.models.Configuration.Status",
         "DeliveryStatusEnum": "api.models.WebhookDelivery.Status",
+        "ErrorCodeEnum": "api.exceptions.ERROR_CODE_CHOICES",
         "ConnectorEnum": "api.schema.connector_choices",
         "PlugTopEnum": "api.schema.top_choices",
         "ProtocolEnum": "api.schema.protocol_choices",

@@ -58,7 +58,7 @@ from .builds import (
     quotes_requeue_stuck,
 )
 from .deciding import QuoteStateError, quote_accept, quote_decline, quote_may_answer
-from .inputs import ADDRESS_FIELDS, CHANNELS, EMAIL_MAX_LENGTH, MODEL_FIELDS, QuoteError
+from .inputs import ADDRESS_FIELDS, CHANNELS, EMAIL_MAX_LENGTH, MODEL_FIELDS, QuoteError, QuoteErrorCode
 from .issuing import quote_approve, quote_issue, quote_may_approve
 from .links import (
     FILE_KINDS,
@@ -94,6 +94,7 @@ __all__ = [
     "MODEL_FIELDS",
     "DownloadLinkError",
     "QuoteError",
+    "QuoteErrorCode",
     "QuoteStateError",
     "QuotePreview",
     "absolute_url",

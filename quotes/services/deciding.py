@@ -26,14 +26,14 @@ from django.utils.translation import gettext as _
 
 from .. import signals
 from ..models import Quote, QuoteDecision
-from .inputs import EMAIL_MAX_LENGTH, QuoteError
+from .inputs import EMAIL_MAX_LENGTH, QuoteError, QuoteErrorCode
 
 
 class QuoteStateError(QuoteError):
-    """The quote is not in a state that allows this (``code``: quote_expired, quote_superseded,
+    """The quote is not in a state that allows this (``code``: a QuoteErrorCode, quote_expired, quote_superseded,
     quote_already_accepted, quote_declined, quote_not_issued, quote_not_accepted); ``errors["status"]`` says why."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: QuoteErrorCode, message: str):
         self.code = code
         super().__init__({"status": message})
 
@@ -71,24 +71,26 @@ def _state_refusal(quote: Quote, *, answering: str) -> QuoteStateError | None:
     """Why ``quote`` cannot be accepted or declined now (``answering``: the verb for the message), or None."""
     values = {"number": quote.number}
     if quote.status == Quote.Status.ACCEPTED:
-        return QuoteStateError("quote_already_accepted", _("Quote %(number)s is already accepted.") % values)
+        return QuoteStateError(
+            QuoteErrorCode.QUOTE_ALREADY_ACCEPTED, _("Quote %(number)s is already accepted.") % values
+        )
     if quote.status == Quote.Status.DECLINED:
-        return QuoteStateError("quote_declined", _("Quote %(number)s was declined.") % values)
+        return QuoteStateError(QuoteErrorCode.QUOTE_DECLINED, _("Quote %(number)s was declined.") % values)
     if quote.status == Quote.Status.SUPERSEDED:
         return QuoteStateError(
-            "quote_superseded",
+            QuoteErrorCode.QUOTE_SUPERSEDED,
             _("Quote %(number)s is superseded by a newer revision; only the newest revision can be %(answered)s.")
             % {**values, "answered": answering},
         )
     if quote.status != Quote.Status.ISSUED or quote.issued_at is None:
         return QuoteStateError(
-            "quote_not_issued",
+            QuoteErrorCode.QUOTE_NOT_ISSUED,
             _("Quote %(number)s is not issued yet (%(status)s); it can be %(answered)s once it is issued.")
             % {**values, "status": quote.get_status_display().lower(), "answered": answering},
         )
     if quote.is_expired:
         return QuoteStateError(
-            "quote_expired",
+            QuoteErrorCode.QUOTE_EXPIRED,
             _("Quote %(number)s expired on %(date)s; ask us for a new revision.")
             % {**values, "date": quote.valid_until.isoformat() if quote.valid_until else ""},
         )
@@ -113,7 +115,8 @@ def _record(quote: Quote, decision: QuoteDecision, *, answering: str) -> Quote:
     except IntegrityError:  # another answer won the race for the one-to-one row
         locked.refresh_from_db()
         raise _state_refusal(locked, answering=answering) or QuoteStateError(
-            "quote_already_accepted", _("Quote %(number)s is already answered.") % {"number": locked.number}
+            QuoteErrorCode.QUOTE_ALREADY_ACCEPTED,
+            _("Quote %(number)s is already answered.") % {"number": locked.number},
         ) from None
     except ValidationError as exc:
         raise QuoteError({key: " ".join(messages) for key, messages in exc.message_dict.items()}) from None

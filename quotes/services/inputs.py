@@ -4,6 +4,7 @@ message), before anything is written."""
 from __future__ import annotations
 
 from decimal import Decimal
+from enum import StrEnum
 from typing import Any
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
@@ -34,9 +35,28 @@ MODEL_FIELDS = {
 }
 
 
+class QuoteErrorCode(StrEnum):
+    """The stable code of every quote error the API answers: a refused quote (QuoteError), a quote whose state
+    forbids it (QuoteStateError) and a quote's documents that cannot be sent (yet)."""
+
+    QUOTE_REJECTED = "quote_rejected"  # bad input: a design with errors, an unknown country …
+    QUOTE_EXPIRED = "quote_expired"
+    QUOTE_SUPERSEDED = "quote_superseded"
+    QUOTE_ALREADY_ACCEPTED = "quote_already_accepted"
+    QUOTE_DECLINED = "quote_declined"
+    QUOTE_NOT_ISSUED = "quote_not_issued"
+    QUOTE_NOT_ACCEPTED = "quote_not_accepted"
+    DOCUMENT_NOT_READY = "document_not_ready"  # not built yet (Retry-After)
+    DOCUMENT_FAILED = "document_failed"
+    DOCUMENT_MISSING = "document_missing"
+
+
 class QuoteError(Exception):
     """Bad input for a quote. ``errors`` maps a field name (``customer.country``, ``discount_percent``,
-    ``line_discounts.<part>``, ``design.<path>``, ``status`` …) to a clear message."""
+    ``line_discounts.<part>``, ``design.<path>``, ``status`` …) to a clear message; ``code`` is its
+    QuoteErrorCode."""
+
+    code: QuoteErrorCode = QuoteErrorCode.QUOTE_REJECTED
 
     def __init__(self, errors: dict[str, str]):
         self.errors = dict(errors)

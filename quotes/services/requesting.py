@@ -22,6 +22,7 @@ from .freezing import apply_evaluation
 from .inputs import (
     CHANNELS,
     QuoteError,
+    QuoteErrorCode,
     clean_customer,
     clean_language,
     clean_line_discounts,
@@ -283,7 +284,7 @@ def _newest_revision_locked(quote: Quote) -> Quote:
     newest = Quote.objects.select_for_update().filter(base_number=quote.base_number).order_by("-revision").first()
     if newest is not None and newest.status == Quote.Status.ACCEPTED:
         raise QuoteStateError(
-            "quote_already_accepted",
+            QuoteErrorCode.QUOTE_ALREADY_ACCEPTED,
             _("Quote %(number)s is accepted: an order is never revised. Request a new quote instead.")
             % {"number": newest.number},
         )

@@ -4,7 +4,7 @@ catalogue through the one validation service and the recommender."""
 import pytest
 
 from configurator.examples import h200_training_cluster
-from configurator.recommend import recommend
+from configurator.recommend import RecommendParams, recommend
 from configurator.selectors import lead_times
 from configurator.snapshot import catalog_snapshot
 from tests.results import validate_json
@@ -86,7 +86,7 @@ def test_cluster_power_adds_the_fabric_and_says_at_least_when_switch_power_is_un
 
 def test_405b_inference_gets_one_node_not_two_nodes_and_a_fabric(seeded_catalog):
     view = catalog_snapshot()
-    rec = recommend(kind="inference", params_billion=405, catalog=view, lead_times=lead_times(view))
+    rec = recommend(RecommendParams("inference", 405), catalog=view, lead_times=lead_times(view))
     # 810 GB of bf16 weights: one HGX H200 (or larger) node holds them; two HGX H100 nodes plus InfiniBand cost
     # about twice as much
     assert rec.nodes == 1 and rec.switch is None and rec.errors == 0
@@ -95,6 +95,6 @@ def test_405b_inference_gets_one_node_not_two_nodes_and_a_fabric(seeded_catalog)
 
 def test_70b_inference_on_pcie_cards_is_recommended_in_one_server(seeded_catalog):
     view = catalog_snapshot()
-    rec = recommend(kind="inference", params_billion=70, precision="fp8", catalog=view, lead_times=lead_times(view))
+    rec = recommend(RecommendParams("inference", 70, precision="fp8"), catalog=view, lead_times=lead_times(view))
     assert rec.nodes == 1 and rec.errors == 0
     assert rec.document["workload"]["precision"] == "fp8"

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from configurator import selectors
-from configurator.recommend import recommend
+from configurator.recommend import RecommendParams, recommend
 from configurator.snapshot import catalog_snapshot
 from tests.results import validate_json
 
@@ -52,7 +52,7 @@ def test_inference_replicas_pass_without_a_fabric(seeded_catalog):
 
 def test_the_recommendation_adds_no_fabric_for_inference_replicas(seeded_catalog):
     view = catalog_snapshot()
-    rec = recommend(kind="inference", params_billion=405, nodes=4, catalog=view, lead_times=selectors.lead_times(view))
+    rec = recommend(RecommendParams("inference", 405, nodes=4), catalog=view, lead_times=selectors.lead_times(view))
     assert rec.nodes == 4 and rec.switch is None and rec.nic is None
     assert "fabric" not in rec.document
     result = validate_json(document=rec.document)
@@ -61,7 +61,7 @@ def test_the_recommendation_adds_no_fabric_for_inference_replicas(seeded_catalog
 
 def test_the_recommendation_keeps_the_fabric_for_multi_node_training(seeded_catalog):
     view = catalog_snapshot()
-    rec = recommend(kind="training", params_billion=70, nodes=4, catalog=view, lead_times=selectors.lead_times(view))
+    rec = recommend(RecommendParams("training", 70, nodes=4), catalog=view, lead_times=selectors.lead_times(view))
     assert rec.nodes == 4 and rec.switch is not None
 
 

@@ -24,13 +24,12 @@ TRAINING_70B = {
 
 
 def _alternatives(kind="training", params=70, language="en", **kw):
-    from configurator.recommend import alternatives
+    from configurator.recommend import RecommendParams, alternatives
     from web import selectors
 
     view = selectors.catalog()
-    return alternatives(
-        kind=kind, params_billion=params, catalog=view, lead_times=lead_times(view), language=language, **kw
-    )
+    params = RecommendParams(kind=kind, params_billion=params, **kw)
+    return alternatives(params, catalog=view, lead_times=lead_times(view), language=language)
 
 
 def _errors(alt):
@@ -41,12 +40,12 @@ def _errors(alt):
 
 
 def test_a_70b_training_job_gets_the_recommendation_and_up_to_three_alternatives(seeded_catalog):
-    from configurator.recommend import recommend
+    from configurator.recommend import RecommendParams, recommend
     from web import selectors
 
     alts = _alternatives()
     view = selectors.catalog()
-    rec = recommend(kind="training", params_billion=70, catalog=view, lead_times=lead_times(view))
+    rec = recommend(RecommendParams(kind="training", params_billion=70), catalog=view, lead_times=lead_times(view))
     assert alts[0].key == "recommended" and alts[0].document == rec.document
     assert 3 <= len(alts) <= 4  # the recommended design and two or three alternatives
     keys = [a.key for a in alts]
@@ -281,7 +280,7 @@ def test_the_goal_step_links_to_the_alternatives_without_computing_them(client, 
 
     config = make_config(TRAINING_70B)
     called = []
-    monkeypatch.setattr(recommend, "alternatives", lambda **kw: called.append(kw) or ())
+    monkeypatch.setattr(recommend, "alternatives", lambda *a, **kw: called.append(kw) or ())
     body = client.get(f"/d/{config.token}/goal/").content.decode()
     assert f"/d/{config.token}/alternatives/" in body
     assert called == []

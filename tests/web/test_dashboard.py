@@ -161,3 +161,21 @@ def test_the_query_count_does_not_grow_with_the_quotes(staff_client, staff):
     for n in range(4, 40):
         make_quote(n, owner=StaffFactory(username=f"engineer{n}") if n % 2 else None)
     assert _queries(staff_client) == few
+
+
+def test_the_query_count_does_not_grow_with_the_designs(staff_client, staff):
+    """The designs' table (each with the sales engineer it is assigned to) costs the same queries for N designs as
+    for 2N, as the quotes' table does."""
+
+    def designs(first: int, count: int) -> None:
+        for n in range(first, first + count):
+            owner = staff if n % 3 == 0 else StaffFactory(username=f"designer{n}") if n % 3 == 1 else None
+            ConfigurationFactory(assigned_to=owner, name=f"Draft {n}")
+
+    designs(1, 6)
+    page(staff_client)  # the caches a second visit finds warm
+    few = _queries(staff_client)
+    designs(7, 6)
+    html = page(staff_client)
+    assert html.count("Draft ") >= 12
+    assert _queries(staff_client) == few

@@ -36,19 +36,13 @@ PRETRAIN_405B = {
 
 
 def _recommend(workload, **kw):
-    from configurator.recommend import recommend
+    from configurator.recommend import RecommendParams, recommend
     from web import selectors
 
     view = selectors.catalog()
     w = dict(workload)
-    return recommend(
-        kind=w.pop("kind"),
-        params_billion=w.pop("model_parameters_billion"),
-        catalog=view,
-        lead_times=lead_times(view),
-        **w,
-        **kw,
-    )
+    params = RecommendParams(kind=w.pop("kind"), params_billion=w.pop("model_parameters_billion"), **w, **kw)
+    return recommend(params, catalog=view, lead_times=lead_times(view))
 
 
 def _sizing(document):

@@ -4,6 +4,7 @@ older answers; and "Ready to quote" says what a quote request will get."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -197,14 +198,15 @@ def test_a_concurrency_one_node_serves_keeps_one_node(client, make_config, h100_
 
 
 def test_the_concurrency_sizes_nothing_on_a_gpu_without_a_benchmark(seeded_catalog, monkeypatch):
-    import configurator.recommend as recommender
+    import configurator.candidates as recommender
+    from configurator.recommend import RecommendParams, recommend
     from configurator.selectors import lead_times
 
     view = selectors.catalog()
-    goal = {"kind": "inference", "params_billion": 70, "precision": "fp8", "context_tokens": 5000}
-    args = {**goal, "catalog": view, "lead_times": lead_times(view), "gpus": None, "nodes": None, "concurrency": 300}
+    goal = RecommendParams("inference", 70, precision="fp8", context_tokens=5000, concurrency=300)
+    args = {"params": goal, "catalog": view, "lead_times": lead_times(view)}
     # The full catalogue proposes one HGX H200 node: no sourced throughput for the H200, the memory sizes it
-    rec = recommender.recommend(**args)
+    rec = recommend(**args)
     assert (rec.gpu, rec.nodes) == ("HGX-H200-8GPU", 1) and rec.sizing.tokens_per_second is None
 
     def shape(pool):
@@ -222,7 +224,7 @@ def test_the_concurrency_sizes_nothing_on_a_gpu_without_a_benchmark(seeded_catal
     assert {s[3] for s in shape(memory_only) if s[1] == "HGX-H100-8GPU"} == {1}
     # in BF16 the benchmark does not apply: the H100 too is sized by its memory alone
     monkeypatch.undo()
-    bf16 = {**args, "precision": "bf16"}
+    bf16 = {**args, "params": dataclasses.replace(goal, precision="bf16")}
     assert shape(recommender.candidates(**bf16)) == shape(_memory_only(monkeypatch, recommender, bf16))
 
 

@@ -40,12 +40,12 @@ def test_choosing_a_rack_saves_it_complete_and_says_the_count_is_racks(client, m
 
 
 def test_a_blackwell_workload_gets_an_nvl72_rack_beside_the_hgx_nodes(seeded_catalog):
-    from configurator.recommend import alternatives
+    from configurator.recommend import RecommendParams, alternatives
     from configurator.selectors import lead_times
     from web import selectors
 
     view = selectors.catalog()
-    alts = alternatives(kind="inference", params_billion=1800, catalog=view, lead_times=lead_times(view))
+    alts = alternatives(RecommendParams("inference", 1800), catalog=view, lead_times=lead_times(view))
     base = alts[0]
     base_gpu = view.get(base.document["node_groups"][0]["components"][0]["part"])
     assert base.key == "recommended" and base_gpu.generation.startswith("Blackwell")

@@ -52,11 +52,11 @@ def test_accepting_the_recommendation_stores_it_as_the_draft_design(client, seed
 
 
 def test_small_inference_is_recommended_on_pcie_gpus(seeded_catalog):
-    from configurator.recommend import recommend
+    from configurator.recommend import RecommendParams, recommend
     from web import selectors
 
     view = selectors.catalog()
-    rec = recommend(kind="inference", params_billion=70, catalog=view, lead_times=lead_times(view))
+    rec = recommend(RecommendParams(kind="inference", params_billion=70), catalog=view, lead_times=lead_times(view))
     assert rec is not None and not rec.gpu_is_board and rec.nodes == 1 and rec.switch is None
     assert rec.errors == 0
 

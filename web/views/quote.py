@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -20,7 +18,6 @@ from quotes.forms import AcceptForm, DeclineForm, tie_errors
 from quotes.services import (
     DownloadLinkError,
     QuoteError,
-    QuotePreview,
     QuoteStateError,
     quote_accept,
     quote_approve,
@@ -29,7 +26,6 @@ from quotes.services import (
     quote_may_answer,
     quote_may_approve,
     quote_open_link_open,
-    quote_preview,
     quote_request,
     quote_revise,
     quote_send_open_link,
@@ -54,6 +50,7 @@ from web.views.common import (
     _visible_quotes,
     step_url,
 )
+from web.views.quote_preview import PREVIEW_FORMS, PricePreview, discount_preview, vat_inputs
 
 
 def _quote_limits(request: HttpRequest) -> list[tuple[str, tuple[int, int], object]]:
@@ -141,22 +138,12 @@ def _quote_page(
         form = QuoteRequestForm(initial=_own_details(request), for_staff=staff)
     quotes = _visible_quotes(request, config)
     latest = quotes[0] if quotes else None
-    if staff:
-        discount_form = discount_form or _discount_form(ev)
-        if revise_form is None and latest is not None:
-            revise_form = _discount_form(
-                ev,
-                prefix="revise",
-                initial={
-                    "discount_percent": latest.discount_percent or "",
-                    **{f"{DiscountForm.LINE_PREFIX}{k}": v for k, v in latest.line_discounts.items()},
-                },
-            )
     previews = dict(previews or {})
     if staff:
+        discount_form, revise_form = _staff_forms(ev, latest, discount_form, revise_form)
         for which, dform in (("request", discount_form), ("revise", revise_form)):
             if dform is not None and which not in previews:
-                previews[which] = _price_preview(ev, dform, which=which, **_vat_inputs(which, form, latest))
+                previews[which] = discount_preview(ev, dform, which=which, **vat_inputs(which, form, latest))
     ctx = _context(
         request,
         config,
@@ -178,6 +165,24 @@ def _quote_page(
         **(_revision_diff(request, latest) if staff else {}),
     )
     return _render_step(request, "quote", ctx, status=status)
+
+
+def _staff_forms(
+    ev: Evaluation, latest, discount_form: DiscountForm | None, revise_form: DiscountForm | None
+) -> tuple[DiscountForm, DiscountForm | None]:
+    """The discount form and, with a latest quote, its revision form: the ones a refused POST brought back, else
+    fresh ones (the revision's with the latest quote's discounts)."""
+    discount_form = discount_form or _discount_form(ev)
+    if revise_form is None and latest is not None:
+        revise_form = _discount_form(
+            ev,
+            prefix="revise",
+            initial={
+                "discount_percent": latest.discount_percent or "",
+                **{f"{DiscountForm.LINE_PREFIX}{k}": v for k, v in latest.line_discounts.items()},
+            },
+        )
+    return discount_form, revise_form
 
 
 def _revision_diff(request: HttpRequest, latest) -> dict[str, object]:
@@ -513,108 +518,6 @@ def _staff_quote_change(request: HttpRequest, config: Configuration, change, ref
     return redirect(step_url(config, "quote"))
 
 
-# --- price preview -----------------------------------------------------------------------------------------
-
-
-@dataclass
-class PricePreview:
-    """The preview panel of one form: quotes.services.quote_preview's answer (``preview``), its errors named by
-    the labels of the form's fields. ``which``: the form it belongs to ("request": a new quote; "revise": a new
-    revision of the latest quote)."""
-
-    which: str
-    preview: QuotePreview
-    errors: list[tuple[str, str]] = field(default_factory=list)
-
-    @property
-    def result(self):
-        return self.preview.result
-
-    @property
-    def vat(self):
-        return self.preview.vat
-
-    @property
-    def unpriced(self) -> list[str]:
-        return self.preview.unpriced
-
-    @property
-    def margin(self):
-        return self.preview.margin
-
-    @property
-    def margin_lines(self):
-        return self.preview.margin_lines
-
-    @property
-    def agreement(self):
-        return self.preview.agreement
-
-    @property
-    def agreed(self):
-        return self.preview.agreed
-
-    @property
-    def approval_reasons(self) -> tuple[str, ...]:
-        return self.preview.approval_reasons
-
-    @property
-    def floor(self):
-        return self.preview.floor
-
-    @property
-    def dom_id(self) -> str:
-        return "price-preview" if self.which == "request" else "revise-price-preview"
-
-
-PREVIEW_FORMS = ("request", "revise")
-
-
-def _vat_inputs(which: str, form, quote) -> dict[str, object]:
-    """The customer's country and VAT number the preview prices with: as typed in the request form (its initial
-    country when none is typed), or the latest quote's (a revision keeps its customer)."""
-    if which == "revise" and quote is not None:
-        return {"country": quote.customer_country, "vat_number": quote.customer_vat_number, "kvk": quote.customer_kvk}
-    if form is None:
-        return {"country": "NL", "vat_number": "", "kvk": ""}
-    if isinstance(form, QueryDict):
-        return {
-            "country": form.get("country") or "NL",
-            "vat_number": form.get("vat_number") or "",
-            "kvk": form.get("kvk_number") or "",
-        }
-    return {
-        "country": form["country"].value() or "NL",
-        "vat_number": form["vat_number"].value() or "",
-        "kvk": form["kvk_number"].value() or "",
-    }
-
-
-def _price_preview(ev: Evaluation, dform: DiscountForm, *, which: str, country, vat_number, kvk="") -> PricePreview:
-    """The preview of the design with the discounts of ``dform`` (bound: as typed; unbound: its initial values)
-    for a customer in ``country`` with ``vat_number``, by quotes.services.quote_preview."""
-    typed = {bound.name.removeprefix(DiscountForm.LINE_PREFIX): bound.value() for bound in dform.line_fields()}
-    preview = quote_preview(
-        lines=ev.bill.lines if ev.bill else [],
-        discount_percent=dform["discount_percent"].value(),
-        line_discounts=typed,
-        country=country,
-        vat_number=vat_number,
-        kvk=kvk,
-    )
-    errors = [(_preview_label(dform, key), message) for key, message in preview.errors.items()]
-    return PricePreview(which, preview, errors)
-
-
-def _preview_label(dform: DiscountForm, key: str) -> str:
-    """The label a preview error is shown under: the field's, as the forms name it."""
-    if key.startswith(DiscountForm.LINE_PREFIX):
-        return _("Line discount %(part)s (%%)") % {"part": key.removeprefix(DiscountForm.LINE_PREFIX)}
-    if key in QuoteRequestForm.base_fields:
-        return str(QuoteRequestForm.base_fields[key].label)
-    return str(dform.fields["discount_percent"].label)
-
-
 def _preview_for(request: HttpRequest, config: Configuration, ev: Evaluation):
     """(which form, its bound discount form, the preview) for the discounts the request posts; a revision's
     preview names its quote (404 when the design has no such quote)."""
@@ -622,7 +525,7 @@ def _preview_for(request: HttpRequest, config: Configuration, ev: Evaluation):
     which = data.get("preview_form") if data.get("preview_form") in PREVIEW_FORMS else "request"
     quote = _posted_quote(request, config) if which == "revise" else None
     dform = _discount_form(ev, data, prefix="revise" if which == "revise" else None)
-    return which, dform, _price_preview(ev, dform, which=which, **_vat_inputs(which, data, quote))
+    return which, dform, discount_preview(ev, dform, which=which, **vat_inputs(which, data, quote))
 
 
 @require_POST

@@ -63,38 +63,10 @@ def _goal(request: HttpRequest, config: Configuration) -> HttpResponse:
     status = 200
     if request.method == "POST":
         form = GoalForm(request.POST)
-        action = request.POST.get("action", "update")
         if form.is_valid():
-            d = form.cleaned_data
-            doc = wizard.apply_goal(
-                config.document,
-                kind=d["kind"],
-                params_billion=d["params_billion"],
-                gpus=d["gpus"],
-                nodes=d["nodes"],
-                mode=d["mode"],
-                precision=d["precision"],
-                context_tokens=d["context_tokens"],
-                concurrency=d["concurrency"],
-                training_tokens_billion=d["training_tokens_billion"],
-                target_days=d["target_days"],
-            )
-            if action in ("accept", "accept_cheapest"):
-                proposed = _proposed(doc, view, cheapest=action == "accept_cheapest")
-                if proposed is not None:
-                    doc = {**proposed, "name": config.document.get("name") or proposed["name"]}
-                    if wizard.AUTO_NAME.match(str(config.document.get("name", ""))):
-                        doc["name"] = proposed["name"]
-                _save(request, config, doc)
-                return redirect(step_url(config, "platform"))
-            if action == "blank":
-                doc = {k: v for k, v in doc.items() if k not in ("fabric",)}
-                doc["node_groups"] = []
-                _save(request, config, doc)
-                return redirect(step_url(config, "platform"))
-            _save(request, config, doc)
-            if not request.htmx:
-                return redirect(step_url(config, "goal"))
+            answer = _goal_saved(request, config, view, form.cleaned_data)
+            if answer is not None:
+                return answer
         else:
             status = 422
     else:
@@ -119,6 +91,42 @@ def _goal(request: HttpRequest, config: Configuration) -> HttpResponse:
         has_design=bool(wizard.group(config.document)),
     )
     return _render_step(request, "goal", ctx, status=status)
+
+
+def _goal_saved(request: HttpRequest, config: Configuration, view, d: dict) -> HttpResponse | None:
+    """Saves the goal the form gives; the step to go to after "accept", "accept_cheapest" or "blank" (the platform
+    step) or without htmx (the goal step again), None to answer the goal step in place."""
+    action = request.POST.get("action", "update")
+    doc = wizard.apply_goal(
+        config.document,
+        kind=d["kind"],
+        params_billion=d["params_billion"],
+        gpus=d["gpus"],
+        nodes=d["nodes"],
+        mode=d["mode"],
+        precision=d["precision"],
+        context_tokens=d["context_tokens"],
+        concurrency=d["concurrency"],
+        training_tokens_billion=d["training_tokens_billion"],
+        target_days=d["target_days"],
+    )
+    if action in ("accept", "accept_cheapest"):
+        proposed = _proposed(doc, view, cheapest=action == "accept_cheapest")
+        if proposed is not None:
+            doc = {**proposed, "name": config.document.get("name") or proposed["name"]}
+            if wizard.AUTO_NAME.match(str(config.document.get("name", ""))):
+                doc["name"] = proposed["name"]
+        _save(request, config, doc)
+        return redirect(step_url(config, "platform"))
+    if action == "blank":
+        doc = {k: v for k, v in doc.items() if k not in ("fabric",)}
+        doc["node_groups"] = []
+        _save(request, config, doc)
+        return redirect(step_url(config, "platform"))
+    _save(request, config, doc)
+    if not request.htmx:
+        return redirect(step_url(config, "goal"))
+    return None
 
 
 def _proposed(doc: dict, view, *, cheapest: bool) -> dict | None:

@@ -180,20 +180,9 @@ def _place_explicit(
     placement: Placement,
     findings: list[Finding],
 ) -> None:
-    """Check an explicit placement: each named slot must exist, be free, and take the card. Slightly over 60
-    lines: the three checks collect their slots first, so each becomes one finding naming all of them."""
-    unknown, taken, misfit = [], [], []
-    for name in names:
-        slot = by_name.get(name)
-        if slot is None:
-            unknown.append(name)
-        elif slot.part is not None:
-            taken.append((name, slot.part))
-        elif fits(card_form(part), slot.spec.form) is False:
-            misfit.append(slot)
-        else:
-            slot.part = part
-            slot.unverified_fit = fits(card_form(part), slot.spec.form) is None
+    """Check an explicit placement: each named slot must exist, be free, and take the card. The three checks
+    collect their slots first (_claim), so each becomes one finding naming all of them."""
+    unknown, taken, misfit = _claim(part, names, by_name)
     server = ctx.known_server
     pn = part.spec.part_number
     if unknown:
@@ -235,6 +224,28 @@ def _place_explicit(
             )
         )
         placement.unplaced.append(_unplaced(part, len(misfit), "does not fit the chosen slot"))
+
+
+def _claim(
+    part: CardPart, names: tuple[str, ...], by_name: dict[str, SlotState]
+) -> tuple[list[str], list[tuple[str, CardPart]], list[SlotState]]:
+    """Puts the card in each named slot that exists, is free and takes it; the others by what is wrong: unknown
+    names, slots already holding a card (with that card), slots the card does not fit."""
+    unknown: list[str] = []
+    taken: list[tuple[str, CardPart]] = []
+    misfit: list[SlotState] = []
+    for name in names:
+        slot = by_name.get(name)
+        if slot is None:
+            unknown.append(name)
+        elif slot.part is not None:
+            taken.append((name, slot.part))
+        elif fits(card_form(part), slot.spec.form) is False:
+            misfit.append(slot)
+        else:
+            slot.part = part
+            slot.unverified_fit = fits(card_form(part), slot.spec.form) is None
+    return unknown, taken, misfit
 
 
 def _unplaced(part: CardPart, quantity: int, reason: str) -> dict[str, Any]:

@@ -1,42 +1,21 @@
-"""The design document (contract design/v1, docs/design-v1.md) and the fabric-plan request as one typed model.
-
-The pydantic models below are at once the parser (design.parse validates a document with them), what the engines
-read (frozen, immutable objects with the attribute names the engines use) and the OpenAPI schema of the two
-request bodies (api.schema generates it from these classes). Every limit comes from design.contract; every field
-says, through its ``Say``, how its refusals read, so pydantic's errors become the messages and field paths the
-doors have always returned (``design.parse.input_errors``). Rules that join two fields (a mode of another kind,
-slots that do not match the quantity, the total node count) are each model's ``_cross``; they are checked even
-when other fields are bad, so a document gets every bad field at once.
-
-Unknown extra keys are ignored, so the contract can grow optional fields; the ``facility`` object, the ``networks``
-object and its networks, and the fabric-plan request (with its ``rack``) refuse them: a typo there would silently
-drop a limit the planners must keep.
-"""
+"""The design document (contract design/v1, docs/design-v1.md): its node groups, workload, racks, fabric, facility,
+networks and services."""
 
 from __future__ import annotations
 
-import unicodedata
-from dataclasses import dataclass
 from enum import Enum
 from typing import Annotated, Any, ClassVar, Final
 
 from pydantic import (
     AfterValidator,
-    BaseModel,
     BeforeValidator,
     ConfigDict,
     Field,
-    GetCoreSchemaHandler,
-    GetJsonSchemaHandler,
     PlainValidator,
     Strict,
-    ValidationError,
-    ValidatorFunctionWrapHandler,
     WithJsonSchema,
-    model_validator,
 )
-from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import InitErrorDetails, PydanticCustomError, core_schema
+from pydantic_core import InitErrorDetails
 
 from design.contract import (
     COOLING_TYPES,
@@ -48,9 +27,6 @@ from design.contract import (
     MAX_COMPONENTS_PER_GROUP,
     MAX_CONCURRENCY,
     MAX_CONTEXT_TOKENS,
-    MAX_DISTANCE_M,
-    MAX_ENDPOINTS,
-    MAX_NAME_LENGTH,
     MAX_NODE_GROUPS,
     MAX_NODES,
     MAX_NODES_PER_RACK,
@@ -66,233 +42,37 @@ from design.contract import (
     MIN_RACK_UNITS,
     NETWORK_KEYS,
     PDU_FEEDS,
-    RACK_FIELDS,
     ROLES,
     SERVICE_KEYS,
     SUPPLIED_ITEMS,
     TOPOLOGIES,
     WORKLOAD_KINDS,
-    oversubscription_beyond_limit,
-    parse_oversubscription,
-    ratio_term,
     type_name,
 )
-from design.vocabulary import FULL_TRAINING_MODES, MODES, PRECISIONS, kind_of
-
-SCHEMA = "design/v1"
-
-__all__ = [
-    "DEFAULT",
-    "SCHEMA",
-    "ComponentIn",
-    "Default",
-    "DesignDocument",
-    "DesignIn",
-    "DesignInputError",
-    "FabricIn",
-    "FabricRequestIn",
-    "FacilityIn",
-    "NetworkIn",
-    "NetworksIn",
-    "NodeGroupIn",
-    "RackIn",
-    "Say",
-    "ServicesIn",
-    "WorkloadIn",
-]
-
-
-class DesignInputError(Exception):
-    """A malformed design or fabric request. ``errors`` maps field paths to messages (English)."""
-
-    def __init__(self, errors: dict[str, str]):
-        self.errors = dict(errors)
-        super().__init__("; ".join(f"{path}: {msg}" for path, msg in self.errors.items()))
-
-
-@dataclass(frozen=True)
-class Say:
-    """How the refusals of one field read (design.parse.input_errors turns pydantic's errors into them).
-
-    ``kind``: ``text`` (a string), ``choice`` (a string of an enum: OneOf), ``ratio`` (``d:u``), ``whole`` (a
-    count; ``what`` names it in "an absurd size for one node"), ``positive`` (a positive number), ``above_zero``
-    (a round-3 number: "must be a number above 0"), ``flag``, ``list`` (``what``: " of slot names"), ``slot``,
-    ``schema``; the fabric-plan request's own wording: ``count`` (a whole number from 1), ``part`` and ``switch``
-    (a part number string). ``missing``: the message when the field is absent (or null where it is required).
-    """
-
-    kind: str
-    what: str = ""
-    missing: str = "is required"
-    high: float | None = None  # above_zero: the limit, named when the number is infinite
-
-
-# The message of a rule that joins fields, or of a check pydantic has no constraint for; kept as it is.
-DESIGN_ERROR = "design"
-
-
-def refuse(message: str) -> PydanticCustomError:
-    return PydanticCustomError(DESIGN_ERROR, "{message}", {"message": message})
-
-
-def _refusal(loc: tuple[str | int, ...], message: str, value: Any) -> InitErrorDetails:
-    return InitErrorDetails(type=refuse(message), loc=loc, input=value)
-
-
-@dataclass(frozen=True)
-class OneOf:
-    """A string that must be one of ``choices`` (an enum in the schema)."""
-
-    choices: tuple[str, ...]
-
-    def check(self, value: str) -> str:
-        if value not in self.choices:
-            raise refuse(f"must be one of {', '.join(self.choices)}, not {value!r}")
-        return value
-
-    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
-        return core_schema.no_info_after_validator_function(self.check, handler(source))
-
-    def __get_pydantic_json_schema__(
-        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
-    ) -> JsonSchemaValue:
-        return {**handler(schema), "enum": list(self.choices)}
-
-
-def _design_ratio(value: str) -> str:
-    """``d:u`` as a design's ``fabric.oversubscription`` reads it (the pattern has already matched)."""
-    down, up = (ratio_term(side) for side in value.split(":"))
-    if down == 0 or up == 0:
-        raise refuse(f"must look like 1:1 or 2:1 (two whole numbers above 0), not {value!r}")
-    if message := oversubscription_beyond_limit(value, down, up):
-        raise refuse(message)
-    return value
-
-
-# Characters that change how the text around them is shown without being seen themselves: bidirectional
-# embeddings, overrides and isolates (the "Trojan Source" trick, CVE-2021-42574) and zero-width characters. A name
-# is printed on offers, listed in the admin and written to CSV and XLSX; there it could pass for another name.
-_HIDDEN_CHARACTERS = frozenset(
-    "\u061c\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
-    "\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff"
-)
-
-
-def _visible(value: str) -> str:
-    """A name holds no character that is invisible or turns the direction of the text around it."""
-    for character in value:
-        if character in _HIDDEN_CHARACTERS:
-            what = unicodedata.name(character, "an invisible character").lower()
-            code = f"U+{ord(character):04X}"
-            raise refuse(f"must not contain invisible or direction-changing characters ({code}, {what})")
-    return value
-
-
-_StrictStr = Annotated[str, Strict()]
-_NOT_BLANK = r"^\s*\S"
-Text = Annotated[_StrictStr, Say("text")]
-Name = Annotated[_StrictStr, Field(max_length=MAX_NAME_LENGTH), AfterValidator(_visible), Say("text")]
-PartNumber = Annotated[_StrictStr, Field(pattern=_NOT_BLANK), Say("text")]
-Ratio = Annotated[
+from design.model.base import (
+    SCHEMA,
+    Distance,
+    Flag,
+    Name,
+    OneOf,
+    PartNumber,
+    Ratio,
+    Say,
+    SlotName,
+    Text,
+    _Float,
+    _In,
+    _Int,
+    _no_default,
+    _no_error_at,
+    _optional,
+    _Part,
+    _refusal,
     _StrictStr,
-    # "" reads as absent (the default): the schema takes it too
-    Field(pattern=r"^(\d+:\d+)?$", description="downlinks:uplinks, e.g. 2:1; each side 1 to 1,000."),
-    AfterValidator(_design_ratio),
-    Say("ratio"),
-]
-SlotName = Annotated[_StrictStr, Field(pattern=_NOT_BLANK), Say("slot")]
-
-
-_Int = Annotated[int, Strict()]
-_Float = Annotated[float, Strict(), Field(allow_inf_nan=False)]
-Distance = Annotated[_Float, Field(gt=0, le=MAX_DISTANCE_M), Say("positive")]
-Flag = Annotated[bool, Strict(), Say("flag")]
-
-
-def _again(error: Any) -> InitErrorDetails:
-    """An error pydantic reported, to be raised again with others."""
-    kind = refuse(error["ctx"]["message"]) if error["type"] == DESIGN_ERROR else error["type"]
-    again = InitErrorDetails(type=kind, loc=error["loc"], input=error["input"])
-    if "ctx" in error and error["type"] != DESIGN_ERROR:
-        again["ctx"] = error["ctx"]
-    return again
-
-
-def _optional(*names: str) -> Any:
-    """The schema of a model whose fields ``names`` the parser fills in when absent (not required)."""
-
-    def edit(schema: dict[str, Any]) -> None:
-        required = [name for name in schema.get("required", ()) if name not in names]
-        schema.pop("required", None)
-        if required:
-            schema["required"] = required
-
-    return edit
-
-
-def _no_default(schema: dict[str, Any]) -> None:
-    """A default that is no JSON value (the parser's own reading of an absent field)."""
-    schema.pop("default", None)
-
-
-def _no_error_at(errors: list[Any], *loc: str | int) -> bool:
-    n = len(loc)
-    return not any(tuple(e["loc"][:n]) == loc for e in errors)
-
-
-def _unknown(key: str, allowed: tuple[str, ...]) -> str:
-    same = [name for name in allowed if name.lower() == str(key).lower()]
-    hint = f"; did you mean {same[0]}?" if same else ""
-    return f"unknown field; expected one of {', '.join(allowed)}{hint}"
-
-
-class _Part(BaseModel):
-    """A part of the document: frozen. A model whose optional fields all default to None reads a null as absent
-    without help; the others are ``_In``."""
-
-    model_config = ConfigDict(frozen=True, extra="ignore", regex_engine="python-re", validate_default=False)
-
-    @classmethod
-    def unknown_key(cls, key: str) -> str:
-        """The message for a key the object does not take (models that refuse extra keys)."""
-        return _unknown(key, tuple(f.alias or name for name, f in cls.model_fields.items()))
-
-
-class _In(_Part):
-    """A part whose fields given as null read as absent (their defaults), except where null means something of its
-    own (``_nullable``); ``_cross`` adds the refusals that join fields, checked even when other fields are bad."""
-
-    _nullable: ClassVar[frozenset[str]] = frozenset()
-
-    @classmethod
-    def _prepare(cls, data: dict[str, Any]) -> dict[str, Any]:
-        if None in data.values():
-            data = {k: v for k, v in data.items() if v is not None or k in cls._nullable}
-        return data
-
-    @classmethod
-    def _cross(cls, data: dict[str, Any], errors: list[Any]) -> list[InitErrorDetails]:
-        """Refusals that join fields, from the raw ``data`` and the errors its fields already have."""
-        return []
-
-    @model_validator(mode="wrap")
-    @classmethod
-    def _read(cls, data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-        if not isinstance(data, dict):
-            return handler(data)
-        data = cls._prepare(data)
-        try:
-            result = handler(data)
-        except ValidationError as exc:
-            errors: list[Any] = exc.errors(include_url=False)
-            extra = cls._cross(data, errors)
-            if not extra:
-                raise
-            # the joined rules first: where one names a field that also has its own error, it says more
-            raise ValidationError.from_exception_data(cls.__name__, [*extra, *map(_again, errors)]) from None
-        if extra := cls._cross(data, []):
-            raise ValidationError.from_exception_data(cls.__name__, extra)
-        return result
+    _unknown,
+    refuse,
+)
+from design.vocabulary import FULL_TRAINING_MODES, MODES, PRECISIONS, kind_of
 
 
 class ComponentIn(_Part):
@@ -763,147 +543,3 @@ class DesignDocument(DesignIn):
         Say("schema", missing=f'is required and must be "{SCHEMA}"'),
     ] = Field(alias="schema")
     node_groups: NodeGroups  # required in a document
-
-
-# --- the fabric-plan request (contract design/v1 "Fabric plan") ----------------------------------------------------
-
-
-def _request_ratio(value: Any) -> tuple[int, int]:
-    if isinstance(value, tuple):
-        return value  # built in Python (already parsed)
-    try:
-        return parse_oversubscription(value)
-    except ValueError as exc:
-        raise refuse(str(exc)) from None
-
-
-def _topology(value: Any) -> str:
-    if not isinstance(value, str) or value not in TOPOLOGIES:
-        raise refuse(f"must be one of {', '.join(TOPOLOGIES)}, got {value!r}")
-    return value
-
-
-def _stripped(value: str) -> str:
-    return value.strip()
-
-
-RequestCount = Annotated[int, Strict(), Field(ge=1), Say("count")]
-RequestPart = Annotated[_StrictStr, Field(pattern=_NOT_BLANK), AfterValidator(_stripped), Say("part")]
-RequestSwitch = Annotated[_StrictStr, Field(pattern=_NOT_BLANK), AfterValidator(_stripped), Say("switch")]
-
-
-class FabricRequestIn(_In):
-    """The stateless fabric-plan request: ``{"nodes", "rails", "switch", ["oversubscription", "topology", "hca",
-    "rack"]}``; unknown fields are refused."""
-
-    model_config = ConfigDict(extra="forbid", title="FabricPlanRequest")
-
-    nodes: Annotated[RequestCount, Field(json_schema_extra={"maximum": MAX_ENDPOINTS})] = Field(
-        description=f"nodes × rails is at most {MAX_ENDPOINTS:,}."
-    )
-    rails: Annotated[RequestCount, Field(json_schema_extra={"maximum": MAX_ENDPOINTS})]
-    switch: RequestSwitch = Field(description="A switch part number, e.g. MQM9700-NS2F.")
-    oversubscription: Annotated[
-        tuple[int, int],
-        PlainValidator(_request_ratio, json_schema_input_type=str),
-        Field(
-            description="downlinks:uplinks, e.g. 2:1; each side 1 to 1,000, downlinks at least uplinks.",
-            json_schema_extra={"default": "1:1"},
-        ),
-    ] = (1, 1)
-    topology: Annotated[
-        str, PlainValidator(_topology), WithJsonSchema({"type": "string", "enum": list(TOPOLOGIES)})
-    ] = DEFAULT_TOPOLOGY
-    hca: RequestPart | None = Field(None, description="Optional adapter part number of the compute NICs.")
-    rack: RackIn = Field(
-        RackIn(), description="The design's fabric.rack, with the same limits; other keys are refused."
-    )
-    node_height_u: RequestCount | None = Field(None, description="Rack units of one node (for the rack layout).")
-    node_power_w: RequestCount | None = Field(None, description="Watts one node draws (for the rack layout).")
-
-    @classmethod
-    def unknown_key(cls, key: str) -> str:
-        return "unknown field"
-
-    @classmethod
-    def _cross(cls, data: dict[str, Any], errors: list[Any]) -> list[InitErrorDetails]:
-        rack = data.get("rack")
-        out = (
-            [_refusal(("rack", key), _unknown(key, RACK_FIELDS), rack) for key in rack or () if key not in RACK_FIELDS]
-            if isinstance(rack, dict)
-            else []
-        )
-        nodes: Any = data.get("nodes")
-        rails: Any = data.get("rails")
-        if (
-            "nodes" in data
-            and "rails" in data
-            and _no_error_at(errors, "nodes")
-            and _no_error_at(errors, "rails")
-            and nodes * rails > MAX_ENDPOINTS
-        ):
-            message = (
-                f"{nodes} nodes x {rails} rails = {nodes * rails:,} endpoints exceeds the planner's limit of "
-                f"{MAX_ENDPOINTS:,}"
-            )
-            out.append(_refusal(("nodes",), message, nodes))
-        return out
-
-
-MAX_GPU_FAMILIES = 20  # the recommendation's GPU-family limit: more names than the catalogue has families
-
-
-def _gpu_families(value: Any) -> list[str]:
-    """A list of non-empty strings, at most MAX_GPU_FAMILIES; whether each names a family the catalogue holds is
-    the recommendation's to say (it reads the catalogue)."""
-    if not isinstance(value, list | tuple):
-        raise refuse(f"must be a list of GPU families, not {type_name(value)}")
-    if len(value) > MAX_GPU_FAMILIES:
-        raise refuse(f"names {len(value):,} GPU families; the most it takes is {MAX_GPU_FAMILIES}")
-    for item in value:
-        if not isinstance(item, str):
-            raise refuse(f"must hold GPU family names (strings), not {type_name(item)}")
-        if not item.strip():
-            raise refuse("must not hold an empty GPU family name")
-    return [item.strip() for item in value]
-
-
-class RecommendLimitsIn(_In):
-    """What a recommendation must keep to; every key optional, unknown keys refused."""
-
-    model_config = ConfigDict(extra="forbid", title="RecommendLimits")
-
-    gpu_families: Annotated[
-        list[str],
-        PlainValidator(_gpu_families),
-        WithJsonSchema({"type": "array", "items": {"type": "string", "minLength": 1}, "maxItems": MAX_GPU_FAMILIES}),
-    ] = Field(
-        default_factory=list,
-        description="GPU families allowed, by the first word of the GPU model (H100, H200, B200, B300, L40S) or a "
-        "generation (Hopper, Blackwell); empty or absent: any.",
-    )
-    budget_eur: Annotated[_Float, Field(gt=0), Say("positive")] | None = Field(
-        None, description="The most the design's list price (its bill of materials) may be, in euros."
-    )
-    max_nodes: Annotated[_Int, Field(ge=1, le=MAX_NODES), Say("whole", what=" for a node count")] | None = Field(
-        None, description="The most servers (or NVL72 racks) the design may have."
-    )
-
-    @classmethod
-    def unknown_key(cls, key: str) -> str:
-        return "unknown field"
-
-
-class RecommendRequestIn(_In):
-    """The recommendation request: ``{"workload": {...}, "limits": {...}}``; the workload as a design's (kind,
-    model size, mode, precision, the KV cache's context and concurrency, the run's tokens and target days, a GPU or
-    node count), the limits optional."""
-
-    model_config = ConfigDict(extra="forbid", title="RecommendRequest")
-
-    workload: Annotated[WorkloadIn, Say("text")] = Field(description="The workload, as a design's workload.")
-    limits: RecommendLimitsIn = Field(RecommendLimitsIn(), description="Optional limits.")
-
-    @classmethod
-    def unknown_key(cls, key: str) -> str:
-        return "unknown field"

@@ -1,0 +1,133 @@
+"""What the rack planner takes: node groups, switch groups, the facility and the PDUs on offer, frozen dataclasses
+that check their own values (RackInputError names the field). ``None`` always means *unknown*: the planner never
+substitutes a guessed number for a missing fact.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .model import Cooling, Feeds, SwitchRole
+
+# ----------------------------------------------------------------------------------------------------------
+# Inputs
+
+MAX_RACK_UNITS = 60  # a bound against nonsense input (the elevation draws every unit), above any rack on offer
+
+
+class RackInputError(ValueError):
+    """Planner input that makes no sense, naming the field; the service edge reports it as a field error."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"{field}: {problem}")
+        self.field = field
+        self.problem = problem
+
+
+def _check_whole(obj: object, name: str, minimum: int, maximum: int | None = None, optional: bool = False) -> None:
+    value = getattr(obj, name)
+    if value is None and optional:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum or (maximum and value > maximum):
+        bound = f"from {minimum} to {maximum}" if maximum else f"of at least {minimum}"
+        raise RackInputError(name, f"must be a whole number {bound}")
+
+
+def _check_enum(obj: object, name: str, enum: type[StrEnum], optional: bool = False) -> None:
+    value = getattr(obj, name)
+    if value is None and optional:
+        return
+    try:
+        object.__setattr__(obj, name, enum(value))
+    except ValueError:
+        raise RackInputError(name, f"must be one of {', '.join(e.value for e in enum)}") from None
+
+
+@dataclass(frozen=True, kw_only=True)
+class NodeGroup:
+    """``count`` identical servers. ``su_nodes``: nodes per scalable unit of the compute fabric (one row each)."""
+
+    name: str  # the design's node-group name, used as the finding subject
+    part: str
+    count: int
+    height_u: int
+    power_w: int | None  # estimated maximum draw of one node; None: unknown
+    cooling: Cooling | None  # as the server part says; None: unknown
+    inlets: int | None = None  # power inlets (PSUs) per node; None: unknown
+    inlet_type: str | None = None  # e.g. "C20"; None: unknown
+    inlet_current_a: float | None = None  # what one supply draws at its rating (its watts / the feed's volts)
+    su_nodes: int | None = None  # None: not on the compute fabric, or SU size unknown
+    # A rack-scale NVLink system (GB200/GB300 NVL72): each "node" is a whole rack of its own, ``height_u`` its own
+    # units and ``power_w`` the whole rack's; it brings its own power shelves and management switches.
+    rack_scale: bool = False
+
+    def __post_init__(self) -> None:
+        _check_whole(self, "count", 0)
+        _check_whole(self, "height_u", 1, MAX_RACK_UNITS)
+        _check_whole(self, "power_w", 0, optional=True)
+        _check_enum(self, "cooling", Cooling, optional=True)
+        _check_whole(self, "inlets", 0, optional=True)
+        _check_whole(self, "su_nodes", 1, optional=True)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SwitchGroup:
+    """``count`` switches of one role. Height or power ``None``: unknown (see RACK_SWITCH_* findings)."""
+
+    role: SwitchRole
+    part: str
+    count: int
+    height_u: int | None
+    power_w: int | None
+
+    def __post_init__(self) -> None:
+        _check_enum(self, "role", SwitchRole)
+        _check_whole(self, "count", 0)
+        _check_whole(self, "height_u", 1, MAX_RACK_UNITS, optional=True)
+        _check_whole(self, "power_w", 0, optional=True)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Facility:
+    """The design's ``facility`` (design-v1 "Additions"); every field optional.
+
+    ``pdu_feeds`` defaults to A+B: the HGX servers' power supplies are redundant in halves (hardware.md: 3+3, 2+2,
+    4+4), which is what two independent feeds are for; a single-feed site says ``A``.
+    """
+
+    rack_units: int = 42
+    rack_power_kw: float | None = None  # the most one rack may draw; None: default per cooling (plan.py)
+    cooling: Cooling | None = None  # None: liquid if any node group is liquid-cooled, else air
+    pdu_feeds: Feeds = Feeds.AB
+    zero_u_positions: int = 4  # vertical PDUs one rack takes (packing.ZERO_U_PDU_POSITIONS, its source there)
+
+    def __post_init__(self) -> None:
+        _check_whole(self, "rack_units", 1, MAX_RACK_UNITS)
+        _check_whole(self, "zero_u_positions", 0, 16)
+        power = self.rack_power_kw
+        if power is not None and (
+            isinstance(power, bool) or not isinstance(power, int | float) or not 0 < power < math.inf
+        ):
+            raise RackInputError("rack_power_kw", "must be a positive number of kilowatts")
+        _check_enum(self, "cooling", Cooling, optional=True)
+        _check_enum(self, "pdu_feeds", Feeds)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PduOption:
+    """A rack PDU the catalogue offers. ``rating_w``: the continuous load one PDU may carry on its feed."""
+
+    part: str
+    rating_w: int
+    outlets: int | None  # None: unknown
+    cord: str  # the PDU's own input cord / plug, e.g. "IEC 60309 32A 3P+N+E"; the site must offer it
+    outlet_type: str | None = None  # e.g. "C19"
+    height_u: int = 0  # 0: a vertical zero-U PDU beside the rails
+    outlet_current_a: int | None = None  # what one outlet (and the cord into it) carries, e.g. 16 for C19
+
+    def __post_init__(self) -> None:
+        _check_whole(self, "rating_w", 1)
+        _check_whole(self, "outlets", 1, optional=True)
+        _check_whole(self, "height_u", 0, MAX_RACK_UNITS)
