@@ -33,6 +33,8 @@ APT_TEST_PACKAGES = [
     "chromium",
     "nginx-light",
     "redis-server",
+    "slurmctld",  # tests/outputs/test_handover.py starts it on a generated slurm.conf and topology.conf
+    "munge",
 ]
 # The lock files (`make lock` writes them from pyproject.toml with uv): every package pinned, with its hashes.
 LOCKS = {"": ROOT / "requirements" / "base.txt", "dev": ROOT / "requirements" / "dev.txt"}

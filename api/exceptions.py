@@ -120,6 +120,8 @@ ERROR_CODE_MEANINGS: dict[str, str] = {
     "has_quotes": "409: a configuration with quotes is kept",
     "no_fabric_plan": "409: the design has no fabric to cable",
     "no_picture": "409: the design has nothing to draw in this picture",
+    "unknown_export": "404: no export has this name; see the field name",
+    "design_not_valid": "422: the design has errors; each is a field",
 }
 ERROR_CODE_CHOICES = [(code, ERROR_CODE_MEANINGS.get(code, code)) for code in ERROR_CODES]
 

@@ -7,7 +7,7 @@ from rest_framework.routers import SimpleRouter
 from .views.agreements import PriceAgreementViewSet
 from .views.catalog import PartViewSet
 from .views.configurations import ConfigurationViewSet
-from .views.designs import DesignRecommendView, DesignValidateView, FabricPlanView
+from .views.designs import DesignExportView, DesignRecommendView, DesignValidateView, FabricPlanView
 from .views.errors import not_found
 from .views.quotes import QuoteViewSet
 from .views.webhooks import WebhookViewSet
@@ -23,6 +23,8 @@ v1 = [
     path("designs/validate/", DesignValidateView.as_view(), name="design-validate"),
     path("designs/recommend/", DesignRecommendView.as_view(), name="design-recommend"),
     path("fabric-plans/", FabricPlanView.as_view(), name="fabric-plan"),
+    # The exports' paths end in the export's file name, without a trailing slash.
+    path("designs/exports/<str:name>", DesignExportView.as_view(), name="design-export"),
     # The contract's document paths end in the file name, without a trailing slash.
     path(
         "quotes/<int:pk>/document.pdf",
@@ -33,6 +35,11 @@ v1 = [
         "configurations/<int:pk>/cabling.csv",
         ConfigurationViewSet.as_view({"get": "cabling_csv"}, detail=True),
         name="configuration-cabling-csv",
+    ),
+    path(
+        "configurations/<int:pk>/exports/<str:name>",
+        ConfigurationViewSet.as_view({"get": "export"}, detail=True),
+        name="configuration-export",
     ),
     path(
         "quotes/<int:pk>/order-confirmation.pdf",

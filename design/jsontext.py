@@ -7,7 +7,8 @@ Python's json keeps the last of two equal keys: ``{"count": 1, "count": 100000}`
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from typing import Any, NoReturn
 
 
 class DuplicatedKeys(dict[str, Any]):
@@ -53,3 +54,42 @@ def duplicate_key_path(value: Any, path: str = "") -> str | None:
         if isinstance(item, dict | list) and (found := duplicate_key_path(item, join_path(path, key))):
             return found
     return None
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"number {text[:40]} is out of range")
+    return value
+
+
+def _reject(name: str) -> NoReturn:
+    raise ValueError(f"{name} is not a number in JSON")
+
+
+def load_json(path: str, stdin: Any) -> object:
+    """Read and parse JSON from a file or ``-`` (stdin); raise ValueError with a readable reason."""
+    raw: str | bytes
+    try:
+        if path == "-":
+            raw = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read()
+        else:
+            with open(path, "rb") as handle:
+                raw = handle.read()
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"{path}: not UTF-8 text") from exc
+    duplicates = KeepDuplicates()
+    try:
+        document = json.loads(raw, parse_constant=_reject, parse_float=_finite, object_pairs_hook=duplicates)
+    except RecursionError as exc:
+        raise ValueError(f"{path}: JSON nested too deeply") from exc
+    except ValueError as exc:
+        raise ValueError(f"{path}: not valid JSON ({exc})") from exc
+    if duplicates.found and (duplicated := duplicate_key_path(document)):
+        raise ValueError(f"{path}: {duplicated} appears more than once in one object; name each key once")
+    return document

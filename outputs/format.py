@@ -17,6 +17,8 @@ class OutputErrorCode(StrEnum):
 
     NO_FABRIC_PLAN = "no_fabric_plan"  # nothing to cable
     NO_PICTURE = "no_picture"  # nothing to draw in this picture
+    UNKNOWN_EXPORT = "unknown_export"  # no export has this name
+    DESIGN_NOT_VALID = "design_not_valid"  # the design has errors: nothing is handed over until they are fixed
 
 
 class OutputUnavailable(Exception):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .format import OutputFormat
-from .formats import cabling_csv, pictures_svg
+from .formats import cabling_csv, cut_sheet_xlsx, fabric_topo, pictures_svg, topology_conf, topology_yaml
 
 FORMATS: dict[str, OutputFormat] = {
     fmt.name: fmt
@@ -12,5 +12,9 @@ FORMATS: dict[str, OutputFormat] = {
         pictures_svg.DIAGRAM,
         pictures_svg.ELEVATION,
         pictures_svg.SLOT_MAP,
+        topology_conf.FORMAT,
+        topology_yaml.FORMAT,
+        fabric_topo.FORMAT,
+        cut_sheet_xlsx.FORMAT,
     )
 }

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.utils.translation import gettext as _
+
 from configurator.services import Outcome, design_evaluate
 
 from .format import Output, OutputErrorCode, OutputFormat, OutputUnavailable
@@ -15,8 +17,16 @@ if TYPE_CHECKING:
     from configurator.models import Configuration
     from configurator.result import ValidationResult
 
+# The hand-over files of a won design, in the order the wizard offers them.
+HANDOVER_EXPORTS = ("topology.conf", "topology.yaml", "fabric.topo", "cut-sheet.xlsx")
+
 __all__ = [
     "FORMATS",
+    "HANDOVER_EXPORTS",
+    "DesignNotValid",
+    "UnknownOutput",
+    "configuration_export",
+    "design_export",
     "Output",
     "OutputFormat",
     "OutputErrorCode",
@@ -48,3 +58,46 @@ def configuration_output(*, configuration: Configuration, name: str, outcome: Ou
     if outcome.result is None:
         raise fmt.unavailable()
     return design_output(name=name, result=outcome.result, language=configuration.language)
+
+
+class UnknownOutput(LookupError):
+    """No format has this file name (``name``); ``names``: the file names there are."""
+
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
+        self.names = tuple(FORMATS)
+
+
+class DesignNotValid(OutputUnavailable):
+    """The design has errors: nothing is handed over until they are fixed (``fields``: subject → message)."""
+
+    def __init__(self, message: str, fields: dict[str, str]):
+        super().__init__(OutputErrorCode.DESIGN_NOT_VALID, message)
+        self.fields = fields
+
+
+def _format(name: str) -> OutputFormat:
+    if name not in FORMATS:
+        raise UnknownOutput(name)
+    return FORMATS[name]
+
+
+def design_export(*, name: str, result: ValidationResult, language: str) -> Output:
+    """The export ``name`` of a validated design, as the hand-over doors give it: UnknownOutput for a name no format
+    has, DesignNotValid when the design has errors, OutputUnavailable when it has nothing to give in that format."""
+    _format(name)
+    if not result.valid:
+        fields = {f.subject: f.message for f in result.errors}
+        raise DesignNotValid(_("The design has errors; fix them before exporting it."), fields)
+    return design_output(name=name, result=result, language=language)
+
+
+def configuration_export(*, configuration: Configuration, name: str) -> Output:
+    """design_export of a stored design, in the configuration's language (OutputUnavailable too when the stored
+    design cannot be validated)."""
+    fmt = _format(name)
+    outcome = design_evaluate(document=configuration.document, language=configuration.language)
+    if outcome.result is None:
+        raise fmt.unavailable()
+    return design_export(name=name, result=outcome.result, language=configuration.language)

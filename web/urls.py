@@ -14,6 +14,7 @@ app_name_patterns = [
     path("d/<slug:token>/", views.draft, name="draft"),
     re_path(rf"^d/(?P<token>[-\w]+)/(?P<step>{'|'.join(STEP_SLUGS)})/$", views.step, name="step"),
     path("d/<slug:token>/cabling.csv", views.cabling_csv, name="cabling_csv"),
+    path("d/<slug:token>/exports/<str:name>", views.export_file, name="export"),
     path("d/<slug:token>/acknowledge/", views.acknowledge, name="acknowledge"),
     path("d/<slug:token>/clone/", views.clone, name="clone"),
     path("d/<slug:token>/copy/", views.customer_copy, name="copy"),

@@ -22,7 +22,7 @@ from configurator.services import (
     design_validate,
 )
 from design.model import DesignInputError
-from outputs.services import OutputUnavailable, configuration_output
+from outputs.services import OutputUnavailable, UnknownOutput, configuration_export, configuration_output
 from quotes.selectors import quote_ids_column
 
 from ..exceptions import Conflict
@@ -39,6 +39,7 @@ from ..serializers.configurations import (
 from ..serializers.designs import ValidationResultSerializer
 from ..services import client_configuration_create
 from .base import ApiViewMixin, request_language
+from .exports import EXPORT_DESCRIPTION, EXPORT_RESPONSES, NAME_PARAMETER, AnyRenderer, export_response, refusal
 
 ID_PATTERN = r"[0-9]{1,18}"
 
@@ -215,6 +216,8 @@ class ConfigurationViewSet(
     def get_renderers(self):
         if self.action == "cabling_csv":
             return [CsvRenderer(), JSONRenderer()]
+        if self.action == "export":
+            return [JSONRenderer(), AnyRenderer()]
         return super().get_renderers()
 
     # Routed explicitly in api/urls.py: the path ends in ".csv", without a slash.
@@ -240,3 +243,20 @@ class ConfigurationViewSet(
         response = StreamingHttpResponse(output.body, content_type=output.media_type)
         response["Content-Disposition"] = f'attachment; filename="cabling-{configuration.pk}.csv"'
         return response
+
+    # Routed explicitly in api/urls.py: the path ends in the export's file name, without a slash.
+    @extend_schema(
+        operation_id="configurations_export",
+        summary="Download a hand-over export of the configuration (Slurm topology, fabric check, …)",
+        parameters=[NAME_PARAMETER, LANG_PARAMETER],
+        responses={**EXPORT_RESPONSES, **errors(404, 409, 422)},
+        description="The export of the stored design, from the same service as POST /api/v1/designs/exports/{name}. "
+        + EXPORT_DESCRIPTION,
+    )
+    def export(self, request, pk=None, name=""):
+        configuration = self.get_object()
+        try:
+            output = configuration_export(configuration=configuration, name=name)
+        except (UnknownOutput, OutputUnavailable) as exc:
+            raise refusal(exc) from None
+        return export_response(output, output.name)

@@ -4,6 +4,7 @@ as the command line and the wizard's goal step."""
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -11,10 +12,12 @@ from configurator.examples import h200_training_cluster
 from configurator.ranking import design_recommendations
 from configurator.services import design_validate, fabric_plan_build
 from design.model import DesignDocument, FabricRequestIn, RecommendRequestIn
+from outputs.services import OutputUnavailable, UnknownOutput, design_export
 
 from ..serializers.common import LANG_PARAMETER, errors
 from ..serializers.designs import FabricPlanSerializer, RecommendationSerializer, ValidationResultSerializer
 from .base import ApiViewMixin, json_body, request_language
+from .exports import EXPORT_DESCRIPTION, EXPORT_RESPONSES, NAME_PARAMETER, AnyRenderer, export_response, refusal
 
 EXAMPLE_DESIGN = h200_training_cluster()
 
@@ -36,6 +39,33 @@ class DesignValidateView(ApiViewMixin, APIView):
     def post(self, request):
         result = design_validate(document=json_body(request), language=request_language(request))
         return Response(result.to_json())
+
+
+class DesignExportView(ApiViewMixin, APIView):
+    stateless = True  # computes, stores nothing
+
+    def get_renderers(self):
+        return [JSONRenderer(), AnyRenderer()]
+
+    @extend_schema(
+        operation_id="designs_export",
+        summary="Export a design for hand-over (Slurm topology, fabric check, …)",
+        tags=["designs"],
+        request=DesignDocument,
+        parameters=[NAME_PARAMETER, LANG_PARAMETER],
+        examples=[OpenApiExample("4-node HGX H200 cluster", value=EXAMPLE_DESIGN, request_only=True)],
+        responses={**EXPORT_RESPONSES, **errors(404, 409, 415, 422)},
+        description="The export of the design in the body (400 with the path of every bad field when it is "
+        "malformed). Same file as `manage.py export_design`. " + EXPORT_DESCRIPTION,
+    )
+    def post(self, request, name=""):
+        language = request_language(request)
+        try:
+            result = design_validate(document=json_body(request), language=language)
+            output = design_export(name=name, result=result, language=language)
+        except (UnknownOutput, OutputUnavailable) as exc:
+            raise refusal(exc) from None
+        return export_response(output, output.name)
 
 
 class FabricPlanView(ApiViewMixin, APIView):

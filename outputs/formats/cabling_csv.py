@@ -8,27 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from django.utils.translation import gettext as _
-
 from configurator.result import ValidationResult
-from engines.cluster.rackplan import fabric_locator
-from engines.fabric.cabling import iter_cabling_csv
 from engines.networks.cabling import network_rows
-from outputs.format import OutputErrorCode, OutputFormat, OutputUnavailable
-
-
-def unavailable() -> OutputUnavailable:
-    return OutputUnavailable(OutputErrorCode.NO_FABRIC_PLAN, _("This configuration has no fabric plan to cable."))
+from outputs.format import OutputFormat
+from outputs.links import compute_lines, unavailable
 
 
 def render(result: ValidationResult, language: str) -> Iterator[str]:
     """The CSV lines; OutputUnavailable (``no_fabric_plan``) when the design has no fabric with tiers."""
-    fabric = result.fabric_plan
-    if fabric is None or not fabric.plan.tiers:
-        raise unavailable()
-    counts = {g["group"]: g["count"] for g in result.totals.groups}
-    locate = fabric_locator(result.rack_plan, counts)
-    return _with_networks(iter_cabling_csv(fabric.plan, locate), result, locate is not None)
+    compute, rack_columns = compute_lines(result)
+    return _with_networks(compute, result, rack_columns)
 
 
 def _with_networks(compute: Iterator[str], result: ValidationResult, rack_columns: bool) -> Iterator[str]:

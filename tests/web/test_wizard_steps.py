@@ -391,3 +391,18 @@ def test_platform_step_shows_the_complete_node_and_a_changed_cpu_is_stored(clien
     assert defaults["cpu"].part.part_number not in lines
     nl = client.get(url(config, "platform"), HTTP_ACCEPT_LANGUAGE="nl").content.decode()
     assert 'value="XEON-8480+" selected' in nl
+
+
+def test_review_offers_the_hand_over_files_of_a_valid_cabled_design(client, make_config):
+    config = make_config()
+    body = client.get(url(config, "review")).content.decode()
+    href = reverse("configurator:export", args=[config.token, "topology.conf"])
+    assert 'id="handover"' in body and href in body
+    response = client.get(href)
+    assert response.status_code == 200 and response.streaming
+    assert b"".join(response.streaming_content).decode().startswith("# Slurm topology.conf")
+    assert client.get(reverse("configurator:export", args=[config.token, "netbox.zip"])).status_code == 404
+    config.document = {**config.document, "fabric": None}
+    config.save()
+    assert 'id="handover"' not in client.get(url(config, "review")).content.decode()
+    assert client.get(reverse("configurator:export", args=[config.token, "fabric.topo"])).status_code == 404

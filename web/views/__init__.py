@@ -8,7 +8,7 @@ the findings and the price.
 
 from web.views.common import step_url
 from web.views.compare import alternative_start, alternatives, compare_drafts
-from web.views.pages import cabling_csv, draft, home, rules, start
+from web.views.pages import cabling_csv, draft, export_file, home, rules, start
 from web.views.quote import open_quote, price_preview
 from web.views.staff import acknowledge, clone, customer_copy, dashboard, take_over
 from web.views.steps import step
@@ -18,6 +18,7 @@ __all__ = [
     "alternative_start",
     "alternatives",
     "cabling_csv",
+    "export_file",
     "clone",
     "compare_drafts",
     "customer_copy",

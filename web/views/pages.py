@@ -12,7 +12,13 @@ from django.views.decorators.http import require_GET, require_POST
 from configurator.models import Configuration
 from configurator.services import configuration_create
 from messages.languages import language_choices
-from outputs.services import OutputUnavailable, configuration_output
+from outputs.services import (
+    HANDOVER_EXPORTS,
+    OutputUnavailable,
+    UnknownOutput,
+    configuration_export,
+    configuration_output,
+)
 from project import ratelimits
 from web import selectors, wizard
 from web.forms import GoalForm
@@ -79,6 +85,20 @@ def cabling_csv(request: HttpRequest, token: str) -> HttpResponseBase:
     """The per-port cabling plan of the draft's fabric (A end, Z end, port, cable part, length), streamed row by
     row so that a 2,000-node plan never sits in memory."""
     config = _config(token)
+    if (refused := _too_many(request, config)) is not None:
+        return refused
+    outcome = selectors.design_outcome(document=config.document, language=_language(), view=selectors.catalog())
+    try:
+        output = configuration_output(configuration=config, name="cabling.csv", outcome=outcome)
+    except OutputUnavailable as exc:
+        raise Http404(exc.message) from None
+    response = StreamingHttpResponse(output.body, content_type=output.media_type)
+    response["Content-Disposition"] = f'attachment; filename="cabling-{token[:8]}.csv"'
+    return response
+
+
+def _too_many(request: HttpRequest, config: Configuration) -> HttpResponse | None:
+    """The 429 for an address that asked for too many files of large designs (staff are not counted)."""
     rate = settings.CABLING_CSV_LARGE_RATE
     if (
         not _is_staff(request)
@@ -92,14 +112,25 @@ def cabling_csv(request: HttpRequest, token: str) -> HttpResponseBase:
         )
         response["Retry-After"] = ratelimits.retry_after(rate)
         return response
-    outcome = selectors.design_outcome(document=config.document, language=_language(), view=selectors.catalog())
+    return None
+
+
+@require_GET
+def export_file(request: HttpRequest, token: str, name: str) -> StreamingHttpResponse | HttpResponse:
+    """A hand-over export of the draft (outputs.registry's file name: topology.conf, fabric.topo, …), streamed;
+    404 for an unknown name, a design with errors or without a cabled fabric. Counted with the cabling plans."""
+    config = _config(token)
+    if name not in HANDOVER_EXPORTS:
+        raise Http404(name)
+    if (refused := _too_many(request, config)) is not None:
+        return refused
     try:
-        output = configuration_output(configuration=config, name="cabling.csv", outcome=outcome)
-    except OutputUnavailable as exc:
-        raise Http404(exc.message) from None
-    stream = StreamingHttpResponse(output.body, content_type=output.media_type)
-    stream["Content-Disposition"] = f'attachment; filename="cabling-{token[:8]}.csv"'
-    return stream
+        output = configuration_export(configuration=config, name=name)
+    except (UnknownOutput, OutputUnavailable) as exc:
+        raise Http404(str(exc)) from None
+    response = StreamingHttpResponse(output.body, content_type=output.media_type)
+    response["Content-Disposition"] = f'attachment; filename="{output.name}"'
+    return response
 
 
 def _node_count(document: dict) -> int:

@@ -22,7 +22,7 @@ from configurator.selectors import (
 from design.specs import AdapterSpec
 from messages.cluster import left_out_items
 from messages.diagram import LINK_CLASSES
-from outputs.services import picture_set, result_pictures
+from outputs.services import HANDOVER_EXPORTS, picture_set, result_pictures
 from web import selectors, wizard
 from web.forms import (
     AcknowledgeForm,
@@ -318,6 +318,7 @@ def _review(request: HttpRequest, config: Configuration) -> HttpResponse:
         full=True,
         site_form=site_form,
         left_out=left_out_items(ev.result.left_out.to_json()["items"]) if ev.result else "",
+        exports=HANDOVER_EXPORTS if ev.result and ev.result.valid and ev.result.fabric_plan else (),
     )
     return _render_step(request, "review", ctx, status=status)
 

@@ -12,49 +12,11 @@ import sys
 from django.core.management.base import BaseCommand
 
 from configurator.services import design_validate
-from design.jsontext import KeepDuplicates, duplicate_key_path
+from design.jsontext import load_json
 from design.model import DesignInputError
 from messages.languages import default_language, language_codes
 
 EXIT_VALID, EXIT_INVALID, EXIT_MALFORMED = 0, 1, 2
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if value in (float("inf"), float("-inf")):
-        raise ValueError(f"number {text[:40]} is out of range")
-    return value
-
-
-def _reject(name: str):
-    raise ValueError(f"{name} is not a number in JSON")
-
-
-def load_json(path: str, stdin) -> object:
-    """Read and parse JSON from a file or ``-`` (stdin); raise ValueError with a readable reason."""
-    try:
-        if path == "-":
-            raw = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read()
-        else:
-            with open(path, "rb") as handle:
-                raw = handle.read()
-    except OSError as exc:
-        raise ValueError(f"{path}: cannot read ({exc.strerror or exc})") from exc
-    if isinstance(raw, bytes):
-        try:
-            raw = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise ValueError(f"{path}: not UTF-8 text") from exc
-    duplicates = KeepDuplicates()
-    try:
-        document = json.loads(raw, parse_constant=_reject, parse_float=_finite, object_pairs_hook=duplicates)
-    except RecursionError as exc:
-        raise ValueError(f"{path}: JSON nested too deeply") from exc
-    except ValueError as exc:
-        raise ValueError(f"{path}: not valid JSON ({exc})") from exc
-    if duplicates.found and (duplicated := duplicate_key_path(document)):
-        raise ValueError(f"{path}: {duplicated} appears more than once in one object; name each key once")
-    return document
 
 
 class Command(BaseCommand):

@@ -1,0 +1,118 @@
+"""The compute fabric's links of a validated design, as the cabling CSV lists them: the one source of the hand-over
+formats (topology.conf, topology.yaml, fabric.topo, cut-sheet.xlsx), so that every export names the same nodes,
+switches and ports, at the same rack and unit, as the cabling CSV."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, NamedTuple
+
+from django.utils.translation import gettext as _
+
+from engines.cluster.rackplan import fabric_locator
+from engines.fabric.cabling import iter_cabling_csv
+from engines.fabric.model import NODE_LEAF
+
+from .format import OutputErrorCode, OutputUnavailable
+
+if TYPE_CHECKING:
+    from configurator.result import ValidationResult
+
+
+def unavailable() -> OutputUnavailable:
+    return OutputUnavailable(OutputErrorCode.NO_FABRIC_PLAN, _("This configuration has no fabric plan to cable."))
+
+
+def compute_lines(result: ValidationResult) -> tuple[Iterator[str], bool]:
+    """The compute fabric's CSV lines (header first) and whether they carry the rack columns; OutputUnavailable
+    (``no_fabric_plan``) when the design has no fabric with tiers."""
+    fabric = result.fabric_plan
+    if fabric is None or not fabric.plan.tiers:
+        raise unavailable()
+    counts = {g["group"]: g["count"] for g in result.totals.groups}
+    locate = fabric_locator(result.rack_plan, counts)
+    return iter_cabling_csv(fabric.plan, locate), locate is not None
+
+
+class Link(NamedTuple):
+    """One row of the cabling CSV's compute part: A end (a node or a switch) to Z end, with rack and unit."""
+
+    a_end: str
+    a_port: str
+    z_end: str
+    z_port: str
+    link_class: str
+    cable_part: str
+    length_m: str
+    a_rack: str = ""
+    a_u: str = ""
+    z_rack: str = ""
+    z_u: str = ""
+
+    @property
+    def node_link(self) -> bool:
+        return self.link_class == NODE_LEAF
+
+
+def compute_links(result: ValidationResult) -> list[Link]:
+    """Every compute link of the design, in the cabling CSV's order."""
+    lines, _racks = compute_lines(result)
+    reader = csv.reader(lines)
+    next(reader)
+    return [Link._make(row) for row in reader]
+
+
+def node_links(result: ValidationResult) -> list[Link]:
+    """The compute links of the nodes only (node to leaf), in the cabling CSV's order."""
+    lines, _racks = compute_lines(result)
+    next(lines)
+    return [Link._make(row) for row in csv.reader(line for line in lines if line.startswith("node-"))]
+
+
+def is_rack_scale(result: ValidationResult) -> bool:
+    """True when the design's nodes are trays of rack-scale NVLink systems (GB200/GB300 NVL72)."""
+    return any(p.get("rack_scale") for p in result.placement)
+
+
+def switch_type(result: ValidationResult) -> str:
+    """The switch family of the compute fabric (``MQM9700`` of ``MQM9700-NS2F``)."""
+    fabric = result.fabric_plan
+    part = fabric.plan.switch if fabric is not None else "SWITCH"
+    return part.split("-")[0] or part
+
+
+def plane_of(name: str) -> int:
+    """The plane (1-based) of a switch of a multi-plane fabric (``pl2-su01-leaf-r3``), 1 otherwise."""
+    if name.startswith("pl") and "-" in name and name[2 : name.index("-")].isdigit():
+        return int(name[2 : name.index("-")])
+    return 1
+
+
+def rdma_device(nic: str) -> tuple[str, str]:
+    """The RDMA device and its port of a node's NIC: ``nic3`` → (``mlx5_2``, ``P1``), ``nic3.2`` → (``mlx5_2``,
+    ``P2``: the NIC's link to a second plane)."""
+    number, _, link = nic.removeprefix("nic").partition(".")
+    return f"mlx5_{int(number) - 1}", f"P{link or 1}"
+
+
+def protocol(result: ValidationResult) -> str:
+    """``IB`` for a Quantum InfiniBand fabric, ``ETH`` for a Spectrum Ethernet one."""
+    family = switch_type(result)
+    return "IB" if family.startswith(("MQM", "Q")) else "ETH"
+
+
+def modules(result: ValidationResult, link_class: str) -> tuple[str, str]:
+    """The part that plugs into the A end and the one that plugs into the Z end of a link of the class: the
+    transceivers of an optical link (the planner's side a is the switch of a node link, the lower switch of a
+    switch link: the A end of a cabling row is the node, or the lower switch), or the cable itself at both ends."""
+    fabric = result.fabric_plan
+    plan = fabric.plan.link(link_class) if fabric is not None else None
+    if plan is None:
+        return "", ""
+    roles = {role: part for part, _count, role in plan.parts}
+    if "transceiver-a" in roles or "transceiver-b" in roles:
+        side_a, side_b = roles.get("transceiver-a", ""), roles.get("transceiver-b", "")
+        return (side_b, side_a) if link_class == "node-leaf" else (side_a, side_b)
+    cable = roles.get("cable", plan.cable_part or "")
+    return cable, cable

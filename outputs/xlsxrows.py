@@ -1,0 +1,99 @@
+"""A plain XLSX workbook of row sheets, written directly (Office Open XML, SpreadsheetML): text as inline strings,
+numbers as numbers, no styles. openpyxl's writer takes seconds for the 50,000 rows of a 2,048-node cut-sheet; this
+writes them in about the time of the cabling CSV. Read back by openpyxl and spreadsheet programs alike."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Iterable, Sequence
+from xml.sax.saxutils import escape
+
+Cell = str | int | float | None
+
+_CONTENT_TYPES = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+    '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+    '<Default Extension="xml" ContentType="application/xml"/>'
+    '<Override PartName="/xl/workbook.xml" '
+    'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>'
+    "{sheets}</Types>"
+)
+_SHEET_TYPE = (
+    '<Override PartName="/xl/worksheets/sheet{n}.xml" '
+    'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>'
+)
+_ROOT_RELS = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+    '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+    '<Relationship Id="rId1" '
+    'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" '
+    'Target="xl/workbook.xml"/></Relationships>'
+)
+_WORKBOOK = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+    '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+    'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>{sheets}</sheets>'
+    "</workbook>"
+)
+_WORKBOOK_RELS = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+    '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">{rels}</Relationships>'
+)
+_SHEET_REL = (
+    '<Relationship Id="rId{n}" '
+    'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" '
+    'Target="worksheets/sheet{n}.xml"/>'
+)
+_SHEET_HEAD = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+    '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
+)
+_SHEET_TAIL = "</sheetData></worksheet>"
+_COLUMNS = [chr(ord("A") + i) for i in range(26)]
+
+
+def _cell(ref: str, value: Cell) -> str:
+    if value is None or value == "":
+        return ""
+    if isinstance(value, bool):
+        value = str(value)
+    if isinstance(value, int | float):
+        return f'<c r="{ref}"><v>{value}</v></c>'
+    return f'<c r="{ref}" t="inlineStr"><is><t xml:space="preserve">{escape(value)}</t></is></c>'
+
+
+def _sheet(rows: Iterable[Sequence[Cell]]) -> bytes:
+    out = [_SHEET_HEAD]
+    for r, row in enumerate(rows, start=1):
+        cells = "".join(_cell(f"{_COLUMNS[c]}{r}", value) for c, value in enumerate(row))
+        out.append(f'<row r="{r}">{cells}</row>')
+    out.append(_SHEET_TAIL)
+    return "".join(out).encode("utf-8")
+
+
+def workbook(sheets: Sequence[tuple[str, Iterable[Sequence[Cell]]]]) -> bytes:
+    """The XLSX file of the sheets (name, rows), in order; at most 26 columns a sheet."""
+    numbers = range(1, len(sheets) + 1)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as z:
+        z.writestr(
+            "[Content_Types].xml", _CONTENT_TYPES.format(sheets="".join(_SHEET_TYPE.format(n=n) for n in numbers))
+        )
+        z.writestr("_rels/.rels", _ROOT_RELS)
+        z.writestr(
+            "xl/workbook.xml",
+            _WORKBOOK.format(
+                sheets="".join(
+                    f'<sheet name="{escape(name)}" sheetId="{n}" r:id="rId{n}"/>'
+                    for n, (name, _rows) in zip(numbers, sheets, strict=True)
+                )
+            ),
+        )
+        z.writestr(
+            "xl/_rels/workbook.xml.rels", _WORKBOOK_RELS.format(rels="".join(_SHEET_REL.format(n=n) for n in numbers))
+        )
+        for n, (_name, rows) in zip(numbers, sheets, strict=True):
+            z.writestr(f"xl/worksheets/sheet{n}.xml", _sheet(rows))
+    return buffer.getvalue()
