@@ -36,6 +36,21 @@ def choice_reason(
     other design of the pair (comparison._choice_facts) with this design's own under "self", for the contrast:
     what the recommendation gains, what the cheapest saves."""
     sizing = sizing or {}
+    clauses = _memory_clauses(sizing, total_gpus)
+    clauses += _parallel_clauses(sizing, nvlink_domain, nodes)
+    clauses += _serving_clauses(sizing, total_gpus, nodes)
+    days = sizing.get("training_days")
+    if days:
+        clauses.append(_("training takes about %(time)s") % {"time": duration(float(days))})
+    clauses += _contrast(key, other)
+    if not clauses:
+        return ""
+    sentence = "; ".join(clauses)
+    return sentence[:1].upper() + sentence[1:] + "."
+
+
+def _memory_clauses(sizing: dict[str, Any], total_gpus: int) -> list[str]:
+    """The memory the GPUs hold for what the model needs, with the headroom."""
     clauses: list[str] = []
     needed = float(sizing.get("memory_needed_gb") or 0)
     usable = float(sizing.get("usable_gb_per_gpu") or 0) * total_gpus
@@ -55,6 +70,12 @@ def choice_reason(
                 "headroom": num(max(usable / needed - 1, 0) * 100),
             }
         )
+    return clauses
+
+
+def _parallel_clauses(sizing: dict[str, Any], nvlink_domain: int | None, nodes: int) -> list[str]:
+    """Where the model's split runs: inside an NVLink domain, or over PCIe."""
+    clauses: list[str] = []
     plan = sizing.get("parallelism") or {}
     tensor = int(plan.get("tensor") or 0)
     # the GPUs one copy of the model is split over: the plan's tensor x pipeline, else the memory's minimum
@@ -78,6 +99,12 @@ def choice_reason(
         clauses.append(
             _("the model is split over %(tp)s GPUs that talk over PCIe, without NVLink") % {"tp": num(split)}
         )
+    return clauses
+
+
+def _serving_clauses(sizing: dict[str, Any], total_gpus: int, nodes: int) -> list[str]:
+    """The copies of the model served side by side, and the concurrency the GPUs serve (NVIDIA's benchmark)."""
+    clauses: list[str] = []
     served, rate = int(sizing.get("gpus_needed") or 0), float(sizing.get("tokens_per_second") or 0)
     replicas_needed = int(sizing.get("replicas_needed") or 0)
     estimated = bool(served and rate and served <= total_gpus)
@@ -121,14 +148,7 @@ def choice_reason(
             )
             % {"gpus": num(served), "concurrency": num(int(sizing["concurrency"])), "rate": num(round(rate, -1))}
         )
-    days = sizing.get("training_days")
-    if days:
-        clauses.append(_("training takes about %(time)s") % {"time": duration(float(days))})
-    clauses += _contrast(key, other)
-    if not clauses:
-        return ""
-    sentence = "; ".join(clauses)
-    return sentence[:1].upper() + sentence[1:] + "."
+    return clauses
 
 
 def _contrast(key: str, other: dict[str, Any] | None) -> list[str]:

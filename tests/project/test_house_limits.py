@@ -1,9 +1,7 @@
 """The house checks itself: no module of the product over 600 lines, no function over 60 (from its ``def`` line to
 its last, decorators aside). The product is every package setuptools ships (pyproject.toml), less migrations; the
-tests and the benchmarks (bench/) are no product.
-
-ALLOWED lists modules still being split, each with the function names over the limit (or "module" for the
-module's own length); it only shrinks."""
+tests and the benchmarks (bench/) are no product. There is no allow-list: a module or function over the limit
+is split before it lands."""
 
 from __future__ import annotations
 
@@ -21,10 +19,6 @@ PACKAGES = sorted(
 )
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 60
-
-ALLOWED: dict[str, set[str]] = {
-    "messages/choices.py": {"choice_reason"},
-}
 
 
 def _modules() -> list[Path]:
@@ -48,33 +42,12 @@ def _over_the_limits(path: Path) -> list[str]:
             if length > MAX_FUNCTION_LINES:
                 over.append((node.name, length))
     name = path.relative_to(ROOT).as_posix()
-    allowed = ALLOWED.get(name, set())
-    return [f"{name}: {what} has {n} lines" for what, n in over if what not in allowed]
+    return [f"{name}: {what} has {n} lines" for what, n in over]
 
 
 def test_no_module_over_600_lines_and_no_function_over_60():
     over = [problem for path in _modules() for problem in _over_the_limits(path)]
     assert not over, "over the house limits (split them):\n" + "\n".join(over)
-
-
-def test_the_allow_list_names_only_what_is_still_over():
-    stale = []
-    for name, allowed in ALLOWED.items():
-        path = ROOT / name
-        if not path.exists():
-            stale.append(f"{name}: no such module")
-            continue
-        text = path.read_text(encoding="utf-8")
-        long = {
-            node.name
-            for node in ast.walk(ast.parse(text))
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-            and (node.end_lineno or node.lineno) - node.lineno + 1 > MAX_FUNCTION_LINES
-        }
-        if len(text.splitlines()) > MAX_MODULE_LINES:
-            long.add("module")
-        stale += [f"{name}: {what} is within the limits now" for what in sorted(allowed - long)]
-    assert not stale, "take these off ALLOWED:\n" + "\n".join(stale)
 
 
 def test_the_walk_sees_the_product():
