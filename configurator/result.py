@@ -27,6 +27,7 @@ from decimal import Decimal
 from typing import Any, NamedTuple
 
 from configurator.bom import Bill, bill_of
+from design.model.site import SiteIn
 from engines.cluster.bill import BomLine
 from engines.cluster.control_plane import ClusterLine, LeftOut
 from engines.cluster.defaults import DefaultAdded
@@ -156,6 +157,7 @@ class ValidationResult:
     language: str
     bom: tuple[BomLine, ...]
     left_out: LeftOut = LeftOut(frozenset(), "size")
+    site: SiteIn | None = None  # the naming template of the hand-over files (outputs.links); not in to_json
 
     @property
     def errors(self) -> list[ShownFinding]:

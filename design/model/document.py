@@ -72,6 +72,7 @@ from design.model.base import (
     _unknown,
     refuse,
 )
+from design.model.site import SiteIn, site_refusals
 from design.vocabulary import FULL_TRAINING_MODES, MODES, PRECISIONS, kind_of
 
 
@@ -507,6 +508,7 @@ class DesignIn(_In):
     services: ServicesIn = Field(
         ServicesIn(), description="The offer's support, installation and NVIDIA AI Enterprise; null or absent: all."
     )
+    site: SiteIn | None = Field(None, description="The naming template of nodes and switches; absent: node-0001.")
 
     @property
     def node_count(self) -> int:
@@ -521,7 +523,7 @@ class DesignIn(_In):
         if total > MAX_NODES:
             message = f"{total:,} nodes in total is an absurd size; the most this tool accepts is {MAX_NODES:,}"
             return [_refusal(("node_groups",), message, groups)]
-        return []
+        return site_refusals(data.get("site"), total, errors)
 
 
 def _schema_is(value: Any) -> str:
