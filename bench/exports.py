@@ -1,6 +1,6 @@
 """Benchmark of the hand-over exports of a 2,048-node design against the cabling CSV they are read from: the time
-to render (and join) each export of outputs.registry from one validation result. Issue #34 asks that an export of
-2,048 nodes "stream or finish in about the time of the cabling CSV".
+to render (and join) each export of outputs.registry from one validation result. An export of 2,048 nodes should
+stream or finish in about the time of the cabling CSV.
 
     .venv/bin/python bench/exports.py
 

@@ -94,3 +94,13 @@ def test_a_stale_section_is_found_and_regenerated():
     fresh = house.render(text)
     assert house.stale_sections(fresh) == []
     assert "| total |" in fresh and "import contracts in `pyproject.toml`" in fresh
+
+
+def test_every_benchmark_has_a_row_with_its_target():
+    """Every script of bench/ a person runs (not the ``_``-prefixed helpers) is in the README's table of benchmarks,
+    and every row names a script that exists."""
+    table = README.split("| script | what it measures | target |", 1)[1].split("\n\n", 1)[0]
+    rows = set(re.findall(r"^\| `(\w+\.py)` \|", table, flags=re.M))
+    scripts = {p.name for p in (ROOT / "bench").glob("*.py") if not p.name.startswith("_")}
+    assert not scripts - rows, f"bench scripts without a row in the README's table: {sorted(scripts - rows)}"
+    assert not rows - scripts, f"rows for bench scripts that do not exist: {sorted(rows - scripts)}"
