@@ -62,6 +62,12 @@ class SiteIn(_In):
         planners' width."""
         return f"{self.prefix or 'node-'}{int(number) - 1 + self.first:0{self.digits or len(number)}d}"
 
+    def bare(self, switch: str) -> str:
+        """A switch's name as the planners give it (the prefix taken off)."""
+        if self.prefix is None:
+            return switch
+        return switch.removeprefix(self.prefix if self.prefix.endswith("-") else f"{self.prefix}-")
+
     def rename(self, line: str, switches: bool = True) -> str:
         """A cabling CSV line with its two ends (columns 1 and 3) named by the template; ``switches`` false leaves
         every end but the nodes' as it is (the storage, in-band and out-of-band rows)."""

@@ -71,3 +71,10 @@ def test_a_prefix_ending_in_a_dash_is_not_doubled(seeded_catalog):
     result = design_validate(document={**hgx(4), "site": {"prefix": "ams1-"}})
     rows = compute_rows(result)
     assert rows[0]["a_end"] == "ams1-0001" and rows[0]["z_end"].startswith("ams1-") and "--" not in rows[0]["z_end"]
+
+
+def test_the_slurm_leaves_of_a_rail_optimized_fabric_take_the_prefix(seeded_catalog):
+    plain = read_topology_conf(text(design_validate(document=hgx(64)), "topology.conf"))
+    named = read_topology_conf(text(design_validate(document={**hgx(64), "site": {"prefix": "gpu"}}), "topology.conf"))
+    leaves = sorted(name for name, e in plain.items() if "Switches" not in e)
+    assert sorted(name for name, e in named.items() if "Switches" not in e) == [f"gpu-{leaf}" for leaf in leaves]
