@@ -17,6 +17,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from design.jsontext import JsonObject
+
 from .snapshot import FrozenQuote
 
 LINE_FIELDS = ("quantity", "unit_price", "line_discount_percent", "quote_discount_percent", "net")
@@ -69,7 +71,7 @@ class RevisionDiff:
             self.added or self.removed or self.changed or self.discounts or self.totals or self.design_changed
         ) and not (self.findings_added or self.findings_removed)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return asdict(self)
 
 
@@ -142,7 +144,7 @@ def _discounts(a: dict[str, Any], b: dict[str, Any]) -> list[Change]:
     return changes
 
 
-def revision_diff(first: FrozenQuote | dict[str, Any], second: FrozenQuote | dict[str, Any]) -> RevisionDiff:
+def revision_diff(first: FrozenQuote | JsonObject, second: FrozenQuote | JsonObject) -> RevisionDiff:
     """What changed from the snapshot ``first`` (an earlier or later revision) to the snapshot ``second``. Amounts
     are compared as numbers and reported as the snapshots write them."""
     qa, qb = FrozenQuote.from_json(first), FrozenQuote.from_json(second)

@@ -45,6 +45,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from design.jsontext import JsonObject
 from design.specs import GpuSpec, MediaSpec, ServerSpec, SwitchSpec
 from design.vocabulary import Cooling, MediaKind
 from engines.findings.finding import Finding
@@ -439,7 +440,7 @@ class ClusterPower:
     def complete(self) -> bool:
         return not self.unknown
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         net_unknown = [u for u in self.unknown if not u.startswith("node_groups[")]
         return {
             "switch_power_w": round(self.switches_w),

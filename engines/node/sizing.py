@@ -46,6 +46,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from design.jsontext import JsonObject
 from design.vocabulary import DEFAULT_CONTEXT_TOKENS, FULL_TRAINING_MODES, MODES, PRECISIONS, kind_of
 
 KINDS = ("training", "inference")
@@ -125,7 +126,7 @@ class Sizing:
     derived_tokens_per_second: float | None = None
     assumptions: tuple[dict[str, Any], ...] = ()  # {"name", "value", "source"}
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return {
             "kind": self.kind,
             "mode": self.mode,

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
+from design.jsontext import JsonObject
+
 WIDTH = 720
 ROW = 30
 PAD = 12
@@ -83,7 +85,7 @@ def _gpus(values: list[int] | tuple[int, ...]) -> str:
     return ", ".join(str(g) for g in values)
 
 
-def render_slot_map_svg(placement_group: dict[str, Any], L: SlotMapLabels) -> str:
+def render_slot_map_svg(placement_group: JsonObject, L: SlotMapLabels) -> str:
     """One node group's slots as an accessible SVG (it has a title and a text description of every slot), in
     the words of ``L``."""
     slots: list[dict[str, Any]] = list(placement_group.get("slots") or [])

@@ -15,6 +15,7 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
+from design.jsontext import JsonObject
 from engines.findings.finding import Finding
 
 from .ranges import distinct_racks, expand_names, name_ranges, runs_in_order
@@ -71,7 +72,7 @@ class Device:
     height_u: int
     power_w: int | None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return {
             "part": self.part,
             "name": self.name,
@@ -87,7 +88,7 @@ class PduLine:
     quantity: int
     cord: str
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return {"part": self.part, "quantity": self.quantity, "cord": self.cord}
 
 
@@ -100,7 +101,7 @@ class CordLine:
     quantity: int
     current_a: float | None = None  # what one supply draws at its rating: the cord must carry it
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return {
             "pdu_outlet": self.pdu_outlet,
             "node_inlet": self.node_inlet,
@@ -139,7 +140,7 @@ class Rack:
         devices: list[dict[str, Any]] | None = None,
         pdus: list[dict[str, Any]] | None = None,
         cords: list[dict[str, Any]] | None = None,
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         """``devices``, ``pdus``, ``cords``: already as dicts (racks sharing one tuple share one list)."""
         return {
             "name": self.name,
@@ -170,7 +171,7 @@ class Row:
     name: str
     racks: tuple[str, ...]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         """The row as written: ``racks`` names its racks in slot order as name ranges (``ranges.name_ranges``: one
         ``"R01-01..R01-33"`` for a row of 33), ``count`` how many there are."""
         return {"index": self.index, "name": self.name, "count": len(self.racks), "racks": name_ranges(self.racks)}
@@ -245,7 +246,7 @@ class RackPlan:
     def rack_count(self) -> int:
         return sum(run.count for run in self.runs)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         """The design-v1 ``rack_plan``: ``racks`` lists each distinct rack content once with its ``count`` and the
         ``ranges`` of racks holding it (``ranges.distinct_racks`` of ``merged_runs``); ``rows`` names the racks of
         each row as name ranges."""
@@ -264,7 +265,7 @@ class RackPlan:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> RackPlan:
+    def from_dict(cls, d: JsonObject) -> RackPlan:
         """The plan back from ``to_dict()`` (a stored validation result), for the elevation and the cabling list:
         every rack again, by its own name. Device power, totals and findings are not in the dict and come back as
         unknown / empty; identical racks share one ``devices`` tuple again, as the planner made them. A result

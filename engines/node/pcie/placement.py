@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from design.jsontext import JsonObject
 from design.specs import AdapterSpec, GpuSpec, ServerSpec
 from design.vocabulary import CARD_FITS, CardForm, Role, SlotForm
 from engines.findings import Finding, finding
@@ -41,7 +42,7 @@ class Placement:
     slots: list[SlotState]
     unplaced: list[dict[str, Any]]
 
-    def to_dict(self, ctx: GroupContext) -> dict[str, Any]:
+    def to_dict(self, ctx: GroupContext) -> JsonObject:
         server = ctx.known_server
         return {
             "group": ctx.group.name,
