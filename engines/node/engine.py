@@ -23,6 +23,7 @@ from .context import GroupContext, resolve_group
 from .gpu import bridge_sockets, gpu_findings
 from .node_contents import node_content_findings
 from .pcie import place_group
+from .pcie.placement import GroupPlacement
 from .power import PowerEstimate, cooling_findings, estimate, power_findings
 from .sizing import Sizing
 from .workload import _has_nvlink, fabric_advice, nic_findings, nvlink_domain_gpus, workload_findings
@@ -34,7 +35,7 @@ class NodeResult:
     totals, and the workload sizing (None without a workload or GPUs)."""
 
     findings: tuple[Finding, ...]
-    placement: list[dict[str, Any]] = field(default_factory=list)
+    placement: list[GroupPlacement] = field(default_factory=list)
     totals: dict[str, Any] = field(default_factory=dict[str, Any])
     sizing: Sizing | None = None
 
@@ -48,7 +49,7 @@ def validate_nodes(design: DesignIn, catalog: CatalogView) -> NodeResult:
     """Check every node group of ``design`` and return findings, placement and totals."""
     findings: list[Finding] = []
     contexts: list[GroupContext] = []
-    placement: list[dict[str, Any]] = []
+    placement: list[GroupPlacement] = []
     power: list[PowerEstimate | None] = []
     for index, group in enumerate(design.node_groups):
         ctx = resolve_group(index, group, catalog, findings)
@@ -95,7 +96,7 @@ def validate_nodes(design: DesignIn, catalog: CatalogView) -> NodeResult:
     return NodeResult(findings=tuple(findings), placement=placement, totals=_totals(contexts, power), sizing=sizing)
 
 
-def _rack_placement(ctx: GroupContext) -> dict[str, Any]:
+def _rack_placement(ctx: GroupContext) -> GroupPlacement:
     """A rack-scale system has no slots to place cards in: its trays come fitted (contract design/v1 shape)."""
     return {
         "group": ctx.group.name,
