@@ -25,6 +25,7 @@ from engines.fabric.model import FabricPlan
 from engines.findings.finding import Finding
 from engines.findings.params.racks import RackNodeHeightUnknown
 from engines.findings.registry import finding
+from engines.node.totals import NodeTotals
 from engines.racks import (
     Cooling,
     Facility,
@@ -171,7 +172,7 @@ def _pdu_options(catalog: CatalogView) -> list[PduOption]:
 def build_rack_plan(
     design: DesignIn,
     catalog: CatalogView,
-    node_totals: dict[str, Any],
+    node_totals: NodeTotals,
     fabric: FabricPlan | None,
     *,
     management: bool = True,
@@ -373,7 +374,7 @@ def rack_plan_section(
     plan: RackPlan,
     lengths: dict[str, LinkLength],
     design: DesignIn,
-    node_totals: dict[str, Any],
+    node_totals: NodeTotals,
     endpoints: dict[str, int] | None = None,
 ) -> RackPlanSection:
     """The result's ``rack_plan`` of ``plan`` (``RackPlanSection``)."""

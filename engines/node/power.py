@@ -42,6 +42,7 @@ in the totals.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -68,6 +69,7 @@ from engines.findings.params.rack_systems import RackSystemCooling, RackSystemPo
 from engines.findings.registry import finding
 
 from .context import GroupContext
+from .totals import GroupTotals
 
 ASSUMED_CPU_TDP_W = 350  # Xeon 6700P / 5th Gen Xeon top bins; hardware.md §1a "up to 350 W"
 ASSUMED_SOCKETS = 2  # every GPU server in hardware.md §1a is dual-socket but GH200
@@ -454,7 +456,7 @@ class ClusterPower:
 
 
 def cluster_power(
-    groups: list[dict[str, Any]], bom: list[tuple[str, int]] | None, parts: dict[str, Any]
+    groups: Sequence[GroupTotals], bom: list[tuple[str, int]] | None, parts: dict[str, Any]
 ) -> ClusterPower:
     """The one cluster total (ClusterPower). ``groups``: the node engine's per-group totals (count,
     ``peak_power_w_per_node``, ``optics_w_per_node``, ``power_unknown_parts``); ``bom``: the bill of materials of
