@@ -38,8 +38,8 @@ class LineDiff:
     group: str | None
     part_number: str
     description: str
-    before: dict[str, Any] | None  # the line's LINE_FIELDS in revision a (None: added)
-    after: dict[str, Any] | None  # in revision b (None: removed)
+    before: JsonObject | None  # the line's LINE_FIELDS in revision a (None: added)
+    after: JsonObject | None  # in revision b (None: removed)
     changes: list[Change] = field(default_factory=list)
 
 
@@ -75,7 +75,7 @@ class RevisionDiff:
         return asdict(self)
 
 
-def _values(line: dict[str, Any]) -> dict[str, Any]:
+def _values(line: JsonObject) -> JsonObject:
     return {name: line.get(name) for name in LINE_FIELDS}
 
 
@@ -88,10 +88,10 @@ def _same(before: Any, after: Any) -> bool:
         return before == after
 
 
-def _lines(frozen: FrozenQuote) -> dict[tuple[str, str, str], dict[str, Any]]:
+def _lines(frozen: FrozenQuote) -> dict[tuple[str, str, str], JsonObject]:
     """The lines by key, each with its values as the snapshot writes them; two lines with one key (never in a bill,
     but possible in an old snapshot) add up."""
-    out: dict[tuple[str, str, str], dict[str, Any]] = {}
+    out: dict[tuple[str, str, str], JsonObject] = {}
     for item in frozen.lines:
         line = item.to_json()
         key = (item.section, item.group or "", item.part_number or item.description)
@@ -107,9 +107,9 @@ def _lines(frozen: FrozenQuote) -> dict[tuple[str, str, str], dict[str, Any]]:
 
 
 def _line_diff(
-    line: dict[str, Any],
-    before: dict[str, Any] | None,
-    after: dict[str, Any] | None,
+    line: JsonObject,
+    before: JsonObject | None,
+    after: JsonObject | None,
     changes: Iterable[Change] = (),
 ) -> LineDiff:
     return LineDiff(
@@ -133,7 +133,7 @@ def _findings(frozen: FrozenQuote) -> dict[tuple[str, str], FindingDiff]:
     }
 
 
-def _discounts(a: dict[str, Any], b: dict[str, Any]) -> list[Change]:
+def _discounts(a: JsonObject, b: JsonObject) -> list[Change]:
     changes: list[Change] = []
     if not _same(a.get("discount_percent") or "0", b.get("discount_percent") or "0"):
         changes.append(Change("discount_percent", a.get("discount_percent"), b.get("discount_percent")))

@@ -123,7 +123,7 @@ class PowerEstimate:
     def peak_w(self) -> float:
         return max(self.parts_w, self.reference_w or 0.0)
 
-    def basis_params(self) -> dict[str, Any]:
+    def basis_params(self) -> JsonObject:
         """The basis of the estimate (the totals' power basis of each group)."""
         return {
             "basis": self.basis,
