@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import logging
 from functools import partial
-from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+
+from design.jsontext import JsonObject
 
 from .models import ClientConfiguration, WebhookDelivery
 from .tasks import webhook_deliver
@@ -22,7 +23,7 @@ def _absolute(path: str) -> str:
     return (getattr(settings, "QUOTE_SITE_URL", "") or getattr(settings, "SITE_URL", "")).rstrip("/") + path
 
 
-def quote_payload(quote) -> dict[str, Any]:
+def quote_payload(quote) -> JsonObject:
     """What a receiver needs to act on a quote event without another call (links for the documents)."""
     return {
         "id": quote.pk,
@@ -41,13 +42,13 @@ def quote_payload(quote) -> dict[str, Any]:
     }
 
 
-def decision_payload(quote) -> dict[str, Any] | None:
+def decision_payload(quote) -> JsonObject | None:
     """The customer's answer (quote.accepted, quote.declined): who, when, the purchase order or the reason, and
     for an acceptance the order confirmation's URL (409 until it is built). Never cost or margin."""
     decision = getattr(quote, "decision", None)
     if decision is None:
         return None
-    out: dict[str, Any] = {
+    out: JsonObject = {
         "outcome": decision.outcome,
         "channel": decision.channel,
         "name": decision.name,
@@ -62,7 +63,7 @@ def decision_payload(quote) -> dict[str, Any] | None:
     return out
 
 
-def deliveries_enqueue(*, client, event: str, data: dict[str, Any], webhooks=None) -> list[int]:
+def deliveries_enqueue(*, client, event: str, data: JsonObject, webhooks=None) -> list[int]:
     """Record one delivery per active webhook of ``client`` subscribed to ``event`` and send them on commit."""
     ids = []
     for webhook in webhooks if webhooks is not None else client.webhooks.filter(is_active=True):
@@ -101,7 +102,7 @@ def on_quote_event(sender, *, quote, event: str, **kwargs) -> None:
     )
     if owner is None:
         return
-    data: dict[str, Any] = {"quote": quote_payload(quote)}
+    data: JsonObject = {"quote": quote_payload(quote)}
     if event in ("quote.accepted", "quote.declined"):
         data["decision"] = decision_payload(quote)
     deliveries_enqueue(client=owner.client, event=event, data=data)
