@@ -51,7 +51,7 @@ def _cache_key(prefix: str) -> str:
     return f"api-client:{prefix}"
 
 
-def _lookup(prefix: str, request: Request | None = None) -> ApiClient | None:
+def _lookup(prefix: str, request: Request) -> ApiClient | None:
     key = _cache_key(prefix)
     pk = _pk_of_prefix.get(prefix)
     view = (getattr(request, "parser_context", None) or {}).get("view")
