@@ -6,12 +6,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+
+from design.jsontext import JsonObject
 
 from .models import ClientConfiguration, WebhookDelivery
 from .tasks import webhook_deliver
@@ -30,7 +32,7 @@ def _absolute(path: str) -> str:
     return (getattr(settings, "QUOTE_SITE_URL", "") or getattr(settings, "SITE_URL", "")).rstrip("/") + path
 
 
-def quote_payload(quote: Quote) -> dict[str, Any]:
+def quote_payload(quote: Quote) -> JsonObject:
     """What a receiver needs to act on a quote event without another call (links for the documents)."""
     return {
         "id": quote.pk,
@@ -49,13 +51,13 @@ def quote_payload(quote: Quote) -> dict[str, Any]:
     }
 
 
-def decision_payload(quote: Quote) -> dict[str, Any] | None:
+def decision_payload(quote: Quote) -> JsonObject | None:
     """The customer's answer (quote.accepted, quote.declined): who, when, the purchase order or the reason, and
     for an acceptance the order confirmation's URL (409 until it is built). Never cost or margin."""
     decision = getattr(quote, "decision", None)
     if decision is None:
         return None
-    out: dict[str, Any] = {
+    out: JsonObject = {
         "outcome": decision.outcome,
         "channel": decision.channel,
         "name": decision.name,
@@ -71,7 +73,7 @@ def decision_payload(quote: Quote) -> dict[str, Any] | None:
 
 
 def deliveries_enqueue(
-    *, client: ApiClient, event: str, data: dict[str, Any], webhooks: Iterable[Webhook] | None = None
+    *, client: ApiClient, event: str, data: JsonObject, webhooks: Iterable[Webhook] | None = None
 ) -> list[int]:
     """Record one delivery per active webhook of ``client`` subscribed to ``event`` and send them on commit."""
     ids = []
@@ -111,7 +113,7 @@ def on_quote_event(sender: object, *, quote: Quote, event: str, **kwargs: object
     )
     if owner is None:
         return
-    data: dict[str, Any] = {"quote": quote_payload(quote)}
+    data: JsonObject = {"quote": quote_payload(quote)}
     if event in ("quote.accepted", "quote.declined"):
         data["decision"] = decision_payload(quote)
     deliveries_enqueue(client=owner.client, event=event, data=data)

@@ -25,6 +25,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from configurator.services import ConfigurationErrorCode
+from design.jsontext import JsonObject
 from design.model import DesignInputError
 from outputs.services import OutputErrorCode
 from project.outage import OUTAGE, outage_message, retry_after
@@ -204,7 +205,7 @@ def flatten(detail: Any, prefix: str = "") -> list[dict[str, str]]:
     return out
 
 
-def error_body(code: ErrorCode, message: str, fields: list[dict[str, str]] | None = None) -> dict[str, Any]:
+def error_body(code: ErrorCode, message: str, fields: list[dict[str, str]] | None = None) -> JsonObject:
     return {"error": {"code": str(code), "message": message, "fields": fields or []}}
 
 

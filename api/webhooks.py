@@ -19,12 +19,13 @@ import hmac
 import ipaddress
 import json
 import socket
-from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+
+from design.jsontext import JsonObject
 
 SIGNATURE_HEADER = "X-Webhook-Signature"
 TIMESTAMP_HEADER = "X-Webhook-Timestamp"
@@ -120,5 +121,5 @@ def check_webhook_url(url: str) -> list[str]:
     return addresses
 
 
-def body_bytes(payload: dict[str, Any]) -> bytes:
+def body_bytes(payload: JsonObject) -> bytes:
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()

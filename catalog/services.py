@@ -12,6 +12,8 @@ from typing import Any
 
 from django.db import models, transaction
 
+from design.jsontext import JsonObject
+
 from .locks import transaction_lock
 from .models import (
     SPEC_MODELS,
@@ -55,7 +57,7 @@ class LoadReport:
         return bool(self.created or self.updated)
 
 
-def _spec_values(category: str, spec: dict[str, Any]) -> dict[str, Any]:
+def _spec_values(category: str, spec: JsonObject) -> JsonObject:
     """Map the seed's spec names (the engines' dataclass names) onto model fields."""
     values = dict(spec)
     for end, prefix in (("end_a", "a_"), ("end_b", "b_")):
@@ -128,7 +130,7 @@ def catalog_load_seed(*, path: Path = SEED_PATH) -> LoadReport:
     return report
 
 
-def part_values(item: dict[str, Any]) -> dict[str, Any]:
+def part_values(item: JsonObject) -> JsonObject:
     """A seed part's ``Part`` fields (blank texts, the default lifecycle, the price as a Decimal)."""
     values = {f: item.get(f) for f in PART_FIELDS}
     for text in ("description", "lifecycle_source", "replacement"):
@@ -139,12 +141,12 @@ def part_values(item: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
-def spec_values(category: str, spec: dict[str, Any]) -> dict[str, Any]:
+def spec_values(category: str, spec: JsonObject) -> JsonObject:
     """A seed part's spec model fields (see _spec_values)."""
     return _spec_values(category, spec)
 
 
-def _load_part(item: dict[str, Any], part: Part | None) -> bool:
+def _load_part(item: JsonObject, part: Part | None) -> bool:
     values = part_values(item)
     changed = False
     if part is None:
@@ -193,9 +195,7 @@ def _field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
     return field
 
 
-def _load_rows(
-    server: Server, model: type[models.Model], key: str, names: tuple[str, ...], item: dict[str, Any]
-) -> bool:
+def _load_rows(server: Server, model: type[models.Model], key: str, names: tuple[str, ...], item: JsonObject) -> bool:
     """Replace a server's drive bays or PSU options only when they differ from the seed."""
     blank = {n: _field(model, n).get_default() for n in (*names, "source")}
     want = [{n: row.get(n, blank[n]) for n in (*names, "source")} for row in item.get(key, [])]

@@ -14,6 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 from configurator.snapshot import catalog_snapshot
+from design.jsontext import JsonObject
 from design.model import DesignIn, DesignInputError
 from design.parse import parse_design
 from design.specs import CatalogView
@@ -59,9 +60,7 @@ def design_bom(
     return assemble_bill(design, BillSources.from_json(result), catalog, bill_words, complete=complete)
 
 
-def design_bill(
-    *, document: dict[str, Any], result: dict[str, Any] | None, catalog: CatalogView | None = None
-) -> Bill | None:
+def design_bill(*, document: JsonObject, result: JsonObject | None, catalog: CatalogView | None = None) -> Bill | None:
     """The design's bill: the validation result's own ``bom``; for a result stored before it carried one, the same
     bill built from the document and the result's plans. None when the document cannot be read yet."""
     if result and result.get("bom") is not None:

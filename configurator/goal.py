@@ -17,6 +17,7 @@ from decimal import Decimal
 from typing import Any
 
 from design.contract import MAX_NODES
+from design.jsontext import JsonObject
 from design.specs import GpuSpec
 
 from .result import ValidationResult
@@ -81,7 +82,7 @@ class GoalFit:
         much, and what size would meet it), then those whose standing is not known (no estimate for their GPU)."""
         return {True: 0, False: 1, None: 2}[self.meets]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "goal": self.goal or None,
             "meets_goal": self.meets,

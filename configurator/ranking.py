@@ -16,6 +16,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from design.jsontext import JsonObject
 from design.model import DesignInputError, RecommendRequestIn
 from design.parse import parse_recommend_request
 from design.specs import CatalogView, GpuSpec
@@ -45,7 +46,7 @@ class Ranking:
             return True
         return False if self.missed is not None else None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "goal": self.goal or None,
             "met": self.met,
@@ -54,7 +55,7 @@ class Ranking:
         }
 
 
-def _design_json(rank: int, choice: Choice) -> dict[str, Any]:
+def _design_json(rank: int, choice: Choice) -> JsonObject:
     col = choice.column
     result = choice.result
     return {

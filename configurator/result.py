@@ -15,8 +15,7 @@ engines (``Finding``, ``FabricPlan``, ``NetworkPlan``, ``ClusterPower``, ``Sizin
 100,000-node result has a 50,000-rack plan) and would need arbitrary types for the engines' classes. The design
 model (``design/model.py``) is pydantic because it reads untrusted input; the result is output.
 
-Parts still carried as JSON (``dict[str, Any]``), for a later step: the node engine's ``placement`` and per-group
-totals.
+Parts still carried as JSON (``dict[str, Any]``), for a later step: the node totals as said in every language.
 """
 
 from __future__ import annotations
@@ -27,6 +26,7 @@ from decimal import Decimal
 from typing import Any, NamedTuple
 
 from configurator.bom import Bill, bill_of
+from design.model.site import SiteIn
 from engines.cluster.bill import BomLine
 from engines.cluster.control_plane import ClusterLine, LeftOut
 from engines.cluster.defaults import DefaultAdded
@@ -34,6 +34,7 @@ from engines.cluster.rackplan import RackPlanSection
 from engines.fabric.model import FabricPlan
 from engines.findings.finding import Severity
 from engines.networks.model import NetworkPlan
+from engines.node.pcie.placement import GroupPlacement
 from engines.node.power import ClusterPower
 from engines.node.sizing import Sizing
 
@@ -142,7 +143,7 @@ class ValidationResult:
 
     valid: bool
     findings: tuple[ShownFinding, ...]
-    placement: list[Json]
+    placement: list[GroupPlacement]
     fabric_plan: FabricSection | None
     network_plans: dict[str, NetworkSection | None]
     totals: Totals
@@ -156,6 +157,7 @@ class ValidationResult:
     language: str
     bom: tuple[BomLine, ...]
     left_out: LeftOut = LeftOut(frozenset(), "size")
+    site: SiteIn | None = None  # the naming template of the hand-over files (outputs.links); not in to_json
 
     @property
     def errors(self) -> list[ShownFinding]:

@@ -67,4 +67,5 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
         language=language,
         bom=v.bom,
         left_out=v.left_out,
+        site=design.site,
     )

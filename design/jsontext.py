@@ -10,6 +10,11 @@ from __future__ import annotations
 import json
 from typing import Any, NoReturn
 
+JsonObject = dict[str, Any]
+"""A JSON object as read from or written to JSON text: a design document as received, a result's ``to_json()``/
+``to_dict()``, a stored JSON field's value, an API payload. Only for values that cross such an edge; a structure passed
+between functions gets its own type (a dataclass or a TypedDict)."""
+
 
 class DuplicatedKeys(dict[str, Any]):
     """A JSON object that named ``duplicate`` more than once (the last value kept, as json does)."""
@@ -24,7 +29,7 @@ class KeepDuplicates:
     def __init__(self) -> None:
         self.found = False
 
-    def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    def __call__(self, pairs: list[tuple[str, Any]]) -> JsonObject:
         obj = dict(pairs)
         if len(obj) == len(pairs):
             return obj

@@ -28,9 +28,11 @@ from django.utils import translation
 from django.utils.autoreload import file_changed
 from django.utils.translation import gettext
 
+from design.jsontext import JsonObject
 from engines.findings.finding import Finding
 from engines.findings.params.base import Params
 from engines.findings.registry import REGISTRY
+from engines.node.totals import NodeTotals
 
 from . import cluster as _cluster  # noqa: F401  (registers the control-plane and services renderers)
 from . import fabric as _fabric  # noqa: F401  (registers the fabric renderers)
@@ -193,7 +195,7 @@ def both(finding: Finding) -> Both:
     return Both(message=Said(m_en, m_nl), fix=Said(f_en, f_nl))
 
 
-def totals_dict(totals: dict[str, Any]) -> dict[str, Any]:
+def totals_dict(totals: NodeTotals) -> JsonObject:
     """The node engine's totals with each power assumption said in every language of settings.LANGUAGES
     (contract design/v1: ``{"group", "en", "nl"}``, one key per language)."""
     assumptions = totals.get("power_assumptions", [])

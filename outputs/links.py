@@ -5,7 +5,7 @@ switches and ports, at the same rack and unit, as the cabling CSV."""
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 from django.utils.translation import gettext as _
@@ -32,7 +32,22 @@ def compute_lines(result: ValidationResult) -> tuple[Iterator[str], bool]:
         raise unavailable()
     counts = {g["group"]: g["count"] for g in result.totals.groups}
     locate = fabric_locator(result.rack_plan, counts)
-    return iter_cabling_csv(fabric.plan, locate), locate is not None
+    return named(iter_cabling_csv(fabric.plan, locate), result), locate is not None
+
+
+def named(lines: Iterator[str], result: ValidationResult, switches: bool = True) -> Iterator[str]:
+    """Cabling CSV lines (header first) with the design's naming template (``site``) applied to both ends: the one
+    place names are given, so the cabling CSV and every hand-over export name the same nodes and switches."""
+    site = result.site
+    if site is None:
+        return lines
+    return _renamed(lines, site.rename, switches)
+
+
+def _renamed(lines: Iterator[str], rename: Callable[[str, bool], str], switches: bool) -> Iterator[str]:
+    yield next(lines)
+    for line in lines:
+        yield rename(line, switches)
 
 
 class Link(NamedTuple):
@@ -65,9 +80,7 @@ def compute_links(result: ValidationResult) -> list[Link]:
 
 def node_links(result: ValidationResult) -> list[Link]:
     """The compute links of the nodes only (node to leaf), in the cabling CSV's order."""
-    lines, _racks = compute_lines(result)
-    next(lines)
-    return [Link._make(row) for row in csv.reader(line for line in lines if line.startswith("node-"))]
+    return [link for link in compute_links(result) if link.node_link]
 
 
 def is_rack_scale(result: ValidationResult) -> bool:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from django.utils import translation
 
+from design.jsontext import JsonObject
 from engines.cluster.rackplan import rack_count
 from messages.diagram import words as diagram_words
 from messages.racks import elevation_labels, kw_number
@@ -37,7 +38,7 @@ PRINT_RACKS_PER_LINE = 3  # racks of a line of the offer's elevation, the line a
 class _FabricSection(Protocol):
     """A live result's fabric section (configurator.result.FabricSection): written out only when drawn."""
 
-    def to_json(self) -> dict[str, Any]: ...
+    def to_json(self) -> JsonObject: ...
 
 
 class _RackPlanSection(Protocol):
@@ -46,7 +47,7 @@ class _RackPlanSection(Protocol):
     @property
     def rack_count(self) -> int: ...
 
-    def to_json(self) -> dict[str, Any]: ...
+    def to_json(self) -> JsonObject: ...
 
 
 @dataclass(frozen=True)
@@ -63,8 +64,8 @@ class PictureSet:
     dicts; a live result's fabric section and rack plan are written out only when drawn), each drawn when asked
     for (outputs.pictures memoises them)."""
 
-    fabric_plan: dict[str, Any] | _FabricSection | None
-    rack_plan: dict[str, Any] | _RackPlanSection | None
+    fabric_plan: JsonObject | _FabricSection | None
+    rack_plan: JsonObject | _RackPlanSection | None
     placement: Any
     language: str
     printed: bool = False
@@ -136,8 +137,8 @@ class PictureSet:
 
 def picture_set(
     *,
-    fabric_plan: dict[str, Any] | None,
-    rack_plan: dict[str, Any] | None,
+    fabric_plan: JsonObject | None,
+    rack_plan: JsonObject | None,
     placement: Any,
     language: str,
     printed: bool = False,

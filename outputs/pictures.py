@@ -14,8 +14,8 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
 
+from design.jsontext import JsonObject
 from engines.fabric.diagram import ENGLISH, PRINT, SCREEN, Canvas, Words, render_svg
 from engines.fabric.model import FabricPlan
 from engines.node.slotmap import SlotMapLabels, render_slot_map_svg
@@ -27,7 +27,7 @@ _DIAGRAMS_LOCK = threading.Lock()
 
 
 def fabric_diagram_svg(
-    plan: dict[str, Any] | None, words: Words = ENGLISH, language: str = "en", *, printed: bool = False
+    plan: JsonObject | None, words: Words = ENGLISH, language: str = "en", *, printed: bool = False
 ) -> str:
     """The planner's topology diagram for the plan in a validation result (``fabric_plan``), or '' when the
     design has no fabric with tiers. Its texts come from ``words`` (messages.diagram.words() in the
@@ -50,7 +50,7 @@ def fabric_diagram_svg(
     return svg
 
 
-def slot_map_svg(placement_group: dict[str, Any], labels: SlotMapLabels) -> str:
+def slot_map_svg(placement_group: JsonObject, labels: SlotMapLabels) -> str:
     """engines.node.slotmap's picture of one node group (one entry of the result's ``placement``), in the words
     of ``labels`` (messages.slotmap.slot_map_labels() in the caller's language)."""
     return _slot_map(json.dumps(placement_group, sort_keys=True, default=str), labels)
@@ -70,7 +70,7 @@ def _diagram(plan_json: str, words: Words, canvas: Canvas) -> str:
 
 
 def rack_elevation_svg(
-    rack_plan: dict[str, Any] | None,
+    rack_plan: JsonObject | None,
     labels: ElevationLabels,
     number: Callable[[float], str],
     *,
@@ -90,7 +90,7 @@ def rack_elevation_svg(
 
 
 def rack_elevation_pages(
-    rack_plan: dict[str, Any] | None,
+    rack_plan: JsonObject | None,
     labels: ElevationLabels,
     number: Callable[[float], str],
     *,

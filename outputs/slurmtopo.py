@@ -71,11 +71,13 @@ def slurm_topology(result: ValidationResult) -> SlurmTopology:
     leaves: dict[str, list[str]] = {}
     placed: set[str] = set()
     racks: dict[str, list[str]] = {}
+    site = result.site
     for link in node_links(result):
         if link.a_end in placed:
             continue
         placed.add(link.a_end)  # a node under exactly one leaf: the leaf of its first link
-        leaves.setdefault(slurm_leaf(link.z_end, rail), []).append(link.a_end)
+        leaf = slurm_leaf(link.z_end, rail) if site is None else site.switch(slurm_leaf(site.bare(link.z_end), rail))
+        leaves.setdefault(leaf, []).append(link.a_end)
         racks.setdefault(link.a_rack, []).append(link.a_end)
     switches = [Switch(name, nodes=tuple(nodes)) for name, nodes in leaves.items()]
     if len(switches) > 1:

@@ -12,6 +12,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from design.jsontext import JsonObject
 from design.spreadsheets import neutralise_sheet
 from messages.bill import section_titles
 
@@ -50,11 +51,11 @@ QUANTITY_FORMAT = "#,##0"
 DATE_FORMAT = "yyyy-mm-dd"
 
 
-def _has_discount(frozen: dict[str, Any]) -> bool:
+def _has_discount(frozen: JsonObject) -> bool:
     return any(Decimal(str(line.get(key) or "0")) for line in frozen.get("lines", []) for key in DISCOUNT_COLUMNS)
 
 
-def xlsx_columns(frozen: dict[str, Any]) -> tuple[str, ...]:
+def xlsx_columns(frozen: JsonObject) -> tuple[str, ...]:
     """The bill sheet's columns: the discount columns only when some line has a discount, the node group only when
     the design has several."""
     left_out = set() if _has_discount(frozen) else set(DISCOUNT_COLUMNS)
@@ -84,7 +85,7 @@ def _xlsx_headers() -> dict[str, str]:
 _WIDTHS = {"section": 24, "group": 12, "part_number": 24, "description": 48, "quantity": 9, "lead_time_days": 12}
 
 
-def render_xlsx(frozen: dict[str, Any]) -> bytes:
+def render_xlsx(frozen: JsonObject) -> bytes:
     """The bill of materials as a workbook: sheet 1 holds exactly the frozen lines (one row each, in order,
     below a header row); sheet 2 the totals."""
     from openpyxl import Workbook
@@ -120,7 +121,7 @@ def _xlsx_cell(key: str, line: dict[str, Any], titles: dict[str, str]) -> Any:
     return number / 100 if key in PERCENT_COLUMNS else number
 
 
-def _xlsx_lines_sheet(ws: Worksheet, frozen: dict[str, Any]) -> None:
+def _xlsx_lines_sheet(ws: Worksheet, frozen: JsonObject) -> None:
     """Sheet 1: a bold header row, one row per frozen line by section (a line priced on request says so in its
     amounts), then a bold total row: the sum of the lines' list values and net amounts, "at least" when a line is
     priced on request. Money in a currency format, percentages as shares in a percent format."""
@@ -173,7 +174,7 @@ def _address(party: dict[str, Any]) -> str:
     return ", ".join(x for x in (street, city, country) if x) if street else ""
 
 
-def _xlsx_summary_sheet(summary: Worksheet, frozen: dict[str, Any]) -> None:
+def _xlsx_summary_sheet(summary: Worksheet, frozen: JsonObject) -> None:
     """Sheet 2: the quote's identity, seller, customer and billing address, terms and totals, one labelled row
     each. Amounts say "at least" when a line is priced on request."""
     totals = frozen.get("totals", {})

@@ -17,6 +17,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from design.jsontext import JsonObject
+
 from .snapshot import FrozenQuote
 
 LINE_FIELDS = ("quantity", "unit_price", "line_discount_percent", "quote_discount_percent", "net")
@@ -36,8 +38,8 @@ class LineDiff:
     group: str | None
     part_number: str
     description: str
-    before: dict[str, Any] | None  # the line's LINE_FIELDS in revision a (None: added)
-    after: dict[str, Any] | None  # in revision b (None: removed)
+    before: JsonObject | None  # the line's LINE_FIELDS in revision a (None: added)
+    after: JsonObject | None  # in revision b (None: removed)
     changes: list[Change] = field(default_factory=list)
 
 
@@ -69,11 +71,11 @@ class RevisionDiff:
             self.added or self.removed or self.changed or self.discounts or self.totals or self.design_changed
         ) and not (self.findings_added or self.findings_removed)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return asdict(self)
 
 
-def _values(line: dict[str, Any]) -> dict[str, Any]:
+def _values(line: JsonObject) -> JsonObject:
     return {name: line.get(name) for name in LINE_FIELDS}
 
 
@@ -86,10 +88,10 @@ def _same(before: Any, after: Any) -> bool:
         return before == after
 
 
-def _lines(frozen: FrozenQuote) -> dict[tuple[str, str, str], dict[str, Any]]:
+def _lines(frozen: FrozenQuote) -> dict[tuple[str, str, str], JsonObject]:
     """The lines by key, each with its values as the snapshot writes them; two lines with one key (never in a bill,
     but possible in an old snapshot) add up."""
-    out: dict[tuple[str, str, str], dict[str, Any]] = {}
+    out: dict[tuple[str, str, str], JsonObject] = {}
     for item in frozen.lines:
         line = item.to_json()
         key = (item.section, item.group or "", item.part_number or item.description)
@@ -105,9 +107,9 @@ def _lines(frozen: FrozenQuote) -> dict[tuple[str, str, str], dict[str, Any]]:
 
 
 def _line_diff(
-    line: dict[str, Any],
-    before: dict[str, Any] | None,
-    after: dict[str, Any] | None,
+    line: JsonObject,
+    before: JsonObject | None,
+    after: JsonObject | None,
     changes: Iterable[Change] = (),
 ) -> LineDiff:
     return LineDiff(
@@ -131,7 +133,7 @@ def _findings(frozen: FrozenQuote) -> dict[tuple[str, str], FindingDiff]:
     }
 
 
-def _discounts(a: dict[str, Any], b: dict[str, Any]) -> list[Change]:
+def _discounts(a: JsonObject, b: JsonObject) -> list[Change]:
     changes: list[Change] = []
     if not _same(a.get("discount_percent") or "0", b.get("discount_percent") or "0"):
         changes.append(Change("discount_percent", a.get("discount_percent"), b.get("discount_percent")))
@@ -142,7 +144,7 @@ def _discounts(a: dict[str, Any], b: dict[str, Any]) -> list[Change]:
     return changes
 
 
-def revision_diff(first: FrozenQuote | dict[str, Any], second: FrozenQuote | dict[str, Any]) -> RevisionDiff:
+def revision_diff(first: FrozenQuote | JsonObject, second: FrozenQuote | JsonObject) -> RevisionDiff:
     """What changed from the snapshot ``first`` (an earlier or later revision) to the snapshot ``second``. Amounts
     are compared as numbers and reported as the snapshots write them."""
     qa, qb = FrozenQuote.from_json(first), FrozenQuote.from_json(second)

@@ -24,6 +24,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from catalog.models import CATEGORY_CHOICES
+from design.jsontext import JsonObject
 from engines.cluster.rackplan import enclosure_count
 from messages.bill import section_titles
 from messages.racks import kw_number
@@ -95,7 +96,7 @@ __all__ = [  # what the quote services, views and tests read from here (the bill
 logger = logging.getLogger(__name__)
 
 
-def _pictures(validation: dict[str, Any], language: str) -> dict[str, Any]:
+def _pictures(validation: JsonObject, language: str) -> dict[str, Any]:
     """The offer's pictures of the frozen plans (outputs.picture_set, printed: the same pictures the wizard's steps
     show, laid out for the page): the topology diagram (None without a fabric), a slot map per node group, the rack
     elevation a line of three distinct racks per picture, each as wide as the page, and the racks it stands for."""
@@ -133,7 +134,7 @@ def _rack_power(totals: dict[str, Any]) -> dict[str, str]:
     }
 
 
-def _sections(frozen: dict[str, Any], language: str) -> list[dict[str, Any]]:
+def _sections(frozen: JsonObject, language: str) -> list[dict[str, Any]]:
     sections: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
     for line in frozen_lines(frozen):
         sections.setdefault(line["section"], []).append(line)

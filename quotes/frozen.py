@@ -13,13 +13,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from design.contract import BILL_SECTIONS
+from design.jsontext import JsonObject
 from messages.cluster import left_out_items
 
 from .audience import is_catalogue_gap
 from .snapshot import FrozenQuote
 
 # A quote's snapshot, typed or as the JSON the database keeps (read with FrozenQuote.from_json).
-Snapshot = FrozenQuote | dict[str, Any]
+Snapshot = FrozenQuote | JsonObject
 
 
 def money(value: Any, language: str) -> str:
@@ -63,7 +64,7 @@ def lead_time(days: Any) -> str:
     return ngettext("%(days)s day", "%(days)s days", int(days)) % {"days": int(days)}
 
 
-def frozen_lines(frozen: Snapshot) -> list[dict[str, Any]]:
+def frozen_lines(frozen: Snapshot) -> list[JsonObject]:
     """The frozen lines with their stable section key (``section``) and node group (``group``), in the bill's
     section order, as the documents' rows; a line of a quote frozen before those keys existed gets them from its old
     section name (quotes.snapshot.FrozenLine.stable). A design of one node group names none: "gpu:" before every
@@ -89,7 +90,7 @@ def customer_points(frozen: Snapshot) -> tuple[list[str], bool]:
     return points, any(is_catalogue_gap(str(f.get("code") or "")) for f in warnings)
 
 
-def on_request(line: dict[str, Any]) -> bool:
+def on_request(line: JsonObject) -> bool:
     return line.get("unit_price") in (None, "")
 
 

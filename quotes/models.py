@@ -15,7 +15,7 @@ claims the row with a conditional update (see quotes.services.quote_documents_bu
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
@@ -24,6 +24,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .snapshot import FrozenQuote
+
+if TYPE_CHECKING:
+    from design.jsontext import JsonObject
 
 
 def new_token() -> str:
@@ -246,7 +249,7 @@ class Quote(models.Model):
         return FrozenQuote.from_json(self.frozen or {})
 
     @property
-    def lines(self) -> list[dict[str, Any]]:
+    def lines(self) -> list[JsonObject]:
         return list(self.frozen.get("lines", []))
 
 

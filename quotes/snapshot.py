@@ -23,6 +23,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from design.jsontext import JsonObject
+
 SCHEMA: Literal["quote/v1"] = "quote/v1"
 SCHEMAS: tuple[str, ...] = (SCHEMA,)
 
@@ -34,7 +36,7 @@ LEGACY_SECTIONS = {"fabric": "compute_fabric", "management": "oob", "racks": "ra
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="allow")
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The JSON the database keeps: the keys the part was read or made with."""
         return self.model_dump(mode="json", by_alias=True, exclude_unset=True)
 
@@ -159,9 +161,9 @@ class FrozenReceipt(_Frozen):
 
     design_hash: str | None = None
     catalog_version: str | None = None
-    findings: list[dict[str, Any]] = Field(default_factory=list)
+    findings: list[JsonObject] = Field(default_factory=list)
 
-    def warnings(self) -> list[dict[str, Any]]:
+    def warnings(self) -> list[JsonObject]:
         return [f for f in self.findings if f.get("severity") == "warning"]
 
 
@@ -177,14 +179,14 @@ class FrozenQuote(_Frozen):
     currency: str = "EUR"
     issued_at: str | None = None  # ISO 8601, as written (quotes.documents.local_datetime reads it)
     valid_until: str | None = None  # ISO date
-    seller: dict[str, Any] = Field(default_factory=dict)
+    seller: JsonObject = Field(default_factory=dict)
     customer: FrozenCustomer = Field(default_factory=FrozenCustomer)
     sales_contact: FrozenContact | None = None
     terms: FrozenTerms | None = None
     indicative: bool = False
     crm_reference: str = ""
-    design: dict[str, Any] = Field(default_factory=dict)
-    validation: dict[str, Any] = Field(default_factory=dict)
+    design: JsonObject = Field(default_factory=dict)
+    validation: JsonObject = Field(default_factory=dict)
     lines: list[FrozenLine] = Field(default_factory=list)
     discount_percent: Decimal = Decimal("0")
     line_discounts: dict[str, Decimal] = Field(default_factory=dict)
@@ -198,7 +200,7 @@ class FrozenQuote(_Frozen):
     model_config = ConfigDict(frozen=True, extra="allow", populate_by_name=True)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any] | FrozenQuote) -> FrozenQuote:
+    def from_json(cls, data: JsonObject | FrozenQuote) -> FrozenQuote:
         """The snapshot of any stored version (a snapshot without ``schema`` is a quote/v1 one)."""
         if isinstance(data, FrozenQuote):
             return data

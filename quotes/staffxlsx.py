@@ -15,6 +15,8 @@ from typing import Any
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from design.jsontext import JsonObject
+
 from .billxlsx import CURRENCY_FORMAT, PERCENT_FORMAT
 from .frozen import frozen_lines, on_request
 from .pricing import HUNDRED, ZERO, cents
@@ -31,7 +33,7 @@ def _line_margin(line: dict[str, Any], costs: dict[str, str]) -> tuple[Decimal, 
     return cost, margin, (margin / net if net else ZERO)
 
 
-def with_margins(xlsx: bytes, frozen: dict[str, Any], costs: dict[str, str]) -> bytes:
+def with_margins(xlsx: bytes, frozen: JsonObject, costs: dict[str, str]) -> bytes:
     """``xlsx`` (the customer workbook of ``frozen``) with purchase price and margin columns on the bill sheet and
     the quote's margin on the summary sheet, in the quote's language."""
     from openpyxl import load_workbook

@@ -15,6 +15,7 @@ app_name_patterns = [
     re_path(rf"^d/(?P<token>[-\w]+)/(?P<step>{'|'.join(STEP_SLUGS)})/$", views.step, name="step"),
     path("d/<slug:token>/cabling.csv", views.cabling_csv, name="cabling_csv"),
     path("d/<slug:token>/exports/<str:name>", views.export_file, name="export"),
+    path("staff/quotes/<int:pk>/exports/<str:name>", views.quote_export, name="quote_export"),
     path("d/<slug:token>/acknowledge/", views.acknowledge, name="acknowledge"),
     path("d/<slug:token>/clone/", views.clone, name="clone"),
     path("d/<slug:token>/copy/", views.customer_copy, name="copy"),

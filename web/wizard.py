@@ -15,6 +15,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from design.contract import DEFAULT_SUPPORT_YEARS, SUPPLIED_ITEMS
+from design.jsontext import JsonObject
 
 SCHEMA = "design/v1"
 GROUP_NAME = "gpu"
@@ -38,7 +39,7 @@ STEPS: tuple[Step, ...] = (
 STEP_SLUGS = tuple(s.slug for s in STEPS)
 
 
-def _object(value: object) -> dict[str, Any]:
+def _object(value: object) -> JsonObject:
     """A JSON object of the design, or an empty one when the key is absent or holds something else."""
     return value if isinstance(value, dict) else {}
 
@@ -62,7 +63,7 @@ def previous_step(slug: str) -> str | None:
 
 def blank_document(*, workload: dict | None = None, name: str = "") -> dict:
     """A new draft: valid JSON for the contract, incomplete for validation until a server is chosen."""
-    doc: dict[str, Any] = {"schema": SCHEMA, "name": name, "node_groups": []}
+    doc: JsonObject = {"schema": SCHEMA, "name": name, "node_groups": []}
     if workload:
         doc["workload"] = workload
     return doc
@@ -246,7 +247,7 @@ def apply_goal(
     (independent jobs; a training run's tokens and target days)."""
     new = copy.deepcopy(doc)
     old = _object(doc.get("workload"))
-    workload: dict[str, Any] = {"kind": kind, "model_parameters_billion": _num(params_billion)}
+    workload: JsonObject = {"kind": kind, "model_parameters_billion": _num(params_billion)}
     if mode:
         workload["mode"] = mode
     if precision:

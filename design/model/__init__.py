@@ -8,9 +8,9 @@ doors have always returned (``design.parse.input_errors``). Rules that join two 
 slots that do not match the quantity, the total node count) are each model's ``_cross``; they are checked even
 when other fields are bad, so a document gets every bad field at once.
 
-Unknown extra keys are ignored, so the contract can grow optional fields; the ``facility`` object, the ``networks``
-object and its networks, and the fabric-plan request (with its ``rack``) refuse them: a typo there would silently
-drop a limit the planners must keep.
+Unknown extra keys are ignored, so the contract can grow optional fields; the ``facility`` object, the ``site``
+object, the ``networks`` object and its networks, and the fabric-plan request (with its ``rack``) refuse them: a typo
+there would silently drop a limit the planners must keep.
 """
 
 from design.model.base import DESIGN_ERROR, SCHEMA, DesignInputError, Say, refuse
@@ -30,6 +30,7 @@ from design.model.document import (
     WorkloadIn,
 )
 from design.model.requests import MAX_GPU_FAMILIES, FabricRequestIn, RecommendLimitsIn, RecommendRequestIn
+from design.model.site import SiteIn
 
 __all__ = [
     "DEFAULT",
@@ -52,6 +53,7 @@ __all__ = [
     "RecommendRequestIn",
     "Say",
     "ServicesIn",
+    "SiteIn",
     "refuse",
     "WorkloadIn",
 ]

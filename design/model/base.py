@@ -28,6 +28,7 @@ from design.contract import (
     oversubscription_beyond_limit,
     ratio_term,
 )
+from design.jsontext import JsonObject
 
 SCHEMA = "design/v1"
 
@@ -151,7 +152,7 @@ def _again(error: Any) -> InitErrorDetails:
 def _optional(*names: str) -> Any:
     """The schema of a model whose fields ``names`` the parser fills in when absent (not required)."""
 
-    def edit(schema: dict[str, Any]) -> None:
+    def edit(schema: JsonObject) -> None:
         required = [name for name in schema.get("required", ()) if name not in names]
         schema.pop("required", None)
         if required:
@@ -160,7 +161,7 @@ def _optional(*names: str) -> Any:
     return edit
 
 
-def _no_default(schema: dict[str, Any]) -> None:
+def _no_default(schema: JsonObject) -> None:
     """A default that is no JSON value (the parser's own reading of an absent field)."""
     schema.pop("default", None)
 
@@ -195,13 +196,13 @@ class _In(_Part):
     _nullable: ClassVar[frozenset[str]] = frozenset()
 
     @classmethod
-    def _prepare(cls, data: dict[str, Any]) -> dict[str, Any]:
+    def _prepare(cls, data: JsonObject) -> JsonObject:
         if None in data.values():
             data = {k: v for k, v in data.items() if v is not None or k in cls._nullable}
         return data
 
     @classmethod
-    def _cross(cls, data: dict[str, Any], errors: list[Any]) -> list[InitErrorDetails]:
+    def _cross(cls, data: JsonObject, errors: list[Any]) -> list[InitErrorDetails]:
         """Refusals that join fields, from the raw ``data`` and the errors its fields already have."""
         return []
 

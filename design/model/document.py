@@ -49,6 +49,7 @@ from design.contract import (
     WORKLOAD_KINDS,
     type_name,
 )
+from design.jsontext import JsonObject
 from design.model.base import (
     SCHEMA,
     Distance,
@@ -72,6 +73,7 @@ from design.model.base import (
     _unknown,
     refuse,
 )
+from design.model.site import SiteIn, site_refusals
 from design.vocabulary import FULL_TRAINING_MODES, MODES, PRECISIONS, kind_of
 
 
@@ -119,7 +121,7 @@ class NodeGroupIn(_In):
     ] = ()
 
     @classmethod
-    def _cross(cls, data: dict[str, Any], errors: list[Any]) -> list[InitErrorDetails]:
+    def _cross(cls, data: JsonObject, errors: list[Any]) -> list[InitErrorDetails]:
         """Explicit slots name one slot per part."""
         components = data.get("components")
         if not isinstance(components, (list, tuple)):
@@ -176,7 +178,7 @@ class WorkloadIn(_In):
     )
 
     @classmethod
-    def _prepare(cls, data: dict[str, Any]) -> dict[str, Any]:
+    def _prepare(cls, data: JsonObject) -> JsonObject:
         data = super()._prepare(data)
         # kind may be left out when mode says it (mode "inference" is kind inference, every other mode training)
         if "kind" not in data and data.get("mode") in MODES:
@@ -184,7 +186,7 @@ class WorkloadIn(_In):
         return data
 
     @classmethod
-    def _cross(cls, data: dict[str, Any], errors: list[Any]) -> list[InitErrorDetails]:
+    def _cross(cls, data: JsonObject, errors: list[Any]) -> list[InitErrorDetails]:
         def valid(key: str) -> Any:
             return data.get(key) if key in data and _no_error_at(errors, key) else None
 
@@ -231,7 +233,7 @@ class RackIn(_Part):
     spine_to_core_m: Distance | None = None
 
 
-def _ratio_given(data: dict[str, Any]) -> dict[str, Any]:
+def _ratio_given(data: JsonObject) -> JsonObject:
     """An empty oversubscription is the default, as if absent."""
     if data.get("oversubscription") == "":
         data = {k: v for k, v in data.items() if k != "oversubscription"}
@@ -240,7 +242,7 @@ def _ratio_given(data: dict[str, Any]) -> dict[str, Any]:
 
 class FabricIn(_In):
     @classmethod
-    def _prepare(cls, data: dict[str, Any]) -> dict[str, Any]:
+    def _prepare(cls, data: JsonObject) -> JsonObject:
         return _ratio_given(super()._prepare(data))
 
     switch: PartNumber = Field(description="A switch part number, e.g. MQM9700-NS2F.")
@@ -332,7 +334,7 @@ class NetworkIn(_In):
     model_config = ConfigDict(json_schema_extra={"additionalProperties": False})
 
     @classmethod
-    def _prepare(cls, data: dict[str, Any]) -> dict[str, Any]:
+    def _prepare(cls, data: JsonObject) -> JsonObject:
         return _ratio_given(super()._prepare(data))
 
     switch: Text | None = Field(
@@ -369,7 +371,7 @@ class NetworksIn(_In):
     model_config = ConfigDict(json_schema_extra={"additionalProperties": False})
 
     @classmethod
-    def _prepare(cls, data: dict[str, Any]) -> dict[str, Any]:
+    def _prepare(cls, data: JsonObject) -> JsonObject:
         return data  # a null network is the customer's; a null unknown key is still unknown
 
     storage: Network = Field(
@@ -389,7 +391,7 @@ class NetworksIn(_In):
     )
 
     @classmethod
-    def _cross(cls, data: dict[str, Any], errors: list[Any]) -> list[InitErrorDetails]:
+    def _cross(cls, data: JsonObject, errors: list[Any]) -> list[InitErrorDetails]:
         out = [
             _refusal((key,), f"unknown key '{key}'; use storage, inband or oob", data[key])
             for key in data
@@ -507,13 +509,14 @@ class DesignIn(_In):
     services: ServicesIn = Field(
         ServicesIn(), description="The offer's support, installation and NVIDIA AI Enterprise; null or absent: all."
     )
+    site: SiteIn | None = Field(None, description="The naming template of nodes and switches; absent: node-0001.")
 
     @property
     def node_count(self) -> int:
         return sum(g.count for g in self.node_groups)
 
     @classmethod
-    def _cross(cls, data: dict[str, Any], errors: list[Any]) -> list[InitErrorDetails]:
+    def _cross(cls, data: JsonObject, errors: list[Any]) -> list[InitErrorDetails]:
         groups = data.get("node_groups")
         if not isinstance(groups, (list, tuple)) or any(e["loc"] == ("node_groups",) for e in errors):
             return []
@@ -521,7 +524,7 @@ class DesignIn(_In):
         if total > MAX_NODES:
             message = f"{total:,} nodes in total is an absurd size; the most this tool accepts is {MAX_NODES:,}"
             return [_refusal(("node_groups",), message, groups)]
-        return []
+        return site_refusals(data.get("site"), total, errors)
 
 
 def _schema_is(value: Any) -> str:

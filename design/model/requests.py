@@ -24,6 +24,7 @@ from design.contract import (
     parse_oversubscription,
     type_name,
 )
+from design.jsontext import JsonObject
 from design.model.base import (
     _NOT_BLANK,
     Say,
@@ -100,7 +101,7 @@ class FabricRequestIn(_In):
         return "unknown field"
 
     @classmethod
-    def _cross(cls, data: dict[str, Any], errors: list[Any]) -> list[InitErrorDetails]:
+    def _cross(cls, data: JsonObject, errors: list[Any]) -> list[InitErrorDetails]:
         rack = data.get("rack")
         out = (
             [_refusal(("rack", key), _unknown(key, RACK_FIELDS), rack) for key in rack or () if key not in RACK_FIELDS]

@@ -29,6 +29,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Protocol
 
 from design.contract import BILL_SECTIONS
+from design.jsontext import JsonObject
 from design.model import DesignIn
 from design.specs import CatalogView, PowerCordSpec, RackPartSpec, ServerSpec, SwitchSpec
 from engines.cluster.control_plane import POWER, RACKS, ClusterLine, left_out
@@ -90,7 +91,7 @@ class BomLine:
     def on_request(self) -> bool:
         return self.unit_price_eur is None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         """The line as the validation result's ``bom`` writes it."""
         return {
             "section": self.section,
@@ -327,7 +328,7 @@ def bom_total(lines: Iterable[BomLine]) -> tuple[Decimal, int]:
     return total, sum(1 for line in lines if line.total_eur is None)
 
 
-def bom_result(lines: list[BomLine]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def bom_result(lines: list[BomLine]) -> tuple[list[JsonObject], JsonObject]:
     """The validation result's ``bom`` and its totals (``list_price_eur``: the priced lines' sum as a string
     decimal; ``list_price_at_least``: true when some line is priced on request)."""
     total, missing = bom_total(lines)

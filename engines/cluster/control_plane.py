@@ -49,9 +49,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Any
 
 from design.contract import SUPPLIED_ITEMS
+from design.jsontext import JsonObject
 from design.model import DesignIn
 from design.specs import CatalogView, GpuSpec, ServerSpec
 from engines.findings.finding import Finding
@@ -129,7 +129,7 @@ class ClusterLine:
     quantity: int
     price_eur: Decimal | None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "part": self.part,
             "description": self.description,
@@ -171,7 +171,7 @@ class LeftOut:
     def __contains__(self, item: str) -> bool:
         return item in self.items
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The result's ``left_out``: ``items`` in the contract's order and their ``basis``."""
         return {"items": [i for i in SUPPLIED_ITEMS if i in self.items], "basis": self.basis}
 

@@ -18,12 +18,14 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from design.jsontext import JsonObject
 from design.model import DesignIn, RackIn
 from design.specs import CatalogView, PduSpec, ServerSpec, SwitchSpec
 from engines.fabric.model import FabricPlan
 from engines.findings.finding import Finding
 from engines.findings.params.racks import RackNodeHeightUnknown
 from engines.findings.registry import finding
+from engines.node.totals import NodeTotals
 from engines.racks import (
     Cooling,
     Facility,
@@ -79,7 +81,7 @@ class _Memo(Generic[T]):
 
 _plans: _Memo[RackPlan] = _Memo(PLAN_MEMO_SIZE)
 _lengths: _Memo[tuple[RackPlan, dict[str, LinkLength]]] = _Memo(4 * PLAN_MEMO_SIZE)  # per plan and override
-_written: _Memo[tuple[tuple[RackRun, ...], dict[str, Any]]] = _Memo(PLAN_MEMO_SIZE)  # per plan: its runs, to_dict()
+_written: _Memo[tuple[tuple[RackRun, ...], JsonObject]] = _Memo(PLAN_MEMO_SIZE)  # per plan: its runs, to_dict()
 
 
 def rack_plan_memo_clear() -> None:
@@ -170,7 +172,7 @@ def _pdu_options(catalog: CatalogView) -> list[PduOption]:
 def build_rack_plan(
     design: DesignIn,
     catalog: CatalogView,
-    node_totals: dict[str, Any],
+    node_totals: NodeTotals,
     fabric: FabricPlan | None,
     *,
     management: bool = True,
@@ -353,7 +355,7 @@ class RackPlanSection:
     def bill(self) -> RackBill:
         return RackBill.of_plan(self.plan)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         plan = self.plan
         # Written once per plan (its runs, rows and lines; the facility totals it may have been given since are not
         # in it): results are read, never changed in place, and the results of one plan share its racks and rows.
@@ -372,7 +374,7 @@ def rack_plan_section(
     plan: RackPlan,
     lengths: dict[str, LinkLength],
     design: DesignIn,
-    node_totals: dict[str, Any],
+    node_totals: NodeTotals,
     endpoints: dict[str, int] | None = None,
 ) -> RackPlanSection:
     """The result's ``rack_plan`` of ``plan`` (``RackPlanSection``)."""

@@ -4,8 +4,8 @@ ports, bill of materials and findings, and their JSON form (``to_dict``/``from_d
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
+from design.jsontext import JsonObject
 from engines.findings import Finding
 
 NODE_LEAF, LEAF_SPINE, SPINE_CORE = "node-leaf", "leaf-spine", "spine-core"
@@ -25,7 +25,7 @@ class LinkPlan:
     parts: tuple[tuple[str, int, str], ...]  # (part, quantity, role)
     links_per_plug: int
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return {
             "class": self.name,
             "links": self.links,
@@ -39,7 +39,7 @@ class LinkPlan:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> LinkPlan:
+    def from_dict(cls, d: JsonObject) -> LinkPlan:
         return cls(
             name=d["class"],
             links=d["links"],
@@ -137,7 +137,7 @@ class FabricPlan:
         """False when some link class has no medium in the bill: the bill of materials is then incomplete."""
         return not self.uncabled_links
 
-    def to_dict(self, findings: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    def to_dict(self, findings: list[JsonObject] | None = None) -> JsonObject:
         """The plan as JSON; ``findings`` are its findings as the service edge rendered them (messages are not
         the engine's business)."""
         ports = {tier: {"used": used, "free": total - used, "total": total} for tier, used, total in self.ports}
@@ -189,7 +189,7 @@ class FabricPlan:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> FabricPlan:
+    def from_dict(cls, d: JsonObject) -> FabricPlan:
         """Rebuild a plan from ``to_dict()`` output (a frozen quote's snapshot), e.g. to redraw its diagram or
         re-stream its cabling. Findings are not rebuilt (the dict holds them in one language only)."""
         down, _, up = str(d.get("oversubscription", "1:1")).partition(":")

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+
+from design.jsontext import JsonObject
 
 from .params.base import Params
 
@@ -31,7 +32,7 @@ class Finding:
     subject: str  # the field path it concerns, e.g. node_groups[0].components[1]
     params: Params  # the values the message is rendered from: the code's parameter class
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         """The finding as plain JSON values, without text (the service edge adds message and fix)."""
         return {
             "code": str(self.code),

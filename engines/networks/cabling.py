@@ -11,15 +11,15 @@ in the rack plan, so their rack columns stay empty.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
+from design.jsontext import JsonObject
 from engines.fabric.cabling import iter_cabling_csv, leaf_name
 from engines.fabric.model import FabricPlan
 
 RACK_BLANKS = ",,,,"
 
 
-def network_rows(network_plans: dict[str, Any] | None, *, rack_columns: bool) -> Iterator[str]:
+def network_rows(network_plans: JsonObject | None, *, rack_columns: bool) -> Iterator[str]:
     """One CSV line per link of every planned network (newline-terminated), storage, in-band, then out-of-band."""
     blanks = RACK_BLANKS if rack_columns else ""
     for key in ("storage", "inband"):
@@ -33,7 +33,7 @@ def network_rows(network_plans: dict[str, Any] | None, *, rack_columns: bool) ->
             yield f"{row}{blanks},oob\n"
 
 
-def _switched_rows(key: str, fabric: FabricPlan, plan: dict[str, Any]) -> Iterator[str]:
+def _switched_rows(key: str, fabric: FabricPlan, plan: JsonObject) -> Iterator[str]:
     """The sized fabric's rows, its ends renamed for the network; an in-band pair puts port r of every node on
     switch r."""
     pair = key == "inband" and fabric.tiers == 1 and plan["leaf_switches"] > 1
@@ -74,7 +74,7 @@ def _peer_rows(key: str, fabric: FabricPlan) -> Iterator[str]:
             yield f"{a},{port},{z},{port},peer,{part},{length}"
 
 
-def _oob_rows(plan: dict[str, Any], inband: dict[str, Any] | None) -> Iterator[str]:
+def _oob_rows(plan: JsonObject, inband: JsonObject | None) -> Iterator[str]:
     """Every device port on the out-of-band leaves in order (BMCs, switch management ports, PDUs), 48 a leaf by
     default, then each leaf's two uplinks into the in-band network (SPOD-H100-OOB-UPLINKS): uplink j of every
     leaf to in-band leaf j of the pair (or of the last SU), or to ``uplink-net`` (the converged or the customer's
@@ -100,7 +100,7 @@ def _oob_rows(plan: dict[str, Any], inband: dict[str, Any] | None) -> Iterator[s
             yield f"oob-leaf-{leaf + 1:03d},u{j + 1},{z},oob{leaf + 1},leaf-uplink,{uplink}"
 
 
-def _medium(plan: dict[str, Any], link_class: str) -> str:
+def _medium(plan: JsonObject, link_class: str) -> str:
     """The ``cable_part,length_m`` columns of an out-of-band link class (both empty when it has no cable)."""
     medium = (plan.get("media") or {}).get(link_class)
     if not medium:
@@ -108,7 +108,7 @@ def _medium(plan: dict[str, Any], link_class: str) -> str:
     return f"{medium['cable_part']},{medium['length_m']:g}"
 
 
-def _uplink_ends(inband: dict[str, Any] | None) -> list[str]:
+def _uplink_ends(inband: JsonObject | None) -> list[str]:
     """The in-band switches the out-of-band uplinks land on: the pair, or the leaves of the last SU."""
     if not inband or not inband.get("fabric") or not inband["fabric"].get("tiers"):
         return []

@@ -4,8 +4,8 @@ count keys of the fabric plan, its own bill of materials, findings and the sourc
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
+from design.jsontext import JsonObject
 from engines.fabric.model import FabricPlan
 from engines.findings import Finding
 
@@ -63,8 +63,8 @@ class NetworkPlan:
     def switches(self) -> int:
         return self.leaf_switches + self.spine_switches + self.core_switches
 
-    def to_dict(self, findings: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def to_dict(self, findings: list[JsonObject] | None = None) -> JsonObject:
+        out: JsonObject = {
             "network": self.network,
             "switch": self.switch,
             "leaf_switches": self.leaf_switches,

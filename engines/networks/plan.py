@@ -43,6 +43,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from design.contract import parse_oversubscription
+from design.jsontext import JsonObject
 from design.model import DEFAULT, Default, NetworkIn, NetworksIn, RackIn
 from design.specs import AdapterSpec, CatalogView, MediaSpec, SwitchSpec
 from design.vocabulary import Connector, Protocol
@@ -484,6 +485,6 @@ def _oob_media(
     return out, tuple(media)
 
 
-def plan_dicts(plans: dict[str, NetworkPlan | None], render: Any) -> dict[str, Any]:
+def plan_dicts(plans: dict[str, NetworkPlan | None], render: Any) -> JsonObject:
     """``network_plans`` of the validation result; ``render`` turns a plan's findings into their dicts."""
     return {key: (None if plan is None else plan.to_dict(render(plan.findings))) for key, plan in plans.items()}

@@ -23,8 +23,10 @@ from .context import GroupContext, resolve_group
 from .gpu import bridge_sockets, gpu_findings
 from .node_contents import node_content_findings
 from .pcie import place_group
+from .pcie.placement import GroupPlacement
 from .power import PowerEstimate, cooling_findings, estimate, power_findings
 from .sizing import Sizing
+from .totals import Bandwidth, GroupTotals, NodeTotals
 from .workload import _has_nvlink, fabric_advice, nic_findings, nvlink_domain_gpus, workload_findings
 
 
@@ -34,8 +36,8 @@ class NodeResult:
     totals, and the workload sizing (None without a workload or GPUs)."""
 
     findings: tuple[Finding, ...]
-    placement: list[dict[str, Any]] = field(default_factory=list)
-    totals: dict[str, Any] = field(default_factory=dict[str, Any])
+    totals: NodeTotals
+    placement: list[GroupPlacement] = field(default_factory=list)
     sizing: Sizing | None = None
 
     @property
@@ -48,7 +50,7 @@ def validate_nodes(design: DesignIn, catalog: CatalogView) -> NodeResult:
     """Check every node group of ``design`` and return findings, placement and totals."""
     findings: list[Finding] = []
     contexts: list[GroupContext] = []
-    placement: list[dict[str, Any]] = []
+    placement: list[GroupPlacement] = []
     power: list[PowerEstimate | None] = []
     for index, group in enumerate(design.node_groups):
         ctx = resolve_group(index, group, catalog, findings)
@@ -95,7 +97,7 @@ def validate_nodes(design: DesignIn, catalog: CatalogView) -> NodeResult:
     return NodeResult(findings=tuple(findings), placement=placement, totals=_totals(contexts, power), sizing=sizing)
 
 
-def _rack_placement(ctx: GroupContext) -> dict[str, Any]:
+def _rack_placement(ctx: GroupContext) -> GroupPlacement:
     """A rack-scale system has no slots to place cards in: its trays come fitted (contract design/v1 shape)."""
     return {
         "group": ctx.group.name,
@@ -132,7 +134,7 @@ def _rack_system_findings(ctx: GroupContext) -> list[Finding]:
     ]
 
 
-def _bandwidth_per_gpu(ctx: GroupContext) -> dict[str, Any]:
+def _bandwidth_per_gpu(ctx: GroupContext) -> Bandwidth:
     """What one GPU of the group gets: NVLink in GB/s (the catalogue's per-GPU figure, bidirectional; 0 when the
     GPUs have no NVLink fitted) and the compute fabric in Gb/s (the compute NICs' line rate shared by the node's
     GPUs; 0 without compute NICs). None: not known (a part without the figure), never a guess."""
@@ -148,13 +150,14 @@ def _bandwidth_per_gpu(ctx: GroupContext) -> dict[str, Any]:
     return {"nvlink_gbps_per_gpu": nvlink, "compute_gbps_per_gpu": fabric}
 
 
-def _totals(contexts: list[GroupContext], power: list[PowerEstimate | None]) -> dict[str, Any]:
+def _totals(contexts: list[GroupContext], power: list[PowerEstimate | None]) -> NodeTotals:
     """Per-group and design totals: GPUs, GPU memory, estimated peak power (W), NICs, the power assumptions and
     the basis of each group's power estimate (sum of parts, or the published maximum of NVIDIA's system)."""
-    groups = []
-    assumptions = []
+    groups: list[GroupTotals] = []
+    assumptions: list[dict[str, Any]] = []
     basis: list[dict[str, Any]] = []
-    tot: dict[str, Any] = {"nodes": 0, "gpus": 0, "gpu_memory_gb": 0.0, "peak_power_w": 0, "compute_nics": 0, "nics": 0}
+    nodes = gpus = peak_w = compute_nics = all_nics = 0
+    memory_gb = 0.0
     memory_known = power_known = True
     for ctx, est in zip(contexts, power):
         count = ctx.group.count
@@ -180,21 +183,28 @@ def _totals(contexts: list[GroupContext], power: list[PowerEstimate | None]) -> 
                 **_bandwidth_per_gpu(ctx),
             }
         )
-        tot["nodes"] += count
-        tot["gpus"] += count * ctx.gpus_per_node
-        tot["compute_nics"] += count * ctx.compute_nics_per_node
-        tot["nics"] += count * nics
+        nodes += count
+        gpus += count * ctx.gpus_per_node
+        compute_nics += count * ctx.compute_nics_per_node
+        all_nics += count * nics
         if mem is None:
             memory_known = False
         else:
-            tot["gpu_memory_gb"] += count * mem
+            memory_gb += count * mem
         if peak is None or (est is not None and est.unknown_gpu_tdp):
             power_known = False
         if peak is not None:
-            tot["peak_power_w"] += count * peak
+            peak_w += count * peak
         if est is not None:
             assumptions += [{"group": ctx.group.name, **a} for a in est.assumptions]
-    tot["gpu_memory_gb"] = round(tot["gpu_memory_gb"], 1) if memory_known else None
-    if not power_known:
-        tot["peak_power_w"] = None  # part of the design has no estimate: a partial sum would mislead
-    return {**tot, "groups": groups, "power_assumptions": assumptions, "power_basis": basis}
+    return {
+        "nodes": nodes,
+        "gpus": gpus,
+        "gpu_memory_gb": round(memory_gb, 1) if memory_known else None,
+        "peak_power_w": peak_w if power_known else None,  # part of the design has no estimate: a partial sum misleads
+        "compute_nics": compute_nics,
+        "nics": all_nics,
+        "groups": groups,
+        "power_assumptions": assumptions,
+        "power_basis": basis,
+    }

@@ -23,7 +23,7 @@ from .serving import (
     measured_row,
     median_abs_error,
 )
-from .sizing import Sizing
+from .sizing import Assumption, Sizing
 from .training import (
     ACTIVATION_SOURCE,
     FLOPS_SOURCE,
@@ -77,7 +77,7 @@ def deadline_gpus(
     )
 
 
-def training_assumptions(est: TrainingTime, gpu: str, precision: str, util: Utilisation) -> tuple[dict[str, Any], ...]:
+def training_assumptions(est: TrainingTime, gpu: str, precision: str, util: Utilisation) -> tuple[Assumption, ...]:
     """The figures the time estimate rests on, each with its source (contract: ``{"name", "value", "source"}``)."""
     peak_note = ""
     if precision == "fp8" and util.precision != "fp8":
@@ -168,12 +168,12 @@ def derived_estimate(
 
 def _measured(
     part: str, sizing: Sizing, domain: int, context_tokens: int
-) -> tuple[tuple[dict[str, Any], ...], dict[str, Any]]:
+) -> tuple[tuple[Assumption, ...], dict[str, Any]]:
     """The measured row beside a derived estimate, if any: as an assumption, and as the finding's parameters."""
     row = measured_row(part, sizing.precision, sizing.params_billion, domain, context_tokens)
     if row is None:
         return (), {"measured_tps": None}
-    measured = (
+    measured: tuple[Assumption, ...] = (
         {
             "name": "measured_max_tokens_per_second_per_replica",
             "value": row.tokens_per_second,
@@ -190,7 +190,7 @@ def _measured(
     }
 
 
-def serving_assumptions(est: Throughput) -> tuple[dict[str, Any], ...]:
+def serving_assumptions(est: Throughput) -> tuple[Assumption, ...]:
     """The figures the replica estimate rests on, each with its source (``{"name", "value", "source"}``)."""
     point, source = est.point, est.point.source
     return (

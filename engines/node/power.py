@@ -42,9 +42,11 @@ in the totals.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from design.jsontext import JsonObject
 from design.specs import GpuSpec, MediaSpec, ServerSpec, SwitchSpec
 from design.vocabulary import Cooling, MediaKind
 from engines.findings.finding import Finding
@@ -67,6 +69,7 @@ from engines.findings.params.rack_systems import RackSystemCooling, RackSystemPo
 from engines.findings.registry import finding
 
 from .context import GroupContext
+from .totals import GroupTotals
 
 ASSUMED_CPU_TDP_W = 350  # Xeon 6700P / 5th Gen Xeon top bins; hardware.md §1a "up to 350 W"
 ASSUMED_SOCKETS = 2  # every GPU server in hardware.md §1a is dual-socket but GH200
@@ -120,7 +123,7 @@ class PowerEstimate:
     def peak_w(self) -> float:
         return max(self.parts_w, self.reference_w or 0.0)
 
-    def basis_params(self) -> dict[str, Any]:
+    def basis_params(self) -> JsonObject:
         """The basis of the estimate (the totals' power basis of each group)."""
         return {
             "basis": self.basis,
@@ -439,7 +442,7 @@ class ClusterPower:
     def complete(self) -> bool:
         return not self.unknown
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         net_unknown = [u for u in self.unknown if not u.startswith("node_groups[")]
         return {
             "switch_power_w": round(self.switches_w),
@@ -453,7 +456,7 @@ class ClusterPower:
 
 
 def cluster_power(
-    groups: list[dict[str, Any]], bom: list[tuple[str, int]] | None, parts: dict[str, Any]
+    groups: Sequence[GroupTotals], bom: list[tuple[str, int]] | None, parts: dict[str, Any]
 ) -> ClusterPower:
     """The one cluster total (ClusterPower). ``groups``: the node engine's per-group totals (count,
     ``peak_power_w_per_node``, ``optics_w_per_node``, ``power_unknown_parts``); ``bom``: the bill of materials of

@@ -44,8 +44,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
+from design.jsontext import JsonObject
 from design.vocabulary import DEFAULT_CONTEXT_TOKENS, FULL_TRAINING_MODES, MODES, PRECISIONS, kind_of
 
 KINDS = ("training", "inference")
@@ -71,6 +72,14 @@ KV_MODELS = (
 
 
 _EPS = 1e-9  # keeps 126.9/126.9 from becoming 1.0000000001 and ceil-ing to 2
+
+
+class Assumption(TypedDict):
+    """One figure an estimate rests on, with its source, as the sizing's JSON states it."""
+
+    name: str
+    value: Any  # a number, a text or a [low, high] range
+    source: str
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -123,9 +132,9 @@ class Sizing:
     derived_replicas_needed: int | None = None
     derived_gpus_needed: int | None = None
     derived_tokens_per_second: float | None = None
-    assumptions: tuple[dict[str, Any], ...] = ()  # {"name", "value", "source"}
+    assumptions: tuple[Assumption, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return {
             "kind": self.kind,
             "mode": self.mode,

@@ -17,6 +17,10 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
+from design.jsontext import JsonObject
+
+from .pcie.placement import SlotEntry, UnplacedCard
+
 WIDTH = 720
 ROW = 30
 PAD = 12
@@ -70,7 +74,7 @@ def _t(x: Any) -> str:
     return escape(str(x), quote=True)
 
 
-def _link(slot: dict[str, Any], unknown: str) -> str:
+def _link(slot: SlotEntry, unknown: str) -> str:
     gen, lanes = slot.get("pcie_gen"), slot.get("lanes")
     if not gen and not lanes:
         return f"PCIe {unknown}"
@@ -83,11 +87,11 @@ def _gpus(values: list[int] | tuple[int, ...]) -> str:
     return ", ".join(str(g) for g in values)
 
 
-def render_slot_map_svg(placement_group: dict[str, Any], L: SlotMapLabels) -> str:
+def render_slot_map_svg(placement_group: JsonObject, L: SlotMapLabels) -> str:
     """One node group's slots as an accessible SVG (it has a title and a text description of every slot), in
     the words of ``L``."""
-    slots: list[dict[str, Any]] = list(placement_group.get("slots") or [])
-    unplaced: list[dict[str, Any]] = list(placement_group.get("unplaced") or [])
+    slots: list[SlotEntry] = list(placement_group.get("slots") or [])
+    unplaced: list[UnplacedCard] = list(placement_group.get("unplaced") or [])
     server = placement_group.get("server") or "?"
     known = placement_group.get("slots_known", bool(slots))
     complete = placement_group.get("slots_complete", True)
@@ -122,9 +126,9 @@ def render_slot_map_svg(placement_group: dict[str, Any], L: SlotMapLabels) -> st
     return _svg(L.title.format(server=server), y + PAD, desc, body, L)
 
 
-def _switch_groups(slots: list[dict[str, Any]]) -> list[tuple[str | None, list[dict[str, Any]]]]:
+def _switch_groups(slots: list[SlotEntry]) -> list[tuple[str | None, list[SlotEntry]]]:
     """Runs of slots behind the same PCIe switch, in the engine's order (None: slots on no switch)."""
-    groups: list[tuple[str | None, list[dict[str, Any]]]] = []
+    groups: list[tuple[str | None, list[SlotEntry]]] = []
     for slot in slots:
         sw = slot.get("pcie_switch")
         if sw and groups and groups[-1][0] == sw:
@@ -134,7 +138,7 @@ def _switch_groups(slots: list[dict[str, Any]]) -> list[tuple[str | None, list[d
     return groups
 
 
-def _draw_slots(slots: list[dict[str, Any]], y: float, L: SlotMapLabels, body: list[str], desc: list[str]) -> float:
+def _draw_slots(slots: list[SlotEntry], y: float, L: SlotMapLabels, body: list[str], desc: list[str]) -> float:
     """Draws the slot rows from ``y`` down, slots sharing a PCIe switch inside one frame; returns the next y."""
     for sw, members in _switch_groups(slots):
         if sw:
@@ -193,7 +197,7 @@ def _svg(title: str, height: float, desc: list[str], body: list[str], L: SlotMap
     )
 
 
-def _slot_row(slot: dict[str, Any], y: float, L: SlotMapLabels) -> str:
+def _slot_row(slot: SlotEntry, y: float, L: SlotMapLabels) -> str:
     unknown = L.unknown
     usable = slot.get("usable", True)
     part = slot.get("part")
@@ -228,7 +232,7 @@ def _slot_row(slot: dict[str, Any], y: float, L: SlotMapLabels) -> str:
     return "".join(out)
 
 
-def _slot_text(slot: dict[str, Any], L: SlotMapLabels) -> str:
+def _slot_text(slot: SlotEntry, L: SlotMapLabels) -> str:
     unknown = L.unknown
     if not slot.get("usable", True):
         state = L.unusable

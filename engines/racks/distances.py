@@ -45,7 +45,8 @@ import math
 from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+
+from design.jsontext import JsonObject
 
 from .model import DeviceRole, Rack, RackPlan, RackRun
 
@@ -71,7 +72,7 @@ class LinkLength:
     basis: str  # "plan", "override" or "none"
     route: str | None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return {"link": self.link, "length_m": self.length_m, "basis": self.basis, "route": self.route}
 
 

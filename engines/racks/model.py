@@ -15,6 +15,7 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
+from design.jsontext import JsonObject
 from engines.findings.finding import Finding
 
 from .ranges import distinct_racks, expand_names, name_ranges, runs_in_order
@@ -71,7 +72,7 @@ class Device:
     height_u: int
     power_w: int | None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return {
             "part": self.part,
             "name": self.name,
@@ -87,7 +88,7 @@ class PduLine:
     quantity: int
     cord: str
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return {"part": self.part, "quantity": self.quantity, "cord": self.cord}
 
 
@@ -100,7 +101,7 @@ class CordLine:
     quantity: int
     current_a: float | None = None  # what one supply draws at its rating: the cord must carry it
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return {
             "pdu_outlet": self.pdu_outlet,
             "node_inlet": self.node_inlet,
@@ -136,10 +137,10 @@ class Rack:
 
     def to_dict(
         self,
-        devices: list[dict[str, Any]] | None = None,
-        pdus: list[dict[str, Any]] | None = None,
-        cords: list[dict[str, Any]] | None = None,
-    ) -> dict[str, Any]:
+        devices: list[JsonObject] | None = None,
+        pdus: list[JsonObject] | None = None,
+        cords: list[JsonObject] | None = None,
+    ) -> JsonObject:
         """``devices``, ``pdus``, ``cords``: already as dicts (racks sharing one tuple share one list)."""
         return {
             "name": self.name,
@@ -170,7 +171,7 @@ class Row:
     name: str
     racks: tuple[str, ...]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         """The row as written: ``racks`` names its racks in slot order as name ranges (``ranges.name_ranges``: one
         ``"R01-01..R01-33"`` for a row of 33), ``count`` how many there are."""
         return {"index": self.index, "name": self.name, "count": len(self.racks), "racks": name_ranges(self.racks)}
@@ -245,7 +246,7 @@ class RackPlan:
     def rack_count(self) -> int:
         return sum(run.count for run in self.runs)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         """The design-v1 ``rack_plan``: ``racks`` lists each distinct rack content once with its ``count`` and the
         ``ranges`` of racks holding it (``ranges.distinct_racks`` of ``merged_runs``); ``rows`` names the racks of
         each row as name ranges."""
@@ -264,7 +265,7 @@ class RackPlan:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> RackPlan:
+    def from_dict(cls, d: JsonObject) -> RackPlan:
         """The plan back from ``to_dict()`` (a stored validation result), for the elevation and the cabling list:
         every rack again, by its own name. Device power, totals and findings are not in the dict and come back as
         unknown / empty; identical racks share one ``devices`` tuple again, as the planner made them. A result
@@ -297,7 +298,7 @@ class RackPlan:
         ``facility_power_w`` the same or None when part of it is unknown. The racks' own loads are unchanged."""
         return replace(self, facility_power_w=known_w if complete else None, facility_power_known_w=known_w)
 
-    def totals(self) -> dict[str, Any]:
+    def totals(self) -> JsonObject:
         """``totals.racks`` and ``totals.facility_power_w``; overheads are named as not included."""
         return {
             "racks": self.rack_count,
@@ -327,7 +328,7 @@ def _continues(first: Rack, count: int, rack: Rack) -> bool:
     )
 
 
-def rack_entries(runs: Sequence[RackRun]) -> list[dict[str, Any]]:
+def rack_entries(runs: Sequence[RackRun]) -> list[JsonObject]:
     """The runs of identical racks in plan order as written before distinct racks (``merged_runs``, each with its
     ``name``, ``count`` and ``last_name``): what ``ranges.runs_in_order`` reads a stored result back into."""
     return [
@@ -344,7 +345,7 @@ def merged_runs(runs: Sequence[RackRun]) -> list[tuple[Rack, int, str, tuple[Any
 
     Identical racks share one devices tuple and so one list of device dicts (the result is read, never changed in
     place); the same holds for the PDU and cord lines."""
-    shared: dict[int, list[dict[str, Any]]] = {}
+    shared: dict[int, list[JsonObject]] = {}
     out: list[tuple[Rack, int, str, tuple[Any, ...]]] = []
     for run in runs:
         r = run.rack
@@ -379,21 +380,21 @@ def _alike_written(a: Rack, a_lines: tuple[Any, ...], b: Rack, b_lines: tuple[An
 
 
 def _shared(
-    shared: dict[int, list[dict[str, Any]]],
+    shared: dict[int, list[JsonObject]],
     lines: tuple[Any, ...],
-    write: Callable[[tuple[Any, ...]], list[dict[str, Any]]] | None = None,
-) -> list[dict[str, Any]]:
+    write: Callable[[tuple[Any, ...]], list[JsonObject]] | None = None,
+) -> list[JsonObject]:
     found = shared.get(id(lines))
     if found is None:
         found = shared[id(lines)] = write(lines) if write else [line.to_dict() for line in lines]
     return found
 
 
-def device_dicts(devices: Sequence[Device]) -> list[dict[str, Any]]:
+def device_dicts(devices: Sequence[Device]) -> list[JsonObject]:
     """A rack's ``devices`` as written: a stack of identical devices next to each other (a rack's nodes, a leaf
     rack's leaves) is one entry with its ``count``, from ``position_u`` (the first) to ``last_position_u`` (the
     last), each ``height_u`` units on from the one before, in the order the rack lists them."""
-    out: list[dict[str, Any]] = []
+    out: list[JsonObject] = []
     last: Device | None = None
     step = 0
     for d in devices:
@@ -416,7 +417,7 @@ def device_dicts(devices: Sequence[Device]) -> list[dict[str, Any]]:
     return out
 
 
-def _devices_from(entries: Sequence[dict[str, Any]]) -> tuple[Device, ...]:
+def _devices_from(entries: Sequence[JsonObject]) -> tuple[Device, ...]:
     """The devices one by one from ``device_dicts`` (or from entries without ``count``: one device each)."""
     out: list[Device] = []
     for x in entries:
@@ -427,14 +428,14 @@ def _devices_from(entries: Sequence[dict[str, Any]]) -> tuple[Device, ...]:
     return tuple(out)
 
 
-def _runs_from_entries(entries: Sequence[dict[str, Any]], rows: Sequence[Row]) -> list[RackRun]:
+def _runs_from_entries(entries: Sequence[JsonObject], rows: Sequence[Row]) -> list[RackRun]:
     """The plan's runs (within a row) from ``rack_plan.racks``: an entry of ``count`` racks is the next ``count``
     names of the rows (cut where a row ends); an entry without ``count`` is one rack. Consecutive identical racks
     of a row are one run again, and identical racks share one ``devices`` tuple."""
     names = [(w.index, slot, name) for w in rows for slot, name in enumerate(w.racks)]
     shared: dict[tuple[Any, ...], tuple[Device, ...]] = {}
     # By the written list's identity (the list kept alive with it): the ranges of one entry share one list.
-    read: dict[int, tuple[list[dict[str, Any]], tuple[Device, ...]]] = {}
+    read: dict[int, tuple[list[JsonObject], tuple[Device, ...]]] = {}
     runs: list[tuple[Rack, list[str]]] = []
     at = 0
     for r in entries:

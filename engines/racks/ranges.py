@@ -19,6 +19,8 @@ from functools import lru_cache
 from operator import attrgetter
 from typing import Any
 
+from design.jsontext import JsonObject
+
 RANGE = ".."
 _NUMBERED = re.compile(r"^(.*?)(\d+)$")
 
@@ -80,7 +82,7 @@ def expand_names(items: Iterable[str]) -> list[str]:
     return out
 
 
-def distinct_racks(merged: Sequence[tuple[Any, int, str, tuple[Any, ...]]]) -> list[dict[str, Any]]:
+def distinct_racks(merged: Sequence[tuple[Any, int, str, tuple[Any, ...]]]) -> list[JsonObject]:
     """``rack_plan.racks`` from the plan's runs of identical racks in plan order (``model.merged_runs``: first rack,
     count, last name, written lines): one entry per distinct content, in the order each first appears, written
     once, with ``ranges`` (the runs holding it, in plan order: ``first`` and ``last`` name, ``count``, and the
@@ -91,8 +93,8 @@ def distinct_racks(merged: Sequence[tuple[Any, int, str, tuple[Any, ...]]]) -> l
     Contents compare by every field of the rack but its name and place, and by its lines as written (identical
     racks share one written list, so each list is written to text once)."""
     texts: dict[int, tuple[Any, str]] = {}  # by the written list's identity (the list kept alive with it)
-    by_content: dict[tuple[Any, ...], dict[str, Any]] = {}
-    out: list[dict[str, Any]] = []
+    by_content: dict[tuple[Any, ...], JsonObject] = {}
+    out: list[JsonObject] = []
     for rack, count, last, lines in merged:
         key = _content_of(rack)(rack)
         for written in lines:
@@ -133,13 +135,13 @@ def _content_of(rack: Any) -> Callable[[Any], tuple[Any, ...]]:
     return get
 
 
-def runs_in_order(entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def runs_in_order(entries: Sequence[JsonObject]) -> list[JsonObject]:
     """The runs of identical racks in plan order (row by row, slot by slot) from ``rack_plan.racks``: each range of
     a distinct entry as an entry of its own, as ``model.rack_entries`` wrote them. Entries without ``ranges`` (a
     result stored before distinct racks: runs in plan order already, or one rack each) are returned as they are."""
     if not any("ranges" in e for e in entries):
         return list(entries)
-    runs: list[dict[str, Any]] = []
+    runs: list[JsonObject] = []
     for e in entries:
         for r in e.get("ranges") or [_range_of(e)]:
             runs.append(
@@ -157,7 +159,7 @@ def runs_in_order(entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return runs
 
 
-def _range_of(entry: dict[str, Any]) -> dict[str, Any]:
+def _range_of(entry: JsonObject) -> JsonObject:
     return {
         "first": entry["name"],
         "last": entry.get("last_name", entry["name"]),

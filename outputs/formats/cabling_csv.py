@@ -24,7 +24,9 @@ def _with_networks(compute: Iterator[str], result: ValidationResult, rack_column
     """The compute fabric's rows with a last ``network`` column, then the storage, in-band and out-of-band rows."""
     for i, line in enumerate(compute):
         yield line.rstrip("\n") + (",network\n" if i == 0 else ",compute\n")
-    yield from network_rows(result.network_plans_json(), rack_columns=rack_columns)
+    rows = network_rows(result.network_plans_json(), rack_columns=rack_columns)
+    site = result.site
+    yield from rows if site is None else (site.rename(row, False) for row in rows)
 
 
 FORMAT = OutputFormat(name="cabling.csv", media_type="text/csv", render=render, unavailable=unavailable)

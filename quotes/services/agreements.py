@@ -25,6 +25,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from catalog.models import CATEGORY_CHOICES, Part
+from design.jsontext import JsonObject
 
 from ..kvk import clean_kvk
 from ..models import AgreementDiscount, PriceAgreement
@@ -42,7 +43,7 @@ class AgreementTerms:
     payment_days: int | None
     discounts: dict[str, Decimal] = field(default_factory=dict)
 
-    def to_dict(self, applied: Mapping[str, Decimal]) -> dict[str, Any]:
+    def to_dict(self, applied: Mapping[str, Decimal]) -> JsonObject:
         return {
             "id": self.id,
             "company": self.company,

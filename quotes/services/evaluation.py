@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.utils.translation import gettext as _
@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from catalog.models import Part
 from configurator.result import ShownFinding, ValidationResult
 from configurator.services import Validated, design_validate_parsed, unacknowledged_warnings
+from design.jsontext import JsonObject
 from design.model import DesignInputError
 
 from .. import pricing
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Evaluation:
-    document: dict[str, Any]
+    document: JsonObject
     result: ValidationResult
     lines: list[pricing.PricedLine]
     totals: pricing.Totals
@@ -117,7 +118,7 @@ def part_costs(part_numbers: set[str]) -> dict[str, Decimal | None]:
     return dict(Part.objects.filter(part_number__in=part_numbers).values_list("part_number", "cost_price_eur"))
 
 
-def _validated(document: dict[str, Any], language: str) -> Validated:
+def _validated(document: JsonObject, language: str) -> Validated:
     """The validation of a design without error findings (with the parsed design and the catalogue view it was
     validated against, which price it); QuoteError naming each error otherwise."""
     try:
@@ -135,9 +136,7 @@ def _validated(document: dict[str, Any], language: str) -> Validated:
     return validated
 
 
-def _raw_lines(
-    document: dict[str, Any], validated: Validated, line_discounts: dict[str, Decimal]
-) -> list[pricing.RawLine]:
+def _raw_lines(document: JsonObject, validated: Validated, line_discounts: dict[str, Decimal]) -> list[pricing.RawLine]:
     """The validated design's one bill of materials (the validation result's ``bom``, against the catalogue it was
     validated against) at list price, every line of it: a line priced on request stays on the quote with its
     quantity. QuoteError for a line discount for a part that is not on the bill."""

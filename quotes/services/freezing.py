@@ -5,13 +5,14 @@ the documents are rendered from it alone."""
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.utils import translation
 
 from configurator.result import ValidationResult
 from configurator.services import acknowledgements_in_force
+from design.jsontext import JsonObject
 
 from ..models import Quote
 from ..pricing import PricedLine
@@ -77,7 +78,7 @@ def apply_evaluation(quote: Quote, ev: Evaluation) -> None:
     quote.frozen = _snapshot(quote, ev, validation).to_json()
 
 
-def _snapshot(quote: Quote, ev: Evaluation, validation: dict[str, Any]) -> FrozenQuote:
+def _snapshot(quote: Quote, ev: Evaluation, validation: JsonObject) -> FrozenQuote:
     """The quote's snapshot: the row's terms and customer, the evaluation's lines, totals and result."""
     result = ev.result
     return FrozenQuote(

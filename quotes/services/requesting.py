@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 from decimal import Decimal
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from django.db import transaction
 from django.utils import timezone
@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from configurator.models import Configuration
 from configurator.services import configuration_mark_quote_requested
+from design.jsontext import JsonObject
 
 from .. import policy
 from ..actors import signed_in
@@ -46,7 +47,7 @@ DUPLICATE_WINDOW = timedelta(seconds=10)
 def quote_request(
     *,
     configuration: Configuration,
-    customer: dict[str, Any],
+    customer: JsonObject,
     user: Actor = None,
     channel: str = "web",
     crm_reference: str = "",
@@ -105,9 +106,7 @@ def _lock_configuration(configuration: Configuration) -> None:
     list(Configuration.objects.select_for_update().filter(pk=configuration.pk).values_list("pk", flat=True))
 
 
-def _refuse_duplicate(
-    *, configuration: Configuration, channel: str, customer: dict[str, Any], crm_reference: str
-) -> None:
+def _refuse_duplicate(*, configuration: Configuration, channel: str, customer: JsonObject, crm_reference: str) -> None:
     """Lock the configuration row for the rest of the transaction, then refuse a second request (QuoteError on
     ``quote``) while the configuration has a quote awaiting review or approval, or when the same request (channel,
     customer e-mail, CRM reference) was issued less than DUPLICATE_WINDOW ago. Two concurrent requests (a double
@@ -157,7 +156,7 @@ def _user_or_none(user: Actor) -> User | None:
 def _create(
     *,
     configuration: Configuration,
-    customer: dict[str, Any],
+    customer: JsonObject,
     user: Actor,
     channel: str,
     crm_reference: str,

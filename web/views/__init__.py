@@ -10,6 +10,7 @@ from web.views.common import step_url
 from web.views.compare import alternative_start, alternatives, compare_drafts
 from web.views.pages import cabling_csv, draft, export_file, home, rules, start
 from web.views.quote import open_quote, price_preview
+from web.views.quote_exports import quote_export
 from web.views.staff import acknowledge, clone, customer_copy, dashboard, take_over
 from web.views.steps import step
 
@@ -27,6 +28,7 @@ __all__ = [
     "home",
     "open_quote",
     "price_preview",
+    "quote_export",
     "rules",
     "start",
     "step",

@@ -50,6 +50,7 @@ from web.views.common import (
     _visible_quotes,
     step_url,
 )
+from web.views.quote_exports import quote_exports
 from web.views.quote_preview import PREVIEW_FORMS, PricePreview, discount_preview, vat_inputs
 
 
@@ -162,6 +163,7 @@ def _quote_page(
         may_approve=staff and latest is not None and quote_may_approve(quote=latest, user=request.user),
         **_answer_forms(staff, latest, accept_form, decline_form),
         quote_margin_floor=settings.QUOTE_MARGIN_APPROVAL_FLOOR_PERCENT if staff else None,
+        quote_exports=quote_exports(latest, staff),
         **(_revision_diff(request, latest) if staff else {}),
     )
     return _render_step(request, "quote", ctx, status=status)

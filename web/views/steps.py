@@ -19,6 +19,7 @@ from configurator.selectors import (
     site_has,
     size_default_supplied,
 )
+from design.jsontext import JsonObject
 from design.specs import AdapterSpec
 from messages.cluster import left_out_items
 from messages.diagram import LINK_CLASSES
@@ -101,9 +102,7 @@ def _goal(request: HttpRequest, config: Configuration) -> HttpResponse:
     return _render_step(request, "goal", ctx, status=status)
 
 
-def _goal_saved(
-    request: HttpRequest, config: Configuration, view: CatalogView, d: dict[str, Any]
-) -> HttpResponse | None:
+def _goal_saved(request: HttpRequest, config: Configuration, view: CatalogView, d: JsonObject) -> HttpResponse | None:
     """Saves the goal the form gives; the step to go to after "accept", "accept_cheapest" or "blank" (the platform
     step) or without htmx (the goal step again), None to answer the goal step in place."""
     action = request.POST.get("action", "update")
@@ -139,7 +138,7 @@ def _goal_saved(
     return None
 
 
-def _proposed(doc: dict[str, Any], view: CatalogView, *, cheapest: bool) -> dict[str, Any] | None:
+def _proposed(doc: JsonObject, view: CatalogView, *, cheapest: bool) -> JsonObject | None:
     """The design the goal step proposes for ``doc``'s workload: the recommendation, or the cheapest that fits."""
     if cheapest:
         cheapest_doc = next((c.document for c in goal_choices(doc, view, _language()) if c.key == "cheapest"), None)
@@ -272,7 +271,7 @@ def _fabric(request: HttpRequest, config: Configuration) -> HttpResponse:
     return _render_step(request, "fabric", ctx, status=status)
 
 
-def _plan_parts(plan: dict[str, Any] | None, view: CatalogView) -> list[dict[str, Any]]:
+def _plan_parts(plan: JsonObject | None, view: CatalogView) -> list[dict[str, Any]]:
     """The cable and optics list of the plan, with descriptions from the catalogue."""
     if not plan:
         return []

@@ -9,7 +9,9 @@ missing, misspelled or mistyped field is a type error at the call site; the mess
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import ClassVar
+
+from design.jsontext import JsonObject
 
 _NAMES: dict[type[Params], tuple[str, ...]] = {}
 _OPTIONAL: dict[type[Params], frozenset[str]] = {}
@@ -29,7 +31,7 @@ class Params:
             names = _NAMES[kind] = tuple(f.name for f in fields(self))
         return names
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JsonObject:
         """The parameters as a plain dict, field by field in their declared order (a finding's ``to_dict``; the
         ``%(name)s`` placeholders of a message). A field declared ``= None`` is a value only some findings of the
         code state: left out while it is None, as the finding always did."""

@@ -8,7 +8,7 @@ bandwidth and PCIe-switch uplinks (``bandwidth.py``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from design.specs import AdapterSpec, GpuSpec, ServerSpec
 from design.vocabulary import CARD_FITS, CardForm, Role, SlotForm
@@ -36,12 +36,54 @@ _CARD_RANK = {CardForm.FHFL: 1, CardForm.FHHL: 2, CardForm.OCP3: 3, CardForm.HHH
 _ROLE_RANK = {"gpu": 0, Role.COMPUTE: 0, Role.STORAGE: 1, Role.MANAGEMENT: 2}
 
 
+class SlotEntry(TypedDict):
+    """One slot of a node group's placement, as the result's JSON states it (contract design/v1)."""
+
+    slot: str
+    part: str | None
+    component: str | None
+    role: str | None
+    rail: int | None
+    form: str | None
+    pcie_gen: int | None
+    lanes: int | None
+    gpus: list[int]
+    cpu_socket: int | None
+    pcie_switch: str | None
+    for_gpu: bool
+    usable: bool
+
+
+class UnplacedCard(TypedDict):
+    """A card the placement could not fit, with why."""
+
+    part: str
+    component: str
+    quantity: int
+    reason: str
+
+
+class GroupPlacement(TypedDict):
+    """A node group's slot placement, as the result's JSON states it; ``rack_scale`` only for a rack-scale system
+    (its trays come fitted: no slots)."""
+
+    group: str
+    node_group: int
+    server: str
+    slots_known: bool
+    slots_complete: bool
+    integrated_nics: int
+    slots: list[SlotEntry]
+    unplaced: list[UnplacedCard]
+    rack_scale: NotRequired[bool]
+
+
 @dataclass
 class Placement:
     slots: list[SlotState]
-    unplaced: list[dict[str, Any]]
+    unplaced: list[UnplacedCard]
 
-    def to_dict(self, ctx: GroupContext) -> dict[str, Any]:
+    def to_dict(self, ctx: GroupContext) -> GroupPlacement:
         server = ctx.known_server
         return {
             "group": ctx.group.name,
@@ -258,7 +300,7 @@ def _claim(
     return unknown, taken, misfit
 
 
-def _unplaced(part: CardPart, quantity: int, reason: str) -> dict[str, Any]:
+def _unplaced(part: CardPart, quantity: int, reason: str) -> UnplacedCard:
     return {"part": part.spec.part_number, "component": part.path, "quantity": quantity, "reason": reason}
 
 
