@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -21,7 +23,7 @@ class ApiClientAdmin(admin.ModelAdmin):
     fields = ["name", "scope", "user", "rate", "is_active", "token_prefix", "created_at", "last_used_at", "revoked_at"]
     actions = ["revoke", "rotate"]
 
-    def save_model(self, request, obj, form, change):
+    def save_model(self, request: HttpRequest, obj: ApiClient, form: forms.ModelForm, change: bool) -> None:
         if not change:
             token = obj.set_new_token()
             super().save_model(request, obj, form, change)
@@ -34,13 +36,13 @@ class ApiClientAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
 
     @admin.action(description=_("Revoke the selected clients' tokens"))
-    def revoke(self, request, queryset):
+    def revoke(self, request: HttpRequest, queryset: QuerySet[ApiClient]) -> None:
         for client in queryset:
             api_client_revoke(client=client)
         messages.success(request, _("%(n)d client(s) revoked.") % {"n": queryset.count()})
 
     @admin.action(description=_("Issue a new token (the old one stops working)"))
-    def rotate(self, request, queryset):
+    def rotate(self, request: HttpRequest, queryset: QuerySet[ApiClient]) -> None:
         for client in queryset:
             token = api_client_rotate(client=client)
             messages.warning(
@@ -54,7 +56,7 @@ class WebhookAttemptInline(admin.TabularInline):
     can_delete = False
     readonly_fields = ["number", "status_code", "error", "duration_ms", "created_at"]
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: WebhookDelivery | None = None) -> bool:
         return False
 
 
@@ -78,11 +80,11 @@ class WebhookDeliveryAdmin(admin.ModelAdmin):
     inlines = [WebhookAttemptInline]
     actions = ["retry"]
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
     @admin.action(description=_("Send the selected deliveries again"))
-    def retry(self, request, queryset):
+    def retry(self, request: HttpRequest, queryset: QuerySet[WebhookDelivery]) -> None:
         from .tasks import webhook_deliver
 
         count = 0
@@ -103,7 +105,7 @@ class WebhookDeliveryInline(admin.TabularInline):
     fields = ["event", "status", "attempts", "created_at", "finished_at"]
     readonly_fields = ["event", "status", "attempts", "created_at", "finished_at"]
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Webhook | None = None) -> bool:
         return False
 
 
@@ -114,7 +116,7 @@ class WebhookForm(forms.ModelForm):
         model = Webhook
         fields = ["client", "url", "events", "description", "is_active"]
 
-    def clean_url(self):
+    def clean_url(self) -> str:
         url = self.cleaned_data["url"]
         check_webhook_url(url)  # the same rule as the API: public http(s) targets only
         return url
@@ -147,5 +149,5 @@ class IdempotencyRecordAdmin(admin.ModelAdmin):
         "created_at",
     ]
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -8,7 +8,7 @@ in constant time. ``request.auth`` is the ApiClient; ``request.user`` is the Dja
 from __future__ import annotations
 
 import time
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
@@ -23,6 +23,12 @@ from rest_framework import authentication, exceptions
 
 from .models import ApiClient
 from .throttling import BadTokenThrottle, planned_keys, throttle_cache
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from django_stubs_ext import StrOrPromise
+    from drf_spectacular.openapi import AutoSchema
+    from rest_framework.request import Request
 
 LAST_USED_RESOLUTION_SECONDS = 60  # write last_used_at at most once a minute per client
 # A client row is cached this long (Django's default cache) so a request costs no query for it. Saving or deleting
@@ -45,7 +51,7 @@ def _cache_key(prefix: str) -> str:
     return f"api-client:{prefix}"
 
 
-def _lookup(prefix: str, request=None) -> ApiClient | None:
+def _lookup(prefix: str, request: Request) -> ApiClient | None:
     key = _cache_key(prefix)
     pk = _pk_of_prefix.get(prefix)
     view = (getattr(request, "parser_context", None) or {}).get("view")
@@ -77,7 +83,7 @@ def forget_client(prefix: str) -> None:
 
 
 @receiver([post_save, post_delete], sender=ApiClient, dispatch_uid="api.auth.forget_client")
-def _forget_client(sender, instance: ApiClient, created: bool = False, **kwargs) -> None:
+def _forget_client(sender: type[ApiClient], instance: ApiClient, created: bool = False, **kwargs: object) -> None:
     if not created:  # a new client's prefix was never cached
         forget_client(instance.token_prefix)
 
@@ -96,12 +102,12 @@ def _note_use(client: ApiClient) -> None:
         ApiClient.objects.filter(pk=client.pk).update(last_used_at=timezone.now())
 
 
-def _acting_user(client: ApiClient):
+def _acting_user(client: ApiClient) -> User | AnonymousUser:
     user = client.user if client.user_id is not None else None
     return user if user is not None and user.is_active else AnonymousUser()
 
 
-def _refuse(request, message) -> NoReturn:
+def _refuse(request: Request, message: StrOrPromise) -> NoReturn:
     """401 for a bad token, or 429 once this address sent more bad tokens than the ``bad_token`` rate allows."""
     throttle = BadTokenThrottle()
     if not throttle.allow_request(request, None):  # type: ignore[arg-type]  # this throttle reads no view
@@ -112,7 +118,7 @@ def _refuse(request, message) -> NoReturn:
 class BearerTokenAuthentication(authentication.BaseAuthentication):
     keyword = "Bearer"
 
-    def authenticate(self, request):
+    def authenticate(self, request: Request) -> tuple[SimpleLazyObject, ApiClient] | None:
         header = authentication.get_authorization_header(request).split()
         if not header or header[0].lower() != self.keyword.lower().encode():
             return None
@@ -134,7 +140,7 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         # The user is loaded only when a view needs it (quotes record it; approving checks its permissions).
         return SimpleLazyObject(lambda: _acting_user(client)), client
 
-    def authenticate_header(self, request) -> str:
+    def authenticate_header(self, request: Request) -> str:
         # Makes DRF answer 401 (not 403) to a missing or bad token.
         return 'Bearer realm="api"'
 
@@ -143,7 +149,7 @@ class BearerTokenScheme(OpenApiAuthenticationExtension):
     target_class = "api.auth.BearerTokenAuthentication"
     name = "bearerAuth"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: AutoSchema) -> dict[str, str]:
         return {
             "type": "http",
             "scheme": "bearer",

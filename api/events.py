@@ -4,7 +4,9 @@ the ``webhook_deliver`` task (api/tasks.py), which uses the wire format of api/w
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from functools import partial
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import transaction
@@ -16,6 +18,13 @@ from design.jsontext import JsonObject
 from .models import ClientConfiguration, WebhookDelivery
 from .tasks import webhook_deliver
 
+if TYPE_CHECKING:
+    from celery import Task
+
+    from quotes.models import Quote
+
+    from .models import ApiClient, Webhook
+
 logger = logging.getLogger(__name__)
 
 
@@ -23,7 +32,7 @@ def _absolute(path: str) -> str:
     return (getattr(settings, "QUOTE_SITE_URL", "") or getattr(settings, "SITE_URL", "")).rstrip("/") + path
 
 
-def quote_payload(quote) -> JsonObject:
+def quote_payload(quote: Quote) -> JsonObject:
     """What a receiver needs to act on a quote event without another call (links for the documents)."""
     return {
         "id": quote.pk,
@@ -42,7 +51,7 @@ def quote_payload(quote) -> JsonObject:
     }
 
 
-def decision_payload(quote) -> JsonObject | None:
+def decision_payload(quote: Quote) -> JsonObject | None:
     """The customer's answer (quote.accepted, quote.declined): who, when, the purchase order or the reason, and
     for an acceptance the order confirmation's URL (409 until it is built). Never cost or margin."""
     decision = getattr(quote, "decision", None)
@@ -63,7 +72,9 @@ def decision_payload(quote) -> JsonObject | None:
     return out
 
 
-def deliveries_enqueue(*, client, event: str, data: JsonObject, webhooks=None) -> list[int]:
+def deliveries_enqueue(
+    *, client: ApiClient, event: str, data: JsonObject, webhooks: Iterable[Webhook] | None = None
+) -> list[int]:
     """Record one delivery per active webhook of ``client`` subscribed to ``event`` and send them on commit."""
     ids = []
     for webhook in webhooks if webhooks is not None else client.webhooks.filter(is_active=True):
@@ -82,7 +93,7 @@ def deliveries_enqueue(*, client, event: str, data: JsonObject, webhooks=None) -
     return ids
 
 
-def _send(task, delivery_id: int) -> None:
+def _send(task: Task, delivery_id: int) -> None:
     """Enqueue one delivery. A broker outage is logged, not raised: the delivery is recorded (pending, due now),
     so the ``webhook_retry_pending`` sweep sends it once the broker is back, and the caller still gets its 202."""
     try:
@@ -93,7 +104,7 @@ def _send(task, delivery_id: int) -> None:
         )
 
 
-def on_quote_event(sender, *, quote, event: str, **kwargs) -> None:
+def on_quote_event(sender: object, *, quote: Quote, event: str, **kwargs: object) -> None:
     """quotes.signals.quote_event receiver: the owner of the quote's configuration gets the event."""
     owner = (
         ClientConfiguration.objects.select_related("client")

@@ -157,12 +157,25 @@ class ApiError(exceptions.APIException):
 
 
 class Conflict(ApiError):
-    def __init__(self, message: str, *, code: ErrorCode = ApiErrorCode.CONFLICT, fields=None, headers=None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: ErrorCode = ApiErrorCode.CONFLICT,
+        fields: dict[str, str] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(message, code=code, status_code=status.HTTP_409_CONFLICT, fields=fields, headers=headers)
 
 
 class Unprocessable(ApiError):
-    def __init__(self, message: str, *, code: ErrorCode = ApiErrorCode.UNPROCESSABLE, fields=None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: ErrorCode = ApiErrorCode.UNPROCESSABLE,
+        fields: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(message, code=code, status_code=status.HTTP_422_UNPROCESSABLE_ENTITY, fields=fields)
 
 

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
 import django_filters
 from django import forms
-from django.db.models import Q
+from django.db.models import Model, Q, QuerySet
 from django.utils.translation import gettext as _
 from django_filters.rest_framework import DjangoFilterBackend
 
 from catalog.models import CATEGORY_CHOICES, Lifecycle, Part
 from configurator.models import Configuration
+
+if TYPE_CHECKING:
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
+
+_M = TypeVar("_M", bound=Model)
 
 
 class FilterBackend(DjangoFilterBackend):
@@ -18,14 +27,14 @@ class FilterBackend(DjangoFilterBackend):
     none of its filters is required, and a filter without a value returns the queryset it is given. A parameter
     is taken as naming a filter when it starts with a filter's name (a range filter reads ``<name>_min``...)."""
 
-    def filter_queryset(self, request, queryset, view):
+    def filter_queryset(self, request: Request, queryset: QuerySet[_M], view: APIView) -> QuerySet[_M]:
         filterset_class = self.get_filterset_class(view, queryset)
         if filterset_class is not None and not names_a_filter(request.query_params, filterset_class):
             return queryset
         return super().filter_queryset(request, queryset, view)
 
 
-def names_a_filter(parameters, filterset_class) -> bool:
+def names_a_filter(parameters: Mapping[str, object], filterset_class: type[django_filters.FilterSet]) -> bool:
     filters = filterset_class.base_filters
     if any(f.extra.get("required") for f in filters.values()):
         return True
@@ -49,12 +58,12 @@ class StrictFilterSet(django_filters.FilterSet):
 class _StrictBooleanField(forms.ChoiceField):
     """Only ``true`` or ``false`` (django-filter's own also takes ``null``, ``unknown``, ``1``… and ignores them)."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.pop("empty_label", None)
         kwargs.pop("null_label", None)
         super().__init__(*args, choices=[("true", "true"), ("false", "false")], **kwargs)
 
-    def clean(self, value):
+    def clean(self, value: str | None) -> bool | None:
         value = super().clean(value)
         return None if value in ("", None) else value == "true"
 
@@ -85,7 +94,7 @@ class PartFilter(StrictFilterSet):
         model = Part
         fields = ["category", "manufacturer", "lifecycle"]
 
-    def search(self, queryset, name, value):
+    def search(self, queryset: QuerySet[Part], name: str, value: str) -> QuerySet[Part]:
         value = value.strip()
         if not value:
             return queryset
@@ -93,10 +102,10 @@ class PartFilter(StrictFilterSet):
             Q(part_number__icontains=value) | Q(name__icontains=value) | Q(description__icontains=value)
         )
 
-    def filter_accepted_by_server(self, queryset, name, value):
+    def filter_accepted_by_server(self, queryset: QuerySet[Part], name: str, value: str) -> QuerySet[Part]:
         return queryset.filter(accepted_by__part__part_number=value).distinct()
 
-    def filter_accepts(self, queryset, name, value):
+    def filter_accepts(self, queryset: QuerySet[Part], name: str, value: str) -> QuerySet[Part]:
         return queryset.filter(server__accepts__part_number=value).distinct()
 
 

@@ -14,6 +14,8 @@ import functools
 import hashlib
 import json
 import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -25,6 +27,14 @@ from .exceptions import ApiError, ApiErrorCode, Conflict, Unprocessable
 from .models import IDEMPOTENCY_TTL, IdempotencyRecord
 from .permissions import client_of
 
+if TYPE_CHECKING:
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
+
+    from .models import ApiClient
+
+ViewMethod = Callable[..., Response]  # a view's method: (self, request, *args, **kwargs) -> Response
+
 HEADER = "Idempotency-Key"
 _KEY = re.compile(r"^[\x21-\x7e]{1,255}$")  # visible ASCII, as in the IETF draft's examples
 
@@ -33,7 +43,7 @@ class _KeyTaken(Exception):
     pass
 
 
-def _fingerprint(request) -> str:
+def _fingerprint(request: Request) -> str:
     data = request.data
     if not isinstance(data, dict | list):
         data = {}
@@ -56,7 +66,7 @@ def _replay(record: IdempotencyRecord, fingerprint: str) -> Response:
     return Response(record.response_body, status=record.status_code, headers=headers)
 
 
-def _live_record(client, key: str) -> IdempotencyRecord | None:
+def _live_record(client: ApiClient, key: str) -> IdempotencyRecord | None:
     record = IdempotencyRecord.objects.filter(client=client, key=key).first()
     if record is not None and record.expired:
         record.delete()
@@ -64,11 +74,11 @@ def _live_record(client, key: str) -> IdempotencyRecord | None:
     return record
 
 
-def idempotent(view_method):
+def idempotent(view_method: ViewMethod) -> ViewMethod:
     """Decorate a view method that creates something (POST)."""
 
     @functools.wraps(view_method)
-    def wrapper(self, request, *args, **kwargs):
+    def wrapper(self: APIView, request: Request, *args: Any, **kwargs: Any) -> Response:
         key = request.headers.get(HEADER)
         client = client_of(request)
         if key is None or client is None:
@@ -101,7 +111,16 @@ def idempotent(view_method):
     return wrapper
 
 
-def _run_once(self, request, args, kwargs, view_method, client, key: str, fingerprint: str):
+def _run_once(
+    self: APIView,
+    request: Request,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    view_method: ViewMethod,
+    client: ApiClient,
+    key: str,
+    fingerprint: str,
+) -> Response:
     """Run the view and store its successful response under the key, in one transaction (see the module doc)."""
     try:
         with transaction.atomic():
@@ -110,7 +129,7 @@ def _run_once(self, request, args, kwargs, view_method, client, key: str, finger
                 body = json.loads(JSONRenderer().render(response.data) or b"null")
                 try:
                     with transaction.atomic():
-                        IdempotencyRecord.objects.create(
+                        IdempotencyRecord.objects.create(  # type: ignore[misc]  # a request that reached a view has a method
                             client=client,
                             key=key,
                             method=request.method,

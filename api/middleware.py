@@ -7,7 +7,9 @@ nginx refuses TRACE itself, in the same body (deploy/nginx.conf); this covers gu
 
 from __future__ import annotations
 
-from django.http import JsonResponse
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from rest_framework.exceptions import MethodNotAllowed
 
 from .exceptions import ApiErrorCode, error_body
@@ -18,10 +20,10 @@ ALLOW = "GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE"
 
 
 class RefuseTraceMiddleware:
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.method in REFUSED_METHODS and request.path.startswith(API_PREFIX):
             refusal = MethodNotAllowed(request.method)
             response = JsonResponse(

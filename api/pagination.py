@@ -1,6 +1,12 @@
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from django.core.paginator import Page
 from django.core.paginator import Paginator as DjangoPaginator
 from django.db import connections
-from django.db.models import Count, QuerySet, Window
+from django.db.models import Count, Model, QuerySet, Window
 from django.db.models.query import ModelIterable, ValuesIterable
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import ValidationError
@@ -9,9 +15,15 @@ from rest_framework.pagination import PageNumberPagination
 from .prepared import TOTAL as _TOTAL  # the annotation that carries the count on each row of the page
 from .prepared import PreparedRows
 
+if TYPE_CHECKING:
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
+
 # The largest OFFSET + LIMIT a database integer holds (PostgreSQL's bigint, SQLite's INTEGER): a page beyond it is
 # past the end of any table, and is left to Django's way (count first, then 404) instead of reaching the database.
 _LARGEST_ROW = 2**63 - 1
+
+_Row = TypeVar("_Row")  # a page's row: a model instance, or a dict of values()
 
 
 class CountingPaginator(DjangoPaginator):
@@ -21,7 +33,7 @@ class CountingPaginator(DjangoPaginator):
     (past the end, or no rows at all), a query a window cannot count (DISTINCT, GROUP BY, a union, a slice) and a
     database without window functions go Django's way, count query first."""
 
-    def page(self, number):
+    def page(self, number: int | float | str) -> Page[Any]:  # a float as Django's validate_number takes it
         if "count" not in self.__dict__ and self.orphans == 0 and self._countable():
             try:
                 wanted = int(number)
@@ -42,7 +54,7 @@ class CountingPaginator(DjangoPaginator):
                         del (row if isinstance(row, dict) else row.__dict__)[_TOTAL]
                     # Django's own page factory (Paginator._get_page), not in the stubs
                     return self._get_page(rows, self.validate_number(number), self)  # type: ignore[attr-defined]
-        return super().page(number)
+        return super().page(number)  # type: ignore[arg-type]  # Django validates a float; the stub omits it
 
     def _countable(self) -> bool:
         queryset = self.object_list
@@ -64,7 +76,7 @@ class Pagination(PageNumberPagination):
     page_size_query_param = "page_size"
     max_page_size = 200
 
-    def get_page_size(self, request):
+    def get_page_size(self, request: Request) -> int | None:
         raw = request.query_params.get(self.page_size_query_param)
         if raw is None:
             return self.page_size
@@ -74,13 +86,15 @@ class Pagination(PageNumberPagination):
             )
         return int(raw)
 
-    def paginate_queryset(self, queryset, request, view=None):
+    def paginate_queryset(
+        self, queryset: QuerySet[Model, _Row] | Sequence[_Row], request: Request, view: APIView | None = None
+    ) -> list[_Row] | None:
         page = request.query_params.get(self.page_query_param)
         if page is not None and not page.isdigit():
             raise ValidationError({self.page_query_param: [_("Use a page number from 1.")]})
         return super().paginate_queryset(queryset, request, view)
 
-    def get_schema_operation_parameters(self, view):
+    def get_schema_operation_parameters(self, view: APIView) -> list[dict[str, Any]]:
         parameters = super().get_schema_operation_parameters(view)
         for parameter in parameters:
             if parameter["name"] == self.page_size_query_param:

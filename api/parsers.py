@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
+from typing import IO, Any, NoReturn
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
@@ -23,7 +25,7 @@ from design.jsontext import KeepDuplicates, duplicate_key_path
 MAX_DEPTH = 32
 
 
-def _reject_constant(name: str):
+def _reject_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not a number in JSON")
 
 
@@ -57,7 +59,7 @@ class FieldParseError(ParseError):
         self.fields = {path: message} if path else {}
 
 
-def check_value(value, depth: int = 0, path: str = "") -> None:
+def check_value(value: object, depth: int = 0, path: str = "") -> None:
     """Raise ValueError naming the path of a value that cannot be stored or processed."""
     if depth > MAX_DEPTH:
         raise BadValue(f"nesting deeper than {MAX_DEPTH} levels", path)
@@ -90,7 +92,9 @@ def _plainly_storable(text: str) -> bool:
 
 
 class StrictJSONParser(JSONParser):
-    def parse(self, stream, media_type=None, parser_context=None):
+    def parse(  # type: ignore[override]  # any JSON value, not only an object as the stub says
+        self, stream: IO[bytes] | None, media_type: str | None = None, parser_context: Mapping[str, Any] | None = None
+    ) -> object:
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         raw = stream.read(limit + 1) if stream is not None else b""
         if len(raw) > limit:

@@ -7,15 +7,21 @@ must have scope ``quote`` and act as an active staff user holding ``quotes.appro
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.utils.translation import gettext_lazy as _
 from rest_framework import permissions
 
 from .models import ApiClient
 
+if TYPE_CHECKING:
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
+
 APPROVE_PERMISSION = "quotes.approve_quote"
 
 
-def client_of(request) -> ApiClient | None:
+def client_of(request: Request) -> ApiClient | None:
     return request.auth if isinstance(request.auth, ApiClient) else None
 
 
@@ -24,7 +30,7 @@ class ClientScopePermission(permissions.BasePermission):
 
     message = _("This API client has scope 'read'; this request needs scope 'quote'.")
 
-    def has_permission(self, request, view) -> bool:
+    def has_permission(self, request: Request, view: APIView) -> bool:
         client = client_of(request)
         if client is None:
             return False
@@ -41,7 +47,7 @@ class CanApproveQuotes(permissions.BasePermission):
         "with the permission 'Can approve quote'."
     )
 
-    def has_permission(self, request, view) -> bool:
+    def has_permission(self, request: Request, view: APIView) -> bool:
         client = client_of(request)
         user = request.user
         return bool(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -10,9 +12,14 @@ from configurator.services import configuration_create
 
 from .models import ApiClient, ClientConfiguration
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 
 @transaction.atomic
-def api_client_create(*, name: str, scope: str = ApiClient.Scope.READ, user=None) -> tuple[ApiClient, str]:
+def api_client_create(
+    *, name: str, scope: str = ApiClient.Scope.READ, user: User | None = None
+) -> tuple[ApiClient, str]:
     """A new API client and its token. The token is returned once; only its hash is stored."""
     client = ApiClient(name=name, scope=scope, user=user)
     token = client.set_new_token()
@@ -46,7 +53,7 @@ def client_configuration_create(
     *,
     client: ApiClient,
     document: dict,
-    user=None,
+    user: User | None = None,
     name: str = "",
     crm_reference: str = "",
     language: str | None = None,

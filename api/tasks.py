@@ -17,7 +17,7 @@ import ssl
 import time
 from collections.abc import Iterable
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from celery import shared_task
@@ -27,6 +27,9 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from . import webhooks
+
+if TYPE_CHECKING:
+    from celery import Task
 from .models import IDEMPOTENCY_TTL, IdempotencyRecord, WebhookAttempt, WebhookDelivery
 
 logger = logging.getLogger(__name__)
@@ -45,7 +48,7 @@ def backoff_seconds(attempt: int) -> int:
     return min(30 * 2 ** (attempt - 1), 3600)
 
 
-def _connect_first(addresses: list[str], port: int, timeout) -> socket.socket:
+def _connect_first(addresses: list[str], port: int, timeout: float | None) -> socket.socket:
     """A socket to the first of ``addresses`` that answers; only addresses that were checked are passed in."""
     last_error: OSError | None = None
     for address in addresses:
@@ -136,7 +139,7 @@ def _finish(delivery_id: int, status: str) -> None:
 
 
 @shared_task(bind=True, max_retries=MAX_ATTEMPTS - 1, acks_late=True)
-def webhook_deliver(self, delivery_id: int, after_attempt: int | None = None) -> str:
+def webhook_deliver(self: Task, delivery_id: int, after_attempt: int | None = None) -> str:
     """Send one webhook event, signed; retry transient failures with backoff; record every attempt.
 
     Every attempt is made under a claim (``claim_delivery``), so a delivery is never sent by two workers at

@@ -18,7 +18,7 @@ unchanged: each throttle still reads its count, drops what left its window and w
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.core.cache import cache as default_cache
 from rest_framework.settings import api_settings
@@ -28,6 +28,12 @@ from project.clientip import client_ip
 from project.outage import CACHE_OUTAGE
 
 from .permissions import client_of
+
+if TYPE_CHECKING:
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
+
+    from .models import ApiClient
 
 logger = logging.getLogger(__name__)
 _THROTTLE_CACHE = "_throttle_cache"
@@ -72,7 +78,7 @@ class ThrottleCache:
                 default_cache.set_many(values, timeout)
 
 
-def throttle_cache(request) -> ThrottleCache:
+def throttle_cache(request: Request) -> ThrottleCache:
     """The ThrottleCache of ``request`` (made on first use)."""
     found = getattr(request, _THROTTLE_CACHE, None)
     if found is None:
@@ -90,13 +96,13 @@ class _SettingsRateThrottle(SimpleRateThrottle):
 class ClientRateThrottle(_SettingsRateThrottle):
     scope = "client"
 
-    def rate_for(self, client) -> str | None:
+    def rate_for(self, client: ApiClient) -> str | None:
         return client.rate or self.get_rate()
 
-    def applies(self, request, view) -> bool:
+    def applies(self, request: Request, view: APIView) -> bool:
         return True
 
-    def allow_request(self, request, view) -> bool:
+    def allow_request(self, request: Request, view: APIView) -> bool:
         client = client_of(request)
         if client is None or not self.applies(request, view):
             return True
@@ -110,11 +116,11 @@ class ClientRateThrottle(_SettingsRateThrottle):
         if allowed and getattr(self, "key", None):  # counted: remember it, to give back after a failure of ours
             charges = getattr(request, "throttle_charges", None)
             if charges is None:
-                charges = request.throttle_charges = []
+                charges = request.throttle_charges = []  # type: ignore[attr-defined]  # the product's own attribute
             charges.append((self.key, self.now, self.duration))
         return allowed
 
-    def get_cache_key(self, request, view) -> str:
+    def get_cache_key(self, request: Request, view: APIView) -> str:
         client = client_of(request)
         assert client is not None  # allow_request asks for a key only for a client
         return self.key_for(client.pk)
@@ -126,14 +132,14 @@ class ClientRateThrottle(_SettingsRateThrottle):
 class ClientWriteRateThrottle(ClientRateThrottle):
     scope = "client_write"
 
-    def rate_for(self, client) -> str | None:
+    def rate_for(self, client: ApiClient) -> str | None:
         return self.get_rate()
 
-    def applies(self, request, view) -> bool:
+    def applies(self, request: Request, view: APIView) -> bool:
         return request.method not in ("GET", "HEAD", "OPTIONS") and not getattr(view, "stateless", False)
 
 
-def planned_keys(request, view, client_pk: int) -> list[str]:
+def planned_keys(request: Request, view: APIView, client_pk: int) -> list[str]:
     """The cache keys the client throttles of ``view`` will read for the client ``client_pk`` on ``request``."""
     return [
         throttle.key_for(client_pk)
@@ -142,11 +148,11 @@ def planned_keys(request, view, client_pk: int) -> list[str]:
     ]
 
 
-def refund_throttles(request) -> None:
+def refund_throttles(request: Request) -> None:
     """Give back what ``request`` was counted against its client's rates (``client`` and ``client_write``): it
     failed on our side (a 5xx, a database outage), so the client may send it again without paying twice. With the
     cache itself down nothing can be given back, and nothing was counted either."""
-    charges, request.throttle_charges = getattr(request, "throttle_charges", None) or (), []
+    charges, request.throttle_charges = getattr(request, "throttle_charges", None) or (), []  # type: ignore[attr-defined]
     try:
         for key, stamp, duration in charges:
             history = SimpleRateThrottle.cache.get(key, [])
@@ -162,5 +168,5 @@ class BadTokenThrottle(_SettingsRateThrottle):
 
     scope = "bad_token"
 
-    def get_cache_key(self, request, view) -> str:
+    def get_cache_key(self, request: Request, view: APIView) -> str:
         return self.cache_format % {"scope": self.scope, "ident": client_ip(request)}

@@ -55,13 +55,13 @@ def _embedded_ipv4(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
     return [a for a in embedded if a is not None]
 
 
-def _public(ip) -> bool:
+def _public(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     return ip.is_global and not (
         ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_multicast or ip.is_reserved or ip.is_unspecified
     )
 
 
-def _explicitly_allowed(ip) -> bool:
+def _explicitly_allowed(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     """Addresses an operator allowed on purpose (WEBHOOK_ALLOWED_NETWORKS, e.g. a receiver on the same host)."""
     return any(ip in ipaddress.ip_network(net) for net in getattr(settings, "WEBHOOK_ALLOWED_NETWORKS", ()))
 

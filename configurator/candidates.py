@@ -13,7 +13,7 @@ from configurator.goal import Limits, goal_of
 from configurator.services import design_validate
 from design.contract import MAX_NODES
 from design.model import DesignInputError
-from design.specs import AdapterSpec, CatalogView, GpuSpec, ServerSpec, SwitchSpec
+from design.specs import AdapterSpec, CatalogView, GpuSpec, PartBase, ServerSpec, SwitchSpec
 from design.vocabulary import Cooling, Protocol
 from engines.node.serving import serving_point, size_replicas
 from engines.node.sizing import Sizing, size_workload
@@ -124,11 +124,11 @@ def _json_number(x: float) -> int | float:
     return int(x) if float(x).is_integer() else float(x)
 
 
-def _active(spec) -> bool:
+def _active(spec: PartBase) -> bool:
     return spec.lifecycle != "eol"
 
 
-def _lead(lead_times: dict[str, int | None], *parts) -> int:
+def _lead(lead_times: dict[str, int | None], *parts: PartBase | None) -> int:
     return max((lead_times.get(p.part_number) or 0) for p in parts if p is not None)
 
 

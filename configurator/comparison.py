@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Q
 
@@ -22,10 +22,13 @@ from messages.choices import choice_reason
 from .bom import design_bill
 from .goal import GoalFit, Limits, goal_fit
 from .models import Configuration
-from .recommend import Alternative, RecommendParams, alternatives, recommend
+from .recommend import Alternative, Recommendation, RecommendParams, alternatives, recommend
 from .result import ValidationResult
 from .selectors import lead_times, part_sets
 from .services import Outcome
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
 TOP_FINDINGS = 3  # findings named in a column (errors first); the counts cover all of them
 MAX_OWN_DRAFTS = 50  # a sales engineer's drafts offered for comparison, most recently changed first
@@ -53,7 +56,7 @@ def workload_inputs(document: dict, limits: Limits | None = None) -> RecommendPa
     )
 
 
-def recommendation(document: dict, view: CatalogView, limits: Limits | None = None):
+def recommendation(document: dict, view: CatalogView, limits: Limits | None = None) -> Recommendation | None:
     """The goal step's proposal for the design's workload (None without a workload or a fitting design)."""
     inputs = workload_inputs(document, limits)
     if inputs is None:
@@ -114,7 +117,9 @@ def goal_choices(
     return sorted(out, key=lambda c: c.column.fit.order if c.column.fit else 2)
 
 
-def _with_current(choices: list[Choice], current: tuple[dict, ValidationResult | None], view: CatalogView):
+def _with_current(
+    choices: list[Choice], current: tuple[dict, ValidationResult | None], view: CatalogView
+) -> list[Choice]:
     """The draft's own design beside the proposals: a choice of its own, or ``also`` of the proposal it equals."""
     doc, result = current
     for i, c in enumerate(choices):
@@ -330,7 +335,7 @@ def draft_column(config: Configuration, outcome: Outcome, view: CatalogView) -> 
 # --- whose drafts ------------------------------------------------------------------------------------------
 
 
-def own_drafts(*, user, session_tokens: list[str]) -> list[Configuration]:
+def own_drafts(*, user: User | AnonymousUser, session_tokens: list[str]) -> list[Configuration]:
     """The drafts ``user`` may compare, most recently changed first: a sales engineer's own (created by them or
     in their queue); a customer's those their browser started (``session_tokens``). Never anyone else's."""
     if user.is_authenticated and user.is_active and user.is_staff:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
@@ -25,6 +25,11 @@ from .models import Configuration, WarningAcknowledgement
 from .result import FabricSection, ShownFinding, ValidationResult
 from .snapshot import catalog_snapshot
 from .validation import run_validation, shown_findings
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
+    Actor = User | AnonymousUser | None  # who acts: a signed-in user, an anonymous customer, or no user (CRM)
 
 
 def design_validate(*, document: Any, language: str | None = None) -> ValidationResult:
@@ -143,7 +148,7 @@ def configuration_create(
     *,
     document: dict,
     name: str = "",
-    user=None,
+    user: User | None = None,
     channel: str = Configuration.Channel.WEB,
     crm_reference: str = "",
     language: str | None = None,
@@ -191,7 +196,7 @@ OPEN_QUOTE_STATUSES = ("awaiting_review", "awaiting_approval")  # quotes.models.
 ISSUE_PERMISSION = "quotes.issue_quote"
 
 
-def _is_sales_engineer(user) -> bool:
+def _is_sales_engineer(user: Actor) -> TypeGuard[User]:
     return bool(user is not None and getattr(user, "is_authenticated", False) and user.is_active and user.is_staff)
 
 
@@ -201,7 +206,7 @@ def configuration_taken_over(configuration: Configuration) -> bool:
 
 
 def configuration_edit_refusal(
-    *, configuration: Configuration, user, quotes: Iterable[Any] | None = None
+    *, configuration: Configuration, user: Actor, quotes: Iterable[Any] | None = None
 ) -> ConfigurationLocked | None:
     """Why ``user`` may not change this configuration's design now, or None when they may. The one edit rule,
     the same at every door (wizard, API, admin, CLI, tasks):
@@ -236,7 +241,7 @@ def configuration_edit_refusal(
         open_quote = configuration.quotes.filter(status__in=OPEN_QUOTE_STATUSES).order_by("-id").first()
     else:
         open_quote = max((q for q in quotes if q.status in OPEN_QUOTE_STATUSES), key=lambda q: q.pk, default=None)
-    if open_quote is not None and not (staff and user.has_perm(ISSUE_PERMISSION)):
+    if open_quote is not None and not (staff and user is not None and user.has_perm(ISSUE_PERMISSION)):
         return ConfigurationLocked(
             ConfigurationErrorCode.QUOTE_OPEN,
             _(
@@ -253,7 +258,7 @@ def configuration_edit_refusal(
 def configuration_update(
     *,
     configuration: Configuration,
-    user=None,
+    user: Actor = None,
     document: dict | None = None,
     name: str | None = None,
     crm_reference: str | None = None,
@@ -291,7 +296,7 @@ def configuration_update(
 
 
 @transaction.atomic
-def configuration_delete(*, configuration: Configuration, user=None) -> None:
+def configuration_delete(*, configuration: Configuration, user: Actor = None) -> None:
     """Delete a configuration, unless it has quotes (``has_quotes``): a quote is a record of what was offered and
     keeps its configuration. The same for every door and every user."""
     if configuration.quotes.exists():
@@ -302,14 +307,14 @@ def configuration_delete(*, configuration: Configuration, user=None) -> None:
 
 
 @transaction.atomic
-def configuration_clone(*, configuration: Configuration, user=None) -> Configuration:
+def configuration_clone(*, configuration: Configuration, user: Actor = None) -> Configuration:
     """A new draft with the same design, owned by whoever cloned it: a sales engineer's copy is theirs (staff
     channel); a customer's copy (``user`` None) is a new online draft with its own secret link."""
     staff = _is_sales_engineer(user)
     return configuration_create(
         document=dict(configuration.document),
         name=f"{configuration.name} (copy)".strip(),
-        user=user if staff else None,
+        user=cast("User", user) if staff else None,  # a sales engineer is a signed-in User
         channel=Configuration.Channel.STAFF if staff else configuration.channel,
         crm_reference=configuration.crm_reference,
         language=configuration.language,
@@ -320,7 +325,7 @@ TAKE_OVER_PERMISSION = "configurator.take_over_configuration"
 
 
 @transaction.atomic
-def configuration_take_over(*, configuration: Configuration, user) -> Configuration:
+def configuration_take_over(*, configuration: Configuration, user: Actor) -> Configuration:
     """A sales engineer with the take-over permission takes a customer's draft or request into their own queue;
     anyone else gets PermissionDenied."""
     if not _is_sales_engineer(user) or not user.has_perm(TAKE_OVER_PERMISSION):
@@ -355,7 +360,7 @@ FIX_NOT_ACCEPT = frozenset({"PART_DISCONTINUED"})
 
 @transaction.atomic
 def warning_acknowledge(
-    *, configuration: Configuration, code: str, subject: str, reason: str, user
+    *, configuration: Configuration, code: str, subject: str, reason: str, user: User
 ) -> WarningAcknowledgement:
     """Record that a sales engineer accepts a warning for the configuration's current design, with the reason
     printed on the quote. A changed design needs a new acknowledgement (see acknowledgements_in_force). A warning of

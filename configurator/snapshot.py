@@ -16,10 +16,11 @@ import json
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from decimal import Decimal
+from enum import Enum
 from pathlib import Path
-from typing import TypedDict
+from typing import SupportsFloat, TypedDict, TypeVar
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
@@ -42,6 +43,8 @@ from catalog.services import SEED_PATH, part_values, reference_systems, spec_val
 from design import specs as s
 from design import vocabulary as v
 
+_E = TypeVar("_E", bound=Enum)
+
 _lock = threading.Lock()
 _cache: dict[str, object] = {"key": None, "view": None, "checked": 0.0}
 # One round trip tells whether any part or release changed (table names come from the models, not from input).
@@ -62,15 +65,15 @@ class _Common(TypedDict):
     replacement: str
 
 
-def _f(value) -> float | None:
+def _f(value: SupportsFloat | None) -> float | None:
     return None if value is None else float(value)
 
 
-def _enum(enum, value):
+def _enum(enum: type[_E], value: str | None) -> _E | None:
     return enum(value) if value else None
 
 
-def _node_contents(sv: Server, bays, defaults) -> dict:
+def _node_contents(sv: Server, bays: Iterable[DriveBay], defaults: Iterable[DefaultPart]) -> dict:
     """What the board takes: sockets, memory channels, M.2 slots, drive bays and the default node set."""
     return {
         "cpu_socket": sv.cpu_socket,
@@ -116,7 +119,15 @@ def _rack_scale(sv: Server) -> dict:
     return {name: getattr(sv, name) for name in _RACK_SCALE_FIELDS}
 
 
-def _server(part: Part, common: _Common, slots, switches, accepts, bays=(), defaults=()) -> s.ServerSpec:
+def _server(
+    part: Part,
+    common: _Common,
+    slots: Iterable[ServerSlot],
+    switches: Iterable[PcieSwitch],
+    accepts: Iterable[str],
+    bays: Iterable[DriveBay] = (),
+    defaults: Iterable[DefaultPart] = (),
+) -> s.ServerSpec:
     sv = part.server
     return s.ServerSpec(
         **common,
@@ -238,7 +249,14 @@ def _drive(part: Part, common: _Common) -> s.PartSpec:
     )
 
 
-def _spec(part: Part, slots, switches, accepts, bays=(), defaults=()) -> s.PartSpec:
+def _spec(
+    part: Part,
+    slots: Iterable[ServerSlot],
+    switches: Iterable[PcieSwitch],
+    accepts: Iterable[str],
+    bays: Iterable[DriveBay] = (),
+    defaults: Iterable[DefaultPart] = (),
+) -> s.PartSpec:
     """The engines' spec of one catalogue part: its common fields plus those of its kind (one converter per kind).
     A part of a category without a spec model ("other"), or without its spec row, is a plain part."""
     common: _Common = {

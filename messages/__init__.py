@@ -82,12 +82,12 @@ def forget_rendered() -> None:
 
 
 @receiver(setting_changed, dispatch_uid="messages.forget_rendered")
-def _setting_changed(**kwargs) -> None:
+def _setting_changed(**kwargs: object) -> None:
     forget_rendered()
 
 
 @receiver(file_changed, dispatch_uid="messages.forget_rendered_on_mo")
-def _translation_file_changed(sender, file_path, **kwargs) -> None:
+def _translation_file_changed(sender: object, file_path: Path, **kwargs: object) -> None:
     if Path(file_path).suffix == ".mo":
         forget_rendered()
 

@@ -3,8 +3,15 @@ plumbing around the apps (health checks, outage answers, the client's address, r
 and broker back ends, the security headers). The Celery app is loaded when Django starts (ProjectConfig.ready) or
 when asked for (``project.celery_app``, ``celery -A project``), never on import."""
 
+from __future__ import annotations
 
-def __getattr__(name: str):
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from celery import Celery
+
+
+def __getattr__(name: str) -> Celery:
     if name == "celery_app":
         from .celery import app
 

@@ -17,7 +17,7 @@ from kombu.transport import redis, virtual
 
 
 class QoS(redis.QoS):
-    def ack(self, delivery_tag) -> None:
+    def ack(self, delivery_tag: str) -> None:
         try:
             super().ack(delivery_tag)
         except self.channel.connection_errors:

@@ -17,6 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
+if TYPE_CHECKING:
+    from redis import ConnectionPool, Redis
+
 
 class SharedClientRedisCacheClient(RedisCacheClient):
     if TYPE_CHECKING:  # Django's RedisCacheClient sets these; the stubs do not name them
@@ -28,11 +31,11 @@ class SharedClientRedisCacheClient(RedisCacheClient):
 
         def _get_connection_pool_index(self, write: bool) -> int: ...
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._clients: dict[int, object] = {}
+        self._clients: dict[int, Redis] = {}
 
-    def get_client(self, key=None, *, write=False):
+    def get_client(self, key: str | bytes | memoryview | None = None, *, write: bool = False) -> Redis:
         index = self._get_connection_pool_index(write)
         client = self._clients.get(index)
         if client is None:
@@ -40,13 +43,13 @@ class SharedClientRedisCacheClient(RedisCacheClient):
             client = self._clients.setdefault(index, self._client(connection_pool=self._pool_for(index)))
         return client
 
-    def _pool_for(self, index: int):
+    def _pool_for(self, index: int) -> ConnectionPool:
         if index not in self._pools:
             self._pools[index] = self._pool_class.from_url(self._servers[index], **self._pool_options)
         return self._pools[index]
 
 
 class SharedClientRedisCache(RedisCache):
-    def __init__(self, server, params) -> None:
+    def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = SharedClientRedisCacheClient

@@ -20,6 +20,8 @@ from csp.utils import build_policy
 from django.conf import settings
 from django.core.signals import setting_changed
 from django.dispatch import receiver
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 
 _OWN_POLICY = ("_csp_config", "_csp_update", "_csp_replace", "_csp_config_ro", "_csp_update_ro", "_csp_replace_ro")
 _SETTINGS = {"CONTENT_SECURITY_POLICY": False, "CONTENT_SECURITY_POLICY_REPORT_ONLY": True}  # name: report-only
@@ -37,13 +39,13 @@ def settings_policy(report_only: bool) -> str:
 
 
 @receiver(setting_changed, dispatch_uid="project.csp.forget_policies")
-def _forget_policies(setting: str, **kwargs) -> None:
+def _forget_policies(setting: str, **kwargs: object) -> None:
     if setting in _SETTINGS:
         _policies.clear()
 
 
 class CSPMiddleware(BaseCSPMiddleware):
-    def process_response(self, request, response):
+    def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
         if getattr(request, "_csp_nonce", None) is not None or any(
             getattr(response, name, None) is not None for name in _OWN_POLICY
         ):
@@ -58,5 +60,5 @@ class CSPMiddleware(BaseCSPMiddleware):
             if policy and header not in response and not exempt and not request.path_info.startswith(tuple(prefixes)):
                 response[header] = policy
         # As django-csp: a nonce asked for after the header is written is an error, not a nonce without effect.
-        request.csp_nonce = CheckableLazyObject(self._csp_nonce_post_response)
+        request.csp_nonce = CheckableLazyObject(self._csp_nonce_post_response)  # type: ignore[attr-defined]  # django-csp sets it; HttpRequest's stub does not name it
         return response

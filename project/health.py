@@ -10,16 +10,20 @@ timeouts (REDIS_TIMEOUT_SECONDS), so a stopped Redis answers at once and a froze
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import connection
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+if TYPE_CHECKING:
+    from redis import Redis
+
 REDIS_TIMEOUT_SECONDS = 0.8  # two servers frozen at once: 1.6 s, within the 2 s a probe waits
-_clients: dict[str, object] = {}  # Redis URL -> redis.Redis, one connection pool per process and URL
+_clients: dict[str, Redis] = {}  # Redis URL -> redis.Redis, one connection pool per process and URL
 _clients_lock = threading.Lock()
 
 
@@ -32,7 +36,7 @@ def _database() -> tuple[bool, str]:
         return False, type(exc).__name__
 
 
-def _redis_client(url: str):
+def _redis_client(url: str) -> Redis:
     client = _clients.get(url)
     if client is None:
         import redis
@@ -102,7 +106,7 @@ def _redis_checks() -> dict[str, tuple[bool, str]]:
 
 @never_cache
 @require_GET
-def healthz(request):
+def healthz(request: HttpRequest) -> JsonResponse:
     db_ok, db_detail = _database()
     checks = _redis_checks()
     ok = db_ok and all(up for up, _detail in checks.values())
@@ -115,6 +119,6 @@ def healthz(request):
 
 
 @never_cache
-def livez(request):
+def livez(request: HttpRequest) -> HttpResponse:
     """Liveness: this process answers HTTP. Touches no database, cache or broker (see the module docstring)."""
     return HttpResponse(b"ok", content_type="text/plain")

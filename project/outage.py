@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Callable
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
@@ -77,7 +78,7 @@ def unavailable_response(request: HttpRequest, exception: BaseException | None =
 class DatabaseUnavailableMiddleware:
     """Answers a view's database or cache outage with 503 and Retry-After (see the module docstring)."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:

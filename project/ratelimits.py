@@ -15,6 +15,7 @@ its place back with ``release``, so a customer who corrects a rejected form is n
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 
 from django.conf import settings
 from django.core.cache import caches
@@ -22,6 +23,9 @@ from django.http import HttpRequest
 from django_ratelimit.core import get_usage, is_ratelimited
 
 from project.clientip import client_ip
+
+Rate = str | tuple[int, int]  # "<count>/<period>", or (count, seconds)
+RateKey = Callable[[str, HttpRequest], str]  # (group, request) -> the key counted
 
 
 def by_address(group: str, request: HttpRequest) -> str:
@@ -38,18 +42,18 @@ def by_user(group: str, request: HttpRequest) -> str:
     return str(request.user.pk)
 
 
-def hit(request: HttpRequest, *, group: str, rate, key=by_address) -> bool:
+def hit(request: HttpRequest, *, group: str, rate: Rate, key: RateKey = by_address) -> bool:
     """Count this request against ``group``'s limit for its key; True when the limit is now exceeded."""
     return is_ratelimited(request, group=group, key=key, rate=rate, increment=True)
 
 
-def reserve(request: HttpRequest, *, group: str, rate, key=by_address) -> bool:
+def reserve(request: HttpRequest, *, group: str, rate: Rate, key: RateKey = by_address) -> bool:
     """Count this request against ``group``'s limit for its key now; True when it is within the limit."""
     usage = get_usage(request, group=group, key=key, rate=rate, increment=True)
     return usage is None or usage["count"] <= usage["limit"]
 
 
-def release(request: HttpRequest, *, group: str, rate, key=by_address) -> None:
+def release(request: HttpRequest, *, group: str, rate: Rate, key: RateKey = by_address) -> None:
     """Give back the place ``reserve`` took for this request (it was not accepted)."""
     from django_ratelimit.core import ALL, _get_window, _make_cache_key, _split_rate
 
@@ -60,7 +64,7 @@ def release(request: HttpRequest, *, group: str, rate, key=by_address) -> None:
         caches[getattr(settings, "RATELIMIT_USE_CACHE", "default")].decr(cache_key)
 
 
-def retry_after(rate) -> str:
+def retry_after(rate: Rate) -> str:
     """Seconds a refused client is told to wait (the window's length: an upper bound)."""
     from django_ratelimit.core import _split_rate
 

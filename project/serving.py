@@ -10,6 +10,7 @@ the path then (the line was never read to its end), so every such answer is the 
 from __future__ import annotations
 
 import json
+import socket
 
 CODES = {
     400: "bad_request",
@@ -40,7 +41,7 @@ def error_response(status: int, reason: str, detail: str) -> bytes:
     return head.encode("latin-1") + body.encode()
 
 
-def _write_error(sock, status_int: int, reason: str, mesg: str) -> None:
+def _write_error(sock: socket.socket, status_int: int, reason: str, mesg: str) -> None:
     """gunicorn.util.write_error's signature, writing JSON instead of HTML."""
     from gunicorn import util
 

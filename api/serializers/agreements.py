@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from quotes.models import PriceAgreement
@@ -48,7 +50,7 @@ class PriceAgreementSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = ["id", "created_at", "updated_at"]
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "discount_map" in attrs:  # the service's name for them
             attrs["discounts"] = attrs.pop("discount_map")
         return attrs

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
@@ -46,12 +46,12 @@ class ErrorSerializer(serializers.Serializer):
 class LanguageField(serializers.ChoiceField):
     """A language code of settings.LANGUAGES (the list is read again on every validation, so it has one home)."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(choices=language_codes(), **kwargs)
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: object) -> str:
         self.choices = language_codes()
-        return super().to_internal_value(data)
+        return super().to_internal_value(data)  # type: ignore[arg-type]  # any JSON value; the stub narrows it
 
 
 _DESCRIPTIONS = {

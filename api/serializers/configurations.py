@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
+from django.db.models import Manager
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import ISO_8601, serializers
 from rest_framework.relations import Hyperlink
@@ -27,7 +29,7 @@ DOCUMENT_TEXT = "document_json"
 class DesignDocumentField(serializers.JSONField):
     """A design/v1 document (any JSON object here; the validation service judges it)."""
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> dict[str, Any]:  # any JSON value comes in
         value = super().to_internal_value(data)
         if not isinstance(value, dict):
             raise serializers.ValidationError("must be a JSON object (a design/v1 document)")
@@ -55,7 +57,9 @@ class ConfigurationListSerializer(serializers.ListSerializer):
     model instances or the dicts of ``values(*LISTED_COLUMNS)`` (the list endpoint reads those: no model instance
     is made for a row)."""
 
-    def to_representation(self, data):
+    def to_representation(
+        self, data: Manager[Configuration] | Iterable[Configuration | dict[str, Any]]
+    ) -> list[dict[str, Any]]:
         rows = [_columns(row) for row in (data.all() if hasattr(data, "all") else data)]
         assert isinstance(self.child, ConfigurationSerializer)  # Meta.list_serializer_class of it
         write = _Rows(self.child)
@@ -65,7 +69,7 @@ class ConfigurationListSerializer(serializers.ListSerializer):
         return [write(row, quote_ids[row["id"]]) for row in rows]
 
 
-def _columns(row) -> dict[str, Any]:
+def _columns(row: Configuration | dict[str, Any]) -> dict[str, Any]:
     """A configuration's LISTED_COLUMNS: the row itself when it is already their dict."""
     if isinstance(row, dict):
         return row
@@ -131,7 +135,7 @@ class _Row:
         self.pk = pk
 
 
-def _stamp(field: serializers.DateTimeField):
+def _stamp(field: serializers.DateTimeField) -> Callable[[datetime], str]:
     """``field.to_representation``, with the ISO 8601 writing of an aware time done here (the field's time zone
     looked up once instead of once a value)."""
     output_format = getattr(field, "format", api_settings.DATETIME_FORMAT)
@@ -139,7 +143,7 @@ def _stamp(field: serializers.DateTimeField):
     if zone is None or not isinstance(output_format, str) or output_format.lower() != ISO_8601:
         return field.to_representation
 
-    def write(value):
+    def write(value: datetime) -> str:
         if not isinstance(value, datetime) or value.utcoffset() is None:
             return field.to_representation(value)
         try:
@@ -179,12 +183,12 @@ class ConfigurationSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = fields
 
-    def to_representation(self, instance) -> dict:
+    def to_representation(self, instance: Configuration) -> dict:
         """The fields of Meta.fields as DRF's fields render them (tests/api compare the two), read straight from
         the row: a page of 50 configurations costs a fraction of the generic field-by-field rendering."""
         return _Rows(self)(_columns(instance), self.get_quotes(instance))
 
-    def get_quotes(self, obj) -> list[int]:
+    def get_quotes(self, obj: Configuration) -> list[int]:
         return quote_ids_by_configuration([obj.pk])[obj.pk]
 
 

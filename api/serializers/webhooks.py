@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
@@ -12,7 +14,7 @@ from ..webhooks import check_webhook_url
 class StrictCharField(serializers.CharField):
     """A JSON string only: a number or a boolean is refused, not turned into text (the schema says string)."""
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: object) -> str:
         if not isinstance(data, str):
             self.fail("invalid")
         return super().to_internal_value(data)
@@ -48,7 +50,7 @@ class WebhookSerializer(serializers.ModelSerializer):
     def validate_events(self, value: list[str]) -> list[str]:
         return sorted(set(value))
 
-    def create(self, validated_data):
+    def create(self, validated_data: dict[str, Any]) -> Webhook:
         validated_data.setdefault("events", all_events())
         return super().create(validated_data)
 

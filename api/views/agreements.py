@@ -6,8 +6,12 @@ scope ``quote`` creates and changes them. A quote for a customer with the agreem
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from quotes.models import PriceAgreement
@@ -64,7 +68,7 @@ class PriceAgreementViewSet(
     queryset = PriceAgreement.objects.none()
     filterset_class = None
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[PriceAgreement]:
         return PriceAgreement.objects.prefetch_related("discounts").order_by("company", "id")
 
     def _saved(self, agreement: PriceAgreement, code: int) -> Response:
@@ -72,13 +76,13 @@ class PriceAgreementViewSet(
         return Response(PriceAgreementSerializer(fresh).data, status=code)
 
     @idempotent
-    def create(self, request, *args, **kwargs):
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         serializer = PriceAgreementSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         agreement = price_agreement_save(data=serializer.validated_data)
         return self._saved(agreement, status.HTTP_201_CREATED)
 
-    def update(self, request, *args, **kwargs):
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         agreement = self.get_object()
         partial = kwargs.get("partial", False)
         serializer = PriceAgreementSerializer(agreement, data=request.data, partial=partial)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import viewsets
 from rest_framework.decorators import action
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from catalog.models import DefaultPart, Part, ServerSlot
@@ -62,16 +63,16 @@ class PartViewSet(ApiViewMixin, viewsets.ReadOnlyModelViewSet):
     lookup_field = "part_number"
     lookup_value_regex = PART_NUMBER_PATTERN
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Part]:
         return Part.objects.order_by("category", "part_number")
 
-    def get_object(self):
+    def get_object(self) -> Part:
         part = super().get_object()
         if self.action == "retrieve":
             _load_details(part)
         return part
 
-    def get_serializer_class(self):
+    def get_serializer_class(self) -> type[PartSerializer]:
         return PartDetailSerializer if self.action == "retrieve" else PartSerializer
 
     @extend_schema(
@@ -82,7 +83,7 @@ class PartViewSet(ApiViewMixin, viewsets.ReadOnlyModelViewSet):
         "categories: adapters and bridges are checked by validating a design).",
     )
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
-    def servers(self, request, part_number=None):
+    def servers(self, request: Request, part_number: str | None = None) -> Response:
         part = self.get_object()
         servers = Part.objects.filter(server__accepts=part).order_by("part_number").distinct()
         return Response(PartSerializer(servers, many=True, context=self.get_serializer_context()).data)

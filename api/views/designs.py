@@ -3,8 +3,10 @@ as the command line and the wizard's goal step."""
 
 from __future__ import annotations
 
+from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiExample, extend_schema
-from rest_framework.renderers import JSONRenderer
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -36,7 +38,7 @@ class DesignValidateView(ApiViewMixin, APIView):
         description="A well-formed design gets 200 with `valid` true or false and the findings; a malformed one "
         "gets 400 with the path of every bad field. Same JSON as `manage.py validate_design`.",
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         result = design_validate(document=json_body(request), language=request_language(request))
         return Response(result.to_json())
 
@@ -44,7 +46,7 @@ class DesignValidateView(ApiViewMixin, APIView):
 class DesignExportView(ApiViewMixin, APIView):
     stateless = True  # computes, stores nothing
 
-    def get_renderers(self):
+    def get_renderers(self) -> list[BaseRenderer]:
         return [JSONRenderer(), AnyRenderer()]
 
     @extend_schema(
@@ -58,7 +60,7 @@ class DesignExportView(ApiViewMixin, APIView):
         description="The export of the design in the body (400 with the path of every bad field when it is "
         "malformed). Same file as `manage.py export_design`. " + EXPORT_DESCRIPTION,
     )
-    def post(self, request, name=""):
+    def post(self, request: Request, name: str = "") -> StreamingHttpResponse:
         language = request_language(request)
         try:
             result = design_validate(document=json_body(request), language=language)
@@ -86,7 +88,7 @@ class FabricPlanView(ApiViewMixin, APIView):
         description="Switch counts per tier, links and a bill of materials (switches, cables, transceivers, "
         "fibres). Same JSON as `manage.py plan_fabric`.",
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         plan = fabric_plan_build(request=json_body(request), language=request_language(request))
         return Response(plan.to_json())
 
@@ -124,6 +126,6 @@ class DesignRecommendView(ApiViewMixin, APIView):
         "When none meets the goal, `met` is false and `message` says so with the size that would. A malformed "
         "request, or a GPU family the catalogue does not sell, gets 400 with the path of every bad field.",
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         ranking = design_recommendations(request=json_body(request), language=request_language(request))
         return Response(ranking.to_json())

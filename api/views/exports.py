@@ -3,6 +3,9 @@ stored configuration and for a design document in the body. Both call the one ou
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.http import StreamingHttpResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -41,7 +44,12 @@ class AnyRenderer(BaseRenderer):
     media_type = "*/*"
     format = "file"
 
-    def render(self, data, accepted_media_type=None, renderer_context=None):
+    def render(
+        self,
+        data: str | bytes,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> str | bytes:
         return data
 
 

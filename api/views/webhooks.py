@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from ..events import deliveries_enqueue
@@ -52,11 +56,11 @@ class WebhookViewSet(ApiViewMixin, viewsets.ModelViewSet):
     queryset = Webhook.objects.none()
     filterset_class = None
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Webhook]:
         return Webhook.objects.filter(client=self.client).order_by("id")
 
     @idempotent
-    def create(self, request, *args, **kwargs):
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         serializer = WebhookSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         webhook = serializer.save(client=self.client)
@@ -67,7 +71,7 @@ class WebhookViewSet(ApiViewMixin, viewsets.ModelViewSet):
         responses={200: WebhookDeliverySerializer(many=True), **errors(404)},
     )
     @action(detail=True, methods=["get"])
-    def deliveries(self, request, pk=None):
+    def deliveries(self, request: Request, pk: str | None = None) -> Response:
         webhook = self.get_object()
         queryset = WebhookDelivery.objects.filter(webhook=webhook).prefetch_related("attempt_log")
         page = self.paginate_queryset(queryset)
@@ -80,7 +84,7 @@ class WebhookViewSet(ApiViewMixin, viewsets.ModelViewSet):
         description="Sends a signed `ping` event to this webhook, to check the receiver.",
     )
     @action(detail=True, methods=["post"])
-    def ping(self, request, pk=None):
+    def ping(self, request: Request, pk: str | None = None) -> Response:
         webhook = self.get_object()
         with transaction.atomic():
             ids = deliveries_enqueue(

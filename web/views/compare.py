@@ -8,7 +8,7 @@ service as the home page's start; comparing drafts shows only the user's own (an
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from django import forms
 from django.conf import settings
@@ -28,6 +28,8 @@ from web.views.common import SESSION_DRAFTS, _config, _input_findings, _is_staff
 
 if TYPE_CHECKING:
     from typing import Any
+
+    from django.contrib.auth.models import User
 
     from configurator.comparison import Alternative
     from design.specs import CatalogView
@@ -92,7 +94,7 @@ def alternative_start(request: HttpRequest, token: str) -> HttpResponse:
         return response
     draft = configuration_create(
         document=dict(chosen.document),
-        user=request.user if staff else None,
+        user=cast("User", request.user) if staff else None,  # staff: a signed-in User
         language=_language(),
         channel=Configuration.Channel.STAFF if staff else Configuration.Channel.WEB,
     )

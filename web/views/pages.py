@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
@@ -22,6 +24,10 @@ from outputs.services import (
 from project import ratelimits
 from web import selectors, wizard
 from web.forms import GoalForm
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 from web.views.common import (
     _config,
     _is_staff,
@@ -62,7 +68,7 @@ def start(request: HttpRequest) -> HttpResponse:
     staff = _is_staff(request)
     config = configuration_create(
         document=doc,
-        user=request.user if staff else None,
+        user=cast("User", request.user) if staff else None,  # staff: a signed-in User
         language=_language(),
         channel=Configuration.Channel.STAFF if staff else Configuration.Channel.WEB,
     )

@@ -54,7 +54,7 @@ from web.views.quote_exports import quote_exports
 from web.views.quote_preview import PREVIEW_FORMS, PricePreview, discount_preview, vat_inputs
 
 
-def _quote_limits(request: HttpRequest) -> list[tuple[str, tuple[int, int], object]]:
+def _quote_limits(request: HttpRequest) -> list[tuple[str, tuple[int, int], ratelimits.RateKey]]:
     """The limits a quote request counts against: (group, (count, window seconds), key).
 
     Customers: QUOTE_REQUEST_LIMIT per browser session (default 5) and QUOTE_REQUEST_LIMIT_PER_IP per address

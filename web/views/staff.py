@@ -3,7 +3,7 @@ copy."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -21,6 +21,10 @@ from configurator.services import (
 )
 from quotes import selectors as quote_selectors
 from web import selectors, wizard
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 from web.forms import (
     AcknowledgeForm,
     DashboardFilterForm,
@@ -118,7 +122,9 @@ def acknowledge(request: HttpRequest, token: str) -> HttpResponse:
     back = sent if sent is not None and sent in wizard.STEP_SLUGS else "review"
     if form.is_valid():
         try:
-            warning_acknowledge(configuration=config, user=request.user, **form.cleaned_data)
+            warning_acknowledge(
+                configuration=config, user=cast("User", request.user), **form.cleaned_data
+            )  # staff_required
         except ValidationError as exc:
             messages.error(request, " ".join(exc.messages))
         else:

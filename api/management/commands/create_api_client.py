@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from api.models import ApiClient
 from api.services import api_client_create
@@ -13,7 +15,7 @@ from api.services import api_client_create
 class Command(BaseCommand):
     help = "Create an API client and print its Bearer token (shown only now; only a hash is stored)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("name", help="A unique name, e.g. the CRM's name.")
         parser.add_argument(
             "--scope",
@@ -23,7 +25,7 @@ class Command(BaseCommand):
         )
         parser.add_argument("--user", help="Username the client acts as (its permissions apply, e.g. approving).")
 
-    def handle(self, *args, name, scope, user=None, **options):
+    def handle(self, *args: Any, name: str, scope: str, user: str | None = None, **options: Any) -> None:
         acting = None
         if user:
             acting = get_user_model().objects.filter(username=user).first()

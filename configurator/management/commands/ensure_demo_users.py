@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
@@ -7,7 +9,7 @@ from django.core.management.base import BaseCommand
 class Command(BaseCommand):
     help = "Local development only: create the 'admin' superuser and the 'sales' engineer (passwords as usernames)."
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         if not settings.DEBUG:
             self.stdout.write("DEBUG is off: no demo users created.")
             return

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 from configurator.services import fabric_plan_build
 from design.contract import DEFAULT_TOPOLOGY, TOPOLOGIES
@@ -24,7 +25,7 @@ class Command(BaseCommand):
     help = "Plan a compute fabric and print the plan as JSON. Exit 1 when the plan has errors, 2 on bad input."
     requires_system_checks = []
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--nodes", type=int, required=True, help="Number of GPU nodes.")
         parser.add_argument("--rails", type=int, required=True, help="Compute NICs (rails) per node.")
         parser.add_argument("--switch", required=True, help="Switch part number, e.g. MQM9700-NS2F.")
@@ -36,7 +37,7 @@ class Command(BaseCommand):
         )
         parser.add_argument("--indent", type=int, default=2, help="JSON indentation (0: one line).")
 
-    def run_from_argv(self, argv):
+    def run_from_argv(self, argv: list[str]) -> None:
         try:
             super().run_from_argv(argv)
         except SystemExit:
@@ -45,7 +46,7 @@ class Command(BaseCommand):
             sys.stderr.write(f"error: {type(exc).__name__}: {exc}\n")
             sys.exit(EXIT_MALFORMED)
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         request = {"nodes": options["nodes"], "rails": options["rails"], "switch": options["switch"]}
         for key in ("oversubscription", "topology", "hca"):
             if options[key] is not None:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 from configurator.services import design_validate
 from design.jsontext import load_json
@@ -23,14 +24,14 @@ class Command(BaseCommand):
     help = "Validate a design document (design/v1) and print the result as JSON. Exit 0 valid, 1 not, 2 malformed."
     requires_system_checks = []
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("path", help="A JSON file with the design, or - to read standard input.")
         parser.add_argument(
             "--lang", default=default_language(), choices=language_codes(), help="Language of messages and fixes."
         )
         parser.add_argument("--indent", type=int, default=2, help="JSON indentation (0: one line).")
 
-    def run_from_argv(self, argv):
+    def run_from_argv(self, argv: list[str]) -> None:
         # Bad arguments exit 2 through argparse; anything else is reported on stderr without a traceback.
         try:
             super().run_from_argv(argv)
@@ -40,7 +41,7 @@ class Command(BaseCommand):
             sys.stderr.write(f"error: {type(exc).__name__}: {exc}\n")
             sys.exit(EXIT_MALFORMED)
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         try:
             document = load_json(options["path"], sys.stdin)
             result = design_validate(document=document, language=options["lang"])
