@@ -24,7 +24,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
-from configurator.services import ConfigurationErrorCode
+from configurator.errors import ConfigurationErrorCode
 from design.jsontext import JsonObject
 from design.model import DesignInputError
 from outputs.services import OutputErrorCode

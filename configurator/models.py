@@ -14,7 +14,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 if TYPE_CHECKING:
-    from .services import ConfigurationLocked
+    from .errors import ConfigurationLocked
 
 
 def new_token() -> str:

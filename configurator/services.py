@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -21,6 +20,7 @@ from engines.fabric.plan import plan_fabric
 from engines.fabric.request import parse_fabric_request, resolve
 from messages.languages import resolve_language
 
+from .errors import ConfigurationErrorCode, ConfigurationLocked
 from .models import Configuration, WarningAcknowledgement
 from .result import FabricSection, ShownFinding, ValidationResult
 from .snapshot import catalog_snapshot
@@ -172,24 +172,6 @@ def configuration_create(
     config.full_clean(validate_unique=False)
     config.save()
     return config
-
-
-class ConfigurationErrorCode(StrEnum):
-    """Why a configuration refuses a change: the stable ``code`` of ConfigurationLocked, which the API answers."""
-
-    QUOTE_OPEN = "quote_open"  # the design is under review
-    WITH_SALES = "with_sales"  # a customer's design a sales engineer now handles
-    HAS_QUOTES = "has_quotes"  # a configuration with quotes is kept
-
-
-class ConfigurationLocked(Exception):
-    """A change the configuration's state refuses (``code``: a stable reason, ConfigurationErrorCode; ``message``:
-    for people)."""
-
-    def __init__(self, code: ConfigurationErrorCode, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 OPEN_QUOTE_STATUSES = ("awaiting_review", "awaiting_approval")  # quotes.models.Quote.Status: a request under review

@@ -13,7 +13,7 @@ import pytest
 from rest_framework import exceptions
 
 from api.exceptions import ERROR_CODE_ENUMS, ERROR_CODES, ApiErrorCode, error_body, error_code
-from configurator.services import ConfigurationErrorCode
+from configurator.errors import ConfigurationErrorCode
 from quotes.services import QuoteError, QuoteErrorCode, QuoteStateError
 
 ROOT = Path(__file__).resolve().parent.parent.parent
