@@ -1,0 +1,63 @@
+"""How stable the plans are as a cluster grows: the contract's H200 design (HGX H200, eight ConnectX-7, MQM9700,
+rail-optimized) validated at the installed size and at the larger one, and the two cabling lists compared
+(``engines.fabric.growth``): leaf-spine cables re-terminated (a cable whose spine end, switch or port, changed),
+the fewest any wiring must re-terminate, and installed devices (nodes, leaves, spines, cores) that stand in
+another rack or unit.
+
+Run from the project root: ``.venv/bin/python bench/growth.py [64:96 96:128 128:256 ...]``. Uses a throw-away
+SQLite test database with the seed catalogue.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings.test")
+os.environ.pop("DATABASE_URL", None)
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.db import connection  # noqa: E402
+
+from bench._designs import design  # noqa: E402
+from catalog.services import catalog_load_seed  # noqa: E402
+from configurator.services import design_validate  # noqa: E402
+from engines.fabric.growth import Action, compare_cabling, minimum_moves, moved_devices, placements  # noqa: E402
+from engines.fabric.model import LEAF_SPINE  # noqa: E402
+from outputs.links import compute_links  # noqa: E402
+
+GROWTHS = ((64, 96), (96, 128), (128, 256))
+
+
+def row(small: int, large: int) -> str:
+    old = compute_links(design_validate(document=design(small)))
+    new = compute_links(design_validate(document=design(large)))
+    delta = compare_cabling(old, new)
+    uplinks = sum(1 for c in old if c.link_class == LEAF_SPINE)
+    moved = delta.count(Action.MOVE, LEAF_SPINE) + delta.count(Action.REMOVE, LEAF_SPINE)
+    devices = moved_devices(old, new)
+    rows = sorted({m.old.rack.split("-")[0] for m in devices})
+    where = f" (rows {', '.join(rows)})" if devices else ""
+    return (
+        f"| {small} → {large} | {moved:,} of {uplinks:,} | {minimum_moves(old, new, LEAF_SPINE):,} "
+        f"| {len(devices)} of {len(placements(old))}{where} |"
+    )
+
+
+def main(args: list[str]) -> None:
+    growths = [tuple(int(x) for x in a.split(":")) for a in args] or GROWTHS
+    connection.creation.create_test_db(verbosity=0)
+    catalog_load_seed()
+    print("| Growth | Leaf-spine cables re-terminated | Minimum needed | Installed devices moved to other racks |")
+    print("|---|---|---|---|")
+    for small, large in growths:
+        print(row(small, large))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
