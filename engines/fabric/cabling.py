@@ -3,9 +3,10 @@
 Naming: ``node-0001/nic3`` (NIC 3 = rail 3), ``su01-leaf-r3/p17`` (leaf of rail 3 in SU 1, logical port 17;
 ``p9.2`` is the second half of split port 9), ``leaf-007`` (fat-tree), ``spine-05/p33``, ``pod02-spine-05``
 (3 tiers) and ``core-0012``. Leaf ports 1..down face the nodes, down+1..k the spines; spine ports
-1..k/2 face the leaves in a 3-tier fabric. Wiring follows the planner's arithmetic: leaf uplink j goes to
-spine j // m (m links per leaf-spine pair; in the last pod of three tiers, uplinks / its spines); spine uplink
-i of spine j in pod p goes to core i // mc of plane j. A fabric of several planes (twin-planar Spectrum-X) lists
+1..k/2 face the leaves in a 3-tier fabric. Wiring keeps its place as the fabric grows (``wiring.py``): leaf
+uplink j, lane i of cage g, goes to spine q mod S with q = i·(up/cages) + g (m = up / S links per leaf-spine
+pair; in the last pod of three tiers, S is its spines), so when the spines double half of the uplinks stay;
+spine uplinks go to the cores of plane j by the same rule (the pod in the place of the leaf). A fabric of several planes (twin-planar Spectrum-X) lists
 each plane as a fabric of its own, its switches named ``pl2-su01-leaf-r3`` and the node end of its links the
 NIC's link to that plane (``nic3.2``: NIC 3's second 400GbE link).
 """
@@ -18,6 +19,7 @@ from collections.abc import Callable, Iterator
 from design.spreadsheets import csv_text
 
 from .model import LEAF_SPINE, NODE_LEAF, SPINE_CORE, FabricPlan
+from .wiring import uplinks
 
 HEADER = "a_end,a_port,z_end,z_port,link_class,cable_part,length_m"
 RACK_COLUMNS = ",a_rack,a_u,z_rack,z_u"  # appended when the rack plan is known: rack and lowest unit of both ends
@@ -163,39 +165,45 @@ def _node_rows(plan: FabricPlan, locate: Locate | None, plane: _Plane | None = N
             )
 
 
+def _cage(plan: FabricPlan, name: str) -> int:
+    """Logical ports per switch cage of a switch-to-switch link class (1 when the plan does not say)."""
+    lp = plan.link(name)
+    return lp.links_per_plug if lp is not None and lp.links_per_plug > 0 else 1
+
+
 def _leaf_spine_rows(plan: FabricPlan, locate: Locate | None) -> Iterator[str]:
-    """Leaf uplink j goes to spine j // m (m links per leaf-spine pair), within the leaf's pod in three tiers."""
+    """Leaf uplinks to the spines (of the leaf's pod in three tiers) as ``wiring.uplinks`` places them."""
     part, length = _media(plan, LEAF_SPINE)
-    m = plan.links_per_leaf_spine_pair
     down = plan.leaf_downlinks
     per_pod = plan.leaves_per_pod
+    cage = _cage(plan, LEAF_SPINE)
+    spine_down = plan.spine_downlinks or plan.logical_ports
     for leaf in range(plan.leaf_switches):
         name = leaf_name(plan, leaf)
         pod, local = divmod(leaf, per_pod) if plan.tiers == 3 else (0, leaf)
-        if plan.tiers == 3:
-            m = plan.leaf_uplinks // plan.pod_spines(pod)  # the last pod's fewer spines take more links each
-        for j in range(plan.leaf_uplinks):
-            spine, t = divmod(j, m)
+        spines = plan.pod_spines(pod) if plan.tiers == 3 else plan.spine_switches
+        for j, (spine, port) in enumerate(uplinks(plan.leaf_uplinks, spines, spine_down, cage, local)):
             spine_name = f"pod{pod + 1:02d}-spine-{spine + 1:02d}" if plan.tiers == 3 else f"spine-{spine + 1:02d}"
             yield (
-                f"{name},p{down + j + 1},{spine_name},p{local * m + t + 1},{LEAF_SPINE},{part},{length}"
+                f"{name},p{down + j + 1},{spine_name},p{port + 1},{LEAF_SPINE},{part},{length}"
                 + _ends(locate, "leaf", leaf, "spine", pod * plan.spines_per_pod + spine if plan.tiers == 3 else spine)
             )
 
 
 def _spine_core_rows(plan: FabricPlan, locate: Locate | None) -> Iterator[str]:
-    """Spine uplink i of spine j in pod p goes to core i // mc of plane j."""
+    """Spine uplinks of spine j in pod p to the cores of plane j, as ``wiring.uplinks`` places them (the pod is
+    the lower switch's place)."""
     part, length = _media(plan, SPINE_CORE)
-    mc = plan.links_per_spine_core_pair
     cpp = plan.cores_per_plane
+    cage = _cage(plan, SPINE_CORE)
     for pod in range(plan.pods):
+        wires = uplinks(plan.spine_uplinks, cpp, plan.logical_ports, cage, pod)
         for spine in range(plan.pod_spines(pod)):
             name = f"pod{pod + 1:02d}-spine-{spine + 1:02d}"
-            for i in range(plan.spine_uplinks):
-                core, t = divmod(i, mc)
+            for i, (core, port) in enumerate(wires):
                 core_name = f"core-{spine * cpp + core + 1:04d}"
                 yield (
-                    f"{name},p{plan.spine_downlinks + i + 1},{core_name},p{pod * mc + t + 1},{SPINE_CORE},"
+                    f"{name},p{plan.spine_downlinks + i + 1},{core_name},p{port + 1},{SPINE_CORE},"
                     f"{part},{length}"
                     + _ends(locate, "spine", pod * plan.spines_per_pod + spine, "core", spine * cpp + core)
                 )
