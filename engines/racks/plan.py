@@ -176,9 +176,9 @@ def plan_racks(
     leaves = sw[SwitchRole.LEAF]
     in_rack = leaves_in_rack(ctx, b, groups, leaves)
 
-    rows, fabric_rows = compute_rows(ctx, b, groups, leaves if in_rack else ())
+    rows, fabric_rows, full = compute_rows(ctx, b, groups, leaves if in_rack else ())
     if leaves and not in_rack:
-        place_leaves(b, rows, fabric_rows, leaves, leaf_placement)
+        place_leaves(b, rows, fabric_rows, leaves, leaf_placement, full)
     place_upper(rows, b.pack_network(sw[SwitchRole.SPINE] + sw[SwitchRole.CORE]))
     runs, out_rows, unsized, outlets_unknown = finish_rows(ctx, b, rows)
 

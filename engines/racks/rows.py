@@ -12,8 +12,11 @@ from .model import Device, LeafPlacement, RackKind, RackRun, Row
 from .packing import MAX_COMPUTE_RACKS_PER_ROW, Builder, Context, Draft, Switch, ceil_div, finish_rack, nodes_per_rack
 
 
-def _group_rows(ctx: Context, b: Builder, group: NodeGroup, leaves: Sequence[Switch]) -> list[list[Draft]]:
-    """The group's compute racks, cut into rows (a row per SU, else at most MAX_COMPUTE_RACKS_PER_ROW racks)."""
+def _group_rows(
+    ctx: Context, b: Builder, group: NodeGroup, leaves: Sequence[Switch]
+) -> tuple[list[list[Draft]], int]:
+    """The group's compute racks, cut into rows (a row per SU, else at most MAX_COMPUTE_RACKS_PER_ROW racks), and
+    how many compute racks a full SU row holds (0 for a group without SUs: its rows are not a unit to fill)."""
     leaf_u = sum(s.height_u for s in leaves)
     leaf_w = sum(s.power_w or 0 for s in leaves)
     npr = nodes_per_rack(ctx, b, group, leaf_u, leaf_w)
@@ -42,7 +45,7 @@ def _group_rows(ctx: Context, b: Builder, group: NodeGroup, leaves: Sequence[Swi
             row.append(Draft(RackKind.COMPUTE, *content(rest), group, start + full * npr, rest))
         rows.append(row)
         start += row_nodes
-    return rows
+    return rows, ceil_div(per_row, max(1, npr)) if group.su_nodes else 0
 
 
 @lru_cache(maxsize=64)
@@ -94,41 +97,54 @@ def leaves_in_rack(ctx: Context, b: Builder, groups: Sequence[NodeGroup], leaves
 
 def compute_rows(
     ctx: Context, b: Builder, groups: list[NodeGroup], in_rack_leaves: Sequence[Any]
-) -> tuple[list[list[Draft]], list[int]]:
-    """The compute rows of every node group, and which of them hold the fabric's nodes (their leaves go there)."""
+) -> tuple[list[list[Draft]], list[int], list[int]]:
+    """The compute rows of every node group, which of them hold the fabric's nodes (their leaves go there), and
+    how many compute racks each row holds as a full SU (0: not an SU row)."""
     rows: list[list[Draft]] = []
     fabric_rows: list[int] = []
+    full: list[int] = []
     on_fabric = {id(g) for g in groups if g.su_nodes} or {id(g) for g in groups}
     for g in groups:
-        for row in _group_rows(ctx, b, g, in_rack_leaves):
+        group_rows, full_row = _group_rows(ctx, b, g, in_rack_leaves)
+        for row in group_rows:
             if id(g) in on_fabric:
                 fabric_rows.append(len(rows))
             rows.append(row)
-    return rows, fabric_rows
+            full.append(full_row)
+    return rows, fabric_rows, full
 
 
 def place_leaves(
-    b: Builder, rows: list[list[Draft]], fabric_rows: list[int], leaves: Sequence[Any], placement: LeafPlacement
+    b: Builder,
+    rows: list[list[Draft]],
+    fabric_rows: list[int],
+    leaves: Sequence[Any],
+    placement: LeafPlacement,
+    full: Sequence[int] = (),
 ) -> None:
-    """Leaf racks in the middle (or at the end) of each fabric row, the leaves spread evenly over the rows."""
+    """Leaf racks in the middle (or at the end) of each fabric row, the leaves spread evenly over the rows. The
+    middle of an SU's row is that of the full SU's row (``full``: its compute racks), so the racks a partial SU
+    is short of go after its leaf rack and filling the SU moves none; a partial SU with fewer racks than half
+    of that has its leaf rack at its end."""
     if not fabric_rows:
         rows.append([])
         fabric_rows.append(len(rows) - 1)
+        full = [*full, 0]
     for row_index, row_leaves in zip(fabric_rows, _spread(leaves, len(fabric_rows)), strict=True):
         if not row_leaves:
             continue
         row = rows[row_index]
         length = _row_length(row)
-        _insert(row, length // 2 if placement == LeafPlacement.MIDDLE_OF_ROW else length, b.pack_network(row_leaves))
+        middle = min(length, max(length, full[row_index] if row_index < len(full) else 0) // 2)
+        _insert(row, middle if placement == LeafPlacement.MIDDLE_OF_ROW else length, b.pack_network(row_leaves))
 
 
 def place_upper(rows: list[list[Draft]], upper: list[Draft]) -> None:
-    """Spine and core racks: a row of their own in the middle of the hall (the longest leaf-spine run is halved)."""
+    """Spine and core racks at the end of the first row, which no growth moves: rows are added behind it and a
+    row's racks before it (the longest leaf-spine run is the last row's, not half of it; see plan.py)."""
     if not upper:
         return
-    if len(rows) >= 2:
-        rows.insert(len(rows) // 2, upper)
-    elif rows:
+    if rows:
         rows[0].extend(upper)
     else:
         rows.append(upper)

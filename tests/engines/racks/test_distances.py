@@ -59,9 +59,10 @@ def test_leaf_to_spine_runs_between_rows():
     p = plan(air_nodes(128, su=32), [leaves(32), spines(16)], facility=Facility(rack_power_kw=60))
     d = link_distances(p)
     assert d["leaf_to_spine_m"].route == "between-rows"
-    # leaf rack at slot 3 of an 8-rack row (lowest leaf U34), spine rack alone in the middle row (lowest spine U26):
-    # along the row to the near end 3.5 x 0.6 + 0.5 x 0.6 = 2.4 m, two rows across 2 x 2.4 = 4.8 m
-    assert d["leaf_to_spine_m"].length_m == up(climb(34) + 2.4 + 4.8 + climb(26)) == 9.6
+    # the longest: the fourth row's leaf rack at slot 3 (lowest leaf U34) to the spine rack at the end of the first row
+    # (slot 8, lowest spine U26), along the rows to their far end (the first row, 9 racks): 5.5 x 0.6 + 0.5 x 0.6 =
+    # 3.6 m, three rows across 3 x 2.4 = 7.2 m
+    assert d["leaf_to_spine_m"].length_m == up(climb(34) + 3.6 + 7.2 + climb(26)) == 13.2
     assert d["leaf_to_spine_m"].length_m > d["node_to_leaf_m"].length_m > d["in_rack_m"].length_m
 
 

@@ -23,8 +23,8 @@ def test_nodes_are_found_in_their_rack_and_unit():
     assert node_location(p, "gpu", 5) == ("R01-02", 1)
     # the second SU (nodes 32-63) is the second row
     assert node_location(p, "gpu", 32) == ("R02-01", 1)
-    # rows 1-2, the spine row, rows 4-5: node 127 is the last node of the last row's last rack
-    assert node_location(p, "gpu", 127) == ("R05-08", 9)
+    # a row per SU, the spines at the end of the first: node 127 is the last node of the fourth row's last rack
+    assert node_location(p, "gpu", 127) == ("R04-08", 9)
 
 
 def test_a_node_beyond_the_group_has_no_location():
@@ -38,5 +38,5 @@ def test_switches_are_listed_in_placement_order():
     leaf = switch_locations(p, DeviceRole.LEAF)
     assert len(leaf) == 32 and len(set(leaf)) == 32
     assert leaf[0] == ("R01-04", 41)  # the first SU's leaf rack, just below the management switch
-    assert {rack for rack, _ in switch_locations(p, DeviceRole.SPINE)} == {"R03-01"}
+    assert {rack for rack, _ in switch_locations(p, DeviceRole.SPINE)} == {"R01-09"}  # the first row's end
     assert len(switch_locations(p, DeviceRole.MANAGEMENT)) == len(p.racks)

@@ -104,16 +104,17 @@ def test_thirty_two_liquid_nodes_form_one_row_with_the_leaf_rack_in_its_middle()
     assert RackCode.LIQUID_NODE_IN_AIR not in codes(p)
 
 
-def test_128_nodes_make_a_row_per_scalable_unit_and_a_spine_row_in_the_middle():
+def test_128_nodes_make_a_row_per_scalable_unit_and_the_spines_stand_at_the_first_rows_end():
     # 60 kW: min(41 // 8, 59,800 // 10,200) = 5 nodes per rack; an SU of 32 nodes = 7 racks + its leaf rack
     p = plan(air_nodes(128, su=32), [leaves(32), spines(16)], facility=Facility(rack_power_kw=60))
-    assert len(p.rows) == 5
-    assert layout(p)[2] == ["N"]  # the spines: 16 x 1U in one network rack, in the middle row
-    for i in (0, 1, 3, 4):
+    assert len(p.rows) == 4
+    # the spines: 16 x 1U in one network rack at the end of the first row, where adding rows never moves them
+    assert layout(p)[0] == ["C", "C", "C", "N", "C", "C", "C", "C", "N"]
+    for i in (1, 2, 3):
         assert layout(p)[i] == ["C", "C", "C", "N", "C", "C", "C", "C"]
-    spine_rack = next(r for r in p.racks if r.row == 2)
+    spine_rack = p.racks[8]
     assert len(roles(spine_rack)["spine"]) == 16
-    leaf_racks = [r for r in p.racks if r.kind == RackKind.NETWORK and r.row != 2]
+    leaf_racks = [r for r in p.racks if r.kind == RackKind.NETWORK and r is not spine_rack]
     assert [len(roles(r)["leaf"]) for r in leaf_racks] == [8, 8, 8, 8]  # 8 rails per SU
     assert sum(r.nodes for r in p.racks) == 128
     assert p.totals()["racks"] == 33
@@ -131,7 +132,7 @@ def test_2048_nodes_place_every_node_once_in_order():
     firsts = [r.first_node for r in compute]
     assert firsts == sorted(firsts) and firsts[0] == 0
     assert all(a.first_node + a.nodes == b.first_node for a, b in zip(compute, compute[1:], strict=False))
-    assert len(p.rows) == 65 and len(p.racks) == 64 * 8 + 19
+    assert len(p.rows) == 64 and len(p.racks) == 64 * 8 + 19
     assert p.facility_power_w == 2048 * HGX_W + 1280 * LEAF_W + len(p.racks) * MGMT_W
 
 

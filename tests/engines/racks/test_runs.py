@@ -158,14 +158,19 @@ def test_a_2048_node_cluster_is_a_few_runs_per_row():
     assert sum(e["count"] for e in entries) == plan.rack_count > 1024
     assert len(entries) < 10 < len(plan.runs) < plan.rack_count / 4
     [compute] = [e for e in entries if e["kind"] == "compute"]
-    assert (compute["name"], compute["count"], compute["last_name"]) == ("R01-01", 1024, "R65-17")
-    assert [(r["first"], r["count"], r["last"], r["first_node"]) for r in compute["ranges"][:2]] == [
+    assert (compute["name"], compute["count"], compute["last_name"]) == ("R01-01", 1024, "R64-17")
+    # the first row ends in the spine and core racks; from the second row on, a row's right half and the next row's
+    # left half are one range
+    assert [(r["first"], r["count"], r["last"], r["first_node"]) for r in compute["ranges"][:4]] == [
         ("R01-01", 8, "R01-08", 0),
-        ("R01-10", 16, "R02-08", 16),
+        ("R01-10", 8, "R01-17", 16),
+        ("R02-01", 8, "R02-08", 32),
+        ("R02-10", 16, "R03-08", 48),
     ]
     leaf = entries[1]
     assert (leaf["name"], leaf["ranges"][0]["count"], leaf["ranges"][1]["first"]) == ("R01-09", 1, "R02-09")
-    assert written["rows"][0] == {"index": 0, "name": "R01", "count": 17, "racks": ["R01-01..R01-17"]}
+    assert written["rows"][0] == {"index": 0, "name": "R01", "count": 17 + 27, "racks": ["R01-01..R01-44"]}
+    assert written["rows"][1] == {"index": 1, "name": "R02", "count": 17, "racks": ["R02-01..R02-17"]}
     racks = [r.to_dict() for r in RackPlan.from_dict(plan.to_dict()).racks]
     assert len(racks) == plan.rack_count
     assert len(plan.runs) <= 4 * len(plan.rows) < plan.rack_count / 4
@@ -173,9 +178,10 @@ def test_a_2048_node_cluster_is_a_few_runs_per_row():
     assert [(r["name"], r["slot"], r["first_node"]) for r in left] == [(f"R01-{s + 1:02d}", s, 2 * s) for s in range(8)]
     assert racks[8]["kind"] == "network" and racks[8]["name"] == "R01-09"
     assert (racks[9]["name"], racks[9]["first_node"]) == ("R01-10", 16)
-    # the spine and core row stands in the middle, so the last SU is row 65; its last rack holds the last two nodes
+    # the spines and cores stand at the end of the first row, so the last SU is row 64; its last rack holds the last
+    # two nodes
     last, before = node_location(plan, "gpu", 2047), node_location(plan, "gpu", 2046)
-    assert last[0] == before[0] == racks[-1]["name"] == "R65-17"
+    assert last[0] == before[0] == racks[-1]["name"] == "R64-17"
     assert last[1] == before[1] + 8
 
 
@@ -190,7 +196,7 @@ def test_network_racks_fill_switch_by_switch():
         facility=Facility(rack_power_kw=30, rack_units=42),
         pdu_options=[PDU_22K],
     )
-    network = [r for r in plan.racks if r.kind == "network" and r.row == 1]
+    network = [r for r in plan.racks if r.kind == "network" and r.slot > 8]  # after the first row's leaf rack
     placed = [d.part for r in network for d in r.devices if d.role in (DeviceRole.SPINE, DeviceRole.CORE)]
     assert placed == ["SW-HOT"] * 3 + ["SW-COOL"] * 50
     # each 40 kW switch stands alone (over the 30 kW limit); the unknown-power ones fill racks to the top
