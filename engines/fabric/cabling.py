@@ -6,9 +6,11 @@ Naming: ``node-0001/nic3`` (NIC 3 = rail 3), ``su01-leaf-r3/p17`` (leaf of rail 
 1..k/2 face the leaves in a 3-tier fabric. Wiring keeps its place as the fabric grows (``wiring.py``): leaf
 uplink j, lane i of cage g, goes to spine q mod S with q = i·(up/cages) + g (m = up / S links per leaf-spine
 pair; in the last pod of three tiers, S is its spines), so when the spines double half of the uplinks stay;
-spine uplinks go to the cores of plane j by the same rule (the pod in the place of the leaf). A fabric of several planes (twin-planar Spectrum-X) lists
-each plane as a fabric of its own, its switches named ``pl2-su01-leaf-r3`` and the node end of its links the
-NIC's link to that plane (``nic3.2``: NIC 3's second 400GbE link).
+spine uplinks go to the cores of plane j by the same rule (the pod in the place of the leaf); core c of plane j
+is ``core-{c · planes + j + 1}``, so the cores a plane gains as pods are added come after every installed one.
+A fabric of several planes (twin-planar Spectrum-X) lists each plane as a fabric of its own, its switches named
+``pl2-su01-leaf-r3`` and the node end of its links the NIC's link to that plane (``nic3.2``: NIC 3's second
+400GbE link).
 """
 
 from __future__ import annotations
@@ -200,10 +202,10 @@ def _spine_core_rows(plan: FabricPlan, locate: Locate | None) -> Iterator[str]:
         wires = uplinks(plan.spine_uplinks, cpp, plan.logical_ports, cage, pod)
         for spine in range(plan.pod_spines(pod)):
             name = f"pod{pod + 1:02d}-spine-{spine + 1:02d}"
-            for i, (core, port) in enumerate(wires):
-                core_name = f"core-{spine * cpp + core + 1:04d}"
+            for i, (plane_core, port) in enumerate(wires):
+                core = plane_core * plan.spines_per_pod + spine  # core by core across the planes
+                core_name = f"core-{core + 1:04d}"
                 yield (
                     f"{name},p{plan.spine_downlinks + i + 1},{core_name},p{port + 1},{SPINE_CORE},"
-                    f"{part},{length}"
-                    + _ends(locate, "spine", pod * plan.spines_per_pod + spine, "core", spine * cpp + core)
+                    f"{part},{length}" + _ends(locate, "spine", pod * plan.spines_per_pod + spine, "core", core)
                 )

@@ -101,9 +101,7 @@ class CablingDelta:
 
     def count(self, action: Action, link_class: str | None = None) -> int:
         """Cables with ``action`` (of ``link_class`` only, when given)."""
-        return sum(
-            1 for c in self.changes if c.action == action and (link_class is None or c.link_class == link_class)
-        )
+        return sum(1 for c in self.changes if c.action == action and (link_class is None or c.link_class == link_class))
 
 
 def read_cabling(lines: Iterable[str]) -> list[Cable]:
@@ -129,6 +127,14 @@ def _ends(c: CableRow) -> tuple[str, str, str, str]:
     return c.a_end, c.a_port, c.z_end, c.z_port
 
 
+def _a_end(c: CableRow) -> tuple[str, str]:
+    return c.a_end, c.a_port
+
+
+def _z_end(c: CableRow) -> tuple[str, str]:
+    return c.z_end, c.z_port
+
+
 def compare_cabling(old: Sequence[CableRow], new: Sequence[CableRow]) -> CablingDelta:
     """Every cable of both lists with its action (module docstring): the new list's order, removed cables last."""
     old_by_ends = {_ends(c): c for c in old}
@@ -140,7 +146,7 @@ def compare_cabling(old: Sequence[CableRow], new: Sequence[CableRow]) -> Cabling
         if hit is None:
             left_new.append(i)
     left_old = list(old_by_ends.values())
-    for side in (lambda c: (c.a_end, c.a_port), lambda c: (c.z_end, c.z_port)):
+    for side in (_a_end, _z_end):
         by_end = {side(c): c for c in left_old}
         still: list[int] = []
         for i in left_new:
@@ -180,7 +186,5 @@ def moved_devices(old: Iterable[CableRow], new: Iterable[CableRow]) -> list[Devi
     """The devices of the old list that stand at another rack or unit in the new one (old list's order)."""
     before, after = placements(old), placements(new)
     return [
-        DeviceMove(name, place, after[name])
-        for name, place in before.items()
-        if name in after and after[name] != place
+        DeviceMove(name, place, after[name]) for name, place in before.items() if name in after and after[name] != place
     ]

@@ -47,14 +47,24 @@ Rules (each with its basis)
   (fabric.md §0 rule 1), so all leaves of an SU belong together, and a rack in the middle halves the longest
   node-to-leaf run; this is the SU layout of the DGX SuperPOD H100 design, an SU's compute racks on both sides of
   its leaf rack [S: secondary description of the H100 RA layout], and the model the fabric planner already uses
-  (``engines/fabric/README.md``, "leaves sit in a network rack in the middle of the row"). Exception: when
+  (``engines/fabric/README.md``, "leaves sit in a network rack in the middle of the row"). The middle is that of
+  the full SU's row: a partial SU's racks stand left of its leaf rack up to there, so the racks added as the SU
+  fills go after them and none moves (a partial SU of fewer racks than half a row has its leaf rack at its
+  end until it grows past it). Exception: when
   the whole cluster with its leaves fits one rack, the leaves go into that rack with their nodes
   (``leaf_placement`` "in-rack"), as a one-rack system needs no network rack.
-* **Spine and core switches** fill network racks of their own row, placed in the middle of the compute rows
-  (which halves the longest leaf-to-spine run), when there are two or more compute rows; with one row they stand
-  at its end. NVIDIA's RAs show the networking switches in racks of their own, apart from the DGX racks (B200
-  RA-11334-001, "Figure 3 ... an example management rack configuration with networking switches, management
-  servers, storage arrays, and UFM appliances") [V].
+* **Spine and core switches** fill network racks of their own, the spines' at the end of the first row, the
+  cores' at the end of the second (after the spines' in a plan of one row), and the compute rows follow in SU
+  order. Chosen so that a cluster grows without moving what is installed: a larger plan of the same design adds
+  rows behind the last and racks at those rows' ends, and every rack of the smaller plan
+  keeps its name, place and contents (``bench/growth.py``: 0 installed devices moved from 64 to 96, 96 to 128
+  and 128 to 256 HGX nodes, where a spine row in the middle of the compute rows moved up to 96 of 176 as rows
+  swapped around it). The price: the longest leaf-to-spine run is the last row's, about (rows - 1) row pitches
+  plus the run along the rows, where a spine row in the middle would halve the rows crossed; the media are
+  chosen for the length ``link_distances`` measures, so a hall of many rows may need longer fibres or
+  single-mode optics sooner. NVIDIA's RAs show the networking switches in racks of their own, apart from the
+  DGX racks (B200 RA-11334-001, "Figure 3 ... an example management rack configuration with networking
+  switches, management servers, storage arrays, and UFM appliances") [V].
 * **Management switch**: one per rack, every rack (compute and network), at the top.
 * **PDUs**: one option is chosen for the plan: the one that carries the rack power limit with the fewest PDUs per
   feed, zero-U before horizontal, then the smallest rating. Per rack and feed: enough PDUs for the rack's power
@@ -179,7 +189,7 @@ def plan_racks(
     rows, fabric_rows, full = compute_rows(ctx, b, groups, leaves if in_rack else ())
     if leaves and not in_rack:
         place_leaves(b, rows, fabric_rows, leaves, leaf_placement, full)
-    place_upper(rows, b.pack_network(sw[SwitchRole.SPINE] + sw[SwitchRole.CORE]))
+    place_upper(rows, b.pack_network(sw[SwitchRole.SPINE]), b.pack_network(sw[SwitchRole.CORE]))
     runs, out_rows, unsized, outlets_unknown = finish_rows(ctx, b, rows)
 
     systems = frozenset(g.name for g in groups if g.rack_scale)

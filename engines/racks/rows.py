@@ -12,9 +12,7 @@ from .model import Device, LeafPlacement, RackKind, RackRun, Row
 from .packing import MAX_COMPUTE_RACKS_PER_ROW, Builder, Context, Draft, Switch, ceil_div, finish_rack, nodes_per_rack
 
 
-def _group_rows(
-    ctx: Context, b: Builder, group: NodeGroup, leaves: Sequence[Switch]
-) -> tuple[list[list[Draft]], int]:
+def _group_rows(ctx: Context, b: Builder, group: NodeGroup, leaves: Sequence[Switch]) -> tuple[list[list[Draft]], int]:
     """The group's compute racks, cut into rows (a row per SU, else at most MAX_COMPUTE_RACKS_PER_ROW racks), and
     how many compute racks a full SU row holds (0 for a group without SUs: its rows are not a unit to fill)."""
     leaf_u = sum(s.height_u for s in leaves)
@@ -139,15 +137,16 @@ def place_leaves(
         _insert(row, middle if placement == LeafPlacement.MIDDLE_OF_ROW else length, b.pack_network(row_leaves))
 
 
-def place_upper(rows: list[list[Draft]], upper: list[Draft]) -> None:
-    """Spine and core racks at the end of the first row, which no growth moves: rows are added behind it and a
-    row's racks before it (the longest leaf-spine run is the last row's, not half of it; see plan.py)."""
-    if not upper:
-        return
-    if rows:
-        rows[0].extend(upper)
-    else:
-        rows.append(upper)
+def place_upper(rows: list[list[Draft]], spine_racks: list[Draft], core_racks: list[Draft]) -> None:
+    """Spine racks at the end of the first row and core racks at the end of the second (after the spines when
+    there is one row), where growth adds racks behind them and rows behind the last: none of them moves (the
+    longest leaf-spine run is the last row's, not half of it; see plan.py)."""
+    if not rows:
+        rows.append([])
+    rows[0].extend(spine_racks)
+    rows[1 if len(rows) > 1 else 0].extend(core_racks)
+    if not rows[0]:
+        rows.pop(0)
 
 
 def finish_rows(

@@ -85,7 +85,7 @@ def _link(result, name):
         (1, 1, 1),
         (4, 3, 1),  # one switch (one tier) in a network rack between the 2 compute racks of the row
         (32, 18, 1),  # 16 compute racks, the 8 leaves in the middle of the row, the 4 spines at its end
-        (128, 69, 5),  # 4 SUs of 16 compute + 1 leaf rack, and the spine row in the middle
+        (128, 69, 4),  # 4 SUs of 16 compute + 1 leaf rack, a row each; the spine rack at the first row's end
     ],
 )
 def test_rack_plan_holds_every_node_and_the_totals_count_the_racks(seeded_catalog, nodes, racks, rows):
@@ -336,21 +336,23 @@ def test_the_offer_pdf_shows_the_racks_and_their_elevation(seeded_catalog, make_
 
 
 def test_a_2048_node_result_writes_each_distinct_rack_once_and_stays_under_100_kb(seeded_catalog):
-    """1,107 racks in 65 rows, 6 distinct: each written once with the ranges of racks holding it (the compute racks
-    right of one row's leaf rack and left of the next row's one range of 16), each rack's two nodes one device entry
-    of 2, and the whole result a fraction of the 862 kB it was when every rack and device was written out."""
+    """1,108 racks in 64 rows, 6 distinct: each written once with the ranges of racks holding it (from the third
+    row on, the compute racks right of one row's leaf rack and left of the next row's one range of 16: the first
+    row ends in the spine racks, the second in the core racks), each rack's two nodes one device entry of 2, and
+    the whole result a fraction of the 862 kB it was when every rack and device was written out."""
     result = validate_json(document=_doc(2048))
     plan = result["rack_plan"]
-    assert _racks(plan) == result["totals"]["racks"] == 1107
+    assert _racks(plan) == result["totals"]["racks"] == 1108
     assert len(plan["racks"]) == 6
     compute = plan["racks"][0]
-    assert compute["ranges"][1] == {
-        "first": "R01-10",
-        "last": "R02-08",
+    assert compute["ranges"][1]["first"] == "R01-10" and compute["ranges"][1]["count"] == 8
+    assert compute["ranges"][5] == {
+        "first": "R03-10",
+        "last": "R04-08",
         "count": 16,
-        "row": 0,
+        "row": 2,
         "slot": 9,
-        "first_node": 16,
+        "first_node": 80,
     }
     assert [(d["role"], d["count"], d["position_u"], d["last_position_u"]) for d in compute["devices"]] == [
         ("node", 2, 1, 9),
@@ -363,8 +365,8 @@ def test_a_2048_node_result_writes_each_distinct_rack_once_and_stays_under_100_k
     ]
     # every rack of the plan is named once by the ranges and the rows alike
     names = [name for row in plan["rows"] for name in expand_names(row["racks"])]
-    assert len(names) == len(set(names)) == 1107
-    assert plan["rows"][-1] == {"index": 64, "name": "R65", "count": 17, "racks": ["R65-01..R65-17"]}
+    assert len(names) == len(set(names)) == 1108
+    assert plan["rows"][-1] == {"index": 63, "name": "R64", "count": 17, "racks": ["R64-01..R64-17"]}
     ranged = {
         name for e in plan["racks"] for r in e["ranges"] for name in names[names.index(r["first"]) :][: r["count"]]
     }
@@ -373,13 +375,13 @@ def test_a_2048_node_result_writes_each_distinct_rack_once_and_stays_under_100_k
 
 
 def test_a_valid_100000_node_result_answers_under_1_mb(seeded_catalog):
-    """51,693 racks in 1,564 rows hold 6 distinct contents: the answer writes each once, with its racks as ranges,
+    """51,694 racks in 1,563 rows hold 6 distinct contents: the answer writes each once, with its racks as ranges,
     and names no rack one by one (it answered 2.4 MB when every run and every rack's name was written)."""
     doc = _doc(100_000)
     doc["fabric"]["switch"] = "SN5600"
     doc["node_groups"][0]["components"][1]["quantity"] = 1
     result = validate_json(document=doc)
-    assert result["valid"] and result["totals"]["racks"] == _racks(result["rack_plan"]) == 51_693
+    assert result["valid"] and result["totals"]["racks"] == _racks(result["rack_plan"]) == 51_694
     assert len(result["rack_plan"]["racks"]) == 6
     assert len(json.dumps(result, separators=(",", ":"))) < 1_000_000
 
