@@ -8,12 +8,15 @@ from django.utils.translation import ngettext
 from engines.findings.params.cluster import (
     ControlPlaneAdded,
     ControlPlaneUfm,
+    ExpansionNewTier,
+    ExpansionRackPower,
+    ExpansionUnitBoundary,
     OfferLeftOut,
     ServicesDeclined,
     ServicesOnRequest,
 )
 
-from .base import renders
+from .base import num, renders
 
 
 @renders(ControlPlaneAdded)
@@ -94,4 +97,51 @@ def _left_out(p: OfferLeftOut) -> tuple[str, str]:
     )
     return text % {"items": items, "nodes": p.nodes}, _(
         "If the site does not have them, ask for them on the review step (What the site already has)."
+    )
+
+
+@renders(ExpansionNewTier)
+def _new_tier(p: ExpansionNewTier) -> tuple[str, str]:
+    return (
+        _(
+            "The installed fabric has %(installed_tiers)s tiers; the grown cluster needs %(expanded_tiers)s: "
+            "%(new_spines)s spine and %(new_cores)s core %(switch)s switches are added, and the installed leaves' "
+            "uplinks are re-cabled to them."
+        )
+        % p.as_dict(),
+        _(
+            "Quote the fabric for the planned size at once where the cluster will grow again: the reference "
+            "architecture builds the full scalable unit and leaves part of it unused."
+        ),
+    )
+
+
+@renders(ExpansionUnitBoundary)
+def _unit_boundary(p: ExpansionUnitBoundary) -> tuple[str, str]:
+    return (
+        _(
+            "The growth crosses a scalable unit boundary (%(nodes_per_unit)s nodes a unit): from %(installed_units)s "
+            "to %(expanded_units)s units."
+        )
+        % p.as_dict(),
+        _("The new unit's leaves and their uplinks are added as a whole."),
+    )
+
+
+@renders(ExpansionRackPower)
+def _rack_power(p: ExpansionRackPower) -> tuple[str, str]:
+    rows = zip(p.racks, p.installed_w, p.expanded_w, strict=True)
+    grown = ", ".join(f"{name} ({num(old)} → {num(new)} W)" for name, old, new in rows)
+    return (
+        ngettext(
+            "An installed rack draws more after the growth: %(racks)s.",
+            "%(n)s installed racks draw more after the growth: %(racks)s.",
+            len(p.racks),
+        )
+        % {"n": len(p.racks), "racks": grown},
+        _(
+            "Check these racks' PDUs, power feed and cooling (the plan's limit is %(limit)s W a rack) before the "
+            "new devices are mounted."
+        )
+        % {"limit": num(p.rack_power_limit_w)},
     )

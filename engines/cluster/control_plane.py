@@ -85,6 +85,7 @@ PRICE_SETTINGS = {
     "support_per_node_year": "QUOTE_SERVICE_SUPPORT_EUR_PER_NODE_YEAR",
     "install_per_rack": "QUOTE_SERVICE_INSTALL_EUR_PER_RACK",
     "aie_per_gpu_year": "QUOTE_SERVICE_AIE_EUR_PER_GPU_YEAR",
+    "recable_per_cable": "QUOTE_SERVICE_RECABLE_EUR_PER_CABLE",
 }
 
 # What a line says, in the result's language: (part number, years) -> description; ``years`` is the support or
@@ -112,6 +113,9 @@ class ServicePrices:
     support_per_node_year: Decimal | None = None
     install_per_rack: Decimal | None = None
     aie_per_gpu_year: Decimal | None = None
+    recable_per_cable: Decimal | None = (
+        None  # an expansion's labour: one cable moved or added (engines.cluster.expansion)
+    )
 
     @classmethod
     def of(cls, settings: Mapping[str, object]) -> ServicePrices:

@@ -15,3 +15,11 @@ class ClusterCode(StrEnum):
     SERVICES_DECLINED = "SERVICES_DECLINED"
     SERVICES_ON_REQUEST = "SERVICES_ON_REQUEST"
     OFFER_LEFT_OUT = "OFFER_LEFT_OUT"
+
+
+class ExpansionCode(StrEnum):
+    """What the growth of an installed cluster crosses (engines.cluster.expansion)."""
+
+    NEW_TIER = "EXPANSION_NEW_TIER"
+    UNIT_BOUNDARY = "EXPANSION_UNIT_BOUNDARY"
+    RACK_POWER = "EXPANSION_RACK_POWER"

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from .cluster_codes import ClusterCode
-from .rule import INFO, Rule, gettext_noop, rule
+from .cluster_codes import ClusterCode, ExpansionCode
+from .rule import INFO, Rule, W, gettext_noop, rule
 
 _BASEPOD = "NVIDIA DGX BasePOD deployment guide (A100): five control plane servers, two for cluster management (BCM head nodes in HA) and three Kubernetes control plane nodes"
 _SUPERPOD = "NVIDIA DGX SuperPOD reference architecture, management servers: two BCM nodes in HA, three Kubernetes admin, three Kubernetes user (Run:ai), two Slurm login nodes"
@@ -56,4 +56,40 @@ _CLUSTER_RULES = (
 RULES: tuple[Rule, ...] = tuple(
     rule(code, severity, title, explanation, source, ("engines.cluster.control_plane.cluster_lines",))
     for code, severity, title, explanation, source in _CLUSTER_RULES
+)
+
+_RA_GROWTH = "NVIDIA DGX SuperPOD H100 RA-11333-001, Network Fabrics: build the fabric for the full scalable unit and leave the portion of the fabric unused; scale to the planned size with minimal impact on the existing infrastructure"
+_EXPANSION = ("engines.cluster.expansion.expansion_findings",)
+
+RULES += (
+    rule(
+        ExpansionCode.NEW_TIER,
+        W,
+        gettext_noop("The growth needs a new fabric tier"),
+        gettext_noop(
+            "The installed fabric has fewer tiers than the grown cluster needs: spine or core switches are added above the installed ones and every leaf's uplinks are re-cabled to them. Building the installed fabric for the planned size would have avoided it."
+        ),
+        _RA_GROWTH,
+        _EXPANSION,
+    ),
+    rule(
+        ExpansionCode.UNIT_BOUNDARY,
+        INFO,
+        gettext_noop("The growth crosses a scalable unit boundary"),
+        gettext_noop(
+            "The grown cluster has more scalable units than the installed one: the new unit's leaves and their uplinks are added as a whole."
+        ),
+        _RA_GROWTH,
+        _EXPANSION,
+    ),
+    rule(
+        ExpansionCode.RACK_POWER,
+        W,
+        gettext_noop("Installed racks draw more power after the growth"),
+        gettext_noop(
+            "Devices added to an installed rack raise its draw above what the installed plan gave it: check the rack's PDUs, power feed and cooling before the new devices are mounted."
+        ),
+        "engines/racks README (rack power limit, PDUs per rack); the installed rack plan",
+        _EXPANSION,
+    ),
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cluster_codes import ClusterCode
+from .cluster_codes import ClusterCode, ExpansionCode
 from .codes import Code
 from .fabric_codes import FabricCode
 from .finding import Severity
@@ -32,7 +32,7 @@ class Rule:
 
 
 def rule(
-    code: ClusterCode | Code | FabricCode | NetworkCode | RackCode,
+    code: ClusterCode | Code | ExpansionCode | FabricCode | NetworkCode | RackCode,
     severity: Severity,
     title: str,
     explanation: str,

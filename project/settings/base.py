@@ -327,6 +327,8 @@ QUOTE_SERVICE_AIE_EUR_PER_GPU_YEAR = env.str("QUOTE_SERVICE_AIE_EUR_PER_GPU_YEAR
 QUOTE_SERVICE_UFM_APPLIANCE_EUR = env.str("QUOTE_SERVICE_UFM_APPLIANCE_EUR", default="30000")
 # One control-plane server (head node, Kubernetes or Slurm login node: 2 x86 CPUs, 1 TB RAM, NVMe, BlueField-3).
 QUOTE_SERVICE_CONTROL_NODE_EUR = env.str("QUOTE_SERVICE_CONTROL_NODE_EUR", default="25000")
+# An expansion's labour, per cable moved (one end re-terminated) or added, routed, labelled and tested.
+QUOTE_SERVICE_RECABLE_EUR_PER_CABLE = env.str("QUOTE_SERVICE_RECABLE_EUR_PER_CABLE", default="40")
 QUOTE_DISCOUNT_APPROVAL_THRESHOLD = Decimal(env.str("QUOTE_DISCOUNT_APPROVAL_THRESHOLD", default="15"))
 # A quote whose margin (net less the parts' purchase prices, where known) is below this percentage of its net waits for
 # a second person's approval, as a discount above the threshold does. 0: never below cost without approval; empty: off.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..cluster_codes import ClusterCode
+from ..cluster_codes import ClusterCode, ExpansionCode
 from .base import Params
 
 
@@ -47,3 +47,33 @@ class ServicesOnRequest(Params):
     CODE: ClassVar[str] = ClusterCode.SERVICES_ON_REQUEST
 
     lines: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExpansionNewTier(Params):
+    CODE: ClassVar[str] = ExpansionCode.NEW_TIER
+
+    installed_tiers: int
+    expanded_tiers: int
+    switch: str
+    new_spines: int
+    new_cores: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExpansionUnitBoundary(Params):
+    CODE: ClassVar[str] = ExpansionCode.UNIT_BOUNDARY
+
+    nodes_per_unit: int
+    installed_units: int
+    expanded_units: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExpansionRackPower(Params):
+    CODE: ClassVar[str] = ExpansionCode.RACK_POWER
+
+    racks: list[str]
+    installed_w: list[int]
+    expanded_w: list[int]
+    rack_power_limit_w: int

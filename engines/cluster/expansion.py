@@ -1,0 +1,261 @@
+"""The expansion of an installed cluster, compared with the installed plan: what to buy, what falls unused, which
+cables stay, move, are added or go, which devices stand elsewhere, and what the growth crosses.
+
+Pure Python: two bills of materials, two cabling lists (the cabling CSV's rows with their ``network`` column), two
+fabric plans and two rack plans in; the delta out. The service (quotes.services.expansion) validates both designs
+and hands their plans here.
+
+* **Delta bill**: per line (section, part, node group; a line without a part by its description), the expanded
+  bill's quantity less the installed one's, where it grows; never negative. Lines whose quantity falls are
+  ``unused``, with the quantity no longer needed.
+* **Re-cabling**: each network's cables compared (``engines.fabric.growth.compare_cabling``): keep, move (one end
+  re-terminated), add, remove. A moved or added cable is one labour line (``recable_line``).
+* **Findings**: a new fabric tier (spines or cores the installed fabric did not have), a scalable unit boundary
+  (more units than installed), installed racks that draw more than the installed plan gave them.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from decimal import Decimal
+
+from design.jsontext import JsonObject
+from engines.fabric.growth import Action, Cable, CableRow, Change, DeviceMove, compare_cabling, moved_devices
+from engines.fabric.model import FabricPlan
+from engines.findings.finding import Finding
+from engines.findings.params.cluster import ExpansionNewTier, ExpansionRackPower, ExpansionUnitBoundary
+from engines.findings.registry import finding
+from engines.racks.model import RackPlan
+
+from .bill import NO_PART, BomLine
+
+RECABLE = "SVC-RECABLE"  # the labour line's part: one cable re-terminated or added and tested, in the field
+SERVICES = "services"
+
+LineKey = tuple[str, str, str, str]
+
+
+def _key(line: BomLine) -> LineKey:
+    return line.section, line.part_number, line.group or "", line.description if line.part_number == NO_PART else ""
+
+
+def _summed(lines: Iterable[BomLine]) -> dict[LineKey, BomLine]:
+    out: dict[LineKey, BomLine] = {}
+    for line in lines:
+        key = _key(line)
+        seen = out.get(key)
+        out[key] = line if seen is None else replace(seen, quantity=seen.quantity + line.quantity)
+    return out
+
+
+def _kept(expanded: Sequence[BomLine], installed: Sequence[BomLine], kept: Mapping[str, int]) -> list[BomLine]:
+    """The expanded bill with each kept cable counted as the installed part (an installed line the expanded bill
+    lacks is taken from the installed bill)."""
+    left = dict(kept)
+    out = [replace(line, quantity=max(0, line.quantity + left.pop(line.part_number, 0))) for line in expanded]
+    for line in installed:
+        if left.get(line.part_number, 0) > 0:
+            out.append(replace(line, quantity=left.pop(line.part_number)))
+    return out
+
+
+@dataclass(frozen=True)
+class BillDelta:
+    """What to buy (``delta``: the quantity more than installed) and what falls unused (``unused``: the quantity
+    no longer needed), each line priced as its bill prices it."""
+
+    delta: tuple[BomLine, ...]
+    unused: tuple[BomLine, ...]
+
+
+def bill_delta(
+    installed: Sequence[BomLine], expanded: Sequence[BomLine], kept: Mapping[str, int] | None = None
+) -> BillDelta:
+    """The expanded bill less the installed one, line by line (module docstring); the expanded bill's order, then
+    the installed bill's for the unused lines. ``kept``: per cable part, the count the expanded bill's cable lines
+    take on because kept cables stay the installed part (``Recabling.kept_parts``)."""
+    before, after = _summed(installed), _summed(_kept(expanded, installed, kept or {}))
+    delta = [
+        replace(line, quantity=line.quantity - (before[k].quantity if k in before else 0))
+        for k, line in after.items()
+        if line.quantity > (before[k].quantity if k in before else 0)
+    ]
+    unused = [
+        replace(line, quantity=line.quantity - (after[k].quantity if k in after else 0))
+        for k, line in before.items()
+        if line.quantity > (after[k].quantity if k in after else 0)
+    ]
+    return BillDelta(tuple(delta), tuple(unused))
+
+
+@dataclass(frozen=True)
+class CsvCable(Cable):
+    """A cabling row with its cable part and length (the CSV's ``cable_part`` and ``length_m``)."""
+
+    cable_part: str = ""
+    length_m: str = ""
+
+
+@dataclass(frozen=True)
+class NetworkChange:
+    """One cable's action in one network (``compute``, ``storage``, ``inband``, ``oob``: the CSV's last column)."""
+
+    network: str
+    change: Change
+
+    def to_json(self) -> JsonObject:
+        c = self.change
+        return {
+            "action": str(c.action),
+            "network": self.network,
+            "link_class": c.link_class,
+            "old": _ends(c.old),
+            "new": _ends(c.new),
+        }
+
+
+def _ends(row: CableRow | None) -> JsonObject | None:
+    if row is None:
+        return None
+    return {
+        "a": {"device": row.a_end, "port": row.a_port, "rack": row.a_rack, "u": row.a_u},
+        "z": {"device": row.z_end, "port": row.z_port, "rack": row.z_rack, "u": row.z_u},
+        "cable_part": _part(row),
+        "length_m": row.length_m if isinstance(row, CsvCable) else "",
+    }
+
+
+def _part(row: CableRow | None) -> str:
+    return row.cable_part if isinstance(row, CsvCable) else ""
+
+
+def read_networks(lines: Iterable[str]) -> dict[str, list[Cable]]:
+    """The cabling CSV's rows (header first), by network in the order the CSV lists them."""
+    out: dict[str, list[Cable]] = {}
+    for r in csv.DictReader(iter(lines)):
+        cable = CsvCable(
+            r["a_end"],
+            r["a_port"],
+            r["z_end"],
+            r["z_port"],
+            r["link_class"],
+            r.get("a_rack") or "",
+            r.get("a_u") or "",
+            r.get("z_rack") or "",
+            r.get("z_u") or "",
+            r.get("cable_part") or "",
+            r.get("length_m") or "",
+        )
+        out.setdefault(r.get("network") or "compute", []).append(cable)
+    return out
+
+
+@dataclass(frozen=True)
+class Recabling:
+    changes: tuple[NetworkChange, ...]
+    moved: tuple[DeviceMove, ...]
+
+    def count(self, action: Action, network: str | None = None) -> int:
+        return sum(1 for c in self.changes if c.change.action == action and network in (None, c.network))
+
+    @property
+    def labour_cables(self) -> int:
+        """The cables a technician terminates: every moved and every added one."""
+        return self.count(Action.MOVE) + self.count(Action.ADD)
+
+    def kept_parts(self) -> dict[str, int]:
+        """Per cable part (a row's ``cable_part`` may name a fibre and its two transceivers), the kept cables'
+        installed parts counted in and the grown plan's parts for them counted out: a kept cable stays the cable
+        that is installed, whatever length the grown plan would choose."""
+        out: Counter[str] = Counter()
+        for c in self.changes:
+            if c.change.action == Action.KEEP and _part(c.change.old) != _part(c.change.new):
+                out.update(_part(c.change.old).split(" + "))  # "transceiver + fibre + transceiver": each a part
+                out.subtract(_part(c.change.new).split(" + "))
+        return {part: n for part, n in out.items() if part and n}
+
+    def moved_json(self) -> list[JsonObject]:
+        return [
+            {
+                "device": m.device,
+                "old": {"rack": m.old.rack, "u": m.old.unit},
+                "new": {"rack": m.new.rack, "u": m.new.unit},
+            }
+            for m in self.moved
+        ]
+
+
+def recabling(installed: Iterable[str], expanded: Iterable[str]) -> Recabling:
+    """The two cabling CSVs (lines, header first) compared network by network; the moved devices over all."""
+    old, new = read_networks(installed), read_networks(expanded)
+    changes: list[NetworkChange] = []
+    for network in [*new, *(n for n in old if n not in new)]:
+        delta = compare_cabling(old.get(network, []), new.get(network, []))
+        changes += [NetworkChange(network, c) for c in delta.changes]
+    every_old = [c for rows in old.values() for c in rows]
+    every_new = [c for rows in new.values() for c in rows]
+    return Recabling(tuple(changes), tuple(moved_devices(every_old, every_new)))
+
+
+def recable_line(cables: int, price: Decimal | None, description: str) -> BomLine | None:
+    """The labour line of the re-cabling: one per moved or added cable; ``price`` None: on request."""
+    if cables <= 0:
+        return None
+    return BomLine(SERVICES, RECABLE, description, cables, price)
+
+
+def expansion_findings(
+    installed: FabricPlan | None, expanded: FabricPlan | None, racks: tuple[RackPlan, RackPlan]
+) -> list[Finding]:
+    """What the growth crosses: a new fabric tier, a scalable unit boundary, installed racks drawing more."""
+    out: list[Finding] = []
+    if installed is not None and expanded is not None and installed.tiers and expanded.tiers:
+        if expanded.tiers > installed.tiers:
+            out.append(
+                finding(
+                    "fabric",
+                    ExpansionNewTier(
+                        installed_tiers=installed.tiers,
+                        expanded_tiers=expanded.tiers,
+                        switch=expanded.switch,
+                        new_spines=max(0, expanded.spine_switches - installed.spine_switches),
+                        new_cores=max(0, expanded.core_switches - installed.core_switches),
+                    ),
+                )
+            )
+        if expanded.nodes_per_unit and expanded.units > installed.units:
+            out.append(
+                finding(
+                    "fabric",
+                    ExpansionUnitBoundary(
+                        nodes_per_unit=expanded.nodes_per_unit,
+                        installed_units=installed.units,
+                        expanded_units=expanded.units,
+                    ),
+                )
+            )
+    power = _rack_power(*racks)
+    if power is not None:
+        out.append(finding("rack_plan", power))
+    return out
+
+
+def _rack_power(installed: RackPlan, expanded: RackPlan) -> ExpansionRackPower | None:
+    """Installed racks (by name) whose draw grows beyond the installed plan's, or beyond the rack power limit."""
+    before = {r.name: r.power_w for r in installed.racks if not r.system}
+    grown = [
+        (r.name, before[r.name] or 0, r.power_w or 0)
+        for r in expanded.racks
+        if r.name in before and (r.power_w or 0) > (before[r.name] or 0)
+    ]
+    if not grown:
+        return None
+    return ExpansionRackPower(
+        racks=[name for name, _old, _new in grown],
+        installed_w=[old for _name, old, _new in grown],
+        expanded_w=[new for _name, _old, new in grown],
+        rack_power_limit_w=installed.rack_power_limit_w,
+    )

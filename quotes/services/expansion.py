@@ -1,0 +1,189 @@
+"""The expansion of an installed cluster: the larger design validated, and what it takes from the installed one.
+
+The installed cluster is a design document (a stored configuration's, or a won or issued quote's frozen ``design``:
+``installed_document`` takes either). The growth is N more nodes in a named node group, or new node groups
+(``growth_parse`` reads the doors' body and names the bad field). ``expansion_plan`` validates the installed and
+the grown design (configurator.services.design_validate, the one validation service), writes both cabling lists
+(outputs cabling.csv, every network) and hands the two plans to engines.cluster.expansion, which compares them.
+
+The answer (``Expansion.to_json``) is the grown design's validation result plus ``delta_bom`` (what to buy, the
+re-cabling labour line included; never a negative quantity), ``unused`` (installed parts no longer needed),
+``recabling`` (one row per link of the grown plan and per removed link: ``action`` keep, move, add or remove,
+``network``, ``link_class``, ``old`` and ``new`` ends with device, port, rack and unit), ``moved_devices``
+(installed devices at another rack or unit) and ``findings`` (what the growth crosses, then the grown design's
+own). Nothing is stored.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from configurator.cluster import service_prices
+from configurator.result import ShownFinding, ValidationResult
+from configurator.services import design_validate
+from configurator.validation import shown_findings
+from design.jsontext import JsonObject
+from design.model import DesignInputError
+from engines.cluster.bill import BomLine
+from engines.cluster.expansion import (
+    BillDelta,
+    Recabling,
+    bill_delta,
+    expansion_findings,
+    recable_line,
+    recabling,
+)
+from engines.fabric.growth import Action
+from messages.languages import resolve_language
+from outputs.format import OutputUnavailable
+from outputs.formats.cabling_csv import render as cabling_csv
+
+MAX_ADD = 100_000  # nodes one expansion may add: far beyond any fabric the planners size
+
+
+@dataclass(frozen=True)
+class Growth:
+    """N more nodes in the node group ``node_group``, or the new node groups ``node_groups`` (design/v1 groups)."""
+
+    node_group: str | None = None
+    add: int = 0
+    node_groups: tuple[JsonObject, ...] = ()
+
+
+def growth_parse(body: Any) -> Growth:
+    """The growth of a door's body: ``{"node_group": NAME, "add": N}`` or ``{"node_groups": [...]}``.
+    DesignInputError names the bad field."""
+    if not isinstance(body, Mapping):
+        raise DesignInputError({"body": "Expected an object with node_group and add, or node_groups."})
+    if "node_groups" in body:
+        groups = body["node_groups"]
+        if not isinstance(groups, list) or not groups or not all(isinstance(g, Mapping) for g in groups):
+            raise DesignInputError({"node_groups": "Expected a non-empty list of node groups (design/v1)."})
+        if "add" in body or "node_group" in body:
+            raise DesignInputError({"node_groups": "Give either node_group and add, or node_groups, not both."})
+        return Growth(node_groups=tuple(dict(g) for g in groups))
+    name, add = body.get("node_group"), body.get("add")
+    if not isinstance(add, int) or isinstance(add, bool) or not 1 <= add <= MAX_ADD:
+        raise DesignInputError({"add": f"Expected a whole number of nodes from 1 to {MAX_ADD:,}."})
+    if name is not None and (not isinstance(name, str) or not name):
+        raise DesignInputError({"node_group": "Expected the name of one of the design's node groups."})
+    return Growth(node_group=name, add=add)
+
+
+def installed_document(source: Any) -> JsonObject:
+    """The installed design: ``source`` itself (a design document), or a frozen quote's (schema quote/v1)
+    ``design``."""
+    if isinstance(source, Mapping) and source.get("schema") == "quote/v1":
+        design = source.get("design")
+        if not isinstance(design, Mapping) or not design:
+            raise DesignInputError({"design": "The frozen quote carries no design."})
+        return dict(design)
+    if not isinstance(source, Mapping):
+        raise DesignInputError({"design": "Expected a design document (design/v1) or a frozen quote (quote/v1)."})
+    return dict(source)
+
+
+def grown_document(document: JsonObject, growth: Growth) -> JsonObject:
+    """The installed design with the growth applied (a copy). Without a named group, a design of one node group
+    grows that one; DesignInputError when the group is unknown or ambiguous."""
+    grown = copy.deepcopy(dict(document))
+    groups = grown.get("node_groups")
+    if not isinstance(groups, list):
+        raise DesignInputError({"design.node_groups": "The installed design has no node groups."})
+    if growth.node_groups:
+        grown["node_groups"] = [*groups, *(copy.deepcopy(dict(g)) for g in growth.node_groups)]
+        return grown
+    names = [g.get("name") for g in groups if isinstance(g, Mapping)]
+    listed = ", ".join(map(str, names))
+    name = growth.node_group
+    if name is None:
+        if len(names) != 1:
+            raise DesignInputError({"node_group": f"Name the node group to grow: one of {listed}."})
+        name = names[0]
+    if name not in names:
+        raise DesignInputError({"node_group": f"No node group is named {name!r}; the design has {listed}."})
+    group = groups[names.index(name)]
+    group["count"] = int(group.get("count") or 0) + growth.add
+    return grown
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """The grown design's validation result and what it takes from the installed one."""
+
+    installed: ValidationResult
+    result: ValidationResult
+    bill: BillDelta
+    labour: BomLine | None
+    cabling: Recabling
+    findings: tuple[ShownFinding, ...]
+
+    @property
+    def delta_bom(self) -> list[BomLine]:
+        return [*self.bill.delta, *([self.labour] if self.labour else [])]
+
+    def summary(self) -> JsonObject:
+        c = self.cabling
+        return {
+            "installed_nodes": self.installed.totals.node_count,
+            "expanded_nodes": self.result.totals.node_count,
+            "cables": {str(a): c.count(a) for a in Action},
+            "labour_cables": c.labour_cables,
+            "moved_devices": len(c.moved),
+        }
+
+    def to_json(self) -> JsonObject:
+        out = dict(self.result.to_json())
+        out.update(
+            {
+                "findings": [f.to_json() for f in (*self.findings, *self.result.findings)],
+                "delta_bom": [line.to_dict() for line in self.delta_bom],
+                "unused": [line.to_dict() for line in self.bill.unused],
+                "recabling": [c.to_json() for c in self.cabling.changes],
+                "moved_devices": self.cabling.moved_json(),
+                "expansion": self.summary(),
+            }
+        )
+        return out
+
+
+def _cabling(result: ValidationResult, language: str) -> Iterator[str]:
+    try:
+        return cabling_csv(result, language)
+    except OutputUnavailable:  # no compute fabric: no cables to compare
+        return iter(["a_end,a_port,z_end,z_port,link_class,cable_part,length_m,network\n"])
+
+
+def expansion_plan(*, installed: Any, growth: Growth, language: str | None = None) -> Expansion:
+    """The expansion of the installed design (a design document or a frozen quote) by ``growth`` (module docstring).
+    DesignInputError names the bad field of the growth or of either design."""
+    language = resolve_language(language)
+    document = installed_document(installed)
+    before = design_validate(document=document, language=language)
+    after = design_validate(document=grown_document(document, growth), language=language)
+    cables = recabling(_cabling(before, language), _cabling(after, language))
+    with translation.override(language):
+        labour = recable_line(
+            cables.labour_cables,
+            service_prices().recable_per_cable,
+            _("Re-cabling: one cable moved or added, routed, labelled and tested"),
+        )
+        found = expansion_findings(
+            before.fabric_plan.plan if before.fabric_plan else None,
+            after.fabric_plan.plan if after.fabric_plan else None,
+            (before.rack_plan.plan, after.rack_plan.plan),
+        )
+    return Expansion(
+        installed=before,
+        result=after,
+        bill=bill_delta(before.bom, after.bom, cables.kept_parts()),
+        labour=labour,
+        cabling=cables,
+        findings=shown_findings(found, language),
+    )
