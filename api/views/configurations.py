@@ -24,6 +24,7 @@ from configurator.services import (
 from design.model import DesignInputError
 from outputs.services import OutputUnavailable, UnknownOutput, configuration_export, configuration_output
 from quotes.selectors import quote_ids_column
+from quotes.services.expansion import expansion_plan, growth_parse
 
 from ..exceptions import Conflict
 from ..filters import ConfigurationFilter, names_a_filter
@@ -37,6 +38,7 @@ from ..serializers.configurations import (
     ConfigurationSerializer,
 )
 from ..serializers.designs import ValidationResultSerializer
+from ..serializers.expansions import ExpansionInputSerializer, ExpansionSerializer
 from ..services import client_configuration_create
 from .base import ApiViewMixin, request_language
 from .exports import EXPORT_DESCRIPTION, EXPORT_RESPONSES, NAME_PARAMETER, AnyRenderer, export_response, refusal
@@ -212,6 +214,32 @@ class ConfigurationViewSet(
         except DesignInputError as exc:
             raise DesignInputError({f"document.{p}": m for p, m in exc.errors.items()}) from None
         return Response(result.to_json())
+
+    @extend_schema(
+        summary="Plan the expansion of a configuration's installed cluster",
+        request=ExpansionInputSerializer,
+        parameters=[LANG_PARAMETER],
+        responses={200: ExpansionSerializer, **errors(400, 404)},
+        description='The stored design is the installed cluster; the body grows it: `{"node_group": NAME, '
+        '"add": N}` (N more nodes in that group) or `{"node_groups": [...]}` (new groups). The answer is the '
+        "grown design's validation result plus `delta_bom` (what to buy, with a labour line per moved or added "
+        "cable), `unused`, `recabling` (every link: keep, move, add or remove, old and new ends with rack and unit), "
+        "`moved_devices` and `findings` (what the growth crosses first: a new fabric tier, a scalable unit boundary, "
+        "racks drawing more). A bad body is 400 naming the field. Stores nothing, so scope `read` may call it.",
+    )
+    @action(detail=True, methods=["post"], url_path="expansions", stateless=True)
+    def expansions(self, request, pk=None):
+        configuration = self.get_object()
+        growth = growth_parse(request.data)
+        try:
+            expansion = expansion_plan(
+                installed=configuration.document, growth=growth, language=request_language(request)
+            )
+        except DesignInputError as exc:
+            raise DesignInputError(
+                {p if p in ("node_group", "add", "node_groups") else f"document.{p}": m for p, m in exc.errors.items()}
+            ) from None
+        return Response(expansion.to_json())
 
     def get_renderers(self):
         if self.action == "cabling_csv":

@@ -1,0 +1,151 @@
+"""The expansion of an installed cluster (quotes.services.expansion): HGX H200 nodes with eight ConnectX-7 each on a
+rail-optimized QM9700 fabric, grown as the SuperPOD RA grows it (Table 4: 32 nodes a scalable unit)."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import override_settings
+
+from design.model import DesignInputError
+from quotes.services.expansion import Growth, expansion_plan, growth_parse, installed_document
+
+pytestmark = pytest.mark.usefixtures("seeded_catalog")
+
+
+def h200(count: int) -> dict:
+    return {
+        "schema": "design/v1",
+        "name": f"{count} x HGX H200",
+        "node_groups": [
+            {
+                "name": "gpu",
+                "count": count,
+                "server": "SYS-821GE-TNHR",
+                "components": [
+                    {"part": "HGX-H200-8GPU", "quantity": 1},
+                    {"part": "MCX75310AAS-NEAT", "quantity": 8, "role": "compute"},
+                ],
+            }
+        ],
+        "fabric": {"switch": "MQM9700-NS2F"},
+    }
+
+
+def grow(installed: int, expanded: int) -> dict:
+    return expansion_plan(installed=h200(installed), growth=Growth(node_group="gpu", add=expanded - installed)).to_json()
+
+
+def quantity(lines: list[dict], part: str) -> int:
+    return sum(line["quantity"] for line in lines if line["part"] == part)
+
+
+def cables(answer: dict, action: str, link_class: str, network: str = "compute") -> list[dict]:
+    return [
+        r
+        for r in answer["recabling"]
+        if r["action"] == action and r["link_class"] == link_class and r["network"] == network
+    ]
+
+
+@pytest.fixture(scope="module")
+def grown_96_128(django_db_setup, django_db_blocker):
+    from catalog.models import Part
+    from catalog.services import catalog_load_seed
+
+    with django_db_blocker.unblock():
+        if not Part.objects.exists():
+            catalog_load_seed()
+        return grow(96, 128)
+
+
+def test_96_to_128_buys_32_servers_and_8_leaves_and_no_negative_line(grown_96_128):
+    answer = grown_96_128
+    assert {"delta_bom", "unused", "recabling", "moved_devices", "findings"} <= answer.keys()
+    assert answer["valid"] is True
+    assert quantity(answer["delta_bom"], "SYS-821GE-TNHR") == 32
+    assert quantity(answer["delta_bom"], "HGX-H200-8GPU") == 32
+    assert quantity(answer["delta_bom"], "MQM9700-NS2F") == 8  # 8 leaves, 0 spines (RA Table 4: 4 SU, 32 leaves)
+    assert all(line["quantity"] > 0 for line in answer["delta_bom"] + answer["unused"])
+    assert answer["unused"] == []  # the kept cables stay the installed parts, whatever length 128 nodes would pick
+
+
+def test_96_to_128_keeps_every_installed_fabric_cable_and_moves_no_device(grown_96_128):
+    answer = grown_96_128
+    for link_class in ("node-leaf", "leaf-spine"):
+        assert len(cables(answer, "keep", link_class)) == 768
+        assert len(cables(answer, "add", link_class)) == 256
+        assert cables(answer, "move", link_class) == cables(answer, "remove", link_class) == []
+    kept = cables(answer, "keep", "leaf-spine")[0]
+    assert kept["old"]["a"] == kept["new"]["a"] and kept["old"]["z"] == kept["new"]["z"]
+    assert kept["new"]["a"]["rack"] and kept["new"]["a"]["u"]
+    assert answer["moved_devices"] == []
+    assert "EXPANSION_UNIT_BOUNDARY" in {f["code"] for f in answer["findings"]}
+
+
+def test_the_labour_line_counts_every_moved_and_added_cable(grown_96_128):
+    answer = grown_96_128
+    moved_or_added = sum(1 for r in answer["recabling"] if r["action"] in ("move", "add"))
+    (labour,) = [line for line in answer["delta_bom"] if line["part"] == "SVC-RECABLE"]
+    assert labour["quantity"] == moved_or_added == answer["expansion"]["labour_cables"]
+    assert labour["section"] == "services"
+    assert labour["unit_price_eur"] == "40.00"  # the setting's placeholder
+
+
+@override_settings(QUOTE_SERVICE_RECABLE_EUR_PER_CABLE="")
+def test_the_labour_line_is_on_request_without_a_price():
+    answer = expansion_plan(installed=h200(4), growth=Growth(add=4)).to_json()
+    (labour,) = [line for line in answer["delta_bom"] if line["part"] == "SVC-RECABLE"]
+    assert labour["unit_price_eur"] is None
+
+
+def test_64_to_96_moves_at_most_half_the_leaf_spine_cables_and_kept_cables_keep_both_ends():
+    answer = grow(64, 96)
+    uplinks = len(cables(answer, "keep", "leaf-spine")) + len(cables(answer, "move", "leaf-spine"))
+    assert uplinks == 512
+    assert len(cables(answer, "move", "leaf-spine")) <= 256
+    for row in answer["recabling"]:
+        if row["action"] == "keep":
+            assert row["old"]["a"] == row["new"]["a"] and row["old"]["z"] == row["new"]["z"]
+    assert answer["moved_devices"] == []
+
+
+def test_256_to_512_names_the_new_core_switches():
+    answer = grow(256, 512)
+    (tier,) = [f for f in answer["findings"] if f["code"] == "EXPANSION_NEW_TIER"]
+    assert tier["severity"] == "warning"
+    assert "MQM9700-NS2F" in tier["message"] and "core" in tier["message"]
+    assert answer["findings"][0]["code"] == "EXPANSION_NEW_TIER"  # what the growth crosses comes first
+
+
+def test_a_new_node_group_is_added_beside_the_installed_one():
+    group = dict(h200(8)["node_groups"][0], name="gpu2")
+    answer = expansion_plan(installed=h200(8), growth=growth_parse({"node_groups": [group]})).to_json()
+    assert quantity(answer["delta_bom"], "SYS-821GE-TNHR") == 8
+
+
+def test_a_frozen_quote_is_read_as_its_design():
+    assert installed_document({"schema": "quote/v1", "design": h200(4)}) == h200(4)
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"node_group": "gpu"}, "add"),
+        ({"node_group": "gpu", "add": 0}, "add"),
+        ({"node_group": "gpu", "add": "32"}, "add"),
+        ({"node_group": 7, "add": 32}, "node_group"),
+        ({"node_groups": []}, "node_groups"),
+        ({"node_groups": [{}], "add": 3}, "node_groups"),
+        ([], "body"),
+    ],
+)
+def test_a_bad_growth_names_its_field(body, field):
+    with pytest.raises(DesignInputError) as refused:
+        growth_parse(body)
+    assert field in refused.value.errors
+
+
+def test_an_unknown_node_group_is_refused_by_name():
+    with pytest.raises(DesignInputError) as refused:
+        expansion_plan(installed=h200(4), growth=Growth(node_group="cpu", add=4))
+    assert "cpu" in refused.value.errors["node_group"]
