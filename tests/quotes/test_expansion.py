@@ -32,7 +32,9 @@ def h200(count: int) -> dict:
 
 
 def grow(installed: int, expanded: int) -> dict:
-    return expansion_plan(installed=h200(installed), growth=Growth(node_group="gpu", add=expanded - installed)).to_json()
+    return expansion_plan(
+        installed=h200(installed), growth=Growth(node_group="gpu", add=expanded - installed)
+    ).to_json()
 
 
 def quantity(lines: list[dict], part: str) -> int:
