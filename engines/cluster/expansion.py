@@ -244,12 +244,13 @@ def expansion_findings(
 
 
 def _rack_power(installed: RackPlan, expanded: RackPlan) -> ExpansionRackPower | None:
-    """Installed racks (by name) whose draw grows beyond the installed plan's, or beyond the rack power limit."""
-    before = {r.name: r.power_w for r in installed.racks if not r.system}
+    """Installed racks (by name) whose draw grows beyond the installed plan's (the power the sources give: a device
+    without a power figure adds nothing to either)."""
+    before = {r.name: r.power_known_w for r in installed.racks if not r.system}
     grown = [
-        (r.name, before[r.name] or 0, r.power_w or 0)
+        (r.name, before[r.name], r.power_known_w)
         for r in expanded.racks
-        if r.name in before and (r.power_w or 0) > (before[r.name] or 0)
+        if r.name in before and r.power_known_w > before[r.name]
     ]
     if not grown:
         return None

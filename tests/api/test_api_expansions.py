@@ -71,7 +71,7 @@ def test_the_cli_writes_the_same_json(seeded_catalog, design, tmp_path):
 def test_the_cli_reads_a_frozen_quote_and_refuses_an_unknown_group(seeded_catalog, design, tmp_path):
     frozen = tmp_path / "quote.json"
     frozen.write_text(json.dumps({"schema": "quote/v1", "design": design}))
-    code, out, _err = run("plan_expansion", str(frozen), "--add", "4", "--indent", "0")
+    code, out, _err = run("plan_expansion", "--from", str(frozen), "--add-nodes", "4", "--indent", "0")
     assert code == 0 and json.loads(out)["expansion"]["expanded_nodes"] == 8
     code, _out, err = run("plan_expansion", str(frozen), "--add", "4", "--node-group", "nope")
     assert code == 2

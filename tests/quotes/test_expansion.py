@@ -151,3 +151,9 @@ def test_an_unknown_node_group_is_refused_by_name():
     with pytest.raises(DesignInputError) as refused:
         expansion_plan(installed=h200(4), growth=Growth(node_group="cpu", add=4))
     assert "cpu" in refused.value.errors["node_group"]
+
+
+def test_nodes_added_to_an_installed_rack_are_a_power_finding_naming_it():
+    answer = grow(3, 4)  # two nodes a rack: the fourth joins the third in rack R01-03
+    (power,) = [f for f in answer["findings"] if f["code"] == "EXPANSION_RACK_POWER"]
+    assert "R01-03" in power["message"] and "R01-01" not in power["message"]

@@ -1,5 +1,6 @@
-"""``manage.py plan_expansion PATH|- --add N [--node-group NAME] [--output PATH]``: the command-line door to the
-expansion of an installed cluster (the one service, as POST /api/v1/configurations/{id}/expansions/).
+"""``manage.py plan_expansion PATH|- --add N [--node-group NAME] [--output PATH]`` (or ``--from PATH --add-nodes N``):
+the command-line door to the expansion of an installed cluster (the one service, as POST
+/api/v1/configurations/{id}/expansions/).
 
 PATH is the installed cluster: a design document (design/v1) or a won or issued quote's frozen snapshot
 (quote/v1, its ``design``). Writes the same JSON as the API (the grown design's validation result plus
@@ -29,8 +30,13 @@ class Command(BaseCommand):
     requires_system_checks: list[str] = []
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("path", help="The installed design or frozen quote as JSON, or - to read standard input.")
-        parser.add_argument("--add", type=int, required=True, help="How many nodes the node group grows by.")
+        parser.add_argument(
+            "path", nargs="?", help="The installed design or frozen quote as JSON, or - to read standard input."
+        )
+        parser.add_argument("--from", dest="source", default=None, help="The same as PATH.")
+        parser.add_argument(
+            "--add", "--add-nodes", type=int, required=True, help="How many nodes the node group grows by."
+        )
         parser.add_argument("--node-group", default=None, help="The node group that grows (default: the only one).")
         parser.add_argument("--output", default="-", help="The file to write (default -: standard output).")
         parser.add_argument(
@@ -51,8 +57,12 @@ class Command(BaseCommand):
         body: dict[str, Any] = {"add": options["add"]}
         if options["node_group"] is not None:
             body["node_group"] = options["node_group"]
+        path = options["path"] or options["source"]
+        if not path:
+            self.stderr.write("path: give the installed design (PATH or --from PATH).")
+            sys.exit(EXIT_MALFORMED)
         try:
-            installed = load_json(options["path"], sys.stdin)
+            installed = load_json(path, sys.stdin)
             expansion = expansion_plan(installed=installed, growth=growth_parse(body), language=options["lang"])
         except DesignInputError as exc:
             for path, message in exc.errors.items():
