@@ -157,3 +157,18 @@ def test_nodes_added_to_an_installed_rack_are_a_power_finding_naming_it():
     answer = grow(3, 4)  # two nodes a rack: the fourth joins the third in rack R01-03
     (power,) = [f for f in answer["findings"] if f["code"] == "EXPANSION_RACK_POWER"]
     assert "R01-03" in power["message"] and "R01-01" not in power["message"]
+
+
+def test_installed_plus_delta_less_unused_is_the_greenfield_bill_but_for_the_kept_cables():
+    expansion = expansion_plan(installed=h200(64), growth=Growth(add=32))
+    kept = expansion.cabling.kept_parts()  # a kept cable stays the installed part where 96 nodes would pick another
+    totals: dict[str, int] = {}
+    for sign, lines in ((1, expansion.installed.bom), (1, expansion.bill.delta), (-1, expansion.bill.unused)):
+        for line in lines:
+            totals[line.part_number] = totals.get(line.part_number, 0) + sign * line.quantity
+    greenfield: dict[str, int] = {}
+    for line in expansion.result.bom:
+        greenfield[line.part_number] = greenfield.get(line.part_number, 0) + line.quantity
+    for part, n in kept.items():
+        greenfield[part] = greenfield.get(part, 0) + n
+    assert {p: n for p, n in totals.items() if n} == {p: n for p, n in greenfield.items() if n}
