@@ -1,0 +1,64 @@
+"""The expansion quote on the contract's H200 design (HGX H200, eight ConnectX-7, MQM9700, rail-optimized): the
+installed size grown to the larger one through the one service (quotes.services.expansion), and what it says:
+compute cables kept, moved, added and removed, the same over every network, installed devices moved, the labour
+line's cables and the switches and servers to buy.
+
+Run from the project root: ``.venv/bin/python bench/expansion.py [64:96 96:128 128:256 ...]``. Uses a throw-away
+SQLite test database with the seed catalogue.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import sys
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings.test")
+os.environ.pop("DATABASE_URL", None)
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.db import connection  # noqa: E402
+
+from bench._designs import design  # noqa: E402
+from catalog.services import catalog_load_seed  # noqa: E402
+from engines.fabric.growth import Action  # noqa: E402
+from quotes.services.expansion import Growth, expansion_plan  # noqa: E402
+
+GROWTHS = ((64, 96), (96, 128), (128, 256))
+
+
+def row(small: int, large: int) -> str:
+    start = time.perf_counter()
+    e = expansion_plan(installed=design(small), growth=Growth(node_group="gpu", add=large - small))
+    seconds = time.perf_counter() - start
+    c = e.cabling
+    compute = "/".join(f"{c.count(a, 'compute'):,}" for a in Action)
+    every = "/".join(f"{c.count(a):,}" for a in Action)
+    bought = {line.part_number: line.quantity for line in e.bill.delta}
+    found = ", ".join(f.code for f in e.findings) or "none"
+    return (
+        f"| {small} → {large} | {compute} | {every} | {len(c.moved)} | {c.labour_cables:,} "
+        f"| {bought.get('SYS-821GE-TNHR', 0)} / {bought.get('MQM9700-NS2F', 0)} | {found} | {seconds:.1f} s |"
+    )
+
+
+def main(args: list[str]) -> None:
+    growths = [tuple(int(x) for x in a.split(":")) for a in args] or GROWTHS
+    connection.creation.create_test_db(verbosity=0)
+    catalog_load_seed()
+    print(
+        "| Growth | Compute cables kept/moved/added/removed | All networks | Devices moved | Labour cables "
+        "| Servers / QM9700 to buy | Findings | Time |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    for small, large in growths:
+        print(row(small, large))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
