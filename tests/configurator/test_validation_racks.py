@@ -337,7 +337,8 @@ def test_the_offer_pdf_shows_the_racks_and_their_elevation(seeded_catalog, make_
 
 
 def test_a_2048_node_result_writes_each_distinct_rack_once_and_stays_under_100_kb(seeded_catalog):
-    """1,108 racks in 65 rows (the management rack of the control plane and UFM among them), 7 distinct: each written once with the ranges of racks holding it (the compute racks
+    """1,108 racks in 65 rows (the management rack of the control plane and UFM among them), 7 distinct: each
+    written once with the ranges of racks holding it (the compute racks
     right of one row's leaf rack and left of the next row's one range of 16), each rack's two nodes one device entry
     of 2, and the whole result a fraction of the 862 kB it was when every rack and device was written out."""
     result = validate_json(document=_doc(2048))
@@ -374,7 +375,8 @@ def test_a_2048_node_result_writes_each_distinct_rack_once_and_stays_under_100_k
 
 
 def test_a_valid_100000_node_result_answers_under_1_mb(seeded_catalog):
-    """51,694 racks in 1,564 rows (one of them the management rack) hold 7 distinct contents: the answer writes each once, with its racks as ranges,
+    """51,694 racks in 1,564 rows (one of them the management rack) hold 7 distinct contents: the answer writes each
+    once, with its racks as ranges,
     and names no rack one by one (it answered 2.4 MB when every run and every rack's name was written)."""
     doc = _doc(100_000)
     doc["fabric"]["switch"] = "SN5600"
@@ -387,7 +389,8 @@ def test_a_valid_100000_node_result_answers_under_1_mb(seeded_catalog):
 
 def test_every_door_counts_every_rack_of_a_run(seeded_catalog, make_configuration, customer, media, build, tmp_path):
     """32 nodes: 16 compute racks in two runs of 8 beside the leaf rack, the spine rack and the management rack: 19
-    racks however the plan is read — the API, the CLI, the fabric step, the offer PDF, its workbook and the cabling list."""
+    racks however the plan is read — the API, the CLI, the fabric step, the offer PDF, its workbook and the cabling
+    list."""
     doc = _doc(32)
     result = validate_json(document=doc)
     assert [r["count"] for r in result["rack_plan"]["racks"]] == [16, 1, 1, 1]
