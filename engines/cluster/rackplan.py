@@ -435,7 +435,7 @@ def rack_count(rack_plan: Mapping[str, Any] | None) -> int:
     return sum(r.get("count", 1) for r in (rack_plan or {}).get("racks", []))
 
 
-def _placed(plan: RackPlan, group: str, count: int) -> list[tuple[str, int] | None]:
+def placed(plan: RackPlan, group: str, count: int) -> list[tuple[str, int] | None]:
     """(rack, unit) of each of a group's ``count`` nodes in order; None for a node the plan could not place."""
     out: list[tuple[str, int] | None] = [None] * count
     for run in plan.runs:
@@ -477,7 +477,7 @@ def fabric_locator(
     nodes: list[tuple[str, int] | None] = []
     for name in groups:
         trays = per_node.get(name, 1)
-        nodes += [place for place in _placed(plan, name, group_counts.get(name, 0)) for _ in range(trays)]
+        nodes += [place for place in placed(plan, name, group_counts.get(name, 0)) for _ in range(trays)]
     switches: dict[str, list[tuple[str, int] | None]] = {
         role: list(switch_locations(plan, DeviceRole(role))) for role in ("leaf", "spine", "core")
     }

@@ -472,6 +472,7 @@ def _oob(
         uplink_switch=target.part_number if target is not None else None,
         uplinks=uplinks,
         oob_media=media,
+        ports_per_switch=per,
     )
 
 
