@@ -114,18 +114,23 @@ def test_a_supply_the_c19_outlet_carries_keeps_its_c19_cord(seeded_catalog):
 # --- Runs past 100 m where the optics reach --------------------------------------------------------------------
 
 
-def test_a_300_m_xdr_leaf_spine_run_within_the_optics_reach_is_a_missing_fibre_not_a_refusal(seeded_catalog):
+def test_a_300_m_xdr_leaf_spine_run_within_the_optics_reach_gets_a_single_mode_fibre(seeded_catalog):
     result = validate_json(document=_b300(144, "Q3400-RA", {"leaf_to_spine_m": 300}))
     codes = _codes(result)
-    assert "FABRIC_BEYOND_REACH" not in codes
+    assert not codes.keys() & {"FABRIC_BEYOND_REACH", "FABRIC_NO_CABLE", "FABRIC_REACH_NOT_CATALOGUED"}
     assert not [f for f in result["findings"] if f["code"].startswith("FABRIC_") and f["severity"] == "error"]
-    gap = codes["FABRIC_REACH_NOT_CATALOGUED"]
-    assert gap["severity"] == "warning"
-    assert "500 m" in gap["message"] and "100 m" in gap["message"] and "300.5 m" in gap["message"]
+    # 300 m + 0.5 m slack: the 350 m single-mode MPO-12/APC patch cable (NVIDIA's limit for a single-mode MPO
+    # straight link is 500 m, the XDR optics' reach 500 m), two per leaf-spine link's twin-port optic pair.
+    spine = {p["role"]: (p["part"], p["quantity"]) for p in _link(result, "leaf-spine")["parts"]}
+    assert spine["fibre"][0] == "SMF-MPO12APC-350M" and spine["transceiver-a"][0] == "980-9IAH1-00XM00"
+    assert result["fabric_plan"]["bom_complete"] is True
+    line = next(line for line in result["bom"] if line["part"] == "SMF-MPO12APC-350M")
+    assert line["quantity"] == spine["fibre"][1] and line["unit_price_eur"] is None  # on request
 
 
 def test_a_run_beyond_the_optics_reach_is_still_refused(seeded_catalog):
     result = validate_json(document=_b300(144, "Q3400-RA", {"leaf_to_spine_m": 600}))
     refused = _codes(result)["FABRIC_BEYOND_REACH"]
-    assert refused["severity"] == "error"
+    assert refused["severity"] == "error" and "600.5 m" in refused["message"] and "500 m" in refused["message"]
+    assert not result["valid"]
     assert "FABRIC_REACH_NOT_CATALOGUED" not in _codes(result)
