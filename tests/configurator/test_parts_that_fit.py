@@ -12,6 +12,7 @@ pytestmark = pytest.mark.django_db
 
 B300_NODE = "SYS-822GS-NB3RT"  # 8 integrated ConnectX-8, flat-top (RHS) cages: NVIDIA XDR LinkX page
 FINNED_TWIN, FLAT_TWIN = "MMA4Z00-NS", "MMA4Z00-NS-FLT"
+CX8_CARD = "900-9X81E-00EX-ST0"  # ConnectX-8 C8180, one flat-top (RHS) OSFP cage
 
 
 def _b300(nodes: int, switch: str, rack: dict | None = None) -> dict:
@@ -76,6 +77,60 @@ def test_gb300_trays_on_spectrum_x_get_flat_top_twin_plugs(seeded_catalog):
     node_leaf = {p["role"]: p["part"] for p in _link(result, "node-leaf")["parts"]}
     assert node_leaf["transceiver-b"] == FLAT_TWIN
     assert "FABRIC_PLUG_TOP_UNKNOWN" not in _codes(result)
+
+
+def _with_card(doc: dict, role: str, switch: str) -> dict:
+    """The design with one ConnectX-8 C8180 card of ``role`` per node, its network on ``switch``."""
+    doc["node_groups"][0]["components"].append({"part": CX8_CARD, "quantity": 1, "role": role})
+    doc["networks"] = {{"storage": "storage", "management": "inband"}[role]: {"switch": switch}}
+    return doc
+
+
+def _gb300(switch: str) -> dict:
+    return {
+        "schema": "design/v1",
+        "name": "gb300",
+        "node_groups": [{"name": "rack", "count": 2, "server": "SRS-GB300-NVL72", "components": []}],
+        "fabric": {"switch": switch},
+    }
+
+
+# Every fabric a ConnectX-8 cage meets: InfiniBand XDR and NDR, Spectrum-X in two planes (integrated NICs, GB300
+# trays), and the storage and in-band networks on a C8180 card, on Ethernet and on InfiniBand.
+CX8_FABRICS = {
+    "hgx-b300-spectrum-x": lambda: _b300(32, "SN5600"),
+    "hgx-b300-xdr": lambda: _b300(72, "Q3400-RA"),
+    "hgx-b300-ndr": lambda: _b300(32, "MQM9700-NS2F"),
+    "gb300-spectrum-x": lambda: _gb300("SN5600"),
+    "gb300-xdr": lambda: _gb300("Q3400-RA"),
+    "storage-spectrum-x": lambda: _with_card(_b300(8, "SN5600"), "storage", "SN5600"),
+    "storage-xdr": lambda: _with_card(_b300(8, "SN5600"), "storage", "Q3400-RA"),
+    "inband-spectrum-x": lambda: _with_card(_b300(8, "SN5600"), "management", "SN5600"),
+}
+
+
+@pytest.mark.parametrize("fabric", list(CX8_FABRICS))
+def test_every_plug_in_a_connectx8_cage_is_flat_top_on_every_fabric(seeded_catalog, fabric):
+    from configurator.snapshot import catalog_snapshot
+
+    result = validate_json(document=CX8_FABRICS[fabric]())
+    view = catalog_snapshot()
+    plans = [result["fabric_plan"], *(p for p in (result.get("network_plans") or {}).values() if p)]
+    node_plugs = [
+        part["part"]
+        for plan in plans
+        for link in plan.get("links", ())
+        if link["class"] == "node-leaf"
+        for part in link["parts"]
+        if part["role"] == "transceiver-b"
+    ]
+    assert node_plugs, "no node link planned"
+    for pn in node_plugs:
+        electrical = next(end for end in (view.get(pn).end_a, view.get(pn).end_b) if end.connector == "OSFP")
+        assert electrical.top == "flat", (fabric, pn)
+    gaps = {"FABRIC_PLUG_TOP_UNKNOWN", "FABRIC_NO_CABLE", "NETWORK_MEDIA_NOT_CATALOGUED"}
+    # (the out-of-band network's RJ45 and QSFP28 uplinks are no ConnectX-8 cage's business)
+    assert not [f for f in result["findings"] if f["code"] in gaps and f["subject"] != "networks.oob"]
 
 
 # --- A PDU outlet and cord that carry the supply ---------------------------------------------------------------
