@@ -86,18 +86,18 @@ def _with_card(doc: dict, role: str, switch: str) -> dict:
     return doc
 
 
-def _gb300(switch: str) -> dict:
+def _gb300(switch: str, rack: str = "SRS-GB300-NVL72") -> dict:
     return {
         "schema": "design/v1",
         "name": "gb300",
-        "node_groups": [{"name": "rack", "count": 2, "server": "SRS-GB300-NVL72", "components": []}],
+        "node_groups": [{"name": "rack", "count": 2, "server": rack, "components": []}],
         "fabric": {"switch": switch},
     }
 
 
 # Every fabric a ConnectX-8 cage meets: InfiniBand XDR and NDR, Spectrum-X in two planes (integrated NICs, GB300
 # trays), and the storage and in-band networks on a C8180 card, on Ethernet and on InfiniBand.
-CX8_FABRICS = {
+FLAT_CAGE_FABRICS = {
     "hgx-b300-spectrum-x": lambda: _b300(32, "SN5600"),
     "hgx-b300-xdr": lambda: _b300(72, "Q3400-RA"),
     "hgx-b300-ndr": lambda: _b300(32, "MQM9700-NS2F"),
@@ -106,14 +106,18 @@ CX8_FABRICS = {
     "storage-spectrum-x": lambda: _with_card(_b300(8, "SN5600"), "storage", "SN5600"),
     "storage-xdr": lambda: _with_card(_b300(8, "SN5600"), "storage", "Q3400-RA"),
     "inband-spectrum-x": lambda: _with_card(_b300(8, "SN5600"), "management", "SN5600"),
+    # and the ConnectX-7 single-port OSFP cages of GB200 trays ("Single-port OSFP RHS 400G ... ConnectX-7/OSFP
+    # adapters and mezzanine cards", NVIDIA LinkX 100G-PAM4 overview)
+    "gb200-ndr": lambda: _gb300("MQM9700-NS2F", "SRS-GB200-NVL72"),
+    "gb200-spectrum-x": lambda: _gb300("SN5600", "SRS-GB200-NVL72"),
 }
 
 
-@pytest.mark.parametrize("fabric", list(CX8_FABRICS))
-def test_every_plug_in_a_connectx8_cage_is_flat_top_on_every_fabric(seeded_catalog, fabric):
+@pytest.mark.parametrize("fabric", list(FLAT_CAGE_FABRICS))
+def test_every_plug_in_a_flat_top_nic_cage_is_flat_top_on_every_fabric(seeded_catalog, fabric):
     from configurator.snapshot import catalog_snapshot
 
-    result = validate_json(document=CX8_FABRICS[fabric]())
+    result = validate_json(document=FLAT_CAGE_FABRICS[fabric]())
     view = catalog_snapshot()
     plans = [result["fabric_plan"], *(p for p in (result.get("network_plans") or {}).values() if p)]
     node_plugs = [
