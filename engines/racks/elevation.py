@@ -44,6 +44,15 @@ FILLS = {
     DeviceRole.CORE: "#f4dfe2",
     DeviceRole.MANAGEMENT: "#ebebeb",
     DeviceRole.PDU: "#f2f2f2",
+    DeviceRole.STORAGE_LEAF: "#e0ecec",
+    DeviceRole.STORAGE_SPINE: "#e0ecec",
+    DeviceRole.STORAGE_CORE: "#e0ecec",
+    DeviceRole.INBAND_LEAF: "#ece4f2",
+    DeviceRole.INBAND_SPINE: "#ece4f2",
+    DeviceRole.INBAND_CORE: "#ece4f2",
+    DeviceRole.OOB: "#ebebeb",
+    DeviceRole.CONTROL: "#fbf3d9",
+    DeviceRole.UFM: "#fbe6d9",
 }
 
 
@@ -58,6 +67,11 @@ class ElevationLabels:
     core: str
     management: str
     pdu: str
+    storage: str  # a storage network switch
+    inband: str  # an in-band (north-south) network switch
+    oob: str  # a central out-of-band switch
+    control: str  # a control-plane server
+    ufm: str  # a UFM appliance
     blank: str
     count: str  # e.g. "×{n}"
     power: str  # e.g. "{kw} kW"
@@ -66,7 +80,8 @@ class ElevationLabels:
     feed: str  # e.g. "feed {feed}"
 
     def role(self, role: DeviceRole) -> str:
-        return str(getattr(self, str(role)))
+        """The device's label: its role's, or its family's (a storage leaf is a storage switch)."""
+        return str(getattr(self, str(role).replace("-", "_"), None) or getattr(self, role.family))
 
 
 def _group(runs: Sequence[RackRun]) -> list[tuple[Rack, int]]:
