@@ -41,7 +41,7 @@ def _media(plan: FabricPlan, name: str) -> tuple[str, str]:
     return _field(lp.cable_part), f"{lp.length_m:g}"
 
 
-def _port(index: int, split: int) -> str:
+def port_name(index: int, split: int) -> str:
     """Logical port of the index-th (0-based) node-facing port; split halves get a suffix."""
     if split == 1:
         return f"p{index + 1}"
@@ -177,7 +177,7 @@ def _node_rows(plan: FabricPlan, locate: Locate | None, plane: _Plane | None = N
             else:
                 leaf, pos = divmod(n * plan.rails + r, per_leaf)
             yield (
-                f"{node},nic{r + 1}{link},{leaf_name(plan, leaf)},{_port(pos, s)},{NODE_LEAF},{part},{length}"
+                f"{node},nic{r + 1}{link},{leaf_name(plan, leaf)},{port_name(pos, s)},{NODE_LEAF},{part},{length}"
                 + _ends(locate, "node", n, "leaf", leaf)
             )
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from design.jsontext import JsonObject
-from engines.fabric.cabling import iter_cabling_csv, leaf_name
+from engines.fabric.cabling import iter_cabling_csv, leaf_name, port_name
 from engines.fabric.model import FabricPlan
 
 RACK_BLANKS = ",,,,"
@@ -50,7 +50,7 @@ def switched_rows(key: str, fabric: FabricPlan, plan: JsonObject) -> Iterator[st
         if pair:
             r = int(fields[1].removeprefix("nic"))
             n = int(a.removeprefix("node-"))
-            z, fields[3] = f"switch-{r:02d}", f"p{n}"
+            z, fields[3] = f"switch-{r:02d}", port_name(n - 1, fabric.split)
         fields[0], fields[1], fields[2] = a, a_port, f"{key}-{z}" if not z.startswith(key) else z
         if fields[4] != "node-leaf":
             fields[0] = f"{key}-{fields[0]}"
