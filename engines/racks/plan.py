@@ -70,8 +70,9 @@ Rules (each with its basis)
   storage networks' switches (``MANAGEMENT_RACK_ROLES``, in that order: what grows with the nodes last), packed
   like the spine racks by units and power, after the core racks (at the end of the second row; with one row,
   after the spine racks at its end), so the spine racks a growing two-tier fabric adds never move them (a
-  one-row cluster's move to the second row's end when it gains a row). Basis: NVIDIA's DGX SuperPOD B200 RA-11334-001, "Figure 3 ... an example management rack configuration with networking switches,
-  management servers, storage arrays, and UFM appliances" [V]; its 127-node H100 sibling lists 38 racks, of which
+  one-row cluster's move to the second row's end when it gains a row). Basis: NVIDIA's DGX SuperPOD B200
+  RA-11334-001, "Figure 3 ... an example management rack configuration with networking switches, management
+  servers, storage arrays, and UFM appliances" [V]; its 127-node H100 sibling lists 38 racks, of which
   the nodes fill 32 at four a rack (RA-11333-001 Table 7, catalog/seed/FACTS.md). A control-plane server or UFM
   appliance has no catalogue part (the offer carries it as a line): ``packing.ASSUMED_SERVER_U`` units are reserved
   for each and its power stays unknown (RACK_SERVER_SIZE_ASSUMED).
