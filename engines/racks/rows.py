@@ -138,9 +138,9 @@ def place_leaves(
 
 
 def place_upper(rows: list[list[Draft]], spine_racks: list[Draft], core_racks: list[Draft]) -> None:
-    """Spine racks at the end of the first row and core racks at the end of the second (after the spines when
-    there is one row), where growth adds racks behind them and rows behind the last: none of them moves (the
-    longest leaf-spine run is the last row's, not half of it; see plan.py)."""
+    """Spine racks at the end of the first row and core racks (then the management racks) at the end of the
+    second (after the spines when there is one row), where growth adds racks behind them and rows behind the
+    last: none of them moves (the longest leaf-spine run is the last row's, not half of it; see plan.py)."""
     if not rows:
         rows.append([])
     rows[0].extend(spine_racks)
