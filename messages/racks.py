@@ -263,6 +263,10 @@ def elevation_labels() -> ElevationLabels:
         power_at_least=_("at least {kw} kW"),
         power_unknown=_("power unknown"),
         feed=_("feed {feed}"),
+        compute_tray=_("Compute tray"),
+        nvlink_switch=_("NVLink switch tray"),
+        power_shelf=_("Power shelf"),
+        system_management=_("Management"),
     )
 
 

@@ -29,6 +29,7 @@ from engines.findings.params.racks import (
 
 from .inputs import Facility, NodeGroup, PduOption, SwitchGroup
 from .model import Cooling, CordLine, Device, DeviceRole, Feeds, PduLine, Rack, RackKind, SwitchRole
+from .systems import system_devices
 
 DEFAULT_RACK_POWER_W = {Cooling.AIR: 30_000, Cooling.LIQUID: 80_000}  # basis in the module docstring
 AIR_COOLING_LIMIT_W = 30_000  # room air without containment or rear-door heat exchangers (docstring)
@@ -201,8 +202,10 @@ class Builder:
         if hit is not None:
             return hit
         if group.rack_scale:  # the system is the rack: its trays, shelves and management switches are inside it
-            device = Device(group.part, group.part, DeviceRole.NODE, 1, group.height_u, group.power_w)
-            hit = self._cache[key] = ((device,), group.power_w or 0, group.power_w is None)
+            devices = system_devices(group) or (
+                Device(group.part, group.part, DeviceRole.NODE, 1, group.height_u, group.power_w),
+            )
+            hit = self._cache[key] = (devices, group.power_w or 0, group.power_w is None)
             return hit
         top, known, unknown = self.top_devices(leaves)
         pdu_devices = self.pdu_devices(self.pdu_u // self.pdu.height_u if self.pdu and self.pdu.height_u else 0)

@@ -193,7 +193,8 @@ def plan_racks(
         rows=tuple(out_rows),
         pdus=pdus,
         cords=cords,
-        rack_units=ctx.u_total,
+        # The racks' height: the facility's, or a rack-scale system's own (48U) when the plan holds only those.
+        rack_units=max(r.rack.u_total for r in runs) if runs and all(r.rack.system for r in runs) else ctx.u_total,
         rack_power_limit_w=ctx.limit_w,
         rack_power_basis=ctx.limit_basis,
         cooling=ctx.cooling,
