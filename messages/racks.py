@@ -25,6 +25,7 @@ from engines.findings.params.racks import (
     RackPowerDefault,
     RackSwitchHeightUnknown,
     RackSwitchPowerUnknown,
+    RackSystemHallPower,
 )
 from engines.racks import ElevationLabels
 
@@ -45,6 +46,21 @@ def _power_default(p: RackPowerDefault) -> tuple[str, str]:
         _("The facility names no rack power: the plan allows %(kw)s kW per rack, the default for %(cooling)s.")
         % {"kw": _kw(p.limit_w), "cooling": _cooling(p.cooling)},
         _("Tell us the most power one rack of your site may draw."),
+    )
+
+
+@renders(RackSystemHallPower)
+def _system_hall_power(p: RackSystemHallPower) -> tuple[str, str]:
+    values = {"part": p.part, "power": _kw(p.power_w), "default": _kw(p.default_w)}
+    return (
+        _(
+            "The facility names no rack power: each %(part)s rack is planned at its own %(power)s kW (its power "
+            "shelves are built in), not at the %(default)s kW default for racks of servers. The hall must give each "
+            "of these racks %(power)s kW."
+        )
+        % values,
+        _("Confirm that your hall gives %(power)s kW to each %(part)s rack, or name its rack power in the facility.")
+        % values,
     )
 
 

@@ -418,7 +418,8 @@ def rack_count(rack_plan: Mapping[str, Any] | None) -> int:
 
 def _placed(plan: RackPlan, group: str, count: int, per_node: int = 1) -> list[tuple[str, int] | None]:
     """(rack, unit) of each fabric endpoint of a group's ``count`` nodes in order, ``per_node`` endpoints to a node
-    (a rack-scale system's compute trays: each its own tray's unit, bottom up; a server: its own unit for each);
+    (a rack-scale system's compute trays: each its own tray's unit, bottom up, or in a mixed fabric each endpoint its
+    first tray's, engines.cluster.systems; a server: its own unit for each);
     None for a node the plan could not place."""
     out: list[tuple[str, int] | None] = [None] * (count * per_node)
     for run in plan.runs:
@@ -426,8 +427,9 @@ def _placed(plan: RackPlan, group: str, count: int, per_node: int = 1) -> list[t
         if rack.node_group != group:
             continue
         units = [d.position_u for d in rack.devices if d.role == DeviceRole.NODE]
-        if rack.system and len(units) >= per_node * rack.nodes:
-            ends = [units[n * per_node : (n + 1) * per_node] for n in range(rack.nodes)]
+        if rack.system and rack.nodes == 1 and len(units) >= per_node:
+            # Endpoint j at its tray's unit; in a mixed fabric (fewer endpoints than trays) at its first tray's.
+            ends = [[units[j * len(units) // per_node] for j in range(per_node)]]
         else:
             ends = [[unit] * per_node for unit in units[: rack.nodes]]
         for k, name in enumerate(run.names):

@@ -25,6 +25,7 @@ from engines.findings.params.racks import (
     RackPowerDefault,
     RackSwitchHeightUnknown,
     RackSwitchPowerUnknown,
+    RackSystemHallPower,
 )
 
 from .inputs import Facility, NodeGroup, PduOption, SwitchGroup
@@ -325,9 +326,12 @@ def _check_power(ctx: Context, group: NodeGroup, subject: str, room_w: int | Non
     do not bound it, its power shelves are built in (no PDUs, cords or management switch to count), and its power
     is checked only against a rack power the facility gives; the planner's per-cooling default is a sizing
     assumption for racks of servers, not a limit on a whole-rack product (GB300 NVL72: up to 142 kW, NVIDIA
-    Enterprise RA)."""
+    Enterprise RA). Without a facility figure it is planned at its own power, and an info finding says the hall must
+    give each of its racks that much (RACK_SYSTEM_HALL_POWER); a facility figure below it is an error."""
     if group.rack_scale:
         room_w = ctx.limit_w if ctx.limit_basis == "facility" else None
+        if room_w is None and group.power_w is not None:
+            ctx.add(subject, RackSystemHallPower(part=group.part, power_w=group.power_w, default_w=ctx.limit_w))
     if group.power_w is None:
         ctx.add(subject, RackNodePowerUnknown(part=group.part))
     elif room_w is not None and group.power_w > room_w:

@@ -79,3 +79,20 @@ def test_the_elevation_draws_the_48u_rack_whole(seeded_catalog):
     assert height >= 40 + HEAD + 48 * U_PX
     assert ">45<" in svg  # unit numbers up to the rack's own top
     assert svg.count("Compute tray") >= 1 and "NVLink switch tray" in svg and "Power shelf" in svg
+
+
+def test_a_mixed_fabrics_nvl72_endpoints_stand_at_trays_of_their_own_racks(seeded_catalog):
+    from configurator.examples import h200_training_cluster
+
+    doc = nvl72(2)
+    doc["node_groups"].append({**h200_training_cluster()["node_groups"][0], "name": "hgx", "count": 16})
+    result = design_validate(document=doc)
+    rows = [r for r in _rows(result) if r["a_end"].startswith("node-")]
+    assert len(rows) == 2 * 18 * 4 + 16 * 8  # each kind with its own NICs
+    systems = {r["name"] for r in result.to_json()["rack_plan"]["racks"] if r["system"]} | {
+        r["last_name"] for r in result.to_json()["rack_plan"]["racks"] if r["system"]
+    }
+    places = {r["a_end"]: (r["a_rack"], r["a_u"]) for r in rows}
+    trays = [places[f"node-{n:04d}"] for n in range(1, 19)]  # the NVL72 racks' 18 endpoints of 8 NICs
+    assert {rack for rack, _u in trays} == systems and len(set(trays)) == 18
+    assert all(rack and u for rack, u in places.values())

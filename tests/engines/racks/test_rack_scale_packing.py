@@ -71,3 +71,21 @@ def test_a_systems_trays_shelves_and_switches_each_at_its_own_unit():
     assert not by_role[DeviceRole.MANAGEMENT]
     # Every rack of the run keeps being a system, and the plan's racks are 48U.
     assert all(r.system for r in run.racks()) and plan.rack_units == 48
+
+
+def test_without_a_rack_power_the_system_is_planned_at_its_own_and_the_hall_is_told():
+    plan = plan_racks(node_groups=[NVL72], pdu_options=[PDU])
+    [hall] = [f for f in plan.findings if str(f.code) == "RACK_SYSTEM_HALL_POWER"]
+    assert str(hall.severity) == "info" and hall.subject == "node_groups[0]"
+    assert (hall.params.part, hall.params.power_w, hall.params.default_w) == ("SRS-GB300-NVL72", 142000, 80000)
+    assert plan.runs[0].rack.power_w == 142000
+    assert not [f for f in plan.findings if str(f.severity) == "error"]
+
+
+def test_an_explicit_budget_below_the_system_stays_an_error():
+    plan = plan_racks(node_groups=[NVL72], facility=Facility(rack_power_kw=80), pdu_options=[PDU])
+    codes = {str(f.code): str(f.severity) for f in plan.findings}
+    assert codes["RACK_NODE_OVER_POWER"] == "error" and "RACK_SYSTEM_HALL_POWER" not in codes
+    # A hall that gives the rack what it draws: neither.
+    plan = plan_racks(node_groups=[NVL72], facility=Facility(rack_power_kw=150), pdu_options=[PDU])
+    assert not {"RACK_NODE_OVER_POWER", "RACK_SYSTEM_HALL_POWER"} & {str(f.code) for f in plan.findings}
