@@ -12,6 +12,7 @@ from rest_framework import serializers
 
 from api.schema import default_role_choices
 from design.contract import BILL_SECTIONS, COOLING_TYPES, PDU_FEEDS
+from engines.racks.model import DeviceRole
 
 
 class FindingSerializer(serializers.Serializer):
@@ -52,7 +53,11 @@ class FabricPlanSerializer(serializers.Serializer):
 class RackDeviceSerializer(serializers.Serializer):
     part = serializers.CharField()
     name = serializers.CharField()
-    role = serializers.ChoiceField(choices=["node", "leaf", "spine", "core", "management", "pdu"])
+    role = serializers.ChoiceField(
+        choices=[str(role) for role in DeviceRole],
+        help_text="A rack-scale system's compute trays are node devices; its NVLink switch trays, power shelves and "
+        "built-in management switches (system-management) come with it.",
+    )
     position_u = serializers.IntegerField(
         help_text="Lowest unit of the (first) device, counted from U1 at the bottom (EIA-310)."
     )
