@@ -172,8 +172,9 @@ def _node_ports(design: DesignIn, catalog: CatalogView, role: str) -> NodePorts:
     """The node side of the storage (role ``storage``) or in-band (role ``management``) network: every group's
     adapters of that role, given or inferred as the node rules infer it (engines.node.context.infer_role). A
     rack-scale system's endpoints are its compute trays, each with its BlueField-3 DPUs' ports on the converged
-    north-south (storage and in-band) network (``_tray_dpus``): counted on the storage side, so in-band rides them,
-    unless the design names an in-band network and no storage network of ours (then on the in-band side)."""
+    north-south (storage and in-band) network (``systems.tray_dpus``): counted on the storage side, so in-band
+    rides them, unless the design names an in-band network and no storage network of ours (then on the in-band
+    side)."""
     scratch: list[Finding] = []
     networks = design.networks
     inband_only = (
