@@ -12,7 +12,6 @@ from rest_framework import serializers
 
 from api.schema import default_role_choices
 from design.contract import BILL_SECTIONS, COOLING_TYPES, PDU_FEEDS
-from engines.racks.model import DeviceRole
 
 
 class FindingSerializer(serializers.Serializer):
@@ -54,9 +53,31 @@ class RackDeviceSerializer(serializers.Serializer):
     part = serializers.CharField()
     name = serializers.CharField()
     role = serializers.ChoiceField(
-        choices=[str(role) for role in DeviceRole],
-        help_text="A rack-scale system's compute trays are node devices; its NVLink switch trays, power shelves and "
-        "built-in management switches (system-management) come with it.",
+        choices=[
+            "node",
+            "leaf",
+            "spine",
+            "core",
+            "management",
+            "pdu",
+            "storage-leaf",
+            "storage-spine",
+            "storage-core",
+            "inband-leaf",
+            "inband-spine",
+            "inband-core",
+            "oob",
+            "control",
+            "ufm",
+            "nvlink-switch",
+            "power-shelf",
+            "system-management",
+        ],
+        help_text="node; the compute fabric's leaf, spine or core; the rack's management switch; pdu; and in "
+        "management racks the storage and in-band networks' switches by tier (storage-leaf ... inband-core), a "
+        "central out-of-band switch (oob), a control-plane server (control) or a UFM appliance (ufm). In a "
+        "rack-scale system (NVL72) its compute trays are node devices; its NVLink switch trays (nvlink-switch), power "
+        "shelves (power-shelf) and built-in management switches (system-management) come with it.",
     )
     position_u = serializers.IntegerField(
         help_text="Lowest unit of the (first) device, counted from U1 at the bottom (EIA-310)."
@@ -82,7 +103,11 @@ class RackSummarySerializer(serializers.Serializer):
         "next row when that row starts with the same racks.",
     )
     last_name = serializers.CharField(help_text="The run's last rack (the same as name when count is 1).")
-    kind = serializers.ChoiceField(choices=["compute", "network"])
+    kind = serializers.ChoiceField(
+        choices=["compute", "network", "management"],
+        help_text="compute: nodes; network: the compute fabric's leaf, spine or core switches; management: the "
+        "storage and in-band switches, central out-of-band switches, the control plane and UFM.",
+    )
     row = serializers.IntegerField(help_text="The first rack's row (0-based).")
     slot = serializers.IntegerField(help_text="The first rack's place in its row (0-based).")
     u_total = serializers.IntegerField()

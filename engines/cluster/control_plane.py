@@ -208,18 +208,24 @@ def _roles(nodes: int) -> tuple[list[tuple[str, int]], str]:
     return roles, "superpod"
 
 
-def control_plane_servers(design: DesignIn, codes: set[str], leave: LeftOut) -> int:
-    """The servers the control plane adds (head and management nodes unless the site has its own, and the UFM
-    appliances where the fabric's findings call for them): each has a BMC on the out-of-band network (the DGX
-    SuperPOD H100 RA's cable list gives the management and UFM nodes their out-of-band ports)."""
+def control_plane_devices(design: DesignIn, codes: set[str], leave: LeftOut) -> list[tuple[str, int]]:
+    """The servers the control plane adds, as (line part, count): the head and management nodes unless the site
+    has its own, the UFM appliances (``UFM_APPLIANCE``) where the fabric's findings call for them. The rack plan
+    racks each in the management racks under its line's part."""
     nodes = design.node_count
     if nodes < 2:
-        return 0
-    ufm = UFM_APPLIANCES if codes & set(UFM_CODES) else 0
+        return []
+    ufm = [(UFM_APPLIANCE, UFM_APPLIANCES)] if codes & set(UFM_CODES) else []
     if CONTROL_PLANE in leave:
         return ufm
     roles, _basis = _roles(nodes)
-    return sum(n for _p, n in roles) + ufm
+    return roles + ufm
+
+
+def control_plane_servers(design: DesignIn, codes: set[str], leave: LeftOut) -> int:
+    """The servers the control plane adds (``control_plane_devices``): each has a BMC on the out-of-band network
+    (the DGX SuperPOD H100 RA's cable list gives the management and UFM nodes their out-of-band ports)."""
+    return sum(n for _part, n in control_plane_devices(design, codes, leave))
 
 
 def _control_plane(

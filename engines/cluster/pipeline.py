@@ -32,7 +32,7 @@ from engines.cluster.control_plane import (
     LeftOut,
     ServicePrices,
     cluster_lines,
-    control_plane_servers,
+    control_plane_devices,
     left_out,
 )
 from engines.cluster.defaults import DefaultAdded, complete_design
@@ -41,6 +41,7 @@ from engines.cluster.rackplan import (
     build_rack_plan,
     distances,
     fabric_rack_with_distances,
+    management_equipment,
     rack_plan_section,
 )
 from engines.cluster.systems import endpoints_per_node, fabric_groups, fabric_rails, mixed_domains, tray_dpus
@@ -51,7 +52,7 @@ from engines.findings.finding import SEVERITY_ORDER, Finding
 from engines.findings.params.cluster import OfferLeftOut
 from engines.findings.registry import finding
 from engines.networks.model import NetworkPlan
-from engines.networks.plan import NodePorts, RackSide, plan_networks
+from engines.networks.plan import NodePorts, RackSide, plan_oob_network, plan_switched_networks
 from engines.node.context import GroupContext, resolve_group
 from engines.node.engine import NodeResult, validate_nodes
 from engines.node.power import ClusterPower, cluster_power
@@ -246,29 +247,43 @@ def _networks(design: DesignIn, leave: LeftOut) -> NetworksIn | None:
     return design.networks.model_copy(update={"oob": None})
 
 
+def _switched_networks(
+    design: DesignIn, catalog: CatalogView, leave: LeftOut
+) -> tuple[dict[str, NetworkPlan | None], list[Finding]]:
+    """The storage and in-band networks, planned before the racks that hold their switches."""
+    return plan_switched_networks(
+        networks=_networks(design, leave),
+        storage=_node_ports(design, catalog, "storage"),
+        inband=_node_ports(design, catalog, "management"),
+        catalog=catalog,
+        rack=design.fabric.rack if design.fabric is not None else None,
+    )
+
+
 def _network_plans(
     design: DesignIn,
     catalog: CatalogView,
     plan: FabricPlan | None,
     racks: RackPlan,
-    codes: set[str],
+    switched: tuple[dict[str, NetworkPlan | None], list[Finding]],
+    servers: int,
     leave: LeftOut,
 ) -> tuple[dict[str, NetworkPlan | None], list[Finding]]:
-    """``network_plans`` (storage, in-band, out-of-band) and every finding about them; ``codes``: the findings so
-    far, which decide whether the control plane has UFM appliances (their BMCs are out-of-band ports too). An
-    out-of-band network the offer leaves out is said once, by OFFER_LEFT_OUT, not as a network the design names."""
+    """``network_plans`` (storage, in-band, out-of-band) and every finding about them: ``switched`` the storage and
+    in-band networks, the out-of-band network planned here on the racks; ``servers`` the control plane's, whose
+    BMCs are out-of-band ports too. An out-of-band network the offer leaves out is said once, by OFFER_LEFT_OUT,
+    not as a network the design names."""
     networks = _networks(design, leave)
-    plans, findings = plan_networks(
+    plans, findings = plan_oob_network(
+        switched[0],
         networks=networks,
-        storage=_node_ports(design, catalog, "storage"),
-        inband=_node_ports(design, catalog, "management"),
         bmcs=_oob_bmcs(design, catalog),
         compute_switches=plan.switches if plan is not None and plan.tiers else 0,
         racks=_rack_side(racks),
         catalog=catalog,
-        rack=design.fabric.rack if design.fabric is not None else None,
-        servers=control_plane_servers(design, codes, leave),
+        servers=servers,
     )
+    findings = switched[1] + findings
     if networks is not design.networks:
         findings = [f for f in findings if not (f.code == "NETWORK_CUSTOMER_SUPPLIED" and f.subject == "networks.oob")]
     for p in plans.values():
@@ -311,9 +326,9 @@ def validate_cluster(
     leave = left_out(design, catalog)
     node = validate_nodes(design, catalog)
     findings: list[Finding] = list(node.findings) + default_findings
-    plan, racks, lengths = _fabric_and_racks(design, catalog, node, leave, findings)
-    codes = {str(f.code) for f in findings}
-    network_plans, network_findings = _network_plans(design, catalog, plan, racks, codes, leave)
+    switched = _switched_networks(design, catalog, leave)
+    plan, racks, lengths, servers = _fabric_and_racks(design, catalog, node, leave, findings, switched[0])
+    network_plans, network_findings = _network_plans(design, catalog, plan, racks, switched, servers, leave)
     findings.extend(network_findings)
     # One power sum for the cluster, from the nodes and the fabric's final bill; the racks' facility totals are it.
     power = cluster_power(node.totals.get("groups", []), _fabric_bom(design, plan), dict(catalog.parts))
@@ -372,20 +387,32 @@ def _bill_sources(
 
 
 def _fabric_and_racks(
-    design: DesignIn, catalog: CatalogView, node: NodeResult, leave: LeftOut, findings: list[Finding]
-) -> tuple[FabricPlan | None, RackPlan, dict[str, LinkLength]]:
-    """The compute fabric's plan (None without one), the rack plan and its link lengths; their findings are added
-    to ``findings`` (the node rules' so far), the fabric's first."""
+    design: DesignIn,
+    catalog: CatalogView,
+    node: NodeResult,
+    leave: LeftOut,
+    findings: list[Finding],
+    networks: dict[str, NetworkPlan | None],
+) -> tuple[FabricPlan | None, RackPlan, dict[str, LinkLength], int]:
+    """The compute fabric's plan (None without one), the rack plan with the storage and in-band ``networks``'
+    switches and the control plane in its management racks, its link lengths, and the control plane's servers;
+    their findings are added to ``findings`` (the node rules' so far), the fabric's first."""
+    management = OOB not in leave
     if not (design.fabric is not None or design.node_count >= 2):
-        racks, rack_findings = build_rack_plan(design, catalog, node.totals, None, management=OOB not in leave)
+        racks, rack_findings = build_rack_plan(design, catalog, node.totals, None, management=management)
         findings.extend(rack_findings)
-        return None, racks, distances(racks, design)
+        return None, racks, distances(racks, design), 0
     fabric_args = _fabric_inputs(design, catalog)
     fabric_findings, plan = check_design_fabric(design=design, catalog=catalog, **fabric_args)
+    # The control plane (UFM where the fabric's findings call for it) and the networks' switches are racked too.
+    servers = control_plane_devices(design, {str(f.code) for f in findings + fabric_findings}, leave)
+    equipment = management_equipment(networks, catalog, servers)
     # Switch counts first, then the racks, then the media chosen with the racks' distances (rackplan). The
     # second plan is not the first one again: its rack holds the rack plan's distances and nodes per rack,
     # which choose the media and may choose the port split (a splitter cable's reach), so it is planned anew.
-    racks, rack_findings = build_rack_plan(design, catalog, node.totals, plan, management=OOB not in leave)
+    racks, rack_findings = build_rack_plan(
+        design, catalog, node.totals, plan, management=management, equipment=equipment
+    )
     lengths = distances(racks, design)
     if plan is not None and design.fabric is not None:
         laid_rack = fabric_rack_with_distances(racks, design, lengths)
@@ -399,7 +426,7 @@ def _fabric_and_racks(
     mixed = mixed_domains(design, catalog) if plan is not None else None
     findings.extend([*fabric_findings, *([mixed] if mixed is not None else [])])
     findings.extend(rack_findings)
-    return plan, racks, lengths
+    return plan, racks, lengths, sum(n for _part, n in servers)
 
 
 def _left_out(design: DesignIn, leave: LeftOut, rack_plan: RackPlanSection) -> list[str]:

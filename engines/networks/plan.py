@@ -145,10 +145,37 @@ def plan_networks(
 ) -> tuple[dict[str, NetworkPlan | None], list[Finding]]:
     """The three networks' plans (None: not planned) and the findings about networks that are not planned.
     Each plan carries its own findings (subject ``networks.<key>``). ``servers``: the control plane's servers,
-    whose BMCs the out-of-band network connects as well."""
+    whose BMCs the out-of-band network connects as well. The two steps, for a caller that racks the storage and
+    in-band switches before it plans the out-of-band network on the racks: ``plan_switched_networks``, then
+    ``plan_oob_network``."""
+    plans, findings = plan_switched_networks(
+        networks=networks, storage=storage, inband=inband, catalog=catalog, rack=rack
+    )
+    plans, oob_findings = plan_oob_network(
+        plans,
+        networks=networks,
+        bmcs=bmcs,
+        compute_switches=compute_switches,
+        racks=racks,
+        catalog=catalog,
+        servers=servers,
+    )
+    return plans, findings + oob_findings
+
+
+def plan_switched_networks(
+    *,
+    networks: NetworksIn | None,
+    storage: NodePorts,
+    inband: NodePorts,
+    catalog: CatalogView,
+    rack: RackIn | None = None,
+) -> tuple[dict[str, NetworkPlan | None], list[Finding]]:
+    """The storage and in-band networks' plans (the out-of-band key None), and the findings about those of them
+    that are not planned."""
     plans: dict[str, NetworkPlan | None] = dict.fromkeys(NETWORKS)
     findings: list[Finding] = []
-    for key in NETWORKS:
+    for key in (STORAGE, INBAND):
         if _entry(networks, key) is None:
             findings.append(finding(f"networks.{key}", NetworkCustomerSupplied(network=key)))
     st, inb = _entry(networks, STORAGE), _entry(networks, INBAND)
@@ -156,25 +183,44 @@ def plan_networks(
         plans[STORAGE] = _switched(STORAGE, st, storage, catalog, rack, findings, converged=inband.nodes == 0)
     if inb is not None:
         plans[INBAND] = _switched(INBAND, inb, inband, catalog, rack, findings, converged=storage.nodes == 0)
+    return plans, findings
+
+
+def plan_oob_network(
+    switched: dict[str, NetworkPlan | None],
+    *,
+    networks: NetworksIn | None,
+    bmcs: int,
+    compute_switches: int,
+    racks: RackSide,
+    catalog: CatalogView,
+    servers: int = 0,
+) -> tuple[dict[str, NetworkPlan | None], list[Finding]]:
+    """``switched`` (``plan_switched_networks``) with the out-of-band network planned on the racks, and the
+    findings when it is not planned. The network its uplinks land on counts their ports."""
+    plans = dict(switched)
+    findings: list[Finding] = []
     oob = _entry(networks, OOB)
-    if oob is not None:
-        switches = compute_switches + sum(p.switches for p in plans.values() if p is not None)
-        landing = _uplink_target(plans, catalog)
-        target = landing[1] if landing is not None else None
-        plans[OOB] = _oob(
-            oob,
-            OobDevices(bmcs=bmcs, switches=switches, pdus=racks.pdus, servers=servers),
-            racks,
-            catalog,
-            findings,
-            target,
-        )
-        oob_plan = plans[OOB]
-        if oob_plan is not None and landing is not None:
-            key, _spec = landing
-            landed = plans[key]
-            if landed is not None:
-                plans[key] = _uplink_ports(landed, oob_plan.uplinks)
+    if oob is None:
+        findings.append(finding(f"networks.{OOB}", NetworkCustomerSupplied(network=OOB)))
+        return plans, findings
+    switches = compute_switches + sum(p.switches for p in plans.values() if p is not None)
+    landing = _uplink_target(plans, catalog)
+    target = landing[1] if landing is not None else None
+    plans[OOB] = _oob(
+        oob,
+        OobDevices(bmcs=bmcs, switches=switches, pdus=racks.pdus, servers=servers),
+        racks,
+        catalog,
+        findings,
+        target,
+    )
+    oob_plan = plans[OOB]
+    if oob_plan is not None and landing is not None:
+        key, _spec = landing
+        landed = plans[key]
+        if landed is not None:
+            plans[key] = _uplink_ports(landed, oob_plan.uplinks)
     return plans, findings
 
 
@@ -426,6 +472,7 @@ def _oob(
         uplink_switch=target.part_number if target is not None else None,
         uplinks=uplinks,
         oob_media=media,
+        ports_per_switch=per,
     )
 
 

@@ -47,6 +47,15 @@ FILLS = {
     DeviceRole.NVLINK_SWITCH: "#e6e0f3",
     DeviceRole.POWER_SHELF: "#f2f2f2",
     DeviceRole.SYSTEM_MANAGEMENT: "#ebebeb",
+    DeviceRole.STORAGE_LEAF: "#e0ecec",
+    DeviceRole.STORAGE_SPINE: "#e0ecec",
+    DeviceRole.STORAGE_CORE: "#e0ecec",
+    DeviceRole.INBAND_LEAF: "#ece4f2",
+    DeviceRole.INBAND_SPINE: "#ece4f2",
+    DeviceRole.INBAND_CORE: "#ece4f2",
+    DeviceRole.OOB: "#ebebeb",
+    DeviceRole.CONTROL: "#fbf3d9",
+    DeviceRole.UFM: "#fbe6d9",
 }
 
 
@@ -61,6 +70,11 @@ class ElevationLabels:
     core: str
     management: str
     pdu: str
+    storage: str  # a storage network switch
+    inband: str  # an in-band (north-south) network switch
+    oob: str  # a central out-of-band switch
+    control: str  # a control-plane server
+    ufm: str  # a UFM appliance
     blank: str
     count: str  # e.g. "×{n}"
     power: str  # e.g. "{kw} kW"
@@ -74,9 +88,11 @@ class ElevationLabels:
     system_management: str = "Management"
 
     def role(self, role: DeviceRole, system: bool = False) -> str:
+        """The device's label: its role's, or its family's (a storage leaf is a storage switch); a rack-scale
+        system's compute trays (``system``) are compute trays."""
         if system and role == DeviceRole.NODE:
             return self.compute_tray
-        return str(getattr(self, str(role).replace("-", "_")))
+        return str(getattr(self, str(role).replace("-", "_"), None) or getattr(self, role.family))
 
 
 def _group(runs: Sequence[RackRun]) -> list[tuple[Rack, int]]:

@@ -32,10 +32,37 @@ class Feeds(StrEnum):
 
 
 class SwitchRole(StrEnum):
+    """What the planner places besides the nodes: the compute fabric's switches, the racks' management switch,
+    and the management racks' equipment (the storage and in-band networks' switches, the control plane's servers
+    and the UFM appliances)."""
+
     LEAF = "leaf"
     SPINE = "spine"
     CORE = "core"
     MANAGEMENT = "management"
+    STORAGE_LEAF = "storage-leaf"
+    STORAGE_SPINE = "storage-spine"
+    STORAGE_CORE = "storage-core"
+    INBAND_LEAF = "inband-leaf"
+    INBAND_SPINE = "inband-spine"
+    INBAND_CORE = "inband-core"
+    OOB = "oob"  # an out-of-band switch of the central placement, in a management rack
+    CONTROL = "control"  # a control-plane server (head, Kubernetes, Slurm login node)
+    UFM = "ufm"  # a UFM Enterprise appliance
+
+
+# The roles that go into management racks, in the order they are racked.
+MANAGEMENT_RACK_ROLES = (
+    SwitchRole.OOB,
+    SwitchRole.INBAND_CORE,
+    SwitchRole.INBAND_SPINE,
+    SwitchRole.INBAND_LEAF,
+    SwitchRole.STORAGE_CORE,
+    SwitchRole.STORAGE_SPINE,
+    SwitchRole.STORAGE_LEAF,
+    SwitchRole.UFM,
+    SwitchRole.CONTROL,
+)
 
 
 class DeviceRole(StrEnum):
@@ -45,6 +72,15 @@ class DeviceRole(StrEnum):
     CORE = "core"
     MANAGEMENT = "management"
     PDU = "pdu"
+    STORAGE_LEAF = "storage-leaf"
+    STORAGE_SPINE = "storage-spine"
+    STORAGE_CORE = "storage-core"
+    INBAND_LEAF = "inband-leaf"
+    INBAND_SPINE = "inband-spine"
+    INBAND_CORE = "inband-core"
+    OOB = "oob"
+    CONTROL = "control"
+    UFM = "ufm"
     # Inside a rack-scale system (engines.racks.systems): its NVLink switch trays, power shelves and built-in
     # management switches (part of the system: not billed, not the planner's top-of-rack switch). Its compute trays
     # are NODE devices.
@@ -52,10 +88,16 @@ class DeviceRole(StrEnum):
     POWER_SHELF = "power-shelf"
     SYSTEM_MANAGEMENT = "system-management"
 
+    @property
+    def family(self) -> str:
+        """The label family of the role: ``storage``, ``inband``, or the role itself."""
+        return self.value.split("-", 1)[0]
+
 
 class RackKind(StrEnum):
     COMPUTE = "compute"  # nodes (and, in a one-rack cluster, their leaf switches)
     NETWORK = "network"  # leaf, spine or core switches
+    MANAGEMENT = "management"  # storage and in-band switches, central out-of-band switches, control plane, UFM
 
 
 class LeafPlacement(StrEnum):
