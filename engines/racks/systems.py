@@ -15,9 +15,17 @@ the NVLink switch trays, the lower compute trays (8 of 18), the other power shel
 48U for an NVL72) are left to the in-rack coolant distribution unit and cable management, whose heights the
 catalogue does not hold (drawn as free units, not as devices). Compute trays are numbered from the bottom up, as
 units are counted (EIA-310), so tray *k* of a rack is its *k*-th ``NODE`` device.
+
+Power: the sources give the whole rack's draw (``NodeGroup.power_w``: 120 kW GB200, 142 kW GB300), not a tray's.
+The rack draws it from the hall through its power shelves, which share the bus bar's load, so each power shelf
+carries an equal share of it (whole watts, the remainder on the lowest shelf) and the other devices 0 W of their
+own (their draw is in the rack's figure): the rack's power is the sum of its devices', and no tray's draw is
+invented. Without power shelves the first compute tray carries it.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from .inputs import NodeGroup, RackSystem
 from .model import Device, DeviceRole
@@ -54,4 +62,16 @@ def system_devices(group: NodeGroup) -> tuple[Device, ...] | None:
             u -= 1
             out.append(Device(part, part, role, u, 1, None))
     out.reverse()  # bottom up: tray k is the k-th NODE device
-    return tuple(out)
+    return _with_power(out, group.power_w)
+
+
+def _with_power(devices: list[Device], power_w: int | None) -> tuple[Device, ...]:
+    """The rack's power on its power shelves, in equal shares (module docstring)."""
+    if power_w is None:
+        return tuple(devices)
+    carriers = [i for i, d in enumerate(devices) if d.role == DeviceRole.POWER_SHELF]
+    carriers = carriers or [next(i for i, d in enumerate(devices) if d.role == DeviceRole.NODE)]
+    share, rest = divmod(power_w, len(carriers))
+    watts = {i: share + (rest if k == 0 else 0) for k, i in enumerate(carriers)}
+    # the others' draw is in the rack's figure, carried by the shelves: 0 of their own, not unknown
+    return tuple(replace(d, power_w=watts.get(i, 0)) for i, d in enumerate(devices))

@@ -96,3 +96,25 @@ def test_a_mixed_fabrics_nvl72_endpoints_stand_at_trays_of_their_own_racks(seede
     trays = [places[f"node-{n:04d}"] for n in range(1, 19)]  # the NVL72 racks' 18 endpoints of 8 NICs
     assert {rack for rack, _u in trays} == systems and len(set(trays)) == 18
     assert all(rack and u for rack, u in places.values())
+
+
+def test_the_out_of_band_rows_cable_each_trays_bmc_to_its_racks_own_switches(seeded_catalog):
+    result = design_validate(document=nvl72(2, "SRS-GB300-NVL72"))
+    body = "".join(design_output(name="cabling.csv", result=result, language="en").body)  # type: ignore[arg-type]
+    rows = [r for r in csv.DictReader(body.splitlines()) if r["network"] == "oob"]
+    compute = {r["a_end"]: (r["a_rack"], r["a_u"]) for r in _rows(result) if r["a_end"].startswith("node-")}
+    systems = sorted({rack for rack, _u in compute.values()})
+    assert len(systems) == 2
+    for rack in systems:
+        devices = [r for r in rows if r["a_rack"] == rack and r["link_class"] == "device-leaf"]
+        assert len(devices) == 18 + 9 + 8  # trays' BMCs, NVLink switch trays, power shelves
+        assert {r["z_end"] for r in devices} <= {f"oob-{rack}-1", f"oob-{rack}-2"} and {
+            r["z_rack"] for r in devices
+        } == {rack}
+        trays = {r["a_end"]: (r["a_rack"], r["a_u"]) for r in devices if r["a_port"] == "bmc"}
+        # a tray's BMC is named and placed as its compute cables are
+        assert len(trays) == 18 and all(compute[name] == place for name, place in trays.items())
+        uplinks = [r for r in rows if r["a_rack"] == rack and r["link_class"] == "leaf-uplink"]
+        assert len(uplinks) == 2 * 2 and {r["a_end"] for r in uplinks} == {f"oob-{rack}-1", f"oob-{rack}-2"}
+    ends = [(r["z_end"], r["z_port"]) for r in rows if r["link_class"] == "device-leaf"]
+    assert len(ends) == len(set(ends))  # no port used twice

@@ -81,9 +81,13 @@ designs = st.one_of(
 
 
 def _placed(plan) -> Counter:
-    """Every device of the rack plan by part (a rack of a run counted once each)."""
+    """Every device of the rack plan by part (a rack of a run counted once each); a rack-scale system (NVL72) is
+    billed as one part, its trays, shelves and built-in switches coming with it: once per rack."""
     placed: Counter = Counter()
     for run in plan.runs:
+        if run.rack.system:
+            placed[next(d.part for d in run.rack.devices if d.role == DeviceRole.NODE)] += run.count
+            continue
         for d in run.rack.devices:
             if d.role != DeviceRole.PDU:
                 placed[d.part] += run.count
