@@ -231,11 +231,8 @@ def build_rack_plan(
     ``equipment``: what the management racks hold (``management_equipment``)."""
     findings: list[Finding] = []
     peaks = {g.get("node_group"): g.get("peak_power_w_per_node") for g in node_totals.get("groups", [])}
-    su = (
-        fabric.nodes_per_unit
-        if fabric is not None and fabric.tiers >= 2 and fabric.topology == "rail-optimized"
-        else None
-    )
+    rail_optimized = fabric is not None and fabric.tiers >= 2 and fabric.topology == "rail-optimized"
+    su = fabric.nodes_per_unit if fabric is not None and rail_optimized else None
     groups = []
     for i, g in enumerate(design.node_groups):
         server = catalog.get(g.server)

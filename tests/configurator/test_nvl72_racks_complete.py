@@ -55,11 +55,18 @@ def test_the_out_of_band_network_counts_each_racks_trays_and_takes_its_two_switc
     oob = result["network_plans"]["oob"]
     # Per rack: 18 compute-tray BMCs, 9 NVLink switch trays and 8 power shelves on its own two SN2201.
     assert oob["devices"]["bmcs"] == racks * (18 + 9 + 8)
-    assert oob["rack_switches"] == oob["leaf_switches"] == 2 * racks
-    assert oob["uplinks"] == 2 * 2 * racks  # two uplinks from each of the rack's switches
+    # the racks' own two each, and the management rack's own (it holds the control plane from two racks)
+    others = sum(
+        d["count"] * r["count"]
+        for r in result["rack_plan"]["racks"]
+        for d in r["devices"]
+        if d["role"] in ("oob", "management")
+    )
+    assert oob["rack_switches"] == oob["leaf_switches"] == 2 * racks + others
+    assert oob["uplinks"] == 2 * oob["leaf_switches"]  # two uplinks from each of the rack's switches
     assert oob["switch"] == "SN2201"
-    # The rack's own switches are part of the system: not billed again.
-    assert not [line for line in result["bom"] if line["part"] == "SN2201"]
+    # The racks' own switches are part of the system: not billed again (only the management rack's own is).
+    assert sum(line["quantity"] for line in result["bom"] if line["part"] == "SN2201") == others
 
 
 # --- the north-south network through the trays' BlueField-3 DPUs ------------------------------------------------

@@ -227,7 +227,13 @@ def test_the_bill_lists_the_rack_with_what_comes_in_it_and_no_enclosure(seeded_c
         line.description
     )
     assert not any(b.part_number == "GB300-NVL72-GPUS" for b in bill.lines)  # built in, not a line of its own
-    assert not any(b.section == "racks_power" for b in bill.lines)  # no enclosure, PDU or cord, not even on request
+    # No enclosure, PDU or cord for the NVL72 racks: the enclosures billed are the management racks' (the
+    # north-south switches and the control plane), nothing else.
+    others = sum(r.get("count", 1) for r in result["rack_plan"]["racks"] if not r.get("system"))
+    enclosures = sum(b.quantity for b in bill.lines if b.section == "racks_power" and b.part_number == "RACK-42U")
+    assert enclosures == others and all(
+        r["kind"] == "management" for r in result["rack_plan"]["racks"] if not r["system"]
+    )
     assert result["totals"]["list_price_at_least"] is False  # the racks and their services are priced
     dutch = validate_json(document=doc, language="nl")["bom"]
     assert (
