@@ -466,9 +466,9 @@ def power_findings(ctx: Context, b: Builder, runs: Sequence[Any]) -> None:
 
 
 def _cord_findings(ctx: Context, b: Builder, runs: Sequence[Any]) -> None:
-    """One error per server whose supplies draw more than any PDU outlet the plan may choose carries: it names the
+    """One warning per server whose supplies draw more than any PDU outlet the plan may choose carries: it names the
     current and the best outlet there is (the catalogue lacks an outlet and cord for it); its cords name no outlet,
-    so none is billed as if it carried the supply."""
+    so none is billed as if it carried the supply, whether or not the warning is accepted."""
     best = max((o for o in b.options if o.outlet_current_a), key=lambda o: o.outlet_current_a or 0, default=None)
     warned: set[str] = set()
     for run in runs:
