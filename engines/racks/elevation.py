@@ -231,7 +231,7 @@ def render_elevation_svg(
     columns = max(1, (per_line or len(groups)) if columns is None else columns)
     columns = min(columns, len(groups) or 1)
     # A line is as tall as its tallest rack: a rack-scale system's own 48U are drawn whole beside 42U enclosures.
-    rack_h = HEAD + max((rack.u_total for rack, _n in groups), default=plan.rack_units) * U_PX + 20
+    rack_h = HEAD + max((g[0].u_total for g in groups), default=plan.rack_units) * U_PX + 20
     lines = -(-len(groups) // columns) if groups else 1
     width, height = columns * COL_W, 40 + lines * rack_h
     size = f'width="{width}" height="{height}"' if own_size else 'width="100%"'
