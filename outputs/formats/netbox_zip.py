@@ -1,7 +1,7 @@
 """``netbox.zip``: the design as a NetBox bulk import bundle, every object ``status=planned``, one CSV per object
 type with NetBox's import field names, in the order NetBox needs them (README.txt in the bundle says it), plus a
-devicetype-library YAML file per device type (netbox_types). Devices, ports and cables are the cabling
-CSV's (netbox_model). Each PDU has its own power feed, three-phase at the line voltage (√3 × the catalogue's
+devicetype-library YAML file per device type (outputs.netbox_types). Devices, ports and cables are the cabling
+CSV's (outputs.netbox). Each PDU has its own power feed, three-phase at the line voltage (√3 × the catalogue's
 phase voltage, rounded to the volt) and the PDU's rated current, at 100 % utilisation, so that NetBox's available
 power (voltage × current × √3 × utilisation) is the PDU's rating."""
 
@@ -19,9 +19,9 @@ from configurator.result import ValidationResult
 from configurator.snapshot import catalog_snapshot
 from design.specs import PduSpec
 from outputs.format import OutputFormat
-from outputs.formats.netbox_model import STATUS, NetBoxModel, netbox_model
-from outputs.formats.netbox_types import slugify
 from outputs.links import unavailable
+from outputs.netbox import STATUS, NetBoxModel, netbox_model
+from outputs.netbox_types import UNKNOWN_MANUFACTURER, slugify
 
 ORDER = (
     ("manufacturers.csv", "the manufacturers of the device types"),
@@ -128,7 +128,12 @@ def readme(model: NetBoxModel) -> str:
     lines += [f"{k:2d}. {name:20s} {what}" for k, (name, what) in enumerate(ORDER, 1)]
     lines += ["", "CSV files: Import (bulk import) of the object type, format CSV. Device types: Device Types >",
               "Import, each YAML file of device-types/<manufacturer>/ (or the devicetype-library's importer).",
-              "Device and cable names are those of the cabling CSV.", ""]  # fmt: skip
+              "Device and cable names are those of the cabling CSV; a racked device no row names is",
+              "<rack>-u<unit>. The trays of a rack-scale system are child devices in its bays (tray1 ...).",
+              "Power: one feed per PDU, three-phase at the line voltage and the PDU's rated current, at 100 %",
+              "utilisation, so that NetBox's available power is the PDU's rating; lower max_utilization to your",
+              "site's derating. Device types keep only what the catalogue records; a part without a catalogued",
+              f"manufacturer is under {UNKNOWN_MANUFACTURER}.", ""]  # fmt: skip
     if model.left_out:
         lines += [f"Not in cables.csv ({len(model.left_out)} rows of the cabling CSV):"]
         lines += [f"  {row}  -- {why}" for row, why in model.left_out]

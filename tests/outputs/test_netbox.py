@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from configurator.services import design_validate
-from outputs.formats.netbox_types import slugify
+from outputs.netbox_types import slugify
 from outputs.services import design_output
 from tests.configurator.test_ra_golden import RA_NETWORKS, _superpod
 from tests.outputs.test_handover import hgx, nvl72

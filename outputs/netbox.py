@@ -1,5 +1,5 @@
 """The NetBox model of a validated design: every rack, device, port and cable, read from the cabling CSV's rows and
-the rack plan, for the ``netbox.zip`` export (netbox_zip).
+the rack plan, for the ``netbox.zip`` export (outputs.formats.netbox_zip).
 
 Names are the cabling CSV's: a device is the end a row names at that rack and unit (``node-0001`` at R01-01 U1,
 ``su01-leaf-r1``, ``oob-R01-01``, a zero-U PDU ``R01-01-pdu-1``); a racked device no row names (the design has no
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from configurator.result import ValidationResult
 from engines.racks.model import DeviceRole, Rack, RackPlan
 
-from .cabling_csv import render as cabling_csv
+from .links import cabling_lines
 from .netbox_types import DeviceType, device_type
 
 STATUS = "planned"
@@ -68,7 +68,7 @@ class NetBoxModel:
 
 
 def _rows(result: ValidationResult) -> Iterator[list[str]]:
-    reader = csv.reader(cabling_csv(result, "en"))
+    reader = csv.reader(cabling_lines(result))
     next(reader)
     yield from reader
 
@@ -90,7 +90,7 @@ def _rack_devices(model: NetBoxModel, rack: Rack, at: dict[tuple[str, str], list
         names = at.get((rack.name, str(d.position_u)), [])
         role = str(d.role)
         own = f"{rack.name}-u{d.position_u:02d}"
-        if len(names) > 1:  # the trays of a rack-scale system, at the system's unit
+        if rack.system and len(names) > 1:  # the trays of a rack-scale system, at the system's unit
             model.devices.append(NbDevice(own, role, d.part, rack.name, d.position_u))
             tray = f"{d.part} compute tray"
             for k, name in enumerate(names, 1):
@@ -118,10 +118,11 @@ def _power(model: NetBoxModel, plan: RackPlan) -> None:
     (redundant); with one feed, every PDU is on panel A."""
     ab = str(plan.feeds) == "A+B"
     model.panels = ["Panel A", "Panel B"] if ab else ["Panel A"]
+    count: dict[str, int] = {}
     for device in model.devices:
         if device.role != str(DeviceRole.PDU):
             continue
-        k = int(device.name.rsplit("-", 1)[1]) if device.name.rsplit("-", 1)[1].isdigit() else 1
+        k = count[device.rack] = count.get(device.rack, 0) + 1  # the rack's k-th PDU
         side = "B" if ab and k % 2 == 0 else "A"
         pair = (k + 1) // 2 if ab else k
         model.feeds.append(
