@@ -33,6 +33,7 @@ class NbDevice:
     position: int | None  # None: zero-U, or a child in a bay
     parent: str = ""
     bay: str = ""
+    face: str = ""  # the rack face a racked device is mounted from (the rack plan's)
 
 
 @dataclass
@@ -91,14 +92,14 @@ def _rack_devices(model: NetBoxModel, rack: Rack, at: dict[tuple[str, str], list
         role = str(d.role)
         own = f"{rack.name}-u{d.position_u:02d}"
         if rack.system and len(names) > 1:  # the trays of a rack-scale system, at the system's unit
-            model.devices.append(NbDevice(own, role, d.part, rack.name, d.position_u))
+            model.devices.append(NbDevice(own, role, d.part, rack.name, d.position_u, face=d.face))
             tray = f"{d.part} compute tray"
             for k, name in enumerate(names, 1):
                 model.devices.append(NbDevice(name, role, tray, rack.name, None, own, f"tray{k}"))
             _type(model, d.part, d.height_u, trays=len(names))
             _type(model, tray, 0, tray_of=d.part)
             continue
-        model.devices.append(NbDevice(names[0] if names else own, role, d.part, rack.name, d.position_u))
+        model.devices.append(NbDevice(names[0] if names else own, role, d.part, rack.name, d.position_u, face=d.face))
         _type(model, d.part, d.height_u)
     horizontal = sum(1 for d in rack.devices if d.role == DeviceRole.PDU)
     zero_u = [p.part for p in rack.pdus for _ in range(p.quantity)][horizontal:]

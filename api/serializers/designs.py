@@ -78,6 +78,12 @@ class RackDeviceSerializer(serializers.Serializer):
         help_text="Lowest unit of the (first) device, counted from U1 at the bottom (EIA-310)."
     )
     height_u = serializers.IntegerField()
+    face = serializers.ChoiceField(
+        choices=["front", "rear"],
+        required=False,
+        help_text="The rack face the device is mounted from (every device with units: front). Absent in results "
+        "stored before it was written.",
+    )
     count = serializers.IntegerField(
         min_value=1, help_text="Identical devices stacked next to each other, written once (1 for a single device)."
     )

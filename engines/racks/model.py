@@ -113,6 +113,9 @@ class Device:
     position_u: int
     height_u: int
     power_w: int | None
+    # The rack's face the device is mounted from: every device with units is front-mounted, its ports and power
+    # at the rear (the hot aisle) as servers and NVIDIA's switches are racked; zero-U PDUs are not devices here.
+    face: str = "front"
 
     def to_dict(self) -> JsonObject:
         return {
@@ -121,6 +124,7 @@ class Device:
             "role": str(self.role),
             "position_u": self.position_u,
             "height_u": self.height_u,
+            "face": self.face,
         }
 
 
@@ -466,7 +470,8 @@ def _devices_from(entries: Sequence[JsonObject]) -> tuple[Device, ...]:
         count, first, height = x.get("count", 1), x["position_u"], x["height_u"]
         step = height if x.get("last_position_u", first) >= first else -height
         role = DeviceRole(x["role"])
-        out += [Device(x["part"], x["name"], role, first + k * step, height, None) for k in range(count)]
+        face = x.get("face", "front")
+        out += [Device(x["part"], x["name"], role, first + k * step, height, None, face) for k in range(count)]
     return tuple(out)
 
 

@@ -105,9 +105,8 @@ def _devices(site: str, model: NetBoxModel) -> str:
     rows = []
     for d in model.devices:
         kind = model.types[d.part]
-        face = "front" if d.position is not None else ""
         position = "" if d.position is None else d.position
-        rows.append((d.name, d.role, kind.manufacturer, kind.model, STATUS, site, d.rack, position, face,
+        rows.append((d.name, d.role, kind.manufacturer, kind.model, STATUS, site, d.rack, position, d.face,
                      d.parent, d.bay))  # fmt: skip
     return _csv(header, rows)
 

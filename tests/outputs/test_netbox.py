@@ -113,7 +113,7 @@ def _check_devices(b: Bundle, types: dict[str, dict]) -> dict[str, dict[str, str
             assert not d["position"] and not d["face"], f"{d['name']}: a zero-U device has no position"
         else:
             first = int(d["position"])
-            assert d["face"] == "front" and first >= 1 and first + height - 1 <= racks[d["rack"]], d
+            assert d["face"] in ("front", "rear") and first >= 1 and first + height - 1 <= racks[d["rack"]], d
             for u in range(first, first + height):  # full-depth: the unit is taken on both faces
                 units[(d["rack"], u)] += 1
     assert not [k for k, n in units.items() if n > 1], "(rack, position, face) unique"
