@@ -31,7 +31,7 @@ from django.db import connection  # noqa: E402
 
 RUNS = 5
 NODES = int(os.environ.get("BENCH_NODES", "2048"))
-ALL = "cabling.csv,topology.conf,topology.yaml,fabric.topo,cut-sheet.xlsx"
+ALL = "cabling.csv,netbox.zip,topology.conf,topology.yaml,fabric.topo,cut-sheet.xlsx"
 NAMES = tuple(os.environ.get("BENCH_EXPORTS", ALL).split(","))  # BENCH_EXPORTS: a comma-separated choice
 
 

@@ -10,9 +10,12 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from django.utils.translation import gettext as _
 
+from engines.cluster.cabling import Model
+from engines.cluster.cabling import network_rows as placed_rows
 from engines.cluster.rackplan import fabric_locator
 from engines.fabric.cabling import iter_cabling_csv
 from engines.fabric.model import NODE_LEAF
+from engines.networks.cabling import network_rows
 
 from .format import OutputErrorCode, OutputUnavailable
 
@@ -33,6 +36,33 @@ def compute_lines(result: ValidationResult) -> tuple[Iterator[str], bool]:
     counts = {g["group"]: g["count"] for g in result.totals.groups}
     locate = fabric_locator(result.rack_plan, counts)
     return named(iter_cabling_csv(fabric.plan, locate), result), locate is not None
+
+
+def cabling_lines(result: ValidationResult) -> Iterator[str]:
+    """The cabling CSV's lines (outputs.formats.cabling_csv): the compute rows with a last ``network`` column, then
+    the storage, in-band and out-of-band rows; OutputUnavailable (``no_fabric_plan``) without a cabled fabric."""
+    compute, rack_columns = compute_lines(result)
+    return _with_networks(compute, result, rack_columns)
+
+
+def _with_networks(compute: Iterator[str], result: ValidationResult, rack_columns: bool) -> Iterator[str]:
+    """The compute fabric's rows with a last ``network`` column, then the storage, in-band and out-of-band rows."""
+    for i, line in enumerate(compute):
+        yield line.rstrip("\n") + (",network\n" if i == 0 else ",compute\n")
+    site = result.site
+    if rack_columns:
+        # Every end a device of the rack plan, at its rack and unit (engines.cluster.cabling).
+        model = Model(
+            section=result.rack_plan,
+            fabric=result.fabric_plan.plan if result.fabric_plan is not None else None,
+            networks={key: None if s is None else s.plan for key, s in result.network_plans.items()},
+            group_counts={g["group"]: g["count"] for g in result.totals.groups},
+            compute_name=site.switch if site is not None else str,
+        )
+        rows = placed_rows(model)
+    else:
+        rows = network_rows(result.network_plans_json(), rack_columns=False)
+    yield from rows if site is None else (site.rename(row, False) for row in rows)
 
 
 def named(lines: Iterator[str], result: ValidationResult, switches: bool = True) -> Iterator[str]:

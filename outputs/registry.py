@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .format import OutputFormat
-from .formats import cabling_csv, cut_sheet_xlsx, fabric_topo, pictures_svg, topology_conf, topology_yaml
+from .formats import cabling_csv, cut_sheet_xlsx, fabric_topo, netbox_zip, pictures_svg, topology_conf, topology_yaml
 
 FORMATS: dict[str, OutputFormat] = {
     fmt.name: fmt
@@ -16,5 +16,6 @@ FORMATS: dict[str, OutputFormat] = {
         topology_yaml.FORMAT,
         fabric_topo.FORMAT,
         cut_sheet_xlsx.FORMAT,
+        netbox_zip.FORMAT,
     )
 }

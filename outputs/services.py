@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from configurator.result import ValidationResult
 
 # The hand-over files of a won design, in the order the wizard offers them.
-HANDOVER_EXPORTS = ("topology.conf", "topology.yaml", "fabric.topo", "cut-sheet.xlsx")
+HANDOVER_EXPORTS = ("netbox.zip", "topology.conf", "topology.yaml", "fabric.topo", "cut-sheet.xlsx")
 
 __all__ = [
     "FORMATS",

@@ -4,9 +4,9 @@
 Names: a network's switches carry its name (``storage-leaf-001``, ``inband-switch-02``, ``oob-leaf-003``); a
 storage network's node-side ends are its ports in order (``storage-port-0001``: the nodes' storage ports, then the
 storage systems'); an in-band node end is ``node-0001/mgmt2``; out-of-band ends are ``bmc-0001``, ``switch-mgmt-001``
-and ``pdu-001``; an in-band pair's peer link is link class ``peer``. These rows carry no rack columns: with a rack plan the
-cabling list takes its storage, in-band and out-of-band rows from engines.cluster.cabling instead, which names every
-end as a device of the rack plan at its rack and unit; this module's rows serve a result without racks.
+and ``pdu-001``; an in-band pair's peer link is link class ``peer``. These rows carry no rack columns: with a rack
+plan the cabling list takes its storage, in-band and out-of-band rows from engines.cluster.cabling instead, which
+names every end as a device of the rack plan at its rack and unit; this module's rows serve a result without racks.
 """
 
 from __future__ import annotations

@@ -4,7 +4,9 @@ get an error naming the field, never a 500."""
 
 from __future__ import annotations
 
+import io
 import json
+import zipfile
 
 from outputs.services import FORMATS
 from tests.api.test_cli import run
@@ -15,6 +17,10 @@ EXPORTS = "/api/v1/designs/exports/"
 
 def _body(response) -> str:
     return b"".join(response.streaming_content).decode()
+
+
+def _bytes(response) -> bytes:
+    return b"".join(response.streaming_content)
 
 
 def test_a_stored_configuration_exports_only_to_its_owner(api, other_api, design):
@@ -34,10 +40,17 @@ def test_a_design_document_exports_the_same_file(api, design):
         posted = api.post(f"{EXPORTS}{name}", design, format="json")
         assert posted.status_code == 200, name
         assert _body(posted) == _body(api.get(f"{CONFIGS}{created['id']}/exports/{name}")), name
+    posted = api.post(f"{EXPORTS}netbox.zip", design, format="json")
+    assert posted.status_code == 200 and posted["Content-Type"] == "application/zip"
+    stored = api.get(f"{CONFIGS}{created['id']}/exports/netbox.zip")
+    assert 'filename="netbox.zip"' in stored["Content-Disposition"]
+    body = _bytes(posted)
+    assert body == _bytes(stored)  # the same bundle, byte for byte
+    assert "devices.csv" in zipfile.ZipFile(io.BytesIO(body)).namelist()
 
 
 def test_an_unknown_export_is_404_naming_the_field(api, design):
-    response = api.post(f"{EXPORTS}netbox.zip", design, format="json")
+    response = api.post(f"{EXPORTS}nope.zip", design, format="json")
     assert response.status_code == 404
     error = response.json()["error"]
     assert error["code"] == "unknown_export" and [f["path"] for f in error["fields"]] == ["name"]
@@ -71,7 +84,10 @@ def test_export_design_writes_the_file_with_validate_designs_exit_codes(seeded_c
     assert out.read_text().startswith("# Slurm topology.conf")
     code, stdout, _ = run("export_design", str(path), "--format", "fabric.topo")
     assert code == 0 and "-> HCA node-0001/mlx5_0 P1" in stdout
-    code, _, err = run("export_design", str(path), "--format", "netbox.zip")
+    bundle = tmp_path / "netbox.zip"
+    assert run("export_design", str(path), "--format", "netbox.zip", "--output", str(bundle))[0] == 0
+    assert "README.txt" in zipfile.ZipFile(bundle).namelist()
+    code, _, err = run("export_design", str(path), "--format", "nope.zip")
     assert code == 2 and "--format" in err
     design["node_groups"][0]["count"] = "four"
     code, _, err = run("export_design", "-", "--format", "topology.conf", stdin=json.dumps(design))
@@ -83,4 +99,4 @@ def test_export_design_writes_the_file_with_validate_designs_exit_codes(seeded_c
 
 
 def test_every_registered_format_is_an_export():
-    assert {"topology.conf", "topology.yaml", "fabric.topo", "cabling.csv"} <= set(FORMATS)
+    assert {"netbox.zip", "topology.conf", "topology.yaml", "fabric.topo", "cabling.csv"} <= set(FORMATS)

@@ -1,5 +1,6 @@
 """Issue #34: a won quote's page gives sales engineers the hand-over exports of the design frozen in the quote
-(topology.conf, topology.yaml, fabric.topo, cut-sheet.xlsx); customers neither see the links nor get the files."""
+(netbox.zip, topology.conf, topology.yaml, fabric.topo, cut-sheet.xlsx); customers neither see the links nor get
+the files."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from quotes.services import quote_accept, quote_request
 from tests.factories import StaffFactory
 
 MEDIA_TYPES = {
+    "netbox.zip": "application/zip",
     "topology.conf": "text/plain",
     "topology.yaml": "application/yaml",
     "fabric.topo": "text/plain",
@@ -40,9 +42,9 @@ def test_staff_download_the_won_quotes_hand_over_exports(won, client):
         assert response.status_code == 200, name
         assert response["Content-Type"].split(";")[0] == MEDIA_TYPES[name]
         body = b"".join(response.streaming_content)
-        assert body and (b"node-" in body or name == "cut-sheet.xlsx")
+        assert body and (b"node-" in body or name in ("cut-sheet.xlsx", "netbox.zip"))
         assert f"{won.number}-{name}" in response["Content-Disposition"]
-    assert client.get(reverse("configurator:quote_export", args=[won.pk, "netbox.zip"])).status_code == 404
+    assert client.get(reverse("configurator:quote_export", args=[won.pk, "elevation.svg"])).status_code == 404
 
 
 def test_a_customer_sees_no_exports_and_gets_no_file(won, client, django_user_model):

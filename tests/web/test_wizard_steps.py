@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import io
+import zipfile
+
 import pytest
 from django.urls import reverse
 
@@ -401,7 +404,12 @@ def test_review_offers_the_hand_over_files_of_a_valid_cabled_design(client, make
     response = client.get(href)
     assert response.status_code == 200 and response.streaming
     assert b"".join(response.streaming_content).decode().startswith("# Slurm topology.conf")
-    assert client.get(reverse("configurator:export", args=[config.token, "netbox.zip"])).status_code == 404
+    bundle = reverse("configurator:export", args=[config.token, "netbox.zip"])
+    assert bundle in body
+    response = client.get(bundle)
+    assert response.status_code == 200 and response["Content-Type"] == "application/zip"
+    assert "cables.csv" in zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content))).namelist()
+    assert client.get(reverse("configurator:export", args=[config.token, "nope.zip"])).status_code == 404
     config.document = {**config.document, "fabric": None}
     config.save()
     assert 'id="handover"' not in client.get(url(config, "review")).content.decode()

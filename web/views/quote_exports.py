@@ -1,5 +1,5 @@
-"""The hand-over exports of a won quote (topology.conf, topology.yaml, fabric.topo, cut-sheet.xlsx) for sales
-engineers: made from the design frozen in the quote, not from the draft as it is now, through the one output
+"""The hand-over exports of a won quote (netbox.zip, topology.conf, topology.yaml, fabric.topo, cut-sheet.xlsx) for
+sales engineers: made from the design frozen in the quote, not from the draft as it is now, through the one output
 service every door calls. Staff only; customers neither see the links nor get the files."""
 
 from __future__ import annotations

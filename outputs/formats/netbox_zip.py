@@ -1,0 +1,154 @@
+"""``netbox.zip``: the design as a NetBox bulk import bundle, every object ``status=planned``, one CSV per object
+type with NetBox's import field names, in the order NetBox needs them (README.txt in the bundle says it), plus a
+devicetype-library YAML file per device type (outputs.netbox_types). Devices, ports and cables are the cabling
+CSV's (outputs.netbox). Each PDU has its own power feed, three-phase at the line voltage (√3 × the catalogue's
+phase voltage, rounded to the volt) and the PDU's rated current, at 100 % utilisation, so that NetBox's available
+power (voltage × current × √3 × utilisation) is the PDU's rating."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import zipfile
+from collections.abc import Iterable, Iterator, Sequence
+
+import yaml
+
+from configurator.result import ValidationResult
+from configurator.snapshot import catalog_snapshot
+from design.specs import PduSpec
+from outputs.format import OutputFormat
+from outputs.links import unavailable
+from outputs.netbox import STATUS, NetBoxModel, netbox_model
+from outputs.netbox_types import UNKNOWN_MANUFACTURER, slugify
+
+ORDER = (
+    ("manufacturers.csv", "the manufacturers of the device types"),
+    ("device-types/", "every device type: Device Types > Import, one YAML file each"),
+    ("device-roles.csv", "the device roles"),
+    ("sites.csv", "the site"),
+    ("racks.csv", "the racks"),
+    ("power-panels.csv", "the site's power panels (A, and B for A+B feeds)"),
+    ("power-feeds.csv", "one feed per PDU"),
+    ("devices.csv", "every device: racked at its unit, a zero-U PDU without a position, a tray in its system's bay"),
+    ("interfaces.csv", "the ports the cabling uses that the device types do not list (adapters, management ports)"),
+    ("cables.csv", "every cable of the cabling CSV"),
+)
+ROLE_COLOURS = {"node": "4caf50", "pdu": "9e9e9e", "control": "3f51b5", "ufm": "3f51b5", "management": "795548",
+                "oob": "795548", "storage": "ff9800", "inband": "00bcd4"}  # fmt: skip
+SWITCH_COLOUR = "2196f3"
+EPOCH = (1980, 1, 1, 0, 0, 0)
+
+
+def _csv(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def _feed_power(part: str) -> tuple[object, object, object]:
+    """(phase, voltage, amperage) of a PDU's feed from its catalogue entry; unknown values left empty."""
+    spec = catalog_snapshot().get(part)
+    if not isinstance(spec, PduSpec) or spec.voltage_v is None:
+        return "", "", ""
+    if spec.phases == 3:
+        return "three-phase", round(spec.voltage_v * math.sqrt(3)), spec.current_a or ""
+    return "single-phase", spec.voltage_v, spec.current_a or ""
+
+
+def _site(result: ValidationResult) -> str:
+    return f"cluster-{result.design_hash[:8]}"
+
+
+def files(result: ValidationResult, model: NetBoxModel) -> Iterator[tuple[str, str]]:
+    """(path, text) of every file of the bundle, in import order."""
+    site = _site(result)
+    types = model.types.values()
+    makers = sorted({t.manufacturer for t in types})
+    yield "manufacturers.csv", _csv(("name", "slug"), ((m, slugify(m)) for m in makers))
+    for t in types:
+        yield t.path, yaml.safe_dump(t.to_dict(), sort_keys=False, allow_unicode=True)
+    roles = sorted({d.role for d in model.devices})
+    yield "device-roles.csv", _csv(("name", "slug", "color"), ((r, r, _colour(r)) for r in roles))
+    yield "sites.csv", _csv(("name", "slug", "status"), [(site, site, STATUS)])
+    yield "racks.csv", _csv(("site", "name", "status", "u_height"),
+                            ((site, r.name, STATUS, r.u_total) for r in model.racks))  # fmt: skip
+    yield "power-panels.csv", _csv(("site", "name"), ((site, p) for p in model.panels))
+    yield "power-feeds.csv", _feeds(site, model)
+    yield "devices.csv", _devices(site, model)
+    yield "interfaces.csv", _csv(("device", "name", "type"), ((d, p, t) for (d, p), t in model.interfaces.items()))
+    yield "cables.csv", _cables(site, model)
+    yield "README.txt", readme(model)
+
+
+def _colour(role: str) -> str:
+    return ROLE_COLOURS.get(role.split("-", 1)[0], SWITCH_COLOUR)
+
+
+def _feeds(site: str, model: NetBoxModel) -> str:
+    header = ("site", "power_panel", "rack", "name", "status", "type", "supply", "phase", "voltage", "amperage",
+              "max_utilization", "description")  # fmt: skip
+    power = {part: _feed_power(part) for part in {f.part for f in model.feeds}}
+    rows = (
+        (site, f.panel, f.rack, f.name, STATUS, f.kind, "ac", *power[f.part], 100, f"feeds PDU {f.pdu}")
+        for f in model.feeds
+    )
+    return _csv(header, rows)
+
+
+def _devices(site: str, model: NetBoxModel) -> str:
+    header = ("name", "role", "manufacturer", "device_type", "status", "site", "rack", "position", "face", "parent",
+              "device_bay")  # fmt: skip
+    rows = []
+    for d in model.devices:
+        kind = model.types[d.part]
+        position = "" if d.position is None else d.position
+        rows.append((d.name, d.role, kind.manufacturer, kind.model, STATUS, site, d.rack, position, d.face,
+                     d.parent, d.bay))  # fmt: skip
+    return _csv(header, rows)
+
+
+def _cables(site: str, model: NetBoxModel) -> str:
+    header = ("side_a_site", "side_a_device", "side_a_type", "side_a_name", "side_b_site", "side_b_device",
+              "side_b_type", "side_b_name", "status", "description", "length", "length_unit")  # fmt: skip
+    rows = (
+        (site, c.a[0], "dcim.interface", c.a[1], site, c.b[0], "dcim.interface", c.b[1], STATUS, c.part[:200],
+         c.length_m, "m" if c.length_m else "")
+        for c in model.cables
+    )  # fmt: skip
+    return _csv(header, rows)
+
+
+def readme(model: NetBoxModel) -> str:
+    lines = ["NetBox import bundle (status: planned). Import in this order:", ""]
+    lines += [f"{k:2d}. {name:20s} {what}" for k, (name, what) in enumerate(ORDER, 1)]
+    lines += ["", "CSV files: Import (bulk import) of the object type, format CSV. Device types: Device Types >",
+              "Import, each YAML file of device-types/<manufacturer>/ (or the devicetype-library's importer).",
+              "Device and cable names are those of the cabling CSV; a racked device no row names is",
+              "<rack>-u<unit>. The trays of a rack-scale system are child devices in its bays (tray1 ...).",
+              "Power: one feed per PDU, three-phase at the line voltage and the PDU's rated current, at 100 %",
+              "utilisation, so that NetBox's available power is the PDU's rating; lower max_utilization to your",
+              "site's derating. Device types keep only what the catalogue records; a part without a catalogued",
+              f"manufacturer is under {UNKNOWN_MANUFACTURER}.", ""]  # fmt: skip
+    if model.left_out:
+        lines += [f"Not in cables.csv ({len(model.left_out)} rows of the cabling CSV):"]
+        lines += [f"  {row}  -- {why}" for row, why in model.left_out]
+    return "\n".join(lines) + "\n"
+
+
+def render(result: ValidationResult, language: str) -> Iterator[bytes]:
+    """The zip (one chunk); OutputUnavailable (``no_fabric_plan``) when the design has no fabric to cable."""
+    model = netbox_model(result)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as bundle:
+        for path, text in files(result, model):
+            entry = zipfile.ZipInfo(path, date_time=EPOCH)  # a fixed date: the same design, the same bytes
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            bundle.writestr(entry, text, compresslevel=1)  # fast: the CSVs compress well at any level
+    return iter((out.getvalue(),))
+
+
+FORMAT = OutputFormat(name="netbox.zip", media_type="application/zip", render=render, unavailable=unavailable)

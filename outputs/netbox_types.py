@@ -1,0 +1,121 @@
+"""NetBox device types of the catalogue's parts, in the netbox-community devicetype-library's YAML format: the
+required keys (``manufacturer``, ``model``, ``slug``, ``u_height``, ``is_full_depth``), the library's slug rule
+(the manufacturer's slug, then the model's), and the ports, supplies and outlets the catalogue records, with
+NetBox's type values. What the catalogue does not record is left out, never filled in: no key is empty or null.
+
+``u_height`` is the height the rack plan gives the part (the catalogue's where it has one); ``is_full_depth`` is
+NetBox's default (true: the device takes the rack's front and rear) for racked parts, false for zero-U parts and
+the trays of a rack-scale system, as the catalogue records no depth. A switch's ports are named as the cabling CSV
+names them (``p1`` ...; the RJ45 ports of a management switch ``p1`` ... and its uplink cages ``u1`` ...)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from configurator.snapshot import catalog_snapshot
+from design.specs import PduSpec, ServerSpec, SwitchSpec
+
+UNKNOWN_MANUFACTURER = "Unspecified"  # the catalogue records none (the control-plane servers)
+RJ45_1G = "1000base-t"
+_IB = {"HDR": "infiniband-hdr", "NDR": "infiniband-ndr", "XDR": "infiniband-xdr"}
+_ETH = {
+    (100, "QSFP28"): "100gbase-x-qsfp28",
+    (200, "QSFP56"): "200gbase-x-qsfp56",
+    (400, "QSFP112"): "400gbase-x-qsfp112",
+    (400, "OSFP"): "400gbase-x-osfp",
+    (800, "OSFP"): "800gbase-x-osfp",
+}
+_INLETS = {"C14": "iec-60320-c14", "C20": "iec-60320-c20"}
+
+
+def slugify(text: str) -> str:
+    """The devicetype-library's slug of a manufacturer or model: lower case, spaces, ``/`` and ``_`` to ``-``,
+    ``+`` to ``plus``, ``&`` to ``and``; other characters outside ``a-z0-9-`` dropped."""
+    out = text.casefold().replace(" ", "-").replace("/", "-").replace("_", "-").replace("+", "-plus")
+    out = out.replace("&", "-and-")
+    out = "".join(c for c in out if c.isascii() and (c.isalnum() or c == "-"))
+    while "--" in out:
+        out = out.replace("--", "-")
+    return out.strip("-")
+
+
+@dataclass
+class DeviceType:
+    manufacturer: str
+    model: str
+    u_height: int
+    part_number: str = ""
+    description: str = ""
+    ports: dict[str, str] = field(default_factory=dict)  # interface name -> NetBox type
+    power_ports: list[tuple[str, str]] = field(default_factory=list)
+    outlets: list[tuple[str, str]] = field(default_factory=list)
+    bays: int = 0  # device bays (a rack-scale system's trays)
+    child: bool = False
+
+    @property
+    def slug(self) -> str:
+        return f"{slugify(self.manufacturer)}-{slugify(self.model)}"
+
+    @property
+    def path(self) -> str:
+        return f"device-types/{self.manufacturer}/{self.model}.yaml"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The library's YAML document: only keys with a value."""
+        doc: dict[str, Any] = {
+            "manufacturer": self.manufacturer,
+            "model": self.model,
+            "slug": self.slug,
+            "part_number": self.part_number[:50],
+            "u_height": self.u_height,
+            "is_full_depth": self.u_height > 0 and not self.child,
+            "description": self.description[:200],
+        }
+        if self.bays:
+            doc["subdevice_role"] = "parent"
+            doc["device-bays"] = [{"name": f"tray{k}"} for k in range(1, self.bays + 1)]
+        elif self.child:
+            doc["subdevice_role"] = "child"
+        if self.power_ports:
+            doc["power-ports"] = [{"name": n, "type": t} for n, t in self.power_ports]
+        if self.outlets:
+            doc["power-outlets"] = [{"name": n, "type": t} for n, t in self.outlets]
+        if self.ports:
+            doc["interfaces"] = [{"name": n, "type": t} for n, t in self.ports.items()]
+        return {k: v for k, v in doc.items() if v not in ("", None, [])}
+
+
+def switch_ports(spec: SwitchSpec) -> dict[str, str]:
+    """A switch's ports as the cabling CSV names them, each with its NetBox type; none when the catalogue does not
+    say what its cages carry."""
+    if spec.protocol == "infiniband":
+        kind = _IB.get(spec.generation or "")
+    else:
+        kind = _ETH.get((spec.port_speed_gbps or 0, str(spec.cage_connector or "")))
+    logical = (spec.cages or 0) * (spec.logical_ports_per_cage or 1)
+    if spec.rj45_ports:
+        ports = {f"p{k}": RJ45_1G for k in range(1, spec.rj45_ports + 1)}
+        if kind:
+            ports |= {f"u{k}": kind for k in range(1, logical + 1)}
+        return ports
+    return {f"p{k}": kind for k in range(1, logical + 1)} if kind else {}
+
+
+def device_type(part: str, height: int, *, trays: int = 0, tray_of: str = "") -> DeviceType:
+    """The device type of a catalogue part racked ``height`` units high; ``trays``: the bays of a rack-scale
+    system; ``tray_of``: the system whose compute tray this is (named ``<system> compute tray``)."""
+    spec = catalog_snapshot().get(tray_of or part)
+    manufacturer = (spec.manufacturer if spec is not None else "") or UNKNOWN_MANUFACTURER
+    if tray_of:
+        name = f"Compute tray of the {spec.name}" if spec is not None else ""
+        return DeviceType(manufacturer, part, 0, description=name, child=True)
+    kind = DeviceType(manufacturer, part, height, part_number=part, description=spec.name if spec else "", bays=trays)
+    if isinstance(spec, SwitchSpec):
+        kind.ports = switch_ports(spec)
+    elif isinstance(spec, ServerSpec) and spec.psu_count and spec.psu_inlet in _INLETS:
+        kind.power_ports = [(f"PSU{k}", _INLETS[spec.psu_inlet]) for k in range(1, spec.psu_count + 1)]
+    elif isinstance(spec, PduSpec):
+        kind.outlets = [(f"C13-{k}", "iec-60320-c13") for k in range(1, (spec.outlets_c13 or 0) + 1)]
+        kind.outlets += [(f"C19-{k}", "iec-60320-c19") for k in range(1, (spec.outlets_c19 or 0) + 1)]
+    return kind

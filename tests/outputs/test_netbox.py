@@ -1,0 +1,216 @@
+"""Issue #34, item 1: ``netbox.zip``, the design as NetBox's bulk import bundle. The zip is read back as NetBox
+would import it and checked against NetBox's model rules (unique device names per site regardless of case, no two
+devices on one unit of one face, every device within its rack, zero-U PDUs without a position, a feed's available
+power the PDU's rating, one primary and one redundant feed per PDU pair), against the devicetype-library's format
+(required and known keys, slug rule, NetBox interface types, no empty values), and against the cabling CSV: every
+row is one cable between two ports of listed devices, or is named in the README as left out."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import zipfile
+from collections import Counter
+
+import pytest
+import yaml
+
+from configurator.services import design_validate
+from outputs.netbox_types import slugify
+from outputs.services import design_output
+from tests.configurator.test_ra_golden import RA_NETWORKS, _superpod
+from tests.outputs.test_handover import hgx, nvl72
+from tests.outputs.test_physical_model import _nvl72
+
+pytestmark = pytest.mark.django_db
+
+ORDER = ["manufacturers.csv", "device-roles.csv", "sites.csv", "racks.csv", "power-panels.csv", "power-feeds.csv",
+         "devices.csv", "interfaces.csv", "cables.csv"]  # fmt: skip
+# The devicetype-library's device-type keys (schema/devicetype.json) and the ones it requires.
+KEYS = {"manufacturer", "model", "slug", "part_number", "u_height", "is_full_depth", "airflow", "weight",
+        "weight_unit", "front_image", "rear_image", "subdevice_role", "is_powered", "console-ports",
+        "console-server-ports", "power-ports", "power-outlets", "interfaces", "front-ports", "rear-ports",
+        "module-bays", "device-bays", "inventory-items", "description", "comments"}  # fmt: skip
+REQUIRED = {"manufacturer", "model", "slug", "u_height", "is_full_depth"}
+# NetBox's interface type values (dcim/choices.py InterfaceTypeChoices) the bundle may use.
+NETBOX_TYPES = {"1000base-t", "10gbase-t", "100gbase-x-qsfp28", "200gbase-x-qsfp56", "400gbase-x-qsfp112",
+                "400gbase-x-osfp", "800gbase-x-osfp", "infiniband-hdr", "infiniband-ndr", "infiniband-xdr",
+                "other"}  # fmt: skip
+
+
+class Bundle:
+    def __init__(self, body: bytes):
+        self.zip = zipfile.ZipFile(io.BytesIO(body))
+        self.names = self.zip.namelist()
+
+    def csv(self, name: str) -> list[dict[str, str]]:
+        return list(csv.DictReader(io.StringIO(self.zip.read(name).decode())))
+
+    def types(self) -> dict[str, dict]:
+        return {n: yaml.safe_load(self.zip.read(n)) for n in self.names if n.startswith("device-types/")}
+
+    @property
+    def readme(self) -> str:
+        return self.zip.read("README.txt").decode()
+
+
+def bundle(result) -> Bundle:
+    return Bundle(b"".join(design_output(name="netbox.zip", result=result, language="en").body))  # type: ignore[arg-type]
+
+
+def cabling(result) -> list[str]:
+    return "".join(design_output(name="cabling.csv", result=result, language="en").body).splitlines()[1:]  # type: ignore[arg-type]
+
+
+def _check_files(b: Bundle) -> None:
+    assert set(ORDER) | {"README.txt"} <= set(b.names)
+    readme = b.readme
+    positions = [readme.index(name) for name in ORDER]
+    assert positions == sorted(positions), "README gives the import order"
+    assert readme.index("device-types/") < readme.index("devices.csv")
+    for name in ("sites.csv", "racks.csv", "power-feeds.csv", "devices.csv", "cables.csv"):
+        assert {row["status"] for row in b.csv(name)} == {"planned"}, name
+
+
+def _check_types(b: Bundle) -> dict[str, dict]:
+    by_model = {}
+    for path, doc in b.types().items():
+        assert REQUIRED <= set(doc) <= KEYS, path
+        assert path == f"device-types/{doc['manufacturer']}/{doc['model']}.yaml"
+        assert doc["slug"] == f"{slugify(doc['manufacturer'])}-{slugify(doc['model'])}"
+        assert all(c.isascii() and (c.isalnum() and not c.isupper() or c in "-_") for c in doc["slug"]), path
+
+        def empty(value) -> bool:
+            if isinstance(value, dict):
+                return any(empty(v) for v in value.values())
+            if isinstance(value, list):
+                return not value or any(empty(v) for v in value)
+            return value is None or value == ""
+
+        assert not empty(doc), f"{path}: a null or empty value"
+        for iface in doc.get("interfaces", []):
+            assert iface["type"] in NETBOX_TYPES, (path, iface)
+        names = [i["name"] for i in doc.get("interfaces", [])]
+        assert len(names) == len(set(names)), path
+        by_model[doc["model"]] = doc
+    return by_model
+
+
+def _check_devices(b: Bundle, types: dict[str, dict]) -> dict[str, dict[str, str]]:
+    devices = b.csv("devices.csv")
+    folded = Counter(d["name"].casefold() for d in devices)
+    assert not [n for n, k in folded.items() if k > 1], "device names unique per site regardless of case"
+    racks = {r["name"]: int(r["u_height"]) for r in b.csv("racks.csv")}
+    units: Counter = Counter()
+    by_name = {d["name"]: d for d in devices}
+    for d in devices:
+        height = types[d["device_type"]]["u_height"]
+        if d["parent"]:
+            assert not d["position"] and d["device_bay"] and by_name[d["parent"]]["rack"] == d["rack"], d
+            assert d["device_bay"] in {x["name"] for x in types[by_name[d["parent"]]["device_type"]]["device-bays"]}
+        elif height == 0:
+            assert not d["position"] and not d["face"], f"{d['name']}: a zero-U device has no position"
+        else:
+            first = int(d["position"])
+            assert d["face"] in ("front", "rear") and first >= 1 and first + height - 1 <= racks[d["rack"]], d
+            for u in range(first, first + height):  # full-depth: the unit is taken on both faces
+                units[(d["rack"], u)] += 1
+    assert not [k for k, n in units.items() if n > 1], "(rack, position, face) unique"
+    return by_name
+
+
+def _check_cables(b: Bundle, types: dict[str, dict], devices: dict[str, dict], rows: list[str]) -> None:
+    added = {(i["device"], i["name"]) for i in b.csv("interfaces.csv")}
+    assert {i["type"] for i in b.csv("interfaces.csv")} <= NETBOX_TYPES
+    cables = b.csv("cables.csv")
+    ends: Counter = Counter()
+    for c in cables:
+        for side in ("side_a", "side_b"):
+            device, port = c[f"{side}_device"], c[f"{side}_name"]
+            assert c[f"{side}_type"] == "dcim.interface"
+            own = {i["name"] for i in types[devices[device]["device_type"]].get("interfaces", [])}
+            assert port in own or (device, port) in added, (device, port)
+            ends[(device, port)] += 1
+    assert not [e for e, n in ends.items() if n > 1], "a port cabled twice"
+    pairs = Counter(frozenset(((c["side_a_device"], c["side_a_name"]), (c["side_b_device"], c["side_b_name"])))
+                    for c in cables)  # fmt: skip
+    readme = b.readme
+    for row in rows:
+        f = row.split(",")
+        key = frozenset(((f[0], f[1]), (f[2], f[3])))
+        assert pairs[key] == 1 or (pairs[key] == 0 and f"  {row}  -- " in readme), row
+
+
+def _check_power(b: Bundle, result) -> None:
+    plan = result.rack_plan.plan
+    feeds = b.csv("power-feeds.csv")
+    pdus = [d for d in b.csv("devices.csv") if d["role"] == "pdu"]
+    assert len(feeds) == len(pdus) == sum(p.quantity for p in plan.pdus)
+    assert {f["description"].removeprefix("feeds PDU ") for f in feeds} == {d["name"] for d in pdus}
+    panels = {p["name"] for p in b.csv("power-panels.csv")}
+    kinds: dict[str, Counter] = {}
+    for f in feeds:
+        assert f["power_panel"] in panels
+        rating_w = 22_000  # AP8886: 22.0 kW, 230 V phase voltage, 32 A, three phases (catalog/seed/FACTS.md)
+        available = float(f["voltage"]) * float(f["amperage"]) * math.sqrt(3) * float(f["max_utilization"]) / 100
+        assert f["phase"] == "three-phase" and abs(available - rating_w) / rating_w < 0.005, f
+        kinds.setdefault(f["rack"], Counter())[f["type"]] += 1
+    if str(plan.feeds) == "A+B":
+        assert panels == {"Panel A", "Panel B"}
+        assert all(k["primary"] == k["redundant"] for k in kinds.values()), "one primary, one redundant per pair"
+
+
+def _check(result) -> Bundle:
+    b = bundle(result)
+    _check_files(b)
+    types = _check_types(b)
+    devices = _check_devices(b, types)
+    _check_cables(b, types, devices, cabling(result))
+    _check_power(b, result)
+    return b
+
+
+def test_the_127_node_superpod_with_storage_in_band_and_out_of_band_imports_under_netboxs_rules(seeded_catalog):
+    result = design_validate(document=_superpod(127, RA_NETWORKS))
+    b = _check(result)
+    devices = b.csv("devices.csv")
+    roles = Counter(d["role"] for d in devices)
+    assert roles["node"] == 127 and roles["control"] == 10 and roles["storage-leaf"] and roles["inband-leaf"]
+    added = {(i["device"], i["name"]): i["type"] for i in b.csv("interfaces.csv")}
+    # The adapters the design adds: 8 compute NICs, 2 storage and 2 in-band ports per node, typed as their links.
+    assert added[("node-0001", "nic1")] == added[("node-0001", "stor2")] == "infiniband-ndr"
+    assert added[("node-0001", "mgmt1")] == "100gbase-x-qsfp28" and added[("node-0001", "bmc")] == "1000base-t"
+    sn2201 = b.types()["device-types/NVIDIA/SN2201.yaml"]
+    assert sum(i["type"] == "1000base-t" for i in sn2201["interfaces"]) == 48  # its 48 RJ45 ports, as catalogued
+    assert {d["name"] for d in devices} >= {"su01-leaf-r1", "storage-leaf-001", "oob-R01-01", "R01-01-pdu-1"}
+
+
+def test_two_gb300_nvl72_racks_put_each_tray_in_a_bay_of_its_system(seeded_catalog):
+    result = design_validate(document=_nvl72(2, True))
+    b = _check(result)
+    devices = b.csv("devices.csv")
+    trays = [d for d in devices if d["parent"]]
+    assert len(trays) == 36 and len({d["parent"] for d in trays}) == 2
+    systems = [d for d in devices if d["device_type"] == "SRS-GB300-NVL72"]
+    assert [(d["position"], d["face"]) for d in systems] == [("1", "front")] * 2
+    racks = {r["name"]: r["u_height"] for r in b.csv("racks.csv")}
+    assert {racks[d["rack"]] for d in systems} == {"48"}
+    q3400 = b.types()["device-types/NVIDIA/Q3400-RA.yaml"]
+    assert {i["type"] for i in q3400["interfaces"]} == {"infiniband-xdr"} and len(q3400["interfaces"]) == 144
+    assert not [f for f in b.csv("power-feeds.csv") if f["rack"] in {d["rack"] for d in systems}]
+
+
+def test_a_site_naming_template_names_the_devices_and_cables_as_the_cabling_csv(seeded_catalog):
+    result = design_validate(document={**hgx(8), "site": {"prefix": "gpu", "digits": 3, "first": 0}})
+    b = _check(result)
+    names = {d["name"] for d in b.csv("devices.csv")}
+    assert {"gpu000", "gpu007"} <= names and not [n for n in names if n.startswith("node-")]
+    ends = {c["side_a_device"] for c in b.csv("cables.csv")} | {c["side_b_device"] for c in b.csv("cables.csv")}
+    csv_ends = {f.split(",")[i] for f in cabling(result) for i in (0, 2)}
+    assert ends <= csv_ends and "gpu000" in ends
+
+
+@pytest.mark.parametrize(("kind", "size"), [("hgx", 4), ("hgx", 64), ("hgx", 2048), ("nvl72", 8)])
+def test_every_cabling_row_is_one_cable_or_named_as_left_out(seeded_catalog, kind, size):
+    _check(design_validate(document=hgx(size) if kind == "hgx" else nvl72(size)))
