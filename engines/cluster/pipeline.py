@@ -19,7 +19,8 @@ from typing import Any, TypedDict
 
 from design.contract import SUPPLIED_ITEMS
 from design.model import DesignIn, NetworksIn, RackIn
-from design.specs import AdapterSpec, CatalogView, ServerSpec
+from design.specs import AdapterSpec, CatalogView, ServerSpec, SwitchSpec
+from design.vocabulary import Protocol
 from engines.cluster.bill import BillSources, BillWords, BomLine, assemble_bill
 from engines.cluster.control_plane import (
     CONTROL_PLANE,
@@ -36,9 +37,9 @@ from engines.cluster.control_plane import (
     left_out,
 )
 from engines.cluster.defaults import DefaultAdded, complete_design
+from engines.cluster.oob_racks import OobRacks, oob_rack_plan, rack_side
 from engines.cluster.rackplan import (
     RackPlanSection,
-    build_rack_plan,
     distances,
     fabric_rack_with_distances,
     rack_plan_section,
@@ -50,12 +51,11 @@ from engines.findings.finding import SEVERITY_ORDER, Finding
 from engines.findings.params.cluster import OfferLeftOut
 from engines.findings.registry import finding
 from engines.networks.model import NetworkPlan
-from engines.networks.plan import NodePorts, RackSide, plan_networks
+from engines.networks.plan import NodePorts, plan_networks, storage_switch
 from engines.node.context import GroupContext, resolve_group
 from engines.node.engine import NodeResult, validate_nodes
 from engines.node.power import ClusterPower, cluster_power
-from engines.racks import LinkLength, RackPlan
-from engines.racks.model import DeviceRole
+from engines.racks import LinkLength
 
 
 def integrated_nic_spec(server: ServerSpec) -> AdapterSpec | None:
@@ -204,17 +204,6 @@ def _node_ports(design: DesignIn, catalog: CatalogView, role: str) -> NodePorts:
     return NodePorts(nodes=nodes, ports_per_node=fewest or 0, ports=ports, adapter=adapter)
 
 
-def _rack_side(racks: RackPlan) -> RackSide:
-    """The rack plan's PDUs and in-rack management switches, for the out-of-band network."""
-    pdus = sum(p.quantity for p in racks.pdus)
-    switches, part = 0, None
-    for run in racks.runs:
-        mgmt = [d for d in run.rack.devices if d.role == DeviceRole.MANAGEMENT]
-        switches += len(mgmt) * run.count
-        part = part or next((d.part for d in mgmt), None)
-    return RackSide(pdus=pdus, switches=switches, switch_part=part)
-
-
 def _oob_bmcs(design: DesignIn, catalog: CatalogView) -> int:
     """The node BMCs the out-of-band network connects: one per node, none for a rack-scale system (NVL72), whose
     trays, NVLink switch trays and power shelves are managed on the rack's own built-in management switches."""
@@ -235,11 +224,26 @@ def _networks(design: DesignIn, leave: LeftOut) -> NetworksIn | None:
     return design.networks.model_copy(update={"oob": None})
 
 
+def _ethernet(plan: FabricPlan | None, catalog: CatalogView) -> bool | None:
+    """The compute fabric's protocol: True Ethernet, False InfiniBand, None without a fabric."""
+    spec = catalog.get(plan.switch) if plan is not None and plan.tiers else None
+    return spec.protocol == Protocol.ETHERNET if isinstance(spec, SwitchSpec) else None
+
+
+def ib_fabrics(design: DesignIn, catalog: CatalogView, plan: FabricPlan | None, leave: LeftOut) -> int:
+    """The design's InfiniBand fabrics, compute and storage (each gets a UFM pair from one scalable unit)."""
+    ethernet = _ethernet(plan, catalog)
+    storage = storage_switch(
+        _networks(design, leave), _node_ports(design, catalog, "storage"), catalog, ethernet_fabric=bool(ethernet)
+    )
+    return (ethernet is False) + (storage is not None and storage.protocol == Protocol.INFINIBAND)
+
+
 def _network_plans(
     design: DesignIn,
     catalog: CatalogView,
     plan: FabricPlan | None,
-    racks: RackPlan,
+    racks: OobRacks,
     codes: set[str],
     leave: LeftOut,
 ) -> tuple[dict[str, NetworkPlan | None], list[Finding]]:
@@ -247,16 +251,19 @@ def _network_plans(
     far, which decide whether the control plane has UFM appliances (their BMCs are out-of-band ports too). An
     out-of-band network the offer leaves out is said once, by OFFER_LEFT_OUT, not as a network the design names."""
     networks = _networks(design, leave)
+    rail_optimized = plan is not None and plan.tiers >= 2 and plan.topology == "rail-optimized"
     plans, findings = plan_networks(
         networks=networks,
         storage=_node_ports(design, catalog, "storage"),
         inband=_node_ports(design, catalog, "management"),
         bmcs=_oob_bmcs(design, catalog),
         compute_switches=plan.switches if plan is not None and plan.tiers else 0,
-        racks=_rack_side(racks),
+        racks=rack_side(racks.plan, racks.central),
         catalog=catalog,
         rack=design.fabric.rack if design.fabric is not None else None,
-        servers=control_plane_servers(design, codes, leave),
+        servers=control_plane_servers(design, catalog, codes, leave, ib_fabrics(design, catalog, plan, leave)),
+        units=max(1, plan.units) if plan is not None and rail_optimized else 1,
+        ethernet_fabric=bool(_ethernet(plan, catalog)),
     )
     if networks is not design.networks:
         findings = [f for f in findings if not (f.code == "NETWORK_CUSTOMER_SUPPLIED" and f.subject == "networks.oob")]
@@ -300,16 +307,24 @@ def validate_cluster(
     leave = left_out(design, catalog)
     node = validate_nodes(design, catalog)
     findings: list[Finding] = list(node.findings) + default_findings
-    plan, racks, lengths = _fabric_and_racks(design, catalog, node, leave, findings)
+    plan, laid, lengths = _fabric_and_racks(design, catalog, node, leave, findings)
     codes = {str(f.code) for f in findings}
-    network_plans, network_findings = _network_plans(design, catalog, plan, racks, codes, leave)
+    network_plans, network_findings = _network_plans(design, catalog, plan, laid, codes, leave)
+    racks = laid.plan
     findings.extend(network_findings)
     # One power sum for the cluster, from the nodes and the fabric's final bill; the racks' facility totals are it.
     power = cluster_power(node.totals.get("groups", []), _fabric_bom(design, plan), dict(catalog.parts))
     racks = racks.with_facility_power(power.total_w, power.complete)
     codes = {str(f.code) for f in findings}
     control_lines, service_lines, cluster_findings = cluster_lines(
-        design, catalog, racks=racks.rack_count, codes=codes, leave=leave, prices=prices, describe=describe
+        design,
+        catalog,
+        racks=racks.rack_count,
+        codes=codes,
+        leave=leave,
+        prices=prices,
+        describe=describe,
+        ib_fabrics=ib_fabrics(design, catalog, plan, leave),
     )
     findings.extend(cluster_findings)
     rack_plan = rack_plan_section(racks, lengths, design, node.totals, _fabric_endpoints(design, catalog))
@@ -362,19 +377,22 @@ def _bill_sources(
 
 def _fabric_and_racks(
     design: DesignIn, catalog: CatalogView, node: NodeResult, leave: LeftOut, findings: list[Finding]
-) -> tuple[FabricPlan | None, RackPlan, dict[str, LinkLength]]:
-    """The compute fabric's plan (None without one), the rack plan and its link lengths; their findings are added
-    to ``findings`` (the node rules' so far), the fabric's first."""
+) -> tuple[FabricPlan | None, OobRacks, dict[str, LinkLength]]:
+    """The compute fabric's plan (None without one), the rack plan (with the out-of-band switches where their
+    placement puts them, engines.cluster.oob_racks) and its link lengths; their findings are added to
+    ``findings`` (the node rules' so far), the fabric's first."""
+    management = OOB not in leave
     if not (design.fabric is not None or design.node_count >= 2):
-        racks, rack_findings = build_rack_plan(design, catalog, node.totals, None, management=OOB not in leave)
-        findings.extend(rack_findings)
-        return None, racks, distances(racks, design)
+        laid = oob_rack_plan(design, catalog, node.totals, None, management=management)
+        findings.extend(laid.findings)
+        return None, laid, distances(laid.plan, design)
     fabric_args = _fabric_inputs(design, catalog)
     fabric_findings, plan = check_design_fabric(design=design, catalog=catalog, **fabric_args)
     # Switch counts first, then the racks, then the media chosen with the racks' distances (rackplan). The
     # second plan is not the first one again: its rack holds the rack plan's distances and nodes per rack,
     # which choose the media and may choose the port split (a splitter cable's reach), so it is planned anew.
-    racks, rack_findings = build_rack_plan(design, catalog, node.totals, plan, management=OOB not in leave)
+    laid = oob_rack_plan(design, catalog, node.totals, plan, management=management)
+    racks = laid.plan
     lengths = distances(racks, design)
     if plan is not None and design.fabric is not None:
         laid_rack = fabric_rack_with_distances(racks, design, lengths)
@@ -386,8 +404,8 @@ def _fabric_and_racks(
     if any(f.code == "NIC_FEWER_THAN_GPUS" for f in findings):
         fabric_findings = [f for f in fabric_findings if f.code != "FABRIC_FEWER_RAILS_THAN_GPUS"]
     findings.extend(fabric_findings)
-    findings.extend(rack_findings)
-    return plan, racks, lengths
+    findings.extend(laid.findings)
+    return plan, laid, lengths
 
 
 def _left_out(design: DesignIn, leave: LeftOut, rack_plan: RackPlanSection) -> list[str]:

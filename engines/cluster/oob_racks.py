@@ -1,0 +1,70 @@
+"""The rack plan as the out-of-band network's placement wants it (``networks.oob.placement``): central, its
+switches in management racks (the DGX SuperPOD RAs'), so no rack gets one of its own; or per rack, the rack
+plan's management switch in every rack. Absent, the placement follows the density of the compute racks
+(``engines.networks.oob.oob_placement``): the racks are planned central first and planned again per rack when the
+fullest compute rack has ``DENSE_RACK_PORTS`` or more management ports."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from design.model import DEFAULT, DesignIn, NetworkIn
+from design.specs import CatalogView
+from engines.fabric.model import FabricPlan
+from engines.findings.finding import Finding
+from engines.networks.oob import CENTRAL, PER_RACK, RackSide, oob_placement
+from engines.node.totals import NodeTotals
+from engines.racks import RackPlan
+from engines.racks.model import DeviceRole, RackKind
+
+from .rackplan import build_rack_plan
+
+
+@dataclass(frozen=True)
+class OobRacks:
+    """The rack plan, its findings and whether its out-of-band switches are central (none in the racks)."""
+
+    plan: RackPlan
+    findings: list[Finding]
+    central: bool
+
+
+def densest_rack_ports(racks: RackPlan) -> int:
+    """The management ports of the fullest compute rack: its nodes' BMCs and its PDUs (a rack-scale system's
+    trays are managed on its own switches, so its racks do not count)."""
+    return max(
+        (
+            run.rack.nodes + sum(p.quantity for p in run.rack.pdus)
+            for run in racks.runs
+            if run.rack.kind == RackKind.COMPUTE and not run.rack.system
+        ),
+        default=0,
+    )
+
+
+def oob_rack_plan(
+    design: DesignIn, catalog: CatalogView, totals: NodeTotals, fabric: FabricPlan | None, *, management: bool
+) -> OobRacks:
+    """The rack plan with the out-of-band switches where the placement puts them (module docstring).
+    ``management`` False: the site has its own out-of-band network (no management switch in any rack)."""
+    entry = design.networks.oob if design.networks is not None else DEFAULT
+    if not management or entry is None:
+        plan, found = build_rack_plan(design, catalog, totals, fabric, management=management)
+        return OobRacks(plan, found, False)
+    given = entry.placement if isinstance(entry, NetworkIn) else None
+    plan, found = build_rack_plan(design, catalog, totals, fabric, oob_central=given != PER_RACK)
+    if given is None and oob_placement(entry, densest_rack_ports(plan))[0] != CENTRAL:
+        plan, found = build_rack_plan(design, catalog, totals, fabric)
+        return OobRacks(plan, found, False)
+    return OobRacks(plan, found, given != PER_RACK)
+
+
+def rack_side(racks: RackPlan, central: bool) -> RackSide:
+    """The rack plan's PDUs, in-rack management switches and densest compute rack, for the out-of-band network."""
+    pdus = sum(p.quantity for p in racks.pdus)
+    switches, part = 0, None
+    for run in racks.runs:
+        mgmt = [d for d in run.rack.devices if d.role == DeviceRole.MANAGEMENT]
+        switches += len(mgmt) * run.count
+        part = part or next((d.part for d in mgmt), None)
+    return RackSide(pdus=pdus, switches=switches, switch_part=part, densest=densest_rack_ports(racks), central=central)
