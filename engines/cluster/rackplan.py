@@ -180,16 +180,12 @@ def build_rack_plan(
 ) -> tuple[RackPlan, list[Finding]]:
     """Plan the design's racks. Returns the plan and the findings at the edge (a server of unknown height cannot
     be racked: RACK_NODE_HEIGHT_UNKNOWN, and its nodes are left out of the plan rather than given a guessed size).
-    ``management`` False: the site has its own out-of-band network, so no rack gets a management switch.
-    ``oob_central``: the out-of-band switches stand in management racks (``networks.oob.placement`` central; the
-    out-of-band plan counts them and the physical model racks them), so no rack gets one of its own either."""
+    ``management`` False: the site has its own out-of-band network; ``oob_central``: its switches stand in
+    management racks (engines.cluster.oob_racks). Either way no rack gets a management switch of its own."""
     findings: list[Finding] = []
     peaks = {g.get("node_group"): g.get("peak_power_w_per_node") for g in node_totals.get("groups", [])}
-    su = (
-        fabric.nodes_per_unit
-        if fabric is not None and fabric.tiers >= 2 and fabric.topology == "rail-optimized"
-        else None
-    )
+    rail_optimized = fabric is not None and fabric.tiers >= 2 and fabric.topology == "rail-optimized"
+    su = fabric.nodes_per_unit if fabric is not None and rail_optimized else None
     groups = []
     for i, g in enumerate(design.node_groups):
         server = catalog.get(g.server)
@@ -221,10 +217,8 @@ def build_rack_plan(
         cooling=None if f.cooling is None else Cooling(f.cooling),
         pdu_feeds=Feeds(f.pdu_feeds),
     )
-    switches, pdus = (
-        tuple(_switch_groups(fabric, catalog, management=management and not oob_central)),
-        tuple(_pdu_options(catalog)),
-    )
+    switches = tuple(_switch_groups(fabric, catalog, management=management and not oob_central))
+    pdus = tuple(_pdu_options(catalog))
     plan = _plans.get(
         (tuple(groups), switches, facility, pdus),
         lambda: plan_racks(node_groups=groups, switches=switches, facility=facility, pdu_options=pdus),

@@ -107,43 +107,7 @@ def plan_oob(
             finding(subject, kind(network=OOB, switch=given.switch or (leaf.part_number if leaf is not None else None)))
         )
         return None
-    per = leaf.rj45_ports
-    placement, basis = oob_placement(entry, racks.densest)
-    if racks.switches and not racks.central:  # the rack plan has one in each rack: its caller chose per-rack
-        placement = PER_RACK
-    own: list[Finding] = []
-    groups = 0
-    if placement == CENTRAL:  # the rack plan was told (RackSide.central): no switch of it stands in a rack
-        in_racks, leaves = 0, central_switches(devices.ports, per, units)
-        groups = central_groups(devices.ports, per, units)
-    else:
-        in_racks = racks.switches if racks.switch_part in (None, leaf.part_number) else 0
-        leaves = max(in_racks, -(-devices.ports // per)) if devices.ports else in_racks
-        if leaves > in_racks:
-            own.append(
-                finding(
-                    subject,
-                    NetworkOobExtraSwitches(
-                        switch=leaf.part_number, extra=leaves - in_racks, in_racks=in_racks, ports=devices.ports
-                    ),
-                )
-            )
-    own.insert(
-        0,
-        finding(
-            subject,
-            NetworkOobPlacement(
-                placement=placement,
-                basis=basis,
-                densest=racks.densest,
-                threshold=DENSE_RACK_PORTS,
-                switch=leaf.part_number,
-                switches=leaves,
-                ports=devices.ports,
-                units=groups,
-            ),
-        ),
-    )
+    placement, in_racks, leaves, own = _leaves(entry, devices, racks, leaf, units)
     # SPOD-H100-OOB-UPLINKS: two 100 GbE uplinks from every out-of-band switch into the in-band network, which
     # takes them on its own switches: no aggregation switches.
     uplinks = OOB_UPLINKS * leaves
@@ -168,6 +132,42 @@ def plan_oob(
         uplinks=uplinks,
         oob_media=media,
     )
+
+
+def _leaves(
+    entry: NetworkIn | Default, devices: OobDevices, racks: RackSide, leaf: SwitchSpec, units: int
+) -> tuple[str, int, int, list[Finding]]:
+    """(placement, switches in the racks, all switches, findings): central switches counted by scalable unit
+    and none in the racks, or the racks' own with more where their ports run out (a finding says so); the
+    placement finding first."""
+    subject, per = f"networks.{OOB}", leaf.rj45_ports
+    placement, basis = oob_placement(entry, racks.densest)
+    if racks.switches and not racks.central:  # the rack plan has one in each rack: its caller chose per-rack
+        placement = PER_RACK
+    own: list[Finding] = []
+    groups = 0
+    if placement == CENTRAL:  # the rack plan was told (RackSide.central): no switch of it stands in a rack
+        in_racks, leaves = 0, central_switches(devices.ports, per, units)
+        groups = central_groups(devices.ports, per, units)
+    else:
+        in_racks = racks.switches if racks.switch_part in (None, leaf.part_number) else 0
+        leaves = max(in_racks, -(-devices.ports // per)) if devices.ports else in_racks
+        if leaves > in_racks:
+            extra = NetworkOobExtraSwitches(
+                switch=leaf.part_number, extra=leaves - in_racks, in_racks=in_racks, ports=devices.ports
+            )
+            own.append(finding(subject, extra))
+    said = NetworkOobPlacement(
+        placement=placement,
+        basis=basis,
+        densest=racks.densest,
+        threshold=DENSE_RACK_PORTS,
+        switch=leaf.part_number,
+        switches=leaves,
+        ports=devices.ports,
+        units=groups,
+    )
+    return placement, in_racks, leaves, [finding(subject, said), *own]
 
 
 def _oob_media(
