@@ -244,13 +244,15 @@ def _network_plans(
     catalog: CatalogView,
     plan: FabricPlan | None,
     racks: OobRacks,
-    codes: set[str],
+    basis: tuple[set[str], int],
     leave: LeftOut,
 ) -> tuple[dict[str, NetworkPlan | None], list[Finding]]:
-    """``network_plans`` (storage, in-band, out-of-band) and every finding about them; ``codes``: the findings so
-    far, which decide whether the control plane has UFM appliances (their BMCs are out-of-band ports too). An
+    """``network_plans`` (storage, in-band, out-of-band) and every finding about them; ``basis``: the findings' codes
+    so far and the design's InfiniBand fabrics, which decide the control plane's UFM appliances (their BMCs are
+    out-of-band ports too). An
     out-of-band network the offer leaves out is said once, by OFFER_LEFT_OUT, not as a network the design names."""
     networks = _networks(design, leave)
+    codes, ib = basis
     rail_optimized = plan is not None and plan.tiers >= 2 and plan.topology == "rail-optimized"
     plans, findings = plan_networks(
         networks=networks,
@@ -261,7 +263,7 @@ def _network_plans(
         racks=rack_side(racks.plan, racks.central),
         catalog=catalog,
         rack=design.fabric.rack if design.fabric is not None else None,
-        servers=control_plane_servers(design, catalog, codes, leave, ib_fabrics(design, catalog, plan, leave)),
+        servers=control_plane_servers(design, catalog, codes, leave, ib),
         units=max(1, plan.units) if plan is not None and rail_optimized else 1,
         ethernet_fabric=bool(_ethernet(plan, catalog)),
     )
@@ -309,7 +311,8 @@ def validate_cluster(
     findings: list[Finding] = list(node.findings) + default_findings
     plan, laid, lengths = _fabric_and_racks(design, catalog, node, leave, findings)
     codes = {str(f.code) for f in findings}
-    network_plans, network_findings = _network_plans(design, catalog, plan, laid, codes, leave)
+    ib = ib_fabrics(design, catalog, plan, leave)  # each gets a UFM pair from one SU
+    network_plans, network_findings = _network_plans(design, catalog, plan, laid, (codes, ib), leave)
     racks = laid.plan
     findings.extend(network_findings)
     # One power sum for the cluster, from the nodes and the fabric's final bill; the racks' facility totals are it.
@@ -324,7 +327,7 @@ def validate_cluster(
         leave=leave,
         prices=prices,
         describe=describe,
-        ib_fabrics=ib_fabrics(design, catalog, plan, leave),
+        ib_fabrics=ib,
     )
     findings.extend(cluster_findings)
     rack_plan = rack_plan_section(racks, lengths, design, node.totals, _fabric_endpoints(design, catalog))

@@ -272,7 +272,9 @@ def test_the_out_of_band_network_leaves_the_racks_own_management_to_the_rack(see
     assert oob["devices"]["bmcs"] == 0
     assert oob["devices"]["pdus"] == sum(p["quantity"] for p in result["rack_plan"]["pdus"])
     assert oob["devices"]["switches"] >= compute["leaf_switches"] + compute["spine_switches"]
-    assert oob["rack_switches"] == rack_count(result["rack_plan"]) - 8  # one per network rack, none in an NVL72
+    # Its switches stand central, in the management racks: none in an NVL72 rack or a network rack.
+    assert (oob["placement"], oob["rack_switches"]) == ("central", 0)
+    assert oob["leaf_switches"] == -(-oob["node_links"] // 48)
     mixed = _doc(GB200, racks=2, fabric={"switch": "MQM9700-NS2F"})
     mixed["node_groups"].append({"name": "hgx", "count": 4, "server": "SYS-821GE-TNHR", "components": []})
     devices = validate_json(document=mixed)["network_plans"]["oob"]["devices"]
