@@ -23,6 +23,7 @@ from engines.findings.params.racks import (
     RackPduOutletsUnknown,
     RackPduOverContinuous,
     RackPowerDefault,
+    RackServerSizeAssumed,
     RackSwitchHeightUnknown,
     RackSwitchPowerUnknown,
 )
@@ -97,6 +98,22 @@ def _switch_height_unknown(p: RackSwitchHeightUnknown) -> tuple[str, str]:
         _("The height of %(part)s is not known from the sources; the plan reserves %(assumed_u)sU for it.")
         % p.as_dict(),
         _("Add the switch's height from its data sheet."),
+    )
+
+
+@renders(RackServerSizeAssumed)
+def _server_size_assumed(p: RackServerSizeAssumed) -> tuple[str, str]:
+    message = ngettext(
+        "%(servers)s control-plane server or UFM appliance is offered without a catalogue part: the plan reserves "
+        "%(assumed_u)sU for it in a management rack and leaves its power out of rack and facility power.",
+        "%(servers)s control-plane servers and UFM appliances are offered without a catalogue part: the plan "
+        "reserves %(assumed_u)sU for each in the management racks and leaves their power out of rack and facility "
+        "power.",
+        p.servers,
+    )
+    return (
+        message % {"servers": num(p.servers), "assumed_u": p.assumed_u},
+        _("Check the chosen servers' height and power against the management racks before installation."),
     )
 
 
@@ -257,6 +274,11 @@ def elevation_labels() -> ElevationLabels:
         core=_("Core"),
         management=_("Management"),
         pdu=_("PDU"),
+        storage=_("Storage switch"),
+        inband=_("In-band switch"),
+        oob=_("Out-of-band switch"),
+        control=_("Control-plane server"),
+        ufm=_("UFM appliance"),
         blank=_("Blanking"),
         count="×{n}",
         power="{kw} kW",

@@ -52,11 +52,38 @@ class FabricPlanSerializer(serializers.Serializer):
 class RackDeviceSerializer(serializers.Serializer):
     part = serializers.CharField()
     name = serializers.CharField()
-    role = serializers.ChoiceField(choices=["node", "leaf", "spine", "core", "management", "pdu"])
+    role = serializers.ChoiceField(
+        choices=[
+            "node",
+            "leaf",
+            "spine",
+            "core",
+            "management",
+            "pdu",
+            "storage-leaf",
+            "storage-spine",
+            "storage-core",
+            "inband-leaf",
+            "inband-spine",
+            "inband-core",
+            "oob",
+            "control",
+            "ufm",
+        ],
+        help_text="node; the compute fabric's leaf, spine or core; the rack's management switch; pdu; and in "
+        "management racks the storage and in-band networks' switches by tier (storage-leaf ... inband-core), a "
+        "central out-of-band switch (oob), a control-plane server (control) or a UFM appliance (ufm).",
+    )
     position_u = serializers.IntegerField(
         help_text="Lowest unit of the (first) device, counted from U1 at the bottom (EIA-310)."
     )
     height_u = serializers.IntegerField()
+    face = serializers.ChoiceField(
+        choices=["front", "rear"],
+        required=False,
+        help_text="The rack face the device is mounted from (every device with units: front). Absent in results "
+        "stored before it was written.",
+    )
     count = serializers.IntegerField(
         min_value=1, help_text="Identical devices stacked next to each other, written once (1 for a single device)."
     )
@@ -77,7 +104,11 @@ class RackSummarySerializer(serializers.Serializer):
         "next row when that row starts with the same racks.",
     )
     last_name = serializers.CharField(help_text="The run's last rack (the same as name when count is 1).")
-    kind = serializers.ChoiceField(choices=["compute", "network"])
+    kind = serializers.ChoiceField(
+        choices=["compute", "network", "management"],
+        help_text="compute: nodes; network: the compute fabric's leaf, spine or core switches; management: the "
+        "storage and in-band switches, central out-of-band switches, the control plane and UFM.",
+    )
     row = serializers.IntegerField(help_text="The first rack's row (0-based).")
     slot = serializers.IntegerField(help_text="The first rack's place in its row (0-based).")
     u_total = serializers.IntegerField()

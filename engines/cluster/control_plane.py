@@ -235,20 +235,22 @@ def ufm_appliances(nodes: int, codes: set[str], ib_fabrics: int) -> tuple[int, s
     return (UFM_APPLIANCES, called[0]) if called else (0, None)
 
 
-def control_plane_servers(
+def control_plane_devices(
     design: DesignIn, catalog: CatalogView, codes: set[str], leave: LeftOut, ib_fabrics: int
-) -> int:
-    """The servers the control plane adds (head and management nodes unless the site has its own, and the UFM
-    appliances): each has a BMC on the out-of-band network (the DGX SuperPOD H100 RA's cable list gives the
-    management and UFM nodes their out-of-band ports)."""
+) -> list[tuple[str, int]]:
+    """The servers the control plane adds, as (line part, count): the head and management nodes unless the site
+    has its own, the UFM appliances (``UFM_APPLIANCE``, counted by ``ufm_appliances``). The rack plan racks each in
+    the management racks under its line's part; each has a BMC on the out-of-band network (the DGX SuperPOD H100
+    RA's cable list gives the management and UFM nodes their out-of-band ports)."""
     if design.node_count < 2:
-        return 0
+        return []
     nodes = control_nodes(design, catalog)
-    ufm, _because = ufm_appliances(nodes, codes, ib_fabrics)
+    count, _because = ufm_appliances(nodes, codes, ib_fabrics)
+    ufm = [(UFM_APPLIANCE, count)] if count else []
     if CONTROL_PLANE in leave:
         return ufm
     roles, _basis = _roles(nodes)
-    return sum(n for _p, n in roles) + ufm
+    return roles + ufm
 
 
 def _control_plane(

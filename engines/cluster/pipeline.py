@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypedDict
 
 from design.contract import SUPPLIED_ITEMS
@@ -33,15 +33,16 @@ from engines.cluster.control_plane import (
     LeftOut,
     ServicePrices,
     cluster_lines,
-    control_plane_servers,
+    control_plane_devices,
     left_out,
 )
 from engines.cluster.defaults import DefaultAdded, complete_design
-from engines.cluster.oob_racks import OobRacks, oob_rack_plan, rack_side
+from engines.cluster.oob_racks import OobRacks, oob_rack_plan, rack_side, with_central_switches
 from engines.cluster.rackplan import (
     RackPlanSection,
     distances,
     fabric_rack_with_distances,
+    management_equipment,
     rack_plan_section,
 )
 from engines.fabric.check import check_design_fabric
@@ -51,11 +52,11 @@ from engines.findings.finding import SEVERITY_ORDER, Finding
 from engines.findings.params.cluster import OfferLeftOut
 from engines.findings.registry import finding
 from engines.networks.model import NetworkPlan
-from engines.networks.plan import NodePorts, plan_networks, storage_switch
+from engines.networks.plan import NodePorts, plan_oob_network, plan_switched_networks
 from engines.node.context import GroupContext, resolve_group
 from engines.node.engine import NodeResult, validate_nodes
 from engines.node.power import ClusterPower, cluster_power
-from engines.racks import LinkLength
+from engines.racks import LinkLength, SwitchGroup
 
 
 def integrated_nic_spec(server: ServerSpec) -> AdapterSpec | None:
@@ -224,55 +225,91 @@ def _networks(design: DesignIn, leave: LeftOut) -> NetworksIn | None:
     return design.networks.model_copy(update={"oob": None})
 
 
-def _ethernet(plan: FabricPlan | None, catalog: CatalogView) -> bool | None:
-    """The compute fabric's protocol: True Ethernet, False InfiniBand, None without a fabric."""
-    spec = catalog.get(plan.switch) if plan is not None and plan.tiers else None
-    return spec.protocol == Protocol.ETHERNET if isinstance(spec, SwitchSpec) else None
-
-
-def ib_fabrics(design: DesignIn, catalog: CatalogView, plan: FabricPlan | None, leave: LeftOut) -> int:
-    """The design's InfiniBand fabrics, compute and storage (each gets a UFM pair from one scalable unit)."""
-    ethernet = _ethernet(plan, catalog)
-    storage = storage_switch(
-        _networks(design, leave), _node_ports(design, catalog, "storage"), catalog, ethernet_fabric=bool(ethernet)
+def _switched_networks(
+    design: DesignIn, catalog: CatalogView, leave: LeftOut
+) -> tuple[dict[str, NetworkPlan | None], list[Finding]]:
+    """The storage and in-band networks, planned before the racks that hold their switches; an Ethernet compute
+    fabric (its named switch) makes the north-south network Ethernet (ERA-HGX-CONVERGED)."""
+    named = catalog.get(design.fabric.switch) if design.fabric is not None and design.fabric.switch else None
+    return plan_switched_networks(
+        networks=_networks(design, leave),
+        storage=_node_ports(design, catalog, "storage"),
+        inband=_node_ports(design, catalog, "management"),
+        catalog=catalog,
+        rack=design.fabric.rack if design.fabric is not None else None,
+        ethernet_fabric=isinstance(named, SwitchSpec) and named.protocol == Protocol.ETHERNET,
     )
-    return (ethernet is False) + (storage is not None and storage.protocol == Protocol.INFINIBAND)
+
+
+def _ib_fabrics(plan: FabricPlan | None, switched: dict[str, NetworkPlan | None], catalog: CatalogView) -> int:
+    """The design's InfiniBand fabrics, compute and storage (each gets a UFM pair from one scalable unit)."""
+    count = 0
+    for part in (plan.switch if plan is not None and plan.tiers else None, (switched.get("storage") or _NONE).switch):
+        spec = catalog.get(part) if part else None
+        count += isinstance(spec, SwitchSpec) and spec.protocol == Protocol.INFINIBAND
+    return count
+
+
+_NONE = NetworkPlan(network="", switch=None)
+
+
+@dataclass(frozen=True)
+class _Laid:
+    """The compute fabric's plan, the racks (with where the out-of-band switches stand), their link lengths, the
+    management racks' equipment, the control plane's servers and the design's InfiniBand fabrics."""
+
+    plan: FabricPlan | None
+    racks: OobRacks
+    lengths: dict[str, LinkLength]
+    equipment: tuple[SwitchGroup, ...] = ()
+    servers: int = 0
+    ib_fabrics: int = 0
 
 
 def _network_plans(
     design: DesignIn,
     catalog: CatalogView,
-    plan: FabricPlan | None,
-    racks: OobRacks,
-    basis: tuple[set[str], int],
+    laid: _Laid,
+    switched: tuple[dict[str, NetworkPlan | None], list[Finding]],
+    node: NodeResult,
     leave: LeftOut,
-) -> tuple[dict[str, NetworkPlan | None], list[Finding]]:
-    """``network_plans`` (storage, in-band, out-of-band) and every finding about them; ``basis``: the findings' codes
-    so far and the design's InfiniBand fabrics, which decide the control plane's UFM appliances (their BMCs are
-    out-of-band ports too). An
-    out-of-band network the offer leaves out is said once, by OFFER_LEFT_OUT, not as a network the design names."""
+) -> tuple[dict[str, NetworkPlan | None], list[Finding], _Laid]:
+    """``network_plans`` (storage, in-band, out-of-band) and every finding about them: ``switched`` the storage and
+    in-band networks, the out-of-band network planned here on the racks (its central switches then racked in the
+    management racks, ``with_central_switches``, and the network planned again on those racks); the control
+    plane's servers' BMCs are out-of-band ports too. An out-of-band network the offer leaves out is said once, by
+    OFFER_LEFT_OUT, not as a network the design names."""
     networks = _networks(design, leave)
-    codes, ib = basis
+    plan = laid.plan
     rail_optimized = plan is not None and plan.tiers >= 2 and plan.topology == "rail-optimized"
-    plans, findings = plan_networks(
-        networks=networks,
-        storage=_node_ports(design, catalog, "storage"),
-        inband=_node_ports(design, catalog, "management"),
-        bmcs=_oob_bmcs(design, catalog),
-        compute_switches=plan.switches if plan is not None and plan.tiers else 0,
-        racks=rack_side(racks.plan, racks.central),
-        catalog=catalog,
-        rack=design.fabric.rack if design.fabric is not None else None,
-        servers=control_plane_servers(design, catalog, codes, leave, ib),
-        units=max(1, plan.units) if plan is not None and rail_optimized else 1,
-        ethernet_fabric=bool(_ethernet(plan, catalog)),
-    )
+
+    def oob(racks: OobRacks) -> tuple[dict[str, NetworkPlan | None], list[Finding]]:
+        return plan_oob_network(
+            switched[0],
+            networks=networks,
+            bmcs=_oob_bmcs(design, catalog),
+            compute_switches=plan.switches if plan is not None and plan.tiers else 0,
+            racks=rack_side(racks.plan, racks.central),
+            catalog=catalog,
+            servers=laid.servers,
+            units=max(1, plan.units) if plan is not None and rail_optimized else 1,
+        )
+
+    plans, findings = oob(laid.racks)
+    for _ in range(3):  # the central switches' own racks may add PDUs, so ports: racked again until it holds
+        oob_plan = plans.get("oob")
+        racked = with_central_switches(laid.racks, oob_plan, design, catalog, node.totals, plan, laid.equipment)
+        if racked is laid.racks:
+            break
+        laid = replace(laid, racks=racked, lengths=distances(racked.plan, design))
+        plans, findings = oob(racked)
+    findings = switched[1] + findings
     if networks is not design.networks:
         findings = [f for f in findings if not (f.code == "NETWORK_CUSTOMER_SUPPLIED" and f.subject == "networks.oob")]
     for p in plans.values():
         if p is not None:
             findings.extend(p.findings)
-    return plans, findings
+    return plans, findings, laid
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,12 +346,14 @@ def validate_cluster(
     leave = left_out(design, catalog)
     node = validate_nodes(design, catalog)
     findings: list[Finding] = list(node.findings) + default_findings
-    plan, laid, lengths = _fabric_and_racks(design, catalog, node, leave, findings)
-    codes = {str(f.code) for f in findings}
-    ib = ib_fabrics(design, catalog, plan, leave)  # each gets a UFM pair from one SU
-    network_plans, network_findings = _network_plans(design, catalog, plan, laid, (codes, ib), leave)
-    racks = laid.plan
+    switched = _switched_networks(design, catalog, leave)
+    laid = _fabric_and_racks(design, catalog, node, leave, findings, switched[0])
+    first = laid.racks
+    network_plans, network_findings, laid = _network_plans(design, catalog, laid, switched, node, leave)
+    if laid.racks is not first:  # racked again with the central out-of-band switches: its findings are the racks'
+        findings = [f for f in findings if not any(f is g for g in first.findings)] + laid.racks.findings
     findings.extend(network_findings)
+    plan, racks, lengths = laid.plan, laid.racks.plan, laid.lengths
     # One power sum for the cluster, from the nodes and the fabric's final bill; the racks' facility totals are it.
     power = cluster_power(node.totals.get("groups", []), _fabric_bom(design, plan), dict(catalog.parts))
     racks = racks.with_facility_power(power.total_w, power.complete)
@@ -327,7 +366,7 @@ def validate_cluster(
         leave=leave,
         prices=prices,
         describe=describe,
-        ib_fabrics=ib,
+        ib_fabrics=laid.ib_fabrics,
     )
     findings.extend(cluster_findings)
     rack_plan = rack_plan_section(racks, lengths, design, node.totals, _fabric_endpoints(design, catalog))
@@ -379,26 +418,36 @@ def _bill_sources(
 
 
 def _fabric_and_racks(
-    design: DesignIn, catalog: CatalogView, node: NodeResult, leave: LeftOut, findings: list[Finding]
-) -> tuple[FabricPlan | None, OobRacks, dict[str, LinkLength]]:
-    """The compute fabric's plan (None without one), the rack plan (with the out-of-band switches where their
-    placement puts them, engines.cluster.oob_racks) and its link lengths; their findings are added to
-    ``findings`` (the node rules' so far), the fabric's first."""
+    design: DesignIn,
+    catalog: CatalogView,
+    node: NodeResult,
+    leave: LeftOut,
+    findings: list[Finding],
+    networks: dict[str, NetworkPlan | None],
+) -> _Laid:
+    """The compute fabric's plan (None without one), the rack plan with the storage and in-band ``networks``'
+    switches and the control plane in its management racks and the out-of-band switches where their placement
+    puts them (engines.cluster.oob_racks), its link lengths, and the control plane's servers; their findings are
+    added to ``findings`` (the node rules' so far), the fabric's first."""
     management = OOB not in leave
     if not (design.fabric is not None or design.node_count >= 2):
         laid = oob_rack_plan(design, catalog, node.totals, None, management=management)
         findings.extend(laid.findings)
-        return None, laid, distances(laid.plan, design)
+        return _Laid(None, laid, distances(laid.plan, design))
     fabric_args = _fabric_inputs(design, catalog)
     fabric_findings, plan = check_design_fabric(design=design, catalog=catalog, **fabric_args)
+    # The control plane (UFM for each InfiniBand fabric from one SU, or where the fabric's findings call for it)
+    # and the networks' switches are racked too.
+    ib = _ib_fabrics(plan, networks, catalog)
+    servers = control_plane_devices(design, catalog, {str(f.code) for f in findings + fabric_findings}, leave, ib)
+    equipment = management_equipment(networks, catalog, servers)
     # Switch counts first, then the racks, then the media chosen with the racks' distances (rackplan). The
     # second plan is not the first one again: its rack holds the rack plan's distances and nodes per rack,
     # which choose the media and may choose the port split (a splitter cable's reach), so it is planned anew.
-    laid = oob_rack_plan(design, catalog, node.totals, plan, management=management)
-    racks = laid.plan
-    lengths = distances(racks, design)
+    laid = oob_rack_plan(design, catalog, node.totals, plan, management=management, equipment=equipment)
+    lengths = distances(laid.plan, design)
     if plan is not None and design.fabric is not None:
-        laid_rack = fabric_rack_with_distances(racks, design, lengths)
+        laid_rack = fabric_rack_with_distances(laid.plan, design, lengths)
         laid_out = design.model_copy(update={"fabric": design.fabric.model_copy(update={"rack": laid_rack})})
         fabric_findings, plan = check_design_fabric(
             design=laid_out, catalog=catalog, given_rack=_given_rack(laid_rack, lengths), **fabric_args
@@ -408,7 +457,7 @@ def _fabric_and_racks(
         fabric_findings = [f for f in fabric_findings if f.code != "FABRIC_FEWER_RAILS_THAN_GPUS"]
     findings.extend(fabric_findings)
     findings.extend(laid.findings)
-    return plan, laid, lengths
+    return _Laid(plan, laid, lengths, equipment, sum(n for _part, n in servers), ib)
 
 
 def _left_out(design: DesignIn, leave: LeftOut, rack_plan: RackPlanSection) -> list[str]:

@@ -14,17 +14,19 @@ from __future__ import annotations
 
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from design.jsontext import JsonObject
 from design.model import DesignIn, RackIn
 from design.specs import CatalogView, PduSpec, ServerSpec, SwitchSpec
+from engines.cluster.control_plane import UFM_APPLIANCE
 from engines.fabric.model import FabricPlan
 from engines.findings.finding import Finding
 from engines.findings.params.racks import RackNodeHeightUnknown
 from engines.findings.registry import finding
+from engines.networks.model import NetworkPlan
 from engines.node.totals import NodeTotals
 from engines.racks import (
     Cooling,
@@ -132,6 +134,36 @@ def _switch_groups(plan: FabricPlan | None, catalog: CatalogView, *, management:
     return out
 
 
+# The management racks' switch roles of a storage or in-band network, by tier.
+_NETWORK_ROLES = {
+    "storage": (SwitchRole.STORAGE_LEAF, SwitchRole.STORAGE_SPINE, SwitchRole.STORAGE_CORE),
+    "inband": (SwitchRole.INBAND_LEAF, SwitchRole.INBAND_SPINE, SwitchRole.INBAND_CORE),
+}
+
+
+def management_equipment(
+    networks: Mapping[str, NetworkPlan | None], catalog: CatalogView, servers: Sequence[tuple[str, int]] = ()
+) -> tuple[SwitchGroup, ...]:
+    """What the management racks hold: every switch of the storage and in-band networks (by tier, with the
+    catalogue's height and power) and the control plane's ``servers`` as (line part, count), UFM appliances among
+    them (no catalogue part: size unknown, the planner reserves an assumed one)."""
+    out: list[SwitchGroup] = []
+    for key, roles in _NETWORK_ROLES.items():
+        plan = networks.get(key)
+        if plan is None or not plan.switch:
+            continue
+        spec = catalog.get(plan.switch)
+        spec = spec if isinstance(spec, SwitchSpec) else None
+        for role, count in zip(roles, (plan.leaf_switches, plan.spine_switches, plan.core_switches), strict=True):
+            if count:
+                height = spec.height_u if spec else None
+                out.append(SwitchGroup(role=role, part=plan.switch, count=count, height_u=height, power_w=_watts(spec)))
+    for part, count in servers:
+        role = SwitchRole.UFM if part == UFM_APPLIANCE else SwitchRole.CONTROL
+        out.append(SwitchGroup(role=role, part=part, count=count, height_u=None, power_w=None))
+    return tuple(out)
+
+
 # What an IEC 60320 outlet (and the cord into it) carries: C13 10 A, C19 16 A (source IEC-CONN, catalog/seed).
 OUTLET_CURRENT_A = {"C13": 10, "C19": 16}
 FEED_VOLTS = 230  # the line-to-neutral voltage of the European feeds the catalogue's PDUs take (their voltage_v)
@@ -176,12 +208,14 @@ def build_rack_plan(
     fabric: FabricPlan | None,
     *,
     management: bool = True,
+    equipment: tuple[SwitchGroup, ...] = (),
     oob_central: bool = False,
 ) -> tuple[RackPlan, list[Finding]]:
     """Plan the design's racks. Returns the plan and the findings at the edge (a server of unknown height cannot
     be racked: RACK_NODE_HEIGHT_UNKNOWN, and its nodes are left out of the plan rather than given a guessed size).
-    ``management`` False: the site has its own out-of-band network; ``oob_central``: its switches stand in
-    management racks (engines.cluster.oob_racks). Either way no rack gets a management switch of its own."""
+    ``management`` False: the site has its own out-of-band network; ``oob_central``: its switches stand in the
+    management racks (engines.cluster.oob_racks): either way no rack gets one of its own. ``equipment``: what the
+    management racks hold (``management_equipment``, central out-of-band switches among it)."""
     findings: list[Finding] = []
     peaks = {g.get("node_group"): g.get("peak_power_w_per_node") for g in node_totals.get("groups", [])}
     rail_optimized = fabric is not None and fabric.tiers >= 2 and fabric.topology == "rail-optimized"
@@ -217,7 +251,7 @@ def build_rack_plan(
         cooling=None if f.cooling is None else Cooling(f.cooling),
         pdu_feeds=Feeds(f.pdu_feeds),
     )
-    switches = tuple(_switch_groups(fabric, catalog, management=management and not oob_central))
+    switches = tuple(_switch_groups(fabric, catalog, management=management and not oob_central)) + equipment
     pdus = tuple(_pdu_options(catalog))
     plan = _plans.get(
         (tuple(groups), switches, facility, pdus),
@@ -400,7 +434,7 @@ def rack_count(rack_plan: Mapping[str, Any] | None) -> int:
     return sum(r.get("count", 1) for r in (rack_plan or {}).get("racks", []))
 
 
-def _placed(plan: RackPlan, group: str, count: int) -> list[tuple[str, int] | None]:
+def placed(plan: RackPlan, group: str, count: int) -> list[tuple[str, int] | None]:
     """(rack, unit) of each of a group's ``count`` nodes in order; None for a node the plan could not place."""
     out: list[tuple[str, int] | None] = [None] * count
     for run in plan.runs:
@@ -442,7 +476,7 @@ def fabric_locator(
     nodes: list[tuple[str, int] | None] = []
     for name in groups:
         trays = per_node.get(name, 1)
-        nodes += [place for place in _placed(plan, name, group_counts.get(name, 0)) for _ in range(trays)]
+        nodes += [place for place in placed(plan, name, group_counts.get(name, 0)) for _ in range(trays)]
     switches: dict[str, list[tuple[str, int] | None]] = {
         role: list(switch_locations(plan, DeviceRole(role))) for role in ("leaf", "spine", "core")
     }

@@ -41,7 +41,7 @@ def _media(plan: FabricPlan, name: str) -> tuple[str, str]:
     return _field(lp.cable_part), f"{lp.length_m:g}"
 
 
-def _port(index: int, split: int) -> str:
+def port_name(index: int, split: int) -> str:
     """Logical port of the index-th (0-based) node-facing port; split halves get a suffix."""
     if split == 1:
         return f"p{index + 1}"
@@ -128,6 +128,25 @@ def _ends(locate: Locate | None, a_kind: str, a: int, z_kind: str, z: int) -> st
     return f",{_at(locate, a_kind, a)},{_at(locate, z_kind, z)}" if locate else ""
 
 
+def switch_name(plan: FabricPlan, kind: str, index: int) -> str:
+    """The cabling name of the index-th (0-based, plane after plane, as the rack plan racks them) switch of
+    ``kind`` (``leaf``, ``spine`` or ``core``): the names the rows above give it."""
+    planes = max(1, plan.fabric_planes)
+    one = _one_plane(plan, planes)
+    per = {"leaf": one.leaf_switches, "spine": one.spine_switches, "core": one.core_switches}[kind]
+    plane, i = divmod(index, per) if per else (0, index)
+    if kind == "leaf":
+        name = leaf_name(one, i)
+    elif kind == "spine" and one.tiers == 3 and one.spines_per_pod:
+        pod, spine = divmod(i, one.spines_per_pod)
+        name = f"pod{pod + 1:02d}-spine-{spine + 1:02d}"
+    elif kind == "spine":
+        name = f"spine-{i + 1:02d}"
+    else:
+        name = f"core-{i + 1:04d}"
+    return f"pl{plane + 1}-{name}" if planes > 1 else name
+
+
 def leaf_name(plan: FabricPlan, index: int) -> str:
     """The cabling name of the index-th (0-based) leaf: the one switch, a rail leaf of an SU, or a fat-tree leaf."""
     if plan.tiers == 1:
@@ -158,7 +177,7 @@ def _node_rows(plan: FabricPlan, locate: Locate | None, plane: _Plane | None = N
             else:
                 leaf, pos = divmod(n * plan.rails + r, per_leaf)
             yield (
-                f"{node},nic{r + 1}{link},{leaf_name(plan, leaf)},{_port(pos, s)},{NODE_LEAF},{part},{length}"
+                f"{node},nic{r + 1}{link},{leaf_name(plan, leaf)},{port_name(pos, s)},{NODE_LEAF},{part},{length}"
                 + _ends(locate, "node", n, "leaf", leaf)
             )
 

@@ -67,6 +67,15 @@ _RACK_RULES = (
         "catalogue (switch height not sourced)",
     ),
     (
+        RackCode.SERVER_SIZE_ASSUMED,
+        INFO,
+        gettext_noop("Control-plane servers racked at an assumed size"),
+        gettext_noop(
+            "The control plane's servers and UFM appliances are offered as lines, not catalogue parts: the plan reserves an assumed height for each in the management racks and leaves their power out."
+        ),
+        "engines/racks/packing.py (ASSUMED_SERVER_U, a stated assumption)",
+    ),
+    (
         RackCode.AIR_DENSITY,
         W,
         gettext_noop("Air cooling cannot carry the rack"),

@@ -4,8 +4,9 @@
 Names: a network's switches carry its name (``storage-leaf-001``, ``inband-switch-02``, ``oob-leaf-003``); a
 storage network's node-side ends are its ports in order (``storage-port-0001``: the nodes' storage ports, then the
 storage systems'); an in-band node end is ``node-0001/mgmt2``; out-of-band ends are ``bmc-0001``, ``switch-mgmt-001``
-and ``pdu-001``; an in-band pair's peer link is link class ``peer``. Rack positions of these ends are not
-in the rack plan, so their rack columns stay empty.
+and ``pdu-001``; an in-band pair's peer link is link class ``peer``. These rows carry no rack columns: with a rack
+plan the cabling list takes its storage, in-band and out-of-band rows from engines.cluster.cabling instead, which
+names every end as a device of the rack plan at its rack and unit; this module's rows serve a result without racks.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from design.jsontext import JsonObject
-from engines.fabric.cabling import iter_cabling_csv, leaf_name
+from engines.fabric.cabling import iter_cabling_csv, leaf_name, port_name
 from engines.fabric.model import FabricPlan
 
 RACK_BLANKS = ",,,,"
@@ -25,7 +26,7 @@ def network_rows(network_plans: JsonObject | None, *, rack_columns: bool) -> Ite
     for key in ("storage", "inband"):
         plan = (network_plans or {}).get(key)
         if plan and plan.get("fabric") and plan["fabric"].get("tiers"):
-            for row in _switched_rows(key, FabricPlan.from_dict(plan["fabric"]), plan):
+            for row in switched_rows(key, FabricPlan.from_dict(plan["fabric"]), plan):
                 yield f"{row}{blanks},{key}\n"
     oob = (network_plans or {}).get("oob")
     if oob:
@@ -33,7 +34,7 @@ def network_rows(network_plans: JsonObject | None, *, rack_columns: bool) -> Ite
             yield f"{row}{blanks},oob\n"
 
 
-def _switched_rows(key: str, fabric: FabricPlan, plan: JsonObject) -> Iterator[str]:
+def switched_rows(key: str, fabric: FabricPlan, plan: JsonObject) -> Iterator[str]:
     """The sized fabric's rows, its ends renamed for the network; an in-band pair puts port r of every node on
     switch r."""
     pair = key == "inband" and fabric.tiers == 1 and plan["leaf_switches"] > 1
@@ -42,15 +43,15 @@ def _switched_rows(key: str, fabric: FabricPlan, plan: JsonObject) -> Iterator[s
     for line in lines:
         fields = line.rstrip("\n").split(",")
         a, a_port, z = fields[0], fields[1], fields[2]
-        if key == "storage":
+        if key == "storage" and fields[4] == "node-leaf":
             a = a.replace("node-", "storage-port-")
             a_port = ""
-        else:
+        elif key != "storage":
             a_port = a_port.replace("nic", "mgmt")
         if pair:
             r = int(fields[1].removeprefix("nic"))
             n = int(a.removeprefix("node-"))
-            z, fields[3] = f"switch-{r:02d}", f"p{n}"
+            z, fields[3] = f"switch-{r:02d}", port_name(n - 1, fabric.split)
         fields[0], fields[1], fields[2] = a, a_port, f"{key}-{z}" if not z.startswith(key) else z
         if fields[4] != "node-leaf":
             fields[0] = f"{key}-{fields[0]}"

@@ -61,6 +61,7 @@ class NetworkPlan:
     # out-of-band media per link class: (class, cable part label, length in m); a class without one is uncabled
     oob_media: tuple[tuple[str, str, float], ...] = ()
     oob_uplinks: int = 0  # in-band or converged storage: the out-of-band switches' uplinks its leaves take
+    ports_per_switch: int = 0  # out-of-band: the RJ45 device ports of one of its switches (not in the JSON)
 
     @property
     def switches(self) -> int:

@@ -107,6 +107,7 @@ def plan_oob(
             finding(subject, kind(network=OOB, switch=given.switch or (leaf.part_number if leaf is not None else None)))
         )
         return None
+    per = leaf.rj45_ports
     placement, in_racks, leaves, own = _leaves(entry, devices, racks, leaf, units)
     # SPOD-H100-OOB-UPLINKS: two 100 GbE uplinks from every out-of-band switch into the in-band network, which
     # takes them on its own switches: no aggregation switches.
@@ -131,6 +132,7 @@ def plan_oob(
         uplink_switch=target.part_number if target is not None else None,
         uplinks=uplinks,
         oob_media=media,
+        ports_per_switch=per,
     )
 
 

@@ -82,7 +82,7 @@ from engines.findings.params.networks import (
 from .model import INBAND, NETWORKS, OOB, STORAGE, NetworkPlan, OobDevices
 from .oob import RackSide, plan_oob, uplink_ports, uplink_target
 
-__all__ = ["NodePorts", "RackSide", "plan_dicts", "plan_networks", "storage_switch"]
+__all__ = ["NodePorts", "RackSide", "plan_dicts", "plan_networks", "plan_oob_network", "plan_switched_networks"]
 
 # The defaults, first catalogued one wins (module docstring).
 STORAGE_IB_SWITCHES = ("MQM9700-NS2F",)
@@ -169,10 +169,39 @@ def plan_networks(
     """The three networks' plans (None: not planned) and the findings about networks that are not planned.
     Each plan carries its own findings (subject ``networks.<key>``). ``servers``: the control plane's servers,
     whose BMCs the out-of-band network connects as well; ``units``: the compute fabric's scalable units, by which
-    central out-of-band switches are counted; ``ethernet_fabric``: the compute fabric is Ethernet."""
+    central out-of-band switches are counted; ``ethernet_fabric``: the compute fabric is Ethernet. The two steps,
+    for a caller that racks the storage and in-band switches before it plans the out-of-band network on the
+    racks: ``plan_switched_networks``, then ``plan_oob_network``."""
+    plans, findings = plan_switched_networks(
+        networks=networks, storage=storage, inband=inband, catalog=catalog, rack=rack, ethernet_fabric=ethernet_fabric
+    )
+    plans, oob_findings = plan_oob_network(
+        plans,
+        networks=networks,
+        bmcs=bmcs,
+        compute_switches=compute_switches,
+        racks=racks,
+        catalog=catalog,
+        servers=servers,
+        units=units,
+    )
+    return plans, findings + oob_findings
+
+
+def plan_switched_networks(
+    *,
+    networks: NetworksIn | None,
+    storage: NodePorts,
+    inband: NodePorts,
+    catalog: CatalogView,
+    rack: RackIn | None = None,
+    ethernet_fabric: bool = False,
+) -> tuple[dict[str, NetworkPlan | None], list[Finding]]:
+    """The storage and in-band networks' plans (the out-of-band key None), and the findings about those of them
+    that are not planned."""
     plans: dict[str, NetworkPlan | None] = dict.fromkeys(NETWORKS)
     findings: list[Finding] = []
-    for key in NETWORKS:
+    for key in (STORAGE, INBAND):
         if _entry(networks, key) is None:
             findings.append(finding(f"networks.{key}", NetworkCustomerSupplied(network=key)))
     ctx = _Context(catalog, rack, ethernet_fabric, findings)
@@ -181,8 +210,27 @@ def plan_networks(
         plans[STORAGE] = _switched(STORAGE, st, storage, ctx, converged=inband.nodes == 0)
     if inb is not None:
         plans[INBAND] = _switched(INBAND, inb, inband, ctx, converged=storage.nodes == 0)
+    return plans, findings
+
+
+def plan_oob_network(
+    switched: dict[str, NetworkPlan | None],
+    *,
+    networks: NetworksIn | None,
+    bmcs: int,
+    compute_switches: int,
+    racks: RackSide,
+    catalog: CatalogView,
+    servers: int = 0,
+    units: int = 1,
+) -> tuple[dict[str, NetworkPlan | None], list[Finding]]:
+    """``switched`` (``plan_switched_networks``) with the out-of-band network planned, central or on the racks,
+    and the findings when it is not planned. The network its uplinks land on counts their ports."""
+    plans = dict(switched)
+    findings: list[Finding] = []
     oob = _entry(networks, OOB)
     if oob is None:
+        findings.append(finding(f"networks.{OOB}", NetworkCustomerSupplied(network=OOB)))
         return plans, findings
     switches = compute_switches + sum(p.switches for p in plans.values() if p is not None)
     landing = uplink_target(plans, catalog)
@@ -194,20 +242,6 @@ def plan_networks(
         if landed is not None:
             plans[landing[0]] = uplink_ports(landed, oob_plan.uplinks)
     return plans, findings
-
-
-def storage_switch(
-    networks: NetworksIn | None, node: NodePorts, catalog: CatalogView, *, ethernet_fabric: bool
-) -> SwitchSpec | None:
-    """The storage network's switch as ``plan_networks`` chooses it (None: no storage network is planned), for
-    what is counted before the networks are planned (the UFM appliances of an InfiniBand storage fabric)."""
-    entry = _entry(networks, STORAGE)
-    if entry is None:
-        return None
-    given = entry if isinstance(entry, NetworkIn) else NetworkIn()
-    if node.nodes == 0 and not given.system_ports:
-        return None
-    return _switch(catalog, given.switch, _defaults(STORAGE, node.adapter, ethernet=ethernet_fabric))
 
 
 def _ratio(key: str, given: NetworkIn, subject: str, own: list[Finding]) -> tuple[str, tuple[int, int]]:

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from .model import Device, DeviceRole, Feeds, Rack, RackPlan, RackRun
+from .ranges import name_ranges
 
 U_PX = 22  # height of one unit
 RACK_W = 210  # width of the rails
@@ -44,6 +44,15 @@ FILLS = {
     DeviceRole.CORE: "#f4dfe2",
     DeviceRole.MANAGEMENT: "#ebebeb",
     DeviceRole.PDU: "#f2f2f2",
+    DeviceRole.STORAGE_LEAF: "#e0ecec",
+    DeviceRole.STORAGE_SPINE: "#e0ecec",
+    DeviceRole.STORAGE_CORE: "#e0ecec",
+    DeviceRole.INBAND_LEAF: "#ece4f2",
+    DeviceRole.INBAND_SPINE: "#ece4f2",
+    DeviceRole.INBAND_CORE: "#ece4f2",
+    DeviceRole.OOB: "#ebebeb",
+    DeviceRole.CONTROL: "#fbf3d9",
+    DeviceRole.UFM: "#fbe6d9",
 }
 
 
@@ -58,6 +67,11 @@ class ElevationLabels:
     core: str
     management: str
     pdu: str
+    storage: str  # a storage network switch
+    inband: str  # an in-band (north-south) network switch
+    oob: str  # a central out-of-band switch
+    control: str  # a control-plane server
+    ufm: str  # a UFM appliance
     blank: str
     count: str  # e.g. "×{n}"
     power: str  # e.g. "{kw} kW"
@@ -66,23 +80,33 @@ class ElevationLabels:
     feed: str  # e.g. "feed {feed}"
 
     def role(self, role: DeviceRole) -> str:
-        return str(getattr(self, str(role)))
+        """The device's label: its role's, or its family's (a storage leaf is a storage switch)."""
+        return str(getattr(self, str(role).replace("-", "_"), None) or getattr(self, role.family))
 
 
-def _group(runs: Sequence[RackRun]) -> list[tuple[Rack, int]]:
-    """Distinct racks in order of first appearance, with how many racks look the same."""
+def _group(runs: Sequence[RackRun]) -> list[tuple[Rack, int, list[str]]]:
+    """Distinct racks in order of first appearance, with how many racks look the same and their names."""
     seen: dict[object, int] = {}
-    out: list[list[Any]] = []
+    out: list[tuple[Rack, list[int], list[str]]] = []
     for run in runs:
         r = run.rack
         key = (r.kind, r.devices, r.pdus, r.power_w, r.power_known_w, r.u_total)
         i = seen.get(key)
         if i is None:
             seen[key] = len(out)
-            out.append([r, run.count])
+            out.append((r, [run.count], list(run.names)))
         else:
-            out[i][1] += run.count
-    return [(r, n) for r, n in out]
+            out[i][1][0] += run.count
+            out[i][2].extend(run.names)
+    return [(r, n[0], names) for r, n, names in out]
+
+
+def _names(names: Sequence[str]) -> tuple[str, str]:
+    """The racks' names as the header shows them (the first range, and an ellipsis when there are more) and all
+    of them as ranges (the drawing's tooltip)."""
+    ranges = name_ranges(sorted(names))
+    shown = ranges[0] if len(ranges) == 1 else f"{ranges[0]} …"
+    return shown, ", ".join(ranges)
 
 
 def distinct_racks(plan: RackPlan) -> int:
@@ -121,16 +145,24 @@ def _device(x: float, top: float, d: Device, labels: ElevationLabels) -> list[st
 
 
 def _rack(
-    x0: float, y0: float, rack: Rack, count: int, labels: ElevationLabels, feeds: Feeds, number: Callable[[float], str]
+    x0: float,
+    y0: float,
+    drawn: tuple[Rack, int, list[str]],
+    labels: ElevationLabels,
+    feeds: Feeds,
+    number: Callable[[float], str],
 ) -> list[str]:
-    """One rack drawing with its top-left corner at (x0, y0)."""
+    """One rack drawing with its top-left corner at (x0, y0), headed by the names of the racks it stands for."""
+    rack, count, names = drawn
     u_total = rack.u_total
     rails_x = x0 + GUTTER + STRIP
     top = y0 + HEAD
     height = u_total * U_PX
-    header = rack.name if count == 1 else f"{rack.name} {labels.count.format(n=count)}"
+    shown, every = _names(names or [rack.name])
+    header = shown if count == 1 else f"{shown} {labels.count.format(n=count)}"
     out = [
-        _text(rails_x + RACK_W / 2, y0 + 16, header, size=FONT + 2, extra=' font-weight="bold"'),
+        f"<title>{escape(every)}</title>",
+        _text(rails_x + RACK_W / 2, y0 + 16, header, size=FONT + 1, extra=' font-weight="bold"'),
         _text(rails_x + RACK_W / 2, y0 + 38, _kw(labels, rack, number)),
         f'<rect x="{rails_x:g}" y="{top:g}" width="{RACK_W}" height="{height}" fill="url(#blank)" '
         f'stroke="#000" stroke-width="2"/>',
@@ -200,11 +232,11 @@ def render_elevation_svg(
         '<line x1="0" y1="0" x2="0" y2="8" stroke="#bbb" stroke-width="2"/></pattern></defs>',
         _text(width / 2, 20, labels.title, size=FONT + 3, extra=' font-weight="bold"'),
     ]
-    for i, (rack, count) in enumerate(groups):
+    for i, drawn in enumerate(groups):
         x0 = (i % columns) * COL_W
         y0 = 40 + (i // columns) * rack_h
         parts.append("<g>")
-        parts.extend(_rack(x0, y0, rack, count, labels, plan.feeds, number))
+        parts.extend(_rack(x0, y0, drawn, labels, plan.feeds, number))
         parts.append("</g>")
     parts.append("</svg>")
     return "\n".join(parts)

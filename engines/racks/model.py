@@ -32,10 +32,37 @@ class Feeds(StrEnum):
 
 
 class SwitchRole(StrEnum):
+    """What the planner places besides the nodes: the compute fabric's switches, the racks' management switch,
+    and the management racks' equipment (the storage and in-band networks' switches, the control plane's servers
+    and the UFM appliances)."""
+
     LEAF = "leaf"
     SPINE = "spine"
     CORE = "core"
     MANAGEMENT = "management"
+    STORAGE_LEAF = "storage-leaf"
+    STORAGE_SPINE = "storage-spine"
+    STORAGE_CORE = "storage-core"
+    INBAND_LEAF = "inband-leaf"
+    INBAND_SPINE = "inband-spine"
+    INBAND_CORE = "inband-core"
+    OOB = "oob"  # an out-of-band switch of the central placement, in a management rack
+    CONTROL = "control"  # a control-plane server (head, Kubernetes, Slurm login node)
+    UFM = "ufm"  # a UFM Enterprise appliance
+
+
+# The roles that go into management racks, in the order they are racked.
+MANAGEMENT_RACK_ROLES = (
+    SwitchRole.OOB,
+    SwitchRole.INBAND_CORE,
+    SwitchRole.INBAND_SPINE,
+    SwitchRole.INBAND_LEAF,
+    SwitchRole.STORAGE_CORE,
+    SwitchRole.STORAGE_SPINE,
+    SwitchRole.STORAGE_LEAF,
+    SwitchRole.UFM,
+    SwitchRole.CONTROL,
+)
 
 
 class DeviceRole(StrEnum):
@@ -45,11 +72,26 @@ class DeviceRole(StrEnum):
     CORE = "core"
     MANAGEMENT = "management"
     PDU = "pdu"
+    STORAGE_LEAF = "storage-leaf"
+    STORAGE_SPINE = "storage-spine"
+    STORAGE_CORE = "storage-core"
+    INBAND_LEAF = "inband-leaf"
+    INBAND_SPINE = "inband-spine"
+    INBAND_CORE = "inband-core"
+    OOB = "oob"
+    CONTROL = "control"
+    UFM = "ufm"
+
+    @property
+    def family(self) -> str:
+        """The label family of the role: ``storage``, ``inband``, or the role itself."""
+        return self.value.split("-", 1)[0]
 
 
 class RackKind(StrEnum):
     COMPUTE = "compute"  # nodes (and, in a one-rack cluster, their leaf switches)
     NETWORK = "network"  # leaf, spine or core switches
+    MANAGEMENT = "management"  # storage and in-band switches, central out-of-band switches, control plane, UFM
 
 
 class LeafPlacement(StrEnum):
@@ -71,6 +113,9 @@ class Device:
     position_u: int
     height_u: int
     power_w: int | None
+    # The rack's face the device is mounted from: every device with units is front-mounted, its ports and power
+    # at the rear (the hot aisle) as servers and NVIDIA's switches are racked; zero-U PDUs are not devices here.
+    face: str = "front"
 
     def to_dict(self) -> JsonObject:
         return {
@@ -79,6 +124,7 @@ class Device:
             "role": str(self.role),
             "position_u": self.position_u,
             "height_u": self.height_u,
+            "face": self.face,
         }
 
 
@@ -424,7 +470,8 @@ def _devices_from(entries: Sequence[JsonObject]) -> tuple[Device, ...]:
         count, first, height = x.get("count", 1), x["position_u"], x["height_u"]
         step = height if x.get("last_position_u", first) >= first else -height
         role = DeviceRole(x["role"])
-        out += [Device(x["part"], x["name"], role, first + k * step, height, None) for k in range(count)]
+        face = x.get("face", "front")
+        out += [Device(x["part"], x["name"], role, first + k * step, height, None, face) for k in range(count)]
     return tuple(out)
 
 

@@ -23,6 +23,7 @@ from engines.findings.params.racks import (
     RackPduBusbar,
     RackPduOverContinuous,
     RackPowerDefault,
+    RackServerSizeAssumed,
     RackSwitchHeightUnknown,
     RackSwitchPowerUnknown,
 )
@@ -34,6 +35,12 @@ DEFAULT_RACK_POWER_W = {Cooling.AIR: 30_000, Cooling.LIQUID: 80_000}  # basis in
 AIR_COOLING_LIMIT_W = 30_000  # room air without containment or rear-door heat exchangers (docstring)
 MAX_COMPUTE_RACKS_PER_ROW = 8  # rows of a group without an SU size (an H100 SU's 8 compute racks)
 ASSUMED_SWITCH_U = 1  # reserved for a switch of unknown height, with a finding
+# Reserved for a control-plane server or UFM appliance, which the offer carries as a line without a catalogue part:
+# a dual-socket x86 server with the DGX SuperPOD RA's minimum of 2 x 7.68 TB NVMe, 2 x 960 GB SSD and a BlueField-3
+# (engines/cluster/control_plane.py) is built in one or two units; two are reserved so the plan never runs short.
+# A stated assumption, with a finding (RACK_SERVER_SIZE_ASSUMED).
+ASSUMED_SERVER_U = 2
+_SERVER_ROLES = frozenset({SwitchRole.CONTROL, SwitchRole.UFM})
 # A PDU carries at most 80 % of its rating continuously: NEC (NFPA 70) 210.20(A), as PDU makers derate to it (Geist,
 # "nameplate current rating ... is 80 percent of the maximum current rating of the branch circuit") [S].
 CONTINUOUS_SHARE = 0.8
@@ -122,11 +129,20 @@ class Context:
 
 
 def switches_by_role(ctx: Context, groups: Sequence[SwitchGroup]) -> dict[SwitchRole, list[Switch]]:
+    """Every device to place besides the nodes, by role: a switch of unknown height takes ASSUMED_SWITCH_U, a
+    control-plane server or UFM appliance of unknown size ASSUMED_SERVER_U (one finding for all of them)."""
     out: dict[SwitchRole, list[Switch]] = {role: [] for role in SwitchRole}
     warned: set[tuple[RackCode, str]] = set()
+    servers = [g for g in groups if g.role in _SERVER_ROLES and g.count and g.height_u is None]
+    if servers:
+        assumed = RackServerSizeAssumed(servers=sum(g.count for g in servers), assumed_u=ASSUMED_SERVER_U)
+        ctx.add("node_groups", assumed)
     for g in groups:
         height = g.height_u
         subject = f"switches.{g.role}"
+        if g.role in _SERVER_ROLES:
+            out[g.role].extend([Switch(g.role, g.part, height or ASSUMED_SERVER_U, g.power_w)] * g.count)
+            continue
         if height is None:
             height = ASSUMED_SWITCH_U
             if (RackCode.SWITCH_HEIGHT_UNKNOWN, g.part) not in warned:
@@ -174,7 +190,7 @@ class Builder:
         self.mgmt_w = (mgmt.power_w or 0) if mgmt else 0
         self._cache: dict[object, tuple[tuple[Device, ...], int, bool]] = {}
         self._network: dict[tuple[tuple[int, int], ...], tuple[tuple[Device, ...], int, bool]] = {}
-        self._packed: dict[tuple[int, ...], list[Draft]] = {}
+        self._packed: dict[tuple[object, ...], list[Draft]] = {}
         self.equipment: dict[int, tuple[tuple[PduLine, ...], tuple[CordLine, ...], bool, bool, int]] = {}
 
     def top_devices(self, switches: Sequence[Switch]) -> tuple[list[Device], int, bool]:
@@ -217,27 +233,28 @@ class Builder:
         self._cache[key] = hit
         return hit
 
-    def network(self, batch: Sequence[tuple[Switch, int]]) -> Draft:
-        """A network rack of the batch's switches (each switch with how many of it, in order)."""
+    def network(self, batch: Sequence[tuple[Switch, int]], kind: RackKind = RackKind.NETWORK) -> Draft:
+        """A network (or management) rack of the batch's devices (each with how many of it, in order)."""
         key = tuple((id(sw), n) for sw, n in batch)
         hit = self._network.get(key)
         if hit is None:
             top, known, unknown = self.top_devices([sw for sw, n in batch for _ in range(n)])
             pdu_devices = self.pdu_devices(self.pdu_u // self.pdu.height_u if self.pdu and self.pdu.height_u else 0)
             hit = self._network[key] = (tuple(pdu_devices + top), known, unknown)
-        return Draft(RackKind.NETWORK, hit[0], hit[1], hit[2], None, None)
+        return Draft(kind, hit[0], hit[1], hit[2], None, None)
 
-    def pack_network(self, switches: Sequence[Switch]) -> list[Draft]:
-        """Fill network racks in order, by units and by the rack power limit (unknown power counts as 0).
+    def pack_network(self, switches: Sequence[Switch], kind: RackKind = RackKind.NETWORK) -> list[Draft]:
+        """Fill network (or management) racks in order, by units and by the rack power limit (unknown power counts
+        as 0).
 
         The same switches pack the same way: every row's leaves are packed once (drafts are never changed)."""
-        key = tuple(map(id, switches))
+        key = (kind, *map(id, switches))
         hit = self._packed.get(key)
         if hit is None:
-            hit = self._packed[key] = self._pack_network(switches)
+            hit = self._packed[key] = self._pack_network(switches, kind)
         return list(hit)
 
-    def _pack_network(self, switches: Sequence[Switch]) -> list[Draft]:
+    def _pack_network(self, switches: Sequence[Switch], kind: RackKind) -> list[Draft]:
         """A switch goes into the current rack while its units and power fit, else into a new one (an empty rack
         takes it even when it does not fit). Taken a run of the same switch at a time; alike racks are one run."""
         room_u = self.ctx.u_total - self.mgmt_u - self.pdu_u
@@ -247,7 +264,7 @@ class Builder:
         used_u = used_w = 0
 
         def close() -> None:
-            draft = self.network(batch)
+            draft = self.network(batch, kind)
             if racks and racks[-1].devices is draft.devices:
                 racks[-1].count += 1
             else:
@@ -442,9 +459,9 @@ def power_findings(ctx: Context, b: Builder, runs: Sequence[Any]) -> None:
 
 
 def _cord_findings(ctx: Context, b: Builder, runs: Sequence[Any]) -> None:
-    """One error per server whose supplies draw more than any PDU outlet the plan may choose carries: it names the
+    """One warning per server whose supplies draw more than any PDU outlet the plan may choose carries: it names the
     current and the best outlet there is (the catalogue lacks an outlet and cord for it); its cords name no outlet,
-    so none is billed as if it carried the supply."""
+    so none is billed as if it carried the supply, whether or not the warning is accepted."""
     best = max((o for o in b.options if o.outlet_current_a), key=lambda o: o.outlet_current_a or 0, default=None)
     warned: set[str] = set()
     for run in runs:

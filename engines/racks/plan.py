@@ -55,7 +55,16 @@ Rules (each with its basis)
   at its end. NVIDIA's RAs show the networking switches in racks of their own, apart from the DGX racks (B200
   RA-11334-001, "Figure 3 ... an example management rack configuration with networking switches, management
   servers, storage arrays, and UFM appliances") [V].
-* **Management switch**: one per rack, every rack (compute and network), at the top.
+* **Management racks** hold everything of the cluster that is neither a node nor a compute-fabric switch: the
+  storage and in-band networks' switches, the out-of-band switches when they are central, the UFM appliances and
+  the control plane's servers (``MANAGEMENT_RACK_ROLES``, in that order), packed like the spine racks by units and
+  power, next to the spine and core racks (after them, in their row; with one row, at its end). Basis: NVIDIA's
+  DGX SuperPOD B200 RA-11334-001, "Figure 3 ... an example management rack configuration with networking switches,
+  management servers, storage arrays, and UFM appliances" [V]; its 127-node H100 sibling lists 38 racks, of which
+  the nodes fill 32 at four a rack (RA-11333-001 Table 7, catalog/seed/FACTS.md). A control-plane server or UFM
+  appliance has no catalogue part (the offer carries it as a line): ``packing.ASSUMED_SERVER_U`` units are reserved
+  for each and its power stays unknown (RACK_SERVER_SIZE_ASSUMED).
+* **Management switch**: one per rack, every rack (compute, network and management), at the top.
 * **PDUs**: one option is chosen for the plan: the one that carries the rack power limit with the fewest PDUs per
   feed, zero-U before horizontal, then the smallest rating. Per rack and feed: enough PDUs for the rack's power
   (feed ``A``: the one feed carries the rack; ``A+B``: *each* feed carries the whole rack, so the count doubles)
@@ -106,6 +115,8 @@ RACK_PDU_BUSBAR (warning)           no PDU fits the zero-U positions and carries
                                     first_rack, power_w, positions, max_w (what the positions' best PDUs carry)
 RACK_CORD_OVER_RATING (warning)     a supply draws more than any PDU outlet offered carries; params: part,
                                     current_a, outlet, outlet_current_a (the best outlet offered)
+RACK_SERVER_SIZE_ASSUMED (info)     control-plane servers and UFM appliances racked at ASSUMED_SERVER_U each, power
+                                    unknown; params: servers, assumed_u
 """
 
 from __future__ import annotations
@@ -122,7 +133,17 @@ from engines.findings.params.racks import (
 )
 
 from .inputs import Facility, NodeGroup, PduOption, SwitchGroup
-from .model import Cooling, CordLine, LeafPlacement, PduLine, RackPlan, RackRun, SwitchRole
+from .model import (
+    MANAGEMENT_RACK_ROLES,
+    Cooling,
+    CordLine,
+    LeafPlacement,
+    PduLine,
+    RackKind,
+    RackPlan,
+    RackRun,
+    SwitchRole,
+)
 from .packing import (
     AIR_COOLING_LIMIT_W,
     Builder,
@@ -179,7 +200,9 @@ def plan_racks(
     rows, fabric_rows = compute_rows(ctx, b, groups, leaves if in_rack else ())
     if leaves and not in_rack:
         place_leaves(b, rows, fabric_rows, leaves, leaf_placement)
-    place_upper(rows, b.pack_network(sw[SwitchRole.SPINE] + sw[SwitchRole.CORE]))
+    equipment = [s for role in MANAGEMENT_RACK_ROLES for s in sw[role]]
+    upper = b.pack_network(sw[SwitchRole.SPINE] + sw[SwitchRole.CORE])
+    place_upper(rows, upper + (b.pack_network(equipment, RackKind.MANAGEMENT) if equipment else []))
     runs, out_rows, unsized, outlets_unknown = finish_rows(ctx, b, rows)
 
     systems = frozenset(g.name for g in groups if g.rack_scale)

@@ -127,6 +127,10 @@ def test_a_connectx8_card_without_a_flat_twin_plug_in_the_catalogue_is_one_plane
     codes = {f["code"] for f in plan["findings"]}
     assert "FABRIC_PLANES_NO_MEDIUM" in codes and "FABRIC_NO_CABLE" not in codes
     assert (plan["fabric_planes"], plan["node_links"], plan["link_speed_gbps"]) == (1, 512, 400)
+    # One plane on Spectrum-X: the card's cage still gets a flat-top plug, the single-port 400G MMA4Z00-NS400.
+    node_leaf = next(link for link in plan["links"] if link["class"] == "node-leaf")
+    assert {p["role"]: p["part"] for p in node_leaf["parts"]}["transceiver-b"] == "MMA4Z00-NS400"
+    assert "FABRIC_PLUG_TOP_UNKNOWN" not in codes
     said = next(f for f in plan["findings"] if f["code"] == "FABRIC_PLANES_NO_MEDIUM")
     assert "2 x 400 GbE" in said["message"] and "one plane" in said["message"]
     dutch = fabric_plan_json(request={"nodes": 64, "rails": 8, "switch": "SN5600", "hca": CX8}, language="nl")

@@ -12,6 +12,7 @@ pytestmark = pytest.mark.django_db
 
 B300_NODE = "SYS-822GS-NB3RT"  # 8 integrated ConnectX-8, flat-top (RHS) cages: NVIDIA XDR LinkX page
 FINNED_TWIN, FLAT_TWIN = "MMA4Z00-NS", "MMA4Z00-NS-FLT"
+CX8_CARD = "900-9X81E-00EX-ST0"  # ConnectX-8 C8180, one flat-top (RHS) OSFP cage
 
 
 def _b300(nodes: int, switch: str, rack: dict | None = None) -> dict:
@@ -78,6 +79,64 @@ def test_gb300_trays_on_spectrum_x_get_flat_top_twin_plugs(seeded_catalog):
     assert "FABRIC_PLUG_TOP_UNKNOWN" not in _codes(result)
 
 
+def _with_card(doc: dict, role: str, switch: str) -> dict:
+    """The design with one ConnectX-8 C8180 card of ``role`` per node, its network on ``switch``."""
+    doc["node_groups"][0]["components"].append({"part": CX8_CARD, "quantity": 1, "role": role})
+    doc["networks"] = {{"storage": "storage", "management": "inband"}[role]: {"switch": switch}}
+    return doc
+
+
+def _gb300(switch: str, rack: str = "SRS-GB300-NVL72") -> dict:
+    return {
+        "schema": "design/v1",
+        "name": "gb300",
+        "node_groups": [{"name": "rack", "count": 2, "server": rack, "components": []}],
+        "fabric": {"switch": switch},
+    }
+
+
+# Every fabric a ConnectX-8 cage meets: InfiniBand XDR and NDR, Spectrum-X in two planes (integrated NICs, GB300
+# trays), and the storage and in-band networks on a C8180 card, on Ethernet and on InfiniBand.
+FLAT_CAGE_FABRICS = {
+    "hgx-b300-spectrum-x": lambda: _b300(32, "SN5600"),
+    "hgx-b300-xdr": lambda: _b300(72, "Q3400-RA"),
+    "hgx-b300-ndr": lambda: _b300(32, "MQM9700-NS2F"),
+    "gb300-spectrum-x": lambda: _gb300("SN5600"),
+    "gb300-xdr": lambda: _gb300("Q3400-RA"),
+    "storage-spectrum-x": lambda: _with_card(_b300(8, "SN5600"), "storage", "SN5600"),
+    "storage-xdr": lambda: _with_card(_b300(8, "SN5600"), "storage", "Q3400-RA"),
+    "inband-spectrum-x": lambda: _with_card(_b300(8, "SN5600"), "management", "SN5600"),
+    # and the ConnectX-7 single-port OSFP cages of GB200 trays ("Single-port OSFP RHS 400G ... ConnectX-7/OSFP
+    # adapters and mezzanine cards", NVIDIA LinkX 100G-PAM4 overview)
+    "gb200-ndr": lambda: _gb300("MQM9700-NS2F", "SRS-GB200-NVL72"),
+    "gb200-spectrum-x": lambda: _gb300("SN5600", "SRS-GB200-NVL72"),
+}
+
+
+@pytest.mark.parametrize("fabric", list(FLAT_CAGE_FABRICS))
+def test_every_plug_in_a_flat_top_nic_cage_is_flat_top_on_every_fabric(seeded_catalog, fabric):
+    from configurator.snapshot import catalog_snapshot
+
+    result = validate_json(document=FLAT_CAGE_FABRICS[fabric]())
+    view = catalog_snapshot()
+    plans = [result["fabric_plan"], *(p for p in (result.get("network_plans") or {}).values() if p)]
+    node_plugs = [
+        part["part"]
+        for plan in plans
+        for link in plan.get("links", ())
+        if link["class"] == "node-leaf"
+        for part in link["parts"]
+        if part["role"] == "transceiver-b"
+    ]
+    assert node_plugs, "no node link planned"
+    for pn in node_plugs:
+        electrical = next(end for end in (view.get(pn).end_a, view.get(pn).end_b) if end.connector == "OSFP")
+        assert electrical.top == "flat", (fabric, pn)
+    gaps = {"FABRIC_PLUG_TOP_UNKNOWN", "FABRIC_NO_CABLE", "NETWORK_MEDIA_NOT_CATALOGUED"}
+    # (the out-of-band network's RJ45 and QSFP28 uplinks are no ConnectX-8 cage's business)
+    assert not [f for f in result["findings"] if f["code"] in gaps and f["subject"] != "networks.oob"]
+
+
 # --- A PDU outlet and cord that carry the supply ---------------------------------------------------------------
 
 
@@ -114,18 +173,23 @@ def test_a_supply_the_c19_outlet_carries_keeps_its_c19_cord(seeded_catalog):
 # --- Runs past 100 m where the optics reach --------------------------------------------------------------------
 
 
-def test_a_300_m_xdr_leaf_spine_run_within_the_optics_reach_is_a_missing_fibre_not_a_refusal(seeded_catalog):
+def test_a_300_m_xdr_leaf_spine_run_within_the_optics_reach_gets_a_single_mode_fibre(seeded_catalog):
     result = validate_json(document=_b300(144, "Q3400-RA", {"leaf_to_spine_m": 300}))
     codes = _codes(result)
-    assert "FABRIC_BEYOND_REACH" not in codes
+    assert not codes.keys() & {"FABRIC_BEYOND_REACH", "FABRIC_NO_CABLE", "FABRIC_REACH_NOT_CATALOGUED"}
     assert not [f for f in result["findings"] if f["code"].startswith("FABRIC_") and f["severity"] == "error"]
-    gap = codes["FABRIC_REACH_NOT_CATALOGUED"]
-    assert gap["severity"] == "warning"
-    assert "500 m" in gap["message"] and "100 m" in gap["message"] and "300.5 m" in gap["message"]
+    # 300 m + 0.5 m slack: the 350 m single-mode MPO-12/APC patch cable (NVIDIA's limit for a single-mode MPO
+    # straight link is 500 m, the XDR optics' reach 500 m), two per leaf-spine link's twin-port optic pair.
+    spine = {p["role"]: (p["part"], p["quantity"]) for p in _link(result, "leaf-spine")["parts"]}
+    assert spine["fibre"][0] == "SMF-MPO12APC-350M" and spine["transceiver-a"][0] == "980-9IAH1-00XM00"
+    assert result["fabric_plan"]["bom_complete"] is True
+    line = next(line for line in result["bom"] if line["part"] == "SMF-MPO12APC-350M")
+    assert line["quantity"] == spine["fibre"][1] and line["unit_price_eur"] is None  # on request
 
 
 def test_a_run_beyond_the_optics_reach_is_still_refused(seeded_catalog):
     result = validate_json(document=_b300(144, "Q3400-RA", {"leaf_to_spine_m": 600}))
     refused = _codes(result)["FABRIC_BEYOND_REACH"]
-    assert refused["severity"] == "error"
+    assert refused["severity"] == "error" and "600.5 m" in refused["message"] and "500 m" in refused["message"]
+    assert not result["valid"]
     assert "FABRIC_REACH_NOT_CATALOGUED" not in _codes(result)

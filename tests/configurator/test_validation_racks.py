@@ -94,9 +94,10 @@ def _link(result, name):
         # 10.2 kW per H200 node (the estimate calibrated to NVIDIA's DGX H200 maximum) in 30 kW air-cooled
         # racks: 2 nodes per rack.
         (1, 1, 1),
-        (4, 3, 1),  # one switch (one tier) in a network rack between the 2 compute racks of the row
-        (32, 18, 1),  # 16 compute racks, the 8 leaves in the middle of the row, the 4 spines at its end
-        (128, 69, 5),  # 4 SUs of 16 compute + 1 leaf rack, and the spine row in the middle
+        # From two nodes a management rack holds the control plane's servers (5 for a BasePOD, 10 for a SuperPOD).
+        (4, 4, 1),  # one switch (one tier) in a network rack between the 2 compute racks, the management rack last
+        (32, 19, 1),  # 16 compute racks, the 8 leaves in the middle of the row, the 4 spines and management at its end
+        (128, 70, 5),  # 4 SUs of 16 compute + 1 leaf rack, and the spine and management row in the middle
     ],
 )
 def test_rack_plan_holds_every_node_and_the_totals_count_the_racks(seeded_catalog, nodes, racks, rows):
@@ -125,9 +126,9 @@ def test_a_2048_node_cluster_gets_a_three_tier_layout(seeded_catalog):
     plan = result["rack_plan"]
     assert _nodes_placed(plan) == 2048
     kinds = {r["kind"] for r in plan["racks"]}
-    assert kinds == {"compute", "network"}
+    assert kinds == {"compute", "network", "management"}
     roles = {d["role"] for r in plan["racks"] for d in r["devices"]}
-    assert {"leaf", "spine", "core", "management"} <= roles
+    assert {"leaf", "spine", "core", "management", "control", "ufm"} <= roles
     assert result["totals"]["racks"] == _racks(plan) > 2048 // 3
     assert plan["distances"]["spine_to_core_m"]["basis"] == "plan"
 
@@ -348,13 +349,14 @@ def test_the_offer_pdf_shows_the_racks_and_their_elevation(seeded_catalog, make_
 
 
 def test_a_2048_node_result_writes_each_distinct_rack_once_and_stays_under_100_kb(seeded_catalog):
-    """1,107 racks in 65 rows, 6 distinct: each written once with the ranges of racks holding it (the compute racks
+    """1,108 racks in 65 rows (the management rack of the control plane and UFM among them), 7 distinct: each
+    written once with the ranges of racks holding it (the compute racks
     right of one row's leaf rack and left of the next row's one range of 16), each rack's two nodes one device entry
     of 2, and the whole result a fraction of the 862 kB it was when every rack and device was written out."""
     result = validate_json(document=_doc(2048, per_rack=True))
     plan = result["rack_plan"]
-    assert _racks(plan) == result["totals"]["racks"] == 1107
-    assert len(plan["racks"]) == 6
+    assert _racks(plan) == result["totals"]["racks"] == 1108
+    assert len(plan["racks"]) == 7
     compute = plan["racks"][0]
     assert compute["ranges"][1] == {
         "first": "R01-10",
@@ -375,7 +377,7 @@ def test_a_2048_node_result_writes_each_distinct_rack_once_and_stays_under_100_k
     ]
     # every rack of the plan is named once by the ranges and the rows alike
     names = [name for row in plan["rows"] for name in expand_names(row["racks"])]
-    assert len(names) == len(set(names)) == 1107
+    assert len(names) == len(set(names)) == 1108
     assert plan["rows"][-1] == {"index": 64, "name": "R65", "count": 17, "racks": ["R65-01..R65-17"]}
     ranged = {
         name for e in plan["racks"] for r in e["ranges"] for name in names[names.index(r["first"]) :][: r["count"]]
@@ -385,25 +387,27 @@ def test_a_2048_node_result_writes_each_distinct_rack_once_and_stays_under_100_k
 
 
 def test_a_valid_100000_node_result_answers_under_1_mb(seeded_catalog):
-    """51,693 racks in 1,564 rows hold 6 distinct contents: the answer writes each once, with its racks as ranges,
+    """51,694 racks in 1,564 rows (one of them the management rack) hold 7 distinct contents: the answer writes each
+    once, with its racks as ranges,
     and names no rack one by one (it answered 2.4 MB when every run and every rack's name was written)."""
     doc = _doc(100_000, per_rack=True)
     doc["fabric"]["switch"] = "SN5600"
     doc["node_groups"][0]["components"][1]["quantity"] = 1
     result = validate_json(document=doc)
-    assert result["valid"] and result["totals"]["racks"] == _racks(result["rack_plan"]) == 51_693
-    assert len(result["rack_plan"]["racks"]) == 6
+    assert result["valid"] and result["totals"]["racks"] == _racks(result["rack_plan"]) == 51_694
+    assert len(result["rack_plan"]["racks"]) == 7
     assert len(json.dumps(result, separators=(",", ":"))) < 1_000_000
 
 
 def test_every_door_counts_every_rack_of_a_run(seeded_catalog, make_configuration, customer, media, build, tmp_path):
-    """32 nodes: 16 compute racks in two runs of 8 beside the leaf rack, and the spine rack: 18 racks however the
-    plan is read — the API, the CLI, the fabric step, the offer PDF, its workbook and the cabling list."""
+    """32 nodes: 16 compute racks in two runs of 8 beside the leaf rack, the spine rack and the management rack: 19
+    racks however the plan is read — the API, the CLI, the fabric step, the offer PDF, its workbook and the cabling
+    list."""
     doc = _doc(32)
     result = validate_json(document=doc)
-    assert [r["count"] for r in result["rack_plan"]["racks"]] == [16, 1, 1]
+    assert [r["count"] for r in result["rack_plan"]["racks"]] == [16, 1, 1, 1]
     assert [r["count"] for r in result["rack_plan"]["racks"][0]["ranges"]] == [8, 8]
-    assert result["totals"]["racks"] == 18
+    assert result["totals"]["racks"] == 19
     crm = ApiClient(name="crm", scope="quote")
     token = crm.set_new_token()
     crm.save()
@@ -411,26 +415,26 @@ def test_every_door_counts_every_rack_of_a_run(seeded_catalog, make_configuratio
         "/api/v1/designs/validate/", doc, content_type="application/json"
     )
     assert api.status_code == 200
-    assert api.json()["rack_plan"] == result["rack_plan"] and api.json()["totals"]["racks"] == 18
+    assert api.json()["rack_plan"] == result["rack_plan"] and api.json()["totals"]["racks"] == 19
     path = tmp_path / "design.json"
     path.write_text(json.dumps(doc))
     out = io.StringIO()
     with pytest.raises(SystemExit):
         call_command("validate_design", str(path), "--indent", "0", stdout=out)
     cli = json.loads(out.getvalue())
-    assert cli["rack_plan"] == result["rack_plan"] and cli["totals"]["racks"] == 18
+    assert cli["rack_plan"] == result["rack_plan"] and cli["totals"]["racks"] == 19
     config = configuration_create(document=doc)
     page = " ".join(Client().get(f"/d/{config.token}/fabric/").content.decode().split())
-    assert "<dd>18 × 42U</dd>" in page
+    assert "<dd>19 × 42U</dd>" in page
     quote = build(quote_request, configuration=make_configuration(doc), customer=customer, channel="api")
     quote.refresh_from_db()
     text = " ".join("\n".join(p.extract_text() for p in PdfReader(io.BytesIO(render_pdf(quote.frozen))).pages).split())
-    assert "18 racks of 42U." in text
+    assert "19 racks of 42U." in text
     bom = load_workbook(io.BytesIO(render_xlsx(quote.frozen))).worksheets[0]
     header = [c.value for c in bom[1]]
     part, quantity = header.index("Part number"), header.index("Quantity")
     rows = {r[part]: r[quantity] for r in bom.iter_rows(min_row=2, values_only=True)}
-    assert rows["RACK-42U"] == 18
+    assert rows["RACK-42U"] == 19
     lines = "".join(configuration_output(configuration=config, name="cabling.csv").body).splitlines()[1:]
     named = {line.split(",")[7] for line in lines} | {line.split(",")[9] for line in lines}
     assert {f"R01-{s:02d}" for s in range(1, 18)} <= named  # every compute rack and the leaf rack by name
@@ -445,7 +449,7 @@ def test_a_result_stored_before_racks_had_a_count_reads_as_every_rack(seeded_cat
         **plan,
         "racks": [{**r.to_dict(), "devices": [d.to_dict() for d in r.devices]} for r in RackPlan.from_dict(plan).racks],
     }
-    assert len(stored["racks"]) == rack_count(stored) == rack_count(plan) == 18
+    assert len(stored["racks"]) == rack_count(stored) == rack_count(plan) == 19
     view = catalog_snapshot()
     assert _rack_lines(stored, view) == _rack_lines(plan, view)
     labels = elevation_labels()
@@ -467,7 +471,7 @@ def test_a_result_stored_before_distinct_racks_reads_as_every_rack(seeded_catalo
         "racks": rack_entries(runs.runs),
         "rows": [{"index": w.index, "name": w.name, "racks": list(w.racks)} for w in runs.rows],
     }
-    assert [r["count"] for r in stored["racks"]] == [8, 1, 8, 1] and rack_count(stored) == rack_count(plan) == 18
+    assert [r["count"] for r in stored["racks"]] == [8, 1, 8, 1, 1] and rack_count(stored) == rack_count(plan) == 19
     assert RackPlan.from_dict(stored).to_dict() == RackPlan.from_dict(plan).to_dict()
     view = catalog_snapshot()
     assert _rack_lines(stored, view) == _rack_lines(plan, view)

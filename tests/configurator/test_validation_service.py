@@ -76,7 +76,12 @@ def test_four_h200_nodes_with_a_qm9700_fabric_get_a_plan(seeded_catalog):
     # 4 nodes x 8 rails = 32 NDR ports: one 64-port QM9700 (fabric.md §0 rule 5, §3).
     assert plan["tiers"] == 1 and plan["leaf_switches"] == 1 and plan["node_links"] == 32
     assert any(item["part"] == "MQM9700-NS2F" for item in plan["bom"])
-    assert result["rack_plan"]["leaf_placement"] == "in-rack" and len(result["rack_plan"]["racks"]) == 1
+    # The nodes and their leaf share one rack; the control plane's five servers stand in a management rack.
+    racks = result["rack_plan"]["racks"]
+    assert result["rack_plan"]["leaf_placement"] == "in-rack" and [r["kind"] for r in racks] == [
+        "compute",
+        "management",
+    ]
     # In-rack runs of 2-3 m take a 1:2 DAC splitter (finned twin OSFP to 2x flat OSFP), 2 node links each,
     # not optics (fabric.md §4: MCP7Y00 up to 3 m, switch to ConnectX-7).
     bom = {item["part"]: item["quantity"] for item in plan["bom"]}

@@ -156,6 +156,14 @@ class RackSwitchHeightUnknown(Params):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class RackServerSizeAssumed(Params):
+    CODE: ClassVar[str] = RackCode.SERVER_SIZE_ASSUMED
+
+    servers: int
+    assumed_u: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RackSwitchPowerUnknown(Params):
     CODE: ClassVar[str] = RackCode.SWITCH_POWER_UNKNOWN
 

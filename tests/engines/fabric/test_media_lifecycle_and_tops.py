@@ -241,3 +241,41 @@ def test_without_xdr_media_the_same_fabric_is_a_catalogue_gap_not_an_error(view)
     f = next(f for f in p.findings if f.code == FabricCode.MEDIA_NOT_CATALOGUED)
     assert f.severity == "warning" and not p.bom_complete and p.uncabled_links == [NODE_LEAF]
     assert not any(f.severity == "error" for f in p.findings)
+
+
+# --- Single-mode runs past 100 m (seed 2026.12.12) -------------------------------------------------------------
+
+
+def test_an_xdr_leaf_spine_run_past_100_m_takes_the_shortest_single_mode_fibre_within_the_optics_reach(view):
+    # 300 m + 0.5 m slack: past the 100 m MFP7E30, within the 500 m of the XDR twin-port optics (NV-XDR-OPN) and
+    # NVIDIA's 500 m for a single-mode MPO straight link (NV-SC-REQ): the 350 m single-mode patch cable.
+    p = plan(view, nodes=144, switch="Q3400-RA", hca="900-9X81E-00EX-ST0", leaf_to_spine_m=300.0)
+    link = p.link(LEAF_SPINE)
+    assert [part for part, _q, _r in link.parts] == ["980-9IAH1-00XM00", "SMF-MPO12APC-350M", "980-9IAH1-00XM00"]
+    assert link.length_m == 350 and p.bom_complete
+    assert not set(codes(p)) & {FabricCode.BEYOND_REACH, FabricCode.REACH_NOT_CATALOGUED, FabricCode.NO_CABLE}
+    # a 100 m run keeps NVIDIA's own fibre: the shortest that reaches wins, the long patch cables only past it
+    short = plan(view, nodes=144, switch="Q3400-RA", hca="900-9X81E-00EX-ST0", leaf_to_spine_m=99.0)
+    assert [part for part, _q, _r in short.link(LEAF_SPINE).parts][1] == "MFP7E30-N100"
+
+
+def test_a_run_past_the_optics_reach_is_refused_however_long_the_fibres(view):
+    p = plan(view, nodes=144, switch="Q3400-RA", hca="900-9X81E-00EX-ST0", leaf_to_spine_m=600.0)
+    f = next(f for f in p.findings if f.code == FabricCode.BEYOND_REACH)
+    assert f.severity == "error" and f.params.longest_m == 500 and p.link(LEAF_SPINE).parts == ()
+
+
+def test_without_the_long_fibres_a_run_within_the_optics_reach_is_a_missing_fibre_not_a_refusal(view):
+    cut = without(view, "SMF-MPO12APC-")
+    p = plan(cut, nodes=144, switch="Q3400-RA", hca="900-9X81E-00EX-ST0", leaf_to_spine_m=300.0)
+    f = next(f for f in p.findings if f.code == FabricCode.REACH_NOT_CATALOGUED)
+    assert f.severity == "warning" and not p.bom_complete and p.uncabled_links == [LEAF_SPINE]
+    said = both(f).message.en
+    assert "500 m" in said and "100 m" in said and "300.5 m" in said
+    assert FabricCode.BEYOND_REACH not in codes(p)
+
+
+def test_an_ndr_leaf_spine_run_past_100_m_takes_the_500_m_dr_optics_and_a_long_fibre(view):
+    # NDR: the 100 m MMS4X00-NS cannot reach, the 500 m MMS4X00-NM twin-port optic can, on the same straight fibre.
+    p = plan(view, nodes=64, hca="MCX75310AAS-NEAT", leaf_to_spine_m=220.0)
+    assert [part for part, _q, _r in p.link(LEAF_SPINE).parts] == ["MMS4X00-NM", "SMF-MPO12APC-250M", "MMS4X00-NM"]

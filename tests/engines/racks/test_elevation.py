@@ -46,11 +46,26 @@ def test_identical_racks_are_drawn_once_with_their_count():
     svg = render_elevation_svg(p, EN)
     groups = ET.fromstring(svg).findall(f"{SVG}g")
     assert len(groups) < 10 < len(p.racks)
-    # 64 SUs x 6 full compute racks of 5 nodes (32 = 6 x 5 + 2)
-    assert "R01-01 ×384" in texts(svg)
+    # 64 SUs x 6 full compute racks of 5 nodes (32 = 6 x 5 + 2), headed by their names, not one name and a count
+    assert "R01-01..R01-03 … ×384" in texts(svg)
     headers = [t for t in texts(svg) if re.match(r"R\d\d-\d\d", t)]
     drawn = sum(int(m.group(1)) if (m := re.search(r"×(\d+)$", t)) else 1 for t in headers)
     assert drawn == len(p.racks)
+
+
+def test_each_drawing_names_every_rack_it_stands_for():
+    p = big_plan()
+    svg = ET.fromstring(render_elevation_svg(p, EN))
+    named = []
+    for g in svg.findall(f"{SVG}g"):
+        for ranges in g.find(f"{SVG}title").text.split(", "):
+            first, _, last = ranges.partition("..")
+            named.append((first, last or first))
+    every = {r.name for r in p.racks}
+    # Every rack name is the start or inside of one range of one drawing: the ranges cover the plan.
+    assert {first for first, _last in named} <= every and {last for _first, last in named} <= every
+    covered = sum(1 + sorted(every).index(last) - sorted(every).index(first) for first, last in named)
+    assert covered == len(every)
 
 
 def test_the_2048_node_elevation_is_under_200_kb():

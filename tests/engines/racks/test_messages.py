@@ -6,7 +6,7 @@ import pytest
 
 from engines.findings import RackCode
 from engines.findings.registry import REGISTRY, finding
-from engines.racks import Facility, PduOption, plan_racks
+from engines.racks import Facility, PduOption, SwitchGroup, SwitchRole, plan_racks
 from messages import both, finding_dict
 
 from .parts import PDU_22K, air_nodes, leaves, liquid_nodes, mgmt
@@ -19,7 +19,10 @@ def _edge(plan):
 def _scenarios():
     unknowns = plan_racks(
         node_groups=[air_nodes(4, power_w=None, inlets=None)],
-        switches=[leaves(2, power_w=None, height_u=None)],
+        switches=[
+            leaves(2, power_w=None, height_u=None),
+            SwitchGroup(role=SwitchRole.CONTROL, part="HEAD-NODE-BCM", count=2, height_u=None, power_w=None),
+        ],
         pdu_options=[PDU_22K],
     )
     wrong_site = plan_racks(

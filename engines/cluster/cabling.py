@@ -1,0 +1,298 @@
+"""The cabling list's rows of the networks beside the compute fabric, read from the one physical model: every end
+a device the rack plan holds, at its rack and unit, on a port it has (columns as the compute rows', then the
+``network``: ``storage``, ``inband`` or ``oob``).
+
+* **Out-of-band, rack by rack.** Every device of a rack with a management port (a node's BMC, a switch's
+  management port, a control-plane server's or UFM appliance's BMC, each PDU's network port) goes to its own
+  rack's management switch (``oob-R01-03``), ports p1, p2, ... bottom up, the PDUs last. A rack without one (the
+  out-of-band switches central, in management racks) goes to the central switches (``oob-01``), filled rack after
+  rack, so that a rack's devices stay together. Ports beyond a switch's RJ45 ports go to the out-of-band plan's
+  further switches, which no rack holds yet (NETWORK_OOB_EXTRA_SWITCHES says so): those ends carry no rack. A
+  rack-scale system (NVL72) manages its trays on its own built-in switches, so its rack adds no row here.
+  Cords: the plan's cord for a run inside the rack; to a central switch the uplink run's length class is not
+  known, so the cord column is the plan's as well and the length is the rack plan's management run.
+* **Uplinks on real ports.** Each out-of-band switch's uplinks (two: SPOD-H100-OOB-UPLINKS) land on the network
+  the out-of-band plan names (in-band, or the converged storage network): the pair's switches, or the last
+  scalable unit's leaves, on their first free ports (no port used twice), uplink j on target j; with neither
+  network planned, on the customer's network (``uplink-net-01``, no rack).
+* **Storage and in-band** rows as the network's fabric plan gives them (engines.networks.cabling), each switch at
+  its rack and unit; a node end (in-band ``node-0001/mgmt1``, storage ``node-0001/stor1``) at its node's when
+  every racked node has the network's adapters (a storage system's port, ``storage-port-0257``, is the
+  customer's: no rack).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from engines.fabric.cabling import switch_name
+from engines.fabric.model import FabricPlan
+from engines.networks.cabling import switched_rows
+from engines.networks.model import INBAND, OOB, STORAGE, NetworkPlan
+from engines.networks.oob import DEVICE_LEAF, LEAF_UPLINK
+from engines.racks.model import DeviceRole, Rack, RackPlan
+
+from .rackplan import RackPlanSection, placed
+
+Place = tuple[str, str]  # (rack, unit) as the CSV writes them: "" where unknown
+NOWHERE: Place = ("", "")
+_COMPUTE = {DeviceRole.LEAF: "leaf", DeviceRole.SPINE: "spine", DeviceRole.CORE: "core"}
+_NETWORK = {
+    DeviceRole.STORAGE_LEAF: (STORAGE, "leaf"),
+    DeviceRole.STORAGE_SPINE: (STORAGE, "spine"),
+    DeviceRole.STORAGE_CORE: (STORAGE, "core"),
+    DeviceRole.INBAND_LEAF: (INBAND, "leaf"),
+    DeviceRole.INBAND_SPINE: (INBAND, "spine"),
+    DeviceRole.INBAND_CORE: (INBAND, "core"),
+}
+_SERVERS = (DeviceRole.CONTROL, DeviceRole.UFM)
+DEFAULT_RJ45_PORTS = 48  # when the out-of-band plan does not say (SN2201: 48 x RJ45, catalog/seed/FACTS.md)
+
+
+def _unit(u: int | None) -> str:
+    return "" if u is None else str(u)
+
+
+@dataclass
+class Model:
+    """Every device of the rack plan by name, with its place; the nodes by their cabling number."""
+
+    section: RackPlanSection
+    fabric: FabricPlan | None
+    networks: Mapping[str, NetworkPlan | None]
+    group_counts: Mapping[str, int]
+    compute_name: Callable[[str], str] = lambda name: name
+    places: dict[str, Place] = field(default_factory=dict)
+    nodes: list[tuple[str, int] | None] = field(default_factory=list)
+    width: int = 4
+
+    def __post_init__(self) -> None:
+        plan = self.section.plan
+        groups = list(self.section.fabric_node_groups)
+        groups += [g for g in self.group_counts if g not in groups]
+        per_node = self.section.fabric_endpoints_per_node
+        for g in groups:
+            trays = per_node.get(g, 1)
+            self.nodes += [p for p in placed(plan, g, self.group_counts.get(g, 0)) for _ in range(trays)]
+        fabric_nodes = self.fabric.nodes if self.fabric is not None and self.fabric.tiers else len(self.nodes)
+        self.width = max(4, len(str(fabric_nodes)))
+
+    def node(self, n: int) -> str:
+        return f"node-{n + 1:0{self.width}d}"
+
+    def node_place(self, n: int) -> Place:
+        where = self.nodes[n] if n < len(self.nodes) else None
+        return NOWHERE if where is None else (where[0], str(where[1]))
+
+    def switch(self, role: DeviceRole, index: int) -> str | None:
+        """The cabling name of the index-th switch of ``role`` (plan order), as the network's rows name it."""
+        if role in _COMPUTE:
+            if self.fabric is None or not self.fabric.tiers:
+                return None
+            return self.compute_name(switch_name(self.fabric, _COMPUTE[role], index))
+        key, tier = _NETWORK[role]
+        network = self.networks.get(key)
+        if network is None or network.fabric is None or not network.fabric.tiers:
+            return None
+        if network.fabric.tiers == 1:
+            return f"{key}-switch-{index + 1:02d}"
+        return f"{key}-{switch_name(network.fabric, tier, index)}"
+
+
+def _managed(
+    model: Model, rack: Rack, seen: dict[DeviceRole, int], servers: dict[str, int]
+) -> Iterator[tuple[str, str, int | None]]:
+    """(name, port, unit) of every device of the rack with a management port, bottom up, then its PDUs."""
+    node = rack.first_node
+    for d in rack.devices:
+        if d.role == DeviceRole.NODE:
+            if not rack.system:
+                yield model.node(_fabric_index(model, rack, node)), "bmc", d.position_u
+            node += 1
+        elif d.role in _COMPUTE or d.role in _NETWORK:
+            i = seen[d.role]
+            seen[d.role] += 1
+            name = model.switch(d.role, i)
+            if name is not None:
+                yield name, "mgmt", d.position_u
+        elif d.role in _SERVERS:
+            servers[d.part] += 1
+            yield f"{d.part.lower()}-{servers[d.part]:02d}", "bmc", d.position_u
+    if rack.system:
+        return
+    horizontal = [d.position_u for d in rack.devices if d.role == DeviceRole.PDU]
+    pdus = sum(p.quantity for p in rack.pdus)
+    for k in range(pdus):
+        yield f"{rack.name}-pdu-{k + 1}", "net", horizontal[k] if k < len(horizontal) else None
+
+
+def _fabric_index(model: Model, rack: Rack, node: int) -> int:
+    """The cabling number of the rack's node ``node`` (0-based in its group)."""
+    offset = 0
+    groups = list(model.section.fabric_node_groups)
+    groups += [g for g in model.group_counts if g not in groups]
+    for g in groups:
+        if g == rack.node_group:
+            return offset + node * model.section.fabric_endpoints_per_node.get(g, 1)
+        offset += model.group_counts.get(g, 0) * model.section.fabric_endpoints_per_node.get(g, 1)
+    return offset + node
+
+
+class _Switches:
+    """The out-of-band switches the rows fill: a rack's own, the central ones, then further unracked ones."""
+
+    def __init__(self, ports: int) -> None:
+        self.ports = ports
+        self.used: dict[str, int] = defaultdict(int)
+        self.order: list[tuple[str, Place]] = []
+        self.central: list[tuple[str, Place]] = []
+        self.extra = 0
+
+    def add(self, name: str, place: Place, *, central: bool = False) -> None:
+        self.order.append((name, place))
+        if central:
+            self.central.append((name, place))
+
+    def port(self, own: tuple[str, Place] | None) -> tuple[str, str, Place]:
+        """The next free port on the rack's own switch, else on the central ones, else on a further one."""
+        pool = [own] if own is not None else self.central
+        for name, place in pool:
+            if self.used[name] < self.ports:
+                self.used[name] += 1
+                return name, f"p{self.used[name]}", place
+        if not self.extra or self.used[f"oob-extra-{self.extra:02d}"] >= self.ports:
+            self.extra += 1
+            self.order.append((f"oob-extra-{self.extra:02d}", NOWHERE))
+        name = f"oob-extra-{self.extra:02d}"
+        self.used[name] += 1
+        return name, f"p{self.used[name]}", NOWHERE
+
+
+def oob_rows(model: Model, oob: NetworkPlan, *, ports: int = DEFAULT_RJ45_PORTS) -> Iterator[str]:
+    """The out-of-band rows (module docstring), without the ``network`` column."""
+    plan: RackPlan = model.section.plan
+    media = {cls: (part, f"{length:g}") for cls, part, length in oob.oob_media}
+    cord = ",".join(media.get(DEVICE_LEAF, ("", "")))
+    switches = _Switches(ports)
+    for rack in plan.racks:
+        for d in rack.devices:
+            if d.role == DeviceRole.OOB:
+                switches.add(f"oob-{len(switches.central) + 1:02d}", (rack.name, str(d.position_u)), central=True)
+    seen: dict[DeviceRole, int] = defaultdict(int)
+    servers: dict[str, int] = defaultdict(int)
+    for rack in plan.racks:
+        mine = next((d for d in rack.devices if d.role == DeviceRole.MANAGEMENT), None)
+        own = None
+        if mine is not None:
+            own = (f"oob-{rack.name}", (rack.name, str(mine.position_u)))
+            switches.add(*own)
+        for name, port, unit in _managed(model, rack, seen, servers):
+            z, z_port, (z_rack, z_u) = switches.port(own)
+            yield f"{name},{port},{z},{z_port},{DEVICE_LEAF},{cord},{rack.name},{_unit(unit)},{z_rack},{z_u}"
+    yield from _uplink_rows(model, oob, switches.order, ",".join(media.get(LEAF_UPLINK, ("", ""))))
+
+
+def _uplink_rows(model: Model, oob: NetworkPlan, switches: Sequence[tuple[str, Place]], medium: str) -> Iterator[str]:
+    per = oob.uplinks // max(1, oob.leaf_switches) if oob.uplinks else 0
+    if not per:
+        return
+    targets = _targets(model)
+    for name, (rack, u) in switches:
+        for j in range(per):
+            if targets:
+                z, z_port, (z_rack, z_u) = targets[j % len(targets)].take()
+            else:
+                z, z_port, (z_rack, z_u) = f"uplink-net-{j + 1:02d}", "", NOWHERE
+            yield f"{name},u{j + 1},{z},{z_port},{LEAF_UPLINK},{medium},{rack},{u},{z_rack},{z_u}"
+
+
+@dataclass
+class _Target:
+    """A switch the out-of-band uplinks land on, and its free ports in order."""
+
+    name: str
+    place: Place
+    free: list[str]
+
+    def take(self) -> tuple[str, str, Place]:
+        return self.name, self.free.pop(0) if self.free else "", self.place
+
+
+def _targets(model: Model) -> list[_Target]:
+    """The in-band (or converged storage) switches the uplinks land on, with the ports their own rows leave free."""
+    key = next((k for k in (INBAND, STORAGE) if (p := model.networks.get(k)) is not None and p.oob_uplinks), None)
+    network = model.networks.get(key) if key else None
+    if key is None or network is None or network.fabric is None or not network.fabric.tiers:
+        return []
+    fabric = network.fabric
+    used: dict[str, set[str]] = defaultdict(set)
+    for row in switched_rows(key, fabric, network.to_dict()):
+        f = row.split(",")
+        used[f[0]].add(f[1].split(".")[0])
+        used[f[2]].add(f[3].split(".")[0])
+    role = DeviceRole.INBAND_LEAF if key == INBAND else DeviceRole.STORAGE_LEAF
+    if fabric.tiers == 1:
+        chosen = range(fabric.leaf_switches)
+    else:
+        rails = max(1, min(fabric.rails, fabric.leaf_switches))
+        chosen = range(fabric.leaf_switches - rails, fabric.leaf_switches)
+    places = [model.places.get(f"{role}:{i}", NOWHERE) for i in range(fabric.leaf_switches)]
+    out = []
+    for i in chosen:
+        name = model.switch(role, i) or ""
+        free = [f"p{p}" for p in range(1, fabric.logical_ports + 1) if f"p{p}" not in used[name]]
+        out.append(_Target(name, places[i], free))
+    return out
+
+
+def network_rows(model: Model) -> Iterator[str]:
+    """Every row of the storage, in-band and out-of-band networks with both ends' rack and unit and the ``network``
+    column, newline-terminated, in that order."""
+    _index_places(model)
+    for key in (STORAGE, INBAND):
+        network = model.networks.get(key)
+        if network is not None and network.fabric is not None and network.fabric.tiers:
+            for row in _placed_rows(model, key, network):
+                yield f"{row},{key}\n"
+    oob = model.networks.get(OOB)
+    if oob is not None:
+        ports = oob.ports_per_switch or DEFAULT_RJ45_PORTS
+        for row in oob_rows(model, oob, ports=ports):
+            yield f"{row},oob\n"
+
+
+def _index_places(model: Model) -> None:
+    """Every switch of the storage and in-band networks by name and by ``role:index``, with its place."""
+    seen: dict[DeviceRole, int] = defaultdict(int)
+    for rack in model.section.plan.racks:
+        for d in rack.devices:
+            if d.role in _NETWORK:
+                i = seen[d.role]
+                seen[d.role] += 1
+                place = (rack.name, str(d.position_u))
+                model.places[f"{d.role}:{i}"] = place
+                name = model.switch(d.role, i)
+                if name is not None:
+                    model.places[name] = place
+
+
+def _placed_rows(model: Model, key: str, network: NetworkPlan) -> Iterator[str]:
+    """The network's rows with the rack columns: switches from the model, node ends where every node has a port."""
+    assert network.fabric is not None
+    racked = sum(1 for n in model.nodes if n is not None)
+    per_node = network.ports_per_node
+    by_node = network.nodes == racked and per_node and network.node_links >= network.nodes * per_node
+    for row in switched_rows(key, network.fabric, network.to_dict()):
+        f = row.split(",")
+        a_place = model.places.get(f[0], NOWHERE)
+        if key == STORAGE and f[0].startswith("storage-port-") and by_node:
+            k = int(f[0].removeprefix("storage-port-")) - 1
+            if k < network.nodes * per_node:
+                n, port = divmod(k, per_node)
+                f[0], f[1], a_place = model.node(n), f"stor{port + 1}", model.node_place(n)
+        elif f[0].startswith("node-") and by_node:
+            a_place = model.node_place(int(f[0].removeprefix("node-")) - 1)
+        z_place = model.places.get(f[2], NOWHERE)
+        yield ",".join([*f, *a_place, *z_place])
