@@ -159,6 +159,8 @@ def _oob_placement(p: NetworkOobPlacement) -> tuple[str, str]:
             "The default: the fullest compute rack has %(densest)s management ports, %(threshold)s or more. Set "
             "networks.oob.placement to central for the management racks."
         )
+    elif p.basis == "rack":
+        why = _("The default for a cluster in one rack: its switch stands in that rack.")
     else:
         why = _("As the design asks (networks.oob.placement).")
     return text % values, why % values
@@ -180,13 +182,13 @@ def _inband_ratio(p: NetworkInbandRatio) -> tuple[str, str]:
 def _storage_system_ports(p: NetworkStorageSystemPorts) -> tuple[str, str]:
     return (
         ngettext(
-            "The design gives no storage system ports: %(free)s storage leaf port is left for the storage systems "
-            "(at least %(minimum)s).",
-            "The design gives no storage system ports: %(free)s storage leaf ports are left for the storage "
-            "systems (at least %(minimum)s).",
+            "The design gives no storage system ports: %(free)s storage leaf port is left free for the storage "
+            "systems.",
+            "The design gives no storage system ports: %(free)s storage leaf ports are left free for the storage "
+            "systems.",
             p.free,
         )
-        % {"free": num(p.free), "minimum": num(p.minimum)},
+        % {"free": num(p.free)},
         _("Set networks.storage.system_ports to the ports your storage systems need."),
     )
 

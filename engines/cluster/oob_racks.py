@@ -64,7 +64,7 @@ def oob_rack_plan(
     given = entry.placement if isinstance(entry, NetworkIn) else None
     central = given != PER_RACK
     plan, found = build_rack_plan(design, catalog, totals, fabric, equipment=equipment, oob_central=central)
-    if given is None and oob_placement(entry, densest_rack_ports(plan))[0] != CENTRAL:
+    if given is None and oob_placement(entry, densest_rack_ports(plan), plan.rack_count)[0] != CENTRAL:
         plan, found = build_rack_plan(design, catalog, totals, fabric, equipment=equipment)
         return OobRacks(plan, found, False)
     return OobRacks(plan, found, central)
@@ -102,4 +102,7 @@ def rack_side(racks: RackPlan, central: bool) -> RackSide:
         mgmt = [d for d in run.rack.devices if d.role == DeviceRole.MANAGEMENT]
         switches += len(mgmt) * run.count
         part = part or next((d.part for d in mgmt), None)
-    return RackSide(pdus=pdus, switches=switches, switch_part=part, densest=densest_rack_ports(racks), central=central)
+    densest = densest_rack_ports(racks)
+    return RackSide(
+        pdus=pdus, switches=switches, switch_part=part, densest=densest, central=central, racks=racks.rack_count
+    )

@@ -273,14 +273,16 @@ def _network_plans(
     switched: tuple[dict[str, NetworkPlan | None], list[Finding]],
     node: NodeResult,
     leave: LeftOut,
-) -> tuple[dict[str, NetworkPlan | None], list[Finding], _Laid]:
+    so_far: list[Finding],
+) -> tuple[dict[str, NetworkPlan | None], list[Finding], _Laid, list[Finding]]:
     """``network_plans`` (storage, in-band, out-of-band) and every finding about them: ``switched`` the storage and
     in-band networks, the out-of-band network planned here on the racks (its central switches then racked in the
     management racks, ``with_central_switches``, and the network planned again on those racks); the control
     plane's servers' BMCs are out-of-band ports too. An out-of-band network the offer leaves out is said once, by
-    OFFER_LEFT_OUT, not as a network the design names."""
+    OFFER_LEFT_OUT, not as a network the design names. ``so_far``: the findings so far, returned with a re-racked
+    plan's findings in place of the first one's."""
     networks = _networks(design, leave)
-    plan = laid.plan
+    plan, first = laid.plan, laid.racks
     rail_optimized = plan is not None and plan.tiers >= 2 and plan.topology == "rail-optimized"
 
     def oob(racks: OobRacks) -> tuple[dict[str, NetworkPlan | None], list[Finding]]:
@@ -309,7 +311,9 @@ def _network_plans(
     for p in plans.values():
         if p is not None:
             findings.extend(p.findings)
-    return plans, findings, laid
+    if laid.racks is not first:  # racked again with the central out-of-band switches: its findings are the racks'
+        so_far = [f for f in so_far if not any(f is g for g in first.findings)] + laid.racks.findings
+    return plans, findings, laid, so_far
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,10 +352,9 @@ def validate_cluster(
     findings: list[Finding] = list(node.findings) + default_findings
     switched = _switched_networks(design, catalog, leave)
     laid = _fabric_and_racks(design, catalog, node, leave, findings, switched[0])
-    first = laid.racks
-    network_plans, network_findings, laid = _network_plans(design, catalog, laid, switched, node, leave)
-    if laid.racks is not first:  # racked again with the central out-of-band switches: its findings are the racks'
-        findings = [f for f in findings if not any(f is g for g in first.findings)] + laid.racks.findings
+    network_plans, network_findings, laid, findings = _network_plans(
+        design, catalog, laid, switched, node, leave, findings
+    )
     findings.extend(network_findings)
     plan, racks, lengths = laid.plan, laid.racks.plan, laid.lengths
     # One power sum for the cluster, from the nodes and the fabric's final bill; the racks' facility totals are it.

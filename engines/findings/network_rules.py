@@ -115,7 +115,7 @@ RULES: tuple[Rule, ...] = (
         INFO,
         gettext_noop("Storage network ports left for the storage systems"),
         gettext_noop(
-            "The reference architecture leaves the storage systems' ports to the storage selected; without networks.storage.system_ports the storage leaves' free ports are theirs, at least a pair (the network grows where the nodes leave fewer)."
+            "The reference architecture leaves the storage systems' ports to the storage selected; without networks.storage.system_ports the storage leaves' free ports are theirs, and the finding says how many."
         ),
         "NVIDIA DGX SuperPOD H100 RA-11333-001 V11, Table 8: storage cables 'Count and cable type required depend on specific storage selected'",
         (f"{_PLAN}._storage_systems",),

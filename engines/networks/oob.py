@@ -52,14 +52,18 @@ class RackSide:
     switch_part: str | None = None
     densest: int = 0
     central: bool = False
+    racks: int = 0  # every rack of the plan (one: the switch stays in it)
 
 
-def oob_placement(entry: NetworkIn | None | Default, densest: int) -> tuple[str, str]:
+def oob_placement(entry: NetworkIn | None | Default, densest: int, racks: int = 0) -> tuple[str, str]:
     """(placement, basis) of the out-of-band switches: the design's ``networks.oob.placement`` (basis
-    ``design``), else central below ``DENSE_RACK_PORTS`` management ports in the fullest compute rack and per-rack
-    from there (basis ``density``)."""
+    ``design``), else per-rack for a cluster in one rack (basis ``rack``: no management rack for one switch), else
+    central below ``DENSE_RACK_PORTS`` management ports in the fullest compute rack and per-rack from there (basis
+    ``density``)."""
     if isinstance(entry, NetworkIn) and entry.placement:
         return entry.placement, "design"
+    if racks == 1:
+        return PER_RACK, "rack"
     return (PER_RACK if densest >= DENSE_RACK_PORTS else CENTRAL), "density"
 
 
@@ -143,7 +147,7 @@ def _leaves(
     and none in the racks, or the racks' own with more where their ports run out (a finding says so); the
     placement finding first."""
     subject, per = f"networks.{OOB}", leaf.rj45_ports
-    placement, basis = oob_placement(entry, racks.densest)
+    placement, basis = oob_placement(entry, racks.densest, racks.racks)
     if racks.switches and not racks.central:  # the rack plan has one in each rack: its caller chose per-rack
         placement = PER_RACK
     own: list[Finding] = []

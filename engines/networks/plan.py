@@ -14,8 +14,8 @@ Rules, each with its source key (``engines.networks.sources``):
   an Ethernet compute fabric. Default ratio 1:1: the RAs' node-side ratio is not given in the sources this
   planner was built from, so no ratio is assumed. Without ``system_ports`` (SPOD-H100-COMPONENTS: "Count and cable
   type required depend on specific storage selected") the leaves' ports the nodes leave free are the storage
-  systems', at least ``STORAGE_SYSTEM_PORTS`` (a pair; where fewer are free the network is planned for them, so it
-  grows), and NETWORK_STORAGE_SYSTEM_PORTS states how many.
+  systems', and NETWORK_STORAGE_SYSTEM_PORTS states how many (none free: the design must give them, or the
+  storage systems have no port).
 * **Converged north-south** (ERA-HGX-CONVERGED): a storage network that in-band rides (no adapter has the role
   management) beside an Ethernet compute fabric is the Enterprise RAs' converged network: "two 200 GbE ports to
   two separate switches", so it is planned as the in-band network is (a pair of Ethernet switches, each node port
@@ -93,8 +93,6 @@ PEER_RUN_M = 1.0  # the two switches of a pair stacked in one rack, next to each
 # The in-band ratio the DGX SuperPOD H100 RA's cables imply (Table 8: 254 node links on 24 leaf-core cables, 10.6
 # to 1; a leaf carries whole links, so 11:1): the default where the design states none (SPOD-H100-INBAND-CORE).
 INBAND_RATIO = "11:1"
-# Storage systems' ports where the design states none: at least one pair (each device on two ports, SPOD-H100-NET)
-STORAGE_SYSTEM_PORTS = 2
 
 # Fabric findings that belong to a storage or in-band network as well; the rest (an assumed HCA, the compute
 # fabric's own management switches, growth reserve and distance checks of the compute fabric) do not.
@@ -285,7 +283,7 @@ def _switched(
     shape = INBAND if north_south else key
     fabric, sources = _network_fabric(shape, node, switch, oversub, system_ports, ctx)
     if key == STORAGE and not north_south and given.system_ports is None:
-        fabric, system_ports = _storage_systems(node, switch, oversub, fabric, ctx, subject, own)
+        _storage_systems(fabric, subject, own)
     own[:0] = [replace(f, subject=subject) for f in fabric.findings if f.code in {str(c) for c in _KEPT}]
     if shape == INBAND and node.ports_per_node < 2 and fabric.tiers:
         own.append(finding(subject, NetworkSinglePort(network=key, nodes=node.nodes)))
@@ -308,27 +306,13 @@ def _switched(
     )
 
 
-def _storage_systems(
-    node: NodePorts,
-    switch: SwitchSpec,
-    oversub: tuple[int, int],
-    fabric: FabricPlan,
-    ctx: _Context,
-    subject: str,
-    own: list[Finding],
-) -> tuple[FabricPlan, int]:
+def _storage_systems(fabric: FabricPlan, subject: str, own: list[Finding]) -> None:
     """A storage network whose design gives no ``system_ports``: the leaves' ports the nodes leave free are the
-    storage systems', at least ``STORAGE_SYSTEM_PORTS`` (a pair): where the nodes leave fewer, the network is
-    planned for that many more, so it grows. A finding states how many are free (the RA leaves the count to the
-    storage selected, SPOD-H100-COMPONENTS)."""
-    reserved = 0
-    if fabric.tiers and _free_leaf_ports(fabric) < STORAGE_SYSTEM_PORTS:
-        reserved = STORAGE_SYSTEM_PORTS
-        fabric, _sources = _network_fabric(STORAGE, node, switch, oversub, reserved, ctx)
+    storage systems', and a finding states how many (the RA leaves the count to the storage selected,
+    SPOD-H100-COMPONENTS). No port is planned for a storage system the design does not name: nothing is cabled to
+    a device the plan does not hold."""
     if fabric.tiers:
-        free = _free_leaf_ports(fabric) + reserved
-        own.append(finding(subject, NetworkStorageSystemPorts(free=free, minimum=STORAGE_SYSTEM_PORTS)))
-    return fabric, reserved
+        own.append(finding(subject, NetworkStorageSystemPorts(free=_free_leaf_ports(fabric))))
 
 
 def _free_leaf_ports(fabric: FabricPlan) -> int:

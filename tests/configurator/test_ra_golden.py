@@ -103,7 +103,7 @@ def test_the_ras_16_storage_switches_include_storage_systems_the_design_must_sta
     said = [f for f in superpod_4su["findings"] if f["code"] == "NETWORK_STORAGE_SYSTEM_PORTS"]
     assert len(said) == 1 and said[0]["severity"] == "info"
     free = nodes_only["leaf_switches"] * 64 - nodes_only["ports_used"]["leaf"]
-    assert free >= 2 and f"{free} storage leaf ports are left for the storage systems" in said[0]["message"]
+    assert free >= 2 and f"{free} storage leaf ports are left free for the storage systems" in said[0]["message"]
     with_storage = _superpod(127, {**RA_NETWORKS, "storage": {**RA_NETWORKS["storage"], "system_ports": 128}})
     plan = validate_json(document=with_storage)["network_plans"]["storage"]
     assert plan["node_links"] == 254 + 128

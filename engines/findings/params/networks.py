@@ -110,4 +110,3 @@ class NetworkStorageSystemPorts(Params):
     CODE: ClassVar[str] = NetworkCode.STORAGE_SYSTEM_PORTS
 
     free: int  # leaf ports left for the storage systems
-    minimum: int  # what the rule keeps free at least
