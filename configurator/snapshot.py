@@ -103,6 +103,7 @@ _RACK_SCALE_FIELDS = (
     "compute_nic_model",
     "dpus_per_tray",
     "dpu_model",
+    "dpu_ports",
     "tray_drives",
     "power_shelves",
     "power_shelf_w",

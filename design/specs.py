@@ -127,6 +127,7 @@ class ServerSpec(PartBase):
     compute_nic_model: str = ""
     dpus_per_tray: int | None = None
     dpu_model: str = ""
+    dpu_ports: int | None = None  # network ports of one DPU (all on the north-south network)
     tray_drives: str = ""
     power_shelves: int | None = None
     power_shelf_w: int | None = None

@@ -8,6 +8,7 @@ from django.utils.translation import ngettext
 from engines.findings.params.rack_systems import (
     FabricRackScaleOneRack,
     NvlinkDomainPerRack,
+    NvlinkDomainsMixed,
     RackSystemComplete,
     RackSystemCooling,
     RackSystemPower,
@@ -107,4 +108,24 @@ def _one_rack(p: FabricRackScaleOneRack) -> tuple[str, str]:
         _("One %(server)s rack holds its %(gpus)s GPUs in one NVLink domain: it needs no compute fabric.")
         % p.as_dict(),
         _("Remove the fabric, or keep it only to prepare for more racks."),
+    )
+
+
+@renders(NvlinkDomainsMixed)
+def _domains_mixed(p: NvlinkDomainsMixed) -> tuple[str, str]:
+    values = {**p.as_dict(), "ports": num(p.ports)}
+    return (
+        _(
+            "The compute fabric joins %(racks)s NVL72 racks (NVLink domains of %(rack_domain_gpus)s GPUs, compute "
+            "trays of %(tray_rails)s NICs) and %(servers)s servers (NVLink domains of %(server_domain_gpus)s GPUs, "
+            "%(rails)s NICs): it is planned on %(rails)s rails for the %(ports)s ports they have, each tray's "
+            "%(tray_rails)s NICs on %(tray_rails)s of the rails. A job that spans both kinds can use tensor "
+            "parallelism only within the smaller domain, %(server_domain_gpus)s GPUs."
+        )
+        % values,
+        _(
+            "Run jobs that need tensor parallelism across more than %(server_domain_gpus)s GPUs on the NVL72 racks "
+            "alone, or plan the two kinds as separate fabrics."
+        )
+        % values,
     )

@@ -26,6 +26,7 @@ from engines.findings.params.racks import (
     RackServerSizeAssumed,
     RackSwitchHeightUnknown,
     RackSwitchPowerUnknown,
+    RackSystemHallPower,
 )
 from engines.racks import ElevationLabels
 
@@ -46,6 +47,21 @@ def _power_default(p: RackPowerDefault) -> tuple[str, str]:
         _("The facility names no rack power: the plan allows %(kw)s kW per rack, the default for %(cooling)s.")
         % {"kw": _kw(p.limit_w), "cooling": _cooling(p.cooling)},
         _("Tell us the most power one rack of your site may draw."),
+    )
+
+
+@renders(RackSystemHallPower)
+def _system_hall_power(p: RackSystemHallPower) -> tuple[str, str]:
+    values = {"part": p.part, "power": _kw(p.power_w), "default": _kw(p.default_w)}
+    return (
+        _(
+            "The facility names no rack power: each %(part)s rack is planned at its own %(power)s kW (its power "
+            "shelves are built in), not at the %(default)s kW default for racks of servers. The hall must give each "
+            "of these racks %(power)s kW."
+        )
+        % values,
+        _("Confirm that your hall gives %(power)s kW to each %(part)s rack, or name its rack power in the facility.")
+        % values,
     )
 
 
@@ -285,6 +301,10 @@ def elevation_labels() -> ElevationLabels:
         power_at_least=_("at least {kw} kW"),
         power_unknown=_("power unknown"),
         feed=_("feed {feed}"),
+        compute_tray=_("Compute tray"),
+        nvlink_switch=_("NVLink switch tray"),
+        power_shelf=_("Power shelf"),
+        system_management=_("Management"),
     )
 
 

@@ -69,10 +69,15 @@ class RackDeviceSerializer(serializers.Serializer):
             "oob",
             "control",
             "ufm",
+            "nvlink-switch",
+            "power-shelf",
+            "system-management",
         ],
         help_text="node; the compute fabric's leaf, spine or core; the rack's management switch; pdu; and in "
         "management racks the storage and in-band networks' switches by tier (storage-leaf ... inband-core), a "
-        "central out-of-band switch (oob), a control-plane server (control) or a UFM appliance (ufm).",
+        "central out-of-band switch (oob), a control-plane server (control) or a UFM appliance (ufm). In a "
+        "rack-scale system (NVL72) its compute trays are node devices; its NVLink switch trays (nvlink-switch), power "
+        "shelves (power-shelf) and built-in management switches (system-management) come with it.",
     )
     position_u = serializers.IntegerField(
         help_text="Lowest unit of the (first) device, counted from U1 at the bottom (EIA-310)."

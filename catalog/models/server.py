@@ -113,6 +113,7 @@ class Server(SpecBase):
     compute_nic_model = models.CharField(_("compute NIC model"), max_length=40, blank=True)
     dpus_per_tray = models.PositiveSmallIntegerField(_("BlueField-3 DPUs per compute tray"), null=True, blank=True)
     dpu_model = models.CharField(_("DPU model"), max_length=40, blank=True)
+    dpu_ports = models.PositiveSmallIntegerField(_("network ports per DPU"), null=True, blank=True)
     tray_drives = models.CharField(_("drives per compute tray"), max_length=80, blank=True)
     power_shelves = models.PositiveSmallIntegerField(_("power shelves"), null=True, blank=True)
     power_shelf_w = models.PositiveIntegerField(_("watts per power shelf"), null=True, blank=True)

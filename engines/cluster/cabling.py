@@ -8,7 +8,9 @@ a device the rack plan holds, at its rack and unit, on a port it has (columns as
   out-of-band switches central, in management racks) goes to the central switches (``oob-01``), filled rack after
   rack, so that a rack's devices stay together. Ports beyond a switch's RJ45 ports go to the out-of-band plan's
   further switches, which no rack holds yet (NETWORK_OOB_EXTRA_SWITCHES says so): those ends carry no rack. A
-  rack-scale system (NVL72) manages its trays on its own built-in switches, so its rack adds no row here.
+  rack-scale system (NVL72) manages its compute trays (their BMCs, named as the compute rows name the trays), NVLink
+  switch trays and power shelves (``R01-02-nvsw-1``, ``R01-02-shelf-1``) on its own two built-in switches
+  (``oob-R01-02-1``, ``-2``, filled in turn), whose uplinks land as every out-of-band switch's do.
   Cords: the plan's cord for a run inside the rack; to a central switch the uplink run's length class is not
   known, so the cord column is the plan's as well and the length is the rack plan's management run.
 * **Uplinks on real ports.** Each out-of-band switch's uplinks (two: SPOD-H100-OOB-UPLINKS) land on the network
@@ -74,8 +76,7 @@ class Model:
         groups += [g for g in self.group_counts if g not in groups]
         per_node = self.section.fabric_endpoints_per_node
         for g in groups:
-            trays = per_node.get(g, 1)
-            self.nodes += [p for p in placed(plan, g, self.group_counts.get(g, 0)) for _ in range(trays)]
+            self.nodes += placed(plan, g, self.group_counts.get(g, 0), per_node.get(g, 1))
         fabric_nodes = self.fabric.nodes if self.fabric is not None and self.fabric.tiers else len(self.nodes)
         self.width = max(4, len(str(fabric_nodes)))
 
@@ -106,10 +107,12 @@ def _managed(
 ) -> Iterator[tuple[str, str, int | None]]:
     """(name, port, unit) of every device of the rack with a management port, bottom up, then its PDUs."""
     node = rack.first_node
+    if rack.system:
+        yield from _system_managed(model, rack)
+        return
     for d in rack.devices:
         if d.role == DeviceRole.NODE:
-            if not rack.system:
-                yield model.node(_fabric_index(model, rack, node)), "bmc", d.position_u
+            yield model.node(_fabric_index(model, rack, node)), "bmc", d.position_u
             node += 1
         elif d.role in _COMPUTE or d.role in _NETWORK:
             i = seen[d.role]
@@ -120,12 +123,31 @@ def _managed(
         elif d.role in _SERVERS:
             servers[d.part] += 1
             yield f"{d.part.lower()}-{servers[d.part]:02d}", "bmc", d.position_u
-    if rack.system:
-        return
     horizontal = [d.position_u for d in rack.devices if d.role == DeviceRole.PDU]
     pdus = sum(p.quantity for p in rack.pdus)
     for k in range(pdus):
         yield f"{rack.name}-pdu-{k + 1}", "net", horizontal[k] if k < len(horizontal) else None
+
+
+def _system_managed(model: Model, rack: Rack) -> Iterator[tuple[str, str, int | None]]:
+    """A rack-scale system's trays and shelves with a management port, bottom up: a compute tray by its compute
+    rows' name when each tray is a fabric endpoint of its own (else by the rack's name), an NVLink switch tray and a
+    power shelf by the rack's name and their number in it."""
+    first = _fabric_index(model, rack, rack.first_node)
+    trays = sum(d.role == DeviceRole.NODE for d in rack.devices)
+    own = model.section.fabric_endpoints_per_node.get(rack.node_group or "", 1) == trays
+    count: dict[DeviceRole, int] = defaultdict(int)
+    words = {DeviceRole.NODE: "tray", DeviceRole.NVLINK_SWITCH: "nvsw", DeviceRole.POWER_SHELF: "shelf"}
+    for d in rack.devices:
+        if d.role not in words:
+            continue
+        k = count[d.role]
+        count[d.role] += 1
+        if d.role == DeviceRole.NODE:
+            name = model.node(first + k) if own else f"{rack.name}-tray-{k + 1:02d}"
+            yield name, "bmc", d.position_u
+        else:
+            yield f"{rack.name}-{words[d.role]}-{k + 1}", "mgmt", d.position_u
 
 
 def _fabric_index(model: Model, rack: Rack, node: int) -> int:
@@ -155,9 +177,9 @@ class _Switches:
         if central:
             self.central.append((name, place))
 
-    def port(self, own: tuple[str, Place] | None) -> tuple[str, str, Place]:
-        """The next free port on the rack's own switch, else on the central ones, else on a further one."""
-        pool = [own] if own is not None else self.central
+    def port(self, own: Sequence[tuple[str, Place]]) -> tuple[str, str, Place]:
+        """The next free port on the rack's own switches, else on the central ones, else on a further one."""
+        pool = list(own) or self.central
         for name, place in pool:
             if self.used[name] < self.ports:
                 self.used[name] += 1
@@ -184,10 +206,15 @@ def oob_rows(model: Model, oob: NetworkPlan, *, ports: int = DEFAULT_RJ45_PORTS)
     servers: dict[str, int] = defaultdict(int)
     for rack in plan.racks:
         mine = next((d for d in rack.devices if d.role == DeviceRole.MANAGEMENT), None)
-        own = None
+        own: list[tuple[str, Place]] = []
         if mine is not None:
-            own = (f"oob-{rack.name}", (rack.name, str(mine.position_u)))
-            switches.add(*own)
+            own = [(f"oob-{rack.name}", (rack.name, str(mine.position_u)))]
+        elif rack.system:  # its own built-in switches, top down
+            builtin = [d for d in rack.devices if d.role == DeviceRole.SYSTEM_MANAGEMENT]
+            builtin.sort(key=lambda d: -d.position_u)
+            own = [(f"oob-{rack.name}-{k + 1}", (rack.name, str(d.position_u))) for k, d in enumerate(builtin)]
+        for switch in own:
+            switches.add(*switch)
         for name, port, unit in _managed(model, rack, seen, servers):
             z, z_port, (z_rack, z_u) = switches.port(own)
             yield f"{name},{port},{z},{z_port},{DEVICE_LEAF},{cord},{rack.name},{_unit(unit)},{z_rack},{z_u}"

@@ -34,16 +34,16 @@ class OobRacks:
 
 
 def densest_rack_ports(racks: RackPlan) -> int:
-    """The management ports of the fullest compute rack: its nodes' BMCs and its PDUs (a rack-scale system's
-    trays are managed on its own switches, so its racks do not count)."""
-    return max(
-        (
-            run.rack.nodes + sum(p.quantity for p in run.rack.pdus)
-            for run in racks.runs
-            if run.rack.kind == RackKind.COMPUTE and not run.rack.system
-        ),
-        default=0,
-    )
+    """The management ports of the fullest compute rack: its nodes' BMCs and its PDUs; a rack-scale system's
+    trays, NVLink switch trays and power shelves (each a management port, on the system's own switches)."""
+    out = 0
+    for run in racks.runs:
+        rack = run.rack
+        if rack.system:
+            out = max(out, sum(1 for d in rack.devices if d.role != DeviceRole.SYSTEM_MANAGEMENT))
+        elif rack.kind == RackKind.COMPUTE:
+            out = max(out, rack.nodes + sum(p.quantity for p in rack.pdus))
+    return out
 
 
 def oob_rack_plan(
@@ -95,14 +95,25 @@ def with_central_switches(
 
 
 def rack_side(racks: RackPlan, central: bool) -> RackSide:
-    """The rack plan's PDUs, in-rack management switches and densest compute rack, for the out-of-band network."""
+    """The rack plan's PDUs, in-rack management switches and densest compute rack, for the out-of-band network:
+    the planner's top-of-rack switches and a rack-scale system's own (two per NVL72 rack, its trays' and shelves'
+    management ports on them; their part is the planner's where it places any, else the system's when the
+    catalogue names it)."""
     pdus = sum(p.quantity for p in racks.pdus)
-    switches, part = 0, None
+    switches, part, system_part = 0, None, None
     for run in racks.runs:
         mgmt = [d for d in run.rack.devices if d.role == DeviceRole.MANAGEMENT]
-        switches += len(mgmt) * run.count
+        own = [d for d in run.rack.devices if d.role == DeviceRole.SYSTEM_MANAGEMENT]
+        switches += (len(mgmt) + len(own)) * run.count
         part = part or next((d.part for d in mgmt), None)
+        system = next((d.part for d in run.rack.devices if d.role == DeviceRole.NODE), None)
+        system_part = system_part or next((d.part for d in own if d.part != system), None)  # the model, if named
     densest = densest_rack_ports(racks)
     return RackSide(
-        pdus=pdus, switches=switches, switch_part=part, densest=densest, central=central, racks=racks.rack_count
+        pdus=pdus,
+        switches=switches,
+        switch_part=part or system_part,
+        densest=densest,
+        central=central,
+        racks=racks.rack_count,
     )

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TypedDict
 
 from design.contract import SUPPLIED_ITEMS
-from design.model import DesignIn, NetworksIn, RackIn
+from design.model import DesignIn, NetworkIn, NetworksIn, RackIn
 from design.specs import AdapterSpec, CatalogView, ServerSpec, SwitchSpec
 from design.vocabulary import Protocol
 from engines.cluster.bill import BillSources, BillWords, BomLine, assemble_bill
@@ -45,6 +45,7 @@ from engines.cluster.rackplan import (
     management_equipment,
     rack_plan_section,
 )
+from engines.cluster.systems import endpoints_per_node, fabric_groups, fabric_rails, mixed_domains, tray_dpus
 from engines.fabric.check import check_design_fabric
 from engines.fabric.model import FabricPlan
 from engines.fabric.rack_model import DISTANCE_FIELDS
@@ -106,12 +107,13 @@ class FabricInputs(TypedDict):
 
 
 def _fabric_inputs(design: DesignIn, catalog: CatalogView) -> FabricInputs:
-    """The fabric's view of the nodes: the GPU groups (or all groups) and their compute NICs."""
-    scratch: list[Finding] = []
-    groups = [resolve_group(i, g, catalog, scratch) for i, g in enumerate(design.node_groups)]
-    gpu_groups = [g for g in groups if g.gpus_per_node > 0] or groups
-    nodes = sum(g.group.count * _fabric_nodes_per_system(g.server) for g in gpu_groups)
-    nics = max((_fabric_rails(g) for g in gpu_groups), default=0)
+    """The fabric's view of the nodes: the GPU groups (or all groups), their endpoints and compute NICs; a fabric
+    that mixes rack-scale systems and servers at the most rails, with the ports each kind has
+    (engines.cluster.systems)."""
+    gpu_groups = fabric_groups(design, catalog)
+    nics = max((fabric_rails(g) for g in gpu_groups), default=0)
+    per_node = endpoints_per_node(gpu_groups, nics)
+    nodes = sum(g.group.count * per_node[g.index] for g in gpu_groups)
     nic = next((p.spec for g in gpu_groups for p in g.compute_adapters), None)
     if nic is None:
         # No slotted compute adapter: the compute NICs may be built into the server (SYS-822GS-NB3RT); plan with
@@ -133,31 +135,12 @@ def _fabric_inputs(design: DesignIn, catalog: CatalogView) -> FabricInputs:
     }
 
 
-def _fabric_nodes_per_system(server: ServerSpec | None) -> int:
-    """Compute-fabric endpoints of one system: a server is one node; a rack-scale NVLink system's endpoints are its
-    compute trays, each with its own compute NICs (NVIDIA DGX GB200 User Guide: 18 trays of 4x ConnectX-7 each;
-    the DGX SuperPOD GB200 RA cables every tray's NICs to the compute fabric)."""
-    if server is not None and server.rack_scale and server.compute_trays:
-        return server.compute_trays
-    return 1
-
-
 def _fabric_endpoints(design: DesignIn, catalog: CatalogView) -> dict[str, int]:
-    """The node groups whose one node is several fabric endpoints (a rack-scale system's compute trays)."""
-    out = {}
-    for g in design.node_groups:
-        server = catalog.get(g.server)
-        if isinstance(server, ServerSpec) and (trays := _fabric_nodes_per_system(server)) > 1:
-            out[g.name] = trays
-    return out
-
-
-def _fabric_rails(group: GroupContext) -> int:
-    """Compute NICs (rails) of one fabric endpoint: per node, or per compute tray of a rack-scale system."""
-    server = group.server
-    if server is not None and server.rack_scale and server.compute_nics_per_tray:
-        return server.compute_nics_per_tray
-    return group.compute_nics_per_node
+    """The node groups whose one node is several fabric endpoints (a rack-scale system's compute trays, or in a
+    mixed fabric the endpoints their NICs fill), by group name."""
+    groups = fabric_groups(design, catalog)
+    per_node = endpoints_per_node(groups, max((fabric_rails(g) for g in groups), default=0))
+    return {g.group.name: n for g in groups if (n := per_node[g.index]) > 1}
 
 
 def _fabric_gpus(group: GroupContext) -> int:
@@ -188,30 +171,53 @@ def _fabric_bom(design: DesignIn, plan: FabricPlan | None) -> list[tuple[str, in
 
 def _node_ports(design: DesignIn, catalog: CatalogView, role: str) -> NodePorts:
     """The node side of the storage (role ``storage``) or in-band (role ``management``) network: every group's
-    adapters of that role, given or inferred as the node rules infer it (engines.node.context.infer_role)."""
+    adapters of that role, given or inferred as the node rules infer it (engines.node.context.infer_role). A
+    rack-scale system's endpoints are its compute trays, each with its BlueField-3 DPUs' ports on the converged
+    north-south (storage and in-band) network (``systems.tray_dpus``): counted on the storage side, so in-band
+    rides them, unless the design names an in-band network and no storage network of ours (then on the in-band
+    side)."""
     scratch: list[Finding] = []
+    networks = design.networks
+    inband_only = (
+        networks is not None and isinstance(networks.inband, NetworkIn) and not isinstance(networks.storage, NetworkIn)
+    )
+    north_south = "management" if inband_only else "storage"
     nodes = ports = 0
     fewest: int | None = None
     adapter = None
     for i, g in enumerate(design.node_groups):
-        parts = [p for p in resolve_group(i, g, catalog, scratch).adapters if p.role == role]
-        per_node = sum(p.ports_cabled for p in parts)
+        server = catalog.get(g.server)
+        dpus = tray_dpus(server, catalog) if isinstance(server, ServerSpec) else None
+        if dpus is not None and role != north_south:
+            continue
+        spec: AdapterSpec | None
+        if dpus is not None:
+            spec, per_node, count = dpus[0], dpus[1], g.count * dpus[2]
+        else:
+            parts = [p for p in resolve_group(i, g, catalog, scratch).adapters if p.role == role]
+            per_node, count = sum(p.ports_cabled for p in parts), g.count
+            spec = next((p.spec for p in parts if isinstance(p.spec, AdapterSpec)), None)
         if not per_node:
             continue
-        nodes += g.count
-        ports += per_node * g.count
+        nodes += count
+        ports += per_node * count
         fewest = per_node if fewest is None else min(fewest, per_node)
-        adapter = adapter or next((p.spec for p in parts if isinstance(p.spec, AdapterSpec)), None)
+        adapter = adapter or spec
     return NodePorts(nodes=nodes, ports_per_node=fewest or 0, ports=ports, adapter=adapter)
 
 
 def _oob_bmcs(design: DesignIn, catalog: CatalogView) -> int:
-    """The node BMCs the out-of-band network connects: one per node, none for a rack-scale system (NVL72), whose
-    trays, NVLink switch trays and power shelves are managed on the rack's own built-in management switches."""
+    """The management ports the out-of-band network connects besides switches and PDUs: one BMC per node; per
+    rack-scale system (NVL72) the BMC of each compute tray and the management port of each NVLink switch tray and
+    power shelf, on the rack's own management switches (``oob_racks.rack_side`` counts those as the network's in-rack
+    switches; NVIDIA Multi-Node Tuning Guide: the IPMI network "connects the BMCs of the compute and switch trays";
+    the power shelves are managed over the network by Mission Control: catalog/seed/FACTS.md)."""
     count = 0
     for g in design.node_groups:
         server = catalog.get(g.server)
-        if not (isinstance(server, ServerSpec) and server.rack_scale):
+        if isinstance(server, ServerSpec) and server.rack_scale:
+            count += g.count * sum(n or 0 for n in (server.compute_trays, server.switch_trays, server.power_shelves))
+        else:
             count += g.count
     return count
 
@@ -458,7 +464,8 @@ def _fabric_and_racks(
     # The node rules already warn about fewer compute NICs than GPUs, with its cost; one warning is enough.
     if any(f.code == "NIC_FEWER_THAN_GPUS" for f in findings):
         fabric_findings = [f for f in fabric_findings if f.code != "FABRIC_FEWER_RAILS_THAN_GPUS"]
-    findings.extend(fabric_findings)
+    mixed = mixed_domains(design, catalog) if plan is not None else None
+    findings.extend([*fabric_findings, *([mixed] if mixed is not None else [])])
     findings.extend(laid.findings)
     return _Laid(plan, laid, lengths, equipment, sum(n for _part, n in servers), ib)
 

@@ -37,6 +37,7 @@ from engines.racks import (
     PduOption,
     RackPlan,
     RackRun,
+    RackSystem,
     SwitchGroup,
     SwitchRole,
     link_distances,
@@ -201,6 +202,20 @@ def _pdu_options(catalog: CatalogView) -> list[PduOption]:
     return out
 
 
+def _rack_system(server: ServerSpec) -> RackSystem | None:
+    """What a rack-scale system holds, from its catalogue fields (engines.racks.systems places each at its unit);
+    None for a server, or while the catalogue does not give the compute trays."""
+    if not server.rack_scale or not server.compute_trays:
+        return None
+    return RackSystem(
+        compute_trays=server.compute_trays,
+        switch_trays=server.switch_trays or 0,
+        power_shelves=server.power_shelves or 0,
+        management_switches=server.rack_mgmt_switches or 0,
+        management_switch=server.rack_mgmt_switch_model or None,
+    )
+
+
 def build_rack_plan(
     design: DesignIn,
     catalog: CatalogView,
@@ -242,6 +257,7 @@ def build_rack_plan(
                 # trays) does not cut its rows: rows of 8 racks, one SU of the DGX SuperPOD GB200 RA per row.
                 su_nodes=None if server.rack_scale else su,
                 rack_scale=server.rack_scale,
+                system=_rack_system(server),
             )
         )
     f = design.facility
@@ -434,19 +450,28 @@ def rack_count(rack_plan: Mapping[str, Any] | None) -> int:
     return sum(r.get("count", 1) for r in (rack_plan or {}).get("racks", []))
 
 
-def placed(plan: RackPlan, group: str, count: int) -> list[tuple[str, int] | None]:
-    """(rack, unit) of each of a group's ``count`` nodes in order; None for a node the plan could not place."""
-    out: list[tuple[str, int] | None] = [None] * count
+def placed(plan: RackPlan, group: str, count: int, per_node: int = 1) -> list[tuple[str, int] | None]:
+    """(rack, unit) of each fabric endpoint of a group's ``count`` nodes in order, ``per_node`` endpoints to a node
+    (a rack-scale system's compute trays: each its own tray's unit, bottom up, or in a mixed fabric each endpoint its
+    first tray's, engines.cluster.systems; a server: its own unit for each);
+    None for a node the plan could not place."""
+    out: list[tuple[str, int] | None] = [None] * (count * per_node)
     for run in plan.runs:
         rack = run.rack
         if rack.node_group != group:
             continue
-        units = [d.position_u for d in rack.devices if d.role == DeviceRole.NODE][: rack.nodes]
+        units = [d.position_u for d in rack.devices if d.role == DeviceRole.NODE]
+        if rack.system and rack.nodes == 1 and len(units) >= per_node:
+            # Endpoint j at its tray's unit; in a mixed fabric (fewer endpoints than trays) at its first tray's.
+            ends = [[units[j * len(units) // per_node] for j in range(per_node)]]
+        else:
+            ends = [[unit] * per_node for unit in units[: rack.nodes]]
         for k, name in enumerate(run.names):
             first = rack.first_node + k * rack.nodes
-            for n, unit in enumerate(units):
+            for n, node_units in enumerate(ends):
                 if first + n < count:
-                    out[first + n] = (name, unit)
+                    at = (first + n) * per_node
+                    out[at : at + per_node] = [(name, unit) for unit in node_units]
     return out
 
 
@@ -475,8 +500,7 @@ def fabric_locator(
     # would scan the racks again for each of a 2,048-node plan's 16,384 links).
     nodes: list[tuple[str, int] | None] = []
     for name in groups:
-        trays = per_node.get(name, 1)
-        nodes += [place for place in placed(plan, name, group_counts.get(name, 0)) for _ in range(trays)]
+        nodes += placed(plan, name, group_counts.get(name, 0), per_node.get(name, 1))
     switches: dict[str, list[tuple[str, int] | None]] = {
         role: list(switch_locations(plan, DeviceRole(role))) for role in ("leaf", "spine", "core")
     }

@@ -29,4 +29,5 @@ class RackCode(StrEnum):
     PDU_OVER_CONTINUOUS = "RACK_PDU_OVER_CONTINUOUS"  # a PDU carries more than 80 % of its rating
     PDU_BUSBAR = "RACK_PDU_BUSBAR"  # no PDU that fits the rack's zero-U positions carries its load
     CORD_OVER_RATING = "RACK_CORD_OVER_RATING"  # a power supply draws more than the PDU outlet and its cord carry
+    SYSTEM_HALL_POWER = "RACK_SYSTEM_HALL_POWER"  # no rack power given: a rack-scale system at its own power
     SERVER_SIZE_ASSUMED = "RACK_SERVER_SIZE_ASSUMED"  # control-plane servers and UFM appliances have no catalogue part

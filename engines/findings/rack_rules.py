@@ -176,8 +176,19 @@ _RACK_POWER_RULES = (
         "IEC 60320 connector ratings (comms-express.com: C13 10 A, C19 16 A); supply current = its watts / 230 V",
     ),
 )
+_RACK_SYSTEM_RULES = (
+    (
+        RackCode.SYSTEM_HALL_POWER,
+        INFO,
+        gettext_noop("The hall must give a rack-scale system its own power"),
+        gettext_noop(
+            "The design names no rack power. A rack-scale system (NVL72) is a whole rack with its own power shelves: it is planned at its own stated power, not at the default for racks of servers, and the hall must give each of its racks that power. A rack power the facility names below it is an error."
+        ),
+        "NVIDIA Enterprise RA GB300 NVL72, System Hardware & Components ('Full rack requiring up to 142 kW'); ServeTheHome on the DGX GB200 NVL72 (120 kW) [S]; engines/racks/packing.py",
+    ),
+)
 _RACK_CHECKS = {RackCode.NODE_HEIGHT_UNKNOWN: "engines.cluster.rackplan.build_rack_plan"}
 RULES: tuple[Rule, ...] = tuple(
     rule(code, severity, title, explanation, source, (_RACK_CHECKS.get(code, "engines.racks.plan.plan_racks"),))
-    for code, severity, title, explanation, source in (*_RACK_RULES, *_RACK_POWER_RULES)
+    for code, severity, title, explanation, source in (*_RACK_RULES, *_RACK_POWER_RULES, *_RACK_SYSTEM_RULES)
 )

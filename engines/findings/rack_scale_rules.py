@@ -72,4 +72,15 @@ RULES: tuple[Rule, ...] = (
         "NVIDIA DGX SuperPOD GB200 RA-11338-001, Network Fabrics (multi-node NVLink within the rack, compute InfiniBand fabric between racks)",
         ("engines.fabric.check.check_design_fabric",),
     ),
+    rule(
+        Code.NVLINK_DOMAINS_MIXED,
+        INFO,
+        gettext_noop("One fabric mixes 72-GPU and 8-GPU NVLink domains"),
+        gettext_noop(
+            "The compute fabric joins NVL72 racks, whose compute trays have 4 compute NICs each, and 8-GPU servers with 8. It is planned at the servers' rails with the ports each kind really has, each tray's NICs on 4 of the rails. A job that spans both kinds can use tensor parallelism only within the smaller NVLink domain, the server's 8 GPUs."
+        ),
+        _DGX_GB200
+        + " (4x ConnectX-7 per compute tray); NVIDIA DGX SuperPOD GB200 RA-11338-001, Network Fabrics (72 GPUs in one NVLink domain per rack); hardware.md (8-GPU HGX NVLink domain)",
+        ("engines.cluster.systems.mixed_domains",),
+    ),
 )

@@ -96,9 +96,10 @@ class _Routes:
     def in_rack(self, low_u: int, high_u: int) -> float:
         return abs(high_u - low_u) * UNIT_M + 2 * self.g.rack_exit_m + self.g.slack_m
 
-    def climb(self, pos_u: int) -> float:
-        """From a device at ``pos_u`` to the overhead tray."""
-        return self.g.rack_exit_m + (self.u_total - pos_u + 1) * UNIT_M + self.g.tray_rise_m
+    def climb(self, pos_u: int, u_total: int | None = None) -> float:
+        """From a device at ``pos_u`` to the overhead tray, over the top of its rack (``u_total``: its own height,
+        a rack-scale system's 48U; the plan's racks by default)."""
+        return self.g.rack_exit_m + ((u_total or self.u_total) - pos_u + 1) * UNIT_M + self.g.tray_rise_m
 
     def between(self, a: Rack, pos_a: int, b: Rack, pos_b: int) -> tuple[float, str]:
         if a.name == b.name:
@@ -111,7 +112,7 @@ class _Routes:
             far = max(self.row_len[a.row], self.row_len[b.row]) * w
             horizontal = min(xa + xb, 2 * far - xa - xb) + abs(a.row - b.row) * self.g.row_pitch_m
             route = "between-rows"
-        return self.climb(pos_a) + horizontal + self.climb(pos_b) + self.g.slack_m, route
+        return self.climb(pos_a, a.u_total) + horizontal + self.climb(pos_b, b.u_total) + self.g.slack_m, route
 
 
 def _shape(routes: _Routes, rack: Rack) -> tuple[dict[DeviceRole, int], float | None]:

@@ -44,6 +44,9 @@ FILLS = {
     DeviceRole.CORE: "#f4dfe2",
     DeviceRole.MANAGEMENT: "#ebebeb",
     DeviceRole.PDU: "#f2f2f2",
+    DeviceRole.NVLINK_SWITCH: "#e6e0f3",
+    DeviceRole.POWER_SHELF: "#f2f2f2",
+    DeviceRole.SYSTEM_MANAGEMENT: "#ebebeb",
     DeviceRole.STORAGE_LEAF: "#e0ecec",
     DeviceRole.STORAGE_SPINE: "#e0ecec",
     DeviceRole.STORAGE_CORE: "#e0ecec",
@@ -78,9 +81,17 @@ class ElevationLabels:
     power_at_least: str  # e.g. "at least {kw} kW": part of the rack's load is unknown
     power_unknown: str
     feed: str  # e.g. "feed {feed}"
+    # Inside a rack-scale system (engines.racks.systems); English unless the caller translates them.
+    compute_tray: str = "Compute tray"
+    nvlink_switch: str = "NVLink switch tray"
+    power_shelf: str = "Power shelf"
+    system_management: str = "Management"
 
-    def role(self, role: DeviceRole) -> str:
-        """The device's label: its role's, or its family's (a storage leaf is a storage switch)."""
+    def role(self, role: DeviceRole, system: bool = False) -> str:
+        """The device's label: its role's, or its family's (a storage leaf is a storage switch); a rack-scale
+        system's compute trays (``system``) are compute trays."""
+        if system and role == DeviceRole.NODE:
+            return self.compute_tray
         return str(getattr(self, str(role).replace("-", "_"), None) or getattr(self, role.family))
 
 
@@ -133,13 +144,13 @@ def _text(x: float, y: float, body: str, *, size: int = FONT, anchor: str = "mid
     )
 
 
-def _device(x: float, top: float, d: Device, labels: ElevationLabels) -> list[str]:
+def _device(x: float, top: float, d: Device, labels: ElevationLabels, system: bool = False) -> list[str]:
     h = d.height_u * U_PX
     out = [
         f'<rect x="{x:g}" y="{top:g}" width="{RACK_W}" height="{h}" fill="{FILLS[d.role]}" '
         f'stroke="#000" stroke-width="1"/>'
     ]
-    words = f"{labels.role(d.role)} {d.part}"
+    words = f"{labels.role(d.role, system)} {d.part}"
     out.append(_text(x + RACK_W / 2, top + h / 2, words, size=FONT if d.height_u > 1 else FONT - 1))
     return out
 
@@ -171,7 +182,7 @@ def _rack(
     for d in rack.devices:
         for u in range(d.position_u, min(d.position_u + d.height_u, u_total + 1)):
             occupied[u] = True
-        out.extend(_device(rails_x, top + (u_total - (d.position_u + d.height_u - 1)) * U_PX, d, labels))
+        out.extend(_device(rails_x, top + (u_total - (d.position_u + d.height_u - 1)) * U_PX, d, labels, rack.system))
     u = 1
     while u <= u_total:  # label each run of free units once
         if occupied[u]:
@@ -219,7 +230,8 @@ def render_elevation_svg(
     own_size = columns is None
     columns = max(1, (per_line or len(groups)) if columns is None else columns)
     columns = min(columns, len(groups) or 1)
-    rack_h = HEAD + plan.rack_units * U_PX + 20
+    # A line is as tall as its tallest rack: a rack-scale system's own 48U are drawn whole beside 42U enclosures.
+    rack_h = HEAD + max((g[0].u_total for g in groups), default=plan.rack_units) * U_PX + 20
     lines = -(-len(groups) // columns) if groups else 1
     width, height = columns * COL_W, 40 + lines * rack_h
     size = f'width="{width}" height="{height}"' if own_size else 'width="100%"'

@@ -46,6 +46,23 @@ def _check_enum(obj: object, name: str, enum: type[StrEnum], optional: bool = Fa
 
 
 @dataclass(frozen=True, kw_only=True)
+class RackSystem:
+    """What a rack-scale system (GB200/GB300 NVL72) holds, each at its own unit (``engines.racks.systems``): its
+    compute trays (the fabric's endpoints), NVLink switch trays, power shelves and built-in management switches
+    (``management_switch``: their part, None while the catalogue does not name it). 1U each."""
+
+    compute_trays: int
+    switch_trays: int = 0
+    power_shelves: int = 0
+    management_switches: int = 0
+    management_switch: str | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("compute_trays", "switch_trays", "power_shelves", "management_switches"):
+            _check_whole(self, name, 0, MAX_RACK_UNITS)
+
+
+@dataclass(frozen=True, kw_only=True)
 class NodeGroup:
     """``count`` identical servers. ``su_nodes``: nodes per scalable unit of the compute fabric (one row each)."""
 
@@ -62,6 +79,7 @@ class NodeGroup:
     # A rack-scale NVLink system (GB200/GB300 NVL72): each "node" is a whole rack of its own, ``height_u`` its own
     # units and ``power_w`` the whole rack's; it brings its own power shelves and management switches.
     rack_scale: bool = False
+    system: RackSystem | None = None  # a rack-scale system's trays, shelves and switches; None: not known
 
     def __post_init__(self) -> None:
         _check_whole(self, "count", 0)

@@ -81,6 +81,12 @@ class DeviceRole(StrEnum):
     OOB = "oob"
     CONTROL = "control"
     UFM = "ufm"
+    # Inside a rack-scale system (engines.racks.systems): its NVLink switch trays, power shelves and built-in
+    # management switches (part of the system: not billed, not the planner's top-of-rack switch). Its compute trays
+    # are NODE devices.
+    NVLINK_SWITCH = "nvlink-switch"
+    POWER_SHELF = "power-shelf"
+    SYSTEM_MANAGEMENT = "system-management"
 
     @property
     def family(self) -> str:
@@ -256,6 +262,7 @@ class RackRun:
             r.node_group,
             r.first_node + k * r.nodes,
             r.nodes,
+            r.system,
         )
 
     def racks(self) -> list[Rack]:

@@ -26,10 +26,12 @@ from engines.findings.params.racks import (
     RackServerSizeAssumed,
     RackSwitchHeightUnknown,
     RackSwitchPowerUnknown,
+    RackSystemHallPower,
 )
 
 from .inputs import Facility, NodeGroup, PduOption, SwitchGroup
 from .model import Cooling, CordLine, Device, DeviceRole, Feeds, PduLine, Rack, RackKind, SwitchRole
+from .systems import system_devices
 
 DEFAULT_RACK_POWER_W = {Cooling.AIR: 30_000, Cooling.LIQUID: 80_000}  # basis in the module docstring
 AIR_COOLING_LIMIT_W = 30_000  # room air without containment or rear-door heat exchangers (docstring)
@@ -217,8 +219,10 @@ class Builder:
         if hit is not None:
             return hit
         if group.rack_scale:  # the system is the rack: its trays, shelves and management switches are inside it
-            device = Device(group.part, group.part, DeviceRole.NODE, 1, group.height_u, group.power_w)
-            hit = self._cache[key] = ((device,), group.power_w or 0, group.power_w is None)
+            devices = system_devices(group) or (
+                Device(group.part, group.part, DeviceRole.NODE, 1, group.height_u, group.power_w),
+            )
+            hit = self._cache[key] = (devices, group.power_w or 0, group.power_w is None)
             return hit
         top, known, unknown = self.top_devices(leaves)
         pdu_devices = self.pdu_devices(self.pdu_u // self.pdu.height_u if self.pdu and self.pdu.height_u else 0)
@@ -339,9 +343,12 @@ def _check_power(ctx: Context, group: NodeGroup, subject: str, room_w: int | Non
     do not bound it, its power shelves are built in (no PDUs, cords or management switch to count), and its power
     is checked only against a rack power the facility gives; the planner's per-cooling default is a sizing
     assumption for racks of servers, not a limit on a whole-rack product (GB300 NVL72: up to 142 kW, NVIDIA
-    Enterprise RA)."""
+    Enterprise RA). Without a facility figure it is planned at its own power, and an info finding says the hall must
+    give each of its racks that much (RACK_SYSTEM_HALL_POWER); a facility figure below it is an error."""
     if group.rack_scale:
         room_w = ctx.limit_w if ctx.limit_basis == "facility" else None
+        if room_w is None and group.power_w is not None:
+            ctx.add(subject, RackSystemHallPower(part=group.part, power_w=group.power_w, default_w=ctx.limit_w))
     if group.power_w is None:
         ctx.add(subject, RackNodePowerUnknown(part=group.part))
     elif room_w is not None and group.power_w > room_w:

@@ -39,9 +39,12 @@ Rules (each with its basis)
   (48U), power and cooling, holding nothing else: its power shelves and its two management switches are inside it
   (NVIDIA DGX GB200 User Guide: "2x TOR Switches for management. Power shelves for supplying power to all trays and
   switches"; GB300 Enterprise RA: "2 SN2201 OOB switches"), so it gets no PDUs, cords or top-of-rack management
-  switch, and never holds leaf switches. Its power is checked against a rack power the facility gives, not against
-  the per-cooling default above (a sizing assumption for racks of servers). Rows of eight, the SU of the DGX
-  SuperPOD GB200 RA ("a single SU (8 DGX GB200 rack systems)", one row) [V].
+  switch, and never holds leaf switches. Each of its compute trays, NVLink switch trays, power shelves and
+  management switches stands at its own unit (``systems.py``, the layout and its assumptions there). Its power is
+  checked against a rack power the facility gives (above it: RACK_NODE_OVER_POWER, an error), not against the
+  per-cooling default above (a sizing assumption for racks of servers): without a facility figure it is planned
+  at its own stated power and RACK_SYSTEM_HALL_POWER (info) says the hall must give each rack that power. Rows of
+  eight, the SU of the DGX SuperPOD GB200 RA ("a single SU (8 DGX GB200 rack systems)", one row) [V].
 * **Leaf switches**: in a network rack of their row, in the row's middle (default) or at its end
   (``LeafPlacement``). Chosen because in a rail-optimised SU every node has one link to every leaf of its SU
   (fabric.md §0 rule 1), so all leaves of an SU belong together, and a rack in the middle halves the longest
@@ -115,6 +118,8 @@ RACK_PDU_BUSBAR (warning)           no PDU fits the zero-U positions and carries
                                     first_rack, power_w, positions, max_w (what the positions' best PDUs carry)
 RACK_CORD_OVER_RATING (warning)     a supply draws more than any PDU outlet offered carries; params: part,
                                     current_a, outlet, outlet_current_a (the best outlet offered)
+RACK_SYSTEM_HALL_POWER (info)       no rack power given: a rack-scale system is planned at its own power, which
+                                    the hall must give; params: part, power_w, default_w
 RACK_SERVER_SIZE_ASSUMED (info)     control-plane servers and UFM appliances racked at ASSUMED_SERVER_U each, power
                                     unknown; params: servers, assumed_u
 """
@@ -216,7 +221,8 @@ def plan_racks(
         rows=tuple(out_rows),
         pdus=pdus,
         cords=cords,
-        rack_units=ctx.u_total,
+        # The racks' height: the facility's, or a rack-scale system's own (48U) when the plan holds only those.
+        rack_units=max(r.rack.u_total for r in runs) if runs and all(r.rack.system for r in runs) else ctx.u_total,
         rack_power_limit_w=ctx.limit_w,
         rack_power_basis=ctx.limit_basis,
         cooling=ctx.cooling,

@@ -205,9 +205,11 @@ def test_one_system_is_one_rack_of_its_own_in_rows_of_an_su(seeded_catalog):
     systems = [r for r in racks if r["system"]]
     assert sum(r["count"] for r in systems) == 8
     for r in systems:
-        assert (r["u_total"], r["u_used"], r["power_w"], r["nodes"]) == (48, 48, 120000, 1)
+        assert (r["u_total"], r["u_used"], r["power_w"], r["nodes"]) == (48, 37, 120000, 1)
         assert r["pdus"] == [] and r["cords"] == []  # its own power shelves
-        assert [d["part"] for d in r["devices"]] == [GB200]  # no top-of-rack switch: it has its own two
+        # its trays, NVLink switch trays, power shelves and its own two management switches; no top-of-rack switch
+        # of the plan's
+        assert {d["role"] for d in r["devices"]} == {"node", "nvlink-switch", "power-shelf", "system-management"}
     assert len({r["row"] for r in systems}) == 1  # the SU's 8 racks in one row (RA: "Complete Rack Layout in One Row")
     assert not _codes(result, "error")
     mgmt = [f for f in result["findings"] if f["code"] == "RACK_MANAGEMENT_SWITCH_COUNT"]
@@ -225,7 +227,13 @@ def test_the_bill_lists_the_rack_with_what_comes_in_it_and_no_enclosure(seeded_c
         line.description
     )
     assert not any(b.part_number == "GB300-NVL72-GPUS" for b in bill.lines)  # built in, not a line of its own
-    assert not any(b.section == "racks_power" for b in bill.lines)  # no enclosure, PDU or cord, not even on request
+    # No enclosure, PDU or cord for the NVL72 racks: the enclosures billed are the management racks' (the
+    # north-south switches and the control plane), nothing else.
+    others = sum(r.get("count", 1) for r in result["rack_plan"]["racks"] if not r.get("system"))
+    enclosures = sum(b.quantity for b in bill.lines if b.section == "racks_power" and b.part_number == "RACK-42U")
+    assert enclosures == others and all(
+        r["kind"] == "management" for r in result["rack_plan"]["racks"] if not r["system"]
+    )
     assert result["totals"]["list_price_at_least"] is False  # the racks and their services are priced
     dutch = validate_json(document=doc, language="nl")["bom"]
     assert (
@@ -253,7 +261,7 @@ def test_the_cabling_list_places_each_tray_in_its_own_rack(seeded_catalog):
 
     config = configuration_create(document=_doc(GB200, racks=2, fabric={"switch": "MQM9700-NS2F"}))
     rows = list(csv.DictReader(configuration_output(configuration=config, name="cabling.csv").body))
-    node_rows = [r for r in rows if r["link_class"] == "node-leaf"]
+    node_rows = [r for r in rows if r["link_class"] == "node-leaf" and r["network"] == "compute"]
     assert len(node_rows) == 144  # 36 trays x 4 NICs
     racks = {r["a_end"]: r["a_rack"] for r in node_rows}
     # Trays 1-18 are in the first rack, 19-36 in the second (the fabric's nodes are trays, the plan's are racks).
@@ -262,20 +270,22 @@ def test_the_cabling_list_places_each_tray_in_its_own_rack(seeded_catalog):
     assert all(racks.values())  # every tray placed
 
 
-def test_the_out_of_band_network_leaves_the_racks_own_management_to_the_rack(seeded_catalog):
-    # An NVL72 rack has no PDUs of the plan's and manages its trays on its own built-in management switches: the
-    # out-of-band network takes the compute fabric's switches and the PDUs of their racks only, and a design beside
-    # HGX nodes still counts those nodes' BMCs.
+def test_the_out_of_band_network_takes_the_racks_own_management_switches_and_their_devices(seeded_catalog):
+    # An NVL72 rack has no PDUs of the plan's and manages its trays, NVLink switch trays and power shelves on its
+    # own two built-in management switches: the out-of-band network counts those ports (18 + 9 + 8 per rack) and
+    # takes the two switches as its in-rack switches (their uplinks counted), beside the network racks' own; a
+    # design beside HGX nodes still counts those nodes' BMCs.
     result = validate_json(document=_doc(GB200, racks=8, fabric={"switch": "MQM9700-NS2F"}))
     oob = result["network_plans"]["oob"]
     compute = result["fabric_plan"]
-    assert oob["devices"]["bmcs"] == 0
+    assert oob["devices"]["bmcs"] == 8 * (18 + 9 + 8)
     assert oob["devices"]["pdus"] == sum(p["quantity"] for p in result["rack_plan"]["pdus"])
     assert oob["devices"]["switches"] >= compute["leaf_switches"] + compute["spine_switches"]
-    # Its switches stand central, in the management racks: none in an NVL72 rack or a network rack.
-    assert (oob["placement"], oob["rack_switches"]) == ("central", 0)
-    assert oob["leaf_switches"] == -(-oob["node_links"] // 48)
+    # The racks are dense (35 management ports in an NVL72 rack): per-rack, as main racks them.
+    assert oob["placement"] == "per-rack"
+    network_racks = rack_count(result["rack_plan"]) - 8
+    assert oob["rack_switches"] == network_racks + 8 * 2  # one per network rack, the NVL72's own two
     mixed = _doc(GB200, racks=2, fabric={"switch": "MQM9700-NS2F"})
     mixed["node_groups"].append({"name": "hgx", "count": 4, "server": "SYS-821GE-TNHR", "components": []})
     devices = validate_json(document=mixed)["network_plans"]["oob"]["devices"]
-    assert devices["bmcs"] == 4
+    assert devices["bmcs"] == 4 + 2 * (18 + 9 + 8)

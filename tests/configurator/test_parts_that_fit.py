@@ -130,7 +130,9 @@ def test_every_plug_in_a_flat_top_nic_cage_is_flat_top_on_every_fabric(seeded_ca
     ]
     assert node_plugs, "no node link planned"
     for pn in node_plugs:
-        electrical = next(end for end in (view.get(pn).end_a, view.get(pn).end_b) if end.connector == "OSFP")
+        # the end in the NIC's cage: ConnectX-8's OSFP, or the tray DPU's QSFP112 on the north-south network
+        ends = (view.get(pn).end_a, view.get(pn).end_b)
+        electrical = next(end for end in ends if end.connector in ("OSFP", "QSFP112"))
         assert electrical.top == "flat", (fabric, pn)
     gaps = {"FABRIC_PLUG_TOP_UNKNOWN", "FABRIC_NO_CABLE", "NETWORK_MEDIA_NOT_CATALOGUED"}
     # (the out-of-band network's RJ45 and QSFP28 uplinks are no ConnectX-8 cage's business)

@@ -81,9 +81,13 @@ designs = st.one_of(
 
 
 def _placed(plan) -> Counter:
-    """Every device of the rack plan by part (a rack of a run counted once each)."""
+    """Every device of the rack plan by part (a rack of a run counted once each); a rack-scale system (NVL72) is
+    billed as one part, its trays, shelves and built-in switches coming with it: once per rack."""
     placed: Counter = Counter()
     for run in plan.runs:
+        if run.rack.system:
+            placed[next(d.part for d in run.rack.devices if d.role == DeviceRole.NODE)] += run.count
+            continue
         for d in run.rack.devices:
             if d.role != DeviceRole.PDU:
                 placed[d.part] += run.count
@@ -139,7 +143,8 @@ def _check_cables(result) -> None:
         if not f[0].endswith(tuple(f"-pdu-{k}" for k in range(1, 9))):
             assert f[8], line  # zero-U PDUs have no unit
         if network == "oob" and f[4] == "device-leaf" and f[2].startswith("oob-R"):
-            assert f[7] == f[9] == f[2].removeprefix("oob-"), line  # inside its own rack
+            own = f[2].removeprefix("oob-")  # the rack's switch, or one of an NVL72 rack's two (oob-R01-02-1)
+            assert f[7] == f[9] and f[7] in (own, own.rsplit("-", 1)[0]), line  # inside its own rack
     assert not [k for k, n in ports.items() if n > 1], "a port used twice"
 
 

@@ -227,8 +227,9 @@ def test_the_alternatives_page_shows_one_table_and_starting_from_one_makes_a_new
 
 
 def test_the_alternatives_page_of_a_100000_node_draft_plans_each_rack_layout_once(client, make_config, monkeypatch):
-    """The page validates every design it compares; those of one size mostly share their racks (50,000 racks of
-    two nodes each), and each distinct rack layout is planned once rather than once per validation."""
+    """The page validates every design it compares; those of one size mostly share their racks (50,000 compute racks
+    of two nodes each, and the management rack), and each distinct rack layout is planned once rather than once per
+    validation."""
     from engines.cluster import rackplan
 
     planned: list[str] = []
@@ -243,7 +244,8 @@ def test_the_alternatives_page_of_a_100000_node_draft_plans_each_rack_layout_onc
     doc["workload"]["target_nodes"] = 100_000
     response = client.get(f"/d/{make_config(doc).token}/alternatives/")
     assert response.status_code == 200
-    assert "50,000" in response.content.decode()  # the racks row counts every rack of a run
+    # the racks row counts every rack of a run: the 50,000 compute racks and the management rack
+    assert "50,001" in response.content.decode()
     assert planned and len(planned) == len(set(planned)) < 5
 
 

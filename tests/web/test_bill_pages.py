@@ -68,5 +68,5 @@ def test_the_rack_elevation_of_a_1000_node_draft_fits_the_column_with_readable_l
     width, height = (int(v) for v in re.search(r'viewBox="0 0 (\d+) (\d+)"', svg).groups())
     assert f'width="{width}" height="{height}"' in svg  # its own size, never stretched
     assert width <= 2 * 304 < 740  # two racks to a line
-    assert height <= 40 + 3 * (58 + 42 * 22 + 20)  # six distinct racks: three lines
+    assert height <= 40 + 4 * (58 + 42 * 22 + 20)  # seven distinct racks (the management rack among them): four lines
     assert min(int(size) for size in re.findall(r'font-size="(\d+)"', svg)) >= 11

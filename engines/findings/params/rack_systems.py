@@ -29,6 +29,19 @@ class NvlinkDomainPerRack(Params):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class NvlinkDomainsMixed(Params):
+    CODE: ClassVar[str] = Code.NVLINK_DOMAINS_MIXED
+
+    racks: int  # rack-scale systems on the fabric
+    servers: int  # servers on the fabric
+    rack_domain_gpus: int
+    server_domain_gpus: int  # the smaller domain: tensor parallelism across both kinds stays within it
+    tray_rails: int  # compute NICs of one tray
+    rails: int  # the fabric's rails (a server's NICs)
+    ports: int  # the node ports the fabric is planned for
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RackSystemComplete(Params):
     CODE: ClassVar[str] = Code.RACK_SYSTEM_COMPLETE
 

@@ -139,6 +139,15 @@ class RackPduOverContinuous(Params):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class RackSystemHallPower(Params):
+    CODE: ClassVar[str] = RackCode.SYSTEM_HALL_POWER
+
+    part: str
+    power_w: int  # the system's own stated power: what the hall must give each of its racks
+    default_w: int  # the plan's default per rack for racks of servers (its cooling's)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RackPowerDefault(Params):
     CODE: ClassVar[str] = RackCode.POWER_DEFAULT
 

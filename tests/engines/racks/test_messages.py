@@ -41,7 +41,12 @@ def _scenarios():
         facility=Facility(rack_power_kw=30, zero_u_positions=2),
         pdu_options=[hot],
     )
-    return [*_edge(unknowns), *_edge(wrong_site), *_edge(dense), *_edge(over)]
+    system = plan_racks(
+        node_groups=[
+            dataclasses.replace(liquid_nodes(1), part="SRS-GB300-NVL72", height_u=48, power_w=142_000, rack_scale=True)
+        ],
+    )
+    return [*_edge(unknowns), *_edge(wrong_site), *_edge(dense), *_edge(over), *_edge(system)]
 
 
 @pytest.mark.django_db

@@ -1,0 +1,113 @@
+"""What the compute fabric and the north-south network see of rack-scale NVLink systems (GB200/GB300 NVL72), alone
+or beside servers: the fabric's endpoints and rails per node kind, the trays' BlueField-3 DPUs, and the note on
+mixing 72-GPU and 8-GPU NVLink domains in one fabric. Pure: no Django.
+
+* **Endpoints and rails.** A server is one endpoint with its compute NICs as rails; an NVL72 rack is its compute
+  trays, each with its own compute NICs (4: NVIDIA DGX GB200 User Guide; GB300 Enterprise RA). The fabric
+  planner sizes one rail count for every endpoint, so a fabric that mixes trays (4 NICs) and HGX servers (8) is
+  planned at the most rails, 8, and at the ports the endpoints really have: a system counts as the endpoints its
+  NICs fill at that rail count (18 trays x 4 NICs / 8 rails = 9 per NVL72 rack), not as 18 endpoints of 8 NICs
+  (NVLINK_DOMAINS_MIXED says so). In the cabling list each such endpoint stands at the unit of its first tray.
+* **DPUs.** Each tray's BlueField-3 ports go to the converged north-south (storage and in-band) Ethernet network
+  (``tray_dpus``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from design.model import DesignIn
+from design.specs import AdapterSpec, CatalogView, ServerSpec
+from design.vocabulary import Protocol
+from engines.findings.finding import Finding
+from engines.findings.params.rack_systems import NvlinkDomainsMixed
+from engines.findings.registry import finding
+from engines.node.context import GroupContext, resolve_group
+
+
+def nodes_per_system(server: ServerSpec | None) -> int:
+    """Compute-fabric endpoints of one system: a server is one node; a rack-scale NVLink system's endpoints are its
+    compute trays, each with its own compute NICs (NVIDIA DGX GB200 User Guide: 18 trays of 4x ConnectX-7 each;
+    the DGX SuperPOD GB200 RA cables every tray's NICs to the compute fabric)."""
+    if server is not None and server.rack_scale and server.compute_trays:
+        return server.compute_trays
+    return 1
+
+
+def fabric_rails(group: GroupContext) -> int:
+    """Compute NICs (rails) of one fabric endpoint: per node, or per compute tray of a rack-scale system."""
+    server = group.server
+    if server is not None and server.rack_scale and server.compute_nics_per_tray:
+        return server.compute_nics_per_tray
+    return group.compute_nics_per_node
+
+
+def fabric_groups(design: DesignIn, catalog: CatalogView) -> list[GroupContext]:
+    """The node groups on the compute fabric: the GPU groups, or all groups."""
+    scratch: list[Finding] = []
+    groups = [resolve_group(i, g, catalog, scratch) for i, g in enumerate(design.node_groups)]
+    return [g for g in groups if g.gpus_per_node > 0] or groups
+
+
+def endpoints_per_node(groups: Sequence[GroupContext], rails: int) -> dict[int, int]:
+    """Fabric endpoints of one node of each group (by index) at ``rails`` rails: a server 1; a rack-scale system its
+    trays, or, when its trays have fewer NICs than the fabric's rails (a mixed fabric), the endpoints its NICs fill
+    (module docstring)."""
+    out = {}
+    for g in groups:
+        trays, own = nodes_per_system(g.server), fabric_rails(g)
+        out[g.index] = -(-trays * own // rails) if trays > 1 and 0 < own < rails else trays
+    return out
+
+
+def mixed_domains(design: DesignIn, catalog: CatalogView) -> Finding | None:
+    """NVLINK_DOMAINS_MIXED (info) for a compute fabric that joins rack-scale systems and servers: their NVLink
+    domains differ (72 against 8 GPUs), and the fabric is planned at the most rails with the ports each kind has."""
+    if design.fabric is None:
+        return None
+    groups = fabric_groups(design, catalog)
+    systems = [g for g in groups if g.server is not None and g.server.rack_scale]
+    servers = [g for g in groups if not (g.server is not None and g.server.rack_scale)]
+    if not systems or not servers:
+        return None
+    rails = max(fabric_rails(g) for g in groups)
+    ports = sum(g.group.count * nodes_per_system(g.server) * fabric_rails(g) for g in groups)
+    domains = [g.server.nvlink_domain_gpus or g.gpus_per_node for g in systems if g.server is not None]
+    return finding(
+        "fabric",
+        NvlinkDomainsMixed(
+            racks=sum(g.group.count for g in systems),
+            servers=sum(g.group.count for g in servers),
+            rack_domain_gpus=max(domains),
+            server_domain_gpus=min(g.gpus_per_node for g in servers),
+            tray_rails=min(fabric_rails(g) for g in systems),
+            rails=rails,
+            ports=ports,
+        ),
+    )
+
+
+def tray_dpus(server: ServerSpec, catalog: CatalogView) -> tuple[AdapterSpec, int, int] | None:
+    """A rack-scale system's north-south side: (its trays' DPUs as one adapter, ports per tray, trays per system);
+    None for a server, or while the catalogue does not give the trays, their DPUs or a DPU's ports.
+
+    NVIDIA: each GB200 compute tray "connects to the ethernet switch through the two BF-3 NICs" (Multi-Node Tuning
+    Guide); the GB200/GB300 north-south network is Ethernet on SN5600 (Mission Control North-South deployment
+    guide), so the DPUs are planned as Ethernet ports. Speed, cage and plug top are the catalogued DPU's whose name
+    is the system's ``dpu_model`` (GB300: BlueField-3 B3240), else unknown (the planner then says what it cannot
+    choose)."""
+    if not (server.rack_scale and server.compute_trays and server.dpus_per_tray and server.dpu_ports):
+        return None
+    named = next((a for a in catalog.of_type(AdapterSpec) if a.is_dpu and a.name == server.dpu_model), None)
+    spec = AdapterSpec(
+        part_number=f"{server.part_number} DPU",
+        name=f"{server.dpu_model or 'DPU'} of {server.part_number}",
+        manufacturer=server.manufacturer,
+        price_eur=None,
+        ports=server.dpu_ports,
+        speed_gbps=named.speed_gbps if named is not None else None,
+        connector=named.connector if named is not None else None,
+        protocol=Protocol.ETHERNET,
+        top=named.top if named is not None else None,
+    )
+    return spec, server.dpus_per_tray * server.dpu_ports, server.compute_trays
