@@ -61,6 +61,7 @@ __all__ = [
     "MAX_TRAINING_TOKENS_BILLION",
     "MIN_RACK_UNITS",
     "NETWORK_KEYS",
+    "OOB_PLACEMENTS",
     "PDU_FEEDS",
     "PduFeeds",
     "RACK_DISTANCE_FIELDS",
@@ -132,6 +133,9 @@ MAX_TARGET_DAYS = 3_650  # training only: the days the run should take (ten year
 # networks (design/v1 round 3): the storage, in-band management and out-of-band networks besides the fabric
 NETWORK_KEYS = ("storage", "inband", "oob")
 MAX_SYSTEM_PORTS = 100_000  # storage: switch ports the customer's storage systems need
+# oob: where the out-of-band switches stand: in management racks (central, as the DGX SuperPOD RA racks them) or
+# one in each rack; absent: the service's default for the design's density (engines.networks.plan)
+OOB_PLACEMENTS = ("central", "per-rack")
 
 # services (optional): the commercial lines the offer carries, each declinable; the defaults a professional buyer
 # expects (three years of hardware support, installation, NVIDIA AI Enterprise)

@@ -40,12 +40,18 @@ def _control_plane(p: ControlPlaneAdded) -> tuple[str, str]:
 
 @renders(ControlPlaneUfm)
 def _ufm(p: ControlPlaneUfm) -> tuple[str, str]:
-    return (
-        _(
+    if p.because == "superpod":
+        text = _(
+            "The offer carries %(appliances)s UFM Enterprise appliances, a high-availability pair for each "
+            "InfiniBand fabric (compute and storage), as the DGX SuperPOD reference architecture counts them."
+        )
+    else:
+        text = _(
             "The InfiniBand fabric needs more than the switches' embedded subnet manager: the offer carries "
             "%(appliances)s UFM Enterprise appliances (a high-availability pair)."
         )
-        % p.as_dict(),
+    return (
+        text % p.as_dict(),
         _("We quote the UFM appliances with their licence on request."),
     )
 

@@ -8,13 +8,16 @@ from django.utils.translation import ngettext
 from engines.findings.params.networks import (
     NetworkConverged,
     NetworkCustomerSupplied,
+    NetworkInbandRatio,
     NetworkMediaNotCatalogued,
     NetworkNoAdapters,
     NetworkNoSwitch,
     NetworkOobExtraSwitches,
     NetworkOobNotManagement,
+    NetworkOobPlacement,
     NetworkOobUplinkPorts,
     NetworkSinglePort,
+    NetworkStorageSystemPorts,
 )
 
 from .base import num, renders
@@ -122,7 +125,71 @@ def _uplink_ports(p: NetworkOobUplinkPorts) -> tuple[str, str]:
             "%(free)s free."
         )
         % {"uplinks": num(p.uplinks), "network": network_name(p.network), "free": num(p.free)},
-        _("Add leaves to that network, or uplink the out-of-band switches into your own network."),
+        _(
+            "Lower that network's oversubscription or give it a larger switch, or uplink the out-of-band switches "
+            "into your own network."
+        ),
+    )
+
+
+@renders(NetworkOobPlacement)
+def _oob_placement(p: NetworkOobPlacement) -> tuple[str, str]:
+    values = {
+        "densest": num(p.densest),
+        "threshold": num(p.threshold),
+        "switches": num(p.switches),
+        "switch": p.switch,
+        "ports": num(p.ports),
+        "units": num(p.units),
+    }
+    if p.placement == "central":
+        text = _(
+            "The out-of-band network's %(switches)s %(switch)s stand in the management racks, as the DGX SuperPOD "
+            "RA racks them: %(ports)s ports over %(units)s scalable units, 48 a switch in each unit."
+        )
+    else:
+        text = _("Each rack has its own out-of-band %(switch)s: %(switches)s for %(ports)s ports.")
+    if p.basis == "density" and p.placement == "central":
+        why = _(
+            "The default: the fullest compute rack has %(densest)s management ports, fewer than %(threshold)s. Set "
+            "networks.oob.placement to per-rack for a switch in every rack."
+        )
+    elif p.basis == "density":
+        why = _(
+            "The default: the fullest compute rack has %(densest)s management ports, %(threshold)s or more. Set "
+            "networks.oob.placement to central for the management racks."
+        )
+    elif p.basis == "rack":
+        why = _("The default for a cluster in one rack: its switch stands in that rack.")
+    else:
+        why = _("As the design asks (networks.oob.placement).")
+    return text % values, why % values
+
+
+@renders(NetworkInbandRatio)
+def _inband_ratio(p: NetworkInbandRatio) -> tuple[str, str]:
+    return (
+        _(
+            "The in-band network is planned at %(ratio)s, the ratio the DGX SuperPOD H100 RA's cables imply (254 "
+            "node links on 24 leaf-core cables); the RA does not state one."
+        )
+        % {"ratio": p.ratio},
+        _("Set networks.inband.oversubscription for another ratio."),
+    )
+
+
+@renders(NetworkStorageSystemPorts)
+def _storage_system_ports(p: NetworkStorageSystemPorts) -> tuple[str, str]:
+    return (
+        ngettext(
+            "The design gives no storage system ports: %(free)s storage leaf port is left free for the storage "
+            "systems.",
+            "The design gives no storage system ports: %(free)s storage leaf ports are left free for the storage "
+            "systems.",
+            p.free,
+        )
+        % {"free": num(p.free)},
+        _("Set networks.storage.system_ports to the ports your storage systems need."),
     )
 
 

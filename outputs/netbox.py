@@ -3,8 +3,9 @@ the rack plan, for the ``netbox.zip`` export (outputs.formats.netbox_zip).
 
 Names are the cabling CSV's: a device is the end a row names at that rack and unit (``node-0001`` at R01-01 U1,
 ``su01-leaf-r1``, ``oob-R01-01``, a zero-U PDU ``R01-01-pdu-1``); a racked device no row names (the design has no
-out-of-band network, or the device has no port cabled) is ``<rack>-u<unit>``. The trays of a rack-scale system
-(NVL72), which the rows place at the system's unit, are child devices in the system's bays. A row whose end has no
+out-of-band network, or the device has no port cabled) is ``<rack>-u<unit>``. The units of a rack-scale system
+(NVL72) are devices at their own units of its 48U rack: ``<system> compute tray`` (named as its compute cables name
+it), ``NVLink switch tray``, ``power shelf`` and ``management switch``. A row whose end has no
 rack (the customer's storage port or uplink network, an out-of-band switch no rack holds yet) or no port cannot be
 a NetBox cable; it is listed, with its reason, in the bundle's README."""
 
@@ -18,7 +19,7 @@ from configurator.result import ValidationResult
 from engines.racks.model import DeviceRole, Rack, RackPlan
 
 from .links import cabling_lines
-from .netbox_types import DeviceType, device_type
+from .netbox_types import DeviceType, component_type, device_type
 
 STATUS = "planned"
 OTHER = "other"  # NetBox's interface type for a port whose kind the catalogue does not give
@@ -30,9 +31,7 @@ class NbDevice:
     role: str
     part: str
     rack: str
-    position: int | None  # None: zero-U, or a child in a bay
-    parent: str = ""
-    bay: str = ""
+    position: int | None  # None: zero-U
     face: str = ""  # the rack face a racked device is mounted from (the rack plan's)
 
 
@@ -91,13 +90,13 @@ def _rack_devices(model: NetBoxModel, rack: Rack, at: dict[tuple[str, str], list
         names = at.get((rack.name, str(d.position_u)), [])
         role = str(d.role)
         own = f"{rack.name}-u{d.position_u:02d}"
-        if rack.system and len(names) > 1:  # the trays of a rack-scale system, at the system's unit
-            model.devices.append(NbDevice(own, role, d.part, rack.name, d.position_u, face=d.face))
-            tray = f"{d.part} compute tray"
-            for k, name in enumerate(names, 1):
-                model.devices.append(NbDevice(name, role, tray, rack.name, None, own, f"tray{k}"))
-            _type(model, d.part, d.height_u, trays=len(names))
-            _type(model, tray, 0, tray_of=d.part)
+        component = _COMPONENTS.get(d.role) if rack.system else None
+        if component is not None and d.part == rack_part(rack):
+            # A unit of a rack-scale system (a compute tray, NVLink switch tray or power shelf) at its own unit.
+            kind = f"{d.part} {component}"
+            model.devices.append(NbDevice(names[0] if names else own, role, kind, rack.name, d.position_u, face=d.face))
+            if kind not in model.types:
+                model.types[kind] = component_type(d.part, component, d.height_u)
             continue
         model.devices.append(NbDevice(names[0] if names else own, role, d.part, rack.name, d.position_u, face=d.face))
         _type(model, d.part, d.height_u)
@@ -109,9 +108,22 @@ def _rack_devices(model: NetBoxModel, rack: Rack, at: dict[tuple[str, str], list
         _type(model, part, 0)
 
 
-def _type(model: NetBoxModel, part: str, height: int, *, trays: int = 0, tray_of: str = "") -> None:
+_COMPONENTS = {
+    DeviceRole.NODE: "compute tray",
+    DeviceRole.NVLINK_SWITCH: "NVLink switch tray",
+    DeviceRole.POWER_SHELF: "power shelf",
+    DeviceRole.SYSTEM_MANAGEMENT: "management switch",
+}
+
+
+def rack_part(rack: Rack) -> str | None:
+    """The rack-scale system's part (its compute trays carry it)."""
+    return next((d.part for d in rack.devices if d.role == DeviceRole.NODE), None)
+
+
+def _type(model: NetBoxModel, part: str, height: int) -> None:
     if part not in model.types:
-        model.types[part] = device_type(part, height, trays=trays, tray_of=tray_of)
+        model.types[part] = device_type(part, height)
 
 
 def _power(model: NetBoxModel, plan: RackPlan) -> None:

@@ -50,8 +50,6 @@ class DeviceType:
     ports: dict[str, str] = field(default_factory=dict)  # interface name -> NetBox type
     power_ports: list[tuple[str, str]] = field(default_factory=list)
     outlets: list[tuple[str, str]] = field(default_factory=list)
-    bays: int = 0  # device bays (a rack-scale system's trays)
-    child: bool = False
 
     @property
     def slug(self) -> str:
@@ -69,14 +67,9 @@ class DeviceType:
             "slug": self.slug,
             "part_number": self.part_number[:50],
             "u_height": self.u_height,
-            "is_full_depth": self.u_height > 0 and not self.child,
+            "is_full_depth": self.u_height > 0,
             "description": self.description[:200],
         }
-        if self.bays:
-            doc["subdevice_role"] = "parent"
-            doc["device-bays"] = [{"name": f"tray{k}"} for k in range(1, self.bays + 1)]
-        elif self.child:
-            doc["subdevice_role"] = "child"
         if self.power_ports:
             doc["power-ports"] = [{"name": n, "type": t} for n, t in self.power_ports]
         if self.outlets:
@@ -102,15 +95,20 @@ def switch_ports(spec: SwitchSpec) -> dict[str, str]:
     return {f"p{k}": kind for k in range(1, logical + 1)} if kind else {}
 
 
-def device_type(part: str, height: int, *, trays: int = 0, tray_of: str = "") -> DeviceType:
-    """The device type of a catalogue part racked ``height`` units high; ``trays``: the bays of a rack-scale
-    system; ``tray_of``: the system whose compute tray this is (named ``<system> compute tray``)."""
-    spec = catalog_snapshot().get(tray_of or part)
+def component_type(system: str, component: str, height: int) -> DeviceType:
+    """The device type of one unit of a rack-scale system (NVL72): its compute tray, NVLink switch tray or power
+    shelf, named ``<system> <component>``, racked at its own unit of the system's rack."""
+    spec = catalog_snapshot().get(system)
     manufacturer = (spec.manufacturer if spec is not None else "") or UNKNOWN_MANUFACTURER
-    if tray_of:
-        name = f"Compute tray of the {spec.name}" if spec is not None else ""
-        return DeviceType(manufacturer, part, 0, description=name, child=True)
-    kind = DeviceType(manufacturer, part, height, part_number=part, description=spec.name if spec else "", bays=trays)
+    words = f"{component[:1].upper()}{component[1:]} of the {spec.name}" if spec is not None else ""
+    return DeviceType(manufacturer, f"{system} {component}", height, description=words)
+
+
+def device_type(part: str, height: int) -> DeviceType:
+    """The device type of a catalogue part racked ``height`` units high."""
+    spec = catalog_snapshot().get(part)
+    manufacturer = (spec.manufacturer if spec is not None else "") or UNKNOWN_MANUFACTURER
+    kind = DeviceType(manufacturer, part, height, part_number=part, description=spec.name if spec else "")
     if isinstance(spec, SwitchSpec):
         kind.ports = switch_ports(spec)
     elif isinstance(spec, ServerSpec) and spec.psu_count and spec.psu_inlet in _INLETS:

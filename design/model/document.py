@@ -41,6 +41,7 @@ from design.contract import (
     MAX_TRAINING_TOKENS_BILLION,
     MIN_RACK_UNITS,
     NETWORK_KEYS,
+    OOB_PLACEMENTS,
     PDU_FEEDS,
     ROLES,
     SERVICE_KEYS,
@@ -324,8 +325,12 @@ class Default(Enum):
 DEFAULT: Final = Default.DEFAULT
 
 # The keys each network's object takes (the contract's order), and why another one is refused.
-_NETWORK_FIELDS = {"storage": ("switch", "oversubscription", "system_ports"), "inband": ("switch", "oversubscription")}
-_NETWORK_HINT = {"oob": "use switch"}
+_NETWORK_FIELDS = {
+    "storage": ("switch", "oversubscription", "system_ports"),
+    "inband": ("switch", "oversubscription"),
+    "oob": ("switch", "placement"),
+}
+_NETWORK_HINT = {"oob": "use switch or placement"}
 
 
 class NetworkIn(_In):
@@ -346,7 +351,13 @@ class NetworkIn(_In):
     system_ports: Annotated[_Int, Field(ge=0, le=MAX_SYSTEM_PORTS), Say("whole")] | None = Field(
         None,
         description="storage only: the switch ports the customer's storage systems need (their count times their "
-        "ports each).",
+        "ports each). Absent: the storage leaves' free ports are left for them, and a finding says how many.",
+    )
+    placement: Annotated[_StrictStr, OneOf(OOB_PLACEMENTS), Say("choice")] | None = Field(
+        None,
+        description="oob only: central (the out-of-band switches in management racks, as the DGX SuperPOD RA racks "
+        "them) or per-rack (one in each rack). Absent: central where racks are sparse (fewer than 24 management "
+        "ports in the fullest compute rack), else per-rack; a finding states the choice.",
     )
 
 
@@ -401,11 +412,13 @@ class NetworksIn(_In):
             value = data.get(key)
             if not isinstance(value, dict):
                 continue
-            allowed = _NETWORK_FIELDS.get(key, ("switch",))
+            allowed = _NETWORK_FIELDS[key]
             for k in value:
                 if k in allowed:
                     continue
-                if k == "oversubscription":
+                if k == "placement":
+                    message = "placement applies to the out-of-band network only"
+                elif k == "oversubscription":
                     message = "oversubscription does not apply to the out-of-band network"
                 elif k == "system_ports":
                     message = "system_ports applies to the storage network only"

@@ -11,8 +11,9 @@ stable keys of ``SECTIONS``:
 * ``compute_fabric``: the fabric plan's switches, cables and optics (its management switches are counted by the
   rack plan instead, under ``oob``);
 * ``storage``, ``inband``, ``oob``: each planned network's own bill (``network_plans[key].bom``); the management
-  switches the rack plan places (one in every rack, as placed) are ``oob`` lines and replace the out-of-band plan's
-  line for the same part;
+  switches the rack plan places (one in every rack, as placed, when the out-of-band switches are per rack) are
+  ``oob`` lines and replace the out-of-band plan's line for the same part; central out-of-band switches are the
+  out-of-band plan's own lines (the rack plan places none);
 * ``racks_power``: the rack plan's racks, PDUs and node power cords;
 * ``control_plane``, ``services``: the lines the result gives for them.
 

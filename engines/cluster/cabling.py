@@ -33,7 +33,7 @@ from engines.fabric.cabling import switch_name
 from engines.fabric.model import FabricPlan
 from engines.networks.cabling import switched_rows
 from engines.networks.model import INBAND, OOB, STORAGE, NetworkPlan
-from engines.networks.plan import DEVICE_LEAF, LEAF_UPLINK
+from engines.networks.oob import DEVICE_LEAF, LEAF_UPLINK
 from engines.racks.model import DeviceRole, Rack, RackPlan
 
 from .rackplan import RackPlanSection, placed

@@ -22,10 +22,14 @@ Counts and their basis:
   NVMe, 2 x 960 GB SSD, a dual-port BlueField-3 (same page), which the description repeats. The catalogue holds
   no CPU-only server: each node is priced from ``QUOTE_SERVICE_CONTROL_NODE_EUR`` (indicative), or on request
   (null price) when that is unset.
-* UFM: the fabric findings FABRIC_SM_LIMIT / FABRIC_SM_REQUIRED (the embedded SM's limit passed, or unmanaged
-  switches): a UFM Enterprise appliance pair, as the appliance runs in HA on two nodes (NVIDIA UFM Enterprise
-  Appliance software user manual, "2 nodes configured") [V]; its orderable part number is not sourced, so the
-  line is named and on request.
+* UFM, counted as the DGX SuperPOD H100 RA counts it: from ``SUPERPOD_MIN_NODES`` nodes a UFM appliance pair for
+  each InfiniBand fabric of the design (compute and storage): its Table 7 lists 4 UFM appliances for the 127-node
+  design, whose compute and storage fabrics are both InfiniBand, Table 8 two back-to-back UFM cables (one per
+  pair) [D: from the two tables]; the DGX SuperPOD B200 RA's management rack shows 2 + 2 UFM beside its compute
+  and storage switches [S]. Below, the fabric findings FABRIC_SM_LIMIT / FABRIC_SM_REQUIRED (the embedded SM's
+  limit passed, or unmanaged switches) call for one pair. A pair, as the appliance runs in HA on two nodes
+  (NVIDIA UFM Enterprise Appliance software user manual, "2 nodes configured") [V]; its orderable part number is
+  not sourced, so the line is named and on request.
 * What the offer leaves out (``left_out``): what the design's ``facility.supplied`` names, or, when it names
   nothing, what a design of its size usually finds on site. One server (not a rack-scale system) goes into a
   rack the site has, on its PDUs and its management network: no rack, PDUs, cords or management switch unless
@@ -34,11 +38,13 @@ Counts and their basis:
   reference architecture are five dual-socket x86 servers for system management", DGX BasePOD RA, Reference
   Architectures) [V], and its smallest tabulated bill is 4 nodes (RA-11127-001 V5 Table 4.2, catalog/seed/FACTS.md)
   [S]; for two or three nodes five servers would outnumber the GPU nodes, so the buyer is asked first.
-* Rack-scale systems (GB200/GB300 NVL72): one part is one rack (the group's ``count`` is racks). For the
-  control-plane size and the per-node support line each rack counts as one node, not as its 18 compute trays: no
-  source read (the DGX SuperPOD GB200 RA, the BCM manuals) sizes the head or management nodes, or a support
-  contract, by compute tray, and Supermicro sells the rack as one system. NVIDIA AI Enterprise is licensed per GPU,
-  so each rack counts its GPUs: compute trays x GPUs per tray from the catalogue (72).
+* Rack-scale systems (GB200/GB300 NVL72): one part is one rack (the group's ``count`` is racks). The control plane
+  is sized by compute trays, as the DGX SuperPOD GB200 RA counts them: "Each compute tray is considered an
+  individual DGX node" (NVIDIA Mission Control systems administration guide, System Design) [V], so eight racks
+  (144 trays) get the DGX SuperPOD control plane of 10 and, on an InfiniBand compute fabric, its UFM pair. The
+  per-node support line counts each rack as one node (Supermicro sells the rack as one system). NVIDIA AI
+  Enterprise is licensed per GPU, so each rack counts its GPUs: compute trays x GPUs per tray from the catalogue
+  (72).
 * NVIDIA AI Enterprise that comes with a GPU: the H100 NVL and H200 NVL include five years of it (catalogue fact
   ``ai_enterprise_included_years``, sources NV-H100PCIE-PB, NV-AIE-RA, NVAIE-BUNDLE), so their years up to those
   are not billed; a design of only such cards within them has no AI Enterprise line at all.
@@ -64,6 +70,7 @@ RACKS, POWER, OOB = "racks", "power", "oob"
 HEAD_NODES = 2  # BCM in HA
 UFM_APPLIANCES = 2  # UFM Enterprise appliance HA pair
 UFM_CODES = ("FABRIC_SM_LIMIT", "FABRIC_SM_REQUIRED")
+UFM_SUPERPOD = "superpod"  # the UFM finding's basis: a pair per InfiniBand fabric from one scalable unit
 CONTROL_PLANE, SERVICES = "control_plane", "services"
 
 # The part numbers of the lines (what ``describe`` is asked to say).
@@ -202,6 +209,17 @@ def left_out(design: DesignIn, catalog: CatalogView) -> LeftOut:
     return LeftOut(frozenset(items), "size")
 
 
+def control_nodes(design: DesignIn, catalog: CatalogView) -> int:
+    """The nodes the control plane is sized for: each server a node, each rack-scale system its compute trays
+    (module docstring)."""
+    count = 0
+    for g in design.node_groups:
+        server = catalog.get(g.server) if g.server else None
+        trays = server.compute_trays if isinstance(server, ServerSpec) and server.rack_scale else None
+        count += g.count * (trays or 1)
+    return count
+
+
 def _roles(nodes: int) -> tuple[list[tuple[str, int]], str]:
     """The control plane's servers by role (part, count) for a cluster of ``nodes``, and its basis."""
     roles = [(HEAD_NODE, HEAD_NODES)]
@@ -212,52 +230,57 @@ def _roles(nodes: int) -> tuple[list[tuple[str, int]], str]:
     return roles, "superpod"
 
 
-def control_plane_devices(design: DesignIn, codes: set[str], leave: LeftOut) -> list[tuple[str, int]]:
+def ufm_appliances(nodes: int, codes: set[str], ib_fabrics: int) -> tuple[int, str | None]:
+    """The UFM appliances and why (module docstring): a pair per InfiniBand fabric from one scalable unit
+    (``UFM_SUPERPOD``), else a pair where the fabric findings call for one (the first such code), else none."""
+    if nodes >= SUPERPOD_MIN_NODES and ib_fabrics:
+        return UFM_APPLIANCES * ib_fabrics, UFM_SUPERPOD
+    called = sorted(codes & set(UFM_CODES))
+    return (UFM_APPLIANCES, called[0]) if called else (0, None)
+
+
+def control_plane_devices(
+    design: DesignIn, catalog: CatalogView, codes: set[str], leave: LeftOut, ib_fabrics: int
+) -> list[tuple[str, int]]:
     """The servers the control plane adds, as (line part, count): the head and management nodes unless the site
-    has its own, the UFM appliances (``UFM_APPLIANCE``) where the fabric's findings call for them. The rack plan
-    racks each in the management racks under its line's part."""
-    nodes = design.node_count
-    if nodes < 2:
+    has its own, the UFM appliances (``UFM_APPLIANCE``, counted by ``ufm_appliances``). The rack plan racks each in
+    the management racks under its line's part; each has a BMC on the out-of-band network (the DGX SuperPOD H100
+    RA's cable list gives the management and UFM nodes their out-of-band ports)."""
+    if design.node_count < 2:
         return []
-    ufm = [(UFM_APPLIANCE, UFM_APPLIANCES)] if codes & set(UFM_CODES) else []
+    nodes = control_nodes(design, catalog)
+    count, _because = ufm_appliances(nodes, codes, ib_fabrics)
+    ufm = [(UFM_APPLIANCE, count)] if count else []
     if CONTROL_PLANE in leave:
         return ufm
     roles, _basis = _roles(nodes)
     return roles + ufm
 
 
-def control_plane_servers(design: DesignIn, codes: set[str], leave: LeftOut) -> int:
-    """The servers the control plane adds (``control_plane_devices``): each has a BMC on the out-of-band network
-    (the DGX SuperPOD H100 RA's cable list gives the management and UFM nodes their out-of-band ports)."""
-    return sum(n for _part, n in control_plane_devices(design, codes, leave))
-
-
 def _control_plane(
-    design: DesignIn, codes: set[str], leave: LeftOut, prices: ServicePrices, describe: Describe
+    design: DesignIn,
+    catalog: CatalogView,
+    basis: tuple[set[str], int],
+    leave: LeftOut,
+    prices: ServicePrices,
+    describe: Describe,
 ) -> tuple[list[ClusterLine], list[Finding]]:
-    nodes = design.node_count
-    if nodes < 2:
+    """``basis``: the findings' codes so far and the design's InfiniBand fabrics (compute and storage)."""
+    if design.node_count < 2:
         return [], []
+    nodes = control_nodes(design, catalog)
     lines: list[ClusterLine] = []
     findings: list[Finding] = []
     if CONTROL_PLANE not in leave:
-        roles, basis = _roles(nodes)
+        roles, kind = _roles(nodes)
         price = prices.control_node
         lines = [_line(CONTROL_PLANE, part, describe(part, 0), n, price) for part, n in roles]
         servers = sum(n for _p, n in roles)
-        findings.append(finding("node_groups", ControlPlaneAdded(servers=servers, nodes=nodes, basis=basis)))
-    ufm = sorted(codes & set(UFM_CODES))
-    if ufm:
-        lines.append(
-            _line(
-                CONTROL_PLANE,
-                UFM_APPLIANCE,
-                describe(UFM_APPLIANCE, 0),
-                UFM_APPLIANCES,
-                prices.ufm_appliance,
-            )
-        )
-        findings.append(finding("fabric", ControlPlaneUfm(appliances=UFM_APPLIANCES, because=ufm[0])))
+        findings.append(finding("node_groups", ControlPlaneAdded(servers=servers, nodes=nodes, basis=kind)))
+    ufm, because = ufm_appliances(nodes, *basis)
+    if ufm and because:
+        lines.append(_line(CONTROL_PLANE, UFM_APPLIANCE, describe(UFM_APPLIANCE, 0), ufm, prices.ufm_appliance))
+        findings.append(finding("fabric", ControlPlaneUfm(appliances=ufm, because=because)))
     return lines, findings
 
 
@@ -309,9 +332,11 @@ def cluster_lines(
     leave: LeftOut,
     prices: ServicePrices,
     describe: Describe,
+    ib_fabrics: int = 0,
 ) -> tuple[list[ClusterLine], list[ClusterLine], list[Finding]]:
-    """(control-plane lines, service lines, their findings) of the design; ``describe`` says each line."""
-    cp, cp_findings = _control_plane(design, codes, leave, prices, describe)
+    """(control-plane lines, service lines, their findings) of the design; ``describe`` says each line;
+    ``ib_fabrics``: the design's InfiniBand fabrics (compute and storage), which count its UFM appliances."""
+    cp, cp_findings = _control_plane(design, catalog, (codes, ib_fabrics), leave, prices, describe)
     sv, sv_findings = _services(design, catalog, racks, prices, describe)
     findings = cp_findings + sv_findings
     unpriced = sum(1 for line in cp + sv if line.price_eur is None)

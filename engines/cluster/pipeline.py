@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypedDict
 
 from design.contract import SUPPLIED_ITEMS
 from design.model import DesignIn, NetworkIn, NetworksIn, RackIn
-from design.specs import AdapterSpec, CatalogView, ServerSpec
+from design.specs import AdapterSpec, CatalogView, ServerSpec, SwitchSpec
+from design.vocabulary import Protocol
 from engines.cluster.bill import BillSources, BillWords, BomLine, assemble_bill
 from engines.cluster.control_plane import (
     CONTROL_PLANE,
@@ -36,9 +37,9 @@ from engines.cluster.control_plane import (
     left_out,
 )
 from engines.cluster.defaults import DefaultAdded, complete_design
+from engines.cluster.oob_racks import OobRacks, oob_rack_plan, rack_side, with_central_switches
 from engines.cluster.rackplan import (
     RackPlanSection,
-    build_rack_plan,
     distances,
     fabric_rack_with_distances,
     management_equipment,
@@ -52,12 +53,11 @@ from engines.findings.finding import SEVERITY_ORDER, Finding
 from engines.findings.params.cluster import OfferLeftOut
 from engines.findings.registry import finding
 from engines.networks.model import NetworkPlan
-from engines.networks.plan import NodePorts, RackSide, plan_oob_network, plan_switched_networks
+from engines.networks.plan import NodePorts, plan_oob_network, plan_switched_networks
 from engines.node.context import GroupContext, resolve_group
 from engines.node.engine import NodeResult, validate_nodes
 from engines.node.power import ClusterPower, cluster_power
-from engines.racks import LinkLength, RackPlan
-from engines.racks.model import DeviceRole
+from engines.racks import LinkLength, SwitchGroup
 
 
 def integrated_nic_spec(server: ServerSpec) -> AdapterSpec | None:
@@ -206,26 +206,10 @@ def _node_ports(design: DesignIn, catalog: CatalogView, role: str) -> NodePorts:
     return NodePorts(nodes=nodes, ports_per_node=fewest or 0, ports=ports, adapter=adapter)
 
 
-def _rack_side(racks: RackPlan) -> RackSide:
-    """The rack plan's PDUs and in-rack management switches, for the out-of-band network: the planner's top-of-rack
-    switches and a rack-scale system's own (two per NVL72 rack, its trays' and shelves' management ports on them;
-    their part is the planner's where it places any, else the system's when the catalogue names it)."""
-    pdus = sum(p.quantity for p in racks.pdus)
-    switches, part, system_part = 0, None, None
-    for run in racks.runs:
-        mgmt = [d for d in run.rack.devices if d.role == DeviceRole.MANAGEMENT]
-        own = [d for d in run.rack.devices if d.role == DeviceRole.SYSTEM_MANAGEMENT]
-        switches += (len(mgmt) + len(own)) * run.count
-        part = part or next((d.part for d in mgmt), None)
-        system = next((d.part for d in run.rack.devices if d.role == DeviceRole.NODE), None)
-        system_part = system_part or next((d.part for d in own if d.part != system), None)  # the model, if named
-    return RackSide(pdus=pdus, switches=switches, switch_part=part or system_part)
-
-
 def _oob_bmcs(design: DesignIn, catalog: CatalogView) -> int:
     """The management ports the out-of-band network connects besides switches and PDUs: one BMC per node; per
     rack-scale system (NVL72) the BMC of each compute tray and the management port of each NVLink switch tray and
-    power shelf, on the rack's own management switches (``_rack_side`` counts those as the network's in-rack
+    power shelf, on the rack's own management switches (``oob_racks.rack_side`` counts those as the network's in-rack
     switches; NVIDIA Multi-Node Tuning Guide: the IPMI network "connects the BMCs of the compute and switch trays";
     the power shelves are managed over the network by Mission Control: catalog/seed/FACTS.md)."""
     count = 0
@@ -250,46 +234,92 @@ def _networks(design: DesignIn, leave: LeftOut) -> NetworksIn | None:
 def _switched_networks(
     design: DesignIn, catalog: CatalogView, leave: LeftOut
 ) -> tuple[dict[str, NetworkPlan | None], list[Finding]]:
-    """The storage and in-band networks, planned before the racks that hold their switches."""
+    """The storage and in-band networks, planned before the racks that hold their switches; an Ethernet compute
+    fabric (its named switch) makes the north-south network Ethernet (ERA-HGX-CONVERGED)."""
+    named = catalog.get(design.fabric.switch) if design.fabric is not None and design.fabric.switch else None
     return plan_switched_networks(
         networks=_networks(design, leave),
         storage=_node_ports(design, catalog, "storage"),
         inband=_node_ports(design, catalog, "management"),
         catalog=catalog,
         rack=design.fabric.rack if design.fabric is not None else None,
+        ethernet_fabric=isinstance(named, SwitchSpec) and named.protocol == Protocol.ETHERNET,
     )
+
+
+def _ib_fabrics(plan: FabricPlan | None, switched: dict[str, NetworkPlan | None], catalog: CatalogView) -> int:
+    """The design's InfiniBand fabrics, compute and storage (each gets a UFM pair from one scalable unit)."""
+    count = 0
+    for part in (plan.switch if plan is not None and plan.tiers else None, (switched.get("storage") or _NONE).switch):
+        spec = catalog.get(part) if part else None
+        count += isinstance(spec, SwitchSpec) and spec.protocol == Protocol.INFINIBAND
+    return count
+
+
+_NONE = NetworkPlan(network="", switch=None)
+
+
+@dataclass(frozen=True)
+class _Laid:
+    """The compute fabric's plan, the racks (with where the out-of-band switches stand), their link lengths, the
+    management racks' equipment, the control plane's servers and the design's InfiniBand fabrics."""
+
+    plan: FabricPlan | None
+    racks: OobRacks
+    lengths: dict[str, LinkLength]
+    equipment: tuple[SwitchGroup, ...] = ()
+    servers: int = 0
+    ib_fabrics: int = 0
 
 
 def _network_plans(
     design: DesignIn,
     catalog: CatalogView,
-    plan: FabricPlan | None,
-    racks: RackPlan,
+    laid: _Laid,
     switched: tuple[dict[str, NetworkPlan | None], list[Finding]],
-    servers: int,
+    node: NodeResult,
     leave: LeftOut,
-) -> tuple[dict[str, NetworkPlan | None], list[Finding]]:
+    so_far: list[Finding],
+) -> tuple[dict[str, NetworkPlan | None], list[Finding], _Laid, list[Finding]]:
     """``network_plans`` (storage, in-band, out-of-band) and every finding about them: ``switched`` the storage and
-    in-band networks, the out-of-band network planned here on the racks; ``servers`` the control plane's, whose
-    BMCs are out-of-band ports too. An out-of-band network the offer leaves out is said once, by OFFER_LEFT_OUT,
-    not as a network the design names."""
+    in-band networks, the out-of-band network planned here on the racks (its central switches then racked in the
+    management racks, ``with_central_switches``, and the network planned again on those racks); the control
+    plane's servers' BMCs are out-of-band ports too. An out-of-band network the offer leaves out is said once, by
+    OFFER_LEFT_OUT, not as a network the design names. ``so_far``: the findings so far, returned with a re-racked
+    plan's findings in place of the first one's."""
     networks = _networks(design, leave)
-    plans, findings = plan_oob_network(
-        switched[0],
-        networks=networks,
-        bmcs=_oob_bmcs(design, catalog),
-        compute_switches=plan.switches if plan is not None and plan.tiers else 0,
-        racks=_rack_side(racks),
-        catalog=catalog,
-        servers=servers,
-    )
+    plan, first = laid.plan, laid.racks
+    rail_optimized = plan is not None and plan.tiers >= 2 and plan.topology == "rail-optimized"
+
+    def oob(racks: OobRacks) -> tuple[dict[str, NetworkPlan | None], list[Finding]]:
+        return plan_oob_network(
+            switched[0],
+            networks=networks,
+            bmcs=_oob_bmcs(design, catalog),
+            compute_switches=plan.switches if plan is not None and plan.tiers else 0,
+            racks=rack_side(racks.plan, racks.central),
+            catalog=catalog,
+            servers=laid.servers,
+            units=max(1, plan.units) if plan is not None and rail_optimized else 1,
+        )
+
+    plans, findings = oob(laid.racks)
+    for _ in range(3):  # the central switches' own racks may add PDUs, so ports: racked again until it holds
+        oob_plan = plans.get("oob")
+        racked = with_central_switches(laid.racks, oob_plan, design, catalog, node.totals, plan, laid.equipment)
+        if racked is laid.racks:
+            break
+        laid = replace(laid, racks=racked, lengths=distances(racked.plan, design))
+        plans, findings = oob(racked)
     findings = switched[1] + findings
     if networks is not design.networks:
         findings = [f for f in findings if not (f.code == "NETWORK_CUSTOMER_SUPPLIED" and f.subject == "networks.oob")]
     for p in plans.values():
         if p is not None:
             findings.extend(p.findings)
-    return plans, findings
+    if laid.racks is not first:  # racked again with the central out-of-band switches: its findings are the racks'
+        so_far = [f for f in so_far if not any(f is g for g in first.findings)] + laid.racks.findings
+    return plans, findings, laid, so_far
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,15 +357,25 @@ def validate_cluster(
     node = validate_nodes(design, catalog)
     findings: list[Finding] = list(node.findings) + default_findings
     switched = _switched_networks(design, catalog, leave)
-    plan, racks, lengths, servers = _fabric_and_racks(design, catalog, node, leave, findings, switched[0])
-    network_plans, network_findings = _network_plans(design, catalog, plan, racks, switched, servers, leave)
+    laid = _fabric_and_racks(design, catalog, node, leave, findings, switched[0])
+    network_plans, network_findings, laid, findings = _network_plans(
+        design, catalog, laid, switched, node, leave, findings
+    )
     findings.extend(network_findings)
+    plan, racks, lengths = laid.plan, laid.racks.plan, laid.lengths
     # One power sum for the cluster, from the nodes and the fabric's final bill; the racks' facility totals are it.
     power = cluster_power(node.totals.get("groups", []), _fabric_bom(design, plan), dict(catalog.parts))
     racks = racks.with_facility_power(power.total_w, power.complete)
     codes = {str(f.code) for f in findings}
     control_lines, service_lines, cluster_findings = cluster_lines(
-        design, catalog, racks=racks.rack_count, codes=codes, leave=leave, prices=prices, describe=describe
+        design,
+        catalog,
+        racks=racks.rack_count,
+        codes=codes,
+        leave=leave,
+        prices=prices,
+        describe=describe,
+        ib_fabrics=laid.ib_fabrics,
     )
     findings.extend(cluster_findings)
     rack_plan = rack_plan_section(racks, lengths, design, node.totals, _fabric_endpoints(design, catalog))
@@ -393,29 +433,30 @@ def _fabric_and_racks(
     leave: LeftOut,
     findings: list[Finding],
     networks: dict[str, NetworkPlan | None],
-) -> tuple[FabricPlan | None, RackPlan, dict[str, LinkLength], int]:
+) -> _Laid:
     """The compute fabric's plan (None without one), the rack plan with the storage and in-band ``networks``'
-    switches and the control plane in its management racks, its link lengths, and the control plane's servers;
-    their findings are added to ``findings`` (the node rules' so far), the fabric's first."""
+    switches and the control plane in its management racks and the out-of-band switches where their placement
+    puts them (engines.cluster.oob_racks), its link lengths, and the control plane's servers; their findings are
+    added to ``findings`` (the node rules' so far), the fabric's first."""
     management = OOB not in leave
     if not (design.fabric is not None or design.node_count >= 2):
-        racks, rack_findings = build_rack_plan(design, catalog, node.totals, None, management=management)
-        findings.extend(rack_findings)
-        return None, racks, distances(racks, design), 0
+        laid = oob_rack_plan(design, catalog, node.totals, None, management=management)
+        findings.extend(laid.findings)
+        return _Laid(None, laid, distances(laid.plan, design))
     fabric_args = _fabric_inputs(design, catalog)
     fabric_findings, plan = check_design_fabric(design=design, catalog=catalog, **fabric_args)
-    # The control plane (UFM where the fabric's findings call for it) and the networks' switches are racked too.
-    servers = control_plane_devices(design, {str(f.code) for f in findings + fabric_findings}, leave)
+    # The control plane (UFM for each InfiniBand fabric from one SU, or where the fabric's findings call for it)
+    # and the networks' switches are racked too.
+    ib = _ib_fabrics(plan, networks, catalog)
+    servers = control_plane_devices(design, catalog, {str(f.code) for f in findings + fabric_findings}, leave, ib)
     equipment = management_equipment(networks, catalog, servers)
     # Switch counts first, then the racks, then the media chosen with the racks' distances (rackplan). The
     # second plan is not the first one again: its rack holds the rack plan's distances and nodes per rack,
     # which choose the media and may choose the port split (a splitter cable's reach), so it is planned anew.
-    racks, rack_findings = build_rack_plan(
-        design, catalog, node.totals, plan, management=management, equipment=equipment
-    )
-    lengths = distances(racks, design)
+    laid = oob_rack_plan(design, catalog, node.totals, plan, management=management, equipment=equipment)
+    lengths = distances(laid.plan, design)
     if plan is not None and design.fabric is not None:
-        laid_rack = fabric_rack_with_distances(racks, design, lengths)
+        laid_rack = fabric_rack_with_distances(laid.plan, design, lengths)
         laid_out = design.model_copy(update={"fabric": design.fabric.model_copy(update={"rack": laid_rack})})
         fabric_findings, plan = check_design_fabric(
             design=laid_out, catalog=catalog, given_rack=_given_rack(laid_rack, lengths), **fabric_args
@@ -425,8 +466,8 @@ def _fabric_and_racks(
         fabric_findings = [f for f in fabric_findings if f.code != "FABRIC_FEWER_RAILS_THAN_GPUS"]
     mixed = mixed_domains(design, catalog) if plan is not None else None
     findings.extend([*fabric_findings, *([mixed] if mixed is not None else [])])
-    findings.extend(rack_findings)
-    return plan, racks, lengths, sum(n for _part, n in servers)
+    findings.extend(laid.findings)
+    return _Laid(plan, laid, lengths, equipment, sum(n for _part, n in servers), ib)
 
 
 def _left_out(design: DesignIn, leave: LeftOut, rack_plan: RackPlanSection) -> list[str]:

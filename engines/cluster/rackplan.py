@@ -224,11 +224,13 @@ def build_rack_plan(
     *,
     management: bool = True,
     equipment: tuple[SwitchGroup, ...] = (),
+    oob_central: bool = False,
 ) -> tuple[RackPlan, list[Finding]]:
     """Plan the design's racks. Returns the plan and the findings at the edge (a server of unknown height cannot
     be racked: RACK_NODE_HEIGHT_UNKNOWN, and its nodes are left out of the plan rather than given a guessed size).
-    ``management`` False: the site has its own out-of-band network, so no rack gets a management switch.
-    ``equipment``: what the management racks hold (``management_equipment``)."""
+    ``management`` False: the site has its own out-of-band network; ``oob_central``: its switches stand in the
+    management racks (engines.cluster.oob_racks): either way no rack gets one of its own. ``equipment``: what the
+    management racks hold (``management_equipment``, central out-of-band switches among it)."""
     findings: list[Finding] = []
     peaks = {g.get("node_group"): g.get("peak_power_w_per_node") for g in node_totals.get("groups", [])}
     rail_optimized = fabric is not None and fabric.tiers >= 2 and fabric.topology == "rail-optimized"
@@ -265,7 +267,7 @@ def build_rack_plan(
         cooling=None if f.cooling is None else Cooling(f.cooling),
         pdu_feeds=Feeds(f.pdu_feeds),
     )
-    switches = tuple(_switch_groups(fabric, catalog, management=management)) + equipment
+    switches = tuple(_switch_groups(fabric, catalog, management=management and not oob_central)) + equipment
     pdus = tuple(_pdu_options(catalog))
     plan = _plans.get(
         (tuple(groups), switches, facility, pdus),

@@ -8,7 +8,7 @@ from .rule import INFO, Rule, W, gettext_noop, rule
 
 _BASEPOD = "NVIDIA DGX BasePOD deployment guide (A100): five control plane servers, two for cluster management (BCM head nodes in HA) and three Kubernetes control plane nodes"
 _SUPERPOD = "NVIDIA DGX SuperPOD reference architecture, management servers: two BCM nodes in HA, three Kubernetes admin, three Kubernetes user (Run:ai), two Slurm login nodes"
-_UFM = "NVIDIA UFM Enterprise Appliance software user manual (an HA pair: '2 nodes configured'); MLNX-OS manual (embedded SM up to 2,048 endpoints)"
+_UFM = "NVIDIA UFM Enterprise Appliance software user manual (an HA pair: '2 nodes configured'); MLNX-OS manual (embedded SM up to 2,048 endpoints); NVIDIA DGX SuperPOD H100 RA-11333-001 V11, Table 7 (4 UFM appliances for 127 nodes) and Table 8 (2 UFM back-to-back cables)"
 _CLUSTER_RULES = (
     (
         ClusterCode.CONTROL_PLANE_ADDED,
@@ -24,7 +24,7 @@ _CLUSTER_RULES = (
         INFO,
         gettext_noop("UFM added to the offer"),
         gettext_noop(
-            "The InfiniBand fabric needs more than the switches' embedded subnet manager: the offer carries a UFM Enterprise appliance pair."
+            "From one scalable unit (32 nodes or compute trays) the offer carries a UFM Enterprise appliance pair for each InfiniBand fabric (compute and storage), as the DGX SuperPOD RA counts them; below, a pair where the InfiniBand fabric needs more than the switches' embedded subnet manager."
         ),
         _UFM,
     ),

@@ -53,6 +53,9 @@ class NetworkPlan:
     fabric: FabricPlan | None = None
     oob: OobDevices | None = None
     rack_switches: int = 0  # out-of-band leaves that are the rack plan's management switches
+    # out-of-band: where its switches stand, "central" (management racks: all ``leaf_switches`` are in ``bom`` and
+    # the physical model racks them) or "per-rack" (one in each rack, the rack plan's); None for the others
+    placement: str | None = None
     uplink_switch: str | None = None  # out-of-band: the in-band (or converged) switch its uplinks land on
     uplinks: int = 0
     # out-of-band media per link class: (class, cable part label, length in m); a class without one is uncabled
@@ -95,6 +98,7 @@ class NetworkPlan:
                 "servers": self.oob.servers,
             }
             out["rack_switches"] = self.rack_switches
+            out["placement"] = self.placement
             out["uplink_switch"] = self.uplink_switch
             out["uplinks"] = self.uplinks
             out["media"] = {cls: {"cable_part": part, "length_m": length} for cls, part, length in self.oob_media}

@@ -67,4 +67,13 @@ SOURCES: dict[str, str] = {
         "'The storage devices are connected at a 1:1 port to uplink ratio. The DGX H100 system connections are "
         "slightly oversubscribed with a ratio near 4:3' [V]"
     ),
+    "SPOD-H100-OOB-CENTRAL": (
+        "NVIDIA DGX SuperPOD H100 RA-11333-001 V11, Appendix A: Table 7 gives 8 OOB management SN2201 for 38 racks "
+        "(not one per rack); Table 8's 1 Gbps OOB cables are 127 DGX + 64 InfiniBand switches + 8 management/UFM "
+        "nodes + 8 in-band switches + 2 UFM back-to-back + 108 PDUs = 317 ports, 7 switches of 48 in one pool, 8 "
+        "as 2 for each of its 4 SU (80 ports a unit) [D: from the two tables]; the DGX SuperPOD B300 RA shows "
+        "'an example management rack configuration with networking switches, management servers, storage arrays, "
+        "and UFM appliances' (DGX SuperPOD Architecture, Figure 3) [V]; the DGX SuperPOD B200 RA's management rack "
+        "figure holds all 16 SN2201 in one rack [S]"
+    ),
 }

@@ -100,14 +100,12 @@ def _feeds(site: str, model: NetBoxModel) -> str:
 
 
 def _devices(site: str, model: NetBoxModel) -> str:
-    header = ("name", "role", "manufacturer", "device_type", "status", "site", "rack", "position", "face", "parent",
-              "device_bay")  # fmt: skip
+    header = ("name", "role", "manufacturer", "device_type", "status", "site", "rack", "position", "face")
     rows = []
     for d in model.devices:
         kind = model.types[d.part]
         position = "" if d.position is None else d.position
-        rows.append((d.name, d.role, kind.manufacturer, kind.model, STATUS, site, d.rack, position, d.face,
-                     d.parent, d.bay))  # fmt: skip
+        rows.append((d.name, d.role, kind.manufacturer, kind.model, STATUS, site, d.rack, position, d.face))
     return _csv(header, rows)
 
 
@@ -128,7 +126,7 @@ def readme(model: NetBoxModel) -> str:
     lines += ["", "CSV files: Import (bulk import) of the object type, format CSV. Device types: Device Types >",
               "Import, each YAML file of device-types/<manufacturer>/ (or the devicetype-library's importer).",
               "Device and cable names are those of the cabling CSV; a racked device no row names is",
-              "<rack>-u<unit>. The trays of a rack-scale system are child devices in its bays (tray1 ...).",
+              "<rack>-u<unit>. A rack-scale system's trays and shelves are devices at their own units.",
               "Power: one feed per PDU, three-phase at the line voltage and the PDU's rated current, at 100 %",
               "utilisation, so that NetBox's available power is the PDU's rating; lower max_utilization to your",
               "site's derating. Device types keep only what the catalogue records; a part without a catalogued",

@@ -34,6 +34,13 @@ NETWORK_REFUSALS = [
     ),
     ({"oob": {"system_ports": 8}}, "networks.oob.system_ports", "system_ports applies to the storage network only"),
     (
+        {"storage": {"placement": "central"}},
+        "networks.storage.placement",
+        "placement applies to the out-of-band network only",
+    ),
+    ({"oob": {"placement": "row"}}, "networks.oob.placement", "must be one of central, per-rack, not 'row'"),
+    ({"oob": {"uplinks": 2}}, "networks.oob.uplinks", "unknown key 'uplinks'; use switch or placement"),
+    (
         {"storage": {"speed": 400}},
         "networks.storage.speed",
         "unknown key 'speed'; use switch, oversubscription or system_ports",
@@ -156,7 +163,8 @@ def test_the_schema_states_the_round_3_fields_from_the_model(api):
     assert set(networks["properties"]) == set(NETWORK_KEYS) and networks["additionalProperties"] is False
     assert all(networks["properties"][key]["nullable"] for key in NETWORK_KEYS)  # null: the customer supplies it
     network = schemas["NetworkRequest"]
-    assert set(network["properties"]) == {"switch", "oversubscription", "system_ports"}
+    assert set(network["properties"]) == {"switch", "oversubscription", "system_ports", "placement"}
+    assert network["properties"]["placement"]["description"] == NetworkIn.model_fields["placement"].description
     assert network["properties"]["system_ports"]["maximum"] == MAX_SYSTEM_PORTS
     workload = schemas["WorkloadRequest"]["properties"]
     tokens, days = workload["training_tokens_billion"], workload["target_days"]

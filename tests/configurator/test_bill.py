@@ -24,8 +24,10 @@ from tests.results import validate_json
 pytestmark = pytest.mark.django_db
 
 
-def _hgx_h100(nodes: int) -> dict:
+def _hgx_h100(nodes: int, *, per_rack: bool = False) -> dict:
     doc = h200_training_cluster()
+    if per_rack:  # an out-of-band switch in every rack (by default these sparse racks get central ones)
+        doc["networks"] = {"oob": {"placement": "per-rack"}}
     doc["name"] = f"{nodes} x HGX H100"
     doc["node_groups"][0].update(count=nodes)
     doc["node_groups"][0]["components"][0]["part"] = "HGX-H100-8GPU"
@@ -50,7 +52,7 @@ def quantities(bom: list[dict], section: str) -> Counter:
 
 
 def test_every_device_of_the_rack_plan_is_a_line_of_the_bill_at_128_nodes(seeded_catalog):
-    result = validate_json(document=_hgx_h100(128))
+    result = validate_json(document=_hgx_h100(128, per_rack=True))
     bom, plan, totals = result["bom"], result["rack_plan"], result["totals"]
     assert {line["section"] for line in bom} <= set(SECTIONS)
     assert [line["section"] for line in bom] == sorted((line["section"] for line in bom), key=SECTIONS.index)
@@ -97,7 +99,7 @@ def test_a_catalogue_without_pdus_and_cords_still_bills_what_the_racks_need_on_r
 def test_the_networks_bills_are_their_sections_and_the_placed_management_switches_replace_the_oob_line(
     seeded_catalog,
 ):
-    doc = _hgx_h100(8)
+    doc = _hgx_h100(8, per_rack=True)
     result = validate_json(document=doc)
     racks = result["totals"]["racks"]
     hand_made = {
@@ -125,6 +127,13 @@ def test_the_networks_bills_are_their_sections_and_the_placed_management_switche
     assert [line.section for line in lines] == sorted((line.section for line in lines), key=SECTIONS.index)
     unknown = next(line for line in lines if line.part_number == "NO-SUCH-PART")
     assert unknown.on_request  # not in the catalogue: on request, never dropped
+
+
+def test_central_out_of_band_switches_are_the_out_of_band_plans_own_lines(seeded_catalog):
+    result = validate_json(document=_hgx_h100(128))
+    oob = result["network_plans"]["oob"]
+    assert oob["placement"] == "central" and not placed(result["rack_plan"], "management")
+    assert quantities(result["bom"], "oob")["SN2201"] == oob["leaf_switches"] > 0
 
 
 def test_the_api_and_the_cli_give_the_same_bill(seeded_catalog, tmp_path):

@@ -56,4 +56,12 @@ def test_the_services_count_nvl72_racks_as_nodes_and_their_72_gpus_for_ai_enterp
     assert services["SVC-SUPPORT-NODE-YEAR"] == (4 + 2) * 3  # two NVL72 racks are two nodes, not 36 trays
     assert services["NVAIE-GPU-YEAR"] == (4 * 8 + 2 * 72) * 3
     control = {line["part"]: line["quantity"] for line in result["control_plane"]["bom"]}
-    assert control == {"HEAD-NODE-BCM": 2, "MGMT-NODE-K8S": 3}  # 6 nodes: the BasePOD control plane
+    control.pop("UFM-ENTERPRISE-APPLIANCE", None)
+    # The control plane counts compute trays, as the DGX SuperPOD GB200 RA does (each tray "an individual DGX
+    # node"): 4 + 2 x 18 = 40 nodes, one SU and more: the DGX SuperPOD control plane.
+    assert control == {
+        "HEAD-NODE-BCM": 2,
+        "MGMT-NODE-K8S-ADMIN": 3,
+        "MGMT-NODE-K8S-USER": 3,
+        "MGMT-NODE-SLURM-LOGIN": 2,
+    }

@@ -281,6 +281,8 @@ def test_the_out_of_band_network_takes_the_racks_own_management_switches_and_the
     assert oob["devices"]["bmcs"] == 8 * (18 + 9 + 8)
     assert oob["devices"]["pdus"] == sum(p["quantity"] for p in result["rack_plan"]["pdus"])
     assert oob["devices"]["switches"] >= compute["leaf_switches"] + compute["spine_switches"]
+    # The racks are dense (35 management ports in an NVL72 rack): per-rack, as main racks them.
+    assert oob["placement"] == "per-rack"
     network_racks = rack_count(result["rack_plan"]) - 8
     assert oob["rack_switches"] == network_racks + 8 * 2  # one per network rack, the NVL72's own two
     mixed = _doc(GB200, racks=2, fabric={"switch": "MQM9700-NS2F"})

@@ -1,21 +1,19 @@
 """Golden cases: NVIDIA's reference-architecture design points through the one validation service, with the
-storage, in-band and out-of-band counts the RAs publish (catalog/seed/FACTS.md, "Networks beside the compute
+storage, in-band, out-of-band and UFM counts the RAs publish (catalog/seed/FACTS.md, "Networks beside the compute
 fabric"; source keys in engines/networks/sources.py).
 
-What the design states is reproduced exactly: the DGX SuperPOD H100 RA's Table 7 and 8 give 254 storage and 254
-in-band node links for 127 nodes, one out-of-band port per BMC and per switch, and two uplinks from every
-out-of-band switch into the in-band network. Three of its switch counts rest on what a design does not say, and
-the tests assert what the product's rule gives instead, with the reason:
+What the design states is reproduced exactly: the DGX SuperPOD H100 RA's Tables 7 and 8 give 48 compute fabric
+switches, 254 storage and 254 in-band node links for 127 nodes, 8 in-band SN4600C (at the 11:1 its cables imply,
+the product's default), 4 UFM appliances (a pair for each InfiniBand fabric), one out-of-band port per BMC and per
+switch, and two uplinks from every out-of-band switch into the in-band network. Two counts rest on what a design
+does not say, and the tests assert what the product's finding says instead:
 
 * storage, 16 QM9700: the RA's storage ports "depend on specific storage selected" (Table 8), so the count needs
-  the design's ``networks.storage.system_ports``; the node side alone needs fewer switches, and the storage
-  systems' ports add to them (at the one node-side ratio: the RA's storage systems at 1:1 beside the DGX side
-  near 4:3 is not modelled);
-* in-band, 8 SN4600C: the RA's in-band fabric is oversubscribed at a ratio it does not state; at the ratio its
-  cables imply (Table 8: 24 leaf-core cables for 254 node links, so 11:1) the product gives its six leaves, two
-  core switches and 24 leaf-core cables; at the product's default 1:1 the same nodes need more switches;
-* out-of-band, 8 SN2201: the RA racks them in its management racks, for 38 racks; the rack plan puts one in every
-  rack, so the product counts one per rack.
+  the design's ``networks.storage.system_ports``; without them the node side's switches are planned and their
+  free leaf ports are left for the storage systems (NETWORK_STORAGE_SYSTEM_PORTS says how many);
+* out-of-band, 8 SN2201: central, as the RA racks them, counted by scalable unit (its 317 ports over 4 SU: 2 a
+  unit); with the RA's own racking (108 PDUs) the rule gives its 8; the product's rack plan has more racks, so more
+  PDUs and ports, and NETWORK_OOB_PLACEMENT states the count.
 """
 
 from __future__ import annotations
@@ -84,6 +82,8 @@ def _switches(plan: dict) -> int:
 def test_the_4su_superpod_has_the_ras_compute_storage_and_in_band_node_links(superpod_4su):
     result = superpod_4su
     assert result["valid"] is True
+    # None of the counted networks lacks ports or a switch (its in-band optics' plug tops are a separate matter).
+    assert not [f for f in result["findings"] if f["severity"] == "error"]
     # Table 7: 48 compute fabric QM9700 (Table 4: 32 leaves, 16 spines).
     fabric = result["fabric_plan"]
     assert (fabric["leaf_switches"], fabric["spine_switches"]) == (32, 16)
@@ -99,6 +99,11 @@ def test_the_ras_16_storage_switches_include_storage_systems_the_design_must_sta
     # selected" (Table 8). The nodes' 254 ports alone need fewer; the storage systems' ports add switches.
     nodes_only = superpod_4su["network_plans"]["storage"]
     assert 0 < _switches(nodes_only) < 16
+    # Without system_ports the storage leaves' free ports are the storage systems', and a finding says how many.
+    said = [f for f in superpod_4su["findings"] if f["code"] == "NETWORK_STORAGE_SYSTEM_PORTS"]
+    assert len(said) == 1 and said[0]["severity"] == "info"
+    free = nodes_only["leaf_switches"] * 64 - nodes_only["ports_used"]["leaf"]
+    assert free >= 2 and f"{free} storage leaf ports are left free for the storage systems" in said[0]["message"]
     with_storage = _superpod(127, {**RA_NETWORKS, "storage": {**RA_NETWORKS["storage"], "system_ports": 128}})
     plan = validate_json(document=with_storage)["network_plans"]["storage"]
     assert plan["node_links"] == 254 + 128
@@ -137,11 +142,25 @@ def test_the_in_band_core_is_a_pair_even_where_one_spine_could_take_every_uplink
     assert len(by_leaf) == 6 and all(len(spines) == 2 for spines in by_leaf.values())
 
 
-def test_at_the_products_default_1_1_the_in_band_network_keeps_every_ports_bandwidth(superpod_4su):
-    # The RA does not state its ratio; without one, every node port keeps its bandwidth: more switches, in pairs.
+def test_by_default_the_in_band_network_is_the_ras_8_switches_at_the_ratio_its_cables_imply(superpod_4su):
+    # Table 7: 8 SN4600C; the RA states no ratio, so the product plans at Table 8's implied 11:1 and says so.
     inband = superpod_4su["network_plans"]["inband"]
-    assert _switches(inband) > 8
-    assert inband["leaf_switches"] % 2 == 0  # each node's two ports on different switches
+    assert (inband["leaf_switches"], inband["spine_switches"], inband["oversubscription"]) == (6, 2, "11:1")
+    said = [f for f in superpod_4su["findings"] if f["code"] == "NETWORK_INBAND_RATIO"]
+    assert [(f["subject"], f["severity"]) for f in said] == [("networks.inband", "info")]
+    assert "11:1" in said[0]["message"]
+
+
+def test_an_in_band_network_without_ports_for_the_out_of_band_uplinks_is_an_error_never_a_warning(seeded_catalog):
+    # At 1:1 the in-band leaves are full with the nodes (510 of 512 ports): the out-of-band uplinks do not fit,
+    # and the design is not valid until the network grows or they go elsewhere.
+    networks = {**RA_NETWORKS, "inband": {"switch": "SN4600C", "oversubscription": "1:1"}}
+    result = validate_json(document=_superpod(127, networks))
+    said = [f for f in result["findings"] if f["code"] == "NETWORK_OOB_UPLINK_PORTS"]
+    assert [(f["subject"], f["severity"]) for f in said] == [("networks.inband", "error")]
+    assert result["valid"] is False
+    oob = result["network_plans"]["oob"]
+    assert str(oob["uplinks"]) in said[0]["message"]
 
 
 def test_the_out_of_band_network_gives_every_bmc_and_switch_a_port_as_the_ra_counts_them(superpod_4su):
@@ -172,25 +191,43 @@ def test_every_out_of_band_switch_uplinks_twice_into_the_in_band_network(superpo
     assert oob_bill & {"SN4600C", "SN5600"} == set()
 
 
-def test_the_ras_8_out_of_band_switches_sit_in_its_management_racks_the_plan_puts_one_in_every_rack(superpod_4su):
-    # Table 7: 8 SN2201 for 38 racks, racked with the management gear; the rack plan places one per rack, so the
-    # product counts one per rack, never fewer than the ports need.
+def test_the_out_of_band_switches_stand_central_counted_by_scalable_unit(superpod_4su):
+    # The RA racks its SN2201 with the management gear (Table 7: 8 for 38 racks), not one per rack. The racks are
+    # sparse (a few BMCs and PDUs each), so central is the default; the switches are counted per SU.
     oob = superpod_4su["network_plans"]["oob"]
-    racks = rack_count(superpod_4su["rack_plan"])
-    assert oob["rack_switches"] == racks
-    assert oob["leaf_switches"] == max(racks, -(-oob["node_links"] // 48)) > 8
-    # So the in-band leaves, sized for the nodes at 1:1, lack the free ports for that many uplinks, and say so.
-    inband = superpod_4su["network_plans"]["inband"]
-    said = [f for f in superpod_4su["findings"] if f["code"] == "NETWORK_OOB_UPLINK_PORTS"]
-    assert [(f["subject"], f["severity"]) for f in said] == [("networks.inband", "warning")]
-    assert str(oob["uplinks"]) in said[0]["message"]
-    assert inband["ports_used"]["leaf"] == inband["node_links"] + inband["oob_uplinks"] + inband["leaf_switches"] * 32
+    assert (oob["placement"], oob["rack_switches"]) == ("central", 0)
+    units = superpod_4su["fabric_plan"]["units"]
+    assert units == 4
+    per_unit = -(-oob["node_links"] // units)
+    assert oob["leaf_switches"] == units * -(-per_unit // 48)
+    # No rack of the plan carries a management switch of its own; the bill carries every central one.
+    for rack in superpod_4su["rack_plan"]["racks"]:
+        assert "management" not in {d["role"] for d in rack["devices"]}
+    bill = {(line["section"], line["part"]): line["quantity"] for line in superpod_4su["bom"]}
+    assert bill[("oob", "SN2201")] == oob["leaf_switches"]
+    said = [f for f in superpod_4su["findings"] if f["code"] == "NETWORK_OOB_PLACEMENT"]
+    assert [(f["subject"], f["severity"]) for f in said] == [("networks.oob", "info")]
+    assert f"{oob['leaf_switches']} SN2201 stand in the management racks" in said[0]["message"]
+    assert "over 4 scalable units" in said[0]["message"]
+    assert said[0]["fix"].startswith("The default:") and "fewer than 24" in said[0]["fix"]
+    # Its uplinks fit the in-band leaves: no finding about them.
+    assert "NETWORK_OOB_UPLINK_PORTS" not in {f["code"] for f in superpod_4su["findings"]}
 
 
-def test_racked_as_the_ra_racks_it_the_out_of_band_rule_gives_table_8s_16_uplinks_on_8_switches():
-    # The engine with the RA's own racking instead of the rack plan's: its 8 SN2201 (Table 7), 108 PDUs (96 + 12)
-    # and 4 BCM servers + 4 UFM appliances (Table 8: "Management/UFM nodes 8"), beside the 127 DGX, the 48
-    # compute switches and the storage and in-band networks of the 4 SU point.
+def test_per_rack_placement_puts_a_management_switch_in_every_rack(seeded_catalog):
+    networks = {**RA_NETWORKS, "oob": {"switch": "SN2201", "placement": "per-rack"}}
+    result = validate_json(document=_superpod(127, networks))
+    oob = result["network_plans"]["oob"]
+    assert oob["placement"] == "per-rack"
+    assert oob["rack_switches"] == rack_count(result["rack_plan"]) > 8
+    said = [f for f in result["findings"] if f["code"] == "NETWORK_OOB_PLACEMENT"]
+    assert said[0]["fix"] == "As the design asks (networks.oob.placement)."
+
+
+def test_racked_as_the_ra_racks_it_the_out_of_band_rule_gives_table_7s_8_switches_and_table_8s_16_uplinks():
+    # The engine with the RA's own racking instead of the rack plan's: 108 PDUs (96 + 12) and 4 BCM servers + 4 UFM
+    # appliances (Table 8: "Management/UFM nodes 8"), beside the 127 DGX, the 48 compute switches and the storage
+    # and in-band networks of the 4 SU point; the out-of-band switches central, counted over its 4 SU.
     plans, _ = plan_networks(
         networks=NetworksIn(
             storage=NetworkIn(switch="MQM9700-NS2F", oversubscription="4:3"),
@@ -201,19 +238,35 @@ def test_racked_as_the_ra_racks_it_the_out_of_band_rule_gives_table_8s_16_uplink
         inband=NodePorts(nodes=127, ports_per_node=2, ports=254, adapter=SEED.get(CX7_DUAL_200G)),
         bmcs=127,
         compute_switches=48,
-        racks=RackSide(pdus=108, switches=8, switch_part="SN2201"),
+        racks=RackSide(pdus=108, central=True),
         catalog=SEED,
         servers=8,
+        units=4,
     )
     oob = plans["oob"]
     assert oob is not None and oob.oob is not None
-    # Every port fits the RA's 8 switches (Table 7), and each uplinks twice into in-band: Table 8's 16.
-    assert oob.oob.ports <= 8 * 48
-    assert (oob.leaf_switches, oob.rack_switches, oob.uplinks, oob.uplink_switch) == (8, 8, 16, "SN4600C")
+    # Table 8's 1 GbE ports, within a few (the storage switches are the nodes' side only: see the storage test):
+    # one pool would need 7 switches of 48; by SU, 2 each: Table 7's 8, and two uplinks each: Table 8's 16.
+    assert 6 * 48 < oob.oob.ports <= 317
+    assert (oob.leaf_switches, oob.rack_switches, oob.placement) == (8, 0, "central")
+    assert (oob.uplinks, oob.uplink_switch) == (16, "SN4600C")
     inband = plans["inband"]
     assert inband is not None and inband.oob_uplinks == 16  # on the in-band SN4600C, no aggregation of its own
-    assert oob.spine_switches == 0 and "SN4600C" not in dict(oob.bom)
+    assert inband.switches == 8  # Table 7, at the default 11:1
+    assert oob.spine_switches == 0 and dict(oob.bom) == {"SN2201": 8, **{k: v for k, v in oob.bom if k != "SN2201"}}
     assert oob.oob.bmcs + oob.oob.servers + oob.oob.pdus == 127 + 8 + 108  # Table 8's DGX, management/UFM, PDUs
+
+
+def test_the_superpod_has_a_ufm_pair_for_each_infiniband_fabric(superpod_4su):
+    # Table 7: 4 UFM appliances for 127 nodes, whose compute and storage fabrics are both InfiniBand (Table 8: two
+    # UFM back-to-back cables, one per pair), though 127 nodes are far below the embedded SM's 2,048 endpoints.
+    lines = {line["part"]: line["quantity"] for line in superpod_4su["control_plane"]["bom"]}
+    assert lines["UFM-ENTERPRISE-APPLIANCE"] == 4
+    said = [f for f in superpod_4su["findings"] if f["code"] == "CONTROL_PLANE_UFM"]
+    assert len(said) == 1 and "4 UFM Enterprise appliances" in said[0]["message"]
+    assert "for each InfiniBand fabric (compute and storage)" in said[0]["message"]
+    # Their BMCs are out-of-band ports, with the 10 management servers'.
+    assert superpod_4su["network_plans"]["oob"]["devices"]["servers"] == 14
 
 
 @pytest.mark.parametrize("nodes", [4, 8])
@@ -253,3 +306,69 @@ def test_without_an_in_band_network_the_uplinks_land_on_the_converged_or_the_cus
     assert (oob["uplinks"], oob["uplink_switch"]) == (2 * oob["leaf_switches"], "SN5600")
     customer = validate_json(document=_superpod(8, {**RA_NETWORKS, "inband": None}))["network_plans"]["oob"]
     assert (customer["uplinks"], customer["uplink_switch"]) == (2 * customer["leaf_switches"], None)
+
+
+# Enterprise RA, HGX H100/H200/B200 AI Factory: the compute fabric on Spectrum-X (8 BlueField-3 SuperNICs a node
+# on SN5600) and a CPU converged north-south network of "two 200 GbE ports to two separate switches" (ERA-HGX-
+# CONVERGED): in-band rides it (no management adapter).
+def _spectrum_x(nodes: int) -> dict:
+    return {
+        "schema": "design/v1",
+        "name": f"HGX H100 Spectrum-X, {nodes} nodes",
+        "node_groups": [
+            {
+                "name": "gpu",
+                "count": nodes,
+                "server": "SYS-821GE-TNHR",
+                "components": [
+                    {"part": "HGX-H100-8GPU", "quantity": 1},
+                    {"part": "900-9D3D4-00EN-HA0", "quantity": 8, "role": "compute"},
+                    {"part": CX7_DUAL_200G, "quantity": 1, "role": "storage"},
+                ],
+            }
+        ],
+        "fabric": {"switch": "SN5600"},
+    }
+
+
+def test_an_ethernet_designs_north_south_network_is_the_enterprise_ras_converged_pair_of_ethernet_switches(
+    seeded_catalog,
+):
+    result = validate_json(document=_spectrum_x(32))
+    plans = result["network_plans"]
+    north_south = plans["storage"]
+    # Two redundant Ethernet switches, each node's two ports on different ones, joined by their peer link.
+    assert (north_south["switch"], north_south["leaf_switches"], north_south["spine_switches"]) == ("SN5600", 2, 0)
+    assert north_south["node_links"] == 64
+    assert {lp["class"] for lp in north_south["links"]} >= {"peer"}
+    assert "ERA-HGX-CONVERGED" in north_south["sources"]
+    assert plans["inband"] is None
+    said = {f["code"]: f for f in result["findings"] if f["subject"] == "networks.inband"}
+    assert said["NETWORK_CONVERGED"]["severity"] == "info"
+    # The out-of-band switches uplink into it.
+    assert plans["oob"]["uplink_switch"] == "SN5600"
+
+
+def test_an_infiniband_designs_storage_network_stays_infiniband(superpod_4su):
+    assert superpod_4su["network_plans"]["storage"]["switch"] == "MQM9700-NS2F"
+
+
+# DGX SuperPOD GB200 RA-11338-001: one SU is 8 DGX GB200 racks, 144 compute trays, each "an individual DGX node"
+# (Mission Control systems administration guide), on an InfiniBand compute fabric.
+def test_eight_nvl72_racks_get_the_superpod_control_plane_and_ufm_counted_by_compute_trays(seeded_catalog):
+    doc = {
+        "schema": "design/v1",
+        "name": "GB200 NVL72, one SU",
+        "node_groups": [{"name": "gpu", "count": 8, "server": "SRS-GB200-NVL72", "components": []}],
+        "fabric": {"switch": "MQM9700-NS2F"},
+    }
+    result = validate_json(document=doc)
+    lines = {line["part"]: line["quantity"] for line in result["control_plane"]["bom"]}
+    assert sum(q for part, q in lines.items() if part != "UFM-ENTERPRISE-APPLIANCE") == 10
+    assert lines["UFM-ENTERPRISE-APPLIANCE"] == 2  # one InfiniBand fabric: one pair
+    added = [f for f in result["findings"] if f["code"] == "CONTROL_PLANE_ADDED"]
+    assert "10 control-plane servers for 144 nodes" in added[0]["message"]
+    # Four racks are 72 trays: counted as racks (4 nodes) they would get the BasePOD's five servers.
+    doc["node_groups"][0]["count"] = 4
+    four = {line["part"]: line["quantity"] for line in validate_json(document=doc)["control_plane"]["bom"]}
+    assert sum(q for part, q in four.items() if part != "UFM-ENTERPRISE-APPLIANCE") == 10

@@ -47,8 +47,19 @@ def _rack_lines(rack_plan: dict, view) -> list[tuple[str, int, str]]:
 pytestmark = pytest.mark.django_db
 
 
-def _doc(nodes: int, *, fabric: dict | None | bool = True, facility: dict | None = None, server: str | None = None):
+def _doc(
+    nodes: int,
+    *,
+    fabric: dict | None | bool = True,
+    facility: dict | None = None,
+    server: str | None = None,
+    per_rack: bool = False,
+):
+    """The contract's example at ``nodes``; ``per_rack``: an out-of-band switch in every rack (networks.oob.placement;
+    by default these sparse racks get central ones, in the management racks)."""
     doc = h200_training_cluster()
+    if per_rack:
+        doc["networks"] = {"oob": {"placement": "per-rack"}}
     doc["node_groups"][0]["count"] = nodes
     if fabric is None or fabric is False:
         doc.pop("fabric")
@@ -91,14 +102,15 @@ def _link(result, name):
 )
 def test_rack_plan_holds_every_node_and_the_totals_count_the_racks(seeded_catalog, nodes, racks, rows):
     # supplied []: the offer carries the racks' management switches even for one server (facility.supplied)
-    result = validate_json(document=_doc(nodes, fabric=None if nodes == 1 else True, facility={"supplied": []}))
+    doc = _doc(nodes, fabric=None if nodes == 1 else True, facility={"supplied": []}, per_rack=True)
+    result = validate_json(document=doc)
     plan = result["rack_plan"]
     assert _nodes_placed(plan) == nodes
     assert _racks(plan) == racks == result["totals"]["racks"]
     assert len(plan["rows"]) == rows
     assert all(r["power_known_w"] <= plan["rack_power_limit_w"] == 30_000 for r in plan["racks"])
     assert plan["rack_power_basis"] == "default-air" and "RACK_POWER_DEFAULT" in _codes(result)
-    # Every rack has its management switch at the top unit.
+    # Every rack has its management switch at the top unit (placement per-rack).
     assert all(
         [(d["position_u"], d["part"]) for d in r["devices"] if d["role"] == "management"] == [(42, "SN2201")]
         for r in plan["racks"]
@@ -110,7 +122,7 @@ def test_rack_plan_holds_every_node_and_the_totals_count_the_racks(seeded_catalo
 
 
 def test_a_2048_node_cluster_gets_a_three_tier_layout(seeded_catalog):
-    result = validate_json(document=_doc(2048))
+    result = validate_json(document=_doc(2048, per_rack=True))
     plan = result["rack_plan"]
     assert _nodes_placed(plan) == 2048
     kinds = {r["kind"] for r in plan["racks"]}
@@ -122,7 +134,7 @@ def test_a_2048_node_cluster_gets_a_three_tier_layout(seeded_catalog):
 
 
 def test_one_node_stands_alone_in_one_rack_without_a_fabric(seeded_catalog):
-    result = validate_json(document=_doc(1, fabric=None, facility={"supplied": []}))
+    result = validate_json(document=_doc(1, fabric=None, facility={"supplied": []}, per_rack=True))
     (rack,) = result["rack_plan"]["racks"]
     assert [d["role"] for d in rack["devices"]] == ["node", "management"]
     assert rack["u_used"] == 9 and rack["u_total"] == 42
@@ -153,7 +165,7 @@ def test_air_cooled_racks_above_the_air_ceiling_get_a_warning(seeded_catalog):
 
 
 def test_a_server_taller_than_the_rack_is_an_error_naming_the_units(seeded_catalog):
-    result = validate_json(document=_doc(2, fabric=None, facility={"rack_units": 8}))
+    result = validate_json(document=_doc(2, fabric=None, facility={"rack_units": 8}, per_rack=True))
     error = next(f for f in result["findings"] if f["code"] == "RACK_NODE_TOO_TALL")
     assert result["valid"] is False and "8U" in error["message"]
 
@@ -342,7 +354,7 @@ def test_a_2048_node_result_writes_each_distinct_rack_once_and_stays_under_100_k
     leaf rack and left of the next row's one range of 16: the first row ends in the spine racks, the second in the
     core and management racks), each rack's two nodes one device entry of 2, and the whole result a fraction of
     the 862 kB it was when every rack and device was written out."""
-    result = validate_json(document=_doc(2048))
+    result = validate_json(document=_doc(2048, per_rack=True))
     plan = result["rack_plan"]
     assert _racks(plan) == result["totals"]["racks"] == 1109
     assert len(plan["racks"]) == 7
@@ -380,7 +392,7 @@ def test_a_valid_100000_node_result_answers_under_1_mb(seeded_catalog):
     """51,695 racks in 1,563 rows (one of them the management rack) hold 7 distinct contents: the answer writes each
     once, with its racks as ranges,
     and names no rack one by one (it answered 2.4 MB when every run and every rack's name was written)."""
-    doc = _doc(100_000)
+    doc = _doc(100_000, per_rack=True)
     doc["fabric"]["switch"] = "SN5600"
     doc["node_groups"][0]["components"][1]["quantity"] = 1
     result = validate_json(document=doc)

@@ -106,10 +106,7 @@ def _check_devices(b: Bundle, types: dict[str, dict]) -> dict[str, dict[str, str
     by_name = {d["name"]: d for d in devices}
     for d in devices:
         height = types[d["device_type"]]["u_height"]
-        if d["parent"]:
-            assert not d["position"] and d["device_bay"] and by_name[d["parent"]]["rack"] == d["rack"], d
-            assert d["device_bay"] in {x["name"] for x in types[by_name[d["parent"]]["device_type"]]["device-bays"]}
-        elif height == 0:
+        if height == 0:
             assert not d["position"] and not d["face"], f"{d['name']}: a zero-U device has no position"
         else:
             first = int(d["position"])
@@ -186,16 +183,24 @@ def test_the_127_node_superpod_with_storage_in_band_and_out_of_band_imports_unde
     assert {d["name"] for d in devices} >= {"su01-leaf-r1", "storage-leaf-001", "oob-R01-01", "R01-01-pdu-1"}
 
 
-def test_two_gb300_nvl72_racks_put_each_tray_in_a_bay_of_its_system(seeded_catalog):
+def test_two_gb300_nvl72_racks_put_each_tray_shelf_and_switch_tray_at_its_own_unit(seeded_catalog):
     result = design_validate(document=_nvl72(2, True))
     b = _check(result)
     devices = b.csv("devices.csv")
-    trays = [d for d in devices if d["parent"]]
-    assert len(trays) == 36 and len({d["parent"] for d in trays}) == 2
-    systems = [d for d in devices if d["device_type"] == "SRS-GB300-NVL72"]
-    assert [(d["position"], d["face"]) for d in systems] == [("1", "front")] * 2
+    kinds = Counter(d["device_type"] for d in devices if d["device_type"].startswith("SRS-GB300-NVL72 "))
+    assert kinds == {
+        "SRS-GB300-NVL72 compute tray": 36,
+        "SRS-GB300-NVL72 NVLink switch tray": 18,
+        "SRS-GB300-NVL72 power shelf": 16,
+    }
+    trays = [d for d in devices if d["device_type"] == "SRS-GB300-NVL72 compute tray"]
+    # Each tray carries the name its compute cables give it, at its own unit of its 48U rack.
+    assert {d["name"] for d in trays} == {f"node-{n:04d}" for n in range(1, 37)}
+    assert len({(d["rack"], d["position"]) for d in trays}) == 36
     racks = {r["name"]: r["u_height"] for r in b.csv("racks.csv")}
-    assert {racks[d["rack"]] for d in systems} == {"48"}
+    assert {racks[d["rack"]] for d in trays} == {"48"}
+    assert b.types()["device-types/Supermicro/SRS-GB300-NVL72 compute tray.yaml"]["u_height"] == 1
+    systems = trays
     q3400 = b.types()["device-types/NVIDIA/Q3400-RA.yaml"]
     assert {i["type"] for i in q3400["interfaces"]} == {"infiniband-xdr"} and len(q3400["interfaces"]) == 144
     assert not [f for f in b.csv("power-feeds.csv") if f["rack"] in {d["rack"] for d in systems}]

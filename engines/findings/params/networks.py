@@ -82,3 +82,31 @@ class NetworkSinglePort(Params):
 
     network: str
     nodes: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NetworkOobPlacement(Params):
+    CODE: ClassVar[str] = NetworkCode.OOB_PLACEMENT
+
+    placement: str  # "central" or "per-rack"
+    basis: str  # "design" (networks.oob.placement) or "density" (the default)
+    densest: int  # management ports (BMCs and PDUs) of the fullest compute rack
+    threshold: int  # from this many a rack, per-rack by default
+    switch: str
+    switches: int
+    ports: int
+    units: int  # central: the scalable units the switches are counted by; per-rack: 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NetworkInbandRatio(Params):
+    CODE: ClassVar[str] = NetworkCode.INBAND_RATIO
+
+    ratio: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NetworkStorageSystemPorts(Params):
+    CODE: ClassVar[str] = NetworkCode.STORAGE_SYSTEM_PORTS
+
+    free: int  # leaf ports left for the storage systems

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from design.model import NetworkIn, NetworksIn
+from design.model import DEFAULT, NetworkIn, NetworksIn
+from engines.networks.oob import central_switches, oob_placement
 from engines.networks.plan import NodePorts, RackSide, plan_networks
 from tests.engines.node.parts import SEED
 
@@ -235,3 +236,93 @@ def test_a_catalogue_without_a_switch_for_the_network_plans_none_and_says_so():
     assert plans["storage"] is None and plans["oob"] is None
     no_switch = [f for f in findings if f.code == "NETWORK_NO_SWITCH"]
     assert {f.subject for f in no_switch} == {"networks.storage", "networks.oob"}
+
+
+# --- sized as the RAs size them -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "ports,units,switches",
+    [
+        (317, 4, 8),  # the H100 RA's Table 8 1 GbE ports over its 4 SU: Table 7's 8 SN2201 (SPOD-H100-OOB-CENTRAL)
+        (317, 1, 7),  # one pool
+        (46, 5, 1),  # a few ports are not spread over many small units
+        (0, 4, 0),
+    ],
+)
+def test_central_out_of_band_switches_are_counted_by_scalable_unit(ports, units, switches):
+    assert central_switches(ports, 48, units) == switches
+
+
+@pytest.mark.parametrize(
+    "entry,densest,placement",
+    [
+        (DEFAULT, 7, ("central", "density")),  # the RA's 4 DGX and 3 PDUs a rack
+        (DEFAULT, 23, ("central", "density")),
+        (DEFAULT, 24, ("per-rack", "density")),
+        (NetworkIn(placement="central"), 40, ("central", "design")),
+        (NetworkIn(placement="per-rack"), 2, ("per-rack", "design")),
+    ],
+)
+def test_the_out_of_band_placement_is_the_designs_else_central_where_racks_are_sparse(entry, densest, placement):
+    assert oob_placement(entry, densest) == placement
+
+
+def test_central_out_of_band_switches_are_all_on_the_bill_and_none_in_the_racks():
+    plans, _ = _plan(
+        64,
+        inband=_mgmt(64),
+        networks=NetworksIn(oob=NetworkIn(placement="central")),
+        racks=RackSide(pdus=64, central=True),
+    )
+    oob = plans["oob"]
+    assert (oob.placement, oob.rack_switches) == ("central", 0)
+    assert dict(oob.bom)["SN2201"] == oob.leaf_switches == -(-oob.oob.ports // 48)
+    codes = {f.code for f in oob.findings}
+    assert "NETWORK_OOB_PLACEMENT" in codes and "NETWORK_OOB_EXTRA_SWITCHES" not in codes
+
+
+def test_without_system_ports_the_storage_leaves_free_ports_are_stated_for_the_storage_systems():
+    # 60 node ports on one 64-port QM9700: 4 free, and the finding says so; system_ports given: no such finding.
+    storage = NodePorts(nodes=30, ports_per_node=2, ports=60, adapter=BF3_DPU)
+    stated = NetworksIn(storage=NetworkIn(switch="MQM9700-NS2F", system_ports=4))
+    given, _ = _plan(30, storage=storage, networks=stated)
+    assert "NETWORK_STORAGE_SYSTEM_PORTS" not in {f.code for f in given["storage"].findings}
+    absent, _ = _plan(30, storage=storage, networks=NetworksIn(storage=NetworkIn(switch="MQM9700-NS2F")))
+    said = [f for f in absent["storage"].findings if f.code == "NETWORK_STORAGE_SYSTEM_PORTS"]
+    assert [f.params.free for f in said] == [4]
+
+
+def test_on_an_ethernet_compute_fabric_the_converged_north_south_network_is_an_ethernet_pair():
+    storage = NodePorts(nodes=32, ports_per_node=2, ports=64, adapter=DUAL_200G)  # VPI: InfiniBand-capable
+    infiniband, _ = _plan(32, storage=storage)
+    assert infiniband["storage"].switch == "MQM9700-NS2F"
+    plans, findings = plan_networks(
+        networks=None,
+        storage=storage,
+        inband=NodePorts(),
+        bmcs=32,
+        compute_switches=2,
+        racks=RackSide(pdus=16, central=True),
+        catalog=SEED,
+        ethernet_fabric=True,
+    )
+    north_south = plans["storage"]
+    assert (north_south.switch, north_south.leaf_switches, north_south.spine_switches) == ("SN5600", 2, 0)
+    assert "ERA-HGX-CONVERGED" in north_south.sources
+    assert plans["inband"] is None and "NETWORK_CONVERGED" in {f.code for f in findings}
+    assert plans["oob"].uplink_switch == "SN5600"
+
+
+def test_out_of_band_uplinks_without_free_in_band_ports_are_an_error():
+    # 31 nodes on a pair of 64-port SN4600C leave 31 ports free on each (31 node ports and 2 peer ports used):
+    # the 80 uplinks of 40 per-rack out-of-band switches cannot land, and the design is not valid.
+    plans, _ = _plan(
+        31,
+        inband=_mgmt(31),
+        networks=NetworksIn(inband=NetworkIn(switch="SN4600C")),
+        racks=RackSide(pdus=62, switches=40, switch_part="SN2201"),
+    )
+    assert plans["inband"].leaf_switches == 2 and plans["oob"].uplinks == 80
+    said = [f for f in plans["inband"].findings if f.code == "NETWORK_OOB_UPLINK_PORTS"]
+    assert [f.severity for f in said] == ["error"]
