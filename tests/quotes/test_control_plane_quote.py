@@ -61,6 +61,7 @@ def test_a_section_priced_wholly_on_request_says_so_instead_of_a_zero_subtotal(
     make_configuration, customer, build, settings
 ):
     settings.QUOTE_SERVICE_CONTROL_NODE_EUR = ""  # the control plane's servers quoted on request
+    settings.QUOTE_SERVICE_UFM_APPLIANCE_EUR = ""  # and its UFM appliances (a pair per InfiniBand fabric)
     set_price("AP8886")  # a price list without the PDU
     quote = build(quote_request, configuration=make_configuration(hgx_h100(128)), customer=customer, channel="api")
     frozen = quote.frozen

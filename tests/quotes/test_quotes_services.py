@@ -82,7 +82,7 @@ def test_cluster_lines_multiply_by_node_count_and_include_the_fabric(make_config
         r["count"] * d["count"]
         for r in validation["rack_plan"]["racks"]
         for d in r["devices"]
-        if d["role"] == "management"
+        if d["role"] in ("management", "oob")  # one in every rack, or central in the management racks
     )
     # The out-of-band network's own bill (anything beyond the in-rack leaves) is on it too, once.
     oob_plan = {item["part"]: item["quantity"] for item in validation["network_plans"]["oob"]["bom"]}
