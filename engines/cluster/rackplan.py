@@ -50,10 +50,12 @@ T = TypeVar("T")
 
 # Rack plans kept per process, by their inputs. The planner is pure, so the same inputs give the same plan, and the
 # plan is never changed once made (frozen dataclasses): the alternatives page validates a dozen or more designs of
-# one size whose racks often do not differ (a 100,000-node draft's page: 29 validations, 3 distinct rack plans, each
-# planned once), and a save validates the design the step just showed. A 100,000-node plan (6,250 rows) takes
-# about 6 MB (and its written form about 3 MB), so four of them bound the memory a worker spends on this.
-PLAN_MEMO_SIZE = 4
+# one size whose racks often do not differ (a 100,000-node draft's page: 29 validations, 3 distinct layouts, each
+# planned once), and a save validates the design the step just showed. A validation with central out-of-band
+# switches plans its racks up to three times (central, per rack when the density asks for it, then with the central
+# switches racked: engines.cluster.oob_racks), so the page's 3 layouts are 9 plans. A 100,000-node plan (6,250 rows)
+# takes about 6 MB (and its written form about 3 MB), so twelve of them bound the memory a worker spends on this.
+PLAN_MEMO_SIZE = 12
 
 
 class _Memo(Generic[T]):

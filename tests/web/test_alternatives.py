@@ -247,7 +247,8 @@ def test_the_alternatives_page_of_a_100000_node_draft_plans_each_rack_layout_onc
     # the racks row counts every rack of a run: the 50,000 compute racks, and the management racks that hold the
     # central out-of-band switches of 100,000 nodes (50,150 in all)
     assert re.search(r"<td class=\"num\">50,\d{3}</td>", response.content.decode())
-    assert planned and len(planned) == len(set(planned)) < 5
+    # 3 layouts, each planned central, per rack and with its central switches racked: each input planned once
+    assert planned and len(planned) == len(set(planned)) < 10
 
 
 def test_a_sales_engineer_starting_from_an_alternative_owns_the_new_draft(staff_client, staff, make_config):
