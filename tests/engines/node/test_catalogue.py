@@ -6,7 +6,7 @@ from typing import ClassVar
 import pytest
 from django.utils import translation
 
-from engines.findings.cluster_codes import ClusterCode
+from engines.findings.cluster_codes import ClusterCode, ExpansionCode
 from engines.findings.codes import Code
 from engines.findings.fabric_codes import FabricCode
 from engines.findings.finding import SEVERITY_ORDER, Severity
@@ -24,7 +24,7 @@ from .parts import CX7_NDR, HGX_B200, HGX_H200, SYS_821GE_TNHR, SYS_822GS_NBRT, 
 
 
 def test_one_registry_holds_every_code_of_both_engines():
-    engines = (Code, FabricCode, RackCode, NetworkCode, ClusterCode)
+    engines = (Code, FabricCode, RackCode, NetworkCode, ClusterCode, ExpansionCode)
     assert set(REGISTRY) == {str(c) for codes in engines for c in codes}
     for code, rule in REGISTRY.items():
         assert code == code.upper() and " " not in code and rule.code == code
