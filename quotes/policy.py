@@ -33,9 +33,6 @@ from django.utils.translation import gettext as _
 if TYPE_CHECKING:
     from django.http import HttpRequest
 
-    from configurator.models import Configuration
-
-    from .models import Quote
 
 ONLINE_CHANNEL = "web"
 
@@ -68,27 +65,6 @@ def review_reason(*, channel: str, net: Decimal, on_request: int, findings: Iter
     if net > instant_limit():
         return "amount"
     return ""
-
-
-def repeated_request(*, configuration: Configuration, customer_email: str, design_hash: str | None) -> Quote | None:
-    """The open quote a repeated online request for the same, unchanged design gets back, or None.
-
-    Open: awaiting review or approval, or issued and not expired. The design must be the one quoted (the design
-    hash frozen on the quote), and the request must come from the same customer e-mail: another requester never
-    sees someone else's quote."""
-    if not design_hash:
-        return None
-    candidates = configuration.quotes.filter(
-        channel=ONLINE_CHANNEL,
-        customer_email__iexact=customer_email,
-        status__in=["awaiting_review", "awaiting_approval", "issued"],
-        design_hash=design_hash,
-    ).order_by("-created_at", "-id")
-    for quote in candidates.defer("frozen"):
-        if quote.status == "issued" and quote.is_expired:
-            continue
-        return quote
-    return None
 
 
 def review_note(reason: str) -> str:

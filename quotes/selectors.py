@@ -204,3 +204,24 @@ def quote_revision_diff(quote: Quote, a: int, b: int) -> RevisionDiff | None:
     if a not in snapshots or b not in snapshots:
         return None
     return revision_diff(snapshots[a], snapshots[b])
+
+
+def repeated_request(*, configuration: Configuration, customer_email: str, design_hash: str | None) -> Quote | None:
+    """The open quote a repeated online request for the same, unchanged design gets back, or None.
+
+    Open: awaiting review or approval, or issued and not expired. The design must be the one quoted (the design
+    hash frozen on the quote), and the request must come from the same customer e-mail: another requester never
+    sees someone else's quote."""
+    if not design_hash:
+        return None
+    candidates = configuration.quotes.filter(
+        channel=policy.ONLINE_CHANNEL,
+        customer_email__iexact=customer_email,
+        status__in=["awaiting_review", "awaiting_approval", "issued"],
+        design_hash=design_hash,
+    ).order_by("-created_at", "-id")
+    for quote in candidates.defer("frozen"):
+        if quote.status == "issued" and quote.is_expired:
+            continue
+        return quote
+    return None

@@ -20,6 +20,7 @@ from .. import policy
 from ..actors import signed_in
 from ..models import Quote
 from ..numbering import next_base_number, revision_number
+from ..selectors import repeated_request
 from .deciding import QuoteStateError
 from .evaluation import Evaluation, evaluate
 from .freezing import apply_evaluation
@@ -172,7 +173,7 @@ def _create(
     else:
         _lock_configuration(configuration)
         if channel == policy.ONLINE_CHANNEL:
-            repeat = policy.repeated_request(
+            repeat = repeated_request(
                 configuration=configuration,
                 customer_email=customer["email"],
                 design_hash=ev.result.design_hash,
