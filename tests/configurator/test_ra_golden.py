@@ -12,8 +12,11 @@ does not say, and the tests assert what the product's finding says instead:
   the design's ``networks.storage.system_ports``; without them the node side's switches are planned and their
   free leaf ports are left for the storage systems (NETWORK_STORAGE_SYSTEM_PORTS says how many);
 * out-of-band, 8 SN2201: central, as the RA racks them, counted by scalable unit (its 317 ports over 4 SU: 2 a
-  unit); with the RA's own racking (108 PDUs) the rule gives its 8; the product's rack plan has more racks, so more
-  PDUs and ports, and NETWORK_OOB_PLACEMENT states the count.
+  unit). The design point racks four DGX a rack as the RA does (``facility.rack_power_kw`` 40.8: the RA's example
+  racks draw over 40 kW), 32 compute racks, and the rule gives Table 7's 8; its PDUs are the catalogue's AP8886,
+  four a compute rack (142, not the RA's 108 Raritan, whose rating is not found), still under 96 ports an SU. At
+  the product's default 30 kW a rack the plan has twice the compute racks, 268 PDUs and 12 SN2201, and
+  NETWORK_OOB_PLACEMENT states the count.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ BF3_DUAL_400G = "900-9D3B6-00CN-AB0"
 CX7_DUAL_200G = "MCX755106AS-HEAT"
 
 
-def _superpod(nodes: int, networks: dict | None = None) -> dict:
+def _superpod(nodes: int, networks: dict | None = None, facility: dict | None = None) -> dict:
     doc = {
         "schema": "design/v1",
         "name": f"DGX SuperPOD H100 design point, {nodes} nodes",
@@ -58,6 +61,8 @@ def _superpod(nodes: int, networks: dict | None = None) -> dict:
     }
     if networks is not None:
         doc["networks"] = networks
+    if facility is not None:
+        doc["facility"] = facility
     return doc
 
 
@@ -69,10 +74,17 @@ RA_NETWORKS = {
 }
 
 
+# SuperPOD H100 RA, "System Design": "Rack design can support one, two, or four DGX H100 systems per rack"; its
+# example rack layout (Figure 2) draws "power consumption per rack [that] exceeds 40 kW": four DGX H100 of 10.2 kW,
+# 40.8 kW (Table 7's 38 racks: 32 compute racks of 4 for 4 SU, and 6 more). The product's own default for an air-
+# cooled rack is 30 kW, two such nodes; the RA's design point gives the facility its racks take.
+RA_FACILITY = {"rack_power_kw": 40.8}
+
+
 @pytest.fixture
 def superpod_4su(seeded_catalog):
-    """The RA's 4 SU, 127-node DGX SuperPOD (one DGX of the 128 gives way to UFM, Table 4)."""
-    return validate_json(document=_superpod(127, RA_NETWORKS))
+    """The RA's 4 SU, 127-node DGX SuperPOD (one DGX of the 128 gives way to UFM, Table 4), racked four a rack."""
+    return validate_json(document=_superpod(127, RA_NETWORKS, RA_FACILITY))
 
 
 def _switches(plan: dict) -> int:
@@ -199,7 +211,7 @@ def test_the_out_of_band_switches_stand_central_counted_by_scalable_unit(superpo
     units = superpod_4su["fabric_plan"]["units"]
     assert units == 4
     per_unit = -(-oob["node_links"] // units)
-    assert oob["leaf_switches"] == units * -(-per_unit // 48)
+    assert oob["leaf_switches"] == units * -(-per_unit // 48) == 8  # Table 7: 8 SN2201
     # No rack of the plan carries a management switch of its own; the bill carries every central one.
     for rack in superpod_4su["rack_plan"]["racks"]:
         assert "management" not in {d["role"] for d in rack["devices"]}
@@ -212,6 +224,37 @@ def test_the_out_of_band_switches_stand_central_counted_by_scalable_unit(superpo
     assert said[0]["fix"].startswith("The default:") and "fewer than 24" in said[0]["fix"]
     # Its uplinks fit the in-band leaves: no finding about them.
     assert "NETWORK_OOB_UPLINK_PORTS" not in {f["code"] for f in superpod_4su["findings"]}
+
+
+def test_racked_four_a_rack_as_the_ra_racks_them_the_compute_racks_are_table_7s_32(superpod_4su):
+    # Table 7: 38 racks, 96 + 12 PDUs: 32 compute racks (8 an SU, "DGX H100 servers distributed across 8 racks")
+    # with three PDUs each, and 6 more with two. The plan: 32 compute racks of 4 nodes (the last of 3) and 7 for the
+    # switches and the control plane. Its compute racks carry four zero-U AP8886, two on each feed (A+B): the RA's
+    # Raritan PX3-5878I2R-P1Q2R1A15D5 is not catalogued (its rating is not found), so the PDU count is the plan's.
+    racks = superpod_4su["rack_plan"]["racks"]
+    compute = [r for r in racks if r["kind"] == "compute"]
+    assert sum(r["count"] for r in compute) == 32
+    assert sorted({r["nodes"] for r in compute}) == [3, 4]
+    assert rack_count(superpod_4su["rack_plan"]) == 39
+    devices = superpod_4su["network_plans"]["oob"]["devices"]
+    assert devices["pdus"] == 32 * 4 + 7 * 2 != 108
+    # Its 1 GbE ports still need two SN2201 in each SU: at most 96 an SU, as Table 8's 317 need 80.
+    assert -(-superpod_4su["network_plans"]["oob"]["node_links"] // 4) <= 2 * 48
+
+
+def test_at_the_products_default_rack_power_twice_the_racks_take_twelve_out_of_band_switches(seeded_catalog):
+    # The design without the RA's 40.8 kW racks: the air-cooled default of 30 kW takes two nodes a rack, 64 compute
+    # racks of four PDUs, so 476 management ports, 119 an SU: three SN2201 each. The input that differs from the RA
+    # is the rack power (facility.rack_power_kw), and NETWORK_OOB_PLACEMENT states the count.
+    result = validate_json(document=_superpod(127, RA_NETWORKS))
+    compute = [r for r in result["rack_plan"]["racks"] if r["kind"] == "compute"]
+    assert sum(r["count"] for r in compute) == 64 and max(r["nodes"] for r in compute) == 2
+    oob = result["network_plans"]["oob"]
+    assert oob["devices"]["pdus"] == 64 * 4 + 6 * 2
+    assert oob["leaf_switches"] == 12
+    said = [f for f in result["findings"] if f["code"] == "NETWORK_OOB_PLACEMENT"]
+    assert "12 SN2201 stand in the management racks" in said[0]["message"]
+    assert [f["code"] for f in result["findings"] if f["code"] == "RACK_POWER_DEFAULT"] == ["RACK_POWER_DEFAULT"]
 
 
 def test_per_rack_placement_puts_a_management_switch_in_every_rack(seeded_catalog):
