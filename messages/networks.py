@@ -182,13 +182,15 @@ def _inband_ratio(p: NetworkInbandRatio) -> tuple[str, str]:
 def _storage_system_ports(p: NetworkStorageSystemPorts) -> tuple[str, str]:
     return (
         ngettext(
-            "The design gives no storage system ports: %(free)s storage leaf port is left free for the storage "
-            "systems.",
-            "The design gives no storage system ports: %(free)s storage leaf ports are left free for the storage "
-            "systems.",
-            p.free,
+            "The design gives no storage system ports: the plan reserves %(reserved)s storage leaf port for the "
+            "storage systems, in the proportion of the DGX SuperPOD H100 reference architecture (48 storage cables "
+            "for the 254 storage ports of its 127 nodes). Free leaf ports beyond: %(free)s.",
+            "The design gives no storage system ports: the plan reserves %(reserved)s storage leaf ports for the "
+            "storage systems, in the proportion of the DGX SuperPOD H100 reference architecture (48 storage cables "
+            "for the 254 storage ports of its 127 nodes). Free leaf ports beyond: %(free)s.",
+            p.reserved,
         )
-        % {"free": num(p.free)},
+        % {"reserved": num(p.reserved), "free": num(p.free)},
         _("Set networks.storage.system_ports to the ports your storage systems need."),
     )
 

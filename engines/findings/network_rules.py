@@ -113,12 +113,12 @@ RULES: tuple[Rule, ...] = (
     rule(
         NetworkCode.STORAGE_SYSTEM_PORTS,
         INFO,
-        gettext_noop("Storage network ports left for the storage systems"),
+        gettext_noop("Storage network ports reserved for the storage systems"),
         gettext_noop(
-            "The reference architecture leaves the storage systems' ports to the storage selected; without networks.storage.system_ports the storage leaves' free ports are theirs, and the finding says how many."
+            "The reference architecture leaves the storage systems' ports to the storage selected; without networks.storage.system_ports the plan reserves them in the proportion of the DGX SuperPOD H100 RA's cable list (48 storage cables for 254 node storage ports), and the finding says how many."
         ),
-        "NVIDIA DGX SuperPOD H100 RA-11333-001 V11, Table 8: storage cables 'Count and cable type required depend on specific storage selected'",
-        (f"{_PLAN}._storage_systems",),
+        "NVIDIA DGX SuperPOD H100 RA-11333-001 V11, Table 8: 48 'NDR Cables, 2x 200 Gbps' to the storage; storage cables 'Count and cable type required depend on specific storage selected'",
+        (f"{_PLAN}._switched",),
     ),
     rule(
         NetworkCode.MEDIA_NOT_CATALOGUED,

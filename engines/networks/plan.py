@@ -12,10 +12,12 @@ Rules, each with its source key (``engines.networks.sources``):
   the catalogue's NDR InfiniBand switch for InfiniBand-capable adapters beside an InfiniBand (or no) compute
   fabric (the SuperPOD's InfiniBand storage fabric), the Spectrum-4 Ethernet switch for Ethernet-only adapters or
   an Ethernet compute fabric. Default ratio 1:1: the RAs' node-side ratio is not given in the sources this
-  planner was built from, so no ratio is assumed. Without ``system_ports`` (SPOD-H100-COMPONENTS: "Count and cable
-  type required depend on specific storage selected") the leaves' ports the nodes leave free are the storage
-  systems', and NETWORK_STORAGE_SYSTEM_PORTS states how many (none free: the design must give them, or the
-  storage systems have no port).
+  planner was built from, so no ratio is assumed. Without ``system_ports`` the storage systems' leaf ports are
+  reserved in the DGX SuperPOD H100 RA's proportion, 48 for the 254 storage ports of its 127 nodes (Table 8's 48
+  "NDR Cables, 2x 200 Gbps" to the storage; SPOD-H100-STORAGE-PORTS), rounded up, as the RA leaves the count to
+  "specific storage selected" (SPOD-H100-COMPONENTS); NETWORK_STORAGE_SYSTEM_PORTS states the count. The cabling
+  list lands each on a leaf port (``storage-port-NNNN`` at the far end). The planner applies the node-side ratio to
+  them too (the RA connects storage at 1:1, which it does not model).
 * **Converged north-south** (ERA-HGX-CONVERGED): a storage network that in-band rides (no adapter has the role
   management) beside an Ethernet compute fabric is the Enterprise RAs' converged network: "two 200 GbE ports to
   two separate switches", so it is planned as the in-band network is (a pair of Ethernet switches, each node port
@@ -93,6 +95,17 @@ PEER_RUN_M = 1.0  # the two switches of a pair stacked in one rack, next to each
 # The in-band ratio the DGX SuperPOD H100 RA's cables imply (Table 8: 254 node links on 24 leaf-core cables, 10.6
 # to 1; a leaf carries whole links, so 11:1): the default where the design states none (SPOD-H100-INBAND-CORE).
 INBAND_RATIO = "11:1"
+
+# Storage systems' leaf ports where the design gives none: the DGX SuperPOD H100 RA's proportion, 48 storage leaf
+# ports (Table 8's 48 "NDR Cables, 2x 200 Gbps" to the storage) for the 254 storage ports of its 127 nodes
+# (SPOD-H100-STORAGE-PORTS); NETWORK_STORAGE_SYSTEM_PORTS states the count.
+RA_SYSTEM_PORTS, RA_NODE_STORAGE_PORTS = 48, 254
+
+
+def default_system_ports(node_ports: int) -> int:
+    """The storage systems' leaf ports for ``node_ports`` node storage ports, in the RA's proportion (rounded up)."""
+    return -(-node_ports * RA_SYSTEM_PORTS // RA_NODE_STORAGE_PORTS)
+
 
 # Fabric findings that belong to a storage or in-band network as well; the rest (an assumed HCA, the compute
 # fabric's own management switches, growth reserve and distance checks of the compute fabric) do not.
@@ -263,7 +276,11 @@ def _switched(
     network that in-band rides (``converged``) on an Ethernet compute fabric is the Enterprise RAs' converged
     north-south network: planned as the in-band one (a pair of Ethernet switches, each node port on its own)."""
     given = entry if isinstance(entry, NetworkIn) else NetworkIn()
-    system_ports = given.system_ports or 0 if key == STORAGE else 0
+    north_south = key == STORAGE and converged and ctx.ethernet
+    defaulted = key == STORAGE and not north_south and given.system_ports is None
+    system_ports = (given.system_ports or 0) if key == STORAGE else 0
+    if defaulted:
+        system_ports = default_system_ports(node.ports)
     subject = f"networks.{key}"
     role = "storage" if key == STORAGE else "management"
     if node.nodes == 0 and system_ports == 0:
@@ -273,7 +290,6 @@ def _switched(
             # The Enterprise RAs' converged north-south network: in-band rides the storage adapters.
             ctx.findings.append(finding(subject, NetworkConverged(network=key, role=role)))
         return None
-    north_south = key == STORAGE and converged and ctx.ethernet
     switch = _switch(ctx.catalog, given.switch, _defaults(key, node.adapter, ethernet=ctx.ethernet))
     if switch is None:
         ctx.findings.append(finding(subject, NetworkNoSwitch(network=key, switch=given.switch)))
@@ -282,8 +298,9 @@ def _switched(
     ratio, oversub = _ratio(key, given, subject, own)
     shape = INBAND if north_south else key
     fabric, sources = _network_fabric(shape, node, switch, oversub, system_ports, ctx)
-    if key == STORAGE and not north_south and given.system_ports is None:
-        _storage_systems(fabric, subject, own)
+    if defaulted:
+        sources = (*sources, "SPOD-H100-STORAGE-PORTS")
+        own.append(finding(subject, NetworkStorageSystemPorts(reserved=system_ports, free=_free_leaf_ports(fabric))))
     own[:0] = [replace(f, subject=subject) for f in fabric.findings if f.code in {str(c) for c in _KEPT}]
     if shape == INBAND and node.ports_per_node < 2 and fabric.tiers:
         own.append(finding(subject, NetworkSinglePort(network=key, nodes=node.nodes)))
@@ -304,15 +321,6 @@ def _switched(
         findings=tuple(own),
         fabric=fabric,
     )
-
-
-def _storage_systems(fabric: FabricPlan, subject: str, own: list[Finding]) -> None:
-    """A storage network whose design gives no ``system_ports``: the leaves' ports the nodes leave free are the
-    storage systems', and a finding states how many (the RA leaves the count to the storage selected,
-    SPOD-H100-COMPONENTS). No port is planned for a storage system the design does not name: nothing is cabled to
-    a device the plan does not hold."""
-    if fabric.tiers:
-        own.append(finding(subject, NetworkStorageSystemPorts(free=_free_leaf_ports(fabric))))
 
 
 def _free_leaf_ports(fabric: FabricPlan) -> int:

@@ -67,6 +67,13 @@ SOURCES: dict[str, str] = {
         "'The storage devices are connected at a 1:1 port to uplink ratio. The DGX H100 system connections are "
         "slightly oversubscribed with a ratio near 4:3' [V]"
     ),
+    "SPOD-H100-STORAGE-PORTS": (
+        "NVIDIA DGX SuperPOD H100 RA-11333-001 V11, Appendix A, Table 8, storage InfiniBand cables: 494 'NDR Cables, "
+        "400 Gbps' for 'DGX H100 systems to leaf, leaf to spine' and 48 'NDR Cables, 2x 200 Gbps' to 'Storage' "
+        "(980-9I117-00H030), beside 254 DGX system transceivers [V, read from the RA's PDF text]: 48 storage leaf "
+        "ports for the 254 storage ports of its 127 nodes; 494 = 254 node links + 240 leaf-spine links = 192 (the "
+        "254 at 4:3, eight leaves of 32 down and 24 up) + 48 (the storage ports at the RA's 1:1) [D]"
+    ),
     "SPOD-H100-OOB-CENTRAL": (
         "NVIDIA DGX SuperPOD H100 RA-11333-001 V11, Appendix A: Table 7 gives 8 OOB management SN2201 for 38 racks "
         "(not one per rack); Table 8's 1 Gbps OOB cables are 127 DGX + 64 InfiniBand switches + 8 management/UFM "

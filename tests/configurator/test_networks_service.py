@@ -34,7 +34,8 @@ def test_the_result_plans_all_three_networks_from_the_adapters_roles(seeded_cata
             plan
         )
         assert plan["sources"]
-    assert plans["storage"]["node_links"] == 8 * 2  # one dual-port BlueField-3 per node
+    # one dual-port BlueField-3 per node, and the storage systems' 4 ports reserved in the RA's proportion (48 for 254)
+    assert (plans["storage"]["node_links"], plans["storage"]["system_ports"]) == (8 * 2 + 4, 4)
     assert (plans["inband"]["leaf_switches"], plans["inband"]["node_links"]) == (2, 16)
     oob = plans["oob"]
     compute = result["fabric_plan"]

@@ -75,8 +75,10 @@ def test_the_out_of_band_network_counts_each_racks_trays_and_takes_its_two_switc
 def test_four_gb200_racks_get_a_north_south_network_from_the_trays_dpus(seeded_catalog):
     result = validate_json(document=_doc(GB200, 4, networks={"storage": {}}))
     storage = result["network_plans"]["storage"]
-    # 72 trays, each with 2 BlueField-3 of 2 ports (the catalogue's dpus_per_tray and dpu_ports)
-    assert (storage["nodes"], storage["ports_per_node"], storage["node_links"]) == (72, 4, 4 * 18 * 2 * 2)
+    # 72 trays, each with 2 BlueField-3 of 2 ports (the catalogue's dpus_per_tray and dpu_ports), and the storage
+    # systems' ports the plan reserves in the H100 RA's proportion (48 for 254: 55 for 288)
+    assert (storage["nodes"], storage["ports_per_node"], storage["system_ports"]) == (72, 4, 55)
+    assert storage["node_links"] == 4 * 18 * 2 * 2 + 55
     assert storage["switch"] == "SN5600"  # Ethernet, as NVIDIA's GB200 north-south network
     assert not _findings(result, "NETWORK_NO_ADAPTERS")
     # in-band rides it (the converged north-south network), and the out-of-band switches uplink into it

@@ -101,25 +101,42 @@ def test_the_4su_superpod_has_the_ras_compute_storage_and_in_band_node_links(sup
     assert (fabric["leaf_switches"], fabric["spine_switches"]) == (32, 16)
     plans = result["network_plans"]
     # Table 8: 254 DGX storage transceivers and 254 in-band cables to the DGX systems, two of each per node.
-    assert (plans["storage"]["switch"], plans["storage"]["node_links"]) == ("MQM9700-NS2F", 254)
+    # The storage network's leaf ports: the nodes' 254 and Table 8's 48 storage cables (see the storage test).
+    assert (plans["storage"]["switch"], plans["storage"]["node_links"]) == ("MQM9700-NS2F", 254 + 48)
     assert (plans["inband"]["switch"], plans["inband"]["node_links"]) == ("SN4600C", 254)
     assert plans["storage"]["oversubscription"] == "4:3"
 
 
-def test_the_ras_16_storage_switches_include_storage_systems_the_design_must_state(seeded_catalog, superpod_4su):
-    # Table 7: 16 storage QM9700 for the nodes and the storage systems, whose ports "depend on specific storage
-    # selected" (Table 8). The nodes' 254 ports alone need fewer; the storage systems' ports add switches.
-    nodes_only = superpod_4su["network_plans"]["storage"]
-    assert 0 < _switches(nodes_only) < 16
-    # Without system_ports the storage leaves' free ports are the storage systems', and a finding says how many.
+def test_the_storage_systems_get_table_8s_48_leaf_ports_and_the_ras_16_switches_rest_on_a_split_it_leaves_open(
+    seeded_catalog, superpod_4su
+):
+    # Table 8: 48 "NDR Cables, 2x 200 Gbps" to the storage beside the 254 DGX storage ports; without system_ports
+    # the plan reserves the storage systems' ports in that proportion, and a finding says how many.
+    storage = superpod_4su["network_plans"]["storage"]
+    assert (storage["system_ports"], storage["node_links"]) == (48, 254 + 48)
     said = [f for f in superpod_4su["findings"] if f["code"] == "NETWORK_STORAGE_SYSTEM_PORTS"]
-    assert len(said) == 1 and said[0]["severity"] == "info"
-    free = nodes_only["leaf_switches"] * 64 - nodes_only["ports_used"]["leaf"]
-    assert free >= 2 and f"{free} storage leaf ports are left free for the storage systems" in said[0]["message"]
-    with_storage = _superpod(127, {**RA_NETWORKS, "storage": {**RA_NETWORKS["storage"], "system_ports": 128}})
-    plan = validate_json(document=with_storage)["network_plans"]["storage"]
-    assert plan["node_links"] == 254 + 128
-    assert _switches(plan) > _switches(nodes_only)
+    assert [(f["subject"], f["severity"]) for f in said] == [("networks.storage", "info")]
+    assert "the plan reserves 48 storage leaf ports for the storage systems" in said[0]["message"]
+    assert "SPOD-H100-STORAGE-PORTS" in storage["sources"]
+    # Table 7's 16 storage QM9700: the RA gives no leaf/spine split and connects the storage at 1:1 beside the
+    # nodes' 4:3 (Table 8's 494 = 254 + 192 + 48 leaf-spine, [D]); the planner takes one ratio for both, 4:3, and
+    # the fewest switches: 9 leaves and 4 spines for the 302 leaf ports. The split is the input the RA leaves open.
+    assert (storage["leaf_switches"], storage["spine_switches"], storage["core_switches"]) == (9, 4, 0)
+    assert _switches(storage) == 13 < 16
+    # The storage systems' ports land on real leaf ports in the cabling list, after the nodes'.
+    config = configuration_create(document=_superpod(127, RA_NETWORKS, RA_FACILITY))
+    rows = [
+        r.split(",")
+        for r in "".join(configuration_output(configuration=config, name="cabling.csv").body).splitlines()[1:]
+    ]
+    systems = [r for r in rows if r[-1] == "storage" and r[0].startswith("storage-port-")]
+    assert len(systems) == 48 and all(r[2].startswith("storage-") for r in systems)
+    assert len({(r[2], r[3]) for r in rows if r[-1] == "storage"}) == len([r for r in rows if r[-1] == "storage"])
+    # A design that names its storage systems' ports gets those instead, and no finding.
+    named = _superpod(127, {**RA_NETWORKS, "storage": {**RA_NETWORKS["storage"], "system_ports": 128}})
+    result = validate_json(document=named)
+    assert result["network_plans"]["storage"]["node_links"] == 254 + 128
+    assert "NETWORK_STORAGE_SYSTEM_PORTS" not in {f["code"] for f in result["findings"]}
 
 
 def test_at_the_ratio_its_cables_imply_the_in_band_network_is_the_ras_8_switches_and_24_leaf_core_cables(

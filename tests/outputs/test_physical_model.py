@@ -138,6 +138,10 @@ def _check_cables(result) -> None:
                 ports[(end, port)] += 1
         if f[2].startswith(("uplink-net", "oob-extra")):
             continue  # the customer's network, or an out-of-band switch the plan says is not racked
+        if network == "storage" and f[0].startswith("storage-port-"):
+            # a storage system's port (the storage partner's, not in the offer) on a racked leaf port
+            assert not f[1] and f[9] in racks and f[10], line
+            continue
         assert f[7] in racks and f[9] in racks, line
         assert f[10], line
         if not f[0].endswith(tuple(f"-pdu-{k}" for k in range(1, 9))):

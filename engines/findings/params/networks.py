@@ -109,4 +109,5 @@ class NetworkInbandRatio(Params):
 class NetworkStorageSystemPorts(Params):
     CODE: ClassVar[str] = NetworkCode.STORAGE_SYSTEM_PORTS
 
-    free: int  # leaf ports left for the storage systems
+    reserved: int  # storage systems' leaf ports the plan reserves (the RA's proportion)
+    free: int  # leaf ports left free beyond them

@@ -282,15 +282,23 @@ def test_central_out_of_band_switches_are_all_on_the_bill_and_none_in_the_racks(
     assert "NETWORK_OOB_PLACEMENT" in codes and "NETWORK_OOB_EXTRA_SWITCHES" not in codes
 
 
-def test_without_system_ports_the_storage_leaves_free_ports_are_stated_for_the_storage_systems():
-    # 60 node ports on one 64-port QM9700: 4 free, and the finding says so; system_ports given: no such finding.
+def test_without_system_ports_the_storage_systems_ports_are_reserved_in_the_ras_proportion_and_stated():
+    # 60 node ports: 12 storage-system ports reserved (48 for 254, SPOD-H100-STORAGE-PORTS), 72 leaf ports, more
+    # than one 64-port QM9700 holds; system_ports given: those, and no such finding.
     storage = NodePorts(nodes=30, ports_per_node=2, ports=60, adapter=BF3_DPU)
     stated = NetworksIn(storage=NetworkIn(switch="MQM9700-NS2F", system_ports=4))
     given, _ = _plan(30, storage=storage, networks=stated)
     assert "NETWORK_STORAGE_SYSTEM_PORTS" not in {f.code for f in given["storage"].findings}
+    assert (given["storage"].node_links, given["storage"].leaf_switches) == (64, 1)
     absent, _ = _plan(30, storage=storage, networks=NetworksIn(storage=NetworkIn(switch="MQM9700-NS2F")))
-    said = [f for f in absent["storage"].findings if f.code == "NETWORK_STORAGE_SYSTEM_PORTS"]
-    assert [f.params.free for f in said] == [4]
+    plan = absent["storage"]
+    said = [f for f in plan.findings if f.code == "NETWORK_STORAGE_SYSTEM_PORTS"]
+    assert [f.params.reserved for f in said] == [12]
+    assert (plan.system_ports, plan.node_links) == (12, 72) and plan.leaf_switches >= 2
+    assert "SPOD-H100-STORAGE-PORTS" in plan.sources
+    # None: none reserved, none stated.
+    none, _ = _plan(30, storage=storage, networks=NetworksIn(storage=NetworkIn(switch="MQM9700-NS2F", system_ports=0)))
+    assert none["storage"].node_links == 60
 
 
 def test_on_an_ethernet_compute_fabric_the_converged_north_south_network_is_an_ethernet_pair():
