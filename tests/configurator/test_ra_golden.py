@@ -5,12 +5,15 @@ fabric"; source keys in engines/networks/sources.py).
 What the design states is reproduced exactly: the DGX SuperPOD H100 RA's Tables 7 and 8 give 48 compute fabric
 switches, 254 storage and 254 in-band node links for 127 nodes, 8 in-band SN4600C (at the 11:1 its cables imply,
 the product's default), 4 UFM appliances (a pair for each InfiniBand fabric), one out-of-band port per BMC and per
-switch, and two uplinks from every out-of-band switch into the in-band network. Two counts rest on what a design
-does not say, and the tests assert what the product's finding says instead:
+switch, and two uplinks from every out-of-band switch into the in-band network, and for 8 GB200 NVL72 racks its 8
+compute racks, 10 control-plane servers and a UFM pair. Two counts rest on what a design does not say, and the tests
+assert what the product's finding says instead:
 
-* storage, 16 QM9700: the RA's storage ports "depend on specific storage selected" (Table 8), so the count needs
-  the design's ``networks.storage.system_ports``; without them the node side's switches are planned and their
-  free leaf ports are left for the storage systems (NETWORK_STORAGE_SYSTEM_PORTS says how many);
+* storage, 16 QM9700: the RA's storage ports "depend on specific storage selected" (Table 8), and its cable list
+  gives 48 storage cables beside the 254 DGX ports; the plan reserves the storage systems' ports in that proportion
+  (NETWORK_STORAGE_SYSTEM_PORTS says how many), 48 here, and lands them on leaf ports. The RA connects them at 1:1
+  beside the nodes' 4:3 and gives no leaf/spine split; at one ratio the planner needs 13 switches, and the split is
+  the input the RA leaves open;
 * out-of-band, 8 SN2201: central, as the RA racks them, counted by scalable unit (its 317 ports over 4 SU: 2 a
   unit). The design point racks four DGX a rack as the RA does (``facility.rack_power_kw`` 40.8: the RA's example
   racks draw over 40 kW), 32 compute racks, and the rule gives Table 7's 8; its PDUs are the catalogue's AP8886,
@@ -423,6 +426,9 @@ def test_eight_nvl72_racks_get_the_superpod_control_plane_and_ufm_counted_by_com
         "fabric": {"switch": "MQM9700-NS2F"},
     }
     result = validate_json(document=doc)
+    # "Figure 1 shows the rack layout of a single SU": 8 DGX GB200 rack systems, each a rack of its own.
+    compute = [r for r in result["rack_plan"]["racks"] if r["kind"] == "compute"]
+    assert sum(r["count"] for r in compute) == 8 and {r["nodes"] for r in compute} == {1}
     lines = {line["part"]: line["quantity"] for line in result["control_plane"]["bom"]}
     assert sum(q for part, q in lines.items() if part != "UFM-ENTERPRISE-APPLIANCE") == 10
     assert lines["UFM-ENTERPRISE-APPLIANCE"] == 2  # one InfiniBand fabric: one pair
