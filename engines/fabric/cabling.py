@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from design.spreadsheets import csv_text
 
 from .model import LEAF_SPINE, NODE_LEAF, SPINE_CORE, FabricPlan
+from .sizing import one_to_one_per_leaf
 from .wiring import uplinks
 
 HEADER = "a_end,a_port,z_end,z_port,link_class,cable_part,length_m"
@@ -179,11 +180,21 @@ def _node_rows(plan: FabricPlan, locate: Locate | None, plane: _Plane | None = N
                 unit, pos = divmod(n, plan.nodes_per_unit)
                 leaf = unit * plan.rails + r
             else:
-                leaf, pos = divmod(n * plan.rails + r, per_leaf)
+                leaf, pos = _fat_tree_port(plan, n * plan.rails + r, per_leaf)
             yield (
                 f"{node},nic{r + 1}{link},{leaf_name(plan, leaf)},{port_name(pos, s)},{NODE_LEAF},{part},{length}"
                 + _ends(locate, "node", n, "leaf", leaf)
             )
+
+
+def _fat_tree_port(plan: FabricPlan, endpoint: int, per_leaf: int) -> tuple[int, int]:
+    """A fat tree's leaf and position of an endpoint: packed ``per_leaf`` to a leaf, and the plan's last
+    ``one_to_one_links`` on leaves of their own after those, as many a leaf as it has uplinks."""
+    first = plan.nodes * plan.rails - plan.one_to_one_links
+    if not plan.one_to_one_links or endpoint < first:
+        return divmod(endpoint, per_leaf)
+    i, pos = divmod(endpoint - first, one_to_one_per_leaf(plan.leaf_uplinks, plan.leaf_downlinks))
+    return -(-first // per_leaf) + i, pos
 
 
 def _cage(plan: FabricPlan, name: str) -> int:

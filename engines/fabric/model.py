@@ -97,6 +97,9 @@ class FabricPlan:
     # 2x 400GbE go to two planes). Switch, link and port counts are of all planes; ``rails`` is per plane (the
     # NICs per node), so a node has ``rails x fabric_planes`` links.
     fabric_planes: int = 1
+    # The last endpoints on leaves of their own at 1:1, as many a leaf as it has uplinks (a storage network's storage
+    # systems, engines.fabric.sizing.with_one_to_one_leaves); 0: every endpoint at the plan's ratio.
+    one_to_one_links: int = 0
 
     @property
     def switches(self) -> int:
@@ -186,6 +189,7 @@ class FabricPlan:
             "bom_complete": self.bom_complete,
             "uncabled_links": self.uncabled_links,
             "findings": findings or [],
+            **({"one_to_one_links": self.one_to_one_links} if self.one_to_one_links else {}),
         }
 
     @classmethod
@@ -235,4 +239,5 @@ class FabricPlan:
             node_racks=d.get("node_racks", 0),
             bom=tuple((row["part"], row["quantity"]) for row in d.get("bom", [])),
             fabric_planes=d.get("fabric_planes", 1),
+            one_to_one_links=d.get("one_to_one_links", 0),
         )

@@ -50,7 +50,7 @@ from .rack_model import (
     given_distances,
     nodes_per_rack,
 )
-from .sizing import Size, growth_reserve, pod_downlinks, size_fabric, split_options
+from .sizing import Size, growth_reserve, pod_downlinks, size_with_one_to_one, split_options
 
 
 def _switch_side(switch: SwitchSpec, split: int, label: str) -> Side:
@@ -144,6 +144,7 @@ def _choose_split(
     npr: int,
     given: frozenset[str],
     hca_plug_links: int = 1,
+    one_to_one: int = 0,
 ) -> _NodeRun:
     """Prefer split ports when the HCA is slower and a catalogue splitter makes them; fall back to whole ports.
 
@@ -152,9 +153,8 @@ def _choose_split(
     hca_speed = (hca.speed_gbps if hca is not None else None) or switch.port_speed_gbps
     options: list[_NodeRun] = []
     for split in split_options(switch, hca_speed):
-        size = size_fabric(
-            nodes, rails, switch.logical_ports, split, oversubscription, topology, switch.logical_ports_per_cage
-        )
+        k, cage = switch.logical_ports, switch.logical_ports_per_cage
+        size = size_with_one_to_one(nodes, rails, k, split, oversubscription, topology, cage, one_to_one)
         if not size.tiers:
             options.append(_NodeRun(split, size))
             continue
@@ -375,13 +375,14 @@ def plan_fabric(
     node_power_w: int | None = None,
     hca_named: bool = True,
     given_rack: RackIn | None = None,
+    one_to_one: int = 0,
 ) -> FabricPlan:
     """Size the compute fabric and its bill of materials; problems come back as findings on the plan.
 
     ``hca_named``: the HCA was named for the fabric (False: taken from the nodes, where it is already checked).
     ``given_rack``: the distances the design itself gives (default: ``rack``); ``rack`` may add estimates (the
     rack plan's). Only given distances are checked for plausibility, and only defaults may be shortened to a
-    medium's reach (``FABRIC_DISTANCE_ASSUMED``)."""
+    medium's reach (``FABRIC_DISTANCE_ASSUMED``). ``one_to_one``: the last endpoints, at 1:1 (README, rule 4)."""
     findings: list[Finding] = named_part_findings(switch, hca if hca_named else None)
     given = given_distances(rack if given_rack is None else given_rack)
     common = (nodes, rails, switch, hca, topology, oversubscription)
@@ -402,6 +403,7 @@ def plan_fabric(
         rack=rack,
         npr=npr,
         given=given,
+        one_to_one=one_to_one,
     )
     node = split(hca=plane_hca, hca_plug_links=planes)
     if planes > 1 and node.size.tiers and not _has_medium(node):
@@ -557,6 +559,7 @@ def _sized_plan(
         split=split,
         leaf_downlinks=size.down if size.tiers >= 2 else k,
         leaf_uplinks=size.up,
+        one_to_one_links=size.one_to_one,
         nodes_per_unit=size.nodes_per_unit,
         units=size.units,
         pods=size.pods,

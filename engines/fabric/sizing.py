@@ -44,6 +44,7 @@ class Size:
     mc: int = 0  # links per spine-core pair
     cores: int = 0
     capacity: int = 0  # endpoints the largest fabric of this switch and ratio reaches (when infeasible)
+    one_to_one: int = 0  # the last endpoints, on leaves of their own at 1:1 (``with_one_to_one_leaves``)
 
 
 def balanced_uppers(lowers: int, uplinks: int, upper_ports: int) -> int | None:
@@ -91,6 +92,47 @@ def size_fabric(
     node_groups = _node_groups(nodes, rails, npu, per_leaf, topology)
     base = Size(tiers=2, down=down, up=up, nodes_per_unit=npu, units=units, leaves=leaves, node_groups=node_groups)
     return _three_tiers(base, rails, k, topology, cage_ports, per_leaf)
+
+
+def size_with_one_to_one(
+    nodes: int, rails: int, k: int, split: int, oversub: tuple[int, int], topology: str, cage: int, one_to_one: int
+) -> Size:
+    """``size_fabric`` where the last ``one_to_one`` of the endpoints (one rail) connect at 1:1 on leaves of their
+    own (``with_one_to_one_leaves``), when the others need two tiers; else all at the one ratio."""
+    size = size_fabric(nodes, rails, k, split, oversub, topology, cage)
+    if one_to_one <= 0 or rails != 1 or size.tiers != 2:
+        return size
+    others = size_fabric(nodes - one_to_one, rails, k, split, oversub, topology, cage)
+    return with_one_to_one_leaves(others, one_to_one, k) or size
+
+
+def with_one_to_one_leaves(size: Size, ports: int, k: int) -> Size | None:
+    """``size`` (two tiers) with ``ports`` more endpoints on leaves of their own at 1:1: each such leaf takes as many
+    of them as it has uplinks (the other leaves' ``up``), and the spines are balanced again over every leaf; None
+    where that does not fit. The DGX SuperPOD H100 RA's storage fabric: "The storage devices are connected at a 1:1
+    port to uplink ratio", beside the DGX ports "near 4:3" (its Table 8: 254 node links and 192 + 48 leaf-spine)."""
+    per = one_to_one_per_leaf(size.up, size.down)
+    if size.tiers != 2 or ports <= 0 or per <= 0:
+        return None
+    full, rem = divmod(ports, per)
+    leaves = size.leaves + full + (1 if rem else 0)
+    spines = balanced_uppers(leaves, size.up, k)
+    if spines is None or leaves > k:
+        return None
+    return _replace(
+        size,
+        leaves=leaves,
+        node_groups=size.node_groups + _groups((full, per), (1 if rem else 0, rem)),
+        spines=spines,
+        m=size.up // spines,
+        spine_groups=((spines, leaves * size.up // spines),),
+        one_to_one=ports,
+    )
+
+
+def one_to_one_per_leaf(up: int, down: int) -> int:
+    """Endpoints a leaf at 1:1 takes: as many as its uplinks, on its node-facing ports (the uplinks follow them)."""
+    return min(up, down)
 
 
 def _node_groups(nodes: int, rails: int, npu: int, per_leaf: int, topology: str) -> tuple[tuple[int, int], ...]:

@@ -16,8 +16,9 @@ Rules, each with its source key (``engines.networks.sources``):
   reserved in the DGX SuperPOD H100 RA's proportion, 48 for the 254 storage ports of its 127 nodes (Table 8's 48
   "NDR Cables, 2x 200 Gbps" to the storage; SPOD-H100-STORAGE-PORTS), rounded up, as the RA leaves the count to
   "specific storage selected" (SPOD-H100-COMPONENTS); NETWORK_STORAGE_SYSTEM_PORTS states the count. The cabling
-  list lands each on a leaf port (``storage-port-NNNN`` at the far end). The planner applies the node-side ratio to
-  them too (the RA connects storage at 1:1, which it does not model).
+  list lands each on a leaf port (``storage-port-NNNN`` at the far end). The storage systems connect at 1:1 on
+  leaves of their own ("The storage devices are connected at a 1:1 port to uplink ratio", SPOD-H100-COMPONENTS),
+  the nodes at the node-side ratio (``plan_fabric(one_to_one=...)``), when the nodes need two tiers.
 * **Converged north-south** (ERA-HGX-CONVERGED): a storage network that in-band rides (no adapter has the role
   management) beside an Ethernet compute fabric is the Enterprise RAs' converged network: "two 200 GbE ports to
   two separate switches", so it is planned as the in-band network is (a pair of Ethernet switches, each node port
@@ -348,6 +349,7 @@ def _network_fabric(
             catalog=ctx.catalog,
             rack=ctx.rack,
             hca_named=False,
+            one_to_one=system_ports,
         )
         return fabric, ("SPOD-H100-NET", "SPOD-B200-STORAGE")
     rails = max(1, node.ports_per_node)

@@ -11,9 +11,9 @@ assert what the product's finding says instead:
 
 * storage, 16 QM9700: the RA's storage ports "depend on specific storage selected" (Table 8), and its cable list
   gives 48 storage cables beside the 254 DGX ports; the plan reserves the storage systems' ports in that proportion
-  (NETWORK_STORAGE_SYSTEM_PORTS says how many), 48 here, and lands them on leaf ports. The RA connects them at 1:1
-  beside the nodes' 4:3 and gives no leaf/spine split; at one ratio the planner needs 13 switches, and the split is
-  the input the RA leaves open;
+  (NETWORK_STORAGE_SYSTEM_PORTS says how many), 48 here, and lands them on leaf ports of their own at the RA's 1:1
+  beside the nodes' 4:3: Table 8's 494 node and leaf-spine cables. The RA gives no leaf/spine split of its 16; the
+  fewest for those links are 14, and the split is the input the RA leaves open;
 * out-of-band, 8 SN2201: central, as the RA racks them, counted by scalable unit (its 317 ports over 4 SU: 2 a
   unit). The design point racks four DGX a rack as the RA does (``facility.rack_power_kw`` 40.8: the RA's example
   racks draw over 40 kW), 32 compute racks, and the rule gives Table 7's 8; its PDUs are the catalogue's AP8886,
@@ -121,11 +121,15 @@ def test_the_storage_systems_get_table_8s_48_leaf_ports_and_the_ras_16_switches_
     assert [(f["subject"], f["severity"]) for f in said] == [("networks.storage", "info")]
     assert "the plan reserves 48 storage leaf ports for the storage systems" in said[0]["message"]
     assert "SPOD-H100-STORAGE-PORTS" in storage["sources"]
-    # Table 7's 16 storage QM9700: the RA gives no leaf/spine split and connects the storage at 1:1 beside the
-    # nodes' 4:3 (Table 8's 494 = 254 + 192 + 48 leaf-spine, [D]); the planner takes one ratio for both, 4:3, and
-    # the fewest switches: 9 leaves and 4 spines for the 302 leaf ports. The split is the input the RA leaves open.
-    assert (storage["leaf_switches"], storage["spine_switches"], storage["core_switches"]) == (9, 4, 0)
-    assert _switches(storage) == 13 < 16
+    # The RA connects the storage at 1:1 beside the DGX ports' 4:3: eight node leaves of 32 down and 24 up, two
+    # storage leaves of 24 and 24. Table 8's 494 "DGX H100 systems to leaf, leaf to spine" cables: 254 + 240.
+    links = {lp["class"]: lp["links"] for lp in storage["links"]}
+    assert (links["node-leaf"] - 48, links["leaf-spine"]) == (254, 240)
+    assert links["node-leaf"] - 48 + links["leaf-spine"] == 494
+    # Table 7's 16 storage QM9700: the RA gives no leaf/spine split; the fewest for those 240 uplinks are 10 leaves
+    # and 4 spines. The split is the input the RA leaves open.
+    assert (storage["leaf_switches"], storage["spine_switches"], storage["core_switches"]) == (10, 4, 0)
+    assert _switches(storage) == 14 < 16
     # The storage systems' ports land on real leaf ports in the cabling list, after the nodes'.
     config = configuration_create(document=_superpod(127, RA_NETWORKS, RA_FACILITY))
     rows = [
@@ -134,6 +138,8 @@ def test_the_storage_systems_get_table_8s_48_leaf_ports_and_the_ras_16_switches_
     ]
     systems = [r for r in rows if r[-1] == "storage" and r[0].startswith("storage-port-")]
     assert len(systems) == 48 and all(r[2].startswith("storage-") for r in systems)
+    node_leaves = {r[2] for r in rows if r[-1] == "storage" and r[4] == "node-leaf" and r[0].startswith("node-")}
+    assert len({r[2] for r in systems}) == 2 and not {r[2] for r in systems} & node_leaves  # leaves of their own
     assert len({(r[2], r[3]) for r in rows if r[-1] == "storage"}) == len([r for r in rows if r[-1] == "storage"])
     # A design that names its storage systems' ports gets those instead, and no finding.
     named = _superpod(127, {**RA_NETWORKS, "storage": {**RA_NETWORKS["storage"], "system_ports": 128}})

@@ -334,3 +334,21 @@ def test_out_of_band_uplinks_without_free_in_band_ports_are_an_error():
     assert plans["inband"].leaf_switches == 2 and plans["oob"].uplinks == 80
     said = [f for f in plans["inband"].findings if f.code == "NETWORK_OOB_UPLINK_PORTS"]
     assert [f.severity for f in said] == ["error"]
+
+
+@pytest.mark.parametrize(("nodes", "system_ports"), [(127, 48), (127, 7), (64, 30), (200, 100)])
+def test_the_storage_systems_connect_at_one_to_one_on_leaves_of_their_own(nodes, system_ports):
+    # SPOD-H100-COMPONENTS: "The storage devices are connected at a 1:1 port to uplink ratio", the DGX side near
+    # 4:3: every leaf that takes storage-system ports has as many uplinks, and takes no node port.
+    storage = NodePorts(nodes=nodes, ports_per_node=2, ports=2 * nodes, adapter=BF3_DPU)
+    networks = NetworksIn(storage=NetworkIn(switch="MQM9700-NS2F", oversubscription="4:3", system_ports=system_ports))
+    plan = _plan(nodes, storage=storage, networks=networks)[0]["storage"].fabric
+    alone = NetworksIn(storage=NetworkIn(switch="MQM9700-NS2F", oversubscription="4:3", system_ports=0))
+    node_side = _plan(nodes, storage=storage, networks=alone)[0]["storage"].fabric
+    assert plan.one_to_one_links == system_ports
+    own = plan.leaf_switches - node_side.leaf_switches
+    per = min(plan.leaf_uplinks, plan.leaf_downlinks)
+    assert own == -(-system_ports // per)
+    assert (plan.leaf_downlinks, plan.leaf_uplinks) == (node_side.leaf_downlinks, node_side.leaf_uplinks)
+    assert plan.leaf_uplinks * 4 >= plan.leaf_downlinks * 3  # the node leaves at 4:3 or better
+    assert plan.leaf_spine_links == plan.leaf_switches * plan.leaf_uplinks
