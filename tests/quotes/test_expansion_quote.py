@@ -3,6 +3,8 @@ or issued quote's cluster adds, referring to that quote."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from configurator.models import Configuration
@@ -94,3 +96,63 @@ def test_an_unknown_node_group_is_refused_naming_the_field(original):
     with pytest.raises(DesignInputError) as refused:
         expansion_design(original=original, growth=Growth(node_group="cpu", add=2))
     assert "node_group" in refused.value.errors
+
+
+# --- the documents: what is installed, what is added and what moves ---------------------------------------------
+
+
+def _pdf(frozen: dict) -> str:
+    from pypdf import PdfReader
+
+    from quotes.documents import render_pdf
+
+    return " ".join("\n".join(p.extract_text() for p in PdfReader(io.BytesIO(render_pdf(frozen))).pages).split())
+
+
+def _workbook(frozen: dict):
+    from openpyxl import load_workbook
+
+    from quotes.documents import render_xlsx
+
+    return load_workbook(io.BytesIO(render_xlsx(frozen)))
+
+
+def test_the_offer_says_what_is_installed_added_and_moved(original, build):
+    quote = _expand(original, build)
+    quote.refresh_from_db()
+    text = _pdf(quote.frozen)
+    cables = quote.frozen["expansion"]["cables"]
+    assert f"Expansion of quote {original.number}" in text
+    assert f"Installed 4 nodes, quote {original.number}" in text
+    assert "Added 4 nodes, 8 nodes after the expansion: the lines of this offer" in text
+    assert f"{cables['move']} cables moved, {cables['add']} added, {cables['remove']} removed" in text
+    assert "Re-cabling" in text and "SVC-RECABLE" in text
+    assert "Expansion of quote" not in _pdf(original.frozen)  # any other offer has no such section
+
+
+def test_the_workbook_sums_up_the_expansion_and_lists_the_recabling(original, build):
+    quote = _expand(original, build)
+    quote.refresh_from_db()
+    book = _workbook(quote.frozen)
+    summary = {row[0].value: row[1].value for row in book.worksheets[1].iter_rows()}
+    assert summary["Expansion of quote"] == original.number
+    assert summary["Installed"] == f"4 nodes, quote {original.number}"
+    assert [ws.title for ws in book.worksheets] == ["Bill of materials", "Summary", "Re-cabling"]
+    rows = list(book.worksheets[2].iter_rows(values_only=True))
+    assert rows[0][:3] == ("Action", "Network", "Link")
+    assert len(rows) - 1 == len(quote.frozen["expansion"]["recabling"]) > 0
+    assert {row[0] for row in rows[1:]} <= {"move", "add", "remove"}
+    assert len(_workbook(original.frozen).worksheets) == 2
+
+
+def test_the_dutch_offer_says_it_in_dutch(make_configuration, customer, media, build):
+    configuration = make_configuration(design(4))
+    dutch = build(quote_request, configuration=configuration, customer=customer, channel="api", language="nl")
+    quote = _expand(dutch, build)
+    quote.refresh_from_db()
+    text = _pdf(quote.frozen)
+    assert f"Uitbreiding van offerte {dutch.number}" in text
+    assert f"Geïnstalleerd 4 nodes, offerte {dutch.number}" in text
+    assert "Toegevoegd 4 nodes, 8 nodes na de uitbreiding" in text
+    summary = {row[0].value: row[1].value for row in _workbook(quote.frozen).worksheets[1].iter_rows()}
+    assert summary["Uitbreiding van offerte"] == dutch.number
