@@ -286,7 +286,9 @@ class ExpansionQuoteSerializer(QuoteAcceptedSerializer):
     """The answer to an expansion quote's request (201): the quote exists, refers to its original; documents
     follow."""
 
-    expansion_of = serializers.SlugRelatedField(slug_field="number", read_only=True, help_text=EXPANSION_OF_HELP)
+    expansion_of: serializers.SlugRelatedField[Quote] = serializers.SlugRelatedField(
+        slug_field="number", read_only=True, help_text=EXPANSION_OF_HELP
+    )
 
     class Meta(QuoteAcceptedSerializer.Meta):
         fields = [*QuoteAcceptedSerializer.Meta.fields, "expansion_of"]
@@ -323,7 +325,7 @@ class QuoteSerializer(_QuoteLinks):
         required=False,
         help_text="Staff only, as margin_eur: the margin as a percentage of the net amount it is taken over.",
     )
-    expansion_of = serializers.SlugRelatedField(
+    expansion_of: serializers.SlugRelatedField[Quote] = serializers.SlugRelatedField(
         slug_field="number", read_only=True, allow_null=True, help_text=EXPANSION_OF_HELP
     )
     review_reason = serializers.CharField(
