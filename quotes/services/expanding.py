@@ -20,8 +20,8 @@ from design.jsontext import JsonObject
 
 from ..models import Quote
 from .expansion import Growth, grown_document, installed_document
-from .inputs import QuoteError
-from .requesting import quote_request
+from .inputs import ADDRESS_FIELDS, QuoteError
+from .requesting import customer_of, quote_request
 
 if TYPE_CHECKING:
     from configurator.models import Configuration
@@ -55,20 +55,9 @@ def _refuse_unexpandable(original: Quote) -> None:
 
 def _customer(quote: Quote) -> JsonObject:
     """The quote's customer as a request gives it (quotes.services.inputs.clean_customer reads it again)."""
-    address = (
-        {"street": quote.customer_street, "postal_code": quote.customer_postal_code, "city": quote.customer_city}
-        if quote.customer_street
-        else None
-    )
-    return {
-        "name": quote.customer_name,
-        "company": quote.customer_company,
-        "email": quote.customer_email,
-        "country": quote.customer_country,
-        "vat_number": quote.customer_vat_number,
-        "kvk_number": quote.customer_kvk,
-        "address": address,
-    }
+    kept = customer_of(quote)
+    address = {key: kept[f"address_{key}"] for key in ADDRESS_FIELDS}
+    return {**kept, "kvk_number": kept["kvk"], "address": address if any(address.values()) else None}
 
 
 def expansion_name(original: Quote, document: JsonObject) -> str:

@@ -293,7 +293,7 @@ def quote_revise(
         }
         return _create(
             configuration=configuration,
-            customer=_customer_of(quote),
+            customer=customer_of(quote),
             user=user or quote.created_by,
             # Whoever changes the discounts sets them; a revision that keeps them keeps who set them.
             discount_set_by=newest.discount_set_by if same_discounts else _user_or_none(user),
@@ -332,7 +332,7 @@ def _newest_revision_locked(quote: Quote) -> Quote:
     return newest
 
 
-def _customer_of(quote: Quote) -> dict[str, str]:
+def customer_of(quote: Quote) -> dict[str, str]:
     """The customer of a quote, as clean_customer gives it (a revision keeps it)."""
     return {
         "name": quote.customer_name,

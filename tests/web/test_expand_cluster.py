@@ -9,20 +9,9 @@ from django.test import Client
 from django.urls import reverse
 
 from quotes.models import Quote
-from tests.web.pages import url
+from tests.web.pages import CUSTOMER, url
 
 pytestmark = pytest.mark.django_db
-
-ANNA = {
-    "name": "Anna de Vries",
-    "company": "Rekenkracht B.V.",
-    "email": "anna@example.nl",
-    "country": "NL",
-    "vat_number": "",
-    "street": "Stationsplein 1",
-    "postal_code": "3511 ED",
-    "city": "Utrecht",
-}
 
 
 @pytest.fixture
@@ -30,7 +19,7 @@ def anna_quote(make_config, media_root):
     """Anna's browser and the quote it requested for the 4-node H200 example, issued at once."""
     config = make_config()
     anna = Client()
-    assert anna.post(url(config, "quote"), {**ANNA, "action": "request"}).status_code == 302
+    assert anna.post(url(config, "quote"), CUSTOMER).status_code == 302
     quote = Quote.objects.get(configuration=config)
     assert quote.status == Quote.Status.ISSUED
     return anna, quote
@@ -90,7 +79,7 @@ def test_requesting_the_expansion_quote_shows_it_on_the_grown_designs_quote_step
     assert response.status_code == 302
     expansion = Quote.objects.exclude(pk=quote.pk).get()
     assert expansion.expansion_of == quote and expansion.channel == "web"
-    assert expansion.customer_email == ANNA["email"]
+    assert expansion.customer_email == CUSTOMER["email"]
     assert response["Location"] == url(expansion.configuration, "quote")
     assert expansion.configuration.document["node_groups"][0]["count"] == 8
     assert expansion.number in anna.get(response["Location"]).content.decode()  # this browser is shown it
