@@ -172,3 +172,21 @@ def test_installed_plus_delta_less_unused_is_the_greenfield_bill_but_for_the_kep
     for part, n in kept.items():
         greenfield[part] = greenfield.get(part, 0) + n
     assert {p: n for p, n in totals.items() if n} == {p: n for p, n in greenfield.items() if n}
+
+
+def test_racks_without_a_compute_fabric_still_list_the_cables_of_their_other_networks():
+    # GB300 NVL72 racks joined by NVLink alone: no compute fabric to cable, but the out-of-band and north-south
+    # networks are cabled, and growing the cluster adds (and pays for) their cables.
+    racks = {
+        "schema": "design/v1",
+        "name": "nvl72",
+        "node_groups": [{"name": "nvl", "count": 2, "server": "SRS-GB300-NVL72", "components": []}],
+    }
+    answer = expansion_plan(installed=racks, growth=Growth(node_group="nvl", add=2)).to_json()
+    assert answer["fabric_plan"] is None
+    networks = {r["network"] for r in answer["recabling"]}
+    assert "oob" in networks and "compute" not in networks
+    added = [r for r in answer["recabling"] if r["action"] == "add"]
+    assert added and all(r["old"] is None and r["new"]["a"]["rack"] for r in added)
+    (labour,) = [line for line in answer["delta_bom"] if line["part"] == "SVC-RECABLE"]
+    assert labour["quantity"] == sum(1 for r in answer["recabling"] if r["action"] in ("move", "add"))
