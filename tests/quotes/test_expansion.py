@@ -190,3 +190,14 @@ def test_racks_without_a_compute_fabric_still_list_the_cables_of_their_other_net
     assert added and all(r["old"] is None and r["new"]["a"]["rack"] for r in added)
     (labour,) = [line for line in answer["delta_bom"] if line["part"] == "SVC-RECABLE"]
     assert labour["quantity"] == sum(1 for r in answer["recabling"] if r["action"] in ("move", "add"))
+
+
+def test_growing_by_a_whole_unit_keeps_the_out_of_band_cable_of_every_installed_node():
+    # The central out-of-band switches give the compute racks their ports first, in the order of their nodes, so
+    # the racks the growth adds take new ports and no installed BMC or rack PDU is re-terminated (64 -> 96: the
+    # spines grow, and their racks' devices come after every compute rack's).
+    answer = grow(64, 96)
+    kept = cables(answer, "keep", "device-leaf", "oob")
+    assert len({r["old"]["a"]["device"] for r in kept if r["old"]["a"]["device"].startswith("node-")}) == 64
+    moved = [r["old"]["a"]["device"] for r in cables(answer, "move", "device-leaf", "oob")]
+    assert [d for d in moved if d.startswith("node-")] == []
