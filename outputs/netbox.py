@@ -5,24 +5,38 @@ Names are the cabling CSV's: a device is the end a row names at that rack and un
 ``su01-leaf-r1``, ``oob-R01-01``, a zero-U PDU ``R01-01-pdu-1``); a racked device no row names (the design has no
 out-of-band network, or the device has no port cabled) is ``<rack>-u<unit>``. The units of a rack-scale system
 (NVL72) are devices at their own units of its 48U rack: ``<system> compute tray`` (named as its compute cables name
-it), ``NVLink switch tray``, ``power shelf`` and ``management switch``. A row whose end has no
-rack (the customer's storage port or uplink network, an out-of-band switch no rack holds yet) or no port cannot be
-a NetBox cable; it is listed, with its reason, in the bundle's README."""
+it), ``NVLink switch tray``, ``power shelf`` and ``management switch``.
+
+Every row is a cable between two ports. A row's end outside the plan's racks is a device of the site in no rack:
+the customer's network (``uplink-net-01``, a network rather than a port) is device ``customer-network``, an
+interface per cable named for the network and the port cabled to it (``uplink-net-01/oob-01/u1``); a storage
+system's port (``storage-port-0257``) is an interface of that name on device ``customer-storage``; an out-of-band
+switch no rack holds yet (``oob-extra-01``) is that switch, unracked. A row the plan could give no port (a design
+whose landing leaves are full, which its findings call an error) or whose end is none of these is listed, with
+its reason, in the bundle's README."""
 
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from configurator.result import ValidationResult
+from configurator.snapshot import catalog_snapshot
+from engines.networks.model import OOB
 from engines.racks.model import DeviceRole, Rack, RackPlan
 
 from .links import cabling_lines
-from .netbox_types import DeviceType, component_type, device_type
+from .netbox_types import UNKNOWN_MANUFACTURER, DeviceType, component_type, device_type
 
 STATUS = "planned"
 OTHER = "other"  # NetBox's interface type for a port whose kind the catalogue does not give
+CUSTOMER_NETWORK = "customer-network"  # the device (and role) of the customer's network
+CUSTOMER_STORAGE = "customer-storage"  # the device (and role) of the customer's storage systems
+_OUTSIDE = (
+    ("uplink-net-", CUSTOMER_NETWORK, "Customer network", "The customer's network: the ports the uplinks land on"),
+    ("storage-port-", CUSTOMER_STORAGE, "Customer storage", "The customer's storage systems: their network ports"),
+)
+OOB_EXTRA = "oob-extra-"  # an out-of-band switch the plan adds that no rack holds yet
 
 
 @dataclass
@@ -45,12 +59,9 @@ class NbFeed:
     part: str
 
 
-@dataclass
-class NbCable:
-    a: tuple[str, str]
-    b: tuple[str, str]
-    part: str
-    length_m: str
+# A cable: (a device, a port, b device, b port, cable part, length in m). A plain tuple of strings, which the
+# garbage collector stops tracking: a 2,048-node plan has 57,000 and would otherwise set off full collections.
+NbCable = tuple[str, str, str, str, str, str]
 
 
 @dataclass
@@ -63,25 +74,39 @@ class NetBoxModel:
     feeds: list[NbFeed] = field(default_factory=list)
     panels: list[str] = field(default_factory=list)
     interfaces: dict[tuple[str, str], str] = field(default_factory=dict)  # (device, port) -> type, added ports
-    cables: list[NbCable] = field(default_factory=list)
+    cables: list[NbCable] = field(default_factory=list)  # in the cabling CSV's order
     left_out: list[tuple[str, str]] = field(default_factory=list)  # (cabling row, reason)
+    oob_switch: str = ""  # the out-of-band network's switch part (an unracked further switch is one)
 
 
-def _rows(result: ValidationResult) -> Iterator[list[str]]:
-    reader = csv.reader(cabling_lines(result))
-    next(reader)
-    yield from reader
+def _rows(result: ValidationResult) -> list[tuple[str, ...]]:
+    """The cabling CSV's rows as tuples of fields (untracked by the garbage collector once seen: a 2,048-node plan
+    has 57,000), split on commas where no field is quoted."""
+    lines = cabling_lines(result)
+    next(lines)
+    rows: list[tuple[str, ...]] = []
+    add = rows.append
+    for line in lines:
+        if '"' in line:
+            add(tuple(next(csv.reader([line]))))
+        else:
+            add(tuple(line.rstrip("\n").split(",")))
+    return rows
 
 
-def _places(rows: list[list[str]]) -> dict[tuple[str, str], list[str]]:
+def _places(rows: list[tuple[str, ...]]) -> dict[tuple[str, str], list[str]]:
     """Every cabling end with a rack, by (rack, unit) (unit "" for a zero-U PDU), in the order the rows name them."""
     at: dict[tuple[str, str], list[str]] = {}
     seen: set[str] = set()
     for f in rows:
-        for name, rack, unit in ((f[0], f[7], f[8]), (f[2], f[9], f[10])):
-            if rack and name not in seen:
-                seen.add(name)
-                at.setdefault((rack, unit), []).append(name)
+        name = f[0]
+        if name not in seen and f[7]:
+            seen.add(name)
+            at.setdefault((f[7], f[8]), []).append(name)
+        name = f[2]
+        if name not in seen and f[9]:
+            seen.add(name)
+            at.setdefault((f[9], f[10]), []).append(name)
     return at
 
 
@@ -144,23 +169,28 @@ def _power(model: NetBoxModel, plan: RackPlan) -> None:
         )  # fmt: skip
 
 
-def _cables(model: NetBoxModel, rows: list[list[str]]) -> None:
-    placed = {d.name: d for d in model.devices}
+def _cables(model: NetBoxModel, rows: list[tuple[str, ...]]) -> None:
     ports: dict[str, dict[str, str]] = {}
     for d in model.devices:
         kind = model.types.get(d.part)
         ports[d.name] = kind.ports if kind is not None else {}
     added = model.interfaces
-    cables = model.cables
+    cable = model.cables.append
     for f in rows:
         a, a_port, b, b_port = f[0], f[1], f[2], f[3]
-        if a not in placed or b not in placed:
-            model.left_out.append((",".join(f), _unplaced(a if a not in placed else b)))
+        if a not in ports:
+            a, a_port = _outside(model, ports, a, a_port, b, b_port)
+        if b not in ports:
+            b, b_port = _outside(model, ports, b, b_port, f[0], f[1])
+        if not a or not b:
+            end = f[0] if not a else f[2]
+            model.left_out.append((",".join(f), f"{end} is in no rack of the plan"))
             continue
         if not a_port or not b_port:
-            model.left_out.append((",".join(f), "the row names no port at one end"))
+            end = f[0] if not a_port else f[2]
+            model.left_out.append((",".join(f), f"the plan gives {end} no free port for this link"))
             continue
-        cables.append(NbCable((a, a_port), (b, b_port), f[5], f[6]))
+        cable((a, a_port, b, b_port, f[5], f[6]))
         a_ports, b_ports = ports[a], ports[b]
         if a_port not in a_ports and (a, a_port) not in added:
             added[(a, a_port)] = _added_type(a_ports, a_port, b_ports.get(b_port))
@@ -168,12 +198,27 @@ def _cables(model: NetBoxModel, rows: list[list[str]]) -> None:
             added[(b, b_port)] = _added_type(b_ports, b_port, a_ports.get(a_port))
 
 
-def _unplaced(end: str) -> str:
-    if end.startswith("uplink-net-"):
-        return f"{end} is the customer's network, no device of the plan"
-    if end.startswith("storage-port-"):
-        return f"{end} is a port of the customer's storage system"
-    return f"{end} is in no rack of the plan"
+def _outside(
+    model: NetBoxModel, ports: dict[str, dict[str, str]], end: str, port: str, far: str, far_port: str
+) -> tuple[str, str]:
+    """The device and interface of an end in no rack (module docstring); ("", port) for an end that is none."""
+    for prefix, device, kind, words in _OUTSIDE:
+        if end.startswith(prefix):
+            if device not in ports:
+                model.devices.append(NbDevice(device, device, kind, "", None))
+                model.types[kind] = DeviceType(UNKNOWN_MANUFACTURER, kind, 0, description=words)
+                ports[device] = {}
+            if prefix == "storage-port-":
+                return device, f"{end}/{port}" if port else end
+            return device, f"{end}/{port}" if port else f"{end}/{far}/{far_port}"
+    if end.startswith(OOB_EXTRA) and model.oob_switch:
+        model.devices.append(NbDevice(end, str(DeviceRole.OOB), model.oob_switch, "", None))
+        if model.oob_switch not in model.types:
+            spec = catalog_snapshot().get(model.oob_switch)
+            model.types[model.oob_switch] = device_type(model.oob_switch, getattr(spec, "height_u", None) or 0)
+        ports[end] = model.types[model.oob_switch].ports
+        return end, port
+    return "", port
 
 
 def _added_type(own: dict[str, str], port: str, peer: str | None) -> str:
@@ -188,9 +233,10 @@ def _added_type(own: dict[str, str], port: str, peer: str | None) -> str:
 def netbox_model(result: ValidationResult) -> NetBoxModel:
     """The design's NetBox model (module docstring)."""
     plan = result.rack_plan.plan
-    rows = list(_rows(result))
+    rows = _rows(result)
     at = _places(rows)
-    model = NetBoxModel(racks=list(plan.racks))
+    oob = result.network_plans.get(OOB)
+    model = NetBoxModel(racks=list(plan.racks), oob_switch=oob.plan.switch or "" if oob is not None else "")
     for rack in model.racks:
         _rack_devices(model, rack, at)
     _power(model, plan)
