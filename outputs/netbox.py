@@ -28,6 +28,7 @@ from engines.racks.model import DeviceRole, Rack, RackPlan
 from .links import cabling_lines
 from .netbox_types import UNKNOWN_MANUFACTURER, DeviceType, component_type, device_type
 
+Place = tuple[str, str]  # (rack, unit) as the cabling CSV writes them
 STATUS = "planned"
 OTHER = "other"  # NetBox's interface type for a port whose kind the catalogue does not give
 CUSTOMER_NETWORK = "customer-network"  # the device (and role) of the customer's network
@@ -77,40 +78,36 @@ class NetBoxModel:
     cables: list[NbCable] = field(default_factory=list)  # in the cabling CSV's order
     left_out: list[tuple[str, str]] = field(default_factory=list)  # (cabling row, reason)
     oob_switch: str = ""  # the out-of-band network's switch part (an unracked further switch is one)
+    plain: bool = True  # no field of any row is quoted in CSV (no comma, quote or line break in it)
 
 
-def _rows(result: ValidationResult) -> list[tuple[str, ...]]:
+def _rows(result: ValidationResult, model: NetBoxModel) -> tuple[list[tuple[str, ...]], dict[Place, list[str]]]:
     """The cabling CSV's rows as tuples of fields (untracked by the garbage collector once seen: a 2,048-node plan
-    has 57,000), split on commas where no field is quoted."""
+    has 57,000), split on commas where no field is quoted (the last, ``network``, keeps its line break); and every
+    end with a rack by (rack, unit) (unit "" for a zero-U PDU), in the order the rows name them."""
     lines = cabling_lines(result)
     next(lines)
     rows: list[tuple[str, ...]] = []
     add = rows.append
+    at: dict[Place, list[str]] = {}
+    seen: set[str] = set()
     for line in lines:
         if '"' in line:
-            add(tuple(next(csv.reader([line]))))
+            f = tuple(next(csv.reader([line])))
+            model.plain = False
         else:
-            add(tuple(line.rstrip("\n").split(",")))
-    return rows
+            f = tuple(line.split(","))
+        add(f)
+        if f[0] not in seen and f[7]:
+            seen.add(f[0])
+            at.setdefault((f[7], f[8]), []).append(f[0])
+        if f[2] not in seen and f[9]:
+            seen.add(f[2])
+            at.setdefault((f[9], f[10]), []).append(f[2])
+    return rows, at
 
 
-def _places(rows: list[tuple[str, ...]]) -> dict[tuple[str, str], list[str]]:
-    """Every cabling end with a rack, by (rack, unit) (unit "" for a zero-U PDU), in the order the rows name them."""
-    at: dict[tuple[str, str], list[str]] = {}
-    seen: set[str] = set()
-    for f in rows:
-        name = f[0]
-        if name not in seen and f[7]:
-            seen.add(name)
-            at.setdefault((f[7], f[8]), []).append(name)
-        name = f[2]
-        if name not in seen and f[9]:
-            seen.add(name)
-            at.setdefault((f[9], f[10]), []).append(name)
-    return at
-
-
-def _rack_devices(model: NetBoxModel, rack: Rack, at: dict[tuple[str, str], list[str]]) -> None:
+def _rack_devices(model: NetBoxModel, rack: Rack, at: dict[Place, list[str]]) -> None:
     for d in rack.devices:
         names = at.get((rack.name, str(d.position_u)), [])
         role = str(d.role)
@@ -170,10 +167,10 @@ def _power(model: NetBoxModel, plan: RackPlan) -> None:
 
 
 def _cables(model: NetBoxModel, rows: list[tuple[str, ...]]) -> None:
-    ports: dict[str, dict[str, str]] = {}
+    ports: dict[str, dict[str, str]] = {}  # every device's ports, its type's and those the rows add
     for d in model.devices:
         kind = model.types.get(d.part)
-        ports[d.name] = kind.ports if kind is not None else {}
+        ports[d.name] = dict(kind.ports) if kind is not None else {}
     added = model.interfaces
     cable = model.cables.append
     for f in rows:
@@ -184,18 +181,18 @@ def _cables(model: NetBoxModel, rows: list[tuple[str, ...]]) -> None:
             b, b_port = _outside(model, ports, b, b_port, f[0], f[1])
         if not a or not b:
             end = f[0] if not a else f[2]
-            model.left_out.append((",".join(f), f"{end} is in no rack of the plan"))
+            model.left_out.append((",".join(f).rstrip("\n"), f"{end} is in no rack of the plan"))
             continue
         if not a_port or not b_port:
             end = f[0] if not a_port else f[2]
-            model.left_out.append((",".join(f), f"the plan gives {end} no free port for this link"))
+            model.left_out.append((",".join(f).rstrip("\n"), f"the plan gives {end} no free port for this link"))
             continue
         cable((a, a_port, b, b_port, f[5], f[6]))
         a_ports, b_ports = ports[a], ports[b]
-        if a_port not in a_ports and (a, a_port) not in added:
-            added[(a, a_port)] = _added_type(a_ports, a_port, b_ports.get(b_port))
-        if b_port not in b_ports and (b, b_port) not in added:
-            added[(b, b_port)] = _added_type(b_ports, b_port, a_ports.get(a_port))
+        if a_port not in a_ports:
+            a_ports[a_port] = added[(a, a_port)] = _added_type(a_ports, a_port, b_ports.get(b_port))
+        if b_port not in b_ports:
+            b_ports[b_port] = added[(b, b_port)] = _added_type(b_ports, b_port, a_ports.get(a_port))
 
 
 def _outside(
@@ -216,7 +213,7 @@ def _outside(
         if model.oob_switch not in model.types:
             spec = catalog_snapshot().get(model.oob_switch)
             model.types[model.oob_switch] = device_type(model.oob_switch, getattr(spec, "height_u", None) or 0)
-        ports[end] = model.types[model.oob_switch].ports
+        ports[end] = dict(model.types[model.oob_switch].ports)
         return end, port
     return "", port
 
@@ -233,10 +230,9 @@ def _added_type(own: dict[str, str], port: str, peer: str | None) -> str:
 def netbox_model(result: ValidationResult) -> NetBoxModel:
     """The design's NetBox model (module docstring)."""
     plan = result.rack_plan.plan
-    rows = _rows(result)
-    at = _places(rows)
     oob = result.network_plans.get(OOB)
     model = NetBoxModel(racks=list(plan.racks), oob_switch=oob.plan.switch or "" if oob is not None else "")
+    rows, at = _rows(result, model)
     for rack in model.racks:
         _rack_devices(model, rack, at)
     _power(model, plan)

@@ -41,6 +41,7 @@ ROLE_COLOURS = {"node": "4caf50", "pdu": "9e9e9e", "control": "3f51b5", "ufm": "
                 "oob": "795548", "storage": "ff9800", "inband": "00bcd4", "customer": "607d8b"}  # fmt: skip
 SWITCH_COLOUR = "2196f3"
 EPOCH = (1980, 1, 1, 0, 0, 0)
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's where installed: the same YAML, faster
 _QUOTE = re.compile(r'[,"\r\n]')  # a field with one of these is quoted in CSV
 
 
@@ -78,7 +79,7 @@ def files(result: ValidationResult, model: NetBoxModel) -> Iterator[tuple[str, s
     makers = sorted({t.manufacturer for t in types})
     yield "manufacturers.csv", _csv(("name", "slug"), ((m, slugify(m)) for m in makers))
     for t in types:
-        yield t.path, yaml.safe_dump(t.to_dict(), sort_keys=False, allow_unicode=True)
+        yield t.path, yaml.dump(t.to_dict(), Dumper=_DUMPER, sort_keys=False, allow_unicode=True)
     roles = sorted({d.role for d in model.devices})
     yield "device-roles.csv", _csv(("name", "slug", "color"), ((r, r, _colour(r)) for r in roles))
     yield "sites.csv", _csv(("name", "slug", "status"), [(site, slug, STATUS)])
@@ -87,9 +88,16 @@ def files(result: ValidationResult, model: NetBoxModel) -> Iterator[tuple[str, s
     yield "power-panels.csv", _csv(("site", "name"), ((site, p) for p in model.panels))
     yield "power-feeds.csv", _feeds(site, model)
     yield "devices.csv", _devices(site, model)
-    yield "interfaces.csv", _csv(("device", "name", "type"), ((d, p, t) for (d, p), t in model.interfaces.items()))
+    yield "interfaces.csv", _interfaces(model)
     yield "cables.csv", _cables(site, model)
     yield "README.txt", readme(model)
+
+
+def _interfaces(model: NetBoxModel) -> str:
+    header = ("device", "name", "type")
+    if not model.plain:
+        return _csv(header, ((d, p, t) for (d, p), t in model.interfaces.items()))
+    return "".join([",".join(header) + "\n", *(f"{d},{p},{t}\n" for (d, p), t in model.interfaces.items())])
 
 
 def _colour(role: str) -> str:
@@ -126,7 +134,7 @@ def _cables(site: str, model: NetBoxModel) -> str:
     quote goes through the csv module."""
     out = [",".join(CABLES) + "\n"]
     add = out.append
-    quote = _QUOTE.search
+    quote = (lambda text: None) if model.plain else _QUOTE.search  # plain rows: every field as it is
     lead = _csv(("site",), [(site,)]).split("\n", 1)[1].rstrip("\n")  # the site as a CSV field
     for c in model.cables:
         a, a_port, b, b_port, part, length = c
