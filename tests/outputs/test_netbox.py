@@ -109,7 +109,8 @@ def _check_devices(b: Bundle, types: dict[str, dict]) -> dict[str, dict[str, str
     for d in devices:
         height = types[d["device_type"]]["u_height"]
         if not d["rack"]:  # a device of the site in no rack (NetBox allows it): the customer's, no position
-            assert not d["position"] and not d["face"] and d["role"].startswith("customer-"), d
+            assert not d["position"] and not d["face"], d
+            assert d["role"].startswith("customer-") or d["name"].startswith("oob-extra-"), d
         elif height == 0:
             assert not d["position"] and not d["face"], f"{d['name']}: a zero-U device has no position"
         else:
