@@ -236,11 +236,14 @@ def _uplink_rows(model: Model, oob: NetworkPlan, switches: Sequence[tuple[str, P
     per = oob.uplinks // max(1, oob.leaf_switches) if oob.uplinks else 0
     if not per:
         return
-    targets = _targets(model)
+    targets, spare = _targets(model)
     for name, (rack, u) in switches:
         for j in range(per):
             if targets:
-                z, z_port, (z_rack, z_u) = targets[j % len(targets)].take()
+                target = targets[j % len(targets)]
+                if not target.free:  # full: the next leaf of the network with a free port (the plan counts them all)
+                    target = next((t for t in spare if t.free), target)
+                z, z_port, (z_rack, z_u) = target.take()
             else:
                 z, z_port, (z_rack, z_u) = f"uplink-net-{j + 1:02d}", "", NOWHERE
             yield f"{name},u{j + 1},{z},{z_port},{LEAF_UPLINK},{medium},{rack},{u},{z_rack},{z_u}"
@@ -258,12 +261,14 @@ class _Target:
         return self.name, self.free.pop(0) if self.free else "", self.place
 
 
-def _targets(model: Model) -> list[_Target]:
-    """The in-band (or converged storage) switches the uplinks land on, with the ports their own rows leave free."""
+def _targets(model: Model) -> tuple[list[_Target], list[_Target]]:
+    """The in-band (or converged storage) switches the uplinks land on, with the ports their own rows leave free,
+    and the network's other leaves, last first, for uplinks the chosen ones have no free port for (the plan counts
+    the uplinks against the free ports of all its leaves: engines.networks.oob.uplink_ports)."""
     key = next((k for k in (INBAND, STORAGE) if (p := model.networks.get(k)) is not None and p.oob_uplinks), None)
     network = model.networks.get(key) if key else None
     if key is None or network is None or network.fabric is None or not network.fabric.tiers:
-        return []
+        return [], []
     fabric = network.fabric
     used: dict[str, set[str]] = defaultdict(set)
     for row in switched_rows(key, fabric, network.to_dict()):
@@ -278,11 +283,11 @@ def _targets(model: Model) -> list[_Target]:
         chosen = range(fabric.leaf_switches - rails, fabric.leaf_switches)
     places = [model.places.get(f"{role}:{i}", NOWHERE) for i in range(fabric.leaf_switches)]
     out = []
-    for i in chosen:
+    for i in range(fabric.leaf_switches):
         name = model.switch(role, i) or ""
         free = [f"p{p}" for p in range(1, fabric.logical_ports + 1) if f"p{p}" not in used[name]]
         out.append(_Target(name, places[i], free))
-    return out
+    return [out[i] for i in chosen], [out[i] for i in reversed(range(len(out))) if i not in chosen]
 
 
 def network_rows(model: Model) -> Iterator[str]:
