@@ -241,8 +241,8 @@ def test_every_cabling_row_is_exactly_one_cable(seeded_catalog, kind, size):
         assert [d["name"] for d in customer] == ["customer-network"] and uplinks
         assert all(c["side_b_name"].startswith(f"uplink-net-0{c['side_a_name'][1:]}/{c['side_a_device']}/")
                    for c in uplinks)  # fmt: skip
-    else:  # they land on free ports of the converged storage network's leaves
-        assert not customer and not uplinks
+    else:  # they land on free ports of the converged storage network's leaves, beside its storage systems' ports
+        assert [d["name"] for d in customer] == ["customer-storage"] and not uplinks
 
 
 def test_the_site_is_named_as_the_design_else_by_its_hash(seeded_catalog):
