@@ -219,6 +219,14 @@ def _rack_system(server: ServerSpec) -> RackSystem | None:
     )
 
 
+def _facility(design: DesignIn) -> Facility:
+    f = design.facility
+    cooling = None if f.cooling is None else Cooling(f.cooling)
+    return Facility(
+        rack_units=f.rack_units, rack_power_kw=f.rack_power_kw, cooling=cooling, pdu_feeds=Feeds(f.pdu_feeds)
+    )
+
+
 def build_rack_plan(
     design: DesignIn,
     catalog: CatalogView,
@@ -265,13 +273,7 @@ def build_rack_plan(
                 system=_rack_system(server),
             )
         )
-    f = design.facility
-    facility = Facility(
-        rack_units=f.rack_units,
-        rack_power_kw=f.rack_power_kw,
-        cooling=None if f.cooling is None else Cooling(f.cooling),
-        pdu_feeds=Feeds(f.pdu_feeds),
-    )
+    facility = _facility(design)
     switches = tuple(_switch_groups(fabric, catalog, management=management and not oob_central)) + equipment
     pdus = tuple(_pdu_options(catalog))
     plan = _plans.get(

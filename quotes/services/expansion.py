@@ -43,6 +43,7 @@ from engines.fabric.growth import Action
 from messages.languages import resolve_language
 from outputs.format import OutputUnavailable
 from outputs.formats.cabling_csv import render as cabling_csv
+from outputs.links import network_lines
 
 MAX_ADD = 100_000  # nodes one expansion may add: far beyond any fabric the planners size
 
@@ -138,6 +139,12 @@ class Expansion:
             "moved_devices": len(c.moved),
         }
 
+    def frozen_json(self) -> JsonObject:
+        """What an expansion quote freezes of it (quotes.snapshot.FrozenExpansion, less the original's number): the
+        counts, and the re-cabling rows that change something (kept cables are only counted)."""
+        changed = [c.to_json() for c in self.cabling.changes if c.change.action != Action.KEEP]
+        return {**self.summary(), "recabling": changed}
+
     def to_json(self) -> JsonObject:
         out = dict(self.result.to_json())
         out.update(
@@ -156,8 +163,8 @@ class Expansion:
 def _cabling(result: ValidationResult, language: str) -> Iterator[str]:
     try:
         return cabling_csv(result, language)
-    except OutputUnavailable:  # no compute fabric: no cables to compare
-        return iter(["a_end,a_port,z_end,z_port,link_class,cable_part,length_m,network\n"])
+    except OutputUnavailable:  # no compute fabric: the other networks' cables are compared
+        return network_lines(result)
 
 
 def expansion_plan(*, installed: Any, growth: Growth, language: str | None = None) -> Expansion:
@@ -167,6 +174,12 @@ def expansion_plan(*, installed: Any, growth: Growth, language: str | None = Non
     document = installed_document(installed)
     before = design_validate(document=document, language=language)
     after = design_validate(document=grown_document(document, growth), language=language)
+    return expansion_compare(before=before, after=after, language=language)
+
+
+def expansion_compare(*, before: ValidationResult, after: ValidationResult, language: str) -> Expansion:
+    """What the grown design (``after``'s validation) takes from the installed one (``before``'s): the delta bill
+    with its re-cabling labour line, the re-cabling and the findings of the growth."""
     cables = recabling(_cabling(before, language), _cabling(after, language))
     with translation.override(language):
         labour = recable_line(

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.core.management.base import CommandParser
 
-from configurator.management.door import EXIT_INVALID, DoorCommand
+from configurator.cli import EXIT_INVALID, DoorCommand
 from configurator.services import design_validate
 from design.jsontext import load_json
 from design.model import DesignInputError

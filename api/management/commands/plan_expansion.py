@@ -15,7 +15,7 @@ from typing import Any
 
 from django.core.management.base import CommandParser
 
-from configurator.management.door import DoorCommand
+from configurator.cli import DoorCommand
 from design.jsontext import load_json
 from design.model import DesignInputError
 from quotes.services.expansion import expansion_plan, growth_parse

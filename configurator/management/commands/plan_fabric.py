@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.management.base import CommandParser
 
-from configurator.management.door import DoorCommand
+from configurator.cli import DoorCommand
 from configurator.services import fabric_plan_build
 from design.contract import DEFAULT_TOPOLOGY, TOPOLOGIES
 from design.model import DesignInputError
