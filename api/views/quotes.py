@@ -248,7 +248,7 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
     )
     @action(detail=True, methods=["post"], url_path="expansions")
     @idempotent
-    def expansions(self, request, pk=None):
+    def expansions(self, request: Request, pk: str | None = None) -> Response:
         original = self.get_object()
         growth = growth_parse(request.data)
         with transaction.atomic():
