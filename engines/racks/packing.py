@@ -82,6 +82,7 @@ class Draft:
     first_node: int = 0
     nodes: int = 0
     count: int = 1
+    reserved: bool = False  # places kept free in the row for what a larger plan puts there: no rack, no name
 
     def part(self, start: int, count: int) -> Draft:
         """``count`` of these racks from rack ``start`` on."""
@@ -98,7 +99,13 @@ class Draft:
             first,
             d.nodes,
             count,
+            d.reserved,
         )
+
+
+def reserved(count: int) -> Draft:
+    """``count`` places of a row kept free (see ``Draft.reserved``)."""
+    return Draft(RackKind.COMPUTE, (), 0, False, None, None, count=count, reserved=True)
 
 
 class Context:

@@ -215,11 +215,12 @@ def plan_racks(
     in_rack = leaves_in_rack(ctx, b, groups, leaves)
 
     rows, fabric_rows, full = compute_rows(ctx, b, groups, leaves if in_rack else ())
-    if leaves and not in_rack:
-        place_leaves(b, rows, fabric_rows, leaves, leaf_placement, full)
+    leaf_slots = place_leaves(b, rows, fabric_rows, leaves, leaf_placement, full) if leaves and not in_rack else 0
+    widths = () if in_rack else tuple(f + leaf_slots if f else 0 for f in full)
     equipment = [s for role in MANAGEMENT_RACK_ROLES for s in sw[role]]
     management = b.pack_network(equipment, RackKind.MANAGEMENT) if equipment else []
-    place_upper(rows, b.pack_network(sw[SwitchRole.SPINE]), b.pack_network(sw[SwitchRole.CORE]) + management)
+    spines, cores = b.pack_network(sw[SwitchRole.SPINE]), b.pack_network(sw[SwitchRole.CORE])
+    place_upper(rows, spines, cores, management, widths)
     runs, out_rows, unsized, outlets_unknown = finish_rows(ctx, b, rows)
 
     systems = frozenset(g.name for g in groups if g.rack_scale)
@@ -241,10 +242,17 @@ def plan_racks(
         cooling_basis=ctx.cooling_basis,
         feeds=ctx.feeds,
         leaf_placement="in-rack" if in_rack else str(leaf_placement),
+        leaf_reach_rows=0 if in_rack else _leaf_reach(groups),
         facility_power_w=None if unknown else known,
         facility_power_known_w=known,
         findings=tuple(ctx.findings),
     )
+
+
+def _leaf_reach(groups: Sequence[NodeGroup]) -> int:
+    """1 when a group's fabric units are smaller than its rows' full SUs and it has more than one row: a unit's
+    first nodes stand in the row before its leaf rack (``NodeGroup.unit_nodes``); else 0."""
+    return int(any(g.su_nodes and g.unit_nodes and g.unit_nodes < g.su_nodes < g.count for g in groups))
 
 
 def _rack_findings(
