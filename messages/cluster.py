@@ -8,8 +8,8 @@ from django.utils.translation import ngettext
 from engines.findings.params.cluster import (
     ControlPlaneAdded,
     ControlPlaneUfm,
-    ExpansionNewTier,
     ExpansionDevicesMoved,
+    ExpansionNewTier,
     ExpansionRackPower,
     ExpansionUnitBoundary,
     OfferLeftOut,

@@ -261,22 +261,20 @@ def _placed(plan: RackPlan) -> Counter[Place]:
 
 def devices_moved(installed: RackPlan, expanded: RackPlan, *, new_tier: bool = False) -> ExpansionDevicesMoved | None:
     """The installed plan's racked devices that the grown plan has elsewhere (not at their rack and unit, where it
-    holds at least as many of their part: fewer are unused devices, not moved ones), the first of them, and why;
-    None when every installed device keeps its place."""
+    holds at least as many of their role and part: fewer are unused devices, not moved ones), the first of them,
+    and why; None when every installed device keeps its place."""
     before, after = _placed(installed), _placed(expanded)
     gone = before - after
     if not gone:
         return None
-    parts_before: Counter[str] = Counter()
-    parts_after: Counter[str] = Counter()
-    for counter, parts in ((before, parts_before), (after, parts_after)):
-        for (_rack, _role, part, _u), n in counter.items():
-            parts[part] += n
-    spare = {part: max(0, n - parts_after[part]) for part, n in parts_before.items()}
+    fewer: Counter[tuple[str, str]] = Counter()
+    for counter, sign in ((before, 1), (after, -1)):
+        for (_rack, role, part, _u), n in counter.items():
+            fewer[(role, part)] += sign * n
     moved: list[Place] = []
     for place in sorted(gone, key=lambda p: (p[0], -p[3])):
-        unused = min(spare[place[2]], gone[place])
-        spare[place[2]] -= unused
+        unused = min(max(0, fewer[place[1:3]]), gone[place])
+        fewer[place[1:3]] -= unused
         moved += [place] * (gone[place] - unused)
     if not moved:
         return None
