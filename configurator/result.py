@@ -158,6 +158,7 @@ class ValidationResult:
     bom: tuple[BomLine, ...]
     left_out: LeftOut = LeftOut(frozenset(), "size")
     site: SiteIn | None = None  # the naming template of the hand-over files (outputs.links); not in to_json
+    name: str = ""  # the design's name (the NetBox bundle's site); not in to_json
 
     @property
     def errors(self) -> list[ShownFinding]:

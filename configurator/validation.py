@@ -68,4 +68,5 @@ def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, lan
         bom=v.bom,
         left_out=v.left_out,
         site=design.site,
+        name=design.name,
     )

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from engines.cluster.cabling import Model
 from engines.cluster.cabling import network_rows as placed_rows
 from engines.cluster.rackplan import fabric_locator
-from engines.fabric.cabling import iter_cabling_csv
+from engines.fabric.cabling import HEADER, RACK_COLUMNS, iter_cabling_csv
 from engines.fabric.model import NODE_LEAF
 from engines.networks.cabling import network_rows
 
@@ -43,6 +43,15 @@ def cabling_lines(result: ValidationResult) -> Iterator[str]:
     the storage, in-band and out-of-band rows; OutputUnavailable (``no_fabric_plan``) without a cabled fabric."""
     compute, rack_columns = compute_lines(result)
     return _with_networks(compute, result, rack_columns)
+
+
+def network_lines(result: ValidationResult) -> Iterator[str]:
+    """The cabling CSV's lines of a design without a cabled compute fabric: the header, then the storage, in-band
+    and out-of-band rows, every end at its rack and unit where the plan has racks (what an expansion compares when
+    the installed cluster has no compute fabric; the cabling CSV itself is refused for such a design)."""
+    rack_columns = bool(result.rack_plan.plan.runs)
+    header = HEADER + (RACK_COLUMNS if rack_columns else "") + "\n"
+    return _with_networks(iter([header]), result, rack_columns)
 
 
 def _with_networks(compute: Iterator[str], result: ValidationResult, rack_columns: bool) -> Iterator[str]:

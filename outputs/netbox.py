@@ -5,24 +5,39 @@ Names are the cabling CSV's: a device is the end a row names at that rack and un
 ``su01-leaf-r1``, ``oob-R01-01``, a zero-U PDU ``R01-01-pdu-1``); a racked device no row names (the design has no
 out-of-band network, or the device has no port cabled) is ``<rack>-u<unit>``. The units of a rack-scale system
 (NVL72) are devices at their own units of its 48U rack: ``<system> compute tray`` (named as its compute cables name
-it), ``NVLink switch tray``, ``power shelf`` and ``management switch``. A row whose end has no
-rack (the customer's storage port or uplink network, an out-of-band switch no rack holds yet) or no port cannot be
-a NetBox cable; it is listed, with its reason, in the bundle's README."""
+it), ``NVLink switch tray``, ``power shelf`` and ``management switch``.
+
+Every row is a cable between two ports. A row's end outside the plan's racks is a device of the site in no rack:
+the customer's network (``uplink-net-01``, a network rather than a port) is device ``customer-network``, an
+interface per cable named for the network and the port cabled to it (``uplink-net-01/oob-01/u1``); a storage
+system's port (``storage-port-0257``) is an interface of that name on device ``customer-storage``; an out-of-band
+switch no rack holds yet (``oob-extra-01``) is that switch, unracked. A row the plan could give no port (a design
+whose landing leaves are full, which its findings call an error) or whose end is none of these is listed, with
+its reason, in the bundle's README."""
 
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from configurator.result import ValidationResult
+from configurator.snapshot import catalog_snapshot
+from engines.networks.model import OOB
 from engines.racks.model import DeviceRole, Rack, RackPlan
 
 from .links import cabling_lines
-from .netbox_types import DeviceType, component_type, device_type
+from .netbox_types import UNKNOWN_MANUFACTURER, DeviceType, component_type, device_type
 
+Place = tuple[str, str]  # (rack, unit) as the cabling CSV writes them
 STATUS = "planned"
 OTHER = "other"  # NetBox's interface type for a port whose kind the catalogue does not give
+CUSTOMER_NETWORK = "customer-network"  # the device (and role) of the customer's network
+CUSTOMER_STORAGE = "customer-storage"  # the device (and role) of the customer's storage systems
+_OUTSIDE = (
+    ("uplink-net-", CUSTOMER_NETWORK, "Customer network", "The customer's network: the ports the uplinks land on"),
+    ("storage-port-", CUSTOMER_STORAGE, "Customer storage", "The customer's storage systems: their network ports"),
+)
+OOB_EXTRA = "oob-extra-"  # an out-of-band switch the plan adds that no rack holds yet
 
 
 @dataclass
@@ -45,12 +60,9 @@ class NbFeed:
     part: str
 
 
-@dataclass
-class NbCable:
-    a: tuple[str, str]
-    b: tuple[str, str]
-    part: str
-    length_m: str
+# A cable: (a device, a port, b device, b port, cable part, length in m). A plain tuple of strings, which the
+# garbage collector stops tracking: a 2,048-node plan has 57,000 and would otherwise set off full collections.
+NbCable = tuple[str, str, str, str, str, str]
 
 
 @dataclass
@@ -63,43 +75,30 @@ class NetBoxModel:
     feeds: list[NbFeed] = field(default_factory=list)
     panels: list[str] = field(default_factory=list)
     interfaces: dict[tuple[str, str], str] = field(default_factory=dict)  # (device, port) -> type, added ports
-    cables: list[NbCable] = field(default_factory=list)
+    cables: list[NbCable] = field(default_factory=list)  # in the cabling CSV's order
     left_out: list[tuple[str, str]] = field(default_factory=list)  # (cabling row, reason)
+    oob_switch: str = ""  # the out-of-band network's switch part (an unracked further switch is one)
+    plain: bool = True  # no field of any row is quoted in CSV (no comma, quote or line break in it)
 
 
-def _rows(result: ValidationResult) -> Iterator[list[str]]:
-    reader = csv.reader(cabling_lines(result))
-    next(reader)
-    yield from reader
-
-
-def _places(rows: list[list[str]]) -> dict[tuple[str, str], list[str]]:
-    """Every cabling end with a rack, by (rack, unit) (unit "" for a zero-U PDU), in the order the rows name them."""
-    at: dict[tuple[str, str], list[str]] = {}
-    seen: set[str] = set()
-    for f in rows:
-        for name, rack, unit in ((f[0], f[7], f[8]), (f[2], f[9], f[10])):
-            if rack and name not in seen:
-                seen.add(name)
-                at.setdefault((rack, unit), []).append(name)
-    return at
-
-
-def _rack_devices(model: NetBoxModel, rack: Rack, at: dict[tuple[str, str], list[str]]) -> None:
+def _rack_devices(model: NetBoxModel, rack: Rack, slots: dict[Place, NbDevice]) -> None:
+    """The rack's devices, each named ``<rack>-u<unit>`` until a row names it (its slot, by rack and unit); its
+    zero-U PDUs by the cabling CSV's names."""
     for d in rack.devices:
-        names = at.get((rack.name, str(d.position_u)), [])
         role = str(d.role)
         own = f"{rack.name}-u{d.position_u:02d}"
         component = _COMPONENTS.get(d.role) if rack.system else None
         if component is not None and d.part == rack_part(rack):
             # A unit of a rack-scale system (a compute tray, NVLink switch tray or power shelf) at its own unit.
             kind = f"{d.part} {component}"
-            model.devices.append(NbDevice(names[0] if names else own, role, kind, rack.name, d.position_u, face=d.face))
             if kind not in model.types:
                 model.types[kind] = component_type(d.part, component, d.height_u)
-            continue
-        model.devices.append(NbDevice(names[0] if names else own, role, d.part, rack.name, d.position_u, face=d.face))
-        _type(model, d.part, d.height_u)
+        else:
+            kind = d.part
+            _type(model, d.part, d.height_u)
+        device = NbDevice(own, role, kind, rack.name, d.position_u, face=d.face)
+        model.devices.append(device)
+        slots.setdefault((rack.name, str(d.position_u)), device)
     horizontal = sum(1 for d in rack.devices if d.role == DeviceRole.PDU)
     zero_u = [p.part for p in rack.pdus for _ in range(p.quantity)][horizontal:]
     for k, part in enumerate(zero_u, horizontal + 1):
@@ -144,36 +143,85 @@ def _power(model: NetBoxModel, plan: RackPlan) -> None:
         )  # fmt: skip
 
 
-def _cables(model: NetBoxModel, rows: list[list[str]]) -> None:
-    placed = {d.name: d for d in model.devices}
-    ports: dict[str, dict[str, str]] = {}
-    for d in model.devices:
-        kind = model.types.get(d.part)
-        ports[d.name] = kind.ports if kind is not None else {}
+class _Ends:
+    """Every device's ports by name (its type's and those the rows add), and the racked devices no row has named
+    yet by (rack, unit): the first row end at a device's rack and unit names it."""
+
+    def __init__(self, model: NetBoxModel, slots: dict[Place, NbDevice]):
+        self.model = model
+        self.slots = slots
+        self.ports = {d.name: dict(model.types[d.part].ports) for d in model.devices if d.position is None}
+
+    def place(self, name: str, rack: str, unit: str) -> dict[str, str] | None:
+        device = self.slots.pop((rack, unit), None) if rack else None
+        if device is None:
+            return None
+        device.name = name
+        ports = self.ports[name] = dict(self.model.types[device.part].ports)
+        return ports
+
+
+def _cables(model: NetBoxModel, result: ValidationResult, slots: dict[Place, NbDevice]) -> None:
+    """One pass over the cabling CSV's rows (57,000 at 2,048 nodes, none kept): every row a cable between two ports,
+    its ends' devices named as it comes, the ports no device type lists added."""
+    lines = cabling_lines(result)
+    next(lines)
+    ends = _Ends(model, slots)
+    ports = ends.ports
     added = model.interfaces
-    cables = model.cables
-    for f in rows:
+    cable = model.cables.append
+    for line in lines:
+        if '"' in line:
+            f = next(csv.reader([line]))
+            model.plain = False
+        else:
+            f = line.split(",")
         a, a_port, b, b_port = f[0], f[1], f[2], f[3]
-        if a not in placed or b not in placed:
-            model.left_out.append((",".join(f), _unplaced(a if a not in placed else b)))
+        a_ports = ports.get(a)
+        if a_ports is None and (a_ports := ends.place(a, f[7], f[8])) is None:
+            a, a_port, a_ports = _outside(model, ports, a, a_port, b, b_port)
+        b_ports = ports.get(b)
+        if b_ports is None and (b_ports := ends.place(b, f[9], f[10])) is None:
+            b, b_port, b_ports = _outside(model, ports, b, b_port, f[0], f[1])
+        if a_ports is None or b_ports is None or not a_port or not b_port:
+            model.left_out.append(_left_out(f, a_ports is not None, b_ports is not None))
             continue
-        if not a_port or not b_port:
-            model.left_out.append((",".join(f), "the row names no port at one end"))
-            continue
-        cables.append(NbCable((a, a_port), (b, b_port), f[5], f[6]))
-        a_ports, b_ports = ports[a], ports[b]
-        if a_port not in a_ports and (a, a_port) not in added:
-            added[(a, a_port)] = _added_type(a_ports, a_port, b_ports.get(b_port))
-        if b_port not in b_ports and (b, b_port) not in added:
-            added[(b, b_port)] = _added_type(b_ports, b_port, a_ports.get(a_port))
+        cable((a, a_port, b, b_port, f[5], f[6]))
+        if a_port not in a_ports:
+            a_ports[a_port] = added[(a, a_port)] = _added_type(a_ports, a_port, b_ports.get(b_port))
+        if b_port not in b_ports:
+            b_ports[b_port] = added[(b, b_port)] = _added_type(b_ports, b_port, a_ports.get(a_port))
 
 
-def _unplaced(end: str) -> str:
-    if end.startswith("uplink-net-"):
-        return f"{end} is the customer's network, no device of the plan"
-    if end.startswith("storage-port-"):
-        return f"{end} is a port of the customer's storage system"
-    return f"{end} is in no rack of the plan"
+def _left_out(f: list[str], a: bool, b: bool) -> tuple[str, str]:
+    """A row that is no cable, with its reason: an end that is no device, or an end without a port."""
+    row = ",".join(f).rstrip("\n")
+    if not a or not b:
+        return row, f"{f[0] if not a else f[2]} is in no rack of the plan"
+    return row, f"the plan gives {f[0] if not f[1] else f[2]} no free port for this link"
+
+
+def _outside(
+    model: NetBoxModel, ports: dict[str, dict[str, str]], end: str, port: str, far: str, far_port: str
+) -> tuple[str, str, dict[str, str] | None]:
+    """The device, interface and ports of an end in no rack (module docstring); no ports for an end that is none."""
+    for prefix, device, kind, words in _OUTSIDE:
+        if end.startswith(prefix):
+            if device not in ports:
+                model.devices.append(NbDevice(device, device, kind, "", None))
+                model.types[kind] = DeviceType(UNKNOWN_MANUFACTURER, kind, 0, description=words)
+                ports[device] = {}
+            if prefix == "storage-port-":
+                return device, f"{end}/{port}" if port else end, ports[device]
+            return device, f"{end}/{port}" if port else f"{end}/{far}/{far_port}", ports[device]
+    if end.startswith(OOB_EXTRA) and model.oob_switch:
+        model.devices.append(NbDevice(end, str(DeviceRole.OOB), model.oob_switch, "", None))
+        if model.oob_switch not in model.types:
+            spec = catalog_snapshot().get(model.oob_switch)
+            model.types[model.oob_switch] = device_type(model.oob_switch, getattr(spec, "height_u", None) or 0)
+        ports[end] = dict(model.types[model.oob_switch].ports)
+        return end, port, ports[end]
+    return end, port, None
 
 
 def _added_type(own: dict[str, str], port: str, peer: str | None) -> str:
@@ -188,11 +236,11 @@ def _added_type(own: dict[str, str], port: str, peer: str | None) -> str:
 def netbox_model(result: ValidationResult) -> NetBoxModel:
     """The design's NetBox model (module docstring)."""
     plan = result.rack_plan.plan
-    rows = list(_rows(result))
-    at = _places(rows)
-    model = NetBoxModel(racks=list(plan.racks))
+    oob = result.network_plans.get(OOB)
+    model = NetBoxModel(racks=list(plan.racks), oob_switch=oob.plan.switch or "" if oob is not None else "")
+    slots: dict[Place, NbDevice] = {}
     for rack in model.racks:
-        _rack_devices(model, rack, at)
+        _rack_devices(model, rack, slots)
+    _cables(model, result, slots)
     _power(model, plan)
-    _cables(model, rows)
     return model

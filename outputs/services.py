@@ -3,6 +3,7 @@ the pictures of a result as the wizard and the offer show them."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
@@ -57,7 +58,7 @@ def configuration_output(*, configuration: Configuration, name: str, outcome: Ou
         outcome = design_evaluate(document=configuration.document, language=configuration.language)
     if outcome.result is None:
         raise fmt.unavailable()
-    return design_output(name=name, result=outcome.result, language=configuration.language)
+    return design_output(name=name, result=_named(outcome.result, configuration), language=configuration.language)
 
 
 class UnknownOutput(LookupError):
@@ -100,4 +101,11 @@ def configuration_export(*, configuration: Configuration, name: str) -> Output:
     outcome = design_evaluate(document=configuration.document, language=configuration.language)
     if outcome.result is None:
         raise fmt.unavailable()
-    return design_export(name=name, result=outcome.result, language=configuration.language)
+    return design_export(name=name, result=_named(outcome.result, configuration), language=configuration.language)
+
+
+def _named(result: ValidationResult, configuration: Configuration) -> ValidationResult:
+    """The result named as its design, else as the configuration (the NetBox bundle's site takes the name)."""
+    if result.name or not configuration.name:
+        return result
+    return replace(result, name=configuration.name)

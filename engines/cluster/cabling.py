@@ -34,7 +34,7 @@ from engines.fabric.model import FabricPlan
 from engines.networks.cabling import switched_rows
 from engines.networks.model import INBAND, OOB, STORAGE, NetworkPlan
 from engines.networks.oob import DEVICE_LEAF, LEAF_UPLINK
-from engines.racks.model import DeviceRole, Rack, RackPlan
+from engines.racks.model import DeviceRole, Rack, RackKind, RackPlan
 
 from .rackplan import RackPlanSection, placed
 
@@ -204,32 +204,46 @@ def oob_rows(model: Model, oob: NetworkPlan, *, ports: int = DEFAULT_RJ45_PORTS)
                 switches.add(f"oob-{len(switches.central) + 1:02d}", (rack.name, str(d.position_u)), central=True)
     seen: dict[DeviceRole, int] = defaultdict(int)
     servers: dict[str, int] = defaultdict(int)
-    for rack in plan.racks:
-        mine = next((d for d in rack.devices if d.role == DeviceRole.MANAGEMENT), None)
-        own: list[tuple[str, Place]] = []
-        if mine is not None:
-            own = [(f"oob-{rack.name}", (rack.name, str(mine.position_u)))]
-        elif rack.system:  # its own built-in switches, top down
-            builtin = [d for d in rack.devices if d.role == DeviceRole.SYSTEM_MANAGEMENT]
-            builtin.sort(key=lambda d: -d.position_u)
-            own = [(f"oob-{rack.name}-{k + 1}", (rack.name, str(d.position_u))) for k, d in enumerate(builtin)]
+    racks = [(rack, _own_switches(rack), list(_managed(model, rack, seen, servers))) for rack in plan.racks]
+    for _rack, own, _devices in racks:
         for switch in own:
             switches.add(*switch)
-        for name, port, unit in _managed(model, rack, seen, servers):
-            z, z_port, (z_rack, z_u) = switches.port(own)
+    # Ports are given the compute racks first, in the order of their nodes, then the network and management racks:
+    # growth appends compute racks and changes those others, so an installed compute rack keeps its ports.
+    ends: dict[int, list[tuple[str, str, Place]]] = {}
+    for k in sorted(range(len(racks)), key=lambda k: racks[k][0].kind != RackKind.COMPUTE):
+        ends[k] = [switches.port(racks[k][1]) for _ in racks[k][2]]
+    for k, (rack, _own, devices) in enumerate(racks):
+        for (name, port, unit), (z, z_port, (z_rack, z_u)) in zip(devices, ends[k], strict=True):
             yield f"{name},{port},{z},{z_port},{DEVICE_LEAF},{cord},{rack.name},{_unit(unit)},{z_rack},{z_u}"
     yield from _uplink_rows(model, oob, switches.order, ",".join(media.get(LEAF_UPLINK, ("", ""))))
+
+
+def _own_switches(rack: Rack) -> list[tuple[str, Place]]:
+    """The rack's own out-of-band switches: the plan's management switch, or a rack-scale system's built-in ones
+    (top down); none where the switches are central."""
+    mine = next((d for d in rack.devices if d.role == DeviceRole.MANAGEMENT), None)
+    if mine is not None:
+        return [(f"oob-{rack.name}", (rack.name, str(mine.position_u)))]
+    if rack.system:
+        builtin = [d for d in rack.devices if d.role == DeviceRole.SYSTEM_MANAGEMENT]
+        builtin.sort(key=lambda d: -d.position_u)
+        return [(f"oob-{rack.name}-{k + 1}", (rack.name, str(d.position_u))) for k, d in enumerate(builtin)]
+    return []
 
 
 def _uplink_rows(model: Model, oob: NetworkPlan, switches: Sequence[tuple[str, Place]], medium: str) -> Iterator[str]:
     per = oob.uplinks // max(1, oob.leaf_switches) if oob.uplinks else 0
     if not per:
         return
-    targets = _targets(model)
+    targets, spare = _targets(model)
     for name, (rack, u) in switches:
         for j in range(per):
             if targets:
-                z, z_port, (z_rack, z_u) = targets[j % len(targets)].take()
+                target = targets[j % len(targets)]
+                if not target.free:  # full: the next leaf of the network with a free port (the plan counts them all)
+                    target = next((t for t in spare if t.free), target)
+                z, z_port, (z_rack, z_u) = target.take()
             else:
                 z, z_port, (z_rack, z_u) = f"uplink-net-{j + 1:02d}", "", NOWHERE
             yield f"{name},u{j + 1},{z},{z_port},{LEAF_UPLINK},{medium},{rack},{u},{z_rack},{z_u}"
@@ -247,12 +261,14 @@ class _Target:
         return self.name, self.free.pop(0) if self.free else "", self.place
 
 
-def _targets(model: Model) -> list[_Target]:
-    """The in-band (or converged storage) switches the uplinks land on, with the ports their own rows leave free."""
+def _targets(model: Model) -> tuple[list[_Target], list[_Target]]:
+    """The in-band (or converged storage) switches the uplinks land on, with the ports their own rows leave free,
+    and the network's other leaves, last first, for uplinks the chosen ones have no free port for (the plan counts
+    the uplinks against the free ports of all its leaves: engines.networks.oob.uplink_ports)."""
     key = next((k for k in (INBAND, STORAGE) if (p := model.networks.get(k)) is not None and p.oob_uplinks), None)
     network = model.networks.get(key) if key else None
     if key is None or network is None or network.fabric is None or not network.fabric.tiers:
-        return []
+        return [], []
     fabric = network.fabric
     used: dict[str, set[str]] = defaultdict(set)
     for row in switched_rows(key, fabric, network.to_dict()):
@@ -267,11 +283,11 @@ def _targets(model: Model) -> list[_Target]:
         chosen = range(fabric.leaf_switches - rails, fabric.leaf_switches)
     places = [model.places.get(f"{role}:{i}", NOWHERE) for i in range(fabric.leaf_switches)]
     out = []
-    for i in chosen:
+    for i in range(fabric.leaf_switches):
         name = model.switch(role, i) or ""
         free = [f"p{p}" for p in range(1, fabric.logical_ports + 1) if f"p{p}" not in used[name]]
         out.append(_Target(name, places[i], free))
-    return out
+    return [out[i] for i in chosen], [out[i] for i in reversed(range(len(out))) if i not in chosen]
 
 
 def network_rows(model: Model) -> Iterator[str]:

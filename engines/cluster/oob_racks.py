@@ -2,8 +2,11 @@
 switches in the management racks (the DGX SuperPOD RAs'), so no rack gets one of its own; or per rack, the rack
 plan's management switch in every rack. Absent, the placement follows the density of the compute racks
 (``engines.networks.oob.oob_placement``): the racks are planned central first and planned again per rack when the
-fullest compute rack has ``DENSE_RACK_PORTS`` or more management ports. Central switches are counted by the
-out-of-band plan from the racks' PDUs, then racked in the management racks (``with_central_switches``)."""
+fullest compute rack has ``DENSE_RACK_PORTS`` or more management ports. Central switches are sized by the
+out-of-band network's rule from the plan's PDUs and racked in the management racks in the same plan
+(``central_sizing``: the planner counts them again while their own racks add PDUs); when the out-of-band plan
+counts otherwise (its inputs changed after the racks were planned), they are racked again
+(``with_central_switches``)."""
 
 from __future__ import annotations
 
@@ -14,9 +17,9 @@ from design.specs import CatalogView, SwitchSpec
 from engines.fabric.model import FabricPlan
 from engines.findings.finding import Finding
 from engines.networks.model import NetworkPlan
-from engines.networks.oob import CENTRAL, PER_RACK, RackSide, oob_placement
+from engines.networks.oob import CENTRAL, PER_RACK, RackSide, central_switches, oob_leaf_switch, oob_placement
 from engines.node.totals import NodeTotals
-from engines.racks import RackPlan, SwitchGroup
+from engines.racks import CentralSwitches, RackPlan, SwitchGroup
 from engines.racks.model import DeviceRole, RackKind, SwitchRole
 
 from .rackplan import build_rack_plan
@@ -25,12 +28,67 @@ from .rackplan import build_rack_plan
 @dataclass(frozen=True)
 class OobRacks:
     """The rack plan, its findings and whether its out-of-band switches are central (none in a rack of its own),
-    and how many central ones it racks in the management racks."""
+    and how many central ones it racks in the management racks, of which part."""
 
     plan: RackPlan
     findings: list[Finding]
     central: bool
     racked: int = 0
+    racked_part: str | None = None
+
+
+def _racked(plan: RackPlan) -> tuple[int, str | None]:
+    """The central out-of-band switches the plan's management racks hold, and their part."""
+    count, part = 0, None
+    for run in plan.runs:
+        if run.rack.kind == RackKind.MANAGEMENT:
+            oob = [d.part for d in run.rack.devices if d.role == DeviceRole.OOB]
+            count += len(oob) * run.count
+            part = part or next(iter(oob), None)
+    return count, part
+
+
+def _racks_but_central(plan: RackPlan) -> int:
+    """The plan's racks but those holding nothing but central out-of-band switches: the racks the placement is
+    chosen by (a cluster in one rack keeps its switch in that rack)."""
+    only_oob = sum(
+        run.count
+        for run in plan.runs
+        if run.rack.kind == RackKind.MANAGEMENT and all(d.role == DeviceRole.OOB for d in run.rack.devices)
+    )
+    return plan.rack_count - only_oob
+
+
+def _switch_group(catalog: CatalogView, part: str, count: int) -> SwitchGroup:
+    spec = catalog.get(part)
+    spec = spec if isinstance(spec, SwitchSpec) else None
+    watts = None if spec is None or spec.watts is None else round(spec.watts)
+    return SwitchGroup(
+        role=SwitchRole.OOB, part=part, count=count, height_u=spec.height_u if spec else None, power_w=watts
+    )
+
+
+def central_sizing(
+    design: DesignIn, catalog: CatalogView, *, ports: int, units: int, system_switch: str | None
+) -> CentralSwitches | None:
+    """The central out-of-band switches as the planner racks them: the design's switch (else a rack-scale
+    system's own model, else the RAs'), counted by ``central_switches`` from every port but the PDUs' (``ports``:
+    BMCs, switches, servers) and the plan's PDUs. None when the design names no out-of-band network to plan or
+    its switch is no management switch (the out-of-band plan says why)."""
+    entry = design.networks.oob if design.networks is not None else DEFAULT
+    if entry is None:
+        return None
+    named = entry.switch if isinstance(entry, NetworkIn) else None
+    leaf = oob_leaf_switch(catalog, named or system_switch)
+    if leaf is None or not leaf.management or leaf.rj45_ports <= 0:
+        return None
+    return CentralSwitches(
+        group=_switch_group(catalog, leaf.part_number, 0),
+        ports=ports,
+        per_switch=leaf.rj45_ports,
+        units=units,
+        sizer=central_switches,
+    )
 
 
 def densest_rack_ports(racks: RackPlan) -> int:
@@ -54,20 +112,25 @@ def oob_rack_plan(
     *,
     management: bool,
     equipment: tuple[SwitchGroup, ...] = (),
+    sizing: CentralSwitches | None = None,
 ) -> OobRacks:
     """The rack plan with the out-of-band switches where the placement puts them (module docstring).
-    ``management`` False: the site has its own out-of-band network (no management switch in any rack)."""
+    ``management`` False: the site has its own out-of-band network (no management switch in any rack);
+    ``sizing``: the central switches to rack with the plan (``central_sizing``)."""
     entry = design.networks.oob if design.networks is not None else DEFAULT
     if not management or entry is None:
         plan, found = build_rack_plan(design, catalog, totals, fabric, management=management, equipment=equipment)
         return OobRacks(plan, found, False)
     given = entry.placement if isinstance(entry, NetworkIn) else None
     central = given != PER_RACK
-    plan, found = build_rack_plan(design, catalog, totals, fabric, equipment=equipment, oob_central=central)
-    if given is None and oob_placement(entry, densest_rack_ports(plan), plan.rack_count)[0] != CENTRAL:
+    sizing = sizing if central else None
+    plan, found = build_rack_plan(
+        design, catalog, totals, fabric, equipment=equipment, oob_central=central, central=sizing
+    )
+    if given is None and oob_placement(entry, densest_rack_ports(plan), _racks_but_central(plan))[0] != CENTRAL:
         plan, found = build_rack_plan(design, catalog, totals, fabric, equipment=equipment)
         return OobRacks(plan, found, False)
-    return OobRacks(plan, found, central)
+    return OobRacks(plan, found, central, *(_racked(plan) if sizing is not None else (0, None)))
 
 
 def with_central_switches(
@@ -82,16 +145,11 @@ def with_central_switches(
     """``racks`` with the out-of-band plan's central switches racked in the management racks (``racks`` itself
     when they already are, or the switches are not central)."""
     count = oob.leaf_switches if oob is not None and oob.placement == CENTRAL and racks.central else 0
-    if count == racks.racked or oob is None or not oob.switch:
+    if oob is None or not oob.switch or (count == racks.racked and (not count or oob.switch == racks.racked_part)):
         return racks
-    spec = catalog.get(oob.switch)
-    spec = spec if isinstance(spec, SwitchSpec) else None
-    watts = None if spec is None or spec.watts is None else round(spec.watts)
-    group = SwitchGroup(
-        role=SwitchRole.OOB, part=oob.switch, count=count, height_u=spec.height_u if spec else None, power_w=watts
-    )
+    group = _switch_group(catalog, oob.switch, count)
     plan, found = build_rack_plan(design, catalog, totals, fabric, equipment=(group, *equipment), oob_central=True)
-    return OobRacks(plan, found, True, count)
+    return OobRacks(plan, found, True, count, oob.switch)
 
 
 def rack_side(racks: RackPlan, central: bool) -> RackSide:
@@ -115,5 +173,5 @@ def rack_side(racks: RackPlan, central: bool) -> RackSide:
         switch_part=part or system_part,
         densest=densest,
         central=central,
-        racks=racks.rack_count,
+        racks=_racks_but_central(racks),
     )

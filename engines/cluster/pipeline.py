@@ -37,7 +37,7 @@ from engines.cluster.control_plane import (
     left_out,
 )
 from engines.cluster.defaults import DefaultAdded, complete_design
-from engines.cluster.oob_racks import OobRacks, oob_rack_plan, rack_side, with_central_switches
+from engines.cluster.oob_racks import OobRacks, central_sizing, oob_rack_plan, rack_side, with_central_switches
 from engines.cluster.rackplan import (
     RackPlanSection,
     distances,
@@ -57,7 +57,7 @@ from engines.networks.plan import NodePorts, plan_oob_network, plan_switched_net
 from engines.node.context import GroupContext, resolve_group
 from engines.node.engine import NodeResult, validate_nodes
 from engines.node.power import ClusterPower, cluster_power
-from engines.racks import LinkLength, SwitchGroup
+from engines.racks import CentralSwitches, LinkLength, SwitchGroup
 
 
 def integrated_nic_spec(server: ServerSpec) -> AdapterSpec | None:
@@ -453,7 +453,8 @@ def _fabric_and_racks(
     # Switch counts first, then the racks, then the media chosen with the racks' distances (rackplan). The
     # second plan is not the first one again: its rack holds the rack plan's distances and nodes per rack,
     # which choose the media and may choose the port split (a splitter cable's reach), so it is planned anew.
-    laid = oob_rack_plan(design, catalog, node.totals, plan, management=management, equipment=equipment)
+    sizing = _central_sizing(design, catalog, plan, networks, sum(n for _part, n in servers))
+    laid = oob_rack_plan(design, catalog, node.totals, plan, management=management, equipment=equipment, sizing=sizing)
     lengths = distances(laid.plan, design)
     if plan is not None and design.fabric is not None:
         laid_rack = fabric_rack_with_distances(laid.plan, design, lengths)
@@ -468,6 +469,34 @@ def _fabric_and_racks(
     findings.extend([*fabric_findings, *([mixed] if mixed is not None else [])])
     findings.extend(laid.findings)
     return _Laid(plan, laid, lengths, equipment, sum(n for _part, n in servers), ib)
+
+
+def _central_sizing(
+    design: DesignIn,
+    catalog: CatalogView,
+    plan: FabricPlan | None,
+    networks: dict[str, NetworkPlan | None],
+    servers: int,
+) -> CentralSwitches | None:
+    """The central out-of-band switches' sizing from what the out-of-band plan will count (``_network_plans``):
+    every port but the PDUs' (BMCs, the compute fabric's and the networks' switches, the control plane's servers),
+    by the compute fabric's scalable units when it is rail-optimized."""
+    rail_optimized = plan is not None and plan.tiers >= 2 and plan.topology == "rail-optimized"
+    switches = (plan.switches if plan is not None and plan.tiers else 0) + sum(
+        p.switches for p in networks.values() if p is not None
+    )
+    system_switch = None
+    for g in design.node_groups:
+        server = catalog.get(g.server)
+        if isinstance(server, ServerSpec) and server.rack_scale and server.rack_mgmt_switch_model:
+            system_switch = system_switch or server.rack_mgmt_switch_model
+    return central_sizing(
+        design,
+        catalog,
+        ports=_oob_bmcs(design, catalog) + switches + servers,
+        units=max(1, plan.units) if plan is not None and rail_optimized else 1,
+        system_switch=system_switch,
+    )
 
 
 def _left_out(design: DesignIn, leave: LeftOut, rack_plan: RackPlanSection) -> list[str]:

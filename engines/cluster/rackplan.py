@@ -29,6 +29,7 @@ from engines.findings.registry import finding
 from engines.networks.model import NetworkPlan
 from engines.node.totals import NodeTotals
 from engines.racks import (
+    CentralSwitches,
     Cooling,
     Facility,
     Feeds,
@@ -51,11 +52,11 @@ T = TypeVar("T")
 # Rack plans kept per process, by their inputs. The planner is pure, so the same inputs give the same plan, and the
 # plan is never changed once made (frozen dataclasses): the alternatives page validates a dozen or more designs of
 # one size whose racks often do not differ (a 100,000-node draft's page: 29 validations, 3 distinct layouts, each
-# planned once), and a save validates the design the step just showed. A validation with central out-of-band
-# switches plans its racks up to three times (central, per rack when the density asks for it, then with the central
-# switches racked: engines.cluster.oob_racks), so the page's 3 layouts are 9 plans. A 100,000-node plan (6,250 rows)
-# takes about 6 MB (and its written form about 3 MB), so twelve of them bound the memory a worker spends on this.
-PLAN_MEMO_SIZE = 12
+# planned once), and a save validates the design the step just showed. A validation plans its racks once (the
+# central out-of-band switches racked in the same plan, engines.cluster.oob_racks), twice where the density or a
+# one-rack cluster asks for a switch in every rack, so the page's 3 layouts are at most 6 plans. A 100,000-node plan
+# (6,250 rows) takes about 6 MB (and its written form about 3 MB), so six of them bound the memory a worker spends.
+PLAN_MEMO_SIZE = 6
 
 
 class _Memo(Generic[T]):
@@ -239,6 +240,14 @@ def layout_unit(fabric: FabricPlan | None, catalog: CatalogView) -> int | None:
     return full
 
 
+def _facility(design: DesignIn) -> Facility:
+    f = design.facility
+    cooling = None if f.cooling is None else Cooling(f.cooling)
+    return Facility(
+        rack_units=f.rack_units, rack_power_kw=f.rack_power_kw, cooling=cooling, pdu_feeds=Feeds(f.pdu_feeds)
+    )
+
+
 def build_rack_plan(
     design: DesignIn,
     catalog: CatalogView,
@@ -248,12 +257,14 @@ def build_rack_plan(
     management: bool = True,
     equipment: tuple[SwitchGroup, ...] = (),
     oob_central: bool = False,
+    central: CentralSwitches | None = None,
 ) -> tuple[RackPlan, list[Finding]]:
     """Plan the design's racks. Returns the plan and the findings at the edge (a server of unknown height cannot
     be racked: RACK_NODE_HEIGHT_UNKNOWN, and its nodes are left out of the plan rather than given a guessed size).
     ``management`` False: the site has its own out-of-band network; ``oob_central``: its switches stand in the
     management racks (engines.cluster.oob_racks): either way no rack gets one of its own. ``equipment``: what the
-    management racks hold (``management_equipment``, central out-of-band switches among it)."""
+    management racks hold (``management_equipment``, central out-of-band switches among it); ``central``: the
+    central out-of-band switches, racked as many as the plan's PDUs ask for (engines.cluster.oob_racks)."""
     findings: list[Finding] = []
     peaks = {g.get("node_group"): g.get("peak_power_w_per_node") for g in node_totals.get("groups", [])}
     su = layout_unit(fabric, catalog)
@@ -283,18 +294,12 @@ def build_rack_plan(
                 system=_rack_system(server),
             )
         )
-    f = design.facility
-    facility = Facility(
-        rack_units=f.rack_units,
-        rack_power_kw=f.rack_power_kw,
-        cooling=None if f.cooling is None else Cooling(f.cooling),
-        pdu_feeds=Feeds(f.pdu_feeds),
-    )
+    facility = _facility(design)
     switches = tuple(_switch_groups(fabric, catalog, management=management and not oob_central)) + equipment
     pdus = tuple(_pdu_options(catalog))
     plan = _plans.get(
-        (tuple(groups), switches, facility, pdus),
-        lambda: plan_racks(node_groups=groups, switches=switches, facility=facility, pdu_options=pdus),
+        (tuple(groups), switches, facility, pdus, central),
+        lambda: plan_racks(node_groups=groups, switches=switches, facility=facility, pdu_options=pdus, central=central),
     )
     # The planner's findings with the subjects of the design (the severity is the registry's, as the planner gave it).
     findings.extend(finding(_subject(r.subject, design), r.params) for r in plan.findings)

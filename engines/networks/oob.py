@@ -75,6 +75,11 @@ def _switch(catalog: CatalogView, named: str | None, defaults: tuple[str, ...]) 
     return None
 
 
+def oob_leaf_switch(catalog: CatalogView, named: str | None) -> SwitchSpec | None:
+    """The out-of-band switch: the one ``named`` (the design's, else the racks' own), else the RAs' default."""
+    return _switch(catalog, named, OOB_SWITCHES)
+
+
 def central_switches(ports: int, per: int, units: int) -> int:
     """Central out-of-band switches: the ports spread over the compute fabric's scalable units and ceil(a unit's
     ports / ``per``) switches for each unit (SPOD-H100-OOB-CENTRAL), in no more groups than one pool of the ports
@@ -104,7 +109,7 @@ def plan_oob(
     """The out-of-band network, central or per rack (module docstring)."""
     given = entry if isinstance(entry, NetworkIn) else NetworkIn()
     subject = f"networks.{OOB}"
-    leaf = _switch(catalog, given.switch or racks.switch_part, OOB_SWITCHES)
+    leaf = oob_leaf_switch(catalog, given.switch or racks.switch_part)
     if leaf is None or not leaf.management or leaf.rj45_ports <= 0:
         kind = NetworkOobNotManagement if leaf is not None else NetworkNoSwitch
         findings.append(

@@ -6,7 +6,8 @@ substitutes a guessed number for a missing fact.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .model import Cooling, Feeds, SwitchRole
@@ -109,6 +110,23 @@ class SwitchGroup:
         _check_whole(self, "count", 0)
         _check_whole(self, "height_u", 1, MAX_RACK_UNITS, optional=True)
         _check_whole(self, "power_w", 0, optional=True)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CentralSwitches:
+    """Switches of the management racks whose number follows the plan's PDUs, each PDU a port on them: the central
+    out-of-band switches. ``switches(pdus)`` is ``sizer(ports + pdus, per_switch, units)``, the sizing of their
+    network's engine (``ports``: every other port they take). ``group`` names the switch; its count is ignored.
+    The planner racks as many as the PDUs of the plan with them racked ask for."""
+
+    group: SwitchGroup
+    ports: int
+    per_switch: int
+    units: int
+    sizer: Callable[[int, int, int], int] = field(compare=False, repr=False)
+
+    def switches(self, pdus: int) -> int:
+        return self.sizer(self.ports + pdus, self.per_switch, self.units)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from engines.findings import Finding, RackCode, finding
@@ -103,8 +104,10 @@ class Draft:
         )
 
 
+@lru_cache(maxsize=256)
 def reserved(count: int) -> Draft:
-    """``count`` places of a row kept free (see ``Draft.reserved``)."""
+    """``count`` places of a row kept free (see ``Draft.reserved``): one draft per count, never changed, so a row's
+    drafts keep their identity when its racks are laid out again (``finish_rows`` remembers rows by it)."""
     return Draft(RackKind.COMPUTE, (), 0, False, None, None, count=count, reserved=True)
 
 

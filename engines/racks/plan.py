@@ -141,6 +141,8 @@ RACK_SERVER_SIZE_ASSUMED (info)     control-plane servers and UFM appliances rac
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
 
 from engines.findings.params.racks import (
     RackAirDensity,
@@ -151,7 +153,7 @@ from engines.findings.params.racks import (
     RackPduOutletsUnknown,
 )
 
-from .inputs import Facility, NodeGroup, PduOption, SwitchGroup
+from .inputs import CentralSwitches, Facility, NodeGroup, PduOption, SwitchGroup
 from .model import (
     MANAGEMENT_RACK_ROLES,
     Cooling,
@@ -161,12 +163,14 @@ from .model import (
     RackKind,
     RackPlan,
     RackRun,
+    Row,
     SwitchRole,
 )
 from .packing import (
     AIR_COOLING_LIMIT_W,
     Builder,
     Context,
+    Draft,
     Switch,
     check_group,
     choose_pdu,
@@ -199,11 +203,13 @@ def plan_racks(
     pdu_options: Sequence[PduOption] = (),
     leaf_placement: LeafPlacement = LeafPlacement.MIDDLE_OF_ROW,
     other_it_power_w: int | None = 0,
+    central: CentralSwitches | None = None,
 ) -> RackPlan:
-    """Plan the racks of a cluster (rules and finding codes in the module docstring)."""
+    """Plan the racks of a cluster (rules and finding codes in the module docstring). ``central``: switches the
+    management racks hold as many of as the plan's PDUs ask for (the central out-of-band switches)."""
     facility = facility or Facility()
     ctx = Context(facility, node_groups)
-    sw = switches_by_role(ctx, switches)
+    sw, central_switch = _switches(ctx, switches, central)
     mgmt = sw[SwitchRole.MANAGEMENT][0] if sw[SwitchRole.MANAGEMENT] else None
     if mgmt is None:
         ctx.add("switches.management", RackNoManagementSwitch())
@@ -219,11 +225,9 @@ def plan_racks(
     rows, fabric_rows, full = compute_rows(ctx, b, groups, leaves if in_rack else ())
     leaf_slots = place_leaves(b, rows, fabric_rows, leaves, leaf_placement, full) if leaves and not in_rack else 0
     widths = () if in_rack else tuple(f + leaf_slots if f else 0 for f in full)
-    equipment = [s for role in MANAGEMENT_RACK_ROLES for s in sw[role]]
-    management = b.pack_network(equipment, RackKind.MANAGEMENT) if equipment else []
-    spines, cores = b.pack_network(sw[SwitchRole.SPINE]), b.pack_network(sw[SwitchRole.CORE])
-    place_upper(rows, spines, cores, management, widths)
-    runs, out_rows, unsized, outlets_unknown = finish_rows(ctx, b, rows)
+    runs, out_rows, unsized, outlets_unknown = _finish_with_management(
+        ctx, b, sw, rows, central, central_switch, widths
+    )
 
     systems = frozenset(g.name for g in groups if g.rack_scale)
     _rack_findings(ctx, runs, unsized, outlets_unknown, switches, mgmt, systems)
@@ -255,6 +259,56 @@ def _leaf_reach(groups: Sequence[NodeGroup]) -> int:
     """1 when a group's fabric units are smaller than its rows' full SUs and it has more than one row: a unit's
     first nodes stand in the row before its leaf rack (``NodeGroup.unit_nodes``); else 0."""
     return int(any(g.su_nodes and g.unit_nodes and g.unit_nodes < g.su_nodes < g.count for g in groups))
+
+
+def _switches(
+    ctx: Context, switches: Sequence[SwitchGroup], central: CentralSwitches | None
+) -> tuple[dict[SwitchRole, list[Switch]], Switch | None]:
+    """Every switch to place by role (``switches_by_role``), and one of the ``central`` switches, taken (and its
+    findings said) before the management racks' equipment, where the plan lists them."""
+    if central is None:
+        return switches_by_role(ctx, switches), None
+    at = next((i for i, g in enumerate(switches) if g.role in MANAGEMENT_RACK_ROLES), len(switches))
+    sw = switches_by_role(ctx, [*switches[:at], replace(central.group, count=1), *switches[at:]])
+    return sw, sw[central.group.role].pop(0)
+
+
+CENTRAL_TRIES = 4  # racked central switches may add PDUs to their own racks, so ports: counted again until it holds
+
+
+def _finish_with_management(
+    ctx: Context,
+    b: Builder,
+    sw: dict[SwitchRole, list[Switch]],
+    rows: list[list[Draft]],
+    central: CentralSwitches | None,
+    central_switch: Switch | None,
+    widths: Sequence[int] = (),
+) -> tuple[list[RackRun], list[Row], list[RackRun], bool]:
+    """The rows finished (``finish_rows``) with the spine and core racks, then the management racks, at the end of
+    their rows. With ``central`` switches, as many of them are racked as the finished plan's PDUs ask for: the
+    management racks are packed and finished again until the count holds (at most ``CENTRAL_TRIES`` times; the
+    other racks are finished once)."""
+    spines, cores = b.pack_network(sw[SwitchRole.SPINE]), b.pack_network(sw[SwitchRole.CORE])
+    finished: dict[tuple[int, ...], Any] = {}
+    count = 0
+    for _ in range(CENTRAL_TRIES):
+        equipment = [
+            s
+            for role in MANAGEMENT_RACK_ROLES
+            for s in ([central_switch] * count if central_switch and central_switch.role == role else []) + sw[role]
+        ]
+        management = b.pack_network(equipment, RackKind.MANAGEMENT) if equipment else []
+        laid = [list(row) for row in rows]
+        place_upper(laid, spines, cores, management, widths)
+        out = finish_rows(ctx, b, laid, finished)
+        if central is None:
+            break
+        want = central.switches(sum(p.quantity * run.count for run in out[0] for p in run.rack.pdus))
+        if want == count:
+            break
+        count = want
+    return out
 
 
 def _rack_findings(

@@ -199,10 +199,11 @@ def place_upper(
 
 
 def finish_rows(
-    ctx: Context, b: Builder, rows: list[list[Draft]]
+    ctx: Context, b: Builder, rows: list[list[Draft]], finished: dict[tuple[int, ...], Any] | None = None
 ) -> tuple[list[RackRun], list[Row], list[RackRun], bool]:
     """Name and finish every rack run row by row: (runs, rows, runs whose PDUs could not be sized, whether any
-    rack's outlets are unknown)."""
+    rack's outlets are unknown). ``finished``: rows finished before, by their place and drafts, taken as they were
+    (a plan finishes its rows again when only its management racks change)."""
     runs: list[RackRun] = []
     out_rows: list[Row] = []
     unsized: list[RackRun] = []
@@ -210,21 +211,38 @@ def finish_rows(
     for r, row in enumerate(rows):
         while row and row[-1].reserved:  # nothing stands behind the free places: they are no part of the row
             row.pop()
-        prefix = f"R{r + 1:02d}"
-        names = tuple([prefix + suffix for suffix in _slot_names(_row_length(row))])
-        placed: list[str] = []
-        s = 0
-        for draft in row:
-            if draft.reserved:
-                s += draft.count
-                continue
-            placed.extend(names[s : s + draft.count])
-            rack, no_size, no_outlets = finish_rack(b, draft, names[s], r, s, ctx)
-            run = RackRun(rack, draft.count, names[s : s + draft.count])
-            runs.append(run)
-            if no_size:
-                unsized.append(run)
-            outlets_unknown = outlets_unknown or no_outlets
-            s += draft.count
-        out_rows.append(Row(r, prefix, names if len(placed) == len(names) else tuple(placed)))
+        key = (r, *map(id, row))
+        done = finished.get(key) if finished is not None else None
+        if done is None:
+            done = _finish_row(ctx, b, r, row)
+            if finished is not None:
+                finished[key] = done
+        row_runs, out_row, row_unsized, row_outlets = done
+        runs += row_runs
+        unsized += row_unsized
+        outlets_unknown = outlets_unknown or row_outlets
+        out_rows.append(out_row)
     return runs, out_rows, unsized, outlets_unknown
+
+
+def _finish_row(ctx: Context, b: Builder, r: int, row: list[Draft]) -> tuple[list[RackRun], Row, list[RackRun], bool]:
+    prefix = f"R{r + 1:02d}"
+    names = tuple([prefix + suffix for suffix in _slot_names(_row_length(row))])
+    runs: list[RackRun] = []
+    unsized: list[RackRun] = []
+    outlets_unknown = False
+    placed: list[str] = []
+    s = 0
+    for draft in row:
+        if draft.reserved:
+            s += draft.count
+            continue
+        placed.extend(names[s : s + draft.count])
+        rack, no_size, no_outlets = finish_rack(b, draft, names[s], r, s, ctx)
+        run = RackRun(rack, draft.count, names[s : s + draft.count])
+        runs.append(run)
+        if no_size:
+            unsized.append(run)
+        outlets_unknown = outlets_unknown or no_outlets
+        s += draft.count
+    return runs, Row(r, prefix, names if len(placed) == len(names) else tuple(placed)), unsized, outlets_unknown

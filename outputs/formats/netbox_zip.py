@@ -1,15 +1,17 @@
-"""``netbox.zip``: the design as a NetBox bulk import bundle, every object ``status=planned``, one CSV per object
-type with NetBox's import field names, in the order NetBox needs them (README.txt in the bundle says it), plus a
-devicetype-library YAML file per device type (outputs.netbox_types). Devices, ports and cables are the cabling
-CSV's (outputs.netbox). Each PDU has its own power feed, three-phase at the line voltage (√3 × the catalogue's
-phase voltage, rounded to the volt) and the PDU's rated current, at 100 % utilisation, so that NetBox's available
-power (voltage × current × √3 × utilisation) is the PDU's rating."""
+"""``netbox.zip``: the design as a NetBox bulk import bundle, every object ``status=planned``, one CSV per object type
+with NetBox's import field names, in the order NetBox needs them (README.txt in the bundle says it), plus a
+devicetype-library YAML file per device type (outputs.netbox_types). Devices, ports and cables are the cabling CSV's
+(outputs.netbox), every row a cable: the customer's network and storage are devices of the site in no rack. The site
+is named as the design (else as its configuration, else ``cluster-<hash>``). Each PDU has its own power feed,
+three-phase at the line voltage (√3 × the catalogue's phase voltage, rounded to the volt) and the PDU's rated current,
+at 100 % utilisation, so that NetBox's available power (voltage × current × √3 × utilisation) is the PDU's rating."""
 
 from __future__ import annotations
 
 import csv
 import io
 import math
+import re
 import zipfile
 from collections.abc import Iterable, Iterator, Sequence
 
@@ -20,7 +22,7 @@ from configurator.snapshot import catalog_snapshot
 from design.specs import PduSpec
 from outputs.format import OutputFormat
 from outputs.links import unavailable
-from outputs.netbox import STATUS, NetBoxModel, netbox_model
+from outputs.netbox import STATUS, NbCable, NetBoxModel, netbox_model
 from outputs.netbox_types import UNKNOWN_MANUFACTURER, slugify
 
 ORDER = (
@@ -31,14 +33,16 @@ ORDER = (
     ("racks.csv", "the racks"),
     ("power-panels.csv", "the site's power panels (A, and B for A+B feeds)"),
     ("power-feeds.csv", "one feed per PDU"),
-    ("devices.csv", "every device: racked at its unit, a zero-U PDU without a position, a tray in its system's bay"),
+    ("devices.csv", "every device: racked at its unit, a zero-U PDU without a position; the customer's in no rack"),
     ("interfaces.csv", "the ports the cabling uses that the device types do not list (adapters, management ports)"),
     ("cables.csv", "every cable of the cabling CSV"),
 )
 ROLE_COLOURS = {"node": "4caf50", "pdu": "9e9e9e", "control": "3f51b5", "ufm": "3f51b5", "management": "795548",
-                "oob": "795548", "storage": "ff9800", "inband": "00bcd4"}  # fmt: skip
+                "oob": "795548", "storage": "ff9800", "inband": "00bcd4", "customer": "607d8b"}  # fmt: skip
 SWITCH_COLOUR = "2196f3"
 EPOCH = (1980, 1, 1, 0, 0, 0)
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's where installed: the same YAML, faster
+_QUOTE = re.compile(r'[,"\r\n]')  # a field with one of these is quoted in CSV
 
 
 def _csv(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
@@ -59,29 +63,41 @@ def _feed_power(part: str) -> tuple[object, object, object]:
     return "single-phase", spec.voltage_v, spec.current_a or ""
 
 
-def _site(result: ValidationResult) -> str:
-    return f"cluster-{result.design_hash[:8]}"
+def site_name(result: ValidationResult) -> tuple[str, str]:
+    """The site's name and slug: the design's name (NetBox's 100 characters at most), else ``cluster-<hash>``."""
+    name = " ".join(result.name.split())[:100]
+    slug = slugify(name)[:100].strip("-")
+    if not slug:
+        name = slug = f"cluster-{result.design_hash[:8]}"
+    return name, slug
 
 
 def files(result: ValidationResult, model: NetBoxModel) -> Iterator[tuple[str, str]]:
     """(path, text) of every file of the bundle, in import order."""
-    site = _site(result)
+    site, slug = site_name(result)
     types = model.types.values()
     makers = sorted({t.manufacturer for t in types})
     yield "manufacturers.csv", _csv(("name", "slug"), ((m, slugify(m)) for m in makers))
     for t in types:
-        yield t.path, yaml.safe_dump(t.to_dict(), sort_keys=False, allow_unicode=True)
+        yield t.path, yaml.dump(t.to_dict(), Dumper=_DUMPER, sort_keys=False, allow_unicode=True)
     roles = sorted({d.role for d in model.devices})
     yield "device-roles.csv", _csv(("name", "slug", "color"), ((r, r, _colour(r)) for r in roles))
-    yield "sites.csv", _csv(("name", "slug", "status"), [(site, site, STATUS)])
+    yield "sites.csv", _csv(("name", "slug", "status"), [(site, slug, STATUS)])
     yield "racks.csv", _csv(("site", "name", "status", "u_height"),
                             ((site, r.name, STATUS, r.u_total) for r in model.racks))  # fmt: skip
     yield "power-panels.csv", _csv(("site", "name"), ((site, p) for p in model.panels))
     yield "power-feeds.csv", _feeds(site, model)
     yield "devices.csv", _devices(site, model)
-    yield "interfaces.csv", _csv(("device", "name", "type"), ((d, p, t) for (d, p), t in model.interfaces.items()))
+    yield "interfaces.csv", _interfaces(model)
     yield "cables.csv", _cables(site, model)
     yield "README.txt", readme(model)
+
+
+def _interfaces(model: NetBoxModel) -> str:
+    header = ("device", "name", "type")
+    if not model.plain:
+        return _csv(header, ((d, p, t) for (d, p), t in model.interfaces.items()))
+    return "".join([",".join(header) + "\n", *(f"{d},{p},{t}\n" for (d, p), t in model.interfaces.items())])
 
 
 def _colour(role: str) -> str:
@@ -109,15 +125,32 @@ def _devices(site: str, model: NetBoxModel) -> str:
     return _csv(header, rows)
 
 
+CABLES = ("side_a_site", "side_a_device", "side_a_type", "side_a_name", "side_b_site", "side_b_device",
+          "side_b_type", "side_b_name", "status", "description", "length", "length_unit")  # fmt: skip
+
+
 def _cables(site: str, model: NetBoxModel) -> str:
-    header = ("side_a_site", "side_a_device", "side_a_type", "side_a_name", "side_b_site", "side_b_device",
-              "side_b_type", "side_b_name", "status", "description", "length", "length_unit")  # fmt: skip
-    rows = (
-        (site, c.a[0], "dcim.interface", c.a[1], site, c.b[0], "dcim.interface", c.b[1], STATUS, c.part[:200],
-         c.length_m, "m" if c.length_m else "")
-        for c in model.cables
-    )  # fmt: skip
-    return _csv(header, rows)
+    """cables.csv, a line per cable formatted directly (57,000 at 2,048 nodes); a cable with a field the CSV must
+    quote goes through the csv module."""
+    out = [",".join(CABLES) + "\n"]
+    add = out.append
+    quote = (lambda text: None) if model.plain else _QUOTE.search  # plain rows: every field as it is
+    lead = _csv(("site",), [(site,)]).split("\n", 1)[1].rstrip("\n")  # the site as a CSV field
+    for c in model.cables:
+        a, a_port, b, b_port, part, length = c
+        if quote(a + a_port + b + b_port + part + length) is None:
+            unit = "m" if length else ""
+            add(f"{lead},{a},dcim.interface,{a_port},{lead},{b},dcim.interface,{b_port},{STATUS},{part[:200]},"
+                f"{length},{unit}\n")  # fmt: skip
+        else:
+            add(_csv(CABLES, [_cable_row(site, c)]).split("\n", 1)[1])
+    return "".join(out)
+
+
+def _cable_row(site: str, c: NbCable) -> tuple[str, ...]:
+    a, a_port, b, b_port, part, length = c
+    return (site, a, "dcim.interface", a_port, site, b, "dcim.interface", b_port, STATUS, part[:200], length,
+            "m" if length else "")  # fmt: skip
 
 
 def readme(model: NetBoxModel) -> str:
@@ -127,6 +160,9 @@ def readme(model: NetBoxModel) -> str:
               "Import, each YAML file of device-types/<manufacturer>/ (or the devicetype-library's importer).",
               "Device and cable names are those of the cabling CSV; a racked device no row names is",
               "<rack>-u<unit>. A rack-scale system's trays and shelves are devices at their own units.",
+              "Every row of the cabling CSV is a cable. The customer's side is a device in no rack:",
+              "customer-network (an interface per uplink, uplink-net-01/<switch>/<port>) and customer-storage",
+              "(an interface per storage port, storage-port-0257).",
               "Power: one feed per PDU, three-phase at the line voltage and the PDU's rated current, at 100 %",
               "utilisation, so that NetBox's available power is the PDU's rating; lower max_utilization to your",
               "site's derating. Device types keep only what the catalogue records; a part without a catalogued",

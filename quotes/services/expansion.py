@@ -43,6 +43,7 @@ from engines.fabric.growth import Action
 from messages.languages import resolve_language
 from outputs.format import OutputUnavailable
 from outputs.formats.cabling_csv import render as cabling_csv
+from outputs.links import network_lines
 
 MAX_ADD = 100_000  # nodes one expansion may add: far beyond any fabric the planners size
 
@@ -156,8 +157,8 @@ class Expansion:
 def _cabling(result: ValidationResult, language: str) -> Iterator[str]:
     try:
         return cabling_csv(result, language)
-    except OutputUnavailable:  # no compute fabric: no cables to compare
-        return iter(["a_end,a_port,z_end,z_port,link_class,cable_part,length_m,network\n"])
+    except OutputUnavailable:  # no compute fabric: the other networks' cables are compared
+        return network_lines(result)
 
 
 def expansion_plan(*, installed: Any, growth: Growth, language: str | None = None) -> Expansion:

@@ -3,7 +3,8 @@ would import it and checked against NetBox's model rules (unique device names pe
 devices on one unit of one face, every device within its rack, zero-U PDUs without a position, a feed's available
 power the PDU's rating, one primary and one redundant feed per PDU pair), against the devicetype-library's format
 (required and known keys, slug rule, NetBox interface types, no empty values), and against the cabling CSV: every
-row is one cable between two ports of listed devices, or is named in the README as left out."""
+row is exactly one cable between two ports of listed devices, the customer's network and storage ends included (as
+devices of the site in no rack)."""
 
 from __future__ import annotations
 
@@ -18,8 +19,9 @@ import yaml
 
 from configurator.services import design_validate
 from outputs.netbox_types import slugify
-from outputs.services import design_output
+from outputs.services import configuration_export, design_output
 from tests.configurator.test_ra_golden import RA_NETWORKS, _superpod
+from tests.factories import ConfigurationFactory
 from tests.outputs.test_handover import hgx, nvl72
 from tests.outputs.test_physical_model import _nvl72
 
@@ -106,7 +108,10 @@ def _check_devices(b: Bundle, types: dict[str, dict]) -> dict[str, dict[str, str
     by_name = {d["name"]: d for d in devices}
     for d in devices:
         height = types[d["device_type"]]["u_height"]
-        if height == 0:
+        if not d["rack"]:  # a device of the site in no rack (NetBox allows it): the customer's, no position
+            assert not d["position"] and not d["face"], d
+            assert d["role"].startswith("customer-") or d["name"].startswith("oob-extra-"), d
+        elif height == 0:
             assert not d["position"] and not d["face"], f"{d['name']}: a zero-U device has no position"
         else:
             first = int(d["position"])
@@ -132,11 +137,21 @@ def _check_cables(b: Bundle, types: dict[str, dict], devices: dict[str, dict], r
     assert not [e for e, n in ends.items() if n > 1], "a port cabled twice"
     pairs = Counter(frozenset(((c["side_a_device"], c["side_a_name"]), (c["side_b_device"], c["side_b_name"])))
                     for c in cables)  # fmt: skip
-    readme = b.readme
+    assert "Not in cables.csv" not in b.readme
+    assert len(cables) == len(rows)
     for row in rows:
         f = row.split(",")
-        key = frozenset(((f[0], f[1]), (f[2], f[3])))
-        assert pairs[key] == 1 or (pairs[key] == 0 and f"  {row}  -- " in readme), row
+        key = frozenset((_netbox_end(f[0], f[1], f[2], f[3]), _netbox_end(f[2], f[3], f[0], f[1])))
+        assert pairs[key] == 1, row  # every row exactly once
+
+
+def _netbox_end(name: str, port: str, far: str, far_port: str) -> tuple[str, str]:
+    """A cabling-CSV end as the bundle's README says NetBox gets it."""
+    if name.startswith("uplink-net-"):  # a network, not a port: one interface per cable
+        return "customer-network", f"{name}/{port}" if port else f"{name}/{far}/{far_port}"
+    if name.startswith("storage-port-"):
+        return "customer-storage", f"{name}/{port}" if port else name
+    return name, port
 
 
 def _check_power(b: Bundle, result) -> None:
@@ -214,9 +229,35 @@ def test_a_site_naming_template_names_the_devices_and_cables_as_the_cabling_csv(
     assert {"gpu000", "gpu007"} <= names and not [n for n in names if n.startswith("node-")]
     ends = {c["side_a_device"] for c in b.csv("cables.csv")} | {c["side_b_device"] for c in b.csv("cables.csv")}
     csv_ends = {f.split(",")[i] for f in cabling(result) for i in (0, 2)}
-    assert ends <= csv_ends and "gpu000" in ends
+    assert ends - csv_ends == {"customer-network"} and "gpu000" in ends
 
 
-@pytest.mark.parametrize(("kind", "size"), [("hgx", 4), ("hgx", 64), ("hgx", 2048), ("nvl72", 8)])
-def test_every_cabling_row_is_one_cable_or_named_as_left_out(seeded_catalog, kind, size):
-    _check(design_validate(document=hgx(size) if kind == "hgx" else nvl72(size)))
+@pytest.mark.parametrize(("kind", "size"), [("hgx", 4), ("hgx", 64), ("hgx", 2048), ("nvl72", 2), ("nvl72", 8)])
+def test_every_cabling_row_is_exactly_one_cable(seeded_catalog, kind, size):
+    b = _check(design_validate(document=hgx(size) if kind == "hgx" else nvl72(size)))
+    customer = [d for d in b.csv("devices.csv") if not d["rack"]]
+    uplinks = [c for c in b.csv("cables.csv") if c["side_b_device"] == "customer-network"]
+    if kind == "hgx":  # no in-band network: the out-of-band uplinks land on the customer's network
+        assert [d["name"] for d in customer] == ["customer-network"] and uplinks
+        assert all(c["side_b_name"].startswith(f"uplink-net-0{c['side_a_name'][1:]}/{c['side_a_device']}/")
+                   for c in uplinks)  # fmt: skip
+    else:  # they land on free ports of the converged storage network's leaves
+        assert not customer and not uplinks
+
+
+def test_the_site_is_named_as_the_design_else_by_its_hash(seeded_catalog):
+    doc = hgx(4)
+    b = bundle(design_validate(document={**doc, "name": "Amsterdam H200, hall 2"}))
+    assert b.csv("sites.csv")[0]["name"] == "Amsterdam H200, hall 2"
+    assert b.csv("sites.csv")[0]["slug"] == "amsterdam-h200-hall-2"
+    assert {r["site"] for r in b.csv("racks.csv")} == {"Amsterdam H200, hall 2"}
+    assert {c["side_a_site"] for c in b.csv("cables.csv")} == {"Amsterdam H200, hall 2"}
+    result = design_validate(document={**doc, "name": ""})
+    assert bundle(result).csv("sites.csv")[0]["name"] == f"cluster-{result.design_hash[:8]}"
+
+
+def test_a_stored_configuration_with_an_unnamed_design_names_the_site_as_itself(seeded_catalog):
+    doc = {**hgx(4), "name": ""}
+    configuration = ConfigurationFactory(document=doc, name="Hall 2 pilot")
+    body = b"".join(configuration_export(configuration=configuration, name="netbox.zip").body)  # type: ignore[arg-type]
+    assert Bundle(body).csv("sites.csv")[0]["name"] == "Hall 2 pilot"

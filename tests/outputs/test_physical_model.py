@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from configurator.services import design_validate
 from engines.racks.model import DeviceRole
 from outputs.formats.cabling_csv import render as cabling_csv
+from tests.outputs.test_handover import nvl72
 
 pytestmark = pytest.mark.django_db
 
@@ -136,6 +137,8 @@ def _check_cables(result) -> None:
         for end, port in ((f[0], f[1]), (f[2], f[3])):
             if port:
                 ports[(end, port)] += 1
+        if result.valid and f[4] == "leaf-uplink" and not f[2].startswith("uplink-net"):
+            assert f[3], line  # a valid design's uplinks land on real ports of its leaves
         if f[2].startswith(("uplink-net", "oob-extra")):
             continue  # the customer's network, or an out-of-band switch the plan says is not racked
         assert f[7] in racks and f[9] in racks, line
@@ -176,3 +179,14 @@ def test_the_127_node_superpod_racks_its_storage_and_in_band_switches_and_contro
     assert placed["HEAD-NODE-BCM"] == 2
     kinds = {run.rack.kind for run in result.rack_plan.plan.runs}
     assert "management" in kinds
+
+
+def test_eight_nvl72_racks_land_every_out_of_band_uplink_on_a_free_port_of_a_storage_leaf(seeded_catalog):
+    # The converged storage network's last leaf has free ports for 14 of the 40 uplinks; the plan counts them
+    # against all its leaves' free ports, so the rest land on the leaves before it.
+    result = design_validate(document=nvl72(8))
+    rows = [f.rstrip("\n").split(",") for f in cabling_csv(result, "en")]
+    uplinks = [f for f in rows if f[4] == "leaf-uplink"]
+    assert len(uplinks) == 40 and all(f[2].startswith("storage-leaf-") and f[3] for f in uplinks)
+    assert len({f[2] for f in uplinks}) > 1
+    _check_cables(result)

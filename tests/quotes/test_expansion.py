@@ -194,3 +194,32 @@ def test_installed_plus_delta_less_unused_is_the_greenfield_bill_but_for_the_kep
     for part, n in kept.items():
         greenfield[part] = greenfield.get(part, 0) + n
     assert {p: n for p, n in totals.items() if n} == {p: n for p, n in greenfield.items() if n}
+
+
+def test_racks_without_a_compute_fabric_still_list_the_cables_of_their_other_networks():
+    # GB300 NVL72 racks joined by NVLink alone: no compute fabric to cable, but the out-of-band and north-south
+    # networks are cabled, and growing the cluster adds (and pays for) their cables.
+    racks = {
+        "schema": "design/v1",
+        "name": "nvl72",
+        "node_groups": [{"name": "nvl", "count": 2, "server": "SRS-GB300-NVL72", "components": []}],
+    }
+    answer = expansion_plan(installed=racks, growth=Growth(node_group="nvl", add=2)).to_json()
+    assert answer["fabric_plan"] is None
+    networks = {r["network"] for r in answer["recabling"]}
+    assert "oob" in networks and "compute" not in networks
+    added = [r for r in answer["recabling"] if r["action"] == "add"]
+    assert added and all(r["old"] is None and r["new"]["a"]["rack"] for r in added)
+    (labour,) = [line for line in answer["delta_bom"] if line["part"] == "SVC-RECABLE"]
+    assert labour["quantity"] == sum(1 for r in answer["recabling"] if r["action"] in ("move", "add"))
+
+
+def test_growing_by_a_whole_unit_keeps_the_out_of_band_cable_of_every_installed_node():
+    # The central out-of-band switches give the compute racks their ports first, in the order of their nodes, so
+    # the racks the growth adds take new ports and no installed BMC or rack PDU is re-terminated (64 -> 96: the
+    # spines grow, and their racks' devices come after every compute rack's).
+    answer = grow(64, 96)
+    kept = cables(answer, "keep", "device-leaf", "oob")
+    assert len({r["old"]["a"]["device"] for r in kept if r["old"]["a"]["device"].startswith("node-")}) == 64
+    moved = [r["old"]["a"]["device"] for r in cables(answer, "move", "device-leaf", "oob")]
+    assert [d for d in moved if d.startswith("node-")] == []

@@ -10,57 +10,38 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import CommandParser
 
+from configurator.cli import EXIT_INVALID, DoorCommand
 from configurator.services import design_validate
 from design.jsontext import load_json
 from design.model import DesignInputError
-from messages.languages import default_language, language_codes
 from outputs.services import FORMATS, DesignNotValid, OutputUnavailable, UnknownOutput, design_export
 
-EXIT_VALID, EXIT_INVALID, EXIT_MALFORMED = 0, 1, 2  # as validate_design
 
-
-class Command(BaseCommand):
+class Command(DoorCommand):
     help = "Write a hand-over export of a design (design/v1). Exit 0 written, 1 not valid, 2 malformed."
-    requires_system_checks: list[str] = []
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("path", help="A JSON file with the design, or - to read standard input.")
         parser.add_argument("--format", required=True, help="The export's file name: " + ", ".join(FORMATS) + ".")
         parser.add_argument("--output", default="-", help="The file to write (default -: standard output).")
-        parser.add_argument(
-            "--lang", default=default_language(), choices=language_codes(), help="Language of messages."
-        )
-
-    def run_from_argv(self, argv: list[str]) -> None:
-        try:
-            super().run_from_argv(argv)
-        except SystemExit:
-            raise
-        except Exception as exc:  # noqa: BLE001 - the contract: never a traceback
-            sys.stderr.write(f"error: {type(exc).__name__}: {exc}\n")
-            sys.exit(EXIT_MALFORMED)
+        self.add_language(parser, indent=False)
 
     def handle(self, *args: Any, **options: Any) -> None:
         name, language = options["format"], options["lang"]
         if name not in FORMATS:
-            self.stderr.write(f"--format: no export is named {name!r}; the exports are: {', '.join(FORMATS)}")
-            sys.exit(EXIT_MALFORMED)
+            self.refuse({"--format": f"no export is named {name!r}; the exports are: {', '.join(FORMATS)}"})
         try:
             document = load_json(options["path"], sys.stdin)
             result = design_validate(document=document, language=language)
             output = design_export(name=name, result=result, language=language)
         except DesignInputError as exc:
-            for path, message in exc.errors.items():
-                self.stderr.write(f"{path}: {message}")
-            sys.exit(EXIT_MALFORMED)
+            self.refuse(exc.errors)
         except ValueError as exc:
-            self.stderr.write(str(exc))
-            sys.exit(EXIT_MALFORMED)
+            self.refuse({"": str(exc)})
         except UnknownOutput as exc:
-            self.stderr.write(f"--format: no export is named {exc.name!r}")
-            sys.exit(EXIT_MALFORMED)
+            self.refuse({"--format": f"no export is named {exc.name!r}"})
         except DesignNotValid as exc:
             self.stderr.write(exc.message)
             for path, message in exc.fields.items():
@@ -70,7 +51,7 @@ class Command(BaseCommand):
             self.stderr.write(f"{exc.code}: {exc.message}")
             sys.exit(EXIT_INVALID)
         self._write(output.body, options["output"])
-        sys.exit(EXIT_VALID)
+        self.finish(True)
 
     def _write(self, body: Any, path: str) -> None:
         chunks = iter(body)
