@@ -76,6 +76,7 @@ class QuoteAdmin(admin.ModelAdmin):
                     "revision",
                     "status",
                     "configuration",
+                    "expansion_of",
                     "channel",
                     "crm_reference",
                     "language",

@@ -17,6 +17,7 @@ from design.spreadsheets import neutralise_sheet
 from messages.bill import section_titles
 
 from .countries import country_name
+from .expansionwords import expansion_facts, expansion_of, recabling_headers, recabling_rows
 from .frozen import _date, _datetime, at_least, frozen_lines, left_out, local_datetime, on_request
 
 if TYPE_CHECKING:
@@ -87,7 +88,8 @@ _WIDTHS = {"section": 24, "group": 12, "part_number": 24, "description": 48, "qu
 
 def render_xlsx(frozen: JsonObject) -> bytes:
     """The bill of materials as a workbook: sheet 1 holds exactly the frozen lines (one row each, in order,
-    below a header row); sheet 2 the totals."""
+    below a header row); sheet 2 the totals (an expansion quote's: what is installed, added and moved too); an
+    expansion quote's sheet 3 the re-cabling list."""
     from openpyxl import Workbook
 
     language = frozen.get("language", "en")
@@ -100,6 +102,8 @@ def render_xlsx(frozen: JsonObject) -> bytes:
     with translation.override(language):
         _xlsx_lines_sheet(wb.active, frozen)
         _xlsx_summary_sheet(wb.create_sheet(_("Summary")[:31]), frozen)
+        if (expansion := expansion_of(frozen)) is not None:
+            _xlsx_recabling_sheet(wb.create_sheet(_("Re-cabling")[:31]), recabling_rows(expansion))
     for sheet in wb.worksheets:
         neutralise_sheet(sheet)  # "=HYPERLINK(…)" as a company name stays text
     buffer = io.BytesIO()
@@ -174,6 +178,28 @@ def _address(party: dict[str, Any]) -> str:
     return ", ".join(x for x in (street, city, country) if x) if street else ""
 
 
+def _expansion_rows(frozen: JsonObject) -> list[tuple[str, Any]]:
+    expansion = expansion_of(frozen)
+    if expansion is None:
+        return []
+    return [(_("Expansion of quote"), expansion.of), *expansion_facts(expansion)]
+
+
+def _xlsx_recabling_sheet(ws: Worksheet, rows: list[list[str]]) -> None:
+    """Sheet 3 of an expansion quote: a bold header row, one row per moved, added or removed cable."""
+    from openpyxl.styles import Font
+    from openpyxl.utils import get_column_letter
+
+    ws.append(recabling_headers())
+    for cell in ws[1]:
+        cell.font = Font(bold=True)
+    for row in rows:
+        ws.append(row)
+    for index, width in enumerate((10, 10, 14, 30, 30, 30, 30, 40, 10), start=1):
+        ws.column_dimensions[get_column_letter(index)].width = width
+    ws.freeze_panes = "A2"
+
+
 def _xlsx_summary_sheet(summary: Worksheet, frozen: JsonObject) -> None:
     """Sheet 2: the quote's identity, seller, customer and billing address, terms and totals, one labelled row
     each. Amounts say "at least" when a line is priced on request."""
@@ -187,6 +213,7 @@ def _xlsx_summary_sheet(summary: Worksheet, frozen: JsonObject) -> None:
     rows = [
         (_("Quote"), frozen.get("number", "")),
         (_("Revision"), frozen.get("revision", 1)),
+        *_expansion_rows(frozen),
         (_("Issued"), issued_local.date() if issued_local else ""),
         (_("Valid until"), _date(frozen.get("valid_until")) or ""),
         (_("Seller"), seller.get("name", "")),

@@ -40,6 +40,7 @@ from .billxlsx import (
     xlsx_columns,
 )
 from .countries import country_name
+from .expansionwords import expansion_facts, expansion_title
 from .frozen import (
     Snapshot,
     _date,
@@ -265,7 +266,15 @@ def pdf_context(quote: Snapshot, audience: str = "customer") -> dict[str, Any]:
         **_rack_power(validation.get("totals") or {}),
         "pdus_needed": 0 if "power" in omitted else _pdus_needed(validation.get("rack_plan"), frozen.get("lines", [])),
         "left_out": left_out(frozen),
+        "expansion": _expansion(snapshot),
     }
+
+
+def _expansion(snapshot: FrozenQuote) -> dict[str, Any] | None:
+    """An expansion quote's section: its title (the original's number) and what is installed, added and moved."""
+    if snapshot.expansion is None:
+        return None
+    return {"title": expansion_title(snapshot.expansion), "facts": expansion_facts(snapshot.expansion)}
 
 
 def _warm_up_quote() -> dict[str, Any]:

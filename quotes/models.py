@@ -94,6 +94,16 @@ class Quote(models.Model):
     token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     download_id = models.CharField(max_length=32, unique=True, default=new_download_id, editable=False)
     configuration = models.ForeignKey("configurator.Configuration", on_delete=models.PROTECT, related_name="quotes")
+    # An expansion quote's original: the won or issued quote whose installed cluster it grows (its lines are what
+    # the growth adds; quotes.services.expanding). Kept by every revision.
+    expansion_of = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="expansions",
+        verbose_name=_("expansion of"),
+    )
     channel = models.CharField(_("channel"), max_length=8, default="web")
     crm_reference = models.CharField(_("CRM reference"), max_length=100, blank=True, db_index=True)
     language = models.CharField(_("language"), max_length=8, default="en")

@@ -44,6 +44,30 @@ def quote_for_token(token: str) -> Quote | None:
     return Quote.objects.select_related("configuration").defer(*LEAN).filter(token=token).first()
 
 
+def quote_with_design(token: str) -> Quote | None:
+    """The quote a customer link points at, with its snapshot (its frozen design is the cluster an expansion
+    grows)."""
+    if not token or len(token) > 64:
+        return None
+    return Quote.objects.filter(token=token).first()
+
+
+def expandable_quotes(tokens: Collection[str]) -> list[Quote]:
+    """Of the quotes behind ``tokens`` (a browser's), those whose cluster can be expanded (won or issued), newest
+    first, without their snapshots."""
+    if not tokens:
+        return []
+    quotes = Quote.objects.filter(token__in=list(tokens), status__in=[Quote.Status.ISSUED, Quote.Status.ACCEPTED])
+    return list(quotes.only("token", "number", "status", "configuration__name").select_related("configuration")[:10])
+
+
+def quote_number(pk: int | None) -> str:
+    """A quote's number ("" for None), without loading the quote."""
+    if pk is None:
+        return ""
+    return Quote.objects.filter(pk=pk).values_list("number", flat=True).first() or ""
+
+
 def quotes_for_configuration(configuration: Configuration) -> QuerySet[Quote]:
     """Every quote of a configuration, newest first (revisions included)."""
     return Quote.objects.filter(configuration=configuration).order_by("-created_at", "-id")
@@ -225,3 +249,21 @@ def repeated_request(*, configuration: Configuration, customer_email: str, desig
             continue
         return quote
     return None
+
+
+def repeated_expansion(*, original: Quote, document: Any, tokens: Collection[str]) -> Quote | None:
+    """The open expansion quote of ``original`` for the same grown design ``document`` that this browser already
+    requested (``tokens``: the quotes it was shown), or None: a form sent twice gets one quote."""
+    if not tokens:
+        return None
+    return (
+        Quote.objects.filter(
+            expansion_of=original,
+            token__in=list(tokens),
+            design_hash=design_hash(document),
+            status__in=["awaiting_review", "awaiting_approval", "issued"],
+        )
+        .defer("frozen")
+        .order_by("-created_at", "-id")
+        .first()
+    )

@@ -9,7 +9,8 @@ Snapshots stored before a key existed read with that key's default:
   and ``agreement_discount_percent``, and a line's ``section`` is then a node group's name or an old section name
   (``FrozenQuote.lines_by_section`` reads them as the sections they are now);
 * totals without ``at_least`` (every line was priced then), a customer without ``address`` and ``kvk_number``, no
-  ``terms``, ``sales_contact``, ``indicative`` or ``agreement``; a receipt whose hash may be null.
+  ``terms``, ``sales_contact``, ``indicative`` or ``agreement``; a receipt whose hash may be null;
+* no ``expansion`` (only an expansion quote has one: the lines are then what the growth adds).
 
 A key the model does not name survives a read and a write unchanged (``extra="allow"``). A later schema gets a new
 ``schema`` value and its own reading in ``from_json``.
@@ -167,6 +168,21 @@ class FrozenReceipt(_Frozen):
         return [f for f in self.findings if f.get("severity") == "warning"]
 
 
+class FrozenExpansion(_Frozen):
+    """What an expansion quote grows (quotes.services.expansion): the quote whose installed cluster it grows
+    (``of``: its number), the node counts before and after, the cables per action (keep, move, add, remove), the
+    cables a technician terminates, the devices that move, and the re-cabling rows that change something (moved,
+    added and removed cables, as the expansion's ``recabling`` writes them; kept ones are only counted)."""
+
+    of: str = ""
+    installed_nodes: int = 0
+    expanded_nodes: int = 0
+    cables: dict[str, int] = Field(default_factory=dict)
+    labour_cables: int = 0
+    moved_devices: int = 0
+    recabling: list[JsonObject] = Field(default_factory=list)
+
+
 class FrozenQuote(_Frozen):
     """Everything a quote's documents print, frozen at issue. ``seller`` (the settings' SELLER), ``design`` (the
     design document) and ``validation`` (the validation result as the API sends it) are JSON written by their own
@@ -196,6 +212,7 @@ class FrozenQuote(_Frozen):
     acknowledgements: list[FrozenAcknowledgement] = Field(default_factory=list)
     approval: FrozenApproval | None = None
     receipt: FrozenReceipt = Field(default_factory=FrozenReceipt)
+    expansion: FrozenExpansion | None = None  # an expansion quote's: what is installed, added and moved
 
     model_config = ConfigDict(frozen=True, extra="allow", populate_by_name=True)
 

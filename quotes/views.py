@@ -87,6 +87,7 @@ def _context(quote: Quote) -> dict:
         "newest": selectors.quote_revisions(quote).last(),
         # one key of the snapshot, read in the database: the page never loads the whole validation result
         "left_out": left_out({"validation": {"left_out": selectors.quote_left_out(quote)}}),
+        "expansion_of": selectors.quote_number(quote.expansion_of_id),
     }
 
 

@@ -25,6 +25,7 @@ app_name_patterns = [
     path("compare/", views.compare_drafts, name="compare"),
     path("d/<slug:token>/price-preview/", views.price_preview, name="price_preview"),
     path("d/<slug:token>/quote/open/<str:signed>/", views.open_quote, name="open_quote"),
+    path("q/<str:token>/expand/", views.expand, name="expand"),
     path("dashboard/", views.dashboard, name="dashboard"),
     path("rules/", views.rules, name="rules"),
 ]

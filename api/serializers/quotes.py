@@ -268,12 +268,30 @@ class _QuoteLinks(serializers.ModelSerializer):
         return self._abs("api:quote-detail", quote.pk)
 
 
+EXPANSION_OF_HELP = (
+    "An expansion quote's original: the number of the won or issued quote whose installed cluster it grows (its lines "
+    "are what the growth adds); null for any other quote."
+)
+
+
 class QuoteAcceptedSerializer(_QuoteLinks):
     """The answer to a quote request or revision (202): the quote exists; documents follow."""
 
     class Meta:
         model = Quote
         fields = ["id", "number", "revision", "status", "doc_status", "url"]
+
+
+class ExpansionQuoteSerializer(QuoteAcceptedSerializer):
+    """The answer to an expansion quote's request (201): the quote exists, refers to its original; documents
+    follow."""
+
+    expansion_of: serializers.SlugRelatedField[Quote] = serializers.SlugRelatedField(
+        slug_field="number", read_only=True, help_text=EXPANSION_OF_HELP
+    )
+
+    class Meta(QuoteAcceptedSerializer.Meta):
+        fields = [*QuoteAcceptedSerializer.Meta.fields, "expansion_of"]
 
 
 class QuoteSerializer(_QuoteLinks):
@@ -306,6 +324,9 @@ class QuoteSerializer(_QuoteLinks):
         allow_null=True,
         required=False,
         help_text="Staff only, as margin_eur: the margin as a percentage of the net amount it is taken over.",
+    )
+    expansion_of: serializers.SlugRelatedField[Quote] = serializers.SlugRelatedField(
+        slug_field="number", read_only=True, allow_null=True, help_text=EXPANSION_OF_HELP
     )
     review_reason = serializers.CharField(
         allow_blank=True,
@@ -344,6 +365,7 @@ class QuoteSerializer(_QuoteLinks):
             "agreement",
             "margin_eur",
             "margin_percent",
+            "expansion_of",
         ]
         read_only_fields = fields
 

@@ -25,19 +25,25 @@ from quotes.models import Quote
 from quotes.services import (
     QuoteErrorCode,
     QuoteStateError,
+    expansion_design,
+    expansion_name,
     quote_accept,
     quote_approve,
     quote_decline,
+    quote_expansion_request,
     quote_request,
     quote_revise,
 )
+from quotes.services.expansion import growth_parse
 
 from ..exceptions import Conflict
 from ..filters import StrictFilterSet
 from ..idempotency import idempotent
 from ..permissions import CanApproveQuotes, ClientScopePermission
 from ..serializers.common import IDEMPOTENCY_PARAMETER, errors
+from ..serializers.expansions import ExpansionInputSerializer
 from ..serializers.quotes import (
+    ExpansionQuoteSerializer,
     QuoteAcceptedSerializer,
     QuoteAcceptSerializer,
     QuoteDeclineSerializer,
@@ -130,7 +136,12 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
     def get_queryset(self):
         # Lists, reads and downloads show columns only: the snapshot (the whole validation result) stays in the
         # database; a service that needs it loads it.
-        return owned_quotes(self.client).select_related("decision").defer("frozen").order_by("-created_at", "-id")
+        return (
+            owned_quotes(self.client)
+            .select_related("decision", "expansion_of")
+            .defer("frozen", "expansion_of__frozen")
+            .order_by("-created_at", "-id")
+        )
 
     def get_renderers(self):
         if self.action in ("document_pdf", "order_confirmation_pdf"):
@@ -209,6 +220,40 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
             configuration=configuration,
         )
         return self._accepted(revised)
+
+    @extend_schema(
+        summary="Request the expansion quote of a won or issued quote",
+        request=ExpansionInputSerializer,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={201: ExpansionQuoteSerializer, **errors(400, 403, 404, 415, 422)},
+        description="The quote's frozen design is the installed cluster; the body grows it as the configuration's "
+        'expansion plan does: `{"node_group": NAME, "add": N}` or `{"node_groups": [...]}`. The grown design is '
+        "stored as a new configuration of this client and quoted for the original's customer: the new quote "
+        "(201, its own number) refers to the original (`expansion_of`, its number) and its lines are what the "
+        "growth adds, the re-cabling labour line included. Then it is a quote like any other (review, approval, "
+        "documents, revisions, acceptance). A bad body is 400 naming the field (`add`, `node_group`, `node_groups`); "
+        "a quote neither issued nor accepted is 422 (`quote`).",
+    )
+    @action(detail=True, methods=["post"], url_path="expansions")
+    @idempotent
+    def expansions(self, request, pk=None):
+        original = self.get_object()
+        growth = growth_parse(request.data)
+        with transaction.atomic():
+            grown = expansion_design(original=original, growth=growth)
+            configuration = client_configuration_create(
+                client=self.client,
+                document=grown,
+                user=self.acting_user,
+                name=expansion_name(original, grown),
+                crm_reference=original.crm_reference,
+                language=original.language,
+            )
+            quote = quote_expansion_request(
+                original=original, configuration=configuration, user=self.acting_user, channel="api"
+            )
+        data = ExpansionQuoteSerializer(quote, context=self.get_serializer_context()).data
+        return Response(data, status=status.HTTP_201_CREATED, headers={"Location": str(data["url"])})
 
     @extend_schema(
         summary="Approve a quote's discount",

@@ -1,7 +1,8 @@
 """The offer PDF laid out with ReportLab platypus from the offer's context (quotes.documents.pdf_context).
 
 The context is the single source of what the offer says and how its amounts, dates and quantities are written; this
-module only sets it on A4 pages: the header beside the seller block, the parties, the bill of materials as one table
+module only sets it on A4 pages: the header beside the seller block, the parties, an expansion quote's section (what
+is installed, added and moved), the bill of materials as one table
 (its column headers repeated on every page it runs over, a section's title kept with its first line and its subtotal
 with its last, no line split across pages), the totals, the pictures (outputs.svgpdf), the terms, the acceptance block
 and the appendix on a page of its own, with the seller, the quote number and "Page x / y" in every page's footer.
@@ -32,6 +33,7 @@ from outputs import pdffonts
 from outputs.pdffonts import SANS
 
 from .bill import _bill, _totals
+from .expansion import _expansion
 from .head import _dev_banner, _header, _parties, _seller
 from .pictures import _fabric, _racks, _slot_maps
 from .styles import (
@@ -123,6 +125,7 @@ def story_of(context: dict[str, Any]) -> list[Flowable]:
         story.append(_dev_banner())
     story.append(_header(context))
     story.append(_parties(context))
+    story += _expansion(context)
     story.append(heading(_("Bill of materials"), keep=False))
     story.append(_bill(context))
     story += _totals(context)

@@ -39,7 +39,8 @@ Modules, by what they do: ``inputs`` (cleaning, QuoteError), ``evaluation`` (val
 ``preview`` (the price preview), ``freezing`` (the snapshot on the quote), ``requesting`` (request and revise),
 ``issuing`` (issue, approve), ``agreements`` (price agreements per customer company), ``deciding`` (the customer
 accepts or declines), ``orders`` (the order confirmation), ``builds`` (the documents and their Celery tasks),
-``links`` (signed download links) and ``mail``. Import the services from here.
+``links`` (signed download links), ``mail``, ``expansion`` (the expansion of an installed cluster: the delta bill
+and the re-cabling) and ``expanding`` (the expansion quote of a won or issued quote). Import the services from here.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ from .builds import (
     quotes_requeue_stuck,
 )
 from .deciding import QuoteStateError, quote_accept, quote_decline, quote_may_answer
+from .expanding import expansion_design, expansion_name, quote_expandable, quote_expansion_request
 from .inputs import ADDRESS_FIELDS, CHANNELS, EMAIL_MAX_LENGTH, MODEL_FIELDS, QuoteError, QuoteErrorCode
 from .issuing import quote_approve, quote_issue, quote_may_approve
 from .links import (
@@ -105,12 +107,16 @@ __all__ = [
     "download_link_open",
     "download_link_sign",
     "enqueue_build",
+    "expansion_design",
+    "expansion_name",
     "order_confirmation_rebuild",
     "price_agreement_save",
     "quote_accept",
     "quote_approve",
     "quote_decline",
     "quote_documents_build",
+    "quote_expandable",
+    "quote_expansion_request",
     "quote_documents_claim",
     "quote_documents_fail",
     "quote_documents_lease",

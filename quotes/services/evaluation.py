@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING
@@ -11,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from catalog.models import Part
 from configurator.result import ShownFinding, ValidationResult
-from configurator.services import Validated, design_validate_parsed, unacknowledged_warnings
+from configurator.services import Validated, design_validate, design_validate_parsed, unacknowledged_warnings
 from design.jsontext import JsonObject
 from design.model import DesignInputError
 
@@ -19,6 +20,7 @@ from .. import pricing
 from ..models import Quote
 from ..vat import VatDecision, vat_decide
 from .agreements import AgreementTerms, agreed_discounts, agreement_for
+from .expansion import Expansion, expansion_compare, installed_document
 from .inputs import QuoteError
 
 if TYPE_CHECKING:
@@ -42,6 +44,8 @@ class Evaluation:
     # The customer's price agreement and the parts its discounts apply to (part → %), or None and {}.
     agreement: AgreementTerms | None = None
     agreed: dict[str, Decimal] = field(default_factory=dict)
+    # An expansion quote's growth (quotes.services.expanding.expansion_summary), None for any other quote.
+    expansion: JsonObject | None = None
 
 
 def evaluate(
@@ -53,13 +57,18 @@ def evaluate(
     discount_percent: Decimal,
     line_discounts: dict[str, Decimal],
     kvk: str = "",
+    installed: JsonObject | None = None,
 ) -> Evaluation:
     """Validate the stored design and price it, with the customer's price agreement (found by ``vat_number`` or
-    ``kvk``: quotes.services.agreements). Raises QuoteError on input errors or error findings."""
+    ``kvk``: quotes.services.agreements). Raises QuoteError on input errors or error findings.
+
+    ``installed``: an expansion quote's installed design (its original quote's frozen one). The stored design is
+    then the grown cluster, and the lines are what the growth adds (quotes.services.expanding)."""
     document = configuration.document
     validated = _validated(document, language)
     result = validated.result
-    raw = _raw_lines(document, validated, line_discounts)
+    growth = _expansion(installed, result, language) if installed is not None else None
+    raw = _raw_lines(growth.delta_bom if growth else validated.result.bill.lines, line_discounts)
     agreement = agreement_for(vat_number=vat_number, kvk=kvk)
     agreed = {
         part: value
@@ -95,6 +104,7 @@ def evaluate(
         approval_reasons=reasons,
         agreement=agreement,
         agreed=agreed,
+        expansion=growth.frozen_json() if growth else None,
     )
 
 
@@ -136,11 +146,10 @@ def _validated(document: JsonObject, language: str) -> Validated:
     return validated
 
 
-def _raw_lines(document: JsonObject, validated: Validated, line_discounts: dict[str, Decimal]) -> list[pricing.RawLine]:
-    """The validated design's one bill of materials (the validation result's ``bom``, against the catalogue it was
-    validated against) at list price, every line of it: a line priced on request stays on the quote with its
-    quantity. QuoteError for a line discount for a part that is not on the bill."""
-    bom = validated.result.bill.lines
+def _raw_lines(bom: Sequence[pricing.BillLine], line_discounts: dict[str, Decimal]) -> list[pricing.RawLine]:
+    """The bill ``bom`` at list price, every line of it (the validated design's one bill, the validation result's
+    ``bom`` against the catalogue it was validated against; or an expansion's delta bill): a line priced on request
+    stays on the quote with its quantity. QuoteError for a line discount for a part that is not on the bill."""
     unknown = sorted(set(line_discounts) - {line.part_number for line in bom if line.part_number})
     if unknown:
         raise QuoteError(
@@ -154,8 +163,27 @@ def _lead_times(part_numbers: set[str]) -> dict[str, int | None]:
     return dict(Part.objects.filter(part_number__in=part_numbers).values_list("part_number", "lead_time_days"))
 
 
+def _expansion(installed: JsonObject, result: ValidationResult, language: str) -> Expansion:
+    """What the grown design (validated as ``result``) takes from the installed one; QuoteError naming the installed
+    design's fields when the catalogue can no longer read it."""
+    try:
+        before = design_validate(document=installed_document(installed), language=language)
+    except DesignInputError as exc:
+        raise QuoteError({f"expansion_of.design.{path}": message for path, message in exc.errors.items()}) from None
+    return expansion_compare(before=before, after=result, language=language)
+
+
+def installed_design(quote: Quote) -> JsonObject | None:
+    """An expansion quote's installed design (its original quote's frozen one); None for any other quote."""
+    if quote.expansion_of_id is None or quote.expansion_of is None:
+        return None
+    return dict(quote.expansion_of.snapshot.design)
+
+
 def evaluate_quote(quote: Quote) -> Evaluation:
+    """The quote's evaluation as its row asks it (an expansion quote's with its original's installed design)."""
     return evaluate(
+        installed=installed_design(quote),
         configuration=quote.configuration,
         language=quote.language,
         country=quote.customer_country,

@@ -139,6 +139,12 @@ class Expansion:
             "moved_devices": len(c.moved),
         }
 
+    def frozen_json(self) -> JsonObject:
+        """What an expansion quote freezes of it (quotes.snapshot.FrozenExpansion, less the original's number): the
+        counts, and the re-cabling rows that change something (kept cables are only counted)."""
+        changed = [c.to_json() for c in self.cabling.changes if c.change.action != Action.KEEP]
+        return {**self.summary(), "recabling": changed}
+
     def to_json(self) -> JsonObject:
         out = dict(self.result.to_json())
         out.update(
@@ -168,6 +174,12 @@ def expansion_plan(*, installed: Any, growth: Growth, language: str | None = Non
     document = installed_document(installed)
     before = design_validate(document=document, language=language)
     after = design_validate(document=grown_document(document, growth), language=language)
+    return expansion_compare(before=before, after=after, language=language)
+
+
+def expansion_compare(*, before: ValidationResult, after: ValidationResult, language: str) -> Expansion:
+    """What the grown design (``after``'s validation) takes from the installed one (``before``'s): the delta bill
+    with its re-cabling labour line, the re-cabling and the findings of the growth."""
     cables = recabling(_cabling(before, language), _cabling(after, language))
     with translation.override(language):
         labour = recable_line(

@@ -24,6 +24,7 @@ from ..snapshot import (
     FrozenApproval,
     FrozenContact,
     FrozenCustomer,
+    FrozenExpansion,
     FrozenLine,
     FrozenQuote,
     FrozenReceipt,
@@ -127,7 +128,15 @@ def _snapshot(quote: Quote, ev: Evaluation, validation: JsonObject) -> FrozenQuo
             catalog_version=result.catalog_version,
             findings=validation["findings"],
         ),
+        **_expansion(quote, ev),
     )
+
+
+def _expansion(quote: Quote, ev: Evaluation) -> dict[str, FrozenExpansion]:
+    """An expansion quote's growth, with its original's number; nothing for any other quote."""
+    if ev.expansion is None or quote.expansion_of is None:
+        return {}
+    return {"expansion": FrozenExpansion.model_validate({**ev.expansion, "of": quote.expansion_of.number})}
 
 
 def _payment_days(ev: Evaluation) -> int:

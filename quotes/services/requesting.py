@@ -22,7 +22,7 @@ from ..models import Quote
 from ..numbering import next_base_number, revision_number
 from ..selectors import repeated_request
 from .deciding import QuoteStateError
-from .evaluation import Evaluation, evaluate
+from .evaluation import Evaluation, evaluate, installed_design
 from .freezing import apply_evaluation
 from .inputs import (
     CHANNELS,
@@ -55,6 +55,7 @@ def quote_request(
     language: str = "en",
     discount_percent: Decimal | str | None = None,  # cleaned here (quotes.services.inputs)
     line_discounts: dict[str, Decimal] | dict[str, str] | None = None,
+    expansion_of: Quote | None = None,
 ) -> Quote:
     """Request a quote for a stored configuration.
 
@@ -64,7 +65,8 @@ def quote_request(
     threshold, otherwise ``issued`` at once (frozen, documents built after commit). A customer's online request
     (``channel="web"``) follows quotes.policy instead: it may wait for review above the instant-quote limit, and a
     repeat for an unchanged design returns the open quote (with ``repeated`` set on it). The configuration becomes
-    ``quote_requested`` (or ``quoted`` when issued).
+    ``quote_requested`` (or ``quoted`` when issued). ``expansion_of``: the won or issued quote whose installed
+    cluster the configuration grows (quotes.services.expanding); the lines are then what the growth adds.
     """
     errors: dict[str, str] = {}
     cust = clean_customer(customer, errors)
@@ -88,8 +90,10 @@ def quote_request(
         discount_percent=percent,
         line_discounts=lines,
         kvk=cust.get("kvk", ""),
+        installed=dict(expansion_of.snapshot.design) if expansion_of is not None else None,
     )
     return _create(
+        expansion_of=expansion_of,
         configuration=configuration,
         customer=cust,
         user=user,
@@ -167,6 +171,7 @@ def _create(
     ev: Evaluation,
     previous: Quote | None = None,
     discount_set_by: User | None | Literal[_Unset.UNSET] = _UNSET,
+    expansion_of: Quote | None = None,
 ) -> Quote:
     if previous is not None:
         base, revision = previous.base_number, previous.revision + 1
@@ -188,6 +193,7 @@ def _create(
         base_number=base,
         revision=revision,
         configuration=configuration,
+        expansion_of=previous.expansion_of if previous is not None else expansion_of,
         channel=channel,
         crm_reference=crm_reference,
         language=language,
@@ -278,6 +284,7 @@ def quote_revise(
         discount_percent=percent,
         line_discounts=lines,
         kvk=quote.customer_kvk,
+        installed=installed_design(quote),
     )
     with transaction.atomic():
         newest = _newest_revision_locked(quote)
@@ -286,7 +293,7 @@ def quote_revise(
         }
         return _create(
             configuration=configuration,
-            customer=_customer_of(quote),
+            customer=customer_of(quote),
             user=user or quote.created_by,
             # Whoever changes the discounts sets them; a revision that keeps them keeps who set them.
             discount_set_by=newest.discount_set_by if same_discounts else _user_or_none(user),
@@ -325,7 +332,7 @@ def _newest_revision_locked(quote: Quote) -> Quote:
     return newest
 
 
-def _customer_of(quote: Quote) -> dict[str, str]:
+def customer_of(quote: Quote) -> dict[str, str]:
     """The customer of a quote, as clean_customer gives it (a revision keeps it)."""
     return {
         "name": quote.customer_name,

@@ -76,3 +76,72 @@ def test_the_cli_reads_a_frozen_quote_and_refuses_an_unknown_group(seeded_catalo
     code, _out, err = run("plan_expansion", str(frozen), "--add", "4", "--node-group", "nope")
     assert code == 2
     assert err.startswith("--node-group:")
+
+
+# --- the expansion quote: POST /api/v1/quotes/{id}/expansions/ ------------------------------------------------
+
+QUOTES = "/api/v1/quotes/"
+
+
+def _issued(http, design, customer) -> dict:
+    response = http.post(QUOTES, {"design": design, "customer": customer, "crm_reference": "OPP-9"}, format="json")
+    assert response.status_code == 202, response.content
+    assert response.json()["status"] == "issued"
+    return response.json()
+
+
+def _lines(quote_id: int) -> list[tuple[str, str, int]]:
+    from quotes.models import Quote
+
+    frozen = Quote.objects.get(pk=quote_id).frozen
+    return sorted((line["section"], line["part_number"], line["quantity"]) for line in frozen["lines"])
+
+
+def test_an_expansion_quote_is_201_with_its_number_and_the_originals(api, design, customer, settings, tmp_path):
+    settings.MEDIA_ROOT = str(tmp_path)
+    original = _issued(api, design, customer)
+    growth = {"node_group": _group(design), "add": 4}
+    response = api.post(f"{QUOTES}{original['id']}/expansions/", growth, format="json")
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["expansion_of"] == original["number"] and body["number"] != original["number"]
+    assert response["Location"] == body["url"]
+    read = api.get(body["url"]).json()
+    assert read["expansion_of"] == original["number"] and read["crm_reference"] == "OPP-9"
+    assert read["customer"]["email"] == customer["email"]
+    # its lines are the delta bill the configuration's expansion plan answers, the re-cabling line included
+    grown = api.get(f"{CONFIGS}{read['configuration']}/")  # the grown design is this client's configuration
+    assert grown.status_code == 200 and grown.json()["document"]["node_groups"][0]["count"] == 8
+    installed = api.post(f"{CONFIGS}{_stored(api, design)}/expansions/", growth, format="json").json()
+    delta = sorted((line["section"], line["part"], line["quantity"]) for line in installed["delta_bom"])
+    assert _lines(body["id"]) == delta
+    assert any(part == "SVC-RECABLE" for _section, part, _n in delta)
+
+
+def test_another_clients_quote_is_404_and_a_read_client_is_403(make_client, design, customer):
+    client, _token, http = make_client("crm-x")
+    original = _issued(http, design, customer)
+    other = make_client("crm-y")[2]
+    url = f"{QUOTES}{original['id']}/expansions/"
+    assert other.post(url, {"add": 2}, format="json").status_code == 404
+    client.scope = "read"
+    client.save(update_fields=["scope"])
+    assert http.post(url, {"add": 2}, format="json").status_code == 403
+
+
+def test_a_bad_expansion_body_is_400_naming_the_field_and_stores_nothing(api, design, customer):
+    from configurator.models import Configuration
+    from quotes.models import Quote
+
+    original = _issued(api, design, customer)
+    url = f"{QUOTES}{original['id']}/expansions/"
+    before = (Quote.objects.count(), Configuration.objects.count())
+    for body, field in (
+        ({"add": "many"}, "add"),
+        ({"node_group": _group(design), "add": 0}, "add"),
+        ({"node_group": "no-such-group", "add": 3}, "node_group"),
+    ):
+        response = api.post(url, body, format="json")
+        assert response.status_code == 400, (body, response.content)
+        assert field in {f["path"] for f in response.json()["error"]["fields"]}, response.json()
+    assert (Quote.objects.count(), Configuration.objects.count()) == before

@@ -8,6 +8,7 @@ the findings and the price.
 
 from web.views.common import step_url
 from web.views.compare import alternative_start, alternatives, compare_drafts
+from web.views.expand import expand
 from web.views.pages import cabling_csv, draft, export_file, home, rules, start
 from web.views.quote import open_quote, price_preview
 from web.views.quote_exports import quote_export
@@ -19,6 +20,7 @@ __all__ = [
     "alternative_start",
     "alternatives",
     "cabling_csv",
+    "expand",
     "export_file",
     "clone",
     "compare_drafts",

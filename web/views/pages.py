@@ -22,6 +22,7 @@ from outputs.services import (
     configuration_output,
 )
 from project import ratelimits
+from quotes import selectors as quote_selectors
 from web import selectors, wizard
 from web.forms import GoalForm
 
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 from web.views.common import (
+    SESSION_QUOTES,
     _config,
     _is_staff,
     _language,
@@ -42,7 +44,13 @@ from web.views.common import (
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"form": GoalForm(), "drafts": _session_drafts(request)})
+    return render(request, "home.html", _home(request, GoalForm()))
+
+
+def _home(request: HttpRequest, form: GoalForm) -> dict:
+    """The home page's context: the goal form, this browser's drafts and its won or issued quotes to expand."""
+    tokens = request.session.get(SESSION_QUOTES, []) if request.session.session_key else []
+    return {"form": form, "drafts": _session_drafts(request), "expandable": quote_selectors.expandable_quotes(tokens)}
 
 
 @require_POST
@@ -54,11 +62,11 @@ def start(request: HttpRequest) -> HttpResponse:
     rate = settings.WIZARD_START_RATE
     if not _is_staff(request) and ratelimits.hit(request, group="wizard-start", rate=rate):
         form.add_error(None, _("Too many new designs from this address. Please try again later, or open one you have."))
-        response = render(request, "home.html", {"form": form, "drafts": _session_drafts(request)}, status=429)
+        response = render(request, "home.html", _home(request, form), status=429)
         response["Retry-After"] = ratelimits.retry_after(rate)
         return response
     if not blank and not form.is_valid():
-        return render(request, "home.html", {"form": form, "drafts": _session_drafts(request)}, status=422)
+        return render(request, "home.html", _home(request, form), status=422)
     doc = wizard.blank_document()
     if not blank:
         d = form.cleaned_data

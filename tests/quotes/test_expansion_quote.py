@@ -1,0 +1,158 @@
+"""The expansion quote (quotes.services.expanding): a quote like any other whose lines are what the growth of a won
+or issued quote's cluster adds, referring to that quote."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from configurator.models import Configuration
+from design.model import DesignInputError
+from quotes.models import Quote
+from quotes.services import (
+    QuoteError,
+    expansion_design,
+    quote_expansion_request,
+    quote_request,
+    quote_revise,
+)
+from quotes.services.expansion import Growth, expansion_plan
+from tests.factories import design
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def original(make_configuration, customer, media, build):
+    """An issued quote of four H200 nodes on a rail-optimized QM9700 fabric, issued by the CRM (no review)."""
+    configuration = make_configuration(design(4))
+    customer = {
+        **customer,
+        "kvk_number": "12345678",
+        "address": {"street": "Dam 1", "postal_code": "1012 JS", "city": "Amsterdam"},
+    }
+    quote = build(quote_request, configuration=configuration, customer=customer, channel="api", crm_reference="OPP-7")
+    assert quote.status == Quote.Status.ISSUED, quote.review_reason
+    return quote
+
+
+def _expand(original, build, add=4, **kwargs):
+    grown = expansion_design(original=original, growth=Growth(node_group="gpu", add=add))
+    configuration = Configuration.objects.create(document=grown, name="grown")
+    return build(quote_expansion_request, original=original, configuration=configuration, channel="api", **kwargs)
+
+
+def _bill(lines, part="part_number"):
+    return sorted((line["section"], line[part], line["quantity"]) for line in lines)
+
+
+def test_the_expansion_quotes_lines_are_the_delta_bill_with_the_recabling_line(original, build):
+    quote = _expand(original, build)
+    quote.refresh_from_db()
+    plan = expansion_plan(installed=original.frozen, growth=Growth(node_group="gpu", add=4)).to_json()
+    assert _bill(quote.frozen["lines"]) == _bill(plan["delta_bom"], "part")
+    parts = {line["part_number"]: line["quantity"] for line in quote.frozen["lines"]}
+    assert parts["SYS-821GE-TNHR"] == 4  # the four new nodes, not the eight of the grown cluster
+    assert parts["SVC-RECABLE"] == plan["expansion"]["labour_cables"] > 0
+    assert quote.status == Quote.Status.ISSUED and quote.doc_status == Quote.DocStatus.READY
+
+
+def test_the_expansion_quote_refers_to_the_original_number_and_keeps_its_customer(original, build):
+    quote = _expand(original, build)
+    quote.refresh_from_db()
+    assert quote.expansion_of == original and quote.number != original.number
+    expansion = quote.frozen["expansion"]
+    assert expansion["of"] == original.number
+    assert (expansion["installed_nodes"], expansion["expanded_nodes"]) == (4, 8)
+    assert expansion["cables"]["keep"] > 0 and expansion["cables"]["add"] > 0
+    assert all(row["action"] != "keep" for row in expansion["recabling"])  # kept cables only counted
+    assert (quote.customer_email, quote.customer_kvk, quote.customer_city) == (
+        original.customer_email,
+        original.customer_kvk,
+        "Amsterdam",
+    )
+    assert (quote.crm_reference, quote.channel) == ("OPP-7", "api")
+    assert original.expansions.get() == quote
+
+
+def test_a_revision_keeps_the_original_and_prices_the_delta_again(original, build):
+    quote = _expand(original, build)
+    revised = build(quote_revise, quote=quote, discount_percent="5")
+    revised.refresh_from_db()
+    assert revised.expansion_of == original and revised.frozen["expansion"]["of"] == original.number
+    assert _bill(revised.frozen["lines"]) == _bill(Quote.objects.get(pk=quote.pk).frozen["lines"])
+
+
+def test_only_a_won_or_issued_quote_is_expanded(original, build):
+    Quote.objects.filter(pk=original.pk).update(status=Quote.Status.SUPERSEDED)
+    original.refresh_from_db()
+    with pytest.raises(QuoteError) as refused:
+        expansion_design(original=original, growth=Growth(node_group="gpu", add=2))
+    assert "quote" in refused.value.errors
+
+
+def test_an_unknown_node_group_is_refused_naming_the_field(original):
+    with pytest.raises(DesignInputError) as refused:
+        expansion_design(original=original, growth=Growth(node_group="cpu", add=2))
+    assert "node_group" in refused.value.errors
+
+
+# --- the documents: what is installed, what is added and what moves ---------------------------------------------
+
+
+def _pdf(frozen: dict) -> str:
+    from pypdf import PdfReader
+
+    from quotes.documents import render_pdf
+
+    return " ".join("\n".join(p.extract_text() for p in PdfReader(io.BytesIO(render_pdf(frozen))).pages).split())
+
+
+def _workbook(frozen: dict):
+    from openpyxl import load_workbook
+
+    from quotes.documents import render_xlsx
+
+    return load_workbook(io.BytesIO(render_xlsx(frozen)))
+
+
+def test_the_offer_says_what_is_installed_added_and_moved(original, build):
+    quote = _expand(original, build)
+    quote.refresh_from_db()
+    text = _pdf(quote.frozen)
+    cables = quote.frozen["expansion"]["cables"]
+    assert f"Expansion of quote {original.number}" in text
+    assert f"Installed 4 nodes, quote {original.number}" in text
+    assert "Added 4 nodes, 8 nodes after the expansion: the lines of this offer" in text
+    assert f"{cables['move']} cables moved, {cables['add']} added, {cables['remove']} removed" in text
+    assert "Re-cabling" in text and "SVC-RECABLE" in text
+    assert "Expansion of quote" not in _pdf(original.frozen)  # any other offer has no such section
+
+
+def test_the_workbook_sums_up_the_expansion_and_lists_the_recabling(original, build):
+    quote = _expand(original, build)
+    quote.refresh_from_db()
+    book = _workbook(quote.frozen)
+    summary = {row[0].value: row[1].value for row in book.worksheets[1].iter_rows()}
+    assert summary["Expansion of quote"] == original.number
+    assert summary["Installed"] == f"4 nodes, quote {original.number}"
+    assert [ws.title for ws in book.worksheets] == ["Bill of materials", "Summary", "Re-cabling"]
+    rows = list(book.worksheets[2].iter_rows(values_only=True))
+    assert rows[0][:3] == ("Action", "Network", "Link")
+    assert len(rows) - 1 == len(quote.frozen["expansion"]["recabling"]) > 0
+    assert {row[0] for row in rows[1:]} <= {"move", "add", "remove"}
+    assert len(_workbook(original.frozen).worksheets) == 2
+
+
+def test_the_dutch_offer_says_it_in_dutch(make_configuration, customer, media, build):
+    configuration = make_configuration(design(4))
+    dutch = build(quote_request, configuration=configuration, customer=customer, channel="api", language="nl")
+    quote = _expand(dutch, build)
+    quote.refresh_from_db()
+    text = _pdf(quote.frozen)
+    assert f"Uitbreiding van offerte {dutch.number}" in text
+    assert f"Geïnstalleerd 4 nodes, offerte {dutch.number}" in text
+    assert "Toegevoegd 4 nodes, 8 nodes na de uitbreiding" in text
+    summary = {row[0].value: row[1].value for row in _workbook(quote.frozen).worksheets[1].iter_rows()}
+    assert summary["Uitbreiding van offerte"] == dutch.number

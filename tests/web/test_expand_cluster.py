@@ -1,0 +1,113 @@
+""" "Expand this cluster": a won or issued quote's page (the customer's, and the sales engineer's quote step) leads
+to a small form (node group, nodes to add) that shows what the expansion takes and requests the expansion quote;
+the home page offers it for this browser's won or issued quotes."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from quotes.models import Quote
+from tests.web.pages import CUSTOMER, url
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def anna_quote(make_config, media_root):
+    """Anna's browser and the quote it requested for the 4-node H200 example, issued at once."""
+    config = make_config()
+    anna = Client()
+    assert anna.post(url(config, "quote"), CUSTOMER).status_code == 302
+    quote = Quote.objects.get(configuration=config)
+    assert quote.status == Quote.Status.ISSUED
+    return anna, quote
+
+
+@pytest.fixture
+def media_root(settings, tmp_path):
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+
+
+def expand_url(quote: Quote) -> str:
+    return reverse("configurator:expand", args=[quote.token])
+
+
+def test_the_quote_page_and_the_quote_step_offer_to_expand_the_cluster(anna_quote, staff_client):
+    anna, quote = anna_quote
+    page = anna.get(reverse("quotes:status", args=[quote.token])).content.decode()
+    assert "Expand this cluster" in page and expand_url(quote) in page
+    step = staff_client.get(url(quote.configuration, "quote")).content.decode()
+    assert 'id="expand-cluster"' in step and expand_url(quote) in step
+
+
+def test_a_quote_waiting_for_review_offers_no_expansion(anna_quote):
+    anna, quote = anna_quote
+    Quote.objects.filter(pk=quote.pk).update(status=Quote.Status.AWAITING_REVIEW)
+    page = anna.get(reverse("quotes:status", args=[quote.token])).content.decode()
+    assert "Expand this cluster" not in page
+    refused = anna.get(expand_url(quote))
+    assert refused.status_code == 409 and 'id="not-expandable"' in refused.content.decode()
+
+
+def test_the_form_shows_what_the_expansion_takes(anna_quote):
+    anna, quote = anna_quote
+    form = anna.get(expand_url(quote))
+    assert form.status_code == 200 and 'name="add"' in form.content.decode()
+    group = quote.frozen["design"]["node_groups"][0]["name"]
+    shown = anna.post(expand_url(quote), {"node_group": group, "add": "4", "action": "preview"})
+    body = shown.content.decode()
+    assert shown.status_code == 200 and 'id="expansion-summary"' in body
+    assert "After the expansion" in body and "8 nodes" in body and "SVC-RECABLE" in body
+    assert Quote.objects.count() == 1  # a summary stores nothing
+
+
+def test_a_bad_number_of_nodes_is_refused_at_its_field(anna_quote):
+    anna, quote = anna_quote
+    group = quote.frozen["design"]["node_groups"][0]["name"]
+    refused = anna.post(expand_url(quote), {"node_group": group, "add": "0", "action": "request"})
+    assert refused.status_code == 422
+    assert 'id="id_add_error"' in refused.content.decode()
+    assert Quote.objects.count() == 1
+
+
+def test_requesting_the_expansion_quote_shows_it_on_the_grown_designs_quote_step(anna_quote, client):
+    anna, quote = anna_quote
+    group = quote.frozen["design"]["node_groups"][0]["name"]
+    response = anna.post(expand_url(quote), {"node_group": group, "add": "4", "action": "request"})
+    assert response.status_code == 302
+    expansion = Quote.objects.exclude(pk=quote.pk).get()
+    assert expansion.expansion_of == quote and expansion.channel == "web"
+    assert expansion.customer_email == CUSTOMER["email"]
+    assert response["Location"] == url(expansion.configuration, "quote")
+    assert expansion.configuration.document["node_groups"][0]["count"] == 8
+    assert expansion.number in anna.get(response["Location"]).content.decode()  # this browser is shown it
+    page = anna.get(reverse("quotes:status", args=[expansion.token])).content.decode()
+    assert f"Expansion of quote {quote.number}" in page
+    # the home page offers the browser's won or issued quotes to expand; another browser sees none
+    home = anna.get(reverse("home")).content.decode()
+    assert 'id="expandable-quotes"' in home and expand_url(quote) in home
+    assert 'id="expandable-quotes"' not in client.get(reverse("home")).content.decode()
+
+
+def test_the_form_sent_twice_gets_one_expansion_quote(anna_quote):
+    anna, quote = anna_quote
+    group = quote.frozen["design"]["node_groups"][0]["name"]
+    first = anna.post(expand_url(quote), {"node_group": group, "add": "4", "action": "request"})
+    again = anna.post(expand_url(quote), {"node_group": group, "add": "4", "action": "request"})
+    assert first.status_code == again.status_code == 302 and first["Location"] == again["Location"]
+    assert Quote.objects.filter(expansion_of=quote).count() == 1
+    # another growth is another quote
+    assert anna.post(expand_url(quote), {"node_group": group, "add": "8", "action": "request"}).status_code == 302
+    assert Quote.objects.filter(expansion_of=quote).count() == 2
+
+
+def test_an_unknown_quote_is_404(client):
+    assert client.get(reverse("configurator:expand", args=["no-such-token"])).status_code == 404
+
+
+def test_the_dutch_page_says_it_in_dutch(anna_quote):
+    anna, quote = anna_quote
+    page = anna.get(reverse("quotes:status", args=[quote.token]), HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "Dit cluster uitbreiden" in page
