@@ -1,15 +1,25 @@
 """Helpers for drf-spectacular: enum choice sets named once (see SPECTACULAR_SETTINGS), the request strings'
 post-processing, and the design/v1 request bodies generated from the typed model that parses them."""
 
+from __future__ import annotations
+
 import typing
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.plumbing import ResolvedComponent
+from drf_spectacular.utils import Direction
 from pydantic import BaseModel
 from pydantic.json_schema import model_json_schema
 
 from design.contract import ROLES
 from design.vocabulary import Connector, Protocol, Top
+
+if TYPE_CHECKING:
+    from drf_spectacular.generators import SchemaGenerator
+    from drf_spectacular.openapi import AutoSchema
+    from rest_framework.request import Request
 
 
 def connector_choices() -> list[tuple[str, str]]:
@@ -37,7 +47,7 @@ def default_role_choices() -> list[tuple[str, str]]:
 NO_NUL = "^[^\\u0000]*$"  # api.parsers refuses NUL characters in any string of a request body
 
 
-def _no_nul(schema) -> None:
+def _no_nul(schema: object) -> None:
     if isinstance(schema, dict):
         if schema.get("type") == "string" and not ({"enum", "pattern", "format"} & schema.keys()):
             schema["pattern"] = NO_NUL
@@ -56,7 +66,9 @@ EXACTLY_ONE_OF = {"QuoteRequestRequest": ("configuration", "design")}
 ONLY_FOR_STAFF = {"Quote": ("margin_eur", "margin_percent")}
 
 
-def postprocess_request_strings(result, generator, request, public):
+def postprocess_request_strings(
+    result: dict[str, Any], generator: SchemaGenerator, request: Request | None, public: bool
+) -> dict[str, Any]:
     """Say in the schema what the server enforces beyond the serializers' fields: request strings never hold a
     NUL character (api.parsers), a quote request names a configuration or a design, not both, and a quote's margin
     is answered only to a client that acts as a staff user."""
@@ -85,12 +97,12 @@ def _component_name(model_name: str, direction: str) -> str:
     return base + ("Request" if direction == "request" else "")
 
 
-def _models(model, seen=None) -> dict:
+def _models(model: type[BaseModel], seen: dict[str, type[BaseModel]] | None = None) -> dict[str, type[BaseModel]]:
     """Every model class reachable from ``model``, by class name."""
     seen = {} if seen is None else seen
     seen[model.__name__] = model
 
-    def walk(annotation):
+    def walk(annotation: object) -> None:
         if isinstance(annotation, type) and issubclass(annotation, BaseModel):
             if annotation.__name__ not in seen:
                 _models(annotation, seen)
@@ -103,7 +115,7 @@ def _models(model, seen=None) -> dict:
     return seen
 
 
-def _as_openapi_30(node, rename):
+def _as_openapi_30(node: Any, rename: Callable[[str], str]) -> Any:
     """JSON Schema 2020-12 (pydantic's) as OpenAPI 3.0 says it: nullable, boolean exclusive bounds, enum for const,
     references to the components, no titles."""
     if isinstance(node, list):
@@ -129,7 +141,7 @@ def _as_openapi_30(node, rename):
     return node
 
 
-def _nullable_when_optional(schema: dict, model) -> None:
+def _nullable_when_optional(schema: dict[str, Any], model: type[BaseModel] | None) -> None:
     """A field given as null reads as absent (design.model): every optional field takes null, except those where
     null means something of its own (``_nullable``), whose schema says what they take."""
     required = set(schema.get("required", ()))
@@ -142,11 +154,13 @@ def _nullable_when_optional(schema: dict, model) -> None:
         schema["properties"][name]["nullable"] = True
 
 
-def design_model_schema(model, direction: str, register) -> dict:
+def design_model_schema(
+    model: type[BaseModel], direction: str, register: Callable[[str, dict[str, Any]], None]
+) -> dict[str, Any]:
     """The OpenAPI 3.0 schema of a design.model class; its nested models go to ``register(name, schema)``."""
     classes = _models(model)
 
-    def rename(name):
+    def rename(name: str) -> str:
         return _component_name(name, direction)
 
     raw = model_json_schema(model, ref_template="#/components/schemas/{model}", mode="validation")
@@ -167,11 +181,11 @@ class DesignModelExtension(OpenApiSerializerExtension):
     match_subclasses = True
     priority = 1  # before drf_spectacular.contrib.pydantic
 
-    def get_name(self, auto_schema, direction):
+    def get_name(self, auto_schema: AutoSchema, direction: Direction) -> str:
         return _component_name(self.target.__name__, "response")  # drf-spectacular adds "Request" itself
 
-    def map_serializer(self, auto_schema, direction):
-        def register(name, schema):
+    def map_serializer(self, auto_schema: AutoSchema, direction: Direction) -> dict[str, Any]:
+        def register(name: str, schema: dict[str, Any]) -> None:
             component = ResolvedComponent(name=name, type=ResolvedComponent.SCHEMA, object=name, schema=schema)
             auto_schema.registry.register_on_missing(component)
 

@@ -29,7 +29,7 @@ from catalog.services import catalog_load_seed  # noqa: E402
 from engines.fabric.growth import Action  # noqa: E402
 from quotes.services.expansion import Growth, expansion_plan  # noqa: E402
 
-GROWTHS = ((64, 96), (96, 128), (128, 256))
+GROWTHS = ((2, 3), (4, 6), (8, 24), (20, 40), (40, 100), (64, 96), (96, 128), (128, 256))
 
 
 def row(small: int, large: int) -> str:

@@ -5,7 +5,7 @@ the fewest any wiring must re-terminate, installed devices of the compute cablin
 cores) that stand in another rack or unit, and every racked device of the smaller plan (management switches,
 management racks' contents and PDUs too) not found at its rack and unit in the larger one.
 
-Run from the project root: ``.venv/bin/python bench/growth.py [64:96 96:128 128:256 ...]``. Uses a throw-away
+Run from the project root: ``.venv/bin/python bench/growth.py [64:96 96:128 ...]``. Uses a throw-away
 SQLite test database with the seed catalogue.
 """
 
@@ -33,7 +33,7 @@ from engines.fabric.growth import Action, compare_cabling, minimum_moves, moved_
 from engines.fabric.model import LEAF_SPINE  # noqa: E402
 from outputs.links import compute_links  # noqa: E402
 
-GROWTHS = ((64, 96), (96, 128), (128, 256))
+GROWTHS = ((2, 3), (4, 6), (8, 24), (20, 40), (40, 100), (64, 96), (96, 128), (128, 256))
 
 
 def racked(result) -> Counter[tuple[str, str, str, int]]:

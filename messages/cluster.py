@@ -8,6 +8,7 @@ from django.utils.translation import ngettext
 from engines.findings.params.cluster import (
     ControlPlaneAdded,
     ControlPlaneUfm,
+    ExpansionDevicesMoved,
     ExpansionNewTier,
     ExpansionRackPower,
     ExpansionUnitBoundary,
@@ -150,4 +151,28 @@ def _rack_power(p: ExpansionRackPower) -> tuple[str, str]:
             "new devices are mounted."
         )
         % {"limit": num(p.rack_power_limit_w)},
+    )
+
+
+def _moved_because(reason: str) -> str:
+    if reason == "one-rack":
+        return _("The installed cluster stands in one rack with its switches; the grown one has racks for them.")
+    if reason == "new-tier":
+        return _("The grown fabric has a tier more than the installed one.")
+    if reason == "control-plane":
+        return _("The grown cluster has a larger control plane, racked ahead of the switches in the management racks.")
+    return _("The grown plan lays the racks out otherwise.")
+
+
+@renders(ExpansionDevicesMoved)
+def _devices_moved(p: ExpansionDevicesMoved) -> tuple[str, str]:
+    return (
+        ngettext(
+            "An installed device stands elsewhere in the grown plan: the %(part)s in %(rack)s at U%(unit)s.",
+            "%(n)s installed devices stand elsewhere in the grown plan; the first is the %(part)s in %(rack)s at "
+            "U%(unit)s.",
+            p.devices,
+        )
+        % {"n": num(p.devices), "part": p.part, "rack": p.rack, "unit": p.unit},
+        _moved_because(p.reason) + " " + _("The re-cabling lists every moved device with its old and new place."),
     )

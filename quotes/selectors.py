@@ -249,3 +249,21 @@ def repeated_request(*, configuration: Configuration, customer_email: str, desig
             continue
         return quote
     return None
+
+
+def repeated_expansion(*, original: Quote, document: Any, tokens: Collection[str]) -> Quote | None:
+    """The open expansion quote of ``original`` for the same grown design ``document`` that this browser already
+    requested (``tokens``: the quotes it was shown), or None: a form sent twice gets one quote."""
+    if not tokens:
+        return None
+    return (
+        Quote.objects.filter(
+            expansion_of=original,
+            token__in=list(tokens),
+            design_hash=design_hash(document),
+            status__in=["awaiting_review", "awaiting_approval", "issued"],
+        )
+        .defer("frozen")
+        .order_by("-created_at", "-id")
+        .first()
+    )

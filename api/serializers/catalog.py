@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
+from typing import Any
 
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
+from rest_framework.fields import Field
 
 from catalog.models import (
     SPEC_MODELS,
@@ -15,7 +17,9 @@ from catalog.models import (
     Part,
     PcieSwitch,
     PsuOption,
+    Server,
     ServerSlot,
+    SpecBase,
     spec_relation,
 )
 
@@ -36,12 +40,14 @@ class _SpecSerializer(serializers.ModelSerializer):
 
     spec_kind: str = ""
 
-    def to_representation(self, instance):
+    def to_representation(self, instance: SpecBase) -> dict[str, Any]:
         data = super().to_representation(instance)
         return {"kind": self.spec_kind, **{k: (None if v == "" else v) for k, v in data.items() if k != "kind"}}
 
     @classmethod
-    def for_model(cls, model, name: str, kind: str, exclude=("part", "sources", "accepts")):
+    def for_model(
+        cls, model: type[SpecBase], name: str, kind: str, exclude: tuple[str, ...] = ("part", "sources", "accepts")
+    ) -> type[_SpecSerializer]:
         """The specs serializer of one category; ``kind`` (the category) tells the PartSpecs variants apart."""
         fields = ["kind", *(f.name for f in model._meta.concrete_fields if f.name not in exclude)]
         meta = type("Meta", (), {"model": model, "fields": fields})
@@ -50,7 +56,7 @@ class _SpecSerializer(serializers.ModelSerializer):
         )
         return type(name, (cls,), {"Meta": meta, "spec_kind": kind, "kind": kind_field})
 
-    def get_fields(self):
+    def get_fields(self) -> dict[str, Field]:
         fields = super().get_fields()
         for name, field in fields.items():
             field.allow_null = name != "kind"
@@ -89,7 +95,7 @@ class SlotSerializer(serializers.ModelSerializer):
             "source",
         ]
 
-    def to_representation(self, instance):
+    def to_representation(self, instance: ServerSlot) -> dict[str, Any]:
         data = super().to_representation(instance)
         return {k: (None if v == "" and k in ("form", "source") else v) for k, v in data.items()}
 
@@ -113,7 +119,7 @@ class PsuOptionSerializer(serializers.ModelSerializer):
         model = PsuOption
         fields = ["count", "watts", "redundancy", "default", "source"]
 
-    def to_representation(self, instance):
+    def to_representation(self, instance: PsuOption) -> dict[str, Any]:
         data = super().to_representation(instance)
         return {**data, "redundancy": data["redundancy"] or None}
 
@@ -157,7 +163,7 @@ class PartSerializer(serializers.ModelSerializer):
 
 _SPECS_SCHEMA = PolymorphicProxySerializer(
     component_name="PartSpecs",
-    serializers=SPEC_SERIALIZERS,  # kind → serializer: a discriminator on "kind" with this mapping
+    serializers=SPEC_SERIALIZERS,  # type: ignore[arg-type]  # kind → serializer: a discriminator on "kind" with this mapping (read only; drf-spectacular says dict, not Mapping)
     resource_type_field_name="kind",
 )
 
@@ -181,59 +187,59 @@ class PartDetailSerializer(PartSerializer):
         fields += ["drive_bays", "psu_options", "default_parts"]
 
     @staticmethod
-    def _spec(part: Part):
+    def _spec(part: Part) -> tuple[str | None, SpecBase | None]:
         name = SPEC_OF_CATEGORY.get(part.category)
         spec = None if name is None else getattr(part, name, None)  # a missing one-to-one: an AttributeError
         return (name, spec) if spec is not None else (None, None)
 
     @extend_schema_field(_SPECS_SCHEMA)
-    def get_specs(self, part: Part):
+    def get_specs(self, part: Part) -> dict[str, Any] | None:
         name, spec = self._spec(part)
-        return None if spec is None else SPEC_SERIALIZERS[name](spec).data
+        return None if spec is None or name is None else SPEC_SERIALIZERS[name](spec).data
 
     @extend_schema_field(serializers.DictField(child=SourceSerializer()))
-    def get_sources(self, part: Part):
+    def get_sources(self, part: Part) -> dict[str, dict[str, str | None]]:
         _name, spec = self._spec(part)
         titles = source_titles()
         sources = getattr(spec, "sources", None) or {}
         return {field: {"key": key, "title": titles.get(key)} for field, key in sources.items()}
 
     @extend_schema_field(SlotSerializer(many=True))
-    def get_slots(self, part: Part):
+    def get_slots(self, part: Part) -> list[dict[str, Any]]:
         server = getattr(part, "server", None) if part.category == "server" else None
-        return [] if server is None else SlotSerializer(server.slots.all(), many=True).data
+        return [] if server is None else SlotSerializer(server.slots.all(), many=True).data  # type: ignore[return-value]  # many=True: a list (the stubs say ReturnDict)
 
     @extend_schema_field(PcieSwitchSerializer(many=True))
-    def get_pcie_switches(self, part: Part):
+    def get_pcie_switches(self, part: Part) -> list[dict[str, Any]]:
         server = getattr(part, "server", None) if part.category == "server" else None
-        return [] if server is None else PcieSwitchSerializer(server.pcie_switches.all(), many=True).data
+        return [] if server is None else PcieSwitchSerializer(server.pcie_switches.all(), many=True).data  # type: ignore[return-value]  # many=True: a list (the stubs say ReturnDict)
 
     @extend_schema_field(serializers.ListField(child=serializers.CharField()))
-    def get_accepts(self, part: Part):
+    def get_accepts(self, part: Part) -> list[str]:
         server = getattr(part, "server", None) if part.category == "server" else None
         return [] if server is None else sorted(p.part_number for p in server.accepts.all())
 
     @extend_schema_field(serializers.ListField(child=serializers.CharField()))
-    def get_accepted_by(self, part: Part):
+    def get_accepted_by(self, part: Part) -> list[str]:
         if part.category != "gpu":
             return []
         return sorted(s.part.part_number for s in part.accepted_by.all())
 
     @staticmethod
-    def _server(part: Part):
+    def _server(part: Part) -> Server | None:
         return getattr(part, "server", None) if part.category == "server" else None
 
     @extend_schema_field(DriveBaySerializer(many=True))
-    def get_drive_bays(self, part: Part):
+    def get_drive_bays(self, part: Part) -> list[dict[str, Any]]:
         server = self._server(part)
-        return [] if server is None else DriveBaySerializer(server.drive_bays.all(), many=True).data
+        return [] if server is None else DriveBaySerializer(server.drive_bays.all(), many=True).data  # type: ignore[return-value]  # many=True: a list (the stubs say ReturnDict)
 
     @extend_schema_field(PsuOptionSerializer(many=True))
-    def get_psu_options(self, part: Part):
+    def get_psu_options(self, part: Part) -> list[dict[str, Any]]:
         server = self._server(part)
-        return [] if server is None else PsuOptionSerializer(server.psu_options.all(), many=True).data
+        return [] if server is None else PsuOptionSerializer(server.psu_options.all(), many=True).data  # type: ignore[return-value]  # many=True: a list (the stubs say ReturnDict)
 
     @extend_schema_field(DefaultPartSerializer(many=True))
-    def get_default_parts(self, part: Part):
+    def get_default_parts(self, part: Part) -> list[dict[str, Any]]:
         server = self._server(part)
-        return [] if server is None else DefaultPartSerializer(server.default_parts.all(), many=True).data
+        return [] if server is None else DefaultPartSerializer(server.default_parts.all(), many=True).data  # type: ignore[return-value]  # many=True: a list (the stubs say ReturnDict)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.request import Request
 
-from quotes.models import Quote
+from quotes.diff import Change
+from quotes.models import Quote, QuoteDecision
 
 from .common import PERCENT, LanguageField
 from .configurations import DesignDocumentField
@@ -74,7 +78,7 @@ class QuoteRequestSerializer(serializers.Serializer):
         help_text="Part number → discount percentage.",
     )
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if ("configuration" in attrs) == ("design" in attrs):
             raise serializers.ValidationError(
                 {"configuration": "Give either configuration (an id) or design (a document), not both and not neither."}
@@ -141,7 +145,7 @@ class QuoteDecisionSerializer(serializers.Serializer):
         help_text="The order confirmation (PDF) of an accepted quote; 409 until it is ready. Null when declined."
     )
 
-    def get_order_confirmation_url(self, decision) -> str | None:
+    def get_order_confirmation_url(self, decision: QuoteDecision) -> str | None:
         if decision.outcome != "accepted":
             return None
         path = reverse("api:quote-order-confirmation-pdf", args=[decision.quote_id])
@@ -154,7 +158,7 @@ class _ChangeSerializer(serializers.Serializer):
     before = serializers.CharField(allow_null=True, help_text="In revision a (amounts in EUR as text); null: none.")
     after = serializers.CharField(allow_null=True, help_text="In revision b.")
 
-    def to_representation(self, instance):
+    def to_representation(self, instance: dict[str, Any] | Change) -> dict[str, Any]:
         data = super().to_representation(instance)
         for key in ("before", "after"):  # a quantity stays a number
             value = instance[key] if isinstance(instance, dict) else getattr(instance, key)
@@ -243,13 +247,13 @@ class QuoteCustomerOutSerializer(serializers.Serializer):
     address = serializers.SerializerMethodField()
 
     @extend_schema_field(AddressSerializer(allow_null=True))
-    def get_address(self, quote) -> dict | None:
+    def get_address(self, quote: Quote) -> dict[str, str] | None:
         if not quote.customer_street:
             return None
         return {"street": quote.customer_street, "postal_code": quote.customer_postal_code, "city": quote.customer_city}
 
 
-def sees_cost(request) -> bool:
+def sees_cost(request: Request | None) -> bool:
     """Whether the API client of ``request`` acts as an active staff user: only such a client sees a quote's margin
     (cost and margin never reach a customer, nor a CRM client without a staff user)."""
     user = getattr(request, "user", None)
@@ -264,7 +268,7 @@ class _QuoteLinks(serializers.ModelSerializer):
         request = self.context.get("request")
         return request.build_absolute_uri(path) if request is not None else path
 
-    def get_url(self, quote) -> str:
+    def get_url(self, quote: Quote) -> str:
         return self._abs("api:quote-detail", quote.pk)
 
 
@@ -371,7 +375,7 @@ class QuoteSerializer(_QuoteLinks):
 
     STAFF_ONLY = ("margin_eur", "margin_percent")
 
-    def to_representation(self, instance):
+    def to_representation(self, instance: Quote) -> dict[str, Any]:
         data = super().to_representation(instance)
         if not sees_cost(self.context.get("request")):
             for key in self.STAFF_ONLY:  # cost and margin never reach a client that does not act as staff
@@ -379,16 +383,16 @@ class QuoteSerializer(_QuoteLinks):
         return data
 
     @extend_schema_field(QuoteAgreementSerializer(allow_null=True))
-    def get_agreement(self, quote) -> dict | None:
+    def get_agreement(self, quote: Quote) -> dict[str, Any] | None:
         return quote.agreement  # a column: lists and reads never load the snapshot
 
     @extend_schema_field(QuoteDecisionSerializer(allow_null=True))
-    def get_decision(self, quote) -> dict | None:
+    def get_decision(self, quote: Quote) -> dict[str, Any] | None:
         decision = getattr(quote, "decision", None)
         return None if decision is None else QuoteDecisionSerializer(decision, context=self.context).data
 
     @extend_schema_field(TotalsSerializer)
-    def get_totals(self, quote):
+    def get_totals(self, quote: Quote) -> dict[str, Any]:
         return TotalsSerializer(
             {
                 "currency": quote.currency,
@@ -403,8 +407,8 @@ class QuoteSerializer(_QuoteLinks):
             }
         ).data
 
-    def get_document_url(self, quote) -> str:
+    def get_document_url(self, quote: Quote) -> str:
         return self._abs("api:quote-document-pdf", quote.pk)
 
-    def get_bom_url(self, quote) -> str:
+    def get_bom_url(self, quote: Quote) -> str:
         return self._abs("api:quote-bom-xlsx", quote.pk)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.db import router
-from django.db.models import TextField
+from django.db.models import QuerySet, TextField
 from django.db.models.functions import Cast
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -11,6 +14,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from configurator.models import Configuration
@@ -29,6 +33,7 @@ from quotes.services.expansion import expansion_plan, growth_parse
 from ..exceptions import Conflict
 from ..filters import ConfigurationFilter, names_a_filter
 from ..idempotency import idempotent
+from ..models import ApiClient
 from ..prepared import PreparedList
 from ..serializers.common import IDEMPOTENCY_PARAMETER, LANG_PARAMETER, errors
 from ..serializers.configurations import (
@@ -51,15 +56,20 @@ class CsvRenderer(BaseRenderer):
     format = "csv"
     charset = "utf-8"
 
-    def render(self, data, accepted_media_type=None, renderer_context=None):
+    def render(
+        self,
+        data: str | bytes,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> str | bytes:
         return data
 
 
-def owned_configurations(client):
+def owned_configurations(client: ApiClient) -> QuerySet[Configuration]:
     return Configuration.objects.filter(api_owner__client=client)
 
 
-def _listed(configurations):
+def _listed(configurations: QuerySet[Configuration]) -> QuerySet[Configuration, dict[str, Any]]:
     """A page's columns, as dicts (no model instance per row), newest first: the design document as its column's
     JSON text, written into the answer as it is (api.renderers), and on PostgreSQL the ids of its quotes."""
     configurations = configurations.order_by("-updated_at", "-id")
@@ -130,26 +140,28 @@ class ConfigurationViewSet(
     lookup_value_regex = ID_PATTERN
     queryset = Configuration.objects.none()
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Configuration, Any]:
         if self.action == "list":
             if not names_a_filter(self.request.query_params, self.filterset_class):
                 # the list's SQL compiled once per process (api.prepared); a filtered list is the ORM's
-                return _LIST.rows(self.client.pk, database=router.db_for_read(Configuration))
+                return _LIST.rows(self.client.pk, database=router.db_for_read(Configuration))  # type: ignore[return-value]  # the queryset's stand-in that DRF's paginator pages (api.prepared)
             return _listed(owned_configurations(self.client))
         return owned_configurations(self.client).order_by("-updated_at", "-id")
 
-    def get_serializer_class(self):
+    def get_serializer_class(self) -> type[ConfigurationInputSerializer | ConfigurationSerializer]:
         if self.action in ("create", "update", "partial_update"):
             return ConfigurationInputSerializer
         return ConfigurationSerializer
 
-    def _output(self, configuration, status_code=status.HTTP_200_OK, headers=None):
+    def _output(
+        self, configuration: Configuration, status_code: int = status.HTTP_200_OK, headers: dict[str, str] | None = None
+    ) -> Response:
         configuration = self.get_queryset().get(pk=configuration.pk)
         data = ConfigurationSerializer(configuration, context=self.get_serializer_context()).data
         return Response(data, status=status_code, headers=headers)
 
     @idempotent
-    def create(self, request, *args, **kwargs):
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         serializer = ConfigurationInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -167,7 +179,7 @@ class ConfigurationViewSet(
         response["Location"] = str(response.data["url"])
         return response
 
-    def update(self, request, *args, **kwargs):
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         partial = kwargs.pop("partial", False)
         configuration = self.get_object()
         serializer = ConfigurationInputSerializer(data=request.data, partial=partial)
@@ -187,11 +199,11 @@ class ConfigurationViewSet(
             raise Conflict(exc.message, code=exc.code) from None
         return self._output(configuration)
 
-    def partial_update(self, request, *args, **kwargs):
+    def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         kwargs["partial"] = True
         return self.update(request, *args, **kwargs)
 
-    def perform_destroy(self, instance):
+    def perform_destroy(self, instance: Configuration) -> None:
         try:
             configuration_delete(configuration=instance, user=self.acting_user)
         except ConfigurationLocked as exc:
@@ -207,7 +219,7 @@ class ConfigurationViewSet(
         "`read` may call it.",
     )
     @action(detail=True, methods=["post"], stateless=True)
-    def validate(self, request, pk=None):
+    def validate(self, request: Request, pk: str | None = None) -> Response:
         configuration = self.get_object()
         try:
             result = design_validate(document=configuration.document, language=request_language(request))
@@ -228,7 +240,7 @@ class ConfigurationViewSet(
         "racks drawing more). A bad body is 400 naming the field. Stores nothing, so scope `read` may call it.",
     )
     @action(detail=True, methods=["post"], url_path="expansions", stateless=True)
-    def expansions(self, request, pk=None):
+    def expansions(self, request: Request, pk: str | None = None) -> Response:
         configuration = self.get_object()
         growth = growth_parse(request.data)
         try:
@@ -241,7 +253,7 @@ class ConfigurationViewSet(
             ) from None
         return Response(expansion.to_json())
 
-    def get_renderers(self):
+    def get_renderers(self) -> list[BaseRenderer]:
         if self.action == "cabling_csv":
             return [CsvRenderer(), JSONRenderer()]
         if self.action == "export":
@@ -262,7 +274,7 @@ class ConfigurationViewSet(
         },
         description="409 (`no_fabric_plan`) when the stored design has no fabric, or is malformed.",
     )
-    def cabling_csv(self, request, pk=None):
+    def cabling_csv(self, request: Request, pk: str | None = None) -> StreamingHttpResponse:
         configuration = self.get_object()
         try:
             output = configuration_output(configuration=configuration, name="cabling.csv")
@@ -281,7 +293,7 @@ class ConfigurationViewSet(
         description="The export of the stored design, from the same service as POST /api/v1/designs/exports/{name}. "
         + EXPORT_DESCRIPTION,
     )
-    def export(self, request, pk=None, name=""):
+    def export(self, request: Request, pk: str | None = None, name: str = "") -> StreamingHttpResponse:
         configuration = self.get_object()
         try:
             output = configuration_export(configuration=configuration, name=name)

@@ -7,16 +7,22 @@ engineer's review, a discount above the threshold waits for approval by a user w
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from decimal import Decimal
+from typing import Any
+
 import django_filters
 from django.db import transaction
+from django.db.models import QuerySet
 from django.http import FileResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import F, OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
 from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from configurator.models import Configuration
@@ -39,6 +45,7 @@ from quotes.services.expansion import growth_parse
 from ..exceptions import Conflict
 from ..filters import StrictFilterSet
 from ..idempotency import idempotent
+from ..models import ApiClient
 from ..permissions import CanApproveQuotes, ClientScopePermission
 from ..serializers.common import IDEMPOTENCY_PARAMETER, errors
 from ..serializers.expansions import ExpansionInputSerializer
@@ -75,7 +82,12 @@ class _FileRenderer(BaseRenderer):
     format: str | None = None  # type: ignore[assignment]  # no format suffix of its own; each file type names one
     charset = None
 
-    def render(self, data, accepted_media_type=None, renderer_context=None):
+    def render(
+        self,
+        data: str | bytes,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> str | bytes:
         return data
 
 
@@ -89,11 +101,11 @@ class XlsxRenderer(_FileRenderer):
     format = "xlsx"
 
 
-def owned_quotes(client):
+def owned_quotes(client: ApiClient) -> QuerySet[Quote]:
     return Quote.objects.filter(configuration__api_owner__client=client)
 
 
-def _configuration_field(client, pk: int, field: str = "configuration") -> Configuration:
+def _configuration_field(client: ApiClient, pk: int, field: str = "configuration") -> Configuration:
     configuration = owned_configurations(client).filter(pk=pk).first()
     if configuration is None:
         from rest_framework.exceptions import ValidationError
@@ -102,11 +114,11 @@ def _configuration_field(client, pk: int, field: str = "configuration") -> Confi
     return configuration
 
 
-def _decimal_map(value):
+def _decimal_map(value: dict[str, Decimal] | None) -> dict[str, Decimal] | None:
     return None if value is None else {str(k): v for k, v in value.items()}
 
 
-def _file_schema(media_type: str, what: str, operation_id: str):
+def _file_schema(media_type: str, what: str, operation_id: str) -> Callable[[F], F]:
     return extend_schema(
         operation_id=operation_id,
         summary=f"Download the {what}",
@@ -133,7 +145,7 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
     lookup_value_regex = ID_PATTERN
     queryset = Quote.objects.none()
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Quote]:
         # Lists, reads and downloads show columns only: the snapshot (the whole validation result) stays in the
         # database; a service that needs it loads it.
         return (
@@ -143,7 +155,7 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
             .order_by("-created_at", "-id")
         )
 
-    def get_renderers(self):
+    def get_renderers(self) -> list[BaseRenderer]:
         if self.action in ("document_pdf", "order_confirmation_pdf"):
             return [PdfRenderer(), JSONRenderer()]
         if self.action == "bom_xlsx":
@@ -166,7 +178,7 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
         "other refused input is a 422 (`quote_rejected`).",
     )
     @idempotent
-    def create(self, request, *args, **kwargs):
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         serializer = QuoteRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -206,7 +218,7 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
     )
     @action(detail=True, methods=["post"])
     @idempotent
-    def revise(self, request, pk=None):
+    def revise(self, request: Request, pk: str | None = None) -> Response:
         quote = self.get_object()
         serializer = QuoteReviseSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -236,7 +248,7 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
     )
     @action(detail=True, methods=["post"], url_path="expansions")
     @idempotent
-    def expansions(self, request, pk=None):
+    def expansions(self, request: Request, pk: str | None = None) -> Response:
         original = self.get_object()
         growth = growth_parse(request.data)
         with transaction.atomic():
@@ -266,7 +278,7 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
         "approved (422 otherwise). Sends the `quote.approved` webhook.",
     )
     @action(detail=True, methods=["post"], permission_classes=[ClientScopePermission, CanApproveQuotes])
-    def approve(self, request, pk=None):
+    def approve(self, request: Request, pk: str | None = None) -> Response:
         quote = self.get_object()
         quote = quote_approve(quote=quote, user=self.acting_user)
         return Response(
@@ -292,7 +304,7 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
     )
     @action(detail=True, methods=["post"])
     @idempotent
-    def accept(self, request, pk=None):
+    def accept(self, request: Request, pk: str | None = None) -> Response:
         quote = self.get_object()
         serializer = QuoteAcceptSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -322,7 +334,7 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
     )
     @action(detail=True, methods=["post"])
     @idempotent
-    def decline(self, request, pk=None):
+    def decline(self, request: Request, pk: str | None = None) -> Response:
         quote = self.get_object()
         serializer = QuoteDeclineSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -350,7 +362,7 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
         description="409 `quote_not_accepted` unless the quote is accepted; 409 `document_not_ready` (with "
         "`Retry-After`) until the worker has built it, `document_failed` when the build failed.",
     )
-    def order_confirmation_pdf(self, request, pk=None):
+    def order_confirmation_pdf(self, request: Request, pk: str | None = None) -> FileResponse:
         quote = self.get_object()
         decision = getattr(quote, "decision", None)
         if decision is None or decision.outcome != "accepted":
@@ -398,7 +410,7 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
         "from the two frozen snapshots. 404 when the number has no such revision.",
     )
     @action(detail=True, methods=["get"], url_path=r"revisions/(?P<a>[0-9]{1,5})/diff/(?P<b>[0-9]{1,5})")
-    def revision_diff(self, request, pk=None, a=None, b=None):
+    def revision_diff(self, request: Request, pk: str | None = None, a: str = "", b: str = "") -> Response:
         quote = self.get_object()
         diff = quote_selectors.quote_revision_diff(quote, int(a), int(b))
         if diff is None:
@@ -407,7 +419,7 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
             )
         return Response(QuoteRevisionDiffSerializer(diff.to_dict()).data)
 
-    def _file(self, kind: str, content_type: str, extension: str):
+    def _file(self, kind: str, content_type: str, extension: str) -> FileResponse:
         quote = self.get_object()
         field = getattr(quote, kind)
         if quote.doc_status == Quote.DocStatus.FAILED:
@@ -443,9 +455,9 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
 
     # Routed explicitly in api/urls.py: the contract's paths end in ".pdf" and ".xlsx", without a slash.
     @_file_schema(PdfRenderer.media_type, "quote as PDF", "quotes_document_pdf")
-    def document_pdf(self, request, pk=None):
+    def document_pdf(self, request: Request, pk: str | None = None) -> FileResponse:
         return self._file("pdf", PdfRenderer.media_type, "pdf")
 
     @_file_schema(XlsxRenderer.media_type, "bill of materials as xlsx", "quotes_bom_xlsx")
-    def bom_xlsx(self, request, pk=None):
+    def bom_xlsx(self, request: Request, pk: str | None = None) -> FileResponse:
         return self._file("xlsx", XlsxRenderer.media_type, "xlsx")

@@ -26,9 +26,14 @@ from design.jsontext import JsonObject
 from engines.fabric.growth import Action, Cable, CableRow, Change, DeviceMove, compare_cabling, moved_devices
 from engines.fabric.model import FabricPlan
 from engines.findings.finding import Finding
-from engines.findings.params.cluster import ExpansionNewTier, ExpansionRackPower, ExpansionUnitBoundary
+from engines.findings.params.cluster import (
+    ExpansionDevicesMoved,
+    ExpansionNewTier,
+    ExpansionRackPower,
+    ExpansionUnitBoundary,
+)
 from engines.findings.registry import finding
-from engines.racks.model import RackPlan
+from engines.racks.model import DeviceRole, RackPlan
 
 from .bill import NO_PART, BomLine
 
@@ -240,7 +245,58 @@ def expansion_findings(
     power = _rack_power(*racks)
     if power is not None:
         out.append(finding("rack_plan", power))
+    new_tier = bool(installed and expanded and installed.tiers and expanded.tiers > installed.tiers)
+    moved = devices_moved(*racks, new_tier=new_tier)
+    if moved is not None:
+        out.append(finding("rack_plan", moved))
     return out
+
+
+Place = tuple[str, str, str, int]  # rack, role, part, lowest unit
+
+
+def _placed(plan: RackPlan) -> Counter[Place]:
+    return Counter((r.name, str(d.role), d.part, d.position_u) for r in plan.racks for d in r.devices)
+
+
+def devices_moved(installed: RackPlan, expanded: RackPlan, *, new_tier: bool = False) -> ExpansionDevicesMoved | None:
+    """The installed plan's racked devices that the grown plan has elsewhere (not at their rack and unit, where it
+    holds at least as many of their role and part: fewer are unused devices, not moved ones), the first of them,
+    and why; None when every installed device keeps its place."""
+    before, after = _placed(installed), _placed(expanded)
+    gone = before - after
+    if not gone:
+        return None
+    fewer: Counter[tuple[str, str]] = Counter()
+    for counter, sign in ((before, 1), (after, -1)):
+        for (_rack, role, part, _u), n in counter.items():
+            fewer[(role, part)] += sign * n
+    moved: list[Place] = []
+    for place in sorted(gone, key=lambda p: (p[0], -p[3])):
+        unused = min(max(0, fewer[place[1:3]]), gone[place])
+        fewer[place[1:3]] -= unused
+        moved += [place] * (gone[place] - unused)
+    if not moved:
+        return None
+    rack, role, part, unit = moved[0]
+    return ExpansionDevicesMoved(
+        devices=len(moved), role=role, part=part, rack=rack, unit=unit, reason=_why(installed, expanded, new_tier)
+    )
+
+
+def _why(installed: RackPlan, expanded: RackPlan, new_tier: bool) -> str:
+    if installed.leaf_placement == "in-rack" and expanded.leaf_placement != "in-rack":
+        return "one-rack"
+    if new_tier:
+        return "new-tier"
+    control = str(DeviceRole.CONTROL)
+    if _placed_parts(installed, control) != _placed_parts(expanded, control):
+        return "control-plane"
+    return "layout"
+
+
+def _placed_parts(plan: RackPlan, role: str) -> set[str]:
+    return {d.part for r in plan.racks for d in r.devices if str(d.role) == role}
 
 
 def _rack_power(installed: RackPlan, expanded: RackPlan) -> ExpansionRackPower | None:

@@ -219,6 +219,27 @@ def _rack_system(server: ServerSpec) -> RackSystem | None:
     )
 
 
+def layout_unit(fabric: FabricPlan | None, catalog: CatalogView) -> int | None:
+    """The nodes a row of a rail-optimized fabric holds: a full scalable unit, as many nodes as a leaf of the
+    fabric's switch and oversubscription takes (its node-facing ports in whole cages, times the split), whatever
+    the cluster's size. The fabric spreads a cluster's nodes evenly over its units (``engines.fabric.sizing``),
+    so its units are smaller than that when the last one would be partial; the rows are not: node *i* stands in
+    the same rack at the same unit whatever the size, and a unit's nodes reach at most one row back to its leaf
+    rack. None: no rail-optimized fabric (rows of ``MAX_COMPUTE_RACKS_PER_ROW``); the fabric's own unit when the
+    switch's cages are not known or its units do not fill rows of that size."""
+    if fabric is None or fabric.tiers < 1 or fabric.topology != "rail-optimized" or not fabric.nodes_per_unit:
+        return None
+    spec = catalog.get(fabric.switch)
+    d, u = fabric.oversubscription
+    cage = spec.logical_ports_per_cage if isinstance(spec, SwitchSpec) else 0
+    if not cage or not fabric.logical_ports or d + u <= 0:
+        return fabric.nodes_per_unit if fabric.tiers >= 2 else None
+    full = fabric.logical_ports * d // (d + u) // cage * cage * max(1, fabric.split)
+    if full < fabric.nodes_per_unit or (fabric.tiers >= 2 and -(-fabric.nodes // full) != fabric.units):
+        return fabric.nodes_per_unit
+    return full
+
+
 def _facility(design: DesignIn) -> Facility:
     f = design.facility
     cooling = None if f.cooling is None else Cooling(f.cooling)
@@ -246,8 +267,7 @@ def build_rack_plan(
     central out-of-band switches, racked as many as the plan's PDUs ask for (engines.cluster.oob_racks)."""
     findings: list[Finding] = []
     peaks = {g.get("node_group"): g.get("peak_power_w_per_node") for g in node_totals.get("groups", [])}
-    rail_optimized = fabric is not None and fabric.tiers >= 2 and fabric.topology == "rail-optimized"
-    su = fabric.nodes_per_unit if fabric is not None and rail_optimized else None
+    su = layout_unit(fabric, catalog)
     groups = []
     for i, g in enumerate(design.node_groups):
         server = catalog.get(g.server)
@@ -269,6 +289,7 @@ def build_rack_plan(
                 # A rack-scale system is a rack of its own; its fabric endpoints are trays, so the fabric's SU (in
                 # trays) does not cut its rows: rows of 8 racks, one SU of the DGX SuperPOD GB200 RA per row.
                 su_nodes=None if server.rack_scale else su,
+                unit_nodes=fabric.nodes_per_unit if su and fabric is not None and fabric.nodes_per_unit < su else None,
                 rack_scale=server.rack_scale,
                 system=_rack_system(server),
             )

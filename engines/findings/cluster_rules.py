@@ -92,4 +92,14 @@ RULES += (
         "engines/racks README (rack power limit, PDUs per rack); the installed rack plan",
         _EXPANSION,
     ),
+    rule(
+        ExpansionCode.DEVICES_MOVED,
+        W,
+        gettext_noop("Installed devices move in the growth"),
+        gettext_noop(
+            "The grown plan places installed devices in another rack or at another unit: a one-rack cluster's switches go to network and management racks, a new fabric tier or a larger control plane changes the racks that hold them. Every other growth of the same design keeps each installed device where it stands."
+        ),
+        "engines/racks/plan.py (rows of full scalable units, leaf, spine, management and core racks in fixed places)",
+        _EXPANSION,
+    ),
 )

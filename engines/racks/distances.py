@@ -91,7 +91,12 @@ class _Routes:
     def __init__(self, plan: RackPlan, g: Geometry) -> None:
         self.g = g
         self.u_total = plan.rack_units
+        # A row's length in places: its last rack's, free places of a partial SU counted.
         self.row_len = {row.index: len(row.racks) for row in plan.rows}
+        for run in plan.runs:
+            end = run.rack.slot + run.count
+            if end > self.row_len.get(run.rack.row, 0):
+                self.row_len[run.rack.row] = end
 
     def in_rack(self, low_u: int, high_u: int) -> float:
         return abs(high_u - low_u) * UNIT_M + 2 * self.g.rack_exit_m + self.g.slack_m
@@ -128,9 +133,15 @@ def _shape(routes: _Routes, rack: Rack) -> tuple[dict[DeviceRole, int], float | 
 
 
 def _worst_pairs(
-    routes: _Routes, lows_a: list[tuple[Rack, int]], lows_b: list[tuple[Rack, int]], *, same_row: bool
+    routes: _Routes,
+    lows_a: list[tuple[Rack, int]],
+    lows_b: list[tuple[Rack, int]],
+    *,
+    same_row: bool,
+    reach: int = 0,
 ) -> tuple[float, str] | None:
-    """The longest run between any rack of ``lows_a`` and any of ``lows_b`` (within each row if ``same_row``).
+    """The longest run between any rack of ``lows_a`` and any of ``lows_b`` (within each row if ``same_row``, and
+    the ``reach`` rows after it).
 
     The run is the two climbs (set by the units) plus the horizontal run, so the ``lows_b`` racks are grouped by
     row and unit and only the candidates that can be farthest are tried: within a row the horizontal run grows
@@ -149,7 +160,8 @@ def _worst_pairs(
     w = routes.g.rack_width_m
     best: tuple[float, str] | None = None
     for ra, pa in lows_a:
-        for row, pb, slots, members in by_row.get(ra.row, ()) if same_row else everywhere:
+        near = [e for r in range(ra.row, ra.row + reach + 1) for e in by_row.get(r, ())] if same_row else everywhere
+        for row, pb, slots, members in near:
             if row == ra.row:
                 picks: tuple[tuple[int, Rack], ...] = (members[0], members[-1])
             else:
@@ -199,7 +211,9 @@ def link_distances(
     computed: dict[str, tuple[float, str] | None] = {
         "in_rack_m": (in_rack, "in-rack") if has_in_rack else None,
         "management_m": (mgmt, "in-rack") if mgmt is not None else None,
-        "node_to_leaf_m": _worst_pairs(routes, lows[DeviceRole.NODE], lows[DeviceRole.LEAF], same_row=True),
+        "node_to_leaf_m": _worst_pairs(
+            routes, lows[DeviceRole.NODE], lows[DeviceRole.LEAF], same_row=True, reach=plan.leaf_reach_rows
+        ),
         "leaf_to_spine_m": _worst_pairs(routes, lows[DeviceRole.LEAF], lows[DeviceRole.SPINE], same_row=False),
         "spine_to_core_m": _worst_pairs(routes, lows[DeviceRole.SPINE], lows[DeviceRole.CORE], same_row=False),
     }
@@ -228,7 +242,7 @@ def _device_lows(routes: _Routes, plan: RackPlan) -> tuple[dict[DeviceRole, list
         if shape is None:
             shape = shapes[id(devices)] = _shape(routes, same_runs[0].rack)
         rack_lows, mgmt_run = shape
-        same = _standing_for(same_runs, rack_lows)
+        same = _standing_for(same_runs, rack_lows, every=bool(plan.leaf_reach_rows))
         for role, low in rack_lows.items():
             lows[role] += [(rack, low) for rack in same]
         if mgmt_run is not None:
@@ -236,10 +250,10 @@ def _device_lows(routes: _Routes, plan: RackPlan) -> tuple[dict[DeviceRole, list
     return lows, mgmt
 
 
-def _standing_for(same_runs: list[RackRun], rack_lows: dict[DeviceRole, int]) -> list[Rack]:
+def _standing_for(same_runs: list[RackRun], rack_lows: dict[DeviceRole, int], *, every: bool = False) -> list[Rack]:
     """The racks of alike runs whose distances must be measured: the row's two end racks stand for node racks
-    without a paired switch; otherwise every rack."""
-    if not _PAIRED_SWITCHES.intersection(rack_lows) and sum(run.count for run in same_runs) > 2:
+    without a paired switch (unless ``every``: their leaves may stand in the next row); otherwise every rack."""
+    if not every and not _PAIRED_SWITCHES.intersection(rack_lows) and sum(run.count for run in same_runs) > 2:
         first = min(same_runs, key=_first_slot).rack
         last_run = max(same_runs, key=_last_slot)
         last = last_run.at(last_run.count - 1)

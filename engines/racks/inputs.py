@@ -77,6 +77,9 @@ class NodeGroup:
     inlet_type: str | None = None  # e.g. "C20"; None: unknown
     inlet_current_a: float | None = None  # what one supply draws at its rating (its watts / the feed's volts)
     su_nodes: int | None = None  # None: not on the compute fabric, or SU size unknown
+    # The fabric's own scalable unit when it is smaller than ``su_nodes`` (the fabric spreads the nodes evenly over
+    # its units; the rows hold full SUs): a unit's first nodes then stand in the row before its leaves.
+    unit_nodes: int | None = None
     # A rack-scale NVLink system (GB200/GB300 NVL72): each "node" is a whole rack of its own, ``height_u`` its own
     # units and ``power_w`` the whole rack's; it brings its own power shelves and management switches.
     rack_scale: bool = False
@@ -89,6 +92,7 @@ class NodeGroup:
         _check_enum(self, "cooling", Cooling, optional=True)
         _check_whole(self, "inlets", 0, optional=True)
         _check_whole(self, "su_nodes", 1, optional=True)
+        _check_whole(self, "unit_nodes", 1, optional=True)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -292,6 +292,9 @@ class RackPlan:
     facility_power_w: int | None  # nodes + switches + other IT load; None when any part is unknown
     facility_power_known_w: int
     findings: tuple[Finding, ...]
+    # Rows after its own in which a node's leaf may stand (1: the fabric's units are smaller than the rows' full
+    # SUs, so a unit's first nodes stand in the row before its leaves); measured by the planner, not written.
+    leaf_reach_rows: int = 0
 
     @cached_property
     def racks(self) -> tuple[Rack, ...]:
@@ -484,11 +487,18 @@ def _devices_from(entries: Sequence[JsonObject]) -> tuple[Device, ...]:
     return tuple(out)
 
 
+def _slot(row: Row, index: int, name: str) -> int:
+    """A rack's place in its row: the number its name ends in (``R01-09``: 8, places a partial SU keeps free
+    counted), else its index among the row's racks."""
+    tail = name[len(row.name) + 1 :] if name.startswith(row.name + "-") else ""
+    return int(tail) - 1 if tail.isdigit() and int(tail) > index else index
+
+
 def _runs_from_entries(entries: Sequence[JsonObject], rows: Sequence[Row]) -> list[RackRun]:
     """The plan's runs (within a row) from ``rack_plan.racks``: an entry of ``count`` racks is the next ``count``
     names of the rows (cut where a row ends); an entry without ``count`` is one rack. Consecutive identical racks
     of a row are one run again, and identical racks share one ``devices`` tuple."""
-    names = [(w.index, slot, name) for w in rows for slot, name in enumerate(w.racks)]
+    names = [(w.index, _slot(w, slot, name), name) for w in rows for slot, name in enumerate(w.racks)]
     shared: dict[tuple[Any, ...], tuple[Device, ...]] = {}
     # By the written list's identity (the list kept alive with it): the ranges of one entry share one list.
     read: dict[int, tuple[list[JsonObject], tuple[Device, ...]]] = {}

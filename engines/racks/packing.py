@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from engines.findings import Finding, RackCode, finding
@@ -82,6 +83,7 @@ class Draft:
     first_node: int = 0
     nodes: int = 0
     count: int = 1
+    reserved: bool = False  # places kept free in the row for what a larger plan puts there: no rack, no name
 
     def part(self, start: int, count: int) -> Draft:
         """``count`` of these racks from rack ``start`` on."""
@@ -98,7 +100,15 @@ class Draft:
             first,
             d.nodes,
             count,
+            d.reserved,
         )
+
+
+@lru_cache(maxsize=256)
+def reserved(count: int) -> Draft:
+    """``count`` places of a row kept free (see ``Draft.reserved``): one draft per count, never changed, so a row's
+    drafts keep their identity when its racks are laid out again (``finish_rows`` remembers rows by it)."""
+    return Draft(RackKind.COMPUTE, (), 0, False, None, None, count=count, reserved=True)
 
 
 class Context:

@@ -32,9 +32,11 @@ Rules (each with its basis)
   (info finding). A liquid-cooled server in an air-cooled facility is an error: it has no heat sinks to run on
   air. An air-cooled rack above ``AIR_COOLING_LIMIT_W`` (the 30 kW air ceiling above) is a warning: the hall needs
   containment or rear-door heat exchangers, or fewer nodes per rack.
-* **Rows**: a row per scalable unit (``NodeGroup.su_nodes``), as the DGX SuperPOD RAs lay out one SU per row
-  (GB200 RA-11338-001: "Figure 1 Complete Rack Layout in One Row" for one SU) [V]; a group without an SU size is
-  cut into rows of at most ``MAX_COMPUTE_RACKS_PER_ROW`` compute racks (the 8 compute racks of an H100 SU [S]).
+* **Rows**: a row per full scalable unit (``NodeGroup.su_nodes``, the same at every cluster size; the fabric's own
+  units may be smaller, ``NodeGroup.unit_nodes``, and reach one row back), as the DGX SuperPOD RAs lay out one SU
+  per row (GB200 RA-11338-001: "Figure 1 Complete Rack Layout in One Row" for one SU) [V]; a group without an SU
+  size is cut into rows of at most ``MAX_COMPUTE_RACKS_PER_ROW`` compute racks (the 8 compute racks of an H100 SU
+  [S]).
 * **Rack-scale systems** (``NodeGroup.rack_scale``: GB200/GB300 NVL72): one system is one rack of its own height
   (48U), power and cooling, holding nothing else: its power shelves and its two management switches are inside it
   (NVIDIA DGX GB200 User Guide: "2x TOR Switches for management. Power shelves for supplying power to all trays and
@@ -51,31 +53,31 @@ Rules (each with its basis)
   node-to-leaf run; this is the SU layout of the DGX SuperPOD H100 design, an SU's compute racks on both sides of
   its leaf rack [S: secondary description of the H100 RA layout], and the model the fabric planner already uses
   (``engines/fabric/README.md``, "leaves sit in a network rack in the middle of the row"). The middle is that of
-  the full SU's row: a partial SU's racks stand left of its leaf rack up to there, so the racks added as the SU
-  fills go after them and none moves (a partial SU of fewer racks than half a row has its leaf rack at its
-  end until it grows past it). Exception: when
+  the full SU's row: a partial SU's racks stand left of its leaf rack up to there and the places it is short of
+  are kept free (``packing.reserved``: no rack, no name; 4 nodes are R01-01, R01-02 and the leaf rack R01-09), so
+  the racks added as the SU fills take those places and none moves. Exception: when
   the whole cluster with its leaves fits one rack, the leaves go into that rack with their nodes
   (``leaf_placement`` "in-rack"), as a one-rack system needs no network rack.
-* **Spine and core switches** fill network racks of their own, the spines' at the end of the first row, the
-  cores' at the end of the second (after the spines' in a plan of one row), and the compute rows follow in SU
-  order. Chosen so that a cluster grows without moving what is installed: a larger plan of the same design adds
-  rows behind the last and racks at those rows' ends, and every rack of the smaller plan
-  keeps its name, place and contents (``bench/growth.py``: 0 installed devices moved from 64 to 96, 96 to 128
-  and 128 to 256 HGX nodes, where a spine row in the middle of the compute rows moved up to 96 of 176 as rows
-  swapped around it). The price: the longest leaf-to-spine run is the last row's, about (rows - 1) row pitches
-  plus the run along the rows, where a spine row in the middle would halve the rows crossed; the media are
-  chosen for the length ``link_distances`` measures, so a hall of many rows may need longer fibres or
-  single-mode optics sooner. NVIDIA's RAs show the networking switches in racks of their own, apart from the
-  DGX racks (B200 RA-11334-001, "Figure 3 ... an example management rack configuration with networking
-  switches, management servers, storage arrays, and UFM appliances") [V].
+* **Spine and core switches** fill network racks of their own, the spines' at the end of the first row, the cores'
+  at the end of the third (the management racks' at the end of the second: each of the three grows on its own at a
+  row end, after the full SU's places), and the compute rows follow in SU order. A plan of no SU rows has its cores,
+  then its management racks, at the end of its second row (of its only row: after the spines). Chosen so that a
+  cluster grows without moving what is installed: a larger plan of the same design adds rows behind the last and
+  racks at those rows' ends, and every rack of the smaller plan keeps its name, place and contents
+  (``bench/growth.py``: 0 installed devices moved from 4 to 6, 40 to 100, 64 to 96, 96 to 128 and 128 to 256 HGX
+  nodes; ``tests/quotes/test_expansion_property.py`` for any size and addition). The price: the longest
+  leaf-to-spine run is the last row's, about (rows - 1) row pitches plus the run along the rows, where a spine row
+  in the middle would halve the rows crossed; the media are chosen for the length ``link_distances`` measures, so a
+  hall of many rows may need longer fibres or single-mode optics sooner. NVIDIA's RAs show the networking switches
+  in racks of their own, apart from the DGX racks (B200 RA-11334-001, "Figure 3 ... an example management rack
+  configuration with networking switches, management servers, storage arrays, and UFM appliances") [V].
 * **Management racks** hold everything of the cluster that is neither a node nor a compute-fabric switch: the
   control plane's servers, the UFM appliances, the out-of-band switches when they are central, and the in-band and
-  storage networks' switches (``MANAGEMENT_RACK_ROLES``, in that order: what grows with the nodes last), packed
-  like the spine racks by units and power, after the core racks (at the end of the second row; with one row,
-  after the spine racks at its end), so the spine racks a growing two-tier fabric adds never move them (a
-  one-row cluster's move to the second row's end when it gains a row). Basis: NVIDIA's DGX SuperPOD B200
-  RA-11334-001, "Figure 3 ... an example management rack configuration with networking switches, management
-  servers, storage arrays, and UFM appliances" [V]; its 127-node H100 sibling lists 38 racks, of which
+  storage networks' switches (``MANAGEMENT_RACK_ROLES``, in that order: what grows with the nodes last), packed like
+  the spine racks by units and power, at the end of the second row (a plan of SU rows has that row for them from one
+  SU on), so neither the spine racks nor the core racks a growing fabric adds move them. Basis: NVIDIA's DGX
+  SuperPOD B200 RA-11334-001, "Figure 3 ... an example management rack configuration with networking switches,
+  management servers, storage arrays, and UFM appliances" [V]; its 127-node H100 sibling lists 38 racks, of which
   the nodes fill 32 at four a rack (RA-11333-001 Table 7, catalog/seed/FACTS.md). A control-plane server or UFM
   appliance has no catalogue part (the offer carries it as a line): ``packing.ASSUMED_SERVER_U`` units are reserved
   for each and its power stays unknown (RACK_SERVER_SIZE_ASSUMED).
@@ -221,9 +223,11 @@ def plan_racks(
     in_rack = leaves_in_rack(ctx, b, groups, leaves)
 
     rows, fabric_rows, full = compute_rows(ctx, b, groups, leaves if in_rack else ())
-    if leaves and not in_rack:
-        place_leaves(b, rows, fabric_rows, leaves, leaf_placement, full)
-    runs, out_rows, unsized, outlets_unknown = _finish_with_management(ctx, b, sw, rows, central, central_switch)
+    leaf_slots = place_leaves(b, rows, fabric_rows, leaves, leaf_placement, full) if leaves and not in_rack else 0
+    widths = () if in_rack else tuple(f + leaf_slots if f else 0 for f in full)
+    runs, out_rows, unsized, outlets_unknown = _finish_with_management(
+        ctx, b, sw, rows, central, central_switch, widths
+    )
 
     systems = frozenset(g.name for g in groups if g.rack_scale)
     _rack_findings(ctx, runs, unsized, outlets_unknown, switches, mgmt, systems)
@@ -244,10 +248,17 @@ def plan_racks(
         cooling_basis=ctx.cooling_basis,
         feeds=ctx.feeds,
         leaf_placement="in-rack" if in_rack else str(leaf_placement),
+        leaf_reach_rows=0 if in_rack else _leaf_reach(groups),
         facility_power_w=None if unknown else known,
         facility_power_known_w=known,
         findings=tuple(ctx.findings),
     )
+
+
+def _leaf_reach(groups: Sequence[NodeGroup]) -> int:
+    """1 when a group's fabric units are smaller than its rows' full SUs and it has more than one row: a unit's
+    first nodes stand in the row before its leaf rack (``NodeGroup.unit_nodes``); else 0."""
+    return int(any(g.su_nodes and g.unit_nodes and g.unit_nodes < g.su_nodes < g.count for g in groups))
 
 
 def _switches(
@@ -272,6 +283,7 @@ def _finish_with_management(
     rows: list[list[Draft]],
     central: CentralSwitches | None,
     central_switch: Switch | None,
+    widths: Sequence[int] = (),
 ) -> tuple[list[RackRun], list[Row], list[RackRun], bool]:
     """The rows finished (``finish_rows``) with the spine and core racks, then the management racks, at the end of
     their rows. With ``central`` switches, as many of them are racked as the finished plan's PDUs ask for: the
@@ -288,7 +300,7 @@ def _finish_with_management(
         ]
         management = b.pack_network(equipment, RackKind.MANAGEMENT) if equipment else []
         laid = [list(row) for row in rows]
-        place_upper(laid, spines, cores + management)
+        place_upper(laid, spines, cores, management, widths)
         out = finish_rows(ctx, b, laid, finished)
         if central is None:
             break

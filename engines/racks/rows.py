@@ -9,7 +9,17 @@ from typing import Any
 
 from .inputs import NodeGroup
 from .model import Device, LeafPlacement, RackKind, RackRun, Row
-from .packing import MAX_COMPUTE_RACKS_PER_ROW, Builder, Context, Draft, Switch, ceil_div, finish_rack, nodes_per_rack
+from .packing import (
+    MAX_COMPUTE_RACKS_PER_ROW,
+    Builder,
+    Context,
+    Draft,
+    Switch,
+    ceil_div,
+    finish_rack,
+    nodes_per_rack,
+    reserved,
+)
 
 
 def _group_rows(ctx: Context, b: Builder, group: NodeGroup, leaves: Sequence[Switch]) -> tuple[list[list[Draft]], int]:
@@ -119,32 +129,71 @@ def place_leaves(
     leaves: Sequence[Any],
     placement: LeafPlacement,
     full: Sequence[int] = (),
-) -> None:
-    """Leaf racks in the middle (or at the end) of each fabric row, the leaves spread evenly over the rows. The
-    middle of an SU's row is that of the full SU's row (``full``: its compute racks), so the racks a partial SU
-    is short of go after its leaf rack and filling the SU moves none; a partial SU with fewer racks than half
-    of that has its leaf rack at its end."""
+) -> int:
+    """Leaf racks in the middle (or at the end) of each fabric row, the leaves spread evenly over the rows; returns
+    how many places the most leaf racks of an SU row take. An SU row (``full``: the compute racks of its full SU)
+    has its leaf racks where the full SU has them, the places a partial SU is short of before them kept free
+    (``reserved``), so growing the SU moves no rack; a row of no SU has them in its middle."""
     if not fabric_rows:
         rows.append([])
         fabric_rows.append(len(rows) - 1)
         full = [*full, 0]
+    slots = 0
     for row_index, row_leaves in zip(fabric_rows, _spread(leaves, len(fabric_rows)), strict=True):
         if not row_leaves:
             continue
         row = rows[row_index]
         length = _row_length(row)
-        middle = min(length, max(length, full[row_index] if row_index < len(full) else 0) // 2)
-        _insert(row, middle if placement == LeafPlacement.MIDDLE_OF_ROW else length, b.pack_network(row_leaves))
+        su = full[row_index] if row_index < len(full) else 0
+        at = max(su, length) // (2 if placement == LeafPlacement.MIDDLE_OF_ROW else 1)
+        if length < at:
+            row.append(reserved(at - length))
+        drafts = b.pack_network(row_leaves)
+        _insert(row, at, drafts)
+        if su:
+            slots = max(slots, _row_length(drafts))
+    return slots
 
 
-def place_upper(rows: list[list[Draft]], spine_racks: list[Draft], core_racks: list[Draft]) -> None:
-    """Spine racks at the end of the first row and core racks (then the management racks) at the end of the
-    second (after the spines when there is one row), where growth adds racks behind them and rows behind the
-    last: none of them moves (the longest leaf-spine run is the last row's, not half of it; see plan.py)."""
+def _pad(row: list[Draft], width: int) -> None:
+    """Keep the row's places free up to ``width`` (an SU row's full length)."""
+    if _row_length(row) < width:
+        row.append(reserved(width - _row_length(row)))
+
+
+def place_upper(
+    rows: list[list[Draft]],
+    spine_racks: list[Draft],
+    core_racks: list[Draft],
+    management_racks: Sequence[Draft] = (),
+    widths: Sequence[int] = (),
+) -> None:
+    """Spine racks at the end of the first row, management racks at the end of the second and core racks at the
+    end of the third, where growth adds racks behind them and rows behind the last: none of them moves, as each
+    of the three grows on its own (the longest leaf-spine run is the last row's, not half of it; see plan.py).
+    ``widths``: per row, the places its full SU takes (0: not an SU row); an SU row's end is its full SU's, and
+    the second and third rows are there for their racks before the SUs fill them. A plan of no SU rows has its
+    core racks, then its management racks, at the end of the second row (after the spines in a plan of one)."""
     if not rows:
         rows.append([])
-    rows[0].extend(spine_racks)
-    rows[1 if len(rows) > 1 else 0].extend(core_racks)
+    width = [*widths, *([0] * (len(rows) - len(widths)))]
+
+    def at_end(index: int, racks: list[Draft]) -> None:
+        while len(rows) <= index:
+            rows.append([])
+            width.append(width[0])
+        _pad(rows[index], width[index])
+        rows[index].extend(racks)
+
+    if spine_racks:
+        at_end(0, spine_racks)
+    if width[0]:
+        if management_racks:
+            at_end(1, list(management_racks))
+        if core_racks:
+            at_end(2, core_racks)
+    elif core_racks or management_racks:
+        at_end(1 if len(rows) > 1 else 0, [*core_racks, *management_racks])
     if not rows[0]:
         rows.pop(0)
 
@@ -160,6 +209,8 @@ def finish_rows(
     unsized: list[RackRun] = []
     outlets_unknown = False
     for r, row in enumerate(rows):
+        while row and row[-1].reserved:  # nothing stands behind the free places: they are no part of the row
+            row.pop()
         key = (r, *map(id, row))
         done = finished.get(key) if finished is not None else None
         if done is None:
@@ -180,8 +231,13 @@ def _finish_row(ctx: Context, b: Builder, r: int, row: list[Draft]) -> tuple[lis
     runs: list[RackRun] = []
     unsized: list[RackRun] = []
     outlets_unknown = False
+    placed: list[str] = []
     s = 0
     for draft in row:
+        if draft.reserved:
+            s += draft.count
+            continue
+        placed.extend(names[s : s + draft.count])
         rack, no_size, no_outlets = finish_rack(b, draft, names[s], r, s, ctx)
         run = RackRun(rack, draft.count, names[s : s + draft.count])
         runs.append(run)
@@ -189,4 +245,4 @@ def _finish_row(ctx: Context, b: Builder, r: int, row: list[Draft]) -> tuple[lis
             unsized.append(run)
         outlets_unknown = outlets_unknown or no_outlets
         s += draft.count
-    return runs, Row(r, prefix, names), unsized, outlets_unknown
+    return runs, Row(r, prefix, names if len(placed) == len(names) else tuple(placed)), unsized, outlets_unknown

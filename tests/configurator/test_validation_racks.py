@@ -95,8 +95,10 @@ def _link(result, name):
         # racks: 2 nodes per rack.
         (1, 1, 1),
         # From two nodes a management rack holds the control plane's servers (5 for a BasePOD, 10 for a SuperPOD).
-        (4, 4, 1),  # one switch (one tier) in a network rack between the 2 compute racks, the management rack last
-        (32, 19, 1),  # 16 compute racks, the 8 leaves in the middle of the row, the 4 spines and management at its end
+        # One switch (one tier) in the full SU's leaf rack R01-09 (the places the 2 compute racks are short of kept
+        # free), the management rack where it stands once there is a second SU: at the second row's end, R02-18.
+        (4, 4, 2),
+        (32, 19, 2),  # 16 compute racks, the 8 leaves in their middle, the 4 spines at its end; R02-18 management
         (128, 70, 4),  # 4 SUs of 16 compute + 1 leaf rack a row; the spine rack ends the first, management the second
     ],
 )
@@ -350,23 +352,23 @@ def test_the_offer_pdf_shows_the_racks_and_their_elevation(seeded_catalog, make_
 
 def test_a_2048_node_result_writes_each_distinct_rack_once_and_stays_under_100_kb(seeded_catalog):
     """1,109 racks in 64 rows (the management rack of the control plane and UFM among them), 7 distinct: each
-    written once with the ranges of racks holding it (from the third row on, the compute racks right of one row's
+    written once with the ranges of racks holding it (from the fourth row on, the compute racks right of one row's
     leaf rack and left of the next row's one range of 16: the first row ends in the spine racks, the second in the
-    core and management racks), each rack's two nodes one device entry of 2, and the whole result a fraction of
-    the 862 kB it was when every rack and device was written out."""
+    management racks and the third in the core racks), each rack's two nodes one device entry of 2, and the whole
+    result a fraction of the 862 kB it was when every rack and device was written out."""
     result = validate_json(document=_doc(2048, per_rack=True))
     plan = result["rack_plan"]
     assert _racks(plan) == result["totals"]["racks"] == 1109
     assert len(plan["racks"]) == 7
     compute = plan["racks"][0]
     assert compute["ranges"][1]["first"] == "R01-10" and compute["ranges"][1]["count"] == 8
-    assert compute["ranges"][5] == {
-        "first": "R03-10",
-        "last": "R04-08",
+    assert compute["ranges"][7] == {
+        "first": "R04-10",
+        "last": "R05-08",
         "count": 16,
-        "row": 2,
+        "row": 3,
         "slot": 9,
-        "first_node": 80,
+        "first_node": 112,
     }
     assert [(d["role"], d["count"], d["position_u"], d["last_position_u"]) for d in compute["devices"]] == [
         ("node", 2, 1, 9),

@@ -154,9 +154,31 @@ def test_an_unknown_node_group_is_refused_by_name():
 
 
 def test_nodes_added_to_an_installed_rack_are_a_power_finding_naming_it():
-    answer = grow(3, 4)  # two nodes a rack: the fourth joins the third in rack R01-03
+    answer = grow(3, 4)  # two nodes a rack: the fourth joins the third in rack R01-02
     (power,) = [f for f in answer["findings"] if f["code"] == "EXPANSION_RACK_POWER"]
-    assert "R01-03" in power["message"] and "R01-01" not in power["message"]
+    assert "R01-02" in power["message"] and "R01-01" not in power["message"]
+
+
+@pytest.mark.parametrize(("installed", "expanded"), [(4, 6), (20, 30), (40, 100), (64, 80)])
+def test_growth_below_a_whole_scalable_unit_moves_no_installed_device(installed, expanded):
+    answer = grow(installed, expanded)
+    assert answer["moved_devices"] == []
+    assert "EXPANSION_DEVICES_MOVED" not in {f["code"] for f in answer["findings"]}
+
+
+def test_a_one_rack_cluster_whose_switch_leaves_its_rack_says_so():
+    answer = grow(2, 3)  # the one switch stood in the nodes' rack; three nodes take two racks and a network rack
+    assert [m["device"] for m in answer["moved_devices"]] == ["switch-01"]
+    (moved,) = [f for f in answer["findings"] if f["code"] == "EXPANSION_DEVICES_MOVED"]
+    assert moved["severity"] == "warning"
+    assert "R01-01 at U41" in moved["message"] and "one rack" in moved["fix"]
+
+
+def test_the_superpod_control_plane_from_32_nodes_moves_the_out_of_band_switches_below_it():
+    answer = grow(20, 40)  # five BasePOD control-plane servers become ten and two UFM appliances
+    assert {m["device"] for m in answer["moved_devices"]} == {"oob-01", "oob-02"}
+    (moved,) = [f for f in answer["findings"] if f["code"] == "EXPANSION_DEVICES_MOVED"]
+    assert "control plane" in moved["fix"]
 
 
 def test_installed_plus_delta_less_unused_is_the_greenfield_bill_but_for_the_kept_cables():

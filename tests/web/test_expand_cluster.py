@@ -91,6 +91,18 @@ def test_requesting_the_expansion_quote_shows_it_on_the_grown_designs_quote_step
     assert 'id="expandable-quotes"' not in client.get(reverse("home")).content.decode()
 
 
+def test_the_form_sent_twice_gets_one_expansion_quote(anna_quote):
+    anna, quote = anna_quote
+    group = quote.frozen["design"]["node_groups"][0]["name"]
+    first = anna.post(expand_url(quote), {"node_group": group, "add": "4", "action": "request"})
+    again = anna.post(expand_url(quote), {"node_group": group, "add": "4", "action": "request"})
+    assert first.status_code == again.status_code == 302 and first["Location"] == again["Location"]
+    assert Quote.objects.filter(expansion_of=quote).count() == 1
+    # another growth is another quote
+    assert anna.post(expand_url(quote), {"node_group": group, "add": "8", "action": "request"}).status_code == 302
+    assert Quote.objects.filter(expansion_of=quote).count() == 2
+
+
 def test_an_unknown_quote_is_404(client):
     assert client.get(reverse("configurator:expand", args=["no-such-token"])).status_code == 404
 

@@ -32,7 +32,7 @@ from quotes.services import (
 )
 from quotes.services.expansion import expansion_plan
 from web.expansion import ExpansionForm, node_groups, summary
-from web.views.common import _is_staff, _language, _remember, _remember_quote, step_url
+from web.views.common import SESSION_QUOTES, _is_staff, _language, _remember, _remember_quote, step_url
 from web.views.quote import _release, _reserve
 
 
@@ -81,7 +81,12 @@ def _plan(original: Quote, form: ExpansionForm) -> dict[str, Any] | None:
 
 
 def _request(request: HttpRequest, original: Quote, form: ExpansionForm) -> HttpResponse:
-    """Store the grown design and request its expansion quote, counted as a quote request."""
+    """Store the grown design and request its expansion quote, counted as a quote request; the same growth sent
+    again from this browser while its quote is open shows that quote (a form sent twice gets one quote)."""
+    again = _requested_before(request, original, form)
+    if again is not None:
+        _remember(request, again.configuration)
+        return redirect(step_url(again.configuration, "quote"))
     if not _reserve(request):
         form.add_error(
             None,
@@ -101,6 +106,15 @@ def _request(request: HttpRequest, original: Quote, form: ExpansionForm) -> Http
     _remember(request, configuration)
     _remember_quote(request, quote.token)  # this browser is shown the new quote (and its revisions)
     return redirect(step_url(configuration, "quote"))
+
+
+def _requested_before(request: HttpRequest, original: Quote, form: ExpansionForm) -> Quote | None:
+    try:
+        grown = expansion_design(original=original, growth=form.growth())
+    except (QuoteError, DesignInputError):
+        return None  # refused again below, with the field named
+    tokens = request.session.get(SESSION_QUOTES, [])
+    return quote_selectors.repeated_expansion(original=original, document=grown, tokens=tokens)
 
 
 @transaction.atomic

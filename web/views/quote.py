@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -15,6 +17,7 @@ from configurator.services import configuration_name_customer, configuration_tak
 from project import ratelimits
 from quotes import selectors as quote_selectors
 from quotes.forms import AcceptForm, DeclineForm, tie_errors
+from quotes.models import Quote
 from quotes.services import (
     DownloadLinkError,
     QuoteError,
@@ -170,7 +173,7 @@ def _quote_page(
 
 
 def _staff_forms(
-    ev: Evaluation, latest, discount_form: DiscountForm | None, revise_form: DiscountForm | None
+    ev: Evaluation, latest: Quote | None, discount_form: DiscountForm | None, revise_form: DiscountForm | None
 ) -> tuple[DiscountForm, DiscountForm | None]:
     """The discount form and, with a latest quote, its revision form: the ones a refused POST brought back, else
     fresh ones (the revision's with the latest quote's discounts)."""
@@ -187,7 +190,7 @@ def _staff_forms(
     return discount_form, revise_form
 
 
-def _revision_diff(request: HttpRequest, latest) -> dict[str, object]:
+def _revision_diff(request: HttpRequest, latest: Quote | None) -> dict[str, object]:
     """Staff only: what changed between two revisions of the latest quote's number (``?diff_a=&diff_b=``, by default
     the revision before the latest and the latest), by quotes.selectors.quote_revision_diff."""
     if latest is None or latest.revision < 2:
@@ -225,7 +228,9 @@ def _diff_label(name: str) -> str:
     return str(labels.get(name, name))
 
 
-def _answer_forms(staff: bool, latest, accept_form, decline_form) -> dict[str, object]:
+def _answer_forms(
+    staff: bool, latest: Quote | None, accept_form: AcceptForm | None, decline_form: DeclineForm | None
+) -> dict[str, object]:
     """Staff only: the latest quote's answer (its decision), and while it can be answered the on-behalf forms."""
     if not staff or latest is None:
         return {}
@@ -386,7 +391,13 @@ def approve_quote(request: HttpRequest, config: Configuration) -> HttpResponse:
     )
 
 
-def _discount_form(ev: Evaluation, data=None, *, prefix: str | None = None, initial=None) -> DiscountForm:
+def _discount_form(
+    ev: Evaluation,
+    data: QueryDict | None = None,
+    *,
+    prefix: str | None = None,
+    initial: dict[str, object] | None = None,
+) -> DiscountForm:
     """The staff discount form: a quote discount and one input per part number of the bill of materials (a line
     that no catalogue part fits has no part number to discount)."""
     parts: dict[str, str] = {}
@@ -493,14 +504,16 @@ def _quote_revise(request: HttpRequest, config: Configuration, form: DiscountFor
     return redirect(step_url(config, "quote"))
 
 
-def _posted_quote(request: HttpRequest, config: Configuration):
+def _posted_quote(request: HttpRequest, config: Configuration) -> Quote:
     quote = next((q for q in quote_selectors.quotes_for(config) if q.token == request.POST.get("quote")), None)
     if quote is None:
         raise Http404
     return quote
 
 
-def _staff_quote_change(request: HttpRequest, config: Configuration, change, refused: str) -> HttpResponse:
+def _staff_quote_change(
+    request: HttpRequest, config: Configuration, change: Callable[..., Quote], refused: str
+) -> HttpResponse:
     """Apply a quote service (``change(quote=, user=)``) to the posted quote as the signed-in sales engineer and
     report the outcome as a message; ``refused`` when the service refuses without saying why."""
     if not _is_staff(request):
@@ -520,7 +533,7 @@ def _staff_quote_change(request: HttpRequest, config: Configuration, change, ref
     return redirect(step_url(config, "quote"))
 
 
-def _preview_for(request: HttpRequest, config: Configuration, ev: Evaluation):
+def _preview_for(request: HttpRequest, config: Configuration, ev: Evaluation) -> tuple[str, DiscountForm, PricePreview]:
     """(which form, its bound discount form, the preview) for the discounts the request posts; a revision's
     preview names its quote (404 when the design has no such quote)."""
     data = request.POST

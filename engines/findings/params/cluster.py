@@ -77,3 +77,18 @@ class ExpansionRackPower(Params):
     installed_w: list[int]
     expanded_w: list[int]
     rack_power_limit_w: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExpansionDevicesMoved(Params):
+    """Installed devices the grown plan places elsewhere: how many, the first of them (its role, part, rack and
+    unit in the installed plan) and why (``reason``: ``one-rack``, ``new-tier``, ``control-plane`` or ``layout``)."""
+
+    CODE: ClassVar[str] = ExpansionCode.DEVICES_MOVED
+
+    devices: int
+    role: str
+    part: str
+    rack: str
+    unit: int
+    reason: str

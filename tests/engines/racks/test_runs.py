@@ -159,20 +159,21 @@ def test_a_2048_node_cluster_is_a_few_runs_per_row():
     assert len(entries) < 10 < len(plan.runs) < plan.rack_count / 4
     [compute] = [e for e in entries if e["kind"] == "compute"]
     assert (compute["name"], compute["count"], compute["last_name"]) == ("R01-01", 1024, "R64-17")
-    # the first row ends in the spine racks, the second in the core racks; from the third row on, a row's right half
-    # and the next row's left half are one range
+    # the first row ends in the spine racks, the third in the core racks; elsewhere a row's right half and the next
+    # row's left half are one range
     assert [(r["first"], r["count"], r["last"], r["first_node"]) for r in compute["ranges"][:6]] == [
         ("R01-01", 8, "R01-08", 0),
         ("R01-10", 8, "R01-17", 16),
         ("R02-01", 8, "R02-08", 32),
-        ("R02-10", 8, "R02-17", 48),
-        ("R03-01", 8, "R03-08", 64),
-        ("R03-10", 16, "R04-08", 80),
+        ("R02-10", 16, "R03-08", 48),
+        ("R03-10", 8, "R03-17", 80),
+        ("R04-01", 8, "R04-08", 96),
     ]
     leaf = entries[1]
     assert (leaf["name"], leaf["ranges"][0]["count"], leaf["ranges"][1]["first"]) == ("R01-09", 1, "R02-09")
     assert written["rows"][0] == {"index": 0, "name": "R01", "count": 17 + 18, "racks": ["R01-01..R01-35"]}
-    assert written["rows"][1] == {"index": 1, "name": "R02", "count": 17 + 9, "racks": ["R02-01..R02-26"]}
+    assert written["rows"][1] == {"index": 1, "name": "R02", "count": 17, "racks": ["R02-01..R02-17"]}
+    assert written["rows"][2] == {"index": 2, "name": "R03", "count": 17 + 9, "racks": ["R03-01..R03-26"]}
     racks = [r.to_dict() for r in RackPlan.from_dict(plan.to_dict()).racks]
     assert len(racks) == plan.rack_count
     assert len(plan.runs) <= 4 * len(plan.rows) < plan.rack_count / 4
