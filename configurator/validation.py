@@ -11,7 +11,9 @@ writes the result out itself (``ValidationResult.to_json()``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import gc
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.utils import translation
@@ -36,8 +38,26 @@ def shown_findings(findings: Iterable[Finding], language: str) -> tuple[ShownFin
     )
 
 
+@contextmanager
+def _no_collection() -> Iterator[None]:
+    """The cyclic garbage collector paused while the engines run. A large plan makes hundreds of thousands of
+    short-lived objects and no cycle worth collecting mid-way (the plans are frozen dataclasses, freed by their
+    reference counts), yet each burst of them sets off collections over every object the worker holds (the plans
+    kept per process among them): POST validate of 100,000 nodes took 175 ms CPU with the collector running and
+    148 ms with it paused here (medians of 8 each, interleaved, the collection it defers included). Whatever cycles
+    the run leaves are collected after it as usual."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def run_validation(design: DesignIn, catalog: CatalogView, *, document: Any, language: str = "en") -> ValidationResult:
-    with translation.override(language):
+    with translation.override(language), _no_collection():
         v = validate_cluster(design, catalog, prices=service_prices(), describe=describe_line, words=bill_words)
     fabric = v.fabric_plan
     total, on_request = bom_total(v.bom)

@@ -191,7 +191,10 @@ def _storage_system_ports(p: NetworkStorageSystemPorts) -> tuple[str, str]:
             p.reserved,
         )
         % {"reserved": num(p.reserved), "free": num(p.free)},
-        _("Set networks.storage.system_ports to the ports your storage systems need."),
+        _(
+            "Set networks.storage.system_ports to the ports your storage systems need. Their cables are quoted "
+            "with the nodes' storage transceiver at the storage end too: check it against the storage chosen."
+        ),
     )
 
 

@@ -39,8 +39,8 @@ class DesignValidateView(ApiViewMixin, APIView):
         "gets 400 with the path of every bad field. Same JSON as `manage.py validate_design`.",
     )
     def post(self, request: Request) -> Response:
-        result = design_validate(document=json_body(request), language=request_language(request))
-        return Response(result.to_json())
+        document, language = json_body(request), request_language(request)
+        return Response(design_validate(document=document, language=language).to_json())
 
 
 class DesignExportView(ApiViewMixin, APIView):

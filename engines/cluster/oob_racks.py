@@ -95,8 +95,12 @@ def densest_rack_ports(racks: RackPlan) -> int:
     """The management ports of the fullest compute rack: its nodes' BMCs and its PDUs; a rack-scale system's
     trays, NVLink switch trays and power shelves (each a management port, on the system's own switches)."""
     out = 0
+    seen: set[int] = set()  # alike racks share one devices tuple
     for run in racks.runs:
         rack = run.rack
+        if id(rack.devices) in seen:
+            continue
+        seen.add(id(rack.devices))
         if rack.system:
             out = max(out, sum(1 for d in rack.devices if d.role != DeviceRole.SYSTEM_MANAGEMENT))
         elif rack.kind == RackKind.COMPUTE:
@@ -159,13 +163,19 @@ def rack_side(racks: RackPlan, central: bool) -> RackSide:
     catalogue names it)."""
     pdus = sum(p.quantity for p in racks.pdus)
     switches, part, system_part = 0, None, None
+    seen: dict[int, tuple[int, str | None, str | None]] = {}  # alike racks share one devices tuple
     for run in racks.runs:
-        mgmt = [d for d in run.rack.devices if d.role == DeviceRole.MANAGEMENT]
-        own = [d for d in run.rack.devices if d.role == DeviceRole.SYSTEM_MANAGEMENT]
-        switches += (len(mgmt) + len(own)) * run.count
-        part = part or next((d.part for d in mgmt), None)
-        system = next((d.part for d in run.rack.devices if d.role == DeviceRole.NODE), None)
-        system_part = system_part or next((d.part for d in own if d.part != system), None)  # the model, if named
+        key = id(run.rack.devices)
+        if key not in seen:
+            mgmt = [d for d in run.rack.devices if d.role == DeviceRole.MANAGEMENT]
+            own = [d for d in run.rack.devices if d.role == DeviceRole.SYSTEM_MANAGEMENT]
+            system = next((d.part for d in run.rack.devices if d.role == DeviceRole.NODE), None)
+            named = next((d.part for d in own if d.part != system), None)  # the system's model, if named
+            seen[key] = (len(mgmt) + len(own), next((d.part for d in mgmt), None), named)
+        count, mgmt_part, named = seen[key]
+        switches += count * run.count
+        part = part or mgmt_part
+        system_part = system_part or named
     densest = densest_rack_ports(racks)
     return RackSide(
         pdus=pdus,
