@@ -23,7 +23,16 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from design.jsontext import JsonObject
-from engines.fabric.growth import Action, Cable, CableRow, Change, DeviceMove, compare_cabling, moved_devices
+from engines.fabric.growth import (
+    Action,
+    Cable,
+    CableRow,
+    Change,
+    DeviceMove,
+    cable_fields,
+    compare_cabling,
+    moved_devices,
+)
 from engines.fabric.model import FabricPlan
 from engines.findings.finding import Finding
 from engines.findings.params.cluster import (
@@ -141,19 +150,7 @@ def read_networks(lines: Iterable[str]) -> dict[str, list[Cable]]:
     """The cabling CSV's rows (header first), by network in the order the CSV lists them."""
     out: dict[str, list[Cable]] = {}
     for r in csv.DictReader(iter(lines)):
-        cable = CsvCable(
-            r["a_end"],
-            r["a_port"],
-            r["z_end"],
-            r["z_port"],
-            r["link_class"],
-            r.get("a_rack") or "",
-            r.get("a_u") or "",
-            r.get("z_rack") or "",
-            r.get("z_u") or "",
-            r.get("cable_part") or "",
-            r.get("length_m") or "",
-        )
+        cable = CsvCable(*cable_fields(r), r.get("cable_part") or "", r.get("length_m") or "")
         out.setdefault(r.get("network") or "compute", []).append(cable)
     return out
 

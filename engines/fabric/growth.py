@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import csv
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
@@ -106,21 +106,26 @@ class CablingDelta:
 
 def read_cabling(lines: Iterable[str]) -> list[Cable]:
     """The rows of a cabling CSV (header first; the rack columns when it has them)."""
-    reader = csv.DictReader(iter(lines))
-    return [
-        Cable(
-            r["a_end"],
-            r["a_port"],
-            r["z_end"],
-            r["z_port"],
-            r["link_class"],
-            r.get("a_rack") or "",
-            r.get("a_u") or "",
-            r.get("z_rack") or "",
-            r.get("z_u") or "",
-        )
-        for r in reader
-    ]
+    return [Cable(*cable_fields(r)) for r in csv.DictReader(iter(lines))]
+
+
+def cable_fields(row: Mapping[str, str | None]) -> tuple[str, str, str, str, str, str, str, str, str]:
+    """A cabling CSV row's ends, in ``Cable``'s field order (a rack column the CSV lacks is empty)."""
+
+    def f(key: str) -> str:
+        return row.get(key) or ""
+
+    return (
+        f("a_end"),
+        f("a_port"),
+        f("z_end"),
+        f("z_port"),
+        f("link_class"),
+        f("a_rack"),
+        f("a_u"),
+        f("z_rack"),
+        f("z_u"),
+    )
 
 
 def _ends(c: CableRow) -> tuple[str, str, str, str]:
