@@ -9,27 +9,15 @@ SQLite test database with the seed catalogue.
 
 from __future__ import annotations
 
-import os
 import pathlib
 import sys
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings.test")
-os.environ.pop("DATABASE_URL", None)
-
-import django  # noqa: E402
-
-django.setup()
-
-from django.db import connection  # noqa: E402
-
 from bench._designs import design  # noqa: E402
-from catalog.services import catalog_load_seed  # noqa: E402
+from bench._growths import print_table  # noqa: E402  (sets Django up)
 from engines.fabric.growth import Action  # noqa: E402
 from quotes.services.expansion import Growth, expansion_plan  # noqa: E402
-
-GROWTHS = ((2, 3), (4, 6), (8, 24), (20, 40), (40, 100), (64, 96), (96, 128), (128, 256))
 
 
 def row(small: int, large: int) -> str:
@@ -48,16 +36,20 @@ def row(small: int, large: int) -> str:
 
 
 def main(args: list[str]) -> None:
-    growths = [tuple(int(x) for x in a.split(":")) for a in args] or GROWTHS
-    connection.creation.create_test_db(verbosity=0)
-    catalog_load_seed()
-    print(
-        "| Growth | Compute cables kept/moved/added/removed | All networks | Devices moved | Labour cables "
-        "| Servers / QM9700 to buy | Findings | Time |"
+    print_table(
+        args,
+        [
+            "Growth",
+            "Compute cables kept/moved/added/removed",
+            "All networks",
+            "Devices moved",
+            "Labour cables",
+            "Servers / QM9700 to buy",
+            "Findings",
+            "Time",
+        ],
+        row,
     )
-    print("|---|---|---|---|---|---|---|---|")
-    for small, large in growths:
-        print(row(small, large))
 
 
 if __name__ == "__main__":

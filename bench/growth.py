@@ -11,29 +11,17 @@ SQLite test database with the seed catalogue.
 
 from __future__ import annotations
 
-import os
 import pathlib
 import sys
 from collections import Counter
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings.test")
-os.environ.pop("DATABASE_URL", None)
-
-import django  # noqa: E402
-
-django.setup()
-
-from django.db import connection  # noqa: E402
-
 from bench._designs import design  # noqa: E402
-from catalog.services import catalog_load_seed  # noqa: E402
+from bench._growths import print_table  # noqa: E402  (sets Django up)
 from configurator.services import design_validate  # noqa: E402
 from engines.fabric.growth import Action, compare_cabling, minimum_moves, moved_devices, placements  # noqa: E402
 from engines.fabric.model import LEAF_SPINE  # noqa: E402
 from outputs.links import compute_links  # noqa: E402
-
-GROWTHS = ((2, 3), (4, 6), (8, 24), (20, 40), (40, 100), (64, 96), (96, 128), (128, 256))
 
 
 def racked(result) -> Counter[tuple[str, str, str, int]]:
@@ -61,16 +49,17 @@ def row(small: int, large: int) -> str:
 
 
 def main(args: list[str]) -> None:
-    growths = [tuple(int(x) for x in a.split(":")) for a in args] or GROWTHS
-    connection.creation.create_test_db(verbosity=0)
-    catalog_load_seed()
-    print(
-        "| Growth | Leaf-spine cables re-terminated | Minimum needed | Installed devices moved to other racks "
-        "| Racked devices not where they were |"
+    print_table(
+        args,
+        [
+            "Growth",
+            "Leaf-spine cables re-terminated",
+            "Minimum needed",
+            "Installed devices moved to other racks",
+            "Racked devices not where they were",
+        ],
+        row,
     )
-    print("|---|---|---|---|---|")
-    for small, large in growths:
-        print(row(small, large))
 
 
 if __name__ == "__main__":
