@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from django.db import router
@@ -46,23 +45,23 @@ from ..serializers.designs import ValidationResultSerializer
 from ..serializers.expansions import ExpansionInputSerializer, ExpansionSerializer
 from ..services import client_configuration_create
 from .base import ApiViewMixin, request_language
-from .exports import EXPORT_DESCRIPTION, EXPORT_RESPONSES, NAME_PARAMETER, AnyRenderer, export_response, refusal
+from .exports import (
+    EXPORT_DESCRIPTION,
+    EXPORT_RESPONSES,
+    NAME_PARAMETER,
+    AnyRenderer,
+    PassThroughRenderer,
+    export_response,
+    refusal,
+)
 
 ID_PATTERN = r"[0-9]{1,18}"
 
 
-class CsvRenderer(BaseRenderer):
+class CsvRenderer(PassThroughRenderer):
     media_type = "text/csv"
     format = "csv"
     charset = "utf-8"
-
-    def render(
-        self,
-        data: str | bytes,
-        accepted_media_type: str | None = None,
-        renderer_context: Mapping[str, Any] | None = None,
-    ) -> str | bytes:
-        return data
 
 
 def owned_configurations(client: ApiClient) -> QuerySet[Configuration]:

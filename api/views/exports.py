@@ -38,11 +38,8 @@ EXPORT_DESCRIPTION = (
 )
 
 
-class AnyRenderer(BaseRenderer):
-    """Lets any Accept header through to a streamed file (errors are still JSON)."""
-
-    media_type = "*/*"
-    format = "file"
+class PassThroughRenderer(BaseRenderer):
+    """The renderer of a file door: the body the view made, as it is."""
 
     def render(
         self,
@@ -51,6 +48,13 @@ class AnyRenderer(BaseRenderer):
         renderer_context: Mapping[str, Any] | None = None,
     ) -> str | bytes:
         return data
+
+
+class AnyRenderer(PassThroughRenderer):
+    """Lets any Accept header through to a streamed file (errors are still JSON)."""
+
+    media_type = "*/*"
+    format = "file"
 
 
 def export_response(output: Output, filename: str) -> StreamingHttpResponse:

@@ -7,7 +7,7 @@ engineer's review, a discount above the threshold waits for approval by a user w
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -62,6 +62,7 @@ from ..serializers.quotes import (
 from ..services import client_configuration_create
 from .base import ApiViewMixin, request_language
 from .configurations import ID_PATTERN, check_well_formed, owned_configurations
+from .exports import PassThroughRenderer
 
 RETRY_AFTER_SECONDS = 5
 
@@ -78,17 +79,9 @@ class QuoteFilter(StrictFilterSet):
         fields = ["crm_reference", "status", "number"]
 
 
-class _FileRenderer(BaseRenderer):
+class _FileRenderer(PassThroughRenderer):
     format: str | None = None  # type: ignore[assignment]  # no format suffix of its own; each file type names one
     charset = None
-
-    def render(
-        self,
-        data: str | bytes,
-        accepted_media_type: str | None = None,
-        renderer_context: Mapping[str, Any] | None = None,
-    ) -> str | bytes:
-        return data
 
 
 class PdfRenderer(_FileRenderer):

@@ -67,7 +67,8 @@ def oob_placement(entry: NetworkIn | None | Default, densest: int, racks: int = 
     return (PER_RACK if densest >= DENSE_RACK_PORTS else CENTRAL), "density"
 
 
-def _switch(catalog: CatalogView, named: str | None, defaults: tuple[str, ...]) -> SwitchSpec | None:
+def catalogued_switch(catalog: CatalogView, named: str | None, defaults: tuple[str, ...]) -> SwitchSpec | None:
+    """The switch ``named``, else the first of ``defaults`` the catalogue has (None: not catalogued)."""
     for pn in (named,) if named else defaults:
         spec = catalog.get(pn)
         if isinstance(spec, SwitchSpec):
@@ -77,7 +78,7 @@ def _switch(catalog: CatalogView, named: str | None, defaults: tuple[str, ...]) 
 
 def oob_leaf_switch(catalog: CatalogView, named: str | None) -> SwitchSpec | None:
     """The out-of-band switch: the one ``named`` (the design's, else the racks' own), else the RAs' default."""
-    return _switch(catalog, named, OOB_SWITCHES)
+    return catalogued_switch(catalog, named, OOB_SWITCHES)
 
 
 def central_switches(ports: int, per: int, units: int) -> int:

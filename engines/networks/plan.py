@@ -83,7 +83,7 @@ from engines.findings.params.networks import (
 )
 
 from .model import INBAND, NETWORKS, OOB, STORAGE, NetworkPlan, OobDevices
-from .oob import RackSide, plan_oob, uplink_ports, uplink_target
+from .oob import RackSide, catalogued_switch, plan_oob, uplink_ports, uplink_target
 
 __all__ = ["NodePorts", "RackSide", "plan_dicts", "plan_networks", "plan_oob_network", "plan_switched_networks"]
 
@@ -142,14 +142,6 @@ class NodePorts:
 
 def _entry(networks: NetworksIn | None, key: str) -> NetworkIn | None | Default:
     return DEFAULT if networks is None else getattr(networks, key)
-
-
-def _switch(catalog: CatalogView, named: str | None, defaults: tuple[str, ...]) -> SwitchSpec | None:
-    for pn in (named,) if named else defaults:
-        spec = catalog.get(pn)
-        if isinstance(spec, SwitchSpec):
-            return spec
-    return None
 
 
 @dataclass(frozen=True)
@@ -291,7 +283,7 @@ def _switched(
             # The Enterprise RAs' converged north-south network: in-band rides the storage adapters.
             ctx.findings.append(finding(subject, NetworkConverged(network=key, role=role)))
         return None
-    switch = _switch(ctx.catalog, given.switch, _defaults(key, node.adapter, ethernet=ctx.ethernet))
+    switch = catalogued_switch(ctx.catalog, given.switch, _defaults(key, node.adapter, ethernet=ctx.ethernet))
     if switch is None:
         ctx.findings.append(finding(subject, NetworkNoSwitch(network=key, switch=given.switch)))
         return None
