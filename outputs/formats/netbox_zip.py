@@ -15,8 +15,6 @@ import re
 import zipfile
 from collections.abc import Iterable, Iterator, Sequence
 
-import yaml
-
 from configurator.result import ValidationResult
 from configurator.snapshot import catalog_snapshot
 from design.specs import PduSpec
@@ -41,7 +39,6 @@ ROLE_COLOURS = {"node": "4caf50", "pdu": "9e9e9e", "control": "3f51b5", "ufm": "
                 "oob": "795548", "storage": "ff9800", "inband": "00bcd4", "customer": "607d8b"}  # fmt: skip
 SWITCH_COLOUR = "2196f3"
 EPOCH = (1980, 1, 1, 0, 0, 0)
-_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's where installed: the same YAML, faster
 _QUOTE = re.compile(r'[,"\r\n]')  # a field with one of these is quoted in CSV
 
 
@@ -79,7 +76,7 @@ def files(result: ValidationResult, model: NetBoxModel) -> Iterator[tuple[str, s
     makers = sorted({t.manufacturer for t in types})
     yield "manufacturers.csv", _csv(("name", "slug"), ((m, slugify(m)) for m in makers))
     for t in types:
-        yield t.path, yaml.dump(t.to_dict(), Dumper=_DUMPER, sort_keys=False, allow_unicode=True)
+        yield t.path, t.to_yaml()
     roles = sorted({d.role for d in model.devices})
     yield "device-roles.csv", _csv(("name", "slug", "color"), ((r, r, _colour(r)) for r in roles))
     yield "sites.csv", _csv(("name", "slug", "status"), [(site, slug, STATUS)])
