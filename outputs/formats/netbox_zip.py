@@ -21,7 +21,7 @@ from design.specs import PduSpec
 from outputs.format import OutputFormat
 from outputs.links import unavailable
 from outputs.netbox import STATUS, NbCable, NetBoxModel, netbox_model
-from outputs.netbox_types import UNKNOWN_MANUFACTURER, slugify
+from outputs.netbox_types import POWER, UNKNOWN_MANUFACTURER, UNRECORDED, slugify
 
 ORDER = (
     ("manufacturers.csv", "the manufacturers of the device types"),
@@ -163,7 +163,9 @@ def readme(model: NetBoxModel) -> str:
               "Power: one feed per PDU, three-phase at the line voltage and the PDU's rated current, at 100 %",
               "utilisation, so that NetBox's available power is the PDU's rating; lower max_utilization to your",
               "site's derating. Device types keep only what the catalogue records; a part without a catalogued",
-              f"manufacturer is under {UNKNOWN_MANUFACTURER}.", ""]  # fmt: skip
+              f"manufacturer is under {UNKNOWN_MANUFACTURER}, and one whose power supplies it does not record has",
+              f"one power port {POWER} of type {UNRECORDED} (set its inlets once the hardware is known).",
+              ""]  # fmt: skip
     if model.left_out:
         lines += [f"Not in cables.csv ({len(model.left_out)} rows of the cabling CSV):"]
         lines += [f"  {row}  -- {why}" for row, why in model.left_out]
