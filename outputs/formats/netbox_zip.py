@@ -38,6 +38,7 @@ ORDER = (
 ROLE_COLOURS = {"node": "4caf50", "pdu": "9e9e9e", "control": "3f51b5", "ufm": "3f51b5", "management": "795548",
                 "oob": "795548", "storage": "ff9800", "inband": "00bcd4", "customer": "607d8b"}  # fmt: skip
 SWITCH_COLOUR = "2196f3"
+RACK_WIDTH = 19  # inches: NetBox needs a rack's width (or a rack type); every part the plan racks is 19-inch EIA
 EPOCH = (1980, 1, 1, 0, 0, 0)
 _QUOTE = re.compile(r'[,"\r\n]')  # a field with one of these is quoted in CSV
 
@@ -80,8 +81,8 @@ def files(result: ValidationResult, model: NetBoxModel) -> Iterator[tuple[str, s
     roles = sorted({d.role for d in model.devices})
     yield "device-roles.csv", _csv(("name", "slug", "color"), ((r, r, _colour(r)) for r in roles))
     yield "sites.csv", _csv(("name", "slug", "status"), [(site, slug, STATUS)])
-    yield "racks.csv", _csv(("site", "name", "status", "u_height"),
-                            ((site, r.name, STATUS, r.u_total) for r in model.racks))  # fmt: skip
+    yield "racks.csv", _csv(("site", "name", "status", "width", "u_height"),
+                            ((site, r.name, STATUS, RACK_WIDTH, r.u_total) for r in model.racks))  # fmt: skip
     yield "power-panels.csv", _csv(("site", "name"), ((site, p) for p in model.panels))
     yield "power-feeds.csv", _feeds(site, model)
     yield "devices.csv", _devices(site, model)

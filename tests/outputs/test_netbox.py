@@ -128,7 +128,11 @@ def _check_devices(b: Bundle, types: dict[str, dict]) -> dict[str, dict[str, str
     devices = b.csv("devices.csv")
     folded = Counter(d["name"].casefold() for d in devices)
     assert not [n for n, k in folded.items() if k > 1], "device names unique per site regardless of case"
-    racks = {r["name"]: int(r["u_height"]) for r in b.csv("racks.csv")}
+    rows = b.csv("racks.csv")
+    # NetBox refuses a rack with neither a rack type nor a width ("Width must be set if not specifying a rack type");
+    # its widths are 10, 19, 21 and 23 inches.
+    assert rows and all(r.get("width") in ("10", "19", "21", "23") for r in rows), "every rack has NetBox's width"
+    racks = {r["name"]: int(r["u_height"]) for r in rows}
     units: Counter = Counter()
     by_name = {d["name"]: d for d in devices}
     for d in devices:
