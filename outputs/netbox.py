@@ -17,15 +17,17 @@ its reason, in the bundle's README."""
 
 from __future__ import annotations
 
-import csv
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from configurator.result import ValidationResult
 from configurator.snapshot import catalog_snapshot
+from design.specs import CatalogView
 from engines.networks.model import OOB
 from engines.racks.model import DeviceRole, Rack, RackPlan
 
-from .links import cabling_lines
+from .links import cabling_rows
 from .netbox_types import UNKNOWN_MANUFACTURER, DeviceType, component_type, device_type
 
 Place = tuple[str, str]  # (rack, unit) as the cabling CSV writes them
@@ -38,6 +40,7 @@ _OUTSIDE = (
     ("storage-port-", CUSTOMER_STORAGE, "Customer storage", "The customer's storage systems: their network ports"),
 )
 OOB_EXTRA = "oob-extra-"  # an out-of-band switch the plan adds that no rack holds yet
+_QUOTED = re.compile(r'[,"\r\n]')  # a field with one of these is quoted in CSV
 
 
 @dataclass
@@ -79,6 +82,8 @@ class NetBoxModel:
     left_out: list[tuple[str, str]] = field(default_factory=list)  # (cabling row, reason)
     oob_switch: str = ""  # the out-of-band network's switch part (an unracked further switch is one)
     plain: bool = True  # no field of any row is quoted in CSV (no comma, quote or line break in it)
+    # the catalogue view the design was validated against: the device types' facts
+    catalog: CatalogView = field(default_factory=lambda: CatalogView(version=""))
 
 
 def _rack_devices(model: NetBoxModel, rack: Rack, slots: dict[Place, NbDevice]) -> None:
@@ -92,7 +97,7 @@ def _rack_devices(model: NetBoxModel, rack: Rack, slots: dict[Place, NbDevice]) 
             # A unit of a rack-scale system (a compute tray, NVLink switch tray or power shelf) at its own unit.
             kind = f"{d.part} {component}"
             if kind not in model.types:
-                model.types[kind] = component_type(d.part, component, d.height_u)
+                model.types[kind] = component_type(d.part, component, d.height_u, model.catalog)
         else:
             kind = d.part
             _type(model, d.part, d.height_u)
@@ -122,7 +127,7 @@ def rack_part(rack: Rack) -> str | None:
 
 def _type(model: NetBoxModel, part: str, height: int) -> None:
     if part not in model.types:
-        model.types[part] = device_type(part, height)
+        model.types[part] = device_type(part, height, model.catalog)
 
 
 def _power(model: NetBoxModel, plan: RackPlan) -> None:
@@ -162,20 +167,19 @@ class _Ends:
 
 
 def _cables(model: NetBoxModel, result: ValidationResult, slots: dict[Place, NbDevice]) -> None:
-    """One pass over the cabling CSV's rows (57,000 at 2,048 nodes, none kept): every row a cable between two ports,
-    its ends' devices named as it comes, the ports no device type lists added."""
-    lines = cabling_lines(result)
-    next(lines)
+    """One pass over the cabling CSV's rows (57,000 at 2,048 nodes, none kept), read as the rows the CSV writes
+    (outputs.links.cabling_rows: fields, no text parsed): every row a cable between two ports, its ends' devices
+    named as it comes, the ports no device type lists added."""
     ends = _Ends(model, slots)
     ports = ends.ports
     added = model.interfaces
     cable = model.cables.append
-    for line in lines:
-        if '"' in line:
-            f = next(csv.reader([line]))
-            model.plain = False
-        else:
-            f = line.split(",")
+    media: set[tuple[str, str]] = set()  # the cables' (part, length) pairs
+    medium = ("", "")
+    for f in cabling_rows(result):
+        if f[5] is not medium[0] or f[6] is not medium[1]:  # runs of rows share one part's and length's text
+            medium = (f[5], f[6])
+            media.add(medium)
         a, a_port, b, b_port = f[0], f[1], f[2], f[3]
         a_ports = ports.get(a)
         if a_ports is None and (a_ports := ends.place(a, f[7], f[8])) is None:
@@ -191,9 +195,20 @@ def _cables(model: NetBoxModel, result: ValidationResult, slots: dict[Place, NbD
             a_ports[a_port] = added[(a, a_port)] = _added_type(a_ports, a_port, b_ports.get(b_port))
         if b_port not in b_ports:
             b_ports[b_port] = added[(b, b_port)] = _added_type(b_ports, b_port, a_ports.get(a_port))
+    model.plain = _plain(model, media)
 
 
-def _left_out(f: list[str], a: bool, b: bool) -> tuple[str, str]:
+def _plain(model: NetBoxModel, media: set[tuple[str, str]]) -> bool:
+    """Whether no field of cables.csv and interfaces.csv needs quoting in CSV: every cable end is a device of the
+    model on a port its type lists or the rows added, so its devices, ports and media are all there is to read."""
+    texts = [d.name for d in model.devices]
+    texts += [port for kind in model.types.values() for port in kind.ports]
+    texts += [port for _device, port in model.interfaces]
+    texts += [text for pair in media for text in pair]
+    return _QUOTED.search("\0".join(texts)) is None
+
+
+def _left_out(f: Sequence[str], a: bool, b: bool) -> tuple[str, str]:
     """A row that is no cable, with its reason: an end that is no device, or an end without a port."""
     row = ",".join(f).rstrip("\n")
     if not a or not b:
@@ -217,8 +232,9 @@ def _outside(
     if end.startswith(OOB_EXTRA) and model.oob_switch:
         model.devices.append(NbDevice(end, str(DeviceRole.OOB), model.oob_switch, "", None))
         if model.oob_switch not in model.types:
-            spec = catalog_snapshot().get(model.oob_switch)
-            model.types[model.oob_switch] = device_type(model.oob_switch, getattr(spec, "height_u", None) or 0)
+            spec = model.catalog.get(model.oob_switch)
+            height = getattr(spec, "height_u", None) or 0
+            model.types[model.oob_switch] = device_type(model.oob_switch, height, model.catalog)
         ports[end] = dict(model.types[model.oob_switch].ports)
         return end, port, ports[end]
     return end, port, None
@@ -237,7 +253,11 @@ def netbox_model(result: ValidationResult) -> NetBoxModel:
     """The design's NetBox model (module docstring)."""
     plan = result.rack_plan.plan
     oob = result.network_plans.get(OOB)
-    model = NetBoxModel(racks=list(plan.racks), oob_switch=oob.plan.switch or "" if oob is not None else "")
+    model = NetBoxModel(
+        racks=list(plan.racks),
+        oob_switch=oob.plan.switch or "" if oob is not None else "",
+        catalog=result.catalog or catalog_snapshot(),  # a result made without the service: the live catalogue
+    )
     slots: dict[Place, NbDevice] = {}
     for rack in model.racks:
         _rack_devices(model, rack, slots)
