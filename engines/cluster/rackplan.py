@@ -46,6 +46,7 @@ from engines.racks import (
     switch_locations,
 )
 from engines.racks.model import CordLine, Device, DeviceRole, PduLine
+from engines.racks.packing import KEPT_FREE
 
 T = TypeVar("T")
 
@@ -146,11 +147,15 @@ _NETWORK_ROLES = {
 
 
 def management_equipment(
-    networks: Mapping[str, NetworkPlan | None], catalog: CatalogView, servers: Sequence[tuple[str, int]] = ()
+    networks: Mapping[str, NetworkPlan | None],
+    catalog: CatalogView,
+    servers: Sequence[tuple[str, int]] = (),
+    step: int = 0,
 ) -> tuple[SwitchGroup, ...]:
     """What the management racks hold: every switch of the storage and in-band networks (by tier, with the
     catalogue's height and power) and the control plane's ``servers`` as (line part, count), UFM appliances among
-    them (no catalogue part: size unknown, the planner reserves an assumed one)."""
+    them (no catalogue part: size unknown, the planner reserves an assumed one); ``step``: the servers the control
+    plane gains at its next step (``control_plane_step``), whose places are kept free after the servers."""
     out: list[SwitchGroup] = []
     for key, roles in _NETWORK_ROLES.items():
         plan = networks.get(key)
@@ -165,6 +170,8 @@ def management_equipment(
     for part, count in servers:
         role = SwitchRole.UFM if part == UFM_APPLIANCE else SwitchRole.CONTROL
         out.append(SwitchGroup(role=role, part=part, count=count, height_u=None, power_w=None))
+    if step:
+        out.append(SwitchGroup(role=SwitchRole.UFM, part=KEPT_FREE, count=step, height_u=None, power_w=0))
     return tuple(out)
 
 

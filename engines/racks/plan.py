@@ -80,7 +80,10 @@ Rules (each with its basis)
   management servers, storage arrays, and UFM appliances" [V]; its 127-node H100 sibling lists 38 racks, of which
   the nodes fill 32 at four a rack (RA-11333-001 Table 7, catalog/seed/FACTS.md). A control-plane server or UFM
   appliance has no catalogue part (the offer carries it as a line): ``packing.ASSUMED_SERVER_U`` units are reserved
-  for each and its power stays unknown (RACK_SERVER_SIZE_ASSUMED).
+  for each and its power stays unknown (RACK_SERVER_SIZE_ASSUMED). Below one scalable unit the places of the servers
+  the control plane gains at its next step (BasePOD to SuperPOD, ``engines.cluster.control_plane.control_plane_step``)
+  are kept free after the servers (``packing.KEPT_FREE``: units, no device, no power), so the switches racked below
+  the control plane stand where they stand in the larger cluster and growing past the step moves none of them.
 * **Management switch**: one per rack, every rack (compute, network and management), at the top.
 * **PDUs**: one option is chosen for the plan: the one that carries the rack power limit with the fewest PDUs per
   feed, zero-U before horizontal, then the smallest rating. Per rack and feed: enough PDUs for the rack's power
@@ -168,6 +171,7 @@ from .model import (
 )
 from .packing import (
     AIR_COOLING_LIMIT_W,
+    KEPT_FREE,
     Builder,
     Context,
     Draft,
@@ -298,7 +302,8 @@ def _finish_with_management(
             for role in MANAGEMENT_RACK_ROLES
             for s in ([central_switch] * count if central_switch and central_switch.role == role else []) + sw[role]
         ]
-        management = b.pack_network(equipment, RackKind.MANAGEMENT) if equipment else []
+        racked = any(s.part != KEPT_FREE for s in equipment)  # places kept free alone make no rack
+        management = b.pack_network(equipment, RackKind.MANAGEMENT) if racked else []
         laid = [list(row) for row in rows]
         place_upper(laid, spines, cores, management, widths)
         out = finish_rows(ctx, b, laid, finished)

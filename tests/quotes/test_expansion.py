@@ -174,11 +174,14 @@ def test_a_one_rack_cluster_whose_switch_leaves_its_rack_says_so():
     assert "R01-01 at U41" in moved["message"] and "one rack" in moved["fix"]
 
 
-def test_the_superpod_control_plane_from_32_nodes_moves_the_out_of_band_switches_below_it():
-    answer = grow(20, 40)  # five BasePOD control-plane servers become ten and two UFM appliances
-    assert {m["device"] for m in answer["moved_devices"]} == {"oob-01", "oob-02"}
-    (moved,) = [f for f in answer["findings"] if f["code"] == "EXPANSION_DEVICES_MOVED"]
-    assert "control plane" in moved["fix"]
+@pytest.mark.parametrize(("installed", "expanded"), [(3, 4), (20, 40), (3, 40)])
+def test_a_control_plane_step_racks_its_servers_in_the_places_kept_free_and_moves_no_switch(installed, expanded):
+    # None to five BasePOD servers, five to ten SuperPOD servers and two UFM appliances: the out-of-band
+    # switches racked below the control plane stay at their units.
+    answer = grow(installed, expanded)
+    assert answer["moved_devices"] == []
+    assert "EXPANSION_DEVICES_MOVED" not in {f["code"] for f in answer["findings"]}
+    assert any(line["part"] == "HEAD-NODE-BCM" for line in answer["delta_bom"]) == (installed < 4)
 
 
 def test_installed_plus_delta_less_unused_is_the_greenfield_bill_but_for_the_kept_cables():
