@@ -257,9 +257,7 @@ def control_plane_devices(
     return roles + ufm
 
 
-def control_plane_step(
-    design: DesignIn, catalog: CatalogView, codes: set[str], leave: LeftOut, ib_fabrics: int
-) -> int:
+def control_plane_step(design: DesignIn, catalog: CatalogView, codes: set[str], leave: LeftOut, ib_fabrics: int) -> int:
     """The servers the design's control plane gains by the time the cluster is one scalable unit (the DGX SuperPOD
     control plane and its UFM pairs, from ``SUPERPOD_MIN_NODES``) beyond those it has now (``control_plane_devices``);
     0 from one unit on. The rack plan keeps their places free in the management racks, so growing past the step

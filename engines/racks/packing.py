@@ -230,7 +230,7 @@ class Builder:
         return [Device(self.pdu.part, self.pdu.part, DeviceRole.PDU, 1 + i * h, h, None) for i in range(count)]
 
     def compute(self, group: NodeGroup, nodes: int, leaves: Sequence[Switch]) -> tuple[tuple[Device, ...], int, bool]:
-        key = (id(group), nodes, len(leaves))
+        key = (id(group), nodes, *map(id, leaves))
         hit = self._cache.get(key)
         if hit is not None:
             return hit
