@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 
 from configurator.bom import Bill, bill_of
 from design.model.site import SiteIn
+from design.specs import CatalogView
 from engines.cluster.bill import BomLine
 from engines.cluster.control_plane import ClusterLine, LeftOut
 from engines.cluster.defaults import DefaultAdded
@@ -159,6 +160,9 @@ class ValidationResult:
     left_out: LeftOut = LeftOut(frozenset(), "size")
     site: SiteIn | None = None  # the naming template of the hand-over files (outputs.links); not in to_json
     name: str = ""  # the design's name (the NetBox bundle's site); not in to_json
+    # The catalogue view the design was validated against, whose part facts the hand-over files read (the NetBox
+    # device types); None: the live catalogue's (configurator.snapshot.catalog_snapshot). Not in to_json.
+    catalog: CatalogView | None = None
 
     @property
     def errors(self) -> list[ShownFinding]:

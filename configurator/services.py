@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -32,18 +32,21 @@ if TYPE_CHECKING:
     Actor = User | AnonymousUser | None  # who acts: a signed-in user, an anonymous customer, or no user (CRM)
 
 
-def design_validate(*, document: Any, language: str | None = None) -> ValidationResult:
+def design_validate(
+    *, document: Any, language: str | None = None, catalog: CatalogView | None = None
+) -> ValidationResult:
     """Validate a design document (contract design/v1).
 
     Raises DesignInputError (``.errors``: field path → message) when the document is malformed or names
     unknown or misplaced parts; otherwise returns the validation result (configurator.result.ValidationResult; a
     door writes it out with ``to_json()``), ``valid`` false on any error finding.
     Every finding, the fabric plan's included, is said in ``language`` (one of settings.LANGUAGES; any other, or
-    none, is the default language).
+    none, is the default language). ``catalog``: the catalogue view to validate against (a won quote's frozen one,
+    quotes.services.handover); the live catalogue's by default. The result carries the view (``catalog``).
     A save that has validated already passes its Outcome along (configuration_update's ``outcome``) rather than
     validating twice, so there is no memo here: each call validates, and the result is the caller's own.
     """
-    return design_validate_parsed(document=document, language=language).result
+    return design_validate_parsed(document=document, language=language, catalog=catalog).result
 
 
 @dataclass(frozen=True)
@@ -55,14 +58,18 @@ class Validated:
     result: ValidationResult
 
 
-def design_validate_parsed(*, document: Any, language: str | None = None) -> Validated:
+def design_validate_parsed(
+    *, document: Any, language: str | None = None, catalog: CatalogView | None = None
+) -> Validated:
     """design_validate, keeping the parsed design and the catalogue view beside the result, for a caller that
     goes on to price the same design (the quote evaluation's bill of materials): the document is parsed once and
     the design is priced from the catalogue version it was validated against."""
     design = parse_design(document)  # a malformed or oversized document is refused before the catalogue is read
-    catalog = catalog_snapshot()
+    if catalog is None:
+        catalog = catalog_snapshot()
     check_references(design, catalog)
     result = run_validation(design, catalog, document=document, language=resolve_language(language))
+    result = replace(result, catalog=catalog)
     return Validated(design=design, catalog=catalog, result=result)
 
 

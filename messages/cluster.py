@@ -11,6 +11,7 @@ from engines.findings.params.cluster import (
     ExpansionDevicesMoved,
     ExpansionNewTier,
     ExpansionRackPower,
+    ExpansionStorageSystemsKept,
     ExpansionUnitBoundary,
     OfferLeftOut,
     ServicesDeclined,
@@ -175,4 +176,22 @@ def _devices_moved(p: ExpansionDevicesMoved) -> tuple[str, str]:
         )
         % {"n": num(p.devices), "part": p.part, "rack": p.rack, "unit": p.unit},
         _moved_because(p.reason) + " " + _("The re-cabling lists every moved device with its old and new place."),
+    )
+
+
+@renders(ExpansionStorageSystemsKept)
+def _storage_systems_kept(p: ExpansionStorageSystemsKept) -> tuple[str, str]:
+    return (
+        ngettext(
+            "The installed storage network's %(ports)s storage-system port is kept, so its cable stays where it is; "
+            "by the reference architecture's proportion the grown cluster would reserve %(default)s.",
+            "The installed storage network's %(ports)s storage-system ports are kept, so their cables stay where "
+            "they are; by the reference architecture's proportion the grown cluster would reserve %(default)s.",
+            p.ports,
+        )
+        % {"ports": num(p.ports), "default": num(p.default_ports)},
+        _(
+            "To connect more storage, set networks.storage.system_ports to the ports all your storage systems need, "
+            "or ask us to quote it."
+        ),
     )

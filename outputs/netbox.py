@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from configurator.result import ValidationResult
 from configurator.snapshot import catalog_snapshot
+from design.specs import CatalogView
 from engines.networks.model import OOB
 from engines.racks.model import DeviceRole, Rack, RackPlan
 
@@ -79,6 +80,8 @@ class NetBoxModel:
     left_out: list[tuple[str, str]] = field(default_factory=list)  # (cabling row, reason)
     oob_switch: str = ""  # the out-of-band network's switch part (an unracked further switch is one)
     plain: bool = True  # no field of any row is quoted in CSV (no comma, quote or line break in it)
+    # the catalogue view the design was validated against: the device types' facts
+    catalog: CatalogView = field(default_factory=lambda: CatalogView(version=""))
 
 
 def _rack_devices(model: NetBoxModel, rack: Rack, slots: dict[Place, NbDevice]) -> None:
@@ -92,7 +95,7 @@ def _rack_devices(model: NetBoxModel, rack: Rack, slots: dict[Place, NbDevice]) 
             # A unit of a rack-scale system (a compute tray, NVLink switch tray or power shelf) at its own unit.
             kind = f"{d.part} {component}"
             if kind not in model.types:
-                model.types[kind] = component_type(d.part, component, d.height_u)
+                model.types[kind] = component_type(d.part, component, d.height_u, model.catalog)
         else:
             kind = d.part
             _type(model, d.part, d.height_u)
@@ -122,7 +125,7 @@ def rack_part(rack: Rack) -> str | None:
 
 def _type(model: NetBoxModel, part: str, height: int) -> None:
     if part not in model.types:
-        model.types[part] = device_type(part, height)
+        model.types[part] = device_type(part, height, model.catalog)
 
 
 def _power(model: NetBoxModel, plan: RackPlan) -> None:
@@ -217,8 +220,9 @@ def _outside(
     if end.startswith(OOB_EXTRA) and model.oob_switch:
         model.devices.append(NbDevice(end, str(DeviceRole.OOB), model.oob_switch, "", None))
         if model.oob_switch not in model.types:
-            spec = catalog_snapshot().get(model.oob_switch)
-            model.types[model.oob_switch] = device_type(model.oob_switch, getattr(spec, "height_u", None) or 0)
+            spec = model.catalog.get(model.oob_switch)
+            height = getattr(spec, "height_u", None) or 0
+            model.types[model.oob_switch] = device_type(model.oob_switch, height, model.catalog)
         ports[end] = dict(model.types[model.oob_switch].ports)
         return end, port, ports[end]
     return end, port, None
@@ -237,7 +241,11 @@ def netbox_model(result: ValidationResult) -> NetBoxModel:
     """The design's NetBox model (module docstring)."""
     plan = result.rack_plan.plan
     oob = result.network_plans.get(OOB)
-    model = NetBoxModel(racks=list(plan.racks), oob_switch=oob.plan.switch or "" if oob is not None else "")
+    model = NetBoxModel(
+        racks=list(plan.racks),
+        oob_switch=oob.plan.switch or "" if oob is not None else "",
+        catalog=result.catalog or catalog_snapshot(),  # a result made without the service: the live catalogue
+    )
     slots: dict[Place, NbDevice] = {}
     for rack in model.racks:
         _rack_devices(model, rack, slots)

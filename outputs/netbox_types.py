@@ -13,8 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from configurator.snapshot import catalog_snapshot
-from design.specs import PduSpec, ServerSpec, SwitchSpec
+from design.specs import CatalogView, PduSpec, ServerSpec, SwitchSpec
 
 UNKNOWN_MANUFACTURER = "Unspecified"  # the catalogue records none (the control-plane servers)
 RJ45_1G = "1000base-t"
@@ -95,18 +94,20 @@ def switch_ports(spec: SwitchSpec) -> dict[str, str]:
     return {f"p{k}": kind for k in range(1, logical + 1)} if kind else {}
 
 
-def component_type(system: str, component: str, height: int) -> DeviceType:
+def component_type(system: str, component: str, height: int, catalog: CatalogView) -> DeviceType:
     """The device type of one unit of a rack-scale system (NVL72): its compute tray, NVLink switch tray or power
-    shelf, named ``<system> <component>``, racked at its own unit of the system's rack."""
-    spec = catalog_snapshot().get(system)
+    shelf, named ``<system> <component>``, racked at its own unit of the system's rack (``catalog``: the catalogue
+    view the design was validated against)."""
+    spec = catalog.get(system)
     manufacturer = (spec.manufacturer if spec is not None else "") or UNKNOWN_MANUFACTURER
     words = f"{component[:1].upper()}{component[1:]} of the {spec.name}" if spec is not None else ""
     return DeviceType(manufacturer, f"{system} {component}", height, description=words)
 
 
-def device_type(part: str, height: int) -> DeviceType:
-    """The device type of a catalogue part racked ``height`` units high."""
-    spec = catalog_snapshot().get(part)
+def device_type(part: str, height: int, catalog: CatalogView) -> DeviceType:
+    """The device type of a catalogue part racked ``height`` units high (``catalog``: the catalogue view the design
+    was validated against)."""
+    spec = catalog.get(part)
     manufacturer = (spec.manufacturer if spec is not None else "") or UNKNOWN_MANUFACTURER
     kind = DeviceType(manufacturer, part, height, part_number=part, description=spec.name if spec else "")
     if isinstance(spec, SwitchSpec):

@@ -158,10 +158,13 @@ class FrozenAgreement(_Frozen):
 
 
 class FrozenReceipt(_Frozen):
-    """The validation receipt: the design's hash, the catalogue version and every finding (as the API sends it)."""
+    """The validation receipt: the design's hash, the catalogue version and every finding (as the API sends it);
+    ``catalog_digest`` names the catalogue state it was validated against (quotes.models.QuoteCatalog; a quote
+    frozen before the catalogue was kept has none)."""
 
     design_hash: str | None = None
     catalog_version: str | None = None
+    catalog_digest: str | None = None
     findings: list[JsonObject] = Field(default_factory=list)
 
     def warnings(self) -> list[JsonObject]:

@@ -19,8 +19,9 @@ a device the rack plan holds, at its rack and unit, on a port it has (columns as
   network planned, on the customer's network (``uplink-net-01``, no rack).
 * **Storage and in-band** rows as the network's fabric plan gives them (engines.networks.cabling), each switch at
   its rack and unit; a node end (in-band ``node-0001/mgmt1``, storage ``node-0001/stor1``) at its node's when
-  every racked node has the network's adapters (a storage system's port, ``storage-port-0257``, is the
-  customer's: no rack).
+  every racked node has the network's adapters. A storage system's port is the customer's (no rack), numbered
+  among the storage systems' ports (``storage-port-0001`` the first), so a cluster grown by nodes keeps its names;
+  the storage systems' leaves come first (engines.fabric.cabling), so it keeps their cables too.
 """
 
 from __future__ import annotations
@@ -335,6 +336,8 @@ def _placed_rows(model: Model, key: str, network: NetworkPlan) -> Iterator[str]:
             if k < network.nodes * per_node:
                 n, port = divmod(k, per_node)
                 f[0], f[1], a_place = model.node(n), f"stor{port + 1}", model.node_place(n)
+            else:  # a storage system's port, counted among theirs: the same name however many nodes there are
+                f[0] = f"storage-port-{k - network.nodes * per_node + 1:04d}"
         elif f[0].startswith("node-") and by_node:
             a_place = model.node_place(int(f[0].removeprefix("node-")) - 1)
         z_place = model.places.get(f[2], NOWHERE)

@@ -35,13 +35,17 @@ from engines.fabric.growth import (
 )
 from engines.fabric.model import FabricPlan
 from engines.findings.finding import Finding
+from engines.findings.network_codes import NetworkCode
 from engines.findings.params.cluster import (
     ExpansionDevicesMoved,
     ExpansionNewTier,
     ExpansionRackPower,
+    ExpansionStorageSystemsKept,
     ExpansionUnitBoundary,
 )
 from engines.findings.registry import finding
+from engines.networks.model import NetworkPlan
+from engines.networks.plan import default_system_ports
 from engines.racks.model import DeviceRole, RackPlan
 
 from .bill import NO_PART, BomLine
@@ -313,3 +317,23 @@ def _rack_power(installed: RackPlan, expanded: RackPlan) -> ExpansionRackPower |
         expanded_w=[new for _name, _old, new in grown],
         rack_power_limit_w=installed.rack_power_limit_w,
     )
+
+
+def storage_systems_kept(installed: NetworkPlan | None, expanded: NetworkPlan | None) -> list[Finding]:
+    """EXPANSION_STORAGE_SYSTEMS_KEPT where the installed storage network reserved the default count of storage-
+    system ports and the grown one keeps exactly those (the grown design states them: the service's
+    ``grown_document``), so the storage systems' cables stay on their leaves."""
+    kept = defaulted_system_ports(installed)
+    if not kept or expanded is None or defaulted_system_ports(expanded) or expanded.system_ports != kept:
+        return []
+    node_ports = max(0, expanded.node_links - expanded.system_ports)
+    params = ExpansionStorageSystemsKept(ports=kept, default_ports=default_system_ports(node_ports))
+    return [finding("networks.storage.system_ports", params)]
+
+
+def defaulted_system_ports(plan: NetworkPlan | None) -> int:
+    """The storage-system ports a storage network reserved by default, its finding saying how many (0: none, or
+    the design stated them)."""
+    if plan is None or not any(f.code == NetworkCode.STORAGE_SYSTEM_PORTS for f in plan.findings):
+        return 0
+    return plan.system_ports

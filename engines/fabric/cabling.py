@@ -188,13 +188,18 @@ def _node_rows(plan: FabricPlan, locate: Locate | None, plane: _Plane | None = N
 
 
 def _fat_tree_port(plan: FabricPlan, endpoint: int, per_leaf: int) -> tuple[int, int]:
-    """A fat tree's leaf and position of an endpoint: packed ``per_leaf`` to a leaf, and the plan's last
-    ``one_to_one_links`` on leaves of their own after those, as many a leaf as it has uplinks."""
-    first = plan.nodes * plan.rails - plan.one_to_one_links
-    if not plan.one_to_one_links or endpoint < first:
+    """A fat tree's leaf and position of an endpoint: the plan's last ``one_to_one_links`` endpoints (a storage
+    network's storage systems) on leaves of their own, as many a leaf as it has uplinks, first; the others packed
+    ``per_leaf`` to a leaf after them. So a larger cluster with the same storage systems keeps every installed
+    cable where it is: its added nodes take leaves after the installed ones."""
+    if not plan.one_to_one_links:
         return divmod(endpoint, per_leaf)
-    i, pos = divmod(endpoint - first, one_to_one_per_leaf(plan.leaf_uplinks, plan.leaf_downlinks))
-    return -(-first // per_leaf) + i, pos
+    first = plan.nodes * plan.rails - plan.one_to_one_links
+    per_own = one_to_one_per_leaf(plan.leaf_uplinks, plan.leaf_downlinks)
+    if endpoint >= first:
+        return divmod(endpoint - first, per_own)
+    leaf, pos = divmod(endpoint, per_leaf)
+    return -(-plan.one_to_one_links // per_own) + leaf, pos
 
 
 def _cage(plan: FabricPlan, name: str) -> int:

@@ -102,4 +102,14 @@ RULES += (
         "engines/racks/plan.py (rows of full scalable units, leaf, spine, management and core racks in fixed places)",
         _EXPANSION,
     ),
+    rule(
+        ExpansionCode.STORAGE_SYSTEMS_KEPT,
+        INFO,
+        gettext_noop("The installed storage systems' ports are kept"),
+        gettext_noop(
+            "The installed storage network reserved its storage systems' leaf ports by the reference architecture's proportion. The grown cluster keeps that many, so the storage systems' cables stay where they are, and the grown design states the count (networks.storage.system_ports). State a larger count to connect more storage."
+        ),
+        "NVIDIA DGX SuperPOD H100 RA-11333-001, Storage Fabric: the storage systems at 1:1 on leaves of their own; engines/networks/plan.py (the default proportion)",
+        ("engines.cluster.expansion.storage_systems_kept",),
+    ),
 )

@@ -18,8 +18,7 @@ from collections.abc import Iterable, Iterator, Sequence
 import yaml
 
 from configurator.result import ValidationResult
-from configurator.snapshot import catalog_snapshot
-from design.specs import PduSpec
+from design.specs import CatalogView, PduSpec
 from outputs.format import OutputFormat
 from outputs.links import unavailable
 from outputs.netbox import STATUS, NbCable, NetBoxModel, netbox_model
@@ -53,9 +52,9 @@ def _csv(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     return out.getvalue()
 
 
-def _feed_power(part: str) -> tuple[object, object, object]:
+def _feed_power(part: str, catalog: CatalogView) -> tuple[object, object, object]:
     """(phase, voltage, amperage) of a PDU's feed from its catalogue entry; unknown values left empty."""
-    spec = catalog_snapshot().get(part)
+    spec = catalog.get(part)
     if not isinstance(spec, PduSpec) or spec.voltage_v is None:
         return "", "", ""
     if spec.phases == 3:
@@ -107,7 +106,7 @@ def _colour(role: str) -> str:
 def _feeds(site: str, model: NetBoxModel) -> str:
     header = ("site", "power_panel", "rack", "name", "status", "type", "supply", "phase", "voltage", "amperage",
               "max_utilization", "description")  # fmt: skip
-    power = {part: _feed_power(part) for part in {f.part for f in model.feeds}}
+    power = {part: _feed_power(part, model.catalog) for part in {f.part for f in model.feeds}}
     rows = (
         (site, f.panel, f.rack, f.name, STATUS, f.kind, "ac", *power[f.part], 100, f"feeds PDU {f.pdu}")
         for f in model.feeds

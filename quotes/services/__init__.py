@@ -60,6 +60,7 @@ from .builds import (
 )
 from .deciding import QuoteStateError, quote_accept, quote_decline, quote_may_answer
 from .expanding import expansion_design, expansion_name, quote_expandable, quote_expansion_request
+from .handover import quote_export
 from .inputs import ADDRESS_FIELDS, CHANNELS, EMAIL_MAX_LENGTH, MODEL_FIELDS, QuoteError, QuoteErrorCode
 from .issuing import quote_approve, quote_issue, quote_may_approve
 from .links import (
@@ -116,6 +117,7 @@ __all__ = [
     "quote_decline",
     "quote_documents_build",
     "quote_expandable",
+    "quote_export",
     "quote_expansion_request",
     "quote_documents_claim",
     "quote_documents_fail",

@@ -15,6 +15,7 @@ from configurator.result import ShownFinding, ValidationResult
 from configurator.services import Validated, design_validate, design_validate_parsed, unacknowledged_warnings
 from design.jsontext import JsonObject
 from design.model import DesignInputError
+from design.specs import CatalogView
 
 from .. import pricing
 from ..models import Quote
@@ -46,6 +47,8 @@ class Evaluation:
     agreed: dict[str, Decimal] = field(default_factory=dict)
     # An expansion quote's growth (quotes.services.expanding.expansion_summary), None for any other quote.
     expansion: JsonObject | None = None
+    # The catalogue view the design was validated and priced against (frozen with the quote: QuoteCatalog).
+    catalog: CatalogView | None = None
 
 
 def evaluate(
@@ -105,6 +108,7 @@ def evaluate(
         agreement=agreement,
         agreed=agreed,
         expansion=growth.frozen_json() if growth else None,
+        catalog=validated.catalog,
     )
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
+from configurator.services import design_validate
 from design.jsontext import JsonObject
 
 from ..models import Quote
@@ -40,7 +41,8 @@ def expansion_design(*, original: Quote, growth: Growth) -> JsonObject:
     """The original quote's frozen design grown by ``growth`` (a new document). QuoteError on ``quote`` unless the
     original was won or issued; DesignInputError naming ``node_group`` when the group is unknown or ambiguous."""
     _refuse_unexpandable(original)
-    return grown_document(installed_document(original.frozen), growth)
+    installed = installed_document(original.frozen)
+    return grown_document(installed, growth, design_validate(document=installed, language=original.language))
 
 
 def _refuse_unexpandable(original: Quote) -> None:

@@ -37,12 +37,15 @@ from engines.cluster.expansion import (
     BillDelta,
     Recabling,
     bill_delta,
+    defaulted_system_ports,
     expansion_findings,
     recable_line,
     recabling,
+    storage_systems_kept,
 )
 from engines.cluster.rackplan import growing_from
 from engines.fabric.growth import Action
+from engines.networks.model import STORAGE, NetworkPlan
 from messages.languages import resolve_language
 from outputs.format import OutputUnavailable
 from outputs.formats.cabling_csv import render as cabling_csv
@@ -93,9 +96,23 @@ def installed_document(source: Any) -> JsonObject:
     return dict(source)
 
 
-def grown_document(document: JsonObject, growth: Growth) -> JsonObject:
+def grown_document(document: JsonObject, growth: Growth, installed: ValidationResult | None = None) -> JsonObject:
     """The installed design with the growth applied (a copy). Without a named group, a design of one node group
-    grows that one; DesignInputError when the group is unknown or ambiguous."""
+    grows that one; DesignInputError when the group is unknown or ambiguous.
+
+    ``installed``: the installed design's validation. Where its storage network reserved the storage systems'
+    ports by default, the grown design states that count (``networks.storage.system_ports``): the storage systems
+    do not grow with the nodes, and their cables stay on their leaves (EXPANSION_STORAGE_SYSTEMS_KEPT says so)."""
+    grown = _with_growth(document, growth)
+    ports = defaulted_system_ports(_storage(installed)) if installed is not None else 0
+    if ports:
+        networks = dict(grown.get("networks") or {})
+        networks["storage"] = {**(networks.get("storage") or {}), "system_ports": ports}
+        grown["networks"] = networks
+    return grown
+
+
+def _with_growth(document: JsonObject, growth: Growth) -> JsonObject:
     grown = copy.deepcopy(dict(document))
     groups = grown.get("node_groups")
     if not isinstance(groups, list):
@@ -177,8 +194,13 @@ def expansion_plan(*, installed: Any, growth: Growth, language: str | None = Non
     document = installed_document(installed)
     before = design_validate(document=document, language=language)
     with growing_from(before.rack_plan.plan):  # the installed racks stay as they stand
-        after = design_validate(document=grown_document(document, growth), language=language)
+        after = design_validate(document=grown_document(document, growth, before), language=language)
     return expansion_compare(before=before, after=after, language=language)
+
+
+def _storage(result: ValidationResult) -> NetworkPlan | None:
+    section = result.network_plans.get(STORAGE)
+    return section.plan if section is not None else None
 
 
 def expansion_compare(*, before: ValidationResult, after: ValidationResult, language: str) -> Expansion:
@@ -196,6 +218,7 @@ def expansion_compare(*, before: ValidationResult, after: ValidationResult, lang
             after.fabric_plan.plan if after.fabric_plan else None,
             (before.rack_plan.plan, after.rack_plan.plan),
         )
+        found += storage_systems_kept(_storage(before), _storage(after))
     return Expansion(
         installed=before,
         result=after,

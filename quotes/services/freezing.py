@@ -33,6 +33,7 @@ from ..snapshot import (
     FrozenVat,
 )
 from .evaluation import Evaluation
+from .handover import freeze_catalog
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -126,6 +127,7 @@ def _snapshot(quote: Quote, ev: Evaluation, validation: JsonObject) -> FrozenQuo
         receipt=FrozenReceipt(
             design_hash=result.design_hash,
             catalog_version=result.catalog_version,
+            catalog_digest=freeze_catalog(ev.catalog) if ev.catalog is not None else None,
             findings=validation["findings"],
         ),
         **_expansion(quote, ev),

@@ -1,6 +1,7 @@
 """The hand-over exports of a won quote (netbox.zip, topology.conf, topology.yaml, fabric.topo, cut-sheet.xlsx) for
-sales engineers: made from the design frozen in the quote, not from the draft as it is now, through the one output
-service every door calls. Staff only; customers neither see the links nor get the files."""
+sales engineers: made from the design frozen in the quote, validated against the catalogue frozen with it, not from
+the draft or the catalogue as they are now (quotes.services.handover), through the one output service every door
+calls. Staff only; customers neither see the links nor get the files."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ from django.http import Http404, HttpRequest, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET
 
-from configurator.services import design_validate
 from design.model import DesignInputError
-from outputs.services import HANDOVER_EXPORTS, OutputUnavailable, UnknownOutput, design_export
+from outputs.services import HANDOVER_EXPORTS, OutputUnavailable, UnknownOutput
 from quotes.models import Quote
+from quotes.services import quote_export as export_as_quoted
 from web.views.common import staff_required
 
 
@@ -29,10 +30,8 @@ def quote_export(request: HttpRequest, pk: int, name: str) -> StreamingHttpRespo
     quote = get_object_or_404(Quote, pk=pk, status=Quote.Status.ACCEPTED)
     if name not in HANDOVER_EXPORTS:
         raise Http404(name)
-    snapshot = quote.snapshot
     try:
-        result = design_validate(document=snapshot.design, language=snapshot.language)
-        output = design_export(name=name, result=result, language=snapshot.language)
+        output = export_as_quoted(quote, name)
     except (DesignInputError, UnknownOutput, OutputUnavailable) as exc:
         raise Http404(str(exc)) from None
     response = StreamingHttpResponse(output.body, content_type=output.media_type)

@@ -92,3 +92,14 @@ class ExpansionDevicesMoved(Params):
     rack: str
     unit: int
     reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExpansionStorageSystemsKept(Params):
+    """The installed storage network's storage-system ports (the reserved default) kept in the grown design: how
+    many, and what the default proportion would reserve for the grown cluster."""
+
+    CODE: ClassVar[str] = ExpansionCode.STORAGE_SYSTEMS_KEPT
+
+    ports: int
+    default_ports: int

@@ -1,0 +1,111 @@
+"""Growing a cluster with a storage network: the storage systems do not grow with the nodes, and the installed
+storage cables stay where they are (HGX H200 nodes with a BlueField-3 for storage on a QM9700 storage fabric)."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+
+from configurator.services import design_validate
+from engines.networks.plan import default_system_ports
+from outputs.formats.cabling_csv import render as cabling_csv
+from quotes.services.expansion import Growth, expansion_plan, grown_document
+
+pytestmark = pytest.mark.usefixtures("seeded_catalog")
+
+BF3_DUAL_400G = "900-9D3B6-00CN-AB0"
+
+
+def with_storage(count: int, system_ports: int | None = None) -> dict:
+    doc = {
+        "schema": "design/v1",
+        "name": f"{count} x HGX H200 with storage",
+        "node_groups": [
+            {
+                "name": "gpu",
+                "count": count,
+                "server": "SYS-821GE-TNHR",
+                "components": [
+                    {"part": "HGX-H200-8GPU", "quantity": 1},
+                    {"part": "MCX75310AAS-NEAT", "quantity": 8, "role": "compute"},
+                    {"part": BF3_DUAL_400G, "quantity": 1, "role": "storage"},
+                ],
+            }
+        ],
+        "fabric": {"switch": "MQM9700-NS2F"},
+    }
+    if system_ports is not None:
+        doc["networks"] = {"storage": {"system_ports": system_ports}}
+    return doc
+
+
+def storage_rows(result) -> list[dict]:
+    return [r for r in csv.DictReader(cabling_csv(result, "en")) if r["network"] == "storage"]
+
+
+def storage_node_leaf(answer: dict, action: str) -> list[dict]:
+    return [
+        r
+        for r in answer["recabling"]
+        if r["network"] == "storage" and r["link_class"] == "node-leaf" and r["action"] == action
+    ]
+
+
+def ports(ends: dict) -> tuple:
+    return tuple((ends[e]["device"], ends[e]["port"]) for e in ("a", "z"))
+
+
+def test_the_storage_systems_take_the_first_storage_leaves_and_the_nodes_follow():
+    result = design_validate(document=with_storage(64, system_ports=40), language="en")
+    rows = storage_rows(result)
+    systems = [r for r in rows if r["a_end"].startswith("storage-port-")]
+    nodes = [r for r in rows if r["a_end"].startswith("node-")]
+    assert [r["a_end"] for r in systems] == [f"storage-port-{i:04d}" for i in range(1, 41)]
+    system_leaves = {r["z_end"] for r in systems}
+    node_leaves = {r["z_end"] for r in nodes}
+    assert not system_leaves & node_leaves  # leaves of their own, at 1:1
+    assert "storage-leaf-001" in system_leaves
+    assert max(system_leaves) < min(node_leaves)  # first the storage systems' leaves, then the nodes'
+
+
+def test_growing_by_nodes_keeps_every_installed_storage_cable_and_the_storage_systems_reserved():
+    installed = design_validate(document=with_storage(64), language="en")
+    reserved = installed.network_plans["storage"].plan.system_ports
+    assert reserved > 0  # the RA's proportion, by default
+
+    grown = grown_document(with_storage(64), Growth(node_group="gpu", add=32), installed)
+    assert grown["networks"]["storage"]["system_ports"] == reserved
+    answer = expansion_plan(installed=with_storage(64), growth=Growth(node_group="gpu", add=32)).to_json()
+
+    kept = storage_node_leaf(answer, "keep")
+    assert len(kept) == 64 * 2 + reserved  # every node's two storage ports and every storage system's port
+    assert not storage_node_leaf(answer, "move") and not storage_node_leaf(answer, "remove")
+    assert all(ports(r["old"]) == ports(r["new"]) for r in kept)
+    assert len(storage_node_leaf(answer, "add")) == 32 * 2  # the added nodes' ports, and no storage system's
+    (said,) = [f for f in answer["findings"] if f["code"] == "EXPANSION_STORAGE_SYSTEMS_KEPT"]
+    greenfield = default_system_ports(96 * 2)  # what a new cluster of 96 nodes would reserve
+    assert greenfield > reserved
+    assert f"{reserved} storage-system ports are kept" in said["message"]
+    assert f"would reserve {greenfield}." in said["message"]
+    assert answer["network_plans"]["storage"]["system_ports"] == reserved
+
+
+def test_storage_systems_the_design_states_are_kept_without_a_finding():
+    installed = design_validate(document=with_storage(64, system_ports=16), language="en")
+    grown = grown_document(with_storage(64, system_ports=16), Growth(node_group="gpu", add=32), installed)
+    assert grown["networks"] == {"storage": {"system_ports": 16}}
+    answer = expansion_plan(
+        installed=with_storage(64, system_ports=16), growth=Growth(node_group="gpu", add=32)
+    ).to_json()
+    assert "EXPANSION_STORAGE_SYSTEMS_KEPT" not in {f["code"] for f in answer["findings"]}
+    assert not storage_node_leaf(answer, "move")
+    assert len(storage_node_leaf(answer, "keep")) == 64 * 2 + 16
+
+
+def test_the_finding_is_said_in_dutch():
+    answer = expansion_plan(
+        installed=with_storage(64), growth=Growth(node_group="gpu", add=32), language="nl"
+    ).to_json()
+    (said,) = [f for f in answer["findings"] if f["code"] == "EXPANSION_STORAGE_SYSTEMS_KEPT"]
+    assert "opslagsystemen" in said["message"] and "opslag" in said["fix"]
