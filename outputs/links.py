@@ -1,11 +1,12 @@
-"""The compute fabric's links of a validated design, as the cabling CSV lists them: the one source of the hand-over
-formats (topology.conf, topology.yaml, fabric.topo, cut-sheet.xlsx), so that every export names the same nodes,
-switches and ports, at the same rack and unit, as the cabling CSV."""
+"""The cabling CSV's rows of a validated design: the one source of the cabling CSV and the hand-over formats
+(netbox.zip, topology.conf, topology.yaml, fabric.topo, cut-sheet.xlsx), so that every export names the same nodes,
+switches and ports, at the same rack and unit, as the cabling CSV. The rows are fields (engines.fabric.cabling.Row:
+the CSV's columns, unquoted), made once: the CSV writes them out (``cabling_lines``), the exports read them as they
+are (``cabling_rows``, ``compute_links``), never the CSV's text."""
 
 from __future__ import annotations
 
-import csv
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 from django.utils.translation import gettext as _
@@ -13,7 +14,8 @@ from django.utils.translation import gettext as _
 from engines.cluster.cabling import Model
 from engines.cluster.cabling import network_rows as placed_rows
 from engines.cluster.rackplan import fabric_locator
-from engines.fabric.cabling import HEADER, RACK_COLUMNS, iter_cabling_csv
+from engines.fabric.cabling import HEADER, RACK_COLUMNS, Row, csv_line
+from engines.fabric.cabling import cabling_rows as fabric_rows
 from engines.fabric.model import NODE_LEAF
 from engines.networks.cabling import network_rows
 
@@ -27,22 +29,30 @@ def unavailable() -> OutputUnavailable:
     return OutputUnavailable(OutputErrorCode.NO_FABRIC_PLAN, _("This configuration has no fabric plan to cable."))
 
 
-def compute_lines(result: ValidationResult) -> tuple[Iterator[str], bool]:
-    """The compute fabric's CSV lines (header first) and whether they carry the rack columns; OutputUnavailable
-    (``no_fabric_plan``) when the design has no fabric with tiers."""
+def compute_rows(result: ValidationResult) -> tuple[Iterator[Row], bool]:
+    """The compute fabric's rows, named by the design's template, and whether they carry the rack columns;
+    OutputUnavailable (``no_fabric_plan``) when the design has no fabric with tiers."""
     fabric = result.fabric_plan
     if fabric is None or not fabric.plan.tiers:
         raise unavailable()
     counts = {g["group"]: g["count"] for g in result.totals.groups}
     locate = fabric_locator(result.rack_plan, counts)
-    return named(iter_cabling_csv(fabric.plan, locate), result), locate is not None
+    return named(fabric_rows(fabric.plan, locate), result), locate is not None
+
+
+def cabling_rows(result: ValidationResult) -> Iterator[Row]:
+    """Every row of the cabling CSV (no header), as ``cabling_lines`` writes them: the compute rows with a last
+    ``network`` column, then the storage, in-band and out-of-band rows; OutputUnavailable (``no_fabric_plan``)
+    without a cabled fabric. The rows carry the rack columns when the plan has racks (it does once validated)."""
+    compute, rack_columns = compute_rows(result)
+    return _with_networks(compute, result, rack_columns)
 
 
 def cabling_lines(result: ValidationResult) -> Iterator[str]:
-    """The cabling CSV's lines (outputs.formats.cabling_csv): the compute rows with a last ``network`` column, then
-    the storage, in-band and out-of-band rows; OutputUnavailable (``no_fabric_plan``) without a cabled fabric."""
-    compute, rack_columns = compute_lines(result)
-    return _with_networks(compute, result, rack_columns)
+    """The cabling CSV's lines (outputs.formats.cabling_csv): the header, then ``cabling_rows``;
+    OutputUnavailable (``no_fabric_plan``) without a cabled fabric."""
+    compute, rack_columns = compute_rows(result)
+    return _lines(_with_networks(compute, result, rack_columns), rack_columns)
 
 
 def network_lines(result: ValidationResult) -> Iterator[str]:
@@ -50,14 +60,18 @@ def network_lines(result: ValidationResult) -> Iterator[str]:
     and out-of-band rows, every end at its rack and unit where the plan has racks (what an expansion compares when
     the installed cluster has no compute fabric; the cabling CSV itself is refused for such a design)."""
     rack_columns = bool(result.rack_plan.plan.runs)
-    header = HEADER + (RACK_COLUMNS if rack_columns else "") + "\n"
-    return _with_networks(iter([header]), result, rack_columns)
+    return _lines(_with_networks(iter(()), result, rack_columns), rack_columns)
 
 
-def _with_networks(compute: Iterator[str], result: ValidationResult, rack_columns: bool) -> Iterator[str]:
+def _lines(rows: Iterator[Row], rack_columns: bool) -> Iterator[str]:
+    yield HEADER + (RACK_COLUMNS if rack_columns else "") + ",network\n"
+    yield from map(csv_line, rows)
+
+
+def _with_networks(compute: Iterator[Row], result: ValidationResult, rack_columns: bool) -> Iterator[Row]:
     """The compute fabric's rows with a last ``network`` column, then the storage, in-band and out-of-band rows."""
-    for i, line in enumerate(compute):
-        yield line.rstrip("\n") + (",network\n" if i == 0 else ",compute\n")
+    for row in compute:
+        yield (*row, "compute")
     site = result.site
     if rack_columns:
         # Every end a device of the rack plan, at its rack and unit (engines.cluster.cabling).
@@ -74,19 +88,13 @@ def _with_networks(compute: Iterator[str], result: ValidationResult, rack_column
     yield from rows if site is None else (site.rename(row, False) for row in rows)
 
 
-def named(lines: Iterator[str], result: ValidationResult, switches: bool = True) -> Iterator[str]:
-    """Cabling CSV lines (header first) with the design's naming template (``site``) applied to both ends: the one
-    place names are given, so the cabling CSV and every hand-over export name the same nodes and switches."""
+def named(rows: Iterator[Row], result: ValidationResult, switches: bool = True) -> Iterator[Row]:
+    """Cabling CSV rows with the design's naming template (``site``) applied to both ends: the one place names are
+    given, so the cabling CSV and every hand-over export name the same nodes and switches."""
     site = result.site
     if site is None:
-        return lines
-    return _renamed(lines, site.rename, switches)
-
-
-def _renamed(lines: Iterator[str], rename: Callable[[str, bool], str], switches: bool) -> Iterator[str]:
-    yield next(lines)
-    for line in lines:
-        yield rename(line, switches)
+        return rows
+    return (site.rename(row, switches) for row in rows)
 
 
 class Link(NamedTuple):
@@ -111,10 +119,8 @@ class Link(NamedTuple):
 
 def compute_links(result: ValidationResult) -> list[Link]:
     """Every compute link of the design, in the cabling CSV's order."""
-    lines, _racks = compute_lines(result)
-    reader = csv.reader(lines)
-    next(reader)
-    return [Link._make(row) for row in reader]
+    rows, _racks = compute_rows(result)
+    return list(map(Link._make, rows))
 
 
 def node_links(result: ValidationResult) -> list[Link]:

@@ -17,7 +17,8 @@ its reason, in the bundle's README."""
 
 from __future__ import annotations
 
-import csv
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from configurator.result import ValidationResult
@@ -26,7 +27,7 @@ from design.specs import CatalogView
 from engines.networks.model import OOB
 from engines.racks.model import DeviceRole, Rack, RackPlan
 
-from .links import cabling_lines
+from .links import cabling_rows
 from .netbox_types import UNKNOWN_MANUFACTURER, DeviceType, component_type, device_type
 
 Place = tuple[str, str]  # (rack, unit) as the cabling CSV writes them
@@ -39,6 +40,7 @@ _OUTSIDE = (
     ("storage-port-", CUSTOMER_STORAGE, "Customer storage", "The customer's storage systems: their network ports"),
 )
 OOB_EXTRA = "oob-extra-"  # an out-of-band switch the plan adds that no rack holds yet
+_QUOTED = re.compile(r'[,"\r\n]')  # a field with one of these is quoted in CSV
 
 
 @dataclass
@@ -165,20 +167,19 @@ class _Ends:
 
 
 def _cables(model: NetBoxModel, result: ValidationResult, slots: dict[Place, NbDevice]) -> None:
-    """One pass over the cabling CSV's rows (57,000 at 2,048 nodes, none kept): every row a cable between two ports,
-    its ends' devices named as it comes, the ports no device type lists added."""
-    lines = cabling_lines(result)
-    next(lines)
+    """One pass over the cabling CSV's rows (57,000 at 2,048 nodes, none kept), read as the rows the CSV writes
+    (outputs.links.cabling_rows: fields, no text parsed): every row a cable between two ports, its ends' devices
+    named as it comes, the ports no device type lists added."""
     ends = _Ends(model, slots)
     ports = ends.ports
     added = model.interfaces
     cable = model.cables.append
-    for line in lines:
-        if '"' in line:
-            f = next(csv.reader([line]))
-            model.plain = False
-        else:
-            f = line.split(",")
+    media: set[tuple[str, str]] = set()  # the cables' (part, length) pairs
+    medium = ("", "")
+    for f in cabling_rows(result):
+        if f[5] is not medium[0] or f[6] is not medium[1]:  # runs of rows share one part's and length's text
+            medium = (f[5], f[6])
+            media.add(medium)
         a, a_port, b, b_port = f[0], f[1], f[2], f[3]
         a_ports = ports.get(a)
         if a_ports is None and (a_ports := ends.place(a, f[7], f[8])) is None:
@@ -194,9 +195,20 @@ def _cables(model: NetBoxModel, result: ValidationResult, slots: dict[Place, NbD
             a_ports[a_port] = added[(a, a_port)] = _added_type(a_ports, a_port, b_ports.get(b_port))
         if b_port not in b_ports:
             b_ports[b_port] = added[(b, b_port)] = _added_type(b_ports, b_port, a_ports.get(a_port))
+    model.plain = _plain(model, media)
 
 
-def _left_out(f: list[str], a: bool, b: bool) -> tuple[str, str]:
+def _plain(model: NetBoxModel, media: set[tuple[str, str]]) -> bool:
+    """Whether no field of cables.csv and interfaces.csv needs quoting in CSV: every cable end is a device of the
+    model on a port its type lists or the rows added, so its devices, ports and media are all there is to read."""
+    texts = [d.name for d in model.devices]
+    texts += [port for kind in model.types.values() for port in kind.ports]
+    texts += [port for _device, port in model.interfaces]
+    texts += [text for pair in media for text in pair]
+    return _QUOTED.search("\0".join(texts)) is None
+
+
+def _left_out(f: Sequence[str], a: bool, b: bool) -> tuple[str, str]:
     """A row that is no cable, with its reason: an end that is no device, or an end without a port."""
     row = ",".join(f).rstrip("\n")
     if not a or not b:

@@ -68,17 +68,15 @@ class SiteIn(_In):
             return switch
         return switch.removeprefix(self.prefix if self.prefix.endswith("-") else f"{self.prefix}-")
 
-    def rename(self, line: str, switches: bool = True) -> str:
-        """A cabling CSV line with its two ends (columns 1 and 3) named by the template; ``switches`` false leaves
-        every end but the nodes' as it is (the storage, in-band and out-of-band rows)."""
-        fields = line.split(",", 3)
-        for i in (0, 2):
-            end = fields[i]
-            if end.startswith("node-"):
-                fields[i] = self.node(end.removeprefix("node-"))
-            elif switches:
-                fields[i] = self.switch(end)
-        return ",".join(fields)
+    def rename(self, row: tuple[str, ...], switches: bool = True) -> tuple[str, ...]:
+        """A cabling CSV row (its fields) with its two ends (columns 1 and 3) named by the template; ``switches``
+        false leaves every end but the nodes' as it is (the storage, in-band and out-of-band rows)."""
+        return (self._end(row[0], switches), row[1], self._end(row[2], switches), *row[3:])
+
+    def _end(self, end: str, switches: bool) -> str:
+        if end.startswith("node-"):
+            return self.node(end.removeprefix("node-"))
+        return self.switch(end) if switches else end
 
     def switch(self, name: str) -> str:
         if self.prefix is None:

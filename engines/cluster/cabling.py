@@ -30,7 +30,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from engines.fabric.cabling import switch_name
+from engines.fabric.cabling import Row, switch_name
 from engines.fabric.model import FabricPlan
 from engines.networks.cabling import switched_rows
 from engines.networks.model import INBAND, OOB, STORAGE, NetworkPlan
@@ -193,11 +193,11 @@ class _Switches:
         return name, f"p{self.used[name]}", NOWHERE
 
 
-def oob_rows(model: Model, oob: NetworkPlan, *, ports: int = DEFAULT_RJ45_PORTS) -> Iterator[str]:
+def oob_rows(model: Model, oob: NetworkPlan, *, ports: int = DEFAULT_RJ45_PORTS) -> Iterator[Row]:
     """The out-of-band rows (module docstring), without the ``network`` column."""
     plan: RackPlan = model.section.plan
     media = {cls: (part, f"{length:g}") for cls, part, length in oob.oob_media}
-    cord = ",".join(media.get(DEVICE_LEAF, ("", "")))
+    cord = media.get(DEVICE_LEAF, ("", ""))
     switches = _Switches(ports)
     for rack in plan.racks:
         for d in rack.devices:
@@ -216,8 +216,8 @@ def oob_rows(model: Model, oob: NetworkPlan, *, ports: int = DEFAULT_RJ45_PORTS)
         ends[k] = [switches.port(racks[k][1]) for _ in racks[k][2]]
     for k, (rack, _own, devices) in enumerate(racks):
         for (name, port, unit), (z, z_port, (z_rack, z_u)) in zip(devices, ends[k], strict=True):
-            yield f"{name},{port},{z},{z_port},{DEVICE_LEAF},{cord},{rack.name},{_unit(unit)},{z_rack},{z_u}"
-    yield from _uplink_rows(model, oob, switches.order, ",".join(media.get(LEAF_UPLINK, ("", ""))))
+            yield (name, port, z, z_port, DEVICE_LEAF, *cord, rack.name, _unit(unit), z_rack, z_u)
+    yield from _uplink_rows(model, oob, switches.order, media.get(LEAF_UPLINK, ("", "")))
 
 
 def _own_switches(rack: Rack) -> list[tuple[str, Place]]:
@@ -233,7 +233,9 @@ def _own_switches(rack: Rack) -> list[tuple[str, Place]]:
     return []
 
 
-def _uplink_rows(model: Model, oob: NetworkPlan, switches: Sequence[tuple[str, Place]], medium: str) -> Iterator[str]:
+def _uplink_rows(
+    model: Model, oob: NetworkPlan, switches: Sequence[tuple[str, Place]], medium: tuple[str, str]
+) -> Iterator[Row]:
     per = oob.uplinks // max(1, oob.leaf_switches) if oob.uplinks else 0
     if not per:
         return
@@ -247,7 +249,7 @@ def _uplink_rows(model: Model, oob: NetworkPlan, switches: Sequence[tuple[str, P
                 z, z_port, (z_rack, z_u) = target.take()
             else:
                 z, z_port, (z_rack, z_u) = f"uplink-net-{j + 1:02d}", "", NOWHERE
-            yield f"{name},u{j + 1},{z},{z_port},{LEAF_UPLINK},{medium},{rack},{u},{z_rack},{z_u}"
+            yield (name, f"u{j + 1}", z, z_port, LEAF_UPLINK, *medium, rack, u, z_rack, z_u)
 
 
 @dataclass
@@ -272,8 +274,7 @@ def _targets(model: Model) -> tuple[list[_Target], list[_Target]]:
         return [], []
     fabric = network.fabric
     used: dict[str, set[str]] = defaultdict(set)
-    for row in switched_rows(key, fabric, network.to_dict()):
-        f = row.split(",")
+    for f in switched_rows(key, fabric, network.to_dict()):
         used[f[0]].add(f[1].split(".")[0])
         used[f[2]].add(f[3].split(".")[0])
     role = DeviceRole.INBAND_LEAF if key == INBAND else DeviceRole.STORAGE_LEAF
@@ -291,20 +292,20 @@ def _targets(model: Model) -> tuple[list[_Target], list[_Target]]:
     return [out[i] for i in chosen], [out[i] for i in reversed(range(len(out))) if i not in chosen]
 
 
-def network_rows(model: Model) -> Iterator[str]:
+def network_rows(model: Model) -> Iterator[Row]:
     """Every row of the storage, in-band and out-of-band networks with both ends' rack and unit and the ``network``
-    column, newline-terminated, in that order."""
+    column (engines.fabric.cabling.Row), in that order."""
     _index_places(model)
     for key in (STORAGE, INBAND):
         network = model.networks.get(key)
         if network is not None and network.fabric is not None and network.fabric.tiers:
             for row in _placed_rows(model, key, network):
-                yield f"{row},{key}\n"
+                yield (*row, key)
     oob = model.networks.get(OOB)
     if oob is not None:
         ports = oob.ports_per_switch or DEFAULT_RJ45_PORTS
         for row in oob_rows(model, oob, ports=ports):
-            yield f"{row},oob\n"
+            yield (*row, "oob")
 
 
 def _index_places(model: Model) -> None:
@@ -322,14 +323,13 @@ def _index_places(model: Model) -> None:
                     model.places[name] = place
 
 
-def _placed_rows(model: Model, key: str, network: NetworkPlan) -> Iterator[str]:
+def _placed_rows(model: Model, key: str, network: NetworkPlan) -> Iterator[Row]:
     """The network's rows with the rack columns: switches from the model, node ends where every node has a port."""
     assert network.fabric is not None
     racked = sum(1 for n in model.nodes if n is not None)
     per_node = network.ports_per_node
     by_node = network.nodes == racked and per_node and network.node_links >= network.nodes * per_node
-    for row in switched_rows(key, network.fabric, network.to_dict()):
-        f = row.split(",")
+    for f in switched_rows(key, network.fabric, network.to_dict()):
         a_place = model.places.get(f[0], NOWHERE)
         if key == STORAGE and f[0].startswith("storage-port-") and by_node:
             k = int(f[0].removeprefix("storage-port-")) - 1
@@ -341,4 +341,4 @@ def _placed_rows(model: Model, key: str, network: NetworkPlan) -> Iterator[str]:
         elif f[0].startswith("node-") and by_node:
             a_place = model.node_place(int(f[0].removeprefix("node-")) - 1)
         z_place = model.places.get(f[2], NOWHERE)
-        yield ",".join([*f, *a_place, *z_place])
+        yield (*f, *a_place, *z_place)

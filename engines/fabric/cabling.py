@@ -11,6 +11,10 @@ is ``core-{c · planes + j + 1}``, so the cores a plane gains as pods are added 
 A fabric of several planes (twin-planar Spectrum-X) lists each plane as a fabric of its own, its switches named
 ``pl2-su01-leaf-r3`` and the node end of its links the NIC's link to that plane (``nic3.2``: NIC 3's second
 400GbE link).
+
+The rows are made once, as fields (``cabling_rows``: a tuple of the CSV's columns, each field the text the CSV
+holds, unquoted), and written out by ``csv_line``: the CSV, and every reader that wants the rows rather than the
+text (the hand-over exports, outputs.links), read the same rows without parsing text.
 """
 
 from __future__ import annotations
@@ -29,21 +33,28 @@ RACK_COLUMNS = ",a_rack,a_u,z_rack,z_u"  # appended when the rack plan is known:
 
 # (kind, index) -> (rack, lowest unit) or None; kind is node, leaf, spine or core, index 0-based in plan order.
 Locate = Callable[[str, int], tuple[str, int] | None]
+# A row of the cabling list: its columns in order, each field as the CSV holds it (csv_text), unquoted.
+Row = tuple[str, ...]
+_NO_PLACE = ("", "")
 
 
-def _field(value: object) -> str:
-    """One CSV field: text that looks like a formula (a part number typed as "=HYPERLINK(...)") stays text."""
-    text = csv_text(value)
-    if any(c in text for c in ',"\n\r'):
-        return '"' + text.replace('"', '""') + '"'
-    return text
+def _quoted(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"' if any(c in text for c in ',"\n\r') else text
+
+
+def csv_line(row: Row) -> str:
+    """A row as a CSV line, newline-terminated: a field with a comma, a quote or a line break quoted."""
+    line = ",".join(row)
+    if line.count(",") != len(row) - 1 or '"' in line or "\n" in line or "\r" in line:
+        line = ",".join(map(_quoted, row))
+    return line + "\n"
 
 
 def _media(plan: FabricPlan, name: str) -> tuple[str, str]:
     lp = plan.link(name)
     if lp is None or lp.cable_part is None:
         return "", ""
-    return _field(lp.cable_part), f"{lp.length_m:g}"
+    return csv_text(lp.cable_part), f"{lp.length_m:g}"
 
 
 def port_name(index: int, split: int) -> str:
@@ -57,26 +68,41 @@ def iter_cabling_csv(plan: FabricPlan, locate: Locate | None = None) -> Iterator
     """Yield the header, then one CSV line per link (node links, leaf-spine, spine-core), each ending in a
     newline, so ``"".join(...)`` is the file and a streaming response can send it as it comes. With ``locate``
     (the rack plan's positions), four columns are appended: the rack and unit of the A end and of the Z end."""
-    for row in _rows(plan, locate):
-        yield row + "\n"
+    yield HEADER + (RACK_COLUMNS if locate else "") + "\n"
+    yield from map(csv_line, cabling_rows(plan, locate))
 
 
-def _at(locate: Locate | None, kind: str, index: int) -> str:
-    where = locate(kind, index) if locate else None
-    return ",," if where is None else f"{_field(where[0])},{where[1]}"
+Place = Callable[[str, int], tuple[str, str]]
 
 
-def _rows(plan: FabricPlan, locate: Locate | None = None) -> Iterator[str]:
-    """The header, then the node links, the leaf-spine links and the spine-core links the plan's tiers have,
-    plane after plane."""
-    yield HEADER + (RACK_COLUMNS if locate else "")
+def _placer(locate: Locate | None) -> Place | None:
+    """(rack, unit) of a switch or node as the CSV's fields, looked up once per device (a node's place serves its
+    eight links)."""
+    if locate is None:
+        return None
+    seen: dict[tuple[str, int], tuple[str, str]] = {}
+
+    def at(kind: str, index: int) -> tuple[str, str]:
+        key = (kind, index)
+        found = seen.get(key)
+        if found is None:
+            where = locate(kind, index)
+            found = seen[key] = _NO_PLACE if where is None else (csv_text(where[0]), str(where[1]))
+        return found
+
+    return at
+
+
+def cabling_rows(plan: FabricPlan, locate: Locate | None = None) -> Iterator[Row]:
+    """The node links, the leaf-spine links and the spine-core links the plan's tiers have, plane after plane, as
+    rows (no header): the CSV's columns, with the rack columns when ``locate`` is given."""
     if not plan.tiers:
         return
     planes = max(1, plan.fabric_planes)
     one = _one_plane(plan, planes)
     for p in range(planes):
         view = _Plane(p, planes, one) if planes > 1 else None
-        at = view.locate(locate) if view is not None and locate is not None else locate
+        at = _placer(view.locate(locate) if view is not None and locate is not None else locate)
         rows = [_node_rows(one, at, view)]
         if plan.tiers >= 2:
             rows.append(_leaf_spine_rows(one, at))
@@ -110,13 +136,11 @@ class _Plane:
     planes: int
     one: FabricPlan
 
-    def name(self, row: str) -> str:
+    def name(self, row: Row) -> Row:
         """A row of the one-plane list with this plane's switch names (the node end is already plane-aware)."""
-        fields = row.split(",", 3)
-        for i in (0, 2):
-            if not fields[i].startswith("node-"):
-                fields[i] = f"pl{self.index + 1}-{fields[i]}"
-        return ",".join(fields)
+        a, a_port, z = row[0], row[1], row[2]
+        plane = f"pl{self.index + 1}-"
+        return (a if a.startswith("node-") else plane + a, a_port, z if z.startswith("node-") else plane + z, *row[3:])
 
     def locate(self, locate: Locate) -> Locate:
         """Rack positions of this plane's switches: the plan's switch indices count plane after plane."""
@@ -128,9 +152,9 @@ class _Plane:
         return lambda kind, i: locate(kind, i + offsets.get(kind, 0))
 
 
-def _ends(locate: Locate | None, a_kind: str, a: int, z_kind: str, z: int) -> str:
-    """The rack columns of one row (empty without a rack plan)."""
-    return f",{_at(locate, a_kind, a)},{_at(locate, z_kind, z)}" if locate else ""
+def _ends(at: Place | None, a_kind: str, a: int, z_kind: str, z: int) -> tuple[str, ...]:
+    """The rack columns of one row (none without a rack plan)."""
+    return at(a_kind, a) + at(z_kind, z) if at is not None else ()
 
 
 def switch_name(plan: FabricPlan, kind: str, index: int) -> str:
@@ -162,7 +186,7 @@ def leaf_name(plan: FabricPlan, index: int) -> str:
     return f"leaf-{index + 1:03d}"
 
 
-def _node_rows(plan: FabricPlan, locate: Locate | None, plane: _Plane | None = None) -> Iterator[str]:
+def _node_rows(plan: FabricPlan, at: Place | None, plane: _Plane | None = None) -> Iterator[Row]:
     """One row per node NIC: rail r of node n to its leaf's node-facing port (split halves numbered p9.2); in a
     plane of several, the NIC's link to that plane (``nic3.2``)."""
     width = max(4, len(str(plan.nodes)))
@@ -182,9 +206,9 @@ def _node_rows(plan: FabricPlan, locate: Locate | None, plane: _Plane | None = N
             else:
                 leaf, pos = _fat_tree_port(plan, n * plan.rails + r, per_leaf)
             yield (
-                f"{node},nic{r + 1}{link},{leaf_name(plan, leaf)},{port_name(pos, s)},{NODE_LEAF},{part},{length}"
-                + _ends(locate, "node", n, "leaf", leaf)
-            )
+                node, f"nic{r + 1}{link}", leaf_name(plan, leaf), port_name(pos, s), NODE_LEAF, part, length,
+                *_ends(at, "node", n, "leaf", leaf),
+            )  # fmt: skip
 
 
 def _fat_tree_port(plan: FabricPlan, endpoint: int, per_leaf: int) -> tuple[int, int]:
@@ -208,7 +232,7 @@ def _cage(plan: FabricPlan, name: str) -> int:
     return lp.links_per_plug if lp is not None and lp.links_per_plug > 0 else 1
 
 
-def _leaf_spine_rows(plan: FabricPlan, locate: Locate | None) -> Iterator[str]:
+def _leaf_spine_rows(plan: FabricPlan, at: Place | None) -> Iterator[Row]:
     """Leaf uplinks to the spines (of the leaf's pod in three tiers) as ``wiring.uplinks`` places them."""
     part, length = _media(plan, LEAF_SPINE)
     down = plan.leaf_downlinks
@@ -222,12 +246,12 @@ def _leaf_spine_rows(plan: FabricPlan, locate: Locate | None) -> Iterator[str]:
         for j, (spine, port) in enumerate(uplinks(plan.leaf_uplinks, spines, spine_down, cage, local)):
             spine_name = f"pod{pod + 1:02d}-spine-{spine + 1:02d}" if plan.tiers == 3 else f"spine-{spine + 1:02d}"
             yield (
-                f"{name},p{down + j + 1},{spine_name},p{port + 1},{LEAF_SPINE},{part},{length}"
-                + _ends(locate, "leaf", leaf, "spine", pod * plan.spines_per_pod + spine if plan.tiers == 3 else spine)
-            )
+                name, f"p{down + j + 1}", spine_name, f"p{port + 1}", LEAF_SPINE, part, length,
+                *_ends(at, "leaf", leaf, "spine", pod * plan.spines_per_pod + spine if plan.tiers == 3 else spine),
+            )  # fmt: skip
 
 
-def _spine_core_rows(plan: FabricPlan, locate: Locate | None) -> Iterator[str]:
+def _spine_core_rows(plan: FabricPlan, at: Place | None) -> Iterator[Row]:
     """Spine uplinks of spine j in pod p to the cores of plane j, as ``wiring.uplinks`` places them (the pod is
     the lower switch's place)."""
     part, length = _media(plan, SPINE_CORE)
@@ -241,6 +265,6 @@ def _spine_core_rows(plan: FabricPlan, locate: Locate | None) -> Iterator[str]:
                 core = plane_core * plan.spines_per_pod + spine  # core by core across the planes
                 core_name = f"core-{core + 1:04d}"
                 yield (
-                    f"{name},p{plan.spine_downlinks + i + 1},{core_name},p{port + 1},{SPINE_CORE},"
-                    f"{part},{length}" + _ends(locate, "spine", pod * plan.spines_per_pod + spine, "core", core)
-                )
+                    name, f"p{plan.spine_downlinks + i + 1}", core_name, f"p{port + 1}", SPINE_CORE, part, length,
+                    *_ends(at, "spine", pod * plan.spines_per_pod + spine, "core", core),
+                )  # fmt: skip

@@ -14,34 +14,33 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from design.jsontext import JsonObject
-from engines.fabric.cabling import iter_cabling_csv, leaf_name, port_name
+from engines.fabric.cabling import Row, cabling_rows, leaf_name, port_name
 from engines.fabric.model import FabricPlan
 
-RACK_BLANKS = ",,,,"
+RACK_BLANKS = ("", "", "", "")
 
 
-def network_rows(network_plans: JsonObject | None, *, rack_columns: bool) -> Iterator[str]:
-    """One CSV line per link of every planned network (newline-terminated), storage, in-band, then out-of-band."""
-    blanks = RACK_BLANKS if rack_columns else ""
+def network_rows(network_plans: JsonObject | None, *, rack_columns: bool) -> Iterator[Row]:
+    """One row per link of every planned network (engines.fabric.cabling.Row, with the ``network`` column),
+    storage, in-band, then out-of-band."""
+    blanks = RACK_BLANKS if rack_columns else ()
     for key in ("storage", "inband"):
         plan = (network_plans or {}).get(key)
         if plan and plan.get("fabric") and plan["fabric"].get("tiers"):
             for row in switched_rows(key, FabricPlan.from_dict(plan["fabric"]), plan):
-                yield f"{row}{blanks},{key}\n"
+                yield (*row, *blanks, key)
     oob = (network_plans or {}).get("oob")
     if oob:
-        for row in _oob_rows(oob, (network_plans or {}).get("inband")):
-            yield f"{row}{blanks},oob\n"
+        for oob_row in _oob_rows(oob, (network_plans or {}).get("inband")):
+            yield (*oob_row, *blanks, "oob")
 
 
-def switched_rows(key: str, fabric: FabricPlan, plan: JsonObject) -> Iterator[str]:
-    """The sized fabric's rows, its ends renamed for the network; an in-band pair puts port r of every node on
-    switch r."""
+def switched_rows(key: str, fabric: FabricPlan, plan: JsonObject) -> Iterator[list[str]]:
+    """The sized fabric's rows (as lists of their fields), its ends renamed for the network; an in-band pair puts
+    port r of every node on switch r."""
     pair = key == "inband" and fabric.tiers == 1 and plan["leaf_switches"] > 1
-    lines = iter_cabling_csv(fabric)
-    next(lines)  # the header
-    for line in lines:
-        fields = line.rstrip("\n").split(",")
+    for row in cabling_rows(fabric):
+        fields = list(row)
         a, a_port, z = fields[0], fields[1], fields[2]
         if key == "storage" and fields[4] == "node-leaf":
             a = a.replace("node-", "storage-port-")
@@ -55,12 +54,12 @@ def switched_rows(key: str, fabric: FabricPlan, plan: JsonObject) -> Iterator[st
         fields[0], fields[1], fields[2] = a, a_port, f"{key}-{z}" if not z.startswith(key) else z
         if fields[4] != "node-leaf":
             fields[0] = f"{key}-{fields[0]}"
-        yield ",".join(fields)
+        yield fields
     if pair:
         yield from _peer_rows(key, fabric)
 
 
-def _peer_rows(key: str, fabric: FabricPlan) -> Iterator[str]:
+def _peer_rows(key: str, fabric: FabricPlan) -> Iterator[list[str]]:
     """The peer link of an in-band pair on the switches' last ports (BasePOD's swp57 and swp58 of 64)."""
     peer = fabric.link("peer")
     if peer is None:
@@ -72,10 +71,10 @@ def _peer_rows(key: str, fabric: FabricPlan) -> Iterator[str]:
         a, z = f"{key}-switch-{2 * pair + 1:02d}", f"{key}-switch-{2 * pair + 2:02d}"
         for i in range(peer.links // max(1, fabric.leaf_switches // 2)):
             port = f"p{k - 1 + i}"
-            yield f"{a},{port},{z},{port},peer,{part},{length}"
+            yield [a, port, z, port, "peer", part, length]
 
 
-def _oob_rows(plan: JsonObject, inband: JsonObject | None) -> Iterator[str]:
+def _oob_rows(plan: JsonObject, inband: JsonObject | None) -> Iterator[Row]:
     """Every device port on the out-of-band leaves in order (BMCs, switch management ports, PDUs), 48 a leaf by
     default, then each leaf's two uplinks into the in-band network (SPOD-H100-OOB-UPLINKS): uplink j of every
     leaf to in-band leaf j of the pair (or of the last SU), or to ``uplink-net`` (the converged or the customer's
@@ -91,22 +90,22 @@ def _oob_rows(plan: JsonObject, inband: JsonObject | None) -> Iterator[str]:
     ends += [f"server-bmc-{i + 1:03d}" for i in range(devices.get("servers", 0))]
     for i, end in enumerate(ends):
         leaf, port = divmod(i, per)
-        yield f"{end},mgmt,oob-leaf-{leaf + 1:03d},p{port + 1},device-leaf,{cord}"
+        yield (end, "mgmt", f"oob-leaf-{leaf + 1:03d}", f"p{port + 1}", "device-leaf", *cord)
     if not plan.get("uplinks"):
         return
     targets = _uplink_ends(inband)
     for leaf in range(leaves):
         for j in range(plan["uplinks"] // leaves):
             z = targets[j % len(targets)] if targets else f"uplink-net-{j + 1:02d}"
-            yield f"oob-leaf-{leaf + 1:03d},u{j + 1},{z},oob{leaf + 1},leaf-uplink,{uplink}"
+            yield (f"oob-leaf-{leaf + 1:03d}", f"u{j + 1}", z, f"oob{leaf + 1}", "leaf-uplink", *uplink)
 
 
-def _medium(plan: JsonObject, link_class: str) -> str:
-    """The ``cable_part,length_m`` columns of an out-of-band link class (both empty when it has no cable)."""
+def _medium(plan: JsonObject, link_class: str) -> tuple[str, str]:
+    """The ``cable_part`` and ``length_m`` columns of an out-of-band link class (both empty when it has no cable)."""
     medium = (plan.get("media") or {}).get(link_class)
     if not medium:
-        return ","
-    return f"{medium['cable_part']},{medium['length_m']:g}"
+        return "", ""
+    return medium["cable_part"], f"{medium['length_m']:g}"
 
 
 def _uplink_ends(inband: JsonObject | None) -> list[str]:
