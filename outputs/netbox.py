@@ -224,7 +224,7 @@ def _outside(
         if end.startswith(prefix):
             if device not in ports:
                 model.devices.append(NbDevice(device, device, kind, "", None))
-                model.types[kind] = DeviceType(UNKNOWN_MANUFACTURER, kind, 0, description=words)
+                model.types[kind] = DeviceType(UNKNOWN_MANUFACTURER, kind, 0, description=words, powered=False)
                 ports[device] = {}
             if prefix == "storage-port-":
                 return device, f"{end}/{port}" if port else end, ports[device]

@@ -6,12 +6,20 @@ NetBox's type values. What the catalogue does not record is left out, never fill
 ``u_height`` is the height the rack plan gives the part (the catalogue's where it has one); ``is_full_depth`` is
 NetBox's default (true: the device takes the rack's front and rear) for racked parts, false for zero-U parts and
 the trays of a rack-scale system, as the catalogue records no depth. A switch's ports are named as the cabling CSV
-names them (``p1`` ...; the RJ45 ports of a management switch ``p1`` ... and its uplink cages ``u1`` ...)."""
+names them (``p1`` ...; the RJ45 ports of a management switch ``p1`` ... and its uplink cages ``u1`` ...).
+
+The library's own checks hold too: a file is named as its model (or, where the model is not its own slug up to case,
+as the model's slug: ``SRS-GB200-NVL72-compute-tray.yaml``), and every device type says how it is powered. A part
+whose supplies the catalogue records has a power port per supply; one it does not (a switch, a PDU's input, an NVL72
+tray, a control-plane server) has one power port ``Power`` of NetBox's type ``other``, rather than none or a guessed
+inlet; the customer's network and storage, which the design does not power, are ``is_powered: false``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+import yaml
 
 from design.specs import CatalogView, PduSpec, ServerSpec, SwitchSpec
 
@@ -26,6 +34,8 @@ _ETH = {
     (800, "OSFP"): "800gbase-x-osfp",
 }
 _INLETS = {"C14": "iec-60320-c14", "C20": "iec-60320-c20"}
+UNRECORDED = "other"  # NetBox's power-port type of a supply whose inlet the catalogue does not record
+POWER = "Power"  # the one power port of a powered part whose supplies the catalogue does not record
 
 
 def slugify(text: str) -> str:
@@ -49,6 +59,7 @@ class DeviceType:
     ports: dict[str, str] = field(default_factory=dict)  # interface name -> NetBox type
     power_ports: list[tuple[str, str]] = field(default_factory=list)
     outlets: list[tuple[str, str]] = field(default_factory=list)
+    powered: bool = True  # False: a stand-in the design does not power (the customer's network, its storage)
 
     @property
     def slug(self) -> str:
@@ -56,7 +67,9 @@ class DeviceType:
 
     @property
     def path(self) -> str:
-        return f"device-types/{self.manufacturer}/{self.model}.yaml"
+        """The library's file: named as the model where the model is its own slug up to case, else as its slug."""
+        name = self.model if self.model.casefold() == slugify(self.model) else slugify(self.model)
+        return f"device-types/{self.manufacturer}/{name}.yaml"
 
     def to_dict(self) -> dict[str, Any]:
         """The library's YAML document: only keys with a value."""
@@ -69,13 +82,29 @@ class DeviceType:
             "is_full_depth": self.u_height > 0,
             "description": self.description[:200],
         }
-        if self.power_ports:
+        if not self.powered:
+            doc["is_powered"] = False
+        elif self.power_ports:
             doc["power-ports"] = [{"name": n, "type": t} for n, t in self.power_ports]
+        else:
+            doc["power-ports"] = [{"name": POWER, "type": UNRECORDED}]
         if self.outlets:
             doc["power-outlets"] = [{"name": n, "type": t} for n, t in self.outlets]
         if self.ports:
             doc["interfaces"] = [{"name": n, "type": t} for n, t in self.ports.items()]
         return {k: v for k, v in doc.items() if v not in ("", None, [])}
+
+    def to_yaml(self) -> str:
+        """The library's YAML file (its style: LibraryDumper)."""
+        return yaml.dump(self.to_dict(), Dumper=LibraryDumper, sort_keys=False, allow_unicode=True, explicit_start=True)
+
+
+class LibraryDumper(yaml.SafeDumper):
+    """The devicetype-library's YAML style (its yamllint rules): a document start, and a list indented under its key
+    (``interfaces:`` then ``  - name: p1``), which PyYAML's default and libyaml's dumper do not indent."""
+
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+        super().increase_indent(flow, False)
 
 
 def switch_ports(spec: SwitchSpec) -> dict[str, str]:
@@ -112,8 +141,9 @@ def device_type(part: str, height: int, catalog: CatalogView) -> DeviceType:
     kind = DeviceType(manufacturer, part, height, part_number=part, description=spec.name if spec else "")
     if isinstance(spec, SwitchSpec):
         kind.ports = switch_ports(spec)
-    elif isinstance(spec, ServerSpec) and spec.psu_count and spec.psu_inlet in _INLETS:
-        kind.power_ports = [(f"PSU{k}", _INLETS[spec.psu_inlet]) for k in range(1, spec.psu_count + 1)]
+    elif isinstance(spec, ServerSpec) and spec.psu_count:
+        inlet = _INLETS.get(spec.psu_inlet or "", UNRECORDED)
+        kind.power_ports = [(f"PSU{k}", inlet) for k in range(1, spec.psu_count + 1)]
     elif isinstance(spec, PduSpec):
         kind.outlets = [(f"C13-{k}", "iec-60320-c13") for k in range(1, (spec.outlets_c13 or 0) + 1)]
         kind.outlets += [(f"C19-{k}", "iec-60320-c19") for k in range(1, (spec.outlets_c19 or 0) + 1)]

@@ -15,8 +15,9 @@ a device the rack plan holds, at its rack and unit, on a port it has (columns as
   known, so the cord column is the plan's as well and the length is the rack plan's management run.
 * **Uplinks on real ports.** Each out-of-band switch's uplinks (two: SPOD-H100-OOB-UPLINKS) land on the network
   the out-of-band plan names (in-band, or the converged storage network): the pair's switches, or the last
-  scalable unit's leaves, on their first free ports (no port used twice), uplink j on target j; with neither
-  network planned, on the customer's network (``uplink-net-01``, no rack).
+  scalable unit's leaves, on their free ports from the top down (no port used twice; the nodes take theirs from
+  the bottom up, so a grown cluster leaves the uplinks be), uplink j on target j; with neither network planned, on
+  the customer's network (``uplink-net-01``, no rack).
 * **Storage and in-band** rows as the network's fabric plan gives them (engines.networks.cabling), each switch at
   its rack and unit; a node end (in-band ``node-0001/mgmt1``, storage ``node-0001/stor1``) at its node's when
   every racked node has the network's adapters. A storage system's port is the customer's (no rack), numbered
@@ -287,7 +288,8 @@ def _targets(model: Model) -> tuple[list[_Target], list[_Target]]:
     out = []
     for i in range(fabric.leaf_switches):
         name = model.switch(role, i) or ""
-        free = [f"p{p}" for p in range(1, fabric.logical_ports + 1) if f"p{p}" not in used[name]]
+        # From the top down: the nodes take the ports from p1 up, so a grown cluster's nodes leave the uplinks be.
+        free = [f"p{p}" for p in range(fabric.logical_ports, 0, -1) if f"p{p}" not in used[name]]
         out.append(_Target(name, places[i], free))
     return [out[i] for i in chosen], [out[i] for i in reversed(range(len(out))) if i not in chosen]
 

@@ -15,14 +15,12 @@ import re
 import zipfile
 from collections.abc import Iterable, Iterator, Sequence
 
-import yaml
-
 from configurator.result import ValidationResult
 from design.specs import CatalogView, PduSpec
 from outputs.format import OutputFormat
 from outputs.links import unavailable
 from outputs.netbox import STATUS, NbCable, NetBoxModel, netbox_model
-from outputs.netbox_types import UNKNOWN_MANUFACTURER, slugify
+from outputs.netbox_types import POWER, UNKNOWN_MANUFACTURER, UNRECORDED, slugify
 
 ORDER = (
     ("manufacturers.csv", "the manufacturers of the device types"),
@@ -39,8 +37,8 @@ ORDER = (
 ROLE_COLOURS = {"node": "4caf50", "pdu": "9e9e9e", "control": "3f51b5", "ufm": "3f51b5", "management": "795548",
                 "oob": "795548", "storage": "ff9800", "inband": "00bcd4", "customer": "607d8b"}  # fmt: skip
 SWITCH_COLOUR = "2196f3"
+RACK_WIDTH = 19  # inches: NetBox needs a rack's width (or a rack type); every part the plan racks is 19-inch EIA
 EPOCH = (1980, 1, 1, 0, 0, 0)
-_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's where installed: the same YAML, faster
 _QUOTE = re.compile(r'[,"\r\n]')  # a field with one of these is quoted in CSV
 
 
@@ -78,12 +76,12 @@ def files(result: ValidationResult, model: NetBoxModel) -> Iterator[tuple[str, s
     makers = sorted({t.manufacturer for t in types})
     yield "manufacturers.csv", _csv(("name", "slug"), ((m, slugify(m)) for m in makers))
     for t in types:
-        yield t.path, yaml.dump(t.to_dict(), Dumper=_DUMPER, sort_keys=False, allow_unicode=True)
+        yield t.path, t.to_yaml()
     roles = sorted({d.role for d in model.devices})
     yield "device-roles.csv", _csv(("name", "slug", "color"), ((r, r, _colour(r)) for r in roles))
     yield "sites.csv", _csv(("name", "slug", "status"), [(site, slug, STATUS)])
-    yield "racks.csv", _csv(("site", "name", "status", "u_height"),
-                            ((site, r.name, STATUS, r.u_total) for r in model.racks))  # fmt: skip
+    yield "racks.csv", _csv(("site", "name", "status", "width", "u_height"),
+                            ((site, r.name, STATUS, RACK_WIDTH, r.u_total) for r in model.racks))  # fmt: skip
     yield "power-panels.csv", _csv(("site", "name"), ((site, p) for p in model.panels))
     yield "power-feeds.csv", _feeds(site, model)
     yield "devices.csv", _devices(site, model)
@@ -165,7 +163,9 @@ def readme(model: NetBoxModel) -> str:
               "Power: one feed per PDU, three-phase at the line voltage and the PDU's rated current, at 100 %",
               "utilisation, so that NetBox's available power is the PDU's rating; lower max_utilization to your",
               "site's derating. Device types keep only what the catalogue records; a part without a catalogued",
-              f"manufacturer is under {UNKNOWN_MANUFACTURER}.", ""]  # fmt: skip
+              f"manufacturer is under {UNKNOWN_MANUFACTURER}, and one whose power supplies it does not record has",
+              f"one power port {POWER} of type {UNRECORDED} (set its inlets once the hardware is known).",
+              ""]  # fmt: skip
     if model.left_out:
         lines += [f"Not in cables.csv ({len(model.left_out)} rows of the cabling CSV):"]
         lines += [f"  {row}  -- {why}" for row, why in model.left_out]

@@ -2,7 +2,9 @@
 would import it and checked against NetBox's model rules (unique device names per site regardless of case, no two
 devices on one unit of one face, every device within its rack, zero-U PDUs without a position, a feed's available
 power the PDU's rating, one primary and one redundant feed per PDU pair), against the devicetype-library's format
-(required and known keys, slug rule, NetBox interface types, no empty values), and against the cabling CSV: every
+(required and known keys, slug rule, NetBox interface types, no empty values) and the library's own checks (a file
+named as its model's slug up to case, a power source on every device type, its YAML style), and against the
+cabling CSV: every
 row is exactly one cable between two ports of listed devices, the customer's network and storage ends included (as
 devices of the site in no rack)."""
 
@@ -52,6 +54,9 @@ class Bundle:
     def types(self) -> dict[str, dict]:
         return {n: yaml.safe_load(self.zip.read(n)) for n in self.names if n.startswith("device-types/")}
 
+    def text(self, name: str) -> str:
+        return self.zip.read(name).decode()
+
     @property
     def readme(self) -> str:
         return self.zip.read("README.txt").decode()
@@ -75,11 +80,31 @@ def _check_files(b: Bundle) -> None:
         assert {row["status"] for row in b.csv(name)} == {"planned"}, name
 
 
+def library_slug(model: str) -> str:
+    """The devicetype-library's slug of a model (tests/device_types.py), for the characters its models here use."""
+    return model.casefold().replace(" ", "-").replace("_", "-").replace("/", "-").removesuffix("-")
+
+
+def _check_library_rules(path: str, text: str, doc: dict) -> None:
+    """The devicetype-library's own checks of a device-type file beyond its schema (tests/device_types.py, its
+    yamllint rules): a file named as its model's slug (up to case) or part number; a power source (a power port, or
+    ``is_powered: false`` and then no outlets); a document start and lists indented under their keys."""
+    stem = path.rsplit("/", 1)[1].removesuffix(".yaml").casefold()
+    assert stem in (library_slug(doc["model"]), doc.get("part_number", "").casefold()), path
+    if doc.get("is_powered", True):
+        assert doc.get("power-ports"), f"{path}: no power source"
+    else:
+        assert not doc.get("power-ports") and not doc.get("power-outlets"), path
+    assert text.startswith("---\n") and text.endswith("\n"), path
+    assert not [line for line in text.splitlines() if line.startswith("- ")], f"{path}: a list not indented"
+
+
 def _check_types(b: Bundle) -> dict[str, dict]:
     by_model = {}
     for path, doc in b.types().items():
         assert REQUIRED <= set(doc) <= KEYS, path
-        assert path == f"device-types/{doc['manufacturer']}/{doc['model']}.yaml"
+        assert path.startswith(f"device-types/{doc['manufacturer']}/"), path
+        _check_library_rules(path, b.text(path), doc)
         assert doc["slug"] == f"{slugify(doc['manufacturer'])}-{slugify(doc['model'])}"
         assert all(c.isascii() and (c.isalnum() and not c.isupper() or c in "-_") for c in doc["slug"]), path
 
@@ -103,7 +128,11 @@ def _check_devices(b: Bundle, types: dict[str, dict]) -> dict[str, dict[str, str
     devices = b.csv("devices.csv")
     folded = Counter(d["name"].casefold() for d in devices)
     assert not [n for n, k in folded.items() if k > 1], "device names unique per site regardless of case"
-    racks = {r["name"]: int(r["u_height"]) for r in b.csv("racks.csv")}
+    rows = b.csv("racks.csv")
+    # NetBox refuses a rack with neither a rack type nor a width ("Width must be set if not specifying a rack type");
+    # its widths are 10, 19, 21 and 23 inches.
+    assert rows and all(r.get("width") in ("10", "19", "21", "23") for r in rows), "every rack has NetBox's width"
+    racks = {r["name"]: int(r["u_height"]) for r in rows}
     units: Counter = Counter()
     by_name = {d["name"]: d for d in devices}
     for d in devices:
@@ -195,6 +224,11 @@ def test_the_127_node_superpod_with_storage_in_band_and_out_of_band_imports_unde
     assert added[("node-0001", "mgmt1")] == "100gbase-x-qsfp28" and added[("node-0001", "bmc")] == "1000base-t"
     sn2201 = b.types()["device-types/NVIDIA/SN2201.yaml"]
     assert sum(i["type"] == "1000base-t" for i in sn2201["interfaces"]) == 48  # its 48 RJ45 ports, as catalogued
+    # A supply per catalogued PSU at its inlet; one of NetBox's type "other" where the catalogue records none.
+    server = b.types()["device-types/Supermicro/SYS-821GE-TNHR.yaml"]["power-ports"]
+    assert server == [{"name": f"PSU{k}", "type": "iec-60320-c20"} for k in range(1, 7)]
+    assert sn2201["power-ports"] == [{"name": "Power", "type": "other"}]
+    assert b.types()["device-types/APC/AP8886.yaml"]["power-ports"] == [{"name": "Power", "type": "other"}]
     # the out-of-band switches are central (the default for its density), in the management racks
     assert {d["name"] for d in devices} >= {"su01-leaf-r1", "storage-leaf-001", "oob-01", "R01-01-pdu-1"}
 
@@ -215,7 +249,7 @@ def test_two_gb300_nvl72_racks_put_each_tray_shelf_and_switch_tray_at_its_own_un
     assert len({(d["rack"], d["position"]) for d in trays}) == 36
     racks = {r["name"]: r["u_height"] for r in b.csv("racks.csv")}
     assert {racks[d["rack"]] for d in trays} == {"48"}
-    assert b.types()["device-types/Supermicro/SRS-GB300-NVL72 compute tray.yaml"]["u_height"] == 1
+    assert b.types()["device-types/Supermicro/srs-gb300-nvl72-compute-tray.yaml"]["u_height"] == 1
     systems = trays
     q3400 = b.types()["device-types/NVIDIA/Q3400-RA.yaml"]
     assert {i["type"] for i in q3400["interfaces"]} == {"infiniband-xdr"} and len(q3400["interfaces"]) == 144

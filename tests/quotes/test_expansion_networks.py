@@ -1,5 +1,6 @@
-"""Growing a cluster with a storage network: the storage systems do not grow with the nodes, and the installed
-storage cables stay where they are (HGX H200 nodes with a BlueField-3 for storage on a QM9700 storage fabric)."""
+"""Growing a cluster with the networks beside its compute fabric: the storage systems do not grow with the nodes,
+and the installed storage cables and out-of-band uplinks stay where they are (HGX H200 nodes with a BlueField-3
+for storage on a QM9700 storage fabric, and a ConnectX-7 for in-band management)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,10 @@ from quotes.services.expansion import Growth, expansion_plan, grown_document
 pytestmark = pytest.mark.usefixtures("seeded_catalog")
 
 BF3_DUAL_400G = "900-9D3B6-00CN-AB0"
+CX7_DUAL_200G = "MCX755106AS-HEAT"
 
 
-def with_storage(count: int, system_ports: int | None = None) -> dict:
+def with_storage(count: int, system_ports: int | None = None, *, inband: bool = False) -> dict:
     doc = {
         "schema": "design/v1",
         "name": f"{count} x HGX H200 with storage",
@@ -30,6 +32,7 @@ def with_storage(count: int, system_ports: int | None = None) -> dict:
                     {"part": "HGX-H200-8GPU", "quantity": 1},
                     {"part": "MCX75310AAS-NEAT", "quantity": 8, "role": "compute"},
                     {"part": BF3_DUAL_400G, "quantity": 1, "role": "storage"},
+                    *([{"part": CX7_DUAL_200G, "quantity": 1, "role": "management"}] if inband else []),
                 ],
             }
         ],
@@ -109,3 +112,15 @@ def test_the_finding_is_said_in_dutch():
     ).to_json()
     (said,) = [f for f in answer["findings"] if f["code"] == "EXPANSION_STORAGE_SYSTEMS_KEPT"]
     assert "opslagsystemen" in said["message"] and "opslag" in said["fix"]
+
+
+def test_growing_by_nodes_keeps_every_out_of_band_uplink_on_its_in_band_port():
+    # The in-band pair's node ports are taken from p1 up and the out-of-band uplinks from the top down, so the
+    # added nodes' ports do not push the installed uplinks onto other ports.
+    answer = expansion_plan(installed=with_storage(64, inband=True), growth=Growth(node_group="gpu", add=32)).to_json()
+    uplinks = [r for r in answer["recabling"] if r["network"] == "oob" and r["link_class"] == "leaf-uplink"]
+    kept = [r for r in uplinks if r["action"] == "keep"]
+    assert kept and all(r["new"]["z"]["device"].startswith("inband-") for r in kept)
+    assert not [r for r in uplinks if r["action"] in ("move", "remove")]
+    inband = [r for r in answer["recabling"] if r["network"] == "inband" and r["link_class"] == "node-leaf"]
+    assert {r["action"] for r in inband} == {"keep", "add"}
