@@ -257,6 +257,22 @@ def control_plane_devices(
     return roles + ufm
 
 
+def control_plane_step(design: DesignIn, catalog: CatalogView, codes: set[str], leave: LeftOut, ib_fabrics: int) -> int:
+    """The servers the design's control plane gains by the time the cluster is one scalable unit (the DGX SuperPOD
+    control plane and its UFM pairs, from ``SUPERPOD_MIN_NODES``) beyond those it has now (``control_plane_devices``);
+    0 from one unit on. The rack plan keeps their places free in the management racks, so growing past the step
+    moves nothing racked below them. A control plane the design's ``facility.supplied`` leaves out stays out; one
+    left out for the cluster's size (fewer than CONTROL_PLANE_MIN_NODES nodes) comes with growth."""
+    if design.node_count < 2 or control_nodes(design, catalog) >= SUPERPOD_MIN_NODES:
+        return 0
+    now = sum(n for _part, n in control_plane_devices(design, catalog, codes, leave, ib_fabrics))
+    then, _because = ufm_appliances(SUPERPOD_MIN_NODES, codes, ib_fabrics)
+    if CONTROL_PLANE not in leave or leave.basis != "design":
+        roles, _basis = _roles(SUPERPOD_MIN_NODES)
+        then += sum(n for _part, n in roles)
+    return max(0, then - now)
+
+
 def _control_plane(
     design: DesignIn,
     catalog: CatalogView,

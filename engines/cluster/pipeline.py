@@ -34,6 +34,7 @@ from engines.cluster.control_plane import (
     ServicePrices,
     cluster_lines,
     control_plane_devices,
+    control_plane_step,
     left_out,
 )
 from engines.cluster.defaults import DefaultAdded, complete_design
@@ -448,8 +449,9 @@ def _fabric_and_racks(
     # The control plane (UFM for each InfiniBand fabric from one SU, or where the fabric's findings call for it)
     # and the networks' switches are racked too.
     ib = _ib_fabrics(plan, networks, catalog)
-    servers = control_plane_devices(design, catalog, {str(f.code) for f in findings + fabric_findings}, leave, ib)
-    equipment = management_equipment(networks, catalog, servers)
+    codes = {str(f.code) for f in findings + fabric_findings}
+    servers = control_plane_devices(design, catalog, codes, leave, ib)
+    equipment = management_equipment(networks, catalog, servers, control_plane_step(design, catalog, codes, leave, ib))
     # Switch counts first, then the racks, then the media chosen with the racks' distances (rackplan). The
     # second plan is not the first one again: its rack holds the rack plan's distances and nodes per rack,
     # which choose the media and may choose the port split (a splitter cable's reach), so it is planned anew.

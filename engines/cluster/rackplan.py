@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -33,6 +35,7 @@ from engines.racks import (
     Cooling,
     Facility,
     Feeds,
+    KeptRack,
     LinkLength,
     NodeGroup,
     PduOption,
@@ -46,6 +49,7 @@ from engines.racks import (
     switch_locations,
 )
 from engines.racks.model import CordLine, Device, DeviceRole, PduLine
+from engines.racks.packing import KEPT_FREE
 
 T = TypeVar("T")
 
@@ -146,11 +150,15 @@ _NETWORK_ROLES = {
 
 
 def management_equipment(
-    networks: Mapping[str, NetworkPlan | None], catalog: CatalogView, servers: Sequence[tuple[str, int]] = ()
+    networks: Mapping[str, NetworkPlan | None],
+    catalog: CatalogView,
+    servers: Sequence[tuple[str, int]] = (),
+    step: int = 0,
 ) -> tuple[SwitchGroup, ...]:
     """What the management racks hold: every switch of the storage and in-band networks (by tier, with the
     catalogue's height and power) and the control plane's ``servers`` as (line part, count), UFM appliances among
-    them (no catalogue part: size unknown, the planner reserves an assumed one)."""
+    them (no catalogue part: size unknown, the planner reserves an assumed one); ``step``: the servers the control
+    plane gains at its next step (``control_plane_step``), whose places are kept free after the servers."""
     out: list[SwitchGroup] = []
     for key, roles in _NETWORK_ROLES.items():
         plan = networks.get(key)
@@ -165,6 +173,8 @@ def management_equipment(
     for part, count in servers:
         role = SwitchRole.UFM if part == UFM_APPLIANCE else SwitchRole.CONTROL
         out.append(SwitchGroup(role=role, part=part, count=count, height_u=None, power_w=None))
+    if step:
+        out.append(SwitchGroup(role=SwitchRole.UFM, part=KEPT_FREE, count=step, height_u=None, power_w=0))
     return tuple(out)
 
 
@@ -248,6 +258,38 @@ def _facility(design: DesignIn) -> Facility:
     )
 
 
+_grown_from: ContextVar[RackPlan | None] = ContextVar("grown_from", default=None)
+
+
+@contextmanager
+def growing_from(installed: RackPlan) -> Iterator[None]:
+    """Within it, every rack plan is that of a cluster grown from the ``installed`` one: where that was one rack
+    with its leaves (``kept_rack``), the grown plan keeps the rack as it stands. The expansion
+    (quotes.services.expansion) validates the grown design within it; a greenfield validation never does."""
+    token = _grown_from.set(installed)
+    try:
+        yield
+    finally:
+        _grown_from.reset(token)
+
+
+def kept_rack(installed: RackPlan) -> KeptRack | None:
+    """The installed plan's one rack holding its nodes and leaves (``leaf_placement`` "in-rack"), as the grown plan
+    keeps it; None for any other plan (whose racks the grown plan keeps by its own placement rules)."""
+    if installed.leaf_placement != "in-rack":
+        return None
+    racks = [r for r in installed.racks if r.nodes and r.node_group]
+    leaves = [d for r in racks[:1] for d in r.devices if d.role == DeviceRole.LEAF]
+    if len(racks) != 1 or not leaves:
+        return None
+    return KeptRack(
+        node_group=racks[0].node_group or "",
+        nodes=racks[0].nodes,
+        leaves=len(leaves),
+        leaf_top_u=max(d.position_u + d.height_u - 1 for d in leaves),
+    )
+
+
 def build_rack_plan(
     design: DesignIn,
     catalog: CatalogView,
@@ -297,9 +339,13 @@ def build_rack_plan(
     facility = _facility(design)
     switches = tuple(_switch_groups(fabric, catalog, management=management and not oob_central)) + equipment
     pdus = tuple(_pdu_options(catalog))
+    installed = _grown_from.get()
+    kept = kept_rack(installed) if installed is not None else None
     plan = _plans.get(
-        (tuple(groups), switches, facility, pdus, central),
-        lambda: plan_racks(node_groups=groups, switches=switches, facility=facility, pdu_options=pdus, central=central),
+        (tuple(groups), switches, facility, pdus, central, kept),
+        lambda: plan_racks(
+            node_groups=groups, switches=switches, facility=facility, pdu_options=pdus, central=central, kept=kept
+        ),
     )
     # The planner's findings with the subjects of the design (the severity is the registry's, as the planner gave it).
     findings.extend(finding(_subject(r.subject, design), r.params) for r in plan.findings)

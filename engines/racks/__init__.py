@@ -19,7 +19,16 @@ fabric plan (switches by role, SU size), and renders finding messages from gette
 
 from .distances import LINK_CLASSES, Geometry, LinkLength, link_distances
 from .elevation import ElevationLabels, render_elevation_svg
-from .inputs import CentralSwitches, Facility, NodeGroup, PduOption, RackInputError, RackSystem, SwitchGroup
+from .inputs import (
+    CentralSwitches,
+    Facility,
+    KeptRack,
+    NodeGroup,
+    PduOption,
+    RackInputError,
+    RackSystem,
+    SwitchGroup,
+)
 from .locate import node_location, switch_locations
 from .model import Cooling, Feeds, LeafPlacement, Rack, RackPlan, RackRun, SwitchRole
 from .packing import AIR_COOLING_LIMIT_W, DEFAULT_RACK_POWER_W
@@ -35,6 +44,7 @@ __all__ = [
     "Facility",
     "Feeds",
     "Geometry",
+    "KeptRack",
     "LeafPlacement",
     "LinkLength",
     "NodeGroup",

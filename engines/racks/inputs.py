@@ -113,6 +113,24 @@ class SwitchGroup:
 
 
 @dataclass(frozen=True, kw_only=True)
+class KeptRack:
+    """An installed one-rack cluster's rack, which a plan of the grown cluster keeps as it stands: its ``nodes``
+    first nodes of the node group ``node_group`` from the bottom, its ``leaves`` leaf switches below the top, the
+    highest of them reaching unit ``leaf_top_u`` (``engines.cluster.rackplan.kept_rack`` reads it off the installed
+    plan)."""
+
+    node_group: str
+    nodes: int
+    leaves: int
+    leaf_top_u: int
+
+    def __post_init__(self) -> None:
+        _check_whole(self, "nodes", 1)
+        _check_whole(self, "leaves", 1)
+        _check_whole(self, "leaf_top_u", 1, MAX_RACK_UNITS)
+
+
+@dataclass(frozen=True, kw_only=True)
 class CentralSwitches:
     """Switches of the management racks whose number follows the plan's PDUs, each PDU a port on them: the central
     out-of-band switches. ``switches(pdus)`` is ``sizer(ports + pdus, per_switch, units)``, the sizing of their

@@ -43,6 +43,9 @@ ASSUMED_SWITCH_U = 1  # reserved for a switch of unknown height, with a finding
 # (engines/cluster/control_plane.py) is built in one or two units; two are reserved so the plan never runs short.
 # A stated assumption, with a finding (RACK_SERVER_SIZE_ASSUMED).
 ASSUMED_SERVER_U = 2
+# A place kept free in a rack (no device, no power): a ``SwitchGroup`` or ``Switch`` of this part takes its units
+# and puts nothing there, as the control plane's next step is kept free in the management racks (plan.py).
+KEPT_FREE = ""
 _SERVER_ROLES = frozenset({SwitchRole.CONTROL, SwitchRole.UFM})
 # A PDU carries at most 80 % of its rating continuously: NEC (NFPA 70) 210.20(A), as PDU makers derate to it (Geist,
 # "nameplate current rating ... is 80 percent of the maximum current rating of the branch circuit") [S].
@@ -145,7 +148,7 @@ def switches_by_role(ctx: Context, groups: Sequence[SwitchGroup]) -> dict[Switch
     control-plane server or UFM appliance of unknown size ASSUMED_SERVER_U (one finding for all of them)."""
     out: dict[SwitchRole, list[Switch]] = {role: [] for role in SwitchRole}
     warned: set[tuple[RackCode, str]] = set()
-    servers = [g for g in groups if g.role in _SERVER_ROLES and g.count and g.height_u is None]
+    servers = [g for g in groups if g.role in _SERVER_ROLES and g.count and g.height_u is None and g.part != KEPT_FREE]
     if servers:
         assumed = RackServerSizeAssumed(servers=sum(g.count for g in servers), assumed_u=ASSUMED_SERVER_U)
         ctx.add("node_groups", assumed)
@@ -206,12 +209,15 @@ class Builder:
         self.equipment: dict[int, tuple[tuple[PduLine, ...], tuple[CordLine, ...], bool, bool, int]] = {}
 
     def top_devices(self, switches: Sequence[Switch]) -> tuple[list[Device], int, bool]:
-        """Management switch at the top, the given switches below it; returns devices, known W, unknown?"""
+        """Management switch at the top, the given switches below it (a ``KEPT_FREE`` one keeps its units free);
+        returns devices, known W, unknown?"""
         out: list[Device] = []
         top = self.ctx.u_total + 1
         known, unknown = 0, False
         for sw in ([self.mgmt] if self.mgmt else []) + list(switches):
             top -= sw.height_u
+            if sw.part == KEPT_FREE:
+                continue
             out.append(Device(sw.part, sw.part, _DEVICE_ROLE[sw.role], top, sw.height_u, sw.power_w))
             known += sw.power_w or 0
             unknown = unknown or sw.power_w is None
@@ -224,7 +230,7 @@ class Builder:
         return [Device(self.pdu.part, self.pdu.part, DeviceRole.PDU, 1 + i * h, h, None) for i in range(count)]
 
     def compute(self, group: NodeGroup, nodes: int, leaves: Sequence[Switch]) -> tuple[tuple[Device, ...], int, bool]:
-        key = (id(group), nodes, len(leaves))
+        key = (id(group), nodes, *map(id, leaves))
         hit = self._cache.get(key)
         if hit is not None:
             return hit

@@ -57,7 +57,11 @@ Rules (each with its basis)
   are kept free (``packing.reserved``: no rack, no name; 4 nodes are R01-01, R01-02 and the leaf rack R01-09), so
   the racks added as the SU fills take those places and none moves. Exception: when
   the whole cluster with its leaves fits one rack, the leaves go into that rack with their nodes
-  (``leaf_placement`` "in-rack"), as a one-rack system needs no network rack.
+  (``leaf_placement`` "in-rack"), as a one-rack system needs no network rack. A cluster grown from such a one-rack
+  cluster (``kept``: the expansion plans it so, ``engines.cluster.rackplan.growing_from``) keeps that rack as it
+  stands, its leaves at their units with its nodes (the first leaves of its first row: ``kept_first_rack``); the
+  other leaves go to leaf racks as above, and the new nodes' cables run to the installed rack. A greenfield plan of
+  the same size has all its leaves in leaf racks.
 * **Spine and core switches** fill network racks of their own, the spines' at the end of the first row, the cores'
   at the end of the third (the management racks' at the end of the second: each of the three grows on its own at a
   row end, after the full SU's places), and the compute rows follow in SU order. A plan of no SU rows has its cores,
@@ -80,7 +84,10 @@ Rules (each with its basis)
   management servers, storage arrays, and UFM appliances" [V]; its 127-node H100 sibling lists 38 racks, of which
   the nodes fill 32 at four a rack (RA-11333-001 Table 7, catalog/seed/FACTS.md). A control-plane server or UFM
   appliance has no catalogue part (the offer carries it as a line): ``packing.ASSUMED_SERVER_U`` units are reserved
-  for each and its power stays unknown (RACK_SERVER_SIZE_ASSUMED).
+  for each and its power stays unknown (RACK_SERVER_SIZE_ASSUMED). Below one scalable unit the places of the servers
+  the control plane gains at its next step (BasePOD to SuperPOD, ``engines.cluster.control_plane.control_plane_step``)
+  are kept free after the servers (``packing.KEPT_FREE``: units, no device, no power), so the switches racked below
+  the control plane stand where they stand in the larger cluster and growing past the step moves none of them.
 * **Management switch**: one per rack, every rack (compute, network and management), at the top.
 * **PDUs**: one option is chosen for the plan: the one that carries the rack power limit with the fewest PDUs per
   feed, zero-U before horizontal, then the smallest rating. Per rack and feed: enough PDUs for the rack's power
@@ -153,7 +160,7 @@ from engines.findings.params.racks import (
     RackPduOutletsUnknown,
 )
 
-from .inputs import CentralSwitches, Facility, NodeGroup, PduOption, SwitchGroup
+from .inputs import CentralSwitches, Facility, KeptRack, NodeGroup, PduOption, SwitchGroup
 from .model import (
     MANAGEMENT_RACK_ROLES,
     Cooling,
@@ -168,16 +175,18 @@ from .model import (
 )
 from .packing import (
     AIR_COOLING_LIMIT_W,
+    KEPT_FREE,
     Builder,
     Context,
     Draft,
     Switch,
     check_group,
     choose_pdu,
+    nodes_per_rack,
     power_findings,
     switches_by_role,
 )
-from .rows import compute_rows, finish_rows, leaves_in_rack, place_leaves, place_upper
+from .rows import Kept, compute_rows, finish_rows, leaves_in_rack, place_leaves, place_upper
 
 
 def _sum_lines(runs: Sequence[RackRun]) -> tuple[tuple[PduLine, ...], tuple[CordLine, ...]]:
@@ -204,9 +213,11 @@ def plan_racks(
     leaf_placement: LeafPlacement = LeafPlacement.MIDDLE_OF_ROW,
     other_it_power_w: int | None = 0,
     central: CentralSwitches | None = None,
+    kept: KeptRack | None = None,
 ) -> RackPlan:
     """Plan the racks of a cluster (rules and finding codes in the module docstring). ``central``: switches the
-    management racks hold as many of as the plan's PDUs ask for (the central out-of-band switches)."""
+    management racks hold as many of as the plan's PDUs ask for (the central out-of-band switches); ``kept``: the
+    rack of the installed one-rack cluster this one grows from, kept as it stands (``kept_first_rack``)."""
     facility = facility or Facility()
     ctx = Context(facility, node_groups)
     sw, central_switch = _switches(ctx, switches, central)
@@ -221,10 +232,7 @@ def plan_racks(
     groups = [g for i, g in enumerate(node_groups) if g.count > 0 and check_group(ctx, b, g, i)]
     leaves = sw[SwitchRole.LEAF]
     in_rack = leaves_in_rack(ctx, b, groups, leaves)
-
-    rows, fabric_rows, full = compute_rows(ctx, b, groups, leaves if in_rack else ())
-    leaf_slots = place_leaves(b, rows, fabric_rows, leaves, leaf_placement, full) if leaves and not in_rack else 0
-    widths = () if in_rack else tuple(f + leaf_slots if f else 0 for f in full)
+    rows, widths = _compute_and_leaves(ctx, b, groups, leaves, in_rack, leaf_placement, kept)
     runs, out_rows, unsized, outlets_unknown = _finish_with_management(
         ctx, b, sw, rows, central, central_switch, widths
     )
@@ -253,6 +261,48 @@ def plan_racks(
         facility_power_known_w=known,
         findings=tuple(ctx.findings),
     )
+
+
+def _compute_and_leaves(
+    ctx: Context,
+    b: Builder,
+    groups: list[NodeGroup],
+    leaves: list[Switch],
+    in_rack: bool,
+    placement: LeafPlacement,
+    kept: KeptRack | None,
+) -> tuple[list[list[Draft]], tuple[int, ...]]:
+    """The compute rows with their leaves (in the nodes' rack, the ``kept`` installed rack or leaf racks), and per
+    row the places its full SU takes (0: not an SU row; none for a one-rack cluster)."""
+    first = None if in_rack or kept is None else kept_first_rack(ctx, b, groups, leaves, kept)
+    rows, fabric_rows, full = compute_rows(ctx, b, groups, leaves if in_rack else (), first)
+    if in_rack:
+        return rows, ()
+    slots = place_leaves(b, rows, fabric_rows, leaves, placement, full, first.leaves if first else 0) if leaves else 0
+    return rows, tuple(f + slots if f else 0 for f in full)
+
+
+def kept_first_rack(
+    ctx: Context, b: Builder, groups: Sequence[NodeGroup], leaves: Sequence[Switch], kept: KeptRack
+) -> Kept | None:
+    """The installed one-rack cluster's rack in the grown plan: its group's first rack holds the installed leaves
+    at their units (places kept free above them where the grown plan's racks have no management switch at the
+    top) and as many of the group's nodes as it takes with them, at least the installed ones; the group's other
+    racks and leaves are planned as always. None where it cannot stand so (the group is not the plan's first, is
+    a rack-scale system, or the grown plan has fewer leaves or racks too small or too weak for it): the grown plan
+    is then the greenfield one, and the expansion says what moves (EXPANSION_DEVICES_MOVED)."""
+    if not groups or groups[0].name != kept.node_group or groups[0].rack_scale or len(leaves) < kept.leaves:
+        return None
+    group = groups[0]
+    top = leaves[: kept.leaves]
+    free = ctx.u_total - b.mgmt_u - kept.leaf_top_u
+    if free < 0:
+        return None
+    on_top = ([Switch(SwitchRole.LEAF, KEPT_FREE, free, 0)] if free else []) + list(top)
+    room = nodes_per_rack(ctx, b, group, sum(s.height_u for s in on_top), sum(s.power_w or 0 for s in top))
+    if room < kept.nodes:
+        return None
+    return Kept(group.name, min(room, group.count), tuple(on_top))
 
 
 def _leaf_reach(groups: Sequence[NodeGroup]) -> int:
@@ -298,7 +348,8 @@ def _finish_with_management(
             for role in MANAGEMENT_RACK_ROLES
             for s in ([central_switch] * count if central_switch and central_switch.role == role else []) + sw[role]
         ]
-        management = b.pack_network(equipment, RackKind.MANAGEMENT) if equipment else []
+        racked = any(s.part != KEPT_FREE for s in equipment)  # places kept free alone make no rack
+        management = b.pack_network(equipment, RackKind.MANAGEMENT) if racked else []
         laid = [list(row) for row in rows]
         place_upper(laid, spines, cores, management, widths)
         out = finish_rows(ctx, b, laid, finished)

@@ -4,12 +4,14 @@ their own, and every rack named by its row and slot (rules in ``engines.racks.pl
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from .inputs import NodeGroup
 from .model import Device, LeafPlacement, RackKind, RackRun, Row
 from .packing import (
+    KEPT_FREE,
     MAX_COMPUTE_RACKS_PER_ROW,
     Builder,
     Context,
@@ -21,36 +23,62 @@ from .packing import (
     reserved,
 )
 
+_Content = tuple[tuple[Device, ...], int, bool, int | None, int | None]  # devices, W known, W unknown?, inlets
 
-def _group_rows(ctx: Context, b: Builder, group: NodeGroup, leaves: Sequence[Switch]) -> tuple[list[list[Draft]], int]:
+
+@dataclass(frozen=True)
+class Kept:
+    """The first rack of node group ``group`` as an installed one-rack cluster has it: its first ``nodes`` nodes
+    with ``switches`` on top (places kept free, then its leaves: ``plan.kept_first_rack``)."""
+
+    group: str
+    nodes: int
+    switches: tuple[Switch, ...]
+
+    @property
+    def leaves(self) -> int:
+        return sum(1 for s in self.switches if s.part != KEPT_FREE)
+
+
+def _group_rows(
+    ctx: Context, b: Builder, group: NodeGroup, leaves: Sequence[Switch], kept: Kept | None = None
+) -> tuple[list[list[Draft]], int]:
     """The group's compute racks, cut into rows (a row per SU, else at most MAX_COMPUTE_RACKS_PER_ROW racks), and
-    how many compute racks a full SU row holds (0 for a group without SUs: its rows are not a unit to fill)."""
+    how many compute racks a full SU row holds (0 for a group without SUs: its rows are not a unit to fill).
+    ``kept``: the group's first rack as installed, its other racks as the plan would have them."""
     leaf_u = sum(s.height_u for s in leaves)
     leaf_w = sum(s.power_w or 0 for s in leaves)
     npr = nodes_per_rack(ctx, b, group, leaf_u, leaf_w)
     inlets = group.inlets
     per_row = group.su_nodes if group.su_nodes else npr * MAX_COMPUTE_RACKS_PER_ROW
     rows: list[list[Draft]] = []
-    contents: dict[int, tuple[tuple[Device, ...], int, bool, int | None, int | None]] = {}
+    contents: dict[int, _Content] = {}
 
-    def content(n: int) -> tuple[tuple[Device, ...], int, bool, int | None, int | None]:
-        hit = contents.get(n)
+    def content(n: int, on_top: Sequence[Switch] = leaves) -> _Content:
+        hit = contents.get(n) if on_top is leaves else None
         if hit is None:  # a full rack, or the row's last one: computed once each
-            devices, known, unknown = b.compute(group, n, leaves)
+            devices, known, unknown = b.compute(group, n, on_top)
             per_feed = None if inlets is None else (n * ceil_div(inlets, 2) if b.feeds == 2 else n * inlets)
             total = None if inlets is None else n * inlets
-            hit = contents[n] = (devices, known, unknown, per_feed, total)
+            hit = (devices, known, unknown, per_feed, total)
+            if on_top is leaves:
+                contents[n] = hit
         return hit
 
     start = 0
     while start < group.count:
         row_nodes = min(per_row, group.count - start)
-        full, rest = divmod(row_nodes, npr)
         row: list[Draft] = []
+        first = start
+        if kept is not None and start == 0:  # the installed rack, as it stands
+            n = min(kept.nodes, row_nodes)
+            row.append(Draft(RackKind.COMPUTE, *content(n, kept.switches), group, 0, n))
+            first = n
+        full, rest = divmod(start + row_nodes - first, npr)
         if full:  # the row's full racks, one run
-            row.append(Draft(RackKind.COMPUTE, *content(npr), group, start, npr, full))
+            row.append(Draft(RackKind.COMPUTE, *content(npr), group, first, npr, full))
         if rest:
-            row.append(Draft(RackKind.COMPUTE, *content(rest), group, start + full * npr, rest))
+            row.append(Draft(RackKind.COMPUTE, *content(rest), group, first + full * npr, rest))
         rows.append(row)
         start += row_nodes
     return rows, ceil_div(per_row, max(1, npr)) if group.su_nodes else 0
@@ -104,16 +132,17 @@ def leaves_in_rack(ctx: Context, b: Builder, groups: Sequence[NodeGroup], leaves
 
 
 def compute_rows(
-    ctx: Context, b: Builder, groups: list[NodeGroup], in_rack_leaves: Sequence[Any]
+    ctx: Context, b: Builder, groups: list[NodeGroup], in_rack_leaves: Sequence[Any], kept: Kept | None = None
 ) -> tuple[list[list[Draft]], list[int], list[int]]:
     """The compute rows of every node group, which of them hold the fabric's nodes (their leaves go there), and
-    how many compute racks each row holds as a full SU (0: not an SU row)."""
+    how many compute racks each row holds as a full SU (0: not an SU row). ``kept``: a group's first rack as
+    installed."""
     rows: list[list[Draft]] = []
     fabric_rows: list[int] = []
     full: list[int] = []
     on_fabric = {id(g) for g in groups if g.su_nodes} or {id(g) for g in groups}
     for g in groups:
-        group_rows, full_row = _group_rows(ctx, b, g, in_rack_leaves)
+        group_rows, full_row = _group_rows(ctx, b, g, in_rack_leaves, kept if kept and kept.group == g.name else None)
         for row in group_rows:
             if id(g) in on_fabric:
                 fabric_rows.append(len(rows))
@@ -129,17 +158,21 @@ def place_leaves(
     leaves: Sequence[Any],
     placement: LeafPlacement,
     full: Sequence[int] = (),
+    kept: int = 0,
 ) -> int:
     """Leaf racks in the middle (or at the end) of each fabric row, the leaves spread evenly over the rows; returns
     how many places the most leaf racks of an SU row take. An SU row (``full``: the compute racks of its full SU)
     has its leaf racks where the full SU has them, the places a partial SU is short of before them kept free
-    (``reserved``), so growing the SU moves no rack; a row of no SU has them in its middle."""
+    (``reserved``), so growing the SU moves no rack; a row of no SU has them in its middle. ``kept``: the first
+    row's first leaves, which stand in its first rack as installed (``Kept``), not in a leaf rack."""
     if not fabric_rows:
         rows.append([])
         fabric_rows.append(len(rows) - 1)
         full = [*full, 0]
     slots = 0
-    for row_index, row_leaves in zip(fabric_rows, _spread(leaves, len(fabric_rows)), strict=True):
+    spread = _spread(leaves, len(fabric_rows))
+    spread[0] = spread[0][kept:]
+    for row_index, row_leaves in zip(fabric_rows, spread, strict=True):
         if not row_leaves:
             continue
         row = rows[row_index]

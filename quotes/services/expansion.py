@@ -3,7 +3,9 @@
 The installed cluster is a design document (a stored configuration's, or a won or issued quote's frozen ``design``:
 ``installed_document`` takes either). The growth is N more nodes in a named node group, or new node groups
 (``growth_parse`` reads the doors' body and names the bad field). ``expansion_plan`` validates the installed and
-the grown design (configurator.services.design_validate, the one validation service), writes both cabling lists
+the grown design (configurator.services.design_validate, the one validation service; the grown one planned from
+the installed rack plan, ``engines.cluster.rackplan.growing_from``, so an installed one-rack cluster's rack stays
+as it stands), writes both cabling lists
 (outputs cabling.csv, every network) and hands the two plans to engines.cluster.expansion, which compares them.
 
 The answer (``Expansion.to_json``) is the grown design's validation result plus ``delta_bom`` (what to buy, the
@@ -41,6 +43,7 @@ from engines.cluster.expansion import (
     recabling,
     storage_systems_kept,
 )
+from engines.cluster.rackplan import growing_from
 from engines.fabric.growth import Action
 from engines.networks.model import STORAGE, NetworkPlan
 from messages.languages import resolve_language
@@ -190,7 +193,8 @@ def expansion_plan(*, installed: Any, growth: Growth, language: str | None = Non
     language = resolve_language(language)
     document = installed_document(installed)
     before = design_validate(document=document, language=language)
-    after = design_validate(document=grown_document(document, growth, before), language=language)
+    with growing_from(before.rack_plan.plan):  # the installed racks stay as they stand
+        after = design_validate(document=grown_document(document, growth, before), language=language)
     return expansion_compare(before=before, after=after, language=language)
 
 

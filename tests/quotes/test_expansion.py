@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from django.test import override_settings
 
+from configurator.services import design_validate
 from design.model import DesignInputError
-from quotes.services.expansion import Growth, expansion_plan, growth_parse, installed_document
+from quotes.services.expansion import Growth, expansion_compare, expansion_plan, growth_parse, installed_document
 
 pytestmark = pytest.mark.usefixtures("seeded_catalog")
 
@@ -166,19 +167,43 @@ def test_growth_below_a_whole_scalable_unit_moves_no_installed_device(installed,
     assert "EXPANSION_DEVICES_MOVED" not in {f["code"] for f in answer["findings"]}
 
 
-def test_a_one_rack_cluster_whose_switch_leaves_its_rack_says_so():
-    answer = grow(2, 3)  # the one switch stood in the nodes' rack; three nodes take two racks and a network rack
-    assert [m["device"] for m in answer["moved_devices"]] == ["switch-01"]
-    (moved,) = [f for f in answer["findings"] if f["code"] == "EXPANSION_DEVICES_MOVED"]
+def test_a_one_rack_cluster_grows_around_its_rack_and_the_new_node_cables_to_the_installed_switch():
+    answer = grow(2, 3)  # the one switch stands in the nodes' rack, and stays there for the third node
+    assert answer["moved_devices"] == []
+    assert "EXPANSION_DEVICES_MOVED" not in {f["code"] for f in answer["findings"]}
+    (first, *_others) = [r for r in answer["rack_plan"]["racks"] if r["name"] == "R01-01"]
+    assert [(d["part"], d["position_u"]) for d in first["devices"] if d["part"] == "MQM9700-NS2F"] == [
+        ("MQM9700-NS2F", 41)
+    ]
+    added = [c["new"] for c in answer["recabling"] if c["network"] == "compute" and c["action"] == "add"]
+    assert len(added) == 8  # one cable a rail
+    assert {(c["a"]["device"], c["a"]["rack"], c["z"]["device"], c["z"]["rack"]) for c in added} == {
+        ("node-0003", "R01-02", "switch-01", "R01-01")
+    }
+    assert quantity(answer["delta_bom"], "MQM9700-NS2F") == 0
+
+
+def test_plans_that_do_move_an_installed_device_say_which_and_why():
+    # Two greenfield plans compared: the three-node one has its switch in a leaf rack, not in the nodes' rack.
+    expansion = expansion_compare(
+        before=design_validate(document=h200(2), language="en"),
+        after=design_validate(document=h200(3), language="en"),
+        language="en",
+    )
+    assert [m["device"] for m in expansion.cabling.moved_json()] == ["switch-01"]
+    (moved,) = [f.to_json() for f in expansion.findings if f.code == "EXPANSION_DEVICES_MOVED"]
     assert moved["severity"] == "warning"
     assert "R01-01 at U41" in moved["message"] and "one rack" in moved["fix"]
 
 
-def test_the_superpod_control_plane_from_32_nodes_moves_the_out_of_band_switches_below_it():
-    answer = grow(20, 40)  # five BasePOD control-plane servers become ten and two UFM appliances
-    assert {m["device"] for m in answer["moved_devices"]} == {"oob-01", "oob-02"}
-    (moved,) = [f for f in answer["findings"] if f["code"] == "EXPANSION_DEVICES_MOVED"]
-    assert "control plane" in moved["fix"]
+@pytest.mark.parametrize(("installed", "expanded"), [(3, 4), (20, 40), (3, 40)])
+def test_a_control_plane_step_racks_its_servers_in_the_places_kept_free_and_moves_no_switch(installed, expanded):
+    # None to five BasePOD servers, five to ten SuperPOD servers and two UFM appliances: the out-of-band
+    # switches racked below the control plane stay at their units.
+    answer = grow(installed, expanded)
+    assert answer["moved_devices"] == []
+    assert "EXPANSION_DEVICES_MOVED" not in {f["code"] for f in answer["findings"]}
+    assert any(line["part"] == "HEAD-NODE-BCM" for line in answer["delta_bom"]) == (installed < 4)
 
 
 def test_installed_plus_delta_less_unused_is_the_greenfield_bill_but_for_the_kept_cables():

@@ -4,6 +4,7 @@ control plane's servers each get a rack, a unit and power, after the core racks 
 from engines.findings import RackCode
 from engines.racks import Facility, SwitchGroup, SwitchRole, plan_racks
 from engines.racks.model import DeviceRole, RackKind
+from engines.racks.packing import KEPT_FREE
 
 from .parts import PDU_22K, air_nodes, leaves, mgmt, spines
 
@@ -110,3 +111,25 @@ def test_a_one_row_cluster_puts_its_management_rack_at_the_rows_end():
     assert len(plan.rows) == 1
     last = plan.racks[-1]
     assert last.kind == RackKind.MANAGEMENT and last.row == 0
+
+
+def _servers(count: int, part: str = "HEAD-NODE-BCM") -> SwitchGroup:
+    return SwitchGroup(role=SwitchRole.CONTROL, part=part, count=count, height_u=None, power_w=None)
+
+
+def test_places_kept_free_for_the_control_planes_next_step_hold_the_switches_below_where_the_step_puts_them():
+    """Five servers now, twelve at the next step: the seven places between are kept free, so the out-of-band
+    switch below them stands where it stands beside twelve servers, and nothing is racked in them."""
+    free = SwitchGroup(role=SwitchRole.UFM, part=KEPT_FREE, count=7, height_u=None, power_w=0)
+    oob = _group(SwitchRole.OOB, 1, part="SN2201", height_u=1, power_w=100)
+    now = _plan(_servers(5), free, oob)
+    then = _plan(_servers(12), oob)
+    assert _placed(now, DeviceRole.OOB) == _placed(then, DeviceRole.OOB)
+    (rack,) = [r for r in now.racks if r.kind == RackKind.MANAGEMENT]
+    assert [d.part for d in rack.devices if d.role in (DeviceRole.CONTROL, DeviceRole.UFM)] == ["HEAD-NODE-BCM"] * 5
+
+
+def test_places_kept_free_alone_make_no_management_rack():
+    free = SwitchGroup(role=SwitchRole.UFM, part=KEPT_FREE, count=12, height_u=None, power_w=0)
+    assert RackKind.MANAGEMENT not in {r.kind for r in _plan(free).racks}
+    assert RackKind.MANAGEMENT in {r.kind for r in _plan(free, _servers(1)).racks}
