@@ -1,5 +1,6 @@
 """The bytes of the hand-over exports and the cabling CSV of 4, 64 and 2,048 HGX nodes and 2 and 8 NVL72 racks (and
-64 HGX nodes named by a site template): a SHA-256 per file, to compare the files of two versions of the code.
+64 HGX nodes named by a site template, 127 with storage and in-band networks): a SHA-256 per file, to compare the
+files of two versions of the code.
 
     .venv/bin/python bench/export_bytes.py > before.txt      # on one version
     .venv/bin/python bench/export_bytes.py > after.txt       # on the other
@@ -28,17 +29,24 @@ django.setup()
 
 from django.db import connection  # noqa: E402
 
+STORAGE_ADAPTER = "900-9D3B6-00CN-AB0"  # BlueField-3, 2 x 400G
+INBAND_ADAPTER = "MCX755106AS-HEAT"  # ConnectX-7, 2 x 200G
 NAMES = ("cabling.csv", "netbox.zip", "fabric.topo", "topology.conf", "topology.yaml", "cut-sheet.xlsx")
 
 
 def designs() -> dict[str, dict]:
     from configurator.examples import h200_training_cluster
 
-    def hgx(nodes: int, site: dict | None = None) -> dict:
+    def hgx(nodes: int, site: dict | None = None, networks: bool = False) -> dict:
         doc = h200_training_cluster()
         doc["node_groups"][0]["count"] = nodes
         if site:
             doc["site"] = site
+        if networks:  # a storage and an in-band network beside the compute fabric and the out-of-band one
+            doc["node_groups"][0]["components"] += [
+                {"part": STORAGE_ADAPTER, "quantity": 1, "role": "storage"},
+                {"part": INBAND_ADAPTER, "quantity": 1, "role": "management"},
+            ]
         return doc
 
     def nvl72(racks: int) -> dict:
@@ -54,6 +62,7 @@ def designs() -> dict[str, dict]:
         "hgx-64": hgx(64),
         "hgx-2048": hgx(2048),
         "hgx-64-site": hgx(64, {"prefix": "gpu", "digits": 3, "first": 0}),
+        "hgx-127-nets": hgx(127, networks=True),
         "nvl72-2": nvl72(2),
         "nvl72-8": nvl72(8),
     }

@@ -28,7 +28,7 @@ from engines.networks.model import OOB
 from engines.racks.model import DeviceRole, Rack, RackPlan
 
 from .links import cabling_rows
-from .netbox_types import UNKNOWN_MANUFACTURER, DeviceType, component_type, device_type
+from .netbox_types import UNKNOWN_MANUFACTURER, DeviceType, cable_port_type, component_type, device_type
 
 Place = tuple[str, str]  # (rack, unit) as the cabling CSV writes them
 STATUS = "planned"
@@ -192,9 +192,9 @@ def _cables(model: NetBoxModel, result: ValidationResult, slots: dict[Place, NbD
             continue
         cable((a, a_port, b, b_port, f[5], f[6]))
         if a_port not in a_ports:
-            a_ports[a_port] = added[(a, a_port)] = _added_type(a_ports, a_port, b_ports.get(b_port))
+            a_ports[a_port] = added[(a, a_port)] = _added_type(model, a_ports, a_port, b_ports.get(b_port), f[5])
         if b_port not in b_ports:
-            b_ports[b_port] = added[(b, b_port)] = _added_type(b_ports, b_port, a_ports.get(a_port))
+            b_ports[b_port] = added[(b, b_port)] = _added_type(model, b_ports, b_port, a_ports.get(a_port), f[5])
     model.plain = _plain(model, media)
 
 
@@ -240,13 +240,14 @@ def _outside(
     return end, port, None
 
 
-def _added_type(own: dict[str, str], port: str, peer: str | None) -> str:
+def _added_type(model: NetBoxModel, own: dict[str, str], port: str, peer: str | None, part: str) -> str:
     """An added port's NetBox type: a split half's is its panel port's (``p9.2`` of ``p9``); another's is the type
-    of the port it is cabled to (the link's standard); ``other`` when neither is known."""
+    of the port it is cabled to (the link's standard), else the one its catalogued cable fixes (an RJ45 patch cord's
+    ``1000base-t``: the management ports of an NVL72 rack's own switch and trays); ``other`` when none is known."""
     base = port.split(".", 1)[0]
     if base != port and base in own:
         return own[base]
-    return peer or OTHER
+    return peer or cable_port_type(part, model.catalog) or OTHER
 
 
 def netbox_model(result: ValidationResult) -> NetBoxModel:

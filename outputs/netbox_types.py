@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from design.specs import CatalogView, PduSpec, ServerSpec, SwitchSpec
+from design.specs import CatalogView, MediaSpec, PduSpec, ServerSpec, SwitchSpec
 
 UNKNOWN_MANUFACTURER = "Unspecified"  # the catalogue records none (the control-plane servers)
 RJ45_1G = "1000base-t"
@@ -105,6 +105,17 @@ class LibraryDumper(yaml.SafeDumper):
 
     def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
         super().increase_indent(flow, False)
+
+
+def cable_port_type(part: str, catalog: CatalogView) -> str | None:
+    """The NetBox type of the ports a catalogued cable joins where its ends fix it: a 1 Gb/s RJ45 patch cord's are
+    ``1000base-t``; None for any other part (a transceiver and fibre link, whose ports the devices' types give)."""
+    spec = catalog.get(part)
+    if isinstance(spec, MediaSpec) and all(
+        e.connector == "RJ45" and e.speed_gbps == 1 for e in (spec.end_a, spec.end_b)
+    ):
+        return RJ45_1G
+    return None
 
 
 def switch_ports(spec: SwitchSpec) -> dict[str, str]:

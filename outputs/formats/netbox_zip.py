@@ -131,11 +131,11 @@ def _cables(site: str, model: NetBoxModel) -> str:
     quote goes through the csv module."""
     out = [",".join(CABLES) + "\n"]
     add = out.append
-    quote = (lambda text: None) if model.plain else _QUOTE.search  # plain rows: every field as it is
     lead = _csv(("site",), [(site,)]).split("\n", 1)[1].rstrip("\n")  # the site as a CSV field
+    plain = model.plain  # no field of any cable needs quoting: every field as it is, unchecked
     for c in model.cables:
         a, a_port, b, b_port, part, length = c
-        if quote(a + a_port + b + b_port + part + length) is None:
+        if plain or _QUOTE.search(a + a_port + b + b_port + part + length) is None:
             unit = "m" if length else ""
             add(f"{lead},{a},dcim.interface,{a_port},{lead},{b},dcim.interface,{b_port},{STATUS},{part[:200]},"
                 f"{length},{unit}\n")  # fmt: skip

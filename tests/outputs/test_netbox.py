@@ -209,6 +209,9 @@ def _check(result) -> Bundle:
     devices = _check_devices(b, types)
     _check_cables(b, types, devices, cabling(result))
     _check_power(b, result)
+    # Every added port has its NetBox type: its device type's, its peer's or its catalogued cable's (an NVL72 rack's
+    # own management switch lists no ports; its RJ45 patch cords make them 1000base-t), never "other".
+    assert not [i for i in b.csv("interfaces.csv") if i["type"] == "other"]
     return b
 
 
