@@ -119,6 +119,8 @@ ERROR_CODE_MEANINGS: dict[str, str] = {
     "quote_open": "409: a quote of this configuration awaits review or approval",
     "with_sales": "409: a customer's design a sales engineer now handles",
     "has_quotes": "409: a configuration with quotes is kept",
+    "built": "409: the design of a configuration marked as built is the installed cluster's record",
+    "not_valid": "409: only a valid design can be marked as built",
     "no_fabric_plan": "409: the design has no fabric to cable",
     "no_picture": "409: the design has nothing to draw in this picture",
     "unknown_export": "404: no export has this name; see the field name",

@@ -12,6 +12,8 @@ class ConfigurationErrorCode(StrEnum):
     QUOTE_OPEN = "quote_open"  # the design is under review
     WITH_SALES = "with_sales"  # a customer's design a sales engineer now handles
     HAS_QUOTES = "has_quotes"  # a configuration with quotes is kept
+    BUILT = "built"  # the design of a built cluster is its record
+    NOT_VALID = "not_valid"  # only a valid design is marked as built
 
 
 class ConfigurationLocked(Exception):

@@ -52,6 +52,9 @@ class Configuration(models.Model):
         related_name="assigned_configurations",
         verbose_name=_("sales engineer"),
     )
+    # Set when the design was built as it stands (configurator.services.configuration_mark_built): the stored design
+    # is then the installed cluster's record, which expansions start from, and it is not changed any more.
+    built_at = models.DateTimeField(_("built"), null=True, blank=True)
     # The last validation verdict, kept for lists and dashboards; the validation service is the authority.
     valid = models.BooleanField(null=True, blank=True)
     error_count = models.PositiveIntegerField(default=0)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from configurator.bom import Bill, design_bill
@@ -210,6 +211,9 @@ def configuration_edit_refusal(
     3. Otherwise sales engineers and the configuration's owner (the CRM client that stored it, the customer
        holding its link) may change it.
 
+    0. A configuration marked as built (``built_at``, configuration_mark_built) keeps its design for everyone
+       (``built``): it is the installed cluster's record, which its expansions start from.
+
     A customer's online draft needs no look at its quotes: opening a quote request moves it out of the draft
     status in the same transaction, and nothing moves it back. ``quotes``: all the configuration's quotes, when
     the caller has them loaded already (a page showing them), to save the query.
@@ -218,6 +222,14 @@ def configuration_edit_refusal(
     changes the configuration's status (only requesting and issuing quotes do): a quoted design stays quoted,
     and its issued quote keeps the design it was issued for.
     """
+    if configuration.built_at is not None:
+        return ConfigurationLocked(
+            ConfigurationErrorCode.BUILT,
+            _(
+                "This configuration is marked as built: its design is the installed cluster. Plan an expansion "
+                "of it, or make a copy to change the design."
+            ),
+        )
     staff = _is_sales_engineer(user)
     if not staff and configuration.channel == Configuration.Channel.WEB:
         if configuration.status != Configuration.Status.DRAFT or configuration_taken_over(configuration):
@@ -282,6 +294,25 @@ def configuration_update(
         configuration.full_clean(validate_unique=False)
         configuration.save()
     return configuration
+
+
+@transaction.atomic
+def configuration_mark_built(*, configuration: Configuration, user: Actor = None) -> Configuration:
+    """Mark the configuration as built: its stored design is the installed cluster from now on (``built_at``), and
+    configuration_edit_refusal keeps it. The door decides who may (a sales engineer, the CRM client that owns it).
+    Marking a built configuration again changes nothing. ConfigurationLocked (``not_valid``) unless the stored
+    design's last validation found it valid."""
+    locked = Configuration.objects.select_for_update().get(pk=configuration.pk)
+    if locked.built_at is not None:
+        return locked
+    if locked.valid is not True:
+        raise ConfigurationLocked(
+            ConfigurationErrorCode.NOT_VALID,
+            _("Only a valid design can be marked as built; validate it and resolve its errors first."),
+        )
+    locked.built_at = timezone.now()
+    locked.save(update_fields=["built_at", "updated_at"])
+    return locked
 
 
 @transaction.atomic

@@ -120,6 +120,7 @@ class _Rows:
             "valid": row["valid"],
             "error_count": row["error_count"],
             "warning_count": row["warning_count"],
+            "built_at": None if row["built_at"] is None else stamp(row["built_at"]),
             "quotes": quotes,
             "created_at": stamp(row["created_at"]),
             "updated_at": stamp(row["updated_at"]),
@@ -162,6 +163,12 @@ class ConfigurationSerializer(serializers.ModelSerializer):
         allow_null=True, read_only=True, help_text="The last validation verdict; null: not validated yet."
     )
     quotes = serializers.SerializerMethodField(help_text="Ids of the quotes made from this configuration.")
+    built_at = serializers.DateTimeField(
+        allow_null=True,
+        read_only=True,
+        help_text="When the design was marked as built (POST .../built/): the installed cluster's record, which "
+        "expansions start from and no one changes; null: not built.",
+    )
 
     class Meta:
         model = Configuration
@@ -177,6 +184,7 @@ class ConfigurationSerializer(serializers.ModelSerializer):
             "valid",
             "error_count",
             "warning_count",
+            "built_at",
             "quotes",
             "created_at",
             "updated_at",

@@ -20,6 +20,7 @@ from configurator.models import Configuration
 from configurator.services import (
     ConfigurationLocked,
     configuration_delete,
+    configuration_mark_built,
     configuration_update,
     design_check_well_formed,
     design_validate,
@@ -225,6 +226,24 @@ class ConfigurationViewSet(
         except DesignInputError as exc:
             raise DesignInputError({f"document.{p}": m for p, m in exc.errors.items()}) from None
         return Response(result.to_json())
+
+    @extend_schema(
+        summary="Mark a configuration as built",
+        request=None,
+        responses={200: ConfigurationSerializer, **errors(403, 404, 409)},
+        description="The stored design was built as it stands: `built_at` is set, the design is the installed "
+        "cluster's record from now on (expansions start from it) and replacing it is refused with 409 (`built`); "
+        "`name` and `crm_reference` may still change. Only a valid design can be marked (409 `not_valid`). "
+        "Marking a built configuration again changes nothing. Needs scope `write`.",
+    )
+    @action(detail=True, methods=["post"], url_path="built")
+    def built(self, request: Request, pk: str | None = None) -> Response:
+        configuration = self.get_object()
+        try:
+            configuration = configuration_mark_built(configuration=configuration, user=self.acting_user)
+        except ConfigurationLocked as exc:
+            raise Conflict(exc.message, code=exc.code) from None
+        return self._output(configuration)
 
     @extend_schema(
         summary="Plan the expansion of a configuration's installed cluster",
