@@ -48,6 +48,7 @@ from engines.racks import (
     plan_racks,
     switch_locations,
 )
+from engines.racks.kept import kept_management
 from engines.racks.model import CordLine, Device, DeviceRole, PduLine
 from engines.racks.packing import KEPT_FREE
 
@@ -264,7 +265,8 @@ _grown_from: ContextVar[RackPlan | None] = ContextVar("grown_from", default=None
 @contextmanager
 def growing_from(installed: RackPlan) -> Iterator[None]:
     """Within it, every rack plan is that of a cluster grown from the ``installed`` one: where that was one rack
-    with its leaves (``kept_rack``), the grown plan keeps the rack as it stands. The expansion
+    with its leaves (``kept_rack``), the grown plan keeps the rack as it stands; its management racks stand as
+    they stood, the added equipment after them (``engines.racks.packing.kept_management``). The expansion
     (quotes.services.expansion) validates the grown design within it; a greenfield validation never does."""
     token = _grown_from.set(installed)
     try:
@@ -341,10 +343,17 @@ def build_rack_plan(
     pdus = tuple(_pdu_options(catalog))
     installed = _grown_from.get()
     kept = kept_rack(installed) if installed is not None else None
+    kept_mgmt = kept_management(installed) if installed is not None else None
     plan = _plans.get(
-        (tuple(groups), switches, facility, pdus, central, kept),
+        (tuple(groups), switches, facility, pdus, central, kept, kept_mgmt),
         lambda: plan_racks(
-            node_groups=groups, switches=switches, facility=facility, pdu_options=pdus, central=central, kept=kept
+            node_groups=groups,
+            switches=switches,
+            facility=facility,
+            pdu_options=pdus,
+            central=central,
+            kept=kept,
+            kept_management=kept_mgmt,
         ),
     )
     # The planner's findings with the subjects of the design (the severity is the registry's, as the planner gave it).
