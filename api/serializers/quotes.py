@@ -9,11 +9,13 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.request import Request
 
+from configurator.models import Configuration
 from quotes.diff import Change
 from quotes.models import Quote, QuoteDecision
 
 from .common import PERCENT, LanguageField
 from .configurations import DesignDocumentField
+from .expansions import ExpansionInputSerializer
 
 
 class AddressSerializer(serializers.Serializer):
@@ -296,6 +298,26 @@ class ExpansionQuoteSerializer(QuoteAcceptedSerializer):
 
     class Meta(QuoteAcceptedSerializer.Meta):
         fields = [*QuoteAcceptedSerializer.Meta.fields, "expansion_of"]
+
+
+class BuiltExpansionQuoteInputSerializer(ExpansionInputSerializer):
+    """The body of a built configuration's expansion quote request: the growth (as the expansion plan reads it) and
+    the customer the quote is for."""
+
+    customer = CustomerSerializer()
+    language = LanguageField(required=False, help_text="Language of the quote; default: the configuration's.")
+
+
+class BuiltExpansionQuoteSerializer(QuoteAcceptedSerializer):
+    """The answer to a built configuration's expansion quote request (201): the quote exists and refers to the
+    built configuration; documents follow."""
+
+    expansion_of_built: serializers.PrimaryKeyRelatedField[Configuration] = serializers.PrimaryKeyRelatedField(
+        read_only=True, help_text="The id of the configuration marked as built whose installed cluster it grows."
+    )
+
+    class Meta(QuoteAcceptedSerializer.Meta):
+        fields = [*QuoteAcceptedSerializer.Meta.fields, "expansion_of_built"]
 
 
 class QuoteSerializer(_QuoteLinks):

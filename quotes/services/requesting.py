@@ -45,6 +45,14 @@ if TYPE_CHECKING:
 DUPLICATE_WINDOW = timedelta(seconds=10)
 
 
+def _installed(expansion_of: Quote | None, built: Configuration | None) -> JsonObject | None:
+    """The installed design an expansion quote grows: its original quote's frozen one, or the built
+    configuration's kept one; None for any other quote."""
+    if expansion_of is not None:
+        return dict(expansion_of.snapshot.design)
+    return dict(built.document) if built is not None else None
+
+
 def quote_request(
     *,
     configuration: Configuration,
@@ -56,6 +64,7 @@ def quote_request(
     discount_percent: Decimal | str | None = None,  # cleaned here (quotes.services.inputs)
     line_discounts: dict[str, Decimal] | dict[str, str] | None = None,
     expansion_of: Quote | None = None,
+    expansion_of_built: Configuration | None = None,
 ) -> Quote:
     """Request a quote for a stored configuration.
 
@@ -66,7 +75,8 @@ def quote_request(
     (``channel="web"``) follows quotes.policy instead: it may wait for review above the instant-quote limit, and a
     repeat for an unchanged design returns the open quote (with ``repeated`` set on it). The configuration becomes
     ``quote_requested`` (or ``quoted`` when issued). ``expansion_of``: the won or issued quote whose installed
-    cluster the configuration grows (quotes.services.expanding); the lines are then what the growth adds.
+    cluster the configuration grows (quotes.services.expanding), or ``expansion_of_built``: the configuration
+    marked as built whose installed cluster it grows; the lines are then what the growth adds.
     """
     errors: dict[str, str] = {}
     cust = clean_customer(customer, errors)
@@ -90,10 +100,11 @@ def quote_request(
         discount_percent=percent,
         line_discounts=lines,
         kvk=cust.get("kvk", ""),
-        installed=dict(expansion_of.snapshot.design) if expansion_of is not None else None,
+        installed=_installed(expansion_of, expansion_of_built),
     )
     return _create(
         expansion_of=expansion_of,
+        expansion_of_built=expansion_of_built,
         configuration=configuration,
         customer=cust,
         user=user,
@@ -172,6 +183,7 @@ def _create(
     previous: Quote | None = None,
     discount_set_by: User | None | Literal[_Unset.UNSET] = _UNSET,
     expansion_of: Quote | None = None,
+    expansion_of_built: Configuration | None = None,
 ) -> Quote:
     if previous is not None:
         base, revision = previous.base_number, previous.revision + 1
@@ -194,6 +206,7 @@ def _create(
         revision=revision,
         configuration=configuration,
         expansion_of=previous.expansion_of if previous is not None else expansion_of,
+        expansion_of_built=previous.expansion_of_built if previous is not None else expansion_of_built,
         channel=channel,
         crm_reference=crm_reference,
         language=language,
