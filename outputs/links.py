@@ -48,23 +48,37 @@ def cabling_rows(result: ValidationResult) -> Iterator[Row]:
     return _with_networks(compute, result, rack_columns)
 
 
+def cabling_table(result: ValidationResult) -> tuple[tuple[str, ...], Iterator[Row]]:
+    """The cabling CSV's columns (its header's names) and ``cabling_rows``: what an expansion compares."""
+    compute, rack_columns = compute_rows(result)
+    return _columns(rack_columns), _with_networks(compute, result, rack_columns)
+
+
+def network_table(result: ValidationResult) -> tuple[tuple[str, ...], Iterator[Row]]:
+    """The columns and rows of a design without a cabled compute fabric: the storage, in-band and out-of-band rows,
+    every end at its rack and unit where the plan has racks (what an expansion compares when the installed cluster
+    has no compute fabric; the cabling CSV itself is refused for such a design)."""
+    rack_columns = bool(result.rack_plan.plan.runs)
+    return _columns(rack_columns), _with_networks(iter(()), result, rack_columns)
+
+
 def cabling_lines(result: ValidationResult) -> Iterator[str]:
     """The cabling CSV's lines (outputs.formats.cabling_csv): the header, then ``cabling_rows``;
     OutputUnavailable (``no_fabric_plan``) without a cabled fabric."""
-    compute, rack_columns = compute_rows(result)
-    return _lines(_with_networks(compute, result, rack_columns), rack_columns)
+    return _lines(*cabling_table(result))
 
 
 def network_lines(result: ValidationResult) -> Iterator[str]:
-    """The cabling CSV's lines of a design without a cabled compute fabric: the header, then the storage, in-band
-    and out-of-band rows, every end at its rack and unit where the plan has racks (what an expansion compares when
-    the installed cluster has no compute fabric; the cabling CSV itself is refused for such a design)."""
-    rack_columns = bool(result.rack_plan.plan.runs)
-    return _lines(_with_networks(iter(()), result, rack_columns), rack_columns)
+    """``network_table`` as CSV lines, the header first."""
+    return _lines(*network_table(result))
 
 
-def _lines(rows: Iterator[Row], rack_columns: bool) -> Iterator[str]:
-    yield HEADER + (RACK_COLUMNS if rack_columns else "") + ",network\n"
+def _columns(rack_columns: bool) -> tuple[str, ...]:
+    return tuple((HEADER + (RACK_COLUMNS if rack_columns else "") + ",network").split(","))
+
+
+def _lines(columns: tuple[str, ...], rows: Iterator[Row]) -> Iterator[str]:
+    yield ",".join(columns) + "\n"
     yield from map(csv_line, rows)
 
 

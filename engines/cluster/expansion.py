@@ -24,14 +24,15 @@ from decimal import Decimal
 
 from design.jsontext import JsonObject
 from engines.fabric.growth import (
+    CABLE_FIELDS,
     Action,
     Cable,
     CableRow,
     Change,
     DeviceMove,
-    cable_fields,
     compare_cabling,
     moved_devices,
+    row_fields,
 )
 from engines.fabric.model import FabricPlan
 from engines.findings.finding import Finding
@@ -150,12 +151,27 @@ def _part(row: CableRow | None) -> str:
     return row.cable_part if isinstance(row, CsvCable) else ""
 
 
+# A cabling list as its columns (the CSV's header) and its rows of fields (engines.fabric.cabling.Row).
+Table = tuple[Sequence[str], Iterable[Sequence[str]]]
+_READ = (*CABLE_FIELDS, "cable_part", "length_m", "network")  # CsvCable's fields, then the row's network
+
+
 def read_networks(lines: Iterable[str]) -> dict[str, list[Cable]]:
     """The cabling CSV's rows (header first), by network in the order the CSV lists them."""
+    reader = csv.reader(iter(lines))
+    return read_table((next(reader, []), reader))
+
+
+def read_table(table: Table) -> dict[str, list[Cable]]:
+    """A cabling list's rows by network, in the order it lists them: each row's columns by the header's names (a
+    column the list lacks, or a row lacks, is empty; a row without ``network`` is a compute row)."""
+    columns, rows = table
+    fields = row_fields(columns, _READ)
     out: dict[str, list[Cable]] = {}
-    for r in csv.DictReader(iter(lines)):
-        cable = CsvCable(*cable_fields(r), r.get("cable_part") or "", r.get("length_m") or "")
-        out.setdefault(r.get("network") or "compute", []).append(cable)
+    for r in rows:
+        if r:  # a blank line of a CSV is no row
+            *cable, network = fields(r)
+            out.setdefault(network or "compute", []).append(CsvCable(*cable))
     return out
 
 
@@ -196,7 +212,17 @@ class Recabling:
 
 def recabling(installed: Iterable[str], expanded: Iterable[str]) -> Recabling:
     """The two cabling CSVs (lines, header first) compared network by network; the moved devices over all."""
-    old, new = read_networks(installed), read_networks(expanded)
+    return recabling_of(read_networks(installed), read_networks(expanded))
+
+
+def recabling_tables(installed: Table, expanded: Table) -> Recabling:
+    """``recabling`` of two cabling lists given as their columns and rows (outputs.links.cabling_table)."""
+    return recabling_of(read_table(installed), read_table(expanded))
+
+
+def recabling_of(old: Mapping[str, list[Cable]], new: Mapping[str, list[Cable]]) -> Recabling:
+    """The cables of the two lists by network (``read_table``) compared network by network; the moved devices over
+    all."""
     changes: list[NetworkChange] = []
     for network in [*new, *(n for n in old if n not in new)]:
         delta = compare_cabling(old.get(network, []), new.get(network, []))

@@ -1,7 +1,8 @@
 """Two cabling lists of one cluster compared: which cables stay, which are re-terminated, which are added or
 removed, and which devices stand in another rack or unit.
 
-Pure Python: rows in (the cabling CSV's columns, ``read_cabling`` parses its text), counts and lists out. Used to
+Pure Python: rows in (the cabling CSV's columns: ``read_cabling`` parses its text, ``row_fields`` reads a row of
+fields by its columns' names), counts and lists out. Used to
 measure how stable the planners are as a cluster grows (``bench/growth.py``) and to list the re-cabling of an
 expansion.
 
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import csv
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
@@ -104,28 +105,28 @@ class CablingDelta:
         return sum(1 for c in self.changes if c.action == action and (link_class is None or c.link_class == link_class))
 
 
+# A cable's fields, in ``Cable``'s order: each a column of the cabling CSV.
+CABLE_FIELDS = ("a_end", "a_port", "z_end", "z_port", "link_class", "a_rack", "a_u", "z_rack", "z_u")
+
+
 def read_cabling(lines: Iterable[str]) -> list[Cable]:
     """The rows of a cabling CSV (header first; the rack columns when it has them)."""
-    return [Cable(*cable_fields(r)) for r in csv.DictReader(iter(lines))]
+    reader = csv.reader(iter(lines))
+    fields = row_fields(next(reader, []), CABLE_FIELDS)
+    return [Cable(*fields(r)) for r in reader if r]
 
 
-def cable_fields(row: Mapping[str, str | None]) -> tuple[str, str, str, str, str, str, str, str, str]:
-    """A cabling CSV row's ends, in ``Cable``'s field order (a rack column the CSV lacks is empty)."""
+def row_fields(columns: Sequence[str], names: Sequence[str]) -> Callable[[Sequence[str]], tuple[str, ...]]:
+    """The reader of the fields ``names`` of a cabling row with these ``columns`` (the CSV's header, or the
+    columns of outputs.links.cabling_table's rows): a column the list lacks, or a row lacks, is empty."""
+    at = {name: i for i, name in enumerate(columns)}
+    picks = [at.get(name, -1) for name in names]
 
-    def f(key: str) -> str:
-        return row.get(key) or ""
+    def fields(row: Sequence[str]) -> tuple[str, ...]:
+        n = len(row)
+        return tuple(row[i] if 0 <= i < n else "" for i in picks)
 
-    return (
-        f("a_end"),
-        f("a_port"),
-        f("z_end"),
-        f("z_port"),
-        f("link_class"),
-        f("a_rack"),
-        f("a_u"),
-        f("z_rack"),
-        f("z_u"),
-    )
+    return fields
 
 
 def _ends(c: CableRow) -> tuple[str, str, str, str]:

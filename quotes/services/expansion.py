@@ -5,8 +5,9 @@ The installed cluster is a design document (a stored configuration's, or a won o
 (``growth_parse`` reads the doors' body and names the bad field). ``expansion_plan`` validates the installed and
 the grown design (configurator.services.design_validate, the one validation service; the grown one planned from
 the installed rack plan, ``engines.cluster.rackplan.growing_from``, so an installed one-rack cluster's rack stays
-as it stands), writes both cabling lists
-(outputs cabling.csv, every network) and hands the two plans to engines.cluster.expansion, which compares them.
+as it stands), takes both cabling lists
+(the cabling CSV's columns and rows, every network: outputs.links.cabling_table, read as the rows the CSV writes)
+and hands the two plans to engines.cluster.expansion, which compares them.
 
 The answer (``Expansion.to_json``) is the grown design's validation result plus ``delta_bom`` (what to buy, the
 re-cabling labour line included; never a negative quantity), ``unused`` (installed parts no longer needed),
@@ -19,7 +20,7 @@ own). Nothing is stored.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,11 +37,12 @@ from engines.cluster.bill import BomLine
 from engines.cluster.expansion import (
     BillDelta,
     Recabling,
+    Table,
     bill_delta,
     defaulted_system_ports,
     expansion_findings,
     recable_line,
-    recabling,
+    recabling_tables,
     storage_systems_kept,
 )
 from engines.cluster.rackplan import growing_from
@@ -48,8 +50,7 @@ from engines.fabric.growth import Action
 from engines.networks.model import STORAGE, NetworkPlan
 from messages.languages import resolve_language
 from outputs.format import OutputUnavailable
-from outputs.formats.cabling_csv import render as cabling_csv
-from outputs.links import network_lines
+from outputs.links import cabling_table, network_table
 
 MAX_ADD = 100_000  # nodes one expansion may add: far beyond any fabric the planners size
 
@@ -180,11 +181,12 @@ class Expansion:
         return out
 
 
-def _cabling(result: ValidationResult, language: str) -> Iterator[str]:
+def _cabling(result: ValidationResult) -> Table:
+    """The cabling CSV's columns and rows, read as the rows the CSV writes (no text parsed)."""
     try:
-        return cabling_csv(result, language)
+        return cabling_table(result)
     except OutputUnavailable:  # no compute fabric: the other networks' cables are compared
-        return network_lines(result)
+        return network_table(result)
 
 
 def expansion_plan(*, installed: Any, growth: Growth, language: str | None = None) -> Expansion:
@@ -206,7 +208,7 @@ def _storage(result: ValidationResult) -> NetworkPlan | None:
 def expansion_compare(*, before: ValidationResult, after: ValidationResult, language: str) -> Expansion:
     """What the grown design (``after``'s validation) takes from the installed one (``before``'s): the delta bill
     with its re-cabling labour line, the re-cabling and the findings of the growth."""
-    cables = recabling(_cabling(before, language), _cabling(after, language))
+    cables = recabling_tables(_cabling(before), _cabling(after))
     with translation.override(language):
         labour = recable_line(
             cables.labour_cables,
