@@ -108,7 +108,7 @@ def quote_built_expansion_request(
         channel=channel,
         crm_reference=crm_reference or built.crm_reference,
         language=language or built.language,
-        expansion_of_built=built,
+        expansion_of=built,
     )
 
 
