@@ -20,6 +20,7 @@ import pytest
 import yaml
 
 from configurator.services import design_validate
+from design.model.site import MAX_DIGITS, MAX_PREFIX
 from outputs.netbox_types import slugify
 from outputs.services import configuration_export, design_output
 from tests.configurator.test_ra_golden import RA_NETWORKS, _superpod
@@ -164,6 +165,9 @@ def _check_cables(b: Bundle, types: dict[str, dict], devices: dict[str, dict], r
             assert port in own or (device, port) in added, (device, port)
             ends[(device, port)] += 1
     assert not [e for e, n in ends.items() if n > 1], "a port cabled twice"
+    # NetBox's lengths: a device's and an interface's name at most 64 characters, a cable's description 200.
+    assert max(len(name) for end in ends for name in end) <= 64
+    assert max(len(c["description"]) for c in cables) <= 200
     pairs = Counter(frozenset(((c["side_a_device"], c["side_a_name"]), (c["side_b_device"], c["side_b_name"])))
                     for c in cables)  # fmt: skip
     assert "Not in cables.csv" not in b.readme
@@ -257,6 +261,12 @@ def test_two_gb300_nvl72_racks_put_each_tray_shelf_and_switch_tray_at_its_own_un
     q3400 = b.types()["device-types/NVIDIA/Q3400-RA.yaml"]
     assert {i["type"] for i in q3400["interfaces"]} == {"infiniband-xdr"} and len(q3400["interfaces"]) == 144
     assert not [f for f in b.csv("power-feeds.csv") if f["rack"] in {d["rack"] for d in systems}]
+
+
+def test_the_longest_naming_template_keeps_every_name_within_netboxs_64_characters(seeded_catalog):
+    prefix = "a" * MAX_PREFIX
+    b = _check(design_validate(document={**hgx(8), "site": {"prefix": prefix, "digits": MAX_DIGITS, "first": 0}}))
+    assert f"{prefix}{0:0{MAX_DIGITS}d}" in {d["name"] for d in b.csv("devices.csv")}
 
 
 def test_a_site_naming_template_names_the_devices_and_cables_as_the_cabling_csv(seeded_catalog):
