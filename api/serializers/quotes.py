@@ -300,6 +300,12 @@ class ExpansionQuoteSerializer(QuoteAcceptedSerializer):
         fields = [*QuoteAcceptedSerializer.Meta.fields, "expansion_of"]
 
 
+EXPANSION_OF_BUILT_HELP = (
+    "An expansion quote of a configuration marked as built: that configuration's id (its design is the installed "
+    "cluster the quote grows); null for any other quote."
+)
+
+
 class BuiltExpansionQuoteInputSerializer(ExpansionInputSerializer):
     """The body of a built configuration's expansion quote request: the growth (as the expansion plan reads it) and
     the customer the quote is for."""
@@ -313,7 +319,7 @@ class BuiltExpansionQuoteSerializer(QuoteAcceptedSerializer):
     built configuration; documents follow."""
 
     expansion_of_built: serializers.PrimaryKeyRelatedField[Configuration] = serializers.PrimaryKeyRelatedField(
-        read_only=True, help_text="The id of the configuration marked as built whose installed cluster it grows."
+        read_only=True, help_text=EXPANSION_OF_BUILT_HELP
     )
 
     class Meta(QuoteAcceptedSerializer.Meta):
@@ -354,6 +360,9 @@ class QuoteSerializer(_QuoteLinks):
     expansion_of: serializers.SlugRelatedField[Quote] = serializers.SlugRelatedField(
         slug_field="number", read_only=True, allow_null=True, help_text=EXPANSION_OF_HELP
     )
+    expansion_of_built: serializers.PrimaryKeyRelatedField[Configuration] = serializers.PrimaryKeyRelatedField(
+        read_only=True, allow_null=True, help_text=EXPANSION_OF_BUILT_HELP
+    )
     review_reason = serializers.CharField(
         allow_blank=True,
         help_text="Why a quote awaiting review waits: warnings (not yet accepted), on_request (a line without a list"
@@ -392,6 +401,7 @@ class QuoteSerializer(_QuoteLinks):
             "margin_eur",
             "margin_percent",
             "expansion_of",
+            "expansion_of_built",
         ]
         read_only_fields = fields
 

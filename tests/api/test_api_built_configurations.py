@@ -128,3 +128,17 @@ def test_a_bad_body_is_400_naming_the_field(api, design, customer):
         response = api.post(f"{url}expansion-quotes/", body, format="json")
         assert response.status_code == 400, body
         assert any(f["path"].startswith(field) for f in response.json()["error"]["fields"]), response.json()
+
+
+def test_every_read_of_a_quote_says_which_built_configuration_it_expands(api, design, customer, settings, tmp_path):
+    settings.MEDIA_ROOT = str(tmp_path)
+    built = _create(api, design)
+    api.post(f"{CONFIGS}{built['id']}/built/", format="json")
+    quote = api.post(
+        f"{CONFIGS}{built['id']}/expansion-quotes/", {"add": 2, "customer": customer}, format="json"
+    ).json()
+    assert api.get(quote["url"]).json()["expansion_of_built"] == built["id"]
+    listed = {q["id"]: q for q in api.get("/api/v1/quotes/").json()["results"]}
+    assert listed[quote["id"]]["expansion_of_built"] == built["id"]
+    plain = api.post("/api/v1/quotes/", {"design": design, "customer": customer}, format="json").json()
+    assert api.get(f"/api/v1/quotes/{plain['id']}/").json()["expansion_of_built"] is None
