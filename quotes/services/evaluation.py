@@ -178,10 +178,13 @@ def _expansion(installed: JsonObject, result: ValidationResult, language: str) -
 
 
 def installed_design(quote: Quote) -> JsonObject | None:
-    """An expansion quote's installed design (its original quote's frozen one); None for any other quote."""
-    if quote.expansion_of_id is None or quote.expansion_of is None:
-        return None
-    return dict(quote.expansion_of.snapshot.design)
+    """An expansion quote's installed design (its original quote's frozen one, or its built configuration's kept
+    design); None for any other quote."""
+    if quote.expansion_of_id is not None and quote.expansion_of is not None:
+        return dict(quote.expansion_of.snapshot.design)
+    if quote.expansion_of_built_id is not None and quote.expansion_of_built is not None:
+        return dict(quote.expansion_of_built.document)
+    return None
 
 
 def evaluate_quote(quote: Quote) -> Evaluation:
