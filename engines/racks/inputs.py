@@ -116,7 +116,7 @@ class SwitchGroup:
 class KeptRack:
     """An installed one-rack cluster's rack, which a plan of the grown cluster keeps as it stands: its ``nodes``
     first nodes of the node group ``node_group`` from the bottom, its ``leaves`` leaf switches below the top, the
-    highest of them reaching unit ``leaf_top_u`` (``engines.cluster.rackplan.kept_rack`` reads it off the installed
+    highest of them reaching unit ``leaf_top_u`` (``engines.racks.kept.kept_rack`` reads it off the installed
     plan)."""
 
     node_group: str

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from .inputs import KeptManagement, Place
+from .inputs import KeptManagement, KeptRack, Place
 from .model import Device, DeviceRole, RackKind, RackPlan, SwitchRole
 from .packing import KEPT_FREE, Builder, Draft, Switch
 
@@ -51,6 +51,23 @@ def kept_management(installed: RackPlan) -> KeptManagement | None:
     return KeptManagement(racks=racks) if racks else None
 
 
+def kept_rack(installed: RackPlan) -> KeptRack | None:
+    """The installed plan's one rack holding its nodes and leaves (``leaf_placement`` "in-rack"), as the grown plan
+    keeps it; None for any other plan (whose racks the grown plan keeps by its own placement rules)."""
+    if installed.leaf_placement != "in-rack":
+        return None
+    racks = [r for r in installed.racks if r.nodes and r.node_group]
+    leaves = [d for r in racks[:1] for d in r.devices if d.role == DeviceRole.LEAF]
+    if len(racks) != 1 or not leaves:
+        return None
+    return KeptRack(
+        node_group=racks[0].node_group or "",
+        nodes=racks[0].nodes,
+        leaves=len(leaves),
+        leaf_top_u=max(d.position_u + d.height_u - 1 for d in leaves),
+    )
+
+
 def around_kept(b: Builder, equipment: Sequence[Switch], kept: KeptManagement, packed: list[Draft]) -> list[Draft]:
     """The grown plan's management racks: ``packed`` (its ``equipment`` packed afresh) where that keeps every
     installed device in place and adds after them; else the installed racks with the equipment around them (module
@@ -59,7 +76,7 @@ def around_kept(b: Builder, equipment: Sequence[Switch], kept: KeptManagement, p
         return packed
     by_kind = {(str(s.role), s.part): s for s in equipment if s.part != KEPT_FREE}
     wanted = Counter((str(s.role), s.part) for s in equipment if s.part != KEPT_FREE)
-    racks = [_kept_rack(rack, by_kind, wanted) for rack in kept.racks]
+    racks = [_as_switches(rack, by_kind, wanted) for rack in kept.racks]
     more = _into_free_units(b, racks, _added(equipment, wanted))
     return b.pack_network(more, RackKind.MANAGEMENT, racks)
 
@@ -77,7 +94,7 @@ def _free(units: int) -> Switch:
     return Switch(SwitchRole.CONTROL, KEPT_FREE, units, 0)
 
 
-def _kept_rack(
+def _as_switches(
     rack: Sequence[Place], by_kind: dict[tuple[str, str], Switch], wanted: Counter[tuple[str, str]]
 ) -> list[Switch]:
     """An installed rack's places as the grown equipment's switches; a device the grown cluster needs no more of
