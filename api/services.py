@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from django.db import transaction
 from django.utils import timezone
@@ -70,3 +71,25 @@ def client_configuration_create(
     )
     ClientConfiguration.objects.create(client=client, configuration=configuration)
     return configuration
+
+
+Q = TypeVar("Q")
+
+
+def client_expansion_quote(
+    *,
+    client: ApiClient,
+    grown: dict,
+    user: User | None,
+    name: str,
+    crm_reference: str,
+    language: str,
+    request: Callable[[Configuration], Q],
+) -> Q:
+    """Store a grown design as a configuration of ``client`` and request its expansion quote (``request``, given the
+    stored configuration), in one transaction: a refused request leaves no configuration behind."""
+    with transaction.atomic():
+        configuration = client_configuration_create(
+            client=client, document=grown, user=user, name=name, crm_reference=crm_reference, language=language
+        )
+        return request(configuration)

@@ -3,8 +3,10 @@ installed size grown to the larger one through the one service (quotes.services.
 compute cables kept, moved, added and removed, the same over every network, installed devices moved, the labour
 line's cables and the switches and servers to buy.
 
-Run from the project root: ``.venv/bin/python bench/expansion.py [64:96 96:128 128:256 ...]``. Uses a throw-away
-SQLite test database with the seed catalogue.
+Run from the project root: ``.venv/bin/python bench/expansion.py [--networks] [64:96 96:128 128:256 ...]``
+(``--networks``: every node with a BlueField-3 for the storage network and a ConnectX-7 for in-band management,
+so the management racks hold storage, in-band and central out-of-band switches beside the control plane). Uses
+a throw-away SQLite test database with the seed catalogue.
 """
 
 from __future__ import annotations
@@ -19,10 +21,12 @@ from bench._growths import print_table  # noqa: E402  (sets Django up)
 from engines.fabric.growth import Action  # noqa: E402
 from quotes.services.expansion import Growth, expansion_plan  # noqa: E402
 
+NETWORKS = "--networks" in sys.argv[1:]  # every node with a storage and an in-band adapter too
+
 
 def row(small: int, large: int) -> str:
     start = time.perf_counter()
-    e = expansion_plan(installed=design(small), growth=Growth(node_group="gpu", add=large - small))
+    e = expansion_plan(installed=design(small, networks=NETWORKS), growth=Growth(node_group="gpu", add=large - small))
     seconds = time.perf_counter() - start
     c = e.cabling
     compute = "/".join(f"{c.count(a, 'compute'):,}" for a in Action)
@@ -53,4 +57,4 @@ def main(args: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main([a for a in sys.argv[1:] if a != "--networks"])

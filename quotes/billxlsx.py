@@ -17,7 +17,7 @@ from design.spreadsheets import neutralise_sheet
 from messages.bill import section_titles
 
 from .countries import country_name
-from .expansionwords import expansion_facts, expansion_of, recabling_headers, recabling_rows
+from .expansionwords import expansion_facts, expansion_of, expansion_source, recabling_headers, recabling_rows
 from .frozen import _date, _datetime, at_least, frozen_lines, left_out, local_datetime, on_request
 
 if TYPE_CHECKING:
@@ -182,7 +182,7 @@ def _expansion_rows(frozen: JsonObject) -> list[tuple[str, Any]]:
     expansion = expansion_of(frozen)
     if expansion is None:
         return []
-    return [(_("Expansion of quote"), expansion.of), *expansion_facts(expansion)]
+    return [expansion_source(expansion), *expansion_facts(expansion)]
 
 
 def _xlsx_recabling_sheet(ws: Worksheet, rows: list[list[str]]) -> None:

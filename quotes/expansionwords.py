@@ -28,7 +28,22 @@ def _count(count: int) -> str:
 
 
 def expansion_title(expansion: FrozenExpansion) -> str:
+    if not expansion.of and expansion.built:
+        return _("Expansion of the installed cluster %(name)s") % {"name": expansion.built}
     return _("Expansion of quote %(number)s") % {"number": expansion.of}
+
+
+def expansion_source(expansion: FrozenExpansion) -> tuple[str, str]:
+    """What it grows, as a (label, text) row: the original quote's number, or the built configuration's name."""
+    if not expansion.of and expansion.built:
+        return _("Expansion of the installed cluster"), expansion.built
+    return _("Expansion of quote"), expansion.of
+
+
+def _installed(expansion: FrozenExpansion) -> str:
+    if not expansion.of and expansion.built:
+        return _("%(nodes)s, built as %(name)s") % {"nodes": _nodes(expansion.installed_nodes), "name": expansion.built}
+    return _("%(nodes)s, quote %(number)s") % {"nodes": _nodes(expansion.installed_nodes), "number": expansion.of}
 
 
 def expansion_facts(expansion: FrozenExpansion) -> list[tuple[str, str]]:
@@ -52,7 +67,7 @@ def expansion_facts(expansion: FrozenExpansion) -> list[tuple[str, str]]:
     return [
         (
             _("Installed"),
-            _("%(nodes)s, quote %(number)s") % {"nodes": _nodes(expansion.installed_nodes), "number": expansion.of},
+            _installed(expansion),
         ),
         (
             _("Added"),

@@ -104,6 +104,15 @@ class Quote(models.Model):
         related_name="expansions",
         verbose_name=_("expansion of"),
     )
+    # Or the configuration marked as built whose installed cluster it grows (its design, kept since it was built).
+    expansion_of_built = models.ForeignKey(
+        "configurator.Configuration",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="built_expansions",
+        verbose_name=_("expansion of built configuration"),
+    )
     channel = models.CharField(_("channel"), max_length=8, default="web")
     crm_reference = models.CharField(_("CRM reference"), max_length=100, blank=True, db_index=True)
     language = models.CharField(_("language"), max_length=8, default="en")

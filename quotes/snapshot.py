@@ -178,6 +178,7 @@ class FrozenExpansion(_Frozen):
     added and removed cables, as the expansion's ``recabling`` writes them; kept ones are only counted)."""
 
     of: str = ""
+    built: str = ""  # or the name of the configuration marked as built whose installed cluster it grows
     installed_nodes: int = 0
     expanded_nodes: int = 0
     cables: dict[str, int] = Field(default_factory=dict)

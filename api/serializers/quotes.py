@@ -9,11 +9,13 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.request import Request
 
+from configurator.models import Configuration
 from quotes.diff import Change
 from quotes.models import Quote, QuoteDecision
 
 from .common import PERCENT, LanguageField
 from .configurations import DesignDocumentField
+from .expansions import ExpansionInputSerializer
 
 
 class AddressSerializer(serializers.Serializer):
@@ -298,6 +300,32 @@ class ExpansionQuoteSerializer(QuoteAcceptedSerializer):
         fields = [*QuoteAcceptedSerializer.Meta.fields, "expansion_of"]
 
 
+EXPANSION_OF_BUILT_HELP = (
+    "An expansion quote of a configuration marked as built: that configuration's id (its design is the installed "
+    "cluster the quote grows); null for any other quote."
+)
+
+
+class BuiltExpansionQuoteInputSerializer(ExpansionInputSerializer):
+    """The body of a built configuration's expansion quote request: the growth (as the expansion plan reads it) and
+    the customer the quote is for."""
+
+    customer = CustomerSerializer()
+    language = LanguageField(required=False, help_text="Language of the quote; default: the configuration's.")
+
+
+class BuiltExpansionQuoteSerializer(QuoteAcceptedSerializer):
+    """The answer to a built configuration's expansion quote request (201): the quote exists and refers to the
+    built configuration; documents follow."""
+
+    expansion_of_built: serializers.PrimaryKeyRelatedField[Configuration] = serializers.PrimaryKeyRelatedField(
+        read_only=True, help_text=EXPANSION_OF_BUILT_HELP
+    )
+
+    class Meta(QuoteAcceptedSerializer.Meta):
+        fields = [*QuoteAcceptedSerializer.Meta.fields, "expansion_of_built"]
+
+
 class QuoteSerializer(_QuoteLinks):
     is_expired = serializers.BooleanField(read_only=True)
     totals = serializers.SerializerMethodField()
@@ -331,6 +359,9 @@ class QuoteSerializer(_QuoteLinks):
     )
     expansion_of: serializers.SlugRelatedField[Quote] = serializers.SlugRelatedField(
         slug_field="number", read_only=True, allow_null=True, help_text=EXPANSION_OF_HELP
+    )
+    expansion_of_built: serializers.PrimaryKeyRelatedField[Configuration] = serializers.PrimaryKeyRelatedField(
+        read_only=True, allow_null=True, help_text=EXPANSION_OF_BUILT_HELP
     )
     review_reason = serializers.CharField(
         allow_blank=True,
@@ -370,6 +401,7 @@ class QuoteSerializer(_QuoteLinks):
             "margin_eur",
             "margin_percent",
             "expansion_of",
+            "expansion_of_built",
         ]
         read_only_fields = fields
 

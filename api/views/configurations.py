@@ -28,6 +28,7 @@ from configurator.services import (
 from design.model import DesignInputError
 from outputs.services import OutputUnavailable, UnknownOutput, configuration_export, configuration_output
 from quotes.selectors import quote_ids_column
+from quotes.services import built_expansion_design, built_expansion_name, quote_built_expansion_request
 from quotes.services.expansion import expansion_plan, growth_parse
 
 from ..exceptions import Conflict
@@ -44,7 +45,8 @@ from ..serializers.configurations import (
 )
 from ..serializers.designs import ValidationResultSerializer
 from ..serializers.expansions import ExpansionInputSerializer, ExpansionSerializer
-from ..services import client_configuration_create
+from ..serializers.quotes import BuiltExpansionQuoteInputSerializer, BuiltExpansionQuoteSerializer
+from ..services import client_configuration_create, client_expansion_quote
 from .base import ApiViewMixin, request_language
 from .exports import (
     EXPORT_DESCRIPTION,
@@ -244,6 +246,42 @@ class ConfigurationViewSet(
         except ConfigurationLocked as exc:
             raise Conflict(exc.message, code=exc.code) from None
         return self._output(configuration)
+
+    @extend_schema(
+        summary="Request the expansion quote of a configuration marked as built",
+        request=BuiltExpansionQuoteInputSerializer,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={201: BuiltExpansionQuoteSerializer, **errors(400, 403, 404, 415, 422)},
+        description="The configuration's built design is the installed cluster; the body grows it as the expansion "
+        'plan does (`{"node_group": NAME, "add": N}` or `{"node_groups": [...]}`) and names the `customer`. The '
+        "grown design is stored as a new configuration of this client and quoted: the new quote (201) refers to "
+        "the built configuration (`expansion_of_built`, its id) and its lines are what the growth adds, the "
+        "re-cabling labour line included; its documents say which installed cluster it grows. Then it is a quote "
+        "like any other. A bad body is 400 naming the field; a configuration not marked as built is 422 "
+        "(`configuration`).",
+    )
+    @action(detail=True, methods=["post"], url_path="expansion-quotes")
+    @idempotent
+    def expansion_quotes(self, request: Request, pk: str | None = None) -> Response:
+        built = self.get_object()
+        growth = growth_parse(request.data)
+        serializer = BuiltExpansionQuoteInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        customer, language = dict(serializer.validated_data["customer"]), serializer.validated_data.get("language")
+        grown = built_expansion_design(built=built, growth=growth)
+        quote = client_expansion_quote(
+            client=self.client,
+            grown=grown,
+            user=self.acting_user,
+            name=built_expansion_name(built, grown),
+            crm_reference=built.crm_reference,
+            language=language or built.language,
+            request=lambda configuration: quote_built_expansion_request(
+                built=built, configuration=configuration, customer=customer, user=self.acting_user, language=language
+            ),
+        )
+        answer = BuiltExpansionQuoteSerializer(quote, context=self.get_serializer_context()).data
+        return Response(answer, status=status.HTTP_201_CREATED, headers={"Location": str(answer["url"])})
 
     @extend_schema(
         summary="Plan the expansion of a configuration's installed cluster",

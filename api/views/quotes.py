@@ -59,7 +59,7 @@ from ..serializers.quotes import (
     QuoteRevisionDiffSerializer,
     QuoteSerializer,
 )
-from ..services import client_configuration_create
+from ..services import client_configuration_create, client_expansion_quote
 from .base import ApiViewMixin, request_language
 from .configurations import ID_PATTERN, check_well_formed, owned_configurations
 from .exports import PassThroughRenderer
@@ -243,20 +243,18 @@ class QuoteViewSet(ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixi
     @idempotent
     def expansions(self, request: Request, pk: str | None = None) -> Response:
         original = self.get_object()
-        growth = growth_parse(request.data)
-        with transaction.atomic():
-            grown = expansion_design(original=original, growth=growth)
-            configuration = client_configuration_create(
-                client=self.client,
-                document=grown,
-                user=self.acting_user,
-                name=expansion_name(original, grown),
-                crm_reference=original.crm_reference,
-                language=original.language,
-            )
-            quote = quote_expansion_request(
+        grown = expansion_design(original=original, growth=growth_parse(request.data))
+        quote = client_expansion_quote(
+            client=self.client,
+            grown=grown,
+            user=self.acting_user,
+            name=expansion_name(original, grown),
+            crm_reference=original.crm_reference,
+            language=original.language,
+            request=lambda configuration: quote_expansion_request(
                 original=original, configuration=configuration, user=self.acting_user, channel="api"
-            )
+            ),
+        )
         data = ExpansionQuoteSerializer(quote, context=self.get_serializer_context()).data
         return Response(data, status=status.HTTP_201_CREATED, headers={"Location": str(data["url"])})
 

@@ -35,7 +35,6 @@ from engines.racks import (
     Cooling,
     Facility,
     Feeds,
-    KeptRack,
     LinkLength,
     NodeGroup,
     PduOption,
@@ -48,6 +47,7 @@ from engines.racks import (
     plan_racks,
     switch_locations,
 )
+from engines.racks.kept import kept_management, kept_rack
 from engines.racks.model import CordLine, Device, DeviceRole, PduLine
 from engines.racks.packing import KEPT_FREE
 
@@ -263,8 +263,9 @@ _grown_from: ContextVar[RackPlan | None] = ContextVar("grown_from", default=None
 
 @contextmanager
 def growing_from(installed: RackPlan) -> Iterator[None]:
-    """Within it, every rack plan is that of a cluster grown from the ``installed`` one: where that was one rack
-    with its leaves (``kept_rack``), the grown plan keeps the rack as it stands. The expansion
+    """Within it, every rack plan is that of a cluster grown from the ``installed`` one (engines.racks.kept): where
+    that was one rack with its leaves (``kept_rack``), the grown plan keeps the rack as it stands; its management
+    racks stand as they stood, the added equipment around them (``kept_management``). The expansion
     (quotes.services.expansion) validates the grown design within it; a greenfield validation never does."""
     token = _grown_from.set(installed)
     try:
@@ -273,41 +274,11 @@ def growing_from(installed: RackPlan) -> Iterator[None]:
         _grown_from.reset(token)
 
 
-def kept_rack(installed: RackPlan) -> KeptRack | None:
-    """The installed plan's one rack holding its nodes and leaves (``leaf_placement`` "in-rack"), as the grown plan
-    keeps it; None for any other plan (whose racks the grown plan keeps by its own placement rules)."""
-    if installed.leaf_placement != "in-rack":
-        return None
-    racks = [r for r in installed.racks if r.nodes and r.node_group]
-    leaves = [d for r in racks[:1] for d in r.devices if d.role == DeviceRole.LEAF]
-    if len(racks) != 1 or not leaves:
-        return None
-    return KeptRack(
-        node_group=racks[0].node_group or "",
-        nodes=racks[0].nodes,
-        leaves=len(leaves),
-        leaf_top_u=max(d.position_u + d.height_u - 1 for d in leaves),
-    )
-
-
-def build_rack_plan(
-    design: DesignIn,
-    catalog: CatalogView,
-    node_totals: NodeTotals,
-    fabric: FabricPlan | None,
-    *,
-    management: bool = True,
-    equipment: tuple[SwitchGroup, ...] = (),
-    oob_central: bool = False,
-    central: CentralSwitches | None = None,
-) -> tuple[RackPlan, list[Finding]]:
-    """Plan the design's racks. Returns the plan and the findings at the edge (a server of unknown height cannot
-    be racked: RACK_NODE_HEIGHT_UNKNOWN, and its nodes are left out of the plan rather than given a guessed size).
-    ``management`` False: the site has its own out-of-band network; ``oob_central``: its switches stand in the
-    management racks (engines.cluster.oob_racks): either way no rack gets one of its own. ``equipment``: what the
-    management racks hold (``management_equipment``, central out-of-band switches among it); ``central``: the
-    central out-of-band switches, racked as many as the plan's PDUs ask for (engines.cluster.oob_racks)."""
-    findings: list[Finding] = []
+def _node_groups(
+    design: DesignIn, catalog: CatalogView, node_totals: NodeTotals, fabric: FabricPlan | None, findings: list[Finding]
+) -> list[NodeGroup]:
+    """The planner's node groups of the design; a server of unknown height is left out of them, and
+    RACK_NODE_HEIGHT_UNKNOWN added to ``findings``."""
     peaks = {g.get("node_group"): g.get("peak_power_w_per_node") for g in node_totals.get("groups", [])}
     su = layout_unit(fabric, catalog)
     groups = []
@@ -336,15 +307,44 @@ def build_rack_plan(
                 system=_rack_system(server),
             )
         )
+    return groups
+
+
+def build_rack_plan(
+    design: DesignIn,
+    catalog: CatalogView,
+    node_totals: NodeTotals,
+    fabric: FabricPlan | None,
+    *,
+    management: bool = True,
+    equipment: tuple[SwitchGroup, ...] = (),
+    oob_central: bool = False,
+    central: CentralSwitches | None = None,
+) -> tuple[RackPlan, list[Finding]]:
+    """Plan the design's racks. Returns the plan and the findings at the edge (a server of unknown height cannot
+    be racked: RACK_NODE_HEIGHT_UNKNOWN, and its nodes are left out of the plan rather than given a guessed size).
+    ``management`` False: the site has its own out-of-band network; ``oob_central``: its switches stand in the
+    management racks (engines.cluster.oob_racks): either way no rack gets one of its own. ``equipment``: what the
+    management racks hold (``management_equipment``, central out-of-band switches among it); ``central``: the
+    central out-of-band switches, racked as many as the plan's PDUs ask for (engines.cluster.oob_racks)."""
+    findings: list[Finding] = []
+    groups = _node_groups(design, catalog, node_totals, fabric, findings)
     facility = _facility(design)
     switches = tuple(_switch_groups(fabric, catalog, management=management and not oob_central)) + equipment
     pdus = tuple(_pdu_options(catalog))
     installed = _grown_from.get()
     kept = kept_rack(installed) if installed is not None else None
+    kept_mgmt = kept_management(installed) if installed is not None else None
     plan = _plans.get(
-        (tuple(groups), switches, facility, pdus, central, kept),
+        (tuple(groups), switches, facility, pdus, central, kept, kept_mgmt),
         lambda: plan_racks(
-            node_groups=groups, switches=switches, facility=facility, pdu_options=pdus, central=central, kept=kept
+            node_groups=groups,
+            switches=switches,
+            facility=facility,
+            pdu_options=pdus,
+            central=central,
+            kept=kept,
+            kept_management=kept_mgmt,
         ),
     )
     # The planner's findings with the subjects of the design (the severity is the registry's, as the planner gave it).

@@ -116,7 +116,7 @@ class SwitchGroup:
 class KeptRack:
     """An installed one-rack cluster's rack, which a plan of the grown cluster keeps as it stands: its ``nodes``
     first nodes of the node group ``node_group`` from the bottom, its ``leaves`` leaf switches below the top, the
-    highest of them reaching unit ``leaf_top_u`` (``engines.cluster.rackplan.kept_rack`` reads it off the installed
+    highest of them reaching unit ``leaf_top_u`` (``engines.racks.kept.kept_rack`` reads it off the installed
     plan)."""
 
     node_group: str
@@ -128,6 +128,26 @@ class KeptRack:
         _check_whole(self, "nodes", 1)
         _check_whole(self, "leaves", 1)
         _check_whole(self, "leaf_top_u", 1, MAX_RACK_UNITS)
+
+
+# One place of a management rack, top down below its management switch: (switch role, part, units); a place kept
+# free is ("", "", units).
+Place = tuple[str, str, int]
+
+
+@dataclass(frozen=True, kw_only=True)
+class KeptManagement:
+    """The installed cluster's management racks, which a plan of the grown cluster keeps as they stand: each rack's
+    places top down (``rack_places``), read off the installed plan (``engines.cluster.rackplan.kept_management``).
+    The grown plan's added equipment goes after them (``Builder.pack_network(kept=...)``)."""
+
+    racks: tuple[tuple[Place, ...], ...]
+
+    def __post_init__(self) -> None:
+        for i, rack in enumerate(self.racks):
+            for role, part, units in rack:
+                if not isinstance(units, int) or units < 1 or units > MAX_RACK_UNITS or (part and not role):
+                    raise ValueError(f"racks[{i}]: ({role!r}, {part!r}, {units!r}) is no place of a rack")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -206,6 +206,7 @@ class Builder:
         self._cache: dict[object, tuple[tuple[Device, ...], int, bool]] = {}
         self._network: dict[tuple[tuple[int, int], ...], tuple[tuple[Device, ...], int, bool]] = {}
         self._packed: dict[tuple[object, ...], list[Draft]] = {}
+        self.held: list[object] = []
         self.equipment: dict[int, tuple[tuple[PduLine, ...], tuple[CordLine, ...], bool, bool, int]] = {}
 
     def top_devices(self, switches: Sequence[Switch]) -> tuple[list[Device], int, bool]:
@@ -263,18 +264,24 @@ class Builder:
             hit = self._network[key] = (tuple(pdu_devices + top), known, unknown)
         return Draft(kind, hit[0], hit[1], hit[2], None, None)
 
-    def pack_network(self, switches: Sequence[Switch], kind: RackKind = RackKind.NETWORK) -> list[Draft]:
+    def pack_network(
+        self, switches: Sequence[Switch], kind: RackKind = RackKind.NETWORK, kept: Sequence[Sequence[Switch]] = ()
+    ) -> list[Draft]:
         """Fill network (or management) racks in order, by units and by the rack power limit (unknown power counts
-        as 0).
+        as 0). ``kept``: racks that stand as they are, each with its switches top down; the last of them is filled
+        on with ``switches`` before new racks are started.
 
         The same switches pack the same way: every row's leaves are packed once (drafts are never changed)."""
-        key = (kind, *map(id, switches))
+        key = (kind, *map(id, switches), *(id(sw) for rack in kept for sw in (*rack, None)))
         hit = self._packed.get(key)
         if hit is None:
-            hit = self._packed[key] = self._pack_network(switches, kind)
+            hit = self._packed[key] = self._pack_network(switches, kind, kept)
+            self.held.append((switches, kept))  # the ids in the key stay theirs while the builder lives
         return list(hit)
 
-    def _pack_network(self, switches: Sequence[Switch], kind: RackKind) -> list[Draft]:
+    def _pack_network(
+        self, switches: Sequence[Switch], kind: RackKind, kept: Sequence[Sequence[Switch]] = ()
+    ) -> list[Draft]:
         """A switch goes into the current rack while its units and power fit, else into a new one (an empty rack
         takes it even when it does not fit). Taken a run of the same switch at a time; alike racks are one run."""
         room_u = self.ctx.u_total - self.mgmt_u - self.pdu_u
@@ -290,6 +297,12 @@ class Builder:
             else:
                 racks.append(draft)
 
+        for rack in kept:
+            if batch:
+                close()
+            batch = _same_in_a_row(rack)
+            used_u = sum(sw.height_u * n for sw, n in batch)
+            used_w = sum((sw.power_w or 0) * n for sw, n in batch)
         for sw, left in _same_in_a_row(switches):
             watts = sw.power_w or 0
             while left:

@@ -160,7 +160,8 @@ from engines.findings.params.racks import (
     RackPduOutletsUnknown,
 )
 
-from .inputs import CentralSwitches, Facility, KeptRack, NodeGroup, PduOption, SwitchGroup
+from .inputs import CentralSwitches, Facility, KeptManagement, KeptRack, NodeGroup, PduOption, SwitchGroup
+from .kept import around_kept
 from .model import (
     MANAGEMENT_RACK_ROLES,
     Cooling,
@@ -214,10 +215,12 @@ def plan_racks(
     other_it_power_w: int | None = 0,
     central: CentralSwitches | None = None,
     kept: KeptRack | None = None,
+    kept_management: KeptManagement | None = None,
 ) -> RackPlan:
     """Plan the racks of a cluster (rules and finding codes in the module docstring). ``central``: switches the
     management racks hold as many of as the plan's PDUs ask for (the central out-of-band switches); ``kept``: the
-    rack of the installed one-rack cluster this one grows from, kept as it stands (``kept_first_rack``)."""
+    rack of the installed one-rack cluster this one grows from, kept as it stands (``kept_first_rack``);
+    ``kept_management``: the installed cluster's management racks, kept as they stand (``around_kept``)."""
     facility = facility or Facility()
     ctx = Context(facility, node_groups)
     sw, central_switch = _switches(ctx, switches, central)
@@ -234,7 +237,7 @@ def plan_racks(
     in_rack = leaves_in_rack(ctx, b, groups, leaves)
     rows, widths = _compute_and_leaves(ctx, b, groups, leaves, in_rack, leaf_placement, kept)
     runs, out_rows, unsized, outlets_unknown = _finish_with_management(
-        ctx, b, sw, rows, central, central_switch, widths
+        ctx, b, sw, rows, central, central_switch, widths, kept_management
     )
 
     systems = frozenset(g.name for g in groups if g.rack_scale)
@@ -334,6 +337,7 @@ def _finish_with_management(
     central: CentralSwitches | None,
     central_switch: Switch | None,
     widths: Sequence[int] = (),
+    kept: KeptManagement | None = None,
 ) -> tuple[list[RackRun], list[Row], list[RackRun], bool]:
     """The rows finished (``finish_rows``) with the spine and core racks, then the management racks, at the end of
     their rows. With ``central`` switches, as many of them are racked as the finished plan's PDUs ask for: the
@@ -350,6 +354,8 @@ def _finish_with_management(
         ]
         racked = any(s.part != KEPT_FREE for s in equipment)  # places kept free alone make no rack
         management = b.pack_network(equipment, RackKind.MANAGEMENT) if racked else []
+        if kept is not None:
+            management = around_kept(b, equipment, kept, management)
         laid = [list(row) for row in rows]
         place_upper(laid, spines, cores, management, widths)
         out = finish_rows(ctx, b, laid, finished)

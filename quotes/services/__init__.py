@@ -59,7 +59,15 @@ from .builds import (
     quotes_requeue_stuck,
 )
 from .deciding import QuoteStateError, quote_accept, quote_decline, quote_may_answer
-from .expanding import expansion_design, expansion_name, quote_expandable, quote_expansion_request
+from .expanding import (
+    built_expansion_design,
+    built_expansion_name,
+    expansion_design,
+    expansion_name,
+    quote_built_expansion_request,
+    quote_expandable,
+    quote_expansion_request,
+)
 from .handover import quote_export
 from .inputs import ADDRESS_FIELDS, CHANNELS, EMAIL_MAX_LENGTH, MODEL_FIELDS, QuoteError, QuoteErrorCode
 from .issuing import quote_approve, quote_issue, quote_may_approve
@@ -108,6 +116,8 @@ __all__ = [
     "download_link_open",
     "download_link_sign",
     "enqueue_build",
+    "built_expansion_design",
+    "built_expansion_name",
     "expansion_design",
     "expansion_name",
     "order_confirmation_rebuild",
@@ -118,6 +128,7 @@ __all__ = [
     "quote_documents_build",
     "quote_expandable",
     "quote_export",
+    "quote_built_expansion_request",
     "quote_expansion_request",
     "quote_documents_claim",
     "quote_documents_fail",

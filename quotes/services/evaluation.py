@@ -16,6 +16,7 @@ from configurator.services import Validated, design_validate, design_validate_pa
 from design.jsontext import JsonObject
 from design.model import DesignInputError
 from design.specs import CatalogView
+from engines.cluster.rackplan import growing_from
 
 from .. import pricing
 from ..models import Quote
@@ -68,9 +69,8 @@ def evaluate(
     ``installed``: an expansion quote's installed design (its original quote's frozen one). The stored design is
     then the grown cluster, and the lines are what the growth adds (quotes.services.expanding)."""
     document = configuration.document
-    validated = _validated(document, language)
+    validated, growth = _validated_growth(document, installed, language)
     result = validated.result
-    growth = _expansion(installed, result, language) if installed is not None else None
     raw = _raw_lines(growth.delta_bom if growth else validated.result.bill.lines, line_discounts)
     agreement = agreement_for(vat_number=vat_number, kvk=kvk)
     agreed = {
@@ -167,21 +167,36 @@ def _lead_times(part_numbers: set[str]) -> dict[str, int | None]:
     return dict(Part.objects.filter(part_number__in=part_numbers).values_list("part_number", "lead_time_days"))
 
 
-def _expansion(installed: JsonObject, result: ValidationResult, language: str) -> Expansion:
-    """What the grown design (validated as ``result``) takes from the installed one; QuoteError naming the installed
-    design's fields when the catalogue can no longer read it."""
+def _validated_growth(
+    document: JsonObject, installed: JsonObject | None, language: str
+) -> tuple[Validated, Expansion | None]:
+    """The design's validation and, for an expansion quote, what it takes from the ``installed`` design: planned
+    from the installed racks (``growing_from``), as the expansion door plans it."""
+    if installed is None:
+        return _validated(document, language), None
+    before = _installed(installed, language)
+    with growing_from(before.rack_plan.plan):
+        validated = _validated(document, language)
+    return validated, expansion_compare(before=before, after=validated.result, language=language)
+
+
+def _installed(installed: JsonObject, language: str) -> ValidationResult:
+    """The installed design's validation (the grown one is planned from its racks, and compared with it); QuoteError
+    naming the installed design's fields when the catalogue can no longer read it."""
     try:
-        before = design_validate(document=installed_document(installed), language=language)
+        return design_validate(document=installed_document(installed), language=language)
     except DesignInputError as exc:
         raise QuoteError({f"expansion_of.design.{path}": message for path, message in exc.errors.items()}) from None
-    return expansion_compare(before=before, after=result, language=language)
 
 
 def installed_design(quote: Quote) -> JsonObject | None:
-    """An expansion quote's installed design (its original quote's frozen one); None for any other quote."""
-    if quote.expansion_of_id is None or quote.expansion_of is None:
-        return None
-    return dict(quote.expansion_of.snapshot.design)
+    """An expansion quote's installed design (its original quote's frozen one, or its built configuration's kept
+    design); None for any other quote."""
+    if quote.expansion_of_id is not None and quote.expansion_of is not None:
+        return dict(quote.expansion_of.snapshot.design)
+    if quote.expansion_of_built_id is not None and quote.expansion_of_built is not None:
+        return dict(quote.expansion_of_built.document)
+    return None
 
 
 def evaluate_quote(quote: Quote) -> Evaluation:

@@ -8,6 +8,10 @@ documents built, revised, accepted), with two differences: it refers to its orig
 the original's number in its snapshot's ``expansion``), and its lines are what the growth adds: the expansion's
 delta bill with the re-cabling labour line (quotes.services.expansion), priced, discounted and frozen as any bill.
 Every revision keeps the original and prices the delta again from the original's frozen design.
+
+A configuration marked as built (configurator.services.configuration_mark_built) is an installed cluster too:
+``built_expansion_design`` grows its kept design and ``quote_built_expansion_request`` quotes it for the customer the
+door names; that quote refers to it (``Quote.expansion_of_built``, and its name in the snapshot's ``expansion``).
 """
 
 from __future__ import annotations
@@ -53,6 +57,59 @@ def _refuse_unexpandable(original: Quote) -> None:
                 % {"number": original.number, "status": original.get_status_display().lower()}
             }
         )
+
+
+def built_expansion_design(*, built: Configuration, growth: Growth) -> JsonObject:
+    """The design of a configuration marked as built grown by ``growth`` (a new document). QuoteError on
+    ``configuration`` unless it was marked as built; DesignInputError naming ``node_group`` when the group is
+    unknown or ambiguous."""
+    _refuse_unbuilt(built)
+    installed = installed_document(built.document)
+    return grown_document(installed, growth, design_validate(document=installed, language=built.language))
+
+
+def _refuse_unbuilt(built: Configuration) -> None:
+    if built.built_at is None:
+        raise QuoteError(
+            {
+                "configuration": _(
+                    "Only a configuration marked as built can be expanded into a quote; mark it as built first."
+                )
+            }
+        )
+
+
+def built_expansion_name(built: Configuration, document: JsonObject) -> str:
+    """The grown configuration's name: the design's, and which built configuration it expands."""
+    name = str(document.get("name") or "").strip()
+    expands = _("expansion of %(name)s") % {"name": built.name or f"#{built.pk}"}
+    return f"{name} ({expands})"[:200] if name else expands[:200]
+
+
+def quote_built_expansion_request(
+    *,
+    built: Configuration,
+    configuration: Configuration,
+    customer: JsonObject,
+    user: Actor = None,
+    channel: str = "api",
+    crm_reference: str = "",
+    language: str | None = None,
+) -> Quote:
+    """Request the expansion quote of the configuration marked as built ``built`` for ``configuration`` (the
+    grown design, stored by the door), for ``customer``, with every rule of quote_request. The new quote's
+    ``expansion_of_built`` is the built configuration; its lines are what the growth adds. QuoteError on
+    ``configuration`` unless ``built`` was marked as built."""
+    _refuse_unbuilt(built)
+    return quote_request(
+        configuration=configuration,
+        customer=customer,
+        user=user,
+        channel=channel,
+        crm_reference=crm_reference or built.crm_reference,
+        language=language or built.language,
+        expansion_of=built,
+    )
 
 
 def _customer(quote: Quote) -> JsonObject:

@@ -135,10 +135,17 @@ def _snapshot(quote: Quote, ev: Evaluation, validation: JsonObject) -> FrozenQuo
 
 
 def _expansion(quote: Quote, ev: Evaluation) -> dict[str, FrozenExpansion]:
-    """An expansion quote's growth, with its original's number; nothing for any other quote."""
-    if ev.expansion is None or quote.expansion_of is None:
+    """An expansion quote's growth, with its original's number (or its built configuration's name); nothing for any
+    other quote."""
+    if ev.expansion is None:
         return {}
-    return {"expansion": FrozenExpansion.model_validate({**ev.expansion, "of": quote.expansion_of.number})}
+    if quote.expansion_of is not None:
+        return {"expansion": FrozenExpansion.model_validate({**ev.expansion, "of": quote.expansion_of.number})}
+    if quote.expansion_of_built is not None:
+        built = quote.expansion_of_built
+        name = built.name or f"#{built.pk}"
+        return {"expansion": FrozenExpansion.model_validate({**ev.expansion, "built": name})}
+    return {}
 
 
 def _payment_days(ev: Evaluation) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 from decimal import Decimal
 from enum import Enum
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Final, Literal, TypeVar
 
 from django.db import transaction
 from django.utils import timezone
@@ -45,6 +45,21 @@ if TYPE_CHECKING:
 DUPLICATE_WINDOW = timedelta(seconds=10)
 
 
+def _installed(expansion_of: Quote | Configuration | None) -> JsonObject | None:
+    """The installed design an expansion quote grows: its original quote's frozen one, or the built
+    configuration's kept one; None for any other quote."""
+    if isinstance(expansion_of, Quote):
+        return dict(expansion_of.snapshot.design)
+    return dict(expansion_of.document) if expansion_of is not None else None
+
+
+T = TypeVar("T")
+
+
+def _of(source: Quote | Configuration | None, kind: type[T]) -> T | None:
+    return source if isinstance(source, kind) else None
+
+
 def quote_request(
     *,
     configuration: Configuration,
@@ -55,7 +70,7 @@ def quote_request(
     language: str = "en",
     discount_percent: Decimal | str | None = None,  # cleaned here (quotes.services.inputs)
     line_discounts: dict[str, Decimal] | dict[str, str] | None = None,
-    expansion_of: Quote | None = None,
+    expansion_of: Quote | Configuration | None = None,
 ) -> Quote:
     """Request a quote for a stored configuration.
 
@@ -65,8 +80,9 @@ def quote_request(
     threshold, otherwise ``issued`` at once (frozen, documents built after commit). A customer's online request
     (``channel="web"``) follows quotes.policy instead: it may wait for review above the instant-quote limit, and a
     repeat for an unchanged design returns the open quote (with ``repeated`` set on it). The configuration becomes
-    ``quote_requested`` (or ``quoted`` when issued). ``expansion_of``: the won or issued quote whose installed
-    cluster the configuration grows (quotes.services.expanding); the lines are then what the growth adds.
+    ``quote_requested`` (or ``quoted`` when issued). ``expansion_of``: the won or issued quote, or the configuration
+    marked as built, whose installed cluster the configuration grows (quotes.services.expanding); the lines are
+    then what the growth adds.
     """
     errors: dict[str, str] = {}
     cust = clean_customer(customer, errors)
@@ -90,7 +106,7 @@ def quote_request(
         discount_percent=percent,
         line_discounts=lines,
         kvk=cust.get("kvk", ""),
-        installed=dict(expansion_of.snapshot.design) if expansion_of is not None else None,
+        installed=_installed(expansion_of),
     )
     return _create(
         expansion_of=expansion_of,
@@ -171,7 +187,7 @@ def _create(
     ev: Evaluation,
     previous: Quote | None = None,
     discount_set_by: User | None | Literal[_Unset.UNSET] = _UNSET,
-    expansion_of: Quote | None = None,
+    expansion_of: Quote | Configuration | None = None,
 ) -> Quote:
     if previous is not None:
         base, revision = previous.base_number, previous.revision + 1
@@ -193,7 +209,8 @@ def _create(
         base_number=base,
         revision=revision,
         configuration=configuration,
-        expansion_of=previous.expansion_of if previous is not None else expansion_of,
+        expansion_of=previous.expansion_of if previous is not None else _of(expansion_of, Quote),
+        expansion_of_built=previous.expansion_of_built if previous is not None else _of(expansion_of, Configuration),
         channel=channel,
         crm_reference=crm_reference,
         language=language,

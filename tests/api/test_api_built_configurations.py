@@ -52,3 +52,93 @@ def test_only_the_owner_with_scope_write_marks_a_configuration_built(make_client
     _reader, _t, reader = make_client("crm-r", scope="read")
     assert reader.post(url, format="json").status_code in (403, 404)
     assert writer.get(f"{CONFIGS}{created['id']}/").json()["built_at"] is None
+
+
+# --- the expansion quote of a built configuration: POST /api/v1/configurations/{id}/expansion-quotes/ -------------
+
+
+def _frozen(quote_id: int) -> dict:
+    from quotes.models import Quote
+
+    return Quote.objects.get(pk=quote_id).frozen
+
+
+def test_a_built_configuration_is_quoted_for_its_expansion_with_the_delta_bill(
+    api, design, customer, settings, tmp_path
+):
+    settings.MEDIA_ROOT = str(tmp_path)
+    built = _create(api, design)
+    url = f"{CONFIGS}{built['id']}/"
+    assert api.post(f"{url}built/", format="json").status_code == 200
+    group = design["node_groups"][0]["name"]
+    growth = {"node_group": group, "add": 4}
+    response = api.post(f"{url}expansion-quotes/", {**growth, "customer": customer}, format="json")
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["expansion_of_built"] == built["id"]
+    assert response["Location"] == body["url"]
+    read = api.get(body["url"]).json()
+    assert read["customer"]["email"] == customer["email"]
+    grown = api.get(f"{CONFIGS}{read['configuration']}/").json()  # the grown design: this client's configuration
+    count = design["node_groups"][0]["count"]
+    assert grown["document"]["node_groups"][0]["count"] == count + 4 and grown["built_at"] is None
+    # its lines are the delta bill the built configuration's expansion plan answers, the re-cabling line included
+    plan = api.post(f"{url}expansions/", growth, format="json").json()
+    delta = sorted((line["section"], line["part"], line["quantity"]) for line in plan["delta_bom"])
+    frozen = _frozen(body["id"])
+    assert sorted((line["section"], line["part_number"], line["quantity"]) for line in frozen["lines"]) == delta
+    assert frozen["expansion"]["built"] == built["name"] and not frozen["expansion"].get("of")
+    assert frozen["expansion"]["installed_nodes"] == count
+
+
+def test_the_offer_of_a_built_configurations_expansion_names_the_installed_cluster():
+    from django.utils import translation
+
+    from quotes.expansionwords import expansion_facts, expansion_source, expansion_title
+    from quotes.snapshot import FrozenExpansion
+
+    expansion = FrozenExpansion(built="Hall 2 cluster", installed_nodes=4, expanded_nodes=8)
+    with translation.override("en"):
+        assert expansion_title(expansion) == "Expansion of the installed cluster Hall 2 cluster"
+        assert expansion_source(expansion) == ("Expansion of the installed cluster", "Hall 2 cluster")
+        assert dict(expansion_facts(expansion))["Installed"] == "4 nodes, built as Hall 2 cluster"
+    with translation.override("nl"):
+        assert expansion_title(expansion) == "Uitbreiding van het geïnstalleerde cluster Hall 2 cluster"
+    quoted = FrozenExpansion(of="Q-2026-0001", installed_nodes=4, expanded_nodes=8)
+    with translation.override("en"):
+        assert expansion_title(quoted) == "Expansion of quote Q-2026-0001"
+
+
+def test_a_configuration_not_marked_built_is_not_quoted_for_an_expansion(api, design, customer):
+    from quotes.models import Quote
+
+    created = _create(api, design)
+    before = Quote.objects.count()
+    refused = api.post(f"{CONFIGS}{created['id']}/expansion-quotes/", {"add": 2, "customer": customer}, format="json")
+    assert refused.status_code == 422
+    assert "configuration" in {f["path"] for f in refused.json()["error"]["fields"]}
+    assert Quote.objects.count() == before
+
+
+def test_a_bad_body_is_400_naming_the_field(api, design, customer):
+    created = _create(api, design)
+    url = f"{CONFIGS}{created['id']}/"
+    api.post(f"{url}built/", format="json")
+    for body, field in (({"add": "many", "customer": customer}, "add"), ({"add": 2}, "customer")):
+        response = api.post(f"{url}expansion-quotes/", body, format="json")
+        assert response.status_code == 400, body
+        assert any(f["path"].startswith(field) for f in response.json()["error"]["fields"]), response.json()
+
+
+def test_every_read_of_a_quote_says_which_built_configuration_it_expands(api, design, customer, settings, tmp_path):
+    settings.MEDIA_ROOT = str(tmp_path)
+    built = _create(api, design)
+    api.post(f"{CONFIGS}{built['id']}/built/", format="json")
+    quote = api.post(
+        f"{CONFIGS}{built['id']}/expansion-quotes/", {"add": 2, "customer": customer}, format="json"
+    ).json()
+    assert api.get(quote["url"]).json()["expansion_of_built"] == built["id"]
+    listed = {q["id"]: q for q in api.get("/api/v1/quotes/").json()["results"]}
+    assert listed[quote["id"]]["expansion_of_built"] == built["id"]
+    plain = api.post("/api/v1/quotes/", {"design": design, "customer": customer}, format="json").json()
+    assert api.get(f"/api/v1/quotes/{plain['id']}/").json()["expansion_of_built"] is None

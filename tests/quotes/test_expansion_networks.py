@@ -5,10 +5,14 @@ for storage on a QM9700 storage fabric, and a ConnectX-7 for in-band management)
 from __future__ import annotations
 
 import csv
+import os
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from configurator.services import design_validate
+from engines.fabric.growth import Action
 from engines.networks.plan import default_system_ports
 from outputs.formats.cabling_csv import render as cabling_csv
 from quotes.services.expansion import Growth, expansion_plan, grown_document
@@ -84,7 +88,7 @@ def test_growing_by_nodes_keeps_every_installed_storage_cable_and_the_storage_sy
     kept = storage_node_leaf(answer, "keep")
     assert len(kept) == 64 * 2 + reserved  # every node's two storage ports and every storage system's port
     assert not storage_node_leaf(answer, "move") and not storage_node_leaf(answer, "remove")
-    assert all(ports(r["old"]) == ports(r["new"]) for r in kept)
+    assert all(r["old"] == r["new"] for r in kept)  # the same ports, racks and units at both ends
     assert len(storage_node_leaf(answer, "add")) == 32 * 2  # the added nodes' ports, and no storage system's
     (said,) = [f for f in answer["findings"] if f["code"] == "EXPANSION_STORAGE_SYSTEMS_KEPT"]
     greenfield = default_system_ports(96 * 2)  # what a new cluster of 96 nodes would reserve
@@ -124,3 +128,38 @@ def test_growing_by_nodes_keeps_every_out_of_band_uplink_on_its_in_band_port():
     assert not [r for r in uplinks if r["action"] in ("move", "remove")]
     inband = [r for r in answer["recabling"] if r["network"] == "inband" and r["link_class"] == "node-leaf"]
     assert {r["action"] for r in inband} == {"keep", "add"}
+
+
+@settings(
+    max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "12")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(installed=st.integers(2, 160), added=st.integers(1, 160), inband=st.booleans())
+@example(installed=64, added=32, inband=True)  # a scalable unit more: storage leaves and in-band leaves are added
+@example(installed=96, added=32, inband=True)  # the storage spines double
+@example(installed=20, added=20, inband=True)  # the SuperPOD control plane from 32 nodes, in the BasePOD's places
+@example(installed=2, added=1, inband=True)  # a one-rack cluster: its management rack gives way to the nodes
+def test_with_storage_and_in_band_networks_no_installed_device_moves(installed, added, inband):
+    # The management racks hold the storage and in-band switches, the central out-of-band switches and the control
+    # plane: the grown plan keeps them as they stand and racks what the growth adds around them. The one exception
+    # is a one-rack cluster's management rack, which stands beside it where the grown cluster's second compute rack
+    # goes: its devices move to the management row, and the expansion says so.
+    expansion = expansion_plan(
+        installed=with_storage(installed, inband=inband), growth=Growth(node_group="gpu", add=added)
+    )
+    plan = expansion.installed.rack_plan.plan
+    codes = {f.code for f in expansion.findings}
+    if plan.leaf_placement == "in-rack" and expansion.cabling.moved:
+        beside = {r.name for r in plan.racks if str(r.kind) == "management"}
+        assert {m.old.rack for m in expansion.cabling.moved} <= beside
+        assert "EXPANSION_DEVICES_MOVED" in codes
+    else:
+        assert expansion.cabling.moved == ()
+        assert "EXPANSION_DEVICES_MOVED" not in codes
+    for change in expansion.cabling.changes:
+        c = change.change
+        if c.action == Action.KEEP and not expansion.cabling.moved:
+            assert c.old is not None and c.new is not None
+            old_ends = (c.old.a_rack, c.old.a_u, c.old.z_rack, c.old.z_u)
+            assert old_ends == (c.new.a_rack, c.new.a_u, c.new.z_rack, c.new.z_u)

@@ -8,17 +8,19 @@ import io
 import pytest
 
 from configurator.models import Configuration
+from configurator.services import warning_acknowledge
 from design.model import DesignInputError
 from quotes.models import Quote
 from quotes.services import (
     QuoteError,
     expansion_design,
     quote_expansion_request,
+    quote_issue,
     quote_request,
     quote_revise,
 )
 from quotes.services.expansion import Growth, expansion_plan
-from tests.factories import design
+from tests.factories import H200_NODE, design
 
 pytestmark = pytest.mark.django_db
 
@@ -156,3 +158,32 @@ def test_the_dutch_offer_says_it_in_dutch(make_configuration, customer, media, b
     assert "Toegevoegd 4 nodes, 8 nodes na de uitbreiding" in text
     summary = {row[0].value: row[1].value for row in _workbook(quote.frozen).worksheets[1].iter_rows()}
     assert summary["Uitbreiding van offerte"] == dutch.number
+
+
+def test_the_expansion_quote_plans_the_grown_racks_as_the_expansion_does(
+    make_configuration, customer, media, build, staff
+):
+    # 20 → 40 nodes with storage and in-band networks: the control plane's SuperPOD step and more storage, in-band
+    # and out-of-band switches in the management racks. The quote's grown plan keeps the installed racks as the
+    # expansion door does, so its re-cabling and labour line are the door's.
+    networks = [
+        {"part": "900-9D3B6-00CN-AB0", "quantity": 1, "role": "storage"},
+        {"part": "MCX755106AS-HEAT", "quantity": 1, "role": "management"},
+    ]
+    configuration = make_configuration(design(20, components=[*H200_NODE, *networks]))
+    waiting = build(quote_request, configuration=configuration, customer=customer, channel="api")
+    for component in (2, 3):  # the adapters' PCIe form factor, confirmed by the sales engineer
+        subject = f"node_groups[0].components[{component}]"
+        warning_acknowledge(
+            configuration=configuration, code="PCIE_FORM_UNKNOWN", subject=subject, reason="checked", user=staff
+        )
+    original = quote_issue(quote=waiting, user=staff)
+    assert original.status == Quote.Status.ISSUED
+    quote = _expand(original, build, add=20)
+    quote.refresh_from_db()
+    plan = expansion_plan(installed=original.frozen, growth=Growth(node_group="gpu", add=20)).to_json()
+    assert plan["expansion"]["moved_devices"] == 0 and plan["moved_devices"] == []
+    frozen = quote.frozen["expansion"]
+    assert frozen["moved_devices"] == 0
+    assert frozen["cables"] == plan["expansion"]["cables"]
+    assert frozen["labour_cables"] == plan["expansion"]["labour_cables"]

@@ -2,8 +2,8 @@
 leaves with its nodes, and plans every other rack and leaf as it always does (engines.racks.plan.kept_first_rack).
 Inputs from ``parts.py``: 8U nodes of 10.2 kW, two to a 30 kW air rack with a 1 kW leaf."""
 
-from engines.cluster.rackplan import kept_rack
 from engines.racks import KeptRack, plan_racks, switch_locations
+from engines.racks.kept import kept_rack
 from engines.racks.model import DeviceRole
 
 from .parts import PDU_22K, air_nodes, leaves, mgmt, spines
