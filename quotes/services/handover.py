@@ -6,7 +6,9 @@ part's facts, design.specjson, once per catalogue state in quotes.models.QuoteCa
 receipt. ``quote_export`` validates the frozen design against that view and renders the export through the one
 output service: a part renamed, repriced or deleted since changes nothing in the files. What is read live: the
 code of the engines and the exports (a fixed rule gives fixed files). A quote frozen before the catalogue was
-kept (no ``receipt.catalog_digest``) is validated against today's catalogue, as its exports always were.
+kept (no ``receipt.catalog_digest``) is validated against today's catalogue, as its exports always were. An
+expansion quote's grown cluster is planned from its installed one's racks (``growing_from``), as its offer and
+re-cabling list were: the files put every installed device where it stands.
 """
 
 from __future__ import annotations
@@ -17,9 +19,11 @@ from configurator.services import design_validate
 from design.jsontext import JsonObject
 from design.specjson import catalog_digest, catalog_from_json, catalog_json
 from design.specs import CatalogView
+from engines.cluster.rackplan import growing_from
 from outputs.services import HANDOVER_EXPORTS, Output, UnknownOutput, design_export
 
 from ..models import Quote, QuoteCatalog
+from .evaluation import installed_design
 
 # Each catalogue view this process froze, written out with its digest (a view is one catalogue state, shared by
 # every validation until the catalogue changes): written out once per state, not once per quote.
@@ -54,6 +58,12 @@ def quote_export(quote: Quote, name: str) -> Output:
     OutputUnavailable when the design has nothing to give in that format."""
     if name not in HANDOVER_EXPORTS:
         raise UnknownOutput(name)
-    snapshot = quote.snapshot
-    result = design_validate(document=snapshot.design, language=snapshot.language, catalog=quote_catalog(quote))
+    snapshot, catalog = quote.snapshot, quote_catalog(quote)
+    installed = installed_design(quote)
+    if installed is None:
+        result = design_validate(document=snapshot.design, language=snapshot.language, catalog=catalog)
+    else:  # an expansion quote's cluster is planned from the installed racks, as it was quoted
+        before = design_validate(document=installed, language=snapshot.language, catalog=catalog)
+        with growing_from(before.rack_plan.plan):
+            result = design_validate(document=snapshot.design, language=snapshot.language, catalog=catalog)
     return design_export(name=name, result=result, language=snapshot.language)

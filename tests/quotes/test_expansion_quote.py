@@ -3,18 +3,21 @@ or issued quote's cluster adds, referring to that quote."""
 
 from __future__ import annotations
 
+import csv
 import io
+import zipfile
 
 import pytest
 
 from configurator.models import Configuration
-from configurator.services import warning_acknowledge
+from configurator.services import design_validate, warning_acknowledge
 from design.model import DesignInputError
 from quotes.models import Quote
 from quotes.services import (
     QuoteError,
     expansion_design,
     quote_expansion_request,
+    quote_export,
     quote_issue,
     quote_request,
     quote_revise,
@@ -160,30 +163,58 @@ def test_the_dutch_offer_says_it_in_dutch(make_configuration, customer, media, b
     assert summary["Uitbreiding van offerte"] == dutch.number
 
 
-def test_the_expansion_quote_plans_the_grown_racks_as_the_expansion_does(
-    make_configuration, customer, media, build, staff
-):
-    # 20 → 40 nodes with storage and in-band networks: the control plane's SuperPOD step and more storage, in-band
-    # and out-of-band switches in the management racks. The quote's grown plan keeps the installed racks as the
-    # expansion door does, so its re-cabling and labour line are the door's.
-    networks = [
-        {"part": "900-9D3B6-00CN-AB0", "quantity": 1, "role": "storage"},
-        {"part": "MCX755106AS-HEAT", "quantity": 1, "role": "management"},
-    ]
-    configuration = make_configuration(design(20, components=[*H200_NODE, *networks]))
-    waiting = build(quote_request, configuration=configuration, customer=customer, channel="api")
-    for component in (2, 3):  # the adapters' PCIe form factor, confirmed by the sales engineer
+NETWORK_ADAPTERS = [
+    {"part": "900-9D3B6-00CN-AB0", "quantity": 1, "role": "storage"},
+    {"part": "MCX755106AS-HEAT", "quantity": 1, "role": "management"},
+]
+
+
+def _issue(waiting, configuration, staff):
+    """``waiting`` issued by a sales engineer who confirmed the PCIe form factor of the storage and in-band adapters."""
+    for component in (2, 3):
         subject = f"node_groups[0].components[{component}]"
         warning_acknowledge(
             configuration=configuration, code="PCIE_FORM_UNKNOWN", subject=subject, reason="checked", user=staff
         )
-    original = quote_issue(quote=waiting, user=staff)
-    assert original.status == Quote.Status.ISSUED
-    quote = _expand(original, build, add=20)
-    quote.refresh_from_db()
+    quote = quote_issue(quote=waiting, user=staff)
+    assert quote.status == Quote.Status.ISSUED
+    return quote
+
+
+@pytest.fixture
+def grown_20_40(make_configuration, customer, media, build, staff):
+    """20 → 40 nodes with storage and in-band networks: the control plane's SuperPOD step and more storage, in-band
+    and out-of-band switches in the management racks. Returns the original and the issued expansion quote."""
+    installed = make_configuration(design(20, components=[*H200_NODE, *NETWORK_ADAPTERS]))
+    original = _issue(build(quote_request, configuration=installed, customer=customer, channel="api"), installed, staff)
+    grown = Configuration.objects.create(
+        document=expansion_design(original=original, growth=Growth(node_group="gpu", add=20)), name="grown"
+    )
+    waiting = build(quote_expansion_request, original=original, configuration=grown, channel="api")
+    return original, _issue(waiting, grown, staff)
+
+
+def test_the_expansion_quote_plans_the_grown_racks_as_the_expansion_does(grown_20_40):
+    # The quote's grown plan keeps the installed racks as the expansion door does, so its re-cabling and labour
+    # line are the door's.
+    original, quote = grown_20_40
     plan = expansion_plan(installed=original.frozen, growth=Growth(node_group="gpu", add=20)).to_json()
     assert plan["expansion"]["moved_devices"] == 0 and plan["moved_devices"] == []
     frozen = quote.frozen["expansion"]
     assert frozen["moved_devices"] == 0
     assert frozen["cables"] == plan["expansion"]["cables"]
     assert frozen["labour_cables"] == plan["expansion"]["labour_cables"]
+
+
+def test_the_expansion_quotes_hand_over_puts_every_installed_switch_where_it_stands(grown_20_40):
+    original, quote = grown_20_40
+    installed = design_validate(document=original.snapshot.design, language="en").rack_plan.plan
+    where = {
+        (rack.name, d.position_u) for rack in installed.racks if str(rack.kind) == "management" for d in rack.devices
+    }
+    assert where  # the installed management rack holds the control plane and the networks' switches
+    body = b"".join(c if isinstance(c, bytes) else c.encode() for c in quote_export(quote, "netbox.zip").body)
+    with zipfile.ZipFile(io.BytesIO(body)) as bundle:
+        devices = list(csv.DictReader(io.StringIO(bundle.read("devices.csv").decode())))
+    placed = {(row["rack"], int(row["position"])) for row in devices if row.get("position")}
+    assert where <= placed  # every installed device of the management racks at its rack and unit
