@@ -55,7 +55,9 @@ Rules (each with its basis)
   (``engines/fabric/README.md``, "leaves sit in a network rack in the middle of the row"). The middle is that of
   the full SU's row: a partial SU's racks stand left of its leaf rack up to there and the places it is short of
   are kept free (``packing.reserved``: no rack, no name; 4 nodes are R01-01, R01-02 and the leaf rack R01-09), so
-  the racks added as the SU fills take those places and none moves. Exception: when
+  the racks added as the SU fills take those places and none moves. A row of rack-scale systems (NVL72) is filled
+  the same way, as the DGX SuperPOD GB200 RA's SU of 8 racks: 2 racks are R01-01, R01-02 and the leaf rack R01-05.
+  Exception: when
   the whole cluster with its leaves fits one rack, the leaves go into that rack with their nodes
   (``leaf_placement`` "in-rack"), as a one-rack system needs no network rack. A cluster grown from such a one-rack
   cluster (``kept``: the expansion plans it so, ``engines.cluster.rackplan.growing_from``) keeps that rack as it

@@ -81,7 +81,9 @@ def _group_rows(
             row.append(Draft(RackKind.COMPUTE, *content(rest), group, first + full * npr, rest))
         rows.append(row)
         start += row_nodes
-    return rows, ceil_div(per_row, max(1, npr)) if group.su_nodes else 0
+    # A row of rack-scale systems is a unit to fill too (the DGX SuperPOD GB200 RA's SU of 8 racks): its leaf
+    # racks stand where the full row has them, so growing it moves no installed rack.
+    return rows, ceil_div(per_row, max(1, npr)) if group.su_nodes or group.rack_scale else 0
 
 
 @lru_cache(maxsize=64)

@@ -250,3 +250,23 @@ def test_growing_by_a_whole_unit_keeps_the_out_of_band_cable_of_every_installed_
     assert len({r["old"]["a"]["device"] for r in kept if r["old"]["a"]["device"].startswith("node-")}) == 64
     moved = [r["old"]["a"]["device"] for r in cables(answer, "move", "device-leaf", "oob")]
     assert [d for d in moved if d.startswith("node-")] == []
+
+
+def nvl72(racks: int) -> dict:
+    return {
+        "schema": "design/v1",
+        "name": f"{racks} x GB200 NVL72",
+        "node_groups": [{"name": "gpu", "count": racks, "server": "SRS-GB200-NVL72", "components": []}],
+        "fabric": {"switch": "MQM9700-NS2F"},
+    }
+
+
+@pytest.mark.parametrize(("installed", "expanded"), [(1, 2), (2, 4), (4, 8), (3, 7)])
+def test_growing_a_row_of_nvl72_racks_moves_no_installed_device(installed, expanded):
+    # A row of rack-scale systems is filled like an SU row (the GB200 SuperPOD RA's 8 racks): its leaf rack stands
+    # where the full row has it, the racks it lacks kept free, so added racks take those places.
+    answer = expansion_plan(installed=nvl72(installed), growth=Growth(node_group="gpu", add=expanded - installed))
+    assert answer.cabling.moved == ()
+    assert "EXPANSION_DEVICES_MOVED" not in {f.code for f in answer.findings}
+    racks = {r.name for r in answer.installed.rack_plan.plan.racks}
+    assert racks <= {r.name for r in answer.result.rack_plan.plan.racks}
