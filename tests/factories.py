@@ -10,6 +10,9 @@ from django.contrib.auth.models import Permission
 from configurator.models import Configuration, WarningAcknowledgement
 
 H200_NODE = [{"part": "HGX-H200-8GPU", "quantity": 1}, {"part": "MCX75310AAS-NEAT", "quantity": 8, "role": "compute"}]
+# A BlueField-3 for the storage network and a ConnectX-7 for in-band management, as the networks' tests add them.
+STORAGE_ADAPTER = {"part": "900-9D3B6-00CN-AB0", "quantity": 1, "role": "storage"}
+INBAND_ADAPTER = {"part": "MCX755106AS-HEAT", "quantity": 1, "role": "management"}
 
 
 def design(

@@ -112,17 +112,12 @@ def _as_switches(
 
 def _added(equipment: Sequence[Switch], left: Counter[tuple[str, str]]) -> list[Switch]:
     """The equipment beyond what the installed racks hold (``left``: how many of each the installed ones leave to
-    add), in its order."""
-    already = Counter((str(s.role), s.part) for s in equipment if s.part != KEPT_FREE)
-    already.subtract(left)
+    add), in its order: a role's switches are alike, so which of them is new makes no difference."""
     out: list[Switch] = []
     for s in equipment:
         key = (str(s.role), s.part)
-        if s.part == KEPT_FREE:
-            continue
-        if already[key] > 0:
-            already[key] -= 1
-        else:
+        if s.part != KEPT_FREE and left[key] > 0:
+            left[key] -= 1
             out.append(s)
     return out
 

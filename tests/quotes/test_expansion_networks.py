@@ -16,32 +16,16 @@ from engines.fabric.growth import Action
 from engines.networks.plan import default_system_ports
 from outputs.formats.cabling_csv import render as cabling_csv
 from quotes.services.expansion import Growth, expansion_plan, grown_document
+from tests.factories import INBAND_ADAPTER, STORAGE_ADAPTER
+
+from .test_expansion import h200
 
 pytestmark = pytest.mark.usefixtures("seeded_catalog")
 
-BF3_DUAL_400G = "900-9D3B6-00CN-AB0"
-CX7_DUAL_200G = "MCX755106AS-HEAT"
-
 
 def with_storage(count: int, system_ports: int | None = None, *, inband: bool = False) -> dict:
-    doc = {
-        "schema": "design/v1",
-        "name": f"{count} x HGX H200 with storage",
-        "node_groups": [
-            {
-                "name": "gpu",
-                "count": count,
-                "server": "SYS-821GE-TNHR",
-                "components": [
-                    {"part": "HGX-H200-8GPU", "quantity": 1},
-                    {"part": "MCX75310AAS-NEAT", "quantity": 8, "role": "compute"},
-                    {"part": BF3_DUAL_400G, "quantity": 1, "role": "storage"},
-                    *([{"part": CX7_DUAL_200G, "quantity": 1, "role": "management"}] if inband else []),
-                ],
-            }
-        ],
-        "fabric": {"switch": "MQM9700-NS2F"},
-    }
+    doc = h200(count)
+    doc["node_groups"][0]["components"] += [STORAGE_ADAPTER, *([INBAND_ADAPTER] if inband else [])]
     if system_ports is not None:
         doc["networks"] = {"storage": {"system_ports": system_ports}}
     return doc

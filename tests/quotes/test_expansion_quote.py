@@ -23,7 +23,7 @@ from quotes.services import (
     quote_revise,
 )
 from quotes.services.expansion import Growth, expansion_plan
-from tests.factories import H200_NODE, design
+from tests.factories import H200_NODE, INBAND_ADAPTER, STORAGE_ADAPTER, design
 
 pytestmark = pytest.mark.django_db
 
@@ -163,12 +163,6 @@ def test_the_dutch_offer_says_it_in_dutch(make_configuration, customer, media, b
     assert summary["Uitbreiding van offerte"] == dutch.number
 
 
-NETWORK_ADAPTERS = [
-    {"part": "900-9D3B6-00CN-AB0", "quantity": 1, "role": "storage"},
-    {"part": "MCX755106AS-HEAT", "quantity": 1, "role": "management"},
-]
-
-
 def _issue(waiting, configuration, staff):
     """``waiting`` issued by a sales engineer who confirmed the PCIe form factor of the storage and in-band adapters."""
     for component in (2, 3):
@@ -185,7 +179,7 @@ def _issue(waiting, configuration, staff):
 def grown_20_40(make_configuration, customer, media, build, staff):
     """20 → 40 nodes with storage and in-band networks: the control plane's SuperPOD step and more storage, in-band
     and out-of-band switches in the management racks. Returns the original and the issued expansion quote."""
-    installed = make_configuration(design(20, components=[*H200_NODE, *NETWORK_ADAPTERS]))
+    installed = make_configuration(design(20, components=[*H200_NODE, STORAGE_ADAPTER, INBAND_ADAPTER]))
     original = _issue(build(quote_request, configuration=installed, customer=customer, channel="api"), installed, staff)
     grown = Configuration.objects.create(
         document=expansion_design(original=original, growth=Growth(node_group="gpu", add=20)), name="grown"
