@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
@@ -19,6 +19,7 @@ from design.specs import CatalogView
 from engines.cluster.pipeline import design_hash
 from engines.fabric.plan import plan_fabric
 from engines.fabric.request import parse_fabric_request, resolve
+from engines.findings.finding import Severity
 from messages.languages import resolve_language
 
 from .errors import ConfigurationErrorCode, ConfigurationLocked
@@ -403,19 +404,28 @@ def warning_acknowledge(
 
 
 def acknowledgements_in_force(
-    *, configuration: Configuration, result: ValidationResult
+    *, configuration: Configuration, result: ValidationResult, also: Sequence[ShownFinding] = ()
 ) -> list[WarningAcknowledgement]:
     """The acknowledgements given for the design ``result`` validated (same code, subject and design hash) whose
-    warning it still reports: the ones a quote prints. Legacy rows without a design hash never match."""
-    current = {(f.code, f.subject) for f in result.warnings if f.code not in FIX_NOT_ACCEPT}
+    warning it still reports, or one of the warnings ``also`` gives (an expansion quote's: what its growth crosses):
+    the ones a quote prints. Legacy rows without a design hash never match."""
+    current = {(f.code, f.subject) for f in _warnings(result, also) if f.code not in FIX_NOT_ACCEPT}
     acks = configuration.acknowledgements.filter(design_hash=result.design_hash).exclude(design_hash="")
     return [a for a in acks.select_related("user").order_by("code", "subject", "id") if (a.code, a.subject) in current]
 
 
-def unacknowledged_warnings(*, configuration: Configuration, result: ValidationResult) -> list[ShownFinding]:
-    """Warnings in ``result`` that no sales engineer has accepted for this design yet (quoting requires none)."""
-    acked = {(a.code, a.subject) for a in acknowledgements_in_force(configuration=configuration, result=result)}
-    return [f for f in result.warnings if (f.code, f.subject) not in acked]
+def unacknowledged_warnings(
+    *, configuration: Configuration, result: ValidationResult, also: Sequence[ShownFinding] = ()
+) -> list[ShownFinding]:
+    """Warnings in ``result``, and those of ``also`` (an expansion quote's growth findings), that no sales engineer
+    has accepted for this design yet (quoting requires none)."""
+    in_force = acknowledgements_in_force(configuration=configuration, result=result, also=also)
+    acked = {(a.code, a.subject) for a in in_force}
+    return [f for f in _warnings(result, also) if (f.code, f.subject) not in acked]
+
+
+def _warnings(result: ValidationResult, also: Sequence[ShownFinding]) -> list[ShownFinding]:
+    return [*result.warnings, *(f for f in also if f.severity == Severity.WARNING)]
 
 
 def design_bill_unvalidated(*, document: dict, catalog: CatalogView) -> Bill | None:

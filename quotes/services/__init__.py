@@ -5,7 +5,9 @@ Business rules, in one home:
 * A quote is only made for a design that validates without error findings (configurator.services.design_validate,
   the same service every door uses). Input errors are reported per field; nothing is stored.
 * Warnings must be accepted by a sales engineer (configurator WarningAcknowledgement); until then the quote waits
-  in ``awaiting_review``. The accepted warnings and their reasons are printed on the quote.
+  in ``awaiting_review``. The accepted warnings and their reasons are printed on the quote. An expansion quote's
+  warnings of what its growth crosses (a new fabric tier, installed racks drawing more, installed devices moving)
+  are accepted the same way.
 * A discount above settings.QUOTE_DISCOUNT_APPROVAL_THRESHOLD (quote discount, any line discount, or both
   combined on a line) waits in ``awaiting_approval`` until someone with ``quotes.approve_quote`` approves it.
   There is no other way to issue it: the admin makes status and discounts read-only, the API calls these.
@@ -59,6 +61,7 @@ from .builds import (
     quotes_requeue_stuck,
 )
 from .deciding import QuoteStateError, quote_accept, quote_decline, quote_may_answer
+from .evaluation import pending_growth_findings
 from .expanding import (
     built_expansion_design,
     built_expansion_name,
@@ -127,6 +130,7 @@ __all__ = [
     "quote_decline",
     "quote_documents_build",
     "quote_expandable",
+    "pending_growth_findings",
     "quote_export",
     "quote_built_expansion_request",
     "quote_expansion_request",

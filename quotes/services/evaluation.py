@@ -50,6 +50,8 @@ class Evaluation:
     expansion: JsonObject | None = None
     # The catalogue view the design was validated and priced against (frozen with the quote: QuoteCatalog).
     catalog: CatalogView | None = None
+    # An expansion quote's findings of what the growth crosses: its warnings are accepted like the design's.
+    growth_findings: tuple[ShownFinding, ...] = ()
 
 
 def evaluate(
@@ -71,6 +73,7 @@ def evaluate(
     document = configuration.document
     validated, growth = _validated_growth(document, installed, language)
     result = validated.result
+    crossed = growth.findings if growth else ()
     raw = _raw_lines(growth.delta_bom if growth else validated.result.bill.lines, line_discounts)
     agreement = agreement_for(vat_number=vat_number, kvk=kvk)
     agreed = {
@@ -99,7 +102,7 @@ def evaluate(
         lines=lines,
         totals=totals,
         vat=vat,
-        unacknowledged=unacknowledged_warnings(configuration=configuration, result=result),
+        unacknowledged=unacknowledged_warnings(configuration=configuration, result=result, also=crossed),
         needs_approval=bool(reasons),
         lead_times=_lead_times({line.part_number for line in lines}),
         costs=costs,
@@ -109,6 +112,7 @@ def evaluate(
         agreed=agreed,
         expansion=growth.frozen_json() if growth else None,
         catalog=validated.catalog,
+        growth_findings=crossed,
     )
 
 
@@ -187,6 +191,28 @@ def _installed(installed: JsonObject, language: str) -> ValidationResult:
         return design_validate(document=installed_document(installed), language=language)
     except DesignInputError as exc:
         raise QuoteError({f"expansion_of.design.{path}": message for path, message in exc.errors.items()}) from None
+
+
+def pending_growth_findings(*, configuration: Configuration, language: str) -> tuple[ShownFinding, ...]:
+    """What the growth of the configuration's newest quote crosses, in ``language``, when that quote is an expansion
+    quote: the wizard lists these findings beside the design's, and a sales engineer accepts their warnings there as
+    the design's own before the quote is issued (``Evaluation.unacknowledged`` counts both). () for any other
+    configuration, and where the grown or the installed design no longer validates (the design's own findings say
+    why)."""
+    quote = (
+        Quote.objects.filter(configuration=configuration)
+        .select_related("expansion_of", "expansion_of_built")
+        .order_by("-created_at", "-id")
+        .first()
+    )
+    installed = installed_design(quote) if quote is not None else None
+    if installed is None:
+        return ()
+    try:
+        _validated, growth = _validated_growth(configuration.document, installed, language)
+    except QuoteError:
+        return ()
+    return growth.findings if growth else ()
 
 
 def installed_design(quote: Quote) -> JsonObject | None:

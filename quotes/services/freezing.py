@@ -4,13 +4,14 @@ the documents are rendered from it alone."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.utils import translation
 
-from configurator.result import ValidationResult
+from configurator.result import ShownFinding, ValidationResult
 from configurator.services import acknowledgements_in_force
 from design.jsontext import JsonObject
 
@@ -41,12 +42,15 @@ if TYPE_CHECKING:
     from configurator.models import Configuration
 
 
-def _acknowledgements(configuration: Configuration, result: ValidationResult) -> list[FrozenAcknowledgement]:
-    """The accepted warnings of this validation, with who accepted them and why (printed on the quote).
+def _acknowledgements(
+    configuration: Configuration, result: ValidationResult, also: Sequence[ShownFinding] = ()
+) -> list[FrozenAcknowledgement]:
+    """The accepted warnings of this validation, and of an expansion's growth (``also``), with who accepted them and
+    why (printed on the quote).
 
     Which acknowledgements count is configurator.services.acknowledgements_in_force's decision alone (it matches
     them against the design hash in ``result``: an acceptance given for another design does not count)."""
-    messages = {(f.code, f.subject): f.message for f in result.warnings}
+    messages = {(f.code, f.subject): f.message for f in (*result.warnings, *also)}
     return [
         FrozenAcknowledgement(
             code=ack.code,
@@ -56,7 +60,7 @@ def _acknowledgements(configuration: Configuration, result: ValidationResult) ->
             by=(ack.user.get_full_name() or ack.user.get_username()) if ack.user else "",
             at=ack.created_at.isoformat(),
         )
-        for ack in acknowledgements_in_force(configuration=configuration, result=result)
+        for ack in acknowledgements_in_force(configuration=configuration, result=result, also=also)
     ]
 
 
@@ -118,7 +122,7 @@ def _snapshot(quote: Quote, ev: Evaluation, validation: JsonObject) -> FrozenQuo
         ),
         vat=FrozenVat(category=ev.vat.category, rate=ev.vat.rate, notice=quote.vat_notice),
         agreement=FrozenAgreement.model_validate(quote.agreement) if quote.agreement is not None else None,
-        acknowledgements=_acknowledgements(quote.configuration, result),
+        acknowledgements=_acknowledgements(quote.configuration, result, ev.growth_findings),
         approval=(
             FrozenApproval(by=quote.approved_by.get_username(), at=quote.approved_at.isoformat())
             if quote.approved_by_id and quote.approved_by is not None and quote.approved_at

@@ -212,3 +212,29 @@ def test_the_expansion_quotes_hand_over_puts_every_installed_switch_where_it_sta
         devices = list(csv.DictReader(io.StringIO(bundle.read("devices.csv").decode())))
     placed = {(row["rack"], int(row["position"])) for row in devices if row.get("position")}
     assert where <= placed  # every installed device of the management racks at its rack and unit
+
+
+def test_what_the_growth_crosses_waits_for_a_sales_engineer_like_a_design_warning(
+    make_configuration, customer, media, build, staff
+):
+    # Three nodes, two a rack: the fourth joins the third in its installed rack, which then draws more power than the
+    # installed plan gave it. The CRM's expansion quote waits until a sales engineer accepts that, with a reason,
+    # and the issued offer prints the acceptance as it prints the design's own.
+    original = build(quote_request, configuration=make_configuration(design(3)), customer=customer, channel="api")
+    assert original.status == Quote.Status.ISSUED
+    grown = Configuration.objects.create(
+        document=expansion_design(original=original, growth=Growth(node_group="gpu", add=1)), name="grown"
+    )
+    waiting = build(quote_expansion_request, original=original, configuration=grown, channel="api")
+    assert waiting.status == Quote.Status.AWAITING_REVIEW and waiting.review_reason == "warnings"
+    with pytest.raises(QuoteError) as refused:
+        quote_issue(quote=waiting, user=staff)
+    assert "EXPANSION_RACK_POWER (rack_plan)" in str(refused.value.errors["warnings"])
+    warning_acknowledge(
+        configuration=grown, code="EXPANSION_RACK_POWER", subject="rack_plan", reason="PDU has room", user=staff
+    )
+    issued = quote_issue(quote=waiting, user=staff)
+    assert issued.status == Quote.Status.ISSUED
+    (accepted,) = issued.frozen["acknowledgements"]
+    assert (accepted["code"], accepted["reason"]) == ("EXPANSION_RACK_POWER", "PDU has room")
+    assert "R01-02" in accepted["message"]

@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from quotes.models import Quote
-from tests.web.pages import CUSTOMER, url
+from tests.web.pages import CUSTOMER, H200_CLUSTER, grant, url
 
 pytestmark = pytest.mark.django_db
 
@@ -111,3 +111,33 @@ def test_the_dutch_page_says_it_in_dutch(anna_quote):
     anna, quote = anna_quote
     page = anna.get(reverse("quotes:status", args=[quote.token]), HTTP_ACCEPT_LANGUAGE="nl").content.decode()
     assert "Dit cluster uitbreiden" in page
+
+
+def test_a_sales_engineer_accepts_what_the_growth_crosses_before_issuing_the_expansion_quote(
+    make_config, media_root, staff_client, staff
+):
+    # Three nodes, two a rack: a fourth joins the third in its installed rack, which then draws more than the
+    # installed plan gave it. The grown design's quote step lists that beside the design's findings, and the quote
+    # is issued once a sales engineer accepts it with a reason.
+    grant(staff, "issue_quote")
+    three = {**H200_CLUSTER, "node_groups": [{**H200_CLUSTER["node_groups"][0], "count": 3}]}
+    anna = Client()
+    assert anna.post(url(make_config(three), "quote"), CUSTOMER).status_code == 302
+    quote = Quote.objects.get()
+    anna.post(expand_url(quote), {"node_group": "gpu", "add": "1", "action": "request"})
+    expansion = Quote.objects.exclude(pk=quote.pk).get()
+    assert expansion.status == Quote.Status.AWAITING_REVIEW
+    grown = expansion.configuration
+    step = staff_client.get(url(grown, "quote")).content.decode()
+    assert 'data-code="EXPANSION_RACK_POWER"' in step and "R01-02" in step and "Accept warning" in step
+    assert 'id="issue-quote" disabled' in step
+    staff_client.post(
+        reverse("configurator:acknowledge", kwargs={"token": grown.token}),
+        {"code": "EXPANSION_RACK_POWER", "subject": "rack_plan", "reason": "PDU has room", "next_step": "quote"},
+    )
+    step = staff_client.get(url(grown, "quote")).content.decode()
+    assert "PDU has room" in step and 'id="issue-quote" disabled' not in step
+    staff_client.post(url(grown, "quote"), {"action": "issue", "quote": expansion.token})
+    expansion.refresh_from_db()
+    assert expansion.status == Quote.Status.ISSUED
+    assert [a["code"] for a in expansion.frozen["acknowledgements"]] == ["EXPANSION_RACK_POWER"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,7 @@ from configurator.services import (
 from messages.languages import resolve_language
 from quotes import selectors as quote_selectors
 from quotes.audience import for_customer
+from quotes.services import pending_growth_findings
 from web import selectors, wizard
 from web.verdicts import design_verdict
 
@@ -165,12 +167,14 @@ class Evaluation:
         *,
         acks: dict[tuple[str, str], Any],
         staff: bool = True,
+        growth: Sequence[dict] = (),
     ):
         gpu_parts, adapter_parts = part_sets(view)
         self.outcome = outcome
         result = self.result = outcome.result
-        # The page's context is the result's JSON form, section by section (the templates read the contract's keys).
-        raw = result.findings_json() if result else _input_findings(outcome.input_errors or {})
+        # The page's context is the result's JSON form, section by section (the templates read the contract's keys),
+        # and for an expansion quote's design what its growth crosses (accepted as the design's own warnings).
+        raw = [*result.findings_json(), *growth] if result else _input_findings(outcome.input_errors or {})
         if not staff:  # notes for sales and about gaps in the catalogue stay with the sales engineer
             raw = [f for f in raw if for_customer(f["code"], f["severity"])]
         self.findings: list[dict] = []
@@ -225,10 +229,12 @@ def _evaluate(request: HttpRequest, config: Configuration, view: CatalogView) ->
         # The catalogue changed since the row's verdict was stored (or it never was): store the new one. Only a
         # POST writes; a GET shows the computed outcome and leaves the row alone.
         outcome = configuration_validate(configuration=config, language=_language())
+    growth = pending_growth_findings(configuration=config, language=_language()) if outcome.result else ()
     acks = {}
-    if outcome.result and outcome.result.warnings:
+    if outcome.result and (outcome.result.warnings or growth):
         acks = {(a.code, a.subject): a for a in config.acknowledgements.select_related("user")}
-    return Evaluation(config, outcome, view, acks=acks, staff=_is_staff(request))
+    growth_json = [f.to_json() for f in growth]
+    return Evaluation(config, outcome, view, acks=acks, staff=_is_staff(request), growth=growth_json)
 
 
 def _context(
