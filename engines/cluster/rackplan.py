@@ -265,7 +265,8 @@ _grown_from: ContextVar[RackPlan | None] = ContextVar("grown_from", default=None
 def growing_from(installed: RackPlan) -> Iterator[None]:
     """Within it, every rack plan is that of a cluster grown from the ``installed`` one (engines.racks.kept): where
     that was one rack with its leaves (``kept_rack``), the grown plan keeps the rack as it stands; its management
-    racks stand as they stood, the added equipment around them (``kept_management``). The expansion
+    racks stand as they stood, the added equipment around them (``kept_management``), a one-rack cluster's beside
+    its rack (``engines.racks.kept.place_kept``). The expansion
     (quotes.services.expansion) validates the grown design within it; a greenfield validation never does."""
     token = _grown_from.set(installed)
     try:

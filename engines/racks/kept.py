@@ -13,6 +13,11 @@ them (``around_kept``):
   above no installed device of its own role, so every installed device keeps its number and name), then after the
   installed devices in the last management rack while it has room, then into new management racks;
 * where packing afresh keeps every installed device in place anyway, the fresh packing stands.
+
+An installed one-rack cluster (``leaf_placement`` "in-rack") has its management racks beside its rack, in the first
+row, where the grown cluster's second compute rack would go. They keep that place and name (``place_kept``): the
+grown plan's first row has them after the installed rack and its other racks after them, one place further on
+each; the management racks the growth adds stand where a grown plan has its management racks.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from collections.abc import Sequence
 from .inputs import KeptManagement, KeptRack, Place
 from .model import Device, DeviceRole, RackKind, RackPlan, SwitchRole
 from .packing import KEPT_FREE, Builder, Draft, Switch
+from .rows import insert_racks, place_upper
 
 
 def rack_places(devices: Sequence[Device], u_total: int) -> tuple[Place, ...]:
@@ -46,9 +52,15 @@ def _top_first(d: Device) -> int:
 
 
 def kept_management(installed: RackPlan) -> KeptManagement | None:
-    """The installed plan's management racks as a grown plan keeps them; None without any."""
-    racks = tuple(rack_places(r.devices, r.u_total) for r in installed.racks if r.kind == RackKind.MANAGEMENT)
-    return KeptManagement(racks=racks) if racks else None
+    """The installed plan's management racks as a grown plan keeps them, with their place in the first row where
+    they stand beside a one-rack cluster's rack; None without any."""
+    mine = [r for r in installed.racks if r.kind == RackKind.MANAGEMENT]
+    if not mine:
+        return None
+    beside = installed.leaf_placement == "in-rack" and all(r.row == 0 for r in mine)
+    return KeptManagement(
+        racks=tuple(rack_places(r.devices, r.u_total) for r in mine), first_row_slot=mine[0].slot if beside else None
+    )
 
 
 def kept_rack(installed: RackPlan) -> KeptRack | None:
@@ -147,3 +159,35 @@ def _fill(rack: list[Switch], after: Sequence[Sequence[Switch]], s: Switch, room
         rack[i : i + 1] = [s, *([_free(rest)] if rest else [])]
         return True
     return False
+
+
+def place_kept(
+    rows: list[list[Draft]],
+    spines: list[Draft],
+    cores: list[Draft],
+    management: Sequence[Draft],
+    widths: Sequence[int],
+    kept: KeptManagement | None,
+) -> None:
+    """``place_upper``, but the installed management racks that stood beside a one-rack cluster's rack
+    (``KeptManagement.first_row_slot``: the first of ``management``, as many as were installed) at their place in
+    the first row, the row's racks from there on after them (module docstring)."""
+    slot = kept.first_row_slot if kept is not None and rows and rows[0] else None
+    beside, rest = _first_racks(management, len(kept.racks) if kept is not None and slot else 0)
+    place_upper(rows, spines, cores, rest, widths)
+    if slot and beside:
+        insert_racks(rows[0], slot, beside)
+
+
+def _first_racks(drafts: Sequence[Draft], count: int) -> tuple[list[Draft], list[Draft]]:
+    """The first ``count`` racks of ``drafts`` and the others, a run split where the count ends in it."""
+    first: list[Draft] = []
+    rest: list[Draft] = []
+    for d in drafts:
+        take = min(d.count, count)
+        count -= take
+        if take:
+            first.append(d if take == d.count else d.part(0, take))
+        if take < d.count:
+            rest.append(d if not take else d.part(take, d.count - take))
+    return first, rest

@@ -90,6 +90,11 @@ Rules (each with its basis)
   the control plane gains at its next step (BasePOD to SuperPOD, ``engines.cluster.control_plane.control_plane_step``)
   are kept free after the servers (``packing.KEPT_FREE``: units, no device, no power), so the switches racked below
   the control plane stand where they stand in the larger cluster and growing past the step moves none of them.
+  A one-rack cluster's management racks stand beside its rack in its one row (R01-02 on), where a larger plan has
+  its second compute rack; a cluster grown from it (``kept_management``, ``engines.racks.kept``) keeps them there,
+  its first row's other racks one place further on each (its third node in R01-03), and puts the management racks
+  the growth adds at the end of the second row, as above. A greenfield plan of the grown size has its management
+  racks in the second row only.
 * **Management switch**: one per rack, every rack (compute, network and management), at the top.
 * **PDUs**: one option is chosen for the plan: the one that carries the rack power limit with the fewest PDUs per
   feed, zero-U before horizontal, then the smallest rating. Per rack and feed: enough PDUs for the rack's power
@@ -163,7 +168,7 @@ from engines.findings.params.racks import (
 )
 
 from .inputs import CentralSwitches, Facility, KeptManagement, KeptRack, NodeGroup, PduOption, SwitchGroup
-from .kept import around_kept
+from .kept import around_kept, place_kept
 from .model import (
     MANAGEMENT_RACK_ROLES,
     Cooling,
@@ -189,7 +194,7 @@ from .packing import (
     power_findings,
     switches_by_role,
 )
-from .rows import Kept, compute_rows, finish_rows, leaves_in_rack, place_leaves, place_upper
+from .rows import Kept, compute_rows, finish_rows, leaves_in_rack, place_leaves
 
 
 def _sum_lines(runs: Sequence[RackRun]) -> tuple[tuple[PduLine, ...], tuple[CordLine, ...]]:
@@ -359,7 +364,7 @@ def _finish_with_management(
         if kept is not None:
             management = around_kept(b, equipment, kept, management)
         laid = [list(row) for row in rows]
-        place_upper(laid, spines, cores, management, widths)
+        place_kept(laid, spines, cores, management, widths, kept)
         out = finish_rows(ctx, b, laid, finished)
         if central is None:
             break

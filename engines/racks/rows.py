@@ -96,7 +96,7 @@ def _row_length(row: Sequence[Draft]) -> int:
     return sum(d.count for d in row)
 
 
-def _insert(row: list[Draft], at: int, drafts: Sequence[Draft]) -> None:
+def insert_racks(row: list[Draft], at: int, drafts: Sequence[Draft]) -> None:
     """Put ``drafts`` before rack ``at`` of the row, splitting the run that holds it."""
     for i, d in enumerate(row):
         if at < d.count:
@@ -184,7 +184,7 @@ def place_leaves(
         if length < at:
             row.append(reserved(at - length))
         drafts = b.pack_network(row_leaves)
-        _insert(row, at, drafts)
+        insert_racks(row, at, drafts)
         if su:
             slots = max(slots, _row_length(drafts))
     return slots

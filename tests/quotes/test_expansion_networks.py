@@ -114,6 +114,25 @@ def test_growing_by_nodes_keeps_every_out_of_band_uplink_on_its_in_band_port():
     assert {r["action"] for r in inband} == {"keep", "add"}
 
 
+def test_a_one_rack_clusters_management_rack_keeps_its_place_and_the_added_nodes_stand_after_it():
+    # Two nodes with their switch in their rack, the management rack (storage, in-band and out-of-band switches)
+    # beside it as R01-02: grown to three, the rack is still R01-02 with the same devices at the same units, and
+    # the third node takes the next place of the row, R01-03 (a new cluster of three has its second compute rack
+    # at R01-02 and its management rack in the second row).
+    expansion = expansion_plan(installed=with_storage(2, inband=True), growth=Growth(node_group="gpu", add=1))
+    before = {r.name: r for r in expansion.installed.rack_plan.plan.racks}
+    after = {r.name: r for r in expansion.result.rack_plan.plan.racks}
+    assert str(before["R01-02"].kind) == str(after["R01-02"].kind) == "management"
+    assert after["R01-02"].devices == before["R01-02"].devices
+    assert (str(after["R01-03"].kind), after["R01-03"].first_node, after["R01-03"].nodes) == ("compute", 2, 1)
+    assert not {"EXPANSION_DEVICES_MOVED", "EXPANSION_RACK_POWER"} & {f.code for f in expansion.findings}
+    greenfield = {
+        r.name: str(r.kind) for r in design_validate(document=with_storage(3, inband=True)).rack_plan.plan.racks
+    }
+    management = [name for name, kind in greenfield.items() if kind == "management"]
+    assert greenfield["R01-02"] == "compute" and management and all(n.startswith("R02-") for n in management)
+
+
 @settings(
     max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "12")),
     deadline=None,
@@ -123,27 +142,21 @@ def test_growing_by_nodes_keeps_every_out_of_band_uplink_on_its_in_band_port():
 @example(installed=64, added=32, inband=True)  # a scalable unit more: storage leaves and in-band leaves are added
 @example(installed=96, added=32, inband=True)  # the storage spines double
 @example(installed=20, added=20, inband=True)  # the SuperPOD control plane from 32 nodes, in the BasePOD's places
-@example(installed=2, added=1, inband=True)  # a one-rack cluster: its management rack gives way to the nodes
+@example(installed=2, added=1, inband=True)  # a one-rack cluster: its management rack stays beside its one rack
+@example(installed=2, added=38, inband=True)  # ... and a second SU row and the control plane around it
 def test_with_storage_and_in_band_networks_no_installed_device_moves(installed, added, inband):
     # The management racks hold the storage and in-band switches, the central out-of-band switches and the control
-    # plane: the grown plan keeps them as they stand and racks what the growth adds around them. The one exception
-    # is a one-rack cluster's management rack, which stands beside it where the grown cluster's second compute rack
-    # goes: its devices move to the management row, and the expansion says so.
+    # plane: the grown plan keeps them as they stand and racks what the growth adds around them; a one-rack
+    # cluster's management rack keeps its place beside that rack, the grown cluster's compute racks after it.
     expansion = expansion_plan(
         installed=with_storage(installed, inband=inband), growth=Growth(node_group="gpu", add=added)
     )
-    plan = expansion.installed.rack_plan.plan
     codes = {f.code for f in expansion.findings}
-    if plan.leaf_placement == "in-rack" and expansion.cabling.moved:
-        beside = {r.name for r in plan.racks if str(r.kind) == "management"}
-        assert {m.old.rack for m in expansion.cabling.moved} <= beside
-        assert "EXPANSION_DEVICES_MOVED" in codes
-    else:
-        assert expansion.cabling.moved == ()
-        assert "EXPANSION_DEVICES_MOVED" not in codes
+    assert expansion.cabling.moved == ()
+    assert "EXPANSION_DEVICES_MOVED" not in codes
     for change in expansion.cabling.changes:
         c = change.change
-        if c.action == Action.KEEP and not expansion.cabling.moved:
+        if c.action == Action.KEEP:
             assert c.old is not None and c.new is not None
             old_ends = (c.old.a_rack, c.old.a_u, c.old.z_rack, c.old.z_u)
             assert old_ends == (c.new.a_rack, c.new.a_u, c.new.z_rack, c.new.z_u)
