@@ -26,6 +26,8 @@ app_name_patterns = [
     path("d/<slug:token>/price-preview/", views.price_preview, name="price_preview"),
     path("d/<slug:token>/quote/open/<str:signed>/", views.open_quote, name="open_quote"),
     path("q/<str:token>/expand/", views.expand, name="expand"),
+    path("d/<slug:token>/built/", views.mark_built, name="mark_built"),
+    path("d/<slug:token>/expand/", views.expand_built, name="expand_built"),
     path("dashboard/", views.dashboard, name="dashboard"),
     path("rules/", views.rules, name="rules"),
 ]

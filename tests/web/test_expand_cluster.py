@@ -141,3 +141,47 @@ def test_a_sales_engineer_accepts_what_the_growth_crosses_before_issuing_the_exp
     expansion.refresh_from_db()
     assert expansion.status == Quote.Status.ISSUED
     assert [a["code"] for a in expansion.frozen["acknowledgements"]] == ["EXPANSION_RACK_POWER"]
+
+
+def test_a_sales_engineer_marks_a_design_built_and_quotes_its_expansion(make_config, media_root, staff_client, staff):
+    # A cluster sold elsewhere: its design is marked as built on the quote step, then expanded there for a
+    # customer the sales engineer names; the new quote refers to the built design and its lines are the growth.
+    config = make_config()
+    config.valid = True
+    config.save(update_fields=["valid"])
+    step = staff_client.get(url(config, "quote")).content.decode()
+    assert 'id="mark-built"' in step and 'id="expand-built"' not in step
+    staff_client.post(reverse("configurator:mark_built", args=[config.token]))
+    config.refresh_from_db()
+    assert config.built_at is not None
+    step = staff_client.get(url(config, "quote")).content.decode()
+    built_url = reverse("configurator:expand_built", args=[config.token])
+    assert 'id="built-at"' in step and built_url in step
+    shown = staff_client.post(built_url, {"node_group": "gpu", "add": "4", "action": "preview"}).content.decode()
+    assert 'id="expansion-summary"' in shown and "8 nodes" in shown
+    customer = {k: v for k, v in CUSTOMER.items() if k != "action"}
+    refused = staff_client.post(
+        built_url, {**customer, "email": "nope", "node_group": "gpu", "add": "4", "action": "request"}
+    )
+    assert refused.status_code == 422 and 'id="id_email_error"' in refused.content.decode()
+    assert not Quote.objects.exists()  # nothing stored
+    response = staff_client.post(built_url, {**customer, "node_group": "gpu", "add": "4", "action": "request"})
+    quote = Quote.objects.get()
+    assert quote.expansion_of_built == config and quote.customer_email == CUSTOMER["email"]
+    assert response["Location"] == url(quote.configuration, "quote")
+    assert quote.configuration.document["node_groups"][0]["count"] == 8
+    assert quote.status == Quote.Status.ISSUED
+    parts = {line["part_number"]: line["quantity"] for line in quote.frozen["lines"]}
+    assert parts["SYS-821GE-TNHR"] == 4 and parts["SVC-RECABLE"] > 0  # the growth, not the grown cluster
+
+
+def test_only_a_design_marked_as_built_is_expanded_and_only_by_staff(make_config, staff_client):
+    config = make_config()
+    client = Client()
+    built_url = reverse("configurator:expand_built", args=[config.token])
+    refused = staff_client.get(built_url)
+    assert refused.status_code == 409 and 'id="not-built"' in refused.content.decode()
+    assert client.get(built_url).status_code == 302  # customers are sent to sign in
+    assert client.post(reverse("configurator:mark_built", args=[config.token])).status_code == 302
+    config.refresh_from_db()
+    assert config.built_at is None

@@ -6,6 +6,7 @@ re-validated, and the step's body (``configurator/steps/<step>.html``, swapped i
 the findings and the price.
 """
 
+from web.views.built import expand_built, mark_built
 from web.views.common import step_url
 from web.views.compare import alternative_start, alternatives, compare_drafts
 from web.views.expand import expand
@@ -16,6 +17,8 @@ from web.views.staff import acknowledge, clone, customer_copy, dashboard, take_o
 from web.views.steps import step
 
 __all__ = [
+    "expand_built",
+    "mark_built",
     "acknowledge",
     "alternative_start",
     "alternatives",
