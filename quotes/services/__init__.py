@@ -69,6 +69,7 @@ from .expanding import (
     expansion_name,
     quote_built_expansion_request,
     quote_expandable,
+    quote_expansion_plan,
     quote_expansion_request,
 )
 from .handover import quote_export
@@ -133,6 +134,7 @@ __all__ = [
     "pending_growth_findings",
     "quote_export",
     "quote_built_expansion_request",
+    "quote_expansion_plan",
     "quote_expansion_request",
     "quote_documents_claim",
     "quote_documents_fail",

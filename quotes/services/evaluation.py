@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from catalog.models import Part
 from configurator.result import ShownFinding, ValidationResult
-from configurator.services import Validated, design_validate, design_validate_parsed, unacknowledged_warnings
+from configurator.services import Validated, design_validate_parsed, unacknowledged_warnings
 from design.jsontext import JsonObject
 from design.model import DesignInputError
 from design.specs import CatalogView
@@ -22,8 +22,9 @@ from .. import pricing
 from ..models import Quote
 from ..vat import VatDecision, vat_decide
 from .agreements import AgreementTerms, agreed_discounts, agreement_for
-from .expansion import Expansion, expansion_compare, installed_document
+from .expansion import Expansion, expansion_compare
 from .inputs import QuoteError
+from .installed import expanded_from, installed_result
 
 if TYPE_CHECKING:
     from configurator.models import Configuration
@@ -63,13 +64,13 @@ def evaluate(
     discount_percent: Decimal,
     line_discounts: dict[str, Decimal],
     kvk: str = "",
-    installed: JsonObject | None = None,
+    installed: Quote | Configuration | None = None,
 ) -> Evaluation:
     """Validate the stored design and price it, with the customer's price agreement (found by ``vat_number`` or
     ``kvk``: quotes.services.agreements). Raises QuoteError on input errors or error findings.
 
-    ``installed``: an expansion quote's installed design (its original quote's frozen one). The stored design is
-    then the grown cluster, and the lines are what the growth adds (quotes.services.expanding)."""
+    ``installed``: an expansion quote's installed cluster (its original quote, or the configuration marked as built).
+    The stored design is then the grown cluster, and the lines are what the growth adds (quotes.services.expanding)."""
     document = configuration.document
     validated, growth = _validated_growth(document, installed, language)
     result = validated.result
@@ -172,9 +173,9 @@ def _lead_times(part_numbers: set[str]) -> dict[str, int | None]:
 
 
 def _validated_growth(
-    document: JsonObject, installed: JsonObject | None, language: str
+    document: JsonObject, installed: Quote | Configuration | None, language: str
 ) -> tuple[Validated, Expansion | None]:
-    """The design's validation and, for an expansion quote, what it takes from the ``installed`` design: planned
+    """The design's validation and, for an expansion quote, what it takes from the ``installed`` cluster: planned
     from the installed racks (``growing_from``), as the expansion door plans it."""
     if installed is None:
         return _validated(document, language), None
@@ -184,11 +185,11 @@ def _validated_growth(
     return validated, expansion_compare(before=before, after=validated.result, language=language)
 
 
-def _installed(installed: JsonObject, language: str) -> ValidationResult:
-    """The installed design's validation (the grown one is planned from its racks, and compared with it); QuoteError
-    naming the installed design's fields when the catalogue can no longer read it."""
+def _installed(installed: Quote | Configuration, language: str) -> ValidationResult:
+    """The installed cluster's validation, planned as it was built (quotes.services.installed); QuoteError naming
+    the installed design's fields when the catalogue can no longer read it."""
     try:
-        return design_validate(document=installed_document(installed), language=language)
+        return installed_result(installed, language=language)
     except DesignInputError as exc:
         raise QuoteError({f"expansion_of.design.{path}": message for path, message in exc.errors.items()}) from None
 
@@ -205,7 +206,7 @@ def pending_growth_findings(*, configuration: Configuration, language: str) -> t
         .order_by("-created_at", "-id")
         .first()
     )
-    installed = installed_design(quote) if quote is not None else None
+    installed = expanded_from(quote) if quote is not None else None
     if installed is None:
         return ()
     try:
@@ -215,20 +216,10 @@ def pending_growth_findings(*, configuration: Configuration, language: str) -> t
     return growth.findings if growth else ()
 
 
-def installed_design(quote: Quote) -> JsonObject | None:
-    """An expansion quote's installed design (its original quote's frozen one, or its built configuration's kept
-    design); None for any other quote."""
-    if quote.expansion_of_id is not None and quote.expansion_of is not None:
-        return dict(quote.expansion_of.snapshot.design)
-    if quote.expansion_of_built_id is not None and quote.expansion_of_built is not None:
-        return dict(quote.expansion_of_built.document)
-    return None
-
-
 def evaluate_quote(quote: Quote) -> Evaluation:
     """The quote's evaluation as its row asks it (an expansion quote's with its original's installed design)."""
     return evaluate(
-        installed=installed_design(quote),
+        installed=expanded_from(quote),
         configuration=quote.configuration,
         language=quote.language,
         country=quote.customer_country,

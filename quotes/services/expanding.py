@@ -22,10 +22,12 @@ from django.utils.translation import gettext as _
 
 from configurator.services import design_validate
 from design.jsontext import JsonObject
+from messages.languages import resolve_language
 
 from ..models import Quote
-from .expansion import Growth, grown_document, installed_document
+from .expansion import Expansion, Growth, grown_document, grown_plan, installed_document
 from .inputs import ADDRESS_FIELDS, QuoteError
+from .installed import installed_result
 from .requesting import customer_of, quote_request
 
 if TYPE_CHECKING:
@@ -46,7 +48,18 @@ def expansion_design(*, original: Quote, growth: Growth) -> JsonObject:
     original was won or issued; DesignInputError naming ``node_group`` when the group is unknown or ambiguous."""
     _refuse_unexpandable(original)
     installed = installed_document(original.frozen)
-    return grown_document(installed, growth, design_validate(document=installed, language=original.language))
+    return grown_document(installed, growth, installed_result(original, language=original.language))
+
+
+def quote_expansion_plan(*, original: Quote, growth: Growth, language: str | None = None) -> Expansion:
+    """The expansion of a won or issued quote's cluster by ``growth``, its installed racks as they were quoted (an
+    expansion quote's grown cluster as it was planned: quotes.services.installed). QuoteError on ``quote`` unless
+    the original was won or issued; DesignInputError naming the growth's field."""
+    _refuse_unexpandable(original)
+    language = resolve_language(language)
+    before = installed_result(original, language=language)
+    document = installed_document(original.frozen)
+    return grown_plan(before=before, document=document, growth=growth, language=language)
 
 
 def _refuse_unexpandable(original: Quote) -> None:

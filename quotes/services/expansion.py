@@ -195,6 +195,12 @@ def expansion_plan(*, installed: Any, growth: Growth, language: str | None = Non
     language = resolve_language(language)
     document = installed_document(installed)
     before = design_validate(document=document, language=language)
+    return grown_plan(before=before, document=document, growth=growth, language=language)
+
+
+def grown_plan(*, before: ValidationResult, document: JsonObject, growth: Growth, language: str) -> Expansion:
+    """The expansion of the installed ``document`` (``before``: its validation, its racks as they stand) by
+    ``growth``."""
     with growing_from(before.rack_plan.plan):  # the installed racks stay as they stand
         after = design_validate(document=grown_document(document, growth, before), language=language)
     return expansion_compare(before=before, after=after, language=language)

@@ -15,15 +15,13 @@ from __future__ import annotations
 
 import weakref
 
-from configurator.services import design_validate
 from design.jsontext import JsonObject
-from design.specjson import catalog_digest, catalog_from_json, catalog_json
+from design.specjson import catalog_digest, catalog_json
 from design.specs import CatalogView
-from engines.cluster.rackplan import growing_from
 from outputs.services import HANDOVER_EXPORTS, Output, UnknownOutput, design_export
 
 from ..models import Quote, QuoteCatalog
-from .evaluation import installed_design
+from .installed import installed_result
 
 # Each catalogue view this process froze, written out with its digest (a view is one catalogue state, shared by
 # every validation until the catalogue changes): written out once per state, not once per quote.
@@ -42,15 +40,6 @@ def freeze_catalog(view: CatalogView) -> str:
     return digest
 
 
-def quote_catalog(quote: Quote) -> CatalogView | None:
-    """The catalogue view the quote was frozen with; None for a quote frozen before views were kept."""
-    digest = quote.snapshot.receipt.catalog_digest
-    if not digest:
-        return None
-    kept = QuoteCatalog.objects.filter(digest=digest).values_list("view", flat=True).first()
-    return None if kept is None else catalog_from_json(kept)
-
-
 def quote_export(quote: Quote, name: str) -> Output:
     """The hand-over export ``name`` of the quote's frozen design, as quoted (module docstring). UnknownOutput for
     a name that is no hand-over export; DesignInputError when the frozen design cannot be read against the
@@ -58,12 +47,6 @@ def quote_export(quote: Quote, name: str) -> Output:
     OutputUnavailable when the design has nothing to give in that format."""
     if name not in HANDOVER_EXPORTS:
         raise UnknownOutput(name)
-    snapshot, catalog = quote.snapshot, quote_catalog(quote)
-    installed = installed_design(quote)
-    if installed is None:
-        result = design_validate(document=snapshot.design, language=snapshot.language, catalog=catalog)
-    else:  # an expansion quote's cluster is planned from the installed racks, as it was quoted
-        before = design_validate(document=installed, language=snapshot.language, catalog=catalog)
-        with growing_from(before.rack_plan.plan):
-            result = design_validate(document=snapshot.design, language=snapshot.language, catalog=catalog)
+    snapshot = quote.snapshot
+    result = installed_result(quote, language=snapshot.language, as_quoted=True)
     return design_export(name=name, result=result, language=snapshot.language)

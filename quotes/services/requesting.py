@@ -22,7 +22,7 @@ from ..models import Quote
 from ..numbering import next_base_number, revision_number
 from ..selectors import repeated_request
 from .deciding import QuoteStateError
-from .evaluation import Evaluation, evaluate, installed_design
+from .evaluation import Evaluation, evaluate
 from .freezing import apply_evaluation
 from .inputs import (
     CHANNELS,
@@ -34,6 +34,7 @@ from .inputs import (
     clean_percent,
     full_clean_or_refuse,
 )
+from .installed import expanded_from
 from .issuing import freeze_and_issue, status_for
 from .mail import notify_review_quietly
 
@@ -43,14 +44,6 @@ if TYPE_CHECKING:
     from ..actors import Actor
 
 DUPLICATE_WINDOW = timedelta(seconds=10)
-
-
-def _installed(expansion_of: Quote | Configuration | None) -> JsonObject | None:
-    """The installed design an expansion quote grows: its original quote's frozen one, or the built
-    configuration's kept one; None for any other quote."""
-    if isinstance(expansion_of, Quote):
-        return dict(expansion_of.snapshot.design)
-    return dict(expansion_of.document) if expansion_of is not None else None
 
 
 T = TypeVar("T")
@@ -106,7 +99,7 @@ def quote_request(
         discount_percent=percent,
         line_discounts=lines,
         kvk=cust.get("kvk", ""),
-        installed=_installed(expansion_of),
+        installed=expansion_of,
     )
     return _create(
         expansion_of=expansion_of,
@@ -301,7 +294,7 @@ def quote_revise(
         discount_percent=percent,
         line_discounts=lines,
         kvk=quote.customer_kvk,
-        installed=installed_design(quote),
+        installed=expanded_from(quote),
     )
     with transaction.atomic():
         newest = _newest_revision_locked(quote)

@@ -238,3 +238,26 @@ def test_what_the_growth_crosses_waits_for_a_sales_engineer_like_a_design_warnin
     (accepted,) = issued.frozen["acknowledgements"]
     assert (accepted["code"], accepted["reason"]) == ("EXPANSION_RACK_POWER", "PDU has room")
     assert "R01-02" in accepted["message"]
+
+
+def _places(result) -> set[tuple[str, str, str, int]]:
+    plan = result.rack_plan.plan
+    return {(str(d.role), d.name, rack.name, d.position_u) for rack in plan.racks for d in rack.devices}
+
+
+def test_a_cluster_grown_twice_keeps_the_racks_of_both_growths(grown_20_40):
+    # The 40-node cluster was quoted planned from the 20-node one's racks, so its management rack holds its
+    # switches where a fresh 40-node plan would not. Growing it again starts from the racks as quoted: every device
+    # the expansion quote placed keeps its rack and unit; read back as a fresh design, some would not.
+    from quotes.services import quote_expansion_plan
+    from quotes.services.installed import installed_result
+
+    _original, forty = grown_20_40
+    as_quoted = _places(installed_result(forty, language="en"))
+    fresh = _places(design_validate(document=forty.snapshot.design, language="en"))
+    assert as_quoted != fresh  # the growth's racks are not a fresh plan's
+    again = quote_expansion_plan(original=forty, growth=Growth(node_group="gpu", add=20))
+    assert as_quoted <= _places(again.result)
+    assert again.cabling.moved == ()
+    read_fresh = expansion_plan(installed=forty.frozen, growth=Growth(node_group="gpu", add=20))
+    assert not as_quoted <= _places(read_fresh.result)  # what reading it as a fresh design would have done

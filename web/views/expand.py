@@ -28,9 +28,9 @@ from quotes.services import (
     expansion_design,
     expansion_name,
     quote_expandable,
+    quote_expansion_plan,
     quote_expansion_request,
 )
-from quotes.services.expansion import expansion_plan
 from web.expansion import ExpansionForm, node_groups, summary
 from web.views.common import SESSION_QUOTES, _is_staff, _language, _remember, _remember_quote, step_url
 from web.views.quote import _release, _reserve
@@ -74,7 +74,7 @@ def expand(request: HttpRequest, token: str) -> HttpResponse:
 
 def _plan(original: Quote, form: ExpansionForm) -> dict[str, Any] | None:
     try:
-        return summary(expansion_plan(installed=original.frozen, growth=form.growth(), language=_language()))
+        return summary(quote_expansion_plan(original=original, growth=form.growth(), language=_language()))
     except DesignInputError as exc:
         tie_errors(form, exc.errors)
         return None
