@@ -6,11 +6,18 @@ a device the rack plan holds, at its rack and unit, on a port it has (columns as
   management port, a control-plane server's or UFM appliance's BMC, each PDU's network port) goes to its own
   rack's management switch (``oob-R01-03``), ports p1, p2, ... bottom up, the PDUs last. A rack without one (the
   out-of-band switches central, in management racks) goes to the central switches (``oob-01``), filled rack after
-  rack, so that a rack's devices stay together. Ports beyond a switch's RJ45 ports go to the out-of-band plan's
+  rack, so that a rack's devices stay together: the compute racks first, in the order of their nodes, then the
+  network and management racks. Ports beyond a switch's RJ45 ports go to the out-of-band plan's
   further switches, which no rack holds yet (NETWORK_OOB_EXTRA_SWITCHES says so): those ends carry no rack. A
   rack-scale system (NVL72) manages its compute trays (their BMCs, named as the compute rows name the trays), NVLink
   switch trays and power shelves (``R01-02-nvsw-1``, ``R01-02-shelf-1``) on its own two built-in switches
   (``oob-R01-02-1``, ``-2``, filled in turn), whose uplinks land as every out-of-band switch's do.
+  **Installed cables stay.** A plan grown from an installed one (an expansion, ``RackPlanSection.grown_from``)
+  keeps each installed device's port, by the device's place in the installed plan (rack, role and unit; a PDU by
+  its number), wherever its switch stands at the same place in both and is one the rack cables to: the growth
+  appends compute racks, but also adds spines, storage leaves and servers to the installed management racks, and
+  out-of-band switches beside them, so a fresh filling would hand their ports out anew. What the growth adds takes
+  the ports left free, the lowest first, and the added switches.
   Cords: the plan's cord for a run inside the rack; to a central switch the uplink run's length class is not
   known, so the cord column is the plan's as well and the length is the rack plan's management run.
 * **Uplinks on real ports.** Each out-of-band switch's uplinks (two: SPOD-H100-OOB-UPLINKS) land on the network
@@ -42,6 +49,8 @@ from .rackplan import RackPlanSection, placed
 
 Place = tuple[str, str]  # (rack, unit) as the CSV writes them: "" where unknown
 NOWHERE: Place = ("", "")
+Key = tuple[str, str, int, int]  # a management port by its place in the rack plan (``_slots``)
+End = tuple[str, str, Place]  # the out-of-band switch, its port and its place
 _COMPUTE = {DeviceRole.LEAF: "leaf", DeviceRole.SPINE: "spine", DeviceRole.CORE: "core"}
 _NETWORK = {
     DeviceRole.STORAGE_LEAF: (STORAGE, "leaf"),
@@ -52,6 +61,8 @@ _NETWORK = {
     DeviceRole.INBAND_CORE: (INBAND, "core"),
 }
 _SERVERS = (DeviceRole.CONTROL, DeviceRole.UFM)
+_MANAGED = frozenset({DeviceRole.NODE, *_COMPUTE, *_NETWORK, *_SERVERS})  # a rack's devices with a management port
+_SYSTEM_WORDS = {DeviceRole.NODE: "tray", DeviceRole.NVLINK_SWITCH: "nvsw", DeviceRole.POWER_SHELF: "shelf"}
 DEFAULT_RJ45_PORTS = 48  # when the out-of-band plan does not say (SN2201: 48 x RJ45, catalog/seed/FACTS.md)
 
 
@@ -106,8 +117,9 @@ class Model:
 
 def _managed(
     model: Model, rack: Rack, seen: dict[DeviceRole, int], servers: dict[str, int]
-) -> Iterator[tuple[str, str, int | None]]:
-    """(name, port, unit) of every device of the rack with a management port, bottom up, then its PDUs."""
+) -> Iterator[tuple[str | None, str, int | None]]:
+    """(name, port, unit) of every device of the rack with a management port, bottom up, then its PDUs, one for
+    each of ``_slots`` (name None: a switch of a network the model does not cable)."""
     node = rack.first_node
     if rack.system:
         yield from _system_managed(model, rack)
@@ -119,16 +131,33 @@ def _managed(
         elif d.role in _COMPUTE or d.role in _NETWORK:
             i = seen[d.role]
             seen[d.role] += 1
-            name = model.switch(d.role, i)
-            if name is not None:
-                yield name, "mgmt", d.position_u
+            yield model.switch(d.role, i), "mgmt", d.position_u
         elif d.role in _SERVERS:
             servers[d.part] += 1
             yield f"{d.part.lower()}-{servers[d.part]:02d}", "bmc", d.position_u
     horizontal = [d.position_u for d in rack.devices if d.role == DeviceRole.PDU]
-    pdus = sum(p.quantity for p in rack.pdus)
-    for k in range(pdus):
+    for k in range(_pdus(rack)):
         yield f"{rack.name}-pdu-{k + 1}", "net", horizontal[k] if k < len(horizontal) else None
+
+
+def _pdus(rack: Rack) -> int:
+    return sum(p.quantity for p in rack.pdus)
+
+
+def _slots(rack: Rack) -> list[Key]:
+    """The rack's management ports as ``_managed`` lists them, each by its place in the rack plan alone (the rack,
+    the device's role, unit and number among those of its role at that unit; a PDU by its number): the same in an
+    installed plan and in the plan grown from it, wherever the device stands in both."""
+    roles = _SYSTEM_WORDS if rack.system else _MANAGED
+    out: list[Key] = []
+    count: dict[tuple[str, int], int] = defaultdict(int)
+    for d in rack.devices:
+        if d.role in roles:
+            count[(d.role, d.position_u)] += 1
+            out.append((rack.name, str(d.role), d.position_u, count[(d.role, d.position_u)]))
+    if not rack.system:
+        out += [(rack.name, "pdu", k + 1, 1) for k in range(_pdus(rack))]
+    return out
 
 
 def _system_managed(model: Model, rack: Rack) -> Iterator[tuple[str, str, int | None]]:
@@ -139,9 +168,8 @@ def _system_managed(model: Model, rack: Rack) -> Iterator[tuple[str, str, int | 
     trays = sum(d.role == DeviceRole.NODE for d in rack.devices)
     own = model.section.fabric_endpoints_per_node.get(rack.node_group or "", 1) == trays
     count: dict[DeviceRole, int] = defaultdict(int)
-    words = {DeviceRole.NODE: "tray", DeviceRole.NVLINK_SWITCH: "nvsw", DeviceRole.POWER_SHELF: "shelf"}
     for d in rack.devices:
-        if d.role not in words:
+        if d.role not in _SYSTEM_WORDS:
             continue
         k = count[d.role]
         count[d.role] += 1
@@ -149,7 +177,7 @@ def _system_managed(model: Model, rack: Rack) -> Iterator[tuple[str, str, int | 
             name = model.node(first + k) if own else f"{rack.name}-tray-{k + 1:02d}"
             yield name, "bmc", d.position_u
         else:
-            yield f"{rack.name}-{words[d.role]}-{k + 1}", "mgmt", d.position_u
+            yield f"{rack.name}-{_SYSTEM_WORDS[d.role]}-{k + 1}", "mgmt", d.position_u
 
 
 def _fabric_index(model: Model, rack: Rack, node: int) -> int:
@@ -165,33 +193,90 @@ def _fabric_index(model: Model, rack: Rack, node: int) -> int:
 
 
 class _Switches:
-    """The out-of-band switches the rows fill: a rack's own, the central ones, then further unracked ones."""
+    """The out-of-band switches the rows fill: a rack's own, the central ones, then further unracked ones; each
+    port given once, the lowest free one first."""
 
     def __init__(self, ports: int) -> None:
         self.ports = ports
-        self.used: dict[str, int] = defaultdict(int)
+        self.taken: dict[str, set[int]] = defaultdict(set)
+        self.low: dict[str, int] = defaultdict(lambda: 1)  # no port below it is free
         self.order: list[tuple[str, Place]] = []
         self.central: list[tuple[str, Place]] = []
+        self.places: dict[str, Place] = {}
+        self.full = 0  # the central switches before it have no free port
         self.extra = 0
 
     def add(self, name: str, place: Place, *, central: bool = False) -> None:
         self.order.append((name, place))
         if central:
             self.central.append((name, place))
+            self.places[name] = place
 
-    def port(self, own: Sequence[tuple[str, Place]]) -> tuple[str, str, Place]:
-        """The next free port on the rack's own switches, else on the central ones, else on a further one."""
-        pool = list(own) or self.central
+    def keep(self, own: Sequence[tuple[str, Place]], end: End | None) -> End | None:
+        """``end`` (an installed device's port) where the plan has its switch at its place, among the ones the
+        device's rack cables to, and the port is free; else None."""
+        if end is None:
+            return None
+        name, port, place = end
+        n = int(port[1:]) if port[1:].isdigit() else 0
+        ours = (name, place) in own if own else self.places.get(name) == place
+        if not ours or not 1 <= n <= self.ports or n in self.taken[name]:
+            return None
+        self.taken[name].add(n)
+        return end
+
+    def _free(self, name: str) -> int | None:
+        n = self.low[name]
+        while n <= self.ports and n in self.taken[name]:
+            n += 1
+        self.low[name] = n
+        return n if n <= self.ports else None
+
+    def port(self, own: Sequence[tuple[str, Place]]) -> End:
+        """The lowest free port on the rack's own switches, else on the central ones, else on a further one."""
+        pool = own or self.central[self.full :]
         for name, place in pool:
-            if self.used[name] < self.ports:
-                self.used[name] += 1
-                return name, f"p{self.used[name]}", place
-        if not self.extra or self.used[f"oob-extra-{self.extra:02d}"] >= self.ports:
+            n = self._free(name)
+            if n is not None:
+                self.taken[name].add(n)
+                return name, f"p{n}", place
+            if not own:
+                self.full += 1
+        if not self.extra or len(self.taken[f"oob-extra-{self.extra:02d}"]) >= self.ports:
             self.extra += 1
             self.order.append((f"oob-extra-{self.extra:02d}", NOWHERE))
         name = f"oob-extra-{self.extra:02d}"
-        self.used[name] += 1
-        return name, f"p{self.used[name]}", NOWHERE
+        self.taken[name].add(len(self.taken[name]) + 1)
+        return name, f"p{len(self.taken[name])}", NOWHERE
+
+
+def _oob_ports(
+    plan: RackPlan, ports: int, kept: Mapping[Key, End]
+) -> tuple[list[tuple[list[Key], list[End]]], list[tuple[str, Place]]]:
+    """Per rack (plan order), its management ports (``_slots``) and the switch port of each; and every switch in
+    order (for their uplinks). A port ``kept`` names stays where the plan still has its switch; the others are given
+    the compute racks first, in the order of their nodes, then the network and management racks: growth appends
+    compute racks and changes those others, so a greenfield plan's compute racks keep their ports as it grows."""
+    switches = _Switches(ports)
+    for rack in plan.racks:
+        for d in rack.devices:
+            if d.role == DeviceRole.OOB:
+                switches.add(f"oob-{len(switches.central) + 1:02d}", (rack.name, str(d.position_u)), central=True)
+    racks = [(rack, _own_switches(rack), _slots(rack)) for rack in plan.racks]
+    for _rack, own, _keys in racks:
+        for switch in own:
+            switches.add(*switch)
+    held = [[switches.keep(own, kept.get(key)) for key in keys] for _rack, own, keys in racks]
+    ends: dict[int, list[End]] = {}
+    for k in sorted(range(len(racks)), key=lambda k: racks[k][0].kind != RackKind.COMPUTE):
+        ends[k] = [end or switches.port(racks[k][1]) for end in held[k]]
+    return [(racks[k][2], ends[k]) for k in range(len(racks))], switches.order
+
+
+def _kept_ports(installed: RackPlan, ports: int) -> dict[Key, End]:
+    """The installed plan's out-of-band ports as its own cabling gives them, by their place in the plan."""
+    placed, _order = _oob_ports(installed, ports, {})
+    return {key: end for keys, ends in placed for key, end in zip(keys, ends, strict=True)}
 
 
 def oob_rows(model: Model, oob: NetworkPlan, *, ports: int = DEFAULT_RJ45_PORTS) -> Iterator[Row]:
@@ -199,26 +284,17 @@ def oob_rows(model: Model, oob: NetworkPlan, *, ports: int = DEFAULT_RJ45_PORTS)
     plan: RackPlan = model.section.plan
     media = {cls: (part, f"{length:g}") for cls, part, length in oob.oob_media}
     cord = media.get(DEVICE_LEAF, ("", ""))
-    switches = _Switches(ports)
-    for rack in plan.racks:
-        for d in rack.devices:
-            if d.role == DeviceRole.OOB:
-                switches.add(f"oob-{len(switches.central) + 1:02d}", (rack.name, str(d.position_u)), central=True)
+    installed = model.section.grown_from
+    placed, order = _oob_ports(plan, ports, _kept_ports(installed, ports) if installed is not None else {})
     seen: dict[DeviceRole, int] = defaultdict(int)
     servers: dict[str, int] = defaultdict(int)
-    racks = [(rack, _own_switches(rack), list(_managed(model, rack, seen, servers))) for rack in plan.racks]
-    for _rack, own, _devices in racks:
-        for switch in own:
-            switches.add(*switch)
-    # Ports are given the compute racks first, in the order of their nodes, then the network and management racks:
-    # growth appends compute racks and changes those others, so an installed compute rack keeps its ports.
-    ends: dict[int, list[tuple[str, str, Place]]] = {}
-    for k in sorted(range(len(racks)), key=lambda k: racks[k][0].kind != RackKind.COMPUTE):
-        ends[k] = [switches.port(racks[k][1]) for _ in racks[k][2]]
-    for k, (rack, _own, devices) in enumerate(racks):
-        for (name, port, unit), (z, z_port, (z_rack, z_u)) in zip(devices, ends[k], strict=True):
-            yield (name, port, z, z_port, DEVICE_LEAF, *cord, rack.name, _unit(unit), z_rack, z_u)
-    yield from _uplink_rows(model, oob, switches.order, media.get(LEAF_UPLINK, ("", "")))
+    for rack, (_keys, ends) in zip(plan.racks, placed, strict=True):
+        for (name, port, unit), (z, z_port, (z_rack, z_u)) in zip(
+            _managed(model, rack, seen, servers), ends, strict=True
+        ):
+            if name is not None:
+                yield (name, port, z, z_port, DEVICE_LEAF, *cord, rack.name, _unit(unit), z_rack, z_u)
+    yield from _uplink_rows(model, oob, order, media.get(LEAF_UPLINK, ("", "")))
 
 
 def _own_switches(rack: Rack) -> list[tuple[str, Place]]:

@@ -460,12 +460,14 @@ class RackPlanSection:
     and the node groups on the compute fabric in the fabric's node order (the GPU groups, or all groups; as the
     pipeline hands them to the fabric planner), so a fabric node number finds its rack; and the fabric endpoints per
     node of a group where one node is more than one endpoint (a rack-scale system's compute trays, 18 per NVL72
-    rack)."""
+    rack). ``grown_from``: the installed plan an expansion grew it from (``growing_from``), whose out-of-band
+    ports the grown cabling keeps (engines.cluster.cabling); None for a greenfield plan."""
 
     plan: RackPlan
     distances: Mapping[str, LinkLength]
     fabric_node_groups: tuple[str, ...]
     fabric_endpoints_per_node: Mapping[str, int]
+    grown_from: RackPlan | None = None
 
     @property
     def rack_count(self) -> int:
@@ -509,6 +511,7 @@ def rack_plan_section(
         distances=lengths,
         fabric_node_groups=tuple(gpu or [g.name for g in design.node_groups]),
         fabric_endpoints_per_node=dict(endpoints or {}),
+        grown_from=_grown_from.get(),
     )
 
 

@@ -133,6 +133,49 @@ def test_a_one_rack_clusters_management_rack_keeps_its_place_and_the_added_nodes
     assert greenfield["R01-02"] == "compute" and management and all(n.startswith("R02-") for n in management)
 
 
+def oob_device_cables(answer: dict, action: str) -> list[dict]:
+    return [
+        r
+        for r in answer["recabling"]
+        if r["network"] == "oob" and r["link_class"] == "device-leaf" and r["action"] == action
+    ]
+
+
+@pytest.mark.parametrize(("installed", "expanded", "added_core"), [(64, 96, "spine-09"), (96, 128, "storage-spine-05")])
+def test_growing_keeps_every_installed_device_on_its_out_of_band_port(installed, expanded, added_core):
+    # The central out-of-band switches stand in the management racks; the growth adds spines, storage leaves and
+    # a scalable unit's racks beside them. Every installed BMC, switch management port and PDU stays on the switch
+    # port it was cabled to: the added devices take the ports left free and the added switches.
+    before = design_validate(document=with_storage(installed, inband=True), language="en")
+    oob_devices = [r for r in csv.DictReader(cabling_csv(before, "en")) if r["network"] == "oob"]
+    answer = expansion_plan(
+        installed=with_storage(installed, inband=True), growth=Growth(node_group="gpu", add=expanded - installed)
+    ).to_json()
+    assert oob_device_cables(answer, "move") == []
+    assert oob_device_cables(answer, "remove") == []
+    kept = oob_device_cables(answer, "keep")
+    assert len(kept) == sum(r["link_class"] == "device-leaf" for r in oob_devices)
+    assert all(r["old"] == r["new"] for r in kept)  # device, port, rack and unit at both ends
+    assert {r["old"]["a"]["device"] for r in kept} >= {"spine-01", "storage-leaf-001", "head-node-bcm-01"}
+    added = oob_device_cables(answer, "add")
+    assert added_core in {r["new"]["a"]["device"] for r in added}  # the management racks' devices grow too
+    assert len({(r["new"]["z"]["device"], r["new"]["z"]["port"]) for r in kept + added}) == len(kept + added)
+
+
+def oob_port_changed(change) -> bool:
+    """An out-of-band device cable whose device (the same name and port) is on another switch port than it was."""
+    c = change.change
+    if change.network != "oob" or c.link_class != "device-leaf" or c.old is None or c.new is None:
+        return False
+    same_device = (c.old.a_end, c.old.a_port) == (c.new.a_end, c.new.a_port)
+    return same_device and (c.old.z_end, c.old.z_port, c.old.z_rack, c.old.z_u) != (
+        c.new.z_end,
+        c.new.z_port,
+        c.new.z_rack,
+        c.new.z_u,
+    )
+
+
 @settings(
     max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "12")),
     deadline=None,
@@ -160,3 +203,6 @@ def test_with_storage_and_in_band_networks_no_installed_device_moves(installed, 
             assert c.old is not None and c.new is not None
             old_ends = (c.old.a_rack, c.old.a_u, c.old.z_rack, c.old.z_u)
             assert old_ends == (c.new.a_rack, c.new.a_u, c.new.z_rack, c.new.z_u)
+    # An installed device keeps its out-of-band switch port (one an installed device no longer there left free may
+    # be given to an added device).
+    assert [c.change.old for c in expansion.cabling.changes if oob_port_changed(c)] == []
