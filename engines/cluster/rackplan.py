@@ -305,9 +305,19 @@ def _node_groups(
                 unit_nodes=fabric.nodes_per_unit if su and fabric is not None and fabric.nodes_per_unit < su else None,
                 rack_scale=server.rack_scale,
                 system=_rack_system(server),
+                **(_system_units(fabric, su) if server.rack_scale else {}),
             )
         )
     return groups
+
+
+def _system_units(fabric: FabricPlan | None, su: int | None) -> dict[str, int]:
+    """A rack-scale group's fabric units for its rows' leaves (``NodeGroup.unit_trays``): the trays of a full unit
+    (``layout_unit``) and its leaves, one a rail, for a rail-optimized fabric of leaves and spines in one plane
+    (the leaves of a fabric of several planes are counted plane after plane: they are spread over the rows)."""
+    if fabric is None or not su or fabric.tiers < 2 or max(1, fabric.fabric_planes) > 1:
+        return {}
+    return {"unit_trays": su, "unit_leaves": fabric.rails}
 
 
 def build_rack_plan(
