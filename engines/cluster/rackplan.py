@@ -24,6 +24,7 @@ from design.jsontext import JsonObject
 from design.model import DesignIn, RackIn
 from design.specs import CatalogView, PduSpec, ServerSpec, SwitchSpec
 from engines.cluster.control_plane import UFM_APPLIANCE
+from engines.cluster.systems import full_unit, system_units
 from engines.fabric.model import FabricPlan
 from engines.findings.finding import Finding
 from engines.findings.params.racks import RackNodeHeightUnknown
@@ -239,23 +240,12 @@ def layout_unit(fabric: FabricPlan | None, catalog: CatalogView) -> int | None:
     switch's cages are not known or its units do not fill rows of that size."""
     if fabric is None or fabric.tiers < 1 or fabric.topology != "rail-optimized" or not fabric.nodes_per_unit:
         return None
-    full = _full_unit(fabric, catalog)
+    full = full_unit(fabric, catalog)
     if full is None:
         return fabric.nodes_per_unit if fabric.tiers >= 2 else None
     if full < fabric.nodes_per_unit or (fabric.tiers >= 2 and -(-fabric.nodes // full) != fabric.units):
         return fabric.nodes_per_unit
     return full
-
-
-def _full_unit(fabric: FabricPlan, catalog: CatalogView) -> int | None:
-    """The nodes a full unit of the fabric holds: a leaf's node-facing ports at the fabric's switch and
-    oversubscription, in whole cages, times the split; None when the switch's cages are not known."""
-    spec = catalog.get(fabric.switch)
-    d, u = fabric.oversubscription
-    cage = spec.logical_ports_per_cage if isinstance(spec, SwitchSpec) else 0
-    if not cage or not fabric.logical_ports or d + u <= 0:
-        return None
-    return fabric.logical_ports * d // (d + u) // cage * cage * max(1, fabric.split)
 
 
 def _facility(design: DesignIn) -> Facility:
@@ -313,22 +303,10 @@ def _node_groups(
                 unit_nodes=fabric.nodes_per_unit if su and fabric is not None and fabric.nodes_per_unit < su else None,
                 rack_scale=server.rack_scale,
                 system=_rack_system(server),
-                **(_system_units(fabric, catalog) if server.rack_scale else {}),
+                **(system_units(fabric, catalog) if server.rack_scale else {}),
             )
         )
     return groups
-
-
-def _system_units(fabric: FabricPlan | None, catalog: CatalogView) -> dict[str, int]:
-    """A rack-scale group's fabric units for its rows' leaves (``NodeGroup.unit_trays``): the trays of a full unit
-    (``_full_unit``, whatever the fabric's own units: 17 GB200 racks get 11 units of 28 trays on QM9700, which still
-    start within one row of their place at 32) and its leaves, one a rail, for a rail-optimized fabric of leaves
-    and spines in one plane (the leaves of a fabric of several planes are counted plane after plane: they are
-    spread over the rows)."""
-    if fabric is None or fabric.tiers < 2 or fabric.topology != "rail-optimized" or max(1, fabric.fabric_planes) > 1:
-        return {}
-    full = _full_unit(fabric, catalog)
-    return {"unit_trays": full, "unit_leaves": fabric.rails} if full else {}
 
 
 def build_rack_plan(
