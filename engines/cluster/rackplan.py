@@ -24,6 +24,7 @@ from design.jsontext import JsonObject
 from design.model import DesignIn, RackIn
 from design.specs import CatalogView, PduSpec, ServerSpec, SwitchSpec
 from engines.cluster.control_plane import UFM_APPLIANCE
+from engines.cluster.systems import full_unit, system_units
 from engines.fabric.model import FabricPlan
 from engines.findings.finding import Finding
 from engines.findings.params.racks import RackNodeHeightUnknown
@@ -239,12 +240,9 @@ def layout_unit(fabric: FabricPlan | None, catalog: CatalogView) -> int | None:
     switch's cages are not known or its units do not fill rows of that size."""
     if fabric is None or fabric.tiers < 1 or fabric.topology != "rail-optimized" or not fabric.nodes_per_unit:
         return None
-    spec = catalog.get(fabric.switch)
-    d, u = fabric.oversubscription
-    cage = spec.logical_ports_per_cage if isinstance(spec, SwitchSpec) else 0
-    if not cage or not fabric.logical_ports or d + u <= 0:
+    full = full_unit(fabric, catalog)
+    if full is None:
         return fabric.nodes_per_unit if fabric.tiers >= 2 else None
-    full = fabric.logical_ports * d // (d + u) // cage * cage * max(1, fabric.split)
     if full < fabric.nodes_per_unit or (fabric.tiers >= 2 and -(-fabric.nodes // full) != fabric.units):
         return fabric.nodes_per_unit
     return full
@@ -306,6 +304,7 @@ def _node_groups(
                 unit_nodes=fabric.nodes_per_unit if su and fabric is not None and fabric.nodes_per_unit < su else None,
                 rack_scale=server.rack_scale,
                 system=_rack_system(server),
+                **(system_units(fabric, catalog) if server.rack_scale else {}),
             )
         )
     return groups

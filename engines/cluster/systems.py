@@ -10,6 +10,8 @@ mixing 72-GPU and 8-GPU NVLink domains in one fabric. Pure: no Django.
   (NVLINK_DOMAINS_MIXED says so). In the cabling list each such endpoint stands at the unit of its first tray.
 * **DPUs.** Each tray's BlueField-3 ports go to the converged north-south (storage and in-band) Ethernet network
   (``tray_dpus``).
+* **Leaves by row.** The rack plan puts a unit's leaves in the row holding its first tray at the full unit's size
+  (``system_units``: ``engines.racks.NodeGroup.unit_trays``).
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from design.model import DesignIn
-from design.specs import AdapterSpec, CatalogView, ServerSpec
+from design.specs import AdapterSpec, CatalogView, ServerSpec, SwitchSpec
 from design.vocabulary import Protocol
+from engines.fabric.model import FabricPlan
 from engines.findings.finding import Finding
 from engines.findings.params.rack_systems import NvlinkDomainsMixed
 from engines.findings.registry import finding
@@ -111,3 +114,26 @@ def tray_dpus(server: ServerSpec, catalog: CatalogView) -> tuple[AdapterSpec, in
         top=named.top if named is not None else None,
     )
     return spec, server.dpus_per_tray * server.dpu_ports, server.compute_trays
+
+
+def full_unit(fabric: FabricPlan, catalog: CatalogView) -> int | None:
+    """The nodes a full unit of the fabric holds: a leaf's node-facing ports at the fabric's switch and
+    oversubscription, in whole cages, times the split; None when the switch's cages are not known."""
+    spec = catalog.get(fabric.switch)
+    d, u = fabric.oversubscription
+    cage = spec.logical_ports_per_cage if isinstance(spec, SwitchSpec) else 0
+    if not cage or not fabric.logical_ports or d + u <= 0:
+        return None
+    return fabric.logical_ports * d // (d + u) // cage * cage * max(1, fabric.split)
+
+
+def system_units(fabric: FabricPlan | None, catalog: CatalogView) -> dict[str, int]:
+    """A rack-scale group's fabric units for its rows' leaves (``NodeGroup.unit_trays``): the trays of a full unit
+    (``full_unit``, whatever the fabric's own units: 17 GB200 racks get 11 units of 28 trays on QM9700, which still
+    start within one row of their place at 32) and its leaves, one a rail, for a rail-optimized fabric of leaves
+    and spines in one plane (the leaves of a fabric of several planes are counted plane after plane: they are
+    spread over the rows)."""
+    if fabric is None or fabric.tiers < 2 or fabric.topology != "rail-optimized" or max(1, fabric.fabric_planes) > 1:
+        return {}
+    full = full_unit(fabric, catalog)
+    return {"unit_trays": full, "unit_leaves": fabric.rails} if full else {}

@@ -35,6 +35,10 @@ Geometry (``Geometry``; every figure a stated assumption that a caller may chang
 * ``slack_m`` (default 0) is added to every run; it is 0 because the fabric's media choice already adds its own
   service loop (``engines.fabric.media.SLACK_M``, 0.5 m) before picking a cable length.
 
+A node's leaf rack is in its own row, or up to ``RackPlan.leaf_reach_rows`` rows after it and
+``leaf_reach_back_rows`` rows before it where the fabric's units cross rows; every node rack of a row is then
+paired with every leaf rack of those rows (an upper bound: only a row's end racks hold such a unit's nodes).
+
 Lengths are rounded up to 0.1 m. Leaf-to-spine and spine-to-core take the worst pair over all leaf (spine) and
 spine (core) racks, an upper bound: in a three-tier fabric a leaf reaches only the spines of its own pod.
 """
@@ -139,9 +143,10 @@ def _worst_pairs(
     *,
     same_row: bool,
     reach: int = 0,
+    back: int = 0,
 ) -> tuple[float, str] | None:
-    """The longest run between any rack of ``lows_a`` and any of ``lows_b`` (within each row if ``same_row``, and
-    the ``reach`` rows after it).
+    """The longest run between any rack of ``lows_a`` and any of ``lows_b`` (within each row if ``same_row``, the
+    ``reach`` rows after it and the ``back`` rows before it).
 
     The run is the two climbs (set by the units) plus the horizontal run, so the ``lows_b`` racks are grouped by
     row and unit and only the candidates that can be farthest are tried: within a row the horizontal run grows
@@ -160,7 +165,8 @@ def _worst_pairs(
     w = routes.g.rack_width_m
     best: tuple[float, str] | None = None
     for ra, pa in lows_a:
-        near = [e for r in range(ra.row, ra.row + reach + 1) for e in by_row.get(r, ())] if same_row else everywhere
+        rows = range(ra.row - back, ra.row + reach + 1)
+        near = [e for r in rows for e in by_row.get(r, ())] if same_row else everywhere
         for row, pb, slots, members in near:
             if row == ra.row:
                 picks: tuple[tuple[int, Rack], ...] = (members[0], members[-1])
@@ -212,7 +218,12 @@ def link_distances(
         "in_rack_m": (in_rack, "in-rack") if has_in_rack else None,
         "management_m": (mgmt, "in-rack") if mgmt is not None else None,
         "node_to_leaf_m": _worst_pairs(
-            routes, lows[DeviceRole.NODE], lows[DeviceRole.LEAF], same_row=True, reach=plan.leaf_reach_rows
+            routes,
+            lows[DeviceRole.NODE],
+            lows[DeviceRole.LEAF],
+            same_row=True,
+            reach=plan.leaf_reach_rows,
+            back=plan.leaf_reach_back_rows,
         ),
         "leaf_to_spine_m": _worst_pairs(routes, lows[DeviceRole.LEAF], lows[DeviceRole.SPINE], same_row=False),
         "spine_to_core_m": _worst_pairs(routes, lows[DeviceRole.SPINE], lows[DeviceRole.CORE], same_row=False),
@@ -242,7 +253,7 @@ def _device_lows(routes: _Routes, plan: RackPlan) -> tuple[dict[DeviceRole, list
         if shape is None:
             shape = shapes[id(devices)] = _shape(routes, same_runs[0].rack)
         rack_lows, mgmt_run = shape
-        same = _standing_for(same_runs, rack_lows, every=bool(plan.leaf_reach_rows))
+        same = _standing_for(same_runs, rack_lows, every=bool(plan.leaf_reach_rows or plan.leaf_reach_back_rows))
         for role, low in rack_lows.items():
             lows[role] += [(rack, low) for rack in same]
         if mgmt_run is not None:

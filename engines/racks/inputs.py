@@ -84,6 +84,11 @@ class NodeGroup:
     # units and ``power_w`` the whole rack's; it brings its own power shelves and management switches.
     rack_scale: bool = False
     system: RackSystem | None = None  # a rack-scale system's trays, shelves and switches; None: not known
+    # A rack-scale group's rail-optimized fabric (its endpoints are the systems' compute trays): the trays a unit
+    # holds at its full size and the leaves each unit has (one a rail). A unit's leaves stand in the row holding
+    # its first tray at that size, so each row keeps its leaves as the cluster grows (``rows.place_leaves``).
+    unit_trays: int | None = None
+    unit_leaves: int | None = None
 
     def __post_init__(self) -> None:
         _check_whole(self, "count", 0)
@@ -93,6 +98,8 @@ class NodeGroup:
         _check_whole(self, "inlets", 0, optional=True)
         _check_whole(self, "su_nodes", 1, optional=True)
         _check_whole(self, "unit_nodes", 1, optional=True)
+        _check_whole(self, "unit_trays", 1, optional=True)
+        _check_whole(self, "unit_leaves", 1, optional=True)
 
 
 @dataclass(frozen=True, kw_only=True)

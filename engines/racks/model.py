@@ -295,6 +295,9 @@ class RackPlan:
     # Rows after its own in which a node's leaf may stand (1: the fabric's units are smaller than the rows' full
     # SUs, so a unit's first nodes stand in the row before its leaves); measured by the planner, not written.
     leaf_reach_rows: int = 0
+    # Rows before its own in which a node's leaf may stand (1: a rack-scale row's first trays belong to a unit whose
+    # leaves stand in the row before, ``NodeGroup.unit_trays``); measured by the planner, not written.
+    leaf_reach_back_rows: int = 0
 
     @cached_property
     def racks(self) -> tuple[Rack, ...]:

@@ -57,6 +57,13 @@ Rules (each with its basis)
   are kept free (``packing.reserved``: no rack, no name; 4 nodes are R01-01, R01-02 and the leaf rack R01-09), so
   the racks added as the SU fills take those places and none moves. A row of rack-scale systems (NVL72) is filled
   the same way, as the DGX SuperPOD GB200 RA's SU of 8 racks: 2 racks are R01-01, R01-02 and the leaf rack R01-05.
+  Its fabric's units are counted in trays, which do not fill rows of racks (a row's 144 GB200 trays are 4.5 units of
+  a QM9700 leaf's 32 ports), so a row's leaf rack holds the leaves of the units whose first tray it holds at their
+  full size (``NodeGroup.unit_trays``; rows of 20 and 16 leaves for 16 racks), not an even share of all leaves: a
+  row keeps its leaves as the cluster grows and a row added brings its own (8 to 16 racks moves none of the 20).
+  A unit's trays then reach one row either side of its leaves, and the node-to-leaf run is measured so
+  (``RackPlan.leaf_reach_back_rows``). A fabric of two planes (GB300 on Spectrum-X) counts its leaves plane after
+  plane and keeps the even share.
   Exception: when
   the whole cluster with its leaves fits one rack, the leaves go into that rack with their nodes
   (``leaf_placement`` "in-rack"), as a one-rack system needs no network rack. A cluster grown from such a one-rack
@@ -184,6 +191,7 @@ from .model import (
 from .packing import (
     AIR_COOLING_LIMIT_W,
     KEPT_FREE,
+    MAX_COMPUTE_RACKS_PER_ROW,
     Builder,
     Context,
     Draft,
@@ -266,7 +274,8 @@ def plan_racks(
         cooling_basis=ctx.cooling_basis,
         feeds=ctx.feeds,
         leaf_placement="in-rack" if in_rack else str(leaf_placement),
-        leaf_reach_rows=0 if in_rack else _leaf_reach(groups),
+        leaf_reach_rows=0 if in_rack else max(_leaf_reach(groups), _system_reach(groups)),
+        leaf_reach_back_rows=0 if in_rack else _system_reach(groups),
         facility_power_w=None if unknown else known,
         facility_power_known_w=known,
         findings=tuple(ctx.findings),
@@ -319,6 +328,12 @@ def _leaf_reach(groups: Sequence[NodeGroup]) -> int:
     """1 when a group's fabric units are smaller than its rows' full SUs and it has more than one row: a unit's
     first nodes stand in the row before its leaf rack (``NodeGroup.unit_nodes``); else 0."""
     return int(any(g.su_nodes and g.unit_nodes and g.unit_nodes < g.su_nodes < g.count for g in groups))
+
+
+def _system_reach(groups: Sequence[NodeGroup]) -> int:
+    """1 when a rack-scale group's leaves stand by its fabric units (``NodeGroup.unit_trays``) and it has more than
+    one row: a unit's trays may stand in the row before or after the one holding its leaves; else 0."""
+    return int(any(g.rack_scale and g.unit_trays and g.count > MAX_COMPUTE_RACKS_PER_ROW for g in groups))
 
 
 def _switches(

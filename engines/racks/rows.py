@@ -120,6 +120,30 @@ def _spread(items: Sequence[Switch], parts: int) -> list[list[Switch]]:
     return out
 
 
+def _unit_rows(rows: list[list[Draft]], fabric_rows: Sequence[int], leaves: Sequence[Any]) -> list[list[Any]] | None:
+    """The leaves of each fabric row of a rack-scale group whose fabric units are known (``NodeGroup.unit_trays``):
+    unit *u*'s leaves in the row that holds tray *u* x ``unit_trays``, the last row any left; None where the rows
+    are not one such group's (the leaves are then spread evenly over the rows). A row so holds the leaves of the
+    units that start in it at their full size whatever the cluster's size: a row added by growth brings its own,
+    and a unit's trays reach at most one row either side of its leaves (``plan._leaf_reach``)."""
+    groups = {id(d.group): d.group for i in fabric_rows for d in rows[i] if d.group is not None}
+    if len(groups) != 1:
+        return None
+    (g,) = groups.values()
+    trays = g.system.compute_trays if g.system else 0
+    per = g.unit_leaves or 0
+    if not (g.unit_trays and per and trays) or len(leaves) % per:
+        return None
+    units, done = len(leaves) // per, 0
+    out: list[list[Any]] = []
+    for k, i in enumerate(fabric_rows):
+        end = max((d.first_node + d.nodes * d.count for d in rows[i] if not d.reserved), default=0) * trays
+        upto = units if k == len(fabric_rows) - 1 else min(units, max(done, ceil_div(end, g.unit_trays)))
+        out.append(list(leaves[done * per : upto * per]))
+        done = upto
+    return out
+
+
 def leaves_in_rack(ctx: Context, b: Builder, groups: Sequence[NodeGroup], leaves: Sequence[Switch]) -> bool:
     """True when the whole cluster, leaves included, fits one rack (then the leaves stay with their nodes)."""
     if not leaves or len(groups) != 1 or groups[0].rack_scale:  # a rack-scale system's rack holds no leaves
@@ -172,7 +196,7 @@ def place_leaves(
         fabric_rows.append(len(rows) - 1)
         full = [*full, 0]
     slots = 0
-    spread = _spread(leaves, len(fabric_rows))
+    spread = _unit_rows(rows, fabric_rows, leaves) or _spread(leaves, len(fabric_rows))
     spread[0] = spread[0][kept:]
     for row_index, row_leaves in zip(fabric_rows, spread, strict=True):
         if not row_leaves:

@@ -261,10 +261,16 @@ def nvl72(racks: int) -> dict:
     }
 
 
-@pytest.mark.parametrize(("installed", "expanded"), [(1, 2), (2, 4), (4, 8), (3, 7)])
+@pytest.mark.parametrize(
+    ("installed", "expanded"),
+    [(1, 2), (2, 4), (4, 8), (3, 7), (8, 12), (8, 16), (5, 16), (12, 20), (16, 32), (16, 17)],
+)
 def test_growing_a_row_of_nvl72_racks_moves_no_installed_device(installed, expanded):
     # A row of rack-scale systems is filled like an SU row (the GB200 SuperPOD RA's 8 racks): its leaf rack stands
-    # where the full row has it, the racks it lacks kept free, so added racks take those places.
+    # where the full row has it, the racks it lacks kept free, so added racks take those places. Its leaf rack holds
+    # the leaves of the fabric units that start in the row (a row's 144 trays are 4.5 units of 32), not an even
+    # share of all leaves: a full row keeps its leaves and a new row brings its own (8 -> 16 moved two of them).
+    # 17 racks' fabric has 11 units of 28 trays, not 10 of 32: the rows still hold the units of 32 that start in them.
     answer = expansion_plan(installed=nvl72(installed), growth=Growth(node_group="gpu", add=expanded - installed))
     assert answer.cabling.moved == ()
     assert "EXPANSION_DEVICES_MOVED" not in {f.code for f in answer.findings}
