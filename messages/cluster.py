@@ -9,6 +9,7 @@ from engines.findings.params.cluster import (
     ControlPlaneAdded,
     ControlPlaneUfm,
     ExpansionDevicesMoved,
+    ExpansionNetworkTier,
     ExpansionNewTier,
     ExpansionRackPower,
     ExpansionStorageSystemsKept,
@@ -194,4 +195,32 @@ def _storage_systems_kept(p: ExpansionStorageSystemsKept) -> tuple[str, str]:
             "To connect more storage, set networks.storage.system_ports to the ports all your storage systems need, "
             "or ask us to quote it."
         ),
+    )
+
+
+@renders(ExpansionNetworkTier)
+def _network_tier(p: ExpansionNetworkTier) -> tuple[str, str]:
+    text = (
+        _(
+            "The grown cluster's storage network needs %(expanded)s tiers where the installed one has %(installed)s: "
+            "%(leaves)s leaf and %(spines)s spine %(switch)s switches are added, and the installed switches' node "
+            "cables are re-terminated (part of their ports become uplinks)."
+        )
+        if p.network == "storage"
+        else _(
+            "The grown cluster's in-band network needs %(expanded)s tiers where the installed one has %(installed)s: "
+            "%(leaves)s leaf and %(spines)s spine %(switch)s switches are added, and the installed switches' node "
+            "cables are re-terminated (part of their ports become uplinks)."
+        )
+    )
+    values = {
+        "installed": num(p.installed_tiers),
+        "expanded": num(p.expanded_tiers),
+        "leaves": num(p.new_leaves),
+        "spines": num(p.new_spines),
+        "switch": p.switch,
+    }
+    return text % values, _(
+        "Plan the re-cabling in a maintenance window, or quote the network for the planned size at once where the "
+        "cluster will grow again."
     )

@@ -39,6 +39,7 @@ from engines.findings.finding import Finding
 from engines.findings.network_codes import NetworkCode
 from engines.findings.params.cluster import (
     ExpansionDevicesMoved,
+    ExpansionNetworkTier,
     ExpansionNewTier,
     ExpansionRackPower,
     ExpansionStorageSystemsKept,
@@ -363,3 +364,25 @@ def defaulted_system_ports(plan: NetworkPlan | None) -> int:
     if plan is None or not any(f.code == NetworkCode.STORAGE_SYSTEM_PORTS for f in plan.findings):
         return 0
     return plan.system_ports
+
+
+def network_tiers(installed: Mapping[str, NetworkPlan], expanded: Mapping[str, NetworkPlan]) -> list[Finding]:
+    """EXPANSION_NETWORK_TIER for each storage or in-band network (by key) whose switch fabric the growth gives more
+    tiers: the in-band pair that becomes leaves under spines past its ports, a storage fabric that needs a core."""
+    out: list[Finding] = []
+    for key, after in expanded.items():
+        before = installed.get(key)
+        if before is None or before.fabric is None or after.fabric is None or not before.fabric.tiers:
+            continue
+        if after.fabric.tiers <= before.fabric.tiers:
+            continue
+        params = ExpansionNetworkTier(
+            network=key,
+            installed_tiers=before.fabric.tiers,
+            expanded_tiers=after.fabric.tiers,
+            switch=after.switch or "",
+            new_leaves=max(0, after.leaf_switches - before.leaf_switches),
+            new_spines=max(0, after.spine_switches - before.spine_switches),
+        )
+        out.append(finding(f"networks.{key}", params))
+    return out

@@ -112,4 +112,14 @@ RULES += (
         "NVIDIA DGX SuperPOD H100 RA-11333-001, Storage Fabric: the storage systems at 1:1 on leaves of their own; engines/networks/plan.py (the default proportion)",
         ("engines.cluster.expansion.storage_systems_kept",),
     ),
+    rule(
+        ExpansionCode.NETWORK_TIER,
+        W,
+        gettext_noop("The growth needs a new tier in the storage or in-band network"),
+        gettext_noop(
+            "The installed storage or in-band network has fewer tiers than the grown cluster needs: a switch pair becomes leaves under spines, so part of each installed switch's node ports become uplinks and the installed node cables are re-terminated. Building the installed network for the planned size would have avoided it."
+        ),
+        _RA_GROWTH,
+        ("engines.cluster.expansion.network_tiers",),
+    ),
 )

@@ -41,6 +41,7 @@ from engines.cluster.expansion import (
     bill_delta,
     defaulted_system_ports,
     expansion_findings,
+    network_tiers,
     recable_line,
     recabling_tables,
     storage_systems_kept,
@@ -206,6 +207,10 @@ def grown_plan(*, before: ValidationResult, document: JsonObject, growth: Growth
     return expansion_compare(before=before, after=after, language=language)
 
 
+def _plans(result: ValidationResult) -> dict[str, NetworkPlan]:
+    return {key: section.plan for key, section in result.network_plans.items() if section is not None}
+
+
 def _storage(result: ValidationResult) -> NetworkPlan | None:
     section = result.network_plans.get(STORAGE)
     return section.plan if section is not None else None
@@ -227,6 +232,7 @@ def expansion_compare(*, before: ValidationResult, after: ValidationResult, lang
             (before.rack_plan.plan, after.rack_plan.plan),
         )
         found += storage_systems_kept(_storage(before), _storage(after))
+        found += network_tiers(_plans(before), _plans(after))
     return Expansion(
         installed=before,
         result=after,

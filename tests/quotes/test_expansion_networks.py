@@ -176,6 +176,26 @@ def oob_port_changed(change) -> bool:
     )
 
 
+
+def test_an_in_band_pair_that_becomes_leaves_under_spines_is_a_warning_in_both_languages():
+    # 128 nodes' in-band network is one SN5600 pair; 256 nodes need leaves under spines, so the pair's node ports
+    # become uplinks and its node cables are re-terminated: the growth says so, and a quote of it waits for that.
+    installed, growth = with_storage(128, inband=True), Growth(node_group="gpu", add=128)
+    answer = expansion_plan(installed=installed, growth=growth).to_json()
+    (said,) = [f for f in answer["findings"] if f["code"] == "EXPANSION_NETWORK_TIER"]
+    assert (said["severity"], said["subject"]) == ("warning", "networks.inband")
+    assert "in-band network needs 2 tiers where the installed one has 1" in said["message"]
+    assert "2 spine SN5600" in said["message"]
+    moved = [r for r in answer["recabling"] if r["network"] == "inband" and r["action"] == "move"]
+    assert moved  # what the finding warns of
+    dutch = expansion_plan(installed=installed, growth=growth, language="nl").to_json()
+    (gezegd,) = [f for f in dutch["findings"] if f["code"] == "EXPANSION_NETWORK_TIER"]
+    assert "in-band-netwerk van het uitgebreide cluster heeft 2 lagen nodig" in gezegd["message"]
+    assert "onderhoudsvenster" in gezegd["fix"]
+    smaller = expansion_plan(installed=with_storage(64, inband=True), growth=Growth(node_group="gpu", add=64))
+    assert "EXPANSION_NETWORK_TIER" not in {f.code for f in smaller.findings}  # 128 nodes: still a pair
+
+
 @settings(
     max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "12")),
     deadline=None,

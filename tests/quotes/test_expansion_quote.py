@@ -163,13 +163,16 @@ def test_the_dutch_offer_says_it_in_dutch(make_configuration, customer, media, b
     assert summary["Uitbreiding van offerte"] == dutch.number
 
 
-def _issue(waiting, configuration, staff):
-    """``waiting`` issued by a sales engineer who confirmed the PCIe form factor of the storage and in-band adapters."""
+def _issue(waiting, configuration, staff, *accepted: tuple[str, str]):
+    """``waiting`` issued by a sales engineer who confirmed the PCIe form factor of the storage and in-band adapters
+    and accepted the ``accepted`` warnings (code, subject)."""
     for component in (2, 3):
         subject = f"node_groups[0].components[{component}]"
         warning_acknowledge(
             configuration=configuration, code="PCIE_FORM_UNKNOWN", subject=subject, reason="checked", user=staff
         )
+    for code, subject in accepted:
+        warning_acknowledge(configuration=configuration, code=code, subject=subject, reason="planned", user=staff)
     quote = quote_issue(quote=waiting, user=staff)
     assert quote.status == Quote.Status.ISSUED
     return quote
@@ -185,7 +188,11 @@ def grown_20_40(make_configuration, customer, media, build, staff):
         document=expansion_design(original=original, growth=Growth(node_group="gpu", add=20)), name="grown"
     )
     waiting = build(quote_expansion_request, original=original, configuration=grown, channel="api")
-    return original, _issue(waiting, grown, staff)
+    assert waiting.status == Quote.Status.AWAITING_REVIEW
+    with pytest.raises(QuoteError) as refused:  # the storage network's one switch becomes leaves under spines
+        _issue(waiting, grown, staff)
+    assert "EXPANSION_NETWORK_TIER (networks.storage)" in str(refused.value.errors["warnings"])
+    return original, _issue(waiting, grown, staff, ("EXPANSION_NETWORK_TIER", "networks.storage"))
 
 
 def test_the_expansion_quote_plans_the_grown_racks_as_the_expansion_does(grown_20_40):

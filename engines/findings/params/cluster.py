@@ -103,3 +103,19 @@ class ExpansionStorageSystemsKept(Params):
 
     ports: int
     default_ports: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExpansionNetworkTier(Params):
+    """A storage or in-band network (``network``) that the growth takes from ``installed_tiers`` to
+    ``expanded_tiers`` tiers of ``switch``: the leaves and spines it adds, and the installed node cables that are
+    re-terminated (their leaf ports become uplinks, or the nodes go to the added leaves)."""
+
+    CODE: ClassVar[str] = ExpansionCode.NETWORK_TIER
+
+    network: str
+    installed_tiers: int
+    expanded_tiers: int
+    switch: str
+    new_leaves: int
+    new_spines: int
