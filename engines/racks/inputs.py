@@ -85,8 +85,9 @@ class NodeGroup:
     rack_scale: bool = False
     system: RackSystem | None = None  # a rack-scale system's trays, shelves and switches; None: not known
     # A rack-scale group's rail-optimized fabric (its endpoints are the systems' compute trays): the trays a unit
-    # holds at its full size and the leaves each unit has (one a rail). A unit's leaves stand in the row holding
-    # its first tray at that size, so each row keeps its leaves as the cluster grows (``rows.place_leaves``).
+    # holds at its full size and the leaves each unit has (one a rail in each plane). A unit's leaves stand in the
+    # row holding its first tray at that size, so each row keeps its leaves as the cluster grows, and the places of
+    # the leaf racks its full size takes are kept free before then (``rows.place_leaves``).
     unit_trays: int | None = None
     unit_leaves: int | None = None
 
