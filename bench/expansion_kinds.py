@@ -44,6 +44,12 @@ def gb200(racks: int) -> dict:
     return _doc("SRS-GB200-NVL72", racks, "MQM9700-NS2F", [])
 
 
+def b300_fat_tree(count: int) -> dict:
+    doc = b300(count)
+    doc["fabric"]["topology"] = "fat-tree"
+    return doc
+
+
 def h200_fat_tree(count: int) -> dict:
     doc = h200(count)
     doc["fabric"]["topology"] = "fat-tree"
@@ -53,7 +59,11 @@ def h200_fat_tree(count: int) -> dict:
 KINDS = {
     "b300-sn5600": (b300, [(8, 16), (16, 32), (32, 64), (64, 128), (64, 96), (100, 200)]),
     "gb300-sn5600": (gb300, [(1, 2), (2, 4), (4, 8), (8, 16), (3, 7), (16, 32)]),
-    "h200-fat-tree": (h200_fat_tree, [(8, 24), (32, 64), (64, 96), (96, 128), (128, 256)]),
+    "h200-fat-tree": (
+        h200_fat_tree,
+        [(2, 3), (4, 6), (8, 24), (20, 40), (24, 32), (32, 64), (40, 100), (64, 96), (96, 128), (128, 256)],
+    ),
+    "b300-fat-tree": (b300_fat_tree, [(8, 16), (16, 40), (40, 100), (64, 128)]),
     "h200-rail": (h200, [(8, 24), (32, 64), (64, 128)]),
     "gb200-qm9700": (gb200, [(8, 16), (16, 32)]),
 }

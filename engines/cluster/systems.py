@@ -138,3 +138,22 @@ def system_units(fabric: FabricPlan | None, catalog: CatalogView) -> dict[str, i
         return {}
     full = full_unit(fabric, catalog)
     return {"unit_trays": full, "unit_leaves": fabric.rails * max(1, fabric.fabric_planes)} if full else {}
+
+
+def fat_tree_units(fabric: FabricPlan | None, catalog: CatalogView) -> dict[str, int]:
+    """A fat tree's units for its rows' leaves (``NodeGroup.unit_trays``): the node-facing links of a leaf at the
+    fabric's switch and oversubscription (``full_unit``), a leaf in each plane, each node its rails' links to them.
+    Leaf *i* then stands in the row holding link *i* x that, whatever the cluster's size, as a unit's leaves of a
+    rail-optimized fabric do (its own leaves take the fabric's balanced share, at most that)."""
+    if fabric is None or fabric.tiers < 1 or fabric.topology == "rail-optimized" or not fabric.rails:
+        return {}
+    full = full_unit(fabric, catalog)
+    if not full:
+        return {}
+    links = fabric.leaf_downlinks * max(1, fabric.split)
+    return {
+        "unit_trays": full,
+        "unit_leaves": max(1, fabric.fabric_planes),
+        "unit_endpoints": fabric.rails,
+        **({"leaf_links": links} if links > 0 else {}),
+    }

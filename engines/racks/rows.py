@@ -81,9 +81,9 @@ def _group_rows(
             row.append(Draft(RackKind.COMPUTE, *content(rest), group, first + full * npr, rest))
         rows.append(row)
         start += row_nodes
-    # A row of rack-scale systems is a unit to fill too (the DGX SuperPOD GB200 RA's SU of 8 racks): its leaf
-    # racks stand where the full row has them, so growing it moves no installed rack.
-    return rows, ceil_div(per_row, max(1, npr)) if group.su_nodes or group.rack_scale else 0
+    # A row of rack-scale systems is a unit to fill too (the DGX SuperPOD GB200 RA's SU of 8 racks), as is a fat
+    # tree's row: its leaf racks stand where the full row has them, so growing it moves no installed rack.
+    return rows, ceil_div(per_row, max(1, npr)) if group.su_nodes or group.rack_scale or group.unit_trays else 0
 
 
 @lru_cache(maxsize=64)
@@ -123,8 +123,9 @@ def _spread(items: Sequence[Switch], parts: int) -> list[list[Switch]]:
 def _unit_rows(
     rows: list[list[Draft]], fabric_rows: Sequence[int], leaves: Sequence[Any], full: Sequence[int] = ()
 ) -> tuple[list[list[Any]], list[int]] | None:
-    """The leaves of each fabric row of a rack-scale group whose fabric units are known (``NodeGroup.unit_trays``):
-    unit *u*'s leaves in the row that holds tray *u* x ``unit_trays``, the last row any left; and how many leaves
+    """The leaves of each fabric row of a group whose fabric units are known (``NodeGroup.unit_trays``: a rack-scale
+    group's, a fat tree's): unit *u*'s leaves in the row that holds tray (link) *u* x ``unit_trays``, the last row
+    any left; and how many leaves
     the row holds when full (``full``: its compute racks when full). None where the rows are not one such group's
     (the leaves are then spread evenly over the rows, as a fabric's of one tier are). A row so holds the leaves of
     the units that start in it at their full size whatever the cluster's size: a row added by growth brings its
@@ -133,7 +134,7 @@ def _unit_rows(
     if len(groups) != 1:
         return None
     (g,) = groups.values()
-    trays = g.system.compute_trays if g.system else 0
+    trays = g.unit_endpoints or (g.system.compute_trays if g.system else 0)
     per = g.unit_leaves or 0
     if not (g.unit_trays and per and trays):
         return None
