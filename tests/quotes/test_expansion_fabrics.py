@@ -107,7 +107,7 @@ def test_growing_an_hgx_h200_fat_tree_moves_no_installed_device(installed, expan
     assert_nothing_moves(fat_tree(h200(installed)), expanded - installed)
 
 
-@pytest.mark.parametrize(("installed", "expanded"), [(16, 40), (40, 100)])
+@pytest.mark.parametrize(("installed", "expanded"), [(8, 16), (16, 40), (40, 100), (64, 128)])
 def test_growing_an_hgx_b300_fat_tree_on_two_planes_moves_no_installed_device(installed, expanded):
     assert_nothing_moves(fat_tree(b300(installed)), expanded - installed)
 
