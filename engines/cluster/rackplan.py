@@ -24,7 +24,7 @@ from design.jsontext import JsonObject
 from design.model import DesignIn, RackIn
 from design.specs import CatalogView, PduSpec, ServerSpec, SwitchSpec
 from engines.cluster.control_plane import UFM_APPLIANCE
-from engines.cluster.systems import full_unit, system_units
+from engines.cluster.systems import fat_tree_units, full_unit, system_units
 from engines.fabric.model import FabricPlan
 from engines.findings.finding import Finding
 from engines.findings.params.racks import RackNodeHeightUnknown
@@ -304,7 +304,7 @@ def _node_groups(
                 unit_nodes=fabric.nodes_per_unit if su and fabric is not None and fabric.nodes_per_unit < su else None,
                 rack_scale=server.rack_scale,
                 system=_rack_system(server),
-                **(system_units(fabric, catalog) if server.rack_scale else {}),
+                **(system_units(fabric, catalog) if server.rack_scale else fat_tree_units(fabric, catalog)),
             )
         )
     return groups

@@ -130,10 +130,30 @@ def full_unit(fabric: FabricPlan, catalog: CatalogView) -> int | None:
 def system_units(fabric: FabricPlan | None, catalog: CatalogView) -> dict[str, int]:
     """A rack-scale group's fabric units for its rows' leaves (``NodeGroup.unit_trays``): the trays of a full unit
     (``full_unit``, whatever the fabric's own units: 17 GB200 racks get 11 units of 28 trays on QM9700, which still
-    start within one row of their place at 32) and its leaves, one a rail, for a rail-optimized fabric of leaves
-    and spines in one plane (the leaves of a fabric of several planes are counted plane after plane: they are
-    spread over the rows)."""
-    if fabric is None or fabric.tiers < 2 or fabric.topology != "rail-optimized" or max(1, fabric.fabric_planes) > 1:
+    start within one row of their place at 32) and its leaves, one a rail in each plane, for a rail-optimized
+    fabric (the rack plan holds a unit's leaves of every plane together: ``engines.fabric.cabling.rack_index``).
+    A fabric of one tier (a switch a plane) gets them too: its row keeps the places of the leaves it has when
+    it grows to two tiers (``engines.racks.rows``)."""
+    if fabric is None or fabric.tiers < 1 or fabric.topology != "rail-optimized":
         return {}
     full = full_unit(fabric, catalog)
-    return {"unit_trays": full, "unit_leaves": fabric.rails} if full else {}
+    return {"unit_trays": full, "unit_leaves": fabric.rails * max(1, fabric.fabric_planes)} if full else {}
+
+
+def fat_tree_units(fabric: FabricPlan | None, catalog: CatalogView) -> dict[str, int]:
+    """A fat tree's units for its rows' leaves (``NodeGroup.unit_trays``): the node-facing links of a leaf at the
+    fabric's switch and oversubscription (``full_unit``), a leaf in each plane, each node its rails' links to them.
+    Leaf *i* then stands in the row holding link *i* x that, whatever the cluster's size, as a unit's leaves of a
+    rail-optimized fabric do (its own leaves take the fabric's balanced share, at most that)."""
+    if fabric is None or fabric.tiers < 1 or fabric.topology == "rail-optimized" or not fabric.rails:
+        return {}
+    full = full_unit(fabric, catalog)
+    if not full:
+        return {}
+    links = fabric.leaf_downlinks * max(1, fabric.split)
+    return {
+        "unit_trays": full,
+        "unit_leaves": max(1, fabric.fabric_planes),
+        "unit_endpoints": fabric.rails,
+        **({"leaf_links": links} if links > 0 else {}),
+    }

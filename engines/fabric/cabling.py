@@ -10,7 +10,8 @@ spine uplinks go to the cores of plane j by the same rule (the pod in the place 
 is ``core-{c · planes + j + 1}``, so the cores a plane gains as pods are added come after every installed one.
 A fabric of several planes (twin-planar Spectrum-X) lists each plane as a fabric of its own, its switches named
 ``pl2-su01-leaf-r3`` and the node end of its links the NIC's link to that plane (``nic3.2``: NIC 3's second
-400GbE link).
+400GbE link). The rack plan racks a unit's leaves of every plane together and the planes' spines and cores side by
+side (``rack_index``), so growth adds switches after the installed ones of every plane.
 
 The rows are made once, as fields (``cabling_rows``: a tuple of the CSV's columns, each field the text the CSV
 holds, unquoted), and written out by ``csv_line``: the CSV, and every reader that wants the rows rather than the
@@ -143,13 +144,41 @@ class _Plane:
         return (a if a.startswith("node-") else plane + a, a_port, z if z.startswith("node-") else plane + z, *row[3:])
 
     def locate(self, locate: Locate) -> Locate:
-        """Rack positions of this plane's switches: the plan's switch indices count plane after plane."""
-        offsets = {
-            "leaf": self.index * self.one.leaf_switches,
-            "spine": self.index * self.one.spine_switches,
-            "core": self.index * self.one.core_switches,
-        }
-        return lambda kind, i: locate(kind, i + offsets.get(kind, 0))
+        """Rack positions of this plane's switches (``rack_index``: the rack plan's order of every plane's)."""
+        return lambda kind, i: locate(
+            kind, i if kind == "node" else rack_index(self.one, self.planes, kind, self.index, i)
+        )
+
+
+def _unit_leaves(one: FabricPlan) -> int:
+    """The leaves of one plane's scalable unit that the rack plan keeps together (a rail leaf of each rail; 0
+    where the plane's leaves are not counted so: one tier, a fat tree)."""
+    if one.tiers >= 2 and one.topology == "rail-optimized" and one.rails and not one.leaf_switches % one.rails:
+        return one.rails
+    return 0
+
+
+def rack_index(one: FabricPlan, planes: int, kind: str, plane: int, index: int) -> int:
+    """The rack plan's index of switch ``index`` of ``kind`` in plane ``plane`` of ``planes`` identical ones
+    (``one``: one plane's plan). A rail-optimized fabric's leaves stand unit by unit, each unit's leaves of every
+    plane together (plane after plane within it); spines, cores and other leaves alternate plane by plane. So a
+    grown fabric's switches come after every installed one: the installed switches keep their places."""
+    per = _unit_leaves(one) if kind == "leaf" else 0
+    if per:
+        unit, rail = divmod(index, per)
+        return (unit * planes + plane) * per + rail
+    return index * planes + plane
+
+
+def plane_index(one: FabricPlan, planes: int, kind: str, at: int) -> tuple[int, int]:
+    """(plane, index within it) of the rack plan's switch ``at`` of ``kind``: ``rack_index`` the other way."""
+    per = _unit_leaves(one) if kind == "leaf" else 0
+    if per:
+        block, rail = divmod(at, per)
+        unit, plane = divmod(block, planes)
+        return plane, unit * per + rail
+    index, plane = divmod(at, planes)
+    return plane, index
 
 
 def _ends(at: Place | None, a_kind: str, a: int, z_kind: str, z: int) -> tuple[str, ...]:
@@ -158,12 +187,11 @@ def _ends(at: Place | None, a_kind: str, a: int, z_kind: str, z: int) -> tuple[s
 
 
 def switch_name(plan: FabricPlan, kind: str, index: int) -> str:
-    """The cabling name of the index-th (0-based, plane after plane, as the rack plan racks them) switch of
+    """The cabling name of the index-th (0-based, as the rack plan racks them: ``rack_index``) switch of
     ``kind`` (``leaf``, ``spine`` or ``core``): the names the rows above give it."""
     planes = max(1, plan.fabric_planes)
     one = _one_plane(plan, planes)
-    per = {"leaf": one.leaf_switches, "spine": one.spine_switches, "core": one.core_switches}[kind]
-    plane, i = divmod(index, per) if per else (0, index)
+    plane, i = plane_index(one, planes, kind, index)
     if kind == "leaf":
         name = leaf_name(one, i)
     elif kind == "spine" and one.tiers == 3 and one.spines_per_pod:

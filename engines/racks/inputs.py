@@ -85,10 +85,17 @@ class NodeGroup:
     rack_scale: bool = False
     system: RackSystem | None = None  # a rack-scale system's trays, shelves and switches; None: not known
     # A rack-scale group's rail-optimized fabric (its endpoints are the systems' compute trays): the trays a unit
-    # holds at its full size and the leaves each unit has (one a rail). A unit's leaves stand in the row holding
-    # its first tray at that size, so each row keeps its leaves as the cluster grows (``rows.place_leaves``).
+    # holds at its full size and the leaves each unit has (one a rail in each plane). A unit's leaves stand in the
+    # row holding its first tray at that size, so each row keeps its leaves as the cluster grows, and the places of
+    # the leaf racks its full size takes are kept free before then (``rows.place_leaves``).
     unit_trays: int | None = None
     unit_leaves: int | None = None
+    # A fat tree's group has units too: a leaf's node-facing links (``unit_trays``) and a leaf in each plane
+    # (``unit_leaves``), each node ``unit_endpoints`` links to them (its NICs; None: a rack-scale system's trays);
+    # ``leaf_links``: the node-facing links the fabric gives a leaf (its balanced share, at most ``unit_trays``),
+    # which tells how far a leaf's nodes stand from its row (None: up to a row either side).
+    unit_endpoints: int | None = None
+    leaf_links: int | None = None
 
     def __post_init__(self) -> None:
         _check_whole(self, "count", 0)
@@ -100,6 +107,8 @@ class NodeGroup:
         _check_whole(self, "unit_nodes", 1, optional=True)
         _check_whole(self, "unit_trays", 1, optional=True)
         _check_whole(self, "unit_leaves", 1, optional=True)
+        _check_whole(self, "unit_endpoints", 1, optional=True)
+        _check_whole(self, "leaf_links", 1, optional=True)
 
 
 @dataclass(frozen=True, kw_only=True)

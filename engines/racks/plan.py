@@ -62,8 +62,14 @@ Rules (each with its basis)
   full size (``NodeGroup.unit_trays``; rows of 20 and 16 leaves for 16 racks), not an even share of all leaves: a
   row keeps its leaves as the cluster grows and a row added brings its own (8 to 16 racks moves none of the 20).
   A unit's trays then reach one row either side of its leaves, and the node-to-leaf run is measured so
-  (``RackPlan.leaf_reach_back_rows``). A fabric of two planes (GB300 on Spectrum-X) counts its leaves plane after
-  plane and keeps the even share.
+  (``RackPlan.leaf_reach_back_rows``). As a row fills, more units start in it: its leaf racks are followed by the
+  places the full row's leaves take (GB300 on SN5600: a full row's 3 units are 24 leaves, 2 racks; 4 racks' 16 leaves
+  fill one and keep the second place free), so the racks after them stay. A fabric of two planes (GB300 and HGX
+  B300 on Spectrum-X) has each unit's leaves of both planes together (``engines.fabric.cabling.rack_index``): a
+  unit's leaves are one rail a plane. A fat tree's row is filled the same way (its leaf racks where the full row
+  has them), leaf *i* in the row holding the *i*-th full leaf's share of node links (``NodeGroup.unit_trays``, a
+  leaf in each plane), so growing it moves none; a leaf's nodes reach another row only where the fabric's
+  balanced share of links per leaf (``NodeGroup.leaf_links``) is smaller than the full one or does not fill rows.
   Exception: when
   the whole cluster with its leaves fits one rack, the leaves go into that rack with their nodes
   (``leaf_placement`` "in-rack"), as a one-rack system needs no network rack. A cluster grown from such a one-rack
@@ -191,7 +197,6 @@ from .model import (
 from .packing import (
     AIR_COOLING_LIMIT_W,
     KEPT_FREE,
-    MAX_COMPUTE_RACKS_PER_ROW,
     Builder,
     Context,
     Draft,
@@ -274,8 +279,7 @@ def plan_racks(
         cooling_basis=ctx.cooling_basis,
         feeds=ctx.feeds,
         leaf_placement="in-rack" if in_rack else str(leaf_placement),
-        leaf_reach_rows=0 if in_rack else max(_leaf_reach(groups), _system_reach(groups)),
-        leaf_reach_back_rows=0 if in_rack else _system_reach(groups),
+        **_reach(groups, rows, in_rack),
         facility_power_w=None if unknown else known,
         facility_power_known_w=known,
         findings=tuple(ctx.findings),
@@ -330,10 +334,38 @@ def _leaf_reach(groups: Sequence[NodeGroup]) -> int:
     return int(any(g.su_nodes and g.unit_nodes and g.unit_nodes < g.su_nodes < g.count for g in groups))
 
 
-def _system_reach(groups: Sequence[NodeGroup]) -> int:
-    """1 when a rack-scale group's leaves stand by its fabric units (``NodeGroup.unit_trays``) and it has more than
-    one row: a unit's trays may stand in the row before or after the one holding its leaves; else 0."""
-    return int(any(g.rack_scale and g.unit_trays and g.count > MAX_COMPUTE_RACKS_PER_ROW for g in groups))
+def _reach(groups: Sequence[NodeGroup], rows: Sequence[Sequence[Any]], in_rack: bool) -> dict[str, int]:
+    """The plan's ``leaf_reach_rows`` and ``leaf_reach_back_rows`` (none where the leaves stand with the nodes)."""
+    after, before = (0, 0) if in_rack else _unit_reach(groups, rows)
+    return {
+        "leaf_reach_rows": 0 if in_rack else max(_leaf_reach(groups), after),
+        "leaf_reach_back_rows": before,
+    }
+
+
+def _unit_reach(groups: Sequence[NodeGroup], rows: Sequence[Sequence[Any]]) -> tuple[int, int]:
+    """(rows after, rows before) a node's leaf rack may stand where a group's leaves stand by its fabric units
+    (``NodeGroup.unit_trays``) over more than one row: a rack-scale unit's trays up to a row either side; a fat
+    tree leaf's nodes where its links (``leaf_links``) reach past the row holding it; else (0, 0)."""
+    after = before = 0
+    for g in groups:
+        spans = [_node_span(g, row) for row in rows if any(d.group is g for d in row)]
+        if not g.unit_trays or len(spans) < 2:
+            continue
+        if g.rack_scale or not g.leaf_links:
+            return 1, 1
+        e, unit, links = g.unit_endpoints or 1, g.unit_trays, g.leaf_links
+        for k, (first, end) in enumerate(spans):
+            low, high = -(-first * e // unit), -(-end * e // unit)  # the units that start in the row
+            before = max(before, int(low * links < first * e))
+            after = max(after, int(k < len(spans) - 1 and high > low and high * links > end * e))
+    return after, before
+
+
+def _node_span(g: NodeGroup, row: Sequence[Any]) -> tuple[int, int]:
+    """The first node of group ``g`` in a row and the node after its last."""
+    drafts = [d for d in row if d.group is g and not d.reserved]
+    return min(d.first_node for d in drafts), max(d.first_node + d.nodes * d.count for d in drafts)
 
 
 def _switches(

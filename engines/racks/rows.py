@@ -81,9 +81,9 @@ def _group_rows(
             row.append(Draft(RackKind.COMPUTE, *content(rest), group, first + full * npr, rest))
         rows.append(row)
         start += row_nodes
-    # A row of rack-scale systems is a unit to fill too (the DGX SuperPOD GB200 RA's SU of 8 racks): its leaf
-    # racks stand where the full row has them, so growing it moves no installed rack.
-    return rows, ceil_div(per_row, max(1, npr)) if group.su_nodes or group.rack_scale else 0
+    # A row of rack-scale systems is a unit to fill too (the DGX SuperPOD GB200 RA's SU of 8 racks), as is a fat
+    # tree's row: its leaf racks stand where the full row has them, so growing it moves no installed rack.
+    return rows, ceil_div(per_row, max(1, npr)) if group.su_nodes or group.rack_scale or group.unit_trays else 0
 
 
 @lru_cache(maxsize=64)
@@ -120,28 +120,39 @@ def _spread(items: Sequence[Switch], parts: int) -> list[list[Switch]]:
     return out
 
 
-def _unit_rows(rows: list[list[Draft]], fabric_rows: Sequence[int], leaves: Sequence[Any]) -> list[list[Any]] | None:
-    """The leaves of each fabric row of a rack-scale group whose fabric units are known (``NodeGroup.unit_trays``):
-    unit *u*'s leaves in the row that holds tray *u* x ``unit_trays``, the last row any left; None where the rows
-    are not one such group's (the leaves are then spread evenly over the rows). A row so holds the leaves of the
-    units that start in it at their full size whatever the cluster's size: a row added by growth brings its own,
-    and a unit's trays reach at most one row either side of its leaves (``plan._leaf_reach``)."""
+def _unit_rows(
+    rows: list[list[Draft]], fabric_rows: Sequence[int], leaves: Sequence[Any], full: Sequence[int] = ()
+) -> tuple[list[list[Any]], list[int]] | None:
+    """The leaves of each fabric row of a group whose fabric units are known (``NodeGroup.unit_trays``: a rack-scale
+    group's, a fat tree's): unit *u*'s leaves in the row that holds tray (link) *u* x ``unit_trays``, the last row
+    any left; and how many leaves
+    the row holds when full (``full``: its compute racks when full). None where the rows are not one such group's
+    (the leaves are then spread evenly over the rows, as a fabric's of one tier are). A row so holds the leaves of
+    the units that start in it at their full size whatever the cluster's size: a row added by growth brings its
+    own, and a unit's trays reach at most one row either side of its leaves (``plan._leaf_reach``)."""
     groups = {id(d.group): d.group for i in fabric_rows for d in rows[i] if d.group is not None}
     if len(groups) != 1:
         return None
     (g,) = groups.values()
-    trays = g.system.compute_trays if g.system else 0
+    trays = g.unit_endpoints or (g.system.compute_trays if g.system else 0)
     per = g.unit_leaves or 0
-    if not (g.unit_trays and per and trays) or len(leaves) % per:
+    if not (g.unit_trays and per and trays):
         return None
     units, done = len(leaves) // per, 0
     out: list[list[Any]] = []
+    whole: list[int] = []
     for k, i in enumerate(fabric_rows):
-        end = max((d.first_node + d.nodes * d.count for d in rows[i] if not d.reserved), default=0) * trays
+        racks = [d for d in rows[i] if not d.reserved]
+        first = min((d.first_node for d in racks), default=0)
+        end = max((d.first_node + d.nodes * d.count for d in racks), default=0) * trays
         upto = units if k == len(fabric_rows) - 1 else min(units, max(done, ceil_div(end, g.unit_trays)))
         out.append(list(leaves[done * per : upto * per]))
+        size = max((d.nodes for d in racks), default=0) * (full[i] if i < len(full) else 0)
+        starts = ceil_div((first + size) * trays, g.unit_trays) - ceil_div(first * trays, g.unit_trays)
+        whole.append(max(0, starts) * per)
         done = upto
-    return out
+    # A fabric of one tier (a switch a plane) is no units of leaves: its leaves spread, the places kept the same.
+    return (out if not len(leaves) % per else _spread(leaves, len(fabric_rows))), whole
 
 
 def leaves_in_rack(ctx: Context, b: Builder, groups: Sequence[NodeGroup], leaves: Sequence[Switch]) -> bool:
@@ -196,9 +207,10 @@ def place_leaves(
         fabric_rows.append(len(rows) - 1)
         full = [*full, 0]
     slots = 0
-    spread = _unit_rows(rows, fabric_rows, leaves) or _spread(leaves, len(fabric_rows))
+    by_unit = _unit_rows(rows, fabric_rows, leaves, full)
+    spread, whole = by_unit or (_spread(leaves, len(fabric_rows)), [0] * len(fabric_rows))
     spread[0] = spread[0][kept:]
-    for row_index, row_leaves in zip(fabric_rows, spread, strict=True):
+    for row_index, row_leaves, row_whole in zip(fabric_rows, spread, whole, strict=True):
         if not row_leaves:
             continue
         row = rows[row_index]
@@ -207,11 +219,23 @@ def place_leaves(
         at = max(su, length) // (2 if placement == LeafPlacement.MIDDLE_OF_ROW else 1)
         if length < at:
             row.append(reserved(at - length))
-        drafts = b.pack_network(row_leaves)
+        drafts = _leaf_racks(b, row_leaves, row_whole)
         insert_racks(row, at, drafts)
         if su:
             slots = max(slots, _row_length(drafts))
     return slots
+
+
+def _leaf_racks(b: Builder, leaves: Sequence[Any], whole: int) -> list[Draft]:
+    """The racks of a row's ``leaves``, and after them the places kept free for the racks its ``whole`` leaves
+    take when the row is full (a row of rack-scale systems gains leaves as it fills: ``_unit_rows``), so the
+    compute racks behind them stand where the full row has them."""
+    drafts = b.pack_network(leaves)
+    if whole > len(leaves):
+        short = _row_length(b.pack_network([*leaves, *[leaves[-1]] * (whole - len(leaves))])) - _row_length(drafts)
+        if short > 0:
+            drafts.append(reserved(short))
+    return drafts
 
 
 def _pad(row: list[Draft], width: int) -> None:

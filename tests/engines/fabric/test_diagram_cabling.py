@@ -134,3 +134,26 @@ def test_every_link_label_lies_on_the_links_it_names(nodes):
         x, y, half = float(text.get("x")), float(text.get("y")) - 4, (7 * len(text.text) + 8) / 2
         assert text.get("text-anchor") == "middle"
         assert any((at := _crosses(line, y)) is not None and x - half <= at <= x + half for line in lines), text.text
+
+
+@pytest.mark.parametrize(("leaves", "spines"), [(2, 0), (16, 8), (32, 16), (64, 26)])
+def test_the_rack_order_of_two_planes_keeps_each_units_leaves_together_and_grows_at_the_end(leaves, spines):
+    # Two identical planes of 8 rails (twin-planar Spectrum-X): the rack plan's leaves are unit by unit, a unit's
+    # leaves of plane 1 then of plane 2; spines alternate plane by plane. A larger fabric's switches of either plane
+    # come after every switch of a smaller one, so growth leaves the installed switches where they are.
+    import dataclasses
+
+    from engines.fabric.cabling import switch_name
+
+    two = dataclasses.replace(plan(64), fabric_planes=2, leaf_switches=leaves, spine_switches=spines)
+    one = dataclasses.replace(two, tiers=2 if spines else 1)
+    names = [switch_name(one, "leaf", i) for i in range(leaves)]
+    assert len(set(names)) == leaves
+    if spines:
+        assert names[:16] == [f"pl{p}-su01-leaf-r{r}" for p in (1, 2) for r in range(1, 9)]
+        assert names[16:18] == (["pl1-su02-leaf-r1", "pl1-su02-leaf-r2"] if leaves > 16 else [])
+        assert [switch_name(one, "spine", i) for i in range(4)] == [
+            "pl1-spine-01", "pl2-spine-01", "pl1-spine-02", "pl2-spine-02",
+        ]  # fmt: skip
+    else:
+        assert names == ["pl1-switch-01", "pl2-switch-01"]
