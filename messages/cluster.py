@@ -163,6 +163,11 @@ def _moved_because(reason: str) -> str:
         return _("The grown fabric has a tier more than the installed one.")
     if reason == "control-plane":
         return _("The grown cluster has a larger control plane, racked ahead of the switches in the management racks.")
+    if reason == "node-groups":
+        return _(
+            "The grown node group's racks come before those of the node groups after it, so their servers and "
+            "switches move along; grow the last node group, or add the new nodes as a node group of their own."
+        )
     return _("The grown plan lays the racks out otherwise.")
 
 

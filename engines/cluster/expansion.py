@@ -312,6 +312,26 @@ def devices_moved(installed: RackPlan, expanded: RackPlan, *, new_tier: bool = F
     )
 
 
+def moved_by_cabling(moves: Sequence[DeviceMove], installed: RackPlan) -> ExpansionDevicesMoved | None:
+    """EXPANSION_DEVICES_MOVED for the devices the re-cabling finds elsewhere (a device, by name, whose cables leave
+    from another rack or unit), where the rack plans' places alone do not tell it: devices of one part trading
+    places, such as the servers of a node group that the grown group before it pushes along. None without moves."""
+    if not moves:
+        return None
+    first = moves[0]
+    unit = int(first.old.unit) if first.old.unit.isdigit() else 0
+    placed = [d for r in installed.racks if r.name == first.old.rack for d in r.devices if d.position_u == unit]
+    groups = {r.node_group for r in installed.racks if r.node_group}
+    return ExpansionDevicesMoved(
+        devices=len(moves),
+        role=str(placed[0].role) if placed else "",
+        part=placed[0].part if placed else first.device,
+        rack=first.old.rack,
+        unit=unit,
+        reason="node-groups" if len(groups) > 1 else "layout",
+    )
+
+
 def _why(installed: RackPlan, expanded: RackPlan, new_tier: bool) -> str:
     if installed.leaf_placement == "in-rack" and expanded.leaf_placement != "in-rack":
         return "one-rack"

@@ -97,10 +97,10 @@ RULES += (
         W,
         gettext_noop("Installed devices move in the growth"),
         gettext_noop(
-            "The grown plan places installed devices in another rack or at another unit. An expansion keeps an installed one-rack cluster's rack as it stands and the management racks keep the places of the control plane's next step free, so this is said only where the grown plan cannot keep a device: the installed rack cannot hold its nodes and leaves within the grown plan's power or units, or a new fabric tier changes the racks that hold the switches."
+            "The grown plan places installed devices in another rack or at another unit. An expansion keeps an installed one-rack cluster's rack as it stands and the management racks keep the places of the control plane's next step free, so this is said only where the grown plan cannot keep a device: the installed rack cannot hold its nodes and leaves within the grown plan's power or units, or a new fabric tier changes the racks that hold the switches, or a node group that grows has node groups racked after it."
         ),
         "engines/racks/plan.py (rows of full scalable units, leaf, spine, management and core racks in fixed places)",
-        _EXPANSION,
+        (*_EXPANSION, "engines.cluster.expansion.moved_by_cabling"),
     ),
     rule(
         ExpansionCode.STORAGE_SYSTEMS_KEPT,

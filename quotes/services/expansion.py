@@ -41,6 +41,7 @@ from engines.cluster.expansion import (
     bill_delta,
     defaulted_system_ports,
     expansion_findings,
+    moved_by_cabling,
     network_tiers,
     recable_line,
     recabling_tables,
@@ -48,6 +49,8 @@ from engines.cluster.expansion import (
 )
 from engines.cluster.rackplan import growing_from
 from engines.fabric.growth import Action
+from engines.findings.cluster_codes import ExpansionCode
+from engines.findings.registry import finding
 from engines.networks.model import STORAGE, NetworkPlan
 from messages.languages import resolve_language
 from outputs.format import OutputUnavailable
@@ -233,6 +236,9 @@ def expansion_compare(*, before: ValidationResult, after: ValidationResult, lang
         )
         found += storage_systems_kept(_storage(before), _storage(after))
         found += network_tiers(_plans(before), _plans(after))
+        if cables.moved and not any(f.code == ExpansionCode.DEVICES_MOVED for f in found):
+            said = moved_by_cabling(cables.moved, before.rack_plan.plan)
+            found += [finding("rack_plan", said)] if said is not None else []
     return Expansion(
         installed=before,
         result=after,

@@ -276,3 +276,29 @@ def test_growing_a_row_of_nvl72_racks_moves_no_installed_device(installed, expan
     assert "EXPANSION_DEVICES_MOVED" not in {f.code for f in answer.findings}
     racks = {r.name for r in answer.installed.rack_plan.plan.racks}
     assert racks <= {r.name for r in answer.result.rack_plan.plan.racks}
+
+
+def two_groups(a: int, b: int) -> dict:
+    first, second = h200(a)["node_groups"][0], h200(b)["node_groups"][0]
+    return {**h200(a), "node_groups": [first, {**second, "name": "b"}]}
+
+
+@pytest.mark.parametrize(
+    ("group", "language", "said"),
+    [("gpu", "en", "grow the last node group"), ("gpu", "nl", "laat de laatste nodegroep groeien")],
+)
+def test_growing_a_node_group_with_another_racked_after_it_says_what_moves(group, language, said):
+    # The first group's racks come before the second's: growing the first pushes the second group's servers along.
+    # The rack plans hold as many servers of that part at those places, so only the re-cabling sees them move;
+    # the growth says so, as a warning a sales engineer accepts before the quote is issued.
+    answer = expansion_plan(installed=two_groups(16, 8), growth=Growth(node_group=group, add=8), language=language)
+    assert answer.cabling.moved
+    (moved,) = [f.to_json() for f in answer.findings if f.code == "EXPANSION_DEVICES_MOVED"]
+    assert moved["severity"] == "warning" and said in moved["fix"]
+    assert f"{len(answer.cabling.moved)}" in moved["message"] and "SYS-821GE-TNHR" in moved["message"]
+
+
+def test_growing_the_last_node_group_moves_nothing():
+    answer = expansion_plan(installed=two_groups(32, 32), growth=Growth(node_group="b", add=32))
+    assert answer.cabling.moved == ()
+    assert "EXPANSION_DEVICES_MOVED" not in {f.code for f in answer.findings}
