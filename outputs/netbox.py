@@ -17,6 +17,8 @@ its reason, in the bundle's README."""
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,7 +30,7 @@ from engines.networks.model import OOB
 from engines.racks.model import DeviceRole, Rack, RackPlan
 
 from .links import cabling_rows
-from .netbox_types import UNKNOWN_MANUFACTURER, DeviceType, cable_port_type, component_type, device_type
+from .netbox_types import UNKNOWN_MANUFACTURER, DeviceType, cable_port_type, component_type, device_type, slugify
 
 Place = tuple[str, str]  # (rack, unit) as the cabling CSV writes them
 STATUS = "planned"
@@ -43,7 +45,7 @@ OOB_EXTRA = "oob-extra-"  # an out-of-band switch the plan adds that no rack hol
 _QUOTED = re.compile(r'[,"\r\n]')  # a field with one of these is quoted in CSV
 
 
-@dataclass
+@dataclass(slots=True)
 class NbDevice:
     name: str
     role: str
@@ -53,7 +55,7 @@ class NbDevice:
     face: str = ""  # the rack face a racked device is mounted from (the rack plan's)
 
 
-@dataclass
+@dataclass(slots=True)
 class NbFeed:
     panel: str
     name: str
@@ -63,22 +65,26 @@ class NbFeed:
     part: str
 
 
-# A cable: (a device, a port, b device, b port, cable part, length in m). A plain tuple of strings, which the
-# garbage collector stops tracking: a 2,048-node plan has 57,000 and would otherwise set off full collections.
-NbCable = tuple[str, str, str, str, str, str]
+INTERFACES = ("device", "name", "type")
+CABLES = ("side_a_site", "side_a_device", "side_a_type", "side_a_name", "side_b_site", "side_b_device",
+          "side_b_type", "side_b_name", "status", "description", "length", "length_unit")  # fmt: skip
 
 
 @dataclass
 class NetBoxModel:
     """Everything the bundle lists, in NetBox's terms."""
 
+    site: str = ""  # the site's name (site_name)
     racks: list[Rack] = field(default_factory=list)
     devices: list[NbDevice] = field(default_factory=list)
     types: dict[str, DeviceType] = field(default_factory=dict)
     feeds: list[NbFeed] = field(default_factory=list)
     panels: list[str] = field(default_factory=list)
-    interfaces: dict[tuple[str, str], str] = field(default_factory=dict)  # (device, port) -> type, added ports
-    cables: list[NbCable] = field(default_factory=list)  # in the cabling CSV's order
+    # interfaces.csv's lines (device, name, type): the ports the cables use that their devices' types do not list
+    interfaces: list[str] = field(default_factory=list)
+    # cables.csv's lines (CABLES), in the cabling CSV's order: written as the rows come, so that none of 57,000 is
+    # kept as a tuple the garbage collector tracks
+    cables: list[str] = field(default_factory=list)
     left_out: list[tuple[str, str]] = field(default_factory=list)  # (cabling row, reason)
     oob_switch: str = ""  # the out-of-band network's switch part (an unracked further switch is one)
     plain: bool = True  # no field of any row is quoted in CSV (no comma, quote or line break in it)
@@ -89,26 +95,28 @@ class NetBoxModel:
 def _rack_devices(model: NetBoxModel, rack: Rack, slots: dict[Place, NbDevice]) -> None:
     """The rack's devices, each named ``<rack>-u<unit>`` until a row names it (its slot, by rack and unit); its
     zero-U PDUs by the cabling CSV's names."""
+    name, types, add = rack.name, model.types, model.devices.append
+    system = rack_part(rack) if rack.system else None
+    horizontal = 0  # the rack's PDUs at a unit of their own
     for d in rack.devices:
-        role = str(d.role)
-        own = f"{rack.name}-u{d.position_u:02d}"
-        component = _COMPONENTS.get(d.role) if rack.system else None
-        if component is not None and d.part == rack_part(rack):
+        component = _COMPONENTS.get(d.role) if system is not None and d.part == system else None
+        if component is not None:
             # A unit of a rack-scale system (a compute tray, NVLink switch tray or power shelf) at its own unit.
             kind = f"{d.part} {component}"
-            if kind not in model.types:
-                model.types[kind] = component_type(d.part, component, d.height_u, model.catalog)
+            if kind not in types:
+                types[kind] = component_type(d.part, component, d.height_u, model.catalog)
         else:
             kind = d.part
-            _type(model, d.part, d.height_u)
-        device = NbDevice(own, role, kind, rack.name, d.position_u, face=d.face)
-        model.devices.append(device)
-        slots.setdefault((rack.name, str(d.position_u)), device)
-    horizontal = sum(1 for d in rack.devices if d.role == DeviceRole.PDU)
+            if kind not in types:
+                types[kind] = device_type(kind, d.height_u, model.catalog)
+        horizontal += d.role == DeviceRole.PDU
+        device = NbDevice(f"{name}-u{d.position_u:02d}", str(d.role), kind, name, d.position_u, d.face)
+        add(device)
+        slots.setdefault((name, str(d.position_u)), device)
     zero_u = [p.part for p in rack.pdus for _ in range(p.quantity)][horizontal:]
     for k, part in enumerate(zero_u, horizontal + 1):
         # The cabling CSV's name of the rack's k-th PDU (engines.cluster.cabling), cabled or not.
-        model.devices.append(NbDevice(f"{rack.name}-pdu-{k}", str(DeviceRole.PDU), part, rack.name, None))
+        add(NbDevice(f"{name}-pdu-{k}", str(DeviceRole.PDU), part, name, None))
         _type(model, part, 0)
 
 
@@ -136,8 +144,9 @@ def _power(model: NetBoxModel, plan: RackPlan) -> None:
     ab = str(plan.feeds) == "A+B"
     model.panels = ["Panel A", "Panel B"] if ab else ["Panel A"]
     count: dict[str, int] = {}
+    pdu = str(DeviceRole.PDU)
     for device in model.devices:
-        if device.role != str(DeviceRole.PDU):
+        if device.role != pdu:
             continue
         k = count[device.rack] = count.get(device.rack, 0) + 1  # the rack's k-th PDU
         side = "B" if ab and k % 2 == 0 else "A"
@@ -166,20 +175,24 @@ class _Ends:
         return ports
 
 
-def _cables(model: NetBoxModel, result: ValidationResult, slots: dict[Place, NbDevice]) -> None:
+def _cables(model: NetBoxModel, result: ValidationResult, slots: dict[Place, NbDevice], quoted: bool) -> None:
     """One pass over the cabling CSV's rows (57,000 at 2,048 nodes, none kept), read as the rows the CSV writes
     (outputs.links.cabling_rows: fields, no text parsed): every row a cable between two ports, its ends' devices
-    named as it comes, the ports no device type lists added."""
+    named as it comes, the ports no device type lists added, and its line of cables.csv written: every field as it
+    is, or, ``quoted``, a cable with a field CSV must quote through the csv module."""
     ends = _Ends(model, slots)
     ports = ends.ports
-    added = model.interfaces
-    cable = model.cables.append
+    added = model.interfaces.append
+    line = model.cables.append
+    lead = csv_line((model.site,))[:-1]  # the site as a CSV field
     media: set[tuple[str, str]] = set()  # the cables' (part, length) pairs
-    medium = ("", "")
+    part = length = ""
+    tail = f",{STATUS},,,\n"  # the line's last four fields: status, cable part, length, unit
     for f in cabling_rows(result):
-        if f[5] is not medium[0] or f[6] is not medium[1]:  # runs of rows share one part's and length's text
-            medium = (f[5], f[6])
-            media.add(medium)
+        if f[5] is not part or f[6] is not length:  # runs of rows share one part's and length's text
+            part, length = f[5], f[6]
+            media.add((part, length))
+            tail = f",{STATUS},{part[:200]},{length},{'m' if length else ''}\n"
         a, a_port, b, b_port = f[0], f[1], f[2], f[3]
         a_ports = ports.get(a)
         if a_ports is None and (a_ports := ends.place(a, f[7], f[8])) is None:
@@ -190,12 +203,36 @@ def _cables(model: NetBoxModel, result: ValidationResult, slots: dict[Place, NbD
         if a_ports is None or b_ports is None or not a_port or not b_port:
             model.left_out.append(_left_out(f, a_ports is not None, b_ports is not None))
             continue
-        cable((a, a_port, b, b_port, f[5], f[6]))
-        if a_port not in a_ports:
-            a_ports[a_port] = added[(a, a_port)] = _added_type(model, a_ports, a_port, b_ports.get(b_port), f[5])
+        if quoted and _QUOTED.search(a + a_port + b + b_port + part + length) is not None:
+            line(_quoted_cable(model.site, a, a_port, b, b_port, part, length))
+        else:
+            line(f"{lead},{a},dcim.interface,{a_port},{lead},{b},dcim.interface,{b_port}{tail}")
+        if a_port not in a_ports:  # a port its device's type does not list (a node's NIC): typed as its peer
+            peer = b_ports.get(b_port)
+            kind = a_ports[a_port] = (
+                peer if peer and "." not in a_port else _added_type(model, a_ports, a_port, peer, part)
+            )
+            added(csv_line((a, a_port, kind)) if quoted else f"{a},{a_port},{kind}\n")
         if b_port not in b_ports:
-            b_ports[b_port] = added[(b, b_port)] = _added_type(model, b_ports, b_port, a_ports.get(a_port), f[5])
+            peer = a_ports.get(a_port)
+            kind = b_ports[b_port] = (
+                peer if peer and "." not in b_port else _added_type(model, b_ports, b_port, peer, part)
+            )
+            added(csv_line((b, b_port, kind)) if quoted else f"{b},{b_port},{kind}\n")
     model.plain = _plain(model, media)
+
+
+def csv_line(fields: Sequence[object]) -> str:
+    """The fields as one line of CSV, as the csv module writes it (a field with a comma, a quote or a line break
+    quoted), newline-terminated."""
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerow(fields)
+    return out.getvalue()
+
+
+def _quoted_cable(site: str, a: str, a_port: str, b: str, b_port: str, part: str, length: str) -> str:
+    return csv_line((site, a, "dcim.interface", a_port, site, b, "dcim.interface", b_port, STATUS, part[:200],
+                     length, "m" if length else ""))  # fmt: skip
 
 
 def _plain(model: NetBoxModel, media: set[tuple[str, str]]) -> bool:
@@ -203,9 +240,13 @@ def _plain(model: NetBoxModel, media: set[tuple[str, str]]) -> bool:
     model on a port its type lists or the rows added, so its devices, ports and media are all there is to read."""
     texts = [d.name for d in model.devices]
     texts += [port for kind in model.types.values() for port in kind.ports]
-    texts += [port for _device, port in model.interfaces]
     texts += [text for pair in media for text in pair]
-    return _QUOTED.search("\0".join(texts)) is None
+    if _QUOTED.search("\0".join(texts)) is not None:
+        return False
+    # The added ports: three fields a line, so two commas and a line break a line where none has any.
+    lines = "".join(model.interfaces)
+    n = len(model.interfaces)
+    return lines.count(",") == 2 * n and lines.count("\n") == n and '"' not in lines and "\r" not in lines
 
 
 def _left_out(f: Sequence[str], a: bool, b: bool) -> tuple[str, str]:
@@ -250,11 +291,28 @@ def _added_type(model: NetBoxModel, own: dict[str, str], port: str, peer: str | 
     return peer or cable_port_type(part, model.catalog) or OTHER
 
 
+def site_name(result: ValidationResult) -> tuple[str, str]:
+    """The site's name and slug: the design's name (NetBox's 100 characters at most), else ``cluster-<hash>``."""
+    name = " ".join(result.name.split())[:100]
+    slug = slugify(name)[:100].strip("-")
+    if not slug:
+        name = slug = f"cluster-{result.design_hash[:8]}"
+    return name, slug
+
+
 def netbox_model(result: ValidationResult) -> NetBoxModel:
-    """The design's NetBox model (module docstring)."""
+    """The design's NetBox model (module docstring). Its cables are written with every field as it is; should a
+    field need quoting after all (a catalogue's part number with a comma), the rows are read again, and each cable
+    with such a field quoted."""
+    model = _model(result, quoted=False)
+    return model if model.plain else _model(result, quoted=True)
+
+
+def _model(result: ValidationResult, quoted: bool) -> NetBoxModel:
     plan = result.rack_plan.plan
     oob = result.network_plans.get(OOB)
     model = NetBoxModel(
+        site=site_name(result)[0],
         racks=list(plan.racks),
         oob_switch=oob.plan.switch or "" if oob is not None else "",
         catalog=result.catalog or catalog_snapshot(),  # a result made without the service: the live catalogue
@@ -262,6 +320,6 @@ def netbox_model(result: ValidationResult) -> NetBoxModel:
     slots: dict[Place, NbDevice] = {}
     for rack in model.racks:
         _rack_devices(model, rack, slots)
-    _cables(model, result, slots)
+    _cables(model, result, slots, quoted)
     _power(model, plan)
     return model
