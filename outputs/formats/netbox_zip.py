@@ -69,12 +69,12 @@ def files(result: ValidationResult, model: NetBoxModel) -> Iterator[tuple[str, s
     yield "manufacturers.csv", _csv(("name", "slug"), ((m, slugify(m)) for m in makers))
     for t in types:
         yield t.path, t.to_yaml()
-    roles = sorted({d.role for d in model.devices})
+    roles = sorted({d[1] for d in model.devices})
     yield "device-roles.csv", _csv(("name", "slug", "color"), ((r, r, _colour(r)) for r in roles))
     yield "sites.csv", _csv(("name", "slug", "status"), [(site, slug, STATUS)])
     # Whether no field of racks.csv, power-feeds.csv and devices.csv needs quoting: their devices' names (the
     # model's), roles, faces, racks and types; a feed is named for its rack, and described by its PDU's name.
-    texts = [*roles, *{d.face for d in model.devices}, *(r.name for r in model.racks)]
+    texts = [*roles, *{d[5] for d in model.devices}, *(r.name for r in model.racks)]  # and the devices' faces
     plain = model.plain and _plain([*texts, *(t.manufacturer for t in types), *(t.model for t in types)])
     yield "racks.csv", _racks(site, lead, model, plain)
     yield "power-panels.csv", _csv(("site", "name"), ((site, p) for p in model.panels))
@@ -106,16 +106,16 @@ def _feeds(site: str, lead: str, model: NetBoxModel, plain: bool) -> str:
     """power-feeds.csv: a line per feed formatted directly (4,300 at 2,048 nodes) where no field needs quoting."""
     header = ("site", "power_panel", "rack", "name", "status", "type", "supply", "phase", "voltage", "amperage",
               "max_utilization", "description")  # fmt: skip
-    power = {part: _feed_power(part, model.catalog) for part in {f.part for f in model.feeds}}
+    power = {part: _feed_power(part, model.catalog) for part in {f[5] for f in model.feeds}}
     if not plain:
         rows = (
-            (site, f.panel, f.rack, f.name, STATUS, f.kind, "ac", *power[f.part], 100, f"feeds PDU {f.pdu}")
-            for f in model.feeds
+            (site, panel, rack, name, STATUS, kind, "ac", *power[part], 100, f"feeds PDU {pdu}")
+            for panel, name, rack, kind, pdu, part in model.feeds
         )
         return _csv(header, rows)
     supply = {part: ",".join(map(str, values)) for part, values in power.items()}
-    lines = [f"{lead},{f.panel},{f.rack},{f.name},{STATUS},{f.kind},ac,{supply[f.part]},100,feeds PDU {f.pdu}\n"
-             for f in model.feeds]  # fmt: skip
+    lines = [f"{lead},{panel},{rack},{name},{STATUS},{kind},ac,{supply[part]},100,feeds PDU {pdu}\n"
+             for panel, name, rack, kind, pdu, part in model.feeds]  # fmt: skip
     return "".join([",".join(header) + "\n", *lines])
 
 
@@ -125,14 +125,14 @@ def _devices(site: str, lead: str, model: NetBoxModel, plain: bool) -> str:
     types = model.types
     if not plain:
         rows = (
-            (d.name, d.role, types[d.part].manufacturer, types[d.part].model, STATUS, site, d.rack,
-             "" if d.position is None else d.position, d.face)
-            for d in model.devices
+            (name, role, types[part].manufacturer, types[part].model, STATUS, site, rack,
+             "" if position is None else position, face)
+            for name, role, part, rack, position, face in model.devices
         )  # fmt: skip
         return _csv(header, rows)
     kinds = {part: f"{t.manufacturer},{t.model}" for part, t in types.items()}
-    lines = [f"{d.name},{d.role},{kinds[d.part]},{STATUS},{lead},{d.rack},"
-             f"{'' if d.position is None else d.position},{d.face}\n" for d in model.devices]  # fmt: skip
+    lines = [f"{name},{role},{kinds[part]},{STATUS},{lead},{rack},{'' if position is None else position},{face}\n"
+             for name, role, part, rack, position, face in model.devices]  # fmt: skip
     return "".join([",".join(header) + "\n", *lines])
 
 
