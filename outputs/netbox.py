@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from configurator.result import ValidationResult
 from configurator.snapshot import catalog_snapshot
 from design.specs import CatalogView
+from engines.fabric.cabling import HEADER, RACK_COLUMNS
 from engines.networks.model import OOB
 from engines.racks.model import DeviceRole, Rack, RackPlan
 
@@ -44,6 +45,7 @@ _OUTSIDE = (
 )
 OOB_EXTRA = "oob-extra-"  # an out-of-band switch the plan adds that no rack holds yet
 _QUOTED = re.compile(r'[,"\r\n]')  # a field with one of these is quoted in CSV
+COMPUTE_COLUMNS = (HEADER + RACK_COLUMNS).split(",")  # a compute row's, read without its network column
 
 
 # A device: (name, role, part, rack, position, face); position None for a zero-U device or one in no rack, face the
@@ -179,7 +181,7 @@ def _cables(model: NetBoxModel, result: ValidationResult, slots: Slots, quoted: 
     media: set[tuple[str, str]] = set()  # the cables' (part, length) pairs
     part = length = ""
     tail = f",{STATUS},,,\n"  # the line's last four fields: status, cable part, length, unit
-    for f in cabling_rows(result):
+    for f in cabling_rows(result, network=False):  # no row's network read
         if f[5] is not part or f[6] is not length:  # runs of rows share one part's and length's text
             part, length = f[5], f[6]
             media.add((part, length))
@@ -241,8 +243,9 @@ def _plain(model: NetBoxModel, media: set[tuple[str, str]]) -> bool:
 
 
 def _left_out(f: Sequence[str], a: bool, b: bool) -> tuple[str, str]:
-    """A row that is no cable, with its reason: an end that is no device, or an end without a port."""
-    row = ",".join(f).rstrip("\n")
+    """A row that is no cable, as the cabling CSV has it (a compute row, read without its network column, with it),
+    and its reason: an end that is no device, or an end without a port."""
+    row = ",".join(f if len(f) > len(COMPUTE_COLUMNS) else (*f, "compute")).rstrip("\n")
     if not a or not b:
         return row, f"{f[0] if not a else f[2]} is in no rack of the plan"
     return row, f"the plan gives {f[0] if not f[1] else f[2]} no free port for this link"
