@@ -145,9 +145,11 @@ def compute_links(result: ValidationResult) -> list[Link]:
     return list(map(Link._make, rows))
 
 
-def node_links(result: ValidationResult) -> list[Link]:
-    """The compute links of the nodes only (node to leaf), in the cabling CSV's order."""
-    return [link for link in compute_links(result) if link.node_link]
+def node_links(result: ValidationResult) -> Iterator[Link]:
+    """The compute links of the nodes only (node to leaf), in the cabling CSV's order, made as they are read (the
+    other 33,000 compute rows of a 2,048-node fabric made no link, and none kept)."""
+    rows, _racks = compute_rows(result)
+    return (Link._make(row) for row in rows if row[4] == NODE_LEAF)
 
 
 def is_rack_scale(result: ValidationResult) -> bool:
