@@ -167,6 +167,14 @@ class _Ends:
         ports = self.ports[name] = dict(self.model.types[part].ports)
         return ports
 
+    def new(
+        self, name: str, port: str, rack: str, unit: str, far: str, far_port: str
+    ) -> tuple[str, str, dict[str, str] | None]:
+        """An end no row has named yet: the racked device at its rack and unit, else one in no rack (``_outside``);
+        its device, port and ports."""
+        ports = self.place(name, rack, unit)
+        return (name, port, ports) if ports is not None else _outside(self.model, self.ports, name, port, far, far_port)
+
 
 def _cables(model: NetBoxModel, result: ValidationResult, slots: Slots, quoted: bool) -> None:
     """One pass over the cabling CSV's rows (57,000 at 2,048 nodes, none kept), read as the rows the CSV writes
@@ -179,6 +187,8 @@ def _cables(model: NetBoxModel, result: ValidationResult, slots: Slots, quoted: 
     line = model.cables.append
     lead = csv_line((model.site,))[:-1]  # the site as a CSV field
     media: set[tuple[str, str]] = set()  # the cables' (part, length) pairs
+    a_ports: dict[str, str] | None
+    b_ports: dict[str, str] | None
     part = length = ""
     tail = f",{STATUS},,,\n"  # the line's last four fields: status, cable part, length, unit
     for f in cabling_rows(result, network=False):  # no row's network read
@@ -187,12 +197,14 @@ def _cables(model: NetBoxModel, result: ValidationResult, slots: Slots, quoted: 
             media.add((part, length))
             tail = f",{STATUS},{part[:200]},{length},{'m' if length else ''}\n"
         a, a_port, b, b_port = f[0], f[1], f[2], f[3]
-        a_ports = ports.get(a)
-        if a_ports is None and (a_ports := ends.place(a, f[7], f[8])) is None:
-            a, a_port, a_ports = _outside(model, ports, a, a_port, b, b_port)
-        b_ports = ports.get(b)
-        if b_ports is None and (b_ports := ends.place(b, f[9], f[10])) is None:
-            b, b_port, b_ports = _outside(model, ports, b, b_port, f[0], f[1])
+        try:
+            a_ports = ports[a]
+        except KeyError:
+            a, a_port, a_ports = ends.new(a, a_port, f[7], f[8], b, b_port)
+        try:
+            b_ports = ports[b]
+        except KeyError:
+            b, b_port, b_ports = ends.new(b, b_port, f[9], f[10], f[0], f[1])
         if a_ports is None or b_ports is None or not a_port or not b_port:
             model.left_out.append(_left_out(f, a_ports is not None, b_ports is not None))
             continue
