@@ -95,8 +95,21 @@ class DeviceType:
         return {k: v for k, v in doc.items() if v not in ("", None, [])}
 
     def to_yaml(self) -> str:
-        """The library's YAML file (its style: LibraryDumper)."""
-        return yaml.dump(self.to_dict(), Dumper=LibraryDumper, sort_keys=False, allow_unicode=True, explicit_start=True)
+        """The library's YAML file (its style: LibraryDumper), made once per device type as it stands (a switch's
+        file lists every port, and PyYAML's emitter is pure Python: a few milliseconds each)."""
+        key = repr(self)  # every field, as it stands
+        text = _YAML.get(key)
+        if text is None:
+            if len(_YAML) >= _YAML_KEPT:
+                _YAML.clear()
+            text = _YAML[key] = yaml.dump(
+                self.to_dict(), Dumper=LibraryDumper, sort_keys=False, allow_unicode=True, explicit_start=True
+            )
+        return text
+
+
+_YAML: dict[str, str] = {}  # DeviceType.to_yaml's files by their device type's repr (all its fields)
+_YAML_KEPT = 512  # files kept at most: the catalogue's device types, a few versions of each
 
 
 class LibraryDumper(yaml.SafeDumper):

@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from configurator.result import ValidationResult
+from engines.fabric.model import NODE_LEAF
 from outputs.format import OutputFormat
-from outputs.links import compute_links, modules, protocol, rdma_device, unavailable
+from outputs.links import compute_rows, modules, protocol, rdma_device, unavailable
 from outputs.xlsxrows import Cell, workbook
 
 LINKS = ("A-Node", "A-Port", "A-Rack", "A-U", "Z-Node", "Z-Port", "Z-Rack", "Z-U", "Protocol", "A-Module",
@@ -30,21 +31,22 @@ def _u(value: str) -> int | str:
 
 
 def render(result: ValidationResult, language: str) -> Iterator[bytes]:
-    links = compute_links(result)
+    compute, racks = compute_rows(result)
+    if not racks:  # a design without a rack plan: no rack columns
+        compute = (row + ("", "", "", "") for row in compute)
     kind = protocol(result)
     rows: list[tuple[Cell, ...]] = [LINKS]
     nodes: dict[str, tuple[str, str, int | str]] = {}
-    media: dict[str, tuple[str, str]] = {}
-    for link in links:
-        node = link.node_link
-        a_module, z_module = media.setdefault(link.link_class, modules(result, link.link_class))
+    media: dict[str, tuple[str, str]] = {}  # the modules of each link class
+    for a_end, a_port, z_end, z_port, link_class, part, length, a_rack, a_u, z_rack, z_u in compute:
+        node = link_class == NODE_LEAF
+        a_module, z_module = media.get(link_class) or media.setdefault(link_class, modules(result, link_class))
         rows.append(
-            (link.a_end, port(link.a_end, link.a_port, node), link.a_rack, _u(link.a_u), link.z_end,
-             port(link.z_end, link.z_port, False), link.z_rack, _u(link.z_u), kind, a_module, z_module,
-             link.cable_part, float(link.length_m) if link.length_m else "")
+            (a_end, port(a_end, a_port, node), a_rack, _u(a_u), z_end, port(z_end, z_port, False), z_rack, _u(z_u),
+             kind, a_module, z_module, part, float(length) if length else "")
         )  # fmt: skip
-        nodes.setdefault(link.a_end, ("node" if node else "switch", link.a_rack, _u(link.a_u)))
-        nodes.setdefault(link.z_end, ("switch", link.z_rack, _u(link.z_u)))
+        nodes.setdefault(a_end, ("node" if node else "switch", a_rack, _u(a_u)))
+        nodes.setdefault(z_end, ("switch", z_rack, _u(z_u)))
     listed: list[tuple[Cell, ...]] = [NODES, *((name, *where) for name, where in nodes.items())]
     return iter((workbook([("Links", rows), ("Nodes", listed)]),))
 

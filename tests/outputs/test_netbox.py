@@ -308,3 +308,51 @@ def test_a_stored_configuration_with_an_unnamed_design_names_the_site_as_itself(
     configuration = ConfigurationFactory(document=doc, name="Hall 2 pilot")
     body = b"".join(configuration_export(configuration=configuration, name="netbox.zip").body)  # type: ignore[arg-type]
     assert Bundle(body).csv("sites.csv")[0]["name"] == "Hall 2 pilot"
+
+
+def test_a_field_with_a_comma_or_a_quote_reads_back_as_itself(seeded_catalog, monkeypatch):
+    """A port, a cable part or a manufacturer with a comma or a quote (a catalogue may hold one) is quoted where the
+    bundle's CSV files hold it: NetBox's import reads it back as it is, every cabling row still one cable."""
+    import outputs.netbox as netbox
+
+    rows, kind = netbox.cabling_rows, netbox.device_type
+
+    def odd_rows(result, network=True):
+        for f in rows(result, network):
+            if f[0] == "node-0003" and f[1] == "nic2":
+                f = (f[0], "nic2,x", *f[2:5], 'cable "7", red', *f[6:])
+            yield f
+
+    def odd_maker(part, height, catalog):
+        found = kind(part, height, catalog)
+        found.manufacturer = found.manufacturer.replace("Supermicro", "Super Micro, Inc.")
+        return found
+
+    result = design_validate(document=hgx(4))
+    monkeypatch.setattr(netbox, "cabling_rows", odd_rows)
+    monkeypatch.setattr(netbox, "device_type", odd_maker)
+    b = bundle(result)
+    cables = b.csv("cables.csv")
+    odd = [c for c in cables if (c["side_a_device"], c["side_a_name"]) == ("node-0003", "nic2,x")]
+    assert len(odd) == 1 and odd[0]["description"] == 'cable "7", red' and odd[0]["side_b_name"].startswith("p")
+    assert ("node-0003", "nic2,x") in {(i["device"], i["name"]) for i in b.csv("interfaces.csv")}
+    assert len(cables) == len(list(odd_rows(result)))
+    assert {d["manufacturer"] for d in b.csv("devices.csv") if d["name"] == "node-0003"} == {"Super Micro, Inc."}
+
+
+def test_a_row_that_is_no_cable_is_listed_in_the_readme_as_the_cabling_csv_has_it(seeded_catalog, monkeypatch):
+    """A compute row whose end is in no rack of the plan is left out of cables.csv, and the README lists it as its
+    line of the cabling CSV (its network column included) with the reason."""
+    import outputs.netbox as netbox
+
+    rows = netbox.cabling_rows
+
+    def ghost_rows(result, network=True):
+        for f in rows(result, network):
+            yield ("ghost-01", *f[1:]) if f[:2] == ("node-0003", "nic2") else f
+
+    result = design_validate(document=hgx(4))
+    line = next(r for r in cabling(result) if r.startswith("node-0003,nic2,"))
+    monkeypatch.setattr(netbox, "cabling_rows", ghost_rows)
+    readme = bundle(result).readme
+    assert f"  {line.replace('node-0003', 'ghost-01', 1)}  -- ghost-01 is in no rack of the plan" in readme
