@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import io
 import zipfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 from xml.sax.saxutils import escape
 
 Cell = str | int | float | None
@@ -64,8 +65,9 @@ def _tail(value: str | int | float) -> str:
     return f' t="inlineStr"><is><t xml:space="preserve">{escape(value)}</t></is></c>'
 
 
-def _sheet(rows: Iterable[Sequence[Cell]]) -> bytes:
-    """The sheet's XML; a text's cell made once (a cut-sheet's 50,000 rows repeat their racks, parts and names)."""
+def _sheet(rows: Iterable[Sequence[Cell]], batch: int = 2000) -> Iterator[bytes]:
+    """The sheet's XML, ``batch`` rows a piece; a text's cell made once (a cut-sheet's 50,000 rows repeat their racks,
+    parts and names)."""
     out = [_SHEET_HEAD]
     texts: dict[str, str] = {}  # a text cell's XML after its reference, by its text
     for r, row in enumerate(rows, start=1):
@@ -79,15 +81,39 @@ def _sheet(rows: Iterable[Sequence[Cell]]) -> bytes:
                 tail = _tail(value)
             cells.append(f'<c r="{_COLUMNS[c]}{r}"{tail}')
         out.append(f'<row r="{r}">{"".join(cells)}</row>')
+        if len(out) >= batch:
+            yield "".join(out).encode("utf-8")
+            out = []
     out.append(_SHEET_TAIL)
-    return "".join(out).encode("utf-8")
+    yield "".join(out).encode("utf-8")
 
 
-def workbook(sheets: Sequence[tuple[str, Iterable[Sequence[Cell]]]]) -> bytes:
-    """The XLSX file of the sheets (name, rows), in order; at most 26 columns a sheet."""
+class _Sink(io.RawIOBase):
+    """Where the zip is written as it is made: what it holds so far is taken (``drain``) and sent on."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._parts: list[bytes] = []
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        self._parts.append(bytes(data))
+        return len(data)
+
+    def drain(self) -> bytes:
+        data, self._parts = b"".join(self._parts), []
+        return data
+
+
+def workbook(sheets: Sequence[tuple[str, Iterable[Sequence[Cell]]]]) -> Iterator[bytes]:
+    """The XLSX file of the sheets (name, rows), in order, in pieces as it is made (a door streams them: the first
+    bytes leave before the last row is read); at most 26 columns a sheet. A sheet's rows are read only when the
+    sheets before it are written, so a later sheet may list what the earlier ones' rows gathered."""
     numbers = range(1, len(sheets) + 1)
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as z:
+    sink = _Sink()
+    with zipfile.ZipFile(sink, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as z:
         z.writestr(
             "[Content_Types].xml", _CONTENT_TYPES.format(sheets="".join(_SHEET_TYPE.format(n=n) for n in numbers))
         )
@@ -104,6 +130,10 @@ def workbook(sheets: Sequence[tuple[str, Iterable[Sequence[Cell]]]]) -> bytes:
         z.writestr(
             "xl/_rels/workbook.xml.rels", _WORKBOOK_RELS.format(rels="".join(_SHEET_REL.format(n=n) for n in numbers))
         )
+        yield sink.drain()
         for n, (_name, rows) in zip(numbers, sheets, strict=True):
-            z.writestr(f"xl/worksheets/sheet{n}.xml", _sheet(rows))
-    return buffer.getvalue()
+            with z.open(f"xl/worksheets/sheet{n}.xml", "w") as sheet:
+                for piece in _sheet(rows):
+                    sheet.write(piece)
+                    yield sink.drain()
+    yield sink.drain()

@@ -5,7 +5,7 @@ that plugs into each end, and both ends' rack and U on every row; a split switch
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from configurator.result import ValidationResult
 from engines.fabric.model import NODE_LEAF
@@ -31,24 +31,36 @@ def _u(value: str) -> int | str:
 
 
 def render(result: ValidationResult, language: str) -> Iterator[bytes]:
+    """The workbook in pieces as it is written: the Links sheet row by row from the compute rows as they come, then
+    the Nodes sheet of every node and switch those rows named."""
     compute, racks = compute_rows(result)
     if not racks:  # a design without a rack plan: no rack columns
         compute = (row + ("", "", "", "") for row in compute)
-    kind = protocol(result)
-    rows: list[tuple[Cell, ...]] = [LINKS]
     nodes: dict[str, tuple[str, str, int | str]] = {}
+    links = _links(result, compute, nodes)
+    return (piece for piece in workbook([("Links", links), ("Nodes", _nodes(nodes))]) if piece)
+
+
+def _links(
+    result: ValidationResult, compute: Iterable[tuple[str, ...]], nodes: dict[str, tuple[str, str, int | str]]
+) -> Iterator[tuple[Cell, ...]]:
+    """The Links sheet's rows, noting in ``nodes`` each end's kind and place as it goes."""
+    kind = protocol(result)
     media: dict[str, tuple[str, str]] = {}  # the modules of each link class
+    yield LINKS
     for a_end, a_port, z_end, z_port, link_class, part, length, a_rack, a_u, z_rack, z_u in compute:
         node = link_class == NODE_LEAF
         a_module, z_module = media.get(link_class) or media.setdefault(link_class, modules(result, link_class))
-        rows.append(
-            (a_end, port(a_end, a_port, node), a_rack, _u(a_u), z_end, port(z_end, z_port, False), z_rack, _u(z_u),
-             kind, a_module, z_module, part, float(length) if length else "")
-        )  # fmt: skip
+        yield (a_end, port(a_end, a_port, node), a_rack, _u(a_u), z_end, port(z_end, z_port, False), z_rack, _u(z_u),
+               kind, a_module, z_module, part, float(length) if length else "")  # fmt: skip
         nodes.setdefault(a_end, ("node" if node else "switch", a_rack, _u(a_u)))
         nodes.setdefault(z_end, ("switch", z_rack, _u(z_u)))
-    listed: list[tuple[Cell, ...]] = [NODES, *((name, *where) for name, where in nodes.items())]
-    return iter((workbook([("Links", rows), ("Nodes", listed)]),))
+
+
+def _nodes(nodes: dict[str, tuple[str, str, int | str]]) -> Iterator[tuple[Cell, ...]]:
+    yield NODES
+    for name, where in nodes.items():
+        yield (name, *where)
 
 
 FORMAT = OutputFormat(
