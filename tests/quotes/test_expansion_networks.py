@@ -176,7 +176,6 @@ def oob_port_changed(change) -> bool:
     )
 
 
-
 def test_an_in_band_pair_that_becomes_leaves_under_spines_is_a_warning_in_both_languages():
     # 128 nodes' in-band network is one SN5600 pair; 256 nodes need leaves under spines, so the pair's node ports
     # become uplinks and its node cables are re-terminated: the growth says so, and a quote of it waits for that.
