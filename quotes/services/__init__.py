@@ -61,7 +61,7 @@ from .builds import (
     quotes_requeue_stuck,
 )
 from .deciding import QuoteStateError, quote_accept, quote_decline, quote_may_answer
-from .evaluation import pending_growth_findings
+from .evaluation import pending_growth
 from .expanding import (
     built_expansion_design,
     built_expansion_name,
@@ -131,7 +131,7 @@ __all__ = [
     "quote_decline",
     "quote_documents_build",
     "quote_expandable",
-    "pending_growth_findings",
+    "pending_growth",
     "quote_export",
     "quote_built_expansion_request",
     "quote_expansion_plan",

@@ -194,12 +194,13 @@ def _installed(installed: Quote | Configuration, language: str) -> ValidationRes
         raise QuoteError({f"expansion_of.design.{path}": message for path, message in exc.errors.items()}) from None
 
 
-def pending_growth_findings(*, configuration: Configuration, language: str) -> tuple[ShownFinding, ...]:
-    """What the growth of the configuration's newest quote crosses, in ``language``, when that quote is an expansion
-    quote: the wizard lists these findings beside the design's, and a sales engineer accepts their warnings there as
-    the design's own before the quote is issued (``Evaluation.unacknowledged`` counts both). () for any other
-    configuration, and where the grown or the installed design no longer validates (the design's own findings say
-    why)."""
+def pending_growth(*, configuration: Configuration, language: str) -> Expansion | None:
+    """The growth of the configuration's newest quote, in ``language``, when that quote is an expansion quote: the
+    grown design planned from the installed racks, as the quote plans it (the wizard shows that plan), and what the
+    growth crosses (the wizard lists those findings beside the design's, and a sales engineer accepts their warnings
+    there as the design's own before the quote is issued: ``Evaluation.unacknowledged`` counts both). None for any
+    other configuration, and where the grown or the installed design no longer validates (the design's own findings
+    say why)."""
     quote = (
         Quote.objects.filter(configuration=configuration)
         .select_related("expansion_of", "expansion_of_built")
@@ -208,12 +209,11 @@ def pending_growth_findings(*, configuration: Configuration, language: str) -> t
     )
     installed = expanded_from(quote) if quote is not None else None
     if installed is None:
-        return ()
+        return None
     try:
-        _validated, growth = _validated_growth(configuration.document, installed, language)
+        return _validated_growth(configuration.document, installed, language)[1]
     except QuoteError:
-        return ()
-    return growth.findings if growth else ()
+        return None
 
 
 def evaluate_quote(quote: Quote) -> Evaluation:

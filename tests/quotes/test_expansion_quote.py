@@ -268,3 +268,23 @@ def test_a_cluster_grown_twice_keeps_the_racks_of_both_growths(grown_20_40):
     assert again.cabling.moved == ()
     read_fresh = expansion_plan(installed=forty.frozen, growth=Growth(node_group="gpu", add=20))
     assert not as_quoted <= _places(read_fresh.result)  # what reading it as a fresh design would have done
+
+
+def test_the_grown_designs_wizard_shows_its_racks_as_the_expansion_quote_plans_them(
+    make_configuration, customer, media, build, staff, client
+):
+    # Two nodes with storage and in-band adapters: one rack and its management rack beside it (R01-02). Grown to
+    # three, the expansion keeps that rack and racks the third node in R01-03, where a new three-node plan has its
+    # second compute rack at R01-02 and its management rack in row 2. The grown design's wizard draws the racks as
+    # the quote plans them.
+    two = design(2, components=[*H200_NODE, STORAGE_ADAPTER, INBAND_ADAPTER])
+    installed = make_configuration(two)
+    original = _issue(build(quote_request, configuration=installed, customer=customer, channel="api"), installed, staff)
+    document = expansion_design(original=original, growth=Growth(node_group="gpu", add=1))
+    fresh = {r.name for r in design_validate(document=document, language="en").rack_plan.plan.racks}
+    assert "R01-03" not in fresh
+    grown = Configuration.objects.create(document=document, name="grown")
+    build(quote_expansion_request, original=original, configuration=grown, channel="api")
+    client.force_login(staff)
+    page = client.get(f"/d/{grown.token}/fabric/").content.decode()
+    assert "R01-03" in page and "R01-02" in page

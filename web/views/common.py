@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +32,7 @@ from configurator.services import (
 from messages.languages import resolve_language
 from quotes import selectors as quote_selectors
 from quotes.audience import for_customer
-from quotes.services import pending_growth_findings
+from quotes.services import pending_growth
 from web import selectors, wizard
 from web.verdicts import design_verdict
 
@@ -229,11 +230,15 @@ def _evaluate(request: HttpRequest, config: Configuration, view: CatalogView) ->
         # The catalogue changed since the row's verdict was stored (or it never was): store the new one. Only a
         # POST writes; a GET shows the computed outcome and leaves the row alone.
         outcome = configuration_validate(configuration=config, language=_language())
-    growth = pending_growth_findings(configuration=config, language=_language()) if outcome.result else ()
+    # An expansion quote's design: its plan grown from the installed racks (as quoted), and what the growth crosses.
+    growth = pending_growth(configuration=config, language=_language()) if outcome.result else None
+    if growth is not None:
+        outcome = replace(outcome, result=growth.result)
+    crossed = growth.findings if growth is not None else ()
     acks = {}
-    if outcome.result and (outcome.result.warnings or growth):
+    if outcome.result and (outcome.result.warnings or crossed):
         acks = {(a.code, a.subject): a for a in config.acknowledgements.select_related("user")}
-    growth_json = [f.to_json() for f in growth]
+    growth_json = [f.to_json() for f in crossed]
     return Evaluation(config, outcome, view, acks=acks, staff=_is_staff(request), growth=growth_json)
 
 
