@@ -120,39 +120,78 @@ def _spread(items: Sequence[Switch], parts: int) -> list[list[Switch]]:
     return out
 
 
+@dataclass(frozen=True)
+class _Units:
+    """How a fabric's leaves follow its units: ``unit`` endpoints (trays, links or nodes) a full unit, ``per`` leaves
+    a unit, each node of a group ``endpoints`` of them, the group's first one ``offset`` into the fabric's."""
+
+    unit: int
+    per: int
+    endpoints: dict[int, int]
+    offset: dict[int, int]
+
+
+def _units(groups: Sequence[NodeGroup], leaves: int) -> _Units | None:
+    """The units of the fabric rows' groups (in their order on the fabric): one group's own (``unit_trays``); for
+    several groups, a fat tree's (the same ``unit_trays`` each) or a rail-optimized fabric's full SUs (the same
+    ``su_nodes`` each, its leaves a unit the fabric's leaves over its SUs). None: no such units (mixed kinds)."""
+    if len(groups) == 1:
+        g = groups[0]
+        trays = g.unit_endpoints or (g.system.compute_trays if g.system else 0)
+        if not (g.unit_trays and g.unit_leaves and trays):
+            return None
+        return _Units(g.unit_trays, g.unit_leaves, {id(g): trays}, {id(g): 0})
+    kinds = {(g.unit_trays, g.unit_leaves, g.unit_endpoints, g.su_nodes, g.rack_scale) for g in groups}
+    if len(kinds) != 1:
+        return None
+    unit, per, each, su, rack_scale = kinds.pop()
+    if rack_scale:
+        return None
+    if unit and per and each:
+        endpoints = dict.fromkeys(map(id, groups), each)
+    elif su and not unit:  # a rail-optimized fabric's SUs: the rows hold full SUs of nodes
+        units = ceil_div(sum(g.count for g in groups), su)
+        unit, per, endpoints = su, leaves // units if not leaves % units else 0, dict.fromkeys(map(id, groups), 1)
+    else:
+        return None
+    offset, at = {}, 0
+    for g in groups:
+        offset[id(g)] = at
+        at += g.count * endpoints[id(g)]
+    return _Units(unit, per, endpoints, offset) if per else None
+
+
 def _unit_rows(
     rows: list[list[Draft]], fabric_rows: Sequence[int], leaves: Sequence[Any], full: Sequence[int] = ()
 ) -> tuple[list[list[Any]], list[int]] | None:
-    """The leaves of each fabric row of a group whose fabric units are known (``NodeGroup.unit_trays``: a rack-scale
-    group's, a fat tree's): unit *u*'s leaves in the row that holds tray (link) *u* x ``unit_trays``, the last row
-    any left; and how many leaves
-    the row holds when full (``full``: its compute racks when full). None where the rows are not one such group's
-    (the leaves are then spread evenly over the rows, as a fabric's of one tier are). A row so holds the leaves of
-    the units that start in it at their full size whatever the cluster's size: a row added by growth brings its
-    own, and a unit's trays reach at most one row either side of its leaves (``plan._leaf_reach``)."""
+    """The leaves of each fabric row whose fabric units are known (``_units``: a rack-scale group's, a fat tree's,
+    several groups' on one fabric): unit *u*'s leaves in the row that holds endpoint *u* x ``unit`` of the fabric
+    (its groups' endpoints one after the other), the last row any left; and how many leaves the row holds when
+    full (``full``: its compute racks when full). None where there are no such units (the leaves are then spread
+    evenly over the rows, as a fabric's of one tier are). A row so holds the leaves of the units that start in it
+    at their full size whatever the cluster's size: a row added by growth brings its own, as does a group added
+    after the others; a unit's trays reach at most one row either side of its leaves (``plan._leaf_reach``)."""
     groups = {id(d.group): d.group for i in fabric_rows for d in rows[i] if d.group is not None}
-    if len(groups) != 1:
+    u = _units(list(groups.values()), len(leaves))
+    if u is None:
         return None
-    (g,) = groups.values()
-    trays = g.unit_endpoints or (g.system.compute_trays if g.system else 0)
-    per = g.unit_leaves or 0
-    if not (g.unit_trays and per and trays):
-        return None
-    units, done = len(leaves) // per, 0
+    units, done = len(leaves) // u.per, 0
     out: list[list[Any]] = []
     whole: list[int] = []
     for k, i in enumerate(fabric_rows):
         racks = [d for d in rows[i] if not d.reserved]
+        g = next((d.group for d in racks if d.group is not None), None)
+        e, at = (u.endpoints[id(g)], u.offset[id(g)]) if g is not None else (0, 0)
         first = min((d.first_node for d in racks), default=0)
-        end = max((d.first_node + d.nodes * d.count for d in racks), default=0) * trays
-        upto = units if k == len(fabric_rows) - 1 else min(units, max(done, ceil_div(end, g.unit_trays)))
-        out.append(list(leaves[done * per : upto * per]))
+        end = at + max((d.first_node + d.nodes * d.count for d in racks), default=0) * e
+        upto = units if k == len(fabric_rows) - 1 else min(units, max(done, ceil_div(end, u.unit)))
+        out.append(list(leaves[done * u.per : upto * u.per]))
         size = max((d.nodes for d in racks), default=0) * (full[i] if i < len(full) else 0)
-        starts = ceil_div((first + size) * trays, g.unit_trays) - ceil_div(first * trays, g.unit_trays)
-        whole.append(max(0, starts) * per)
+        starts = ceil_div(at + (first + size) * e, u.unit) - ceil_div(at + first * e, u.unit)
+        whole.append(max(0, starts) * u.per)
         done = upto
     # A fabric of one tier (a switch a plane) is no units of leaves: its leaves spread, the places kept the same.
-    return (out if not len(leaves) % per else _spread(leaves, len(fabric_rows))), whole
+    return (out if not len(leaves) % u.per else _spread(leaves, len(fabric_rows))), whole
 
 
 def leaves_in_rack(ctx: Context, b: Builder, groups: Sequence[NodeGroup], leaves: Sequence[Switch]) -> bool:

@@ -302,3 +302,31 @@ def test_growing_the_last_node_group_moves_nothing():
     answer = expansion_plan(installed=two_groups(32, 32), growth=Growth(node_group="b", add=32))
     assert answer.cabling.moved == ()
     assert "EXPANSION_DEVICES_MOVED" not in {f.code for f in answer.findings}
+
+
+@pytest.mark.parametrize(
+    ("topology", "a", "b", "add", "new"),
+    [
+        ("rail-optimized", 16, 8, 0, 8),
+        ("rail-optimized", 16, 16, 40, 0),
+        ("rail-optimized", 16, 8, 8, 0),
+        ("fat-tree", 16, 8, 8, 0),
+        ("fat-tree", 40, 20, 4, 0),
+        ("fat-tree", 16, 8, 0, 8),
+    ],
+)
+def test_growing_the_last_node_group_or_adding_one_moves_no_installed_device(topology, a, b, add, new):
+    # Several groups share one fabric, its nodes one after the other: a fabric unit's leaves stand in the row that
+    # holds its first node at its full size, whichever group that row is of, not an even share of all leaves over
+    # the rows. Growing the last group or adding a group after it only adds racks and leaves behind the installed
+    # ones (16 + 8 rail-optimized nodes had their 8 leaves 4 and 4 over two rows, 3 of each row's over three rows
+    # once a third group came).
+    installed = two_groups(a, b)
+    installed["fabric"] = {**installed["fabric"], "topology": topology}
+    group = {**installed["node_groups"][1], "name": "c", "count": new}
+    growth = Growth(node_groups=(group,)) if new else Growth(node_group="b", add=add)
+    answer = expansion_plan(installed=installed, growth=growth)
+    assert answer.cabling.moved == ()
+    assert "EXPANSION_DEVICES_MOVED" not in {f.code for f in answer.findings}
+    racks = {r.name for r in answer.installed.rack_plan.plan.racks}
+    assert racks <= {r.name for r in answer.result.rack_plan.plan.racks}
