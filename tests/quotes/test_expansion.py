@@ -8,6 +8,7 @@ from django.test import override_settings
 
 from configurator.services import design_validate
 from design.model import DesignInputError
+from engines.racks.distances import link_distances
 from quotes.services.expansion import Growth, expansion_compare, expansion_plan, growth_parse, installed_document
 
 pytestmark = pytest.mark.usefixtures("seeded_catalog")
@@ -330,3 +331,12 @@ def test_growing_the_last_node_group_or_adding_one_moves_no_installed_device(top
     assert "EXPANSION_DEVICES_MOVED" not in {f.code for f in answer.findings}
     racks = {r.name for r in answer.installed.rack_plan.plan.racks}
     assert racks <= {r.name for r in answer.result.rack_plan.plan.racks}
+
+
+def test_a_second_groups_nodes_are_cabled_to_their_units_leaves_in_the_row_before():
+    # 16 + 8 rail-optimized nodes are one fabric unit: its 8 leaves stand in one leaf rack in the first group's
+    # row, so the second group's nodes reach it a row back, and the node-to-leaf run is measured between the rows.
+    plan = expansion_plan(installed=two_groups(16, 8), growth=Growth(node_group="b", add=8)).installed.rack_plan.plan
+    leaf_racks = [r.name for r in plan.racks if any(d.role == "leaf" for d in r.devices)]
+    assert leaf_racks == ["R01-09"] and plan.leaf_reach_back_rows == 1
+    assert link_distances(plan)["node_to_leaf_m"].route == "between-rows"
