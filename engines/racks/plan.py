@@ -255,7 +255,7 @@ def plan_racks(
     groups = [g for i, g in enumerate(node_groups) if g.count > 0 and check_group(ctx, b, g, i)]
     leaves = sw[SwitchRole.LEAF]
     in_rack = leaves_in_rack(ctx, b, groups, leaves)
-    rows, widths = _compute_and_leaves(ctx, b, groups, leaves, in_rack, leaf_placement, kept)
+    rows, widths, spans = _compute_and_leaves(ctx, b, groups, leaves, in_rack, leaf_placement, kept)
     runs, out_rows, unsized, outlets_unknown = _finish_with_management(
         ctx, b, sw, rows, central, central_switch, widths, kept_management
     )
@@ -279,7 +279,7 @@ def plan_racks(
         cooling_basis=ctx.cooling_basis,
         feeds=ctx.feeds,
         leaf_placement="in-rack" if in_rack else str(leaf_placement),
-        **_reach(groups, rows, in_rack),
+        **_reach(groups, rows, in_rack, spans),
         facility_power_w=None if unknown else known,
         facility_power_known_w=known,
         findings=tuple(ctx.findings),
@@ -294,15 +294,17 @@ def _compute_and_leaves(
     in_rack: bool,
     placement: LeafPlacement,
     kept: KeptRack | None,
-) -> tuple[list[list[Draft]], tuple[int, ...]]:
-    """The compute rows with their leaves (in the nodes' rack, the ``kept`` installed rack or leaf racks), and per
-    row the places its full SU takes (0: not an SU row; none for a one-rack cluster)."""
+) -> tuple[list[list[Draft]], tuple[int, ...], tuple[int, int]]:
+    """The compute rows with their leaves (in the nodes' rack, the ``kept`` installed rack or leaf racks), per
+    row the places its full SU takes (0: not an SU row; none for a one-rack cluster), and the rows after and before
+    a node's own its leaves may stand where several groups share the fabric (``rows.place_leaves``)."""
     first = None if in_rack or kept is None else kept_first_rack(ctx, b, groups, leaves, kept)
     rows, fabric_rows, full = compute_rows(ctx, b, groups, leaves if in_rack else (), first)
     if in_rack:
-        return rows, ()
-    slots = place_leaves(b, rows, fabric_rows, leaves, placement, full, first.leaves if first else 0) if leaves else 0
-    return rows, tuple(f + slots if f else 0 for f in full)
+        return rows, (), (0, 0)
+    kept_leaves = first.leaves if first else 0
+    slots, spans = place_leaves(b, rows, fabric_rows, leaves, placement, full, kept_leaves) if leaves else (0, (0, 0))
+    return rows, tuple(f + slots if f else 0 for f in full), spans
 
 
 def kept_first_rack(
@@ -334,12 +336,15 @@ def _leaf_reach(groups: Sequence[NodeGroup]) -> int:
     return int(any(g.su_nodes and g.unit_nodes and g.unit_nodes < g.su_nodes < g.count for g in groups))
 
 
-def _reach(groups: Sequence[NodeGroup], rows: Sequence[Sequence[Any]], in_rack: bool) -> dict[str, int]:
-    """The plan's ``leaf_reach_rows`` and ``leaf_reach_back_rows`` (none where the leaves stand with the nodes)."""
+def _reach(
+    groups: Sequence[NodeGroup], rows: Sequence[Sequence[Any]], in_rack: bool, spans: tuple[int, int] = (0, 0)
+) -> dict[str, int]:
+    """The plan's ``leaf_reach_rows`` and ``leaf_reach_back_rows`` (none where the leaves stand with the nodes);
+    ``spans``: those of several groups sharing the fabric (``rows.place_leaves``)."""
     after, before = (0, 0) if in_rack else _unit_reach(groups, rows)
     return {
-        "leaf_reach_rows": 0 if in_rack else max(_leaf_reach(groups), after),
-        "leaf_reach_back_rows": before,
+        "leaf_reach_rows": 0 if in_rack else max(_leaf_reach(groups), after, spans[0]),
+        "leaf_reach_back_rows": 0 if in_rack else max(before, spans[1]),
     }
 
 

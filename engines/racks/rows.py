@@ -120,39 +120,104 @@ def _spread(items: Sequence[Switch], parts: int) -> list[list[Switch]]:
     return out
 
 
+@dataclass(frozen=True)
+class _Units:
+    """How a fabric's leaves follow its units: ``unit`` endpoints (trays, links or nodes) a full unit, ``per`` leaves
+    a unit, each node of a group ``endpoints`` of them, the group's first one ``offset`` into the fabric's."""
+
+    unit: int
+    per: int
+    endpoints: dict[int, int]
+    offset: dict[int, int]
+    share: int = 0  # several groups: the endpoints a unit of the fabric holds (its balanced share, at most ``unit``)
+
+
+def _units(groups: Sequence[NodeGroup], leaves: int) -> _Units | None:
+    """The units of the fabric rows' groups (in their order on the fabric): one group's own (``unit_trays``); for
+    several groups, a fat tree's (the same ``unit_trays`` each) or a rail-optimized fabric's full SUs (the same
+    ``su_nodes`` each, its leaves a unit the fabric's leaves over its SUs). None: no such units (mixed kinds)."""
+    if len(groups) == 1:
+        g = groups[0]
+        trays = g.unit_endpoints or (g.system.compute_trays if g.system else 0)
+        if not (g.unit_trays and g.unit_leaves and trays):
+            return None
+        return _Units(g.unit_trays, g.unit_leaves, {id(g): trays}, {id(g): 0})
+    kinds = {(g.unit_trays, g.unit_leaves, g.unit_endpoints, g.su_nodes, g.rack_scale) for g in groups}
+    if len(kinds) != 1:
+        return None
+    unit, per, each, su, rack_scale = kinds.pop()
+    if rack_scale:
+        return None
+    if unit and per and each:
+        endpoints = dict.fromkeys(map(id, groups), each)
+    elif su and not unit:  # a rail-optimized fabric's SUs: the rows hold full SUs of nodes
+        units = ceil_div(sum(g.count for g in groups), su)
+        unit, per, endpoints = su, leaves // units if not leaves % units else 0, dict.fromkeys(map(id, groups), 1)
+    else:
+        return None
+    offset, at = {}, 0
+    for g in groups:
+        offset[id(g)] = at
+        at += g.count * endpoints[id(g)]
+    if not per:
+        return None
+    links = groups[0].leaf_links if unit and each else None
+    return _Units(unit, per, endpoints, offset, links or ceil_div(at, max(1, leaves // per)))
+
+
+def _span_reach(spans: Sequence[tuple[int, int, int]], unit_row: Sequence[int], u: _Units) -> tuple[int, int]:
+    """(rows after, rows before) a node's leaf rack may stand from its own row where several groups share the
+    fabric: each row (``spans``: its index, its first endpoint and the one after its last) against the rows of the
+    leaves of the units (``unit_row``) its endpoints belong to, at their full size or their balanced share."""
+    after = before = 0
+    for r, start, end in spans:
+        if end <= start:
+            continue
+        units = {*range(start // u.unit, ceil_div(end, u.unit)), *range(start // u.share, ceil_div(end, u.share))}
+        for k in units:
+            if k < len(unit_row):
+                after, before = max(after, unit_row[k] - r), max(before, r - unit_row[k])
+    return after, before
+
+
 def _unit_rows(
     rows: list[list[Draft]], fabric_rows: Sequence[int], leaves: Sequence[Any], full: Sequence[int] = ()
-) -> tuple[list[list[Any]], list[int]] | None:
-    """The leaves of each fabric row of a group whose fabric units are known (``NodeGroup.unit_trays``: a rack-scale
-    group's, a fat tree's): unit *u*'s leaves in the row that holds tray (link) *u* x ``unit_trays``, the last row
-    any left; and how many leaves
-    the row holds when full (``full``: its compute racks when full). None where the rows are not one such group's
-    (the leaves are then spread evenly over the rows, as a fabric's of one tier are). A row so holds the leaves of
-    the units that start in it at their full size whatever the cluster's size: a row added by growth brings its
-    own, and a unit's trays reach at most one row either side of its leaves (``plan._leaf_reach``)."""
+) -> tuple[list[list[Any]], list[int], tuple[int, int]] | None:
+    """The leaves of each fabric row whose fabric units are known (``_units``: a rack-scale group's, a fat tree's,
+    several groups' on one fabric): unit *u*'s leaves in the row that holds endpoint *u* x ``unit`` of the fabric
+    (its groups' endpoints one after the other), the last row any left; and how many leaves the row holds when
+    full (``full``: its compute racks when full). None where there are no such units (the leaves are then spread
+    evenly over the rows, as a fabric's of one tier are). A row so holds the leaves of the units that start in it
+    at their full size whatever the cluster's size: a row added by growth brings its own, as does a group added
+    after the others; a unit's trays reach at most one row either side of its leaves (``plan._leaf_reach``);
+    several groups' nodes may reach further (the rows after and before their own: ``_span_reach``)."""
     groups = {id(d.group): d.group for i in fabric_rows for d in rows[i] if d.group is not None}
-    if len(groups) != 1:
+    u = _units(list(groups.values()), len(leaves))
+    if u is None:
         return None
-    (g,) = groups.values()
-    trays = g.unit_endpoints or (g.system.compute_trays if g.system else 0)
-    per = g.unit_leaves or 0
-    if not (g.unit_trays and per and trays):
-        return None
-    units, done = len(leaves) // per, 0
+    units, done = len(leaves) // u.per, 0
     out: list[list[Any]] = []
     whole: list[int] = []
+    spans: list[tuple[int, int, int]] = []
+    unit_row: list[int] = []
     for k, i in enumerate(fabric_rows):
         racks = [d for d in rows[i] if not d.reserved]
+        g = next((d.group for d in racks if d.group is not None), None)
+        e, at = (u.endpoints[id(g)], u.offset[id(g)]) if g is not None else (0, 0)
         first = min((d.first_node for d in racks), default=0)
-        end = max((d.first_node + d.nodes * d.count for d in racks), default=0) * trays
-        upto = units if k == len(fabric_rows) - 1 else min(units, max(done, ceil_div(end, g.unit_trays)))
-        out.append(list(leaves[done * per : upto * per]))
+        end = at + max((d.first_node + d.nodes * d.count for d in racks), default=0) * e
+        upto = units if k == len(fabric_rows) - 1 else min(units, max(done, ceil_div(end, u.unit)))
+        out.append(list(leaves[done * u.per : upto * u.per]))
+        spans.append((i, at + first * e, end))
+        unit_row += [i] * (upto - done)
         size = max((d.nodes for d in racks), default=0) * (full[i] if i < len(full) else 0)
-        starts = ceil_div((first + size) * trays, g.unit_trays) - ceil_div(first * trays, g.unit_trays)
-        whole.append(max(0, starts) * per)
+        starts = ceil_div(at + (first + size) * e, u.unit) - ceil_div(at + first * e, u.unit)
+        whole.append(max(0, starts) * u.per)
         done = upto
     # A fabric of one tier (a switch a plane) is no units of leaves: its leaves spread, the places kept the same.
-    return (out if not len(leaves) % per else _spread(leaves, len(fabric_rows))), whole
+    if len(leaves) % u.per:
+        return _spread(leaves, len(fabric_rows)), whole, (0, 0)
+    return out, whole, _span_reach(spans, unit_row, u) if u.share else (0, 0)
 
 
 def leaves_in_rack(ctx: Context, b: Builder, groups: Sequence[NodeGroup], leaves: Sequence[Switch]) -> bool:
@@ -196,19 +261,20 @@ def place_leaves(
     placement: LeafPlacement,
     full: Sequence[int] = (),
     kept: int = 0,
-) -> int:
+) -> tuple[int, tuple[int, int]]:
     """Leaf racks in the middle (or at the end) of each fabric row, the leaves spread evenly over the rows; returns
     how many places the most leaf racks of an SU row take. An SU row (``full``: the compute racks of its full SU)
     has its leaf racks where the full SU has them, the places a partial SU is short of before them kept free
     (``reserved``), so growing the SU moves no rack; a row of no SU has them in its middle. ``kept``: the first
-    row's first leaves, which stand in its first rack as installed (``Kept``), not in a leaf rack."""
+    row's first leaves, which stand in its first rack as installed (``Kept``), not in a leaf rack. With the
+    places, the rows after and before a node's own its leaves may stand where several groups share the fabric."""
     if not fabric_rows:
         rows.append([])
         fabric_rows.append(len(rows) - 1)
         full = [*full, 0]
     slots = 0
     by_unit = _unit_rows(rows, fabric_rows, leaves, full)
-    spread, whole = by_unit or (_spread(leaves, len(fabric_rows)), [0] * len(fabric_rows))
+    spread, whole, reach = by_unit or (_spread(leaves, len(fabric_rows)), [0] * len(fabric_rows), (0, 0))
     spread[0] = spread[0][kept:]
     for row_index, row_leaves, row_whole in zip(fabric_rows, spread, whole, strict=True):
         if not row_leaves:
@@ -223,7 +289,7 @@ def place_leaves(
         insert_racks(row, at, drafts)
         if su:
             slots = max(slots, _row_length(drafts))
-    return slots
+    return slots, reach
 
 
 def _leaf_racks(b: Builder, leaves: Sequence[Any], whole: int) -> list[Draft]:

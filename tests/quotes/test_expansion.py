@@ -8,6 +8,7 @@ from django.test import override_settings
 
 from configurator.services import design_validate
 from design.model import DesignInputError
+from engines.racks.distances import link_distances
 from quotes.services.expansion import Growth, expansion_compare, expansion_plan, growth_parse, installed_document
 
 pytestmark = pytest.mark.usefixtures("seeded_catalog")
@@ -302,3 +303,40 @@ def test_growing_the_last_node_group_moves_nothing():
     answer = expansion_plan(installed=two_groups(32, 32), growth=Growth(node_group="b", add=32))
     assert answer.cabling.moved == ()
     assert "EXPANSION_DEVICES_MOVED" not in {f.code for f in answer.findings}
+
+
+@pytest.mark.parametrize(
+    ("topology", "a", "b", "add", "new"),
+    [
+        ("rail-optimized", 16, 8, 0, 8),
+        ("rail-optimized", 16, 16, 40, 0),
+        ("rail-optimized", 16, 8, 8, 0),
+        ("fat-tree", 16, 8, 8, 0),
+        ("fat-tree", 40, 20, 4, 0),
+        ("fat-tree", 16, 8, 0, 8),
+    ],
+)
+def test_growing_the_last_node_group_or_adding_one_moves_no_installed_device(topology, a, b, add, new):
+    # Several groups share one fabric, its nodes one after the other: a fabric unit's leaves stand in the row that
+    # holds its first node at its full size, whichever group that row is of, not an even share of all leaves over
+    # the rows. Growing the last group or adding a group after it only adds racks and leaves behind the installed
+    # ones (16 + 8 rail-optimized nodes had their 8 leaves 4 and 4 over two rows, 3 of each row's over three rows
+    # once a third group came).
+    installed = two_groups(a, b)
+    installed["fabric"] = {**installed["fabric"], "topology": topology}
+    group = {**installed["node_groups"][1], "name": "c", "count": new}
+    growth = Growth(node_groups=(group,)) if new else Growth(node_group="b", add=add)
+    answer = expansion_plan(installed=installed, growth=growth)
+    assert answer.cabling.moved == ()
+    assert "EXPANSION_DEVICES_MOVED" not in {f.code for f in answer.findings}
+    racks = {r.name for r in answer.installed.rack_plan.plan.racks}
+    assert racks <= {r.name for r in answer.result.rack_plan.plan.racks}
+
+
+def test_a_second_groups_nodes_are_cabled_to_their_units_leaves_in_the_row_before():
+    # 16 + 8 rail-optimized nodes are one fabric unit: its 8 leaves stand in one leaf rack in the first group's
+    # row, so the second group's nodes reach it a row back, and the node-to-leaf run is measured between the rows.
+    plan = expansion_plan(installed=two_groups(16, 8), growth=Growth(node_group="b", add=8)).installed.rack_plan.plan
+    leaf_racks = [r.name for r in plan.racks if any(d.role == "leaf" for d in r.devices)]
+    assert leaf_racks == ["R01-09"] and plan.leaf_reach_back_rows == 1
+    assert link_distances(plan)["node_to_leaf_m"].route == "between-rows"
