@@ -31,6 +31,7 @@ from configurator.cluster import service_prices
 from configurator.result import ShownFinding, ValidationResult
 from configurator.services import design_validate
 from configurator.validation import shown_findings
+from design.contract import MAX_NAME_LENGTH
 from design.jsontext import JsonObject
 from design.model import DesignInputError
 from engines.cluster.bill import BomLine
@@ -103,7 +104,9 @@ def installed_document(source: Any) -> JsonObject:
 
 def grown_document(document: JsonObject, growth: Growth, installed: ValidationResult | None = None) -> JsonObject:
     """The installed design with the growth applied (a copy). Without a named group, a design of one node group
-    grows that one; DesignInputError when the group is unknown or ambiguous.
+    grows that one; DesignInputError when the group is unknown or ambiguous. A group with other groups after it
+    does not grow in place: its added nodes are a new group after the installed ones (``gpu-2``: the same server
+    and parts), so the servers of the groups after it keep their racks, units and names.
 
     ``installed``: the installed design's validation. Where its storage network reserved the storage systems'
     ports by default, the grown design states that count (``networks.storage.system_ports``): the storage systems
@@ -134,9 +137,25 @@ def _with_growth(document: JsonObject, growth: Growth) -> JsonObject:
         name = names[0]
     if name not in names:
         raise DesignInputError({"node_group": f"No node group is named {name!r}; the design has {listed}."})
-    group = groups[names.index(name)]
+    index = names.index(name)
+    if index < len(groups) - 1:
+        # Node groups racked after this one stand where they stand: the added nodes are a group of their own (the
+        # same server and parts), racked after every installed group, so no installed server moves or is renamed.
+        added = copy.deepcopy(dict(groups[index]))
+        added.update(name=_added_name(str(name), names), count=growth.add)
+        groups.append(added)
+        return grown
+    group = groups[index]
     group["count"] = int(group.get("count") or 0) + growth.add
     return grown
+
+
+def _added_name(name: str, names: list[Any]) -> str:
+    """A name for the added nodes of group ``name`` that no group has: ``name-2``, ``name-3``, ..."""
+    stem, n = name[: MAX_NAME_LENGTH - 4], 2
+    while f"{stem}-{n}" in names:
+        n += 1
+    return f"{stem}-{n}"
 
 
 @dataclass(frozen=True)

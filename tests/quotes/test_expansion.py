@@ -9,7 +9,14 @@ from django.test import override_settings
 from configurator.services import design_validate
 from design.model import DesignInputError
 from engines.racks.distances import link_distances
-from quotes.services.expansion import Growth, expansion_compare, expansion_plan, growth_parse, installed_document
+from quotes.services.expansion import (
+    Growth,
+    expansion_compare,
+    expansion_plan,
+    grown_document,
+    growth_parse,
+    installed_document,
+)
 
 pytestmark = pytest.mark.usefixtures("seeded_catalog")
 
@@ -284,15 +291,33 @@ def two_groups(a: int, b: int) -> dict:
     return {**h200(a), "node_groups": [first, {**second, "name": "b"}]}
 
 
+@pytest.mark.parametrize(("a", "b", "add", "topology"), [(16, 8, 8, "rail-optimized"), (40, 20, 24, "fat-tree")])
+def test_growing_a_node_group_with_another_racked_after_it_adds_its_nodes_as_a_group_of_their_own(a, b, add, topology):
+    # The first group's racks come before the second's: its added nodes form a group of their own after both, with
+    # the same server and parts, so the second group's servers keep their racks, units and names.
+    installed = two_groups(a, b)
+    installed["fabric"]["topology"] = topology
+    growth = Growth(node_group="gpu", add=add)
+    grown = [(g["name"], g["count"], g["server"]) for g in grown_document(installed, growth)["node_groups"]]
+    assert grown == [("gpu", a, "SYS-821GE-TNHR"), ("b", b, "SYS-821GE-TNHR"), ("gpu-2", add, "SYS-821GE-TNHR")]
+    answer = expansion_plan(installed=installed, growth=growth)
+    assert answer.cabling.moved == ()
+    assert "EXPANSION_DEVICES_MOVED" not in {f.code for f in answer.findings}
+    assert quantity(answer.to_json()["delta_bom"], "SYS-821GE-TNHR") == add
+
+
 @pytest.mark.parametrize(
-    ("group", "language", "said"),
-    [("gpu", "en", "grow the last node group"), ("gpu", "nl", "laat de laatste nodegroep groeien")],
+    ("language", "said"), [("en", "grow the last node group"), ("nl", "laat de laatste nodegroep groeien")]
 )
-def test_growing_a_node_group_with_another_racked_after_it_says_what_moves(group, language, said):
-    # The first group's racks come before the second's: growing the first pushes the second group's servers along.
-    # The rack plans hold as many servers of that part at those places, so only the re-cabling sees them move;
-    # the growth says so, as a warning a sales engineer accepts before the quote is issued.
-    answer = expansion_plan(installed=two_groups(16, 8), growth=Growth(node_group=group, add=8), language=language)
+def test_plans_where_a_grown_group_pushes_the_next_along_say_what_moves(language, said):
+    # Two greenfield plans compared: the first group grown in place pushes the second group's servers along. The
+    # rack plans hold as many servers of that part at those places, so only the re-cabling sees them move; the
+    # comparison says so, as a warning a sales engineer accepts before a quote is issued.
+    answer = expansion_compare(
+        before=design_validate(document=two_groups(16, 8), language=language),
+        after=design_validate(document=two_groups(24, 8), language=language),
+        language=language,
+    )
     assert answer.cabling.moved
     (moved,) = [f.to_json() for f in answer.findings if f.code == "EXPANSION_DEVICES_MOVED"]
     assert moved["severity"] == "warning" and said in moved["fix"]
