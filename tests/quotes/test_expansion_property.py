@@ -25,6 +25,7 @@ from engines.cluster.expansion import devices_moved, recabling
 from engines.cluster.rackplan import growing_from
 from engines.fabric.growth import Action
 from outputs.formats.cabling_csv import render as cabling_csv
+from quotes.services.expansion import Growth, expansion_plan
 
 from .test_expansion import h200
 
@@ -94,3 +95,43 @@ def test_the_grown_plan_holds_the_installed_plan_unchanged(installed, added):
             assert c.old is not None and c.new is not None
             ends = (c.old.a_rack, c.old.a_u, c.old.z_rack, c.old.z_u)
             assert ends == (c.new.a_rack, c.new.a_u, c.new.z_rack, c.new.z_u)
+
+
+@settings(
+    max_examples=max(4, int(os.environ.get("HYPOTHESIS_EXAMPLES", "30")) // 3),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    first=st.integers(2, 80),
+    second=st.integers(2, 80),
+    added=st.integers(1, 80),
+    grows=st.sampled_from(["gpu", "b", "new"]),
+    topology=st.sampled_from(["rail-optimized", "fat-tree"]),
+)
+@example(first=16, second=8, added=8, grows="new", topology="rail-optimized")  # a unit's leaves by its first node
+@example(first=16, second=8, added=8, grows="gpu", topology="rail-optimized")  # grows as a group of its own
+@example(first=8, second=41, added=10, grows="gpu", topology="fat-tree")  # a partial unit's last leaf moves: said
+def test_several_node_groups_never_move_an_installed_device_unsaid(first, second, added, grows, topology):
+    # Growing any group of two, or adding a third: an installed device that moves is always said (and the quote of
+    # it waits for a sales engineer to accept it); where none moves, every kept cable has both ends where they were.
+    group = h200(first)["node_groups"][0]
+    installed = {**h200(first), "node_groups": [group, {**h200(second)["node_groups"][0], "name": "b"}]}
+    installed["fabric"] = {**installed["fabric"], "topology": topology}
+    if grows == "new":
+        growth = Growth(node_groups=({**h200(added)["node_groups"][0], "name": "c"},))
+    else:
+        growth = Growth(node_group=grows, add=added)
+    answer = expansion_plan(installed=installed, growth=growth)
+    assert bool(answer.cabling.moved) == ("EXPANSION_DEVICES_MOVED" in {f.code for f in answer.findings})
+    if answer.cabling.moved:
+        return  # the cables of a moved device are re-terminated at its new place
+    for change in answer.cabling.changes:
+        c = change.change
+        if c.action == Action.KEEP:
+            assert c.old is not None and c.new is not None
+            old, new = (
+                (c.old.a_rack, c.old.a_u, c.old.z_rack, c.old.z_u),
+                (c.new.a_rack, c.new.a_u, c.new.z_rack, c.new.z_u),
+            )
+            assert old == new
