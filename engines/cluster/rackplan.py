@@ -48,7 +48,7 @@ from engines.racks import (
     plan_racks,
     switch_locations,
 )
-from engines.racks.kept import kept_management, kept_rack
+from engines.racks.kept import kept_leaves, kept_management, kept_rack
 from engines.racks.model import CordLine, Device, DeviceRole, PduLine
 from engines.racks.packing import KEPT_FREE
 
@@ -335,8 +335,9 @@ def build_rack_plan(
     installed = _grown_from.get()
     kept = kept_rack(installed) if installed is not None else None
     kept_mgmt = kept_management(installed) if installed is not None else None
+    leaf_rows = kept_leaves(installed) if installed is not None else None
     plan = _plans.get(
-        (tuple(groups), switches, facility, pdus, central, kept, kept_mgmt),
+        (tuple(groups), switches, facility, pdus, central, kept, kept_mgmt, leaf_rows),
         lambda: plan_racks(
             node_groups=groups,
             switches=switches,
@@ -345,6 +346,7 @@ def build_rack_plan(
             central=central,
             kept=kept,
             kept_management=kept_mgmt,
+            kept_leaves=leaf_rows,
         ),
     )
     # The planner's findings with the subjects of the design (the severity is the registry's, as the planner gave it).

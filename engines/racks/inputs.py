@@ -111,6 +111,20 @@ class NodeGroup:
         _check_whole(self, "leaf_links", 1, optional=True)
 
 
+@dataclass(frozen=True)
+class KeptLeaves:
+    """The installed cluster's leaf switches row by row (``rows[r]``: how many row *r* holds, the fabric's leaves in
+    order), which a plan of the grown cluster keeps: each of its rows holds at least the leaves it held
+    (``engines.racks.kept.kept_leaves`` reads them off the installed plan). A leaf the installed fabric's balanced
+    share put in its last row, ahead of the unit it stands for, so stays there when a row is added after it."""
+
+    rows: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if any(not isinstance(n, int) or n < 0 for n in self.rows):
+            raise ValueError(f"rows: {self.rows!r} are no counts of leaves")
+
+
 @dataclass(frozen=True, kw_only=True)
 class SwitchGroup:
     """``count`` switches of one role. Height or power ``None``: unknown (see RACK_SWITCH_* findings)."""

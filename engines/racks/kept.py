@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from .inputs import KeptManagement, KeptRack, Place
+from .inputs import KeptLeaves, KeptManagement, KeptRack, Place
 from .model import Device, DeviceRole, RackKind, RackPlan, SwitchRole
 from .packing import KEPT_FREE, Builder, Draft, Switch
 from .rows import insert_racks, place_upper
@@ -78,6 +78,18 @@ def kept_rack(installed: RackPlan) -> KeptRack | None:
         leaves=len(leaves),
         leaf_top_u=max(d.position_u + d.height_u - 1 for d in leaves),
     )
+
+
+def kept_leaves(installed: RackPlan) -> KeptLeaves | None:
+    """The installed plan's leaves row by row, as the grown plan keeps them; None for a one-rack cluster (its rack
+    is ``kept_rack``) or a plan with no leaf racks."""
+    if installed.leaf_placement == "in-rack":
+        return None
+    rows = [0] * len(installed.rows)
+    for rack in installed.racks:
+        if rack.row < len(rows):
+            rows[rack.row] += sum(1 for d in rack.devices if d.role == DeviceRole.LEAF)
+    return KeptLeaves(tuple(rows)) if any(rows) else None
 
 
 def around_kept(b: Builder, equipment: Sequence[Switch], kept: KeptManagement, packed: list[Draft]) -> list[Draft]:

@@ -180,7 +180,16 @@ from engines.findings.params.racks import (
     RackPduOutletsUnknown,
 )
 
-from .inputs import CentralSwitches, Facility, KeptManagement, KeptRack, NodeGroup, PduOption, SwitchGroup
+from .inputs import (
+    CentralSwitches,
+    Facility,
+    KeptLeaves,
+    KeptManagement,
+    KeptRack,
+    NodeGroup,
+    PduOption,
+    SwitchGroup,
+)
 from .kept import around_kept, place_kept
 from .model import (
     MANAGEMENT_RACK_ROLES,
@@ -236,11 +245,12 @@ def plan_racks(
     central: CentralSwitches | None = None,
     kept: KeptRack | None = None,
     kept_management: KeptManagement | None = None,
+    kept_leaves: KeptLeaves | None = None,
 ) -> RackPlan:
     """Plan the racks of a cluster (rules and finding codes in the module docstring). ``central``: switches the
-    management racks hold as many of as the plan's PDUs ask for (the central out-of-band switches); ``kept``: the
-    rack of the installed one-rack cluster this one grows from, kept as it stands (``kept_first_rack``);
-    ``kept_management``: the installed cluster's management racks, kept as they stand (``around_kept``)."""
+    management racks hold as many of as the plan's PDUs ask for (the central out-of-band switches). The installed
+    cluster this one grows from, kept as it stands: ``kept``, its one rack (``kept_first_rack``); ``kept_management``,
+    its management racks (``around_kept``); ``kept_leaves``, its leaves row by row (``rows._unit_rows``)."""
     facility = facility or Facility()
     ctx = Context(facility, node_groups)
     sw, central_switch = _switches(ctx, switches, central)
@@ -255,7 +265,7 @@ def plan_racks(
     groups = [g for i, g in enumerate(node_groups) if g.count > 0 and check_group(ctx, b, g, i)]
     leaves = sw[SwitchRole.LEAF]
     in_rack = leaves_in_rack(ctx, b, groups, leaves)
-    rows, widths, spans = _compute_and_leaves(ctx, b, groups, leaves, in_rack, leaf_placement, kept)
+    rows, widths, spans = _compute_and_leaves(ctx, b, groups, leaves, in_rack, leaf_placement, (kept, kept_leaves))
     runs, out_rows, unsized, outlets_unknown = _finish_with_management(
         ctx, b, sw, rows, central, central_switch, widths, kept_management
     )
@@ -293,17 +303,21 @@ def _compute_and_leaves(
     leaves: list[Switch],
     in_rack: bool,
     placement: LeafPlacement,
-    kept: KeptRack | None,
+    installed: tuple[KeptRack | None, KeptLeaves | None],
 ) -> tuple[list[list[Draft]], tuple[int, ...], tuple[int, int]]:
     """The compute rows with their leaves (in the nodes' rack, the ``kept`` installed rack or leaf racks), per
     row the places its full SU takes (0: not an SU row; none for a one-rack cluster), and the rows after and before
     a node's own its leaves may stand where several groups share the fabric (``rows.place_leaves``)."""
+    kept, kept_rows = installed
     first = None if in_rack or kept is None else kept_first_rack(ctx, b, groups, leaves, kept)
     rows, fabric_rows, full = compute_rows(ctx, b, groups, leaves if in_rack else (), first)
     if in_rack:
         return rows, (), (0, 0)
     kept_leaves = first.leaves if first else 0
-    slots, spans = place_leaves(b, rows, fabric_rows, leaves, placement, full, kept_leaves) if leaves else (0, (0, 0))
+    rows_kept = kept_rows.rows if kept_rows is not None else ()
+    slots, spans = (
+        place_leaves(b, rows, fabric_rows, leaves, placement, full, kept_leaves, rows_kept) if leaves else (0, (0, 0))
+    )
     return rows, tuple(f + slots if f else 0 for f in full), spans
 
 

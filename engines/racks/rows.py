@@ -181,7 +181,11 @@ def _span_reach(spans: Sequence[tuple[int, int, int]], unit_row: Sequence[int], 
 
 
 def _unit_rows(
-    rows: list[list[Draft]], fabric_rows: Sequence[int], leaves: Sequence[Any], full: Sequence[int] = ()
+    rows: list[list[Draft]],
+    fabric_rows: Sequence[int],
+    leaves: Sequence[Any],
+    full: Sequence[int] = (),
+    installed: Sequence[int] = (),
 ) -> tuple[list[list[Any]], list[int], tuple[int, int]] | None:
     """The leaves of each fabric row whose fabric units are known (``_units``: a rack-scale group's, a fat tree's,
     several groups' on one fabric): unit *u*'s leaves in the row that holds endpoint *u* x ``unit`` of the fabric
@@ -190,7 +194,9 @@ def _unit_rows(
     evenly over the rows, as a fabric's of one tier are). A row so holds the leaves of the units that start in it
     at their full size whatever the cluster's size: a row added by growth brings its own, as does a group added
     after the others; a unit's trays reach at most one row either side of its leaves (``plan._leaf_reach``);
-    several groups' nodes may reach further (the rows after and before their own: ``_span_reach``)."""
+    several groups' nodes may reach further (the rows after and before their own: ``_span_reach``). A grown
+    cluster's rows keep the leaves they held as installed (``installed``, per row): the last row of several groups
+    on a fat tree holds a leaf more than its units start where the fabric's balanced share is smaller than a unit."""
     groups = {id(d.group): d.group for i in fabric_rows for d in rows[i] if d.group is not None}
     u = _units(list(groups.values()), len(leaves))
     if u is None:
@@ -200,13 +206,15 @@ def _unit_rows(
     whole: list[int] = []
     spans: list[tuple[int, int, int]] = []
     unit_row: list[int] = []
+    held = 0  # the leaves the rows so far held as installed
     for k, i in enumerate(fabric_rows):
         racks = [d for d in rows[i] if not d.reserved]
         g = next((d.group for d in racks if d.group is not None), None)
         e, at = (u.endpoints[id(g)], u.offset[id(g)]) if g is not None else (0, 0)
         first = min((d.first_node for d in racks), default=0)
         end = at + max((d.first_node + d.nodes * d.count for d in racks), default=0) * e
-        upto = units if k == len(fabric_rows) - 1 else min(units, max(done, ceil_div(end, u.unit)))
+        held += installed[i] if i < len(installed) else 0
+        upto = units if k == len(fabric_rows) - 1 else min(units, max(done, ceil_div(end, u.unit), held // u.per))
         out.append(list(leaves[done * u.per : upto * u.per]))
         spans.append((i, at + first * e, end))
         unit_row += [i] * (upto - done)
@@ -261,23 +269,25 @@ def place_leaves(
     placement: LeafPlacement,
     full: Sequence[int] = (),
     kept: int = 0,
+    installed: Sequence[int] = (),
 ) -> tuple[int, tuple[int, int]]:
     """Leaf racks in the middle (or at the end) of each fabric row, the leaves spread evenly over the rows; returns
     how many places the most leaf racks of an SU row take. An SU row (``full``: the compute racks of its full SU)
     has its leaf racks where the full SU has them, the places a partial SU is short of before them kept free
     (``reserved``), so growing the SU moves no rack; a row of no SU has them in its middle. ``kept``: the first
-    row's first leaves, which stand in its first rack as installed (``Kept``), not in a leaf rack. With the
+    row's first leaves, which stand in its first rack as installed (``Kept``), not in a leaf rack; ``installed``:
+    the leaves each row held as installed (``KeptLeaves``), which it keeps. With the
     places, the rows after and before a node's own its leaves may stand where several groups share the fabric."""
     if not fabric_rows:
         rows.append([])
         fabric_rows.append(len(rows) - 1)
         full = [*full, 0]
     slots = 0
-    by_unit = _unit_rows(rows, fabric_rows, leaves, full)
+    by_unit = _unit_rows(rows, fabric_rows, leaves, full, installed)
     spread, whole, reach = by_unit or (_spread(leaves, len(fabric_rows)), [0] * len(fabric_rows), (0, 0))
     spread[0] = spread[0][kept:]
     for row_index, row_leaves, row_whole in zip(fabric_rows, spread, whole, strict=True):
-        if not row_leaves:
+        if not row_leaves and not (row_whole and leaves):
             continue
         row = rows[row_index]
         length = _row_length(row)
@@ -285,7 +295,9 @@ def place_leaves(
         at = max(su, length) // (2 if placement == LeafPlacement.MIDDLE_OF_ROW else 1)
         if length < at:
             row.append(reserved(at - length))
-        drafts = _leaf_racks(b, row_leaves, row_whole)
+        # A row none of whose units' leaves it holds yet keeps their places free all the same (the units that start
+        # in its full SU bring them when the row fills): the compute racks behind them stand where it has them.
+        drafts = _leaf_racks(b, row_leaves, row_whole) if row_leaves else _places(b, leaves[0], row_whole)
         insert_racks(row, at, drafts)
         if su:
             slots = max(slots, _row_length(drafts))
@@ -302,6 +314,11 @@ def _leaf_racks(b: Builder, leaves: Sequence[Any], whole: int) -> list[Draft]:
         if short > 0:
             drafts.append(reserved(short))
     return drafts
+
+
+def _places(b: Builder, leaf: Any, whole: int) -> list[Draft]:
+    """The places kept free for the racks of ``whole`` leaves like ``leaf``."""
+    return [reserved(_row_length(b.pack_network([leaf] * whole)))]
 
 
 def _pad(row: list[Draft], width: int) -> None:
