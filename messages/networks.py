@@ -181,21 +181,34 @@ def _inband_ratio(p: NetworkInbandRatio) -> tuple[str, str]:
 @renders(NetworkStorageSystemPorts)
 def _storage_system_ports(p: NetworkStorageSystemPorts) -> tuple[str, str]:
     return (
-        ngettext(
-            "The design gives no storage system ports: the plan reserves %(reserved)s storage leaf port for the "
-            "storage systems, in the proportion of the DGX SuperPOD H100 reference architecture (48 storage cables "
-            "for the 254 storage ports of its 127 nodes). Free leaf ports beyond: %(free)s.",
-            "The design gives no storage system ports: the plan reserves %(reserved)s storage leaf ports for the "
-            "storage systems, in the proportion of the DGX SuperPOD H100 reference architecture (48 storage cables "
-            "for the 254 storage ports of its 127 nodes). Free leaf ports beyond: %(free)s.",
-            p.reserved,
-        )
-        % {"reserved": num(p.reserved), "free": num(p.free)},
+        _reserved(p) + _split(p),
         _(
             "Set networks.storage.system_ports to the ports your storage systems need. Their cables are quoted "
             "with the nodes' storage transceiver at the storage end too: check it against the storage chosen."
         ),
     )
+
+
+def _split(p: NetworkStorageSystemPorts) -> str:
+    """Which input the RA leaves open in its storage switch count: their split into leaves and spines."""
+    if not p.leaves:
+        return ""
+    return " " + _(
+        "The RA lists 16 storage switches for its 127 nodes but not their split into leaves and spines; the plan "
+        "counts the fewest that carry its links: %(switches)s, of which %(spines)s spines and %(leaves)s leaves."
+    ) % {"switches": num(p.leaves + p.spines), "leaves": num(p.leaves), "spines": num(p.spines)}
+
+
+def _reserved(p: NetworkStorageSystemPorts) -> str:
+    return ngettext(
+        "The design gives no storage system ports: the plan reserves %(reserved)s storage leaf port for the "
+        "storage systems, in the proportion of the DGX SuperPOD H100 reference architecture (48 storage cables "
+        "for the 254 storage ports of its 127 nodes). Free leaf ports beyond: %(free)s.",
+        "The design gives no storage system ports: the plan reserves %(reserved)s storage leaf ports for the "
+        "storage systems, in the proportion of the DGX SuperPOD H100 reference architecture (48 storage cables "
+        "for the 254 storage ports of its 127 nodes). Free leaf ports beyond: %(free)s.",
+        p.reserved,
+    ) % {"reserved": num(p.reserved), "free": num(p.free)}
 
 
 @renders(NetworkMediaNotCatalogued)

@@ -293,7 +293,7 @@ def _switched(
     fabric, sources = _network_fabric(shape, node, switch, oversub, system_ports, ctx)
     if defaulted:
         sources = (*sources, "SPOD-H100-STORAGE-PORTS")
-        own.append(finding(subject, NetworkStorageSystemPorts(reserved=system_ports, free=_free_leaf_ports(fabric))))
+        own.append(finding(subject, _system_ports_said(system_ports, fabric)))
     own[:0] = [replace(f, subject=subject) for f in fabric.findings if f.code in {str(c) for c in _KEPT}]
     if shape == INBAND and node.ports_per_node < 2 and fabric.tiers:
         own.append(finding(subject, NetworkSinglePort(network=key, nodes=node.nodes)))
@@ -313,6 +313,15 @@ def _switched(
         sources=(*sources, "ERA-HGX-CONVERGED") if north_south and "ERA-HGX-CONVERGED" not in sources else sources,
         findings=tuple(own),
         fabric=fabric,
+    )
+
+
+def _system_ports_said(system_ports: int, fabric: FabricPlan) -> NetworkStorageSystemPorts:
+    return NetworkStorageSystemPorts(
+        reserved=system_ports,
+        free=_free_leaf_ports(fabric),
+        leaves=fabric.leaf_switches,
+        spines=fabric.spine_switches + fabric.core_switches,
     )
 
 

@@ -120,6 +120,9 @@ def test_the_storage_systems_get_table_8s_48_leaf_ports_and_the_ras_16_switches_
     said = [f for f in superpod_4su["findings"] if f["code"] == "NETWORK_STORAGE_SYSTEM_PORTS"]
     assert [(f["subject"], f["severity"]) for f in said] == [("networks.storage", "info")]
     assert "the plan reserves 48 storage leaf ports for the storage systems" in said[0]["message"]
+    # The finding says which input the RA leaves open in its 16 storage switches, and what the plan counts instead.
+    assert "not their split into leaves and spines" in said[0]["message"]
+    assert "the fewest that carry its links: 14, of which 4 spines and 10 leaves" in said[0]["message"]
     assert "SPOD-H100-STORAGE-PORTS" in storage["sources"]
     # The RA connects the storage at 1:1 beside the DGX ports' 4:3: eight node leaves of 32 down and 24 up, two
     # storage leaves of 24 and 24. Table 8's 494 "DGX H100 systems to leaf, leaf to spine" cables: 254 + 240.

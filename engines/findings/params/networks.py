@@ -111,3 +111,7 @@ class NetworkStorageSystemPorts(Params):
 
     reserved: int  # storage systems' leaf ports the plan reserves (the RA's proportion)
     free: int  # leaf ports left free beyond them
+    # The plan's storage switches: the fewest that carry its links (the RA lists 16 for 127 nodes, no leaf/spine
+    # split); 0 in a finding frozen before they were said.
+    leaves: int = 0
+    spines: int = 0
