@@ -18,7 +18,10 @@ switch has ``down`` ports facing the lower switches, and the lower switch is the
   the lane's port in it (a lower switch's two lanes share one cage of the upper switch too); when c does not
   divide m (fewer links per pair than lanes per cage, one link per pair), the port is the one the layout of 2m
   links per pair gives lower switch ``local mod L/2`` for its link ``2t + local // (L/2)``: the first half of the
-  lower switches keep the ports of their even links, the second half take the ports their odd links left.
+  lower switches keep the ports of their even links, the second half take the ports their odd links left. So too,
+  whatever c, where down // m is odd (128 ports at 5 links a pair: 12 lower switches at 10 links, 25 at 5), so
+  that the layout of 2m links still holds for the links that stay; the lower switch past twice the 2m layout's
+  (the 25th) takes m ports after all of those, in order.
   Ports are in round-major order, so a lower switch added keeps every other switch's ports, and the layout of m
   links per pair is that of 2m links for the links that stay.
 
@@ -32,12 +35,16 @@ def upper_port(local: int, t: int, m: int, down: int, c: int) -> int:
     """The 0-based port on its upper switch of the t-th link (of m) of the ``local``-th lower switch."""
     if m <= 0 or down <= 0:
         return t
-    if c > 1 and m % c == 0:
+    # The layout of m links a pair holds twice the lower switches of 2m only where down // m is even: else nest it.
+    nests = 2 * m <= down and down // m != 2 * (down // (2 * m))
+    if c > 1 and m % c == 0 and not nests:
         lane, round_ = divmod(t, m // c)
         return (round_ * (down // m) + local) * c + lane
-    if c > 1 and down % (2 * m) == 0 and 2 * m <= down:
+    if nests or (m % c and 2 * m <= down):
         half = down // (2 * m)
-        return upper_port(local % half, 2 * t + local // half, 2 * m, down, c)
+        if local < 2 * half:
+            return upper_port(local % half, 2 * t + local // half, 2 * m, down, c)
+        return local * m + t  # past the ports the layout of 2m links takes (2·half·m of them): free ones, in order
     return t * (down // m) + local
 
 

@@ -225,3 +225,23 @@ def test_with_storage_and_in_band_networks_no_installed_device_moves(installed, 
     # An installed device keeps its out-of-band switch port (one an installed device no longer there left free may
     # be given to an added device).
     assert [c.change.old for c in expansion.cabling.changes if oob_port_changed(c)] == []
+
+
+def test_doubling_the_storage_spines_of_nvl72_racks_keeps_half_of_the_storage_uplinks_where_they_are():
+    # 8 GB200 NVL72 racks: 12 storage SN5600 leaves at 10 links to each of 6 spines; 16 racks: 24 leaves at 5 to
+    # each of 12. A spine's 128 ports are no multiple of 10, yet the links that stay keep both ports: half move.
+    gb200 = {
+        "schema": "design/v1",
+        "name": "GB200 NVL72 racks",
+        "node_groups": [{"name": "gpu", "count": 8, "server": "SRS-GB200-NVL72", "components": []}],
+        "fabric": {"switch": "MQM9700-NS2F"},
+    }
+    answer = expansion_plan(installed=gb200, growth=Growth(node_group="gpu", add=8)).to_json()
+    storage = [r for r in answer["recabling"] if r["network"] == "storage" and r["link_class"] == "leaf-spine"]
+    installed = [r for r in storage if r["action"] in ("keep", "move", "remove")]
+    kept = [r for r in storage if r["action"] == "keep"]
+    assert len(installed) == 12 * 60
+    assert len(kept) == len(installed) // 2
+    assert all(r["old"] == r["new"] for r in kept)
+    new_ends = [(r["new"]["z"]["device"], r["new"]["z"]["port"]) for r in storage if r["new"] is not None]
+    assert len(new_ends) == len(set(new_ends))  # no spine port twice

@@ -4,7 +4,7 @@ wiring moves). Also the comparison itself (engines.fabric.growth), which the exp
 
 from functools import cache
 
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from engines.fabric.cabling import iter_cabling_csv
@@ -119,14 +119,21 @@ def test_a_prefix_keeps_its_racks_and_cables_in_the_larger_plan(small_sus, more_
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.sampled_from([(16, 8), (32, 16), (32, 8), (22, 11), (12, 3), (24, 6)]), st.integers(1, 4), st.booleans())
-def test_doubling_the_upper_switches_moves_half_and_leaves_every_port_used_once(shape, leaves_in, twin):
+@given(
+    st.sampled_from([(16, 8), (32, 16), (32, 8), (22, 11), (12, 3), (24, 6), (60, 6), (30, 3)]),
+    st.integers(1, 7),
+    st.booleans(),
+    st.sampled_from([64, 128]),
+)
+@example(shape=(60, 6), leaves_in=3, twin=True, down=128)  # 12 storage leaves of 10 links a spine to 24 of 5
+def test_doubling_the_upper_switches_moves_half_and_leaves_every_port_used_once(shape, leaves_in, twin, down):
     """Wiring alone, any uplink count, spine count and cage: each spine gets the same links of every leaf, no spine
-    port twice, and with twice the spines (and up to twice the leaves) exactly the even rounds stay."""
+    port twice, and with twice the spines (and up to twice the leaves) exactly the even rounds stay, also where the
+    spine's ports are no multiple of the links a pair (128 ports, 10 links a pair halved to 5)."""
     from engines.fabric.wiring import uplinks
 
     up, uppers = shape
-    down, cage = 64, 2 if twin else 1
+    cage = 2 if twin else 1
     m = up // uppers
     few = max(1, min(down // m // 2, leaves_in * 4))
 
