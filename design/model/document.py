@@ -537,7 +537,26 @@ class DesignIn(_In):
         if total > MAX_NODES:
             message = f"{total:,} nodes in total is an absurd size; the most this tool accepts is {MAX_NODES:,}"
             return [_refusal(("node_groups",), message, groups)]
-        return site_refusals(data.get("site"), total, errors)
+        return [*_same_names(groups), *site_refusals(data.get("site"), total, errors)]
+
+
+def _same_names(groups: list[Any] | tuple[Any, ...]) -> list[InitErrorDetails]:
+    """A node group's name is its handle in findings, the bill, the racks and an expansion: two groups may not
+    share one (an unnamed group's is its default, ``group <n>``)."""
+    seen: dict[str, int] = {}
+    out: list[InitErrorDetails] = []
+    for i, g in enumerate(groups):
+        if not isinstance(g, dict):
+            continue
+        name = g.get("name") or f"group {i + 1}"
+        if not isinstance(name, str):
+            continue
+        if name in seen:
+            message = f"{name!r} names node_groups[{seen[name]}] too; give each node group a name of its own"
+            out.append(_refusal(("node_groups", i, "name"), message, name))
+        else:
+            seen[name] = i
+    return out
 
 
 def _schema_is(value: Any) -> str:

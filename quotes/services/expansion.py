@@ -125,10 +125,15 @@ def _with_growth(document: JsonObject, growth: Growth) -> JsonObject:
     groups = grown.get("node_groups")
     if not isinstance(groups, list):
         raise DesignInputError({"design.node_groups": "The installed design has no node groups."})
+    names = [g.get("name") for g in groups if isinstance(g, Mapping)]
     if growth.node_groups:
+        taken = {n or f"group {i + 1}" for i, n in enumerate(names)}  # an unnamed group is "group <n>"
+        for i, g in enumerate(growth.node_groups):
+            if (name := g.get("name")) and name in taken:
+                field = f"node_groups[{i}].name"
+                raise DesignInputError({field: f"The installed design has a node group named {name!r}."})
         grown["node_groups"] = [*groups, *(copy.deepcopy(dict(g)) for g in growth.node_groups)]
         return grown
-    names = [g.get("name") for g in groups if isinstance(g, Mapping)]
     listed = ", ".join(map(str, names))
     name = growth.node_group
     if name is None:

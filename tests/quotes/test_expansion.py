@@ -162,6 +162,23 @@ def test_an_unknown_node_group_is_refused_by_name():
     assert "cpu" in refused.value.errors["node_group"]
 
 
+def test_a_new_node_group_named_as_an_installed_one_is_refused_naming_the_field():
+    # Its name is its handle in the racks, the bill and the next expansion: a second "gpu" would be ambiguous.
+    again = {**h200(4)["node_groups"][0]}
+    with pytest.raises(DesignInputError) as refused:
+        expansion_plan(installed=h200(8), growth=Growth(node_groups=(again,)))
+    assert "'gpu'" in refused.value.errors["node_groups[0].name"]
+    unnamed = {k: v for k, v in again.items() if k != "name"}  # "group 2": no installed group is named so
+    assert expansion_plan(installed=h200(8), growth=Growth(node_groups=(unnamed,))).cabling.moved == ()
+
+
+def test_two_node_groups_of_one_name_are_refused_naming_the_second():
+    group = h200(4)["node_groups"][0]
+    with pytest.raises(DesignInputError) as refused:
+        design_validate(document={**h200(4), "node_groups": [group, group]}, language="en")
+    assert "node_groups[0] too" in refused.value.errors["node_groups[1].name"]
+
+
 def test_nodes_added_to_an_installed_rack_are_a_power_finding_naming_it():
     answer = grow(3, 4)  # two nodes a rack: the fourth joins the third in rack R01-02
     (power,) = [f for f in answer["findings"] if f["code"] == "EXPANSION_RACK_POWER"]
