@@ -169,15 +169,17 @@ Place = tuple[str, str, int]
 class KeptManagement:
     """The installed cluster's management racks, which a plan of the grown cluster keeps as they stand: each rack's
     places top down (``rack_places``), read off the installed plan (``engines.racks.kept.kept_management``).
-    The grown plan's added equipment goes after them (``Builder.pack_network(kept=...)``). ``first_row_slot``: where
-    they stand in the first row, beside an installed one-rack cluster's rack (``leaf_placement`` "in-rack"), and
-    stand in the grown plan too; None: where a grown plan has its management racks."""
+    The grown plan's added equipment goes after them (``Builder.pack_network(kept=...)``). ``slot``: the place of
+    the first of them in row ``row`` (0-based), which they keep in the grown plan, the row's racks from there on one
+    place further each; None: where a grown plan has its management racks."""
 
     racks: tuple[tuple[Place, ...], ...]
-    first_row_slot: int | None = None
+    slot: int | None = None
+    row: int = 0
 
     def __post_init__(self) -> None:
-        _check_whole(self, "first_row_slot", 1, optional=True)
+        _check_whole(self, "slot", 0, optional=True)
+        _check_whole(self, "row", 0)
         for i, rack in enumerate(self.racks):
             for role, part, units in rack:
                 if not isinstance(units, int) or units < 1 or units > MAX_RACK_UNITS or (part and not role):

@@ -14,10 +14,12 @@ them (``around_kept``):
   installed devices in the last management rack while it has room, then into new management racks;
 * where packing afresh keeps every installed device in place anyway, the fresh packing stands.
 
-An installed one-rack cluster (``leaf_placement`` "in-rack") has its management racks beside its rack, in the first
-row, where the grown cluster's second compute rack would go. They keep that place and name (``place_kept``): the
-grown plan's first row has them after the installed rack and its other racks after them, one place further on
-each; the management racks the growth adds stand where a grown plan has its management racks.
+The installed management racks also keep their place in the rows (``place_kept``). An installed one-rack cluster
+(``leaf_placement`` "in-rack") has them beside its rack, in the first row, where the grown cluster's second compute
+rack would go; racks with no compute fabric (no scalable unit cuts their rows) have them after the last row's
+compute racks, where the grown cluster's next compute rack would go. They keep that place and name: the grown
+plan's row has them where they stood and its other racks after them, one place further on each; the management
+racks the growth adds stand where a grown plan has its management racks.
 """
 
 from __future__ import annotations
@@ -27,8 +29,8 @@ from collections.abc import Sequence
 
 from .inputs import KeptLeaves, KeptManagement, KeptRack, Place
 from .model import Device, DeviceRole, RackKind, RackPlan, SwitchRole
-from .packing import KEPT_FREE, Builder, Draft, Switch
-from .rows import insert_racks, place_upper
+from .packing import KEPT_FREE, Builder, Draft, Switch, reserved
+from .rows import insert_racks, place_upper, row_length
 
 
 def rack_places(devices: Sequence[Device], u_total: int) -> tuple[Place, ...]:
@@ -57,9 +59,13 @@ def kept_management(installed: RackPlan) -> KeptManagement | None:
     mine = [r for r in installed.racks if r.kind == RackKind.MANAGEMENT]
     if not mine:
         return None
-    beside = installed.leaf_placement == "in-rack" and all(r.row == 0 for r in mine)
+    # Where they stand (beside a one-rack cluster's rack, after the compute racks of a row that holds no scalable
+    # unit), the grown plan keeps them, though its own rule would put them at the end of another row or place.
+    together = all(r.row == mine[0].row and r.slot == mine[0].slot + i for i, r in enumerate(mine))
     return KeptManagement(
-        racks=tuple(rack_places(r.devices, r.u_total) for r in mine), first_row_slot=mine[0].slot if beside else None
+        racks=tuple(rack_places(r.devices, r.u_total) for r in mine),
+        slot=mine[0].slot if together else None,
+        row=mine[0].row if together else 0,
     )
 
 
@@ -181,14 +187,19 @@ def place_kept(
     widths: Sequence[int],
     kept: KeptManagement | None,
 ) -> None:
-    """``place_upper``, but the installed management racks that stood beside a one-rack cluster's rack
-    (``KeptManagement.first_row_slot``: the first of ``management``, as many as were installed) at their place in
-    the first row, the row's racks from there on after them (module docstring)."""
-    slot = kept.first_row_slot if kept is not None and rows and rows[0] else None
-    beside, rest = _first_racks(management, len(kept.racks) if kept is not None and slot else 0)
+    """``place_upper``, but the installed management racks (the first of ``management``, as many as were installed)
+    at their place (``KeptManagement.slot`` in its ``row``), the row's racks from there on after them (module
+    docstring)."""
+    slot = kept.slot if kept is not None and rows and rows[0] else None
+    beside, rest = _first_racks(management, len(kept.racks) if kept is not None and slot is not None else 0)
     place_upper(rows, spines, cores, rest, widths)
-    if slot and beside:
-        insert_racks(rows[0], slot, beside)
+    if kept is not None and slot is not None and beside:
+        while len(rows) <= kept.row:
+            rows.append([])
+        row = rows[kept.row]
+        if row_length(row) < slot:
+            row.append(reserved(slot - row_length(row)))
+        insert_racks(row, slot, beside)
 
 
 def _first_racks(drafts: Sequence[Draft], count: int) -> tuple[list[Draft], list[Draft]]:

@@ -92,7 +92,7 @@ def _slot_names(count: int) -> tuple[str, ...]:
     return tuple(f"-{s + 1:02d}" for s in range(count))
 
 
-def _row_length(row: Sequence[Draft]) -> int:
+def row_length(row: Sequence[Draft]) -> int:
     return sum(d.count for d in row)
 
 
@@ -290,7 +290,7 @@ def place_leaves(
         if not row_leaves and not (row_whole and leaves):
             continue
         row = rows[row_index]
-        length = _row_length(row)
+        length = row_length(row)
         su = full[row_index] if row_index < len(full) else 0
         at = max(su, length) // (2 if placement == LeafPlacement.MIDDLE_OF_ROW else 1)
         if length < at:
@@ -300,7 +300,7 @@ def place_leaves(
         drafts = _leaf_racks(b, row_leaves, row_whole) if row_leaves else _places(b, leaves[0], row_whole)
         insert_racks(row, at, drafts)
         if su:
-            slots = max(slots, _row_length(drafts))
+            slots = max(slots, row_length(drafts))
     return slots, reach
 
 
@@ -310,7 +310,7 @@ def _leaf_racks(b: Builder, leaves: Sequence[Any], whole: int) -> list[Draft]:
     compute racks behind them stand where the full row has them."""
     drafts = b.pack_network(leaves)
     if whole > len(leaves):
-        short = _row_length(b.pack_network([*leaves, *[leaves[-1]] * (whole - len(leaves))])) - _row_length(drafts)
+        short = row_length(b.pack_network([*leaves, *[leaves[-1]] * (whole - len(leaves))])) - row_length(drafts)
         if short > 0:
             drafts.append(reserved(short))
     return drafts
@@ -318,13 +318,13 @@ def _leaf_racks(b: Builder, leaves: Sequence[Any], whole: int) -> list[Draft]:
 
 def _places(b: Builder, leaf: Any, whole: int) -> list[Draft]:
     """The places kept free for the racks of ``whole`` leaves like ``leaf``."""
-    return [reserved(_row_length(b.pack_network([leaf] * whole)))]
+    return [reserved(row_length(b.pack_network([leaf] * whole)))]
 
 
 def _pad(row: list[Draft], width: int) -> None:
     """Keep the row's places free up to ``width`` (an SU row's full length)."""
-    if _row_length(row) < width:
-        row.append(reserved(width - _row_length(row)))
+    if row_length(row) < width:
+        row.append(reserved(width - row_length(row)))
 
 
 def place_upper(
@@ -393,7 +393,7 @@ def finish_rows(
 
 def _finish_row(ctx: Context, b: Builder, r: int, row: list[Draft]) -> tuple[list[RackRun], Row, list[RackRun], bool]:
     prefix = f"R{r + 1:02d}"
-    names = tuple([prefix + suffix for suffix in _slot_names(_row_length(row))])
+    names = tuple([prefix + suffix for suffix in _slot_names(row_length(row))])
     runs: list[RackRun] = []
     unsized: list[RackRun] = []
     outlets_unknown = False

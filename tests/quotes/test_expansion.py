@@ -246,6 +246,25 @@ def test_installed_plus_delta_less_unused_is_the_greenfield_bill_but_for_the_kep
     assert {p: n for p, n in totals.items() if n} == {p: n for p, n in greenfield.items() if n}
 
 
+@pytest.mark.parametrize(
+    ("installed", "added", "networks"), [(16, 4, False), (18, 73, False), (29, 98, True), (30, 2, False)]
+)
+def test_growing_nodes_without_a_compute_fabric_keeps_the_management_rack_where_it_stands(installed, added, networks):
+    # No scalable unit cuts the rows: the management rack stands after the installed compute racks, where a grown
+    # plan of more rows would not put it. It keeps its place; the compute racks added come after it.
+    document = {**h200(installed), "fabric": None}
+    if networks:  # a storage and an in-band adapter a node: their switches stand in the management rack too
+        (group,) = document["node_groups"]
+        adapters = [
+            {"part": "900-9D3B6-00CN-AB0", "quantity": 1, "role": "storage"},
+            {"part": "MCX755106AS-HEAT", "quantity": 1, "role": "management"},
+        ]
+        document["node_groups"] = [{**group, "components": [*group["components"], *adapters]}]
+    answer = expansion_plan(installed=document, growth=Growth(node_group="gpu", add=added))
+    assert answer.cabling.moved == ()
+    assert "EXPANSION_DEVICES_MOVED" not in {f.code for f in answer.findings}
+
+
 def test_racks_without_a_compute_fabric_still_list_the_cables_of_their_other_networks():
     # GB300 NVL72 racks joined by NVLink alone: no compute fabric to cable, but the out-of-band and north-south
     # networks are cabled, and growing the cluster adds (and pays for) their cables.
