@@ -48,7 +48,7 @@ from engines.racks import (
     plan_racks,
     switch_locations,
 )
-from engines.racks.kept import kept_leaves, kept_management, kept_rack
+from engines.racks.kept import kept_density, kept_leaves, kept_management, kept_rack
 from engines.racks.model import CordLine, Device, DeviceRole, PduLine
 from engines.racks.packing import KEPT_FREE
 
@@ -280,6 +280,8 @@ def _node_groups(
     RACK_NODE_HEIGHT_UNKNOWN added to ``findings``."""
     peaks = {g.get("node_group"): g.get("peak_power_w_per_node") for g in node_totals.get("groups", [])}
     su = layout_unit(fabric, catalog)
+    installed = _grown_from.get()
+    dense = kept_density(installed) if installed is not None else {}
     groups = []
     for i, g in enumerate(design.node_groups):
         server = catalog.get(g.server)
@@ -304,6 +306,7 @@ def _node_groups(
                 unit_nodes=fabric.nodes_per_unit if su and fabric is not None and fabric.nodes_per_unit < su else None,
                 rack_scale=server.rack_scale,
                 system=_rack_system(server),
+                per_rack=dense.get(g.name),
                 **(system_units(fabric, catalog) if server.rack_scale else fat_tree_units(fabric, catalog)),
             )
         )

@@ -96,6 +96,10 @@ class NodeGroup:
     # which tells how far a leaf's nodes stand from its row (None: up to a row either side).
     unit_endpoints: int | None = None
     leaf_links: int | None = None
+    # The most nodes a rack of the group holds as installed (an expansion: ``engines.cluster.rackplan.growing_from``):
+    # the grown plan racks them no denser, whatever the grown design's facility (a node group that needs more power
+    # a rack raises its default), so the installed racks keep their nodes. None: as the facility allows.
+    per_rack: int | None = None
 
     def __post_init__(self) -> None:
         _check_whole(self, "count", 0)
@@ -109,6 +113,7 @@ class NodeGroup:
         _check_whole(self, "unit_leaves", 1, optional=True)
         _check_whole(self, "unit_endpoints", 1, optional=True)
         _check_whole(self, "leaf_links", 1, optional=True)
+        _check_whole(self, "per_rack", 1, optional=True)
 
 
 @dataclass(frozen=True)

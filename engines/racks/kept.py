@@ -98,6 +98,15 @@ def kept_leaves(installed: RackPlan) -> KeptLeaves | None:
     return KeptLeaves(tuple(rows)) if any(rows) else None
 
 
+def kept_density(installed: RackPlan) -> dict[str, int]:
+    """The most nodes a compute rack of each node group holds in the ``installed`` plan (``NodeGroup.per_rack``)."""
+    out: dict[str, int] = {}
+    for rack in installed.racks:
+        if rack.node_group and rack.nodes:
+            out[rack.node_group] = max(out.get(rack.node_group, 0), rack.nodes)
+    return out
+
+
 def around_kept(b: Builder, equipment: Sequence[Switch], kept: KeptManagement, packed: list[Draft]) -> list[Draft]:
     """The grown plan's management racks: ``packed`` (its ``equipment`` packed afresh) where that keeps every
     installed device in place and adds after them; else the installed racks with the equipment around them (module

@@ -342,7 +342,7 @@ def nodes_per_rack(ctx: Context, b: Builder, group: NodeGroup, extra_u: int, ext
     usable_u = ctx.u_total - b.mgmt_u - b.pdu_u - extra_u
     if group.height_u > usable_u:
         return 0
-    by_u = usable_u // group.height_u
+    by_u = min(usable_u // group.height_u, group.per_rack or usable_u)
     if group.power_w is None or group.power_w <= 0:
         return by_u
     room_w = ctx.limit_w - b.mgmt_w - extra_w

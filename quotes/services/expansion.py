@@ -114,10 +114,26 @@ def grown_document(document: JsonObject, growth: Growth, installed: ValidationRe
     grown = _with_growth(document, growth)
     ports = defaulted_system_ports(_storage(installed)) if installed is not None else 0
     if ports:
-        networks = dict(grown.get("networks") or {})
-        networks["storage"] = {**(networks.get("storage") or {}), "system_ports": ports}
-        grown["networks"] = networks
+        _state(grown, "storage", system_ports=ports)
+    placement = _oob_placement(installed)
+    if placement:
+        _state(grown, "oob", placement=placement)
     return grown
+
+
+def _state(grown: JsonObject, key: str, **given: Any) -> None:
+    networks = dict(grown.get("networks") or {})
+    networks[key] = {**(networks.get(key) or {}), **given}
+    grown["networks"] = networks
+
+
+def _oob_placement(installed: ValidationResult | None) -> str | None:
+    """Where the installed out-of-band switches stand (``central`` or ``per-rack``) when the design left it to the
+    plan: the grown design states it, so its switches stay where they stand (a group of denser racks added, such as
+    NVL72 racks beside HGX nodes, would make the default per-rack and put a switch in every installed rack)."""
+    section = installed.network_plans.get("oob") if installed is not None else None
+    plan = section.plan if section is not None else None
+    return plan.placement if plan is not None and plan.placement else None
 
 
 def _with_growth(document: JsonObject, growth: Growth) -> JsonObject:

@@ -265,6 +265,18 @@ def test_growing_nodes_without_a_compute_fabric_keeps_the_management_rack_where_
     assert "EXPANSION_DEVICES_MOVED" not in {f.code for f in answer.findings}
 
 
+def test_nvl72_racks_added_to_an_hgx_cluster_leave_its_racks_as_they_stand():
+    # GB200 NVL72 racks raise the design's default facility (liquid, 80 kW a rack) and make its racks dense: packed
+    # afresh, the installed air-cooled racks would take five H200 nodes each and an out-of-band switch each. The
+    # grown plan racks the installed group no denser than installed, and keeps the out-of-band switches central.
+    nvl72 = {"name": "nvl", "count": 2, "server": "SRS-GB200-NVL72", "components": []}
+    answer = expansion_plan(installed=h200(16), growth=Growth(node_groups=(nvl72,)))
+    assert answer.cabling.moved == ()
+    racks = {r.name: r for r in answer.result.rack_plan.plan.racks}
+    assert all(r.nodes == 2 for r in racks.values() if r.node_group == "gpu")
+    assert answer.result.network_plans["oob"].plan.placement == "central"
+
+
 def test_racks_without_a_compute_fabric_still_list_the_cables_of_their_other_networks():
     # GB300 NVL72 racks joined by NVLink alone: no compute fabric to cable, but the out-of-band and north-south
     # networks are cabled, and growing the cluster adds (and pays for) their cables.

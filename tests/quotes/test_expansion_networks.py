@@ -85,7 +85,8 @@ def test_growing_by_nodes_keeps_every_installed_storage_cable_and_the_storage_sy
 def test_storage_systems_the_design_states_are_kept_without_a_finding():
     installed = design_validate(document=with_storage(64, system_ports=16), language="en")
     grown = grown_document(with_storage(64, system_ports=16), Growth(node_group="gpu", add=32), installed)
-    assert grown["networks"] == {"storage": {"system_ports": 16}}
+    # The storage network as the design states it; the out-of-band switches where the installed plan put them.
+    assert grown["networks"] == {"storage": {"system_ports": 16}, "oob": {"placement": "central"}}
     answer = expansion_plan(
         installed=with_storage(64, system_ports=16), growth=Growth(node_group="gpu", add=32)
     ).to_json()
