@@ -55,7 +55,7 @@ from engines.findings.registry import finding
 from engines.networks.model import STORAGE, NetworkPlan
 from messages.languages import resolve_language
 from outputs.format import OutputUnavailable
-from outputs.links import cabling_table, network_table
+from outputs.links import cabling_table, installed_ends, network_table
 
 MAX_ADD = 100_000  # nodes one expansion may add: far beyond any fabric the planners size
 
@@ -224,7 +224,7 @@ def expansion_plan(*, installed: Any, growth: Growth, language: str | None = Non
 def grown_plan(*, before: ValidationResult, document: JsonObject, growth: Growth, language: str) -> Expansion:
     """The expansion of the installed ``document`` (``before``: its validation, its racks as they stand) by
     ``growth``."""
-    with growing_from(before.rack_plan.plan):  # the installed racks stay as they stand
+    with growing_from(before.rack_plan.plan, installed_ends(before)):  # the installed racks stay as they stand
         after = design_validate(document=grown_document(document, growth, before), language=language)
     return expansion_compare(before=before, after=after, language=language)
 
