@@ -254,7 +254,7 @@ def expansion_compare(*, before: ValidationResult, after: ValidationResult, lang
             (before.rack_plan.plan, after.rack_plan.plan),
         )
         found += storage_systems_kept(_storage(before), _storage(after))
-        found += network_tiers(_plans(before), _plans(after))
+        found += network_tiers(_plans(before), _plans(after), cables)
         if cables.moved and not any(f.code == ExpansionCode.DEVICES_MOVED for f in found):
             said = moved_by_cabling(cables.moved, before.rack_plan.plan)
             found += [finding("rack_plan", said)] if said is not None else []

@@ -185,12 +185,14 @@ def test_an_in_band_pair_that_becomes_leaves_under_spines_is_a_warning_in_both_l
     assert (said["severity"], said["subject"]) == ("warning", "networks.inband")
     assert "in-band network needs 2 tiers where the installed one has 1" in said["message"]
     assert "2 spine SN5600" in said["message"]
+    assert "whose node cables stay on their ports" in said["message"]
     inband = [r for r in answer["recabling"] if r["network"] == "inband"]
     assert not [r for r in inband if r["action"] == "move"]
     assert {r["link_class"] for r in inband if r["action"] == "remove"} == {"peer"}  # the spines take their place
     dutch = expansion_plan(installed=installed, growth=growth, language="nl").to_json()
     (gezegd,) = [f for f in dutch["findings"] if f["code"] == "EXPANSION_NETWORK_TIER"]
     assert "in-band-netwerk van het uitgebreide cluster heeft 2 lagen nodig" in gezegd["message"]
+    assert "waarvan de nodekabels op hun poorten blijven" in gezegd["message"]
     assert "onderhoudsvenster" in gezegd["fix"]
     smaller = expansion_plan(installed=with_storage(64, inband=True), growth=Growth(node_group="gpu", add=64))
     assert "EXPANSION_NETWORK_TIER" not in {f.code for f in smaller.findings}  # 128 nodes: still a pair
