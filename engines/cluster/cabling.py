@@ -17,14 +17,18 @@ a device the rack plan holds, at its rack and unit, on a port it has (columns as
   its number), wherever its switch stands at the same place in both and is one the rack cables to: the growth
   appends compute racks, but also adds spines, storage leaves and servers to the installed management racks, and
   out-of-band switches beside them, so a fresh filling would hand their ports out anew. What the growth adds takes
-  the ports left free, the lowest first, and the added switches.
+  the ports left free, the lowest first, and the added switches. The installed ports are the installed cabling's
+  (engines.cluster.installed_ends: an installed cluster itself grown keeps the ports it kept), and a grown plan's
+  storage and in-band switch where an installed one stood keeps its name (an in-band pair that becomes leaves
+  under spines stays ``inband-switch-01`` and ``-02``).
   Cords: the plan's cord for a run inside the rack; to a central switch the uplink run's length class is not
   known, so the cord column is the plan's as well and the length is the rack plan's management run.
 * **Uplinks on real ports.** Each out-of-band switch's uplinks (two: SPOD-H100-OOB-UPLINKS) land on the network
   the out-of-band plan names (in-band, or the converged storage network): the pair's switches, or the last
   scalable unit's leaves, on their free ports from the top down (no port used twice; the nodes take theirs from
   the bottom up, so a grown cluster leaves the uplinks be), uplink j on target j; with neither network planned, on
-  the customer's network (``uplink-net-01``, no rack).
+  the customer's network (``uplink-net-01``, no rack). A grown plan's installed out-of-band switch keeps its
+  uplinks on the switch ports the installed cabling gave them, while those switches stand and the ports are free.
 * **Storage and in-band** rows as the network's fabric plan gives them (engines.networks.cabling), each switch at
   its rack and unit; a node end (in-band ``node-0001/mgmt1``, storage ``node-0001/stor1``) at its node's when
   every racked node has the network's adapters. A storage system's port is the customer's (no rack), numbered
@@ -45,13 +49,13 @@ from engines.networks.model import INBAND, OOB, STORAGE, NetworkPlan
 from engines.networks.oob import DEVICE_LEAF, LEAF_UPLINK
 from engines.racks.model import DeviceRole, Rack, RackKind, RackPlan
 
-from .installed_ends import InstalledEnds, Landing, Spot, Uplink
+from .installed_ends import InstalledEnds, Landing, Slot, SlotEnd, Spot, Uplink
 from .rackplan import RackPlanSection, placed
 
 Place = tuple[str, str]  # (rack, unit) as the CSV writes them: "" where unknown
 NOWHERE: Place = ("", "")
-Key = tuple[str, str, int, int]  # a management port by its place in the rack plan (``_slots``)
-End = tuple[str, str, Place]  # the out-of-band switch, its port and its place
+Key = Slot  # a management port by its place in the rack plan (``_slots``)
+End = SlotEnd  # the out-of-band switch, its port and its place
 _COMPUTE = {DeviceRole.LEAF: "leaf", DeviceRole.SPINE: "spine", DeviceRole.CORE: "core"}
 _NETWORK = {
     DeviceRole.STORAGE_LEAF: (STORAGE, "leaf"),
@@ -321,13 +325,24 @@ def _kept_ports(installed: RackPlan, ports: int) -> dict[Key, End]:
     return {key: end for keys, ends in placed for key, end in zip(keys, ends, strict=True)}
 
 
+def _placed_ports(model: Model, ports: int) -> tuple[list[tuple[list[Key], list[End]]], list[tuple[str, Place]]]:
+    """``_oob_ports`` of the model's plan, keeping the installed plan's ports: as its cabling gave them where the
+    expansion took them from it (an installed cluster itself grown keeps its own installed ports), else as the
+    installed plan's own filling gives them."""
+    installed, ends = model.section.grown_from, model.section.installed_ends
+    if ends is not None and ends.ports:
+        kept: Mapping[Key, End] = ends.ports
+    else:
+        kept = _kept_ports(installed, ports) if installed is not None else {}
+    return _oob_ports(model.section.plan, ports, kept)
+
+
 def oob_rows(model: Model, oob: NetworkPlan, *, ports: int = DEFAULT_RJ45_PORTS) -> Iterator[Row]:
     """The out-of-band rows (module docstring), without the ``network`` column."""
     plan: RackPlan = model.section.plan
     media = {cls: (part, f"{length:g}") for cls, part, length in oob.oob_media}
     cord = media.get(DEVICE_LEAF, ("", ""))
-    installed = model.section.grown_from
-    placed, order = _oob_ports(plan, ports, _kept_ports(installed, ports) if installed is not None else {})
+    placed, order = _placed_ports(model, ports)
     seen: dict[DeviceRole, int] = defaultdict(int)
     servers: dict[str, int] = defaultdict(int)
     for rack, (_keys, ends) in zip(plan.racks, placed, strict=True):
@@ -471,10 +486,15 @@ def installed_ends(model: Model) -> InstalledEnds:
             names[str(role), rack, u] = name
     uplinks: dict[Uplink, Landing] = {}
     oob = model.networks.get(OOB)
-    for row in oob_rows(model, oob, ports=oob.ports_per_switch or DEFAULT_RJ45_PORTS) if oob is not None else ():
+    if oob is None:
+        return InstalledEnds(names=names)
+    ports = oob.ports_per_switch or DEFAULT_RJ45_PORTS
+    for row in oob_rows(model, oob, ports=ports):
         if row[4] == LEAF_UPLINK:
             uplinks[row[0], row[7], row[8], row[1]] = row[2], row[3], row[9], row[10]
-    return InstalledEnds(names=names, uplinks=uplinks)
+    placed, _order = _placed_ports(model, ports)
+    held = {key: end for keys, ends in placed for key, end in zip(keys, ends, strict=True)}
+    return InstalledEnds(names=names, uplinks=uplinks, ports=held)
 
 
 def _index_places(model: Model) -> None:

@@ -10,6 +10,8 @@ grown cluster within ``engines.cluster.rackplan.growing_from(plan, ends)``.
   ``inband-switch-01`` and ``-02``: its node cables stay on their ports, so only the label would change.
 * **Uplinks.** An installed out-of-band switch's uplink j (by its name and place) stays on the installed switch
   port while the grown plan has that switch at that place and the port is free there.
+* **Device ports.** Every installed device's out-of-band switch port as the installed cabling gave it: where the
+  installed cluster was itself grown from another, its ports are those it kept, not a fresh filling of its plan.
 
 Pure Python: no Django.
 """
@@ -22,11 +24,15 @@ from dataclasses import dataclass, field
 Spot = tuple[str, str, str]  # a switch by its role, rack and unit (``DeviceRole``'s value, as the CSV writes them)
 Uplink = tuple[str, str, str, str]  # an out-of-band switch, its rack and unit, and the uplink port (``u1``)
 Landing = tuple[str, str, str, str]  # the switch an uplink lands on, its port, rack and unit
+Slot = tuple[str, str, int, int]  # a management port by its place in the rack plan (engines.cluster.cabling)
+SlotEnd = tuple[str, str, tuple[str, str]]  # the out-of-band switch, its port and its place (rack, unit)
 
 
 @dataclass(frozen=True)
 class InstalledEnds:
-    """The installed cabling's storage and in-band switch names by place, and its out-of-band uplinks' ends."""
+    """The installed cabling's storage and in-band switch names by place, its out-of-band uplinks' ends and its
+    devices' out-of-band ports."""
 
     names: Mapping[Spot, str] = field(default_factory=dict)
     uplinks: Mapping[Uplink, Landing] = field(default_factory=dict)
+    ports: Mapping[Slot, SlotEnd] = field(default_factory=dict)

@@ -12,9 +12,12 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from configurator.services import design_validate
+from engines.cluster.expansion import recabling_tables
+from engines.cluster.rackplan import growing_from
 from engines.fabric.growth import Action
 from engines.networks.plan import default_system_ports
 from outputs.formats.cabling_csv import render as cabling_csv
+from outputs.links import cabling_table, installed_ends
 from quotes.services.expansion import Growth, expansion_plan, grown_document
 from tests.factories import INBAND_ADAPTER, STORAGE_ADAPTER
 
@@ -224,6 +227,21 @@ def test_an_in_band_pair_that_becomes_leaves_keeps_its_names_and_every_out_of_ba
     }
     managed = {r["old"]["a"]["device"] for r in changes if r["link_class"] == "device-leaf" and r["action"] == "keep"}
     assert {"inband-switch-01", "inband-switch-02"} <= managed
+
+
+def test_a_cluster_grown_twice_keeps_the_cables_its_first_growth_kept():
+    # 64 -> 96 -> 128 -> 256 nodes, each growth planned from the one before (an expansion of an expansion quote):
+    # each takes the installed ports from the installed cabling as it stands (the ports the growth before kept),
+    # not from a fresh filling of the installed plan, so no out-of-band or in-band cable moves at any step.
+    before = design_validate(document=with_storage(64, inband=True), language="en")
+    for count in (96, 128, 256):
+        with growing_from(before.rack_plan.plan, installed_ends(before)):
+            after = design_validate(document=with_storage(count, inband=True), language="en")
+        cables = recabling_tables(cabling_table(before), cabling_table(after))
+        changed = [c for c in cables.changes if c.network in ("oob", "inband") and c.change.action == Action.MOVE]
+        assert changed == [], count
+        assert cables.count(Action.KEEP, "oob") > 0
+        before = after
 
 
 @settings(
