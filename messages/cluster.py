@@ -205,19 +205,7 @@ def _storage_systems_kept(p: ExpansionStorageSystemsKept) -> tuple[str, str]:
 
 @renders(ExpansionNetworkTier)
 def _network_tier(p: ExpansionNetworkTier) -> tuple[str, str]:
-    text = (
-        _(
-            "The grown cluster's storage network needs %(expanded)s tiers where the installed one has %(installed)s: "
-            "%(leaves)s leaf and %(spines)s spine %(switch)s switches are added, and the installed switches' node "
-            "cables are re-terminated (part of their ports become uplinks)."
-        )
-        if p.network == "storage"
-        else _(
-            "The grown cluster's in-band network needs %(expanded)s tiers where the installed one has %(installed)s: "
-            "%(leaves)s leaf and %(spines)s spine %(switch)s switches are added, and the installed switches' node "
-            "cables are re-terminated (part of their ports become uplinks)."
-        )
-    )
+    text = _kept_tier_text(p.network) if p.node_cables_kept else _tier_text(p.network)
     values = {
         "installed": num(p.installed_tiers),
         "expanded": num(p.expanded_tiers),
@@ -228,4 +216,38 @@ def _network_tier(p: ExpansionNetworkTier) -> tuple[str, str]:
     return text % values, _(
         "Plan the re-cabling in a maintenance window, or quote the network for the planned size at once where the "
         "cluster will grow again."
+    )
+
+
+def _kept_tier_text(network: str) -> str:
+    """The finding's text where every installed node cable of the network stays on its port."""
+    return (
+        _(
+            "The grown cluster's storage network needs %(expanded)s tiers where the installed one has %(installed)s: "
+            "%(leaves)s leaf and %(spines)s spine %(switch)s switches are added and cabled to the installed ones, "
+            "whose node cables stay on their ports."
+        )
+        if network == "storage"
+        else _(
+            "The grown cluster's in-band network needs %(expanded)s tiers where the installed one has %(installed)s: "
+            "%(leaves)s leaf and %(spines)s spine %(switch)s switches are added and cabled to the installed ones, "
+            "whose node cables stay on their ports."
+        )
+    )
+
+
+def _tier_text(network: str) -> str:
+    """The finding's text where installed node cables are re-terminated (or the re-cabling was not compared)."""
+    return (
+        _(
+            "The grown cluster's storage network needs %(expanded)s tiers where the installed one has %(installed)s: "
+            "%(leaves)s leaf and %(spines)s spine %(switch)s switches are added, and the installed switches' node "
+            "cables are re-terminated (part of their ports become uplinks)."
+        )
+        if network == "storage"
+        else _(
+            "The grown cluster's in-band network needs %(expanded)s tiers where the installed one has %(installed)s: "
+            "%(leaves)s leaf and %(spines)s spine %(switch)s switches are added, and the installed switches' node "
+            "cables are re-terminated (part of their ports become uplinks)."
+        )
     )

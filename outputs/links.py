@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, NamedTuple
 from django.utils.translation import gettext as _
 
 from engines.cluster.cabling import Model
+from engines.cluster.cabling import installed_ends as cabling_ends
 from engines.cluster.cabling import network_rows as placed_rows
+from engines.cluster.installed_ends import InstalledEnds
 from engines.cluster.rackplan import fabric_locator
 from engines.fabric.cabling import HEADER, RACK_COLUMNS, Row, csv_line
 from engines.fabric.cabling import cabling_rows as fabric_rows
@@ -97,17 +99,27 @@ def _with_networks(
     site = result.site
     if rack_columns:
         # Every end a device of the rack plan, at its rack and unit (engines.cluster.cabling).
-        model = Model(
-            section=result.rack_plan,
-            fabric=result.fabric_plan.plan if result.fabric_plan is not None else None,
-            networks={key: None if s is None else s.plan for key, s in result.network_plans.items()},
-            group_counts={g["group"]: g["count"] for g in result.totals.groups},
-            compute_name=site.switch if site is not None else str,
-        )
-        rows = placed_rows(model)
+        rows = placed_rows(_model(result))
     else:
         rows = network_rows(result.network_plans_json(), rack_columns=False)
     yield from rows if site is None else (site.rename(row, False) for row in rows)
+
+
+def _model(result: ValidationResult) -> Model:
+    site = result.site
+    return Model(
+        section=result.rack_plan,
+        fabric=result.fabric_plan.plan if result.fabric_plan is not None else None,
+        networks={key: None if s is None else s.plan for key, s in result.network_plans.items()},
+        group_counts={g["group"]: g["count"] for g in result.totals.groups},
+        compute_name=site.switch if site is not None else str,
+    )
+
+
+def installed_ends(result: ValidationResult) -> InstalledEnds | None:
+    """What a cluster grown from the one ``result`` validated keeps of its cabling: its switch names and uplinks
+    (engines.cluster.installed_ends; ``engines.cluster.rackplan.growing_from`` takes them); None without racks."""
+    return cabling_ends(_model(result)) if result.rack_plan.plan.runs else None
 
 
 def named(rows: Iterator[Row], result: ValidationResult, switches: bool = True) -> Iterator[Row]:

@@ -17,14 +17,18 @@ a device the rack plan holds, at its rack and unit, on a port it has (columns as
   its number), wherever its switch stands at the same place in both and is one the rack cables to: the growth
   appends compute racks, but also adds spines, storage leaves and servers to the installed management racks, and
   out-of-band switches beside them, so a fresh filling would hand their ports out anew. What the growth adds takes
-  the ports left free, the lowest first, and the added switches.
+  the ports left free, the lowest first, and the added switches. The installed ports are the installed cabling's
+  (engines.cluster.installed_ends: an installed cluster itself grown keeps the ports it kept), and a grown plan's
+  storage and in-band switch where an installed one stood keeps its name (an in-band pair that becomes leaves
+  under spines stays ``inband-switch-01`` and ``-02``).
   Cords: the plan's cord for a run inside the rack; to a central switch the uplink run's length class is not
   known, so the cord column is the plan's as well and the length is the rack plan's management run.
 * **Uplinks on real ports.** Each out-of-band switch's uplinks (two: SPOD-H100-OOB-UPLINKS) land on the network
   the out-of-band plan names (in-band, or the converged storage network): the pair's switches, or the last
   scalable unit's leaves, on their free ports from the top down (no port used twice; the nodes take theirs from
   the bottom up, so a grown cluster leaves the uplinks be), uplink j on target j; with neither network planned, on
-  the customer's network (``uplink-net-01``, no rack).
+  the customer's network (``uplink-net-01``, no rack). A grown plan's installed out-of-band switch keeps its
+  uplinks on the switch ports the installed cabling gave them, while those switches stand and the ports are free.
 * **Storage and in-band** rows as the network's fabric plan gives them (engines.networks.cabling), each switch at
   its rack and unit; a node end (in-band ``node-0001/mgmt1``, storage ``node-0001/stor1``) at its node's when
   every racked node has the network's adapters. A storage system's port is the customer's (no rack), numbered
@@ -45,12 +49,13 @@ from engines.networks.model import INBAND, OOB, STORAGE, NetworkPlan
 from engines.networks.oob import DEVICE_LEAF, LEAF_UPLINK
 from engines.racks.model import DeviceRole, Rack, RackKind, RackPlan
 
+from .installed_ends import InstalledEnds, Landing, Slot, SlotEnd, Spot, Uplink
 from .rackplan import RackPlanSection, placed
 
 Place = tuple[str, str]  # (rack, unit) as the CSV writes them: "" where unknown
 NOWHERE: Place = ("", "")
-Key = tuple[str, str, int, int]  # a management port by its place in the rack plan (``_slots``)
-End = tuple[str, str, Place]  # the out-of-band switch, its port and its place
+Key = Slot  # a management port by its place in the rack plan (``_slots``)
+End = SlotEnd  # the out-of-band switch, its port and its place
 _COMPUTE = {DeviceRole.LEAF: "leaf", DeviceRole.SPINE: "spine", DeviceRole.CORE: "core"}
 _NETWORK = {
     DeviceRole.STORAGE_LEAF: (STORAGE, "leaf"),
@@ -82,6 +87,7 @@ class Model:
     places: dict[str, Place] = field(default_factory=dict)
     nodes: list[tuple[str, int] | None] = field(default_factory=list)
     width: int = 4
+    renamed: dict[str, str] = field(default_factory=dict)  # a grown plan's switches that keep an installed name
 
     def __post_init__(self) -> None:
         plan = self.section.plan
@@ -92,6 +98,7 @@ class Model:
             self.nodes += placed(plan, g, self.group_counts.get(g, 0), per_node.get(g, 1))
         fabric_nodes = self.fabric.nodes if self.fabric is not None and self.fabric.tiers else len(self.nodes)
         self.width = max(4, len(str(fabric_nodes)))
+        self.renamed = _renamed(self)
 
     def node(self, n: int) -> str:
         return f"node-{n + 1:0{self.width}d}"
@@ -101,18 +108,57 @@ class Model:
         return NOWHERE if where is None else (where[0], str(where[1]))
 
     def switch(self, role: DeviceRole, index: int) -> str | None:
-        """The cabling name of the index-th switch of ``role`` (plan order), as the network's rows name it."""
+        """The cabling name of the index-th switch of ``role`` (plan order), as the network's rows name it (an
+        installed switch's name where the plan grew from it: ``renamed``)."""
         if role in _COMPUTE:
             if self.fabric is None or not self.fabric.tiers:
                 return None
             return self.compute_name(switch_name(self.fabric, _COMPUTE[role], index))
-        key, tier = _NETWORK[role]
-        network = self.networks.get(key)
-        if network is None or network.fabric is None or not network.fabric.tiers:
-            return None
-        if network.fabric.tiers == 1:
-            return f"{key}-switch-{index + 1:02d}"
-        return f"{key}-{switch_name(network.fabric, tier, index)}"
+        name = _network_switch(self.networks, role, index)
+        return None if name is None else self.renamed.get(name, name)
+
+
+def _network_switch(networks: Mapping[str, NetworkPlan | None], role: DeviceRole, index: int) -> str | None:
+    """The name the network's own rows give the index-th storage or in-band switch of ``role``."""
+    key, tier = _NETWORK[role]
+    network = networks.get(key)
+    if network is None or network.fabric is None or not network.fabric.tiers:
+        return None
+    if network.fabric.tiers == 1:
+        return f"{key}-switch-{index + 1:02d}"
+    return f"{key}-{switch_name(network.fabric, tier, index)}"
+
+
+def _renamed(model: Model) -> dict[str, str]:
+    """The storage and in-band switches of a grown plan that stand where installed ones of their role stood, by
+    their own rows' names, to the installed names (engines.cluster.installed_ends); none where that would give two
+    switches one name."""
+    ends = model.section.installed_ends
+    if ends is None or not ends.names:
+        return {}
+    out: dict[str, str] = {}
+    for role, i, (rack, u) in _network_switches(model.section.plan):
+        name, old = _network_switch(model.networks, role, i), ends.names.get((str(role), rack, u))
+        if name is not None and old is not None and old != name:
+            out[name] = old
+    every: list[str | None] = []
+    for role, (key, tier) in _NETWORK.items():
+        fabric = (network := model.networks.get(key)) and network.fabric
+        if fabric:
+            count = {"leaf": fabric.leaf_switches, "spine": fabric.spine_switches}.get(tier, fabric.core_switches)
+            every += [_network_switch(model.networks, role, i) for i in range(count)]
+    named = [out.get(n, n) for n in every if n is not None]
+    return out if len(set(named)) == len(named) else {}
+
+
+def _network_switches(plan: RackPlan) -> Iterator[tuple[DeviceRole, int, Place]]:
+    """Every storage and in-band switch of the plan: its role, its number among its role's (plan order), its place."""
+    seen: dict[DeviceRole, int] = defaultdict(int)
+    for rack in plan.racks:
+        for d in rack.devices:
+            if d.role in _NETWORK:
+                yield d.role, seen[d.role], (rack.name, str(d.position_u))
+                seen[d.role] += 1
 
 
 def _managed(
@@ -279,13 +325,24 @@ def _kept_ports(installed: RackPlan, ports: int) -> dict[Key, End]:
     return {key: end for keys, ends in placed for key, end in zip(keys, ends, strict=True)}
 
 
+def _placed_ports(model: Model, ports: int) -> tuple[list[tuple[list[Key], list[End]]], list[tuple[str, Place]]]:
+    """``_oob_ports`` of the model's plan, keeping the installed plan's ports: as its cabling gave them where the
+    expansion took them from it (an installed cluster itself grown keeps its own installed ports), else as the
+    installed plan's own filling gives them."""
+    installed, ends = model.section.grown_from, model.section.installed_ends
+    if ends is not None and ends.ports:
+        kept: Mapping[Key, End] = ends.ports
+    else:
+        kept = _kept_ports(installed, ports) if installed is not None else {}
+    return _oob_ports(model.section.plan, ports, kept)
+
+
 def oob_rows(model: Model, oob: NetworkPlan, *, ports: int = DEFAULT_RJ45_PORTS) -> Iterator[Row]:
     """The out-of-band rows (module docstring), without the ``network`` column."""
     plan: RackPlan = model.section.plan
     media = {cls: (part, f"{length:g}") for cls, part, length in oob.oob_media}
     cord = media.get(DEVICE_LEAF, ("", ""))
-    installed = model.section.grown_from
-    placed, order = _oob_ports(plan, ports, _kept_ports(installed, ports) if installed is not None else {})
+    placed, order = _placed_ports(model, ports)
     seen: dict[DeviceRole, int] = defaultdict(int)
     servers: dict[str, int] = defaultdict(int)
     for rack, (_keys, ends) in zip(plan.racks, placed, strict=True):
@@ -317,9 +374,12 @@ def _uplink_rows(
     if not per:
         return
     targets, spare = _targets(model)
+    held = _held_uplinks(model, switches, per, [*targets, *spare])
     for name, (rack, u) in switches:
         for j in range(per):
-            if targets:
+            if (name, j) in held:
+                z, z_port, (z_rack, z_u) = held[name, j]
+            elif targets:
                 target = targets[j % len(targets)]
                 if not target.free:  # full: the next leaf of the network with a free port (the plan counts them all)
                     target = next((t for t in spare if t.free), target)
@@ -327,6 +387,26 @@ def _uplink_rows(
             else:
                 z, z_port, (z_rack, z_u) = f"uplink-net-{j + 1:02d}", "", NOWHERE
             yield (name, f"u{j + 1}", z, z_port, LEAF_UPLINK, *medium, rack, u, z_rack, z_u)
+
+
+def _held_uplinks(
+    model: Model, switches: Sequence[tuple[str, Place]], per: int, targets: Sequence[_Target]
+) -> dict[tuple[str, int], tuple[str, str, Place]]:
+    """The uplinks of a grown plan's out-of-band switches that stay where the installed plan landed them (the same
+    switch at the same place, its uplink j on the same switch and port, still free): those ports taken first."""
+    ends = model.section.installed_ends
+    if ends is None or not ends.uplinks:
+        return {}
+    by_name = {t.name: t for t in targets}
+    held: dict[tuple[str, int], tuple[str, str, Place]] = {}
+    for name, (rack, u) in switches:
+        for j in range(per):
+            old = ends.uplinks.get((name, rack, u, f"u{j + 1}"))
+            target = by_name.get(old[0]) if old is not None else None
+            if old is not None and target is not None and target.place == old[2:] and old[1] in target.free:
+                target.free.remove(old[1])
+                held[name, j] = target.name, old[1], target.place
+    return held
 
 
 @dataclass
@@ -351,7 +431,7 @@ def _targets(model: Model) -> tuple[list[_Target], list[_Target]]:
         return [], []
     fabric = network.fabric
     used: dict[str, set[str]] = defaultdict(set)
-    for f in switched_rows(key, fabric, network.to_dict()):
+    for f in _switched_rows(model, key, network):
         used[f[0]].add(f[1].split(".")[0])
         used[f[2]].add(f[3].split(".")[0])
     role = DeviceRole.INBAND_LEAF if key == INBAND else DeviceRole.STORAGE_LEAF
@@ -370,6 +450,16 @@ def _targets(model: Model) -> tuple[list[_Target], list[_Target]]:
     return [out[i] for i in chosen], [out[i] for i in reversed(range(len(out))) if i not in chosen]
 
 
+def _switched_rows(model: Model, key: str, network: NetworkPlan) -> Iterator[list[str]]:
+    """The network's own rows (engines.networks.cabling.switched_rows), a switch kept from the installed plan under
+    its installed name."""
+    assert network.fabric is not None
+    for f in switched_rows(key, network.fabric, network.to_dict()):
+        if model.renamed:
+            f[0], f[2] = model.renamed.get(f[0], f[0]), model.renamed.get(f[2], f[2])
+        yield f
+
+
 def network_rows(model: Model) -> Iterator[Row]:
     """Every row of the storage, in-band and out-of-band networks with both ends' rack and unit and the ``network``
     column (engines.fabric.cabling.Row), in that order."""
@@ -386,19 +476,34 @@ def network_rows(model: Model) -> Iterator[Row]:
             yield (*row, "oob")
 
 
+def installed_ends(model: Model) -> InstalledEnds:
+    """The installed cluster's storage and in-band switch names by place and its out-of-band uplinks' ends, as its
+    cabling gives them: what a plan grown from it keeps (engines.cluster.installed_ends)."""
+    _index_places(model)
+    names: dict[Spot, str] = {}
+    for role, i, (rack, u) in _network_switches(model.section.plan):
+        if (name := model.switch(role, i)) is not None:
+            names[str(role), rack, u] = name
+    uplinks: dict[Uplink, Landing] = {}
+    oob = model.networks.get(OOB)
+    if oob is None:
+        return InstalledEnds(names=names)
+    ports = oob.ports_per_switch or DEFAULT_RJ45_PORTS
+    for row in oob_rows(model, oob, ports=ports):
+        if row[4] == LEAF_UPLINK:
+            uplinks[row[0], row[7], row[8], row[1]] = row[2], row[3], row[9], row[10]
+    placed, _order = _placed_ports(model, ports)
+    held = {key: end for keys, ends in placed for key, end in zip(keys, ends, strict=True)}
+    return InstalledEnds(names=names, uplinks=uplinks, ports=held)
+
+
 def _index_places(model: Model) -> None:
     """Every switch of the storage and in-band networks by name and by ``role:index``, with its place."""
-    seen: dict[DeviceRole, int] = defaultdict(int)
-    for rack in model.section.plan.racks:
-        for d in rack.devices:
-            if d.role in _NETWORK:
-                i = seen[d.role]
-                seen[d.role] += 1
-                place = (rack.name, str(d.position_u))
-                model.places[f"{d.role}:{i}"] = place
-                name = model.switch(d.role, i)
-                if name is not None:
-                    model.places[name] = place
+    for role, i, place in _network_switches(model.section.plan):
+        model.places[f"{role}:{i}"] = place
+        name = model.switch(role, i)
+        if name is not None:
+            model.places[name] = place
 
 
 def _placed_rows(model: Model, key: str, network: NetworkPlan) -> Iterator[Row]:
@@ -407,7 +512,7 @@ def _placed_rows(model: Model, key: str, network: NetworkPlan) -> Iterator[Row]:
     racked = sum(1 for n in model.nodes if n is not None)
     per_node = network.ports_per_node
     by_node = network.nodes == racked and per_node and network.node_links >= network.nodes * per_node
-    for f in switched_rows(key, network.fabric, network.to_dict()):
+    for f in _switched_rows(model, key, network):
         a_place = model.places.get(f[0], NOWHERE)
         if key == STORAGE and f[0].startswith("storage-port-") and by_node:
             k = int(f[0].removeprefix("storage-port-")) - 1

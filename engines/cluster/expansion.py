@@ -34,7 +34,7 @@ from engines.fabric.growth import (
     moved_devices,
     row_fields,
 )
-from engines.fabric.model import FabricPlan
+from engines.fabric.model import NODE_LEAF, FabricPlan
 from engines.findings.finding import Finding
 from engines.findings.network_codes import NetworkCode
 from engines.findings.params.cluster import (
@@ -386,9 +386,12 @@ def defaulted_system_ports(plan: NetworkPlan | None) -> int:
     return plan.system_ports
 
 
-def network_tiers(installed: Mapping[str, NetworkPlan], expanded: Mapping[str, NetworkPlan]) -> list[Finding]:
+def network_tiers(
+    installed: Mapping[str, NetworkPlan], expanded: Mapping[str, NetworkPlan], cables: Recabling | None = None
+) -> list[Finding]:
     """EXPANSION_NETWORK_TIER for each storage or in-band network (by key) whose switch fabric the growth gives more
-    tiers: the in-band pair that becomes leaves under spines past its ports, a storage fabric that needs a core."""
+    tiers: the in-band pair that becomes leaves under spines past its ports, a storage fabric that needs a core.
+    ``cables``: the re-cabling, which says whether every installed node cable of the network stays on its port."""
     out: list[Finding] = []
     for key, after in expanded.items():
         before = installed.get(key)
@@ -403,6 +406,15 @@ def network_tiers(installed: Mapping[str, NetworkPlan], expanded: Mapping[str, N
             switch=after.switch or "",
             new_leaves=max(0, after.leaf_switches - before.leaf_switches),
             new_spines=max(0, after.spine_switches - before.spine_switches),
+            node_cables_kept=None if cables is None else not _node_cables_changed(cables, key),
         )
         out.append(finding(f"networks.{key}", params))
     return out
+
+
+def _node_cables_changed(cables: Recabling, network: str) -> bool:
+    """Whether an installed node cable of the network is re-terminated or removed."""
+    return any(
+        c.network == network and c.change.link_class == NODE_LEAF and c.change.action in (Action.MOVE, Action.REMOVE)
+        for c in cables.changes
+    )

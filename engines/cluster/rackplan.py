@@ -24,6 +24,7 @@ from design.jsontext import JsonObject
 from design.model import DesignIn, RackIn
 from design.specs import CatalogView, PduSpec, ServerSpec, SwitchSpec
 from engines.cluster.control_plane import UFM_APPLIANCE
+from engines.cluster.installed_ends import InstalledEnds
 from engines.cluster.systems import fat_tree_units, full_unit, system_units
 from engines.fabric.model import FabricPlan
 from engines.findings.finding import Finding
@@ -257,20 +258,23 @@ def _facility(design: DesignIn) -> Facility:
 
 
 _grown_from: ContextVar[RackPlan | None] = ContextVar("grown_from", default=None)
+_installed_ends: ContextVar[InstalledEnds | None] = ContextVar("installed_ends", default=None)
 
 
 @contextmanager
-def growing_from(installed: RackPlan) -> Iterator[None]:
+def growing_from(installed: RackPlan, ends: InstalledEnds | None = None) -> Iterator[None]:
     """Within it, every rack plan is that of a cluster grown from the ``installed`` one (engines.racks.kept): where
     that was one rack with its leaves (``kept_rack``), the grown plan keeps the rack as it stands; its management
     racks stand as they stood, the added equipment around them (``kept_management``), a one-rack cluster's beside
     its rack (``engines.racks.kept.place_kept``). The expansion
-    (quotes.services.expansion) validates the grown design within it; a greenfield validation never does."""
-    token = _grown_from.set(installed)
+    (quotes.services.expansion) validates the grown design within it; a greenfield validation never does. ``ends``:
+    the installed cabling's switch names and uplinks (engines.cluster.installed_ends), which the grown one keeps."""
+    token, named = _grown_from.set(installed), _installed_ends.set(ends)
     try:
         yield
     finally:
         _grown_from.reset(token)
+        _installed_ends.reset(named)
 
 
 def _node_groups(
@@ -465,13 +469,15 @@ class RackPlanSection:
     pipeline hands them to the fabric planner), so a fabric node number finds its rack; and the fabric endpoints per
     node of a group where one node is more than one endpoint (a rack-scale system's compute trays, 18 per NVL72
     rack). ``grown_from``: the installed plan an expansion grew it from (``growing_from``), whose out-of-band
-    ports the grown cabling keeps (engines.cluster.cabling); None for a greenfield plan."""
+    ports the grown cabling keeps (engines.cluster.cabling), and ``installed_ends`` its switch names and uplinks;
+    None for a greenfield plan."""
 
     plan: RackPlan
     distances: Mapping[str, LinkLength]
     fabric_node_groups: tuple[str, ...]
     fabric_endpoints_per_node: Mapping[str, int]
     grown_from: RackPlan | None = None
+    installed_ends: InstalledEnds | None = None
 
     @property
     def rack_count(self) -> int:
@@ -516,6 +522,7 @@ def rack_plan_section(
         fabric_node_groups=tuple(gpu or [g.name for g in design.node_groups]),
         fabric_endpoints_per_node=dict(endpoints or {}),
         grown_from=_grown_from.get(),
+        installed_ends=_installed_ends.get(),
     )
 
 

@@ -17,6 +17,7 @@ from design.jsontext import JsonObject
 from design.model import DesignInputError
 from design.specs import CatalogView
 from engines.cluster.rackplan import growing_from
+from outputs.links import installed_ends
 
 from .. import pricing
 from ..models import Quote
@@ -180,7 +181,7 @@ def _validated_growth(
     if installed is None:
         return _validated(document, language), None
     before = _installed(installed, language)
-    with growing_from(before.rack_plan.plan):
+    with growing_from(before.rack_plan.plan, installed_ends(before)):
         validated = _validated(document, language)
     return validated, expansion_compare(before=before, after=validated.result, language=language)
 

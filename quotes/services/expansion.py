@@ -55,7 +55,7 @@ from engines.findings.registry import finding
 from engines.networks.model import STORAGE, NetworkPlan
 from messages.languages import resolve_language
 from outputs.format import OutputUnavailable
-from outputs.links import cabling_table, network_table
+from outputs.links import cabling_table, installed_ends, network_table
 
 MAX_ADD = 100_000  # nodes one expansion may add: far beyond any fabric the planners size
 
@@ -245,7 +245,7 @@ def expansion_plan(*, installed: Any, growth: Growth, language: str | None = Non
 def grown_plan(*, before: ValidationResult, document: JsonObject, growth: Growth, language: str) -> Expansion:
     """The expansion of the installed ``document`` (``before``: its validation, its racks as they stand) by
     ``growth``."""
-    with growing_from(before.rack_plan.plan):  # the installed racks stay as they stand
+    with growing_from(before.rack_plan.plan, installed_ends(before)):  # the installed racks stay as they stand
         after = design_validate(document=grown_document(document, growth, before), language=language)
     return expansion_compare(before=before, after=after, language=language)
 
@@ -275,7 +275,7 @@ def expansion_compare(*, before: ValidationResult, after: ValidationResult, lang
             (before.rack_plan.plan, after.rack_plan.plan),
         )
         found += storage_systems_kept(_storage(before), _storage(after))
-        found += network_tiers(_plans(before), _plans(after))
+        found += network_tiers(_plans(before), _plans(after), cables)
         if cables.moved and not any(f.code == ExpansionCode.DEVICES_MOVED for f in found):
             said = moved_by_cabling(cables.moved, before.rack_plan.plan)
             found += [finding("rack_plan", said)] if said is not None else []

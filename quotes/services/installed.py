@@ -16,6 +16,7 @@ from configurator.services import design_validate
 from design.specjson import catalog_from_json
 from design.specs import CatalogView
 from engines.cluster.rackplan import growing_from
+from outputs.links import installed_ends
 
 from ..models import Quote, QuoteCatalog
 from .expansion import installed_document
@@ -57,5 +58,5 @@ def installed_result(source: Quote | Configuration, *, language: str, as_quoted:
     if below is None:
         return design_validate(document=document, language=language, catalog=catalog)
     before = installed_result(below, language=language, as_quoted=as_quoted)
-    with growing_from(before.rack_plan.plan):
+    with growing_from(before.rack_plan.plan, installed_ends(before)):
         return design_validate(document=document, language=language, catalog=catalog)

@@ -12,9 +12,12 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from configurator.services import design_validate
+from engines.cluster.expansion import recabling_tables
+from engines.cluster.rackplan import growing_from
 from engines.fabric.growth import Action
 from engines.networks.plan import default_system_ports
 from outputs.formats.cabling_csv import render as cabling_csv
+from outputs.links import cabling_table, installed_ends
 from quotes.services.expansion import Growth, expansion_plan, grown_document
 from tests.factories import INBAND_ADAPTER, STORAGE_ADAPTER
 
@@ -178,22 +181,68 @@ def oob_port_changed(change) -> bool:
 
 
 def test_an_in_band_pair_that_becomes_leaves_under_spines_is_a_warning_in_both_languages():
-    # 128 nodes' in-band network is one SN5600 pair; 256 nodes need leaves under spines, so the pair's node ports
-    # become uplinks and its node cables are re-terminated: the growth says so, and a quote of it waits for that.
+    # 128 nodes' in-band network is one SN5600 pair; 256 nodes need leaves under spines: the growth says so, and a
+    # quote of it waits for that. The pair becomes the first scalable unit's leaves, its node cables on their ports.
     installed, growth = with_storage(128, inband=True), Growth(node_group="gpu", add=128)
     answer = expansion_plan(installed=installed, growth=growth).to_json()
     (said,) = [f for f in answer["findings"] if f["code"] == "EXPANSION_NETWORK_TIER"]
     assert (said["severity"], said["subject"]) == ("warning", "networks.inband")
     assert "in-band network needs 2 tiers where the installed one has 1" in said["message"]
     assert "2 spine SN5600" in said["message"]
-    moved = [r for r in answer["recabling"] if r["network"] == "inband" and r["action"] == "move"]
-    assert moved  # what the finding warns of
+    assert "whose node cables stay on their ports" in said["message"]
+    inband = [r for r in answer["recabling"] if r["network"] == "inband"]
+    assert not [r for r in inband if r["action"] == "move"]
+    assert {r["link_class"] for r in inband if r["action"] == "remove"} == {"peer"}  # the spines take their place
     dutch = expansion_plan(installed=installed, growth=growth, language="nl").to_json()
     (gezegd,) = [f for f in dutch["findings"] if f["code"] == "EXPANSION_NETWORK_TIER"]
     assert "in-band-netwerk van het uitgebreide cluster heeft 2 lagen nodig" in gezegd["message"]
+    assert "waarvan de nodekabels op hun poorten blijven" in gezegd["message"]
     assert "onderhoudsvenster" in gezegd["fix"]
     smaller = expansion_plan(installed=with_storage(64, inband=True), growth=Growth(node_group="gpu", add=64))
     assert "EXPANSION_NETWORK_TIER" not in {f.code for f in smaller.findings}  # 128 nodes: still a pair
+
+
+def test_an_in_band_pair_that_becomes_leaves_keeps_its_names_and_every_out_of_band_uplink():
+    # 128 -> 256 nodes: the in-band pair becomes the first scalable unit's leaves under spines, where it stands. Its
+    # two switches keep their names, so their node and management cables stay; every installed out-of-band switch's
+    # uplinks stay on the pair's ports they were cabled to, and the added out-of-band switches' land on the last
+    # scalable unit's leaves.
+    installed = with_storage(128, inband=True)
+    before = design_validate(document=installed, language="en")
+    uplinks = [r for r in csv.DictReader(cabling_csv(before, "en")) if r["link_class"] == "leaf-uplink"]
+    assert {r["z_end"] for r in uplinks} == {"inband-switch-01", "inband-switch-02"}
+    answer = expansion_plan(installed=installed, growth=Growth(node_group="gpu", add=128)).to_json()
+    changes = [r for r in answer["recabling"] if r["network"] in ("inband", "oob")]
+    assert not [r for r in changes if r["action"] == "move"]
+    grown = [r for r in changes if r["link_class"] == "leaf-uplink"]
+    kept = [r for r in grown if r["action"] == "keep"]
+    assert len(kept) == len(uplinks) and all(r["old"] == r["new"] for r in kept)
+    assert {r["new"]["z"]["device"] for r in grown if r["action"] == "add"} == {
+        "inband-su02-leaf-r1",
+        "inband-su02-leaf-r2",
+    }
+    nodes = [r for r in changes if r["link_class"] == "node-leaf" and r["action"] == "keep"]
+    assert len(nodes) == 128 * 2 and {r["new"]["z"]["device"] for r in nodes} == {
+        "inband-switch-01",
+        "inband-switch-02",
+    }
+    managed = {r["old"]["a"]["device"] for r in changes if r["link_class"] == "device-leaf" and r["action"] == "keep"}
+    assert {"inband-switch-01", "inband-switch-02"} <= managed
+
+
+def test_a_cluster_grown_twice_keeps_the_cables_its_first_growth_kept():
+    # 64 -> 96 -> 128 -> 256 nodes, each growth planned from the one before (an expansion of an expansion quote):
+    # each takes the installed ports from the installed cabling as it stands (the ports the growth before kept),
+    # not from a fresh filling of the installed plan, so no out-of-band or in-band cable moves at any step.
+    before = design_validate(document=with_storage(64, inband=True), language="en")
+    for count in (96, 128, 256):
+        with growing_from(before.rack_plan.plan, installed_ends(before)):
+            after = design_validate(document=with_storage(count, inband=True), language="en")
+        cables = recabling_tables(cabling_table(before), cabling_table(after))
+        changed = [c for c in cables.changes if c.network in ("oob", "inband") and c.change.action == Action.MOVE]
+        assert changed == [], count
+        assert cables.count(Action.KEEP, "oob") > 0
+        before = after
 
 
 @settings(

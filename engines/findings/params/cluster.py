@@ -109,7 +109,9 @@ class ExpansionStorageSystemsKept(Params):
 class ExpansionNetworkTier(Params):
     """A storage or in-band network (``network``) that the growth takes from ``installed_tiers`` to
     ``expanded_tiers`` tiers of ``switch``: the leaves and spines it adds, and the installed node cables that are
-    re-terminated (their leaf ports become uplinks, or the nodes go to the added leaves)."""
+    re-terminated (their leaf ports become uplinks, or the nodes go to the added leaves). ``node_cables_kept``: True
+    where the re-cabling keeps every installed node cable of the network on its port (an in-band pair that becomes
+    the first scalable unit's leaves with ports to spare); None where not compared."""
 
     CODE: ClassVar[str] = ExpansionCode.NETWORK_TIER
 
@@ -119,3 +121,4 @@ class ExpansionNetworkTier(Params):
     switch: str
     new_leaves: int
     new_spines: int
+    node_cables_kept: bool | None = None
