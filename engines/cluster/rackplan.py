@@ -49,7 +49,7 @@ from engines.racks import (
     plan_racks,
     switch_locations,
 )
-from engines.racks.kept import kept_density, kept_leaves, kept_management, kept_rack
+from engines.racks.kept import kept_density, kept_installed
 from engines.racks.model import CordLine, Device, DeviceRole, PduLine
 from engines.racks.packing import KEPT_FREE
 
@@ -340,9 +340,7 @@ def build_rack_plan(
     switches = tuple(_switch_groups(fabric, catalog, management=management and not oob_central)) + equipment
     pdus = tuple(_pdu_options(catalog))
     installed = _grown_from.get()
-    kept = kept_rack(installed) if installed is not None else None
-    kept_mgmt = kept_management(installed) if installed is not None else None
-    leaf_rows = kept_leaves(installed) if installed is not None else None
+    kept, kept_mgmt, leaf_rows = kept_installed(installed) if installed is not None else (None, None, None)
     plan = _plans.get(
         (tuple(groups), switches, facility, pdus, central, kept, kept_mgmt, leaf_rows),
         lambda: plan_racks(

@@ -98,6 +98,12 @@ def kept_leaves(installed: RackPlan) -> KeptLeaves | None:
     return KeptLeaves(tuple(rows)) if any(rows) else None
 
 
+def kept_installed(installed: RackPlan) -> tuple[KeptRack | None, KeptManagement | None, KeptLeaves | None]:
+    """What a plan of the grown cluster keeps of the ``installed`` plan: its one rack, its management racks, its
+    leaves row by row (``plan_racks``'s ``kept``, ``kept_management`` and ``kept_leaves``)."""
+    return kept_rack(installed), kept_management(installed), kept_leaves(installed)
+
+
 def kept_density(installed: RackPlan) -> dict[str, int]:
     """The most nodes a compute rack of each node group holds in the ``installed`` plan (``NodeGroup.per_rack``)."""
     out: dict[str, int] = {}
