@@ -100,14 +100,17 @@ def test_a_scalable_units_leaves_of_both_planes_stand_in_its_row():
     assert rows == {"R01": {"pl1-su01", "pl2-su01"}, "R02": {"pl1-su02", "pl2-su02"}}
 
 
-@pytest.mark.parametrize(("installed", "expanded"), [(4, 6), (8, 24), (20, 40), (24, 32), (40, 100), (96, 128)])
+@pytest.mark.parametrize(
+    ("installed", "expanded"), [(4, 6), (8, 24), (20, 40), (24, 32), (40, 100), (96, 128), (141, 226)]
+)
 def test_growing_an_hgx_h200_fat_tree_moves_no_installed_device(installed, expanded):
     # 24 -> 32 moved 11 devices (three leaves and four nodes among them): a partial row's leaf rack stood in the
-    # middle of its racks, and the leaves were spread evenly over the rows.
+    # middle of its racks, and the leaves were spread evenly over the rows. 141 -> 226 moved the leaf the balanced
+    # share put in the last row ahead of its unit: a row now keeps the leaves it held.
     assert_nothing_moves(fat_tree(h200(installed)), expanded - installed)
 
 
-@pytest.mark.parametrize(("installed", "expanded"), [(8, 16), (16, 40), (40, 100), (64, 128)])
+@pytest.mark.parametrize(("installed", "expanded"), [(8, 16), (16, 40), (40, 100), (64, 128), (47, 148), (94, 99)])
 def test_growing_an_hgx_b300_fat_tree_on_two_planes_moves_no_installed_device(installed, expanded):
     assert_nothing_moves(fat_tree(b300(installed)), expanded - installed)
 
