@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from django.utils import translation
 
 from design.jsontext import JsonObject
-from engines.cluster.rackplan import rack_count
+from engines.cluster.rackbill import rack_count
 from messages.diagram import words as diagram_words
 from messages.racks import elevation_labels, kw_number
 from messages.slotmap import slot_map_labels

@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from catalog.models import CATEGORY_CHOICES
 from design.jsontext import JsonObject
-from engines.cluster.rackplan import enclosure_count
+from engines.cluster.rackbill import enclosure_count
 from messages.bill import section_titles
 from messages.racks import kw_number
 from outputs.services import picture_set

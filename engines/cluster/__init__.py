@@ -8,8 +8,9 @@ the service has (the settings' prices, the words of a line in the result's langu
 * ``defaults.py``: ``complete_design``, a node group's server's default node set where the group names none.
 * ``rackplan.py``: ``build_rack_plan`` (the rack planner's inputs from the design, the catalogue, the node rules'
   power and the fabric's switch counts; a per-process memo of plans), the distances and the fabric's ``rack``
-  with them, the result's ``RackPlanSection`` (``to_json()`` is design/v1 ``rack_plan``), ``RackBill`` (what the
-  bill reads of it) and ``fabric_locator`` for the cabling list.
+  with them, the result's ``RackPlanSection`` (``to_json()`` is design/v1 ``rack_plan``) and ``fabric_locator``
+  for the cabling list.
+* ``rackbill.py``: ``RackBill``, what the bill reads of the rack plan: every racked device it carries, by section.
 * ``control_plane.py``: what the offer leaves out (``left_out``), the control plane's and the services' lines
   (``cluster_lines``) with ``ServicePrices``.
 * ``bill.py``: the bill of materials (``assemble_bill`` from ``BillSources``; ``BomLine``), its words

@@ -12,10 +12,14 @@ stable keys of ``SECTIONS``:
   rack plan instead, under ``oob``);
 * ``storage``, ``inband``, ``oob``: each planned network's own bill (``network_plans[key].bom``); the management
   switches the rack plan places (one in every rack, as placed, when the out-of-band switches are per rack) are
-  ``oob`` lines and replace the out-of-band plan's line for the same part; central out-of-band switches are the
-  out-of-band plan's own lines (the rack plan places none);
+  ``oob`` lines too;
 * ``racks_power``: the rack plan's racks, PDUs and node power cords;
 * ``control_plane``, ``services``: the lines the result gives for them.
+
+Every device the bill carries that stands in a rack (every switch of every network, the UFM appliances and the
+control-plane servers) is billed as the physical model racks it: its quantity is the count of the rack plan's
+devices of that part in the section of their role (``engines.cluster.rackbill``); the plans give the cables and
+optics that join them, and the price and words of each line.
 
 A part the catalogue cannot price is a line of its own with its quantity and no unit price (on request), never
 left out: a PDU without a list price, PDUs the plan needs when the catalogue holds none, cords whose plug or socket
@@ -35,7 +39,7 @@ from design.model import DesignIn
 from design.specs import CatalogView, PowerCordSpec, RackPartSpec, ServerSpec, SwitchSpec
 from engines.cluster.control_plane import POWER, RACKS, ClusterLine, left_out
 from engines.cluster.defaults import complete_design
-from engines.cluster.rackplan import RackBill
+from engines.cluster.rackbill import RackBill
 
 CENT = Decimal("0.01")
 
@@ -219,22 +223,25 @@ def assemble_bill(
         bill.add(NODES, group.server, group.count, group=name)
         for comp in group.components:
             bill.add(NODES, comp.part, comp.quantity * group.count, group=name)
-    placed_management = sources.racks.management if sources.racks is not None else {}
+    placed = sources.racks.placed if sources.racks is not None else {}
     for part, quantity in sources.fabric:
-        if not _is_management(part, catalog):
-            bill.add(COMPUTE_FABRIC, part, quantity)
+        if not _is_management(part, catalog):  # the compute fabric's management switches are racked as oob
+            bill.add(COMPUTE_FABRIC, part, placed.get((COMPUTE_FABRIC, part), quantity))
     for key in NETWORK_SECTIONS:
         for part, quantity in sources.networks.get(key, ()):
-            if not (key == OOB and part in placed_management):
-                bill.add(key, part, quantity)
-    for part, quantity in placed_management.items():
-        bill.add(OOB, part, quantity)
+            bill.add(key, part, placed.get((key, part), quantity))
+    billed = {part for part, _quantity in sources.networks.get(OOB, ())}
+    for (key, part), quantity in placed.items():  # the management switches racked, one in every rack
+        if key == OOB and part not in billed:
+            bill.add(OOB, part, quantity)
     leave = sources.left_out if sources.left_out is not None else left_out(design, catalog).items
     for part, quantity, description in rack_plan_lines(sources.racks, catalog, words, leave=leave):
         bill.add(RACKS_POWER, part, quantity, description=description)
-    for key, lines in ((CONTROL_PLANE, sources.control_plane), (SERVICES, sources.services)):
-        for line in lines:
-            bill.add(key, line.part, line.quantity, description=line.description, price=line.price_eur)
+    for line in sources.control_plane:
+        quantity = placed.get((CONTROL_PLANE, line.part), line.quantity)
+        bill.add(CONTROL_PLANE, line.part, quantity, description=line.description, price=line.price_eur)
+    for line in sources.services:
+        bill.add(SERVICES, line.part, line.quantity, description=line.description, price=line.price_eur)
     return bill.ordered()
 
 

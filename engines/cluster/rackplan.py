@@ -6,14 +6,14 @@ media are chosen with the distances the racks give (``fabric_rack_with_distances
 override always wins over a distance from the plan.
 
 ``RackPlanSection`` is the result's ``rack_plan``: the plan with its link lengths and the fabric's node groups,
-typed up to the door that writes it (``to_json()``, design/v1 "Additions"); ``RackBill`` is what the bill reads of
-it (and of a stored result's JSON). Pure: no Django.
+typed up to the door that writes it (``to_json()``, design/v1 "Additions"); ``RackBill`` (engines.cluster.rackbill)
+is what the bill reads of it (and of a stored result's JSON). Pure: no Django.
 """
 
 from __future__ import annotations
 
 import threading
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -25,6 +25,7 @@ from design.model import DesignIn, RackIn
 from design.specs import CatalogView, PduSpec, ServerSpec, SwitchSpec
 from engines.cluster.control_plane import UFM_APPLIANCE
 from engines.cluster.installed_ends import InstalledEnds
+from engines.cluster.rackbill import RackBill
 from engines.cluster.systems import fat_tree_units, full_unit, system_units
 from engines.fabric.model import FabricPlan
 from engines.findings.finding import Finding
@@ -50,7 +51,7 @@ from engines.racks import (
     switch_locations,
 )
 from engines.racks.kept import kept_density, kept_installed
-from engines.racks.model import CordLine, Device, DeviceRole, PduLine
+from engines.racks.model import DeviceRole
 from engines.racks.packing import KEPT_FREE
 
 T = TypeVar("T")
@@ -398,69 +399,6 @@ def fabric_rack_with_distances(plan: RackPlan, design: DesignIn, lengths: dict[s
 
 
 @dataclass(frozen=True, slots=True)
-class RackBill:
-    """What the bill of materials reads of a rack plan: the enclosures to fit (every rack but a rack-scale system)
-    and their height, the management switches placed (by part, over every rack), the PDUs and node power cords
-    over all racks and the PDU feeds. From a fresh plan (``of_plan``) or a stored result's JSON (``from_json``)."""
-
-    racks: int  # every rack, rack-scale systems included (0: no rack plan)
-    enclosures: int
-    rack_units: int | None
-    management: Mapping[str, int]
-    pdus: tuple[PduLine, ...]
-    cords: tuple[CordLine, ...]
-    feeds: str
-
-    @classmethod
-    def of_plan(cls, plan: RackPlan) -> RackBill:
-        # Identical racks share one devices tuple: count the racks of each, then read each tuple once (a
-        # 100,000-node plan's 4,693 runs hold a handful of distinct racks).
-        racks: dict[int, tuple[tuple[Device, ...], int]] = {}
-        for run in plan.runs:
-            devices = run.rack.devices
-            seen = racks.get(id(devices))
-            racks[id(devices)] = (devices, run.count + (seen[1] if seen is not None else 0))
-        management: Counter[str] = Counter()
-        for devices, count in racks.values():
-            for device in devices:
-                if device.role == DeviceRole.MANAGEMENT:
-                    management[device.part] += count
-        return cls(
-            racks=plan.rack_count,
-            enclosures=sum(run.count for run in plan.runs if not run.rack.system),
-            rack_units=plan.rack_units,
-            management=management,
-            pdus=plan.pdus,
-            cords=plan.cords,
-            feeds=str(plan.feeds),
-        )
-
-    @classmethod
-    def from_json(cls, rack_plan: Mapping[str, Any] | None) -> RackBill:
-        """From a result's ``rack_plan`` as written (a stored result's; its racks as entries with a ``count``, or
-        one by one as stored before)."""
-        rack_plan = rack_plan or {}
-        management: Counter[str] = Counter()
-        for entry in rack_plan.get("racks", []):
-            racks = entry.get("count", 1)
-            for device in entry.get("devices", []):
-                if device.get("role") == "management":
-                    management[device["part"]] += racks * device.get("count", 1)
-        return cls(
-            racks=rack_count(rack_plan),
-            enclosures=enclosure_count(rack_plan),
-            rack_units=rack_plan.get("rack_units", 0),
-            management=management,
-            pdus=tuple(PduLine(p["part"], p["quantity"], p.get("cord", "")) for p in rack_plan.get("pdus", [])),
-            cords=tuple(
-                CordLine(c["pdu_outlet"], c["node_inlet"], c["quantity"], c.get("current_a"))
-                for c in rack_plan.get("cords", [])
-            ),
-            feeds=rack_plan.get("pdu_feeds", "A+B"),
-        )
-
-
-@dataclass(frozen=True, slots=True)
 class RackPlanSection:
     """``rack_plan`` of the validation result (design/v1 "Additions"): the plan, the distance of each link class
     and the node groups on the compute fabric in the fabric's node order (the GPU groups, or all groups; as the
@@ -522,19 +460,6 @@ def rack_plan_section(
         grown_from=_grown_from.get(),
         installed_ends=_installed_ends.get(),
     )
-
-
-def enclosure_count(rack_plan: Mapping[str, Any] | None) -> int:
-    """The racks of a result's ``rack_plan`` as written that are enclosures to fit (every rack but a rack-scale
-    system, which is a rack of its own with its power shelves and management switches)."""
-    return sum(r.get("count", 1) for r in (rack_plan or {}).get("racks", []) if not r.get("system"))
-
-
-def rack_count(rack_plan: Mapping[str, Any] | None) -> int:
-    """Every physical rack of a result's ``rack_plan`` as written: the sum of its entries' ``count`` (an entry is a
-    distinct rack with every rack holding it, or in a result stored before, a run of identical racks; one stored
-    before runs had a count is one rack)."""
-    return sum(r.get("count", 1) for r in (rack_plan or {}).get("racks", []))
 
 
 def placed(plan: RackPlan, group: str, count: int, per_node: int = 1) -> list[tuple[str, int] | None]:

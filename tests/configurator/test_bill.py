@@ -160,3 +160,31 @@ def test_the_api_and_the_cli_give_the_same_bill(seeded_catalog, tmp_path):
     assert api["totals"]["list_price_eur"] == cli["totals"]["list_price_eur"]
     assert api["totals"]["list_price_at_least"] is False  # every line priced by the placeholders of a fresh install
     assert set(api["bom"][0]) == {"section", "part", "description", "quantity", "unit_price_eur", "group"}
+
+
+def test_every_switch_and_control_plane_server_is_billed_as_racked_in_the_physical_model(seeded_catalog):
+    # The bill reads the devices' quantities off the rack plan, not off the network plans that sized them: a stored
+    # result whose racks hold one leaf fewer and one more control-plane server than its plans bills what is racked.
+    doc = h200_training_cluster()
+    doc["node_groups"][0].update(count=64)
+    result = validate_json(document=doc)
+    lines = design_bom(parse_design(doc), result, catalog_snapshot())
+    assert [line.to_dict() for line in lines] == result["bom"]  # the stored bill is the model's, line for line
+
+    racks = json.loads(json.dumps(result["rack_plan"]))
+    leaf_rack = next(r for r in racks["racks"] if any(d["role"] == "leaf" for d in r["devices"]))
+    leaf = next(d for d in leaf_rack["devices"] if d["role"] == "leaf")
+    leaf_rack["devices"].remove(leaf)
+    control_rack = next(r for r in racks["racks"] if any(d["role"] == "control" for d in r["devices"]))
+    server = next(d for d in control_rack["devices"] if d["role"] == "control")
+    control_rack["devices"].append({**server, "name": "extra", "position_u": 1})
+
+    def quantity(lines, section, part):
+        return sum(line.quantity for line in lines if line.section == section and line.part_number == part)
+
+    changed = design_bom(parse_design(doc), {**result, "rack_plan": racks}, catalog_snapshot())
+    leaves = leaf_rack.get("count", 1) * leaf.get("count", 1)
+    servers = control_rack.get("count", 1) * server.get("count", 1)
+    fabric, control = ("compute_fabric", leaf["part"]), ("control_plane", server["part"])
+    assert quantity(changed, *fabric) == quantity(lines, *fabric) - leaves
+    assert quantity(changed, *control) == quantity(lines, *control) + servers

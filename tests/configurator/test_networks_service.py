@@ -8,7 +8,7 @@ from configurator.examples import h200_training_cluster
 from configurator.services import configuration_create
 from design.vocabulary import Connector
 from engines.cluster.bill import BomLine, bom_result
-from engines.cluster.rackplan import rack_count
+from engines.cluster.rackbill import rack_count
 from outputs.services import configuration_output
 from tests.results import validate_json
 

@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from configurator.bom import design_bill
-from engines.cluster.rackplan import rack_count
+from engines.cluster.rackbill import rack_count
 from tests.results import validate_json
 
 pytestmark = pytest.mark.django_db

@@ -28,7 +28,7 @@ import pytest
 
 from configurator.services import configuration_create
 from design.model import NetworkIn, NetworksIn
-from engines.cluster.rackplan import rack_count
+from engines.cluster.rackbill import rack_count
 from engines.networks.plan import NodePorts, RackSide, plan_networks
 from outputs.services import configuration_output
 from tests.engines.node.parts import SEED

@@ -25,7 +25,8 @@ from configurator.validation import run_validation
 from design.model import DesignInputError
 from design.parse import parse_design
 from engines.cluster.bill import rack_plan_lines
-from engines.cluster.rackplan import RackBill, fabric_locator, rack_count
+from engines.cluster.rackbill import RackBill, rack_count
+from engines.cluster.rackplan import fabric_locator
 from engines.racks import RackPlan
 from engines.racks.model import rack_entries
 from engines.racks.ranges import expand_names

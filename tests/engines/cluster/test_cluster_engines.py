@@ -14,7 +14,8 @@ from configurator.snapshot import catalog_snapshot
 from design.parse import parse_design
 from engines.cluster.control_plane import CONTROL_NODES, ServicePrices, indicative_price
 from engines.cluster.pipeline import validate_cluster
-from engines.cluster.rackplan import RackBill, enclosure_count, fabric_locator, rack_count
+from engines.cluster.rackbill import RackBill, enclosure_count, rack_count
+from engines.cluster.rackplan import fabric_locator
 from engines.findings.finding import SEVERITY_ORDER
 
 

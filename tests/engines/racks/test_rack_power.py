@@ -114,7 +114,7 @@ def test_3_kw_supplies_on_c19_outlets_raise_no_cord_finding():
 def test_the_bill_gives_no_16_a_cord_to_a_supply_drawing_29_a(seeded_catalog):
     from configurator.snapshot import catalog_snapshot
     from engines.cluster.bill import NO_PART, rack_plan_lines
-    from engines.cluster.rackplan import RackBill
+    from engines.cluster.rackbill import RackBill
     from messages import bill as words
 
     view = catalog_snapshot()
