@@ -105,12 +105,16 @@ def kept_installed(installed: RackPlan) -> tuple[KeptRack | None, KeptManagement
 
 
 def kept_density(installed: RackPlan) -> dict[str, int]:
-    """The most nodes a compute rack of each node group holds in the ``installed`` plan (``NodeGroup.per_rack``)."""
-    out: dict[str, int] = {}
+    """The most nodes a compute rack of each node group holds in the ``installed`` plan (``NodeGroup.per_rack``),
+    for a group of two racks or more: its first is full, where a group in one rack may hold fewer than a rack takes
+    (one node), which says nothing of how many a rack holds."""
+    most: dict[str, int] = {}
+    racks: Counter[str] = Counter()
     for rack in installed.racks:
         if rack.node_group and rack.nodes:
-            out[rack.node_group] = max(out.get(rack.node_group, 0), rack.nodes)
-    return out
+            most[rack.node_group] = max(most.get(rack.node_group, 0), rack.nodes)
+            racks[rack.node_group] += 1
+    return {group: n for group, n in most.items() if racks[group] > 1}
 
 
 def around_kept(b: Builder, equipment: Sequence[Switch], kept: KeptManagement, packed: list[Draft]) -> list[Draft]:

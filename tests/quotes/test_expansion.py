@@ -277,6 +277,13 @@ def test_nvl72_racks_added_to_an_hgx_cluster_leave_its_racks_as_they_stand():
     assert answer.result.network_plans["oob"].plan.placement == "central"
 
 
+def test_a_group_in_one_rack_grows_at_the_density_a_rack_takes():
+    # One installed node says nothing of how many a rack holds: the grown nodes are racked two a rack, as a new
+    # cluster's are, not one a rack as the installed one stands.
+    answer = expansion_plan(installed=h200(1), growth=Growth(node_group="gpu", add=7))
+    assert [r.nodes for r in answer.result.rack_plan.plan.racks if r.nodes] == [2, 2, 2, 2]
+
+
 def test_racks_without_a_compute_fabric_still_list_the_cables_of_their_other_networks():
     # GB300 NVL72 racks joined by NVLink alone: no compute fabric to cable, but the out-of-band and north-south
     # networks are cabled, and growing the cluster adds (and pays for) their cables.
