@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from engines.cluster.cabling import Model
 from engines.cluster.cabling import installed_ends as cabling_ends
 from engines.cluster.cabling import network_rows as placed_rows
+from engines.cluster.fabric_names import kept_names, renamed_rows
 from engines.cluster.installed_ends import InstalledEnds
 from engines.cluster.rackplan import fabric_locator
 from engines.fabric.cabling import HEADER, RACK_COLUMNS, Row, csv_line
@@ -33,13 +34,15 @@ def unavailable() -> OutputUnavailable:
 
 def compute_rows(result: ValidationResult) -> tuple[Iterator[Row], bool]:
     """The compute fabric's rows, named by the design's template, and whether they carry the rack columns;
-    OutputUnavailable (``no_fabric_plan``) when the design has no fabric with tiers."""
+    OutputUnavailable (``no_fabric_plan``) when the design has no fabric with tiers. A cluster grown from an
+    installed one keeps its installed switches' names where they stand (engines.cluster.fabric_names)."""
     fabric = result.fabric_plan
     if fabric is None or not fabric.plan.tiers:
         raise unavailable()
     counts = {g["group"]: g["count"] for g in result.totals.groups}
     locate = fabric_locator(result.rack_plan, counts)
-    return named(fabric_rows(fabric.plan, locate), result), locate is not None
+    kept = kept_names(result.rack_plan, fabric.plan, counts)
+    return named(renamed_rows(fabric_rows(fabric.plan, locate), kept), result), locate is not None
 
 
 def cabling_rows(result: ValidationResult, network: bool = True) -> Iterator[Row]:

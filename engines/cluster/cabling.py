@@ -49,7 +49,8 @@ from engines.networks.model import INBAND, OOB, STORAGE, NetworkPlan
 from engines.networks.oob import DEVICE_LEAF, LEAF_UPLINK
 from engines.racks.model import DeviceRole, Rack, RackKind, RackPlan
 
-from .installed_ends import InstalledEnds, Landing, Slot, SlotEnd, Spot, Uplink
+from .fabric_names import installed_names, kept_names
+from .installed_ends import InstalledEnds, Landing, Slot, SlotEnd, Uplink
 from .rackplan import RackPlanSection, placed
 
 Place = tuple[str, str]  # (rack, unit) as the CSV writes them: "" where unknown
@@ -88,6 +89,7 @@ class Model:
     nodes: list[tuple[str, int] | None] = field(default_factory=list)
     width: int = 4
     renamed: dict[str, str] = field(default_factory=dict)  # a grown plan's switches that keep an installed name
+    compute_kept: dict[str, str] = field(default_factory=dict)  # its compute switches that do (planners' names)
 
     def __post_init__(self) -> None:
         plan = self.section.plan
@@ -99,6 +101,7 @@ class Model:
         fabric_nodes = self.fabric.nodes if self.fabric is not None and self.fabric.tiers else len(self.nodes)
         self.width = max(4, len(str(fabric_nodes)))
         self.renamed = _renamed(self)
+        self.compute_kept = kept_names(self.section, self.fabric, self.group_counts)
 
     def node(self, n: int) -> str:
         return f"node-{n + 1:0{self.width}d}"
@@ -109,11 +112,12 @@ class Model:
 
     def switch(self, role: DeviceRole, index: int) -> str | None:
         """The cabling name of the index-th switch of ``role`` (plan order), as the network's rows name it (an
-        installed switch's name where the plan grew from it: ``renamed``)."""
+        installed switch's name where the plan grew from it: ``renamed``, ``compute_kept``)."""
         if role in _COMPUTE:
             if self.fabric is None or not self.fabric.tiers:
                 return None
-            return self.compute_name(switch_name(self.fabric, _COMPUTE[role], index))
+            planned = switch_name(self.fabric, _COMPUTE[role], index)
+            return self.compute_name(self.compute_kept.get(planned, planned))
         name = _network_switch(self.networks, role, index)
         return None if name is None else self.renamed.get(name, name)
 
@@ -477,24 +481,25 @@ def network_rows(model: Model) -> Iterator[Row]:
 
 
 def installed_ends(model: Model) -> InstalledEnds:
-    """The installed cluster's storage and in-band switch names by place and its out-of-band uplinks' ends, as its
-    cabling gives them: what a plan grown from it keeps (engines.cluster.installed_ends)."""
+    """The installed cluster's compute, storage and in-band switch names by place, its leaves' node cables and its
+    out-of-band uplinks' ends, as its cabling gives them: what a plan grown from it keeps
+    (engines.cluster.installed_ends)."""
     _index_places(model)
-    names: dict[Spot, str] = {}
+    names, cables = installed_names(model.section, model.fabric, model.group_counts, model.compute_kept)
     for role, i, (rack, u) in _network_switches(model.section.plan):
         if (name := model.switch(role, i)) is not None:
             names[str(role), rack, u] = name
     uplinks: dict[Uplink, Landing] = {}
     oob = model.networks.get(OOB)
     if oob is None:
-        return InstalledEnds(names=names)
+        return InstalledEnds(names=names, node_cables=cables)
     ports = oob.ports_per_switch or DEFAULT_RJ45_PORTS
     for row in oob_rows(model, oob, ports=ports):
         if row[4] == LEAF_UPLINK:
             uplinks[row[0], row[7], row[8], row[1]] = row[2], row[3], row[9], row[10]
     placed, _order = _placed_ports(model, ports)
     held = {key: end for keys, ends in placed for key, end in zip(keys, ends, strict=True)}
-    return InstalledEnds(names=names, uplinks=uplinks, ports=held)
+    return InstalledEnds(names=names, uplinks=uplinks, ports=held, node_cables=cables)
 
 
 def _index_places(model: Model) -> None:

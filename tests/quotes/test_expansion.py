@@ -420,3 +420,38 @@ def test_a_second_groups_nodes_are_cabled_to_their_units_leaves_in_the_row_befor
     leaf_racks = [r.name for r in plan.racks if any(d.role == "leaf" for d in r.devices)]
     assert leaf_racks == ["R01-09"] and plan.leaf_reach_back_rows == 1
     assert link_distances(plan)["node_to_leaf_m"].route == "between-rows"
+
+
+def test_spines_that_stand_where_they_stood_keep_their_names_when_the_fabric_grows_a_third_tier():
+    answer = grow(256, 384)  # two tiers to three: the planners would call the installed spines pod01-spine-NN
+    moved = [r for r in answer["recabling"] if r["action"] == "move"]
+    assert not [r for r in moved if r["network"] == "oob"]  # the 32 spines' management cables stay as they are
+    spines = {f"spine-{i:02d}" for i in range(1, 33)}
+    assert {r["new"]["z"]["device"] for r in moved} & spines == spines  # named as installed, on other ports
+    kept = [r for r in answer["recabling"] if r["new"] and r["new"]["z"]["device"].startswith("pod01-spine-")]
+    assert kept == []  # the installed spines are spine-01 ... spine-32 in the grown list too
+    assert len(cables(answer, "move", "leaf-spine")) == 1536  # only the spine ports 33-64 turned to the cores
+
+
+def test_the_one_switch_that_becomes_a_rail_leaf_takes_its_new_name_as_its_node_cables_move():
+    answer = grow(8, 24)  # switch-01 had every rail of the 8 nodes; su01-leaf-r1 has rail 1 of 32
+    moved = cables(answer, "move", "node-leaf")
+    assert len(moved) == 64 and {r["old"]["z"]["device"] for r in moved} == {"switch-01"}
+    assert {r["new"]["z"]["device"] for r in moved} == {f"su01-leaf-r{r}" for r in range(1, 9)}
+
+
+def test_no_compute_switch_is_renamed_without_installed_ends_or_where_two_would_share_a_name():
+    import dataclasses
+
+    from engines.cluster.fabric_names import compute_switches, kept_names
+    from engines.cluster.installed_ends import InstalledEnds
+
+    result = design_validate(document=h200(64), language="en")
+    section, fabric = result.rack_plan, result.fabric_plan.plan
+    counts = {g["group"]: g["count"] for g in result.totals.groups}
+    assert section.installed_ends is None and kept_names(section, fabric, counts) == {}
+    (a, spot_a), (b, spot_b), *_ = [s for s in compute_switches(section, fabric) if s[1][0] == "spine"]
+    swap = dataclasses.replace(section, installed_ends=InstalledEnds(names={spot_a: b, spot_b: a}))
+    assert kept_names(swap, fabric, counts) == {a: b, b: a}
+    clash = dataclasses.replace(section, installed_ends=InstalledEnds(names={spot_a: b}))
+    assert kept_names(clash, fabric, counts) == {}  # spine a as b beside spine b: keep none
