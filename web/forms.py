@@ -447,6 +447,29 @@ class QuoteRequestForm(Form):
             for field in self.fields.values():
                 field.widget.attrs.pop("autocomplete", None)  # the customer's details, not the engineer's own
 
+    def customer(self) -> dict[str, Any]:
+        """The cleaned customer as the quote services take it (its address nested)."""
+        d = self.cleaned_data
+        return {
+            **{k: d[k] for k in ("name", "company", "email", "country", "vat_number", "kvk_number")},
+            "address": {k: d[k] for k in ("street", "postal_code", "city")},
+        }
+
+    @staticmethod
+    def initial_of(quote: Quote) -> dict[str, str]:
+        """The form's fields filled in with the customer ``quote`` was made for."""
+        return {
+            "name": quote.customer_name,
+            "company": quote.customer_company,
+            "email": quote.customer_email,
+            "country": quote.customer_country,
+            "vat_number": quote.customer_vat_number,
+            "kvk_number": quote.customer_kvk,
+            "street": quote.customer_street,
+            "postal_code": quote.customer_postal_code,
+            "city": quote.customer_city,
+        }
+
 
 class DashboardFilterForm(Form):
     """The sales dashboard's search, filters and sort; every value is in the URL (GET), so a view can be shared."""

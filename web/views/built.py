@@ -95,17 +95,7 @@ def _known_customer(built: Configuration) -> dict[str, str]:
     quote = Quote.objects.filter(configuration=built).order_by("-created_at", "-id").first()
     if quote is None:
         return {"company": built.customer_company, "name": built.customer_name}
-    return {
-        "name": quote.customer_name,
-        "company": quote.customer_company,
-        "email": quote.customer_email,
-        "country": quote.customer_country,
-        "vat_number": quote.customer_vat_number,
-        "kvk_number": quote.customer_kvk,
-        "street": quote.customer_street,
-        "postal_code": quote.customer_postal_code,
-        "city": quote.customer_city,
-    }
+    return QuoteRequestForm.initial_of(quote)
 
 
 def _plan(built: Configuration, form: ExpansionForm) -> dict[str, Any] | None:
@@ -130,7 +120,6 @@ def _tie(form: ExpansionForm, customer: QuoteRequestForm, errors: dict[str, str]
 def _store_and_request(
     request: HttpRequest, built: Configuration, form: ExpansionForm, customer: QuoteRequestForm
 ) -> tuple[Configuration, Quote]:
-    d = customer.cleaned_data
     grown = built_expansion_design(built=built, growth=form.growth())
     user = cast(Any, request.user)  # staff_required: a signed-in User
     configuration = configuration_create(
@@ -144,10 +133,7 @@ def _store_and_request(
     quote = quote_built_expansion_request(
         built=built,
         configuration=configuration,
-        customer={
-            **{k: d[k] for k in ("name", "company", "email", "country", "vat_number", "kvk_number")},
-            "address": {k: d[k] for k in ("street", "postal_code", "city")},
-        },
+        customer=customer.customer(),
         user=user,
         channel="staff",
     )

@@ -442,16 +442,12 @@ QUOTE_FIELDS = {
 def _quote_request(
     request: HttpRequest, config: Configuration, form: QuoteRequestForm, discount_form: DiscountForm | None
 ) -> HttpResponse | None:
-    d = form.cleaned_data
     staff = _is_staff(request)
     percent, lines = discount_form.discounts() if discount_form is not None else (None, None)
     try:
         quote = quote_request(
             configuration=config,
-            customer={
-                **{k: d[k] for k in ("name", "company", "email", "country", "vat_number", "kvk_number")},
-                "address": {k: d[k] for k in ("street", "postal_code", "city")},
-            },
+            customer=form.customer(),
             user=request.user if staff else None,
             channel="staff" if staff else "web",
             crm_reference=config.crm_reference,
@@ -467,6 +463,7 @@ def _quote_request(
         return None
     if getattr(quote, "repeated", False):
         messages.info(request, _("You already have quote %(number)s for this design.") % {"number": quote.number})
+    d = form.cleaned_data
     if not staff:
         _remember_quote(request, quote.token)  # this browser is shown this quote (and its revisions) from now on
         request.session[CUSTOMER_SESSION_KEY] = {"name": d["name"], "company": d["company"]}
