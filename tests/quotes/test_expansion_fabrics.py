@@ -18,6 +18,8 @@ from engines.racks import switch_locations
 from engines.racks.model import DeviceRole
 from quotes.services.expansion import Growth, expansion_plan
 
+from .test_expansion import h200
+
 pytestmark = pytest.mark.usefixtures("seeded_catalog")
 
 
@@ -48,25 +50,6 @@ def gb300(racks: int) -> dict:
 
 def fat_tree(doc: dict) -> dict:
     return {**doc, "fabric": {**doc["fabric"], "topology": "fat-tree"}}
-
-
-def h200(nodes: int) -> dict:
-    return {
-        "schema": "design/v1",
-        "name": f"{nodes} x HGX H200",
-        "node_groups": [
-            {
-                "name": "gpu",
-                "count": nodes,
-                "server": "SYS-821GE-TNHR",
-                "components": [
-                    {"part": "HGX-H200-8GPU", "quantity": 1},
-                    {"part": "MCX75310AAS-NEAT", "quantity": 8, "role": "compute"},
-                ],
-            }
-        ],
-        "fabric": {"switch": "MQM9700-NS2F"},
-    }
 
 
 def assert_nothing_moves(installed: dict, add: int) -> None:
