@@ -7,13 +7,11 @@ from __future__ import annotations
 from design.model import DesignIn, DesignInputError, NetworkIn
 
 from .specs import (
+    NOT_COMPONENTS,
     AdapterSpec,
-    BridgeSpec,
     CatalogView,
     CpuSpec,
     DriveSpec,
-    GpuSpec,
-    MediaSpec,
     MemorySpec,
     PartSpec,
     ServerSpec,
@@ -50,16 +48,14 @@ def component_misuse(spec: PartSpec, group_index: int | None = None) -> str | No
     ``server`` field, a switch in ``fabric.switch``; cables and optics are chosen by the fabric plan, not listed
     per node.
     """
-    if isinstance(spec, (GpuSpec, AdapterSpec, BridgeSpec, CpuSpec, MemorySpec, DriveSpec)):
+    if not isinstance(spec, NOT_COMPONENTS):
         return None
     if isinstance(spec, ServerSpec):
         where = f"node_groups[{group_index}].server" if group_index is not None else "a node group's server"
         return f"{describe_misuse(spec, 'a node component')}; a server belongs in {where}"
     if isinstance(spec, SwitchSpec):
         return f"{describe_misuse(spec, 'a node component')}; a switch belongs in fabric.switch"
-    if isinstance(spec, MediaSpec):
-        return f"{describe_misuse(spec, 'a node component')}; cables and optics come from the fabric plan"
-    return None
+    return f"{describe_misuse(spec, 'a node component')}; cables and optics come from the fabric plan"
 
 
 def role_misfit(spec: PartSpec, role: str) -> str | None:

@@ -330,6 +330,11 @@ PartSpec = (
     ServerSpec | GpuSpec | CpuSpec | MemorySpec | DriveSpec | BridgeSpec | AdapterSpec | SwitchSpec | MediaSpec
 ) | PartBase
 
+# The kinds of part that are no node component and belong in another field: a server in the node group's
+# ``server``, a switch in ``fabric.switch``; cables and optics come from the fabric plan (design.references says
+# which, the node rules leave such a part out).
+NOT_COMPONENTS: tuple[type, ...] = (ServerSpec, SwitchSpec, MediaSpec)
+
 
 @dataclass(frozen=True, kw_only=True, eq=False)  # identity: a view is one catalogue state
 class CatalogView:

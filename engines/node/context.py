@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeGuard, TypeVar, cast
 
 from design.model import ComponentIn, NodeGroupIn
-from design.references import component_misuse
 from design.specs import (
+    NOT_COMPONENTS,
     AdapterSpec,
     BridgeSpec,
     CatalogView,
@@ -179,8 +179,7 @@ def resolve_group(index: int, group: NodeGroupIn, catalog: CatalogView, findings
             continue
         if spec.retired:
             findings.append(retired_finding(cpath, spec))
-        why = component_misuse(spec, index)
-        if why is not None:
+        if isinstance(spec, NOT_COMPONENTS):
             findings.append(_misplaced(cpath, spec, field="component", group_index=index))
             continue
         if isinstance(spec, GpuSpec):
