@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, BinaryIO, NoReturn
 
 from django.core.management.base import BaseCommand, CommandParser
 
@@ -54,8 +55,20 @@ class DoorCommand(BaseCommand):
         if output == "-":
             self.stdout.write(text)
             self.stdout.flush()
-        else:
-            Path(output).write_text(text + "\n", encoding="utf-8")
+            return
+        with self.output_file(output) as handle:
+            handle.write((text + "\n").encode())
+
+    @contextmanager
+    def output_file(self, path: str) -> Iterator[BinaryIO]:
+        """The file ``--output`` names, opened to write bytes; a path that cannot be written is refused naming
+        ``--output`` (exit 2), not a traceback."""
+        try:
+            handle = Path(path).open("wb")  # noqa: SIM115 - closed by the with below; opening is what may fail
+        except OSError as exc:
+            self.refuse({"--output": f"cannot write {path!r} ({exc.strerror or exc})"})
+        with handle:
+            yield handle
 
     @staticmethod
     def finish(valid: bool) -> NoReturn:

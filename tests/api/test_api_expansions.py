@@ -66,6 +66,8 @@ def test_the_cli_writes_the_same_json(seeded_catalog, design, tmp_path):
     answer = json.loads(output.read_text())
     assert answer.keys() >= KEYS
     assert sum(line["quantity"] for line in answer["delta_bom"] if line["part"] == "SYS-821GE-TNHR") == 4
+    code, _out, err = run("plan_expansion", str(installed), "--add", "4", "--output", str(tmp_path))
+    assert code == 2 and err.startswith("--output: cannot write") and "Is a directory" in err
 
 
 def test_the_cli_reads_a_frozen_quote_and_refuses_an_unknown_group(seeded_catalog, design, tmp_path):

@@ -89,6 +89,8 @@ def test_export_design_writes_the_file_with_validate_designs_exit_codes(seeded_c
     assert "README.txt" in zipfile.ZipFile(bundle).namelist()
     code, _, err = run("export_design", str(path), "--format", "nope.zip")
     assert code == 2 and "--format" in err
+    code, _, err = run("export_design", str(path), "--format", "netbox.zip", "--output", str(tmp_path / "no" / "x.zip"))
+    assert code == 2 and err.startswith("--output: cannot write") and "Traceback" not in err
     design["node_groups"][0]["count"] = "four"
     code, _, err = run("export_design", "-", "--format", "topology.conf", stdin=json.dumps(design))
     assert code == 2 and "node_groups[0].count" in err

@@ -64,6 +64,6 @@ class Command(DoorCommand):
                     self.stdout.write(chunk, ending="")
             self.stdout.flush()
             return
-        with open(path, "wb") as handle:
+        with self.output_file(path) as handle:
             for chunk in chunks:
                 handle.write(chunk if isinstance(chunk, bytes) else chunk.encode())
