@@ -143,9 +143,12 @@ def _oob_placement(p: NetworkOobPlacement) -> tuple[str, str]:
         "units": num(p.units),
     }
     if p.placement == "central":
-        text = _(
-            "The out-of-band network's %(switches)s %(switch)s stand in the management racks, as the DGX SuperPOD "
-            "RA racks them: %(ports)s ports over %(units)s scalable units, 48 a switch in each unit."
+        text = ngettext(
+            "The out-of-band network has %(switches)s %(switch)s in the management racks, as the DGX SuperPOD RA "
+            "racks them: %(ports)s ports in %(units)s scalable unit, 48 ports to a switch in each unit.",
+            "The out-of-band network has %(switches)s %(switch)s in the management racks, as the DGX SuperPOD RA "
+            "racks them: %(ports)s ports over %(units)s scalable units, 48 ports to a switch in each unit.",
+            p.units,
         )
     else:
         text = _("Each rack has its own out-of-band %(switch)s: %(switches)s for %(ports)s ports.")

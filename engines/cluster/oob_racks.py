@@ -119,11 +119,12 @@ def oob_rack_plan(
     sizing: CentralSwitches | None = None,
 ) -> OobRacks:
     """The rack plan with the out-of-band switches where the placement puts them (module docstring).
-    ``management`` False: the site has its own out-of-band network (no management switch in any rack);
+    ``management`` False, or ``networks.oob`` null: the site has its own out-of-band network (no management switch
+    in any rack);
     ``sizing``: the central switches to rack with the plan (``central_sizing``)."""
     entry = design.networks.oob if design.networks is not None else DEFAULT
-    if not management or entry is None:
-        plan, found = build_rack_plan(design, catalog, totals, fabric, management=management, equipment=equipment)
+    if not management or entry is None:  # the site's own network, its switches with it (networks.oob null)
+        plan, found = build_rack_plan(design, catalog, totals, fabric, management=False, equipment=equipment)
         return OobRacks(plan, found, False)
     given = entry.placement if isinstance(entry, NetworkIn) else None
     central = given != PER_RACK

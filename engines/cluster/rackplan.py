@@ -30,6 +30,7 @@ from engines.cluster.systems import fat_tree_units, full_unit, system_units
 from engines.fabric.model import FabricPlan
 from engines.findings.finding import Finding
 from engines.findings.params.racks import RackNodeHeightUnknown
+from engines.findings.rack_codes import RackCode
 from engines.findings.registry import finding
 from engines.networks.model import NetworkPlan
 from engines.node.totals import NodeTotals
@@ -338,12 +339,13 @@ def build_rack_plan(
     findings: list[Finding] = []
     groups = _node_groups(design, catalog, node_totals, fabric, findings)
     facility = _facility(design)
-    switches = tuple(_switch_groups(fabric, catalog, management=management and not oob_central)) + equipment
+    in_racks = management and not oob_central
+    switches = tuple(_switch_groups(fabric, catalog, management=in_racks)) + equipment
     pdus = tuple(_pdu_options(catalog))
     installed = _grown_from.get()
     kept, kept_mgmt, leaf_rows = kept_installed(installed) if installed is not None else (None, None, None)
     plan = _plans.get(
-        (tuple(groups), switches, facility, pdus, central, kept, kept_mgmt, leaf_rows),
+        (tuple(groups), switches, facility, pdus, central, kept, kept_mgmt, leaf_rows, in_racks),
         lambda: plan_racks(
             node_groups=groups,
             switches=switches,
@@ -353,10 +355,17 @@ def build_rack_plan(
             kept=kept,
             kept_management=kept_mgmt,
             kept_leaves=leaf_rows,
+            rack_management=in_racks,
         ),
     )
     # The planner's findings with the subjects of the design (the severity is the registry's, as the planner gave it).
-    findings.extend(finding(_subject(r.subject, design), r.params) for r in plan.findings)
+    # The out-of-band network's plan states how many management switches the racks hold (NETWORK_OOB_PLACEMENT):
+    # the planner's count against the fabric plan's (by ports) is not said beside it.
+    findings.extend(
+        finding(_subject(r.subject, design), r.params)
+        for r in plan.findings
+        if r.code != RackCode.MANAGEMENT_SWITCH_COUNT
+    )
     return plan, findings
 
 

@@ -151,7 +151,8 @@ RACK_PDU_KNOWN_LOAD_ONLY (info)     part of a rack's load is unknown: its PDUs c
                                     params: racks, first_rack
 RACK_PDU_OUTLETS_UNKNOWN (info)     PDU outlets or node inlets unknown: PDUs are sized by power only
 RACK_NODE_INLET_UNKNOWN (info)      a node's inlet count is unknown: its power cords are not counted
-RACK_NO_MANAGEMENT_SWITCH (info)    no management switch given: none is placed, no unit is reserved
+RACK_NO_MANAGEMENT_SWITCH (info)    no management switch given where each rack is to hold one: none is placed, no
+                                    unit is reserved
 RACK_MANAGEMENT_SWITCH_COUNT (info) one per rack needs ``needed``, the design lists ``listed``
 RACK_PDU_OVER_CONTINUOUS (warning)  PDUs above 80 % of their rating; params: part, racks, first_rack, load_pct,
                                     rating_w, per_pdu_w
@@ -246,22 +247,19 @@ def plan_racks(
     kept: KeptRack | None = None,
     kept_management: KeptManagement | None = None,
     kept_leaves: KeptLeaves | None = None,
+    rack_management: bool = True,
 ) -> RackPlan:
     """Plan the racks of a cluster (rules and finding codes in the module docstring). ``central``: switches the
     management racks hold as many of as the plan's PDUs ask for (the central out-of-band switches). The installed
     cluster this one grows from, kept as it stands: ``kept``, its one rack (``kept_first_rack``); ``kept_management``,
-    its management racks (``around_kept``); ``kept_leaves``, its leaves row by row (``rows._unit_rows``)."""
+    its management racks (``around_kept``); ``kept_leaves``, its leaves row by row (``rows._unit_rows``).
+    ``rack_management`` False: no rack is to hold a management switch of its own (the out-of-band switches stand in
+    the management racks, or the site has its own network), so none missing is said."""
     facility = facility or Facility()
     ctx = Context(facility, node_groups)
     sw, central_switch = _switches(ctx, switches, central)
-    mgmt = sw[SwitchRole.MANAGEMENT][0] if sw[SwitchRole.MANAGEMENT] else None
-    if mgmt is None:
-        ctx.add("switches.management", RackNoManagementSwitch())
-    pdu = choose_pdu(pdu_options, ctx.limit_w)
-    if pdu is None:
-        ctx.add("facility.pdu_feeds", RackNoPdu())
-    b = Builder(ctx, mgmt, pdu, pdu_options)
-
+    b = _builder(ctx, sw, pdu_options, rack_management)
+    mgmt = b.mgmt
     groups = [g for i, g in enumerate(node_groups) if g.count > 0 and check_group(ctx, b, g, i)]
     leaves = sw[SwitchRole.LEAF]
     in_rack = leaves_in_rack(ctx, b, groups, leaves)
@@ -385,6 +383,20 @@ def _node_span(g: NodeGroup, row: Sequence[Any]) -> tuple[int, int]:
     """The first node of group ``g`` in a row and the node after its last."""
     drafts = [d for d in row if d.group is g and not d.reserved]
     return min(d.first_node for d in drafts), max(d.first_node + d.nodes * d.count for d in drafts)
+
+
+def _builder(
+    ctx: Context, sw: dict[SwitchRole, list[Switch]], pdu_options: Sequence[PduOption], rack_management: bool
+) -> Builder:
+    """The builder of the racks with their management switch and PDU, each said where none is to be had (no
+    management switch only where each rack is to hold one)."""
+    mgmt = sw[SwitchRole.MANAGEMENT][0] if sw[SwitchRole.MANAGEMENT] else None
+    if mgmt is None and rack_management:
+        ctx.add("switches.management", RackNoManagementSwitch())
+    pdu = choose_pdu(pdu_options, ctx.limit_w)
+    if pdu is None:
+        ctx.add("facility.pdu_feeds", RackNoPdu())
+    return Builder(ctx, mgmt, pdu, pdu_options)
 
 
 def _switches(

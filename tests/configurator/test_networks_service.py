@@ -56,6 +56,28 @@ def test_the_result_plans_all_three_networks_from_the_adapters_roles(seeded_cata
     assert oob["leaf_switches"] == -(-oob["node_links"] // 48) < rack_count(result["rack_plan"])
 
 
+@pytest.mark.parametrize("oob", ["central", "per-rack", None])
+def test_no_rack_is_said_to_lack_a_management_switch_that_stands_elsewhere(seeded_catalog, oob):
+    # Central out-of-band switches stand in the management racks, the site's own network in none of ours: neither
+    # is a missing switch. Per rack, every compute rack holds one.
+    doc = _cluster()
+    doc["networks"] = {"oob": None if oob is None else {"placement": oob}}
+    result = validate_json(document=doc)
+    codes = {f["code"] for f in result["findings"]}
+    assert "RACK_NO_MANAGEMENT_SWITCH" not in codes
+    # The out-of-band plan says how many switches the racks hold; the fabric plan's count by ports is not said too.
+    assert "RACK_MANAGEMENT_SWITCH_COUNT" not in codes
+    oob_lines = [line for line in result["bom"] if line["section"] == "oob"]
+    if oob is None:
+        # The customer supplies the network, so its switches too: none is billed, none racked.
+        assert "NETWORK_CUSTOMER_SUPPLIED" in codes and oob_lines == []
+        roles = {d["role"] for rack in result["rack_plan"]["racks"] for d in rack["devices"]}
+        assert "management" not in roles
+    else:
+        switches = sum(line["quantity"] for line in oob_lines if line["part"] == "SN2201")
+        assert switches == result["network_plans"]["oob"]["leaf_switches"] >= 1
+
+
 def test_network_findings_reach_the_result_under_their_network(seeded_catalog):
     doc = _cluster()
     doc["networks"] = {"inband": None}

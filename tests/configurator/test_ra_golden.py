@@ -248,7 +248,7 @@ def test_the_out_of_band_switches_stand_central_counted_by_scalable_unit(superpo
     assert bill[("oob", "SN2201")] == oob["leaf_switches"]
     said = [f for f in superpod_4su["findings"] if f["code"] == "NETWORK_OOB_PLACEMENT"]
     assert [(f["subject"], f["severity"]) for f in said] == [("networks.oob", "info")]
-    assert f"{oob['leaf_switches']} SN2201 stand in the management racks" in said[0]["message"]
+    assert f"has {oob['leaf_switches']} SN2201 in the management racks" in said[0]["message"]
     assert "over 4 scalable units" in said[0]["message"]
     assert said[0]["fix"].startswith("The default:") and "fewer than 24" in said[0]["fix"]
     # Its uplinks fit the in-band leaves: no finding about them.
@@ -282,7 +282,7 @@ def test_at_the_products_default_rack_power_twice_the_racks_take_twelve_out_of_b
     assert oob["devices"]["pdus"] == 64 * 4 + 6 * 2
     assert oob["leaf_switches"] == 12
     said = [f for f in result["findings"] if f["code"] == "NETWORK_OOB_PLACEMENT"]
-    assert "12 SN2201 stand in the management racks" in said[0]["message"]
+    assert "has 12 SN2201 in the management racks" in said[0]["message"]
     assert [f["code"] for f in result["findings"] if f["code"] == "RACK_POWER_DEFAULT"] == ["RACK_POWER_DEFAULT"]
 
 
