@@ -43,6 +43,7 @@ from . import pcie as _pcie  # noqa: F401  (registers the PCIe renderers)
 from . import power as _power
 from . import rack_systems as _rack_systems  # noqa: F401  (registers the rack-scale system renderers)
 from . import racks as _racks  # noqa: F401  (registers the rack renderers)
+from . import subnet_manager as _subnet_manager  # noqa: F401  (registers the subnet-manager renderers)
 from . import workload as _workload  # noqa: F401  (registers the workload renderers)
 from .base import PARAMS as PARAMS  # code -> its parameter class (the guard tests)
 from .base import RENDERERS

@@ -8,6 +8,7 @@ from typing import Any, TypeVar, overload
 
 from django.utils.formats import get_format, number_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from engines.findings.params.base import Params
 
@@ -58,14 +59,36 @@ def num(value: float, decimals: int = 0) -> str:
     return number_format(value, decimal_pos=decimals, use_l10n=True, force_grouping=True)
 
 
+FIGURE_DECIMALS = 6  # the most decimals a figure shows: anything smaller is said as below the last of them
+
+
 def figure(value: float) -> str:
     """A figure with the decimals its size needs: whole above 100, one decimal above 1, two significant figures
-    below (0.046 stays 0.046, never 0), in the active locale."""
+    below (0.046 stays 0.046, never 0), in the active locale; below 0.000001 it reads "< 0.000001" rather than
+    hundreds of zeros."""
     if value >= 100:
         return num(value)
     if value >= 1:
         return num(value, 1)
-    return num(value, max(1, 1 - math.floor(math.log10(value)))) if value > 0 else num(0)
+    if value <= 0:
+        return num(0)
+    decimals = max(1, 1 - math.floor(math.log10(value)))
+    if decimals > FIGURE_DECIMALS:
+        return "< " + num(10**-FIGURE_DECIMALS, FIGURE_DECIMALS)
+    return num(value, decimals)
+
+
+def per_parameter(bytes_per_param: float) -> str:
+    """The bytes per parameter, "1 byte per parameter", "0.5 bytes per parameter" (two decimals at most, as the
+    sizing rounds it)."""
+    n = num(bytes_per_param, 1 if round(bytes_per_param, 1) == round(bytes_per_param, 2) else 2)
+    return ngettext("%(n)s byte per parameter", "%(n)s bytes per parameter", 1 if n == num(1) else 2) % {"n": n}
+
+
+def day_count(days: float) -> str:
+    """ "1 day", "1.5 days", "14 days" (one decimal at most)."""
+    n = num(days, 1)
+    return ngettext("%(n)s day", "%(n)s days", 1 if n == num(1) else 2) % {"n": n}
 
 
 def duration(days: float) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from engines.findings.params.fabric import (
     FabricBeyondReach,
@@ -28,10 +29,6 @@ from engines.findings.params.fabric import (
     FabricReachNotCatalogued,
     FabricRoceAlternative,
     FabricSingleNode,
-    FabricSmEmbedded,
-    FabricSmLimit,
-    FabricSmRequired,
-    FabricSmUnknown,
     FabricSpeedMismatch,
     FabricSwitchIsManagement,
     FabricSwitchPortsUnknown,
@@ -85,9 +82,12 @@ def _hdr_for_new_gpus(p: FabricHdrForNewGpus) -> tuple[str, str]:
 @renders(FabricFewerRailsThanGpus)
 def _fewer_rails(p: FabricFewerRailsThanGpus) -> tuple[str, str]:
     return (
-        _(
+        ngettext(
+            "The rail-optimized fabric has %(rails)s rail for %(gpus_per_node)s GPUs per node: GPUs share compute "
+            "NICs and get %(rails)s/%(gpus_per_node)s of a NIC each.",
             "The rail-optimized fabric has %(rails)s rails for %(gpus_per_node)s GPUs per node: GPUs share compute "
-            "NICs and get %(rails)s/%(gpus_per_node)s of a NIC each."
+            "NICs and get %(rails)s/%(gpus_per_node)s of a NIC each.",
+            p.rails,
         )
         % p.as_dict(),
         _("Fit %(gpus_per_node)s compute NICs per node, one per GPU.") % p.as_dict(),
@@ -265,73 +265,6 @@ def _fibre_short(p: FabricBeyondReach | FabricReachNotCatalogued, values: dict[s
     return message, fix
 
 
-@renders(FabricSmUnknown)
-def _sm_unknown(p: FabricSmUnknown) -> tuple[str, str]:
-    values = {"switch": p.switch, "ib_nodes": num(p.ib_nodes)}
-    return (
-        _(
-            "The subnet-manager status of %(switch)s is not known from the sources: plan UFM or an SM host for the "
-            "fabric of %(ib_nodes)s InfiniBand endpoints (HCA ports and switches)."
-        )
-        % values,
-        _(
-            "Plan UFM or a subnet-manager host attached to a leaf port, or confirm the switch's management status "
-            "from its datasheet."
-        ),
-    )
-
-
-@renders(FabricSmRequired)
-def _sm_required(p: FabricSmRequired) -> tuple[str, str]:
-    values = {"switch": p.switch, "ib_nodes": num(p.ib_nodes)}
-    return (
-        _(
-            "%(switch)s is unmanaged and runs no subnet manager; the fabric of %(ib_nodes)s InfiniBand endpoints "
-            "(HCA ports and switches) will not come up without one."
-        )
-        % values,
-        _("Add UFM or a subnet-manager host attached to a leaf port, or choose the managed switch model."),
-    )
-
-
-@renders(FabricSmLimit)
-def _sm_limit(p: FabricSmLimit) -> tuple[str, str]:
-    # Emitted only with a known limit.
-    values = {"ib_nodes": num(p.ib_nodes), "limit": num(p.sm_limit or 0)}
-    return (
-        _(
-            "The fabric has %(ib_nodes)s InfiniBand endpoints (HCA ports and switches); the embedded subnet manager "
-            "of the managed switches handles at most %(limit)s."
-        )
-        % values,
-        _("Add UFM appliances (NVIDIA runs them on dedicated servers attached to leaf ports)."),
-    )
-
-
-@renders(FabricSmEmbedded)
-def _sm_embedded(p: FabricSmEmbedded) -> tuple[str, str]:
-    if p.sm_limit is None:
-        values = {"switch": p.switch, "ib_nodes": num(p.ib_nodes)}
-        return (
-            _(
-                "The managed %(switch)s switches run an embedded subnet manager, without adaptive routing or SHARP; "
-                "how many InfiniBand endpoints it handles is not known from the sources (this fabric has "
-                "%(ib_nodes)s: HCA ports and switches)."
-            )
-            % values,
-            _("Plan UFM for AI training fabrics, or ask us to confirm the embedded subnet manager's limit."),
-        )
-    values = {"switch": p.switch, "ib_nodes": num(p.ib_nodes), "limit": num(p.sm_limit or 0)}
-    return (
-        _(
-            "The managed %(switch)s switches run an embedded subnet manager, enough for these %(ib_nodes)s "
-            "InfiniBand endpoints (HCA ports and switches; up to %(limit)s), but without adaptive routing or SHARP."
-        )
-        % values,
-        _("UFM is recommended for AI training fabrics, and required above %(limit)s endpoints.") % values,
-    )
-
-
 def _protocol_name(protocol: str) -> str:
     return {"infiniband": "InfiniBand", "ethernet": "Ethernet"}.get(protocol, protocol)
 
@@ -397,12 +330,18 @@ def _ports_exceeded(p: FabricPortsExceeded) -> tuple[str, str]:
             "leaves": num(p.leaves or 0),
         }
         return (
-            _(
+            ngettext(
+                "%(nodes)s nodes x %(rails)s rails cannot be wired rail-optimized on %(switch)s (%(ports)s ports): "
+                "every scalable unit of up to %(nodes_per_unit)s nodes has one leaf per rail, so %(units)s unit "
+                "needs %(leaves)s leaves, more than two tiers take (%(ports)s); and a three-tier pod holds whole "
+                "units under spines with %(max_rails)s downlinks, fewer than the %(rails)s leaves of one unit. "
+                "Beyond two tiers, rail-optimized %(switch)s fabrics take at most %(max_rails)s rails.",
                 "%(nodes)s nodes x %(rails)s rails cannot be wired rail-optimized on %(switch)s (%(ports)s ports): "
                 "every scalable unit of up to %(nodes_per_unit)s nodes has one leaf per rail, so %(units)s units "
                 "need %(leaves)s leaves, more than two tiers take (%(ports)s); and a three-tier pod holds whole "
                 "units under spines with %(max_rails)s downlinks, fewer than the %(rails)s leaves of one unit. "
-                "Beyond two tiers, rail-optimized %(switch)s fabrics take at most %(max_rails)s rails."
+                "Beyond two tiers, rail-optimized %(switch)s fabrics take at most %(max_rails)s rails.",
+                p.units or 0,
             )
             % values,
             _(
@@ -525,7 +464,16 @@ def _growth_reserve(p: FabricGrowthReserve) -> tuple[str, str]:
             )
             % values
         )
-    room = _(" Room for %(room)s more nodes without new switches.") % values if p.room_nodes else ""
+    room = (
+        ngettext(
+            " Room for %(room)s more node without new switches.",
+            " Room for %(room)s more nodes without new switches.",
+            p.room_nodes,
+        )
+        % values
+        if p.room_nodes
+        else ""
+    )
     if p.cost_eur is not None:
         cost = _("The reserve costs about EUR %(cost)s (list price).") % {"cost": num(p.cost_eur)}
     else:

@@ -198,8 +198,12 @@ def _split(p: NetworkStorageSystemPorts) -> str:
         return ""
     return " " + _(
         "The RA lists 16 storage switches for its 127 nodes but not their split into leaves and spines; the plan "
-        "counts the fewest that carry its links: %(switches)s, of which %(spines)s spines and %(leaves)s leaves."
-    ) % {"switches": num(p.leaves + p.spines), "leaves": num(p.leaves), "spines": num(p.spines)}
+        "counts the fewest that carry its links: %(switches)s, of which %(spines)s and %(leaves)s."
+    ) % {
+        "switches": num(p.leaves + p.spines),
+        "spines": ngettext("%(n)s spine", "%(n)s spines", p.spines) % {"n": num(p.spines)},
+        "leaves": ngettext("%(n)s leaf", "%(n)s leaves", p.leaves) % {"n": num(p.leaves)},
+    }
 
 
 def _reserved(p: NetworkStorageSystemPorts) -> str:

@@ -216,9 +216,12 @@ def _pdu_over_continuous(p: RackPduOverContinuous) -> tuple[str, str]:
 @renders(RackPduBusbar)
 def _pdu_busbar(p: RackPduBusbar) -> tuple[str, str]:
     return (
-        _(
+        ngettext(
             "Rack %(rack)s draws %(power)s kW: the %(positions)s zero-U PDU positions of a rack carry at most "
-            "%(max)s kW per feed with the catalogue's PDUs, so %(racks)s rack(s) have no PDU planned."
+            "%(max)s kW per feed with the catalogue's PDUs, so %(racks)s rack has no PDU planned.",
+            "Rack %(rack)s draws %(power)s kW: the %(positions)s zero-U PDU positions of a rack carry at most "
+            "%(max)s kW per feed with the catalogue's PDUs, so %(racks)s racks have no PDU planned.",
+            p.racks,
         )
         % {
             "rack": p.first_rack,

@@ -30,7 +30,7 @@ from engines.findings.params.workload import (
     WorkloadTrainingTime,
 )
 
-from .base import duration, duration_range, figure, known, num, pct, renders, tokens
+from .base import day_count, duration, duration_range, figure, known, num, pct, per_parameter, renders, tokens
 
 
 @renders(NicMissing)
@@ -119,24 +119,19 @@ def _basis(p: SizingParams) -> str:
         "precision": (p.precision or "bf16").upper(),
         "params": num(p.model_parameters_billion, 1),
         "need": num(p.need_gb),
-        "bpp": num(p.bytes_per_param, 2),
+        "bpp": per_parameter(p.bytes_per_param),
         "usable": num(p.usable_gb, 1),
         "memory": num(p.gpu_memory_gb, 1),
     }
-    text = (
-        _(
-            "%(mode)s of a %(params)sB-parameter model in %(precision)s needs about %(need)s GB (%(bpp)s bytes per "
-            "parameter"
-        )
-        % values
-    )
+    text = _("%(mode)s of a %(params)sB-parameter model in %(precision)s needs about %(need)s GB (%(bpp)s") % values
     if p.kv_cache_gb:
         text += _(
-            " plus a %(kv)s GB KV cache for %(concurrency)s sequences of %(context)s tokens, with the layers and KV "
-            "heads of %(kv_model)s"
+            " plus a %(kv)s GB KV cache for %(sequences)s of %(context)s tokens, with the layers and KV heads of "
+            "%(kv_model)s"
         ) % {
             "kv": num(p.kv_cache_gb, 1),
-            "concurrency": num(known(p.concurrency)),
+            "sequences": ngettext("%(n)s sequence", "%(n)s sequences", known(p.concurrency))
+            % {"n": num(known(p.concurrency))},
             "context": num(known(p.context_tokens)),
             "kv_model": p.kv_model,
         }
@@ -203,16 +198,16 @@ def _spans_nodes(p: WorkloadSpansNodes) -> tuple[str, str]:
 
 
 def _minimum(p: SizingParams) -> str:
-    values = {"minimum": num(p.minimum_gb), "bpp": num(p.minimum_bytes_per_param, 2)}
+    values = {"minimum": num(p.minimum_gb), "bpp": per_parameter(p.minimum_bytes_per_param)}
     if p.mode in ("pretraining", "full-finetune"):
         return (
             _(
                 "even fully sharded (ZeRO-3 or FSDP) with activation checkpointing, the weights, gradients and Adam "
-                "state alone take %(minimum)s GB (%(bpp)s bytes per parameter)"
+                "state alone take %(minimum)s GB (%(bpp)s)"
             )
             % values
         )
-    return _("the weights alone take %(minimum)s GB (%(bpp)s bytes per parameter)") % values
+    return _("the weights alone take %(minimum)s GB (%(bpp)s)") % values
 
 
 @renders(WorkloadNotEnoughGpus)
@@ -358,8 +353,8 @@ def _time_not_estimated(p: WorkloadTimeNotEstimated) -> tuple[str, str]:
             _("Ask us for the GPU's figure, or choose a GPU whose figure is known."),
         )
     if p.target_days is not None:
-        text = _("The time to train cannot be checked against the %(days)s days wanted: the tokens are not given.") % {
-            "days": num(p.target_days, 1)
+        text = _("The time to train cannot be checked against the %(days)s wanted: the tokens are not given.") % {
+            "days": day_count(p.target_days)
         }
     else:
         text = _("How long this training takes is not estimated: the tokens it trains on are not given.")
@@ -369,8 +364,8 @@ def _time_not_estimated(p: WorkloadTimeNotEstimated) -> tuple[str, str]:
 @renders(WorkloadDeadlineMissed)
 def _deadline_missed(p: WorkloadDeadlineMissed) -> tuple[str, str]:
     values = {
-        "days": num(p.days, 1),
-        "target": num(known(p.target_days), 1),
+        "days": day_count(p.days),
+        "target": day_count(known(p.target_days)),
         "gpus": num(p.gpus),
         "needed": num(p.gpus_needed),
         "nodes": num(p.nodes_needed),
@@ -378,7 +373,7 @@ def _deadline_missed(p: WorkloadDeadlineMissed) -> tuple[str, str]:
     }
     return (
         _(
-            "The estimated %(days)s days on %(gpus)s GPUs exceed the %(target)s days wanted. About %(needed)s GPUs "
+            "The estimate of %(days)s on %(gpus)s GPUs exceeds the %(target)s wanted. About %(needed)s GPUs "
             "(%(nodes)s nodes of %(per_node)s) would meet it at the same estimate."
         )
         % values,
