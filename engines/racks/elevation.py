@@ -144,15 +144,35 @@ def _text(x: float, y: float, body: str, *, size: int = FONT, anchor: str = "mid
     )
 
 
+LABEL_W = RACK_W - 8  # the room a device's label has, inside the device's outline
+SMALLEST = 9  # the smallest a one-unit device's label is set when its one line is too long
+
+
+def text_width(body: str, size: float) -> float:
+    """About how wide ``body`` is set in a sans-serif face at ``size`` px (DejaVu Sans's advances: capitals and
+    figures about 0.68 em, small letters 0.56, spaces and hyphens 0.34), to fit a label without measuring it."""
+    ems = sum(0.68 if c.isupper() or c.isdigit() else 0.34 if c in " -./" else 0.56 for c in body)
+    return ems * size
+
+
 def _device(x: float, top: float, d: Device, labels: ElevationLabels, system: bool = False) -> list[str]:
+    """The device's outline and its label: role and part number on one line; on two (role above, part number
+    below) when one line would run past the outline and the device is two units or taller; a label still too long
+    set smaller until it fits."""
     h = d.height_u * U_PX
     out = [
         f'<rect x="{x:g}" y="{top:g}" width="{RACK_W}" height="{h}" fill="{FILLS[d.role]}" '
         f'stroke="#000" stroke-width="1"/>'
     ]
-    words = f"{labels.role(d.role, system)} {d.part}"
-    out.append(_text(x + RACK_W / 2, top + h / 2, words, size=FONT if d.height_u > 1 else FONT - 1))
-    return out
+    role, cx, cy = labels.role(d.role, system), x + RACK_W / 2, top + h / 2
+    size = FONT if d.height_u > 1 else FONT - 1
+    lines = [f"{role} {d.part}"]
+    if text_width(lines[0], size) > LABEL_W and d.height_u > 1:
+        lines = [role, d.part]
+    while max(text_width(line, size) for line in lines) > LABEL_W and size > SMALLEST:
+        size -= 1
+    shift = (len(lines) - 1) * size * 0.6
+    return [*out, *(_text(cx, cy - shift + i * 2 * shift, line, size=size) for i, line in enumerate(lines))]
 
 
 def _rack(

@@ -109,3 +109,28 @@ def test_zero_u_pdus_are_drawn_per_feed():
     a = texts(render_elevation_svg(plan(air_nodes(1), facility=Facility(pdu_feeds=Feeds.A)), EN))
     assert [t for t in ab if t.startswith("PDU")] == ["PDU feed A 1× PDU-3P-32A", "PDU feed B 1× PDU-3P-32A"]
     assert [t for t in a if t.startswith("PDU")] == ["PDU feed A 1× PDU-3P-32A"]
+
+
+def test_every_device_label_fits_inside_its_outline():
+    # The control plane's and the UFM appliances' part numbers are the longest: on two lines in their 2U, and a
+    # long one-unit label is set smaller, never past the device's outline.
+    from engines.racks.elevation import LABEL_W, text_width
+    from engines.racks.inputs import SwitchGroup
+    from engines.racks.model import SwitchRole
+
+    servers = [
+        SwitchGroup(role=SwitchRole.CONTROL, part=part, count=1, height_u=2, power_w=None)
+        for part in ("HEAD-NODE-BCM", "MGMT-NODE-SLURM-LOGIN")
+    ] + [SwitchGroup(role=SwitchRole.UFM, part="UFM-ENTERPRISE-APPLIANCE", count=2, height_u=2, power_w=None)]
+    storage = SwitchGroup(role=SwitchRole.STORAGE_LEAF, part="MQM9790-NS2F-LONGER", count=2, height_u=1, power_w=None)
+    p = plan(air_nodes(64, su=32), [leaves(16), spines(8), storage, *servers], facility=Facility(rack_power_kw=60))
+    for labels in (EN, NL):
+        root = ET.fromstring(render_elevation_svg(p, labels))
+        said = [
+            (t.text or "", float(t.get("font-size"))) for t in root.iter(f"{SVG}text") if t.get("transform") is None
+        ]
+        if labels is EN:
+            assert ("HEAD-NODE-BCM", 13) in said  # "Control-plane server" above, the part number below
+        for text, size in said:
+            if not text.startswith(tuple("0123456789")):  # unit numbers stand in the gutter
+                assert text_width(text, size) <= LABEL_W or size == 9, (text, size)
