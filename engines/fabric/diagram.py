@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
 from engines.fabric.model import LEAF_SPINE, NODE_LEAF, SPINE_CORE, FabricPlan
+from engines.svgtext import text_width
 
 
 def _n(value: float) -> str:
@@ -133,19 +134,38 @@ def _label(y: float, text: str, x: float | None = None, c: Canvas = SCREEN) -> s
     """A text band at ``y``: from the left margin, or centred on ``x`` (a link label sits on its links).
 
     A white band behind the label keeps it readable over the edges. Not a stroke halo with paint-order: print
-    renderers (WeasyPrint) ignore paint-order and paint the white stroke over the text, hiding the label."""
-    width = 7 * len(text) + 8
-    left: float
-    at: float
-    if x is None:
-        left, anchor, at = MARGIN - 4, "", MARGIN
-    else:
-        left = min(max(x - width / 2, 4), c.width - 4 - width)
-        anchor, at = ' text-anchor="middle"', left + width / 2
-    return (
-        f'<path d="M{left:.1f} {y - 13:.1f}h{width}v17h-{width}z" fill="#fff" fill-opacity="0.85"/>'
-        f'<text x="{at:.1f}" y="{y:.1f}" class="edge"{anchor}>{escape(text)}</text>'
-    )
+    renderers (WeasyPrint) ignore paint-order and paint the white stroke over the text, hiding the label. A label
+    wider than the canvas is broken at a " · " into two lines, one band each."""
+    lines = _lines(text, c.width - 8)
+    out = []
+    for i, line in enumerate(lines):
+        at_y = y + (i - (len(lines) - 1) / 2) * LINE_H
+        width = round(text_width(line, 12)) + 8
+        left: float
+        at: float
+        if x is None:
+            left, anchor, at = MARGIN - 4, "", MARGIN
+        else:
+            left = min(max(x - width / 2, 4), c.width - 4 - width)
+            anchor, at = ' text-anchor="middle"', left + width / 2
+        out.append(
+            f'<path d="M{left:.1f} {at_y - 13:.1f}h{width}v{LINE_H}h-{width}z" fill="#fff" fill-opacity="0.85"/>'
+            f'<text x="{at:.1f}" y="{at_y:.1f}" class="edge"{anchor}>{escape(line)}</text>'
+        )
+    return "".join(out)
+
+
+LINE_H = 17  # a label's band
+
+
+def _lines(text: str, room: float) -> list[str]:
+    """``text`` on one line, or on two broken at the " · " that balances them best when one is wider than
+    ``room``."""
+    parts = text.split(" · ")
+    if text_width(text, 12) + 8 <= room or len(parts) < 2:
+        return [text]
+    splits = [[" · ".join(parts[:k]), " · ".join(parts[k:])] for k in range(1, len(parts))]
+    return min(splits, key=lambda pair: max(text_width(line, 12) for line in pair))
 
 
 def _link_label(

@@ -26,6 +26,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
+from engines.svgtext import text_width
+
 from .model import Device, DeviceRole, Feeds, Rack, RackPlan, RackRun
 from .ranges import name_ranges
 
@@ -146,13 +148,6 @@ def _text(x: float, y: float, body: str, *, size: int = FONT, anchor: str = "mid
 
 LABEL_W = RACK_W - 8  # the room a device's label has, inside the device's outline
 SMALLEST = 9  # the smallest a one-unit device's label is set when its one line is too long
-
-
-def text_width(body: str, size: float) -> float:
-    """About how wide ``body`` is set in a sans-serif face at ``size`` px (DejaVu Sans's advances: capitals and
-    figures about 0.68 em, small letters 0.56, spaces and hyphens 0.34), to fit a label without measuring it."""
-    ems = sum(0.68 if c.isupper() or c.isdigit() else 0.34 if c in " -./" else 0.56 for c in body)
-    return ems * size
 
 
 def _device(x: float, top: float, d: Device, labels: ElevationLabels, system: bool = False) -> list[str]:

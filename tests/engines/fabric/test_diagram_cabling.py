@@ -157,3 +157,19 @@ def test_the_rack_order_of_two_planes_keeps_each_units_leaves_together_and_grows
         ]  # fmt: skip
     else:
         assert names == ["pl1-switch-01", "pl2-switch-01"]
+
+
+@pytest.mark.parametrize("nodes", [64, 128, 2000])
+def test_every_link_label_stays_on_the_printed_page(nodes):
+    # The printed diagram is half as wide as the screen's: a label of the links, their pairs and their three-part
+    # medium would run past its left edge (it read "af-spine links…"); it is broken at a " · " into two lines.
+    from engines.fabric.diagram import PRINT
+    from engines.svgtext import text_width
+
+    root = ET.fromstring(render_svg(plan(nodes), canvas=PRINT))
+    width = float(root.get("width"))
+    labels = [t for t in root.iter(f"{SVG}text") if t.get("text-anchor") == "middle" and t.get("class") == "edge"]
+    assert any(" links at " in (t.text or "") for t in labels)
+    for text in labels:
+        half = text_width(text.text or "", 12) / 2
+        assert float(text.get("x")) - half >= 0 and float(text.get("x")) + half <= width, text.text

@@ -114,9 +114,10 @@ def test_zero_u_pdus_are_drawn_per_feed():
 def test_every_device_label_fits_inside_its_outline():
     # The control plane's and the UFM appliances' part numbers are the longest: on two lines in their 2U, and a
     # long one-unit label is set smaller, never past the device's outline.
-    from engines.racks.elevation import LABEL_W, text_width
+    from engines.racks.elevation import LABEL_W
     from engines.racks.inputs import SwitchGroup
     from engines.racks.model import SwitchRole
+    from engines.svgtext import text_width
 
     servers = [
         SwitchGroup(role=SwitchRole.CONTROL, part=part, count=1, height_u=2, power_w=None)
