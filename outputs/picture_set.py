@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from django.utils import translation
 
 from design.jsontext import JsonObject
-from engines.cluster.rackbill import rack_count
+from engines.cluster.rackbill import rack_count, rack_heights
 from messages.diagram import words as diagram_words
 from messages.racks import elevation_labels, kw_number
 from messages.slotmap import slot_map_labels
@@ -46,6 +46,9 @@ class _RackPlanSection(Protocol):
 
     @property
     def rack_count(self) -> int: ...
+
+    @property
+    def rack_heights(self) -> tuple[tuple[int, int], ...]: ...
 
     def to_json(self) -> JsonObject: ...
 
@@ -103,6 +106,11 @@ class PictureSet:
         """Every physical rack the elevation stands for (a distinct rack is drawn once, with its count)."""
         plan = self.rack_plan
         return rack_count(plan) if plan is None or isinstance(plan, dict) else plan.rack_count
+
+    def rack_heights(self) -> tuple[tuple[int, int], ...]:
+        """(units, racks) for each height of rack, the tallest first: an NVL72 system's own 48U beside 42U."""
+        plan = self.rack_plan
+        return rack_heights(plan) if plan is None or isinstance(plan, dict) else plan.rack_heights
 
     def slot_maps(self, limit: int | None = None) -> list[SlotMap]:
         """One slot map per node group of the placement (the first ``limit`` groups), in the groups' order."""

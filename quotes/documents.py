@@ -112,6 +112,7 @@ def _pictures(validation: JsonObject, language: str) -> dict[str, Any]:
         "topology": pictures.diagram() or None,
         "slot_maps": [{"name": m.name, "svg": m.svg} for m in pictures.slot_maps()],
         "rack_count": pictures.rack_count(),
+        "rack_heights": pictures.rack_heights(),
         "elevations": pictures.elevations(),
     }
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engines.racks.model import CordLine, Device, DeviceRole, PduLine, RackPlan
+from engines.racks.model import CordLine, Device, DeviceRole, PduLine, RackPlan, heights
 
 # The bill section of each role of a racked device the bill carries (design.contract.BILL_SECTIONS).
 SECTION_OF_ROLE: Mapping[DeviceRole, str] = {
@@ -104,6 +104,13 @@ def enclosure_count(rack_plan: Mapping[str, Any] | None) -> int:
     """The racks of a result's ``rack_plan`` as written that are enclosures to fit (every rack but a rack-scale
     system, which is a rack of its own with its power shelves and management switches)."""
     return sum(r.get("count", 1) for r in (rack_plan or {}).get("racks", []) if not r.get("system"))
+
+
+def rack_heights(rack_plan: Mapping[str, Any] | None) -> tuple[tuple[int, int], ...]:
+    """(units, racks) for each height of rack of a result's ``rack_plan`` as written, the tallest first (an entry
+    without its height is the plan's ``rack_units``)."""
+    plan = rack_plan or {}
+    return heights((r.get("u_total", plan.get("rack_units", 0)), r.get("count", 1)) for r in plan.get("racks", []))
 
 
 def rack_count(rack_plan: Mapping[str, Any] | None) -> int:

@@ -430,6 +430,11 @@ class RackPlanSection:
         return self.plan.rack_count
 
     @property
+    def rack_heights(self) -> tuple[tuple[int, int], ...]:
+        """(units, racks) for each height of rack, the tallest first."""
+        return self.plan.rack_heights
+
+    @property
     def enclosure_count(self) -> int:
         """The racks that are enclosures to fit (every rack but a rack-scale system)."""
         return sum(run.count for run in self.plan.runs if not run.rack.system)

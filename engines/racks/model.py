@@ -9,7 +9,7 @@ fact, it says what it could not check (a finding: ``engines.findings``, codes in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cached_property
@@ -109,6 +109,14 @@ class LeafPlacement(StrEnum):
 
 # ----------------------------------------------------------------------------------------------------------
 # Outputs
+
+
+def heights(racks: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """(units, racks) summed by height, the tallest first, from (units, racks) of each run or distinct rack."""
+    by_units: dict[int, int] = {}
+    for units, count in racks:
+        by_units[units] = by_units.get(units, 0) + count
+    return tuple(sorted(by_units.items(), reverse=True))
 
 
 @dataclass(frozen=True)
@@ -306,6 +314,12 @@ class RackPlan:
     @property
     def rack_count(self) -> int:
         return sum(run.count for run in self.runs)
+
+    @property
+    def rack_heights(self) -> tuple[tuple[int, int], ...]:
+        """(units, racks) for each height of rack the plan holds, the tallest first: a rack-scale system's own rack
+        (48U) beside the facility's 42U."""
+        return heights((run.rack.u_total, run.count) for run in self.runs)
 
     def to_dict(self) -> JsonObject:
         """The design-v1 ``rack_plan``: ``racks`` lists each distinct rack content once with its ``count`` and the

@@ -69,11 +69,15 @@ def _racks(context: dict[str, Any]) -> list[Flowable]:
     plan = context["rack_plan"]
     if not (plan and plan.get("racks")):
         return []
-    racks = context["rack_count"]
-    sentence = ngettext("%(racks)s rack of %(units)sU.", "%(racks)s racks of %(units)sU.", racks) % {
-        "racks": racks,
-        "units": plan.get("rack_units"),
-    }
+    racks, heights = context["rack_count"], context.get("rack_heights") or ()
+    if len(heights) > 1:  # rack-scale systems in their own racks beside the facility's
+        each = ", ".join(_("%(racks)s of %(units)sU") % {"racks": n, "units": units} for units, n in heights)
+        sentence = _("%(racks)s racks: %(heights)s.") % {"racks": racks, "heights": each}
+    else:
+        sentence = ngettext("%(racks)s rack of %(units)sU.", "%(racks)s racks of %(units)sU.", racks) % {
+            "racks": racks,
+            "units": heights[0][0] if heights else plan.get("rack_units"),
+        }
     if context["rack_power"]:
         sentence += " " + _(
             "Facility power: %(power)s kW for nodes, switches and transceivers; PDU losses and cooling are not"

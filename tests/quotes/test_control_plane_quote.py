@@ -74,3 +74,21 @@ def test_a_section_priced_wholly_on_request_says_so_instead_of_a_zero_subtotal(
     # a section with priced lines and lines on request still says "at least" with its priced amount
     racks = text[text.index("Racks and power") : text.index("Control plane")]
     assert "Subtotal, at least (lines on request not included) €" in racks
+
+
+def test_the_offer_counts_the_racks_by_height_when_systems_bring_their_own(make_configuration, customer, build):
+    # Four GB200 NVL72 systems in their own 48U racks and the fabric's and management racks at the facility's 42U:
+    # "8 racks of 42U" would misstate half of them.
+    nvl72 = {
+        "schema": "design/v1",
+        "name": "4 GB200 NVL72 racks",
+        "node_groups": [{"name": "rack", "count": 4, "server": "SRS-GB200-NVL72", "components": []}],
+        "fabric": {"switch": "MQM9700-NS2F", "oversubscription": "1:1", "topology": "rail-optimized"},
+    }
+    quote = build(quote_request, configuration=make_configuration(nvl72), customer=customer, channel="api")
+    racks = quote.frozen["validation"]["rack_plan"]["racks"]
+    systems = sum(r["count"] for r in racks if r["u_total"] == 48)
+    others = sum(r["count"] for r in racks if r["u_total"] == 42)
+    assert systems == 4 and others >= 1
+    text = " ".join("\n".join(p.extract_text() for p in PdfReader(io.BytesIO(render_pdf(quote.frozen))).pages).split())
+    assert f"{systems + others} racks: 4 of 48U, {others} of 42U." in text

@@ -84,3 +84,6 @@ def test_the_later_steps_show_the_racks_with_their_bill_and_elevation(client, ma
         assert GB300 in body
     review = client.get(url(config, "review")).content.decode()
     assert "includes 18 compute trays, 72 GPUs" in review
+    # The racks by height: the systems' own 48U racks, then the facility's 42U (not every rack "× 42U").
+    fabric = client.get(url(config, "fabric")).content.decode()
+    assert "<dd>2 × 48U, " in fabric and " × 42U</dd>" in fabric

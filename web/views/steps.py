@@ -264,6 +264,7 @@ def _fabric(request: HttpRequest, config: Configuration) -> HttpResponse:
         plan_parts=_plan_parts(plan, view),
         rack_plan=rack_plan,
         rack_count=pictures.rack_count(),
+        rack_heights=pictures.rack_heights(),
         # The distinct racks at their own size (labels of 11 px and more), two to a line: 608 px, within the step's
         # column on a 1,280 or 1,440 px screen; a phone scrolls it sideways.
         elevation="".join(pictures.elevations()),
