@@ -36,6 +36,10 @@ def _control_plane(p: ControlPlaneAdded) -> tuple[str, str]:
             "them: two Base Command Manager head nodes in high availability and three Kubernetes control-plane "
             "nodes."
         )
+    if p.priced:
+        return text % p.as_dict(), _(
+            "They are priced at our indicative list price per server; the exact servers are confirmed with the order."
+        )
     return text % p.as_dict(), _(
         "We quote these servers on request: no list price is set for servers without GPUs yet."
     )
@@ -53,10 +57,12 @@ def _ufm(p: ControlPlaneUfm) -> tuple[str, str]:
             "The InfiniBand fabric needs more than the switches' embedded subnet manager: the offer carries "
             "%(appliances)s UFM Enterprise appliances (a high-availability pair)."
         )
-    return (
-        text % p.as_dict(),
-        _("We quote the UFM appliances with their licence on request."),
-    )
+    if p.priced:
+        return text % p.as_dict(), _(
+            "They are priced at our indicative list price per appliance, its licence included; confirmed with the "
+            "order."
+        )
+    return text % p.as_dict(), _("We quote the UFM appliances with their licence on request.")
 
 
 @renders(ServicesDeclined)

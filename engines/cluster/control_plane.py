@@ -292,11 +292,13 @@ def _control_plane(
         price = prices.control_node
         lines = [_line(CONTROL_PLANE, part, describe(part, 0), n, price) for part, n in roles]
         servers = sum(n for _p, n in roles)
-        findings.append(finding("node_groups", ControlPlaneAdded(servers=servers, nodes=nodes, basis=kind)))
+        added = ControlPlaneAdded(servers=servers, nodes=nodes, basis=kind, priced=price is not None)
+        findings.append(finding("node_groups", added))
     ufm, because = ufm_appliances(nodes, *basis)
     if ufm and because:
         lines.append(_line(CONTROL_PLANE, UFM_APPLIANCE, describe(UFM_APPLIANCE, 0), ufm, prices.ufm_appliance))
-        findings.append(finding("fabric", ControlPlaneUfm(appliances=ufm, because=because)))
+        priced = prices.ufm_appliance is not None
+        findings.append(finding("fabric", ControlPlaneUfm(appliances=ufm, because=because, priced=priced)))
     return lines, findings
 
 

@@ -55,6 +55,21 @@ def test_past_the_embedded_subnet_manager_the_offer_carries_a_ufm_pair(seeded_ca
     assert "CONTROL_PLANE_UFM" in {f["code"] for f in result["control_plane"]["findings"]}
 
 
+def test_what_to_do_says_how_the_servers_are_priced_as_the_bill_prices_them(seeded_catalog, settings):
+    # With the settings' indicative prices the bill prices them, so the finding must not say "on request".
+    settings.QUOTE_SERVICE_CONTROL_NODE_EUR = "25000"
+    settings.QUOTE_SERVICE_UFM_APPLIANCE_EUR = "30000"
+    result = validate_json(document=_doc(128))
+    fixes = {f["code"]: f["fix"] for f in result["control_plane"]["findings"]}
+    assert _parts(result, "control_plane")["HEAD-NODE-BCM"]["unit_price_eur"] is not None
+    assert "indicative list price per server" in fixes["CONTROL_PLANE_ADDED"]
+    assert "indicative list price per appliance" in fixes["CONTROL_PLANE_UFM"]
+    assert not any("on request" in fix for fix in fixes.values())
+    settings.QUOTE_SERVICE_CONTROL_NODE_EUR = settings.QUOTE_SERVICE_UFM_APPLIANCE_EUR = ""
+    fixes = {f["code"]: f["fix"] for f in validate_json(document=_doc(128))["control_plane"]["findings"]}
+    assert "on request" in fixes["CONTROL_PLANE_ADDED"] and "on request" in fixes["CONTROL_PLANE_UFM"]
+
+
 def test_one_server_needs_no_control_plane(seeded_catalog):
     assert validate_json(document=_doc(1, fabric=False))["control_plane"]["bom"] == []
 

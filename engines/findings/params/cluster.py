@@ -16,6 +16,7 @@ class ControlPlaneAdded(Params):
     servers: int
     nodes: int
     basis: str
+    priced: bool = False  # the servers carry the settings' indicative list price (False: quoted on request)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -24,6 +25,7 @@ class ControlPlaneUfm(Params):
 
     appliances: int
     because: str
+    priced: bool = False  # the appliances carry the settings' indicative list price (False: quoted on request)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
