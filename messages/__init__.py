@@ -47,6 +47,7 @@ from . import subnet_manager as _subnet_manager  # noqa: F401  (registers the su
 from . import workload as _workload  # noqa: F401  (registers the workload renderers)
 from .base import PARAMS as PARAMS  # code -> its parameter class (the guard tests)
 from .base import RENDERERS
+from .bill import section_title
 from .languages import language_codes
 
 RENDERED_MAX = 4096  # kept (message, fix) pairs; when full, the kept texts are dropped and kept anew
@@ -99,11 +100,17 @@ def render(finding: Finding) -> tuple[str, str]:
 
 
 def _render(finding: Finding, language: str | None) -> tuple[str, str]:
-    """(message, fix) of ``finding`` in ``language``, which must be the active language."""
+    """(message, fix) of ``finding`` in ``language``, which must be the active language. A compute-fabric check
+    said of a storage or in-band network (subject ``networks.<key>``) is headed by the network's name, so it reads
+    apart from the same check of the compute fabric ("Storage network: The managed MQM9700-NS2F switches…")."""
     renderer = RENDERERS.get(finding.code)
     if renderer is None:
         raise LookupError(f"no message for finding code {finding.code}")
-    return _kept(renderer, language, finding.params)
+    message, fix = _kept(renderer, language, finding.params)
+    network = finding.subject.split(".")[1] if finding.subject.startswith("networks.") else None
+    if network and str(finding.code).startswith("FABRIC_"):
+        message = f"{section_title(network)}: {message}"
+    return message, fix
 
 
 def _kept(fn: Any, language: str | None, params: Any) -> Any:

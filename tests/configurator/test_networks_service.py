@@ -78,6 +78,19 @@ def test_no_rack_is_said_to_lack_a_management_switch_that_stands_elsewhere(seede
         assert switches == result["network_plans"]["oob"]["leaf_switches"] >= 1
 
 
+def test_a_fabric_check_of_a_network_names_the_network(seeded_catalog):
+    # The storage network on InfiniBand gets the compute fabric's subnet-manager check too: the two notes read apart.
+    result = validate_json(document=_cluster(128))
+    said = {(f["subject"], f["message"]) for f in result["findings"] if f["code"] == "FABRIC_SM_EMBEDDED"}
+    assert {subject for subject, _message in said} == {"fabric", "networks.storage"}
+    for subject, message in said:
+        assert message.startswith("Storage network: ") == (subject == "networks.storage"), message
+    dutch = validate_json(document=_cluster(128), language="nl")
+    assert any(
+        f["message"].startswith("Opslagnetwerk: ") for f in dutch["findings"] if f["code"] == "FABRIC_SM_EMBEDDED"
+    )
+
+
 def test_network_findings_reach_the_result_under_their_network(seeded_catalog):
     doc = _cluster()
     doc["networks"] = {"inband": None}
