@@ -220,6 +220,22 @@ def _reserved(p: NetworkStorageSystemPorts) -> str:
 
 @renders(NetworkMediaNotCatalogued)
 def _media_missing(p: NetworkMediaNotCatalogued) -> tuple[str, str]:
+    if p.length_m is not None:
+        values = {"links": num(p.links), "speed": num(p.speed_gbps), "connector": p.connector or "?"}
+        return (
+            ngettext(
+                "%(links)s link of %(speed)s Gb/s %(connector)s runs up to %(length)s m, to the out-of-band switches "
+                "in the management racks: the catalogue has no cable that long, so the bill leaves it out.",
+                "%(links)s links of %(speed)s Gb/s %(connector)s run up to %(length)s m, to the out-of-band switches "
+                "in the management racks: the catalogue has no cable that long, so the bill leaves them out.",
+                p.links,
+            )
+            % {**values, "length": num(p.length_m, 1)},
+            _(
+                "Ask us to quote these cords separately, or set networks.oob.placement to per-rack for a switch "
+                "in every rack and short cords."
+            ),
+        )
     return (
         ngettext(
             "%(links)s link of %(speed)s Gb/s %(connector)s: the catalogue has no cable for it, so the bill leaves "

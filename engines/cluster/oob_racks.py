@@ -20,6 +20,7 @@ from engines.networks.model import NetworkPlan
 from engines.networks.oob import CENTRAL, PER_RACK, RackSide, central_switches, oob_leaf_switch, oob_placement
 from engines.node.totals import NodeTotals
 from engines.racks import CentralSwitches, RackPlan, SwitchGroup
+from engines.racks.distances import central_oob_run
 from engines.racks.model import DeviceRole, RackKind, SwitchRole
 
 from .rackplan import build_rack_plan
@@ -185,4 +186,5 @@ def rack_side(racks: RackPlan, central: bool) -> RackSide:
         densest=densest,
         central=central,
         racks=_racks_but_central(racks),
+        cord_run_m=central_oob_run(racks) if central else None,
     )

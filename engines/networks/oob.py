@@ -53,6 +53,7 @@ class RackSide:
     densest: int = 0
     central: bool = False
     racks: int = 0  # every rack of the plan (one: the switch stays in it)
+    cord_run_m: float | None = None  # central: the longest cord run from a rack to the management racks' switches
 
 
 def oob_placement(entry: NetworkIn | None | Default, densest: int, racks: int = 0) -> tuple[str, str]:
@@ -123,7 +124,8 @@ def plan_oob(
     # takes them on its own switches: no aggregation switches.
     uplinks = OOB_UPLINKS * leaves
     bom: dict[str, int] = {leaf.part_number: leaves - in_racks} if leaves > in_racks else {}
-    media_findings, media = _oob_media(catalog, leaf, target, devices.ports, uplinks, bom, subject)
+    run = racks.cord_run_m if placement == CENTRAL else None
+    media_findings, media = _oob_media(catalog, leaf, target, (devices.ports, run), uplinks, bom, subject)
     own.extend(media_findings)
     return NetworkPlan(
         network=OOB,
@@ -186,33 +188,37 @@ def _oob_media(
     catalog: CatalogView,
     leaf: SwitchSpec,
     target: SwitchSpec | None,
-    ports: int,
+    cords: tuple[int, float | None],
     uplinks: int,
     bom: dict[str, int],
     subject: str,
 ) -> tuple[list[Finding], tuple[tuple[str, str, float], ...]]:
     """1 GbE RJ45 patch cords for every device port and the uplinks' cables (from the management switch's
     QSFP28 cages to the in-band switch's, or to a like cage on the customer's network): into the bill when the
-    catalogue has them, else a finding that names what to quote separately (no cable is invented). A device and its
-    rack's management switch share the rack, so a cord is the shortest active one for an in-rack run; an uplink runs
-    to the in-band switches elsewhere in the row (``UPLINK_RUN_M``). Also returns the media chosen per link class
-    (class, part label, length) for the cabling list."""
+    catalogue has them, else a finding that names what to quote separately (no cable is invented). ``cords``: the
+    device ports and the run their cords must reach: None where a device and its rack's management switch share
+    the rack (the shortest active cord for an in-rack run), else the longest run from a rack to the switches in the
+    management racks (``RackSide.cord_run_m``); an uplink runs to the in-band switches elsewhere in the row
+    (``UPLINK_RUN_M``). Also returns the media chosen per link class (class, part label, length) for the cabling
+    list."""
     out: list[Finding] = []
     media: list[tuple[str, str, float]] = []
+    ports, run = cords
     rj45 = [
         m
         for m in catalog.of_type(MediaSpec)
         if m.end_a.connector == m.end_b.connector == Connector.RJ45
         and m.end_a.speed_gbps >= 1
         and not m.retired
-        and (m.length_m or 0) >= IN_RACK_M + SLACK_M
+        and (m.length_m or 0) >= (IN_RACK_M if run is None else run) + SLACK_M
     ]
     if rj45 and ports:
         cord = min(rj45, key=lambda m: (m.length_m or 0, m.part_number))
         bom[cord.part_number] = bom.get(cord.part_number, 0) + ports
         media.append((DEVICE_LEAF, cord.part_number, float(cord.length_m or 0)))
     elif ports:
-        out.append(finding(subject, NetworkMediaNotCatalogued(links=ports, connector="RJ45", speed_gbps=1)))
+        missing = NetworkMediaNotCatalogued(links=ports, connector="RJ45", speed_gbps=1, length_m=run)
+        out.append(finding(subject, missing))
     if uplinks:
         side = Side(leaf.cage_connector, leaf.top, False, 1, leaf.part_number, True)
         far = side

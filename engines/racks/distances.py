@@ -232,6 +232,21 @@ def link_distances(
     return _lengths(computed, override, {"node_to_leaf_m": "in_rack_m"} if in_rack_leaves else {})
 
 
+def central_oob_run(plan: RackPlan, geometry: Geometry | None = None) -> float | None:
+    """The longest out-of-band cord run of a plan whose out-of-band switches stand in the management racks: from
+    the lowest device of any rack (its BMCs, switches and PDUs have management ports) to the nearest-placed of
+    those switches' lowest, rounded up to 0.1 m; None when no such switch is racked (per rack: the run is in the
+    rack)."""
+    routes = _Routes(plan, geometry or Geometry())
+    lows, _mgmt = _device_lows(routes, plan)
+    central = lows[DeviceRole.OOB]
+    if not central:
+        return None
+    devices = [pair for role, pairs in lows.items() if role != DeviceRole.OOB for pair in pairs]
+    worst = _worst_pairs(routes, devices, central, same_row=False)
+    return None if worst is None else _round_up(worst[0])
+
+
 def _device_lows(routes: _Routes, plan: RackPlan) -> tuple[dict[DeviceRole, list[tuple[Rack, int]]], float | None]:
     """Per device role, the racks that hold it with its lowest slot, and the longest management run (None: no
     management switch).

@@ -101,6 +101,18 @@ def test_network_findings_reach_the_result_under_their_network(seeded_catalog):
     # The catalogue holds the out-of-band patch cords and uplink cables: no gap to report.
     assert not [f for f in result["findings"] if f["code"] == "NETWORK_MEDIA_NOT_CATALOGUED"]
     assert result["valid"] is True
+    # The out-of-band switches stand in the management racks: every cord runs from its rack to those, so it is the
+    # shortest that reaches the longest such run, not the 3 m cord of a run inside the rack.
+    oob = result["network_plans"]["oob"]
+    cord = oob["media"]["device-leaf"]
+    assert oob["placement"] == "central" and cord["length_m"] > 5
+    cords = {line["part"]: line["quantity"] for line in result["bom"] if line["part"].startswith("CAT6-UTP-")}
+    assert cords == {cord["cable_part"]: oob["node_links"]}
+    # Per rack, a device and its switch share the rack: the 3 m cord.
+    doc["networks"]["oob"] = {"placement": "per-rack"}
+    result = validate_json(document=doc)
+    assert not [f for f in result["findings"] if f["code"] == "NETWORK_MEDIA_NOT_CATALOGUED"]
+    assert result["network_plans"]["oob"]["media"]["device-leaf"]["cable_part"] == "CAT6-UTP-3M"
 
 
 def test_the_cabling_list_carries_every_network_after_the_compute_fabric(seeded_catalog):

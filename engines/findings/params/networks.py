@@ -31,6 +31,7 @@ class NetworkMediaNotCatalogued(Params):
     links: int
     connector: str | None
     speed_gbps: int
+    length_m: float | None = None  # the run the cables must reach, where that is what no catalogued cable does
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

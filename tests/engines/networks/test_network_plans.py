@@ -11,6 +11,7 @@ import pytest
 from design.model import DEFAULT, NetworkIn, NetworksIn
 from engines.networks.oob import central_switches, oob_placement
 from engines.networks.plan import NodePorts, RackSide, plan_networks
+from messages import finding_dicts
 from tests.engines.node.parts import SEED
 
 DUAL_200G = SEED.get("MCX755106AS-HEAT")  # ConnectX-7, 2 x 200 Gb/s QSFP112
@@ -280,6 +281,28 @@ def test_central_out_of_band_switches_are_all_on_the_bill_and_none_in_the_racks(
     assert dict(oob.bom)["SN2201"] == oob.leaf_switches == -(-oob.oob.ports // 48)
     codes = {f.code for f in oob.findings}
     assert "NETWORK_OOB_PLACEMENT" in codes and "NETWORK_OOB_EXTRA_SWITCHES" not in codes
+
+
+@pytest.mark.parametrize(
+    ("run", "cord"), [(None, "CAT6-UTP-3M"), (8.3, "CAT6-UTP-10M"), (20.5, "CAT6-UTP-30M"), (75, None)]
+)
+def test_central_cords_reach_the_management_racks_or_say_how_far_they_run(run, cord):
+    # Central, each device's cord runs from its rack to the management racks (the rack plan's longest such run
+    # plus 0.5 m slack picks the cord); per rack (no run) it stays in the rack. Past the longest cord: said.
+    plans, _ = _plan(
+        64,
+        inband=_mgmt(64),
+        networks=NetworksIn(oob=NetworkIn(placement="central" if run else "per-rack")),
+        racks=RackSide(pdus=64, central=True, cord_run_m=run) if run else None,
+    )
+    oob = plans["oob"]
+    cords = {part: n for part, n in oob.bom if part.startswith("CAT6-UTP-")}
+    missing = [f for f in oob.findings if f.code == "NETWORK_MEDIA_NOT_CATALOGUED" and f.params.connector == "RJ45"]
+    if cord is None:
+        assert cords == {} and [f.params.length_m for f in missing] == [75]
+        assert "run up to 75 m" in finding_dicts(missing)[0]["message"]
+    else:
+        assert cords == {cord: oob.node_links} and not missing
 
 
 def test_without_system_ports_the_storage_systems_ports_are_reserved_in_the_ras_proportion_and_stated():
