@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from design.jsontext import JsonObject
@@ -202,7 +202,7 @@ def link_distances(
 ) -> dict[str, LinkLength]:
     """Longest run per link class in this plan (module docstring); an override always wins."""
     routes = _Routes(plan, geometry or Geometry())
-    lows, mgmt = _device_lows(routes, plan)
+    lows, mgmt = _lows_of(routes, plan)
     node_lows = {id(r): p for r, p in lows[DeviceRole.NODE]}
     in_rack = 0.0
     has_in_rack = False
@@ -234,17 +234,67 @@ def link_distances(
 
 def central_oob_run(plan: RackPlan, geometry: Geometry | None = None) -> float | None:
     """The longest out-of-band cord run of a plan whose out-of-band switches stand in the management racks: from
-    the lowest device of any rack (its BMCs, switches and PDUs have management ports) to the nearest-placed of
-    those switches' lowest, rounded up to 0.1 m; None when no such switch is racked (per rack: the run is in the
-    rack)."""
-    routes = _Routes(plan, geometry or Geometry())
-    lows, _mgmt = _device_lows(routes, plan)
-    central = lows[DeviceRole.OOB]
-    if not central:
+    the lowest device of any rack (its BMCs, switches and PDUs have management ports) to those switches' lowest,
+    rounded up to 0.1 m; None when no such switch is racked (per rack: the run is in the rack).
+
+    The racks on each side are taken by row, lowest unit and height, each group as the span of its slots: within a
+    row the run is longest between the spans' far ends; between rows the run along the rows, min(xa + xb, 2 far - xa -
+    xb), is longest where xa + xb is nearest ``far`` (``_Routes.between``), taken as ``far`` wherever the spans
+    reach it: an upper bound by at most a rack's width or two (128 H100 nodes: 21.1 m for 20.5 m rack by rack).
+    So a few dozen groups stand for every rack of a 100,000-node plan."""
+    if not any(d.role == DeviceRole.OOB for run in plan.runs for d in run.rack.devices):
         return None
-    devices = [pair for role, pairs in lows.items() if role != DeviceRole.OOB for pair in pairs]
-    worst = _worst_pairs(routes, devices, central, same_row=False)
-    return None if worst is None else _round_up(worst[0])
+    routes = _Routes(plan, geometry or Geometry())
+    lows, _mgmt = _lows_of(routes, plan)
+    devices = _spans(pair for role, pairs in lows.items() if role != DeviceRole.OOB for pair in pairs)
+    switches = _spans(lows[DeviceRole.OOB])
+    worst = max(
+        (_span_run(routes, a, span_a, b, span_b) for a, span_a in devices.items() for b, span_b in switches.items()),
+        default=None,
+    )
+    return None if worst is None else _round_up(worst)
+
+
+_Group = tuple[int, int, int]  # a group of racks: row, lowest unit, height
+
+
+def _spans(pairs: Iterable[tuple[Rack, int]]) -> dict[_Group, tuple[int, int]]:
+    """The first and last slot of the racks of each (row, lowest unit, height)."""
+    out: dict[_Group, tuple[int, int]] = {}
+    for rack, low in pairs:
+        key = (rack.row, low, rack.u_total)
+        first, last = out.get(key, (rack.slot, rack.slot))
+        out[key] = (min(first, rack.slot), max(last, rack.slot))
+    return out
+
+
+def _span_run(routes: _Routes, a: _Group, span_a: tuple[int, int], b: _Group, span_b: tuple[int, int]) -> float:
+    """The longest run between any rack of one group and any of the other (``_Routes.between`` at its worst)."""
+    (row_a, low_a, u_a), (row_b, low_b, u_b) = a, b
+    if row_a == row_b and span_a[0] == span_a[1] == span_b[0] == span_b[1]:
+        return routes.in_rack(min(low_a, low_b), max(low_a, low_b))  # one rack: the switch stands with the devices
+    w = routes.g.rack_width_m
+    if row_a == row_b:
+        horizontal = max(span_a[1] - span_b[0], span_b[1] - span_a[0], 0) * w
+    else:
+        far = max(routes.row_len[row_a], routes.row_len[row_b]) * w
+        low_sum, high_sum = (span_a[0] + span_b[0] + 1) * w, (span_a[1] + span_b[1] + 1) * w
+        along = far if low_sum <= far <= high_sum else high_sum if high_sum < far else 2 * far - low_sum
+        horizontal = along + abs(row_a - row_b) * routes.g.row_pitch_m
+    return routes.climb(low_a, u_a) + horizontal + routes.climb(low_b, u_b) + routes.g.slack_m
+
+
+_last: list[tuple[RackPlan, Geometry, tuple[dict[DeviceRole, list[tuple[Rack, int]]], float | None]]] = []
+
+
+def _lows_of(routes: _Routes, plan: RackPlan) -> tuple[dict[DeviceRole, list[tuple[Rack, int]]], float | None]:
+    """``_device_lows`` of the plan, kept for the plan last asked about: the link lengths and the out-of-band run
+    of one validation read the same plan."""
+    if _last and _last[0][0] is plan and _last[0][1] == routes.g:
+        return _last[0][2]
+    found = _device_lows(routes, plan)
+    _last[:] = [(plan, routes.g, found)]
+    return found
 
 
 def _device_lows(routes: _Routes, plan: RackPlan) -> tuple[dict[DeviceRole, list[tuple[Rack, int]]], float | None]:

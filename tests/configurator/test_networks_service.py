@@ -246,3 +246,25 @@ def test_the_bill_says_at_least_only_while_something_is_priced_on_request(seeded
     assert priced["totals"]["list_price_at_least"] is bool(unpriced)
     catalogued = [BomLine.from_dict(x) for x in priced["bom"] if x["part"]]
     assert bom_result(catalogued)[1]["list_price_at_least"] is False
+
+
+@pytest.mark.parametrize("nodes", [4, 128, 512])
+def test_the_central_cords_run_is_the_longest_rack_to_switch_run_within_a_rack_or_two(seeded_catalog, nodes):
+    # Taken by groups of racks, the run bounds every rack's own run to every central switch, by a rack's width or
+    # two at most: the cord chosen reaches every device.
+    from configurator.services import design_validate_parsed
+    from engines.racks.distances import Geometry, _Routes, central_oob_run
+    from engines.racks.model import DeviceRole
+
+    plan = design_validate_parsed(document=_cluster(nodes)).result.rack_plan.plan
+    routes = _Routes(plan, Geometry())
+    racks = [rack for run in plan.runs for rack in run.racks()]
+
+    def lowest(rack, central):
+        return min((d.position_u for d in rack.devices if (d.role == DeviceRole.OOB) == central), default=None)
+
+    switches = [(r, low) for r in racks if (low := lowest(r, True)) is not None]
+    devices = [(r, low) for r in racks if (low := lowest(r, False)) is not None]
+    exact = max(routes.between(a, pa, b, pb)[0] for a, pa in devices for b, pb in switches)
+    run = central_oob_run(plan)
+    assert exact - 0.1 <= run <= exact + 2 * Geometry().rack_width_m + 0.1
