@@ -237,11 +237,11 @@ def central_oob_run(plan: RackPlan, geometry: Geometry | None = None) -> float |
     the lowest device of any rack (its BMCs, switches and PDUs have management ports) to those switches' lowest,
     rounded up to 0.1 m; None when no such switch is racked (per rack: the run is in the rack).
 
-    The racks on each side are taken by row, lowest unit and height, each group as the span of its slots: within a
-    row the run is longest between the spans' far ends; between rows the run along the rows, min(xa + xb, 2 far - xa -
-    xb), is longest where xa + xb is nearest ``far`` (``_Routes.between``), taken as ``far`` wherever the spans
-    reach it: an upper bound by at most a rack's width or two (128 H100 nodes: 21.1 m for 20.5 m rack by rack).
-    So a few dozen groups stand for every rack of a 100,000-node plan."""
+    The racks on each side are taken by row and height, each group as the span of its slots with its lowest device
+    (the longest climb): within a row the run is longest between the spans' far ends; between rows the run along the
+    rows, min(xa + xb, 2 far - xa - xb), is longest where xa + xb is nearest ``far`` (``_Routes.between``), taken as
+    ``far`` wherever the spans reach it: an upper bound by at most a rack's width or two (128 H200 nodes: 21.1 m for
+    20.5 m rack by rack). So a few dozen groups stand for every rack of a 100,000-node plan."""
     if not any(d.role == DeviceRole.OOB for run in plan.runs for d in run.rack.devices):
         return None
     routes = _Routes(plan, geometry or Geometry())
@@ -255,30 +255,38 @@ def central_oob_run(plan: RackPlan, geometry: Geometry | None = None) -> float |
     return None if worst is None else _round_up(worst)
 
 
-_Group = tuple[int, int, int]  # a group of racks: row, lowest unit, height
+_Group = tuple[int, int]  # the racks of one row and height
 
 
-def _spans(pairs: Iterable[tuple[Rack, int]]) -> dict[_Group, tuple[int, int]]:
-    """The first and last slot of the racks of each (row, lowest unit, height)."""
-    out: dict[_Group, tuple[int, int]] = {}
+def _spans(pairs: Iterable[tuple[Rack, int]]) -> dict[_Group, tuple[int, int, int]]:
+    """Per row and rack height: the lowest unit of the racks' devices (the longest climb) and their first and last
+    slot."""
+    lows: dict[_Group, list[int]] = {}
+    slots: dict[_Group, list[int]] = {}
     for rack, low in pairs:
-        key = (rack.row, low, rack.u_total)
-        first, last = out.get(key, (rack.slot, rack.slot))
-        out[key] = (min(first, rack.slot), max(last, rack.slot))
-    return out
+        key = (rack.row, rack.u_total)
+        if key in lows:
+            lows[key].append(low)
+            slots[key].append(rack.slot)
+        else:
+            lows[key], slots[key] = [low], [rack.slot]
+    return {key: (min(lows[key]), min(slots[key]), max(slots[key])) for key in lows}
 
 
-def _span_run(routes: _Routes, a: _Group, span_a: tuple[int, int], b: _Group, span_b: tuple[int, int]) -> float:
+def _span_run(
+    routes: _Routes, a: _Group, span_a: tuple[int, int, int], b: _Group, span_b: tuple[int, int, int]
+) -> float:
     """The longest run between any rack of one group and any of the other (``_Routes.between`` at its worst)."""
-    (row_a, low_a, u_a), (row_b, low_b, u_b) = a, b
-    if row_a == row_b and span_a[0] == span_a[1] == span_b[0] == span_b[1]:
+    (row_a, u_a), (low_a, first_a, last_a) = a, span_a
+    (row_b, u_b), (low_b, first_b, last_b) = b, span_b
+    if row_a == row_b and first_a == last_a == first_b == last_b:
         return routes.in_rack(min(low_a, low_b), max(low_a, low_b))  # one rack: the switch stands with the devices
     w = routes.g.rack_width_m
     if row_a == row_b:
-        horizontal = max(span_a[1] - span_b[0], span_b[1] - span_a[0], 0) * w
+        horizontal = max(last_a - first_b, last_b - first_a, 0) * w
     else:
         far = max(routes.row_len[row_a], routes.row_len[row_b]) * w
-        low_sum, high_sum = (span_a[0] + span_b[0] + 1) * w, (span_a[1] + span_b[1] + 1) * w
+        low_sum, high_sum = (first_a + first_b + 1) * w, (last_a + last_b + 1) * w
         along = far if low_sum <= far <= high_sum else high_sum if high_sum < far else 2 * far - low_sum
         horizontal = along + abs(row_a - row_b) * routes.g.row_pitch_m
     return routes.climb(low_a, u_a) + horizontal + routes.climb(low_b, u_b) + routes.g.slack_m
