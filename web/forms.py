@@ -50,6 +50,7 @@ from messages.diagram import TOPOLOGIES as TOPOLOGY_LABELS
 from quotes.countries import offered_country_names
 from quotes.models import Quote
 from quotes.selectors import QUOTE_SORTS, UNASSIGNED
+from quotes.services import customer_of
 from web.widgets import FastSelect
 
 if TYPE_CHECKING:
@@ -457,18 +458,18 @@ class QuoteRequestForm(Form):
 
     @staticmethod
     def initial_of(quote: Quote) -> dict[str, str]:
-        """The form's fields filled in with the customer ``quote`` was made for."""
-        return {
-            "name": quote.customer_name,
-            "company": quote.customer_company,
-            "email": quote.customer_email,
-            "country": quote.customer_country,
-            "vat_number": quote.customer_vat_number,
-            "kvk_number": quote.customer_kvk,
-            "street": quote.customer_street,
-            "postal_code": quote.customer_postal_code,
-            "city": quote.customer_city,
-        }
+        """The form's fields filled in with the customer ``quote`` was made for (the services' ``customer_of``,
+        under the form's field names)."""
+        return {_FORM_FIELDS.get(key, key): value for key, value in customer_of(quote).items()}
+
+
+# The form's name of each field of quotes.services.customer_of that it names otherwise.
+_FORM_FIELDS = {
+    "kvk": "kvk_number",
+    "address_street": "street",
+    "address_postal_code": "postal_code",
+    "address_city": "city",
+}
 
 
 class DashboardFilterForm(Form):

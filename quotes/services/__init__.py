@@ -97,12 +97,13 @@ from .mail import (
 )
 from .orders import confirmation_name, order_confirmation_rebuild
 from .preview import QuotePreview, quote_preview
-from .requesting import DUPLICATE_WINDOW, quote_request, quote_revise
+from .requesting import DUPLICATE_WINDOW, customer_of, quote_request, quote_revise
 
 __all__ = [
     "ADDRESS_FIELDS",
     "CHANNELS",
     "DUPLICATE_WINDOW",
+    "customer_of",
     "EMAIL_MAX_LENGTH",
     "FILE_KINDS",
     "LINK_SALT",

@@ -173,6 +173,11 @@ def test_a_sales_engineer_marks_a_design_built_and_quotes_its_expansion(make_con
     assert quote.status == Quote.Status.ISSUED
     parts = {line["part_number"]: line["quantity"] for line in quote.frozen["lines"]}
     assert parts["SYS-821GE-TNHR"] == 4 and parts["SVC-RECABLE"] > 0  # the growth, not the grown cluster
+    # Its next expansion's form starts from that quote's customer, address and KvK number included.
+    Quote.objects.filter(pk=quote.pk).update(configuration=config, customer_kvk="12345678")
+    again = staff_client.get(built_url).content.decode()
+    for field, value in (("company", "Rekenkracht B.V."), ("street", "Stationsplein 1"), ("kvk_number", "12345678")):
+        assert f'name="{field}" value="{value}"' in again or f'value="{value}" name="{field}"' in again, field
 
 
 def test_only_a_design_marked_as_built_is_expanded_and_only_by_staff(make_config, staff_client):
