@@ -1,4 +1,4 @@
-"""Benchmark of the design parser (design.parse.parse_design): median microseconds per document, for a design of
+"""Benchmark of the design parser (engines.intake.parse.parse_design): median microseconds per document, for a design of
 one node group and one of 100 node groups (the most a design may have), each with a fabric, a workload and the
 component mix of an HGX training node; then the same for a document refused for one bad field in every group.
 
@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from design.model import DesignInputError  # noqa: E402
-from design.parse import parse_design  # noqa: E402
+from engines.intake.parse import parse_design  # noqa: E402
 
 
 def group(n: int) -> dict:

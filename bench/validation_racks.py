@@ -51,7 +51,6 @@ from configurator import recommend  # noqa: E402
 from configurator.examples import h200_training_cluster  # noqa: E402
 from configurator.services import configuration_create, design_validate  # noqa: E402
 from configurator.snapshot import catalog_snapshot  # noqa: E402
-from design.parse import parse_design  # noqa: E402
 from engines.cluster import rackplan  # noqa: E402
 from engines.cluster.pipeline import _fabric_inputs  # noqa: E402
 from engines.cluster.rackplan import (  # noqa: E402
@@ -61,6 +60,7 @@ from engines.cluster.rackplan import (  # noqa: E402
     rack_plan_section,
 )
 from engines.fabric.check import check_design_fabric  # noqa: E402
+from engines.intake.parse import parse_design  # noqa: E402
 from engines.node.engine import validate_nodes  # noqa: E402
 
 SIZE_FLOOR = {2048: 100_000, 100_000: 1_000_000}  # bytes, as the API sends the result

@@ -18,8 +18,8 @@ from django.utils.translation import ngettext
 
 from design.jsontext import JsonObject
 from design.model import DesignInputError, RecommendRequestIn
-from design.parse import parse_recommend_request
 from design.specs import CatalogView, GpuSpec
+from engines.intake.parse import parse_recommend_request
 from messages.base import num
 
 from .comparison import Choice, goal_choices, nothing_meets

@@ -1,9 +1,10 @@
 """The validation result as typed objects (contract design/v1), up to the door that serialises it.
 
-``configurator.validation.run_validation`` returns a ``ValidationResult``: the verdict, the findings said in the
-result's language, the engines' own plans (the compute fabric's ``FabricPlan``, each network's ``NetworkPlan``),
-the totals, the rack plan (``RackPlanSection``), the control-plane and service lines (``ClusterLine``), the default
-parts added (``DefaultAdded``), the workload sizing and the one bill of materials (``BomLine``). Services and pages
+``configurator.validation.run_validation`` returns a ``ValidationResult``: what the engines found in one pass
+(``ClusterValidation``), read as the verdict, the findings said in the result's language (on first reading), the
+engines' own plans (the compute fabric's ``FabricPlan``, each network's ``NetworkPlan``), the totals, the rack
+plan (``RackPlanSection``), the control-plane and service lines (``ClusterLine``), the default parts added
+(``DefaultAdded``), the workload sizing and the one bill of materials (``BomLine``). Services and pages
 read its attributes. Only the doors write it out: the API and the command line send ``to_json()``, a quote freezes
 ``to_json()`` in its snapshot, and the wizard and the alternatives page pass the JSON form of a section to their
 templates and pictures. ``to_json()`` is the contract's JSON, key for key and in the same order as the API has
@@ -23,21 +24,24 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from configurator.bom import Bill, bill_of
 from design.model.site import SiteIn
 from design.specs import CatalogView
-from engines.cluster.bill import BomLine
+from engines.cluster.bill import BomLine, bom_total
 from engines.cluster.control_plane import ClusterLine, LeftOut
 from engines.cluster.defaults import DefaultAdded
+from engines.cluster.pipeline import ClusterValidation
 from engines.cluster.rackplan import RackPlanSection
 from engines.fabric.model import FabricPlan
-from engines.findings.finding import Severity
+from engines.findings.finding import Finding, Severity
 from engines.networks.model import NetworkPlan
 from engines.node.pcie.placement import GroupPlacement
 from engines.node.power import ClusterPower
 from engines.node.sizing import Sizing
+from messages import finding_dicts, totals_dict
 
 Json = dict[str, Any]
 
@@ -69,6 +73,15 @@ class ShownFinding(NamedTuple):
             "message": self.message,
             "fix": self.fix,
         }
+
+
+def shown_findings(findings: Iterable[Finding], language: str) -> tuple[ShownFinding, ...]:
+    """``findings`` with their message and fix in ``language``."""
+    findings = list(findings)
+    return tuple(
+        ShownFinding(d["code"], f.severity, d["subject"], d["message"], d["fix"])
+        for f, d in zip(findings, finding_dicts(findings, language), strict=True)
+    )
 
 
 def findings_json(findings: Iterable[ShownFinding]) -> list[dict[str, str]]:
@@ -140,29 +153,86 @@ class Totals:
 
 @dataclass(frozen=True)
 class ValidationResult:
-    """What validating a design says (contract design/v1). ``valid`` is false exactly when a finding is an error."""
+    """What validating a design says (contract design/v1). ``valid`` is false exactly when a finding is an error.
 
-    valid: bool
-    findings: tuple[ShownFinding, ...]
-    placement: list[GroupPlacement]
-    fabric_plan: FabricSection | None
-    network_plans: dict[str, NetworkSection | None]
-    totals: Totals
-    rack_plan: RackPlanSection
-    control_plane: LinesSection
-    services: LinesSection
-    defaults_added: tuple[DefaultAdded, ...]
-    sizing: Sizing | None
+    ``found`` is what the engines found, in one pass; the result says it in ``language`` where it is read: the
+    findings with their messages, each section with its own, and the node totals with their power assumptions in
+    every language, each said once, on first reading. A caller that reads only the verdict, the figures or the bill
+    (the recommender ranking candidates, a comparison) never has a message rendered."""
+
+    found: ClusterValidation
     catalog_version: str
     design_hash: str
     language: str
-    bom: tuple[BomLine, ...]
-    left_out: LeftOut = LeftOut(frozenset(), "size")
     site: SiteIn | None = None  # the naming template of the hand-over files (outputs.links); not in to_json
     name: str = ""  # the design's name (the NetBox bundle's site); not in to_json
     # The catalogue view the design was validated against, whose part facts the hand-over files read (the NetBox
     # device types); None: the live catalogue's (configurator.snapshot.catalog_snapshot). Not in to_json.
     catalog: CatalogView | None = None
+
+    @cached_property
+    def valid(self) -> bool:
+        return not any(f.severity == Severity.ERROR for f in self.found.findings)
+
+    @cached_property
+    def findings(self) -> tuple[ShownFinding, ...]:
+        return shown_findings(self.found.findings, self.language)
+
+    @property
+    def placement(self) -> list[GroupPlacement]:
+        return self.found.node.placement
+
+    @cached_property
+    def fabric_plan(self) -> FabricSection | None:
+        fabric = self.found.fabric_plan
+        return None if fabric is None else FabricSection(fabric, shown_findings(fabric.findings, self.language))
+
+    @cached_property
+    def network_plans(self) -> dict[str, NetworkSection | None]:
+        return {
+            key: None if p is None else NetworkSection(plan=p, findings=shown_findings(p.findings, self.language))
+            for key, p in self.found.network_plans.items()
+        }
+
+    @cached_property
+    def totals(self) -> Totals:
+        total, on_request = bom_total(self.found.bom)
+        return Totals(
+            nodes=totals_dict(self.found.node.totals),
+            racks=self.found.rack_plan.plan.totals(),
+            power=self.found.power,
+            list_price_eur=total,
+            list_price_at_least=on_request > 0,
+        )
+
+    @property
+    def rack_plan(self) -> RackPlanSection:
+        return self.found.rack_plan
+
+    @cached_property
+    def control_plane(self) -> LinesSection:
+        found = self.found
+        return LinesSection(found.control_plane, shown_findings(found.control_plane_findings, self.language))
+
+    @cached_property
+    def services(self) -> LinesSection:
+        return LinesSection(self.found.services, shown_findings(self.found.services_findings, self.language))
+
+    @property
+    def defaults_added(self) -> tuple[DefaultAdded, ...]:
+        return self.found.defaults_added
+
+    @property
+    def sizing(self) -> Sizing | None:
+        return self.found.node.sizing
+
+    @property
+    def bom(self) -> tuple[BomLine, ...]:
+        return self.found.bom
+
+    @property
+    def left_out(self) -> LeftOut:
+        return self.found.left_out
 
     @property
     def errors(self) -> list[ShownFinding]:

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 from catalog.models import Part
 from design.model import DesignInputError
-from design.parse import parse_design
 from design.specs import AdapterSpec, CatalogView, CpuSpec, DriveSpec, GpuSpec, MemorySpec, ServerSpec, SwitchSpec
 from engines.cluster.control_plane import left_out
+from engines.intake.parse import parse_design
 from engines.node.gpu import gpu_acceptance
 
 from .snapshot import catalog_snapshot, clear_cache

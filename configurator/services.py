@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -12,21 +12,21 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from configurator.bom import Bill, design_bill
-from design.model import DesignIn, DesignInputError
-from design.parse import parse_design
-from design.references import check_references
+from design.model import DesignInputError
 from design.specs import CatalogView
 from engines.cluster.pipeline import design_hash
 from engines.fabric.plan import plan_fabric
 from engines.fabric.request import parse_fabric_request, resolve
 from engines.findings.finding import Severity
+from engines.intake.parse import parse_design
+from engines.intake.references import check_references
 from messages.languages import resolve_language
 
 from .errors import ConfigurationErrorCode, ConfigurationLocked
 from .models import Configuration, WarningAcknowledgement
-from .result import FabricSection, ShownFinding, ValidationResult
+from .result import FabricSection, ShownFinding, ValidationResult, shown_findings
 from .snapshot import catalog_snapshot
-from .validation import run_validation, shown_findings
+from .validation import Validated, run_validation
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -51,28 +51,13 @@ def design_validate(
     return design_validate_parsed(document=document, language=language, catalog=catalog).result
 
 
-@dataclass(frozen=True)
-class Validated:
-    """A validation with what it read: the parsed design and the catalogue view it was validated against."""
-
-    design: DesignIn
-    catalog: CatalogView
-    result: ValidationResult
-
-
 def design_validate_parsed(
     *, document: Any, language: str | None = None, catalog: CatalogView | None = None
 ) -> Validated:
     """design_validate, keeping the parsed design and the catalogue view beside the result, for a caller that
     goes on to price the same design (the quote evaluation's bill of materials): the document is parsed once and
     the design is priced from the catalogue version it was validated against."""
-    design = parse_design(document)  # a malformed or oversized document is refused before the catalogue is read
-    if catalog is None:
-        catalog = catalog_snapshot()
-    check_references(design, catalog)
-    result = run_validation(design, catalog, document=document, language=resolve_language(language))
-    result = replace(result, catalog=catalog)
-    return Validated(design=design, catalog=catalog, result=result)
+    return run_validation(document, catalog, language=resolve_language(language))
 
 
 def design_check_well_formed(*, document: Any) -> None:

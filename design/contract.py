@@ -120,7 +120,7 @@ MAX_NODES = 100_000  # "absurd size": no quote covers more nodes than this, in o
 MAX_NODE_GROUPS = 100
 MAX_COMPONENTS_PER_GROUP = 64
 MAX_QUANTITY = 1_000  # per node; no server holds more parts of one kind
-MAX_PORTS_USED = 16  # per adapter; the catalogue's port count is the real bound (design.references)
+MAX_PORTS_USED = 16  # per adapter; the catalogue's port count is the real bound (engines.intake.references)
 
 # workload
 WORKLOAD_KINDS = ("training", "inference")

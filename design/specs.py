@@ -331,7 +331,7 @@ PartSpec = (
 ) | PartBase
 
 # The kinds of part that are no node component and belong in another field: a server in the node group's
-# ``server``, a switch in ``fabric.switch``; cables and optics come from the fabric plan (design.references says
+# ``server``, a switch in ``fabric.switch``; cables and optics come from the fabric plan (engines.intake.references says
 # which, the node rules leave such a part out).
 NOT_COMPONENTS: tuple[type, ...] = (ServerSpec, SwitchSpec, MediaSpec)
 

@@ -26,7 +26,10 @@ from configurator.selectors import fabric_switches
 from design.contract import (
     DEFAULT_PDU_FEEDS,
     DEFAULT_TOPOLOGY,
+    MAX_CONCURRENCY,
+    MAX_CONTEXT_TOKENS,
     MAX_DISTANCE_M,
+    MAX_NODES,
     MAX_NODES_PER_RACK,
     MAX_RACK_POWER_KW,
     MAX_SUPPORT_YEARS,
@@ -35,7 +38,6 @@ from design.contract import (
     Topology,
     parse_oversubscription,
 )
-from design.parse import MAX_CONCURRENCY, MAX_CONTEXT_TOKENS, MAX_NODES
 from design.specs import (
     AdapterSpec,
     CatalogView,

@@ -1,10 +1,10 @@
 """The design document (contract design/v1, docs/design-v1.md) and the fabric-plan request as one typed model.
 
-The pydantic models below are at once the parser (design.parse validates a document with them), what the engines
+The pydantic models below are at once the parser (engines.intake.parse validates a document with them), what the engines
 read (frozen, immutable objects with the attribute names the engines use) and the OpenAPI schema of the two
 request bodies (api.schema generates it from these classes). Every limit comes from design.contract; every field
 says, through its ``Say``, how its refusals read, so pydantic's errors become the messages and field paths the
-doors have always returned (``design.parse.input_errors``). Rules that join two fields (a mode of another kind,
+doors have always returned (``engines.intake.parse.input_errors``). Rules that join two fields (a mode of another kind,
 slots that do not match the quantity, the total node count) are each model's ``_cross``; they are checked even
 when other fields are bad, so a document gets every bad field at once.
 

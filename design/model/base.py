@@ -43,7 +43,7 @@ class DesignInputError(Exception):
 
 @dataclass(frozen=True)
 class Say:
-    """How the refusals of one field read (design.parse.input_errors turns pydantic's errors into them).
+    """How the refusals of one field read (engines.intake.parse.input_errors turns pydantic's errors into them).
 
     ``kind``: ``text`` (a string), ``choice`` (a string of an enum: OneOf), ``ratio`` (``d:u``), ``whole`` (a
     count; ``what`` names it in "an absurd size for one node"), ``positive`` (a positive number), ``above_zero``

@@ -507,7 +507,7 @@ class ServicesIn(_In):
 
 
 class DesignIn(_In):
-    """A design as the engines read it (design.parse.parse_design returns a DesignDocument, which is one)."""
+    """A design as the engines read it (engines.intake.parse.parse_design returns a DesignDocument, which is one)."""
 
     name: Name = ""
     workload: WorkloadIn | None = None

@@ -1,6 +1,6 @@
 """The stateless fabric-plan request (contract design/v1, "Fabric plan"; docs/design-v1.md): part resolution.
 
-``parse_fabric_request`` (design.parse, the typed model design.model.FabricRequestIn) checks the shape and
+``parse_fabric_request`` (engines.intake.parse, the typed model design.model.FabricRequestIn) checks the shape and
 ranges of the JSON body and names every bad field; ``resolve`` looks the named parts up in the catalogue. Both
 raise ``DesignInputError`` ({field: message}).
 """
@@ -11,8 +11,8 @@ from typing import Any, cast
 
 from design.contract import TOPOLOGIES, parse_oversubscription
 from design.model import DesignInputError, FabricRequestIn
-from design.parse import parse_fabric_request
 from design.specs import AdapterSpec, CatalogView, SwitchSpec
+from engines.intake.parse import parse_fabric_request
 
 __all__ = ["TOPOLOGIES", "FabricRequestIn", "parse_fabric_request", "parse_oversubscription", "resolve"]
 

@@ -28,9 +28,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from configurator.cluster import service_prices
-from configurator.result import ShownFinding, ValidationResult
+from configurator.result import ShownFinding, ValidationResult, shown_findings
 from configurator.services import design_validate
-from configurator.validation import shown_findings
 from design.contract import MAX_NAME_LENGTH
 from design.jsontext import JsonObject
 from design.model import DesignInputError

@@ -34,7 +34,7 @@ def test_a_design_beyond_the_caps_is_refused_before_any_check_naming_the_limit(a
     """5,000 valid node groups (0.9 MB) used to take 3 s of checking; the cap refuses them before the catalogue is
     even read (bench/api.py times the refusal)."""
     from configurator import services
-    from design.parse import MAX_NODE_GROUPS, MAX_NODES
+    from engines.intake.parse import MAX_NODE_GROUPS, MAX_NODES
 
     def no_check():
         raise AssertionError("the design was checked against the catalogue")
@@ -53,7 +53,7 @@ def test_a_design_beyond_the_caps_is_refused_before_any_check_naming_the_limit(a
 
 
 def test_the_schema_states_the_caps(api):
-    from design.parse import MAX_COMPONENTS_PER_GROUP, MAX_NODE_GROUPS
+    from engines.intake.parse import MAX_COMPONENTS_PER_GROUP, MAX_NODE_GROUPS
 
     schema = api.get("/api/schema/", HTTP_ACCEPT="application/json").json()
     design = schema["components"]["schemas"]["DesignRequest"]["properties"]

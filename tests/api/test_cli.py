@@ -57,7 +57,7 @@ def test_malformed_design_exits_2_naming_the_field(seeded_catalog, design):
 
 
 def test_a_design_beyond_the_size_caps_exits_2_naming_the_limit(seeded_catalog, design):
-    from design.parse import MAX_COMPONENTS_PER_GROUP, MAX_NODE_GROUPS
+    from engines.intake.parse import MAX_COMPONENTS_PER_GROUP, MAX_NODE_GROUPS
 
     too_many_groups = {**design, "node_groups": design["node_groups"] * (MAX_NODE_GROUPS + 1)}
     code, out, err = run("validate_design", "-", stdin=json.dumps(too_many_groups))

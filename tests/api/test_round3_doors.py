@@ -12,7 +12,7 @@ import pytest
 
 from design.contract import MAX_SYSTEM_PORTS, MAX_TARGET_DAYS, MAX_TRAINING_TOKENS_BILLION, NETWORK_KEYS
 from design.model import DEFAULT, NetworkIn, NetworksIn
-from design.parse import parse_design
+from engines.intake.parse import parse_design
 from tests.api.test_cli import run
 from tests.api.test_design_limits_doors import VALIDATE, _refused_everywhere
 

@@ -16,9 +16,9 @@ from configurator.bom import design_bom
 from configurator.examples import h200_training_cluster
 from configurator.snapshot import catalog_snapshot
 from configurator.validation import run_validation
-from design.parse import parse_design
 from design.specs import PduSpec
 from engines.cluster.bill import SECTIONS
+from engines.intake.parse import parse_design
 from tests.results import validate_json
 
 pytestmark = pytest.mark.django_db
@@ -89,7 +89,7 @@ def test_a_catalogue_without_pdus_and_cords_still_bills_what_the_racks_need_on_r
     doc = _hgx_h100(4)
     view = catalog_snapshot()
     without = {pn: p for pn, p in view.parts.items() if not isinstance(p, PduSpec)}
-    result = run_validation(parse_design(doc), dataclasses.replace(view, parts=without), document=doc).to_json()
+    result = run_validation(doc, dataclasses.replace(view, parts=without)).result.to_json()
     assert result["rack_plan"]["pdus"] == []
     [pdu] = [line for line in result["bom"] if line["description"].startswith("Rack PDU")]
     assert pdu["part"] == "" and pdu["unit_price_eur"] is None

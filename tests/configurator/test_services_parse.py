@@ -4,7 +4,7 @@ import pytest
 
 from configurator.examples import h200_training_cluster
 from design.model import DesignInputError, ServicesIn
-from design.parse import parse_design
+from engines.intake.parse import parse_design
 
 
 def _parse(services):

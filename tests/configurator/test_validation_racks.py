@@ -23,7 +23,6 @@ from configurator.services import configuration_create
 from configurator.snapshot import catalog_snapshot
 from configurator.validation import run_validation
 from design.model import DesignInputError
-from design.parse import parse_design
 from engines.cluster.bill import rack_plan_lines
 from engines.cluster.rackbill import RackBill, rack_count
 from engines.cluster.rackplan import fabric_locator
@@ -304,7 +303,7 @@ def test_once_the_pdu_has_a_list_price_it_is_a_priced_line_and_no_longer_on_requ
     view = catalog_snapshot()
     priced = dataclasses.replace(view.get("AP8886"), price_eur=Decimal("1200.00"))
     view = dataclasses.replace(view, parts={**view.parts, "AP8886": priced})
-    result = run_validation(parse_design(doc), view, document=doc).to_json()
+    result = run_validation(doc, view).result.to_json()
     bill = design_bill(document=doc, result=result)
     pdu = [line for line in bill.lines if line.part_number == "AP8886"]
     assert [(line.section, line.quantity) for line in pdu] == [("racks_power", _pdus(result["rack_plan"]))]

@@ -256,3 +256,24 @@ def test_absurd_rails_are_an_input_error_naming_rails(seeded_catalog):
     with pytest.raises(DesignInputError) as err:
         fabric_plan_json(request={"nodes": 4, "rails": 100, "switch": "MQM9700-NS2F"})
     assert set(err.value.errors) == {"rails"} and "at most 64 rails" in err.value.errors["rails"]
+
+
+def test_a_result_says_its_findings_when_read_and_once(seeded_catalog):
+    """The verdict, the bill and the rack plan are read without a message said (the recommender ranks many
+    candidates that way); the findings are said in the result's language on first reading, and only then."""
+    from unittest import mock
+
+    from configurator import result as result_module
+    from configurator.services import design_validate
+
+    doc = _design()
+    doc["node_groups"][0]["components"][0]["part"] = "HGX-B200-8GPU"  # not in an H100-generation server
+    with mock.patch.object(result_module, "finding_dicts", wraps=result_module.finding_dicts) as said:
+        result = design_validate(document=doc, language="nl")
+        assert result.valid is False and result.bom and result.rack_plan.plan.racks
+        assert said.call_count == 0
+        first = result.findings
+        assert result.findings is first and said.call_count == 1
+    [error] = [f for f in first if f.code == "GPU_NOT_ACCEPTED"]
+    assert error.is_error and "HGX-B200-8GPU" in error.message and error.message != error.fix
+    assert result.to_json()["findings"] == [f.to_json() for f in first]

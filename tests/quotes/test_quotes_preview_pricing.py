@@ -132,17 +132,17 @@ def test_the_quote_evaluation_reads_the_design_once_and_prices_it_from_the_catal
     one catalogue read, so a price change in between cannot give a quote validated on one catalogue and priced on
     another."""
     import configurator.services
-    import design.parse
+    import engines.intake.parse
     from quotes.services.evaluation import evaluate
 
     parses, reads = [], []
-    validate, snapshot = design.parse.DesignDocument.model_validate, configurator.services.catalog_snapshot
+    validate, snapshot = engines.intake.parse.DesignDocument.model_validate, configurator.validation.catalog_snapshot
     monkeypatch.setattr(
-        design.parse.DesignDocument,
+        engines.intake.parse.DesignDocument,
         "model_validate",
         classmethod(lambda cls, *a, **k: parses.append(1) or validate(*a, **k)),
     )
-    monkeypatch.setattr(configurator.services, "catalog_snapshot", lambda: reads.append(1) or snapshot())
+    monkeypatch.setattr(configurator.validation, "catalog_snapshot", lambda: reads.append(1) or snapshot())
     ev = evaluate(
         configuration=configuration,
         language="en",

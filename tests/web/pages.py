@@ -7,8 +7,8 @@ from django.urls import reverse
 from configurator.bom import design_bom
 from configurator.examples import h200_training_cluster
 from configurator.snapshot import catalog_snapshot
-from design.parse import parse_design
 from engines.cluster.bill import bom_total
+from engines.intake.parse import parse_design
 from tests.factories import grant, set_price
 from tests.results import validate_json
 

@@ -3,7 +3,7 @@
 import pytest
 
 from configurator.snapshot import catalog_snapshot
-from design import parse
+from design import contract
 from web import forms
 
 pytestmark = pytest.mark.django_db
@@ -19,9 +19,9 @@ def test_an_hgx_board_quantity_stays_as_entered_for_the_engine_to_judge(seeded_c
 
 
 def test_the_node_bound_is_the_contracts(seeded_catalog):
-    assert forms.MAX_NODES is parse.MAX_NODES
+    assert forms.MAX_NODES is contract.MAX_NODES
     field = forms.PlatformForm(catalog=catalog_snapshot()).fields["nodes"]
-    assert field.max_value == parse.MAX_NODES
+    assert field.max_value == contract.MAX_NODES
 
 
 def test_a_ratio_outside_the_list_stays_selected_and_is_kept_on_save(seeded_catalog):

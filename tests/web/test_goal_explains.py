@@ -14,7 +14,7 @@ from configurator.bom import design_bill
 from configurator.comparison import goal_choices
 from configurator.models import Configuration
 from design.model import DesignInputError
-from design.parse import parse_design
+from engines.intake.parse import parse_design
 from messages.choices import choice_reason
 from tests.web.pages import H200_CLUSTER, PRICED, WITH_WARNING, url
 from web import selectors

@@ -11,12 +11,12 @@ import pytest
 from configurator.examples import h200_training_cluster
 from configurator.services import design_validate
 from configurator.snapshot import catalog_snapshot
-from design.parse import parse_design
 from engines.cluster.control_plane import CONTROL_NODES, ServicePrices, indicative_price
 from engines.cluster.pipeline import validate_cluster
 from engines.cluster.rackbill import RackBill, enclosure_count, rack_count
 from engines.cluster.rackplan import fabric_locator
 from engines.findings.finding import SEVERITY_ORDER
+from engines.intake.parse import parse_design
 
 
 def _doc(nodes: int, server: str | None = None) -> dict:

@@ -17,12 +17,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from design.model import ComponentIn, DesignIn, DesignInputError, FabricIn, NodeGroupIn, WorkloadIn
-from design.parse import parse_design
-from design.references import check_references
 from design.specs import AdapterSpec, CatalogView, GpuSpec, PcieSwitchSpec, ServerSpec, SlotSpec
 from design.vocabulary import CardForm, Cooling, SlotForm
 from engines.findings.codes import Code
 from engines.findings.registry import REGISTRY
+from engines.intake.parse import parse_design
+from engines.intake.references import check_references
 from engines.node.engine import validate_nodes
 from engines.node.pcie import fits
 from messages import both

@@ -4,7 +4,7 @@ physically cannot run, and no NVLink advice for GPUs without NVLink."""
 import pytest
 
 from design.model import DesignIn, DesignInputError, WorkloadIn
-from design.parse import parse_design
+from engines.intake.parse import parse_design
 from engines.node.sizing import kv_cache_gb, size_workload
 from messages import both
 

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from design.model import DesignIn, DesignInputError, WorkloadIn
-from design.parse import parse_design
+from engines.intake.parse import parse_design
 from engines.node.serving import SERVING_POINTS
 from engines.node.training import MFU_RANGE, flops_per_token, training_time
 from messages import both

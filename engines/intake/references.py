@@ -1,12 +1,11 @@
 """Checking a well-shaped design's part references against the catalogue view: unknown part numbers, and parts
 used where another kind belongs (a switch as a node component, a CPU given the role of memory). Raises
-DesignInputError with the field paths, like the parser (design.parse)."""
+DesignInputError with the field paths, like the parser (engines.intake.parse)."""
 
 from __future__ import annotations
 
 from design.model import DesignIn, DesignInputError, NetworkIn
-
-from .specs import (
+from design.specs import (
     NOT_COMPONENTS,
     AdapterSpec,
     CatalogView,

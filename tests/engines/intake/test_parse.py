@@ -6,8 +6,8 @@ import pytest
 
 from configurator.examples import h200_training_cluster
 from design.model import DesignInputError
-from design.parse import parse_design
-from design.references import check_references
+from engines.intake.parse import parse_design
+from engines.intake.references import check_references
 from tests.engines.node.parts import CATALOG, CX7_NDR, HGX_H200, SYS_821GE_TNHR, as_json, comp, design, group, hgx_node
 
 CONTRACT_EXAMPLE = h200_training_cluster()  # verbatim from contracts/design-v1.md

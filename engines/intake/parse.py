@@ -2,7 +2,7 @@
 
 The typed model (design.model) is the parser: ``parse_design`` validates a document with it and reports every bad
 field at once, keyed by its path (``node_groups[0].components[1].quantity``); ``input_errors`` is the one place
-where pydantic's errors become those paths and the messages the doors return. ``design.references.
+where pydantic's errors become those paths and the messages the doors return. ``engines.intake.references.
 check_references`` then checks the part numbers against the catalogue view. Both raise DesignInputError; a design
 that passes both is *well-formed*, and the engines report everything else as findings.
 
