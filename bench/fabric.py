@@ -19,8 +19,9 @@ from decimal import Decimal
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from design.specs import AdapterSpec, CatalogView, MediaEnd, MediaSpec, SwitchSpec  # noqa: E402
+from design.specs import AdapterSpec, MediaEnd, MediaSpec, SwitchSpec
 from design.vocabulary import Connector, MediaKind, Protocol, Top  # noqa: E402
+from engines.catalog_view import CatalogView
 from engines.fabric.cabling import iter_cabling_csv  # noqa: E402
 from engines.fabric.plan import plan_fabric  # noqa: E402
 

@@ -16,7 +16,7 @@ from typing import Any
 from configurator.snapshot import catalog_snapshot
 from design.jsontext import JsonObject
 from design.model import DesignIn, DesignInputError
-from design.specs import CatalogView
+from engines.catalog_view import CatalogView
 from engines.cluster.bill import BillSources, BomLine, assemble_bill, bom_total
 from engines.intake.parse import parse_design
 from messages import bill as bill_words

@@ -13,8 +13,9 @@ from configurator.goal import Limits, goal_of
 from configurator.services import design_validate
 from design.contract import MAX_NODES
 from design.model import DesignInputError
-from design.specs import AdapterSpec, CatalogView, GpuSpec, PartBase, ServerSpec, SwitchSpec
+from design.specs import AdapterSpec, GpuSpec, PartBase, ServerSpec, SwitchSpec
 from design.vocabulary import Cooling, Protocol
+from engines.catalog_view import CatalogView
 from engines.node.serving import serving_point, size_replicas
 from engines.node.sizing import Sizing, size_workload
 

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import Q
 
-from design.specs import CatalogView, GpuSpec, ServerSpec, SwitchSpec
+from design.specs import GpuSpec, ServerSpec, SwitchSpec
 from design.vocabulary import Cooling
+from engines.catalog_view import CatalogView
 from messages.choices import choice_reason
 
 from .bom import design_bill

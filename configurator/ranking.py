@@ -18,7 +18,8 @@ from django.utils.translation import ngettext
 
 from design.jsontext import JsonObject
 from design.model import DesignInputError, RecommendRequestIn
-from design.specs import CatalogView, GpuSpec
+from design.specs import GpuSpec
+from engines.catalog_view import CatalogView
 from engines.intake.parse import parse_recommend_request
 from messages.base import num
 

@@ -37,8 +37,9 @@ from configurator.goal import GoalFit, Limits, goal_fit
 from configurator.result import ValidationResult
 from configurator.services import design_validate
 from design.model import DesignInputError
-from design.specs import CatalogView, GpuSpec
+from design.specs import GpuSpec
 from design.vocabulary import Protocol
+from engines.catalog_view import CatalogView
 from engines.node.sizing import Sizing
 
 __all__ = [

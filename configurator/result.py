@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 from configurator.bom import Bill, bill_of
 from design.model.site import SiteIn
-from design.specs import CatalogView
+from engines.catalog_view import CatalogView
 from engines.cluster.bill import BomLine, bom_total
 from engines.cluster.control_plane import ClusterLine, LeftOut
 from engines.cluster.defaults import DefaultAdded

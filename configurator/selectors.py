@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from catalog.models import Part
 from design.model import DesignInputError
-from design.specs import AdapterSpec, CatalogView, CpuSpec, DriveSpec, GpuSpec, MemorySpec, ServerSpec, SwitchSpec
+from design.specs import AdapterSpec, CpuSpec, DriveSpec, GpuSpec, MemorySpec, ServerSpec, SwitchSpec
+from engines.catalog_view import CatalogView
 from engines.cluster.control_plane import left_out
 from engines.intake.parse import parse_design
 from engines.node.gpu import gpu_acceptance

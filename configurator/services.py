@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from configurator.bom import Bill, design_bill
 from design.model import DesignInputError
-from design.specs import CatalogView
+from engines.catalog_view import CatalogView
 from engines.cluster.pipeline import design_hash
 from engines.fabric.plan import plan_fabric
 from engines.fabric.request import parse_fabric_request, resolve

@@ -42,6 +42,7 @@ from catalog.models import (
 from catalog.services import SEED_PATH, part_values, reference_systems, spec_values
 from design import specs as s
 from design import vocabulary as v
+from engines.catalog_view import CatalogView
 
 _E = TypeVar("_E", bound=Enum)
 
@@ -414,7 +415,7 @@ def catalog_version() -> str:
     return f"{base}+{agg['m']:%Y%m%d%H%M%S%f}-{agg['n']}" if agg["m"] else base
 
 
-def _load() -> s.CatalogView:
+def _load() -> CatalogView:
     parts = list(Part.objects.select_related(*SPEC_RELATED))
     slots = defaultdict(list)
     for sl in ServerSlot.objects.select_related("pcie_switch").order_by("server_id", "position", "name"):
@@ -438,7 +439,7 @@ def _load() -> s.CatalogView:
     }
     references = _reference_systems()
     _add_reference_cooling(view_parts, references)
-    return s.CatalogView(version=catalog_version(), parts=view_parts, reference_systems=references)
+    return CatalogView(version=catalog_version(), parts=view_parts, reference_systems=references)
 
 
 def _add_reference_cooling(view_parts: dict, references: tuple[s.ReferenceSystemSpec, ...]) -> None:
@@ -465,7 +466,7 @@ def _reference_systems() -> tuple[s.ReferenceSystemSpec, ...]:
     )
 
 
-def catalog_snapshot(*, max_age: float | None = None) -> s.CatalogView:
+def catalog_snapshot(*, max_age: float | None = None) -> CatalogView:
     """The catalogue as the engines see it, rebuilt only when a part or release changed.
 
     The freshness check runs at most every ``max_age`` seconds per process (default: the setting
@@ -494,7 +495,7 @@ def clear_cache() -> None:
     _cache["key"], _cache["view"], _cache["checked"] = None, None, 0.0
 
 
-def seed_view(*, path: Path = SEED_PATH) -> s.CatalogView:
+def seed_view(*, path: Path = SEED_PATH) -> CatalogView:
     """The seed catalogue (catalog/seed/catalog.json) as the engines see it, built in memory by the same conversion
     as the snapshot, without a database: the engine tests and the benchmarks run on the catalogue's own facts.
     Its version is ``seed <version>``."""
@@ -508,7 +509,7 @@ def seed_view(*, path: Path = SEED_PATH) -> s.CatalogView:
             spec.part = part
         parts[part.part_number] = (part, item)
     view = {pn: _seed_spec(part, item, parts) for pn, (part, item) in parts.items()}
-    return s.CatalogView(version=f"seed {data['version']}", parts=view, reference_systems=_reference_systems())
+    return CatalogView(version=f"seed {data['version']}", parts=view, reference_systems=_reference_systems())
 
 
 def _seed_spec(part: Part, item: dict, parts: dict[str, tuple[Part, dict]]) -> s.PartSpec:

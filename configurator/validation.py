@@ -23,7 +23,7 @@ from configurator.cluster import describe_line, service_prices
 from configurator.result import ValidationResult
 from configurator.snapshot import catalog_snapshot
 from design.model import DesignIn
-from design.specs import CatalogView
+from engines.catalog_view import CatalogView
 from engines.cluster.pipeline import design_hash, validate_cluster
 from engines.intake.parse import parse_design
 from engines.intake.references import check_references

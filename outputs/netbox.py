@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from configurator.result import ValidationResult
 from configurator.snapshot import catalog_snapshot
-from design.specs import CatalogView
+from engines.catalog_view import CatalogView
 from engines.fabric.cabling import HEADER, RACK_COLUMNS
 from engines.networks.model import OOB
 from engines.racks.model import DeviceRole, Rack, RackPlan

@@ -21,7 +21,8 @@ from typing import Any
 
 import yaml
 
-from design.specs import CatalogView, MediaSpec, PduSpec, ServerSpec, SwitchSpec
+from design.specs import MediaSpec, PduSpec, ServerSpec, SwitchSpec
+from engines.catalog_view import CatalogView
 
 UNKNOWN_MANUFACTURER = "Unspecified"  # the catalogue records none (the control-plane servers)
 RJ45_1G = "1000base-t"

@@ -273,14 +273,14 @@ class Quote(models.Model):
 
 
 class QuoteCatalog(models.Model):
-    """A catalogue state a quote was validated against, as the engines saw it (design.specjson: every part's facts,
+    """A catalogue state a quote was validated against, as the engines saw it (engines.catalog_json: every part's facts,
     in the catalogue's order), kept once per state: the quotes frozen against it name its ``digest`` in their
     receipt (``receipt.catalog_digest``). A won quote's hand-over exports validate its frozen design against it, so
     a part renamed, repriced or deleted since changes nothing in them (quotes.services.handover)."""
 
-    digest = models.CharField(max_length=64, unique=True)  # design.specjson.catalog_digest of ``view``
+    digest = models.CharField(max_length=64, unique=True)  # engines.catalog_json.catalog_digest of ``view``
     version = models.CharField(max_length=100)  # the catalogue version of the receipt
-    view = models.JSONField()  # design.specjson.catalog_json
+    view = models.JSONField()  # engines.catalog_json.catalog_json
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

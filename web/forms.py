@@ -38,15 +38,7 @@ from design.contract import (
     Topology,
     parse_oversubscription,
 )
-from design.specs import (
-    AdapterSpec,
-    CatalogView,
-    CpuSpec,
-    DriveSpec,
-    GpuSpec,
-    MemorySpec,
-    ServerSpec,
-)
+from design.specs import AdapterSpec, CpuSpec, DriveSpec, GpuSpec, MemorySpec, ServerSpec
 from design.vocabulary import DEFAULT_CONTEXT_TOKENS, FULL_TRAINING_MODES
 from messages.diagram import TOPOLOGIES as TOPOLOGY_LABELS
 from quotes.countries import offered_country_names
@@ -58,6 +50,7 @@ from web.widgets import FastSelect
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
+    from engines.catalog_view import CatalogView  # a view the services hand over; the forms list its parts
     from quotes.actors import RequestUser
 
 MAX_PER_NODE = 64

@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -23,9 +23,12 @@ from configurator.models import Configuration
 from configurator.selectors import catalog_forget as _catalog_forget
 from configurator.selectors import catalog_view, fabric_switches, gpu_verdict, node_part_fit
 from configurator.services import Outcome, design_evaluate
-from design.specs import CatalogView, GpuSpec, ServerSpec
+from design.specs import GpuSpec, ServerSpec
 from messages import rule_entries
 from quotes.selectors import UNASSIGNED
+
+if TYPE_CHECKING:
+    from engines.catalog_view import CatalogView  # a view the services hand over
 
 # --- catalogue ---------------------------------------------------------------------------------------------
 

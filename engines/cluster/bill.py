@@ -36,7 +36,8 @@ from typing import Any, Protocol
 from design.contract import BILL_SECTIONS
 from design.jsontext import JsonObject
 from design.model import DesignIn
-from design.specs import CatalogView, PowerCordSpec, RackPartSpec, ServerSpec, SwitchSpec
+from design.specs import PowerCordSpec, RackPartSpec, ServerSpec, SwitchSpec
+from engines.catalog_view import CatalogView
 from engines.cluster.control_plane import POWER, RACKS, ClusterLine, left_out
 from engines.cluster.defaults import complete_design
 from engines.cluster.rackbill import RackBill

@@ -59,7 +59,8 @@ from decimal import Decimal, InvalidOperation
 from design.contract import SUPPLIED_ITEMS
 from design.jsontext import JsonObject
 from design.model import DesignIn
-from design.specs import CatalogView, GpuSpec, ServerSpec
+from design.specs import GpuSpec, ServerSpec
+from engines.catalog_view import CatalogView
 from engines.findings.finding import Finding
 from engines.findings.params.cluster import ControlPlaneAdded, ControlPlaneUfm, ServicesDeclined, ServicesOnRequest
 from engines.findings.registry import finding

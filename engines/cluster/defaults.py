@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from design.model import ComponentIn, DesignIn
-from design.specs import CatalogView, ServerSpec
+from design.specs import ServerSpec
+from engines.catalog_view import CatalogView
 from engines.findings.finding import Finding
 from engines.findings.params.node_contents import NodeDefaultsAdded, NodeIncomplete
 from engines.findings.registry import finding

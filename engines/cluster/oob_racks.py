@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from design.model import DEFAULT, DesignIn, NetworkIn
-from design.specs import CatalogView, SwitchSpec
+from design.specs import SwitchSpec
+from engines.catalog_view import CatalogView
 from engines.fabric.model import FabricPlan
 from engines.findings.finding import Finding
 from engines.networks.model import NetworkPlan

@@ -19,8 +19,9 @@ from typing import Any, TypedDict
 
 from design.contract import SUPPLIED_ITEMS
 from design.model import DesignIn, NetworkIn, NetworksIn, RackIn
-from design.specs import AdapterSpec, CatalogView, ServerSpec, SwitchSpec
+from design.specs import AdapterSpec, ServerSpec, SwitchSpec
 from design.vocabulary import Protocol
+from engines.catalog_view import CatalogView
 from engines.cluster.bill import BillSources, BillWords, BomLine, assemble_bill
 from engines.cluster.control_plane import (
     CONTROL_PLANE,

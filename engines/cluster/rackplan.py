@@ -22,7 +22,8 @@ from typing import Any, Generic, TypeVar
 
 from design.jsontext import JsonObject
 from design.model import DesignIn, RackIn
-from design.specs import CatalogView, PduSpec, ServerSpec, SwitchSpec
+from design.specs import PduSpec, ServerSpec, SwitchSpec
+from engines.catalog_view import CatalogView
 from engines.cluster.control_plane import UFM_APPLIANCE
 from engines.cluster.installed_ends import InstalledEnds
 from engines.cluster.rackbill import RackBill

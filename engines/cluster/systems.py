@@ -19,8 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from design.model import DesignIn
-from design.specs import AdapterSpec, CatalogView, ServerSpec, SwitchSpec
+from design.specs import AdapterSpec, ServerSpec, SwitchSpec
 from design.vocabulary import Protocol
+from engines.catalog_view import CatalogView
 from engines.fabric.model import FabricPlan
 from engines.findings.finding import Finding
 from engines.findings.params.rack_systems import NvlinkDomainsMixed

@@ -10,8 +10,9 @@ Multi-node designs without a fabric are the node rules engine's business, not th
 from __future__ import annotations
 
 from design.model import DesignIn, DesignInputError, FabricIn, RackIn
-from design.specs import AdapterSpec, CatalogView, ServerSpec, SwitchSpec
+from design.specs import AdapterSpec, ServerSpec, SwitchSpec
 from design.vocabulary import Protocol
+from engines.catalog_view import CatalogView
 from engines.findings import Finding, finding
 from engines.findings.params.fabric import (
     FabricFewerRailsThanGpus,

@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import cast
 
 from design.model import RackIn
-from design.specs import AdapterSpec, CatalogView, MediaSpec, SwitchSpec
+from design.specs import AdapterSpec, MediaSpec, SwitchSpec
 from design.vocabulary import Connector, MediaKind, Protocol
+from engines.catalog_view import CatalogView
 from engines.findings import Finding, finding, retired_finding
 from engines.findings.params import Params
 from engines.findings.params.fabric import (

@@ -37,8 +37,9 @@ from decimal import Decimal
 from functools import cached_property
 from typing import Any, cast
 
-from design.specs import CatalogView, MediaEnd, MediaSpec
+from design.specs import MediaEnd, MediaSpec
 from design.vocabulary import Connector, MediaKind, Protocol, Top
+from engines.catalog_view import CatalogView
 
 SLACK_M = 0.5  # service loop and routing inside the racks, added to every run before choosing a length
 OPTICAL = frozenset({Connector.MPO12, Connector.LC})

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from design.model import RackIn
-from design.specs import AdapterSpec, CatalogView, SwitchSpec
+from design.specs import AdapterSpec, SwitchSpec
 from design.vocabulary import Connector, Protocol, Top
+from engines.catalog_view import CatalogView
 from engines.findings import Finding, finding
 from engines.findings.params.fabric import (
     FabricDistanceAssumed,

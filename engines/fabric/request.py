@@ -11,7 +11,8 @@ from typing import Any, cast
 
 from design.contract import TOPOLOGIES, parse_oversubscription
 from design.model import DesignInputError, FabricRequestIn
-from design.specs import AdapterSpec, CatalogView, SwitchSpec
+from design.specs import AdapterSpec, SwitchSpec
+from engines.catalog_view import CatalogView
 from engines.intake.parse import parse_fabric_request
 
 __all__ = ["TOPOLOGIES", "FabricRequestIn", "parse_fabric_request", "parse_oversubscription", "resolve"]

@@ -5,17 +5,8 @@ DesignInputError with the field paths, like the parser (engines.intake.parse).""
 from __future__ import annotations
 
 from design.model import DesignIn, DesignInputError, NetworkIn
-from design.specs import (
-    NOT_COMPONENTS,
-    AdapterSpec,
-    CatalogView,
-    CpuSpec,
-    DriveSpec,
-    MemorySpec,
-    PartSpec,
-    ServerSpec,
-    SwitchSpec,
-)
+from design.specs import NOT_COMPONENTS, AdapterSpec, CpuSpec, DriveSpec, MemorySpec, PartSpec, ServerSpec, SwitchSpec
+from engines.catalog_view import CatalogView
 
 # The roles each kind of node part may take (contract design/v1 "Additions"); a drive is a boot or a data
 # (storage) drive, an adapter a compute, storage or management NIC.

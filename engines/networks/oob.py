@@ -15,8 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from design.model import Default, NetworkIn
-from design.specs import CatalogView, MediaSpec, SwitchSpec
+from design.specs import MediaSpec, SwitchSpec
 from design.vocabulary import Connector, Protocol
+from engines.catalog_view import CatalogView
 from engines.fabric.media import SLACK_M, Side, item_quantity, select_media
 from engines.fabric.rack_model import IN_RACK_M
 from engines.findings import Finding, finding

@@ -66,8 +66,9 @@ from typing import Any
 from design.contract import parse_oversubscription
 from design.jsontext import JsonObject
 from design.model import DEFAULT, Default, NetworkIn, NetworksIn, RackIn
-from design.specs import AdapterSpec, CatalogView, SwitchSpec
+from design.specs import AdapterSpec, SwitchSpec
 from design.vocabulary import Protocol
+from engines.catalog_view import CatalogView
 from engines.fabric.media import Side, item_quantity, select_media
 from engines.fabric.model import FabricPlan, LinkPlan
 from engines.fabric.plan import plan_fabric

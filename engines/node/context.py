@@ -14,7 +14,6 @@ from design.specs import (
     NOT_COMPONENTS,
     AdapterSpec,
     BridgeSpec,
-    CatalogView,
     CpuSpec,
     DriveSpec,
     GpuSpec,
@@ -25,6 +24,7 @@ from design.specs import (
     SwitchSpec,
 )
 from design.vocabulary import Role
+from engines.catalog_view import CatalogView
 from engines.findings import retired_finding
 from engines.findings.finding import Finding
 from engines.findings.params.nodes import PartUnknown, PartWrongCategory

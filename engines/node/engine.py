@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from design.model import DesignIn
-from design.specs import CatalogView
+from engines.catalog_view import CatalogView
 from engines.findings import SEVERITY_ORDER, Finding, Severity
 from engines.findings.codes import Code
 from engines.findings.params.rack_systems import NvlinkDomainPerRack

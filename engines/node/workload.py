@@ -11,8 +11,9 @@ from dataclasses import replace
 from typing import Any, cast
 
 from design.model import DesignIn, WorkloadIn
-from design.specs import CatalogView, SwitchSpec
+from design.specs import SwitchSpec
 from design.vocabulary import FULL_TRAINING_MODES, Protocol
+from engines.catalog_view import CatalogView
 from engines.findings.codes import Code
 from engines.findings.finding import Finding
 from engines.findings.params.workload import (

@@ -16,7 +16,8 @@ import zipfile
 from collections.abc import Iterable, Iterator, Sequence
 
 from configurator.result import ValidationResult
-from design.specs import CatalogView, PduSpec
+from design.specs import PduSpec
+from engines.catalog_view import CatalogView
 from outputs.format import OutputFormat
 from outputs.links import unavailable
 from outputs.netbox import CABLES, INTERFACES, STATUS, NetBoxModel, csv_line, netbox_model, site_name

@@ -15,7 +15,7 @@ from configurator.result import ShownFinding, ValidationResult
 from configurator.services import Validated, design_validate_parsed, unacknowledged_warnings
 from design.jsontext import JsonObject
 from design.model import DesignInputError
-from design.specs import CatalogView
+from engines.catalog_view import CatalogView
 from engines.cluster.rackplan import growing_from
 from outputs.links import installed_ends
 

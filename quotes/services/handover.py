@@ -2,7 +2,7 @@
 quoted: the design frozen in the quote, validated against the catalogue as it was when the quote was frozen.
 
 Freezing a quote keeps the catalogue view its design was validated and priced against (``freeze_catalog``: every
-part's facts, design.specjson, once per catalogue state in quotes.models.QuoteCatalog) and names its digest in the
+part's facts, engines.catalog_json, once per catalogue state in quotes.models.QuoteCatalog) and names its digest in the
 receipt. ``quote_export`` validates the frozen design against that view and renders the export through the one
 output service: a part renamed, repriced or deleted since changes nothing in the files. What is read live: the
 code of the engines and the exports (a fixed rule gives fixed files). A quote frozen before the catalogue was
@@ -16,8 +16,8 @@ from __future__ import annotations
 import weakref
 
 from design.jsontext import JsonObject
-from design.specjson import catalog_digest, catalog_json
-from design.specs import CatalogView
+from engines.catalog_json import catalog_digest, catalog_json
+from engines.catalog_view import CatalogView
 from outputs.services import HANDOVER_EXPORTS, Output, UnknownOutput, design_export
 
 from ..models import Quote, QuoteCatalog

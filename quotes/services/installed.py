@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from configurator.result import ValidationResult
 from configurator.services import design_validate
-from design.specjson import catalog_from_json
-from design.specs import CatalogView
+from engines.catalog_json import catalog_from_json
+from engines.catalog_view import CatalogView
 from engines.cluster.rackplan import growing_from
 from outputs.links import installed_ends
 

@@ -39,7 +39,7 @@ from web.verdicts import design_verdict
 if TYPE_CHECKING:
     from django import forms
 
-    from design.specs import CatalogView
+    from engines.catalog_view import CatalogView
     from quotes.models import Quote
 
 Refusal = ConfigurationLocked | None

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
     from configurator.comparison import Alternative
-    from design.specs import CatalogView
+    from engines.catalog_view import CatalogView
 
 
 def _alternatives(config: Configuration) -> tuple[CatalogView, tuple[Alternative, ...]]:

@@ -51,7 +51,7 @@ from web.views.quote import _quote
 if TYPE_CHECKING:
     from typing import Any
 
-    from design.specs import CatalogView
+    from engines.catalog_view import CatalogView
 
 # --- the steps ---------------------------------------------------------------------------------------------
 

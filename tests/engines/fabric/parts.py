@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from design.specs import CatalogView, MediaEnd, MediaSpec
+from design.specs import MediaEnd, MediaSpec
 from design.vocabulary import Connector, MediaKind, Protocol, Top
+from engines.catalog_view import CatalogView
 from tests.engines.node.parts import SEED, seeded, variant
 
 OSFP, QSFP112, QSFP56, MPO = Connector.OSFP, Connector.QSFP112, Connector.QSFP56, Connector.MPO12

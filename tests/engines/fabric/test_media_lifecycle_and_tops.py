@@ -8,8 +8,9 @@ from decimal import Decimal
 import pytest
 
 from design.model import ComponentIn, DesignIn, NodeGroupIn, RackIn
-from design.specs import CatalogView, MediaSpec
+from design.specs import MediaSpec
 from design.vocabulary import Top
+from engines.catalog_view import CatalogView
 from engines.fabric.model import LEAF_SPINE, NODE_LEAF
 from engines.fabric.plan import plan_fabric
 from engines.findings import Code

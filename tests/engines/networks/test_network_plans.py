@@ -113,7 +113,8 @@ def test_out_of_band_ports_beyond_the_racks_switches_get_more_switches_and_a_war
 
 def _without_media(*connectors):
     """The seed catalogue without the cables and optics that have an end of these connectors."""
-    from design.specs import CatalogView, MediaSpec
+    from design.specs import MediaSpec
+    from engines.catalog_view import CatalogView
 
     keep = {
         pn: p
@@ -219,7 +220,8 @@ def test_the_two_switches_of_an_in_band_pair_are_joined_by_a_peer_link():
 
 def test_a_catalogue_without_a_switch_for_the_network_plans_none_and_says_so():
     """The storage default switches (and any named one) missing from the catalogue: no plan is invented."""
-    from design.specs import CatalogView, SwitchSpec
+    from design.specs import SwitchSpec
+    from engines.catalog_view import CatalogView
 
     bare = CatalogView(
         version=SEED.version, parts={pn: p for pn, p in SEED.parts.items() if not isinstance(p, SwitchSpec)}

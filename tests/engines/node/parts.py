@@ -13,8 +13,9 @@ from decimal import Decimal
 
 from configurator.snapshot import seed_view
 from design.model import ComponentIn, DesignIn, FabricIn, NodeGroupIn, WorkloadIn
-from design.specs import CatalogView, PartBase, PcieSwitchSpec, SlotSpec
+from design.specs import PartBase, PcieSwitchSpec, SlotSpec
 from design.vocabulary import CardForm, SlotForm
+from engines.catalog_view import CatalogView
 
 SEED = seed_view()
 

@@ -10,15 +10,8 @@ import dataclasses
 
 import pytest
 
-from design.specs import (
-    CatalogView,
-    CpuSpec,
-    DefaultPartSpec,
-    DriveBaySpec,
-    DriveSpec,
-    MemorySpec,
-    ReferenceSystemSpec,
-)
+from design.specs import CpuSpec, DefaultPartSpec, DriveBaySpec, DriveSpec, MemorySpec, ReferenceSystemSpec
+from engines.catalog_view import CatalogView
 from messages import both
 
 from .parts import (

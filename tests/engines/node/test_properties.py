@@ -17,8 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from design.model import ComponentIn, DesignIn, DesignInputError, FabricIn, NodeGroupIn, WorkloadIn
-from design.specs import AdapterSpec, CatalogView, GpuSpec, PcieSwitchSpec, ServerSpec, SlotSpec
+from design.specs import AdapterSpec, GpuSpec, PcieSwitchSpec, ServerSpec, SlotSpec
 from design.vocabulary import CardForm, Cooling, SlotForm
+from engines.catalog_view import CatalogView
 from engines.findings.codes import Code
 from engines.findings.registry import REGISTRY
 from engines.intake.parse import parse_design

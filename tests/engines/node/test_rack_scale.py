@@ -4,7 +4,7 @@ rack is its own NVLink domain."""
 
 import dataclasses
 
-from design.specs import CatalogView
+from engines.catalog_view import CatalogView
 from messages import both
 
 from .parts import SEED, comp, design, group, run

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from configurator.snapshot import seed_view
-from design.specjson import catalog_digest, catalog_from_json, catalog_json
 from design.specs import SwitchSpec
+from engines.catalog_json import catalog_digest, catalog_from_json, catalog_json
 
 
 def test_the_seed_catalogue_reads_back_fact_for_fact():

@@ -1,6 +1,6 @@
-"""A catalogue view (design.specs.CatalogView) as JSON and back, fact for fact: what a quote keeps of the catalogue
-it was validated against, so that its design can be validated against the parts as they were when it was quoted
-(quotes.services.exports), whatever the catalogue says since.
+"""A catalogue view (engines.catalog_view.CatalogView) as JSON and back, fact for fact: what a quote keeps of the
+catalogue it was validated against, so that its design can be validated against the parts as they were when it was
+quoted (quotes.services.exports), whatever the catalogue says since.
 
 Every part is written as its spec class's name and its fields (``Decimal`` as text, enums as their values,
 frozensets as sorted lists, nested specs as objects), in the view's order: a view read back holds equal specs in
@@ -23,15 +23,14 @@ from typing import Any
 
 from design import specs
 from design.jsontext import JsonObject
-from design.specs import CatalogView, ReferenceSystemSpec
+from design.specs import ReferenceSystemSpec
+from engines.catalog_view import CatalogView
 
 SCHEMA = "catalog-view/v1"
 
 # Every spec class a view may hold, by name.
 SPEC_CLASSES: dict[str, type] = {
-    cls.__name__: cls
-    for cls in vars(specs).values()
-    if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls is not CatalogView
+    cls.__name__: cls for cls in vars(specs).values() if isinstance(cls, type) and dataclasses.is_dataclass(cls)
 }
 
 
