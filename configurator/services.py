@@ -14,11 +14,10 @@ from django.utils.translation import gettext as _
 from configurator.bom import Bill, design_bill
 from design.model import DesignInputError
 from engines.catalog_view import CatalogView
-from engines.cluster.pipeline import design_hash
 from engines.fabric.plan import plan_fabric
 from engines.fabric.request import parse_fabric_request, resolve
 from engines.findings.finding import Severity
-from engines.intake.parse import parse_design
+from engines.intake.parse import design_hash, parse_design
 from engines.intake.references import check_references
 from messages.languages import resolve_language
 

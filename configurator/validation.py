@@ -24,8 +24,8 @@ from configurator.result import ValidationResult
 from configurator.snapshot import catalog_snapshot
 from design.model import DesignIn
 from engines.catalog_view import CatalogView
-from engines.cluster.pipeline import design_hash, validate_cluster
-from engines.intake.parse import parse_design
+from engines.cluster.pipeline import validate_cluster
+from engines.intake.parse import design_hash, parse_design
 from engines.intake.references import check_references
 from messages import bill as bill_words
 
@@ -62,6 +62,7 @@ def run_validation(document: Any, catalog: CatalogView | None, *, language: str 
     catalogue's view when None), every engine run, the result built. Raises DesignInputError (naming every bad
     field) before any engine runs."""
     design = parse_design(document)  # a malformed or oversized document is refused before the catalogue is read
+    digest = design_hash(document)
     if catalog is None:
         catalog = catalog_snapshot()
     check_references(design, catalog)
@@ -70,7 +71,7 @@ def run_validation(document: Any, catalog: CatalogView | None, *, language: str 
     result = ValidationResult(
         found=found,
         catalog_version=catalog.version,
-        design_hash=design_hash(document),
+        design_hash=digest,
         language=language,
         site=design.site,
         name=design.name,

@@ -11,7 +11,7 @@ from django.db.models import Case, Expression, F, Q, QuerySet, Value, When
 from django.db.models.functions import Coalesce, Lower, NullIf
 
 from configurator.result import ShownFinding
-from engines.cluster.pipeline import design_hash
+from engines.intake.parse import design_hash
 
 from . import policy
 from .models import Quote

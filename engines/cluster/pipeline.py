@@ -12,10 +12,8 @@ builds the result (contract design/v1).
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass, replace
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from design.contract import SUPPLIED_ITEMS
 from design.model import DesignIn, NetworkIn, NetworksIn, RackIn
@@ -88,12 +86,6 @@ def integrated_nic_spec(server: ServerSpec) -> AdapterSpec | None:
         top=server.integrated_nic_top,
         ethernet_links=server.integrated_nic_ethernet_links,
     )
-
-
-def design_hash(document: Any) -> str:
-    """A stable hash of the design document (canonical JSON), printed on quote receipts."""
-    canonical = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 class FabricInputs(TypedDict):

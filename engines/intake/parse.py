@@ -12,6 +12,8 @@ objects and the fabric-plan request are the exceptions (design.model).
 
 from __future__ import annotations
 
+import hashlib
+import json
 import typing
 from functools import cache
 from typing import Any
@@ -55,6 +57,7 @@ __all__ = [
     "WORKLOAD_KINDS",
     "WORKLOAD_MODES",
     "WORKLOAD_PRECISIONS",
+    "design_hash",
     "input_errors",
     "parse_design",
     "parse_fabric_request",
@@ -65,6 +68,12 @@ WORKLOAD_MODES = MODES
 WORKLOAD_PRECISIONS = PRECISIONS
 ROOT = "design"  # the path of the document itself
 BODY = "(body)"  # the path of a fabric-plan request that is not an object
+
+
+def design_hash(document: Any) -> str:
+    """A stable hash of the design document as sent (canonical JSON), printed on quote receipts."""
+    canonical = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def parse_design(raw: object) -> DesignIn:

@@ -16,7 +16,7 @@ from configurator.services import (
     unacknowledged_warnings,
     warning_acknowledge,
 )
-from engines.cluster.pipeline import design_hash
+from engines.intake.parse import design_hash
 from tests.results import validate_json
 
 pytestmark = pytest.mark.django_db
