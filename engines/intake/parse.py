@@ -16,7 +16,7 @@ import hashlib
 import json
 import typing
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
@@ -67,7 +67,8 @@ __all__ = [
 WORKLOAD_MODES = MODES
 WORKLOAD_PRECISIONS = PRECISIONS
 ROOT = "design"  # the path of the document itself
-BODY = "(body)"  # the path of a fabric-plan request that is not an object
+BODY = "(body)"  # the path of a request body (fabric plan, recommendation) that is not an object
+_Request = TypeVar("_Request", FabricRequestIn, RecommendRequestIn)
 
 
 def design_hash(document: Any) -> str:
@@ -87,22 +88,23 @@ def parse_design(raw: object) -> DesignIn:
 
 def parse_fabric_request(raw: object) -> FabricRequestIn:
     """Parse ``{"nodes", "rails", "switch", ["oversubscription", "topology", "hca", "rack"]}``."""
-    if not isinstance(raw, dict):
-        raise DesignInputError({BODY: "must be a JSON object"})
-    try:
-        return FabricRequestIn.model_validate(raw)
-    except ValidationError as exc:
-        raise DesignInputError(input_errors(exc, FabricRequestIn, BODY)) from None
+    return _request_body(FabricRequestIn, raw)
 
 
 def parse_recommend_request(raw: object) -> RecommendRequestIn:
     """Parse ``{"workload": {...}, ["limits": {"gpu_families", "budget_eur", "max_nodes"}]}``."""
+    return _request_body(RecommendRequestIn, raw)
+
+
+def _request_body(model: type[_Request], raw: object) -> _Request:
+    """A request body as ``model``, or DesignInputError naming every bad field (the body itself when it is no
+    JSON object)."""
     if not isinstance(raw, dict):
         raise DesignInputError({BODY: "must be a JSON object"})
     try:
-        return RecommendRequestIn.model_validate(raw)
+        return model.model_validate(raw)
     except ValidationError as exc:
-        raise DesignInputError(input_errors(exc, RecommendRequestIn, BODY)) from None
+        raise DesignInputError(input_errors(exc, model, BODY)) from None
 
 
 # --- pydantic's errors as the doors word them ---------------------------------------------------------------------
