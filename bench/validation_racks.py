@@ -52,7 +52,7 @@ from configurator.examples import h200_training_cluster  # noqa: E402
 from configurator.services import configuration_create, design_validate  # noqa: E402
 from configurator.snapshot import catalog_snapshot  # noqa: E402
 from engines.cluster import rackplan  # noqa: E402
-from engines.cluster.pipeline import _fabric_inputs  # noqa: E402
+from engines.cluster.pipeline import fabric_inputs  # noqa: E402
 from engines.cluster.rackplan import (  # noqa: E402
     build_rack_plan,
     distances,
@@ -101,7 +101,7 @@ def rack_steps_table(runs: int) -> None:
         doc = design(nodes)
         parsed = parse_design(doc)
         node = validate_nodes(parsed, catalog)
-        args = _fabric_inputs(parsed, catalog)
+        args = fabric_inputs(node.groups)
         _, fabric = check_design_fabric(design=parsed, catalog=catalog, **args)
 
         def rack_steps(parsed=parsed, node=node, fabric=fabric, args=args) -> int:

@@ -12,6 +12,7 @@ builds the result (contract design/v1).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TypedDict
 
@@ -54,7 +55,7 @@ from engines.findings.params.cluster import OfferLeftOut
 from engines.findings.registry import finding
 from engines.networks.model import NetworkPlan
 from engines.networks.plan import NodePorts, plan_oob_network, plan_switched_networks
-from engines.node.context import GroupContext, resolve_group
+from engines.node.context import GroupContext
 from engines.node.engine import NodeResult, validate_nodes
 from engines.node.power import ClusterPower, cluster_power
 from engines.racks import CentralSwitches, LinkLength, SwitchGroup
@@ -100,11 +101,11 @@ class FabricInputs(TypedDict):
     one_rack: ServerSpec | None
 
 
-def _fabric_inputs(design: DesignIn, catalog: CatalogView) -> FabricInputs:
-    """The fabric's view of the nodes: the GPU groups (or all groups), their endpoints and compute NICs; a fabric
-    that mixes rack-scale systems and servers at the most rails, with the ports each kind has
-    (engines.cluster.systems)."""
-    gpu_groups = fabric_groups(design, catalog)
+def fabric_inputs(groups: Sequence[GroupContext]) -> FabricInputs:
+    """The fabric's view of the nodes (``groups``: every node group as the node engine resolved it): the GPU groups
+    (or all groups), their endpoints and compute NICs; a fabric that mixes rack-scale systems and servers at the
+    most rails, with the ports each kind has (engines.cluster.systems)."""
+    gpu_groups = fabric_groups(groups)
     nics = max((fabric_rails(g) for g in gpu_groups), default=0)
     per_node = endpoints_per_node(gpu_groups, nics)
     nodes = sum(g.group.count * per_node[g.index] for g in gpu_groups)
@@ -129,10 +130,10 @@ def _fabric_inputs(design: DesignIn, catalog: CatalogView) -> FabricInputs:
     }
 
 
-def _fabric_endpoints(design: DesignIn, catalog: CatalogView) -> dict[str, int]:
+def _fabric_endpoints(resolved: Sequence[GroupContext]) -> dict[str, int]:
     """The node groups whose one node is several fabric endpoints (a rack-scale system's compute trays, or in a
     mixed fabric the endpoints their NICs fill), by group name."""
-    groups = fabric_groups(design, catalog)
+    groups = fabric_groups(resolved)
     per_node = endpoints_per_node(groups, max((fabric_rails(g) for g in groups), default=0))
     return {g.group.name: n for g in groups if (n := per_node[g.index]) > 1}
 
@@ -163,14 +164,13 @@ def _fabric_bom(design: DesignIn, plan: FabricPlan | None) -> list[tuple[str, in
     return list(plan.bom)
 
 
-def _node_ports(design: DesignIn, catalog: CatalogView, role: str) -> NodePorts:
+def _node_ports(design: DesignIn, groups: Sequence[GroupContext], catalog: CatalogView, role: str) -> NodePorts:
     """The node side of the storage (role ``storage``) or in-band (role ``management``) network: every group's
     adapters of that role, given or inferred as the node rules infer it (engines.node.context.infer_role). A
     rack-scale system's endpoints are its compute trays, each with its BlueField-3 DPUs' ports on the converged
     north-south (storage and in-band) network (``systems.tray_dpus``): counted on the storage side, so in-band
     rides them, unless the design names an in-band network and no storage network of ours (then on the in-band
-    side)."""
-    scratch: list[Finding] = []
+    side). ``groups``: the node groups as the node engine resolved them."""
     networks = design.networks
     inband_only = (
         networks is not None and isinstance(networks.inband, NetworkIn) and not isinstance(networks.storage, NetworkIn)
@@ -179,17 +179,16 @@ def _node_ports(design: DesignIn, catalog: CatalogView, role: str) -> NodePorts:
     nodes = ports = 0
     fewest: int | None = None
     adapter = None
-    for i, g in enumerate(design.node_groups):
-        server = catalog.get(g.server)
-        dpus = tray_dpus(server, catalog) if isinstance(server, ServerSpec) else None
+    for g in groups:
+        dpus = tray_dpus(g.server, catalog) if g.server is not None else None
         if dpus is not None and role != north_south:
             continue
         spec: AdapterSpec | None
         if dpus is not None:
-            spec, per_node, count = dpus[0], dpus[1], g.count * dpus[2]
+            spec, per_node, count = dpus[0], dpus[1], g.group.count * dpus[2]
         else:
-            parts = [p for p in resolve_group(i, g, catalog, scratch).adapters if p.role == role]
-            per_node, count = sum(p.ports_cabled for p in parts), g.count
+            parts = [p for p in g.adapters if p.role == role]
+            per_node, count = sum(p.ports_cabled for p in parts), g.group.count
             spec = next((p.spec for p in parts if isinstance(p.spec, AdapterSpec)), None)
         if not per_node:
             continue
@@ -226,15 +225,16 @@ def _networks(design: DesignIn, leave: LeftOut) -> NetworksIn | None:
 
 
 def _switched_networks(
-    design: DesignIn, catalog: CatalogView, leave: LeftOut
+    design: DesignIn, catalog: CatalogView, leave: LeftOut, groups: Sequence[GroupContext]
 ) -> tuple[dict[str, NetworkPlan | None], list[Finding]]:
     """The storage and in-band networks, planned before the racks that hold their switches; an Ethernet compute
-    fabric (its named switch) makes the north-south network Ethernet (ERA-HGX-CONVERGED)."""
+    fabric (its named switch) makes the north-south network Ethernet (ERA-HGX-CONVERGED). ``groups``: the node
+    groups as the node engine resolved them."""
     named = catalog.get(design.fabric.switch) if design.fabric is not None and design.fabric.switch else None
     return plan_switched_networks(
         networks=_networks(design, leave),
-        storage=_node_ports(design, catalog, "storage"),
-        inband=_node_ports(design, catalog, "management"),
+        storage=_node_ports(design, groups, catalog, "storage"),
+        inband=_node_ports(design, groups, catalog, "management"),
         catalog=catalog,
         rack=design.fabric.rack if design.fabric is not None else None,
         ethernet_fabric=isinstance(named, SwitchSpec) and named.protocol == Protocol.ETHERNET,
@@ -350,7 +350,7 @@ def validate_cluster(
     leave = left_out(design, catalog)
     node = validate_nodes(design, catalog)
     findings: list[Finding] = list(node.findings) + default_findings
-    switched = _switched_networks(design, catalog, leave)
+    switched = _switched_networks(design, catalog, leave, node.groups)
     laid = _fabric_and_racks(design, catalog, node, leave, findings, switched[0])
     network_plans, network_findings, laid, findings = _network_plans(
         design, catalog, laid, switched, node, leave, findings
@@ -372,7 +372,7 @@ def validate_cluster(
         ib_fabrics=laid.ib_fabrics,
     )
     findings.extend(cluster_findings)
-    rack_plan = rack_plan_section(racks, lengths, design, node.totals, _fabric_endpoints(design, catalog))
+    rack_plan = rack_plan_section(racks, lengths, design, node.totals, _fabric_endpoints(node.groups))
     omitted = _left_out(design, leave, rack_plan)
     if omitted:
         cluster_findings.append(
@@ -437,7 +437,7 @@ def _fabric_and_racks(
         laid = oob_rack_plan(design, catalog, node.totals, None, management=management)
         findings.extend(laid.findings)
         return _Laid(None, laid, distances(laid.plan, design))
-    fabric_args = _fabric_inputs(design, catalog)
+    fabric_args = fabric_inputs(node.groups)
     fabric_findings, plan = check_design_fabric(design=design, catalog=catalog, **fabric_args)
     # The control plane (UFM for each InfiniBand fabric from one SU, or where the fabric's findings call for it)
     # and the networks' switches are racked too.
@@ -460,7 +460,7 @@ def _fabric_and_racks(
     # The node rules already warn about fewer compute NICs than GPUs, with its cost; one warning is enough.
     if any(f.code == "NIC_FEWER_THAN_GPUS" for f in findings):
         fabric_findings = [f for f in fabric_findings if f.code != "FABRIC_FEWER_RAILS_THAN_GPUS"]
-    mixed = mixed_domains(design, catalog) if plan is not None else None
+    mixed = mixed_domains(design, node.groups) if plan is not None else None
     findings.extend([*fabric_findings, *([mixed] if mixed is not None else [])])
     findings.extend(laid.findings)
     return _Laid(plan, laid, lengths, equipment, sum(n for _part, n in servers), ib)

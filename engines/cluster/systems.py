@@ -26,7 +26,7 @@ from engines.fabric.model import FabricPlan
 from engines.findings.finding import Finding
 from engines.findings.params.rack_systems import NvlinkDomainsMixed
 from engines.findings.registry import finding
-from engines.node.context import GroupContext, resolve_group
+from engines.node.context import GroupContext
 
 
 def nodes_per_system(server: ServerSpec | None) -> int:
@@ -46,11 +46,10 @@ def fabric_rails(group: GroupContext) -> int:
     return group.compute_nics_per_node
 
 
-def fabric_groups(design: DesignIn, catalog: CatalogView) -> list[GroupContext]:
-    """The node groups on the compute fabric: the GPU groups, or all groups."""
-    scratch: list[Finding] = []
-    groups = [resolve_group(i, g, catalog, scratch) for i, g in enumerate(design.node_groups)]
-    return [g for g in groups if g.gpus_per_node > 0] or groups
+def fabric_groups(groups: Sequence[GroupContext]) -> list[GroupContext]:
+    """The node groups on the compute fabric (``groups``: every group, as the node engine resolved it): the GPU
+    groups, or all groups."""
+    return [g for g in groups if g.gpus_per_node > 0] or list(groups)
 
 
 def endpoints_per_node(groups: Sequence[GroupContext], rails: int) -> dict[int, int]:
@@ -64,12 +63,13 @@ def endpoints_per_node(groups: Sequence[GroupContext], rails: int) -> dict[int, 
     return out
 
 
-def mixed_domains(design: DesignIn, catalog: CatalogView) -> Finding | None:
+def mixed_domains(design: DesignIn, resolved: Sequence[GroupContext]) -> Finding | None:
     """NVLINK_DOMAINS_MIXED (info) for a compute fabric that joins rack-scale systems and servers: their NVLink
-    domains differ (72 against 8 GPUs), and the fabric is planned at the most rails with the ports each kind has."""
+    domains differ (72 against 8 GPUs), and the fabric is planned at the most rails with the ports each kind has.
+    ``resolved``: the node groups as the node engine resolved them."""
     if design.fabric is None:
         return None
-    groups = fabric_groups(design, catalog)
+    groups = fabric_groups(resolved)
     systems = [g for g in groups if g.server is not None and g.server.rack_scale]
     servers = [g for g in groups if not (g.server is not None and g.server.rack_scale)]
     if not systems or not servers:

@@ -33,12 +33,14 @@ from .workload import _has_nvlink, fabric_advice, nic_findings, nvlink_domain_gp
 @dataclass(frozen=True)
 class NodeResult:
     """What the node engine says about a design: findings (errors first), slot placement per node group,
-    totals, and the workload sizing (None without a workload or GPUs)."""
+    totals, the workload sizing (None without a workload or GPUs) and each node group as resolved against the
+    catalogue (``groups``, in the design's order), which the cluster's steps read instead of resolving it again."""
 
     findings: tuple[Finding, ...]
     totals: NodeTotals
     placement: list[GroupPlacement] = field(default_factory=list)
     sizing: Sizing | None = None
+    groups: tuple[GroupContext, ...] = ()
 
     @property
     def valid(self) -> bool:
@@ -94,7 +96,13 @@ def validate_nodes(design: DesignIn, catalog: CatalogView) -> NodeResult:
     findings.extend(workload)
     findings.extend(fabric_advice(design, contexts, catalog, {str(f.code) for f in workload}, sizing))
     findings.sort(key=lambda f: SEVERITY_ORDER[f.severity])  # stable: rule order kept within a severity
-    return NodeResult(findings=tuple(findings), placement=placement, totals=_totals(contexts, power), sizing=sizing)
+    return NodeResult(
+        findings=tuple(findings),
+        placement=placement,
+        totals=_totals(contexts, power),
+        sizing=sizing,
+        groups=tuple(contexts),
+    )
 
 
 def _rack_placement(ctx: GroupContext) -> GroupPlacement:
