@@ -10,7 +10,6 @@ No I/O, clock or randomness; nothing here imports Django.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from design.model import DesignIn
 from engines.catalog_view import CatalogView
@@ -26,7 +25,7 @@ from .pcie import place_group
 from .pcie.placement import GroupPlacement
 from .power import PowerEstimate, cooling_findings, estimate, power_findings
 from .sizing import Sizing
-from .totals import Bandwidth, GroupTotals, NodeTotals
+from .totals import Bandwidth, GroupPowerAssumption, GroupPowerBasis, GroupTotals, NodeTotals
 from .workload import _has_nvlink, fabric_advice, nic_findings, nvlink_domain_gpus, workload_findings
 
 
@@ -162,8 +161,8 @@ def _totals(contexts: list[GroupContext], power: list[PowerEstimate | None]) -> 
     """Per-group and design totals: GPUs, GPU memory, estimated peak power (W), NICs, the power assumptions and
     the basis of each group's power estimate (sum of parts, or the published maximum of NVIDIA's system)."""
     groups: list[GroupTotals] = []
-    assumptions: list[dict[str, Any]] = []
-    basis: list[dict[str, Any]] = []
+    assumptions: list[GroupPowerAssumption] = []
+    basis: list[GroupPowerBasis] = []
     nodes = gpus = peak_w = compute_nics = all_nics = 0
     memory_gb = 0.0
     memory_known = power_known = True

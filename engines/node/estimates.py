@@ -8,7 +8,8 @@ import math
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
-from typing import Any
+
+from engines.findings.params.workload import DerivedFields, MeasuredFields
 
 from .context import GroupContext
 from .serving import (
@@ -108,7 +109,7 @@ def training_assumptions(est: TrainingTime, gpu: str, precision: str, util: Util
 
 def derived_estimate(
     sizing: Sizing, plan: Plan, gpu_groups: list[GroupContext], concurrency: int, domain: int
-) -> tuple[dict[str, Any], Sizing]:
+) -> tuple[DerivedFields, Sizing]:
     """Where no measured point matches: the replicas and tokens/s by the derived rule (serving.derived_throughput),
     labelled as derived, on replicas of the plan's shape (tensor x pipeline GPUs); nothing when the design mixes GPU
     parts or its GPU's memory bandwidth or peak is not sourced."""
@@ -155,7 +156,7 @@ def derived_estimate(
             *measured,
         ),
     )
-    return {
+    derived: DerivedFields = {
         "derived": True,
         "derived_replicas": replicas,
         "derived_tp": per_replica,
@@ -163,12 +164,13 @@ def derived_estimate(
         "derived_tps": rate,
         "derived_error": error,
         **row_params,
-    }, sizing
+    }
+    return derived, sizing
 
 
 def _measured(
     part: str, sizing: Sizing, domain: int, context_tokens: int
-) -> tuple[tuple[Assumption, ...], dict[str, Any]]:
+) -> tuple[tuple[Assumption, ...], MeasuredFields]:
     """The measured row beside a derived estimate, if any: as an assumption, and as the finding's parameters."""
     row = measured_row(part, sizing.precision, sizing.params_billion, domain, context_tokens)
     if row is None:

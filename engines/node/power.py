@@ -42,9 +42,9 @@ in the totals.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import cast
 
 from design.jsontext import JsonObject
 from design.specs import GpuSpec, MediaSpec, ServerSpec, SwitchSpec
@@ -69,7 +69,7 @@ from engines.findings.params.rack_systems import RackSystemCooling, RackSystemPo
 from engines.findings.registry import finding
 
 from .context import GroupContext
-from .totals import GroupTotals
+from .totals import GroupTotals, PowerBasis
 
 ASSUMED_CPU_TDP_W = 350  # Xeon 6700P / 5th Gen Xeon top bins; hardware.md §1a "up to 350 W"
 ASSUMED_SOCKETS = 2  # every GPU server in hardware.md §1a is dual-socket but GH200
@@ -123,7 +123,7 @@ class PowerEstimate:
     def peak_w(self) -> float:
         return max(self.parts_w, self.reference_w or 0.0)
 
-    def basis_params(self) -> JsonObject:
+    def basis_params(self) -> PowerBasis:
         """The basis of the estimate (the totals' power basis of each group)."""
         return {
             "basis": self.basis,
@@ -392,9 +392,19 @@ def _redundancy_unknown(
     return [finding(path, said)]
 
 
-def network_power(bom: list[tuple[str, int]], parts: dict[str, Any]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class NetworkPower:
+    """The power of a fabric's bill: its switches', its transceivers' and active cables' (W), and the part numbers
+    without a sourced figure (``unknown``, never counted as zero)."""
+
+    switches_w: float
+    media_w: float
+    unknown: list[str]
+
+
+def network_power(bom: list[tuple[str, int]], parts: Mapping[str, object]) -> NetworkPower:
     """Switch and transceiver (and active cable) power of a fabric bill of materials, from the catalogue's
-    per-part ``watts``: ``{"switches_w", "media_w", "unknown": [part numbers without a sourced figure]}``.
+    per-part ``watts`` (``NetworkPower``).
     Passive fibres and twisted-pair patch cords draw nothing and are skipped; an unknown figure is listed, never
     counted as zero.
     ``parts`` maps part numbers to specs (SwitchSpec, MediaSpec)."""
@@ -414,7 +424,7 @@ def network_power(bom: list[tuple[str, int]], parts: dict[str, Any]) -> dict[str
                 unknown.append(pn)
             else:
                 media += qty * spec.watts
-    return {"switches_w": switches, "media_w": media, "unknown": sorted(set(unknown))}
+    return NetworkPower(switches_w=switches, media_w=media, unknown=sorted(set(unknown)))
 
 
 @dataclass(frozen=True)
@@ -456,7 +466,7 @@ class ClusterPower:
 
 
 def cluster_power(
-    groups: Sequence[GroupTotals], bom: list[tuple[str, int]] | None, parts: dict[str, Any]
+    groups: Sequence[GroupTotals], bom: list[tuple[str, int]] | None, parts: Mapping[str, object]
 ) -> ClusterPower:
     """The one cluster total (ClusterPower). ``groups``: the node engine's per-group totals (count,
     ``peak_power_w_per_node``, ``optics_w_per_node``, ``power_unknown_parts``); ``bom``: the bill of materials of
@@ -465,7 +475,7 @@ def cluster_power(
     it is taken out once here (with its fan margin, as it was added)."""
     net = network_power(list(bom or ()), parts)
     nodes = replaced = 0.0
-    unknown: list[str] = list(net["unknown"])
+    unknown: list[str] = list(net.unknown)
     for g in groups:
         peak = g.get("peak_power_w_per_node")
         if peak is None:
@@ -477,8 +487,8 @@ def cluster_power(
             replaced += g["count"] * g.get("optics_w_per_node", 0.0) * (1 + FAN_MARGIN)
     return ClusterPower(
         nodes_w=nodes,
-        switches_w=net["switches_w"],
-        media_w=net["media_w"],
+        switches_w=net.switches_w,
+        media_w=net.media_w,
         replaced_w=replaced,
         unknown=tuple(dict.fromkeys(unknown)),
     )

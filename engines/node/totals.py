@@ -3,7 +3,37 @@
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import TypedDict
+
+from engines.findings.params.power import PowerAssumption, ReferenceSkipped, ReferenceUnconfirmed
+
+
+class PowerBasis(TypedDict):
+    """The basis of a node's power estimate: the sum of its parts, or the published maximum of NVIDIA's system on
+    its baseboard (engines.node.power)."""
+
+    basis: str  # "parts" or "reference_system"
+    parts_w: int
+    reference_system: str | None
+    reference_w: float | None
+    cpu_basis: str  # cpus, platform_limit or assumed
+    cpu_parts: list[str]
+    cpu_w: float
+    reference_skipped: ReferenceSkipped | None
+    reference_unconfirmed: ReferenceUnconfirmed | None
+
+
+class GroupPowerBasis(PowerBasis):
+    """A node group's power basis, as ``totals.power_basis`` states it."""
+
+    group: str
+    node_group: int
+
+
+class GroupPowerAssumption(PowerAssumption):
+    """A power assumption of a node group, as ``totals.power_assumptions`` carries it before it is said."""
+
+    group: str
 
 
 class Bandwidth(TypedDict):
@@ -40,5 +70,5 @@ class NodeTotals(TypedDict):
     compute_nics: int
     nics: int
     groups: list[GroupTotals]
-    power_assumptions: list[dict[str, Any]]
-    power_basis: list[dict[str, Any]]
+    power_assumptions: list[GroupPowerAssumption]
+    power_basis: list[GroupPowerBasis]

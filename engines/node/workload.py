@@ -24,6 +24,7 @@ from engines.findings.params.workload import (
     NicMissing,
     NicNotNeeded,
     NvlinkNotNeeded,
+    ReplicaFields,
     RoceLossless,
     SizingFields,
     WorkloadActivationCheckpointing,
@@ -408,20 +409,20 @@ def _throughput(
         tokens_per_second=est.tokens_per_second,
         assumptions=serving_assumptions(est),
     )
-    params = {**data, **_replica_params(point, est, total_gpus)}
-    out = [finding("workload", WorkloadReplicas(**params))]
+    replica = _replica_params(point, est, total_gpus)
+    out = [finding("workload", WorkloadReplicas(**data, **replica))]
     if est.design_replicas < est.replicas:
         nodes = math.ceil(est.gpus / per_node)
         out.append(
             finding(
                 "workload.concurrency",
-                WorkloadReplicasShort(**params, nodes_needed=nodes),
+                WorkloadReplicasShort(**data, **replica, nodes_needed=nodes),
             )
         )
     return out, sizing
 
 
-def _replica_params(point: ServingPoint, est: Throughput, total_gpus: int) -> dict[str, Any]:
+def _replica_params(point: ServingPoint, est: Throughput, total_gpus: int) -> ReplicaFields:
     """The parameters of the findings that say a replica estimate from a measured point."""
     return {
         "estimated": True,

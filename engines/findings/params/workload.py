@@ -156,6 +156,47 @@ class WorkloadReplicas(SizingParams):
     measured_output: int | None = None
 
 
+class MeasuredFields(TypedDict, total=False):
+    """The measured row beside a derived replica estimate (``measured_tps`` None: no row matches)."""
+
+    measured_tps: float | None
+    measured_model: str
+    measured_gpus: int
+    measured_input: int
+    measured_output: int
+
+
+class DerivedFields(MeasuredFields, total=False):
+    """A replica estimate by the derived rule (``derived`` False: none could be made)."""
+
+    derived: bool
+    derived_replicas: int
+    derived_tp: int
+    derived_gpus: int
+    derived_tps: float
+    derived_error: float
+
+
+class ReplicaFields(TypedDict):
+    """A replica estimate from a measured point, as WORKLOAD_REPLICAS and WORKLOAD_REPLICAS_SHORT say it."""
+
+    estimated: bool
+    model: str
+    point_gpus: int
+    point_gpu: str
+    point_precision: str
+    input_tokens: int
+    output_tokens: int
+    per_replica: int
+    ttft_ms: float
+    replicas_needed: int
+    gpus_needed: int
+    tokens_per_second: float
+    design_replicas: int
+    total_gpus: int
+    source_key: str
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class WorkloadReplicasShort(SizingParams):
     CODE: ClassVar[str] = Code.WORKLOAD_REPLICAS_SHORT

@@ -146,6 +146,6 @@ def test_network_power_counts_sourced_parts_and_lists_the_unknown():
     # MCP4Y10 0.2 W [NV-LX-CU]; QM9700 power not sourced (catalog/seed/README.md): listed, never zero
     parts = {p.part_number: p for p in (QM9700, DAC_MCP4Y10)}
     net = network_power([(QM9700.part_number, 2), (DAC_MCP4Y10.part_number, 10)], parts)
-    assert net["switches_w"] == (2 * QM9700.watts if QM9700.watts is not None else 0)
-    assert net["media_w"] == pytest.approx(10 * DAC_MCP4Y10.watts if DAC_MCP4Y10.watts is not None else 0)
-    assert (QM9700.part_number in net["unknown"]) is (QM9700.watts is None)
+    assert net.switches_w == (2 * QM9700.watts if QM9700.watts is not None else 0)
+    assert net.media_w == pytest.approx(10 * DAC_MCP4Y10.watts if DAC_MCP4Y10.watts is not None else 0)
+    assert (QM9700.part_number in net.unknown) is (QM9700.watts is None)
