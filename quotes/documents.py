@@ -18,7 +18,7 @@ import io
 import logging
 from collections import OrderedDict
 from decimal import Decimal
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -54,6 +54,15 @@ from .frozen import (
     on_request,
     percent,
     quantity,
+)
+from .offercontext import (
+    AgreementWords,
+    ExpansionWords,
+    OfferContext,
+    OfferPictures,
+    OfferSection,
+    OfferTotals,
+    OrderAcceptance,
 )
 from .snapshot import FrozenAgreement, FrozenQuote
 
@@ -97,7 +106,7 @@ __all__ = [  # what the quote services, views and tests read from here (the bill
 logger = logging.getLogger(__name__)
 
 
-def _pictures(validation: JsonObject, language: str) -> dict[str, Any]:
+def _pictures(validation: JsonObject, language: str) -> OfferPictures:
     """The offer's pictures of the frozen plans (outputs.picture_set, printed: the same pictures the wizard's steps
     show, laid out for the page): the topology diagram (None without a fabric), a slot map per node group, the rack
     elevation a line of three distinct racks per picture, each as wide as the page, and the racks it stands for."""
@@ -117,7 +126,7 @@ def _pictures(validation: JsonObject, language: str) -> dict[str, Any]:
     }
 
 
-def _pdus_needed(rack_plan: dict[str, Any] | None, lines: list[dict[str, Any]]) -> int:
+def _pdus_needed(rack_plan: JsonObject | None, lines: list[JsonObject]) -> int:
     """PDUs a quote frozen before the bill carried every rack-plan line needs but does not list (no PDU in the
     catalogue): one per feed in every rack, at least. 0 when the bill has its racks-and-power lines."""
     if not rack_plan or not rack_plan.get("racks") or rack_plan.get("pdus"):
@@ -127,22 +136,20 @@ def _pdus_needed(rack_plan: dict[str, Any] | None, lines: list[dict[str, Any]]) 
     return enclosure_count(rack_plan) * (2 if rack_plan.get("pdu_feeds") == "A+B" else 1)
 
 
-def _rack_power(totals: dict[str, Any]) -> dict[str, str]:
-    """The facility power of the frozen totals in kW, or the known part of it when some power is unknown."""
+def _rack_power(totals: JsonObject) -> tuple[str, str]:
+    """The facility power of the frozen totals in kW (``rack_power``), or the known part of it when some power is
+    unknown (``rack_power_known``)."""
     power, known = totals.get("facility_power_w"), totals.get("facility_power_known_w")
-    return {
-        "rack_power": kw_number(power / 1000) if power else "",
-        "rack_power_known": kw_number(known / 1000) if known and not power else "",
-    }
+    return kw_number(power / 1000) if power else "", kw_number(known / 1000) if known and not power else ""
 
 
-def _sections(frozen: JsonObject, language: str) -> list[dict[str, Any]]:
-    sections: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
+def _sections(frozen: JsonObject, language: str) -> list[OfferSection]:
+    sections: OrderedDict[str, list[JsonObject]] = OrderedDict()
     for line in frozen_lines(frozen):
         sections.setdefault(line["section"], []).append(line)
     titles = section_titles()
     asked = _("on request")
-    out = []
+    out: list[OfferSection] = []
     for key, lines in sections.items():
         rows = []
         for line in lines:
@@ -192,7 +199,7 @@ def _discounts(frozen: FrozenQuote, language: str) -> dict[str, str]:
     }
 
 
-def _agreement(agreement: FrozenAgreement | None, language: str) -> dict[str, str] | None:
+def _agreement(agreement: FrozenAgreement | None, language: str) -> AgreementWords | None:
     """The price agreement the quote was priced with, as the offer names it: the company, its reference, and its
     discounts per catalogue category ("Server 5%, Network adapter 3%")."""
     if not agreement:
@@ -209,14 +216,14 @@ def _agreement(agreement: FrozenAgreement | None, language: str) -> dict[str, st
     }
 
 
-def _party(party: dict[str, Any]) -> dict[str, Any]:
+def _party(party: JsonObject) -> JsonObject:
     return {**party, "country_name": country_name(party.get("country", ""))}
 
 
 AUDIENCES = ("customer", "staff")
 
 
-def pdf_context(quote: Snapshot, audience: str = "customer") -> dict[str, Any]:
+def pdf_context(quote: Snapshot, audience: str = "customer") -> OfferContext:
     """What the offer says, for ``audience``: the customer's copy (the one e-mailed and downloaded) speaks plain
     words only; the sales engineer's ("staff") adds an internal appendix with the rule codes, design paths, every
     finding and the reasons warnings were accepted."""
@@ -230,6 +237,8 @@ def pdf_context(quote: Snapshot, audience: str = "customer") -> dict[str, Any]:
     discounts = _discounts(snapshot, language)
     omitted = snapshot.left_out_items
     points, confirm = customer_points(frozen)
+    pictures = _pictures(validation, language)
+    rack_power, rack_power_known = _rack_power(validation.get("totals") or {})
     return {
         "q": frozen,
         "audience": audience,
@@ -245,10 +254,7 @@ def pdf_context(quote: Snapshot, audience: str = "customer") -> dict[str, Any]:
         "sections": _sections(frozen, language),
         "at_least": snapshot.at_least,
         "on_request_count": sum(1 for line in snapshot.lines if line.on_request),
-        "totals": {
-            key: money(totals.to_json().get(key), language)
-            for key in ("subtotal", "discount", "net", "vat_amount", "total")
-        },
+        "totals": _totals(totals.to_json(), language),
         "has_discount": totals.discount > 0,
         "agreed_discounts": discounts["agreed"],
         "agreement": _agreement(snapshot.agreement, language),
@@ -257,28 +263,44 @@ def pdf_context(quote: Snapshot, audience: str = "customer") -> dict[str, Any]:
         "discount_percent": percent(snapshot.discount_percent, language),
         "vat_rate": percent(totals.vat_rate, language) or "0%",
         "vat_free": not totals.vat_rate,
-        **_pictures(validation, language),
+        "topology": pictures["topology"],
+        "slot_maps": pictures["slot_maps"],
+        "rack_count": pictures["rack_count"],
+        "rack_heights": pictures["rack_heights"],
+        "elevations": pictures["elevations"],
         "fabric_plan": validation.get("fabric_plan"),
         "fabric_switches": {
             role: quantity((validation.get("fabric_plan") or {}).get(f"{role}_switches") or 0, language)
             for role in ("leaf", "spine", "core")
         },
         "rack_plan": validation.get("rack_plan"),
-        **_rack_power(validation.get("totals") or {}),
+        "rack_power": rack_power,
+        "rack_power_known": rack_power_known,
         "pdus_needed": 0 if "power" in omitted else _pdus_needed(validation.get("rack_plan"), frozen.get("lines", [])),
         "left_out": left_out(frozen),
         "expansion": _expansion(snapshot),
     }
 
 
-def _expansion(snapshot: FrozenQuote) -> dict[str, Any] | None:
+def _totals(totals: JsonObject, language: str) -> OfferTotals:
+    """The quote's totals written as amounts in ``language``."""
+    return {
+        "subtotal": money(totals.get("subtotal"), language),
+        "discount": money(totals.get("discount"), language),
+        "net": money(totals.get("net"), language),
+        "vat_amount": money(totals.get("vat_amount"), language),
+        "total": money(totals.get("total"), language),
+    }
+
+
+def _expansion(snapshot: FrozenQuote) -> ExpansionWords | None:
     """An expansion quote's section: its title (the original's number) and what is installed, added and moved."""
     if snapshot.expansion is None:
         return None
     return {"title": expansion_title(snapshot.expansion), "facts": expansion_facts(snapshot.expansion)}
 
 
-def _warm_up_quote() -> dict[str, Any]:
+def _warm_up_quote() -> JsonObject:
     """A one-line offer in every face the offer uses (a part number, an amount, a line on request, a hash)."""
     line = {
         "section": "nodes",
@@ -353,5 +375,5 @@ def render_order_confirmation(frozen: Snapshot, acceptance: AcceptanceRecord) ->
     from . import orderpdf
 
     with translation.override(FrozenQuote.from_json(frozen).language):
-        record = {**acceptance, "accepted_at": local_datetime(acceptance.get("accepted_at"))}
+        record: OrderAcceptance = {**acceptance, "accepted_at": local_datetime(acceptance.get("accepted_at"))}
         return orderpdf.build(pdf_context(frozen), record)

@@ -18,6 +18,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, Table, TableStyle
 
 from outputs import pdffonts
+from quotes.offercontext import OfferContext, OrderAcceptance
 
 from . import offerpdf
 from .offerpdf import BODY, CELL, H1, SELLER, TERM, WIDTH, heading, text
@@ -27,7 +28,7 @@ def _when(value: Any) -> str:
     return formats.date_format(value, "DATETIME_FORMAT") if value else ""
 
 
-def build(context: dict[str, Any], acceptance: dict[str, Any]) -> bytes:
+def build(context: OfferContext, acceptance: OrderAcceptance) -> bytes:
     """The order confirmation of ``context`` (pdf_context) and ``acceptance`` (the accepted_at as a local
     datetime, name, position, email, po_number, note), in the active language."""
     pdffonts.register()
@@ -77,7 +78,7 @@ def build(context: dict[str, Any], acceptance: dict[str, Any]) -> bytes:
     return buffer.getvalue()
 
 
-def _header(context: dict[str, Any], acceptance: dict[str, Any]) -> Table:
+def _header(context: OfferContext, acceptance: OrderAcceptance) -> Table:
     q = context["q"]
     rows = [
         (_("Quote"), q.get("number", "")),
@@ -105,7 +106,7 @@ def _header(context: dict[str, Any], acceptance: dict[str, Any]) -> Table:
     )
 
 
-def _acceptance(context: dict[str, Any], acceptance: dict[str, Any]) -> list[Flowable]:
+def _acceptance(context: OfferContext, acceptance: OrderAcceptance) -> list[Flowable]:
     number = context["q"].get("number", "")
     who = acceptance.get("name", "")
     if acceptance.get("position"):
@@ -128,7 +129,7 @@ def _acceptance(context: dict[str, Any], acceptance: dict[str, Any]) -> list[Flo
     return [heading(_("Order")), Paragraph(text(sentence), BODY), table]
 
 
-def _terms(context: dict[str, Any]) -> list[Flowable]:
+def _terms(context: OfferContext) -> list[Flowable]:
     q, terms, seller = context["q"], context["terms"], context["seller"]
     items = offerpdf.order_terms(q, terms, seller)
     if terms.get("general_terms_url"):

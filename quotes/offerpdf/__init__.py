@@ -17,7 +17,6 @@ messages as the web pages' (gettext, ngettext).
 from __future__ import annotations
 
 import io
-from typing import Any
 
 from django.utils.translation import gettext as _
 from reportlab.lib.pagesizes import A4
@@ -31,6 +30,7 @@ from reportlab.platypus import (
 
 from outputs import pdffonts
 from outputs.pdffonts import SANS
+from quotes.offercontext import OfferContext
 
 from .bill import _bill, _totals
 from .expansion import _expansion
@@ -86,7 +86,7 @@ __all__ = [  # the order confirmation (quotes.orderpdf) is set with the offer's 
 ]
 
 
-def build(context: dict[str, Any]) -> bytes:
+def build(context: OfferContext) -> bytes:
     """The offer PDF of ``context`` (pdf_context), in the active language."""
     pdffonts.register()
     q = context["q"]
@@ -118,7 +118,7 @@ def build(context: dict[str, Any]) -> bytes:
     return buffer.getvalue()
 
 
-def story_of(context: dict[str, Any]) -> list[Flowable]:
+def story_of(context: OfferContext) -> list[Flowable]:
     """The offer from top to bottom, the appendix on a page of its own."""
     story: list[Flowable] = []
     if context["seller"].get("development"):

@@ -18,7 +18,9 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from design.jsontext import JsonObject
 from outputs.pdffonts import BOLD, ITALIC, MONO_BOLD, SANS
+from quotes.offercontext import OfferContext, OfferSection
 
 from .styles import (
     BASE_SIZE,
@@ -50,7 +52,7 @@ from .styles import (
 # --- bill of materials ------------------------------------------------------------------------------------------
 
 
-def _bill(context: dict[str, Any]) -> Table:
+def _bill(context: OfferContext) -> Table:
     """The bill as one table: a header row repeated on every page, per section a title row, its lines and a
     subtotal row."""
     discount = context["has_discount"]
@@ -85,7 +87,7 @@ def _bill(context: dict[str, Any]) -> Table:
 
 
 def _bill_section(
-    section: dict[str, Any], widths: list[float], amount_keys: list[str], rows: list[list[Any]], style: list
+    section: OfferSection, widths: list[float], amount_keys: list[str], rows: list[list[Any]], style: list
 ) -> None:
     """A section of the bill added to its ``rows`` and ``style``: its title row, its lines and its subtotal row."""
     columns = len(widths)
@@ -118,7 +120,7 @@ def _bill_section(
 
 
 def _bill_line(
-    line: dict[str, Any], widths: list[float], amount_keys: list[str], rows: list[list[Any]], style: list
+    line: JsonObject, widths: list[float], amount_keys: list[str], rows: list[list[Any]], style: list
 ) -> None:
     """A line of the bill added to its ``rows`` and ``style``: an amount too wide for its column set smaller, a
     line priced on request in italic."""
@@ -166,14 +168,14 @@ def _unsplit(style: ParagraphStyle, size: float) -> ParagraphStyle:
     return ParagraphStyle(f"{style.name}-{size}", parent=style, fontSize=size, leading=size * LEADING, splitLongWords=0)
 
 
-def _lead(line: dict[str, Any], width: float) -> str | Paragraph:
+def _lead(line: JsonObject, width: float) -> str | Paragraph:
     """A line's lead time on one line of the cell, or wrapped between its words when longer than the column
     ("on request"; Dutch "op aanvraag" set smaller where "aanvraag" alone is wider)."""
     lead, room = line["lead_time"], width - LEAD_PAD - PAD_X
     return lead if stringWidth(lead, SANS, BASE_SIZE) <= room else _whole_words(lead, CELL, room, 6.0)
 
 
-def _line_cell(line: dict[str, Any], width: float) -> Paragraph:
+def _line_cell(line: JsonObject, width: float) -> Paragraph:
     """Part number in bold mono, then "group: description". A part number wider than the cell breaks after a
     hyphen, as it is read, rather than at the cell's edge."""
     pieces = _hyphen_lines(line.get("part_number") or "–", MONO_BOLD, NUM_SIZE, width)
@@ -207,7 +209,7 @@ def _hyphen_lines(value: str, font: str, size: float, width: float) -> list[str]
 # --- totals -----------------------------------------------------------------------------------------------------
 
 
-def _totals(context: dict[str, Any]) -> list[Flowable]:
+def _totals(context: OfferContext) -> list[Flowable]:
     totals, low = context["totals"], context["at_least"]
     prefix = f"{_('at least')} " if low else ""
     rows = [(_("List value"), prefix + totals["subtotal"])]

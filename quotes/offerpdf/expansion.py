@@ -3,15 +3,15 @@ the parties and above the bill (the bill then holds what the expansion adds)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
+
+from quotes.offercontext import OfferContext
 
 from .styles import CELL, WIDTH, _padding, heading, text
 
 
-def _expansion(context: dict[str, Any]) -> list[Flowable]:
+def _expansion(context: OfferContext) -> list[Flowable]:
     """The section of ``context["expansion"]`` (title and labelled facts); nothing for any other quote."""
     expansion = context.get("expansion")
     if not expansion:

@@ -3,8 +3,6 @@ not real)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils.translation import gettext as _
 from reportlab.lib.units import mm
 from reportlab.platypus import (
@@ -13,6 +11,8 @@ from reportlab.platypus import (
     Table,
     TableStyle,
 )
+
+from quotes.offercontext import OfferContext
 
 from .styles import (
     BODY,
@@ -48,7 +48,7 @@ def _dev_banner() -> Table:
 # --- header and parties -----------------------------------------------------------------------------------------
 
 
-def _header(context: dict[str, Any]) -> Table:
+def _header(context: OfferContext) -> Table:
     q, contact = context["q"], context["contact"]
     title = _("Indicative quote") if q.get("indicative") else _("Quote")
     rows = [(_("Date"), _date(context["issued_at"])), (_("Valid until"), _date(context["valid_until"]))]
@@ -77,7 +77,7 @@ def _header(context: dict[str, Any]) -> Table:
     )
 
 
-def _seller(context: dict[str, Any]) -> str:
+def _seller(context: OfferContext) -> str:
     seller = context["seller"]
     lines = [f"<b>{text(seller.get('name', ''))}</b>"]
     if seller.get("street"):
@@ -103,7 +103,7 @@ def _seller(context: dict[str, Any]) -> str:
     return "<br/>".join(line for line in lines if line)
 
 
-def _parties(context: dict[str, Any]) -> Table:
+def _parties(context: OfferContext) -> Table:
     q, customer = context["q"], context["customer"]
     column = WIDTH / 2
     inner = column - 8 * mm

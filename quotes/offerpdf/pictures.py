@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -15,6 +14,7 @@ from reportlab.platypus import (
 )
 
 from outputs.svgpdf import Picture
+from quotes.offercontext import OfferContext
 
 from .styles import (
     BODY,
@@ -44,7 +44,7 @@ def _picture(svg: str, max_height: float) -> Flowable:
     return picture
 
 
-def _fabric(context: dict[str, Any]) -> list[Flowable]:
+def _fabric(context: OfferContext) -> list[Flowable]:
     plan, topology = context["fabric_plan"], context["topology"]
     if not (topology or plan):
         return []
@@ -65,7 +65,7 @@ def _fabric(context: dict[str, Any]) -> list[Flowable]:
     return out
 
 
-def _racks(context: dict[str, Any]) -> list[Flowable]:
+def _racks(context: OfferContext) -> list[Flowable]:
     plan = context["rack_plan"]
     if not (plan and plan.get("racks")):
         return []
@@ -106,7 +106,7 @@ def _racks(context: dict[str, Any]) -> list[Flowable]:
     return out
 
 
-def _slot_maps(context: dict[str, Any]) -> list[Flowable]:
+def _slot_maps(context: OfferContext) -> list[Flowable]:
     out: list[Flowable] = []
     for slot_map in context["slot_maps"]:
         out.append(Paragraph(text(f"{_('Slot map')}: {slot_map['name']}"), H3))

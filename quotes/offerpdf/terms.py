@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from reportlab.lib.units import mm
@@ -14,7 +12,9 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from design.jsontext import JsonObject
 from outputs.pdffonts import SANS
+from quotes.offercontext import OfferContext
 
 from .styles import (
     BASE_SIZE,
@@ -44,7 +44,7 @@ from .styles import (
 # --- terms, acceptance, appendix ------------------------------------------------------------------------------
 
 
-def order_terms(q: dict[str, Any], terms: dict[str, Any], seller: dict[str, Any]) -> list[str]:
+def order_terms(q: JsonObject, terms: JsonObject, seller: JsonObject) -> list[str]:
     """The payment, delivery and lead-time terms, as the offer and the order confirmation both state them."""
     days = terms.get("payment_days") or 30
     return [
@@ -66,7 +66,7 @@ def order_terms(q: dict[str, Any], terms: dict[str, Any], seller: dict[str, Any]
     ]
 
 
-def _terms(context: dict[str, Any]) -> list[Flowable]:
+def _terms(context: OfferContext) -> list[Flowable]:
     q, terms, seller = context["q"], context["terms"], context["seller"]
     items = [
         _(
@@ -113,7 +113,7 @@ def _terms(context: dict[str, Any]) -> list[Flowable]:
     ]
 
 
-def _acceptance(context: dict[str, Any]) -> list[Flowable]:
+def _acceptance(context: OfferContext) -> list[Flowable]:
     number = context["q"].get("number", "")
     gap = 4 * mm
     column = (WIDTH - gap) / 2
@@ -148,7 +148,7 @@ def _acceptance(context: dict[str, Any]) -> list[Flowable]:
     return [heading(_("Acceptance")), keep_with_next(Paragraph(text(accepts), SMALL)), table]
 
 
-def _appendix(context: dict[str, Any]) -> list[Flowable]:
+def _appendix(context: OfferContext) -> list[Flowable]:
     """The customer's appendix: the design receipt and the points to note in plain words (no rule code, design
     path, sales note or the reasons a sales engineer accepted a warning: those are in the internal appendix)."""
     q = context["q"]
@@ -187,7 +187,7 @@ def _appendix(context: dict[str, Any]) -> list[Flowable]:
     return out
 
 
-def _internal_appendix(context: dict[str, Any]) -> list[Flowable]:
+def _internal_appendix(context: OfferContext) -> list[Flowable]:
     """The sales engineer's internal appendix: every finding with its rule code and design path, the accepted
     warnings with who accepted them and why, and who approved the discount. Never in the customer's copy."""
     q = context["q"]
