@@ -12,6 +12,7 @@ from typing import Any
 from configurator.goal import Limits, goal_of
 from configurator.services import design_validate
 from design.contract import MAX_NODES
+from design.jsontext import JsonObject
 from design.model import DesignInputError
 from design.specs import AdapterSpec, GpuSpec, PartBase, ServerSpec, SwitchSpec
 from design.vocabulary import Cooling, Protocol
@@ -91,8 +92,8 @@ class Candidate:
             for d in sorted(self.server.default_parts, key=lambda d: order.get(d.role, 9))
         ]
 
-    def document(self, kind: str, params: float, gpus: int | None, nodes: int | None) -> dict:
-        workload: dict[str, Any] = {"kind": kind, "model_parameters_billion": _json_number(params)}
+    def document(self, kind: str, params: float, gpus: int | None, nodes: int | None) -> JsonObject:
+        workload: JsonObject = {"kind": kind, "model_parameters_billion": _json_number(params)}
         workload["mode"] = self.sizing.mode
         workload["precision"] = self.sizing.precision
         for key in ASKED:
@@ -108,7 +109,7 @@ class Candidate:
         comps += self.node_parts()
         if self.server.rack_scale:
             comps = []  # a rack-scale system comes complete: its GPUs, NICs and trays are in the rack
-        doc: dict[str, Any] = {
+        doc: JsonObject = {
             "schema": "design/v1",
             "name": f"{self.nodes} × {self.server.part_number}, {self.gpu.part_number}",
             "workload": workload,

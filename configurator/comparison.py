@@ -18,7 +18,7 @@ from django.db.models import Q
 from design.specs import GpuSpec, ServerSpec, SwitchSpec
 from design.vocabulary import Cooling
 from engines.catalog_view import CatalogView
-from messages.choices import choice_reason
+from messages.choices import ChoiceFacts, choice_reason
 
 from .bom import design_bill
 from .goal import GoalFit, Limits, goal_fit
@@ -161,7 +161,7 @@ def nothing_meets(choices: list[Choice]) -> Choice | None:
     return rec
 
 
-def _choice_facts(document: dict, col: Column, view: CatalogView) -> dict[str, Any]:
+def _choice_facts(document: dict, col: Column, view: CatalogView) -> ChoiceFacts:
     """What the recommender ranks the pair by: warnings, servers, cooling, lead time (the longest of its parts), a
     sourced slot list, price."""
     times = lead_times(view)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
 
 from design.contract import MAX_NODES
 from design.jsontext import JsonObject
@@ -105,7 +104,7 @@ def _round(value: float | None, digits: int) -> float | None:
     return None if value is None else round(value, digits)
 
 
-def goal_of(workload: dict[str, Any] | None) -> str:
+def goal_of(workload: JsonObject | None) -> str:
     """The goal a design's workload sets: "deadline", "serving" or ""."""
     w = workload if isinstance(workload, dict) else {}
     if w.get("kind") == "training" and w.get("target_days") and w.get("training_tokens_billion"):
@@ -115,7 +114,7 @@ def goal_of(workload: dict[str, Any] | None) -> str:
     return ""
 
 
-def goal_fit(result: ValidationResult, workload: dict[str, Any] | None) -> GoalFit:
+def goal_fit(result: ValidationResult, workload: JsonObject | None) -> GoalFit:
     """The design's standing against its workload's goal, read from its validation result."""
     goal = goal_of(workload)
     s = result.sizing

@@ -92,7 +92,7 @@ def design_recommendations(*, request: Any, language: str) -> Ranking:
         return Ranking(goal=goal, choices=choices, missed=missed, message=_message(goal, choices, missed))
 
 
-def _workload(parsed: RecommendRequestIn) -> dict[str, Any]:
+def _workload(parsed: RecommendRequestIn) -> JsonObject:
     """The request's workload as a design's, without the defaults it left out."""
     data = parsed.workload.model_dump(exclude_none=True, exclude_defaults=True)
     data["kind"] = parsed.workload.kind

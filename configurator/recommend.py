@@ -36,6 +36,7 @@ from configurator.candidates import Candidate, RecommendParams, candidates, rack
 from configurator.goal import GoalFit, Limits, goal_fit
 from configurator.result import ValidationResult
 from configurator.services import design_validate
+from design.jsontext import JsonObject
 from design.model import DesignInputError
 from design.specs import GpuSpec
 from design.vocabulary import Protocol
@@ -310,9 +311,7 @@ class _Alternatives:
         """The design without errors whose bill of materials costs least, among the recommendation and the
         MAX_VALIDATED candidates cheapest by their main parts (the bill adds switches, cables and racks, so the
         order of the estimate is not the order of the bills)."""
-        judged: list[tuple[dict[str, Any], ValidationResult | None]] = [
-            (self.chosen[0].document, self.chosen[0].result)
-        ]
+        judged: list[tuple[JsonObject, ValidationResult | None]] = [(self.chosen[0].document, self.chosen[0].result)]
         judged += [(doc, self.judge(doc)) for doc in (self.doc(c) for c in pool[:MAX_VALIDATED])]
         priced = []
         for doc, result in judged:

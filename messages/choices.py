@@ -8,12 +8,33 @@ materials; nothing is said that the result does not know.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import TypedDict
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from design.jsontext import JsonObject
+
 from .base import duration, num
+
+
+class ChoiceFacts(TypedDict):
+    """What the recommender ranks a design of the pair by (configurator.comparison): its servers, whether they are
+    liquid-cooled, its longest lead time in days (None: not known), its priced net (None: nothing priced), its
+    warnings, and whether its server's slot list is sourced."""
+
+    nodes: int
+    liquid: bool
+    lead_days: int | None
+    net_eur: Decimal | None
+    warnings: int
+    slots_known: bool
+
+
+class ChoicePair(ChoiceFacts):
+    """The other design's facts, with this design's own under ``self``."""
+
+    self: ChoiceFacts
 
 
 def _money(amount: Decimal) -> str:
@@ -23,11 +44,11 @@ def _money(amount: Decimal) -> str:
 def choice_reason(
     *,
     key: str,
-    sizing: dict[str, Any] | None,
+    sizing: JsonObject | None,
     nvlink_domain: int | None,
     total_gpus: int,
     nodes: int = 1,
-    other: dict[str, Any] | None = None,
+    other: ChoicePair | None = None,
 ) -> str:
     """One sentence: why this design (``key`` "recommended" or "cheapest") holds the workload.
 
@@ -49,7 +70,7 @@ def choice_reason(
     return sentence[:1].upper() + sentence[1:] + "."
 
 
-def _memory_clauses(sizing: dict[str, Any], total_gpus: int) -> list[str]:
+def _memory_clauses(sizing: JsonObject, total_gpus: int) -> list[str]:
     """The memory the GPUs hold for what the model needs, with the headroom."""
     clauses: list[str] = []
     needed = float(sizing.get("memory_needed_gb") or 0)
@@ -73,7 +94,7 @@ def _memory_clauses(sizing: dict[str, Any], total_gpus: int) -> list[str]:
     return clauses
 
 
-def _parallel_clauses(sizing: dict[str, Any], nvlink_domain: int | None, nodes: int) -> list[str]:
+def _parallel_clauses(sizing: JsonObject, nvlink_domain: int | None, nodes: int) -> list[str]:
     """Where the model's split runs: inside an NVLink domain, or over PCIe."""
     clauses: list[str] = []
     plan = sizing.get("parallelism") or {}
@@ -102,7 +123,7 @@ def _parallel_clauses(sizing: dict[str, Any], nvlink_domain: int | None, nodes: 
     return clauses
 
 
-def _serving_clauses(sizing: dict[str, Any], total_gpus: int, nodes: int) -> list[str]:
+def _serving_clauses(sizing: JsonObject, total_gpus: int, nodes: int) -> list[str]:
     """The copies of the model served side by side, and the concurrency the GPUs serve (NVIDIA's benchmark)."""
     clauses: list[str] = []
     served, rate = int(sizing.get("gpus_needed") or 0), float(sizing.get("tokens_per_second") or 0)
@@ -151,7 +172,7 @@ def _serving_clauses(sizing: dict[str, Any], total_gpus: int, nodes: int) -> lis
     return clauses
 
 
-def _contrast(key: str, other: dict[str, Any] | None) -> list[str]:
+def _contrast(key: str, other: ChoicePair | None) -> list[str]:
     """What sets this design apart from the other of the pair, by the recommender's selling order."""
     if not other:
         return []

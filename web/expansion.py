@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from design.jsontext import JsonObject
 from quotes.services.expansion import MAX_ADD, Expansion, Growth
 from web.forms import Form
 
@@ -34,7 +35,7 @@ class ExpansionForm(Form):
         return Growth(node_group=self.cleaned_data["node_group"], add=self.cleaned_data["add"])
 
 
-def node_groups(design: dict[str, Any]) -> list[tuple[str, int]]:
+def node_groups(design: JsonObject) -> list[tuple[str, int]]:
     """The design's node groups with their installed counts."""
     groups = design.get("node_groups") if isinstance(design, dict) else None
     return [
