@@ -111,7 +111,7 @@ def render_xlsx(frozen: JsonObject) -> bytes:
     return buffer.getvalue()
 
 
-def _xlsx_cell(key: str, line: dict[str, Any], titles: dict[str, str]) -> Any:
+def _xlsx_cell(key: str, line: JsonObject, titles: dict[str, str]) -> Any:
     value = line.get(key)
     if key == "section":
         return titles.get(str(value), value)
@@ -169,9 +169,9 @@ def _format(cell: Cell, key: str) -> None:
         cell.number_format = QUANTITY_FORMAT
 
 
-def _address(party: dict[str, Any]) -> str:
+def _address(party: JsonObject) -> str:
     """A party's postal address on one line (street, postal code and city, country), or '' when not given."""
-    place: dict[str, Any] = party["address"] if isinstance(party.get("address"), dict) else party
+    place: JsonObject = party["address"] if isinstance(party.get("address"), dict) else party
     street = place.get("street", "")
     city = " ".join(x for x in (place.get("postal_code", ""), place.get("city", "")) if x)
     country = country_name(party.get("country", "")) if party.get("country") else ""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 from decimal import Decimal
-from typing import Any
 
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -22,7 +21,7 @@ from .frozen import frozen_lines, on_request
 from .pricing import HUNDRED, ZERO, cents
 
 
-def _line_margin(line: dict[str, Any], costs: dict[str, str]) -> tuple[Decimal, Decimal, Decimal] | None:
+def _line_margin(line: JsonObject, costs: dict[str, str]) -> tuple[Decimal, Decimal, Decimal] | None:
     """(cost, margin, margin share) of a frozen line, or None when unknown."""
     unit = costs.get(line.get("part_number") or "")
     if unit is None or unit == "" or on_request(line):
