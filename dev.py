@@ -8,7 +8,7 @@ Both install the locked versions: requirements/base.txt (run) and requirements/d
 
 `run` uses SQLite and in-process tasks unless DATABASE_URL / CELERY_BROKER_URL say otherwise.
 `test` honours DATABASE_URL and CELERY_BROKER_URL too (.ci/run points them at PostgreSQL and Redis).
-Extra arguments after `test` go to pytest.
+Extra arguments after `test` go to pytest; the suite runs on one worker a core, at most four (`-n 0`: one process).
 """
 
 from __future__ import annotations
@@ -89,13 +89,22 @@ def run() -> None:
     sh(PY, "manage.py", "runserver", "127.0.0.1:8000", env=env)
 
 
+def workers(args: list[str]) -> list[str]:
+    """pytest-xdist's worker count for a run that names none: one a core, at most four (each worker has its own test
+    database and Redis database); ``-n 0`` or ``-p no:xdist`` runs in one process."""
+    named = any(a in ("-n", "--numprocesses", "no:xdist") or a.startswith(("-n", "--numprocesses=")) for a in args)
+    if named:
+        return []
+    return ["-n", str(max(1, min(os.cpu_count() or 1, 4))), "--dist", "loadfile"]
+
+
 def test(args: list[str]) -> int:
     ensure_system(APT_TEST_PACKAGES)
     ensure_venv("dev")
     env = {**os.environ}
     env.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     env.pop("DJANGO_SETTINGS_MODULE", None)
-    return subprocess.run([str(PY), "-m", "pytest", *args], cwd=ROOT, env=env).returncode
+    return subprocess.run([str(PY), "-m", "pytest", *workers(args), *args], cwd=ROOT, env=env).returncode
 
 
 def main() -> int:
