@@ -18,7 +18,6 @@ import io
 import logging
 from collections import OrderedDict
 from decimal import Decimal
-from typing import TypedDict
 
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -56,6 +55,7 @@ from .frozen import (
     quantity,
 )
 from .offercontext import (
+    AcceptanceRecord,
     AgreementWords,
     ExpansionWords,
     OfferContext,
@@ -66,20 +66,8 @@ from .offercontext import (
 )
 from .snapshot import FrozenAgreement, FrozenQuote
 
-
-class AcceptanceRecord(TypedDict):
-    """What the order confirmation prints about the customer's acceptance (quotes.services.orders)."""
-
-    name: str
-    position: str
-    email: str
-    po_number: str
-    note: str
-    channel: str
-    accepted_at: str  # ISO 8601
-
-
 __all__ = [  # what the quote services, views and tests read from here (the bill's workbook and frozen readers)
+    "AcceptanceRecord",
     "CURRENCY_FORMAT",
     "DATE_FORMAT",
     "PERCENT_FORMAT",

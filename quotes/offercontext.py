@@ -104,9 +104,8 @@ class OfferContext(TypedDict):
     expansion: ExpansionWords | None
 
 
-class OrderAcceptance(TypedDict):
-    """What the order confirmation prints of the customer's acceptance: ``quotes.documents.AcceptanceRecord`` with
-    its time as a local datetime."""
+class _Acceptor(TypedDict):
+    """Who accepted the quote, how, and under which purchase order."""
 
     name: str
     position: str
@@ -114,4 +113,15 @@ class OrderAcceptance(TypedDict):
     po_number: str
     note: str
     channel: str
+
+
+class AcceptanceRecord(_Acceptor):
+    """The customer's acceptance as the quote services keep it (quotes.services.orders)."""
+
+    accepted_at: str  # ISO 8601
+
+
+class OrderAcceptance(_Acceptor):
+    """What the order confirmation prints of the acceptance: its time as a local datetime."""
+
     accepted_at: datetime | None

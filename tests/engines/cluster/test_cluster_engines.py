@@ -4,6 +4,7 @@ test_engines_load_no_django.py)."""
 
 from __future__ import annotations
 
+import sys
 from decimal import Decimal
 
 import pytest
@@ -106,3 +107,27 @@ def test_the_typed_rack_plan_reads_as_the_json_it_writes(seeded_catalog, doc):
     if typed is not None and read is not None:
         for kind in ("node", "leaf", "spine", "core"):
             assert [typed(kind, i) for i in range(300)] == [read(kind, i) for i in range(300)]
+
+
+def test_each_node_group_is_resolved_against_the_catalogue_once(seeded_catalog, monkeypatch):
+    # The fabric, the storage and in-band networks and the rack plan read the node engine's resolved groups: a
+    # validation of two groups with a fabric and the networks beside it looks each group up once, not once a step.
+    from engines.node.context import resolve_group
+
+    calls: list[int] = []
+
+    def counted(index, group, catalog, findings):
+        calls.append(index)
+        return resolve_group(index, group, catalog, findings)
+
+    for module in list(sys.modules.values()):  # wherever an engine took the name
+        if module is not None and getattr(module, "resolve_group", None) is resolve_group:
+            monkeypatch.setattr(module, "resolve_group", counted)
+    doc = _doc(8)
+    doc["node_groups"].append({**doc["node_groups"][0], "name": "second", "count": 4})
+    said = validate_cluster(
+        parse_design(doc), catalog_snapshot(), prices=ServicePrices(), describe=lambda p, y: p, words=_Words()
+    )
+    assert sorted(calls) == [0, 1]
+    assert said.fabric_plan is not None and said.fabric_plan.nodes == 12 and said.network_plans["oob"] is not None
+    assert [g.group.name for g in said.node.groups] == [g["name"] for g in doc["node_groups"]]
