@@ -91,11 +91,12 @@ def run() -> None:
 
 def workers(args: list[str]) -> list[str]:
     """pytest-xdist's worker count for a run that names none: one a core, at most four (each worker has its own test
-    database and Redis database); ``-n 0`` or ``-p no:xdist`` runs in one process."""
+    database and Redis database); ``-n 0`` or ``-p no:xdist`` runs in one process. Tests go to whichever worker is
+    free (``--dist load``): ``loadfile`` would run one item of a parametrised test whose items share an id."""
     named = any(a in ("-n", "--numprocesses", "no:xdist") or a.startswith(("-n", "--numprocesses=")) for a in args)
     if named:
         return []
-    return ["-n", str(max(1, min(os.cpu_count() or 1, 4))), "--dist", "loadfile"]
+    return ["-n", str(max(1, min(os.cpu_count() or 1, 4)))]
 
 
 def test(args: list[str]) -> int:

@@ -3,6 +3,8 @@
 Imports are inside the fixtures so that the engine tests (tests/engines/) run without Django.
 """
 
+import dataclasses
+
 import pytest
 
 
@@ -47,6 +49,29 @@ def fresh_rate_limits():
 
 _EMITTED: set[str] = set()
 
+# --- the contract test's coverage -------------------------------------------------------------------------------
+# tests/api/test_api_schemathesis.py leaves (cases, operations run, operations in the schema) here; split over xdist
+# workers, each worker sends its share back, and a run that selects the module whole checks that every operation
+# ran, several hundred cases in all (a scheduler that runs one item of the parametrised test and drops the rest,
+# as pytest-xdist's --dist loadfile does with its equal test ids, fails here).
+SCHEMATHESIS_RUN = pytest.StashKey[tuple[int, list[str], int]]()
+SCHEMATHESIS_MIN_CASES = 300
+
+
+@dataclasses.dataclass
+class _ContractRun:
+    cases: int = 0
+    operations: set[str] = dataclasses.field(default_factory=set)
+    expected: int = 0
+
+    def add(self, cases: int, operations: list[str], expected: int) -> None:
+        self.cases += cases
+        self.operations.update(operations)
+        self.expected = max(self.expected, expected)
+
+
+_SCHEMATHESIS = _ContractRun()
+
 
 def _record_findings() -> None:
     from engines.findings.finding import Finding
@@ -65,17 +90,34 @@ _record_findings()
 
 def pytest_testnodedown(node, error):
     _EMITTED.update(node.workeroutput.get("emitted_codes", []))
+    if "schemathesis" in node.workeroutput:
+        _SCHEMATHESIS.add(*node.workeroutput["schemathesis"])
 
 
 def pytest_sessionfinish(session, exitstatus):
+    ran = session.config.stash.get(SCHEMATHESIS_RUN, None)
     if hasattr(session.config, "workerinput"):
         session.config.workeroutput["emitted_codes"] = sorted(_EMITTED)
+        if ran is not None:
+            session.config.workeroutput["schemathesis"] = ran
         return
-    whole_suite = (
-        exitstatus == 0
-        and not any(getattr(session.config.option, name, None) for name in ("keyword", "markexpr", "deselect", "lf"))
-        and [str(a).rstrip("/") for a in session.config.args]
-        in ([], ["tests"], [str(session.config.rootpath / "tests")])
+    if ran is not None:
+        _SCHEMATHESIS.add(*ran)
+    unfiltered = exitstatus == 0 and not any(
+        getattr(session.config.option, name, None) for name in ("keyword", "markexpr", "deselect", "lf")
+    )
+    run = _SCHEMATHESIS
+    if unfiltered and run.expected and (len(run.operations) < run.expected or run.cases < SCHEMATHESIS_MIN_CASES):
+        session.config.get_terminal_writer().line(
+            f"schemathesis: {run.cases} cases over {len(run.operations)} of {run.expected} operations"
+            f" (every operation and at least {SCHEMATHESIS_MIN_CASES} cases in a run that selects them all)",
+            red=True,
+        )
+        session.exitstatus = 1
+    whole_suite = unfiltered and [str(a).rstrip("/") for a in session.config.args] in (
+        [],
+        ["tests"],
+        [str(session.config.rootpath / "tests")],
     )
     if not whole_suite:
         return

@@ -24,6 +24,8 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
+from tests.conftest import SCHEMATHESIS_RUN
+
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
@@ -53,9 +55,12 @@ _operations: set[str] = set()
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _enough_cases():
-    """After the module: the run really covered several hundred cases, and none was a server error."""
+def _enough_cases(request):
+    """After the module: the run really covered several hundred cases, and none was a server error. Split over
+    xdist workers, each worker's share is checked for server errors here and the whole is checked in
+    tests/conftest.py, which adds up what every worker leaves in ``config.stash[SCHEMATHESIS_RUN]``."""
     yield
+    request.config.stash[SCHEMATHESIS_RUN] = (len(_statuses), sorted(_operations), OPERATIONS)
     if len(_operations) < OPERATIONS:  # only some operations ran here (-k, or split over xdist workers)
         assert max(_statuses, default=0) < 500
         return
